@@ -1,0 +1,68 @@
+/* cuzk: a Groth16 proving engine (BLS12-381), C11 host code with an optional CUDA backend.
+ *
+ * This header holds what every part of the public API shares: the status codes, the optional
+ * caller-owned error detail, and the log callback. The library never prints; it logs through
+ * the callback set here (default: none).
+ *
+ * Thread-safety: cuzk_status_str and cuzk_error_set are thread-safe. cuzk_set_log is not: call it
+ * once, before other threads use the library.
+ */
+#ifndef CUZK_CUZK_H
+#define CUZK_CUZK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CUZK_VERSION "0.1.0"
+
+/* Status of every fallible call. Three classes are kept apart: misuse by the caller
+ * (CUZK_ERR_ARG), bad data (FORMAT, CURVE, POINT, UNSAT, INVALID), and the environment
+ * (IO, NOMEM, NOMEM_DEVICE, DEVICE, UNSUPPORTED). */
+typedef enum cuzk_status {
+    CUZK_OK = 0,
+    CUZK_ERR_ARG = 1,          /* NULL pointer, wrong size, inconsistent arguments */
+    CUZK_ERR_IO = 2,           /* open/read/write/mmap failed (errno in cuzk_error.sys_errno) */
+    CUZK_ERR_FORMAT = 3,       /* file is truncated, has a wrong magic, section or size */
+    CUZK_ERR_CURVE = 4,        /* file is for another curve, or a field modulus does not match */
+    CUZK_ERR_POINT = 5,        /* a point is not on the curve or not in the prime-order subgroup */
+    CUZK_ERR_MISMATCH = 6,     /* two inputs do not belong together (zkey vs witness sizes, ...) */
+    CUZK_ERR_UNSAT = 7,        /* the witness does not satisfy the constraint system */
+    CUZK_ERR_INVALID = 8,      /* a proof did not verify */
+    CUZK_ERR_NOMEM = 9,        /* host allocation failed */
+    CUZK_ERR_NOMEM_DEVICE = 10,/* GPU allocation failed */
+    CUZK_ERR_DEVICE = 11,      /* a CUDA call failed; the device context may be dead */
+    CUZK_ERR_UNSUPPORTED = 12, /* valid input that this build does not handle (e.g. bn128) */
+    CUZK_ERR_RANDOM = 13       /* the OS random number generator failed */
+} cuzk_status;
+
+/* Short English description of a status ("file format error"). Never NULL. */
+const char *cuzk_status_str(cuzk_status st);
+
+/* Optional detail for a failed call. Caller-owned; the library fills it and never allocates on
+ * the error path. Pass NULL to any `err` argument to skip it. `msg` is one line, no newline. */
+typedef struct cuzk_error {
+    cuzk_status code;
+    int sys_errno;      /* errno at the failure, or 0 */
+    int cuda_error;     /* cudaError_t at the failure, or 0 */
+    const char *file;   /* source file of the library where it was raised (static string) */
+    int line;
+    char msg[512];
+} cuzk_error;
+
+/* Fill *err (if not NULL) and return code. printf-style message. */
+cuzk_status cuzk_error_set(cuzk_error *err, cuzk_status code, const char *file, int line,
+                           const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Log levels and the log callback. `msg` is one line without newline, valid during the call. */
+typedef enum { CUZK_LOG_ERROR = 0, CUZK_LOG_WARN = 1, CUZK_LOG_INFO = 2, CUZK_LOG_DEBUG = 3 } cuzk_log_level;
+typedef void (*cuzk_log_fn)(void *user, cuzk_log_level level, const char *msg);
+void cuzk_set_log(cuzk_log_fn fn, void *user, cuzk_log_level max_level);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,65 @@
+/* Status strings, error detail and the log callback (include/cuzk/cuzk.h). */
+#include "cuzk/cuzk.h"
+#include "util/log.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *cuzk_status_str(cuzk_status st) {
+    switch (st) {
+    case CUZK_OK: return "ok";
+    case CUZK_ERR_ARG: return "invalid argument";
+    case CUZK_ERR_IO: return "I/O error";
+    case CUZK_ERR_FORMAT: return "file format error";
+    case CUZK_ERR_CURVE: return "wrong or unsupported curve";
+    case CUZK_ERR_POINT: return "point not on curve or not in subgroup";
+    case CUZK_ERR_MISMATCH: return "inputs do not match";
+    case CUZK_ERR_UNSAT: return "witness does not satisfy the constraints";
+    case CUZK_ERR_INVALID: return "invalid proof";
+    case CUZK_ERR_NOMEM: return "out of host memory";
+    case CUZK_ERR_NOMEM_DEVICE: return "out of GPU memory";
+    case CUZK_ERR_DEVICE: return "GPU error";
+    case CUZK_ERR_UNSUPPORTED: return "unsupported";
+    case CUZK_ERR_RANDOM: return "random number generator failed";
+    }
+    return "unknown status";
+}
+
+cuzk_status cuzk_error_set(cuzk_error *err, cuzk_status code, const char *file, int line,
+                           const char *fmt, ...) {
+    if (err) {
+        int e = errno;
+        err->code = code;
+        err->sys_errno = (code == CUZK_ERR_IO || code == CUZK_ERR_NOMEM) ? e : 0;
+        err->cuda_error = 0;
+        err->file = file;
+        err->line = line;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+static cuzk_log_fn g_log_fn;
+static void *g_log_user;
+static cuzk_log_level g_log_max = CUZK_LOG_INFO;
+
+void cuzk_set_log(cuzk_log_fn fn, void *user, cuzk_log_level max_level) {
+    g_log_fn = fn;
+    g_log_user = user;
+    g_log_max = max_level;
+}
+
+void cuzk_log(cuzk_log_level level, const char *fmt, ...) {
+    if (!g_log_fn || level > g_log_max) return;
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    g_log_fn(g_log_user, level, buf);
+}

@@ -1,0 +1,62 @@
+/* cuzk test harness: one runner (tests/main.c), tests self-register.
+ *
+ *   TEST(suite, name) { ... CHECK(cond); CHECK_EQ_U64(a, b); ... }
+ *
+ * A suite is also a ctest entry (CMakeLists: tests/test_<suite>.c). The runner prints the random
+ * seed it used; CUZK_TEST_SEED=<n> replays it, CUZK_TEST_ITERS=<k> multiplies iteration counts.
+ * A test that cannot run here (no snarkjs, no GPU) calls SKIP("why").
+ */
+#ifndef CUZK_TEST_H
+#define CUZK_TEST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef void (*test_fn)(void);
+void test_register(const char *suite, const char *name, test_fn fn);
+
+#define TEST(suite, name)                                                               \
+    static void test_##suite##_##name(void);                                            \
+    __attribute__((constructor)) static void test_reg_##suite##_##name(void) {          \
+        test_register(#suite, #name, test_##suite##_##name);                            \
+    }                                                                                   \
+    static void test_##suite##_##name(void)
+
+/* State of the running test. */
+extern int test_failures;      /* failed checks in the current test */
+extern int test_skipped;       /* set by SKIP */
+void test_fail(const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#define CHECK(cond)                                                                     \
+    do { if (!(cond)) { test_fail(__FILE__, __LINE__, "CHECK(%s)", #cond); } } while (0)
+#define CHECK_MSG(cond, ...)                                                            \
+    do { if (!(cond)) { test_fail(__FILE__, __LINE__, __VA_ARGS__); } } while (0)
+#define REQUIRE(cond)                                                                   \
+    do { if (!(cond)) { test_fail(__FILE__, __LINE__, "REQUIRE(%s)", #cond); return; } } while (0)
+#define CHECK_EQ_INT(a, b)                                                              \
+    do { long long _a = (long long)(a), _b = (long long)(b);                            \
+         if (_a != _b) test_fail(__FILE__, __LINE__, "%s == %s: %lld != %lld", #a, #b, _a, _b); } while (0)
+#define CHECK_MEM(a, b, n)                                                              \
+    do { if (memcmp((a), (b), (n)) != 0) test_fail(__FILE__, __LINE__, "memcmp(%s, %s, %s) != 0", #a, #b, #n); } while (0)
+#define SKIP(...)                                                                       \
+    do { test_skipped = 1; printf("  skip: "); printf(__VA_ARGS__); printf("\n"); return; } while (0)
+
+/* Deterministic per-test RNG (xoshiro256**), seeded from the run seed and the test name. */
+uint64_t test_rand64(void);
+void test_rand_bytes(void *out, size_t n);
+uint64_t test_seed(void);
+/* Iteration count scaled by CUZK_TEST_ITERS (default 1). */
+int test_iters(int base);
+
+/* Paths: the fixtures copied into the repository, and a per-run scratch directory. */
+const char *test_fixture(const char *rel);   /* static buffer, valid until the next call */
+const char *test_tmpdir(void);
+/* Run a shell command, capturing up to cap-1 bytes of stdout+stderr; returns exit status or -1. */
+int test_run(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Path to the pinned snarkjs CLI (tests/js/node_modules), or NULL when not installed. */
+const char *test_snarkjs(void);
+
+#endif

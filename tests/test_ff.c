@@ -1,0 +1,183 @@
+/* Field arithmetic against GMP (independent big-integer oracle), random inputs and edge values. */
+#include "test.h"
+#include "ff/fields.h"
+
+#ifdef CUZK_HAVE_GMP
+#include <gmp.h>
+
+static void limbs_to_mpz(mpz_t z, const uint64_t *l, int n) { mpz_import(z, (size_t)n, -1, 8, 0, 0, l); }
+static void mpz_to_limbs(uint64_t *l, int n, const mpz_t z) {
+    memset(l, 0, 8 * (size_t)n);
+    size_t cnt = 0;
+    mpz_export(l, &cnt, -1, 8, 0, 0, z);
+}
+
+/* Edge values: 0, 1, 2, m-1, m-2, R mod m, (m-1)/2, (m+1)/2, random. */
+static void pick(uint64_t *out, int n, const uint64_t *mod, int k) {
+    mpz_t m, v;
+    mpz_inits(m, v, NULL);
+    limbs_to_mpz(m, mod, n);
+    switch (k) {
+    case 0: mpz_set_ui(v, 0); break;
+    case 1: mpz_set_ui(v, 1); break;
+    case 2: mpz_set_ui(v, 2); break;
+    case 3: mpz_sub_ui(v, m, 1); break;
+    case 4: mpz_sub_ui(v, m, 2); break;
+    case 5: mpz_set_ui(v, 1); mpz_mul_2exp(v, v, 64 * (unsigned)n); mpz_mod(v, v, m); break;
+    case 6: mpz_sub_ui(v, m, 1); mpz_fdiv_q_2exp(v, v, 1); break;
+    case 7: mpz_add_ui(v, m, 1); mpz_fdiv_q_2exp(v, v, 1); break;
+    default: {
+        uint64_t r[6];
+        test_rand_bytes(r, sizeof r);
+        limbs_to_mpz(v, r, n);
+        mpz_mod(v, v, m);
+    }
+    }
+    mpz_to_limbs(out, n, v);
+    mpz_clears(m, v, NULL);
+}
+
+#define FIELD_ORACLE_TEST(F, N)                                                            \
+    TEST(ff, F##_ops_vs_gmp) {                                                             \
+        mpz_t m, a, b, e, g;                                                               \
+        mpz_inits(m, a, b, e, g, NULL);                                                    \
+        limbs_to_mpz(m, F##_MODULUS, N);                                                   \
+        int iters = test_iters(400);                                                       \
+        for (int it = 0; it < iters; it++) {                                               \
+            uint64_t al[N], bl[N], out[N];                                                 \
+            pick(al, N, F##_MODULUS, it < 64 ? it % 8 : 8);                                \
+            pick(bl, N, F##_MODULUS, it < 64 ? it / 8 : 8);                                \
+            limbs_to_mpz(a, al, N);                                                        \
+            limbs_to_mpz(b, bl, N);                                                        \
+            F x, y, z;                                                                     \
+            F##_from_canon(&x, al);                                                        \
+            F##_from_canon(&y, bl);                                                        \
+            F##_to_canon(out, &x);                                                         \
+            CHECK_MEM(out, al, sizeof out);                                                \
+            /* add */                                                                      \
+            F##_add(&z, &x, &y); F##_to_canon(out, &z);                                    \
+            mpz_add(e, a, b); mpz_mod(e, e, m); limbs_to_mpz(g, out, N);                   \
+            CHECK_MSG(mpz_cmp(e, g) == 0, #F "_add mismatch at iter %d", it);              \
+            /* sub */                                                                      \
+            F##_sub(&z, &x, &y); F##_to_canon(out, &z);                                    \
+            mpz_sub(e, a, b); mpz_mod(e, e, m); limbs_to_mpz(g, out, N);                   \
+            CHECK_MSG(mpz_cmp(e, g) == 0, #F "_sub mismatch at iter %d", it);              \
+            /* neg */                                                                      \
+            F##_neg(&z, &x); F##_to_canon(out, &z);                                        \
+            mpz_neg(e, a); mpz_mod(e, e, m); limbs_to_mpz(g, out, N);                      \
+            CHECK_MSG(mpz_cmp(e, g) == 0, #F "_neg mismatch at iter %d", it);              \
+            /* mul */                                                                      \
+            F##_mul(&z, &x, &y); F##_to_canon(out, &z);                                    \
+            mpz_mul(e, a, b); mpz_mod(e, e, m); limbs_to_mpz(g, out, N);                   \
+            CHECK_MSG(mpz_cmp(e, g) == 0, #F "_mul mismatch at iter %d", it);              \
+            /* sqr */                                                                      \
+            F##_sqr(&z, &x); F##_to_canon(out, &z);                                        \
+            mpz_mul(e, a, a); mpz_mod(e, e, m); limbs_to_mpz(g, out, N);                   \
+            CHECK_MSG(mpz_cmp(e, g) == 0, #F "_sqr mismatch at iter %d", it);              \
+            /* inv */                                                                      \
+            if (it % 8 == 0) {                                                             \
+                F##_inv(&z, &x); F##_to_canon(out, &z); limbs_to_mpz(g, out, N);           \
+                if (mpz_sgn(a) == 0) CHECK(mpz_sgn(g) == 0);                               \
+                else { mpz_invert(e, a, m); CHECK_MSG(mpz_cmp(e, g) == 0, #F "_inv mismatch"); } \
+                int leg = F##_legendre(&x);                                                \
+                CHECK_EQ_INT(leg, mpz_legendre(a, m));                                     \
+            }                                                                              \
+            /* bytes round trip */                                                         \
+            uint8_t le[8 * N], be[8 * N];                                                  \
+            F##_to_bytes_le(le, sizeof le, &x);                                            \
+            F##_to_bytes_be(be, sizeof be, &x);                                            \
+            for (int i = 0; i < 8 * N; i++) CHECK(le[i] == be[8 * N - 1 - i]);             \
+            F w;                                                                           \
+            CHECK(F##_from_bytes_le(&w, le, sizeof le) && F##_eq(&w, &x));                 \
+            CHECK(F##_from_bytes_be(&w, be, sizeof be) && F##_eq(&w, &x));                 \
+        }                                                                                  \
+        /* non-canonical encodings are rejected: m itself and 2^(64N)-1 */                 \
+        uint8_t le[8 * N];                                                                 \
+        F w;                                                                               \
+        for (int i = 0; i < 8 * N; i++) le[i] = (uint8_t)(F##_MODULUS[i / 8] >> (8 * (i % 8))); \
+        CHECK(!F##_from_bytes_le(&w, le, sizeof le));                                      \
+        memset(le, 0xff, sizeof le);                                                       \
+        CHECK(!F##_from_bytes_le(&w, le, sizeof le));                                      \
+        /* wide reduction */                                                               \
+        uint8_t wide[64];                                                                  \
+        test_rand_bytes(wide, sizeof wide);                                                \
+        F##_from_bytes_wide_le(&w, wide, sizeof wide);                                     \
+        mpz_import(e, sizeof wide, -1, 1, 0, 0, wide); mpz_mod(e, e, m);                   \
+        uint64_t out[N]; F##_to_canon(out, &w); limbs_to_mpz(g, out, N);                   \
+        CHECK(mpz_cmp(e, g) == 0);                                                         \
+        mpz_clears(m, a, b, e, g, NULL);                                                   \
+    }
+
+FIELD_ORACLE_TEST(fp, 6)
+FIELD_ORACLE_TEST(fr, 4)
+
+TEST(ff, sqrt) {
+    for (int it = 0; it < test_iters(50); it++) {
+        uint64_t l[6];
+        pick(l, 6, fp_MODULUS, it < 8 ? it : 8);
+        fp x, s, r;
+        fp_from_canon(&x, l);
+        fp_sqr(&s, &x);
+        CHECK(fp_sqrt(&r, &s));
+        fp_sqr(&r, &r);
+        CHECK(fp_eq(&r, &s));
+        CHECK_EQ_INT(fp_sqrt(&r, &x), fp_legendre(&x) >= 0);
+        uint64_t k[4];
+        pick(k, 4, fr_MODULUS, it < 8 ? it : 8);
+        fr a, b, c;
+        fr_from_canon(&a, k);
+        fr_sqr(&b, &a);
+        CHECK(fr_sqrt(&c, &b));
+        fr_sqr(&c, &c);
+        CHECK(fr_eq(&c, &b));
+        CHECK_EQ_INT(fr_sqrt(&c, &a), fr_legendre(&a) >= 0);
+        /* Fp2 */
+        fp2 u, u2, v;
+        pick(l, 6, fp_MODULUS, 8); fp_from_canon(&u.c0, l);
+        pick(l, 6, fp_MODULUS, it < 8 ? it : 8); fp_from_canon(&u.c1, l);
+        fp2_sqr(&u2, &u);
+        CHECK(fp2_sqrt(&v, &u2));
+        fp2_sqr(&v, &v);
+        CHECK(fp2_eq(&v, &u2));
+    }
+}
+#endif
+
+TEST(ff, fp2_field_laws) {
+    for (int it = 0; it < test_iters(100); it++) {
+        fp2 a, b, c, t0, t1, t2;
+        uint8_t buf[48];
+        fp *comps[6] = {&a.c0, &a.c1, &b.c0, &b.c1, &c.c0, &c.c1};
+        for (int i = 0; i < 6; i++) { test_rand_bytes(buf, sizeof buf); fp_from_bytes_wide_le(comps[i], buf, sizeof buf); }
+        /* (a*b)*c == a*(b*c), a*(b+c) == a*b + a*c, a^2 == a*a, a * a^-1 == 1 */
+        fp2_mul(&t0, &a, &b); fp2_mul(&t0, &t0, &c);
+        fp2_mul(&t1, &b, &c); fp2_mul(&t1, &a, &t1);
+        CHECK(fp2_eq(&t0, &t1));
+        fp2_add(&t0, &b, &c); fp2_mul(&t0, &a, &t0);
+        fp2_mul(&t1, &a, &b); fp2_mul(&t2, &a, &c); fp2_add(&t1, &t1, &t2);
+        CHECK(fp2_eq(&t0, &t1));
+        fp2_sqr(&t0, &a); fp2_mul(&t1, &a, &a);
+        CHECK(fp2_eq(&t0, &t1));
+        fp2_inv(&t0, &a); fp2_mul(&t0, &t0, &a);
+        CHECK(fp2_is_one(&t0));
+        /* u^2 = -1 */
+        fp2 u; fp_zero(&u.c0); fp_one(&u.c1);
+        fp2_sqr(&t0, &u);
+        fp2_one(&t1); fp2_neg(&t1, &t1);
+        CHECK(fp2_eq(&t0, &t1));
+    }
+}
+
+TEST(ff, roots_of_unity) {
+    /* 7^t and 5^t have order exactly 2^32 */
+    const uint64_t r7[4] = BLS12_381_FR_ROOT_7_CANON, r5[4] = BLS12_381_FR_ROOT_5_CANON;
+    const uint64_t *roots[2] = {r7, r5};
+    for (int k = 0; k < 2; k++) {
+        fr w;
+        fr_from_canon(&w, roots[k]);
+        for (int i = 0; i < 31; i++) fr_sqr(&w, &w);
+        CHECK(!fr_is_one(&w));
+        fr_sqr(&w, &w);
+        CHECK(fr_is_one(&w));
+    }
+}
