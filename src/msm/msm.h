@@ -1,0 +1,31 @@
+/* Multi-scalar multiplication on the CPU: out = sum_i scalars[i] * bases[i].
+ *
+ * Pippenger's bucket method with signed window digits (digits in [-2^(c-1), 2^(c-1)], so half
+ * the buckets), window c chosen from n; buckets in XYZZ coordinates accumulated with mixed
+ * additions, reduced by the running-sum method. Multithreaded: windows x point ranges are split
+ * over threads, partial results added at the end.
+ * Source: Pippenger 1976; Bernstein, Doumen, Lange, Oosterwijk, "Faster batch forgery
+ * identification" (2012) for the signed-digit bucket variant.
+ *
+ * scalars: n entries of 4 x 64-bit little-endian limbs, CANONICAL integers (< r, not Montgomery);
+ *          bellperson and snarkjs both feed normal-form scalars to their MSMs.
+ * bases:   n affine points (Montgomery coordinates), the point at infinity (0,0) allowed.
+ * n = 0 gives infinity. nthreads <= 0 means cuzk_num_threads(). Thread-safety: reentrant.
+ */
+#ifndef CUZK_MSM_MSM_H
+#define CUZK_MSM_MSM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ec/ec.h"
+
+typedef struct scalar256 { uint64_t l[4]; } scalar256;  /* canonical integer, little-endian limbs */
+
+void g1_msm(g1_jacobian *out, const g1_affine *bases, const scalar256 *scalars, size_t n, int nthreads);
+void g2_msm(g2_jacobian *out, const g2_affine *bases, const scalar256 *scalars, size_t n, int nthreads);
+
+/* Window size (bits) that g1_msm uses for n points; exposed for benchmarks. */
+int msm_window_bits(size_t n);
+
+#endif
