@@ -1,3 +1,337 @@
-#include "cuzk/cuzk.h"
+/* cuzk command line: prove, verify, setup, info, bench. Follows snarkjs/rapidsnark habits
+ * (positional file arguments in the same order). Exit codes: 0 ok, 1 invalid proof, 2 usage,
+ * 3 bad input file, 4 resources (memory, GPU, RNG). */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
-int main(void) { printf("cuzk %s\n", CUZK_VERSION); return 0; }
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "cuzk/cuzk.h"
+#include "cuzk/groth16.h"
+
+static const char *g_prog = "cuzk";
+
+static void print_main_help(FILE *f) {
+    fprintf(f,
+        "cuzk %s - Groth16 prover and verifier for BLS12-381\n"
+        "          (snarkjs/circom .zkey/.wtns files and bellperson/Filecoin .params files)\n"
+        "\n"
+        "usage: cuzk <command> [options] [files]\n"
+        "\n"
+        "commands:\n"
+        "  prove    make a proof            cuzk prove circuit.zkey witness.wtns proof.json public.json\n"
+        "  verify   check a proof           cuzk verify verification_key.json public.json proof.json\n"
+        "  setup    INSECURE test params    cuzk setup circuit.r1cs circuit.params circuit.vk\n"
+        "  info     describe a file         cuzk info circuit.zkey\n"
+        "  bench    benchmarks              cuzk bench field|ntt|msm|prove [options]\n"
+        "  version  print the version\n"
+        "\n"
+        "Run 'cuzk <command> --help' for the options of a command.\n"
+        "Exit codes: 0 ok, 1 invalid proof, 2 usage error, 3 bad input file, 4 out of resources.\n"
+        "Environment: CUZK_THREADS=<n> caps worker threads (default: all CPUs).\n",
+        CUZK_VERSION);
+}
+
+static void print_prove_help(FILE *f) {
+    fprintf(f,
+        "usage: cuzk prove [options] circuit.zkey witness.wtns proof.json public.json\n"
+        "       cuzk prove [options] --params circuit.params --r1cs circuit.r1cs witness.wtns proof.bin public.json\n"
+        "\n"
+        "Makes a Groth16 proof. The first form reads a snarkjs proving key (.zkey) and a circom witness\n"
+        "(.wtns) and writes snarkjs's proof.json and public.json ('snarkjs groth16 verify' accepts them).\n"
+        "The second form reads bellperson parameters, the circuit's R1CS and the witness, and writes the\n"
+        "192-byte bellperson proof (A | B | C, compressed) and public.json.\n"
+        "Every proof is verified against the key before it is written; a witness that does not satisfy\n"
+        "the circuit gives an error (exit 3) and no output files.\n"
+        "\n"
+        "options:\n"
+        "  --params FILE      bellperson .params (second form)\n"
+        "  --r1cs FILE        the circuit's .r1cs (second form; with a zkey, used by --check)\n"
+        "  --check            check every constraint first and name the first one that fails\n"
+        "  --fixed-rs R S     use fixed randomness r, s (decimal or 0x-hex; tests only: a proof with\n"
+        "                     known r, s reveals the witness)\n"
+        "  --threads N        worker threads (default: all CPUs)\n"
+        "  --backend B        cpu | gpu | auto (default auto: the GPU when present)\n"
+        "  --no-self-verify   skip verifying the proof before writing it\n"
+        "  --timings          print the time of every stage\n"
+        "  --json             print a JSON summary (status, timings) on stdout\n"
+        "  -q, --quiet        print nothing on success\n"
+        "\n"
+        "examples:\n"
+        "  cuzk prove circuit_final.zkey witness.wtns proof.json public.json --timings\n"
+        "  cuzk prove --params c.params --r1cs c.r1cs witness.wtns proof.bin public.json\n");
+}
+
+static void print_verify_help(FILE *f) {
+    fprintf(f,
+        "usage: cuzk verify verification_key.json public.json proof.json\n"
+        "       cuzk verify --vk circuit.vk public.json proof.bin\n"
+        "\n"
+        "Checks a Groth16 proof. Prints OK and exits 0 when it is valid; prints INVALID and exits 1\n"
+        "when it is not; exits 3 when an input file cannot be used.\n"
+        "\n"
+        "options:\n"
+        "  --vk FILE   bellperson verifying key (.vk); the proof is the 192-byte bellperson encoding\n"
+        "  --json      print {\"valid\": true|false, ...} on stdout\n"
+        "  -q          print nothing; the exit code tells\n"
+        "\n"
+        "examples:\n"
+        "  cuzk verify verification_key.json public.json proof.json\n"
+        "  cuzk verify --vk circuit.vk public.json proof.bin\n");
+}
+
+static void print_setup_help(FILE *f) {
+    fprintf(f,
+        "usage: cuzk setup [--seed N] circuit.r1cs circuit.params circuit.vk\n"
+        "\n"
+        "Makes Groth16 parameters (bellperson layout) for the circuit, on the CPU.\n"
+        "SINGLE-PARTY AND INSECURE: the toxic waste is known to whoever runs it, who can then forge\n"
+        "proofs. For tests and benchmarks only; real circuits need a ceremony.\n"
+        "\n"
+        "options:\n"
+        "  --seed N     reproducible toxic waste from the integer N (default: OS random)\n"
+        "  --threads N  worker threads\n"
+        "\n"
+        "example:\n"
+        "  cuzk setup --seed 1 circuit.r1cs circuit.params circuit.vk\n");
+}
+
+static void print_info_help(FILE *f) {
+    fprintf(f,
+        "usage: cuzk info FILE...\n"
+        "\n"
+        "Describes files cuzk reads: snarkjs .zkey/.wtns/.r1cs, bellperson .params/.vk, proof.json,\n"
+        "public.json, verification_key.json: kind, curve, sizes and sections.\n"
+        "\n"
+        "example:\n"
+        "  cuzk info circuit_final.zkey witness.wtns\n");
+}
+
+static int fail(cuzk_status st, const cuzk_error *e) {
+    fprintf(stderr, "%s: error: %s (%s)\n", g_prog, e->msg[0] ? e->msg : cuzk_status_str(st), cuzk_status_str(st));
+    return cuzk_exit_code(st);
+}
+
+static int usage_error(const char *cmd, const char *fmt, const char *arg) {
+    fprintf(stderr, "%s %s: ", g_prog, cmd);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nRun '%s %s --help' for usage.\n", g_prog, cmd);
+    return 2;
+}
+
+static bool parse_int(const char *s, long *out) {
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || end == s) return false;
+    *out = v;
+    return true;
+}
+
+static void print_timings(FILE *f, const cuzk_prove_timings *t) {
+    fprintf(f, "stage timings (ms)%s\n", "");
+    struct { const char *name; double v; } rows[] = {
+        {"load + validate", t->load_ms}, {"witness check", t->check_ms}, {"a/b/c evaluation", t->abc_ms},
+        {"H (NTTs)", t->h_ms}, {"MSM A (G1)", t->msm_a_ms}, {"MSM B (G1)", t->msm_b1_ms},
+        {"MSM B (G2)", t->msm_b2_ms}, {"MSM L/C (G1)", t->msm_l_ms}, {"MSM H (G1)", t->msm_h_ms},
+        {"assemble", t->assemble_ms}, {"self-verify", t->verify_ms}, {"write", t->write_ms},
+        {"free", t->free_ms},
+    };
+    double sum = 0;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        fprintf(f, "  %-18s %10.2f\n", rows[i].name, rows[i].v);
+        sum += rows[i].v;
+    }
+    fprintf(f, "  %-18s %10.2f\n", "total (wall)", t->total_ms);
+    fprintf(f, "  %-18s %10.2f   (wall minus the stages above: time no stage accounts for)\n", "unaccounted",
+            t->total_ms - sum);
+}
+
+static void print_timings_json(const cuzk_prove_timings *t) {
+    printf("\"timings_ms\": {\"load\": %.3f, \"check\": %.3f, \"abc\": %.3f, \"h\": %.3f, \"msm_a\": %.3f, "
+           "\"msm_b1\": %.3f, \"msm_b2\": %.3f, \"msm_l\": %.3f, \"msm_h\": %.3f, \"assemble\": %.3f, "
+           "\"verify\": %.3f, \"write\": %.3f, \"free\": %.3f, \"total\": %.3f}",
+           t->load_ms, t->check_ms, t->abc_ms, t->h_ms, t->msm_a_ms, t->msm_b1_ms, t->msm_b2_ms, t->msm_l_ms,
+           t->msm_h_ms, t->assemble_ms, t->verify_ms, t->write_ms, t->free_ms, t->total_ms);
+}
+
+static void json_escape_print(const char *s) {
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') printf("\\%c", *s);
+        else if ((unsigned char)*s < 0x20) printf("\\u%04x", *s);
+        else putchar(*s);
+    }
+    putchar('"');
+}
+
+static int cmd_prove(int argc, char **argv) {
+    cuzk_prove_opts o = {0};
+    const char *params = NULL, *pos[4];
+    int npos = 0, timings = 0, json = 0, quiet = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { print_prove_help(stdout); return 0; }
+        else if (!strcmp(a, "--params")) { if (++i >= argc) return usage_error("prove", "%s needs a file", a); params = argv[i]; }
+        else if (!strcmp(a, "--r1cs")) { if (++i >= argc) return usage_error("prove", "%s needs a file", a); o.r1cs_path = argv[i]; }
+        else if (!strcmp(a, "--check")) o.check_witness = 1;
+        else if (!strcmp(a, "--fixed-rs")) {
+            if (i + 2 >= argc) return usage_error("prove", "%s needs two numbers R S", a);
+            o.fixed_r = argv[++i];
+            o.fixed_s = argv[++i];
+        } else if (!strcmp(a, "--threads")) {
+            long v;
+            if (++i >= argc || !parse_int(argv[i], &v) || v < 0 || v > 4096) return usage_error("prove", "%s needs a thread count", "--threads");
+            o.nthreads = (int)v;
+        } else if (!strcmp(a, "--backend")) {
+            if (++i >= argc) return usage_error("prove", "%s needs cpu, gpu or auto", a);
+            if (!strcmp(argv[i], "cpu")) o.backend = CUZK_BACKEND_CPU;
+            else if (!strcmp(argv[i], "gpu")) o.backend = CUZK_BACKEND_GPU;
+            else if (!strcmp(argv[i], "auto")) o.backend = CUZK_BACKEND_AUTO;
+            else return usage_error("prove", "unknown backend '%s' (cpu, gpu or auto)", argv[i]);
+        } else if (!strcmp(a, "--no-self-verify")) o.skip_self_verify = 1;
+        else if (!strcmp(a, "--timings")) timings = 1;
+        else if (!strcmp(a, "--json")) json = 1;
+        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) quiet = 1;
+        else if (a[0] == '-' && a[1]) return usage_error("prove", "unknown option '%s'", a);
+        else {
+            if (npos == 4) return usage_error("prove", "too many arguments ('%s')", a);
+            pos[npos++] = a;
+        }
+    }
+    cuzk_prove_timings t;
+    cuzk_error e = {0};
+    cuzk_status st;
+    const char *proof_out, *public_out;
+    if (params) {
+        if (!o.r1cs_path) return usage_error("prove", "%s", "--params needs --r1cs circuit.r1cs");
+        if (npos != 3) return usage_error("prove", "%s", "expected: --params P --r1cs R witness.wtns proof.bin public.json");
+        proof_out = pos[1];
+        public_out = pos[2];
+        st = cuzk_prove_params_files(params, o.r1cs_path, pos[0], pos[1], pos[2], &o, &t, &e);
+    } else {
+        if (npos != 4) return usage_error("prove", "%s", "expected: circuit.zkey witness.wtns proof.json public.json");
+        proof_out = pos[2];
+        public_out = pos[3];
+        st = cuzk_prove_zkey_files(pos[0], pos[1], pos[2], pos[3], &o, &t, &e);
+    }
+    if (json) {
+        printf("{\"status\": \"%s\", ", st == CUZK_OK ? "ok" : "error");
+        if (st != CUZK_OK) { printf("\"error\": "); json_escape_print(e.msg); printf(", "); }
+        else { printf("\"proof\": "); json_escape_print(proof_out); printf(", \"public\": "); json_escape_print(public_out); printf(", "); }
+        printf("\"constraints\": %u, \"domain_size\": %u, \"n_vars\": %u, \"n_public\": %u, ", t.constraints,
+               t.domain_size, t.n_vars, t.n_public);
+        print_timings_json(&t);
+        printf("}\n");
+    }
+    if (st != CUZK_OK) return fail(st, &e);
+    if (!json && !quiet) printf("proof written to %s, public inputs to %s (%.1f ms)\n", proof_out, public_out, t.total_ms);
+    if (timings) print_timings(json ? stderr : stdout, &t);
+    return 0;
+}
+
+static int cmd_verify(int argc, char **argv) {
+    const char *vk = NULL, *pos[3];
+    int npos = 0, json = 0, quiet = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { print_verify_help(stdout); return 0; }
+        else if (!strcmp(a, "--vk")) { if (++i >= argc) return usage_error("verify", "%s needs a file", a); vk = argv[i]; }
+        else if (!strcmp(a, "--json")) json = 1;
+        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) quiet = 1;
+        else if (a[0] == '-' && a[1]) return usage_error("verify", "unknown option '%s'", a);
+        else {
+            if (npos == 3) return usage_error("verify", "too many arguments ('%s')", a);
+            pos[npos++] = a;
+        }
+    }
+    cuzk_error e = {0};
+    cuzk_status st;
+    if (vk) {
+        if (npos != 2) return usage_error("verify", "%s", "expected: --vk circuit.vk public.json proof.bin");
+        st = cuzk_verify_bellperson_files(vk, pos[0], pos[1], &e);
+    } else {
+        if (npos != 3) return usage_error("verify", "%s", "expected: verification_key.json public.json proof.json");
+        st = cuzk_verify_json_files(pos[0], pos[1], pos[2], &e);
+    }
+    if (json) {
+        printf("{\"valid\": %s", st == CUZK_OK ? "true" : "false");
+        if (st != CUZK_OK) { printf(", \"status\": \"%s\", \"reason\": ", cuzk_status_str(st)); json_escape_print(e.msg); }
+        printf("}\n");
+    }
+    if (st == CUZK_OK) {
+        if (!json && !quiet) printf("OK\n");
+        return 0;
+    }
+    if (st == CUZK_ERR_INVALID) {
+        if (!json && !quiet) printf("INVALID: %s\n", e.msg);
+        return 1;
+    }
+    return fail(st, &e);
+}
+
+static int cmd_setup(int argc, char **argv) {
+    const char *pos[3];
+    int npos = 0, nthreads = 0;
+    uint64_t seed = 0;
+    bool seeded = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { print_setup_help(stdout); return 0; }
+        else if (!strcmp(a, "--seed")) {
+            long v;
+            if (++i >= argc || !parse_int(argv[i], &v) || v < 0) return usage_error("setup", "%s needs a non-negative integer", "--seed");
+            seed = (uint64_t)v;
+            seeded = true;
+        } else if (!strcmp(a, "--threads")) {
+            long v;
+            if (++i >= argc || !parse_int(argv[i], &v) || v < 0) return usage_error("setup", "%s needs a thread count", "--threads");
+            nthreads = (int)v;
+        } else if (a[0] == '-' && a[1]) return usage_error("setup", "unknown option '%s'", a);
+        else {
+            if (npos == 3) return usage_error("setup", "too many arguments ('%s')", a);
+            pos[npos++] = a;
+        }
+    }
+    if (npos != 3) return usage_error("setup", "%s", "expected: circuit.r1cs circuit.params circuit.vk");
+    fprintf(stderr, "cuzk setup: WARNING: single-party, INSECURE parameters (for tests only)\n");
+    cuzk_error e = {0};
+    cuzk_status st = cuzk_setup_files(pos[0], pos[1], pos[2], seeded ? &seed : NULL, nthreads, &e);
+    if (st != CUZK_OK) return fail(st, &e);
+    printf("parameters written to %s, verifying key to %s\n", pos[1], pos[2]);
+    return 0;
+}
+
+static int cmd_info(int argc, char **argv) {
+    int rc = 0, n = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { print_info_help(stdout); return 0; }
+    }
+    for (int i = 1; i < argc; i++) {
+        char buf[8192];
+        cuzk_error e = {0};
+        cuzk_status st = cuzk_describe_file(buf, sizeof buf, argv[i], &e);
+        n++;
+        if (st != CUZK_OK) { rc = fail(st, &e); continue; }
+        printf("%s:\n%s\n", argv[i], buf);
+    }
+    if (n == 0) return usage_error("info", "%s", "expected at least one FILE");
+    return rc;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) { print_main_help(stderr); return 2; }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) { print_main_help(stdout); return 0; }
+    if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) { printf("cuzk %s\n", CUZK_VERSION); return 0; }
+    if (!strcmp(cmd, "prove")) return cmd_prove(argc - 1, argv + 1);
+    if (!strcmp(cmd, "verify")) return cmd_verify(argc - 1, argv + 1);
+    if (!strcmp(cmd, "setup")) return cmd_setup(argc - 1, argv + 1);
+    if (!strcmp(cmd, "info")) return cmd_info(argc - 1, argv + 1);
+    if (!strcmp(cmd, "bench")) return cuzk_bench_main(argc - 1, argv + 1);
+    fprintf(stderr, "%s: unknown command '%s'\n\n", g_prog, cmd);
+    print_main_help(stderr);
+    return 2;
+}

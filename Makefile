@@ -1,0 +1,42 @@
+# cuzk top-level Makefile: the README's commands. CMake does the real work underneath.
+#   make            build everything into build/ (CLI at build/cuzk); CPU backend, plus CUDA if nvcc is found
+#   make demo       install missing packages, build, prove + verify the bundled BLS12-381 circuit
+#   make test       install missing packages (GMP, pinned snarkjs), build, run all tests (ctest)
+#   make test-asan  the host tests under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make test-gpu   build for sm_90a and run the GPU tests (needs an NVIDIA GPU), summary table last
+#   make bench      benchmarks (cuzk bench ...), see bench/RESULTS.md
+BUILD      ?= build
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_ARGS ?=
+
+.PHONY: all deps deps-test demo test test-asan test-gpu bench clean
+
+all: deps
+	@cmake -S . -B $(BUILD) $(CMAKE_ARGS) >/dev/null
+	@cmake --build $(BUILD) -j$(JOBS)
+
+deps:
+	@tools/install-deps.sh
+
+deps-test:
+	@tools/install-deps.sh --test
+
+demo: all
+	@tools/demo.sh $(BUILD)/cuzk
+
+test: deps-test all
+	@cd $(BUILD) && ctest --output-on-failure
+
+test-asan: deps-test
+	@cmake -S . -B $(BUILD)-asan -DCUZK_SANITIZE=ON -DCUZK_CUDA=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake --build $(BUILD)-asan -j$(JOBS)
+	@cd $(BUILD)-asan && CUZK_ASAN=1 ctest --output-on-failure
+
+test-gpu:
+	@tools/test-gpu.sh
+
+bench: all
+	@$(BUILD)/cuzk bench field && $(BUILD)/cuzk bench ntt && $(BUILD)/cuzk bench msm
+
+clean:
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-gpu

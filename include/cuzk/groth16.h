@@ -1,0 +1,94 @@
+/* cuzk public API: Groth16 proving and verification over BLS12-381, file to file.
+ *
+ * Two file families, one proof system:
+ *   snarkjs/circom  circuit.zkey + witness.wtns -> proof.json + public.json, verified with
+ *                   verification_key.json (snarkjs 0.7.6 formats, tests/fixtures/FORMATS.md).
+ *   bellperson      circuit.params + circuit.r1cs + witness.wtns -> 192-byte proof + public.json,
+ *                   verified with circuit.vk (DESIGN.md section 5).
+ *
+ * Every call reads its inputs fully, validates them (bounds, magic, sizes, curve, points on the
+ * curve), and writes outputs only on success: a failed call never leaves a proof file behind
+ * (outputs are written to a temporary name and renamed). A proof is verified against the key
+ * before it is written unless opts->skip_self_verify is set, so an unsatisfying witness yields
+ * CUZK_ERR_UNSAT, never a proof.
+ *
+ * Status codes (include/cuzk/cuzk.h): CUZK_ERR_IO, _FORMAT, _CURVE, _POINT for bad files,
+ * _MISMATCH for inputs that do not belong together, _UNSAT for a witness that does not satisfy the
+ * circuit, _INVALID for a proof that does not verify, _NOMEM / _RANDOM for the environment.
+ * Thread-safety: all functions are reentrant; they share no state.
+ */
+#ifndef CUZK_GROTH16_PUBLIC_H
+#define CUZK_GROTH16_PUBLIC_H
+
+#include <stdint.h>
+
+#include "cuzk/cuzk.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { CUZK_BACKEND_AUTO = 0, CUZK_BACKEND_CPU = 1, CUZK_BACKEND_GPU = 2 } cuzk_backend;
+
+typedef struct cuzk_prove_opts {
+    const char *fixed_r;     /* decimal or 0x-hex integer, reduced mod r; NULL: OS RNG (default) */
+    const char *fixed_s;     /* likewise */
+    const char *r1cs_path;   /* snarkjs mode: optional .r1cs for check_witness */
+    int check_witness;       /* check every constraint first; CUZK_ERR_UNSAT names the first bad row */
+    int skip_self_verify;    /* do not verify the proof before writing it */
+    int nthreads;            /* worker threads; 0 = all online CPUs ($CUZK_THREADS overrides) */
+    cuzk_backend backend;    /* AUTO picks the GPU when one is present (CPU-only in this build) */
+} cuzk_prove_opts;
+
+/* Wall-clock milliseconds per stage of one prove call. */
+typedef struct cuzk_prove_timings {
+    double load_ms;      /* reading and validating key, circuit and witness */
+    double check_ms;     /* witness check (check_witness) */
+    double abc_ms;       /* a/b/c evaluation vectors */
+    double h_ms;         /* the NTTs of H */
+    double msm_a_ms, msm_b1_ms, msm_b2_ms, msm_l_ms, msm_h_ms;
+    double assemble_ms;  /* r, s terms, affine conversion */
+    double verify_ms;    /* self-verification of the proof */
+    double write_ms;     /* writing proof and public inputs */
+    double free_ms;      /* releasing keys and buffers */
+    double total_ms;     /* the whole call, measured around it */
+    uint32_t constraints, domain_size, n_vars, n_public;
+} cuzk_prove_timings;
+
+/* Prove from a snarkjs zkey and wtns; write snarkjs proof.json and public.json.
+ * opts and t may be NULL (defaults; no timings). */
+cuzk_status cuzk_prove_zkey_files(const char *zkey_path, const char *wtns_path, const char *proof_json_path,
+                                  const char *public_json_path, const cuzk_prove_opts *opts,
+                                  cuzk_prove_timings *t, cuzk_error *err);
+
+/* Prove from bellperson parameters, the circuit's .r1cs and a .wtns; write the 192-byte proof
+ * and public.json. */
+cuzk_status cuzk_prove_params_files(const char *params_path, const char *r1cs_path, const char *wtns_path,
+                                    const char *proof_bin_path, const char *public_json_path,
+                                    const cuzk_prove_opts *opts, cuzk_prove_timings *t, cuzk_error *err);
+
+/* Verify: CUZK_OK when the proof is valid, CUZK_ERR_INVALID when it is not (reason in err), any
+ * other status when an input cannot be used. */
+cuzk_status cuzk_verify_json_files(const char *vk_json_path, const char *public_json_path,
+                                   const char *proof_json_path, cuzk_error *err);
+cuzk_status cuzk_verify_bellperson_files(const char *vk_path, const char *public_json_path,
+                                         const char *proof_bin_path, cuzk_error *err);
+
+/* Single-party, INSECURE test parameters for the circuit in r1cs_path (bellperson layout):
+ * writes params_path (.params) and vk_path (.vk). seed: reproducible toxic waste when non-NULL,
+ * OS RNG otherwise. For tests and benchmarks only: whoever runs it can forge proofs. */
+cuzk_status cuzk_setup_files(const char *r1cs_path, const char *params_path, const char *vk_path,
+                             const uint64_t *seed, int nthreads, cuzk_error *err);
+
+/* Human-readable description of any file cuzk reads (zkey, wtns, r1cs, params, vk, JSON):
+ * kind, curve, sizes, sections. Writes at most cap bytes (NUL-terminated). */
+cuzk_status cuzk_describe_file(char *buf, size_t cap, const char *path, cuzk_error *err);
+
+/* Exit code of the cuzk CLI for a status: 0 ok, 1 invalid proof, 2 usage, 3 bad input,
+ * 4 resources (memory, GPU, RNG, output not writable). */
+int cuzk_exit_code(cuzk_status st);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

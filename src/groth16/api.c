@@ -1,0 +1,357 @@
+/* File-to-file Groth16 API (include/cuzk/groth16.h) on top of the CPU prover. */
+#include "cuzk/groth16.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "groth16/groth16.h"
+#include "util/log.h"
+#include "util/timer.h"
+
+int cuzk_exit_code(cuzk_status st) {
+    switch (st) {
+    case CUZK_OK: return 0;
+    case CUZK_ERR_INVALID: return 1;
+    case CUZK_ERR_ARG: return 2;
+    case CUZK_ERR_IO:
+    case CUZK_ERR_FORMAT:
+    case CUZK_ERR_CURVE:
+    case CUZK_ERR_POINT:
+    case CUZK_ERR_MISMATCH:
+    case CUZK_ERR_UNSAT:
+    case CUZK_ERR_UNSUPPORTED: return 3;
+    case CUZK_ERR_NOMEM:
+    case CUZK_ERR_NOMEM_DEVICE:
+    case CUZK_ERR_DEVICE:
+    case CUZK_ERR_RANDOM: return 4;
+    }
+    return 4;
+}
+
+/* Parse a decimal or 0x-hex integer < 2^256 and reduce it mod r. */
+static cuzk_status parse_scalar(fr *out, const char *s, const char *what, cuzk_error *err) {
+    uint64_t l[4] = {0};
+    const char *p = s;
+    bool any = false;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        p += 2;
+        for (; *p; p++) {
+            int dgt;
+            if (*p >= '0' && *p <= '9') dgt = *p - '0';
+            else if (*p >= 'a' && *p <= 'f') dgt = *p - 'a' + 10;
+            else if (*p >= 'A' && *p <= 'F') dgt = *p - 'A' + 10;
+            else return ERR(err, CUZK_ERR_ARG, "%s: '%s' is not a hex number", what, s);
+            if (l[3] >> 60) return ERR(err, CUZK_ERR_ARG, "%s: '%s' is larger than 2^256", what, s);
+            for (int i = 3; i > 0; i--) l[i] = (l[i] << 4) | (l[i - 1] >> 60);
+            l[0] = (l[0] << 4) | (uint64_t)dgt;
+            any = true;
+        }
+    } else {
+        for (; *p; p++) {
+            if (*p < '0' || *p > '9') return ERR(err, CUZK_ERR_ARG, "%s: '%s' is not a decimal number", what, s);
+            mont_u128 c = (uint64_t)(*p - '0');
+            for (int i = 0; i < 4; i++) { c += (mont_u128)l[i] * 10; l[i] = (uint64_t)c; c >>= 64; }
+            if (c) return ERR(err, CUZK_ERR_ARG, "%s: '%s' is larger than 2^256", what, s);
+            any = true;
+        }
+    }
+    if (!any) return ERR(err, CUZK_ERR_ARG, "%s: empty number", what);
+    fr_mod(l, l);
+    fr_from_canon(out, l);
+    return CUZK_OK;
+}
+
+/* r and s: fixed when given (tests), else uniform from the OS RNG. */
+static cuzk_status get_rs(fr *r, fr *s, const cuzk_prove_opts *o, cuzk_error *err) {
+    cuzk_status st;
+    if ((o->fixed_r != NULL) != (o->fixed_s != NULL))
+        return ERR(err, CUZK_ERR_ARG, "fixed r and s must be given together");
+    if (o->fixed_r) {
+        if ((st = parse_scalar(r, o->fixed_r, "r", err)) != CUZK_OK) return st;
+        return parse_scalar(s, o->fixed_s, "s", err);
+    }
+    if ((st = groth16_random_fr(r, err)) != CUZK_OK) return st;
+    return groth16_random_fr(s, err);
+}
+
+/* Write to "<path>.tmp.<pid>" and rename, so a failure never leaves a partial output. */
+static void tmp_name(char *buf, size_t cap, const char *path) {
+    snprintf(buf, cap, "%s.tmp.%ld", path, (long)getpid());
+}
+static cuzk_status commit_file(const char *tmp, const char *path, cuzk_error *err) {
+    if (rename(tmp, path) != 0) {
+        cuzk_status st = ERR(err, CUZK_ERR_IO, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+        unlink(tmp);
+        return st;
+    }
+    return CUZK_OK;
+}
+
+static cuzk_status write_bytes(const char *path, const uint8_t *b, size_t n, cuzk_error *err) {
+    FILE *f = fopen(path, "wb");
+    if (!f) return ERR(err, CUZK_ERR_IO, "cannot create %s: %s", path, strerror(errno));
+    size_t w = fwrite(b, 1, n, f);
+    int e = fclose(f);
+    if (w != n || e != 0) {
+        unlink(path);
+        return ERR(err, CUZK_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    }
+    return CUZK_OK;
+}
+
+static void copy_timings(cuzk_prove_timings *t, const groth16_timings *g) {
+    t->abc_ms = g->abc_ms;
+    t->h_ms = g->h_ms;
+    t->msm_a_ms = g->msm_a_ms;
+    t->msm_b1_ms = g->msm_b1_ms;
+    t->msm_b2_ms = g->msm_b2_ms;
+    t->msm_l_ms = g->msm_l_ms;
+    t->msm_h_ms = g->msm_h_ms;
+    t->assemble_ms = g->assemble_ms;
+}
+
+/* Writes proof.json and public.json (w[1..n_public]) atomically: both or neither. */
+static cuzk_status write_json_outputs(const char *proof_path, const char *public_path, const groth16_proof *p,
+                                      const fr *pub, size_t n_pub, cuzk_error *err) {
+    char tp[4200], tq[4200];
+    tmp_name(tp, sizeof tp, proof_path);
+    tmp_name(tq, sizeof tq, public_path);
+    cuzk_status st = proof_json_write(tp, p, err);
+    if (st != CUZK_OK) { unlink(tp); return st; }
+    st = public_json_write(tq, pub, n_pub, err);
+    if (st != CUZK_OK) { unlink(tp); unlink(tq); return st; }
+    if ((st = commit_file(tp, proof_path, err)) != CUZK_OK) { unlink(tq); return st; }
+    return commit_file(tq, public_path, err);
+}
+
+cuzk_status cuzk_prove_zkey_files(const char *zkey_path, const char *wtns_path, const char *proof_json_path,
+                                  const char *public_json_path, const cuzk_prove_opts *opts,
+                                  cuzk_prove_timings *t, cuzk_error *err) {
+    cuzk_prove_opts dflt = {0};
+    const cuzk_prove_opts *o = opts ? opts : &dflt;
+    cuzk_prove_timings tm = {0};
+    double t_start = now_ms(), t0 = t_start, t1;
+    zkey z = {0};
+    wtns w = {0};
+    r1cs cs = {0};
+    fr r, s;
+    cuzk_status st;
+    if (!zkey_path || !wtns_path || !proof_json_path || !public_json_path)
+        return ERR(err, CUZK_ERR_ARG, "prove: missing path");
+    if (o->backend == CUZK_BACKEND_GPU)
+        return ERR(err, CUZK_ERR_UNSUPPORTED, "the GPU backend is not available for this command yet");
+    if ((st = get_rs(&r, &s, o, err)) != CUZK_OK) return st;
+    if ((st = zkey_load(&z, zkey_path, false, err)) != CUZK_OK) goto out;
+    if ((st = wtns_load(&w, wtns_path, err)) != CUZK_OK) goto out;
+    if (w.n != z.n_vars) {
+        st = ERR(err, CUZK_ERR_MISMATCH, "%s has %u witness values but %s expects %u (wrong witness for this circuit?)",
+                 wtns_path, w.n, zkey_path, z.n_vars);
+        goto out;
+    }
+    tm.n_vars = z.n_vars;
+    tm.n_public = z.n_public;
+    tm.domain_size = z.domain_size;
+    t1 = now_ms(); tm.load_ms = t1 - t0; t0 = t1;
+    if (o->check_witness) {
+        if (!o->r1cs_path) {
+            st = ERR(err, CUZK_ERR_ARG, "--check with a zkey needs the circuit's .r1cs (--r1cs FILE): the zkey does not store C");
+            goto out;
+        }
+        if ((st = r1cs_load(&cs, o->r1cs_path, err)) != CUZK_OK) goto out;
+        if (cs.n_vars != z.n_vars || cs.n_public != z.n_public) {
+            st = ERR(err, CUZK_ERR_MISMATCH, "%s (%u wires, %u public) does not belong to %s (%u wires, %u public)",
+                     o->r1cs_path, cs.n_vars, cs.n_public, zkey_path, z.n_vars, z.n_public);
+            goto out;
+        }
+        uint32_t bad;
+        if ((st = r1cs_check_witness(&cs, w.w, w.n, &bad, err)) != CUZK_OK) goto out;
+        tm.constraints = cs.n_constraints;
+        t1 = now_ms(); tm.check_ms = t1 - t0; t0 = t1;
+    }
+    groth16_proof proof;
+    groth16_timings gt;
+    st = groth16_prove_zkey(&proof, &z, w.w, w.n, &r, &s, o->nthreads, &gt, err);
+    copy_timings(&tm, &gt);
+    t0 = now_ms();
+    if (st != CUZK_OK) goto out;
+    if (!o->skip_self_verify) {
+        groth16_vk vk = {.alpha1 = z.alpha1, .beta1 = z.beta1, .beta2 = z.beta2, .gamma2 = z.gamma2,
+                         .delta1 = z.delta1, .delta2 = z.delta2, .n_public = z.n_public, .ic = z.ic};
+        cuzk_error verr = {0};
+        if (groth16_verify(&vk, w.w + 1, z.n_public, &proof, &verr) != CUZK_OK) {
+            st = ERR(err, CUZK_ERR_UNSAT,
+                     "the proof does not verify against the key: the witness does not satisfy the circuit "
+                     "(use --check --r1cs FILE to find the first failing constraint)");
+            goto out;
+        }
+        t1 = now_ms(); tm.verify_ms = t1 - t0; t0 = t1;
+    }
+    st = write_json_outputs(proof_json_path, public_json_path, &proof, w.w + 1, z.n_public, err);
+    t1 = now_ms(); tm.write_ms = t1 - t0; t0 = t1;
+out:
+    explicit_bzero(&r, sizeof r);
+    explicit_bzero(&s, sizeof s);
+    zkey_free(&z);
+    wtns_free(&w);
+    r1cs_free(&cs);
+    t1 = now_ms();
+    tm.free_ms = t1 - t0;
+    tm.total_ms = t1 - t_start;
+    if (t) *t = tm;
+    return st;
+}
+
+cuzk_status cuzk_prove_params_files(const char *params_path, const char *r1cs_path, const char *wtns_path,
+                                    const char *proof_bin_path, const char *public_json_path,
+                                    const cuzk_prove_opts *opts, cuzk_prove_timings *t, cuzk_error *err) {
+    cuzk_prove_opts dflt = {0};
+    const cuzk_prove_opts *o = opts ? opts : &dflt;
+    cuzk_prove_timings tm = {0};
+    double t_start = now_ms(), t0 = t_start, t1;
+    bellperson_params p = {0};
+    r1cs cs = {0};
+    wtns w = {0};
+    fr r, s;
+    cuzk_status st;
+    if (!params_path || !r1cs_path || !wtns_path || !proof_bin_path || !public_json_path)
+        return ERR(err, CUZK_ERR_ARG, "prove: missing path");
+    if (o->backend == CUZK_BACKEND_GPU)
+        return ERR(err, CUZK_ERR_UNSUPPORTED, "the GPU backend is not available for this command yet");
+    if ((st = get_rs(&r, &s, o, err)) != CUZK_OK) return st;
+    if ((st = r1cs_load(&cs, r1cs_path, err)) != CUZK_OK) goto out;
+    if ((st = wtns_load(&w, wtns_path, err)) != CUZK_OK) goto out;
+    if (w.n != cs.n_vars) {
+        st = ERR(err, CUZK_ERR_MISMATCH, "%s has %u witness values but %s has %u wires (wrong witness for this circuit?)",
+                 wtns_path, w.n, r1cs_path, cs.n_vars);
+        goto out;
+    }
+    if ((st = bellperson_params_load(&p, params_path, false, err)) != CUZK_OK) goto out;
+    tm.n_vars = cs.n_vars;
+    tm.n_public = cs.n_public;
+    tm.constraints = cs.n_constraints;
+    tm.domain_size = p.n_h + 1;
+    t1 = now_ms(); tm.load_ms = t1 - t0; t0 = t1;
+    if (o->check_witness) {
+        uint32_t bad;
+        if ((st = r1cs_check_witness(&cs, w.w, w.n, &bad, err)) != CUZK_OK) goto out;
+        t1 = now_ms(); tm.check_ms = t1 - t0; t0 = t1;
+    }
+    groth16_proof proof;
+    groth16_timings gt;
+    st = groth16_prove_bellperson(&proof, &p, &cs, w.w, w.n, &r, &s, o->nthreads, &gt, err);
+    copy_timings(&tm, &gt);
+    t0 = now_ms();
+    if (st != CUZK_OK) goto out;
+    if (!o->skip_self_verify) {
+        cuzk_error verr = {0};
+        if (groth16_verify(&p.vk, w.w + 1, cs.n_public, &proof, &verr) != CUZK_OK) {
+            st = ERR(err, CUZK_ERR_UNSAT,
+                     "the proof does not verify against the parameters: the witness does not satisfy the "
+                     "circuit (use --check to find the first failing constraint)");
+            goto out;
+        }
+        t1 = now_ms(); tm.verify_ms = t1 - t0; t0 = t1;
+    }
+    {
+        uint8_t bytes[BELLPERSON_PROOF_BYTES];
+        bellperson_proof_encode(bytes, &proof);
+        char tp[4200], tq[4200];
+        tmp_name(tp, sizeof tp, proof_bin_path);
+        tmp_name(tq, sizeof tq, public_json_path);
+        if ((st = write_bytes(tp, bytes, sizeof bytes, err)) != CUZK_OK) goto out;
+        if ((st = public_json_write(tq, w.w + 1, cs.n_public, err)) != CUZK_OK) { unlink(tp); unlink(tq); goto out; }
+        if ((st = commit_file(tp, proof_bin_path, err)) != CUZK_OK) { unlink(tq); goto out; }
+        st = commit_file(tq, public_json_path, err);
+    }
+    t1 = now_ms(); tm.write_ms = t1 - t0; t0 = t1;
+out:
+    explicit_bzero(&r, sizeof r);
+    explicit_bzero(&s, sizeof s);
+    bellperson_params_free(&p);
+    r1cs_free(&cs);
+    wtns_free(&w);
+    t1 = now_ms();
+    tm.free_ms = t1 - t0;
+    tm.total_ms = t1 - t_start;
+    if (t) *t = tm;
+    return st;
+}
+
+cuzk_status cuzk_verify_json_files(const char *vk_json_path, const char *public_json_path,
+                                   const char *proof_json_path, cuzk_error *err) {
+    groth16_vk vk = {0};
+    groth16_proof p;
+    fr *pub = NULL;
+    size_t n_pub = 0;
+    cuzk_status st;
+    if ((st = vk_json_read(&vk, vk_json_path, err)) != CUZK_OK) goto out;
+    if ((st = public_json_read(&pub, &n_pub, public_json_path, err)) != CUZK_OK) goto out;
+    if ((st = proof_json_read(&p, proof_json_path, err)) != CUZK_OK) {
+        /* a proof whose points are off the curve is an invalid proof, not a bad file */
+        if (st == CUZK_ERR_POINT) st = CUZK_ERR_INVALID;
+        goto out;
+    }
+    st = groth16_verify(&vk, pub, n_pub, &p, err);
+out:
+    free(pub);
+    groth16_vk_free(&vk);
+    return st;
+}
+
+cuzk_status cuzk_verify_bellperson_files(const char *vk_path, const char *public_json_path,
+                                         const char *proof_bin_path, cuzk_error *err) {
+    groth16_vk vk = {0};
+    groth16_proof p;
+    fr *pub = NULL;
+    size_t n_pub = 0;
+    uint8_t bytes[BELLPERSON_PROOF_BYTES + 1];
+    cuzk_status st;
+    FILE *f = NULL;
+    if ((st = bellperson_vk_load(&vk, vk_path, err)) != CUZK_OK) goto out;
+    if ((st = public_json_read(&pub, &n_pub, public_json_path, err)) != CUZK_OK) goto out;
+    f = fopen(proof_bin_path, "rb");
+    if (!f) { st = ERR(err, CUZK_ERR_IO, "cannot open %s: %s", proof_bin_path, strerror(errno)); goto out; }
+    size_t got = fread(bytes, 1, sizeof bytes, f);
+    if (got != BELLPERSON_PROOF_BYTES) {
+        st = ERR(err, CUZK_ERR_FORMAT, "%s: a bellperson proof is exactly 192 bytes (got %s%zu)", proof_bin_path,
+                 got > BELLPERSON_PROOF_BYTES ? "more than " : "", got > BELLPERSON_PROOF_BYTES ? (size_t)192 : got);
+        goto out;
+    }
+    if ((st = bellperson_proof_decode(&p, bytes, err)) != CUZK_OK) {
+        if (st == CUZK_ERR_POINT) st = CUZK_ERR_INVALID;
+        goto out;
+    }
+    st = groth16_verify(&vk, pub, n_pub, &p, err);
+out:
+    if (f) fclose(f);
+    free(pub);
+    groth16_vk_free(&vk);
+    return st;
+}
+
+cuzk_status cuzk_setup_files(const char *r1cs_path, const char *params_path, const char *vk_path,
+                             const uint64_t *seed, int nthreads, cuzk_error *err) {
+    r1cs cs = {0};
+    bellperson_params p = {0};
+    cuzk_status st;
+    char tp[4200], tv[4200];
+    tmp_name(tp, sizeof tp, params_path);
+    tmp_name(tv, sizeof tv, vk_path);
+    if ((st = r1cs_load(&cs, r1cs_path, err)) != CUZK_OK) goto out;
+    if ((st = groth16_setup_bellperson(&p, &cs, seed, nthreads, err)) != CUZK_OK) goto out;
+    if ((st = bellperson_params_write(tp, &p, err)) != CUZK_OK) { unlink(tp); goto out; }
+    if ((st = bellperson_vk_write(tv, &p.vk, err)) != CUZK_OK) { unlink(tp); unlink(tv); goto out; }
+    if ((st = commit_file(tp, params_path, err)) != CUZK_OK) { unlink(tv); goto out; }
+    st = commit_file(tv, vk_path, err);
+out:
+    r1cs_free(&cs);
+    bellperson_params_free(&p);
+    return st;
+}
+
+cuzk_status cuzk_describe_file(char *buf, size_t cap, const char *path, cuzk_error *err) {
+    return file_describe(buf, cap, path, err);
+}

@@ -1,0 +1,65 @@
+/* Groth16 prover, verifier and test-parameter generator on the CPU (the reference backend).
+ *
+ * Two conventions, one proof equation (DESIGN.md section 4, FORMATS.md section 5):
+ *   snarkjs    (zkey + wtns): a/b rows from the zkey coefficients, C = A*B on the rows, H on the
+ *              odd coset of the 2m domain (roots 5^t), H MSM over the zkey's Lagrange H points.
+ *   bellperson (.params + R1CS + witness): a/b/c = A*w, B*w, C*w plus one A row per input, H by
+ *              coset division with g = 7 (roots 7^t), densities select the A/B query scalars.
+ * With fixed r, s both give fully determined proofs; the GPU backend must produce the same bytes.
+ *
+ * Memory: the prover allocates O(m) host scratch (a, b, c: 3m Fr; scalars: n_vars + m scalars)
+ * and frees it before returning (small circuits; the pipeline issue moves big frees off the
+ * critical path). Thread-safety: reentrant; inputs are read-only.
+ */
+#ifndef CUZK_GROTH16_GROTH16_H
+#define CUZK_GROTH16_GROTH16_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cuzk/cuzk.h"
+#include "formats/bellperson.h"
+#include "formats/json.h"
+#include "formats/snarkjs.h"
+#include "r1cs/r1cs.h"
+
+/* Wall-clock time of each prover stage, milliseconds. */
+typedef struct groth16_timings {
+    double abc_ms;       /* a/b/c row evaluations (synthesis of the evaluation vectors) */
+    double h_ms;         /* NTTs of the H step */
+    double msm_a_ms, msm_b1_ms, msm_b2_ms, msm_l_ms, msm_h_ms;
+    double assemble_ms;  /* r, s terms and conversion to affine */
+    double total_ms;
+} groth16_timings;
+
+/* r, s: uniform in Fr from the OS RNG (getrandom, rejection sampling). CUZK_ERR_RANDOM on
+ * failure. */
+cuzk_status groth16_random_fr(fr *out, cuzk_error *err);
+
+/* snarkjs convention. w: n_w = z->n_vars witness values (Montgomery), w[0] = 1.
+ * Errors: CUZK_ERR_MISMATCH (witness length), CUZK_ERR_NOMEM. t may be NULL. */
+cuzk_status groth16_prove_zkey(groth16_proof *out, const zkey *z, const fr *w, size_t n_w,
+                               const fr *r, const fr *s, int nthreads, groth16_timings *t,
+                               cuzk_error *err);
+
+/* bellperson convention. cs: the circuit (n_public public variables after ONE), w: cs->n_vars
+ * values. p: parameters made for this circuit (counts must match: CUZK_ERR_MISMATCH otherwise). */
+cuzk_status groth16_prove_bellperson(groth16_proof *out, const bellperson_params *p, const r1cs *cs,
+                                     const fr *w, size_t n_w, const fr *r, const fr *s, int nthreads,
+                                     groth16_timings *t, cuzk_error *err);
+
+/* e(A, B) == e(alpha, beta) e(sum pub_i ic_i, gamma) e(C, delta), pub[0..n_pub) without the
+ * leading ONE. Also checks the proof points are on their curves and in their subgroups.
+ * Returns CUZK_OK (valid), CUZK_ERR_INVALID (not valid; reason in err), CUZK_ERR_MISMATCH
+ * (n_pub != vk->n_public). */
+cuzk_status groth16_verify(const groth16_vk *vk, const fr *pub, size_t n_pub, const groth16_proof *p,
+                           cuzk_error *err);
+
+/* Test parameters (bellperson layout) for cs, from the toxic waste tau, alpha, beta, gamma, delta
+ * drawn from a seeded generator (seed != NULL: reproducible; NULL: OS RNG). SINGLE-PARTY AND
+ * INSECURE: whoever ran it can forge proofs. For tests and benchmarks only.
+ * Errors: CUZK_ERR_NOMEM, CUZK_ERR_ARG (domain larger than 2^28). */
+cuzk_status groth16_setup_bellperson(bellperson_params *out, const r1cs *cs, const uint64_t *seed,
+                                     int nthreads, cuzk_error *err);
+
+#endif

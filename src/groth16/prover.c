@@ -1,0 +1,268 @@
+/* Groth16 CPU prover, both conventions (src/groth16/groth16.h). */
+#include "groth16/groth16.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "msm/msm.h"
+#include "poly/ntt.h"
+#include "util/log.h"
+#include "util/parallel.h"
+#include "util/timer.h"
+
+cuzk_status groth16_random_fr(fr *out, cuzk_error *err) {
+    /* 255-bit candidates, rejected when >= r: uniform in [0, r). About 2.3 tries on average. */
+    for (int tries = 0; tries < 1000; tries++) {
+        uint64_t l[4];
+        size_t got = 0;
+        while (got < sizeof l) {
+            ssize_t k = getrandom((uint8_t *)l + got, sizeof l - got, 0);
+            if (k < 0) {
+                if (errno == EINTR) continue;
+                return ERR(err, CUZK_ERR_RANDOM, "getrandom failed: %s", strerror(errno));
+            }
+            got += (size_t)k;
+        }
+        l[3] &= 0x7fffffffffffffffull;
+        if (fr_is_canon(l)) {
+            fr_from_canon(out, l);
+            explicit_bzero(l, sizeof l);
+            return CUZK_OK;
+        }
+    }
+    return ERR(err, CUZK_ERR_RANDOM, "OS RNG produced 1000 out-of-range candidates");
+}
+
+/* ---- Montgomery -> canonical scalars, in parallel ---------------------------------------- */
+typedef struct { scalar256 *out; const fr *in; } to_canon_ctx;
+static void to_canon_range(void *vctx, size_t b, size_t e, int tid) {
+    (void)tid;
+    to_canon_ctx *c = vctx;
+    for (size_t i = b; i < e; i++) fr_to_canon(c->out[i].l, &c->in[i]);
+}
+static void frs_to_scalars(scalar256 *out, const fr *in, size_t n, int nthreads) {
+    to_canon_ctx c = {out, in};
+    parallel_for(n, nthreads, to_canon_range, &c);
+}
+
+/* ---- proof assembly (shared by both conventions) ----------------------------------------
+ *   A = alpha1 + sA + r delta1
+ *   B = beta2 + sB2 + s delta2
+ *   C = sC + sH + s A + r (beta1 + sB1 + s delta1) - r s delta1
+ * which expands to DESIGN.md section 4 item 8. */
+typedef struct {
+    g1_jacobian a, b1, c, h; /* MSM results: sA, sB1, sC (= L), sH */
+    g2_jacobian b2;
+} msm_results;
+
+static void g1_add_affine_to(g1_jacobian *acc, const g1_affine *p) { g1_jacobian_add_mixed(acc, acc, p); }
+
+static void assemble(groth16_proof *out, const msm_results *m, const g1_affine *alpha1,
+                     const g1_affine *beta1, const g2_affine *beta2, const g1_affine *delta1,
+                     const g2_affine *delta2, const fr *r, const fr *s) {
+    g1_jacobian a, b1, c, t, d1;
+    g2_jacobian b, d2;
+    /* A */
+    g1_jacobian_from_affine(&d1, delta1);
+    g1_mul_fr(&a, &d1, r);
+    g1_jacobian_add(&a, &a, &m->a);
+    g1_add_affine_to(&a, alpha1);
+    /* B (G2) */
+    g2_jacobian_from_affine(&d2, delta2);
+    g2_mul_fr(&b, &d2, s);
+    g2_jacobian_add(&b, &b, &m->b2);
+    g2_jacobian_add_mixed(&b, &b, beta2);
+    /* B1 (G1 copy of B) */
+    g1_mul_fr(&b1, &d1, s);
+    g1_jacobian_add(&b1, &b1, &m->b1);
+    g1_add_affine_to(&b1, beta1);
+    /* C */
+    g1_mul_fr(&c, &a, s);
+    g1_mul_fr(&t, &b1, r);
+    g1_jacobian_add(&c, &c, &t);
+    fr rs;
+    fr_mul(&rs, r, s);
+    g1_mul_fr(&t, &d1, &rs);
+    g1_jacobian_neg(&t, &t);
+    g1_jacobian_add(&c, &c, &t);
+    g1_jacobian_add(&c, &c, &m->c);
+    g1_jacobian_add(&c, &c, &m->h);
+    explicit_bzero(&rs, sizeof rs);
+
+    g1_jacobian_to_affine(&out->a, &a);
+    g2_jacobian_to_affine(&out->b, &b);
+    g1_jacobian_to_affine(&out->c, &c);
+}
+
+/* ---- snarkjs convention ------------------------------------------------------------------ */
+cuzk_status groth16_prove_zkey(groth16_proof *out, const zkey *z, const fr *w, size_t n_w,
+                               const fr *r, const fr *s, int nthreads, groth16_timings *t,
+                               cuzk_error *err) {
+    cuzk_status st = CUZK_OK;
+    groth16_timings tm = {0};
+    double t0 = now_ms(), t1;
+    fr *a = NULL, *b = NULL, *c = NULL;
+    scalar256 *ws = NULL, *hs = NULL;
+    ntt_domain d = {0};
+    if (!out || !z || !w || !r || !s) return ERR(err, CUZK_ERR_ARG, "groth16_prove_zkey: NULL argument");
+    if (n_w != z->n_vars)
+        return ERR(err, CUZK_ERR_MISMATCH, "witness has %zu values but the zkey expects %u", n_w, z->n_vars);
+    if (!fr_is_one(&w[0]))
+        return ERR(err, CUZK_ERR_MISMATCH, "witness value 0 must be 1 (the constant wire)");
+    size_t m = z->domain_size;
+    a = calloc(m, sizeof *a);
+    b = calloc(m, sizeof *b);
+    c = calloc(m, sizeof *c);
+    ws = malloc(n_w * sizeof *ws);
+    hs = malloc(m * sizeof *hs);
+    if (!a || !b || !c || !ws || !hs) { st = ERR(err, CUZK_ERR_NOMEM, "prover scratch (%zu rows)", m); goto out; }
+
+    /* 1. rows: A_T[row] += v * w[wire] (and B) */
+    for (uint32_t i = 0; i < z->n_coefs; i++) {
+        const zkey_coef *k = &z->coefs[i];
+        fr prod;
+        fr_mul(&prod, &k->value, &w[k->wire]);
+        fr *dst = k->matrix == 0 ? &a[k->row] : &b[k->row];
+        fr_add(dst, dst, &prod);
+    }
+    t1 = now_ms(); tm.abc_ms = t1 - t0; t0 = t1;
+
+    /* 2. H on the odd coset */
+    if ((st = ntt_domain_init(&d, z->log_domain, NTT_ROOTS_SNARKJS)) != CUZK_OK) {
+        ERR(err, st, "NTT domain 2^%d", z->log_domain);
+        goto out;
+    }
+    h_snarkjs(&d, a, b, c, nthreads);
+    frs_to_scalars(hs, a, m, nthreads);
+    frs_to_scalars(ws, w, n_w, nthreads);
+    t1 = now_ms(); tm.h_ms = t1 - t0; t0 = t1;
+
+    /* 3. MSMs */
+    msm_results mr;
+    g1_msm(&mr.a, z->a, ws, n_w, nthreads);
+    t1 = now_ms(); tm.msm_a_ms = t1 - t0; t0 = t1;
+    g1_msm(&mr.b1, z->b1, ws, n_w, nthreads);
+    t1 = now_ms(); tm.msm_b1_ms = t1 - t0; t0 = t1;
+    g2_msm(&mr.b2, z->b2, ws, n_w, nthreads);
+    t1 = now_ms(); tm.msm_b2_ms = t1 - t0; t0 = t1;
+    g1_msm(&mr.c, z->c, ws + z->n_public + 1, n_w - z->n_public - 1, nthreads);
+    t1 = now_ms(); tm.msm_l_ms = t1 - t0; t0 = t1;
+    g1_msm(&mr.h, z->h, hs, m, nthreads);
+    t1 = now_ms(); tm.msm_h_ms = t1 - t0; t0 = t1;
+
+    /* 4. proof */
+    assemble(out, &mr, &z->alpha1, &z->beta1, &z->beta2, &z->delta1, &z->delta2, r, s);
+    t1 = now_ms(); tm.assemble_ms = t1 - t0;
+out:
+    ntt_domain_free(&d);
+    free(a); free(b); free(c); free(ws); free(hs);
+    tm.total_ms = tm.abc_ms + tm.h_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_b2_ms + tm.msm_l_ms +
+                  tm.msm_h_ms + tm.assemble_ms;
+    if (t) *t = tm;
+    return st;
+}
+
+/* ---- bellperson convention ---------------------------------------------------------------- */
+
+/* Density bitmaps as byte arrays: dens[k] != 0 iff variable k has a nonzero coefficient in some
+ * row of m. */
+static void matrix_density(uint8_t *dens, const csr_matrix *m) {
+    for (uint64_t i = 0; i < m->nnz; i++)
+        if (!fr_is_zero(&m->val[i])) dens[m->col[i]] = 1;
+}
+
+cuzk_status groth16_prove_bellperson(groth16_proof *out, const bellperson_params *p, const r1cs *cs,
+                                     const fr *w, size_t n_w, const fr *r, const fr *s, int nthreads,
+                                     groth16_timings *t, cuzk_error *err) {
+    cuzk_status st = CUZK_OK;
+    groth16_timings tm = {0};
+    double t0 = now_ms(), t1;
+    fr *a = NULL, *b = NULL, *c = NULL;
+    scalar256 *ws = NULL, *sel = NULL, *hs = NULL;
+    uint8_t *dens_a = NULL, *dens_b = NULL;
+    ntt_domain d = {0};
+    if (!out || !p || !cs || !w || !r || !s) return ERR(err, CUZK_ERR_ARG, "groth16_prove_bellperson: NULL argument");
+    if (n_w != cs->n_vars)
+        return ERR(err, CUZK_ERR_MISMATCH, "witness has %zu values but the circuit has %u variables", n_w, cs->n_vars);
+    size_t n_inputs = (size_t)cs->n_public + 1, n_aux = cs->n_vars - n_inputs;
+    size_t n = (size_t)cs->n_constraints + n_inputs;
+    int log_m = 1;
+    while (((size_t)1 << log_m) < n) log_m++;
+    size_t m = (size_t)1 << log_m;
+    if (p->vk.n_public + 1 != n_inputs || p->n_l != n_aux || p->n_h != m - 1)
+        return ERR(err, CUZK_ERR_MISMATCH,
+                   "parameters do not fit the circuit: ic %u/l %u/h %u vs inputs %zu/aux %zu/h %zu",
+                   p->vk.n_public + 1, p->n_l, p->n_h, n_inputs, n_aux, m - 1);
+
+    a = calloc(m, sizeof *a);
+    b = calloc(m, sizeof *b);
+    c = calloc(m, sizeof *c);
+    ws = malloc(n_w * sizeof *ws);
+    sel = malloc(n_w * sizeof *sel);
+    hs = malloc(m * sizeof *hs);
+    dens_a = calloc(n_w, 1);
+    dens_b = calloc(n_w, 1);
+    if (!a || !b || !c || !ws || !sel || !hs || !dens_a || !dens_b) {
+        st = ERR(err, CUZK_ERR_NOMEM, "prover scratch (%zu rows)", m);
+        goto out;
+    }
+    /* 1. a/b/c: rows of the circuit, then one A row per input (A = input_i, B = C = 0) */
+    csr_spmv(a, &cs->a, w, nthreads);
+    csr_spmv(b, &cs->b, w, nthreads);
+    csr_spmv(c, &cs->c, w, nthreads);
+    for (size_t i = 0; i < n_inputs; i++) a[cs->n_constraints + i] = w[i];
+    matrix_density(dens_a, &cs->a);
+    matrix_density(dens_b, &cs->b);
+    t1 = now_ms(); tm.abc_ms = t1 - t0; t0 = t1;
+
+    /* 2. h coefficients */
+    if ((st = ntt_domain_init(&d, log_m, NTT_ROOTS_BELLPERSON)) != CUZK_OK) {
+        ERR(err, st, "NTT domain 2^%d", log_m);
+        goto out;
+    }
+    h_bellperson(&d, a, b, c, nthreads);
+    frs_to_scalars(hs, a, m - 1, nthreads);
+    frs_to_scalars(ws, w, n_w, nthreads);
+    t1 = now_ms(); tm.h_ms = t1 - t0; t0 = t1;
+
+    /* 3. MSMs. A: all inputs (dense by the extra rows), then aux with A-density. */
+    msm_results mr;
+    size_t k = 0;
+    for (size_t i = 0; i < n_w; i++)
+        if (i < n_inputs || dens_a[i]) sel[k++] = ws[i];
+    if (k != p->n_a) {
+        st = ERR(err, CUZK_ERR_MISMATCH, "A query has %u points but the witness selects %zu", p->n_a, k);
+        goto out;
+    }
+    g1_msm(&mr.a, p->a, sel, k, nthreads);
+    t1 = now_ms(); tm.msm_a_ms = t1 - t0; t0 = t1;
+    /* B: inputs and aux with B-density */
+    k = 0;
+    for (size_t i = 0; i < n_w; i++)
+        if (dens_b[i]) sel[k++] = ws[i];
+    if (k != p->n_b_g1 || k != p->n_b_g2) {
+        st = ERR(err, CUZK_ERR_MISMATCH, "B queries have %u/%u points but the witness selects %zu",
+                 p->n_b_g1, p->n_b_g2, k);
+        goto out;
+    }
+    g1_msm(&mr.b1, p->b_g1, sel, k, nthreads);
+    t1 = now_ms(); tm.msm_b1_ms = t1 - t0; t0 = t1;
+    g2_msm(&mr.b2, p->b_g2, sel, k, nthreads);
+    t1 = now_ms(); tm.msm_b2_ms = t1 - t0; t0 = t1;
+    g1_msm(&mr.c, p->l, ws + n_inputs, n_aux, nthreads);
+    t1 = now_ms(); tm.msm_l_ms = t1 - t0; t0 = t1;
+    g1_msm(&mr.h, p->h, hs, m - 1, nthreads);
+    t1 = now_ms(); tm.msm_h_ms = t1 - t0; t0 = t1;
+
+    assemble(out, &mr, &p->vk.alpha1, &p->vk.beta1, &p->vk.beta2, &p->vk.delta1, &p->vk.delta2, r, s);
+    t1 = now_ms(); tm.assemble_ms = t1 - t0;
+out:
+    ntt_domain_free(&d);
+    free(a); free(b); free(c); free(ws); free(sel); free(hs); free(dens_a); free(dens_b);
+    tm.total_ms = tm.abc_ms + tm.h_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_b2_ms + tm.msm_l_ms +
+                  tm.msm_h_ms + tm.assemble_ms;
+    if (t) *t = tm;
+    return st;
+}

@@ -1,0 +1,43 @@
+/* Groth16 verifier (src/groth16/groth16.h). */
+#include "groth16/groth16.h"
+
+#include "ec/pairing.h"
+#include "util/log.h"
+
+cuzk_status groth16_verify(const groth16_vk *vk, const fr *pub, size_t n_pub, const groth16_proof *p,
+                           cuzk_error *err) {
+    if (!vk || !p || (n_pub && !pub)) return ERR(err, CUZK_ERR_ARG, "groth16_verify: NULL argument");
+    if (n_pub != vk->n_public)
+        return ERR(err, CUZK_ERR_MISMATCH, "%zu public inputs given, the verification key expects %u",
+                   n_pub, vk->n_public);
+    if (!g1_affine_is_on_curve(&p->a) || !g1_affine_is_in_subgroup(&p->a))
+        return ERR(err, CUZK_ERR_INVALID, "proof point A is not in G1");
+    if (!g2_affine_is_on_curve(&p->b) || !g2_affine_is_in_subgroup(&p->b))
+        return ERR(err, CUZK_ERR_INVALID, "proof point B is not in G2");
+    if (!g1_affine_is_on_curve(&p->c) || !g1_affine_is_in_subgroup(&p->c))
+        return ERR(err, CUZK_ERR_INVALID, "proof point C is not in G1");
+
+    /* acc = ic_0 + sum pub_i ic_{i+1} */
+    g1_jacobian acc, t;
+    g1_jacobian_from_affine(&acc, &vk->ic[0]);
+    for (size_t i = 0; i < n_pub; i++) {
+        g1_jacobian_from_affine(&t, &vk->ic[i + 1]);
+        g1_mul_fr(&t, &t, &pub[i]);
+        g1_jacobian_add(&acc, &acc, &t);
+    }
+    g1_affine ps[4];
+    g2_affine qs[4];
+    g1_affine_neg(&ps[0], &p->a);
+    qs[0] = p->b;
+    ps[1] = vk->alpha1;
+    qs[1] = vk->beta2;
+    g1_jacobian_to_affine(&ps[2], &acc);
+    qs[2] = vk->gamma2;
+    ps[3] = p->c;
+    qs[3] = vk->delta2;
+    fp12 e;
+    pairing_multi(&e, ps, qs, 4);
+    if (!fp12_is_one(&e))
+        return ERR(err, CUZK_ERR_INVALID, "pairing check failed: e(A,B) != e(alpha,beta) e(IC,gamma) e(C,delta)");
+    return CUZK_OK;
+}
