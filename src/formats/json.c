@@ -1,0 +1,355 @@
+/* snarkjs JSON files: proof.json, public.json, verification_key.json (FORMATS.md section 6). */
+#include "formats/json.h"
+#include "formats/fmt_util.h"
+#include "util/log.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+__extension__ typedef unsigned __int128 u128;
+
+#define MAX_LIMBS 8
+
+/* ---- decimal <-> limbs -------------------------------------------------------------------- */
+
+void limbs_to_decimal(char *buf, size_t cap, const uint64_t *l, int n) {
+    if (cap == 0) return;
+    if (n > MAX_LIMBS) n = MAX_LIMBS;
+    uint64_t t[MAX_LIMBS];
+    memcpy(t, l, sizeof(uint64_t) * (size_t)n);
+    /* 160 digits are enough for 8 limbs (2^512 < 10^155) */
+    char digits[160];
+    int nd = 0;
+    int top = n;
+    while (top > 0 && t[top - 1] == 0) top--;
+    while (top > 0) {
+        /* t /= 10^19, remainder r */
+        const uint64_t D = 10000000000000000000ull;
+        uint64_t r = 0;
+        for (int i = top - 1; i >= 0; i--) {
+            u128 cur = ((u128)r << 64) | t[i];
+            t[i] = (uint64_t)(cur / D);
+            r = (uint64_t)(cur % D);
+        }
+        while (top > 0 && t[top - 1] == 0) top--;
+        for (int k = 0; k < 19; k++) {
+            digits[nd++] = (char)('0' + r % 10);
+            r /= 10;
+            if (top == 0 && r == 0) break;
+        }
+    }
+    if (nd == 0) digits[nd++] = '0';
+    size_t o = 0;
+    while (nd > 0 && o + 1 < cap) buf[o++] = digits[--nd];
+    buf[o] = 0;
+}
+
+bool decimal_to_limbs(uint64_t *l, int n, const char *s, const uint64_t *mod) {
+    if (!s || !*s || n <= 0 || n > MAX_LIMBS) return false;
+    uint64_t t[MAX_LIMBS] = {0};
+    size_t len = strlen(s);
+    if (len > 200) return false;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9') return false;
+        uint64_t carry = (uint64_t)(s[i] - '0');
+        for (int k = 0; k < n; k++) {
+            u128 cur = (u128)t[k] * 10 + carry;
+            t[k] = (uint64_t)cur;
+            carry = (uint64_t)(cur >> 64);
+        }
+        if (carry) return false; /* does not fit in n limbs */
+    }
+    if (mod) {
+        /* t < mod ? */
+        int k = n - 1;
+        while (k >= 0 && t[k] == mod[k]) k--;
+        if (k < 0 || t[k] > mod[k]) return false;
+    }
+    memcpy(l, t, sizeof(uint64_t) * (size_t)n);
+    return true;
+}
+
+/* ---- reading ----------------------------------------------------------------------------- */
+
+static cuzk_status json_open(json_t **root, const char *path, const char *what, cuzk_error *err) {
+    *root = NULL;
+    if (!path) return ERR(err, CUZK_ERR_ARG, "%s: NULL path", what);
+    struct stat st;
+    if (stat(path, &st) != 0) return ERR(err, CUZK_ERR_IO, "%s: cannot open %s: %s", what, path, strerror(errno));
+    if (!S_ISREG(st.st_mode)) {
+        errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+        return ERR(err, CUZK_ERR_IO, "%s: %s is not a regular file", what, path);
+    }
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return ERR(err, CUZK_ERR_IO, "%s: cannot open %s: %s", what, path, strerror(errno));
+    json_error_t je;
+    *root = json_loadf(fp, JSON_REJECT_DUPLICATES, &je);
+    int rd_err = ferror(fp);
+    fclose(fp);
+    if (!*root) {
+        if (rd_err) return ERR(err, CUZK_ERR_IO, "%s: reading %s failed", what, path);
+        return ERR(err, CUZK_ERR_FORMAT, "%s: %s: invalid JSON at line %d: %s", what, path, je.line, je.text);
+    }
+    return CUZK_OK;
+}
+
+static bool jstr_eq(const json_t *v, const char *s) { return json_is_string(v) && strcmp(json_string_value(v), s) == 0; }
+
+static cuzk_status read_fp(fp *out, const json_t *v, const char *what, const char *name, cuzk_error *err) {
+    static const uint64_t q[6] = BLS12_381_FP_MODULUS;
+    uint64_t l[6];
+    if (!json_is_string(v) || !decimal_to_limbs(l, 6, json_string_value(v), q))
+        return ERR(err, CUZK_ERR_FORMAT, "%s: %s is not a decimal string < q", what, name);
+    fp_from_canon(out, l);
+    return CUZK_OK;
+}
+
+static cuzk_status read_fr(fr *out, const json_t *v, const char *what, const char *name, cuzk_error *err) {
+    static const uint64_t r[4] = BLS12_381_FR_MODULUS;
+    uint64_t l[4];
+    if (!json_is_string(v) || !decimal_to_limbs(l, 4, json_string_value(v), r))
+        return ERR(err, CUZK_ERR_FORMAT, "%s: %s is not a decimal string < r", what, name);
+    fr_from_canon(out, l);
+    return CUZK_OK;
+}
+
+/* G1 [x, y, z]: z "1" affine, or ["0", "1", "0"] infinity. */
+static cuzk_status read_g1(g1_affine *out, const json_t *v, const char *what, const char *name, bool sub,
+                           cuzk_error *err) {
+    cuzk_status st;
+    char nm[96];
+    if (!json_is_array(v) || json_array_size(v) != 3)
+        return ERR(err, CUZK_ERR_FORMAT, "%s: %s is not a G1 point [x, y, z]", what, name);
+    const json_t *z = json_array_get(v, 2);
+    if (jstr_eq(z, "0")) {
+        if (!jstr_eq(json_array_get(v, 0), "0") || !jstr_eq(json_array_get(v, 1), "1"))
+            return ERR(err, CUZK_ERR_FORMAT, "%s: %s has z = 0 but is not [\"0\", \"1\", \"0\"]", what, name);
+        g1_affine_set_infinity(out);
+        return CUZK_OK;
+    }
+    if (!jstr_eq(z, "1")) return ERR(err, CUZK_ERR_FORMAT, "%s: %s: z must be \"1\" (affine)", what, name);
+    snprintf(nm, sizeof nm, "%s.x", name);
+    if ((st = read_fp(&out->x, json_array_get(v, 0), what, nm, err))) return st;
+    snprintf(nm, sizeof nm, "%s.y", name);
+    if ((st = read_fp(&out->y, json_array_get(v, 1), what, nm, err))) return st;
+    pt_fault f;
+    if (g1s_check(out, 1, sub, &f) != 1 || g1_affine_is_infinity(out))
+        return ERR(err, CUZK_ERR_POINT, "%s: %s: %s", what, name, g1_affine_is_infinity(out) ? "not on the curve" : pt_fault_str(f));
+    return CUZK_OK;
+}
+
+static cuzk_status read_fp2(fp2 *out, const json_t *v, const char *what, const char *name, cuzk_error *err) {
+    cuzk_status st;
+    char nm[96];
+    if (!json_is_array(v) || json_array_size(v) != 2)
+        return ERR(err, CUZK_ERR_FORMAT, "%s: %s is not an Fp2 pair [c0, c1]", what, name);
+    snprintf(nm, sizeof nm, "%s.c0", name);
+    if ((st = read_fp(&out->c0, json_array_get(v, 0), what, nm, err))) return st;
+    snprintf(nm, sizeof nm, "%s.c1", name);
+    return read_fp(&out->c1, json_array_get(v, 1), what, nm, err);
+}
+
+/* G2 [[x0, x1], [y0, y1], ["1", "0"]], infinity [["0","0"],["1","0"],["0","0"]]. */
+static cuzk_status read_g2(g2_affine *out, const json_t *v, const char *what, const char *name, bool sub,
+                           cuzk_error *err) {
+    cuzk_status st;
+    char nm[96];
+    if (!json_is_array(v) || json_array_size(v) != 3)
+        return ERR(err, CUZK_ERR_FORMAT, "%s: %s is not a G2 point [x, y, z]", what, name);
+    fp2 x, y, z;
+    snprintf(nm, sizeof nm, "%s.x", name);
+    if ((st = read_fp2(&x, json_array_get(v, 0), what, nm, err))) return st;
+    snprintf(nm, sizeof nm, "%s.y", name);
+    if ((st = read_fp2(&y, json_array_get(v, 1), what, nm, err))) return st;
+    snprintf(nm, sizeof nm, "%s.z", name);
+    if ((st = read_fp2(&z, json_array_get(v, 2), what, nm, err))) return st;
+    if (fp2_is_zero(&z)) {
+        fp2 one;
+        fp2_one(&one);
+        if (!fp2_is_zero(&x) || !fp2_eq(&y, &one))
+            return ERR(err, CUZK_ERR_FORMAT, "%s: %s has z = 0 but is not the point at infinity", what, name);
+        g2_affine_set_infinity(out);
+        return CUZK_OK;
+    }
+    if (!fp2_is_one(&z)) return ERR(err, CUZK_ERR_FORMAT, "%s: %s: z must be [\"1\", \"0\"] (affine)", what, name);
+    out->x = x;
+    out->y = y;
+    pt_fault f;
+    if (g2s_check(out, 1, sub, &f) != 1 || g2_affine_is_infinity(out))
+        return ERR(err, CUZK_ERR_POINT, "%s: %s: %s", what, name, g2_affine_is_infinity(out) ? "not on the curve" : pt_fault_str(f));
+    return CUZK_OK;
+}
+
+static cuzk_status check_protocol_curve(const json_t *root, const char *what, cuzk_error *err) {
+    const json_t *proto = json_object_get(root, "protocol");
+    const json_t *curve = json_object_get(root, "curve");
+    if (!json_is_string(proto)) return ERR(err, CUZK_ERR_FORMAT, "%s: \"protocol\" missing", what);
+    if (strcmp(json_string_value(proto), "groth16") != 0)
+        return ERR(err, CUZK_ERR_UNSUPPORTED, "%s: protocol \"%s\" is not supported, only groth16", what,
+                   json_string_value(proto));
+    if (!json_is_string(curve)) return ERR(err, CUZK_ERR_FORMAT, "%s: \"curve\" missing", what);
+    const char *cv = json_string_value(curve);
+    if (strcmp(cv, "bls12381") == 0) return CUZK_OK;
+    if (strcmp(cv, "bn128") == 0 || strcmp(cv, "bn254") == 0)
+        return ERR(err, CUZK_ERR_CURVE, "%s: curve %s: bn128 is not supported yet, only bls12381", what, cv);
+    return ERR(err, CUZK_ERR_CURVE, "%s: curve \"%s\" is not supported, only bls12381", what, cv);
+}
+
+cuzk_status proof_json_read(groth16_proof *p, const char *path, cuzk_error *err) {
+    json_t *root;
+    cuzk_status st;
+    memset(p, 0, sizeof *p);
+    if ((st = json_open(&root, path, "proof.json", err))) return st;
+    if (!json_is_object(root)) { st = ERR(err, CUZK_ERR_FORMAT, "proof.json: %s: not a JSON object", path); goto out; }
+    if ((st = check_protocol_curve(root, "proof.json", err))) goto out;
+    if ((st = read_g1(&p->a, json_object_get(root, "pi_a"), "proof.json", "pi_a", true, err))) goto out;
+    if ((st = read_g2(&p->b, json_object_get(root, "pi_b"), "proof.json", "pi_b", true, err))) goto out;
+    if ((st = read_g1(&p->c, json_object_get(root, "pi_c"), "proof.json", "pi_c", true, err))) goto out;
+out:
+    if (st) memset(p, 0, sizeof *p);
+    json_decref(root);
+    return st;
+}
+
+cuzk_status public_json_read(fr **out, size_t *n, const char *path, cuzk_error *err) {
+    json_t *root;
+    cuzk_status st;
+    *out = NULL;
+    *n = 0;
+    if ((st = json_open(&root, path, "public.json", err))) return st;
+    if (!json_is_array(root)) { st = ERR(err, CUZK_ERR_FORMAT, "public.json: %s: not a JSON array", path); goto out; }
+    size_t k = json_array_size(root);
+    fr *v = malloc((k ? k : 1) * sizeof(fr));
+    if (!v) { st = ERR(err, CUZK_ERR_NOMEM, "public.json: cannot allocate %zu values", k); goto out; }
+    for (size_t i = 0; i < k; i++) {
+        char nm[32];
+        snprintf(nm, sizeof nm, "value %zu", i);
+        if ((st = read_fr(&v[i], json_array_get(root, i), "public.json", nm, err))) {
+            free(v);
+            goto out;
+        }
+    }
+    *out = v;
+    *n = k;
+out:
+    json_decref(root);
+    return st;
+}
+
+void groth16_vk_free(groth16_vk *vk) {
+    if (!vk) return;
+    free(vk->ic);
+    memset(vk, 0, sizeof *vk);
+}
+
+cuzk_status vk_json_read(groth16_vk *vk, const char *path, cuzk_error *err) {
+    json_t *root;
+    cuzk_status st;
+    const char *W = "verification_key.json";
+    memset(vk, 0, sizeof *vk);
+    if ((st = json_open(&root, path, W, err))) return st;
+    if (!json_is_object(root)) { st = ERR(err, CUZK_ERR_FORMAT, "%s: %s: not a JSON object", W, path); goto out; }
+    if ((st = check_protocol_curve(root, W, err))) goto out;
+    const json_t *np = json_object_get(root, "nPublic");
+    const json_t *ic = json_object_get(root, "IC");
+    if (!json_is_integer(np) || json_integer_value(np) < 0 || json_integer_value(np) >= UINT32_MAX) {
+        st = ERR(err, CUZK_ERR_FORMAT, "%s: nPublic missing or out of range", W);
+        goto out;
+    }
+    uint32_t n_pub = (uint32_t)json_integer_value(np);
+    if (!json_is_array(ic) || json_array_size(ic) != (size_t)n_pub + 1) {
+        st = ERR(err, CUZK_ERR_FORMAT, "%s: IC must be an array of nPublic + 1 = %u points", W, n_pub + 1);
+        goto out;
+    }
+    if ((st = read_g1(&vk->alpha1, json_object_get(root, "vk_alpha_1"), W, "vk_alpha_1", true, err))) goto out;
+    if ((st = read_g2(&vk->beta2, json_object_get(root, "vk_beta_2"), W, "vk_beta_2", true, err))) goto out;
+    if ((st = read_g2(&vk->gamma2, json_object_get(root, "vk_gamma_2"), W, "vk_gamma_2", true, err))) goto out;
+    if ((st = read_g2(&vk->delta2, json_object_get(root, "vk_delta_2"), W, "vk_delta_2", true, err))) goto out;
+    vk->ic = fmt_aligned_array((size_t)n_pub + 1, sizeof(g1_affine));
+    if (!vk->ic) { st = ERR(err, CUZK_ERR_NOMEM, "%s: cannot allocate IC", W); goto out; }
+    vk->n_public = n_pub;
+    for (uint32_t i = 0; i <= n_pub; i++) {
+        char nm[32];
+        snprintf(nm, sizeof nm, "IC[%u]", i);
+        if ((st = read_g1(&vk->ic[i], json_array_get(ic, i), W, nm, true, err))) goto out;
+    }
+out:
+    if (st) groth16_vk_free(vk);
+    json_decref(root);
+    return st;
+}
+
+/* ---- writing ----------------------------------------------------------------------------- */
+
+static json_t *dec_fp(const fp *a) {
+    uint64_t l[6];
+    char buf[160];
+    fp_to_canon(l, a);
+    limbs_to_decimal(buf, sizeof buf, l, 6);
+    return json_string(buf);
+}
+
+static json_t *g1_json(const g1_affine *p) {
+    if (g1_affine_is_infinity(p)) return json_pack("[sss]", "0", "1", "0");
+    return json_pack("[oos]", dec_fp(&p->x), dec_fp(&p->y), "1");
+}
+
+static json_t *g2_json(const g2_affine *p) {
+    if (g2_affine_is_infinity(p)) return json_pack("[[ss][ss][ss]]", "0", "0", "1", "0", "0", "0");
+    return json_pack("[[oo][oo][ss]]", dec_fp(&p->x.c0), dec_fp(&p->x.c1), dec_fp(&p->y.c0), dec_fp(&p->y.c1), "1",
+                     "0");
+}
+
+static cuzk_status json_write(json_t *root, const char *path, const char *what, cuzk_error *err) {
+    if (!root) return ERR(err, CUZK_ERR_NOMEM, "%s: cannot build the JSON document", what);
+    errno = 0;
+    int rc = json_dump_file(root, path, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+    json_decref(root);
+    if (rc != 0) return ERR(err, CUZK_ERR_IO, "%s: cannot write %s: %s", what, path, strerror(errno));
+    return CUZK_OK;
+}
+
+cuzk_status proof_json_write(const char *path, const groth16_proof *p, cuzk_error *err) {
+    if (!path || !p) return ERR(err, CUZK_ERR_ARG, "proof_json_write: NULL argument");
+    json_t *root = json_pack("{s:o, s:o, s:o, s:s, s:s}", "pi_a", g1_json(&p->a), "pi_b", g2_json(&p->b), "pi_c",
+                             g1_json(&p->c), "protocol", "groth16", "curve", "bls12381");
+    return json_write(root, path, "proof.json", err);
+}
+
+cuzk_status public_json_write(const char *path, const fr *pub, size_t n, cuzk_error *err) {
+    if (!path || (!pub && n)) return ERR(err, CUZK_ERR_ARG, "public_json_write: NULL argument");
+    json_t *root = json_array();
+    for (size_t i = 0; root && i < n; i++) {
+        uint64_t l[4];
+        char buf[160];
+        fr_to_canon(l, &pub[i]);
+        limbs_to_decimal(buf, sizeof buf, l, 4);
+        if (json_array_append_new(root, json_string(buf)) != 0) {
+            json_decref(root);
+            root = NULL;
+        }
+    }
+    return json_write(root, path, "public.json", err);
+}
+
+/* vk_alphabeta_12 is not written: snarkjs's verifier does not read it, and computing it here
+ * would make this layer depend on the pairing. */
+cuzk_status vk_json_write(const char *path, const groth16_vk *vk, cuzk_error *err) {
+    if (!path || !vk || !vk->ic) return ERR(err, CUZK_ERR_ARG, "vk_json_write: NULL argument");
+    json_t *ic = json_array();
+    for (uint32_t i = 0; ic && i <= vk->n_public; i++) {
+        if (json_array_append_new(ic, g1_json(&vk->ic[i])) != 0) {
+            json_decref(ic);
+            ic = NULL;
+        }
+    }
+    if (!ic) return ERR(err, CUZK_ERR_NOMEM, "verification_key.json: cannot build IC");
+    json_t *root = json_pack("{s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:o}", "protocol", "groth16", "curve", "bls12381",
+                             "nPublic", (json_int_t)vk->n_public, "vk_alpha_1", g1_json(&vk->alpha1), "vk_beta_2",
+                             g2_json(&vk->beta2), "vk_gamma_2", g2_json(&vk->gamma2), "vk_delta_2",
+                             g2_json(&vk->delta2), "IC", ic);
+    return json_write(root, path, "verification_key.json", err);
+}

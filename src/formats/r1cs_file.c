@@ -1,0 +1,138 @@
+/* circom .r1cs reader -> CSR (FORMATS.md section 1). */
+#include "formats/fmt_util.h"
+#include "formats/iden3.h"
+#include "formats/snarkjs.h"
+#include "util/log.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const MAT_NAME[3] = {"A", "B", "C"};
+
+/* Pass 1: walks section 2 and counts terms per matrix, checking only the structure. */
+static cuzk_status r1cs_count(uint64_t nnz[3], byte_cursor c, uint32_t n_constraints, const char *path,
+                              cuzk_error *err) {
+    nnz[0] = nnz[1] = nnz[2] = 0;
+    for (uint32_t j = 0; j < n_constraints; j++) {
+        for (int m = 0; m < 3; m++) {
+            uint32_t nt;
+            const uint8_t *p;
+            if (!cursor_u32le(&c, &nt))
+                return ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: section 2 truncated at constraint %u (%s)", path, j, MAT_NAME[m]);
+            if ((uint64_t)nt * 36 > c.left || !cursor_take(&c, (size_t)nt * 36, &p))
+                return ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: section 2 truncated at constraint %u (%s: %u terms)", path,
+                           j, MAT_NAME[m], nt);
+            nnz[m] += nt;
+        }
+    }
+    if (c.left != 0)
+        return ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: section 2 has %zu bytes after %u constraints", path, c.left,
+                   n_constraints);
+    return CUZK_OK;
+}
+
+static cuzk_status csr_alloc(csr_matrix *m, uint32_t rows, uint64_t nnz) {
+    m->n_rows = rows;
+    m->nnz = nnz;
+    m->row_ptr = malloc(((size_t)rows + 1) * sizeof *m->row_ptr);
+    m->col = malloc((nnz ? (size_t)nnz : 1) * sizeof *m->col);
+    m->val = fmt_aligned_array(nnz ? (size_t)nnz : 1, sizeof(fr));
+    if (!m->row_ptr || !m->col || !m->val) return CUZK_ERR_NOMEM;
+    m->row_ptr[0] = 0;
+    return CUZK_OK;
+}
+
+cuzk_status r1cs_load(r1cs *cs, const char *path, cuzk_error *err) {
+    mapped_file f;
+    iden3_file t;
+    byte_cursor c;
+    cuzk_status st;
+    memset(cs, 0, sizeof *cs);
+    if ((st = mapped_file_open(&f, path, err))) return st;
+    if ((st = iden3_parse(&t, &f, "r1cs", 1, "r1cs", err))) goto out;
+    if (t.sec[4].present || t.sec[5].present) {
+        st = ERR(err, CUZK_ERR_UNSUPPORTED, "r1cs: %s: custom gates (sections 4/5) are not supported", path);
+        goto out;
+    }
+    /* section 1, header */
+    if ((st = iden3_section_open(&c, &t, &f, 1, "r1cs", err))) goto out;
+    uint32_t n8, n_wires, n_out, n_pub_in, n_prv_in, n_constraints;
+    uint64_t n_labels;
+    const uint8_t *prime;
+    if (!cursor_u32le(&c, &n8)) { st = ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: section 1 truncated", path); goto out; }
+    if (n8 == 0 || n8 % 8 != 0 || n8 > 64) {
+        st = ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: field element size n8 = %u is not valid", path, n8);
+        goto out;
+    }
+    if (!cursor_take(&c, n8, &prime)) { st = ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: section 1 truncated", path); goto out; }
+    if ((st = iden3_check_prime(prime, n8, PRIME_BLS12_381_R, "r1cs", err))) goto out;
+    if (!cursor_u32le(&c, &n_wires) || !cursor_u32le(&c, &n_out) || !cursor_u32le(&c, &n_pub_in) ||
+        !cursor_u32le(&c, &n_prv_in) || !cursor_u64le(&c, &n_labels) || !cursor_u32le(&c, &n_constraints)) {
+        st = ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: section 1 truncated", path);
+        goto out;
+    }
+    if (c.left != 0) {
+        st = ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: section 1 has %zu extra bytes", path, c.left);
+        goto out;
+    }
+    if (n_wires == 0 || (uint64_t)n_out + n_pub_in + n_prv_in + 1 > n_wires) {
+        st = ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: %u outputs + %u public + %u private inputs + ONE exceed %u wires",
+                 path, n_out, n_pub_in, n_prv_in, n_wires);
+        goto out;
+    }
+    if (t.sec[3].present && t.sec[3].size_bytes != (uint64_t)n_wires * 8) {
+        st = ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: section 3 is %llu bytes, %u wires need %llu", path,
+                 (unsigned long long)t.sec[3].size_bytes, n_wires, (unsigned long long)n_wires * 8);
+        goto out;
+    }
+    /* section 2, constraints */
+    if ((st = iden3_section_open(&c, &t, &f, 2, "r1cs", err))) goto out;
+    if ((uint64_t)n_constraints * 12 > c.left) {
+        st = ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: section 2 (%zu bytes) too short for %u constraints", path, c.left,
+                 n_constraints);
+        goto out;
+    }
+    uint64_t nnz[3];
+    if ((st = r1cs_count(nnz, c, n_constraints, path, err))) goto out;
+    csr_matrix *mats[3] = {&cs->a, &cs->b, &cs->c};
+    for (int m = 0; m < 3; m++) {
+        if (csr_alloc(mats[m], n_constraints, nnz[m])) {
+            st = ERR(err, CUZK_ERR_NOMEM, "r1cs: %s: cannot allocate %llu terms", path, (unsigned long long)nnz[m]);
+            goto out;
+        }
+    }
+    uint64_t pos[3] = {0, 0, 0};
+    for (uint32_t j = 0; j < n_constraints; j++) {
+        for (int m = 0; m < 3; m++) {
+            uint32_t nt = 0;
+            cursor_u32le(&c, &nt); /* sizes were checked by r1cs_count */
+            csr_matrix *M = mats[m];
+            for (uint32_t k = 0; k < nt; k++) {
+                uint32_t wire = 0;
+                const uint8_t *v = NULL;
+                cursor_u32le(&c, &wire);
+                cursor_take(&c, 32, &v);
+                if (wire >= n_wires) {
+                    st = ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: constraint %u, %s term %u: wire %u >= nWires %u", path, j,
+                             MAT_NAME[m], k, wire, n_wires);
+                    goto out;
+                }
+                if (!fr_from_bytes_le(&M->val[pos[m]], v, 32)) {
+                    st = ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: constraint %u, %s term %u: coefficient not canonical (>= r)",
+                             path, j, MAT_NAME[m], k);
+                    goto out;
+                }
+                M->col[pos[m]] = wire;
+                pos[m]++;
+            }
+            M->row_ptr[j + 1] = pos[m];
+        }
+    }
+    cs->n_constraints = n_constraints;
+    cs->n_vars = n_wires;
+    cs->n_public = n_out + n_pub_in;
+out:
+    if (st) r1cs_free(cs);
+    mapped_file_close(&f);
+    return st;
+}

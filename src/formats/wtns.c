@@ -1,0 +1,103 @@
+/* snarkjs .wtns reader and writer (FORMATS.md section 2). */
+#include "formats/fmt_util.h"
+#include "formats/iden3.h"
+#include "formats/snarkjs.h"
+#include "util/log.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+cuzk_status wtns_load(wtns *w, const char *path, cuzk_error *err) {
+    mapped_file f;
+    iden3_file t;
+    byte_cursor c;
+    cuzk_status st;
+    memset(w, 0, sizeof *w);
+    if ((st = mapped_file_open(&f, path, err))) return st;
+    if ((st = iden3_parse(&t, &f, "wtns", 2, "wtns", err))) goto out;
+
+    /* section 1: u32 n8, prime, u32 nWitness */
+    if ((st = iden3_section_open(&c, &t, &f, 1, "wtns", err))) goto out;
+    uint32_t n8, n;
+    const uint8_t *prime, *vals;
+    if (!cursor_u32le(&c, &n8)) { st = ERR(err, CUZK_ERR_FORMAT, "wtns: %s: section 1 truncated", path); goto out; }
+    if (n8 == 0 || n8 % 8 != 0 || n8 > 64) {
+        st = ERR(err, CUZK_ERR_FORMAT, "wtns: %s: field element size n8 = %u is not valid", path, n8);
+        goto out;
+    }
+    if (!cursor_take(&c, n8, &prime) || !cursor_u32le(&c, &n)) {
+        st = ERR(err, CUZK_ERR_FORMAT, "wtns: %s: section 1 truncated", path);
+        goto out;
+    }
+    if ((st = iden3_check_prime(prime, n8, PRIME_BLS12_381_R, "wtns", err))) goto out;
+    if (c.left != 0) {
+        st = ERR(err, CUZK_ERR_FORMAT, "wtns: %s: section 1 has %zu extra bytes", path, c.left);
+        goto out;
+    }
+    /* section 2: n values */
+    if ((st = iden3_section_open(&c, &t, &f, 2, "wtns", err))) goto out;
+    if (c.left != (uint64_t)n * 32) {
+        st = ERR(err, CUZK_ERR_FORMAT, "wtns: %s: section 2 is %zu bytes, %u values need %llu", path, c.left, n,
+                 (unsigned long long)n * 32);
+        goto out;
+    }
+    if (n == 0) { st = ERR(err, CUZK_ERR_FORMAT, "wtns: %s: empty witness (w[0] = 1 missing)", path); goto out; }
+    cursor_take(&c, (size_t)n * 32, &vals);
+    fr *v = fmt_aligned_array(n, sizeof(fr));
+    if (!v) { st = ERR(err, CUZK_ERR_NOMEM, "wtns: %s: cannot allocate %u values", path, n); goto out; }
+    for (uint32_t i = 0; i < n; i++) {
+        if (!fr_from_bytes_le(&v[i], vals + (size_t)i * 32, 32)) {
+            free(v);
+            st = ERR(err, CUZK_ERR_FORMAT, "wtns: %s: witness value %u is not canonical (>= r)", path, i);
+            goto out;
+        }
+    }
+    w->n = n;
+    w->w = v;
+out:
+    mapped_file_close(&f);
+    return st;
+}
+
+void wtns_free(wtns *w) {
+    if (!w) return;
+    free(w->w);
+    memset(w, 0, sizeof *w);
+}
+
+static void put_u32(uint8_t *p, uint32_t v) { for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i)); }
+static void put_u64(uint8_t *p, uint64_t v) { for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i)); }
+
+cuzk_status wtns_write(const char *path, const fr *w, uint32_t n, cuzk_error *err) {
+    if (!path || (!w && n)) return ERR(err, CUZK_ERR_ARG, "wtns_write: NULL argument");
+    FILE *fp = fopen(path, "wb");
+    if (!fp) return ERR(err, CUZK_ERR_IO, "wtns: cannot create %s: %s", path, strerror(errno));
+    static const uint64_t r[4] = BLS12_381_FR_MODULUS;
+    uint8_t hdr[12 + 12 + 40 + 12];
+    memcpy(hdr, "wtns", 4);
+    put_u32(hdr + 4, 2);
+    put_u32(hdr + 8, 2);
+    put_u32(hdr + 12, 1);
+    put_u64(hdr + 16, 40);
+    put_u32(hdr + 24, 32);
+    for (int i = 0; i < 32; i++) hdr[28 + i] = (uint8_t)(r[i / 8] >> (8 * (i % 8)));
+    put_u32(hdr + 60, n);
+    put_u32(hdr + 64, 2);
+    put_u64(hdr + 68, (uint64_t)n * 32);
+    bool ok = fwrite(hdr, 1, sizeof hdr, fp) == sizeof hdr;
+    uint8_t buf[32 * 256];
+    for (uint32_t i = 0; ok && i < n;) {
+        uint32_t k = 0;
+        for (; k < 256 && i < n; k++, i++) fr_to_bytes_le(buf + 32 * k, 32, &w[i]);
+        ok = fwrite(buf, 32, k, fp) == k;
+    }
+    int e = errno;
+    if (fclose(fp) != 0) { ok = false; e = errno; }
+    if (!ok) {
+        errno = e;
+        return ERR(err, CUZK_ERR_IO, "wtns: writing %s failed: %s", path, strerror(e));
+    }
+    return CUZK_OK;
+}

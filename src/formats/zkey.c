@@ -1,0 +1,195 @@
+/* snarkjs Groth16 .zkey reader (FORMATS.md section 3). */
+#include "formats/fmt_util.h"
+#include "formats/iden3.h"
+#include "formats/snarkjs.h"
+#include "util/log.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SG1 96u  /* bls12381 G1 affine, M form */
+#define SG2 192u /* bls12381 G2 affine, M form */
+
+static const char *const SECTION_NAME[11] = {"", "protocol", "header", "IC", "coefficients", "A", "B1",
+                                             "B2", "C", "H", "contributions"};
+
+void zkey_free(zkey *z) {
+    if (!z) return;
+    free(z->ic);
+    free(z->a);
+    free(z->b1);
+    free(z->b2);
+    free(z->c);
+    free(z->h);
+    free(z->coefs);
+    memset(z, 0, sizeof *z);
+}
+
+static cuzk_status point_error(cuzk_error *err, const char *path, unsigned sec, size_t idx, pt_fault f) {
+    return ERR(err, CUZK_ERR_POINT, "zkey: %s: section %u (%s) point %zu: %s", path, sec, SECTION_NAME[sec], idx,
+               pt_fault_str(f));
+}
+
+/* Copies one header point (M form bytes == our limbs) and checks it. */
+static cuzk_status header_g1(g1_affine *out, byte_cursor *c, const char *name, bool sub, const char *path,
+                             cuzk_error *err) {
+    const uint8_t *p = c->p; /* the caller checked the section size */
+    cursor_take(c, SG1, &p);
+    memcpy(out, p, SG1);
+    pt_fault f;
+    if (g1s_check(out, 1, sub, &f) != 1)
+        return ERR(err, CUZK_ERR_POINT, "zkey: %s: section 2 (header) point %s: %s", path, name, pt_fault_str(f));
+    return CUZK_OK;
+}
+static cuzk_status header_g2(g2_affine *out, byte_cursor *c, const char *name, bool sub, const char *path,
+                             cuzk_error *err) {
+    const uint8_t *p = c->p;
+    cursor_take(c, SG2, &p);
+    memcpy(out, p, SG2);
+    pt_fault f;
+    if (g2s_check(out, 1, sub, &f) != 1)
+        return ERR(err, CUZK_ERR_POINT, "zkey: %s: section 2 (header) point %s: %s", path, name, pt_fault_str(f));
+    return CUZK_OK;
+}
+
+/* Section `id` must hold exactly `count` points of `elt` bytes; copies them into a new array. */
+static cuzk_status load_points(void **out, const iden3_file *t, const mapped_file *f, unsigned id, uint64_t count,
+                               size_t elt, bool sub, cuzk_error *err) {
+    byte_cursor c;
+    cuzk_status st;
+    *out = NULL;
+    if ((st = iden3_section_open(&c, t, f, id, "zkey", err))) return st;
+    if (c.left != count * elt)
+        return ERR(err, CUZK_ERR_FORMAT, "zkey: %s: section %u (%s) is %zu bytes, %llu points need %llu", f->path, id,
+                   SECTION_NAME[id], c.left, (unsigned long long)count, (unsigned long long)(count * elt));
+    if (count == 0) return CUZK_OK;
+    void *a = fmt_aligned_array((size_t)count, elt);
+    if (!a)
+        return ERR(err, CUZK_ERR_NOMEM, "zkey: %s: cannot allocate %llu points of section %u", f->path,
+                   (unsigned long long)count, id);
+    memcpy(a, c.p, (size_t)(count * elt));
+    pt_fault fault;
+    size_t bad = elt == SG1 ? g1s_check(a, (size_t)count, sub, &fault) : g2s_check(a, (size_t)count, sub, &fault);
+    if (bad != count) {
+        free(a);
+        return point_error(err, f->path, id, bad, fault);
+    }
+    *out = a;
+    return CUZK_OK;
+}
+
+cuzk_status zkey_load(zkey *z, const char *path, bool check_subgroup, cuzk_error *err) {
+    mapped_file f;
+    iden3_file t;
+    byte_cursor c;
+    cuzk_status st;
+    const uint8_t *p;
+    memset(z, 0, sizeof *z);
+    if ((st = mapped_file_open(&f, path, err))) return st;
+    if ((st = iden3_parse(&t, &f, "zkey", 1, "zkey", err))) goto out;
+
+    /* section 1: protocol */
+    uint32_t protocol;
+    if ((st = iden3_section_open(&c, &t, &f, 1, "zkey", err))) goto out;
+    if (c.left != 4 || !cursor_u32le(&c, &protocol)) {
+        st = ERR(err, CUZK_ERR_FORMAT, "zkey: %s: section 1 (protocol) is %zu bytes, expected 4", path, c.left);
+        goto out;
+    }
+    if (protocol != 1) {
+        st = ERR(err, CUZK_ERR_UNSUPPORTED, "zkey: %s: protocol %u (%s) is not supported, only 1 (groth16)", path,
+                 protocol, protocol == 2 ? "plonk" : protocol == 10 ? "fflonk" : "unknown");
+        goto out;
+    }
+
+    /* section 2: header */
+    if ((st = iden3_section_open(&c, &t, &f, 2, "zkey", err))) goto out;
+    uint32_t n8q, n8r, n_vars, n_public, domain;
+    if (!cursor_u32le(&c, &n8q) || n8q == 0 || n8q > 64 || n8q % 8 || !cursor_take(&c, n8q, &p)) {
+        st = ERR(err, CUZK_ERR_FORMAT, "zkey: %s: section 2 (header): bad or truncated q", path);
+        goto out;
+    }
+    if ((st = iden3_check_prime(p, n8q, PRIME_BLS12_381_Q, "zkey", err))) goto out;
+    if (!cursor_u32le(&c, &n8r) || n8r == 0 || n8r > 64 || n8r % 8 || !cursor_take(&c, n8r, &p)) {
+        st = ERR(err, CUZK_ERR_FORMAT, "zkey: %s: section 2 (header): bad or truncated r", path);
+        goto out;
+    }
+    if ((st = iden3_check_prime(p, n8r, PRIME_BLS12_381_R, "zkey", err))) goto out;
+    if (!cursor_u32le(&c, &n_vars) || !cursor_u32le(&c, &n_public) || !cursor_u32le(&c, &domain) ||
+        c.left != 3 * SG1 + 3 * SG2) {
+        st = ERR(err, CUZK_ERR_FORMAT, "zkey: %s: section 2 (header) has a wrong size (%llu bytes, expected 964)",
+                 path, (unsigned long long)t.sec[2].size_bytes);
+        goto out;
+    }
+    if ((uint64_t)n_public + 1 > n_vars) {
+        st = ERR(err, CUZK_ERR_FORMAT, "zkey: %s: nPublic %u + 1 > nVars %u", path, n_public, n_vars);
+        goto out;
+    }
+    if (domain == 0 || (domain & (domain - 1)) != 0 || domain < (uint64_t)n_public + 1) {
+        st = ERR(err, CUZK_ERR_FORMAT, "zkey: %s: domain size %u is not a power of two >= nPublic + 1", path, domain);
+        goto out;
+    }
+    if ((st = header_g1(&z->alpha1, &c, "alpha1", check_subgroup, path, err))) goto out;
+    if ((st = header_g1(&z->beta1, &c, "beta1", check_subgroup, path, err))) goto out;
+    if ((st = header_g2(&z->beta2, &c, "beta2", check_subgroup, path, err))) goto out;
+    if ((st = header_g2(&z->gamma2, &c, "gamma2", check_subgroup, path, err))) goto out;
+    if ((st = header_g1(&z->delta1, &c, "delta1", check_subgroup, path, err))) goto out;
+    if ((st = header_g2(&z->delta2, &c, "delta2", check_subgroup, path, err))) goto out;
+    z->n_vars = n_vars;
+    z->n_public = n_public;
+    z->domain_size = domain;
+    z->log_domain = 0;
+    while ((1u << z->log_domain) < domain) z->log_domain++;
+
+    /* point sections */
+    if ((st = load_points((void **)&z->ic, &t, &f, 3, (uint64_t)n_public + 1, SG1, check_subgroup, err))) goto out;
+    if ((st = load_points((void **)&z->a, &t, &f, 5, n_vars, SG1, check_subgroup, err))) goto out;
+    if ((st = load_points((void **)&z->b1, &t, &f, 6, n_vars, SG1, check_subgroup, err))) goto out;
+    if ((st = load_points((void **)&z->b2, &t, &f, 7, n_vars, SG2, check_subgroup, err))) goto out;
+    if ((st = load_points((void **)&z->c, &t, &f, 8, (uint64_t)n_vars - n_public - 1, SG1, check_subgroup, err)))
+        goto out;
+    if ((st = load_points((void **)&z->h, &t, &f, 9, domain, SG1, check_subgroup, err))) goto out;
+
+    /* section 4: coefficients */
+    uint32_t n_coefs;
+    if ((st = iden3_section_open(&c, &t, &f, 4, "zkey", err))) goto out;
+    if (!cursor_u32le(&c, &n_coefs) || c.left != (uint64_t)n_coefs * 44) {
+        st = ERR(err, CUZK_ERR_FORMAT, "zkey: %s: section 4 (coefficients) is %llu bytes, inconsistent with its count",
+                 path, (unsigned long long)t.sec[4].size_bytes);
+        goto out;
+    }
+    if (n_coefs) {
+        z->coefs = fmt_aligned_array(n_coefs, sizeof(zkey_coef));
+        if (!z->coefs) {
+            st = ERR(err, CUZK_ERR_NOMEM, "zkey: %s: cannot allocate %u coefficients", path, n_coefs);
+            goto out;
+        }
+    }
+    for (uint32_t i = 0; i < n_coefs; i++) {
+        zkey_coef *k = &z->coefs[i];
+        const uint8_t *v = c.p + 12; /* size checked above */
+        cursor_u32le(&c, &k->matrix);
+        cursor_u32le(&c, &k->row);
+        cursor_u32le(&c, &k->wire);
+        cursor_take(&c, 32, &v);
+        if (k->matrix > 1 || k->row >= domain || k->wire >= n_vars) {
+            st = ERR(err, CUZK_ERR_FORMAT,
+                     "zkey: %s: section 4 (coefficients) record %u: matrix %u, row %u, wire %u out of range "
+                     "(matrix < 2, row < %u, wire < %u)", path, i, k->matrix, k->row, k->wire, domain, n_vars);
+            goto out;
+        }
+        fr m2;
+        memcpy(m2.l, v, 32);
+        if (!fr_is_canon(m2.l)) {
+            st = ERR(err, CUZK_ERR_FORMAT, "zkey: %s: section 4 (coefficients) record %u: value not canonical (>= r)",
+                     path, i);
+            goto out;
+        }
+        /* stored v*R^2; one Montgomery reduction gives v*R, the Montgomery form of v */
+        fr_to_canon(k->value.l, &m2);
+    }
+    z->n_coefs = n_coefs;
+out:
+    if (st) zkey_free(z);
+    mapped_file_close(&f);
+    return st;
+}
