@@ -1,0 +1,180 @@
+/* file_describe: sniffs a file's kind and prints a short description (snarkjs.h). */
+#include "formats/bellperson.h"
+#include "formats/iden3.h"
+#include "formats/mapped_file.h"
+#include "formats/snarkjs.h"
+#include "util/log.h"
+
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct sbuf {
+    char *p;
+    size_t cap, n;
+} sbuf;
+
+static void put(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(sbuf *b, const char *fmt, ...) {
+    if (b->n + 1 >= b->cap) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
+    va_end(ap);
+    if (k < 0) return;
+    b->n += (size_t)k;
+    if (b->n >= b->cap) b->n = b->cap - 1;
+}
+
+static const char *curve_of(const uint8_t *prime, uint32_t n8) { return prime_curve_name(iden3_identify_prime(prime, n8)); }
+
+static void put_sections(sbuf *b, const mapped_file *f, const iden3_file *t) {
+    put(b, "sections:");
+    byte_cursor c = {f->m_data + 12, f->size_bytes - 12};
+    for (uint32_t i = 0; i < t->n_sections; i++) {
+        uint32_t id = 0;
+        uint64_t size = 0;
+        if (!cursor_u32le(&c, &id) || !cursor_u64le(&c, &size) || size > c.left) break;
+        put(b, " %u(%llu B)", id, (unsigned long long)size);
+        c.p += size;
+        c.left -= (size_t)size;
+    }
+    put(b, "\n");
+}
+
+/* Reads "u32 n8, prime" at the start of a section; NULL prime if short. */
+static bool read_prime(byte_cursor *c, uint32_t *n8, const uint8_t **prime) {
+    return cursor_u32le(c, n8) && *n8 <= 64 && cursor_take(c, *n8, prime);
+}
+
+static cuzk_status describe_iden3(sbuf *b, const mapped_file *f, cuzk_error *err) {
+    char magic[5] = {0};
+    memcpy(magic, f->m_data, 4);
+    uint32_t version = 0;
+    if (f->size_bytes >= 8)
+        version = (uint32_t)f->m_data[4] | (uint32_t)f->m_data[5] << 8 | (uint32_t)f->m_data[6] << 16 |
+                  (uint32_t)f->m_data[7] << 24;
+    iden3_file t;
+    cuzk_status st = iden3_parse(&t, f, magic, version, magic, err);
+    if (st) return st;
+    byte_cursor c;
+    uint32_t n8 = 0;
+    const uint8_t *prime = NULL;
+    if (strcmp(magic, "zkey") == 0) {
+        uint32_t proto = 0, n8r = 0, n_vars = 0, n_pub = 0, domain = 0;
+        const uint8_t *r = NULL;
+        if (!iden3_section_open(&c, &t, f, 1, "zkey", NULL)) cursor_u32le(&c, &proto);
+        put(b, "snarkjs zkey, version %u, protocol %u (%s)\n", version, proto,
+            proto == 1 ? "groth16" : proto == 2 ? "plonk" : proto == 10 ? "fflonk" : "unknown");
+        if (!iden3_section_open(&c, &t, f, 2, "zkey", NULL) && read_prime(&c, &n8, &prime) && read_prime(&c, &n8r, &r) &&
+            cursor_u32le(&c, &n_vars) && cursor_u32le(&c, &n_pub) && cursor_u32le(&c, &domain)) {
+            put(b, "curve: %s\n", curve_of(prime, n8));
+            put(b, "vars: %u, public: %u, domain: %u\n", n_vars, n_pub, domain);
+            uint32_t sg1 = n8 * 2, sg2 = n8 * 4;
+            static const char *const names[10] = {"", "", "", "IC", "", "A", "B1", "B2", "C", "H"};
+            put(b, "points:");
+            for (int id = 3; id <= 9; id++) {
+                if (id == 4 || !t.sec[id].present || sg1 == 0) continue;
+                put(b, " %s %llu", names[id], (unsigned long long)(t.sec[id].size_bytes / (id == 7 ? sg2 : sg1)));
+            }
+            put(b, "\n");
+            if (t.sec[4].present && t.sec[4].size_bytes >= 4) {
+                iden3_section_open(&c, &t, f, 4, "zkey", NULL);
+                uint32_t nc = 0;
+                cursor_u32le(&c, &nc);
+                put(b, "coefficients (A and B): %u\n", nc);
+            }
+        }
+    } else if (strcmp(magic, "wtns") == 0) {
+        uint32_t n = 0;
+        put(b, "snarkjs witness (wtns), version %u\n", version);
+        if (!iden3_section_open(&c, &t, f, 1, "wtns", NULL) && read_prime(&c, &n8, &prime) && cursor_u32le(&c, &n))
+            put(b, "curve: %s\nvalues: %u\n", curve_of(prime, n8), n);
+    } else if (strcmp(magic, "r1cs") == 0) {
+        uint32_t n_wires = 0, n_out = 0, n_pub = 0, n_prv = 0, n_cons = 0;
+        uint64_t n_labels = 0;
+        put(b, "circom r1cs, version %u%s\n", version, t.sec[4].present ? ", custom gates" : "");
+        if (!iden3_section_open(&c, &t, f, 1, "r1cs", NULL) && read_prime(&c, &n8, &prime) &&
+            cursor_u32le(&c, &n_wires) && cursor_u32le(&c, &n_out) && cursor_u32le(&c, &n_pub) &&
+            cursor_u32le(&c, &n_prv) && cursor_u64le(&c, &n_labels) && cursor_u32le(&c, &n_cons))
+            put(b, "curve: %s\nconstraints: %u, wires: %u, public: %u (outputs %u, public inputs %u), private inputs: %u, labels: %llu\n",
+                curve_of(prime, n8), n_cons, n_wires, n_out + n_pub, n_out, n_pub, n_prv, (unsigned long long)n_labels);
+    } else {
+        put(b, "iden3 binary '%s', version %u\n", magic, version);
+    }
+    put_sections(b, f, &t);
+    return CUZK_OK;
+}
+
+static cuzk_status describe_json(sbuf *b, const mapped_file *f, cuzk_error *err) {
+    json_error_t je;
+    json_t *root = json_loadb((const char *)f->m_data, f->size_bytes, 0, &je);
+    if (!root) return ERR(err, CUZK_ERR_FORMAT, "%s: invalid JSON at line %d: %s", f->path, je.line, je.text);
+    const json_t *curve = json_object_get(root, "curve");
+    const char *cv = json_is_string(curve) ? json_string_value(curve) : "?";
+    if (json_is_object(root) && json_object_get(root, "pi_a")) {
+        put(b, "snarkjs proof (JSON), protocol %s, curve %s\n",
+            json_is_string(json_object_get(root, "protocol")) ? json_string_value(json_object_get(root, "protocol")) : "?", cv);
+    } else if (json_is_object(root) && json_object_get(root, "IC")) {
+        put(b, "snarkjs verification key (JSON), curve %s, nPublic %lld, IC points %zu\n", cv,
+            (long long)json_integer_value(json_object_get(root, "nPublic")), json_array_size(json_object_get(root, "IC")));
+    } else if (json_is_array(root)) {
+        put(b, "JSON array of %zu values (public.json or witness)\n", json_array_size(root));
+    } else {
+        put(b, "JSON document (not a snarkjs proof, vk or public inputs)\n");
+    }
+    json_decref(root);
+    return CUZK_OK;
+}
+
+/* bellperson: counts consistent with the size, to the byte. */
+static bool describe_bellperson(sbuf *b, const mapped_file *f) {
+    byte_cursor c = {f->m_data, f->size_bytes};
+    const uint8_t *p;
+    uint32_t n[6];
+    if (!cursor_take(&c, 3 * 96 + 3 * 192, &p) || !cursor_u32be(&c, &n[0])) return false;
+    if ((uint64_t)n[0] * 96 > c.left) return false;
+    c.p += (size_t)n[0] * 96;
+    c.left -= (size_t)n[0] * 96;
+    if (c.left == 0) {
+        put(b, "bellperson verifying key (.vk), curve bls12381\nic: %u points (public inputs incl. ONE)\n", n[0]);
+        return true;
+    }
+    for (int k = 1; k < 6; k++) {
+        size_t elt = k == 5 ? 192 : 96;
+        if (!cursor_u32be(&c, &n[k]) || (uint64_t)n[k] * elt > c.left) return false;
+        c.p += (size_t)n[k] * elt;
+        c.left -= (size_t)n[k] * elt;
+    }
+    if (c.left != 0) return false;
+    put(b, "bellperson parameters (.params), curve bls12381\n"
+           "points: ic %u, h %u (domain %llu), l %u, a %u, b_g1 %u, b_g2 %u\n",
+        n[0], n[1], (unsigned long long)n[1] + 1, n[2], n[3], n[4], n[5]);
+    return true;
+}
+
+cuzk_status file_describe(char *buf, size_t cap, const char *path, cuzk_error *err) {
+    if (!buf || cap == 0) return ERR(err, CUZK_ERR_ARG, "file_describe: no output buffer");
+    buf[0] = 0;
+    mapped_file f;
+    cuzk_status st;
+    if ((st = mapped_file_open(&f, path, err))) return st;
+    sbuf b = {buf, cap, 0};
+    put(&b, "%s: %zu bytes\n", path, f.size_bytes);
+    const uint8_t *d = f.m_data;
+    size_t i = 0;
+    while (i < f.size_bytes && (d[i] == ' ' || d[i] == '\n' || d[i] == '\r' || d[i] == '\t')) i++;
+    if (f.size_bytes >= 4 && (!memcmp(d, "zkey", 4) || !memcmp(d, "wtns", 4) || !memcmp(d, "r1cs", 4) ||
+                              !memcmp(d, "ptau", 4))) {
+        st = describe_iden3(&b, &f, err);
+    } else if (i < f.size_bytes && (d[i] == '{' || d[i] == '[')) {
+        st = describe_json(&b, &f, err);
+    } else if (f.size_bytes > 0 && describe_bellperson(&b, &f)) {
+        st = CUZK_OK;
+    } else {
+        st = ERR(err, CUZK_ERR_FORMAT, "%s: unknown file kind (not zkey, wtns, r1cs, JSON or bellperson params)", path);
+    }
+    mapped_file_close(&f);
+    return st;
+}
