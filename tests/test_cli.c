@@ -1,0 +1,129 @@
+/* The cuzk CLI as a user meets it: documented exit codes (0 ok, 1 invalid proof, 2 usage,
+ * 3 bad input file, 4 resources) and a one-line reason on stderr for every bad input class. */
+#include "test.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CLI CUZK_CLI_PATH
+#define FIX(c, f) test_fixture("bls12381/" c "/" f)
+
+static char g_log[1 << 16];
+
+static int cli(const char *args) {
+    char cmd[16384];
+    snprintf(cmd, sizeof cmd, "'%s' %s", CLI, args);
+    return test_run(g_log, sizeof g_log, "%s", cmd);
+}
+
+/* copy a fixture into the tmp dir, then corrupt it: truncate to `keep` bytes (or -1 to keep
+ * all) and xor byte `at` with `x` (at < 0: none) */
+static const char *corrupt_copy(const char *src, const char *name, long keep, long at, int x) {
+    static char dst[4096];
+    snprintf(dst, sizeof dst, "%s/%s", test_tmpdir(), name);
+    FILE *in = fopen(src, "rb"), *out = fopen(dst, "wb");
+    if (!in || !out) { if (in) fclose(in); if (out) fclose(out); return NULL; }
+    int c;
+    long i = 0;
+    while ((c = fgetc(in)) != EOF) {
+        if (keep >= 0 && i >= keep) break;
+        if (i == at) c ^= x;
+        fputc(c, out);
+        i++;
+    }
+    fclose(in);
+    fclose(out);
+    return dst;
+}
+
+static int count_lines(const char *s) {
+    int n = 0;
+    for (; *s; s++) n += *s == '\n';
+    return n;
+}
+
+TEST(cli, help_and_usage) {
+    CHECK_EQ_INT(cli("--help"), 0);
+    CHECK(strstr(g_log, "prove") && strstr(g_log, "verify") && strstr(g_log, "Exit codes"));
+    const char *cmds[] = {"prove", "verify", "setup", "info", "bench"};
+    for (int i = 0; i < 5; i++) {
+        char a[64];
+        snprintf(a, sizeof a, "%s --help", cmds[i]);
+        CHECK_MSG(cli(a) == 0 && strstr(g_log, "usage:") && strstr(g_log, "example"), "%s --help: %s", cmds[i], g_log);
+    }
+    CHECK_EQ_INT(cli(""), 2);
+    CHECK_EQ_INT(cli("frobnicate"), 2);
+    CHECK_EQ_INT(cli("prove onlyone.zkey"), 2);
+    CHECK_EQ_INT(cli("prove --bogus a b c d"), 2);
+    CHECK_EQ_INT(cli("prove --threads x a b c d"), 2);
+    CHECK_EQ_INT(cli("verify a b"), 2);
+    CHECK_EQ_INT(cli("version"), 0);
+}
+
+TEST(cli, prove_verify_ok_and_invalid) {
+    char args[8192], proof[4096], pub[4096];
+    snprintf(proof, sizeof proof, "%s/cli_proof.json", test_tmpdir());
+    snprintf(pub, sizeof pub, "%s/cli_public.json", test_tmpdir());
+    snprintf(args, sizeof args, "prove '%s' '%s' '%s' '%s' --timings", FIX("merkle_mimc5", "circuit_final.zkey"),
+             FIX("merkle_mimc5", "witness.wtns"), proof, pub);
+    CHECK_MSG(cli(args) == 0, "%s", g_log);
+    CHECK(strstr(g_log, "MSM H") != NULL);
+    snprintf(args, sizeof args, "verify '%s' '%s' '%s'", FIX("merkle_mimc5", "verification_key.json"), pub, proof);
+    CHECK_MSG(cli(args) == 0 && strstr(g_log, "OK"), "%s", g_log);
+    /* --json */
+    snprintf(args, sizeof args, "verify --json '%s' '%s' '%s'", FIX("merkle_mimc5", "verification_key.json"), pub, proof);
+    CHECK(cli(args) == 0 && strstr(g_log, "\"valid\": true"));
+    /* proof of another circuit against this key: INVALID, exit 1 */
+    snprintf(args, sizeof args, "verify '%s' '%s' '%s'", FIX("merkle_mimc5", "verification_key.json"), pub,
+             FIX("multiplier", "proof.json"));
+    int rc = cli(args);
+    CHECK_MSG(rc == 1 && strstr(g_log, "INVALID"), "rc %d: %s", rc, g_log);
+    /* wrong public input: edit the first digit of the first value */
+    const char *bad = corrupt_copy(pub, "bad_public.json", -1, 4, 0x01);
+    REQUIRE(bad);
+    snprintf(args, sizeof args, "verify '%s' '%s' '%s'", FIX("merkle_mimc5", "verification_key.json"), bad, proof);
+    rc = cli(args);
+    CHECK_MSG(rc == 1 || rc == 3, "rc %d: %s", rc, g_log);
+}
+
+/* Every bad-input class: exit 3 and exactly one line on stderr naming the problem. */
+TEST(cli, bad_inputs_exit_3_with_one_line) {
+    const char *zk = FIX("merkle_mimc5", "circuit_final.zkey"), *wt = FIX("merkle_mimc5", "witness.wtns");
+    char proof[4096], pub[4096];
+    snprintf(proof, sizeof proof, "%s/bad_proof.json", test_tmpdir());
+    snprintf(pub, sizeof pub, "%s/bad_public.json", test_tmpdir());
+    struct { const char *what, *zkey, *wtns; } cases[8];
+    int n = 0;
+    cases[n++] = (typeof(cases[0])){"missing file", "/nonexistent/x.zkey", wt};
+    cases[n++] = (typeof(cases[0])){"truncated zkey", corrupt_copy(zk, "trunc.zkey", 5000, -1, 0), wt};
+    cases[n++] = (typeof(cases[0])){"bad magic", corrupt_copy(zk, "magic.zkey", -1, 0, 0x20), wt};
+    cases[n++] = (typeof(cases[0])){"truncated wtns", zk, corrupt_copy(wt, "trunc.wtns", 1000, -1, 0)};
+    cases[n++] = (typeof(cases[0])){"bn128 zkey (other curve)", test_fixture("bn128/merkle_mimc5/circuit_final.zkey"), wt};
+    cases[n++] = (typeof(cases[0])){"witness of another circuit", zk, FIX("multiplier", "witness.wtns")};
+    cases[n++] = (typeof(cases[0])){"directory as file", test_tmpdir(), wt};
+    for (int i = 0; i < n; i++) {
+        char args[8192];
+        REQUIRE(cases[i].zkey && cases[i].wtns);
+        snprintf(args, sizeof args, "prove '%s' '%s' '%s' '%s' 2>&1 >/dev/null", cases[i].zkey, cases[i].wtns, proof, pub);
+        unlink(proof);
+        int rc = cli(args);
+        CHECK_MSG(rc == 3, "%s: exit %d, output: %s", cases[i].what, rc, g_log);
+        CHECK_MSG(count_lines(g_log) == 1 && strstr(g_log, "error:"), "%s: want one error line, got: %s", cases[i].what, g_log);
+        struct stat st;
+        CHECK_MSG(stat(proof, &st) != 0, "%s: a proof file was written", cases[i].what);
+    }
+    /* unsatisfying witness with --check names the constraint */
+    char args[8192];
+    snprintf(args, sizeof args, "prove --check --r1cs '%s' '%s' '%s' '%s' '%s' 2>&1 >/dev/null",
+             FIX("multiplier", "circuit.r1cs"), FIX("multiplier", "circuit_final.zkey"),
+             corrupt_copy(FIX("multiplier", "witness.wtns"), "unsat.wtns", -1, 204 - 32, 0x01), proof, pub);
+    int rc = cli(args);
+    CHECK_MSG(rc == 3 && strstr(g_log, "constraint"), "unsat: exit %d: %s", rc, g_log);
+    /* corrupted verification key / proof JSON */
+    snprintf(args, sizeof args, "verify '%s' '%s' '%s' 2>&1 >/dev/null",
+             corrupt_copy(FIX("multiplier", "verification_key.json"), "bad_vk.json", 100, -1, 0),
+             FIX("multiplier", "public.json"), FIX("multiplier", "proof.json"));
+    rc = cli(args);
+    CHECK_MSG(rc == 3 && count_lines(g_log) == 1, "truncated vk: exit %d: %s", rc, g_log);
+}
