@@ -1,0 +1,625 @@
+/* Suite "formats": snarkjs .zkey/.wtns/.r1cs loaders against the JSON oracles exported by snarkjs
+ * (tests/fixtures/bls12381/multiplier/{zkey,r1cs,witness}.json), witness checks, CSR SpMV, JSON and
+ * bellperson round trips, file_describe. */
+#include "test.h"
+
+#include "ec/ec.h"
+#include "formats/bellperson.h"
+#include "formats/json.h"
+#include "formats/snarkjs.h"
+#include "r1cs/r1cs.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+
+#ifdef CUZK_HAVE_GMP
+#include <gmp.h>
+#endif
+
+static const uint64_t Q[6] = BLS12_381_FP_MODULUS;
+static const uint64_t R[4] = BLS12_381_FR_MODULUS;
+
+static json_t *load_json(const char *rel) {
+    json_error_t je;
+    json_t *j = json_load_file(test_fixture(rel), 0, &je);
+    if (!j) test_fail(__FILE__, __LINE__, "cannot load %s: %s", rel, je.text);
+    return j;
+}
+
+static bool fp_dec_eq(const fp *a, const json_t *s) {
+    uint64_t l[6];
+    if (!json_is_string(s) || !decimal_to_limbs(l, 6, json_string_value(s), Q)) return false;
+    fp b;
+    fp_from_canon(&b, l);
+    return fp_eq(a, &b);
+}
+static bool fr_dec_eq(const fr *a, const json_t *s) {
+    uint64_t l[4];
+    if (!json_is_string(s) || !decimal_to_limbs(l, 4, json_string_value(s), R)) return false;
+    fr b;
+    fr_from_canon(&b, l);
+    return fr_eq(a, &b);
+}
+/* snarkjs writes G1 as [x, y, "1"], infinity as ["0", "1", "0"] */
+static bool g1_json_eq(const g1_affine *p, const json_t *j) {
+    if (!json_is_array(j) || json_array_size(j) != 3) return false;
+    if (strcmp(json_string_value(json_array_get(j, 2)), "0") == 0) return g1_affine_is_infinity(p);
+    return fp_dec_eq(&p->x, json_array_get(j, 0)) && fp_dec_eq(&p->y, json_array_get(j, 1));
+}
+static bool g2_json_eq(const g2_affine *p, const json_t *j) {
+    if (!json_is_array(j) || json_array_size(j) != 3) return false;
+    const json_t *z = json_array_get(j, 2);
+    if (strcmp(json_string_value(json_array_get(z, 0)), "0") == 0) return g2_affine_is_infinity(p);
+    const json_t *x = json_array_get(j, 0), *y = json_array_get(j, 1);
+    return fp_dec_eq(&p->x.c0, json_array_get(x, 0)) && fp_dec_eq(&p->x.c1, json_array_get(x, 1)) &&
+           fp_dec_eq(&p->y.c0, json_array_get(y, 0)) && fp_dec_eq(&p->y.c1, json_array_get(y, 1));
+}
+
+/* ---- decimal helpers -------------------------------------------------------------------- */
+
+TEST(formats, decimal_edge_values) {
+    char buf[200];
+    uint64_t l[6] = {0};
+    limbs_to_decimal(buf, sizeof buf, l, 6);
+    CHECK(strcmp(buf, "0") == 0);
+    l[0] = 10000000000000000000ull;
+    limbs_to_decimal(buf, sizeof buf, l, 6);
+    CHECK(strcmp(buf, "10000000000000000000") == 0);
+    l[0] = 0; l[1] = 1;
+    limbs_to_decimal(buf, sizeof buf, l, 2);
+    CHECK(strcmp(buf, "18446744073709551616") == 0);
+    /* r - 1 as in r1cs.json */
+    uint64_t rm1[4];
+    CHECK(decimal_to_limbs(rm1, 4, "52435875175126190479447740508185965837690552500527637822603658699938581184512", R));
+    uint64_t e[4] = {R[0] - 1, R[1], R[2], R[3]};
+    CHECK_MEM(rm1, e, sizeof e);
+    CHECK(!decimal_to_limbs(rm1, 4, "52435875175126190479447740508185965837690552500527637822603658699938581184513", R));
+    CHECK(!decimal_to_limbs(rm1, 4, "", R));
+    CHECK(!decimal_to_limbs(rm1, 4, "-1", R));
+    CHECK(!decimal_to_limbs(rm1, 4, "12a", R));
+    CHECK(!decimal_to_limbs(rm1, 4, " 1", R));
+    CHECK(!decimal_to_limbs(rm1, 1, "18446744073709551616", NULL)); /* 2^64 overflows one limb */
+    CHECK(decimal_to_limbs(rm1, 1, "18446744073709551615", NULL));
+    CHECK(rm1[0] == UINT64_MAX);
+    /* truncation to cap stays NUL-terminated */
+    limbs_to_decimal(buf, 5, e, 4);
+    CHECK(strlen(buf) == 4);
+}
+
+#ifdef CUZK_HAVE_GMP
+TEST(formats, decimal_vs_gmp) {
+    mpz_t z;
+    mpz_init(z);
+    for (int it = 0; it < test_iters(500); it++) {
+        uint64_t l[6], back[6];
+        test_rand_bytes(l, sizeof l);
+        int n = 1 + (int)(test_rand64() % 6);
+        if (it % 7 == 0) for (int i = 1; i < n; i++) l[i] = 0; /* short numbers */
+        char mine[200], *gm;
+        limbs_to_decimal(mine, sizeof mine, l, n);
+        mpz_import(z, (size_t)n, -1, 8, 0, 0, l);
+        gm = mpz_get_str(NULL, 10, z);
+        CHECK_MSG(strcmp(mine, gm) == 0, "limbs_to_decimal %s != gmp %s", mine, gm);
+        CHECK(decimal_to_limbs(back, n, gm, NULL));
+        CHECK_MEM(back, l, 8 * (size_t)n);
+        free(gm);
+    }
+    mpz_clear(z);
+}
+#endif
+
+/* ---- wtns --------------------------------------------------------------------------------- */
+
+TEST(formats, wtns_multiplier_vs_json) {
+    wtns w;
+    cuzk_error err = {0};
+    REQUIRE(wtns_load(&w, test_fixture("bls12381/multiplier/witness.wtns"), &err) == CUZK_OK);
+    json_t *j = load_json("bls12381/multiplier/witness.json");
+    REQUIRE(j);
+    CHECK_EQ_INT(w.n, json_array_size(j));
+    for (uint32_t i = 0; i < w.n && i < json_array_size(j); i++) CHECK_MSG(fr_dec_eq(&w.w[i], json_array_get(j, i)), "w[%u]", i);
+    CHECK(fr_is_one(&w.w[0]));
+    json_decref(j);
+    wtns_free(&w);
+}
+
+static bool file_bytes(const char *path, uint8_t **out, size_t *n) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    fseek(f, 0, SEEK_END);
+    long sz = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    *out = malloc((size_t)sz + 1);
+    *n = fread(*out, 1, (size_t)sz, f);
+    fclose(f);
+    return *n == (size_t)sz;
+}
+
+TEST(formats, wtns_write_is_byte_identical) {
+    const char *names[] = {"bls12381/multiplier/witness.wtns", "bls12381/merkle_mimc5/witness.wtns"};
+    for (int k = 0; k < 2; k++) {
+        wtns w;
+        char orig[1024], out[1024];
+        snprintf(orig, sizeof orig, "%s", test_fixture(names[k]));
+        snprintf(out, sizeof out, "%s/w%d.wtns", test_tmpdir(), k);
+        REQUIRE(wtns_load(&w, orig, NULL) == CUZK_OK);
+        REQUIRE(wtns_write(out, w.w, w.n, NULL) == CUZK_OK);
+        uint8_t *a, *b;
+        size_t na, nb;
+        REQUIRE(file_bytes(orig, &a, &na) && file_bytes(out, &b, &nb));
+        CHECK_EQ_INT(na, nb);
+        if (na == nb) CHECK_MEM(a, b, na);
+        free(a);
+        free(b);
+        wtns_free(&w);
+    }
+}
+
+/* ---- r1cs --------------------------------------------------------------------------------- */
+
+TEST(formats, r1cs_multiplier_vs_json) {
+    r1cs cs;
+    cuzk_error err = {0};
+    REQUIRE(r1cs_load(&cs, test_fixture("bls12381/multiplier/circuit.r1cs"), &err) == CUZK_OK);
+    json_t *j = load_json("bls12381/multiplier/r1cs.json");
+    REQUIRE(j);
+    CHECK_EQ_INT(cs.n_vars, json_integer_value(json_object_get(j, "nVars")));
+    CHECK_EQ_INT(cs.n_constraints, json_integer_value(json_object_get(j, "nConstraints")));
+    CHECK_EQ_INT(cs.n_public, json_integer_value(json_object_get(j, "nOutputs")) +
+                                  json_integer_value(json_object_get(j, "nPubInputs")));
+    json_t *cons = json_object_get(j, "constraints");
+    CHECK_EQ_INT(json_array_size(cons), cs.n_constraints);
+    const csr_matrix *m[3] = {&cs.a, &cs.b, &cs.c};
+    for (uint32_t r = 0; r < cs.n_constraints; r++) {
+        for (int k = 0; k < 3; k++) {
+            json_t *lc = json_array_get(json_array_get(cons, r), (size_t)k);
+            CHECK_EQ_INT(json_object_size(lc), m[k]->row_ptr[r + 1] - m[k]->row_ptr[r]);
+            for (uint64_t t = m[k]->row_ptr[r]; t < m[k]->row_ptr[r + 1]; t++) {
+                char key[16];
+                snprintf(key, sizeof key, "%u", m[k]->col[t]);
+                CHECK_MSG(fr_dec_eq(&m[k]->val[t], json_object_get(lc, key)), "row %u matrix %d wire %s", r, k, key);
+            }
+        }
+    }
+    json_decref(j);
+    r1cs_free(&cs);
+}
+
+/* Naive <M_j, w> from the CSR arrays, one row at a time. */
+static void naive_row(fr *out, const csr_matrix *m, const fr *w, uint32_t j) {
+    fr acc, t;
+    fr_zero(&acc);
+    for (uint64_t k = m->row_ptr[j]; k < m->row_ptr[j + 1]; k++) {
+        fr_mul(&t, &m->val[k], &w[m->col[k]]);
+        fr_add(&acc, &acc, &t);
+    }
+    *out = acc;
+}
+
+static void check_witness_fixture(const char *dir) {
+    char p1[512], p2[512];
+    snprintf(p1, sizeof p1, "%s/circuit.r1cs", test_fixture(dir));
+    snprintf(p2, sizeof p2, "%s/witness.wtns", test_fixture(dir));
+    r1cs cs;
+    wtns w;
+    cuzk_error err = {0};
+    REQUIRE(r1cs_load(&cs, p1, &err) == CUZK_OK);
+    REQUIRE(wtns_load(&w, p2, &err) == CUZK_OK);
+    CHECK_EQ_INT(w.n, cs.n_vars);
+    uint32_t bad = UINT32_MAX;
+    CHECK_MSG(r1cs_check_witness(&cs, w.w, w.n, &bad, &err) == CUZK_OK, "%s: %s", dir, err.msg);
+    /* wrong size */
+    CHECK(r1cs_check_witness(&cs, w.w, w.n - 1, &bad, NULL) == CUZK_ERR_MISMATCH);
+    /* change a few wires; the first failing row is the first row that uses the wire */
+    for (int it = 0; it < 4; it++) {
+        uint32_t wire = 1 + (uint32_t)(test_rand64() % (cs.n_vars - 1));
+        uint32_t expect = UINT32_MAX;
+        const csr_matrix *m[3] = {&cs.a, &cs.b, &cs.c};
+        for (uint32_t r = 0; r < cs.n_constraints && expect == UINT32_MAX; r++)
+            for (int k = 0; k < 3; k++)
+                for (uint64_t t = m[k]->row_ptr[r]; t < m[k]->row_ptr[r + 1]; t++)
+                    if (m[k]->col[t] == wire) expect = r;
+        if (expect == UINT32_MAX) continue;
+        fr saved = w.w[wire], one;
+        fr_one(&one);
+        fr_add(&w.w[wire], &w.w[wire], &one);
+        bad = UINT32_MAX;
+        CHECK(r1cs_check_witness(&cs, w.w, w.n, &bad, &err) == CUZK_ERR_UNSAT);
+        CHECK_MSG(bad == expect, "%s: wire %u: first bad row %u, expected %u", dir, wire, bad, expect);
+        char want[64];
+        snprintf(want, sizeof want, "constraint %u", expect);
+        CHECK(strstr(err.msg, want) != NULL);
+        w.w[wire] = saved;
+    }
+    /* spmv against the naive loop */
+    fr *out = malloc(sizeof(fr) * (cs.n_constraints + 1));
+    const csr_matrix *m[3] = {&cs.a, &cs.b, &cs.c};
+    for (int k = 0; k < 3; k++) {
+        csr_spmv(out, m[k], w.w, 0);
+        for (uint32_t r = 0; r < cs.n_constraints; r++) {
+            fr e;
+            naive_row(&e, m[k], w.w, r);
+            if (!fr_eq(&e, &out[r])) { CHECK_MSG(0, "%s: spmv matrix %d row %u", dir, k, r); break; }
+        }
+    }
+    free(out);
+    wtns_free(&w);
+    r1cs_free(&cs);
+}
+
+TEST(formats, r1cs_check_witness_fixtures) {
+    check_witness_fixture("bls12381/multiplier");
+    check_witness_fixture("bls12381/merkle_mimc5");
+}
+
+TEST(formats, csr_spmv_random_vs_naive) {
+    for (int it = 0; it < test_iters(6); it++) {
+        uint32_t rows = it == 0 ? 0 : it == 1 ? 1 : 1 + (uint32_t)(test_rand64() % 5000);
+        uint32_t cols = 1 + (uint32_t)(test_rand64() % 300);
+        csr_matrix m = {0};
+        m.n_rows = rows;
+        m.row_ptr = malloc(sizeof(uint64_t) * (rows + 1));
+        m.row_ptr[0] = 0;
+        for (uint32_t r = 0; r < rows; r++) m.row_ptr[r + 1] = m.row_ptr[r] + test_rand64() % 6;
+        m.nnz = m.row_ptr[rows];
+        m.col = malloc(sizeof(uint32_t) * (m.nnz + 1));
+        m.val = malloc(sizeof(fr) * (m.nnz + 1));
+        for (uint64_t k = 0; k < m.nnz; k++) {
+            uint8_t b[64];
+            test_rand_bytes(b, sizeof b);
+            fr_from_bytes_wide_le(&m.val[k], b, sizeof b);
+            m.col[k] = (uint32_t)(test_rand64() % cols);
+        }
+        fr *w = malloc(sizeof(fr) * cols), *out = malloc(sizeof(fr) * (rows + 1));
+        for (uint32_t i = 0; i < cols; i++) {
+            uint8_t b[64];
+            test_rand_bytes(b, sizeof b);
+            fr_from_bytes_wide_le(&w[i], b, sizeof b);
+        }
+        for (int th = 1; th <= 4; th += 3) {
+            csr_spmv(out, &m, w, th);
+            for (uint32_t r = 0; r < rows; r++) {
+                /* independent: canonical big-integer-free check via a different summation order */
+                fr e, t;
+                fr_zero(&e);
+                for (uint64_t k = m.row_ptr[r + 1]; k-- > m.row_ptr[r];) {
+                    fr_mul(&t, &w[m.col[k]], &m.val[k]);
+                    fr_add(&e, &e, &t);
+                }
+                if (!fr_eq(&e, &out[r])) { CHECK_MSG(0, "row %u threads %d", r, th); break; }
+            }
+        }
+        free(w); free(out); free(m.row_ptr); free(m.col); free(m.val);
+    }
+}
+
+/* ---- zkey --------------------------------------------------------------------------------- */
+
+TEST(formats, zkey_multiplier_vs_json) {
+    zkey z;
+    cuzk_error err = {0};
+    REQUIRE(zkey_load(&z, test_fixture("bls12381/multiplier/circuit_final.zkey"), true, &err) == CUZK_OK);
+    json_t *j = load_json("bls12381/multiplier/zkey.json");
+    REQUIRE(j);
+    CHECK_EQ_INT(z.n_vars, json_integer_value(json_object_get(j, "nVars")));
+    CHECK_EQ_INT(z.n_public, json_integer_value(json_object_get(j, "nPublic")));
+    CHECK_EQ_INT(z.domain_size, json_integer_value(json_object_get(j, "domainSize")));
+    CHECK_EQ_INT(z.log_domain, json_integer_value(json_object_get(j, "power")));
+    CHECK(g1_json_eq(&z.alpha1, json_object_get(j, "vk_alpha_1")));
+    CHECK(g1_json_eq(&z.beta1, json_object_get(j, "vk_beta_1")));
+    CHECK(g2_json_eq(&z.beta2, json_object_get(j, "vk_beta_2")));
+    CHECK(g2_json_eq(&z.gamma2, json_object_get(j, "vk_gamma_2")));
+    CHECK(g1_json_eq(&z.delta1, json_object_get(j, "vk_delta_1")));
+    CHECK(g2_json_eq(&z.delta2, json_object_get(j, "vk_delta_2")));
+    json_t *ic = json_object_get(j, "IC");
+    CHECK_EQ_INT(json_array_size(ic), z.n_public + 1);
+    for (uint32_t i = 0; i <= z.n_public; i++) CHECK_MSG(g1_json_eq(&z.ic[i], json_array_get(ic, i)), "IC[%u]", i);
+    json_t *cc = json_object_get(j, "ccoefs");
+    CHECK_EQ_INT(json_array_size(cc), z.n_coefs);
+    for (uint32_t i = 0; i < z.n_coefs && i < json_array_size(cc); i++) {
+        json_t *e = json_array_get(cc, i);
+        CHECK_EQ_INT(z.coefs[i].matrix, json_integer_value(json_object_get(e, "matrix")));
+        CHECK_EQ_INT(z.coefs[i].row, json_integer_value(json_object_get(e, "constraint")));
+        CHECK_EQ_INT(z.coefs[i].wire, json_integer_value(json_object_get(e, "signal")));
+        CHECK_MSG(fr_dec_eq(&z.coefs[i].value, json_object_get(e, "value")), "coef %u value", i);
+    }
+    json_t *A = json_object_get(j, "A"), *B1 = json_object_get(j, "B1"), *B2 = json_object_get(j, "B2"),
+           *C = json_object_get(j, "C"), *H = json_object_get(j, "hExps");
+    for (uint32_t i = 0; i < z.n_vars; i++) {
+        CHECK_MSG(g1_json_eq(&z.a[i], json_array_get(A, i)), "A[%u]", i);
+        CHECK_MSG(g1_json_eq(&z.b1[i], json_array_get(B1, i)), "B1[%u]", i);
+        CHECK_MSG(g2_json_eq(&z.b2[i], json_array_get(B2, i)), "B2[%u]", i);
+        if (i > z.n_public) CHECK_MSG(g1_json_eq(&z.c[i - z.n_public - 1], json_array_get(C, i)), "C[%u]", i);
+    }
+    CHECK_EQ_INT(json_array_size(H), z.domain_size);
+    for (uint32_t i = 0; i < z.domain_size; i++) CHECK_MSG(g1_json_eq(&z.h[i], json_array_get(H, i)), "H[%u]", i);
+    json_decref(j);
+    zkey_free(&z);
+    zkey_free(&z); /* idempotent on a zeroed struct */
+}
+
+TEST(formats, zkey_all_fixtures_consistent) {
+    const char *dirs[] = {"bls12381/multiplier", "bls12381/merkle_mimc5"};
+    for (int d = 0; d < 2; d++) {
+        char p[512];
+        zkey z;
+        r1cs cs;
+        wtns w;
+        cuzk_error err = {0};
+        snprintf(p, sizeof p, "%s/circuit_final.zkey", test_fixture(dirs[d]));
+        REQUIRE(zkey_load(&z, p, d == 0, &err) == CUZK_OK);
+        snprintf(p, sizeof p, "%s/circuit.r1cs", test_fixture(dirs[d]));
+        REQUIRE(r1cs_load(&cs, p, &err) == CUZK_OK);
+        snprintf(p, sizeof p, "%s/witness.wtns", test_fixture(dirs[d]));
+        REQUIRE(wtns_load(&w, p, &err) == CUZK_OK);
+        CHECK_EQ_INT(z.n_vars, cs.n_vars);
+        CHECK_EQ_INT(z.n_public, cs.n_public);
+        CHECK_EQ_INT(w.n, cs.n_vars);
+        CHECK(z.domain_size >= cs.n_constraints + cs.n_public + 1);
+        CHECK(z.domain_size / 2 < cs.n_constraints + cs.n_public + 1);
+        /* section 4 = the A and B terms of the r1cs (+ nPublic + 1 public rows), same values */
+        CHECK_EQ_INT(z.n_coefs, cs.a.nnz + cs.b.nnz + cs.n_public + 1);
+        uint64_t ka = 0, kb = 0;
+        bool ok = true;
+        for (uint32_t i = 0; i < z.n_coefs && ok; i++) {
+            const zkey_coef *c = &z.coefs[i];
+            if (c->row >= cs.n_constraints) {
+                fr one;
+                fr_one(&one);
+                ok = c->matrix == 0 && c->wire == c->row - cs.n_constraints && fr_eq(&c->value, &one);
+                continue;
+            }
+            const csr_matrix *m = c->matrix == 0 ? &cs.a : &cs.b;
+            uint64_t *k = c->matrix == 0 ? &ka : &kb;
+            ok = *k < m->nnz && m->col[*k] == c->wire && fr_eq(&m->val[*k], &c->value) &&
+                 *k >= m->row_ptr[c->row] && *k < m->row_ptr[c->row + 1];
+            (*k)++;
+        }
+        CHECK_MSG(ok, "%s: zkey coefficients differ from the r1cs A/B terms", dirs[d]);
+        wtns_free(&w);
+        r1cs_free(&cs);
+        zkey_free(&z);
+    }
+}
+
+/* ---- JSON --------------------------------------------------------------------------------- */
+
+static bool g1_same(const g1_affine *a, const g1_affine *b) { return !memcmp(a, b, sizeof *a); }
+static bool g2_same(const g2_affine *a, const g2_affine *b) { return !memcmp(a, b, sizeof *a); }
+
+TEST(formats, proof_public_vk_json_round_trip) {
+    const char *dirs[] = {"bls12381/multiplier", "bls12381/merkle_mimc5"};
+    for (int d = 0; d < 2; d++) {
+        char p[512], q[512];
+        cuzk_error err = {0};
+        groth16_proof pr, pr2;
+        snprintf(p, sizeof p, "%s/proof.json", test_fixture(dirs[d]));
+        REQUIRE(proof_json_read(&pr, p, &err) == CUZK_OK);
+        json_t *j = json_load_file(p, 0, NULL);
+        CHECK(g1_json_eq(&pr.a, json_object_get(j, "pi_a")));
+        CHECK(g2_json_eq(&pr.b, json_object_get(j, "pi_b")));
+        CHECK(g1_json_eq(&pr.c, json_object_get(j, "pi_c")));
+        json_decref(j);
+        snprintf(q, sizeof q, "%s/proof%d.json", test_tmpdir(), d);
+        REQUIRE(proof_json_write(q, &pr, &err) == CUZK_OK);
+        REQUIRE(proof_json_read(&pr2, q, &err) == CUZK_OK);
+        CHECK(g1_same(&pr.a, &pr2.a) && g2_same(&pr.b, &pr2.b) && g1_same(&pr.c, &pr2.c));
+
+        fr *pub, *pub2;
+        size_t n, n2;
+        snprintf(p, sizeof p, "%s/public.json", test_fixture(dirs[d]));
+        REQUIRE(public_json_read(&pub, &n, p, &err) == CUZK_OK);
+        snprintf(q, sizeof q, "%s/public%d.json", test_tmpdir(), d);
+        REQUIRE(public_json_write(q, pub, n, &err) == CUZK_OK);
+        REQUIRE(public_json_read(&pub2, &n2, q, &err) == CUZK_OK);
+        CHECK(n == n2 && !memcmp(pub, pub2, n * sizeof(fr)));
+        free(pub);
+        free(pub2);
+
+        groth16_vk vk, vk2;
+        snprintf(p, sizeof p, "%s/verification_key.json", test_fixture(dirs[d]));
+        REQUIRE(vk_json_read(&vk, p, &err) == CUZK_OK);
+        j = json_load_file(p, 0, NULL);
+        CHECK_EQ_INT(vk.n_public, json_integer_value(json_object_get(j, "nPublic")));
+        CHECK(g1_json_eq(&vk.alpha1, json_object_get(j, "vk_alpha_1")));
+        CHECK(g2_json_eq(&vk.delta2, json_object_get(j, "vk_delta_2")));
+        for (uint32_t i = 0; i <= vk.n_public; i++) CHECK(g1_json_eq(&vk.ic[i], json_array_get(json_object_get(j, "IC"), i)));
+        json_decref(j);
+        snprintf(q, sizeof q, "%s/vk%d.json", test_tmpdir(), d);
+        REQUIRE(vk_json_write(q, &vk, &err) == CUZK_OK);
+        REQUIRE(vk_json_read(&vk2, q, &err) == CUZK_OK);
+        CHECK(vk.n_public == vk2.n_public && g1_same(&vk.alpha1, &vk2.alpha1) && g2_same(&vk.beta2, &vk2.beta2) &&
+              g2_same(&vk.gamma2, &vk2.gamma2) && g2_same(&vk.delta2, &vk2.delta2) &&
+              !memcmp(vk.ic, vk2.ic, sizeof(g1_affine) * (vk.n_public + 1)));
+        groth16_vk_free(&vk);
+        groth16_vk_free(&vk2);
+    }
+}
+
+TEST(formats, snarkjs_accepts_our_json) {
+    const char *sj = test_snarkjs();
+    if (!sj) SKIP("snarkjs not installed under tests/js");
+    char out[4096];
+    if (test_run(out, sizeof out, "node --version") != 0) SKIP("node not available");
+    const char *dir = "bls12381/merkle_mimc5";
+    char p[512], vkp[512], prp[512], pbp[512];
+    groth16_proof pr;
+    groth16_vk vk;
+    fr *pub;
+    size_t n;
+    snprintf(p, sizeof p, "%s/proof_fixed.json", test_fixture(dir));
+    REQUIRE(proof_json_read(&pr, p, NULL) == CUZK_OK);
+    snprintf(p, sizeof p, "%s/verification_key.json", test_fixture(dir));
+    REQUIRE(vk_json_read(&vk, p, NULL) == CUZK_OK);
+    snprintf(p, sizeof p, "%s/public.json", test_fixture(dir));
+    REQUIRE(public_json_read(&pub, &n, p, NULL) == CUZK_OK);
+    snprintf(vkp, sizeof vkp, "%s/sj_vk.json", test_tmpdir());
+    snprintf(prp, sizeof prp, "%s/sj_proof.json", test_tmpdir());
+    snprintf(pbp, sizeof pbp, "%s/sj_public.json", test_tmpdir());
+    REQUIRE(vk_json_write(vkp, &vk, NULL) == CUZK_OK);
+    REQUIRE(proof_json_write(prp, &pr, NULL) == CUZK_OK);
+    REQUIRE(public_json_write(pbp, pub, n, NULL) == CUZK_OK);
+    int rc = test_run(out, sizeof out, "node %s groth16 verify %s %s %s", sj, vkp, pbp, prp);
+    CHECK_MSG(rc == 0 && strstr(out, "OK") != NULL, "snarkjs verify rc %d: %s", rc, out);
+    /* and a tampered public input must fail */
+    fr one;
+    fr_one(&one);
+    fr_add(&pub[0], &pub[0], &one);
+    REQUIRE(public_json_write(pbp, pub, n, NULL) == CUZK_OK);
+    rc = test_run(out, sizeof out, "node %s groth16 verify %s %s %s", sj, vkp, pbp, prp);
+    CHECK_MSG(rc != 0, "snarkjs accepted a wrong public input: %s", out);
+    free(pub);
+    groth16_vk_free(&vk);
+}
+
+/* ---- bellperson --------------------------------------------------------------------------- */
+
+static void rand_fr(fr *k) {
+    uint8_t b[64];
+    test_rand_bytes(b, sizeof b);
+    fr_from_bytes_wide_le(k, b, sizeof b);
+}
+static void rand_g1(g1_affine *out) {
+    g1_affine g;
+    g1_jacobian gj, r;
+    fr k;
+    g1_generator(&g);
+    g1_jacobian_from_affine(&gj, &g);
+    rand_fr(&k);
+    g1_mul_fr(&r, &gj, &k);
+    g1_jacobian_to_affine(out, &r);
+}
+static void rand_g2(g2_affine *out) {
+    g2_affine g;
+    g2_jacobian gj, r;
+    fr k;
+    g2_generator(&g);
+    g2_jacobian_from_affine(&gj, &g);
+    rand_fr(&k);
+    g2_mul_fr(&r, &gj, &k);
+    g2_jacobian_to_affine(out, &r);
+}
+
+static void rand_vk(groth16_vk *vk, uint32_t n_public) {
+    memset(vk, 0, sizeof *vk);
+    rand_g1(&vk->alpha1); rand_g1(&vk->beta1); rand_g2(&vk->beta2);
+    rand_g2(&vk->gamma2); rand_g1(&vk->delta1); rand_g2(&vk->delta2);
+    vk->n_public = n_public;
+    vk->ic = malloc(sizeof(g1_affine) * (n_public + 1));
+    for (uint32_t i = 0; i <= n_public; i++) rand_g1(&vk->ic[i]);
+}
+
+static bool vk_same(const groth16_vk *a, const groth16_vk *b) {
+    return a->n_public == b->n_public && g1_same(&a->alpha1, &b->alpha1) && g1_same(&a->beta1, &b->beta1) &&
+           g2_same(&a->beta2, &b->beta2) && g2_same(&a->gamma2, &b->gamma2) && g1_same(&a->delta1, &b->delta1) &&
+           g2_same(&a->delta2, &b->delta2) && !memcmp(a->ic, b->ic, sizeof(g1_affine) * (a->n_public + 1));
+}
+
+/* Makes small random params; shared with the bad_input suite through a file. */
+static void rand_params(bellperson_params *p) {
+    memset(p, 0, sizeof *p);
+    rand_vk(&p->vk, 2);
+    p->n_h = 7; p->n_l = 5; p->n_a = 4; p->n_b_g1 = 3; p->n_b_g2 = 3;
+    p->h = malloc(sizeof(g1_affine) * p->n_h);
+    p->l = malloc(sizeof(g1_affine) * p->n_l);
+    p->a = malloc(sizeof(g1_affine) * p->n_a);
+    p->b_g1 = malloc(sizeof(g1_affine) * p->n_b_g1);
+    p->b_g2 = malloc(sizeof(g2_affine) * p->n_b_g2);
+    for (uint32_t i = 0; i < p->n_h; i++) rand_g1(&p->h[i]);
+    for (uint32_t i = 0; i < p->n_l; i++) rand_g1(&p->l[i]);
+    for (uint32_t i = 0; i < p->n_a; i++) rand_g1(&p->a[i]);
+    for (uint32_t i = 0; i < p->n_b_g1; i++) rand_g1(&p->b_g1[i]);
+    for (uint32_t i = 0; i < p->n_b_g2; i++) rand_g2(&p->b_g2[i]);
+}
+
+TEST(formats, bellperson_params_vk_round_trip) {
+    bellperson_params p, p2;
+    cuzk_error err = {0};
+    char path[512], vkpath[512];
+    rand_params(&p);
+    snprintf(path, sizeof path, "%s/rt.params", test_tmpdir());
+    snprintf(vkpath, sizeof vkpath, "%s/rt.vk", test_tmpdir());
+    REQUIRE(bellperson_params_write(path, &p, &err) == CUZK_OK);
+    REQUIRE(bellperson_params_load(&p2, path, true, &err) == CUZK_OK);
+    CHECK(vk_same(&p.vk, &p2.vk));
+    CHECK(p2.n_h == p.n_h && p2.n_l == p.n_l && p2.n_a == p.n_a && p2.n_b_g1 == p.n_b_g1 && p2.n_b_g2 == p.n_b_g2);
+    CHECK(!memcmp(p.h, p2.h, sizeof(g1_affine) * p.n_h) && !memcmp(p.l, p2.l, sizeof(g1_affine) * p.n_l) &&
+          !memcmp(p.a, p2.a, sizeof(g1_affine) * p.n_a) && !memcmp(p.b_g1, p2.b_g1, sizeof(g1_affine) * p.n_b_g1) &&
+          !memcmp(p.b_g2, p2.b_g2, sizeof(g2_affine) * p.n_b_g2));
+    /* expected size: 3*96 + 3*192 + 6 counts + points */
+    uint8_t *bytes;
+    size_t nb;
+    REQUIRE(file_bytes(path, &bytes, &nb));
+    CHECK_EQ_INT(nb, 864 + 6 * 4 + 96 * (3 + 7 + 5 + 4 + 3) + 192 * 3);
+    free(bytes);
+    REQUIRE(bellperson_vk_write(vkpath, &p.vk, &err) == CUZK_OK);
+    groth16_vk vk;
+    REQUIRE(bellperson_vk_load(&vk, vkpath, &err) == CUZK_OK);
+    CHECK(vk_same(&vk, &p.vk));
+    /* the .vk is a byte prefix of the .params */
+    uint8_t *pb, *vb;
+    size_t npb, nvb;
+    REQUIRE(file_bytes(path, &pb, &npb) && file_bytes(vkpath, &vb, &nvb));
+    CHECK(nvb < npb && !memcmp(pb, vb, nvb));
+    free(pb);
+    free(vb);
+    groth16_vk_free(&vk);
+    bellperson_params_free(&p2);
+    bellperson_params_free(&p);
+}
+
+TEST(formats, bellperson_proof_round_trip) {
+    for (int it = 0; it < test_iters(8); it++) {
+        groth16_proof p, q;
+        rand_g1(&p.a);
+        rand_g2(&p.b);
+        rand_g1(&p.c);
+        uint8_t enc[BELLPERSON_PROOF_BYTES], enc2[BELLPERSON_PROOF_BYTES];
+        bellperson_proof_encode(enc, &p);
+        CHECK(enc[0] & 0x80);
+        CHECK(enc[48] & 0x80);
+        CHECK(enc[144] & 0x80);
+        cuzk_error err = {0};
+        REQUIRE(bellperson_proof_decode(&q, enc, &err) == CUZK_OK);
+        CHECK(g1_same(&p.a, &q.a) && g2_same(&p.b, &q.b) && g1_same(&p.c, &q.c));
+        bellperson_proof_encode(enc2, &q);
+        CHECK_MEM(enc, enc2, sizeof enc);
+    }
+}
+
+/* ---- describe ----------------------------------------------------------------------------- */
+
+TEST(formats, file_describe_kinds) {
+    struct { const char *rel; const char *want[3]; } cases[] = {
+        {"bls12381/multiplier/circuit_final.zkey", {"zkey", "bls12381", "domain: 4"}},
+        {"bls12381/merkle_mimc5/circuit.r1cs", {"r1cs", "constraints: 1568", "wires: 1578"}},
+        {"bls12381/multiplier/witness.wtns", {"wtns", "values: 4", "bls12381"}},
+        {"bn128/multiplier/circuit_final.zkey", {"zkey", "bn128", "vars: 4"}},
+        {"bls12381/multiplier/proof.json", {"proof", "bls12381", NULL}},
+        {"bls12381/multiplier/verification_key.json", {"verification key", "IC points 2", NULL}},
+        {"bls12381/multiplier/public.json", {"array of 1", NULL, NULL}},
+    };
+    char buf[2048];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cuzk_error err = {0};
+        CHECK_MSG(file_describe(buf, sizeof buf, test_fixture(cases[i].rel), &err) == CUZK_OK, "%s: %s", cases[i].rel, err.msg);
+        for (int k = 0; k < 3; k++)
+            if (cases[i].want[k]) CHECK_MSG(strstr(buf, cases[i].want[k]) != NULL, "%s: no '%s' in:\n%s", cases[i].rel, cases[i].want[k], buf);
+    }
+    /* bellperson params and vk */
+    bellperson_params p;
+    rand_params(&p);
+    char path[512];
+    snprintf(path, sizeof path, "%s/d.params", test_tmpdir());
+    REQUIRE(bellperson_params_write(path, &p, NULL) == CUZK_OK);
+    REQUIRE(file_describe(buf, sizeof buf, path, NULL) == CUZK_OK);
+    CHECK_MSG(strstr(buf, "bellperson parameters") && strstr(buf, "h 7"), "%s", buf);
+    snprintf(path, sizeof path, "%s/d.vk", test_tmpdir());
+    REQUIRE(bellperson_vk_write(path, &p.vk, NULL) == CUZK_OK);
+    REQUIRE(file_describe(buf, sizeof buf, path, NULL) == CUZK_OK);
+    CHECK_MSG(strstr(buf, "verifying key") && strstr(buf, "ic: 3"), "%s", buf);
+    /* tiny buffer: truncated, terminated */
+    REQUIRE(file_describe(buf, 8, path, NULL) == CUZK_OK);
+    CHECK(strlen(buf) == 7);
+    bellperson_params_free(&p);
+}
