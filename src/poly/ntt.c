@@ -1,0 +1,431 @@
+/* Radix-2 NTT over BLS12-381 Fr on the CPU (interface and conventions: src/poly/ntt.h).
+ *
+ * Layout of the computation. A size-m transform is log_m butterfly stages; stage s pairs elements
+ * i and i + 2^s. Stages are processed in groups so that each thread works on a cache-sized tile:
+ *   - the first group (stages 0 .. 7) works on contiguous blocks of 2^8 elements (8 KiB);
+ *   - every later group covers up to LOG_GROUP stages s0 .. s0+L-1; the elements one tile touches
+ *     are base + t*2^s0 + j for t < 2^L and j < TILE_W consecutive columns, so every memory access
+ *     is a contiguous row of TILE_W elements (TILE_W * 32 bytes) and the tile (TILE_W * 2^L * 32
+ *     bytes) stays in L2 while its L stages run.
+ * This is the classic "blocked" (or multi-pass, six-step without transposes) FFT; each group is
+ * one streaming pass over the array (groups of 8 stages: 2^16 needs 2 passes, 2^20 3, 2^28 4),
+ * plus the bit reversal. With the generic Montgomery product the transform is compute-bound, so
+ * small groups cost little and keep every group boundary reachable by tests at 2^17. Tiles of one group are independent and spread over threads with parallel_for.
+ *
+ * Two butterflies share that machinery:
+ *   DIT (Cooley-Tukey): bit-reversed input -> natural output, stages 0 .. log_m-1;
+ *   DIF (Gentleman-Sande): natural input -> bit-reversed output, stages log_m-1 .. 0.
+ * The public transforms are bit reversal + DIT. The H computations avoid bit reversals entirely:
+ * iNTT by DIF (natural -> bit-reversed coefficients), coset scaling applied in bit-reversed order,
+ * then forward NTT by DIT (bit-reversed -> natural values).
+ *
+ * Twiddle factor of stage s at offset k (k < 2^s): omega_(2^(s+1))^k = omega_m^(k * m / 2^(s+1)),
+ * read from the domain's table of omega_m^0 .. omega_m^(m/2-1).
+ */
+#include "poly/ntt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/parallel.h"
+
+#define NTT_MAX_LOG 28
+#define LOG_BLOCK 8 /* first group: 2^8 elements = 8 KiB per block (L1) */
+#define LOG_GROUP 8 /* later groups: up to 8 stages per pass */
+#define TILE_W 16   /* columns per tile: rows of 512 bytes; tile = 16 * 2^8 * 32 B = 128 KiB (L2) */
+
+/* ---- small helpers -------------------------------------------------------------------- */
+
+static void fr_from_canon_const(fr *r, const uint64_t c[4]) { fr_from_canon(r, c); }
+
+static void fr_pow_u64(fr *r, const fr *x, uint64_t e) { fr_pow_vartime(r, x, &e, 1); }
+
+static inline uint64_t bitrev64(uint64_t x) {
+    x = ((x >> 1) & 0x5555555555555555ull) | ((x & 0x5555555555555555ull) << 1);
+    x = ((x >> 2) & 0x3333333333333333ull) | ((x & 0x3333333333333333ull) << 2);
+    x = ((x >> 4) & 0x0f0f0f0f0f0f0f0full) | ((x & 0x0f0f0f0f0f0f0f0full) << 4);
+    x = ((x >> 8) & 0x00ff00ff00ff00ffull) | ((x & 0x00ff00ff00ff00ffull) << 8);
+    x = ((x >> 16) & 0x0000ffff0000ffffull) | ((x & 0x0000ffff0000ffffull) << 16);
+    return (x >> 32) | (x << 32);
+}
+static inline size_t bitrev_k(size_t x, int k) { return k == 0 ? 0 : (size_t)(bitrev64(x) >> (64 - k)); }
+
+/* Root of unity of order 2^log_n in the given convention, Montgomery form. */
+static void root_of_order(fr *r, int log_n, ntt_roots roots) {
+    static const uint64_t r7[4] = BLS12_381_FR_ROOT_7_CANON;
+    static const uint64_t r5[4] = BLS12_381_FR_ROOT_5_CANON;
+    fr_from_canon_const(r, roots == NTT_ROOTS_SNARKJS ? r5 : r7);
+    for (int i = log_n; i < BLS12_381_FR_TWO_ADICITY; i++) fr_sqr(r, r);
+}
+
+/* ---- a[i] = scale * x^i (fill) or a[i] *= scale * x^i (scale), in parallel ------------- */
+
+typedef struct {
+    fr *a;
+    fr x, scale;
+    int fill;
+} powscale_ctx;
+
+static void powscale_run(void *vctx, size_t begin, size_t end, int tid) {
+    (void)tid;
+    powscale_ctx *c = vctx;
+    fr p;
+    fr_pow_u64(&p, &c->x, (uint64_t)begin);
+    fr_mul(&p, &p, &c->scale);
+    for (size_t i = begin; i < end; i++) {
+        if (c->fill) c->a[i] = p;
+        else fr_mul(&c->a[i], &c->a[i], &p);
+        fr_mul(&p, &p, &c->x);
+    }
+}
+
+static void powscale(fr *a, size_t n, const fr *x, const fr *scale, int fill, int nthreads) {
+    powscale_ctx c = {a, *x, *scale, fill};
+    parallel_for(n, n < 4096 ? 1 : nthreads, powscale_run, &c);
+}
+
+/* ---- bit-reversal permutation --------------------------------------------------------- */
+
+typedef struct {
+    fr *a;
+    int log_m;
+} bitrev_ctx;
+
+static void bitrev_run(void *vctx, size_t begin, size_t end, int tid) {
+    (void)tid;
+    bitrev_ctx *c = vctx;
+    for (size_t i = begin; i < end; i++) {
+        size_t j = bitrev_k(i, c->log_m);
+        if (i < j) {
+            fr t = c->a[i];
+            c->a[i] = c->a[j];
+            c->a[j] = t;
+        }
+    }
+}
+
+static void bit_reverse(fr *a, int log_m, int nthreads) {
+    bitrev_ctx c = {a, log_m};
+    size_t m = (size_t)1 << log_m;
+    parallel_for(m, m < 4096 ? 1 : nthreads, bitrev_run, &c);
+}
+
+/* ---- the blocked butterfly core ------------------------------------------------------- */
+
+typedef struct {
+    fr *a;
+    const fr *tw; /* omega^0 .. omega^(m/2-1) of the transform's root */
+    size_t m;
+    int log_m;
+    int s0, L;   /* stages s0 .. s0+L-1 */
+    size_t w;    /* columns per tile */
+    int dif;
+} group_ctx;
+
+/* One stage s of one tile: base points at element (hi, t=0, lo0); rows have stride 2^s0. */
+static void tile_stage(const group_ctx *g, fr *base, size_t lo0, int s) {
+    const size_t stride = (size_t)1 << g->s0;
+    const size_t T = (size_t)1 << g->L;
+    const size_t hs = (size_t)1 << (s - g->s0);
+    const size_t twstride = g->m >> (s + 1);
+    const size_t W = g->w;
+    for (size_t blk = 0; blk < T; blk += 2 * hs) {
+        for (size_t u = 0; u < hs; u++) {
+            fr *x = base + (blk + u) * stride;
+            fr *y = x + hs * stride;
+            const fr *tw = g->tw + (u * stride + lo0) * twstride;
+            if (!g->dif) {
+                for (size_t j = 0; j < W; j++, tw += twstride) {
+                    fr t;
+                    fr_mul(&t, &y[j], tw);
+                    fr_sub(&y[j], &x[j], &t);
+                    fr_add(&x[j], &x[j], &t);
+                }
+            } else {
+                for (size_t j = 0; j < W; j++, tw += twstride) {
+                    fr t;
+                    fr_sub(&t, &x[j], &y[j]);
+                    fr_add(&x[j], &x[j], &y[j]);
+                    fr_mul(&y[j], &t, tw);
+                }
+            }
+        }
+    }
+}
+
+static void group_run(void *vctx, size_t begin, size_t end, int tid) {
+    (void)tid;
+    const group_ctx *g = vctx;
+    const size_t tiles_per_hi = ((size_t)1 << g->s0) / g->w;
+    for (size_t task = begin; task < end; task++) {
+        size_t hi = task / tiles_per_hi;
+        size_t lo0 = (task % tiles_per_hi) * g->w;
+        fr *base = g->a + (hi << (g->s0 + g->L)) + lo0;
+        if (!g->dif)
+            for (int s = g->s0; s < g->s0 + g->L; s++) tile_stage(g, base, lo0, s);
+        else
+            for (int s = g->s0 + g->L - 1; s >= g->s0; s--) tile_stage(g, base, lo0, s);
+    }
+}
+
+/* Group boundaries: first group LOG_BLOCK stages, then LOG_GROUP at a time. */
+static int group_plan(int log_m, int s0_out[], int L_out[]) {
+    int ng = 0, s0 = 0;
+    while (s0 < log_m) {
+        int L = s0 == 0 ? LOG_BLOCK : LOG_GROUP;
+        if (L > log_m - s0) L = log_m - s0;
+        s0_out[ng] = s0;
+        L_out[ng] = L;
+        ng++;
+        s0 += L;
+    }
+    return ng;
+}
+
+/* All log_m stages, no bit reversal, no scaling. dif = 0: DIT (bit-reversed -> natural);
+ * dif = 1: DIF (natural -> bit-reversed). */
+static void ntt_core(fr *a, int log_m, const fr *tw, int dif, int nthreads) {
+    if (log_m == 0) return;
+    int s0s[NTT_MAX_LOG + 1], Ls[NTT_MAX_LOG + 1];
+    int ng = group_plan(log_m, s0s, Ls);
+    size_t m = (size_t)1 << log_m;
+    for (int gi = 0; gi < ng; gi++) {
+        int idx = dif ? ng - 1 - gi : gi;
+        group_ctx g = {a, tw, m, log_m, s0s[idx], Ls[idx], 0, dif};
+        size_t cols = (size_t)1 << g.s0;
+        g.w = cols < TILE_W ? cols : TILE_W;
+        size_t tasks = (m >> (g.s0 + g.L)) * (cols / g.w);
+        parallel_for(tasks, m < 4096 ? 1 : nthreads, group_run, &g);
+    }
+}
+
+/* ---- domain --------------------------------------------------------------------------- */
+
+cuzk_status ntt_domain_init(ntt_domain *d, int log_m, ntt_roots roots) {
+    if (!d) return CUZK_ERR_ARG;
+    memset(d, 0, sizeof *d);
+    if (log_m < 1 || log_m > NTT_MAX_LOG) return CUZK_ERR_ARG;
+    if (roots != NTT_ROOTS_BELLPERSON && roots != NTT_ROOTS_SNARKJS) return CUZK_ERR_ARG;
+    size_t m = (size_t)1 << log_m;
+    fr *tw = malloc(m / 2 * sizeof(fr)), *twi = malloc(m / 2 * sizeof(fr));
+    if (!tw || !twi) {
+        free(tw);
+        free(twi);
+        return CUZK_ERR_NOMEM;
+    }
+    d->log_m = log_m;
+    d->m = m;
+    root_of_order(&d->omega, log_m, roots);
+    fr_inv(&d->omega_inv, &d->omega);
+    fr mm;
+    fr_from_u64(&mm, (uint64_t)m);
+    fr_inv(&d->m_inv, &mm);
+    fr one;
+    fr_one(&one);
+    powscale(tw, m / 2, &d->omega, &one, 1, 0);
+    powscale(twi, m / 2, &d->omega_inv, &one, 1, 0);
+    d->twiddles = tw;
+    d->twiddles_inv = twi;
+    return CUZK_OK;
+}
+
+void ntt_domain_free(ntt_domain *d) {
+    if (!d) return;
+    free(d->twiddles);
+    free(d->twiddles_inv);
+    memset(d, 0, sizeof *d);
+}
+
+/* ---- public transforms ---------------------------------------------------------------- */
+
+void ntt_forward(const ntt_domain *d, fr *a, int nthreads) {
+    bit_reverse(a, d->log_m, nthreads);
+    ntt_core(a, d->log_m, d->twiddles, 0, nthreads);
+}
+
+void ntt_inverse(const ntt_domain *d, fr *a, int nthreads) {
+    fr one;
+    fr_one(&one);
+    bit_reverse(a, d->log_m, nthreads);
+    ntt_core(a, d->log_m, d->twiddles_inv, 0, nthreads);
+    powscale(a, d->m, &one, &d->m_inv, 0, nthreads);
+}
+
+void ntt_coset_forward(const ntt_domain *d, fr *a, const fr *shift, int nthreads) {
+    fr one;
+    fr_one(&one);
+    powscale(a, d->m, shift, &one, 0, nthreads);
+    ntt_forward(d, a, nthreads);
+}
+
+void ntt_coset_inverse(const ntt_domain *d, fr *a, const fr *shift, int nthreads) {
+    fr shift_inv;
+    fr_inv(&shift_inv, shift);
+    bit_reverse(a, d->log_m, nthreads);
+    ntt_core(a, d->log_m, d->twiddles_inv, 0, nthreads);
+    /* one pass: a_i *= (1/m) * shift^-i */
+    powscale(a, d->m, &shift_inv, &d->m_inv, 0, nthreads);
+}
+
+/* ---- scaling in bit-reversed order ----------------------------------------------------
+ * a[p] *= scale * x^bitrev(p). With p = p_hi * 2^a + p_lo (a = floor(log_m / 2)),
+ * bitrev(p) = bitrev_a(p_lo) * 2^(log_m - a) + bitrev_(log_m - a)(p_hi), so the factor is
+ * lo_tab[bitrev_a(p_lo)] * hi_tab[bitrev_(log_m-a)(p_hi)] with lo_tab[i] = x^(i * 2^(log_m-a)) and
+ * hi_tab[i] = scale * x^i: two tables of about sqrt(m) entries, one extra product per element. */
+
+typedef struct {
+    fr *a;
+    const fr *lo_tab, *hi_tab;
+    int log_m, la;
+} brscale_ctx;
+
+static void brscale_run(void *vctx, size_t begin, size_t end, int tid) {
+    (void)tid;
+    const brscale_ctx *c = vctx;
+    const size_t lo_mask = ((size_t)1 << c->la) - 1;
+    const int lb = c->log_m - c->la;
+    for (size_t p = begin; p < end; p++) {
+        fr f;
+        fr_mul(&f, &c->lo_tab[bitrev_k(p & lo_mask, c->la)], &c->hi_tab[bitrev_k(p >> c->la, lb)]);
+        fr_mul(&c->a[p], &c->a[p], &f);
+    }
+}
+
+typedef struct {
+    fr *lo_tab, *hi_tab;
+    int la;
+} brscale_tabs;
+
+static bool brscale_tabs_init(brscale_tabs *t, int log_m, const fr *x, const fr *scale) {
+    t->la = log_m / 2;
+    int lb = log_m - t->la;
+    t->lo_tab = malloc(((size_t)1 << t->la) * sizeof(fr));
+    t->hi_tab = malloc(((size_t)1 << lb) * sizeof(fr));
+    if (!t->lo_tab || !t->hi_tab) {
+        free(t->lo_tab);
+        free(t->hi_tab);
+        return false;
+    }
+    fr one, xs;
+    fr_one(&one);
+    fr_pow_u64(&xs, x, (uint64_t)1 << lb);
+    powscale(t->lo_tab, (size_t)1 << t->la, &xs, &one, 1, 1);
+    powscale(t->hi_tab, (size_t)1 << lb, x, scale, 1, 1);
+    return true;
+}
+
+static void brscale_tabs_free(brscale_tabs *t) {
+    free(t->lo_tab);
+    free(t->hi_tab);
+}
+
+static void brscale(fr *a, int log_m, const brscale_tabs *t, int nthreads) {
+    brscale_ctx c = {a, t->lo_tab, t->hi_tab, log_m, t->la};
+    size_t m = (size_t)1 << log_m;
+    parallel_for(m, m < 4096 ? 1 : nthreads, brscale_run, &c);
+}
+
+/* Values on the domain (natural order) -> values on the coset shift*<omega> (natural order):
+ * iNTT by DIF (bit-reversed coefficients times m), scale coefficient i by shift^i / m in
+ * bit-reversed order, DIT forward. Uses the tables t built for x = shift, scale = 1/m. */
+static void domain_to_coset(const ntt_domain *d, fr *a, const brscale_tabs *t, int nthreads) {
+    ntt_core(a, d->log_m, d->twiddles_inv, 1, nthreads);
+    brscale(a, d->log_m, t, nthreads);
+    ntt_core(a, d->log_m, d->twiddles, 0, nthreads);
+}
+
+/* ---- pointwise ------------------------------------------------------------------------ */
+
+typedef struct {
+    fr *a;
+    const fr *b;
+    fr *c;
+    const fr *scale; /* NULL: none */
+    int op;          /* 0: a = (a*b - c) [* scale]; 1: c = a*b */
+} pw_ctx;
+
+static void pw_run(void *vctx, size_t begin, size_t end, int tid) {
+    (void)tid;
+    const pw_ctx *x = vctx;
+    for (size_t i = begin; i < end; i++) {
+        if (x->op == 1) {
+            fr_mul(&x->c[i], &x->a[i], &x->b[i]);
+        } else {
+            fr t;
+            fr_mul(&t, &x->a[i], &x->b[i]);
+            fr_sub(&t, &t, &x->c[i]);
+            if (x->scale) fr_mul(&t, &t, x->scale);
+            x->a[i] = t;
+        }
+    }
+}
+
+static void pointwise(size_t m, fr *a, const fr *b, fr *c, const fr *scale, int op, int nthreads) {
+    pw_ctx x = {a, b, c, scale, op};
+    parallel_for(m, m < 4096 ? 1 : nthreads, pw_run, &x);
+}
+
+/* ---- H -------------------------------------------------------------------------------- */
+
+void h_bellperson(const ntt_domain *d, fr *a, fr *b, fr *c, int nthreads) {
+    fr g, one, zinv;
+    fr_from_u64(&g, 7);
+    fr_one(&one);
+    /* Z on the coset: g^m - 1 */
+    fr_pow_u64(&zinv, &g, (uint64_t)d->m);
+    fr_sub(&zinv, &zinv, &one);
+    fr_inv(&zinv, &zinv);
+
+    brscale_tabs fwd, inv;
+    bool have_fwd = brscale_tabs_init(&fwd, d->log_m, &g, &d->m_inv);
+    if (!have_fwd) {
+        /* allocation failed: the plain path, bit reversals and all */
+        fr *v[3] = {a, b, c};
+        for (int k = 0; k < 3; k++) {
+            ntt_inverse(d, v[k], nthreads);
+            ntt_coset_forward(d, v[k], &g, nthreads);
+        }
+        pointwise(d->m, a, b, c, &zinv, 0, nthreads);
+        ntt_coset_inverse(d, a, &g, nthreads);
+        return;
+    }
+    domain_to_coset(d, a, &fwd, nthreads);
+    domain_to_coset(d, b, &fwd, nthreads);
+    domain_to_coset(d, c, &fwd, nthreads);
+    brscale_tabs_free(&fwd);
+    pointwise(d->m, a, b, c, &zinv, 0, nthreads);
+
+    /* coset iNTT: DIF with omega^-1, then coefficient i *= g^-i / m in bit-reversed order, then
+     * one bit reversal to natural order */
+    fr ginv;
+    fr_inv(&ginv, &g);
+    ntt_core(a, d->log_m, d->twiddles_inv, 1, nthreads);
+    if (brscale_tabs_init(&inv, d->log_m, &ginv, &d->m_inv)) {
+        brscale(a, d->log_m, &inv, nthreads);
+        brscale_tabs_free(&inv);
+        bit_reverse(a, d->log_m, nthreads);
+    } else {
+        bit_reverse(a, d->log_m, nthreads);
+        powscale(a, d->m, &ginv, &d->m_inv, 0, nthreads);
+    }
+}
+
+void h_snarkjs(const ntt_domain *d, fr *a, fr *b, fr *c, int nthreads) {
+    fr g;
+    root_of_order(&g, d->log_m + 1, NTT_ROOTS_SNARKJS); /* omega_2m */
+    pointwise(d->m, a, b, c, NULL, 1, nthreads);        /* c = a*b on the rows */
+    brscale_tabs t;
+    if (!brscale_tabs_init(&t, d->log_m, &g, &d->m_inv)) {
+        fr *v[3] = {a, b, c};
+        for (int k = 0; k < 3; k++) {
+            ntt_inverse(d, v[k], nthreads);
+            ntt_coset_forward(d, v[k], &g, nthreads);
+        }
+    } else {
+        domain_to_coset(d, a, &t, nthreads);
+        domain_to_coset(d, b, &t, nthreads);
+        domain_to_coset(d, c, &t, nthreads);
+        brscale_tabs_free(&t);
+    }
+    pointwise(d->m, a, b, c, NULL, 0, nthreads);
+}
