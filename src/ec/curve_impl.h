@@ -31,6 +31,18 @@
 #define ECI_JAC ECG(_jacobian)
 #define ECI_XYZZ ECG(_xyzz)
 
+/* Out-of-line field operations. src/ff inlines (always_inline, fully unrolled) every field op;
+ * the ~300 call sites below would otherwise each get a full Montgomery multiplication, which
+ * made g2.c take minutes to compile and 1.8 MB of code. One call per operation costs a few
+ * percent at run time. */
+#define ECW(suffix) ECI_CAT2(ECG(_fw), suffix) /* ECW(_mul) -> g1_fw_mul */
+__attribute__((noinline)) static void ECW(_mul)(ECI_F *r, const ECI_F *a, const ECI_F *b) { ECF(_mul)(r, a, b); }
+__attribute__((noinline)) static void ECW(_sqr)(ECI_F *r, const ECI_F *a) { ECF(_sqr)(r, a); }
+__attribute__((noinline)) static void ECW(_add)(ECI_F *r, const ECI_F *a, const ECI_F *b) { ECF(_add)(r, a, b); }
+__attribute__((noinline)) static void ECW(_sub)(ECI_F *r, const ECI_F *a, const ECI_F *b) { ECF(_sub)(r, a, b); }
+__attribute__((noinline)) static void ECW(_dbl)(ECI_F *r, const ECI_F *a) { ECF(_dbl)(r, a); }
+__attribute__((noinline)) static void ECW(_neg)(ECI_F *r, const ECI_F *a) { ECF(_neg)(r, a); }
+
 /* ---- affine ---------------------------------------------------------------------------- */
 
 void ECG(_affine_set_infinity)(ECI_AFF *r) {
@@ -46,17 +58,17 @@ bool ECG(_affine_eq)(const ECI_AFF *p, const ECI_AFF *q) {
 
 void ECG(_affine_neg)(ECI_AFF *r, const ECI_AFF *p) {
     r->x = p->x;
-    ECF(_neg)(&r->y, &p->y); /* neg(0) = 0: infinity stays (0, 0) */
+    ECW(_neg)(&r->y, &p->y); /* neg(0) = 0: infinity stays (0, 0) */
 }
 
 bool ECG(_affine_is_on_curve)(const ECI_AFF *p) {
     if (ECG(_affine_is_infinity)(p)) return true;
     ECI_F l, rhs, b;
-    ECF(_sqr)(&l, &p->y);
-    ECF(_sqr)(&rhs, &p->x);
-    ECF(_mul)(&rhs, &rhs, &p->x);
+    ECW(_sqr)(&l, &p->y);
+    ECW(_sqr)(&rhs, &p->x);
+    ECW(_mul)(&rhs, &rhs, &p->x);
     ECG(_curve_b)(&b);
-    ECF(_add)(&rhs, &rhs, &b);
+    ECW(_add)(&rhs, &rhs, &b);
     return ECF(_eq)(&l, &rhs);
 }
 
@@ -87,10 +99,10 @@ void ECG(_jacobian_to_affine)(ECI_AFF *r, const ECI_JAC *p) {
     }
     ECI_F zi, zi2, zi3;
     ECF(_inv)(&zi, &p->z);
-    ECF(_sqr)(&zi2, &zi);
-    ECF(_mul)(&zi3, &zi2, &zi);
-    ECF(_mul)(&r->x, &p->x, &zi2);
-    ECF(_mul)(&r->y, &p->y, &zi3);
+    ECW(_sqr)(&zi2, &zi);
+    ECW(_mul)(&zi3, &zi2, &zi);
+    ECW(_mul)(&r->x, &p->x, &zi2);
+    ECW(_mul)(&r->y, &p->y, &zi3);
 }
 
 /* X1 Z2^2 == X2 Z1^2 and Y1 Z2^3 == Y2 Z1^3 */
@@ -98,21 +110,21 @@ bool ECG(_jacobian_eq)(const ECI_JAC *p, const ECI_JAC *q) {
     bool pi = ECG(_jacobian_is_infinity)(p), qi = ECG(_jacobian_is_infinity)(q);
     if (pi || qi) return pi && qi;
     ECI_F z1z1, z2z2, a, b, c, d;
-    ECF(_sqr)(&z1z1, &p->z);
-    ECF(_sqr)(&z2z2, &q->z);
-    ECF(_mul)(&a, &p->x, &z2z2);
-    ECF(_mul)(&b, &q->x, &z1z1);
+    ECW(_sqr)(&z1z1, &p->z);
+    ECW(_sqr)(&z2z2, &q->z);
+    ECW(_mul)(&a, &p->x, &z2z2);
+    ECW(_mul)(&b, &q->x, &z1z1);
     if (!ECF(_eq)(&a, &b)) return false;
-    ECF(_mul)(&z2z2, &z2z2, &q->z);
-    ECF(_mul)(&z1z1, &z1z1, &p->z);
-    ECF(_mul)(&c, &p->y, &z2z2);
-    ECF(_mul)(&d, &q->y, &z1z1);
+    ECW(_mul)(&z2z2, &z2z2, &q->z);
+    ECW(_mul)(&z1z1, &z1z1, &p->z);
+    ECW(_mul)(&c, &p->y, &z2z2);
+    ECW(_mul)(&d, &q->y, &z1z1);
     return ECF(_eq)(&c, &d);
 }
 
 void ECG(_jacobian_neg)(ECI_JAC *r, const ECI_JAC *p) {
     r->x = p->x;
-    ECF(_neg)(&r->y, &p->y);
+    ECW(_neg)(&r->y, &p->y);
     r->z = p->z;
 }
 
@@ -124,27 +136,27 @@ void ECG(_jacobian_dbl)(ECI_JAC *r, const ECI_JAC *p) {
         return;
     }
     ECI_F a, b, c, d, e, f, t, z3;
-    ECF(_sqr)(&a, &p->x);
-    ECF(_sqr)(&b, &p->y);
-    ECF(_sqr)(&c, &b);
-    ECF(_add)(&d, &p->x, &b);
-    ECF(_sqr)(&d, &d);
-    ECF(_sub)(&d, &d, &a);
-    ECF(_sub)(&d, &d, &c);
-    ECF(_dbl)(&d, &d);
-    ECF(_dbl)(&e, &a);
-    ECF(_add)(&e, &e, &a);
-    ECF(_sqr)(&f, &e);
-    ECF(_mul)(&z3, &p->y, &p->z);
-    ECF(_dbl)(&z3, &z3);
-    ECF(_dbl)(&t, &d);
-    ECF(_sub)(&r->x, &f, &t);
-    ECF(_sub)(&t, &d, &r->x);
-    ECF(_mul)(&t, &e, &t);
-    ECF(_dbl)(&c, &c);
-    ECF(_dbl)(&c, &c);
-    ECF(_dbl)(&c, &c);
-    ECF(_sub)(&r->y, &t, &c);
+    ECW(_sqr)(&a, &p->x);
+    ECW(_sqr)(&b, &p->y);
+    ECW(_sqr)(&c, &b);
+    ECW(_add)(&d, &p->x, &b);
+    ECW(_sqr)(&d, &d);
+    ECW(_sub)(&d, &d, &a);
+    ECW(_sub)(&d, &d, &c);
+    ECW(_dbl)(&d, &d);
+    ECW(_dbl)(&e, &a);
+    ECW(_add)(&e, &e, &a);
+    ECW(_sqr)(&f, &e);
+    ECW(_mul)(&z3, &p->y, &p->z);
+    ECW(_dbl)(&z3, &z3);
+    ECW(_dbl)(&t, &d);
+    ECW(_sub)(&r->x, &f, &t);
+    ECW(_sub)(&t, &d, &r->x);
+    ECW(_mul)(&t, &e, &t);
+    ECW(_dbl)(&c, &c);
+    ECW(_dbl)(&c, &c);
+    ECW(_dbl)(&c, &c);
+    ECW(_sub)(&r->y, &t, &c);
     r->z = z3;
     if (ECF(_is_zero)(&r->z)) ECG(_jacobian_set_infinity)(r);
 }
@@ -157,42 +169,42 @@ void ECG(_jacobian_add)(ECI_JAC *r, const ECI_JAC *p, const ECI_JAC *q) {
     if (ECG(_jacobian_is_infinity)(p)) { *r = *q; return; }
     if (ECG(_jacobian_is_infinity)(q)) { *r = *p; return; }
     ECI_F z1z1, z2z2, u1, u2, s1, s2, h, i, j, rr, v, t;
-    ECF(_sqr)(&z1z1, &p->z);
-    ECF(_sqr)(&z2z2, &q->z);
-    ECF(_mul)(&u1, &p->x, &z2z2);
-    ECF(_mul)(&u2, &q->x, &z1z1);
-    ECF(_mul)(&s1, &p->y, &q->z);
-    ECF(_mul)(&s1, &s1, &z2z2);
-    ECF(_mul)(&s2, &q->y, &p->z);
-    ECF(_mul)(&s2, &s2, &z1z1);
-    ECF(_sub)(&h, &u2, &u1);
-    ECF(_sub)(&rr, &s2, &s1);
+    ECW(_sqr)(&z1z1, &p->z);
+    ECW(_sqr)(&z2z2, &q->z);
+    ECW(_mul)(&u1, &p->x, &z2z2);
+    ECW(_mul)(&u2, &q->x, &z1z1);
+    ECW(_mul)(&s1, &p->y, &q->z);
+    ECW(_mul)(&s1, &s1, &z2z2);
+    ECW(_mul)(&s2, &q->y, &p->z);
+    ECW(_mul)(&s2, &s2, &z1z1);
+    ECW(_sub)(&h, &u2, &u1);
+    ECW(_sub)(&rr, &s2, &s1);
     if (ECF(_is_zero)(&h)) {
         if (ECF(_is_zero)(&rr)) ECG(_jacobian_dbl)(r, p);
         else ECG(_jacobian_set_infinity)(r);
         return;
     }
-    ECF(_dbl)(&rr, &rr);
-    ECF(_dbl)(&i, &h);
-    ECF(_sqr)(&i, &i);
-    ECF(_mul)(&j, &h, &i);
-    ECF(_mul)(&v, &u1, &i);
+    ECW(_dbl)(&rr, &rr);
+    ECW(_dbl)(&i, &h);
+    ECW(_sqr)(&i, &i);
+    ECW(_mul)(&j, &h, &i);
+    ECW(_mul)(&v, &u1, &i);
     ECI_F z3;
-    ECF(_add)(&z3, &p->z, &q->z);
-    ECF(_sqr)(&z3, &z3);
-    ECF(_sub)(&z3, &z3, &z1z1);
-    ECF(_sub)(&z3, &z3, &z2z2);
-    ECF(_mul)(&z3, &z3, &h);
+    ECW(_add)(&z3, &p->z, &q->z);
+    ECW(_sqr)(&z3, &z3);
+    ECW(_sub)(&z3, &z3, &z1z1);
+    ECW(_sub)(&z3, &z3, &z2z2);
+    ECW(_mul)(&z3, &z3, &h);
     ECI_F x3, y3;
-    ECF(_sqr)(&x3, &rr);
-    ECF(_sub)(&x3, &x3, &j);
-    ECF(_dbl)(&t, &v);
-    ECF(_sub)(&x3, &x3, &t);
-    ECF(_sub)(&t, &v, &x3);
-    ECF(_mul)(&y3, &rr, &t);
-    ECF(_mul)(&t, &s1, &j);
-    ECF(_dbl)(&t, &t);
-    ECF(_sub)(&y3, &y3, &t);
+    ECW(_sqr)(&x3, &rr);
+    ECW(_sub)(&x3, &x3, &j);
+    ECW(_dbl)(&t, &v);
+    ECW(_sub)(&x3, &x3, &t);
+    ECW(_sub)(&t, &v, &x3);
+    ECW(_mul)(&y3, &rr, &t);
+    ECW(_mul)(&t, &s1, &j);
+    ECW(_dbl)(&t, &t);
+    ECW(_sub)(&y3, &y3, &t);
     r->x = x3;
     r->y = y3;
     r->z = z3;
@@ -205,36 +217,36 @@ void ECG(_jacobian_add_mixed)(ECI_JAC *r, const ECI_JAC *p, const ECI_AFF *q) {
     if (ECG(_affine_is_infinity)(q)) { *r = *p; return; }
     if (ECG(_jacobian_is_infinity)(p)) { ECG(_jacobian_from_affine)(r, q); return; }
     ECI_F z1z1, u2, s2, h, hh, i, j, rr, v, t, x3, y3, z3;
-    ECF(_sqr)(&z1z1, &p->z);
-    ECF(_mul)(&u2, &q->x, &z1z1);
-    ECF(_mul)(&s2, &q->y, &p->z);
-    ECF(_mul)(&s2, &s2, &z1z1);
-    ECF(_sub)(&h, &u2, &p->x);
-    ECF(_sub)(&rr, &s2, &p->y);
+    ECW(_sqr)(&z1z1, &p->z);
+    ECW(_mul)(&u2, &q->x, &z1z1);
+    ECW(_mul)(&s2, &q->y, &p->z);
+    ECW(_mul)(&s2, &s2, &z1z1);
+    ECW(_sub)(&h, &u2, &p->x);
+    ECW(_sub)(&rr, &s2, &p->y);
     if (ECF(_is_zero)(&h)) {
         if (ECF(_is_zero)(&rr)) ECG(_jacobian_dbl)(r, p);
         else ECG(_jacobian_set_infinity)(r);
         return;
     }
-    ECF(_dbl)(&rr, &rr);
-    ECF(_sqr)(&hh, &h);
-    ECF(_dbl)(&i, &hh);
-    ECF(_dbl)(&i, &i);
-    ECF(_mul)(&j, &h, &i);
-    ECF(_mul)(&v, &p->x, &i);
-    ECF(_add)(&z3, &p->z, &h);
-    ECF(_sqr)(&z3, &z3);
-    ECF(_sub)(&z3, &z3, &z1z1);
-    ECF(_sub)(&z3, &z3, &hh);
-    ECF(_sqr)(&x3, &rr);
-    ECF(_sub)(&x3, &x3, &j);
-    ECF(_dbl)(&t, &v);
-    ECF(_sub)(&x3, &x3, &t);
-    ECF(_sub)(&t, &v, &x3);
-    ECF(_mul)(&y3, &rr, &t);
-    ECF(_mul)(&t, &p->y, &j);
-    ECF(_dbl)(&t, &t);
-    ECF(_sub)(&y3, &y3, &t);
+    ECW(_dbl)(&rr, &rr);
+    ECW(_sqr)(&hh, &h);
+    ECW(_dbl)(&i, &hh);
+    ECW(_dbl)(&i, &i);
+    ECW(_mul)(&j, &h, &i);
+    ECW(_mul)(&v, &p->x, &i);
+    ECW(_add)(&z3, &p->z, &h);
+    ECW(_sqr)(&z3, &z3);
+    ECW(_sub)(&z3, &z3, &z1z1);
+    ECW(_sub)(&z3, &z3, &hh);
+    ECW(_sqr)(&x3, &rr);
+    ECW(_sub)(&x3, &x3, &j);
+    ECW(_dbl)(&t, &v);
+    ECW(_sub)(&x3, &x3, &t);
+    ECW(_sub)(&t, &v, &x3);
+    ECW(_mul)(&y3, &rr, &t);
+    ECW(_mul)(&t, &p->y, &j);
+    ECW(_dbl)(&t, &t);
+    ECW(_sub)(&y3, &y3, &t);
     r->x = x3;
     r->y = y3;
     r->z = z3;
@@ -270,10 +282,10 @@ void ECG(_xyzz_to_affine)(ECI_AFF *r, const ECI_XYZZ *p) {
     }
     ECI_F izzz, izz;
     ECF(_inv)(&izzz, &p->zzz);
-    ECF(_mul)(&izz, &izzz, &p->zz);
-    ECF(_sqr)(&izz, &izz);
-    ECF(_mul)(&r->x, &p->x, &izz);
-    ECF(_mul)(&r->y, &p->y, &izzz);
+    ECW(_mul)(&izz, &izzz, &p->zz);
+    ECW(_sqr)(&izz, &izz);
+    ECW(_mul)(&r->x, &p->x, &izz);
+    ECW(_mul)(&r->y, &p->y, &izzz);
 }
 
 /* Jacobian with Z = ZZZ: X' = X ZZ^2, Y' = Y ZZZ^2 (X'/Z^2 = X ZZ^2/ZZ^3, Y'/Z^3 = Y/ZZZ). */
@@ -283,16 +295,16 @@ void ECG(_xyzz_to_jacobian)(ECI_JAC *r, const ECI_XYZZ *p) {
         return;
     }
     ECI_F t;
-    ECF(_sqr)(&t, &p->zz);
-    ECF(_mul)(&r->x, &p->x, &t);
-    ECF(_sqr)(&t, &p->zzz);
-    ECF(_mul)(&r->y, &p->y, &t);
+    ECW(_sqr)(&t, &p->zz);
+    ECW(_mul)(&r->x, &p->x, &t);
+    ECW(_sqr)(&t, &p->zzz);
+    ECW(_mul)(&r->y, &p->y, &t);
     r->z = p->zzz;
 }
 
 void ECG(_xyzz_neg)(ECI_XYZZ *r, const ECI_XYZZ *p) {
     r->x = p->x;
-    ECF(_neg)(&r->y, &p->y);
+    ECW(_neg)(&r->y, &p->y);
     r->zz = p->zz;
     r->zzz = p->zzz;
 }
@@ -305,22 +317,22 @@ void ECG(_xyzz_dbl)(ECI_XYZZ *r, const ECI_XYZZ *p) {
         return;
     }
     ECI_F u, v, w, s, m, t, x3, y3;
-    ECF(_dbl)(&u, &p->y);
-    ECF(_sqr)(&v, &u);
-    ECF(_mul)(&w, &u, &v);
-    ECF(_mul)(&s, &p->x, &v);
-    ECF(_sqr)(&m, &p->x);
-    ECF(_dbl)(&t, &m);
-    ECF(_add)(&m, &m, &t);
-    ECF(_sqr)(&x3, &m);
-    ECF(_dbl)(&t, &s);
-    ECF(_sub)(&x3, &x3, &t);
-    ECF(_sub)(&t, &s, &x3);
-    ECF(_mul)(&y3, &m, &t);
-    ECF(_mul)(&t, &w, &p->y);
-    ECF(_sub)(&y3, &y3, &t);
-    ECF(_mul)(&r->zz, &v, &p->zz);
-    ECF(_mul)(&r->zzz, &w, &p->zzz);
+    ECW(_dbl)(&u, &p->y);
+    ECW(_sqr)(&v, &u);
+    ECW(_mul)(&w, &u, &v);
+    ECW(_mul)(&s, &p->x, &v);
+    ECW(_sqr)(&m, &p->x);
+    ECW(_dbl)(&t, &m);
+    ECW(_add)(&m, &m, &t);
+    ECW(_sqr)(&x3, &m);
+    ECW(_dbl)(&t, &s);
+    ECW(_sub)(&x3, &x3, &t);
+    ECW(_sub)(&t, &s, &x3);
+    ECW(_mul)(&y3, &m, &t);
+    ECW(_mul)(&t, &w, &p->y);
+    ECW(_sub)(&y3, &y3, &t);
+    ECW(_mul)(&r->zz, &v, &p->zz);
+    ECW(_mul)(&r->zzz, &w, &p->zzz);
     r->x = x3;
     r->y = y3;
     if (ECF(_is_zero)(&r->zz)) ECG(_xyzz_set_infinity)(r);
@@ -329,20 +341,20 @@ void ECG(_xyzz_dbl)(ECI_XYZZ *r, const ECI_XYZZ *p) {
 /* mdbl-2008-s-1: dbl-2008-s-1 with ZZ1 = ZZZ1 = 1, so ZZ3 = V, ZZZ3 = W. q not infinity. */
 static void ECG(_xyzz_dbl_affine_)(ECI_XYZZ *r, const ECI_AFF *q) {
     ECI_F u, v, w, s, m, t, x3, y3;
-    ECF(_dbl)(&u, &q->y);
-    ECF(_sqr)(&v, &u);
-    ECF(_mul)(&w, &u, &v);
-    ECF(_mul)(&s, &q->x, &v);
-    ECF(_sqr)(&m, &q->x);
-    ECF(_dbl)(&t, &m);
-    ECF(_add)(&m, &m, &t);
-    ECF(_sqr)(&x3, &m);
-    ECF(_dbl)(&t, &s);
-    ECF(_sub)(&x3, &x3, &t);
-    ECF(_sub)(&t, &s, &x3);
-    ECF(_mul)(&y3, &m, &t);
-    ECF(_mul)(&t, &w, &q->y);
-    ECF(_sub)(&y3, &y3, &t);
+    ECW(_dbl)(&u, &q->y);
+    ECW(_sqr)(&v, &u);
+    ECW(_mul)(&w, &u, &v);
+    ECW(_mul)(&s, &q->x, &v);
+    ECW(_sqr)(&m, &q->x);
+    ECW(_dbl)(&t, &m);
+    ECW(_add)(&m, &m, &t);
+    ECW(_sqr)(&x3, &m);
+    ECW(_dbl)(&t, &s);
+    ECW(_sub)(&x3, &x3, &t);
+    ECW(_sub)(&t, &s, &x3);
+    ECW(_mul)(&y3, &m, &t);
+    ECW(_mul)(&t, &w, &q->y);
+    ECW(_sub)(&y3, &y3, &t);
     r->x = x3;
     r->y = y3;
     r->zz = v;
@@ -357,32 +369,32 @@ void ECG(_xyzz_add)(ECI_XYZZ *r, const ECI_XYZZ *p, const ECI_XYZZ *q) {
     if (ECG(_xyzz_is_infinity)(p)) { *r = *q; return; }
     if (ECG(_xyzz_is_infinity)(q)) { *r = *p; return; }
     ECI_F u1, u2, s1, s2, pp_, rr, ppp, qq, t, x3, y3, zz3, zzz3;
-    ECF(_mul)(&u1, &p->x, &q->zz);
-    ECF(_mul)(&u2, &q->x, &p->zz);
-    ECF(_mul)(&s1, &p->y, &q->zzz);
-    ECF(_mul)(&s2, &q->y, &p->zzz);
-    ECF(_sub)(&u2, &u2, &u1); /* P */
-    ECF(_sub)(&rr, &s2, &s1); /* R */
+    ECW(_mul)(&u1, &p->x, &q->zz);
+    ECW(_mul)(&u2, &q->x, &p->zz);
+    ECW(_mul)(&s1, &p->y, &q->zzz);
+    ECW(_mul)(&s2, &q->y, &p->zzz);
+    ECW(_sub)(&u2, &u2, &u1); /* P */
+    ECW(_sub)(&rr, &s2, &s1); /* R */
     if (ECF(_is_zero)(&u2)) {
         if (ECF(_is_zero)(&rr)) ECG(_xyzz_dbl)(r, p);
         else ECG(_xyzz_set_infinity)(r);
         return;
     }
-    ECF(_sqr)(&pp_, &u2);
-    ECF(_mul)(&ppp, &u2, &pp_);
-    ECF(_mul)(&qq, &u1, &pp_);
-    ECF(_sqr)(&x3, &rr);
-    ECF(_sub)(&x3, &x3, &ppp);
-    ECF(_dbl)(&t, &qq);
-    ECF(_sub)(&x3, &x3, &t);
-    ECF(_sub)(&t, &qq, &x3);
-    ECF(_mul)(&y3, &rr, &t);
-    ECF(_mul)(&t, &s1, &ppp);
-    ECF(_sub)(&y3, &y3, &t);
-    ECF(_mul)(&zz3, &p->zz, &q->zz);
-    ECF(_mul)(&zz3, &zz3, &pp_);
-    ECF(_mul)(&zzz3, &p->zzz, &q->zzz);
-    ECF(_mul)(&zzz3, &zzz3, &ppp);
+    ECW(_sqr)(&pp_, &u2);
+    ECW(_mul)(&ppp, &u2, &pp_);
+    ECW(_mul)(&qq, &u1, &pp_);
+    ECW(_sqr)(&x3, &rr);
+    ECW(_sub)(&x3, &x3, &ppp);
+    ECW(_dbl)(&t, &qq);
+    ECW(_sub)(&x3, &x3, &t);
+    ECW(_sub)(&t, &qq, &x3);
+    ECW(_mul)(&y3, &rr, &t);
+    ECW(_mul)(&t, &s1, &ppp);
+    ECW(_sub)(&y3, &y3, &t);
+    ECW(_mul)(&zz3, &p->zz, &q->zz);
+    ECW(_mul)(&zz3, &zz3, &pp_);
+    ECW(_mul)(&zzz3, &p->zzz, &q->zzz);
+    ECW(_mul)(&zzz3, &zzz3, &ppp);
     r->x = x3;
     r->y = y3;
     r->zz = zz3;
@@ -395,28 +407,28 @@ void ECG(_xyzz_add_mixed)(ECI_XYZZ *r, const ECI_XYZZ *p, const ECI_AFF *q) {
     if (ECG(_affine_is_infinity)(q)) { *r = *p; return; }
     if (ECG(_xyzz_is_infinity)(p)) { ECG(_xyzz_from_affine)(r, q); return; }
     ECI_F u2, s2, pp_, rr, ppp, qq, t, x3, y3;
-    ECF(_mul)(&u2, &q->x, &p->zz);
-    ECF(_mul)(&s2, &q->y, &p->zzz);
-    ECF(_sub)(&u2, &u2, &p->x); /* P */
-    ECF(_sub)(&rr, &s2, &p->y); /* R */
+    ECW(_mul)(&u2, &q->x, &p->zz);
+    ECW(_mul)(&s2, &q->y, &p->zzz);
+    ECW(_sub)(&u2, &u2, &p->x); /* P */
+    ECW(_sub)(&rr, &s2, &p->y); /* R */
     if (ECF(_is_zero)(&u2)) {
         if (ECF(_is_zero)(&rr)) ECG(_xyzz_dbl_affine_)(r, q);
         else ECG(_xyzz_set_infinity)(r);
         return;
     }
-    ECF(_sqr)(&pp_, &u2);
-    ECF(_mul)(&ppp, &u2, &pp_);
-    ECF(_mul)(&qq, &p->x, &pp_);
-    ECF(_sqr)(&x3, &rr);
-    ECF(_sub)(&x3, &x3, &ppp);
-    ECF(_dbl)(&t, &qq);
-    ECF(_sub)(&x3, &x3, &t);
-    ECF(_sub)(&t, &qq, &x3);
-    ECF(_mul)(&y3, &rr, &t);
-    ECF(_mul)(&t, &p->y, &ppp);
-    ECF(_sub)(&y3, &y3, &t);
-    ECF(_mul)(&r->zz, &p->zz, &pp_);
-    ECF(_mul)(&r->zzz, &p->zzz, &ppp);
+    ECW(_sqr)(&pp_, &u2);
+    ECW(_mul)(&ppp, &u2, &pp_);
+    ECW(_mul)(&qq, &p->x, &pp_);
+    ECW(_sqr)(&x3, &rr);
+    ECW(_sub)(&x3, &x3, &ppp);
+    ECW(_dbl)(&t, &qq);
+    ECW(_sub)(&x3, &x3, &t);
+    ECW(_sub)(&t, &qq, &x3);
+    ECW(_mul)(&y3, &rr, &t);
+    ECW(_mul)(&t, &p->y, &ppp);
+    ECW(_sub)(&y3, &y3, &t);
+    ECW(_mul)(&r->zz, &p->zz, &pp_);
+    ECW(_mul)(&r->zzz, &p->zzz, &ppp);
     r->x = x3;
     r->y = y3;
 }
@@ -451,7 +463,7 @@ void ECI_CAT2(EC_G, s_jacobian_to_affine)(ECI_AFF *out, const ECI_JAC *in, size_
     ECF(_one)(&acc);
     for (size_t i = 0; i < n; i++) {
         out[i].x = acc;
-        if (!ECG(_jacobian_is_infinity)(&in[i])) ECF(_mul)(&acc, &acc, &in[i].z);
+        if (!ECG(_jacobian_is_infinity)(&in[i])) ECW(_mul)(&acc, &acc, &in[i].z);
     }
     ECF(_inv)(&inv, &acc); /* inv = 1 / prod(z) */
     for (size_t i = n; i-- > 0;) {
@@ -459,12 +471,12 @@ void ECI_CAT2(EC_G, s_jacobian_to_affine)(ECI_AFF *out, const ECI_JAC *in, size_
             ECG(_affine_set_infinity)(&out[i]);
             continue;
         }
-        ECF(_mul)(&zi, &inv, &out[i].x);      /* 1 / z_i */
-        ECF(_mul)(&inv, &inv, &in[i].z);      /* drop z_i from the running inverse */
-        ECF(_sqr)(&zi2, &zi);
-        ECF(_mul)(&out[i].x, &in[i].x, &zi2);
-        ECF(_mul)(&zi2, &zi2, &zi);
-        ECF(_mul)(&out[i].y, &in[i].y, &zi2);
+        ECW(_mul)(&zi, &inv, &out[i].x);      /* 1 / z_i */
+        ECW(_mul)(&inv, &inv, &in[i].z);      /* drop z_i from the running inverse */
+        ECW(_sqr)(&zi2, &zi);
+        ECW(_mul)(&out[i].x, &in[i].x, &zi2);
+        ECW(_mul)(&zi2, &zi2, &zi);
+        ECW(_mul)(&out[i].y, &in[i].y, &zi2);
     }
 }
 
@@ -472,6 +484,7 @@ void ECI_CAT2(EC_G, s_jacobian_to_affine)(ECI_AFF *out, const ECI_JAC *in, size_
 #undef ECI_JAC
 #undef ECI_AFF
 #undef ECI_F
+#undef ECW
 #undef ECF
 #undef ECG
 #undef ECI_CAT2
