@@ -20,12 +20,6 @@
 
 #define MONT_MAX_LIMBS 6
 #define MONT_INLINE static inline __attribute__((always_inline))
-/* Limb loops have compile-time trip counts (n <= 6): unroll them fully so limbs stay in registers. */
-#if defined(__clang__)
-#define MONT_UNROLL _Pragma("clang loop unroll(full)")
-#else
-#define MONT_UNROLL _Pragma("GCC unroll 16")
-#endif
 
 __extension__ typedef unsigned __int128 mont_u128;
 
@@ -33,10 +27,8 @@ __extension__ typedef unsigned __int128 mont_u128;
 MONT_INLINE void mont_add(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, int n) {
     uint64_t t[MONT_MAX_LIMBS], s[MONT_MAX_LIMBS];
     mont_u128 c = 0;
-    MONT_UNROLL
     for (int i = 0; i < n; i++) { c += (mont_u128)a[i] + b[i]; t[i] = (uint64_t)c; c >>= 64; }
     mont_u128 bw = 0;
-    MONT_UNROLL
     for (int i = 0; i < n; i++) {
         mont_u128 d = (mont_u128)t[i] - m[i] - (uint64_t)bw;
         s[i] = (uint64_t)d;
@@ -44,7 +36,6 @@ MONT_INLINE void mont_add(uint64_t *r, const uint64_t *a, const uint64_t *b, con
     }
     /* one spare bit: no carry out of a + b, so t >= m iff no borrow */
     bool ge = ((uint64_t)c != 0) || !bw;
-    MONT_UNROLL
     for (int i = 0; i < n; i++) r[i] = ge ? s[i] : t[i];
 }
 
@@ -52,7 +43,6 @@ MONT_INLINE void mont_add(uint64_t *r, const uint64_t *a, const uint64_t *b, con
 MONT_INLINE void mont_sub(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, int n) {
     uint64_t t[MONT_MAX_LIMBS];
     mont_u128 bw = 0;
-    MONT_UNROLL
     for (int i = 0; i < n; i++) {
         mont_u128 d = (mont_u128)a[i] - b[i] - (uint64_t)bw;
         t[i] = (uint64_t)d;
@@ -60,20 +50,17 @@ MONT_INLINE void mont_sub(uint64_t *r, const uint64_t *a, const uint64_t *b, con
     }
     uint64_t mask = 0 - (uint64_t)bw;
     mont_u128 c = 0;
-    MONT_UNROLL
     for (int i = 0; i < n; i++) { c += (mont_u128)t[i] + (m[i] & mask); r[i] = (uint64_t)c; c >>= 64; }
 }
 
 MONT_INLINE bool mont_is_zero(const uint64_t *a, int n) {
     uint64_t acc = 0;
-    MONT_UNROLL
     for (int i = 0; i < n; i++) acc |= a[i];
     return acc == 0;
 }
 
 MONT_INLINE bool mont_eq(const uint64_t *a, const uint64_t *b, int n) {
     uint64_t acc = 0;
-    MONT_UNROLL
     for (int i = 0; i < n; i++) acc |= a[i] ^ b[i];
     return acc == 0;
 }
@@ -83,13 +70,11 @@ MONT_INLINE void mont_neg(uint64_t *r, const uint64_t *a, const uint64_t *m, int
     bool z = mont_is_zero(a, n);
     mont_u128 bw = 0;
     uint64_t t[MONT_MAX_LIMBS];
-    MONT_UNROLL
     for (int i = 0; i < n; i++) {
         mont_u128 d = (mont_u128)m[i] - a[i] - (uint64_t)bw;
         t[i] = (uint64_t)d;
         bw = (d >> 64) & 1;
     }
-    MONT_UNROLL
     for (int i = 0; i < n; i++) r[i] = z ? 0 : t[i];
 }
 
@@ -97,10 +82,8 @@ MONT_INLINE void mont_neg(uint64_t *r, const uint64_t *a, const uint64_t *m, int
 MONT_INLINE void mont_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
                           uint64_t inv, int n) {
     uint64_t t[MONT_MAX_LIMBS + 2] = {0};
-    MONT_UNROLL
     for (int i = 0; i < n; i++) {
         mont_u128 c = 0;
-        MONT_UNROLL
         for (int j = 0; j < n; j++) {
             c += (mont_u128)a[j] * b[i] + t[j];
             t[j] = (uint64_t)c;
@@ -112,7 +95,6 @@ MONT_INLINE void mont_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, con
         uint64_t q = t[0] * inv;
         c = (mont_u128)q * m[0] + t[0];
         c >>= 64;
-        MONT_UNROLL
         for (int j = 1; j < n; j++) {
             c += (mont_u128)q * m[j] + t[j];
             t[j - 1] = (uint64_t)c;
@@ -124,14 +106,12 @@ MONT_INLINE void mont_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, con
     }
     uint64_t s[MONT_MAX_LIMBS];
     mont_u128 bw = 0;
-    MONT_UNROLL
     for (int i = 0; i < n; i++) {
         mont_u128 d = (mont_u128)t[i] - m[i] - (uint64_t)bw;
         s[i] = (uint64_t)d;
         bw = (d >> 64) & 1;
     }
     bool ge = t[n] != 0 || !bw;
-    MONT_UNROLL
     for (int i = 0; i < n; i++) r[i] = ge ? s[i] : t[i];
 }
 
@@ -139,10 +119,8 @@ MONT_INLINE void mont_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, con
  * separate Montgomery reduction of the 2n-limb product. */
 MONT_INLINE void mont_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t inv, int n) {
     uint64_t t[2 * MONT_MAX_LIMBS + 1] = {0};
-    MONT_UNROLL
     for (int i = 0; i < n; i++) {
         mont_u128 c = 0;
-        MONT_UNROLL
         for (int j = i + 1; j < n; j++) {
             c += (mont_u128)a[i] * a[j] + t[i + j];
             t[i + j] = (uint64_t)c;
@@ -152,7 +130,6 @@ MONT_INLINE void mont_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uin
     }
     /* double */
     uint64_t top = 0;
-    MONT_UNROLL
     for (int i = 0; i < 2 * n; i++) {
         uint64_t v = t[i];
         t[i] = (v << 1) | top;
@@ -160,7 +137,6 @@ MONT_INLINE void mont_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uin
     }
     /* add squares */
     mont_u128 c = 0;
-    MONT_UNROLL
     for (int i = 0; i < n; i++) {
         mont_u128 sq = (mont_u128)a[i] * a[i];
         c += (mont_u128)t[2 * i] + (uint64_t)sq;
@@ -172,17 +148,14 @@ MONT_INLINE void mont_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uin
     }
     /* reduce: n rounds of adding q*m at position i */
     uint64_t hi = 0; /* carry beyond t[2n-1] */
-    MONT_UNROLL
     for (int i = 0; i < n; i++) {
         uint64_t q = t[i] * inv;
         mont_u128 cc = 0;
-        MONT_UNROLL
         for (int j = 0; j < n; j++) {
             cc += (mont_u128)q * m[j] + t[i + j];
             t[i + j] = (uint64_t)cc;
             cc >>= 64;
         }
-        MONT_UNROLL
         for (int k = i + n; k < 2 * n && cc; k++) {
             cc += t[k];
             t[k] = (uint64_t)cc;
@@ -192,20 +165,17 @@ MONT_INLINE void mont_sqr(uint64_t *r, const uint64_t *a, const uint64_t *m, uin
     }
     uint64_t s[MONT_MAX_LIMBS];
     mont_u128 bw = 0;
-    MONT_UNROLL
     for (int i = 0; i < n; i++) {
         mont_u128 d = (mont_u128)t[n + i] - m[i] - (uint64_t)bw;
         s[i] = (uint64_t)d;
         bw = (d >> 64) & 1;
     }
     bool ge = hi != 0 || !bw;
-    MONT_UNROLL
     for (int i = 0; i < n; i++) r[i] = ge ? s[i] : t[n + i];
 }
 
 /* a < m as integers */
 MONT_INLINE bool mont_lt(const uint64_t *a, const uint64_t *m, int n) {
-    MONT_UNROLL
     for (int i = n - 1; i >= 0; i--) {
         if (a[i] != m[i]) return a[i] < m[i];
     }
