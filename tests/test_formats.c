@@ -403,6 +403,12 @@ TEST(formats, proof_public_vk_json_round_trip) {
         snprintf(q, sizeof q, "%s/proof%d.json", test_tmpdir(), d);
         REQUIRE(proof_json_write(q, &pr, &err) == CUZK_OK);
         REQUIRE(proof_json_read(&pr2, q, &err) == CUZK_OK);
+        {
+            json_t *orig = json_load_file(p, 0, NULL), *ours = json_load_file(q, 0, NULL);
+            CHECK_MSG(orig && ours && json_equal(orig, ours), "%s: written proof differs from snarkjs's", dirs[d]);
+            json_decref(orig);
+            json_decref(ours);
+        }
         CHECK(g1_same(&pr.a, &pr2.a) && g2_same(&pr.b, &pr2.b) && g1_same(&pr.c, &pr2.c));
 
         fr *pub, *pub2;
@@ -428,6 +434,12 @@ TEST(formats, proof_public_vk_json_round_trip) {
         snprintf(q, sizeof q, "%s/vk%d.json", test_tmpdir(), d);
         REQUIRE(vk_json_write(q, &vk, &err) == CUZK_OK);
         REQUIRE(vk_json_read(&vk2, q, &err) == CUZK_OK);
+        /* e(alpha, beta) written like snarkjs, and the whole file equal to snarkjs's as JSON */
+        json_t *orig = json_load_file(p, 0, NULL), *ours = json_load_file(q, 0, NULL);
+        CHECK(orig && ours && json_equal(json_object_get(orig, "vk_alphabeta_12"), json_object_get(ours, "vk_alphabeta_12")));
+        CHECK_MSG(json_equal(orig, ours), "%s: written verification key differs from snarkjs's", dirs[d]);
+        json_decref(orig);
+        json_decref(ours);
         CHECK(vk.n_public == vk2.n_public && g1_same(&vk.alpha1, &vk2.alpha1) && g2_same(&vk.beta2, &vk2.beta2) &&
               g2_same(&vk.gamma2, &vk2.gamma2) && g2_same(&vk.delta2, &vk2.delta2) &&
               !memcmp(vk.ic, vk2.ic, sizeof(g1_affine) * (vk.n_public + 1)));

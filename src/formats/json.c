@@ -1,5 +1,6 @@
 /* snarkjs JSON files: proof.json, public.json, verification_key.json (FORMATS.md section 6). */
 #include "formats/json.h"
+#include "ec/pairing.h"
 #include "formats/fmt_util.h"
 #include "util/log.h"
 
@@ -335,8 +336,25 @@ cuzk_status public_json_write(const char *path, const fr *pub, size_t n, cuzk_er
     return json_write(root, path, "public.json", err);
 }
 
-/* vk_alphabeta_12 is not written: snarkjs's verifier does not read it, and computing it here
- * would make this layer depend on the pairing. */
+/* e(alpha1, beta2) as snarkjs writes it: [[c0.c0, c0.c1, c0.c2], [c1.c0, c1.c1, c1.c2]], each Fp2
+ * [c0, c1]; same tower as ffjavascript (checked against the fixtures' verification_key.json). */
+static json_t *alphabeta_json(const g1_affine *alpha1, const g2_affine *beta2) {
+    fp12 f;
+    pairing(&f, alpha1, beta2);
+    const fp6 *h[2] = {&f.c0, &f.c1};
+    json_t *outer = json_array();
+    for (int i = 0; outer && i < 2; i++) {
+        const fp2 *c[3] = {&h[i]->c0, &h[i]->c1, &h[i]->c2};
+        json_t *mid = json_pack("[[oo][oo][oo]]", dec_fp(&c[0]->c0), dec_fp(&c[0]->c1), dec_fp(&c[1]->c0),
+                                dec_fp(&c[1]->c1), dec_fp(&c[2]->c0), dec_fp(&c[2]->c1));
+        if (!mid || json_array_append_new(outer, mid) != 0) {
+            json_decref(outer);
+            outer = NULL;
+        }
+    }
+    return outer;
+}
+
 cuzk_status vk_json_write(const char *path, const groth16_vk *vk, cuzk_error *err) {
     if (!path || !vk || !vk->ic) return ERR(err, CUZK_ERR_ARG, "vk_json_write: NULL argument");
     json_t *ic = json_array();
@@ -347,9 +365,10 @@ cuzk_status vk_json_write(const char *path, const groth16_vk *vk, cuzk_error *er
         }
     }
     if (!ic) return ERR(err, CUZK_ERR_NOMEM, "verification_key.json: cannot build IC");
-    json_t *root = json_pack("{s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:o}", "protocol", "groth16", "curve", "bls12381",
-                             "nPublic", (json_int_t)vk->n_public, "vk_alpha_1", g1_json(&vk->alpha1), "vk_beta_2",
-                             g2_json(&vk->beta2), "vk_gamma_2", g2_json(&vk->gamma2), "vk_delta_2",
-                             g2_json(&vk->delta2), "IC", ic);
+    json_t *root = json_pack("{s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "protocol", "groth16", "curve",
+                             "bls12381", "nPublic", (json_int_t)vk->n_public, "vk_alpha_1", g1_json(&vk->alpha1),
+                             "vk_beta_2", g2_json(&vk->beta2), "vk_gamma_2", g2_json(&vk->gamma2), "vk_delta_2",
+                             g2_json(&vk->delta2), "vk_alphabeta_12", alphabeta_json(&vk->alpha1, &vk->beta2), "IC",
+                             ic);
     return json_write(root, path, "verification_key.json", err);
 }
