@@ -1,0 +1,80 @@
+/* GPU benchmarks: G1 MSM and Fr NTT on device-resident data, CUDA-event timed, median of repeats
+ * after warm-up (src/cuda/gpu.h: gpu_bench_g1_msm, gpu_bench_ntt). Built and run by
+ * tools/test-gpu.sh (nvcc -DCUZK_GPU_BENCH_STANDALONE gives it a main). Linked into the `cuzk` CLI
+ * too (CMake globs the .c files of bench/) as cuzk_gpu_bench_main, for `cuzk bench` to dispatch to.
+ * Usage: gpu_bench [msm LOG_N [WINDOW]]... [ntt LOG_M [BATCH]]...
+ * Prints one line per case: kind, size, median / min / max ms, and a floor estimate. */
+#ifdef CUZK_HAVE_CUDA
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/gpu.h"
+
+static int cmpf(const void *a, const void *b) {
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* Floor from operation counts (DESIGN.md section 6): ~10.9e12 independent 32-bit mad.lo/mad.hi
+ * pairs per second on an H200; an Fp product ~ 576 pairs (12x32 limbs), an Fr product ~ 256. */
+#define MAD_PER_S 10.9e12
+
+/* argv[1..]: the cases; returns the exit code (77: no device). */
+int cuzk_gpu_bench_main(int argc, char **argv);
+int cuzk_gpu_bench_main(int argc, char **argv) {
+    char info[256];
+    cuzk_error e;
+    memset(&e, 0, sizeof e);
+    int ndev = 0;
+    if (gpu_device_count(&ndev, &e) != CUZK_OK || ndev == 0) {
+        printf("gpu_bench: no CUDA device\n");
+        return 77;
+    }
+    if (gpu_device_info(0, info, sizeof info, &e) == CUZK_OK) printf("device: %s\n", info);
+    int rc = 0;
+    for (int i = 1; i < argc; i++) {
+        int is_msm = !strcmp(argv[i], "msm");
+        if (!is_msm && strcmp(argv[i], "ntt")) { fprintf(stderr, "bad arg %s\n", argv[i]); return 2; }
+        if (i + 1 >= argc) return 2;
+        int lg = atoi(argv[++i]);
+        int extra = 0;
+        if (i + 1 < argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9') extra = atoi(argv[++i]);
+        float t[16];
+        int reps = lg >= 24 ? 5 : 9;
+        cuzk_status st;
+        double floor_ms;
+        char label[64];
+        if (is_msm) {
+            size_t n = (size_t)1 << lg;
+            int c = extra > 0 ? extra : gpu_msm_window_bits(n);
+            st = gpu_bench_g1_msm(n, c, 1, reps, t, &e);
+            int W = 255 / c + 1;
+            /* bucket accumulation: n*W mixed additions ~ 11 Fp products (8M + 3S) */
+            floor_ms = (double)n * W * 11 * 576 / MAD_PER_S * 1e3;
+            snprintf(label, sizeof label, "msm_g1 2^%d c=%d", lg, c);
+        } else {
+            size_t batch = extra > 0 ? (size_t)extra : 1;
+            st = gpu_bench_ntt(lg, batch, 1, reps, t, &e);
+            /* memory floor: read + write once, 32 B per element, ~4.3 TB/s measured copy rate */
+            double bytes = 2.0 * 32.0 * (double)batch * (double)((size_t)1 << lg);
+            floor_ms = bytes / 4.3e12 * 1e3;
+            snprintf(label, sizeof label, "ntt 2^%d x%zu", lg, batch);
+        }
+        if (st != CUZK_OK) {
+            printf("%-22s FAILED: %s (cuda %d)\n", label, e.msg, e.cuda_error);
+            rc = 1;
+            continue;
+        }
+        qsort(t, (size_t)reps, sizeof *t, cmpf);
+        printf("RESULT %-22s median %9.2f ms  min %9.2f  max %9.2f  (floor %.1f ms, %.1fx)\n", label,
+               t[reps / 2], t[0], t[reps - 1], floor_ms, t[reps / 2] / floor_ms);
+        fflush(stdout);
+    }
+    return rc;
+}
+
+#ifdef CUZK_GPU_BENCH_STANDALONE
+int main(int argc, char **argv) { return cuzk_gpu_bench_main(argc, argv); }
+#endif
+#endif /* CUZK_HAVE_CUDA */

@@ -1,0 +1,155 @@
+/* Device short-Weierstrass curve arithmetic (a = 0), generic over the coordinate field F:
+ * affine (x, y) with (0, 0) = infinity (the host convention, src/ec/ec.h), XYZZ
+ * (X, Y, ZZ, ZZZ) = (X/ZZ, Y/ZZZ) with ZZ = 0 for infinity, and Jacobian output.
+ * Formulas: Explicit-Formulas Database, "xyzz" coordinates for short Weierstrass curves:
+ * add-2008-s, madd-2008-s, dbl-2008-s-1, mdbl-2008-s-1 (Bernstein, Lange). Exceptional cases
+ * (P = Q, P = -Q, infinity) are handled by branches: variable time, public data only. */
+#ifndef CUZK_CUDA_EC_CUH
+#define CUZK_CUDA_EC_CUH
+
+#include "cuda/fields.cuh"
+
+namespace cuzk_dev {
+
+template <class F>
+struct affine_t {
+    F x, y;
+    __device__ __forceinline__ bool is_inf() const { return x.is_zero() && y.is_zero(); }
+};
+
+template <class F>
+struct jacobian_t {
+    F x, y, z;
+};
+
+template <class F>
+struct xyzz_t {
+    F x, y, zz, zzz;
+
+    __device__ __forceinline__ static xyzz_t inf() {
+        xyzz_t r;
+        r.x = F::zero(); r.y = F::zero(); r.zz = F::zero(); r.zzz = F::zero();
+        return r;
+    }
+    __device__ __forceinline__ bool is_inf() const { return zz.is_zero(); }
+    __device__ __forceinline__ static xyzz_t from_affine(const affine_t<F> &p) {
+        if (p.is_inf()) return inf();
+        xyzz_t r;
+        r.x = p.x; r.y = p.y; r.zz = F::one(); r.zzz = F::one();
+        return r;
+    }
+    __device__ __forceinline__ xyzz_t neg() const {
+        xyzz_t r = *this;
+        r.y = -y;
+        return r;
+    }
+
+    /* dbl-2008-s-1 with a = 0 (not inlined: keeps the adds' rare doubling branch small) */
+    __device__ __noinline__ xyzz_t dbl() const {
+        if (is_inf()) return *this;
+        F u = y.dbl();
+        F v = u.sqr();
+        F w = u * v;
+        F s = x * v;
+        F m = x.sqr();
+        m = m + m.dbl();
+        xyzz_t r;
+        r.x = m.sqr() - s.dbl();
+        r.y = m * (s - r.x) - w * y;
+        r.zz = v * zz;
+        r.zzz = w * zzz;
+        return r;
+    }
+
+    /* mdbl-2008-s-1: 2*(x, y) for an affine point, not infinity */
+    __device__ __noinline__ static xyzz_t dbl_affine(const F &x, const F &y) {
+        F u = y.dbl();
+        F v = u.sqr();
+        F w = u * v;
+        F s = x * v;
+        F m = x.sqr();
+        m = m + m.dbl();
+        xyzz_t r;
+        r.x = m.sqr() - s.dbl();
+        r.y = m * (s - r.x) - w * y;
+        r.zz = v;
+        r.zzz = w;
+        return r;
+    }
+
+    /* this + (qx, qy), q affine and not infinity (madd-2008-s) */
+    __device__ __forceinline__ void add_affine_noinf(const F &qx, const F &qy) {
+        if (is_inf()) {
+            x = qx; y = qy; zz = F::one(); zzz = F::one();
+            return;
+        }
+        F u2 = qx * zz;
+        F s2 = qy * zzz;
+        F p = u2 - x;
+        F r = s2 - y;
+        if (p.is_zero()) {
+            if (r.is_zero()) *this = dbl_affine(qx, qy);
+            else *this = inf();
+            return;
+        }
+        F pp = p.sqr();
+        F ppp = p * pp;
+        F q = x * pp;
+        F x3 = r.sqr() - ppp - q.dbl();
+        y = r * (q - x3) - y * ppp;
+        x = x3;
+        zz = zz * pp;
+        zzz = zzz * ppp;
+    }
+    __device__ __forceinline__ void add_affine(const affine_t<F> &q) {
+        if (!q.is_inf()) add_affine_noinf(q.x, q.y);
+    }
+
+    /* this + q (add-2008-s) */
+    __device__ void add(const xyzz_t &q) {
+        if (q.is_inf()) return;
+        if (is_inf()) { *this = q; return; }
+        F u1 = x * q.zz;
+        F u2 = q.x * zz;
+        F s1 = y * q.zzz;
+        F s2 = q.y * zzz;
+        F p = u2 - u1;
+        F r = s2 - s1;
+        if (p.is_zero()) {
+            if (r.is_zero()) *this = dbl();
+            else *this = inf();
+            return;
+        }
+        F pp = p.sqr();
+        F ppp = p * pp;
+        F qq = u1 * pp;
+        F x3 = r.sqr() - ppp - qq.dbl();
+        y = r * (qq - x3) - s1 * ppp;
+        x = x3;
+        zz = zz * q.zz * pp;
+        zzz = zzz * q.zzz * ppp;
+    }
+
+    /* Jacobian (X*ZZ^2, Y*ZZZ^2, ZZZ): Z = ZZZ/ZZ scaled by ZZ; infinity -> Z = 0 */
+    __device__ jacobian_t<F> to_jacobian() const {
+        jacobian_t<F> r;
+        if (is_inf()) {
+            r.x = F::one(); r.y = F::one(); r.z = F::zero();
+            return r;
+        }
+        r.x = x * zz.sqr();
+        r.y = y * zzz.sqr();
+        r.z = zzz;
+        return r;
+    }
+};
+
+typedef affine_t<fp_t> g1_affine_t;
+typedef xyzz_t<fp_t> g1_xyzz_t;
+typedef jacobian_t<fp_t> g1_jacobian_t;
+static_assert(sizeof(g1_affine_t) == 96, "g1 affine layout");
+static_assert(sizeof(g1_jacobian_t) == 144, "g1 jacobian layout");
+
+}  // namespace cuzk_dev
+
+#endif

@@ -1,0 +1,206 @@
+/* Device Montgomery arithmetic: ONE generic implementation over a parameter set (like sppark's
+ * mont_t), instantiated for BLS12-381 Fp (12 x 32-bit limbs) and Fr (8 x 32-bit limbs) in
+ * src/cuda/fields.cuh.
+ *
+ * Representation: x*R mod m, R = 2^(32N), limbs little-endian. The byte layout is identical to the
+ * host's (src/ff/field.h: N/2 x 64-bit little-endian limbs), so host arrays are copied as they are.
+ *
+ * Multiplication: CIOS (Koc, Acar, Kaliski, "Analyzing and comparing Montgomery multiplication
+ * algorithms", 1996) with PTX carry chains: per 32-bit word of b, one mad.lo.cc/madc.lo.cc chain
+ * and one mad.hi.cc/madc.hi.cc chain for a*b_i, then the same for m*p. About 4N^2 multiply-adds
+ * (576 for Fp). Requires m < 2^(32N-1) (true for both BLS12-381 fields), inputs < m; outputs < m.
+ *
+ * The carry flag lives between separate asm volatile statements (as in ICICLE and sppark): nvcc
+ * keeps the PTX order of volatile asm and no instruction it emits between them touches CC.
+ */
+#ifndef CUZK_CUDA_MONT_CUH
+#define CUZK_CUDA_MONT_CUH
+
+#include <stdint.h>
+
+namespace cuzk_dev {
+
+/* ---- PTX carry-chain primitives ------------------------------------------------------------ */
+__device__ __forceinline__ uint32_t add_cc(uint32_t a, uint32_t b) {
+    uint32_t r; asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); return r; }
+__device__ __forceinline__ uint32_t addc_cc(uint32_t a, uint32_t b) {
+    uint32_t r; asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); return r; }
+__device__ __forceinline__ uint32_t addc(uint32_t a, uint32_t b) {
+    uint32_t r; asm volatile("addc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); return r; }
+__device__ __forceinline__ uint32_t sub_cc(uint32_t a, uint32_t b) {
+    uint32_t r; asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); return r; }
+__device__ __forceinline__ uint32_t subc_cc(uint32_t a, uint32_t b) {
+    uint32_t r; asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); return r; }
+__device__ __forceinline__ uint32_t subc(uint32_t a, uint32_t b) {
+    uint32_t r; asm volatile("subc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); return r; }
+__device__ __forceinline__ uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t r; asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)); return r; }
+__device__ __forceinline__ uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t r; asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)); return r; }
+__device__ __forceinline__ uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t r; asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)); return r; }
+__device__ __forceinline__ uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t r; asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)); return r; }
+
+/* Split 64-bit host limbs into 32-bit device limbs at compile time: word i of a little-endian
+ * array of 64-bit limbs. */
+#define CUZK_LIMB32(arr64, i) ((uint32_t)((arr64)[(i) / 2] >> (32 * ((i) & 1))))
+
+/* P must provide: N (32-bit limbs), and constexpr __host__ __device__ functions
+ *   mod(i), one(i) (R mod m), r2(i) (R^2 mod m), and constexpr uint32_t inv (-m^-1 mod 2^32). */
+template <class P>
+struct __align__(16) mont_t {
+    static constexpr int N = P::N;
+    uint32_t l[N];
+
+    __device__ __forceinline__ static mont_t zero() {
+        mont_t r;
+#pragma unroll
+        for (int i = 0; i < N; i++) r.l[i] = 0;
+        return r;
+    }
+    __device__ __forceinline__ static mont_t one() {
+        mont_t r;
+#pragma unroll
+        for (int i = 0; i < N; i++) r.l[i] = P::one(i);
+        return r;
+    }
+    __device__ __forceinline__ static mont_t modulus_minus(uint32_t k) { /* m - k as an integer */
+        mont_t r;
+        r.l[0] = sub_cc(P::mod(0), k);
+#pragma unroll
+        for (int i = 1; i < N; i++) r.l[i] = subc_cc(P::mod(i), 0);
+        return r;
+    }
+    __device__ __forceinline__ bool is_zero() const {
+        uint32_t acc = 0;
+#pragma unroll
+        for (int i = 0; i < N; i++) acc |= l[i];
+        return acc == 0;
+    }
+    __device__ __forceinline__ bool operator==(const mont_t &b) const {
+        uint32_t acc = 0;
+#pragma unroll
+        for (int i = 0; i < N; i++) acc |= l[i] ^ b.l[i];
+        return acc == 0;
+    }
+    __device__ __forceinline__ bool operator!=(const mont_t &b) const { return !(*this == b); }
+
+    /* r = a + b mod m */
+    __device__ __forceinline__ friend mont_t operator+(const mont_t &a, const mont_t &b) {
+        mont_t r, s;
+        r.l[0] = add_cc(a.l[0], b.l[0]);
+#pragma unroll
+        for (int i = 1; i < N; i++) r.l[i] = addc_cc(a.l[i], b.l[i]);
+        /* a + b < 2m < 2^(32N): no carry out. s = r - m, borrow -> keep r */
+        s.l[0] = sub_cc(r.l[0], P::mod(0));
+#pragma unroll
+        for (int i = 1; i < N; i++) s.l[i] = subc_cc(r.l[i], P::mod(i));
+        uint32_t borrow = subc(0, 0); /* 0xffffffff if r < m */
+#pragma unroll
+        for (int i = 0; i < N; i++) r.l[i] = borrow ? r.l[i] : s.l[i];
+        return r;
+    }
+    /* r = a - b mod m */
+    __device__ __forceinline__ friend mont_t operator-(const mont_t &a, const mont_t &b) {
+        mont_t r;
+        r.l[0] = sub_cc(a.l[0], b.l[0]);
+#pragma unroll
+        for (int i = 1; i < N; i++) r.l[i] = subc_cc(a.l[i], b.l[i]);
+        uint32_t mask = subc(0, 0);
+        r.l[0] = add_cc(r.l[0], P::mod(0) & mask);
+#pragma unroll
+        for (int i = 1; i < N; i++) r.l[i] = addc_cc(r.l[i], P::mod(i) & mask);
+        return r;
+    }
+    /* -a mod m (0 -> 0) */
+    __device__ __forceinline__ friend mont_t operator-(const mont_t &a) { return zero() - a; }
+    __device__ __forceinline__ mont_t dbl() const { return *this + *this; }
+
+    /* r = a*b/R mod m (CIOS) */
+    __device__ __forceinline__ friend mont_t operator*(const mont_t &a, const mont_t &b) {
+        uint32_t t[N + 2];
+#pragma unroll
+        for (int j = 0; j < N + 2; j++) t[j] = 0;
+#pragma unroll
+        for (int i = 0; i < N; i++) {
+            const uint32_t bi = b.l[i];
+            t[0] = mad_lo_cc(a.l[0], bi, t[0]);
+#pragma unroll
+            for (int j = 1; j < N; j++) t[j] = madc_lo_cc(a.l[j], bi, t[j]);
+            t[N] = addc_cc(t[N], 0);
+            t[N + 1] = addc(t[N + 1], 0);
+            t[1] = mad_hi_cc(a.l[0], bi, t[1]);
+#pragma unroll
+            for (int j = 1; j < N; j++) t[j + 1] = madc_hi_cc(a.l[j], bi, t[j + 1]);
+            t[N + 1] = addc(t[N + 1], 0);
+
+            const uint32_t m = t[0] * P::inv;
+            t[0] = mad_lo_cc(m, P::mod(0), t[0]);
+#pragma unroll
+            for (int j = 1; j < N; j++) t[j] = madc_lo_cc(m, P::mod(j), t[j]);
+            t[N] = addc_cc(t[N], 0);
+            t[N + 1] = addc(t[N + 1], 0);
+            t[1] = mad_hi_cc(m, P::mod(0), t[1]);
+#pragma unroll
+            for (int j = 1; j < N; j++) t[j + 1] = madc_hi_cc(m, P::mod(j), t[j + 1]);
+            t[N + 1] = addc(t[N + 1], 0);
+#pragma unroll
+            for (int j = 0; j <= N; j++) t[j] = t[j + 1];
+            t[N + 1] = 0;
+        }
+        /* t < 2m: conditional subtraction over N+1 words */
+        mont_t r, s;
+        s.l[0] = sub_cc(t[0], P::mod(0));
+#pragma unroll
+        for (int i = 1; i < N; i++) s.l[i] = subc_cc(t[i], P::mod(i));
+        (void)subc_cc(t[N], 0);
+        uint32_t borrow = subc(0, 0);
+#pragma unroll
+        for (int i = 0; i < N; i++) r.l[i] = borrow ? t[i] : s.l[i];
+        return r;
+    }
+    __device__ __forceinline__ mont_t &operator*=(const mont_t &b) { return *this = *this * b; }
+    __device__ __forceinline__ mont_t &operator+=(const mont_t &b) { return *this = *this + b; }
+    __device__ __forceinline__ mont_t &operator-=(const mont_t &b) { return *this = *this - b; }
+    __device__ __forceinline__ mont_t sqr() const { return *this * *this; }
+
+    /* canonical integer (< m) -> Montgomery, and back */
+    __device__ __forceinline__ static mont_t from_canon(const mont_t &a) {
+        mont_t r2;
+#pragma unroll
+        for (int i = 0; i < N; i++) r2.l[i] = P::r2(i);
+        return a * r2;
+    }
+    __device__ __forceinline__ mont_t to_canon() const {
+        mont_t one_int = zero();
+        one_int.l[0] = 1;
+        return *this * one_int;
+    }
+    __device__ static mont_t from_u32(uint32_t v) {
+        mont_t a = zero();
+        a.l[0] = v;
+        return from_canon(a);
+    }
+    /* a^e, e given as ne little-endian 32-bit words, variable time in e */
+    __device__ static mont_t pow(const mont_t &a, const uint32_t *e, int ne) {
+        mont_t r = one();
+        for (int i = ne * 32 - 1; i >= 0; i--) {
+            r = r.sqr();
+            if ((e[i / 32] >> (i % 32)) & 1) r = r * a;
+        }
+        return r;
+    }
+    /* a^(m-2) (Fermat); 0 -> 0 */
+    __device__ static mont_t inv(const mont_t &a) {
+        uint32_t e[N];
+#pragma unroll
+        for (int i = 0; i < N; i++) e[i] = P::mod(i);
+        e[0] -= 2; /* m odd, > 2 */
+        return pow(a, e, N);
+    }
+};
+
+}  // namespace cuzk_dev
+
+#endif

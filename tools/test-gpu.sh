@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The one script run on a GPU machine: build for sm_90a into build-gpu, run the GPU test suite,
+# a compute-sanitizer memcheck on small cases, the GPU benchmarks, and print a summary table LAST.
+# Usage: tools/test-gpu.sh [--no-bench] [--bench-only]   (env: JOBS, BUILD=build-gpu)
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build-gpu}
+JOBS=${JOBS:-$(nproc)}
+DO_TEST=1; DO_BENCH=1
+for a in "$@"; do
+  case $a in
+    --no-bench) DO_BENCH=0 ;;
+    --bench-only) DO_TEST=0 ;;
+  esac
+done
+SUMMARY=()
+add() { SUMMARY+=("$(printf '%-34s %s' "$1" "$2")"); }
+
+# Dependencies: jansson (linked by the library) and GMP may be missing on the device machine;
+# the repo's git-ignored .deps/ holds the Debian packages.
+CMAKE_EXTRA=()
+if ! echo '#include <jansson.h>' | cc -E -x c - >/dev/null 2>&1; then
+  if ls .deps/*.deb >/dev/null 2>&1; then
+    mkdir -p /opt/cuzk-deps
+    for f in .deps/*.deb; do dpkg -x "$f" /opt/cuzk-deps; done
+    CMAKE_EXTRA=(-DCMAKE_PREFIX_PATH=/opt/cuzk-deps/usr
+                 -DCMAKE_LIBRARY_PATH=/opt/cuzk-deps/usr/lib/x86_64-linux-gnu
+                 -DCMAKE_INCLUDE_PATH=/opt/cuzk-deps/usr/include)
+    export LD_LIBRARY_PATH=/opt/cuzk-deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    echo "deps: unpacked .deps/*.deb into /opt/cuzk-deps"
+  else
+    echo "deps: jansson.h not found and no .deps/ packages"
+  fi
+fi
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv,noheader 2>&1 | head -2
+T0=$(date +%s)
+if cmake -S . -B "$BUILD" -DCUZK_CUDA_ARCHS=90a -DCMAKE_CUDA_ARCHITECTURES=90a "${CMAKE_EXTRA[@]}" >"$BUILD.cmake.log" 2>&1 \
+   && cmake --build "$BUILD" -j"$JOBS" >"$BUILD.build.log" 2>&1; then
+  add "build (sm_90a)" "ok ($(( $(date +%s) - T0 )) s)"
+else
+  tail -40 "$BUILD.cmake.log" "$BUILD.build.log" 2>/dev/null
+  add "build (sm_90a)" "FAILED"
+  printf '\n==== summary ====\n'; printf '%s\n' "${SUMMARY[@]}"; exit 1
+fi
+grep -q "CUDA backend ON" "$BUILD.cmake.log" || add "CUDA backend" "OFF (nvcc not found?)"
+
+RC=0
+if [ $DO_TEST = 1 ]; then
+  "$BUILD/cuzk_tests" --suite gpu 2>&1 | tee "$BUILD.gpu-tests.log"
+  rc=${PIPESTATUS[0]}
+  while read -r line; do
+    name=$(echo "$line" | sed -E 's/^\[ *([A-Z]+) *\] ([^ ]+).*/\2/')
+    res=$(echo "$line" | sed -E 's/^\[ *([A-Z]+) *\].*/\1/')
+    ms=$(echo "$line" | sed -nE 's/.*\(([0-9.]+ ms)\)$/\1/p')
+    add "$name" "$res ${ms}"
+  done < <(grep -E '^\[ *(OK|FAIL|SKIP) *\]' "$BUILD.gpu-tests.log")
+  add "gpu suite" "$(tail -1 "$BUILD.gpu-tests.log") (rc $rc)"
+  [ "$rc" = 0 ] || RC=1
+  if command -v compute-sanitizer >/dev/null 2>&1; then
+    compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/cuzk_tests" --suite gpu --filter msm_small \
+      >"$BUILD.memcheck.log" 2>&1
+    m1=$?
+    compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/cuzk_tests" --suite gpu --filter ntt_naive \
+      >>"$BUILD.memcheck.log" 2>&1
+    m2=$?
+    tail -5 "$BUILD.memcheck.log"
+    add "memcheck msm_small / ntt_naive" "rc $m1 / $m2 ($(grep -c 'Invalid' "$BUILD.memcheck.log") invalid accesses)"
+  else
+    add "memcheck" "compute-sanitizer not found"
+  fi
+fi
+
+if [ $DO_BENCH = 1 ]; then
+  if nvcc -O2 -DCUZK_HAVE_CUDA=1 -DCUZK_GPU_BENCH_STANDALONE -Isrc -Iinclude -o "$BUILD/gpu_bench" bench/gpu_bench.c "$BUILD/libcuzk_cuda.a" >"$BUILD.bench-build.log" 2>&1; then
+    "$BUILD/gpu_bench" ${GPU_BENCH_ARGS:-ntt 20 ntt 24 ntt 26 ntt 27 msm 20 msm 22 msm 24} 2>&1 | tee "$BUILD.bench.log"
+    while read -r line; do
+      add "$(echo "$line" | cut -c8-30)" "$(echo "$line" | cut -c31-)"
+    done < <(grep '^RESULT' "$BUILD.bench.log")
+    grep FAILED "$BUILD.bench.log" | while read -r l; do echo "bench failure: $l"; done
+  else
+    cat "$BUILD.bench-build.log"
+    add "bench build" "FAILED"
+  fi
+fi
+
+printf '\n==== cuzk GPU summary (%s) ====\n' "$(git rev-parse --short HEAD 2>/dev/null)"
+printf '%s\n' "${SUMMARY[@]}"
+exit $RC
