@@ -58,10 +58,10 @@ if [ $DO_TEST = 1 ]; then
   add "gpu suite" "$(tail -1 "$BUILD.gpu-tests.log") (rc $rc)"
   [ "$rc" = 0 ] || RC=1
   if command -v compute-sanitizer >/dev/null 2>&1; then
-    compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/cuzk_tests" --suite gpu --filter msm_small \
+    timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/cuzk_tests" --suite gpu --filter msm_small \
       >"$BUILD.memcheck.log" 2>&1
     m1=$?
-    compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/cuzk_tests" --suite gpu --filter ntt_naive \
+    timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/cuzk_tests" --suite gpu --filter ntt_naive \
       >>"$BUILD.memcheck.log" 2>&1
     m2=$?
     tail -5 "$BUILD.memcheck.log"
