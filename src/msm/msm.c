@@ -7,7 +7,8 @@
  * c*nwin >= 257, and also when c*nwin = 256 and c >= 4 (H < 2^255 * 2^c/(2^c - 1)); msm_windows()
  * adds a window otherwise. So each (window, point) digit is computed on the fly from the scalar with
  * one 5-limb addition: no digit array, no recoding pass, and scalar 0 yields only zero digits
- * (it is skipped before that anyway).
+ * (it is skipped before that anyway). Scalars must be canonical (< r), as msm.h requires: a value
+ * >= r may overflow the top window and give a wrong sum.
  *
  * Digit d != 0 adds +-P to bucket |d| - 1 (2^(c-1) buckets, XYZZ, mixed additions). A window's
  * sum is sum_j (j+1) * bucket_j, computed with the running sum (two full additions per bucket).

@@ -129,6 +129,18 @@ static void tile_stage(const group_ctx *g, fr *base, size_t lo0, int s) {
     const size_t hs = (size_t)1 << (s - g->s0);
     const size_t twstride = g->m >> (s + 1);
     const size_t W = g->w;
+    if (s == 0) {
+        /* stage 0: every twiddle is omega^0 = 1, the same butterfly in DIT and DIF */
+        for (size_t blk = 0; blk < T; blk += 2) {
+            fr *x = base + blk * stride, *y = x + stride;
+            for (size_t j = 0; j < W; j++) {
+                fr t = y[j];
+                fr_sub(&y[j], &x[j], &t);
+                fr_add(&x[j], &x[j], &t);
+            }
+        }
+        return;
+    }
     for (size_t blk = 0; blk < T; blk += 2 * hs) {
         for (size_t u = 0; u < hs; u++) {
             fr *x = base + (blk + u) * stride;
