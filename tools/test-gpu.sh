@@ -33,13 +33,17 @@ if ! echo '#include <jansson.h>' | cc -E -x c - >/dev/null 2>&1; then
   fi
 fi
 
+[ -n "${OUT:-}" ] && trap 'cp -f "$BUILD".*.log "$OUT"/ 2>/dev/null' EXIT
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv,noheader 2>&1 | head -2
 T0=$(date +%s)
 if cmake -S . -B "$BUILD" -DCUZK_CUDA_ARCHS=90a -DCMAKE_CUDA_ARCHITECTURES=90a "${CMAKE_EXTRA[@]}" >"$BUILD.cmake.log" 2>&1 \
    && cmake --build "$BUILD" -j"$JOBS" >"$BUILD.build.log" 2>&1; then
   add "build (sm_90a)" "ok ($(( $(date +%s) - T0 )) s)"
 else
-  tail -40 "$BUILD.cmake.log" "$BUILD.build.log" 2>/dev/null
+  for f in "$BUILD.cmake.log" "$BUILD.build.log"; do
+    [ -f "$f" ] && { echo "---- $f (errors, then last 60 lines)"; grep -n -E "error|Error" "$f" | head -40; tail -n 60 "$f"; }
+  done
+  cmake --version | head -1
   add "build (sm_90a)" "FAILED"
   printf '\n==== summary ====\n'; printf '%s\n' "${SUMMARY[@]}"; exit 1
 fi
