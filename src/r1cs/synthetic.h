@@ -1,0 +1,81 @@
+/* A synthetic constraint system with the measured shape of one 32 GiB PoRep C2 partition
+ * (issue 4, item 2), with a satisfying witness, for benchmarks and tests of the pipeline.
+ *
+ * Shape (targets of the issue; synthetic_stats measures what a generated system has):
+ *   per row on average 2.4 nonzeros in A, 1.0 in B, 2.2 in C;
+ *   99.7% of aux variables appear in some A row, 25.4% in some B row;
+ *   n_public public inputs (PoRep: 328); one aux variable per row (PoRep: 130.2M aux for ~130M
+ *   rows); a fraction frac01 of the aux values is 0 or 1 (SHA-256-like), the rest are full-size
+ *   field elements.
+ *
+ * Construction (every row defines one fresh aux variable z_j = w[1 + n_public + j]):
+ *   BIT     x * x = x                A: x        B: x        C: x         (x a fresh free bit)
+ *   AND     x * y = z                A: x        B: y        C: z
+ *   XOR     2x * y = x + y - z       A: 2x       B: y        C: x, y, -z  (z = x xor y)
+ *   PACK    (u + sum 2^i b_i) * 1 = W  A: u, b_1..b_k  B: ONE  C: W      (W a field element)
+ * x, y, b_i are earlier boolean variables, u the previous PACK output (or a public input).
+ * Row kinds: PACK rows evenly spaced at rate p = 1 - frac01 (clamped to [0.005, 0.35]); others
+ * drawn at random: XOR 0.6, BIT 0.05, AND the rest; PACK rows have on average k = 1.4/p bit terms, so that
+ * A averages 1 + p*k = 2.4, C averages 1 + 2*0.6 = 2.2, and B is exactly 1. Each new boolean is
+ * consumed by a later A row (a cursor), except a deterministic 0.3% that are skipped; B terms
+ * are drawn from a deterministic 25.4% subset of the aux booleans. Everything is a pure function
+ * of the seeds (splitmix64 of the row index), so the structure needs no side tables.
+ * Rows of kind x*y (AND, XOR, BIT) keep every boolean variable in {0, 1} for any witness seed;
+ * the witness is computed row by row from the CSR matrices (solve the row for its fresh variable,
+ * which is the last C entry with coefficient +-1), so satisfying it is by construction and
+ * r1cs_check_witness confirms it.
+ *
+ * Memory: the r1cs arrays are allocated exactly (a first pass counts the nonzeros per row):
+ * about (5.6 * 36 + 3 * 8) bytes per row. Generation is single-threaded and sequential (each row
+ * depends on earlier ones). Thread-safety: pure functions of their arguments; reentrant.
+ */
+#ifndef CUZK_R1CS_SYNTHETIC_H
+#define CUZK_R1CS_SYNTHETIC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/cuzk.h"
+#include "ff/fields.h"
+#include "r1cs/r1cs.h"
+
+typedef struct synthetic_params {
+    uint32_t n_constraints; /* rows N (>= 8); the Groth16 domain is the next power of two >= N + n_public + 1 */
+    uint32_t n_public;      /* public inputs after ONE (PoRep: 328) */
+    double frac01;          /* fraction of aux values in {0, 1}; effective range [0.65, 0.995] */
+    uint64_t seed;          /* structure seed: same seed, same matrices */
+} synthetic_params;
+
+/* Defaults of a PoRep partition: n_public 328, frac01 0.95, seed 1. */
+void synthetic_params_default(synthetic_params *p, uint32_t n_constraints);
+
+/* n_vars of the system: 1 + n_public + n_constraints. */
+uint32_t synthetic_n_vars(const synthetic_params *p);
+
+/* Builds the matrices into *out (owned by the caller; r1cs_free). On failure *out is zeroed.
+ * Errors: CUZK_ERR_ARG (NULL, n_constraints < 8, n_vars overflowing 32 bits),
+ * CUZK_ERR_NOMEM. */
+cuzk_status synthetic_r1cs(r1cs *out, const synthetic_params *p, cuzk_error *err);
+
+/* A satisfying witness of the system built from the same params: w[0] = 1, w[1..n_public] are
+ * pseudo-random field elements from witness_seed, BIT rows draw their bit from witness_seed,
+ * every other aux value follows from its row. w: n_w = cs->n_vars values, Montgomery form,
+ * caller-allocated host memory. Different witness seeds give different witnesses of the same
+ * circuit (one per partition).
+ * Errors: CUZK_ERR_ARG (NULL, n_w != cs->n_vars, cs not made from these params). */
+cuzk_status synthetic_witness(fr *w, size_t n_w, const r1cs *cs, const synthetic_params *p,
+                              uint64_t witness_seed, cuzk_error *err);
+
+/* Measured shape of a system (and optionally a witness). */
+typedef struct synthetic_stats {
+    double a_per_row, b_per_row, c_per_row; /* nonzeros per row */
+    double aux_in_a, aux_in_b;              /* fraction of aux variables with a nonzero in A / B */
+    double aux_01;                          /* fraction of aux values in {0, 1} (w given; else 0) */
+    double aux_1;                           /* fraction of aux values equal to 1 (w given; else 0) */
+} synthetic_stats;
+
+/* Computes the statistics of cs (and of w, n_w = cs->n_vars, when w != NULL). Allocates an
+ * n_vars-byte scratch; returns CUZK_ERR_NOMEM if it cannot. */
+cuzk_status synthetic_stats_compute(synthetic_stats *out, const r1cs *cs, const fr *w, cuzk_error *err);
+
+#endif
