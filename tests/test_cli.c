@@ -12,7 +12,7 @@
 static char g_log[1 << 16];
 
 static int cli(const char *args) {
-    char cmd[16384];
+    char cmd[40000];
     snprintf(cmd, sizeof cmd, "'%s' %s", CLI, args);
     return test_run(g_log, sizeof g_log, "%s", cmd);
 }
@@ -20,8 +20,10 @@ static int cli(const char *args) {
 /* copy a fixture into the tmp dir, then corrupt it: truncate to `keep` bytes (or -1 to keep
  * all) and xor byte `at` with `x` (at < 0: none) */
 static const char *corrupt_copy(const char *src, const char *name, long keep, long at, int x) {
-    static char dst[4096];
-    snprintf(dst, sizeof dst, "%s/%s", test_tmpdir(), name);
+    static char pool[16][1024];
+    static int next;
+    char *dst = pool[next++ % 16];
+    snprintf(dst, sizeof pool[0], "%s/%s", test_tmpdir(), name);
     FILE *in = fopen(src, "rb"), *out = fopen(dst, "wb");
     if (!in || !out) { if (in) fclose(in); if (out) fclose(out); return NULL; }
     int c;
@@ -62,7 +64,7 @@ TEST(cli, help_and_usage) {
 }
 
 TEST(cli, prove_verify_ok_and_invalid) {
-    char args[8192], proof[4096], pub[4096];
+    char args[32768], proof[4096], pub[4096];
     snprintf(proof, sizeof proof, "%s/cli_proof.json", test_tmpdir());
     snprintf(pub, sizeof pub, "%s/cli_public.json", test_tmpdir());
     snprintf(args, sizeof args, "prove '%s' '%s' '%s' '%s' --timings", FIX("merkle_mimc5", "circuit_final.zkey"),
@@ -90,20 +92,21 @@ TEST(cli, prove_verify_ok_and_invalid) {
 /* Every bad-input class: exit 3 and exactly one line on stderr naming the problem. */
 TEST(cli, bad_inputs_exit_3_with_one_line) {
     const char *zk = FIX("merkle_mimc5", "circuit_final.zkey"), *wt = FIX("merkle_mimc5", "witness.wtns");
-    char proof[4096], pub[4096];
+    char proof[1024], pub[1024];
     snprintf(proof, sizeof proof, "%s/bad_proof.json", test_tmpdir());
     snprintf(pub, sizeof pub, "%s/bad_public.json", test_tmpdir());
-    struct { const char *what, *zkey, *wtns; } cases[8];
+    typedef struct { const char *what, *zkey, *wtns; } bad_case;
+    bad_case cases[8];
     int n = 0;
-    cases[n++] = (typeof(cases[0])){"missing file", "/nonexistent/x.zkey", wt};
-    cases[n++] = (typeof(cases[0])){"truncated zkey", corrupt_copy(zk, "trunc.zkey", 5000, -1, 0), wt};
-    cases[n++] = (typeof(cases[0])){"bad magic", corrupt_copy(zk, "magic.zkey", -1, 0, 0x20), wt};
-    cases[n++] = (typeof(cases[0])){"truncated wtns", zk, corrupt_copy(wt, "trunc.wtns", 1000, -1, 0)};
-    cases[n++] = (typeof(cases[0])){"bn128 zkey (other curve)", test_fixture("bn128/merkle_mimc5/circuit_final.zkey"), wt};
-    cases[n++] = (typeof(cases[0])){"witness of another circuit", zk, FIX("multiplier", "witness.wtns")};
-    cases[n++] = (typeof(cases[0])){"directory as file", test_tmpdir(), wt};
+    cases[n++] = (bad_case){"missing file", "/nonexistent/x.zkey", wt};
+    cases[n++] = (bad_case){"truncated zkey", corrupt_copy(zk, "trunc.zkey", 5000, -1, 0), wt};
+    cases[n++] = (bad_case){"bad magic", corrupt_copy(zk, "magic.zkey", -1, 0, 0x20), wt};
+    cases[n++] = (bad_case){"truncated wtns", zk, corrupt_copy(wt, "trunc.wtns", 1000, -1, 0)};
+    cases[n++] = (bad_case){"bn128 zkey (other curve)", test_fixture("bn128/merkle_mimc5/circuit_final.zkey"), wt};
+    cases[n++] = (bad_case){"witness of another circuit", zk, FIX("multiplier", "witness.wtns")};
+    cases[n++] = (bad_case){"directory as file", test_tmpdir(), wt};
     for (int i = 0; i < n; i++) {
-        char args[8192];
+        char args[32768];
         REQUIRE(cases[i].zkey && cases[i].wtns);
         snprintf(args, sizeof args, "prove '%s' '%s' '%s' '%s' 2>&1 >/dev/null", cases[i].zkey, cases[i].wtns, proof, pub);
         unlink(proof);
@@ -114,7 +117,7 @@ TEST(cli, bad_inputs_exit_3_with_one_line) {
         CHECK_MSG(stat(proof, &st) != 0, "%s: a proof file was written", cases[i].what);
     }
     /* unsatisfying witness with --check names the constraint */
-    char args[8192];
+    char args[32768];
     snprintf(args, sizeof args, "prove --check --r1cs '%s' '%s' '%s' '%s' '%s' 2>&1 >/dev/null",
              FIX("multiplier", "circuit.r1cs"), FIX("multiplier", "circuit_final.zkey"),
              corrupt_copy(FIX("multiplier", "witness.wtns"), "unsat.wtns", -1, 204 - 32, 0x01), proof, pub);
