@@ -36,7 +36,10 @@ fi
 [ -n "${OUT:-}" ] && trap 'cp -f "$BUILD".*.log "$OUT"/ 2>/dev/null' EXIT
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv,noheader 2>&1 | head -2
 T0=$(date +%s)
-if cmake -S . -B "$BUILD" -DCUZK_CUDA_ARCHS=90a -DCMAKE_CUDA_ARCHITECTURES=90a "${CMAKE_EXTRA[@]}" >"$BUILD.cmake.log" 2>&1 \
+# The device image's gcc 13 raises false -Wstringop-overflow & co. in host code that builds clean
+# elsewhere: keep them as warnings here (CI still builds with -Werror).
+NOWERR="-Wno-error=stringop-overflow -Wno-error=stringop-overread -Wno-error=array-bounds -Wno-error=maybe-uninitialized"
+if cmake -S . -B "$BUILD" -DCUZK_CUDA_ARCHS=90a -DCMAKE_CUDA_ARCHITECTURES=90a "-DCMAKE_C_FLAGS=$NOWERR" "${CMAKE_EXTRA[@]}" >"$BUILD.cmake.log" 2>&1 \
    && cmake --build "$BUILD" -j"$JOBS" >"$BUILD.build.log" 2>&1; then
   add "build (sm_90a)" "ok ($(( $(date +%s) - T0 )) s)"
 else
