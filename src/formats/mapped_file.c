@@ -39,6 +39,8 @@ cuzk_status mapped_file_open(mapped_file *f, const char *path, cuzk_error *err) 
         errno = e;
         return ERR(err, CUZK_ERR_IO, "%s: cannot mmap %lld bytes: %s", path, (long long)st.st_size, strerror(e));
     }
+    /* loaders read front to back once */
+    (void)madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
     f->m_data = m;
     f->size_bytes = (size_t)st.st_size;
     return CUZK_OK;
