@@ -99,3 +99,84 @@ TEST(engine, reaper_slow_free_off_the_caller) {
     CHECK_EQ_INT(atomic_load(&fl.freed), 10);
     reaper_destroy(r);
 }
+
+/* ---- split prover ---------------------------------------------------------------------------- */
+#include "groth16/groth16.h"
+#include "r1cs/synthetic.h"
+
+typedef struct {
+    synthetic_params sp;
+    r1cs cs;
+    bellperson_params p;
+} small_circuit;
+
+static int small_circuit_make(small_circuit *c, uint32_t rows, uint32_t n_public) {
+    memset(c, 0, sizeof *c);
+    synthetic_params_default(&c->sp, rows);
+    c->sp.n_public = n_public;
+    c->sp.seed = 42;
+    cuzk_error e = {0};
+    if (synthetic_r1cs(&c->cs, &c->sp, &e) != CUZK_OK) return 0;
+    uint64_t seed = 7;
+    if (groth16_setup_bellperson(&c->p, &c->cs, &seed, 2, &e) != CUZK_OK) { r1cs_free(&c->cs); return 0; }
+    return 1;
+}
+static void small_circuit_free(small_circuit *c) {
+    bellperson_params_free(&c->p);
+    r1cs_free(&c->cs);
+}
+static void fixed_rs(fr *r, fr *s, uint64_t k) {
+    fr_from_u64(r, 1000 + k);
+    fr_from_u64(s, 2000 + 3 * k);
+}
+
+typedef struct { size_t bytes, calls; } release_count;
+static void counting_release(void *ctx, void *ptr, size_t bytes) {
+    release_count *rc = ctx;
+    rc->bytes += bytes;
+    rc->calls++;
+    free(ptr);
+}
+
+TEST(engine, split_prover_equals_single_call) {
+    small_circuit c;
+    REQUIRE(small_circuit_make(&c, 1000, 4));
+    fr *w = malloc(c.cs.n_vars * sizeof *w);
+    REQUIRE(w);
+    REQUIRE(synthetic_witness(w, c.cs.n_vars, &c.cs, &c.sp, 5, NULL) == CUZK_OK);
+    fr r, s;
+    fixed_rs(&r, &s, 1);
+    groth16_proof one, split;
+    cuzk_error e = {0};
+    REQUIRE(groth16_prove_bellperson(&one, &c.p, &c.cs, w, c.cs.n_vars, &r, &s, 2, NULL, &e) == CUZK_OK);
+    CHECK(groth16_verify(&c.p.vk, w + 1, c.cs.n_public, &one, &e) == CUZK_OK);
+    groth16_pending *pend = NULL;
+    release_count rc = {0};
+    groth16_timings ts, tf;
+    REQUIRE(groth16_prove_bellperson_start(&pend, &c.p, &c.cs, w, c.cs.n_vars, &r, &s, 2, counting_release, &rc, &ts,
+                                           &e) == CUZK_OK);
+    size_t start_bytes = groth16_bellperson_start_bytes(&c.p, &c.cs, 2);
+    size_t pend_bytes = groth16_pending_bytes(pend);
+    CHECK(rc.bytes + pend_bytes <= start_bytes);
+    CHECK(rc.calls >= 9);
+    /* the witness and the circuit may go away before finish; finish runs on another thread */
+    memset(w, 0xff, c.cs.n_vars * sizeof *w);
+    REQUIRE(groth16_prove_bellperson_finish(&split, pend, 1, &tf, &e) == CUZK_OK);
+    CHECK_EQ_INT(groth16_prove_bellperson_finish(&split, pend, 1, NULL, NULL), CUZK_ERR_ARG);
+    size_t before_free = rc.bytes;
+    groth16_pending_free(pend);
+    CHECK(rc.bytes > before_free && rc.bytes - before_free < pend_bytes); /* B scalars came back too */
+    uint8_t b1[192], b2[192];
+    bellperson_proof_encode(b1, &one);
+    bellperson_proof_encode(b2, &split);
+    CHECK_MEM(b1, b2, 192);
+    CHECK(ts.total_ms > 0 && tf.total_ms >= 0);
+    /* failures release everything: wrong witness length */
+    rc = (release_count){0};
+    CHECK_EQ_INT(groth16_prove_bellperson_start(&pend, &c.p, &c.cs, w, c.cs.n_vars - 1, &r, &s, 1, counting_release,
+                                                &rc, NULL, NULL),
+                 CUZK_ERR_MISMATCH);
+    CHECK(pend == NULL);
+    free(w);
+    small_circuit_free(&c);
+}

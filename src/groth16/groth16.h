@@ -48,6 +48,54 @@ cuzk_status groth16_prove_bellperson(groth16_proof *out, const bellperson_params
                                      const fr *w, size_t n_w, const fr *r, const fr *s, int nthreads,
                                      groth16_timings *t, cuzk_error *err);
 
+/* ---- split bellperson prover: start (a/b/c, H, G1 MSMs) and finish (B_G2 MSM, assembly) ----
+ * groth16_prove_bellperson is exactly start + finish + groth16_pending_free (same proof bytes for
+ * the same r, s). The split lets a pipeline give the prove worker the next partition while
+ * another thread finishes this one (DESIGN.md sections 1 and 6).
+ *
+ * Release hook: every large scratch buffer start allocates (a, b, c: m Fr each; NTT twiddles;
+ * h and witness scalars; selections; density bytes) is handed to release(release_ctx, ptr,
+ * bytes) as soon as start no longer needs it (a, b, c right after H), on every path, success or
+ * failure; release must free it eventually (e.g. on a reaper thread). release == NULL: free()
+ * at once. The pending's B scalars are handed over by groth16_pending_free. */
+typedef void (*groth16_release_fn)(void *release_ctx, void *ptr, size_t bytes);
+
+/* Everything finish needs, owned by the pending: the four G1 MSM results, copies of the vk
+ * points, r and s (wiped on free), the n_b B-selected witness scalars. One thing is borrowed: the
+ * B_G2 bases (p->b_g2), so the parameters must outlive the pending. Not thread-safe: one thread
+ * at a time may use a pending (any thread, not necessarily the one that started it). */
+typedef struct groth16_pending groth16_pending;
+
+/* Upper bound of the host bytes start allocates for (p, cs) with nthreads threads: the buffers
+ * handed to release, the pending (groth16_pending_bytes), and the MSMs' transient buckets (freed
+ * inside start). For budgets: reserve this before calling start. */
+size_t groth16_bellperson_start_bytes(const bellperson_params *p, const r1cs *cs, int nthreads);
+
+/* Start: w (n_w = cs->n_vars values, Montgomery, w[0] = 1) and cs are read only during the call;
+ * after it returns the caller may free them. r, s: copied into the pending.
+ * On CUZK_OK *out is a new pending (free with groth16_pending_free). On failure *out = NULL and
+ * every buffer has been released. Errors: CUZK_ERR_ARG (NULL), CUZK_ERR_MISMATCH (witness length,
+ * parameters of another circuit, density mismatch), CUZK_ERR_NOMEM. t (may be NULL): abc_ms,
+ * h_ms, msm_a/b1/l/h_ms, total_ms = their sum (the prover's own stage time, without the call's
+ * entry and exit). Thread-safety: reentrant. */
+cuzk_status groth16_prove_bellperson_start(groth16_pending **out, const bellperson_params *p, const r1cs *cs,
+                                           const fr *w, size_t n_w, const fr *r, const fr *s, int nthreads,
+                                           groth16_release_fn release, void *release_ctx, groth16_timings *t,
+                                           cuzk_error *err);
+
+/* Finish: B_G2 = MSM(b_g2, B scalars), then the proof with the pending's r, s (DESIGN.md section 4
+ * item 8). Does not free the pending. Errors: CUZK_ERR_ARG (NULL, or finish called twice on the
+ * same pending). t (may be NULL): msm_b2_ms, assemble_ms, total_ms = their sum. */
+cuzk_status groth16_prove_bellperson_finish(groth16_proof *out, groth16_pending *pend, int nthreads,
+                                            groth16_timings *t, cuzk_error *err);
+
+/* Host bytes the pending holds (struct + B scalars). 0 for NULL. */
+size_t groth16_pending_bytes(const groth16_pending *pend);
+
+/* Releases the B scalars through the start's release hook, wipes r, s, frees the struct.
+ * NULL is a no-op. */
+void groth16_pending_free(groth16_pending *pend);
+
 /* e(A, B) == e(alpha, beta) e(sum pub_i ic_i, gamma) e(C, delta), pub[0..n_pub) without the
  * leading ONE. Also checks the proof points are on their curves and in their subgroups.
  * Returns CUZK_OK (valid), CUZK_ERR_INVALID (not valid; reason in err), CUZK_ERR_MISMATCH

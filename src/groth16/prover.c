@@ -173,9 +173,68 @@ static void matrix_density(uint8_t *dens, const csr_matrix *m) {
         if (!fr_is_zero(&m->val[i])) dens[m->col[i]] = 1;
 }
 
-cuzk_status groth16_prove_bellperson(groth16_proof *out, const bellperson_params *p, const r1cs *cs,
-                                     const fr *w, size_t n_w, const fr *r, const fr *s, int nthreads,
-                                     groth16_timings *t, cuzk_error *err) {
+/* The pending proof between start and finish: everything finish touches, owned here, except the
+ * B_G2 bases (the parameters' b_g2 array, borrowed: the parameters must outlive the pending). */
+struct groth16_pending {
+    msm_results mr;               /* a, b1, c (= L), h from start; b2 set by finish */
+    g1_affine alpha1, beta1, delta1;
+    g2_affine beta2, delta2;
+    fr r, s;                      /* secrets: wiped by groth16_pending_free */
+    const g2_affine *b_g2;        /* borrowed: p->b_g2 */
+    scalar256 *b_scalars;         /* owned: n_b canonical scalars (inputs then aux with B density) */
+    size_t n_b;
+    groth16_release_fn release;   /* how b_scalars is released (NULL: free) */
+    void *release_ctx;
+    int finished;
+};
+
+static void release_buf(groth16_release_fn release, void *ctx, void *ptr, size_t bytes) {
+    if (!ptr) return;
+    if (release) release(ctx, ptr, bytes);
+    else free(ptr);
+}
+
+static int bellperson_log_m(const r1cs *cs) {
+    size_t n = (size_t)cs->n_constraints + (size_t)cs->n_public + 1;
+    int log_m = 1;
+    while (((size_t)1 << log_m) < n) log_m++;
+    return log_m;
+}
+
+size_t groth16_bellperson_start_bytes(const bellperson_params *p, const r1cs *cs, int nthreads) {
+    if (!p || !cs) return 0;
+    if (nthreads <= 0) nthreads = cuzk_num_threads();
+    size_t m = (size_t)1 << bellperson_log_m(cs), n_w = cs->n_vars, n_b = p->n_b_g2;
+    size_t big = m > n_w ? m : n_w;
+    size_t bytes = 3 * m * sizeof(fr)          /* a, b, c */
+                   + m * sizeof(fr)            /* NTT twiddles (two tables of m/2) */
+                   + m * sizeof(scalar256)     /* h scalars */
+                   + 2 * n_w * sizeof(scalar256) /* witness scalars, A selection */
+                   + n_b * sizeof(scalar256)   /* B selection, kept by the pending */
+                   + 2 * n_w                   /* density bytes */
+                   + sizeof(groth16_pending);
+    /* transient MSM buckets and partial sums (freed inside g1_msm / g2_msm) */
+    int c = msm_window_bits(big);
+    bytes += (size_t)nthreads * ((size_t)1 << (c - 1)) * sizeof(g2_xyzz) + 4096 * sizeof(g2_xyzz);
+    return bytes;
+}
+
+size_t groth16_pending_bytes(const groth16_pending *pend) {
+    return pend ? sizeof *pend + pend->n_b * sizeof(scalar256) : 0;
+}
+
+void groth16_pending_free(groth16_pending *pend) {
+    if (!pend) return;
+    release_buf(pend->release, pend->release_ctx, pend->b_scalars, pend->n_b * sizeof(scalar256));
+    explicit_bzero(&pend->r, sizeof pend->r);
+    explicit_bzero(&pend->s, sizeof pend->s);
+    free(pend);
+}
+
+cuzk_status groth16_prove_bellperson_start(groth16_pending **out, const bellperson_params *p, const r1cs *cs,
+                                           const fr *w, size_t n_w, const fr *r, const fr *s, int nthreads,
+                                           groth16_release_fn release, void *release_ctx, groth16_timings *t,
+                                           cuzk_error *err) {
     cuzk_status st = CUZK_OK;
     groth16_timings tm = {0};
     double t0 = now_ms(), t1;
@@ -183,19 +242,21 @@ cuzk_status groth16_prove_bellperson(groth16_proof *out, const bellperson_params
     scalar256 *ws = NULL, *sel = NULL, *hs = NULL;
     uint8_t *dens_a = NULL, *dens_b = NULL;
     ntt_domain d = {0};
-    if (!out || !p || !cs || !w || !r || !s) return ERR(err, CUZK_ERR_ARG, "groth16_prove_bellperson: NULL argument");
+    groth16_pending *pend = NULL;
+    if (t) *t = tm;
+    if (!out || !p || !cs || !w || !r || !s) return ERR(err, CUZK_ERR_ARG, "groth16_prove_bellperson_start: NULL argument");
+    *out = NULL;
     if (n_w != cs->n_vars)
         return ERR(err, CUZK_ERR_MISMATCH, "witness has %zu values but the circuit has %u variables", n_w, cs->n_vars);
     size_t n_inputs = (size_t)cs->n_public + 1, n_aux = cs->n_vars - n_inputs;
-    size_t n = (size_t)cs->n_constraints + n_inputs;
-    int log_m = 1;
-    while (((size_t)1 << log_m) < n) log_m++;
+    int log_m = bellperson_log_m(cs);
     size_t m = (size_t)1 << log_m;
     if (p->vk.n_public + 1 != n_inputs || p->n_l != n_aux || p->n_h != m - 1)
         return ERR(err, CUZK_ERR_MISMATCH,
                    "parameters do not fit the circuit: ic %u/l %u/h %u vs inputs %zu/aux %zu/h %zu",
                    p->vk.n_public + 1, p->n_l, p->n_h, n_inputs, n_aux, m - 1);
 
+    pend = calloc(1, sizeof *pend);
     a = calloc(m, sizeof *a);
     b = calloc(m, sizeof *b);
     c = calloc(m, sizeof *c);
@@ -204,10 +265,12 @@ cuzk_status groth16_prove_bellperson(groth16_proof *out, const bellperson_params
     hs = malloc(m * sizeof *hs);
     dens_a = calloc(n_w, 1);
     dens_b = calloc(n_w, 1);
-    if (!a || !b || !c || !ws || !sel || !hs || !dens_a || !dens_b) {
+    if (!pend || !a || !b || !c || !ws || !sel || !hs || !dens_a || !dens_b) {
         st = ERR(err, CUZK_ERR_NOMEM, "prover scratch (%zu rows)", m);
         goto out;
     }
+    pend->release = release;
+    pend->release_ctx = release_ctx;
     /* 1. a/b/c: rows of the circuit, then one A row per input (A = input_i, B = C = 0) */
     csr_spmv(a, &cs->a, w, nthreads);
     csr_spmv(b, &cs->b, w, nthreads);
@@ -217,7 +280,7 @@ cuzk_status groth16_prove_bellperson(groth16_proof *out, const bellperson_params
     matrix_density(dens_b, &cs->b);
     t1 = now_ms(); tm.abc_ms = t1 - t0; t0 = t1;
 
-    /* 2. h coefficients */
+    /* 2. h coefficients; a, b, c and the twiddles are done after this */
     if ((st = ntt_domain_init(&d, log_m, NTT_ROOTS_BELLPERSON)) != CUZK_OK) {
         ERR(err, st, "NTT domain 2^%d", log_m);
         goto out;
@@ -225,10 +288,14 @@ cuzk_status groth16_prove_bellperson(groth16_proof *out, const bellperson_params
     h_bellperson(&d, a, b, c, nthreads);
     frs_to_scalars(hs, a, m - 1, nthreads);
     frs_to_scalars(ws, w, n_w, nthreads);
+    release_buf(release, release_ctx, a, m * sizeof *a); a = NULL;
+    release_buf(release, release_ctx, b, m * sizeof *b); b = NULL;
+    release_buf(release, release_ctx, c, m * sizeof *c); c = NULL;
+    release_buf(release, release_ctx, d.twiddles, m / 2 * sizeof(fr)); d.twiddles = NULL;
+    release_buf(release, release_ctx, d.twiddles_inv, m / 2 * sizeof(fr)); d.twiddles_inv = NULL;
     t1 = now_ms(); tm.h_ms = t1 - t0; t0 = t1;
 
-    /* 3. MSMs. A: all inputs (dense by the extra rows), then aux with A-density. */
-    msm_results mr;
+    /* 3. G1 MSMs. A: all inputs (dense by the extra rows), then aux with A-density. */
     size_t k = 0;
     for (size_t i = 0; i < n_w; i++)
         if (i < n_inputs || dens_a[i]) sel[k++] = ws[i];
@@ -236,9 +303,9 @@ cuzk_status groth16_prove_bellperson(groth16_proof *out, const bellperson_params
         st = ERR(err, CUZK_ERR_MISMATCH, "A query has %u points but the witness selects %zu", p->n_a, k);
         goto out;
     }
-    g1_msm(&mr.a, p->a, sel, k, nthreads);
+    g1_msm(&pend->mr.a, p->a, sel, k, nthreads);
     t1 = now_ms(); tm.msm_a_ms = t1 - t0; t0 = t1;
-    /* B: inputs and aux with B-density */
+    /* B: inputs and aux with B-density; the selection is kept for B_G2 in finish */
     k = 0;
     for (size_t i = 0; i < n_w; i++)
         if (dens_b[i]) sel[k++] = ws[i];
@@ -247,22 +314,81 @@ cuzk_status groth16_prove_bellperson(groth16_proof *out, const bellperson_params
                  p->n_b_g1, p->n_b_g2, k);
         goto out;
     }
-    g1_msm(&mr.b1, p->b_g1, sel, k, nthreads);
+    pend->b_scalars = malloc((k ? k : 1) * sizeof *pend->b_scalars);
+    if (!pend->b_scalars) { st = ERR(err, CUZK_ERR_NOMEM, "B scalars (%zu)", k); goto out; }
+    pend->n_b = k;
+    memcpy(pend->b_scalars, sel, k * sizeof *sel);
+    release_buf(release, release_ctx, dens_a, n_w); dens_a = NULL;
+    release_buf(release, release_ctx, dens_b, n_w); dens_b = NULL;
+    g1_msm(&pend->mr.b1, p->b_g1, pend->b_scalars, k, nthreads);
+    release_buf(release, release_ctx, sel, n_w * sizeof *sel); sel = NULL;
     t1 = now_ms(); tm.msm_b1_ms = t1 - t0; t0 = t1;
-    g2_msm(&mr.b2, p->b_g2, sel, k, nthreads);
-    t1 = now_ms(); tm.msm_b2_ms = t1 - t0; t0 = t1;
-    g1_msm(&mr.c, p->l, ws + n_inputs, n_aux, nthreads);
+    g1_msm(&pend->mr.c, p->l, ws + n_inputs, n_aux, nthreads);
+    release_buf(release, release_ctx, ws, n_w * sizeof *ws); ws = NULL;
     t1 = now_ms(); tm.msm_l_ms = t1 - t0; t0 = t1;
-    g1_msm(&mr.h, p->h, hs, m - 1, nthreads);
+    g1_msm(&pend->mr.h, p->h, hs, m - 1, nthreads);
+    release_buf(release, release_ctx, hs, m * sizeof *hs); hs = NULL;
     t1 = now_ms(); tm.msm_h_ms = t1 - t0; t0 = t1;
 
-    assemble(out, &mr, &p->vk.alpha1, &p->vk.beta1, &p->vk.beta2, &p->vk.delta1, &p->vk.delta2, r, s);
-    t1 = now_ms(); tm.assemble_ms = t1 - t0;
+    pend->alpha1 = p->vk.alpha1;
+    pend->beta1 = p->vk.beta1;
+    pend->beta2 = p->vk.beta2;
+    pend->delta1 = p->vk.delta1;
+    pend->delta2 = p->vk.delta2;
+    pend->r = *r;
+    pend->s = *s;
+    pend->b_g2 = p->b_g2;
+    *out = pend;
+    pend = NULL;
 out:
-    ntt_domain_free(&d);
-    free(a); free(b); free(c); free(ws); free(sel); free(hs); free(dens_a); free(dens_b);
-    tm.total_ms = tm.abc_ms + tm.h_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_b2_ms + tm.msm_l_ms +
-                  tm.msm_h_ms + tm.assemble_ms;
+    release_buf(release, release_ctx, a, m * sizeof *a);
+    release_buf(release, release_ctx, b, m * sizeof *b);
+    release_buf(release, release_ctx, c, m * sizeof *c);
+    release_buf(release, release_ctx, d.twiddles, m / 2 * sizeof(fr));
+    release_buf(release, release_ctx, d.twiddles_inv, m / 2 * sizeof(fr));
+    release_buf(release, release_ctx, ws, n_w * sizeof *ws);
+    release_buf(release, release_ctx, sel, n_w * sizeof *sel);
+    release_buf(release, release_ctx, hs, m * sizeof *hs);
+    release_buf(release, release_ctx, dens_a, n_w);
+    release_buf(release, release_ctx, dens_b, n_w);
+    groth16_pending_free(pend);
+    tm.total_ms = tm.abc_ms + tm.h_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_l_ms + tm.msm_h_ms;
     if (t) *t = tm;
+    return st;
+}
+
+cuzk_status groth16_prove_bellperson_finish(groth16_proof *out, groth16_pending *pend, int nthreads,
+                                            groth16_timings *t, cuzk_error *err) {
+    groth16_timings tm = {0};
+    if (t) *t = tm;
+    if (!out || !pend) return ERR(err, CUZK_ERR_ARG, "groth16_prove_bellperson_finish: NULL argument");
+    if (pend->finished) return ERR(err, CUZK_ERR_ARG, "groth16_prove_bellperson_finish: called twice");
+    double t0 = now_ms(), t1;
+    g2_msm(&pend->mr.b2, pend->b_g2, pend->b_scalars, pend->n_b, nthreads);
+    t1 = now_ms(); tm.msm_b2_ms = t1 - t0; t0 = t1;
+    assemble(out, &pend->mr, &pend->alpha1, &pend->beta1, &pend->beta2, &pend->delta1, &pend->delta2, &pend->r,
+             &pend->s);
+    t1 = now_ms(); tm.assemble_ms = t1 - t0;
+    pend->finished = 1;
+    tm.total_ms = tm.msm_b2_ms + tm.assemble_ms;
+    if (t) *t = tm;
+    return CUZK_OK;
+}
+
+cuzk_status groth16_prove_bellperson(groth16_proof *out, const bellperson_params *p, const r1cs *cs,
+                                     const fr *w, size_t n_w, const fr *r, const fr *s, int nthreads,
+                                     groth16_timings *t, cuzk_error *err) {
+    groth16_timings ts = {0}, tf = {0};
+    groth16_pending *pend = NULL;
+    if (!out) return ERR(err, CUZK_ERR_ARG, "groth16_prove_bellperson: NULL argument");
+    cuzk_status st = groth16_prove_bellperson_start(&pend, p, cs, w, n_w, r, s, nthreads, NULL, NULL, &ts, err);
+    if (st == CUZK_OK) st = groth16_prove_bellperson_finish(out, pend, nthreads, &tf, err);
+    groth16_pending_free(pend);
+    if (t) {
+        *t = ts;
+        t->msm_b2_ms = tf.msm_b2_ms;
+        t->assemble_ms = tf.assemble_ms;
+        t->total_ms = ts.total_ms + tf.total_ms;
+    }
     return st;
 }
