@@ -180,3 +180,437 @@ TEST(engine, split_prover_equals_single_call) {
     free(w);
     small_circuit_free(&c);
 }
+
+/* ---- the pipeline ------------------------------------------------------------------------------ */
+#include <jansson.h>
+
+#include "cuzk/engine.h"
+#include "engine/engine_internal.h"
+
+typedef struct {
+    const small_circuit *c;
+    double delay_ms[16];     /* per partition synthesis delay */
+    int corrupt_partition;   /* -1: none; else its witness gets a wrong value */
+    atomic_int calls;
+} synth_ctx;
+
+static cuzk_status synth_cb(void *vctx, uint32_t part, uint64_t *witness, size_t n_vars, cuzk_error *err) {
+    synth_ctx *s = vctx;
+    atomic_fetch_add(&s->calls, 1);
+    if (part < 16 && s->delay_ms[part] > 0) sleep_ms(s->delay_ms[part]);
+    fr *w = (fr *)witness;
+    cuzk_status st = synthetic_witness(w, n_vars, &s->c->cs, &s->c->sp, 100 + part, err);
+    if (st == CUZK_OK && (int)part == s->corrupt_partition) {
+        fr one;
+        fr_one(&one);
+        fr_add(&w[n_vars / 2], &w[n_vars / 2], &one);
+    }
+    return st;
+}
+
+/* A backend wrapping the CPU one: per-partition delays and injected failures. */
+typedef struct {
+    double start_delay_ms[16], finish_delay_ms[16];
+    int fail_start_partition, fail_finish_partition; /* -1: none */
+} test_be;
+typedef struct { void *inner; uint32_t part; } test_pending;
+
+static size_t tb_start_bytes(void *ctx, const cuzk_circuit *c, int nthreads) {
+    (void)ctx;
+    return engine_backend_cpu.start_bytes(NULL, c, nthreads) + sizeof(test_pending);
+}
+static cuzk_status tb_start(void *ctx, void **pending, uint64_t job, uint32_t part, const cuzk_circuit *c, const fr *w,
+                            size_t n_w, const fr *r, const fr *s, int nthreads, groth16_release_fn rel, void *rel_ctx,
+                            groth16_timings *t, cuzk_error *err) {
+    test_be *tb = ctx;
+    *pending = NULL;
+    if (part < 16 && tb->start_delay_ms[part] > 0) sleep_ms(tb->start_delay_ms[part]);
+    if ((int)part == tb->fail_start_partition) return cuzk_error_set(err, CUZK_ERR_DEVICE, __FILE__, __LINE__, "injected");
+    test_pending *tp = malloc(sizeof *tp);
+    if (!tp) return CUZK_ERR_NOMEM;
+    tp->part = part;
+    cuzk_status st = engine_backend_cpu.start(NULL, &tp->inner, job, part, c, w, n_w, r, s, nthreads, rel, rel_ctx, t, err);
+    if (st != CUZK_OK) { free(tp); return st; }
+    *pending = tp;
+    return CUZK_OK;
+}
+static cuzk_status tb_finish(void *ctx, groth16_proof *out, void *pending, uint64_t job, uint32_t part, int nthreads,
+                             groth16_timings *t, cuzk_error *err) {
+    test_be *tb = ctx;
+    test_pending *tp = pending;
+    if (part < 16 && tb->finish_delay_ms[part] > 0) sleep_ms(tb->finish_delay_ms[part]);
+    if ((int)part == tb->fail_finish_partition) return cuzk_error_set(err, CUZK_ERR_DEVICE, __FILE__, __LINE__, "injected");
+    return engine_backend_cpu.finish(NULL, out, tp->inner, job, part, nthreads, t, err);
+}
+static size_t tb_pending_bytes(void *ctx, const void *pending) {
+    (void)ctx;
+    const test_pending *tp = pending;
+    return engine_backend_cpu.pending_bytes(NULL, tp->inner) + sizeof *tp;
+}
+static void tb_pending_free(void *ctx, void *pending) {
+    (void)ctx;
+    test_pending *tp = pending;
+    if (!tp) return;
+    engine_backend_cpu.pending_free(NULL, tp->inner);
+    free(tp);
+}
+static const engine_backend k_test_backend = {"test", tb_start_bytes, tb_start, tb_finish, tb_pending_bytes,
+                                              tb_pending_free};
+static void test_be_init(test_be *tb) {
+    memset(tb, 0, sizeof *tb);
+    tb->fail_start_partition = tb->fail_finish_partition = -1;
+}
+
+/* Expected proofs: single calls with the same witnesses and fixed r, s. */
+static void expected_proofs(uint8_t *out, const small_circuit *c, uint32_t P, const uint64_t *rs) {
+    fr *w = malloc(c->cs.n_vars * sizeof *w);
+    for (uint32_t i = 0; i < P && w; i++) {
+        groth16_proof pr;
+        REQUIRE(synthetic_witness(w, c->cs.n_vars, &c->cs, &c->sp, 100 + i, NULL) == CUZK_OK);
+        REQUIRE(groth16_prove_bellperson(&pr, &c->p, &c->cs, w, c->cs.n_vars, (const fr *)(rs + 8 * i),
+                                         (const fr *)(rs + 8 * i + 4), 2, NULL, NULL) == CUZK_OK);
+        bellperson_proof_encode(out + 192 * i, &pr);
+    }
+    free(w);
+}
+static void make_rs(uint64_t *rs, uint32_t P) {
+    for (uint32_t i = 0; i < P; i++) fixed_rs((fr *)(rs + 8 * i), (fr *)(rs + 8 * i + 4), i);
+}
+static int verify_all(const small_circuit *c, const cuzk_job_result *res) {
+    for (uint32_t i = 0; i < res->n_partitions; i++) {
+        groth16_proof pr;
+        if (bellperson_proof_decode(&pr, res->proofs + 192 * i, NULL) != CUZK_OK) return 0;
+        const fr *pub = (const fr *)(res->public_inputs + (size_t)4 * res->n_public * i);
+        if (groth16_verify(&c->p.vk, pub, res->n_public, &pr, NULL) != CUZK_OK) return 0;
+    }
+    return 1;
+}
+static void check_all_released(cuzk_engine *e) {
+    cuzk_engine_drain_frees(e);
+    cuzk_engine_stats st;
+    cuzk_engine_get_stats(e, &st);
+    CHECK_EQ_INT(st.budget_reserved, 0);
+    CHECK_EQ_INT(st.reaper_pending_bytes, 0);
+    CHECK_EQ_INT(st.budget_underestimates, 0);
+}
+
+static small_circuit g_circ;
+static int g_circ_ok;
+static const small_circuit *circ(void) {
+    if (!g_circ_ok) g_circ_ok = small_circuit_make(&g_circ, 1000, 4) ? 1 : -1;
+    return g_circ_ok == 1 ? &g_circ : NULL;
+}
+__attribute__((destructor)) static void circ_free(void) {
+    if (g_circ_ok == 1) small_circuit_free(&g_circ);
+}
+
+TEST(engine, pipeline_proofs_verify_and_equal_single_calls) {
+    const small_circuit *c = circ();
+    REQUIRE(c);
+    cuzk_circuit cc = {&c->cs, &c->p};
+    enum { P = 3 };
+    uint64_t rs[8 * P];
+    make_rs(rs, P);
+    uint8_t want[192 * P];
+    expected_proofs(want, c, P, rs);
+    cuzk_engine_opts o = {0};
+    o.synthesis_workers = 2;
+    o.prove_threads = 2;
+    cuzk_engine *e = NULL;
+    REQUIRE(cuzk_engine_create(&e, &o, NULL) == CUZK_OK);
+    synth_ctx sc = {0};
+    sc.c = c;
+    sc.corrupt_partition = -1;
+    cuzk_job_desc d = {&cc, P, synth_cb, &sc, rs, 1};
+    cuzk_job_id id1, id2;
+    REQUIRE(cuzk_engine_submit(e, &d, &id1, NULL) == CUZK_OK);
+    d.fixed_rs = NULL; /* second job: random r, s, proofs must still verify */
+    REQUIRE(cuzk_engine_submit(e, &d, &id2, NULL) == CUZK_OK);
+    cuzk_job_result r1, r2;
+    cuzk_error err = {0};
+    REQUIRE(cuzk_engine_wait(e, id1, &r1, &err) == CUZK_OK);
+    REQUIRE(cuzk_engine_wait(e, id2, &r2, &err) == CUZK_OK);
+    CHECK_EQ_INT(r1.state, CUZK_JOB_DONE);
+    CHECK_EQ_INT(r2.state, CUZK_JOB_DONE);
+    REQUIRE(r1.proofs && r2.proofs);
+    CHECK_MEM(r1.proofs, want, sizeof want);
+    CHECK(verify_all(c, &r1));
+    CHECK(verify_all(c, &r2));
+    CHECK(memcmp(r1.proofs, r2.proofs, sizeof want) != 0);
+    /* timings are filled and the layers nest */
+    for (int i = 0; i < P; i++) {
+        const cuzk_partition_timings *t = &r1.timings[i];
+        CHECK(t->synth_call_ms > 0 && t->synth_stage_ms >= t->synth_call_ms);
+        CHECK(t->start_call_ms >= t->start_inner_ms && t->start_inner_ms > 0);
+        CHECK(t->start_stage_ms >= t->start_call_ms);
+        CHECK(t->finish_call_ms >= t->finish_inner_ms && t->finish_stage_ms >= t->finish_call_ms);
+        CHECK(t->total_ms >= t->start_stage_ms + t->finish_stage_ms);
+    }
+    /* several jobs overlap: job 2 started synthesis before job 1's last proof */
+    double j1_end = 0, j2_begin = 1e300;
+    for (int i = 0; i < P; i++) {
+        if (r1.timings[i].t_end_ms > j1_end) j1_end = r1.timings[i].t_end_ms;
+        if (r2.timings[i].t_begin_ms < j2_begin) j2_begin = r2.timings[i].t_begin_ms;
+    }
+    CHECK_MSG(j2_begin < j1_end, "job 2 began %.1f ms after job 1 ended", j2_begin - j1_end);
+    CHECK_EQ_INT(cuzk_engine_wait(e, id1, &r1, NULL), CUZK_ERR_ARG); /* already waited */
+    CHECK_EQ_INT(cuzk_engine_cancel(e, id1), CUZK_ERR_ARG);
+    /* the trace is valid JSON with complete events on several threads */
+    char path[512];
+    snprintf(path, sizeof path, "%s/trace.json", test_tmpdir());
+    REQUIRE(cuzk_engine_trace_write(e, path, NULL) == CUZK_OK);
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    REQUIRE(root);
+    json_t *ev = json_object_get(root, "traceEvents");
+    CHECK(json_is_array(ev) && json_array_size(ev) > 20);
+    int n_x = 0, saw_free = 0, saw_start = 0;
+    for (size_t i = 0; i < json_array_size(ev); i++) {
+        json_t *x = json_array_get(ev, i);
+        const char *ph = json_string_value(json_object_get(x, "ph"));
+        const char *nm = json_string_value(json_object_get(x, "name"));
+        if (ph && !strcmp(ph, "X")) n_x++;
+        if (nm && !strcmp(nm, "free")) saw_free = 1;
+        if (nm && !strcmp(nm, "prove start")) saw_start = 1;
+    }
+    json_decref(root);
+    CHECK(n_x > 20 && saw_free && saw_start);
+    check_all_released(e);
+    cuzk_job_result_free(&r1);
+    cuzk_job_result_free(&r2);
+    cuzk_engine_destroy(e);
+}
+
+TEST(engine, out_of_order_completion_in_order_proofs) {
+    const small_circuit *c = circ();
+    REQUIRE(c);
+    cuzk_circuit cc = {&c->cs, &c->p};
+    enum { P = 4 };
+    uint64_t rs[8 * P];
+    make_rs(rs, P);
+    uint8_t want[192 * P];
+    expected_proofs(want, c, P, rs);
+    test_be tb;
+    test_be_init(&tb);
+    tb.finish_delay_ms[0] = 400; /* partition 0 finishes last */
+    tb.finish_delay_ms[1] = 200;
+    cuzk_engine_opts o = {0};
+    o.synthesis_workers = 2;
+    o.finish_workers = 3;
+    o.prove_threads = 2;
+    cuzk_engine *e = NULL;
+    REQUIRE(engine_create_with_backend(&e, &o, &k_test_backend, &tb, NULL) == CUZK_OK);
+    synth_ctx sc = {0};
+    sc.c = c;
+    sc.corrupt_partition = -1;
+    sc.delay_ms[0] = 150; /* and synthesizes after partition 1 */
+    cuzk_job_desc d = {&cc, P, synth_cb, &sc, rs, 0};
+    cuzk_job_id id;
+    REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
+    cuzk_job_result r;
+    REQUIRE(cuzk_engine_wait(e, id, &r, NULL) == CUZK_OK);
+    CHECK_EQ_INT(r.state, CUZK_JOB_DONE);
+    REQUIRE(r.proofs);
+    CHECK_MEM(r.proofs, want, sizeof want);
+    CHECK_MSG(r.timings[0].t_end_ms > r.timings[3].t_end_ms && r.timings[1].t_end_ms > r.timings[2].t_end_ms,
+              "completion order was not shuffled");
+    CHECK(verify_all(c, &r));
+    check_all_released(e);
+    cuzk_job_result_free(&r);
+    cuzk_engine_destroy(e);
+}
+
+TEST(engine, failing_partition_fails_job_and_frees_everything) {
+    const small_circuit *c = circ();
+    REQUIRE(c);
+    cuzk_circuit cc = {&c->cs, &c->p};
+    enum { P = 4 };
+    test_be tb;
+    test_be_init(&tb);
+    cuzk_engine_opts o = {0};
+    o.synthesis_workers = 2;
+    o.finish_workers = 2;
+    o.prove_threads = 2;
+    cuzk_engine *e = NULL;
+    REQUIRE(engine_create_with_backend(&e, &o, &k_test_backend, &tb, NULL) == CUZK_OK);
+    /* 1. a corrupted witness of partition 2, caught by the witness check: UNSAT */
+    synth_ctx sc = {0};
+    sc.c = c;
+    sc.corrupt_partition = 2;
+    cuzk_job_desc d = {&cc, P, synth_cb, &sc, NULL, 1};
+    cuzk_job_id id;
+    REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
+    cuzk_job_result r;
+    cuzk_error err = {0};
+    REQUIRE(cuzk_engine_wait(e, id, &r, &err) == CUZK_OK);
+    CHECK_EQ_INT(r.state, CUZK_JOB_FAILED);
+    CHECK_EQ_INT(r.status, CUZK_ERR_UNSAT);
+    CHECK_EQ_INT(r.failed_partition, 2);
+    CHECK_EQ_INT(err.code, CUZK_ERR_UNSAT);
+    CHECK(r.proofs == NULL);
+    cuzk_job_result_free(&r);
+    /* 2. an injected failure in start of partition 1, and 3. in finish of partition 3; a healthy
+     * job submitted behind them still succeeds */
+    sc.corrupt_partition = -1;
+    tb.fail_start_partition = 1;
+    d.check_witness = 0;
+    REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
+    REQUIRE(cuzk_engine_wait(e, id, &r, &err) == CUZK_OK);
+    CHECK_EQ_INT(r.state, CUZK_JOB_FAILED);
+    CHECK_EQ_INT(r.status, CUZK_ERR_DEVICE);
+    CHECK_EQ_INT(r.failed_partition, 1);
+    cuzk_job_result_free(&r);
+    tb.fail_start_partition = -1;
+    tb.fail_finish_partition = 3;
+    cuzk_job_id id2;
+    REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
+    d.n_partitions = 2; /* partitions 0, 1 only: never reaches the failing one */
+    REQUIRE(cuzk_engine_submit(e, &d, &id2, NULL) == CUZK_OK);
+    REQUIRE(cuzk_engine_wait(e, id, &r, &err) == CUZK_OK);
+    CHECK_EQ_INT(r.state, CUZK_JOB_FAILED);
+    CHECK_EQ_INT(r.failed_partition, 3);
+    cuzk_job_result_free(&r);
+    REQUIRE(cuzk_engine_wait(e, id2, &r, &err) == CUZK_OK);
+    CHECK_EQ_INT(r.state, CUZK_JOB_DONE);
+    CHECK(verify_all(c, &r));
+    cuzk_job_result_free(&r);
+    check_all_released(e);
+    /* misuse */
+    cuzk_job_desc bad = d;
+    bad.n_partitions = 0;
+    CHECK_EQ_INT(cuzk_engine_submit(e, &bad, &id, NULL), CUZK_ERR_ARG);
+    bad = d;
+    bad.synth = NULL;
+    CHECK_EQ_INT(cuzk_engine_submit(e, &bad, &id, NULL), CUZK_ERR_ARG);
+    CHECK_EQ_INT(cuzk_engine_wait(e, 12345, &r, NULL), CUZK_ERR_ARG);
+    cuzk_engine_destroy(e);
+}
+
+/* Every buffer is freed by a function that sleeps 100 ms: the prover calls must not get slower
+ * (they only queue the frees), and the job completes long before the reaper is done. */
+TEST(engine, slow_free_does_not_lengthen_prove_latency) {
+    const small_circuit *c = circ();
+    REQUIRE(c);
+    cuzk_circuit cc = {&c->cs, &c->p};
+    enum { P = 2 };
+    double call_ms[2] = {0, 0};
+    double done_pending[2] = {0, 0};
+    for (int slow = 0; slow < 2; slow++) {
+        cuzk_engine_opts o = {0};
+        o.prove_threads = 2;
+        cuzk_engine *e = NULL;
+        REQUIRE(cuzk_engine_create(&e, &o, NULL) == CUZK_OK);
+        if (slow) engine_test_set_free_delay(e, 100);
+        synth_ctx sc = {0};
+        sc.c = c;
+        sc.corrupt_partition = -1;
+        cuzk_job_desc d = {&cc, P, synth_cb, &sc, NULL, 0};
+        cuzk_job_id id;
+        REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
+        cuzk_job_result r;
+        REQUIRE(cuzk_engine_wait(e, id, &r, NULL) == CUZK_OK);
+        CHECK_EQ_INT(r.state, CUZK_JOB_DONE);
+        CHECK(verify_all(c, &r));
+        cuzk_engine_stats st;
+        cuzk_engine_get_stats(e, &st);
+        done_pending[slow] = (double)st.reaper_pending_bytes;
+        for (int i = 0; i < P; i++) {
+            double m = r.timings[i].start_call_ms + r.timings[i].finish_call_ms;
+            if (m > call_ms[slow]) call_ms[slow] = m;
+            /* the gap between the call and the prover's own stages stays small */
+            CHECK_MSG(r.timings[i].start_call_ms - r.timings[i].start_inner_ms < 20, "start gap %.1f ms",
+                      r.timings[i].start_call_ms - r.timings[i].start_inner_ms);
+        }
+        cuzk_job_result_free(&r);
+        double t0 = now_ms();
+        check_all_released(e);
+        if (slow) CHECK_MSG(now_ms() - t0 > 200, "the reaper finished within %.1f ms", now_ms() - t0);
+        cuzk_engine_destroy(e);
+    }
+    printf("  start+finish call: %.1f ms with plain frees, %.1f ms with 100 ms frees\n", call_ms[0], call_ms[1]);
+    CHECK(done_pending[1] > 0); /* job done while frees were still queued */
+    CHECK_MSG(call_ms[1] < 1.5 * call_ms[0] + 100, "calls got slower: %.1f -> %.1f ms", call_ms[0], call_ms[1]);
+}
+
+TEST(engine, budget_never_exceeded_under_concurrency) {
+    const small_circuit *c = circ();
+    REQUIRE(c);
+    cuzk_circuit cc = {&c->cs, &c->p};
+    size_t part = (size_t)c->cs.n_vars * sizeof(fr) + groth16_bellperson_start_bytes(&c->p, &c->cs, 2);
+    enum { P = 3 };
+    cuzk_engine_opts o = {0};
+    o.synthesis_workers = 3;
+    o.finish_workers = 2;
+    o.prove_threads = 2;
+    o.queue_depth = 4;
+    o.host_budget_bytes = part * 2 + part / 2; /* room for two partitions at a time */
+    cuzk_engine *e = NULL;
+    REQUIRE(cuzk_engine_create(&e, &o, NULL) == CUZK_OK);
+    engine_test_set_free_delay(e, 5); /* frees lag a little: the budget must wait for them */
+    synth_ctx sc = {0};
+    sc.c = c;
+    sc.corrupt_partition = -1;
+    cuzk_job_desc d = {&cc, P, synth_cb, &sc, NULL, 0};
+    cuzk_job_id ids[3];
+    for (int k = 0; k < 3; k++) REQUIRE(cuzk_engine_submit(e, &d, &ids[k], NULL) == CUZK_OK);
+    for (int k = 0; k < 3; k++) {
+        cuzk_job_result r;
+        REQUIRE(cuzk_engine_wait(e, ids[k], &r, NULL) == CUZK_OK);
+        CHECK_EQ_INT(r.state, CUZK_JOB_DONE);
+        CHECK(verify_all(c, &r));
+        cuzk_job_result_free(&r);
+    }
+    cuzk_engine_stats st;
+    cuzk_engine_get_stats(e, &st);
+    printf("  budget %zu bytes (%.1f partitions): max reserved %zu, waited %.1f ms\n", st.budget_limit,
+           (double)st.budget_limit / (double)part, st.budget_max_reserved, st.budget_wait_ms);
+    CHECK(st.budget_max_reserved <= st.budget_limit);
+    CHECK(st.budget_max_reserved >= part);
+    CHECK(st.budget_wait_ms > 0); /* backpressure happened */
+    check_all_released(e);
+    /* a job whose partition cannot fit at all is refused up front */
+    cuzk_engine_destroy(e);
+    o.host_budget_bytes = part / 2;
+    REQUIRE(cuzk_engine_create(&e, &o, NULL) == CUZK_OK);
+    cuzk_job_id id;
+    CHECK_EQ_INT(cuzk_engine_submit(e, &d, &id, NULL), CUZK_ERR_MISMATCH);
+    cuzk_engine_destroy(e);
+}
+
+TEST(engine, cancel_queued_and_running_jobs) {
+    const small_circuit *c = circ();
+    REQUIRE(c);
+    cuzk_circuit cc = {&c->cs, &c->p};
+    cuzk_engine_opts o = {0};
+    o.prove_threads = 2;
+    cuzk_engine *e = NULL;
+    REQUIRE(cuzk_engine_create(&e, &o, NULL) == CUZK_OK);
+    synth_ctx sc = {0};
+    sc.c = c;
+    sc.corrupt_partition = -1;
+    for (int i = 0; i < 16; i++) sc.delay_ms[i] = 150;
+    cuzk_job_desc d = {&cc, 6, synth_cb, &sc, NULL, 0};
+    cuzk_job_id running, queued;
+    double t0 = now_ms();
+    REQUIRE(cuzk_engine_submit(e, &d, &running, NULL) == CUZK_OK);
+    REQUIRE(cuzk_engine_submit(e, &d, &queued, NULL) == CUZK_OK);
+    CHECK_EQ_INT(cuzk_engine_cancel(e, queued), CUZK_OK);
+    sleep_ms(200); /* the first job is running: partition 0 synthesized, partition 1 synthesizing */
+    CHECK_EQ_INT(cuzk_engine_cancel(e, running), CUZK_OK);
+    cuzk_job_result r;
+    REQUIRE(cuzk_engine_wait(e, queued, &r, NULL) == CUZK_OK);
+    CHECK_EQ_INT(r.state, CUZK_JOB_CANCELLED);
+    CHECK(r.proofs == NULL);
+    cuzk_job_result_free(&r);
+    REQUIRE(cuzk_engine_wait(e, running, &r, NULL) == CUZK_OK);
+    CHECK_EQ_INT(r.state, CUZK_JOB_CANCELLED);
+    cuzk_job_result_free(&r);
+    double dt = now_ms() - t0;
+    int calls = atomic_load(&sc.calls);
+    CHECK_MSG(calls <= 3, "%d partitions were synthesized after the cancellations", calls);
+    CHECK_MSG(dt < 12 * 150, "cancellation took %.1f ms", dt);
+    check_all_released(e);
+    /* a job still queued at destroy is cancelled and freed by destroy */
+    REQUIRE(cuzk_engine_submit(e, &d, &queued, NULL) == CUZK_OK);
+    cuzk_engine_destroy(e);
+}

@@ -36,7 +36,7 @@ typedef struct reaper_item {
     void *wait_ctx;
     uint64_t tag;              /* opaque to the reaper, handed to the observer (job id, ...) */
     uint32_t tag2;             /* likewise (partition, ...) */
-    uint32_t budgeted;         /* likewise (engine: bytes to release from its budget) */
+    size_t budgeted;           /* likewise (engine: bytes to release from its budget) */
 } reaper_item;
 
 /* Called on the reaper thread after each item is freed, with the monotonic times (now_ms) around

@@ -1,0 +1,165 @@
+/* cuzk engine: the proving pipeline (DESIGN.md sections 1, 6, 7; issue 4).
+ *
+ * A job is P partitions of one circuit; each partition has its own witness and yields one
+ * Groth16 proof. Partitions flow through three stages joined by bounded queues:
+ *
+ *   synthesis workers (S threads)  ->  prove-start worker (1 thread)  ->  finish workers (F threads)
+ *   budget reservation, witness         a/b/c, H, G1 MSMs (the GPU        B_G2 MSM, assembly
+ *   buffer, the caller's synth fn       stage when a GPU backend lands)
+ *
+ * so the start worker takes the next partition while another thread finishes the previous one,
+ * and partitions of job N+1 synthesize while job N proves. Proofs are delivered in partition
+ * order whatever order the partitions complete in. Every large buffer is released by the reaper
+ * (one background thread), never on a stage's critical path.
+ *
+ * Memory budget: a partition reserves its whole host footprint (witness + the prover's scratch)
+ * before its witness is allocated; reservations are granted in job order, then partition order
+ * (one dispatcher: a later job never overtakes an earlier one), and a request that does not fit
+ * waits (backpressure) until the reaper has freed enough. Reserved bytes are returned as the
+ * reaper frees each buffer, so the budget bounds what is allocated or waiting to be freed.
+ *
+ * Timing: every partition records its queue waits, each stage's time as the engine sees it, each
+ * prover call around the call and the prover's own stage total inside it; the differences are
+ * the "cleanup gap" of each layer (DESIGN.md section 7). cuzk_engine_trace_write writes all spans
+ * as a Chrome trace (opens in Perfetto / chrome://tracing), one track per worker thread.
+ *
+ * Thread-safety: all functions may be called from any thread concurrently, except
+ * cuzk_engine_destroy, which must not race with any other call on the same engine.
+ * The library never prints.
+ */
+#ifndef CUZK_ENGINE_H
+#define CUZK_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/cuzk.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cuzk_engine cuzk_engine;
+/* A circuit and its proving key (bellperson layout), shared read-only by every job that names
+ * it. Made by internal code for now (src/engine/engine_internal.h: the r1cs and the parameters
+ * are borrowed and must outlive every job that uses them). */
+typedef struct cuzk_circuit cuzk_circuit;
+typedef uint64_t cuzk_job_id;
+
+typedef struct cuzk_engine_opts {
+    int synthesis_workers;    /* S >= 1 (0: 1) */
+    int finish_workers;       /* F >= 1 (0: 1) */
+    int prove_threads;        /* threads inside each start call (0: all online CPUs) */
+    int finish_threads;       /* threads inside each finish call (0: 1) */
+    int queue_depth;          /* capacity of each inter-stage queue (0: 2) */
+    size_t host_budget_bytes; /* host memory budget; 0: unlimited (still accounted) */
+    int no_trace;             /* do not record spans (timings in results are still filled) */
+} cuzk_engine_opts;
+
+/* Synthesis callback: fill witness[0 .. n_vars*4) with the n_vars witness values of partition
+ * `partition` (each 4 x uint64 little-endian limbs of an Fr element in Montgomery form,
+ * witness[0..3] = ONE). The buffer is the engine's (do not keep it). Called on a synthesis
+ * worker thread, possibly concurrently for several partitions of one job. Return CUZK_OK, or
+ * any status to fail the job (fill err). */
+typedef cuzk_status (*cuzk_synth_fn)(void *synth_ctx, uint32_t partition, uint64_t *witness, size_t n_vars,
+                                     cuzk_error *err);
+
+typedef struct cuzk_job_desc {
+    const cuzk_circuit *circuit; /* borrowed; must outlive the job */
+    uint32_t n_partitions;       /* P >= 1 */
+    cuzk_synth_fn synth;
+    void *synth_ctx;             /* borrowed; valid until cuzk_engine_wait returns for the job */
+    /* NULL: r, s drawn from the OS RNG per partition (the production setting). Else 8*P limbs:
+     * partition i uses r = limbs [8i, 8i+4), s = [8i+4, 8i+8) (Fr, Montgomery). Copied at submit;
+     * for tests (fixed r, s make proofs reproducible). */
+    const uint64_t *fixed_rs;
+    int check_witness;           /* check every constraint after synthesis: CUZK_ERR_UNSAT fails the job */
+} cuzk_job_desc;
+
+typedef enum { CUZK_JOB_DONE = 0, CUZK_JOB_FAILED = 1, CUZK_JOB_CANCELLED = 2 } cuzk_job_state;
+
+/* Milliseconds (monotonic clock) per partition. "call" = measured by the engine around the call,
+ * "inner" = the callee's own stage total, "stage" = the engine stage from taking the partition to
+ * handing it on (excluding queue and budget waits). Gaps: stage - call, call - inner. */
+typedef struct cuzk_partition_timings {
+    double queue_synth_ms;   /* submit -> a synthesis worker takes it */
+    double reserve_ms;       /* waiting for the memory budget */
+    double synth_call_ms;    /* the synth callback */
+    double synth_stage_ms;   /* synthesis stage: allocation, callback, checks, bookkeeping */
+    double push_wait_ms;     /* blocked on the full prove queue (backpressure) */
+    double queue_start_ms;   /* in the prove queue */
+    double start_inner_ms, start_call_ms, start_stage_ms;
+    double queue_finish_ms;  /* in the finish queue (incl. blocked on a full queue) */
+    double finish_inner_ms, finish_call_ms, finish_stage_ms;
+    double free_ms;          /* reaper time spent on this partition's buffers (those freed before the job completed) */
+    double total_ms;         /* taken by synthesis -> proof stored */
+    double t_begin_ms, t_end_ms; /* monotonic times of that span */
+} cuzk_partition_timings;
+
+typedef struct cuzk_job_result {
+    cuzk_job_state state;
+    cuzk_status status;          /* CUZK_OK when DONE; the first failure's status when FAILED */
+    uint32_t failed_partition;   /* FAILED: which partition failed first */
+    uint32_t n_partitions;
+    uint32_t n_public;
+    uint8_t *proofs;             /* DONE: n_partitions * 192 bytes, bellperson encoding, partition order */
+    uint64_t *public_inputs;     /* DONE: n_partitions * n_public * 4 limbs (Fr, Montgomery), without ONE */
+    cuzk_partition_timings *timings; /* n_partitions entries (zero for partitions that never ran) */
+    double submit_ms, done_ms;   /* monotonic times: submitted, last partition terminal */
+    double wait_return_ms;       /* monotonic time just before cuzk_engine_wait returned */
+} cuzk_job_result;
+
+/* Frees the arrays of a result (not the struct). NULL and zeroed results are fine. */
+void cuzk_job_result_free(cuzk_job_result *r);
+
+/* Creates an engine on the CPU backend and starts its threads. opts may be NULL (defaults).
+ * Errors: CUZK_ERR_ARG, CUZK_ERR_NOMEM (allocation or thread creation). */
+cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_opts *opts, cuzk_error *err);
+
+/* Queues a job and returns at once (it never blocks on the budget or the queues).
+ * Errors: CUZK_ERR_ARG (NULL, P = 0, no synth fn), CUZK_ERR_MISMATCH (budget smaller than one
+ * partition's footprint), CUZK_ERR_NOMEM. */
+cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_desc *desc, cuzk_job_id *id, cuzk_error *err);
+
+/* Cancels a job: partitions not yet synthesized are dropped at once; those in a stage finish the
+ * call they are in and are then dropped; their buffers are freed and their budget returned.
+ * Returns CUZK_OK if the job was found and not yet complete (it will end CANCELLED unless it had
+ * already failed), CUZK_ERR_ARG if the id is unknown, already waited for, or already complete. */
+cuzk_status cuzk_engine_cancel(cuzk_engine *e, cuzk_job_id id);
+
+/* Blocks until the job is complete, fills *out (caller frees with cuzk_job_result_free) and
+ * forgets the job. Returns CUZK_OK whenever *out was filled, whatever the job's state (see
+ * out->state, out->status; for FAILED, err gets the failure detail). CUZK_ERR_ARG: NULL, unknown
+ * id, or another thread is already waiting for it. CUZK_ERR_NOMEM: the result arrays could not
+ * be allocated (the job is forgotten anyway). */
+cuzk_status cuzk_engine_wait(cuzk_engine *e, cuzk_job_id id, cuzk_job_result *out, cuzk_error *err);
+
+typedef struct cuzk_engine_stats {
+    size_t budget_limit;        /* 0: unlimited */
+    size_t budget_reserved;     /* now */
+    size_t budget_max_reserved; /* high-water mark */
+    double budget_wait_ms;      /* total time requests waited */
+    uint64_t budget_underestimates; /* buffers larger than what was reserved for them (should be 0) */
+    size_t reaper_pending_bytes;
+    size_t reaper_max_pending_bytes;
+    uint64_t reaper_items_freed, reaper_bytes_freed;
+    double reaper_busy_ms;
+} cuzk_engine_stats;
+void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *out);
+
+/* Blocks until the reaper has freed everything queued so far. */
+void cuzk_engine_drain_frees(cuzk_engine *e);
+
+/* Writes the recorded spans as Chrome trace JSON ({"traceEvents": [...]}, "X" events, ts/dur in
+ * microseconds since the engine was created, pid 1, one tid per worker with thread_name metadata).
+ * Errors: CUZK_ERR_IO. */
+cuzk_status cuzk_engine_trace_write(cuzk_engine *e, const char *path, cuzk_error *err);
+
+/* Cancels every job not yet waited for, stops and joins the workers, drains the reaper and frees
+ * everything. Results of jobs not waited for are discarded. NULL is a no-op. */
+void cuzk_engine_destroy(cuzk_engine *e);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

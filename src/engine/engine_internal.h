@@ -1,0 +1,74 @@
+/* Engine internals shared with tests and benchmarks: the circuit descriptor, the prover backend
+ * vtable (the CPU prover now; the GPU prover plugs in behind the same start/finish interface),
+ * and the memory budget. */
+#ifndef CUZK_ENGINE_ENGINE_INTERNAL_H
+#define CUZK_ENGINE_ENGINE_INTERNAL_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/engine.h"
+#include "groth16/groth16.h"
+
+/* The circuit of a job: both borrowed, read-only, must outlive every job naming the circuit. */
+struct cuzk_circuit {
+    const r1cs *cs;
+    const bellperson_params *params;
+};
+
+/* A prover backend. `pending` is opaque to the engine. start must hand every large buffer it
+ * frees to release (which queues it on the reaper and returns its budget), on every path; the
+ * pending must own everything finish touches. Functions may be called from several threads at
+ * once (different partitions). */
+typedef struct engine_backend {
+    const char *name;
+    /* upper bound of the host bytes start allocates, the pending included */
+    size_t (*start_bytes)(void *be_ctx, const cuzk_circuit *c, int nthreads);
+    /* job, partition: for logs and tests only */
+    cuzk_status (*start)(void *be_ctx, void **pending, uint64_t job, uint32_t partition, const cuzk_circuit *c,
+                         const fr *w, size_t n_w, const fr *r, const fr *s, int nthreads, groth16_release_fn release,
+                         void *release_ctx, groth16_timings *t, cuzk_error *err);
+    cuzk_status (*finish)(void *be_ctx, groth16_proof *out, void *pending, uint64_t job, uint32_t partition,
+                          int nthreads, groth16_timings *t, cuzk_error *err);
+    size_t (*pending_bytes)(void *be_ctx, const void *pending);
+    void (*pending_free)(void *be_ctx, void *pending); /* releases through start's release hook */
+} engine_backend;
+
+/* The CPU backend: groth16_prove_bellperson_start / _finish. be_ctx unused. */
+extern const engine_backend engine_backend_cpu;
+
+/* cuzk_engine_create with another backend (tests wrap the CPU backend to inject delays and
+ * failures). be and be_ctx must outlive the engine. */
+cuzk_status engine_create_with_backend(cuzk_engine **out, const cuzk_engine_opts *opts, const engine_backend *be,
+                                       void *be_ctx, cuzk_error *err);
+
+/* Test knob: every buffer the engine hands to its reaper is freed by a function that first
+ * sleeps ms milliseconds (0: plain free). Set before submitting jobs. */
+void engine_test_set_free_delay(cuzk_engine *e, double ms);
+
+/* ---- memory budget: one ordered dispatcher -------------------------------------------------
+ * Requests are granted strictly in key order (job sequence, then partition) among those waiting;
+ * a request waits while it is not the smallest waiting key or does not fit. limit 0: unlimited
+ * (accounted only). Thread-safe. */
+typedef struct budget_waiter budget_waiter;
+typedef struct budget {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    size_t limit, reserved, max_reserved;
+    double wait_ms;
+    budget_waiter *waiters; /* sorted by key */
+} budget;
+
+void budget_init(budget *b, size_t limit);
+void budget_destroy(budget *b);
+/* Returns 1 when granted (reserved += bytes), 0 when dead(dead_ctx) became true while waiting
+ * (nothing reserved). bytes > limit never fits: the caller must check first. *waited_ms: time
+ * spent waiting. */
+int budget_reserve(budget *b, uint64_t key_hi, uint64_t key_lo, size_t bytes, int (*dead)(void *), void *dead_ctx,
+                   double *waited_ms);
+void budget_release(budget *b, size_t bytes);
+/* Wakes waiters so they re-check dead() (after a cancellation). */
+void budget_wake(budget *b);
+
+#endif
