@@ -288,6 +288,9 @@ static void bench_help(FILE *f) {
         "  --sizes LO..HI   log2 size range, e.g. 16..20\n"
         "  --threads N      worker threads (default: all CPUs)\n"
         "  --zkey F --wtns W  circuit for 'prove'\n"
+        "examples:\n"
+        "  cuzk bench msm --sizes 16..18 --repeat 3\n"
+        "  cuzk bench prove --zkey circuit_final.zkey --wtns witness.wtns\n"
         "Record results in bench/RESULTS.md (machine, size, median).\n");
 }
 

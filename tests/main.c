@@ -64,10 +64,13 @@ void test_rand_bytes(void *out, size_t n) {
 uint64_t test_seed(void) { return g_seed; }
 int test_iters(int base) { return base * g_iters; }
 
-static char g_pathbuf[4096];
+/* A ring of buffers, so several test_fixture() results can be used in one expression. */
+static char g_pathbuf[16][4096];
+static unsigned g_pathnext;
 const char *test_fixture(const char *rel) {
-    snprintf(g_pathbuf, sizeof g_pathbuf, "%s/%s", CUZK_FIXTURES_DIR, rel);
-    return g_pathbuf;
+    char *b = g_pathbuf[g_pathnext++ % 16];
+    snprintf(b, sizeof g_pathbuf[0], "%s/%s", CUZK_FIXTURES_DIR, rel);
+    return b;
 }
 static char g_tmp[256];
 const char *test_tmpdir(void) {

@@ -52,7 +52,7 @@ uint64_t test_seed(void);
 int test_iters(int base);
 
 /* Paths: the fixtures copied into the repository, and a per-run scratch directory. */
-const char *test_fixture(const char *rel);   /* static buffer, valid until the next call */
+const char *test_fixture(const char *rel);   /* one of 16 rotating static buffers */
 const char *test_tmpdir(void);
 /* Run a shell command, capturing up to cap-1 bytes of stdout+stderr; returns exit status or -1. */
 int test_run(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

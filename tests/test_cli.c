@@ -11,6 +11,7 @@
 
 static char g_log[1 << 16];
 
+/* Runs the CLI; stdout and stderr both land in g_log. */
 static int cli(const char *args) {
     char cmd[40000];
     snprintf(cmd, sizeof cmd, "'%s' %s", CLI, args);
@@ -89,6 +90,13 @@ TEST(cli, prove_verify_ok_and_invalid) {
     CHECK_MSG(rc == 1 || rc == 3, "rc %d: %s", rc, g_log);
 }
 
+/* Runs the CLI keeping only its stderr in g_log. */
+static int cli_stderr(const char *args) {
+    char cmd[40000];
+    snprintf(cmd, sizeof cmd, "{ '%s' %s 2>&1 >/dev/null; }", CLI, args);
+    return test_run(g_log, sizeof g_log, "%s", cmd);
+}
+
 /* Every bad-input class: exit 3 and exactly one line on stderr naming the problem. */
 TEST(cli, bad_inputs_exit_3_with_one_line) {
     const char *zk = FIX("merkle_mimc5", "circuit_final.zkey"), *wt = FIX("merkle_mimc5", "witness.wtns");
@@ -108,9 +116,9 @@ TEST(cli, bad_inputs_exit_3_with_one_line) {
     for (int i = 0; i < n; i++) {
         char args[32768];
         REQUIRE(cases[i].zkey && cases[i].wtns);
-        snprintf(args, sizeof args, "prove '%s' '%s' '%s' '%s' 2>&1 >/dev/null", cases[i].zkey, cases[i].wtns, proof, pub);
+        snprintf(args, sizeof args, "prove '%s' '%s' '%s' '%s'", cases[i].zkey, cases[i].wtns, proof, pub);
         unlink(proof);
-        int rc = cli(args);
+        int rc = cli_stderr(args);
         CHECK_MSG(rc == 3, "%s: exit %d, output: %s", cases[i].what, rc, g_log);
         CHECK_MSG(count_lines(g_log) == 1 && strstr(g_log, "error:"), "%s: want one error line, got: %s", cases[i].what, g_log);
         struct stat st;
@@ -118,15 +126,15 @@ TEST(cli, bad_inputs_exit_3_with_one_line) {
     }
     /* unsatisfying witness with --check names the constraint */
     char args[32768];
-    snprintf(args, sizeof args, "prove --check --r1cs '%s' '%s' '%s' '%s' '%s' 2>&1 >/dev/null",
+    snprintf(args, sizeof args, "prove --check --r1cs '%s' '%s' '%s' '%s' '%s'",
              FIX("multiplier", "circuit.r1cs"), FIX("multiplier", "circuit_final.zkey"),
              corrupt_copy(FIX("multiplier", "witness.wtns"), "unsat.wtns", -1, 204 - 32, 0x01), proof, pub);
-    int rc = cli(args);
+    int rc = cli_stderr(args);
     CHECK_MSG(rc == 3 && strstr(g_log, "constraint"), "unsat: exit %d: %s", rc, g_log);
     /* corrupted verification key / proof JSON */
-    snprintf(args, sizeof args, "verify '%s' '%s' '%s' 2>&1 >/dev/null",
+    snprintf(args, sizeof args, "verify '%s' '%s' '%s'",
              corrupt_copy(FIX("multiplier", "verification_key.json"), "bad_vk.json", 100, -1, 0),
              FIX("multiplier", "public.json"), FIX("multiplier", "proof.json"));
-    rc = cli(args);
+    rc = cli_stderr(args);
     CHECK_MSG(rc == 3 && count_lines(g_log) == 1, "truncated vk: exit %d: %s", rc, g_log);
 }
