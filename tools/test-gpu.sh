@@ -80,7 +80,7 @@ fi
 
 if [ $DO_BENCH = 1 ]; then
   if nvcc -O2 -DCUZK_HAVE_CUDA=1 -DCUZK_GPU_BENCH_STANDALONE -Isrc -Iinclude -o "$BUILD/gpu_bench" bench/gpu_bench.c "$BUILD/libcuzk_cuda.a" >"$BUILD.bench-build.log" 2>&1; then
-    "$BUILD/gpu_bench" ${GPU_BENCH_ARGS:-ntt 20 ntt 24 ntt 26 ntt 27 msm 20 msm 22 msm 24} 2>&1 | tee "$BUILD.bench.log"
+    "$BUILD/gpu_bench" ${GPU_BENCH_ARGS:-ntt 20 ntt 24 ntt 26 ntt 27 msm 20 msm 22 msm 24 msm 24 15 msm 24 17} 2>&1 | tee "$BUILD.bench.log"
     while read -r line; do
       add "$(echo "$line" | cut -c8-30)" "$(echo "$line" | cut -c31-)"
     done < <(grep '^RESULT' "$BUILD.bench.log")

@@ -193,10 +193,13 @@ struct __align__(16) mont_t {
     }
     /* a^(m-2) (Fermat); 0 -> 0 */
     __device__ static mont_t inv(const mont_t &a) {
-        uint32_t e[N];
+        uint32_t e[N], borrow = 2; /* e = m - 2, borrowing across words (Fr's low word is 1) */
 #pragma unroll
-        for (int i = 0; i < N; i++) e[i] = P::mod(i);
-        e[0] -= 2; /* m odd, > 2 */
+        for (int i = 0; i < N; i++) {
+            const uint32_t v = P::mod(i);
+            e[i] = v - borrow;
+            borrow = v < borrow ? 1 : 0;
+        }
         return pow(a, e, N);
     }
 };
