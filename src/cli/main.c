@@ -315,7 +315,7 @@ static int cmd_info(int argc, char **argv) {
         cuzk_status st = cuzk_describe_file(buf, sizeof buf, argv[i], &e);
         n++;
         if (st != CUZK_OK) { rc = fail(st, &e); continue; }
-        printf("%s:\n%s\n", argv[i], buf);
+        printf("%s\n", buf);
     }
     if (n == 0) return usage_error("info", "%s", "expected at least one FILE");
     return rc;
