@@ -283,6 +283,7 @@ static void bench_help(FILE *f) {
         "  ntt     forward NTT and inverse coset NTT, sizes 2^lo..2^hi (default 16..22)\n"
         "  msm     G1 MSM, random scalars and SHA-256-like 95%% 0/1 scalars (default 2^16..2^20)\n"
         "  prove   whole proofs of the bundled circuits, or --zkey Z --wtns W\n"
+        "  pipeline  the proving engine on a synthetic PoRep-shaped circuit (cuzk bench pipeline --help)\n"
         "options:\n"
         "  --repeat N       repeats (default 5)\n"
         "  --sizes LO..HI   log2 size range, e.g. 16..20\n"
@@ -294,9 +295,12 @@ static void bench_help(FILE *f) {
         "Record results in bench/RESULTS.md (machine, size, median).\n");
 }
 
+int cuzk_bench_pipeline(int argc, char **argv); /* bench/pipeline_bench.c */
+
 int cuzk_bench_main(int argc, char **argv) {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) { bench_help(argc < 2 ? stderr : stdout); return argc < 2 ? 2 : 0; }
     const char *what = argv[1];
+    if (!strcmp(what, "pipeline")) return cuzk_bench_pipeline(argc, argv);
     bench_opts o = {5, -1, -1, 0, NULL, NULL};
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--repeat") && i + 1 < argc) o.repeat = atoi(argv[++i]);

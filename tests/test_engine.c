@@ -212,6 +212,8 @@ static cuzk_status synth_cb(void *vctx, uint32_t part, uint64_t *witness, size_t
 typedef struct {
     double start_delay_ms[16], finish_delay_ms[16];
     int fail_start_partition, fail_finish_partition; /* -1: none */
+    int finish_after[16];      /* finish of partition i waits until partition finish_after[i] - 1 finished (0: none) */
+    atomic_int finished[16];
 } test_be;
 typedef struct { void *inner; uint32_t part; } test_pending;
 
@@ -239,8 +241,12 @@ static cuzk_status tb_finish(void *ctx, groth16_proof *out, void *pending, uint6
     test_be *tb = ctx;
     test_pending *tp = pending;
     if (part < 16 && tb->finish_delay_ms[part] > 0) sleep_ms(tb->finish_delay_ms[part]);
+    if (part < 16 && tb->finish_after[part] > 0)
+        for (int k = 0; k < 2000 && !atomic_load(&tb->finished[tb->finish_after[part] - 1]); k++) sleep_ms(5);
     if ((int)part == tb->fail_finish_partition) return cuzk_error_set(err, CUZK_ERR_DEVICE, __FILE__, __LINE__, "injected");
-    return engine_backend_cpu.finish(NULL, out, tp->inner, job, part, nthreads, t, err);
+    cuzk_status st = engine_backend_cpu.finish(NULL, out, tp->inner, job, part, nthreads, t, err);
+    if (part < 16) atomic_store(&tb->finished[part], 1);
+    return st;
 }
 static size_t tb_pending_bytes(void *ctx, const void *pending) {
     (void)ctx;
@@ -392,8 +398,8 @@ TEST(engine, out_of_order_completion_in_order_proofs) {
     expected_proofs(want, c, P, rs);
     test_be tb;
     test_be_init(&tb);
-    tb.finish_delay_ms[0] = 400; /* partition 0 finishes last */
-    tb.finish_delay_ms[1] = 200;
+    tb.finish_after[0] = 3 + 1; /* partition 0 finishes after partition 3 */
+    tb.finish_after[1] = 2 + 1; /* and 1 after 2 */
     cuzk_engine_opts o = {0};
     o.synthesis_workers = 2;
     o.finish_workers = 3;

@@ -4,9 +4,13 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "util/log.h"
 #include "util/timer.h"
+
+enum { POLL_MS = 2, IDLE_MS = 200 };
+#define WAKE_BYTES ((size_t)1 << 30) /* this much queued: wake the thread at once */
 
 typedef struct node {
     reaper_item it;
@@ -21,6 +25,8 @@ struct reaper {
     uint64_t pushed, done;   /* sequence numbers: items pushed / fully released */
     size_t pending_bytes;
     int stop;
+    int deep_sleep;          /* the thread waits without a timeout: a push must signal it */
+    int drainers;            /* threads blocked in reaper_drain: signal at once */
     reaper_stats st;
     reaper_observer_fn obs;
     void *obs_ctx;
@@ -44,8 +50,25 @@ static void release_item(reaper *r, const reaper_item *it, double *t0, double *t
 static void *reaper_main(void *arg) {
     reaper *r = arg;
     pthread_mutex_lock(&r->mu);
+    double idle_since = now_ms();
     for (;;) {
-        while (!r->head && !r->stop) pthread_cond_wait(&r->cv_work, &r->mu);
+        /* Lazy wake-up: while work arrives now and then, the thread polls every POLL_MS instead of
+         * being signalled by each push. A signal would make the pusher (a pipeline stage) yield its
+         * CPU to the reaper on a busy machine, which showed up as milliseconds of "cleanup gap" in
+         * the stage that pushed. After IDLE_MS without work it sleeps until signalled. */
+        while (!r->head && !r->stop) {
+            if (now_ms() - idle_since > IDLE_MS) {
+                r->deep_sleep = 1;
+                pthread_cond_wait(&r->cv_work, &r->mu);
+                r->deep_sleep = 0;
+            } else {
+                struct timespec ts;
+                clock_gettime(CLOCK_REALTIME, &ts);
+                ts.tv_nsec += POLL_MS * 1000000L;
+                if (ts.tv_nsec >= 1000000000L) { ts.tv_sec++; ts.tv_nsec -= 1000000000L; }
+                pthread_cond_timedwait(&r->cv_work, &r->mu, &ts);
+            }
+        }
         if (!r->head) break; /* stop and empty */
         node *n = r->head;
         r->head = n->next;
@@ -61,6 +84,7 @@ static void *reaper_main(void *arg) {
         r->st.busy_ms += t1 - t0;
         pthread_cond_broadcast(&r->cv_done);
         free(n);
+        idle_since = now_ms();
     }
     pthread_mutex_unlock(&r->mu);
     return NULL;
@@ -104,7 +128,7 @@ void reaper_push(reaper *r, const reaper_item *it) {
     r->pushed++;
     r->pending_bytes += it->bytes;
     if (r->pending_bytes > r->st.max_pending_bytes) r->st.max_pending_bytes = r->pending_bytes;
-    pthread_cond_signal(&r->cv_work);
+    if (r->deep_sleep || r->drainers || r->pending_bytes >= WAKE_BYTES) pthread_cond_signal(&r->cv_work);
     pthread_mutex_unlock(&r->mu);
 }
 
@@ -119,7 +143,10 @@ void reaper_drain(reaper *r) {
     if (!r) return;
     pthread_mutex_lock(&r->mu);
     uint64_t target = r->pushed;
+    r->drainers++;
+    pthread_cond_signal(&r->cv_work);
     while (r->done < target) pthread_cond_wait(&r->cv_done, &r->mu);
+    r->drainers--;
     pthread_mutex_unlock(&r->mu);
 }
 

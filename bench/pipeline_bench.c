@@ -1,0 +1,306 @@
+/* cuzk bench pipeline: K jobs of P partitions of a PoRep-shaped synthetic circuit through the
+ * engine (include/cuzk/engine.h); every proof verified; throughput, per-stage medians, the cleanup
+ * gap of every layer, peak host RSS, and a Chrome trace. Parameters come from the INSECURE
+ * single-party test setup (groth16_setup_bellperson), made once per run. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cuzk/engine.h"
+#include "engine/engine_internal.h"
+#include "groth16/groth16.h"
+#include "r1cs/synthetic.h"
+#include "util/parallel.h"
+#include "util/timer.h"
+
+#ifndef CUZK_GIT_HASH
+#define CUZK_GIT_HASH "unknown"
+#endif
+
+int cuzk_bench_pipeline(int argc, char **argv);
+
+typedef struct {
+    const r1cs *cs;
+    const synthetic_params *sp;
+    uint64_t job;
+} bench_synth;
+
+static cuzk_status bench_synth_cb(void *ctx, uint32_t part, uint64_t *w, size_t n_vars, cuzk_error *err) {
+    const bench_synth *b = ctx;
+    return synthetic_witness((fr *)w, n_vars, b->cs, b->sp, b->job * 1000003u + part, err);
+}
+
+static long peak_rss_kib(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return -1;
+    char line[256];
+    long v = -1;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmHWM:", 6)) { v = atol(line + 6); break; }
+    fclose(f);
+    return v;
+}
+
+static int cmp_d(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+static double median(double *v, size_t n) {
+    if (!n) return 0;
+    qsort(v, n, sizeof *v, cmp_d);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+static double maxv(const double *v, size_t n) {
+    double m = 0;
+    for (size_t i = 0; i < n; i++) if (v[i] > m) m = v[i];
+    return m;
+}
+static double sumv(const double *v, size_t n) {
+    double s = 0;
+    for (size_t i = 0; i < n; i++) s += v[i];
+    return s;
+}
+
+static void usage(FILE *f) {
+    fprintf(f,
+        "usage: cuzk bench pipeline [options]\n"
+        "  --partitions P          partitions per job (default 2)\n"
+        "  --constraints N         rows of the synthetic PoRep-shaped circuit (default 16000: domain 2^14)\n"
+        "  --proofs K              jobs (default 3)\n"
+        "  --synthesis-workers S   synthesis threads (default 1)\n"
+        "  --finish-workers F      finish threads (default 1)\n"
+        "  --threads T             threads inside each prove-start call (default: all CPUs)\n"
+        "  --backend cpu|gpu       prover backend (default cpu; gpu: not wired yet)\n"
+        "  --budget-mib M          host memory budget (default: unlimited, still accounted)\n"
+        "  --public N              public inputs (default 328)\n"
+        "  --frac01 F              fraction of 0/1 aux values (default 0.95)\n"
+        "  --trace FILE            write a Chrome trace (open in https://ui.perfetto.dev)\n"
+        "  --timings               per-job, per-partition breakdown tables\n");
+}
+
+int cuzk_bench_pipeline(int argc, char **argv) {
+    uint32_t P = 2, N = 16000, K = 3, n_public = 328;
+    int S = 1, F = 1, T = 0, timings = 0;
+    double frac01 = 0.95, budget_mib = 0;
+    const char *trace = NULL, *backend = "cpu";
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        if (!strcmp(a, "--partitions") && more) P = (uint32_t)atol(argv[++i]);
+        else if (!strcmp(a, "--constraints") && more) N = (uint32_t)atol(argv[++i]);
+        else if (!strcmp(a, "--proofs") && more) K = (uint32_t)atol(argv[++i]);
+        else if (!strcmp(a, "--synthesis-workers") && more) S = atoi(argv[++i]);
+        else if (!strcmp(a, "--finish-workers") && more) F = atoi(argv[++i]);
+        else if (!strcmp(a, "--threads") && more) T = atoi(argv[++i]);
+        else if (!strcmp(a, "--backend") && more) backend = argv[++i];
+        else if (!strcmp(a, "--budget-mib") && more) budget_mib = atof(argv[++i]);
+        else if (!strcmp(a, "--public") && more) n_public = (uint32_t)atol(argv[++i]);
+        else if (!strcmp(a, "--frac01") && more) frac01 = atof(argv[++i]);
+        else if (!strcmp(a, "--trace") && more) trace = argv[++i];
+        else if (!strcmp(a, "--timings")) timings = 1;
+        else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
+        else { fprintf(stderr, "cuzk bench pipeline: unknown option '%s'\n", a); usage(stderr); return 2; }
+    }
+    if (P < 1 || K < 1 || N < 8 || S < 1 || F < 1) { usage(stderr); return 2; }
+    if (strcmp(backend, "cpu") != 0) {
+        fprintf(stderr, "cuzk bench pipeline: backend '%s' is not wired into the engine yet (use --backend cpu)\n",
+                backend);
+        return 2;
+    }
+    int threads = T > 0 ? T : cuzk_num_threads();
+    printf("# cuzk bench pipeline | cuzk %s (git %s) | backend cpu | %d CPUs, prove threads %d | S=%d F=%d\n",
+           CUZK_VERSION, CUZK_GIT_HASH, cuzk_num_threads(), threads, S, F);
+
+    synthetic_params sp;
+    synthetic_params_default(&sp, N);
+    sp.n_public = n_public;
+    sp.frac01 = frac01;
+    r1cs cs;
+    cuzk_error err = {0};
+    double t0 = now_ms();
+    if (synthetic_r1cs(&cs, &sp, &err) != CUZK_OK) { fprintf(stderr, "synthetic circuit: %s\n", err.msg); return 4; }
+    double t_gen = now_ms() - t0;
+    synthetic_stats ss;
+    synthetic_stats_compute(&ss, &cs, NULL, NULL);
+    size_t n = (size_t)N + n_public + 1, m = 1;
+    while (m < n) m <<= 1;
+    printf("circuit: synthetic PoRep-shaped, %u constraints, %u public, %u vars, domain 2^%d (%.1f%% full); "
+           "nnz/row A %.2f B %.2f C %.2f; aux in A %.1f%%, in B %.1f%%; made in %.1f ms\n",
+           N, n_public, cs.n_vars, __builtin_ctzll((unsigned long long)m), 100.0 * (double)n / (double)m, ss.a_per_row,
+           ss.b_per_row, ss.c_per_row, 100 * ss.aux_in_a, 100 * ss.aux_in_b, t_gen);
+    bellperson_params params;
+    uint64_t seed = 0x5eed;
+    t0 = now_ms();
+    if (groth16_setup_bellperson(&params, &cs, &seed, 0, &err) != CUZK_OK) {
+        fprintf(stderr, "setup: %s\n", err.msg);
+        r1cs_free(&cs);
+        return 4;
+    }
+    printf("parameters: INSECURE single-party test parameters (groth16_setup_bellperson, fixed seed), made in "
+           "%.1f ms; every proof is verified against them\n", now_ms() - t0);
+
+    cuzk_engine_opts o = {0};
+    o.synthesis_workers = S;
+    o.finish_workers = F;
+    o.prove_threads = threads;
+    o.host_budget_bytes = (size_t)(budget_mib * 1048576.0);
+    cuzk_engine *e = NULL;
+    int rc = 0;
+    cuzk_circuit cc = {&cs, &params};
+    bench_synth *bs = calloc(K, sizeof *bs);
+    cuzk_job_id *ids = calloc(K, sizeof *ids);
+    cuzk_job_result *res = calloc(K, sizeof *res);
+    if (!bs || !ids || !res || cuzk_engine_create(&e, &o, &err) != CUZK_OK) {
+        fprintf(stderr, "engine: %s\n", err.msg);
+        rc = 4;
+        goto out;
+    }
+    double t_submit = now_ms();
+    for (uint32_t k = 0; k < K; k++) {
+        bs[k] = (bench_synth){&cs, &sp, k};
+        cuzk_job_desc d = {&cc, P, bench_synth_cb, &bs[k], NULL, 0};
+        if (cuzk_engine_submit(e, &d, &ids[k], &err) != CUZK_OK) { fprintf(stderr, "submit: %s\n", err.msg); rc = 4; goto out; }
+    }
+    for (uint32_t k = 0; k < K; k++) {
+        if (cuzk_engine_wait(e, ids[k], &res[k], &err) != CUZK_OK || res[k].state != CUZK_JOB_DONE) {
+            fprintf(stderr, "job %u: %s\n", k, err.msg);
+            rc = 3;
+        }
+    }
+    double t_all = now_ms() - t_submit;
+    cuzk_engine_stats est;
+    cuzk_engine_get_stats(e, &est);
+    size_t pending_at_end = est.reaper_pending_bytes;
+    double t_drain0 = now_ms();
+    cuzk_engine_drain_frees(e);
+    double t_drain = now_ms() - t_drain0;
+    cuzk_engine_get_stats(e, &est);
+
+    /* verify every proof */
+    uint32_t ok = 0, total = 0;
+    double t_ver0 = now_ms();
+    for (uint32_t k = 0; k < K; k++) {
+        if (res[k].state != CUZK_JOB_DONE) continue;
+        for (uint32_t i = 0; i < P; i++) {
+            groth16_proof pr;
+            total++;
+            if (bellperson_proof_decode(&pr, res[k].proofs + 192 * (size_t)i, NULL) != CUZK_OK) continue;
+            const fr *pub = (const fr *)(res[k].public_inputs + (size_t)4 * n_public * i);
+            if (groth16_verify(&params.vk, pub, n_public, &pr, NULL) == CUZK_OK) ok++;
+        }
+    }
+    double t_ver = now_ms() - t_ver0;
+    printf("verified: %u/%u proofs valid (%.1f ms)%s\n", ok, K * P, t_ver, ok == K * P ? "" : "  <-- FAILURES");
+    if (ok != K * P) rc = 3;
+
+    /* per-stage medians over all partitions */
+    size_t np = (size_t)K * P;
+    double *v = malloc(np * sizeof *v);
+    if (!v) { rc = 4; goto out; }
+#define COLLECT(expr)                                                                              \
+    do {                                                                                           \
+        size_t q = 0;                                                                              \
+        for (uint32_t k = 0; k < K; k++)                                                           \
+            if (res[k].timings)                                                                    \
+                for (uint32_t i = 0; i < P; i++) { const cuzk_partition_timings *t = &res[k].timings[i]; (void)t; v[q++] = (expr); } \
+        nq = q;                                                                                    \
+    } while (0)
+    size_t nq = 0;
+    printf("\nthroughput: %u jobs x %u partitions in %.2f s: %.3f s/proof (job), %.3f s/partition\n", K, P,
+           t_all / 1e3, t_all / 1e3 / K, t_all / 1e3 / (double)np);
+    double lat[64];
+    size_t nl = 0;
+    for (uint32_t k = 0; k < K && nl < 64; k++) lat[nl++] = res[k].done_ms - res[k].submit_ms;
+    printf("job latency (submit -> last proof): median %.1f ms (jobs are submitted together)\n", median(lat, nl));
+    printf("\n%-34s %10s %10s %10s\n", "stage (per partition)", "median ms", "max ms", "sum ms");
+#define ROW(label, expr)                                                                           \
+    do {                                                                                           \
+        COLLECT(expr);                                                                             \
+        double mx = maxv(v, nq), sm = sumv(v, nq);                                                 \
+        printf("%-34s %10.2f %10.2f %10.1f\n", label, median(v, nq), mx, sm);                      \
+    } while (0)
+    ROW("queue before synthesis", t->queue_synth_ms);
+    ROW("budget wait", t->reserve_ms);
+    ROW("synthesis (callback)", t->synth_call_ms);
+    ROW("synthesis stage", t->synth_stage_ms);
+    ROW("blocked on full prove queue", t->push_wait_ms);
+    ROW("prove queue", t->queue_start_ms);
+    ROW("prove start (prover stages)", t->start_inner_ms);
+    ROW("prove start (call)", t->start_call_ms);
+    ROW("prove start stage", t->start_stage_ms);
+    ROW("finish queue", t->queue_finish_ms);
+    ROW("prove finish (prover stages)", t->finish_inner_ms);
+    ROW("prove finish (call)", t->finish_call_ms);
+    ROW("prove finish stage", t->finish_stage_ms);
+    ROW("free (reaper, off the path)", t->free_ms);
+    ROW("partition total (synth -> proof)", t->total_ms);
+
+    printf("\n%-44s %10s %10s %9s\n", "cleanup gap: layer - layer inside it", "median ms", "max ms", "% of layer");
+#define GAP(label, outer, inner)                                                                   \
+    do {                                                                                           \
+        COLLECT((outer) - (inner));                                                                \
+        double mx = maxv(v, nq), sg = sumv(v, nq);                                                 \
+        double med = median(v, nq);                                                                \
+        COLLECT(outer);                                                                            \
+        double so = sumv(v, nq);                                                                   \
+        printf("%-44s %10.3f %10.3f %8.2f%%\n", label, med, mx, so > 0 ? 100 * sg / so : 0);       \
+    } while (0)
+    GAP("prover start: call - prover stages", t->start_call_ms, t->start_inner_ms);
+    GAP("prover finish: call - prover stages", t->finish_call_ms, t->finish_inner_ms);
+    GAP("synthesis stage - synth callback", t->synth_stage_ms, t->synth_call_ms);
+    GAP("start stage - start call", t->start_stage_ms, t->start_call_ms);
+    GAP("finish stage - finish call", t->finish_stage_ms, t->finish_call_ms);
+    {
+        double g[64], lay[64];
+        size_t ng = 0;
+        for (uint32_t k = 0; k < K && ng < 64; k++) {
+            g[ng] = res[k].wait_return_ms - res[k].done_ms;
+            lay[ng++] = res[k].wait_return_ms - res[k].submit_ms;
+        }
+        double mx = maxv(g, ng), sg = sumv(g, ng), sl = sumv(lay, ng);
+        printf("%-44s %10.3f %10.3f %8.2f%%\n", "job: wait return - last proof stored", median(g, ng), mx,
+               sl > 0 ? 100 * sg / sl : 0);
+    }
+    printf("\nfrees: %llu buffers, %.1f MiB, reaper busy %.1f ms; %.1f MiB still queued when the last job "
+           "returned (drained in %.1f ms)\n",
+           (unsigned long long)est.reaper_items_freed, (double)est.reaper_bytes_freed / 1048576.0, est.reaper_busy_ms,
+           (double)pending_at_end / 1048576.0, t_drain);
+    printf("memory: peak host RSS (VmHWM) %.1f MiB; budget %s, max reserved %.1f MiB, waited %.1f ms, "
+           "underestimates %llu\n",
+           (double)peak_rss_kib() / 1024.0,
+           est.budget_limit ? "set" : "unlimited", (double)est.budget_max_reserved / 1048576.0, est.budget_wait_ms,
+           (unsigned long long)est.budget_underestimates);
+
+    if (timings) {
+        for (uint32_t k = 0; k < K; k++) {
+            if (!res[k].timings) continue;
+            printf("\njob %u (%s): latency %.1f ms\n", k, res[k].state == CUZK_JOB_DONE ? "done" : "not done",
+                   res[k].done_ms - res[k].submit_ms);
+            printf("%4s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n", "part", "q.syn", "budget", "synth",
+                   "q.start", "start", "st.gap", "q.fin", "finish", "fi.gap", "free", "total", "end@ms");
+            for (uint32_t i = 0; i < P; i++) {
+                const cuzk_partition_timings *t = &res[k].timings[i];
+                printf("%4u %8.1f %8.1f %8.1f %8.1f %8.1f %8.2f %8.1f %8.1f %8.2f %8.1f %8.1f %8.1f\n", i,
+                       t->queue_synth_ms, t->reserve_ms, t->synth_stage_ms, t->queue_start_ms, t->start_stage_ms,
+                       t->start_call_ms - t->start_inner_ms, t->queue_finish_ms, t->finish_stage_ms,
+                       t->finish_call_ms - t->finish_inner_ms, t->free_ms, t->total_ms, t->t_end_ms - t_submit);
+            }
+        }
+    }
+    if (trace) {
+        if (cuzk_engine_trace_write(e, trace, &err) != CUZK_OK) { fprintf(stderr, "trace: %s\n", err.msg); rc = 4; }
+        else printf("\ntrace: %s (open in https://ui.perfetto.dev or chrome://tracing)\n", trace);
+    }
+    free(v);
+out:
+    cuzk_engine_destroy(e);
+    if (res)
+        for (uint32_t k = 0; k < K; k++) cuzk_job_result_free(&res[k]);
+    free(res);
+    free(ids);
+    free(bs);
+    bellperson_params_free(&params);
+    r1cs_free(&cs);
+    return rc;
+}
