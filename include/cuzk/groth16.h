@@ -37,7 +37,8 @@ typedef struct cuzk_prove_opts {
     int check_witness;       /* check every constraint first; CUZK_ERR_UNSAT names the first bad row */
     int skip_self_verify;    /* do not verify the proof before writing it */
     int nthreads;            /* worker threads; 0 = all online CPUs ($CUZK_THREADS overrides) */
-    cuzk_backend backend;    /* AUTO picks the GPU when one is present (CPU-only in this build) */
+    cuzk_backend backend;    /* AUTO (default): the GPU when this build has CUDA and a device is
+                              * present, else the CPU; GPU: CUZK_ERR_UNSUPPORTED without one */
 } cuzk_prove_opts;
 
 /* Wall-clock milliseconds per stage of one prove call. */
@@ -53,6 +54,7 @@ typedef struct cuzk_prove_timings {
     double free_ms;      /* releasing keys and buffers */
     double total_ms;     /* the whole call, measured around it */
     uint32_t constraints, domain_size, n_vars, n_public;
+    const char *backend; /* "cpu" or "gpu": where the MSMs and NTTs ran (static string) */
 } cuzk_prove_timings;
 
 /* Prove from a snarkjs zkey and wtns; write snarkjs proof.json and public.json.

@@ -131,7 +131,7 @@ static bool parse_int(const char *s, long *out) {
 }
 
 static void print_timings(FILE *f, const cuzk_prove_timings *t) {
-    fprintf(f, "stage timings (ms)%s\n", "");
+    fprintf(f, "stage timings (ms), backend %s\n", t->backend ? t->backend : "cpu");
     struct { const char *name; double v; } rows[] = {
         {"load + validate", t->load_ms}, {"witness check", t->check_ms}, {"a/b/c evaluation", t->abc_ms},
         {"H (NTTs)", t->h_ms}, {"MSM A (G1)", t->msm_a_ms}, {"MSM B (G1)", t->msm_b1_ms},
@@ -201,7 +201,7 @@ static int cmd_prove(int argc, char **argv) {
             pos[npos++] = a;
         }
     }
-    cuzk_prove_timings t;
+    cuzk_prove_timings t = {0};
     cuzk_error e = {0};
     cuzk_status st;
     const char *proof_out, *public_out;
@@ -221,6 +221,7 @@ static int cmd_prove(int argc, char **argv) {
         printf("{\"status\": \"%s\", ", st == CUZK_OK ? "ok" : "error");
         if (st != CUZK_OK) { printf("\"error\": "); json_escape_print(e.msg); printf(", "); }
         else { printf("\"proof\": "); json_escape_print(proof_out); printf(", \"public\": "); json_escape_print(public_out); printf(", "); }
+        printf("\"backend\": \"%s\", ", t.backend ? t.backend : "cpu");
         printf("\"constraints\": %u, \"domain_size\": %u, \"n_vars\": %u, \"n_public\": %u, ", t.constraints,
                t.domain_size, t.n_vars, t.n_public);
         print_timings_json(&t);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "groth16/backend.h"
 #include "groth16/groth16.h"
 #include "util/log.h"
 #include "util/timer.h"
@@ -141,8 +142,10 @@ cuzk_status cuzk_prove_zkey_files(const char *zkey_path, const char *wtns_path, 
     cuzk_status st;
     if (!zkey_path || !wtns_path || !proof_json_path || !public_json_path)
         return ERR(err, CUZK_ERR_ARG, "prove: missing path");
-    if (o->backend == CUZK_BACKEND_GPU)
-        return ERR(err, CUZK_ERR_UNSUPPORTED, "the GPU backend is not available for this command yet");
+    groth16_backend be;
+    if ((st = groth16_backend_resolve(o->backend, &be, err)) != CUZK_OK) return st;
+    groth16_backend_set(be);
+    tm.backend = groth16_backend_name(be);
     if ((st = get_rs(&r, &s, o, err)) != CUZK_OK) return st;
     if ((st = zkey_load(&z, zkey_path, false, err)) != CUZK_OK) goto out;
     if ((st = wtns_load(&w, wtns_path, err)) != CUZK_OK) goto out;
@@ -218,8 +221,10 @@ cuzk_status cuzk_prove_params_files(const char *params_path, const char *r1cs_pa
     cuzk_status st;
     if (!params_path || !r1cs_path || !wtns_path || !proof_bin_path || !public_json_path)
         return ERR(err, CUZK_ERR_ARG, "prove: missing path");
-    if (o->backend == CUZK_BACKEND_GPU)
-        return ERR(err, CUZK_ERR_UNSUPPORTED, "the GPU backend is not available for this command yet");
+    groth16_backend be;
+    if ((st = groth16_backend_resolve(o->backend, &be, err)) != CUZK_OK) return st;
+    groth16_backend_set(be);
+    tm.backend = groth16_backend_name(be);
     if ((st = get_rs(&r, &s, o, err)) != CUZK_OK) return st;
     if ((st = r1cs_load(&cs, r1cs_path, err)) != CUZK_OK) goto out;
     if ((st = wtns_load(&w, wtns_path, err)) != CUZK_OK) goto out;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "groth16/backend.h"
 #include "msm/msm.h"
 #include "poly/ntt.h"
 #include "util/log.h"
@@ -134,22 +135,22 @@ cuzk_status groth16_prove_zkey(groth16_proof *out, const zkey *z, const fr *w, s
         ERR(err, st, "NTT domain 2^%d", z->log_domain);
         goto out;
     }
-    h_snarkjs(&d, a, b, c, nthreads);
+    if ((st = groth16_h_snarkjs(&d, a, b, c, nthreads, err)) != CUZK_OK) goto out;
     frs_to_scalars(hs, a, m, nthreads);
     frs_to_scalars(ws, w, n_w, nthreads);
     t1 = now_ms(); tm.h_ms = t1 - t0; t0 = t1;
 
     /* 3. MSMs */
     msm_results mr;
-    g1_msm(&mr.a, z->a, ws, n_w, nthreads);
+    if ((st = groth16_g1_msm(&mr.a, z->a, ws, n_w, nthreads, err)) != CUZK_OK) goto out;
     t1 = now_ms(); tm.msm_a_ms = t1 - t0; t0 = t1;
-    g1_msm(&mr.b1, z->b1, ws, n_w, nthreads);
+    if ((st = groth16_g1_msm(&mr.b1, z->b1, ws, n_w, nthreads, err)) != CUZK_OK) goto out;
     t1 = now_ms(); tm.msm_b1_ms = t1 - t0; t0 = t1;
     g2_msm(&mr.b2, z->b2, ws, n_w, nthreads);
     t1 = now_ms(); tm.msm_b2_ms = t1 - t0; t0 = t1;
-    g1_msm(&mr.c, z->c, ws + z->n_public + 1, n_w - z->n_public - 1, nthreads);
+    if ((st = groth16_g1_msm(&mr.c, z->c, ws + z->n_public + 1, n_w - z->n_public - 1, nthreads, err)) != CUZK_OK) goto out;
     t1 = now_ms(); tm.msm_l_ms = t1 - t0; t0 = t1;
-    g1_msm(&mr.h, z->h, hs, m, nthreads);
+    if ((st = groth16_g1_msm(&mr.h, z->h, hs, m, nthreads, err)) != CUZK_OK) goto out;
     t1 = now_ms(); tm.msm_h_ms = t1 - t0; t0 = t1;
 
     /* 4. proof */
@@ -285,7 +286,7 @@ cuzk_status groth16_prove_bellperson_start(groth16_pending **out, const bellpers
         ERR(err, st, "NTT domain 2^%d", log_m);
         goto out;
     }
-    h_bellperson(&d, a, b, c, nthreads);
+    if ((st = groth16_h_bellperson(&d, a, b, c, nthreads, err)) != CUZK_OK) goto out;
     frs_to_scalars(hs, a, m - 1, nthreads);
     frs_to_scalars(ws, w, n_w, nthreads);
     release_buf(release, release_ctx, a, m * sizeof *a); a = NULL;
@@ -303,7 +304,7 @@ cuzk_status groth16_prove_bellperson_start(groth16_pending **out, const bellpers
         st = ERR(err, CUZK_ERR_MISMATCH, "A query has %u points but the witness selects %zu", p->n_a, k);
         goto out;
     }
-    g1_msm(&pend->mr.a, p->a, sel, k, nthreads);
+    if ((st = groth16_g1_msm(&pend->mr.a, p->a, sel, k, nthreads, err)) != CUZK_OK) goto out;
     t1 = now_ms(); tm.msm_a_ms = t1 - t0; t0 = t1;
     /* B: inputs and aux with B-density; the selection is kept for B_G2 in finish */
     k = 0;
@@ -320,13 +321,13 @@ cuzk_status groth16_prove_bellperson_start(groth16_pending **out, const bellpers
     memcpy(pend->b_scalars, sel, k * sizeof *sel);
     release_buf(release, release_ctx, dens_a, n_w); dens_a = NULL;
     release_buf(release, release_ctx, dens_b, n_w); dens_b = NULL;
-    g1_msm(&pend->mr.b1, p->b_g1, pend->b_scalars, k, nthreads);
+    if ((st = groth16_g1_msm(&pend->mr.b1, p->b_g1, pend->b_scalars, k, nthreads, err)) != CUZK_OK) goto out;
     release_buf(release, release_ctx, sel, n_w * sizeof *sel); sel = NULL;
     t1 = now_ms(); tm.msm_b1_ms = t1 - t0; t0 = t1;
-    g1_msm(&pend->mr.c, p->l, ws + n_inputs, n_aux, nthreads);
+    if ((st = groth16_g1_msm(&pend->mr.c, p->l, ws + n_inputs, n_aux, nthreads, err)) != CUZK_OK) goto out;
     release_buf(release, release_ctx, ws, n_w * sizeof *ws); ws = NULL;
     t1 = now_ms(); tm.msm_l_ms = t1 - t0; t0 = t1;
-    g1_msm(&pend->mr.h, p->h, hs, m - 1, nthreads);
+    if ((st = groth16_g1_msm(&pend->mr.h, p->h, hs, m - 1, nthreads, err)) != CUZK_OK) goto out;
     release_buf(release, release_ctx, hs, m * sizeof *hs); hs = NULL;
     t1 = now_ms(); tm.msm_h_ms = t1 - t0; t0 = t1;
 
