@@ -26,6 +26,7 @@ typedef struct {
     int lo, hi;       /* log2 sizes */
     int nthreads;
     const char *zkey, *wtns;
+    cuzk_backend backend;
 } bench_opts;
 
 static uint64_t g_rng = 0x853c49e6748fea9bull;
@@ -233,6 +234,7 @@ static int bench_prove_one(const bench_opts *o, const char *zk, const char *wt) 
     cuzk_prove_opts po = {0};
     po.nthreads = o->nthreads;
     po.skip_self_verify = 1;
+    po.backend = o->backend;
     int R = o->repeat > 64 ? 64 : o->repeat;
     double tot[64], h[64], msm[64], load[64];
     cuzk_prove_timings t;
@@ -248,8 +250,11 @@ static int bench_prove_one(const bench_opts *o, const char *zk, const char *wt) 
         }
     }
     stat3 a = stats(tot, R), b = stats(h, R), c = stats(msm, R), d = stats(load, R);
-    const char *name = strrchr(zk, '/');
-    printf("%-40s %8u %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f\n", name ? name + 1 : zk, t.domain_size, a.med,
+    /* name: the last two path components (circuit folder / file) */
+    const char *name = zk, *p = zk + strlen(zk);
+    int slashes = 0;
+    while (p > zk) { p--; if (*p == '/' && ++slashes == 2) { name = p + 1; break; } }
+    printf("%-40s %8u %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f\n", name, t.domain_size, a.med,
            a.min, a.max, d.med, b.med, c.med);
     unlink(proof);
     unlink(pub);
@@ -258,6 +263,7 @@ static int bench_prove_one(const bench_opts *o, const char *zk, const char *wt) 
 
 static int bench_prove(const bench_opts *o) {
     header("prove", o);
+    printf("backend requested: %s\n", o->backend == CUZK_BACKEND_CPU ? "cpu" : o->backend == CUZK_BACKEND_GPU ? "gpu" : "auto");
     printf("%-40s %8s %10s %10s %10s %10s %10s %10s\n", "circuit", "domain", "total ms", "min", "max", "load",
            "H", "MSMs");
     if (o->zkey) return bench_prove_one(o, o->zkey, o->wtns);
@@ -289,6 +295,7 @@ static void bench_help(FILE *f) {
         "  --sizes LO..HI   log2 size range, e.g. 16..20\n"
         "  --threads N      worker threads (default: all CPUs)\n"
         "  --zkey F --wtns W  circuit for 'prove'\n"
+        "  --backend B      prove: cpu | gpu | auto (default auto)\n"
         "examples:\n"
         "  cuzk bench msm --sizes 16..18 --repeat 3\n"
         "  cuzk bench prove --zkey circuit_final.zkey --wtns witness.wtns\n"
@@ -301,7 +308,7 @@ int cuzk_bench_main(int argc, char **argv) {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) { bench_help(argc < 2 ? stderr : stdout); return argc < 2 ? 2 : 0; }
     const char *what = argv[1];
     if (!strcmp(what, "pipeline")) return cuzk_bench_pipeline(argc, argv);
-    bench_opts o = {5, -1, -1, 0, NULL, NULL};
+    bench_opts o = {5, -1, -1, 0, NULL, NULL, CUZK_BACKEND_AUTO};
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--repeat") && i + 1 < argc) o.repeat = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc) o.nthreads = atoi(argv[++i]);
@@ -312,6 +319,13 @@ int cuzk_bench_main(int argc, char **argv) {
             }
         } else if (!strcmp(argv[i], "--zkey") && i + 1 < argc) o.zkey = argv[++i];
         else if (!strcmp(argv[i], "--wtns") && i + 1 < argc) o.wtns = argv[++i];
+        else if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
+            const char *b = argv[++i];
+            if (!strcmp(b, "cpu")) o.backend = CUZK_BACKEND_CPU;
+            else if (!strcmp(b, "gpu")) o.backend = CUZK_BACKEND_GPU;
+            else if (!strcmp(b, "auto")) o.backend = CUZK_BACKEND_AUTO;
+            else { fprintf(stderr, "cuzk bench: --backend wants cpu, gpu or auto\n"); return 2; }
+        }
         else if (!strcmp(argv[i], "--help")) { bench_help(stdout); return 0; }
         else { fprintf(stderr, "cuzk bench: unknown option '%s'\n", argv[i]); bench_help(stderr); return 2; }
     }
