@@ -130,7 +130,7 @@ cuzk_status cuzk_engine_cancel(cuzk_engine *e, cuzk_job_id id);
 /* Blocks until the job is complete, fills *out (caller frees with cuzk_job_result_free) and
  * forgets the job. Returns CUZK_OK whenever *out was filled, whatever the job's state (see
  * out->state, out->status; for FAILED, err gets the failure detail). CUZK_ERR_ARG: NULL, unknown
- * id, or another thread is already waiting for it. CUZK_ERR_NOMEM: the result arrays could not
+ * id, or another thread is already waiting for it (*out untouched then). CUZK_ERR_NOMEM: the result arrays could not
  * be allocated (the job is forgotten anyway). */
 cuzk_status cuzk_engine_wait(cuzk_engine *e, cuzk_job_id id, cuzk_job_result *out, cuzk_error *err);
 

@@ -674,7 +674,6 @@ void cuzk_job_result_free(cuzk_job_result *r) {
 
 cuzk_status cuzk_engine_wait(cuzk_engine *e, cuzk_job_id id, cuzk_job_result *out, cuzk_error *err) {
     if (!e || !out) return ERR(err, CUZK_ERR_ARG, "cuzk_engine_wait: NULL argument");
-    memset(out, 0, sizeof *out);
     pthread_mutex_lock(&e->mu);
     job **pp = &e->jobs;
     while (*pp && (*pp)->id != id) pp = &(*pp)->next;
@@ -688,6 +687,7 @@ cuzk_status cuzk_engine_wait(cuzk_engine *e, cuzk_job_id id, cuzk_job_result *ou
     for (pp = &e->jobs; *pp != j; pp = &(*pp)->next) {}
     *pp = j->next; /* forgotten: the reaper observer no longer finds it */
     pthread_mutex_unlock(&e->mu);
+    memset(out, 0, sizeof *out);
 
     cuzk_status st = CUZK_OK;
     out->state = j->failed ? CUZK_JOB_FAILED : j->cancelled ? CUZK_JOB_CANCELLED : CUZK_JOB_DONE;
