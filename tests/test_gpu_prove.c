@@ -28,7 +28,7 @@ static size_t slurp(const char *p, char *buf, size_t cap) {
     return n;
 }
 
-TEST(gpu, prove_fixtures_byte_identical_to_cpu) {
+TEST(gpu_prove, prove_fixtures_byte_identical_to_cpu) {
     if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
     const char *circ[] = {"multiplier", "merkle_mimc5"};
     for (int i = 0; i < 2; i++) {
@@ -60,7 +60,7 @@ TEST(gpu, prove_fixtures_byte_identical_to_cpu) {
 }
 
 /* bellperson flavour on synthetic PoRep-shaped circuits of several sizes (odd, non-power-of-two). */
-TEST(gpu, prove_synthetic_byte_identical_to_cpu) {
+TEST(gpu_prove, prove_synthetic_byte_identical_to_cpu) {
     if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
     const uint32_t sizes[] = {1000, 4093, 1u << 16};
     for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {

@@ -54,15 +54,20 @@ grep -q "CUDA backend ON" "$BUILD.cmake.log" || add "CUDA backend" "OFF (nvcc no
 
 RC=0
 if [ $DO_TEST = 1 ]; then
-  "$BUILD/cuzk_tests" --suite gpu 2>&1 | tee "$BUILD.gpu-tests.log"
-  rc=${PIPESTATUS[0]}
+  # gpu: kernels against the CPU reference; gpu_prove: whole proofs, GPU vs CPU byte for byte
+  rc=0
+  : >"$BUILD.gpu-tests.log"
+  for suite in gpu gpu_prove; do
+    "$BUILD/cuzk_tests" --suite "$suite" 2>&1 | tee -a "$BUILD.gpu-tests.log"
+    [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+  done
   while read -r line; do
     name=$(echo "$line" | sed -E 's/^\[ *([A-Z]+) *\] ([^ ]+).*/\2/')
     res=$(echo "$line" | sed -E 's/^\[ *([A-Z]+) *\].*/\1/')
     ms=$(echo "$line" | sed -nE 's/.*\(([0-9.]+ ms)\)$/\1/p')
     add "$name" "$res ${ms}"
   done < <(grep -E '^\[ *(OK|FAIL|SKIP) *\]' "$BUILD.gpu-tests.log")
-  add "gpu suite" "$(tail -1 "$BUILD.gpu-tests.log") (rc $rc)"
+  add "gpu + gpu_prove suites" "$(grep -E "^[0-9]+ passed, " "$BUILD.gpu-tests.log" | tr "\n" " ")(rc $rc)"
   [ "$rc" = 0 ] || RC=1
   if command -v compute-sanitizer >/dev/null 2>&1; then
     timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/cuzk_tests" --suite gpu --filter msm_small \
