@@ -181,3 +181,115 @@ TEST(ff, roots_of_unity) {
         CHECK(fr_is_one(&w));
     }
 }
+
+/* ---- asm (src/ff/mont_x86.c) vs generic C ------------------------------------------------- */
+#ifdef CUZK_HAVE_GMP
+/* The oracle tests above, again with the generic C forced (they ran on the asm path where the CPU
+ * has BMI2+ADX). */
+TEST(ff, generic_ops_vs_gmp) {
+    ff_force_generic(true);
+    test_ff_fp_ops_vs_gmp();
+    test_ff_fr_ops_vs_gmp();
+    test_ff_sqrt();
+    ff_force_generic(false);
+}
+#endif
+
+/* Edge operands (all reduced mod m): 0, 1, 2, m-1, m-2, (m-1)/2, (m+1)/2, R mod m, R^2 mod m,
+ * 2^k and m - 2^k, single all-ones limbs, all-ones with one zero limb, 2^(64n)-1, alternating
+ * limbs; every pattern reduced with F_mod. Returns the count written (at most cap). */
+#define EDGE_VALUES(F, N)                                                                    \
+    static int F##_edges(uint64_t (*out)[N], int cap) {                                     \
+        int k = 0;                                                                          \
+        uint64_t v[N];                                                                      \
+        _Static_assert(N <= 6, "limbs");                                                    \
+        for (int pat = 0; pat < 3 * 64 * N + 64 && k < cap; pat++) {                        \
+            memset(v, 0, sizeof v);                                                         \
+            int idx = pat % (64 * N), kind = pat / (64 * N);                                \
+            if (kind < 2 && idx % 13 != 0 && idx < 64 * N - 8) continue;                    \
+            if (kind == 0) v[idx / 64] = 1ull << (idx % 64);                   /* 2^idx */   \
+            else if (kind == 1) {                                               /* m-2^idx */ \
+                uint64_t t[N] = {0}; t[idx / 64] = 1ull << (idx % 64);                      \
+                F##_mod(t, t);                                                              \
+                mont_u128 bw = 0;                                                           \
+                for (int i = 0; i < N; i++) {                                               \
+                    mont_u128 d = (mont_u128)F##_MODULUS[i] - t[i] - (uint64_t)bw;          \
+                    v[i] = (uint64_t)d; bw = (d >> 64) & 1;                                 \
+                }                                                                           \
+                if (!F##_is_canon(v)) continue;                                             \
+            } else {                                                                        \
+                int s = idx % 16;                                                           \
+                if (idx >= 16) break;                                                       \
+                switch (s) {                                                                \
+                case 0: break;                                                              \
+                case 1: v[0] = 1; break;                                                    \
+                case 2: v[0] = 2; break;                                                    \
+                case 3: memcpy(v, F##_MODULUS, sizeof v); v[0] -= 1; break;                 \
+                case 4: memcpy(v, F##_MODULUS, sizeof v); v[0] -= 2; break;                 \
+                case 5: case 6:                                                             \
+                    memcpy(v, F##_MODULUS, sizeof v);                                       \
+                    if (s == 6) v[0] += 1; /* m odd: no carry */                            \
+                    for (int i = 0; i < N; i++) v[i] = (v[i] >> 1) | (i + 1 < N ? v[i + 1] << 63 : 0); \
+                    break;                                                                  \
+                case 7: memcpy(v, F##_R_, sizeof v); break;                                 \
+                case 8: memcpy(v, F##_R2_, sizeof v); break;                                \
+                case 9: memset(v, 0xff, sizeof v); break;                                   \
+                case 10: for (int i = 0; i < N; i++) v[i] = i % 2 ? ~0ull : 0; break;       \
+                case 11: for (int i = 0; i < N; i++) v[i] = i % 2 ? 0 : ~0ull; break;       \
+                case 12: memset(v, 0xff, sizeof v); v[N - 1] >>= 2; break;                  \
+                case 13: memset(v, 0xff, sizeof v); v[0] = 0; break;                        \
+                case 14: memset(v, 0xff, sizeof v); v[N / 2] = 0; break;                    \
+                case 15: v[N - 1] = ~0ull; break;                                           \
+                }                                                                           \
+            }                                                                               \
+            F##_mod(v, v);                                                                  \
+            memcpy(out[k++], v, sizeof v);                                                  \
+        }                                                                                   \
+        return k;                                                                           \
+    }
+EDGE_VALUES(fp, 6)
+EDGE_VALUES(fr, 4)
+
+/* F_mul / F_sqr on the asm path equal the generic C bit for bit: every pair of edge values,
+ * random pairs, and aliased operands (r = a, r = b, a = b). Skips where the CPU has no asm path. */
+#define ASM_VS_GENERIC(F, N)                                                                 \
+    static void F##_asm_vs_generic(void) {                                                  \
+        static uint64_t e[256][N];                                                          \
+        int ne = F##_edges(e, 256);                                                         \
+        CHECK(ne > 40);                                                                     \
+        int nr = test_iters(20000);                                                         \
+        int bad = 0;                                                                        \
+        for (int it = 0; it < ne * ne + nr && bad < 5; it++) {                              \
+            F x, y, z0, z1, s0, s1, w0, w1;                                                 \
+            if (it < ne * ne) {                                                             \
+                memcpy(x.l, e[it / ne], sizeof x.l);                                        \
+                memcpy(y.l, e[it % ne], sizeof y.l);                                        \
+            } else {                                                                        \
+                test_rand_bytes(x.l, sizeof x.l); F##_mod(x.l, x.l);                        \
+                test_rand_bytes(y.l, sizeof y.l); F##_mod(y.l, y.l);                        \
+            }                                                                               \
+            ff_force_generic(true);                                                         \
+            F##_mul(&z0, &x, &y); F##_sqr(&s0, &x);                                         \
+            w0 = x; F##_mul(&w0, &w0, &y); F##_mul(&w0, &y, &w0); F##_sqr(&w0, &w0);        \
+            ff_force_generic(false);                                                        \
+            F##_mul(&z1, &x, &y); F##_sqr(&s1, &x);                                         \
+            w1 = x; F##_mul(&w1, &w1, &y); F##_mul(&w1, &y, &w1); F##_sqr(&w1, &w1);        \
+            bool ok = F##_eq(&z0, &z1) && F##_eq(&s0, &s1) && F##_eq(&w0, &w1) &&           \
+                      F##_is_canon(z1.l) && F##_is_canon(s1.l) && F##_is_canon(w1.l);       \
+            if (!ok) {                                                                      \
+                bad++;                                                                      \
+                CHECK_MSG(ok, #F " asm != generic at case %d (edge pair %d,%d)", it,        \
+                          it < ne * ne ? it / ne : -1, it < ne * ne ? it % ne : -1);        \
+            }                                                                               \
+        }                                                                                   \
+    }
+ASM_VS_GENERIC(fp, 6)
+ASM_VS_GENERIC(fr, 4)
+
+TEST(ff, asm_vs_generic) {
+    ff_force_generic(false);
+    if (!ff_asm_active()) SKIP("no asm path on this CPU/architecture (or CUZK_NO_ASM set)");
+    fp_asm_vs_generic();
+    fr_asm_vs_generic();
+    CHECK(ff_asm_active());
+}

@@ -21,6 +21,7 @@
 #define CUZK_FF_FIELD_H
 
 #include "ff/mont.h"
+#include "ff/mont_x86.h"
 #include <stddef.h>
 
 #define FF_DECLARE(F, N, P)                                                                     \
@@ -38,18 +39,19 @@
     MONT_INLINE void F##_sub(F *r, const F *a, const F *b) { mont_sub(r->l, a->l, b->l, F##_MODULUS, N); } \
     MONT_INLINE void F##_dbl(F *r, const F *a) { mont_add(r->l, a->l, a->l, F##_MODULUS, N); }  \
     MONT_INLINE void F##_neg(F *r, const F *a) { mont_neg(r->l, a->l, F##_MODULUS, N); }        \
+    /* mul/sqr: x86-64 asm when the CPU has BMI2+ADX (src/ff/mont_x86.h), else generic C */    \
     MONT_INLINE void F##_mul(F *r, const F *a, const F *b) {                                    \
-        mont_mul(r->l, a->l, b->l, F##_MODULUS, P##_INV, N);                                    \
+        mont_mul_auto(r->l, a->l, b->l, F##_MODULUS, P##_INV, N);                               \
     }                                                                                           \
-    MONT_INLINE void F##_sqr(F *r, const F *a) { mont_sqr(r->l, a->l, F##_MODULUS, P##_INV, N); } \
+    MONT_INLINE void F##_sqr(F *r, const F *a) { mont_sqr_auto(r->l, a->l, F##_MODULUS, P##_INV, N); } \
     /* canonical integer limbs (< m) -> Montgomery */                                            \
     MONT_INLINE void F##_from_canon(F *r, const uint64_t a[N]) {                                \
-        mont_mul(r->l, a, F##_R2_, F##_MODULUS, P##_INV, N);                                    \
+        mont_mul_auto(r->l, a, F##_R2_, F##_MODULUS, P##_INV, N);                               \
     }                                                                                           \
     /* Montgomery -> canonical integer limbs */                                                  \
     MONT_INLINE void F##_to_canon(uint64_t r[N], const F *a) {                                  \
         uint64_t one_[N] = {1};                                                                 \
-        mont_mul(r, a->l, one_, F##_MODULUS, P##_INV, N);                                       \
+        mont_mul_auto(r, a->l, one_, F##_MODULUS, P##_INV, N);                                  \
     }                                                                                           \
     MONT_INLINE void F##_from_u64(F *r, uint64_t v) {                                           \
         uint64_t t_[N] = {v};                                                                   \
@@ -68,8 +70,17 @@
 
 /* Out-of-line part; use once per field in a .c file. */
 #define FF_DEFINE(F, N, P)                                                                      \
+    /* square-and-multiply from the top bit (as mont_pow_vartime), through F_mul / F_sqr */     \
     void F##_pow_vartime(F *r, const F *a, const uint64_t *e, int e_limbs) {                    \
-        mont_pow_vartime(r->l, a->l, e, e_limbs, F##_R_, F##_MODULUS, P##_INV, N);              \
+        F acc_, base_ = *a;                                                                     \
+        F##_one(&acc_);                                                                         \
+        int top_ = e_limbs * 64 - 1;                                                            \
+        while (top_ >= 0 && !((e[top_ / 64] >> (top_ % 64)) & 1)) top_--;                      \
+        for (int i = top_; i >= 0; i--) {                                                       \
+            F##_sqr(&acc_, &acc_);                                                              \
+            if ((e[i / 64] >> (i % 64)) & 1) F##_mul(&acc_, &acc_, &base_);                     \
+        }                                                                                       \
+        *r = acc_;                                                                              \
     }                                                                                           \
     /* Fermat: a^(m-2). Variable time only in the public exponent. */                           \
     void F##_inv(F *r, const F *a) {                                                            \

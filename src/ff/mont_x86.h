@@ -1,0 +1,94 @@
+/* x86-64 Montgomery multiplication with MULX/ADCX/ADOX (BMI2 + ADX) for 4 and 6 limbs, and the
+ * run-time switch between it and the generic C in src/ff/mont.h.
+ *
+ * mont_mul{4,6}_x86 / mont_sqr{4,6}_x86 compute r = a*b*R^-1 mod m (r = a^2*R^-1 mod m) for any odd
+ * modulus m with one spare bit (m < 2^(64n-1)) and reduced inputs (a, b < m); r is reduced and may
+ * alias a or b. m: n limbs, little-endian; inv = -m^-1 mod 2^64. They are the same function as
+ * mont_mul / mont_sqr (bit-identical results) and must only be called when mont_x86_enabled is
+ * true: they execute BMI2/ADX instructions. Built with __attribute__((target("bmi2,adx"))), so
+ * the rest of the build needs no -m flags and runs on any x86-64.
+ * Algorithm: CIOS (Koc, Acar, Kaliski, IEEE Micro 1996) with the product and the reduction row
+ * each on two independent carry chains (ADCX: CF, ADOX: OF), as described in Intel's white paper
+ * "New Instructions Supporting Large Integer Arithmetic on Intel Architecture Processors" (2012).
+ *
+ * mont_x86_enabled is set once before main (constructor): the CPU has BMI2 and ADX (CPUID leaf 7)
+ * and the environment does not set CUZK_NO_ASM to a non-empty value other than "0".
+ * ff_force_generic(true) turns the asm off (tests use it to cover the generic path),
+ * ff_force_generic(false) restores that start-up choice. Not thread-safe against
+ * concurrent field arithmetic: call it only while no other thread computes.
+ * On other architectures MONT_X86 is undefined, ff_force_generic is a no-op and
+ * ff_asm_active() is false.
+ */
+#ifndef CUZK_FF_MONT_X86_H
+#define CUZK_FF_MONT_X86_H
+
+#include "ff/mont.h"
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void ff_force_generic(bool on);
+bool ff_asm_active(void); /* true when fp_mul etc. take the asm path */
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define MONT_X86 1
+
+extern bool mont_x86_enabled;
+
+void mont_mul6_x86(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t inv);
+void mont_mul4_x86(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t inv);
+void mont_sqr6_x86(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t inv);
+void mont_sqr4_x86(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t inv);
+/* the generic C of mont.h, out of line (the cold branch of the dispatch stays small) */
+void mont_mul6_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t inv);
+void mont_mul4_generic(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t inv);
+void mont_sqr6_generic(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t inv);
+void mont_sqr4_generic(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t inv);
+
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+/* r = a*b*R^-1 mod m / r = a^2*R^-1 mod m through the fastest path for this CPU: the asm when
+ * n is 4 or 6 and mont_x86_enabled, else the generic C (out of line on x86-64, inline elsewhere).
+ * n is a compile-time constant at every call site, so the n tests fold away and what remains is
+ * one well-predicted branch on a global flag and a direct call. */
+MONT_INLINE void mont_mul_auto(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
+                               uint64_t inv, int n) {
+#ifdef MONT_X86
+    if (n == 6) {
+        if (__builtin_expect(mont_x86_enabled, 1)) mont_mul6_x86(r, a, b, m, inv);
+        else mont_mul6_generic(r, a, b, m, inv);
+        return;
+    }
+    if (n == 4) {
+        if (__builtin_expect(mont_x86_enabled, 1)) mont_mul4_x86(r, a, b, m, inv);
+        else mont_mul4_generic(r, a, b, m, inv);
+        return;
+    }
+#endif
+    mont_mul(r, a, b, m, inv, n);
+}
+
+MONT_INLINE void mont_sqr_auto(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t inv, int n) {
+#ifdef MONT_X86
+    if (n == 6) {
+        if (__builtin_expect(mont_x86_enabled, 1)) mont_sqr6_x86(r, a, m, inv);
+        else mont_sqr6_generic(r, a, m, inv);
+        return;
+    }
+    if (n == 4) {
+        if (__builtin_expect(mont_x86_enabled, 1)) mont_sqr4_x86(r, a, m, inv);
+        else mont_sqr4_generic(r, a, m, inv);
+        return;
+    }
+#endif
+    mont_sqr(r, a, m, inv, n);
+}
+
+#endif
