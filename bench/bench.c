@@ -203,7 +203,7 @@ static int bench_msm(const bench_opts *o) {
         else if (r < 95) sc01[i].l[0] = 1;
         else sc01[i] = sc[i];
     }
-    printf("%-10s %8s %12s %12s %12s %16s\n", "size", "window", "random ms", "min", "max", "95%% 0/1 ms");
+    printf("%-10s %8s %12s %12s %12s %16s\n", "size", "window", "random ms", "min", "max", "95% 0/1 ms");
     for (int lg = o->lo; lg <= o->hi; lg++) {
         size_t n = (size_t)1 << lg;
         double v[64], w[64];

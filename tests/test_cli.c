@@ -138,3 +138,45 @@ TEST(cli, bad_inputs_exit_3_with_one_line) {
     rc = cli_stderr(args);
     CHECK_MSG(rc == 3 && count_lines(g_log) == 1, "truncated vk: exit %d: %s", rc, g_log);
 }
+
+/* Outputs never overwrite inputs or each other, and a directory is not an output (exit 2, nothing
+ * written); fixed r, s must be below r. */
+TEST(cli, outputs_never_clobber_inputs) {
+    char zk[1024], wt[1024], pub[1024], proof[1024], args[32768];
+    snprintf(zk, sizeof zk, "%s", corrupt_copy(FIX("multiplier", "circuit_final.zkey"), "own.zkey", -1, -1, 0));
+    snprintf(wt, sizeof wt, "%s", corrupt_copy(FIX("multiplier", "witness.wtns"), "own.wtns", -1, -1, 0));
+    snprintf(pub, sizeof pub, "%s/own_public.json", test_tmpdir());
+    snprintf(proof, sizeof proof, "%s/own_proof.json", test_tmpdir());
+    struct stat before, after;
+    REQUIRE(stat(zk, &before) == 0);
+    /* proof path = the zkey */
+    snprintf(args, sizeof args, "prove '%s' '%s' '%s' '%s'", zk, wt, zk, pub);
+    CHECK_EQ_INT(cli_stderr(args), 2);
+    CHECK(strstr(g_log, "also an input") != NULL);
+    REQUIRE(stat(zk, &after) == 0);
+    CHECK(after.st_size == before.st_size);
+    /* public path = the witness */
+    snprintf(args, sizeof args, "prove '%s' '%s' '%s' '%s'", zk, wt, proof, wt);
+    CHECK_EQ_INT(cli_stderr(args), 2);
+    /* both outputs the same file */
+    snprintf(args, sizeof args, "prove '%s' '%s' '%s' '%s'", zk, wt, proof, proof);
+    CHECK_EQ_INT(cli_stderr(args), 2);
+    /* an output that is a directory: exit 2 and the other output is not left behind */
+    unlink(proof);
+    snprintf(args, sizeof args, "prove '%s' '%s' '%s' '%s'", zk, wt, proof, test_tmpdir());
+    CHECK_EQ_INT(cli_stderr(args), 2);
+    CHECK(stat(proof, &after) != 0);
+    /* r >= group order is refused, not reduced */
+    snprintf(args, sizeof args,
+             "prove --fixed-rs 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001 1 '%s' '%s' '%s' '%s'",
+             zk, wt, proof, pub);
+    CHECK_EQ_INT(cli_stderr(args), 2);
+    CHECK(stat(proof, &after) != 0);
+    /* setup over its own r1cs */
+    char r1[1024];
+    snprintf(r1, sizeof r1, "%s", corrupt_copy(FIX("multiplier", "circuit.r1cs"), "own.r1cs", -1, -1, 0));
+    snprintf(args, sizeof args, "setup '%s' '%s' '%s/own.vk'", r1, r1, test_tmpdir());
+    CHECK_EQ_INT(cli_stderr(args), 2);
+    /* info rejects options it does not have */
+    CHECK_EQ_INT(cli("info --bogus x"), 2);
+}

@@ -6,7 +6,8 @@
  *   bellperson      circuit.params + circuit.r1cs + witness.wtns -> 192-byte proof + public.json,
  *                   verified with circuit.vk (DESIGN.md section 5).
  *
- * Every call reads its inputs fully, validates them (bounds, magic, sizes, curve, points on the
+ * Output paths must differ from each other and from every input (CUZK_ERR_ARG otherwise, checked
+ * before any work). Every call reads its inputs fully, validates them (bounds, magic, sizes, curve, points on the
  * curve), and writes outputs only on success: a failed call never leaves a proof file behind
  * (outputs are written to a temporary name and renamed). A proof is verified against the key
  * before it is written unless opts->skip_self_verify is set, so an unsatisfying witness yields
@@ -31,14 +32,14 @@ extern "C" {
 typedef enum { CUZK_BACKEND_AUTO = 0, CUZK_BACKEND_CPU = 1, CUZK_BACKEND_GPU = 2 } cuzk_backend;
 
 typedef struct cuzk_prove_opts {
-    const char *fixed_r;     /* decimal or 0x-hex integer, reduced mod r; NULL: OS RNG (default) */
+    const char *fixed_r;     /* decimal or 0x-hex integer < r (else CUZK_ERR_ARG); NULL: OS RNG (default) */
     const char *fixed_s;     /* likewise */
     const char *r1cs_path;   /* snarkjs mode: optional .r1cs for check_witness */
     int check_witness;       /* check every constraint first; CUZK_ERR_UNSAT names the first bad row */
     int skip_self_verify;    /* do not verify the proof before writing it */
     int nthreads;            /* worker threads; 0 = all online CPUs ($CUZK_THREADS overrides) */
     cuzk_backend backend;    /* AUTO (default): the GPU when this build has CUDA and a device is
-                              * present, else the CPU; GPU: CUZK_ERR_UNSUPPORTED without one */
+                              * present, else the CPU; GPU: CUZK_ERR_DEVICE (exit 4) without one */
 } cuzk_prove_opts;
 
 /* Wall-clock milliseconds per stage of one prove call. */

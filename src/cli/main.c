@@ -297,11 +297,11 @@ static int cmd_setup(int argc, char **argv) {
         }
     }
     if (npos != 3) return usage_error("setup", "%s", "expected: circuit.r1cs circuit.params circuit.vk");
-    fprintf(stderr, "cuzk setup: WARNING: single-party, INSECURE parameters (for tests only)\n");
     cuzk_error e = {0};
     cuzk_status st = cuzk_setup_files(pos[0], pos[1], pos[2], seeded ? &seed : NULL, nthreads, &e);
     if (st != CUZK_OK) return fail(st, &e);
     printf("parameters written to %s, verifying key to %s\n", pos[1], pos[2]);
+    printf("WARNING: single-party, INSECURE parameters: whoever ran this can forge proofs (tests only)\n");
     return 0;
 }
 
@@ -309,6 +309,7 @@ static int cmd_info(int argc, char **argv) {
     int rc = 0, n = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { print_info_help(stdout); return 0; }
+        if (argv[i][0] == '-' && argv[i][1]) return usage_error("info", "unknown option '%s'", argv[i]);
     }
     for (int i = 1; i < argc; i++) {
         char buf[8192];

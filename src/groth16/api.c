@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "groth16/backend.h"
@@ -32,7 +33,7 @@ int cuzk_exit_code(cuzk_status st) {
     return 4;
 }
 
-/* Parse a decimal or 0x-hex integer < 2^256 and reduce it mod r. */
+/* Parse a decimal or 0x-hex integer; it must be < r (no silent reduction). */
 static cuzk_status parse_scalar(fr *out, const char *s, const char *what, cuzk_error *err) {
     uint64_t l[4] = {0};
     const char *p = s;
@@ -60,7 +61,7 @@ static cuzk_status parse_scalar(fr *out, const char *s, const char *what, cuzk_e
         }
     }
     if (!any) return ERR(err, CUZK_ERR_ARG, "%s: empty number", what);
-    fr_mod(l, l);
+    if (!fr_is_canon(l)) return ERR(err, CUZK_ERR_ARG, "%s: '%s' is not below the group order r", what, s);
     fr_from_canon(out, l);
     return CUZK_OK;
 }
@@ -87,6 +88,37 @@ static cuzk_status commit_file(const char *tmp, const char *path, cuzk_error *er
         cuzk_status st = ERR(err, CUZK_ERR_IO, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
         unlink(tmp);
         return st;
+    }
+    return CUZK_OK;
+}
+
+/* Two outputs are committed together: if the second rename fails, the first is removed again,
+ * so a failed call leaves neither. */
+static cuzk_status commit_pair(const char *t1, const char *p1, const char *t2, const char *p2, cuzk_error *err) {
+    cuzk_status st = commit_file(t1, p1, err);
+    if (st != CUZK_OK) { unlink(t2); return st; }
+    if ((st = commit_file(t2, p2, err)) != CUZK_OK) unlink(p1);
+    return st;
+}
+
+/* Output paths must differ from each other and from every input, and must not be directories:
+ * checked before any work so that a typo never overwrites a key or a witness. */
+static bool same_file(const char *a, const char *b) {
+    struct stat sa, sb;
+    if (!strcmp(a, b)) return true;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+static cuzk_status check_outputs(const char *const *ins, int n_in, const char *const *outs, int n_out, cuzk_error *err) {
+    for (int i = 0; i < n_out; i++) {
+        struct stat st;
+        if (stat(outs[i], &st) == 0 && S_ISDIR(st.st_mode))
+            return ERR(err, CUZK_ERR_ARG, "output %s is a directory", outs[i]);
+        for (int j = 0; j < n_in; j++)
+            if (ins[j] && same_file(outs[i], ins[j]))
+                return ERR(err, CUZK_ERR_ARG, "output %s is also an input: refusing to overwrite it", outs[i]);
+        for (int j = 0; j < i; j++)
+            if (same_file(outs[i], outs[j]))
+                return ERR(err, CUZK_ERR_ARG, "the two outputs are the same file (%s)", outs[i]);
     }
     return CUZK_OK;
 }
@@ -124,8 +156,7 @@ static cuzk_status write_json_outputs(const char *proof_path, const char *public
     if (st != CUZK_OK) { unlink(tp); return st; }
     st = public_json_write(tq, pub, n_pub, err);
     if (st != CUZK_OK) { unlink(tp); unlink(tq); return st; }
-    if ((st = commit_file(tp, proof_path, err)) != CUZK_OK) { unlink(tq); return st; }
-    return commit_file(tq, public_path, err);
+    return commit_pair(tp, proof_path, tq, public_path, err);
 }
 
 cuzk_status cuzk_prove_zkey_files(const char *zkey_path, const char *wtns_path, const char *proof_json_path,
@@ -142,6 +173,10 @@ cuzk_status cuzk_prove_zkey_files(const char *zkey_path, const char *wtns_path, 
     cuzk_status st;
     if (!zkey_path || !wtns_path || !proof_json_path || !public_json_path)
         return ERR(err, CUZK_ERR_ARG, "prove: missing path");
+    {
+        const char *ins[] = {zkey_path, wtns_path, o->r1cs_path}, *outs[] = {proof_json_path, public_json_path};
+        if ((st = check_outputs(ins, 3, outs, 2, err)) != CUZK_OK) return st;
+    }
     groth16_backend be;
     if ((st = groth16_backend_resolve(o->backend, &be, err)) != CUZK_OK) return st;
     groth16_backend_set(be);
@@ -186,8 +221,8 @@ cuzk_status cuzk_prove_zkey_files(const char *zkey_path, const char *wtns_path, 
         cuzk_error verr = {0};
         if (groth16_verify(&vk, w.w + 1, z.n_public, &proof, &verr) != CUZK_OK) {
             st = ERR(err, CUZK_ERR_UNSAT,
-                     "the proof does not verify against the key: the witness does not satisfy the circuit "
-                     "(use --check --r1cs FILE to find the first failing constraint)");
+                     "the proof does not verify against the key: the witness does not satisfy the circuit, or the "
+                     "key is corrupt (use --check --r1cs FILE to find a failing constraint)");
             goto out;
         }
         t1 = now_ms(); tm.verify_ms = t1 - t0; t0 = t1;
@@ -221,6 +256,10 @@ cuzk_status cuzk_prove_params_files(const char *params_path, const char *r1cs_pa
     cuzk_status st;
     if (!params_path || !r1cs_path || !wtns_path || !proof_bin_path || !public_json_path)
         return ERR(err, CUZK_ERR_ARG, "prove: missing path");
+    {
+        const char *ins[] = {params_path, r1cs_path, wtns_path}, *outs[] = {proof_bin_path, public_json_path};
+        if ((st = check_outputs(ins, 3, outs, 2, err)) != CUZK_OK) return st;
+    }
     groth16_backend be;
     if ((st = groth16_backend_resolve(o->backend, &be, err)) != CUZK_OK) return st;
     groth16_backend_set(be);
@@ -255,7 +294,7 @@ cuzk_status cuzk_prove_params_files(const char *params_path, const char *r1cs_pa
         if (groth16_verify(&p.vk, w.w + 1, cs.n_public, &proof, &verr) != CUZK_OK) {
             st = ERR(err, CUZK_ERR_UNSAT,
                      "the proof does not verify against the parameters: the witness does not satisfy the "
-                     "circuit (use --check to find the first failing constraint)");
+                     "circuit, or the parameters are corrupt or for another circuit (use --check to find a failing constraint)");
             goto out;
         }
         t1 = now_ms(); tm.verify_ms = t1 - t0; t0 = t1;
@@ -268,8 +307,7 @@ cuzk_status cuzk_prove_params_files(const char *params_path, const char *r1cs_pa
         tmp_name(tq, sizeof tq, public_json_path);
         if ((st = write_bytes(tp, bytes, sizeof bytes, err)) != CUZK_OK) goto out;
         if ((st = public_json_write(tq, w.w + 1, cs.n_public, err)) != CUZK_OK) { unlink(tp); unlink(tq); goto out; }
-        if ((st = commit_file(tp, proof_bin_path, err)) != CUZK_OK) { unlink(tq); goto out; }
-        st = commit_file(tq, public_json_path, err);
+        st = commit_pair(tp, proof_bin_path, tq, public_json_path, err);
     }
     t1 = now_ms(); tm.write_ms = t1 - t0; t0 = t1;
 out:
@@ -343,14 +381,17 @@ cuzk_status cuzk_setup_files(const char *r1cs_path, const char *params_path, con
     bellperson_params p = {0};
     cuzk_status st;
     char tp[4200], tv[4200];
+    {
+        const char *ins[] = {r1cs_path}, *outs[] = {params_path, vk_path};
+        if ((st = check_outputs(ins, 1, outs, 2, err)) != CUZK_OK) return st;
+    }
     tmp_name(tp, sizeof tp, params_path);
     tmp_name(tv, sizeof tv, vk_path);
     if ((st = r1cs_load(&cs, r1cs_path, err)) != CUZK_OK) goto out;
     if ((st = groth16_setup_bellperson(&p, &cs, seed, nthreads, err)) != CUZK_OK) goto out;
     if ((st = bellperson_params_write(tp, &p, err)) != CUZK_OK) { unlink(tp); goto out; }
     if ((st = bellperson_vk_write(tv, &p.vk, err)) != CUZK_OK) { unlink(tp); unlink(tv); goto out; }
-    if ((st = commit_file(tp, params_path, err)) != CUZK_OK) { unlink(tv); goto out; }
-    st = commit_file(tv, vk_path, err);
+    st = commit_pair(tp, params_path, tv, vk_path, err);
 out:
     r1cs_free(&cs);
     bellperson_params_free(&p);

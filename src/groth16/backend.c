@@ -28,9 +28,9 @@ cuzk_status groth16_backend_resolve(cuzk_backend requested, groth16_backend *out
     }
     if (requested == CUZK_BACKEND_GPU) {
 #ifdef CUZK_HAVE_CUDA
-        return ERR(err, CUZK_ERR_UNSUPPORTED, "--backend gpu: no CUDA device found");
+        return ERR(err, CUZK_ERR_DEVICE, "--backend gpu: no CUDA device found");
 #else
-        return ERR(err, CUZK_ERR_UNSUPPORTED, "--backend gpu: this build has no CUDA backend (built without nvcc or with -DCUZK_CUDA=OFF)");
+        return ERR(err, CUZK_ERR_DEVICE, "--backend gpu: this build has no CUDA backend (built without nvcc or with -DCUZK_CUDA=OFF)");
 #endif
     }
     cuzk_log(CUZK_LOG_INFO, "no GPU found: proving on the CPU");

@@ -18,7 +18,7 @@
 typedef enum { GROTH16_BACKEND_CPU = 0, GROTH16_BACKEND_GPU = 1 } groth16_backend;
 
 /* Resolves a user request: AUTO -> GPU when this build has CUDA and a device is present, else
- * CPU (logging a one-line notice at INFO); GPU -> CUZK_ERR_UNSUPPORTED when there is none;
+ * CPU (logging a one-line notice at INFO); GPU -> CUZK_ERR_DEVICE when there is none;
  * CPU -> CPU. Does not change the current backend. */
 cuzk_status groth16_backend_resolve(cuzk_backend requested, groth16_backend *out, cuzk_error *err);
 void groth16_backend_set(groth16_backend b);
