@@ -4,12 +4,13 @@
 #   make test       install missing packages (GMP, pinned snarkjs), build, run all tests (ctest)
 #   make test-asan  the host tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make test-gpu   build for sm_90a and run the GPU tests (needs an NVIDIA GPU), summary table last
+#   make fuzz       libFuzzer + ASan over every file parser for FUZZ_SECONDS (default 60)
 #   make bench      benchmarks (cuzk bench ...), see bench/RESULTS.md
 BUILD      ?= build
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
 
-.PHONY: all deps deps-test demo test test-asan test-gpu bench clean
+.PHONY: all deps deps-test demo test test-asan test-gpu fuzz bench clean
 
 all: deps
 	@cmake -S . -B $(BUILD) $(CMAKE_ARGS) >/dev/null
@@ -35,8 +36,11 @@ test-asan: deps-test
 test-gpu:
 	@tools/test-gpu.sh
 
+fuzz: deps
+	@tools/fuzz/run.sh
+
 bench: all
 	@$(BUILD)/cuzk bench field && $(BUILD)/cuzk bench ntt && $(BUILD)/cuzk bench msm
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-gpu
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-gpu build-fuzz

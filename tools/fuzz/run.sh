@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Build the parser fuzzer with clang's libFuzzer + ASan/UBSan and run it.
+#   tools/fuzz/run.sh [seconds]      (default $FUZZ_SECONDS or 60)
+# Crashes are written to build-fuzz/crash-*; the corpus grows in build-fuzz/corpus (the checked-in
+# seeds stay in tools/fuzz/corpus).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+SECS=${1:-${FUZZ_SECONDS:-60}}
+OUT=build-fuzz
+mkdir -p "$OUT/corpus"
+command -v clang >/dev/null || { echo "fuzz: clang is needed (apt-get install clang)" >&2; exit 4; }
+SRC=$(find src -name '*.c' -not -path 'src/cli/*' -not -path 'src/cuda/*' | sort)
+clang -std=c11 -O1 -g -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+      -Iinclude -Isrc $SRC tools/fuzz/fuzz_parsers.c -o "$OUT/fuzz_parsers" -ljansson -lpthread -lm
+cp -n tools/fuzz/corpus/* "$OUT/corpus/" 2>/dev/null || true
+"$OUT/fuzz_parsers" -max_total_time="$SECS" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
+    -artifact_prefix="$OUT/" "$OUT/corpus" 2>&1 | tail -n 20
