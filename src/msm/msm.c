@@ -66,6 +66,7 @@ static void msm_offset(uint64_t h[5], int c, int nwin) {
 }
 
 static inline bool scalar_is_zero(const scalar256 *k) { return (k->l[0] | k->l[1] | k->l[2] | k->l[3]) == 0; }
+static inline bool scalar_is_one(const scalar256 *k) { return k->l[0] == 1 && (k->l[1] | k->l[2] | k->l[3]) == 0; }
 
 static inline void scalar_add_offset(uint64_t s[5], const scalar256 *k, const uint64_t h[5]) {
     __extension__ unsigned __int128 c = 0;
@@ -158,8 +159,8 @@ static size_t msm_chunks(size_t n, int nwin, int nthreads) {
         }                                                                                        \
     }                                                                                            \
                                                                                                  \
-    void G##_msm(G##_jacobian *out, const G##_affine *bases, const scalar256 *scalars, size_t n, \
-                 int nthreads) {                                                                 \
+    static void G##_msm_pippenger(G##_jacobian *out, const G##_affine *bases,                    \
+                                  const scalar256 *scalars, size_t n, int nthreads) {            \
         if (n == 0) {                                                                            \
             G##_jacobian_set_infinity(out);                                                      \
             return;                                                                              \
@@ -196,6 +197,60 @@ static size_t msm_chunks(size_t n, int nwin, int nthreads) {
         G##_xyzz_to_jacobian(out, &acc);                                                         \
         free(x.buckets);                                                                         \
         free(x.partial);                                                                         \
+    }                                                                                            \
+                                                                                                 \
+    /* The 0/1 split (DESIGN.md section 6): scalars 1 are plain additions of their bases, summed  \
+     * in parallel; Pippenger runs only over the compacted other scalars (its window is chosen   \
+     * for that smaller n). */                                                                    \
+    typedef struct {                                                                             \
+        const G##_affine *bases;                                                                 \
+        const scalar256 *scalars;                                                                \
+        G##_xyzz *partial; /* one per thread */                                                  \
+    } G##_ones_ctx;                                                                              \
+    static void G##_ones_range(void *vctx, size_t b, size_t e, int tid) {                        \
+        G##_ones_ctx *x = vctx;                                                                  \
+        G##_xyzz acc;                                                                            \
+        G##_xyzz_set_infinity(&acc);                                                             \
+        for (size_t i = b; i < e; i++)                                                           \
+            if (scalar_is_one(&x->scalars[i])) G##_xyzz_add_mixed(&acc, &acc, &x->bases[i]);     \
+        x->partial[tid] = acc;                                                                   \
+    }                                                                                            \
+                                                                                                 \
+    void G##_msm(G##_jacobian *out, const G##_affine *bases, const scalar256 *scalars, size_t n, \
+                 int nthreads) {                                                                 \
+        size_t n_01 = 0;                                                                         \
+        for (size_t i = 0; i < n; i++) n_01 += scalar_is_zero(&scalars[i]) || scalar_is_one(&scalars[i]); \
+        if (n_01 < n / 8 + 1) {                                                                  \
+            G##_msm_pippenger(out, bases, scalars, n, nthreads);                                 \
+            return;                                                                              \
+        }                                                                                        \
+        if (nthreads <= 0) nthreads = cuzk_num_threads();                                        \
+        size_t n_rest = n - n_01;                                                                \
+        G##_affine *rb = malloc((n_rest ? n_rest : 1) * sizeof *rb);                             \
+        scalar256 *rs = malloc((n_rest ? n_rest : 1) * sizeof *rs);                              \
+        G##_xyzz *part = malloc((size_t)nthreads * sizeof *part);                                \
+        if (!rb || !rs || !part) {                                                               \
+            free(rb); free(rs); free(part);                                                      \
+            G##_msm_pippenger(out, bases, scalars, n, nthreads);                                 \
+            return;                                                                              \
+        }                                                                                        \
+        size_t k = 0;                                                                            \
+        for (size_t i = 0; i < n; i++) {                                                         \
+            if (scalar_is_zero(&scalars[i]) || scalar_is_one(&scalars[i])) continue;             \
+            rb[k] = bases[i];                                                                    \
+            rs[k++] = scalars[i];                                                                \
+        }                                                                                        \
+        for (int t = 0; t < nthreads; t++) G##_xyzz_set_infinity(&part[t]);                      \
+        G##_ones_ctx oc = {bases, scalars, part};                                                \
+        parallel_for(n, nthreads, G##_ones_range, &oc);                                          \
+        G##_msm_pippenger(out, rb, rs, n_rest, nthreads);                                        \
+        G##_xyzz ones;                                                                           \
+        G##_xyzz_set_infinity(&ones);                                                            \
+        for (int t = 0; t < nthreads; t++) G##_xyzz_add(&ones, &ones, &part[t]);                 \
+        G##_jacobian oj;                                                                         \
+        G##_xyzz_to_jacobian(&oj, &ones);                                                        \
+        G##_jacobian_add(out, out, &oj);                                                         \
+        free(rb); free(rs); free(part);                                                          \
     }
 
 MSM_DEFINE(g1)
