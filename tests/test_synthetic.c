@@ -35,10 +35,10 @@ TEST(synthetic, witness_satisfies_and_shape) {
             CHECK_MSG(near(st.aux_01, 0.95, 0.03), "aux 0/1 %.4f", st.aux_01);
             CHECK_MSG(st.aux_1 > 0.1 && st.aux_1 < 0.7, "aux ones %.4f", st.aux_1);
         }
-        /* a corrupted value is caught */
-        fr one;
-        fr_one(&one);
-        fr_add(&w[cs.n_vars - 1], &w[cs.n_vars - 1], &one);
+        /* a corrupted value is caught: +2, since +1 can turn a 0 bit into a valid 1 bit */
+        fr two;
+        fr_from_u64(&two, 2);
+        fr_add(&w[cs.n_vars - 1], &w[cs.n_vars - 1], &two);
         uint32_t bad = 0;
         CHECK(r1cs_check_witness(&cs, w, cs.n_vars, &bad, NULL) == CUZK_ERR_UNSAT);
         CHECK_EQ_INT(bad, sizes[si] - 1);
