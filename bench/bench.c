@@ -12,6 +12,7 @@
 #include "msm/msm.h"
 #include "poly/ntt.h"
 #include "util/parallel.h"
+#include "util/rng.h"
 #include "util/timer.h"
 
 #ifndef CUZK_GIT_HASH
@@ -30,12 +31,7 @@ typedef struct {
 } bench_opts;
 
 static uint64_t g_rng = 0x853c49e6748fea9bull;
-static uint64_t rnd(void) {
-    uint64_t z = (g_rng += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+static uint64_t rnd(void) { return splitmix64_next(&g_rng); }
 static void rand_fr(fr *x) {
     uint8_t b[64];
     for (int i = 0; i < 8; i++) { uint64_t v = rnd(); memcpy(b + 8 * i, &v, 8); }

@@ -1,6 +1,7 @@
 /* The cuzk test runner. Usage: cuzk_tests [--suite S] [--list] [--filter SUBSTR]
  * Prints "N passed, N failed, N skipped" last; exit 0 only when nothing failed. */
 #include "test.h"
+#include "util/rng.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -40,12 +41,7 @@ void test_fail(const char *file, int line, const char *fmt, ...) {
 }
 
 static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-static uint64_t splitmix(uint64_t *x) {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+static uint64_t splitmix(uint64_t *x) { return splitmix64_next(x); }
 uint64_t test_rand64(void) {
     uint64_t *s = g_rng;
     uint64_t r = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;

@@ -52,13 +52,9 @@ static cuzk_status parse_scalar(fr *out, const char *s, const char *what, cuzk_e
             any = true;
         }
     } else {
-        for (; *p; p++) {
-            if (*p < '0' || *p > '9') return ERR(err, CUZK_ERR_ARG, "%s: '%s' is not a decimal number", what, s);
-            mont_u128 c = (uint64_t)(*p - '0');
-            for (int i = 0; i < 4; i++) { c += (mont_u128)l[i] * 10; l[i] = (uint64_t)c; c >>= 64; }
-            if (c) return ERR(err, CUZK_ERR_ARG, "%s: '%s' is larger than 2^256", what, s);
-            any = true;
-        }
+        if (!decimal_to_limbs(l, 4, s, fr_MODULUS))
+            return ERR(err, CUZK_ERR_ARG, "%s: '%s' is not a decimal number below the group order r", what, s);
+        any = true;
     }
     if (!any) return ERR(err, CUZK_ERR_ARG, "%s: empty number", what);
     if (!fr_is_canon(l)) return ERR(err, CUZK_ERR_ARG, "%s: '%s' is not below the group order r", what, s);

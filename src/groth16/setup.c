@@ -15,6 +15,7 @@
 #include "poly/ntt.h"
 #include "util/log.h"
 #include "util/parallel.h"
+#include "util/rng.h"
 
 /* ---- fixed-base comb tables: table[i*256 + j] = j * 2^(8i) * G ----------------------------- */
 #define COMB_DEFINE(G)                                                                          \
@@ -66,17 +67,11 @@ COMB_DEFINE(g2)
 
 /* Deterministic field elements from a 64-bit seed (splitmix64 stream, 512 bits reduced mod r);
  * or uniform from the OS RNG when seed is NULL. */
-static uint64_t splitmix(uint64_t *x) {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 static cuzk_status toxic(fr *out, uint64_t *state, bool seeded, cuzk_error *err) {
     if (!seeded) return groth16_random_fr(out, err);
     uint8_t b[64];
     for (int i = 0; i < 8; i++) {
-        uint64_t v = splitmix(state);
+        uint64_t v = splitmix64_next(state);
         memcpy(b + 8 * i, &v, 8);
     }
     fr_from_bytes_wide_le(out, b, sizeof b);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/log.h"
+#include "util/rng.h"
 
 enum { K_PACK = 0, K_XOR = 1, K_BIT = 2, K_AND = 3 };
 enum { N_FORCED_BITS = 8 };          /* rows 0..7 are BIT rows: booleans to start from */
@@ -16,11 +17,7 @@ enum { PICK_WINDOW = 1 << 16 };      /* random picks come from the last 64Ki row
 #define TARGET_AUX_IN_B 0.254
 #define TARGET_AUX_NOT_IN_A 0.003
 
-static inline uint64_t mix64(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+static inline uint64_t mix64(uint64_t z) { return splitmix64_mix(z); }
 
 /* Everything about row j is a function of (key, j). */
 typedef struct gen {
