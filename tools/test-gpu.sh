@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The one script run on a GPU machine: build for sm_90a into build-gpu, run the GPU test suite,
 # a compute-sanitizer memcheck on small cases, the GPU benchmarks, and print a summary table LAST.
-# Usage: tools/test-gpu.sh [--no-bench] [--bench-only]   (env: JOBS, BUILD=build-gpu)
+# Usage: tools/test-gpu.sh [--no-bench] [--bench-only]
+#   env: JOBS, BUILD=build-gpu, SUITES (default: every tests/test_gpu*.c suite, gpu_prove last),
+#        MEMCHECK=0 to skip compute-sanitizer, GPU_BENCH_ARGS
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build-gpu}
@@ -57,7 +59,11 @@ if [ $DO_TEST = 1 ]; then
   # gpu: kernels against the CPU reference; gpu_prove: whole proofs, GPU vs CPU byte for byte
   rc=0
   : >"$BUILD.gpu-tests.log"
-  for suite in gpu gpu_prove; do
+  if [ -z "${SUITES:-}" ]; then
+    SUITES=$(ls tests/test_gpu*.c | sed -E 's#tests/test_(.*)\.c#\1#' | grep -v '^gpu_prove$' | tr '\n' ' ')
+    [ -f tests/test_gpu_prove.c ] && SUITES="$SUITES gpu_prove"
+  fi
+  for suite in $SUITES; do
     "$BUILD/cuzk_tests" --suite "$suite" 2>&1 | tee -a "$BUILD.gpu-tests.log"
     [ "${PIPESTATUS[0]}" = 0 ] || rc=1
   done
@@ -67,9 +73,11 @@ if [ $DO_TEST = 1 ]; then
     ms=$(echo "$line" | sed -nE 's/.*\(([0-9.]+ ms)\)$/\1/p')
     add "$name" "$res ${ms}"
   done < <(grep -E '^\[ *(OK|FAIL|SKIP) *\]' "$BUILD.gpu-tests.log")
-  add "gpu + gpu_prove suites" "$(grep -E "^[0-9]+ passed, " "$BUILD.gpu-tests.log" | tr "\n" " ")(rc $rc)"
+  add "suites: $SUITES" "$(grep -E "^[0-9]+ passed, " "$BUILD.gpu-tests.log" | tr "\n" " ")(rc $rc)"
   [ "$rc" = 0 ] || RC=1
-  if command -v compute-sanitizer >/dev/null 2>&1; then
+  if [ "${MEMCHECK:-1}" = 0 ]; then
+    add "memcheck" "skipped (MEMCHECK=0)"
+  elif command -v compute-sanitizer >/dev/null 2>&1; then
     timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/cuzk_tests" --suite gpu --filter msm_small \
       >"$BUILD.memcheck.log" 2>&1
     m1=$?
