@@ -21,7 +21,8 @@ extern "C" {
 
 /* Status of every fallible call. Three classes are kept apart: misuse by the caller
  * (CUZK_ERR_ARG), bad data (FORMAT, CURVE, POINT, UNSAT, INVALID), and the environment
- * (IO, NOMEM, NOMEM_DEVICE, DEVICE, UNSUPPORTED). */
+ * (IO, NOMEM, NOMEM_DEVICE, DEVICE, UNSUPPORTED, RANDOM); CANCELLED and BUSY are outcomes of
+ * requests the caller made (cancel, evict). */
 typedef enum cuzk_status {
     CUZK_OK = 0,
     CUZK_ERR_ARG = 1,          /* NULL pointer, wrong size, inconsistent arguments */
@@ -36,7 +37,9 @@ typedef enum cuzk_status {
     CUZK_ERR_NOMEM_DEVICE = 10,/* GPU allocation failed */
     CUZK_ERR_DEVICE = 11,      /* a CUDA call failed; the device context may be dead */
     CUZK_ERR_UNSUPPORTED = 12, /* valid input that this build does not handle (e.g. bn128) */
-    CUZK_ERR_RANDOM = 13       /* the OS random number generator failed */
+    CUZK_ERR_RANDOM = 13,      /* the OS random number generator failed */
+    CUZK_ERR_CANCELLED = 14,   /* the work was cancelled by the caller before it completed */
+    CUZK_ERR_BUSY = 15         /* the object is in use (e.g. evicting an SRS a proof holds) */
 } cuzk_status;
 
 /* Short English description of a status ("file format error"). Never NULL. */

@@ -28,7 +28,9 @@ int cuzk_exit_code(cuzk_status st) {
     case CUZK_ERR_NOMEM:
     case CUZK_ERR_NOMEM_DEVICE:
     case CUZK_ERR_DEVICE:
-    case CUZK_ERR_RANDOM: return 4;
+    case CUZK_ERR_RANDOM:
+    case CUZK_ERR_CANCELLED:
+    case CUZK_ERR_BUSY: return 4;
     }
     return 4;
 }

@@ -23,6 +23,8 @@ const char *cuzk_status_str(cuzk_status st) {
     case CUZK_ERR_DEVICE: return "GPU error";
     case CUZK_ERR_UNSUPPORTED: return "unsupported";
     case CUZK_ERR_RANDOM: return "random number generator failed";
+    case CUZK_ERR_CANCELLED: return "cancelled";
+    case CUZK_ERR_BUSY: return "in use";
     }
     return "unknown status";
 }
