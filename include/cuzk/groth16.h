@@ -77,9 +77,73 @@ cuzk_status cuzk_verify_json_files(const char *vk_json_path, const char *public_
 cuzk_status cuzk_verify_bellperson_files(const char *vk_path, const char *public_json_path,
                                          const char *proof_bin_path, cuzk_error *err);
 
-/* Single-party, INSECURE test parameters for the circuit in r1cs_path (bellperson layout):
- * writes params_path (.params) and vk_path (.vk). seed: reproducible toxic waste when non-NULL,
- * OS RNG otherwise. For tests and benchmarks only: whoever runs it can forge proofs. */
+/* ---- setup: single-party, INSECURE test parameters ------------------------------------------
+ * Whoever runs a setup knows the toxic waste (tau, alpha, beta, gamma, delta) and can forge
+ * proofs for the circuit: for tests and benchmarks only; real circuits need a ceremony. */
+
+/* Progress of a long call: stage (a short static name such as "h"), done of total units (total 0:
+ * unknown). Called on the thread that made the call, between pieces of work (at most a few times
+ * per second at scale); must not call back into cuzk. */
+typedef void (*cuzk_progress_fn)(void *user, const char *stage, uint64_t done, uint64_t total);
+
+typedef enum {
+    CUZK_SETUP_R1CS = 0,            /* the circuit of the .r1cs file given to cuzk_setup */
+    CUZK_SETUP_SYNTHETIC_POREP = 1  /* the PoRep-shaped synthetic circuit (src/r1cs/synthetic.h) */
+} cuzk_setup_circuit;
+
+typedef struct cuzk_setup_opts {
+    const uint64_t *seed;       /* non-NULL: toxic waste derived from *seed (reproducible: same
+                                 * circuit and seed give the same bytes on any backend and thread
+                                 * count); NULL (default): OS RNG */
+    int nthreads;               /* worker threads; 0 = all online CPUs ($CUZK_THREADS overrides) */
+    cuzk_backend backend;       /* where the point sets are computed: AUTO (default) GPU when
+                                 * present, else CPU; GPU: CUZK_ERR_DEVICE without one */
+    const char *zkey_path;      /* non-NULL: also write a snarkjs Groth16 .zkey of the same circuit
+                                 * from the same toxic waste */
+    cuzk_setup_circuit circuit; /* default CUZK_SETUP_R1CS */
+    uint32_t synth_constraints; /* synthetic: rows N (8 <= N, N + synth_public + 1 <= 2^28) */
+    uint32_t synth_public;      /* synthetic: public inputs (default 328, as one PoRep partition) */
+    double synth_frac01;        /* synthetic: fraction of 0/1 aux values (default 0.95) */
+    uint64_t synth_seed;        /* synthetic: structure seed (default 1) */
+    cuzk_progress_fn progress;  /* NULL: no progress reports */
+    void *progress_user;
+} cuzk_setup_opts;
+
+/* Defaults: all zero/NULL except synth_public 328, synth_frac01 0.95, synth_seed 1 (the defaults
+ * of `cuzk bench pipeline`). */
+void cuzk_setup_opts_init(cuzk_setup_opts *o);
+
+#define CUZK_SETUP_MAX_STAGES 24
+typedef struct cuzk_setup_stage {
+    const char *name; /* static: "circuit", "scalars", "vk+ic", "h", "l", "a", "b_g1", "b_g2",
+                       * "write", "zkey scalars", "zkey ic", "zkey a", "zkey b1", "zkey b2",
+                       * "zkey c", "zkey h", "zkey write" */
+    double ms;        /* wall-clock milliseconds */
+} cuzk_setup_stage;
+
+typedef struct cuzk_setup_timings {
+    const char *backend; /* "cpu" or "gpu": where the point sets were computed (static string) */
+    uint32_t n_constraints, n_vars, n_public, domain_size;
+    uint64_t params_bytes, vk_bytes, zkey_bytes;
+    int n_stages;        /* stages in the order they first ran */
+    cuzk_setup_stage stage[CUZK_SETUP_MAX_STAGES];
+    double total_ms;     /* the whole call */
+    uint64_t peak_rss_bytes; /* the process's peak resident memory at the end (0 if unknown) */
+} cuzk_setup_timings;
+
+/* Writes params_path (bellperson .params), vk_path (.vk) and, with opts->zkey_path, a snarkjs
+ * .zkey, for the circuit in r1cs_path (opts->circuit == CUZK_SETUP_R1CS) or the synthetic circuit
+ * (r1cs_path must then be NULL). Outputs are streamed to temporary names as each point set is
+ * computed (so the whole parameter set is never in memory at once) and renamed at the end: a
+ * failed call leaves no output. opts, t may be NULL. t is filled on success and failure.
+ * Errors: CUZK_ERR_ARG (paths, options, synthetic size out of range, domain > 2^28), the load
+ * errors of the .r1cs, CUZK_ERR_UNSUPPORTED (a wire in no constraint: its .params L point would be
+ * the point at infinity, which the format forbids), CUZK_ERR_NOMEM, CUZK_ERR_RANDOM, CUZK_ERR_IO,
+ * CUZK_ERR_DEVICE / _NOMEM_DEVICE (GPU). */
+cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const char *vk_path,
+                       const cuzk_setup_opts *opts, cuzk_setup_timings *t, cuzk_error *err);
+
+/* cuzk_setup for an .r1cs with only a seed and a thread count (CPU or GPU: AUTO). */
 cuzk_status cuzk_setup_files(const char *r1cs_path, const char *params_path, const char *vk_path,
                              const uint64_t *seed, int nthreads, cuzk_error *err);
 

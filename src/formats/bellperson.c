@@ -3,6 +3,7 @@
 #include "formats/fmt_util.h"
 #include "formats/mapped_file.h"
 #include "util/log.h"
+#include "util/parallel.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -13,102 +14,158 @@
 
 /* ---- writing ----------------------------------------------------------------------------- */
 
-typedef struct writer {
+#define ENCODE_BLOCK 16384 /* points encoded in parallel per fwrite (3 MiB of G2) */
+
+struct bellperson_writer {
     FILE *fp;
     bool ok;
-    uint8_t buf[1 << 16];
+    int sys_errno;
+    uint64_t bytes;
+    uint8_t *enc; /* ENCODE_BLOCK * G2_UNCOMPRESSED_BYTES, allocated on first bulk write */
     size_t n;
-} writer;
+    uint8_t buf[1 << 16];
+};
 
-static void w_flush(writer *w) {
-    if (w->ok && w->n && fwrite(w->buf, 1, w->n, w->fp) != w->n) w->ok = false;
+static void w_flush(bellperson_writer *w) {
+    if (w->ok && w->n && fwrite(w->buf, 1, w->n, w->fp) != w->n) { w->ok = false; w->sys_errno = errno; }
     w->n = 0;
 }
-static void w_bytes(writer *w, const uint8_t *p, size_t n) {
+static void w_bytes(bellperson_writer *w, const uint8_t *p, size_t n) {
     if (w->n + n > sizeof w->buf) w_flush(w);
     memcpy(w->buf + w->n, p, n);
     w->n += n;
+    w->bytes += n;
 }
-static void w_u32be(writer *w, uint32_t v) {
-    uint8_t b[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
-    w_bytes(w, b, 4);
-}
-static void w_g1(writer *w, const g1_affine *p) {
+static void w_g1(bellperson_writer *w, const g1_affine *p) {
     uint8_t b[G1_UNCOMPRESSED_BYTES];
     g1_affine_to_uncompressed(b, p);
     w_bytes(w, b, sizeof b);
 }
-static void w_g2(writer *w, const g2_affine *p) {
+static void w_g2(bellperson_writer *w, const g2_affine *p) {
     uint8_t b[G2_UNCOMPRESSED_BYTES];
     g2_affine_to_uncompressed(b, p);
     w_bytes(w, b, sizeof b);
 }
-static void w_g1s(writer *w, const g1_affine *p, uint32_t n) {
-    w_u32be(w, n);
-    for (uint32_t i = 0; i < n; i++) w_g1(w, &p[i]);
+
+cuzk_status bellperson_writer_open(bellperson_writer **out, const char *path, cuzk_error *err) {
+    *out = NULL;
+    bellperson_writer *w = calloc(1, sizeof *w);
+    if (!w) return ERR(err, CUZK_ERR_NOMEM, "bellperson: cannot allocate a write buffer");
+    w->fp = fopen(path, "wb");
+    if (!w->fp) {
+        int e = errno;
+        free(w);
+        errno = e;
+        return ERR(err, CUZK_ERR_IO, "bellperson: cannot create %s: %s", path, strerror(e));
+    }
+    w->ok = true;
+    *out = w;
+    return CUZK_OK;
 }
 
-static void w_vk(writer *w, const groth16_vk *vk) {
+void bellperson_writer_count(bellperson_writer *w, uint32_t v) {
+    uint8_t b[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
+    w_bytes(w, b, 4);
+}
+
+void bellperson_writer_vk(bellperson_writer *w, const groth16_vk *vk) {
     w_g1(w, &vk->alpha1);
     w_g1(w, &vk->beta1);
     w_g2(w, &vk->beta2);
     w_g2(w, &vk->gamma2);
     w_g1(w, &vk->delta1);
     w_g2(w, &vk->delta2);
-    w_g1s(w, vk->ic, vk->n_public + 1);
+    bellperson_writer_count(w, vk->n_public + 1);
+    for (uint32_t i = 0; i <= vk->n_public; i++) w_g1(w, &vk->ic[i]);
 }
 
-static cuzk_status w_open(writer **w, const char *path, const char *what, cuzk_error *err) {
-    *w = calloc(1, sizeof **w);
-    if (!*w) return ERR(err, CUZK_ERR_NOMEM, "%s: cannot allocate a write buffer", what);
-    (*w)->fp = fopen(path, "wb");
-    if (!(*w)->fp) {
-        int e = errno;
-        free(*w);
-        *w = NULL;
-        errno = e;
-        return ERR(err, CUZK_ERR_IO, "%s: cannot create %s: %s", what, path, strerror(e));
+typedef struct {
+    uint8_t *out;
+    const void *pts;
+    bool g2;
+} encode_ctx;
+static void encode_range(void *vc, size_t b, size_t e, int tid) {
+    (void)tid;
+    encode_ctx *c = vc;
+    for (size_t i = b; i < e; i++) {
+        if (c->g2) g2_affine_to_uncompressed(c->out + i * G2_UNCOMPRESSED_BYTES, (const g2_affine *)c->pts + i);
+        else g1_affine_to_uncompressed(c->out + i * G1_UNCOMPRESSED_BYTES, (const g1_affine *)c->pts + i);
     }
-    (*w)->ok = true;
-    return CUZK_OK;
 }
-static cuzk_status w_close(writer *w, const char *path, const char *what, cuzk_error *err) {
+
+/* Bulk points: encoded ENCODE_BLOCK at a time over nthreads, then one fwrite per block. */
+static void w_points(bellperson_writer *w, const void *pts, size_t n, bool g2, int nthreads) {
+    size_t elt = g2 ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES;
+    if (n < 64) {
+        for (size_t i = 0; i < n; i++) {
+            if (g2) w_g2(w, (const g2_affine *)pts + i);
+            else w_g1(w, (const g1_affine *)pts + i);
+        }
+        return;
+    }
+    if (!w->enc && !(w->enc = malloc((size_t)ENCODE_BLOCK * G2_UNCOMPRESSED_BYTES))) {
+        if (w->ok) { w->ok = false; w->sys_errno = ENOMEM; }
+        return;
+    }
     w_flush(w);
-    int e = errno;
-    if (fclose(w->fp) != 0) { w->ok = false; e = errno; }
+    for (size_t i = 0; i < n && w->ok; i += ENCODE_BLOCK) {
+        size_t k = n - i < ENCODE_BLOCK ? n - i : ENCODE_BLOCK;
+        encode_ctx c = {w->enc, g2 ? (const void *)((const g2_affine *)pts + i) : (const void *)((const g1_affine *)pts + i), g2};
+        parallel_for(k, nthreads, encode_range, &c);
+        if (fwrite(w->enc, elt, k, w->fp) != k) { w->ok = false; w->sys_errno = errno; }
+        w->bytes += k * elt;
+    }
+}
+void bellperson_writer_g1s(bellperson_writer *w, const g1_affine *p, size_t n, int nthreads) {
+    w_points(w, p, n, false, nthreads);
+}
+void bellperson_writer_g2s(bellperson_writer *w, const g2_affine *p, size_t n, int nthreads) {
+    w_points(w, p, n, true, nthreads);
+}
+
+uint64_t bellperson_writer_bytes(const bellperson_writer *w) { return w ? w->bytes : 0; }
+
+cuzk_status bellperson_writer_close(bellperson_writer *w, const char *path, cuzk_error *err) {
+    if (!w) return CUZK_OK;
+    w_flush(w);
+    int e = w->sys_errno;
+    if (fclose(w->fp) != 0 && w->ok) { w->ok = false; e = errno; }
     bool ok = w->ok;
+    free(w->enc);
     free(w);
     if (!ok) {
         errno = e;
-        return ERR(err, CUZK_ERR_IO, "%s: writing %s failed: %s", what, path, strerror(e));
+        return ERR(err, CUZK_ERR_IO, "bellperson: writing %s failed: %s", path, strerror(e));
     }
     return CUZK_OK;
 }
 
 cuzk_status bellperson_vk_write(const char *path, const groth16_vk *vk, cuzk_error *err) {
     if (!path || !vk || !vk->ic) return ERR(err, CUZK_ERR_ARG, "bellperson_vk_write: NULL argument");
-    writer *w;
+    bellperson_writer *w;
     cuzk_status st;
-    if ((st = w_open(&w, path, "bellperson vk", err))) return st;
-    w_vk(w, vk);
-    return w_close(w, path, "bellperson vk", err);
+    if ((st = bellperson_writer_open(&w, path, err))) return st;
+    bellperson_writer_vk(w, vk);
+    return bellperson_writer_close(w, path, err);
 }
 
 cuzk_status bellperson_params_write(const char *path, const bellperson_params *p, cuzk_error *err) {
     if (!path || !p || !p->vk.ic || (p->n_h && !p->h) || (p->n_l && !p->l) || (p->n_a && !p->a) ||
         (p->n_b_g1 && !p->b_g1) || (p->n_b_g2 && !p->b_g2))
         return ERR(err, CUZK_ERR_ARG, "bellperson_params_write: NULL argument");
-    writer *w;
+    bellperson_writer *w;
     cuzk_status st;
-    if ((st = w_open(&w, path, "bellperson params", err))) return st;
-    w_vk(w, &p->vk);
-    w_g1s(w, p->h, p->n_h);
-    w_g1s(w, p->l, p->n_l);
-    w_g1s(w, p->a, p->n_a);
-    w_g1s(w, p->b_g1, p->n_b_g1);
-    w_u32be(w, p->n_b_g2);
-    for (uint32_t i = 0; i < p->n_b_g2; i++) w_g2(w, &p->b_g2[i]);
-    return w_close(w, path, "bellperson params", err);
+    if ((st = bellperson_writer_open(&w, path, err))) return st;
+    bellperson_writer_vk(w, &p->vk);
+    const g1_affine *g1s[4] = {p->h, p->l, p->a, p->b_g1};
+    const uint32_t n1[4] = {p->n_h, p->n_l, p->n_a, p->n_b_g1};
+    for (int i = 0; i < 4; i++) {
+        bellperson_writer_count(w, n1[i]);
+        bellperson_writer_g1s(w, g1s[i], n1[i], 0);
+    }
+    bellperson_writer_count(w, p->n_b_g2);
+    bellperson_writer_g2s(w, p->b_g2, p->n_b_g2, 0);
+    return bellperson_writer_close(w, path, err);
 }
 
 /* ---- loading ----------------------------------------------------------------------------- */

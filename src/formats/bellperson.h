@@ -36,6 +36,25 @@ cuzk_status bellperson_params_load(bellperson_params *p, const char *path, bool 
 void bellperson_params_free(bellperson_params *p);
 
 cuzk_status bellperson_vk_write(const char *path, const groth16_vk *vk, cuzk_error *err);
+
+/* Streaming writer: a .params (or .vk) file written piece by piece in file order, so that a
+ * generator can write each point list as soon as it is computed and free it (parameter
+ * generation at 2^27 does not hold all 47 GB at once). Usage:
+ *   open; vk; then for each of h, l, a, b_g1: count(n) + g1s(...) (one or several calls
+ *   totalling n points); count(n) + g2s(...) for b_g2; close.
+ * The writer does not check that the counts match the points that follow (the loader does).
+ * g1s/g2s encode zcash-uncompressed big-endian points in blocks over nthreads threads (<= 0: all
+ * CPUs). Write errors are sticky: the calls after one do nothing, and close reports it
+ * (CUZK_ERR_IO with errno). close always closes the file and frees w; the caller removes a
+ * partial file. Not thread-safe per writer. */
+typedef struct bellperson_writer bellperson_writer;
+cuzk_status bellperson_writer_open(bellperson_writer **w, const char *path, cuzk_error *err);
+void bellperson_writer_vk(bellperson_writer *w, const groth16_vk *vk); /* 6 points, u32 + ic */
+void bellperson_writer_count(bellperson_writer *w, uint32_t n);        /* u32 big-endian */
+void bellperson_writer_g1s(bellperson_writer *w, const g1_affine *p, size_t n, int nthreads);
+void bellperson_writer_g2s(bellperson_writer *w, const g2_affine *p, size_t n, int nthreads);
+uint64_t bellperson_writer_bytes(const bellperson_writer *w);          /* written so far */
+cuzk_status bellperson_writer_close(bellperson_writer *w, const char *path, cuzk_error *err);
 cuzk_status bellperson_vk_load(groth16_vk *vk, const char *path, cuzk_error *err);
 
 #define BELLPERSON_PROOF_BYTES 192

@@ -49,6 +49,32 @@ typedef struct zkey {
 cuzk_status zkey_load(zkey *z, const char *path, bool check_subgroup, cuzk_error *err);
 void zkey_free(zkey *z);
 
+/* Streaming .zkey writer (Groth16, bls12381, version 1, 10 sections; FORMATS.md section 3), so
+ * that a generator writes each point section as soon as it is computed and frees it.
+ *   open:     file header, section 1 (protocol 1) and section 2 from h's n_vars, n_public,
+ *             domain_size and the six vk points (every other field of h is ignored);
+ *   coefs:    section 4 from the circuit: for each row j in order, its A terms then its B terms
+ *             (CSR order = file term order), then the n_public + 1 input rows (A, row
+ *             n_constraints + i, wire i, value 1); values written as v*R^2 mod r ("M2");
+ *             encoding runs over nthreads threads;
+ *   section + g1s/g2s: one point section (3 IC, 5 A, 6 B1, 7 B2 (G2), 8 C, 9 H) announced with
+ *             its point count, then exactly that many points in one or several calls; points are
+ *             written as they are in memory (Montgomery little-endian limbs = snarkjs's form;
+ *             (0, 0) = infinity = zero bytes);
+ *   close:    section 10 (a zero 64-byte circuit hash: no ceremony; 0 contributions), checks that
+ *             sections 1-10 were each written completely once, closes and frees w (always).
+ * Sections may come in any order (readers use the section table). Errors are sticky and reported
+ * by close: CUZK_ERR_IO (write failed, errno kept), CUZK_ERR_ARG (sizes or order misused).
+ * The caller removes a partial file. Not thread-safe per writer. */
+typedef struct zkey_writer zkey_writer;
+cuzk_status zkey_writer_open(zkey_writer **w, const char *path, const zkey *h, cuzk_error *err);
+void zkey_writer_coefs(zkey_writer *w, const r1cs *cs, int nthreads);
+void zkey_writer_section(zkey_writer *w, uint32_t id, uint64_t n_points);
+void zkey_writer_g1s(zkey_writer *w, const g1_affine *p, size_t n);
+void zkey_writer_g2s(zkey_writer *w, const g2_affine *p, size_t n);
+uint64_t zkey_writer_bytes(const zkey_writer *w);
+cuzk_status zkey_writer_close(zkey_writer *w, const char *path, cuzk_error *err);
+
 typedef struct wtns {
     uint32_t n;   /* nWitness, w[0] = 1 */
     fr *w;        /* n values, Montgomery form */

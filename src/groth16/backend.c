@@ -3,9 +3,16 @@
 
 #include <stdatomic.h>
 
+#include "msm/fixed_base.h"
 #include "util/log.h"
 #ifdef CUZK_HAVE_CUDA
 #include "cuda/gpu.h"
+#endif
+
+/* 1 once src/cuda/gpu.h declares gpu_g1_fixed_base / gpu_g2_fixed_base (issue 5, CUDA side);
+ * until then setup's point sets run on the CPU comb even with --backend gpu. */
+#ifndef CUZK_GPU_FIXED_BASE
+#define CUZK_GPU_FIXED_BASE 0
 #endif
 
 static _Atomic int g_backend = GROTH16_BACKEND_CPU;
@@ -111,5 +118,29 @@ cuzk_status groth16_h_snarkjs(const ntt_domain *d, fr *a, fr *b, fr *c, int nthr
     (void)err;
 #endif
     h_snarkjs(d, a, b, c, nthreads);
+    return CUZK_OK;
+}
+
+cuzk_status groth16_g1_fixed_base(g1_affine *out, const g1_affine *gen, const fr *scalars, size_t n, int nthreads,
+                                  cuzk_error *err) {
+    if (n == 0) return CUZK_OK;
+    if (!out || !gen || !scalars) return ERR(err, CUZK_ERR_ARG, "g1 fixed-base: NULL argument");
+#if defined(CUZK_HAVE_CUDA) && CUZK_GPU_FIXED_BASE
+    if (groth16_backend_get() == GROTH16_BACKEND_GPU) return gpu_g1_fixed_base(out, gen, scalars, n, err);
+#endif
+    if (!g1s_fixed_base_mul(out, gen, scalars, n, nthreads))
+        return ERR(err, CUZK_ERR_NOMEM, "g1 fixed-base: cannot allocate the comb table or scratch");
+    return CUZK_OK;
+}
+
+cuzk_status groth16_g2_fixed_base(g2_affine *out, const g2_affine *gen, const fr *scalars, size_t n, int nthreads,
+                                  cuzk_error *err) {
+    if (n == 0) return CUZK_OK;
+    if (!out || !gen || !scalars) return ERR(err, CUZK_ERR_ARG, "g2 fixed-base: NULL argument");
+#if defined(CUZK_HAVE_CUDA) && CUZK_GPU_FIXED_BASE
+    if (groth16_backend_get() == GROTH16_BACKEND_GPU) return gpu_g2_fixed_base(out, gen, scalars, n, err);
+#endif
+    if (!g2s_fixed_base_mul(out, gen, scalars, n, nthreads))
+        return ERR(err, CUZK_ERR_NOMEM, "g2 fixed-base: cannot allocate the comb table or scratch");
     return CUZK_OK;
 }

@@ -58,6 +58,8 @@ static void root_of_order(fr *r, int log_n, ntt_roots roots) {
     for (int i = log_n; i < BLS12_381_FR_TWO_ADICITY; i++) fr_sqr(r, r);
 }
 
+void ntt_root_of_unity(fr *r, int log_n, ntt_roots roots) { root_of_order(r, log_n, roots); }
+
 /* ---- a[i] = scale * x^i (fill) or a[i] *= scale * x^i (scale), in parallel ------------- */
 
 typedef struct {

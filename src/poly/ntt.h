@@ -25,6 +25,11 @@ typedef struct ntt_domain {
     fr *twiddles_inv;  /* m/2 powers of omega^-1, owned */
 } ntt_domain;
 
+/* *r = the primitive root of unity of order 2^log_n (0 <= log_n <= 32) of the convention, in
+ * Montgomery form: root^(2^(32 - log_n)). Allocates nothing (for callers that need omega at sizes
+ * whose twiddle tables they do not want, e.g. parameter generation at 2^27). */
+void ntt_root_of_unity(fr *r, int log_n, ntt_roots roots);
+
 /* CUZK_OK, CUZK_ERR_ARG (log_m out of range), CUZK_ERR_NOMEM. */
 cuzk_status ntt_domain_init(ntt_domain *d, int log_m, ntt_roots roots);
 void ntt_domain_free(ntt_domain *d);

@@ -1,0 +1,222 @@
+/* snarkjs Groth16 .zkey writer (FORMATS.md section 3; declared in snarkjs.h). */
+#include "formats/fmt_util.h"
+#include "formats/snarkjs.h"
+#include "util/log.h"
+#include "util/parallel.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SG1 96u
+#define SG2 192u
+#define N_SECTIONS 10
+#define COEF_BYTES 44
+#define COEF_ROWS_PER_BLOCK 16384
+
+struct zkey_writer {
+    FILE *fp;
+    bool ok;
+    int sys_errno;
+    const char *bug;       /* first misuse (section sizes), reported by close */
+    uint32_t cur;          /* open section id, 0 = none */
+    uint64_t left;         /* bytes the open section still expects */
+    uint32_t written_mask; /* bit id: section id was written completely */
+    uint64_t bytes;
+};
+
+static void put_u32(uint8_t *p, uint32_t v) { for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i)); }
+static void put_u64(uint8_t *p, uint64_t v) { for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i)); }
+
+static void w_raw(zkey_writer *w, const void *p, size_t n) {
+    if (!w->ok || n == 0) return;
+    if (w->cur == 0 || n > w->left) {
+        w->ok = false;
+        w->bug = "more bytes than the section announced";
+        return;
+    }
+    if (fwrite(p, 1, n, w->fp) != n) {
+        w->ok = false;
+        w->sys_errno = errno;
+        return;
+    }
+    w->left -= n;
+    w->bytes += n;
+    if (w->left == 0) {
+        w->written_mask |= 1u << w->cur;
+        w->cur = 0;
+    }
+}
+
+/* Section header (u32 id, u64 size); the next `size` bytes belong to it. */
+static void w_section(zkey_writer *w, uint32_t id, uint64_t size) {
+    if (!w->ok) return;
+    if (w->cur != 0 || id == 0 || id > N_SECTIONS || (w->written_mask >> id) & 1) {
+        w->ok = false;
+        w->bug = "section opened twice or before the previous one was complete";
+        return;
+    }
+    uint8_t h[12];
+    put_u32(h, id);
+    put_u64(h + 4, size);
+    if (fwrite(h, 1, sizeof h, w->fp) != sizeof h) {
+        w->ok = false;
+        w->sys_errno = errno;
+        return;
+    }
+    w->bytes += sizeof h;
+    w->cur = id;
+    w->left = size;
+    if (size == 0) {
+        w->written_mask |= 1u << id;
+        w->cur = 0;
+    }
+}
+
+cuzk_status zkey_writer_open(zkey_writer **out, const char *path, const zkey *h, cuzk_error *err) {
+    *out = NULL;
+    if (!path || !h) return ERR(err, CUZK_ERR_ARG, "zkey_writer_open: NULL argument");
+    zkey_writer *w = calloc(1, sizeof *w);
+    if (!w) return ERR(err, CUZK_ERR_NOMEM, "zkey: cannot allocate a writer");
+    w->fp = fopen(path, "wb");
+    if (!w->fp) {
+        int e = errno;
+        free(w);
+        errno = e;
+        return ERR(err, CUZK_ERR_IO, "zkey: cannot create %s: %s", path, strerror(e));
+    }
+    w->ok = true;
+    uint8_t hdr[12];
+    memcpy(hdr, "zkey", 4);
+    put_u32(hdr + 4, 1);
+    put_u32(hdr + 8, N_SECTIONS);
+    if (fwrite(hdr, 1, sizeof hdr, w->fp) != sizeof hdr) { w->ok = false; w->sys_errno = errno; }
+    w->bytes = sizeof hdr;
+    /* section 1: protocol 1 = groth16 */
+    uint8_t b[4];
+    put_u32(b, 1);
+    w_section(w, 1, 4);
+    w_raw(w, b, 4);
+    /* section 2: n8q, q, n8r, r, nVars, nPublic, domainSize, alpha1, beta1, beta2, gamma2, delta1, delta2 */
+    static const uint64_t q[6] = BLS12_381_FP_MODULUS, r[4] = BLS12_381_FR_MODULUS;
+    w_section(w, 2, 4 + 48 + 4 + 32 + 12 + 3 * SG1 + 3 * SG2);
+    put_u32(b, 48);
+    w_raw(w, b, 4);
+    w_raw(w, q, 48); /* little-endian limbs on a little-endian host (fmt_util.h checks) */
+    put_u32(b, 32);
+    w_raw(w, b, 4);
+    w_raw(w, r, 32);
+    uint8_t c[12];
+    put_u32(c, h->n_vars);
+    put_u32(c + 4, h->n_public);
+    put_u32(c + 8, h->domain_size);
+    w_raw(w, c, 12);
+    w_raw(w, &h->alpha1, SG1);
+    w_raw(w, &h->beta1, SG1);
+    w_raw(w, &h->beta2, SG2);
+    w_raw(w, &h->gamma2, SG2);
+    w_raw(w, &h->delta1, SG1);
+    w_raw(w, &h->delta2, SG2);
+    *out = w;
+    return CUZK_OK;
+}
+
+/* ---- section 4 ---------------------------------------------------------------------------- */
+
+typedef struct {
+    const r1cs *cs;
+    uint32_t j0;
+    uint64_t base; /* a.row_ptr[j0] + b.row_ptr[j0] */
+    uint8_t *buf;
+} coef_ctx;
+
+static void coef_record(uint8_t *p, uint32_t matrix, uint32_t row, uint32_t wire, const fr *v) {
+    put_u32(p, matrix);
+    put_u32(p + 4, row);
+    put_u32(p + 8, wire);
+    fr m2; /* v*R^2 mod r: the Montgomery form (v*R) read as an integer and put in Montgomery form */
+    fr_from_canon(&m2, v->l);
+    memcpy(p + 12, m2.l, 32);
+}
+
+static void coef_rows(void *vc, size_t b, size_t e, int tid) {
+    (void)tid;
+    coef_ctx *c = vc;
+    const csr_matrix *A = &c->cs->a, *B = &c->cs->b;
+    for (size_t jj = b; jj < e; jj++) {
+        uint32_t j = c->j0 + (uint32_t)jj;
+        uint8_t *p = c->buf + COEF_BYTES * (A->row_ptr[j] + B->row_ptr[j] - c->base);
+        for (uint64_t k = A->row_ptr[j]; k < A->row_ptr[j + 1]; k++, p += COEF_BYTES) coef_record(p, 0, j, A->col[k], &A->val[k]);
+        for (uint64_t k = B->row_ptr[j]; k < B->row_ptr[j + 1]; k++, p += COEF_BYTES) coef_record(p, 1, j, B->col[k], &B->val[k]);
+    }
+}
+
+void zkey_writer_coefs(zkey_writer *w, const r1cs *cs, int nthreads) {
+    if (!w->ok) return;
+    uint32_t n_rows = cs->n_constraints;
+    uint64_t n_coef = cs->a.nnz + cs->b.nnz + (uint64_t)cs->n_public + 1;
+    if (n_coef > UINT32_MAX) { w->ok = false; w->bug = "more than 2^32 coefficients"; return; }
+    w_section(w, 4, 4 + COEF_BYTES * n_coef);
+    uint8_t b[4];
+    put_u32(b, (uint32_t)n_coef);
+    w_raw(w, b, 4);
+    uint8_t *buf = NULL;
+    size_t cap = 0;
+    for (uint32_t j0 = 0; j0 < n_rows && w->ok; j0 += COEF_ROWS_PER_BLOCK) {
+        uint32_t j1 = n_rows - j0 < COEF_ROWS_PER_BLOCK ? n_rows : j0 + COEF_ROWS_PER_BLOCK;
+        uint64_t base = cs->a.row_ptr[j0] + cs->b.row_ptr[j0];
+        size_t need = (size_t)(COEF_BYTES * (cs->a.row_ptr[j1] + cs->b.row_ptr[j1] - base));
+        if (need > cap) {
+            free(buf);
+            cap = need;
+            if (!(buf = malloc(cap))) { w->ok = false; w->sys_errno = ENOMEM; break; }
+        }
+        coef_ctx c = {cs, j0, base, buf};
+        parallel_for(j1 - j0, nthreads, coef_rows, &c);
+        w_raw(w, buf, need);
+    }
+    free(buf);
+    /* the public-input rows: A[nConstraints + i][i] = 1 for i = 0..nPublic */
+    fr one;
+    fr_one(&one);
+    for (uint32_t i = 0; i <= cs->n_public && w->ok; i++) {
+        uint8_t rec[COEF_BYTES];
+        coef_record(rec, 0, n_rows + i, i, &one);
+        w_raw(w, rec, sizeof rec);
+    }
+}
+
+/* ---- point sections ----------------------------------------------------------------------- */
+
+void zkey_writer_section(zkey_writer *w, uint32_t id, uint64_t n_points) {
+    w_section(w, id, n_points * (id == 7 ? SG2 : SG1));
+}
+void zkey_writer_g1s(zkey_writer *w, const g1_affine *p, size_t n) {
+    if (w->cur == 7) { w->ok = false; w->bug = "G1 points in the G2 section"; return; }
+    w_raw(w, p, n * SG1);
+}
+void zkey_writer_g2s(zkey_writer *w, const g2_affine *p, size_t n) {
+    if (w->cur != 7) { w->ok = false; w->bug = "G2 points outside section 7"; return; }
+    w_raw(w, p, n * SG2);
+}
+
+uint64_t zkey_writer_bytes(const zkey_writer *w) { return w ? w->bytes : 0; }
+
+cuzk_status zkey_writer_close(zkey_writer *w, const char *path, cuzk_error *err) {
+    if (!w) return CUZK_OK;
+    /* section 10: 64-byte circuit hash (zero: these keys come from no ceremony) and 0 contributions */
+    uint8_t s10[64 + 4] = {0};
+    w_section(w, 10, sizeof s10);
+    w_raw(w, s10, sizeof s10);
+    if (w->ok && w->written_mask != 0x7fe) { w->ok = false; w->bug = "a section is missing or incomplete"; }
+    int e = w->sys_errno;
+    if (fclose(w->fp) != 0 && w->ok) { w->ok = false; e = errno; }
+    bool ok = w->ok;
+    const char *bug = w->bug;
+    free(w);
+    if (ok) return CUZK_OK;
+    if (bug) return ERR(err, CUZK_ERR_ARG, "zkey: writing %s: %s (a bug of the caller)", path, bug);
+    errno = e;
+    return ERR(err, CUZK_ERR_IO, "zkey: writing %s failed: %s", path, strerror(e ? e : EIO));
+}

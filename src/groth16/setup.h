@@ -1,0 +1,127 @@
+/* Groth16 parameter generation (single-party, INSECURE test parameters), in two conventions from
+ * one toxic waste (tau, alpha, beta, gamma, delta):
+ *
+ *   bellperson .params (DESIGN.md sections 4-5), roots 7^t:
+ *     ic_i  = [(beta u_i + alpha v_i + w_i) / gamma]_1       i < n_inputs (ONE and public)
+ *     l_k   = [(beta u_k + alpha v_k + w_k) / delta]_1       every aux k
+ *     a     = [u_i]_1 for inputs and A-dense aux;  b_g1, b_g2 = [v_i]_1, [v_i]_2 for B-dense vars
+ *     h_i   = [tau^i Z(tau) / delta]_1, i < m - 1,  Z(X) = X^m - 1
+ *   snarkjs .zkey (FORMATS.md section 3), roots 5^t:
+ *     IC_i = [(beta u'_i + alpha v'_i + w'_i) / gamma]_1, C = same / delta for private wires,
+ *     A = [u'_i]_1, B1 = [v'_i]_1, B2 = [v'_i]_2 for every wire (infinity where zero),
+ *     H_j = [L^(2m)_(2j+1)(tau) / delta]_1, j < m (Lagrange basis of the odd coset).
+ * with the QAP at tau: u_i(tau) = sum_j A[j][i] L_j(tau) + [i < n_inputs] L_(n_constraints + i)(tau),
+ * v_i, w_i likewise with B and C (no extra rows), L_j the Lagrange basis of the size-m domain
+ * (m = smallest power of two >= n_constraints + n_inputs, the same m in both conventions).
+ * Bellperson's generator (bellperson/src/groth16/generator.rs) and snarkjs's zkey_new.js define
+ * the same queries through an SRS; here the scalars are computed directly and multiplied by the
+ * generators through the backend's fixed-base hook (src/groth16/backend.h).
+ *
+ * Work and memory (n_vars ~ m at PoRep scale; Fr 32 B, G1 affine 96 B, G2 192 B):
+ *   Lagrange basis: closed form, O(m), all threads, m Fr;
+ *   QAP: transposed SpMV through a column index built by a parallel counting sort (atomic
+ *     counters, then an atomic scatter of coefficient * L_row into column order, then per-column
+ *     sums; exact field sums, so the order the scatter produces does not matter):
+ *     nnz Fr + (n_vars + 1) u64 scratch per matrix, one matrix at a time; u, v, k: 3 n_vars Fr;
+ *   points: computed in chunks (CPU: 16384 per thread; GPU: 2^24) that go to the sink (which
+ *     writes them or copies them into place), so a point set is never held whole by setup.
+ * Thread-safety: reentrant; the fixed-base hook uses the process-wide backend.
+ */
+#ifndef CUZK_GROTH16_SETUP_H
+#define CUZK_GROTH16_SETUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/groth16.h"
+#include "formats/bellperson.h"
+#include "formats/snarkjs.h"
+#include "poly/ntt.h"
+#include "r1cs/r1cs.h"
+
+/* The toxic waste. Secret: wipe with groth16_toxic_wipe. */
+typedef struct groth16_toxic {
+    fr tau, alpha, beta, gamma, delta;
+} groth16_toxic;
+
+/* seed != NULL: a SplitMix64 stream from *seed, 512 bits per element reduced mod r
+ * (reproducible); NULL: uniform from the OS RNG (CUZK_ERR_RANDOM on failure). Every element is
+ * nonzero and tau is not a root of unity of order dividing 2^32 (so Z(tau) != 0 for every
+ * domain): a draw that fails is replaced by the next one. */
+cuzk_status groth16_toxic_draw(groth16_toxic *t, const uint64_t *seed, cuzk_error *err);
+void groth16_toxic_wipe(groth16_toxic *t);
+
+/* out[j - begin] = scale / (x0 * step^j - 1) for begin <= j < end (Montgomery), all threads
+ * (nthreads <= 0: all CPUs): one inversion per thread chunk (Montgomery's trick), 5
+ * multiplications per element. Every x0 * step^j must differ from 1. With x0 = tau,
+ * step = omega^-1 and scale = (tau^m - 1) / m this is the Lagrange basis
+ * L_j(tau) = (omega^j / m) (tau^m - 1) / (tau - omega^j). */
+void setup_lagrange_range(fr *out, size_t begin, size_t end, const fr *x0, const fr *step, const fr *scale,
+                          int nthreads);
+
+/* out[j] = L_j(tau) * scale for j < m = 2^log_m with the roots of `roots` (scale NULL: 1). */
+void setup_lagrange(fr *out, int log_m, ntt_roots roots, const fr *tau, const fr *scale, int nthreads);
+
+/* The parameters x0, step, s of the zkey H basis on [begin, end): out[j] = s / (x0 step^j - 1) =
+ * L^(2m)_(2j+1)(tau) * scale, the size-2m Lagrange basis (snarkjs roots 5^t) at the odd points
+ * omega_2m^(2j+1), j < m (FORMATS.md section 3, section 9). */
+void setup_odd_coset_params(fr *x0, fr *step, fr *s, int log_m, const fr *tau, const fr *scale);
+
+/* Transposed SpMV: out[i] = sum_j M[j][i] * lag[j] for every column i < n_cols (Montgomery), and
+ * dens[i] = 1 iff column i has a nonzero coefficient in some row (dens may be NULL). Every column
+ * index of M must be < n_cols; lag holds at least M->n_rows values. Parallel and race-free (see
+ * the file comment); the result does not depend on nthreads. Scratch: (nnz + n_cols + 1) x
+ * 32/8 bytes. Errors: CUZK_ERR_NOMEM. */
+cuzk_status setup_qap_columns(fr *out, uint8_t *dens, const csr_matrix *M, size_t n_cols, const fr *lag, int nthreads,
+                              cuzk_error *err);
+
+/* Where one setup call reports: threads, progress callback, stage timings (each may be unset). */
+typedef struct groth16_setup_run {
+    int nthreads;
+    cuzk_progress_fn progress;
+    void *progress_user;
+    cuzk_setup_timings *t;
+} groth16_setup_run;
+
+/* Adds ms to the stage `name` of t (appends it the first time). t may be NULL. */
+void groth16_setup_stage_add(cuzk_setup_timings *t, const char *name, double ms);
+
+/* The bellperson point lists, in file order. */
+typedef enum { SETUP_SET_H = 0, SETUP_SET_L, SETUP_SET_A, SETUP_SET_B_G1, SETUP_SET_B_G2 } groth16_setup_set;
+
+/* Receives the parameters as they are made, in .params file order: vk (with ic), then for each
+ * of h, l, a, b_g1 (G1) and b_g2 (G2): begin(set, n) and the n points in order through one or
+ * more g1s / g2s calls (chunks of the set as they come out of the fixed-base hook). Everything
+ * passed is borrowed for the call. A callback's error stops the setup. */
+typedef struct groth16_params_sink {
+    void *ctx;
+    cuzk_status (*vk)(void *ctx, const groth16_vk *vk, cuzk_error *err);
+    cuzk_status (*begin)(void *ctx, groth16_setup_set set, uint32_t n, cuzk_error *err);
+    cuzk_status (*g1s)(void *ctx, const g1_affine *pts, size_t n, cuzk_error *err);
+    cuzk_status (*g2s)(void *ctx, const g2_affine *pts, size_t n, cuzk_error *err);
+} groth16_params_sink;
+
+/* bellperson parameters for cs into sink. Stages: "scalars", "vk+ic", "h", "l", "a", "b_g1",
+ * "b_g2". Errors: CUZK_ERR_ARG (domain > 2^28), CUZK_ERR_UNSUPPORTED (a wire in no constraint),
+ * CUZK_ERR_NOMEM, the backend's and the sink's errors. */
+cuzk_status groth16_setup_params(const r1cs *cs, const groth16_toxic *tw, const groth16_params_sink *sink,
+                                 const groth16_setup_run *run, cuzk_error *err);
+
+/* A snarkjs .zkey for cs written to path (the caller removes it on failure). Stages: "zkey
+ * scalars", "zkey ic", "zkey a", "zkey b1", "zkey b2", "zkey c", "zkey h", "zkey write".
+ * *bytes (may be NULL): the file size. Errors: as groth16_setup_params (no UNSUPPORTED: zkey
+ * points may be infinity), CUZK_ERR_IO. */
+cuzk_status groth16_setup_zkey(const r1cs *cs, const groth16_toxic *tw, const char *path, uint64_t *bytes,
+                               const groth16_setup_run *run, cuzk_error *err);
+
+/* A sink that writes a .params file (and the .vk when vk_path is not NULL) as the chunks arrive;
+ * timed as stage "write" (its progress is that of the point set being written). */
+typedef struct groth16_params_file_sink groth16_params_file_sink;
+cuzk_status groth16_params_file_sink_open(groth16_params_file_sink **s, groth16_params_sink *sink, const char *params_path,
+                                          const char *vk_path, const groth16_setup_run *run, cuzk_error *err);
+/* Closes the files; returns the first write error. *params_bytes, *vk_bytes may be NULL. Frees s. */
+cuzk_status groth16_params_file_sink_close(groth16_params_file_sink *s, uint64_t *params_bytes, uint64_t *vk_bytes,
+                                           cuzk_error *err);
+
+#endif
