@@ -117,7 +117,7 @@ void cuzk_setup_opts_init(cuzk_setup_opts *o);
 typedef struct cuzk_setup_stage {
     const char *name; /* static: "circuit", "scalars", "vk+ic", "h", "l", "a", "b_g1", "b_g2",
                        * "write", "zkey scalars", "zkey ic", "zkey a", "zkey b1", "zkey b2",
-                       * "zkey c", "zkey h", "zkey write" */
+                       * "zkey c", "zkey h", "zkey write", "free" (the circuit) */
     double ms;        /* wall-clock milliseconds */
 } cuzk_setup_stage;
 

@@ -10,8 +10,11 @@
 #include "bench.h"
 #include "cuzk/cuzk.h"
 #include "cuzk/groth16.h"
+#include "util/progress.h" /* the progress line: a terminal utility, not library API */
 
 static const char *g_prog = "cuzk";
+
+#define INSECURE_BANNER "INSECURE: single-party test parameters"
 
 static void print_main_help(FILE *f) {
     fprintf(f,
@@ -24,6 +27,7 @@ static void print_main_help(FILE *f) {
         "  prove    make a proof            cuzk prove circuit.zkey witness.wtns proof.json public.json\n"
         "  verify   check a proof           cuzk verify verification_key.json public.json proof.json\n"
         "  setup    INSECURE test params    cuzk setup circuit.r1cs circuit.params circuit.vk\n"
+        "           (" INSECURE_BANNER ": whoever runs it can forge proofs)\n"
         "  info     describe a file         cuzk info circuit.zkey\n"
         "  bench    benchmarks              cuzk bench field|ntt|msm|prove [options]\n"
         "  version  print the version\n"
@@ -84,18 +88,33 @@ static void print_verify_help(FILE *f) {
 
 static void print_setup_help(FILE *f) {
     fprintf(f,
-        "usage: cuzk setup [--seed N] circuit.r1cs circuit.params circuit.vk\n"
+        "usage: cuzk setup [options] circuit.r1cs out.params out.vk\n"
+        "       cuzk setup --synthetic porep --constraints N [options] out.params out.vk\n"
         "\n"
-        "Makes Groth16 parameters (bellperson layout) for the circuit, on the CPU.\n"
-        "SINGLE-PARTY AND INSECURE: the toxic waste is known to whoever runs it, who can then forge\n"
-        "proofs. For tests and benchmarks only; real circuits need a ceremony.\n"
+        INSECURE_BANNER ".\n"
+        "Makes Groth16 parameters (bellperson .params + .vk, and with --zkey a snarkjs .zkey) for the\n"
+        "circuit. The toxic waste is known to whoever runs it, who can then forge proofs: for tests and\n"
+        "benchmarks only; real circuits need a multi-party ceremony.\n"
+        "Progress goes to stderr (redrawn on a terminal, a line every few seconds otherwise); the time\n"
+        "of every stage is printed at the end.\n"
         "\n"
         "options:\n"
-        "  --seed N     reproducible toxic waste from the integer N (default: OS random)\n"
-        "  --threads N  worker threads\n"
+        "  --zkey FILE          also write a snarkjs .zkey (Groth16, bls12381) from the same toxic waste\n"
+        "  --seed S             reproducible toxic waste from the integer S (same bytes on every run,\n"
+        "                       backend and thread count; default: OS random)\n"
+        "  --backend B          cpu | gpu | auto (default auto: the GPU when present) for the points\n"
+        "  --threads N          worker threads (default: all CPUs)\n"
+        "  --synthetic porep    the PoRep-shaped synthetic circuit instead of an .r1cs file:\n"
+        "    --constraints N    its rows (required; N + K + 1 <= 2^28)\n"
+        "    --public K         public inputs (default 328)\n"
+        "    --frac01 F         fraction of 0/1 aux values (default 0.95)\n"
+        "    --circuit-seed S   structure seed (default 1; the pipeline bench uses the same defaults)\n"
+        "  --json               print a JSON summary on stdout\n"
+        "  -q, --quiet          no progress and no summary (errors still go to stderr)\n"
         "\n"
-        "example:\n"
-        "  cuzk setup --seed 1 circuit.r1cs circuit.params circuit.vk\n");
+        "examples:\n"
+        "  cuzk setup --seed 1 circuit.r1cs circuit.params circuit.vk --zkey circuit.zkey\n"
+        "  cuzk setup --synthetic porep --constraints 130000000 porep.params porep.vk\n");
 }
 
 static void print_info_help(FILE *f) {
@@ -273,35 +292,136 @@ static int cmd_verify(int argc, char **argv) {
     return fail(st, &e);
 }
 
+static void setup_progress(void *user, const char *stage, uint64_t done, uint64_t total) {
+    progress_update(user, stage, done, total);
+}
+
+static bool parse_u64(const char *s, uint64_t *out) {
+    char *end;
+    if (!s[0] || s[0] == '-') return false;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || *end || end == s) return false;
+    *out = v;
+    return true;
+}
+
 static int cmd_setup(int argc, char **argv) {
-    const char *pos[3];
-    int npos = 0, nthreads = 0;
-    uint64_t seed = 0;
-    bool seeded = false;
+    const char *pos[3], *synthetic = NULL;
+    int npos = 0, json = 0, quiet = 0;
+    uint64_t seed = 0, v;
+    bool seeded = false, have_n = false, synth_opt = false;
+    cuzk_setup_opts o;
+    cuzk_setup_opts_init(&o);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { print_setup_help(stdout); return 0; }
         else if (!strcmp(a, "--seed")) {
-            long v;
-            if (++i >= argc || !parse_int(argv[i], &v) || v < 0) return usage_error("setup", "%s needs a non-negative integer", "--seed");
-            seed = (uint64_t)v;
+            if (++i >= argc || !parse_u64(argv[i], &seed)) return usage_error("setup", "%s needs a non-negative integer", "--seed");
             seeded = true;
         } else if (!strcmp(a, "--threads")) {
-            long v;
-            if (++i >= argc || !parse_int(argv[i], &v) || v < 0) return usage_error("setup", "%s needs a thread count", "--threads");
-            nthreads = (int)v;
-        } else if (a[0] == '-' && a[1]) return usage_error("setup", "unknown option '%s'", a);
+            long t;
+            if (++i >= argc || !parse_int(argv[i], &t) || t < 0 || t > 4096) return usage_error("setup", "%s needs a thread count", "--threads");
+            o.nthreads = (int)t;
+        } else if (!strcmp(a, "--backend")) {
+            if (++i >= argc) return usage_error("setup", "%s needs cpu, gpu or auto", a);
+            if (!strcmp(argv[i], "cpu")) o.backend = CUZK_BACKEND_CPU;
+            else if (!strcmp(argv[i], "gpu")) o.backend = CUZK_BACKEND_GPU;
+            else if (!strcmp(argv[i], "auto")) o.backend = CUZK_BACKEND_AUTO;
+            else return usage_error("setup", "unknown backend '%s' (cpu, gpu or auto)", argv[i]);
+        } else if (!strcmp(a, "--zkey")) {
+            if (++i >= argc) return usage_error("setup", "%s needs a file", a);
+            o.zkey_path = argv[i];
+        } else if (!strcmp(a, "--synthetic")) {
+            if (++i >= argc) return usage_error("setup", "%s needs a kind (porep)", a);
+            synthetic = argv[i];
+            if (strcmp(synthetic, "porep") != 0)
+                return usage_error("setup", "unknown --synthetic kind '%s' (known: porep)", synthetic);
+        } else if (!strcmp(a, "--constraints")) {
+            if (++i >= argc || !parse_u64(argv[i], &v)) return usage_error("setup", "%s needs a number of constraints N", "--constraints");
+            if (v > UINT32_MAX) return usage_error("setup", "--constraints %s is too large (N + K + 1 must be at most 2^28)", argv[i]);
+            o.synth_constraints = (uint32_t)v;
+            have_n = true;
+            synth_opt = true;
+        } else if (!strcmp(a, "--public")) {
+            if (++i >= argc || !parse_u64(argv[i], &v) || v > UINT32_MAX) return usage_error("setup", "%s needs a number of public inputs K", "--public");
+            o.synth_public = (uint32_t)v;
+            synth_opt = true;
+        } else if (!strcmp(a, "--frac01")) {
+            char *end;
+            if (++i >= argc) return usage_error("setup", "%s needs a fraction between 0 and 1", "--frac01");
+            double f = strtod(argv[i], &end);
+            if (*end || end == argv[i] || !(f >= 0 && f <= 1)) return usage_error("setup", "--frac01 '%s' is not a fraction between 0 and 1", argv[i]);
+            o.synth_frac01 = f;
+            synth_opt = true;
+        } else if (!strcmp(a, "--circuit-seed")) {
+            if (++i >= argc || !parse_u64(argv[i], &o.synth_seed)) return usage_error("setup", "%s needs a non-negative integer", "--circuit-seed");
+            synth_opt = true;
+        } else if (!strcmp(a, "--json")) json = 1;
+        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) quiet = 1;
+        else if (a[0] == '-' && a[1]) return usage_error("setup", "unknown option '%s'", a);
         else {
             if (npos == 3) return usage_error("setup", "too many arguments ('%s')", a);
             pos[npos++] = a;
         }
     }
-    if (npos != 3) return usage_error("setup", "%s", "expected: circuit.r1cs circuit.params circuit.vk");
+    const char *r1cs_path = NULL, *params_path, *vk_path;
+    if (synthetic) {
+        if (!have_n) return usage_error("setup", "%s", "--synthetic porep needs --constraints N (the number of rows)");
+        if (npos != 2) return usage_error("setup", "%s", "expected: --synthetic porep --constraints N out.params out.vk");
+        o.circuit = CUZK_SETUP_SYNTHETIC_POREP;
+        params_path = pos[0];
+        vk_path = pos[1];
+    } else {
+        if (synth_opt) return usage_error("setup", "%s", "--constraints, --public, --frac01 and --circuit-seed need --synthetic porep");
+        if (npos != 3) return usage_error("setup", "%s", "expected: circuit.r1cs out.params out.vk");
+        r1cs_path = pos[0];
+        params_path = pos[1];
+        vk_path = pos[2];
+    }
+    if (seeded) o.seed = &seed;
+    progress *bar = progress_new(stderr, -1, !quiet && !json);
+    o.progress = setup_progress;
+    o.progress_user = bar;
+    if (!quiet && !json) fprintf(stderr, "%s: whoever runs this setup knows the toxic waste and can forge proofs\n", INSECURE_BANNER);
+    cuzk_setup_timings t = {0};
     cuzk_error e = {0};
-    cuzk_status st = cuzk_setup_files(pos[0], pos[1], pos[2], seeded ? &seed : NULL, nthreads, &e);
+    cuzk_status st = cuzk_setup(r1cs_path, params_path, vk_path, &o, &t, &e);
+    progress_free(bar);
+    if (json) {
+        printf("{\"status\": \"%s\", \"insecure\": true, ", st == CUZK_OK ? "ok" : "error");
+        if (st != CUZK_OK) { printf("\"error\": "); json_escape_print(e.msg); printf(", "); }
+        else {
+            printf("\"params\": "); json_escape_print(params_path);
+            printf(", \"vk\": "); json_escape_print(vk_path);
+            if (o.zkey_path) { printf(", \"zkey\": "); json_escape_print(o.zkey_path); }
+            printf(", ");
+        }
+        printf("\"backend\": \"%s\", \"constraints\": %u, \"n_vars\": %u, \"n_public\": %u, \"domain_size\": %u, "
+               "\"params_bytes\": %llu, \"zkey_bytes\": %llu, \"peak_rss_bytes\": %llu, \"timings_ms\": {",
+               t.backend ? t.backend : "cpu", t.n_constraints, t.n_vars, t.n_public, t.domain_size,
+               (unsigned long long)t.params_bytes, (unsigned long long)t.zkey_bytes, (unsigned long long)t.peak_rss_bytes);
+        for (int i = 0; i < t.n_stages; i++) printf("\"%s\": %.3f, ", t.stage[i].name, t.stage[i].ms);
+        printf("\"total\": %.3f}}\n", t.total_ms);
+    }
     if (st != CUZK_OK) return fail(st, &e);
-    printf("parameters written to %s, verifying key to %s\n", pos[1], pos[2]);
-    printf("WARNING: single-party, INSECURE parameters: whoever ran this can forge proofs (tests only)\n");
+    if (quiet || json) return 0;
+    int log_m = 0;
+    while (t.domain_size && (1u << log_m) < t.domain_size) log_m++;
+    printf("%s (whoever ran this setup can forge proofs; tests and benchmarks only)\n", INSECURE_BANNER);
+    printf("circuit: %u constraints, %u public inputs, %u variables, domain 2^%d%s\n", t.n_constraints, t.n_public,
+           t.n_vars, log_m, synthetic ? " (synthetic porep)" : "");
+    printf("wrote %s (%.1f MiB), %s", params_path, (double)t.params_bytes / 1048576.0, vk_path);
+    if (o.zkey_path) printf(", %s (%.1f MiB)", o.zkey_path, (double)t.zkey_bytes / 1048576.0);
+    printf("\nstage timings (ms), points on the %s\n", t.backend ? t.backend : "cpu");
+    double sum = 0;
+    for (int i = 0; i < t.n_stages; i++) {
+        printf("  %-14s %10.1f\n", t.stage[i].name, t.stage[i].ms);
+        sum += t.stage[i].ms;
+    }
+    printf("  %-14s %10.1f\n", "total (wall)", t.total_ms);
+    printf("  %-14s %10.1f   (wall minus the stages above)\n", "unaccounted", t.total_ms - sum);
+    printf("peak memory %.2f GiB\n", (double)t.peak_rss_bytes / (1024.0 * 1024 * 1024));
     return 0;
 }
 

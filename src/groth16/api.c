@@ -10,6 +10,9 @@
 
 #include "groth16/backend.h"
 #include "groth16/groth16.h"
+#include "groth16/setup.h"
+#include "r1cs/synthetic.h"
+#include "util/parallel.h"
 #include "util/log.h"
 #include "util/timer.h"
 
@@ -373,27 +376,161 @@ out:
     return st;
 }
 
-cuzk_status cuzk_setup_files(const char *r1cs_path, const char *params_path, const char *vk_path,
-                             const uint64_t *seed, int nthreads, cuzk_error *err) {
-    r1cs cs = {0};
-    bellperson_params p = {0};
-    cuzk_status st;
-    char tp[4200], tv[4200];
-    {
-        const char *ins[] = {r1cs_path}, *outs[] = {params_path, vk_path};
-        if ((st = check_outputs(ins, 1, outs, 2, err)) != CUZK_OK) return st;
+/* ---- setup ------------------------------------------------------------------------------- */
+
+void cuzk_setup_opts_init(cuzk_setup_opts *o) {
+    memset(o, 0, sizeof *o);
+    synthetic_params sp;
+    synthetic_params_default(&sp, 8);
+    o->synth_public = sp.n_public;
+    o->synth_frac01 = sp.frac01;
+    o->synth_seed = sp.seed;
+}
+
+static uint64_t peak_rss_bytes(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return 0;
+    char line[256];
+    uint64_t v = 0;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmHWM:", 6)) { v = (uint64_t)strtoull(line + 6, NULL, 10) * 1024; break; }
+    fclose(f);
+    return v;
+}
+
+#define SETUP_MAX_DOMAIN ((uint64_t)1 << 28)
+
+cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const char *vk_path,
+                       const cuzk_setup_opts *opts, cuzk_setup_timings *t, cuzk_error *err) {
+    cuzk_setup_opts dflt;
+    if (!opts) {
+        cuzk_setup_opts_init(&dflt);
+        opts = &dflt;
     }
+    cuzk_setup_timings tm = {0};
+    double t_start = now_ms(), t0;
+    r1cs cs = {0};
+    groth16_toxic tw;
+    groth16_params_file_sink *fs = NULL;
+    groth16_params_sink sink;
+    char tp[4200], tv[4200], tz[4200];
+    bool wrote = false;
+    cuzk_status st;
+    memset(&tw, 0, sizeof tw);
+    groth16_setup_run run = {opts->nthreads > 0 ? opts->nthreads : cuzk_num_threads(), opts->progress,
+                             opts->progress_user, &tm};
+    tm.backend = "cpu";
+
+    if (!params_path || !vk_path) { st = ERR(err, CUZK_ERR_ARG, "setup: missing output path"); goto done; }
+    bool synth = opts->circuit == CUZK_SETUP_SYNTHETIC_POREP;
+    if (opts->circuit != CUZK_SETUP_R1CS && !synth) {
+        st = ERR(err, CUZK_ERR_ARG, "setup: unknown circuit kind %d", (int)opts->circuit);
+        goto done;
+    }
+    if (!synth && !r1cs_path) { st = ERR(err, CUZK_ERR_ARG, "setup: missing circuit.r1cs"); goto done; }
+    if (synth && r1cs_path) {
+        st = ERR(err, CUZK_ERR_ARG, "setup: give either an .r1cs file or a synthetic circuit, not both");
+        goto done;
+    }
+    if (synth) {
+        uint64_t rows = (uint64_t)opts->synth_constraints + opts->synth_public + 1;
+        if (opts->synth_constraints < 8) {
+            st = ERR(err, CUZK_ERR_ARG, "setup: the synthetic circuit needs at least 8 constraints (got %u)",
+                     opts->synth_constraints);
+            goto done;
+        }
+        if (rows > SETUP_MAX_DOMAIN) {
+            st = ERR(err, CUZK_ERR_ARG,
+                     "setup: %u constraints + %u public inputs + 1 = %llu rows exceed the largest domain 2^28 "
+                     "(at most %llu constraints with %u public inputs)",
+                     opts->synth_constraints, opts->synth_public, (unsigned long long)rows,
+                     (unsigned long long)(SETUP_MAX_DOMAIN - opts->synth_public - 1), opts->synth_public);
+            goto done;
+        }
+        if (!(opts->synth_frac01 >= 0 && opts->synth_frac01 <= 1)) {
+            st = ERR(err, CUZK_ERR_ARG, "setup: --frac01 must be between 0 and 1 (got %g)", opts->synth_frac01);
+            goto done;
+        }
+    }
+    {
+        const char *ins[] = {r1cs_path}, *outs[] = {params_path, vk_path, opts->zkey_path};
+        if ((st = check_outputs(ins, 1, outs, opts->zkey_path ? 3 : 2, err)) != CUZK_OK) goto done;
+    }
+    groth16_backend be;
+    if ((st = groth16_backend_resolve(opts->backend, &be, err)) != CUZK_OK) goto done;
+    groth16_backend_set(be);
+    tm.backend = groth16_backend_name(be);
     tmp_name(tp, sizeof tp, params_path);
     tmp_name(tv, sizeof tv, vk_path);
-    if ((st = r1cs_load(&cs, r1cs_path, err)) != CUZK_OK) goto out;
-    if ((st = groth16_setup_bellperson(&p, &cs, seed, nthreads, err)) != CUZK_OK) goto out;
-    if ((st = bellperson_params_write(tp, &p, err)) != CUZK_OK) { unlink(tp); goto out; }
-    if ((st = bellperson_vk_write(tv, &p.vk, err)) != CUZK_OK) { unlink(tp); unlink(tv); goto out; }
-    st = commit_pair(tp, params_path, tv, vk_path, err);
-out:
+    if (opts->zkey_path) tmp_name(tz, sizeof tz, opts->zkey_path);
+
+    /* the circuit */
+    t0 = now_ms();
+    if (run.progress) run.progress(run.progress_user, "circuit", 0, 1);
+    if (synth) {
+        synthetic_params sp;
+        synthetic_params_default(&sp, opts->synth_constraints);
+        sp.n_public = opts->synth_public;
+        sp.frac01 = opts->synth_frac01;
+        sp.seed = opts->synth_seed;
+        if ((st = synthetic_r1cs(&cs, &sp, err)) != CUZK_OK) goto done;
+    } else if ((st = r1cs_load(&cs, r1cs_path, err)) != CUZK_OK) {
+        goto done;
+    }
+    if (run.progress) run.progress(run.progress_user, "circuit", 1, 1);
+    groth16_setup_stage_add(&tm, "circuit", now_ms() - t0);
+    tm.n_constraints = cs.n_constraints;
+    tm.n_vars = cs.n_vars;
+    tm.n_public = cs.n_public;
+    {
+        uint64_t n = (uint64_t)cs.n_constraints + cs.n_public + 1, m = 1;
+        while (m < n) m <<= 1;
+        tm.domain_size = m > UINT32_MAX ? 0 : (uint32_t)m;
+    }
+
+    if ((st = groth16_toxic_draw(&tw, opts->seed, err)) != CUZK_OK) goto done;
+    wrote = true;
+    if ((st = groth16_params_file_sink_open(&fs, &sink, tp, tv, &run, err)) != CUZK_OK) goto done;
+    st = groth16_setup_params(&cs, &tw, &sink, &run, err);
+    {
+        cuzk_status cst = groth16_params_file_sink_close(fs, &tm.params_bytes, &tm.vk_bytes, st == CUZK_OK ? err : NULL);
+        if (st == CUZK_OK) st = cst;
+    }
+    if (st != CUZK_OK) goto done;
+    if (opts->zkey_path && (st = groth16_setup_zkey(&cs, &tw, tz, &tm.zkey_bytes, &run, err)) != CUZK_OK) goto done;
+
+    /* all outputs or none */
+    if ((st = commit_file(tp, params_path, err)) != CUZK_OK) goto done;
+    if ((st = commit_file(tv, vk_path, err)) != CUZK_OK) { unlink(params_path); goto done; }
+    if (opts->zkey_path && (st = commit_file(tz, opts->zkey_path, err)) != CUZK_OK) {
+        unlink(params_path);
+        unlink(vk_path);
+        goto done;
+    }
+    wrote = false;
+done:
+    if (wrote) {
+        unlink(tp);
+        unlink(tv);
+        if (opts->zkey_path) unlink(tz);
+    }
+    groth16_toxic_wipe(&tw);
+    t0 = now_ms();
     r1cs_free(&cs);
-    bellperson_params_free(&p);
+    groth16_setup_stage_add(&tm, "free", now_ms() - t0);
+    tm.total_ms = now_ms() - t_start;
+    tm.peak_rss_bytes = peak_rss_bytes();
+    if (t) *t = tm;
     return st;
+}
+
+cuzk_status cuzk_setup_files(const char *r1cs_path, const char *params_path, const char *vk_path,
+                             const uint64_t *seed, int nthreads, cuzk_error *err) {
+    cuzk_setup_opts o;
+    cuzk_setup_opts_init(&o);
+    o.seed = seed;
+    o.nthreads = nthreads;
+    return cuzk_setup(r1cs_path, params_path, vk_path, &o, NULL, err);
 }
 
 cuzk_status cuzk_describe_file(char *buf, size_t cap, const char *path, cuzk_error *err) {

@@ -3,9 +3,10 @@
  * Algorithm: a byte-wise comb (Lim-Lee / "fixed-base windowing" with w = 8): a table of
  * 32 x 256 affine points T[k][j] = j * 2^(8k) * gen is built once per call (32 x 255 Jacobian
  * additions and one batch inversion per row, rows in parallel), then every scalar (canonical,
- * 32 bytes) costs at most 32 mixed additions (one per nonzero byte) and no doubling. Results are
- * converted to affine in blocks of FIXED_BASE_BLOCK points with one field inversion each
- * (Montgomery's trick), so scratch is O(nthreads * FIXED_BASE_BLOCK) Jacobian points, never O(n).
+ * 32 bytes) costs at most 32 mixed XYZZ additions (one per nonzero byte; cheaper than Jacobian
+ * ones) and no doubling. Results are converted to affine in blocks of FIXED_BASE_BLOCK points with
+ * one field inversion each (Montgomery's trick), so scratch is O(nthreads * FIXED_BASE_BLOCK)
+ * points, never O(n).
  * Source: C. H. Lim, P. J. Lee, "More flexible exponentiation with precomputation", CRYPTO 1994;
  * the table layout is the one of the former src/groth16/setup.c.
  *
