@@ -101,6 +101,48 @@ cuzk_status gpu_bench_ntt(int log_m, size_t batch, int warmup, int reps, float *
 /* Default Pippenger window (bits) for n points. */
 int gpu_msm_window_bits(size_t n);
 
+/* ---- H on the device (issue 3 item 2) ------------------------------------------------------ */
+/* The Groth16 H step of src/poly/ntt.h on device-resident vectors, enqueued on `stream` (a
+ * cudaStream_t passed as void *, NULL = the legacy default stream); the call returns once the
+ * work is enqueued: the caller synchronizes the stream before reading d_a or reusing d_b/d_c.
+ * d_a, d_b, d_c: DEVICE arrays of m = 2^log_m Fr each (4 x uint64, Montgomery), 1 <= log_m <= 28,
+ * distinct, not overlapping.
+ *   bellperson: the row evaluations a, b, c exactly as h_bellperson takes them; on completion d_a
+ *     holds what h_bellperson leaves in a (the m H-MSM scalars h_i, Montgomery). Steps fused on
+ *     the device: iNTT(a, b, c) -> coset NTT (g = 7) -> (a*b - c) * (g^m - 1)^-1 -> coset iNTT
+ *     (roots 7^t).
+ *   snarkjs: a, b in (c is scratch, its input ignored); on completion d_a holds what h_snarkjs
+ *     leaves in a: A(g w^j) B(g w^j) - C(g w^j), C = A*B on the rows, g = omega_2m (roots 5^t).
+ * d_b and d_c are clobbered in both. Device scratch: none beyond the three vectors (stream-ordered
+ * cudaMallocAsync of a few KiB for constants, freed on the stream).
+ * Twiddle tables are built on first use (synchronously) and cached per (device, log_m, roots) for
+ * the process lifetime; gpu_h_cache_bytes says how many bytes they hold.
+ * Returns CUZK_OK, CUZK_ERR_ARG (NULL pointer, log_m out of range), CUZK_ERR_NOMEM_DEVICE,
+ * CUZK_ERR_DEVICE. Thread-safety: may be called from several threads (the cache is locked). */
+cuzk_status gpu_h_bellperson_async(void *stream, struct fr *d_a, struct fr *d_b, struct fr *d_c,
+                                   int log_m, cuzk_error *err);
+cuzk_status gpu_h_snarkjs_async(void *stream, struct fr *d_a, struct fr *d_b, struct fr *d_c,
+                                int log_m, cuzk_error *err);
+/* Bytes of device memory held by the H twiddle cache of the current device (0 when empty). */
+size_t gpu_h_cache_bytes(void);
+
+/* ---- fixed-base batch scalar multiplication (setup, issue 5) -------------------------------- */
+/* out[i] = scalars[i] * gen, affine, for i < n: byte-identical to the CPU's g1_mul_fr (g2_mul_fr)
+ * followed by g1_jacobian_to_affine (g2_...): Montgomery coordinates, (0, 0) for infinity (scalar
+ * 0, or gen = (0, 0) = infinity). gen: one affine point on the curve (not checked). scalars: n Fr,
+ * Montgomery, host. out: n affine points, host; may not alias scalars. n = 0 does nothing.
+ * Algorithm: fixed-base windows (w = 8: 32 windows of 256 precomputed multiples
+ * j * 2^(8k) * gen, built once per call on the device); each thread sums the 32 table entries of
+ * its scalar in XYZZ, then Montgomery's batch inversion per block gives affine. Points go through
+ * in chunks with host<->device copies overlapped (two streams, pinned staging).
+ * Returns CUZK_OK, CUZK_ERR_ARG (NULL with n > 0), CUZK_ERR_NOMEM (pinned host staging),
+ * CUZK_ERR_NOMEM_DEVICE, CUZK_ERR_DEVICE. Synchronous; thread-safe (own streams per call). */
+struct g2_affine;
+cuzk_status gpu_g1_fixed_base(struct g1_affine *out, const struct g1_affine *gen,
+                              const struct fr *scalars, size_t n, cuzk_error *err);
+cuzk_status gpu_g2_fixed_base(struct g2_affine *out, const struct g2_affine *gen,
+                              const struct fr *scalars, size_t n, cuzk_error *err);
+
 #ifdef __cplusplus
 }
 #endif
