@@ -19,7 +19,9 @@
  */
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <new>
 
+#include "cuda/ctx_internal.cuh"
 #include "cuda/ec.cuh"
 #include "cuda/util.cuh"
 
@@ -418,4 +420,67 @@ out:
     cudaFree(d_out);
     ws_free(&ws);
     return st;
+}
+
+/* ---- resident bases and the MSM with the 0/1 split (stubs: implementation in progress) -------- */
+
+struct gpu_g1_bases {
+    gpu_ctx *ctx;
+    g1_affine_t *d_pts;
+    size_t n;
+};
+
+extern "C" cuzk_status gpu_g1_bases_upload(gpu_ctx *ctx, gpu_g1_bases **out, const struct g1_affine *bases,
+                                           size_t n, cuzk_error *err) {
+    GPU_ARG(out, "gpu_g1_bases_upload: out is NULL");
+    *out = NULL;
+    GPU_ARG(n == 0 || bases, "gpu_g1_bases_upload: bases is NULL");
+    GPU_ARG(n < ((size_t)1 << 31), "gpu_g1_bases_upload: n >= 2^31");
+    CTX_ENTER();
+    cuzk_status st = CUZK_OK;
+    gpu_g1_bases *b = new (std::nothrow) gpu_g1_bases;
+    if (!b) return dev_error(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "gpu_g1_bases_upload: out of memory");
+    b->ctx = ctx;
+    b->d_pts = NULL;
+    b->n = n;
+    if (n) {
+        CTX_CU(cudaMalloc(&b->d_pts, n * sizeof(g1_affine_t)));
+        CTX_CU(cudaMemcpyAsync(b->d_pts, bases, n * sizeof(g1_affine_t), cudaMemcpyHostToDevice, ctx->stream));
+        CTX_CU(cudaStreamSynchronize(ctx->stream));
+    }
+    ctx->resident_bytes += n * sizeof(g1_affine_t);
+    *out = b;
+    return CUZK_OK;
+out:
+    if (b->d_pts) cudaFree(b->d_pts);
+    delete b;
+    return st;
+}
+
+extern "C" size_t gpu_g1_bases_count(const gpu_g1_bases *b) { return b ? b->n : 0; }
+extern "C" size_t gpu_g1_bases_bytes(const gpu_g1_bases *b) { return b ? b->n * sizeof(g1_affine_t) : 0; }
+
+extern "C" void gpu_g1_bases_free(gpu_g1_bases *b) {
+    if (!b) return;
+    gpu_ctx *ctx = b->ctx;
+    if (b->d_pts && !ctx->dead.load() && ctx_enter(ctx, NULL, __FILE__, __LINE__) == CUZK_OK) {
+        cudaError_t e = cudaStreamSynchronize(ctx->stream);
+        if (e == cudaSuccess) e = cudaFree(b->d_pts);
+        if (e != cudaSuccess) (void)ctx_fail(ctx, NULL, e, __FILE__, __LINE__, "gpu_g1_bases_free");
+    }
+    ctx->resident_bytes -= b->n * sizeof(g1_affine_t);
+    delete b;
+}
+
+extern "C" cuzk_status gpu_g1_msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs, gpu_msm_stats *stats,
+                                      cuzk_error *err) {
+    (void)jobs; (void)n_jobs; (void)stats;
+    CTX_ENTER();
+    return dev_error(err, CUZK_ERR_UNSUPPORTED, __FILE__, __LINE__, "gpu_g1_msm_run: not implemented yet");
+}
+
+extern "C" cuzk_status gpu_bench_g1_msm01(size_t n, double frac01, bool montgomery, int warmup, int reps,
+                                          float *times_ms, gpu_msm_stats *stats, cuzk_error *err) {
+    (void)n; (void)frac01; (void)montgomery; (void)warmup; (void)reps; (void)times_ms; (void)stats;
+    return dev_error(err, CUZK_ERR_UNSUPPORTED, __FILE__, __LINE__, "gpu_bench_g1_msm01: not implemented yet");
 }
