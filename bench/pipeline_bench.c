@@ -173,6 +173,12 @@ int cuzk_bench_pipeline(int argc, char **argv) {
         cuzk_engine_get_stats(e, &es0);
         printf("preload: SRS G1 queries + circuit matrices resident on GPU %d: %.2f GiB in %.1f ms (once per circuit)\n",
                device, (double)es0.gpu_resident_bytes / 1073741824.0, now_ms() - t0);
+        /* the host copies of the G1 queries are not read again (the device holds them; B_G2 and the
+         * vk stay on the host): give their memory back */
+        size_t freed = ((size_t)params.n_a + params.n_b_g1 + params.n_l + params.n_h) * sizeof(g1_affine);
+        free(params.a); free(params.b_g1); free(params.l); free(params.h);
+        params.a = params.b_g1 = params.l = params.h = NULL;
+        printf("host: released the host copies of the G1 queries (%.2f GiB)\n", (double)freed / 1073741824.0);
     }
     double t_submit = now_ms();
     for (uint32_t k = 0; k < K; k++) {

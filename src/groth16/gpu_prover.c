@@ -10,7 +10,7 @@
 #include "util/parallel.h"
 #include "util/timer.h"
 
-#if !defined(CUZK_HAVE_CUDA) || !__has_include("cuda/gpu_r1cs.h") /* TEMP until gpu_ctx lands */
+#ifndef CUZK_HAVE_CUDA
 
 cuzk_status groth16_gpu_prover_create(groth16_gpu_prover **out, const bellperson_params *p, const r1cs *cs,
                                       int device, cuzk_error *err) {
