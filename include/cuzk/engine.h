@@ -58,6 +58,13 @@ typedef struct cuzk_engine_opts {
     cuzk_backend backend;     /* AUTO (0): the GPU when this build has CUDA and a device is present,
                                  else the CPU (one-line notice); CPU; GPU (CUZK_ERR_DEVICE if none) */
     int gpu_device;           /* CUDA device ordinal for the GPU backend (default 0) */
+    size_t pinned_budget_bytes; /* GPU backend: pinned host memory for witness buffers (pooled and
+                                   reused across partitions); 0: 4 witnesses' worth. Beyond it
+                                   witnesses are pageable (slower upload), never a failure */
+    size_t gpu_budget_bytes;  /* GPU backend: device memory a circuit may use (resident SRS G1
+                                 queries + matrices + one proof's vectors); 0: the device's free
+                                 memory. Exceeding it fails the preload / first partition with
+                                 CUZK_ERR_NOMEM_DEVICE and says by how much */
 } cuzk_engine_opts;
 
 /* Synthesis callback: fill witness[0 .. n_vars*4) with the n_vars witness values of partition
@@ -159,6 +166,8 @@ typedef struct cuzk_engine_stats {
     uint64_t reaper_items_freed, reaper_bytes_freed;
     double reaper_busy_ms;
     size_t gpu_resident_bytes;  /* GPU backend: SRS G1 queries + matrices resident on the device */
+    size_t pinned_bytes;        /* GPU backend: pinned witness buffers held by the pool */
+    uint64_t pinned_fallbacks;  /* witnesses that got pageable memory (pinned budget used up) */
 } cuzk_engine_stats;
 void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *out);
 

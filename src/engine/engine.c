@@ -58,7 +58,7 @@ static void cpu_pending_free(void *ctx, void *pending) {
     groth16_pending_free(pending);
 }
 const engine_backend engine_backend_cpu = {"cpu", cpu_start_bytes, cpu_start, cpu_finish, cpu_pending_bytes,
-                                           cpu_pending_free, NULL, NULL};
+                                           cpu_pending_free, NULL, NULL, NULL, NULL};
 
 /* ---- types ---------------------------------------------------------------------------------- */
 typedef struct span {
@@ -97,6 +97,7 @@ typedef struct part {
     uint32_t idx;
     fr *w;
     size_t w_bytes;
+    int w_pooled;                  /* w came from the backend's witness_alloc (returned through witness_free) */
     void *pending;
     size_t reserved;          /* budget bytes still held, not yet handed to the reaper */
     double t_push_begin, t_enq;
@@ -259,6 +260,12 @@ static void part_release(void *ctx, void *ptr, size_t bytes) {
     it.tag2 = p->idx;
     it.budgeted = budgeted;
     if (p->e->free_delay_ms > 0) { it.free_fn = slow_free; it.free_ctx = &p->e->free_delay_ms; }
+    if (ptr == p->w && p->w_pooled) {
+        /* back to the backend's pool (pinned), still on the reaper thread */
+        it.free_fn = p->e->be->witness_free;
+        it.free_ctx = p->e->be_ctx;
+        p->w_pooled = 0;
+    }
     reaper_push(p->e->rp, &it);
 }
 
@@ -354,7 +361,9 @@ static void *synth_main(void *arg) {
         cuzk_error perr = {0};
         cuzk_status st = CUZK_OK;
         p->w_bytes = j->n_vars * sizeof(fr);
-        p->w = malloc(p->w_bytes);
+        p->w = e->be->witness_alloc ? e->be->witness_alloc(e->be_ctx, p->w_bytes) : NULL;
+        p->w_pooled = p->w != NULL;
+        if (!p->w) p->w = malloc(p->w_bytes);
         double tc0 = now_ms(), tc1 = tc0;
         if (!p->w) st = ERR(&perr, CUZK_ERR_NOMEM, "partition %u: witness of %zu bytes", idx, p->w_bytes);
         else {
@@ -608,7 +617,9 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_opts *opts, 
     if (st != CUZK_OK) return st;
     if (b == GROTH16_BACKEND_CPU) return engine_create_with_backend(out, opts, &engine_backend_cpu, NULL, err);
     void *g = NULL;
-    if ((st = engine_gpu_ctx_create(&g, opts ? opts->gpu_device : 0, err)) != CUZK_OK) return st;
+    if ((st = engine_gpu_ctx_create(&g, opts ? opts->gpu_device : 0, opts ? opts->pinned_budget_bytes : 0,
+                                    opts ? opts->gpu_budget_bytes : 0, err)) != CUZK_OK)
+        return st;
     if ((st = engine_create_with_backend(out, opts, &engine_backend_gpu, g, err)) != CUZK_OK) {
         engine_backend_gpu.destroy(g);
         return st;
@@ -769,6 +780,10 @@ void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *out) {
     out->reaper_items_freed = rs.items_freed;
     out->reaper_bytes_freed = rs.bytes_freed;
     if (e->be->device_bytes) out->gpu_resident_bytes = e->be->device_bytes(e->be_ctx);
+    if (e->be == &engine_backend_gpu) {
+        size_t in_use = 0;
+        engine_gpu_pinned_stats(e->be_ctx, &out->pinned_bytes, &in_use, &out->pinned_fallbacks);
+    }
     out->reaper_busy_ms = rs.busy_ms;
 }
 

@@ -20,6 +20,7 @@ cuzk_status groth16_gpu_prover_create(groth16_gpu_prover **out, const bellperson
 }
 void groth16_gpu_prover_destroy(groth16_gpu_prover *gp) { (void)gp; }
 size_t groth16_gpu_prover_device_bytes(const groth16_gpu_prover *gp) { (void)gp; return 0; }
+size_t groth16_gpu_proof_device_bytes(const groth16_gpu_prover *gp) { (void)gp; return 0; }
 bool groth16_gpu_prover_dead(const groth16_gpu_prover *gp) { (void)gp; return true; }
 size_t groth16_gpu_start_bytes(const groth16_gpu_prover *gp) { (void)gp; return 0; }
 cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *gp, const fr *w, size_t n_w,
@@ -71,6 +72,9 @@ void groth16_gpu_prover_destroy(groth16_gpu_prover *gp) {
 }
 
 size_t groth16_gpu_prover_device_bytes(const groth16_gpu_prover *gp) { return gp ? gp->resident_bytes : 0; }
+size_t groth16_gpu_proof_device_bytes(const groth16_gpu_prover *gp) {
+    return gp ? ((size_t)gp->cs->n_vars + 3 * gp->m) * sizeof(fr) : 0;
+}
 bool groth16_gpu_prover_dead(const groth16_gpu_prover *gp) { return !gp || gpu_ctx_dead(gp->ctx); }
 
 size_t groth16_gpu_start_bytes(const groth16_gpu_prover *gp) {

@@ -44,6 +44,10 @@ void groth16_gpu_prover_destroy(groth16_gpu_prover *gp);
 /* Bytes resident on the device (bases + matrices + index lists). */
 size_t groth16_gpu_prover_device_bytes(const groth16_gpu_prover *gp);
 
+/* Device bytes one proof allocates from the pool besides the MSM scratch: the witness and a/b/c,
+ * (n_vars + 3m) Fr. */
+size_t groth16_gpu_proof_device_bytes(const groth16_gpu_prover *gp);
+
 /* True after a sticky CUDA fault: every later start fails with CUZK_ERR_DEVICE. */
 bool groth16_gpu_prover_dead(const groth16_gpu_prover *gp);
 
