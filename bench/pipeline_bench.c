@@ -297,9 +297,15 @@ int cuzk_bench_pipeline(int argc, char **argv) {
            "returned (drained in %.1f ms)\n",
            (unsigned long long)est.reaper_items_freed, (double)est.reaper_bytes_freed / 1048576.0, est.reaper_busy_ms,
            (double)pending_at_end / 1048576.0, t_drain);
-    printf("memory: peak host RSS (VmHWM) %.1f MiB; GPU resident %.2f GiB; budget %s, max reserved %.1f MiB, "
+    if (gb == GROTH16_BACKEND_GPU)
+        printf("GPU memory: resident %.2f GiB (SRS G1 queries + matrices), pool high-water %.2f GiB (per-proof vectors "
+               "+ MSM scratch), device used now %.2f GiB; pinned witness buffers %.2f GiB, pageable fallbacks %llu\n",
+               (double)est.gpu_resident_bytes / 1073741824.0, (double)est.gpu_pool_bytes / 1073741824.0,
+               (double)est.gpu_device_used_bytes / 1073741824.0, (double)est.pinned_bytes / 1073741824.0,
+               (unsigned long long)est.pinned_fallbacks);
+    printf("memory: peak host RSS (VmHWM) %.1f MiB; budget %s, max reserved %.1f MiB, "
            "waited %.1f ms, underestimates %llu\n",
-           (double)peak_rss_kib() / 1024.0, (double)est.gpu_resident_bytes / 1073741824.0,
+           (double)peak_rss_kib() / 1024.0,
            est.budget_limit ? "set" : "unlimited", (double)est.budget_max_reserved / 1048576.0, est.budget_wait_ms,
            (unsigned long long)est.budget_underestimates);
 

@@ -166,6 +166,9 @@ typedef struct cuzk_engine_stats {
     uint64_t reaper_items_freed, reaper_bytes_freed;
     double reaper_busy_ms;
     size_t gpu_resident_bytes;  /* GPU backend: SRS G1 queries + matrices resident on the device */
+    size_t gpu_pool_bytes;      /* GPU backend: the device's stream-ordered pool (per-proof vectors and
+                                   MSM scratch; its high-water mark, freed memory stays pooled) */
+    size_t gpu_device_used_bytes; /* GPU backend: total - free of the whole device */
     size_t pinned_bytes;        /* GPU backend: pinned witness buffers held by the pool */
     uint64_t pinned_fallbacks;  /* witnesses that got pageable memory (pinned budget used up) */
 } cuzk_engine_stats;

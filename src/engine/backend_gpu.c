@@ -165,6 +165,14 @@ static void gpu_witness_free(void *ctx, void *ptr) {
     pthread_mutex_unlock(&g->mu);
 }
 
+void engine_gpu_mem_stats(void *be_ctx, size_t *pool_bytes, size_t *device_used) {
+    engine_gpu_ctx *g = be_ctx;
+    *pool_bytes = *device_used = 0;
+    pthread_mutex_lock(&g->mu);
+    if (g->n) groth16_gpu_prover_mem(g->c[0].gp, pool_bytes, device_used);
+    pthread_mutex_unlock(&g->mu);
+}
+
 void engine_gpu_pinned_stats(void *be_ctx, size_t *pinned_bytes, size_t *in_use, uint64_t *fallbacks) {
     engine_gpu_ctx *g = be_ctx;
     pthread_mutex_lock(&g->mu);

@@ -783,6 +783,7 @@ void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *out) {
     if (e->be == &engine_backend_gpu) {
         size_t in_use = 0;
         engine_gpu_pinned_stats(e->be_ctx, &out->pinned_bytes, &in_use, &out->pinned_fallbacks);
+        engine_gpu_mem_stats(e->be_ctx, &out->gpu_pool_bytes, &out->gpu_device_used_bytes);
     }
     out->reaper_busy_ms = rs.busy_ms;
 }

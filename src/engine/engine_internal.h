@@ -54,6 +54,8 @@ cuzk_status engine_gpu_ctx_create(void **out, int device, size_t pinned_budget_b
                                   cuzk_error *err);
 /* Pinned witness buffers: held (pooled) bytes, buffers handed out now, allocations that fell back
  * to pageable memory because the pinned budget was used up. */
+/* The device pool's bytes and the device's used bytes (groth16_gpu_prover_mem). */
+void engine_gpu_mem_stats(void *be_ctx, size_t *pool_bytes, size_t *device_used);
 void engine_gpu_pinned_stats(void *be_ctx, size_t *pinned_bytes, size_t *in_use, uint64_t *fallbacks);
 cuzk_status engine_gpu_preload(void *be_ctx, const cuzk_circuit *c, cuzk_error *err);
 

@@ -21,6 +21,10 @@ cuzk_status groth16_gpu_prover_create(groth16_gpu_prover **out, const bellperson
 void groth16_gpu_prover_destroy(groth16_gpu_prover *gp) { (void)gp; }
 size_t groth16_gpu_prover_device_bytes(const groth16_gpu_prover *gp) { (void)gp; return 0; }
 size_t groth16_gpu_proof_device_bytes(const groth16_gpu_prover *gp) { (void)gp; return 0; }
+void groth16_gpu_prover_mem(const groth16_gpu_prover *gp, size_t *pool_reserved, size_t *device_used) {
+    (void)gp;
+    *pool_reserved = *device_used = 0;
+}
 bool groth16_gpu_prover_dead(const groth16_gpu_prover *gp) { (void)gp; return true; }
 size_t groth16_gpu_start_bytes(const groth16_gpu_prover *gp) { (void)gp; return 0; }
 cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *gp, const fr *w, size_t n_w,
@@ -74,6 +78,14 @@ void groth16_gpu_prover_destroy(groth16_gpu_prover *gp) {
 size_t groth16_gpu_prover_device_bytes(const groth16_gpu_prover *gp) { return gp ? gp->resident_bytes : 0; }
 size_t groth16_gpu_proof_device_bytes(const groth16_gpu_prover *gp) {
     return gp ? ((size_t)gp->cs->n_vars + 3 * gp->m) * sizeof(fr) : 0;
+}
+void groth16_gpu_prover_mem(const groth16_gpu_prover *gp, size_t *pool_reserved, size_t *device_used) {
+    *pool_reserved = *device_used = 0;
+    gpu_mem_stats ms;
+    cuzk_error e = {0};
+    if (!gp || gpu_ctx_mem(gp->ctx, &ms, &e) != CUZK_OK) return;
+    *pool_reserved = ms.pool_reserved_bytes;
+    *device_used = ms.device_total_bytes - ms.device_free_bytes;
 }
 bool groth16_gpu_prover_dead(const groth16_gpu_prover *gp) { return !gp || gpu_ctx_dead(gp->ctx); }
 

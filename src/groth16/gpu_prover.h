@@ -48,6 +48,11 @@ size_t groth16_gpu_prover_device_bytes(const groth16_gpu_prover *gp);
  * (n_vars + 3m) Fr. */
 size_t groth16_gpu_proof_device_bytes(const groth16_gpu_prover *gp);
 
+/* Device memory now: *pool_reserved = bytes the device's stream-ordered pool holds (its high-water
+ * mark, since freed memory stays pooled), *device_used = total - free of the whole device.
+ * Zeros when gp is NULL or the query fails. */
+void groth16_gpu_prover_mem(const groth16_gpu_prover *gp, size_t *pool_reserved, size_t *device_used);
+
 /* True after a sticky CUDA fault: every later start fails with CUZK_ERR_DEVICE. */
 bool groth16_gpu_prover_dead(const groth16_gpu_prover *gp);
 
