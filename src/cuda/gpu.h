@@ -26,6 +26,7 @@
 #ifndef CUZK_CUDA_GPU_H
 #define CUZK_CUDA_GPU_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -87,6 +88,160 @@ cuzk_status gpu_ntt(struct fr *data, size_t batch, int log_m, gpu_ntt_dir dir, g
 cuzk_status gpu_g1_msm(struct g1_jacobian *out, const struct g1_affine *bases,
                        const struct scalar256 *scalars, size_t n, cuzk_error *err);
 
+/* ==== device context: one per device and worker ================================================
+ * A gpu_ctx owns one non-blocking CUDA stream on one device. Everything below that takes a ctx
+ * enqueues its work on that stream (in call order) and first makes the ctx's device current for
+ * the calling thread. Device temporaries come from the device's default stream-ordered memory pool,
+ * whose release threshold gpu_ctx_create raises to UINT64_MAX: memory freed into the pool stays
+ * reserved by the process and is reused by later allocations without a device-wide
+ * synchronization (the pool is shared by every ctx of the device; gpu_ctx_destroy trims the
+ * unused part).
+ *
+ * Errors: on top of the classes at the top of this file,
+ *   - a sticky CUDA fault (illegal address, misaligned address, illegal instruction, launch
+ *     failure, hardware stack error, invalid PC, uncorrectable ECC, ...) marks the ctx DEAD: the
+ *     call reports CUZK_ERR_DEVICE and every later call on the ctx (and on objects made from it)
+ *     returns CUZK_ERR_DEVICE with the message "GPU context is dead since <first error>", without
+ *     touching the device. The CUDA context of the process on that device is unusable then: the
+ *     service destroys the ctx and restarts the worker (in practice, the process).
+ *   - a failed device allocation (cudaErrorMemoryAllocation) is CUZK_ERR_NOMEM_DEVICE; the error is
+ *     cleared and the ctx stays usable.
+ * Faults inside kernels surface at the next call that waits (gpu_sync, gpu_event_sync,
+ * gpu_g1_msm_run, ...), which then reports them.
+ *
+ * Thread-safety: a ctx and the objects made from it are used by one thread at a time (a worker);
+ * different ctxs may be used from different threads concurrently. gpu_host_alloc_pinned /
+ * gpu_host_free_pinned are thread-safe. */
+typedef struct gpu_ctx gpu_ctx;
+
+/* *out = a new ctx on CUDA device `device` (0-based): its own non-blocking stream, the device's
+ * default memory pool with release threshold UINT64_MAX. Returns CUZK_ERR_ARG (out NULL, device
+ * out of range), CUZK_ERR_UNSUPPORTED (no device/driver), CUZK_ERR_DEVICE; *out = NULL then. */
+cuzk_status gpu_ctx_create(gpu_ctx **out, int device, cuzk_error *err);
+/* Waits for the stream (errors ignored), frees everything the ctx holds (not the gpu_g1_bases
+ * made on it: free those first), destroys the stream, trims the pool. NULL is ignored. */
+void gpu_ctx_destroy(gpu_ctx *ctx);
+/* The device ordinal of ctx. */
+int gpu_ctx_device(const gpu_ctx *ctx);
+/* The ctx's cudaStream_t, as void *: for callers that launch their own kernels on it. */
+void *gpu_ctx_stream(const gpu_ctx *ctx);
+/* True after a sticky fault (see above): every later call on the ctx returns CUZK_ERR_DEVICE. */
+bool gpu_ctx_dead(const gpu_ctx *ctx);
+
+typedef struct gpu_mem_stats {
+    size_t device_total_bytes, device_free_bytes;   /* cudaMemGetInfo of the ctx's device */
+    size_t pool_reserved_bytes, pool_used_bytes;    /* the device's default stream-ordered pool
+                                                       (cudaMemPoolAttrReservedMemCurrent /
+                                                       cudaMemPoolAttrUsedMemCurrent), all ctxs */
+    size_t resident_bytes;                          /* device bytes of the gpu_g1_bases (and other
+                                                       resident objects) alive on this ctx */
+} gpu_mem_stats;
+/* Fills *out. CUZK_ERR_ARG, CUZK_ERR_DEVICE (dead ctx or CUDA failure). */
+cuzk_status gpu_ctx_mem(gpu_ctx *ctx, gpu_mem_stats *out, cuzk_error *err);
+
+/* Device buffers: stream-ordered (cudaMallocAsync / cudaFreeAsync on the ctx stream, from the
+ * pool). *d_ptr = `bytes` bytes of device memory (256-byte aligned), usable by work enqueued on
+ * the ctx stream after this call (other streams: after gpu_sync). bytes = 0 gives *d_ptr = NULL.
+ * CUZK_ERR_NOMEM_DEVICE on OOM (ctx still usable), CUZK_ERR_ARG, CUZK_ERR_DEVICE; *d_ptr = NULL on
+ * failure. gpu_buf_free enqueues the free after all work so far on the stream (the memory returns
+ * to the pool when that work is done); NULL ok; errors are ignored (dead ctx: nothing is done). */
+cuzk_status gpu_buf_alloc(gpu_ctx *ctx, void **d_ptr, size_t bytes, cuzk_error *err);
+void gpu_buf_free(gpu_ctx *ctx, void *d_ptr);
+/* Enqueue a copy of `bytes` bytes (host <-> device) or a memset on the ctx stream. With pinned host
+ * memory the call returns at once and the host buffer must stay valid and unchanged until the
+ * stream reaches the copy (gpu_sync, gpu_event_sync); with pageable memory CUDA stages it and the
+ * call may block (d2h: until the copy is done). bytes = 0 does nothing. CUZK_ERR_ARG,
+ * CUZK_ERR_DEVICE. */
+cuzk_status gpu_copy_h2d_async(gpu_ctx *ctx, void *d_dst, const void *src, size_t bytes, cuzk_error *err);
+cuzk_status gpu_copy_d2h_async(gpu_ctx *ctx, void *dst, const void *d_src, size_t bytes, cuzk_error *err);
+cuzk_status gpu_memset_async(gpu_ctx *ctx, void *d_dst, int value, size_t bytes, cuzk_error *err);
+/* Waits until everything enqueued on the ctx stream is done. Reports a kernel fault that happened
+ * meanwhile (CUZK_ERR_DEVICE; sticky ones mark the ctx dead). */
+cuzk_status gpu_sync(gpu_ctx *ctx, cuzk_error *err);
+
+/* Pinned (page-locked, portable: usable with every device) host memory, cudaHostAlloc.
+ * bytes = 0 gives *h_ptr = NULL. CUZK_ERR_NOMEM when the allocation fails, CUZK_ERR_UNSUPPORTED
+ * without a device, CUZK_ERR_ARG. gpu_host_free_pinned: NULL ok. Thread-safe. Freeing pinned
+ * memory synchronizes the device: keep it off hot paths (the reaper). */
+cuzk_status gpu_host_alloc_pinned(void **h_ptr, size_t bytes, cuzk_error *err);
+void gpu_host_free_pinned(void *h_ptr);
+
+/* Events, for the reaper: free a buffer only after the GPU work that reads it has finished.
+ * gpu_event_record: *out = a new event marking the current end of the ctx stream (work enqueued
+ * later is not covered). gpu_event_sync waits until the stream reaches it (CUZK_ERR_DEVICE on a
+ * fault: sticky ones mark the ctx dead). An event refers to its ctx: destroy it before the ctx.
+ * gpu_event_destroy: NULL ok. An event may be synced and destroyed from another thread than the
+ * one using the ctx (the reaper), once gpu_event_record has returned. */
+typedef struct gpu_event gpu_event;
+cuzk_status gpu_event_record(gpu_ctx *ctx, gpu_event **out, cuzk_error *err);
+cuzk_status gpu_event_sync(gpu_event *ev, cuzk_error *err);
+void gpu_event_destroy(gpu_event *ev);
+
+/* ==== SRS-resident G1 bases ===================================================================
+ * *out = a device copy of n affine points (host array `bases`, pageable or pinned, layout of
+ * src/ec/ec.h g1_affine: x, y in Montgomery form, (0, 0) = infinity; assumed on the curve, not
+ * checked). The copy is made with a plain cudaMalloc (not the pool: freeing returns the memory to
+ * the device) and completes before the call returns (the host array may be freed then). The
+ * points stay on the device until gpu_g1_bases_free, which must come before gpu_ctx_destroy.
+ * n = 0 is allowed (an empty set). n < 2^31. CUZK_ERR_ARG, CUZK_ERR_NOMEM (host struct),
+ * CUZK_ERR_NOMEM_DEVICE (ctx still usable), CUZK_ERR_DEVICE; *out = NULL on failure.
+ * resident_bytes of gpu_ctx_mem counts gpu_g1_bases_bytes of every live set. */
+typedef struct gpu_g1_bases gpu_g1_bases;
+cuzk_status gpu_g1_bases_upload(gpu_ctx *ctx, gpu_g1_bases **out, const struct g1_affine *bases, size_t n,
+                                cuzk_error *err);
+size_t gpu_g1_bases_count(const gpu_g1_bases *b);   /* n */
+size_t gpu_g1_bases_bytes(const gpu_g1_bases *b);   /* device bytes held (n * 96) */
+/* Waits for the ctx stream (work reading the points), then frees them. NULL ok. */
+void gpu_g1_bases_free(gpu_g1_bases *b);
+
+/* ==== G1 MSM over resident bases, with the 0/1 split ========================================== */
+typedef enum { GPU_SCALARS_CANONICAL = 0, GPU_SCALARS_MONTGOMERY = 1 } gpu_scalar_form;
+typedef struct gpu_msm_job {
+    const gpu_g1_bases *bases;  /* made on the same ctx */
+    size_t base_offset;         /* uses bases[base_offset .. base_offset + n) */
+    size_t n;                   /* base_offset + n <= gpu_g1_bases_count(bases); n < 2^31 */
+    const void *d_scalars;      /* DEVICE array of 4 x uint64 little-endian Fr elements: n of them
+                                   (d_index NULL), or as many as d_index reaches */
+    gpu_scalar_form form;       /* Montgomery (x*R mod r, R = 2^256) or canonical; every value < r
+                                   (canonical values below 2^255 are summed correctly too) */
+    const uint32_t *d_index;    /* optional DEVICE array of n: scalar of base k (k < n) is
+                                   d_scalars[d_index[k]]; repeats allowed; NULL: d_scalars[k] */
+    struct g1_jacobian *out;    /* HOST result: sum_{k<n} scalar_k * bases[base_offset + k]
+                                   (Jacobian, Montgomery coordinates, Z = 0 at infinity) */
+} gpu_msm_job;
+typedef struct gpu_msm_stats {
+    float classify_ms, ones_ms, tail_ms, total_ms;   /* CUDA-event times summed over the jobs:
+                                                        classification and compaction, the sum of
+                                                        the bases of scalars 1, the Pippenger tail
+                                                        (its kernels overlap nothing), and the whole
+                                                        job from first to last kernel */
+    size_t n_zero, n_one, n_other;                   /* scalar counts summed over the jobs */
+    /* the tail, split further (CUDA-event ms summed over jobs and chunks) */
+    float tail_digits_ms;                            /* window digits + radix sort of (bucket, point) */
+    float tail_accum_ms;                             /* bucket accumulation (mixed additions) */
+    float tail_reduce_ms;                            /* bucket reduction and window combination */
+    size_t tail_chunks;                              /* Pippenger passes (chunks of points) run */
+} gpu_msm_stats;
+/* Runs the jobs in order on the ctx stream and waits for them; job i writes *jobs[i].out.
+ * Per job, each scalar is classified (Montgomery 1 is R mod r, canonical 1 is 1):
+ *   0      skipped;
+ *   1      its base is summed by a parallel addition of the compacted list of such bases
+ *          (XYZZ mixed additions per thread, then a tree of XYZZ additions);
+ *   other  Pippenger over the compacted (index, scalar) list, "the tail": signed c-bit window
+ *          digits, (bucket, point) pairs radix-sorted (CUB), XYZZ bucket accumulation, running-sum
+ *          bucket reduction, windows combined by Horner (the algorithm of gpu_g1_msm below). Tails
+ *          longer than the chunk limit (2^25 points; env CUZK_MSM_CHUNK=<points> lowers it, for
+ *          tests) run as several passes whose results are summed on the device.
+ * Montgomery scalars are converted on the device. The results do not depend on the chunking.
+ * Scratch comes from the ctx's stream-ordered pool (reused across calls): about
+ * 16 * W * min(n_other, chunk) bytes for the tail (W = 255/c + 1 windows of c bits) plus 4 * n.
+ * stats may be NULL (then no events are recorded); it is overwritten, not accumulated into.
+ * Returns CUZK_ERR_ARG (NULL pointers, offset/size out of range, bases of another ctx: nothing was
+ * run), CUZK_ERR_NOMEM_DEVICE (scratch: ctx still usable), CUZK_ERR_DEVICE (a bad device pointer
+ * or index faults here: the ctx is dead); the outputs of jobs not completed are unspecified. */
+cuzk_status gpu_g1_msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs, gpu_msm_stats *stats,
+                           cuzk_error *err);
+
 /* ---- benchmarks (device-resident data, CUDA-event timed) ------------------------------------ */
 /* MSM of n points: bases are random curve points (random x, y = sqrt(x^3 + 4); not necessarily in
  * the prime-order subgroup, which does not change the cost), scalars uniform below 2^254, both
@@ -94,12 +249,62 @@ cuzk_status gpu_g1_msm(struct g1_jacobian *out, const struct g1_affine *bases,
  * each time in milliseconds to times_ms[reps] (not sorted). window_bits <= 0: default for n. */
 cuzk_status gpu_bench_g1_msm(size_t n, int window_bits, int warmup, int reps, float *times_ms,
                              cuzk_error *err);
+/* MSM over n resident random points through gpu_g1_msm_run (one job): a fraction `frac01` of the
+ * scalars (evenly spread, chosen by a hash) are 0 or 1 (half each), the rest uniform below 2^254;
+ * generated on the device in canonical form (`montgomery`: converted to Montgomery form first, so
+ * the run converts back). Runs `warmup` untimed then `reps` timed runs, CUDA-event times of the
+ * whole gpu_g1_msm_run (its host synchronizations included) into times_ms[reps]; *stats (may be
+ * NULL) gets the stats of the last run. */
+cuzk_status gpu_bench_g1_msm01(size_t n, double frac01, bool montgomery, int warmup, int reps, float *times_ms,
+                               gpu_msm_stats *stats, cuzk_error *err);
 /* NTT of `batch` vectors of 2^log_m random elements, forward, bellperson roots, data on device. */
 cuzk_status gpu_bench_ntt(int log_m, size_t batch, int warmup, int reps, float *times_ms,
                           cuzk_error *err);
 
 /* Default Pippenger window (bits) for n points. */
 int gpu_msm_window_bits(size_t n);
+
+/* ---- H on the device (issue 3 item 2) ------------------------------------------------------ */
+/* The Groth16 H step of src/poly/ntt.h on device-resident vectors, enqueued on `stream` (a
+ * cudaStream_t passed as void *, NULL = the legacy default stream); the call returns once the
+ * work is enqueued: the caller synchronizes the stream before reading d_a or reusing d_b/d_c.
+ * d_a, d_b, d_c: DEVICE arrays of m = 2^log_m Fr each (4 x uint64, Montgomery), 1 <= log_m <= 28,
+ * distinct, not overlapping.
+ *   bellperson: the row evaluations a, b, c exactly as h_bellperson takes them; on completion d_a
+ *     holds what h_bellperson leaves in a (the m H-MSM scalars h_i, Montgomery). Steps fused on
+ *     the device: iNTT(a, b, c) -> coset NTT (g = 7) -> (a*b - c) * (g^m - 1)^-1 -> coset iNTT
+ *     (roots 7^t).
+ *   snarkjs: a, b in (c is scratch, its input ignored); on completion d_a holds what h_snarkjs
+ *     leaves in a: A(g w^j) B(g w^j) - C(g w^j), C = A*B on the rows, g = omega_2m (roots 5^t).
+ * d_b and d_c are clobbered in both. Device scratch: none beyond the three vectors (stream-ordered
+ * cudaMallocAsync of a few KiB for constants, freed on the stream).
+ * Twiddle tables are built on first use (synchronously) and cached per (device, log_m, roots) for
+ * the process lifetime; gpu_h_cache_bytes says how many bytes they hold.
+ * Returns CUZK_OK, CUZK_ERR_ARG (NULL pointer, log_m out of range), CUZK_ERR_NOMEM_DEVICE,
+ * CUZK_ERR_DEVICE. Thread-safety: may be called from several threads (the cache is locked). */
+cuzk_status gpu_h_bellperson_async(void *stream, struct fr *d_a, struct fr *d_b, struct fr *d_c,
+                                   int log_m, cuzk_error *err);
+cuzk_status gpu_h_snarkjs_async(void *stream, struct fr *d_a, struct fr *d_b, struct fr *d_c,
+                                int log_m, cuzk_error *err);
+/* Bytes of device memory held by the H twiddle cache of the current device (0 when empty). */
+size_t gpu_h_cache_bytes(void);
+
+/* ---- fixed-base batch scalar multiplication (setup, issue 5) -------------------------------- */
+/* out[i] = scalars[i] * gen, affine, for i < n: byte-identical to the CPU's g1_mul_fr (g2_mul_fr)
+ * followed by g1_jacobian_to_affine (g2_...): Montgomery coordinates, (0, 0) for infinity (scalar
+ * 0, or gen = (0, 0) = infinity). gen: one affine point on the curve (not checked). scalars: n Fr,
+ * Montgomery, host. out: n affine points, host; may not alias scalars. n = 0 does nothing.
+ * Algorithm: fixed-base windows (w = 8: 32 windows of 256 precomputed multiples
+ * j * 2^(8k) * gen, built once per call on the device); each thread sums the 32 table entries of
+ * its scalar in XYZZ, then Montgomery's batch inversion per block gives affine. Points go through
+ * in chunks with host<->device copies overlapped (two streams, pinned staging).
+ * Returns CUZK_OK, CUZK_ERR_ARG (NULL with n > 0), CUZK_ERR_NOMEM (pinned host staging),
+ * CUZK_ERR_NOMEM_DEVICE, CUZK_ERR_DEVICE. Synchronous; thread-safe (own streams per call). */
+struct g2_affine;
+cuzk_status gpu_g1_fixed_base(struct g1_affine *out, const struct g1_affine *gen,
+                              const struct fr *scalars, size_t n, cuzk_error *err);
+cuzk_status gpu_g2_fixed_base(struct g2_affine *out, const struct g2_affine *gen,
+                              const struct fr *scalars, size_t n, cuzk_error *err);
 
 #ifdef __cplusplus
 }

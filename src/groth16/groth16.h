@@ -29,6 +29,9 @@ typedef struct groth16_timings {
     double h_ms;         /* NTTs of the H step */
     double msm_a_ms, msm_b1_ms, msm_b2_ms, msm_l_ms, msm_h_ms;
     double assemble_ms;  /* r, s terms and conversion to affine */
+    double upload_ms;    /* GPU prover: witness host -> device copy (0 on the CPU) */
+    double b2_wait_ms;   /* finish: time spent on B_G2 in finish (the MSM itself, or waiting for
+                            the thread the GPU prover's start launched); msm_b2_ms is the MSM's own time */
     double total_ms;
 } groth16_timings;
 

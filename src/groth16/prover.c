@@ -7,6 +7,7 @@
 #include <sys/random.h>
 
 #include "groth16/backend.h"
+#include "groth16/prover_internal.h"
 #include "msm/msm.h"
 #include "poly/ntt.h"
 #include "util/log.h"
@@ -43,7 +44,7 @@ static void to_canon_range(void *vctx, size_t b, size_t e, int tid) {
     to_canon_ctx *c = vctx;
     for (size_t i = b; i < e; i++) fr_to_canon(c->out[i].l, &c->in[i]);
 }
-static void frs_to_scalars(scalar256 *out, const fr *in, size_t n, int nthreads) {
+void groth16_frs_to_scalars(scalar256 *out, const fr *in, size_t n, int nthreads) {
     to_canon_ctx c = {out, in};
     parallel_for(n, nthreads, to_canon_range, &c);
 }
@@ -53,14 +54,10 @@ static void frs_to_scalars(scalar256 *out, const fr *in, size_t n, int nthreads)
  *   B = beta2 + sB2 + s delta2
  *   C = sC + sH + s A + r (beta1 + sB1 + s delta1) - r s delta1
  * which expands to DESIGN.md section 4 item 8. */
-typedef struct {
-    g1_jacobian a, b1, c, h; /* MSM results: sA, sB1, sC (= L), sH */
-    g2_jacobian b2;
-} msm_results;
 
 static void g1_add_affine_to(g1_jacobian *acc, const g1_affine *p) { g1_jacobian_add_mixed(acc, acc, p); }
 
-static void assemble(groth16_proof *out, const msm_results *m, const g1_affine *alpha1,
+void groth16_assemble(groth16_proof *out, const groth16_msm_results *m, const g1_affine *alpha1,
                      const g1_affine *beta1, const g2_affine *beta2, const g1_affine *delta1,
                      const g2_affine *delta2, const fr *r, const fr *s) {
     g1_jacobian a, b1, c, t, d1;
@@ -136,12 +133,12 @@ cuzk_status groth16_prove_zkey(groth16_proof *out, const zkey *z, const fr *w, s
         goto out;
     }
     if ((st = groth16_h_snarkjs(&d, a, b, c, nthreads, err)) != CUZK_OK) goto out;
-    frs_to_scalars(hs, a, m, nthreads);
-    frs_to_scalars(ws, w, n_w, nthreads);
+    groth16_frs_to_scalars(hs, a, m, nthreads);
+    groth16_frs_to_scalars(ws, w, n_w, nthreads);
     t1 = now_ms(); tm.h_ms = t1 - t0; t0 = t1;
 
     /* 3. MSMs */
-    msm_results mr;
+    groth16_msm_results mr;
     if ((st = groth16_g1_msm(&mr.a, z->a, ws, n_w, nthreads, err)) != CUZK_OK) goto out;
     t1 = now_ms(); tm.msm_a_ms = t1 - t0; t0 = t1;
     if ((st = groth16_g1_msm(&mr.b1, z->b1, ws, n_w, nthreads, err)) != CUZK_OK) goto out;
@@ -154,7 +151,7 @@ cuzk_status groth16_prove_zkey(groth16_proof *out, const zkey *z, const fr *w, s
     t1 = now_ms(); tm.msm_h_ms = t1 - t0; t0 = t1;
 
     /* 4. proof */
-    assemble(out, &mr, &z->alpha1, &z->beta1, &z->beta2, &z->delta1, &z->delta2, r, s);
+    groth16_assemble(out, &mr, &z->alpha1, &z->beta1, &z->beta2, &z->delta1, &z->delta2, r, s);
     t1 = now_ms(); tm.assemble_ms = t1 - t0;
 out:
     ntt_domain_free(&d);
@@ -167,35 +164,43 @@ out:
 
 /* ---- bellperson convention ---------------------------------------------------------------- */
 
-/* Density bitmaps as byte arrays: dens[k] != 0 iff variable k has a nonzero coefficient in some
- * row of m. */
-static void matrix_density(uint8_t *dens, const csr_matrix *m) {
-    for (uint64_t i = 0; i < m->nnz; i++)
-        if (!fr_is_zero(&m->val[i])) dens[m->col[i]] = 1;
-}
-
-/* The pending proof between start and finish: everything finish touches, owned here, except the
- * B_G2 bases (the parameters' b_g2 array, borrowed: the parameters must outlive the pending). */
-struct groth16_pending {
-    msm_results mr;               /* a, b1, c (= L), h from start; b2 set by finish */
-    g1_affine alpha1, beta1, delta1;
-    g2_affine beta2, delta2;
-    fr r, s;                      /* secrets: wiped by groth16_pending_free */
-    const g2_affine *b_g2;        /* borrowed: p->b_g2 */
-    scalar256 *b_scalars;         /* owned: n_b canonical scalars (inputs then aux with B density) */
-    size_t n_b;
-    groth16_release_fn release;   /* how b_scalars is released (NULL: free) */
-    void *release_ctx;
-    int finished;
-};
-
-static void release_buf(groth16_release_fn release, void *ctx, void *ptr, size_t bytes) {
+void groth16_release_buf(groth16_release_fn release, void *ctx, void *ptr, size_t bytes) {
     if (!ptr) return;
     if (release) release(ctx, ptr, bytes);
     else free(ptr);
 }
 
-static int bellperson_log_m(const r1cs *cs) {
+static void *b2_thread_main(void *arg) {
+    groth16_pending *pend = arg;
+    double t0 = now_ms();
+    g2_msm(&pend->mr.b2, pend->b_g2, pend->b_scalars, pend->n_b, pend->b2_nthreads);
+    pend->b2_ms = now_ms() - t0;
+    return NULL;
+}
+
+cuzk_status groth16_pending_start_b2(groth16_pending *pend, int nthreads, cuzk_error *err) {
+    if (!pend || pend->b2_started) return ERR(err, CUZK_ERR_ARG, "groth16_pending_start_b2: NULL or already started");
+    pend->b2_nthreads = nthreads;
+    int rc = pthread_create(&pend->b2_thread, NULL, b2_thread_main, pend);
+    if (rc != 0) return ERR(err, CUZK_ERR_NOMEM, "B_G2 thread: %s", strerror(rc));
+    pend->b2_started = 1;
+    return CUZK_OK;
+}
+
+/* Joins the B_G2 thread if one runs. */
+static void pending_join_b2(groth16_pending *pend) {
+    if (pend->b2_started && !pend->b2_joined) {
+        pthread_join(pend->b2_thread, NULL);
+        pend->b2_joined = 1;
+    }
+}
+
+void groth16_matrix_density(uint8_t *dens, const csr_matrix *m) {
+    for (uint64_t i = 0; i < m->nnz; i++)
+        if (!fr_is_zero(&m->val[i])) dens[m->col[i]] = 1;
+}
+
+int groth16_bellperson_log_m(const r1cs *cs) {
     size_t n = (size_t)cs->n_constraints + (size_t)cs->n_public + 1;
     int log_m = 1;
     while (((size_t)1 << log_m) < n) log_m++;
@@ -205,7 +210,7 @@ static int bellperson_log_m(const r1cs *cs) {
 size_t groth16_bellperson_start_bytes(const bellperson_params *p, const r1cs *cs, int nthreads) {
     if (!p || !cs) return 0;
     if (nthreads <= 0) nthreads = cuzk_num_threads();
-    size_t m = (size_t)1 << bellperson_log_m(cs), n_w = cs->n_vars, n_b = p->n_b_g2;
+    size_t m = (size_t)1 << groth16_bellperson_log_m(cs), n_w = cs->n_vars, n_b = p->n_b_g2;
     size_t big = m > n_w ? m : n_w;
     size_t bytes = 3 * m * sizeof(fr)          /* a, b, c */
                    + m * sizeof(fr)            /* NTT twiddles (two tables of m/2) */
@@ -226,7 +231,8 @@ size_t groth16_pending_bytes(const groth16_pending *pend) {
 
 void groth16_pending_free(groth16_pending *pend) {
     if (!pend) return;
-    release_buf(pend->release, pend->release_ctx, pend->b_scalars, pend->n_b * sizeof(scalar256));
+    pending_join_b2(pend);
+    groth16_release_buf(pend->release, pend->release_ctx, pend->b_scalars, pend->n_b * sizeof(scalar256));
     explicit_bzero(&pend->r, sizeof pend->r);
     explicit_bzero(&pend->s, sizeof pend->s);
     free(pend);
@@ -250,7 +256,7 @@ cuzk_status groth16_prove_bellperson_start(groth16_pending **out, const bellpers
     if (n_w != cs->n_vars)
         return ERR(err, CUZK_ERR_MISMATCH, "witness has %zu values but the circuit has %u variables", n_w, cs->n_vars);
     size_t n_inputs = (size_t)cs->n_public + 1, n_aux = cs->n_vars - n_inputs;
-    int log_m = bellperson_log_m(cs);
+    int log_m = groth16_bellperson_log_m(cs);
     size_t m = (size_t)1 << log_m;
     if (p->vk.n_public + 1 != n_inputs || p->n_l != n_aux || p->n_h != m - 1)
         return ERR(err, CUZK_ERR_MISMATCH,
@@ -277,8 +283,8 @@ cuzk_status groth16_prove_bellperson_start(groth16_pending **out, const bellpers
     csr_spmv(b, &cs->b, w, nthreads);
     csr_spmv(c, &cs->c, w, nthreads);
     for (size_t i = 0; i < n_inputs; i++) a[cs->n_constraints + i] = w[i];
-    matrix_density(dens_a, &cs->a);
-    matrix_density(dens_b, &cs->b);
+    groth16_matrix_density(dens_a, &cs->a);
+    groth16_matrix_density(dens_b, &cs->b);
     t1 = now_ms(); tm.abc_ms = t1 - t0; t0 = t1;
 
     /* 2. h coefficients; a, b, c and the twiddles are done after this */
@@ -287,13 +293,13 @@ cuzk_status groth16_prove_bellperson_start(groth16_pending **out, const bellpers
         goto out;
     }
     if ((st = groth16_h_bellperson(&d, a, b, c, nthreads, err)) != CUZK_OK) goto out;
-    frs_to_scalars(hs, a, m - 1, nthreads);
-    frs_to_scalars(ws, w, n_w, nthreads);
-    release_buf(release, release_ctx, a, m * sizeof *a); a = NULL;
-    release_buf(release, release_ctx, b, m * sizeof *b); b = NULL;
-    release_buf(release, release_ctx, c, m * sizeof *c); c = NULL;
-    release_buf(release, release_ctx, d.twiddles, m / 2 * sizeof(fr)); d.twiddles = NULL;
-    release_buf(release, release_ctx, d.twiddles_inv, m / 2 * sizeof(fr)); d.twiddles_inv = NULL;
+    groth16_frs_to_scalars(hs, a, m - 1, nthreads);
+    groth16_frs_to_scalars(ws, w, n_w, nthreads);
+    groth16_release_buf(release, release_ctx, a, m * sizeof *a); a = NULL;
+    groth16_release_buf(release, release_ctx, b, m * sizeof *b); b = NULL;
+    groth16_release_buf(release, release_ctx, c, m * sizeof *c); c = NULL;
+    groth16_release_buf(release, release_ctx, d.twiddles, m / 2 * sizeof(fr)); d.twiddles = NULL;
+    groth16_release_buf(release, release_ctx, d.twiddles_inv, m / 2 * sizeof(fr)); d.twiddles_inv = NULL;
     t1 = now_ms(); tm.h_ms = t1 - t0; t0 = t1;
 
     /* 3. G1 MSMs. A: all inputs (dense by the extra rows), then aux with A-density. */
@@ -319,16 +325,16 @@ cuzk_status groth16_prove_bellperson_start(groth16_pending **out, const bellpers
     if (!pend->b_scalars) { st = ERR(err, CUZK_ERR_NOMEM, "B scalars (%zu)", k); goto out; }
     pend->n_b = k;
     memcpy(pend->b_scalars, sel, k * sizeof *sel);
-    release_buf(release, release_ctx, dens_a, n_w); dens_a = NULL;
-    release_buf(release, release_ctx, dens_b, n_w); dens_b = NULL;
+    groth16_release_buf(release, release_ctx, dens_a, n_w); dens_a = NULL;
+    groth16_release_buf(release, release_ctx, dens_b, n_w); dens_b = NULL;
     if ((st = groth16_g1_msm(&pend->mr.b1, p->b_g1, pend->b_scalars, k, nthreads, err)) != CUZK_OK) goto out;
-    release_buf(release, release_ctx, sel, n_w * sizeof *sel); sel = NULL;
+    groth16_release_buf(release, release_ctx, sel, n_w * sizeof *sel); sel = NULL;
     t1 = now_ms(); tm.msm_b1_ms = t1 - t0; t0 = t1;
     if ((st = groth16_g1_msm(&pend->mr.c, p->l, ws + n_inputs, n_aux, nthreads, err)) != CUZK_OK) goto out;
-    release_buf(release, release_ctx, ws, n_w * sizeof *ws); ws = NULL;
+    groth16_release_buf(release, release_ctx, ws, n_w * sizeof *ws); ws = NULL;
     t1 = now_ms(); tm.msm_l_ms = t1 - t0; t0 = t1;
     if ((st = groth16_g1_msm(&pend->mr.h, p->h, hs, m - 1, nthreads, err)) != CUZK_OK) goto out;
-    release_buf(release, release_ctx, hs, m * sizeof *hs); hs = NULL;
+    groth16_release_buf(release, release_ctx, hs, m * sizeof *hs); hs = NULL;
     t1 = now_ms(); tm.msm_h_ms = t1 - t0; t0 = t1;
 
     pend->alpha1 = p->vk.alpha1;
@@ -342,16 +348,16 @@ cuzk_status groth16_prove_bellperson_start(groth16_pending **out, const bellpers
     *out = pend;
     pend = NULL;
 out:
-    release_buf(release, release_ctx, a, m * sizeof *a);
-    release_buf(release, release_ctx, b, m * sizeof *b);
-    release_buf(release, release_ctx, c, m * sizeof *c);
-    release_buf(release, release_ctx, d.twiddles, m / 2 * sizeof(fr));
-    release_buf(release, release_ctx, d.twiddles_inv, m / 2 * sizeof(fr));
-    release_buf(release, release_ctx, ws, n_w * sizeof *ws);
-    release_buf(release, release_ctx, sel, n_w * sizeof *sel);
-    release_buf(release, release_ctx, hs, m * sizeof *hs);
-    release_buf(release, release_ctx, dens_a, n_w);
-    release_buf(release, release_ctx, dens_b, n_w);
+    groth16_release_buf(release, release_ctx, a, m * sizeof *a);
+    groth16_release_buf(release, release_ctx, b, m * sizeof *b);
+    groth16_release_buf(release, release_ctx, c, m * sizeof *c);
+    groth16_release_buf(release, release_ctx, d.twiddles, m / 2 * sizeof(fr));
+    groth16_release_buf(release, release_ctx, d.twiddles_inv, m / 2 * sizeof(fr));
+    groth16_release_buf(release, release_ctx, ws, n_w * sizeof *ws);
+    groth16_release_buf(release, release_ctx, sel, n_w * sizeof *sel);
+    groth16_release_buf(release, release_ctx, hs, m * sizeof *hs);
+    groth16_release_buf(release, release_ctx, dens_a, n_w);
+    groth16_release_buf(release, release_ctx, dens_b, n_w);
     groth16_pending_free(pend);
     tm.total_ms = tm.abc_ms + tm.h_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_l_ms + tm.msm_h_ms;
     if (t) *t = tm;
@@ -365,13 +371,20 @@ cuzk_status groth16_prove_bellperson_finish(groth16_proof *out, groth16_pending 
     if (!out || !pend) return ERR(err, CUZK_ERR_ARG, "groth16_prove_bellperson_finish: NULL argument");
     if (pend->finished) return ERR(err, CUZK_ERR_ARG, "groth16_prove_bellperson_finish: called twice");
     double t0 = now_ms(), t1;
-    g2_msm(&pend->mr.b2, pend->b_g2, pend->b_scalars, pend->n_b, nthreads);
-    t1 = now_ms(); tm.msm_b2_ms = t1 - t0; t0 = t1;
-    assemble(out, &pend->mr, &pend->alpha1, &pend->beta1, &pend->beta2, &pend->delta1, &pend->delta2, &pend->r,
+    if (pend->b2_started) {
+        /* started by the GPU prover's start: its own time is the MSM's; the wait is what finish paid */
+        pending_join_b2(pend);
+        tm.msm_b2_ms = pend->b2_ms;
+    } else {
+        g2_msm(&pend->mr.b2, pend->b_g2, pend->b_scalars, pend->n_b, nthreads);
+        tm.msm_b2_ms = now_ms() - t0;
+    }
+    t1 = now_ms(); tm.b2_wait_ms = t1 - t0; t0 = t1;
+    groth16_assemble(out, &pend->mr, &pend->alpha1, &pend->beta1, &pend->beta2, &pend->delta1, &pend->delta2, &pend->r,
              &pend->s);
     t1 = now_ms(); tm.assemble_ms = t1 - t0;
     pend->finished = 1;
-    tm.total_ms = tm.msm_b2_ms + tm.assemble_ms;
+    tm.total_ms = tm.b2_wait_ms + tm.assemble_ms;
     if (t) *t = tm;
     return CUZK_OK;
 }
