@@ -21,6 +21,7 @@
 #include "msm/fixed_base.h"
 #include "poly/ntt.h"
 #include "r1cs/synthetic.h"
+#include "util/progress.h"
 #include "util/timer.h"
 
 #define CLI CUZK_CLI_PATH
@@ -400,7 +401,7 @@ static void prove_verify_zkey(const r1cs *cs, const fr *w, uint64_t seed, const 
 }
 
 TEST(setup, random_circuits_prove_verify_both_conventions) {
-    struct { uint32_t rows, pub, aux; } shapes[] = {{1, 0, 1}, {3, 2, 2}, {40, 5, 30}, {1000, 7, 900}, {2500, 20, 2500}};
+    struct { uint32_t rows, pub, aux; } shapes[] = {{1, 0, 1}, {3, 2, 2}, {40, 5, 30}, {1000, 7, 900}, {1500, 20, 1500}};
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         r1cs cs;
         fr *w;
@@ -695,4 +696,76 @@ TEST(setup, cli_bad_arguments_exit_2) {
     /* a missing .r1cs is a bad input (3), not a usage error */
     rc = cli("setup /nonexistent/c.r1cs '%s' '%s'", par, vk);
     CHECK_MSG(rc == 3, "exit %d: %s", rc, g_log);
+}
+
+/* The progress line: redrawn in place on a terminal, plain lines (rate-limited) otherwise,
+ * nothing when disabled. */
+TEST(setup, progress_line_modes) {
+    char path[1024];
+    tmp_path(path, sizeof path, "progress.txt");
+    for (int mode = 0; mode < 3; mode++) {
+        FILE *f = fopen(path, "w+");
+        REQUIRE(f);
+        progress *p = progress_new(f, mode == 0 ? 1 : 0, mode != 2);
+        REQUIRE(p);
+        progress_update(p, "h", 0, 1000);
+        progress_update(p, "h", 500, 1000);
+        progress_update(p, "h", 1000, 1000);
+        progress_update(p, "l", 10, 0);
+        progress_free(p);
+        fflush(f);
+        fseek(f, 0, SEEK_SET);
+        char buf[4096];
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        buf[n] = 0;
+        fclose(f);
+        if (mode == 0) {
+            CHECK_MSG(strstr(buf, "\r\033[K") && strstr(buf, "100.0%") && strstr(buf, "1000/1000") &&
+                      strstr(buf, "l ") && buf[n - 1] == '\n', "tty: '%s'", buf);
+        } else {
+            /* plain lines only every PROGRESS_LOG_SECONDS; disabled: nothing */
+            CHECK_MSG(n == 0, "mode %d wrote '%s'", mode, buf);
+        }
+    }
+    char b[16];
+    CHECK(!strcmp(progress_fmt_count(b, sizeof b, 1310000), "1.31M"));
+    CHECK(!strcmp(progress_fmt_count(b, sizeof b, 999), "999"));
+}
+
+/* Small chunks (many fixed-base calls, writes overlapped with computing) give the same bytes as
+ * the default chunking of cuzk_setup, for .params, .vk and .zkey. */
+TEST(setup, chunked_writes_equal_default) {
+    char p1[1024], v1[1024], z1[1024], p2[1024], v2[1024], z2[1024];
+    cuzk_error e = {0};
+    uint64_t seed = test_rand64();
+    REQUIRE(setup_fixture("merkle_mimc5", "chunk_default", &seed, 2, true, p1, v1, z1, NULL, &e) == CUZK_OK);
+    tmp_path(p2, sizeof p2, "chunked.params");
+    tmp_path(v2, sizeof v2, "chunked.vk");
+    tmp_path(z2, sizeof z2, "chunked.zkey");
+    r1cs cs;
+    REQUIRE(r1cs_load(&cs, test_fixture("bls12381/merkle_mimc5/circuit.r1cs"), &e) == CUZK_OK);
+    groth16_toxic tw;
+    REQUIRE(groth16_toxic_draw(&tw, &seed, &e) == CUZK_OK);
+    cuzk_setup_timings t = {0};
+    groth16_setup_run run = {.nthreads = 3, .t = &t, .chunk_points = 97};
+    groth16_params_sink sink;
+    groth16_params_file_sink *fs;
+    REQUIRE(groth16_params_file_sink_open(&fs, &sink, p2, v2, &run, &e) == CUZK_OK);
+    cuzk_status st = groth16_setup_params(&cs, &tw, &sink, &run, &e);
+    CHECK_MSG(st == CUZK_OK, "%s", e.msg);
+    REQUIRE(groth16_params_file_sink_close(fs, NULL, NULL, &e) == CUZK_OK);
+    run.chunk_points = 1000;
+    CHECK_MSG(groth16_setup_zkey(&cs, &tw, z2, NULL, &run, &e) == CUZK_OK, "%s", e.msg);
+    groth16_toxic_wipe(&tw);
+    CHECK_MSG(same_bytes(p1, p2), "chunked .params differ");
+    CHECK_MSG(same_bytes(v1, v2), "chunked .vk differ");
+    CHECK_MSG(same_bytes(z1, z2), "chunked .zkey differ");
+    /* every stage was timed */
+    const char *want[] = {"scalars", "vk+ic", "h", "l", "a", "b_g1", "b_g2", "write", "zkey scalars", "zkey h", "zkey write"};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        bool found = false;
+        for (int k = 0; k < t.n_stages; k++) found |= !strcmp(t.stage[k].name, want[i]);
+        CHECK_MSG(found, "no stage %s", want[i]);
+    }
+    r1cs_free(&cs);
 }

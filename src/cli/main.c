@@ -435,7 +435,8 @@ static int cmd_setup(int argc, char **argv) {
         sum += t.stage[i].ms;
     }
     printf("  %-14s %10.1f\n", "total (wall)", t.total_ms);
-    printf("  %-14s %10.1f   (wall minus the stages above)\n", "unaccounted", t.total_ms - sum);
+    printf("  %-14s %10.1f   (wall minus the stages above%s)\n", "unaccounted", t.total_ms - sum,
+           t.total_ms - sum < 0 ? "; negative: writing overlaps computing the points" : "");
     printf("peak memory %.2f GiB\n", (double)t.peak_rss_bytes / (1024.0 * 1024 * 1024));
     return 0;
 }

@@ -450,7 +450,7 @@ cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const cha
     cuzk_status st;
     memset(&tw, 0, sizeof tw);
     groth16_setup_run run = {opts->nthreads > 0 ? opts->nthreads : cuzk_num_threads(), opts->progress,
-                             opts->progress_user, &tm};
+                             opts->progress_user, &tm, 0};
     tm.backend = "cpu";
 
     if (!params_path || !vk_path) { st = ERR(err, CUZK_ERR_ARG, "setup: missing output path"); goto done; }

@@ -9,10 +9,10 @@
 #include "cuda/gpu.h"
 #endif
 
-/* 1 once src/cuda/gpu.h declares gpu_g1_fixed_base / gpu_g2_fixed_base (issue 5, CUDA side);
- * until then setup's point sets run on the CPU comb even with --backend gpu. */
+/* The GPU fixed-base path (gpu_g1/g2_fixed_base of src/cuda/gpu.h). Build with
+ * -DCUZK_GPU_FIXED_BASE=0 to keep parameter generation on the CPU comb with --backend gpu. */
 #ifndef CUZK_GPU_FIXED_BASE
-#define CUZK_GPU_FIXED_BASE 0
+#define CUZK_GPU_FIXED_BASE 1
 #endif
 
 static _Atomic int g_backend = GROTH16_BACKEND_CPU;
@@ -121,12 +121,31 @@ cuzk_status groth16_h_snarkjs(const ntt_domain *d, fr *a, fr *b, fr *c, int nthr
     return CUZK_OK;
 }
 
+#if defined(CUZK_HAVE_CUDA) && CUZK_GPU_FIXED_BASE
+/* A build whose CUDA side does not implement fixed-base yet answers CUZK_ERR_UNSUPPORTED: the
+ * CPU comb computes the same bytes, so fall back to it (noted once at INFO). */
+static _Atomic int g_fb_fallback_noted;
+static bool gpu_fb_fallback(cuzk_status st, const cuzk_error *gerr) {
+    if (st != CUZK_ERR_UNSUPPORTED) return false;
+    if (!atomic_exchange(&g_fb_fallback_noted, 1))
+        cuzk_log(CUZK_LOG_INFO, "GPU fixed-base unavailable (%s): points on the CPU", gerr->msg);
+    return true;
+}
+#endif
+
 cuzk_status groth16_g1_fixed_base(g1_affine *out, const g1_affine *gen, const fr *scalars, size_t n, int nthreads,
                                   cuzk_error *err) {
     if (n == 0) return CUZK_OK;
     if (!out || !gen || !scalars) return ERR(err, CUZK_ERR_ARG, "g1 fixed-base: NULL argument");
 #if defined(CUZK_HAVE_CUDA) && CUZK_GPU_FIXED_BASE
-    if (groth16_backend_get() == GROTH16_BACKEND_GPU) return gpu_g1_fixed_base(out, gen, scalars, n, err);
+    if (groth16_backend_get() == GROTH16_BACKEND_GPU) {
+        cuzk_error gerr = {0};
+        cuzk_status st = gpu_g1_fixed_base(out, gen, scalars, n, &gerr);
+        if (!gpu_fb_fallback(st, &gerr)) {
+            if (st != CUZK_OK && err) *err = gerr;
+            return st;
+        }
+    }
 #endif
     if (!g1s_fixed_base_mul(out, gen, scalars, n, nthreads))
         return ERR(err, CUZK_ERR_NOMEM, "g1 fixed-base: cannot allocate the comb table or scratch");
@@ -138,7 +157,14 @@ cuzk_status groth16_g2_fixed_base(g2_affine *out, const g2_affine *gen, const fr
     if (n == 0) return CUZK_OK;
     if (!out || !gen || !scalars) return ERR(err, CUZK_ERR_ARG, "g2 fixed-base: NULL argument");
 #if defined(CUZK_HAVE_CUDA) && CUZK_GPU_FIXED_BASE
-    if (groth16_backend_get() == GROTH16_BACKEND_GPU) return gpu_g2_fixed_base(out, gen, scalars, n, err);
+    if (groth16_backend_get() == GROTH16_BACKEND_GPU) {
+        cuzk_error gerr = {0};
+        cuzk_status st = gpu_g2_fixed_base(out, gen, scalars, n, &gerr);
+        if (!gpu_fb_fallback(st, &gerr)) {
+            if (st != CUZK_OK && err) *err = gerr;
+            return st;
+        }
+    }
 #endif
     if (!g2s_fixed_base_mul(out, gen, scalars, n, nthreads))
         return ERR(err, CUZK_ERR_NOMEM, "g2 fixed-base: cannot allocate the comb table or scratch");

@@ -39,7 +39,8 @@ cuzk_status groth16_h_snarkjs(const ntt_domain *d, fr *a, fr *b, fr *c, int nthr
  * out[i] = scalars[i] * gen, affine (Montgomery coordinates, (0, 0) for scalar 0), for i < n.
  * Byte-identical on both backends (affine coordinates are unique).
  *   CPU: the byte-wise comb of src/msm/fixed_base.h over nthreads threads (<= 0: all CPUs).
- *   GPU: gpu_g1_fixed_base / gpu_g2_fixed_base of src/cuda/gpu.h (nthreads unused).
+ *   GPU: gpu_g1_fixed_base / gpu_g2_fixed_base of src/cuda/gpu.h (nthreads unused); when they
+ *        answer CUZK_ERR_UNSUPPORTED (a CUDA build without the kernels) the CPU path runs.
  * out: n points, host; gen: one affine point on the curve; scalars: n Fr, Montgomery, host; out
  * and scalars must not overlap. n = 0 does nothing.
  * Errors: CUZK_ERR_ARG (NULL with n > 0), CUZK_ERR_NOMEM (CPU table or scratch; GPU pinned

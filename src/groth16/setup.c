@@ -3,6 +3,7 @@
  * backend's fixed-base hook. SINGLE-PARTY AND INSECURE: for tests and benchmarks only. */
 #include "groth16/setup.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -338,50 +339,112 @@ typedef struct {
     /* where the chunks go: a params sink or a zkey writer */
     const groth16_params_sink *sink;
     zkey_writer *zw;
-    double sink_ms;            /* time spent in sink / writer calls (not part of the stage) */
+    double sink_ms;            /* time spent in sink / writer calls (overlapped with the stage) */
 } point_job;
 
-static size_t chunk_points(int nthreads) {
+static size_t chunk_points(const groth16_setup_run *run) {
+    if (run->chunk_points) return run->chunk_points;
+    int nthreads = run->nthreads;
     if (groth16_backend_get() == GROTH16_BACKEND_GPU) return GPU_CHUNK;
     return (size_t)CPU_CHUNK_PER_THREAD * (size_t)resolve_threads(nthreads);
 }
 
+/* One chunk handed to the sink or zkey writer, on a helper thread, while the next chunk is computed. */
+typedef struct {
+    point_job *j;
+    const void *pts;
+    size_t n;
+    cuzk_status st;
+    cuzk_error err;
+    double ms;
+} write_task;
+
+static void *write_chunk(void *arg) {
+    write_task *w = arg;
+    point_job *j = w->j;
+    double s0 = now_ms();
+    w->st = CUZK_OK;
+    if (j->sink) w->st = j->g2 ? j->sink->g2s(j->sink->ctx, w->pts, w->n, &w->err) : j->sink->g1s(j->sink->ctx, w->pts, w->n, &w->err);
+    if (j->zw) {
+        if (j->g2) zkey_writer_g2s(j->zw, w->pts, w->n);
+        else zkey_writer_g1s(j->zw, w->pts, w->n);
+    }
+    w->ms = now_ms() - s0;
+    return NULL;
+}
+
+/* Computes the set chunk by chunk through the fixed-base hook; chunk i is written (sink or zkey
+ * writer, on a helper thread) while chunk i + 1 is computed, with two chunk buffers. Stage time
+ * = the loop's wall time minus the time spent waiting for writes; j->sink_ms = the writes' own
+ * (overlapped) time. */
 static cuzk_status run_points(point_job *j, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
     int T = j->run->nthreads;
-    size_t chunk = chunk_points(T);
+    size_t chunk = chunk_points(j->run);
     if (chunk > j->n) chunk = j->n;
     size_t elt = j->g2 ? sizeof(g2_affine) : sizeof(g1_affine);
-    void *pts = NULL;
+    void *pts[2] = {NULL, NULL};
     fr *buf = NULL;
-    double t0 = now_ms();
+    pthread_t th;
+    bool running = false;
+    write_task wt;
+    double t0 = now_ms(), wait_ms = 0;
     j->sink_ms = 0;
     report(j->run, j->stage, 0, j->n);
     if (j->n == 0) goto out;
-    pts = malloc(chunk * elt);
+    pts[0] = malloc(chunk * elt);
+    pts[1] = chunk < j->n ? malloc(chunk * elt) : NULL;
     if (!j->scalars) buf = malloc(chunk * sizeof *buf);
-    if (!pts || (!j->scalars && !buf)) { st = ERR(err, CUZK_ERR_NOMEM, "setup %s: chunk buffers", j->stage); goto out; }
-    for (size_t b = 0; b < j->n; b += chunk) {
+    if (!pts[0] || (chunk < j->n && !pts[1]) || (!j->scalars && !buf)) {
+        st = ERR(err, CUZK_ERR_NOMEM, "setup %s: chunk buffers", j->stage);
+        goto out;
+    }
+    for (size_t b = 0, i = 0; b < j->n; b += chunk, i++) {
         size_t e = j->n - b < chunk ? j->n : b + chunk;
+        void *cur = pts[i & 1]; /* its previous write (chunk i - 2) was joined last iteration */
         const fr *k = j->scalars ? j->scalars + b : buf;
         if (!j->scalars) j->gen_fn(j->gen_ctx, buf, b, e, T);
-        st = j->g2 ? groth16_g2_fixed_base(pts, j->gen, k, e - b, T, err)
-                   : groth16_g1_fixed_base(pts, j->gen, k, e - b, T, err);
-        if (st != CUZK_OK) goto out;
-        double s0 = now_ms();
-        if (j->sink) st = j->g2 ? j->sink->g2s(j->sink->ctx, pts, e - b, err) : j->sink->g1s(j->sink->ctx, pts, e - b, err);
-        if (j->zw) {
-            if (j->g2) zkey_writer_g2s(j->zw, pts, e - b);
-            else zkey_writer_g1s(j->zw, pts, e - b);
-        }
-        j->sink_ms += now_ms() - s0;
+        st = j->g2 ? groth16_g2_fixed_base(cur, j->gen, k, e - b, T, err)
+                   : groth16_g1_fixed_base(cur, j->gen, k, e - b, T, err);
         if (st != CUZK_OK) goto out;
         report(j->run, j->stage, e, j->n);
+        if (running) {
+            double w0 = now_ms();
+            pthread_join(th, NULL);
+            wait_ms += now_ms() - w0;
+            running = false;
+            j->sink_ms += wt.ms;
+            if ((st = wt.st) != CUZK_OK) {
+                if (err) *err = wt.err;
+                goto out;
+            }
+        }
+        wt = (write_task){.j = j, .pts = cur, .n = e - b};
+        if (pthread_create(&th, NULL, write_chunk, &wt) == 0) {
+            running = true;
+        } else {
+            double w0 = now_ms();
+            write_chunk(&wt);
+            wait_ms += now_ms() - w0;
+            j->sink_ms += wt.ms;
+            if ((st = wt.st) != CUZK_OK) {
+                if (err) *err = wt.err;
+                goto out;
+            }
+        }
     }
 out:
+    if (running) {
+        double w0 = now_ms();
+        pthread_join(th, NULL);
+        wait_ms += now_ms() - w0;
+        j->sink_ms += wt.ms;
+        if (st == CUZK_OK && (st = wt.st) != CUZK_OK && err) *err = wt.err;
+    }
     if (buf) wipe_free(buf, chunk * sizeof *buf, T);
-    free(pts);
-    groth16_setup_stage_add(j->run->t, j->stage, now_ms() - t0 - j->sink_ms);
+    free(pts[0]);
+    free(pts[1]);
+    groth16_setup_stage_add(j->run->t, j->stage, now_ms() - t0 - wait_ms);
     return st;
 }
 

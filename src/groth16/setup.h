@@ -24,7 +24,9 @@
  *     sums; exact field sums, so the order the scatter produces does not matter):
  *     nnz Fr + (n_vars + 1) u64 scratch per matrix, one matrix at a time; u, v, k: 3 n_vars Fr;
  *   points: computed in chunks (CPU: 16384 per thread; GPU: 2^24) that go to the sink (which
- *     writes them or copies them into place), so a point set is never held whole by setup.
+ *     writes them or copies them into place) on a helper thread while the next chunk is
+ *     computed (two chunk buffers), so a point set is never held whole by setup and writing
+ *     overlaps computing. Sink callbacks run on that helper thread, one at a time, in order.
  * Thread-safety: reentrant; the fixed-base hook uses the process-wide backend.
  */
 #ifndef CUZK_GROTH16_SETUP_H
@@ -82,6 +84,8 @@ typedef struct groth16_setup_run {
     cuzk_progress_fn progress;
     void *progress_user;
     cuzk_setup_timings *t;
+    size_t chunk_points; /* points per fixed-base call; 0: the default of the backend (tests
+                          * set small values to exercise the chunking and the overlapped writes) */
 } groth16_setup_run;
 
 /* Adds ms to the stage `name` of t (appends it the first time). t may be NULL. */

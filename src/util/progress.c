@@ -69,7 +69,11 @@ static void draw(progress *p, uint64_t done, uint64_t total, double now) {
             fmt_eta(e, sizeof e, rate > 0 ? (double)(total - done) / rate : -1);
             snprintf(eta, sizeof eta, "ETA %s", e);
         }
-        fprintf(p->f, "%-14s [%s] %5.1f%%  %8s/%-8s %8s/s  %s", p->stage, bar, 100 * frac, d, t, r, eta);
+        if (total < 100) /* steps, not items: no rate */
+            fprintf(p->f, "%-14s [%s] %5.1f%%  step %llu/%llu  %s", p->stage, bar, 100 * frac,
+                    (unsigned long long)done, (unsigned long long)total, eta);
+        else
+            fprintf(p->f, "%-14s [%s] %5.1f%%  %8s/%-8s %8s/s  %s", p->stage, bar, 100 * frac, d, t, r, eta);
     } else {
         fprintf(p->f, "%-14s %8s  %8s/s  %.1fs", p->stage, d, r, el);
     }
