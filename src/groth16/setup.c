@@ -515,13 +515,14 @@ static cuzk_status vk_points(groth16_vk *vk, const groth16_toxic *tw, int nthrea
 /* The QAP at tau in one convention: u (+ input rows), v, and w into k; densities optional. */
 typedef struct {
     fr *u, *v, *k;
+    size_t n_u, n_v, n_k; /* their lengths (n_vars until compacted) */
     uint8_t *dens_a, *dens_b, *dens_c;
 } qap_vectors;
 
-static void qap_vectors_free(qap_vectors *q, size_t n_vars, int T) {
-    wipe_free(q->u, n_vars * sizeof(fr), T);
-    wipe_free(q->v, n_vars * sizeof(fr), T);
-    wipe_free(q->k, n_vars * sizeof(fr), T);
+static void qap_vectors_free(qap_vectors *q, int T) {
+    wipe_free(q->u, q->n_u * sizeof(fr), T);
+    wipe_free(q->v, q->n_v * sizeof(fr), T);
+    wipe_free(q->k, q->n_k * sizeof(fr), T);
     free(q->dens_a);
     free(q->dens_b);
     free(q->dens_c);
@@ -553,6 +554,7 @@ static cuzk_status qap_at_tau(qap_vectors *q, const r1cs *cs, int log_m, ntt_roo
     q->u = malloc(n_vars * sizeof *q->u);
     q->v = malloc(n_vars * sizeof *q->v);
     q->k = malloc(n_vars * sizeof *q->k);
+    q->n_u = q->n_v = q->n_k = n_vars;
     if (densities) {
         q->dens_a = calloc(n_vars, 1);
         q->dens_b = calloc(n_vars, 1);
@@ -580,18 +582,57 @@ static cuzk_status qap_at_tau(qap_vectors *q, const r1cs *cs, int log_m, ntt_roo
     report(run, stage, 5, 5);
 out:
     wipe_free(lag, m * sizeof *lag, T);
-    if (st != CUZK_OK) qap_vectors_free(q, n_vars, T);
+    if (st != CUZK_OK) qap_vectors_free(q, T);
     return st;
 }
 
 /* ---- bellperson parameters --------------------------------------------------------------- */
 
-/* Keeps x[i] where keep[i] (or i < always), in order, in place; returns the count. */
-static size_t compact(fr *x, size_t n, const uint8_t *keep, size_t always) {
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (i < always || keep[i]) x[k++] = x[i];
-    return k;
+/* Keeps x[i] where keep[i] (or i < always), in order: a new array replaces *x (the old one is
+ * wiped and freed); returns the count, or SIZE_MAX when the new array cannot be allocated.
+ * Parallel: per-task counts, offsets, then each task copies its kept elements. */
+typedef struct {
+    const fr *in;
+    fr *out;
+    const uint8_t *keep;
+    size_t n, always;
+    int n_tasks;
+    size_t *cnt; /* per task: count, then output offset */
+} compact_ctx;
+static bool kept(const compact_ctx *c, size_t i) { return i < c->always || c->keep[i]; }
+static void compact_count(void *vc, size_t tb, size_t te, int tid) {
+    (void)tid;
+    compact_ctx *c = vc;
+    for (size_t t = tb; t < te; t++) {
+        size_t b = c->n * t / (size_t)c->n_tasks, e = c->n * (t + 1) / (size_t)c->n_tasks, k = 0;
+        for (size_t i = b; i < e; i++) k += kept(c, i);
+        c->cnt[t] = k;
+    }
+}
+static void compact_copy(void *vc, size_t tb, size_t te, int tid) {
+    (void)tid;
+    compact_ctx *c = vc;
+    for (size_t t = tb; t < te; t++) {
+        size_t b = c->n * t / (size_t)c->n_tasks, e = c->n * (t + 1) / (size_t)c->n_tasks, k = c->cnt[t];
+        for (size_t i = b; i < e; i++)
+            if (kept(c, i)) c->out[k++] = c->in[i];
+    }
+}
+static size_t compact(fr **x, size_t n, const uint8_t *keep, size_t always, int T) {
+    size_t cnt[256];
+    compact_ctx c = {*x, NULL, keep, n, always, T < 256 ? T : 256, cnt};
+    parallel_for((size_t)c.n_tasks, T, compact_count, &c);
+    size_t total = 0;
+    for (int t = 0; t < c.n_tasks; t++) {
+        size_t k = cnt[t];
+        cnt[t] = total;
+        total += k;
+    }
+    if (!(c.out = malloc((total ? total : 1) * sizeof *c.out))) return SIZE_MAX;
+    parallel_for((size_t)c.n_tasks, T, compact_copy, &c);
+    wipe_free(*x, n * sizeof **x, T);
+    *x = c.out;
+    return total;
 }
 
 cuzk_status groth16_setup_params(const r1cs *cs, const groth16_toxic *tw, const groth16_params_sink *sink,
@@ -659,8 +700,10 @@ cuzk_status groth16_setup_params(const r1cs *cs, const groth16_toxic *tw, const 
     /* a: inputs, then A-dense aux */
     {
         double c0 = now_ms();
-        size_t na = compact(q.u, n_vars, q.dens_a, n_inputs);
+        size_t na = compact(&q.u, n_vars, q.dens_a, n_inputs, T);
         groth16_setup_stage_add(r.t, "a", now_ms() - c0);
+        if (na == SIZE_MAX) { st = ERR(err, CUZK_ERR_NOMEM, "setup: a scalars"); goto out; }
+        q.n_u = na;
         point_job j = {.run = &r, .stage = "a", .gen = &g1, .scalars = q.u, .n = na, .sink = sink};
         if ((st = sink->begin(sink->ctx, SETUP_SET_A, (uint32_t)na, err)) == CUZK_OK) st = run_points(&j, err);
         if (st != CUZK_OK) goto out;
@@ -668,8 +711,10 @@ cuzk_status groth16_setup_params(const r1cs *cs, const groth16_toxic *tw, const 
     /* b_g1, b_g2: B-dense inputs and aux */
     {
         double c0 = now_ms();
-        size_t nb = compact(q.v, n_vars, q.dens_b, 0);
+        size_t nb = compact(&q.v, n_vars, q.dens_b, 0, T);
         groth16_setup_stage_add(r.t, "b_g1", now_ms() - c0);
+        if (nb == SIZE_MAX) { st = ERR(err, CUZK_ERR_NOMEM, "setup: b scalars"); goto out; }
+        q.n_v = nb;
         point_job j = {.run = &r, .stage = "b_g1", .gen = &g1, .scalars = q.v, .n = nb, .sink = sink};
         if ((st = sink->begin(sink->ctx, SETUP_SET_B_G1, (uint32_t)nb, err)) == CUZK_OK) st = run_points(&j, err);
         if (st != CUZK_OK) goto out;
@@ -679,7 +724,7 @@ cuzk_status groth16_setup_params(const r1cs *cs, const groth16_toxic *tw, const 
     }
 out:
     free(vk.ic);
-    qap_vectors_free(&q, n_vars, T);
+    qap_vectors_free(&q, T);
     return st;
 }
 
@@ -756,7 +801,7 @@ out:
         groth16_setup_stage_add(r.t, "zkey write", now_ms() - t0);
     }
     free(ic);
-    qap_vectors_free(&q, n_vars, T);
+    qap_vectors_free(&q, T);
     return st;
 }
 
