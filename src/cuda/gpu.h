@@ -50,11 +50,12 @@ cuzk_status gpu_device_count(int *count, cuzk_error *err);
 cuzk_status gpu_device_info(int dev, char *buf, size_t cap, cuzk_error *err);
 
 /* ---- element-wise field arithmetic (for tests of the device arithmetic) ------------------- */
-typedef enum { GPU_FIELD_FP = 0, GPU_FIELD_FR = 1 } gpu_field;
+typedef enum { GPU_FIELD_FP = 0, GPU_FIELD_FR = 1, GPU_FIELD_FP2 = 2 } gpu_field;
 typedef enum { GPU_OP_ADD = 0, GPU_OP_SUB = 1, GPU_OP_MUL = 2, GPU_OP_SQR = 3, GPU_OP_NEG = 4 } gpu_field_op;
 
 /* out[i] = a[i] op b[i] for i < n, Montgomery form (b unused for SQR and NEG, may be NULL).
- * out, a, b: n elements of 6 (Fp) or 4 (Fr) uint64 limbs each, inputs < modulus; out may alias. */
+ * out, a, b: n elements of 6 (Fp), 4 (Fr) or 12 (Fp2: c0 then c1, the host fp2) uint64 limbs
+ * each, inputs < modulus; out may alias. */
 cuzk_status gpu_field_op_array(gpu_field field, gpu_field_op op, uint64_t *out, const uint64_t *a,
                                const uint64_t *b, size_t n, cuzk_error *err);
 
@@ -286,7 +287,16 @@ cuzk_status gpu_h_bellperson_async(void *stream, struct fr *d_a, struct fr *d_b,
                                    int log_m, cuzk_error *err);
 cuzk_status gpu_h_snarkjs_async(void *stream, struct fr *d_a, struct fr *d_b, struct fr *d_c,
                                 int log_m, cuzk_error *err);
-/* Bytes of device memory held by the H twiddle cache of the current device (0 when empty). */
+/* Synchronous host-array form (tests, CPU-backend fallback users): a, b, c are HOST arrays of
+ * m = 2^log_m Fr (Montgomery); `convention` GPU_ROOTS_BELLPERSON runs h_bellperson,
+ * GPU_ROOTS_SNARKJS h_snarkjs; on CUZK_OK a holds the result, b and c are unchanged (c is not
+ * read for snarkjs). Device memory: 3 * 32 * m bytes (stream-ordered, freed before returning). */
+cuzk_status gpu_h(gpu_roots convention, struct fr *a, struct fr *b, struct fr *c, int log_m,
+                  cuzk_error *err);
+/* Bytes of device memory held by the NTT/H table cache on the current device (0 when empty).
+ * Per (roots, log_m) used so far: (max(1, m/2) + 7 + 2 * (1024 + max(1, m/1024))) * 32 bytes,
+ * i.e. the twiddles omega^j, j < m/2 (2 GiB at log_m = 27, 4 GiB at 28), the constants and the
+ * coset scale tables (8 MiB at 27). gpu_ntt uses (and fills) the same cache. */
 size_t gpu_h_cache_bytes(void);
 
 /* ---- fixed-base batch scalar multiplication (setup, issue 5) -------------------------------- */
@@ -305,6 +315,21 @@ cuzk_status gpu_g1_fixed_base(struct g1_affine *out, const struct g1_affine *gen
                               const struct fr *scalars, size_t n, cuzk_error *err);
 cuzk_status gpu_g2_fixed_base(struct g2_affine *out, const struct g2_affine *gen,
                               const struct fr *scalars, size_t n, cuzk_error *err);
+/* Tests only: points per chunk of the fixed-base pipeline (0 = the default, 2^20). Not
+ * thread-safe: set it before the calls it should affect. */
+void gpu_fixed_base_set_chunk(size_t points);
+
+/* ---- benchmarks of this section ---------------------------------------------------------- */
+/* H of three random device vectors of 2^log_m elements (cached tables built before timing),
+ * CUDA-event time of the whole gpu_h_*_async sequence per repeat into times_ms[reps]. */
+cuzk_status gpu_bench_h(gpu_roots convention, int log_m, int warmup, int reps, float *times_ms,
+                        cuzk_error *err);
+/* gpu_g1_fixed_base (g2 = 0) or gpu_g2_fixed_base (g2 = 1) of the zcash generator with n random
+ * host scalars into a host array: wall_ms[r] = host wall-clock time of the whole call (table
+ * build, pinned staging, copies both ways); kernel_ms[r] = CUDA-event time of its kernels
+ * (summed over chunks; the two streams may overlap). */
+cuzk_status gpu_bench_fixed_base(int g2, size_t n, int warmup, int reps, float *wall_ms,
+                                 float *kernel_ms, cuzk_error *err);
 
 #ifdef __cplusplus
 }
