@@ -16,7 +16,7 @@
 
 #define SETUP_MAX_LOG 28
 #define CPU_CHUNK_PER_THREAD 16384
-#define GPU_CHUNK ((size_t)1 << 24)
+#define GPU_CHUNK ((size_t)1 << 25) /* few calls: each builds its table and pinned staging */
 #define QAP_HOT_COLS 64 /* columns counted per task, not atomically (ONE and the first inputs are hot) */
 
 static int resolve_threads(int nthreads) { return nthreads > 0 ? nthreads : cuzk_num_threads(); }

@@ -23,7 +23,7 @@
  *     counters, then an atomic scatter of coefficient * L_row into column order, then per-column
  *     sums; exact field sums, so the order the scatter produces does not matter):
  *     nnz Fr + (n_vars + 1) u64 scratch per matrix, one matrix at a time; u, v, k: 3 n_vars Fr;
- *   points: computed in chunks (CPU: 16384 per thread; GPU: 2^24) that go to the sink (which
+ *   points: computed in chunks (CPU: 16384 per thread; GPU: 2^25) that go to the sink (which
  *     writes them or copies them into place) on a helper thread while the next chunk is
  *     computed (two chunk buffers), so a point set is never held whole by setup and writing
  *     overlaps computing. Sink callbacks run on that helper thread, one at a time, in order.
