@@ -79,9 +79,9 @@ const char *cuzk_check_level_str(cuzk_check_level level);
 
 /* Progress of a long operation (loading a 47 GB SRS): done_bytes of total_bytes so far, in the
  * named part (`what`, e.g. "h"; a static string, valid during the call). Called on the thread
- * that started the operation, never concurrently with itself, at most about 20 times a second
- * plus once with done_bytes == total_bytes at the end of a successful run. Must not call back
- * into the operation that reports. */
+ * that started the operation, never concurrently with itself: once at the start (done_bytes 0),
+ * then at most about 20 times a second, and once with done_bytes == total_bytes at the end of a
+ * successful run. Must not call back into the operation that reports. */
 typedef void (*cuzk_progress_fn)(void *user, const char *what, uint64_t done_bytes, uint64_t total_bytes);
 
 /* Log levels and the log callback. `msg` is one line without newline, valid during the call. */

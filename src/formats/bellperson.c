@@ -494,6 +494,7 @@ cuzk_status bellperson_params_decode(bellperson_params *p, const uint8_t *data, 
     int nthreads = o->nthreads > 0 ? o->nthreads : cuzk_num_threads();
     if ((uint64_t)nthreads > c->first_chunk[S_COUNT]) nthreads = (int)c->first_chunk[S_COUNT];
     if (nthreads < 1) nthreads = 1;
+    if (c->progress) c->progress(c->progress_user, SEC_NAME[S_ALPHA1], 0, size);
     parallel_for((size_t)nthreads, nthreads, scan_worker, c);
     uint64_t bad = atomic_load(&c->first_bad);
     if (bad != UINT64_MAX) {
