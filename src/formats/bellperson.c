@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define VK_FIXED_BYTES (3 * G1_UNCOMPRESSED_BYTES + 3 * G2_UNCOMPRESSED_BYTES)
 
@@ -414,6 +415,19 @@ static void scan_worker(void *vc, size_t b, size_t e, int tid) {
     }
 }
 
+/* Plain host memory for the decoded block; big blocks are 2 MiB aligned and asked for
+ * transparent huge pages (fewer first-touch faults while decoding, fewer TLB misses in MSMs). */
+static void *default_block_alloc(size_t bytes) {
+    const size_t huge = (size_t)2 << 20;
+    if (bytes < 2 * huge) return aligned_alloc(64, ROUND64(bytes));
+    size_t rounded = (bytes + huge - 1) & ~(huge - 1);
+    void *p = aligned_alloc(huge, rounded);
+#ifdef MADV_HUGEPAGE
+    if (p) (void)madvise(p, rounded, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
 cuzk_status bellperson_params_decode(bellperson_params *p, const uint8_t *data, size_t size, const char *what,
                                      const bellperson_load_opts *opts, cuzk_error *err) {
     static const bellperson_load_opts dflt;
@@ -449,7 +463,7 @@ cuzk_status bellperson_params_decode(bellperson_params *p, const uint8_t *data, 
     }
     if (p) {
         if (lay.block_bytes) {
-            block = o->alloc ? o->alloc(o->alloc_ctx, lay.block_bytes) : aligned_alloc(64, lay.block_bytes);
+            block = o->alloc ? o->alloc(o->alloc_ctx, lay.block_bytes) : default_block_alloc(lay.block_bytes);
             if (!block || ((uintptr_t)block & 63)) {
                 if (block && o->free) o->free(o->alloc_ctx, block, lay.block_bytes);
                 block = NULL;
