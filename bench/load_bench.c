@@ -5,7 +5,7 @@
  * points, so the file is cheap to write and every point passes every check), then times:
  *   check   bellperson_params_decode(NULL, ...): every point checked, nothing kept (cuzk info)
  *   load    bellperson_params_load_ex: checked and decoded into host memory (cuzk prove)
- * at the levels none and curve on the whole file and full on a 1/64 sample (the subgroup check
+ * at the levels none and curve on the whole file and full on a 1/256 sample (the subgroup check
  * costs ~100x more). --cold drops the file's pages from the page cache before every run
  * (posix_fadvise DONTNEED on this file only), so the disk is timed too. */
 #include <fcntl.h>
@@ -147,7 +147,7 @@ static int bench_row(const char *path, const char *what, cuzk_check_level level,
     }
     qsort(gbs, (size_t)repeat, sizeof gbs[0], cmp_d);
     double med = repeat % 2 ? gbs[repeat / 2] : (gbs[repeat / 2 - 1] + gbs[repeat / 2]) / 2;
-    printf("| %-5s | %-5s | %8.3f GB | %s | %8.3f GB/s | %.3f..%.3f |\n", what, cuzk_check_level_str(level),
+    printf("| %-5s | %-5s | %8.3f GB | %s | %8.4f GB/s | %.4f..%.4f |\n", what, cuzk_check_level_str(level),
            (double)size / 1e9, cold ? "cold" : "warm", med, gbs[0], gbs[repeat - 1]);
     fflush(stdout);
     return 0;
@@ -155,13 +155,14 @@ static int bench_row(const char *path, const char *what, cuzk_check_level level,
 
 static void help(FILE *f) {
     fprintf(f,
-        "usage: cuzk bench load [--gb G] [--file PATH] [--repeat N] [--threads N] [--cold] [--keep]\n"
+        "usage: cuzk bench load [--gb G] [--file PATH] [--levels L] [--repeat N] [--threads N] [--cold] [--keep]\n"
         "\n"
-        ".params loading throughput per check level (none, curve on the whole file; full on a 1/64\n"
+        ".params loading throughput per check level (none, curve on the whole file; full on a 1/256\n"
         "sample): 'check' checks every point and keeps nothing (cuzk info), 'load' also decodes into\n"
         "host memory (cuzk prove). The file is made of valid random points in PoRep proportions.\n"
         "  --gb G       size of the generated file in GB (default 1; a PoRep SRS is ~47)\n"
         "  --file PATH  time this .params file instead (full on the whole file: slow)\n"
+        "  --levels L   comma-separated subset of none,curve,full (default all three)\n"
         "  --repeat N   runs per row (default 3)\n"
         "  --threads N  worker threads (default: all CPUs)\n"
         "  --cold       drop the file's pages from the page cache before every run\n"
@@ -172,12 +173,14 @@ int cuzk_bench_load(int argc, char **argv) {
     double gb = 1.0;
     const char *file = NULL;
     int repeat = 3, nthreads = 0, cold = 0, keep = 0;
+    const char *levels = "none,curve,full";
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--gb") && i + 1 < argc) gb = atof(argv[++i]);
         else if (!strcmp(argv[i], "--file") && i + 1 < argc) file = argv[++i];
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc) nthreads = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--cold")) cold = 1;
+        else if (!strcmp(argv[i], "--levels") && i + 1 < argc) levels = argv[++i];
         else if (!strcmp(argv[i], "--keep")) keep = 1;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { help(stdout); return 0; }
         else { help(stderr); return 2; }
@@ -192,7 +195,7 @@ int cuzk_bench_load(int argc, char **argv) {
     } else {
         /* bytes = 96 (12 q + q) + 192 q + header = 1440 q */
         uint32_t q = (uint32_t)(gb * 1e9 / 1440.0);
-        uint32_t qs = q / 64 ? q / 64 : 1;
+        uint32_t qs = q / 256 ? q / 256 : 1;
         snprintf(big, sizeof big, "%s/cuzk-bench-load-%u.params", tmp, q);
         snprintf(small, sizeof small, "%s/cuzk-bench-load-%u.params", tmp, qs);
         struct stat sb;
@@ -208,9 +211,9 @@ int cuzk_bench_load(int argc, char **argv) {
     int rc = 0;
     const char *whats[] = {"check", "load"};
     for (int w = 0; w < 2 && !rc; w++) {
-        rc |= bench_row(big, whats[w], CUZK_CHECK_NONE, repeat, nthreads, cold);
-        if (!rc) rc |= bench_row(big, whats[w], CUZK_CHECK_CURVE, repeat, nthreads, cold);
-        if (!rc) rc |= bench_row(small, whats[w], CUZK_CHECK_FULL, file ? 1 : repeat, nthreads, cold);
+        if (strstr(levels, "none")) rc |= bench_row(big, whats[w], CUZK_CHECK_NONE, repeat, nthreads, cold);
+        if (!rc && strstr(levels, "curve")) rc |= bench_row(big, whats[w], CUZK_CHECK_CURVE, repeat, nthreads, cold);
+        if (!rc && strstr(levels, "full")) rc |= bench_row(small, whats[w], CUZK_CHECK_FULL, repeat, nthreads, cold);
     }
     if (!file && !keep) {
         unlink(big);

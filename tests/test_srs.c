@@ -209,7 +209,7 @@ static void ca_free(void *ctx, void *p, size_t bytes) {
 }
 
 TEST(srs, load_round_trip_each_level) {
-    counts c = {3, 9000, 700, 500, 300, 200}; /* h spans 3 chunks */
+    counts c = {3, 12000, 700, 500, 300, 200}; /* > 1 MiB (parallel), h spans 3 chunks */
     bellperson_params orig;
     const char *path = write_params_file("rt.params", c, &orig);
     cuzk_check_level lv[] = {CUZK_CHECK_NONE, CUZK_CHECK_CURVE, CUZK_CHECK_DEFAULT};

@@ -507,6 +507,7 @@ cuzk_status bellperson_params_decode(bellperson_params *p, const uint8_t *data, 
     }
     int nthreads = o->nthreads > 0 ? o->nthreads : cuzk_num_threads();
     if ((uint64_t)nthreads > c->first_chunk[S_COUNT]) nthreads = (int)c->first_chunk[S_COUNT];
+    if (size < ((size_t)1 << 20)) nthreads = 1; /* a small file is not worth a thread */
     if (nthreads < 1) nthreads = 1;
     if (c->progress) c->progress(c->progress_user, SEC_NAME[S_ALPHA1], 0, size);
     parallel_for((size_t)nthreads, nthreads, scan_worker, c);
