@@ -5,8 +5,9 @@
  *   DISK    known to the store, nothing held; the next use loads it (map, check, decode).
  *   MAPPED  "warm": the .params file is memory-mapped (read-only, MAP_PRIVATE, pages in the page
  *           cache) and its points were checked at the store's level; counts the file's bytes.
- *           Making it PINNED from here decodes without checking again (~10x faster than a cold
- *           load at the CURVE level). Handles never use the mapping.
+ *           Making it PINNED from here decodes without checking again and without disk reads
+ *           (about 2x faster than a warm load at the CURVE level on the dev VM, bench/RESULTS.md).
+ *           Handles never use the mapping.
  *   PINNED  the decoded host view, a bellperson_params (Montgomery affine points, one block from
  *           the ops' pinned allocator, or plain aligned host memory when there is none); counts
  *           bellperson_layout.host_bytes. Needed by every handle (vk, b_g2 stay on the host).
@@ -68,8 +69,9 @@ const char *srs_tier_str(srs_tier t);
  *   upload(ctx, &d_handle, &bytes, params, err)  makes the device copy; on CUZK_OK *d_handle is
  *                              an opaque non-NULL handle and *bytes the device bytes it holds
  *                              (<= device_bytes, else the copy is freed and the load fails with
- *                              CUZK_ERR_NOMEM_DEVICE); on error nothing is held. params stays
- *                              valid and unchanged for as long as the device copy exists.
+ *                              CUZK_ERR_NOMEM_DEVICE); on error nothing is held. Synchronous:
+ *                              params may be read during the call only (the device copy must not
+ *                              refer to host memory; device_free gets no params).
  *                              NULL: the store has no GPU tier (CUZK_ERR_UNSUPPORTED).
  *   device_free(ctx, d_handle, bytes)  releases the device copy.
  * The real backend plugs gpu_g1_bases_upload (src/cuda/gpu.h) in here; tests use a fake. */
@@ -106,8 +108,9 @@ cuzk_status srs_store_destroy(srs_store *s);
 
 /* A reference to an SRS held in the store; caller-owned (no allocation), filled by acquire,
  * emptied by release. Fields are read-only for the caller and valid until release:
- *   params   the host view (always; in PINNED memory)
- *   device   the opaque device handle from ops->upload when acquired at SRS_TIER_GPU, else NULL
+ *   params        the host view (always; in PINNED memory)
+ *   device        the opaque device handle from ops->upload when acquired at SRS_TIER_GPU, else NULL
+ *   device_bytes  the device bytes upload reported (0 unless at GPU)
  * Thread-safety: the params may be read from any number of threads; a handle is released once. */
 typedef struct srs_handle {
     const bellperson_params *params;
