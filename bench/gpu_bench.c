@@ -2,8 +2,10 @@
  * after warm-up (src/cuda/gpu.h: gpu_bench_g1_msm, gpu_bench_ntt). Built and run by
  * tools/test-gpu.sh (nvcc -DCUZK_GPU_BENCH_STANDALONE gives it a main). Linked into the `cuzk` CLI
  * too (CMake globs the .c files of bench/) as cuzk_gpu_bench_main, for `cuzk bench` to dispatch to.
- * Usage: gpu_bench [msm LOG_N [WINDOW]]... [ntt LOG_M [BATCH]]...
- * Prints one line per case: kind, size, median / min / max ms, and a floor estimate. */
+ * Usage: gpu_bench [msm LOG_N [WINDOW]]... [ntt LOG_M [BATCH]]... [h LOG_M [1 = snarkjs]]...
+ *                  [fb1 LOG_N]... [fb2 LOG_N]...
+ * Prints one line per case: kind, size, median / min / max ms, and a floor estimate (fb1/fb2:
+ * wall-clock of the whole host-to-host call, its kernel time, points per second). */
 #ifdef CUZK_HAVE_CUDA
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +22,45 @@ static int cmpf(const void *a, const void *b) {
  * pairs per second on an H200; an Fp product ~ 576 pairs (12x32 limbs), an Fr product ~ 256. */
 #define MAD_PER_S 10.9e12
 
+/* msm01 LOG_N FRAC [mont]: gpu_g1_msm_run over 2^LOG_N resident random points, a fraction FRAC of
+ * the scalars 0 or 1 (half each), the rest random (Montgomery form with "mont"); CUDA-event time of
+ * the whole run, median of repeats, then the phases of the last run (classification, the ones
+ * sum, the Pippenger tail split into digits+sort / accumulation / reduction). Floor: the ones as
+ * n_one mixed XYZZ additions of 10 products, the tail as n_other * W mixed additions of 11. */
+static int bench_msm01(int argc, char **argv, int *i) {
+    cuzk_error e;
+    memset(&e, 0, sizeof e);
+    if (*i + 1 >= argc) return 2;
+    int lg = atoi(argv[++*i]);
+    double frac = 1.0;
+    if (*i + 1 < argc && ((argv[*i + 1][0] >= '0' && argv[*i + 1][0] <= '9') || argv[*i + 1][0] == '.'))
+        frac = atof(argv[++*i]);
+    bool mont = false;
+    if (*i + 1 < argc && !strcmp(argv[*i + 1], "mont")) { mont = true; ++*i; }
+    size_t n = (size_t)1 << lg;
+    int reps = lg >= 24 ? 5 : 9;
+    float t[16];
+    gpu_msm_stats s;
+    char label[64];
+    snprintf(label, sizeof label, "msm01 2^%d f=%.2f%s", lg, frac, mont ? " m" : "");
+    cuzk_status st = gpu_bench_g1_msm01(n, frac, mont, 1, reps, t, &s, &e);
+    if (st != CUZK_OK) {
+        printf("%-22s FAILED: %s (cuda %d)\n", label, e.msg, e.cuda_error);
+        return 1;
+    }
+    qsort(t, (size_t)reps, sizeof *t, cmpf);
+    int c = gpu_msm_window_bits(s.n_other ? s.n_other : 1);
+    double floor_ms = ((double)s.n_one * 10 + (double)s.n_other * (255 / c + 1) * 11) * 576 / MAD_PER_S * 1e3;
+    printf("RESULT %-22s median %9.2f ms  min %9.2f  max %9.2f  (floor %.1f ms, %.1fx)\n", label, t[reps / 2], t[0],
+           t[reps - 1], floor_ms, t[reps / 2] / floor_ms);
+    printf("       last run: classify %.2f, ones %.2f, tail %.2f (digits+sort %.2f, accumulate %.2f, reduce %.2f; "
+           "%zu chunk%s), total %.2f ms; scalars 0: %zu, 1: %zu, other: %zu\n",
+           s.classify_ms, s.ones_ms, s.tail_ms, s.tail_digits_ms, s.tail_accum_ms, s.tail_reduce_ms, s.tail_chunks,
+           s.tail_chunks == 1 ? "" : "s", s.total_ms, s.n_zero, s.n_one, s.n_other);
+    fflush(stdout);
+    return 0;
+}
+
 /* argv[1..]: the cases; returns the exit code (77: no device). */
 int cuzk_gpu_bench_main(int argc, char **argv);
 int cuzk_gpu_bench_main(int argc, char **argv) {
@@ -34,8 +75,16 @@ int cuzk_gpu_bench_main(int argc, char **argv) {
     if (gpu_device_info(0, info, sizeof info, &e) == CUZK_OK) printf("device: %s\n", info);
     int rc = 0;
     for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "msm01")) {
+            int r = bench_msm01(argc, argv, &i);
+            if (r == 2) return 2;
+            rc |= r;
+            continue;
+        }
         int is_msm = !strcmp(argv[i], "msm");
-        if (!is_msm && strcmp(argv[i], "ntt")) { fprintf(stderr, "bad arg %s\n", argv[i]); return 2; }
+        int is_h = !strcmp(argv[i], "h");
+        int is_fb = !strcmp(argv[i], "fb1") ? 1 : !strcmp(argv[i], "fb2") ? 2 : 0;
+        if (!is_msm && !is_h && !is_fb && strcmp(argv[i], "ntt")) { fprintf(stderr, "bad arg %s\n", argv[i]); return 2; }
         if (i + 1 >= argc) return 2;
         int lg = atoi(argv[++i]);
         int extra = 0;
@@ -45,7 +94,33 @@ int cuzk_gpu_bench_main(int argc, char **argv) {
         cuzk_status st;
         double floor_ms;
         char label[64];
-        if (is_msm) {
+        if (is_fb) {
+            size_t n = (size_t)1 << lg;
+            float kt[16];
+            reps = lg >= 24 ? 3 : 5;
+            st = gpu_bench_fixed_base(is_fb == 2, n, 1, reps, t, kt, &e);
+            snprintf(label, sizeof label, "fb_g%d 2^%d", is_fb, lg);
+            if (st != CUZK_OK) {
+                printf("%-22s FAILED: %s (cuda %d)\n", label, e.msg, e.cuda_error);
+                rc = 1;
+                continue;
+            }
+            qsort(t, (size_t)reps, sizeof *t, cmpf);
+            qsort(kt, (size_t)reps, sizeof *kt, cmpf);
+            /* floor: 32 mixed XYZZ additions of 11 products (G2: 3 Fp products each) per point */
+            floor_ms = (double)n * 32 * 11 * (is_fb == 2 ? 3 : 1) * 576 / MAD_PER_S * 1e3;
+            printf("RESULT %-22s median %9.2f ms  min %9.2f  max %9.2f  kernels %.2f ms  %.2f Mpt/s wall, %.2f Mpt/s kernels  (floor %.1f ms)\n",
+                   label, t[reps / 2], t[0], t[reps - 1], kt[reps / 2], n / (t[reps / 2] * 1e3),
+                   n / (kt[reps / 2] * 1e3), floor_ms);
+            fflush(stdout);
+            continue;
+        } else if (is_h) {
+            st = gpu_bench_h(extra == 1 ? GPU_ROOTS_SNARKJS : GPU_ROOTS_BELLPERSON, lg, 1, reps, t, &e);
+            /* bellperson: 7 transforms (snarkjs 6) of (m/2) log m products */
+            double m = (double)((size_t)1 << lg);
+            floor_ms = (extra == 1 ? 6 : 7) * (m / 2) * lg * 256 / MAD_PER_S * 1e3;
+            snprintf(label, sizeof label, "h_%s 2^%d", extra == 1 ? "snarkjs" : "bellperson", lg);
+        } else if (is_msm) {
             size_t n = (size_t)1 << lg;
             int c = extra > 0 ? extra : gpu_msm_window_bits(n);
             st = gpu_bench_g1_msm(n, c, 1, reps, t, &e);

@@ -9,6 +9,7 @@
 
 #include "cuzk/engine.h"
 #include "engine/engine_internal.h"
+#include "groth16/backend.h"
 #include "groth16/groth16.h"
 #include "r1cs/synthetic.h"
 #include "util/parallel.h"
@@ -71,7 +72,8 @@ static void usage(FILE *f) {
         "  --synthesis-workers S   synthesis threads (default 1)\n"
         "  --finish-workers F      finish threads (default 1)\n"
         "  --threads T             threads inside each prove-start call (default: all CPUs)\n"
-        "  --backend cpu|gpu       prover backend (default cpu; gpu: not wired yet)\n"
+        "  --backend cpu|gpu|auto  prover backend (default auto: the GPU when there is one)\n"
+        "  --device D              CUDA device for the GPU backend (default 0)\n"
         "  --budget-mib M          host memory budget (default: unlimited, still accounted)\n"
         "  --public N              public inputs (default 328)\n"
         "  --frac01 F              fraction of 0/1 aux values (default 0.95)\n"
@@ -83,7 +85,8 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     uint32_t P = 2, N = 16000, K = 3, n_public = 328;
     int S = 1, F = 1, T = 0, timings = 0;
     double frac01 = 0.95, budget_mib = 0;
-    const char *trace = NULL, *backend = "cpu";
+    const char *trace = NULL, *backend = "auto";
+    int device = 0;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
@@ -94,6 +97,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
         else if (!strcmp(a, "--finish-workers") && more) F = atoi(argv[++i]);
         else if (!strcmp(a, "--threads") && more) T = atoi(argv[++i]);
         else if (!strcmp(a, "--backend") && more) backend = argv[++i];
+        else if (!strcmp(a, "--device") && more) device = atoi(argv[++i]);
         else if (!strcmp(a, "--budget-mib") && more) budget_mib = atof(argv[++i]);
         else if (!strcmp(a, "--public") && more) n_public = (uint32_t)atol(argv[++i]);
         else if (!strcmp(a, "--frac01") && more) frac01 = atof(argv[++i]);
@@ -103,21 +107,25 @@ int cuzk_bench_pipeline(int argc, char **argv) {
         else { fprintf(stderr, "cuzk bench pipeline: unknown option '%s'\n", a); usage(stderr); return 2; }
     }
     if (P < 1 || K < 1 || N < 8 || S < 1 || F < 1) { usage(stderr); return 2; }
-    if (strcmp(backend, "cpu") != 0) {
-        fprintf(stderr, "cuzk bench pipeline: backend '%s' is not wired into the engine yet (use --backend cpu)\n",
-                backend);
-        return 2;
-    }
+    cuzk_backend req;
+    if (!strcmp(backend, "cpu")) req = CUZK_BACKEND_CPU;
+    else if (!strcmp(backend, "gpu")) req = CUZK_BACKEND_GPU;
+    else if (!strcmp(backend, "auto")) req = CUZK_BACKEND_AUTO;
+    else { fprintf(stderr, "cuzk bench pipeline: --backend must be cpu, gpu or auto (got '%s')\n", backend); return 2; }
     int threads = T > 0 ? T : cuzk_num_threads();
-    printf("# cuzk bench pipeline | cuzk %s (git %s) | backend cpu | %d CPUs, prove threads %d | S=%d F=%d\n",
-           CUZK_VERSION, CUZK_GIT_HASH, cuzk_num_threads(), threads, S, F);
+    cuzk_error err = {0};
+    groth16_backend gb;
+    if (groth16_backend_resolve(req, &gb, &err) != CUZK_OK) { fprintf(stderr, "cuzk bench pipeline: %s\n", err.msg); return 4; }
+    /* the setup's fixed-base multiplications follow the process-wide backend */
+    groth16_backend_set(gb);
+    printf("# cuzk bench pipeline | cuzk %s (git %s) | backend %s | %d CPUs, prove threads %d | S=%d F=%d\n",
+           CUZK_VERSION, CUZK_GIT_HASH, groth16_backend_name(gb), cuzk_num_threads(), threads, S, F);
 
     synthetic_params sp;
     synthetic_params_default(&sp, N);
     sp.n_public = n_public;
     sp.frac01 = frac01;
     r1cs cs;
-    cuzk_error err = {0};
     double t0 = now_ms();
     if (synthetic_r1cs(&cs, &sp, &err) != CUZK_OK) { fprintf(stderr, "synthetic circuit: %s\n", err.msg); return 4; }
     double t_gen = now_ms() - t0;
@@ -145,6 +153,8 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     o.finish_workers = F;
     o.prove_threads = threads;
     o.host_budget_bytes = (size_t)(budget_mib * 1048576.0);
+    o.backend = gb == GROTH16_BACKEND_GPU ? CUZK_BACKEND_GPU : CUZK_BACKEND_CPU;
+    o.gpu_device = device;
     cuzk_engine *e = NULL;
     int rc = 0;
     cuzk_circuit cc = {&cs, &params};
@@ -155,6 +165,20 @@ int cuzk_bench_pipeline(int argc, char **argv) {
         fprintf(stderr, "engine: %s\n", err.msg);
         rc = 4;
         goto out;
+    }
+    t0 = now_ms();
+    if (cuzk_engine_preload(e, &cc, &err) != CUZK_OK) { fprintf(stderr, "preload: %s\n", err.msg); rc = 4; goto out; }
+    if (gb == GROTH16_BACKEND_GPU) {
+        cuzk_engine_stats es0;
+        cuzk_engine_get_stats(e, &es0);
+        printf("preload: SRS G1 queries + circuit matrices resident on GPU %d: %.2f GiB in %.1f ms (once per circuit)\n",
+               device, (double)es0.gpu_resident_bytes / 1073741824.0, now_ms() - t0);
+        /* the host copies of the G1 queries are not read again (the device holds them; B_G2 and the
+         * vk stay on the host): give their memory back */
+        size_t freed = ((size_t)params.n_a + params.n_b_g1 + params.n_l + params.n_h) * sizeof(g1_affine);
+        free(params.a); free(params.b_g1); free(params.l); free(params.h);
+        params.a = params.b_g1 = params.l = params.h = NULL;
+        printf("host: released the host copies of the G1 queries (%.2f GiB)\n", (double)freed / 1073741824.0);
     }
     double t_submit = now_ms();
     for (uint32_t k = 0; k < K; k++) {
@@ -213,6 +237,13 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     size_t nl = 0;
     for (uint32_t k = 0; k < K && nl < 64; k++) lat[nl++] = res[k].done_ms - res[k].submit_ms;
     printf("job latency (submit -> last proof): median %.1f ms (jobs are submitted together)\n", median(lat, nl));
+    {
+        /* the prove-start worker is the GPU's only client: its prover-stage time is the GPU's busy time */
+        COLLECT(t->start_inner_ms);
+        double busy = sumv(v, nq);
+        printf("%s busy: %.1f%% of the run (prove-start stages %.1f ms of %.1f ms)\n",
+               gb == GROTH16_BACKEND_GPU ? "GPU" : "prove-start worker", t_all > 0 ? 100 * busy / t_all : 0, busy, t_all);
+    }
     printf("\n%-34s %10s %10s %10s\n", "stage (per partition)", "median ms", "max ms", "sum ms");
 #define ROW(label, expr)                                                                           \
     do {                                                                                           \
@@ -266,8 +297,14 @@ int cuzk_bench_pipeline(int argc, char **argv) {
            "returned (drained in %.1f ms)\n",
            (unsigned long long)est.reaper_items_freed, (double)est.reaper_bytes_freed / 1048576.0, est.reaper_busy_ms,
            (double)pending_at_end / 1048576.0, t_drain);
-    printf("memory: peak host RSS (VmHWM) %.1f MiB; budget %s, max reserved %.1f MiB, waited %.1f ms, "
-           "underestimates %llu\n",
+    if (gb == GROTH16_BACKEND_GPU)
+        printf("GPU memory: resident %.2f GiB (SRS G1 queries + matrices), pool high-water %.2f GiB (per-proof vectors "
+               "+ MSM scratch), device used now %.2f GiB; pinned witness buffers %.2f GiB, pageable fallbacks %llu\n",
+               (double)est.gpu_resident_bytes / 1073741824.0, (double)est.gpu_pool_bytes / 1073741824.0,
+               (double)est.gpu_device_used_bytes / 1073741824.0, (double)est.pinned_bytes / 1073741824.0,
+               (unsigned long long)est.pinned_fallbacks);
+    printf("memory: peak host RSS (VmHWM) %.1f MiB; budget %s, max reserved %.1f MiB, "
+           "waited %.1f ms, underestimates %llu\n",
            (double)peak_rss_kib() / 1024.0,
            est.budget_limit ? "set" : "unlimited", (double)est.budget_max_reserved / 1048576.0, est.budget_wait_ms,
            (unsigned long long)est.budget_underestimates);

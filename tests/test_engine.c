@@ -261,7 +261,7 @@ static void tb_pending_free(void *ctx, void *pending) {
     free(tp);
 }
 static const engine_backend k_test_backend = {"test", tb_start_bytes, tb_start, tb_finish, tb_pending_bytes,
-                                              tb_pending_free};
+                                              tb_pending_free, NULL, NULL, NULL, NULL};
 static void test_be_init(test_be *tb) {
     memset(tb, 0, sizeof *tb);
     tb->fail_start_partition = tb->fail_finish_partition = -1;

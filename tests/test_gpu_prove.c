@@ -98,3 +98,200 @@ TEST(gpu_prove, prove_synthetic_byte_identical_to_cpu) {
         free(w);
     }
 }
+
+/* ---- the resident GPU prover (src/groth16/gpu_prover.h) ------------------------------------ */
+#include "engine/engine_internal.h"
+#include "groth16/gpu_prover.h"
+
+typedef struct {
+    r1cs cs;
+    bellperson_params p;
+    synthetic_params sp;
+} gp_circuit;
+
+static bool gp_make(gp_circuit *c, uint32_t n_constraints, uint32_t n_public) {
+    memset(c, 0, sizeof *c);
+    synthetic_params_default(&c->sp, n_constraints);
+    c->sp.n_public = n_public;
+    c->sp.seed = test_rand64();
+    cuzk_error e = {0};
+    if (synthetic_r1cs(&c->cs, &c->sp, &e) != CUZK_OK) return false;
+    uint64_t seed = test_rand64();
+    /* parameters on the GPU when the setup's fixed-base step can use it (same bytes as the CPU's) */
+    groth16_backend_set(GROTH16_BACKEND_GPU);
+    cuzk_status st = groth16_setup_bellperson(&c->p, &c->cs, &seed, 0, &e);
+    groth16_backend_set(GROTH16_BACKEND_CPU);
+    return st == CUZK_OK;
+}
+static void gp_free(gp_circuit *c) {
+    bellperson_params_free(&c->p);
+    r1cs_free(&c->cs);
+}
+
+/* Sizes from tiny to 2^20 constraints (odd, non-power-of-two, exactly at a power of two boundary),
+ * two witnesses per prover (the resident parts are reused), fixed r, s: byte-identical to the CPU
+ * prover, and valid. */
+TEST(gpu_prove, resident_prover_byte_identical_to_cpu) {
+    if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
+    const uint32_t sizes[] = {8, 9, 1000, 4093, (1u << 14) - 329 - 1, 1u << 16, (1u << 20) - 1000};
+    const uint32_t pubs[] = {0, 1, 7, 328, 328, 5, 328};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        gp_circuit c;
+        REQUIRE(gp_make(&c, sizes[k], pubs[k]));
+        cuzk_error e = {0};
+        groth16_gpu_prover *gp = NULL;
+        cuzk_status st = groth16_gpu_prover_create(&gp, &c.p, &c.cs, 0, &e);
+        CHECK_MSG(st == CUZK_OK, "create %u: %s", sizes[k], e.msg);
+        if (st != CUZK_OK) { gp_free(&c); continue; }
+        fr *w = malloc(c.cs.n_vars * sizeof *w);
+        REQUIRE(w);
+        for (int rep = 0; rep < 2; rep++) {
+            REQUIRE(synthetic_witness(w, c.cs.n_vars, &c.cs, &c.sp, test_rand64(), &e) == CUZK_OK);
+            fr r, s;
+            fr_from_u64(&r, test_rand64());
+            fr_from_u64(&s, test_rand64());
+            if (rep == 1) fr_neg(&s, &s); /* a large s too */
+            groth16_proof pc, pg;
+            groth16_backend_set(GROTH16_BACKEND_CPU);
+            st = groth16_prove_bellperson(&pc, &c.p, &c.cs, w, c.cs.n_vars, &r, &s, 0, NULL, &e);
+            CHECK_MSG(st == CUZK_OK, "cpu %u: %s", sizes[k], e.msg);
+            groth16_pending *pend = NULL;
+            groth16_timings ts = {0}, tf = {0};
+            st = groth16_gpu_prove_start(&pend, gp, w, c.cs.n_vars, &r, &s, 0, NULL, NULL, &ts, &e);
+            CHECK_MSG(st == CUZK_OK, "gpu start %u: %s", sizes[k], e.msg);
+            if (st == CUZK_OK) st = groth16_prove_bellperson_finish(&pg, pend, 0, &tf, &e);
+            CHECK_MSG(st == CUZK_OK, "gpu finish %u: %s", sizes[k], e.msg);
+            groth16_pending_free(pend);
+            if (st != CUZK_OK) continue;
+            uint8_t bc[192], bg[192];
+            bellperson_proof_encode(bc, &pc);
+            bellperson_proof_encode(bg, &pg);
+            CHECK_MSG(!memcmp(bc, bg, 192), "%u constraints, witness %d: GPU proof differs from CPU proof", sizes[k], rep);
+            CHECK(groth16_verify(&c.p.vk, w + 1, c.cs.n_public, &pg, &e) == CUZK_OK);
+            if (sizes[k] >= (1u << 16))
+                printf("  %u constraints: gpu start %.1f ms (upload %.1f, abc %.1f, H %.1f, MSM A %.1f B1 %.1f L %.1f H %.1f), "
+                       "B2 %.1f ms on CPU threads, finish waited %.1f ms\n",
+                       sizes[k], ts.total_ms, ts.upload_ms, ts.abc_ms, ts.h_ms, ts.msm_a_ms, ts.msm_b1_ms, ts.msm_l_ms,
+                       ts.msm_h_ms, tf.msm_b2_ms, tf.b2_wait_ms);
+        }
+        /* a start whose pending is freed without finish: the B_G2 thread is joined, nothing leaks */
+        groth16_pending *pend = NULL;
+        fr r, s;
+        fr_from_u64(&r, 3);
+        fr_from_u64(&s, 5);
+        if (groth16_gpu_prove_start(&pend, gp, w, c.cs.n_vars, &r, &s, 0, NULL, NULL, NULL, &e) == CUZK_OK)
+            groth16_pending_free(pend);
+        else CHECK_MSG(0, "start (no finish): %s", e.msg);
+        CHECK(!groth16_gpu_prover_dead(gp));
+        groth16_gpu_prover_destroy(gp);
+        free(w);
+        gp_free(&c);
+    }
+}
+
+/* Misuse and bad data: parameters of another circuit, wrong witness length, witness[0] != 1,
+ * a witness that does not satisfy (the proof must not verify). */
+TEST(gpu_prove, resident_prover_rejects_bad_input) {
+    if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
+    gp_circuit c, d;
+    REQUIRE(gp_make(&c, 1000, 3));
+    REQUIRE(gp_make(&d, 2000, 3));
+    cuzk_error e = {0};
+    groth16_gpu_prover *gp = NULL;
+    CHECK_EQ_INT(groth16_gpu_prover_create(&gp, &d.p, &c.cs, 0, &e), CUZK_ERR_MISMATCH);
+    CHECK(gp == NULL);
+    REQUIRE(groth16_gpu_prover_create(&gp, &c.p, &c.cs, 0, &e) == CUZK_OK);
+    fr *w = malloc(c.cs.n_vars * sizeof *w);
+    REQUIRE(w);
+    REQUIRE(synthetic_witness(w, c.cs.n_vars, &c.cs, &c.sp, 77, &e) == CUZK_OK);
+    fr r, s;
+    fr_from_u64(&r, 11);
+    fr_from_u64(&s, 13);
+    groth16_pending *pend = NULL;
+    CHECK_EQ_INT(groth16_gpu_prove_start(&pend, gp, w, c.cs.n_vars - 1, &r, &s, 0, NULL, NULL, NULL, &e), CUZK_ERR_MISMATCH);
+    CHECK(pend == NULL);
+    fr one = w[0];
+    fr_from_u64(&w[0], 2);
+    CHECK_EQ_INT(groth16_gpu_prove_start(&pend, gp, w, c.cs.n_vars, &r, &s, 0, NULL, NULL, NULL, &e), CUZK_ERR_MISMATCH);
+    w[0] = one;
+    /* break one aux value: the prover still runs, the proof must not verify */
+    fr_add(&w[c.cs.n_vars - 1], &w[c.cs.n_vars - 1], &one);
+    REQUIRE(groth16_gpu_prove_start(&pend, gp, w, c.cs.n_vars, &r, &s, 0, NULL, NULL, NULL, &e) == CUZK_OK);
+    groth16_proof pg;
+    REQUIRE(groth16_prove_bellperson_finish(&pg, pend, 0, NULL, &e) == CUZK_OK);
+    groth16_pending_free(pend);
+    CHECK(groth16_verify(&c.p.vk, w + 1, c.cs.n_public, &pg, &e) == CUZK_ERR_INVALID);
+    CHECK(!groth16_gpu_prover_dead(gp));
+    groth16_gpu_prover_destroy(gp);
+    free(w);
+    gp_free(&c);
+    gp_free(&d);
+}
+
+/* The engine on the GPU backend: 2 jobs x 3 partitions with fixed r, s give the CPU single-call
+ * proofs, in partition order. */
+typedef struct { const r1cs *cs; const synthetic_params *sp; } gp_synth;
+static cuzk_status gp_synth_cb(void *ctx, uint32_t part, uint64_t *w, size_t n_vars, cuzk_error *err) {
+    const gp_synth *g = ctx;
+    return synthetic_witness((fr *)w, n_vars, g->cs, g->sp, 1000 + part, err);
+}
+
+TEST(gpu_prove, engine_gpu_backend_equals_cpu_single_calls) {
+    if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
+    gp_circuit c;
+    REQUIRE(gp_make(&c, 3000, 9));
+    enum { P = 3 };
+    uint64_t rs[8 * P];
+    for (int i = 0; i < 8 * P; i += 4) {
+        fr x;
+        fr_from_u64(&x, test_rand64());
+        memcpy(&rs[i], &x, sizeof x);
+    }
+    cuzk_engine_opts o = {0};
+    o.backend = CUZK_BACKEND_GPU;
+    o.synthesis_workers = 2;
+    cuzk_engine *eng = NULL;
+    cuzk_error e = {0};
+    REQUIRE(cuzk_engine_create(&eng, &o, &e) == CUZK_OK);
+    CHECK(!strcmp(cuzk_engine_backend_name(eng), "gpu"));
+    cuzk_circuit cc = {&c.cs, &c.p};
+    gp_synth gs = {&c.cs, &c.sp};
+    cuzk_job_id ids[2];
+    for (int k = 0; k < 2; k++) {
+        cuzk_job_desc d = {&cc, P, gp_synth_cb, &gs, rs, 0};
+        REQUIRE(cuzk_engine_submit(eng, &d, &ids[k], &e) == CUZK_OK);
+    }
+    fr *w = malloc(c.cs.n_vars * sizeof *w);
+    REQUIRE(w);
+    for (int k = 0; k < 2; k++) {
+        cuzk_job_result res = {0};
+        REQUIRE(cuzk_engine_wait(eng, ids[k], &res, &e) == CUZK_OK);
+        CHECK_MSG(res.state == CUZK_JOB_DONE, "job %d: %s", k, e.msg);
+        for (uint32_t i = 0; i < P && res.state == CUZK_JOB_DONE; i++) {
+            REQUIRE(synthetic_witness(w, c.cs.n_vars, &c.cs, &c.sp, 1000 + i, &e) == CUZK_OK);
+            fr r, s;
+            memcpy(&r, &rs[8 * i], sizeof r);
+            memcpy(&s, &rs[8 * i + 4], sizeof s);
+            groth16_proof pc;
+            groth16_backend_set(GROTH16_BACKEND_CPU);
+            REQUIRE(groth16_prove_bellperson(&pc, &c.p, &c.cs, w, c.cs.n_vars, &r, &s, 0, NULL, &e) == CUZK_OK);
+            uint8_t bc[192];
+            bellperson_proof_encode(bc, &pc);
+            CHECK_MSG(!memcmp(bc, res.proofs + 192 * (size_t)i, 192), "job %d partition %u differs from the CPU proof", k, i);
+        }
+        cuzk_job_result_free(&res);
+    }
+    cuzk_engine_stats st;
+    cuzk_engine_get_stats(eng, &st);
+    CHECK(st.gpu_resident_bytes > 0);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/gpu_trace.json", test_tmpdir());
+    CHECK(cuzk_engine_trace_write(eng, path, &e) == CUZK_OK);
+    char buf[1 << 14];
+    size_t n = slurp(path, buf, sizeof buf - 1);
+    buf[n] = 0;
+    CHECK(strstr(buf, "GPU stream") != NULL);
+    cuzk_engine_destroy(eng);
+    free(w);
+    gp_free(&c);
+}

@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "cuzk/cuzk.h"
+#include "cuzk/groth16.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,6 +55,16 @@ typedef struct cuzk_engine_opts {
     int queue_depth;          /* capacity of each inter-stage queue (0: 2) */
     size_t host_budget_bytes; /* host memory budget; 0: unlimited (still accounted) */
     int no_trace;             /* do not record spans (timings in results are still filled) */
+    cuzk_backend backend;     /* AUTO (0): the GPU when this build has CUDA and a device is present,
+                                 else the CPU (one-line notice); CPU; GPU (CUZK_ERR_DEVICE if none) */
+    int gpu_device;           /* CUDA device ordinal for the GPU backend (default 0) */
+    size_t pinned_budget_bytes; /* GPU backend: pinned host memory for witness buffers (pooled and
+                                   reused across partitions); 0: 4 witnesses' worth. Beyond it
+                                   witnesses are pageable (slower upload), never a failure */
+    size_t gpu_budget_bytes;  /* GPU backend: device memory a circuit may use (resident SRS G1
+                                 queries + matrices + one proof's vectors); 0: the device's free
+                                 memory. Exceeding it fails the preload / first partition with
+                                 CUZK_ERR_NOMEM_DEVICE and says by how much */
 } cuzk_engine_opts;
 
 /* Synthesis callback: fill witness[0 .. n_vars*4) with the n_vars witness values of partition
@@ -112,9 +123,19 @@ typedef struct cuzk_job_result {
 /* Frees the arrays of a result (not the struct). NULL and zeroed results are fine. */
 void cuzk_job_result_free(cuzk_job_result *r);
 
-/* Creates an engine on the CPU backend and starts its threads. opts may be NULL (defaults).
- * Errors: CUZK_ERR_ARG, CUZK_ERR_NOMEM (allocation or thread creation). */
+/* Creates an engine on the backend opts->backend resolves to and starts its threads. opts may be
+ * NULL (defaults). Errors: CUZK_ERR_ARG, CUZK_ERR_NOMEM (allocation or thread creation),
+ * CUZK_ERR_DEVICE (backend GPU requested and no GPU). */
 cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_opts *opts, cuzk_error *err);
+
+/* Name of the backend the engine runs ("cpu" or "gpu"). */
+const char *cuzk_engine_backend_name(const cuzk_engine *e);
+
+/* Makes a circuit ready before its first job: on the GPU backend, uploads its SRS G1 queries and
+ * matrices to the device (otherwise the first partition pays for it). No-op on the CPU backend.
+ * Must not race with cuzk_engine_destroy. Errors: those of the GPU prover's creation
+ * (CUZK_ERR_NOMEM_DEVICE, CUZK_ERR_MISMATCH, CUZK_ERR_DEVICE). */
+cuzk_status cuzk_engine_preload(cuzk_engine *e, const cuzk_circuit *c, cuzk_error *err);
 
 /* Queues a job and returns at once (it never blocks on the budget or the queues).
  * Errors: CUZK_ERR_ARG (NULL, P = 0, no synth fn), CUZK_ERR_MISMATCH (budget smaller than one
@@ -144,6 +165,12 @@ typedef struct cuzk_engine_stats {
     size_t reaper_max_pending_bytes;
     uint64_t reaper_items_freed, reaper_bytes_freed;
     double reaper_busy_ms;
+    size_t gpu_resident_bytes;  /* GPU backend: SRS G1 queries + matrices resident on the device */
+    size_t gpu_pool_bytes;      /* GPU backend: the device's stream-ordered pool (per-proof vectors and
+                                   MSM scratch; its high-water mark, freed memory stays pooled) */
+    size_t gpu_device_used_bytes; /* GPU backend: total - free of the whole device */
+    size_t pinned_bytes;        /* GPU backend: pinned witness buffers held by the pool */
+    uint64_t pinned_fallbacks;  /* witnesses that got pageable memory (pinned budget used up) */
 } cuzk_engine_stats;
 void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *out);
 

@@ -54,6 +54,9 @@ typedef struct cuzk_prove_timings {
     double h_ms;         /* the NTTs of H */
     double msm_a_ms, msm_b1_ms, msm_b2_ms, msm_l_ms, msm_h_ms;
     double assemble_ms;  /* r, s terms, affine conversion */
+    double gpu_setup_ms; /* GPU backend, bellperson: making the SRS G1 queries and the circuit resident */
+    double upload_ms;    /* GPU backend, bellperson: witness host -> device */
+    int b2_overlapped;   /* 1: msm_b2_ms ran on CPU threads during the GPU stages (not in the wall sum) */
     double verify_ms;    /* self-verification of the proof */
     double write_ms;     /* writing proof and public inputs */
     double free_ms;      /* releasing keys and buffers */

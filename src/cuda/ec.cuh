@@ -1,4 +1,5 @@
-/* Device short-Weierstrass curve arithmetic (a = 0), generic over the coordinate field F:
+/* Device short-Weierstrass curve arithmetic (a = 0), generic over the coordinate field F (fp_t for
+ * G1, fp2_t for G2):
  * affine (x, y) with (0, 0) = infinity (the host convention, src/ec/ec.h), XYZZ
  * (X, Y, ZZ, ZZZ) = (X/ZZ, Y/ZZZ) with ZZ = 0 for infinity, and Jacobian output.
  * Formulas: Explicit-Formulas Database, "xyzz" coordinates for short Weierstrass curves:
@@ -149,6 +150,14 @@ typedef xyzz_t<fp_t> g1_xyzz_t;
 typedef jacobian_t<fp_t> g1_jacobian_t;
 static_assert(sizeof(g1_affine_t) == 96, "g1 affine layout");
 static_assert(sizeof(g1_jacobian_t) == 144, "g1 jacobian layout");
+
+/* G2 over Fp2 (y^2 = x^3 + 4(1 + u)): the same templates; b does not appear in the formulas.
+ * Same bytes as the host g2_affine / g2_jacobian (src/ec/ec.h). */
+typedef affine_t<fp2_t> g2_affine_t;
+typedef xyzz_t<fp2_t> g2_xyzz_t;
+typedef jacobian_t<fp2_t> g2_jacobian_t;
+static_assert(sizeof(g2_affine_t) == 192, "g2 affine layout");
+static_assert(sizeof(g2_jacobian_t) == 288, "g2 jacobian layout");
 
 }  // namespace cuzk_dev
 

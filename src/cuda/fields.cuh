@@ -39,6 +39,78 @@ static_assert(sizeof(fr_t) == 32, "fr_t layout");
 static_assert((uint32_t)(fp_params::mod(0) * fp_params::inv) == 0xffffffffu, "fp inv");
 static_assert((uint32_t)(fr_params::mod(0) * fr_params::inv) == 0xffffffffu, "fr inv");
 
+/* Fp2 = Fp[u]/(u^2 + 1) over fp_t, the same bytes as the host fp2 (src/ff/fields.h: c0 then c1,
+ * 96 bytes). The operations the generic curve code (src/cuda/ec.cuh) needs, with the host's
+ * formulas: Karatsuba product (3 Fp products), squaring (a0 + a1)(a0 - a1) + 2 a0 a1 u (2 Fp
+ * products). inv goes through the norm: (a0 - a1 u) / (a0^2 + a1^2) (one Fp inversion); 0 -> 0. */
+struct __align__(16) fp2_t {
+    fp_t c0, c1;
+
+    __device__ __forceinline__ static fp2_t zero() {
+        fp2_t r;
+        r.c0 = fp_t::zero(); r.c1 = fp_t::zero();
+        return r;
+    }
+    __device__ __forceinline__ static fp2_t one() {
+        fp2_t r;
+        r.c0 = fp_t::one(); r.c1 = fp_t::zero();
+        return r;
+    }
+    __device__ __forceinline__ bool is_zero() const { return c0.is_zero() && c1.is_zero(); }
+    __device__ __forceinline__ bool operator==(const fp2_t &b) const { return c0 == b.c0 && c1 == b.c1; }
+    __device__ __forceinline__ bool operator!=(const fp2_t &b) const { return !(*this == b); }
+    __device__ __forceinline__ friend fp2_t operator+(const fp2_t &a, const fp2_t &b) {
+        fp2_t r;
+        r.c0 = a.c0 + b.c0; r.c1 = a.c1 + b.c1;
+        return r;
+    }
+    __device__ __forceinline__ friend fp2_t operator-(const fp2_t &a, const fp2_t &b) {
+        fp2_t r;
+        r.c0 = a.c0 - b.c0; r.c1 = a.c1 - b.c1;
+        return r;
+    }
+    __device__ __forceinline__ friend fp2_t operator-(const fp2_t &a) {
+        fp2_t r;
+        r.c0 = -a.c0; r.c1 = -a.c1;
+        return r;
+    }
+    __device__ __forceinline__ fp2_t dbl() const { return *this + *this; }
+    /* Karatsuba: a0b0 - a1b1 + ((a0 + a1)(b0 + b1) - a0b0 - a1b1) u */
+    __device__ __forceinline__ friend fp2_t operator*(const fp2_t &a, const fp2_t &b) {
+        fp_t t0 = a.c0 * b.c0;
+        fp_t t1 = a.c1 * b.c1;
+        fp_t t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
+        fp2_t r;
+        r.c0 = t0 - t1;
+        r.c1 = t2 - t0 - t1;
+        return r;
+    }
+    __device__ __forceinline__ fp2_t &operator*=(const fp2_t &b) { return *this = *this * b; }
+    __device__ __forceinline__ fp2_t &operator+=(const fp2_t &b) { return *this = *this + b; }
+    __device__ __forceinline__ fp2_t &operator-=(const fp2_t &b) { return *this = *this - b; }
+    __device__ __forceinline__ fp2_t sqr() const {
+        fp2_t r;
+        fp_t t = c0 * c1;
+        r.c0 = (c0 + c1) * (c0 - c1);
+        r.c1 = t.dbl();
+        return r;
+    }
+    __device__ __forceinline__ fp2_t mul_fp(const fp_t &b) const {
+        fp2_t r;
+        r.c0 = c0 * b; r.c1 = c1 * b;
+        return r;
+    }
+    __device__ __forceinline__ fp2_t conj() const {
+        fp2_t r;
+        r.c0 = c0; r.c1 = -c1;
+        return r;
+    }
+    /* a0^2 + a1^2 (= a * conj(a)) */
+    __device__ __forceinline__ fp_t norm() const { return c0.sqr() + c1.sqr(); }
+    __device__ static fp2_t inv(const fp2_t &a) { return a.conj().mul_fp(fp_t::inv(a.norm())); }
+};
+static_assert(sizeof(fp2_t) == 96, "fp2_t layout");
+
 }  // namespace cuzk_dev
 
 #endif

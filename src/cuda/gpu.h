@@ -26,6 +26,7 @@
 #ifndef CUZK_CUDA_GPU_H
 #define CUZK_CUDA_GPU_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,11 +50,12 @@ cuzk_status gpu_device_count(int *count, cuzk_error *err);
 cuzk_status gpu_device_info(int dev, char *buf, size_t cap, cuzk_error *err);
 
 /* ---- element-wise field arithmetic (for tests of the device arithmetic) ------------------- */
-typedef enum { GPU_FIELD_FP = 0, GPU_FIELD_FR = 1 } gpu_field;
+typedef enum { GPU_FIELD_FP = 0, GPU_FIELD_FR = 1, GPU_FIELD_FP2 = 2 } gpu_field;
 typedef enum { GPU_OP_ADD = 0, GPU_OP_SUB = 1, GPU_OP_MUL = 2, GPU_OP_SQR = 3, GPU_OP_NEG = 4 } gpu_field_op;
 
 /* out[i] = a[i] op b[i] for i < n, Montgomery form (b unused for SQR and NEG, may be NULL).
- * out, a, b: n elements of 6 (Fp) or 4 (Fr) uint64 limbs each, inputs < modulus; out may alias. */
+ * out, a, b: n elements of 6 (Fp), 4 (Fr) or 12 (Fp2: c0 then c1, the host fp2) uint64 limbs
+ * each, inputs < modulus; out may alias. */
 cuzk_status gpu_field_op_array(gpu_field field, gpu_field_op op, uint64_t *out, const uint64_t *a,
                                const uint64_t *b, size_t n, cuzk_error *err);
 
@@ -87,6 +89,160 @@ cuzk_status gpu_ntt(struct fr *data, size_t batch, int log_m, gpu_ntt_dir dir, g
 cuzk_status gpu_g1_msm(struct g1_jacobian *out, const struct g1_affine *bases,
                        const struct scalar256 *scalars, size_t n, cuzk_error *err);
 
+/* ==== device context: one per device and worker ================================================
+ * A gpu_ctx owns one non-blocking CUDA stream on one device. Everything below that takes a ctx
+ * enqueues its work on that stream (in call order) and first makes the ctx's device current for
+ * the calling thread. Device temporaries come from the device's default stream-ordered memory pool,
+ * whose release threshold gpu_ctx_create raises to UINT64_MAX: memory freed into the pool stays
+ * reserved by the process and is reused by later allocations without a device-wide
+ * synchronization (the pool is shared by every ctx of the device; gpu_ctx_destroy trims the
+ * unused part).
+ *
+ * Errors: on top of the classes at the top of this file,
+ *   - a sticky CUDA fault (illegal address, misaligned address, illegal instruction, launch
+ *     failure, hardware stack error, invalid PC, uncorrectable ECC, ...) marks the ctx DEAD: the
+ *     call reports CUZK_ERR_DEVICE and every later call on the ctx (and on objects made from it)
+ *     returns CUZK_ERR_DEVICE with the message "GPU context is dead since <first error>", without
+ *     touching the device. The CUDA context of the process on that device is unusable then: the
+ *     service destroys the ctx and restarts the worker (in practice, the process).
+ *   - a failed device allocation (cudaErrorMemoryAllocation) is CUZK_ERR_NOMEM_DEVICE; the error is
+ *     cleared and the ctx stays usable.
+ * Faults inside kernels surface at the next call that waits (gpu_sync, gpu_event_sync,
+ * gpu_g1_msm_run, ...), which then reports them.
+ *
+ * Thread-safety: a ctx and the objects made from it are used by one thread at a time (a worker);
+ * different ctxs may be used from different threads concurrently. gpu_host_alloc_pinned /
+ * gpu_host_free_pinned are thread-safe. */
+typedef struct gpu_ctx gpu_ctx;
+
+/* *out = a new ctx on CUDA device `device` (0-based): its own non-blocking stream, the device's
+ * default memory pool with release threshold UINT64_MAX. Returns CUZK_ERR_ARG (out NULL, device
+ * out of range), CUZK_ERR_UNSUPPORTED (no device/driver), CUZK_ERR_DEVICE; *out = NULL then. */
+cuzk_status gpu_ctx_create(gpu_ctx **out, int device, cuzk_error *err);
+/* Waits for the stream (errors ignored), frees everything the ctx holds (not the gpu_g1_bases
+ * made on it: free those first), destroys the stream, trims the pool. NULL is ignored. */
+void gpu_ctx_destroy(gpu_ctx *ctx);
+/* The device ordinal of ctx. */
+int gpu_ctx_device(const gpu_ctx *ctx);
+/* The ctx's cudaStream_t, as void *: for callers that launch their own kernels on it. */
+void *gpu_ctx_stream(const gpu_ctx *ctx);
+/* True after a sticky fault (see above): every later call on the ctx returns CUZK_ERR_DEVICE. */
+bool gpu_ctx_dead(const gpu_ctx *ctx);
+
+typedef struct gpu_mem_stats {
+    size_t device_total_bytes, device_free_bytes;   /* cudaMemGetInfo of the ctx's device */
+    size_t pool_reserved_bytes, pool_used_bytes;    /* the device's default stream-ordered pool
+                                                       (cudaMemPoolAttrReservedMemCurrent /
+                                                       cudaMemPoolAttrUsedMemCurrent), all ctxs */
+    size_t resident_bytes;                          /* device bytes of the gpu_g1_bases (and other
+                                                       resident objects) alive on this ctx */
+} gpu_mem_stats;
+/* Fills *out. CUZK_ERR_ARG, CUZK_ERR_DEVICE (dead ctx or CUDA failure). */
+cuzk_status gpu_ctx_mem(gpu_ctx *ctx, gpu_mem_stats *out, cuzk_error *err);
+
+/* Device buffers: stream-ordered (cudaMallocAsync / cudaFreeAsync on the ctx stream, from the
+ * pool). *d_ptr = `bytes` bytes of device memory (256-byte aligned), usable by work enqueued on
+ * the ctx stream after this call (other streams: after gpu_sync). bytes = 0 gives *d_ptr = NULL.
+ * CUZK_ERR_NOMEM_DEVICE on OOM (ctx still usable), CUZK_ERR_ARG, CUZK_ERR_DEVICE; *d_ptr = NULL on
+ * failure. gpu_buf_free enqueues the free after all work so far on the stream (the memory returns
+ * to the pool when that work is done); NULL ok; errors are ignored (dead ctx: nothing is done). */
+cuzk_status gpu_buf_alloc(gpu_ctx *ctx, void **d_ptr, size_t bytes, cuzk_error *err);
+void gpu_buf_free(gpu_ctx *ctx, void *d_ptr);
+/* Enqueue a copy of `bytes` bytes (host <-> device) or a memset on the ctx stream. With pinned host
+ * memory the call returns at once and the host buffer must stay valid and unchanged until the
+ * stream reaches the copy (gpu_sync, gpu_event_sync); with pageable memory CUDA stages it and the
+ * call may block (d2h: until the copy is done). bytes = 0 does nothing. CUZK_ERR_ARG,
+ * CUZK_ERR_DEVICE. */
+cuzk_status gpu_copy_h2d_async(gpu_ctx *ctx, void *d_dst, const void *src, size_t bytes, cuzk_error *err);
+cuzk_status gpu_copy_d2h_async(gpu_ctx *ctx, void *dst, const void *d_src, size_t bytes, cuzk_error *err);
+cuzk_status gpu_memset_async(gpu_ctx *ctx, void *d_dst, int value, size_t bytes, cuzk_error *err);
+/* Waits until everything enqueued on the ctx stream is done. Reports a kernel fault that happened
+ * meanwhile (CUZK_ERR_DEVICE; sticky ones mark the ctx dead). */
+cuzk_status gpu_sync(gpu_ctx *ctx, cuzk_error *err);
+
+/* Pinned (page-locked, portable: usable with every device) host memory, cudaHostAlloc.
+ * bytes = 0 gives *h_ptr = NULL. CUZK_ERR_NOMEM when the allocation fails, CUZK_ERR_UNSUPPORTED
+ * without a device, CUZK_ERR_ARG. gpu_host_free_pinned: NULL ok. Thread-safe. Freeing pinned
+ * memory synchronizes the device: keep it off hot paths (the reaper). */
+cuzk_status gpu_host_alloc_pinned(void **h_ptr, size_t bytes, cuzk_error *err);
+void gpu_host_free_pinned(void *h_ptr);
+
+/* Events, for the reaper: free a buffer only after the GPU work that reads it has finished.
+ * gpu_event_record: *out = a new event marking the current end of the ctx stream (work enqueued
+ * later is not covered). gpu_event_sync waits until the stream reaches it (CUZK_ERR_DEVICE on a
+ * fault: sticky ones mark the ctx dead). An event refers to its ctx: destroy it before the ctx.
+ * gpu_event_destroy: NULL ok. An event may be synced and destroyed from another thread than the
+ * one using the ctx (the reaper), once gpu_event_record has returned. */
+typedef struct gpu_event gpu_event;
+cuzk_status gpu_event_record(gpu_ctx *ctx, gpu_event **out, cuzk_error *err);
+cuzk_status gpu_event_sync(gpu_event *ev, cuzk_error *err);
+void gpu_event_destroy(gpu_event *ev);
+
+/* ==== SRS-resident G1 bases ===================================================================
+ * *out = a device copy of n affine points (host array `bases`, pageable or pinned, layout of
+ * src/ec/ec.h g1_affine: x, y in Montgomery form, (0, 0) = infinity; assumed on the curve, not
+ * checked). The copy is made with a plain cudaMalloc (not the pool: freeing returns the memory to
+ * the device) and completes before the call returns (the host array may be freed then). The
+ * points stay on the device until gpu_g1_bases_free, which must come before gpu_ctx_destroy.
+ * n = 0 is allowed (an empty set). n < 2^31. CUZK_ERR_ARG, CUZK_ERR_NOMEM (host struct),
+ * CUZK_ERR_NOMEM_DEVICE (ctx still usable), CUZK_ERR_DEVICE; *out = NULL on failure.
+ * resident_bytes of gpu_ctx_mem counts gpu_g1_bases_bytes of every live set. */
+typedef struct gpu_g1_bases gpu_g1_bases;
+cuzk_status gpu_g1_bases_upload(gpu_ctx *ctx, gpu_g1_bases **out, const struct g1_affine *bases, size_t n,
+                                cuzk_error *err);
+size_t gpu_g1_bases_count(const gpu_g1_bases *b);   /* n */
+size_t gpu_g1_bases_bytes(const gpu_g1_bases *b);   /* device bytes held (n * 96) */
+/* Waits for the ctx stream (work reading the points), then frees them. NULL ok. */
+void gpu_g1_bases_free(gpu_g1_bases *b);
+
+/* ==== G1 MSM over resident bases, with the 0/1 split ========================================== */
+typedef enum { GPU_SCALARS_CANONICAL = 0, GPU_SCALARS_MONTGOMERY = 1 } gpu_scalar_form;
+typedef struct gpu_msm_job {
+    const gpu_g1_bases *bases;  /* made on the same ctx */
+    size_t base_offset;         /* uses bases[base_offset .. base_offset + n) */
+    size_t n;                   /* base_offset + n <= gpu_g1_bases_count(bases); n < 2^31 */
+    const void *d_scalars;      /* DEVICE array of 4 x uint64 little-endian Fr elements: n of them
+                                   (d_index NULL), or as many as d_index reaches */
+    gpu_scalar_form form;       /* Montgomery (x*R mod r, R = 2^256) or canonical; every value < r
+                                   (canonical values below 2^255 are summed correctly too) */
+    const uint32_t *d_index;    /* optional DEVICE array of n: scalar of base k (k < n) is
+                                   d_scalars[d_index[k]]; repeats allowed; NULL: d_scalars[k] */
+    struct g1_jacobian *out;    /* HOST result: sum_{k<n} scalar_k * bases[base_offset + k]
+                                   (Jacobian, Montgomery coordinates, Z = 0 at infinity) */
+} gpu_msm_job;
+typedef struct gpu_msm_stats {
+    float classify_ms, ones_ms, tail_ms, total_ms;   /* CUDA-event times summed over the jobs:
+                                                        classification and compaction, the sum of
+                                                        the bases of scalars 1, the Pippenger tail
+                                                        (its kernels overlap nothing), and the whole
+                                                        job from first to last kernel */
+    size_t n_zero, n_one, n_other;                   /* scalar counts summed over the jobs */
+    /* the tail, split further (CUDA-event ms summed over jobs and chunks) */
+    float tail_digits_ms;                            /* window digits + radix sort of (bucket, point) */
+    float tail_accum_ms;                             /* bucket accumulation (mixed additions) */
+    float tail_reduce_ms;                            /* bucket reduction and window combination */
+    size_t tail_chunks;                              /* Pippenger passes (chunks of points) run */
+} gpu_msm_stats;
+/* Runs the jobs in order on the ctx stream and waits for them; job i writes *jobs[i].out.
+ * Per job, each scalar is classified (Montgomery 1 is R mod r, canonical 1 is 1):
+ *   0      skipped;
+ *   1      its base is summed by a parallel addition of the compacted list of such bases
+ *          (XYZZ mixed additions per thread, then a tree of XYZZ additions);
+ *   other  Pippenger over the compacted (index, scalar) list, "the tail": signed c-bit window
+ *          digits, (bucket, point) pairs radix-sorted (CUB), XYZZ bucket accumulation, running-sum
+ *          bucket reduction, windows combined by Horner (the algorithm of gpu_g1_msm below). Tails
+ *          longer than the chunk limit (2^25 points; env CUZK_MSM_CHUNK=<points> lowers it, for
+ *          tests) run as several passes whose results are summed on the device.
+ * Montgomery scalars are converted on the device. The results do not depend on the chunking.
+ * Scratch comes from the ctx's stream-ordered pool (reused across calls): about
+ * 16 * W * min(n_other, chunk) bytes for the tail (W = 255/c + 1 windows of c bits) plus 4 * n.
+ * stats may be NULL (then no events are recorded); it is overwritten, not accumulated into.
+ * Returns CUZK_ERR_ARG (NULL pointers, offset/size out of range, bases of another ctx: nothing was
+ * run), CUZK_ERR_NOMEM_DEVICE (scratch: ctx still usable), CUZK_ERR_DEVICE (a bad device pointer
+ * or index faults here: the ctx is dead); the outputs of jobs not completed are unspecified. */
+cuzk_status gpu_g1_msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs, gpu_msm_stats *stats,
+                           cuzk_error *err);
+
 /* ---- benchmarks (device-resident data, CUDA-event timed) ------------------------------------ */
 /* MSM of n points: bases are random curve points (random x, y = sqrt(x^3 + 4); not necessarily in
  * the prime-order subgroup, which does not change the cost), scalars uniform below 2^254, both
@@ -94,6 +250,14 @@ cuzk_status gpu_g1_msm(struct g1_jacobian *out, const struct g1_affine *bases,
  * each time in milliseconds to times_ms[reps] (not sorted). window_bits <= 0: default for n. */
 cuzk_status gpu_bench_g1_msm(size_t n, int window_bits, int warmup, int reps, float *times_ms,
                              cuzk_error *err);
+/* MSM over n resident random points through gpu_g1_msm_run (one job): a fraction `frac01` of the
+ * scalars (evenly spread, chosen by a hash) are 0 or 1 (half each), the rest uniform below 2^254;
+ * generated on the device in canonical form (`montgomery`: converted to Montgomery form first, so
+ * the run converts back). Runs `warmup` untimed then `reps` timed runs, CUDA-event times of the
+ * whole gpu_g1_msm_run (its host synchronizations included) into times_ms[reps]; *stats (may be
+ * NULL) gets the stats of the last run. */
+cuzk_status gpu_bench_g1_msm01(size_t n, double frac01, bool montgomery, int warmup, int reps, float *times_ms,
+                               gpu_msm_stats *stats, cuzk_error *err);
 /* NTT of `batch` vectors of 2^log_m random elements, forward, bellperson roots, data on device. */
 cuzk_status gpu_bench_ntt(int log_m, size_t batch, int warmup, int reps, float *times_ms,
                           cuzk_error *err);
@@ -123,7 +287,16 @@ cuzk_status gpu_h_bellperson_async(void *stream, struct fr *d_a, struct fr *d_b,
                                    int log_m, cuzk_error *err);
 cuzk_status gpu_h_snarkjs_async(void *stream, struct fr *d_a, struct fr *d_b, struct fr *d_c,
                                 int log_m, cuzk_error *err);
-/* Bytes of device memory held by the H twiddle cache of the current device (0 when empty). */
+/* Synchronous host-array form (tests, CPU-backend fallback users): a, b, c are HOST arrays of
+ * m = 2^log_m Fr (Montgomery); `convention` GPU_ROOTS_BELLPERSON runs h_bellperson,
+ * GPU_ROOTS_SNARKJS h_snarkjs; on CUZK_OK a holds the result, b and c are unchanged (c is not
+ * read for snarkjs). Device memory: 3 * 32 * m bytes (stream-ordered, freed before returning). */
+cuzk_status gpu_h(gpu_roots convention, struct fr *a, struct fr *b, struct fr *c, int log_m,
+                  cuzk_error *err);
+/* Bytes of device memory held by the NTT/H table cache on the current device (0 when empty).
+ * Per (roots, log_m) used so far: (max(1, m/2) + 7 + 2 * (1024 + max(1, m/1024))) * 32 bytes,
+ * i.e. the twiddles omega^j, j < m/2 (2 GiB at log_m = 27, 4 GiB at 28), the constants and the
+ * coset scale tables (8 MiB at 27). gpu_ntt uses (and fills) the same cache. */
 size_t gpu_h_cache_bytes(void);
 
 /* ---- fixed-base batch scalar multiplication (setup, issue 5) -------------------------------- */
@@ -142,6 +315,21 @@ cuzk_status gpu_g1_fixed_base(struct g1_affine *out, const struct g1_affine *gen
                               const struct fr *scalars, size_t n, cuzk_error *err);
 cuzk_status gpu_g2_fixed_base(struct g2_affine *out, const struct g2_affine *gen,
                               const struct fr *scalars, size_t n, cuzk_error *err);
+/* Tests only: points per chunk of the fixed-base pipeline (0 = the default, 2^20). Not
+ * thread-safe: set it before the calls it should affect. */
+void gpu_fixed_base_set_chunk(size_t points);
+
+/* ---- benchmarks of this section ---------------------------------------------------------- */
+/* H of three random device vectors of 2^log_m elements (cached tables built before timing),
+ * CUDA-event time of the whole gpu_h_*_async sequence per repeat into times_ms[reps]. */
+cuzk_status gpu_bench_h(gpu_roots convention, int log_m, int warmup, int reps, float *times_ms,
+                        cuzk_error *err);
+/* gpu_g1_fixed_base (g2 = 0) or gpu_g2_fixed_base (g2 = 1) of the zcash generator with n random
+ * host scalars into a host array: wall_ms[r] = host wall-clock time of the whole call (table
+ * build, pinned staging, copies both ways); kernel_ms[r] = CUDA-event time of its kernels
+ * (summed over chunks; the two streams may overlap). */
+cuzk_status gpu_bench_fixed_base(int g2, size_t n, int warmup, int reps, float *wall_ms,
+                                 float *kernel_ms, cuzk_error *err);
 
 #ifdef __cplusplus
 }

@@ -84,5 +84,6 @@ extern "C" cuzk_status gpu_field_op_array(gpu_field field, gpu_field_op op, uint
     GPU_ARG(op >= GPU_OP_ADD && op <= GPU_OP_NEG, "gpu_field_op_array: bad op");
     if (field == GPU_FIELD_FP) return field_op<fp_t>(op, out, a, b, n, err);
     if (field == GPU_FIELD_FR) return field_op<fr_t>(op, out, a, b, n, err);
+    if (field == GPU_FIELD_FP2) return field_op<fp2_t>(op, out, a, b, n, err);
     return gpu_arg_error(err, __FILE__, __LINE__, "gpu_field_op_array: bad field");
 }

@@ -1,58 +1,156 @@
-/* G1 multi-scalar multiplication on the GPU (src/cuda/gpu.h: gpu_g1_msm, gpu_bench_g1_msm).
+/* G1 multi-scalar multiplication on the GPU (src/cuda/gpu.h): SRS-resident bases
+ * (gpu_g1_bases_*), the MSM with the 0/1 split over them (gpu_g1_msm_run), the host-array
+ * gpu_g1_msm on top of it, and the benchmarks.
  *
- * Pippenger's bucket method with signed c-bit window digits:
- *  1. msm_digits_kernel: scalar i -> W = floor(255/c) + 1 signed digits d in [-2^(c-1), 2^(c-1)]
- *     (carry recoding); pair (key = w * 2^(c-1) + |d| - 1, value = i | sign << 31); digit 0 gets
- *     the key NB (= W * 2^(c-1)), which sorts last and is ignored.
- *  2. cub::DeviceRadixSort::SortPairs over the keys (ceil(log2(NB + 1)) bits).
- *  3. bucket bounds from the sorted keys; each bucket split into tasks of at most K pairs
- *     (cub::DeviceScan gives task offsets), so one hot bucket (all scalars equal) still spreads
- *     over many threads.
- *  4. msm_accumulate_kernel: thread per task, XYZZ accumulator, mixed additions of affine bases
- *     (y negated for negative digits); msm_bucket_sum_kernel adds each bucket's task partials.
- *  5. bucket reduction per window: buckets cut into segments of L; each segment's running sum
- *     gives sum_k (k - lo + 1) B_k and sum_k B_k; the segment adds (lo - 1) * sum B_k (double
- *     and add). Segments of a window are then summed in groups (tree of launches).
- *  6. msm_final_kernel: Horner over windows (c doublings, one addition each), Jacobian out.
+ * One job of gpu_g1_msm_run:
+ *  1. classification: cub::DevicePartition::If (three-way) over k < n: scalars equal to 1 (R mod r
+ *     in Montgomery form) give the list `ones` of k, other nonzero scalars the list `tail`; zeros
+ *     are dropped. Both lists keep the order of k. The counts go to the host (the only host wait
+ *     inside a job, overlapped with step 2).
+ *  2. ones: msm_ones_kernel, one full wave of threads; thread t sums bases[ones[t + i*T]] with XYZZ
+ *     mixed additions (adjacent threads read adjacent entries); the T partial sums are added by a
+ *     tree of msm_group_sum_kernel launches.
+ *  3. tail, in chunks of at most `chunk` entries (2^25; env CUZK_MSM_CHUNK lowers it), each chunk a
+ *     Pippenger pass with signed c-bit window digits:
+ *     a. msm_digits_kernel: entry j -> W = floor(255/c) + 1 signed digits d in [-2^(c-1), 2^(c-1)]
+ *        (carry recoding; Montgomery scalars converted first); pair (key = w * 2^(c-1) + |d| - 1,
+ *        value = k | sign << 31); digit 0 gets the key NB (= W * 2^(c-1)), which sorts last and is
+ *        ignored.
+ *     b. cub::DeviceRadixSort::SortPairs (double buffer) over the keys (ceil(log2(NB + 1)) bits).
+ *     c. bucket bounds from the sorted keys; each bucket split into tasks of at most K pairs
+ *        (cub::DeviceScan gives task offsets), so one hot bucket (all scalars equal) still spreads
+ *        over many threads.
+ *     d. msm_accumulate_kernel: thread per task, XYZZ accumulator, mixed additions of affine bases
+ *        (y negated for negative digits); msm_bucket_sum_kernel adds each bucket's task partials.
+ *     e. bucket reduction per window: buckets cut into segments of L; each segment's running sum
+ *        gives sum_k (k - lo + 1) B_k and sum_k B_k; the segment adds (lo - 1) * sum B_k (double
+ *        and add). Segments of a window are then summed in groups (tree of launches).
+ *     f. msm_final_kernel: Horner over windows (c doublings, one addition each), added to the
+ *        job's tail accumulator on the device.
+ *  4. msm_combine_kernel: ones + tail, to Jacobian, one copy to the host.
+ * Scratch: stream-ordered allocations on the ctx stream (the ctx's pool keeps and reuses them).
  * Sources: Pippenger 1976; Bernstein, Doumen, Lange, Oosterwijk 2012 (signed digits); the
- * sort-by-bucket structure follows sppark / cuZK-style GPU MSMs.
+ * sort-by-bucket structure follows sppark / cuZK-style GPU MSMs; the 0/1 split follows
+ * supraseal-c2 (DESIGN.md section 6).
  */
+#include <cub/device/device_partition.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <new>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/discard_iterator.h>
 
+#include "cuda/ctx_internal.cuh"
 #include "cuda/ec.cuh"
 #include "cuda/util.cuh"
 
 using namespace cuzk_dev;
 
+struct gpu_g1_bases {
+    gpu_ctx *ctx;
+    g1_affine_t *d_pts;
+    size_t n;
+};
+
 namespace {
 
 const uint32_t SIGN_BIT = 0x80000000u;
 const int SEG_LOG = 5;   /* buckets per reduction segment: 2^5 */
-const int GROUP = 8;     /* points summed per thread in the window tree */
+const int GROUP = 8;     /* points summed per thread in the reduction trees */
+const size_t DEFAULT_CHUNK = (size_t)1 << 25;
+const size_t MIN_CHUNK = 64;
 
 inline unsigned nblocks(size_t n, unsigned bs) { return (unsigned)((n + bs - 1) / bs); }
 
-struct msm_ws {
-    size_t n;
-    int c, W;
-    uint32_t nbw, nb, K, seg_per_win;
-    size_t npairs, max_tasks;
-    int sort_bits;
-    uint32_t *d_keys, *d_keys2, *d_vals, *d_vals2;
-    uint32_t *d_bstart, *d_bend, *d_ntasks, *d_toff;
-    void *d_temp;
-    size_t temp_bytes;
-    g1_xyzz_t *d_partials, *d_buckets, *d_seg, *d_seg2;
+/* ---- scalar loads and classification ---------------------------------------------------------- */
+
+__device__ __forceinline__ void load_scalar(uint64_t s[4], const uint64_t *__restrict__ scalars,
+                                            const uint32_t *__restrict__ idx, uint32_t k) {
+    const size_t j = idx ? (size_t)idx[k] : (size_t)k;
+#pragma unroll
+    for (int i = 0; i < 4; i++) s[i] = scalars[4 * j + i];
+}
+
+__device__ __forceinline__ uint64_t fr_one_limb(int i) {
+    return ((uint64_t)fr_params::one(2 * i + 1) << 32) | fr_params::one(2 * i);
+}
+
+/* 0: zero, 1: one (Montgomery: R mod r), 2: anything else */
+struct scalar_class {
+    const uint64_t *scalars;
+    const uint32_t *idx;
+    int mont;
+    __device__ __forceinline__ int operator()(uint32_t k) const {
+        uint64_t s[4];
+        load_scalar(s, scalars, idx, k);
+        if ((s[0] | s[1] | s[2] | s[3]) == 0) return 0;
+        if (mont) {
+            if (s[0] == fr_one_limb(0) && s[1] == fr_one_limb(1) && s[2] == fr_one_limb(2) && s[3] == fr_one_limb(3))
+                return 1;
+        } else if (s[0] == 1 && (s[1] | s[2] | s[3]) == 0) {
+            return 1;
+        }
+        return 2;
+    }
+};
+struct is_one_op {
+    scalar_class c;
+    __device__ __forceinline__ bool operator()(const uint32_t &k) const { return c(k) == 1; }
+};
+struct is_other_op {
+    scalar_class c;
+    __device__ __forceinline__ bool operator()(const uint32_t &k) const { return c(k) == 2; }
 };
 
-__global__ void msm_digits_kernel(const uint64_t *__restrict__ scalars, size_t n, int c, int W,
-                                  uint32_t nbw, uint32_t *__restrict__ keys, uint32_t *__restrict__ vals) {
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
+/* ---- ones ------------------------------------------------------------------------------------- */
+
+__global__ void __launch_bounds__(128) msm_ones_kernel(const g1_affine_t *__restrict__ bases,
+                                                       const uint32_t *__restrict__ ones,
+                                                       const int *__restrict__ counts,
+                                                       g1_xyzz_t *__restrict__ partials) {
+    const size_t T = (size_t)gridDim.x * blockDim.x;
+    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const size_t m = (size_t)counts[0];
+    g1_xyzz_t acc = g1_xyzz_t::inf();
+    for (size_t j = t; j < m; j += T) {
+        const g1_affine_t q = bases[ones[j]];
+        if (!q.is_inf()) acc.add_affine_noinf(q.x, q.y);
+    }
+    partials[t] = acc;
+}
+
+/* out[w * m_out + j] = sum_{g < GROUP} in[w * m_in + j * GROUP + g] (indices < m_in) */
+__global__ void msm_group_sum_kernel(const g1_xyzz_t *__restrict__ in, uint32_t m_in, uint32_t m_out, int W,
+                                     g1_xyzz_t *__restrict__ out) {
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= (uint32_t)W * m_out) return;
+    uint32_t w = t / m_out, j = t % m_out;
+    g1_xyzz_t acc = g1_xyzz_t::inf();
+    for (uint32_t g = 0; g < GROUP; g++) {
+        uint32_t idx = j * GROUP + g;
+        if (idx < m_in) acc.add(in[(size_t)w * m_in + idx]);
+    }
+    out[t] = acc;
+}
+
+/* ---- tail (Pippenger) ------------------------------------------------------------------------- */
+
+__global__ void msm_digits_kernel(const uint64_t *__restrict__ scalars, const uint32_t *__restrict__ idx, int mont,
+                                  const uint32_t *__restrict__ tail, size_t cn, int c, int W, uint32_t nbw,
+                                  uint32_t *__restrict__ keys, uint32_t *__restrict__ vals) {
+    size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= cn) return;
+    const uint32_t k = tail[j];
     uint64_t s[4];
+    load_scalar(s, scalars, idx, k);
+    if (mont) {
+        fr_t v;
 #pragma unroll
-    for (int k = 0; k < 4; k++) s[k] = scalars[4 * i + k];
+        for (int i = 0; i < 4; i++) { v.l[2 * i] = (uint32_t)s[i]; v.l[2 * i + 1] = (uint32_t)(s[i] >> 32); }
+        v = v.to_canon();
+#pragma unroll
+        for (int i = 0; i < 4; i++) s[i] = (uint64_t)v.l[2 * i] | ((uint64_t)v.l[2 * i + 1] << 32);
+    }
     const uint32_t nb = (uint32_t)W * nbw;
     const uint32_t half = 1u << (c - 1);
     const uint32_t mask = (1u << c) - 1;
@@ -71,11 +169,11 @@ __global__ void msm_digits_kernel(const uint64_t *__restrict__ scalars, size_t n
         if (raw > half) { d = (int32_t)raw - (int32_t)(1u << c); carry = 1; }
         else { d = (int32_t)raw; carry = 0; }
         uint32_t key, val;
-        if (d == 0) { key = nb; val = (uint32_t)i; }
-        else if (d > 0) { key = (uint32_t)w * nbw + (uint32_t)d - 1; val = (uint32_t)i; }
-        else { key = (uint32_t)w * nbw + (uint32_t)(-d) - 1; val = (uint32_t)i | SIGN_BIT; }
-        keys[(size_t)w * n + i] = key;
-        vals[(size_t)w * n + i] = val;
+        if (d == 0) { key = nb; val = k; }
+        else if (d > 0) { key = (uint32_t)w * nbw + (uint32_t)d - 1; val = k; }
+        else { key = (uint32_t)w * nbw + (uint32_t)(-d) - 1; val = k | SIGN_BIT; }
+        keys[(size_t)w * cn + j] = key;
+        vals[(size_t)w * cn + j] = val;
     }
 }
 
@@ -168,132 +266,425 @@ __global__ void __launch_bounds__(128) msm_segment_kernel(const g1_xyzz_t *__res
     out[t] = acc;
 }
 
-/* out[w * m_out + j] = sum_{g < GROUP} in[w * m_in + j * GROUP + g] (indices < m_in) */
-__global__ void msm_group_sum_kernel(const g1_xyzz_t *__restrict__ in, uint32_t m_in, uint32_t m_out, int W,
-                                     g1_xyzz_t *__restrict__ out) {
-    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= (uint32_t)W * m_out) return;
-    uint32_t w = t / m_out, j = t % m_out;
-    g1_xyzz_t acc = g1_xyzz_t::inf();
-    for (uint32_t g = 0; g < GROUP; g++) {
-        uint32_t idx = j * GROUP + g;
-        if (idx < m_in) acc.add(in[(size_t)w * m_in + idx]);
-    }
-    out[t] = acc;
-}
-
-__global__ void msm_final_kernel(const g1_xyzz_t *win, int W, int c, g1_jacobian_t *out) {
+/* Horner over the W window sums, added into *acc. */
+__global__ void msm_final_kernel(const g1_xyzz_t *win, int W, int c, g1_xyzz_t *acc) {
     if (threadIdx.x != 0 || blockIdx.x != 0) return;
     g1_xyzz_t r = win[W - 1];
     for (int w = W - 2; w >= 0; w--) {
         for (int k = 0; k < c; k++) r = r.dbl();
         r.add(win[w]);
     }
+    acc->add(r);
+}
+
+__global__ void msm_combine_kernel(const g1_xyzz_t *ones, const g1_xyzz_t *tail, g1_jacobian_t *out) {
+    if (threadIdx.x != 0 || blockIdx.x != 0) return;
+    g1_xyzz_t r = *ones;
+    r.add(*tail);
     *out = r.to_jacobian();
 }
 
-void ws_free(msm_ws *ws) {
-    cudaFree(ws->d_keys); cudaFree(ws->d_keys2); cudaFree(ws->d_vals); cudaFree(ws->d_vals2);
-    cudaFree(ws->d_bstart); cudaFree(ws->d_bend); cudaFree(ws->d_ntasks); cudaFree(ws->d_toff);
-    cudaFree(ws->d_temp);
-    cudaFree(ws->d_partials); cudaFree(ws->d_buckets); cudaFree(ws->d_seg); cudaFree(ws->d_seg2);
-    memset(ws, 0, sizeof *ws);
+/* ---- host side -------------------------------------------------------------------------------- */
+
+/* Stream-ordered allocations of one run, freed together (in reverse) at its end. */
+struct scratch {
+    gpu_ctx *ctx;
+    void *p[24];
+    int n;
+};
+template <class T>
+cudaError_t scratch_alloc(scratch *s, T **out, size_t count) {
+    *out = NULL;
+    if (s->n == (int)(sizeof s->p / sizeof s->p[0])) return cudaErrorInvalidValue;
+    void *q = NULL;
+    cudaError_t e = cudaMallocAsync(&q, count ? count * sizeof(T) : 1, s->ctx->stream);
+    if (e != cudaSuccess) return e;
+    s->p[s->n++] = q;
+    *out = (T *)q;
+    return cudaSuccess;
+}
+void scratch_release(scratch *s) {
+    if (!s->ctx->dead.load())
+        for (int i = s->n - 1; i >= 0; i--) (void)cudaFreeAsync(s->p[i], s->ctx->stream);
+    s->n = 0;
+    (void)cudaGetLastError();
 }
 
-cuzk_status ws_init(msm_ws *ws, size_t n, int c, cuzk_error *err) {
+/* Tail plan: window and buffer sizes for chunks of at most cn points. */
+struct tail_plan {
+    size_t cn;
+    int c, W, sort_bits;
+    uint32_t nbw, nb, K, L, seg_per_win;
+    size_t npairs, max_tasks, temp_bytes;
+    uint32_t *keys, *keys2, *vals, *vals2, *bstart, *bend, *ntasks, *toff;
+    char *temp;
+    g1_xyzz_t *partials, *buckets, *seg, *seg2;
+};
+
+void plan_sizes(tail_plan *p, size_t cn, int c) {
+    memset(p, 0, sizeof *p);
+    p->cn = cn;
+    p->c = c;
+    p->W = 255 / c + 1;
+    p->nbw = 1u << (c - 1);
+    p->nb = (uint32_t)p->W * p->nbw;
+    p->npairs = cn * (size_t)p->W;
+    size_t avg = cn / p->nbw;
+    p->K = (uint32_t)(2 * avg > 32 ? 2 * avg : 32);
+    p->max_tasks = p->npairs / p->K + p->nb + 1;
+    p->sort_bits = 1;
+    while ((1ull << p->sort_bits) <= p->nb) p->sort_bits++;
+    p->L = 1u << SEG_LOG;
+    if (p->L > p->nbw) p->L = p->nbw;
+    p->seg_per_win = p->nbw / p->L;
+}
+
+cuzk_status plan_alloc(gpu_ctx *ctx, scratch *sc, tail_plan *p, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
     size_t sort_tmp = 0, scan_tmp = 0;
-    memset(ws, 0, sizeof *ws);
-    ws->n = n;
-    ws->c = c;
-    ws->W = 255 / c + 1;
-    ws->nbw = 1u << (c - 1);
-    ws->nb = (uint32_t)ws->W * ws->nbw;
-    ws->npairs = n * (size_t)ws->W;
     {
-        size_t avg = n / ws->nbw;
-        ws->K = (uint32_t)(2 * avg > 32 ? 2 * avg : 32);
+        cub::DoubleBuffer<uint32_t> dk(NULL, NULL), dv(NULL, NULL);
+        CTX_CU(cub::DeviceRadixSort::SortPairs(NULL, sort_tmp, dk, dv, (int64_t)p->npairs, 0, p->sort_bits,
+                                               ctx->stream));
+        CTX_CU(cub::DeviceScan::ExclusiveSum(NULL, scan_tmp, (uint32_t *)NULL, (uint32_t *)NULL, (int)(p->nb + 1),
+                                             ctx->stream));
     }
-    ws->max_tasks = ws->npairs / ws->K + ws->nb + 1;
-    ws->sort_bits = 1;
-    while ((1ull << ws->sort_bits) <= ws->nb) ws->sort_bits++;
-    {
-        uint32_t L = 1u << SEG_LOG;
-        if (L > ws->nbw) L = ws->nbw;
-        ws->seg_per_win = ws->nbw / L;
-    }
-    CU(cudaMalloc(&ws->d_keys, ws->npairs * 4));
-    CU(cudaMalloc(&ws->d_keys2, ws->npairs * 4));
-    CU(cudaMalloc(&ws->d_vals, ws->npairs * 4));
-    CU(cudaMalloc(&ws->d_vals2, ws->npairs * 4));
-    CU(cudaMalloc(&ws->d_bstart, (size_t)(ws->nb + 1) * 4));
-    CU(cudaMalloc(&ws->d_bend, (size_t)(ws->nb + 1) * 4));
-    CU(cudaMalloc(&ws->d_ntasks, (size_t)(ws->nb + 1) * 4));
-    CU(cudaMalloc(&ws->d_toff, (size_t)(ws->nb + 1) * 4));
-    CU(cub::DeviceRadixSort::SortPairs(NULL, sort_tmp, ws->d_keys, ws->d_keys2, ws->d_vals, ws->d_vals2,
-                                       (int64_t)ws->npairs, 0, ws->sort_bits));
-    CU(cub::DeviceScan::ExclusiveSum(NULL, scan_tmp, ws->d_ntasks, ws->d_toff, (int)(ws->nb + 1)));
-    ws->temp_bytes = sort_tmp > scan_tmp ? sort_tmp : scan_tmp;
-    CU(cudaMalloc(&ws->d_temp, ws->temp_bytes));
-    CU(cudaMalloc(&ws->d_partials, ws->max_tasks * sizeof(g1_xyzz_t)));
-    CU(cudaMalloc(&ws->d_buckets, (size_t)ws->nb * sizeof(g1_xyzz_t)));
-    CU(cudaMalloc(&ws->d_seg, (size_t)ws->W * ws->seg_per_win * sizeof(g1_xyzz_t)));
-    CU(cudaMalloc(&ws->d_seg2, (size_t)ws->W * ws->seg_per_win * sizeof(g1_xyzz_t)));
-    return CUZK_OK;
+    p->temp_bytes = sort_tmp > scan_tmp ? sort_tmp : scan_tmp;
+    CTX_CU(scratch_alloc(sc, &p->keys, p->npairs));
+    CTX_CU(scratch_alloc(sc, &p->keys2, p->npairs));
+    CTX_CU(scratch_alloc(sc, &p->vals, p->npairs));
+    CTX_CU(scratch_alloc(sc, &p->vals2, p->npairs));
+    CTX_CU(scratch_alloc(sc, &p->bstart, (size_t)p->nb + 1));
+    CTX_CU(scratch_alloc(sc, &p->bend, (size_t)p->nb + 1));
+    CTX_CU(scratch_alloc(sc, &p->ntasks, (size_t)p->nb + 1));
+    CTX_CU(scratch_alloc(sc, &p->toff, (size_t)p->nb + 1));
+    CTX_CU(scratch_alloc(sc, &p->temp, p->temp_bytes));
+    CTX_CU(scratch_alloc(sc, &p->partials, p->max_tasks));
+    CTX_CU(scratch_alloc(sc, &p->buckets, (size_t)p->nb));
+    CTX_CU(scratch_alloc(sc, &p->seg, (size_t)p->W * p->seg_per_win));
+    CTX_CU(scratch_alloc(sc, &p->seg2, (size_t)p->W * p->seg_per_win));
 out:
-    ws_free(ws);
     return st;
 }
 
-/* d_out: one Jacobian point on the device. n >= 1. */
-cuzk_status msm_run(msm_ws *ws, g1_jacobian_t *d_out, const g1_affine_t *d_bases, const uint64_t *d_scalars,
-                    cuzk_error *err) {
+/* One Pippenger pass over tail[0 .. cn) (cn <= p->cn); the result is added into *d_acc.
+ * ev: NULL or 3 events recorded after the sort, the accumulation and the reduction. */
+cuzk_status tail_chunk(gpu_ctx *ctx, tail_plan *p, size_t cn, const uint32_t *tail, const g1_affine_t *bases,
+                       const uint64_t *scalars, const uint32_t *idx, int mont, g1_xyzz_t *d_acc,
+                       cudaEvent_t *ev, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
-    const size_t n = ws->n;
+    cudaStream_t s = ctx->stream;
+    const size_t np = cn * (size_t)p->W;
     size_t tb;
     uint32_t m;
     g1_xyzz_t *a, *b;
-    msm_digits_kernel<<<nblocks(n, 256), 256>>>(d_scalars, n, ws->c, ws->W, ws->nbw, ws->d_keys, ws->d_vals);
-    CU_LAUNCH("msm_digits_kernel");
-    tb = ws->temp_bytes;
-    CU(cub::DeviceRadixSort::SortPairs(ws->d_temp, tb, ws->d_keys, ws->d_keys2, ws->d_vals, ws->d_vals2,
-                                       (int64_t)ws->npairs, 0, ws->sort_bits));
-    CU_LAUNCH("cub SortPairs");
-    CU(cudaMemsetAsync(ws->d_bstart, 0, (size_t)(ws->nb + 1) * 4));
-    CU(cudaMemsetAsync(ws->d_bend, 0, (size_t)(ws->nb + 1) * 4));
-    msm_bounds_kernel<<<nblocks(ws->npairs, 256), 256>>>(ws->d_keys2, ws->npairs, ws->nb, ws->d_bstart, ws->d_bend);
-    CU_LAUNCH("msm_bounds_kernel");
-    msm_ntasks_kernel<<<nblocks(ws->nb + 1, 256), 256>>>(ws->d_bstart, ws->d_bend, ws->nb, ws->K, ws->d_ntasks);
-    CU_LAUNCH("msm_ntasks_kernel");
-    tb = ws->temp_bytes;
-    CU(cub::DeviceScan::ExclusiveSum(ws->d_temp, tb, ws->d_ntasks, ws->d_toff, (int)(ws->nb + 1)));
-    CU_LAUNCH("cub ExclusiveSum");
-    msm_accumulate_kernel<<<nblocks(ws->max_tasks, 128), 128>>>(d_bases, ws->d_vals2, ws->d_bstart, ws->d_bend,
-                                                                ws->d_toff, ws->nb, ws->K, ws->max_tasks,
-                                                                ws->d_partials);
-    CU_LAUNCH("msm_accumulate_kernel");
-    msm_bucket_sum_kernel<<<nblocks(ws->nb, 128), 128>>>(ws->d_partials, ws->d_toff, ws->nb, ws->d_buckets);
-    CU_LAUNCH("msm_bucket_sum_kernel");
-    msm_segment_kernel<<<nblocks((size_t)ws->W * ws->seg_per_win, 128), 128>>>(
-        ws->d_buckets, ws->nbw, ws->nbw / ws->seg_per_win, ws->seg_per_win, ws->W, ws->d_seg);
-    CU_LAUNCH("msm_segment_kernel");
-    m = ws->seg_per_win;
-    a = ws->d_seg;
-    b = ws->d_seg2;
+    cub::DoubleBuffer<uint32_t> dk(p->keys, p->keys2), dv(p->vals, p->vals2);
+    msm_digits_kernel<<<nblocks(cn, 256), 256, 0, s>>>(scalars, idx, mont, tail, cn, p->c, p->W, p->nbw, p->keys,
+                                                       p->vals);
+    CTX_LAUNCH("msm_digits_kernel");
+    tb = p->temp_bytes;
+    CTX_CU(cub::DeviceRadixSort::SortPairs(p->temp, tb, dk, dv, (int64_t)np, 0, p->sort_bits, s));
+    CTX_LAUNCH("cub SortPairs");
+    if (ev) CTX_CU(cudaEventRecord(ev[0], s));
+    CTX_CU(cudaMemsetAsync(p->bstart, 0, (size_t)(p->nb + 1) * 4, s));
+    CTX_CU(cudaMemsetAsync(p->bend, 0, (size_t)(p->nb + 1) * 4, s));
+    msm_bounds_kernel<<<nblocks(np, 256), 256, 0, s>>>(dk.Current(), np, p->nb, p->bstart, p->bend);
+    CTX_LAUNCH("msm_bounds_kernel");
+    msm_ntasks_kernel<<<nblocks(p->nb + 1, 256), 256, 0, s>>>(p->bstart, p->bend, p->nb, p->K, p->ntasks);
+    CTX_LAUNCH("msm_ntasks_kernel");
+    tb = p->temp_bytes;
+    CTX_CU(cub::DeviceScan::ExclusiveSum(p->temp, tb, p->ntasks, p->toff, (int)(p->nb + 1), s));
+    CTX_LAUNCH("cub ExclusiveSum");
+    msm_accumulate_kernel<<<nblocks(p->max_tasks, 128), 128, 0, s>>>(bases, dv.Current(), p->bstart, p->bend,
+                                                                      p->toff, p->nb, p->K, p->max_tasks,
+                                                                      p->partials);
+    CTX_LAUNCH("msm_accumulate_kernel");
+    msm_bucket_sum_kernel<<<nblocks(p->nb, 128), 128, 0, s>>>(p->partials, p->toff, p->nb, p->buckets);
+    CTX_LAUNCH("msm_bucket_sum_kernel");
+    if (ev) CTX_CU(cudaEventRecord(ev[1], s));
+    msm_segment_kernel<<<nblocks((size_t)p->W * p->seg_per_win, 128), 128, 0, s>>>(p->buckets, p->nbw, p->L,
+                                                                                   p->seg_per_win, p->W, p->seg);
+    CTX_LAUNCH("msm_segment_kernel");
+    m = p->seg_per_win;
+    a = p->seg;
+    b = p->seg2;
     while (m > 1) {
         uint32_t mo = (m + GROUP - 1) / GROUP;
-        msm_group_sum_kernel<<<nblocks((size_t)ws->W * mo, 128), 128>>>(a, m, mo, ws->W, b);
-        CU_LAUNCH("msm_group_sum_kernel");
+        msm_group_sum_kernel<<<nblocks((size_t)p->W * mo, 128), 128, 0, s>>>(a, m, mo, p->W, b);
+        CTX_LAUNCH("msm_group_sum_kernel");
         g1_xyzz_t *t = a; a = b; b = t;
         m = mo;
     }
-    msm_final_kernel<<<1, 1>>>(a, ws->W, ws->c, d_out);
-    CU_LAUNCH("msm_final_kernel");
+    msm_final_kernel<<<1, 1, 0, s>>>(a, p->W, p->c, d_acc);
+    CTX_LAUNCH("msm_final_kernel");
+    if (ev) CTX_CU(cudaEventRecord(ev[2], s));
 out:
     return st;
 }
 
+size_t chunk_limit() {
+    const char *e = getenv("CUZK_MSM_CHUNK");
+    if (e && *e) {
+        unsigned long long v = strtoull(e, NULL, 0);
+        if (v > 0) return v < MIN_CHUNK ? MIN_CHUNK : (size_t)v;
+    }
+    return DEFAULT_CHUNK;
+}
+
+/* Number of threads of one full wave of msm_ones_kernel, at most ~n. */
+cuzk_status ones_threads(gpu_ctx *ctx, size_t n, size_t *T, cuzk_error *err) {
+    cuzk_status st = CUZK_OK;
+    int per_sm = 0;
+    CTX_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, msm_ones_kernel, 128, 0));
+    if (per_sm < 1) per_sm = 1;
+    {
+        size_t full = (size_t)per_sm * (size_t)ctx->sm_count * 128;
+        size_t want = (n + 127) / 128 * 128;
+        *T = want < full ? want : full;
+        if (*T < 128) *T = 128;
+    }
+out:
+    return st;
+}
+
+float ev_ms(cudaEvent_t a, cudaEvent_t b) {
+    float ms = 0;
+    if (cudaEventElapsedTime(&ms, a, b) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return ms;
+}
+
+void jacobian_infinity(struct g1_jacobian *out) {
+    const uint64_t one64[6] = BLS12_381_FP_R;
+    memset(out, 0, sizeof(g1_jacobian_t)); /* Z = 0 */
+    memcpy((char *)out, one64, 48);
+    memcpy((char *)out + 48, one64, 48);
+}
+
+enum { EV_BEGIN, EV_CLASS, EV_ONES, EV_TAIL, EV_END, EV_COUNT_ };
+
+/* One job (validated, n >= 1). window: 0 = default for the chunk size. */
+cuzk_status msm_job(gpu_ctx *ctx, const gpu_msm_job *job, int window, gpu_msm_stats *stats, cuzk_error *err) {
+    cuzk_status st = CUZK_OK;
+    cudaStream_t s = ctx->stream;
+    const size_t n = job->n;
+    const g1_affine_t *bases = job->bases->d_pts + job->base_offset;
+    const uint64_t *scalars = (const uint64_t *)job->d_scalars;
+    const int mont = job->form == GPU_SCALARS_MONTGOMERY;
+    const scalar_class cls = {scalars, job->d_index, mont};
+    scratch sc;
+    sc.ctx = ctx;
+    sc.n = 0;
+    uint32_t *d_ones = NULL, *d_tail = NULL;
+    int *d_counts = NULL;
+    g1_xyzz_t *d_res = NULL, *d_part = NULL, *d_part2 = NULL;
+    g1_jacobian_t *d_jac = NULL;
+    char *d_temp = NULL;
+    size_t temp_bytes = 0, T = 0, n_one = 0, n_other = 0, nchunks = 0;
+    cudaEvent_t ev[EV_COUNT_] = {}, ev_counts = NULL, *ev_chunk = NULL;
+    int *h_counts = (int *)ctx->h_small;
+    g1_jacobian_t *h_out = (g1_jacobian_t *)((char *)ctx->h_small + 256);
+
+    if (stats)
+        for (int i = 0; i < EV_COUNT_; i++) CTX_CU(cudaEventCreate(&ev[i]));
+    CTX_CU(cudaEventCreateWithFlags(&ev_counts, cudaEventDisableTiming));
+    st = ones_threads(ctx, n, &T, err);
+    if (st != CUZK_OK) goto out;
+    CTX_CU(cub::DevicePartition::If(NULL, temp_bytes, thrust::counting_iterator<uint32_t>(0), (uint32_t *)NULL,
+                                    (uint32_t *)NULL, thrust::make_discard_iterator(), (int *)NULL, (int)n,
+                                    is_one_op{cls}, is_other_op{cls}, s));
+    CTX_CU(scratch_alloc(&sc, &d_ones, n));
+    CTX_CU(scratch_alloc(&sc, &d_tail, n));
+    CTX_CU(scratch_alloc(&sc, &d_counts, 2));
+    CTX_CU(scratch_alloc(&sc, &d_res, 2));
+    CTX_CU(scratch_alloc(&sc, &d_jac, 1));
+    CTX_CU(scratch_alloc(&sc, &d_part, T));
+    CTX_CU(scratch_alloc(&sc, &d_part2, (T + GROUP - 1) / GROUP));
+    CTX_CU(scratch_alloc(&sc, &d_temp, temp_bytes));
+
+    /* 1. classify */
+    if (stats) CTX_CU(cudaEventRecord(ev[EV_BEGIN], s));
+    CTX_CU(cub::DevicePartition::If(d_temp, temp_bytes, thrust::counting_iterator<uint32_t>(0), d_ones, d_tail,
+                                    thrust::make_discard_iterator(), d_counts, (int)n, is_one_op{cls},
+                                    is_other_op{cls}, s));
+    CTX_LAUNCH("cub DevicePartition::If");
+    if (stats) CTX_CU(cudaEventRecord(ev[EV_CLASS], s));
+    CTX_CU(cudaMemcpyAsync(h_counts, d_counts, 2 * sizeof(int), cudaMemcpyDeviceToHost, s));
+    CTX_CU(cudaEventRecord(ev_counts, s));
+
+    /* 2. ones (the count is read on the device; the host waits for it meanwhile) */
+    CTX_CU(cudaMemsetAsync(d_res, 0, 2 * sizeof(g1_xyzz_t), s)); /* both infinity (ZZ = 0) */
+    msm_ones_kernel<<<(unsigned)(T / 128), 128, 0, s>>>(bases, d_ones, d_counts, d_part);
+    CTX_LAUNCH("msm_ones_kernel");
+    {
+        uint32_t m = (uint32_t)T;
+        g1_xyzz_t *a = d_part, *b = d_part2;
+        while (m > 1) {
+            uint32_t mo = (m + GROUP - 1) / GROUP;
+            g1_xyzz_t *dst = mo == 1 ? d_res : b;
+            msm_group_sum_kernel<<<nblocks(mo, 128), 128, 0, s>>>(a, m, mo, 1, dst);
+            CTX_LAUNCH("msm_group_sum_kernel (ones)");
+            g1_xyzz_t *t = a; a = dst; b = t;
+            m = mo;
+        }
+        if (T == 1) CTX_CU(cudaMemcpyAsync(d_res, d_part, sizeof(g1_xyzz_t), cudaMemcpyDeviceToDevice, s));
+    }
+    if (stats) CTX_CU(cudaEventRecord(ev[EV_ONES], s));
+    CTX_CU(cudaEventSynchronize(ev_counts));
+    n_one = (size_t)h_counts[0];
+    n_other = (size_t)h_counts[1];
+    if (n_one + n_other > n) {
+        st = dev_error(err, CUZK_ERR_DEVICE, __FILE__, __LINE__, "gpu_g1_msm_run: bad classification counts");
+        goto out;
+    }
+
+    /* 3. tail */
+    if (n_other) {
+        tail_plan p;
+        const size_t cmax = chunk_limit();
+        const size_t cn = n_other < cmax ? n_other : cmax;
+        nchunks = (n_other + cn - 1) / cn;
+        plan_sizes(&p, cn, window > 0 ? window : gpu_msm_window_bits(cn));
+        st = plan_alloc(ctx, &sc, &p, err);
+        if (st != CUZK_OK) goto out;
+        if (stats) {
+            ev_chunk = new (std::nothrow) cudaEvent_t[3 * nchunks];
+            if (!ev_chunk) {
+                st = dev_error(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "gpu_g1_msm_run: out of memory");
+                goto out;
+            }
+            for (size_t i = 0; i < 3 * nchunks; i++) ev_chunk[i] = NULL;
+            for (size_t i = 0; i < 3 * nchunks; i++) CTX_CU(cudaEventCreate(&ev_chunk[i]));
+        }
+        for (size_t ci = 0; ci < nchunks; ci++) {
+            const size_t j0 = ci * cn, len = n_other - j0 < cn ? n_other - j0 : cn;
+            st = tail_chunk(ctx, &p, len, d_tail + j0, bases, scalars, job->d_index, mont, d_res + 1,
+                            ev_chunk ? ev_chunk + 3 * ci : NULL, err);
+            if (st != CUZK_OK) goto out;
+        }
+    }
+    if (stats) CTX_CU(cudaEventRecord(ev[EV_TAIL], s));
+
+    /* 4. combine */
+    msm_combine_kernel<<<1, 1, 0, s>>>(d_res, d_res + 1, d_jac);
+    CTX_LAUNCH("msm_combine_kernel");
+    CTX_CU(cudaMemcpyAsync(h_out, d_jac, sizeof(g1_jacobian_t), cudaMemcpyDeviceToHost, s));
+    if (stats) CTX_CU(cudaEventRecord(ev[EV_END], s));
+    CTX_CU(cudaStreamSynchronize(s));
+    memcpy(job->out, h_out, sizeof(g1_jacobian_t));
+    if (stats) {
+        stats->classify_ms += ev_ms(ev[EV_BEGIN], ev[EV_CLASS]);
+        stats->ones_ms += ev_ms(ev[EV_CLASS], ev[EV_ONES]);
+        stats->tail_ms += ev_ms(ev[EV_ONES], ev[EV_TAIL]);
+        stats->total_ms += ev_ms(ev[EV_BEGIN], ev[EV_END]);
+        stats->n_one += n_one;
+        stats->n_other += n_other;
+        stats->n_zero += n - n_one - n_other;
+        stats->tail_chunks += nchunks;
+        for (size_t ci = 0; ci < nchunks && ev_chunk; ci++) {
+            cudaEvent_t start = ci == 0 ? ev[EV_ONES] : ev_chunk[3 * ci - 1];
+            stats->tail_digits_ms += ev_ms(start, ev_chunk[3 * ci]);
+            stats->tail_accum_ms += ev_ms(ev_chunk[3 * ci], ev_chunk[3 * ci + 1]);
+            stats->tail_reduce_ms += ev_ms(ev_chunk[3 * ci + 1], ev_chunk[3 * ci + 2]);
+        }
+    }
+out:
+    scratch_release(&sc);
+    for (int i = 0; i < EV_COUNT_; i++)
+        if (ev[i]) (void)cudaEventDestroy(ev[i]);
+    if (ev_counts) (void)cudaEventDestroy(ev_counts);
+    if (ev_chunk) {
+        for (size_t i = 0; i < 3 * nchunks; i++)
+            if (ev_chunk[i]) (void)cudaEventDestroy(ev_chunk[i]);
+        delete[] ev_chunk;
+    }
+    return st;
+}
+
+cuzk_status msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs, int window, gpu_msm_stats *stats,
+                    cuzk_error *err) {
+    GPU_ARG(n_jobs == 0 || jobs, "gpu_g1_msm_run: jobs is NULL");
+    for (size_t i = 0; i < n_jobs; i++) {
+        const gpu_msm_job *j = &jobs[i];
+        GPU_ARG(j->out, "gpu_g1_msm_run: job out is NULL");
+        GPU_ARG(j->n < ((size_t)1 << 31), "gpu_g1_msm_run: job n >= 2^31");
+        if (j->n == 0) continue;
+        GPU_ARG(j->bases && j->d_scalars, "gpu_g1_msm_run: job bases or d_scalars is NULL");
+        GPU_ARG(j->bases->ctx == ctx, "gpu_g1_msm_run: bases were uploaded on another ctx");
+        GPU_ARG(j->base_offset <= j->bases->n && j->n <= j->bases->n - j->base_offset,
+                "gpu_g1_msm_run: base_offset + n > number of bases");
+        GPU_ARG(j->form == GPU_SCALARS_CANONICAL || j->form == GPU_SCALARS_MONTGOMERY,
+                "gpu_g1_msm_run: bad scalar form");
+    }
+    CTX_ENTER();
+    if (stats) memset(stats, 0, sizeof *stats);
+    for (size_t i = 0; i < n_jobs; i++) {
+        if (jobs[i].n == 0) {
+            jacobian_infinity(jobs[i].out);
+            continue;
+        }
+        cuzk_status st = msm_job(ctx, &jobs[i], window, stats, err);
+        if (st != CUZK_OK) return st;
+    }
+    return CUZK_OK;
+}
+
 }  // namespace
+
+/* ---- resident bases --------------------------------------------------------------------------- */
+
+extern "C" cuzk_status gpu_g1_bases_upload(gpu_ctx *ctx, gpu_g1_bases **out, const struct g1_affine *bases,
+                                           size_t n, cuzk_error *err) {
+    GPU_ARG(out, "gpu_g1_bases_upload: out is NULL");
+    *out = NULL;
+    GPU_ARG(n == 0 || bases, "gpu_g1_bases_upload: bases is NULL");
+    GPU_ARG(n < ((size_t)1 << 31), "gpu_g1_bases_upload: n >= 2^31");
+    CTX_ENTER();
+    cuzk_status st = CUZK_OK;
+    gpu_g1_bases *b = new (std::nothrow) gpu_g1_bases;
+    if (!b) return dev_error(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "gpu_g1_bases_upload: out of memory");
+    b->ctx = ctx;
+    b->d_pts = NULL;
+    b->n = n;
+    if (n) {
+        CTX_CU(cudaMalloc(&b->d_pts, n * sizeof(g1_affine_t)));
+        if (bases) {
+            CTX_CU(cudaMemcpyAsync(b->d_pts, bases, n * sizeof(g1_affine_t), cudaMemcpyHostToDevice, ctx->stream));
+            CTX_CU(cudaStreamSynchronize(ctx->stream));
+        }
+    }
+    ctx->resident_bytes += n * sizeof(g1_affine_t);
+    *out = b;
+    return CUZK_OK;
+out:
+    if (b->d_pts) (void)cudaFree(b->d_pts);
+    delete b;
+    return st;
+}
+
+extern "C" size_t gpu_g1_bases_count(const gpu_g1_bases *b) { return b ? b->n : 0; }
+extern "C" size_t gpu_g1_bases_bytes(const gpu_g1_bases *b) { return b ? b->n * sizeof(g1_affine_t) : 0; }
+
+extern "C" void gpu_g1_bases_free(gpu_g1_bases *b) {
+    if (!b) return;
+    gpu_ctx *ctx = b->ctx;
+    if (b->d_pts && !ctx->dead.load() && ctx_enter(ctx, NULL, __FILE__, __LINE__) == CUZK_OK) {
+        cudaError_t e = cudaStreamSynchronize(ctx->stream);
+        if (e == cudaSuccess) e = cudaFree(b->d_pts);
+        if (e != cudaSuccess) (void)ctx_fail(ctx, NULL, e, __FILE__, __LINE__, "gpu_g1_bases_free");
+    }
+    ctx->resident_bytes -= b->n * sizeof(g1_affine_t);
+    delete b;
+}
+
+/* ---- the MSM ------------------------------------------------------------------------------------ */
+
+extern "C" cuzk_status gpu_g1_msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs, gpu_msm_stats *stats,
+                                      cuzk_error *err) {
+    return msm_run(ctx, jobs, n_jobs, 0, stats, err);
+}
 
 extern "C" int gpu_msm_window_bits(size_t n) {
     int lg = 0;
@@ -304,39 +695,40 @@ extern "C" int gpu_msm_window_bits(size_t n) {
     return c;
 }
 
+/* Host arrays: a ctx of its own on the current device (the call is synchronous and
+ * self-contained, so several threads may call it at once). */
 extern "C" cuzk_status gpu_g1_msm(struct g1_jacobian *out, const struct g1_affine *bases,
                                   const struct scalar256 *scalars, size_t n, cuzk_error *err) {
     GPU_ARG(out, "gpu_g1_msm: out is NULL");
     GPU_ARG(n == 0 || (bases && scalars), "gpu_g1_msm: NULL input");
     GPU_ARG(n < ((size_t)1 << 31), "gpu_g1_msm: n >= 2^31");
     if (n == 0) {
-        memset(out, 0, sizeof(g1_jacobian_t)); /* Z = 0 */
-        const uint64_t one64[6] = BLS12_381_FP_R;
-        memcpy((char *)out, one64, 48);
-        memcpy((char *)out + 48, one64, 48);
+        jacobian_infinity(out);
         return CUZK_OK;
     }
     cuzk_status st = CUZK_OK;
-    msm_ws ws;
-    g1_affine_t *d_bases = NULL;
-    uint64_t *d_scalars = NULL;
-    g1_jacobian_t *d_out = NULL;
-    memset(&ws, 0, sizeof ws);
-    st = ws_init(&ws, n, gpu_msm_window_bits(n), err);
-    if (st != CUZK_OK) goto out;
-    CU(cudaMalloc(&d_bases, n * sizeof(g1_affine_t)));
-    CU(cudaMalloc(&d_scalars, n * 32));
-    CU(cudaMalloc(&d_out, sizeof(g1_jacobian_t)));
-    CU(cudaMemcpy(d_bases, bases, n * sizeof(g1_affine_t), cudaMemcpyHostToDevice));
-    CU(cudaMemcpy(d_scalars, scalars, n * 32, cudaMemcpyHostToDevice));
-    st = msm_run(&ws, d_out, d_bases, d_scalars, err);
-    if (st != CUZK_OK) goto out;
-    CU(cudaMemcpy(out, d_out, sizeof(g1_jacobian_t), cudaMemcpyDeviceToHost));
+    int dev = 0;
+    gpu_ctx *ctx = NULL;
+    gpu_g1_bases *b = NULL;
+    void *d_s = NULL;
+    gpu_msm_job job;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e != cudaSuccess) return gpu_fail(err, e, __FILE__, __LINE__, "cudaGetDevice");
+    if ((st = gpu_ctx_create(&ctx, dev, err)) != CUZK_OK) goto out;
+    if ((st = gpu_g1_bases_upload(ctx, &b, bases, n, err)) != CUZK_OK) goto out;
+    if ((st = gpu_buf_alloc(ctx, &d_s, n * 32, err)) != CUZK_OK) goto out;
+    if ((st = gpu_copy_h2d_async(ctx, d_s, scalars, n * 32, err)) != CUZK_OK) goto out;
+    memset(&job, 0, sizeof job);
+    job.bases = b;
+    job.n = n;
+    job.d_scalars = d_s;
+    job.form = GPU_SCALARS_CANONICAL;
+    job.out = out;
+    st = gpu_g1_msm_run(ctx, &job, 1, NULL, err);
 out:
-    cudaFree(d_bases);
-    cudaFree(d_scalars);
-    cudaFree(d_out);
-    ws_free(&ws);
+    gpu_buf_free(ctx, d_s);
+    gpu_g1_bases_free(b);
+    gpu_ctx_destroy(ctx);
     return st;
 }
 
@@ -372,11 +764,75 @@ __global__ void msm_random_points_kernel(g1_affine_t *pts, size_t n, uint64_t se
         x = x + fp_t::one();
     }
 }
-__global__ void msm_random_scalars_kernel(uint64_t *s, size_t n, uint64_t seed) {
+/* canonical scalars: with probability frac01 (per element, by hash) 0 or 1, else uniform < 2^254;
+ * mont: converted to Montgomery form */
+__global__ void msm_random_scalars_kernel(uint64_t *s, size_t n, uint64_t seed, uint32_t thresh01, int mont) {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    for (int k = 0; k < 4; k++) s[4 * i + k] = mix64(seed + 4 * i + k);
-    s[4 * i + 3] &= 0x3fffffffffffffffull;
+    uint64_t v[4];
+    const uint64_t h = mix64(seed * 0x9e3779b97f4a7c15ull + i);
+    if ((uint32_t)h < thresh01) {
+        v[0] = (h >> 40) & 1; v[1] = v[2] = v[3] = 0;
+    } else {
+        for (int k = 0; k < 4; k++) v[k] = mix64(seed + 4 * i + k);
+        v[3] &= 0x3fffffffffffffffull;
+    }
+    if (mont) {
+        fr_t f;
+        for (int k = 0; k < 4; k++) { f.l[2 * k] = (uint32_t)v[k]; f.l[2 * k + 1] = (uint32_t)(v[k] >> 32); }
+        f = fr_t::from_canon(f);
+        for (int k = 0; k < 4; k++) v[k] = (uint64_t)f.l[2 * k] | ((uint64_t)f.l[2 * k + 1] << 32);
+    }
+    for (int k = 0; k < 4; k++) s[4 * i + k] = v[k];
+}
+
+cuzk_status bench_run(size_t n, int window, double frac01, bool montgomery, int warmup, int reps,
+                      float *times_ms, gpu_msm_stats *stats_out, cuzk_error *err) {
+    cuzk_status st = CUZK_OK;
+    gpu_ctx *ctx = NULL;
+    gpu_g1_bases *b = NULL;
+    uint64_t *d_s = NULL;
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    g1_jacobian_t h_out;
+    gpu_msm_job job;
+    gpu_msm_stats stats;
+    int dev = 0;
+    const double f = frac01 < 0 ? 0 : frac01 > 1 ? 1 : frac01;
+    const uint32_t thresh = f >= 1.0 ? 0xffffffffu : (uint32_t)(f * 4294967296.0);
+    cudaError_t ce = cudaGetDevice(&dev);
+    if (ce != cudaSuccess) return gpu_fail(err, ce, __FILE__, __LINE__, "cudaGetDevice");
+    if ((st = gpu_ctx_create(&ctx, dev, err)) != CUZK_OK) goto out;
+    if ((st = gpu_g1_bases_upload(ctx, &b, NULL, n, err)) != CUZK_OK) goto out;
+    if ((st = gpu_buf_alloc(ctx, (void **)&d_s, n * 32, err)) != CUZK_OK) goto out;
+    CTX_CU(cudaEventCreate(&e0));
+    CTX_CU(cudaEventCreate(&e1));
+    msm_random_points_kernel<<<nblocks(n, 128), 128, 0, ctx->stream>>>(b->d_pts, n, 0x1234);
+    CTX_LAUNCH("msm_random_points_kernel");
+    memset(&job, 0, sizeof job);
+    job.bases = b;
+    job.n = n;
+    job.d_scalars = d_s;
+    job.form = montgomery ? GPU_SCALARS_MONTGOMERY : GPU_SCALARS_CANONICAL;
+    job.out = (struct g1_jacobian *)&h_out;
+    for (int r = -warmup; r < reps; r++) {
+        msm_random_scalars_kernel<<<nblocks(n, 256), 256, 0, ctx->stream>>>(d_s, n, 777 + (uint64_t)(r + warmup),
+                                                                            f > 0 ? thresh : 0, montgomery);
+        CTX_LAUNCH("msm_random_scalars_kernel");
+        CTX_CU(cudaEventRecord(e0, ctx->stream));
+        st = msm_run(ctx, &job, 1, window, stats_out ? &stats : NULL, err);
+        if (st != CUZK_OK) goto out;
+        CTX_CU(cudaEventRecord(e1, ctx->stream));
+        CTX_CU(cudaEventSynchronize(e1));
+        if (r >= 0) CTX_CU(cudaEventElapsedTime(&times_ms[r], e0, e1));
+    }
+    if (stats_out) *stats_out = stats;
+out:
+    if (e0) cudaEventDestroy(e0);
+    if (e1) cudaEventDestroy(e1);
+    gpu_buf_free(ctx, d_s);
+    gpu_g1_bases_free(b);
+    gpu_ctx_destroy(ctx);
+    return st;
 }
 }  // namespace
 
@@ -384,38 +840,11 @@ extern "C" cuzk_status gpu_bench_g1_msm(size_t n, int window_bits, int warmup, i
                                         cuzk_error *err) {
     GPU_ARG(n >= 1 && n < ((size_t)1 << 31) && reps >= 1 && times_ms, "gpu_bench_g1_msm: bad args");
     GPU_ARG(window_bits <= 0 || (window_bits >= 2 && window_bits <= 20), "gpu_bench_g1_msm: bad window");
-    cuzk_status st = CUZK_OK;
-    msm_ws ws;
-    g1_affine_t *d_bases = NULL;
-    uint64_t *d_scalars = NULL;
-    g1_jacobian_t *d_out = NULL;
-    cudaEvent_t e0 = NULL, e1 = NULL;
-    memset(&ws, 0, sizeof ws);
-    st = ws_init(&ws, n, window_bits > 0 ? window_bits : gpu_msm_window_bits(n), err);
-    if (st != CUZK_OK) goto out;
-    CU(cudaMalloc(&d_bases, n * sizeof(g1_affine_t)));
-    CU(cudaMalloc(&d_scalars, n * 32));
-    CU(cudaMalloc(&d_out, sizeof(g1_jacobian_t)));
-    CU(cudaEventCreate(&e0));
-    CU(cudaEventCreate(&e1));
-    msm_random_points_kernel<<<nblocks(n, 128), 128>>>(d_bases, n, 0x1234);
-    CU_LAUNCH("msm_random_points_kernel");
-    for (int r = -warmup; r < reps; r++) {
-        msm_random_scalars_kernel<<<nblocks(n, 256), 256>>>(d_scalars, n, 777 + (uint64_t)r * 0x10001);
-        CU_LAUNCH("msm_random_scalars_kernel");
-        CU(cudaEventRecord(e0));
-        st = msm_run(&ws, d_out, d_bases, d_scalars, err);
-        if (st != CUZK_OK) goto out;
-        CU(cudaEventRecord(e1));
-        CU(cudaEventSynchronize(e1));
-        if (r >= 0) CU(cudaEventElapsedTime(&times_ms[r], e0, e1));
-    }
-out:
-    if (e0) cudaEventDestroy(e0);
-    if (e1) cudaEventDestroy(e1);
-    cudaFree(d_bases);
-    cudaFree(d_scalars);
-    cudaFree(d_out);
-    ws_free(&ws);
-    return st;
+    return bench_run(n, window_bits, 0.0, false, warmup, reps, times_ms, NULL, err);
+}
+
+extern "C" cuzk_status gpu_bench_g1_msm01(size_t n, double frac01, bool montgomery, int warmup, int reps,
+                                          float *times_ms, gpu_msm_stats *stats, cuzk_error *err) {
+    GPU_ARG(n >= 1 && n < ((size_t)1 << 31) && reps >= 1 && times_ms, "gpu_bench_g1_msm01: bad args");
+    return bench_run(n, 0, frac01, montgomery, warmup, reps, times_ms, stats, err);
 }

@@ -1,17 +1,28 @@
-/* NTT over BLS12-381 Fr on the GPU (src/cuda/gpu.h: gpu_ntt, gpu_bench_ntt).
+/* NTT over BLS12-381 Fr on the GPU and the Groth16 H step (src/cuda/gpu.h: gpu_ntt,
+ * gpu_h_bellperson_async, gpu_h_snarkjs_async, gpu_h, gpu_h_cache_bytes, gpu_bench_ntt,
+ * gpu_bench_h). The pass structure and the tables are described in src/cuda/ntt_internal.cuh.
  *
- * Radix-2 Cooley-Tukey, decimation in time, natural order in and out:
- *   1. (coset forward) a_i *= shift^i
- *   2. ntt_shared_kernel: each block gathers S = min(m, 1024) elements in bit-reversed order
- *      (each a 32-byte sector, so the gather wastes no bandwidth), runs the first log2(S) stages in
- *      shared memory (limb-major layout: no bank conflicts) and writes them contiguously to a
- *      second buffer;
- *   3. the remaining log_m - 10 stages, one global pass each (ntt_stage_kernel);
- *   4. (inverse) a_i *= (1/m) * shift^(-i).
- * Twiddles: tw[j] = omega^j for j < m/2 (omega^-1 for the inverse), built from two small power
- * tables (omega^i, i < 1024, and omega^(1024 i)) with one multiplication per entry.
+ * gpu_ntt (natural order in and out): one DIT transform with the bit-reversed gather in its first
+ * pass; the coset shift^i is fused into the first pass (forward), (1/m) shift^-i into the last
+ * (inverse).
+ *
+ * H, bellperson (src/poly/ntt.h h_bellperson; g = 7, roots 7^t), three transforms, no
+ * bit-reversal pass:
+ *   1. DIF with omega^-1 on a, b, c (natural evaluations -> bit-reversed coefficients), the last
+ *      pass multiplying coefficient i (at position bitrev(i)) by g^i / m;
+ *   2. DIT with omega on a, b, c (-> natural-order evaluations on the coset g*omega^j); the last
+ *      pass of c computes a = (a*b - c) * (g^m - 1)^-1 instead of writing c;
+ *   3. DIT with omega^-1 on a, gathered into b (first pass), in place on b, the last pass writing
+ *      a with the scale g^-i / m.
+ * H, snarkjs (h_snarkjs; g = omega_2m, roots 5^t):
+ *   1. DIF with omega^-1 on c whose first pass loads a*b (C = A*B on the rows), then on a and b;
+ *      last passes scale by g^i / m (bit-reversed positions);
+ *   2. DIT with omega on a, b, c; the last pass of c computes a = a*b - c.
  * Roots: omega = root^(2^(32-log_m)), root = 7^t or 5^t (src/ff/bls12_381_constants.h).
  */
+#include <pthread.h>
+#include <stdlib.h>
+
 #include "cuda/ec.cuh"
 #include "cuda/util.cuh"
 #include "cuda/ntt_internal.cuh"
@@ -20,28 +31,39 @@ using namespace cuzk_dev;
 
 namespace {
 
-const int SH_LOG = 10;         /* elements per shared-memory block: 2^10 */
-const int TAB_LOG = 10;        /* low power table: 2^10 entries */
+const int TAB_LOG = 10;         /* scale tables: lo has 2^10 entries, hi the rest */
+const int FIRST_PASS_MAX = 11;  /* stages in the first (contiguous) pass */
+const int PASS_MAX = 9;         /* stages in a later pass */
+const int PASS_T = 2;           /* later passes: 2^2 neighbouring groups per tile */
+const int PASS_THREADS = 256;
+const int MAX_PASSES = 4;       /* log_m <= 28: 11 + 9 + 8 */
 
-/* consts[0] = omega (or omega^-1), consts[1] = scale base, consts[2] = scale prefactor */
-__global__ void ntt_setup_kernel(fr_t *consts, int roots, int log_m, int inverse, const fr_t *shift) {
+/* consts (NTT_C_*) for (roots, log_m) */
+__global__ void ntt_consts_kernel(fr_t *c, int roots, int log_m) {
     if (threadIdx.x != 0 || blockIdx.x != 0) return;
     const uint64_t r7[4] = BLS12_381_FR_ROOT_7_CANON;
     const uint64_t r5[4] = BLS12_381_FR_ROOT_5_CANON;
     fr_t root;
     for (int i = 0; i < 8; i++) root.l[i] = roots == 1 ? CUZK_LIMB32(r5, i) : CUZK_LIMB32(r7, i);
-    fr_t w = fr_t::from_canon(root);
+    root = fr_t::from_canon(root);
+    fr_t w = root;
     for (int i = log_m; i < 32; i++) w = w.sqr();
-    fr_t base = shift ? *shift : fr_t::one();
-    fr_t pref = fr_t::one();
-    if (inverse) {
-        w = fr_t::inv(w);
-        base = shift ? fr_t::inv(base) : base;
-        pref = fr_t::inv(fr_t::from_u32(1u << log_m));
+    fr_t g;
+    if (roots == 1) { /* omega_2m */
+        g = root;
+        for (int i = log_m + 1; i < 32; i++) g = g.sqr();
+    } else {
+        g = fr_t::from_u32(7);
     }
-    consts[0] = w;
-    consts[1] = base;
-    consts[2] = pref;
+    fr_t gm = g;
+    for (int i = 0; i < log_m; i++) gm = gm.sqr();
+    c[NTT_C_OMEGA] = w;
+    c[NTT_C_OMEGA_INV] = fr_t::inv(w);
+    c[NTT_C_M_INV] = fr_t::inv(fr_t::from_u32(1u << log_m));
+    c[NTT_C_G] = g;
+    c[NTT_C_G_INV] = fr_t::inv(g);
+    c[NTT_C_ZINV] = fr_t::inv(gm - fr_t::one());
+    c[NTT_C_ONE] = fr_t::one();
 }
 
 __device__ __forceinline__ fr_t fr_pow_small(const fr_t &b, uint32_t e) {
@@ -75,196 +97,431 @@ __global__ void ntt_twiddles_kernel(fr_t *tw, size_t half, const fr_t *lo, const
     tw[j] = lo[j & ((1u << TAB_LOG) - 1)] * hi[j >> TAB_LOG];
 }
 
-/* a[v*m + i] *= lo[i & 1023] * hi[i >> 10] */
-__global__ void ntt_scale_kernel(fr_t *a, int log_m, size_t total, const fr_t *lo, const fr_t *hi) {
-    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= total) return;
-    size_t i = t & (((size_t)1 << log_m) - 1);
-    a[t] = a[t] * (lo[i & ((1u << TAB_LOG) - 1)] * hi[i >> TAB_LOG]);
+/* per-call scale tables of gpu_ntt: consts[0] = base (shift or shift^-1), consts[1] = prefactor
+ * (1 or 1/m) */
+__global__ void ntt_shift_consts_kernel(fr_t *c, const fr_t *shift, int log_m, int inverse) {
+    if (threadIdx.x != 0 || blockIdx.x != 0) return;
+    fr_t base = shift ? *shift : fr_t::one();
+    fr_t pref = fr_t::one();
+    if (inverse) {
+        if (shift) base = fr_t::inv(base);
+        pref = fr_t::inv(fr_t::from_u32(1u << log_m));
+    }
+    c[0] = base;
+    c[1] = pref;
 }
 
-/* Bit-reversal gather + the first log_s stages in shared memory. Block: 2^(log_s-1) threads. */
-__global__ void __launch_bounds__(512) ntt_shared_kernel(fr_t *__restrict__ y, const fr_t *__restrict__ x,
-                                                         int log_m, int log_s, const fr_t *__restrict__ tw) {
-    __shared__ uint32_t sh[8][1 << SH_LOG];
-    const size_t m = (size_t)1 << log_m;
-    const uint32_t S = 1u << log_s;
-    const size_t blocks_per_vec = m >> log_s;
-    const size_t v = blockIdx.x / blocks_per_vec;
-    const size_t base = (blockIdx.x % blocks_per_vec) << log_s;
-    const fr_t *xv = x + v * m;
-    for (uint32_t t = threadIdx.x; t < S; t += blockDim.x) {
-        size_t idx = base + t;
-        size_t src = __brevll((unsigned long long)idx) >> (64 - log_m);
-        fr_t e = xv[src];
+struct ntt_pass_args {
+    const fr_t *src[3];
+    fr_t *dst[3];
+    const fr_t *tw;
+    const fr_t *mul_a, *mul_b;
+    const fr_t *pre_lo, *pre_hi;
+    const fr_t *post_lo, *post_hi;
+    fr_t *pw_a;
+    const fr_t *pw_b, *pw_scale;
+    int log_m, s0, k, t;
+    int inverse, gather, post_brev;
+};
+
+/* read-only (non-coherent cache) load of one table element */
+__device__ __forceinline__ fr_t ld_tab(const fr_t *p) {
+    const uint4 *q = (const uint4 *)p;
+    const uint4 x = __ldg(q), y = __ldg(q + 1);
+    fr_t r;
+    r.l[0] = x.x; r.l[1] = x.y; r.l[2] = x.z; r.l[3] = x.w;
+    r.l[4] = y.x; r.l[5] = y.y; r.l[6] = y.z; r.l[7] = y.w;
+    return r;
+}
+
+__device__ __forceinline__ void sh_put(uint32_t *sh, uint32_t T, uint32_t q, const fr_t &x) {
 #pragma unroll
-        for (int k = 0; k < 8; k++) sh[k][t] = e.l[k];
+    for (int l = 0; l < 8; l++) sh[l * T + q] = x.l[l];
+}
+__device__ __forceinline__ fr_t sh_get(const uint32_t *sh, uint32_t T, uint32_t q) {
+    fr_t x;
+#pragma unroll
+    for (int l = 0; l < 8; l++) x.l[l] = sh[l * T + q];
+    return x;
+}
+
+/* One pass: stages s0 .. s0+k-1 (ascending for DIT, descending for DIF) on tiles of 2^(k+t)
+ * elements. Tile element q = (e << t) | g sits at global index
+ *   (hi << (s0 + k)) | (e << s0) | (lo_tile << t) | g,
+ * with blockIdx.x = (hi << (s0 - t)) | lo_tile; blockIdx.y = vector. Shared memory limb-major
+ * ([8][T] words: consecutive q in consecutive banks). Dynamic shared memory: 32 T bytes. */
+template <bool DIF>
+__global__ void __launch_bounds__(PASS_THREADS) ntt_pass_kernel(const ntt_pass_args p) {
+    extern __shared__ uint32_t sh[];
+    const uint32_t T = 1u << (p.k + p.t);
+    const int v = blockIdx.y;
+    const int L = p.log_m;
+    const int lo_bits = p.s0 - p.t;
+    const size_t b = blockIdx.x;
+    const size_t lo_tile = b & (((size_t)1 << lo_bits) - 1);
+    const size_t base = ((b >> lo_bits) << (p.s0 + p.k)) | (lo_tile << p.t);
+    const uint32_t gmask = (1u << p.t) - 1;
+    const size_t half = (size_t)1 << (L - 1);
+
+    const fr_t *__restrict__ src = p.src[v];
+    for (uint32_t q = threadIdx.x; q < T; q += blockDim.x) {
+        const size_t idx = base | ((size_t)(q >> p.t) << p.s0) | (q & gmask);
+        const size_t si = p.gather ? (size_t)(__brevll((unsigned long long)idx) >> (64 - L)) : idx;
+        fr_t x = p.mul_a ? p.mul_a[si] * p.mul_b[si] : src[si];
+        if (p.pre_lo) x = x * (ld_tab(p.pre_lo + (si & ((1u << TAB_LOG) - 1))) * ld_tab(p.pre_hi + (si >> TAB_LOG)));
+        sh_put(sh, T, q, x);
     }
     __syncthreads();
-    for (int s = 0; s < log_s; s++) {
-        const uint32_t h = 1u << s;
-        for (uint32_t b = threadIdx.x; b < S / 2; b += blockDim.x) {
-            uint32_t j = b & (h - 1);
-            uint32_t i0 = ((b >> s) << (s + 1)) + j, i1 = i0 + h;
-            fr_t u, w, vv;
-#pragma unroll
-            for (int k = 0; k < 8; k++) { u.l[k] = sh[k][i0]; vv.l[k] = sh[k][i1]; }
-            w = tw[(size_t)j << (log_m - 1 - s)];
-            vv = vv * w;
-            fr_t a0 = u + vv, a1 = u - vv;
-#pragma unroll
-            for (int k = 0; k < 8; k++) { sh[k][i0] = a0.l[k]; sh[k][i1] = a1.l[k]; }
+
+    const uint32_t nbf = T >> 1;
+    for (int rr = 0; rr < p.k; rr++) {
+        const int r = DIF ? p.k - 1 - rr : rr;
+        const int s = p.s0 + r;
+        const uint32_t rmask = (1u << r) - 1;
+        for (uint32_t beta = threadIdx.x; beta < nbf; beta += blockDim.x) {
+            const uint32_t g = beta & gmask;
+            const uint32_t bb = beta >> p.t;
+            const uint32_t e0 = ((bb >> r) << (r + 1)) | (bb & rmask);
+            const uint32_t q0 = (e0 << p.t) | g, q1 = q0 + (1u << (r + p.t));
+            const size_t j = ((size_t)(e0 & rmask) << p.s0) | (lo_tile << p.t) | g;
+            const size_t J = j << (L - 1 - s);
+            const bool neg = p.inverse && J != 0; /* omega^-J = -omega^(m/2 - J) */
+            fr_t u = sh_get(sh, T, q0), w = sh_get(sh, T, q1), a0, a1;
+            if (!DIF) {
+                if (J) w = w * ld_tab(p.tw + (neg ? half - J : J));
+                a0 = neg ? u - w : u + w;
+                a1 = neg ? u + w : u - w;
+            } else {
+                a0 = u + w;
+                a1 = neg ? w - u : u - w;
+                if (J) a1 = a1 * ld_tab(p.tw + (neg ? half - J : J));
+            }
+            sh_put(sh, T, q0, a0);
+            sh_put(sh, T, q1, a1);
         }
         __syncthreads();
     }
-    fr_t *yv = y + v * m;
-    for (uint32_t t = threadIdx.x; t < S; t += blockDim.x) {
-        fr_t e;
-#pragma unroll
-        for (int k = 0; k < 8; k++) e.l[k] = sh[k][t];
-        yv[base + t] = e;
+
+    fr_t *__restrict__ dst = p.dst[v];
+    for (uint32_t q = threadIdx.x; q < T; q += blockDim.x) {
+        const size_t idx = base | ((size_t)(q >> p.t) << p.s0) | (q & gmask);
+        fr_t x = sh_get(sh, T, q);
+        if (p.post_lo) {
+            const size_t i = p.post_brev ? (size_t)(__brevll((unsigned long long)idx) >> (64 - L)) : idx;
+            x = x * (ld_tab(p.post_lo + (i & ((1u << TAB_LOG) - 1))) * ld_tab(p.post_hi + (i >> TAB_LOG)));
+        }
+        if (p.pw_a) {
+            fr_t y = p.pw_a[idx] * p.pw_b[idx] - x;
+            if (p.pw_scale) y = y * *p.pw_scale;
+            p.pw_a[idx] = y;
+        } else {
+            dst[idx] = x;
+        }
     }
 }
 
-/* One radix-2 DIT stage with half-size h = 2^s, in place; thread per butterfly. */
-__global__ void ntt_stage_kernel(fr_t *a, int log_m, int s, size_t total_bf, const fr_t *__restrict__ tw) {
-    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= total_bf) return;
-    const size_t v = t >> (log_m - 1);
-    const size_t b = t & (((size_t)1 << (log_m - 1)) - 1);
-    const size_t h = (size_t)1 << s;
-    const size_t j = b & (h - 1);
-    const size_t i0 = ((b >> s) << (s + 1)) + j;
-    fr_t *av = a + (v << log_m);
-    fr_t u = av[i0], w = av[i0 + h];
-    w = w * tw[j << (log_m - 1 - s)];
-    av[i0] = u + w;
-    av[i0 + h] = u - w;
-}
+struct pass_desc {
+    int s0, k, t;
+};
 
-/* Two radix-2 stages s, s+1 fused (radix-4 pass): thread per 4 elements. */
-__global__ void ntt_stage2_kernel(fr_t *a, int log_m, int s, size_t total_q, const fr_t *__restrict__ tw) {
-    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= total_q) return;
-    const size_t v = t >> (log_m - 2);
-    const size_t q = t & (((size_t)1 << (log_m - 2)) - 1);
-    const size_t h = (size_t)1 << s;
-    const size_t j = q & (h - 1);
-    const size_t g = q >> s; /* group of 4h elements */
-    const size_t i0 = (g << (s + 2)) + j;
-    fr_t *av = a + (v << log_m);
-    fr_t x0 = av[i0], x1 = av[i0 + h], x2 = av[i0 + 2 * h], x3 = av[i0 + 3 * h];
-    /* stage s: pairs (x0,x1), (x2,x3) with twiddle tw[j << (log_m-1-s)] */
-    fr_t w1 = tw[j << (log_m - 1 - s)];
-    x1 = x1 * w1;
-    x3 = x3 * w1;
-    fr_t y0 = x0 + x1, y1 = x0 - x1, y2 = x2 + x3, y3 = x2 - x3;
-    /* stage s+1: pairs (y0,y2) index j, (y1,y3) index j+h, twiddles tw[(j) << (log_m-2-s)] */
-    fr_t wa = tw[j << (log_m - 2 - s)];
-    fr_t wb = tw[(j + h) << (log_m - 2 - s)];
-    y2 = y2 * wa;
-    y3 = y3 * wb;
-    av[i0] = y0 + y2;
-    av[i0 + 2 * h] = y0 - y2;
-    av[i0 + h] = y1 + y3;
-    av[i0 + 3 * h] = y1 - y3;
+/* stage groups, in DIT order */
+int plan_passes(int log_m, pass_desc *ps) {
+    int n = 0;
+    const int k0 = log_m < FIRST_PASS_MAX ? log_m : FIRST_PASS_MAX;
+    ps[n++] = {0, k0, 0};
+    const int rest = log_m - k0;
+    if (rest > 0) {
+        const int np = (rest + PASS_MAX - 1) / PASS_MAX;
+        int s = k0;
+        for (int i = 0; i < np; i++) {
+            const int k = rest / np + (i < rest % np ? 1 : 0);
+            ps[n++] = {s, k, PASS_T};
+            s += k;
+        }
+    }
+    return n;
 }
 
 inline unsigned nblocks(size_t n, unsigned bs) { return (unsigned)((n + bs - 1) / bs); }
 
+cuzk_status launch_pass(bool dif, const ntt_pass_args &a, unsigned nvec, cudaStream_t stream,
+                        cuzk_error *err) {
+    cuzk_status st = CUZK_OK;
+    const uint32_t T = 1u << (a.k + a.t);
+    const size_t smem = (size_t)T * sizeof(fr_t);
+    const unsigned threads = T / 2 < (uint32_t)PASS_THREADS ? T / 2 : PASS_THREADS;
+    const dim3 grid((unsigned)(((size_t)1 << a.log_m) >> (a.k + a.t)), nvec);
+    /* always the largest tile's size: idempotent, so concurrent callers cannot lower it under
+     * each other's launches */
+    const int smem_max = (int)(sizeof(fr_t) << (PASS_MAX + PASS_T > FIRST_PASS_MAX ? PASS_MAX + PASS_T : FIRST_PASS_MAX));
+    if (dif) {
+        CU(cudaFuncSetAttribute(ntt_pass_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
+        ntt_pass_kernel<true><<<grid, threads, smem, stream>>>(a);
+    } else {
+        CU(cudaFuncSetAttribute(ntt_pass_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
+        ntt_pass_kernel<false><<<grid, threads, smem, stream>>>(a);
+    }
+    CU_LAUNCH("ntt_pass_kernel");
+out:
+    return st;
+}
+
+/* ---- table cache -------------------------------------------------------------------------- */
+pthread_mutex_t g_cache_lock = PTHREAD_MUTEX_INITIALIZER;
+ntt_tables *g_cache = NULL;
+
+cuzk_status tables_build(ntt_tables *t, cuzk_error *err) {
+    cuzk_status st = CUZK_OK;
+    const size_t m = (size_t)1 << t->log_m;
+    const size_t half = m / 2 ? m / 2 : 1;
+    const size_t lo_n = (size_t)1 << TAB_LOG;
+    const uint32_t n_hi_tw = (uint32_t)((half + lo_n - 1) >> TAB_LOG);
+    const unsigned pow_threads = (unsigned)(lo_n > t->n_hi ? lo_n : t->n_hi);
+    cudaStream_t s = NULL;
+    fr_t *d_tmp = NULL; /* omega lo / hi power tables */
+    CU(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    CU(cudaMalloc(&t->d_tw, half * sizeof(fr_t)));
+    CU(cudaMalloc(&t->d_consts, NTT_C_COUNT * sizeof(fr_t)));
+    CU(cudaMalloc(&t->d_hscale, 2 * (lo_n + t->n_hi) * sizeof(fr_t)));
+    CU(cudaMalloc(&d_tmp, (lo_n + n_hi_tw) * sizeof(fr_t)));
+    t->bytes = (half + NTT_C_COUNT + 2 * (lo_n + t->n_hi)) * sizeof(fr_t);
+    ntt_consts_kernel<<<1, 1, 0, s>>>(t->d_consts, t->roots, t->log_m);
+    CU_LAUNCH("ntt_consts_kernel");
+    ntt_pow_tables_kernel<<<nblocks(lo_n > n_hi_tw ? lo_n : n_hi_tw, 256), 256, 0, s>>>(
+        d_tmp, d_tmp + lo_n, n_hi_tw, t->d_consts + NTT_C_OMEGA, t->d_consts + NTT_C_ONE);
+    CU_LAUNCH("ntt_pow_tables_kernel(omega)");
+    ntt_twiddles_kernel<<<nblocks(half, 256), 256, 0, s>>>(t->d_tw, half, d_tmp, d_tmp + lo_n);
+    CU_LAUNCH("ntt_twiddles_kernel");
+    ntt_pow_tables_kernel<<<nblocks(pow_threads, 256), 256, 0, s>>>(
+        t->d_hscale, t->d_hscale + lo_n, t->n_hi, t->d_consts + NTT_C_G, t->d_consts + NTT_C_M_INV);
+    CU_LAUNCH("ntt_pow_tables_kernel(g)");
+    ntt_pow_tables_kernel<<<nblocks(pow_threads, 256), 256, 0, s>>>(
+        t->d_hscale + lo_n + t->n_hi, t->d_hscale + 2 * lo_n + t->n_hi, t->n_hi,
+        t->d_consts + NTT_C_G_INV, t->d_consts + NTT_C_M_INV);
+    CU_LAUNCH("ntt_pow_tables_kernel(g^-1)");
+    CU(cudaStreamSynchronize(s));
+out:
+    if (s) cudaStreamDestroy(s);
+    cudaFree(d_tmp);
+    return st;
+}
+
 }  // namespace
 
-/* Plan: twiddles and scale tables for one (log_m, dir, roots, shift). */
-cuzk_status ntt_plan_init(ntt_plan *p, int log_m, int inverse, int roots, const fr_t *h_shift,
-                          cuzk_error *err) {
+cuzk_status ntt_tables_get(const ntt_tables **out, int roots, int log_m, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
+    int dev = 0;
+    ntt_tables *t;
+    *out = NULL;
+    CU(cudaGetDevice(&dev));
+    pthread_mutex_lock(&g_cache_lock);
+    for (t = g_cache; t; t = t->next)
+        if (t->dev == dev && t->roots == roots && t->log_m == log_m) break;
+    if (!t) {
+        t = (ntt_tables *)calloc(1, sizeof *t);
+        if (!t) {
+            pthread_mutex_unlock(&g_cache_lock);
+            if (err) {
+                memset(err, 0, sizeof *err);
+                err->code = CUZK_ERR_NOMEM;
+                snprintf(err->msg, sizeof err->msg, "ntt_tables_get: host allocation");
+            }
+            return CUZK_ERR_NOMEM;
+        }
+        t->dev = dev;
+        t->roots = roots;
+        t->log_m = log_m;
+        t->n_hi = (uint32_t)((((size_t)1 << log_m) >> TAB_LOG) ? (((size_t)1 << log_m) >> TAB_LOG) : 1);
+        st = tables_build(t, err);
+        if (st != CUZK_OK) {
+            cudaFree(t->d_tw);
+            cudaFree(t->d_consts);
+            cudaFree(t->d_hscale);
+            free(t);
+            pthread_mutex_unlock(&g_cache_lock);
+            return st;
+        }
+        t->next = g_cache;
+        g_cache = t;
+    }
+    pthread_mutex_unlock(&g_cache_lock);
+    *out = t;
+out:
+    return st;
+}
+
+cuzk_status ntt_execute(const ntt_tables *tb, const ntt_job *job, int dif, int inverse,
+                        cudaStream_t stream, cuzk_error *err) {
+    cuzk_status st = CUZK_OK;
+    pass_desc ps[MAX_PASSES];
+    const int np = plan_passes(tb->log_m, ps);
+    for (int x = 0; x < np; x++) {
+        const pass_desc &pd = ps[dif ? np - 1 - x : x];
+        const bool first = x == 0, last = x == np - 1;
+        ntt_pass_args a;
+        memset(&a, 0, sizeof a);
+        a.tw = tb->d_tw;
+        a.log_m = tb->log_m;
+        a.s0 = pd.s0;
+        a.k = pd.k;
+        a.t = pd.t;
+        a.inverse = inverse;
+        for (int v = 0; v < job->nvec; v++) {
+            a.src[v] = first ? job->in[v] : job->work[v];
+            a.dst[v] = last ? job->out[v] : job->work[v];
+        }
+        if (first) {
+            a.gather = job->gather;
+            a.mul_a = job->mul_a;
+            a.mul_b = job->mul_b;
+            a.pre_lo = job->pre_lo;
+            a.pre_hi = job->pre_hi;
+        }
+        if (last) {
+            a.post_lo = job->post_lo;
+            a.post_hi = job->post_hi;
+            a.post_brev = job->post_brev;
+        }
+        if (last && job->pw_a) {
+            if (job->nvec > 1) {
+                st = launch_pass(dif, a, (unsigned)job->nvec - 1, stream, err);
+                if (st != CUZK_OK) return st;
+            }
+            const int lv = job->nvec - 1;
+            a.src[0] = a.src[lv];
+            a.dst[0] = a.dst[lv];
+            a.pw_a = job->pw_a;
+            a.pw_b = job->pw_b;
+            a.pw_scale = job->pw_scale;
+            st = launch_pass(dif, a, 1, stream, err);
+        } else {
+            st = launch_pass(dif, a, (unsigned)job->nvec, stream, err);
+        }
+        if (st != CUZK_OK) return st;
+    }
+    return st;
+}
+
+namespace {
+
+/* gpu_ntt on device arrays: d_x (batch vectors, read, clobbered only when d_x == d_y) -> d_y.
+ * d_sc: scratch of 2 + 1024 + n_hi elements (the shift tables), or NULL when no scaling is
+ * needed (forward without shift). */
+cuzk_status ntt_device(fr_t *d_y, const fr_t *d_x, size_t batch, int log_m, int inverse, int roots,
+                       const fr_t *d_shift, fr_t *d_sc, cudaStream_t s, cuzk_error *err) {
+    cuzk_status st = CUZK_OK;
+    const ntt_tables *tb = NULL;
     const size_t m = (size_t)1 << log_m;
-    const size_t half = m / 2;
-    const uint32_t n_hi = (uint32_t)((m >> TAB_LOG) + 1);
     const size_t lo_n = (size_t)1 << TAB_LOG;
-    fr_t *d_shift = NULL, *d_one = NULL;
-    memset(p, 0, sizeof *p);
-    p->log_m = log_m;
-    p->inverse = inverse;
-    p->need_scale = inverse || h_shift != NULL;
-    p->n_hi = n_hi;
-    CU(cudaMalloc(&p->d_consts, 4 * sizeof(fr_t)));
-    CU(cudaMalloc(&p->d_tw, (half ? half : 1) * sizeof(fr_t)));
-    CU(cudaMalloc(&p->d_lo, 2 * lo_n * sizeof(fr_t)));
-    CU(cudaMalloc(&p->d_hi, 2 * (size_t)n_hi * sizeof(fr_t)));
-    if (h_shift) {
-        CU(cudaMalloc(&d_shift, sizeof(fr_t)));
-        CU(cudaMemcpy(d_shift, h_shift, sizeof(fr_t), cudaMemcpyHostToDevice));
+    const uint32_t n_hi = (uint32_t)((m >> TAB_LOG) ? (m >> TAB_LOG) : 1);
+    st = ntt_tables_get(&tb, roots, log_m, err);
+    if (st != CUZK_OK) return st;
+    if (d_sc) {
+        ntt_shift_consts_kernel<<<1, 1, 0, s>>>(d_sc, d_shift, log_m, inverse);
+        CU_LAUNCH("ntt_shift_consts_kernel");
+        ntt_pow_tables_kernel<<<nblocks(lo_n > n_hi ? lo_n : n_hi, 256), 256, 0, s>>>(
+            d_sc + 2, d_sc + 2 + lo_n, n_hi, d_sc, d_sc + 1);
+        CU_LAUNCH("ntt_pow_tables_kernel(shift)");
     }
-    ntt_setup_kernel<<<1, 1>>>(p->d_consts, roots, log_m, inverse, d_shift);
-    CU_LAUNCH("ntt_setup_kernel");
-    /* omega tables in the second halves, consts[3] = one (prefactor for the omega tables) */
-    d_one = p->d_consts + 3;
-    {
-        const uint64_t one64[4] = BLS12_381_FR_R;
-        CU(cudaMemcpy(d_one, one64, sizeof(fr_t), cudaMemcpyHostToDevice));
-    }
-    ntt_pow_tables_kernel<<<nblocks(n_hi > lo_n ? n_hi : lo_n, 256), 256>>>(
-        p->d_lo + lo_n, p->d_hi + n_hi, n_hi, p->d_consts + 0, d_one);
-    CU_LAUNCH("ntt_pow_tables_kernel(omega)");
-    if (half) {
-        ntt_twiddles_kernel<<<nblocks(half, 256), 256>>>(p->d_tw, half, p->d_lo + lo_n, p->d_hi + n_hi);
-        CU_LAUNCH("ntt_twiddles_kernel");
-    }
-    if (p->need_scale) {
-        ntt_pow_tables_kernel<<<nblocks(n_hi > lo_n ? n_hi : lo_n, 256), 256>>>(
-            p->d_lo, p->d_hi, n_hi, p->d_consts + 1, p->d_consts + 2);
-        CU_LAUNCH("ntt_pow_tables_kernel(scale)");
+    for (size_t v0 = 0; v0 < batch; v0 += 3) {
+        ntt_job j;
+        memset(&j, 0, sizeof j);
+        j.nvec = (int)(batch - v0 < 3 ? batch - v0 : 3);
+        for (int v = 0; v < j.nvec; v++) {
+            j.in[v] = d_x + (v0 + v) * m;
+            j.work[v] = j.out[v] = d_y + (v0 + v) * m;
+        }
+        j.gather = 1;
+        if (d_sc && !inverse) {
+            j.pre_lo = d_sc + 2;
+            j.pre_hi = d_sc + 2 + lo_n;
+        }
+        if (d_sc && inverse) {
+            j.post_lo = d_sc + 2;
+            j.post_hi = d_sc + 2 + lo_n;
+        }
+        st = ntt_execute(tb, &j, 0, inverse, s, err);
+        if (st != CUZK_OK) return st;
     }
 out:
-    cudaFree(d_shift);
     return st;
 }
 
-void ntt_plan_free(ntt_plan *p) {
-    cudaFree(p->d_consts);
-    cudaFree(p->d_tw);
-    cudaFree(p->d_lo);
-    cudaFree(p->d_hi);
-    memset(p, 0, sizeof *p);
+bool fr_ptrs_ok(const void *a, const void *b, const void *c, size_t bytes) {
+    const char *p[3] = {(const char *)a, (const char *)b, (const char *)c};
+    for (int i = 0; i < 3; i++) {
+        if (!p[i]) return false;
+        for (int k = 0; k < i; k++)
+            if (p[i] < p[k] + bytes && p[k] < p[i] + bytes) return false;
+    }
+    return true;
 }
 
-/* d_x: input (batch vectors), clobbered; result in d_y. Both batch*m elements, on device. */
-cuzk_status ntt_plan_run(const ntt_plan *p, fr_t *d_y, fr_t *d_x, size_t batch, cudaStream_t stream,
-                         cuzk_error *err) {
+cuzk_status h_async(cudaStream_t s, fr_t *a, fr_t *b, fr_t *c, int log_m, int snarkjs, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
-    const int log_m = p->log_m;
-    const size_t m = (size_t)1 << log_m;
-    const size_t total = batch * m;
-    const int log_s = log_m < SH_LOG ? log_m : SH_LOG;
-    int s;
-    if (!p->inverse && p->need_scale) {
-        ntt_scale_kernel<<<nblocks(total, 256), 256, 0, stream>>>(d_x, log_m, total, p->d_lo, p->d_hi);
-        CU_LAUNCH("ntt_scale_kernel(pre)");
+    const ntt_tables *tb = NULL;
+    const size_t lo_n = (size_t)1 << TAB_LOG;
+    st = ntt_tables_get(&tb, snarkjs ? 1 : 0, log_m, err);
+    if (st != CUZK_OK) return st;
+    const fr_t *fwd_lo = tb->d_hscale, *fwd_hi = tb->d_hscale + lo_n;
+    const fr_t *inv_lo = tb->d_hscale + lo_n + tb->n_hi, *inv_hi = tb->d_hscale + 2 * lo_n + tb->n_hi;
+    ntt_job j;
+    if (snarkjs) {
+        /* 1. c = iNTT(a*b) then a, b: bit-reversed coefficients times g^i/m */
+        memset(&j, 0, sizeof j);
+        j.nvec = 1;
+        j.in[0] = j.work[0] = j.out[0] = c;
+        j.mul_a = a;
+        j.mul_b = b;
+        j.post_lo = fwd_lo;
+        j.post_hi = fwd_hi;
+        j.post_brev = 1;
+        if ((st = ntt_execute(tb, &j, 1, 1, s, err)) != CUZK_OK) return st;
+        j.nvec = 2;
+        j.in[0] = j.work[0] = j.out[0] = a;
+        j.in[1] = j.work[1] = j.out[1] = b;
+        j.mul_a = j.mul_b = NULL;
+        if ((st = ntt_execute(tb, &j, 1, 1, s, err)) != CUZK_OK) return st;
+        /* 2. coset evaluations, natural order; a = a*b - c */
+        memset(&j, 0, sizeof j);
+        j.nvec = 3;
+        j.in[0] = j.work[0] = j.out[0] = a;
+        j.in[1] = j.work[1] = j.out[1] = b;
+        j.in[2] = j.work[2] = j.out[2] = c;
+        j.pw_a = a;
+        j.pw_b = b;
+        return ntt_execute(tb, &j, 0, 0, s, err);
     }
-    {
-        unsigned threads = 1u << (log_s - 1);
-        if (threads > 512) threads = 512;
-        ntt_shared_kernel<<<(unsigned)(total >> log_s), threads, 0, stream>>>(d_y, d_x, log_m, log_s, p->d_tw);
-        CU_LAUNCH("ntt_shared_kernel");
-    }
-    for (s = log_s; s + 1 < log_m; s += 2) {
-        size_t q = total / 4;
-        ntt_stage2_kernel<<<nblocks(q, 256), 256, 0, stream>>>(d_y, log_m, s, q, p->d_tw);
-        CU_LAUNCH("ntt_stage2_kernel");
-    }
-    if (s < log_m) {
-        size_t bf = total / 2;
-        ntt_stage_kernel<<<nblocks(bf, 256), 256, 0, stream>>>(d_y, log_m, s, bf, p->d_tw);
-        CU_LAUNCH("ntt_stage_kernel");
-    }
-    if (p->inverse) {
-        ntt_scale_kernel<<<nblocks(total, 256), 256, 0, stream>>>(d_y, log_m, total, p->d_lo, p->d_hi);
-        CU_LAUNCH("ntt_scale_kernel(post)");
-    }
-out:
-    return st;
+    /* 1. iNTT(a, b, c): bit-reversed coefficients times g^i/m */
+    memset(&j, 0, sizeof j);
+    j.nvec = 3;
+    j.in[0] = j.work[0] = j.out[0] = a;
+    j.in[1] = j.work[1] = j.out[1] = b;
+    j.in[2] = j.work[2] = j.out[2] = c;
+    j.post_lo = fwd_lo;
+    j.post_hi = fwd_hi;
+    j.post_brev = 1;
+    if ((st = ntt_execute(tb, &j, 1, 1, s, err)) != CUZK_OK) return st;
+    /* 2. coset evaluations, natural order; a = (a*b - c) / Z(g) */
+    j.post_lo = j.post_hi = NULL;
+    j.post_brev = 0;
+    j.pw_a = a;
+    j.pw_b = b;
+    j.pw_scale = tb->d_consts + NTT_C_ZINV;
+    if ((st = ntt_execute(tb, &j, 0, 0, s, err)) != CUZK_OK) return st;
+    /* 3. coset iNTT of a: gather a -> b, passes on b, last pass -> a with g^-i/m */
+    memset(&j, 0, sizeof j);
+    j.nvec = 1;
+    j.in[0] = a;
+    j.work[0] = b;
+    j.out[0] = a;
+    j.gather = 1;
+    j.post_lo = inv_lo;
+    j.post_hi = inv_hi;
+    return ntt_execute(tb, &j, 0, 1, s, err);
 }
+
+}  // namespace
 
 extern "C" cuzk_status gpu_ntt(struct fr *data, size_t batch, int log_m, gpu_ntt_dir dir,
                                gpu_roots roots, const struct fr *shift, cuzk_error *err) {
@@ -274,23 +531,94 @@ extern "C" cuzk_status gpu_ntt(struct fr *data, size_t batch, int log_m, gpu_ntt
     if (batch == 0) return CUZK_OK;
     GPU_ARG(data, "gpu_ntt: data is NULL");
     cuzk_status st = CUZK_OK;
-    ntt_plan plan;
-    fr_t *d_x = NULL, *d_y = NULL;
-    const size_t bytes = batch * ((size_t)1 << log_m) * sizeof(fr_t);
-    memset(&plan, 0, sizeof plan);
-    st = ntt_plan_init(&plan, log_m, dir == GPU_NTT_INVERSE, (int)roots, (const fr_t *)shift, err);
+    const int inverse = dir == GPU_NTT_INVERSE;
+    const size_t m = (size_t)1 << log_m;
+    const size_t bytes = batch * m * sizeof(fr_t);
+    const size_t sc_n = 2 + ((size_t)1 << TAB_LOG) + ((m >> TAB_LOG) ? (m >> TAB_LOG) : 1);
+    const bool scaled = inverse || shift;
+    cudaStream_t s = NULL;
+    fr_t *d_x = NULL, *d_y = NULL, *d_sc = NULL, *d_shift = NULL;
+    CU(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    CU(cudaMallocAsync((void **)&d_x, bytes, s));
+    CU(cudaMallocAsync((void **)&d_y, bytes, s));
+    if (scaled) CU(cudaMallocAsync((void **)&d_sc, sc_n * sizeof(fr_t), s));
+    if (shift) {
+        CU(cudaMallocAsync((void **)&d_shift, sizeof(fr_t), s));
+        CU(cudaMemcpyAsync(d_shift, shift, sizeof(fr_t), cudaMemcpyHostToDevice, s));
+    }
+    CU(cudaMemcpyAsync(d_x, data, bytes, cudaMemcpyHostToDevice, s));
+    st = ntt_device(d_y, d_x, batch, log_m, inverse, (int)roots, d_shift, d_sc, s, err);
     if (st != CUZK_OK) goto out;
-    CU(cudaMalloc(&d_x, bytes));
-    CU(cudaMalloc(&d_y, bytes));
-    CU(cudaMemcpy(d_x, data, bytes, cudaMemcpyHostToDevice));
-    st = ntt_plan_run(&plan, d_y, d_x, batch, 0, err);
-    if (st != CUZK_OK) goto out;
-    CU(cudaMemcpy(data, d_y, bytes, cudaMemcpyDeviceToHost));
+    CU(cudaMemcpyAsync(data, d_y, bytes, cudaMemcpyDeviceToHost, s));
+    CU(cudaStreamSynchronize(s));
 out:
-    cudaFree(d_x);
-    cudaFree(d_y);
-    ntt_plan_free(&plan);
+    if (s) {
+        if (d_x) cudaFreeAsync(d_x, s);
+        if (d_y) cudaFreeAsync(d_y, s);
+        if (d_sc) cudaFreeAsync(d_sc, s);
+        if (d_shift) cudaFreeAsync(d_shift, s);
+        cudaStreamSynchronize(s);
+        cudaStreamDestroy(s);
+    }
     return st;
+}
+
+extern "C" cuzk_status gpu_h_bellperson_async(void *stream, struct fr *d_a, struct fr *d_b,
+                                              struct fr *d_c, int log_m, cuzk_error *err) {
+    GPU_ARG(log_m >= 1 && log_m <= 28, "gpu_h_bellperson_async: log_m out of [1, 28]");
+    GPU_ARG(fr_ptrs_ok(d_a, d_b, d_c, ((size_t)32) << log_m),
+            "gpu_h_bellperson_async: NULL or overlapping vectors");
+    return h_async((cudaStream_t)stream, (fr_t *)d_a, (fr_t *)d_b, (fr_t *)d_c, log_m, 0, err);
+}
+
+extern "C" cuzk_status gpu_h_snarkjs_async(void *stream, struct fr *d_a, struct fr *d_b,
+                                           struct fr *d_c, int log_m, cuzk_error *err) {
+    GPU_ARG(log_m >= 1 && log_m <= 28, "gpu_h_snarkjs_async: log_m out of [1, 28]");
+    GPU_ARG(fr_ptrs_ok(d_a, d_b, d_c, ((size_t)32) << log_m),
+            "gpu_h_snarkjs_async: NULL or overlapping vectors");
+    return h_async((cudaStream_t)stream, (fr_t *)d_a, (fr_t *)d_b, (fr_t *)d_c, log_m, 1, err);
+}
+
+extern "C" cuzk_status gpu_h(gpu_roots convention, struct fr *a, struct fr *b, struct fr *c,
+                             int log_m, cuzk_error *err) {
+    GPU_ARG(log_m >= 1 && log_m <= 28, "gpu_h: log_m out of [1, 28]");
+    GPU_ARG(convention == GPU_ROOTS_BELLPERSON || convention == GPU_ROOTS_SNARKJS, "gpu_h: bad convention");
+    GPU_ARG(a && b && c, "gpu_h: NULL vector");
+    cuzk_status st = CUZK_OK;
+    const size_t bytes = ((size_t)1 << log_m) * sizeof(fr_t);
+    const int snarkjs = convention == GPU_ROOTS_SNARKJS;
+    cudaStream_t s = NULL;
+    fr_t *d = NULL;
+    CU(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    CU(cudaMallocAsync((void **)&d, 3 * bytes, s));
+    CU(cudaMemcpyAsync(d, a, bytes, cudaMemcpyHostToDevice, s));
+    CU(cudaMemcpyAsync((char *)d + bytes, b, bytes, cudaMemcpyHostToDevice, s));
+    if (!snarkjs) CU(cudaMemcpyAsync((char *)d + 2 * bytes, c, bytes, cudaMemcpyHostToDevice, s));
+    st = h_async(s, d, (fr_t *)((char *)d + bytes), (fr_t *)((char *)d + 2 * bytes), log_m, snarkjs, err);
+    if (st != CUZK_OK) goto out;
+    CU(cudaMemcpyAsync(a, d, bytes, cudaMemcpyDeviceToHost, s));
+    CU(cudaStreamSynchronize(s));
+out:
+    if (s) {
+        if (d) cudaFreeAsync(d, s);
+        cudaStreamSynchronize(s);
+        cudaStreamDestroy(s);
+    }
+    return st;
+}
+
+extern "C" size_t gpu_h_cache_bytes(void) {
+    int dev = 0;
+    size_t total = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    pthread_mutex_lock(&g_cache_lock);
+    for (const ntt_tables *t = g_cache; t; t = t->next)
+        if (t->dev == dev) total += t->bytes;
+    pthread_mutex_unlock(&g_cache_lock);
+    return total;
 }
 
 namespace {
@@ -318,13 +646,12 @@ extern "C" cuzk_status gpu_bench_ntt(int log_m, size_t batch, int warmup, int re
                                      cuzk_error *err) {
     GPU_ARG(log_m >= 1 && log_m <= 28 && batch >= 1 && reps >= 1 && times_ms, "gpu_bench_ntt: bad args");
     cuzk_status st = CUZK_OK;
-    ntt_plan plan;
+    const ntt_tables *tb = NULL;
     fr_t *d_x = NULL, *d_y = NULL;
     cudaEvent_t e0 = NULL, e1 = NULL;
     const size_t total = batch << log_m;
-    memset(&plan, 0, sizeof plan);
-    st = ntt_plan_init(&plan, log_m, 0, 0, NULL, err);
-    if (st != CUZK_OK) goto out;
+    st = ntt_tables_get(&tb, 0, log_m, err);
+    if (st != CUZK_OK) return st;
     CU(cudaMalloc(&d_x, total * sizeof(fr_t)));
     CU(cudaMalloc(&d_y, total * sizeof(fr_t)));
     CU(cudaEventCreate(&e0));
@@ -333,7 +660,7 @@ extern "C" cuzk_status gpu_bench_ntt(int log_m, size_t batch, int warmup, int re
         ntt_random_kernel<<<nblocks(total, 256), 256>>>(d_x, total, 12345 + (uint64_t)r);
         CU_LAUNCH("ntt_random_kernel");
         CU(cudaEventRecord(e0));
-        st = ntt_plan_run(&plan, d_y, d_x, batch, 0, err);
+        st = ntt_device(d_y, d_x, batch, log_m, 0, 0, NULL, NULL, 0, err);
         if (st != CUZK_OK) goto out;
         CU(cudaEventRecord(e1));
         CU(cudaEventSynchronize(e1));
@@ -344,6 +671,37 @@ out:
     if (e1) cudaEventDestroy(e1);
     cudaFree(d_x);
     cudaFree(d_y);
-    ntt_plan_free(&plan);
+    return st;
+}
+
+extern "C" cuzk_status gpu_bench_h(gpu_roots convention, int log_m, int warmup, int reps,
+                                   float *times_ms, cuzk_error *err) {
+    GPU_ARG(log_m >= 1 && log_m <= 28 && reps >= 1 && times_ms, "gpu_bench_h: bad args");
+    GPU_ARG(convention == GPU_ROOTS_BELLPERSON || convention == GPU_ROOTS_SNARKJS, "gpu_bench_h: bad convention");
+    cuzk_status st = CUZK_OK;
+    const ntt_tables *tb = NULL;
+    const size_t m = (size_t)1 << log_m;
+    const int snarkjs = convention == GPU_ROOTS_SNARKJS;
+    fr_t *d = NULL;
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    st = ntt_tables_get(&tb, snarkjs, log_m, err);
+    if (st != CUZK_OK) return st;
+    CU(cudaMalloc(&d, 3 * m * sizeof(fr_t)));
+    CU(cudaEventCreate(&e0));
+    CU(cudaEventCreate(&e1));
+    for (int r = -warmup; r < reps; r++) {
+        ntt_random_kernel<<<nblocks(3 * m, 256), 256>>>(d, 3 * m, 777 + (uint64_t)r);
+        CU_LAUNCH("ntt_random_kernel");
+        CU(cudaEventRecord(e0));
+        st = h_async(0, d, d + m, d + 2 * m, log_m, snarkjs, err);
+        if (st != CUZK_OK) goto out;
+        CU(cudaEventRecord(e1));
+        CU(cudaEventSynchronize(e1));
+        if (r >= 0) CU(cudaEventElapsedTime(&times_ms[r], e0, e1));
+    }
+out:
+    if (e0) cudaEventDestroy(e0);
+    if (e1) cudaEventDestroy(e1);
+    cudaFree(d);
     return st;
 }

@@ -18,11 +18,12 @@
 
 #include "engine/engine_internal.h"
 #include "engine/reaper.h"
+#include "groth16/backend.h"
 #include "util/log.h"
 #include "util/parallel.h"
 #include "util/timer.h"
 
-enum { TID_SYNTH = 1, TID_PROVE = 100, TID_FINISH = 200, TID_REAPER = 300 };
+enum { TID_SYNTH = 1, TID_PROVE = 100, TID_FINISH = 200, TID_REAPER = 300, TID_GPU = 400, TID_B2 = 500 };
 
 /* ---- the CPU backend ------------------------------------------------------------------------ */
 static size_t cpu_start_bytes(void *ctx, const cuzk_circuit *c, int nthreads) {
@@ -57,7 +58,7 @@ static void cpu_pending_free(void *ctx, void *pending) {
     groth16_pending_free(pending);
 }
 const engine_backend engine_backend_cpu = {"cpu", cpu_start_bytes, cpu_start, cpu_finish, cpu_pending_bytes,
-                                           cpu_pending_free};
+                                           cpu_pending_free, NULL, NULL, NULL, NULL};
 
 /* ---- types ---------------------------------------------------------------------------------- */
 typedef struct span {
@@ -96,6 +97,7 @@ typedef struct part {
     uint32_t idx;
     fr *w;
     size_t w_bytes;
+    int w_pooled;                  /* w came from the backend's witness_alloc (returned through witness_free) */
     void *pending;
     size_t reserved;          /* budget bytes still held, not yet handed to the reaper */
     double t_push_begin, t_enq;
@@ -115,6 +117,7 @@ struct cuzk_engine {
     cuzk_engine_opts o;
     const engine_backend *be;
     void *be_ctx;
+    int owns_be_ctx;                /* cuzk_engine_create made be_ctx: destroy frees it */
     pthread_mutex_t mu;
     pthread_cond_t cv_work, cv_done;
     job *jobs;
@@ -257,6 +260,12 @@ static void part_release(void *ctx, void *ptr, size_t bytes) {
     it.tag2 = p->idx;
     it.budgeted = budgeted;
     if (p->e->free_delay_ms > 0) { it.free_fn = slow_free; it.free_ctx = &p->e->free_delay_ms; }
+    if (ptr == p->w && p->w_pooled) {
+        /* back to the backend's pool (pinned), still on the reaper thread */
+        it.free_fn = p->e->be->witness_free;
+        it.free_ctx = p->e->be_ctx;
+        p->w_pooled = 0;
+    }
     reaper_push(p->e->rp, &it);
 }
 
@@ -352,7 +361,9 @@ static void *synth_main(void *arg) {
         cuzk_error perr = {0};
         cuzk_status st = CUZK_OK;
         p->w_bytes = j->n_vars * sizeof(fr);
-        p->w = malloc(p->w_bytes);
+        p->w = e->be->witness_alloc ? e->be->witness_alloc(e->be_ctx, p->w_bytes) : NULL;
+        p->w_pooled = p->w != NULL;
+        if (!p->w) p->w = malloc(p->w_bytes);
         double tc0 = now_ms(), tc1 = tc0;
         if (!p->w) st = ERR(&perr, CUZK_ERR_NOMEM, "partition %u: witness of %zu bytes", idx, p->w_bytes);
         else {
@@ -379,15 +390,26 @@ static void *synth_main(void *arg) {
     return NULL;
 }
 
+/* The prover's own stages as spans. CPU backend: on the calling worker's track. GPU backend: the
+ * start's stages on the "GPU stream" track, and the B_G2 MSM (CPU threads started by start after
+ * a/b/c, overlapping H and the G1 MSMs) on its own track; finish then only waits for it. */
 static void trace_stages(cuzk_engine *e, int tid, double t, const groth16_timings *g, int finish, uint64_t jid,
                          uint32_t idx) {
+    int gpu = e->be == &engine_backend_gpu;
     if (!finish) {
-        const char *n[6] = {"a/b/c", "H (NTTs)", "MSM A", "MSM B1", "MSM L", "MSM H"};
-        double d[6] = {g->abc_ms, g->h_ms, g->msm_a_ms, g->msm_b1_ms, g->msm_l_ms, g->msm_h_ms};
-        for (int i = 0; i < 6; i++) { trace_add(e, n[i], tid, t, t + d[i], jid, idx, 0); t += d[i]; }
+        const char *n[7] = {"upload witness", "a/b/c (SpMV)", "H (NTTs)", "MSM A", "MSM B1", "MSM L", "MSM H"};
+        double d[7] = {g->upload_ms, g->abc_ms, g->h_ms, g->msm_a_ms, g->msm_b1_ms, g->msm_l_ms, g->msm_h_ms};
+        int stid = gpu ? TID_GPU : tid;
+        for (int i = 0; i < 7; i++) {
+            if (i == 0 && d[i] <= 0) continue;
+            trace_add(e, n[i], stid, t, t + d[i], jid, idx, 0);
+            if (gpu && i == 2) trace_add(e, "MSM B2 (G2, CPU threads)", TID_B2, t, t + g->msm_b2_ms, jid, idx, 0);
+            t += d[i];
+        }
     } else {
-        trace_add(e, "MSM B2 (G2)", tid, t, t + g->msm_b2_ms, jid, idx, 0);
-        t += g->msm_b2_ms;
+        if (!gpu) trace_add(e, "MSM B2 (G2)", tid, t, t + g->msm_b2_ms, jid, idx, 0);
+        else trace_add(e, "wait for B2", tid, t, t + g->b2_wait_ms, jid, idx, 0);
+        t += gpu ? g->b2_wait_ms : g->msm_b2_ms;
         trace_add(e, "assemble", tid, t, t + g->assemble_ms, jid, idx, 0);
     }
 }
@@ -522,6 +544,7 @@ static void engine_stop_and_free(cuzk_engine *e) {
     pthread_cond_destroy(&e->cv_work);
     pthread_cond_destroy(&e->cv_done);
     pthread_mutex_destroy(&e->tmu);
+    if (e->owns_be_ctx && e->be->destroy) e->be->destroy(e->be_ctx);
     free(e);
 }
 
@@ -587,7 +610,30 @@ cuzk_status engine_create_with_backend(cuzk_engine **out, const cuzk_engine_opts
 }
 
 cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_opts *opts, cuzk_error *err) {
-    return engine_create_with_backend(out, opts, &engine_backend_cpu, NULL, err);
+    if (!out) return ERR(err, CUZK_ERR_ARG, "cuzk_engine_create: NULL argument");
+    *out = NULL;
+    groth16_backend b;
+    cuzk_status st = groth16_backend_resolve(opts ? opts->backend : CUZK_BACKEND_AUTO, &b, err);
+    if (st != CUZK_OK) return st;
+    if (b == GROTH16_BACKEND_CPU) return engine_create_with_backend(out, opts, &engine_backend_cpu, NULL, err);
+    void *g = NULL;
+    if ((st = engine_gpu_ctx_create(&g, opts ? opts->gpu_device : 0, opts ? opts->pinned_budget_bytes : 0,
+                                    opts ? opts->gpu_budget_bytes : 0, err)) != CUZK_OK)
+        return st;
+    if ((st = engine_create_with_backend(out, opts, &engine_backend_gpu, g, err)) != CUZK_OK) {
+        engine_backend_gpu.destroy(g);
+        return st;
+    }
+    (*out)->owns_be_ctx = 1;
+    return CUZK_OK;
+}
+
+const char *cuzk_engine_backend_name(const cuzk_engine *e) { return e ? e->be->name : "none"; }
+
+cuzk_status cuzk_engine_preload(cuzk_engine *e, const cuzk_circuit *c, cuzk_error *err) {
+    if (!e || !c || !c->cs || !c->params) return ERR(err, CUZK_ERR_ARG, "cuzk_engine_preload: NULL argument");
+    if (e->be != &engine_backend_gpu) return CUZK_OK;
+    return engine_gpu_preload(e->be_ctx, c, err);
 }
 
 void cuzk_engine_destroy(cuzk_engine *e) {
@@ -733,6 +779,12 @@ void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *out) {
     out->reaper_max_pending_bytes = rs.max_pending_bytes;
     out->reaper_items_freed = rs.items_freed;
     out->reaper_bytes_freed = rs.bytes_freed;
+    if (e->be->device_bytes) out->gpu_resident_bytes = e->be->device_bytes(e->be_ctx);
+    if (e->be == &engine_backend_gpu) {
+        size_t in_use = 0;
+        engine_gpu_pinned_stats(e->be_ctx, &out->pinned_bytes, &in_use, &out->pinned_fallbacks);
+        engine_gpu_mem_stats(e->be_ctx, &out->gpu_pool_bytes, &out->gpu_device_used_bytes);
+    }
     out->reaper_busy_ms = rs.busy_ms;
 }
 
@@ -741,9 +793,11 @@ void cuzk_engine_drain_frees(cuzk_engine *e) {
 }
 
 static const char *tid_name(int tid, char *buf, size_t cap) {
-    if (tid >= TID_REAPER) snprintf(buf, cap, "reaper (deferred free)");
+    if (tid >= TID_B2) snprintf(buf, cap, "B_G2 MSM (CPU threads)");
+    else if (tid >= TID_GPU) snprintf(buf, cap, "GPU stream");
+    else if (tid >= TID_REAPER) snprintf(buf, cap, "reaper (deferred free)");
     else if (tid >= TID_FINISH) snprintf(buf, cap, "finish worker %d", tid - TID_FINISH);
-    else if (tid >= TID_PROVE) snprintf(buf, cap, "prove-start worker (%s)", "backend");
+    else if (tid >= TID_PROVE) snprintf(buf, cap, "prove-start worker");
     else snprintf(buf, cap, "synthesis worker %d", tid - TID_SYNTH);
     return buf;
 }
@@ -756,12 +810,12 @@ cuzk_status cuzk_engine_trace_write(cuzk_engine *e, const char *path, cuzk_error
     fprintf(f, "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n");
     fprintf(f, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 0, \"args\": {\"name\": \"cuzk engine (%s backend)\"}}",
             e->be->name);
-    int tids[] = {TID_PROVE, TID_REAPER};
+    int tids[] = {TID_PROVE, TID_REAPER, TID_GPU, TID_B2};
     char nb[64];
     for (int i = 0; i < e->o.synthesis_workers; i++)
         fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": %d, \"args\": {\"name\": \"%s\"}}",
                 TID_SYNTH + i, tid_name(TID_SYNTH + i, nb, sizeof nb));
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < (e->be == &engine_backend_gpu ? 4 : 2); i++)
         fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": %d, \"args\": {\"name\": \"%s\"}}",
                 tids[i], tid_name(tids[i], nb, sizeof nb));
     for (int i = 0; i < e->o.finish_workers; i++)

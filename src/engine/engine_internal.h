@@ -33,10 +33,31 @@ typedef struct engine_backend {
                           int nthreads, groth16_timings *t, cuzk_error *err);
     size_t (*pending_bytes)(void *be_ctx, const void *pending);
     void (*pending_free)(void *be_ctx, void *pending); /* releases through start's release hook */
+    void (*destroy)(void *be_ctx);                     /* optional: frees be_ctx when the engine owns it */
+    size_t (*device_bytes)(void *be_ctx);              /* optional: bytes resident on the GPU */
+    /* optional: witness buffers (GPU: pinned, pooled, so the upload runs at full bus speed).
+     * witness_alloc returns NULL when it has none (the engine then mallocs); witness_free takes
+     * back what witness_alloc gave (called on the reaper thread). */
+    void *(*witness_alloc)(void *be_ctx, size_t bytes);
+    void (*witness_free)(void *be_ctx, void *ptr);
 } engine_backend;
 
 /* The CPU backend: groth16_prove_bellperson_start / _finish. be_ctx unused. */
 extern const engine_backend engine_backend_cpu;
+
+/* The GPU backend (src/engine/backend_gpu.c): be_ctx from engine_gpu_ctx_create (owned by the
+ * engine that cuzk_engine_create makes with it). One GPU prover per circuit, made on first use
+ * or by engine_gpu_preload (uploads the circuit's SRS G1 queries and matrices). In builds
+ * without CUDA, create succeeds and every start fails with CUZK_ERR_UNSUPPORTED. */
+extern const engine_backend engine_backend_gpu;
+cuzk_status engine_gpu_ctx_create(void **out, int device, size_t pinned_budget_bytes, size_t gpu_budget_bytes,
+                                  cuzk_error *err);
+/* Pinned witness buffers: held (pooled) bytes, buffers handed out now, allocations that fell back
+ * to pageable memory because the pinned budget was used up. */
+/* The device pool's bytes and the device's used bytes (groth16_gpu_prover_mem). */
+void engine_gpu_mem_stats(void *be_ctx, size_t *pool_bytes, size_t *device_used);
+void engine_gpu_pinned_stats(void *be_ctx, size_t *pinned_bytes, size_t *in_use, uint64_t *fallbacks);
+cuzk_status engine_gpu_preload(void *be_ctx, const cuzk_circuit *c, cuzk_error *err);
 
 /* cuzk_engine_create with another backend (tests wrap the CPU backend to inject delays and
  * failures). be and be_ctx must outlive the engine. */

@@ -50,7 +50,7 @@ cuzk_status groth16_g1_msm(g1_jacobian *out, const g1_affine *bases, const scala
 
 #ifdef CUZK_HAVE_CUDA
 /* The H step with the NTTs on the GPU; pointwise products on the host. */
-static cuzk_status gpu_h(const ntt_domain *d, fr *a, fr *b, fr *c, bool snarkjs, cuzk_error *err) {
+static cuzk_status h_ntts_on_gpu(const ntt_domain *d, fr *a, fr *b, fr *c, bool snarkjs, cuzk_error *err) {
     size_t m = d->m;
     gpu_roots roots = snarkjs ? GPU_ROOTS_SNARKJS : GPU_ROOTS_BELLPERSON;
     cuzk_status st;
@@ -96,7 +96,7 @@ static cuzk_status gpu_h(const ntt_domain *d, fr *a, fr *b, fr *c, bool snarkjs,
 
 cuzk_status groth16_h_bellperson(const ntt_domain *d, fr *a, fr *b, fr *c, int nthreads, cuzk_error *err) {
 #ifdef CUZK_HAVE_CUDA
-    if (groth16_backend_get() == GROTH16_BACKEND_GPU) return gpu_h(d, a, b, c, false, err);
+    if (groth16_backend_get() == GROTH16_BACKEND_GPU) return h_ntts_on_gpu(d, a, b, c, false, err);
 #else
     (void)err;
 #endif
@@ -106,7 +106,7 @@ cuzk_status groth16_h_bellperson(const ntt_domain *d, fr *a, fr *b, fr *c, int n
 
 cuzk_status groth16_h_snarkjs(const ntt_domain *d, fr *a, fr *b, fr *c, int nthreads, cuzk_error *err) {
 #ifdef CUZK_HAVE_CUDA
-    if (groth16_backend_get() == GROTH16_BACKEND_GPU) return gpu_h(d, a, b, c, true, err);
+    if (groth16_backend_get() == GROTH16_BACKEND_GPU) return h_ntts_on_gpu(d, a, b, c, true, err);
 #else
     (void)err;
 #endif

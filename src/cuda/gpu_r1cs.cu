@@ -1,0 +1,142 @@
+/* A constraint system resident on the device and the a/b/c evaluation vectors computed there
+ * (src/cuda/gpu.h: gpu_r1cs_*; issue 4 item 1, "SpMV on the GPU").
+ *
+ * One thread per row: acc = sum_k val[k] * w[col[k]] over the row's nonzeros (Fr, Montgomery).
+ * Coefficients +1 and -1 (most of a PoRep circuit's) skip the product. The rows of a PoRep-shaped
+ * system average 2.4 / 1.0 / 2.2 nonzeros, so the kernel is bound by the gather of w (random
+ * access, 32 B per nonzero) and the val stream; a warp per row would idle most lanes. */
+#include "cuda/ec.cuh"
+#include "cuda/gpu_r1cs.h"
+#include "cuda/util.cuh"
+
+using namespace cuzk_dev;
+
+struct gpu_csr_dev {
+    uint32_t n_rows;
+    uint64_t nnz;
+    uint64_t *d_row_ptr; /* n_rows + 1 */
+    uint32_t *d_col;     /* nnz */
+    fr_t *d_val;         /* nnz, Montgomery */
+};
+
+struct gpu_r1cs {
+    gpu_ctx *ctx;
+    gpu_csr_dev m[3];
+    uint32_t n_inputs;
+    size_t bytes;
+};
+
+/* Row sums with the +-1 fast path. */
+__global__ void r1cs_spmv_kernel(fr_t *__restrict__ out, const uint64_t *__restrict__ row_ptr,
+                                 const uint32_t *__restrict__ col, const fr_t *__restrict__ val,
+                                 const fr_t *__restrict__ w, uint32_t n_rows) {
+    uint32_t row = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= n_rows) return;
+    const fr_t one = fr_t::one(), minus_one = -fr_t::one();
+    fr_t acc = fr_t::zero();
+    for (uint64_t k = row_ptr[row], e = row_ptr[row + 1]; k < e; k++) {
+        fr_t v = val[k], x = w[col[k]];
+        if (v == one) acc = acc + x;
+        else if (v == minus_one) acc = acc - x;
+        else acc = acc + v * x;
+    }
+    out[row] = acc;
+}
+
+/* a[n_rows + i] = w[i] for i < n_inputs (bellperson's input rows: A = input_i, B = C = 0). */
+__global__ void r1cs_input_rows_kernel(fr_t *a, const fr_t *w, uint32_t n_rows, uint32_t n_inputs) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n_inputs) a[(size_t)n_rows + i] = w[i];
+}
+
+static void csr_free(gpu_csr_dev *m) {
+    cudaFree(m->d_row_ptr);
+    cudaFree(m->d_col);
+    cudaFree(m->d_val);
+    memset(m, 0, sizeof *m);
+}
+
+static cuzk_status csr_upload(gpu_csr_dev *m, const gpu_csr_host *h, cudaStream_t s, cuzk_error *err) {
+    cuzk_status st = CUZK_OK;
+    m->n_rows = h->n_rows;
+    m->nnz = h->nnz;
+    CU(cudaMalloc(&m->d_row_ptr, ((size_t)h->n_rows + 1) * sizeof(uint64_t)));
+    CU(cudaMalloc(&m->d_col, (h->nnz ? h->nnz : 1) * sizeof(uint32_t)));
+    CU(cudaMalloc(&m->d_val, (h->nnz ? h->nnz : 1) * sizeof(fr_t)));
+    CU(cudaMemcpyAsync(m->d_row_ptr, h->row_ptr, ((size_t)h->n_rows + 1) * sizeof(uint64_t),
+                       cudaMemcpyHostToDevice, s));
+    if (h->nnz) {
+        CU(cudaMemcpyAsync(m->d_col, h->col, h->nnz * sizeof(uint32_t), cudaMemcpyHostToDevice, s));
+        CU(cudaMemcpyAsync(m->d_val, h->val, h->nnz * sizeof(fr_t), cudaMemcpyHostToDevice, s));
+    }
+out:
+    return st;
+}
+
+extern "C" cuzk_status gpu_r1cs_upload(gpu_ctx *ctx, gpu_r1cs **out, const gpu_csr_host *a,
+                                       const gpu_csr_host *b, const gpu_csr_host *c, uint32_t n_inputs,
+                                       cuzk_error *err) {
+    GPU_ARG(ctx && out && a && b && c, "gpu_r1cs_upload: NULL argument");
+    *out = NULL;
+    GPU_ARG(a->n_rows == b->n_rows && a->n_rows == c->n_rows, "gpu_r1cs_upload: matrices differ in rows");
+    if (gpu_ctx_dead(ctx)) return gpu_sync(ctx, err);
+    cuzk_status st = CUZK_OK;
+    cudaStream_t s = (cudaStream_t)gpu_ctx_stream(ctx);
+    gpu_r1cs *r = (gpu_r1cs *)calloc(1, sizeof *r);
+    if (!r) {
+        if (err) cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "gpu_r1cs_upload: host allocation");
+        return CUZK_ERR_NOMEM;
+    }
+    r->ctx = ctx;
+    r->n_inputs = n_inputs;
+    const gpu_csr_host *h[3] = {a, b, c};
+    for (int i = 0; i < 3; i++) {
+        if ((st = csr_upload(&r->m[i], h[i], s, err)) != CUZK_OK) goto out;
+        r->bytes += ((size_t)h[i]->n_rows + 1) * 8 + h[i]->nnz * (4 + sizeof(fr_t));
+    }
+    /* the host arrays may be reused as soon as this returns */
+    if ((st = gpu_sync(ctx, err)) != CUZK_OK) goto out;
+    *out = r;
+    r = NULL;
+out:
+    if (r) {
+        for (int i = 0; i < 3; i++) csr_free(&r->m[i]);
+        free(r);
+    }
+    return st;
+}
+
+extern "C" size_t gpu_r1cs_bytes(const gpu_r1cs *cs) { return cs ? cs->bytes : 0; }
+
+extern "C" void gpu_r1cs_free(gpu_r1cs *cs) {
+    if (!cs) return;
+    for (int i = 0; i < 3; i++) csr_free(&cs->m[i]);
+    free(cs);
+}
+
+extern "C" cuzk_status gpu_r1cs_abc_async(gpu_ctx *ctx, struct fr *d_a, struct fr *d_b, struct fr *d_c, size_t m,
+                                          const gpu_r1cs *cs, const struct fr *d_w, cuzk_error *err) {
+    GPU_ARG(ctx && d_a && d_b && d_c && cs && d_w, "gpu_r1cs_abc_async: NULL argument");
+    const uint32_t rows = cs->m[0].n_rows;
+    GPU_ARG((size_t)rows + cs->n_inputs <= m, "gpu_r1cs_abc_async: m is smaller than rows + inputs");
+    if (gpu_ctx_dead(ctx)) return gpu_sync(ctx, err);
+    cuzk_status st = CUZK_OK;
+    cudaStream_t s = (cudaStream_t)gpu_ctx_stream(ctx);
+    fr_t *out[3] = {(fr_t *)d_a, (fr_t *)d_b, (fr_t *)d_c};
+    for (int i = 0; i < 3; i++) {
+        /* rows beyond the constraints are zero (then a gets the input rows) */
+        if (m > rows) CU(cudaMemsetAsync(out[i] + rows, 0, (m - rows) * sizeof(fr_t), s));
+        if (rows) {
+            r1cs_spmv_kernel<<<(rows + 255) / 256, 256, 0, s>>>(out[i], cs->m[i].d_row_ptr, cs->m[i].d_col,
+                                                                cs->m[i].d_val, (const fr_t *)d_w, rows);
+            CU_LAUNCH("r1cs_spmv_kernel");
+        }
+    }
+    if (cs->n_inputs) {
+        r1cs_input_rows_kernel<<<(cs->n_inputs + 255) / 256, 256, 0, s>>>(out[0], (const fr_t *)d_w, rows,
+                                                                          cs->n_inputs);
+        CU_LAUNCH("r1cs_input_rows_kernel");
+    }
+out:
+    return st;
+}

@@ -1,0 +1,46 @@
+/* The constraint system on the device: a/b/c = A*w, B*w, C*w by SpMV on the GPU (issue 4 item 1).
+ * Part of the src/cuda boundary (plain C, extern "C"; see src/cuda/gpu.h for the conventions:
+ * status classes, layouts, the gpu_ctx). Implementation: src/cuda/gpu_r1cs.cu. */
+#ifndef CUZK_CUDA_GPU_R1CS_H
+#define CUZK_CUDA_GPU_R1CS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuda/gpu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A host CSR matrix as src/r1cs/r1cs.h lays it out (borrowed for the duration of the call):
+ * row_ptr n_rows + 1 entries, col and val nnz entries (val: Fr, Montgomery). */
+typedef struct gpu_csr_host {
+    uint32_t n_rows;
+    uint64_t nnz;
+    const uint64_t *row_ptr;
+    const uint32_t *col;
+    const struct fr *val;
+} gpu_csr_host;
+
+/* The three matrices of one circuit, resident on the ctx's device until gpu_r1cs_free:
+ * (n_rows + 1) * 8 + nnz * 36 bytes per matrix (gpu_r1cs_bytes). n_inputs = 1 + public inputs
+ * (bellperson appends one A row per input). The host arrays may be reused when this returns.
+ * Errors: CUZK_ERR_ARG (NULL, row counts differ), CUZK_ERR_NOMEM(_DEVICE), CUZK_ERR_DEVICE. */
+typedef struct gpu_r1cs gpu_r1cs;
+cuzk_status gpu_r1cs_upload(gpu_ctx *ctx, gpu_r1cs **out, const gpu_csr_host *a, const gpu_csr_host *b,
+                            const gpu_csr_host *c, uint32_t n_inputs, cuzk_error *err);
+size_t gpu_r1cs_bytes(const gpu_r1cs *cs);
+void gpu_r1cs_free(gpu_r1cs *cs); /* NULL is a no-op; the ctx must still exist */
+
+/* Enqueues on the ctx stream: d_a = A*d_w, d_b = B*d_w, d_c = C*d_w on the n_rows rows,
+ * d_a[n_rows + i] = d_w[i] for i < n_inputs, every other entry < m zero (bellperson's a/b/c).
+ * d_a, d_b, d_c: DEVICE, m Fr each (m >= n_rows + n_inputs); d_w: DEVICE, the witness (n_vars Fr,
+ * Montgomery). The caller syncs (gpu_sync) before reading. */
+cuzk_status gpu_r1cs_abc_async(gpu_ctx *ctx, struct fr *d_a, struct fr *d_b, struct fr *d_c, size_t m,
+                               const gpu_r1cs *cs, const struct fr *d_w, cuzk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

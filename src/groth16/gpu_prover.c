@@ -1,0 +1,283 @@
+/* Groth16 GPU prover (src/groth16/gpu_prover.h). */
+#include "groth16/gpu_prover.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "groth16/prover_internal.h"
+#include "util/log.h"
+#include "util/parallel.h"
+#include "util/timer.h"
+
+#ifndef CUZK_HAVE_CUDA
+
+cuzk_status groth16_gpu_prover_create(groth16_gpu_prover **out, const bellperson_params *p, const r1cs *cs,
+                                      int device, cuzk_error *err) {
+    (void)p; (void)cs; (void)device;
+    if (out) *out = NULL;
+    return ERR(err, CUZK_ERR_UNSUPPORTED, "this build has no CUDA backend (built without nvcc or with -DCUZK_CUDA=OFF)");
+}
+void groth16_gpu_prover_destroy(groth16_gpu_prover *gp) { (void)gp; }
+size_t groth16_gpu_prover_device_bytes(const groth16_gpu_prover *gp) { (void)gp; return 0; }
+size_t groth16_gpu_proof_device_bytes(const groth16_gpu_prover *gp) { (void)gp; return 0; }
+void groth16_gpu_prover_mem(const groth16_gpu_prover *gp, size_t *pool_reserved, size_t *device_used) {
+    (void)gp;
+    *pool_reserved = *device_used = 0;
+}
+bool groth16_gpu_prover_dead(const groth16_gpu_prover *gp) { (void)gp; return true; }
+size_t groth16_gpu_start_bytes(const groth16_gpu_prover *gp) { (void)gp; return 0; }
+cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *gp, const fr *w, size_t n_w,
+                                    const fr *r, const fr *s, int nthreads, groth16_release_fn release,
+                                    void *release_ctx, groth16_timings *t, cuzk_error *err) {
+    (void)gp; (void)w; (void)n_w; (void)r; (void)s; (void)nthreads; (void)release; (void)release_ctx;
+    if (out) *out = NULL;
+    if (t) memset(t, 0, sizeof *t);
+    return ERR(err, CUZK_ERR_UNSUPPORTED, "this build has no CUDA backend");
+}
+
+#else
+
+#include "cuda/gpu.h"
+#include "cuda/gpu_r1cs.h"
+
+struct groth16_gpu_prover {
+    gpu_ctx *ctx;
+    const bellperson_params *p;  /* borrowed */
+    const r1cs *cs;              /* borrowed */
+    size_t m, n_inputs, n_aux;
+    int log_m;
+    gpu_g1_bases *a, *b_g1, *l, *h;
+    gpu_r1cs *d_cs;
+    uint32_t *d_idx_a, *d_idx_b; /* device: witness index of every A / B query point */
+    uint32_t *idx_b;             /* host copy of the B selection (for the B_G2 scalars) */
+    size_t n_a, n_b;
+    size_t resident_bytes;
+    pthread_mutex_t mu;          /* one start at a time */
+};
+
+void groth16_gpu_prover_destroy(groth16_gpu_prover *gp) {
+    if (!gp) return;
+    if (gp->ctx) {
+        gpu_buf_free(gp->ctx, gp->d_idx_a);
+        gpu_buf_free(gp->ctx, gp->d_idx_b);
+        cuzk_error e = {0};
+        (void)gpu_sync(gp->ctx, &e);
+    }
+    gpu_g1_bases_free(gp->a);
+    gpu_g1_bases_free(gp->b_g1);
+    gpu_g1_bases_free(gp->l);
+    gpu_g1_bases_free(gp->h);
+    gpu_r1cs_free(gp->d_cs);
+    gpu_ctx_destroy(gp->ctx);
+    free(gp->idx_b);
+    pthread_mutex_destroy(&gp->mu);
+    free(gp);
+}
+
+size_t groth16_gpu_prover_device_bytes(const groth16_gpu_prover *gp) { return gp ? gp->resident_bytes : 0; }
+size_t groth16_gpu_proof_device_bytes(const groth16_gpu_prover *gp) {
+    return gp ? ((size_t)gp->cs->n_vars + 3 * gp->m) * sizeof(fr) : 0;
+}
+void groth16_gpu_prover_mem(const groth16_gpu_prover *gp, size_t *pool_reserved, size_t *device_used) {
+    *pool_reserved = *device_used = 0;
+    gpu_mem_stats ms;
+    cuzk_error e = {0};
+    if (!gp || gpu_ctx_mem(gp->ctx, &ms, &e) != CUZK_OK) return;
+    *pool_reserved = ms.pool_reserved_bytes;
+    *device_used = ms.device_total_bytes - ms.device_free_bytes;
+}
+bool groth16_gpu_prover_dead(const groth16_gpu_prover *gp) { return !gp || gpu_ctx_dead(gp->ctx); }
+
+size_t groth16_gpu_start_bytes(const groth16_gpu_prover *gp) {
+    return gp ? sizeof(groth16_pending) + gp->n_b * sizeof(scalar256) + 4096 : 0;
+}
+
+/* Index lists of the A and B queries: A = every input, then aux variables with A-density;
+ * B = variables (inputs included) with B-density. Counts must equal the parameters'. */
+static cuzk_status build_selections(uint32_t **idx_a, size_t *n_a, uint32_t **idx_b, size_t *n_b,
+                                    const bellperson_params *p, const r1cs *cs, cuzk_error *err) {
+    cuzk_status st = CUZK_OK;
+    size_t n_w = cs->n_vars, n_inputs = (size_t)cs->n_public + 1;
+    uint8_t *da = calloc(n_w, 1), *db = calloc(n_w, 1);
+    *idx_a = malloc((n_w ? n_w : 1) * sizeof(uint32_t));
+    *idx_b = malloc((n_w ? n_w : 1) * sizeof(uint32_t));
+    if (!da || !db || !*idx_a || !*idx_b) { st = ERR(err, CUZK_ERR_NOMEM, "density selections (%zu variables)", n_w); goto out; }
+    groth16_matrix_density(da, &cs->a);
+    groth16_matrix_density(db, &cs->b);
+    size_t ka = 0, kb = 0;
+    for (size_t i = 0; i < n_w; i++) {
+        if (i < n_inputs || da[i]) (*idx_a)[ka++] = (uint32_t)i;
+        if (db[i]) (*idx_b)[kb++] = (uint32_t)i;
+    }
+    if (ka != p->n_a) { st = ERR(err, CUZK_ERR_MISMATCH, "A query has %u points but the circuit selects %zu", p->n_a, ka); goto out; }
+    if (kb != p->n_b_g1 || kb != p->n_b_g2) {
+        st = ERR(err, CUZK_ERR_MISMATCH, "B queries have %u/%u points but the circuit selects %zu", p->n_b_g1, p->n_b_g2, kb);
+        goto out;
+    }
+    *n_a = ka;
+    *n_b = kb;
+out:
+    free(da);
+    free(db);
+    if (st != CUZK_OK) {
+        free(*idx_a); free(*idx_b);
+        *idx_a = *idx_b = NULL;
+    }
+    return st;
+}
+
+static gpu_csr_host csr_view(const csr_matrix *m) {
+    gpu_csr_host h = {m->n_rows, m->nnz, m->row_ptr, m->col, (const struct fr *)m->val};
+    return h;
+}
+
+cuzk_status groth16_gpu_prover_create(groth16_gpu_prover **out, const bellperson_params *p, const r1cs *cs,
+                                      int device, cuzk_error *err) {
+    cuzk_status st = CUZK_OK;
+    uint32_t *idx_a = NULL;
+    if (!out || !p || !cs) return ERR(err, CUZK_ERR_ARG, "groth16_gpu_prover_create: NULL argument");
+    *out = NULL;
+    double t0 = now_ms();
+    groth16_gpu_prover *gp = calloc(1, sizeof *gp);
+    if (!gp) return ERR(err, CUZK_ERR_NOMEM, "groth16_gpu_prover_create");
+    pthread_mutex_init(&gp->mu, NULL);
+    gp->p = p;
+    gp->cs = cs;
+    gp->log_m = groth16_bellperson_log_m(cs);
+    gp->m = (size_t)1 << gp->log_m;
+    gp->n_inputs = (size_t)cs->n_public + 1;
+    gp->n_aux = cs->n_vars - gp->n_inputs;
+    if (p->vk.n_public + 1 != gp->n_inputs || p->n_l != gp->n_aux || p->n_h != gp->m - 1) {
+        st = ERR(err, CUZK_ERR_MISMATCH, "parameters do not fit the circuit: ic %u/l %u/h %u vs inputs %zu/aux %zu/h %zu",
+                 p->vk.n_public + 1, p->n_l, p->n_h, gp->n_inputs, gp->n_aux, gp->m - 1);
+        goto out;
+    }
+    if ((st = build_selections(&idx_a, &gp->n_a, &gp->idx_b, &gp->n_b, p, cs, err)) != CUZK_OK) goto out;
+    if ((st = gpu_ctx_create(&gp->ctx, device, err)) != CUZK_OK) goto out;
+    if ((st = gpu_g1_bases_upload(gp->ctx, &gp->a, p->a, p->n_a, err)) != CUZK_OK) goto out;
+    if ((st = gpu_g1_bases_upload(gp->ctx, &gp->b_g1, p->b_g1, p->n_b_g1, err)) != CUZK_OK) goto out;
+    if ((st = gpu_g1_bases_upload(gp->ctx, &gp->l, p->l, p->n_l, err)) != CUZK_OK) goto out;
+    if ((st = gpu_g1_bases_upload(gp->ctx, &gp->h, p->h, p->n_h, err)) != CUZK_OK) goto out;
+    gpu_csr_host ha = csr_view(&cs->a), hb = csr_view(&cs->b), hc = csr_view(&cs->c);
+    if ((st = gpu_r1cs_upload(gp->ctx, &gp->d_cs, &ha, &hb, &hc, (uint32_t)gp->n_inputs, err)) != CUZK_OK) goto out;
+    size_t ba = (gp->n_a ? gp->n_a : 1) * sizeof(uint32_t), bb = (gp->n_b ? gp->n_b : 1) * sizeof(uint32_t);
+    if ((st = gpu_buf_alloc(gp->ctx, (void **)&gp->d_idx_a, ba, err)) != CUZK_OK) goto out;
+    if ((st = gpu_buf_alloc(gp->ctx, (void **)&gp->d_idx_b, bb, err)) != CUZK_OK) goto out;
+    if ((st = gpu_copy_h2d_async(gp->ctx, gp->d_idx_a, idx_a, gp->n_a * sizeof(uint32_t), err)) != CUZK_OK) goto out;
+    if ((st = gpu_copy_h2d_async(gp->ctx, gp->d_idx_b, gp->idx_b, gp->n_b * sizeof(uint32_t), err)) != CUZK_OK) goto out;
+    if ((st = gpu_sync(gp->ctx, err)) != CUZK_OK) goto out;
+    gp->resident_bytes = gpu_g1_bases_bytes(gp->a) + gpu_g1_bases_bytes(gp->b_g1) + gpu_g1_bases_bytes(gp->l) +
+                         gpu_g1_bases_bytes(gp->h) + gpu_r1cs_bytes(gp->d_cs) + ba + bb;
+    cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: %.2f GiB resident (SRS G1 queries, circuit, selections) in %.0f ms",
+             device, (double)gp->resident_bytes / (1u << 30), now_ms() - t0);
+    *out = gp;
+    gp = NULL;
+out:
+    free(idx_a);
+    groth16_gpu_prover_destroy(gp);
+    return st;
+}
+
+/* B scalars for B_G2 (host, canonical): w at the B selection. */
+typedef struct { scalar256 *out; const fr *w; const uint32_t *idx; } bsel_ctx;
+static void bsel_range(void *vctx, size_t b, size_t e, int tid) {
+    (void)tid;
+    bsel_ctx *c = vctx;
+    for (size_t i = b; i < e; i++) fr_to_canon(c->out[i].l, &c->w[c->idx[i]]);
+}
+
+cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *gp, const fr *w, size_t n_w,
+                                    const fr *r, const fr *s, int nthreads, groth16_release_fn release,
+                                    void *release_ctx, groth16_timings *t, cuzk_error *err) {
+    cuzk_status st = CUZK_OK;
+    groth16_timings tm = {0};
+    groth16_pending *pend = NULL;
+    fr *d_w = NULL, *d_a = NULL, *d_b = NULL, *d_c = NULL;
+    if (t) *t = tm;
+    if (!out || !gp || !w || !r || !s) return ERR(err, CUZK_ERR_ARG, "groth16_gpu_prove_start: NULL argument");
+    *out = NULL;
+    if (n_w != gp->cs->n_vars)
+        return ERR(err, CUZK_ERR_MISMATCH, "witness has %zu values but the circuit has %u variables", n_w, gp->cs->n_vars);
+    if (!fr_is_one(&w[0])) return ERR(err, CUZK_ERR_MISMATCH, "witness value 0 must be 1 (the constant wire)");
+    if (nthreads <= 0) nthreads = cuzk_num_threads();
+    pthread_mutex_lock(&gp->mu);
+    double t0 = now_ms(), t1;
+    const size_t m = gp->m;
+    gpu_ctx *ctx = gp->ctx;
+
+    pend = calloc(1, sizeof *pend);
+    if (!pend) { st = ERR(err, CUZK_ERR_NOMEM, "pending proof"); goto out; }
+    pend->release = release;
+    pend->release_ctx = release_ctx;
+    pend->n_b = gp->n_b;
+    pend->b_scalars = malloc((gp->n_b ? gp->n_b : 1) * sizeof(scalar256));
+    if (!pend->b_scalars) { st = ERR(err, CUZK_ERR_NOMEM, "B scalars (%zu)", gp->n_b); goto out; }
+
+    /* 1. witness to the device; a/b/c by SpMV there */
+    if ((st = gpu_buf_alloc(ctx, (void **)&d_w, n_w * sizeof(fr), err)) != CUZK_OK) goto out;
+    if ((st = gpu_buf_alloc(ctx, (void **)&d_a, m * sizeof(fr), err)) != CUZK_OK) goto out;
+    if ((st = gpu_buf_alloc(ctx, (void **)&d_b, m * sizeof(fr), err)) != CUZK_OK) goto out;
+    if ((st = gpu_buf_alloc(ctx, (void **)&d_c, m * sizeof(fr), err)) != CUZK_OK) goto out;
+    if ((st = gpu_copy_h2d_async(ctx, d_w, w, n_w * sizeof(fr), err)) != CUZK_OK) goto out;
+    if ((st = gpu_sync(ctx, err)) != CUZK_OK) goto out;
+    t1 = now_ms(); tm.upload_ms = t1 - t0; t0 = t1;
+    if ((st = gpu_r1cs_abc_async(ctx, (struct fr *)d_a, (struct fr *)d_b, (struct fr *)d_c, m, gp->d_cs,
+                                 (const struct fr *)d_w, err)) != CUZK_OK) goto out;
+    if ((st = gpu_sync(ctx, err)) != CUZK_OK) goto out;
+    t1 = now_ms(); tm.abc_ms = t1 - t0; t0 = t1;
+
+    /* 2. H on the device: d_a <- the H scalars (Montgomery) */
+    if ((st = gpu_h_bellperson_async(gpu_ctx_stream(ctx), (struct fr *)d_a, (struct fr *)d_b, (struct fr *)d_c,
+                                     gp->log_m, err)) != CUZK_OK) goto out;
+    /* while the GPU runs H: the B scalars on the host, then B_G2 on CPU threads */
+    bsel_ctx bc = {pend->b_scalars, w, gp->idx_b};
+    parallel_for(gp->n_b, nthreads, bsel_range, &bc);
+    pend->b_g2 = gp->p->b_g2;
+    if ((st = groth16_pending_start_b2(pend, nthreads, err)) != CUZK_OK) goto out;
+    if ((st = gpu_sync(ctx, err)) != CUZK_OK) goto out;
+    t1 = now_ms(); tm.h_ms = t1 - t0; t0 = t1;
+
+    /* 3. the four G1 MSMs in one call, scalars straight from the device witness and H */
+    gpu_msm_job jobs[4] = {
+        {gp->a, 0, gp->n_a, d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_a, (struct g1_jacobian *)&pend->mr.a},
+        {gp->b_g1, 0, gp->n_b, d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_b, (struct g1_jacobian *)&pend->mr.b1},
+        {gp->l, 0, gp->n_aux, d_w + gp->n_inputs, GPU_SCALARS_MONTGOMERY, NULL, (struct g1_jacobian *)&pend->mr.c},
+        {gp->h, 0, m - 1, d_a, GPU_SCALARS_MONTGOMERY, NULL, (struct g1_jacobian *)&pend->mr.h},
+    };
+    gpu_msm_stats ms[4];
+    for (int j = 0; j < 4; j++) {
+        memset(&ms[j], 0, sizeof ms[j]);
+        if ((st = gpu_g1_msm_run(ctx, &jobs[j], 1, &ms[j], err)) != CUZK_OK) goto out;
+    }
+    t1 = now_ms();
+    tm.msm_a_ms = ms[0].total_ms;
+    tm.msm_b1_ms = ms[1].total_ms;
+    tm.msm_l_ms = ms[2].total_ms;
+    tm.msm_h_ms = ms[3].total_ms;
+    t0 = t1;
+
+    pend->alpha1 = gp->p->vk.alpha1;
+    pend->beta1 = gp->p->vk.beta1;
+    pend->beta2 = gp->p->vk.beta2;
+    pend->delta1 = gp->p->vk.delta1;
+    pend->delta2 = gp->p->vk.delta2;
+    pend->r = *r;
+    pend->s = *s;
+    *out = pend;
+    pend = NULL;
+out:
+    if (gp->ctx) {
+        gpu_buf_free(ctx, d_w);
+        gpu_buf_free(ctx, d_a);
+        gpu_buf_free(ctx, d_b);
+        gpu_buf_free(ctx, d_c);
+    }
+    groth16_pending_free(pend); /* joins a B_G2 thread that was started */
+    pthread_mutex_unlock(&gp->mu);
+    tm.total_ms = tm.upload_ms + tm.abc_ms + tm.h_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_l_ms + tm.msm_h_ms;
+    if (t) *t = tm;
+    return st;
+}
+
+#endif

@@ -1,0 +1,73 @@
+/* The Groth16 GPU prover (bellperson convention; issue 3 item 5, DESIGN.md sections 1 and 6).
+ *
+ * A groth16_gpu_prover binds one parameter set and one circuit to one GPU and keeps on the device,
+ * for its whole life:
+ *   - the four G1 queries of the parameters (a, b_g1, l, h: the SRS, ~41 GB for a 32 GiB PoRep
+ *     partition), so no proof copies bases host -> device;
+ *   - the circuit's A, B, C matrices (CSR), so a/b/c = A*w, B*w, C*w are computed on the GPU from
+ *     the witness alone;
+ *   - the density selections of the A and B queries as index lists.
+ * A proof then moves only the witness to the device (n_vars Fr) and runs there: SpMV (a/b/c),
+ * the fused H step, and the four G1 MSMs with the 0/1 split; the B_G2 MSM (G2) runs on CPU
+ * threads at the same time (started by start, joined by finish). The proof bytes equal the CPU
+ * prover's for the same r, s (tests/test_gpu_prove.c).
+ *
+ * Memory: device = the resident parts above (groth16_gpu_prover_device_bytes) + per proof the
+ * witness and a/b/c (n_vars + 3m Fr) + MSM scratch from the context's stream-ordered pool;
+ * host = the B selection index (n_b u32) and, per pending, n_b scalars.
+ * Thread-safety: one prover serves one proof at a time (start calls are serialized by a mutex
+ * inside); finish and pending_free may run on other threads concurrently with the next start.
+ * Errors common to all calls: CUZK_ERR_UNSUPPORTED (a build without CUDA), CUZK_ERR_NOMEM_DEVICE,
+ * CUZK_ERR_DEVICE (after a sticky fault the prover is dead: destroy it and make a new one).
+ */
+#ifndef CUZK_GROTH16_GPU_PROVER_H
+#define CUZK_GROTH16_GPU_PROVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "groth16/groth16.h"
+
+typedef struct groth16_gpu_prover groth16_gpu_prover;
+
+/* Uploads p's G1 queries and cs's matrices to device `device` (see above). p and cs are
+ * borrowed: both must outlive the prover (p->b_g2 is read by every finish). On failure *out =
+ * NULL and nothing is held. Errors also: CUZK_ERR_ARG (NULL), CUZK_ERR_MISMATCH (parameters of
+ * another circuit: counts or densities differ), CUZK_ERR_NOMEM. Logs the bytes it made resident. */
+cuzk_status groth16_gpu_prover_create(groth16_gpu_prover **out, const bellperson_params *p, const r1cs *cs,
+                                      int device, cuzk_error *err);
+
+/* Frees everything it holds. Must not race with a start on the same prover; pendings it made stay
+ * valid (they own what finish needs). NULL is a no-op. */
+void groth16_gpu_prover_destroy(groth16_gpu_prover *gp);
+
+/* Bytes resident on the device (bases + matrices + index lists). */
+size_t groth16_gpu_prover_device_bytes(const groth16_gpu_prover *gp);
+
+/* Device bytes one proof allocates from the pool besides the MSM scratch: the witness and a/b/c,
+ * (n_vars + 3m) Fr. */
+size_t groth16_gpu_proof_device_bytes(const groth16_gpu_prover *gp);
+
+/* Device memory now: *pool_reserved = bytes the device's stream-ordered pool holds (its high-water
+ * mark, since freed memory stays pooled), *device_used = total - free of the whole device.
+ * Zeros when gp is NULL or the query fails. */
+void groth16_gpu_prover_mem(const groth16_gpu_prover *gp, size_t *pool_reserved, size_t *device_used);
+
+/* True after a sticky CUDA fault: every later start fails with CUZK_ERR_DEVICE. */
+bool groth16_gpu_prover_dead(const groth16_gpu_prover *gp);
+
+/* Start of one proof, same contract as groth16_prove_bellperson_start (src/groth16/groth16.h):
+ * w: n_w = cs->n_vars values (Montgomery, host, w[0] = 1), read during the call only; r, s copied.
+ * Returns once the GPU work is done: *out holds the G1 MSM results and a running B_G2 thread
+ * (nthreads CPU threads); finish with groth16_prove_bellperson_finish, free with
+ * groth16_pending_free. release: as for the CPU start (host buffers only; device scratch goes back
+ * to the stream-ordered pool). t: upload_ms, abc_ms (SpMV on the GPU), h_ms, msm_*_ms (the four
+ * G1 MSMs, CUDA-event split of one call), total_ms. */
+cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *gp, const fr *w, size_t n_w,
+                                    const fr *r, const fr *s, int nthreads, groth16_release_fn release,
+                                    void *release_ctx, groth16_timings *t, cuzk_error *err);
+
+/* Upper bound of the host bytes a start allocates (pending + B scalars). */
+size_t groth16_gpu_start_bytes(const groth16_gpu_prover *gp);
+
+#endif

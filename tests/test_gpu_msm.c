@@ -1,0 +1,601 @@
+/* gpu_msm suite: the device context (src/cuda/gpu.h: gpu_ctx_*, buffers, events, pinned memory,
+ * OOM, dead-on-sticky-fault) and the G1 MSM over resident bases with the 0/1 split
+ * (gpu_g1_msm_run), every result against the CPU reference (src/msm/msm.h g1_msm, canonical
+ * scalars) compared as affine points, on random and adversarial inputs.
+ * Suite gpu_fault (run by gpu_msm/sticky_fault in a child process, only with
+ * CUZK_TEST_GPU_FAULT=1): an illegal address inside the MSM must leave a dead ctx that reports
+ * CUZK_ERR_DEVICE, not a crash.
+ * Skips cleanly without CUDA at build time or without a device at run time. */
+#include "test.h"
+
+#ifndef CUZK_HAVE_CUDA
+
+TEST(gpu_msm, available) { SKIP("built without CUDA"); }
+
+#else
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "cuda/gpu.h"
+#include "ec/ec.h"
+#include "ff/fields.h"
+#include "msm/msm.h"
+
+static bool gpu_present(void) {
+    int n = 0;
+    if (gpu_device_count(&n, NULL) != CUZK_OK) return false;
+    return n > 0;
+}
+#define NEED_GPU() do { if (!gpu_present()) SKIP("no CUDA device"); } while (0)
+
+#define CHECK_OK(call)                                                                         \
+    do {                                                                                       \
+        cuzk_status s_ = (call);                                                               \
+        CHECK_MSG(s_ == CUZK_OK, "%s: %s", #call, cuzk_status_str(s_));                        \
+    } while (0)
+
+static gpu_ctx *new_ctx(void) {
+    gpu_ctx *ctx = NULL;
+    cuzk_error e = {0};
+    cuzk_status st = gpu_ctx_create(&ctx, 0, &e);
+    CHECK_MSG(st == CUZK_OK && ctx, "gpu_ctx_create: %s (%s)", cuzk_status_str(st), e.msg);
+    return ctx;
+}
+
+/* ---- inputs ------------------------------------------------------------------------------ */
+
+static const uint64_t R_MOD[4] = BLS12_381_FR_MODULUS;
+
+static void rand_scalar(scalar256 *s) {
+    uint64_t t[4];
+    test_rand_bytes(t, sizeof t);
+    fr_mod(s->l, t);
+}
+static void small_scalar(scalar256 *s, uint64_t v) {
+    memset(s, 0, sizeof *s);
+    s->l[0] = v;
+}
+static void r_minus(scalar256 *s, uint64_t k) {
+    memcpy(s->l, R_MOD, sizeof s->l);
+    s->l[0] -= k; /* the low limb of r is 1 ... 0xffffffff00000001: no borrow for small k */
+}
+
+/* n affine points: P_0 a random multiple of G, P_{i+1} = P_i + Q, Q a random multiple. */
+static void rand_bases(g1_affine *out, size_t n) {
+    g1_affine g, q;
+    g1_jacobian gj, p, qj;
+    g1_generator(&g);
+    g1_jacobian_from_affine(&gj, &g);
+    scalar256 k;
+    rand_scalar(&k);
+    g1_mul_vartime(&p, &gj, k.l, 4);
+    rand_scalar(&k);
+    g1_mul_vartime(&qj, &gj, k.l, 4);
+    g1_jacobian_to_affine(&q, &qj);
+    g1_jacobian *tmp = malloc(n * sizeof *tmp);
+    if (!tmp) abort();
+    for (size_t i = 0; i < n; i++) {
+        tmp[i] = p;
+        g1_jacobian_add_mixed(&p, &p, &q);
+    }
+    g1s_jacobian_to_affine(out, tmp, n);
+    free(tmp);
+}
+
+/* scalar kinds for mixes */
+enum { K_RANDOM, K_ZERO, K_ONE, K_RM1, K_TWO };
+static void scalar_of_kind(scalar256 *s, int kind) {
+    switch (kind) {
+    case K_ZERO: small_scalar(s, 0); break;
+    case K_ONE: small_scalar(s, 1); break;
+    case K_RM1: r_minus(s, 1); break;
+    case K_TWO: small_scalar(s, 2); break;
+    default: rand_scalar(s); break;
+    }
+}
+/* frac01 of the scalars 0 or 1 (half each), the rest random; 1 in 16 of the rest r-1 or 2 */
+static void mix_scalars(scalar256 *s, size_t n, double frac01) {
+    for (size_t i = 0; i < n; i++) {
+        uint64_t h = test_rand64();
+        double u = (double)(h >> 11) / 9007199254740992.0;
+        if (u < frac01) scalar_of_kind(&s[i], (h & 1) ? K_ONE : K_ZERO);
+        else if ((h & 30) == 0) scalar_of_kind(&s[i], (h & 32) ? K_RM1 : K_TWO);
+        else rand_scalar(&s[i]);
+    }
+}
+
+/* ---- running and checking ------------------------------------------------------------------ */
+
+static bool same_point(const g1_jacobian *a, const g1_jacobian *b) {
+    g1_affine x, y;
+    g1_jacobian_to_affine(&x, a);
+    g1_jacobian_to_affine(&y, b);
+    return g1_affine_eq(&x, &y);
+}
+
+/* out = sum_{k<n} s[idx ? idx[k] : k] * b[k] on the CPU */
+static void ref_msm(g1_jacobian *out, const g1_affine *b, const scalar256 *s, const uint32_t *idx, size_t n) {
+    scalar256 *g = malloc((n ? n : 1) * sizeof *g);
+    if (!g) abort();
+    for (size_t k = 0; k < n; k++) g[k] = s[idx ? idx[k] : k];
+    g1_msm(out, b, g, n, 0);
+    free(g);
+}
+
+/* Device copy of the scalars s[0..ns), in Montgomery form when mont. */
+static void *upload_scalars(gpu_ctx *ctx, const scalar256 *s, size_t ns, bool mont) {
+    void *d = NULL;
+    cuzk_error e = {0};
+    fr *tmp = malloc((ns ? ns : 1) * sizeof *tmp);
+    if (!tmp) abort();
+    for (size_t i = 0; i < ns; i++) {
+        if (mont) fr_from_canon(&tmp[i], s[i].l);
+        else memcpy(tmp[i].l, s[i].l, sizeof tmp[i].l);
+    }
+    cuzk_status st = gpu_buf_alloc(ctx, &d, ns * 32, &e);
+    if (st == CUZK_OK) st = gpu_copy_h2d_async(ctx, d, tmp, ns * 32, &e);
+    if (st == CUZK_OK) st = gpu_sync(ctx, &e);
+    CHECK_MSG(st == CUZK_OK, "upload scalars: %s", e.msg);
+    free(tmp);
+    return d;
+}
+static void *upload_u32(gpu_ctx *ctx, const uint32_t *v, size_t n) {
+    void *d = NULL;
+    cuzk_error e = {0};
+    cuzk_status st = gpu_buf_alloc(ctx, &d, n * 4, &e);
+    if (st == CUZK_OK) st = gpu_copy_h2d_async(ctx, d, v, n * 4, &e);
+    if (st == CUZK_OK) st = gpu_sync(ctx, &e);
+    CHECK_MSG(st == CUZK_OK, "upload index: %s", e.msg);
+    return d;
+}
+
+/* One job: sum_{k<n} s[idx ? idx[k] : k] * b[off + k] (s: ns canonical scalars), on the GPU in
+ * both scalar forms, checked against the CPU; stats of the canonical run into *stats_out. */
+static void check_case(gpu_ctx *ctx, const char *what, const g1_affine *b, size_t nb, size_t off,
+                       const scalar256 *s, size_t ns, const uint32_t *idx, size_t n, gpu_msm_stats *stats_out) {
+    cuzk_error e = {0};
+    gpu_g1_bases *gb = NULL;
+    cuzk_status st = gpu_g1_bases_upload(ctx, &gb, (const struct g1_affine *)b, nb, &e);
+    CHECK_MSG(st == CUZK_OK, "%s: upload: %s", what, e.msg);
+    if (st != CUZK_OK) return;
+    g1_jacobian ref;
+    ref_msm(&ref, b + off, s, idx, n);
+    void *d_idx = idx ? upload_u32(ctx, idx, n) : NULL;
+    for (int mont = 0; mont < 2; mont++) {
+        void *d_s = upload_scalars(ctx, s, ns, mont);
+        g1_jacobian got;
+        memset(&got, 0x5a, sizeof got);
+        gpu_msm_job job = {.bases = gb, .base_offset = off, .n = n, .d_scalars = d_s,
+                           .form = mont ? GPU_SCALARS_MONTGOMERY : GPU_SCALARS_CANONICAL,
+                           .d_index = d_idx, .out = (struct g1_jacobian *)&got};
+        gpu_msm_stats stats;
+        st = gpu_g1_msm_run(ctx, &job, 1, &stats, &e);
+        CHECK_MSG(st == CUZK_OK, "%s (n=%zu, %s): %s (%s)", what, n, mont ? "mont" : "canon", cuzk_status_str(st),
+                  e.msg);
+        if (st == CUZK_OK) {
+            CHECK_MSG(same_point(&got, &ref), "%s (n=%zu, %s): GPU != g1_msm", what, n, mont ? "mont" : "canon");
+            CHECK_MSG(stats.n_zero + stats.n_one + stats.n_other == n, "%s: counts %zu+%zu+%zu != %zu", what,
+                      stats.n_zero, stats.n_one, stats.n_other, n);
+            if (!mont && stats_out) *stats_out = stats;
+        }
+        gpu_buf_free(ctx, d_s);
+    }
+    gpu_buf_free(ctx, d_idx);
+    gpu_g1_bases_free(gb);
+}
+
+/* host counts of zero / one / other scalars of a job */
+static void count_kinds(const scalar256 *s, const uint32_t *idx, size_t n, size_t c[3]) {
+    c[0] = c[1] = c[2] = 0;
+    for (size_t k = 0; k < n; k++) {
+        const scalar256 *x = &s[idx ? idx[k] : k];
+        bool hi0 = (x->l[1] | x->l[2] | x->l[3]) == 0;
+        if (hi0 && x->l[0] == 0) c[0]++;
+        else if (hi0 && x->l[0] == 1) c[1]++;
+        else c[2]++;
+    }
+}
+
+/* ---- the device context ------------------------------------------------------------------- */
+
+TEST(gpu_msm, ctx_basics) {
+    NEED_GPU();
+    cuzk_error e = {0};
+    gpu_ctx *bad = (gpu_ctx *)1;
+    CHECK(gpu_ctx_create(NULL, 0, &e) == CUZK_ERR_ARG);
+    CHECK(gpu_ctx_create(&bad, 1 << 20, &e) == CUZK_ERR_ARG);
+    CHECK(bad == NULL);
+    gpu_ctx_destroy(NULL);
+    gpu_ctx *ctx = new_ctx();
+    REQUIRE(ctx);
+    CHECK(gpu_ctx_device(ctx) == 0);
+    CHECK(gpu_ctx_stream(ctx) != NULL);
+    CHECK(!gpu_ctx_dead(ctx));
+
+    /* buffers, copies, memset, events, pinned memory */
+    const size_t n = 100003;
+    uint8_t *h = NULL, *back = malloc(n);
+    REQUIRE(back);
+    CHECK_OK(gpu_host_alloc_pinned((void **)&h, n, &e));
+    REQUIRE(h);
+    for (size_t i = 0; i < n; i++) h[i] = (uint8_t)(i * 7 + 3);
+    void *d = NULL, *zero = (void *)1;
+    CHECK_OK(gpu_buf_alloc(ctx, &zero, 0, &e));
+    CHECK(zero == NULL);
+    CHECK_OK(gpu_buf_alloc(ctx, &d, n, &e));
+    REQUIRE(d);
+    CHECK_OK(gpu_copy_h2d_async(ctx, d, h, n, &e));
+    CHECK_OK(gpu_memset_async(ctx, (uint8_t *)d + 10, 0xee, 5, &e));
+    gpu_event *ev = NULL;
+    CHECK_OK(gpu_event_record(ctx, &ev, &e));
+    CHECK(ev != NULL);
+    CHECK_OK(gpu_copy_d2h_async(ctx, back, d, n, &e));
+    CHECK_OK(gpu_event_sync(ev, &e));
+    gpu_event_destroy(ev);
+    gpu_event_destroy(NULL);
+    CHECK_OK(gpu_sync(ctx, &e));
+    for (size_t i = 10; i < 15; i++) h[i] = 0xee;
+    CHECK(memcmp(h, back, n) == 0);
+
+    gpu_mem_stats ms;
+    CHECK_OK(gpu_ctx_mem(ctx, &ms, &e));
+    CHECK(ms.device_total_bytes > 0 && ms.device_free_bytes <= ms.device_total_bytes);
+    CHECK(ms.pool_used_bytes >= n);
+    CHECK(ms.pool_reserved_bytes >= ms.pool_used_bytes);
+    CHECK(ms.resident_bytes == 0);
+    gpu_buf_free(ctx, d);
+    gpu_buf_free(ctx, NULL);
+
+    /* resident bytes follow the bases */
+    g1_affine b[7];
+    rand_bases(b, 7);
+    gpu_g1_bases *gb = NULL, *empty = NULL;
+    CHECK_OK(gpu_g1_bases_upload(ctx, &gb, (const struct g1_affine *)b, 7, &e));
+    CHECK_OK(gpu_g1_bases_upload(ctx, &empty, NULL, 0, &e));
+    CHECK(gpu_g1_bases_count(gb) == 7 && gpu_g1_bases_bytes(gb) == 7 * 96);
+    CHECK(gpu_g1_bases_count(empty) == 0);
+    CHECK_OK(gpu_ctx_mem(ctx, &ms, &e));
+    CHECK(ms.resident_bytes == 7 * 96);
+    gpu_g1_bases_free(gb);
+    gpu_g1_bases_free(empty);
+    gpu_g1_bases_free(NULL);
+    CHECK_OK(gpu_ctx_mem(ctx, &ms, &e));
+    CHECK(ms.resident_bytes == 0);
+
+    gpu_host_free_pinned(h);
+    gpu_host_free_pinned(NULL);
+    free(back);
+    gpu_ctx_destroy(ctx);
+}
+
+TEST(gpu_msm, bad_args) {
+    NEED_GPU();
+    cuzk_error e = {0};
+    gpu_ctx *ctx = new_ctx();
+    REQUIRE(ctx);
+    g1_affine b[4];
+    rand_bases(b, 4);
+    gpu_g1_bases *gb = NULL;
+    CHECK_OK(gpu_g1_bases_upload(ctx, &gb, (const struct g1_affine *)b, 4, &e));
+    g1_jacobian out;
+    void *d_s = NULL;
+    CHECK_OK(gpu_buf_alloc(ctx, &d_s, 4 * 32, &e));
+    gpu_msm_job job = {.bases = gb, .base_offset = 1, .n = 4, .d_scalars = d_s, .out = (struct g1_jacobian *)&out};
+    CHECK(gpu_g1_msm_run(ctx, &job, 1, NULL, &e) == CUZK_ERR_ARG);   /* offset + n > count */
+    job.base_offset = 0;
+    job.out = NULL;
+    CHECK(gpu_g1_msm_run(ctx, &job, 1, NULL, &e) == CUZK_ERR_ARG);
+    job.out = (struct g1_jacobian *)&out;
+    job.d_scalars = NULL;
+    CHECK(gpu_g1_msm_run(ctx, &job, 1, NULL, &e) == CUZK_ERR_ARG);
+    job.d_scalars = d_s;
+    job.form = (gpu_scalar_form)7;
+    CHECK(gpu_g1_msm_run(ctx, &job, 1, NULL, &e) == CUZK_ERR_ARG);
+    CHECK(gpu_g1_msm_run(ctx, NULL, 1, NULL, &e) == CUZK_ERR_ARG);
+    CHECK(gpu_g1_msm_run(ctx, NULL, 0, NULL, &e) == CUZK_OK);
+    CHECK(gpu_g1_msm_run(NULL, &job, 1, NULL, &e) == CUZK_ERR_ARG);
+    /* bases of another ctx */
+    gpu_ctx *other = new_ctx();
+    if (other) {
+        job.form = GPU_SCALARS_CANONICAL;
+        CHECK(gpu_g1_msm_run(other, &job, 1, NULL, &e) == CUZK_ERR_ARG);
+        gpu_ctx_destroy(other);
+    }
+    CHECK(!gpu_ctx_dead(ctx));
+    gpu_buf_free(ctx, d_s);
+    gpu_g1_bases_free(gb);
+    gpu_ctx_destroy(ctx);
+}
+
+TEST(gpu_msm, oom_keeps_ctx) {
+    NEED_GPU();
+    cuzk_error e = {0};
+    gpu_ctx *ctx = new_ctx();
+    REQUIRE(ctx);
+    void *d = (void *)1;
+    cuzk_status st = gpu_buf_alloc(ctx, &d, (size_t)1 << 50, &e);
+    CHECK_MSG(st == CUZK_ERR_NOMEM_DEVICE, "absurd gpu_buf_alloc: %s (%s)", cuzk_status_str(st), e.msg);
+    CHECK(d == NULL);
+    CHECK(!gpu_ctx_dead(ctx));
+    /* bases too large for any device (2^31 - 1 points = 206 GB): the host array is never read */
+    g1_affine one_point[1];
+    rand_bases(one_point, 1);
+    gpu_g1_bases *gb = NULL;
+    st = gpu_g1_bases_upload(ctx, &gb, (const struct g1_affine *)one_point, ((size_t)1 << 31) - 1, &e);
+    CHECK_MSG(st == CUZK_ERR_NOMEM_DEVICE, "absurd gpu_g1_bases_upload: %s (%s)", cuzk_status_str(st), e.msg);
+    CHECK(gb == NULL);
+    CHECK(!gpu_ctx_dead(ctx));
+    CHECK_OK(gpu_sync(ctx, &e));
+    /* still works */
+    const size_t n = 300;
+    g1_affine *b = malloc(n * sizeof *b);
+    scalar256 *s = malloc(n * sizeof *s);
+    REQUIRE(b && s);
+    rand_bases(b, n);
+    mix_scalars(s, n, 0.5);
+    check_case(ctx, "after OOM", b, n, 0, s, n, NULL, n, NULL);
+    free(b);
+    free(s);
+    gpu_ctx_destroy(ctx);
+}
+
+/* The child's side of gpu_msm/sticky_fault. */
+TEST(gpu_fault, illegal_address) {
+    const char *env = getenv("CUZK_TEST_GPU_FAULT");
+    if (!env || strcmp(env, "1")) SKIP("runs only in the child of gpu_msm/sticky_fault");
+    NEED_GPU();
+    cuzk_error e = {0};
+    gpu_ctx *ctx = new_ctx();
+    REQUIRE(ctx);
+    g1_affine b[64];
+    rand_bases(b, 64);
+    gpu_g1_bases *gb = NULL;
+    CHECK_OK(gpu_g1_bases_upload(ctx, &gb, (const struct g1_affine *)b, 64, &e));
+    g1_jacobian out;
+    gpu_msm_job job = {.bases = gb, .n = 64, .d_scalars = (const void *)(uintptr_t)0x1000,
+                       .out = (struct g1_jacobian *)&out};
+    cuzk_status st = gpu_g1_msm_run(ctx, &job, 1, NULL, &e);
+    printf("  faulting run: %s: %s\n", cuzk_status_str(st), e.msg);
+    CHECK(st == CUZK_ERR_DEVICE);
+    CHECK(gpu_ctx_dead(ctx));
+    /* every later call fails fast with the first error */
+    memset(&e, 0, sizeof e);
+    void *d = NULL;
+    st = gpu_buf_alloc(ctx, &d, 64, &e);
+    CHECK(st == CUZK_ERR_DEVICE);
+    CHECK_MSG(strstr(e.msg, "GPU context is dead since") != NULL, "message: %s", e.msg);
+    printf("  later call: %s\n", e.msg);
+    CHECK(gpu_sync(ctx, &e) == CUZK_ERR_DEVICE);
+    CHECK(gpu_g1_msm_run(ctx, &job, 1, NULL, &e) == CUZK_ERR_DEVICE);
+    gpu_mem_stats ms;
+    CHECK(gpu_ctx_mem(ctx, &ms, &e) == CUZK_ERR_DEVICE);
+    gpu_event *ev = NULL;
+    CHECK(gpu_event_record(ctx, &ev, &e) == CUZK_ERR_DEVICE);
+    gpu_g1_bases_free(gb);
+    gpu_ctx_destroy(ctx);
+}
+
+TEST(gpu_msm, sticky_fault) {
+    NEED_GPU();
+    char exe[4096];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    REQUIRE(len > 0);
+    exe[len] = 0;
+    static char out[16384];
+    int rc = test_run(out, sizeof out, "CUZK_TEST_GPU_FAULT=1 '%s' --suite gpu_fault", exe);
+    CHECK_MSG(rc == 0, "child exit %d; output:\n%s", rc, out);
+    CHECK_MSG(strstr(out, "1 passed, 0 failed") != NULL, "child output:\n%s", out);
+}
+
+/* ---- the MSM ----------------------------------------------------------------------------- */
+
+TEST(gpu_msm, small_sizes) {
+    NEED_GPU();
+    gpu_ctx *ctx = new_ctx();
+    REQUIRE(ctx);
+    static const size_t sizes[] = {0, 1, 2, 3, 4, 5, 7, 17, 31, 100, 129, 257};
+    g1_affine b[257];
+    scalar256 s[257];
+    for (size_t t = 0; t < sizeof sizes / sizeof *sizes; t++) {
+        const size_t n = sizes[t];
+        rand_bases(b, n ? n : 1);
+        for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
+        check_case(ctx, "random", b, n, 0, s, n, NULL, n, NULL);
+        mix_scalars(s, n, 0.6);
+        check_case(ctx, "mixed", b, n, 0, s, n, NULL, n, NULL);
+    }
+    /* single scalars 0 / 1 / 2 / r-1 / random on one base */
+    for (int kind = K_RANDOM; kind <= K_TWO; kind++) {
+        scalar_of_kind(&s[0], kind);
+        check_case(ctx, "single", b, 1, 0, s, 1, NULL, 1, NULL);
+    }
+    gpu_ctx_destroy(ctx);
+}
+
+TEST(gpu_msm, adversarial) {
+    NEED_GPU();
+    gpu_ctx *ctx = new_ctx();
+    REQUIRE(ctx);
+    const size_t n = 2011;
+    g1_affine *b = malloc(n * sizeof *b);
+    scalar256 *s = malloc(n * sizeof *s);
+    REQUIRE(b && s);
+    rand_bases(b, n);
+    gpu_msm_stats st;
+    size_t c[3];
+
+    for (size_t i = 0; i < n; i++) small_scalar(&s[i], 0);
+    check_case(ctx, "all zero", b, n, 0, s, n, NULL, n, &st);
+    CHECK(st.n_zero == n && st.n_one == 0 && st.n_other == 0);
+    for (size_t i = 0; i < n; i++) small_scalar(&s[i], 1);
+    check_case(ctx, "all one", b, n, 0, s, n, NULL, n, &st);
+    CHECK(st.n_one == n && st.tail_chunks == 0);
+    for (size_t i = 0; i < n; i++) r_minus(&s[i], 1);
+    check_case(ctx, "all r-1", b, n, 0, s, n, NULL, n, NULL);
+    for (size_t i = 0; i < n; i++) small_scalar(&s[i], 2);
+    check_case(ctx, "all two", b, n, 0, s, n, NULL, n, NULL);
+    for (size_t i = 0; i < n; i++) small_scalar(&s[i], i & 1);
+    check_case(ctx, "alternating 0/1", b, n, 0, s, n, NULL, n, NULL);
+    for (int rep = 0; rep < 2; rep++) {
+        mix_scalars(s, n, 0.95);
+        count_kinds(s, NULL, n, c);
+        check_case(ctx, "95% 0/1", b, n, 0, s, n, NULL, n, &st);
+        CHECK(st.n_zero == c[0] && st.n_one == c[1] && st.n_other == c[2]);
+    }
+    /* every kind, with infinity bases, repeated bases, P next to -P */
+    for (size_t i = 0; i < n; i++) scalar_of_kind(&s[i], (int)(i % 5));
+    for (size_t i = 0; i < n; i += 13) g1_affine_set_infinity(&b[i]);
+    for (size_t i = 5; i + 1 < n; i += 11) b[i + 1] = b[i];
+    for (size_t i = 8; i + 1 < n; i += 17) g1_affine_neg(&b[i + 1], &b[i]);
+    check_case(ctx, "kinds, inf/repeated/opposite bases", b, n, 0, s, n, NULL, n, NULL);
+    for (size_t i = 0; i < n; i++) small_scalar(&s[i], 1);
+    check_case(ctx, "ones, inf/repeated/opposite bases", b, n, 0, s, n, NULL, n, NULL);
+    /* all bases the same / alternating P, -P with 0/1 scalars (the ones sum doubles and cancels) */
+    for (size_t i = 1; i < n; i++) b[i] = b[1];
+    check_case(ctx, "ones, one repeated base", b, n, 0, s, n, NULL, n, NULL);
+    for (size_t i = 1; i < n; i += 2) g1_affine_neg(&b[i], &b[i - 1]);
+    mix_scalars(s, n, 0.9);
+    check_case(ctx, "mixed, P and -P", b, n, 0, s, n, NULL, n, NULL);
+    /* equal scalars (one hot bucket per window), both digit signs */
+    rand_bases(b, n);
+    for (size_t i = 0; i < n; i++) small_scalar(&s[i], (i % 2) ? 0xffffffffull : 12345);
+    check_case(ctx, "equal scalars", b, n, 0, s, n, NULL, n, NULL);
+    /* all bases at infinity */
+    for (size_t i = 0; i < n; i++) g1_affine_set_infinity(&b[i]);
+    mix_scalars(s, n, 0.5);
+    check_case(ctx, "all bases infinity", b, n, 0, s, n, NULL, n, NULL);
+    free(b);
+    free(s);
+    gpu_ctx_destroy(ctx);
+}
+
+TEST(gpu_msm, index_and_offset) {
+    NEED_GPU();
+    gpu_ctx *ctx = new_ctx();
+    REQUIRE(ctx);
+    const size_t nb = 3001, ns = 997, n = 2500, off = 333;
+    g1_affine *b = malloc(nb * sizeof *b);
+    scalar256 *s = malloc(ns * sizeof *s);
+    uint32_t *idx = malloc(n * sizeof *idx);
+    REQUIRE(b && s && idx);
+    rand_bases(b, nb);
+    mix_scalars(s, ns, 0.7);
+    for (size_t k = 0; k < n; k++) idx[k] = (uint32_t)(test_rand64() % ns); /* gathers with repeats */
+    gpu_msm_stats st;
+    size_t c[3];
+    count_kinds(s, idx, n, c);
+    check_case(ctx, "gather + offset", b, nb, off, s, ns, idx, n, &st);
+    CHECK(st.n_zero == c[0] && st.n_one == c[1] && st.n_other == c[2]);
+    for (size_t k = 0; k < n; k++) idx[k] = (uint32_t)((k * 7) % 13); /* few scalars, many repeats */
+    check_case(ctx, "gather of 13", b, nb, nb - n, s, ns, idx, n, NULL);
+    check_case(ctx, "offset, no index", b, nb, 17, s, ns, NULL, ns, NULL);
+    check_case(ctx, "offset at the end, n = 0", b, nb, nb, s, ns, NULL, 0, NULL);
+    free(b);
+    free(s);
+    free(idx);
+    gpu_ctx_destroy(ctx);
+}
+
+TEST(gpu_msm, several_jobs) {
+    NEED_GPU();
+    cuzk_error e = {0};
+    gpu_ctx *ctx = new_ctx();
+    REQUIRE(ctx);
+    const size_t nb = 5000;
+    g1_affine *b = malloc(nb * sizeof *b);
+    scalar256 *s = malloc(nb * sizeof *s);
+    REQUIRE(b && s);
+    rand_bases(b, nb);
+    mix_scalars(s, nb, 0.8);
+    gpu_g1_bases *gb = NULL;
+    CHECK_OK(gpu_g1_bases_upload(ctx, &gb, (const struct g1_affine *)b, nb, &e));
+    REQUIRE(gb);
+    void *d_c = upload_scalars(ctx, s, nb, false), *d_m = upload_scalars(ctx, s, nb, true);
+    enum { J = 5 };
+    const size_t offs[J] = {0, 100, 4999, 0, 2500}, ns[J] = {5000, 1000, 1, 0, 2500};
+    g1_jacobian got[J], ref[J];
+    gpu_msm_job jobs[J];
+    size_t tot[3] = {0, 0, 0};
+    for (int j = 0; j < J; j++) {
+        jobs[j] = (gpu_msm_job){.bases = gb, .base_offset = offs[j], .n = ns[j],
+                                .d_scalars = (const uint8_t *)(j % 2 ? d_m : d_c) + 32 * offs[j],
+                                .form = j % 2 ? GPU_SCALARS_MONTGOMERY : GPU_SCALARS_CANONICAL,
+                                .out = (struct g1_jacobian *)&got[j]};
+        ref_msm(&ref[j], b + offs[j], s + offs[j], NULL, ns[j]);
+        size_t c[3];
+        count_kinds(s + offs[j], NULL, ns[j], c);
+        for (int k = 0; k < 3; k++) tot[k] += c[k];
+    }
+    gpu_msm_stats st;
+    cuzk_status rc = gpu_g1_msm_run(ctx, jobs, J, &st, &e);
+    CHECK_MSG(rc == CUZK_OK, "gpu_g1_msm_run: %s", e.msg);
+    for (int j = 0; j < J && rc == CUZK_OK; j++) CHECK_MSG(same_point(&got[j], &ref[j]), "job %d wrong", j);
+    CHECK(st.n_zero == tot[0] && st.n_one == tot[1] && st.n_other == tot[2]);
+    CHECK(st.total_ms > 0 && st.total_ms >= st.classify_ms);
+    printf("  stats: classify %.3f ones %.3f tail %.3f total %.3f ms\n", st.classify_ms, st.ones_ms, st.tail_ms,
+           st.total_ms);
+    gpu_buf_free(ctx, d_c);
+    gpu_buf_free(ctx, d_m);
+    gpu_g1_bases_free(gb);
+    free(b);
+    free(s);
+    gpu_ctx_destroy(ctx);
+}
+
+TEST(gpu_msm, chunking) {
+    NEED_GPU();
+    gpu_ctx *ctx = new_ctx();
+    REQUIRE(ctx);
+    const size_t n = 5003;
+    g1_affine *b = malloc(n * sizeof *b);
+    scalar256 *s = malloc(n * sizeof *s);
+    REQUIRE(b && s);
+    rand_bases(b, n);
+    for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
+    for (size_t i = 0; i < n; i += 7) r_minus(&s[i], 1);
+    setenv("CUZK_MSM_CHUNK", "1000", 1);
+    gpu_msm_stats st;
+    check_case(ctx, "random, chunks of 1000", b, n, 0, s, n, NULL, n, &st);
+    CHECK_MSG(st.tail_chunks == 6, "tail_chunks %zu, want 6", st.tail_chunks);
+    mix_scalars(s, n, 0.5);
+    size_t c[3];
+    count_kinds(s, NULL, n, c);
+    check_case(ctx, "50% 0/1, chunks of 1000", b, n, 0, s, n, NULL, n, &st);
+    CHECK(st.tail_chunks == (c[2] + 999) / 1000);
+    setenv("CUZK_MSM_CHUNK", "64", 1);
+    check_case(ctx, "50% 0/1, chunks of 64", b, n, 0, s, n, NULL, n, &st);
+    CHECK(st.tail_chunks == (c[2] + 63) / 64);
+    unsetenv("CUZK_MSM_CHUNK");
+    free(b);
+    free(s);
+    gpu_ctx_destroy(ctx);
+}
+
+TEST(gpu_msm, size_2_16_plus_3) {
+    NEED_GPU();
+    gpu_ctx *ctx = new_ctx();
+    REQUIRE(ctx);
+    const size_t n = ((size_t)1 << 16) + 3;
+    g1_affine *b = malloc(n * sizeof *b);
+    scalar256 *s = malloc(n * sizeof *s);
+    REQUIRE(b && s);
+    rand_bases(b, n);
+    gpu_msm_stats st;
+    for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
+    check_case(ctx, "random 2^16+3", b, n, 0, s, n, NULL, n, &st);
+    printf("  random:  classify %.3f ones %.3f tail %.3f (digits+sort %.3f accum %.3f reduce %.3f) total %.3f ms\n",
+           st.classify_ms, st.ones_ms, st.tail_ms, st.tail_digits_ms, st.tail_accum_ms, st.tail_reduce_ms,
+           st.total_ms);
+    mix_scalars(s, n, 0.95);
+    check_case(ctx, "95% 0/1 2^16+3", b, n, 0, s, n, NULL, n, &st);
+    printf("  95%% 0/1: classify %.3f ones %.3f tail %.3f total %.3f ms\n", st.classify_ms, st.ones_ms, st.tail_ms,
+           st.total_ms);
+    for (size_t i = 0; i < n; i++) small_scalar(&s[i], test_rand64() & 1);
+    check_case(ctx, "all 0/1 2^16+3", b, n, 0, s, n, NULL, n, &st);
+    free(b);
+    free(s);
+    gpu_ctx_destroy(ctx);
+}
+
+#endif
