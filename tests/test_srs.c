@@ -296,6 +296,16 @@ TEST(srs, bad_points_per_level) {
     CHECK(decode_mem(&p, b, n, CUZK_CHECK_NONE, 0, &e) == CUZK_OK); /* NONE: infinity is (0, 0) */
     CHECK(g1_affine_is_infinity(&p.b_g1[1]));
     bellperson_params_free(&p);
+    /* NONE on garbage (x, y up to 2^381 / 2^384): some element below p, never a crash */
+    memcpy(b, orig, n);
+    memset(b + off_of(c, "h", 3), 0xff, 96);
+    b[off_of(c, "h", 3)] = 0x1f;
+    memset(b + off_of(c, "b_g2", 1), 0xff, 192);
+    b[off_of(c, "b_g2", 1)] = 0x1f;
+    CHECK(decode_mem(&p, b, n, CUZK_CHECK_NONE, 0, &e) == CUZK_OK);
+    CHECK(fp_is_canon(p.h[3].x.l) && fp_is_canon(p.h[3].y.l) && fp_is_canon(p.b_g2[1].y.c0.l) &&
+          fp_is_canon(p.b_g2[1].x.c1.l));
+    bellperson_params_free(&p);
     memcpy(b, orig, n);
     b[off_of(c, "ic", 1)] |= 0x80;
     CHECK_EQ_INT(decode_mem(&p, b, n, CUZK_CHECK_CURVE, 0, &e), CUZK_ERR_POINT);
