@@ -15,7 +15,9 @@
  * (R = 2^256); affine G1 (x, y) with (0, 0) = infinity; Jacobian (X, Y, Z) with Z = 0 = infinity.
  * All pointers here are HOST pointers (pageable is fine); each call copies in, computes on device 0
  * (or the current device), copies out, and frees its device memory before returning. Calls are
- * synchronous.
+ * synchronous. Exceptions: the functions that take a gpu_ctx (device context, resident bases,
+ * gpu_g1_msm_run) and those named _async, whose sections say which pointers are device pointers
+ * (named d_...) and what runs asynchronously on which stream.
  *
  * Debugging: environment CUZK_CUDA_SYNC=1 synchronizes after every kernel launch, so that a fault
  * is reported at the launch that caused it.
