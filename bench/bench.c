@@ -278,7 +278,7 @@ static int bench_prove(const bench_opts *o) {
 
 static void bench_help(FILE *f) {
     fprintf(f,
-        "usage: cuzk bench field|ntt|msm|prove|pipeline|gpu [options]\n"
+        "usage: cuzk bench field|ntt|msm|prove|pipeline|load|gpu [options]\n"
         "\n"
         "Benchmarks; each figure is the median of --repeat runs after a warm-up (min and max too).\n"
         "  field   ns per Fp/Fr multiplication, inversion, G1/G2 additions\n"
@@ -286,6 +286,7 @@ static void bench_help(FILE *f) {
         "  msm     G1 MSM, random scalars and SHA-256-like 95%% 0/1 scalars (default 2^16..2^20)\n"
         "  prove   whole proofs of the bundled circuits, or --zkey Z --wtns W\n"
         "  pipeline  the proving engine on a synthetic PoRep-shaped circuit (cuzk bench pipeline --help)\n"
+        "  load      .params loading throughput per check level, GB/s (cuzk bench load --help)\n"
         "  gpu       device-resident GPU MSM/NTT: cuzk bench gpu msm 24 ntt 27 (CUDA builds)\n"
         "options:\n"
         "  --repeat N       repeats (default 5)\n"
@@ -300,6 +301,7 @@ static void bench_help(FILE *f) {
 }
 
 int cuzk_bench_pipeline(int argc, char **argv); /* bench/pipeline_bench.c */
+int cuzk_bench_load(int argc, char **argv);     /* bench/load_bench.c */
 #ifdef CUZK_HAVE_CUDA
 int cuzk_gpu_bench_main(int argc, char **argv); /* bench/gpu_bench.c */
 #endif
@@ -308,6 +310,7 @@ int cuzk_bench_main(int argc, char **argv) {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) { bench_help(argc < 2 ? stderr : stdout); return argc < 2 ? 2 : 0; }
     const char *what = argv[1];
     if (!strcmp(what, "pipeline")) return cuzk_bench_pipeline(argc, argv);
+    if (!strcmp(what, "load")) return cuzk_bench_load(argc, argv);
     if (!strcmp(what, "gpu")) {
 #ifdef CUZK_HAVE_CUDA
         /* argv[1] is "gpu": the GPU bench reads "msm LOG_N [W]" / "ntt LOG_M [BATCH]" pairs after it */

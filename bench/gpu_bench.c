@@ -25,8 +25,9 @@ static int cmpf(const void *a, const void *b) {
 /* msm01 LOG_N FRAC [mont]: gpu_g1_msm_run over 2^LOG_N resident random points, a fraction FRAC of
  * the scalars 0 or 1 (half each), the rest random (Montgomery form with "mont"); CUDA-event time of
  * the whole run, median of repeats, then the phases of the last run (classification, the ones
- * sum, the Pippenger tail split into digits+sort / accumulation / reduction). Floor: the ones as
- * n_one mixed XYZZ additions of 10 products, the tail as n_other * W mixed additions of 11. */
+ * sum, the Pippenger tail split into digits / sort / bucket bounds / accumulation / reduction).
+ * Floor: the ones as n_one mixed XYZZ additions of 10 products, the tail as n_other * W mixed
+ * additions of 11. */
 static int bench_msm01(int argc, char **argv, int *i) {
     cuzk_error e;
     memset(&e, 0, sizeof e);
@@ -53,10 +54,10 @@ static int bench_msm01(int argc, char **argv, int *i) {
     double floor_ms = ((double)s.n_one * 10 + (double)s.n_other * (255 / c + 1) * 11) * 576 / MAD_PER_S * 1e3;
     printf("RESULT %-22s median %9.2f ms  min %9.2f  max %9.2f  (floor %.1f ms, %.1fx)\n", label, t[reps / 2], t[0],
            t[reps - 1], floor_ms, t[reps / 2] / floor_ms);
-    printf("       last run: classify %.2f, ones %.2f, tail %.2f (digits+sort %.2f, accumulate %.2f, reduce %.2f; "
-           "%zu chunk%s), total %.2f ms; scalars 0: %zu, 1: %zu, other: %zu\n",
-           s.classify_ms, s.ones_ms, s.tail_ms, s.tail_digits_ms, s.tail_accum_ms, s.tail_reduce_ms, s.tail_chunks,
-           s.tail_chunks == 1 ? "" : "s", s.total_ms, s.n_zero, s.n_one, s.n_other);
+    printf("       last run: classify %.2f, ones %.2f, tail %.2f (digits %.2f, sort %.2f, buckets %.2f, accumulate %.2f, "
+           "reduce %.2f; %zu chunk%s), total %.2f ms; scalars 0: %zu, 1: %zu, other: %zu\n",
+           s.classify_ms, s.ones_ms, s.tail_ms, s.tail_digits_ms, s.tail_sort_ms, s.tail_buckets_ms, s.tail_accum_ms,
+           s.tail_reduce_ms, s.tail_chunks, s.tail_chunks == 1 ? "" : "s", s.total_ms, s.n_zero, s.n_one, s.n_other);
     fflush(stdout);
     return 0;
 }

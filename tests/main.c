@@ -65,7 +65,10 @@ static char g_pathbuf[16][4096];
 static unsigned g_pathnext;
 const char *test_fixture(const char *rel) {
     char *b = g_pathbuf[g_pathnext++ % 16];
-    snprintf(b, sizeof g_pathbuf[0], "%s/%s", CUZK_FIXTURES_DIR, rel);
+    /* CUZK_FIXTURES_DIR in the environment: a test binary run from another checkout (e.g. a
+     * prebuilt binary on a GPU machine) */
+    const char *dir = getenv("CUZK_FIXTURES_DIR");
+    snprintf(b, sizeof g_pathbuf[0], "%s/%s", dir && *dir ? dir : CUZK_FIXTURES_DIR, rel);
     return b;
 }
 static char g_tmp[256];

@@ -431,6 +431,64 @@ TEST(bad_input, bellperson_params) {
     free(orig);
 }
 
+/* The check levels on bad .params files: sizes are checked at every level (NONE too), a point
+ * outside the subgroup only at FULL, an off-curve one at CURVE and FULL; NONE never crashes. */
+TEST(bad_input, bellperson_params_check_levels) {
+    size_t n, nn;
+    const char *pp = make_params(&n);
+    uint8_t *orig = slurp(pp, &nn), *b = malloc(n + 1);
+    REQUIRE(orig && nn == n && b);
+    bellperson_params p;
+    bellperson_load_opts o;
+    memset(&o, 0, sizeof o);
+    cuzk_error e;
+    o.check = CUZK_CHECK_NONE;
+    for (size_t cut = 0; cut < n; cut += 7) {
+        cuzk_status st = bellperson_params_load_ex(&p, tmp_write("lv_cut.params", orig, cut), &o, &e);
+        if (st != CUZK_ERR_FORMAT) { CHECK_MSG(0, "NONE, cut %zu: %s", cut, e.msg); break; }
+    }
+    memcpy(b, orig, n); b[n] = 7;
+    CHECK_EQ_INT(bellperson_params_load_ex(&p, tmp_write("lv_over.params", b, n + 1), &o, &e), CUZK_ERR_FORMAT);
+    CHECK_MSG(strstr(e.msg, "1 trailing bytes after b_g2"), "%s", e.msg);
+    /* h point 5 (vk 864 + ic count 4 + 3 ic + h count 4): a curve point outside G1 */
+    size_t h5 = 864 + 4 + 3 * 96 + 4 + 5 * 96;
+    g1_affine q;
+    for (;;) {
+        uint8_t xb[48];
+        test_rand_bytes(xb, sizeof xb);
+        xb[0] &= 0x0f;
+        fp x, y, rhs, four;
+        if (!fp_from_bytes_be(&x, xb, 48)) continue;
+        fp_sqr(&rhs, &x); fp_mul(&rhs, &rhs, &x); fp_from_u64(&four, 4); fp_add(&rhs, &rhs, &four);
+        if (!fp_sqrt(&y, &rhs)) continue;
+        q.x = x; q.y = y;
+        if (!g1_affine_is_in_subgroup(&q)) break;
+    }
+    memcpy(b, orig, n);
+    g1_affine_to_uncompressed(b + h5, &q);
+    const char *sub = tmp_write("lv_sub.params", b, n);
+    cuzk_check_level lv[] = {CUZK_CHECK_NONE, CUZK_CHECK_CURVE, CUZK_CHECK_FULL};
+    cuzk_status want_sub[] = {CUZK_OK, CUZK_OK, CUZK_ERR_POINT};
+    for (int i = 0; i < 3; i++) {
+        o.check = lv[i];
+        CHECK_EQ_INT(bellperson_params_load_ex(&p, sub, &o, &e), want_sub[i]);
+        bellperson_params_free(&p);
+    }
+    CHECK_MSG(strstr(e.msg, "h point 5: not in the prime-order subgroup"), "%s", e.msg);
+    memcpy(b, orig, n);
+    b[h5 + 50] ^= 0x40;
+    const char *off = tmp_write("lv_off.params", b, n);
+    cuzk_status want_off[] = {CUZK_OK, CUZK_ERR_POINT, CUZK_ERR_POINT};
+    for (int i = 0; i < 3; i++) {
+        o.check = lv[i];
+        CHECK_EQ_INT(bellperson_params_load_ex(&p, off, &o, &e), want_off[i]);
+        if (want_off[i]) CHECK_MSG(strstr(e.msg, "h point 5: not on the curve"), "%s", e.msg);
+        bellperson_params_free(&p);
+    }
+    free(b);
+    free(orig);
+}
+
 TEST(bad_input, bellperson_proof_decode) {
     groth16_proof p, q;
     rand_g1(&p.a);

@@ -180,3 +180,86 @@ TEST(cli, outputs_never_clobber_inputs) {
     /* info rejects options it does not have */
     CHECK_EQ_INT(cli("info --bogus x"), 2);
 }
+
+/* Offset of point i of section k (0 ic, 1 h, 2 l, 3 a, 4 b_g1, 5 b_g2) of a .params file. */
+static long params_offset(const char *path, int k, long i) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    long off = 864;
+    for (int s = 0; s <= k; s++) {
+        unsigned char b[4];
+        if (fseek(f, off, SEEK_SET) != 0 || fread(b, 1, 4, f) != 4) { fclose(f); return -1; }
+        long n = (long)b[0] << 24 | (long)b[1] << 16 | (long)b[2] << 8 | b[3];
+        off += 4;
+        if (s == k) break;
+        off += n * (s == 5 ? 192 : 96);
+    }
+    fclose(f);
+    return off + i * (k == 5 ? 192 : 96);
+}
+
+/* .params loading from the command line: info checks every point (first bad one named by
+ * section and index, exit 3), --no-check skips that, --full-check adds the subgroup, --progress
+ * shows the progress line even without a terminal; prove takes the same options. */
+TEST(cli, params_checks_and_progress) {
+    char par[1024], vk[1024], args[32768], proof[1024], pub[1024];
+    snprintf(par, sizeof par, "%s/cli_chk.params", test_tmpdir());
+    snprintf(vk, sizeof vk, "%s/cli_chk.vk", test_tmpdir());
+    snprintf(proof, sizeof proof, "%s/cli_chk.bin", test_tmpdir());
+    snprintf(pub, sizeof pub, "%s/cli_chk_public.json", test_tmpdir());
+    snprintf(args, sizeof args, "setup --seed 7 '%s' '%s' '%s'", FIX("multiplier", "circuit.r1cs"), par, vk);
+    REQUIRE(cli(args) == 0);
+    snprintf(args, sizeof args, "info '%s'", par);
+    CHECK_MSG(cli(args) == 0 && strstr(g_log, "valid (check curve)"), "%s", g_log);
+    snprintf(args, sizeof args, "info --full-check --progress '%s'", par);
+    CHECK_MSG(cli(args) == 0 && strstr(g_log, "valid (check full)") && strstr(g_log, "checking points [") &&
+              strstr(g_log, "GB/s") && strstr(g_log, "done in"), "%s", g_log);
+    snprintf(args, sizeof args, "info --no-check '%s'", par);
+    CHECK_MSG(cli(args) == 0 && !strstr(g_log, "valid (check") && strstr(g_log, "bellperson parameters"), "%s", g_log);
+    /* not a terminal and not asked: no progress line */
+    snprintf(args, sizeof args, "info '%s'", par);
+    CHECK(cli_stderr(args) == 0 && g_log[0] == 0);
+    /* a flipped byte in a[0]: exit 3, one line naming the section and index */
+    long off = params_offset(par, 3, 0);
+    REQUIRE(off > 0);
+    const char *bad = corrupt_copy(par, "cli_bad.params", -1, off + 95, 0x01);
+    REQUIRE(bad);
+    snprintf(args, sizeof args, "info '%s'", bad);
+    int rc = cli_stderr(args);
+    CHECK_MSG(rc == 3 && count_lines(g_log) == 1 && strstr(g_log, "a point 0: not on the curve"), "rc %d: %s", rc, g_log);
+    snprintf(args, sizeof args, "info --no-check '%s'", bad);
+    CHECK_EQ_INT(cli(args), 0);
+    snprintf(args, sizeof args, "prove --params '%s' --r1cs '%s' '%s' '%s' '%s'", bad, FIX("multiplier", "circuit.r1cs"),
+             FIX("multiplier", "witness.wtns"), proof, pub);
+    rc = cli_stderr(args);
+    CHECK_MSG(rc == 3 && strstr(g_log, "a point 0"), "rc %d: %s", rc, g_log);
+    /* oversized file: exit 3 naming b_g2 */
+    const char *big = corrupt_copy(par, "cli_big.params", -1, -1, 0);
+    FILE *f = fopen(big, "ab");
+    REQUIRE(f);
+    fputs("trailing", f);
+    fclose(f);
+    snprintf(args, sizeof args, "prove --params '%s' --r1cs '%s' '%s' '%s' '%s'", big, FIX("multiplier", "circuit.r1cs"),
+             FIX("multiplier", "witness.wtns"), proof, pub);
+    rc = cli_stderr(args);
+    CHECK_MSG(rc == 3 && strstr(g_log, "trailing bytes after b_g2"), "rc %d: %s", rc, g_log);
+    /* prove with --no-check / --full-check and a forced progress line */
+    const char *lv[] = {"--no-check", "--full-check"};
+    for (int i = 0; i < 2; i++) {
+        unlink(proof);
+        snprintf(args, sizeof args, "prove %s --progress --params '%s' --r1cs '%s' '%s' '%s' '%s'", lv[i], par,
+                 FIX("multiplier", "circuit.r1cs"), FIX("multiplier", "witness.wtns"), proof, pub);
+        rc = cli_stderr(args);
+        CHECK_MSG(rc == 0 && strstr(g_log, "loading params [") && strstr(g_log, "done in"), "%s: rc %d: %s", lv[i], rc,
+                  g_log);
+        snprintf(args, sizeof args, "verify --vk '%s' '%s' '%s'", vk, pub, proof);
+        CHECK_MSG(cli(args) == 0, "%s: %s", lv[i], g_log);
+    }
+    /* -q hides the line even when asked */
+    snprintf(args, sizeof args, "prove -q --progress --params '%s' --r1cs '%s' '%s' '%s' '%s'", par,
+             FIX("multiplier", "circuit.r1cs"), FIX("multiplier", "witness.wtns"), proof, pub);
+    CHECK(cli_stderr(args) == 0 && g_log[0] == 0);
+    /* --help documents the options */
+    CHECK(cli("prove --help") == 0 && strstr(g_log, "--no-check") && strstr(g_log, "--full-check"));
+    CHECK(cli("info --help") == 0 && strstr(g_log, "--no-check") && strstr(g_log, "--progress"));
+}

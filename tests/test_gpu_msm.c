@@ -313,8 +313,10 @@ TEST(gpu_msm, oom_keeps_ctx) {
     cuzk_error e = {0};
     gpu_ctx *ctx = new_ctx();
     REQUIRE(ctx);
+    gpu_mem_stats ms;
+    CHECK_OK(gpu_ctx_mem(ctx, &ms, &e));
     void *d = (void *)1;
-    cuzk_status st = gpu_buf_alloc(ctx, &d, (size_t)1 << 50, &e);
+    cuzk_status st = gpu_buf_alloc(ctx, &d, 2 * ms.device_total_bytes, &e); /* twice the device */
     CHECK_MSG(st == CUZK_ERR_NOMEM_DEVICE, "absurd gpu_buf_alloc: %s (%s)", cuzk_status_str(st), e.msg);
     CHECK(d == NULL);
     CHECK(!gpu_ctx_dead(ctx));

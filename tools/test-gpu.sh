@@ -84,8 +84,14 @@ if [ $DO_TEST = 1 ]; then
     timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/cuzk_tests" --suite gpu --filter ntt_naive \
       >>"$BUILD.memcheck.log" 2>&1
     m2=$?
+    m3=-
+    if [ -f tests/test_gpu_msm.c ]; then
+      timeout 100 compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/cuzk_tests" --suite gpu_msm --filter small_sizes \
+        >>"$BUILD.memcheck.log" 2>&1
+      m3=$?
+    fi
     tail -5 "$BUILD.memcheck.log"
-    add "memcheck msm_small / ntt_naive" "rc $m1 / $m2 ($(grep -c 'Invalid' "$BUILD.memcheck.log") invalid accesses)"
+    add "memcheck msm_small / ntt_naive / gpu_msm small_sizes" "rc $m1 / $m2 / $m3 ($(grep -c 'Invalid' "$BUILD.memcheck.log") invalid accesses)"
   else
     add "memcheck" "compute-sanitizer not found"
   fi

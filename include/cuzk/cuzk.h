@@ -60,6 +60,30 @@ typedef struct cuzk_error {
 cuzk_status cuzk_error_set(cuzk_error *err, cuzk_status code, const char *file, int line,
                            const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* How thoroughly a loader checks the points of a key or parameter file (bellperson .params):
+ *   NONE   no checks: points are converted as they are (a corrupt file gives wrong proofs, never
+ *          a crash). Only for files checked before (cuzk info --full-check) and trusted since.
+ *   CURVE  flag bits, canonical coordinates (< p), on the curve, not the point at infinity where
+ *          the format forbids it. The default (CUZK_CHECK_DEFAULT).
+ *   FULL   CURVE plus membership of the prime-order subgroup (Scott's endomorphism tests,
+ *          eprint 2021/1130); about 100x the cost of CURVE per point.
+ * Sizes and counts are always checked, whatever the level. */
+typedef enum cuzk_check_level {
+    CUZK_CHECK_DEFAULT = 0, /* = CUZK_CHECK_CURVE */
+    CUZK_CHECK_NONE = 1,
+    CUZK_CHECK_CURVE = 2,
+    CUZK_CHECK_FULL = 3
+} cuzk_check_level;
+/* Short name of a level ("none", "curve", "full"); "curve" for DEFAULT. Never NULL. */
+const char *cuzk_check_level_str(cuzk_check_level level);
+
+/* Progress of a long operation (loading a 47 GB SRS): done_bytes of total_bytes so far, in the
+ * named part (`what`, e.g. "h"; a static string, valid during the call). Called on the thread
+ * that started the operation, never concurrently with itself: once at the start (done_bytes 0),
+ * then at most about 20 times a second, and once with done_bytes == total_bytes at the end of a
+ * successful run. Must not call back into the operation that reports. */
+typedef void (*cuzk_progress_fn)(void *user, const char *what, uint64_t done_bytes, uint64_t total_bytes);
+
 /* Log levels and the log callback. `msg` is one line without newline, valid during the call. */
 typedef enum { CUZK_LOG_ERROR = 0, CUZK_LOG_WARN = 1, CUZK_LOG_INFO = 2, CUZK_LOG_DEBUG = 3 } cuzk_log_level;
 typedef void (*cuzk_log_fn)(void *user, cuzk_log_level level, const char *msg);

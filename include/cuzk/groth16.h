@@ -40,6 +40,10 @@ typedef struct cuzk_prove_opts {
     int nthreads;            /* worker threads; 0 = all online CPUs ($CUZK_THREADS overrides) */
     cuzk_backend backend;    /* AUTO (default): the GPU when this build has CUDA and a device is
                               * present, else the CPU; GPU: CUZK_ERR_DEVICE (exit 4) without one */
+    cuzk_check_level params_check; /* bellperson .params point checks (cuzk.h); DEFAULT = CURVE.
+                              * The zkey loader always checks on-curve and ignores this. */
+    cuzk_progress_fn progress;     /* progress of loading the .params (file bytes); NULL: none */
+    void *progress_user;
 } cuzk_prove_opts;
 
 /* Wall-clock milliseconds per stage of one prove call. */
@@ -151,8 +155,16 @@ cuzk_status cuzk_setup_files(const char *r1cs_path, const char *params_path, con
                              const uint64_t *seed, int nthreads, cuzk_error *err);
 
 /* Human-readable description of any file cuzk reads (zkey, wtns, r1cs, params, vk, JSON):
- * kind, curve, sizes, sections. Writes at most cap bytes (NUL-terminated). */
+ * kind, curve, sizes, sections. Writes at most cap bytes (NUL-terminated). Reads headers only. */
 cuzk_status cuzk_describe_file(char *buf, size_t cap, const char *path, cuzk_error *err);
+
+/* cuzk_describe_file, and for a bellperson .params file also a check of every point at `level`
+ * (NONE: headers only, as cuzk_describe_file), on nthreads threads (0: all CPUs), reporting to
+ * progress (may be NULL). On success a line "points: N checked (level), T s, R GB/s" is added.
+ * Errors: those of cuzk_describe_file, CUZK_ERR_POINT naming the section and index of the first
+ * bad point (the description is then left in buf). Other kinds of file are described only. */
+cuzk_status cuzk_describe_file_checked(char *buf, size_t cap, const char *path, cuzk_check_level level, int nthreads,
+                                       cuzk_progress_fn progress, void *progress_user, cuzk_error *err);
 
 /* Exit code of the cuzk CLI for a status: 0 ok, 1 invalid proof, 2 usage, 3 bad input,
  * 4 resources (memory, GPU, RNG, output not writable). */

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "cuzk/cuzk.h"
@@ -57,6 +59,12 @@ static void print_prove_help(FILE *f) {
         "  --fixed-rs R S     use fixed randomness r, s (decimal or 0x-hex; tests only: a proof with\n"
         "                     known r, s reveals the witness)\n"
         "  --threads N        worker threads (default: all CPUs)\n"
+        "  --no-check         do not check the points of --params (on curve, canonical): faster\n"
+        "                     loading of a trusted file; a corrupt one then gives wrong proofs\n"
+        "  --full-check       also check that every point of --params is in the prime-order subgroup\n"
+        "                     (much slower; once per new file is enough, see 'cuzk info --full-check')\n"
+        "  --progress         show the --params loading progress on stderr even when it is not a\n"
+        "                     terminal (it is shown on a terminal by default; -q hides it)\n"
         "  --backend B        cpu | gpu | auto (default auto: the GPU when present)\n"
         "  --no-self-verify   skip verifying the proof before writing it\n"
         "  --timings          print the time of every stage\n"
@@ -119,13 +127,85 @@ static void print_setup_help(FILE *f) {
 
 static void print_info_help(FILE *f) {
     fprintf(f,
-        "usage: cuzk info FILE...\n"
+        "usage: cuzk info [options] FILE...\n"
         "\n"
         "Describes files cuzk reads: snarkjs .zkey/.wtns/.r1cs, bellperson .params/.vk, proof.json,\n"
         "public.json, verification_key.json: kind, curve, sizes and sections.\n"
+        "A bellperson .params file is also loaded and every point checked (on the curve, canonical,\n"
+        "not infinity) on all threads, with a progress line on a terminal; the first bad point is\n"
+        "named by section and index (exit 3).\n"
         "\n"
-        "example:\n"
-        "  cuzk info circuit_final.zkey witness.wtns\n");
+        "options:\n"
+        "  --no-check     headers and sizes only: do not read the points of a .params file\n"
+        "  --full-check   also check that every point is in the prime-order subgroup (slower)\n"
+        "  --progress     show the progress line even when stderr is not a terminal\n"
+        "  -q, --quiet    no progress line\n"
+        "  --threads N    worker threads (default: all CPUs)\n"
+        "\n"
+        "examples:\n"
+        "  cuzk info circuit_final.zkey witness.wtns\n"
+        "  cuzk info --full-check porep-32g.params\n");
+}
+
+/* ---- progress line ------------------------------------------------------------------------ */
+/* "\rloading params [h]   12.3 / 47.0 GB  26%  1.85 GB/s  ETA 0:19" on stderr, at most 10 a
+ * second, a newline at the end. */
+typedef struct progress_line {
+    bool on;
+    const char *label;
+    double t0, last;
+    size_t width;            /* length of the last line, to blank leftovers */
+} progress_line;
+
+static double mono_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void progress_init(progress_line *p, const char *label, bool forced, bool quiet) {
+    memset(p, 0, sizeof *p);
+    p->on = !quiet && (forced || isatty(STDERR_FILENO));
+    p->label = label;
+    p->t0 = mono_s();
+}
+
+static void progress_cb(void *user, const char *what, uint64_t done, uint64_t total) {
+    progress_line *p = user;
+    if (!p->on) return;
+    double now = mono_s(), el = now - p->t0;
+    bool end = done >= total;
+    if (!end && now - p->last < 0.1) return;
+    p->last = now;
+    double rate = el > 0 ? (double)done / el : 0;
+    char eta[32] = "--";
+    if (end) snprintf(eta, sizeof eta, "done in %.1f s", el);
+    else if (rate > 0) {
+        long sec = (long)((double)(total - done) / rate + 0.5);
+        snprintf(eta, sizeof eta, "ETA %ld:%02ld", sec / 60, sec % 60);
+    }
+    char line[256];
+    double unit = total >= 1e9 ? 1e9 : 1e6;
+    const char *un = total >= 1e9 ? "GB" : "MB";
+    int n = snprintf(line, sizeof line, "%s [%s]  %.2f / %.2f %s  %3.0f%%  %.2f GB/s  %s", p->label, what,
+                     (double)done / unit, (double)total / unit, un,
+                     total ? 100.0 * (double)done / (double)total : 100.0, rate / 1e9, eta);
+    size_t len = n < 0 ? 0 : (size_t)n >= sizeof line ? sizeof line - 1 : (size_t)n;
+    fprintf(stderr, "\r%s%*s", line, p->width > len ? (int)(p->width - len) : 0, "");
+    p->width = len;
+    if (end) {
+        fputc('\n', stderr);
+        p->width = 0;
+    }
+    fflush(stderr);
+}
+
+/* A line that was started and not ended (an error stopped the load) gets its newline. */
+static void progress_finish(progress_line *p) {
+    if (p->on && p->width && p->last > 0) {
+        fputc('\n', stderr);
+        p->width = 0;
+    }
 }
 
 static int fail(cuzk_status st, const cuzk_error *e) {
@@ -204,7 +284,7 @@ static void json_escape_print(const char *s) {
 static int cmd_prove(int argc, char **argv) {
     cuzk_prove_opts o = {0};
     const char *params = NULL, *pos[4];
-    int npos = 0, timings = 0, json = 0, quiet = 0;
+    int npos = 0, timings = 0, json = 0, quiet = 0, force_progress = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { print_prove_help(stdout); return 0; }
@@ -226,6 +306,9 @@ static int cmd_prove(int argc, char **argv) {
             else if (!strcmp(argv[i], "auto")) o.backend = CUZK_BACKEND_AUTO;
             else return usage_error("prove", "unknown backend '%s' (cpu, gpu or auto)", argv[i]);
         } else if (!strcmp(a, "--no-self-verify")) o.skip_self_verify = 1;
+        else if (!strcmp(a, "--no-check")) o.params_check = CUZK_CHECK_NONE;
+        else if (!strcmp(a, "--full-check")) o.params_check = CUZK_CHECK_FULL;
+        else if (!strcmp(a, "--progress")) force_progress = 1;
         else if (!strcmp(a, "--timings")) timings = 1;
         else if (!strcmp(a, "--json")) json = 1;
         else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) quiet = 1;
@@ -244,7 +327,12 @@ static int cmd_prove(int argc, char **argv) {
         if (npos != 3) return usage_error("prove", "%s", "expected: --params P --r1cs R witness.wtns proof.bin public.json");
         proof_out = pos[1];
         public_out = pos[2];
+        progress_line pl;
+        progress_init(&pl, "loading params", force_progress, quiet);
+        o.progress = progress_cb;
+        o.progress_user = &pl;
         st = cuzk_prove_params_files(params, o.r1cs_path, pos[0], pos[1], pos[2], &o, &t, &e);
+        progress_finish(&pl);
     } else {
         if (npos != 4) return usage_error("prove", "%s", "expected: circuit.zkey witness.wtns proof.json public.json");
         proof_out = pos[2];
@@ -442,15 +530,32 @@ static int cmd_setup(int argc, char **argv) {
 }
 
 static int cmd_info(int argc, char **argv) {
-    int rc = 0, n = 0;
+    int rc = 0, n = 0, nthreads = 0;
+    bool force_progress = false, quiet = false;
+    cuzk_check_level level = CUZK_CHECK_CURVE;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { print_info_help(stdout); return 0; }
-        if (argv[i][0] == '-' && argv[i][1]) return usage_error("info", "unknown option '%s'", argv[i]);
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { print_info_help(stdout); return 0; }
+        else if (!strcmp(a, "--no-check")) level = CUZK_CHECK_NONE;
+        else if (!strcmp(a, "--full-check")) level = CUZK_CHECK_FULL;
+        else if (!strcmp(a, "--progress")) force_progress = true;
+        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) quiet = true;
+        else if (!strcmp(a, "--threads")) {
+            long v;
+            if (++i >= argc || !parse_int(argv[i], &v) || v < 0 || v > 4096) return usage_error("info", "%s needs a thread count", "--threads");
+            nthreads = (int)v;
+        } else if (a[0] == '-' && a[1]) return usage_error("info", "unknown option '%s'", a);
     }
     for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--threads")) { i++; continue; }
+        if (a[0] == '-' && a[1]) continue;
         char buf[8192];
         cuzk_error e = {0};
-        cuzk_status st = cuzk_describe_file(buf, sizeof buf, argv[i], &e);
+        progress_line pl;
+        progress_init(&pl, "checking points", force_progress, quiet);
+        cuzk_status st = cuzk_describe_file_checked(buf, sizeof buf, a, level, nthreads, progress_cb, &pl, &e);
+        progress_finish(&pl);
         n++;
         if (st != CUZK_OK) { rc = fail(st, &e); continue; }
         printf("%s\n", buf);

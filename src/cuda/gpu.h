@@ -15,7 +15,9 @@
  * (R = 2^256); affine G1 (x, y) with (0, 0) = infinity; Jacobian (X, Y, Z) with Z = 0 = infinity.
  * All pointers here are HOST pointers (pageable is fine); each call copies in, computes on device 0
  * (or the current device), copies out, and frees its device memory before returning. Calls are
- * synchronous.
+ * synchronous. Exceptions: the functions that take a gpu_ctx (device context, resident bases,
+ * gpu_g1_msm_run) and those named _async, whose sections say which pointers are device pointers
+ * (named d_...) and what runs asynchronously on which stream.
  *
  * Debugging: environment CUZK_CUDA_SYNC=1 synchronizes after every kernel launch, so that a fault
  * is reported at the launch that caused it.
@@ -81,11 +83,10 @@ cuzk_status gpu_ntt(struct fr *data, size_t batch, int log_m, gpu_ntt_dir dir, g
  * bases: n affine points, (0,0) = infinity allowed, assumed on the curve. scalars: n canonical
  * little-endian integers < 2^255 (every x < r qualifies; Montgomery scalars must be converted
  * first). n = 0 gives infinity.
- * Algorithm: Pippenger with signed c-bit window digits (|digit| <= 2^(c-1), buckets 1..2^(c-1)
- * per window), (bucket, point) pairs sorted by CUB DeviceRadixSort, buckets accumulated in XYZZ
- * with mixed additions (large buckets split into chunks, chunks summed after), per-window
- * bucket reduction by segmented running sums, windows combined on the GPU. Digit 0 (and scalar
- * 0) contributes nothing and is skipped. */
+ * Runs gpu_g1_msm_run (below: the 0/1 split, then Pippenger with signed c-bit window digits,
+ * (bucket, point) pairs sorted by CUB DeviceRadixSort, XYZZ bucket accumulation, running-sum
+ * bucket reduction, windows combined on the host) on a ctx of its own on the calling thread's
+ * current device, copying bases and scalars in first. */
 cuzk_status gpu_g1_msm(struct g1_jacobian *out, const struct g1_affine *bases,
                        const struct scalar256 *scalars, size_t n, cuzk_error *err);
 
@@ -218,10 +219,13 @@ typedef struct gpu_msm_stats {
                                                         job from first to last kernel */
     size_t n_zero, n_one, n_other;                   /* scalar counts summed over the jobs */
     /* the tail, split further (CUDA-event ms summed over jobs and chunks) */
-    float tail_digits_ms;                            /* window digits + radix sort of (bucket, point) */
+    float tail_digits_ms;                            /* window digits of the scalars */
     float tail_accum_ms;                             /* bucket accumulation (mixed additions) */
-    float tail_reduce_ms;                            /* bucket reduction and window combination */
+    float tail_reduce_ms;                            /* bucket reduction to window sums (the
+                                                        window combination runs on the host) */
     size_t tail_chunks;                              /* Pippenger passes (chunks of points) run */
+    float tail_sort_ms;                              /* radix sort of the (bucket, point) pairs */
+    float tail_buckets_ms;                           /* bucket bounds and task offsets */
 } gpu_msm_stats;
 /* Runs the jobs in order on the ctx stream and waits for them; job i writes *jobs[i].out.
  * Per job, each scalar is classified (Montgomery 1 is R mod r, canonical 1 is 1):
@@ -230,9 +234,9 @@ typedef struct gpu_msm_stats {
  *          (XYZZ mixed additions per thread, then a tree of XYZZ additions);
  *   other  Pippenger over the compacted (index, scalar) list, "the tail": signed c-bit window
  *          digits, (bucket, point) pairs radix-sorted (CUB), XYZZ bucket accumulation, running-sum
- *          bucket reduction, windows combined by Horner (the algorithm of gpu_g1_msm below). Tails
- *          longer than the chunk limit (2^25 points; env CUZK_MSM_CHUNK=<points> lowers it, for
- *          tests) run as several passes whose results are summed on the device.
+ *          bucket reduction, windows combined by Horner on the host (the algorithm of gpu_g1_msm
+ *          below). Tails longer than the chunk limit (2^25 points; env CUZK_MSM_CHUNK=<points>
+ *          lowers it, for tests) run as several passes whose results are summed.
  * Montgomery scalars are converted on the device. The results do not depend on the chunking.
  * Scratch comes from the ctx's stream-ordered pool (reused across calls): about
  * 16 * W * min(n_other, chunk) bytes for the tail (W = 255/c + 1 windows of c bits) plus 4 * n.

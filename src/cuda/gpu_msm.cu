@@ -9,7 +9,7 @@
  *     inside a job, overlapped with step 2).
  *  2. ones: msm_ones_kernel, one full wave of threads; thread t sums bases[ones[t + i*T]] with XYZZ
  *     mixed additions (adjacent threads read adjacent entries); the T partial sums are added by a
- *     tree of msm_group_sum_kernel launches.
+ *     tree of msm_group_sum_kernel launches (4 per thread per level), the sum copied to the host.
  *  3. tail, in chunks of at most `chunk` entries (2^25; env CUZK_MSM_CHUNK lowers it), each chunk a
  *     Pippenger pass with signed c-bit window digits:
  *     a. msm_digits_kernel: entry j -> W = floor(255/c) + 1 signed digits d in [-2^(c-1), 2^(c-1)]
@@ -24,10 +24,11 @@
  *        (y negated for negative digits); msm_bucket_sum_kernel adds each bucket's task partials.
  *     e. bucket reduction per window: buckets cut into segments of L; each segment's running sum
  *        gives sum_k (k - lo + 1) B_k and sum_k B_k; the segment adds (lo - 1) * sum B_k (double
- *        and add). Segments of a window are then summed in groups (tree of launches).
- *     f. msm_final_kernel: Horner over windows (c doublings, one addition each), added to the
- *        job's tail accumulator on the device.
- *  4. msm_combine_kernel: ones + tail, to Jacobian, one copy to the host.
+ *        and add). Segments of a window are then summed in groups (tree of launches), and the W
+ *        window sums copied to pinned host memory.
+ *  4. on the host: the ones sum plus, per chunk, Horner over its windows (c doublings, one
+ *     addition each: ~255 dependent doublings, slow on one GPU thread, ~0.2 ms on a CPU core),
+ *     to Jacobian.
  * Scratch: stream-ordered allocations on the ctx stream (the ctx's pool keeps and reuses them).
  * Sources: Pippenger 1976; Bernstein, Doumen, Lange, Oosterwijk 2012 (signed digits); the
  * sort-by-bucket structure follows sppark / cuZK-style GPU MSMs; the 0/1 split follows
@@ -55,8 +56,9 @@ struct gpu_g1_bases {
 namespace {
 
 const uint32_t SIGN_BIT = 0x80000000u;
-const int SEG_LOG = 5;   /* buckets per reduction segment: 2^5 */
-const int GROUP = 8;     /* points summed per thread in the reduction trees */
+const int SEG_LOG = 4;        /* buckets per reduction segment: 2^4 */
+const uint32_t GROUP = 8;     /* points summed per thread in the tail's window trees */
+const uint32_t GROUP_ONES = 4; /* the same in the ones tree (more levels, shorter serial chains) */
 const size_t DEFAULT_CHUNK = (size_t)1 << 25;
 const size_t MIN_CHUNK = 64;
 
@@ -119,15 +121,15 @@ __global__ void __launch_bounds__(128) msm_ones_kernel(const g1_affine_t *__rest
     partials[t] = acc;
 }
 
-/* out[w * m_out + j] = sum_{g < GROUP} in[w * m_in + j * GROUP + g] (indices < m_in) */
+/* out[w * m_out + j] = sum_{g < group} in[w * m_in + j * group + g] (indices < m_in) */
 __global__ void msm_group_sum_kernel(const g1_xyzz_t *__restrict__ in, uint32_t m_in, uint32_t m_out, int W,
-                                     g1_xyzz_t *__restrict__ out) {
+                                     uint32_t group, g1_xyzz_t *__restrict__ out) {
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= (uint32_t)W * m_out) return;
     uint32_t w = t / m_out, j = t % m_out;
     g1_xyzz_t acc = g1_xyzz_t::inf();
-    for (uint32_t g = 0; g < GROUP; g++) {
-        uint32_t idx = j * GROUP + g;
+    for (uint32_t g = 0; g < group; g++) {
+        uint32_t idx = j * group + g;
         if (idx < m_in) acc.add(in[(size_t)w * m_in + idx]);
     }
     out[t] = acc;
@@ -266,25 +268,145 @@ __global__ void __launch_bounds__(128) msm_segment_kernel(const g1_xyzz_t *__res
     out[t] = acc;
 }
 
-/* Horner over the W window sums, added into *acc. */
-__global__ void msm_final_kernel(const g1_xyzz_t *win, int W, int c, g1_xyzz_t *acc) {
-    if (threadIdx.x != 0 || blockIdx.x != 0) return;
-    g1_xyzz_t r = win[W - 1];
-    for (int w = W - 2; w >= 0; w--) {
-        for (int k = 0; k < c; k++) r = r.dbl();
-        r.add(win[w]);
-    }
-    acc->add(r);
-}
-
-__global__ void msm_combine_kernel(const g1_xyzz_t *ones, const g1_xyzz_t *tail, g1_jacobian_t *out) {
-    if (threadIdx.x != 0 || blockIdx.x != 0) return;
-    g1_xyzz_t r = *ones;
-    r.add(*tail);
-    *out = r.to_jacobian();
-}
-
 /* ---- host side -------------------------------------------------------------------------------- */
+
+/* Host Fp arithmetic for the last, inherently serial step (Horner over the windows: ~255
+ * doublings), which one GPU thread does slowly (a dependent chain of ~150k multiply-adds) and a
+ * CPU core in ~0.2 ms. Montgomery form, R = 2^384, same limbs as the device and src/ff; CIOS with
+ * 128-bit products. Formulas as in ec.cuh (XYZZ, a = 0). */
+namespace hfp {
+typedef unsigned __int128 u128;
+struct fp { uint64_t l[6]; };
+const uint64_t P[6] = BLS12_381_FP_MODULUS;
+const uint64_t ONE[6] = BLS12_381_FP_R;
+const uint64_t INV = BLS12_381_FP_INV;
+
+inline bool geq_p(const uint64_t *t) {
+    for (int i = 5; i >= 0; i--) {
+        if (t[i] != P[i]) return t[i] > P[i];
+    }
+    return true;
+}
+inline void sub_p(uint64_t *t) {
+    uint64_t borrow = 0;
+    for (int i = 0; i < 6; i++) {
+        u128 d = (u128)t[i] - P[i] - borrow;
+        t[i] = (uint64_t)d;
+        borrow = (uint64_t)(d >> 64) & 1;
+    }
+}
+inline fp mul(const fp &a, const fp &b) {
+    uint64_t t[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    for (int i = 0; i < 6; i++) {
+        u128 c = 0;
+        for (int j = 0; j < 6; j++) {
+            c += (u128)a.l[j] * b.l[i] + t[j];
+            t[j] = (uint64_t)c;
+            c >>= 64;
+        }
+        c += t[6];
+        t[6] = (uint64_t)c;
+        t[7] = (uint64_t)(c >> 64);
+        const uint64_t m = t[0] * INV;
+        c = (u128)m * P[0] + t[0];
+        c >>= 64;
+        for (int j = 1; j < 6; j++) {
+            c += (u128)m * P[j] + t[j];
+            t[j - 1] = (uint64_t)c;
+            c >>= 64;
+        }
+        c += t[6];
+        t[5] = (uint64_t)c;
+        t[6] = t[7] + (uint64_t)(c >> 64);
+    }
+    fp r;
+    if (t[6] || geq_p(t)) sub_p(t);
+    memcpy(r.l, t, sizeof r.l);
+    return r;
+}
+inline fp add(const fp &a, const fp &b) {
+    uint64_t t[6], carry = 0;
+    for (int i = 0; i < 6; i++) {
+        u128 s = (u128)a.l[i] + b.l[i] + carry;
+        t[i] = (uint64_t)s;
+        carry = (uint64_t)(s >> 64);
+    }
+    if (carry || geq_p(t)) sub_p(t); /* a + b < 2p < 2^384: carry is 0 */
+    fp r;
+    memcpy(r.l, t, sizeof r.l);
+    return r;
+}
+inline fp sub(const fp &a, const fp &b) {
+    uint64_t t[6], borrow = 0;
+    for (int i = 0; i < 6; i++) {
+        u128 d = (u128)a.l[i] - b.l[i] - borrow;
+        t[i] = (uint64_t)d;
+        borrow = (uint64_t)(d >> 64) & 1;
+    }
+    if (borrow) {
+        uint64_t carry = 0;
+        for (int i = 0; i < 6; i++) {
+            u128 s = (u128)t[i] + P[i] + carry;
+            t[i] = (uint64_t)s;
+            carry = (uint64_t)(s >> 64);
+        }
+    }
+    fp r;
+    memcpy(r.l, t, sizeof r.l);
+    return r;
+}
+inline bool is_zero(const fp &a) { return (a.l[0] | a.l[1] | a.l[2] | a.l[3] | a.l[4] | a.l[5]) == 0; }
+inline fp dbl(const fp &a) { return add(a, a); }
+inline fp sqr(const fp &a) { return mul(a, a); }
+
+struct xyzz { fp x, y, zz, zzz; };  /* same bytes as g1_xyzz_t; zz = 0: infinity */
+inline bool is_inf(const xyzz &p) { return is_zero(p.zz); }
+xyzz pdbl(const xyzz &p) {
+    if (is_inf(p)) return p;
+    fp u = dbl(p.y), v = sqr(u), w = mul(u, v), s = mul(p.x, v), m = sqr(p.x);
+    m = add(m, dbl(m));
+    xyzz r;
+    r.x = sub(sqr(m), dbl(s));
+    r.y = sub(mul(m, sub(s, r.x)), mul(w, p.y));
+    r.zz = mul(v, p.zz);
+    r.zzz = mul(w, p.zzz);
+    return r;
+}
+xyzz padd(const xyzz &p, const xyzz &q) {
+    if (is_inf(q)) return p;
+    if (is_inf(p)) return q;
+    fp u1 = mul(p.x, q.zz), u2 = mul(q.x, p.zz), s1 = mul(p.y, q.zzz), s2 = mul(q.y, p.zzz);
+    fp pp_ = sub(u2, u1), r_ = sub(s2, s1);
+    if (is_zero(pp_)) {
+        if (is_zero(r_)) return pdbl(p);
+        xyzz z;
+        memset(&z, 0, sizeof z);
+        return z;
+    }
+    fp pp = sqr(pp_), ppp = mul(pp_, pp), qq = mul(u1, pp);
+    xyzz r;
+    r.x = sub(sub(sub(sqr(r_), ppp), qq), qq);
+    r.y = sub(mul(r_, sub(qq, r.x)), mul(s1, ppp));
+    r.zz = mul(mul(p.zz, q.zz), pp);
+    r.zzz = mul(mul(p.zzz, q.zzz), ppp);
+    return r;
+}
+/* Jacobian (X*ZZ^2, Y*ZZZ^2, ZZZ); infinity -> (1, 1, 0) in Montgomery form */
+void to_jacobian(g1_jacobian_t *out, const xyzz &p) {
+    fp j[3];
+    if (is_inf(p)) {
+        memcpy(j[0].l, ONE, 48);
+        memcpy(j[1].l, ONE, 48);
+        memset(j[2].l, 0, 48);
+    } else {
+        j[0] = mul(p.x, sqr(p.zz));
+        j[1] = mul(p.y, sqr(p.zzz));
+        j[2] = p.zzz;
+    }
+    memcpy(out, j, sizeof j);
+}
+}  // namespace hfp
+static_assert(sizeof(hfp::xyzz) == sizeof(g1_xyzz_t), "host xyzz layout");
 
 /* Stream-ordered allocations of one run, freed together (in reverse) at its end. */
 struct scratch {
@@ -367,10 +489,13 @@ out:
     return st;
 }
 
-/* One Pippenger pass over tail[0 .. cn) (cn <= p->cn); the result is added into *d_acc.
- * ev: NULL or 3 events recorded after the sort, the accumulation and the reduction. */
+/* One Pippenger pass over tail[0 .. cn) (cn <= p->cn); its W window sums are copied to h_wins
+ * (pinned host, W points; valid after the stream has passed this point).
+ * ev: NULL or TAIL_EVENTS events, recorded after the digits, the sort, the bucket bounds, the
+ * accumulation and the reduction. */
+enum { TAIL_EVENTS = 5 };
 cuzk_status tail_chunk(gpu_ctx *ctx, tail_plan *p, size_t cn, const uint32_t *tail, const g1_affine_t *bases,
-                       const uint64_t *scalars, const uint32_t *idx, int mont, g1_xyzz_t *d_acc,
+                       const uint64_t *scalars, const uint32_t *idx, int mont, g1_xyzz_t *h_wins,
                        cudaEvent_t *ev, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
     cudaStream_t s = ctx->stream;
@@ -382,10 +507,11 @@ cuzk_status tail_chunk(gpu_ctx *ctx, tail_plan *p, size_t cn, const uint32_t *ta
     msm_digits_kernel<<<nblocks(cn, 256), 256, 0, s>>>(scalars, idx, mont, tail, cn, p->c, p->W, p->nbw, p->keys,
                                                        p->vals);
     CTX_LAUNCH("msm_digits_kernel");
+    if (ev) CTX_CU(cudaEventRecord(ev[0], s));
     tb = p->temp_bytes;
     CTX_CU(cub::DeviceRadixSort::SortPairs(p->temp, tb, dk, dv, (int64_t)np, 0, p->sort_bits, s));
     CTX_LAUNCH("cub SortPairs");
-    if (ev) CTX_CU(cudaEventRecord(ev[0], s));
+    if (ev) CTX_CU(cudaEventRecord(ev[1], s));
     CTX_CU(cudaMemsetAsync(p->bstart, 0, (size_t)(p->nb + 1) * 4, s));
     CTX_CU(cudaMemsetAsync(p->bend, 0, (size_t)(p->nb + 1) * 4, s));
     msm_bounds_kernel<<<nblocks(np, 256), 256, 0, s>>>(dk.Current(), np, p->nb, p->bstart, p->bend);
@@ -395,13 +521,14 @@ cuzk_status tail_chunk(gpu_ctx *ctx, tail_plan *p, size_t cn, const uint32_t *ta
     tb = p->temp_bytes;
     CTX_CU(cub::DeviceScan::ExclusiveSum(p->temp, tb, p->ntasks, p->toff, (int)(p->nb + 1), s));
     CTX_LAUNCH("cub ExclusiveSum");
+    if (ev) CTX_CU(cudaEventRecord(ev[2], s));
     msm_accumulate_kernel<<<nblocks(p->max_tasks, 128), 128, 0, s>>>(bases, dv.Current(), p->bstart, p->bend,
                                                                       p->toff, p->nb, p->K, p->max_tasks,
                                                                       p->partials);
     CTX_LAUNCH("msm_accumulate_kernel");
     msm_bucket_sum_kernel<<<nblocks(p->nb, 128), 128, 0, s>>>(p->partials, p->toff, p->nb, p->buckets);
     CTX_LAUNCH("msm_bucket_sum_kernel");
-    if (ev) CTX_CU(cudaEventRecord(ev[1], s));
+    if (ev) CTX_CU(cudaEventRecord(ev[3], s));
     msm_segment_kernel<<<nblocks((size_t)p->W * p->seg_per_win, 128), 128, 0, s>>>(p->buckets, p->nbw, p->L,
                                                                                    p->seg_per_win, p->W, p->seg);
     CTX_LAUNCH("msm_segment_kernel");
@@ -410,14 +537,14 @@ cuzk_status tail_chunk(gpu_ctx *ctx, tail_plan *p, size_t cn, const uint32_t *ta
     b = p->seg2;
     while (m > 1) {
         uint32_t mo = (m + GROUP - 1) / GROUP;
-        msm_group_sum_kernel<<<nblocks((size_t)p->W * mo, 128), 128, 0, s>>>(a, m, mo, p->W, b);
+        msm_group_sum_kernel<<<nblocks((size_t)p->W * mo, 128), 128, 0, s>>>(a, m, mo, p->W, GROUP, b);
         CTX_LAUNCH("msm_group_sum_kernel");
         g1_xyzz_t *t = a; a = b; b = t;
         m = mo;
     }
-    msm_final_kernel<<<1, 1, 0, s>>>(a, p->W, p->c, d_acc);
-    CTX_LAUNCH("msm_final_kernel");
-    if (ev) CTX_CU(cudaEventRecord(ev[2], s));
+    /* a[w], w < W: the window sums; Horner over them runs on the host (msm_job) */
+    CTX_CU(cudaMemcpyAsync(h_wins, a, (size_t)p->W * sizeof(g1_xyzz_t), cudaMemcpyDeviceToHost, s));
+    if (ev) CTX_CU(cudaEventRecord(ev[4], s));
 out:
     return st;
 }
@@ -465,6 +592,17 @@ void jacobian_infinity(struct g1_jacobian *out) {
 
 enum { EV_BEGIN, EV_CLASS, EV_ONES, EV_TAIL, EV_END, EV_COUNT_ };
 
+/* Host sum of one chunk's window sums: sum_w 2^(c*w) * win[w] (Horner), added to *acc. */
+void host_horner_add(hfp::xyzz *acc, const g1_xyzz_t *win, int W, int c) {
+    const hfp::xyzz *w = (const hfp::xyzz *)win;
+    hfp::xyzz r = w[W - 1];
+    for (int i = W - 2; i >= 0; i--) {
+        for (int k = 0; k < c; k++) r = hfp::pdbl(r);
+        r = hfp::padd(r, w[i]);
+    }
+    *acc = hfp::padd(*acc, r);
+}
+
 /* One job (validated, n >= 1). window: 0 = default for the chunk size. */
 cuzk_status msm_job(gpu_ctx *ctx, const gpu_msm_job *job, int window, gpu_msm_stats *stats, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
@@ -474,19 +612,30 @@ cuzk_status msm_job(gpu_ctx *ctx, const gpu_msm_job *job, int window, gpu_msm_st
     const uint64_t *scalars = (const uint64_t *)job->d_scalars;
     const int mont = job->form == GPU_SCALARS_MONTGOMERY;
     const scalar_class cls = {scalars, job->d_index, mont};
+    const size_t cmax = chunk_limit();
+    const size_t max_chunks = (n + cmax - 1) / cmax;
     scratch sc;
     sc.ctx = ctx;
     sc.n = 0;
     uint32_t *d_ones = NULL, *d_tail = NULL;
     int *d_counts = NULL;
-    g1_xyzz_t *d_res = NULL, *d_part = NULL, *d_part2 = NULL;
-    g1_jacobian_t *d_jac = NULL;
+    g1_xyzz_t *d_part = NULL, *d_part2 = NULL;
     char *d_temp = NULL;
     size_t temp_bytes = 0, T = 0, n_one = 0, n_other = 0, nchunks = 0;
     cudaEvent_t ev[EV_COUNT_] = {}, ev_counts = NULL, *ev_chunk = NULL;
-    int *h_counts = (int *)ctx->h_small;
-    g1_jacobian_t *h_out = (g1_jacobian_t *)((char *)ctx->h_small + 256);
+    int *h_counts = NULL;
+    g1_xyzz_t *h_ones = NULL, *h_wins = NULL;
+    tail_plan p;
+    memset(&p, 0, sizeof p);
 
+    /* pinned host scratch: counts, the ones sum, up to 64 window sums per chunk (sized before any
+     * work of this job is queued: growing it waits for the stream) */
+    st = ctx_host_scratch(ctx, 256 + (1 + max_chunks * (size_t)(window > 0 ? 255 / window + 1 : 64)) * sizeof(g1_xyzz_t),
+                          err);
+    if (st != CUZK_OK) goto out;
+    h_counts = (int *)ctx->h_small;
+    h_ones = (g1_xyzz_t *)((char *)ctx->h_small + 256);
+    h_wins = h_ones + 1;
     if (stats)
         for (int i = 0; i < EV_COUNT_; i++) CTX_CU(cudaEventCreate(&ev[i]));
     CTX_CU(cudaEventCreateWithFlags(&ev_counts, cudaEventDisableTiming));
@@ -498,10 +647,8 @@ cuzk_status msm_job(gpu_ctx *ctx, const gpu_msm_job *job, int window, gpu_msm_st
     CTX_CU(scratch_alloc(&sc, &d_ones, n));
     CTX_CU(scratch_alloc(&sc, &d_tail, n));
     CTX_CU(scratch_alloc(&sc, &d_counts, 2));
-    CTX_CU(scratch_alloc(&sc, &d_res, 2));
-    CTX_CU(scratch_alloc(&sc, &d_jac, 1));
     CTX_CU(scratch_alloc(&sc, &d_part, T));
-    CTX_CU(scratch_alloc(&sc, &d_part2, (T + GROUP - 1) / GROUP));
+    CTX_CU(scratch_alloc(&sc, &d_part2, (T + GROUP_ONES - 1) / GROUP_ONES));
     CTX_CU(scratch_alloc(&sc, &d_temp, temp_bytes));
 
     /* 1. classify */
@@ -514,22 +661,21 @@ cuzk_status msm_job(gpu_ctx *ctx, const gpu_msm_job *job, int window, gpu_msm_st
     CTX_CU(cudaMemcpyAsync(h_counts, d_counts, 2 * sizeof(int), cudaMemcpyDeviceToHost, s));
     CTX_CU(cudaEventRecord(ev_counts, s));
 
-    /* 2. ones (the count is read on the device; the host waits for it meanwhile) */
-    CTX_CU(cudaMemsetAsync(d_res, 0, 2 * sizeof(g1_xyzz_t), s)); /* both infinity (ZZ = 0) */
+    /* 2. ones (the count is read on the device; the host waits for it meanwhile); the sum ends in
+     * d_part[0] or d_part2[0] */
     msm_ones_kernel<<<(unsigned)(T / 128), 128, 0, s>>>(bases, d_ones, d_counts, d_part);
     CTX_LAUNCH("msm_ones_kernel");
     {
         uint32_t m = (uint32_t)T;
         g1_xyzz_t *a = d_part, *b = d_part2;
         while (m > 1) {
-            uint32_t mo = (m + GROUP - 1) / GROUP;
-            g1_xyzz_t *dst = mo == 1 ? d_res : b;
-            msm_group_sum_kernel<<<nblocks(mo, 128), 128, 0, s>>>(a, m, mo, 1, dst);
+            uint32_t mo = (m + GROUP_ONES - 1) / GROUP_ONES;
+            msm_group_sum_kernel<<<nblocks(mo, 128), 128, 0, s>>>(a, m, mo, 1, GROUP_ONES, b);
             CTX_LAUNCH("msm_group_sum_kernel (ones)");
-            g1_xyzz_t *t = a; a = dst; b = t;
+            g1_xyzz_t *t = a; a = b; b = t;
             m = mo;
         }
-        if (T == 1) CTX_CU(cudaMemcpyAsync(d_res, d_part, sizeof(g1_xyzz_t), cudaMemcpyDeviceToDevice, s));
+        CTX_CU(cudaMemcpyAsync(h_ones, a, sizeof(g1_xyzz_t), cudaMemcpyDeviceToHost, s));
     }
     if (stats) CTX_CU(cudaEventRecord(ev[EV_ONES], s));
     CTX_CU(cudaEventSynchronize(ev_counts));
@@ -540,40 +686,44 @@ cuzk_status msm_job(gpu_ctx *ctx, const gpu_msm_job *job, int window, gpu_msm_st
         goto out;
     }
 
-    /* 3. tail */
+    /* 3. tail: window sums of each chunk to h_wins */
     if (n_other) {
-        tail_plan p;
-        const size_t cmax = chunk_limit();
         const size_t cn = n_other < cmax ? n_other : cmax;
         nchunks = (n_other + cn - 1) / cn;
         plan_sizes(&p, cn, window > 0 ? window : gpu_msm_window_bits(cn));
         st = plan_alloc(ctx, &sc, &p, err);
         if (st != CUZK_OK) goto out;
         if (stats) {
-            ev_chunk = new (std::nothrow) cudaEvent_t[3 * nchunks];
+            ev_chunk = new (std::nothrow) cudaEvent_t[TAIL_EVENTS * nchunks];
             if (!ev_chunk) {
                 st = dev_error(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "gpu_g1_msm_run: out of memory");
                 goto out;
             }
-            for (size_t i = 0; i < 3 * nchunks; i++) ev_chunk[i] = NULL;
-            for (size_t i = 0; i < 3 * nchunks; i++) CTX_CU(cudaEventCreate(&ev_chunk[i]));
+            for (size_t i = 0; i < TAIL_EVENTS * nchunks; i++) ev_chunk[i] = NULL;
+            for (size_t i = 0; i < TAIL_EVENTS * nchunks; i++) CTX_CU(cudaEventCreate(&ev_chunk[i]));
         }
         for (size_t ci = 0; ci < nchunks; ci++) {
             const size_t j0 = ci * cn, len = n_other - j0 < cn ? n_other - j0 : cn;
-            st = tail_chunk(ctx, &p, len, d_tail + j0, bases, scalars, job->d_index, mont, d_res + 1,
-                            ev_chunk ? ev_chunk + 3 * ci : NULL, err);
+            st = tail_chunk(ctx, &p, len, d_tail + j0, bases, scalars, job->d_index, mont, h_wins + ci * p.W,
+                            ev_chunk ? ev_chunk + TAIL_EVENTS * ci : NULL, err);
             if (st != CUZK_OK) goto out;
         }
     }
-    if (stats) CTX_CU(cudaEventRecord(ev[EV_TAIL], s));
-
-    /* 4. combine */
-    msm_combine_kernel<<<1, 1, 0, s>>>(d_res, d_res + 1, d_jac);
-    CTX_LAUNCH("msm_combine_kernel");
-    CTX_CU(cudaMemcpyAsync(h_out, d_jac, sizeof(g1_jacobian_t), cudaMemcpyDeviceToHost, s));
-    if (stats) CTX_CU(cudaEventRecord(ev[EV_END], s));
+    if (stats) {
+        CTX_CU(cudaEventRecord(ev[EV_TAIL], s));
+        CTX_CU(cudaEventRecord(ev[EV_END], s));
+    }
     CTX_CU(cudaStreamSynchronize(s));
-    memcpy(job->out, h_out, sizeof(g1_jacobian_t));
+
+    /* 4. on the host: Horner over each chunk's windows, plus the ones, to Jacobian */
+    {
+        hfp::xyzz acc;
+        g1_jacobian_t r;
+        memcpy(&acc, h_ones, sizeof acc);
+        for (size_t ci = 0; ci < nchunks; ci++) host_horner_add(&acc, h_wins + ci * p.W, p.W, p.c);
+        hfp::to_jacobian(&r, acc);
+        memcpy(job->out, &r, sizeof r);
+    }
     if (stats) {
         stats->classify_ms += ev_ms(ev[EV_BEGIN], ev[EV_CLASS]);
         stats->ones_ms += ev_ms(ev[EV_CLASS], ev[EV_ONES]);
@@ -584,10 +734,13 @@ cuzk_status msm_job(gpu_ctx *ctx, const gpu_msm_job *job, int window, gpu_msm_st
         stats->n_zero += n - n_one - n_other;
         stats->tail_chunks += nchunks;
         for (size_t ci = 0; ci < nchunks && ev_chunk; ci++) {
-            cudaEvent_t start = ci == 0 ? ev[EV_ONES] : ev_chunk[3 * ci - 1];
-            stats->tail_digits_ms += ev_ms(start, ev_chunk[3 * ci]);
-            stats->tail_accum_ms += ev_ms(ev_chunk[3 * ci], ev_chunk[3 * ci + 1]);
-            stats->tail_reduce_ms += ev_ms(ev_chunk[3 * ci + 1], ev_chunk[3 * ci + 2]);
+            cudaEvent_t *e = ev_chunk + TAIL_EVENTS * ci;
+            cudaEvent_t start = ci == 0 ? ev[EV_ONES] : e[-1];
+            stats->tail_digits_ms += ev_ms(start, e[0]);
+            stats->tail_sort_ms += ev_ms(e[0], e[1]);
+            stats->tail_buckets_ms += ev_ms(e[1], e[2]);
+            stats->tail_accum_ms += ev_ms(e[2], e[3]);
+            stats->tail_reduce_ms += ev_ms(e[3], e[4]);
         }
     }
 out:
@@ -596,7 +749,7 @@ out:
         if (ev[i]) (void)cudaEventDestroy(ev[i]);
     if (ev_counts) (void)cudaEventDestroy(ev_counts);
     if (ev_chunk) {
-        for (size_t i = 0; i < 3 * nchunks; i++)
+        for (size_t i = 0; i < TAIL_EVENTS * nchunks; i++)
             if (ev_chunk[i]) (void)cudaEventDestroy(ev_chunk[i]);
         delete[] ev_chunk;
     }
@@ -635,13 +788,9 @@ cuzk_status msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs, int wi
 
 /* ---- resident bases --------------------------------------------------------------------------- */
 
-extern "C" cuzk_status gpu_g1_bases_upload(gpu_ctx *ctx, gpu_g1_bases **out, const struct g1_affine *bases,
-                                           size_t n, cuzk_error *err) {
-    GPU_ARG(out, "gpu_g1_bases_upload: out is NULL");
-    *out = NULL;
-    GPU_ARG(n == 0 || bases, "gpu_g1_bases_upload: bases is NULL");
-    GPU_ARG(n < ((size_t)1 << 31), "gpu_g1_bases_upload: n >= 2^31");
-    CTX_ENTER();
+namespace {
+/* *out = n device points, copied from the host array `bases` when not NULL (else uninitialized). */
+cuzk_status bases_alloc(gpu_ctx *ctx, gpu_g1_bases **out, size_t n, const struct g1_affine *bases, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
     gpu_g1_bases *b = new (std::nothrow) gpu_g1_bases;
     if (!b) return dev_error(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "gpu_g1_bases_upload: out of memory");
@@ -662,6 +811,17 @@ out:
     if (b->d_pts) (void)cudaFree(b->d_pts);
     delete b;
     return st;
+}
+}  // namespace
+
+extern "C" cuzk_status gpu_g1_bases_upload(gpu_ctx *ctx, gpu_g1_bases **out, const struct g1_affine *bases,
+                                           size_t n, cuzk_error *err) {
+    GPU_ARG(out, "gpu_g1_bases_upload: out is NULL");
+    *out = NULL;
+    GPU_ARG(n == 0 || bases, "gpu_g1_bases_upload: bases is NULL");
+    GPU_ARG(n < ((size_t)1 << 31), "gpu_g1_bases_upload: n >= 2^31");
+    CTX_ENTER();
+    return bases_alloc(ctx, out, n, bases, err);
 }
 
 extern "C" size_t gpu_g1_bases_count(const gpu_g1_bases *b) { return b ? b->n : 0; }
@@ -802,7 +962,7 @@ cuzk_status bench_run(size_t n, int window, double frac01, bool montgomery, int 
     cudaError_t ce = cudaGetDevice(&dev);
     if (ce != cudaSuccess) return gpu_fail(err, ce, __FILE__, __LINE__, "cudaGetDevice");
     if ((st = gpu_ctx_create(&ctx, dev, err)) != CUZK_OK) goto out;
-    if ((st = gpu_g1_bases_upload(ctx, &b, NULL, n, err)) != CUZK_OK) goto out;
+    if ((st = bases_alloc(ctx, &b, n, NULL, err)) != CUZK_OK) goto out;
     if ((st = gpu_buf_alloc(ctx, (void **)&d_s, n * 32, err)) != CUZK_OK) goto out;
     CTX_CU(cudaEventCreate(&e0));
     CTX_CU(cudaEventCreate(&e1));

@@ -4,11 +4,14 @@
 #include "formats/mapped_file.h"
 #include "util/log.h"
 #include "util/parallel.h"
+#include "util/timer.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define VK_FIXED_BYTES (3 * G1_UNCOMPRESSED_BYTES + 3 * G2_UNCOMPRESSED_BYTES)
 
@@ -236,35 +239,388 @@ static cuzk_status r_vk(groth16_vk *vk, byte_cursor *c, const char *what, bool s
 void bellperson_params_free(bellperson_params *p) {
     if (!p) return;
     groth16_vk_free(&p->vk);
-    free(p->h);
-    free(p->l);
-    free(p->a);
-    free(p->b_g1);
-    free(p->b_g2);
+    if (p->block) {
+        if (p->block_free) p->block_free(p->block_ctx, p->block, p->block_bytes);
+        else free(p->block);
+    } else {
+        free(p->h);
+        free(p->l);
+        free(p->a);
+        free(p->b_g1);
+        free(p->b_g2);
+    }
     memset(p, 0, sizeof *p);
 }
 
-cuzk_status bellperson_params_load(bellperson_params *p, const char *path, bool check_subgroup, cuzk_error *err) {
+size_t bellperson_params_host_bytes(const bellperson_params *p) {
+    if (!p) return 0;
+    size_t ic = p->vk.ic ? ((size_t)p->vk.n_public + 1) * sizeof(g1_affine) : 0;
+    if (p->block) return p->block_bytes + ic;
+    return ic + ((size_t)p->n_h + p->n_l + p->n_a + p->n_b_g1) * sizeof(g1_affine) + (size_t)p->n_b_g2 * sizeof(g2_affine);
+}
+
+/* ---- loading: the layout, then one parallel pass over every point ------------------------ */
+
+#define ROUND64(x) (((x) + 63) & ~(size_t)63)
+
+/* The point sections of a .params file in file order: six vk points, then ic, h, l, a, b_g1, b_g2. */
+enum { S_ALPHA1, S_BETA1, S_BETA2, S_GAMMA2, S_DELTA1, S_DELTA2, S_IC, S_H, S_L, S_A, S_B_G1, S_B_G2, S_COUNT };
+static const char *const SEC_NAME[S_COUNT] = {"vk alpha_g1", "vk beta_g1", "vk beta_g2", "vk gamma_g2",
+                                              "vk delta_g1", "vk delta_g2", "vk ic", "h", "l", "a", "b_g1", "b_g2"};
+static bool sec_is_g2(int s) { return s == S_BETA2 || s == S_GAMMA2 || s == S_DELTA2 || s == S_B_G2; }
+static bool sec_single(int s) { return s < S_IC; }
+
+typedef struct bp_sections {
+    size_t off[S_COUNT];      /* file offset of the first point */
+    uint32_t count[S_COUNT];
+} bp_sections;
+
+/* Reads the counts and checks every section against the bytes left; fills *sec when not NULL. */
+static cuzk_status read_layout(bellperson_layout *out, bp_sections *sec, const uint8_t *data, size_t size,
+                               const char *what, cuzk_error *err) {
+    byte_cursor c = {data, size};
+    bp_sections t;
+    memset(&t, 0, sizeof t);
+    for (int s = 0; s < S_COUNT; s++) {
+        size_t elt = sec_is_g2(s) ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES;
+        uint32_t n = 1;
+        if (!sec_single(s) && !cursor_u32be(&c, &n))
+            return ERR(err, CUZK_ERR_FORMAT, "%s: truncated before the %s count (file is %zu bytes)", what, SEC_NAME[s],
+                       size);
+        if (sec_single(s) && c.left < elt)
+            return ERR(err, CUZK_ERR_FORMAT, "%s: truncated at %s (file is %zu bytes)", what, SEC_NAME[s], size);
+        if ((uint64_t)n * elt > c.left)
+            return ERR(err, CUZK_ERR_FORMAT, "%s: truncated: %s claims %u points (%llu bytes), only %zu bytes left", what,
+                       SEC_NAME[s], n, (unsigned long long)n * elt, c.left);
+        if (s == S_IC && n == 0)
+            return ERR(err, CUZK_ERR_FORMAT, "%s: vk ic is empty (needs at least the ONE input)", what);
+        t.off[s] = (size_t)(c.p - data);
+        t.count[s] = n;
+        c.p += (size_t)n * elt;
+        c.left -= (size_t)n * elt;
+    }
+    if (c.left != 0)
+        return ERR(err, CUZK_ERR_FORMAT, "%s: oversized: %zu trailing bytes after b_g2 (the counts account for %zu of %zu bytes)",
+                   what, c.left, size - c.left, size);
+    if (out) {
+        memset(out, 0, sizeof *out);
+        out->file_bytes = size;
+        out->n_ic = t.count[S_IC];
+        out->n_h = t.count[S_H];
+        out->n_l = t.count[S_L];
+        out->n_a = t.count[S_A];
+        out->n_b_g1 = t.count[S_B_G1];
+        out->n_b_g2 = t.count[S_B_G2];
+        out->block_bytes = ROUND64((size_t)t.count[S_H] * sizeof(g1_affine)) + ROUND64((size_t)t.count[S_L] * sizeof(g1_affine)) +
+                           ROUND64((size_t)t.count[S_A] * sizeof(g1_affine)) +
+                           ROUND64((size_t)t.count[S_B_G1] * sizeof(g1_affine)) +
+                           ROUND64((size_t)t.count[S_B_G2] * sizeof(g2_affine));
+        out->host_bytes = out->block_bytes + (size_t)t.count[S_IC] * sizeof(g1_affine);
+    }
+    if (sec) *sec = t;
+    return CUZK_OK;
+}
+
+cuzk_status bellperson_params_layout(bellperson_layout *out, const uint8_t *data, size_t size, const char *what,
+                                     cuzk_error *err) {
+    if (!out || !what || (!data && size)) return ERR(err, CUZK_ERR_ARG, "bellperson_params_layout: NULL argument");
+    return read_layout(out, NULL, data, size, what, err);
+}
+
+/* 48 big-endian bytes -> 6 little-endian limbs (no reduction, no flag masking) */
+static inline void be48_limbs(uint64_t l[6], const uint8_t *in) {
+    for (int k = 0; k < 6; k++) {
+        uint64_t w;
+        memcpy(&w, in + 8 * k, 8);
+        l[5 - k] = __builtin_bswap64(w);
+    }
+}
+
+#define FLAG_BITS 0xe0u
+#define TOP_MASK 0x1fffffffffffffffull /* the most significant limb without the three flag bits */
+
+/* Flag bits of an uncompressed encoding of n bytes: PT_OK for none, PT_INFINITY for a well-formed
+ * infinity (forbidden in .params), PT_BAD_FLAGS otherwise. */
+static pt_fault flags_fault(const uint8_t *in, size_t n) {
+    uint8_t f = in[0] & FLAG_BITS;
+    if (f == 0) return PT_OK;
+    if (f != 0x40) return PT_BAD_FLAGS;
+    uint8_t acc = in[0] & (uint8_t)~FLAG_BITS;
+    for (size_t i = 1; i < n; i++) acc |= in[i];
+    return acc ? PT_BAD_FLAGS : PT_INFINITY;
+}
+
+/* Decodes one zcash-uncompressed G1 point and checks it at `level` (NONE: converts whatever is
+ * there; a value >= p still yields some field element, as Montgomery multiplication by R^2 of
+ * any 384-bit input stays below p). out may be NULL (check only). */
+static pt_fault g1_decode(g1_affine *out, const uint8_t *in, cuzk_check_level level) {
+    uint64_t x[6], y[6];
+    g1_affine t;
+    be48_limbs(x, in);
+    be48_limbs(y, in + 48);
+    if (level == CUZK_CHECK_NONE) {
+        if (in[0] & 0x40) { memset(&t, 0, sizeof t); goto done; }
+        x[5] &= TOP_MASK;
+        fp_from_canon(&t.x, x);
+        fp_from_canon(&t.y, y);
+        goto done;
+    }
+    pt_fault f = flags_fault(in, G1_UNCOMPRESSED_BYTES);
+    if (f) return f;
+    if (!fp_is_canon(x) || !fp_is_canon(y)) return PT_NOT_CANONICAL;
+    fp_from_canon(&t.x, x);
+    fp_from_canon(&t.y, y);
+    /* (0, 0) without the infinity flag is not on the curve; is_on_curve takes it for infinity */
+    if (g1_affine_is_infinity(&t) || !g1_affine_is_on_curve(&t)) return PT_NOT_ON_CURVE;
+    if (level == CUZK_CHECK_FULL && !g1_affine_is_in_subgroup(&t)) return PT_NOT_IN_SUBGROUP;
+done:
+    if (out) *out = t;
+    return PT_OK;
+}
+
+/* G2: x = x.c1 | x.c0, y = y.c1 | y.c0, 48 bytes each. */
+static pt_fault g2_decode(g2_affine *out, const uint8_t *in, cuzk_check_level level) {
+    uint64_t l[4][6];
+    g2_affine t;
+    for (int k = 0; k < 4; k++) be48_limbs(l[k], in + 48 * k);
+    if (level == CUZK_CHECK_NONE) {
+        if (in[0] & 0x40) { memset(&t, 0, sizeof t); goto done; }
+        l[0][5] &= TOP_MASK;
+    } else {
+        pt_fault f = flags_fault(in, G2_UNCOMPRESSED_BYTES);
+        if (f) return f;
+        for (int k = 0; k < 4; k++)
+            if (!fp_is_canon(l[k])) return PT_NOT_CANONICAL;
+    }
+    fp_from_canon(&t.x.c1, l[0]);
+    fp_from_canon(&t.x.c0, l[1]);
+    fp_from_canon(&t.y.c1, l[2]);
+    fp_from_canon(&t.y.c0, l[3]);
+    if (level != CUZK_CHECK_NONE) {
+        if (g2_affine_is_infinity(&t) || !g2_affine_is_on_curve(&t)) return PT_NOT_ON_CURVE;
+        if (level == CUZK_CHECK_FULL && !g2_affine_is_in_subgroup(&t)) return PT_NOT_IN_SUBGROUP;
+    }
+done:
+    if (out) *out = t;
+    return PT_OK;
+}
+
+/* Points per work chunk: ~384 KiB of file either way; a FULL check of a G1 chunk takes ~0.1 s. */
+#define CHUNK_G1 4096u
+#define CHUNK_G2 2048u
+
+typedef struct bp_scan {
+    const uint8_t *data;
+    bp_sections sec;
+    void *out[S_COUNT];                 /* destination per section, NULL: check only */
+    uint64_t first_ord[S_COUNT];        /* ordinal of the section's first point in the file */
+    uint64_t first_chunk[S_COUNT + 1];  /* chunk numbering, file order; [S_COUNT] = total */
+    cuzk_check_level level;
+    _Atomic uint64_t next_chunk;
+    _Atomic uint64_t first_bad;         /* lowest bad ordinal seen, UINT64_MAX: none */
+    _Atomic uint64_t done_bytes;
+    uint64_t total_bytes;
+    cuzk_progress_fn progress;
+    void *progress_user;
+    double last_report_ms;              /* touched by tid 0 only */
+} bp_scan;
+
+static uint32_t sec_chunk(int s) { return sec_is_g2(s) ? CHUNK_G2 : CHUNK_G1; }
+
+static void scan_min(_Atomic uint64_t *a, uint64_t v) {
+    uint64_t cur = atomic_load(a);
+    while (v < cur && !atomic_compare_exchange_weak(a, &cur, v)) {
+    }
+}
+
+/* One worker: takes chunks in file order until none are left or every remaining chunk lies
+ * after a bad point already found. Every point before the final first_bad is therefore checked,
+ * which makes the reported point the lowest bad one whatever the scheduling. */
+static void scan_worker(void *vc, size_t b, size_t e, int tid) {
+    (void)b;
+    (void)e;
+    bp_scan *c = vc;
+    int s = 0;
+    for (;;) {
+        uint64_t k = atomic_fetch_add(&c->next_chunk, 1);
+        if (k >= c->first_chunk[S_COUNT]) break;
+        while (k >= c->first_chunk[s + 1]) s++;
+        uint32_t per = sec_chunk(s);
+        uint64_t i0 = (k - c->first_chunk[s]) * per;
+        uint64_t i1 = i0 + per < c->sec.count[s] ? i0 + per : c->sec.count[s];
+        if (c->first_ord[s] + i0 >= atomic_load(&c->first_bad)) break; /* later chunks lie further on */
+        size_t elt = sec_is_g2(s) ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES;
+        const uint8_t *in = c->data + c->sec.off[s];
+        for (uint64_t i = i0; i < i1; i++) {
+            pt_fault f;
+            if (sec_is_g2(s)) f = g2_decode(c->out[s] ? (g2_affine *)c->out[s] + i : NULL, in + i * elt, c->level);
+            else f = g1_decode(c->out[s] ? (g1_affine *)c->out[s] + i : NULL, in + i * elt, c->level);
+            if (f) {
+                scan_min(&c->first_bad, c->first_ord[s] + i);
+                break;
+            }
+        }
+        uint64_t done = atomic_fetch_add(&c->done_bytes, (i1 - i0) * elt) + (i1 - i0) * elt;
+        if (tid == 0 && c->progress) {
+            double t = now_ms();
+            if (t - c->last_report_ms >= 50) {
+                c->last_report_ms = t;
+                c->progress(c->progress_user, SEC_NAME[s], done, c->total_bytes);
+            }
+        }
+    }
+}
+
+/* Plain host memory for the decoded block; big blocks are 2 MiB aligned and asked for
+ * transparent huge pages (fewer first-touch faults while decoding, fewer TLB misses in MSMs). */
+static void *default_block_alloc(size_t bytes) {
+    const size_t huge = (size_t)2 << 20;
+    if (bytes < 2 * huge) return aligned_alloc(64, ROUND64(bytes));
+    size_t rounded = (bytes + huge - 1) & ~(huge - 1);
+    void *p = aligned_alloc(huge, rounded);
+#ifdef MADV_HUGEPAGE
+    if (p) (void)madvise(p, rounded, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
+cuzk_status bellperson_params_decode(bellperson_params *p, const uint8_t *data, size_t size, const char *what,
+                                     const bellperson_load_opts *opts, cuzk_error *err) {
+    static const bellperson_load_opts dflt;
+    const bellperson_load_opts *o = opts ? opts : &dflt;
+    bp_scan *c = NULL;
+    void *block = NULL;
+    g1_affine *ic = NULL;
+    bellperson_layout lay;
+    cuzk_status st;
+    if (p) memset(p, 0, sizeof *p);
+    if (!what || (!data && size)) return ERR(err, CUZK_ERR_ARG, "bellperson_params_decode: NULL argument");
+    c = calloc(1, sizeof *c);
+    if (!c) return ERR(err, CUZK_ERR_NOMEM, "%s: cannot allocate the loader state", what);
+    if ((st = read_layout(&lay, &c->sec, data, size, what, err))) goto out;
+    c->data = data;
+    c->level = o->check == CUZK_CHECK_DEFAULT ? CUZK_CHECK_CURVE : o->check;
+    c->progress = o->progress;
+    c->progress_user = o->progress_user;
+    c->total_bytes = size;
+    c->last_report_ms = now_ms();
+    atomic_init(&c->next_chunk, 0);
+    atomic_init(&c->first_bad, UINT64_MAX);
+    atomic_init(&c->done_bytes, 0);
+    {
+        uint64_t pts = 0, point_bytes = 0;
+        for (int s = 0; s < S_COUNT; s++) {
+            c->first_ord[s] = pts;
+            pts += c->sec.count[s];
+            point_bytes += (uint64_t)c->sec.count[s] * (sec_is_g2(s) ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES);
+            c->first_chunk[s + 1] = c->first_chunk[s] + (c->sec.count[s] + sec_chunk(s) - 1) / sec_chunk(s);
+        }
+        atomic_store(&c->done_bytes, size - point_bytes);
+    }
+    if (p) {
+        if (lay.block_bytes) {
+            block = o->alloc ? o->alloc(o->alloc_ctx, lay.block_bytes) : default_block_alloc(lay.block_bytes);
+            if (!block || ((uintptr_t)block & 63)) {
+                if (block && o->free) o->free(o->alloc_ctx, block, lay.block_bytes);
+                block = NULL;
+                st = ERR(err, CUZK_ERR_NOMEM, "%s: cannot allocate %zu bytes (64-byte aligned) for the points", what,
+                         lay.block_bytes);
+                goto out;
+            }
+        }
+        ic = malloc((size_t)lay.n_ic * sizeof *ic);
+        if (!ic) {
+            st = ERR(err, CUZK_ERR_NOMEM, "%s: cannot allocate %u ic points", what, lay.n_ic);
+            goto out;
+        }
+        uint8_t *q = block;
+        p->n_h = lay.n_h;
+        p->n_l = lay.n_l;
+        p->n_a = lay.n_a;
+        p->n_b_g1 = lay.n_b_g1;
+        p->n_b_g2 = lay.n_b_g2;
+        p->h = lay.n_h ? (g1_affine *)q : NULL;
+        q += ROUND64((size_t)lay.n_h * sizeof(g1_affine));
+        p->l = lay.n_l ? (g1_affine *)q : NULL;
+        q += ROUND64((size_t)lay.n_l * sizeof(g1_affine));
+        p->a = lay.n_a ? (g1_affine *)q : NULL;
+        q += ROUND64((size_t)lay.n_a * sizeof(g1_affine));
+        p->b_g1 = lay.n_b_g1 ? (g1_affine *)q : NULL;
+        q += ROUND64((size_t)lay.n_b_g1 * sizeof(g1_affine));
+        p->b_g2 = lay.n_b_g2 ? (g2_affine *)q : NULL;
+        c->out[S_ALPHA1] = &p->vk.alpha1;
+        c->out[S_BETA1] = &p->vk.beta1;
+        c->out[S_BETA2] = &p->vk.beta2;
+        c->out[S_GAMMA2] = &p->vk.gamma2;
+        c->out[S_DELTA1] = &p->vk.delta1;
+        c->out[S_DELTA2] = &p->vk.delta2;
+        c->out[S_IC] = ic;
+        c->out[S_H] = p->h;
+        c->out[S_L] = p->l;
+        c->out[S_A] = p->a;
+        c->out[S_B_G1] = p->b_g1;
+        c->out[S_B_G2] = p->b_g2;
+    }
+    int nthreads = o->nthreads > 0 ? o->nthreads : cuzk_num_threads();
+    if ((uint64_t)nthreads > c->first_chunk[S_COUNT]) nthreads = (int)c->first_chunk[S_COUNT];
+    if (size < ((size_t)1 << 20)) nthreads = 1; /* a small file is not worth a thread */
+    if (nthreads < 1) nthreads = 1;
+    if (c->progress) c->progress(c->progress_user, SEC_NAME[S_ALPHA1], 0, size);
+    parallel_for((size_t)nthreads, nthreads, scan_worker, c);
+    uint64_t bad = atomic_load(&c->first_bad);
+    if (bad != UINT64_MAX) {
+        int s = 0;
+        while (s + 1 < S_COUNT && bad >= c->first_ord[s + 1]) s++;
+        uint64_t i = bad - c->first_ord[s];
+        const uint8_t *in = data + c->sec.off[s] + i * (sec_is_g2(s) ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES);
+        pt_fault f = sec_is_g2(s) ? g2_decode(NULL, in, c->level) : g1_decode(NULL, in, c->level);
+        if (sec_single(s)) st = ERR(err, CUZK_ERR_POINT, "%s: %s: %s", what, SEC_NAME[s], pt_fault_str(f));
+        else
+            st = ERR(err, CUZK_ERR_POINT, "%s: %s point %llu: %s", what, SEC_NAME[s], (unsigned long long)i,
+                     pt_fault_str(f));
+        goto out;
+    }
+    if (c->progress) c->progress(c->progress_user, SEC_NAME[S_B_G2], size, size);
+    if (p) {
+        p->vk.ic = ic;
+        p->vk.n_public = lay.n_ic - 1;
+        p->block = block;
+        p->block_bytes = lay.block_bytes;
+        p->block_free = o->alloc ? o->free : NULL;
+        p->block_ctx = o->alloc ? o->alloc_ctx : NULL;
+        ic = NULL;
+        block = NULL;
+    }
+out:
+    free(ic);
+    if (block) {
+        if (o->alloc) { if (o->free) o->free(o->alloc_ctx, block, lay.block_bytes); }
+        else free(block);
+    }
+    if (st && p) memset(p, 0, sizeof *p);
+    free(c);
+    return st;
+}
+
+cuzk_status bellperson_params_load_ex(bellperson_params *p, const char *path, const bellperson_load_opts *opts,
+                                      cuzk_error *err) {
     mapped_file f;
     cuzk_status st;
-    memset(p, 0, sizeof *p);
+    if (p) memset(p, 0, sizeof *p);
+    if (!p || !path) return ERR(err, CUZK_ERR_ARG, "bellperson_params_load: NULL argument");
     if ((st = mapped_file_open(&f, path, err))) return st;
     char what[1100];
     snprintf(what, sizeof what, "bellperson params %s", path);
-    byte_cursor c = {f.m_data, f.size_bytes};
-    if ((st = r_vk(&p->vk, &c, what, check_subgroup, err))) goto out;
-    if ((st = r_points((void **)&p->h, &p->n_h, &c, G1_UNCOMPRESSED_BYTES, "h", what, check_subgroup, err))) goto out;
-    if ((st = r_points((void **)&p->l, &p->n_l, &c, G1_UNCOMPRESSED_BYTES, "l", what, check_subgroup, err))) goto out;
-    if ((st = r_points((void **)&p->a, &p->n_a, &c, G1_UNCOMPRESSED_BYTES, "a", what, check_subgroup, err))) goto out;
-    if ((st = r_points((void **)&p->b_g1, &p->n_b_g1, &c, G1_UNCOMPRESSED_BYTES, "b_g1", what, check_subgroup, err)))
-        goto out;
-    if ((st = r_points((void **)&p->b_g2, &p->n_b_g2, &c, G2_UNCOMPRESSED_BYTES, "b_g2", what, check_subgroup, err)))
-        goto out;
-    if (c.left != 0) st = ERR(err, CUZK_ERR_FORMAT, "%s: %zu trailing bytes after b_g2", what, c.left);
-out:
-    if (st) bellperson_params_free(p);
+    st = bellperson_params_decode(p, f.m_data, f.size_bytes, what, opts, err);
     mapped_file_close(&f);
     return st;
+}
+
+cuzk_status bellperson_params_load(bellperson_params *p, const char *path, bool check_subgroup, cuzk_error *err) {
+    bellperson_load_opts o;
+    memset(&o, 0, sizeof o);
+    o.check = check_subgroup ? CUZK_CHECK_FULL : CUZK_CHECK_CURVE;
+    return bellperson_params_load_ex(p, path, &o, err);
 }
 
 cuzk_status bellperson_vk_load(groth16_vk *vk, const char *path, cuzk_error *err) {

@@ -5,11 +5,18 @@
  *   u32 + h (G1); u32 + l (G1); u32 + a (G1); u32 + b_g1 (G1); u32 + b_g2 (G2).
  * .vk is the vk part alone (through ic).
  * proof: A compressed G1 (48) | B compressed G2 (96) | C compressed G1 (48).
+ * Compatible with bellperson's Parameters::write / read (filecoin-project/bellperson,
+ * src/groth16/parameters.rs); a 32 GiB PoRep file is ~47 GB.
  *
- * Loading validates every point (canonical, on curve; subgroup unless check_subgroup is false)
- * and names the section and index of the first bad one (CUZK_ERR_POINT). A size check against
- * the header counts gives CUZK_ERR_FORMAT for truncated or oversized files. Arrays are owned
- * host memory; bellperson_params_free releases them. Not thread-safe per object.
+ * Loading is two steps. (1) The layout: the counts are read and the file size is checked against
+ * them to the byte, so a truncated or oversized file gives CUZK_ERR_FORMAT naming the section,
+ * before any point is touched. (2) One parallel pass over every point of the file (all threads,
+ * src/util/parallel.h; work handed out in file order in chunks of a few thousand points) that
+ * decodes and checks at the requested cuzk_check_level. The error names the section and index of
+ * the FIRST bad point in file order (lowest index; the same point whatever the thread count).
+ *
+ * Thread-safety: the functions are reentrant; a bellperson_params is not synchronized (read it
+ * from any number of threads, write it from one).
  */
 #ifndef CUZK_FORMATS_BELLPERSON_H
 #define CUZK_FORMATS_BELLPERSON_H
@@ -21,6 +28,12 @@
 #include "cuzk/cuzk.h"
 #include "formats/json.h"
 
+/* Decoded parameters, host memory, Montgomery affine points (src/ec/ec.h).
+ * Storage: when `block` is not NULL, h, l, a, b_g1 and b_g2 point into that one allocation of
+ * block_bytes bytes (64-byte aligned, each array starting on a 64-byte boundary), released by
+ * block_free(block_ctx, block, block_bytes), or free() when block_free is NULL. When `block` is
+ * NULL the five arrays are separate allocations released with free() (what tests and setup
+ * build). vk.ic is always its own malloc'd array (groth16_vk_free). */
 typedef struct bellperson_params {
     groth16_vk vk;            /* alpha1, beta1, beta2, gamma2, delta1, delta2, ic */
     uint32_t n_h, n_l, n_a, n_b_g1, n_b_g2;
@@ -29,11 +42,66 @@ typedef struct bellperson_params {
     g1_affine *a;             /* inputs then A-dense aux */
     g1_affine *b_g1;          /* B-dense inputs then B-dense aux */
     g2_affine *b_g2;
+    void *block;
+    size_t block_bytes;
+    void (*block_free)(void *ctx, void *ptr, size_t bytes);
+    void *block_ctx;
 } bellperson_params;
 
-cuzk_status bellperson_params_write(const char *path, const bellperson_params *p, cuzk_error *err);
+/* What the counts of a .params file say, checked against its size. */
+typedef struct bellperson_layout {
+    size_t file_bytes;
+    uint32_t n_ic, n_h, n_l, n_a, n_b_g1, n_b_g2;
+    size_t block_bytes;       /* the decoded block (bellperson_params.block) */
+    size_t host_bytes;        /* block_bytes + the decoded ic array: host memory of a load */
+} bellperson_layout;
+
+/* Reads the counts of the .params bytes data[0, size) (a few header words; points untouched).
+ * what: the name used in messages ("bellperson params /path"). Errors: CUZK_ERR_FORMAT when the
+ * data ends before a count or inside a section ("truncated", "h claims N points (B bytes), only
+ * L bytes left"), when bytes follow b_g2 ("K trailing bytes after b_g2"), or when ic is empty;
+ * CUZK_ERR_ARG for NULL out/what. */
+cuzk_status bellperson_params_layout(bellperson_layout *out, const uint8_t *data, size_t size, const char *what,
+                                     cuzk_error *err);
+
+/* Options of a load; a zeroed struct is the default (CURVE checks, all threads, plain memory). */
+typedef struct bellperson_load_opts {
+    cuzk_check_level check;
+    int nthreads;                 /* 0: cuzk_num_threads() */
+    cuzk_progress_fn progress;    /* NULL: none. Bytes are file bytes; `what` is a section name */
+    void *progress_user;
+    /* Allocator of the decoded block (e.g. pinned host memory): alloc(ctx, bytes) returns at
+     * least 64-byte aligned memory or NULL; free(ctx, ptr, bytes) releases it and is stored in
+     * the result as block_free. alloc NULL: aligned_alloc / free. */
+    void *(*alloc)(void *ctx, size_t bytes);
+    void (*free)(void *ctx, void *ptr, size_t bytes);
+    void *alloc_ctx;
+} bellperson_load_opts;
+
+/* Decodes (and checks, at opts->check) the .params bytes data[0, size) into *p; p NULL: check
+ * only (nothing is allocated but a few KiB). opts NULL: defaults. The data may be a mapped file
+ * (mapped_file.h); it is read once, front to back, by all threads.
+ * Errors (on error *p is zeroed, nothing is held):
+ *   CUZK_ERR_FORMAT  as bellperson_params_layout
+ *   CUZK_ERR_POINT   "<what>: <section> point <index>: <why>" for the first bad point in file
+ *                    order (vk points are named without an index: "vk beta_g1: not on the curve")
+ *   CUZK_ERR_NOMEM   the block or ic array could not be allocated
+ *   CUZK_ERR_ARG     NULL data with size > 0, NULL what */
+cuzk_status bellperson_params_decode(bellperson_params *p, const uint8_t *data, size_t size, const char *what,
+                                     const bellperson_load_opts *opts, cuzk_error *err);
+
+/* Maps path (mapped_file.h) and runs bellperson_params_decode; CUZK_ERR_IO when it cannot be
+ * opened or mapped. The mapping is released before returning. */
+cuzk_status bellperson_params_load_ex(bellperson_params *p, const char *path, const bellperson_load_opts *opts,
+                                      cuzk_error *err);
+/* = load_ex with check CURVE (check_subgroup false) or FULL (true), all threads, no progress. */
 cuzk_status bellperson_params_load(bellperson_params *p, const char *path, bool check_subgroup, cuzk_error *err);
+/* Releases what *p holds (block or arrays, vk.ic) and zeroes it. NULL and zeroed are fine. */
 void bellperson_params_free(bellperson_params *p);
+/* Host bytes *p holds (block or arrays, plus ic). */
+size_t bellperson_params_host_bytes(const bellperson_params *p);
+
+cuzk_status bellperson_params_write(const char *path, const bellperson_params *p, cuzk_error *err);
 
 cuzk_status bellperson_vk_write(const char *path, const groth16_vk *vk, cuzk_error *err);
 

@@ -4,6 +4,7 @@
 #include "formats/mapped_file.h"
 #include "formats/snarkjs.h"
 #include "util/log.h"
+#include "util/timer.h"
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -128,39 +129,61 @@ static cuzk_status describe_json(sbuf *b, const mapped_file *f, cuzk_error *err)
     return CUZK_OK;
 }
 
-/* bellperson: counts consistent with the size, to the byte. */
-static bool describe_bellperson(sbuf *b, const mapped_file *f) {
+/* bellperson: counts consistent with the size, to the byte. 0: not bellperson, 1: .vk, 2: .params */
+static int describe_bellperson(sbuf *b, const mapped_file *f) {
     byte_cursor c = {f->m_data, f->size_bytes};
     const uint8_t *p;
     uint32_t n[6];
-    if (!cursor_take(&c, 3 * 96 + 3 * 192, &p) || !cursor_u32be(&c, &n[0])) return false;
-    if ((uint64_t)n[0] * 96 > c.left) return false;
+    if (!cursor_take(&c, 3 * 96 + 3 * 192, &p) || !cursor_u32be(&c, &n[0])) return 0;
+    if ((uint64_t)n[0] * 96 > c.left) return 0;
     c.p += (size_t)n[0] * 96;
     c.left -= (size_t)n[0] * 96;
     if (c.left == 0) {
         put(b, "bellperson verifying key (.vk), curve bls12381\nic: %u points (public inputs incl. ONE)\n", n[0]);
-        return true;
+        return 1;
     }
     for (int k = 1; k < 6; k++) {
         size_t elt = k == 5 ? 192 : 96;
-        if (!cursor_u32be(&c, &n[k]) || (uint64_t)n[k] * elt > c.left) return false;
+        if (!cursor_u32be(&c, &n[k]) || (uint64_t)n[k] * elt > c.left) return 0;
         c.p += (size_t)n[k] * elt;
         c.left -= (size_t)n[k] * elt;
     }
-    if (c.left != 0) return false;
+    if (c.left != 0) return 0;
     put(b, "bellperson parameters (.params), curve bls12381\n"
            "points: ic %u, h %u (domain %llu), l %u, a %u, b_g1 %u, b_g2 %u\n",
         n[0], n[1], (unsigned long long)n[1] + 1, n[2], n[3], n[4], n[5]);
-    return true;
+    return 2;
 }
 
 cuzk_status file_describe(char *buf, size_t cap, const char *path, cuzk_error *err) {
+    return file_describe_ex(buf, cap, path, NULL, err);
+}
+
+/* Checks every point of a .params mapping; appends "points: ..." to b. */
+static cuzk_status check_bellperson(sbuf *b, const mapped_file *f, const bellperson_load_opts *check, cuzk_error *err) {
+    char what[1100];
+    snprintf(what, sizeof what, "bellperson params %s", f->path);
+    double t0 = now_ms();
+    cuzk_status st = bellperson_params_decode(NULL, f->m_data, f->size_bytes, what, check, err);
+    if (st) return st;
+    double s = (now_ms() - t0) / 1e3;
+    bellperson_layout lay;
+    bellperson_params_layout(&lay, f->m_data, f->size_bytes, what, NULL);
+    unsigned long long n = 6ull + lay.n_ic + lay.n_h + lay.n_l + lay.n_a + lay.n_b_g1 + lay.n_b_g2;
+    put(b, "points: all %llu valid (check %s), %.2f s, %.2f GB/s\n", n, cuzk_check_level_str(check->check), s,
+        s > 0 ? (double)f->size_bytes / s / 1e9 : 0.0);
+    return CUZK_OK;
+}
+
+cuzk_status file_describe_ex(char *buf, size_t cap, const char *path, const bellperson_load_opts *check,
+                             cuzk_error *err) {
     if (!buf || cap == 0) return ERR(err, CUZK_ERR_ARG, "file_describe: no output buffer");
     buf[0] = 0;
     mapped_file f;
     cuzk_status st;
     if ((st = mapped_file_open(&f, path, err))) return st;
     sbuf b = {buf, cap, 0};
+    int kind;
     put(&b, "%s: %zu bytes\n", path, f.size_bytes);
     const uint8_t *d = f.m_data;
     size_t i = 0;
@@ -170,8 +193,9 @@ cuzk_status file_describe(char *buf, size_t cap, const char *path, cuzk_error *e
         st = describe_iden3(&b, &f, err);
     } else if (i < f.size_bytes && (d[i] == '{' || d[i] == '[')) {
         st = describe_json(&b, &f, err);
-    } else if (f.size_bytes > 0 && describe_bellperson(&b, &f)) {
+    } else if (f.size_bytes > 0 && (kind = describe_bellperson(&b, &f)) != 0) {
         st = CUZK_OK;
+        if (check && kind == 2) st = check_bellperson(&b, &f, check, err);
     } else {
         st = ERR(err, CUZK_ERR_FORMAT, "%s: unknown file kind (not zkey, wtns, r1cs, JSON or bellperson params)", path);
     }

@@ -20,6 +20,7 @@ const char *pt_fault_str(pt_fault f) {
     case PT_NOT_ON_CURVE: return "not on the curve";
     case PT_NOT_IN_SUBGROUP: return "not in the prime-order subgroup";
     case PT_INFINITY: return "point at infinity not allowed";
+    case PT_BAD_FLAGS: return "bad flag bits (compressed flag or a malformed infinity)";
     }
     return "?";
 }

@@ -16,7 +16,7 @@
 void *fmt_aligned_array(size_t n, size_t elt);
 
 /* Why a point was rejected. */
-typedef enum { PT_OK = 0, PT_NOT_CANONICAL, PT_NOT_ON_CURVE, PT_NOT_IN_SUBGROUP, PT_INFINITY } pt_fault;
+typedef enum { PT_OK = 0, PT_NOT_CANONICAL, PT_NOT_ON_CURVE, PT_NOT_IN_SUBGROUP, PT_INFINITY, PT_BAD_FLAGS } pt_fault;
 const char *pt_fault_str(pt_fault f);
 
 /* Validates n points in Montgomery affine form (infinity = all zero allowed): coordinates < p,

@@ -91,5 +91,10 @@ cuzk_status r1cs_load(r1cs *cs, const char *path, cuzk_error *err);
 /* Short description of any supported file (zkey, wtns, r1cs, bellperson params/vk, proof/vk
  * JSON): kind, curve, sizes, sections, written into buf (NUL-terminated, truncated to cap). */
 cuzk_status file_describe(char *buf, size_t cap, const char *path, cuzk_error *err);
+/* file_describe, and for bellperson .params also bellperson_params_decode(NULL, ...) with
+ * *check (NULL: no point checks); a line "points: ..." is added on success. */
+struct bellperson_load_opts;
+cuzk_status file_describe_ex(char *buf, size_t cap, const char *path, const struct bellperson_load_opts *check,
+                             cuzk_error *err);
 
 #endif

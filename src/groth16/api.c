@@ -298,7 +298,14 @@ cuzk_status cuzk_prove_params_files(const char *params_path, const char *r1cs_pa
                  wtns_path, w.n, r1cs_path, cs.n_vars);
         goto out;
     }
-    if ((st = bellperson_params_load(&p, params_path, false, err)) != CUZK_OK) goto out;
+    {
+        bellperson_load_opts lo = {0};
+        lo.check = o->params_check;
+        lo.nthreads = o->nthreads;
+        lo.progress = o->progress;
+        lo.progress_user = o->progress_user;
+        if ((st = bellperson_params_load_ex(&p, params_path, &lo, err)) != CUZK_OK) goto out;
+    }
     tm.n_vars = cs.n_vars;
     tm.n_public = cs.n_public;
     tm.constraints = cs.n_constraints;
@@ -567,4 +574,15 @@ cuzk_status cuzk_setup_files(const char *r1cs_path, const char *params_path, con
 
 cuzk_status cuzk_describe_file(char *buf, size_t cap, const char *path, cuzk_error *err) {
     return file_describe(buf, cap, path, err);
+}
+
+cuzk_status cuzk_describe_file_checked(char *buf, size_t cap, const char *path, cuzk_check_level level, int nthreads,
+                                       cuzk_progress_fn progress, void *progress_user, cuzk_error *err) {
+    if (level == CUZK_CHECK_NONE) return file_describe(buf, cap, path, err);
+    bellperson_load_opts lo = {0};
+    lo.check = level;
+    lo.nthreads = nthreads;
+    lo.progress = progress;
+    lo.progress_user = progress_user;
+    return file_describe_ex(buf, cap, path, &lo, err);
 }

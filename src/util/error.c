@@ -29,6 +29,16 @@ const char *cuzk_status_str(cuzk_status st) {
     return "unknown status";
 }
 
+const char *cuzk_check_level_str(cuzk_check_level level) {
+    switch (level) {
+    case CUZK_CHECK_NONE: return "none";
+    case CUZK_CHECK_DEFAULT:
+    case CUZK_CHECK_CURVE: return "curve";
+    case CUZK_CHECK_FULL: return "full";
+    }
+    return "unknown";
+}
+
 cuzk_status cuzk_error_set(cuzk_error *err, cuzk_status code, const char *file, int line,
                            const char *fmt, ...) {
     if (err) {

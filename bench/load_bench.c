@@ -1,0 +1,223 @@
+/* cuzk bench load: .params loading throughput (GB/s of file) per check level.
+ *
+ * Makes (once, or takes --file) a bellperson .params file of valid points in PoRep proportions
+ * (h : l : a : b_g1 : b_g2 = 4 : 4 : 4 : 1 : 1 by count; points from a pool of random subgroup
+ * points, so the file is cheap to write and every point passes every check), then times:
+ *   check   bellperson_params_decode(NULL, ...): every point checked, nothing kept (cuzk info)
+ *   load    bellperson_params_load_ex: checked and decoded into host memory (cuzk prove)
+ * at the levels none and curve on the whole file and full on a 1/256 sample (the subgroup check
+ * costs ~100x more). --cold drops the file's pages from the page cache before every run
+ * (posix_fadvise DONTNEED on this file only), so the disk is timed too. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ec/ec.h"
+#include "formats/bellperson.h"
+#include "formats/mapped_file.h"
+#include "util/parallel.h"
+#include "util/rng.h"
+#include "util/timer.h"
+
+#ifndef CUZK_GIT_HASH
+#define CUZK_GIT_HASH "unknown"
+#endif
+
+int cuzk_bench_load(int argc, char **argv);
+
+enum { POOL = 64 };
+
+static void pool_points(uint8_t g1[POOL][96], uint8_t g2[POOL][192]) {
+    uint64_t rng = 0x5eed5eed12345678ull;
+    g1_affine a;
+    g2_affine b;
+    g1_jacobian j1, r1;
+    g2_jacobian j2, r2;
+    g1_generator(&a);
+    g2_generator(&b);
+    g1_jacobian_from_affine(&j1, &a);
+    g2_jacobian_from_affine(&j2, &b);
+    for (int i = 0; i < POOL; i++) {
+        uint8_t w[64];
+        fr k;
+        for (int q = 0; q < 8; q++) {
+            uint64_t v = splitmix64_next(&rng);
+            memcpy(w + 8 * q, &v, 8);
+        }
+        fr_from_bytes_wide_le(&k, w, sizeof w);
+        g1_mul_fr(&r1, &j1, &k);
+        g2_mul_fr(&r2, &j2, &k);
+        g1_jacobian_to_affine(&a, &r1);
+        g2_jacobian_to_affine(&b, &r2);
+        g1_affine_to_uncompressed(g1[i], &a);
+        g2_affine_to_uncompressed(g2[i], &b);
+    }
+}
+
+static int put_u32be(FILE *f, uint32_t v) {
+    uint8_t b[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
+    return fwrite(b, 1, 4, f) == 4 ? 0 : -1;
+}
+
+/* Writes a .params with n_h = n_l = n_a = 4 q, n_b_g1 = n_b_g2 = q, ic 2; returns 0 on success. */
+static int make_file(const char *path, uint32_t q) {
+    static uint8_t g1[POOL][96], g2[POOL][192];
+    pool_points(g1, g2);
+    FILE *f = fopen(path, "wb");
+    if (!f) return -1;
+    static uint8_t buf[1 << 20];
+    int rc = 0;
+    /* vk */
+    rc |= fwrite(g1[0], 1, 96, f) != 96;
+    rc |= fwrite(g1[1], 1, 96, f) != 96;
+    rc |= fwrite(g2[0], 1, 192, f) != 192;
+    rc |= fwrite(g2[1], 1, 192, f) != 192;
+    rc |= fwrite(g1[2], 1, 96, f) != 96;
+    rc |= fwrite(g2[2], 1, 192, f) != 192;
+    rc |= put_u32be(f, 2);
+    rc |= fwrite(g1[3], 1, 96, f) != 96;
+    rc |= fwrite(g1[4], 1, 96, f) != 96;
+    uint32_t counts[5] = {4 * q, 4 * q, 4 * q, q, q};
+    for (int s = 0; s < 5 && !rc; s++) {
+        size_t elt = s == 4 ? 192 : 96, per = sizeof buf / elt, k = 0;
+        rc |= put_u32be(f, counts[s]);
+        for (uint32_t i = 0; i < counts[s] && !rc; i++) {
+            memcpy(buf + k * elt, s == 4 ? g2[(i * 7 + s) % POOL] : g1[(i * 7 + s) % POOL], elt);
+            if (++k == per || i + 1 == counts[s]) {
+                rc |= fwrite(buf, 1, k * elt, f) != k * elt;
+                k = 0;
+            }
+        }
+    }
+    rc |= fclose(f) != 0;
+    return rc ? -1 : 0;
+}
+
+static void drop_cache(const char *path) {
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return;
+    (void)fdatasync(fd);
+    (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    close(fd);
+}
+
+static int cmp_d(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* One row: `what` at `level` over path, repeat times; prints GB/s median (min..max). */
+static int bench_row(const char *path, const char *what, cuzk_check_level level, int repeat, int nthreads, int cold) {
+    double gbs[64];
+    size_t size = 0;
+    if (repeat > 64) repeat = 64;
+    for (int r = 0; r < repeat; r++) {
+        if (cold) drop_cache(path);
+        bellperson_load_opts o;
+        memset(&o, 0, sizeof o);
+        o.check = level;
+        o.nthreads = nthreads;
+        cuzk_error e = {0};
+        double t0 = now_ms();
+        cuzk_status st;
+        if (!strcmp(what, "check")) {
+            mapped_file f;
+            st = mapped_file_open(&f, path, &e);
+            if (!st) {
+                size = f.size_bytes;
+                st = bellperson_params_decode(NULL, f.m_data, f.size_bytes, path, &o, &e);
+                mapped_file_close(&f);
+            }
+        } else {
+            bellperson_params p;
+            st = bellperson_params_load_ex(&p, path, &o, &e);
+            bellperson_params_free(&p);
+        }
+        double s = (now_ms() - t0) / 1e3;
+        if (st) {
+            fprintf(stderr, "cuzk bench load: %s\n", e.msg);
+            return 3;
+        }
+        struct stat sb;
+        if (!size && stat(path, &sb) == 0) size = (size_t)sb.st_size;
+        gbs[r] = (double)size / s / 1e9;
+    }
+    qsort(gbs, (size_t)repeat, sizeof gbs[0], cmp_d);
+    double med = repeat % 2 ? gbs[repeat / 2] : (gbs[repeat / 2 - 1] + gbs[repeat / 2]) / 2;
+    printf("| %-5s | %-5s | %8.3f GB | %s | %8.4f GB/s | %.4f..%.4f |\n", what, cuzk_check_level_str(level),
+           (double)size / 1e9, cold ? "cold" : "warm", med, gbs[0], gbs[repeat - 1]);
+    fflush(stdout);
+    return 0;
+}
+
+static void help(FILE *f) {
+    fprintf(f,
+        "usage: cuzk bench load [--gb G] [--file PATH] [--levels L] [--repeat N] [--threads N] [--cold] [--keep]\n"
+        "\n"
+        ".params loading throughput per check level (none, curve on the whole file; full on a 1/256\n"
+        "sample): 'check' checks every point and keeps nothing (cuzk info), 'load' also decodes into\n"
+        "host memory (cuzk prove). The file is made of valid random points in PoRep proportions.\n"
+        "  --gb G       size of the generated file in GB (default 1; a PoRep SRS is ~47)\n"
+        "  --file PATH  time this .params file instead (full on the whole file: slow)\n"
+        "  --levels L   comma-separated subset of none,curve,full (default all three)\n"
+        "  --repeat N   runs per row (default 3)\n"
+        "  --threads N  worker threads (default: all CPUs)\n"
+        "  --cold       drop the file's pages from the page cache before every run\n"
+        "  --keep       keep the generated files (in $TMPDIR or /tmp)\n");
+}
+
+int cuzk_bench_load(int argc, char **argv) {
+    double gb = 1.0;
+    const char *file = NULL;
+    int repeat = 3, nthreads = 0, cold = 0, keep = 0;
+    const char *levels = "none,curve,full";
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--gb") && i + 1 < argc) gb = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--file") && i + 1 < argc) file = argv[++i];
+        else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) nthreads = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--cold")) cold = 1;
+        else if (!strcmp(argv[i], "--levels") && i + 1 < argc) levels = argv[++i];
+        else if (!strcmp(argv[i], "--keep")) keep = 1;
+        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { help(stdout); return 0; }
+        else { help(stderr); return 2; }
+    }
+    if (repeat < 1) repeat = 1;
+    if (gb <= 0 || gb > 1000) { fprintf(stderr, "cuzk bench load: --gb wants a size in (0, 1000]\n"); return 2; }
+    char big[512], small[512];
+    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    if (file) {
+        snprintf(big, sizeof big, "%s", file);
+        snprintf(small, sizeof small, "%s", file);
+    } else {
+        /* bytes = 96 (12 q + q) + 192 q + header = 1440 q */
+        uint32_t q = (uint32_t)(gb * 1e9 / 1440.0);
+        uint32_t qs = q / 256 ? q / 256 : 1;
+        snprintf(big, sizeof big, "%s/cuzk-bench-load-%u.params", tmp, q);
+        snprintf(small, sizeof small, "%s/cuzk-bench-load-%u.params", tmp, qs);
+        struct stat sb;
+        double t0 = now_ms();
+        if (stat(big, &sb) != 0 && make_file(big, q) != 0) { fprintf(stderr, "cuzk bench load: cannot write %s\n", big); return 4; }
+        if (stat(small, &sb) != 0 && make_file(small, qs) != 0) { fprintf(stderr, "cuzk bench load: cannot write %s\n", small); return 4; }
+        fprintf(stderr, "files ready in %.1f s: %s, %s\n", (now_ms() - t0) / 1e3, big, small);
+    }
+    printf("# cuzk bench load | cuzk %s (git %s) | %d threads | median of %d (min..max), GB/s of file\n", CUZK_VERSION,
+           CUZK_GIT_HASH, nthreads > 0 ? nthreads : cuzk_num_threads(), repeat);
+    printf("| what  | level | file        | page cache | median        | min..max |\n");
+    printf("|---|---|---|---|---|---|\n");
+    int rc = 0;
+    const char *whats[] = {"check", "load"};
+    for (int w = 0; w < 2 && !rc; w++) {
+        if (strstr(levels, "none")) rc |= bench_row(big, whats[w], CUZK_CHECK_NONE, repeat, nthreads, cold);
+        if (!rc && strstr(levels, "curve")) rc |= bench_row(big, whats[w], CUZK_CHECK_CURVE, repeat, nthreads, cold);
+        if (!rc && strstr(levels, "full")) rc |= bench_row(small, whats[w], CUZK_CHECK_FULL, repeat, nthreads, cold);
+    }
+    if (!file && !keep) {
+        unlink(big);
+        unlink(small);
+    }
+    return rc;
+}

@@ -1,0 +1,1097 @@
+/* Suite "srs": the .params loader at scale (check levels, lowest bad point under parallel
+ * validation, size checks, progress) and the SRS store (src/srs/store.h) on a fake device:
+ * reference counts, LRU order, budgets under concurrency, BUSY evictions that free nothing,
+ * waiting on a concurrent load, stats. CPU only, a few seconds; run under ASan/LSan by
+ * `make test-asan`. */
+#include "test.h"
+
+#include "ec/ec.h"
+#include "engine/reaper.h"
+#include "formats/bellperson.h"
+#include "formats/fmt_util.h"
+#include "srs/store.h"
+#include "util/timer.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* ---- parameter files -------------------------------------------------------------------- */
+
+static void rand_fr(fr *k) {
+    uint8_t b[64];
+    test_rand_bytes(b, sizeof b);
+    fr_from_bytes_wide_le(k, b, sizeof b);
+}
+static void rand_g1(g1_affine *out) {
+    g1_affine g;
+    g1_jacobian gj, r;
+    fr k;
+    g1_generator(&g);
+    g1_jacobian_from_affine(&gj, &g);
+    rand_fr(&k);
+    g1_mul_fr(&r, &gj, &k);
+    g1_jacobian_to_affine(out, &r);
+}
+static void rand_g2(g2_affine *out) {
+    g2_affine g;
+    g2_jacobian gj, r;
+    fr k;
+    g2_generator(&g);
+    g2_jacobian_from_affine(&gj, &g);
+    rand_fr(&k);
+    g2_mul_fr(&r, &gj, &k);
+    g2_jacobian_to_affine(out, &r);
+}
+
+/* A point on E(Fp) outside the prime-order subgroup (a random curve point: the cofactor makes
+ * that almost certain; checked). */
+static void g1_off_subgroup(g1_affine *out) {
+    for (;;) {
+        uint8_t b[48];
+        test_rand_bytes(b, sizeof b);
+        b[0] &= 0x0f;
+        fp x, rhs, four, y;
+        if (!fp_from_bytes_be(&x, b, 48)) continue;
+        fp_sqr(&rhs, &x);
+        fp_mul(&rhs, &rhs, &x);
+        fp_from_u64(&four, 4);
+        fp_add(&rhs, &rhs, &four);
+        if (!fp_sqrt(&y, &rhs)) continue;
+        out->x = x;
+        out->y = y;
+        if (g1_affine_is_on_curve(out) && !g1_affine_is_in_subgroup(out)) return;
+    }
+}
+static void g2_off_subgroup(g2_affine *out) {
+    for (;;) {
+        uint8_t b[96];
+        test_rand_bytes(b, sizeof b);
+        b[0] &= 0x0f;
+        b[48] &= 0x0f;
+        fp2 x, rhs, bb, y;
+        if (!fp_from_bytes_be(&x.c1, b, 48) || !fp_from_bytes_be(&x.c0, b + 48, 48)) continue;
+        fp2_sqr(&rhs, &x);
+        fp2_mul(&rhs, &rhs, &x);
+        fp_from_u64(&bb.c0, 4);
+        bb.c1 = bb.c0;
+        fp2_add(&rhs, &rhs, &bb);
+        if (!fp2_sqrt(&y, &rhs)) continue;
+        out->x = x;
+        out->y = y;
+        if (g2_affine_is_on_curve(out) && !g2_affine_is_in_subgroup(out)) return;
+    }
+}
+
+typedef struct counts { uint32_t ic, h, l, a, b_g1, b_g2; } counts;
+
+/* Parameters with the given counts; points drawn from a small pool of random subgroup points
+ * (repeats are valid points, and make big files cheap). Caller frees. */
+static void make_params(bellperson_params *p, counts c) {
+    enum { POOL = 8 };
+    g1_affine g1p[POOL];
+    g2_affine g2p[POOL];
+    for (int i = 0; i < POOL; i++) {
+        rand_g1(&g1p[i]);
+        rand_g2(&g2p[i]);
+    }
+    memset(p, 0, sizeof *p);
+    p->vk.alpha1 = g1p[0];
+    p->vk.beta1 = g1p[1];
+    p->vk.beta2 = g2p[0];
+    p->vk.gamma2 = g2p[1];
+    p->vk.delta1 = g1p[2];
+    p->vk.delta2 = g2p[2];
+    p->vk.n_public = c.ic - 1;
+    p->vk.ic = malloc(sizeof(g1_affine) * c.ic);
+    p->n_h = c.h; p->n_l = c.l; p->n_a = c.a; p->n_b_g1 = c.b_g1; p->n_b_g2 = c.b_g2;
+    p->h = malloc(sizeof(g1_affine) * (c.h + 1));
+    p->l = malloc(sizeof(g1_affine) * (c.l + 1));
+    p->a = malloc(sizeof(g1_affine) * (c.a + 1));
+    p->b_g1 = malloc(sizeof(g1_affine) * (c.b_g1 + 1));
+    p->b_g2 = malloc(sizeof(g2_affine) * (c.b_g2 + 1));
+    for (uint32_t i = 0; i < c.ic; i++) p->vk.ic[i] = g1p[(i * 5 + 3) % POOL];
+    for (uint32_t i = 0; i < c.h; i++) p->h[i] = g1p[(i * 3 + 1) % POOL];
+    for (uint32_t i = 0; i < c.l; i++) p->l[i] = g1p[(i * 7 + 2) % POOL];
+    for (uint32_t i = 0; i < c.a; i++) p->a[i] = g1p[i % POOL];
+    for (uint32_t i = 0; i < c.b_g1; i++) p->b_g1[i] = g1p[(i + 5) % POOL];
+    for (uint32_t i = 0; i < c.b_g2; i++) p->b_g2[i] = g2p[(i * 3) % POOL];
+}
+
+static size_t file_size_of(counts c) {
+    return 3 * 96 + 3 * 192 + 6 * 4 + 96 * ((size_t)c.ic + c.h + c.l + c.a + c.b_g1) + 192 * (size_t)c.b_g2;
+}
+
+/* Byte offset of point `i` of a section ("ic", "h", "l", "a", "b_g1", "b_g2") in a file. */
+static size_t off_of(counts c, const char *sec, size_t i) {
+    size_t o = 864 + 4;
+    if (!strcmp(sec, "ic")) return o + 96 * i;
+    o += 96 * (size_t)c.ic + 4;
+    if (!strcmp(sec, "h")) return o + 96 * i;
+    o += 96 * (size_t)c.h + 4;
+    if (!strcmp(sec, "l")) return o + 96 * i;
+    o += 96 * (size_t)c.l + 4;
+    if (!strcmp(sec, "a")) return o + 96 * i;
+    o += 96 * (size_t)c.a + 4;
+    if (!strcmp(sec, "b_g1")) return o + 96 * i;
+    o += 96 * (size_t)c.b_g1 + 4;
+    return o + 192 * i; /* b_g2 */
+}
+
+static char *write_params_file(const char *name, counts c, bellperson_params *keep) {
+    static char paths[8][512];
+    static int next;
+    char *path = paths[next++ % 8];
+    snprintf(path, sizeof paths[0], "%s/%s", test_tmpdir(), name);
+    bellperson_params p;
+    make_params(&p, c);
+    if (bellperson_params_write(path, &p, NULL) != CUZK_OK) test_fail(__FILE__, __LINE__, "write %s", path);
+    if (keep) *keep = p;
+    else bellperson_params_free(&p);
+    return path;
+}
+
+static uint8_t *slurp(const char *path, size_t *n) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long sz = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc((size_t)sz + 8);
+    *n = fread(b, 1, (size_t)sz, f);
+    fclose(f);
+    return b;
+}
+
+static void spit(const char *path, const uint8_t *b, size_t n) {
+    FILE *f = fopen(path, "wb");
+    if (!f) { test_fail(__FILE__, __LINE__, "cannot create %s", path); return; }
+    if (n) fwrite(b, 1, n, f);
+    fclose(f);
+}
+
+static bool params_equal(const bellperson_params *x, const bellperson_params *y) {
+    return x->n_h == y->n_h && x->n_l == y->n_l && x->n_a == y->n_a && x->n_b_g1 == y->n_b_g1 &&
+           x->n_b_g2 == y->n_b_g2 && x->vk.n_public == y->vk.n_public &&
+           !memcmp(&x->vk.alpha1, &y->vk.alpha1, sizeof x->vk.alpha1) &&
+           !memcmp(&x->vk.delta2, &y->vk.delta2, sizeof x->vk.delta2) &&
+           !memcmp(x->vk.ic, y->vk.ic, sizeof(g1_affine) * (x->vk.n_public + 1)) &&
+           !memcmp(x->h, y->h, sizeof(g1_affine) * x->n_h) && !memcmp(x->l, y->l, sizeof(g1_affine) * x->n_l) &&
+           !memcmp(x->a, y->a, sizeof(g1_affine) * x->n_a) && !memcmp(x->b_g1, y->b_g1, sizeof(g1_affine) * x->n_b_g1) &&
+           !memcmp(x->b_g2, y->b_g2, sizeof(g2_affine) * x->n_b_g2);
+}
+
+static cuzk_status decode_mem(bellperson_params *p, const uint8_t *b, size_t n, cuzk_check_level lvl, int threads,
+                              cuzk_error *e) {
+    bellperson_load_opts o;
+    memset(&o, 0, sizeof o);
+    o.check = lvl;
+    o.nthreads = threads;
+    memset(e, 0, sizeof *e);
+    return bellperson_params_decode(p, b, n, "t", &o, e);
+}
+
+/* ---- loader ----------------------------------------------------------------------------- */
+
+typedef struct counting_alloc { size_t allocs, frees, live_bytes; } counting_alloc;
+static void *ca_alloc(void *ctx, size_t bytes) {
+    counting_alloc *c = ctx;
+    c->allocs++;
+    c->live_bytes += bytes;
+    return aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+}
+static void ca_free(void *ctx, void *p, size_t bytes) {
+    counting_alloc *c = ctx;
+    c->frees++;
+    c->live_bytes -= bytes;
+    free(p);
+}
+
+TEST(srs, load_round_trip_each_level) {
+    counts c = {3, 12000, 700, 500, 300, 200}; /* > 1 MiB (parallel), h spans 3 chunks */
+    bellperson_params orig;
+    const char *path = write_params_file("rt.params", c, &orig);
+    cuzk_check_level lv[] = {CUZK_CHECK_NONE, CUZK_CHECK_CURVE, CUZK_CHECK_DEFAULT};
+    for (int i = 0; i < 3; i++) {
+        for (int threads = 1; threads <= 4; threads += 3) {
+            bellperson_params p;
+            bellperson_load_opts o;
+            counting_alloc ca = {0};
+            memset(&o, 0, sizeof o);
+            o.check = lv[i];
+            o.nthreads = threads;
+            o.alloc = ca_alloc;
+            o.free = ca_free;
+            o.alloc_ctx = &ca;
+            cuzk_error e = {0};
+            CHECK_MSG(bellperson_params_load_ex(&p, path, &o, &e) == CUZK_OK, "level %d: %s", (int)lv[i], e.msg);
+            CHECK(params_equal(&p, &orig));
+            CHECK(p.block != NULL && ((uintptr_t)p.block & 63) == 0 && ca.allocs == 1 && ca.live_bytes == p.block_bytes);
+            CHECK(((uintptr_t)p.l & 63) == 0 && ((uintptr_t)p.b_g2 & 63) == 0);
+            CHECK(bellperson_params_host_bytes(&p) >= file_size_of(c) - 864 - 24); /* no vk, no counts */
+            bellperson_params_free(&p);
+            CHECK(ca.frees == 1 && ca.live_bytes == 0);
+        }
+    }
+    bellperson_params_free(&orig);
+    /* FULL on a smaller file (the subgroup check is ~100x the cost) */
+    counts s = {2, 40, 9, 7, 5, 3};
+    path = write_params_file("rt_full.params", s, &orig);
+    bellperson_params p;
+    cuzk_error e = {0};
+    CHECK_MSG(bellperson_params_load(&p, path, true, &e) == CUZK_OK, "%s", e.msg);
+    CHECK(params_equal(&p, &orig));
+    bellperson_params_free(&p);
+    bellperson_params_free(&orig);
+}
+
+TEST(srs, bad_points_per_level) {
+    counts c = {2, 40, 9, 7, 5, 3};
+    const char *path = write_params_file("lv.params", c, NULL);
+    size_t n;
+    uint8_t *orig = slurp(path, &n), *b = malloc(n);
+    REQUIRE(orig && n == file_size_of(c));
+    bellperson_params p;
+    cuzk_error e;
+    /* flipped byte in l[4] -> off the curve: CURVE and FULL reject, NONE takes it */
+    memcpy(b, orig, n);
+    b[off_of(c, "l", 4) + 95] ^= 0x01;
+    CHECK(decode_mem(&p, b, n, CUZK_CHECK_NONE, 0, &e) == CUZK_OK);
+    bellperson_params_free(&p);
+    for (int lv = CUZK_CHECK_CURVE; lv <= CUZK_CHECK_FULL; lv++) {
+        CHECK_EQ_INT(decode_mem(&p, b, n, (cuzk_check_level)lv, 0, &e), CUZK_ERR_POINT);
+        CHECK_MSG(strstr(e.msg, "l point 4: not on the curve"), "%s", e.msg);
+        CHECK(p.h == NULL && p.block == NULL && p.vk.ic == NULL); /* nothing held on error */
+    }
+    /* a curve point outside the subgroup in a[6]: only FULL rejects */
+    g1_affine q;
+    g1_off_subgroup(&q);
+    memcpy(b, orig, n);
+    g1_affine_to_uncompressed(b + off_of(c, "a", 6), &q);
+    CHECK(decode_mem(&p, b, n, CUZK_CHECK_CURVE, 0, &e) == CUZK_OK);
+    bellperson_params_free(&p);
+    CHECK_EQ_INT(decode_mem(&p, b, n, CUZK_CHECK_FULL, 0, &e), CUZK_ERR_POINT);
+    CHECK_MSG(strstr(e.msg, "a point 6: not in the prime-order subgroup"), "%s", e.msg);
+    /* G2 outside the subgroup in b_g2[2] */
+    g2_affine q2;
+    g2_off_subgroup(&q2);
+    memcpy(b, orig, n);
+    g2_affine_to_uncompressed(b + off_of(c, "b_g2", 2), &q2);
+    CHECK(decode_mem(&p, b, n, CUZK_CHECK_CURVE, 0, &e) == CUZK_OK);
+    bellperson_params_free(&p);
+    CHECK_EQ_INT(decode_mem(&p, b, n, CUZK_CHECK_FULL, 0, &e), CUZK_ERR_POINT);
+    CHECK_MSG(strstr(e.msg, "b_g2 point 2: not in the prime-order subgroup"), "%s", e.msg);
+    /* x >= p (non-canonical) in h[0]; infinity in b_g1[1]; compressed flag in ic[1] */
+    memcpy(b, orig, n);
+    memset(b + off_of(c, "h", 0), 0xff, 48);
+    b[off_of(c, "h", 0)] = 0x1f;
+    CHECK_EQ_INT(decode_mem(&p, b, n, CUZK_CHECK_CURVE, 0, &e), CUZK_ERR_POINT);
+    CHECK_MSG(strstr(e.msg, "h point 0: coordinate not canonical"), "%s", e.msg);
+    memcpy(b, orig, n);
+    memset(b + off_of(c, "b_g1", 1), 0, 96);
+    b[off_of(c, "b_g1", 1)] = 0x40;
+    CHECK_EQ_INT(decode_mem(&p, b, n, CUZK_CHECK_CURVE, 0, &e), CUZK_ERR_POINT);
+    CHECK_MSG(strstr(e.msg, "b_g1 point 1: point at infinity"), "%s", e.msg);
+    CHECK(decode_mem(&p, b, n, CUZK_CHECK_NONE, 0, &e) == CUZK_OK); /* NONE: infinity is (0, 0) */
+    CHECK(g1_affine_is_infinity(&p.b_g1[1]));
+    bellperson_params_free(&p);
+    /* NONE on garbage (x, y up to 2^381 / 2^384): some element below p, never a crash */
+    memcpy(b, orig, n);
+    memset(b + off_of(c, "h", 3), 0xff, 96);
+    b[off_of(c, "h", 3)] = 0x1f;
+    memset(b + off_of(c, "b_g2", 1), 0xff, 192);
+    b[off_of(c, "b_g2", 1)] = 0x1f;
+    CHECK(decode_mem(&p, b, n, CUZK_CHECK_NONE, 0, &e) == CUZK_OK);
+    CHECK(fp_is_canon(p.h[3].x.l) && fp_is_canon(p.h[3].y.l) && fp_is_canon(p.b_g2[1].y.c0.l) &&
+          fp_is_canon(p.b_g2[1].x.c1.l));
+    bellperson_params_free(&p);
+    memcpy(b, orig, n);
+    b[off_of(c, "ic", 1)] |= 0x80;
+    CHECK_EQ_INT(decode_mem(&p, b, n, CUZK_CHECK_CURVE, 0, &e), CUZK_ERR_POINT);
+    CHECK_MSG(strstr(e.msg, "vk ic point 1: bad flag bits"), "%s", e.msg);
+    /* a vk point is named without an index */
+    memcpy(b, orig, n);
+    b[96 + 192 + 191] ^= 0x01; /* gamma_g2 */
+    CHECK_EQ_INT(decode_mem(&p, b, n, CUZK_CHECK_CURVE, 0, &e), CUZK_ERR_POINT);
+    CHECK_MSG(strstr(e.msg, "t: vk gamma_g2: not on the curve"), "%s", e.msg);
+    free(b);
+    free(orig);
+}
+
+/* The FIRST bad point in file order, whatever the thread count and however many bad points
+ * follow it (later chunks finish first with several threads). */
+TEST(srs, parallel_validation_reports_lowest_bad_index) {
+    counts c = {3, 30000, 9000, 100, 100, 5000}; /* h: 8 chunks, l: 3, b_g2: 3 */
+    const char *path = write_params_file("par.params", c, NULL);
+    size_t n;
+    uint8_t *orig = slurp(path, &n), *b = malloc(n);
+    REQUIRE(orig && n == file_size_of(c));
+    const char *secs[] = {"h", "l", "b_g2"};
+    const uint32_t cnt[] = {c.h, c.l, c.b_g2};
+    for (int it = 0; it < test_iters(12); it++) {
+        memcpy(b, orig, n);
+        /* 1..6 bad points at random places of h, l, b_g2 */
+        int k = 1 + (int)(test_rand64() % 6);
+        int best_s = 99;
+        size_t best_i = 0;
+        for (int j = 0; j < k; j++) {
+            int s = (int)(test_rand64() % 3);
+            size_t i = (size_t)(test_rand64() % cnt[s]);
+            if (it == 0 && j == 0) { s = 0; i = c.h - 1; } /* the last point of the last chunk of h */
+            b[off_of(c, secs[s], i) + 40] ^= 0x10;
+            if (s < best_s || (s == best_s && i < best_i)) { best_s = s; best_i = i; }
+        }
+        char want[64];
+        snprintf(want, sizeof want, "%s point %zu: ", secs[best_s], best_i);
+        int threads[] = {1, 2, 3, 8, 16};
+        for (int t = 0; t < 5; t++) {
+            cuzk_error e;
+            cuzk_status st = decode_mem(NULL, b, n, CUZK_CHECK_CURVE, threads[t], &e);
+            CHECK_MSG(st == CUZK_ERR_POINT && strstr(e.msg, want), "iter %d, %d threads: want '%s', got %s", it,
+                      threads[t], want, e.msg);
+        }
+    }
+    free(b);
+    free(orig);
+}
+
+TEST(srs, size_checks_name_the_section) {
+    counts c = {2, 40, 9, 7, 5, 3};
+    const char *path = write_params_file("sz.params", c, NULL);
+    size_t n;
+    uint8_t *orig = slurp(path, &n), *b = malloc(n + 200);
+    REQUIRE(orig && n == file_size_of(c));
+    bellperson_params p;
+    cuzk_error e;
+    struct { size_t cut; const char *want; } cuts[] = {
+        {0, "truncated at vk alpha_g1"},
+        {300, "truncated at vk beta_g2"},
+        {866, "truncated before the vk ic count"},
+        {off_of(c, "h", 10), "h claims 40 points"},
+        {off_of(c, "l", 0) - 2, "truncated before the l count"},
+        {off_of(c, "b_g2", 2) + 100, "b_g2 claims 3 points"},
+        {n - 1, "b_g2 claims 3 points"},
+    };
+    for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+        CHECK_EQ_INT(decode_mem(&p, orig, cuts[i].cut, CUZK_CHECK_CURVE, 0, &e), CUZK_ERR_FORMAT);
+        CHECK_MSG(strstr(e.msg, cuts[i].want), "cut %zu: want '%s', got %s", cuts[i].cut, cuts[i].want, e.msg);
+    }
+    /* oversized: bytes after b_g2 (also when they would make whole extra points) */
+    memcpy(b, orig, n);
+    memset(b + n, 0, 200);
+    CHECK_EQ_INT(decode_mem(&p, b, n + 192, CUZK_CHECK_NONE, 0, &e), CUZK_ERR_FORMAT);
+    CHECK_MSG(strstr(e.msg, "oversized: 192 trailing bytes after b_g2"), "%s", e.msg);
+    /* wrong counts: b_g2 one short (oversized), l one too many (shifts everything after) */
+    memcpy(b, orig, n);
+    b[off_of(c, "b_g2", 0) - 1] = 2;
+    CHECK_EQ_INT(decode_mem(&p, b, n, CUZK_CHECK_NONE, 0, &e), CUZK_ERR_FORMAT);
+    CHECK_MSG(strstr(e.msg, "trailing bytes after b_g2"), "%s", e.msg);
+    memcpy(b, orig, n);
+    b[off_of(c, "b_g2", 0) - 1] = 4;
+    CHECK_EQ_INT(decode_mem(&p, b, n, CUZK_CHECK_NONE, 0, &e), CUZK_ERR_FORMAT);
+    CHECK_MSG(strstr(e.msg, "b_g2 claims 4 points"), "%s", e.msg);
+    memcpy(b, orig, n);
+    b[off_of(c, "h", 0) - 4] = 0xff; /* h count ~4e9 */
+    CHECK_EQ_INT(decode_mem(&p, b, n, CUZK_CHECK_NONE, 0, &e), CUZK_ERR_FORMAT);
+    CHECK_MSG(strstr(e.msg, "truncated: h claims"), "%s", e.msg);
+    /* the size checks come before any point: a bad point and a truncation give FORMAT */
+    memcpy(b, orig, n);
+    b[off_of(c, "h", 0) + 95] ^= 1;
+    CHECK_EQ_INT(decode_mem(&p, b, n - 5, CUZK_CHECK_CURVE, 0, &e), CUZK_ERR_FORMAT);
+    /* layout alone */
+    bellperson_layout lay;
+    CHECK(bellperson_params_layout(&lay, orig, n, "t", &e) == CUZK_OK);
+    CHECK(lay.file_bytes == n && lay.n_ic == 2 && lay.n_h == 40 && lay.n_l == 9 && lay.n_a == 7 && lay.n_b_g1 == 5 &&
+          lay.n_b_g2 == 3);
+    CHECK(lay.block_bytes >= (40 + 9 + 7 + 5) * 96 + 3 * 192 && lay.host_bytes == lay.block_bytes + 2 * 96);
+    CHECK(bellperson_params_layout(NULL, orig, n, "t", &e) == CUZK_ERR_ARG);
+    free(b);
+    free(orig);
+}
+
+typedef struct prog_rec {
+    pthread_t caller;
+    int calls, bad_thread, not_monotone;
+    uint64_t last, total;
+    char last_what[32];
+} prog_rec;
+static void prog_cb(void *user, const char *what, uint64_t done, uint64_t total) {
+    prog_rec *r = user;
+    if (!pthread_equal(pthread_self(), r->caller)) r->bad_thread++;
+    if (done < r->last || done > total) r->not_monotone++;
+    r->calls++;
+    r->last = done;
+    r->total = total;
+    snprintf(r->last_what, sizeof r->last_what, "%s", what);
+}
+
+TEST(srs, progress_reports_file_bytes_on_the_caller_thread) {
+    counts c = {3, 20000, 4000, 100, 100, 3000};
+    const char *path = write_params_file("prog.params", c, NULL);
+    bellperson_load_opts o;
+    memset(&o, 0, sizeof o);
+    prog_rec r = {0};
+    r.caller = pthread_self();
+    o.nthreads = 4;
+    o.progress = prog_cb;
+    o.progress_user = &r;
+    bellperson_params p;
+    cuzk_error e = {0};
+    REQUIRE(bellperson_params_load_ex(&p, path, &o, &e) == CUZK_OK);
+    CHECK(r.calls >= 1 && r.bad_thread == 0 && r.not_monotone == 0);
+    CHECK(r.last == file_size_of(c) && r.total == file_size_of(c));
+    CHECK(!strcmp(r.last_what, "b_g2"));
+    bellperson_params_free(&p);
+    /* check only (p NULL) */
+    memset(&r, 0, sizeof r);
+    r.caller = pthread_self();
+    size_t n;
+    uint8_t *b = slurp(path, &n);
+    REQUIRE(b);
+    CHECK(bellperson_params_decode(NULL, b, n, "t", &o, &e) == CUZK_OK);
+    CHECK(r.last == n);
+    free(b);
+}
+
+/* ---- the store on a fake device --------------------------------------------------------- */
+
+typedef struct fake_dev {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    size_t pinned_live, pinned_peak, pinned_allocs, pinned_frees;
+    size_t dev_live, dev_peak, uploads, uploads_started, dev_frees;
+    bool gate_closed;            /* upload blocks while set */
+    int fail_uploads;            /* the next N uploads fail with NOMEM_DEVICE */
+    size_t extra_report;         /* upload reports this many bytes more than promised */
+    int bad_frees;               /* device_free with a size that does not match */
+} fake_dev;
+
+typedef struct fake_buf { size_t bytes; const bellperson_params *src; } fake_buf;
+
+static void *fd_pinned_alloc(void *ctx, size_t bytes) {
+    fake_dev *d = ctx;
+    void *p = aligned_alloc(4096, (bytes + 4095) & ~(size_t)4095);
+    if (!p) return NULL;
+    pthread_mutex_lock(&d->mu);
+    d->pinned_allocs++;
+    d->pinned_live += bytes;
+    if (d->pinned_live > d->pinned_peak) d->pinned_peak = d->pinned_live;
+    pthread_mutex_unlock(&d->mu);
+    return p;
+}
+static void fd_pinned_free(void *ctx, void *p, size_t bytes) {
+    fake_dev *d = ctx;
+    free(p);
+    pthread_mutex_lock(&d->mu);
+    d->pinned_frees++;
+    d->pinned_live -= bytes;
+    pthread_mutex_unlock(&d->mu);
+}
+static size_t fd_bytes(const bellperson_params *p) {
+    return ((size_t)p->n_h + p->n_l + p->n_a + p->n_b_g1) * sizeof(g1_affine);
+}
+static cuzk_status fd_upload(void *ctx, void **h, size_t *bytes, const bellperson_params *p, cuzk_error *err) {
+    fake_dev *d = ctx;
+    pthread_mutex_lock(&d->mu);
+    d->uploads_started++;
+    pthread_cond_broadcast(&d->cv);
+    while (d->gate_closed) pthread_cond_wait(&d->cv, &d->mu);
+    if (d->fail_uploads > 0) {
+        d->fail_uploads--;
+        pthread_mutex_unlock(&d->mu);
+        return cuzk_error_set(err, CUZK_ERR_NOMEM_DEVICE, __FILE__, __LINE__, "fake device: out of memory");
+    }
+    size_t n = fd_bytes(p) + d->extra_report;
+    d->uploads++;
+    d->dev_live += n;
+    if (d->dev_live > d->dev_peak) d->dev_peak = d->dev_live;
+    pthread_mutex_unlock(&d->mu);
+    fake_buf *b = malloc(sizeof *b);
+    b->bytes = n;
+    b->src = p;
+    *h = b;
+    *bytes = n;
+    return CUZK_OK;
+}
+static void fd_free(void *ctx, void *h, size_t bytes) {
+    fake_dev *d = ctx;
+    fake_buf *b = h;
+    pthread_mutex_lock(&d->mu);
+    if (b->bytes != bytes) d->bad_frees++;
+    d->dev_frees++;
+    d->dev_live -= b->bytes;
+    pthread_mutex_unlock(&d->mu);
+    free(b);
+}
+
+static void fake_init(fake_dev *d, srs_device_ops *ops) {
+    memset(d, 0, sizeof *d);
+    pthread_mutex_init(&d->mu, NULL);
+    pthread_cond_init(&d->cv, NULL);
+    memset(ops, 0, sizeof *ops);
+    ops->ctx = d;
+    ops->pinned_alloc = fd_pinned_alloc;
+    ops->pinned_free = fd_pinned_free;
+    ops->upload = fd_upload;
+    ops->device_free = fd_free;
+}
+static void fake_destroy(fake_dev *d) {
+    pthread_mutex_destroy(&d->mu);
+    pthread_cond_destroy(&d->cv);
+}
+static void fake_gate(fake_dev *d, bool closed) {
+    pthread_mutex_lock(&d->mu);
+    d->gate_closed = closed;
+    pthread_cond_broadcast(&d->cv);
+    pthread_mutex_unlock(&d->mu);
+}
+
+/* Small SRS files of one size: host ~ 13 KiB, device ~ 10 KiB each. */
+static const counts SMALL = {2, 63, 20, 15, 10, 8};
+static const char *small_file(const char *name) { return write_params_file(name, SMALL, NULL); }
+
+static size_t host_bytes_of(const char *path) {
+    size_t n;
+    uint8_t *b = slurp(path, &n);
+    bellperson_layout lay = {0};
+    if (b) bellperson_params_layout(&lay, b, n, "t", NULL);
+    free(b);
+    return lay.host_bytes;
+}
+
+static bool present(srs_store *s, const char *path, srs_tier t) {
+    srs_entry_info in;
+    if (srs_store_entry_info(s, path, &in, NULL) != CUZK_OK) return t == SRS_TIER_DISK;
+    return in.present[t];
+}
+
+TEST(srs, store_acquire_release_hits_and_stats) {
+    fake_dev d;
+    srs_device_ops ops;
+    fake_init(&d, &ops);
+    srs_store_opts o;
+    memset(&o, 0, sizeof o);
+    o.ops = &ops;
+    srs_store *s;
+    cuzk_error e = {0};
+    REQUIRE(srs_store_create(&s, &o, &e) == CUZK_OK);
+    bellperson_params ref;
+    char path[512];
+    snprintf(path, sizeof path, "%s", write_params_file("st_a.params", SMALL, &ref));
+    srs_handle h, h2;
+    CHECK(srs_store_acquire(s, &h, path, SRS_TIER_PINNED, &e) == CUZK_OK);
+    CHECK(h.params && params_equal(h.params, &ref) && h.device == NULL && h.tier == SRS_TIER_PINNED);
+    CHECK(d.pinned_allocs == 1 && d.uploads == 0);
+    /* the same file by another spelling is the same SRS: a hit */
+    char alias[600];
+    snprintf(alias, sizeof alias, "%s/./st_a.params", test_tmpdir());
+    CHECK(srs_store_acquire(s, &h2, alias, SRS_TIER_PINNED, &e) == CUZK_OK);
+    CHECK(h2.params == h.params && d.pinned_allocs == 1);
+    srs_store_stats st;
+    srs_store_get_stats(s, &st);
+    CHECK(st.hits == 1 && st.misses == 1 && st.loads[SRS_TIER_PINNED] == 1 && st.entries == 1 && st.in_use == 1 &&
+          st.handles == 2);
+    CHECK(st.held_bytes[SRS_TIER_PINNED] == host_bytes_of(path) && st.held_bytes[SRS_TIER_GPU] == 0);
+    CHECK(st.load_ms[SRS_TIER_PINNED] >= 0);
+    srs_entry_info in;
+    REQUIRE(srs_store_entry_info(s, path, &in, &e) == CUZK_OK);
+    CHECK(in.refs == 2 && in.present[SRS_TIER_PINNED] && !in.present[SRS_TIER_MAPPED] && !in.present[SRS_TIER_DISK]);
+    CHECK(in.file_bytes == file_size_of(SMALL));
+    srs_store_release(s, &h2);
+    CHECK(h2.params == NULL);
+    srs_store_release(s, &h2); /* an emptied handle: no-op */
+    /* GPU: one upload, then hits; the device handle is what the fake returned for this view */
+    srs_handle g;
+    CHECK(srs_store_acquire(s, &g, path, SRS_TIER_GPU, &e) == CUZK_OK);
+    CHECK(g.device && ((fake_buf *)g.device)->src == h.params && g.device_bytes == fd_bytes(&ref));
+    CHECK(d.uploads == 1 && d.dev_live == fd_bytes(&ref));
+    srs_store_release(s, &g);
+    CHECK(srs_store_acquire(s, &g, path, SRS_TIER_GPU, &e) == CUZK_OK && d.uploads == 1);
+    srs_store_release(s, &g);
+    srs_store_release(s, &h);
+    srs_store_get_stats(s, &st);
+    CHECK(st.hits == 2 && st.misses == 2 && st.loads[SRS_TIER_GPU] == 1 && st.in_use == 0 && st.handles == 0);
+    CHECK(st.held_bytes[SRS_TIER_GPU] == d.dev_live);
+    /* evict to disk: everything freed, the SRS stays known and cold */
+    CHECK(srs_store_evict(s, path, SRS_TIER_DISK, &e) == CUZK_OK);
+    CHECK(d.dev_live == 0 && d.pinned_live == 0 && d.dev_frees == 1 && d.pinned_frees == 1 && d.bad_frees == 0);
+    srs_store_get_stats(s, &st);
+    CHECK(st.entries == 1 && st.held_bytes[SRS_TIER_PINNED] == 0 && st.held_bytes[SRS_TIER_DISK] == file_size_of(SMALL));
+    CHECK(st.evictions[SRS_TIER_GPU] == 1 && st.evictions[SRS_TIER_PINNED] == 1 && st.lru_evictions == 0);
+    CHECK(present(s, path, SRS_TIER_DISK));
+    CHECK(srs_store_destroy(s) == CUZK_OK);
+    bellperson_params_free(&ref);
+    fake_destroy(&d);
+}
+
+TEST(srs, store_evict_in_use_is_busy_and_frees_nothing) {
+    fake_dev d;
+    srs_device_ops ops;
+    fake_init(&d, &ops);
+    srs_store_opts o;
+    memset(&o, 0, sizeof o);
+    o.ops = &ops;
+    srs_store *s;
+    cuzk_error e = {0};
+    REQUIRE(srs_store_create(&s, &o, &e) == CUZK_OK);
+    const char *path = small_file("busy.params");
+    REQUIRE(srs_store_preload(s, path, SRS_TIER_MAPPED, &e) == CUZK_OK);
+    srs_handle h;
+    REQUIRE(srs_store_acquire(s, &h, path, SRS_TIER_GPU, &e) == CUZK_OK);
+    size_t pl = d.pinned_live, dl = d.dev_live;
+    srs_store_stats before, after;
+    srs_store_get_stats(s, &before);
+    srs_tier froms[] = {SRS_TIER_DISK, SRS_TIER_MAPPED, SRS_TIER_PINNED, SRS_TIER_GPU};
+    for (int i = 0; i < 4; i++) {
+        CHECK_EQ_INT(srs_store_evict(s, path, froms[i], &e), CUZK_ERR_BUSY);
+        CHECK_MSG(strstr(e.msg, "busy.params"), "%s", e.msg);
+    }
+    srs_store_get_stats(s, &after);
+    CHECK(d.pinned_frees == 0 && d.dev_frees == 0 && d.pinned_live == pl && d.dev_live == dl);
+    CHECK(present(s, path, SRS_TIER_MAPPED) && present(s, path, SRS_TIER_PINNED) && present(s, path, SRS_TIER_GPU));
+    CHECK(!memcmp(after.held_bytes, before.held_bytes, sizeof after.held_bytes));
+    CHECK(srs_store_destroy(s) == CUZK_ERR_BUSY); /* a handle is held: nothing done */
+    CHECK(d.pinned_frees == 0 && d.dev_frees == 0);
+    /* a handle at PINNED only: the GPU copy may go, the host view may not */
+    srs_handle hp;
+    REQUIRE(srs_store_acquire(s, &hp, path, SRS_TIER_PINNED, &e) == CUZK_OK);
+    srs_store_release(s, &h);
+    CHECK(srs_store_evict(s, path, SRS_TIER_GPU, &e) == CUZK_OK);
+    CHECK(d.dev_frees == 1 && d.dev_live == 0 && d.pinned_frees == 0);
+    CHECK_EQ_INT(srs_store_evict(s, path, SRS_TIER_PINNED, &e), CUZK_ERR_BUSY);
+    CHECK(d.pinned_frees == 0);
+    srs_store_release(s, &hp);
+    /* the mapping alone can go while the view stays */
+    CHECK(srs_store_evict(s, path, SRS_TIER_MAPPED, &e) == CUZK_OK);
+    CHECK(d.pinned_frees == 1 && !present(s, path, SRS_TIER_MAPPED));
+    CHECK(srs_store_destroy(s) == CUZK_OK);
+    CHECK(d.pinned_live == 0 && d.dev_live == 0);
+    fake_destroy(&d);
+}
+
+TEST(srs, store_lru_order_and_in_use_skipped) {
+    fake_dev d;
+    srs_device_ops ops;
+    fake_init(&d, &ops);
+    char a[512], b[512], c[512];
+    snprintf(a, sizeof a, "%s", small_file("lru_a.params"));
+    snprintf(b, sizeof b, "%s", small_file("lru_b.params"));
+    snprintf(c, sizeof c, "%s", small_file("lru_c.params"));
+    size_t hb = host_bytes_of(a);
+    srs_store_opts o;
+    memset(&o, 0, sizeof o);
+    o.ops = &ops;
+    o.budget_bytes[SRS_TIER_PINNED] = 2 * hb + hb / 2; /* room for two */
+    o.budget_bytes[SRS_TIER_MAPPED] = 2 * file_size_of(SMALL);
+    srs_store *s;
+    cuzk_error e = {0};
+    REQUIRE(srs_store_create(&s, &o, &e) == CUZK_OK);
+    srs_handle h;
+    CHECK(srs_store_preload(s, a, SRS_TIER_PINNED, &e) == CUZK_OK);
+    CHECK(srs_store_preload(s, b, SRS_TIER_PINNED, &e) == CUZK_OK);
+    /* touch a: b is now the least recently used */
+    REQUIRE(srs_store_acquire(s, &h, a, SRS_TIER_PINNED, &e) == CUZK_OK);
+    srs_store_release(s, &h);
+    CHECK(srs_store_preload(s, c, SRS_TIER_PINNED, &e) == CUZK_OK);
+    CHECK(present(s, a, SRS_TIER_PINNED) && !present(s, b, SRS_TIER_PINNED) && present(s, c, SRS_TIER_PINNED));
+    CHECK(d.pinned_frees == 1);
+    /* hold a (older than c): loading b must evict c, not a */
+    REQUIRE(srs_store_acquire(s, &h, a, SRS_TIER_PINNED, &e) == CUZK_OK);
+    srs_entry_info ia, ic;
+    srs_store_entry_info(s, a, &ia, NULL);
+    srs_store_entry_info(s, c, &ic, NULL);
+    CHECK(ia.last_use > ic.last_use); /* acquire touched it */
+    srs_store_release(s, &h);
+    srs_store_preload(s, c, SRS_TIER_PINNED, &e); /* c most recent, a least */
+    REQUIRE(srs_store_acquire(s, &h, a, SRS_TIER_PINNED, &e) == CUZK_OK);
+    CHECK(srs_store_preload(s, b, SRS_TIER_PINNED, &e) == CUZK_OK);
+    CHECK(present(s, a, SRS_TIER_PINNED) && present(s, b, SRS_TIER_PINNED) && !present(s, c, SRS_TIER_PINNED));
+    /* a and b in use: c cannot fit, and nothing is evicted for the attempt */
+    srs_handle hb2;
+    REQUIRE(srs_store_acquire(s, &hb2, b, SRS_TIER_PINNED, &e) == CUZK_OK);
+    size_t frees = d.pinned_frees;
+    CHECK_EQ_INT(srs_store_preload(s, c, SRS_TIER_PINNED, &e), CUZK_ERR_NOMEM);
+    CHECK_MSG(strstr(e.msg, "pinned tier") && strstr(e.msg, "in use"), "%s", e.msg);
+    CHECK(d.pinned_frees == frees && present(s, a, SRS_TIER_PINNED) && present(s, b, SRS_TIER_PINNED));
+    srs_store_release(s, &hb2);
+    srs_store_release(s, &h);
+    /* the MAPPED tier has its own LRU; evicting a mapping leaves the host view alone */
+    CHECK(srs_store_preload(s, a, SRS_TIER_MAPPED, &e) == CUZK_OK);
+    CHECK(srs_store_preload(s, b, SRS_TIER_MAPPED, &e) == CUZK_OK);
+    CHECK(srs_store_preload(s, c, SRS_TIER_MAPPED, &e) == CUZK_OK);
+    CHECK(!present(s, a, SRS_TIER_MAPPED) && present(s, b, SRS_TIER_MAPPED) && present(s, c, SRS_TIER_MAPPED));
+    CHECK(present(s, a, SRS_TIER_PINNED));
+    srs_store_stats st;
+    srs_store_get_stats(s, &st);
+    CHECK(st.lru_evictions == 3 && st.peak_used_bytes[SRS_TIER_PINNED] <= o.budget_bytes[SRS_TIER_PINNED]);
+    CHECK(st.held_bytes[SRS_TIER_MAPPED] == 2 * file_size_of(SMALL));
+    CHECK(d.pinned_peak <= o.budget_bytes[SRS_TIER_PINNED]);
+    /* larger than a whole budget */
+    const char *big = write_params_file("lru_big.params", (counts){2, 300, 20, 15, 10, 8}, NULL);
+    CHECK_EQ_INT(srs_store_preload(s, big, SRS_TIER_PINNED, &e), CUZK_ERR_NOMEM);
+    CHECK_MSG(strstr(e.msg, "larger than the whole budget"), "%s", e.msg);
+    CHECK(present(s, a, SRS_TIER_PINNED)); /* nothing evicted for a load that can never fit */
+    CHECK(srs_store_destroy(s) == CUZK_OK);
+    CHECK(d.pinned_live == 0);
+    fake_destroy(&d);
+}
+
+TEST(srs, store_gpu_budget_and_upload_failures) {
+    fake_dev d;
+    srs_device_ops ops;
+    fake_init(&d, &ops);
+    char a[512], b[512];
+    snprintf(a, sizeof a, "%s", small_file("gpu_a.params"));
+    snprintf(b, sizeof b, "%s", small_file("gpu_b.params"));
+    bellperson_params tmp;
+    cuzk_error e = {0};
+    REQUIRE(bellperson_params_load(&tmp, a, false, &e) == CUZK_OK);
+    size_t db = fd_bytes(&tmp);
+    bellperson_params_free(&tmp);
+    srs_store_opts o;
+    memset(&o, 0, sizeof o);
+    o.ops = &ops;
+    o.budget_bytes[SRS_TIER_GPU] = db + db / 2; /* one at a time */
+    srs_store *s;
+    REQUIRE(srs_store_create(&s, &o, &e) == CUZK_OK);
+    srs_handle h;
+    REQUIRE(srs_store_acquire(s, &h, a, SRS_TIER_GPU, &e) == CUZK_OK);
+    CHECK_EQ_INT(srs_store_preload(s, b, SRS_TIER_GPU, &e), CUZK_ERR_NOMEM_DEVICE);
+    CHECK(present(s, b, SRS_TIER_PINNED) && !present(s, b, SRS_TIER_GPU)); /* the host view was made */
+    srs_store_release(s, &h);
+    CHECK(srs_store_preload(s, b, SRS_TIER_GPU, &e) == CUZK_OK); /* a evicted from GPU by LRU */
+    CHECK(!present(s, a, SRS_TIER_GPU) && present(s, a, SRS_TIER_PINNED));
+    CHECK(d.dev_peak <= o.budget_bytes[SRS_TIER_GPU] && d.dev_live == db);
+    /* a failing upload holds nothing; the next attempt works */
+    d.fail_uploads = 1;
+    CHECK_EQ_INT(srs_store_acquire(s, &h, a, SRS_TIER_GPU, &e), CUZK_ERR_NOMEM_DEVICE);
+    CHECK(h.params == NULL && !present(s, a, SRS_TIER_GPU));
+    srs_store_stats st;
+    srs_store_get_stats(s, &st);
+    CHECK(st.load_failures == 2 && st.used_bytes[SRS_TIER_GPU] == st.held_bytes[SRS_TIER_GPU]);
+    CHECK(srs_store_acquire(s, &h, a, SRS_TIER_GPU, &e) == CUZK_OK);
+    srs_store_release(s, &h);
+    /* an upload that takes more than it promised is undone */
+    CHECK(srs_store_evict(s, a, SRS_TIER_GPU, &e) == CUZK_OK);
+    d.extra_report = 64;
+    CHECK_EQ_INT(srs_store_preload(s, a, SRS_TIER_GPU, &e), CUZK_ERR_NOMEM_DEVICE);
+    CHECK(!present(s, a, SRS_TIER_GPU));
+    d.extra_report = 0;
+    srs_store_get_stats(s, &st);
+    CHECK(st.used_bytes[SRS_TIER_GPU] == st.held_bytes[SRS_TIER_GPU] && d.dev_live == st.held_bytes[SRS_TIER_GPU]);
+    CHECK(srs_store_destroy(s) == CUZK_OK);
+    CHECK(d.dev_live == 0 && d.pinned_live == 0 && d.bad_frees == 0);
+    fake_destroy(&d);
+}
+
+TEST(srs, store_misuse_and_bad_files) {
+    srs_store *s;
+    cuzk_error e = {0};
+    REQUIRE(srs_store_create(&s, NULL, &e) == CUZK_OK); /* no ops: no GPU tier */
+    const char *path = small_file("mis.params");
+    srs_handle h;
+    CHECK_EQ_INT(srs_store_acquire(s, &h, path, SRS_TIER_MAPPED, &e), CUZK_ERR_ARG);
+    CHECK_EQ_INT(srs_store_acquire(s, &h, path, SRS_TIER_GPU, &e), CUZK_ERR_UNSUPPORTED);
+    CHECK_EQ_INT(srs_store_acquire(s, NULL, path, SRS_TIER_PINNED, &e), CUZK_ERR_ARG);
+    CHECK_EQ_INT(srs_store_preload(s, path, SRS_TIER_DISK, &e), CUZK_ERR_ARG);
+    CHECK_EQ_INT(srs_store_evict(s, path, (srs_tier)9, &e), CUZK_ERR_ARG);
+    CHECK_EQ_INT(srs_store_acquire(s, &h, "/nonexistent/x.params", SRS_TIER_PINNED, &e), CUZK_ERR_IO);
+    CHECK(srs_store_evict(s, "/nonexistent/x.params", SRS_TIER_DISK, &e) == CUZK_OK); /* unknown: nothing */
+    srs_entry_info in;
+    CHECK_EQ_INT(srs_store_entry_info(s, "/nonexistent/x.params", &in, &e), CUZK_ERR_IO);
+    /* plain host memory without ops works */
+    CHECK(srs_store_acquire(s, &h, path, SRS_TIER_PINNED, &e) == CUZK_OK && h.params->n_h == SMALL.h);
+    srs_store_release(s, &h);
+    /* a corrupt file: the loader's status and message; later calls try again and fail alike */
+    size_t n;
+    uint8_t *b = slurp(path, &n);
+    REQUIRE(b);
+    b[off_of(SMALL, "l", 7) + 95] ^= 1;
+    char bad[512];
+    snprintf(bad, sizeof bad, "%s/mis_bad.params", test_tmpdir());
+    spit(bad, b, n);
+    for (int i = 0; i < 2; i++) {
+        CHECK_EQ_INT(srs_store_acquire(s, &h, bad, SRS_TIER_PINNED, &e), CUZK_ERR_POINT);
+        CHECK_MSG(strstr(e.msg, "l point 7") && strstr(e.msg, "mis_bad.params"), "%s", e.msg);
+        CHECK_EQ_INT(srs_store_preload(s, bad, SRS_TIER_MAPPED, &e), CUZK_ERR_POINT);
+    }
+    spit(bad, b, n - 10);
+    CHECK_EQ_INT(srs_store_acquire(s, &h, bad, SRS_TIER_PINNED, &e), CUZK_ERR_FORMAT);
+    CHECK_MSG(strstr(e.msg, "b_g2"), "%s", e.msg);
+    srs_store_stats st;
+    srs_store_get_stats(s, &st);
+    CHECK(st.load_failures == 5 && st.held_bytes[SRS_TIER_PINNED] == st.used_bytes[SRS_TIER_PINNED]);
+    free(b);
+    CHECK(srs_store_destroy(s) == CUZK_OK);
+    CHECK(srs_store_destroy(NULL) == CUZK_OK);
+}
+
+/* ---- concurrency ------------------------------------------------------------------------ */
+
+typedef struct acq_job {
+    srs_store *s;
+    const char *path;
+    srs_tier tier;
+    cuzk_status st;
+    cuzk_error e;
+    const bellperson_params *seen;
+    void *device;
+} acq_job;
+
+static void *acq_thread(void *arg) {
+    acq_job *j = arg;
+    srs_handle h;
+    j->st = srs_store_acquire(j->s, &h, j->path, j->tier, &j->e);
+    if (j->st == CUZK_OK) {
+        j->seen = h.params;
+        j->device = h.device;
+        srs_store_release(j->s, &h);
+    }
+    return NULL;
+}
+
+/* Polls cond (1 ms) for up to 10 s. */
+static void wait_for(bool (*cond)(void *), void *ctx) {
+    double t0 = now_ms();
+    while (!cond(ctx) && now_ms() - t0 < 10000) usleep(1000);
+}
+static bool uploads_started_1(void *ctx) {
+    fake_dev *d = ctx;
+    pthread_mutex_lock(&d->mu);
+    bool r = d->uploads_started >= 1;
+    pthread_mutex_unlock(&d->mu);
+    return r;
+}
+static bool misses_2(void *ctx) {
+    srs_store_stats st;
+    srs_store_get_stats(ctx, &st);
+    return st.misses >= 2;
+}
+
+TEST(srs, store_waits_for_a_concurrent_load) {
+    fake_dev d;
+    srs_device_ops ops;
+    fake_init(&d, &ops);
+    srs_store_opts o;
+    memset(&o, 0, sizeof o);
+    o.ops = &ops;
+    srs_store *s;
+    cuzk_error e = {0};
+    REQUIRE(srs_store_create(&s, &o, &e) == CUZK_OK);
+    const char *path = small_file("wait.params");
+    fake_gate(&d, true);
+    acq_job j1 = {s, path, SRS_TIER_GPU, 0, {0}, NULL, NULL}, j2 = j1, j3 = j1;
+    j3.tier = SRS_TIER_PINNED;
+    pthread_t t1, t2;
+    REQUIRE(pthread_create(&t1, NULL, acq_thread, &j1) == 0);
+    wait_for(uploads_started_1, &d); /* t1 holds the "loading" state inside upload */
+    srs_entry_info in;
+    CHECK(srs_store_entry_info(s, path, &in, &e) == CUZK_OK && in.loading && in.present[SRS_TIER_PINNED]);
+    /* evict during a load: BUSY */
+    CHECK_EQ_INT(srs_store_evict(s, path, SRS_TIER_DISK, &e), CUZK_ERR_BUSY);
+    /* PINNED is already there: a hit that does not wait for the GPU step */
+    acq_thread(&j3);
+    CHECK(j3.st == CUZK_OK);
+    REQUIRE(pthread_create(&t2, NULL, acq_thread, &j2) == 0);
+    wait_for(misses_2, s); /* t2 saw it missing and waits */
+    srs_store_stats st;
+    srs_store_get_stats(s, &st);
+    CHECK(st.loading == 1 && d.uploads == 0);
+    fake_gate(&d, false);
+    pthread_join(t1, NULL);
+    pthread_join(t2, NULL);
+    CHECK(j1.st == CUZK_OK && j2.st == CUZK_OK && j1.device && j1.device == j2.device && j1.seen == j2.seen);
+    CHECK(d.uploads == 1 && d.uploads_started == 1);
+    srs_store_get_stats(s, &st);
+    CHECK(st.misses == 2 && st.hits == 1 && st.loads[SRS_TIER_GPU] == 1 && st.loading == 0 && st.handles == 0);
+    CHECK(srs_store_destroy(s) == CUZK_OK);
+    fake_destroy(&d);
+}
+
+/* A failed load is reported to the threads that waited for it (not re-run by each). */
+typedef struct gate_prog { pthread_mutex_t mu; pthread_cond_t cv; bool closed, entered; } gate_prog;
+static void gate_progress(void *user, const char *what, uint64_t done, uint64_t total) {
+    (void)what;
+    (void)done;
+    (void)total;
+    gate_prog *g = user;
+    pthread_mutex_lock(&g->mu);
+    g->entered = true;
+    pthread_cond_broadcast(&g->cv);
+    while (g->closed) pthread_cond_wait(&g->cv, &g->mu);
+    pthread_mutex_unlock(&g->mu);
+}
+static bool gate_entered(void *ctx) {
+    gate_prog *g = ctx;
+    pthread_mutex_lock(&g->mu);
+    bool r = g->entered;
+    pthread_mutex_unlock(&g->mu);
+    return r;
+}
+
+TEST(srs, store_waiters_share_a_failed_load) {
+    counts c = {2, 9000, 20, 15, 10, 8}; /* h spans chunks: progress is called before the end */
+    const char *good = write_params_file("fail_src.params", c, NULL);
+    size_t n;
+    uint8_t *b = slurp(good, &n);
+    REQUIRE(b);
+    b[off_of(c, "a", 3) + 95] ^= 1;
+    char bad[512];
+    snprintf(bad, sizeof bad, "%s/fail.params", test_tmpdir());
+    spit(bad, b, n);
+    free(b);
+    gate_prog g = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, true, false};
+    srs_store_opts o;
+    memset(&o, 0, sizeof o);
+    o.nthreads = 1;
+    o.progress = gate_progress;
+    o.progress_user = &g;
+    srs_store *s;
+    cuzk_error e = {0};
+    REQUIRE(srs_store_create(&s, &o, &e) == CUZK_OK);
+    acq_job j1 = {s, bad, SRS_TIER_PINNED, 0, {0}, NULL, NULL}, j2 = j1;
+    pthread_t t1, t2;
+    REQUIRE(pthread_create(&t1, NULL, acq_thread, &j1) == 0);
+    wait_for(gate_entered, &g);
+    REQUIRE(pthread_create(&t2, NULL, acq_thread, &j2) == 0);
+    wait_for(misses_2, s);
+    pthread_mutex_lock(&g.mu);
+    g.closed = false;
+    pthread_cond_broadcast(&g.cv);
+    pthread_mutex_unlock(&g.mu);
+    pthread_join(t1, NULL);
+    pthread_join(t2, NULL);
+    CHECK(j1.st == CUZK_ERR_POINT && j2.st == CUZK_ERR_POINT);
+    CHECK_MSG(strstr(j2.e.msg, "a point 3") && !strcmp(j1.e.msg, j2.e.msg), "%s | %s", j1.e.msg, j2.e.msg);
+    srs_store_stats st;
+    srs_store_get_stats(s, &st);
+    CHECK(st.load_failures == 1 && st.misses == 2 && st.held_bytes[SRS_TIER_PINNED] == 0 && st.used_bytes[SRS_TIER_PINNED] == 0);
+    CHECK(srs_store_destroy(s) == CUZK_OK);
+}
+
+typedef struct churn_ctx {
+    srs_store *s;
+    fake_dev *d;
+    const char *paths[4];
+    int iters;
+    _Atomic uint64_t seed;
+    atomic_int ok, nomem, other, wrong_view;
+    size_t budget_pinned, budget_gpu;
+    atomic_int over_budget;
+} churn_ctx;
+
+static void *churn_thread(void *arg) {
+    churn_ctx *c = arg;
+    uint64_t x = atomic_fetch_add(&c->seed, 0x9e3779b97f4a7c15ull);
+    for (int i = 0; i < c->iters; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        int f = (int)((x >> 33) % 4);
+        int op = (int)((x >> 40) % 10);
+        srs_tier t = op < 5 ? SRS_TIER_PINNED : op < 8 ? SRS_TIER_GPU : SRS_TIER_MAPPED;
+        cuzk_error e;
+        if (op == 9) { /* an explicit eviction now and then: OK or BUSY */
+            cuzk_status st = srs_store_evict(c->s, c->paths[f], (srs_tier)((x >> 50) % 4), &e);
+            if (st != CUZK_OK && st != CUZK_ERR_BUSY) atomic_fetch_add(&c->other, 1);
+            continue;
+        }
+        if (t == SRS_TIER_MAPPED) {
+            cuzk_status st = srs_store_preload(c->s, c->paths[f], t, &e);
+            if (st == CUZK_OK) atomic_fetch_add(&c->ok, 1);
+            else if (st == CUZK_ERR_NOMEM) atomic_fetch_add(&c->nomem, 1);
+            else atomic_fetch_add(&c->other, 1);
+            continue;
+        }
+        srs_handle h;
+        cuzk_status st = srs_store_acquire(c->s, &h, c->paths[f], t, &e);
+        if (st == CUZK_OK) {
+            atomic_fetch_add(&c->ok, 1);
+            if (h.params->n_h != SMALL.h + (uint32_t)f || (t == SRS_TIER_GPU && ((fake_buf *)h.device)->src != h.params))
+                atomic_fetch_add(&c->wrong_view, 1);
+            usleep((useconds_t)((x >> 20) % 300));
+            srs_store_release(c->s, &h);
+        } else if (st == CUZK_ERR_NOMEM || st == CUZK_ERR_NOMEM_DEVICE) {
+            atomic_fetch_add(&c->nomem, 1);
+        } else {
+            atomic_fetch_add(&c->other, 1);
+        }
+        pthread_mutex_lock(&c->d->mu);
+        if (c->d->pinned_live > c->budget_pinned || c->d->dev_live > c->budget_gpu) atomic_fetch_add(&c->over_budget, 1);
+        pthread_mutex_unlock(&c->d->mu);
+    }
+    return NULL;
+}
+
+static void churn(bool with_reaper) {
+    fake_dev d;
+    srs_device_ops ops;
+    fake_init(&d, &ops);
+    char paths[4][512];
+    size_t hb = 0, fb = 0;
+    for (int i = 0; i < 4; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "churn%d_%d.params", with_reaper, i);
+        counts c = SMALL;
+        c.h += (uint32_t)i; /* tell them apart */
+        snprintf(paths[i], sizeof paths[i], "%s", write_params_file(name, c, NULL));
+        if (host_bytes_of(paths[i]) > hb) hb = host_bytes_of(paths[i]);
+        if (file_size_of(c) > fb) fb = file_size_of(c);
+    }
+    bellperson_params tmp;
+    REQUIRE(bellperson_params_load(&tmp, paths[3], false, NULL) == CUZK_OK);
+    size_t db = fd_bytes(&tmp);
+    bellperson_params_free(&tmp);
+    reaper *r = NULL;
+    if (with_reaper) REQUIRE(reaper_create(&r, NULL, NULL, NULL) == CUZK_OK);
+    srs_store_opts o;
+    memset(&o, 0, sizeof o);
+    o.ops = &ops;
+    o.reaper = r;
+    o.nthreads = 1;
+    o.budget_bytes[SRS_TIER_MAPPED] = 2 * fb + 100;
+    o.budget_bytes[SRS_TIER_PINNED] = 2 * hb + hb / 2;
+    o.budget_bytes[SRS_TIER_GPU] = db + db / 2;
+    srs_store *s;
+    cuzk_error e = {0};
+    REQUIRE(srs_store_create(&s, &o, &e) == CUZK_OK);
+    churn_ctx c;
+    memset(&c, 0, sizeof c);
+    c.s = s;
+    c.d = &d;
+    for (int i = 0; i < 4; i++) c.paths[i] = paths[i];
+    c.iters = test_iters(150);
+    atomic_store(&c.seed, test_rand64());
+    c.budget_pinned = o.budget_bytes[SRS_TIER_PINNED];
+    c.budget_gpu = o.budget_bytes[SRS_TIER_GPU];
+    enum { T = 8 };
+    pthread_t th[T];
+    for (int i = 0; i < T; i++) REQUIRE(pthread_create(&th[i], NULL, churn_thread, &c) == 0);
+    for (int i = 0; i < T; i++) pthread_join(th[i], NULL);
+    if (r) reaper_drain(r);
+    srs_store_stats st;
+    srs_store_get_stats(s, &st);
+    CHECK_MSG(atomic_load(&c.other) == 0 && atomic_load(&c.wrong_view) == 0, "other %d wrong %d",
+              atomic_load(&c.other), atomic_load(&c.wrong_view));
+    CHECK(atomic_load(&c.ok) > 0 && atomic_load(&c.over_budget) == 0);
+    CHECK(d.pinned_peak <= o.budget_bytes[SRS_TIER_PINNED] && d.dev_peak <= o.budget_bytes[SRS_TIER_GPU]);
+    for (int t = SRS_TIER_MAPPED; t < SRS_TIERS; t++) {
+        CHECK(st.peak_used_bytes[t] <= o.budget_bytes[t]);
+        CHECK(st.used_bytes[t] == st.held_bytes[t]); /* nothing in flight, nothing being freed */
+    }
+    CHECK(st.handles == 0 && st.loading == 0 && st.entries == 4);
+    CHECK(st.hits + st.misses == (uint64_t)atomic_load(&c.ok) + (uint64_t)atomic_load(&c.nomem));
+    CHECK(st.held_bytes[SRS_TIER_PINNED] >= d.pinned_live); /* held counts the ic arrays too */
+    CHECK(st.held_bytes[SRS_TIER_GPU] == d.dev_live);
+    printf("  churn%s: %d ok, %d no room, hits %llu, misses %llu, lru evictions %llu, peak pinned %zu/%zu gpu %zu/%zu\n",
+           with_reaper ? " (reaper)" : "", atomic_load(&c.ok), atomic_load(&c.nomem), (unsigned long long)st.hits,
+           (unsigned long long)st.misses, (unsigned long long)st.lru_evictions, d.pinned_peak,
+           o.budget_bytes[SRS_TIER_PINNED], d.dev_peak, o.budget_bytes[SRS_TIER_GPU]);
+    CHECK(srs_store_destroy(s) == CUZK_OK);
+    CHECK(d.pinned_live == 0 && d.dev_live == 0 && d.bad_frees == 0 && d.pinned_allocs == d.pinned_frees &&
+          d.uploads == d.dev_frees);
+    reaper_destroy(r);
+    fake_destroy(&d);
+}
+
+TEST(srs, store_budgets_hold_under_concurrency) { churn(false); }
+TEST(srs, store_budgets_hold_under_concurrency_with_reaper) { churn(true); }
