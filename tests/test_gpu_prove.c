@@ -295,3 +295,60 @@ TEST(gpu_prove, engine_gpu_backend_equals_cpu_single_calls) {
     free(w);
     gp_free(&c);
 }
+
+/* The SRS store's GPU tier with the real device hooks: the SRS written to a .params file, loaded
+ * and kept hot by the store, a prover on the store's device copy gives the CPU proof; evicting
+ * the GPU copy while a handle holds it is BUSY; after release it goes. */
+#include "srs/store.h"
+
+TEST(gpu_prove, srs_store_gpu_tier_feeds_the_prover) {
+    if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
+    gp_circuit c;
+    REQUIRE(gp_make(&c, 5000, 4));
+    char path[1024];
+    snprintf(path, sizeof path, "%s/store_gpu.params", test_tmpdir());
+    cuzk_error e = {0};
+    REQUIRE(bellperson_params_write(path, &c.p, &e) == CUZK_OK);
+    srs_store_opts so = {0};
+    so.ops = groth16_gpu_srs_ops(0);
+    REQUIRE(so.ops != NULL);
+    srs_store *store = NULL;
+    REQUIRE(srs_store_create(&store, &so, &e) == CUZK_OK);
+    srs_handle h = {0};
+    cuzk_status st = srs_store_acquire(store, &h, path, SRS_TIER_GPU, &e);
+    CHECK_MSG(st == CUZK_OK, "acquire at GPU: %s", e.msg);
+    if (st == CUZK_OK) {
+        CHECK(h.device != NULL && h.device_bytes > 0);
+        groth16_gpu_prover *gp = NULL;
+        st = groth16_gpu_prover_create_on(&gp, h.device, h.params, &c.cs, &e);
+        CHECK_MSG(st == CUZK_OK, "prover on the store's SRS: %s", e.msg);
+        fr *w = malloc(c.cs.n_vars * sizeof *w);
+        REQUIRE(w);
+        REQUIRE(synthetic_witness(w, c.cs.n_vars, &c.cs, &c.sp, 9, &e) == CUZK_OK);
+        fr r, s;
+        fr_from_u64(&r, test_rand64());
+        fr_from_u64(&s, test_rand64());
+        groth16_proof pc, pg;
+        groth16_backend_set(GROTH16_BACKEND_CPU);
+        REQUIRE(groth16_prove_bellperson(&pc, &c.p, &c.cs, w, c.cs.n_vars, &r, &s, 0, NULL, &e) == CUZK_OK);
+        groth16_pending *pend = NULL;
+        if (st == CUZK_OK && groth16_gpu_prove_start(&pend, gp, w, c.cs.n_vars, &r, &s, 0, NULL, NULL, NULL, &e) == CUZK_OK &&
+            groth16_prove_bellperson_finish(&pg, pend, 0, NULL, &e) == CUZK_OK) {
+            uint8_t bc[192], bg[192];
+            bellperson_proof_encode(bc, &pc);
+            bellperson_proof_encode(bg, &pg);
+            CHECK_MSG(!memcmp(bc, bg, 192), "proof on the store's SRS differs from the CPU proof");
+        } else {
+            CHECK_MSG(0, "prove on the store's SRS: %s", e.msg);
+        }
+        groth16_pending_free(pend);
+        /* in use: the store must refuse to evict it */
+        CHECK_EQ_INT(srs_store_evict(store, path, SRS_TIER_GPU, &e), CUZK_ERR_BUSY);
+        groth16_gpu_prover_destroy(gp);
+        srs_store_release(store, &h);
+        CHECK_EQ_INT(srs_store_evict(store, path, SRS_TIER_GPU, &e), CUZK_OK);
+        free(w);
+    }
+    CHECK_EQ_INT(srs_store_destroy(store), CUZK_OK);
+    gp_free(&c);
+}

@@ -73,8 +73,10 @@ typedef enum { GPU_NTT_FORWARD = 0, GPU_NTT_INVERSE = 1 } gpu_ntt_dir;
  *   INVERSE: a_i <- shift^(-i) * (1/m) * sum_j a_j * omega^(-ij)
  * so that INVERSE with the same shift undoes FORWARD (coset NTT: evaluations at shift*omega^j;
  * ntt_coset_forward / ntt_coset_inverse of src/poly/ntt.h). shift: one Fr, Montgomery, nonzero.
- * Algorithm: radix-2 Cooley-Tukey decimation in time; the bit-reversal and the first 10 stages
- * in shared memory, later stages one global pass each. */
+ * Algorithm: Cooley-Tukey decimation in time in shared-memory passes (src/cuda/ntt_internal.cuh):
+ * the bit-reversed gather and stages 0..10 in the first pass, the rest in passes of up to 9
+ * stages (2^27: 3 passes); radix-4 butterflies in registers. Twiddles come from the cache that
+ * gpu_h_cache_bytes reports (built on first use of a (roots, log_m)). */
 cuzk_status gpu_ntt(struct fr *data, size_t batch, int log_m, gpu_ntt_dir dir, gpu_roots roots,
                     const struct fr *shift, cuzk_error *err);
 

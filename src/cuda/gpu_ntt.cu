@@ -134,25 +134,55 @@ __device__ __forceinline__ fr_t ld_tab(const fr_t *p) {
     return r;
 }
 
-__device__ __forceinline__ void sh_put(uint32_t *sh, uint32_t T, uint32_t q, const fr_t &x) {
-#pragma unroll
-    for (int l = 0; l < 8; l++) sh[l * T + q] = x.l[l];
+/* Shared memory: two planes of 16-byte words (plane 0: limbs 0..3 of every element, plane 1:
+ * limbs 4..7), so consecutive elements are consecutive 16-byte words: 128-bit accesses, no bank
+ * conflicts for consecutive q. */
+__device__ __forceinline__ void sh_put(uint4 *sh, uint32_t T, uint32_t q, const fr_t &x) {
+    sh[q] = make_uint4(x.l[0], x.l[1], x.l[2], x.l[3]);
+    sh[T + q] = make_uint4(x.l[4], x.l[5], x.l[6], x.l[7]);
 }
-__device__ __forceinline__ fr_t sh_get(const uint32_t *sh, uint32_t T, uint32_t q) {
+__device__ __forceinline__ fr_t sh_get(const uint4 *sh, uint32_t T, uint32_t q) {
+    const uint4 a = sh[q], b = sh[T + q];
     fr_t x;
-#pragma unroll
-    for (int l = 0; l < 8; l++) x.l[l] = sh[l * T + q];
+    x.l[0] = a.x; x.l[1] = a.y; x.l[2] = a.z; x.l[3] = a.w;
+    x.l[4] = b.x; x.l[5] = b.y; x.l[6] = b.z; x.l[7] = b.w;
     return x;
+}
+
+/* radix-2 butterflies with twiddle omega^J (inverse: omega^-J = -omega^(m/2 - J)); J = 0 skips
+ * the product */
+__device__ __forceinline__ void bf_dit(fr_t &u, fr_t &v, size_t J, int inverse, const fr_t *tw, size_t half) {
+    if (J) {
+        v = v * ld_tab(tw + (inverse ? half - J : J));
+        if (inverse) {
+            const fr_t a = u - v;
+            v = u + v;
+            u = a;
+            return;
+        }
+    }
+    const fr_t a = u + v;
+    v = u - v;
+    u = a;
+}
+__device__ __forceinline__ void bf_dif(fr_t &u, fr_t &v, size_t J, int inverse, const fr_t *tw, size_t half) {
+    const fr_t a = u + v;
+    fr_t d = (inverse && J) ? v - u : u - v;
+    if (J) d = d * ld_tab(tw + (inverse ? half - J : J));
+    u = a;
+    v = d;
 }
 
 /* One pass: stages s0 .. s0+k-1 (ascending for DIT, descending for DIF) on tiles of 2^(k+t)
  * elements. Tile element q = (e << t) | g sits at global index
  *   (hi << (s0 + k)) | (e << s0) | (lo_tile << t) | g,
- * with blockIdx.x = (hi << (s0 - t)) | lo_tile; blockIdx.y = vector. Shared memory limb-major
- * ([8][T] words: consecutive q in consecutive banks). Dynamic shared memory: 32 T bytes. */
+ * with blockIdx.x = (hi << (s0 - t)) | lo_tile; blockIdx.y = vector. Stages go two at a time
+ * (radix-4: each thread loads 4 elements, runs both stages in registers, stores them; DIT pairs
+ * (0,1), (2,3), ..., a single last stage when k is odd; DIF pairs from the top, single stage 0).
+ * Dynamic shared memory: 32 T bytes. */
 template <bool DIF>
 __global__ void __launch_bounds__(PASS_THREADS) ntt_pass_kernel(const ntt_pass_args p) {
-    extern __shared__ uint32_t sh[];
+    extern __shared__ uint4 sh[];
     const uint32_t T = 1u << (p.k + p.t);
     const int v = blockIdx.y;
     const int L = p.log_m;
@@ -162,6 +192,7 @@ __global__ void __launch_bounds__(PASS_THREADS) ntt_pass_kernel(const ntt_pass_a
     const size_t base = ((b >> lo_bits) << (p.s0 + p.k)) | (lo_tile << p.t);
     const uint32_t gmask = (1u << p.t) - 1;
     const size_t half = (size_t)1 << (L - 1);
+    const fr_t *tw = p.tw;
 
     const fr_t *__restrict__ src = p.src[v];
     for (uint32_t q = threadIdx.x; q < T; q += blockDim.x) {
@@ -173,31 +204,58 @@ __global__ void __launch_bounds__(PASS_THREADS) ntt_pass_kernel(const ntt_pass_a
     }
     __syncthreads();
 
-    const uint32_t nbf = T >> 1;
-    for (int rr = 0; rr < p.k; rr++) {
-        const int r = DIF ? p.k - 1 - rr : rr;
-        const int s = p.s0 + r;
-        const uint32_t rmask = (1u << r) - 1;
-        for (uint32_t beta = threadIdx.x; beta < nbf; beta += blockDim.x) {
-            const uint32_t g = beta & gmask;
-            const uint32_t bb = beta >> p.t;
-            const uint32_t e0 = ((bb >> r) << (r + 1)) | (bb & rmask);
-            const uint32_t q0 = (e0 << p.t) | g, q1 = q0 + (1u << (r + p.t));
-            const size_t j = ((size_t)(e0 & rmask) << p.s0) | (lo_tile << p.t) | g;
-            const size_t J = j << (L - 1 - s);
-            const bool neg = p.inverse && J != 0; /* omega^-J = -omega^(m/2 - J) */
-            fr_t u = sh_get(sh, T, q0), w = sh_get(sh, T, q1), a0, a1;
-            if (!DIF) {
-                if (J) w = w * ld_tab(p.tw + (neg ? half - J : J));
-                a0 = neg ? u - w : u + w;
-                a1 = neg ? u + w : u - w;
-            } else {
-                a0 = u + w;
-                a1 = neg ? w - u : u - w;
-                if (J) a1 = a1 * ld_tab(p.tw + (neg ? half - J : J));
+    const size_t lo_part = lo_tile << p.t;
+    for (int rr = 0; rr < p.k;) {
+        if (rr + 1 < p.k) { /* stages r, r+1 */
+            const int r = DIF ? p.k - 2 - rr : rr;
+            const int s = p.s0 + r;
+            const uint32_t rmask = (1u << r) - 1;
+            const uint32_t hq = 1u << (r + p.t);
+            for (uint32_t gam = threadIdx.x; gam < (T >> 2); gam += blockDim.x) {
+                const uint32_t g = gam & gmask;
+                const uint32_t cc = gam >> p.t;
+                const uint32_t ea = ((cc >> r) << (r + 2)) | (cc & rmask);
+                const uint32_t qa = (ea << p.t) | g;
+                const size_t jlo = ((size_t)(ea & rmask) << p.s0) | lo_part | g;
+                const size_t J1 = jlo << (L - 1 - s);
+                const size_t J2a = jlo << (L - 2 - s);
+                const size_t J2b = (jlo + ((size_t)1 << (r + p.s0))) << (L - 2 - s);
+                fr_t x0 = sh_get(sh, T, qa), x1 = sh_get(sh, T, qa + hq);
+                fr_t x2 = sh_get(sh, T, qa + 2 * hq), x3 = sh_get(sh, T, qa + 3 * hq);
+                if (!DIF) {
+                    bf_dit(x0, x1, J1, p.inverse, tw, half);
+                    bf_dit(x2, x3, J1, p.inverse, tw, half);
+                    bf_dit(x0, x2, J2a, p.inverse, tw, half);
+                    bf_dit(x1, x3, J2b, p.inverse, tw, half);
+                } else {
+                    bf_dif(x0, x2, J2a, p.inverse, tw, half);
+                    bf_dif(x1, x3, J2b, p.inverse, tw, half);
+                    bf_dif(x0, x1, J1, p.inverse, tw, half);
+                    bf_dif(x2, x3, J1, p.inverse, tw, half);
+                }
+                sh_put(sh, T, qa, x0);
+                sh_put(sh, T, qa + hq, x1);
+                sh_put(sh, T, qa + 2 * hq, x2);
+                sh_put(sh, T, qa + 3 * hq, x3);
             }
-            sh_put(sh, T, q0, a0);
-            sh_put(sh, T, q1, a1);
+            rr += 2;
+        } else { /* one stage r */
+            const int r = DIF ? p.k - 1 - rr : rr;
+            const int s = p.s0 + r;
+            const uint32_t rmask = (1u << r) - 1;
+            for (uint32_t beta = threadIdx.x; beta < (T >> 1); beta += blockDim.x) {
+                const uint32_t g = beta & gmask;
+                const uint32_t bb = beta >> p.t;
+                const uint32_t e0 = ((bb >> r) << (r + 1)) | (bb & rmask);
+                const uint32_t q0 = (e0 << p.t) | g, q1 = q0 + (1u << (r + p.t));
+                const size_t J = (((size_t)(e0 & rmask) << p.s0) | lo_part | g) << (L - 1 - s);
+                fr_t u = sh_get(sh, T, q0), w = sh_get(sh, T, q1);
+                if (!DIF) bf_dit(u, w, J, p.inverse, tw, half);
+                else bf_dif(u, w, J, p.inverse, tw, half);
+                sh_put(sh, T, q0, u);
+                sh_put(sh, T, q1, w);
+            }
+            rr += 1;
         }
         __syncthreads();
     }
@@ -249,7 +307,8 @@ cuzk_status launch_pass(bool dif, const ntt_pass_args &a, unsigned nvec, cudaStr
     cuzk_status st = CUZK_OK;
     const uint32_t T = 1u << (a.k + a.t);
     const size_t smem = (size_t)T * sizeof(fr_t);
-    const unsigned threads = T / 2 < (uint32_t)PASS_THREADS ? T / 2 : PASS_THREADS;
+    /* radix-4 rounds have T/4 quads (every loop of the kernel strides by blockDim.x) */
+    const unsigned threads = T / 4 == 0 ? 1 : T / 4 < (uint32_t)PASS_THREADS ? T / 4 : PASS_THREADS;
     const dim3 grid((unsigned)(((size_t)1 << a.log_m) >> (a.k + a.t)), nvec);
     /* always the largest tile's size: idempotent, so concurrent callers cannot lower it under
      * each other's launches */

@@ -9,7 +9,8 @@
  * Stages are grouped into passes; each pass is one kernel (ntt_pass_kernel) whose blocks load a
  * tile of T = 2^(k+t) elements into shared memory (2^k elements along the pass's k stages, times
  * 2^t neighbouring groups so global accesses come in runs of 2^t * 32 bytes), run the k stages
- * there and write the tile back: the first pass (stages 0..10) on contiguous tiles of up to 2^11,
+ * there two at a time (radix-4: 4 elements per thread in registers between 128-bit shared-memory
+ * loads and stores; a radix-2 stage when k is odd) and write the tile back: the first pass (stages 0..10) on contiguous tiles of up to 2^11,
  * the remaining log_m - 11 stages in ceil((log_m - 11) / 9) passes of at most 9 stages with t = 2.
  * 2^27: 3 passes (11 + 8 + 8 stages), i.e. 3 reads and 3 writes of the vector.
  * Twiddles: one table tw[j] = omega^j, j < m/2, per (device, roots, log_m); the inverse transform

@@ -19,6 +19,20 @@ cuzk_status groth16_gpu_prover_create(groth16_gpu_prover **out, const bellperson
     return ERR(err, CUZK_ERR_UNSUPPORTED, "this build has no CUDA backend (built without nvcc or with -DCUZK_CUDA=OFF)");
 }
 void groth16_gpu_prover_destroy(groth16_gpu_prover *gp) { (void)gp; }
+cuzk_status groth16_gpu_srs_create(groth16_gpu_srs **out, const bellperson_params *p, int device, cuzk_error *err) {
+    (void)p; (void)device;
+    if (out) *out = NULL;
+    return ERR(err, CUZK_ERR_UNSUPPORTED, "this build has no CUDA backend");
+}
+size_t groth16_gpu_srs_bytes(const groth16_gpu_srs *srs) { (void)srs; return 0; }
+void groth16_gpu_srs_free(groth16_gpu_srs *srs) { (void)srs; }
+const struct srs_device_ops *groth16_gpu_srs_ops(int device) { (void)device; return NULL; }
+cuzk_status groth16_gpu_prover_create_on(groth16_gpu_prover **out, groth16_gpu_srs *srs, const bellperson_params *p,
+                                         const r1cs *cs, cuzk_error *err) {
+    (void)srs; (void)p; (void)cs;
+    if (out) *out = NULL;
+    return ERR(err, CUZK_ERR_UNSUPPORTED, "this build has no CUDA backend");
+}
 size_t groth16_gpu_prover_device_bytes(const groth16_gpu_prover *gp) { (void)gp; return 0; }
 size_t groth16_gpu_proof_device_bytes(const groth16_gpu_prover *gp) { (void)gp; return 0; }
 void groth16_gpu_prover_mem(const groth16_gpu_prover *gp, size_t *pool_reserved, size_t *device_used) {
@@ -40,14 +54,95 @@ cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *g
 
 #include "cuda/gpu.h"
 #include "cuda/gpu_r1cs.h"
+#include "srs/store.h"
+
+struct groth16_gpu_srs {
+    gpu_ctx *ctx;
+    gpu_g1_bases *a, *b_g1, *l, *h;
+    size_t bytes;
+};
+
+void groth16_gpu_srs_free(groth16_gpu_srs *srs) {
+    if (!srs) return;
+    gpu_g1_bases_free(srs->a);
+    gpu_g1_bases_free(srs->b_g1);
+    gpu_g1_bases_free(srs->l);
+    gpu_g1_bases_free(srs->h);
+    gpu_ctx_destroy(srs->ctx);
+    free(srs);
+}
+
+size_t groth16_gpu_srs_bytes(const groth16_gpu_srs *srs) { return srs ? srs->bytes : 0; }
+
+cuzk_status groth16_gpu_srs_create(groth16_gpu_srs **out, const bellperson_params *p, int device, cuzk_error *err) {
+    cuzk_status st = CUZK_OK;
+    if (!out || !p) return ERR(err, CUZK_ERR_ARG, "groth16_gpu_srs_create: NULL argument");
+    *out = NULL;
+    if (!p->a || !p->b_g1 || !p->l || !p->h)
+        return ERR(err, CUZK_ERR_ARG, "groth16_gpu_srs_create: the parameters' G1 queries are not in host memory");
+    groth16_gpu_srs *srs = calloc(1, sizeof *srs);
+    if (!srs) return ERR(err, CUZK_ERR_NOMEM, "groth16_gpu_srs_create");
+    if ((st = gpu_ctx_create(&srs->ctx, device, err)) != CUZK_OK) goto out;
+    if ((st = gpu_g1_bases_upload(srs->ctx, &srs->a, p->a, p->n_a, err)) != CUZK_OK) goto out;
+    if ((st = gpu_g1_bases_upload(srs->ctx, &srs->b_g1, p->b_g1, p->n_b_g1, err)) != CUZK_OK) goto out;
+    if ((st = gpu_g1_bases_upload(srs->ctx, &srs->l, p->l, p->n_l, err)) != CUZK_OK) goto out;
+    if ((st = gpu_g1_bases_upload(srs->ctx, &srs->h, p->h, p->n_h, err)) != CUZK_OK) goto out;
+    srs->bytes = gpu_g1_bases_bytes(srs->a) + gpu_g1_bases_bytes(srs->b_g1) + gpu_g1_bases_bytes(srs->l) +
+                 gpu_g1_bases_bytes(srs->h);
+    *out = srs;
+    srs = NULL;
+out:
+    groth16_gpu_srs_free(srs);
+    return st;
+}
+
+/* ---- srs_device_ops for the SRS store ---- */
+static void *ops_pinned_alloc(void *ctx, size_t bytes) {
+    (void)ctx;
+    void *p = NULL;
+    cuzk_error e = {0};
+    return gpu_host_alloc_pinned(&p, bytes, &e) == CUZK_OK ? p : NULL;
+}
+static void ops_pinned_free(void *ctx, void *h_ptr, size_t bytes) {
+    (void)ctx;
+    (void)bytes;
+    gpu_host_free_pinned(h_ptr);
+}
+static cuzk_status ops_upload(void *ctx, void **d_handle, size_t *bytes, const bellperson_params *params, cuzk_error *err) {
+    groth16_gpu_srs *srs = NULL;
+    cuzk_status st = groth16_gpu_srs_create(&srs, params, (int)(intptr_t)ctx, err);
+    *d_handle = srs;
+    *bytes = groth16_gpu_srs_bytes(srs);
+    return st;
+}
+static void ops_device_free(void *ctx, void *d_handle, size_t bytes) {
+    (void)ctx;
+    (void)bytes;
+    groth16_gpu_srs_free(d_handle);
+}
+static srs_device_ops g_srs_ops[16];
+static pthread_once_t g_srs_ops_once = PTHREAD_ONCE_INIT;
+static void srs_ops_init(void) {
+    for (int d = 0; d < 16; d++) {
+        srs_device_ops o = {(void *)(intptr_t)d, ops_pinned_alloc, ops_pinned_free, NULL, ops_upload, ops_device_free};
+        g_srs_ops[d] = o;
+    }
+}
+const struct srs_device_ops *groth16_gpu_srs_ops(int device) {
+    if (device < 0 || device >= 16) return NULL;
+    pthread_once(&g_srs_ops_once, srs_ops_init);
+    return &g_srs_ops[device];
+}
 
 struct groth16_gpu_prover {
-    gpu_ctx *ctx;
+    gpu_ctx *ctx;                /* the SRS's */
+    groth16_gpu_srs *srs;        /* borrowed, or owned when own_srs */
+    int own_srs;
     const bellperson_params *p;  /* borrowed */
     const r1cs *cs;              /* borrowed */
     size_t m, n_inputs, n_aux;
     int log_m;
-    gpu_g1_bases *a, *b_g1, *l, *h;
+    gpu_g1_bases *a, *b_g1, *l, *h; /* the SRS's */
     gpu_r1cs *d_cs;
     uint32_t *d_idx_a, *d_idx_b; /* device: witness index of every A / B query point */
     uint32_t *idx_b;             /* host copy of the B selection (for the B_G2 scalars) */
@@ -64,18 +159,16 @@ void groth16_gpu_prover_destroy(groth16_gpu_prover *gp) {
         cuzk_error e = {0};
         (void)gpu_sync(gp->ctx, &e);
     }
-    gpu_g1_bases_free(gp->a);
-    gpu_g1_bases_free(gp->b_g1);
-    gpu_g1_bases_free(gp->l);
-    gpu_g1_bases_free(gp->h);
     gpu_r1cs_free(gp->d_cs);
-    gpu_ctx_destroy(gp->ctx);
+    if (gp->own_srs) groth16_gpu_srs_free(gp->srs);
     free(gp->idx_b);
     pthread_mutex_destroy(&gp->mu);
     free(gp);
 }
 
-size_t groth16_gpu_prover_device_bytes(const groth16_gpu_prover *gp) { return gp ? gp->resident_bytes : 0; }
+size_t groth16_gpu_prover_device_bytes(const groth16_gpu_prover *gp) {
+    return gp ? gp->resident_bytes + (gp->own_srs ? gp->srs->bytes : 0) : 0;
+}
 size_t groth16_gpu_proof_device_bytes(const groth16_gpu_prover *gp) {
     return gp ? ((size_t)gp->cs->n_vars + 3 * gp->m) * sizeof(fr) : 0;
 }
@@ -132,16 +225,22 @@ static gpu_csr_host csr_view(const csr_matrix *m) {
     return h;
 }
 
-cuzk_status groth16_gpu_prover_create(groth16_gpu_prover **out, const bellperson_params *p, const r1cs *cs,
-                                      int device, cuzk_error *err) {
+cuzk_status groth16_gpu_prover_create_on(groth16_gpu_prover **out, groth16_gpu_srs *srs, const bellperson_params *p,
+                                         const r1cs *cs, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
     uint32_t *idx_a = NULL;
-    if (!out || !p || !cs) return ERR(err, CUZK_ERR_ARG, "groth16_gpu_prover_create: NULL argument");
+    if (!out || !srs || !p || !cs) return ERR(err, CUZK_ERR_ARG, "groth16_gpu_prover_create: NULL argument");
     *out = NULL;
     double t0 = now_ms();
     groth16_gpu_prover *gp = calloc(1, sizeof *gp);
     if (!gp) return ERR(err, CUZK_ERR_NOMEM, "groth16_gpu_prover_create");
     pthread_mutex_init(&gp->mu, NULL);
+    gp->srs = srs;
+    gp->ctx = srs->ctx;
+    gp->a = srs->a;
+    gp->b_g1 = srs->b_g1;
+    gp->l = srs->l;
+    gp->h = srs->h;
     gp->p = p;
     gp->cs = cs;
     gp->log_m = groth16_bellperson_log_m(cs);
@@ -153,12 +252,12 @@ cuzk_status groth16_gpu_prover_create(groth16_gpu_prover **out, const bellperson
                  p->vk.n_public + 1, p->n_l, p->n_h, gp->n_inputs, gp->n_aux, gp->m - 1);
         goto out;
     }
+    if (gpu_g1_bases_count(srs->a) != p->n_a || gpu_g1_bases_count(srs->b_g1) != p->n_b_g1 ||
+        gpu_g1_bases_count(srs->l) != p->n_l || gpu_g1_bases_count(srs->h) != p->n_h) {
+        st = ERR(err, CUZK_ERR_MISMATCH, "the resident SRS was made from other parameters (query sizes differ)");
+        goto out;
+    }
     if ((st = build_selections(&idx_a, &gp->n_a, &gp->idx_b, &gp->n_b, p, cs, err)) != CUZK_OK) goto out;
-    if ((st = gpu_ctx_create(&gp->ctx, device, err)) != CUZK_OK) goto out;
-    if ((st = gpu_g1_bases_upload(gp->ctx, &gp->a, p->a, p->n_a, err)) != CUZK_OK) goto out;
-    if ((st = gpu_g1_bases_upload(gp->ctx, &gp->b_g1, p->b_g1, p->n_b_g1, err)) != CUZK_OK) goto out;
-    if ((st = gpu_g1_bases_upload(gp->ctx, &gp->l, p->l, p->n_l, err)) != CUZK_OK) goto out;
-    if ((st = gpu_g1_bases_upload(gp->ctx, &gp->h, p->h, p->n_h, err)) != CUZK_OK) goto out;
     gpu_csr_host ha = csr_view(&cs->a), hb = csr_view(&cs->b), hc = csr_view(&cs->c);
     if ((st = gpu_r1cs_upload(gp->ctx, &gp->d_cs, &ha, &hb, &hc, (uint32_t)gp->n_inputs, err)) != CUZK_OK) goto out;
     size_t ba = (gp->n_a ? gp->n_a : 1) * sizeof(uint32_t), bb = (gp->n_b ? gp->n_b : 1) * sizeof(uint32_t);
@@ -167,16 +266,33 @@ cuzk_status groth16_gpu_prover_create(groth16_gpu_prover **out, const bellperson
     if ((st = gpu_copy_h2d_async(gp->ctx, gp->d_idx_a, idx_a, gp->n_a * sizeof(uint32_t), err)) != CUZK_OK) goto out;
     if ((st = gpu_copy_h2d_async(gp->ctx, gp->d_idx_b, gp->idx_b, gp->n_b * sizeof(uint32_t), err)) != CUZK_OK) goto out;
     if ((st = gpu_sync(gp->ctx, err)) != CUZK_OK) goto out;
-    gp->resident_bytes = gpu_g1_bases_bytes(gp->a) + gpu_g1_bases_bytes(gp->b_g1) + gpu_g1_bases_bytes(gp->l) +
-                         gpu_g1_bases_bytes(gp->h) + gpu_r1cs_bytes(gp->d_cs) + ba + bb;
-    cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: %.2f GiB resident (SRS G1 queries, circuit, selections) in %.0f ms",
-             device, (double)gp->resident_bytes / (1u << 30), now_ms() - t0);
+    gp->resident_bytes = gpu_r1cs_bytes(gp->d_cs) + ba + bb;
+    cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: circuit resident (%.2f GiB: matrices, selections) in %.0f ms",
+             gpu_ctx_device(gp->ctx), (double)gp->resident_bytes / (1u << 30), now_ms() - t0);
     *out = gp;
     gp = NULL;
 out:
     free(idx_a);
     groth16_gpu_prover_destroy(gp);
     return st;
+}
+
+cuzk_status groth16_gpu_prover_create(groth16_gpu_prover **out, const bellperson_params *p, const r1cs *cs,
+                                      int device, cuzk_error *err) {
+    if (!out || !p || !cs) return ERR(err, CUZK_ERR_ARG, "groth16_gpu_prover_create: NULL argument");
+    *out = NULL;
+    double t0 = now_ms();
+    groth16_gpu_srs *srs = NULL;
+    cuzk_status st = groth16_gpu_srs_create(&srs, p, device, err);
+    if (st != CUZK_OK) return st;
+    cuzk_log(CUZK_LOG_INFO, "GPU SRS on device %d: %.2f GiB of G1 queries resident in %.0f ms", device,
+             (double)srs->bytes / (1u << 30), now_ms() - t0);
+    if ((st = groth16_gpu_prover_create_on(out, srs, p, cs, err)) != CUZK_OK) {
+        groth16_gpu_srs_free(srs);
+        return st;
+    }
+    (*out)->own_srs = 1;
+    return CUZK_OK;
 }
 
 /* B scalars for B_G2 (host, canonical): w at the B selection. */

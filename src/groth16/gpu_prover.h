@@ -30,6 +30,34 @@
 
 typedef struct groth16_gpu_prover groth16_gpu_prover;
 
+/* ---- the SRS resident on one GPU: the G1 queries a, b_g1, l, h of a bellperson parameter set
+ * (96 bytes per point; ~41 GB for a 32 GiB PoRep partition) and the device context (stream,
+ * stream-ordered pool) every prover made on it shares. Independent of any circuit, so one copy
+ * serves every prover of the same parameters and can be kept hot by the SRS store
+ * (src/srs/store.h) through groth16_gpu_srs_ops. */
+typedef struct groth16_gpu_srs groth16_gpu_srs;
+
+/* Uploads p's four G1 queries to device `device` (p is read during the call only). On failure
+ * *out = NULL and nothing is held. Errors: CUZK_ERR_ARG, CUZK_ERR_NOMEM(_DEVICE), CUZK_ERR_DEVICE,
+ * CUZK_ERR_UNSUPPORTED (no CUDA). */
+cuzk_status groth16_gpu_srs_create(groth16_gpu_srs **out, const bellperson_params *p, int device, cuzk_error *err);
+/* Device bytes the bases hold. */
+size_t groth16_gpu_srs_bytes(const groth16_gpu_srs *srs);
+/* Frees it. Every prover made on it must have been destroyed. NULL is a no-op. */
+void groth16_gpu_srs_free(groth16_gpu_srs *srs);
+
+/* The SRS store's device hooks (srs_device_ops of src/srs/store.h) for device `device`: upload =
+ * groth16_gpu_srs_create (the opaque device handle is the groth16_gpu_srs *), pinned memory from
+ * cudaHostAlloc. The returned table is static per device (0..15); NULL in builds without CUDA. */
+struct srs_device_ops;
+const struct srs_device_ops *groth16_gpu_srs_ops(int device);
+
+/* A prover on an SRS already resident (borrowed: it must outlive the prover, e.g. held by an SRS
+ * store handle). p must be the parameters srs was made from (vk, b_g2, counts are read from it).
+ * Uploads only the circuit (matrices, selections). Errors as groth16_gpu_prover_create. */
+cuzk_status groth16_gpu_prover_create_on(groth16_gpu_prover **out, groth16_gpu_srs *srs, const bellperson_params *p,
+                                         const r1cs *cs, cuzk_error *err);
+
 /* Uploads p's G1 queries and cs's matrices to device `device` (see above). p and cs are
  * borrowed: both must outlive the prover (p->b_g2 is read by every finish). On failure *out =
  * NULL and nothing is held. Errors also: CUZK_ERR_ARG (NULL), CUZK_ERR_MISMATCH (parameters of
