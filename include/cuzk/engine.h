@@ -58,9 +58,11 @@ typedef struct cuzk_engine_opts {
     cuzk_backend backend;     /* AUTO (0): the GPU when this build has CUDA and a device is present,
                                  else the CPU (one-line notice); CPU; GPU (CUZK_ERR_DEVICE if none) */
     int gpu_device;           /* CUDA device ordinal for the GPU backend (default 0) */
-    size_t pinned_budget_bytes; /* GPU backend: pinned host memory for witness buffers (pooled and
-                                   reused across partitions); 0: 4 witnesses' worth. Beyond it
-                                   witnesses are pageable (slower upload), never a failure */
+    size_t pinned_budget_bytes; /* GPU backend: pinned host memory for witness buffers (pooled,
+                                   reused across partitions, pinned by cuzk_engine_preload); at
+                                   most one per witness that can be alive (S + queue + 1); 0:
+                                   16 GiB. Beyond it witnesses are pageable (slower upload),
+                                   never a failure */
     size_t gpu_budget_bytes;  /* GPU backend: device memory a circuit may use (resident SRS G1
                                  queries + matrices + one proof's vectors); 0: the device's free
                                  memory. Exceeding it fails the preload / first partition with

@@ -16,6 +16,7 @@
 
 #define GPU_BACKEND_MAX_CIRCUITS 16
 #define GPU_BACKEND_MAX_PINNED 64
+#define ENGINE_GPU_DEFAULT_PINNED ((size_t)16 << 30)
 
 typedef struct engine_gpu_ctx {
     int device;
@@ -207,13 +208,13 @@ const engine_backend engine_backend_gpu = {"gpu", gpu_start_bytes, gpu_start, gp
                                            gpu_witness_free};
 
 cuzk_status engine_gpu_ctx_create(void **out, int device, size_t pinned_budget_bytes, size_t gpu_budget_bytes,
-                                  cuzk_error *err) {
+                                  size_t max_witnesses, cuzk_error *err) {
     engine_gpu_ctx *g = calloc(1, sizeof *g);
     if (!g) return ERR(err, CUZK_ERR_NOMEM, "GPU backend context");
     g->device = device;
-    /* 0: four witnesses' worth (whatever their size) */
-    g->pinned_budget = pinned_budget_bytes ? pinned_budget_bytes : (size_t)-1;
-    g->max_pin = pinned_budget_bytes ? GPU_BACKEND_MAX_PINNED : 4;
+    /* as many buffers as witnesses can be alive at once, within the budget (default 16 GiB) */
+    g->pinned_budget = pinned_budget_bytes ? pinned_budget_bytes : ENGINE_GPU_DEFAULT_PINNED;
+    g->max_pin = max_witnesses < 1 ? 1 : max_witnesses > GPU_BACKEND_MAX_PINNED ? GPU_BACKEND_MAX_PINNED : max_witnesses;
     g->gpu_budget = gpu_budget_bytes;
     pthread_mutex_init(&g->mu, NULL);
     *out = g;
@@ -222,5 +223,22 @@ cuzk_status engine_gpu_ctx_create(void **out, int device, size_t pinned_budget_b
 
 cuzk_status engine_gpu_preload(void *ctx, const cuzk_circuit *c, cuzk_error *err) {
     groth16_gpu_prover *gp = NULL;
-    return get_prover(ctx, c, &gp, err);
+    cuzk_status st = get_prover(ctx, c, &gp, err);
+    if (st != CUZK_OK) return st;
+    /* pin the witness buffers now: cudaHostAlloc pins page by page (~1 s per 4 GiB), which would
+     * otherwise land on the first partitions' synthesis stage */
+    engine_gpu_ctx *g = ctx;
+    size_t bytes = (size_t)c->cs->n_vars * sizeof(fr);
+    void *got[GPU_BACKEND_MAX_PINNED];
+    size_t n = 0;
+    while (n < g->max_pin) {
+        void *p = gpu_witness_alloc(ctx, bytes);
+        if (!p) break;
+        got[n++] = p;
+    }
+    for (size_t i = 0; i < n; i++) gpu_witness_free(ctx, got[i]);
+    pthread_mutex_lock(&g->mu);
+    if (g->pinned_fallbacks >= 1 && n < g->max_pin) g->pinned_fallbacks--; /* the probe that stopped the loop */
+    pthread_mutex_unlock(&g->mu);
+    return CUZK_OK;
 }

@@ -617,8 +617,11 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_opts *opts, 
     if (st != CUZK_OK) return st;
     if (b == GROTH16_BACKEND_CPU) return engine_create_with_backend(out, opts, &engine_backend_cpu, NULL, err);
     void *g = NULL;
+    /* witnesses alive at once: one per synthesis worker, a full prove queue, the one in start */
+    size_t S = opts && opts->synthesis_workers > 0 ? (size_t)opts->synthesis_workers : 1;
+    size_t Q = opts && opts->queue_depth > 0 ? (size_t)opts->queue_depth : 2;
     if ((st = engine_gpu_ctx_create(&g, opts ? opts->gpu_device : 0, opts ? opts->pinned_budget_bytes : 0,
-                                    opts ? opts->gpu_budget_bytes : 0, err)) != CUZK_OK)
+                                    opts ? opts->gpu_budget_bytes : 0, S + Q + 1, err)) != CUZK_OK)
         return st;
     if ((st = engine_create_with_backend(out, opts, &engine_backend_gpu, g, err)) != CUZK_OK) {
         engine_backend_gpu.destroy(g);

@@ -51,7 +51,7 @@ extern const engine_backend engine_backend_cpu;
  * without CUDA, create succeeds and every start fails with CUZK_ERR_UNSUPPORTED. */
 extern const engine_backend engine_backend_gpu;
 cuzk_status engine_gpu_ctx_create(void **out, int device, size_t pinned_budget_bytes, size_t gpu_budget_bytes,
-                                  cuzk_error *err);
+                                  size_t max_witnesses, cuzk_error *err);
 /* Pinned witness buffers: held (pooled) bytes, buffers handed out now, allocations that fell back
  * to pageable memory because the pinned budget was used up. */
 /* The device pool's bytes and the device's used bytes (groth16_gpu_prover_mem). */
