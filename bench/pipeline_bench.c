@@ -258,6 +258,14 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     ROW("blocked on full prove queue", t->push_wait_ms);
     ROW("prove queue", t->queue_start_ms);
     ROW("prove start (prover stages)", t->start_inner_ms);
+    ROW("  witness upload", t->upload_ms);
+    ROW("  a/b/c (SpMV)", t->abc_ms);
+    ROW("  H (NTTs)", t->h_ms);
+    ROW("  MSM A (G1)", t->msm_a_ms);
+    ROW("  MSM B (G1)", t->msm_b1_ms);
+    ROW("  MSM L (G1)", t->msm_l_ms);
+    ROW("  MSM H (G1)", t->msm_h_ms);
+    ROW(gb == GROTH16_BACKEND_GPU ? "  MSM B (G2, CPU threads, overlapped)" : "  MSM B (G2, in finish)", t->msm_b2_ms);
     ROW("prove start (call)", t->start_call_ms);
     ROW("prove start stage", t->start_stage_ms);
     ROW("finish queue", t->queue_finish_ms);

@@ -105,6 +105,9 @@ typedef struct cuzk_partition_timings {
     double queue_finish_ms;  /* in the finish queue (incl. blocked on a full queue) */
     double finish_inner_ms, finish_call_ms, finish_stage_ms;
     double free_ms;          /* reaper time spent on this partition's buffers (those freed before the job completed) */
+    /* the prover's own stages inside start (GPU backend: CUDA-event or synchronized times on the
+     * GPU stream) and the B_G2 MSM (GPU backend: on CPU threads, overlapping start's GPU stages) */
+    double upload_ms, abc_ms, h_ms, msm_a_ms, msm_b1_ms, msm_l_ms, msm_h_ms, msm_b2_ms;
     double total_ms;         /* taken by synthesis -> proof stored */
     double t_begin_ms, t_end_ms; /* monotonic times of that span */
 } cuzk_partition_timings;

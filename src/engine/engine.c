@@ -446,6 +446,13 @@ static void *prove_main(void *arg) {
         }
         tm->start_call_ms = tc1 - tc0;
         tm->start_inner_ms = gt.total_ms;
+        tm->upload_ms = gt.upload_ms;
+        tm->abc_ms = gt.abc_ms;
+        tm->h_ms = gt.h_ms;
+        tm->msm_a_ms = gt.msm_a_ms;
+        tm->msm_b1_ms = gt.msm_b1_ms;
+        tm->msm_l_ms = gt.msm_l_ms;
+        tm->msm_h_ms = gt.msm_h_ms;
         trace_add(e, "prove start", TID_PROVE, tc0, tc1, j->id, p->idx, 0);
         trace_stages(e, TID_PROVE, tc0, &gt, 0, j->id, p->idx);
         if (st != CUZK_OK) { part_fail(p, st, &perr); continue; }
@@ -480,6 +487,7 @@ static void *finish_main(void *arg) {
         p->pending = NULL;
         tm->finish_call_ms = tc1 - tc0;
         tm->finish_inner_ms = gt.total_ms;
+        tm->msm_b2_ms = gt.msm_b2_ms;
         trace_add(e, "prove finish", tid, tc0, tc1, j->id, p->idx, 0);
         trace_stages(e, tid, tc0, &gt, 1, j->id, p->idx);
         if (st != CUZK_OK) { part_fail(p, st, &perr); continue; }
