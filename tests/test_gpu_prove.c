@@ -128,6 +128,12 @@ static void gp_free(gp_circuit *c) {
     r1cs_free(&c->cs);
 }
 
+static void gp_log_stdout(void *user, cuzk_log_level level, const char *msg) {
+    (void)user;
+    (void)level;
+    printf("  log: %s\n", msg);
+}
+
 /* Sizes from tiny to 2^20 constraints (odd, non-power-of-two, exactly at a power of two boundary),
  * two witnesses per prover (the resident parts are reused), fixed r, s: byte-identical to the CPU
  * prover, and valid. */
@@ -157,7 +163,10 @@ TEST(gpu_prove, resident_prover_byte_identical_to_cpu) {
             CHECK_MSG(st == CUZK_OK, "cpu %u: %s", sizes[k], e.msg);
             groth16_pending *pend = NULL;
             groth16_timings ts = {0}, tf = {0};
+            /* the MSM phase split of the large cases in the test log (CUZK_LOG_DEBUG lines) */
+            if (sizes[k] >= (1u << 16) && rep == 0) cuzk_set_log(gp_log_stdout, NULL, CUZK_LOG_DEBUG);
             st = groth16_gpu_prove_start(&pend, gp, w, c.cs.n_vars, &r, &s, 0, NULL, NULL, &ts, &e);
+            cuzk_set_log(NULL, NULL, CUZK_LOG_WARN);
             CHECK_MSG(st == CUZK_OK, "gpu start %u: %s", sizes[k], e.msg);
             if (st == CUZK_OK) st = groth16_prove_bellperson_finish(&pg, pend, 0, &tf, &e);
             CHECK_MSG(st == CUZK_OK, "gpu finish %u: %s", sizes[k], e.msg);

@@ -362,9 +362,17 @@ cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *g
         {gp->h, 0, m - 1, d_a, GPU_SCALARS_MONTGOMERY, NULL, (struct g1_jacobian *)&pend->mr.h},
     };
     gpu_msm_stats ms[4];
+    static const char *const msm_name[4] = {"A", "B1", "L", "H"};
     for (int j = 0; j < 4; j++) {
         memset(&ms[j], 0, sizeof ms[j]);
+        double tw = now_ms();
         if ((st = gpu_g1_msm_run(ctx, &jobs[j], 1, &ms[j], err)) != CUZK_OK) goto out;
+        cuzk_log(CUZK_LOG_DEBUG,
+                 "GPU MSM %s: n %zu (0: %zu, 1: %zu, other: %zu) classify %.2f ones %.2f tail %.2f (digits %.2f sort "
+                 "%.2f buckets %.2f accumulate %.2f reduce %.2f, %zu chunks) events %.2f ms, wall %.2f ms",
+                 msm_name[j], jobs[j].n, ms[j].n_zero, ms[j].n_one, ms[j].n_other, ms[j].classify_ms, ms[j].ones_ms,
+                 ms[j].tail_ms, ms[j].tail_digits_ms, ms[j].tail_sort_ms, ms[j].tail_buckets_ms, ms[j].tail_accum_ms,
+                 ms[j].tail_reduce_ms, ms[j].tail_chunks, ms[j].total_ms, now_ms() - tw);
     }
     t1 = now_ms();
     tm.msm_a_ms = ms[0].total_ms;
