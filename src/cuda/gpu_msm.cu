@@ -189,11 +189,23 @@ __global__ void msm_bounds_kernel(const uint32_t *__restrict__ keys, size_t np, 
     if (j + 1 == np || keys[j + 1] != k) bend[k] = (uint32_t)(j + 1);
 }
 
+/* Tasks of bucket b: ceil(size / K), but at most max(64, sqrt(size)): a bucket's partials are then
+ * summed by one thread (msm_bucket_sum_kernel), so a heavy bucket (many scalars sharing a window
+ * digit: e.g. field elements that differ only in their low bits) must not make that serial sum
+ * long. With the cap, both the per-task run and the per-bucket sum are ~sqrt(size) additions
+ * (840K pairs in one bucket: ~920 each instead of 16 500 partials summed serially). */
+__device__ __forceinline__ uint32_t msm_bucket_tasks(uint32_t size, uint32_t K) {
+    uint32_t t = (size + K - 1) / K;
+    uint32_t cap = (uint32_t)sqrtf((float)size) + 1;
+    if (cap < 64) cap = 64;
+    return t < cap ? t : cap;
+}
+
 __global__ void msm_ntasks_kernel(const uint32_t *bstart, const uint32_t *bend, uint32_t nb, uint32_t K,
                                   uint32_t *ntasks) {
     uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b > nb) return;
-    ntasks[b] = b == nb ? 0 : (bend[b] - bstart[b] + K - 1) / K;
+    ntasks[b] = b == nb ? 0 : msm_bucket_tasks(bend[b] - bstart[b], K);
 }
 
 /* Tasks are numbered bucket-major; a thread finds its bucket by binary search in toff. */
@@ -213,8 +225,12 @@ __global__ void __launch_bounds__(128) msm_accumulate_kernel(
         if (toff[mid] <= t) lo = mid; else hi = mid;
     }
     const uint32_t b = lo;
-    const uint32_t start = bstart[b] + ((uint32_t)t - toff[b]) * K;
-    uint32_t end = start + K;
+    /* the bucket's pairs split evenly over its tasks (msm_bucket_tasks): Kb = ceil(size / tasks) */
+    const uint32_t size = bend[b] - bstart[b], tasks = toff[b + 1] - toff[b];
+    const uint32_t Kb = (size + tasks - 1) / tasks;
+    (void)K;
+    const uint32_t start = bstart[b] + ((uint32_t)t - toff[b]) * Kb;
+    uint32_t end = start + Kb;
     if (end > bend[b]) end = bend[b];
     g1_xyzz_t acc = g1_xyzz_t::inf();
     for (uint32_t p = start; p < end; p++) {
