@@ -12,17 +12,12 @@ TEST(gpu, available) { SKIP("built without CUDA"); }
 #include <stdlib.h>
 
 #include "cuda/gpu.h"
+#include "gpu_test.h"
 #include "ec/ec.h"
 #include "ff/fields.h"
 #include "msm/msm.h"
 #include "poly/ntt.h"
 
-static bool gpu_present(void) {
-    int n = 0;
-    if (gpu_device_count(&n, NULL) != CUZK_OK) return false;
-    return n > 0;
-}
-#define NEED_GPU() do { if (!gpu_present()) SKIP("no CUDA device"); } while (0)
 
 static void check_status(cuzk_status st, const cuzk_error *e, const char *what) {
     CHECK_MSG(st == CUZK_OK, "%s: %s (%s, cuda %d)", what, cuzk_status_str(st), e->msg, e->cuda_error);

@@ -13,15 +13,10 @@ TEST(gpu_h, available) { SKIP("built without CUDA"); }
 #include <stdlib.h>
 
 #include "cuda/gpu.h"
+#include "gpu_test.h"
 #include "ff/fields.h"
 #include "poly/ntt.h"
 
-static bool gpu_present(void) {
-    int n = 0;
-    if (gpu_device_count(&n, NULL) != CUZK_OK) return false;
-    return n > 0;
-}
-#define NEED_GPU() do { if (!gpu_present()) SKIP("no CUDA device"); } while (0)
 
 static void fill_fr(fr *v, size_t n) {
     for (size_t i = 0; i < n; i++) {

@@ -18,16 +18,11 @@ TEST(gpu_msm, available) { SKIP("built without CUDA"); }
 #include <unistd.h>
 
 #include "cuda/gpu.h"
+#include "gpu_test.h"
 #include "ec/ec.h"
 #include "ff/fields.h"
 #include "msm/msm.h"
 
-static bool gpu_present(void) {
-    int n = 0;
-    if (gpu_device_count(&n, NULL) != CUZK_OK) return false;
-    return n > 0;
-}
-#define NEED_GPU() do { if (!gpu_present()) SKIP("no CUDA device"); } while (0)
 
 #define CHECK_OK(call)                                                                         \
     do {                                                                                       \

@@ -13,15 +13,10 @@ TEST(gpu_setup, available) { SKIP("built without CUDA"); }
 #include <stdlib.h>
 
 #include "cuda/gpu.h"
+#include "gpu_test.h"
 #include "ec/ec.h"
 #include "ff/fields.h"
 
-static bool gpu_present(void) {
-    int n = 0;
-    if (gpu_device_count(&n, NULL) != CUZK_OK) return false;
-    return n > 0;
-}
-#define NEED_GPU() do { if (!gpu_present()) SKIP("no CUDA device"); } while (0)
 
 static void rand_fp(fp *v) {
     uint64_t t[6];
