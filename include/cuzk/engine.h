@@ -4,8 +4,13 @@
  * Groth16 proof. Partitions flow through three stages joined by bounded queues:
  *
  *   synthesis workers (S threads)  ->  prove-start worker (1 thread)  ->  finish workers (F threads)
- *   budget reservation, witness         a/b/c, H, G1 MSMs (the GPU        B_G2 MSM, assembly
- *   buffer, the caller's synth fn       stage when a GPU backend lands)
+ *   budget reservation, witness         a/b/c, H, G1 MSMs                 B_G2 MSM, assembly
+ *   buffer, the caller's synth fn       (GPU backend: on the GPU, with    (GPU backend: waits for the
+ *                                       B_G2 started on CPU threads)      B_G2 threads, assembly)
+ *
+ * Backends (opts.backend): the CPU prover, or the GPU prover (src/groth16/gpu_prover.h) with the
+ * circuit's SRS G1 queries and matrices resident on the device (cuzk_engine_preload, or the
+ * first partition) and witness buffers from a pinned pool.
  *
  * so the start worker takes the next partition while another thread finishes the previous one,
  * and partitions of job N+1 synthesize while job N proves. Proofs are delivered in partition
