@@ -8,14 +8,14 @@
  *   buffer, the caller's synth fn       (GPU backend: on the GPU, with    (GPU backend: waits for the
  *                                       B_G2 started on CPU threads)      B_G2 threads, assembly)
  *
- * Backends (opts.backend): the CPU prover, or the GPU prover (src/groth16/gpu_prover.h) with the
- * circuit's SRS G1 queries and matrices resident on the device (cuzk_engine_preload, or the
- * first partition) and witness buffers from a pinned pool.
- *
  * so the start worker takes the next partition while another thread finishes the previous one,
  * and partitions of job N+1 synthesize while job N proves. Proofs are delivered in partition
  * order whatever order the partitions complete in. Every large buffer is released by the reaper
  * (one background thread), never on a stage's critical path.
+ *
+ * Backends (opts.backend): the CPU prover, or the GPU prover (src/groth16/gpu_prover.h) with the
+ * circuit's SRS G1 queries and matrices resident on the device (cuzk_engine_preload, or the
+ * first partition) and witness buffers from a pinned pool.
  *
  * Memory budget: a partition reserves its whole host footprint (witness + the prover's scratch)
  * before its witness is allocated; reservations are granted in job order, then partition order
