@@ -1,7 +1,8 @@
-/* cuzk bench field|ntt|msm|prove: CPU benchmarks (GPU ones are added by the CUDA backend).
+/* cuzk bench field|ntt|msm|prove|pipeline|load|gpu: benchmarks (GPU ones are added by the CUDA backend).
  * Every figure is the median of --repeat runs after one warm-up run; min and max are printed too. */
 #include "bench.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,7 +238,7 @@ static int bench_prove_one(const bench_opts *o, const char *zk, const char *wt) 
     for (int rep = -1; rep < R; rep++) {
         cuzk_error e = {0};
         cuzk_status st = cuzk_prove_zkey_files(zk, wt, proof, pub, &po, &t, &e);
-        if (st != CUZK_OK) { fprintf(stderr, "bench prove %s: %s\n", zk, e.msg); return 3; }
+        if (st != CUZK_OK) { fprintf(stderr, "bench prove %s: %s\n", zk, e.msg); return cuzk_exit_code(st); }
         if (rep >= 0) {
             tot[rep] = t.total_ms;
             h[rep] = t.h_ms;
@@ -314,7 +315,9 @@ int cuzk_bench_main(int argc, char **argv) {
     if (!strcmp(what, "gpu")) {
 #ifdef CUZK_HAVE_CUDA
         /* argv[1] is "gpu": the GPU bench reads "msm LOG_N [W]" / "ntt LOG_M [BATCH]" pairs after it */
-        return cuzk_gpu_bench_main(argc - 1, argv + 1);
+        int rc = cuzk_gpu_bench_main(argc - 1, argv + 1);
+        if (rc == 77) fprintf(stderr, "cuzk bench gpu: no CUDA device on this machine\n");
+        return rc == 77 ? 4 : rc; /* 77 is the test runner's skip code, not a documented exit code */
 #else
         fprintf(stderr, "cuzk bench gpu: this build has no CUDA backend\n");
         return 4;
@@ -322,8 +325,14 @@ int cuzk_bench_main(int argc, char **argv) {
     }
     bench_opts o = {5, -1, -1, 0, NULL, NULL, CUZK_BACKEND_AUTO};
     for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "--repeat") && i + 1 < argc) o.repeat = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) o.nthreads = atoi(argv[++i]);
+        long v;
+        if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
+            if (!bench_parse_long("--repeat", argv[++i], 1, 1000, &v)) return 2;
+            o.repeat = (int)v;
+        } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+            if (!bench_parse_long("--threads", argv[++i], 1, 4096, &v)) return 2;
+            o.nthreads = (int)v;
+        }
         else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
             if (sscanf(argv[++i], "%d..%d", &o.lo, &o.hi) != 2 || o.lo < 1 || o.hi < o.lo || o.hi > 28) {
                 fprintf(stderr, "cuzk bench: --sizes wants LO..HI with 1 <= LO <= HI <= 28\n");
@@ -350,4 +359,28 @@ int cuzk_bench_main(int argc, char **argv) {
     fprintf(stderr, "cuzk bench: unknown benchmark '%s'\n", what);
     bench_help(stderr);
     return 2;
+}
+
+int bench_parse_long(const char *opt, const char *s, long lo, long hi, long *out) {
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) {
+        fprintf(stderr, "cuzk bench: %s must be an integer from %ld to %ld (got '%s')\n", opt, lo, hi, s);
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+int bench_parse_double(const char *opt, const char *s, double lo, double hi, double *out) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v >= lo && v <= hi)) {
+        fprintf(stderr, "cuzk bench: %s must be a number from %g to %g (got '%s')\n", opt, lo, hi, s);
+        return 0;
+    }
+    *out = v;
+    return 1;
 }

@@ -4,4 +4,9 @@
 #define CUZK_BENCH_BENCH_H
 /* argv[0] is "bench"; returns the process exit code. */
 int cuzk_bench_main(int argc, char **argv);
+
+/* Strict option values for the benchmarks: the whole string must be a number within [lo, hi];
+ * otherwise prints "cuzk bench: <opt> must be ... (got '<s>')" on stderr and returns 0. */
+int bench_parse_long(const char *opt, const char *s, long lo, long hi, long *out);
+int bench_parse_double(const char *opt, const char *s, double lo, double hi, double *out);
 #endif

@@ -2,6 +2,7 @@
  * engine (include/cuzk/engine.h); every proof verified; throughput, per-stage medians, the cleanup
  * gap of every layer, peak host RSS, and a Chrome trace. Parameters come from the INSECURE
  * single-party test setup (groth16_setup_bellperson), made once per run. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,10 +10,12 @@
 
 #include "cuzk/engine.h"
 #include "engine/engine_internal.h"
+#include "bench.h"
 #include "groth16/backend.h"
 #include "groth16/groth16.h"
 #include "r1cs/synthetic.h"
 #include "util/parallel.h"
+#include "util/sysmem.h"
 #include "util/timer.h"
 
 #ifndef CUZK_GIT_HASH
@@ -90,23 +93,55 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
-        if (!strcmp(a, "--partitions") && more) P = (uint32_t)atol(argv[++i]);
-        else if (!strcmp(a, "--constraints") && more) N = (uint32_t)atol(argv[++i]);
-        else if (!strcmp(a, "--proofs") && more) K = (uint32_t)atol(argv[++i]);
-        else if (!strcmp(a, "--synthesis-workers") && more) S = atoi(argv[++i]);
-        else if (!strcmp(a, "--finish-workers") && more) F = atoi(argv[++i]);
-        else if (!strcmp(a, "--threads") && more) T = atoi(argv[++i]);
-        else if (!strcmp(a, "--backend") && more) backend = argv[++i];
-        else if (!strcmp(a, "--device") && more) device = atoi(argv[++i]);
-        else if (!strcmp(a, "--budget-mib") && more) budget_mib = atof(argv[++i]);
-        else if (!strcmp(a, "--public") && more) n_public = (uint32_t)atol(argv[++i]);
-        else if (!strcmp(a, "--frac01") && more) frac01 = atof(argv[++i]);
+        long v;
+        double d;
+#define LONG_OPT(name, lo, hi, dst)                                                                 \
+    if (!strcmp(a, name) && more) {                                                                 \
+        if (!bench_parse_long(name, argv[++i], lo, hi, &v)) return 2;                                \
+        dst = v;                                                                                    \
+        continue;                                                                                   \
+    }
+        LONG_OPT("--partitions", 1, 1000, P)
+        LONG_OPT("--constraints", 8, 268435127, N) /* domain <= 2^28 with 328 public inputs */
+        LONG_OPT("--proofs", 1, 10000, K)
+        LONG_OPT("--synthesis-workers", 1, 256, S)
+        LONG_OPT("--finish-workers", 1, 256, F)
+        LONG_OPT("--threads", 1, 4096, T)
+        LONG_OPT("--device", 0, 63, device)
+        LONG_OPT("--public", 0, 100000, n_public)
+#undef LONG_OPT
+        if (!strcmp(a, "--backend") && more) backend = argv[++i];
+        else if (!strcmp(a, "--budget-mib") && more) {
+            if (!bench_parse_double("--budget-mib", argv[++i], 0, 1e9, &d)) return 2;
+            budget_mib = d;
+        } else if (!strcmp(a, "--frac01") && more) {
+            if (!bench_parse_double("--frac01", argv[++i], 0, 1, &d)) return 2;
+            frac01 = d;
+        }
         else if (!strcmp(a, "--trace") && more) trace = argv[++i];
         else if (!strcmp(a, "--timings")) timings = 1;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
         else { fprintf(stderr, "cuzk bench pipeline: unknown option '%s'\n", a); usage(stderr); return 2; }
     }
-    if (P < 1 || K < 1 || N < 8 || S < 1 || F < 1) { usage(stderr); return 2; }
+    if (trace) {
+        /* fail now, not after the run */
+        int existed = access(trace, F_OK) == 0;
+        FILE *tf = fopen(trace, "a");
+        if (!tf) { fprintf(stderr, "cuzk bench pipeline: cannot write the trace %s: %s\n", trace, strerror(errno)); return 3; }
+        fclose(tf);
+        if (!existed) unlink(trace);
+    }
+    {
+        /* host memory, measured at 2^27 (bench/RESULTS.md section 9): ~650 bytes per constraint
+         * (circuit, parameters, setup scratch) + the witnesses in flight */
+        double need = 650.0 * N + 32.0 * ((double)N + n_public) * (S + 3);
+        double avail = sysmem_available_bytes();
+        if (avail > 0 && need > avail) {
+            fprintf(stderr, "cuzk bench pipeline: %u constraints need about %.1f GiB of host memory, %.1f GiB are "
+                    "available\n", N, need / 1073741824.0, avail / 1073741824.0);
+            return 4;
+        }
+    }
     cuzk_backend req;
     if (!strcmp(backend, "cpu")) req = CUZK_BACKEND_CPU;
     else if (!strcmp(backend, "gpu")) req = CUZK_BACKEND_GPU;
@@ -231,7 +266,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
         nq = q;                                                                                    \
     } while (0)
     size_t nq = 0;
-    printf("\nthroughput: %u jobs x %u partitions in %.2f s: %.3f s/proof (job), %.3f s/partition\n", K, P,
+    printf("\nthroughput: %u jobs x %u partitions in %.2f s: %.3f s per job (one proof per partition), %.3f s/partition\n", K, P,
            t_all / 1e3, t_all / 1e3 / K, t_all / 1e3 / (double)np);
     double lat[64];
     size_t nl = 0;

@@ -263,3 +263,44 @@ TEST(cli, params_checks_and_progress) {
     CHECK(cli("prove --help") == 0 && strstr(g_log, "--no-check") && strstr(g_log, "--full-check"));
     CHECK(cli("info --help") == 0 && strstr(g_log, "--no-check") && strstr(g_log, "--progress"));
 }
+
+/* Outputs that are not regular files are written in place, never renamed over (a FIFO here; the
+ * same path protects /dev/null); an output in a missing directory fails before any work (exit 3);
+ * an interrupted setup leaves no temporary files; the benchmarks reject bad numbers (exit 2). */
+TEST(cli, special_outputs_signals_and_bench_args) {
+    char args[32768], fifo[1024], got[1024], proof[1024], dir[1024];
+    snprintf(fifo, sizeof fifo, "%s/pub.fifo", test_tmpdir());
+    snprintf(got, sizeof got, "%s/pub.fifo.out", test_tmpdir());
+    snprintf(proof, sizeof proof, "%s/fifo_proof.json", test_tmpdir());
+    unlink(fifo);
+    REQUIRE(mkfifo(fifo, 0600) == 0);
+    snprintf(args, sizeof args, "sh -c \"cat '%s' > '%s' & '%s' prove '%s' '%s' '%s' '%s'; r=\\$?; wait; exit \\$r\"", fifo,
+             got, CLI, FIX("multiplier", "circuit_final.zkey"), FIX("multiplier", "witness.wtns"), proof, fifo);
+    CHECK_MSG(test_run(g_log, sizeof g_log, "%s", args) == 0, "%s", g_log);
+    struct stat st;
+    CHECK(stat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
+    CHECK(stat(got, &st) == 0 && st.st_size > 0);
+    /* missing output directory: exit 3 at once, nothing written */
+    unlink(proof);
+    snprintf(args, sizeof args, "prove '%s' '%s' '%s/nonexistent/p.json' '%s/p.json'", FIX("multiplier", "circuit_final.zkey"),
+             FIX("multiplier", "witness.wtns"), test_tmpdir(), test_tmpdir());
+    CHECK_EQ_INT(cli(args), 3);
+    CHECK(strstr(g_log, "nonexistent") != NULL);
+    /* SIGINT during a setup: no *.tmp.* left */
+    snprintf(dir, sizeof dir, "%s/sigdir", test_tmpdir());
+    mkdir(dir, 0700);
+    snprintf(args, sizeof args,
+             "sh -c \"'%s' setup -q --synthetic porep --constraints 400000 '%s/a.params' '%s/a.vk' & p=\\$!; sleep 1; "
+             "kill -INT \\$p; wait \\$p; ls '%s' | wc -l\"",
+             CLI, dir, dir, dir);
+    test_run(g_log, sizeof g_log, "%s", args);
+    CHECK_MSG(atoi(g_log) == 0, "files left after SIGINT: %s", g_log);
+    /* bench numbers */
+    CHECK_EQ_INT(cli("bench pipeline --partitions -1"), 2);
+    CHECK(strstr(g_log, "--partitions must be") != NULL);
+    CHECK_EQ_INT(cli("bench pipeline --constraints 99999999999"), 2);
+    CHECK_EQ_INT(cli("bench pipeline --frac01 1.5"), 2);
+    CHECK_EQ_INT(cli("bench msm --repeat 0"), 2);
+    snprintf(args, sizeof args, "bench pipeline --constraints 1000 --trace '%s/nonexistent/t.json'", test_tmpdir());
+    CHECK_EQ_INT(cli(args), 3);
+}

@@ -65,6 +65,13 @@ typedef struct cuzk_prove_timings {
     const char *backend; /* "cpu" or "gpu": where the MSMs and NTTs ran (static string) */
 } cuzk_prove_timings;
 
+/* Removes the temporary files of outputs being written right now by the file API (prove, setup:
+ * each output goes to "<path>.tmp.<pid>" until it is complete). Async-signal-safe (only unlink):
+ * meant for a SIGINT/SIGTERM handler, so an interrupted 47 GB setup leaves nothing behind.
+ * Outputs that are not regular files (/dev/null, a FIFO) are written in place, never renamed
+ * over, and never removed. */
+void cuzk_remove_partial_outputs(void);
+
 /* Prove from a snarkjs zkey and wtns; write snarkjs proof.json and public.json.
  * opts and t may be NULL (defaults; no timings). */
 cuzk_status cuzk_prove_zkey_files(const char *zkey_path, const char *wtns_path, const char *proof_json_path,

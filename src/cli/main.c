@@ -2,6 +2,7 @@
  * (positional file arguments in the same order). Exit codes: 0 ok, 1 invalid proof, 2 usage,
  * 3 bad input file, 4 resources (memory, GPU, RNG). */
 #include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +32,7 @@ static void print_main_help(FILE *f) {
         "  setup    INSECURE test params    cuzk setup circuit.r1cs circuit.params circuit.vk\n"
         "           (" INSECURE_BANNER ": whoever runs it can forge proofs)\n"
         "  info     describe a file         cuzk info circuit.zkey\n"
-        "  bench    benchmarks              cuzk bench field|ntt|msm|prove [options]\n"
+        "  bench    benchmarks              cuzk bench field|ntt|msm|prove|pipeline|load|gpu [options]\n"
         "  version  print the version\n"
         "\n"
         "Run 'cuzk <command> --help' for the options of a command.\n"
@@ -350,7 +351,12 @@ static int cmd_prove(int argc, char **argv) {
         printf("}\n");
     }
     if (st != CUZK_OK) return fail(st, &e);
-    if (!json && !quiet) printf("proof written to %s, public inputs to %s (%.1f ms)\n", proof_out, public_out, t.total_ms);
+    if (!json && !quiet) {
+        const char *be = t.backend ? t.backend : "cpu";
+        printf("proof written to %s, public inputs to %s (%.1f ms, %s%s)\n", proof_out, public_out, t.total_ms,
+               !strcmp(be, "gpu") ? "on the GPU" : "on the CPU",
+               o.backend == CUZK_BACKEND_AUTO && strcmp(be, "gpu") ? ": no GPU found" : "");
+    }
     if (timings) print_timings(json ? stderr : stdout, &t);
     return 0;
 }
@@ -564,7 +570,30 @@ static int cmd_info(int argc, char **argv) {
     return rc;
 }
 
+/* SIGINT/SIGTERM/SIGHUP: remove the temporaries of outputs being written, then die of the signal. */
+static void on_fatal_signal(int sig) {
+    cuzk_remove_partial_outputs();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* The library's warnings as one "cuzk: warning: " line each on stderr (-q silences them); its
+ * informational notices (e.g. "no GPU found: proving on the CPU") only with CUZK_VERBOSE=1: the
+ * command's own summary line says which backend ran, and an error stays one line. */
+static void log_to_stderr(void *user, cuzk_log_level level, const char *msg) {
+    (void)user;
+    fprintf(stderr, "cuzk: %s%s\n", level == CUZK_LOG_ERROR ? "error: " : level == CUZK_LOG_WARN ? "warning: " : "", msg);
+}
+
 int main(int argc, char **argv) {
+    bool quiet = false;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) quiet = true;
+    const char *verbose = getenv("CUZK_VERBOSE");
+    if (!quiet) cuzk_set_log(log_to_stderr, NULL, verbose && *verbose && *verbose != '0' ? CUZK_LOG_DEBUG : CUZK_LOG_WARN);
+    signal(SIGINT, on_fatal_signal);
+    signal(SIGTERM, on_fatal_signal);
+    signal(SIGHUP, on_fatal_signal);
     if (argc < 2) { print_main_help(stderr); return 2; }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) { print_main_help(stdout); return 0; }
@@ -574,7 +603,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "setup")) return cmd_setup(argc - 1, argv + 1);
     if (!strcmp(cmd, "info")) return cmd_info(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench")) return cuzk_bench_main(argc - 1, argv + 1);
-    fprintf(stderr, "%s: unknown command '%s'\n\n", g_prog, cmd);
-    print_main_help(stderr);
+    fprintf(stderr, "%s: unknown command '%s'\n", g_prog, cmd);
+    fprintf(stderr, "run '%s --help' for the commands\n", g_prog);
     return 2;
 }

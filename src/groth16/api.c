@@ -2,6 +2,8 @@
 #include "cuzk/groth16.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include "groth16/setup.h"
 #include "r1cs/synthetic.h"
 #include "util/parallel.h"
+#include "util/sysmem.h"
 #include "util/log.h"
 #include "util/timer.h"
 
@@ -81,16 +84,72 @@ static cuzk_status get_rs(fr *r, fr *s, const cuzk_prove_opts *o, cuzk_error *er
     return groth16_random_fr(s, err);
 }
 
-/* Write to "<path>.tmp.<pid>" and rename, so a failure never leaves a partial output. */
-static void tmp_name(char *buf, size_t cap, const char *path) {
-    snprintf(buf, cap, "%s.tmp.%ld", path, (long)getpid());
+/* Outputs are written to "<path>.tmp.<pid>" and renamed, so a failure never leaves a partial
+ * output. An output that exists and is not a regular file (/dev/null, a FIFO, a device) is written
+ * directly instead: renaming over it would replace the device node. Temporary files in progress
+ * are kept in a small registry so that a signal handler can remove them
+ * (cuzk_remove_partial_outputs). */
+#define PARTIAL_MAX 16
+static char g_partial[PARTIAL_MAX][4200];
+static volatile sig_atomic_t g_partial_used[PARTIAL_MAX];
+static pthread_mutex_t g_partial_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void partial_add(const char *tmp) {
+    pthread_mutex_lock(&g_partial_mu);
+    for (int i = 0; i < PARTIAL_MAX; i++)
+        if (!g_partial_used[i]) {
+            snprintf(g_partial[i], sizeof g_partial[i], "%s", tmp);
+            g_partial_used[i] = 1;
+            break;
+        }
+    pthread_mutex_unlock(&g_partial_mu);
 }
+/* Forgets tmp; returns whether it was registered. */
+static bool partial_del(const char *tmp) {
+    bool found = false;
+    pthread_mutex_lock(&g_partial_mu);
+    for (int i = 0; i < PARTIAL_MAX && !found; i++)
+        if (g_partial_used[i] && !strcmp(g_partial[i], tmp)) {
+            g_partial_used[i] = 0;
+            found = true;
+        }
+    pthread_mutex_unlock(&g_partial_mu);
+    return found;
+}
+
+void cuzk_remove_partial_outputs(void) {
+    for (int i = 0; i < PARTIAL_MAX; i++)
+        if (g_partial_used[i]) unlink(g_partial[i]);
+}
+
+static bool is_special_file(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+static void tmp_name(char *buf, size_t cap, const char *path) {
+    if (is_special_file(path)) {
+        snprintf(buf, cap, "%s", path);
+        return;
+    }
+    snprintf(buf, cap, "%s.tmp.%ld", path, (long)getpid());
+    partial_add(buf);
+}
+
+/* Removes a temporary or an output written by this call: never a device, FIFO or directory. */
+static void discard_output(const char *path) {
+    struct stat st;
+    if (partial_del(path) || (lstat(path, &st) == 0 && S_ISREG(st.st_mode))) unlink(path);
+}
+
 static cuzk_status commit_file(const char *tmp, const char *path, cuzk_error *err) {
+    if (!strcmp(tmp, path)) return CUZK_OK; /* written in place (not a regular file) */
     if (rename(tmp, path) != 0) {
         cuzk_status st = ERR(err, CUZK_ERR_IO, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-        unlink(tmp);
+        discard_output(tmp);
         return st;
     }
+    partial_del(tmp);
     return CUZK_OK;
 }
 
@@ -98,8 +157,8 @@ static cuzk_status commit_file(const char *tmp, const char *path, cuzk_error *er
  * so a failed call leaves neither. */
 static cuzk_status commit_pair(const char *t1, const char *p1, const char *t2, const char *p2, cuzk_error *err) {
     cuzk_status st = commit_file(t1, p1, err);
-    if (st != CUZK_OK) { unlink(t2); return st; }
-    if ((st = commit_file(t2, p2, err)) != CUZK_OK) unlink(p1);
+    if (st != CUZK_OK) { discard_output(t2); return st; }
+    if ((st = commit_file(t2, p2, err)) != CUZK_OK) discard_output(p1);
     return st;
 }
 
@@ -121,6 +180,15 @@ static cuzk_status check_outputs(const char *const *ins, int n_in, const char *c
         for (int j = 0; j < i; j++)
             if (same_file(outs[i], outs[j]))
                 return ERR(err, CUZK_ERR_ARG, "the two outputs are the same file (%s)", outs[i]);
+        /* the directory must exist and be writable now, not after minutes of work */
+        char dir[4200];
+        snprintf(dir, sizeof dir, "%s", outs[i]);
+        char *slash = strrchr(dir, '/');
+        if (slash == dir) dir[1] = 0;
+        else if (slash) *slash = 0;
+        else snprintf(dir, sizeof dir, ".");
+        if (access(dir, W_OK) != 0 && !is_special_file(outs[i]))
+            return ERR(err, CUZK_ERR_IO, "cannot write %s: %s (directory %s)", outs[i], strerror(errno), dir);
     }
     return CUZK_OK;
 }
@@ -131,7 +199,7 @@ static cuzk_status write_bytes(const char *path, const uint8_t *b, size_t n, cuz
     size_t w = fwrite(b, 1, n, f);
     int e = fclose(f);
     if (w != n || e != 0) {
-        unlink(path);
+        discard_output(path);
         return ERR(err, CUZK_ERR_IO, "cannot write %s: %s", path, strerror(errno));
     }
     return CUZK_OK;
@@ -156,9 +224,9 @@ static cuzk_status write_json_outputs(const char *proof_path, const char *public
     tmp_name(tp, sizeof tp, proof_path);
     tmp_name(tq, sizeof tq, public_path);
     cuzk_status st = proof_json_write(tp, p, err);
-    if (st != CUZK_OK) { unlink(tp); return st; }
+    if (st != CUZK_OK) { discard_output(tp); return st; }
     st = public_json_write(tq, pub, n_pub, err);
-    if (st != CUZK_OK) { unlink(tp); unlink(tq); return st; }
+    if (st != CUZK_OK) { discard_output(tp); discard_output(tq); return st; }
     return commit_pair(tp, proof_path, tq, public_path, err);
 }
 
@@ -346,7 +414,7 @@ cuzk_status cuzk_prove_params_files(const char *params_path, const char *r1cs_pa
         tmp_name(tp, sizeof tp, proof_bin_path);
         tmp_name(tq, sizeof tq, public_json_path);
         if ((st = write_bytes(tp, bytes, sizeof bytes, err)) != CUZK_OK) goto out;
-        if ((st = public_json_write(tq, w.w + 1, cs.n_public, err)) != CUZK_OK) { unlink(tp); unlink(tq); goto out; }
+        if ((st = public_json_write(tq, w.w + 1, cs.n_public, err)) != CUZK_OK) { discard_output(tp); discard_output(tq); goto out; }
         st = commit_pair(tp, proof_bin_path, tq, public_json_path, err);
     }
     t1 = now_ms(); tm.write_ms = t1 - t0; t0 = t1;
@@ -452,7 +520,7 @@ cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const cha
     groth16_toxic tw;
     groth16_params_file_sink *fs = NULL;
     groth16_params_sink sink;
-    char tp[4200], tv[4200], tz[4200];
+    char tp[4200] = "", tv[4200] = "", tz[4200] = "";
     bool wrote = false;
     cuzk_status st;
     memset(&tw, 0, sizeof tw);
@@ -507,6 +575,13 @@ cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const cha
     t0 = now_ms();
     if (run.progress) run.progress(run.progress_user, "circuit", 0, 1);
     if (synth) {
+        /* measured peak of setup at 2^27: ~440 bytes per constraint (bench/RESULTS.md section 8) */
+        double need = 440.0 * opts->synth_constraints, avail = sysmem_available_bytes();
+        if (avail > 0 && need > avail) {
+            st = ERR(err, CUZK_ERR_NOMEM, "setup: %u constraints need about %.1f GiB of host memory, %.1f GiB are available",
+                     opts->synth_constraints, need / 1073741824.0, avail / 1073741824.0);
+            goto done;
+        }
         synthetic_params sp;
         synthetic_params_default(&sp, opts->synth_constraints);
         sp.n_public = opts->synth_public;
@@ -540,19 +615,19 @@ cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const cha
 
     /* all outputs or none */
     if ((st = commit_file(tp, params_path, err)) != CUZK_OK) goto done;
-    if ((st = commit_file(tv, vk_path, err)) != CUZK_OK) { unlink(params_path); goto done; }
+    if ((st = commit_file(tv, vk_path, err)) != CUZK_OK) { discard_output(params_path); goto done; }
     if (opts->zkey_path && (st = commit_file(tz, opts->zkey_path, err)) != CUZK_OK) {
-        unlink(params_path);
-        unlink(vk_path);
+        discard_output(params_path);
+        discard_output(vk_path);
         goto done;
     }
     wrote = false;
 done:
-    if (wrote) {
-        unlink(tp);
-        unlink(tv);
-        if (opts->zkey_path) unlink(tz);
-    }
+    /* temporaries left (failure) are removed and forgotten; committed ones are gone already */
+    (void)wrote;
+    if (tp[0]) discard_output(tp);
+    if (tv[0]) discard_output(tv);
+    if (opts && opts->zkey_path && tz[0]) discard_output(tz);
     groth16_toxic_wipe(&tw);
     t0 = now_ms();
     r1cs_free(&cs);
