@@ -255,6 +255,7 @@ cuzk_status groth16_prove_bellperson_start(groth16_pending **out, const bellpers
     *out = NULL;
     if (n_w != cs->n_vars)
         return ERR(err, CUZK_ERR_MISMATCH, "witness has %zu values but the circuit has %u variables", n_w, cs->n_vars);
+    if (!fr_is_one(&w[0])) return ERR(err, CUZK_ERR_MISMATCH, "witness value 0 must be 1 (the constant wire)");
     size_t n_inputs = (size_t)cs->n_public + 1, n_aux = cs->n_vars - n_inputs;
     int log_m = groth16_bellperson_log_m(cs);
     size_t m = (size_t)1 << log_m;
