@@ -196,8 +196,22 @@ cuzk_status file_describe_ex(char *buf, size_t cap, const char *path, const bell
     } else if (f.size_bytes > 0 && (kind = describe_bellperson(&b, &f)) != 0) {
         st = CUZK_OK;
         if (check && kind == 2) st = check_bellperson(&b, &f, check, err);
+    } else if (f.size_bytes == BELLPERSON_PROOF_BYTES) {
+        groth16_proof pr;
+        if ((st = bellperson_proof_decode(&pr, f.m_data, err)) == CUZK_OK)
+            put(&b, "bellperson proof (192 bytes: A G1, B G2, C G1, compressed), curve bls12381; points on the curve "
+                    "and in their subgroups\n");
+    } else if (strlen(path) > 7 && !strcmp(path + strlen(path) - 7, ".params")) {
+        /* named like parameters but the counts do not fit the size: say which section is off */
+        char what[1100];
+        bellperson_layout lay;
+        snprintf(what, sizeof what, "bellperson params %s", path);
+        st = bellperson_params_layout(&lay, f.m_data, f.size_bytes, what, err);
+        if (st == CUZK_OK)
+            st = ERR(err, CUZK_ERR_FORMAT, "%s: unknown file kind (not zkey, wtns, r1cs, JSON or bellperson params)", path);
     } else {
-        st = ERR(err, CUZK_ERR_FORMAT, "%s: unknown file kind (not zkey, wtns, r1cs, JSON or bellperson params)", path);
+        st = ERR(err, CUZK_ERR_FORMAT, "%s: unknown file kind (not zkey, wtns, r1cs, JSON, bellperson params or proof)",
+                 path);
     }
     mapped_file_close(&f);
     return st;
