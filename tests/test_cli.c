@@ -304,3 +304,26 @@ TEST(cli, special_outputs_signals_and_bench_args) {
     snprintf(args, sizeof args, "bench pipeline --constraints 1000 --trace '%s/nonexistent/t.json'", test_tmpdir());
     CHECK_EQ_INT(cli(args), 3);
 }
+
+/* info on a bellperson proof (described, points checked) and on a truncated .params (the section
+ * that does not fit is named, exit 3). */
+TEST(cli, info_proof_and_truncated_params) {
+    char args[32768], params[1024], vk[1024], proof[1024], pub[1024];
+    snprintf(params, sizeof params, "%s/ip.params", test_tmpdir());
+    snprintf(vk, sizeof vk, "%s/ip.vk", test_tmpdir());
+    snprintf(proof, sizeof proof, "%s/ip.bin", test_tmpdir());
+    snprintf(pub, sizeof pub, "%s/ip.json", test_tmpdir());
+    snprintf(args, sizeof args, "setup -q --seed 3 '%s' '%s' '%s'", FIX("multiplier", "circuit.r1cs"), params, vk);
+    REQUIRE(cli(args) == 0);
+    snprintf(args, sizeof args, "prove -q --params '%s' --r1cs '%s' '%s' '%s' '%s'", params, FIX("multiplier", "circuit.r1cs"),
+             FIX("multiplier", "witness.wtns"), proof, pub);
+    REQUIRE(cli(args) == 0);
+    snprintf(args, sizeof args, "info '%s'", proof);
+    CHECK_MSG(cli(args) == 0 && strstr(g_log, "bellperson proof"), "%s", g_log);
+    struct stat st;
+    REQUIRE(stat(params, &st) == 0);
+    REQUIRE(truncate(params, st.st_size - 1) == 0);
+    snprintf(args, sizeof args, "info '%s'", params);
+    CHECK_EQ_INT(cli(args), 3);
+    CHECK_MSG(strstr(g_log, "b_g2") != NULL, "%s", g_log);
+}
