@@ -2,6 +2,7 @@
  * Each case expects a specific status (never a crash; run under ASan/UBSan with
  * -DCUZK_SANITIZE=ON). Corrupted copies are written into test_tmpdir(). */
 #include "test.h"
+#include "test_rand.h"
 
 #include "ec/ec.h"
 #include "formats/bellperson.h"
@@ -331,47 +332,23 @@ TEST(bad_input, paths_empty_directory) {
 
 /* ---- bellperson ------------------------------------------------------------------------ */
 
-static void rand_g1(g1_affine *out) {
-    g1_affine g;
-    g1_jacobian gj, r;
-    fr k;
-    uint8_t b[64];
-    test_rand_bytes(b, sizeof b);
-    fr_from_bytes_wide_le(&k, b, sizeof b);
-    g1_generator(&g);
-    g1_jacobian_from_affine(&gj, &g);
-    g1_mul_fr(&r, &gj, &k);
-    g1_jacobian_to_affine(out, &r);
-}
-static void rand_g2(g2_affine *out) {
-    g2_affine g;
-    g2_jacobian gj, r;
-    fr k;
-    uint8_t b[64];
-    test_rand_bytes(b, sizeof b);
-    fr_from_bytes_wide_le(&k, b, sizeof b);
-    g2_generator(&g);
-    g2_jacobian_from_affine(&gj, &g);
-    g2_mul_fr(&r, &gj, &k);
-    g2_jacobian_to_affine(out, &r);
-}
 
 /* ic 3, h 7, l 5, a 4, b_g1 3, b_g2 3 */
 static const char *make_params(size_t *size) {
     bellperson_params p;
     memset(&p, 0, sizeof p);
-    rand_g1(&p.vk.alpha1); rand_g1(&p.vk.beta1); rand_g2(&p.vk.beta2);
-    rand_g2(&p.vk.gamma2); rand_g1(&p.vk.delta1); rand_g2(&p.vk.delta2);
+    test_rand_g1(&p.vk.alpha1); test_rand_g1(&p.vk.beta1); test_rand_g2(&p.vk.beta2);
+    test_rand_g2(&p.vk.gamma2); test_rand_g1(&p.vk.delta1); test_rand_g2(&p.vk.delta2);
     p.vk.n_public = 2;
     p.vk.ic = malloc(3 * sizeof(g1_affine));
-    for (int i = 0; i < 3; i++) rand_g1(&p.vk.ic[i]);
+    for (int i = 0; i < 3; i++) test_rand_g1(&p.vk.ic[i]);
     p.n_h = 7; p.n_l = 5; p.n_a = 4; p.n_b_g1 = 3; p.n_b_g2 = 3;
     p.h = malloc(7 * sizeof(g1_affine)); p.l = malloc(5 * sizeof(g1_affine)); p.a = malloc(4 * sizeof(g1_affine));
     p.b_g1 = malloc(3 * sizeof(g1_affine)); p.b_g2 = malloc(3 * sizeof(g2_affine));
-    for (int i = 0; i < 7; i++) rand_g1(&p.h[i]);
-    for (int i = 0; i < 5; i++) rand_g1(&p.l[i]);
-    for (int i = 0; i < 4; i++) rand_g1(&p.a[i]);
-    for (int i = 0; i < 3; i++) { rand_g1(&p.b_g1[i]); rand_g2(&p.b_g2[i]); }
+    for (int i = 0; i < 7; i++) test_rand_g1(&p.h[i]);
+    for (int i = 0; i < 5; i++) test_rand_g1(&p.l[i]);
+    for (int i = 0; i < 4; i++) test_rand_g1(&p.a[i]);
+    for (int i = 0; i < 3; i++) { test_rand_g1(&p.b_g1[i]); test_rand_g2(&p.b_g2[i]); }
     static char path[512];
     snprintf(path, sizeof path, "%s/bad.params", test_tmpdir());
     if (bellperson_params_write(path, &p, NULL) != CUZK_OK) test_fail(__FILE__, __LINE__, "write params");
@@ -491,9 +468,9 @@ TEST(bad_input, bellperson_params_check_levels) {
 
 TEST(bad_input, bellperson_proof_decode) {
     groth16_proof p, q;
-    rand_g1(&p.a);
-    rand_g2(&p.b);
-    rand_g1(&p.c);
+    test_rand_g1(&p.a);
+    test_rand_g2(&p.b);
+    test_rand_g1(&p.c);
     uint8_t enc[192], b[192];
     bellperson_proof_encode(enc, &p);
     cuzk_error e;

@@ -2,6 +2,7 @@
  * (tests/fixtures/bls12381/multiplier/{zkey,r1cs,witness}.json), witness checks, CSR SpMV, JSON and
  * bellperson round trips, file_describe. */
 #include "test.h"
+#include "test_rand.h"
 
 #include "ec/ec.h"
 #include "formats/bellperson.h"
@@ -490,39 +491,14 @@ TEST(formats, snarkjs_accepts_our_json) {
 
 /* ---- bellperson --------------------------------------------------------------------------- */
 
-static void rand_fr(fr *k) {
-    uint8_t b[64];
-    test_rand_bytes(b, sizeof b);
-    fr_from_bytes_wide_le(k, b, sizeof b);
-}
-static void rand_g1(g1_affine *out) {
-    g1_affine g;
-    g1_jacobian gj, r;
-    fr k;
-    g1_generator(&g);
-    g1_jacobian_from_affine(&gj, &g);
-    rand_fr(&k);
-    g1_mul_fr(&r, &gj, &k);
-    g1_jacobian_to_affine(out, &r);
-}
-static void rand_g2(g2_affine *out) {
-    g2_affine g;
-    g2_jacobian gj, r;
-    fr k;
-    g2_generator(&g);
-    g2_jacobian_from_affine(&gj, &g);
-    rand_fr(&k);
-    g2_mul_fr(&r, &gj, &k);
-    g2_jacobian_to_affine(out, &r);
-}
 
 static void rand_vk(groth16_vk *vk, uint32_t n_public) {
     memset(vk, 0, sizeof *vk);
-    rand_g1(&vk->alpha1); rand_g1(&vk->beta1); rand_g2(&vk->beta2);
-    rand_g2(&vk->gamma2); rand_g1(&vk->delta1); rand_g2(&vk->delta2);
+    test_rand_g1(&vk->alpha1); test_rand_g1(&vk->beta1); test_rand_g2(&vk->beta2);
+    test_rand_g2(&vk->gamma2); test_rand_g1(&vk->delta1); test_rand_g2(&vk->delta2);
     vk->n_public = n_public;
     vk->ic = malloc(sizeof(g1_affine) * (n_public + 1));
-    for (uint32_t i = 0; i <= n_public; i++) rand_g1(&vk->ic[i]);
+    for (uint32_t i = 0; i <= n_public; i++) test_rand_g1(&vk->ic[i]);
 }
 
 static bool vk_same(const groth16_vk *a, const groth16_vk *b) {
@@ -541,11 +517,11 @@ static void rand_params(bellperson_params *p) {
     p->a = malloc(sizeof(g1_affine) * p->n_a);
     p->b_g1 = malloc(sizeof(g1_affine) * p->n_b_g1);
     p->b_g2 = malloc(sizeof(g2_affine) * p->n_b_g2);
-    for (uint32_t i = 0; i < p->n_h; i++) rand_g1(&p->h[i]);
-    for (uint32_t i = 0; i < p->n_l; i++) rand_g1(&p->l[i]);
-    for (uint32_t i = 0; i < p->n_a; i++) rand_g1(&p->a[i]);
-    for (uint32_t i = 0; i < p->n_b_g1; i++) rand_g1(&p->b_g1[i]);
-    for (uint32_t i = 0; i < p->n_b_g2; i++) rand_g2(&p->b_g2[i]);
+    for (uint32_t i = 0; i < p->n_h; i++) test_rand_g1(&p->h[i]);
+    for (uint32_t i = 0; i < p->n_l; i++) test_rand_g1(&p->l[i]);
+    for (uint32_t i = 0; i < p->n_a; i++) test_rand_g1(&p->a[i]);
+    for (uint32_t i = 0; i < p->n_b_g1; i++) test_rand_g1(&p->b_g1[i]);
+    for (uint32_t i = 0; i < p->n_b_g2; i++) test_rand_g2(&p->b_g2[i]);
 }
 
 TEST(formats, bellperson_params_vk_round_trip) {
@@ -587,9 +563,9 @@ TEST(formats, bellperson_params_vk_round_trip) {
 TEST(formats, bellperson_proof_round_trip) {
     for (int it = 0; it < test_iters(8); it++) {
         groth16_proof p, q;
-        rand_g1(&p.a);
-        rand_g2(&p.b);
-        rand_g1(&p.c);
+        test_rand_g1(&p.a);
+        test_rand_g2(&p.b);
+        test_rand_g1(&p.c);
         uint8_t enc[BELLPERSON_PROOF_BYTES], enc2[BELLPERSON_PROOF_BYTES];
         bellperson_proof_encode(enc, &p);
         CHECK(enc[0] & 0x80);

@@ -2,6 +2,7 @@
  * final exponentiation against a plain square-and-multiply oracle, and the zkcrypto/blst
  * e(G1, G2) value as a known vector. */
 #include "test.h"
+#include "test_rand.h"
 
 #include <time.h>
 
@@ -17,11 +18,6 @@ static void rand_fp(fp *r) {
 static void rand_fp2(fp2 *r) { rand_fp(&r->c0); rand_fp(&r->c1); }
 static void rand_fp6(fp6 *r) { rand_fp2(&r->c0); rand_fp2(&r->c1); rand_fp2(&r->c2); }
 static void rand_fp12(fp12 *r) { rand_fp6(&r->c0); rand_fp6(&r->c1); }
-static void rand_fr(fr *r) {
-    uint8_t buf[64];
-    test_rand_bytes(buf, sizeof buf);
-    fr_from_bytes_wide_le(r, buf, sizeof buf);
-}
 static void fp12_add_t(fp12 *r, const fp12 *a, const fp12 *b) {
     fp6_add(&r->c0, &a->c0, &b->c0);
     fp6_add(&r->c1, &a->c1, &b->c1);
@@ -218,7 +214,7 @@ TEST(pairing, bilinearity) {
     pairing(&base, &g1, &g2);
     for (int it = 0; it < iters; it++) {
         fr a, b, ab;
-        rand_fr(&a); rand_fr(&b);
+        test_rand_fr(&a); test_rand_fr(&b);
         fr_mul(&ab, &a, &b);
         g1_affine pa, pab; g2_affine qb;
         g1_rand_mul(&pa, &a);
@@ -255,7 +251,7 @@ TEST(pairing, multi_and_infinity) {
     fp12_one(&prod);
     for (int i = 0; i < N; i++) {
         fr a, b;
-        rand_fr(&a); rand_fr(&b);
+        test_rand_fr(&a); test_rand_fr(&b);
         g1_rand_mul(&p[i], &a);
         g2_rand_mul(&q[i], &b);
         if (i == 3) g1_affine_set_infinity(&p[i]);
@@ -279,7 +275,7 @@ TEST(pairing, multi_and_infinity) {
     CHECK(fp12_is_one(&m));
     /* a Groth16-style check: e(aP, bQ) e(-abP, Q) = 1 */
     fr a, b, ab;
-    rand_fr(&a); rand_fr(&b); fr_mul(&ab, &a, &b); fr_neg(&ab, &ab);
+    test_rand_fr(&a); test_rand_fr(&b); fr_mul(&ab, &a, &b); fr_neg(&ab, &ab);
     g1_affine pp[2]; g2_affine qq[2];
     g1_rand_mul(&pp[0], &a); g2_rand_mul(&qq[0], &b);
     g1_rand_mul(&pp[1], &ab); g2_generator(&qq[1]);
@@ -298,7 +294,7 @@ static double now_s(void) {
 TEST(pairing, timing) {
     g1_affine p[4]; g2_affine q[4];
     for (int i = 0; i < 4; i++) {
-        fr a; rand_fr(&a);
+        fr a; test_rand_fr(&a);
         g1_rand_mul(&p[i], &a);
         g2_rand_mul(&q[i], &a);
     }

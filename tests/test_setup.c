@@ -5,6 +5,7 @@
  * the loaders reading what setup wrote, snarkjs proving with our zkey and verifying our proofs,
  * and the command line. */
 #include "test.h"
+#include "test_rand.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -28,11 +29,6 @@
 #define FIXED_R "0x1ab4b9a7f2c0d3e5a6978877665544332211ffeeddccbbaa9988776655443322"
 #define FIXED_S "0x2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90a1b"
 
-static void rand_fr(fr *x) {
-    uint8_t b[64];
-    test_rand_bytes(b, sizeof b);
-    fr_from_bytes_wide_le(x, b, sizeof b);
-}
 
 static bool have_gpu(void) {
     groth16_backend be;
@@ -99,7 +95,7 @@ static void random_circuit(r1cs *cs, fr **w_out, uint32_t n_rows, uint32_t n_pub
     fr *w = malloc(n_vars * sizeof *w);
     fr_one(&w[0]);
     for (uint32_t i = 1; i < n_vars; i++) {
-        do rand_fr(&w[i]); while (fr_is_zero(&w[i]));
+        do test_rand_fr(&w[i]); while (fr_is_zero(&w[i]));
     }
     csr_build b[3] = {{0}};
     for (int k = 0; k < 3; k++) {
@@ -118,7 +114,7 @@ static void random_circuit(r1cs *cs, fr **w_out, uint32_t n_rows, uint32_t n_pub
                                                                                : (uint32_t)((r >> 16) % n_vars);
                 fr v;
                 if ((r & 0xff) == 0x10) fr_zero(&v);
-                else rand_fr(&v);
+                else test_rand_fr(&v);
                 cb_push(&b[k], col, &v);
                 fr p;
                 fr_mul(&p, &v, &w[col]);
@@ -133,7 +129,7 @@ static void random_circuit(r1cs *cs, fr **w_out, uint32_t n_rows, uint32_t n_pub
         for (int t = 0; t < terms; t++) {
             uint32_t col = (uint32_t)(test_rand64() % n_vars);
             fr v, p;
-            rand_fr(&v);
+            test_rand_fr(&v);
             cb_push(&b[2], col, &v);
             fr_mul(&p, &v, &w[col]);
             fr_add(&sum, &sum, &p);
@@ -142,7 +138,7 @@ static void random_circuit(r1cs *cs, fr **w_out, uint32_t n_rows, uint32_t n_pub
         while (fr_eq(&rhs, &sum)) { /* the solver's coefficient must not be 0: one more C term */
             uint32_t col = (uint32_t)(test_rand64() % n_vars);
             fr v, p;
-            rand_fr(&v);
+            test_rand_fr(&v);
             cb_push(&b[2], col, &v);
             fr_mul(&p, &v, &w[col]);
             fr_add(&sum, &sum, &p);
@@ -193,7 +189,7 @@ TEST(setup, fixed_base_equals_mul_fr) {
             case 1: fr_one(&k[i]); break;
             case 2: fr_from_u64(&k[i], 1); fr_neg(&k[i], &k[i]); break; /* r - 1 */
             case 3: fr_from_u64(&k[i], 256); break;                     /* one nonzero byte */
-            default: rand_fr(&k[i]);
+            default: test_rand_fr(&k[i]);
             }
         }
         for (int gi = 0; gi < 2; gi++) {
@@ -248,8 +244,8 @@ TEST(setup, lagrange_equals_intt_of_tau_powers) {
         int log_m = logs[li];
         size_t m = (size_t)1 << log_m;
         fr tau, scale, one;
-        rand_fr(&tau);
-        rand_fr(&scale);
+        test_rand_fr(&tau);
+        test_rand_fr(&scale);
         fr_one(&one);
         fr *got = malloc(2 * m * sizeof *got), *want = malloc(2 * m * sizeof *want);
         REQUIRE(got && want);
@@ -319,7 +315,7 @@ TEST(setup, qap_columns_equal_serial_loop) {
         fr *lag = malloc((n_rows + 1) * sizeof *lag), *got = malloc(n * sizeof *got), *want = malloc(n * sizeof *want);
         uint8_t *dg = malloc(n), *dw = malloc(n);
         REQUIRE(lag && got && want && dg && dw);
-        for (uint32_t j = 0; j < n_rows; j++) rand_fr(&lag[j]);
+        for (uint32_t j = 0; j < n_rows; j++) test_rand_fr(&lag[j]);
         for (int k = 0; k < 3; k++) {
             const csr_matrix *m = k == 0 ? &cs.a : k == 1 ? &cs.b : &cs.c;
             naive_columns(want, dw, m, n, lag);
@@ -345,8 +341,8 @@ static void prove_verify_bellperson(const r1cs *cs, const fr *w, uint64_t seed, 
     CHECK_MSG(st == CUZK_OK, "%s: setup: %s", what, e.msg);
     if (st != CUZK_OK) return;
     fr r, s;
-    rand_fr(&r);
-    rand_fr(&s);
+    test_rand_fr(&r);
+    test_rand_fr(&s);
     groth16_proof proof;
     st = groth16_prove_bellperson(&proof, &p, cs, w, cs->n_vars, &r, &s, 0, NULL, &e);
     CHECK_MSG(st == CUZK_OK, "%s: prove: %s", what, e.msg);
@@ -388,8 +384,8 @@ static void prove_verify_zkey(const r1cs *cs, const fr *w, uint64_t seed, const 
     CHECK_EQ_INT(z.n_public, cs->n_public);
     CHECK_EQ_INT(z.n_coefs, cs->a.nnz + cs->b.nnz + cs->n_public + 1);
     fr r, s;
-    rand_fr(&r);
-    rand_fr(&s);
+    test_rand_fr(&r);
+    test_rand_fr(&s);
     groth16_proof proof;
     st = groth16_prove_zkey(&proof, &z, w, cs->n_vars, &r, &s, 0, NULL, &e);
     CHECK_MSG(st == CUZK_OK, "%s: zkey prove: %s", what, e.msg);
@@ -635,8 +631,8 @@ TEST(setup, cli_synthetic_setup_proves) {
     groth16_vk vkf = {0};
     REQUIRE(bellperson_vk_load(&vkf, vk, &e) == CUZK_OK);
     fr r, s;
-    rand_fr(&r);
-    rand_fr(&s);
+    test_rand_fr(&r);
+    test_rand_fr(&s);
     groth16_proof proof;
     CHECK_MSG(groth16_prove_bellperson(&proof, &p, &cs, w, cs.n_vars, &r, &s, 0, NULL, &e) == CUZK_OK, "%s", e.msg);
     CHECK_MSG(groth16_verify(&vkf, w + 1, cs.n_public, &proof, &e) == CUZK_OK, "%s", e.msg);

@@ -4,6 +4,7 @@
  * waiting on a concurrent load, stats. CPU only, a few seconds; run under ASan/LSan by
  * `make test-asan`. */
 #include "test.h"
+#include "test_rand.h"
 
 #include "ec/ec.h"
 #include "engine/reaper.h"
@@ -19,31 +20,6 @@
 
 /* ---- parameter files -------------------------------------------------------------------- */
 
-static void rand_fr(fr *k) {
-    uint8_t b[64];
-    test_rand_bytes(b, sizeof b);
-    fr_from_bytes_wide_le(k, b, sizeof b);
-}
-static void rand_g1(g1_affine *out) {
-    g1_affine g;
-    g1_jacobian gj, r;
-    fr k;
-    g1_generator(&g);
-    g1_jacobian_from_affine(&gj, &g);
-    rand_fr(&k);
-    g1_mul_fr(&r, &gj, &k);
-    g1_jacobian_to_affine(out, &r);
-}
-static void rand_g2(g2_affine *out) {
-    g2_affine g;
-    g2_jacobian gj, r;
-    fr k;
-    g2_generator(&g);
-    g2_jacobian_from_affine(&gj, &g);
-    rand_fr(&k);
-    g2_mul_fr(&r, &gj, &k);
-    g2_jacobian_to_affine(out, &r);
-}
 
 /* A point on E(Fp) outside the prime-order subgroup (a random curve point: the cofactor makes
  * that almost certain; checked). */
@@ -93,8 +69,8 @@ static void make_params(bellperson_params *p, counts c) {
     g1_affine g1p[POOL];
     g2_affine g2p[POOL];
     for (int i = 0; i < POOL; i++) {
-        rand_g1(&g1p[i]);
-        rand_g2(&g2p[i]);
+        test_rand_g1(&g1p[i]);
+        test_rand_g2(&g2p[i]);
     }
     memset(p, 0, sizeof *p);
     p->vk.alpha1 = g1p[0];
