@@ -1,8 +1,12 @@
 /* cuzk bench pipeline: K jobs of P partitions of a PoRep-shaped synthetic circuit through the
  * engine (include/cuzk/engine.h); every proof verified; throughput, per-stage medians, the cleanup
  * gap of every layer, peak host RSS, and a Chrome trace. Parameters come from the INSECURE
- * single-party test setup (groth16_setup_bellperson), made once per run. */
+ * single-party test setup (groth16_setup_bellperson), made once per run, or from a .params file
+ * (`cuzk setup --synthetic porep` with the same circuit options) loaded through the SRS store
+ * (src/srs/store.h): mapped, checked, decoded into pinned memory and made resident on the GPU,
+ * each step timed, so the run also gives the cold-start cost and the time to the first proof. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +18,9 @@
 #include "groth16/backend.h"
 #include "groth16/groth16.h"
 #include "r1cs/synthetic.h"
+#include "srs/store.h"
+#include "groth16/gpu_prover.h"
+#include <sys/stat.h>
 #include "util/parallel.h"
 #include "util/sysmem.h"
 #include "util/timer.h"
@@ -80,6 +87,13 @@ static void usage(FILE *f) {
         "  --budget-mib M          host memory budget (default: unlimited, still accounted)\n"
         "  --public N              public inputs (default 328)\n"
         "  --frac01 F              fraction of 0/1 aux values (default 0.95)\n"
+        "  --circuit-seed S        structure seed of the synthetic circuit (default 1)\n"
+        "  --params FILE           bellperson .params for this circuit, made by\n"
+        "                          `cuzk setup --synthetic porep --constraints N` with the same\n"
+        "                          --public/--frac01/--circuit-seed; loaded through the SRS store\n"
+        "                          (map + point checks + decode, then GPU upload), each step timed.\n"
+        "                          Default: INSECURE parameters made in-process for the run\n"
+        "  --no-check              with --params: skip the point checks of the load\n"
         "  --trace FILE            write a Chrome trace (open in https://ui.perfetto.dev)\n"
         "  --timings               per-job, per-partition breakdown tables\n");
 }
@@ -88,7 +102,9 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     uint32_t P = 2, N = 16000, K = 3, n_public = 328;
     int S = 1, F = 1, T = 0, timings = 0;
     double frac01 = 0.95, budget_mib = 0;
-    const char *trace = NULL, *backend = "auto";
+    const char *trace = NULL, *backend = "auto", *params_path = NULL;
+    uint64_t circuit_seed = 1;
+    cuzk_check_level params_check = CUZK_CHECK_CURVE;
     int device = 0;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
@@ -119,6 +135,12 @@ int cuzk_bench_pipeline(int argc, char **argv) {
             frac01 = d;
         }
         else if (!strcmp(a, "--trace") && more) trace = argv[++i];
+        else if (!strcmp(a, "--params") && more) params_path = argv[++i];
+        else if (!strcmp(a, "--no-check")) params_check = CUZK_CHECK_NONE;
+        else if (!strcmp(a, "--circuit-seed") && more) {
+            if (!bench_parse_long("--circuit-seed", argv[++i], 0, LONG_MAX, &v)) return 2;
+            circuit_seed = (uint64_t)v;
+        }
         else if (!strcmp(a, "--timings")) timings = 1;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
         else { fprintf(stderr, "cuzk bench pipeline: unknown option '%s'\n", a); usage(stderr); return 2; }
@@ -131,10 +153,21 @@ int cuzk_bench_pipeline(int argc, char **argv) {
         fclose(tf);
         if (!existed) unlink(trace);
     }
+    double params_file_bytes = 0;
+    if (params_path) {
+        struct stat stb;
+        if (stat(params_path, &stb) != 0) {
+            fprintf(stderr, "cuzk bench pipeline: cannot read the parameters %s: %s\n", params_path, strerror(errno));
+            return 3;
+        }
+        params_file_bytes = (double)stb.st_size;
+    }
     {
         /* host memory, measured at 2^27 (bench/RESULTS.md section 9): ~650 bytes per constraint
-         * (circuit, parameters, setup scratch) + the witnesses in flight */
-        double need = 650.0 * N + 32.0 * ((double)N + n_public) * (S + 3);
+         * (circuit, parameters, setup scratch) + the witnesses in flight; with --params: the
+         * circuit (~250 bytes per constraint) + the decoded copy (about the file's size) */
+        double need = (params_path ? 250.0 * N + params_file_bytes : 650.0 * N) +
+                      32.0 * ((double)N + n_public) * (S + 3);
         double avail = sysmem_available_bytes();
         if (avail > 0 && need > avail) {
             fprintf(stderr, "cuzk bench pipeline: %u constraints need about %.1f GiB of host memory, %.1f GiB are "
@@ -160,6 +193,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     synthetic_params_default(&sp, N);
     sp.n_public = n_public;
     sp.frac01 = frac01;
+    sp.seed = circuit_seed;
     r1cs cs;
     double t0 = now_ms();
     if (synthetic_r1cs(&cs, &sp, &err) != CUZK_OK) { fprintf(stderr, "synthetic circuit: %s\n", err.msg); return 4; }
@@ -172,16 +206,67 @@ int cuzk_bench_pipeline(int argc, char **argv) {
            "nnz/row A %.2f B %.2f C %.2f; aux in A %.1f%%, in B %.1f%%; made in %.1f ms\n",
            N, n_public, cs.n_vars, __builtin_ctzll((unsigned long long)m), 100.0 * (double)n / (double)m, ss.a_per_row,
            ss.b_per_row, ss.c_per_row, 100 * ss.aux_in_a, 100 * ss.aux_in_b, t_gen);
-    bellperson_params params;
-    uint64_t seed = 0x5eed;
-    t0 = now_ms();
-    if (groth16_setup_bellperson(&params, &cs, &seed, 0, &err) != CUZK_OK) {
-        fprintf(stderr, "setup: %s\n", err.msg);
-        r1cs_free(&cs);
-        return 4;
+    bellperson_params own_params;
+    memset(&own_params, 0, sizeof own_params);
+    const bellperson_params *pp = &own_params;
+    srs_store *store = NULL;
+    srs_handle sh = {0};
+    double t_cold = 0; /* SRS load + preload: what a first proof pays before its own work */
+    if (params_path) {
+        srs_store_opts so = {0};
+        so.check = params_check;
+        so.ops = gb == GROTH16_BACKEND_GPU ? groth16_gpu_srs_ops(device) : NULL;
+        srs_entry_info inf;
+        cuzk_status st = srs_store_create(&store, &so, &err);
+        t0 = now_ms();
+        /* the warm tier first (map + one checking pass over the file: the disk-read rate), then
+         * the decoded host copy and the device copy from the mapping, each timed by the store */
+        if (st == CUZK_OK) st = srs_store_preload(store, params_path, SRS_TIER_MAPPED, &err);
+        if (st == CUZK_OK)
+            st = srs_store_acquire(store, &sh, params_path, gb == GROTH16_BACKEND_GPU ? SRS_TIER_GPU : SRS_TIER_PINNED, &err);
+        if (st != CUZK_OK) {
+            fprintf(stderr, "cuzk bench pipeline: %s: %s\n", params_path, err.msg);
+            srs_store_destroy(store);
+            r1cs_free(&cs);
+            return st == CUZK_ERR_NOMEM || st == CUZK_ERR_NOMEM_DEVICE ? 4 : 3;
+        }
+        t_cold = now_ms() - t0;
+        pp = sh.params;
+        memset(&inf, 0, sizeof inf);
+        (void)srs_store_entry_info(store, params_path, &inf, &err);
+        double gb_file = (double)inf.file_bytes / 1e9;
+        printf("parameters: %s (%.2f GB) through the SRS store, %.1f ms in all: mapped + checked (%s) %.1f ms "
+               "(%.2f GB/s), decoded to %s host memory %.1f ms (%.2f GB/s)",
+               params_path, gb_file, t_cold, cuzk_check_level_str(params_check), inf.last_load_ms[SRS_TIER_MAPPED],
+               inf.last_load_ms[SRS_TIER_MAPPED] > 0 ? gb_file / (inf.last_load_ms[SRS_TIER_MAPPED] / 1e3) : 0,
+               so.ops ? "pinned" : "aligned", inf.last_load_ms[SRS_TIER_PINNED],
+               inf.last_load_ms[SRS_TIER_PINNED] > 0 ? (double)inf.host_bytes / 1e9 / (inf.last_load_ms[SRS_TIER_PINNED] / 1e3) : 0);
+        if (sh.device)
+            printf(", G1 queries to GPU %d %.1f ms (%.2f GB, %.2f GB/s)", device, inf.last_load_ms[SRS_TIER_GPU],
+                   (double)sh.device_bytes / 1e9,
+                   inf.last_load_ms[SRS_TIER_GPU] > 0 ? (double)sh.device_bytes / 1e9 / (inf.last_load_ms[SRS_TIER_GPU] / 1e3) : 0);
+        printf("; every proof is verified against its vk\n");
+        if (pp->n_l != cs.n_vars - n_public - 1 || pp->vk.n_public != n_public) {
+            fprintf(stderr, "cuzk bench pipeline: %s is not for this circuit (%u public, %u aux in the file; the circuit "
+                    "has %u public, %u aux): make it with `cuzk setup --synthetic porep --constraints %u --public %u "
+                    "--frac01 %g --circuit-seed %llu`\n", params_path, pp->vk.n_public, pp->n_l, n_public,
+                    cs.n_vars - n_public - 1, N, n_public, frac01, (unsigned long long)circuit_seed);
+            srs_store_release(store, &sh);
+            srs_store_destroy(store);
+            r1cs_free(&cs);
+            return 3;
+        }
+    } else {
+        uint64_t seed = 0x5eed;
+        t0 = now_ms();
+        if (groth16_setup_bellperson(&own_params, &cs, &seed, 0, &err) != CUZK_OK) {
+            fprintf(stderr, "setup: %s\n", err.msg);
+            r1cs_free(&cs);
+            return 4;
+        }
+        printf("parameters: INSECURE single-party test parameters (groth16_setup_bellperson, fixed seed), made in "
+               "%.1f ms; every proof is verified against them\n", now_ms() - t0);
     }
-    printf("parameters: INSECURE single-party test parameters (groth16_setup_bellperson, fixed seed), made in "
-           "%.1f ms; every proof is verified against them\n", now_ms() - t0);
 
     cuzk_engine_opts o = {0};
     o.synthesis_workers = S;
@@ -192,7 +277,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     o.gpu_device = device;
     cuzk_engine *e = NULL;
     int rc = 0;
-    cuzk_circuit cc = {&cs, &params};
+    cuzk_circuit cc = {&cs, pp, sh.device};
     bench_synth *bs = calloc(K, sizeof *bs);
     cuzk_job_id *ids = calloc(K, sizeof *ids);
     cuzk_job_result *res = calloc(K, sizeof *res);
@@ -203,16 +288,21 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     }
     t0 = now_ms();
     if (cuzk_engine_preload(e, &cc, &err) != CUZK_OK) { fprintf(stderr, "preload: %s\n", err.msg); rc = 4; goto out; }
+    t_cold += now_ms() - t0;
     if (gb == GROTH16_BACKEND_GPU) {
         cuzk_engine_stats es0;
         cuzk_engine_get_stats(e, &es0);
-        printf("preload: SRS G1 queries + circuit matrices resident on GPU %d: %.2f GiB in %.1f ms (once per circuit)\n",
-               device, (double)es0.gpu_resident_bytes / 1073741824.0, now_ms() - t0);
+        printf("preload: %s + circuit matrices resident on GPU %d: %.2f GiB in %.1f ms (once per circuit)\n",
+               sh.device ? "the store's SRS" : "SRS G1 queries", device, (double)es0.gpu_resident_bytes / 1073741824.0,
+               now_ms() - t0);
+    }
+    if (gb == GROTH16_BACKEND_GPU && !params_path) {
+        bellperson_params params = own_params; /* the fields below are released in own_params */
         /* the host copies of the G1 queries are not read again (the device holds them; B_G2 and the
          * vk stay on the host): give their memory back */
         size_t freed = ((size_t)params.n_a + params.n_b_g1 + params.n_l + params.n_h) * sizeof(g1_affine);
-        free(params.a); free(params.b_g1); free(params.l); free(params.h);
-        params.a = params.b_g1 = params.l = params.h = NULL;
+        free(own_params.a); free(own_params.b_g1); free(own_params.l); free(own_params.h);
+        own_params.a = own_params.b_g1 = own_params.l = own_params.h = NULL;
         printf("host: released the host copies of the G1 queries (%.2f GiB)\n", (double)freed / 1073741824.0);
     }
     double t_submit = now_ms();
@@ -246,7 +336,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
             total++;
             if (bellperson_proof_decode(&pr, res[k].proofs + 192 * (size_t)i, NULL) != CUZK_OK) continue;
             const fr *pub = (const fr *)(res[k].public_inputs + (size_t)4 * n_public * i);
-            if (groth16_verify(&params.vk, pub, n_public, &pr, NULL) == CUZK_OK) ok++;
+            if (groth16_verify(&pp->vk, pub, n_public, &pr, NULL) == CUZK_OK) ok++;
         }
     }
     double t_ver = now_ms() - t_ver0;
@@ -272,6 +362,15 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     size_t nl = 0;
     for (uint32_t k = 0; k < K && nl < 64; k++) lat[nl++] = res[k].done_ms - res[k].submit_ms;
     printf("job latency (submit -> last proof): median %.1f ms (jobs are submitted together)\n", median(lat, nl));
+    if (res[0].timings) {
+        /* first proof: what a cold process pays (load + preload) plus the first partition, against
+         * the steady state (the median partition) */
+        double first_end = 1e300;
+        for (uint32_t i = 0; i < P; i++)
+            if (res[0].timings[i].t_end_ms - t_submit < first_end) first_end = res[0].timings[i].t_end_ms - t_submit;
+        printf("first proof: %.1f ms after submit (%.1f ms with %s); steady state %.1f ms per partition\n",
+               first_end, first_end + t_cold, params_path ? "the SRS load and the preload" : "the preload", t_all / (double)np);
+    }
     {
         /* the prove-start worker is the GPU's only client: its prover-stage time is the GPU's busy time */
         COLLECT(t->start_inner_ms);
@@ -380,7 +479,12 @@ out:
     free(res);
     free(ids);
     free(bs);
-    bellperson_params_free(&params);
+    if (params_path) {
+        srs_store_release(store, &sh);
+        srs_store_destroy(store);
+    } else {
+        bellperson_params_free(&own_params);
+    }
     r1cs_free(&cs);
     return rc;
 }

@@ -263,7 +263,7 @@ TEST(gpu_prove, engine_gpu_backend_equals_cpu_single_calls) {
     cuzk_error e = {0};
     REQUIRE(cuzk_engine_create(&eng, &o, &e) == CUZK_OK);
     CHECK(!strcmp(cuzk_engine_backend_name(eng), "gpu"));
-    cuzk_circuit cc = {&c.cs, &c.p};
+    cuzk_circuit cc = {&c.cs, &c.p, NULL};
     gp_synth gs = {&c.cs, &c.sp};
     cuzk_job_id ids[2];
     for (int k = 0; k < 2; k++) {
@@ -358,6 +358,90 @@ TEST(gpu_prove, srs_store_gpu_tier_feeds_the_prover) {
         CHECK_EQ_INT(srs_store_evict(store, path, SRS_TIER_GPU, &e), CUZK_OK);
         free(w);
     }
+    CHECK_EQ_INT(srs_store_destroy(store), CUZK_OK);
+    gp_free(&c);
+}
+
+/* The engine on an SRS store's device copy (cuzk_circuit.gpu_srs): proofs equal the CPU's and the
+ * engine uploads only the circuit; its GPU budget counts the borrowed SRS, and a budget below the
+ * need fails the preload with CUZK_ERR_NOMEM_DEVICE while one at the need passes. */
+TEST(gpu_prove, engine_on_store_srs_and_gpu_budget) {
+    if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
+    gp_circuit c;
+    REQUIRE(gp_make(&c, 2500, 5));
+    char path[1024];
+    snprintf(path, sizeof path, "%s/engine_store.params", test_tmpdir());
+    cuzk_error e = {0};
+    REQUIRE(bellperson_params_write(path, &c.p, &e) == CUZK_OK);
+    srs_store_opts so = {0};
+    so.ops = groth16_gpu_srs_ops(0);
+    srs_store *store = NULL;
+    REQUIRE(srs_store_create(&store, &so, &e) == CUZK_OK);
+    srs_handle h = {0};
+    REQUIRE(srs_store_acquire(store, &h, path, SRS_TIER_GPU, &e) == CUZK_OK);
+    cuzk_circuit cc = {&c.cs, h.params, h.device};
+    size_t need = 0;
+    {
+        /* the need, from a prover made the same way */
+        groth16_gpu_prover *gp = NULL;
+        REQUIRE(groth16_gpu_prover_create_on(&gp, h.device, h.params, &c.cs, &e) == CUZK_OK);
+        need = groth16_gpu_prover_device_bytes(gp) + groth16_gpu_proof_device_bytes(gp) + groth16_gpu_srs_bytes(h.device);
+        CHECK(groth16_gpu_proof_device_bytes(gp) > ((size_t)c.cs.n_vars + 3) * sizeof(fr));
+        groth16_gpu_prover_destroy(gp);
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        cuzk_engine_opts o = {0};
+        o.backend = CUZK_BACKEND_GPU;
+        o.gpu_budget_bytes = pass == 0 ? need - 1 : need;
+        cuzk_engine *eng = NULL;
+        REQUIRE(cuzk_engine_create(&eng, &o, &e) == CUZK_OK);
+        cuzk_status st = cuzk_engine_preload(eng, &cc, &e);
+        if (pass == 0) {
+            CHECK_EQ_INT(st, CUZK_ERR_NOMEM_DEVICE);
+            CHECK_MSG(strstr(e.msg, "GPU budget") != NULL, "message: %s", e.msg);
+            cuzk_engine_stats es;
+            cuzk_engine_get_stats(eng, &es);
+            CHECK_EQ_INT(es.gpu_resident_bytes, 0); /* nothing kept */
+        } else {
+            CHECK_MSG(st == CUZK_OK, "preload within the budget: %s", e.msg);
+            uint64_t rs[8];
+            for (int i = 0; i < 8; i += 4) {
+                fr x;
+                fr_from_u64(&x, test_rand64());
+                memcpy(&rs[i], &x, sizeof x);
+            }
+            gp_synth gs = {&c.cs, &c.sp};
+            cuzk_job_desc d = {&cc, 1, gp_synth_cb, &gs, rs, 0};
+            cuzk_job_id id;
+            REQUIRE(cuzk_engine_submit(eng, &d, &id, &e) == CUZK_OK);
+            cuzk_job_result res = {0};
+            REQUIRE(cuzk_engine_wait(eng, id, &res, &e) == CUZK_OK);
+            CHECK_MSG(res.state == CUZK_JOB_DONE, "job: %s", e.msg);
+            if (res.state == CUZK_JOB_DONE) {
+                fr *w = malloc(c.cs.n_vars * sizeof *w);
+                REQUIRE(w);
+                REQUIRE(synthetic_witness(w, c.cs.n_vars, &c.cs, &c.sp, 1000, &e) == CUZK_OK);
+                fr r, s;
+                memcpy(&r, &rs[0], sizeof r);
+                memcpy(&s, &rs[4], sizeof s);
+                groth16_proof pc;
+                groth16_backend_set(GROTH16_BACKEND_CPU);
+                REQUIRE(groth16_prove_bellperson(&pc, &c.p, &c.cs, w, c.cs.n_vars, &r, &s, 0, NULL, &e) == CUZK_OK);
+                uint8_t bc[192];
+                bellperson_proof_encode(bc, &pc);
+                CHECK_MSG(!memcmp(bc, res.proofs, 192), "engine proof on the store's SRS differs from the CPU proof");
+                free(w);
+            }
+            cuzk_engine_stats es;
+            cuzk_engine_get_stats(eng, &es);
+            CHECK(es.gpu_resident_bytes >= groth16_gpu_srs_bytes(h.device)); /* the borrowed SRS is counted */
+            cuzk_job_result_free(&res);
+        }
+        cuzk_engine_destroy(eng);
+    }
+    /* the engines are gone: the store may evict its copy again */
+    srs_store_release(store, &h);
+    CHECK_EQ_INT(srs_store_evict(store, path, SRS_TIER_GPU, &e), CUZK_OK);
     CHECK_EQ_INT(srs_store_destroy(store), CUZK_OK);
     gp_free(&c);
 }

@@ -68,10 +68,15 @@ typedef struct cuzk_engine_opts {
                                    most one per witness that can be alive (S + queue + 1); 0:
                                    16 GiB. Beyond it witnesses are pageable (slower upload),
                                    never a failure */
-    size_t gpu_budget_bytes;  /* GPU backend: device memory a circuit may use (resident SRS G1
-                                 queries + matrices + one proof's vectors); 0: the device's free
-                                 memory. Exceeding it fails the preload / first partition with
-                                 CUZK_ERR_NOMEM_DEVICE and says by how much */
+    size_t gpu_budget_bytes;  /* GPU backend: device memory a circuit may use: its resident SRS
+                                 G1 queries (its own copy or a borrowed SRS store copy) + matrices
+                                 + one proof's peak from the pool (witness, a/b/c, the largest
+                                 MSM's scratch as if no scalar were 0/1: an upper bound). One
+                                 prove worker drives the GPU, so proofs never hold pool memory at
+                                 the same time and this sum is the whole need. 0: no check (the
+                                 device's free memory is the limit). Exceeding it fails the
+                                 preload / first partition with CUZK_ERR_NOMEM_DEVICE, nothing
+                                 left allocated, and the message says how much is needed */
 } cuzk_engine_opts;
 
 /* Synthesis callback: fill witness[0 .. n_vars*4) with the n_vars witness values of partition

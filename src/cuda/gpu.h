@@ -249,6 +249,13 @@ typedef struct gpu_msm_stats {
 cuzk_status gpu_g1_msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs, gpu_msm_stats *stats,
                            cuzk_error *err);
 
+/* Upper bound of the device bytes one gpu_g1_msm_run job of n scalars takes from the ctx's pool
+ * at its peak (the two index lists, the ones partial sums, CUB temporaries and the tail plan of
+ * min(n, chunk) points at the default window), i.e. as if every scalar were neither 0 nor 1.
+ * Host arithmetic only (CUB's temporary-size queries allocate nothing); 0 when n is 0. For budget
+ * checks (the engine's GPU budget): the real peak is lower when most scalars are 0 or 1. */
+size_t gpu_g1_msm_scratch_bytes(size_t n);
+
 /* ---- benchmarks (device-resident data, CUDA-event timed) ------------------------------------ */
 /* MSM of n points: bases are random curve points (random x, y = sqrt(x^3 + 4); not necessarily in
  * the prime-order subgroup, which does not change the cost), scalars uniform below 2^254, both
@@ -268,7 +275,8 @@ cuzk_status gpu_bench_g1_msm01(size_t n, double frac01, bool montgomery, int war
 cuzk_status gpu_bench_ntt(int log_m, size_t batch, int warmup, int reps, float *times_ms,
                           cuzk_error *err);
 
-/* Default Pippenger window (bits) for n points. */
+/* Default Pippenger window (bits) for a tail (chunk) of n points; env CUZK_MSM_WINDOW=<c> (2..22)
+ * overrides it for gpu_g1_msm_run (experiments; bench/GPU_RESULTS.md has the measured sweep). */
 int gpu_msm_window_bits(size_t n);
 
 /* ---- H on the device (issue 3 item 2) ------------------------------------------------------ */

@@ -863,12 +863,46 @@ extern "C" cuzk_status gpu_g1_msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, siz
 }
 
 extern "C" int gpu_msm_window_bits(size_t n) {
+    const char *e = getenv("CUZK_MSM_WINDOW");
+    if (e && *e) {
+        long v = strtol(e, NULL, 10);
+        if (v >= 2 && v <= 22) return (int)v;
+    }
     int lg = 0;
     while (lg < 63 && ((size_t)2 << lg) <= n) lg++;
     int c = lg - 4;
     if (c < 4) c = 4;
     if (c > 16) c = 16;
     return c;
+}
+
+extern "C" size_t gpu_g1_msm_scratch_bytes(size_t n) {
+    if (n == 0) return 0;
+    const size_t cn = n < chunk_limit() ? n : chunk_limit();
+    size_t part_tmp = 0, sort_tmp = 0, scan_tmp = 0;
+    tail_plan p;
+    plan_sizes(&p, cn, gpu_msm_window_bits(cn));
+    {
+        /* size queries only: no device memory is touched */
+        cub::DoubleBuffer<uint32_t> dk(NULL, NULL), dv(NULL, NULL);
+        scalar_class cls = {NULL, NULL, 0};
+        (void)cub::DevicePartition::If(NULL, part_tmp, thrust::counting_iterator<uint32_t>(0), (uint32_t *)NULL,
+                                       (uint32_t *)NULL, thrust::make_discard_iterator(), (int *)NULL, (int)n,
+                                       is_one_op{cls}, is_other_op{cls}, (cudaStream_t)0);
+        (void)cub::DeviceRadixSort::SortPairs(NULL, sort_tmp, dk, dv, (int64_t)p.npairs, 0, p.sort_bits, (cudaStream_t)0);
+        (void)cub::DeviceScan::ExclusiveSum(NULL, scan_tmp, (uint32_t *)NULL, (uint32_t *)NULL, (int)(p.nb + 1),
+                                            (cudaStream_t)0);
+        (void)cudaGetLastError();
+    }
+    /* the ones' partial sums: at most one full wave (ones_threads); a generous bound without a
+     * device query: 2048 threads per SM on 256 SMs */
+    const size_t T = (size_t)2048 * 256;
+    const size_t align = 512; /* the pool rounds allocations up; a margin per buffer */
+    size_t b = 2 * n * sizeof(uint32_t) + 2 * sizeof(int) + (T + T / GROUP_ONES + 2) * sizeof(g1_xyzz_t) + part_tmp;
+    b += 4 * p.npairs * sizeof(uint32_t) + 4 * ((size_t)p.nb + 1) * sizeof(uint32_t);
+    b += (sort_tmp > scan_tmp ? sort_tmp : scan_tmp);
+    b += (p.max_tasks + (size_t)p.nb + 2 * (size_t)p.W * p.seg_per_win) * sizeof(g1_xyzz_t);
+    return b + 24 * align;
 }
 
 /* Host arrays: a ctx of its own on the current device (the call is synchronous and

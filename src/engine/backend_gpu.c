@@ -34,6 +34,7 @@ typedef struct engine_gpu_ctx {
     struct {
         const r1cs *cs;
         const bellperson_params *params;
+        struct groth16_gpu_srs *srs; /* borrowed (cuzk_circuit.gpu_srs) or NULL */
         groth16_gpu_prover *gp;
     } c[GPU_BACKEND_MAX_CIRCUITS];
 } engine_gpu_ctx;
@@ -42,7 +43,7 @@ static cuzk_status get_prover(engine_gpu_ctx *g, const cuzk_circuit *c, groth16_
     cuzk_status st = CUZK_OK;
     pthread_mutex_lock(&g->mu);
     for (size_t i = 0; i < g->n; i++)
-        if (g->c[i].cs == c->cs && g->c[i].params == c->params) {
+        if (g->c[i].cs == c->cs && g->c[i].params == c->params && g->c[i].srs == c->gpu_srs) {
             *out = g->c[i].gp;
             goto out;
         }
@@ -50,21 +51,26 @@ static cuzk_status get_prover(engine_gpu_ctx *g, const cuzk_circuit *c, groth16_
         st = ERR(err, CUZK_ERR_UNSUPPORTED, "GPU backend: more than %d circuits in one engine", GPU_BACKEND_MAX_CIRCUITS);
         goto out;
     }
-    if ((st = groth16_gpu_prover_create(out, c->params, c->cs, g->device, err)) != CUZK_OK) goto out;
+    st = c->gpu_srs ? groth16_gpu_prover_create_on(out, c->gpu_srs, c->params, c->cs, err)
+                    : groth16_gpu_prover_create(out, c->params, c->cs, g->device, err);
+    if (st != CUZK_OK) goto out;
     if (g->gpu_budget) {
-        size_t need = groth16_gpu_prover_device_bytes(*out) + groth16_gpu_proof_device_bytes(*out);
+        /* what the prover holds (a shared SRS counts too) + one proof's peak from the pool */
+        size_t need = groth16_gpu_prover_device_bytes(*out) + groth16_gpu_proof_device_bytes(*out) +
+                      (c->gpu_srs ? groth16_gpu_srs_bytes(c->gpu_srs) : 0);
         if (need > g->gpu_budget) {
             groth16_gpu_prover_destroy(*out);
             *out = NULL;
             st = ERR(err, CUZK_ERR_NOMEM_DEVICE,
                      "the circuit needs %.2f GiB of GPU memory (resident SRS G1 queries and matrices + one proof's "
-                     "vectors, MSM scratch not counted) but the GPU budget is %.2f GiB",
+                     "peak: witness, a/b/c, H and MSM scratch) but the GPU budget is %.2f GiB",
                      (double)need / 1073741824.0, (double)g->gpu_budget / 1073741824.0);
             goto out;
         }
     }
     g->c[g->n].cs = c->cs;
     g->c[g->n].params = c->params;
+    g->c[g->n].srs = c->gpu_srs;
     g->c[g->n].gp = *out;
     g->n++;
 out:
@@ -198,7 +204,11 @@ static size_t gpu_device_bytes(void *ctx) {
     engine_gpu_ctx *g = ctx;
     size_t b = 0;
     pthread_mutex_lock(&g->mu);
-    for (size_t i = 0; i < g->n; i++) b += groth16_gpu_prover_device_bytes(g->c[i].gp);
+    for (size_t i = 0; i < g->n; i++) {
+        b += groth16_gpu_prover_device_bytes(g->c[i].gp);
+        /* a borrowed SRS (held by an SRS store) is resident for this engine too: counted once per circuit */
+        if (g->c[i].srs) b += groth16_gpu_srs_bytes(g->c[i].srs);
+    }
     pthread_mutex_unlock(&g->mu);
     return b;
 }

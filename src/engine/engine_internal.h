@@ -11,10 +11,16 @@
 #include "cuzk/engine.h"
 #include "groth16/groth16.h"
 
-/* The circuit of a job: both borrowed, read-only, must outlive every job naming the circuit. */
+/* The circuit of a job: all borrowed, read-only, must outlive every job naming the circuit.
+ * gpu_srs: optional device copy of params' G1 queries already resident (e.g. an SRS store
+ * handle acquired at SRS_TIER_GPU, src/srs/store.h: handle.device); the GPU backend then uploads
+ * only the circuit. NULL: the GPU backend uploads its own copy of the G1 queries. Ignored by the
+ * CPU backend. */
+struct groth16_gpu_srs;
 struct cuzk_circuit {
     const r1cs *cs;
     const bellperson_params *params;
+    struct groth16_gpu_srs *gpu_srs;
 };
 
 /* A prover backend. `pending` is opaque to the engine. start must hand every large buffer it

@@ -170,7 +170,14 @@ size_t groth16_gpu_prover_device_bytes(const groth16_gpu_prover *gp) {
     return gp ? gp->resident_bytes + (gp->own_srs ? gp->srs->bytes : 0) : 0;
 }
 size_t groth16_gpu_proof_device_bytes(const groth16_gpu_prover *gp) {
-    return gp ? ((size_t)gp->cs->n_vars + 3 * gp->m) * sizeof(fr) : 0;
+    if (!gp) return 0;
+    /* witness + a/b/c live through the MSMs (d_a holds H's scalars); the largest MSM's scratch
+     * comes on top (the four run one after another and return their scratch to the pool) */
+    size_t n_max = gp->n_a;
+    if (gp->n_b > n_max) n_max = gp->n_b;
+    if (gp->n_aux > n_max) n_max = gp->n_aux;
+    if (gp->m - 1 > n_max) n_max = gp->m - 1;
+    return ((size_t)gp->cs->n_vars + 3 * gp->m) * sizeof(fr) + gpu_g1_msm_scratch_bytes(n_max);
 }
 void groth16_gpu_prover_mem(const groth16_gpu_prover *gp, size_t *pool_reserved, size_t *device_used) {
     *pool_reserved = *device_used = 0;

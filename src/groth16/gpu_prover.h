@@ -72,8 +72,9 @@ void groth16_gpu_prover_destroy(groth16_gpu_prover *gp);
 /* Bytes resident on the device (bases + matrices + index lists). */
 size_t groth16_gpu_prover_device_bytes(const groth16_gpu_prover *gp);
 
-/* Device bytes one proof allocates from the pool besides the MSM scratch: the witness and a/b/c,
- * (n_vars + 3m) Fr. */
+/* Upper bound of the device bytes one proof takes from the pool at its peak: the witness and
+ * a/b/c ((n_vars + 3m) Fr), which live through the MSMs, plus the largest of the four MSMs'
+ * scratch (gpu_g1_msm_scratch_bytes, as if no scalar were 0 or 1). */
 size_t groth16_gpu_proof_device_bytes(const groth16_gpu_prover *gp);
 
 /* Device memory now: *pool_reserved = bytes the device's stream-ordered pool holds (its high-water
