@@ -35,11 +35,12 @@ typedef struct {
     const r1cs *cs;
     const synthetic_params *sp;
     uint64_t job;
+    int threads; /* S synthesis workers run at once: each takes its share of the CPUs */
 } bench_synth;
 
 static cuzk_status bench_synth_cb(void *ctx, uint32_t part, uint64_t *w, size_t n_vars, cuzk_error *err) {
     const bench_synth *b = ctx;
-    return synthetic_witness((fr *)w, n_vars, b->cs, b->sp, b->job * 1000003u + part, err);
+    return synthetic_witness_mt((fr *)w, n_vars, b->cs, b->sp, b->job * 1000003u + part, b->threads, err);
 }
 
 static long peak_rss_kib(void) {
@@ -306,8 +307,9 @@ int cuzk_bench_pipeline(int argc, char **argv) {
         printf("host: released the host copies of the G1 queries (%.2f GiB)\n", (double)freed / 1073741824.0);
     }
     double t_submit = now_ms();
+    int synth_threads = cuzk_num_threads() / S > 1 ? cuzk_num_threads() / S : 1;
     for (uint32_t k = 0; k < K; k++) {
-        bs[k] = (bench_synth){&cs, &sp, k};
+        bs[k] = (bench_synth){&cs, &sp, k, synth_threads};
         cuzk_job_desc d = {&cc, P, bench_synth_cb, &bs[k], NULL, 0};
         if (cuzk_engine_submit(e, &d, &ids[k], &err) != CUZK_OK) { fprintf(stderr, "submit: %s\n", err.msg); rc = 4; goto out; }
     }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "r1cs/synthetic.h"
+#include "util/rng.h"
 #include "util/timer.h"
 
 static int near(double got, double want, double rel) { return got >= want * (1 - rel) && got <= want * (1 + rel); }
@@ -116,6 +117,259 @@ TEST(synthetic, speed) {
            (1 << 18) / (t1 - t0) / 1e3, t2 - t1, (1 << 18) / (t2 - t1) / 1e3);
     CHECK(t1 - t0 < 5000);
     CHECK(t2 - t1 < 5000);
+    free(w);
+    r1cs_free(&cs);
+}
+
+/* ---- the parallel witness against the sequential algorithm it replaced ---------------------- */
+
+/* The oracle: synthetic_witness as it was before it went parallel (row by row in the field; each
+ * row solved for its fresh variable, the last C entry), with its seeds; it tells a BIT row by its
+ * structure (its A entry is its own output) instead of recomputing the row kinds, and does no
+ * validation. */
+#define REF_CSR_VAL(m, e) (&(m)->val[e]) /* a coefficient (Fr, Montgomery) */
+
+static void reference_dot_row(fr *acc, const csr_matrix *m, uint32_t j, uint64_t end, const fr *w, const fr *one) {
+    fr t;
+    fr_zero(acc);
+    for (uint64_t e = m->row_ptr[j]; e < end; e++) {
+        const fr *v = &w[m->col[e]];
+        if (fr_is_zero(v)) continue;
+        if (fr_eq(REF_CSR_VAL(m, e), one)) fr_add(acc, acc, v);
+        else { fr_mul(&t, REF_CSR_VAL(m, e), v); fr_add(acc, acc, &t); }
+    }
+}
+
+static void reference_witness(fr *w, const r1cs *cs, uint64_t witness_seed) {
+    fr one, zero;
+    fr_one(&one);
+    fr_zero(&zero);
+    uint32_t n_inputs = cs->n_public + 1;
+    uint64_t wkey = splitmix64_mix(witness_seed ^ 0x3c6ef372fe94f82bull);
+    w[0] = one;
+    for (uint32_t i = 1; i < n_inputs; i++) {
+        uint64_t l[4];
+        for (int q = 0; q < 4; q++) l[q] = splitmix64_mix(wkey + (uint64_t)i * 4 + (uint64_t)q);
+        l[3] &= 0x3fffffffffffffffull;
+        fr_from_canon(&w[i], l);
+    }
+    uint64_t bkey = splitmix64_mix(wkey ^ 0xb17b17ull);
+    for (uint32_t j = 0; j < cs->n_constraints; j++) {
+        uint32_t z = n_inputs + j;
+        uint64_t ce = cs->c.row_ptr[j + 1];
+        if (cs->a.col[cs->a.row_ptr[j]] == z) { /* BIT: x * x = x with x = z */
+            w[z] = (splitmix64_mix(bkey + j) >> 63) ? one : zero;
+            continue;
+        }
+        fr a, b, c;
+        reference_dot_row(&a, &cs->a, j, cs->a.row_ptr[j + 1], w, &one);
+        reference_dot_row(&b, &cs->b, j, cs->b.row_ptr[j + 1], w, &one);
+        reference_dot_row(&c, &cs->c, j, ce - 1, w, &one);
+        fr_mul(&a, &a, &b);
+        if (fr_eq(REF_CSR_VAL(&cs->c, ce - 1), &one)) fr_sub(&w[z], &a, &c);
+        else fr_sub(&w[z], &c, &a);
+    }
+}
+
+/* Every size / frac01 / n_public below, random structure and witness seeds, every thread count:
+ * bit-identical to the reference, and satisfying. */
+TEST(synthetic, witness_mt_matches_reference) {
+    const uint32_t sizes[] = {8, 9, 100, 3000, 4097};
+    const double fracs[] = {0.65, 0.95, 0.995, 0.2}; /* 0.2: PACK rate clamped to 0.35 */
+    const uint32_t publics[] = {0, 1, 328};
+    const int threads[] = {1, 2, 3, 7, 16};
+    size_t systems = 0;
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+        for (size_t fi = 0; fi < sizeof fracs / sizeof fracs[0]; fi++)
+            for (size_t pi = 0; pi < sizeof publics / sizeof publics[0]; pi++) {
+                synthetic_params p;
+                synthetic_params_default(&p, sizes[si]);
+                p.frac01 = fracs[fi];
+                p.n_public = publics[pi];
+                p.seed = test_rand64();
+                uint64_t ws = test_rand64();
+                r1cs cs;
+                cuzk_error e = {0};
+                REQUIRE(synthetic_r1cs(&cs, &p, &e) == CUZK_OK);
+                fr *ref = malloc(cs.n_vars * sizeof *ref), *w = malloc(cs.n_vars * sizeof *w);
+                REQUIRE(ref && w);
+                reference_witness(ref, &cs, ws);
+                uint32_t bad = 0;
+                CHECK_MSG(r1cs_check_witness(&cs, ref, cs.n_vars, &bad, &e) == CUZK_OK, "reference: %s", e.msg);
+                for (size_t ti = 0; ti < sizeof threads / sizeof threads[0]; ti++) {
+                    memset(w, 0xa5, cs.n_vars * sizeof *w);
+                    cuzk_status st = synthetic_witness_mt(w, cs.n_vars, &cs, &p, ws, threads[ti], &e);
+                    CHECK_MSG(st == CUZK_OK, "n=%u frac01=%.3f public=%u threads=%d: %s", sizes[si], fracs[fi],
+                              publics[pi], threads[ti], e.msg);
+                    CHECK_MSG(memcmp(w, ref, cs.n_vars * sizeof *w) == 0,
+                              "n=%u frac01=%.3f public=%u threads=%d seed=%llu wseed=%llu: differs from the reference",
+                              sizes[si], fracs[fi], publics[pi], threads[ti], (unsigned long long)p.seed,
+                              (unsigned long long)ws);
+                }
+                CHECK(r1cs_check_witness(&cs, w, cs.n_vars, &bad, &e) == CUZK_OK);
+                /* the default entry point is the same function */
+                memset(w, 0, cs.n_vars * sizeof *w);
+                CHECK(synthetic_witness(w, cs.n_vars, &cs, &p, ws, &e) == CUZK_OK);
+                CHECK_MEM(w, ref, cs.n_vars * sizeof *w);
+                free(ref);
+                free(w);
+                r1cs_free(&cs);
+                systems++;
+            }
+    CHECK_EQ_INT(systems, 5 * 4 * 3);
+}
+
+/* Past the 64Ki-row pick window, PoRep's public inputs and frac01: one larger system, as made and
+ * with operands far back. */
+TEST(synthetic, witness_mt_matches_reference_large) {
+    synthetic_params p;
+    synthetic_params_default(&p, 70001);
+    p.seed = test_rand64();
+    uint64_t ws = test_rand64();
+    r1cs cs;
+    REQUIRE(synthetic_r1cs(&cs, &p, NULL) == CUZK_OK);
+    fr *ref = malloc(cs.n_vars * sizeof *ref), *w = malloc(cs.n_vars * sizeof *w);
+    REQUIRE(ref && w);
+    reference_witness(ref, &cs, ws);
+    const int threads[] = {1, 3, 16};
+    for (int round = 0; round < 2; round++) {
+        for (int ti = 0; ti < 3; ti++) {
+            cuzk_error e = {0};
+            CHECK_MSG(synthetic_witness_mt(w, cs.n_vars, &cs, &p, ws, threads[ti], &e) == CUZK_OK, "%s", e.msg);
+            CHECK_MSG(memcmp(w, ref, cs.n_vars * sizeof *w) == 0, "round %d threads=%d seed=%llu wseed=%llu", round,
+                      threads[ti], (unsigned long long)p.seed, (unsigned long long)ws);
+        }
+        CHECK(r1cs_check_witness(&cs, w, cs.n_vars, NULL, NULL) == CUZK_OK);
+        if (round) break;
+        /* round 2: operands more than 2^16 - 1 rows back (the generator picks within 2^16 rows):
+         * 32 AND rows' y and 32 XOR rows' x become early booleans (rows 0..7 are BIT rows). Still
+         * systems the witness accepts; it must still be the reference's solution. */
+        uint32_t n_inputs = p.n_public + 1, n_xor = 0, n_and = 0;
+        for (uint32_t j = 69000; j < cs.n_constraints && (n_xor < 32 || n_and < 32); j++) {
+            uint64_t a0 = cs.a.row_ptr[j], c0 = cs.c.row_ptr[j];
+            if (cs.c.row_ptr[j + 1] - c0 == 3 && n_xor < 32) {
+                cs.a.col[a0] = cs.c.col[c0] = n_inputs + n_xor++ % 8;
+            } else if (cs.c.row_ptr[j + 1] - c0 == 1 && cs.b.col[j] != 0 && cs.a.col[a0] != n_inputs + j &&
+                       n_and < 32) {
+                cs.b.col[j] = n_inputs + n_and++ % 8;
+            }
+        }
+        REQUIRE(n_xor == 32 && n_and == 32);
+        reference_witness(ref, &cs, ws);
+    }
+    free(ref);
+    free(w);
+    r1cs_free(&cs);
+}
+
+/* Expects CUZK_ERR_ARG naming row j, for 1 and 5 threads. */
+static void expect_bad_row(fr *w, const r1cs *cs, const synthetic_params *p, uint32_t j, const char *what) {
+    char want[32];
+    snprintf(want, sizeof want, "row %u ", j);
+    for (int t = 1; t <= 5; t += 4) {
+        cuzk_error e = {0};
+        cuzk_status st = synthetic_witness_mt(w, cs->n_vars, cs, p, 11, t, &e);
+        CHECK_MSG(st == CUZK_ERR_ARG, "%s (threads %d): status %d", what, t, (int)st);
+        CHECK_MSG(strstr(e.msg, want) != NULL, "%s (threads %d): '%s' does not name row %u", what, t, e.msg, j);
+    }
+}
+
+/* Systems not made from the params are refused (CUZK_ERR_ARG), with the row named; so are the
+ * wrong sizes and NULLs. One changed column or coefficient per case, restored after it. */
+TEST(synthetic, witness_mt_refuses_other_systems) {
+    synthetic_params p;
+    synthetic_params_default(&p, 5000);
+    p.n_public = 3;
+    p.seed = test_rand64();
+    r1cs cs;
+    REQUIRE(synthetic_r1cs(&cs, &p, NULL) == CUZK_OK);
+    fr *w = malloc(cs.n_vars * sizeof *w);
+    REQUIRE(w);
+    REQUIRE(synthetic_witness_mt(w, cs.n_vars, &cs, &p, 11, 3, NULL) == CUZK_OK);
+
+    /* sizes and NULLs */
+    CHECK_EQ_INT(synthetic_witness_mt(NULL, cs.n_vars, &cs, &p, 11, 2, NULL), CUZK_ERR_ARG);
+    CHECK_EQ_INT(synthetic_witness_mt(w, cs.n_vars, NULL, &p, 11, 2, NULL), CUZK_ERR_ARG);
+    CHECK_EQ_INT(synthetic_witness_mt(w, cs.n_vars, &cs, NULL, 11, 2, NULL), CUZK_ERR_ARG);
+    CHECK_EQ_INT(synthetic_witness_mt(w, cs.n_vars - 1, &cs, &p, 11, 2, NULL), CUZK_ERR_ARG);
+    synthetic_params q = p;
+    q.n_public = 4;
+    CHECK_EQ_INT(synthetic_witness_mt(w, cs.n_vars, &cs, &q, 11, 2, NULL), CUZK_ERR_ARG);
+    q = p;
+    q.n_constraints = 4999;
+    CHECK_EQ_INT(synthetic_witness_mt(w, cs.n_vars, &cs, &q, 11, 2, NULL), CUZK_ERR_ARG);
+    /* same sizes, other structure seed or frac01: the row kinds differ somewhere */
+    q = p;
+    q.seed ^= 1;
+    CHECK_EQ_INT(synthetic_witness_mt(w, cs.n_vars, &cs, &q, 11, 2, NULL), CUZK_ERR_ARG);
+    q = p;
+    q.frac01 = 0.9;
+    CHECK_EQ_INT(synthetic_witness_mt(w, cs.n_vars, &cs, &q, 11, 2, NULL), CUZK_ERR_ARG);
+
+    /* the rows of each kind after the first thousand, told by their structure */
+    uint32_t n_inputs = p.n_public + 1, j_xor = 0, j_and = 0, j_pack = 0;
+    for (uint32_t j = 1000; j < cs.n_constraints && !(j_xor && j_and && j_pack); j++) {
+        uint64_t a0 = cs.a.row_ptr[j], c0 = cs.c.row_ptr[j];
+        if (cs.c.row_ptr[j + 1] - c0 == 3) { if (!j_xor) j_xor = j; }
+        else if (cs.b.col[j] == 0) { if (!j_pack) j_pack = j; }
+        else if (cs.a.col[a0] != n_inputs + j && !j_and) j_and = j;
+    }
+    REQUIRE(j_xor && j_and && j_pack);
+    fr one, saved;
+    fr_one(&one);
+    uint32_t col;
+    /* a coefficient: XOR's 2x becomes x */
+    uint64_t e = cs.a.row_ptr[j_xor];
+    saved = cs.a.val[e];
+    cs.a.val[e] = one;
+    expect_bad_row(w, &cs, &p, j_xor, "XOR coefficient");
+    cs.a.val[e] = saved;
+    /* XOR's -z becomes z */
+    e = cs.c.row_ptr[j_xor] + 2;
+    saved = cs.c.val[e];
+    cs.c.val[e] = one;
+    expect_bad_row(w, &cs, &p, j_xor, "XOR -z");
+    cs.c.val[e] = saved;
+    /* an AND operand that is a public input, not a boolean */
+    col = cs.b.col[j_and];
+    cs.b.col[j_and] = 1;
+    expect_bad_row(w, &cs, &p, j_and, "AND public operand");
+    cs.b.col[j_and] = col;
+    /* an AND operand from a later row */
+    e = cs.a.row_ptr[j_and];
+    col = cs.a.col[e];
+    cs.a.col[e] = n_inputs + j_and + 1;
+    expect_bad_row(w, &cs, &p, j_and, "AND forward operand");
+    cs.a.col[e] = col;
+    /* a PACK bit term that is a field element (the row's own chain input u) */
+    e = cs.a.row_ptr[j_pack];
+    col = cs.a.col[e + 1];
+    cs.a.col[e + 1] = cs.a.col[e];
+    expect_bad_row(w, &cs, &p, j_pack, "PACK non-boolean bit term");
+    cs.a.col[e + 1] = col;
+    /* a PACK row whose chain input is not the previous PACK output */
+    col = cs.a.col[e];
+    cs.a.col[e] = 2;
+    expect_bad_row(w, &cs, &p, j_pack, "PACK chain input");
+    cs.a.col[e] = col;
+    /* a PACK row whose B is not ONE */
+    cs.b.col[j_pack] = cs.a.col[e + 1];
+    expect_bad_row(w, &cs, &p, j_pack, "PACK B");
+    cs.b.col[j_pack] = 0;
+    /* the output column of a row (the check synthetic_witness always made) */
+    e = cs.c.row_ptr[j_and];
+    col = cs.c.col[e];
+    cs.c.col[e] = col - 1;
+    expect_bad_row(w, &cs, &p, j_and, "AND output column");
+    cs.c.col[e] = col;
+
+    /* restored: accepted again, and still the reference */
+    fr *ref = malloc(cs.n_vars * sizeof *ref);
+    REQUIRE(ref);
+    reference_witness(ref, &cs, 11);
+    CHECK(synthetic_witness_mt(w, cs.n_vars, &cs, &p, 11, 2, NULL) == CUZK_OK);
+    CHECK_MEM(w, ref, cs.n_vars * sizeof *w);
+    free(ref);
     free(w);
     r1cs_free(&cs);
 }

@@ -1,11 +1,17 @@
 /* PoRep-shaped synthetic constraint systems and their witnesses (synthetic.h). */
 #include "r1cs/synthetic.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/log.h"
+#include "util/parallel.h"
 #include "util/rng.h"
+
+/* Matrix coefficients are read through CSR_VAL only (a pointer to the Fr value, Montgomery), so
+ * that the representation of csr_matrix.val can change in one place. */
+#define CSR_VAL(m, e) (&(m)->val[e])
 
 enum { K_PACK = 0, K_XOR = 1, K_BIT = 2, K_AND = 3 };
 enum { N_FORCED_BITS = 8 };          /* rows 0..7 are BIT rows: booleans to start from */
@@ -54,9 +60,12 @@ static void gen_init(gen *g, const synthetic_params *p) {
 
 static inline uint64_t row_hash(const gen *g, uint32_t j) { return mix64(g->key ^ ((uint64_t)(j + 1) * 0x9e3779b97f4a7c15ull)); }
 
+static inline int row_is_pack(const gen *g, uint32_t j) {
+    return j >= N_FORCED_BITS && (((uint64_t)j + 1) * g->p32 >> 32) != ((uint64_t)j * g->p32 >> 32);
+}
 static inline int row_kind_h(const gen *g, uint32_t j, uint64_t h) {
     if (j < N_FORCED_BITS) return K_BIT;
-    if ((((uint64_t)j + 1) * g->p32 >> 32) != ((uint64_t)j * g->p32 >> 32)) return K_PACK;
+    if (row_is_pack(g, j)) return K_PACK;
     uint32_t t = (uint32_t)h;
     return t < g->t_xor ? K_XOR : t < g->t_bit ? K_BIT : K_AND;
 }
@@ -220,58 +229,233 @@ nomem:
 }
 
 /* ---- witness ------------------------------------------------------------------------------ */
-static inline void dot_row(fr *acc, const csr_matrix *m, uint32_t j, uint64_t end, const fr *w, const fr *one) {
-    fr t;
-    fr_zero(acc);
-    for (uint64_t e = m->row_ptr[j]; e < end; e++) {
-        const fr *v = &w[m->col[e]];
-        if (fr_is_zero(v)) continue;
-        if (fr_eq(&m->val[e], one)) fr_add(acc, acc, v);
-        else { fr_mul(&t, &m->val[e], v); fr_add(acc, acc, &t); }
+/* One byte per variable, bv[v], and four passes:
+ *   0 (parallel over rows)  checks every row against its kind and tags bv[z]: the bit of a BIT
+ *       row, BV_AND / BV_XOR for a boolean row still to solve, BV_FIELD for a PACK output (bv is 1
+ *       for ONE, BV_FIELD for the public inputs). For an AND / XOR row it also writes the distances
+ *       z - x, z - y of its operands as two 16-bit numbers (0: too far, read the matrices) into
+ *       the first 4 n bytes of w, which are not written yet: a 4-byte stream for pass 1 instead of
+ *       the ~30 bytes per row of row pointers and columns.
+ *   1 (sequential)  solves the AND / XOR rows in row order on the bytes: x & y, x ^ y.
+ *   2 (parallel over chunks of variables)  writes w: ONE, the public inputs, 0 / 1 for every
+ *       boolean; for the PACK rows of the chunk, in order, the running sum of the coefficients of
+ *       their bit terms that are 1 (the chunk's part of the chain), and the chunk's total.
+ *   3 (sequential over chunks, then parallel)  every PACK output gets the chain value before its
+ *       chunk: w[u_0] (the first PACK row's input) plus the totals of the earlier chunks.
+ * The checks accept a row only when this gives exactly what solving the row in the field gives
+ * (z = <A,w><B,w> - <C',w>, the last C entry being z; each PACK row's first A entry is the previous
+ * PACK output), so w is the row-by-row solution of the system; field arithmetic is exact and
+ * canonical, so the order of the additions does not change a bit. */
+enum { BV_FIELD = 2, BV_AND = 3, BV_XOR = 4 };
+
+typedef struct wit_ctx {
+    const r1cs *cs;
+    const gen *g;
+    fr *w;
+    uint8_t *bv;      /* n_vars */
+    fr *chunk_sum;    /* n_chunks: pass 2 writes each chunk's total, pass 3 the value before it */
+    size_t n_chunks;
+    uint32_t u0;      /* the first PACK row's chain input: public input 1, or ONE without inputs */
+    uint64_t wkey, bkey;
+    fr one, two, neg_one;
+    _Atomic uint32_t bad_row; /* first row that failed a check (UINT32_MAX: none) */
+} wit_ctx;
+
+static void wit_note_bad(wit_ctx *c, uint32_t j) {
+    uint32_t cur = atomic_load_explicit(&c->bad_row, memory_order_relaxed);
+    while (j < cur && !atomic_compare_exchange_weak_explicit(&c->bad_row, &cur, j, memory_order_relaxed,
+                                                             memory_order_relaxed)) {}
+}
+
+/* Pass 0 on row j; u is the chain input a PACK row must start from. Returns 0 when the row was not
+ * made from the params. */
+static int wit_check_row(wit_ctx *c, uint32_t j, uint32_t u) {
+    const gen *g = c->g;
+    const csr_matrix *A = &c->cs->a, *B = &c->cs->b, *C = &c->cs->c;
+    uint32_t z = g->n_inputs + j;
+    uint64_t h = row_hash(g, j);
+    int kind = row_kind_h(g, j, h);
+    uint64_t a0 = A->row_ptr[j], a1 = A->row_ptr[j + 1], c0 = C->row_ptr[j], c1 = C->row_ptr[j + 1];
+    if (c1 - c0 != row_nnz_c(kind) || c1 > C->nnz || C->col[c1 - 1] != z || a1 - a0 != row_nnz_a(g, kind, h) ||
+        a1 > A->nnz)
+        return 0;
+    if (kind == K_BIT) { /* its value is drawn, not solved: nothing else of the row is read */
+        c->bv[z] = (uint8_t)(mix64(c->bkey + j) >> 63);
+        return 1;
     }
+    uint64_t b0 = B->row_ptr[j], b1 = B->row_ptr[j + 1];
+    if (b1 - b0 != 1 || b1 > B->nnz || !fr_eq(CSR_VAL(B, b0), &c->one)) return 0;
+    uint32_t x = A->col[a0], y = B->col[b0];
+    switch (kind) {
+    case K_AND: /* x * y = z */
+        if (x >= z || y >= z || !fr_eq(CSR_VAL(A, a0), &c->one) || !fr_eq(CSR_VAL(C, c0), &c->one)) return 0;
+        c->bv[z] = BV_AND;
+        break;
+    case K_XOR: /* 2x * y = x + y - z */
+        if (x >= z || y >= z || !fr_eq(CSR_VAL(A, a0), &c->two) || C->col[c0] != x || C->col[c0 + 1] != y ||
+            !fr_eq(CSR_VAL(C, c0), &c->one) || !fr_eq(CSR_VAL(C, c0 + 1), &c->one) ||
+            !fr_eq(CSR_VAL(C, c0 + 2), &c->neg_one))
+            return 0;
+        c->bv[z] = BV_XOR;
+        break;
+    default: /* K_PACK: (u + sum v_i b_i) * ONE = z; the b_i are checked to be booleans in pass 2 */
+        if (x != u || y != 0 || !fr_eq(CSR_VAL(A, a0), &c->one) || !fr_eq(CSR_VAL(C, c0), &c->one)) return 0;
+        for (uint64_t e = a0 + 1; e < a1; e++)
+            if (A->col[e] >= z) return 0;
+        c->bv[z] = BV_FIELD;
+        return 1;
+    }
+    uint32_t dx = z - x, dy = z - y, ops = (dx <= 0xffff ? dx : 0) | (dy <= 0xffff ? dy : 0) << 16;
+    memcpy((unsigned char *)c->w + 4 * (size_t)j, &ops, sizeof ops);
+    return 1;
+}
+
+static void wit_pass0(void *ctx, size_t begin, size_t end, int tid) {
+    (void)tid;
+    wit_ctx *c = ctx;
+    const gen *g = c->g;
+    uint32_t u = UINT32_MAX; /* chain input of the next PACK row: the previous PACK output */
+    for (uint32_t j = (uint32_t)begin; j < end; j++) {
+        if (u == UINT32_MAX && row_is_pack(g, j)) { /* the chunk's first PACK row: find the one before */
+            uint32_t r = j;
+            while (r > N_FORCED_BITS && !row_is_pack(g, r - 1)) r--;
+            u = r > N_FORCED_BITS ? g->n_inputs + r - 1 : c->u0;
+        }
+        if (!wit_check_row(c, j, u)) { wit_note_bad(c, j); return; }
+        if (c->bv[g->n_inputs + j] == BV_FIELD) u = g->n_inputs + j;
+    }
+}
+
+/* Pass 1; returns the first row with an operand that is not boolean, or UINT32_MAX. */
+static uint32_t wit_pass1(wit_ctx *c) {
+    const csr_matrix *A = &c->cs->a, *B = &c->cs->b;
+    const unsigned char *ops = (const unsigned char *)c->w;
+    uint8_t *bv = c->bv;
+    uint32_t n_inputs = c->g->n_inputs, n = c->g->n;
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t z = n_inputs + j;
+        uint8_t t = bv[z];
+        if (t < BV_AND) continue;
+        uint32_t o;
+        memcpy(&o, ops + 4 * (size_t)j, sizeof o);
+        uint32_t dx = o & 0xffff, dy = o >> 16;
+        uint8_t bx = bv[dx ? z - dx : A->col[A->row_ptr[j]]], by = bv[dy ? z - dy : B->col[B->row_ptr[j]]];
+        if ((bx | by) > 1) return j;
+        bv[z] = t == BV_AND ? (uint8_t)(bx & by) : (uint8_t)(bx ^ by);
+    }
+    return UINT32_MAX;
+}
+
+static inline size_t wit_chunk_begin(const wit_ctx *c, size_t k) {
+    return (size_t)((uint64_t)c->cs->n_vars * k / c->n_chunks);
+}
+
+/* Pass 2 over chunks k of variables. */
+static void wit_pass2(void *ctx, size_t k_begin, size_t k_end, int tid) {
+    (void)tid;
+    wit_ctx *c = ctx;
+    const csr_matrix *A = &c->cs->a;
+    const uint8_t *bv = c->bv;
+    uint32_t n_inputs = c->g->n_inputs;
+    fr zero;
+    fr_zero(&zero);
+    for (size_t k = k_begin; k < k_end; k++) {
+        fr run = zero;
+        for (size_t v = wit_chunk_begin(c, k), v_end = wit_chunk_begin(c, k + 1); v < v_end; v++) {
+            if (v < n_inputs) {
+                if (v == 0) { c->w[0] = c->one; continue; }
+                uint64_t l[4];
+                for (int q = 0; q < 4; q++) l[q] = mix64(c->wkey + (uint64_t)v * 4 + (uint64_t)q);
+                l[3] &= 0x3fffffffffffffffull; /* < 2^254 < r */
+                fr_from_canon(&c->w[v], l);
+                continue;
+            }
+            uint8_t t = bv[v];
+            if (t <= 1) { c->w[v] = t ? c->one : zero; continue; }
+            uint32_t j = (uint32_t)(v - n_inputs);
+            for (uint64_t e = A->row_ptr[j] + 1, e1 = A->row_ptr[j + 1]; e < e1; e++) {
+                uint8_t b = bv[A->col[e]];
+                if (b > 1) { wit_note_bad(c, j); return; }
+                if (b) fr_add(&run, &run, CSR_VAL(A, e));
+            }
+            c->w[v] = run;
+        }
+        c->chunk_sum[k] = run;
+    }
+}
+
+/* Pass 3 over chunks: adds the chain value before the chunk to its PACK outputs. */
+static void wit_pass3(void *ctx, size_t k_begin, size_t k_end, int tid) {
+    (void)tid;
+    wit_ctx *c = ctx;
+    const uint8_t *bv = c->bv;
+    for (size_t k = k_begin; k < k_end; k++) {
+        const fr *before = &c->chunk_sum[k];
+        size_t v = wit_chunk_begin(c, k), v_end = wit_chunk_begin(c, k + 1);
+        if (v < c->g->n_inputs) v = c->g->n_inputs;
+        for (; v < v_end; v++)
+            if (bv[v] == BV_FIELD) fr_add(&c->w[v], &c->w[v], before);
+    }
+}
+
+cuzk_status synthetic_witness_mt(fr *w, size_t n_w, const r1cs *cs, const synthetic_params *p,
+                                 uint64_t witness_seed, int nthreads, cuzk_error *err) {
+    if (!w || !cs || !p) return ERR(err, CUZK_ERR_ARG, "synthetic_witness: NULL argument");
+    if (n_w != cs->n_vars || cs->n_vars != synthetic_n_vars(p) || cs->n_constraints != p->n_constraints ||
+        cs->n_public != p->n_public || cs->a.n_rows != p->n_constraints || cs->b.n_rows != p->n_constraints ||
+        cs->c.n_rows != p->n_constraints)
+        return ERR(err, CUZK_ERR_ARG, "synthetic_witness: the system or witness length does not fit the params");
+    if (nthreads <= 0) nthreads = cuzk_num_threads();
+    gen g;
+    gen_init(&g, p);
+    wit_ctx c = {.cs = cs, .g = &g, .w = w};
+    /* chunks of pass 2 / 3: a few per thread, at least 256 variables each */
+    c.n_chunks = (size_t)nthreads * 4;
+    if (c.n_chunks > n_w / 256) c.n_chunks = n_w / 256;
+    if (c.n_chunks < 1) c.n_chunks = 1;
+    size_t bv_bytes = (n_w + 63) & ~(size_t)63;
+    unsigned char *scratch = malloc(bv_bytes + c.n_chunks * sizeof(fr));
+    if (!scratch)
+        return ERR(err, CUZK_ERR_NOMEM, "synthetic_witness: cannot allocate %zu bytes of scratch",
+                   bv_bytes + c.n_chunks * sizeof(fr));
+    c.bv = scratch;
+    c.chunk_sum = (fr *)(scratch + bv_bytes);
+    c.u0 = p->n_public ? 1 : 0;
+    fr_one(&c.one);
+    fr_add(&c.two, &c.one, &c.one);
+    fr_neg(&c.neg_one, &c.one);
+    c.wkey = mix64(witness_seed ^ 0x3c6ef372fe94f82bull);
+    c.bkey = mix64(c.wkey ^ 0xb17b17ull);
+    atomic_init(&c.bad_row, UINT32_MAX);
+    c.bv[0] = 1;
+    memset(c.bv + 1, BV_FIELD, p->n_public);
+
+    cuzk_status st = CUZK_OK;
+    uint32_t bad;
+    parallel_for(g.n, nthreads, wit_pass0, &c);
+    if ((bad = atomic_load(&c.bad_row)) != UINT32_MAX) goto bad_row;
+    if ((bad = wit_pass1(&c)) != UINT32_MAX) goto bad_row;
+    parallel_for(c.n_chunks, nthreads, wit_pass2, &c);
+    if ((bad = atomic_load(&c.bad_row)) != UINT32_MAX) goto bad_row;
+    /* the chain value before each chunk, from the totals (w[u0] is final after pass 2) */
+    fr chain = w[c.u0];
+    for (size_t k = 0; k < c.n_chunks; k++) {
+        fr total = c.chunk_sum[k];
+        c.chunk_sum[k] = chain;
+        fr_add(&chain, &chain, &total);
+    }
+    parallel_for(c.n_chunks, nthreads, wit_pass3, &c);
+    goto out;
+bad_row:
+    st = ERR(err, CUZK_ERR_ARG, "synthetic_witness: row %u was not made from these params", bad);
+out:
+    free(scratch);
+    return st;
 }
 
 cuzk_status synthetic_witness(fr *w, size_t n_w, const r1cs *cs, const synthetic_params *p,
                               uint64_t witness_seed, cuzk_error *err) {
-    if (!w || !cs || !p) return ERR(err, CUZK_ERR_ARG, "synthetic_witness: NULL argument");
-    if (n_w != cs->n_vars || cs->n_vars != synthetic_n_vars(p) || cs->n_constraints != p->n_constraints ||
-        cs->n_public != p->n_public)
-        return ERR(err, CUZK_ERR_ARG, "synthetic_witness: the system or witness length does not fit the params");
-    gen g;
-    gen_init(&g, p);
-    fr one, zero;
-    fr_one(&one);
-    fr_zero(&zero);
-    uint64_t wkey = mix64(witness_seed ^ 0x3c6ef372fe94f82bull);
-    w[0] = one;
-    for (uint32_t i = 1; i < g.n_inputs; i++) {
-        uint64_t l[4];
-        for (int q = 0; q < 4; q++) l[q] = mix64(wkey + (uint64_t)i * 4 + (uint64_t)q);
-        l[3] &= 0x3fffffffffffffffull; /* < 2^254 < r */
-        fr_from_canon(&w[i], l);
-    }
-    uint64_t bkey = mix64(wkey ^ 0xb17b17ull);
-    for (uint32_t j = 0; j < g.n; j++) {
-        uint32_t z = g.n_inputs + j;
-        uint64_t ce = cs->c.row_ptr[j + 1];
-        uint64_t h = row_hash(&g, j);
-        int kind = row_kind_h(&g, j, h);
-        if (ce - cs->c.row_ptr[j] != row_nnz_c(kind) || cs->c.col[ce - 1] != z ||
-            cs->a.row_ptr[j + 1] - cs->a.row_ptr[j] != row_nnz_a(&g, kind, h))
-            return ERR(err, CUZK_ERR_ARG, "synthetic_witness: row %u was not made from these params", j);
-        if (kind == K_BIT) {
-            w[z] = (mix64(bkey + j) >> 63) ? one : zero;
-            continue;
-        }
-        fr a, b, c;
-        dot_row(&a, &cs->a, j, cs->a.row_ptr[j + 1], w, &one);
-        dot_row(&b, &cs->b, j, cs->b.row_ptr[j + 1], w, &one);
-        dot_row(&c, &cs->c, j, ce - 1, w, &one);
-        fr_mul(&a, &a, &b);
-        if (fr_eq(&cs->c.val[ce - 1], &one)) fr_sub(&w[z], &a, &c);   /* z = ab - rest */
-        else fr_sub(&w[z], &c, &a);                                   /* -z: z = rest - ab */
-    }
-    return CUZK_OK;
+    return synthetic_witness_mt(w, n_w, cs, p, witness_seed, 0, err);
 }
 
 /* ---- statistics --------------------------------------------------------------------------- */

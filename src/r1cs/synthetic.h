@@ -21,13 +21,14 @@
  * are drawn from a deterministic 25.4% subset of the aux booleans. Everything is a pure function
  * of the seeds (splitmix64 of the row index), so the structure needs no side tables.
  * Rows of kind x*y (AND, XOR, BIT) keep every boolean variable in {0, 1} for any witness seed;
- * the witness is computed row by row from the CSR matrices (solve the row for its fresh variable,
- * which is the last C entry with coefficient +-1), so satisfying it is by construction and
- * r1cs_check_witness confirms it.
+ * the witness is the row-by-row solution of the CSR matrices (each row solved for its fresh
+ * variable, which is the last C entry with coefficient +-1), so satisfying it is by construction
+ * and r1cs_check_witness confirms it.
  *
  * Memory: the r1cs arrays are allocated exactly (a first pass counts the nonzeros per row):
- * about (5.6 * 36 + 3 * 8) bytes per row. Generation is single-threaded and sequential (each row
- * depends on earlier ones). Thread-safety: pure functions of their arguments; reentrant.
+ * about (5.6 * 36 + 3 * 8) bytes per row. Generating the matrices is sequential (each row's
+ * picks depend on the earlier ones); the witness is computed in parallel (synthetic_witness_mt).
+ * Thread-safety: pure functions of their arguments; reentrant.
  */
 #ifndef CUZK_R1CS_SYNTHETIC_H
 #define CUZK_R1CS_SYNTHETIC_H
@@ -59,10 +60,33 @@ cuzk_status synthetic_r1cs(r1cs *out, const synthetic_params *p, cuzk_error *err
 
 /* A satisfying witness of the system built from the same params: w[0] = 1, w[1..n_public] are
  * pseudo-random field elements from witness_seed, BIT rows draw their bit from witness_seed,
- * every other aux value follows from its row. w: n_w = cs->n_vars values, Montgomery form,
- * caller-allocated host memory. Different witness seeds give different witnesses of the same
- * circuit (one per partition).
- * Errors: CUZK_ERR_ARG (NULL, n_w != cs->n_vars, cs not made from these params). */
+ * every other aux value follows from its row: the row-by-row solution, z_j = <A_j,w><B_j,w> minus
+ * the other terms of C_j (negated when z_j has coefficient -1). Different witness seeds give
+ * different witnesses of the same circuit (one per partition). The result is bit-identical for
+ * every thread count, and to the single-threaded row-by-row algorithm this replaced (the oracle
+ * in tests/test_synthetic.c).
+ *
+ * w: n_w = cs->n_vars values, Montgomery form, caller-allocated host memory (fr alignment). Before
+ * it is written, its first 4 * n_constraints bytes serve as scratch. cs: read only.
+ * nthreads: threads to use, the caller's included; <= 0 means cuzk_num_threads().
+ * Work, in four passes: checking the rows (parallel; most of the memory traffic: every row pointer,
+ * column and coefficient once), solving the AND / XOR rows on bytes (sequential, a few ns per row),
+ * writing w (parallel), and the chain of PACK outputs (a parallel scan; one field addition per
+ * PACK row and per chunk).
+ * Memory: allocates n_vars bytes + 32 bytes per chunk (4 per thread) of scratch, freed before
+ * returning.
+ *
+ * Errors: CUZK_ERR_ARG (NULL; n_w != cs->n_vars; cs's sizes not those of the params; a row not
+ * made from these params: nonzero counts, output column, coefficients, a PACK row's chain input,
+ * or an operand that is not a boolean of an earlier row; the message names the first bad row the
+ * check found), CUZK_ERR_NOMEM (the scratch). On an error w holds unspecified values.
+ * Thread-safety: reentrant; concurrent calls may share cs and p (not w). */
+cuzk_status synthetic_witness_mt(fr *w, size_t n_w, const r1cs *cs, const synthetic_params *p,
+                                 uint64_t witness_seed, int nthreads, cuzk_error *err);
+
+/* synthetic_witness_mt with nthreads = 0: as many threads as cuzk_num_threads(). A caller that
+ * already runs several witnesses at once (engine synthesis workers) should call
+ * synthetic_witness_mt with its share of the cores instead. */
 cuzk_status synthetic_witness(fr *w, size_t n_w, const r1cs *cs, const synthetic_params *p,
                               uint64_t witness_seed, cuzk_error *err);
 
