@@ -109,6 +109,19 @@ TEST(groth16, verifier_accepts_snarkjs_proofs_rejects_tampered) {
         CHECK(groth16_verify(&vk, pub, n_pub, &p, &e) == CUZK_ERR_INVALID);
         /* wrong number of public inputs */
         CHECK(groth16_verify(&vk, pub, n_pub - 1, &p, &e) == CUZK_ERR_MISMATCH);
+        /* a degenerate key (gamma or delta at infinity) is a bad key, not an invalid proof */
+        fr_sub(&pub[0], &pub[0], &one);
+        g2_affine keep = vk.delta2;
+        memset(&vk.delta2, 0, sizeof vk.delta2);
+        REQUIRE(g2_affine_is_infinity(&vk.delta2));
+        CHECK_EQ_INT(groth16_verify(&vk, pub, n_pub, &p, &e), CUZK_ERR_POINT);
+        CHECK(strstr(e.msg, "delta2") != NULL);
+        vk.delta2 = keep;
+        keep = vk.gamma2;
+        memset(&vk.gamma2, 0, sizeof vk.gamma2);
+        CHECK_EQ_INT(groth16_verify(&vk, pub, n_pub, &p, &e), CUZK_ERR_POINT);
+        vk.gamma2 = keep;
+        CHECK(groth16_verify(&vk, pub, n_pub, &p, &e) == CUZK_OK);
         free(pub);
         groth16_vk_free(&vk);
     }

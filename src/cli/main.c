@@ -517,7 +517,7 @@ static int cmd_setup(int argc, char **argv) {
     if (quiet || json) return 0;
     int log_m = 0;
     while (t.domain_size && (1u << log_m) < t.domain_size) log_m++;
-    printf("%s (whoever ran this setup can forge proofs; tests and benchmarks only)\n", INSECURE_BANNER);
+    printf("INSECURE test parameters (see the warning above; tests and benchmarks only)\n");
     printf("circuit: %u constraints, %u public inputs, %u variables, domain 2^%d%s\n", t.n_constraints, t.n_public,
            t.n_vars, log_m, synthetic ? " (synthetic porep)" : "");
     printf("wrote %s (%.1f MiB), %s", params_path, (double)t.params_bytes / 1048576.0, vk_path);

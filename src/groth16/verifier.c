@@ -10,6 +10,12 @@ cuzk_status groth16_verify(const groth16_vk *vk, const fr *pub, size_t n_pub, co
     if (n_pub != vk->n_public)
         return ERR(err, CUZK_ERR_MISMATCH, "%zu public inputs given, the verification key expects %u",
                    n_pub, vk->n_public);
+    /* a key with gamma or delta at infinity makes its pairing factor 1: anyone can then forge a
+     * proof, so such a key is refused as a bad key (not reported as an invalid proof) */
+    if (g2_affine_is_infinity(&vk->gamma2))
+        return ERR(err, CUZK_ERR_POINT, "verification key: gamma2 is the point at infinity (a degenerate key)");
+    if (g2_affine_is_infinity(&vk->delta2))
+        return ERR(err, CUZK_ERR_POINT, "verification key: delta2 is the point at infinity (a degenerate key)");
     if (!g1_affine_is_on_curve(&p->a) || !g1_affine_is_in_subgroup(&p->a))
         return ERR(err, CUZK_ERR_INVALID, "proof point A is not in G1");
     if (!g2_affine_is_on_curve(&p->b) || !g2_affine_is_in_subgroup(&p->b))
