@@ -569,6 +569,45 @@ TEST(gpu_msm, chunking) {
     gpu_ctx_destroy(ctx);
 }
 
+/* Heavy buckets: scalars sharing their high digits (r - small, a random common value + small,
+ * all equal), at a size where a bucket's task partials outnumber the serial limit, so the block
+ * tree (msm_heavy_bucket_kernel) sums them; with repeated and opposite bases inside the heavy
+ * bucket (partials that double or cancel to infinity). */
+TEST(gpu_msm, heavy_buckets) {
+    NEED_GPU();
+    gpu_ctx *ctx = new_ctx();
+    REQUIRE(ctx);
+    const size_t n = ((size_t)1 << 16) + 5;
+    g1_affine *b = malloc(n * sizeof *b);
+    scalar256 *s = malloc(n * sizeof *s);
+    REQUIRE(b && s);
+    rand_bases(b, n);
+    for (size_t i = 0; i < n; i++) r_minus(&s[i], 1 + (test_rand64() & 0xffff));
+    check_case(ctx, "r - small (16 bits)", b, n, 0, s, n, NULL, n, NULL);
+    scalar256 common;
+    rand_scalar(&common);
+    common.l[0] &= ~0xffffffull;
+    for (size_t i = 0; i < n; i++) {
+        s[i] = common;
+        s[i].l[0] |= test_rand64() & 0xffffff;
+    }
+    check_case(ctx, "common high bits + 24 random bits", b, n, 0, s, n, NULL, n, NULL);
+    for (size_t i = 0; i < n; i++) s[i] = common;
+    check_case(ctx, "all scalars equal (random)", b, n, 0, s, n, NULL, n, NULL);
+    /* the same, with repeated and opposite bases: partial sums that double and cancel */
+    for (size_t i = 0; i + 1 < n; i += 7) b[i + 1] = b[i];
+    for (size_t i = 3; i + 1 < n; i += 9) g1_affine_neg(&b[i + 1], &b[i]);
+    for (size_t i = 0; i < n; i += 101) g1_affine_set_infinity(&b[i]);
+    check_case(ctx, "all equal, repeated/opposite/infinity bases", b, n, 0, s, n, NULL, n, NULL);
+    /* P, -P pairs only: the heavy bucket sums to infinity */
+    for (size_t i = 1; i < n; i += 2) g1_affine_neg(&b[i], &b[i - 1]);
+    g1_affine_set_infinity(&b[n - 1]);
+    check_case(ctx, "all equal, P/-P pairs (sum at infinity)", b, n, 0, s, n, NULL, n, NULL);
+    free(b);
+    free(s);
+    gpu_ctx_destroy(ctx);
+}
+
 TEST(gpu_msm, size_2_16_plus_3) {
     NEED_GPU();
     gpu_ctx *ctx = new_ctx();

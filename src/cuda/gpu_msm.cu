@@ -17,11 +17,13 @@
  *        value = k | sign << 31); digit 0 gets the key NB (= W * 2^(c-1)), which sorts last and is
  *        ignored.
  *     b. cub::DeviceRadixSort::SortPairs (double buffer) over the keys (ceil(log2(NB + 1)) bits).
- *     c. bucket bounds from the sorted keys; each bucket split into tasks of at most K pairs
- *        (cub::DeviceScan gives task offsets), so one hot bucket (all scalars equal) still spreads
- *        over many threads.
+ *     c. bucket bounds from the sorted keys; a bucket of at most K pairs (twice the average) is one
+ *        task, a larger one is split into tasks of at most min(K, 256) pairs (cub::DeviceScan gives
+ *        task offsets), so one hot bucket (all scalars equal) still spreads over many threads.
  *     d. msm_accumulate_kernel: thread per task, XYZZ accumulator, mixed additions of affine bases
- *        (y negated for negative digits); msm_bucket_sum_kernel adds each bucket's task partials.
+ *        (y negated for negative digits); msm_bucket_sum_kernel adds each light bucket's task
+ *        partials on one thread, msm_heavy_bucket_kernel those of buckets with more than 32
+ *        partials by a block tree (list from cub::DeviceSelect).
  *     e. bucket reduction per window: buckets cut into segments of L; each segment's running sum
  *        gives sum_k (k - lo + 1) B_k and sum_k B_k; the segment adds (lo - 1) * sum B_k (double
  *        and add). Segments of a window are then summed in groups (tree of launches), and the W
@@ -37,6 +39,7 @@
 #include <cub/device/device_partition.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
 #include <new>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/discard_iterator.h>
@@ -60,6 +63,9 @@ const int SEG_LOG = 4;        /* buckets per reduction segment: 2^4 */
 const uint32_t GROUP = 8;     /* points summed per thread in the tail's window trees */
 const uint32_t GROUP_ONES = 4; /* the same in the ones tree (more levels, shorter serial chains) */
 const size_t DEFAULT_CHUNK = (size_t)1 << 25;
+const uint32_t TASK_HEAVY = 256;      /* pairs per task in a bucket larger than K (see msm_bucket_tasks) */
+const uint32_t HEAVY_PARTIALS = 32;   /* buckets with more task partials are summed by a block tree */
+const unsigned HEAVY_BLOCKS = 2048;   /* grid of msm_heavy_bucket_kernel (blocks loop over the list) */
 const size_t MIN_CHUNK = 64;
 
 inline unsigned nblocks(size_t n, unsigned bs) { return (unsigned)((n + bs - 1) / bs); }
@@ -189,16 +195,16 @@ __global__ void msm_bounds_kernel(const uint32_t *__restrict__ keys, size_t np, 
     if (j + 1 == np || keys[j + 1] != k) bend[k] = (uint32_t)(j + 1);
 }
 
-/* Tasks of bucket b: ceil(size / K), but at most max(64, sqrt(size)): a bucket's partials are then
- * summed by one thread (msm_bucket_sum_kernel), so a heavy bucket (many scalars sharing a window
- * digit: e.g. field elements that differ only in their low bits) must not make that serial sum
- * long. With the cap, both the per-task run and the per-bucket sum are ~sqrt(size) additions
- * (840K pairs in one bucket: ~920 each instead of 16 500 partials summed serially). */
+/* Tasks of bucket b: one when size <= K (the usual bucket: K is twice the average), else
+ * ceil(size / min(K, TASK_HEAVY)). A heavy bucket (many scalars sharing a window digit: field
+ * elements that differ only in their low bits, e.g. p - small or chained sums) thus becomes many
+ * short serial runs (<= 256 additions) at full occupancy; its partials are then summed by a block
+ * tree (msm_heavy_bucket_kernel: ~(partials / 128) + 7 dependent additions) instead of one thread.
+ * Light buckets (<= HEAVY_PARTIALS partials) are summed serially by msm_bucket_sum_kernel. */
 __device__ __forceinline__ uint32_t msm_bucket_tasks(uint32_t size, uint32_t K) {
-    uint32_t t = (size + K - 1) / K;
-    uint32_t cap = (uint32_t)sqrtf((float)size) + 1;
-    if (cap < 64) cap = 64;
-    return t < cap ? t : cap;
+    if (size <= K) return size ? 1u : 0u;
+    const uint32_t k = K < TASK_HEAVY ? K : TASK_HEAVY;
+    return (size + k - 1) / k;
 }
 
 __global__ void msm_ntasks_kernel(const uint32_t *bstart, const uint32_t *bend, uint32_t nb, uint32_t K,
@@ -248,10 +254,45 @@ __global__ void msm_bucket_sum_kernel(const g1_xyzz_t *__restrict__ partials, co
     uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b >= nb) return;
     uint32_t t0 = toff[b], t1 = toff[b + 1];
+    if (t1 - t0 > HEAVY_PARTIALS) return; /* msm_heavy_bucket_kernel */
     g1_xyzz_t acc = g1_xyzz_t::inf();
     if (t1 > t0) acc = partials[t0];
     for (uint32_t t = t0 + 1; t < t1; t++) acc.add(partials[t]);
     buckets[b] = acc;
+}
+
+/* Buckets with more than HEAVY_PARTIALS partials (their list from cub::DeviceSelect): one block
+ * per bucket (blocks loop over the list), each thread sums a strided share of the partials, then
+ * a shared-memory tree of 7 levels. */
+struct is_heavy_op {
+    const uint32_t *toff;
+    __device__ __forceinline__ bool operator()(const uint32_t &b) const { return toff[b + 1] - toff[b] > HEAVY_PARTIALS; }
+};
+__global__ void __launch_bounds__(128) msm_heavy_bucket_kernel(const g1_xyzz_t *__restrict__ partials,
+                                                               const uint32_t *__restrict__ toff,
+                                                               const uint32_t *__restrict__ heavy,
+                                                               const int *__restrict__ n_heavy,
+                                                               g1_xyzz_t *__restrict__ buckets) {
+    __shared__ __align__(16) unsigned char raw[128 * sizeof(g1_xyzz_t)];
+    g1_xyzz_t *sm = reinterpret_cast<g1_xyzz_t *>(raw);
+    const int nh = *n_heavy;
+    for (int i = blockIdx.x; i < nh; i += gridDim.x) {
+        const uint32_t b = heavy[i], t0 = toff[b], t1 = toff[b + 1];
+        g1_xyzz_t acc = g1_xyzz_t::inf();
+        for (uint32_t t = t0 + threadIdx.x; t < t1; t += blockDim.x) acc.add(partials[t]);
+        sm[threadIdx.x] = acc;
+        __syncthreads();
+        for (unsigned h = blockDim.x / 2; h > 0; h >>= 1) {
+            if (threadIdx.x < h) {
+                g1_xyzz_t x = sm[threadIdx.x];
+                x.add(sm[threadIdx.x + h]);
+                sm[threadIdx.x] = x;
+            }
+            __syncthreads();
+        }
+        if (threadIdx.x == 0) buckets[b] = sm[0];
+        __syncthreads();
+    }
 }
 
 __device__ g1_xyzz_t xyzz_mul_small(const g1_xyzz_t &p, uint32_t k) {
@@ -454,7 +495,8 @@ struct tail_plan {
     int c, W, sort_bits;
     uint32_t nbw, nb, K, L, seg_per_win;
     size_t npairs, max_tasks, temp_bytes;
-    uint32_t *keys, *keys2, *vals, *vals2, *bstart, *bend, *ntasks, *toff;
+    uint32_t *keys, *keys2, *vals, *vals2, *bstart, *bend, *ntasks, *toff, *heavy;
+    int *n_heavy;
     char *temp;
     g1_xyzz_t *partials, *buckets, *seg, *seg2;
 };
@@ -469,7 +511,8 @@ void plan_sizes(tail_plan *p, size_t cn, int c) {
     p->npairs = cn * (size_t)p->W;
     size_t avg = cn / p->nbw;
     p->K = (uint32_t)(2 * avg > 32 ? 2 * avg : 32);
-    p->max_tasks = p->npairs / p->K + p->nb + 1;
+    /* sum over buckets of msm_bucket_tasks <= npairs / min(K, TASK_HEAVY) + one per bucket */
+    p->max_tasks = p->npairs / (p->K < TASK_HEAVY ? p->K : TASK_HEAVY) + p->nb + 1;
     p->sort_bits = 1;
     while ((1ull << p->sort_bits) <= p->nb) p->sort_bits++;
     p->L = 1u << SEG_LOG;
@@ -479,15 +522,18 @@ void plan_sizes(tail_plan *p, size_t cn, int c) {
 
 cuzk_status plan_alloc(gpu_ctx *ctx, scratch *sc, tail_plan *p, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
-    size_t sort_tmp = 0, scan_tmp = 0;
+    size_t sort_tmp = 0, scan_tmp = 0, sel_tmp = 0;
     {
         cub::DoubleBuffer<uint32_t> dk(NULL, NULL), dv(NULL, NULL);
         CTX_CU(cub::DeviceRadixSort::SortPairs(NULL, sort_tmp, dk, dv, (int64_t)p->npairs, 0, p->sort_bits,
                                                ctx->stream));
         CTX_CU(cub::DeviceScan::ExclusiveSum(NULL, scan_tmp, (uint32_t *)NULL, (uint32_t *)NULL, (int)(p->nb + 1),
                                              ctx->stream));
+        CTX_CU(cub::DeviceSelect::If(NULL, sel_tmp, thrust::counting_iterator<uint32_t>(0), (uint32_t *)NULL,
+                                     (int *)NULL, (int)p->nb, is_heavy_op{NULL}, ctx->stream));
     }
     p->temp_bytes = sort_tmp > scan_tmp ? sort_tmp : scan_tmp;
+    if (sel_tmp > p->temp_bytes) p->temp_bytes = sel_tmp;
     CTX_CU(scratch_alloc(sc, &p->keys, p->npairs));
     CTX_CU(scratch_alloc(sc, &p->keys2, p->npairs));
     CTX_CU(scratch_alloc(sc, &p->vals, p->npairs));
@@ -496,6 +542,8 @@ cuzk_status plan_alloc(gpu_ctx *ctx, scratch *sc, tail_plan *p, cuzk_error *err)
     CTX_CU(scratch_alloc(sc, &p->bend, (size_t)p->nb + 1));
     CTX_CU(scratch_alloc(sc, &p->ntasks, (size_t)p->nb + 1));
     CTX_CU(scratch_alloc(sc, &p->toff, (size_t)p->nb + 1));
+    CTX_CU(scratch_alloc(sc, &p->heavy, (size_t)p->nb + 1));
+    CTX_CU(scratch_alloc(sc, &p->n_heavy, 1));
     CTX_CU(scratch_alloc(sc, &p->temp, p->temp_bytes));
     CTX_CU(scratch_alloc(sc, &p->partials, p->max_tasks));
     CTX_CU(scratch_alloc(sc, &p->buckets, (size_t)p->nb));
@@ -544,6 +592,12 @@ cuzk_status tail_chunk(gpu_ctx *ctx, tail_plan *p, size_t cn, const uint32_t *ta
     CTX_LAUNCH("msm_accumulate_kernel");
     msm_bucket_sum_kernel<<<nblocks(p->nb, 128), 128, 0, s>>>(p->partials, p->toff, p->nb, p->buckets);
     CTX_LAUNCH("msm_bucket_sum_kernel");
+    tb = p->temp_bytes;
+    CTX_CU(cub::DeviceSelect::If(p->temp, tb, thrust::counting_iterator<uint32_t>(0), p->heavy, p->n_heavy,
+                                 (int)p->nb, is_heavy_op{p->toff}, s));
+    CTX_LAUNCH("cub DeviceSelect::If (heavy buckets)");
+    msm_heavy_bucket_kernel<<<HEAVY_BLOCKS, 128, 0, s>>>(p->partials, p->toff, p->heavy, p->n_heavy, p->buckets);
+    CTX_LAUNCH("msm_heavy_bucket_kernel");
     if (ev) CTX_CU(cudaEventRecord(ev[3], s));
     msm_segment_kernel<<<nblocks((size_t)p->W * p->seg_per_win, 128), 128, 0, s>>>(p->buckets, p->nbw, p->L,
                                                                                    p->seg_per_win, p->W, p->seg);
@@ -892,6 +946,10 @@ extern "C" size_t gpu_g1_msm_scratch_bytes(size_t n) {
         (void)cub::DeviceRadixSort::SortPairs(NULL, sort_tmp, dk, dv, (int64_t)p.npairs, 0, p.sort_bits, (cudaStream_t)0);
         (void)cub::DeviceScan::ExclusiveSum(NULL, scan_tmp, (uint32_t *)NULL, (uint32_t *)NULL, (int)(p.nb + 1),
                                             (cudaStream_t)0);
+        size_t sel_tmp = 0;
+        (void)cub::DeviceSelect::If(NULL, sel_tmp, thrust::counting_iterator<uint32_t>(0), (uint32_t *)NULL, (int *)NULL,
+                                    (int)p.nb, is_heavy_op{NULL}, (cudaStream_t)0);
+        if (sel_tmp > scan_tmp) scan_tmp = sel_tmp;
         (void)cudaGetLastError();
     }
     /* the ones' partial sums: at most one full wave (ones_threads); a generous bound without a
@@ -899,7 +957,7 @@ extern "C" size_t gpu_g1_msm_scratch_bytes(size_t n) {
     const size_t T = (size_t)2048 * 256;
     const size_t align = 512; /* the pool rounds allocations up; a margin per buffer */
     size_t b = 2 * n * sizeof(uint32_t) + 2 * sizeof(int) + (T + T / GROUP_ONES + 2) * sizeof(g1_xyzz_t) + part_tmp;
-    b += 4 * p.npairs * sizeof(uint32_t) + 4 * ((size_t)p.nb + 1) * sizeof(uint32_t);
+    b += 4 * p.npairs * sizeof(uint32_t) + 5 * ((size_t)p.nb + 1) * sizeof(uint32_t) + sizeof(int);
     b += (sort_tmp > scan_tmp ? sort_tmp : scan_tmp);
     b += (p.max_tasks + (size_t)p.nb + 2 * (size_t)p.W * p.seg_per_win) * sizeof(g1_xyzz_t);
     return b + 24 * align;
