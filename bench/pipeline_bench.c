@@ -132,9 +132,12 @@ int cuzk_bench_pipeline(int argc, char **argv) {
         if (!existed) unlink(trace);
     }
     {
-        /* host memory, measured at 2^27 (bench/RESULTS.md section 9): ~650 bytes per constraint
-         * (circuit, parameters, setup scratch) + the witnesses in flight */
-        double need = 650.0 * N + 32.0 * ((double)N + n_public) * (S + 3);
+        /* host memory: ~495 bytes per constraint (circuit, parameters, setup scratch) + the
+         * witnesses in flight. Measured at 2^27 with one Fr per nonzero: ~650 (84.6 GB peak,
+         * bench/RESULTS.md section 9); the dictionary-coded coefficients (src/r1cs/r1cs.h) take
+         * the synthetic circuit, held throughout, from 225.6 to 68.8 bytes per row (measured at
+         * 2^22): 650 - 156.8 ~ 495, not yet measured at 2^27 */
+        double need = 495.0 * N + 32.0 * ((double)N + n_public) * (S + 3);
         double avail = sysmem_available_bytes();
         if (avail > 0 && need > avail) {
             fprintf(stderr, "cuzk bench pipeline: %u constraints need about %.1f GiB of host memory, %.1f GiB are "

@@ -58,7 +58,9 @@ TEST(synthetic, deterministic_and_seeded) {
     REQUIRE(synthetic_r1cs(&c, &p, NULL) == CUZK_OK);
     CHECK(a.a.nnz == b.a.nnz && a.c.nnz == b.c.nnz);
     CHECK_MEM(a.a.col, b.a.col, a.a.nnz * sizeof *a.a.col);
-    CHECK_MEM(a.c.val, b.c.val, a.c.nnz * sizeof *a.c.val);
+    CHECK_MEM(a.c.coef_id, b.c.coef_id, a.c.nnz * sizeof *a.c.coef_id);
+    CHECK(a.c.n_coef == b.c.n_coef);
+    CHECK_MEM(a.c.coef, b.c.coef, a.c.n_coef * sizeof *a.c.coef);
     CHECK(a.a.nnz != c.a.nnz || memcmp(a.a.col, c.a.col, a.a.nnz * sizeof *a.a.col) != 0);
     p.seed--;
     fr *w1 = malloc(a.n_vars * sizeof *w1), *w2 = malloc(a.n_vars * sizeof *w2);
