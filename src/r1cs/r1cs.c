@@ -33,8 +33,11 @@ uint32_t csr_coef_find(const csr_matrix *m, const fr *v) {
 enum { COEF_CAP0 = 16, ROWS_CAP0 = 16 };
 #define MAX_COEF (UINT32_MAX - 1) /* ids < 2^32 - 2: id + 1 fits a slot, CSR_NO_COEF is no id */
 
+/* One finalizer over the folded limbs: Montgomery forms of distinct values already differ in
+ * every limb, small integers included (v R mod r). */
+static inline uint64_t rotl64(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 static inline uint64_t coef_hash(const fr *v) {
-    return splitmix64_mix(v->l[0] ^ splitmix64_mix(v->l[1] ^ splitmix64_mix(v->l[2] ^ splitmix64_mix(v->l[3]))));
+    return splitmix64_mix(v->l[0] ^ rotl64(v->l[1], 17) ^ rotl64(v->l[2], 31) ^ rotl64(v->l[3], 47));
 }
 
 /* The slot holding *v (its id + 1 there), or the empty slot where it would go (0 there). */

@@ -16,9 +16,12 @@
  *
  * Memory per matrix: 8 (n_rows + 1) + 8 nnz + 32 n_coef bytes (before this encoding: 36 nnz,
  * one Fr per nonzero). Circuits have few distinct values (PoRep's are almost all +-1, 2 and
- * powers of two; the synthetic system's are exactly those, n_coef <= 65), so a nonzero costs
- * 8 bytes instead of 36; a circuit whose every coefficient is distinct costs 40 (4 more). While csr_builder runs, its
+ * powers of two; the synthetic system's are exactly those, n_coef <= 64 per matrix; the
+ * merkle_mimc5 fixture's C has 50 for 2768 nonzeros), so a nonzero costs 8 bytes instead of 36;
+ * a matrix whose every coefficient is distinct costs 40 (4 more). While csr_builder runs, its
  * hash index adds 8-16 bytes per distinct value and the table grows by doubling.
+ *
+ * Thread-safety: a built matrix is read-only; any number of threads may read it at once.
  */
 #ifndef CUZK_R1CS_R1CS_H
 #define CUZK_R1CS_R1CS_H
