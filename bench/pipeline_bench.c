@@ -164,10 +164,13 @@ int cuzk_bench_pipeline(int argc, char **argv) {
         params_file_bytes = (double)stb.st_size;
     }
     {
-        /* host memory, measured at 2^27 (bench/RESULTS.md section 9): ~650 bytes per constraint
-         * (circuit, parameters, setup scratch) + the witnesses in flight; with --params: the
-         * circuit (~250 bytes per constraint) + the decoded copy (about the file's size) */
-        double need = (params_path ? 250.0 * N + params_file_bytes : 650.0 * N) +
+        /* host memory: ~495 bytes per constraint (circuit, parameters, setup scratch) + the
+         * witnesses in flight. Measured at 2^27 with one Fr per nonzero: ~650 (84.6 GB peak,
+         * bench/RESULTS.md section 9); the dictionary-coded coefficients (src/r1cs/r1cs.h) take
+         * the synthetic circuit, held throughout, from 225.6 to 68.8 bytes per row (measured at
+         * 2^22): 650 - 156.8 ~ 495. With --params: the circuit (~70 bytes per constraint) + the
+         * decoded copy (about the file's size) */
+        double need = (params_path ? 70.0 * N + params_file_bytes : 495.0 * N) +
                       32.0 * ((double)N + n_public) * (S + 3);
         double avail = sysmem_available_bytes();
         if (avail > 0 && need > avail) {

@@ -2,6 +2,7 @@
  * (tests/fixtures/bls12381/multiplier/{zkey,r1cs,witness}.json), witness checks, CSR SpMV, JSON and
  * bellperson round trips, file_describe. */
 #include "test.h"
+#include "test_csr.h"
 #include "test_rand.h"
 
 #include "ec/ec.h"
@@ -178,7 +179,7 @@ TEST(formats, r1cs_multiplier_vs_json) {
             for (uint64_t t = m[k]->row_ptr[r]; t < m[k]->row_ptr[r + 1]; t++) {
                 char key[16];
                 snprintf(key, sizeof key, "%u", m[k]->col[t]);
-                CHECK_MSG(fr_dec_eq(&m[k]->val[t], json_object_get(lc, key)), "row %u matrix %d wire %s", r, k, key);
+                CHECK_MSG(fr_dec_eq(csr_val(m[k], t), json_object_get(lc, key)), "row %u matrix %d wire %s", r, k, key);
             }
         }
     }
@@ -191,7 +192,7 @@ static void naive_row(fr *out, const csr_matrix *m, const fr *w, uint32_t j) {
     fr acc, t;
     fr_zero(&acc);
     for (uint64_t k = m->row_ptr[j]; k < m->row_ptr[j + 1]; k++) {
-        fr_mul(&t, &m->val[k], &w[m->col[k]]);
+        fr_mul(&t, csr_val(m, k), &w[m->col[k]]);
         fr_add(&acc, &acc, &t);
     }
     *out = acc;
@@ -261,20 +262,11 @@ TEST(formats, csr_spmv_random_vs_naive) {
     for (int it = 0; it < test_iters(6); it++) {
         uint32_t rows = it == 0 ? 0 : it == 1 ? 1 : 1 + (uint32_t)(test_rand64() % 5000);
         uint32_t cols = 1 + (uint32_t)(test_rand64() % 300);
-        csr_matrix m = {0};
-        m.n_rows = rows;
-        m.row_ptr = malloc(sizeof(uint64_t) * (rows + 1));
-        m.row_ptr[0] = 0;
-        for (uint32_t r = 0; r < rows; r++) m.row_ptr[r + 1] = m.row_ptr[r] + test_rand64() % 6;
-        m.nnz = m.row_ptr[rows];
-        m.col = malloc(sizeof(uint32_t) * (m.nnz + 1));
-        m.val = malloc(sizeof(fr) * (m.nnz + 1));
-        for (uint64_t k = 0; k < m.nnz; k++) {
-            uint8_t b[64];
-            test_rand_bytes(b, sizeof b);
-            fr_from_bytes_wide_le(&m.val[k], b, sizeof b);
-            m.col[k] = (uint32_t)(test_rand64() % cols);
-        }
+        /* coefficients: every one distinct on even iterations, a mix of repeated and edge values
+         * (0, 1, -1, 2^i) and random ones on odd iterations */
+        test_csr t;
+        REQUIRE(test_csr_make(&t, rows, cols, 5, it & 1 ? TEST_COEF_MIXED : TEST_COEF_DISTINCT, it & 2));
+        const csr_matrix *m = &t.m;
         fr *w = malloc(sizeof(fr) * cols), *out = malloc(sizeof(fr) * (rows + 1));
         for (uint32_t i = 0; i < cols; i++) {
             uint8_t b[64];
@@ -282,19 +274,21 @@ TEST(formats, csr_spmv_random_vs_naive) {
             fr_from_bytes_wide_le(&w[i], b, sizeof b);
         }
         for (int th = 1; th <= 4; th += 3) {
-            csr_spmv(out, &m, w, th);
+            csr_spmv(out, m, w, th);
             for (uint32_t r = 0; r < rows; r++) {
-                /* independent: canonical big-integer-free check via a different summation order */
-                fr e, t;
+                /* independent: from the values that went in (not the table), in a different
+                 * summation order */
+                fr e, p;
                 fr_zero(&e);
-                for (uint64_t k = m.row_ptr[r + 1]; k-- > m.row_ptr[r];) {
-                    fr_mul(&t, &w[m.col[k]], &m.val[k]);
-                    fr_add(&e, &e, &t);
+                for (uint64_t k = t.row_ptr[r + 1]; k-- > t.row_ptr[r];) {
+                    fr_mul(&p, &w[t.col[k]], &t.val[k]);
+                    fr_add(&e, &e, &p);
                 }
                 if (!fr_eq(&e, &out[r])) { CHECK_MSG(0, "row %u threads %d", r, th); break; }
             }
         }
-        free(w); free(out); free(m.row_ptr); free(m.col); free(m.val);
+        free(w); free(out);
+        test_csr_free(&t);
     }
 }
 
@@ -376,7 +370,7 @@ TEST(formats, zkey_all_fixtures_consistent) {
             }
             const csr_matrix *m = c->matrix == 0 ? &cs.a : &cs.b;
             uint64_t *k = c->matrix == 0 ? &ka : &kb;
-            ok = *k < m->nnz && m->col[*k] == c->wire && fr_eq(&m->val[*k], &c->value) &&
+            ok = *k < m->nnz && m->col[*k] == c->wire && fr_eq(csr_val(m, *k), &c->value) &&
                  *k >= m->row_ptr[c->row] && *k < m->row_ptr[c->row + 1];
             (*k)++;
         }

@@ -12,7 +12,9 @@ TEST(gpu, available) { SKIP("built without CUDA"); }
 #include <stdlib.h>
 
 #include "cuda/gpu.h"
+#include "cuda/gpu_r1cs.h"
 #include "gpu_test.h"
+#include "test_csr.h"
 #include "ec/ec.h"
 #include "ff/fields.h"
 #include "msm/msm.h"
@@ -357,6 +359,104 @@ TEST(gpu, msm_65539) {
     msm_check("equal scalars 2^16+3", b, s, n);
     free(b);
     free(s);
+}
+
+/* ---- constraint system SpMV (gpu_r1cs) -------------------------------------------------- */
+
+/* A, B, C = three random dictionary-coded matrices of one kind; on the device a = A w (plus the
+ * input rows a[rows + i] = w[i]), b = B w, c = C w, zero up to m: against csr_spmv on the host,
+ * with the +-1 ids given (the prover's fast path) and withheld (every nonzero through the table
+ * and a product), and with a table that holds 1 twice (the second copy takes the product). */
+static void r1cs_spmv_check(gpu_ctx *ctx, uint32_t rows, uint32_t n_vars, int kind) {
+    const uint32_t n_inputs = n_vars < 5 ? n_vars : 5;
+    const size_t m = (size_t)rows + n_inputs + 3;
+    test_csr t[3];
+    for (int i = 0; i < 3; i++) REQUIRE(test_csr_make(&t[i], rows, n_vars, 6, kind, i & 1));
+    fr *w = malloc(n_vars * sizeof *w), *want = malloc(3 * m * sizeof *want), *got = malloc(3 * m * sizeof *got);
+    REQUIRE(w && want && got);
+    for (uint32_t i = 0; i < n_vars; i++) test_rand_fr(&w[i]);
+    memset(want, 0, 3 * m * sizeof *want);
+    for (int i = 0; i < 3; i++) csr_spmv(want + i * m, &t[i].m, w, 0);
+    for (uint32_t i = 0; i < n_inputs; i++) want[rows + i] = w[i];
+    fr one, minus_one;
+    fr_one(&one);
+    fr_neg(&minus_one, &one);
+    /* a copy of B's table with 1 appended: B's nonzeros of value 1 alternate between the copies */
+    csr_matrix *bm = &t[1].m;
+    uint32_t b_one = csr_coef_find(bm, &one);
+    fr *coef2 = malloc(((size_t)bm->n_coef + 1) * sizeof *coef2);
+    uint32_t *id2 = malloc((bm->nnz + 1) * sizeof *id2);
+    REQUIRE(coef2 && id2);
+    if (bm->n_coef) memcpy(coef2, bm->coef, bm->n_coef * sizeof *coef2);
+    coef2[bm->n_coef] = one;
+    for (uint64_t k = 0; k < bm->nnz; k++) id2[k] = bm->coef_id[k] == b_one && (k & 1) ? bm->n_coef : bm->coef_id[k];
+    cuzk_error e = {0};
+    fr *d_w = NULL, *d_abc = NULL;
+    REQUIRE(gpu_buf_alloc(ctx, (void **)&d_w, n_vars * sizeof(fr), &e) == CUZK_OK);
+    REQUIRE(gpu_buf_alloc(ctx, (void **)&d_abc, 3 * m * sizeof(fr), &e) == CUZK_OK);
+    check_status(gpu_copy_h2d_async(ctx, d_w, w, n_vars * sizeof(fr), &e), &e, "h2d w");
+    for (int mode = 0; mode < 3; mode++) {
+        gpu_csr_host h[3];
+        for (int i = 0; i < 3; i++) {
+            const csr_matrix *x = &t[i].m;
+            h[i] = (gpu_csr_host){x->n_rows, x->nnz, x->row_ptr, x->col, x->coef_id, x->n_coef,
+                                  (const struct fr *)x->coef, csr_coef_find(x, &one), csr_coef_find(x, &minus_one)};
+            if (mode == 1) h[i].id_one = h[i].id_minus_one = UINT32_MAX;
+        }
+        if (mode == 2) {
+            h[1].coef_id = id2;
+            h[1].n_coef = bm->n_coef + 1;
+            h[1].coef = (const struct fr *)coef2;
+        }
+        gpu_r1cs *cs = NULL;
+        cuzk_status st = gpu_r1cs_upload(ctx, &cs, &h[0], &h[1], &h[2], n_inputs, &e);
+        check_status(st, &e, "gpu_r1cs_upload");
+        if (st != CUZK_OK) break;
+        size_t bytes = 0;
+        for (int i = 0; i < 3; i++)
+            bytes += ((size_t)rows + 1) * 8 + h[i].nnz * 8 + (size_t)h[i].n_coef * 32;
+        CHECK_EQ_INT(gpu_r1cs_bytes(cs), bytes);
+        memset(got, 0xa5, 3 * m * sizeof *got);
+        check_status(gpu_memset_async(ctx, d_abc, 0xa5, 3 * m * sizeof(fr), &e), &e, "memset");
+        check_status(gpu_r1cs_abc_async(ctx, d_abc, d_abc + m, d_abc + 2 * m, m, cs, d_w, &e), &e, "abc");
+        check_status(gpu_copy_d2h_async(ctx, got, d_abc, 3 * m * sizeof(fr), &e), &e, "d2h abc");
+        check_status(gpu_sync(ctx, &e), &e, "sync");
+        size_t bad = SIZE_MAX;
+        for (size_t i = 0; i < 3 * m && bad == SIZE_MAX; i++)
+            if (!fr_eq(&got[i], &want[i])) bad = i;
+        CHECK_MSG(bad == SIZE_MAX, "kind %d rows %u mode %d: %s[%zu] differs", kind, rows, mode,
+                  bad == SIZE_MAX ? "" : bad / m == 0 ? "a" : bad / m == 1 ? "b" : "c", bad % m);
+        gpu_r1cs_free(cs);
+    }
+    gpu_buf_free(ctx, d_w);
+    gpu_buf_free(ctx, d_abc);
+    check_status(gpu_sync(ctx, &e), &e, "sync");
+    free(coef2); free(id2); free(w); free(want); free(got);
+    for (int i = 0; i < 3; i++) test_csr_free(&t[i]);
+}
+
+TEST(gpu, r1cs_spmv_vs_cpu) {
+    NEED_GPU();
+    gpu_ctx *ctx = NULL;
+    cuzk_error e = {0};
+    cuzk_status st = gpu_ctx_create(&ctx, 0, &e);
+    REQUIRE(st == CUZK_OK && ctx);
+    const uint32_t sizes[] = {1, 255, 257, 5000};
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
+        for (int kind = 0; kind < 3; kind++) r1cs_spmv_check(ctx, sizes[si], 1 + (uint32_t)(test_rand64() % 3000), kind);
+    r1cs_spmv_check(ctx, 1 + (uint32_t)(test_rand64() % 70000), 100000, TEST_COEF_MIXED);
+    /* misuse */
+    test_csr t;
+    REQUIRE(test_csr_make(&t, 10, 10, 3, TEST_COEF_SMALL, true));
+    gpu_csr_host h = {t.m.n_rows, t.m.nnz, t.m.row_ptr, t.m.col, t.m.coef_id, t.m.n_coef, (const struct fr *)t.m.coef,
+                      t.m.n_coef, UINT32_MAX};
+    gpu_r1cs *cs = NULL;
+    CHECK(gpu_r1cs_upload(ctx, &cs, &h, &h, &h, 0, &e) == CUZK_ERR_ARG && cs == NULL);
+    h.id_one = UINT32_MAX;
+    h.n_coef = 0;
+    CHECK(t.m.nnz == 0 || (gpu_r1cs_upload(ctx, &cs, &h, &h, &h, 0, &e) == CUZK_ERR_ARG && cs == NULL));
+    test_csr_free(&t);
+    gpu_ctx_destroy(ctx);
 }
 
 #endif

@@ -71,23 +71,10 @@ static bool file_exists(const char *p) {
  * repeated variable), C draws 0..2 terms plus a "solver" term on aux (j mod n_aux) whose
  * coefficient makes the row hold for the random witness (witness values are random and nonzero).
  * Every aux variable is a solver, so every wire is in some constraint. */
-typedef struct { uint32_t *col; fr *val; uint64_t n, cap; uint64_t *row_ptr; } csr_build;
-
-static void cb_push(csr_build *b, uint32_t col, const fr *v) {
-    if (b->n == b->cap) {
-        b->cap = b->cap ? 2 * b->cap : 64;
-        b->col = realloc(b->col, b->cap * sizeof *b->col);
-        b->val = realloc(b->val, b->cap * sizeof *b->val);
-    }
-    b->col[b->n] = col;
-    b->val[b->n++] = *v;
-}
-static void cb_finish(csr_matrix *m, csr_build *b, uint32_t rows) {
-    m->n_rows = rows;
-    m->nnz = b->n;
-    m->row_ptr = b->row_ptr;
-    m->col = b->col ? b->col : malloc(sizeof *m->col);
-    m->val = b->val ? b->val : malloc(sizeof *m->val);
+/* Appends (col, *v) to b's open row; a failure fails the test. */
+static void cb_push(csr_builder *b, uint32_t col, const fr *v) {
+    cuzk_status st = csr_builder_push(b, col, v);
+    CHECK_MSG(st == CUZK_OK, "csr_builder_push: %s", cuzk_status_str(st));
 }
 
 static void random_circuit(r1cs *cs, fr **w_out, uint32_t n_rows, uint32_t n_public, uint32_t n_aux) {
@@ -97,11 +84,9 @@ static void random_circuit(r1cs *cs, fr **w_out, uint32_t n_rows, uint32_t n_pub
     for (uint32_t i = 1; i < n_vars; i++) {
         do test_rand_fr(&w[i]); while (fr_is_zero(&w[i]));
     }
-    csr_build b[3] = {{0}};
-    for (int k = 0; k < 3; k++) {
-        b[k].row_ptr = malloc(((size_t)n_rows + 1) * sizeof *b[k].row_ptr);
-        b[k].row_ptr[0] = 0;
-    }
+    /* no hints: the builders' arrays grow */
+    csr_builder b[3];
+    for (int k = 0; k < 3; k++) CHECK(csr_builder_init(&b[k], 0, 0) == CUZK_OK);
     for (uint32_t j = 0; j < n_rows; j++) {
         fr acc[2];
         for (int k = 0; k < 2; k++) {
@@ -148,15 +133,15 @@ static void random_circuit(r1cs *cs, fr **w_out, uint32_t n_rows, uint32_t n_pub
         fr_inv(&inv, &w[solver]);
         fr_mul(&c, &c, &inv);
         cb_push(&b[2], solver, &c);
-        for (int k = 0; k < 3; k++) b[k].row_ptr[j + 1] = b[k].n;
+        for (int k = 0; k < 3; k++) CHECK(csr_builder_end_row(&b[k]) == CUZK_OK);
     }
     memset(cs, 0, sizeof *cs);
     cs->n_constraints = n_rows;
     cs->n_vars = n_vars;
     cs->n_public = n_public;
-    cb_finish(&cs->a, &b[0], n_rows);
-    cb_finish(&cs->b, &b[1], n_rows);
-    cb_finish(&cs->c, &b[2], n_rows);
+    csr_builder_finish(&b[0], &cs->a);
+    csr_builder_finish(&b[1], &cs->b);
+    csr_builder_finish(&b[2], &cs->c);
     *w_out = w;
 }
 
@@ -286,9 +271,9 @@ static void naive_columns(fr *out, uint8_t *dens, const csr_matrix *m, size_t n_
     for (uint32_t j = 0; j < m->n_rows; j++)
         for (uint64_t e = m->row_ptr[j]; e < m->row_ptr[j + 1]; e++) {
             fr t;
-            fr_mul(&t, &m->val[e], &lag[j]);
+            fr_mul(&t, csr_val(m, e), &lag[j]);
             fr_add(&out[m->col[e]], &out[m->col[e]], &t);
-            if (!fr_is_zero(&m->val[e])) dens[m->col[e]] = 1;
+            if (!fr_is_zero(csr_val(m, e))) dens[m->col[e]] = 1;
         }
 }
 
@@ -305,7 +290,7 @@ TEST(setup, qap_columns_equal_serial_loop) {
                 csr_matrix *m = k == 0 ? &cs.a : k == 1 ? &cs.b : &cs.c;
                 m->row_ptr = calloc(1, sizeof *m->row_ptr);
                 m->col = malloc(4);
-                m->val = malloc(sizeof(fr));
+                m->coef_id = malloc(4);
             }
             w = malloc(sizeof *w);
         } else {

@@ -59,7 +59,9 @@ TEST(synthetic, deterministic_and_seeded) {
     REQUIRE(synthetic_r1cs(&c, &p, NULL) == CUZK_OK);
     CHECK(a.a.nnz == b.a.nnz && a.c.nnz == b.c.nnz);
     CHECK_MEM(a.a.col, b.a.col, a.a.nnz * sizeof *a.a.col);
-    CHECK_MEM(a.c.val, b.c.val, a.c.nnz * sizeof *a.c.val);
+    CHECK_MEM(a.c.coef_id, b.c.coef_id, a.c.nnz * sizeof *a.c.coef_id);
+    CHECK(a.c.n_coef == b.c.n_coef);
+    CHECK_MEM(a.c.coef, b.c.coef, a.c.n_coef * sizeof *a.c.coef);
     CHECK(a.a.nnz != c.a.nnz || memcmp(a.a.col, c.a.col, a.a.nnz * sizeof *a.a.col) != 0);
     p.seed--;
     fr *w1 = malloc(a.n_vars * sizeof *w1), *w2 = malloc(a.n_vars * sizeof *w2);
@@ -127,7 +129,6 @@ TEST(synthetic, speed) {
  * row solved for its fresh variable, the last C entry), with its seeds; it tells a BIT row by its
  * structure (its A entry is its own output) instead of recomputing the row kinds, and does no
  * validation. */
-#define REF_CSR_VAL(m, e) (&(m)->val[e]) /* a coefficient (Fr, Montgomery) */
 
 static void reference_dot_row(fr *acc, const csr_matrix *m, uint32_t j, uint64_t end, const fr *w, const fr *one) {
     fr t;
@@ -135,8 +136,8 @@ static void reference_dot_row(fr *acc, const csr_matrix *m, uint32_t j, uint64_t
     for (uint64_t e = m->row_ptr[j]; e < end; e++) {
         const fr *v = &w[m->col[e]];
         if (fr_is_zero(v)) continue;
-        if (fr_eq(REF_CSR_VAL(m, e), one)) fr_add(acc, acc, v);
-        else { fr_mul(&t, REF_CSR_VAL(m, e), v); fr_add(acc, acc, &t); }
+        if (fr_eq(csr_val(m, e), one)) fr_add(acc, acc, v);
+        else { fr_mul(&t, csr_val(m, e), v); fr_add(acc, acc, &t); }
     }
 }
 
@@ -166,7 +167,7 @@ static void reference_witness(fr *w, const r1cs *cs, uint64_t witness_seed) {
         reference_dot_row(&b, &cs->b, j, cs->b.row_ptr[j + 1], w, &one);
         reference_dot_row(&c, &cs->c, j, ce - 1, w, &one);
         fr_mul(&a, &a, &b);
-        if (fr_eq(REF_CSR_VAL(&cs->c, ce - 1), &one)) fr_sub(&w[z], &a, &c);
+        if (fr_eq(csr_val(&cs->c, ce - 1), &one)) fr_sub(&w[z], &a, &c);
         else fr_sub(&w[z], &c, &a);
     }
 }
@@ -315,21 +316,22 @@ TEST(synthetic, witness_mt_refuses_other_systems) {
         else if (cs.a.col[a0] != n_inputs + j && !j_and) j_and = j;
     }
     REQUIRE(j_xor && j_and && j_pack);
-    fr one, saved;
+    fr one;
     fr_one(&one);
-    uint32_t col;
+    uint32_t col, saved, one_a = csr_coef_find(&cs.a, &one), one_c = csr_coef_find(&cs.c, &one);
+    REQUIRE(one_a != CSR_NO_COEF && one_c != CSR_NO_COEF);
     /* a coefficient: XOR's 2x becomes x */
     uint64_t e = cs.a.row_ptr[j_xor];
-    saved = cs.a.val[e];
-    cs.a.val[e] = one;
+    saved = cs.a.coef_id[e];
+    cs.a.coef_id[e] = one_a;
     expect_bad_row(w, &cs, &p, j_xor, "XOR coefficient");
-    cs.a.val[e] = saved;
+    cs.a.coef_id[e] = saved;
     /* XOR's -z becomes z */
     e = cs.c.row_ptr[j_xor] + 2;
-    saved = cs.c.val[e];
-    cs.c.val[e] = one;
+    saved = cs.c.coef_id[e];
+    cs.c.coef_id[e] = one_c;
     expect_bad_row(w, &cs, &p, j_xor, "XOR -z");
-    cs.c.val[e] = saved;
+    cs.c.coef_id[e] = saved;
     /* an AND operand that is a public input, not a boolean */
     col = cs.b.col[j_and];
     cs.b.col[j_and] = 1;

@@ -1,10 +1,15 @@
 /* A constraint system resident on the device and the a/b/c evaluation vectors computed there
  * (src/cuda/gpu.h: gpu_r1cs_*; issue 4 item 1, "SpMV on the GPU").
  *
- * One thread per row: acc = sum_k val[k] * w[col[k]] over the row's nonzeros (Fr, Montgomery).
- * Coefficients +1 and -1 (most of a PoRep circuit's) skip the product. The rows of a PoRep-shaped
+ * One thread per row: acc = sum_k coef[coef_id[k]] * w[col[k]] over the row's nonzeros (Fr,
+ * Montgomery). The coefficients are dictionary-coded (src/r1cs/r1cs.h): a 4-byte id per nonzero
+ * into the matrix's table of distinct values, which stays in global memory (a PoRep or synthetic
+ * table is a few KiB and lives in the caches; a table as large as the matrix, every value
+ * distinct, works the same, one more random 32 B load per nonzero). Ids of +1 and -1 (most of a
+ * PoRep circuit's coefficients) skip the table load and the product. The rows of a PoRep-shaped
  * system average 2.4 / 1.0 / 2.2 nonzeros, so the kernel is bound by the gather of w (random
- * access, 32 B per nonzero) and the val stream; a warp per row would idle most lanes. */
+ * access, 32 B per nonzero) and the col / id streams (8 B per nonzero); a warp per row would idle
+ * most lanes. */
 #include "cuda/ec.cuh"
 #include "cuda/gpu_r1cs.h"
 #include "cuda/util.cuh"
@@ -16,7 +21,10 @@ struct gpu_csr_dev {
     uint64_t nnz;
     uint64_t *d_row_ptr; /* n_rows + 1 */
     uint32_t *d_col;     /* nnz */
-    fr_t *d_val;         /* nnz, Montgomery */
+    uint32_t *d_coef_id; /* nnz, < n_coef */
+    uint32_t n_coef;
+    fr_t *d_coef;        /* n_coef (at least one entry allocated), Montgomery */
+    uint32_t id_one, id_minus_one; /* UINT32_MAX: not in the table */
 };
 
 struct gpu_r1cs {
@@ -26,19 +34,20 @@ struct gpu_r1cs {
     size_t bytes;
 };
 
-/* Row sums with the +-1 fast path. */
+/* Row sums with the +-1 fast path (by table id). */
 __global__ void r1cs_spmv_kernel(fr_t *__restrict__ out, const uint64_t *__restrict__ row_ptr,
-                                 const uint32_t *__restrict__ col, const fr_t *__restrict__ val,
+                                 const uint32_t *__restrict__ col, const uint32_t *__restrict__ coef_id,
+                                 const fr_t *__restrict__ coef, uint32_t id_one, uint32_t id_minus_one,
                                  const fr_t *__restrict__ w, uint32_t n_rows) {
     uint32_t row = blockIdx.x * blockDim.x + threadIdx.x;
     if (row >= n_rows) return;
-    const fr_t one = fr_t::one(), minus_one = -fr_t::one();
     fr_t acc = fr_t::zero();
     for (uint64_t k = row_ptr[row], e = row_ptr[row + 1]; k < e; k++) {
-        fr_t v = val[k], x = w[col[k]];
-        if (v == one) acc = acc + x;
-        else if (v == minus_one) acc = acc - x;
-        else acc = acc + v * x;
+        uint32_t id = coef_id[k];
+        fr_t x = w[col[k]];
+        if (id == id_one) acc = acc + x;
+        else if (id == id_minus_one) acc = acc - x;
+        else acc = acc + coef[id] * x;
     }
     out[row] = acc;
 }
@@ -52,7 +61,8 @@ __global__ void r1cs_input_rows_kernel(fr_t *a, const fr_t *w, uint32_t n_rows, 
 static void csr_free(gpu_csr_dev *m) {
     cudaFree(m->d_row_ptr);
     cudaFree(m->d_col);
-    cudaFree(m->d_val);
+    cudaFree(m->d_coef_id);
+    cudaFree(m->d_coef);
     memset(m, 0, sizeof *m);
 }
 
@@ -60,15 +70,21 @@ static cuzk_status csr_upload(gpu_csr_dev *m, const gpu_csr_host *h, cudaStream_
     cuzk_status st = CUZK_OK;
     m->n_rows = h->n_rows;
     m->nnz = h->nnz;
+    m->n_coef = h->n_coef;
+    m->id_one = h->id_one;
+    m->id_minus_one = h->id_minus_one;
     CU(cudaMalloc(&m->d_row_ptr, ((size_t)h->n_rows + 1) * sizeof(uint64_t)));
     CU(cudaMalloc(&m->d_col, (h->nnz ? h->nnz : 1) * sizeof(uint32_t)));
-    CU(cudaMalloc(&m->d_val, (h->nnz ? h->nnz : 1) * sizeof(fr_t)));
+    CU(cudaMalloc(&m->d_coef_id, (h->nnz ? h->nnz : 1) * sizeof(uint32_t)));
+    CU(cudaMalloc(&m->d_coef, (h->n_coef ? (size_t)h->n_coef : 1) * sizeof(fr_t)));
     CU(cudaMemcpyAsync(m->d_row_ptr, h->row_ptr, ((size_t)h->n_rows + 1) * sizeof(uint64_t),
                        cudaMemcpyHostToDevice, s));
     if (h->nnz) {
         CU(cudaMemcpyAsync(m->d_col, h->col, h->nnz * sizeof(uint32_t), cudaMemcpyHostToDevice, s));
-        CU(cudaMemcpyAsync(m->d_val, h->val, h->nnz * sizeof(fr_t), cudaMemcpyHostToDevice, s));
+        CU(cudaMemcpyAsync(m->d_coef_id, h->coef_id, h->nnz * sizeof(uint32_t), cudaMemcpyHostToDevice, s));
     }
+    if (h->n_coef)
+        CU(cudaMemcpyAsync(m->d_coef, h->coef, (size_t)h->n_coef * sizeof(fr_t), cudaMemcpyHostToDevice, s));
 out:
     return st;
 }
@@ -79,6 +95,13 @@ extern "C" cuzk_status gpu_r1cs_upload(gpu_ctx *ctx, gpu_r1cs **out, const gpu_c
     GPU_ARG(ctx && out && a && b && c, "gpu_r1cs_upload: NULL argument");
     *out = NULL;
     GPU_ARG(a->n_rows == b->n_rows && a->n_rows == c->n_rows, "gpu_r1cs_upload: matrices differ in rows");
+    const gpu_csr_host *h[3] = {a, b, c};
+    for (int i = 0; i < 3; i++) {
+        GPU_ARG(h[i]->nnz == 0 || h[i]->n_coef > 0, "gpu_r1cs_upload: nonzeros without a coefficient table");
+        GPU_ARG((h[i]->id_one == UINT32_MAX || h[i]->id_one < h[i]->n_coef) &&
+                    (h[i]->id_minus_one == UINT32_MAX || h[i]->id_minus_one < h[i]->n_coef),
+                "gpu_r1cs_upload: id of 1 or -1 outside the coefficient table");
+    }
     if (gpu_ctx_dead(ctx)) return gpu_sync(ctx, err);
     cuzk_status st = CUZK_OK;
     cudaStream_t s = (cudaStream_t)gpu_ctx_stream(ctx);
@@ -89,10 +112,10 @@ extern "C" cuzk_status gpu_r1cs_upload(gpu_ctx *ctx, gpu_r1cs **out, const gpu_c
     }
     r->ctx = ctx;
     r->n_inputs = n_inputs;
-    const gpu_csr_host *h[3] = {a, b, c};
     for (int i = 0; i < 3; i++) {
         if ((st = csr_upload(&r->m[i], h[i], s, err)) != CUZK_OK) goto out;
-        r->bytes += ((size_t)h[i]->n_rows + 1) * 8 + h[i]->nnz * (4 + sizeof(fr_t));
+        r->bytes += ((size_t)h[i]->n_rows + 1) * sizeof(uint64_t) + h[i]->nnz * 2 * sizeof(uint32_t) +
+                    (size_t)h[i]->n_coef * sizeof(fr_t);
     }
     /* the host arrays may be reused as soon as this returns */
     if ((st = gpu_sync(ctx, err)) != CUZK_OK) goto out;
@@ -127,8 +150,10 @@ extern "C" cuzk_status gpu_r1cs_abc_async(gpu_ctx *ctx, struct fr *d_a, struct f
         /* rows beyond the constraints are zero (then a gets the input rows) */
         if (m > rows) CU(cudaMemsetAsync(out[i] + rows, 0, (m - rows) * sizeof(fr_t), s));
         if (rows) {
-            r1cs_spmv_kernel<<<(rows + 255) / 256, 256, 0, s>>>(out[i], cs->m[i].d_row_ptr, cs->m[i].d_col,
-                                                                cs->m[i].d_val, (const fr_t *)d_w, rows);
+            const gpu_csr_dev *d = &cs->m[i];
+            r1cs_spmv_kernel<<<(rows + 255) / 256, 256, 0, s>>>(out[i], d->d_row_ptr, d->d_col, d->d_coef_id,
+                                                                d->d_coef, d->id_one, d->id_minus_one,
+                                                                (const fr_t *)d_w, rows);
             CU_LAUNCH("r1cs_spmv_kernel");
         }
     }

@@ -14,19 +14,28 @@ extern "C" {
 #endif
 
 /* A host CSR matrix as src/r1cs/r1cs.h lays it out (borrowed for the duration of the call):
- * row_ptr n_rows + 1 entries, col and val nnz entries (val: Fr, Montgomery). */
+ * row_ptr n_rows + 1 entries, col and coef_id nnz entries, coef n_coef entries (the table of
+ * distinct values, Fr, Montgomery; nonzero k has the value coef[coef_id[k]], coef_id[k] < n_coef).
+ * id_one / id_minus_one: the table ids of 1 and -1 (csr_coef_find), or UINT32_MAX when absent;
+ * nonzeros with these ids are added / subtracted without a product (with a table that holds a
+ * value twice, the other copy takes the product: slower, same result). */
 typedef struct gpu_csr_host {
     uint32_t n_rows;
     uint64_t nnz;
     const uint64_t *row_ptr;
     const uint32_t *col;
-    const struct fr *val;
+    const uint32_t *coef_id;
+    uint32_t n_coef;
+    const struct fr *coef;
+    uint32_t id_one, id_minus_one;
 } gpu_csr_host;
 
 /* The three matrices of one circuit, resident on the ctx's device until gpu_r1cs_free:
- * (n_rows + 1) * 8 + nnz * 36 bytes per matrix (gpu_r1cs_bytes). n_inputs = 1 + public inputs
- * (bellperson appends one A row per input). The host arrays may be reused when this returns.
- * Errors: CUZK_ERR_ARG (NULL, row counts differ), CUZK_ERR_NOMEM(_DEVICE), CUZK_ERR_DEVICE. */
+ * (n_rows + 1) * 8 + nnz * 8 + n_coef * 32 bytes per matrix (gpu_r1cs_bytes). n_inputs = 1 +
+ * public inputs (bellperson appends one A row per input). The host arrays may be reused when this
+ * returns.
+ * Errors: CUZK_ERR_ARG (NULL, row counts differ, n_coef = 0 with nnz > 0, an id_one /
+ * id_minus_one >= n_coef other than UINT32_MAX), CUZK_ERR_NOMEM(_DEVICE), CUZK_ERR_DEVICE. */
 typedef struct gpu_r1cs gpu_r1cs;
 cuzk_status gpu_r1cs_upload(gpu_ctx *ctx, gpu_r1cs **out, const gpu_csr_host *a, const gpu_csr_host *b,
                             const gpu_csr_host *c, uint32_t n_inputs, cuzk_error *err);

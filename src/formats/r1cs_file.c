@@ -31,22 +31,13 @@ static cuzk_status r1cs_count(uint64_t nnz[3], byte_cursor c, uint32_t n_constra
     return CUZK_OK;
 }
 
-static cuzk_status csr_alloc(csr_matrix *m, uint32_t rows, uint64_t nnz) {
-    m->n_rows = rows;
-    m->nnz = nnz;
-    m->row_ptr = malloc(((size_t)rows + 1) * sizeof *m->row_ptr);
-    m->col = malloc((nnz ? (size_t)nnz : 1) * sizeof *m->col);
-    m->val = fmt_aligned_array(nnz ? (size_t)nnz : 1, sizeof(fr));
-    if (!m->row_ptr || !m->col || !m->val) return CUZK_ERR_NOMEM;
-    m->row_ptr[0] = 0;
-    return CUZK_OK;
-}
-
 cuzk_status r1cs_load(r1cs *cs, const char *path, cuzk_error *err) {
     mapped_file f;
     iden3_file t;
     byte_cursor c;
     cuzk_status st;
+    csr_builder bld[3];
+    memset(bld, 0, sizeof bld);
     memset(cs, 0, sizeof *cs);
     if ((st = mapped_file_open(&f, path, err))) return st;
     if ((st = iden3_parse(&t, &f, "r1cs", 1, "r1cs", err))) goto out;
@@ -94,22 +85,20 @@ cuzk_status r1cs_load(r1cs *cs, const char *path, cuzk_error *err) {
     }
     uint64_t nnz[3];
     if ((st = r1cs_count(nnz, c, n_constraints, path, err))) goto out;
-    csr_matrix *mats[3] = {&cs->a, &cs->b, &cs->c};
     for (int m = 0; m < 3; m++) {
-        if (csr_alloc(mats[m], n_constraints, nnz[m])) {
+        if (csr_builder_init(&bld[m], n_constraints, nnz[m])) {
             st = ERR(err, CUZK_ERR_NOMEM, "r1cs: %s: cannot allocate %llu terms", path, (unsigned long long)nnz[m]);
             goto out;
         }
     }
-    uint64_t pos[3] = {0, 0, 0};
     for (uint32_t j = 0; j < n_constraints; j++) {
         for (int m = 0; m < 3; m++) {
             uint32_t nt = 0;
             cursor_u32le(&c, &nt); /* sizes were checked by r1cs_count */
-            csr_matrix *M = mats[m];
             for (uint32_t k = 0; k < nt; k++) {
                 uint32_t wire = 0;
                 const uint8_t *v = NULL;
+                fr val;
                 cursor_u32le(&c, &wire);
                 cursor_take(&c, 32, &v);
                 if (wire >= n_wires) {
@@ -117,21 +106,32 @@ cuzk_status r1cs_load(r1cs *cs, const char *path, cuzk_error *err) {
                              MAT_NAME[m], k, wire, n_wires);
                     goto out;
                 }
-                if (!fr_from_bytes_le(&M->val[pos[m]], v, 32)) {
+                if (!fr_from_bytes_le(&val, v, 32)) {
                     st = ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: constraint %u, %s term %u: coefficient not canonical (>= r)",
                              path, j, MAT_NAME[m], k);
                     goto out;
                 }
-                M->col[pos[m]] = wire;
-                pos[m]++;
+                /* the hints are exact: only the coefficient table can grow */
+                if ((st = csr_builder_push(&bld[m], wire, &val)) != CUZK_OK) {
+                    st = ERR(err, st, "r1cs: %s: constraint %u, %s term %u: cannot add the coefficient to the "
+                             "table (%s)", path, j, MAT_NAME[m], k, cuzk_status_str(st));
+                    goto out;
+                }
             }
-            M->row_ptr[j + 1] = pos[m];
+            if ((st = csr_builder_end_row(&bld[m])) != CUZK_OK) {
+                st = ERR(err, st, "r1cs: %s: constraint %u: %s", path, j, cuzk_status_str(st));
+                goto out;
+            }
         }
     }
+    csr_builder_finish(&bld[0], &cs->a);
+    csr_builder_finish(&bld[1], &cs->b);
+    csr_builder_finish(&bld[2], &cs->c);
     cs->n_constraints = n_constraints;
     cs->n_vars = n_wires;
     cs->n_public = n_out + n_pub_in;
 out:
+    for (int m = 0; m < 3; m++) csr_builder_free(&bld[m]);
     if (st) r1cs_free(cs);
     mapped_file_close(&f);
     return st;

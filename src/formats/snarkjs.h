@@ -85,7 +85,8 @@ cuzk_status wtns_write(const char *path, const fr *w, uint32_t n, cuzk_error *er
 void wtns_free(wtns *w);
 
 /* .r1cs -> CSR (src/r1cs/r1cs.h); n_public = nOutputs + nPubInputs. Coefficients converted to
- * Montgomery form; rows keep file term order. Custom-gate sections are rejected as unsupported. */
+ * Montgomery form and deduplicated into each matrix's coefficient table (zero coefficients are
+ * kept as terms); rows keep file term order. Custom-gate sections are rejected as unsupported. */
 cuzk_status r1cs_load(r1cs *cs, const char *path, cuzk_error *err);
 
 /* Short description of any supported file (zkey, wtns, r1cs, bellperson params/vk, proof/vk

@@ -147,8 +147,8 @@ static void coef_rows(void *vc, size_t b, size_t e, int tid) {
     for (size_t jj = b; jj < e; jj++) {
         uint32_t j = c->j0 + (uint32_t)jj;
         uint8_t *p = c->buf + COEF_BYTES * (A->row_ptr[j] + B->row_ptr[j] - c->base);
-        for (uint64_t k = A->row_ptr[j]; k < A->row_ptr[j + 1]; k++, p += COEF_BYTES) coef_record(p, 0, j, A->col[k], &A->val[k]);
-        for (uint64_t k = B->row_ptr[j]; k < B->row_ptr[j + 1]; k++, p += COEF_BYTES) coef_record(p, 1, j, B->col[k], &B->val[k]);
+        for (uint64_t k = A->row_ptr[j]; k < A->row_ptr[j + 1]; k++, p += COEF_BYTES) coef_record(p, 0, j, A->col[k], csr_val(A, k));
+        for (uint64_t k = B->row_ptr[j]; k < B->row_ptr[j + 1]; k++, p += COEF_BYTES) coef_record(p, 1, j, B->col[k], csr_val(B, k));
     }
 }
 

@@ -575,8 +575,11 @@ cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const cha
     t0 = now_ms();
     if (run.progress) run.progress(run.progress_user, "circuit", 0, 1);
     if (synth) {
-        /* measured peak of setup at 2^27: ~440 bytes per constraint (bench/RESULTS.md section 8) */
-        double need = 440.0 * opts->synth_constraints, avail = sysmem_available_bytes();
+        /* peak of setup at 2^27: ~285 bytes per constraint. The model of bench/RESULTS.md
+         * section 8 (57.5 GB, ~440 B per constraint, with one Fr per nonzero) with the circuit at
+         * 68.8 instead of 225.6 bytes per row (dictionary-coded coefficients, src/r1cs/r1cs.h;
+         * measured at 2^22): 57.5 - 29.3 + 8.9 = 37.1 GB; not yet measured at 2^27 */
+        double need = 285.0 * opts->synth_constraints, avail = sysmem_available_bytes();
         if (avail > 0 && need > avail) {
             st = ERR(err, CUZK_ERR_NOMEM, "setup: %u constraints need about %.1f GiB of host memory, %.1f GiB are available",
                      opts->synth_constraints, need / 1073741824.0, avail / 1073741824.0);

@@ -228,7 +228,11 @@ out:
 }
 
 static gpu_csr_host csr_view(const csr_matrix *m) {
-    gpu_csr_host h = {m->n_rows, m->nnz, m->row_ptr, m->col, (const struct fr *)m->val};
+    fr one, minus_one;
+    fr_one(&one);
+    fr_neg(&minus_one, &one);
+    gpu_csr_host h = {m->n_rows, m->nnz, m->row_ptr, m->col, m->coef_id, m->n_coef, (const struct fr *)m->coef,
+                      csr_coef_find(m, &one), csr_coef_find(m, &minus_one)};
     return h;
 }
 

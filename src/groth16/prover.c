@@ -197,7 +197,7 @@ static void pending_join_b2(groth16_pending *pend) {
 
 void groth16_matrix_density(uint8_t *dens, const csr_matrix *m) {
     for (uint64_t i = 0; i < m->nnz; i++)
-        if (!fr_is_zero(&m->val[i])) dens[m->col[i]] = 1;
+        if (!fr_is_zero(csr_val(m, i))) dens[m->col[i]] = 1;
 }
 
 int groth16_bellperson_log_m(const r1cs *cs) {

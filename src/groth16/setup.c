@@ -200,7 +200,7 @@ static void qap_count(void *vc, size_t tb, size_t te, int tid) {
         uint32_t rb, re;
         task_rows(c, (int)t, &rb, &re);
         for (uint64_t k = M->row_ptr[rb]; k < M->row_ptr[re]; k++) {
-            if (fr_is_zero(&M->val[k])) continue;
+            if (fr_is_zero(csr_val(M, k))) continue;
             uint32_t col = M->col[k];
             if (col < c->n_hot) hot[col]++;
             else __atomic_fetch_add(&c->pos[(size_t)col + 1], 1, __ATOMIC_RELAXED);
@@ -219,10 +219,10 @@ static void qap_scatter(void *vc, size_t tb, size_t te, int tid) {
         for (uint32_t j = rb; j < re; j++) {
             const fr *l = &c->lag[j];
             for (uint64_t k = M->row_ptr[j]; k < M->row_ptr[j + 1]; k++) {
-                if (fr_is_zero(&M->val[k])) continue;
+                if (fr_is_zero(csr_val(M, k))) continue;
                 uint32_t col = M->col[k];
                 uint64_t slot = col < c->n_hot ? cur[col]++ : __atomic_fetch_add(&c->pos[col], 1, __ATOMIC_RELAXED);
-                fr_mul(&c->prod[slot], &M->val[k], l);
+                fr_mul(&c->prod[slot], csr_val(M, k), l);
             }
         }
     }

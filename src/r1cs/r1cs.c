@@ -1,7 +1,8 @@
-/* CSR constraint systems: freeing, SpMV, witness check (r1cs.h). */
+/* CSR constraint systems: building, freeing, SpMV, witness check (r1cs.h). */
 #include "r1cs/r1cs.h"
 #include "util/log.h"
 #include "util/parallel.h"
+#include "util/rng.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,8 @@
 static void csr_free(csr_matrix *m) {
     free(m->row_ptr);
     free(m->col);
-    free(m->val);
+    free(m->coef_id);
+    free(m->coef);
     memset(m, 0, sizeof *m);
 }
 
@@ -19,6 +21,169 @@ void r1cs_free(r1cs *cs) {
     csr_free(&cs->b);
     csr_free(&cs->c);
     memset(cs, 0, sizeof *cs);
+}
+
+uint32_t csr_coef_find(const csr_matrix *m, const fr *v) {
+    for (uint32_t i = 0; i < m->n_coef; i++)
+        if (fr_eq(&m->coef[i], v)) return i;
+    return CSR_NO_COEF;
+}
+
+/* ---- builder ------------------------------------------------------------------------------ */
+enum { COEF_CAP0 = 16, ROWS_CAP0 = 16 };
+#define MAX_COEF (UINT32_MAX - 1) /* ids < 2^32 - 2: id + 1 fits a slot, CSR_NO_COEF is no id */
+
+/* One finalizer over the folded limbs: Montgomery forms of distinct values already differ in
+ * every limb, small integers included (v R mod r). */
+static inline uint64_t rotl64(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+static inline uint64_t coef_hash(const fr *v) {
+    return splitmix64_mix(v->l[0] ^ rotl64(v->l[1], 17) ^ rotl64(v->l[2], 31) ^ rotl64(v->l[3], 47));
+}
+
+/* The slot holding *v (its id + 1 there), or the empty slot where it would go (0 there). */
+static inline uint64_t slot_probe(const csr_builder *b, const fr *v) {
+    uint64_t h = coef_hash(v) & b->slot_mask;
+    for (uint32_t s; (s = b->slot[h]) != 0; h = (h + 1) & b->slot_mask)
+        if (fr_eq(&b->m.coef[s - 1], v)) break;
+    return h;
+}
+
+/* Doubles the hash index (load stays <= 1/2). */
+static cuzk_status slots_grow(csr_builder *b) {
+    uint64_t n = 2 * (b->slot_mask + 1);
+    if (n > SIZE_MAX / sizeof(uint32_t)) return CUZK_ERR_NOMEM;
+    uint32_t *s = calloc((size_t)n, sizeof *s);
+    if (!s) return CUZK_ERR_NOMEM;
+    for (uint32_t id = 0; id < b->m.n_coef; id++) {
+        uint64_t h = coef_hash(&b->m.coef[id]) & (n - 1);
+        while (s[h]) h = (h + 1) & (n - 1);
+        s[h] = id + 1;
+    }
+    free(b->slot);
+    b->slot = s;
+    b->slot_mask = n - 1;
+    return CUZK_OK;
+}
+
+cuzk_status csr_builder_init(csr_builder *b, uint32_t rows_hint, uint64_t nnz_hint) {
+    memset(b, 0, sizeof *b);
+    b->rows_cap = rows_hint;
+    b->nnz_cap = nnz_hint ? nnz_hint : 1;
+    b->coef_cap = COEF_CAP0;
+    b->slot_mask = 4 * COEF_CAP0 - 1;
+    if (b->nnz_cap > SIZE_MAX / sizeof(uint32_t)) return CUZK_ERR_NOMEM;
+    b->m.row_ptr = malloc(((size_t)rows_hint + 1) * sizeof *b->m.row_ptr);
+    b->m.col = malloc((size_t)b->nnz_cap * sizeof *b->m.col);
+    b->m.coef_id = malloc((size_t)b->nnz_cap * sizeof *b->m.coef_id);
+    b->m.coef = malloc(b->coef_cap * sizeof *b->m.coef);
+    b->slot = calloc(b->slot_mask + 1, sizeof *b->slot);
+    if (!b->m.row_ptr || !b->m.col || !b->m.coef_id || !b->m.coef || !b->slot) {
+        csr_builder_free(b);
+        return CUZK_ERR_NOMEM;
+    }
+    b->m.row_ptr[0] = 0;
+    return CUZK_OK;
+}
+
+cuzk_status csr_builder_coef(csr_builder *b, uint32_t *id, const fr *v) {
+    uint64_t h = slot_probe(b, v);
+    if (b->slot[h]) {
+        *id = b->slot[h] - 1;
+        return CUZK_OK;
+    }
+    csr_matrix *m = &b->m;
+    if (m->n_coef == MAX_COEF) return CUZK_ERR_UNSUPPORTED;
+    if (m->n_coef == b->coef_cap) {
+        uint64_t cap = 2 * (uint64_t)b->coef_cap;
+        if (cap > MAX_COEF) cap = MAX_COEF;
+        fr *c = realloc(m->coef, (size_t)cap * sizeof *c);
+        if (!c) return CUZK_ERR_NOMEM;
+        m->coef = c;
+        b->coef_cap = (uint32_t)cap;
+    }
+    if (2 * ((uint64_t)m->n_coef + 1) > b->slot_mask + 1) {
+        cuzk_status st = slots_grow(b);
+        if (st != CUZK_OK) return st;
+        h = slot_probe(b, v);
+    }
+    m->coef[m->n_coef] = *v;
+    b->slot[h] = m->n_coef + 1;
+    *id = m->n_coef++;
+    return CUZK_OK;
+}
+
+cuzk_status csr_builder_push_id(csr_builder *b, uint32_t col, uint32_t id) {
+    csr_matrix *m = &b->m;
+    if (id >= m->n_coef) return CUZK_ERR_ARG;
+    if (m->nnz == b->nnz_cap) {
+        uint64_t cap = 2 * b->nnz_cap;
+        if (cap > SIZE_MAX / sizeof(uint32_t)) return CUZK_ERR_NOMEM;
+        uint32_t *c = realloc(m->col, (size_t)cap * sizeof *c);
+        if (!c) return CUZK_ERR_NOMEM;
+        m->col = c;
+        c = realloc(m->coef_id, (size_t)cap * sizeof *c);
+        if (!c) return CUZK_ERR_NOMEM;
+        m->coef_id = c;
+        b->nnz_cap = cap;
+    }
+    m->col[m->nnz] = col;
+    m->coef_id[m->nnz++] = id;
+    return CUZK_OK;
+}
+
+cuzk_status csr_builder_push(csr_builder *b, uint32_t col, const fr *v) {
+    uint32_t id;
+    cuzk_status st = csr_builder_coef(b, &id, v);
+    return st != CUZK_OK ? st : csr_builder_push_id(b, col, id);
+}
+
+cuzk_status csr_builder_end_row(csr_builder *b) {
+    csr_matrix *m = &b->m;
+    if (m->n_rows == UINT32_MAX) return CUZK_ERR_ARG;
+    if (m->n_rows == b->rows_cap) {
+        uint64_t cap = b->rows_cap < ROWS_CAP0 ? ROWS_CAP0 : 2 * (uint64_t)b->rows_cap;
+        if (cap > UINT32_MAX) cap = UINT32_MAX;
+        uint64_t *p = realloc(m->row_ptr, ((size_t)cap + 1) * sizeof *p);
+        if (!p) return CUZK_ERR_NOMEM;
+        m->row_ptr = p;
+        b->rows_cap = (uint32_t)cap;
+    }
+    m->row_ptr[++m->n_rows] = m->nnz;
+    return CUZK_OK;
+}
+
+void csr_builder_finish(csr_builder *b, csr_matrix *out) {
+    csr_matrix *m = &b->m;
+    m->nnz = m->row_ptr[m->n_rows]; /* an unclosed row is dropped */
+    /* trimming: a failed shrink keeps the larger block */
+    if (m->n_rows < b->rows_cap) {
+        uint64_t *p = realloc(m->row_ptr, ((size_t)m->n_rows + 1) * sizeof *p);
+        if (p) m->row_ptr = p;
+    }
+    uint64_t keep = m->nnz ? m->nnz : 1;
+    if (keep < b->nnz_cap) {
+        uint32_t *c = realloc(m->col, (size_t)keep * sizeof *c);
+        if (c) m->col = c;
+        c = realloc(m->coef_id, (size_t)keep * sizeof *c);
+        if (c) m->coef_id = c;
+    }
+    if (m->n_coef == 0) {
+        free(m->coef);
+        m->coef = NULL;
+    } else if (m->n_coef < b->coef_cap) {
+        fr *c = realloc(m->coef, (size_t)m->n_coef * sizeof *c);
+        if (c) m->coef = c;
+    }
+    free(b->slot);
+    *out = *m;
+    memset(b, 0, sizeof *b);
+}
+
+void csr_builder_free(csr_builder *b) {
+    if (!b) return;
+    csr_free(&b->m);
+    free(b->slot);
+    memset(b, 0, sizeof *b);
 }
 
 typedef struct spmv_ctx {
@@ -35,7 +200,7 @@ static void spmv_rows(void *vc, size_t begin, size_t end, int tid) {
         fr acc, t;
         fr_zero(&acc);
         for (uint64_t k = m->row_ptr[j]; k < m->row_ptr[j + 1]; k++) {
-            fr_mul(&t, &m->val[k], &c->w[m->col[k]]);
+            fr_mul(&t, csr_val(m, k), &c->w[m->col[k]]);
             fr_add(&acc, &acc, &t);
         }
         c->out[j] = acc;

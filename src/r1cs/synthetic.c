@@ -9,10 +9,6 @@
 #include "util/parallel.h"
 #include "util/rng.h"
 
-/* Matrix coefficients are read through CSR_VAL only (a pointer to the Fr value, Montgomery), so
- * that the representation of csr_matrix.val can change in one place. */
-#define CSR_VAL(m, e) (&(m)->val[e])
-
 enum { K_PACK = 0, K_XOR = 1, K_BIT = 2, K_AND = 3 };
 enum { N_FORCED_BITS = 8 };          /* rows 0..7 are BIT rows: booleans to start from */
 enum { PICK_WINDOW = 1 << 16 };      /* random picks come from the last 64Ki rows */
@@ -127,6 +123,22 @@ static uint32_t pick_bool(fill *f, uint32_t j, int want_b) {
     return g->n_inputs + (uint32_t)(fill_rand(f) % N_FORCED_BITS); /* the first rows are BIT rows */
 }
 
+/* The coefficients: 2^i (index i < 64) and -1 (index V_NEG_ONE). A matrix's table holds those it
+ * uses, in order of first use (id[] caches their table ids). */
+enum { V_ONE = 0, V_TWO = 1, V_NEG_ONE = 64, N_VALUES = 65 };
+typedef struct mat_out {
+    csr_builder b;
+    uint32_t id[N_VALUES]; /* CSR_NO_COEF before the value's first use */
+} mat_out;
+
+static cuzk_status put(mat_out *o, uint32_t col, int v, const fr *values) {
+    if (o->id[v] == CSR_NO_COEF) {
+        cuzk_status st = csr_builder_coef(&o->b, &o->id[v], &values[v]);
+        if (st != CUZK_OK) return st;
+    }
+    return csr_builder_push_id(&o->b, col, o->id[v]);
+}
+
 cuzk_status synthetic_r1cs(r1cs *out, const synthetic_params *p, cuzk_error *err) {
     if (!out || !p) return ERR(err, CUZK_ERR_ARG, "synthetic_r1cs: NULL argument");
     memset(out, 0, sizeof *out);
@@ -141,67 +153,48 @@ cuzk_status synthetic_r1cs(r1cs *out, const synthetic_params *p, cuzk_error *err
     out->n_constraints = n;
     out->n_public = p->n_public;
     out->n_vars = synthetic_n_vars(p);
-    csr_matrix *A = &out->a, *B = &out->b, *C = &out->c;
-    A->n_rows = B->n_rows = C->n_rows = n;
-    A->row_ptr = malloc(((size_t)n + 1) * sizeof *A->row_ptr);
-    B->row_ptr = malloc(((size_t)n + 1) * sizeof *B->row_ptr);
-    C->row_ptr = malloc(((size_t)n + 1) * sizeof *C->row_ptr);
-    if (!A->row_ptr || !B->row_ptr || !C->row_ptr) goto nomem;
-    /* pass 1: row pointers */
+    /* pass 1: nonzeros, so that the arrays are allocated once, exactly */
     uint64_t na = 0, nc = 0;
     for (uint32_t j = 0; j < n; j++) {
         uint64_t h = row_hash(&g, j);
         int k = row_kind_h(&g, j, h);
-        A->row_ptr[j] = na;
-        B->row_ptr[j] = j;
-        C->row_ptr[j] = nc;
         na += row_nnz_a(&g, k, h);
         nc += row_nnz_c(k);
     }
-    A->row_ptr[n] = A->nnz = na;
-    B->row_ptr[n] = B->nnz = n;
-    C->row_ptr[n] = C->nnz = nc;
-    A->col = malloc(na * sizeof *A->col);
-    A->val = malloc(na * sizeof *A->val);
-    B->col = malloc((size_t)n * sizeof *B->col);
-    B->val = malloc((size_t)n * sizeof *B->val);
-    C->col = malloc(nc * sizeof *C->col);
-    C->val = malloc(nc * sizeof *C->val);
-    if (!A->col || !A->val || !B->col || !B->val || !C->col || !C->val) goto nomem;
+    mat_out mo[3];
+    for (int i = 0; i < 3; i++)
+        for (int v = 0; v < N_VALUES; v++) mo[i].id[v] = CSR_NO_COEF;
+    mat_out *A = &mo[0], *B = &mo[1], *C = &mo[2];
+    int ok_a = csr_builder_init(&A->b, n, na) == CUZK_OK;
+    int ok_b = csr_builder_init(&B->b, n, n) == CUZK_OK;
+    int ok_c = csr_builder_init(&C->b, n, nc) == CUZK_OK;
+    if (!ok_a || !ok_b || !ok_c) goto nomem;
 
-    fr one, two, neg_one, pow2[64];
-    fr_one(&one);
-    fr_add(&two, &one, &one);
-    fr_neg(&neg_one, &one);
-    pow2[0] = one;
-    for (int i = 1; i < 64; i++) fr_add(&pow2[i], &pow2[i - 1], &pow2[i - 1]);
+    fr values[N_VALUES];
+    fr_one(&values[0]);
+    for (int i = 1; i < 64; i++) fr_add(&values[i], &values[i - 1], &values[i - 1]);
+    fr_neg(&values[V_NEG_ONE], &values[V_ONE]);
 
+    /* pass 2: the rows (the builders' hints are exact, so only a table can allocate) */
     fill f = {&g, g.key ^ 0xf00dull, 0, 0, 0, 1};
-    uint64_t ea = 0, ec = 0;
     for (uint32_t j = 0; j < n; j++) {
         uint64_t h = row_hash(&g, j);
         int k = row_kind_h(&g, j, h);
         uint32_t z = g.n_inputs + j;
         switch (k) {
         case K_BIT:
-            A->col[ea] = z; A->val[ea++] = one;
-            B->col[j] = z; B->val[j] = one;
-            C->col[ec] = z; C->val[ec++] = one;
+            if (put(A, z, V_ONE, values) || put(B, z, V_ONE, values) || put(C, z, V_ONE, values)) goto nomem;
             break;
         case K_AND: {
             uint32_t x = pick_bool(&f, j, 0), y = pick_bool(&f, j, 1);
-            A->col[ea] = x; A->val[ea++] = one;
-            B->col[j] = y; B->val[j] = one;
-            C->col[ec] = z; C->val[ec++] = one;
+            if (put(A, x, V_ONE, values) || put(B, y, V_ONE, values) || put(C, z, V_ONE, values)) goto nomem;
             break;
         }
         case K_XOR: {
             uint32_t x = pick_bool(&f, j, 0), y = pick_bool(&f, j, 1);
-            A->col[ea] = x; A->val[ea++] = two;
-            B->col[j] = y; B->val[j] = one;
-            C->col[ec] = x; C->val[ec++] = one;
-            C->col[ec] = y; C->val[ec++] = one;
-            C->col[ec] = z; C->val[ec++] = neg_one;
+            if (put(A, x, V_TWO, values) || put(B, y, V_ONE, values) || put(C, x, V_ONE, values) ||
+                put(C, y, V_ONE, values) || put(C, z, V_NEG_ONE, values))
+                goto nomem;
             break;
         }
         default: { /* K_PACK */
@@ -209,22 +202,24 @@ cuzk_status synthetic_r1cs(r1cs *out, const synthetic_params *p, cuzk_error *err
             if (f.pending_word) { u = f.pending_word; f.pending_word = 0; }
             else if (f.next_input < g.n_inputs) u = f.next_input++;
             else u = g.n_inputs > 1 ? 1 + (uint32_t)(fill_rand(&f) % (g.n_inputs - 1)) : 0;
-            A->col[ea] = u; A->val[ea++] = one;
+            if (put(A, u, V_ONE, values)) goto nomem;
             uint32_t kb = row_kb(&g, h);
-            for (uint32_t i = 0; i < kb; i++) {
-                A->col[ea] = pick_bool(&f, j, 0);
-                A->val[ea++] = pow2[i & 63];
-            }
-            B->col[j] = 0; B->val[j] = one;
-            C->col[ec] = z; C->val[ec++] = one;
+            for (uint32_t i = 0; i < kb; i++)
+                if (put(A, pick_bool(&f, j, 0), (int)(i & 63), values)) goto nomem;
+            if (put(B, 0, V_ONE, values) || put(C, z, V_ONE, values)) goto nomem;
             f.pending_word = z;
             break;
         }
         }
+        if (csr_builder_end_row(&A->b) || csr_builder_end_row(&B->b) || csr_builder_end_row(&C->b)) goto nomem;
     }
+    csr_builder_finish(&A->b, &out->a);
+    csr_builder_finish(&B->b, &out->b);
+    csr_builder_finish(&C->b, &out->c);
     return CUZK_OK;
 nomem:
-    r1cs_free(out);
+    for (int i = 0; i < 3; i++) csr_builder_free(&mo[i].b);
+    memset(out, 0, sizeof *out);
     return ERR(err, CUZK_ERR_NOMEM, "synthetic_r1cs: cannot allocate the matrices of %u rows", n);
 }
 
@@ -284,22 +279,22 @@ static int wit_check_row(wit_ctx *c, uint32_t j, uint32_t u) {
         return 1;
     }
     uint64_t b0 = B->row_ptr[j], b1 = B->row_ptr[j + 1];
-    if (b1 - b0 != 1 || b1 > B->nnz || !fr_eq(CSR_VAL(B, b0), &c->one)) return 0;
+    if (b1 - b0 != 1 || b1 > B->nnz || !fr_eq(csr_val(B, b0), &c->one)) return 0;
     uint32_t x = A->col[a0], y = B->col[b0];
     switch (kind) {
     case K_AND: /* x * y = z */
-        if (x >= z || y >= z || !fr_eq(CSR_VAL(A, a0), &c->one) || !fr_eq(CSR_VAL(C, c0), &c->one)) return 0;
+        if (x >= z || y >= z || !fr_eq(csr_val(A, a0), &c->one) || !fr_eq(csr_val(C, c0), &c->one)) return 0;
         c->bv[z] = BV_AND;
         break;
     case K_XOR: /* 2x * y = x + y - z */
-        if (x >= z || y >= z || !fr_eq(CSR_VAL(A, a0), &c->two) || C->col[c0] != x || C->col[c0 + 1] != y ||
-            !fr_eq(CSR_VAL(C, c0), &c->one) || !fr_eq(CSR_VAL(C, c0 + 1), &c->one) ||
-            !fr_eq(CSR_VAL(C, c0 + 2), &c->neg_one))
+        if (x >= z || y >= z || !fr_eq(csr_val(A, a0), &c->two) || C->col[c0] != x || C->col[c0 + 1] != y ||
+            !fr_eq(csr_val(C, c0), &c->one) || !fr_eq(csr_val(C, c0 + 1), &c->one) ||
+            !fr_eq(csr_val(C, c0 + 2), &c->neg_one))
             return 0;
         c->bv[z] = BV_XOR;
         break;
     default: /* K_PACK: (u + sum v_i b_i) * ONE = z; the b_i are checked to be booleans in pass 2 */
-        if (x != u || y != 0 || !fr_eq(CSR_VAL(A, a0), &c->one) || !fr_eq(CSR_VAL(C, c0), &c->one)) return 0;
+        if (x != u || y != 0 || !fr_eq(csr_val(A, a0), &c->one) || !fr_eq(csr_val(C, c0), &c->one)) return 0;
         for (uint64_t e = a0 + 1; e < a1; e++)
             if (A->col[e] >= z) return 0;
         c->bv[z] = BV_FIELD;
@@ -376,7 +371,7 @@ static void wit_pass2(void *ctx, size_t k_begin, size_t k_end, int tid) {
             for (uint64_t e = A->row_ptr[j] + 1, e1 = A->row_ptr[j + 1]; e < e1; e++) {
                 uint8_t b = bv[A->col[e]];
                 if (b > 1) { wit_note_bad(c, j); return; }
-                if (b) fr_add(&run, &run, CSR_VAL(A, e));
+                if (b) fr_add(&run, &run, csr_val(A, e));
             }
             c->w[v] = run;
         }
@@ -464,8 +459,8 @@ cuzk_status synthetic_stats_compute(synthetic_stats *out, const r1cs *cs, const 
     memset(out, 0, sizeof *out);
     uint8_t *flags = calloc(cs->n_vars ? cs->n_vars : 1, 1);
     if (!flags) return ERR(err, CUZK_ERR_NOMEM, "synthetic_stats_compute: %u bytes", cs->n_vars);
-    for (uint64_t e = 0; e < cs->a.nnz; e++) if (!fr_is_zero(&cs->a.val[e])) flags[cs->a.col[e]] |= 1;
-    for (uint64_t e = 0; e < cs->b.nnz; e++) if (!fr_is_zero(&cs->b.val[e])) flags[cs->b.col[e]] |= 2;
+    for (uint64_t e = 0; e < cs->a.nnz; e++) if (!fr_is_zero(csr_val(&cs->a, e))) flags[cs->a.col[e]] |= 1;
+    for (uint64_t e = 0; e < cs->b.nnz; e++) if (!fr_is_zero(csr_val(&cs->b, e))) flags[cs->b.col[e]] |= 2;
     size_t n_inputs = (size_t)cs->n_public + 1, n_aux = cs->n_vars - n_inputs, in_a = 0, in_b = 0, v01 = 0, v1 = 0;
     for (size_t i = n_inputs; i < cs->n_vars; i++) {
         in_a += flags[i] & 1;
