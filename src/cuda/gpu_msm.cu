@@ -17,9 +17,10 @@
  *        value = k | sign << 31); digit 0 gets the key NB (= W * 2^(c-1)), which sorts last and is
  *        ignored.
  *     b. cub::DeviceRadixSort::SortPairs (double buffer) over the keys (ceil(log2(NB + 1)) bits).
- *     c. bucket bounds from the sorted keys; a bucket of at most K pairs (twice the average) is one
- *        task, a larger one is split into tasks of at most min(K, 256) pairs (cub::DeviceScan gives
- *        task offsets), so one hot bucket (all scalars equal) still spreads over many threads.
+ *     c. bucket bounds from the sorted keys; a bucket of at most 4K pairs (K: twice the average)
+ *        is split into tasks of at most K pairs, a larger one into tasks of at most min(K, 256)
+ *        pairs (cub::DeviceScan gives task offsets), so one hot bucket (all scalars equal) still
+ *        spreads over many threads.
  *     d. msm_accumulate_kernel: thread per task, XYZZ accumulator, mixed additions of affine bases
  *        (y negated for negative digits); msm_bucket_sum_kernel adds each light bucket's task
  *        partials on one thread, msm_heavy_bucket_kernel those of buckets with more than 32
@@ -195,14 +196,17 @@ __global__ void msm_bounds_kernel(const uint32_t *__restrict__ keys, size_t np, 
     if (j + 1 == np || keys[j + 1] != k) bend[k] = (uint32_t)(j + 1);
 }
 
-/* Tasks of bucket b: one when size <= K (the usual bucket: K is twice the average), else
- * ceil(size / min(K, TASK_HEAVY)). A heavy bucket (many scalars sharing a window digit: field
- * elements that differ only in their low bits, e.g. p - small or chained sums) thus becomes many
- * short serial runs (<= 256 additions) at full occupancy; its partials are then summed by a block
- * tree (msm_heavy_bucket_kernel: ~(partials / 128) + 7 dependent additions) instead of one thread.
- * Light buckets (<= HEAVY_PARTIALS partials) are summed serially by msm_bucket_sum_kernel. */
+/* Tasks of bucket b: ceil(size / K) while size <= 4K (K is twice the average: the buckets of
+ * uniform scalars), else ceil(size / min(K, TASK_HEAVY)). A heavy bucket (many scalars sharing a
+ * window digit: field elements that differ only in their low bits, e.g. p - small or chained
+ * sums) thus becomes many short serial runs (<= 256 additions) at full occupancy; its partials
+ * are then summed by a block tree (msm_heavy_bucket_kernel: ~(partials / 128) + 7 dependent
+ * additions) instead of one thread. Light buckets (<= HEAVY_PARTIALS partials) are summed
+ * serially by msm_bucket_sum_kernel. Measured (bench/GPU_RESULTS.md, session 3): splitting every
+ * bucket above K into 256-pair tasks made uniform MSMs 7-20 % slower (warps mixing 256- and
+ * 2K-pair tasks), hence the 4K threshold. */
 __device__ __forceinline__ uint32_t msm_bucket_tasks(uint32_t size, uint32_t K) {
-    if (size <= K) return size ? 1u : 0u;
+    if (size <= 4 * K) return (size + K - 1) / K;
     const uint32_t k = K < TASK_HEAVY ? K : TASK_HEAVY;
     return (size + k - 1) / k;
 }
