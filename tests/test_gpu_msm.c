@@ -608,6 +608,44 @@ TEST(gpu_msm, heavy_buckets) {
     gpu_ctx_destroy(ctx);
 }
 
+/* Windows of 13..18 bits (the defaults of large MSMs, forced here through CUZK_MSM_WINDOW on a
+ * small one) against the CPU, with random, 95 % 0/1 and r - small scalars. */
+TEST(gpu_msm, forced_windows) {
+    NEED_GPU();
+    gpu_ctx *ctx = new_ctx();
+    REQUIRE(ctx);
+    const size_t n = 20011;
+    g1_affine *b = malloc(n * sizeof *b);
+    scalar256 *s = malloc(n * sizeof *s);
+    REQUIRE(b && s);
+    rand_bases(b, n);
+    const char *old = getenv("CUZK_MSM_WINDOW");
+    for (int c = 13; c <= 18; c++) {
+        char v[8], what[64];
+        snprintf(v, sizeof v, "%d", c);
+        setenv("CUZK_MSM_WINDOW", v, 1);
+        REQUIRE(gpu_msm_window_bits(n) == c);
+        for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
+        snprintf(what, sizeof what, "random, c=%d", c);
+        check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+        mix_scalars(s, n, 0.95);
+        snprintf(what, sizeof what, "95%% 0/1, c=%d", c);
+        check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+        for (size_t i = 0; i < n; i++) r_minus(&s[i], 1 + (test_rand64() & 0xfff));
+        snprintf(what, sizeof what, "r - small, c=%d", c);
+        check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+    }
+    if (old) setenv("CUZK_MSM_WINDOW", old, 1);
+    else unsetenv("CUZK_MSM_WINDOW");
+    /* the defaults: 16 at 2^20..2^23, then ~256 pairs per bucket */
+    CHECK_EQ_INT(gpu_msm_window_bits((size_t)1 << 20), 16);
+    CHECK_EQ_INT(gpu_msm_window_bits((size_t)1 << 24), 17);
+    CHECK_EQ_INT(gpu_msm_window_bits((size_t)1 << 25), 18);
+    free(b);
+    free(s);
+    gpu_ctx_destroy(ctx);
+}
+
 TEST(gpu_msm, size_2_16_plus_3) {
     NEED_GPU();
     gpu_ctx *ctx = new_ctx();

@@ -928,9 +928,14 @@ extern "C" int gpu_msm_window_bits(size_t n) {
     }
     int lg = 0;
     while (lg < 63 && ((size_t)2 << lg) <= n) lg++;
-    int c = lg - 4;
+    /* from 2^24 points: ~256 pairs per bucket (c = lg - 7), measured best at 2^24 (c = 17: 240 ms
+     * against 250 at c = 16; c = 18: 280; c = 20: 399; bench/GPU_RESULTS.md, session 3): shorter
+     * tasks lose more to per-task overhead and uneven bucket sizes, longer windows add buckets to
+     * reduce. Below, lg - 4 up to 16 (the reduction's fixed cost matters more). */
+    int c = lg >= 24 ? lg - 7 : lg - 4;
     if (c < 4) c = 4;
-    if (c > 16) c = 16;
+    if (lg < 24 && c > 16) c = 16;
+    if (c > 18) c = 18;
     return c;
 }
 
