@@ -608,8 +608,8 @@ TEST(gpu_msm, heavy_buckets) {
     gpu_ctx_destroy(ctx);
 }
 
-/* Windows of 13..18 bits (the defaults of large MSMs, forced here through CUZK_MSM_WINDOW on a
- * small one) against the CPU, with random, 95 % 0/1 and r - small scalars. */
+/* Windows of 13..18 bits (forced through CUZK_MSM_WINDOW on a small MSM: the experiments'
+ * windows) against the CPU, with random, 95 % 0/1 and r - small scalars. */
 TEST(gpu_msm, forced_windows) {
     NEED_GPU();
     gpu_ctx *ctx = new_ctx();
@@ -637,10 +637,10 @@ TEST(gpu_msm, forced_windows) {
     }
     if (old) setenv("CUZK_MSM_WINDOW", old, 1);
     else unsetenv("CUZK_MSM_WINDOW");
-    /* the defaults: 16 at 2^20..2^23, then ~256 pairs per bucket */
+    /* the defaults: lg - 4 up to 16 */
+    CHECK_EQ_INT(gpu_msm_window_bits((size_t)1 << 12), 8);
     CHECK_EQ_INT(gpu_msm_window_bits((size_t)1 << 20), 16);
-    CHECK_EQ_INT(gpu_msm_window_bits((size_t)1 << 24), 17);
-    CHECK_EQ_INT(gpu_msm_window_bits((size_t)1 << 25), 18);
+    CHECK_EQ_INT(gpu_msm_window_bits((size_t)1 << 25), 16);
     free(b);
     free(s);
     gpu_ctx_destroy(ctx);

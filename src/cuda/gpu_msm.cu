@@ -928,14 +928,15 @@ extern "C" int gpu_msm_window_bits(size_t n) {
     }
     int lg = 0;
     while (lg < 63 && ((size_t)2 << lg) <= n) lg++;
-    /* from 2^24 points: ~256 pairs per bucket (c = lg - 7), measured best at 2^24 (c = 17: 240 ms
-     * against 250 at c = 16; c = 18: 280; c = 20: 399; bench/GPU_RESULTS.md, session 3): shorter
-     * tasks lose more to per-task overhead and uneven bucket sizes, longer windows add buckets to
-     * reduce. Below, lg - 4 up to 16 (the reduction's fixed cost matters more). */
-    int c = lg >= 24 ? lg - 7 : lg - 4;
+    /* lg - 4, at most 16. Larger windows were measured (bench/GPU_RESULTS.md, session 3): on
+     * uniform scalars below 2^254, c = 17 at 2^24 is 4 % faster (240 against 250 ms) and c = 18
+     * at 2^25 3 % (475 against 488), but on the prover's H scalars (uniform below r) c = 18 made
+     * the 2^27 H MSM 5 % slower (1 894 against 1 807 ms): its top window holds only 3 bits of r,
+     * one heavy bucket per digit. Per-bucket tasks lose to short, uneven buckets beyond that
+     * (c = 20: 399 ms at 2^24). */
+    int c = lg - 4;
     if (c < 4) c = 4;
-    if (lg < 24 && c > 16) c = 16;
-    if (c > 18) c = 18;
+    if (c > 16) c = 16;
     return c;
 }
 
