@@ -231,3 +231,52 @@ TEST(r1cs, synthetic_tables) {
           csr_coef_find(&cs.c, &minus_one) != CSR_NO_COEF);
     r1cs_free(&cs);
 }
+
+/* Density bitmaps against a naive byte map from the values that went in: a column counts only
+ * with a nonzero coefficient (MIXED draws zeros), any n_vars (not a multiple of 64), 1..7
+ * threads; a column beyond n_vars is refused. */
+TEST(r1cs, density_bitmap_vs_naive) {
+    for (int it = 0; it < test_iters(4); it++) {
+        for (int kind = 0; kind < 3; kind++) {
+            uint32_t rows = 1 + (uint32_t)(test_rand64() % 3000), cols = 1 + (uint32_t)(test_rand64() % 700);
+            test_csr t;
+            REQUIRE(test_csr_make(&t, rows, cols, 3, kind, true));
+            uint8_t *naive = calloc(cols, 1);
+            REQUIRE(naive);
+            size_t want = 0;
+            for (uint64_t k = 0; k < t.nnz; k++)
+                if (!fr_is_zero(&t.val[k]) && !naive[t.col[k]]) { naive[t.col[k]] = 1; want++; }
+            for (int th = 1; th <= 7; th += 3) {
+                r1cs_density d;
+                REQUIRE(r1cs_density_of(&d, &t.m, cols, th, NULL) == CUZK_OK);
+                CHECK_EQ_INT(d.n_vars, cols);
+                CHECK_MSG(d.count == want, "kind %d threads %d: count %zu, naive %zu", kind, th, d.count, want);
+                size_t bad = SIZE_MAX;
+                for (size_t i = 0; i < cols && bad == SIZE_MAX; i++)
+                    if (r1cs_density_test(&d, i) != naive[i]) bad = i;
+                CHECK_MSG(bad == SIZE_MAX, "kind %d threads %d: column %zu", kind, th, bad);
+                /* the bits past n_vars in the last word stay clear */
+                if (cols % 64) CHECK((d.words[cols / 64] >> (cols % 64)) == 0);
+                r1cs_density_free(&d);
+                CHECK(d.words == NULL);
+            }
+            /* a matrix with columns beyond n_vars */
+            if (t.nnz) {
+                uint32_t maxc = 0;
+                for (uint64_t k = 0; k < t.nnz; k++) if (t.col[k] > maxc) maxc = t.col[k];
+                r1cs_density d;
+                cuzk_error e = {0};
+                bool any_nonzero_at_max = false;
+                for (uint64_t k = 0; k < t.nnz; k++)
+                    if (t.col[k] == maxc && !fr_is_zero(&t.val[k])) any_nonzero_at_max = true;
+                if (any_nonzero_at_max) {
+                    CHECK_EQ_INT(r1cs_density_of(&d, &t.m, maxc, 2, &e), CUZK_ERR_ARG);
+                    CHECK(d.words == NULL && d.count == 0);
+                }
+            }
+            free(naive);
+            test_csr_free(&t);
+        }
+    }
+    CHECK_EQ_INT(r1cs_density_of(NULL, NULL, 1, 1, NULL), CUZK_ERR_ARG);
+}

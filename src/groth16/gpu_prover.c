@@ -199,16 +199,16 @@ static cuzk_status build_selections(uint32_t **idx_a, size_t *n_a, uint32_t **id
                                     const bellperson_params *p, const r1cs *cs, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
     size_t n_w = cs->n_vars, n_inputs = (size_t)cs->n_public + 1;
-    uint8_t *da = calloc(n_w, 1), *db = calloc(n_w, 1);
+    r1cs_density da = {0}, db = {0};
     *idx_a = malloc((n_w ? n_w : 1) * sizeof(uint32_t));
     *idx_b = malloc((n_w ? n_w : 1) * sizeof(uint32_t));
-    if (!da || !db || !*idx_a || !*idx_b) { st = ERR(err, CUZK_ERR_NOMEM, "density selections (%zu variables)", n_w); goto out; }
-    groth16_matrix_density(da, &cs->a);
-    groth16_matrix_density(db, &cs->b);
+    if (!*idx_a || !*idx_b) { st = ERR(err, CUZK_ERR_NOMEM, "density selections (%zu variables)", n_w); goto out; }
+    if ((st = r1cs_density_of(&da, &cs->a, n_w, 0, err)) != CUZK_OK) goto out;
+    if ((st = r1cs_density_of(&db, &cs->b, n_w, 0, err)) != CUZK_OK) goto out;
     size_t ka = 0, kb = 0;
     for (size_t i = 0; i < n_w; i++) {
-        if (i < n_inputs || da[i]) (*idx_a)[ka++] = (uint32_t)i;
-        if (db[i]) (*idx_b)[kb++] = (uint32_t)i;
+        if (i < n_inputs || r1cs_density_test(&da, i)) (*idx_a)[ka++] = (uint32_t)i;
+        if (r1cs_density_test(&db, i)) (*idx_b)[kb++] = (uint32_t)i;
     }
     if (ka != p->n_a) { st = ERR(err, CUZK_ERR_MISMATCH, "A query has %u points but the circuit selects %zu", p->n_a, ka); goto out; }
     if (kb != p->n_b_g1 || kb != p->n_b_g2) {
@@ -218,8 +218,8 @@ static cuzk_status build_selections(uint32_t **idx_a, size_t *n_a, uint32_t **id
     *n_a = ka;
     *n_b = kb;
 out:
-    free(da);
-    free(db);
+    r1cs_density_free(&da);
+    r1cs_density_free(&db);
     if (st != CUZK_OK) {
         free(*idx_a); free(*idx_b);
         *idx_a = *idx_b = NULL;

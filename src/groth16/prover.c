@@ -195,11 +195,6 @@ static void pending_join_b2(groth16_pending *pend) {
     }
 }
 
-void groth16_matrix_density(uint8_t *dens, const csr_matrix *m) {
-    for (uint64_t i = 0; i < m->nnz; i++)
-        if (!fr_is_zero(csr_val(m, i))) dens[m->col[i]] = 1;
-}
-
 int groth16_bellperson_log_m(const r1cs *cs) {
     size_t n = (size_t)cs->n_constraints + (size_t)cs->n_public + 1;
     int log_m = 1;
@@ -217,7 +212,7 @@ size_t groth16_bellperson_start_bytes(const bellperson_params *p, const r1cs *cs
                    + m * sizeof(scalar256)     /* h scalars */
                    + 2 * n_w * sizeof(scalar256) /* witness scalars, A selection */
                    + n_b * sizeof(scalar256)   /* B selection, kept by the pending */
-                   + 2 * n_w                   /* density bytes */
+                   + 2 * ((n_w + 63) / 64 * 8) /* density bitmaps of A and B */
                    + sizeof(groth16_pending);
     /* transient MSM buckets and partial sums (freed inside g1_msm / g2_msm) */
     int c = msm_window_bits(big);
@@ -247,7 +242,7 @@ cuzk_status groth16_prove_bellperson_start(groth16_pending **out, const bellpers
     double t0 = now_ms(), t1;
     fr *a = NULL, *b = NULL, *c = NULL;
     scalar256 *ws = NULL, *sel = NULL, *hs = NULL;
-    uint8_t *dens_a = NULL, *dens_b = NULL;
+    r1cs_density dens_a = {0}, dens_b = {0};
     ntt_domain d = {0};
     groth16_pending *pend = NULL;
     if (t) *t = tm;
@@ -271,9 +266,7 @@ cuzk_status groth16_prove_bellperson_start(groth16_pending **out, const bellpers
     ws = malloc(n_w * sizeof *ws);
     sel = malloc(n_w * sizeof *sel);
     hs = malloc(m * sizeof *hs);
-    dens_a = calloc(n_w, 1);
-    dens_b = calloc(n_w, 1);
-    if (!pend || !a || !b || !c || !ws || !sel || !hs || !dens_a || !dens_b) {
+    if (!pend || !a || !b || !c || !ws || !sel || !hs) {
         st = ERR(err, CUZK_ERR_NOMEM, "prover scratch (%zu rows)", m);
         goto out;
     }
@@ -284,8 +277,8 @@ cuzk_status groth16_prove_bellperson_start(groth16_pending **out, const bellpers
     csr_spmv(b, &cs->b, w, nthreads);
     csr_spmv(c, &cs->c, w, nthreads);
     for (size_t i = 0; i < n_inputs; i++) a[cs->n_constraints + i] = w[i];
-    groth16_matrix_density(dens_a, &cs->a);
-    groth16_matrix_density(dens_b, &cs->b);
+    if ((st = r1cs_density_of(&dens_a, &cs->a, n_w, nthreads, err)) != CUZK_OK) goto out;
+    if ((st = r1cs_density_of(&dens_b, &cs->b, n_w, nthreads, err)) != CUZK_OK) goto out;
     t1 = now_ms(); tm.abc_ms = t1 - t0; t0 = t1;
 
     /* 2. h coefficients; a, b, c and the twiddles are done after this */
@@ -306,7 +299,7 @@ cuzk_status groth16_prove_bellperson_start(groth16_pending **out, const bellpers
     /* 3. G1 MSMs. A: all inputs (dense by the extra rows), then aux with A-density. */
     size_t k = 0;
     for (size_t i = 0; i < n_w; i++)
-        if (i < n_inputs || dens_a[i]) sel[k++] = ws[i];
+        if (i < n_inputs || r1cs_density_test(&dens_a, i)) sel[k++] = ws[i];
     if (k != p->n_a) {
         st = ERR(err, CUZK_ERR_MISMATCH, "A query has %u points but the witness selects %zu", p->n_a, k);
         goto out;
@@ -316,7 +309,7 @@ cuzk_status groth16_prove_bellperson_start(groth16_pending **out, const bellpers
     /* B: inputs and aux with B-density; the selection is kept for B_G2 in finish */
     k = 0;
     for (size_t i = 0; i < n_w; i++)
-        if (dens_b[i]) sel[k++] = ws[i];
+        if (r1cs_density_test(&dens_b, i)) sel[k++] = ws[i];
     if (k != p->n_b_g1 || k != p->n_b_g2) {
         st = ERR(err, CUZK_ERR_MISMATCH, "B queries have %u/%u points but the witness selects %zu",
                  p->n_b_g1, p->n_b_g2, k);
@@ -326,8 +319,8 @@ cuzk_status groth16_prove_bellperson_start(groth16_pending **out, const bellpers
     if (!pend->b_scalars) { st = ERR(err, CUZK_ERR_NOMEM, "B scalars (%zu)", k); goto out; }
     pend->n_b = k;
     memcpy(pend->b_scalars, sel, k * sizeof *sel);
-    groth16_release_buf(release, release_ctx, dens_a, n_w); dens_a = NULL;
-    groth16_release_buf(release, release_ctx, dens_b, n_w); dens_b = NULL;
+    groth16_release_buf(release, release_ctx, dens_a.words, (n_w + 63) / 64 * 8); dens_a.words = NULL;
+    groth16_release_buf(release, release_ctx, dens_b.words, (n_w + 63) / 64 * 8); dens_b.words = NULL;
     if ((st = groth16_g1_msm(&pend->mr.b1, p->b_g1, pend->b_scalars, k, nthreads, err)) != CUZK_OK) goto out;
     groth16_release_buf(release, release_ctx, sel, n_w * sizeof *sel); sel = NULL;
     t1 = now_ms(); tm.msm_b1_ms = t1 - t0; t0 = t1;
@@ -357,8 +350,8 @@ out:
     groth16_release_buf(release, release_ctx, ws, n_w * sizeof *ws);
     groth16_release_buf(release, release_ctx, sel, n_w * sizeof *sel);
     groth16_release_buf(release, release_ctx, hs, m * sizeof *hs);
-    groth16_release_buf(release, release_ctx, dens_a, n_w);
-    groth16_release_buf(release, release_ctx, dens_b, n_w);
+    groth16_release_buf(release, release_ctx, dens_a.words, (n_w + 63) / 64 * 8);
+    groth16_release_buf(release, release_ctx, dens_b.words, (n_w + 63) / 64 * 8);
     groth16_pending_free(pend);
     tm.total_ms = tm.abc_ms + tm.h_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_l_ms + tm.msm_h_ms;
     if (t) *t = tm;

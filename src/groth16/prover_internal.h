@@ -42,9 +42,6 @@ void groth16_release_buf(groth16_release_fn release, void *ctx, void *ptr, size_
 /* Montgomery -> canonical scalars, n entries, on nthreads threads. */
 void groth16_frs_to_scalars(scalar256 *out, const fr *in, size_t n, int nthreads);
 
-/* dens[k] = 1 for every variable k with a nonzero coefficient in some row of m (dens must hold
- * max column + 1 bytes, zeroed by the caller). */
-void groth16_matrix_density(uint8_t *dens, const csr_matrix *m);
 
 /* log2 of bellperson's domain: the smallest m = 2^k >= n_constraints + n_public + 1. */
 int groth16_bellperson_log_m(const r1cs *cs);

@@ -4,6 +4,7 @@
 #include "util/parallel.h"
 #include "util/rng.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -239,4 +240,59 @@ cuzk_status r1cs_check_witness(const r1cs *cs, const fr *w, size_t n_w, uint32_t
     }
     free(abc);
     return st;
+}
+
+/* ---- density bitmaps ---------------------------------------------------------------------- */
+typedef struct {
+    const csr_matrix *m;
+    const uint8_t *zero;     /* per table entry: the coefficient is 0 */
+    _Atomic uint64_t *words;
+    size_t n_vars;
+    _Atomic int bad;         /* a column >= n_vars was seen */
+} density_ctx;
+
+static void density_range(void *vc, size_t begin, size_t end, int tid) {
+    (void)tid;
+    density_ctx *c = vc;
+    for (size_t k = begin; k < end; k++) {
+        if (c->zero[c->m->coef_id[k]]) continue;
+        uint32_t col = c->m->col[k];
+        if (col >= c->n_vars) { atomic_store_explicit(&c->bad, 1, memory_order_relaxed); continue; }
+        uint64_t bit = 1ull << (col & 63);
+        /* most nonzeros hit an already set bit: read first, OR only when it is missing */
+        if (!(atomic_load_explicit(&c->words[col >> 6], memory_order_relaxed) & bit))
+            atomic_fetch_or_explicit(&c->words[col >> 6], bit, memory_order_relaxed);
+    }
+}
+
+cuzk_status r1cs_density_of(r1cs_density *out, const csr_matrix *m, size_t n_vars, int nthreads, cuzk_error *err) {
+    if (!out) return ERR(err, CUZK_ERR_ARG, "r1cs_density_of: NULL output");
+    memset(out, 0, sizeof *out);
+    if (!m) return ERR(err, CUZK_ERR_ARG, "r1cs_density_of: NULL matrix");
+    size_t nw = (n_vars + 63) / 64;
+    _Atomic uint64_t *words = calloc(nw ? nw : 1, sizeof *words);
+    uint8_t *zero = malloc(m->n_coef ? m->n_coef : 1);
+    if (!words || !zero) {
+        free((void *)words);
+        free(zero);
+        return ERR(err, CUZK_ERR_NOMEM, "density bitmap of %zu variables", n_vars);
+    }
+    for (uint32_t i = 0; i < m->n_coef; i++) zero[i] = fr_is_zero(&m->coef[i]);
+    density_ctx c = {m, zero, words, n_vars, 0};
+    parallel_for(m->nnz, nthreads, density_range, &c);
+    free(zero);
+    if (atomic_load(&c.bad)) {
+        free((void *)words);
+        return ERR(err, CUZK_ERR_ARG, "r1cs_density_of: a column is >= %zu variables", n_vars);
+    }
+    out->words = (uint64_t *)words;
+    out->n_vars = n_vars;
+    for (size_t i = 0; i < nw; i++) out->count += (size_t)__builtin_popcountll(out->words[i]);
+    return CUZK_OK;
+}
+
+void r1cs_density_free(r1cs_density *d) {
+    if (!d) return;
+    free(d->words);
+    memset(d, 0, sizeof *d);
 }

@@ -50,6 +50,26 @@ static inline const fr *csr_val(const csr_matrix *m, uint64_t k) { return &m->co
 #define CSR_NO_COEF UINT32_MAX
 uint32_t csr_coef_find(const csr_matrix *m, const fr *v);
 
+/* ---- density bitmaps --------------------------------------------------------------------
+ * Which variables a matrix uses: bit k (of words[k / 64], least significant first) is set iff
+ * column k has a nonzero coefficient in some row (a coefficient that is 0 does not count).
+ * bellperson's "density" of the A and B queries: the A query holds the inputs and the A-dense
+ * aux variables, the B queries the B-dense variables. ceil(n_vars / 64) words (16 MB at 130M
+ * variables), bits at and past n_vars are 0; count = number of set bits. Owned by the caller
+ * (r1cs_density_free). */
+typedef struct r1cs_density {
+    uint64_t *words;
+    size_t n_vars;
+    size_t count;
+} r1cs_density;
+
+/* Fills *out for m over n_vars columns (every col of m must be < n_vars). Multithreaded over
+ * nonzeros (nthreads <= 0: default; words are set with atomic OR). Errors: CUZK_ERR_ARG (NULL, a
+ * column >= n_vars), CUZK_ERR_NOMEM; *out is zeroed on error. Thread-safe (reads m only). */
+cuzk_status r1cs_density_of(r1cs_density *out, const csr_matrix *m, size_t n_vars, int nthreads, cuzk_error *err);
+static inline int r1cs_density_test(const r1cs_density *d, size_t k) { return (int)((d->words[k >> 6] >> (k & 63)) & 1); }
+void r1cs_density_free(r1cs_density *d);
+
 typedef struct r1cs {
     uint32_t n_constraints; /* rows */
     uint32_t n_vars;        /* wires, ONE included */
