@@ -107,9 +107,19 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     uint64_t circuit_seed = 1;
     cuzk_check_level params_check = CUZK_CHECK_CURVE;
     int device = 0;
+    static const char *const with_value[] = {"--partitions", "--constraints", "--proofs", "--synthesis-workers",
+                                             "--finish-workers", "--threads", "--device", "--public", "--backend",
+                                             "--budget-mib", "--frac01", "--trace", "--params", "--circuit-seed"};
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
+        for (size_t q = 0; q < sizeof with_value / sizeof *with_value; q++)
+            if (!strcmp(a, with_value[q]) && (!more || !strncmp(argv[i + 1], "--", 2))) {
+                fprintf(stderr, "cuzk bench pipeline: %s needs a value%s%s%s\n", a, more ? " (got '" : "",
+                        more ? argv[i + 1] : "", more ? "')" : "");
+                fprintf(stderr, "  (cuzk bench pipeline --help lists the options)\n");
+                return 2;
+            }
         long v;
         double d;
 #define LONG_OPT(name, lo, hi, dst)                                                                 \
@@ -144,15 +154,21 @@ int cuzk_bench_pipeline(int argc, char **argv) {
         }
         else if (!strcmp(a, "--timings")) timings = 1;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
-        else { fprintf(stderr, "cuzk bench pipeline: unknown option '%s'\n", a); usage(stderr); return 2; }
+        else {
+            fprintf(stderr, "cuzk bench pipeline: unknown option '%s'\n  (cuzk bench pipeline --help lists the options)\n", a);
+            return 2;
+        }
     }
     if (trace) {
-        /* fail now, not after the run */
-        int existed = access(trace, F_OK) == 0;
-        FILE *tf = fopen(trace, "a");
-        if (!tf) { fprintf(stderr, "cuzk bench pipeline: cannot write the trace %s: %s\n", trace, strerror(errno)); return 3; }
-        fclose(tf);
-        if (!existed) unlink(trace);
+        /* fail now, not after the run; nothing is opened (a FIFO would see an early end) */
+        const char *ins[1] = {params_path};
+        const char *outs[1] = {trace};
+        cuzk_error oe = {0};
+        cuzk_status ost = cuzk_check_outputs(ins, 1, outs, 1, &oe);
+        if (ost != CUZK_OK) {
+            fprintf(stderr, "cuzk bench pipeline: --trace: %s\n", oe.msg);
+            return ost == CUZK_ERR_ARG ? 2 : 3;
+        }
     }
     double params_file_bytes = 0;
     if (params_path) {
@@ -190,7 +206,8 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     if (groth16_backend_resolve(req, &gb, &err) != CUZK_OK) { fprintf(stderr, "cuzk bench pipeline: %s\n", err.msg); return 4; }
     /* the setup's fixed-base multiplications follow the process-wide backend */
     groth16_backend_set(gb);
-    printf("# cuzk bench pipeline | cuzk %s (git %s) | backend %s | %d CPUs, prove threads %d | S=%d F=%d\n",
+    printf("# cuzk bench pipeline | cuzk %s (git %s) | backend %s | %d CPUs, prove threads %d | synthesis workers %d, "
+           "finish workers %d\n",
            CUZK_VERSION, CUZK_GIT_HASH, groth16_backend_name(gb), cuzk_num_threads(), threads, S, F);
 
     synthetic_params sp;
@@ -286,13 +303,22 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     cuzk_job_id *ids = calloc(K, sizeof *ids);
     cuzk_job_result *res = calloc(K, sizeof *res);
     if (!bs || !ids || !res || cuzk_engine_create(&e, &o, &err) != CUZK_OK) {
-        fprintf(stderr, "engine: %s\n", err.msg);
+        fprintf(stderr, "cuzk bench pipeline: engine: %s\n", err.msg);
         rc = 4;
         goto out;
     }
     t0 = now_ms();
-    if (cuzk_engine_preload(e, &cc, &err) != CUZK_OK) { fprintf(stderr, "preload: %s\n", err.msg); rc = 4; goto out; }
+    {
+        cuzk_status pst = cuzk_engine_preload(e, &cc, &err);
+        if (pst != CUZK_OK) {
+            fprintf(stderr, "cuzk bench pipeline: preload: %s%s\n", err.msg,
+                    pst == CUZK_ERR_MISMATCH && params_path ? " (are the parameters for this circuit? see --circuit-seed / --frac01)" : "");
+            rc = pst == CUZK_ERR_MISMATCH ? 3 : 4;
+            goto out;
+        }
+    }
     t_cold += now_ms() - t0;
+    if (gb != GROTH16_BACKEND_GPU) printf("preload: %.1f ms\n", now_ms() - t0);
     if (gb == GROTH16_BACKEND_GPU) {
         cuzk_engine_stats es0;
         cuzk_engine_get_stats(e, &es0);
@@ -314,11 +340,16 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     for (uint32_t k = 0; k < K; k++) {
         bs[k] = (bench_synth){&cs, &sp, k, synth_threads};
         cuzk_job_desc d = {&cc, P, bench_synth_cb, &bs[k], NULL, 0};
-        if (cuzk_engine_submit(e, &d, &ids[k], &err) != CUZK_OK) { fprintf(stderr, "submit: %s\n", err.msg); rc = 4; goto out; }
+        if (cuzk_engine_submit(e, &d, &ids[k], &err) != CUZK_OK) {
+            fprintf(stderr, "cuzk bench pipeline: submit: %s\n", err.msg);
+            rc = 4;
+            goto out;
+        }
     }
     for (uint32_t k = 0; k < K; k++) {
         if (cuzk_engine_wait(e, ids[k], &res[k], &err) != CUZK_OK || res[k].state != CUZK_JOB_DONE) {
-            fprintf(stderr, "job %u: %s\n", k, err.msg);
+            fprintf(stderr, "cuzk bench pipeline: job %llu failed: %s%s\n", (unsigned long long)ids[k], err.msg,
+                    params_path ? " (are the parameters for this circuit? see --circuit-seed / --frac01)" : "");
             rc = 3;
         }
     }
@@ -346,7 +377,14 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     }
     double t_ver = now_ms() - t_ver0;
     printf("verified: %u/%u proofs valid (%.1f ms)%s\n", ok, K * P, t_ver, ok == K * P ? "" : "  <-- FAILURES");
-    if (ok != K * P) rc = 3;
+    if (ok != total) {
+        /* exit 1 (invalid proof), with the one line on stderr every failing command gives */
+        fprintf(stderr, "cuzk bench pipeline: %u of %u proofs did not verify%s\n", total - ok, total,
+                params_path && params_check == CUZK_CHECK_NONE
+                    ? " (the parameters were loaded with --no-check: a corrupt file gives invalid proofs; run without it)"
+                    : params_path ? " (are the parameters for this circuit? see --circuit-seed / --frac01)" : "");
+        if (rc == 0) rc = 1;
+    }
 
     /* per-stage medians over all partitions */
     size_t np = (size_t)K * P;
@@ -404,15 +442,18 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     ROW("  MSM B (G1)", t->msm_b1_ms);
     ROW("  MSM L (G1)", t->msm_l_ms);
     ROW("  MSM H (G1)", t->msm_h_ms);
-    ROW(gb == GROTH16_BACKEND_GPU ? "  MSM B (G2, CPU threads, overlapped)" : "  MSM B (G2, in finish)", t->msm_b2_ms);
+    if (gb == GROTH16_BACKEND_GPU) ROW("  MSM B (G2, CPU threads, overlapped)", t->msm_b2_ms);
     ROW("prove start (call)", t->start_call_ms);
     ROW("prove start stage", t->start_stage_ms);
     ROW("finish queue", t->queue_finish_ms);
     ROW("prove finish (prover stages)", t->finish_inner_ms);
+    if (gb != GROTH16_BACKEND_GPU) ROW("  MSM B (G2)", t->msm_b2_ms);
     ROW("prove finish (call)", t->finish_call_ms);
     ROW("prove finish stage", t->finish_stage_ms);
     ROW("free (reaper, off the path)", t->free_ms);
     ROW("partition total (synth -> proof)", t->total_ms);
+    printf("(each step three ways: \"(prover stages)\" is timed inside the prover, \"(call)\" around the call,\n"
+           " \"stage\" is the worker's whole step; their differences are the cleanup gaps below)\n");
 
     printf("\n%-44s %10s %10s %9s\n", "cleanup gap: layer - layer inside it", "median ms", "max ms", "% of layer");
 #define GAP(label, outer, inner)                                                                   \
@@ -459,18 +500,26 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     if (timings) {
         for (uint32_t k = 0; k < K; k++) {
             if (!res[k].timings) continue;
-            printf("\njob %u (%s): latency %.1f ms\n", k, res[k].state == CUZK_JOB_DONE ? "done" : "not done",
-                   res[k].done_ms - res[k].submit_ms);
-            printf("%4s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n", "part", "q.syn", "budget", "synth",
-                   "q.start", "start", "st.gap", "q.fin", "finish", "fi.gap", "free", "total", "end@ms");
+            printf("\njob %llu (%s): latency %.1f ms\n", (unsigned long long)ids[k],
+                   res[k].state == CUZK_JOB_DONE ? "done" : "not done", res[k].done_ms - res[k].submit_ms);
+            printf("%4s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n", "part", "q.syn", "budget", "synth",
+                   "blocked", "q.start", "start", "st.gap", "q.fin", "finish", "fi.gap", "free", "total", "end@ms");
             for (uint32_t i = 0; i < P; i++) {
                 const cuzk_partition_timings *t = &res[k].timings[i];
-                printf("%4u %8.1f %8.1f %8.1f %8.1f %8.1f %8.2f %8.1f %8.1f %8.2f %8.1f %8.1f %8.1f\n", i,
-                       t->queue_synth_ms, t->reserve_ms, t->synth_stage_ms, t->queue_start_ms, t->start_stage_ms,
-                       t->start_call_ms - t->start_inner_ms, t->queue_finish_ms, t->finish_stage_ms,
-                       t->finish_call_ms - t->finish_inner_ms, t->free_ms, t->total_ms, t->t_end_ms - t_submit);
+                printf("%4u %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.2f %8.1f %8.1f %8.2f %8.1f %8.1f %8.1f\n", i,
+                       t->queue_synth_ms, t->reserve_ms, t->synth_stage_ms, t->push_wait_ms, t->queue_start_ms,
+                       t->start_stage_ms, t->start_call_ms - t->start_inner_ms, t->queue_finish_ms,
+                       t->finish_stage_ms, t->finish_call_ms - t->finish_inner_ms, t->free_ms, t->total_ms,
+                       t->t_end_ms - t_submit);
             }
         }
+        printf("(ms per partition: q.syn queued before synthesis; budget waiting for host memory; synth the\n"
+               " synthesis stage; blocked waiting for room in the prove queue; q.start in the prove queue;\n"
+               " start the prove-start stage (with --backend gpu: the GPU's work); st.gap its cleanup gap\n"
+               " (call - prover stages); q.fin in the finish queue; finish the finish stage; fi.gap its\n"
+               " cleanup gap; free handed to the reaper, off the path; total from synthesis start to proof\n"
+               " stored (q.syn not included); end@ms when the proof was stored, from the first submit. Job\n"
+               " numbers are the engine's job ids, as in the trace.)\n");
     }
     if (trace) {
         if (cuzk_engine_trace_write(e, trace, &err) != CUZK_OK) { fprintf(stderr, "trace: %s\n", err.msg); rc = 4; }

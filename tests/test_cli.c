@@ -327,3 +327,66 @@ TEST(cli, info_proof_and_truncated_params) {
     CHECK_EQ_INT(cli(args), 3);
     CHECK_MSG(strstr(g_log, "b_g2") != NULL, "%s", g_log);
 }
+
+/* bench pipeline --params: the trace never overwrites the parameters (exit 2), a trace FIFO is
+ * written once (no early open that a reader would take for the end), a value-less option is a
+ * usage error, and proofs that do not verify (parameters corrupted and loaded with --no-check)
+ * give exit 1 with one line on stderr. */
+TEST(cli, bench_pipeline_params_and_trace) {
+    char args[8192], par[1024], vk[1024], bad[1024], fifo[1024], got[1024];
+    snprintf(par, sizeof par, "%s/bp.params", test_tmpdir());
+    snprintf(vk, sizeof vk, "%s/bp.vk", test_tmpdir());
+    snprintf(args, sizeof args, "setup -q --synthetic porep --constraints 600 --public 3 --seed 4 '%s' '%s'", par, vk);
+    REQUIRE(cli(args) == 0);
+    struct stat st0, st1;
+    REQUIRE(stat(par, &st0) == 0);
+    snprintf(args, sizeof args, "bench pipeline --backend cpu --params '%s' --constraints 600 --public 3 --partitions 1 "
+             "--proofs 1 --trace '%s'", par, par);
+    CHECK_EQ_INT(cli(args), 2);
+    CHECK_MSG(strstr(g_log, "also an input") != NULL, "%s", g_log);
+    CHECK(stat(par, &st1) == 0 && st1.st_size == st0.st_size && st1.st_mtime == st0.st_mtime);
+    /* a good run on the file: every proof verified */
+    snprintf(args, sizeof args, "bench pipeline --backend cpu --params '%s' --constraints 600 --public 3 --partitions 2 "
+             "--proofs 1", par);
+    CHECK_MSG(cli(args) == 0, "%s", g_log);
+    CHECK(strstr(g_log, "verified: 2/2") != NULL);
+    /* trace to a FIFO with one reader */
+    snprintf(fifo, sizeof fifo, "%s/trace.fifo", test_tmpdir());
+    snprintf(got, sizeof got, "%s/trace.fifo.out", test_tmpdir());
+    unlink(fifo);
+    REQUIRE(mkfifo(fifo, 0600) == 0);
+    snprintf(args, sizeof args,
+             "sh -c \"cat '%s' > '%s' & timeout 60 '%s' bench pipeline --backend cpu --constraints 600 --public 3 "
+             "--partitions 1 --proofs 1 --trace '%s' > /dev/null; r=\\$?; wait; exit \\$r\"", fifo, got, CLI, fifo);
+    CHECK_MSG(test_run(g_log, sizeof g_log, "%s", args) == 0, "%s", g_log);
+    CHECK(stat(got, &st1) == 0 && st1.st_size > 100);
+    /* options without their value */
+    CHECK_EQ_INT(cli("bench pipeline --params --constraints 600"), 2);
+    CHECK(strstr(g_log, "--params needs a value") != NULL);
+    CHECK_EQ_INT(cli("bench pipeline --constraints"), 2);
+    CHECK(strstr(g_log, "needs a value") != NULL);
+    /* corrupt h points loaded without checks: the proofs fail, exit 1, one stderr line */
+    snprintf(bad, sizeof bad, "%s/bp_bad.params", test_tmpdir());
+    {
+        FILE *in = fopen(par, "rb"), *out = fopen(bad, "wb");
+        REQUIRE(in && out);
+        long n = (long)st0.st_size;
+        for (long i = 0; i < n; i++) {
+            int c = fgetc(in);
+            /* flip bits in the middle third of the file (the h and l points) */
+            if (i > n / 3 && i < 2 * n / 3 && i % 97 == 0) c ^= 0x11;
+            fputc(c, out);
+        }
+        fclose(in);
+        fclose(out);
+    }
+    snprintf(args, sizeof args, "bench pipeline --backend cpu --params '%s' --no-check --constraints 600 --public 3 "
+             "--partitions 1 --proofs 1", bad);
+    int rc = cli_stderr(args);
+    CHECK_MSG(rc == 1, "exit %d: %s", rc, g_log);
+    CHECK_MSG(count_lines(g_log) == 1 && strstr(g_log, "did not verify") != NULL, "stderr: %s", g_log);
+    /* with the checks the same file is refused as a bad input */
+    snprintf(args, sizeof args, "bench pipeline --backend cpu --params '%s' --constraints 600 --public 3 --partitions 1 "
+             "--proofs 1", bad);
+    CHECK_EQ_INT(cli(args), 3);
+}

@@ -72,6 +72,15 @@ typedef struct cuzk_prove_timings {
  * over, and never removed. */
 void cuzk_remove_partial_outputs(void);
 
+/* Checks output paths before any work, as every command of the file API does: each output must
+ * not be a directory, must not be the same file as an input (same path, or same device and inode:
+ * links) or as another output (two outputs that are the same device or FIFO, e.g. /dev/null, are
+ * allowed: they are written in place), and its directory must exist and be writable (a special
+ * file that exists is writable in place). ins[j] may be NULL (skipped). Opens nothing.
+ * Returns CUZK_OK, CUZK_ERR_ARG (directory, output = input, outputs equal; err names the path)
+ * or CUZK_ERR_IO (missing or unwritable directory: err gives the reason). Thread-safe. */
+cuzk_status cuzk_check_outputs(const char *const *ins, int n_in, const char *const *outs, int n_out, cuzk_error *err);
+
 /* Prove from a snarkjs zkey and wtns; write snarkjs proof.json and public.json.
  * opts and t may be NULL (defaults; no timings). */
 cuzk_status cuzk_prove_zkey_files(const char *zkey_path, const char *wtns_path, const char *proof_json_path,

@@ -220,15 +220,18 @@ cuzk_status public_json_read(fr **out, size_t *n, const char *path, cuzk_error *
     cuzk_status st;
     *out = NULL;
     *n = 0;
-    if ((st = json_open(&root, path, "public.json", err))) return st;
-    if (!json_is_array(root)) { st = ERR(err, CUZK_ERR_FORMAT, "public.json: %s: not a JSON array", path); goto out; }
+    if ((st = json_open(&root, path, "public inputs", err))) return st;
+    if (!json_is_array(root)) {
+        st = ERR(err, CUZK_ERR_FORMAT, "public inputs: %s: not a JSON array (snarkjs public.json)", path);
+        goto out;
+    }
     size_t k = json_array_size(root);
     fr *v = malloc((k ? k : 1) * sizeof(fr));
-    if (!v) { st = ERR(err, CUZK_ERR_NOMEM, "public.json: cannot allocate %zu values", k); goto out; }
+    if (!v) { st = ERR(err, CUZK_ERR_NOMEM, "public inputs: cannot allocate %zu values", k); goto out; }
     for (size_t i = 0; i < k; i++) {
-        char nm[32];
-        snprintf(nm, sizeof nm, "value %zu", i);
-        if ((st = read_fr(&v[i], json_array_get(root, i), "public.json", nm, err))) {
+        char nm[64];
+        snprintf(nm, sizeof nm, "public input [%zu] (counting from 0)", i);
+        if ((st = read_fr(&v[i], json_array_get(root, i), path, nm, err))) {
             free(v);
             goto out;
         }

@@ -169,7 +169,7 @@ static bool same_file(const char *a, const char *b) {
     if (!strcmp(a, b)) return true;
     return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
-static cuzk_status check_outputs(const char *const *ins, int n_in, const char *const *outs, int n_out, cuzk_error *err) {
+cuzk_status cuzk_check_outputs(const char *const *ins, int n_in, const char *const *outs, int n_out, cuzk_error *err) {
     for (int i = 0; i < n_out; i++) {
         struct stat st;
         if (stat(outs[i], &st) == 0 && S_ISDIR(st.st_mode))
@@ -178,7 +178,7 @@ static cuzk_status check_outputs(const char *const *ins, int n_in, const char *c
             if (ins[j] && same_file(outs[i], ins[j]))
                 return ERR(err, CUZK_ERR_ARG, "output %s is also an input: refusing to overwrite it", outs[i]);
         for (int j = 0; j < i; j++)
-            if (same_file(outs[i], outs[j]))
+            if (same_file(outs[i], outs[j]) && !is_special_file(outs[i]))
                 return ERR(err, CUZK_ERR_ARG, "the two outputs are the same file (%s)", outs[i]);
         /* the directory must exist and be writable now, not after minutes of work */
         char dir[4200];
@@ -187,8 +187,11 @@ static cuzk_status check_outputs(const char *const *ins, int n_in, const char *c
         if (slash == dir) dir[1] = 0;
         else if (slash) *slash = 0;
         else snprintf(dir, sizeof dir, ".");
-        if (access(dir, W_OK) != 0 && !is_special_file(outs[i]))
-            return ERR(err, CUZK_ERR_IO, "cannot write %s: %s (directory %s)", outs[i], strerror(errno), dir);
+        if (access(dir, W_OK) != 0) {
+            int e = errno; /* is_special_file's stat must not replace the reason */
+            if (!is_special_file(outs[i]))
+                return ERR(err, CUZK_ERR_IO, "cannot write %s: %s (directory %s)", outs[i], strerror(e), dir);
+        }
     }
     return CUZK_OK;
 }
@@ -246,7 +249,7 @@ cuzk_status cuzk_prove_zkey_files(const char *zkey_path, const char *wtns_path, 
         return ERR(err, CUZK_ERR_ARG, "prove: missing path");
     {
         const char *ins[] = {zkey_path, wtns_path, o->r1cs_path}, *outs[] = {proof_json_path, public_json_path};
-        if ((st = check_outputs(ins, 3, outs, 2, err)) != CUZK_OK) return st;
+        if ((st = cuzk_check_outputs(ins, 3, outs, 2, err)) != CUZK_OK) return st;
     }
     groth16_backend be;
     if ((st = groth16_backend_resolve(o->backend, &be, err)) != CUZK_OK) return st;
@@ -352,7 +355,7 @@ cuzk_status cuzk_prove_params_files(const char *params_path, const char *r1cs_pa
         return ERR(err, CUZK_ERR_ARG, "prove: missing path");
     {
         const char *ins[] = {params_path, r1cs_path, wtns_path}, *outs[] = {proof_bin_path, public_json_path};
-        if ((st = check_outputs(ins, 3, outs, 2, err)) != CUZK_OK) return st;
+        if ((st = cuzk_check_outputs(ins, 3, outs, 2, err)) != CUZK_OK) return st;
     }
     groth16_backend be;
     if ((st = groth16_backend_resolve(o->backend, &be, err)) != CUZK_OK) return st;
@@ -463,6 +466,13 @@ cuzk_status cuzk_verify_bellperson_files(const char *vk_path, const char *public
     FILE *f = NULL;
     if ((st = bellperson_vk_load(&vk, vk_path, err)) != CUZK_OK) goto out;
     if ((st = public_json_read(&pub, &n_pub, public_json_path, err)) != CUZK_OK) goto out;
+    {
+        struct stat sb;
+        if (stat(proof_bin_path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+            st = ERR(err, CUZK_ERR_IO, "%s is a directory, not a proof file", proof_bin_path);
+            goto out;
+        }
+    }
     f = fopen(proof_bin_path, "rb");
     if (!f) { st = ERR(err, CUZK_ERR_IO, "cannot open %s: %s", proof_bin_path, strerror(errno)); goto out; }
     size_t got = fread(bytes, 1, sizeof bytes, f);
@@ -561,7 +571,7 @@ cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const cha
     }
     {
         const char *ins[] = {r1cs_path}, *outs[] = {params_path, vk_path, opts->zkey_path};
-        if ((st = check_outputs(ins, 1, outs, opts->zkey_path ? 3 : 2, err)) != CUZK_OK) goto done;
+        if ((st = cuzk_check_outputs(ins, 1, outs, opts->zkey_path ? 3 : 2, err)) != CUZK_OK) goto done;
     }
     groth16_backend be;
     if ((st = groth16_backend_resolve(opts->backend, &be, err)) != CUZK_OK) goto done;
