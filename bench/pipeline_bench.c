@@ -94,9 +94,14 @@ static void usage(FILE *f) {
         "                          --public/--frac01/--circuit-seed; loaded through the SRS store\n"
         "                          (map + point checks + decode, then GPU upload), each step timed.\n"
         "                          Default: INSECURE parameters made in-process for the run\n"
-        "  --no-check              with --params: skip the point checks of the load\n"
-        "  --trace FILE            write a Chrome trace (open in https://ui.perfetto.dev)\n"
-        "  --timings               per-job, per-partition breakdown tables\n");
+        "  --no-check              with --params: skip the point checks of the load (a corrupt file\n"
+        "                          then gives proofs that do not verify: exit 1)\n"
+        "  --full-check            with --params: also check every point's subgroup (slow)\n"
+        "  --trace FILE            write a Chrome trace (open in https://ui.perfetto.dev); written\n"
+        "                          even when a proof fails (it is a diagnostic)\n"
+        "  --timings               per-job, per-partition breakdown tables\n"
+        "exit codes: 0 every proof verified, 1 a proof did not verify, 2 usage, 3 bad --params file\n"
+        "or parameters of another circuit, 4 out of memory (host or GPU) or no GPU for --backend gpu\n");
 }
 
 int cuzk_bench_pipeline(int argc, char **argv) {
@@ -148,6 +153,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
         else if (!strcmp(a, "--trace") && more) trace = argv[++i];
         else if (!strcmp(a, "--params") && more) params_path = argv[++i];
         else if (!strcmp(a, "--no-check")) params_check = CUZK_CHECK_NONE;
+        else if (!strcmp(a, "--full-check")) params_check = CUZK_CHECK_FULL;
         else if (!strcmp(a, "--circuit-seed") && more) {
             if (!bench_parse_long("--circuit-seed", argv[++i], 0, LONG_MAX, &v)) return 2;
             circuit_seed = (uint64_t)v;
@@ -246,7 +252,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
         if (st == CUZK_OK)
             st = srs_store_acquire(store, &sh, params_path, gb == GROTH16_BACKEND_GPU ? SRS_TIER_GPU : SRS_TIER_PINNED, &err);
         if (st != CUZK_OK) {
-            fprintf(stderr, "cuzk bench pipeline: %s: %s\n", params_path, err.msg);
+            fprintf(stderr, "cuzk bench pipeline: --params: %s\n", err.msg); /* err names the file */
             srs_store_destroy(store);
             r1cs_free(&cs);
             return st == CUZK_ERR_NOMEM || st == CUZK_ERR_NOMEM_DEVICE ? 4 : 3;

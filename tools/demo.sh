@@ -26,7 +26,7 @@ fi
 echo
 echo "== 4. bellperson flavour: INSECURE test parameters, 192-byte proof, verify"
 "$CUZK" setup --seed 1 "$FIX/circuit.r1cs" "$OUT/circuit.params" "$OUT/circuit.vk"
-"$CUZK" prove --params "$OUT/circuit.params" --r1cs "$FIX/circuit.r1cs" "$FIX/witness.wtns" "$OUT/proof.bin" "$OUT/public.json" --timings
-"$CUZK" verify --vk "$OUT/circuit.vk" "$OUT/public.json" "$OUT/proof.bin"
+"$CUZK" prove --params "$OUT/circuit.params" --r1cs "$FIX/circuit.r1cs" "$FIX/witness.wtns" "$OUT/proof.bin" "$OUT/public_bellperson.json" --timings
+"$CUZK" verify --vk "$OUT/circuit.vk" "$OUT/public_bellperson.json" "$OUT/proof.bin"
 echo
 echo "demo outputs in $OUT"

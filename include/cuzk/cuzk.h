@@ -29,7 +29,8 @@ typedef enum cuzk_status {
     CUZK_ERR_IO = 2,           /* open/read/write/mmap failed (errno in cuzk_error.sys_errno) */
     CUZK_ERR_FORMAT = 3,       /* file is truncated, has a wrong magic, section or size */
     CUZK_ERR_CURVE = 4,        /* file is for another curve, or a field modulus does not match */
-    CUZK_ERR_POINT = 5,        /* a point is not on the curve or not in the prime-order subgroup */
+    CUZK_ERR_POINT = 5,        /* an invalid curve point: off the curve, outside the prime-order
+                                  subgroup, at infinity where forbidden, or bad encoding flags */
     CUZK_ERR_MISMATCH = 6,     /* two inputs do not belong together (zkey vs witness sizes, ...) */
     CUZK_ERR_UNSAT = 7,        /* the witness does not satisfy the constraint system */
     CUZK_ERR_INVALID = 8,      /* a proof did not verify */

@@ -281,6 +281,12 @@ static cuzk_status read_layout(bellperson_layout *out, bp_sections *sec, const u
     byte_cursor c = {data, size};
     bp_sections t;
     memset(&t, 0, sizeof t);
+    /* other formats' magic: say what the file is instead of reading nonsense counts */
+    if (size >= 4 && (!memcmp(data, "zkey", 4) || !memcmp(data, "r1cs", 4) || !memcmp(data, "wtns", 4)))
+        return ERR(err, CUZK_ERR_FORMAT, "%s: this is a snarkjs/circom .%.4s file, not bellperson parameters", what,
+                   (const char *)data);
+    if (size >= 1 && (data[0] == '{' || data[0] == '['))
+        return ERR(err, CUZK_ERR_FORMAT, "%s: this is a JSON file, not bellperson parameters", what);
     for (int s = 0; s < S_COUNT; s++) {
         size_t elt = sec_is_g2(s) ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES;
         uint32_t n = 1;

@@ -14,7 +14,7 @@ const char *cuzk_status_str(cuzk_status st) {
     case CUZK_ERR_IO: return "I/O error";
     case CUZK_ERR_FORMAT: return "file format error";
     case CUZK_ERR_CURVE: return "wrong or unsupported curve";
-    case CUZK_ERR_POINT: return "point not on curve or not in subgroup";
+    case CUZK_ERR_POINT: return "invalid curve point";
     case CUZK_ERR_MISMATCH: return "inputs do not match";
     case CUZK_ERR_UNSAT: return "witness does not satisfy the constraints";
     case CUZK_ERR_INVALID: return "invalid proof";
