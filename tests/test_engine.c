@@ -377,7 +377,7 @@ TEST(engine, pipeline_proofs_verify_and_equal_single_calls) {
         const char *nm = json_string_value(json_object_get(x, "name"));
         if (ph && !strcmp(ph, "X")) n_x++;
         if (nm && !strcmp(nm, "free")) saw_free = 1;
-        if (nm && !strcmp(nm, "prove start")) saw_start = 1;
+        if (nm && !strcmp(nm, "prove start (call)")) saw_start = 1;
     }
     json_decref(root);
     CHECK(n_x > 20 && saw_free && saw_start);

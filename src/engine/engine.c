@@ -101,6 +101,8 @@ typedef struct part {
     void *pending;
     size_t reserved;          /* budget bytes still held, not yet handed to the reaper */
     double t_push_begin, t_enq;
+    double t_b2;              /* GPU backend: when start launched the B_G2 threads (its span is
+                                 traced by finish, when the MSM's time is known) */
     struct part *next;
 } part;
 
@@ -154,12 +156,15 @@ static void pq_destroy(pqueue *q) {
     pthread_cond_destroy(&q->not_full);
 }
 /* Blocks while full. Sets p->t_enq when inserted. Returns 0 (not queued) once closed. */
-static int pq_push(pqueue *q, part *p) {
+/* Blocks while full; 0 once closed. *t_enq (may be NULL) gets the enqueue time: after the push p
+ * belongs to the consumer, so the caller must not read it. */
+static int pq_push(pqueue *q, part *p, double *t_enq) {
     pthread_mutex_lock(&q->mu);
     while (q->n >= q->cap && !q->closed) pthread_cond_wait(&q->not_full, &q->mu);
     if (q->closed) { pthread_mutex_unlock(&q->mu); return 0; }
     p->next = NULL;
     p->t_enq = now_ms();
+    if (t_enq) *t_enq = p->t_enq;
     if (q->tail) q->tail->next = p;
     else q->head = p;
     q->tail = p;
@@ -377,7 +382,7 @@ static void *synth_main(void *arg) {
             }
         }
         tm->synth_call_ms = tc1 - tc0;
-        trace_add(e, "synthesize", tid, tc0, tc1, j->id, idx, p->w_bytes);
+        trace_add(e, "synthesis (callback)", tid, tc0, tc1, j->id, idx, p->w_bytes);
         if (st != CUZK_OK) { part_fail(p, st, &perr); continue; }
         if (j->n_public) memcpy(&j->pub[(size_t)idx * j->n_public], p->w + 1, j->n_public * sizeof(fr));
         double ts1 = now_ms();
@@ -385,30 +390,37 @@ static void *synth_main(void *arg) {
         trace_add(e, "synthesis stage", tid, ts0, ts1, j->id, idx, 0);
         if (job_dead(j)) { part_drop(p); continue; }
         p->t_push_begin = ts1;
-        if (!pq_push(&e->prove_q, p)) part_drop(p);
+        double t_enq = 0;
+        uint64_t jid = j->id;
+        if (!pq_push(&e->prove_q, p, &t_enq)) { part_drop(p); continue; }
+        /* the witness waits on this worker while the prove queue is full (backpressure) */
+        if (t_enq - ts1 > 0.05) trace_add(e, "blocked: prove queue full", tid, ts1, t_enq, jid, idx, 0);
     }
     return NULL;
 }
 
-/* The prover's own stages as spans. CPU backend: on the calling worker's track. GPU backend: the
- * start's stages on the "GPU stream" track, and the B_G2 MSM (CPU threads started by start after
- * a/b/c, overlapping H and the G1 MSMs) on its own track; finish then only waits for it. */
+/* The prover's own stages as spans, named as in `cuzk bench pipeline`'s table. CPU backend: on
+ * the calling worker's track. GPU backend: the start's stages on the "GPU stream" track, and the
+ * B_G2 MSM (CPU threads started by start after a/b/c, overlapping H and the G1 MSMs) on its own
+ * track from t_b2, added by finish (the MSM's time is known only once finish joined it); finish
+ * itself only waits for it. */
 static void trace_stages(cuzk_engine *e, int tid, double t, const groth16_timings *g, int finish, uint64_t jid,
-                         uint32_t idx) {
+                         uint32_t idx, double t_b2) {
     int gpu = e->be == &engine_backend_gpu;
     if (!finish) {
-        const char *n[7] = {"upload witness", "a/b/c (SpMV)", "H (NTTs)", "MSM A", "MSM B1", "MSM L", "MSM H"};
+        const char *n[7] = {"witness upload", "a/b/c (SpMV)", "H (NTTs)", "MSM A (G1)", "MSM B (G1)", "MSM L (G1)",
+                            "MSM H (G1)"};
         double d[7] = {g->upload_ms, g->abc_ms, g->h_ms, g->msm_a_ms, g->msm_b1_ms, g->msm_l_ms, g->msm_h_ms};
         int stid = gpu ? TID_GPU : tid;
         for (int i = 0; i < 7; i++) {
             if (i == 0 && d[i] <= 0) continue;
             trace_add(e, n[i], stid, t, t + d[i], jid, idx, 0);
-            if (gpu && i == 2) trace_add(e, "MSM B2 (G2, CPU threads)", TID_B2, t, t + g->msm_b2_ms, jid, idx, 0);
             t += d[i];
         }
     } else {
-        if (!gpu) trace_add(e, "MSM B2 (G2)", tid, t, t + g->msm_b2_ms, jid, idx, 0);
-        else trace_add(e, "wait for B2", tid, t, t + g->b2_wait_ms, jid, idx, 0);
+        if (gpu) trace_add(e, "MSM B (G2, CPU threads)", TID_B2, t_b2, t_b2 + g->msm_b2_ms, jid, idx, 0);
+        if (!gpu) trace_add(e, "MSM B (G2)", tid, t, t + g->msm_b2_ms, jid, idx, 0);
+        else trace_add(e, "wait for B_G2", tid, t, t + g->b2_wait_ms, jid, idx, 0);
         t += gpu ? g->b2_wait_ms : g->msm_b2_ms;
         trace_add(e, "assemble", tid, t, t + g->assemble_ms, jid, idx, 0);
     }
@@ -453,15 +465,16 @@ static void *prove_main(void *arg) {
         tm->msm_b1_ms = gt.msm_b1_ms;
         tm->msm_l_ms = gt.msm_l_ms;
         tm->msm_h_ms = gt.msm_h_ms;
-        trace_add(e, "prove start", TID_PROVE, tc0, tc1, j->id, p->idx, 0);
-        trace_stages(e, TID_PROVE, tc0, &gt, 0, j->id, p->idx);
+        trace_add(e, "prove start (call)", TID_PROVE, tc0, tc1, j->id, p->idx, 0);
+        trace_stages(e, TID_PROVE, tc0, &gt, 0, j->id, p->idx, 0);
+        p->t_b2 = tc0 + gt.upload_ms + gt.abc_ms;
         if (st != CUZK_OK) { part_fail(p, st, &perr); continue; }
         double t_end = now_ms();
         tm->start_stage_ms = t_end - t_pop;
-        trace_add(e, "start stage", TID_PROVE, t_pop, t_end, j->id, p->idx, 0);
+        trace_add(e, "prove start stage", TID_PROVE, t_pop, t_end, j->id, p->idx, 0);
         if (job_dead(j)) { part_drop(p); continue; }
         p->t_push_begin = t_end;
-        if (!pq_push(&e->finish_q, p)) part_drop(p);
+        if (!pq_push(&e->finish_q, p, NULL)) part_drop(p);
     }
     return NULL;
 }
@@ -488,8 +501,8 @@ static void *finish_main(void *arg) {
         tm->finish_call_ms = tc1 - tc0;
         tm->finish_inner_ms = gt.total_ms;
         tm->msm_b2_ms = gt.msm_b2_ms;
-        trace_add(e, "prove finish", tid, tc0, tc1, j->id, p->idx, 0);
-        trace_stages(e, tid, tc0, &gt, 1, j->id, p->idx);
+        trace_add(e, "prove finish (call)", tid, tc0, tc1, j->id, p->idx, 0);
+        trace_stages(e, tid, tc0, &gt, 1, j->id, p->idx, p->t_b2);
         if (st != CUZK_OK) { part_fail(p, st, &perr); continue; }
         budget_release(&e->bud, p->reserved); /* the pending struct itself, freed directly */
         p->reserved = 0;
@@ -497,7 +510,7 @@ static void *finish_main(void *arg) {
         tm->finish_stage_ms = t_end - t_pop;
         tm->t_end_ms = t_end;
         tm->total_ms = t_end - tm->t_begin_ms;
-        trace_add(e, "finish stage", tid, t_pop, t_end, j->id, p->idx, 0);
+        trace_add(e, "prove finish stage", tid, t_pop, t_end, j->id, p->idx, 0);
         if (job_dead(j)) { part_terminal(p, NULL); continue; }
         part_terminal(p, &proof);
     }
