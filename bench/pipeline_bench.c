@@ -223,7 +223,10 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     sp.seed = circuit_seed;
     r1cs cs;
     double t0 = now_ms();
-    if (synthetic_r1cs(&cs, &sp, &err) != CUZK_OK) { fprintf(stderr, "synthetic circuit: %s\n", err.msg); return 4; }
+    if (synthetic_r1cs(&cs, &sp, &err) != CUZK_OK) {
+        fprintf(stderr, "cuzk bench pipeline: synthetic circuit: %s\n", err.msg);
+        return 4;
+    }
     double t_gen = now_ms() - t0;
     synthetic_stats ss;
     synthetic_stats_compute(&ss, &cs, NULL, NULL);
@@ -287,7 +290,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
         uint64_t seed = 0x5eed;
         t0 = now_ms();
         if (groth16_setup_bellperson(&own_params, &cs, &seed, 0, &err) != CUZK_OK) {
-            fprintf(stderr, "setup: %s\n", err.msg);
+            fprintf(stderr, "cuzk bench pipeline: setup: %s\n", err.msg);
             r1cs_free(&cs);
             return 4;
         }
@@ -528,7 +531,10 @@ int cuzk_bench_pipeline(int argc, char **argv) {
                " numbers are the engine's job ids, as in the trace.)\n");
     }
     if (trace) {
-        if (cuzk_engine_trace_write(e, trace, &err) != CUZK_OK) { fprintf(stderr, "trace: %s\n", err.msg); rc = 4; }
+        if (cuzk_engine_trace_write(e, trace, &err) != CUZK_OK) {
+            fprintf(stderr, "cuzk bench pipeline: --trace: %s\n", err.msg);
+            rc = 3;
+        }
         else printf("\ntrace: %s (open in https://ui.perfetto.dev or chrome://tracing)\n", trace);
     }
     free(v);
