@@ -79,6 +79,18 @@ const char *test_tmpdir(void) {
     }
     return g_tmp;
 }
+uint8_t *test_slurp(const char *path, size_t *n) {
+    *n = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    uint8_t *b = NULL;
+    long sz = -1;
+    if (fseek(f, 0, SEEK_END) == 0) sz = ftell(f);
+    if (sz >= 0 && fseek(f, 0, SEEK_SET) == 0 && (b = calloc((size_t)sz + 8, 1)) != NULL) *n = fread(b, 1, (size_t)sz, f);
+    fclose(f);
+    return b;
+}
+
 int test_run(char *out, size_t cap, const char *fmt, ...) {
     char cmd[8192];
     va_list ap;

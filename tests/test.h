@@ -56,6 +56,9 @@ const char *test_fixture(const char *rel);   /* one of 16 rotating static buffer
 const char *test_tmpdir(void);
 /* Run a shell command, capturing up to cap-1 bytes of stdout+stderr; returns exit status or -1. */
 int test_run(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The whole file at path in a new malloc'd buffer (caller frees) of *n bytes plus 8 zero bytes
+ * (so text can be used as a string), or NULL (and *n = 0) when it cannot be read. */
+uint8_t *test_slurp(const char *path, size_t *n);
 /* Path to the pinned snarkjs CLI (tests/js/node_modules), or NULL when not installed. */
 const char *test_snarkjs(void);
 

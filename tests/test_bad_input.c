@@ -35,14 +35,8 @@ static cuzk_status load(kind k, const char *path, cuzk_error *err) {
 }
 
 static uint8_t *slurp(const char *path, size_t *n) {
-    FILE *f = fopen(path, "rb");
-    if (!f) { test_fail(__FILE__, __LINE__, "cannot open %s", path); return NULL; }
-    fseek(f, 0, SEEK_END);
-    long sz = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)sz + 1);
-    *n = fread(b, 1, (size_t)sz, f);
-    fclose(f);
+    uint8_t *b = test_slurp(path, n);
+    if (!b) test_fail(__FILE__, __LINE__, "cannot open %s", path);
     return b;
 }
 

@@ -128,17 +128,7 @@ static char *write_params_file(const char *name, counts c, bellperson_params *ke
     return path;
 }
 
-static uint8_t *slurp(const char *path, size_t *n) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long sz = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)sz + 8);
-    *n = fread(b, 1, (size_t)sz, f);
-    fclose(f);
-    return b;
-}
+static uint8_t *slurp(const char *path, size_t *n) { return test_slurp(path, n); }
 
 static void spit(const char *path, const uint8_t *b, size_t n) {
     FILE *f = fopen(path, "wb");

@@ -1,6 +1,7 @@
 /* file_describe: sniffs a file's kind and prints a short description (snarkjs.h). */
 #include "formats/bellperson.h"
 #include "formats/iden3.h"
+#include "formats/json.h"
 #include "formats/mapped_file.h"
 #include "formats/snarkjs.h"
 #include "util/log.h"
@@ -8,6 +9,7 @@
 
 #include <jansson.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -114,19 +116,33 @@ static cuzk_status describe_json(sbuf *b, const mapped_file *f, cuzk_error *err)
     if (!root) return ERR(err, CUZK_ERR_FORMAT, "%s: invalid JSON at line %d: %s", f->path, je.line, je.text);
     const json_t *curve = json_object_get(root, "curve");
     const char *cv = json_is_string(curve) ? json_string_value(curve) : "?";
+    /* proofs, keys and public inputs go through the same readers as prove / verify, so that info
+     * accepts exactly what they accept (points on the curve and in the subgroup, values < r) */
+    cuzk_status st = CUZK_OK;
     if (json_is_object(root) && json_object_get(root, "pi_a")) {
         put(b, "snarkjs proof (JSON), protocol %s, curve %s\n",
             json_is_string(json_object_get(root, "protocol")) ? json_string_value(json_object_get(root, "protocol")) : "?", cv);
+        groth16_proof p;
+        if (strcmp(cv, "bls12381") != 0) put(b, "points: not checked (curve %s is not supported yet)\n", cv);
+        else if ((st = proof_json_read(&p, f->path, err)) == CUZK_OK) put(b, "points: on the curve, in their subgroups\n");
     } else if (json_is_object(root) && json_object_get(root, "IC")) {
         put(b, "snarkjs verification key (JSON), curve %s, nPublic %lld, IC points %zu\n", cv,
             (long long)json_integer_value(json_object_get(root, "nPublic")), json_array_size(json_object_get(root, "IC")));
+        groth16_vk vk = {0};
+        if (strcmp(cv, "bls12381") != 0) put(b, "points: not checked (curve %s is not supported yet)\n", cv);
+        else if ((st = vk_json_read(&vk, f->path, err)) == CUZK_OK) put(b, "points: on the curve, in their subgroups\n");
+        groth16_vk_free(&vk);
     } else if (json_is_array(root)) {
         put(b, "JSON array of %zu values (public.json or witness)\n", json_array_size(root));
+        fr *v = NULL;
+        size_t n = 0;
+        if ((st = public_json_read(&v, &n, f->path, err)) == CUZK_OK) put(b, "values: decimal strings < r\n");
+        free(v);
     } else {
         put(b, "JSON document (not a snarkjs proof, vk or public inputs)\n");
     }
     json_decref(root);
-    return CUZK_OK;
+    return st;
 }
 
 /* bellperson: counts consistent with the size, to the byte. 0: not bellperson, 1: .vk, 2: .params */
