@@ -111,6 +111,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     const char *trace = NULL, *backend = "auto", *params_path = NULL;
     uint64_t circuit_seed = 1;
     cuzk_check_level params_check = CUZK_CHECK_CURVE;
+    int check_given = 0;
     int device = 0;
     static const char *const with_value[] = {"--partitions", "--constraints", "--proofs", "--synthesis-workers",
                                              "--finish-workers", "--threads", "--device", "--public", "--backend",
@@ -150,10 +151,24 @@ int cuzk_bench_pipeline(int argc, char **argv) {
             if (!bench_parse_double("--frac01", argv[++i], 0, 1, &d)) return 2;
             frac01 = d;
         }
-        else if (!strcmp(a, "--trace") && more) trace = argv[++i];
-        else if (!strcmp(a, "--params") && more) params_path = argv[++i];
-        else if (!strcmp(a, "--no-check")) params_check = CUZK_CHECK_NONE;
-        else if (!strcmp(a, "--full-check")) params_check = CUZK_CHECK_FULL;
+        else if ((!strcmp(a, "--trace") || !strcmp(a, "--params")) && more) {
+            const char **dst = !strcmp(a, "--trace") ? &trace : &params_path;
+            if (*dst || !*argv[i + 1]) {
+                fprintf(stderr, "cuzk bench pipeline: %s %s\n  (cuzk bench pipeline --help lists the options)\n", a,
+                        *dst ? "given twice" : "needs a file name (got an empty one)");
+                return 2;
+            }
+            *dst = argv[++i];
+        } else if (!strcmp(a, "--no-check") || !strcmp(a, "--full-check")) {
+            cuzk_check_level want = !strcmp(a, "--no-check") ? CUZK_CHECK_NONE : CUZK_CHECK_FULL;
+            if (check_given && params_check != want) {
+                fprintf(stderr, "cuzk bench pipeline: --no-check and --full-check contradict each other\n"
+                        "  (cuzk bench pipeline --help lists the options)\n");
+                return 2;
+            }
+            params_check = want;
+            check_given = 1;
+        }
         else if (!strcmp(a, "--circuit-seed") && more) {
             if (!bench_parse_long("--circuit-seed", argv[++i], 0, LONG_MAX, &v)) return 2;
             circuit_seed = (uint64_t)v;
@@ -175,6 +190,11 @@ int cuzk_bench_pipeline(int argc, char **argv) {
             fprintf(stderr, "cuzk bench pipeline: --trace: %s\n", oe.msg);
             return ost == CUZK_ERR_ARG ? 2 : 3;
         }
+    }
+    if (check_given && !params_path) {
+        fprintf(stderr, "cuzk bench pipeline: --no-check / --full-check apply to --params FILE only\n"
+                "  (cuzk bench pipeline --help lists the options)\n");
+        return 2;
     }
     double params_file_bytes = 0;
     if (params_path) {
@@ -441,7 +461,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     ROW("budget wait", t->reserve_ms);
     ROW("synthesis (callback)", t->synth_call_ms);
     ROW("synthesis stage", t->synth_stage_ms);
-    ROW("blocked on full prove queue", t->push_wait_ms);
+    ROW("blocked: prove queue full", t->push_wait_ms);
     ROW("prove queue", t->queue_start_ms);
     ROW("prove start (prover stages)", t->start_inner_ms);
     ROW("  witness upload", t->upload_ms);
@@ -500,10 +520,12 @@ int cuzk_bench_pipeline(int argc, char **argv) {
                (double)est.gpu_resident_bytes / 1073741824.0, (double)est.gpu_pool_bytes / 1073741824.0,
                (double)est.gpu_device_used_bytes / 1073741824.0, (double)est.pinned_bytes / 1073741824.0,
                (unsigned long long)est.pinned_fallbacks);
-    printf("memory: peak host RSS (VmHWM) %.1f MiB; budget %s, max reserved %.1f MiB, "
-           "waited %.1f ms, underestimates %llu\n",
-           (double)peak_rss_kib() / 1024.0,
-           est.budget_limit ? "set" : "unlimited", (double)est.budget_max_reserved / 1048576.0, est.budget_wait_ms,
+    char budget_s[64];
+    if (est.budget_limit) snprintf(budget_s, sizeof budget_s, "%.1f MiB", (double)est.budget_limit / 1048576.0);
+    else snprintf(budget_s, sizeof budget_s, "unlimited");
+    printf("memory: peak host RSS (VmHWM) %.1f MiB; host budget %s, most reserved at once %.1f MiB, waited for "
+           "it %.1f ms, reservations that proved too small %llu\n",
+           (double)peak_rss_kib() / 1024.0, budget_s, (double)est.budget_max_reserved / 1048576.0, est.budget_wait_ms,
            (unsigned long long)est.budget_underestimates);
 
     if (timings) {

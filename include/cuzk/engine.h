@@ -194,7 +194,9 @@ void cuzk_engine_drain_frees(cuzk_engine *e);
 
 /* Writes the recorded spans as Chrome trace JSON ({"traceEvents": [...]}, "X" events, ts/dur in
  * microseconds since the engine was created, pid 1, one tid per worker with thread_name metadata).
- * Errors: CUZK_ERR_IO. */
+ * A regular file is written to "<path>.tmp.<pid>" and renamed over path (a failed write leaves no
+ * partial trace); a FIFO or device is written in place. Errors: CUZK_ERR_ARG (NULL or empty
+ * path), CUZK_ERR_IO (the message gives the reason; nothing is left at path). */
 cuzk_status cuzk_engine_trace_write(cuzk_engine *e, const char *path, cuzk_error *err);
 
 /* Cancels every job not yet waited for, stops and joins the workers, drains the reaper and frees

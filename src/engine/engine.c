@@ -10,11 +10,14 @@
  */
 #include "cuzk/engine.h"
 
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "engine/engine_internal.h"
 #include "engine/reaper.h"
@@ -827,9 +830,16 @@ static const char *tid_name(int tid, char *buf, size_t cap) {
 }
 
 cuzk_status cuzk_engine_trace_write(cuzk_engine *e, const char *path, cuzk_error *err) {
-    if (!e || !path) return ERR(err, CUZK_ERR_ARG, "cuzk_engine_trace_write: NULL argument");
-    FILE *f = fopen(path, "w");
-    if (!f) return ERR(err, CUZK_ERR_IO, "cannot write %s", path);
+    if (!e || !path || !*path) return ERR(err, CUZK_ERR_ARG, "cuzk_engine_trace_write: NULL or empty path");
+    /* a regular file is written whole to "<path>.tmp.<pid>" and renamed over path, so a failed
+     * write leaves the old file (or none), never half a trace; a FIFO or device is written in place */
+    struct stat sb;
+    int in_place = stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode);
+    char tmp[4200];
+    if (in_place) snprintf(tmp, sizeof tmp, "%s", path);
+    else snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) return ERR(err, CUZK_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
     pthread_mutex_lock(&e->tmu);
     fprintf(f, "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n");
     fprintf(f, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 0, \"args\": {\"name\": \"cuzk engine (%s backend)\"}}",
@@ -855,6 +865,16 @@ cuzk_status cuzk_engine_trace_write(cuzk_engine *e, const char *path, cuzk_error
     }
     fprintf(f, "\n]}\n");
     pthread_mutex_unlock(&e->tmu);
-    if (fclose(f) != 0) return ERR(err, CUZK_ERR_IO, "cannot write %s", path);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        int en = errno;
+        if (!in_place) unlink(tmp);
+        return ERR(err, CUZK_ERR_IO, "cannot write %s: %s", path, strerror(en ? en : EIO));
+    }
+    if (!in_place && rename(tmp, path) != 0) {
+        int en = errno;
+        unlink(tmp);
+        return ERR(err, CUZK_ERR_IO, "cannot rename %s to %s: %s", tmp, path, strerror(en));
+    }
     return CUZK_OK;
 }

@@ -290,9 +290,13 @@ static cuzk_status read_layout(bellperson_layout *out, bp_sections *sec, const u
     for (int s = 0; s < S_COUNT; s++) {
         size_t elt = sec_is_g2(s) ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES;
         uint32_t n = 1;
-        if (!sec_single(s) && !cursor_u32be(&c, &n))
+        if (!sec_single(s) && !cursor_u32be(&c, &n)) {
+            if (c.left == 0 && s > 0 && !strcmp(SEC_NAME[s], "h"))
+                return ERR(err, CUZK_ERR_FORMAT, "%s: ends right after the verification key: this is a bellperson .vk, "
+                           "not parameters (.params)", what);
             return ERR(err, CUZK_ERR_FORMAT, "%s: truncated before the %s count (file is %zu bytes)", what, SEC_NAME[s],
                        size);
+        }
         if (sec_single(s) && c.left < elt)
             return ERR(err, CUZK_ERR_FORMAT, "%s: truncated at %s (file is %zu bytes)", what, SEC_NAME[s], size);
         if ((uint64_t)n * elt > c.left)
@@ -638,7 +642,9 @@ cuzk_status bellperson_vk_load(groth16_vk *vk, const char *path, cuzk_error *err
     snprintf(what, sizeof what, "bellperson vk %s", path);
     byte_cursor c = {f.m_data, f.size_bytes};
     if ((st = r_vk(vk, &c, what, true, err))) goto out;
-    if (c.left != 0) st = ERR(err, CUZK_ERR_FORMAT, "%s: %zu trailing bytes after ic", what, c.left);
+    if (c.left != 0)
+        st = ERR(err, CUZK_ERR_FORMAT, "%s: %zu trailing bytes after ic (a .params file? give the .vk written with it)",
+                 what, c.left);
 out:
     if (st) groth16_vk_free(vk);
     mapped_file_close(&f);

@@ -203,12 +203,16 @@ cuzk_status proof_json_read(groth16_proof *p, const char *path, cuzk_error *err)
     json_t *root;
     cuzk_status st;
     memset(p, 0, sizeof *p);
-    if ((st = json_open(&root, path, "proof.json", err))) return st;
-    if (!json_is_object(root)) { st = ERR(err, CUZK_ERR_FORMAT, "proof.json: %s: not a JSON object", path); goto out; }
-    if ((st = check_protocol_curve(root, "proof.json", err))) goto out;
-    if ((st = read_g1(&p->a, json_object_get(root, "pi_a"), "proof.json", "pi_a", true, err))) goto out;
-    if ((st = read_g2(&p->b, json_object_get(root, "pi_b"), "proof.json", "pi_b", true, err))) goto out;
-    if ((st = read_g1(&p->c, json_object_get(root, "pi_c"), "proof.json", "pi_c", true, err))) goto out;
+    /* messages name the file the caller gave (the kind only where there is no file yet) */
+    if ((st = json_open(&root, path, "proof", err))) return st;
+    if (!json_is_object(root)) {
+        st = ERR(err, CUZK_ERR_FORMAT, "%s: not a JSON object (a snarkjs proof.json)", path);
+        goto out;
+    }
+    if ((st = check_protocol_curve(root, path, err))) goto out;
+    if ((st = read_g1(&p->a, json_object_get(root, "pi_a"), path, "pi_a", true, err))) goto out;
+    if ((st = read_g2(&p->b, json_object_get(root, "pi_b"), path, "pi_b", true, err))) goto out;
+    if ((st = read_g1(&p->c, json_object_get(root, "pi_c"), path, "pi_c", true, err))) goto out;
 out:
     if (st) memset(p, 0, sizeof *p);
     json_decref(root);
@@ -252,10 +256,13 @@ void groth16_vk_free(groth16_vk *vk) {
 cuzk_status vk_json_read(groth16_vk *vk, const char *path, cuzk_error *err) {
     json_t *root;
     cuzk_status st;
-    const char *W = "verification_key.json";
+    const char *W = path; /* messages name the file the caller gave */
     memset(vk, 0, sizeof *vk);
-    if ((st = json_open(&root, path, W, err))) return st;
-    if (!json_is_object(root)) { st = ERR(err, CUZK_ERR_FORMAT, "%s: %s: not a JSON object", W, path); goto out; }
+    if ((st = json_open(&root, path, "verification key", err))) return st;
+    if (!json_is_object(root)) {
+        st = ERR(err, CUZK_ERR_FORMAT, "%s: not a JSON object (a snarkjs verification_key.json)", path);
+        goto out;
+    }
     if ((st = check_protocol_curve(root, W, err))) goto out;
     const json_t *np = json_object_get(root, "nPublic");
     const json_t *ic = json_object_get(root, "IC");
