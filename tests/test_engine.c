@@ -620,3 +620,54 @@ TEST(engine, cancel_queued_and_running_jobs) {
     REQUIRE(cuzk_engine_submit(e, &d, &queued, NULL) == CUZK_OK);
     cuzk_engine_destroy(e);
 }
+
+/* Producers blocked on a full prove queue get in first come, first in: with a slow prove stage
+ * (60 ms), a queue of one and partitions reaching the queue 15 ms apart, every partition that
+ * arrived clearly earlier (> 5 ms) is proved earlier (one finish worker: proofs are stored in
+ * prove order). Arrival = submit + queue + budget wait + synthesis stage (one job, submitted at
+ * once). */
+TEST(engine, blocked_producers_enter_in_arrival_order) {
+    const small_circuit *c = circ();
+    REQUIRE(c);
+    cuzk_circuit cc = {&c->cs, &c->p, NULL};
+    enum { P = 8 };
+    uint64_t rs[8 * P];
+    make_rs(rs, P);
+    test_be tb;
+    test_be_init(&tb);
+    for (int i = 0; i < P; i++) tb.start_delay_ms[i] = 60;
+    cuzk_engine_opts o = {0};
+    o.synthesis_workers = 4;
+    o.finish_workers = 1;
+    o.queue_depth = 1;
+    o.prove_threads = 1;
+    cuzk_engine *e = NULL;
+    REQUIRE(engine_create_with_backend(&e, &o, &k_test_backend, &tb, NULL) == CUZK_OK);
+    synth_ctx sc = {0};
+    sc.c = c;
+    sc.corrupt_partition = -1;
+    for (int i = 0; i < P; i++) sc.delay_ms[i] = 20 + 15 * i;
+    cuzk_job_desc d = {&cc, P, synth_cb, &sc, rs, 0};
+    cuzk_job_id id;
+    REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
+    cuzk_job_result r;
+    REQUIRE(cuzk_engine_wait(e, id, &r, NULL) == CUZK_OK);
+    CHECK_EQ_INT(r.state, CUZK_JOB_DONE);
+    REQUIRE(r.timings);
+    double arrive[P], blocked = 0;
+    for (int i = 0; i < P; i++) {
+        const cuzk_partition_timings *t = &r.timings[i];
+        arrive[i] = t->queue_synth_ms + t->reserve_ms + t->synth_stage_ms;
+        blocked += t->push_wait_ms;
+    }
+    CHECK_MSG(blocked > 100, "the queue never filled (blocked %.1f ms in all): the test shows nothing", blocked);
+    for (int i = 0; i < P; i++)
+        for (int j = 0; j < P; j++)
+            if (arrive[j] - arrive[i] > 5)
+                CHECK_MSG(r.timings[i].t_end_ms < r.timings[j].t_end_ms,
+                          "partition %d arrived %.1f ms before %d but was proved after it", i, arrive[j] - arrive[i], j);
+    CHECK(verify_all(c, &r));
+    check_all_released(e);
+    cuzk_job_result_free(&r);
+    cuzk_engine_destroy(e);
+}

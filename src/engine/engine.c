@@ -111,11 +111,15 @@ typedef struct part {
 
 typedef struct worker_arg { struct cuzk_engine *e; int idx; } worker_arg;
 
+/* A bounded FIFO between two stages. Producers blocked on a full queue get in by ticket, in the
+ * order they arrived (a condition variable alone wakes them in any order, so a partition that
+ * waited longest could be overtaken again and again). */
 typedef struct pqueue {
     pthread_mutex_t mu;
     pthread_cond_t not_empty, not_full;
     part *head, *tail;
     int n, cap, closed;
+    uint64_t next_ticket, serving; /* producers' tickets: the next to hand out, the next to enter */
 } pqueue;
 
 struct cuzk_engine {
@@ -152,19 +156,28 @@ static void pq_init(pqueue *q, int cap) {
     q->n = 0;
     q->cap = cap;
     q->closed = 0;
+    q->next_ticket = q->serving = 0;
 }
 static void pq_destroy(pqueue *q) {
     pthread_mutex_destroy(&q->mu);
     pthread_cond_destroy(&q->not_empty);
     pthread_cond_destroy(&q->not_full);
 }
-/* Blocks while full. Sets p->t_enq when inserted. Returns 0 (not queued) once closed. */
-/* Blocks while full; 0 once closed. *t_enq (may be NULL) gets the enqueue time: after the push p
- * belongs to the consumer, so the caller must not read it. */
+/* Blocks while full or while earlier producers wait (tickets: first come, first in); 0 (not
+ * queued) once closed. Sets p->t_enq when inserted; *t_enq (may be NULL) gets it too: after the
+ * push p belongs to the consumer, so the caller must not read it. */
 static int pq_push(pqueue *q, part *p, double *t_enq) {
     pthread_mutex_lock(&q->mu);
-    while (q->n >= q->cap && !q->closed) pthread_cond_wait(&q->not_full, &q->mu);
-    if (q->closed) { pthread_mutex_unlock(&q->mu); return 0; }
+    const uint64_t ticket = q->next_ticket++;
+    while ((q->n >= q->cap || ticket != q->serving) && !q->closed) pthread_cond_wait(&q->not_full, &q->mu);
+    q->serving++;
+    if (q->closed) {
+        pthread_cond_broadcast(&q->not_full);
+        pthread_mutex_unlock(&q->mu);
+        return 0;
+    }
+    /* the next ticket holder may fit too */
+    if (q->n + 1 < q->cap) pthread_cond_broadcast(&q->not_full);
     p->next = NULL;
     p->t_enq = now_ms();
     if (t_enq) *t_enq = p->t_enq;
@@ -185,7 +198,7 @@ static part *pq_pop(pqueue *q) {
         q->head = p->next;
         if (!q->head) q->tail = NULL;
         q->n--;
-        pthread_cond_signal(&q->not_full);
+        pthread_cond_broadcast(&q->not_full); /* the waiter holding the next ticket must wake */
     }
     pthread_mutex_unlock(&q->mu);
     return p;
