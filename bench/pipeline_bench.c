@@ -356,10 +356,9 @@ int cuzk_bench_pipeline(int argc, char **argv) {
                now_ms() - t0);
     }
     if (gb == GROTH16_BACKEND_GPU && !params_path) {
-        bellperson_params params = own_params; /* the fields below are released in own_params */
         /* the host copies of the G1 queries are not read again (the device holds them; B_G2 and the
          * vk stay on the host): give their memory back */
-        size_t freed = ((size_t)params.n_a + params.n_b_g1 + params.n_l + params.n_h) * sizeof(g1_affine);
+        size_t freed = ((size_t)own_params.n_a + own_params.n_b_g1 + own_params.n_l + own_params.n_h) * sizeof(g1_affine);
         free(own_params.a); free(own_params.b_g1); free(own_params.l); free(own_params.h);
         own_params.a = own_params.b_g1 = own_params.l = own_params.h = NULL;
         printf("host: released the host copies of the G1 queries (%.2f GiB)\n", (double)freed / 1073741824.0);

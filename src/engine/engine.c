@@ -15,14 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "engine/engine_internal.h"
 #include "engine/reaper.h"
 #include "groth16/backend.h"
 #include "util/log.h"
+#include "util/outfile.h"
 #include "util/parallel.h"
 #include "util/timer.h"
 
@@ -844,15 +843,16 @@ static const char *tid_name(int tid, char *buf, size_t cap) {
 
 cuzk_status cuzk_engine_trace_write(cuzk_engine *e, const char *path, cuzk_error *err) {
     if (!e || !path || !*path) return ERR(err, CUZK_ERR_ARG, "cuzk_engine_trace_write: NULL or empty path");
-    /* a regular file is written whole to "<path>.tmp.<pid>" and renamed over path, so a failed
-     * write leaves the old file (or none), never half a trace; a FIFO or device is written in place */
-    struct stat sb;
-    int in_place = stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode);
+    /* written whole to a temporary and renamed (src/util/outfile.h): a failed write leaves no
+     * partial trace; a FIFO or device is written in place */
     char tmp[4200];
-    if (in_place) snprintf(tmp, sizeof tmp, "%s", path);
-    else snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    outfile_tmp_name(tmp, sizeof tmp, path);
     FILE *f = fopen(tmp, "w");
-    if (!f) return ERR(err, CUZK_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
+    if (!f) {
+        cuzk_status st = ERR(err, CUZK_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
+        outfile_discard(tmp);
+        return st;
+    }
     pthread_mutex_lock(&e->tmu);
     fprintf(f, "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n");
     fprintf(f, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 0, \"args\": {\"name\": \"cuzk engine (%s backend)\"}}",
@@ -880,14 +880,9 @@ cuzk_status cuzk_engine_trace_write(cuzk_engine *e, const char *path, cuzk_error
     pthread_mutex_unlock(&e->tmu);
     int bad = ferror(f);
     if (fclose(f) != 0 || bad) {
-        int en = errno;
-        if (!in_place) unlink(tmp);
-        return ERR(err, CUZK_ERR_IO, "cannot write %s: %s", path, strerror(en ? en : EIO));
+        cuzk_status st = ERR(err, CUZK_ERR_IO, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
+        outfile_discard(tmp);
+        return st;
     }
-    if (!in_place && rename(tmp, path) != 0) {
-        int en = errno;
-        unlink(tmp);
-        return ERR(err, CUZK_ERR_IO, "cannot rename %s to %s: %s", tmp, path, strerror(en));
-    }
-    return CUZK_OK;
+    return outfile_commit(tmp, path, err);
 }

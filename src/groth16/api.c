@@ -2,8 +2,6 @@
 #include "cuzk/groth16.h"
 
 #include <errno.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +16,7 @@
 #include "util/parallel.h"
 #include "util/sysmem.h"
 #include "util/log.h"
+#include "util/outfile.h"
 #include "util/timer.h"
 
 int cuzk_exit_code(cuzk_status st) {
@@ -84,81 +83,16 @@ static cuzk_status get_rs(fr *r, fr *s, const cuzk_prove_opts *o, cuzk_error *er
     return groth16_random_fr(s, err);
 }
 
-/* Outputs are written to "<path>.tmp.<pid>" and renamed, so a failure never leaves a partial
- * output. An output that exists and is not a regular file (/dev/null, a FIFO, a device) is written
- * directly instead: renaming over it would replace the device node. Temporary files in progress
- * are kept in a small registry so that a signal handler can remove them
- * (cuzk_remove_partial_outputs). */
-#define PARTIAL_MAX 16
-static char g_partial[PARTIAL_MAX][4200];
-static volatile sig_atomic_t g_partial_used[PARTIAL_MAX];
-static pthread_mutex_t g_partial_mu = PTHREAD_MUTEX_INITIALIZER;
-
-static void partial_add(const char *tmp) {
-    pthread_mutex_lock(&g_partial_mu);
-    for (int i = 0; i < PARTIAL_MAX; i++)
-        if (!g_partial_used[i]) {
-            snprintf(g_partial[i], sizeof g_partial[i], "%s", tmp);
-            g_partial_used[i] = 1;
-            break;
-        }
-    pthread_mutex_unlock(&g_partial_mu);
-}
-/* Forgets tmp; returns whether it was registered. */
-static bool partial_del(const char *tmp) {
-    bool found = false;
-    pthread_mutex_lock(&g_partial_mu);
-    for (int i = 0; i < PARTIAL_MAX && !found; i++)
-        if (g_partial_used[i] && !strcmp(g_partial[i], tmp)) {
-            g_partial_used[i] = 0;
-            found = true;
-        }
-    pthread_mutex_unlock(&g_partial_mu);
-    return found;
-}
-
-void cuzk_remove_partial_outputs(void) {
-    for (int i = 0; i < PARTIAL_MAX; i++)
-        if (g_partial_used[i]) unlink(g_partial[i]);
-}
-
-static bool is_special_file(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
-}
-
-static void tmp_name(char *buf, size_t cap, const char *path) {
-    if (is_special_file(path)) {
-        snprintf(buf, cap, "%s", path);
-        return;
-    }
-    snprintf(buf, cap, "%s.tmp.%ld", path, (long)getpid());
-    partial_add(buf);
-}
-
-/* Removes a temporary or an output written by this call: never a device, FIFO or directory. */
-static void discard_output(const char *path) {
-    struct stat st;
-    if (partial_del(path) || (lstat(path, &st) == 0 && S_ISREG(st.st_mode))) unlink(path);
-}
-
-static cuzk_status commit_file(const char *tmp, const char *path, cuzk_error *err) {
-    if (!strcmp(tmp, path)) return CUZK_OK; /* written in place (not a regular file) */
-    if (rename(tmp, path) != 0) {
-        cuzk_status st = ERR(err, CUZK_ERR_IO, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-        discard_output(tmp);
-        return st;
-    }
-    partial_del(tmp);
-    return CUZK_OK;
-}
+/* Outputs go through a temporary and a rename (src/util/outfile.h): a failure never leaves a
+ * partial output, and a signal handler can remove the temporaries in progress. */
+void cuzk_remove_partial_outputs(void) { outfile_remove_partials(); }
 
 /* Two outputs are committed together: if the second rename fails, the first is removed again,
  * so a failed call leaves neither. */
 static cuzk_status commit_pair(const char *t1, const char *p1, const char *t2, const char *p2, cuzk_error *err) {
-    cuzk_status st = commit_file(t1, p1, err);
-    if (st != CUZK_OK) { discard_output(t2); return st; }
-    if ((st = commit_file(t2, p2, err)) != CUZK_OK) discard_output(p1);
+    cuzk_status st = outfile_commit(t1, p1, err);
+    if (st != CUZK_OK) { outfile_discard(t2); return st; }
+    if ((st = outfile_commit(t2, p2, err)) != CUZK_OK) outfile_discard(p1);
     return st;
 }
 
@@ -178,7 +112,7 @@ cuzk_status cuzk_check_outputs(const char *const *ins, int n_in, const char *con
             if (ins[j] && same_file(outs[i], ins[j]))
                 return ERR(err, CUZK_ERR_ARG, "output %s is also an input: refusing to overwrite it", outs[i]);
         for (int j = 0; j < i; j++)
-            if (same_file(outs[i], outs[j]) && !is_special_file(outs[i]))
+            if (same_file(outs[i], outs[j]) && !outfile_is_special(outs[i]))
                 return ERR(err, CUZK_ERR_ARG, "the two outputs are the same file (%s)", outs[i]);
         /* the directory must exist and be writable now, not after minutes of work */
         char dir[4200];
@@ -189,7 +123,7 @@ cuzk_status cuzk_check_outputs(const char *const *ins, int n_in, const char *con
         else snprintf(dir, sizeof dir, ".");
         if (access(dir, W_OK) != 0) {
             int e = errno; /* is_special_file's stat must not replace the reason */
-            if (!is_special_file(outs[i]))
+            if (!outfile_is_special(outs[i]))
                 return ERR(err, CUZK_ERR_IO, "cannot write %s: %s (directory %s)", outs[i], strerror(e), dir);
         }
     }
@@ -202,7 +136,7 @@ static cuzk_status write_bytes(const char *path, const uint8_t *b, size_t n, cuz
     size_t w = fwrite(b, 1, n, f);
     int e = fclose(f);
     if (w != n || e != 0) {
-        discard_output(path);
+        outfile_discard(path);
         return ERR(err, CUZK_ERR_IO, "cannot write %s: %s", path, strerror(errno));
     }
     return CUZK_OK;
@@ -224,12 +158,12 @@ static void copy_timings(cuzk_prove_timings *t, const groth16_timings *g) {
 static cuzk_status write_json_outputs(const char *proof_path, const char *public_path, const groth16_proof *p,
                                       const fr *pub, size_t n_pub, cuzk_error *err) {
     char tp[4200], tq[4200];
-    tmp_name(tp, sizeof tp, proof_path);
-    tmp_name(tq, sizeof tq, public_path);
+    outfile_tmp_name(tp, sizeof tp, proof_path);
+    outfile_tmp_name(tq, sizeof tq, public_path);
     cuzk_status st = proof_json_write(tp, p, err);
-    if (st != CUZK_OK) { discard_output(tp); return st; }
+    if (st != CUZK_OK) { outfile_discard(tp); return st; }
     st = public_json_write(tq, pub, n_pub, err);
-    if (st != CUZK_OK) { discard_output(tp); discard_output(tq); return st; }
+    if (st != CUZK_OK) { outfile_discard(tp); outfile_discard(tq); return st; }
     return commit_pair(tp, proof_path, tq, public_path, err);
 }
 
@@ -414,10 +348,10 @@ cuzk_status cuzk_prove_params_files(const char *params_path, const char *r1cs_pa
         uint8_t bytes[BELLPERSON_PROOF_BYTES];
         bellperson_proof_encode(bytes, &proof);
         char tp[4200], tq[4200];
-        tmp_name(tp, sizeof tp, proof_bin_path);
-        tmp_name(tq, sizeof tq, public_json_path);
+        outfile_tmp_name(tp, sizeof tp, proof_bin_path);
+        outfile_tmp_name(tq, sizeof tq, public_json_path);
         if ((st = write_bytes(tp, bytes, sizeof bytes, err)) != CUZK_OK) goto out;
-        if ((st = public_json_write(tq, w.w + 1, cs.n_public, err)) != CUZK_OK) { discard_output(tp); discard_output(tq); goto out; }
+        if ((st = public_json_write(tq, w.w + 1, cs.n_public, err)) != CUZK_OK) { outfile_discard(tp); outfile_discard(tq); goto out; }
         st = commit_pair(tp, proof_bin_path, tq, public_json_path, err);
     }
     t1 = now_ms(); tm.write_ms = t1 - t0; t0 = t1;
@@ -577,9 +511,9 @@ cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const cha
     if ((st = groth16_backend_resolve(opts->backend, &be, err)) != CUZK_OK) goto done;
     groth16_backend_set(be);
     tm.backend = groth16_backend_name(be);
-    tmp_name(tp, sizeof tp, params_path);
-    tmp_name(tv, sizeof tv, vk_path);
-    if (opts->zkey_path) tmp_name(tz, sizeof tz, opts->zkey_path);
+    outfile_tmp_name(tp, sizeof tp, params_path);
+    outfile_tmp_name(tv, sizeof tv, vk_path);
+    if (opts->zkey_path) outfile_tmp_name(tz, sizeof tz, opts->zkey_path);
 
     /* the circuit */
     t0 = now_ms();
@@ -627,20 +561,20 @@ cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const cha
     if (opts->zkey_path && (st = groth16_setup_zkey(&cs, &tw, tz, &tm.zkey_bytes, &run, err)) != CUZK_OK) goto done;
 
     /* all outputs or none */
-    if ((st = commit_file(tp, params_path, err)) != CUZK_OK) goto done;
-    if ((st = commit_file(tv, vk_path, err)) != CUZK_OK) { discard_output(params_path); goto done; }
-    if (opts->zkey_path && (st = commit_file(tz, opts->zkey_path, err)) != CUZK_OK) {
-        discard_output(params_path);
-        discard_output(vk_path);
+    if ((st = outfile_commit(tp, params_path, err)) != CUZK_OK) goto done;
+    if ((st = outfile_commit(tv, vk_path, err)) != CUZK_OK) { outfile_discard(params_path); goto done; }
+    if (opts->zkey_path && (st = outfile_commit(tz, opts->zkey_path, err)) != CUZK_OK) {
+        outfile_discard(params_path);
+        outfile_discard(vk_path);
         goto done;
     }
     wrote = false;
 done:
     /* temporaries left (failure) are removed and forgotten; committed ones are gone already */
     (void)wrote;
-    if (tp[0]) discard_output(tp);
-    if (tv[0]) discard_output(tv);
-    if (opts && opts->zkey_path && tz[0]) discard_output(tz);
+    if (tp[0]) outfile_discard(tp);
+    if (tv[0]) outfile_discard(tv);
+    if (opts && opts->zkey_path && tz[0]) outfile_discard(tz);
     groth16_toxic_wipe(&tw);
     t0 = now_ms();
     r1cs_free(&cs);

@@ -1,0 +1,35 @@
+/* Writing output files without ever leaving a partial one.
+ *
+ * An output is written to "<path>.tmp.<pid>" and renamed over path when complete, so a failure
+ * (or a crash) never leaves half a file at path. An output that exists and is not a regular file
+ * (/dev/null, a FIFO, a device) is written in place instead: renaming over it would replace the
+ * node. Temporary files in progress are kept in a small registry (16 entries) so that a signal
+ * handler can remove them (outfile_remove_partials, behind cuzk_remove_partial_outputs).
+ * Thread-safe: the registry is locked; outfile_remove_partials takes no lock (signal handlers).
+ */
+#ifndef CUZK_UTIL_OUTFILE_H
+#define CUZK_UTIL_OUTFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cuzk/cuzk.h"
+
+/* Whether path exists and is neither a regular file nor a directory (written in place). */
+bool outfile_is_special(const char *path);
+
+/* The name to write path's content to: path itself when it is special, else "<path>.tmp.<pid>",
+ * registered for outfile_remove_partials. buf: cap bytes (4200 holds any path the API takes). */
+void outfile_tmp_name(char *buf, size_t cap, const char *path);
+
+/* Renames tmp over path (nothing to do when tmp is path: written in place) and forgets tmp.
+ * CUZK_ERR_IO when the rename fails (tmp is then removed; err gives the reason). */
+cuzk_status outfile_commit(const char *tmp, const char *path, cuzk_error *err);
+
+/* Removes a temporary, or an output this process wrote: never a device, FIFO or directory. */
+void outfile_discard(const char *path);
+
+/* Unlinks every registered temporary. Async-signal-safe (only unlink). */
+void outfile_remove_partials(void);
+
+#endif
