@@ -267,7 +267,7 @@ TEST(gpu_prove, engine_gpu_backend_equals_cpu_single_calls) {
     gp_synth gs = {&c.cs, &c.sp};
     cuzk_job_id ids[2];
     for (int k = 0; k < 2; k++) {
-        cuzk_job_desc d = {&cc, P, gp_synth_cb, &gs, rs, 0};
+        cuzk_job_desc d = {&cc, P, gp_synth_cb, &gs, rs, 0, CUZK_WITNESS_FR_MONT};
         REQUIRE(cuzk_engine_submit(eng, &d, &ids[k], &e) == CUZK_OK);
     }
     fr *w = malloc(c.cs.n_vars * sizeof *w);
@@ -411,7 +411,7 @@ TEST(gpu_prove, engine_on_store_srs_and_gpu_budget) {
                 memcpy(&rs[i], &x, sizeof x);
             }
             gp_synth gs = {&c.cs, &c.sp};
-            cuzk_job_desc d = {&cc, 1, gp_synth_cb, &gs, rs, 0};
+            cuzk_job_desc d = {&cc, 1, gp_synth_cb, &gs, rs, 0, CUZK_WITNESS_FR_MONT};
             cuzk_job_id id;
             REQUIRE(cuzk_engine_submit(eng, &d, &id, &e) == CUZK_OK);
             cuzk_job_result res = {0};
