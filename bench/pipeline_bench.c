@@ -327,7 +327,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     o.gpu_device = device;
     cuzk_engine *e = NULL;
     int rc = 0;
-    cuzk_circuit cc = {&cs, pp, sh.device};
+    cuzk_circuit cc = {&cs, pp, sh.device, NULL};
     bench_synth *bs = calloc(K, sizeof *bs);
     cuzk_job_id *ids = calloc(K, sizeof *ids);
     cuzk_job_result *res = calloc(K, sizeof *res);

@@ -317,7 +317,7 @@ __attribute__((destructor)) static void circ_free(void) {
 TEST(engine, pipeline_proofs_verify_and_equal_single_calls) {
     const small_circuit *c = circ();
     REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL};
+    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     enum { P = 3 };
     uint64_t rs[8 * P];
     make_rs(rs, P);
@@ -394,7 +394,7 @@ TEST(engine, pipeline_proofs_verify_and_equal_single_calls) {
 TEST(engine, out_of_order_completion_in_order_proofs) {
     const small_circuit *c = circ();
     REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL};
+    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     enum { P = 4 };
     uint64_t rs[8 * P];
     make_rs(rs, P);
@@ -433,7 +433,7 @@ TEST(engine, out_of_order_completion_in_order_proofs) {
 TEST(engine, failing_partition_fails_job_and_frees_everything) {
     const small_circuit *c = circ();
     REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL};
+    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     enum { P = 4 };
     test_be tb;
     test_be_init(&tb);
@@ -501,7 +501,7 @@ TEST(engine, failing_partition_fails_job_and_frees_everything) {
 TEST(engine, slow_free_does_not_lengthen_prove_latency) {
     const small_circuit *c = circ();
     REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL};
+    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     enum { P = 2 };
     double call_ms[2] = {0, 0};
     double done_pending[2] = {0, 0};
@@ -545,7 +545,7 @@ TEST(engine, slow_free_does_not_lengthen_prove_latency) {
 TEST(engine, budget_never_exceeded_under_concurrency) {
     const small_circuit *c = circ();
     REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL};
+    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     size_t part = (size_t)c->cs.n_vars * sizeof(fr) + groth16_bellperson_start_bytes(&c->p, &c->cs, 2);
     enum { P = 3 };
     cuzk_engine_opts o = {0};
@@ -590,7 +590,7 @@ TEST(engine, budget_never_exceeded_under_concurrency) {
 TEST(engine, cancel_queued_and_running_jobs) {
     const small_circuit *c = circ();
     REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL};
+    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     cuzk_engine_opts o = {0};
     o.prove_threads = 2;
     cuzk_engine *e = NULL;
@@ -633,7 +633,7 @@ TEST(engine, cancel_queued_and_running_jobs) {
 TEST(engine, blocked_producers_enter_in_arrival_order) {
     const small_circuit *c = circ();
     REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL};
+    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     enum { P = 8 };
     uint64_t rs[8 * P];
     make_rs(rs, P);

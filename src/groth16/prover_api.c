@@ -501,6 +501,8 @@ cuzk_status cuzk_verify(const cuzk_vk *vk, cuzk_public_form public_form, const v
             goto out;
         }
         st = bellperson_proof_decode(&pr, proof, err);
+        /* 192 bytes that are not three valid compressed points: an invalid proof */
+        if (st == CUZK_ERR_FORMAT) st = CUZK_ERR_POINT;
         break;
     case CUZK_PROOF_SNARKJS_JSON:
         st = proof_json_read_mem(&pr, proof, proof_len, "<proof.json in memory>", err);
