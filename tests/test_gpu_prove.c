@@ -10,6 +10,7 @@
 #include "formats/json.h"
 #include "groth16/backend.h"
 #include "groth16/groth16.h"
+#include "groth16/prove.h"
 #include "r1cs/synthetic.h"
 
 #define FIXED_R "0x1ab4b9a7f2c0d3e5a6978877665544332211ffeeddccbbaa9988776655443322"
@@ -59,7 +60,8 @@ TEST(gpu_prove, prove_fixtures_byte_identical_to_cpu) {
     groth16_backend_set(GROTH16_BACKEND_CPU);
 }
 
-/* bellperson flavour on synthetic PoRep-shaped circuits of several sizes (odd, non-power-of-two). */
+/* bellperson flavour on synthetic PoRep-shaped circuits of several sizes (odd, non-power-of-two),
+ * through groth16_prover_create with the GPU backend value. */
 TEST(gpu_prove, prove_synthetic_byte_identical_to_cpu) {
     if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
     const uint32_t sizes[] = {1000, 4093, 1u << 16};
@@ -81,12 +83,14 @@ TEST(gpu_prove, prove_synthetic_byte_identical_to_cpu) {
         fr_from_u64(&r, test_rand64());
         fr_from_u64(&s, test_rand64());
         groth16_proof pc, pg;
-        groth16_backend_set(GROTH16_BACKEND_CPU);
         cuzk_status st = groth16_prove_bellperson(&pc, &p, &cs, w, cs.n_vars, &r, &s, 0, NULL, &e);
         CHECK_MSG(st == CUZK_OK, "cpu %u: %s", sizes[k], e.msg);
-        groth16_backend_set(GROTH16_BACKEND_GPU);
-        st = groth16_prove_bellperson(&pg, &p, &cs, w, cs.n_vars, &r, &s, 0, NULL, &e);
-        groth16_backend_set(GROTH16_BACKEND_CPU);
+        /* the one orchestration with the GPU backend as a value (src/groth16/prove.h) */
+        groth16_key key = {CUZK_CURVE_BLS12_381, CUZK_CONVENTION_BELLPERSON, NULL, &p, &cs};
+        groth16_prover *pv = NULL;
+        st = groth16_prover_create(&pv, &key, &groth16_backend_gpu_ops, NULL, &e);
+        if (st == CUZK_OK) st = groth16_prove_one(pv, &pg, w, cs.n_vars, &r, &s, 0, NULL, &e);
+        groth16_prover_destroy(pv);
         CHECK_MSG(st == CUZK_OK, "gpu %u: %s", sizes[k], e.msg);
         uint8_t bc[192], bg[192];
         bellperson_proof_encode(bc, &pc);
