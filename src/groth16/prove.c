@@ -64,8 +64,7 @@ static cuzk_status cpu_bind(void **state, const groth16_key *k, const groth16_ba
     return CUZK_OK;
 }
 static void cpu_unbind(void *state) { (void)state; }
-static size_t cpu_start_bytes(void *state, int nthreads) {
-    const groth16_key *k = state;
+static size_t cpu_start_bytes(const groth16_key *k, int nthreads) {
     if (k->convention == CUZK_CONVENTION_SNARKJS) return groth16_zkey_start_bytes(k->z);
     return groth16_bellperson_start_bytes(k->p, k->cs, nthreads);
 }
