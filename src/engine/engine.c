@@ -194,6 +194,10 @@ cuzk_status cuzk_circuit_create(cuzk_circuit **out, cuzk_pk *pk, cuzk_error *err
         return ERR(err, CUZK_ERR_UNSUPPORTED,
                    "cuzk_circuit_create: the engine proves bellperson keys (.params + .r1cs); this key is %s",
                    cuzk_convention_name(k->convention));
+    const groth16_curve *gc = groth16_curve_get(k->curve);
+    if (!gc || !gc->proof_encode)
+        return ERR(err, CUZK_ERR_UNSUPPORTED, "cuzk_circuit_create: the engine has no proof encoding for curve %s",
+                   cuzk_curve_name(k->curve));
     cuzk_circuit *c = calloc(1, sizeof *c);
     if (!c) return ERR(err, CUZK_ERR_NOMEM, "cuzk_circuit_create");
     c->cs = k->cs;
@@ -234,6 +238,13 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_desc *d, cuzk_job_
         return ERR(err, CUZK_ERR_ARG, "cuzk_engine_submit: the synthesis callback writes Fr limbs (Montgomery or canonical), not %d",
                    (int)d->witness_form);
     const r1cs *cs = d->circuit->cs;
+    {
+        groth16_key k = engine_circuit_key(d->circuit);
+        const groth16_curve *gc = groth16_curve_get(k.curve);
+        if (!gc || !gc->proof_encode)
+            return ERR(err, CUZK_ERR_UNSUPPORTED, "cuzk_engine_submit: curve %s is not supported by the engine",
+                       cuzk_curve_name(k.curve));
+    }
     size_t part_bytes = (size_t)cs->n_vars * sizeof(fr) + e->be->start_bytes(e->be_ctx[0], d->circuit, e->o.prove_threads);
     if (e->o.host_budget_bytes && part_bytes > e->o.host_budget_bytes)
         return ERR(err, CUZK_ERR_MISMATCH,
@@ -338,12 +349,14 @@ cuzk_status cuzk_engine_wait(cuzk_engine *e, cuzk_job_id id, cuzk_job_result *ou
     if (out->timings) memcpy(out->timings, j->tm, j->P * sizeof *out->timings);
     else st = ERR(err, CUZK_ERR_NOMEM, "cuzk_engine_wait: result");
     if (out->state == CUZK_JOB_DONE && st == CUZK_OK) {
-        out->proofs = malloc((size_t)j->P * BELLPERSON_PROOF_BYTES);
+        groth16_key k = engine_circuit_key(&j->circ);
+        const groth16_curve *gc = groth16_curve_get(k.curve); /* checked by cuzk_circuit_create / submit */
+        out->proofs = malloc((size_t)j->P * gc->proof_bytes);
         out->public_inputs = malloc((size_t)j->P * (j->n_public ? j->n_public : 1) * 32);
         if (!out->proofs || !out->public_inputs) st = ERR(err, CUZK_ERR_NOMEM, "cuzk_engine_wait: result");
         else {
-            for (uint32_t i = 0; i < j->P; i++)
-                bellperson_proof_encode(out->proofs + (size_t)i * BELLPERSON_PROOF_BYTES, &j->proofs[i]);
+            /* the prover's encoder for the circuit's curve (bellperson's 192 bytes on BLS12-381) */
+            for (uint32_t i = 0; i < j->P; i++) gc->proof_encode(out->proofs + (size_t)i * gc->proof_bytes, &j->proofs[i]);
             for (size_t i = 0; i < (size_t)j->P * j->n_public; i++) fr_to_bytes_le(out->public_inputs + 32 * i, 32, &j->pub[i]);
         }
     }

@@ -188,8 +188,10 @@ cuzk_status groth16_prove_one(groth16_prover *pv, groth16_proof *out, const fr *
 /* ---- per-curve table ---------------------------------------------------------------------------- */
 /* BN254 plugs in here (see src/groth16/prove.h): `extern const groth16_curve groth16_curve_bn254;`
  * and `case CUZK_CURVE_BN254: return &groth16_curve_bn254;`. */
+static void bls12_381_proof_encode(uint8_t *out, const groth16_proof *p) { bellperson_proof_encode(out, p); }
 static const groth16_curve groth16_curve_bls12_381 = {CUZK_CURVE_BLS12_381, "bls12-381", &groth16_backend_cpu_ops,
-                                                      &groth16_backend_gpu_ops};
+                                                      &groth16_backend_gpu_ops, BELLPERSON_PROOF_BYTES,
+                                                      bls12_381_proof_encode};
 
 const groth16_curve *groth16_curve_get(cuzk_curve c) {
     switch (c) {

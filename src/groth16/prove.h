@@ -161,6 +161,10 @@ typedef struct groth16_curve {
     cuzk_curve id;
     const char *name;
     const groth16_backend_ops *cpu, *gpu;
+    /* The proof's compact byte encoding (proof_bytes bytes; BLS12-381: bellperson's 192 bytes,
+     * compressed zcash points A | B | C); NULL / 0 where the curve has none. */
+    size_t proof_bytes;
+    void (*proof_encode)(uint8_t *out, const groth16_proof *p);
 } groth16_curve;
 /* NULL for a curve this build does not instantiate (the public API answers CUZK_ERR_UNSUPPORTED). */
 const groth16_curve *groth16_curve_get(cuzk_curve c);
