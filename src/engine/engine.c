@@ -218,6 +218,9 @@ uint32_t cuzk_circuit_n_public(const cuzk_circuit *c) { return c && c->cs ? c->c
 
 cuzk_status cuzk_engine_preload(cuzk_engine *e, const cuzk_circuit *c, cuzk_error *err) {
     if (!e || !c || !c->cs || !c->params) return ERR(err, CUZK_ERR_ARG, "cuzk_engine_preload: NULL argument");
+    if (c->gpu_srs && e->n_dev > 1)
+        return ERR(err, CUZK_ERR_UNSUPPORTED, "cuzk_engine_preload: a borrowed device SRS serves one device, the engine drives %d",
+                   e->n_dev);
     if (!e->be->preload) return CUZK_OK;
     for (int i = 0; i < e->n_dev; i++) {
         cuzk_status st = e->be->preload(e->be_ctx[i], c, err);
@@ -238,6 +241,10 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_desc *d, cuzk_job_
         return ERR(err, CUZK_ERR_ARG, "cuzk_engine_submit: the synthesis callback writes Fr limbs (Montgomery or canonical), not %d",
                    (int)d->witness_form);
     const r1cs *cs = d->circuit->cs;
+    if (d->circuit->gpu_srs && e->n_dev > 1)
+        return ERR(err, CUZK_ERR_UNSUPPORTED,
+                   "cuzk_engine_submit: a circuit on a borrowed device SRS serves one device, the engine drives %d",
+                   e->n_dev);
     {
         groth16_key k = engine_circuit_key(d->circuit);
         const groth16_curve *gc = groth16_curve_get(k.curve);
