@@ -522,33 +522,31 @@ static cuzk_status zkey_gpu_msm(void *ctx, g1_jacobian *out, groth16_query q, co
     return st;
 }
 
-/* snarkjs stage: the H step with the NTTs on the GPU, the pointwise products on the host; the
- * same values as h_snarkjs (src/poly/ntt.h). */
+/* snarkjs stage: the H step on the device, fused (gpu_h_snarkjs_async on the prover's context:
+ * the same values as h_snarkjs of src/poly/ntt.h); a (the result) comes back, b and c are not
+ * read after H by groth16_zkey_start. */
 static cuzk_status zkey_gpu_h(void *ctx, const ntt_domain *d, fr *a, fr *b, fr *c, int nthreads, cuzk_error *err) {
-    (void)ctx;
-    (void)nthreads;
-    size_t m = d->m;
+    gpu_backend_state *g = ctx;
+    if (d->log_m < 1) { /* a domain of one point: nothing for the device to do */
+        h_snarkjs(d, a, b, c, nthreads);
+        return CUZK_OK;
+    }
+    size_t bytes = d->m * sizeof(fr);
+    void *d_a = NULL, *d_b = NULL, *d_c = NULL;
     cuzk_status st;
-    /* C = A*B on the rows; the odd coset of the 2m domain: shift = omega_2m, omega_2m^2 = omega_m */
-    for (size_t i = 0; i < m; i++) fr_mul(&c[i], &a[i], &b[i]);
-    ntt_domain d2 = {0};
-    if ((st = ntt_domain_init(&d2, d->log_m + 1, NTT_ROOTS_SNARKJS)) != CUZK_OK)
-        return ERR(err, st, "H: domain 2^%d", d->log_m + 1);
-    fr shift = d2.omega;
-    ntt_domain_free(&d2);
-    fr *v[3] = {a, b, c};
-    for (int i = 0; i < 3; i++) {
-        if ((st = gpu_ntt((struct fr *)v[i], 1, d->log_m, GPU_NTT_INVERSE, GPU_ROOTS_SNARKJS, NULL, err)) != CUZK_OK)
-            return st;
-        if ((st = gpu_ntt((struct fr *)v[i], 1, d->log_m, GPU_NTT_FORWARD, GPU_ROOTS_SNARKJS, (const struct fr *)&shift,
-                          err)) != CUZK_OK)
-            return st;
-    }
-    for (size_t i = 0; i < m; i++) {
-        fr_mul(&a[i], &a[i], &b[i]);
-        fr_sub(&a[i], &a[i], &c[i]);
-    }
-    return CUZK_OK;
+    if ((st = gpu_buf_alloc(g->ctx, &d_a, bytes, err)) != CUZK_OK) goto out;
+    if ((st = gpu_buf_alloc(g->ctx, &d_b, bytes, err)) != CUZK_OK) goto out;
+    if ((st = gpu_buf_alloc(g->ctx, &d_c, bytes, err)) != CUZK_OK) goto out;
+    if ((st = gpu_copy_h2d_async(g->ctx, d_a, a, bytes, err)) != CUZK_OK) goto out;
+    if ((st = gpu_copy_h2d_async(g->ctx, d_b, b, bytes, err)) != CUZK_OK) goto out;
+    if ((st = gpu_h_snarkjs_async(gpu_ctx_stream(g->ctx), d_a, d_b, d_c, d->log_m, err)) != CUZK_OK) goto out;
+    if ((st = gpu_copy_d2h_async(g->ctx, a, d_a, bytes, err)) != CUZK_OK) goto out;
+    st = gpu_sync(g->ctx, err);
+out:
+    gpu_buf_free(g->ctx, d_a);
+    gpu_buf_free(g->ctx, d_b);
+    gpu_buf_free(g->ctx, d_c);
+    return st;
 }
 
 static size_t gpu_start_bytes_ops(const groth16_key *k, int nthreads) {
