@@ -7,12 +7,12 @@
 #
 # The peer is a benchmark-only copy that must never enter the project: copy it into an ignored
 # folder of the checkout (it is never compiled into cuzk; none of its code enters src/):
-#     cp -r ../shared/peer .peer && echo '/.peer/' >> .git/info/exclude
+#     cp -r ../shared/peer .peer        (.gitignore lists /.peer/)
 # and, on a remote GPU machine that receives only the working tree, send .peer along with it.
 #
 # Usage: tools/bench-vs-peer.sh [msm LG]... [ntt LG]...
 #   default cases: msm 20 msm 22 msm 24 msm 26 ntt 24 ntt 26 ntt 27
-# env: PEER_DIR (default .peer), BUILD (default build-gpu: the cuzk build, shared with
+# env: PEER_DIR (default .peer), PEER_REBUILD=1 (build the peer even when PEER_DIR/build has it), BUILD (default build-gpu: the cuzk build, shared with
 #      tools/test-gpu.sh; an existing build is only brought up to date), JOBS, PEER_REPS (7),
 #      PEER_BN254=1 (also time the peer on BN254; cuzk's GPU kernels are instantiated for
 #      BLS12-381 only so far, so its BN254 cells read "-"), LOG_DIR (default: $OUT when set, else
@@ -44,12 +44,19 @@ mkdir -p "$LOG_DIR"
 T0=$(date +%s)
 say() { echo "[bench-vs-peer $(( $(date +%s) - T0 ))s] $*"; }
 
-# 1. the peer's build in the background, beside cuzk's (both only compile; nothing is timed yet)
+# 1. the peer's build in the background, beside cuzk's (both only compile; nothing is timed yet);
+#    skipped when its binaries are there already (PEER_REBUILD=1 forces it)
 CURVES=bls12_381
 [ "${PEER_BN254:-0}" = 1 ] && CURVES="bls12_381 bn254"
-say "peer build (background, log $LOG_DIR/peer-build.log)"
-PEER_CURVES=$CURVES PEER_BUILD="$PEER_DIR/build" bash "$PEER_DIR/run-peer.sh" --build-only >"$LOG_DIR/peer-build.log" 2>&1 &
-PEER_PID=$!
+PEER_PID=
+if [ "${PEER_REBUILD:-0}" = 1 ] || [ ! -x "$PEER_DIR/build/sppark_bench" ] ||
+   { [ "${PEER_BN254:-0}" = 1 ] && [ ! -x "$PEER_DIR/build/sppark_bench_bn254" ]; }; then
+  say "peer build (background, log $LOG_DIR/peer-build.log)"
+  PEER_CURVES=$CURVES PEER_BUILD="$PEER_DIR/build" bash "$PEER_DIR/run-peer.sh" --build-only >"$LOG_DIR/peer-build.log" 2>&1 &
+  PEER_PID=$!
+else
+  say "peer already built ($PEER_DIR/build)"
+fi
 
 # 2. cuzk: build (or bring up to date) and time, through tools/test-gpu.sh
 ARGS=""
@@ -57,8 +64,10 @@ for (( i = 0; i < ${#CASES[@]}; i += 2 )); do ARGS="$ARGS ${CASES[i]} ${CASES[i+
 say "cuzk: tools/test-gpu.sh --bench-only, GPU_BENCH_ARGS='$ARGS'"
 BUILD=$BUILD GPU_BENCH_ARGS="$ARGS" MEMCHECK=0 tools/test-gpu.sh --bench-only >"$LOG_DIR/cuzk-bench.log" 2>&1
 say "cuzk done (rc $?)"
-wait "$PEER_PID"
-say "peer build done (rc $?)"
+if [ -n "$PEER_PID" ]; then
+  wait "$PEER_PID"
+  say "peer build done (rc $?)"
+fi
 
 # 3. the peer, on the now idle GPU
 PEER_CURVES=$CURVES PEER_BUILD="$PEER_DIR/build" PEER_LOG_DIR="$LOG_DIR" PEER_REPS=${PEER_REPS:-7} PEER_PINNED_MAX=0 \

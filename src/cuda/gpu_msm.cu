@@ -69,6 +69,8 @@ const uint32_t TASK_HEAVY = 256;      /* pairs per task in a bucket larger than 
 const uint32_t HEAVY_PARTIALS = 32;   /* buckets with more task partials are summed by a block tree */
 const unsigned HEAVY_BLOCKS = 2048;   /* grid of msm_heavy_bucket_kernel (blocks loop over the list) */
 const size_t MIN_CHUNK = 64;
+/* gpu_msm_set_accumulation (tests and benchmarks compare the two) */
+int g_accum_mode = GPU_MSM_ACCUM_RUNS;
 
 inline unsigned nblocks(size_t n, unsigned bs) { return (unsigned)((n + bs - 1) / bs); }
 
@@ -323,6 +325,127 @@ __global__ void __launch_bounds__(128) msm_heavy_bucket_kernel(const typename C:
     }
 }
 
+/* ---- the tail's accumulation in equal runs (the default, GPU_MSM_ACCUM_RUNS) -------------------
+ * Thread t takes the sorted pairs [t*R, min((t+1)*R, np)) whatever their buckets, so every thread
+ * does the same number of mixed additions (no warp waits for a long bucket, no per-task search),
+ * and cuts its run at bucket boundaries (one bucket = one run of equal keys, sorted):
+ *   a bucket lying wholly inside the run is written to buckets[b] by the thread itself;
+ *   the segment that touches the run's start but not the whole bucket goes to pfirst[t],
+ *   the one that touches the run's end (and started inside the run) to plast[t].
+ * A bucket b over threads t0 < t1 (t0 = bstart/R, t1 = (bend-1)/R) is then
+ *   (bstart == t0*R ? pfirst[t0] : plast[t0]) + sum_{t0 < t <= t1} pfirst[t],
+ * summed by msm_runs_combine_kernel (one thread per bucket, at most HEAVY_PARTIALS terms) or
+ * msm_runs_heavy_kernel (a block per bucket, list from cub::DeviceSelect). Buckets are zeroed
+ * first (all-zero bytes = XYZZ infinity): empty buckets stay at infinity. Zero digits (key nb)
+ * sort last and end a run. */
+template <class C>
+__global__ void __launch_bounds__(128) msm_accumulate_runs_kernel(
+    const typename C::g1_affine *__restrict__ bases, const uint32_t *__restrict__ keys,
+    const uint32_t *__restrict__ vals, size_t np, uint32_t nb, uint32_t R, const uint32_t *__restrict__ bstart,
+    const uint32_t *__restrict__ bend, typename C::g1_xyzz *__restrict__ pfirst,
+    typename C::g1_xyzz *__restrict__ plast, typename C::g1_xyzz *__restrict__ buckets, size_t nthreads) {
+    CUZK_CURVE_TYPES(C);
+    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nthreads) return;
+    const size_t s0 = t * R, e0 = s0 + R < np ? s0 + R : np;
+    g1_xyzz_t acc = g1_xyzz_t::inf(), pf = g1_xyzz_t::inf(), pl = g1_xyzz_t::inf();
+    uint32_t cur = keys[s0];
+    size_t seg = s0;
+    for (size_t p = s0; p < e0 && cur < nb; p++) {
+        const uint32_t k = keys[p];
+        if (k != cur) {
+            /* flush bucket cur = pairs [seg, p) of this run */
+            if (bstart[cur] >= s0 && bend[cur] <= e0) buckets[cur] = acc;
+            else if (seg == s0) pf = acc;
+            else pl = acc;
+            cur = k;
+            seg = p;
+            acc = g1_xyzz_t::inf();
+            if (k >= nb) break;
+        }
+        const uint32_t v = vals[p];
+        g1_affine_t q = bases[v & ~SIGN_BIT];
+        if (q.is_inf()) continue;
+        if (v & SIGN_BIT) q.y = -q.y;
+        acc.add_affine_noinf(q.x, q.y);
+    }
+    if (cur < nb) {
+        if (bstart[cur] >= s0 && bend[cur] <= e0) buckets[cur] = acc;
+        else if (seg == s0) pf = acc;
+        else pl = acc;
+    }
+    pfirst[t] = pf;
+    plast[t] = pl;
+}
+
+/* threads t0 .. t1 of bucket b's pairs (R per thread); false when b is empty */
+__device__ __forceinline__ bool runs_span(const uint32_t *bstart, const uint32_t *bend, uint32_t b, uint32_t R,
+                                          uint32_t *t0, uint32_t *t1) {
+    const uint32_t a = bstart[b], e = bend[b];
+    if (e <= a) return false;
+    *t0 = a / R;
+    *t1 = (e - 1) / R;
+    return true;
+}
+
+struct runs_heavy_op {
+    const uint32_t *bstart, *bend;
+    uint32_t R;
+    __device__ __forceinline__ bool operator()(const uint32_t &b) const {
+        uint32_t t0, t1;
+        return runs_span(bstart, bend, b, R, &t0, &t1) && t1 - t0 > HEAVY_PARTIALS;
+    }
+};
+
+template <class C>
+__global__ void msm_runs_combine_kernel(const uint32_t *__restrict__ bstart, const uint32_t *__restrict__ bend,
+                                        uint32_t nb, uint32_t R, const typename C::g1_xyzz *__restrict__ pfirst,
+                                        const typename C::g1_xyzz *__restrict__ plast,
+                                        typename C::g1_xyzz *__restrict__ buckets) {
+    CUZK_CURVE_TYPES(C);
+    const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b >= nb) return;
+    uint32_t t0, t1;
+    if (!runs_span(bstart, bend, b, R, &t0, &t1) || t0 == t1 || t1 - t0 > HEAVY_PARTIALS) return;
+    g1_xyzz_t acc = bstart[b] == t0 * R ? pfirst[t0] : plast[t0];
+    for (uint32_t t = t0 + 1; t <= t1; t++) acc.add(pfirst[t]);
+    buckets[b] = acc;
+}
+
+template <class C>
+__global__ void __launch_bounds__(128) msm_runs_heavy_kernel(const uint32_t *__restrict__ bstart,
+                                                             const uint32_t *__restrict__ bend, uint32_t R,
+                                                             const typename C::g1_xyzz *__restrict__ pfirst,
+                                                             const typename C::g1_xyzz *__restrict__ plast,
+                                                             const uint32_t *__restrict__ heavy,
+                                                             const int *__restrict__ n_heavy,
+                                                             typename C::g1_xyzz *__restrict__ buckets) {
+    CUZK_CURVE_TYPES(C);
+    __shared__ __align__(16) unsigned char raw[128 * sizeof(g1_xyzz_t)];
+    g1_xyzz_t *sm = reinterpret_cast<g1_xyzz_t *>(raw);
+    const int nh = *n_heavy;
+    for (int i = blockIdx.x; i < nh; i += gridDim.x) {
+        const uint32_t b = heavy[i];
+        uint32_t t0 = 0, t1 = 0;
+        (void)runs_span(bstart, bend, b, R, &t0, &t1);
+        g1_xyzz_t acc = g1_xyzz_t::inf();
+        if (threadIdx.x == 0) acc = bstart[b] == t0 * R ? pfirst[t0] : plast[t0];
+        for (uint32_t t = t0 + 1 + threadIdx.x; t <= t1; t += blockDim.x) acc.add(pfirst[t]);
+        sm[threadIdx.x] = acc;
+        __syncthreads();
+        for (unsigned h = blockDim.x / 2; h > 0; h >>= 1) {
+            if (threadIdx.x < h) {
+                g1_xyzz_t x = sm[threadIdx.x];
+                x.add(sm[threadIdx.x + h]);
+                sm[threadIdx.x] = x;
+            }
+            __syncthreads();
+        }
+        if (threadIdx.x == 0) buckets[b] = sm[0];
+        __syncthreads();
+    }
+}
+
 template <class Xyzz>
 __device__ Xyzz xyzz_mul_small(const Xyzz &p, uint32_t k) {
     Xyzz r = Xyzz::inf();
@@ -391,10 +514,13 @@ struct tail_plan {
     int c, W, sort_bits;
     uint32_t nbw, nb, K, L, seg_per_win;
     size_t npairs, max_tasks, temp_bytes;
+    int runs;            /* accumulation in equal runs (msm_accumulate_runs_kernel) */
+    uint32_t R;          /* runs: pairs per thread */
+    size_t nthreads;     /* runs: ceil(npairs / R) */
     uint32_t *keys, *keys2, *vals, *vals2, *bstart, *bend, *ntasks, *toff, *heavy;
     int *n_heavy;
     char *temp;
-    g1_xyzz_t *partials, *buckets, *seg, *seg2;
+    g1_xyzz_t *partials, *buckets, *seg, *seg2; /* runs: partials = pfirst, pfirst + nthreads = plast */
 };
 
 template <class C>
@@ -415,6 +541,14 @@ void plan_sizes(tail_plan<C> *p, size_t cn, int c) {
     p->L = 1u << SEG_LOG;
     if (p->L > p->nbw) p->L = p->nbw;
     p->seg_per_win = p->nbw / p->L;
+    p->runs = g_accum_mode == GPU_MSM_ACCUM_RUNS;
+    /* runs of R pairs: R = npairs / 2^18 (~2 waves of 128-thread blocks on 132 SMs at 4 blocks
+     * each is 2^16 threads; more threads than that only add partials), between 16 and 256: at
+     * most 256, so a bucket holding every pair has no more partials than the per-bucket tasks of
+     * msm_bucket_tasks gave it (npairs / 256) */
+    size_t R = p->npairs >> 18;
+    p->R = (uint32_t)(R < 16 ? 16 : R > 256 ? 256 : R);
+    p->nthreads = (p->npairs + p->R - 1) / p->R;
 }
 
 template <class C>
@@ -429,6 +563,10 @@ cuzk_status plan_alloc(gpu_ctx *ctx, scratch *sc, tail_plan<C> *p, cuzk_error *e
                                              ctx->stream));
         CTX_CU(cub::DeviceSelect::If(NULL, sel_tmp, thrust::counting_iterator<uint32_t>(0), (uint32_t *)NULL,
                                      (int *)NULL, (int)p->nb, is_heavy_op{NULL}, ctx->stream));
+        size_t sel2 = 0;
+        CTX_CU(cub::DeviceSelect::If(NULL, sel2, thrust::counting_iterator<uint32_t>(0), (uint32_t *)NULL,
+                                     (int *)NULL, (int)p->nb, runs_heavy_op{NULL, NULL, 1}, ctx->stream));
+        if (sel2 > sel_tmp) sel_tmp = sel2;
     }
     p->temp_bytes = sort_tmp > scan_tmp ? sort_tmp : scan_tmp;
     if (sel_tmp > p->temp_bytes) p->temp_bytes = sel_tmp;
@@ -443,7 +581,7 @@ cuzk_status plan_alloc(gpu_ctx *ctx, scratch *sc, tail_plan<C> *p, cuzk_error *e
     CTX_CU(scratch_alloc(sc, &p->heavy, (size_t)p->nb + 1));
     CTX_CU(scratch_alloc(sc, &p->n_heavy, 1));
     CTX_CU(scratch_alloc(sc, &p->temp, p->temp_bytes));
-    CTX_CU(scratch_alloc(sc, &p->partials, p->max_tasks));
+    CTX_CU(scratch_alloc(sc, &p->partials, p->runs ? 2 * p->nthreads : p->max_tasks));
     CTX_CU(scratch_alloc(sc, &p->buckets, (size_t)p->nb));
     CTX_CU(scratch_alloc(sc, &p->seg, (size_t)p->W * p->seg_per_win));
     CTX_CU(scratch_alloc(sc, &p->seg2, (size_t)p->W * p->seg_per_win));
@@ -480,6 +618,26 @@ cuzk_status tail_chunk(gpu_ctx *ctx, tail_plan<C> *p, size_t cn, const uint32_t 
     CTX_CU(cudaMemsetAsync(p->bend, 0, (size_t)(p->nb + 1) * 4, s));
     msm_bounds_kernel<C><<<nblocks(np, 256), 256, 0, s>>>(dk.Current(), np, p->nb, p->bstart, p->bend);
     CTX_LAUNCH("msm_bounds_kernel");
+    if (p->runs) {
+        if (ev) CTX_CU(cudaEventRecord(ev[2], s));
+        CTX_CU(cudaMemsetAsync(p->buckets, 0, (size_t)p->nb * sizeof(g1_xyzz_t), s));
+        msm_accumulate_runs_kernel<C><<<nblocks(p->nthreads, 128), 128, 0, s>>>(
+            bases, dk.Current(), dv.Current(), np, p->nb, p->R, p->bstart, p->bend, p->partials,
+            p->partials + p->nthreads, p->buckets, (np + p->R - 1) / p->R);
+        CTX_LAUNCH("msm_accumulate_runs_kernel");
+        msm_runs_combine_kernel<C><<<nblocks(p->nb, 128), 128, 0, s>>>(p->bstart, p->bend, p->nb, p->R, p->partials,
+                                                                    p->partials + p->nthreads, p->buckets);
+        CTX_LAUNCH("msm_runs_combine_kernel");
+        tb = p->temp_bytes;
+        CTX_CU(cub::DeviceSelect::If(p->temp, tb, thrust::counting_iterator<uint32_t>(0), p->heavy, p->n_heavy,
+                                     (int)p->nb, runs_heavy_op{p->bstart, p->bend, p->R}, s));
+        CTX_LAUNCH("cub DeviceSelect::If (heavy buckets, runs)");
+        msm_runs_heavy_kernel<C><<<HEAVY_BLOCKS, 128, 0, s>>>(p->bstart, p->bend, p->R, p->partials,
+                                                           p->partials + p->nthreads, p->heavy, p->n_heavy,
+                                                           p->buckets);
+        CTX_LAUNCH("msm_runs_heavy_kernel");
+        goto reduce;
+    }
     msm_ntasks_kernel<C><<<nblocks(p->nb + 1, 256), 256, 0, s>>>(p->bstart, p->bend, p->nb, p->K, p->ntasks);
     CTX_LAUNCH("msm_ntasks_kernel");
     tb = p->temp_bytes;
@@ -498,6 +656,7 @@ cuzk_status tail_chunk(gpu_ctx *ctx, tail_plan<C> *p, size_t cn, const uint32_t 
     CTX_LAUNCH("cub DeviceSelect::If (heavy buckets)");
     msm_heavy_bucket_kernel<C><<<HEAVY_BLOCKS, 128, 0, s>>>(p->partials, p->toff, p->heavy, p->n_heavy, p->buckets);
     CTX_LAUNCH("msm_heavy_bucket_kernel");
+reduce:
     if (ev) CTX_CU(cudaEventRecord(ev[3], s));
     msm_segment_kernel<C><<<nblocks((size_t)p->W * p->seg_per_win, 128), 128, 0, s>>>(p->buckets, p->nbw, p->L,
                                                                                    p->seg_per_win, p->W, p->seg);
@@ -828,6 +987,10 @@ extern "C" cuzk_status gpu_g1_msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, siz
     return msm_run<api_curve>(ctx, jobs, n_jobs, 0, stats, err);
 }
 
+extern "C" void gpu_msm_set_accumulation(gpu_msm_accum mode) {
+    g_accum_mode = mode == GPU_MSM_ACCUM_TASKS ? GPU_MSM_ACCUM_TASKS : GPU_MSM_ACCUM_RUNS;
+}
+
 extern "C" int gpu_msm_window_bits(size_t n) {
     const char *e = getenv("CUZK_MSM_WINDOW");
     if (e && *e) {
@@ -877,7 +1040,8 @@ extern "C" size_t gpu_g1_msm_scratch_bytes(size_t n) {
     size_t b = 2 * n * sizeof(uint32_t) + 2 * sizeof(int) + (T + T / GROUP_ONES + 2) * sizeof(api_curve::g1_xyzz) + part_tmp;
     b += 4 * p.npairs * sizeof(uint32_t) + 5 * ((size_t)p.nb + 1) * sizeof(uint32_t) + sizeof(int);
     b += (sort_tmp > scan_tmp ? sort_tmp : scan_tmp);
-    b += (p.max_tasks + (size_t)p.nb + 2 * (size_t)p.W * p.seg_per_win) * sizeof(api_curve::g1_xyzz);
+    const size_t parts = p.max_tasks > 2 * p.nthreads ? p.max_tasks : 2 * p.nthreads;
+    b += (parts + (size_t)p.nb + 2 * (size_t)p.W * p.seg_per_win) * sizeof(api_curve::g1_xyzz);
     return b + 24 * align;
 }
 
