@@ -325,7 +325,7 @@ __global__ void __launch_bounds__(128) msm_heavy_bucket_kernel(const typename C:
     }
 }
 
-/* ---- the tail's accumulation in equal runs (the default, GPU_MSM_ACCUM_RUNS) -------------------
+/* ---- the tail's accumulation in equal runs (GPU_MSM_ACCUM_RUNS) -----------------------------------
  * Thread t takes the sorted pairs [t*R, min((t+1)*R, np)) whatever their buckets, so every thread
  * does the same number of mixed additions (no warp waits for a long bucket, no per-task search),
  * and cuts its run at bucket boundaries (one bucket = one run of equal keys, sorted):
