@@ -1,7 +1,7 @@
 /* BLS12-381 on the device: the one file of src/cuda that names the curve. It instantiates the
  * generic fields (src/cuda/fields.cuh, src/cuda/mont.cuh), points (src/cuda/ec.cuh) and host view
- * (src/cuda/host_field.cuh) with the curve's host constants (src/ff/bls12_381_constants.h, generated
- * by tools/gen_field_constants.py; nothing is retyped) and gives the kernels of src/cuda/gpu_*.cu
+ * (src/cuda/host_field.cuh) with the curve's host constants (src/curves/bls12_381/constants.h, generated
+ * by tools/gen_bls12_381_constants.py; nothing is retyped) and gives the kernels of src/cuda/gpu_*.cu
  * their curve parameter: every kernel is a template over a curve type with the members of
  * `bls12_381` below, so another curve (BN254) is one more struct like it (src/cuda/curves.cuh).
  *
@@ -21,7 +21,7 @@
 
 #include "cuda/ec.cuh"
 #include "cuda/host_field.cuh"
-#include "ff/bls12_381_constants.h"
+#include "curves/bls12_381/constants.h"
 
 namespace cuzk_dev {
 
