@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #include "cuzk/cuzk.h"
-#include "curves/bls12_381/curve.h"
+#include "curves/curve.h"
 
 typedef struct groth16_proof {
     g1_affine a;
