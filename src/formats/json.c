@@ -448,3 +448,14 @@ cuzk_status vk_json_write(const char *path, const groth16_vk *vk, cuzk_error *er
                              ic);
     return json_write(root, path, "verification_key.json", err);
 }
+
+cuzk_status json_check_file(const char *path, int is_vk, cuzk_error *err) {
+    if (is_vk) {
+        groth16_vk vk = {0};
+        cuzk_status st = vk_json_read(&vk, path, err);
+        groth16_vk_free(&vk);
+        return st;
+    }
+    groth16_proof p;
+    return proof_json_read(&p, path, err);
+}

@@ -56,4 +56,12 @@ void limbs_to_decimal(char *buf, size_t cap, const uint64_t *l, int n);
 /* Parses a decimal string < mod (n limbs); false if not a number or >= mod. */
 bool decimal_to_limbs(uint64_t *l, int n, const char *s, const uint64_t *mod);
 
+/* Reads a proof.json (is_vk 0) or verification_key.json (is_vk 1) file of this compile's curve and
+ * frees it: the checks of the readers above (values canonical, points on their curves and in their
+ * subgroups). For `cuzk info`. bn254_json_check_file is the BN254 compile's (src/curves/curve.h). */
+cuzk_status json_check_file(const char *path, int is_vk, cuzk_error *err);
+#ifndef CUZK_CURVE_BOUND_BN254
+cuzk_status bn254_json_check_file(const char *path, int is_vk, cuzk_error *err);
+#endif
+
 #endif
