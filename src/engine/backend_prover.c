@@ -45,6 +45,7 @@ static cuzk_status dev_ops(const engine_dev *d, const groth16_key *k, const grot
     *out = NULL;
     if (!gc) return ERR(err, CUZK_ERR_UNSUPPORTED, "curve %s is not supported by this build", cuzk_curve_name(k->curve));
     *out = d->want == CUZK_BACKEND_GPU ? gc->gpu : gc->cpu;
+    if (!*out) return ERR(err, CUZK_ERR_UNSUPPORTED, "curve %s has no %s backend", gc->name, d->want == CUZK_BACKEND_GPU ? "GPU" : "CPU");
     return CUZK_OK;
 }
 

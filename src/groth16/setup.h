@@ -40,7 +40,7 @@
 #include "formats/bellperson.h"
 #include "groth16/backend.h"
 #include "formats/snarkjs.h"
-#include "curves/bls12_381/curve.h"
+#include "curves/curve.h"
 #include "r1cs/r1cs.h"
 
 /* The toxic waste. Secret: wipe with groth16_toxic_wipe. */
