@@ -25,6 +25,7 @@ static void cs_common_init(cs *cs, unsigned flags) {
     memset(cs, 0, sizeof *cs);
     cs->flags = flags;
     cs->lc_on = (flags & (CS_MATRICES | CS_DENSITY)) != 0;
+    cs->coef_on = (flags & CS_MATRICES) != 0;
     fr_one(&cs->one);
     fr_neg(&cs->neg_one, &cs->one);
     fr_dbl(&cs->two, &cs->one);
@@ -56,6 +57,7 @@ void cs_free(cs *cs) {
     for (int m = 0; m < 3; m++) csr_builder_free(&cs->mat[m]);
     free(cs->a_aux.w); free(cs->b_aux.w); free(cs->b_in.w);
     for (int i = 0; i < 4; i++) cs_lc_free(&cs->tmp[i]);
+    free(cs->merge);
     memset(cs, 0, sizeof *cs);
 }
 
@@ -156,10 +158,11 @@ void cs_enforce(cs *cs, const cs_lc *a, const cs_lc *b, const cs_lc *c) {
     if (cs->n_constraints > UINT32_MAX - 1) { cs_fail(cs, CUZK_ERR_UNSUPPORTED, "cs: more than 2^32 - 2 constraints"); return; }
     const cs_lc *m3[3] = {a, b, c};
     if (cs->flags & CS_DENSITY) {
+        bool exact = cs->coef_on;
         for (uint32_t k = 0; k < a->n; k++)
-            if ((a->t[k].var & CS_AUX) && !fr_is_zero(&a->t[k].coef)) set_bit(&cs->a_aux, a->t[k].var & ~CS_AUX);
+            if ((a->t[k].var & CS_AUX) && !(exact && fr_is_zero(&a->t[k].coef))) set_bit(&cs->a_aux, a->t[k].var & ~CS_AUX);
         for (uint32_t k = 0; k < b->n; k++) {
-            if (fr_is_zero(&b->t[k].coef)) continue;
+            if (exact && fr_is_zero(&b->t[k].coef)) continue;
             if (b->t[k].var & CS_AUX) set_bit(&cs->b_aux, b->t[k].var & ~CS_AUX);
             else set_bit(&cs->b_in, b->t[k].var);
         }
@@ -207,13 +210,16 @@ void cs_lc_add(cs *cs, cs_lc *lc, cs_var var, const fr *coef) {
             uint32_t mid = (lo + hi) / 2;
             if (lc->t[mid].var < var) lo = mid + 1; else hi = mid;
         }
-        if (lo < lc->n && lc->t[lo].var == var) { fr_add(&lc->t[lo].coef, &lc->t[lo].coef, c); return; }
+        if (lo < lc->n && lc->t[lo].var == var) {
+            if (cs->coef_on) fr_add(&lc->t[lo].coef, &lc->t[lo].coef, c);
+            return;
+        }
     }
     if (!lc_reserve(cs, lc, lc->n + 1)) return;
     memmove(&lc->t[lo + 1], &lc->t[lo], (size_t)(lc->n - lo) * sizeof *lc->t);
     lc->t[lo].var = var;
     lc->t[lo].pad_ = 0;
-    lc->t[lo].coef = *c;
+    if (cs->coef_on) lc->t[lo].coef = *c;
     lc->n++;
 }
 
@@ -221,31 +227,46 @@ void cs_lc_sub(cs *cs, cs_lc *lc, cs_var var) { cs_lc_add(cs, lc, var, &cs->neg_
 
 void cs_lc_add_lc(cs *cs, cs_lc *dst, const cs_lc *src, const fr *coef) {
     if (!cs->lc_on || cs->status != CUZK_OK || src->n == 0) return;
-    /* merge two sorted lists into a new array */
-    if (!lc_reserve(cs, dst, dst->n + src->n)) return;
-    cs_term *out = malloc((size_t)(dst->n + src->n) * sizeof *out);
-    if (!out) { cs_fail(cs, CUZK_ERR_NOMEM, "cs: out of memory (linear combination)"); return; }
+    if (src->n == 1) {  /* one term: an insertion (the common case: an allocated variable) */
+        if (!cs->coef_on) { cs_lc_add(cs, dst, src->t[0].var, NULL); return; }
+        fr v = src->t[0].coef;
+        if (coef) fr_mul(&v, &v, coef);
+        cs_lc_add(cs, dst, src->t[0].var, &v);
+        return;
+    }
+    /* merge two sorted lists through the builder's scratch */
+    uint32_t need = dst->n + src->n;
+    if (!lc_reserve(cs, dst, need)) return;
+    if (need > cs->merge_cap) {
+        uint32_t cap = cs->merge_cap ? 2 * cs->merge_cap : 256;
+        while (cap < need) cap *= 2;
+        cs_term *p = realloc(cs->merge, (size_t)cap * sizeof *p);
+        if (!p) { cs_fail(cs, CUZK_ERR_NOMEM, "cs: out of memory (linear combination)"); return; }
+        cs->merge = p;
+        cs->merge_cap = cap;
+    }
+    cs_term *out = cs->merge;
+    bool exact = cs->coef_on;
     uint32_t i = 0, j = 0, k = 0;
     while (i < dst->n || j < src->n) {
         if (j >= src->n || (i < dst->n && dst->t[i].var < src->t[j].var)) {
             out[k++] = dst->t[i++];
-        } else {
-            fr v = src->t[j].coef;
-            if (coef) fr_mul(&v, &v, coef);
-            if (i < dst->n && dst->t[i].var == src->t[j].var) {
-                out[k] = dst->t[i++];
+        } else if (i < dst->n && dst->t[i].var == src->t[j].var) {
+            out[k] = dst->t[i++];
+            if (exact) {
+                fr v = src->t[j].coef;
+                if (coef) fr_mul(&v, &v, coef);
                 fr_add(&out[k].coef, &out[k].coef, &v);
-            } else {
-                out[k].var = src->t[j].var;
-                out[k].pad_ = 0;
-                out[k].coef = v;
             }
             k++; j++;
+        } else {
+            out[k] = src->t[j++];
+            if (exact && coef) fr_mul(&out[k].coef, &out[k].coef, coef);
+            k++;
         }
     }
     memcpy(dst->t, out, (size_t)k * sizeof *out);
     dst->n = k;
-    free(out);
 }
 
 void cs_lc_copy(cs *cs, cs_lc *dst, const cs_lc *src) {
@@ -256,7 +277,7 @@ void cs_lc_copy(cs *cs, cs_lc *dst, const cs_lc *src) {
 }
 
 void cs_lc_scale(cs *cs, cs_lc *lc, const fr *coef) {
-    if (!cs->lc_on || cs->status != CUZK_OK) return;
+    if (!cs->coef_on || cs->status != CUZK_OK) return;
     for (uint32_t k = 0; k < lc->n; k++) fr_mul(&lc->t[k].coef, &lc->t[k].coef, coef);
 }
 

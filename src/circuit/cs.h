@@ -15,6 +15,10 @@
  *   CS_WITNESS   store every variable's value (Fr, Montgomery).
  * With neither CS_MATRICES nor CS_DENSITY the builder is "witness-only": linear combinations are
  * never built (every cs_lc_* call returns at once) and cs_enforce only counts.
+ * CS_DENSITY without CS_MATRICES tracks which variables each linear combination holds but not
+ * their coefficients (no field arithmetic: ~5x faster), so a term whose coefficients cancel to
+ * exactly 0 would still count as dense; the counting model makes the same assumption. With
+ * CS_MATRICES the coefficients are exact and a zero term is not dense.
  *
  * Errors are sticky: the first failure (out of memory, a witness slice too small) is kept in
  * cs.status with its message in cs.err; later calls do nothing. Check it after synthesis.
@@ -48,6 +52,7 @@ typedef struct cs_bits { uint64_t *w; uint64_t n_words; } cs_bits;
 typedef struct cs {
     unsigned flags;
     bool lc_on;                  /* CS_MATRICES or CS_DENSITY */
+    bool coef_on;                /* CS_MATRICES: coefficients computed */
     cuzk_status status;          /* sticky first error */
     cuzk_error err;
     uint64_t n_inputs;           /* next input index (ONE included) */
@@ -60,6 +65,8 @@ typedef struct cs {
     csr_builder mat[3];          /* CS_MATRICES: A, B, C with encoded columns */
     cs_bits a_aux, b_aux, b_in;  /* CS_DENSITY */
     cs_lc tmp[4];                /* scratch for gadgets: cs_tmp */
+    cs_term *merge;              /* scratch for cs_lc_add_lc */
+    uint32_t merge_cap;
     fr pow2[256];                /* 2^i, Montgomery */
     fr one, neg_one, two;
 } cs;

@@ -319,14 +319,22 @@ cs_num poseidon_gadget(cs *cs, const cs_num *in, int arity) {
         }
         /* MDS product */
         if (round >= 4 && round < 4 + rp) {
+            /* sparse: new[0] = sum w_hat[i] el[i]; new[j] = el[j] + v_rest[j-1] el[0] (in place) */
             const fr *w = pc->w_hat + (size_t)(round - 4) * t, *v = pc->v_rest + (size_t)(round - 4) * (t - 1);
             nw[0].alloc = false; fr_zero(&nw[0].val); nw[0].lc.n = 0;
             for (int i = 0; i < t; i++) num_add_scaled(cs, &nw[0], &el[i], &w[i]);
             for (int j = 1; j < t; j++) {
-                nw[j].alloc = false; fr_zero(&nw[j].val); nw[j].lc.n = 0;
-                num_add_scaled(cs, &nw[j], &el[j], &cs->one);
-                num_add_scaled(cs, &nw[j], &el[0], &v[j - 1]);
+                if (el[j].alloc) {   /* never after the pre-sparse product; kept general */
+                    elt tmp = {false, 0, {{0}}, el[j].lc};
+                    tmp.lc.n = 0;
+                    num_add_scaled(cs, &tmp, &el[j], &cs->one);
+                    el[j] = tmp;
+                }
+                num_add_scaled(cs, &el[j], &el[0], &v[j - 1]);
             }
+            elt tmp = el[0]; el[0] = nw[0]; nw[0] = tmp;
+            round++;
+            continue;
         } else {
             const fr *m = round == 3 ? pc->pre_sparse : pc->mds;
             for (int j = 0; j < t; j++) {
