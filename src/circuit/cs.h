@@ -33,7 +33,7 @@
 #include <stdint.h>
 
 #include "cuzk/cuzk.h"
-#include "ff/fields.h"
+#include "curves/bls12_381/curve.h"
 #include "r1cs/r1cs.h"
 
 typedef uint32_t cs_var;
