@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install what cuzk needs on a fresh Debian machine (run as root, or with sudo available).
-#   tools/install-deps.sh          build deps: C compiler, cmake, make, jansson (JSON)
+#   tools/install-deps.sh          build deps: C compiler, cmake, make, jansson (JSON), OpenSSL (SHA-256)
 #   tools/install-deps.sh --test   also the test oracles: GMP, Node.js/npm and the pinned snarkjs
 # Installs only what is missing; safe to run again.
 set -euo pipefail
@@ -17,6 +17,7 @@ need_cmd cc gcc
 need_cmd make make
 need_cmd cmake cmake
 need_dev libjansson-dev
+need_dev libssl-dev      # OpenSSL's SHA-256 (Filecoin challenge derivation)
 if [ "$want_test" = 1 ]; then
     need_dev libgmp-dev
     need_cmd node nodejs
