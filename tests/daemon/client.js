@@ -28,7 +28,7 @@ function opt(name, dflt) {
   const i = args.indexOf('--' + name);
   return i >= 0 ? args[i + 1] : dflt;
 }
-const addr = opt('addr');
+const addr = opt('addr', 'unix:///nonexistent');
 const tag = opt('tag', 'n');
 let failures = 0;
 function ok(cond, what, extra) {
@@ -322,7 +322,7 @@ async function sigterm() {
   // Submits jobs, then the daemon (pid) gets SIGTERM: every await ends (COMPLETED or CANCELLED), none hangs.
   const pid = Number(opt('pid'));
   const ids = [];
-  for (let i = 0; i < 6; i++) {
+  for (let i = 0; i < 12; i++) {
     const r = await call('SubmitProof', submitReq({ witness: multWitness(BigInt(i + 2), 9n).w }));
     ids.push(r.resp.job_id);
   }
