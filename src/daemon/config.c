@@ -119,7 +119,10 @@ int dcfg_load(dcfg *c, const char *path, char *err, size_t cap) {
     c->srs_idle_evict_ms = 300000;
 
     json_t *root = toml_json_load_file(path, err, cap);
-    if (!root) return -1;
+    if (!root) {
+        dcfg_free(c);
+        return -1;
+    }
     int rc = -1;
     static const char *const top_keys[] = {"server", "log", "engine", "jobs", "srs", "circuits", "debug", NULL};
     if (check_keys(root, "", top_keys, path, err, cap)) goto out;
