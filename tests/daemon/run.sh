@@ -67,6 +67,8 @@ GOC=$G/client
 head -c 2000 "$FIX/circuit_final.zkey" > "$W/truncated.zkey"
 cp "$FIX/circuit_final.zkey" "$W/corrupt.zkey"
 printf 'zkez' | dd of="$W/corrupt.zkey" conv=notrunc status=none
+cp "$FIX/circuit_final.zkey" "$W/badpoint.zkey"   # a byte of a C-section point changed: off the curve
+printf '\x55' | dd of="$W/badpoint.zkey" bs=1 seek=3000 conv=notrunc status=none
 
 PORT=$(free_port); HTTP=$(free_port)
 SOCK=$W/cuzk.sock
@@ -92,6 +94,8 @@ preload = true
 zkey = "$W/truncated.zkey"
 [circuits.corrupt]
 zkey = "$W/corrupt.zkey"
+[circuits.badpoint]
+zkey = "$W/badpoint.zkey"
 EOT
 
 # ---- configuration checks -----------------------------------------------------------------------
