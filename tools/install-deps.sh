@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install what cuzk needs on a fresh Debian machine (run as root, or with sudo available).
-#   tools/install-deps.sh          build deps: C compiler, cmake, make, jansson (JSON); for the daemon
-#                                  (cuzkd): C++ compiler, gRPC C++, protobuf-c, libmicrohttpd, toml++
+#   tools/install-deps.sh          build deps: C compiler, cmake, make, jansson (JSON), OpenSSL (SHA-256);
+#                                  for the daemon (cuzkd): C++ compiler, gRPC C++, protobuf-c,
+#                                  libmicrohttpd, toml++
 #   tools/install-deps.sh --test   also the test oracles: GMP, Node.js/npm, the pinned snarkjs and
 #                                  gRPC-js (npm), Go with Debian's grpc-go and protoc-gen-go (daemon tests)
 # Installs only what is missing; safe to run again.
@@ -19,6 +20,7 @@ need_cmd cc gcc
 need_cmd make make
 need_cmd cmake cmake
 need_dev libjansson-dev
+need_dev libssl-dev      # OpenSSL's SHA-256 (Filecoin challenge derivation)
 # cuzkd (src/daemon): gRPC C++ callback API, protobuf-c messages, HTTP /metrics, TOML config
 need_cmd c++ g++
 need_cmd pkg-config pkg-config
