@@ -318,3 +318,78 @@ TEST(filecoin, golden_sector_circuit_and_proof) {
     bellperson_params_free(&bp);
     post_sector_free(&s);
 }
+
+/* ---- the CLI end to end: setup by name, prove-post from vanilla proof files, verify ---- */
+static void put_u64(uint8_t **p, uint64_t v) { for (int i = 0; i < 8; i++) *(*p)++ = (uint8_t)(v >> (8 * i)); }
+static void put_fr(uint8_t **p, const fr *x) { fr_to_bytes_le(*p, 32, x); *p += 32; }
+
+/* the bincode layout post_vproof_read reads (CIRCUITS.md section 4), for a base-only tree */
+static size_t write_vproof(uint8_t *buf, const post_params *pp, const post_sector *s) {
+    uint8_t *p = buf;
+    put_u64(&p, s->sector_id);
+    put_fr(&p, &s->comm_r);
+    put_u64(&p, 1);
+    put_u64(&p, s->n_challenges);
+    for (uint32_t c = 0; c < s->n_challenges; c++) {
+        for (int i = 0; i < 4; i++) *p++ = 0;   /* variant 0: base only */
+        put_u64(&p, (uint64_t)pp->shape.base_levels);
+        for (int l = 0; l < pp->shape.base_levels; l++) {
+            put_u64(&p, 7);
+            for (int k = 0; k < 7; k++) put_fr(&p, &s->paths[c].siblings[l][k]);
+            put_u64(&p, s->paths[c].index[l]);
+        }
+        put_fr(&p, &s->roots[c]);
+        put_fr(&p, &s->leaves[c]);
+    }
+    put_fr(&p, &s->comm_c);
+    put_fr(&p, &s->comm_r_last);
+    return (size_t)(p - buf);
+}
+
+TEST(filecoin, cli_setup_prove_verify_window_2k) {
+    post_params pp;
+    cuzk_error e = {0};
+    REQUIRE(post_params_from_name(&pp, "window-post-2k", &e) == CUZK_OK);
+    uint8_t rnd[32];
+    test_rand_bytes(rnd, 32);
+    rnd[31] &= 0x3f;
+    post_sector s[2];
+    const char *dir = test_tmpdir();
+    char vp[2][600];
+    static uint8_t buf[1 << 16];
+    for (int i = 0; i < 2; i++) {
+        REQUIRE(make_sector(&s[i], &pp, rnd, 7 + (uint64_t)i, (uint64_t)i));
+        size_t n = write_vproof(buf, &pp, &s[i]);
+        post_sector back;
+        REQUIRE(post_vproof_read(&back, &pp, buf, n, &e) == CUZK_OK);   /* the reader takes what the writer wrote */
+        CHECK(fr_eq(&back.comm_r, &s[i].comm_r) && back.paths[9].index[1] == s[i].paths[9].index[1]);
+        post_sector_free(&back);
+        snprintf(vp[i], sizeof vp[i], "%s/s%d.vproof", dir, i);
+        FILE *f = fopen(vp[i], "wb");
+        REQUIRE(f);
+        fwrite(buf, 1, n, f);
+        fclose(f);
+    }
+    char hex[65], out[8192];
+    for (int k = 0; k < 32; k++) snprintf(hex + 2 * k, 3, "%02x", rnd[k]);
+    int rc = test_run(out, sizeof out, "%s setup -q --seed 3 --circuit window-post-2k %s/w.r1cs %s/w.params %s/w.vk", CUZK_CLI_PATH, dir, dir, dir);
+    REQUIRE(rc == 0);
+    rc = test_run(out, sizeof out, "%s prove-post -q --circuit window-post-2k --params %s/w.params --r1cs %s/w.r1cs --randomness %s "
+                  "--vanilla %s --vanilla %s %s/p.bin %s/p.json", CUZK_CLI_PATH, dir, dir, hex, vp[0], vp[1], dir, dir);
+    CHECK_MSG(rc == 0, "prove-post: %s", out);
+    rc = test_run(out, sizeof out, "%s verify --vk %s/w.vk %s/p.json %s/p.bin", CUZK_CLI_PATH, dir, dir, dir);
+    CHECK_MSG(rc == 0, "verify: %s", out);
+    /* one sector only: padded with it (another circuit input vector, also proves) */
+    rc = test_run(out, sizeof out, "%s prove-post -q --circuit window-post-2k --params %s/w.params --r1cs %s/w.r1cs --randomness %s "
+                  "--vanilla %s %s/q.bin %s/q.json", CUZK_CLI_PATH, dir, dir, hex, vp[0], dir, dir);
+    CHECK_MSG(rc == 0, "prove-post, padded: %s", out);
+    /* the proof against the other public inputs: invalid (exit 1) */
+    rc = test_run(out, sizeof out, "%s verify --vk %s/w.vk %s/q.json %s/p.bin", CUZK_CLI_PATH, dir, dir, dir);
+    CHECK_MSG(rc == 1, "verify with other inputs: rc %d %s", rc, out);
+    /* a wrong randomness: the vanilla proof's leaves are not the challenges, refused (exit 3) */
+    hex[0] = hex[0] == '0' ? '1' : '0';
+    rc = test_run(out, sizeof out, "%s prove-post -q --circuit window-post-2k --params %s/w.params --r1cs %s/w.r1cs --randomness %s "
+                  "--vanilla %s %s/r.bin %s/r.json", CUZK_CLI_PATH, dir, dir, hex, vp[0], dir, dir);
+    CHECK_MSG(rc == 3 && strstr(out, "the challenge is leaf"), "wrong randomness: rc %d %s", rc, out);
+    for (int i = 0; i < 2; i++) post_sector_free(&s[i]);
+}
