@@ -11,6 +11,10 @@
 #include "filecoin/post.h"
 #include "groth16/groth16.h"
 #include "util/timer.h"
+#include "cuzk/engine.h"
+#include "cuzk/filecoin.h"
+#include "cuzk/groth16.h"
+#include "cuzk/prover.h"
 
 static const uint64_t GOLDEN_LEAVES[10] = {707914199, 439148358, 967788220, 548708700, 1061661429,
                                            6202012,   1055504637, 389535735, 1000069704, 600088878};
@@ -89,6 +93,31 @@ TEST(filecoin, golden_vanilla_proof_checks) {
         CHECK_EQ_INT(post_leaf_challenge(&pp, rnd, 1, c), GOLDEN_LEAVES[c]);
     }
     CHECK_MSG(post_sector_check(&pp, &s, rnd, 0, &e) == CUZK_OK, "%s", e.msg);
+    /* comm_r is the tail of the sector's SealedCID in postpub.json (CIDv1, multibase 'b' = base32) */
+    size_t jn;
+    char *json = (char *)test_slurp(test_fixture("filecoin/postpub.json"), &jn);
+    REQUIRE(json);
+    const char *cid = strstr(json, "\"/\":\"");
+    REQUIRE(cid);
+    cid += 5;
+    REQUIRE(*cid == 'b');
+    cid++;
+    uint8_t raw[64];
+    size_t nraw = 0;
+    uint32_t acc = 0;
+    int bits = 0;
+    for (; *cid && *cid != '"' && nraw < sizeof raw; cid++) {
+        int v = *cid >= 'a' && *cid <= 'z' ? *cid - 'a' : *cid >= '2' && *cid <= '7' ? *cid - '2' + 26 : -1;
+        REQUIRE(v >= 0);
+        acc = (acc << 5) | (uint32_t)v;
+        bits += 5;
+        if (bits >= 8) { raw[nraw++] = (uint8_t)(acc >> (bits - 8)); bits -= 8; }
+    }
+    REQUIRE(nraw >= 32);
+    uint8_t cr[32];
+    fr_to_bytes_le(cr, 32, &s.comm_r);
+    CHECK_MEM(raw + nraw - 32, cr, 32);
+    free(json);
     /* other randomness: the leaves are not the challenges */
     rnd[0] = 1;
     CHECK(post_sector_check(&pp, &s, rnd, 0, &e) == CUZK_ERR_INVALID && strstr(e.msg, "challenge is leaf"));
@@ -216,9 +245,10 @@ TEST(filecoin, counts_and_densities_equal_model) {
 }
 
 /* CIRCUITS.md section 4, the full 32 GiB WindowPoSt partition (2349 sectors, 125M constraints),
- * from one recording pass that counts densities (no matrices kept: ~35 MB). */
+ * from one recording pass that counts densities (no matrices kept: ~35 MB; ~25 s of CPU). */
 TEST(filecoin, window_post_32g_partition_counts) {
-    if (!getenv("CUZK_TEST_FULL")) SKIP("125M-constraint recording pass (minutes): set CUZK_TEST_FULL=1 to run it");
+    /* ~25 s of CPU time; several times that under the sanitizers */
+    if (getenv("CUZK_ASAN") && !getenv("CUZK_TEST_FULL")) SKIP("125M-constraint recording pass: slow under the sanitizers (CUZK_TEST_FULL=1 runs it)");
     double t0 = now_ms();
     check_counts("window-post-32g", 0, "window-32g");
     printf("  32 GiB WindowPoSt recording pass: %.1f s\n", (now_ms() - t0) / 1000);
@@ -317,4 +347,173 @@ TEST(filecoin, golden_sector_circuit_and_proof) {
     r1cs_free(&r);
     bellperson_params_free(&bp);
     post_sector_free(&s);
+}
+
+/* ---- the CLI end to end: setup by name, prove-post from vanilla proof files, verify ---- */
+static void put_u64(uint8_t **p, uint64_t v) { for (int i = 0; i < 8; i++) *(*p)++ = (uint8_t)(v >> (8 * i)); }
+static void put_fr(uint8_t **p, const fr *x) { fr_to_bytes_le(*p, 32, x); *p += 32; }
+
+/* the bincode layout post_vproof_read reads (CIRCUITS.md section 4), for a base-only tree */
+static size_t write_vproof(uint8_t *buf, const post_params *pp, const post_sector *s) {
+    uint8_t *p = buf;
+    put_u64(&p, s->sector_id);
+    put_fr(&p, &s->comm_r);
+    put_u64(&p, 1);
+    put_u64(&p, s->n_challenges);
+    for (uint32_t c = 0; c < s->n_challenges; c++) {
+        for (int i = 0; i < 4; i++) *p++ = 0;   /* variant 0: base only */
+        put_u64(&p, (uint64_t)pp->shape.base_levels);
+        for (int l = 0; l < pp->shape.base_levels; l++) {
+            put_u64(&p, 7);
+            for (int k = 0; k < 7; k++) put_fr(&p, &s->paths[c].siblings[l][k]);
+            put_u64(&p, s->paths[c].index[l]);
+        }
+        put_fr(&p, &s->roots[c]);
+        put_fr(&p, &s->leaves[c]);
+    }
+    put_fr(&p, &s->comm_c);
+    put_fr(&p, &s->comm_r_last);
+    return (size_t)(p - buf);
+}
+
+TEST(filecoin, cli_setup_prove_verify_window_2k) {
+    post_params pp;
+    cuzk_error e = {0};
+    REQUIRE(post_params_from_name(&pp, "window-post-2k", &e) == CUZK_OK);
+    uint8_t rnd[32];
+    test_rand_bytes(rnd, 32);
+    rnd[31] &= 0x3f;
+    post_sector s[2];
+    const char *dir = test_tmpdir();
+    char vp[2][600];
+    static uint8_t buf[1 << 16];
+    for (int i = 0; i < 2; i++) {
+        REQUIRE(make_sector(&s[i], &pp, rnd, 7 + (uint64_t)i, (uint64_t)i));
+        size_t n = write_vproof(buf, &pp, &s[i]);
+        post_sector back;
+        REQUIRE(post_vproof_read(&back, &pp, buf, n, &e) == CUZK_OK);   /* the reader takes what the writer wrote */
+        CHECK(fr_eq(&back.comm_r, &s[i].comm_r) && back.paths[9].index[1] == s[i].paths[9].index[1]);
+        post_sector_free(&back);
+        snprintf(vp[i], sizeof vp[i], "%s/s%d.vproof", dir, i);
+        FILE *f = fopen(vp[i], "wb");
+        REQUIRE(f);
+        fwrite(buf, 1, n, f);
+        fclose(f);
+    }
+    char hex[65], out[8192];
+    for (int k = 0; k < 32; k++) snprintf(hex + 2 * k, 3, "%02x", rnd[k]);
+    int rc = test_run(out, sizeof out, "%s setup -q --seed 3 --circuit window-post-2k %s/w.r1cs %s/w.params %s/w.vk", CUZK_CLI_PATH, dir, dir, dir);
+    REQUIRE(rc == 0);
+    rc = test_run(out, sizeof out, "%s prove-post -q --circuit window-post-2k --params %s/w.params --r1cs %s/w.r1cs --randomness %s "
+                  "--vanilla %s --vanilla %s %s/p.bin %s/p.json", CUZK_CLI_PATH, dir, dir, hex, vp[0], vp[1], dir, dir);
+    CHECK_MSG(rc == 0, "prove-post: %s", out);
+    rc = test_run(out, sizeof out, "%s verify --vk %s/w.vk %s/p.json %s/p.bin", CUZK_CLI_PATH, dir, dir, dir);
+    CHECK_MSG(rc == 0, "verify: %s", out);
+    /* one sector only: padded with it (another circuit input vector, also proves) */
+    rc = test_run(out, sizeof out, "%s prove-post -q --circuit window-post-2k --params %s/w.params --r1cs %s/w.r1cs --randomness %s "
+                  "--vanilla %s %s/q.bin %s/q.json", CUZK_CLI_PATH, dir, dir, hex, vp[0], dir, dir);
+    CHECK_MSG(rc == 0, "prove-post, padded: %s", out);
+    /* the proof against the other public inputs: invalid (exit 1) */
+    rc = test_run(out, sizeof out, "%s verify --vk %s/w.vk %s/q.json %s/p.bin", CUZK_CLI_PATH, dir, dir, dir);
+    CHECK_MSG(rc == 1, "verify with other inputs: rc %d %s", rc, out);
+    /* a wrong randomness: the vanilla proof's leaves are not the challenges, refused (exit 3) */
+    hex[0] = hex[0] == '0' ? '1' : '0';
+    rc = test_run(out, sizeof out, "%s prove-post -q --circuit window-post-2k --params %s/w.params --r1cs %s/w.r1cs --randomness %s "
+                  "--vanilla %s %s/r.bin %s/r.json", CUZK_CLI_PATH, dir, dir, hex, vp[0], dir, dir);
+    CHECK_MSG(rc == 3 && strstr(out, "the challenge is leaf"), "wrong randomness: rc %d %s", rc, out);
+    for (int i = 0; i < 2; i++) post_sector_free(&s[i]);
+}
+
+/* ---- the engine: a 2-partition WindowPoSt job synthesized through cuzk_post_job_synth ---- */
+TEST(filecoin, engine_job_two_partitions_window_2k) {
+    post_params pp;
+    cuzk_error e = {0};
+    REQUIRE(post_params_from_name(&pp, "window-post-2k", &e) == CUZK_OK);
+    uint8_t rnd[32];
+    test_rand_bytes(rnd, 32);
+    rnd[31] &= 0x3f;
+    const char *dir = test_tmpdir();
+    char paths[3][600];
+    const char *vp[3];
+    static uint8_t buf[1 << 16];
+    for (int i = 0; i < 3; i++) {   /* 3 sectors: partition 0 = {0, 1}, partition 1 = {2} padded */
+        post_sector s;
+        REQUIRE(make_sector(&s, &pp, rnd, 40 + (uint64_t)i, (uint64_t)i));
+        size_t n = write_vproof(buf, &pp, &s);
+        snprintf(paths[i], sizeof paths[i], "%s/e%d.vproof", dir, i);
+        FILE *f = fopen(paths[i], "wb");
+        REQUIRE(f);
+        fwrite(buf, 1, n, f);
+        fclose(f);
+        vp[i] = paths[i];
+        post_sector_free(&s);
+    }
+    char r1cs[600], params[600], vk[600];
+    snprintf(r1cs, sizeof r1cs, "%s/e.r1cs", dir);
+    snprintf(params, sizeof params, "%s/e.params", dir);
+    snprintf(vk, sizeof vk, "%s/e.vk", dir);
+    REQUIRE(cuzk_post_r1cs_write("window-post-2k", 0, r1cs, NULL, NULL, &e) == CUZK_OK);
+    cuzk_setup_opts so;
+    cuzk_setup_opts_init(&so);
+    uint64_t seed = test_rand64();
+    so.seed = &seed;
+    so.backend = CUZK_BACKEND_CPU;
+    REQUIRE(cuzk_setup(r1cs, params, vk, &so, NULL, &e) == CUZK_OK);
+    cuzk_post_request req;
+    memset(&req, 0, sizeof req);
+    req.circuit = "window-post-2k";
+    req.vanilla_paths = vp;
+    req.n_vanilla = 3;
+    memcpy(req.randomness, rnd, 32);
+    req.nthreads = 1;
+    cuzk_post_job *job = NULL;
+    REQUIRE(cuzk_post_job_create(&job, &req, &e) == CUZK_OK);
+    CHECK_EQ_INT(cuzk_post_job_partitions(job), 2);
+    cuzk_pk *pk = NULL;
+    REQUIRE(cuzk_pk_load_params(&pk, params, r1cs, NULL, &e) == CUZK_OK);
+    cuzk_circuit *circ = NULL;
+    REQUIRE(cuzk_circuit_create(&circ, pk, &e) == CUZK_OK);
+    CHECK_EQ_INT(cuzk_circuit_n_vars(circ), cuzk_post_job_n_vars(job));
+    CHECK_EQ_INT(cuzk_circuit_n_public(circ), cuzk_post_job_n_public(job));
+    cuzk_engine_opts eo;
+    memset(&eo, 0, sizeof eo);
+    eo.backend = CUZK_BACKEND_CPU;
+    eo.synthesis_workers = 2;
+    eo.prove_threads = 2;
+    eo.no_trace = 1;
+    cuzk_engine *eng = NULL;
+    REQUIRE(cuzk_engine_create(&eng, &eo, &e) == CUZK_OK);
+    cuzk_job_desc d;
+    memset(&d, 0, sizeof d);
+    d.circuit = circ;
+    d.n_partitions = 2;
+    d.synth = cuzk_post_job_synth;
+    d.synth_ctx = job;
+    d.check_witness = 1;
+    cuzk_job_id id;
+    REQUIRE(cuzk_engine_submit(eng, &d, &id, &e) == CUZK_OK);
+    cuzk_job_result res;
+    REQUIRE(cuzk_engine_wait(eng, id, &res, &e) == CUZK_OK);
+    CHECK_MSG(res.state == CUZK_JOB_DONE, "state %d status %d: %s", (int)res.state, (int)res.status, e.msg);
+    cuzk_vk *v = NULL;
+    REQUIRE(cuzk_vk_from_pk(&v, pk, &e) == CUZK_OK);
+    size_t np = cuzk_post_job_n_public(job);
+    uint8_t *pub = malloc(np * 32);
+    for (uint32_t k = 0; res.state == CUZK_JOB_DONE && k < 2; k++) {
+        REQUIRE(cuzk_post_job_public_inputs(job, k, pub, &e) == CUZK_OK);
+        CHECK(!memcmp(pub, res.public_inputs + (size_t)k * np * 32, np * 32));
+        CHECK_MSG(cuzk_verify(v, CUZK_PUBLIC_CANON, pub, np * 32, CUZK_PROOF_BELLPERSON, res.proofs + 192 * k, 192, &e) == CUZK_OK,
+                  "partition %u: %s", k, e.msg);
+    }
+    /* partition 1's proof does not verify with partition 0's inputs */
+    REQUIRE(cuzk_post_job_public_inputs(job, 0, pub, &e) == CUZK_OK);
+    if (res.state == CUZK_JOB_DONE)
+        CHECK(cuzk_verify(v, CUZK_PUBLIC_CANON, pub, np * 32, CUZK_PROOF_BELLPERSON, res.proofs + 192, 192, &e) == CUZK_ERR_INVALID);
+    free(pub);
+    cuzk_job_result_free(&res);
+    cuzk_vk_free(v);
+    cuzk_engine_destroy(eng);
+    cuzk_circuit_destroy(circ);
+    cuzk_pk_release(pk);
+    cuzk_post_job_free(job);
 }
