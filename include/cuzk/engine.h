@@ -15,8 +15,13 @@
  *
  * Backends (opts.backend): the CPU prover, or the GPU prover with the circuit's SRS G1 queries
  * and matrices resident on each device (cuzk_engine_preload, or the first partition) and witness
- * buffers from a pinned pool. The engine holds a list of devices (opts.gpu_devices) and runs one
- * prove-start worker per device, all taking partitions from the one prove queue.
+ * buffers from a pinned pool. The engine holds a list of devices (opts.gpu_devices) and runs
+ * opts.gpu_workers_per_device prove-start workers per device (default 1), all taking partitions
+ * from the one prove queue. Where the backend reports residency, a device takes first the
+ * partitions whose circuit it already holds, and others only when its budget allows making that
+ * circuit resident. Where the backend reports a sticky device fault, the device is marked dead,
+ * the partitions it held are restarted on another live device (the job fails with
+ * CUZK_ERR_DEVICE when none is left), and the other devices keep proving.
  *
  * Memory budget: a partition reserves its whole host footprint (witness + the prover's scratch)
  * before its witness is allocated; reservations are granted in job order, then partition order
@@ -79,8 +84,11 @@ typedef struct cuzk_engine_opts {
     int gpu_device;           /* CUDA device ordinal for the GPU backend when n_gpu_devices is 0
                                  (default 0) */
     int n_gpu_devices;        /* GPU backend: devices in gpu_devices (0: the one gpu_device) */
-    int gpu_devices[CUZK_ENGINE_MAX_DEVICES]; /* CUDA ordinals, distinct; one prove-start worker
-                                 and one resident copy of each circuit per device */
+    int gpu_devices[CUZK_ENGINE_MAX_DEVICES]; /* CUDA ordinals, distinct; one resident copy of
+                                 each circuit per device */
+    int gpu_workers_per_device; /* prove-start workers per device, 1..4 (0: 1). With 2 or more,
+                                 starts overlap on one device: its pool then holds that many
+                                 proofs' peaks at once (gpu_budget_bytes counts one) */
     cuzk_msm_opts msm;        /* GPU MSM tuning (include/cuzk/prover.h); zero: automatic */
     size_t pinned_budget_bytes; /* GPU backend: pinned host memory for witness buffers (pooled,
                                    reused across partitions, pinned by cuzk_engine_preload); at
@@ -145,6 +153,9 @@ typedef struct cuzk_partition_timings {
     double upload_ms, abc_ms, h_ms, msm_a_ms, msm_b1_ms, msm_l_ms, msm_h_ms, msm_b2_ms;
     double total_ms;         /* taken by synthesis -> proof stored */
     double t_begin_ms, t_end_ms; /* monotonic times of that span */
+    uint32_t device;         /* ordinal of the device whose prove-start worker last started it
+                                (the CPU backend: 0); meaningful once total_ms > 0 */
+    uint32_t retries;        /* times it was restarted on another device after a device was lost */
 } cuzk_partition_timings;
 
 typedef struct cuzk_job_result {

@@ -61,6 +61,14 @@ void budget_release(budget *b, size_t bytes) {
     pthread_mutex_unlock(&b->mu);
 }
 
+void budget_force(budget *b, size_t bytes) {
+    if (!bytes) return;
+    pthread_mutex_lock(&b->mu);
+    b->reserved += bytes;
+    if (b->reserved > b->max_reserved) b->max_reserved = b->reserved;
+    pthread_mutex_unlock(&b->mu);
+}
+
 void budget_wake(budget *b) {
     pthread_mutex_lock(&b->mu);
     pthread_cond_broadcast(&b->cv);

@@ -70,6 +70,17 @@ static cuzk_status engine_create_devices(cuzk_engine **out, const cuzk_engine_op
     if (e->o.queue_depth <= 0) e->o.queue_depth = 2;
     e->be = be;
     e->n_dev = n;
+    e->wpd = e->o.gpu_workers_per_device <= 0 ? 1 : e->o.gpu_workers_per_device;
+    if (e->wpd > ENGINE_MAX_WORKERS_PER_DEVICE) {
+        int wpd = e->o.gpu_workers_per_device;
+        if (owns && be->destroy)
+            for (int i = 0; i < n; i++) be->destroy(ctx[i]);
+        free(e);
+        return ERR(err, CUZK_ERR_ARG, "cuzk_engine_create: %d prove-start workers per device (at most %d)", wpd,
+                   ENGINE_MAX_WORKERS_PER_DEVICE);
+    }
+    atomic_init(&e->n_live, n);
+    for (int i = 0; i < CUZK_ENGINE_MAX_DEVICES; i++) atomic_init(&e->dev_dead[i], 0);
     for (int i = 0; i < n; i++) {
         e->be_ctx[i] = ctx[i];
         e->dev_id[i] = dev_id ? dev_id[i] : i;
@@ -96,7 +107,8 @@ static cuzk_status engine_create_devices(cuzk_engine **out, const cuzk_engine_op
     int S = e->o.synthesis_workers, F = e->o.finish_workers;
     e->synth_th = calloc((size_t)S, sizeof *e->synth_th);
     e->finish_th = calloc((size_t)F, sizeof *e->finish_th);
-    worker_arg *wa = e->wa = calloc((size_t)(S + n + F), sizeof *wa);
+    const int W = n * e->wpd; /* prove-start workers: worker i drives device i / wpd */
+    worker_arg *wa = e->wa = calloc((size_t)(S + W + F), sizeof *wa);
     if (!e->synth_th || !e->finish_th || !wa) {
         engine_stop_and_free(e);
         return ERR(err, CUZK_ERR_NOMEM, "cuzk_engine_create: worker tables");
@@ -107,14 +119,14 @@ static cuzk_status engine_create_devices(cuzk_engine **out, const cuzk_engine_op
         if (pthread_create(&e->synth_th[i], NULL, engine_synth_main, &wa[i]) == 0) e->n_synth++;
         else ok = 0;
     }
-    for (int i = 0; i < n && ok; i++) {
+    for (int i = 0; i < W && ok; i++) {
         wa[S + i] = (worker_arg){e, i};
         if (pthread_create(&e->prove_th[i], NULL, engine_prove_main, &wa[S + i]) == 0) e->n_prove++;
         else ok = 0;
     }
     for (int i = 0; i < F && ok; i++) {
-        wa[S + n + i] = (worker_arg){e, i};
-        if (pthread_create(&e->finish_th[i], NULL, engine_finish_main, &wa[S + n + i]) == 0) e->n_finish++;
+        wa[S + W + i] = (worker_arg){e, i};
+        if (pthread_create(&e->finish_th[i], NULL, engine_finish_main, &wa[S + W + i]) == 0) e->n_finish++;
         else ok = 0;
     }
     if (!ok) {
@@ -137,6 +149,27 @@ cuzk_status engine_create_with_backends(cuzk_engine **out, const cuzk_engine_opt
     if (!out || !be || !be_ctx) return ERR(err, CUZK_ERR_ARG, "cuzk_engine_create: NULL argument");
     if (n < 1 || n > CUZK_ENGINE_MAX_DEVICES) return ERR(err, CUZK_ERR_ARG, "cuzk_engine_create: %d contexts", n);
     return engine_create_devices(out, opts, be, be_ctx, NULL, n, 0, err);
+}
+
+cuzk_status engine_create_fake(cuzk_engine **out, const cuzk_engine_opts *opts, int n, const engine_fake_cfg *cfg,
+                               cuzk_error *err) {
+    if (!out) return ERR(err, CUZK_ERR_ARG, "engine_create_fake: NULL argument");
+    *out = NULL;
+    if (n < 1 || n > CUZK_ENGINE_MAX_DEVICES) return ERR(err, CUZK_ERR_ARG, "engine_create_fake: %d devices", n);
+    void *ctx[CUZK_ENGINE_MAX_DEVICES] = {0};
+    for (int i = 0; i < n; i++) {
+        cuzk_status st = engine_fake_create(&ctx[i], i, cfg ? &cfg[i] : NULL, err);
+        if (st != CUZK_OK) {
+            for (int k = 0; k < i; k++) engine_backend_fake.destroy(ctx[k]);
+            return st;
+        }
+    }
+    return engine_create_devices(out, opts, &engine_backend_fake, ctx, NULL, n, 1, err);
+}
+
+void *engine_device_ctx(cuzk_engine *e, int d) { return e && d >= 0 && d < e->n_dev ? e->be_ctx[d] : NULL; }
+int engine_device_dead(cuzk_engine *e, int d) {
+    return e && d >= 0 && d < e->n_dev ? atomic_load(&e->dev_dead[d]) : 0;
 }
 
 cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_opts *opts, cuzk_error *err) {

@@ -67,7 +67,24 @@ typedef struct engine_backend {
      * back what witness_alloc gave (called on the reaper thread). */
     void *(*witness_alloc)(void *be_ctx, size_t bytes);
     void (*witness_free)(void *be_ctx, void *ptr);
+    /* optional: routing by residency (engines of several devices). NULL: every device takes any
+     * partition. route(be_ctx, c, mode):
+     *   ENGINE_ROUTE_RESIDENT  c's SRS is resident on this context: take one reference, 1; else 0.
+     *   ENGINE_ROUTE_ADMIT     resident, or this context's budget allows making it resident now (the
+     *                          upload counted as resident from here on): take one reference, 1; else 0.
+     *   ENGINE_ROUTE_CAN       1 if c is resident or would fit the budget of an otherwise idle
+     *                          context (no reference taken): the partition can wait for it.
+     * unroute drops a reference route took. Called under the prove queue's lock: must not block
+     * beyond the context's own mutex. */
+    int (*route)(void *be_ctx, const cuzk_circuit *c, int mode);
+    void (*unroute)(void *be_ctx, const cuzk_circuit *c);
+    /* optional: 1 once this context hit a sticky fault (its device is unusable). The engine then
+     * marks the device dead and retries the partitions it held on another live device. NULL: a
+     * failure fails the job. */
+    int (*lost)(void *be_ctx);
 } engine_backend;
+
+enum { ENGINE_ROUTE_RESIDENT = 0, ENGINE_ROUTE_ADMIT = 1, ENGINE_ROUTE_CAN = 2 };
 
 /* The key view of a circuit (bellperson convention; the curve of its proving key, BLS12-381 for
  * circuits assembled without one). */
@@ -99,6 +116,50 @@ cuzk_status engine_create_with_backend(cuzk_engine **out, const cuzk_engine_opts
 cuzk_status engine_create_with_backends(cuzk_engine **out, const cuzk_engine_opts *opts, const engine_backend *be,
                                         void *const *be_ctx, int n, cuzk_error *err);
 
+/* ---- fake devices (tests, benchmarks; not a public promise) ----------------------------------
+ * A fake device is the CPU backend behind the device interface: each context has its own device
+ * memory budget, its own table of resident circuits ("SRS" bytes counted as a GPU would hold
+ * them: the G1 queries, 96 bytes a point) with a reference count per circuit, and a
+ * fault-injection hook that simulates a sticky device fault. Proofs are real CPU proofs.
+ * Budget rule: resident SRS bytes + one proof's peak (engine_fake_proof_bytes of the largest
+ * resident circuit) <= budget_bytes; making a circuit resident evicts circuits without
+ * references (and not pinned by preload) first. Thread-safe. */
+typedef struct engine_fake_cfg {
+    size_t budget_bytes;      /* device memory of this fake device; 0: unlimited */
+    int fail_at_start;        /* n >= 1: the n-th start call hits a sticky fault (0: never) */
+    int fail_at_finish;       /* n >= 1: the finish of the n-th started partition hits it (0: never) */
+    double start_delay_ms;    /* each start sleeps this long first (a busy device) */
+} engine_fake_cfg;
+typedef struct engine_fake_info {
+    uint64_t starts, finishes;  /* successful calls */
+    uint64_t loads, evictions;  /* circuits made resident / dropped for room */
+    uint64_t faults;            /* calls failed by the injected fault (or after it: sticky) */
+    size_t resident_bytes, max_resident_bytes; /* SRS bytes now / high-water (plus the proof peak in max_need) */
+    size_t max_need_bytes;      /* high-water of resident + one proof's peak: never above budget_bytes */
+    int refs;                   /* references held now (partitions routed here, not yet done) */
+    int lost;
+    uint64_t starts_of[4];      /* successful starts per circuit, in order of first load (tests) */
+} engine_fake_info;
+extern const engine_backend engine_backend_fake;
+/* Makes one fake device context (dev: its ordinal, for messages). Free with
+ * engine_backend_fake.destroy, or let an engine made by engine_create_fake own it. */
+cuzk_status engine_fake_create(void **out, int dev, const engine_fake_cfg *cfg, cuzk_error *err);
+void engine_fake_get_info(void *ctx, engine_fake_info *out);
+/* Index of c in ctx's starts_of[] (order of first load), -1 if never loaded there. */
+int engine_fake_circuit_slot(void *ctx, const cuzk_circuit *c);
+/* Bytes a fake device counts for c resident (its G1 queries) and for one proof (witness, a/b/c,
+ * H: what a GPU holds per proof, roughly). */
+size_t engine_fake_srs_bytes(const cuzk_circuit *c);
+size_t engine_fake_proof_bytes(const cuzk_circuit *c);
+/* An engine on n fake devices (cfg[i] each; cfg NULL: defaults), owning them. The contexts are
+ * reachable through engine_device_ctx. */
+cuzk_status engine_create_fake(cuzk_engine **out, const cuzk_engine_opts *opts, int n, const engine_fake_cfg *cfg,
+                               cuzk_error *err);
+/* The backend context of device d (0 <= d < cuzk_engine_n_devices), NULL otherwise. */
+void *engine_device_ctx(cuzk_engine *e, int d);
+/* 1 when device d of e was marked dead after a sticky fault. */
+int engine_device_dead(cuzk_engine *e, int d);
+
 /* Test knob: every buffer the engine hands to its reaper is freed by a function that first
  * sleeps ms milliseconds (0: plain free). Set before submitting jobs. */
 void engine_test_set_free_delay(cuzk_engine *e, double ms);
@@ -124,6 +185,10 @@ void budget_destroy(budget *b);
 int budget_reserve(budget *b, uint64_t key_hi, uint64_t key_lo, size_t bytes, int (*dead)(void *), void *dead_ctx,
                    double *waited_ms);
 void budget_release(budget *b, size_t bytes);
+/* Reserves bytes at once, beyond the limit if need be (a partition retried after a device fault
+ * takes back what its first start returned: it must not wait behind partitions that need the
+ * worker it runs on). */
+void budget_force(budget *b, size_t bytes);
 /* Wakes waiters so they re-check dead() (after a cancellation). */
 void budget_wake(budget *b);
 

@@ -70,6 +70,8 @@ typedef struct part {
     job *j;
     uint32_t idx;
     int dev;                  /* the device whose prove worker started it (its pending is that backend's) */
+    int routed;               /* holds a residency reference on dev (backend route), dropped by part_unroute */
+    uint32_t retries;         /* times restarted on another device after a device was lost */
     fr *w;
     size_t w_bytes;
     int w_pooled;             /* w came from a backend's witness_alloc (returned through witness_free) */
@@ -83,6 +85,8 @@ typedef struct part {
 } part;
 
 typedef struct worker_arg { struct cuzk_engine *e; int idx; } worker_arg;
+
+#define ENGINE_MAX_WORKERS_PER_DEVICE 4
 
 /* A bounded FIFO between two stages. Producers blocked on a full queue get in by ticket, in the
  * order they arrived (a condition variable alone wakes them in any order, so a partition that
@@ -114,7 +118,10 @@ struct cuzk_engine {
     reaper *rp;
     atomic_ullong underestimates;
     double free_delay_ms;     /* test knob */
-    pthread_t *synth_th, prove_th[CUZK_ENGINE_MAX_DEVICES], *finish_th;
+    int wpd;                        /* prove-start workers per device (opts.gpu_workers_per_device) */
+    atomic_int dev_dead[CUZK_ENGINE_MAX_DEVICES]; /* a sticky fault was seen: takes no partition */
+    atomic_int n_live;              /* devices not dead */
+    pthread_t *synth_th, prove_th[CUZK_ENGINE_MAX_DEVICES * ENGINE_MAX_WORKERS_PER_DEVICE], *finish_th;
     int n_synth, n_prove, n_finish;
     worker_arg *wa;           /* the workers' arguments (live as long as the threads) */
     pthread_mutex_t tmu;
@@ -131,6 +138,14 @@ void pq_destroy(pqueue *q);
 int pq_push(pqueue *q, part *p, double *t_enq);
 /* Blocks while empty; NULL once closed and empty. */
 part *pq_pop(pqueue *q);
+/* Takes the first partition take(ctx, p, pass) accepts, trying pass 0 over the whole queue, then
+ * pass 1; blocks while none is accepted (take is re-asked after every push and pq_kick). Once
+ * closed: the head whatever take says (shutdown drops it), NULL when empty. take runs under the queue's lock. */
+part *pq_pop_match(pqueue *q, int (*take)(void *ctx, part *p, int pass), void *ctx);
+/* Puts p at the head, whatever the capacity (a retried partition; never blocks). 0 once closed. */
+int pq_push_front(pqueue *q, part *p);
+/* Wakes the consumers so they re-ask take (residency or device state changed). */
+void pq_kick(pqueue *q);
 void pq_close(pqueue *q);
 
 /* ---- trace.c ---- */

@@ -38,9 +38,63 @@ int pq_push(pqueue *q, part *p, double *t_enq) {
     else q->head = p;
     q->tail = p;
     q->n++;
-    pthread_cond_signal(&q->not_empty);
+    /* every consumer: with pq_pop_match the first one woken may not take this partition */
+    pthread_cond_broadcast(&q->not_empty);
     pthread_mutex_unlock(&q->mu);
     return 1;
+}
+
+int pq_push_front(pqueue *q, part *p) {
+    pthread_mutex_lock(&q->mu);
+    if (q->closed) {
+        pthread_mutex_unlock(&q->mu);
+        return 0;
+    }
+    p->t_enq = now_ms();
+    p->next = q->head;
+    q->head = p;
+    if (!q->tail) q->tail = p;
+    q->n++;
+    pthread_cond_broadcast(&q->not_empty);
+    pthread_mutex_unlock(&q->mu);
+    return 1;
+}
+
+void pq_kick(pqueue *q) {
+    pthread_mutex_lock(&q->mu);
+    pthread_cond_broadcast(&q->not_empty);
+    pthread_mutex_unlock(&q->mu);
+}
+
+part *pq_pop_match(pqueue *q, int (*take)(void *ctx, part *p, int pass), void *ctx) {
+    pthread_mutex_lock(&q->mu);
+    part *got = NULL;
+    for (;;) {
+        if (q->closed) {
+            /* shutting down: hand out whatever is left (its job is dead: it is dropped) */
+            if ((got = q->head)) {
+                q->head = got->next;
+                if (!q->head) q->tail = NULL;
+            }
+            break;
+        }
+        for (int pass = 0; pass < 2 && !got; pass++)
+            for (part **pp = &q->head, *prev = NULL; *pp; prev = *pp, pp = &(*pp)->next)
+                if (take(ctx, *pp, pass)) {
+                    got = *pp;
+                    *pp = got->next;
+                    if (q->tail == got) q->tail = prev;
+                    break;
+                }
+        if (got) break;
+        pthread_cond_wait(&q->not_empty, &q->mu);
+    }
+    if (got) {
+        q->n--;
+        pthread_cond_broadcast(&q->not_full);
+    }
+    pthread_mutex_unlock(&q->mu);
+    return got;
 }
 part *pq_pop(pqueue *q) {
     pthread_mutex_lock(&q->mu);

@@ -35,7 +35,9 @@ static const char *tid_name(const cuzk_engine *e, int tid, char *buf, size_t cap
     } else if (tid >= TID_REAPER) snprintf(buf, cap, "reaper (deferred free)");
     else if (tid >= TID_FINISH) snprintf(buf, cap, "finish worker %d", tid - TID_FINISH);
     else if (tid >= TID_PROVE) {
-        if (multi) snprintf(buf, cap, "prove-start worker (device %d)", e->dev_id[tid - TID_PROVE]);
+        int w = tid - TID_PROVE, d = w / e->wpd;
+        if (e->wpd > 1) snprintf(buf, cap, "prove-start worker %d (device %d)", w % e->wpd, e->dev_id[d]);
+        else if (multi) snprintf(buf, cap, "prove-start worker (device %d)", e->dev_id[d]);
         else snprintf(buf, cap, "prove-start worker");
     } else snprintf(buf, cap, "synthesis worker %d", tid - TID_SYNTH);
     return buf;
@@ -62,8 +64,8 @@ cuzk_status cuzk_engine_trace_write(cuzk_engine *e, const char *path, cuzk_error
         fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": %d, \"args\": {\"name\": \"%s\"}}",
                 TID_SYNTH + i, tid_name(e, TID_SYNTH + i, nb, sizeof nb));
     /* per device: its prove-start worker, and with a device its stream and B_G2 threads */
-    int tids[3 * CUZK_ENGINE_MAX_DEVICES + 1], nt = 0;
-    for (int d = 0; d < e->n_dev; d++) tids[nt++] = TID_PROVE + d;
+    int tids[(2 + ENGINE_MAX_WORKERS_PER_DEVICE) * CUZK_ENGINE_MAX_DEVICES + 1], nt = 0;
+    for (int w = 0; w < e->n_dev * e->wpd; w++) tids[nt++] = TID_PROVE + w;
     tids[nt++] = TID_REAPER;
     for (int d = 0; d < e->n_dev && (e->caps & GROTH16_CAP_DEVICE); d++) tids[nt++] = TID_GPU + d;
     for (int d = 0; d < e->n_dev && (e->caps & GROTH16_CAP_B2_OVERLAP); d++) tids[nt++] = TID_B2 + d;

@@ -89,9 +89,20 @@ static void part_terminal(part *p, const groth16_proof *proof) {
     free(p);
 }
 
+/* Drops p's residency reference on its device (routing backends), so waiting partitions of
+ * other circuits may be admitted there. */
+static void part_unroute(part *p) {
+    cuzk_engine *e = p->e;
+    if (!p->routed) return;
+    p->routed = 0;
+    e->be->unroute(e->be_ctx[p->dev], &p->j->circ);
+    pq_kick(&e->prove_q);
+}
+
 /* Drops a partition: every buffer to the reaper, the rest of its budget back, terminal. */
 static void part_drop(part *p) {
     cuzk_engine *e = p->e;
+    part_unroute(p);
     if (p->pending) { e->be->pending_free(e->be_ctx[p->dev], p->pending); p->pending = NULL; }
     if (p->w) { part_release(p, p->w, p->w_bytes); p->w = NULL; }
     budget_release(&e->bud, p->reserved);
@@ -114,6 +125,69 @@ static void part_fail(part *p, cuzk_status st, const cuzk_error *perr) {
     pthread_mutex_unlock(&e->mu);
     budget_wake(&e->bud);
     part_drop(p);
+}
+
+/* Marks device d dead (once): its workers take no further partition while another device lives. */
+static void device_mark_dead(cuzk_engine *e, int d, uint64_t jid, uint32_t idx) {
+    if (atomic_exchange(&e->dev_dead[d], 1) != 0) return;
+    atomic_fetch_sub(&e->n_live, 1);
+    double t = now_ms();
+    trace_add(e, "device lost (sticky fault)", TID_PROVE + d * e->wpd, t, t, jid, idx, 0);
+    pq_kick(&e->prove_q);
+}
+
+/* A start or finish of p failed on its device. A sticky fault (the backend says the device is
+ * lost) marks the device dead and puts p back at the head of the prove queue for another live
+ * device, its witness kept for that and its budget topped up to a whole partition again; any
+ * other failure, or no live device left, fails the job. p->pending must be freed already. */
+static void part_device_failure(part *p, cuzk_status st, const cuzk_error *perr) {
+    cuzk_engine *e = p->e;
+    job *j = p->j;
+    const int d = p->dev;
+    if (!e->be->lost || !e->be->lost(e->be_ctx[d])) {
+        part_fail(p, st, perr);
+        return;
+    }
+    device_mark_dead(e, d, j->id, p->idx);
+    part_unroute(p);
+    if (engine_job_dead(j)) {
+        part_drop(p);
+        return;
+    }
+    if (!p->w || atomic_load(&e->n_live) == 0) {
+        cuzk_error lost = {0};
+        ERR(&lost, CUZK_ERR_DEVICE, "partition %u: device %d was lost (%s) and no live device is left to retry it", p->idx,
+            e->dev_id[d], perr && perr->msg[0] ? perr->msg : cuzk_status_str(st));
+        part_fail(p, CUZK_ERR_DEVICE, &lost);
+        return;
+    }
+    if (p->reserved < j->part_bytes) {
+        budget_force(&e->bud, j->part_bytes - p->reserved);
+        p->reserved = j->part_bytes;
+    }
+    p->retries++;
+    double t = now_ms();
+    trace_add(e, "retry on another device", TID_PROVE + d * e->wpd, t, t, j->id, p->idx, 0);
+    if (!pq_push_front(&e->prove_q, p)) part_drop(p);
+}
+
+/* Which partitions the prove workers of device d take (pq_pop_match). Pass 0: those whose
+ * circuit is resident on d; pass 1: those d's budget can make resident now, or that no live
+ * device could ever hold (start then fails with the budget's message). A dead device takes
+ * nothing while another lives, and everything (to fail it) once none does. */
+typedef struct take_ctx { cuzk_engine *e; int dev; } take_ctx;
+static int take_for_device(void *vctx, part *p, int pass) {
+    take_ctx *tc = vctx;
+    cuzk_engine *e = tc->e;
+    const int d = tc->dev;
+    if (atomic_load(&e->dev_dead[d])) return atomic_load(&e->n_live) == 0;
+    if (engine_job_dead(p->j) || !e->be->route) return 1;
+    const cuzk_circuit *c = &p->j->circ;
+    if (pass == 0) return p->routed = e->be->route(e->be_ctx[d], c, ENGINE_ROUTE_RESIDENT);
+    if (e->be->route(e->be_ctx[d], c, ENGINE_ROUTE_ADMIT)) return p->routed = 1;
+    for (int k = 0; k < e->n_dev; k++)
+        if (!atomic_load(&e->dev_dead[k]) && e->be->route(e->be_ctx[k], c, ENGINE_ROUTE_CAN)) return 0;
+    return 1;
 }
 
 /* ---- stage workers ------------------------------------------------------------------------------ */
@@ -244,17 +318,28 @@ static void trace_stages(cuzk_engine *e, int tid, int dev, double t, const groth
 void *engine_prove_main(void *arg) {
     worker_arg *wa = arg;
     cuzk_engine *e = wa->e;
-    const int dev = wa->idx, tid = TID_PROVE + dev;
+    const int dev = wa->idx / e->wpd, tid = TID_PROVE + wa->idx;
     void *be_ctx = e->be_ctx[dev];
+    /* a retry on another device needs the witness: kept until the proof is done */
+    const int keep_w = e->n_dev > 1 && e->be->lost;
+    take_ctx tc = {e, dev};
     part *p;
-    while ((p = pq_pop(&e->prove_q))) {
+    while ((p = pq_pop_match(&e->prove_q, take_for_device, &tc))) {
         p->dev = dev;
         job *j = p->j;
         cuzk_partition_timings *tm = &j->tm[p->idx];
         double t_pop = now_ms();
-        tm->push_wait_ms = p->t_enq - p->t_push_begin;
-        tm->queue_start_ms = t_pop - p->t_enq;
+        if (!p->retries) {
+            tm->push_wait_ms = p->t_enq - p->t_push_begin;
+            tm->queue_start_ms = t_pop - p->t_enq;
+        }
         if (engine_job_dead(j)) { part_drop(p); continue; }
+        if (atomic_load(&e->dev_dead[dev])) {
+            cuzk_error lost = {0};
+            ERR(&lost, CUZK_ERR_DEVICE, "partition %u: every device was lost", p->idx);
+            part_fail(p, CUZK_ERR_DEVICE, &lost);
+            continue;
+        }
         fr r, s;
         cuzk_error perr = {0};
         cuzk_status st = CUZK_OK;
@@ -268,11 +353,13 @@ void *engine_prove_main(void *arg) {
         double tc1 = now_ms();
         explicit_bzero(&r, sizeof r);
         explicit_bzero(&s, sizeof s);
-        part_release(p, p->w, p->w_bytes); /* the witness is done with */
-        p->w = NULL;
+        if (!keep_w) {
+            part_release(p, p->w, p->w_bytes); /* the witness is done with */
+            p->w = NULL;
+        }
         if (st == CUZK_OK) {
             /* what start reserved but no longer holds (MSM buckets, freed inside) goes back now */
-            size_t keep = e->be->pending_bytes(be_ctx, p->pending);
+            size_t keep = e->be->pending_bytes(be_ctx, p->pending) + (p->w ? p->w_bytes : 0);
             if (p->reserved > keep) { budget_release(&e->bud, p->reserved - keep); p->reserved = keep; }
         }
         tm->start_call_ms = tc1 - tc0;
@@ -287,7 +374,13 @@ void *engine_prove_main(void *arg) {
         trace_add(e, "prove start (call)", tid, tc0, tc1, j->id, p->idx, 0);
         trace_stages(e, tid, dev, tc0, &gt, 0, j->id, p->idx, 0);
         p->t_b2 = tc0 + gt.upload_ms + gt.abc_ms;
-        if (st != CUZK_OK) { part_fail(p, st, &perr); continue; }
+        tm->device = (uint32_t)e->dev_id[dev];
+        tm->retries = p->retries;
+        if (st != CUZK_OK) {
+            if (p->pending) { e->be->pending_free(be_ctx, p->pending); p->pending = NULL; }
+            part_device_failure(p, st, &perr);
+            continue;
+        }
         double t_end = now_ms();
         tm->start_stage_ms = t_end - t_pop;
         trace_add(e, "prove start stage", tid, t_pop, t_end, j->id, p->idx, 0);
@@ -323,7 +416,9 @@ void *engine_finish_main(void *arg) {
         tm->msm_b2_ms = gt.msm_b2_ms;
         trace_add(e, "prove finish (call)", tid, tc0, tc1, j->id, p->idx, 0);
         trace_stages(e, tid, p->dev, tc0, &gt, 1, j->id, p->idx, p->t_b2);
-        if (st != CUZK_OK) { part_fail(p, st, &perr); continue; }
+        if (st != CUZK_OK) { part_device_failure(p, st, &perr); continue; }
+        part_unroute(p);
+        if (p->w) { part_release(p, p->w, p->w_bytes); p->w = NULL; } /* kept for a retry */
         budget_release(&e->bud, p->reserved); /* the pending struct itself, freed directly */
         p->reserved = 0;
         double t_end = now_ms();
