@@ -802,3 +802,391 @@ TEST(engine, several_devices_one_prove_worker_each) {
     cuzk_job_result_free(&r);
     cuzk_engine_destroy(e);
 }
+
+/* ---- fake devices (engine_internal.h: engine_backend_fake): routing, budgets, isolation ------
+ * N fake devices are the CPU backend behind the device interface, each with its own device
+ * budget, resident circuits with reference counts and an injected sticky fault. Every job's
+ * proofs are compared with single calls (fixed r, s) and verified. */
+static small_circuit g_circ_b;
+static int g_circ_b_ok;
+static const small_circuit *circ_b(void) { /* a second, smaller circuit */
+    if (!g_circ_b_ok) g_circ_b_ok = small_circuit_make(&g_circ_b, 400, 2) ? 1 : -1;
+    return g_circ_b_ok == 1 ? &g_circ_b : NULL;
+}
+__attribute__((destructor)) static void circ_b_free(void) {
+    if (g_circ_b_ok == 1) small_circuit_free(&g_circ_b);
+}
+
+static cuzk_engine_opts dev_opts(void) {
+    cuzk_engine_opts o = {0};
+    o.synthesis_workers = 2;
+    o.finish_workers = 2;
+    o.prove_threads = 1;
+    o.queue_depth = 4;
+    return o;
+}
+
+/* Submits P partitions of c (fixed r, s), waits, and checks state DONE, proofs equal to single
+ * calls, in partition order, and verifying. Returns the result (caller frees) in *out. */
+static int run_job_checked(cuzk_engine *e, const small_circuit *c, const cuzk_circuit *cc, uint32_t P,
+                           cuzk_job_result *out) {
+    uint64_t *rs = malloc(8 * (size_t)P * sizeof *rs);
+    uint8_t *want = malloc(192 * (size_t)P);
+    int ok = 0;
+    if (!rs || !want) goto done;
+    make_rs(rs, P);
+    expected_proofs(want, c, P, rs);
+    synth_ctx sc = {0};
+    sc.c = c;
+    sc.corrupt_partition = -1;
+    cuzk_job_desc d = {cc, P, synth_cb, &sc, rs, 0, CUZK_WITNESS_FR_MONT};
+    cuzk_job_id id;
+    cuzk_error err = {0};
+    if (cuzk_engine_submit(e, &d, &id, &err) != CUZK_OK || cuzk_engine_wait(e, id, out, &err) != CUZK_OK) goto done;
+    CHECK_MSG(out->state == CUZK_JOB_DONE, "job state %d: %s", (int)out->state, err.msg);
+    if (out->state != CUZK_JOB_DONE || !out->proofs) goto done;
+    CHECK_MEM(out->proofs, want, 192 * (size_t)P);
+    CHECK(verify_all(c, out));
+    ok = memcmp(out->proofs, want, 192 * (size_t)P) == 0;
+done:
+    free(rs);
+    free(want);
+    return ok;
+}
+
+/* Two circuits, two devices whose budgets each hold one of them: every partition goes to the
+ * device holding its circuit, both jobs running at once, no device ever above its budget. */
+TEST(engine_devices, partitions_go_to_the_device_holding_their_srs) {
+    const small_circuit *a = circ(), *b = circ_b();
+    REQUIRE(a && b);
+    cuzk_circuit ca = {&a->cs, &a->p, NULL, NULL}, cb = {&b->cs, &b->p, NULL, NULL};
+    size_t need_a = engine_fake_srs_bytes(&ca) + engine_fake_proof_bytes(&ca);
+    size_t need_b = engine_fake_srs_bytes(&cb) + engine_fake_proof_bytes(&cb);
+    REQUIRE(need_b < need_a);
+    engine_fake_cfg cfg[2] = {{0}};
+    cfg[0].budget_bytes = need_a;     /* A alone (A + B does not fit) */
+    cfg[1].budget_bytes = need_b;     /* B alone (A never fits) */
+    cfg[0].start_delay_ms = cfg[1].start_delay_ms = 10;
+    cuzk_engine_opts o = dev_opts();
+    cuzk_engine *e = NULL;
+    REQUIRE(engine_create_fake(&e, &o, 2, cfg, NULL) == CUZK_OK);
+    void *d0 = engine_device_ctx(e, 0), *d1 = engine_device_ctx(e, 1);
+    REQUIRE(d0 && d1 && !engine_device_ctx(e, 2));
+    REQUIRE(engine_backend_fake.preload(d0, &ca, NULL) == CUZK_OK);
+    REQUIRE(engine_backend_fake.preload(d1, &cb, NULL) == CUZK_OK);
+    /* the budget is checked: A does not fit device 1 */
+    cuzk_error err = {0};
+    CHECK_EQ_INT(engine_backend_fake.preload(d1, &ca, &err), CUZK_ERR_NOMEM_DEVICE);
+    enum { PA = 5, PB = 5 };
+    uint64_t rsa[8 * PA], rsb[8 * PB];
+    make_rs(rsa, PA);
+    make_rs(rsb, PB);
+    uint8_t wa[192 * PA], wb[192 * PB];
+    expected_proofs(wa, a, PA, rsa);
+    expected_proofs(wb, b, PB, rsb);
+    synth_ctx sa = {0}, sb = {0};
+    sa.c = a;
+    sb.c = b;
+    sa.corrupt_partition = sb.corrupt_partition = -1;
+    cuzk_job_desc da = {&ca, PA, synth_cb, &sa, rsa, 0, CUZK_WITNESS_FR_MONT};
+    cuzk_job_desc db = {&cb, PB, synth_cb, &sb, rsb, 0, CUZK_WITNESS_FR_MONT};
+    cuzk_job_id ia, ib;
+    REQUIRE(cuzk_engine_submit(e, &da, &ia, NULL) == CUZK_OK);
+    REQUIRE(cuzk_engine_submit(e, &db, &ib, NULL) == CUZK_OK);
+    cuzk_job_result ra, rb;
+    REQUIRE(cuzk_engine_wait(e, ia, &ra, NULL) == CUZK_OK);
+    REQUIRE(cuzk_engine_wait(e, ib, &rb, NULL) == CUZK_OK);
+    CHECK_EQ_INT(ra.state, CUZK_JOB_DONE);
+    CHECK_EQ_INT(rb.state, CUZK_JOB_DONE);
+    REQUIRE(ra.proofs && rb.proofs);
+    CHECK_MEM(ra.proofs, wa, sizeof wa);
+    CHECK_MEM(rb.proofs, wb, sizeof wb);
+    CHECK(verify_all(a, &ra));
+    CHECK(verify_all(b, &rb));
+    for (int i = 0; i < PA; i++) CHECK_EQ_INT(ra.timings[i].device, 0);
+    for (int i = 0; i < PB; i++) CHECK_EQ_INT(rb.timings[i].device, 1);
+    engine_fake_info i0, i1;
+    engine_fake_get_info(d0, &i0);
+    engine_fake_get_info(d1, &i1);
+    CHECK_EQ_INT(i0.starts, PA);
+    CHECK_EQ_INT(i1.starts, PB);
+    CHECK_EQ_INT(i0.starts_of[engine_fake_circuit_slot(d0, &ca)], PA);
+    CHECK_EQ_INT(i1.starts_of[engine_fake_circuit_slot(d1, &cb)], PB);
+    CHECK_EQ_INT(i0.loads, 1); /* the preloads only: nothing was uploaded twice */
+    CHECK_EQ_INT(i1.loads, 1);
+    CHECK_MSG(i0.max_need_bytes <= cfg[0].budget_bytes, "device 0 used %zu of %zu", i0.max_need_bytes, cfg[0].budget_bytes);
+    CHECK_MSG(i1.max_need_bytes <= cfg[1].budget_bytes, "device 1 used %zu of %zu", i1.max_need_bytes, cfg[1].budget_bytes);
+    CHECK_EQ_INT(i0.refs, 0);
+    CHECK_EQ_INT(i1.refs, 0);
+    check_all_released(e);
+    cuzk_job_result_free(&ra);
+    cuzk_job_result_free(&rb);
+    cuzk_engine_destroy(e);
+}
+
+/* A circuit resident on device 0 only: device 1, whose budget allows it, takes partitions too and
+ * makes the circuit resident once (counted in its budget); device 2, whose budget does not, takes
+ * none and loads nothing. */
+TEST(engine_devices, second_device_only_when_its_budget_allows) {
+    const small_circuit *a = circ();
+    REQUIRE(a);
+    cuzk_circuit ca = {&a->cs, &a->p, NULL, NULL};
+    size_t srs = engine_fake_srs_bytes(&ca), need = srs + engine_fake_proof_bytes(&ca);
+    engine_fake_cfg cfg[3] = {{0}};
+    cfg[0].budget_bytes = need;
+    cfg[1].budget_bytes = need;
+    cfg[2].budget_bytes = need - 1;
+    for (int i = 0; i < 3; i++) cfg[i].start_delay_ms = 40;
+    cuzk_engine_opts o = dev_opts();
+    o.synthesis_workers = 3;
+    cuzk_engine *e = NULL;
+    REQUIRE(engine_create_fake(&e, &o, 3, cfg, NULL) == CUZK_OK);
+    CHECK_EQ_INT(cuzk_engine_n_devices(e), 3);
+    REQUIRE(engine_backend_fake.preload(engine_device_ctx(e, 0), &ca, NULL) == CUZK_OK);
+    enum { P = 8 };
+    cuzk_job_result r;
+    CHECK(run_job_checked(e, a, &ca, P, &r));
+    engine_fake_info in[3];
+    for (int i = 0; i < 3; i++) engine_fake_get_info(engine_device_ctx(e, i), &in[i]);
+    CHECK_MSG(in[0].starts >= 1 && in[1].starts >= 1, "starts: %llu, %llu", (unsigned long long)in[0].starts,
+              (unsigned long long)in[1].starts);
+    CHECK_EQ_INT(in[0].starts + in[1].starts, P);
+    CHECK_EQ_INT(in[1].loads, 1);
+    CHECK_EQ_INT(in[1].resident_bytes, srs);
+    CHECK(in[1].max_need_bytes <= cfg[1].budget_bytes);
+    CHECK_EQ_INT(in[2].starts, 0);
+    CHECK_EQ_INT(in[2].loads, 0);
+    CHECK_EQ_INT(in[2].resident_bytes, 0);
+    int on[3] = {0};
+    for (int i = 0; i < P && r.timings; i++)
+        if (r.timings[i].device < 3) on[r.timings[i].device]++;
+    CHECK_EQ_INT(on[0], in[0].starts);
+    CHECK_EQ_INT(on[1], in[1].starts);
+    cuzk_job_result_free(&r);
+    check_all_released(e);
+    cuzk_engine_destroy(e);
+}
+
+/* No device's budget can ever hold the circuit: the job fails with CUZK_ERR_NOMEM_DEVICE and a
+ * message saying how much is needed, nothing left allocated, no hang. */
+TEST(engine_devices, circuit_too_large_for_every_device_fails_cleanly) {
+    const small_circuit *a = circ();
+    REQUIRE(a);
+    cuzk_circuit ca = {&a->cs, &a->p, NULL, NULL};
+    size_t need = engine_fake_srs_bytes(&ca) + engine_fake_proof_bytes(&ca);
+    engine_fake_cfg cfg[2] = {{0}};
+    cfg[0].budget_bytes = cfg[1].budget_bytes = need / 2;
+    cuzk_engine_opts o = dev_opts();
+    cuzk_engine *e = NULL;
+    REQUIRE(engine_create_fake(&e, &o, 2, cfg, NULL) == CUZK_OK);
+    synth_ctx sc = {0};
+    sc.c = a;
+    sc.corrupt_partition = -1;
+    cuzk_job_desc d = {&ca, 4, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT};
+    cuzk_job_id id;
+    REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
+    cuzk_job_result r;
+    cuzk_error err = {0};
+    REQUIRE(cuzk_engine_wait(e, id, &r, &err) == CUZK_OK);
+    CHECK_EQ_INT(r.state, CUZK_JOB_FAILED);
+    CHECK_EQ_INT(r.status, CUZK_ERR_NOMEM_DEVICE);
+    CHECK(r.proofs == NULL);
+    CHECK_MSG(strstr(err.msg, "budget") != NULL, "message: %s", err.msg);
+    cuzk_job_result_free(&r);
+    for (int i = 0; i < 2; i++) {
+        engine_fake_info in;
+        engine_fake_get_info(engine_device_ctx(e, i), &in);
+        CHECK_EQ_INT(in.refs, 0);
+        CHECK_EQ_INT(in.resident_bytes, 0);
+    }
+    check_all_released(e);
+    cuzk_engine_destroy(e);
+}
+
+/* A device hits a sticky fault (at its start or at a finish): it is marked dead, the partition it
+ * held is restarted on the other device, the job ends DONE with every proof equal to the single
+ * call's and verifying, and later jobs run on the live device alone. */
+static void failing_device_case(int at_finish) {
+    const small_circuit *a = circ();
+    REQUIRE(a);
+    cuzk_circuit ca = {&a->cs, &a->p, NULL, NULL};
+    engine_fake_cfg cfg[2] = {{0}};
+    cfg[0].start_delay_ms = cfg[1].start_delay_ms = 30;
+    if (at_finish) cfg[1].fail_at_finish = 2;
+    else cfg[1].fail_at_start = 2;
+    cuzk_engine_opts o = dev_opts();
+    cuzk_engine *e = NULL;
+    REQUIRE(engine_create_fake(&e, &o, 2, cfg, NULL) == CUZK_OK);
+    enum { P = 8 };
+    cuzk_job_result r;
+    CHECK(run_job_checked(e, a, &ca, P, &r));
+    CHECK(!engine_device_dead(e, 0));
+    CHECK(engine_device_dead(e, 1));
+    engine_fake_info i0, i1;
+    engine_fake_get_info(engine_device_ctx(e, 0), &i0);
+    engine_fake_get_info(engine_device_ctx(e, 1), &i1);
+    CHECK(i1.lost);
+    CHECK_MSG(i1.faults >= 1, "faults %llu", (unsigned long long)i1.faults);
+    CHECK_MSG(i1.finishes <= 1, "device 1 finished %llu partitions", (unsigned long long)i1.finishes);
+    /* every partition's proof came from a finish on a live device: device 1 at most its first */
+    CHECK_EQ_INT(i0.finishes + i1.finishes, P);
+    uint32_t retried = 0;
+    for (int i = 0; i < P && r.timings; i++) {
+        retried += r.timings[i].retries;
+        if (r.timings[i].retries) CHECK_EQ_INT(r.timings[i].device, 0);
+    }
+    CHECK_MSG(retried >= 1, "no partition was retried");
+    cuzk_job_result_free(&r);
+    /* the engine keeps proving on device 0 */
+    CHECK(run_job_checked(e, a, &ca, 3, &r));
+    for (int i = 0; i < 3 && r.timings; i++) CHECK_EQ_INT(r.timings[i].device, 0);
+    cuzk_job_result_free(&r);
+    engine_fake_get_info(engine_device_ctx(e, 0), &i0);
+    engine_fake_get_info(engine_device_ctx(e, 1), &i1);
+    CHECK_EQ_INT(i0.refs, 0);
+    CHECK_EQ_INT(i1.refs, 0);
+    /* a trace with a track per device and the loss on it */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/engine_dev_fault_trace.json", test_tmpdir());
+    REQUIRE(cuzk_engine_trace_write(e, path, NULL) == CUZK_OK);
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    REQUIRE(root);
+    int tracks = 0, lost = 0;
+    json_t *ev;
+    size_t k;
+    json_array_foreach(json_object_get(root, "traceEvents"), k, ev) {
+        const char *nm = json_string_value(json_object_get(json_object_get(ev, "args"), "name"));
+        const char *en = json_string_value(json_object_get(ev, "name"));
+        if (nm && !strncmp(nm, "prove-start worker (device ", 27)) tracks++;
+        if (en && !strcmp(en, "device lost (sticky fault)")) {
+            lost++;
+            CHECK_EQ_INT(json_integer_value(json_object_get(ev, "tid")), 101);
+        }
+    }
+    CHECK_EQ_INT(tracks, 2);
+    CHECK_EQ_INT(lost, 1);
+    json_decref(root);
+    check_all_released(e);
+    cuzk_engine_destroy(e);
+}
+TEST(engine_devices, failing_device_at_start_partitions_retried_elsewhere) { failing_device_case(0); }
+TEST(engine_devices, failing_device_at_finish_partitions_retried_elsewhere) { failing_device_case(1); }
+
+/* Every device lost: the job fails with CUZK_ERR_DEVICE (no hang), everything is released, and a
+ * later job fails the same way at once. */
+TEST(engine_devices, every_device_lost_fails_the_job_cleanly) {
+    const small_circuit *a = circ();
+    REQUIRE(a);
+    cuzk_circuit ca = {&a->cs, &a->p, NULL, NULL};
+    engine_fake_cfg cfg[2] = {{0}};
+    cfg[0].fail_at_start = 1;
+    cfg[1].fail_at_finish = 1;
+    cuzk_engine_opts o = dev_opts();
+    cuzk_engine *e = NULL;
+    REQUIRE(engine_create_fake(&e, &o, 2, cfg, NULL) == CUZK_OK);
+    synth_ctx sc = {0};
+    sc.c = a;
+    sc.corrupt_partition = -1;
+    cuzk_job_desc d = {&ca, 6, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT};
+    for (int round = 0; round < 2; round++) {
+        cuzk_job_id id;
+        REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
+        cuzk_job_result r;
+        cuzk_error err = {0};
+        REQUIRE(cuzk_engine_wait(e, id, &r, &err) == CUZK_OK);
+        CHECK_EQ_INT(r.state, CUZK_JOB_FAILED);
+        CHECK_EQ_INT(r.status, CUZK_ERR_DEVICE);
+        CHECK(r.proofs == NULL);
+        CHECK_MSG(strstr(err.msg, "device") != NULL, "message: %s", err.msg);
+        cuzk_job_result_free(&r);
+    }
+    CHECK(engine_device_dead(e, 0) && engine_device_dead(e, 1));
+    check_all_released(e);
+    cuzk_engine_destroy(e);
+}
+
+/* Cancelling a job spread over devices: it ends CANCELLED, every buffer and budget byte and every
+ * device's residency reference comes back, and the engine proves the next job correctly. */
+TEST(engine_devices, cancel_releases_every_device) {
+    const small_circuit *a = circ();
+    REQUIRE(a);
+    cuzk_circuit ca = {&a->cs, &a->p, NULL, NULL};
+    engine_fake_cfg cfg[2] = {{0}};
+    cfg[0].start_delay_ms = cfg[1].start_delay_ms = 80;
+    cuzk_engine_opts o = dev_opts();
+    cuzk_engine *e = NULL;
+    REQUIRE(engine_create_fake(&e, &o, 2, cfg, NULL) == CUZK_OK);
+    synth_ctx sc = {0};
+    sc.c = a;
+    sc.corrupt_partition = -1;
+    cuzk_job_desc d = {&ca, 12, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT};
+    cuzk_job_id id;
+    REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
+    sleep_ms(150); /* both devices are in a start */
+    CHECK_EQ_INT(cuzk_engine_cancel(e, id), CUZK_OK);
+    cuzk_job_result r;
+    REQUIRE(cuzk_engine_wait(e, id, &r, NULL) == CUZK_OK);
+    CHECK_EQ_INT(r.state, CUZK_JOB_CANCELLED);
+    CHECK(r.proofs == NULL);
+    cuzk_job_result_free(&r);
+    int started = 0;
+    for (int i = 0; i < 2; i++) {
+        engine_fake_info in;
+        engine_fake_get_info(engine_device_ctx(e, i), &in);
+        CHECK_EQ_INT(in.refs, 0);
+        started += (int)in.starts;
+    }
+    CHECK_MSG(started < 12, "%d of 12 partitions started after the cancellation", started);
+    check_all_released(e);
+    CHECK(run_job_checked(e, a, &ca, 4, &r));
+    cuzk_job_result_free(&r);
+    check_all_released(e);
+    cuzk_engine_destroy(e);
+}
+
+/* Two prove-start workers per device on devices of different speeds: partitions complete out of
+ * order, results come back in partition order and verify; the trace names each worker. */
+TEST(engine_devices, two_workers_per_device_results_in_partition_order) {
+    const small_circuit *a = circ();
+    REQUIRE(a);
+    cuzk_circuit ca = {&a->cs, &a->p, NULL, NULL};
+    engine_fake_cfg cfg[2] = {{0}};
+    cfg[0].start_delay_ms = 5;
+    cfg[1].start_delay_ms = 90;
+    cuzk_engine_opts o = dev_opts();
+    o.synthesis_workers = 3;
+    o.gpu_workers_per_device = 2;
+    cuzk_engine *e = NULL;
+    REQUIRE(engine_create_fake(&e, &o, 2, cfg, NULL) == CUZK_OK);
+    enum { P = 8 };
+    cuzk_job_result r;
+    CHECK(run_job_checked(e, a, &ca, P, &r));
+    int on1 = 0;
+    for (int i = 0; i < P && r.timings; i++) on1 += r.timings[i].device == 1;
+    CHECK_MSG(on1 >= 1 && on1 < P, "%d of %d partitions on device 1", on1, P);
+    cuzk_job_result_free(&r);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/engine_dev_wpd_trace.json", test_tmpdir());
+    REQUIRE(cuzk_engine_trace_write(e, path, NULL) == CUZK_OK);
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    REQUIRE(root);
+    int named = 0;
+    json_t *ev;
+    size_t k;
+    json_array_foreach(json_object_get(root, "traceEvents"), k, ev) {
+        const char *nm = json_string_value(json_object_get(json_object_get(ev, "args"), "name"));
+        if (nm && (!strcmp(nm, "prove-start worker 1 (device 1)") || !strcmp(nm, "prove-start worker 0 (device 0)")))
+            named++;
+    }
+    CHECK_EQ_INT(named, 2);
+    json_decref(root);
+    check_all_released(e);
+    cuzk_engine_destroy(e);
+    /* out of range */
+    o.gpu_workers_per_device = 5;
+    cuzk_error err = {0};
+    CHECK_EQ_INT(engine_create_fake(&e, &o, 2, cfg, &err), CUZK_ERR_ARG);
+    CHECK(e == NULL);
+}
