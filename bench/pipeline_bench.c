@@ -86,6 +86,12 @@ static void usage(FILE *f) {
         "  --threads T             threads inside each prove-start call (default: all CPUs)\n"
         "  --backend cpu|gpu|auto  prover backend (default auto: the GPU when there is one)\n"
         "  --device D              CUDA device for the GPU backend (default 0)\n"
+        "  --devices D0,D1,...     several CUDA devices (distinct, at most 16): one engine over all of\n"
+        "                          them, each with its own resident copy of the circuit; the summary\n"
+        "                          gives partitions and busy time per device\n"
+        "  --workers-per-device W  prove-start workers per device (1..4, default 1)\n"
+        "  --fake-devices N        for testing the multi-device engine without a GPU: N fake devices\n"
+        "                          (the CPU prover behind the device interface; --backend cpu)\n"
         "  --budget-mib M          host memory budget (default: unlimited, still accounted)\n"
         "  --public N              public inputs (default 328)\n"
         "  --frac01 F              fraction of 0/1 aux values (default 0.95)\n"
@@ -113,9 +119,11 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     uint64_t circuit_seed = 1;
     cuzk_check_level params_check = CUZK_CHECK_CURVE;
     int check_given = 0;
-    int device = 0;
+    int device = 0, device_given = 0, n_devices = 0, wpd = 1, n_fake = 0;
+    int devices[CUZK_ENGINE_MAX_DEVICES] = {0};
     static const char *const with_value[] = {"--partitions", "--constraints", "--proofs", "--synthesis-workers",
                                              "--finish-workers", "--threads", "--device", "--public", "--backend",
+                                             "--devices", "--workers-per-device", "--fake-devices",
                                              "--budget-mib", "--frac01", "--trace", "--params", "--circuit-seed"};
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
@@ -141,9 +149,42 @@ int cuzk_bench_pipeline(int argc, char **argv) {
         LONG_OPT("--synthesis-workers", 1, 256, S)
         LONG_OPT("--finish-workers", 1, 256, F)
         LONG_OPT("--threads", 1, 4096, T)
+        if (!strcmp(a, "--device") && more) device_given = 1;
         LONG_OPT("--device", 0, 63, device)
+        LONG_OPT("--workers-per-device", 1, 4, wpd)
+        LONG_OPT("--fake-devices", 1, CUZK_ENGINE_MAX_DEVICES, n_fake)
         LONG_OPT("--public", 0, 100000, n_public)
 #undef LONG_OPT
+        if (!strcmp(a, "--devices") && more) {
+            const char *list = argv[++i];
+            n_devices = 0;
+            for (const char *q = list; *q;) {
+                char *end = NULL;
+                errno = 0;
+                long dv = strtol(q, &end, 10);
+                if (end == q || errno || dv < 0 || dv > 63 || (*end && *end != ',') || n_devices == CUZK_ENGINE_MAX_DEVICES) {
+                    fprintf(stderr, "cuzk bench pipeline: --devices takes distinct CUDA ordinals 0..63 separated by "
+                            "commas, at most %d (got '%s')\n", CUZK_ENGINE_MAX_DEVICES, list);
+                    return 2;
+                }
+                for (int k = 0; k < n_devices; k++)
+                    if (devices[k] == (int)dv) {
+                        fprintf(stderr, "cuzk bench pipeline: --devices lists device %ld twice\n", dv);
+                        return 2;
+                    }
+                devices[n_devices++] = (int)dv;
+                q = *end ? end + 1 : end;
+                if (*end && !*q) {
+                    fprintf(stderr, "cuzk bench pipeline: --devices ends with a comma ('%s')\n", list);
+                    return 2;
+                }
+            }
+            if (!n_devices) {
+                fprintf(stderr, "cuzk bench pipeline: --devices needs at least one ordinal\n");
+                return 2;
+            }
+            continue;
+        }
         if (!strcmp(a, "--backend") && more) backend = argv[++i];
         else if (!strcmp(a, "--budget-mib") && more) {
             if (!bench_parse_double("--budget-mib", argv[++i], 0, 1e9, &d)) return 2;
@@ -192,6 +233,17 @@ int cuzk_bench_pipeline(int argc, char **argv) {
             return ost == CUZK_ERR_ARG ? 2 : 3;
         }
     }
+    if (n_devices && device_given) {
+        fprintf(stderr, "cuzk bench pipeline: give --device D or --devices LIST, not both\n"
+                "  (cuzk bench pipeline --help lists the options)\n");
+        return 2;
+    }
+    if (n_fake && (n_devices || device_given || strcmp(backend, "cpu") != 0)) {
+        fprintf(stderr, "cuzk bench pipeline: --fake-devices runs on the CPU: it needs --backend cpu and no "
+                "--device/--devices\n  (cuzk bench pipeline --help lists the options)\n");
+        return 2;
+    }
+    if (n_devices) device = devices[0];
     if (check_given && !params_path) {
         fprintf(stderr, "cuzk bench pipeline: --no-check / --full-check apply to --params FILE only\n"
                 "  (cuzk bench pipeline --help lists the options)\n");
@@ -231,9 +283,25 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     cuzk_error err = {0};
     groth16_backend gb;
     if (groth16_backend_resolve(req, &gb, &err) != CUZK_OK) { fprintf(stderr, "cuzk bench pipeline: %s\n", err.msg); return 4; }
+    if (n_devices > 1 && gb != GROTH16_BACKEND_GPU) {
+        fprintf(stderr, "cuzk bench pipeline: --devices with %d devices needs the GPU backend (this run resolved to "
+                "%s; --fake-devices N tests several devices on the CPU)\n", n_devices, groth16_backend_name(gb));
+        return 4;
+    }
+    /* the devices of the run: the list, the one --device, or the fake ones */
+    int n_dev_run = n_fake ? n_fake : n_devices ? n_devices : 1;
+    char devs_s[200] = "";
+    if (n_fake) snprintf(devs_s, sizeof devs_s, " | %d fake devices (CPU prover behind the device interface)", n_fake);
+    else if (n_devices > 1 || wpd > 1) {
+        size_t off = (size_t)snprintf(devs_s, sizeof devs_s, " | devices");
+        for (int k = 0; k < n_dev_run && off < sizeof devs_s; k++)
+            off += (size_t)snprintf(devs_s + off, sizeof devs_s - off, "%s%d", k ? "," : " ", n_devices ? devices[k] : device);
+    }
+    if (wpd > 1 && strlen(devs_s) + 40 < sizeof devs_s)
+        snprintf(devs_s + strlen(devs_s), sizeof devs_s - strlen(devs_s), ", %d prove-start workers each", wpd);
     printf("# cuzk bench pipeline | cuzk %s (git %s) | backend %s | %d CPUs, prove threads %d | synthesis workers %d, "
-           "finish workers %d\n",
-           CUZK_VERSION, CUZK_GIT_HASH, groth16_backend_name(gb), cuzk_num_threads(), threads, S, F);
+           "finish workers %d%s\n",
+           CUZK_VERSION, CUZK_GIT_HASH, groth16_backend_name(gb), cuzk_num_threads(), threads, S, F, devs_s);
 
     synthetic_params sp;
     synthetic_params_default(&sp, N);
@@ -272,7 +340,9 @@ int cuzk_bench_pipeline(int argc, char **argv) {
          * the decoded host copy and the device copy from the mapping, each timed by the store */
         if (st == CUZK_OK) st = srs_store_preload(store, params_path, SRS_TIER_MAPPED, &err);
         if (st == CUZK_OK)
-            st = srs_store_acquire(store, &sh, params_path, gb == GROTH16_BACKEND_GPU ? SRS_TIER_GPU : SRS_TIER_PINNED, &err);
+            /* a store's device copy serves one device: several devices each upload their own (preload) */
+            st = srs_store_acquire(store, &sh, params_path,
+                                   gb == GROTH16_BACKEND_GPU && n_dev_run == 1 ? SRS_TIER_GPU : SRS_TIER_PINNED, &err);
         if (st != CUZK_OK) {
             fprintf(stderr, "cuzk bench pipeline: --params: %s\n", err.msg); /* err names the file */
             srs_store_destroy(store);
@@ -324,13 +394,19 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     o.host_budget_bytes = (size_t)(budget_mib * 1048576.0);
     o.backend = gb == GROTH16_BACKEND_GPU ? CUZK_BACKEND_GPU : CUZK_BACKEND_CPU;
     o.gpu_device = device;
+    o.gpu_workers_per_device = wpd;
+    if (n_devices > 1) {
+        o.n_gpu_devices = n_devices;
+        memcpy(o.gpu_devices, devices, sizeof devices);
+    }
     cuzk_engine *e = NULL;
     int rc = 0;
     cuzk_circuit cc = {&cs, pp, sh.device, NULL};
     bench_synth *bs = calloc(K, sizeof *bs);
     cuzk_job_id *ids = calloc(K, sizeof *ids);
     cuzk_job_result *res = calloc(K, sizeof *res);
-    if (!bs || !ids || !res || cuzk_engine_create(&e, &o, &err) != CUZK_OK) {
+    if (!bs || !ids || !res ||
+        (n_fake ? engine_create_fake(&e, &o, n_fake, NULL, &err) : cuzk_engine_create(&e, &o, &err)) != CUZK_OK) {
         fprintf(stderr, "cuzk bench pipeline: engine: %s\n", err.msg);
         rc = 4;
         goto out;
@@ -350,9 +426,14 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     if (gb == GROTH16_BACKEND_GPU) {
         cuzk_engine_stats es0;
         cuzk_engine_get_stats(e, &es0);
-        printf("preload: %s + circuit matrices resident on GPU %d: %.2f GiB in %.1f ms (once per circuit)\n",
-               sh.device ? "the store's SRS" : "SRS G1 queries", device, (double)es0.gpu_resident_bytes / 1073741824.0,
-               now_ms() - t0);
+        if (n_dev_run > 1)
+            printf("preload: SRS G1 queries + circuit matrices resident on each of %d GPUs: %.2f GiB each in %.1f ms in "
+                   "all (once per circuit and device)\n", n_dev_run,
+                   (double)es0.gpu_resident_bytes / n_dev_run / 1073741824.0, now_ms() - t0);
+        else
+            printf("preload: %s + circuit matrices resident on GPU %d: %.2f GiB in %.1f ms (once per circuit)\n",
+                   sh.device ? "the store's SRS" : "SRS G1 queries", device, (double)es0.gpu_resident_bytes / 1073741824.0,
+                   now_ms() - t0);
     }
     if (gb == GROTH16_BACKEND_GPU && !params_path) {
         /* the host copies of the G1 queries are not read again (the device holds them; B_G2 and the
@@ -450,8 +531,25 @@ int cuzk_bench_pipeline(int argc, char **argv) {
         /* the prove-start worker is the GPU's only client: its prover-stage time is the GPU's busy time */
         COLLECT(t->start_inner_ms);
         double busy = sumv(v, nq);
-        printf("%s busy: %.1f%% of the run (prove-start stages %.1f ms of %.1f ms)\n",
-               gb == GROTH16_BACKEND_GPU ? "GPU" : "prove-start worker", t_all > 0 ? 100 * busy / t_all : 0, busy, t_all);
+        if (n_dev_run == 1)
+            printf("%s busy: %.1f%% of the run (prove-start stages %.1f ms of %.1f ms)\n",
+                   gb == GROTH16_BACKEND_GPU ? "GPU" : "prove-start worker", t_all > 0 ? 100 * busy / t_all : 0, busy, t_all);
+        /* per device: partitions proved there, busy = its prove-start stages over the run
+         * (with several workers per device their stages overlap: can exceed 100%) */
+        for (int dv = 0; dv < n_dev_run && n_dev_run > 1; dv++) {
+            int ord = n_fake ? dv : devices[dv];
+            double b = 0;
+            uint32_t parts = 0, retried = 0;
+            for (uint32_t k = 0; k < K; k++)
+                for (uint32_t i = 0; res[k].timings && i < P; i++) {
+                    const cuzk_partition_timings *t = &res[k].timings[i];
+                    retried += t->retries;
+                    if (t->total_ms > 0 && (int)t->device == ord) { b += t->start_inner_ms; parts++; }
+                }
+            printf("%s %d: %u partitions, busy %.1f%% of the run (prove-start stages %.1f ms)%s\n",
+                   n_fake ? "fake device" : "GPU", ord, parts, t_all > 0 ? 100 * b / t_all : 0, b,
+                   dv == n_dev_run - 1 && retried ? " (some partitions were retried after a device was lost)" : "");
+        }
     }
     printf("\n%-34s %10s %10s %10s\n", "stage (per partition)", "median ms", "max ms", "sum ms");
 #define ROW(label, expr)                                                                           \
@@ -536,18 +634,19 @@ int cuzk_bench_pipeline(int argc, char **argv) {
             if (!res[k].timings) continue;
             printf("\njob %llu (%s): latency %.1f ms\n", (unsigned long long)ids[k],
                    res[k].state == CUZK_JOB_DONE ? "done" : "not done", res[k].done_ms - res[k].submit_ms);
-            printf("%4s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n", "part", "q.syn", "budget", "synth",
+            printf("%4s %4s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n", "part", "dev", "q.syn", "budget", "synth",
                    "blocked", "q.start", "start", "st.gap", "q.fin", "finish", "fi.gap", "free", "total", "end@ms");
             for (uint32_t i = 0; i < P; i++) {
                 const cuzk_partition_timings *t = &res[k].timings[i];
-                printf("%4u %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.2f %8.1f %8.1f %8.2f %8.1f %8.1f %8.1f\n", i,
-                       t->queue_synth_ms, t->reserve_ms, t->synth_stage_ms, t->push_wait_ms, t->queue_start_ms,
+                printf("%4u %4u %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.2f %8.1f %8.1f %8.2f %8.1f %8.1f %8.1f\n", i,
+                       t->device, t->queue_synth_ms, t->reserve_ms, t->synth_stage_ms, t->push_wait_ms, t->queue_start_ms,
                        t->start_stage_ms, t->start_call_ms - t->start_inner_ms, t->queue_finish_ms,
                        t->finish_stage_ms, t->finish_call_ms - t->finish_inner_ms, t->free_ms, t->total_ms,
                        t->t_end_ms - t_submit);
             }
         }
-        printf("(ms per partition: q.syn queued before synthesis; budget waiting for host memory; synth the\n"
+        printf("(dev: the device that proved the partition (its CUDA ordinal; 0 on the CPU backend);\n"
+               " ms per partition: q.syn queued before synthesis; budget waiting for host memory; synth the\n"
                " synthesis stage; blocked waiting for room in the prove queue; q.start in the prove queue;\n"
                " start the prove-start stage (with --backend gpu: the GPU's work); st.gap its cleanup gap\n"
                " (call - prover stages); q.fin in the finish queue; finish the finish stage; fi.gap its\n"

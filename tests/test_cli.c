@@ -439,3 +439,30 @@ TEST(cli, info_checks_json_like_verify) {
     /* bn128 keys are checked with the BN254 readers */
     CHECK_MSG(cli(args) == 0 && strstr(g_log, "bn128") && strstr(g_log, "in their subgroups"), "%s", g_log);
 }
+
+/* bench pipeline over several devices, without a GPU: two fake devices (the CPU prover behind the
+ * device interface, src/engine/engine_internal.h) prove every partition, every proof verifies, the
+ * summary names each device and the per-partition table has a device column. --devices errors. */
+TEST(cli, bench_pipeline_fake_devices) {
+    CHECK_EQ_INT(cli("bench pipeline --backend cpu --fake-devices 2 --workers-per-device 2 --constraints 600 --public 3 "
+                     "--partitions 3 --proofs 2 --threads 1 --timings"), 0);
+    CHECK_MSG(strstr(g_log, "verified: 6/6 proofs valid") != NULL, "%s", g_log);
+    CHECK(strstr(g_log, "fake device 0: ") != NULL);
+    CHECK(strstr(g_log, "fake device 1: ") != NULL);
+    CHECK(strstr(g_log, "part  dev ") != NULL);
+    unsigned p0 = 0, p1 = 0;
+    const char *s0 = strstr(g_log, "fake device 0: "), *s1 = strstr(g_log, "fake device 1: ");
+    if (s0 && s1) {
+        CHECK(sscanf(s0, "fake device 0: %u partitions", &p0) == 1);
+        CHECK(sscanf(s1, "fake device 1: %u partitions", &p1) == 1);
+    }
+    CHECK_EQ_INT(p0 + p1, 6);
+    CHECK_EQ_INT(cli_stderr("bench pipeline --devices 0,0"), 2);
+    CHECK(strstr(g_log, "twice") != NULL);
+    CHECK_EQ_INT(cli_stderr("bench pipeline --devices 0,"), 2);
+    CHECK_EQ_INT(cli_stderr("bench pipeline --devices 0,1 --device 1"), 2);
+    CHECK_EQ_INT(cli_stderr("bench pipeline --backend cpu --devices 0,1 --constraints 100"), 4);
+    CHECK(strstr(g_log, "needs the GPU backend") != NULL);
+    CHECK_EQ_INT(cli_stderr("bench pipeline --fake-devices 2"), 2);
+    CHECK_EQ_INT(cli_stderr("bench pipeline --workers-per-device 9"), 2);
+}
