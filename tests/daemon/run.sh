@@ -123,6 +123,20 @@ EOT
 if [ $rc = 1 ] && grep -q "preload of circuit truncated failed" "$W/p.log"; then echo "PASS truncated key at preload: start refused (exit 1)";
 else echo "FAIL truncated key at preload (exit $rc)"; cat "$W/p.log"; fails=$((fails + 1)); fi
 
+# a key larger than engine.host_budget: refused with the sizes named
+cat > "$W/q.toml" <<EOT
+[server]
+listen = ["unix://$W/q.sock"]
+[engine]
+host_budget = 100
+[circuits.mult]
+zkey = "$FIX/circuit_final.zkey"
+preload = true
+EOT
+"$CUZKD" --config "$W/q.toml" > /dev/null 2> "$W/q.log"; rc=$?
+if [ $rc = 1 ] && grep -q "engine.host_budget is 100" "$W/q.log"; then echo "PASS key over the host budget: start refused, sizes named";
+else echo "FAIL key over the host budget (exit $rc)"; cat "$W/q.toml" "$W/q.log"; fails=$((fails + 1)); fi
+
 # ---- daemon A: every RPC, both clients, unix + TCP ------------------------------------------
 start a "$W/a.toml"
 A=$PID
@@ -165,11 +179,16 @@ listen = ["unix://$SB"]
 backend = "cpu"
 workers = 1
 prove_threads = 1
+host_budget = 8000
 [jobs]
 shutdown_grace_s = 1
+[srs]
+idle_evict_s = 2
 [debug]
 prove_delay_ms = 150
 [circuits.mult]
+zkey = "$FIX/circuit_final.zkey"
+[circuits.mult2]
 zkey = "$FIX/circuit_final.zkey"
 EOT
 start b "$W/b.toml"
