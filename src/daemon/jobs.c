@@ -620,6 +620,7 @@ int jobs_await(jobs *J, const char *job_id, uint64_t timeout_ms, int (*cancelled
         out->queue_wait_ms = (uint64_t)(start - j->t_submit);
         out->srs_load_ms = (uint64_t)j->srs_ms;
         out->gpu_compute_ms = (uint64_t)j->prove_ms;
+        out->prover_us = (uint64_t)(j->prove_ms * 1e3);
         out->total_ms = (uint64_t)(j->t_end - j->t_submit);
     }
     job_unref(j);
