@@ -11,6 +11,10 @@
 #include "filecoin/post.h"
 #include "groth16/groth16.h"
 #include "util/timer.h"
+#include "cuzk/engine.h"
+#include "cuzk/filecoin.h"
+#include "cuzk/groth16.h"
+#include "cuzk/prover.h"
 
 static const uint64_t GOLDEN_LEAVES[10] = {707914199, 439148358, 967788220, 548708700, 1061661429,
                                            6202012,   1055504637, 389535735, 1000069704, 600088878};
@@ -392,4 +396,98 @@ TEST(filecoin, cli_setup_prove_verify_window_2k) {
                   "--vanilla %s %s/r.bin %s/r.json", CUZK_CLI_PATH, dir, dir, hex, vp[0], dir, dir);
     CHECK_MSG(rc == 3 && strstr(out, "the challenge is leaf"), "wrong randomness: rc %d %s", rc, out);
     for (int i = 0; i < 2; i++) post_sector_free(&s[i]);
+}
+
+/* ---- the engine: a 2-partition WindowPoSt job synthesized through cuzk_post_job_synth ---- */
+TEST(filecoin, engine_job_two_partitions_window_2k) {
+    post_params pp;
+    cuzk_error e = {0};
+    REQUIRE(post_params_from_name(&pp, "window-post-2k", &e) == CUZK_OK);
+    uint8_t rnd[32];
+    test_rand_bytes(rnd, 32);
+    rnd[31] &= 0x3f;
+    const char *dir = test_tmpdir();
+    char paths[3][600];
+    const char *vp[3];
+    static uint8_t buf[1 << 16];
+    for (int i = 0; i < 3; i++) {   /* 3 sectors: partition 0 = {0, 1}, partition 1 = {2} padded */
+        post_sector s;
+        REQUIRE(make_sector(&s, &pp, rnd, 40 + (uint64_t)i, (uint64_t)i));
+        size_t n = write_vproof(buf, &pp, &s);
+        snprintf(paths[i], sizeof paths[i], "%s/e%d.vproof", dir, i);
+        FILE *f = fopen(paths[i], "wb");
+        REQUIRE(f);
+        fwrite(buf, 1, n, f);
+        fclose(f);
+        vp[i] = paths[i];
+        post_sector_free(&s);
+    }
+    char r1cs[600], params[600], vk[600];
+    snprintf(r1cs, sizeof r1cs, "%s/e.r1cs", dir);
+    snprintf(params, sizeof params, "%s/e.params", dir);
+    snprintf(vk, sizeof vk, "%s/e.vk", dir);
+    REQUIRE(cuzk_post_r1cs_write("window-post-2k", 0, r1cs, NULL, NULL, &e) == CUZK_OK);
+    cuzk_setup_opts so;
+    cuzk_setup_opts_init(&so);
+    uint64_t seed = test_rand64();
+    so.seed = &seed;
+    so.backend = CUZK_BACKEND_CPU;
+    REQUIRE(cuzk_setup(r1cs, params, vk, &so, NULL, &e) == CUZK_OK);
+    cuzk_post_request req;
+    memset(&req, 0, sizeof req);
+    req.circuit = "window-post-2k";
+    req.vanilla_paths = vp;
+    req.n_vanilla = 3;
+    memcpy(req.randomness, rnd, 32);
+    req.nthreads = 1;
+    cuzk_post_job *job = NULL;
+    REQUIRE(cuzk_post_job_create(&job, &req, &e) == CUZK_OK);
+    CHECK_EQ_INT(cuzk_post_job_partitions(job), 2);
+    cuzk_pk *pk = NULL;
+    REQUIRE(cuzk_pk_load_params(&pk, params, r1cs, NULL, &e) == CUZK_OK);
+    cuzk_circuit *circ = NULL;
+    REQUIRE(cuzk_circuit_create(&circ, pk, &e) == CUZK_OK);
+    CHECK_EQ_INT(cuzk_circuit_n_vars(circ), cuzk_post_job_n_vars(job));
+    CHECK_EQ_INT(cuzk_circuit_n_public(circ), cuzk_post_job_n_public(job));
+    cuzk_engine_opts eo;
+    memset(&eo, 0, sizeof eo);
+    eo.backend = CUZK_BACKEND_CPU;
+    eo.synthesis_workers = 2;
+    eo.prove_threads = 2;
+    eo.no_trace = 1;
+    cuzk_engine *eng = NULL;
+    REQUIRE(cuzk_engine_create(&eng, &eo, &e) == CUZK_OK);
+    cuzk_job_desc d;
+    memset(&d, 0, sizeof d);
+    d.circuit = circ;
+    d.n_partitions = 2;
+    d.synth = cuzk_post_job_synth;
+    d.synth_ctx = job;
+    d.check_witness = 1;
+    cuzk_job_id id;
+    REQUIRE(cuzk_engine_submit(eng, &d, &id, &e) == CUZK_OK);
+    cuzk_job_result res;
+    REQUIRE(cuzk_engine_wait(eng, id, &res, &e) == CUZK_OK);
+    CHECK_MSG(res.state == CUZK_JOB_DONE, "state %d status %d: %s", (int)res.state, (int)res.status, e.msg);
+    cuzk_vk *v = NULL;
+    REQUIRE(cuzk_vk_from_pk(&v, pk, &e) == CUZK_OK);
+    size_t np = cuzk_post_job_n_public(job);
+    uint8_t *pub = malloc(np * 32);
+    for (uint32_t k = 0; res.state == CUZK_JOB_DONE && k < 2; k++) {
+        REQUIRE(cuzk_post_job_public_inputs(job, k, pub, &e) == CUZK_OK);
+        CHECK(!memcmp(pub, res.public_inputs + (size_t)k * np * 32, np * 32));
+        CHECK_MSG(cuzk_verify(v, CUZK_PUBLIC_CANON, pub, np * 32, CUZK_PROOF_BELLPERSON, res.proofs + 192 * k, 192, &e) == CUZK_OK,
+                  "partition %u: %s", k, e.msg);
+    }
+    /* partition 1's proof does not verify with partition 0's inputs */
+    REQUIRE(cuzk_post_job_public_inputs(job, 0, pub, &e) == CUZK_OK);
+    if (res.state == CUZK_JOB_DONE)
+        CHECK(cuzk_verify(v, CUZK_PUBLIC_CANON, pub, np * 32, CUZK_PROOF_BELLPERSON, res.proofs + 192, 192, &e) == CUZK_ERR_INVALID);
+    free(pub);
+    cuzk_job_result_free(&res);
+    cuzk_vk_free(v);
+    cuzk_engine_destroy(eng);
+    cuzk_circuit_destroy(circ);
+    cuzk_pk_release(pk);
+    cuzk_post_job_free(job);
 }

@@ -60,6 +60,28 @@ cuzk_status cuzk_post_witness(const cuzk_post_request *req, uint8_t **witness, s
                               size_t *n_public, cuzk_error *err);
 void cuzk_post_free(void *p);
 
+/* ---- PoSt jobs for the engine (include/cuzk/engine.h) ----
+ * A job holds the checked vanilla proofs of one or more partitions: vanilla_paths split in
+ * partitions of the circuit's sector count (partition req->partition + k takes files
+ * [k S, (k + 1) S), the last one padded with its last sector). cuzk_post_job_synth is a
+ * cuzk_synth_fn: give it as the job's synth with the job as synth_ctx; it fills the engine's
+ * buffer (Montgomery form, CUZK_WITNESS_FR_MONT) on req->nthreads threads; the engine may call it
+ * for several partitions at once. Thread-safety: a job is read-only after creation. */
+typedef struct cuzk_post_job cuzk_post_job;
+/* Errors: those of cuzk_post_witness (every file read and checked here, before any proving). */
+cuzk_status cuzk_post_job_create(cuzk_post_job **out, const cuzk_post_request *req, cuzk_error *err);
+uint32_t cuzk_post_job_partitions(const cuzk_post_job *job);
+/* Witness length (ONE included) and public inputs per partition (ONE not counted). */
+size_t cuzk_post_job_n_vars(const cuzk_post_job *job);
+size_t cuzk_post_job_n_public(const cuzk_post_job *job);
+/* The public inputs of partition k (k < partitions), derived from the public data: n_public
+ * canonical 32-byte values into out (n_public * 32 bytes). Errors: CUZK_ERR_ARG. */
+cuzk_status cuzk_post_job_public_inputs(const cuzk_post_job *job, uint32_t k, uint8_t *out, cuzk_error *err);
+/* cuzk_synth_fn: synth_ctx = the job, partition = k (relative to the job's first), witness: n_vars
+ * values (4 limbs each). Errors: CUZK_ERR_ARG (partition, n_vars), CUZK_ERR_NOMEM. */
+cuzk_status cuzk_post_job_synth(void *job, uint32_t partition, uint64_t *witness, size_t n_vars, cuzk_error *err);
+void cuzk_post_job_free(cuzk_post_job *job);
+
 #ifdef __cplusplus
 }
 #endif

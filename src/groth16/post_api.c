@@ -68,34 +68,54 @@ static uint8_t *slurp(const char *path, size_t *n, cuzk_error *err, cuzk_status 
     return d;
 }
 
-cuzk_status cuzk_post_witness(const cuzk_post_request *req, uint8_t **witness, size_t *witness_len, uint8_t **public_inputs,
-                              size_t *n_public, cuzk_error *err) {
-    if (witness) *witness = NULL;
-    if (witness_len) *witness_len = 0;
-    if (public_inputs) *public_inputs = NULL;
-    if (n_public) *n_public = 0;
-    if (!req || !witness || !witness_len || !public_inputs || !n_public) return ERR(err, CUZK_ERR_ARG, "cuzk_post_witness: NULL argument");
+struct cuzk_post_job {
     post_params pp;
+    uint64_t first_partition;
+    uint32_t n_partitions;
+    int nthreads;
+    uint8_t randomness[32];
+    size_t n_sectors;     /* real sectors over all partitions */
+    post_sector *secs;
+    post_sizes sz;
+};
+
+void cuzk_post_job_free(cuzk_post_job *job) {
+    if (!job) return;
+    for (size_t i = 0; i < job->n_sectors; i++) post_sector_free(&job->secs[i]);
+    free(job->secs);
+    free(job);
+}
+
+cuzk_status cuzk_post_job_create(cuzk_post_job **out, const cuzk_post_request *req, cuzk_error *err) {
+    if (out) *out = NULL;
+    if (!out || !req) return ERR(err, CUZK_ERR_ARG, "cuzk_post_job_create: NULL argument");
+    cuzk_post_job *job = calloc(1, sizeof *job);
+    if (!job) return ERR(err, CUZK_ERR_NOMEM, "PoSt: out of memory");
     cuzk_status st;
-    if ((st = params_of(&pp, req->circuit, req->sectors, err)) != CUZK_OK) return st;
+    if ((st = params_of(&job->pp, req->circuit, req->sectors, err)) != CUZK_OK) goto fail;
     if (req->api_version) {
-        if (req->api_version != 10 && req->api_version != 11 && req->api_version != 12)
-            return ERR(err, CUZK_ERR_ARG, "PoSt: api_version %d (10, 11 or 12)", req->api_version);
-        pp.api_version = req->api_version;
+        if (req->api_version != 10 && req->api_version != 11 && req->api_version != 12) {
+            st = ERR(err, CUZK_ERR_ARG, "PoSt: api_version %d (10, 11 or 12)", req->api_version);
+            goto fail;
+        }
+        job->pp.api_version = req->api_version;
     }
-    if (req->n_vanilla == 0 || req->n_vanilla > pp.sector_count || !req->vanilla_paths)
-        return ERR(err, CUZK_ERR_ARG, "PoSt: %zu vanilla proofs for a circuit of %u sectors", req->n_vanilla, pp.sector_count);
-    post_sector *secs = calloc(req->n_vanilla, sizeof *secs);
-    fr *w = NULL, *pub = NULL;
-    uint8_t *pub_bytes = NULL;
-    if (!secs) return ERR(err, CUZK_ERR_NOMEM, "PoSt: out of memory");
+    if (req->n_vanilla == 0 || !req->vanilla_paths) { st = ERR(err, CUZK_ERR_ARG, "PoSt: no vanilla proofs"); goto fail; }
+    job->first_partition = req->partition;
+    job->nthreads = req->nthreads;
+    memcpy(job->randomness, req->randomness, 32);
+    job->n_partitions = (uint32_t)((req->n_vanilla + job->pp.sector_count - 1) / job->pp.sector_count);
+    job->secs = calloc(req->n_vanilla, sizeof *job->secs);
+    if (!job->secs) { st = ERR(err, CUZK_ERR_NOMEM, "PoSt: out of memory"); goto fail; }
     for (size_t i = 0; i < req->n_vanilla; i++) {
         size_t n;
         uint8_t *d = slurp(req->vanilla_paths[i], &n, err, &st);
-        if (!d) goto out;
-        st = post_vproof_read(&secs[i], &pp, d, n, err);
+        if (!d) goto fail;
+        st = post_vproof_read(&job->secs[i], &job->pp, d, n, err);
         free(d);
-        if (st == CUZK_OK) st = post_sector_check(&pp, &secs[i], req->randomness, req->partition * pp.sector_count + i, err);
+        if (st == CUZK_OK) job->n_sectors = i + 1;
+        if (st == CUZK_OK)
+            st = post_sector_check(&job->pp, &job->secs[i], req->randomness, req->partition * job->pp.sector_count + i, err);
         if (st != CUZK_OK) {
             if (err) {
                 char m[2 * sizeof err->msg];
@@ -103,33 +123,91 @@ cuzk_status cuzk_post_witness(const cuzk_post_request *req, uint8_t **witness, s
                 memcpy(err->msg, m, sizeof err->msg - 1);
                 err->msg[sizeof err->msg - 1] = 0;
             }
-            goto out;
+            goto fail;
         }
     }
-    post_sizes sz;
-    post_circuit_sizes(&pp, &sz);
-    size_t nw = (size_t)(sz.n_inputs + sz.n_aux), np = (size_t)(sz.n_inputs - 1);
-    w = malloc(nw * sizeof *w);
-    pub = malloc(np * sizeof *pub);
-    pub_bytes = malloc(np * 32);
-    if (!w || !pub || !pub_bytes) { st = ERR(err, CUZK_ERR_NOMEM, "PoSt: out of memory for %zu witness values", nw); goto out; }
-    if ((st = post_public_inputs(pub, &pp, secs, req->n_vanilla, req->partition, req->randomness, err)) != CUZK_OK) goto out;
-    if ((st = post_witness_parallel(w, nw, &pp, secs, req->n_vanilla, req->nthreads, err)) != CUZK_OK) goto out;
-    if (memcmp(pub, w + 1, np * sizeof *pub)) { st = ERR(err, CUZK_ERR_INVALID, "PoSt: the witness's inputs are not the derived public inputs"); goto out; }
-    for (size_t i = 0; i < np; i++) fr_to_bytes_le(pub_bytes + 32 * i, 32, &pub[i]);
-    *witness = (uint8_t *)w;
-    *witness_len = nw * sizeof *w;
-    *public_inputs = pub_bytes;
-    *n_public = np;
-    w = NULL;
-    pub_bytes = NULL;
-out:
-    for (size_t i = 0; i < req->n_vanilla; i++) post_sector_free(&secs[i]);
-    free(secs);
-    free(w);
-    free(pub);
-    free(pub_bytes);
+    post_circuit_sizes(&job->pp, &job->sz);
+    *out = job;
+    return CUZK_OK;
+fail:
+    cuzk_post_job_free(job);
     return st;
+}
+
+uint32_t cuzk_post_job_partitions(const cuzk_post_job *job) { return job ? job->n_partitions : 0; }
+size_t cuzk_post_job_n_vars(const cuzk_post_job *job) { return job ? (size_t)(job->sz.n_inputs + job->sz.n_aux) : 0; }
+size_t cuzk_post_job_n_public(const cuzk_post_job *job) { return job ? (size_t)(job->sz.n_inputs - 1) : 0; }
+
+/* the real sectors of partition k */
+static const post_sector *part_secs(const cuzk_post_job *job, uint32_t k, size_t *n) {
+    size_t b = (size_t)k * job->pp.sector_count, e = b + job->pp.sector_count;
+    if (e > job->n_sectors) e = job->n_sectors;
+    *n = e - b;
+    return job->secs + b;
+}
+
+cuzk_status cuzk_post_job_public_inputs(const cuzk_post_job *job, uint32_t k, uint8_t *out, cuzk_error *err) {
+    if (!job || !out || k >= job->n_partitions) return ERR(err, CUZK_ERR_ARG, "cuzk_post_job_public_inputs: bad argument or partition %u", k);
+    size_t n, np = cuzk_post_job_n_public(job);
+    const post_sector *s = part_secs(job, k, &n);
+    fr *pub = malloc(np * sizeof *pub);
+    if (!pub) return ERR(err, CUZK_ERR_NOMEM, "PoSt: out of memory");
+    cuzk_status st = post_public_inputs(pub, &job->pp, s, n, job->first_partition + k, job->randomness, err);
+    if (st == CUZK_OK)
+        for (size_t i = 0; i < np; i++) fr_to_bytes_le(out + 32 * i, 32, &pub[i]);
+    free(pub);
+    return st;
+}
+
+cuzk_status cuzk_post_job_synth(void *ctx, uint32_t partition, uint64_t *witness, size_t n_vars, cuzk_error *err) {
+    cuzk_post_job *job = ctx;
+    if (!job || !witness || partition >= job->n_partitions)
+        return ERR(err, CUZK_ERR_ARG, "PoSt synthesis: bad argument or partition %u", partition);
+    if (n_vars != cuzk_post_job_n_vars(job))
+        return ERR(err, CUZK_ERR_ARG, "PoSt synthesis: a buffer of %zu values, the circuit has %zu", n_vars, cuzk_post_job_n_vars(job));
+    size_t n;
+    const post_sector *s = part_secs(job, partition, &n);
+    return post_witness_parallel((fr *)(void *)witness, n_vars, &job->pp, s, n, job->nthreads, err);
+}
+
+cuzk_status cuzk_post_witness(const cuzk_post_request *req, uint8_t **witness, size_t *witness_len, uint8_t **public_inputs,
+                              size_t *n_public, cuzk_error *err) {
+    if (witness) *witness = NULL;
+    if (witness_len) *witness_len = 0;
+    if (public_inputs) *public_inputs = NULL;
+    if (n_public) *n_public = 0;
+    if (!req || !witness || !witness_len || !public_inputs || !n_public) return ERR(err, CUZK_ERR_ARG, "cuzk_post_witness: NULL argument");
+    cuzk_post_job *job = NULL;
+    cuzk_status st = cuzk_post_job_create(&job, req, err);
+    if (st != CUZK_OK) return st;
+    if (job->n_partitions != 1) {
+        uint32_t sc = job->pp.sector_count;
+        cuzk_post_job_free(job);
+        return ERR(err, CUZK_ERR_ARG, "PoSt: %zu vanilla proofs for a circuit of %u sectors (one partition)", req->n_vanilla, sc);
+    }
+    size_t nw = cuzk_post_job_n_vars(job), np = cuzk_post_job_n_public(job);
+    uint64_t *w = malloc(nw * 32);
+    uint8_t *pub = malloc(np * 32);
+    if (!w || !pub) st = ERR(err, CUZK_ERR_NOMEM, "PoSt: out of memory for %zu witness values", nw);
+    if (st == CUZK_OK) st = cuzk_post_job_public_inputs(job, 0, pub, err);
+    if (st == CUZK_OK) st = cuzk_post_job_synth(job, 0, w, nw, err);
+    if (st == CUZK_OK) {
+        /* the witness's inputs are the derived public inputs */
+        uint8_t b[32];
+        for (size_t i = 0; i < np && st == CUZK_OK; i++) {
+            fr x;
+            memcpy(x.l, w + 4 * (i + 1), 32);
+            fr_to_bytes_le(b, 32, &x);
+            if (memcmp(b, pub + 32 * i, 32)) st = ERR(err, CUZK_ERR_INVALID, "PoSt: the witness's input %zu is not the derived public input", i);
+        }
+    }
+    cuzk_post_job_free(job);
+    if (st != CUZK_OK) { free(w); free(pub); return st; }
+    *witness = (uint8_t *)w;
+    *witness_len = nw * 32;
+    *public_inputs = pub;
+    *n_public = np;
+    return CUZK_OK;
 }
 
 void cuzk_post_free(void *p) { free(p); }
