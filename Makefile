@@ -4,13 +4,13 @@
 #   make test       install missing packages (GMP, pinned snarkjs), build, run all tests (ctest)
 #   make test-asan  the host tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make test-gpu   build for sm_90a and run the GPU tests (needs an NVIDIA GPU), summary table last
-#   make fuzz       libFuzzer + ASan over every file parser for FUZZ_SECONDS (default 60)
+#   make fuzz       install clang if missing, libFuzzer + ASan over every file parser for FUZZ_SECONDS (default 60)
 #   make bench      benchmarks (cuzk bench ...), see bench/RESULTS.md
 BUILD      ?= build
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
 
-.PHONY: all deps deps-test demo test test-asan test-gpu fuzz bench clean
+.PHONY: all deps deps-test deps-fuzz demo test test-asan test-gpu fuzz bench clean
 
 all: deps
 	@cmake -S . -B $(BUILD) $(CMAKE_ARGS) >/dev/null
@@ -21,6 +21,9 @@ deps:
 
 deps-test:
 	@tools/install-deps.sh --test
+
+deps-fuzz:
+	@tools/install-deps.sh --fuzz
 
 demo: all
 	@tools/demo.sh $(BUILD)/cuzk
@@ -36,7 +39,7 @@ test-asan: deps-test
 test-gpu:
 	@tools/test-gpu.sh
 
-fuzz: deps
+fuzz: deps-fuzz
 	@tools/fuzz/run.sh
 
 bench: all
