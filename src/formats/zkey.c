@@ -39,6 +39,9 @@ static cuzk_status header_g1(g1_affine *out, byte_cursor *c, const char *name, b
     pt_fault f;
     if (g1s_check(out, 1, sub, &f) != 1)
         return ERR(err, CUZK_ERR_POINT, "zkey: %s: section 2 (header) point %s: %s", path, name, pt_fault_str(f));
+    if (g1_affine_is_infinity(out))
+        return ERR(err, CUZK_ERR_POINT, "zkey: %s: section 2 (header) point %s is the point at infinity (a degenerate key)",
+                   path, name);
     return CUZK_OK;
 }
 static cuzk_status header_g2(g2_affine *out, byte_cursor *c, const char *name, bool sub, const char *path,
@@ -49,6 +52,9 @@ static cuzk_status header_g2(g2_affine *out, byte_cursor *c, const char *name, b
     pt_fault f;
     if (g2s_check(out, 1, sub, &f) != 1)
         return ERR(err, CUZK_ERR_POINT, "zkey: %s: section 2 (header) point %s: %s", path, name, pt_fault_str(f));
+    if (g2_affine_is_infinity(out))
+        return ERR(err, CUZK_ERR_POINT, "zkey: %s: section 2 (header) point %s is the point at infinity (a degenerate key)",
+                   path, name);
     return CUZK_OK;
 }
 
@@ -142,6 +148,12 @@ cuzk_status zkey_load(zkey *z, const char *path, bool check_subgroup, cuzk_error
 
     /* point sections */
     if ((st = load_points((void **)&z->ic, &t, &f, 3, (uint64_t)n_public + 1, SG1, check_subgroup, err))) goto out;
+    for (uint32_t i = 0; i <= n_public; i++)
+        if (g1_affine_is_infinity(&z->ic[i])) {
+            st = ERR(err, CUZK_ERR_POINT, "zkey: %s: section 3 (IC) point %u is the point at infinity (a degenerate key)",
+                     path, i);
+            goto out;
+        }
     if ((st = load_points((void **)&z->a, &t, &f, 5, n_vars, SG1, check_subgroup, err))) goto out;
     if ((st = load_points((void **)&z->b1, &t, &f, 6, n_vars, SG1, check_subgroup, err))) goto out;
     if ((st = load_points((void **)&z->b2, &t, &f, 7, n_vars, SG2, check_subgroup, err))) goto out;

@@ -658,7 +658,8 @@ cuzk_status groth16_setup_params(const r1cs *cs, const groth16_toxic *tw, const 
         if (!q.dens_a[i] && !q.dens_b[i] && !q.dens_c[i]) {
             st = ERR(err, CUZK_ERR_UNSUPPORTED,
                      "setup: wire %zu is in no constraint: its L point would be the point at infinity, which "
-                     "bellperson .params cannot hold (remove the wire, or use only the .zkey)", i);
+                     "bellperson .params cannot hold; use the wire in a constraint, or compile the circuit with "
+                     "circom's default optimisation (--O1 or --O2 drop such wires; --O0 keeps them)", i);
             goto out;
         }
     groth16_setup_stage_add(r.t, "scalars", now_ms() - t0);

@@ -1,0 +1,301 @@
+/* Regressions from outside reports and hostile inputs (issue 15): each test failed before its fix.
+ * They run the CLI as a user does, on fixtures made by circom/snarkjs
+ * (tests/fixtures/regen_dropped_wires.sh) or on files crafted here. */
+#include "test.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "formats/json.h"
+#include "groth16/groth16.h"
+
+#define CLI CUZK_CLI_PATH
+#define FIX(c, f) test_fixture("bls12381/" c "/" f)
+
+static char g_log[1 << 16];
+
+/* Runs the CLI; stdout and stderr both land in g_log. */
+static int cli(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int cli(const char *fmt, ...) {
+    char args[16384], cmd[17000];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "'%s' %s", CLI, args);
+    return test_run(g_log, sizeof g_log, "%s", cmd);
+}
+
+static const char *tmp(const char *name) {
+    static char pool[16][1024];
+    static int next;
+    char *p = pool[next++ % 16];
+    snprintf(p, sizeof pool[0], "%s/%s", test_tmpdir(), name);
+    return p;
+}
+
+static __attribute__((unused)) bool write_text(const char *path, const char *text) {
+    FILE *f = fopen(path, "wb");
+    if (!f) return false;
+    bool ok = fputs(text, f) >= 0;
+    return (fclose(f) == 0) && ok;
+}
+
+/* circom (at its default --O1) drops a private input that no constraint uses, one fixed by
+ * `k === 15` and one tied by `x === y`, yet counts it in nPrvInputs: 4 wires for 5 labels.
+ * setup, prove --params, prove --check --r1cs and verify all accept the circuit, as snarkjs does,
+ * and the public output is the one snarkjs computed. */
+TEST(reports, circom_dropped_wires_are_accepted) {
+    const char *kinds[] = {"dropped_unused", "dropped_const", "dropped_equal"};
+    for (int k = 0; k < 3; k++) {
+        char dir[256];
+        snprintf(dir, sizeof dir, "bls12381/%s/", kinds[k]);
+        char r1cs[1024], wtns[1024], zkey[1024], vkj[1024], pubj[1024];
+        snprintf(r1cs, sizeof r1cs, "%s/%scircuit.r1cs", CUZK_FIXTURES_DIR, dir);
+        snprintf(wtns, sizeof wtns, "%s/%switness.wtns", CUZK_FIXTURES_DIR, dir);
+        snprintf(zkey, sizeof zkey, "%s/%scircuit_final.zkey", CUZK_FIXTURES_DIR, dir);
+        snprintf(vkj, sizeof vkj, "%s/%sverification_key.json", CUZK_FIXTURES_DIR, dir);
+        snprintf(pubj, sizeof pubj, "%s/%spublic.json", CUZK_FIXTURES_DIR, dir);
+        const char *params = tmp("dw.params"), *vk = tmp("dw.vk"), *ourzkey = tmp("dw.zkey");
+        const char *proof = tmp("dw_proof.bin"), *pub = tmp("dw_public.json");
+        const char *proofj = tmp("dw_proof.json"), *pub2 = tmp("dw_public2.json");
+        int rc = cli("setup -q --seed 7 '%s' '%s' '%s' --zkey '%s'", r1cs, params, vk, ourzkey);
+        CHECK_MSG(rc == 0, "%s setup: rc %d: %s", kinds[k], rc, g_log);
+        if (rc) continue;
+        rc = cli("prove -q --params '%s' --r1cs '%s' '%s' '%s' '%s'", params, r1cs, wtns, proof, pub);
+        CHECK_MSG(rc == 0, "%s prove --params: rc %d: %s", kinds[k], rc, g_log);
+        rc = cli("verify --vk '%s' '%s' '%s'", vk, pub, proof);
+        CHECK_MSG(rc == 0 && strstr(g_log, "OK"), "%s verify --vk: rc %d: %s", kinds[k], rc, g_log);
+        /* the public values are snarkjs's */
+        size_t n1, n2;
+        char *a = (char *)test_slurp(pub, &n1), *b = (char *)test_slurp(pubj, &n2);
+        REQUIRE(a && b);
+        char *sa = a, *sb = b; /* compare ignoring white space */
+        for (char *p = a; *p; p++) if (*p > ' ') *sa++ = *p;
+        *sa = 0;
+        for (char *p = b; *p; p++) if (*p > ' ') *sb++ = *p;
+        *sb = 0;
+        CHECK_MSG(!strcmp(a, b), "%s: public %s, snarkjs %s", kinds[k], a, b);
+        free(a);
+        free(b);
+        /* snarkjs's zkey, checked against the .r1cs */
+        rc = cli("prove -q --check --r1cs '%s' '%s' '%s' '%s' '%s'", r1cs, zkey, wtns, proofj, pub2);
+        CHECK_MSG(rc == 0, "%s prove --check --r1cs: rc %d: %s", kinds[k], rc, g_log);
+        rc = cli("verify '%s' '%s' '%s'", vkj, pub2, proofj);
+        CHECK_MSG(rc == 0 && strstr(g_log, "OK"), "%s verify: rc %d: %s", kinds[k], rc, g_log);
+        const char *sj = test_snarkjs();
+        if (sj) {
+            rc = test_run(g_log, sizeof g_log, "node '%s' groth16 verify '%s' '%s' '%s'", sj, vkj, pub2, proofj);
+            CHECK_MSG(rc == 0 && strstr(g_log, "OK"), "%s snarkjs verify: rc %d: %s", kinds[k], rc, g_log);
+        }
+        /* our zkey of the same circuit (every proof is checked against its key before it is written) */
+        rc = cli("prove -q --check --r1cs '%s' '%s' '%s' '%s' '%s'", r1cs, ourzkey, wtns, proofj, pub2);
+        CHECK_MSG(rc == 0, "%s prove (cuzk zkey): rc %d: %s", kinds[k], rc, g_log);
+    }
+}
+
+/* A wire that circom kept (--O0) but that is in no constraint cannot go into a bellperson
+ * .params (its L point is infinity). The advice given must be one that works: no zkey-only
+ * mode exists, recompiling at circom's default optimisation does (the test above). */
+TEST(reports, setup_wire_in_no_constraint_advice_works) {
+    int rc = cli("setup -q --seed 1 '%s' '%s' '%s'", FIX("dropped_unused", "circuit_O0.r1cs"), tmp("o0.params"),
+                 tmp("o0.vk"));
+    CHECK_MSG(rc == 3 || rc == 2, "rc %d: %s", rc, g_log);
+    CHECK_MSG(strstr(g_log, "in no constraint") != NULL, "%s", g_log);
+    CHECK_MSG(strstr(g_log, "only the .zkey") == NULL, "advice that cannot be followed: %s", g_log);
+    CHECK_MSG(strstr(g_log, "--O1") != NULL, "no working advice: %s", g_log);
+}
+
+/* ---- degenerate keys and proofs -------------------------------------------------------------- */
+
+static json_t *g1_inf(void) { return json_pack("[sss]", "0", "1", "0"); }
+static json_t *g2_inf(void) { return json_pack("[[ss][ss][ss]]", "0", "0", "1", "0", "0", "0"); }
+
+/* The report: a verification_key.json whose vk_alpha_1 and IC points are infinity, with the
+ * all-infinity proof, verified for any public input. Now every such key is a bad key (exit 3,
+ * the point named), in every format; a proof with a point at infinity is refused as an invalid
+ * proof (exit 1, as one off the curve) naming the point, and `info` calls it a bad file. */
+TEST(reports, degenerate_keys_and_proofs_are_refused) {
+    json_error_t je;
+    json_t *vk = json_load_file(FIX("multiplier", "verification_key.json"), 0, &je);
+    json_t *pr = json_load_file(FIX("multiplier", "proof.json"), 0, &je);
+    REQUIRE(vk && pr);
+    const char *pub = FIX("multiplier", "public.json"), *good_vk = FIX("multiplier", "verification_key.json");
+    const char *good_proof = FIX("multiplier", "proof.json");
+    const char *vk_bad = tmp("degenerate_vk.json"), *pr_bad = tmp("infinity_proof.json");
+
+    /* the report's key and proof */
+    json_t *v = json_deep_copy(vk);
+    json_object_set_new(v, "vk_alpha_1", g1_inf());
+    json_t *ic = json_object_get(v, "IC");
+    for (size_t i = 0; i < json_array_size(ic); i++) json_array_set_new(ic, i, g1_inf());
+    json_t *p = json_deep_copy(pr);
+    json_object_set_new(p, "pi_a", g1_inf());
+    json_object_set_new(p, "pi_b", g2_inf());
+    json_object_set_new(p, "pi_c", g1_inf());
+    REQUIRE(json_dump_file(v, vk_bad, 0) == 0 && json_dump_file(p, pr_bad, 0) == 0);
+    int rc = cli("verify '%s' '%s' '%s'", vk_bad, pub, pr_bad);
+    CHECK_MSG(rc == 3 && strstr(g_log, "vk_alpha_1 is the point at infinity"), "rc %d: %s", rc, g_log);
+    rc = cli("info '%s'", vk_bad);
+    CHECK_MSG(rc == 3 && strstr(g_log, "point at infinity"), "info: rc %d: %s", rc, g_log);
+    json_decref(v);
+    json_decref(p);
+
+    /* each vk point alone */
+    const char *g1k[] = {"vk_alpha_1"}, *g2k[] = {"vk_beta_2", "vk_gamma_2", "vk_delta_2"};
+    for (int i = 0; i < 4; i++) {
+        const char *name = i == 0 ? g1k[0] : g2k[i - 1];
+        v = json_deep_copy(vk);
+        json_object_set_new(v, name, i == 0 ? g1_inf() : g2_inf());
+        REQUIRE(json_dump_file(v, vk_bad, 0) == 0);
+        json_decref(v);
+        rc = cli("verify '%s' '%s' '%s'", vk_bad, pub, good_proof);
+        CHECK_MSG(rc == 3 && strstr(g_log, name) && strstr(g_log, "infinity"), "%s: rc %d: %s", name, rc, g_log);
+    }
+    for (size_t i = 0; i < json_array_size(json_object_get(vk, "IC")); i++) {
+        v = json_deep_copy(vk);
+        json_array_set_new(json_object_get(v, "IC"), i, g1_inf());
+        REQUIRE(json_dump_file(v, vk_bad, 0) == 0);
+        json_decref(v);
+        char name[32];
+        snprintf(name, sizeof name, "IC[%zu]", i);
+        rc = cli("verify '%s' '%s' '%s'", vk_bad, pub, good_proof);
+        CHECK_MSG(rc == 3 && strstr(g_log, name) && strstr(g_log, "infinity"), "%s: rc %d: %s", name, rc, g_log);
+    }
+    /* each proof point alone, against the genuine key; the message names the point */
+    const char *pk[] = {"pi_a", "pi_b", "pi_c"};
+    for (int i = 0; i < 3; i++) {
+        p = json_deep_copy(pr);
+        json_object_set_new(p, pk[i], i == 1 ? g2_inf() : g1_inf());
+        REQUIRE(json_dump_file(p, pr_bad, 0) == 0);
+        json_decref(p);
+        rc = cli("verify '%s' '%s' '%s'", good_vk, pub, pr_bad); /* an invalid proof, like one off the curve */
+        CHECK_MSG(rc == 1 && strstr(g_log, pk[i]) && strstr(g_log, "infinity"), "%s: rc %d: %s", pk[i], rc, g_log);
+        rc = cli("info '%s'", pr_bad);
+        CHECK_MSG(rc == 3 && strstr(g_log, pk[i]), "info %s: rc %d: %s", pk[i], rc, g_log);
+    }
+    rc = cli("verify '%s' '%s' '%s'", good_vk, pub, good_proof);
+    CHECK_MSG(rc == 0, "the genuine key and proof: rc %d: %s", rc, g_log);
+    json_decref(vk);
+    json_decref(pr);
+}
+
+/* Offset of section `id`'s payload in an iden3 file (zkey, r1cs), or 0. */
+static size_t iden3_payload(const uint8_t *b, size_t n, uint32_t id) {
+    size_t off = 12;
+    uint32_t ns;
+    memcpy(&ns, b + 8, 4);
+    for (uint32_t i = 0; i < ns && off + 12 <= n; i++) {
+        uint32_t sid;
+        uint64_t sz;
+        memcpy(&sid, b + off, 4);
+        memcpy(&sz, b + off + 4, 8);
+        if (sid == id) return off + 12;
+        off += 12 + (size_t)sz;
+    }
+    return 0;
+}
+
+static const char *write_bytes(const char *name, const uint8_t *b, size_t n) {
+    const char *path = tmp(name);
+    FILE *f = fopen(path, "wb");
+    if (!f) return NULL;
+    size_t w = fwrite(b, 1, n, f);
+    return fclose(f) == 0 && w == n ? path : NULL;
+}
+
+/* The same in the binary key formats: a zkey's header points and IC, a bellperson .vk. */
+TEST(reports, degenerate_binary_keys_are_refused) {
+    size_t n;
+    uint8_t *z = test_slurp(FIX("multiplier", "circuit_final.zkey"), &n);
+    REQUIRE(z);
+    const char *wt = FIX("multiplier", "witness.wtns");
+    size_t h = iden3_payload(z, n, 2), icp = iden3_payload(z, n, 3);
+    REQUIRE(h && icp);
+    /* header: n8q q n8r r nVars nPublic domain, then alpha1 beta1 beta2 gamma2 delta1 delta2 */
+    static const char *const names[6] = {"alpha1", "beta1", "beta2", "gamma2", "delta1", "delta2"};
+    static const size_t sizes[6] = {96, 96, 192, 192, 96, 192};
+    size_t off = h + 4 + 48 + 4 + 32 + 12;
+    for (int i = 0; i < 6; i++) {
+        uint8_t *c = malloc(n);
+        REQUIRE(c);
+        memcpy(c, z, n);
+        memset(c + off, 0, sizes[i]); /* snarkjs writes infinity as zeros */
+        const char *path = write_bytes("degenerate.zkey", c, n);
+        free(c);
+        REQUIRE(path);
+        int rc = cli("prove '%s' '%s' '%s' '%s'", path, wt, tmp("dz_proof.json"), tmp("dz_public.json"));
+        CHECK_MSG(rc == 3 && strstr(g_log, names[i]) && strstr(g_log, "infinity"), "zkey %s: rc %d: %s", names[i], rc,
+                  g_log);
+        off += sizes[i];
+    }
+    for (int i = 0; i < 2; i++) { /* IC[0], IC[1] */
+        uint8_t *c = malloc(n);
+        REQUIRE(c);
+        memcpy(c, z, n);
+        memset(c + icp + (size_t)i * 96, 0, 96);
+        const char *path = write_bytes("degenerate_ic.zkey", c, n);
+        free(c);
+        REQUIRE(path);
+        int rc = cli("prove '%s' '%s' '%s' '%s'", path, wt, tmp("dz_proof.json"), tmp("dz_public.json"));
+        CHECK_MSG(rc == 3 && strstr(g_log, "IC") && strstr(g_log, "infinity"), "zkey IC[%d]: rc %d: %s", i, rc, g_log);
+    }
+    free(z);
+
+    /* bellperson .vk: alpha_g1 (first point) as the uncompressed infinity 0x40 0...0 */
+    const char *params = tmp("deg.params"), *vk = tmp("deg.vk"), *proof = tmp("deg_proof.bin"), *pub = tmp("deg_pub.json");
+    int rc = cli("setup -q --seed 3 '%s' '%s' '%s'", FIX("multiplier", "circuit.r1cs"), params, vk);
+    REQUIRE(rc == 0);
+    rc = cli("prove -q --params '%s' --r1cs '%s' '%s' '%s' '%s'", params, FIX("multiplier", "circuit.r1cs"), wt, proof, pub);
+    REQUIRE(rc == 0);
+    uint8_t *b = test_slurp(vk, &n);
+    REQUIRE(b && n > 96);
+    memset(b, 0, 96);
+    b[0] = 0x40;
+    const char *bad = write_bytes("deg_bad.vk", b, n);
+    free(b);
+    REQUIRE(bad);
+    rc = cli("verify --vk '%s' '%s' '%s'", bad, pub, proof);
+    CHECK_MSG(rc == 3 && strstr(g_log, "alpha") && strstr(g_log, "infinity"), "bellperson vk: rc %d: %s", rc, g_log);
+}
+
+/* The verifier itself (for library users that build a key in memory): every vk point it uses at
+ * infinity is a bad key, a proof point at infinity an invalid proof. */
+TEST(reports, verifier_refuses_infinity_in_memory) {
+    groth16_vk vk = {0};
+    groth16_proof p;
+    fr *pub = NULL;
+    size_t n_pub = 0;
+    cuzk_error e = {0};
+    REQUIRE(vk_json_read(&vk, FIX("multiplier", "verification_key.json"), &e) == CUZK_OK);
+    REQUIRE(proof_json_read(&p, FIX("multiplier", "proof.json"), &e) == CUZK_OK);
+    REQUIRE(public_json_read(&pub, &n_pub, FIX("multiplier", "public.json"), &e) == CUZK_OK);
+    CHECK_EQ_INT(groth16_verify(&vk, pub, n_pub, &p, &e), CUZK_OK);
+    for (int i = 0; i < 4 + (int)n_pub + 1; i++) {
+        groth16_vk v = vk;
+        g1_affine ic[8];
+        REQUIRE(n_pub + 1 <= 8);
+        memcpy(ic, vk.ic, (n_pub + 1) * sizeof *ic);
+        v.ic = ic;
+        if (i == 0) g1_affine_set_infinity(&v.alpha1);
+        else if (i == 1) g2_affine_set_infinity(&v.beta2);
+        else if (i == 2) g2_affine_set_infinity(&v.gamma2);
+        else if (i == 3) g2_affine_set_infinity(&v.delta2);
+        else g1_affine_set_infinity(&ic[i - 4]);
+        CHECK_MSG(groth16_verify(&v, pub, n_pub, &p, &e) == CUZK_ERR_POINT && strstr(e.msg, "infinity"), "vk point %d: %s",
+                  i, e.msg);
+    }
+    for (int i = 0; i < 3; i++) {
+        groth16_proof q = p;
+        if (i == 0) g1_affine_set_infinity(&q.a);
+        else if (i == 1) g2_affine_set_infinity(&q.b);
+        else g1_affine_set_infinity(&q.c);
+        CHECK_MSG(groth16_verify(&vk, pub, n_pub, &q, &e) == CUZK_ERR_INVALID && strstr(e.msg, "infinity"),
+                  "proof point %d: %s", i, e.msg);
+    }
+    free(pub);
+    groth16_vk_free(&vk);
+}
