@@ -75,7 +75,7 @@ step() {  # step NAME COMMAND...: run, log, time
     fi
 }
 in_root() { chroot "$DIR" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-                   LANG=C.UTF-8 TERM=dumb /bin/bash -c "$1"; }
+                   LANG=C.UTF-8 TERM=dumb $EXTRA_ENV /bin/bash -c "$1"; }
 
 echo "check-fresh-debian: commit $COMMIT, root $DIR, mirror $MIRROR"
 step debootstrap debootstrap --variant=minbase --include=git,ca-certificates bookworm "$DIR" "$MIRROR"
@@ -91,6 +91,16 @@ for m in proc sys dev dev/pts; do
     esac
     MOUNTS+=("$DIR/$m")
 done
+# A site whose traffic goes through a TLS-inspecting proxy trusts its CA in
+# /usr/local/share/ca-certificates: the root trusts the same (npm fetches the pinned snarkjs).
+# This is the host's network set-up, not a step of the README.
+EXTRA_ENV=""
+if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
+    mkdir -p "$DIR/usr/local/share/ca-certificates"
+    cp /usr/local/share/ca-certificates/*.crt "$DIR/usr/local/share/ca-certificates/"
+    chroot "$DIR" update-ca-certificates >/dev/null 2>&1 || true
+    EXTRA_ENV="NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt"
+fi
 mkdir -p "$DIR/root"
 step clone git clone -q --no-hardlinks "$SRC" "$DIR/root/cuzk"
 git -C "$DIR/root/cuzk" checkout -q "$(git -C "$SRC" rev-parse "$REV")"
