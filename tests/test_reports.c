@@ -11,6 +11,7 @@
 
 #include "formats/json.h"
 #include "groth16/groth16.h"
+#include "util/text.h"
 
 #define CLI CUZK_CLI_PATH
 #define FIX(c, f) test_fixture("bls12381/" c "/" f)
@@ -298,4 +299,86 @@ TEST(reports, verifier_refuses_infinity_in_memory) {
     }
     free(pub);
     groth16_vk_free(&vk);
+}
+
+/* ---- strings from files reach the terminal escaped ------------------------------------------ */
+
+/* true when s holds a byte that drives a terminal: a control other than \n, DEL, or a C1 control */
+static bool has_raw_control(const char *s) {
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if ((*p < 0x20 && *p != '\n') || *p == 0x7f) return true;
+        if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) return true;
+    }
+    return false;
+}
+
+/* A JSON "curve" (and "protocol") holding a newline, an escape sequence and a C1 CSI: the error
+ * of verify stays one line, info forges no line, neither passes the escape through. */
+TEST(reports, control_characters_from_files_are_escaped) {
+    static const char evil[] = "bls\n\x1b[31mFORGED: OK\x07\r\xc2\x9b" "2J";
+    json_error_t je;
+    json_t *vk = json_load_file(FIX("multiplier", "verification_key.json"), 0, &je);
+    json_t *pr = json_load_file(FIX("multiplier", "proof.json"), 0, &je);
+    REQUIRE(vk && pr);
+    json_object_set_new(vk, "curve", json_string(evil));
+    json_object_set_new(pr, "curve", json_string(evil));
+    json_object_set_new(pr, "protocol", json_string(evil));
+    const char *vkp = tmp("evil_vk.json"), *prp = tmp("evil_proof.json");
+    REQUIRE(json_dump_file(vk, vkp, 0) == 0 && json_dump_file(pr, prp, 0) == 0);
+    json_decref(vk);
+    json_decref(pr);
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "{ '%s' verify '%s' '%s' '%s' 2>&1 >/dev/null; }", CLI, vkp, FIX("multiplier", "public.json"),
+             FIX("multiplier", "proof.json"));
+    int rc = test_run(g_log, sizeof g_log, "%s", cmd);
+    int lines = 0;
+    for (const char *p = g_log; *p; p++) lines += *p == '\n';
+    CHECK_MSG(rc == 3 && lines == 1 && !has_raw_control(g_log) && strstr(g_log, "\\x1b[31m"), "verify: rc %d, %d lines: %s",
+              rc, lines, g_log);
+    /* info: the curve is shown escaped, on its own line as the description has it */
+    for (int i = 0; i < 2; i++) {
+        rc = cli("info '%s'", i ? prp : vkp);
+        CHECK_MSG(!has_raw_control(g_log) && !strstr(g_log, "\nFORGED") && strstr(g_log, "\\n\\x1b[31mFORGED"),
+                  "info %d: rc %d: %s", i, rc, g_log);
+    }
+}
+
+/* A long string field: info's description used to stop at 8 KiB in the middle of a line and still
+ * exit 0. Now the field is cut with an explicit mark and the description is whole. */
+TEST(reports, info_long_field_is_cut_with_a_mark) {
+    json_error_t je;
+    json_t *vk = json_load_file(FIX("multiplier", "verification_key.json"), 0, &je);
+    REQUIRE(vk);
+    char *longcurve = malloc(20001);
+    REQUIRE(longcurve);
+    memset(longcurve, 'c', 20000);
+    longcurve[20000] = 0;
+    json_object_set_new(vk, "curve", json_string(longcurve));
+    free(longcurve);
+    const char *vkp = tmp("long_curve_vk.json");
+    REQUIRE(json_dump_file(vk, vkp, 0) == 0);
+    json_decref(vk);
+    int rc = cli("info '%s'", vkp);
+    CHECK_MSG(rc == 0 || rc == 3, "rc %d", rc);
+    CHECK_MSG(strstr(g_log, "... (19936 more bytes)") != NULL, "no mark: %.300s", g_log);
+    CHECK_MSG(strstr(g_log, "points: not checked") != NULL, "description incomplete: %.2000s", g_log);
+    CHECK_MSG(strlen(g_log) < 2048, "%zu bytes", strlen(g_log));
+}
+
+/* text_escape against hand-made answers: printable ASCII and UTF-8 pass, controls do not, the cut
+ * is at a character boundary with its mark. */
+TEST(reports, text_escape_known_answers) {
+    char o[128];
+    text_escape(o, sizeof o, "a\nb\tc\\d\x1b[0m\x7f", (size_t)-1, 0);
+    CHECK_MSG(!strcmp(o, "a\\nb\\tc\\\\d\\x1b[0m\\x7f"), "%s", o);
+    text_escape(o, sizeof o, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x99\x82", (size_t)-1, 0); /* é € 🙂 */
+    CHECK_MSG(!strcmp(o, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x99\x82"), "%s", o);
+    text_escape(o, sizeof o, "\xc2\x9b" "2J \xff \xc3 \xed\xa0\x80", (size_t)-1, 0); /* C1 CSI, bad bytes, surrogate */
+    CHECK_MSG(!strcmp(o, "\\xc2\\x9b2J \\xff \\xc3 \\xed\\xa0\\x80"), "%s", o);
+    text_escape(o, sizeof o, "abcdef", (size_t)-1, 3);
+    CHECK_MSG(!strcmp(o, "abc... (3 more bytes)"), "%s", o);
+    text_escape(o, 40, "0123456789012345678901234567890123456789012345", (size_t)-1, 0);
+    CHECK_MSG(strlen(o) < 40 && strstr(o, "more bytes)"), "%s", o);
+    text_escape(o, sizeof o, "\xc3\xa9\xc3\xa9", (size_t)-1, 3); /* never half a character */
+    CHECK_MSG(!strcmp(o, "\xc3\xa9... (2 more bytes)"), "%s", o);
 }
