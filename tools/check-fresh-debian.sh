@@ -37,6 +37,9 @@ if [ -z "${MIRROR:-}" ]; then
     MIRROR=${MIRROR:-http://deb.debian.org/debian}
 fi
 [ -n "$DIR" ] || DIR=$(mktemp -d /tmp/cuzk-fresh-XXXXXX)
+if [ -e "$DIR" ] && [ -n "$(ls -A "$DIR" 2>/dev/null)" ]; then
+    echo "check-fresh-debian: $DIR is not empty (a root left by --keep? remove it first)" >&2; exit 2
+fi
 mkdir -p "$DIR"
 DIR=$(cd "$DIR" && pwd)
 COMMIT=$(git -C "$SRC" rev-parse --short "$REV")
@@ -44,7 +47,9 @@ COMMIT=$(git -C "$SRC" rev-parse --short "$REV")
 MOUNTS=()
 cleanup() {
     local i
-    for ((i=${#MOUNTS[@]}-1; i>=0; i--)); do umount -l "${MOUNTS[$i]}" 2>/dev/null || true; done
+    for ((i=${#MOUNTS[@]}-1; i>=0; i--)); do
+        umount "${MOUNTS[$i]}" 2>/dev/null || umount -l "${MOUNTS[$i]}" 2>/dev/null || true
+    done
     if [ "$KEEP" = 0 ]; then
         # never follow a mount that is still there into the host
         if ! grep -q " $DIR/" /proc/mounts; then rm -rf --one-file-system "$DIR"; else echo "check-fresh-debian: $DIR still has mounts, not removed" >&2; fi
