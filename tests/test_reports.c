@@ -12,6 +12,8 @@
 #include "formats/json.h"
 #include "groth16/groth16.h"
 #include "util/text.h"
+#include "ec/ec_ct.h"
+#include "test_rand.h"
 
 #define CLI CUZK_CLI_PATH
 #define FIX(c, f) test_fixture("bls12381/" c "/" f)
@@ -381,4 +383,72 @@ TEST(reports, text_escape_known_answers) {
     CHECK_MSG(strlen(o) < 40 && strstr(o, "more bytes)"), "%s", o);
     text_escape(o, sizeof o, "\xc3\xa9\xc3\xa9", (size_t)-1, 3); /* never half a character */
     CHECK_MSG(!strcmp(o, "\xc3\xa9... (2 more bytes)"), "%s", o);
+}
+
+/* ---- secret scalars in constant time ----------------------------------------------------- */
+
+/* The constant-time fixed-window multiplication (used for every product with r, s) gives the
+ * same points as the variable-time double-and-add, on random and edge scalars (0, 1, 2, r - 1,
+ * r - 2, powers of two, every window value, all-ones windows), random points and infinity, in
+ * G1 and G2; and the prover's proofs still match snarkjs's (groth16 suite, proof_fixed.json). */
+TEST(reports, consttime_mul_matches_vartime) {
+    fr ks[64];
+    int n = 0;
+    fr one, t;
+    fr_one(&one);
+    fr_zero(&ks[n++]);
+    ks[n++] = one;
+    fr_add(&ks[n++], &one, &one);
+    fr_neg(&ks[n++], &one);                     /* r - 1 */
+    fr_sub(&ks[n], &ks[n - 1], &one); n++;      /* r - 2 */
+    t = one;
+    for (int i = 0; i < 255; i++) {             /* 2^i for a spread of i */
+        if (i % 37 == 0 || i == 254 || i == 63 || i == 64) ks[n++] = t;
+        fr_add(&t, &t, &t);
+    }
+    {                                           /* 0xF...F in the low 252 bits: every window 15 */
+        uint64_t c[4] = {~0ull, ~0ull, ~0ull, 0x0fffffffffffffffull};
+        fr_from_canon(&ks[n++], c);
+        uint64_t d[4] = {0x0123456789abcdefull, 0xfedcba9876543210ull, 0x0f1e2d3c4b5a6978ull, 0x0102030405060708ull};
+        fr_from_canon(&ks[n++], d);             /* every window value */
+    }
+    while (n < 40) test_rand_fr(&ks[n++]);
+    for (int pi = 0; pi < 4; pi++) {
+        g1_affine a1;
+        g2_affine a2;
+        if (pi == 0) { g1_generator(&a1); g2_generator(&a2); }
+        else if (pi == 1) { g1_affine_set_infinity(&a1); g2_affine_set_infinity(&a2); }
+        else { test_rand_g1(&a1); test_rand_g2(&a2); }
+        g1_jacobian p1, r1, v1;
+        g2_jacobian p2, r2, v2;
+        g1_jacobian_from_affine(&p1, &a1);
+        g2_jacobian_from_affine(&p2, &a2);
+        for (int i = 0; i < n; i++) {
+            g1_mul_fr_consttime(&r1, &p1, &ks[i]);
+            g1_mul_fr_vartime(&v1, &p1, &ks[i]);
+            CHECK_MSG(g1_jacobian_eq(&r1, &v1) && g1_jacobian_is_infinity(&r1) == g1_jacobian_is_infinity(&v1),
+                      "G1 point %d scalar %d", pi, i);
+            g2_mul_fr_consttime(&r2, &p2, &ks[i]);
+            g2_mul_fr_vartime(&v2, &p2, &ks[i]);
+            CHECK_MSG(g2_jacobian_eq(&r2, &v2) && g2_jacobian_is_infinity(&r2) == g2_jacobian_is_infinity(&v2),
+                      "G2 point %d scalar %d", pi, i);
+        }
+        /* aliasing, and a non-normalised Jacobian input (Z != 1) */
+        g1_jacobian_dbl(&p1, &p1);
+        g1_mul_fr_vartime(&v1, &p1, &ks[n - 1]);
+        g1_mul_fr_consttime(&p1, &p1, &ks[n - 1]);
+        CHECK_MSG(g1_jacobian_eq(&p1, &v1), "G1 aliased, point %d", pi);
+        g2_jacobian_dbl(&p2, &p2);
+        g2_mul_fr_vartime(&v2, &p2, &ks[n - 1]);
+        g2_mul_fr_consttime(&p2, &p2, &ks[n - 1]);
+        CHECK_MSG(g2_jacobian_eq(&p2, &v2), "G2 aliased, point %d", pi);
+    }
+    /* the result is on the curve in affine form */
+    g1_affine g;
+    g1_jacobian j, o;
+    g1_generator(&g);
+    g1_jacobian_from_affine(&j, &g);
+    g1_mul_fr_consttime(&o, &j, &ks[n - 1]);
+    g1_jacobian_to_affine(&g, &o);
+    CHECK(g1_affine_is_on_curve(&g) && !g1_affine_is_infinity(&g));
 }

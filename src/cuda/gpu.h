@@ -314,7 +314,7 @@ cuzk_status gpu_h(gpu_roots convention, struct fr *a, struct fr *b, struct fr *c
 size_t gpu_h_cache_bytes(void);
 
 /* ---- fixed-base batch scalar multiplication (setup, issue 5) -------------------------------- */
-/* out[i] = scalars[i] * gen, affine, for i < n: byte-identical to the CPU's g1_mul_fr (g2_mul_fr)
+/* out[i] = scalars[i] * gen, affine, for i < n: byte-identical to the CPU's g1_mul_fr_vartime (g2_mul_fr_vartime)
  * followed by g1_jacobian_to_affine (g2_...): Montgomery coordinates, (0, 0) for infinity (scalar
  * 0, or gen = (0, 0) = infinity). gen: one affine point on the curve (not checked). scalars: n Fr,
  * Montgomery, host. out: n affine points, host; may not alias scalars. n = 0 does nothing.

@@ -449,7 +449,7 @@ void ECG(_mul_vartime)(ECI_JAC *r, const ECI_JAC *p, const uint64_t *k, int k_li
     *r = acc;
 }
 
-void ECG(_mul_fr)(ECI_JAC *r, const ECI_JAC *p, const fr *k) {
+void ECG(_mul_fr_vartime)(ECI_JAC *r, const ECI_JAC *p, const fr *k) {
     uint64_t c[4];
     fr_to_canon(c, k);
     ECG(_mul_vartime)(r, p, c, 4);

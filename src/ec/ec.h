@@ -11,8 +11,9 @@
  * The group law is one generic implementation (src/ec/curve_impl.h) instantiated for G1 over Fp
  * and G2 over Fp2: names are g1_* and g2_* with the same suffixes. Every function handles the
  * point at infinity and P + P, P + (-P) correctly (the "complete" behaviour is by case
- * analysis, so these are variable time in the points; cuzk only handles public data and
- * r, s-derived values whose timing is not observable by an adversary in its threat model).
+ * analysis, so these are variable time in the points). Scalar multiplication by a secret (the
+ * prover's r and s) uses the constant-time fixed-window routines of src/ec/ec_ct.h; the
+ * routines here whose timing depends on the scalar carry _vartime in their names.
  *
  * Thread-safety: pure functions.
  */
@@ -66,8 +67,9 @@ typedef struct g2_xyzz { fp2 x, y, zz, zzz; } g2_xyzz;
     void G##_xyzz_add_mixed(G##_xyzz *r, const G##_xyzz *p, const G##_affine *q);               \
     /* r = [k]P, k an integer of k_limbs 64-bit little-endian limbs (any size), variable time */ \
     void G##_mul_vartime(G##_jacobian *r, const G##_jacobian *p, const uint64_t *k, int k_limbs); \
-    /* r = [k]P for k in Fr (Montgomery form; converted to canonical inside) */                  \
-    void G##_mul_fr(G##_jacobian *r, const G##_jacobian *p, const fr *k);                       \
+    /* r = [k]P for k in Fr (Montgomery form; converted to canonical inside), variable time:     \
+     * public scalars only; secret ones (the prover's r, s) go through ec_ct.h */               \
+    void G##_mul_fr_vartime(G##_jacobian *r, const G##_jacobian *p, const fr *k);               \
     /* out[i] = affine(in[i]) for i < n with one field inversion (Montgomery's trick);           \
      * in and out may not alias. Infinity maps to (0,0). */                                     \
     void G##s_jacobian_to_affine(G##_affine *out, const G##_jacobian *in, size_t n);
