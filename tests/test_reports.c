@@ -452,3 +452,27 @@ TEST(reports, consttime_mul_matches_vartime) {
     g1_jacobian_to_affine(&g, &o);
     CHECK(g1_affine_is_on_curve(&g) && !g1_affine_is_infinity(&g));
 }
+
+/* ---- a build from a source archive knows its version ------------------------------------------ */
+
+/* `git archive` (and GitHub's tarballs) write the commit into cmake/archive-commit.txt; the
+ * version logic run on such a tree, outside any git repository, reports that commit instead of
+ * "unknown". And `cuzk version` says which commit it is. */
+TEST(reports, version_from_a_source_archive) {
+    char head[64], out[4096];
+    if (test_run(head, sizeof head, "git -C '%s' rev-parse --short HEAD 2>/dev/null", CUZK_SOURCE_DIR) != 0)
+        SKIP("the sources are not a git checkout (this build is itself from an archive)");
+    head[strcspn(head, "\n")] = 0;
+    const char *dir = tmp("archive");
+    int rc = test_run(out, sizeof out,
+                      "rm -rf '%s' && mkdir -p '%s' && git -C '%s' archive HEAD cmake | tar -x -C '%s' && "
+                      "cd / && GIT_DIR=/nonexistent cmake -DCUZK_SOURCE_DIR='%s' -P '%s/cmake/cuzk_version.cmake' 2>&1",
+                      dir, dir, CUZK_SOURCE_DIR, dir, dir, dir);
+    CHECK_MSG(rc == 0 && strstr(out, head) && strstr(out, "source archive"), "rc %d, HEAD %s: %s", rc, head, out);
+    /* a tree that is neither: an explicit "not built from git" */
+    rc = test_run(out, sizeof out, "rm -f '%s/cmake/archive-commit.txt' && cd / && GIT_DIR=/nonexistent cmake "
+                  "-DCUZK_SOURCE_DIR='%s' -P '%s/cmake/cuzk_version.cmake' 2>&1", dir, dir, dir);
+    CHECK_MSG(rc == 0 && strstr(out, "not built from git"), "rc %d: %s", rc, out);
+    rc = cli("version");
+    CHECK_MSG(rc == 0 && strstr(g_log, "cuzk ") && strstr(g_log, "(git ") && !strstr(g_log, "unknown"), "%s", g_log);
+}

@@ -15,6 +15,10 @@
 #include "cuzk/groth16.h"
 #include "util/progress.h" /* the progress line: a terminal utility, not library API */
 
+#ifndef CUZK_GIT_HASH
+#define CUZK_GIT_HASH "none (not built from git)"
+#endif
+
 static const char *g_prog = "cuzk";
 
 #define INSECURE_BANNER "INSECURE: single-party test parameters"
@@ -597,7 +601,7 @@ int main(int argc, char **argv) {
     if (argc < 2) { print_main_help(stderr); return 2; }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) { print_main_help(stdout); return 0; }
-    if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) { printf("cuzk %s\n", CUZK_VERSION); return 0; }
+    if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) { printf("cuzk %s (git %s)\n", CUZK_VERSION, CUZK_GIT_HASH); return 0; }
     if (!strcmp(cmd, "prove")) return cmd_prove(argc - 1, argv + 1);
     if (!strcmp(cmd, "verify")) return cmd_verify(argc - 1, argv + 1);
     if (!strcmp(cmd, "setup")) return cmd_setup(argc - 1, argv + 1);
