@@ -12,7 +12,6 @@
 #include "formats/json.h"
 #include "groth16/groth16.h"
 #include "util/text.h"
-#include "ec/ec_ct.h"
 #include "test_rand.h"
 
 #define CLI CUZK_CLI_PATH

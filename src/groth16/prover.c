@@ -6,11 +6,9 @@
 #include <string.h>
 #include <sys/random.h>
 
-#include "ec/ec_ct.h"
 #include "groth16/backend.h"
 #include "groth16/prover_internal.h"
-#include "msm/msm.h"
-#include "poly/ntt.h"
+#include "curves/bls12_381/curve.h"
 #include "util/log.h"
 #include "util/parallel.h"
 #include "util/timer.h"
