@@ -475,3 +475,20 @@ TEST(reports, version_from_a_source_archive) {
     rc = cli("version");
     CHECK_MSG(rc == 0 && strstr(g_log, "cuzk ") && strstr(g_log, "(git ") && !strstr(g_log, "unknown"), "%s", g_log);
 }
+
+/* ---- what a new user reads --------------------------------------------------------------- */
+
+/* prove --json for a zkey reported "constraints": 0; the count is in the zkey's coefficient rows
+ * (snarkjs puts the public-input rows after the constraints), checked against the r1cs. */
+TEST(reports, prove_json_reports_zkey_constraints) {
+    struct { const char *c; unsigned n; } cases[] = {{"multiplier", 1}, {"merkle_mimc5", 1568}, {"dropped_const", 1}};
+    for (int i = 0; i < 3; i++) {
+        char zk[1024], wt[1024];
+        snprintf(zk, sizeof zk, "%s/bls12381/%s/circuit_final.zkey", CUZK_FIXTURES_DIR, cases[i].c);
+        snprintf(wt, sizeof wt, "%s/bls12381/%s/witness.wtns", CUZK_FIXTURES_DIR, cases[i].c);
+        int rc = cli("prove --json '%s' '%s' '%s' '%s'", zk, wt, tmp("pj_proof.json"), tmp("pj_public.json"));
+        char want[64];
+        snprintf(want, sizeof want, "\"constraints\": %u,", cases[i].n);
+        CHECK_MSG(rc == 0 && strstr(g_log, want), "%s: rc %d: %s", cases[i].c, rc, g_log);
+    }
+}

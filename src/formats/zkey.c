@@ -176,6 +176,7 @@ cuzk_status zkey_load(zkey *z, const char *path, bool check_subgroup, cuzk_error
             goto out;
         }
     }
+    uint32_t max_row = 0;
     for (uint32_t i = 0; i < n_coefs; i++) {
         zkey_coef *k = &z->coefs[i];
         const uint8_t *v = c.p + 12; /* size checked above */
@@ -198,8 +199,12 @@ cuzk_status zkey_load(zkey *z, const char *path, bool check_subgroup, cuzk_error
         }
         /* stored v*R^2; one Montgomery reduction gives v*R, the Montgomery form of v */
         fr_to_canon(k->value.l, &m2);
+        if (k->row > max_row) max_row = k->row;
     }
     z->n_coefs = n_coefs;
+    /* snarkjs appends one A row per public input (ONE included) after the constraints: the last
+     * of them, row nConstraints + nPublic, is the highest row of the file */
+    z->n_constraints = n_coefs && max_row >= n_public ? max_row - n_public : 0;
 out:
     if (st) zkey_free(z);
     mapped_file_close(&f);

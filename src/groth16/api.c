@@ -200,6 +200,7 @@ cuzk_status cuzk_prove_zkey_files(const char *zkey_path, const char *wtns_path, 
     tm.n_vars = z.n_vars;
     tm.n_public = z.n_public;
     tm.domain_size = z.domain_size;
+    tm.constraints = z.n_constraints;
     t1 = now_ms(); tm.load_ms = t1 - t0; t0 = t1;
     if (o->check_witness) {
         if (!o->r1cs_path) {

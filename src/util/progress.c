@@ -18,6 +18,7 @@ struct progress {
     char stage[48];
     double stage_start_ms, last_draw_ms;
     bool drawn;  /* something of the current stage is on screen (TTY) */
+    bool stage_done; /* the stage's final state is drawn: further updates of it are ignored */
     bool active; /* a stage has started */
 };
 
@@ -91,17 +92,22 @@ void progress_update(progress *p, const char *stage, uint64_t done, uint64_t tot
         p->last_draw_ms = now;
         p->drawn = false;
         p->active = true;
+        p->stage_done = false;
     }
     bool finished = total && done >= total;
+    if (p->stage_done) { pthread_mutex_unlock(&p->lock); return; }
+    /* nothing before the rate is known (no "ETA ?" frame), except a stage's final state */
+    bool no_rate_yet = !finished && (done == 0 || now - p->stage_start_ms < 200.0);
     if (p->tty) {
-        if (new_stage || finished || now - p->last_draw_ms >= TTY_REDRAW_MS) {
+        if (!no_rate_yet && (!p->drawn || finished || now - p->last_draw_ms >= TTY_REDRAW_MS)) {
             fputs("\r\033[K", p->f);
             draw(p, done, total, now);
             fflush(p->f);
             p->last_draw_ms = now;
             p->drawn = true;
+            p->stage_done = finished;
         }
-    } else if (now - p->last_draw_ms >= PROGRESS_LOG_SECONDS * 1e3) {
+    } else if (!no_rate_yet && now - p->last_draw_ms >= PROGRESS_LOG_SECONDS * 1e3) {
         draw(p, done, total, now);
         fputc('\n', p->f);
         fflush(p->f);
