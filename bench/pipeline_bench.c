@@ -348,7 +348,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     int rc = 0;
     unsigned n_synthesized = 0;
     progress *pbar = NULL; /* freed after the engine: its synthesis workers update it */
-    cuzk_circuit cc = {&cs, pp, sh.device};
+    cuzk_circuit cc = {&cs, pp, sh.device, NULL};
     bench_synth *bs = calloc(K, sizeof *bs);
     cuzk_job_id *ids = calloc(K, sizeof *ids);
     cuzk_job_result *res = calloc(K, sizeof *res);
@@ -389,7 +389,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     pbar = progress_new(stderr, -1, true);
     for (uint32_t k = 0; k < K; k++) {
         bs[k] = (bench_synth){&cs, &sp, k, synth_threads, pbar, &n_synthesized, K * P};
-        cuzk_job_desc d = {&cc, P, bench_synth_cb, &bs[k], NULL, 0};
+        cuzk_job_desc d = {.circuit = &cc, .n_partitions = P, .synth = bench_synth_cb, .synth_ctx = &bs[k]};
         if (cuzk_engine_submit(e, &d, &ids[k], &err) != CUZK_OK) {
             fprintf(stderr, "cuzk bench pipeline: submit: %s\n", err.msg);
             rc = 4;
@@ -423,8 +423,13 @@ int cuzk_bench_pipeline(int argc, char **argv) {
             groth16_proof pr;
             total++;
             if (bellperson_proof_decode(&pr, res[k].proofs + 192 * (size_t)i, NULL) != CUZK_OK) continue;
-            const fr *pub = (const fr *)(res[k].public_inputs + (size_t)4 * n_public * i);
-            if (groth16_verify(&pp->vk, pub, n_public, &pr, NULL) == CUZK_OK) ok++;
+            /* public inputs come back canonical, 32 bytes each */
+            fr *pub = malloc((n_public ? n_public : 1) * sizeof *pub);
+            int pub_ok = pub != NULL;
+            for (uint32_t q = 0; pub_ok && q < n_public; q++)
+                pub_ok = fr_from_bytes_le(&pub[q], res[k].public_inputs + 32 * ((size_t)n_public * i + q), 32);
+            if (pub_ok && groth16_verify(&pp->vk, pub, n_public, &pr, NULL) == CUZK_OK) ok++;
+            free(pub);
         }
     }
     double t_ver = now_ms() - t_ver0;

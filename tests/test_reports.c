@@ -13,6 +13,7 @@
 #include "groth16/groth16.h"
 #include "util/text.h"
 #include "test_rand.h"
+#include "curves/bn254/curve.h"
 
 #define CLI CUZK_CLI_PATH
 #define FIX(c, f) test_fixture("bls12381/" c "/" f)
@@ -490,5 +491,34 @@ TEST(reports, prove_json_reports_zkey_constraints) {
         char want[64];
         snprintf(want, sizeof want, "\"constraints\": %u,", cases[i].n);
         CHECK_MSG(rc == 0 && strstr(g_log, want), "%s: rc %d: %s", cases[i].c, rc, g_log);
+    }
+}
+
+/* The constant-time multiplication is part of the generic group law: the BN254 instance (another
+ * b, another twist) agrees with its variable-time double-and-add too. */
+TEST(reports, consttime_mul_matches_vartime_bn254) {
+    bn254_g1_affine g1;
+    bn254_g2_affine g2;
+    bn254_g1_generator(&g1);
+    bn254_g2_generator(&g2);
+    bn254_g1_jacobian p1, r1, v1;
+    bn254_g2_jacobian p2, r2, v2;
+    bn254_g1_jacobian_from_affine(&p1, &g1);
+    bn254_g2_jacobian_from_affine(&p2, &g2);
+    bn254_g1_jacobian_dbl(&p1, &p1); /* Z != 1 */
+    bn254_g2_jacobian_dbl(&p2, &p2);
+    for (int i = 0; i < 24; i++) {
+        uint64_t c[4] = {0, 0, 0, 0};
+        if (i == 1) c[0] = 1;
+        else if (i == 2) c[3] = 0x3000000000000000ull;
+        else if (i > 2) { test_rand_bytes(c, sizeof c); c[3] &= 0x0fffffffffffffffull; }
+        bn254_fr k;
+        bn254_fr_from_canon(&k, c);
+        bn254_g1_mul_fr_consttime(&r1, &p1, &k);
+        bn254_g1_mul_fr_vartime(&v1, &p1, &k);
+        CHECK_MSG(bn254_g1_jacobian_eq(&r1, &v1), "BN254 G1 scalar %d", i);
+        bn254_g2_mul_fr_consttime(&r2, &p2, &k);
+        bn254_g2_mul_fr_vartime(&v2, &p2, &k);
+        CHECK_MSG(bn254_g2_jacobian_eq(&r2, &v2), "BN254 G2 scalar %d", i);
     }
 }

@@ -21,6 +21,7 @@ struct cuzk_circuit {
     const r1cs *cs;
     const bellperson_params *params;
     struct groth16_gpu_srs *gpu_srs;
+    cuzk_pk *pk;   /* made by cuzk_circuit_create: the key cs and params point into (one reference) */
 };
 
 /* A prover backend. `pending` is opaque to the engine. start must hand every large buffer it

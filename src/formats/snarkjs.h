@@ -49,6 +49,10 @@ typedef struct zkey {
 
 /* check_subgroup: also run the (slower) prime-order subgroup check on every point. */
 cuzk_status zkey_load(zkey *z, const char *path, bool check_subgroup, cuzk_error *err);
+/* zkey_load of a .zkey image of size bytes in memory (read during the call only); `name` stands
+ * for the path in messages. */
+cuzk_status zkey_load_mem(zkey *z, const uint8_t *data, size_t size, const char *name, bool check_subgroup,
+                          cuzk_error *err);
 void zkey_free(zkey *z);
 
 /* Streaming .zkey writer (Groth16, bls12381, version 1, 10 sections; FORMATS.md section 3), so
@@ -82,6 +86,8 @@ typedef struct wtns {
     fr *w;        /* n values, Montgomery form */
 } wtns;
 cuzk_status wtns_load(wtns *w, const char *path, cuzk_error *err);
+/* wtns_load of a .wtns image in memory (read during the call only). */
+cuzk_status wtns_load_mem(wtns *w, const uint8_t *data, size_t size, const char *name, cuzk_error *err);
 /* Writes a version-2 .wtns with n values (Montgomery in, normal form on disk). */
 cuzk_status wtns_write(const char *path, const fr *w, uint32_t n, cuzk_error *err);
 void wtns_free(wtns *w);
@@ -90,6 +96,8 @@ void wtns_free(wtns *w);
  * Montgomery form and deduplicated into each matrix's coefficient table (zero coefficients are
  * kept as terms); rows keep file term order. Custom-gate sections are rejected as unsupported. */
 cuzk_status r1cs_load(r1cs *cs, const char *path, cuzk_error *err);
+/* r1cs_load of a .r1cs image in memory (read during the call only). */
+cuzk_status r1cs_load_mem(r1cs *cs, const uint8_t *data, size_t size, const char *name, cuzk_error *err);
 
 /* Short description of any supported file (zkey, wtns, r1cs, bellperson params/vk, proof/vk
  * JSON): kind, curve, sizes, sections, written into buf (NUL-terminated, truncated to cap). */
