@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SG1 96u  /* bls12381 G1 affine, M form */
-#define SG2 192u /* bls12381 G2 affine, M form */
+/* G1 / G2 affine points in M form: the bytes of g1_affine / g2_affine on a little-endian host
+ * (96 / 192 bytes for bls12381, 64 / 128 for bn128). This file is compiled once per curve. */
+#define SG1 ((unsigned)sizeof(g1_affine))
+#define SG2 ((unsigned)sizeof(g2_affine))
 
 static const char *const SECTION_NAME[11] = {"", "protocol", "header", "IC", "coefficients", "A", "B1",
                                              "B2", "C", "H", "contributions"};
@@ -135,16 +137,17 @@ static cuzk_status zkey_parse(zkey *z, const mapped_file *f, bool check_subgroup
         st = ERR(err, CUZK_ERR_FORMAT, "zkey: %s: section 2 (header): bad or truncated q", path);
         goto out;
     }
-    if ((st = iden3_check_prime(p, n8q, PRIME_BLS12_381_Q, "zkey", err))) goto out;
+    if ((st = iden3_check_prime(p, n8q, CURVE_PRIME_Q, "zkey", err))) goto out;
     if (!cursor_u32le(&c, &n8r) || n8r == 0 || n8r > 64 || n8r % 8 || !cursor_take(&c, n8r, &p)) {
         st = ERR(err, CUZK_ERR_FORMAT, "zkey: %s: section 2 (header): bad or truncated r", path);
         goto out;
     }
-    if ((st = iden3_check_prime(p, n8r, PRIME_BLS12_381_R, "zkey", err))) goto out;
+    if ((st = iden3_check_prime(p, n8r, CURVE_PRIME_R, "zkey", err))) goto out;
     if (!cursor_u32le(&c, &n_vars) || !cursor_u32le(&c, &n_public) || !cursor_u32le(&c, &domain) ||
         c.left != 3 * SG1 + 3 * SG2) {
-        st = ERR(err, CUZK_ERR_FORMAT, "zkey: %s: section 2 (header) has a wrong size (%llu bytes, expected 964)",
-                 path, (unsigned long long)t.sec[2].size_bytes);
+        st = ERR(err, CUZK_ERR_FORMAT, "zkey: %s: section 2 (header) has a wrong size (%llu bytes, expected %llu)", path,
+                 (unsigned long long)t.sec[2].size_bytes,
+                 (unsigned long long)(20 + n8q + n8r + 3 * SG1 + 3 * SG2));
         goto out;
     }
     if ((uint64_t)n_public + 1 > n_vars) {

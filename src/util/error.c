@@ -51,7 +51,7 @@ cuzk_status cuzk_error_set(cuzk_error *err, cuzk_status code, const char *file, 
         err->line = line;
         /* messages quote strings from input files: control characters are escaped, so that an
          * error stays one line and cannot drive the terminal (util/text.h) */
-        char raw[sizeof err->msg];
+        char raw[4096]; /* longer than msg: a cut is then marked by text_escape */
         va_list ap;
         va_start(ap, fmt);
         vsnprintf(raw, sizeof raw, fmt, ap);
