@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Install what cuzk needs on a fresh Debian 12 / Ubuntu LTS machine (as root, or with sudo).
-#   tools/install-deps.sh          build: C and C++ compilers, libc headers, make, cmake, pkg-config, jansson
-#   tools/install-deps.sh --test   also the test oracles: GMP, Node.js/npm and the pinned snarkjs
+#   tools/install-deps.sh          build: C and C++ compilers, libc headers, make, cmake, pkg-config,
+#                                  jansson (JSON), OpenSSL (SHA-256); for the daemon (cuzkd): gRPC C++,
+#                                  protobuf-c, libmicrohttpd, toml++
+#   tools/install-deps.sh --test   also the test oracles: GMP, Node.js/npm, the pinned snarkjs and
+#                                  gRPC-js (npm), Go with Debian's grpc-go and protoc-gen-go (daemon tests)
 #   tools/install-deps.sh --fuzz   also clang with libFuzzer (make fuzz)
 # Every package is checked with dpkg-query (a binary on the PATH is not enough: `cc` can be there
 # without libc6-dev), and whatever is missing is installed in one apt-get step. Safe to run again.
@@ -21,11 +24,24 @@ DEPS_BUILD=(
     cmake
     pkg-config
     libjansson-dev # JSON (snarkjs files)
+    libssl-dev     # OpenSSL's SHA-256 (Filecoin challenge derivation)
+    # cuzkd (src/daemon): gRPC C++ callback API, protobuf-c messages, HTTP /metrics, TOML config
+    libgrpc++-dev
+    libprotobuf-c-dev
+    protobuf-c-compiler:protoc-c
+    protobuf-compiler:protoc
+    libmicrohttpd-dev
+    libtomlplusplus-dev
 )
 DEPS_TEST=(
     libgmp-dev     # the independent big-integer oracle of the field tests
     nodejs:node    # runs the pinned snarkjs (tests/js)
     npm:npm
+    # cuzkd tests: the Go client (Debian's grpc-go, GOPATH mode) and its generated messages
+    golang-go:go
+    golang-google-grpc-dev
+    golang-google-protobuf-dev
+    protoc-gen-go:protoc-gen-go
 )
 DEPS_FUZZ=(
     clang          # libFuzzer; its runtime package is checked below
@@ -36,7 +52,7 @@ for a in "$@"; do
     case $a in
         --test) sets+=(TEST) ;;
         --fuzz) sets+=(FUZZ) ;;
-        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
         *) echo "install-deps: unknown option '$a' (--test, --fuzz)" >&2; exit 2 ;;
     esac
 done
@@ -80,8 +96,9 @@ fi
 
 if [[ " ${sets[*]} " == *" TEST "* ]]; then
     # snarkjs pinned by tests/js/package-lock.json: the independent verifier for our proofs.
-    if [ ! -f tests/js/node_modules/snarkjs/build/cli.cjs ]; then
-        echo "install-deps: npm ci (tests/js: snarkjs, pinned)"
+    if [ ! -f tests/js/node_modules/snarkjs/build/cli.cjs ] || [ ! -d tests/js/node_modules/@grpc/grpc-js ] ||
+       [ ! -d tests/js/node_modules/@grpc/proto-loader ]; then
+        echo "install-deps: npm ci (tests/js: snarkjs, @grpc/grpc-js, @grpc/proto-loader, pinned)"
         (cd tests/js && npm ci --no-audit --no-fund --loglevel=error)
     fi
 fi

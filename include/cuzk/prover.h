@@ -83,7 +83,8 @@ typedef struct cuzk_pk_load_opts {
     cuzk_curve curve;         /* expected curve; UNKNOWN (default): any the build supports.
                                  A file of another curve: CUZK_ERR_CURVE */
     cuzk_check_level check;   /* bellperson .params point checks (cuzk.h); DEFAULT = CURVE. The
-                                 .zkey loader always checks every point is on its curve */
+                                 .zkey loader always checks every point is on its curve (BN254: and
+                                 the vk's G2 points in G2); FULL adds every point's subgroup check */
     int nthreads;             /* threads for decoding and checking; 0: all online CPUs */
     cuzk_progress_fn progress;/* progress of decoding a .params (file bytes); NULL: none */
     void *progress_user;

@@ -99,6 +99,11 @@ void wtns_free(wtns *w);
 cuzk_status r1cs_load(r1cs *cs, const char *path, cuzk_error *err);
 /* r1cs_load of a .r1cs image in memory (read during the call only). */
 cuzk_status r1cs_load_mem(r1cs *cs, const uint8_t *data, size_t size, const char *name, cuzk_error *err);
+/* Writes cs as a circom .r1cs file (FORMATS.md section 1; version 1, sections 1 and 2, no wire
+ * labels): the n_public variables after ONE as public inputs (nPubOut 0, nPrvIn 0), coefficients
+ * canonical little-endian, terms in CSR order. r1cs_load gives cs back (same rows, columns and
+ * values). Through a temporary renamed on success. Errors: CUZK_ERR_IO, CUZK_ERR_ARG. */
+cuzk_status r1cs_save(const char *path, const r1cs *cs, cuzk_error *err);
 
 /* Short description of any supported file (zkey, wtns, r1cs, bellperson params/vk, proof/vk
  * JSON): kind, curve, sizes, sections, written into buf (NUL-terminated, truncated to cap). */

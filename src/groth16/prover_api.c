@@ -114,9 +114,9 @@ static cuzk_status load_zkey_any(cuzk_pk **out, const char *path, const uint8_t 
 #endif
     if ((st = check_curve_request(o, err)) != CUZK_OK) return st;
     if ((st = pk_new(&pk, err)) != CUZK_OK) return st;
-    /* BN254: G2 has a cofactor, so the G2 points are checked for the subgroup as well (G1's check is
-     * free there: cofactor 1); BLS12-381 keys keep the on-curve checks only */
-    bool sub = CURVE_ID == CUZK_CURVE_BN254;
+    /* on-curve always; every point's subgroup with check = FULL (the zkey loader checks the BN254
+     * vk's G2 points for the subgroup in any case) */
+    bool sub = o->check == CUZK_CHECK_FULL;
     st = path ? zkey_load(&pk->z, path, sub, err) : zkey_load_mem(&pk->z, bytes, len, "<zkey in memory>", sub, err);
     if (st == CUZK_OK) st = zkey_finish(pk, o, err);
     if (st != CUZK_OK) {
