@@ -6,6 +6,10 @@
  *   bellperson (.params + R1CS + witness): a/b/c = A*w, B*w, C*w plus one A row per input, H by
  *              coset division with g = 7 (roots 7^t), densities select the A/B query scalars.
  * With fixed r, s both give fully determined proofs; the GPU backend must produce the same bytes.
+ * These are the CPU backend's pieces; every front end reaches them (and the GPU backend) through
+ * the one orchestration of src/groth16/prove.h (groth16_prove_start / groth16_prove_finish over a
+ * prover value). groth16_prove_zkey / groth16_prove_bellperson stay as the CPU reference calls
+ * of the tests.
  *
  * Memory: the prover allocates O(m) host scratch (a, b, c: 3m Fr; scalars: n_vars + m scalars)
  * and frees it before returning (small circuits; the pipeline issue moves big frees off the
@@ -114,10 +118,5 @@ cuzk_status groth16_verify(const groth16_vk *vk, const fr *pub, size_t n_pub, co
  * Errors: CUZK_ERR_NOMEM, CUZK_ERR_ARG (domain larger than 2^28). */
 cuzk_status groth16_setup_bellperson(bellperson_params *out, const r1cs *cs, const uint64_t *seed,
                                      int nthreads, cuzk_error *err);
-/* The same, reporting progress through progress(progress_user, stage, done, total) (may be NULL;
- * called from the calling thread and the setup's helper threads, one call at a time). */
-cuzk_status groth16_setup_bellperson_progress(bellperson_params *out, const r1cs *cs, const uint64_t *seed,
-                                              int nthreads, cuzk_progress_fn progress, void *progress_user,
-                                              cuzk_error *err);
 
 #endif
