@@ -73,7 +73,7 @@ uint32_t cuzk_circuit_n_public(const cuzk_circuit *c);
 
 typedef struct cuzk_engine_opts {
     int synthesis_workers;    /* S >= 1 (0: 1) */
-    int finish_workers;       /* F >= 1 (0: 1) */
+    int finish_workers;       /* F >= 1 (0: one per device) */
     int prove_threads;        /* threads inside each start call (0: all online CPUs) */
     int finish_threads;       /* threads inside each finish call (0: 1) */
     int queue_depth;          /* capacity of each inter-stage queue (0: 2) */
@@ -86,9 +86,11 @@ typedef struct cuzk_engine_opts {
     int n_gpu_devices;        /* GPU backend: devices in gpu_devices (0: the one gpu_device) */
     int gpu_devices[CUZK_ENGINE_MAX_DEVICES]; /* CUDA ordinals, distinct; one resident copy of
                                  each circuit per device */
-    int gpu_workers_per_device; /* prove-start workers per device, 1..4 (0: 1). With 2 or more,
-                                 starts overlap on one device: its pool then holds that many
-                                 proofs' peaks at once (gpu_budget_bytes counts one) */
+    int gpu_workers_per_device; /* prove-start workers per device, 1..4 (0: 1; more: CUZK_ERR_ARG).
+                                 The GPU prover runs one start's device stages at a time per
+                                 circuit and device: a second worker overlaps only the host work
+                                 around them (witness hand-off, r/s, bookkeeping). Not yet measured
+                                 on a GPU */
     cuzk_msm_opts msm;        /* GPU MSM tuning (include/cuzk/prover.h); zero: automatic */
     size_t pinned_budget_bytes; /* GPU backend: pinned host memory for witness buffers (pooled,
                                    reused across partitions, pinned by cuzk_engine_preload); at

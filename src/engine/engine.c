@@ -64,7 +64,7 @@ static cuzk_status engine_create_devices(cuzk_engine **out, const cuzk_engine_op
     }
     if (opts) e->o = *opts;
     if (e->o.synthesis_workers <= 0) e->o.synthesis_workers = 1;
-    if (e->o.finish_workers <= 0) e->o.finish_workers = 1;
+    if (e->o.finish_workers <= 0) e->o.finish_workers = n; /* one per device: the finish work scales with them */
     if (e->o.finish_threads <= 0) e->o.finish_threads = 1;
     if (e->o.prove_threads <= 0) e->o.prove_threads = cuzk_num_threads();
     if (e->o.queue_depth <= 0) e->o.queue_depth = 2;
