@@ -357,6 +357,24 @@ cuzk_status gpu_bench_h(gpu_roots convention, int log_m, int warmup, int reps, f
 cuzk_status gpu_bench_fixed_base(int g2, size_t n, int warmup, int reps, float *wall_ms,
                                  float *kernel_ms, cuzk_error *err);
 
+/* ---- BN254 (snarkjs / circom "bn128") -------------------------------------------------------
+ * The same kernels instantiated for BN254 (src/cuda/curve_bn254.cuh); the bytes are those of the
+ * host types of src/curves/bn254/curve.h (bn254_fr, bn254_g1_affine, bn254_g1_jacobian: 4 x uint64
+ * per coordinate, Montgomery). Contracts as gpu_g1_msm and gpu_ntt above, with these differences:
+ *   gpu_bn254_g1_msm: scalars canonical < r of BN254 (any value < 2^255 is accepted and summed as
+ *     an integer).
+ *   gpu_bn254_ntt: the snarkjs roots (5^t, two-adicity 28: 1 <= log_m <= 28), no coset shift.
+ *   gpu_bench_bn254_*: as gpu_bench_g1_msm / gpu_bench_ntt (one vector, forward, snarkjs roots). */
+struct bn254_fr;
+struct bn254_g1_affine;
+struct bn254_g1_jacobian;
+cuzk_status gpu_bn254_g1_msm(struct bn254_g1_jacobian *out, const struct bn254_g1_affine *bases,
+                             const struct scalar256 *scalars, size_t n, cuzk_error *err);
+cuzk_status gpu_bn254_ntt(struct bn254_fr *data, size_t batch, int log_m, gpu_ntt_dir dir, cuzk_error *err);
+cuzk_status gpu_bench_bn254_g1_msm(size_t n, int window_bits, int warmup, int reps, float *times_ms,
+                                   cuzk_error *err);
+cuzk_status gpu_bench_bn254_ntt(int log_m, int warmup, int reps, float *times_ms, cuzk_error *err);
+
 #ifdef __cplusplus
 }
 #endif
