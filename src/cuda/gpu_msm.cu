@@ -971,6 +971,16 @@ extern "C" cuzk_status gpu_g1_bases_upload(gpu_ctx *ctx, gpu_g1_bases **out, con
     return bases_alloc<api_curve>(ctx, out, n, bases, err);
 }
 
+extern "C" cuzk_status gpu_bn254_g1_bases_upload(gpu_ctx *ctx, gpu_g1_bases **out, const struct bn254_g1_affine *bases,
+                                                 size_t n, cuzk_error *err) {
+    GPU_ARG(out, "gpu_bn254_g1_bases_upload: out is NULL");
+    *out = NULL;
+    GPU_ARG(n == 0 || bases, "gpu_bn254_g1_bases_upload: bases is NULL");
+    GPU_ARG(n < ((size_t)1 << 31), "gpu_bn254_g1_bases_upload: n >= 2^31");
+    CTX_ENTER();
+    return bases_alloc<bn254>(ctx, out, n, bases, err);
+}
+
 extern "C" size_t gpu_g1_bases_count(const gpu_g1_bases *b) { return b ? b->n : 0; }
 extern "C" size_t gpu_g1_bases_bytes(const gpu_g1_bases *b) { return b ? b->n * b->pt_bytes : 0; }
 
@@ -991,6 +1001,11 @@ extern "C" void gpu_g1_bases_free(gpu_g1_bases *b) {
 extern "C" cuzk_status gpu_g1_msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs, gpu_msm_stats *stats,
                                       cuzk_error *err) {
     return msm_run<api_curve>(ctx, jobs, n_jobs, 0, stats, err);
+}
+
+extern "C" cuzk_status gpu_bn254_g1_msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs,
+                                            gpu_msm_stats *stats, cuzk_error *err) {
+    return msm_run<bn254>(ctx, jobs, n_jobs, 0, stats, err);
 }
 
 extern "C" void gpu_msm_set_accumulation(gpu_msm_accum mode) {

@@ -665,8 +665,9 @@ extern "C" cuzk_status gpu_ntt(struct fr *data, size_t batch, int log_m, gpu_ntt
 }
 
 extern "C" cuzk_status gpu_bn254_ntt(struct bn254_fr *data, size_t batch, int log_m, gpu_ntt_dir dir,
-                                     cuzk_error *err) {
-    return ntt_host<bn254>(data, batch, log_m, dir, GPU_ROOTS_SNARKJS, NULL, err);
+                                     gpu_roots roots, const struct bn254_fr *shift, cuzk_error *err) {
+    GPU_ARG(roots == GPU_ROOTS_SNARKJS, "gpu_bn254_ntt: BN254 has only the snarkjs roots (5^t)");
+    return ntt_host<bn254>(data, batch, log_m, dir, GPU_ROOTS_SNARKJS, shift, err);
 }
 
 extern "C" cuzk_status gpu_h_bellperson_async(void *stream, struct fr *d_a, struct fr *d_b,
