@@ -317,8 +317,7 @@ TEST(gpu_bn254, prove_fixtures_byte_identical_to_cpu) {
         char *a = (char *)test_slurp(out[0], &na), *b = (char *)test_slurp(out[1], &nb);
         char *r = (char *)test_slurp(bn_fx(circ[i], "proof_fixed.json"), &nr);
         REQUIRE(a && b && r);
-        if (nr && r[nr - 1] == '
-') r[--nr] = 0; /* refprove.mjs adds a newline */
+        if (nr && r[nr - 1] == '\n') r[--nr] = 0; /* refprove.mjs adds a newline */
         CHECK_MSG(na > 0 && na == nb && !memcmp(a, b, na), "%s: GPU proof differs from CPU proof", circ[i]);
         CHECK_MSG(nb == nr && !memcmp(b, r, nr), "%s: GPU proof differs from snarkjs's proof_fixed.json", circ[i]);
         free(a);
