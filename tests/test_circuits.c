@@ -14,6 +14,7 @@
 #include "gadgets/merkle.h"
 #include "gadgets/sha256.h"
 #include "r1cs/pce.h"
+#include "groth16/groth16.h"
 
 /* ---- helpers shared with the filecoin suite (test_filecoin.h) ---- */
 bool model_lookup(const char *kind, const char *name, const char *key, uint64_t *out) {
@@ -469,6 +470,25 @@ TEST(circuits, pce_save_load_roundtrip) {
         CHECK_MEM(m1[k]->col, m2[k]->col, m1[k]->nnz * sizeof(uint32_t));
         CHECK_MEM(m1[k]->coef_id, m2[k]->coef_id, m1[k]->nnz * sizeof(uint32_t));
         CHECK_MEM(m1[k]->coef, m2[k]->coef, m1[k]->n_coef * sizeof(fr));
+    }
+    /* the loaded R1CS gives the same proof (fixed r, s) as the recorded one, and it verifies */
+    {
+        fr *w = NULL;
+        size_t nw = 0;
+        REQUIRE(cs_witness(&c, &w, &nw) == CUZK_OK);
+        bellperson_params bp;
+        uint64_t seed = test_rand64();
+        REQUIRE(groth16_setup_bellperson(&bp, &r, &seed, 0, &e) == CUZK_OK);
+        fr rr, ss;
+        fr_from_u64(&rr, test_rand64());
+        fr_from_u64(&ss, test_rand64());
+        groth16_proof p1, p2;
+        REQUIRE(groth16_prove_bellperson(&p1, &bp, &r, w, nw, &rr, &ss, 0, NULL, &e) == CUZK_OK);
+        REQUIRE(groth16_prove_bellperson(&p2, &bp, &back, w, nw, &rr, &ss, 0, NULL, &e) == CUZK_OK);
+        CHECK(!memcmp(&p1, &p2, sizeof p1));
+        CHECK_MSG(groth16_verify(&bp.vk, w + 1, r.n_public, &p2, &e) == CUZK_OK, "%s", e.msg);
+        bellperson_params_free(&bp);
+        free(w);
     }
     r1cs_free(&back);
     /* truncated and corrupted files are refused */
