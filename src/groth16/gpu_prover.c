@@ -58,7 +58,7 @@ static cuzk_status nogpu_bind(void **state, const groth16_key *k, const groth16_
     return ERR(err, CUZK_ERR_UNSUPPORTED, "this build has no CUDA backend (built without nvcc or with -DCUZK_CUDA=OFF)");
 }
 static void nogpu_unbind(void *state) { (void)state; }
-static size_t nogpu_start_bytes(void *state, int nthreads) { (void)state; (void)nthreads; return 0; }
+static size_t nogpu_start_bytes(const groth16_key *k, int nthreads) { (void)k; (void)nthreads; return 0; }
 static cuzk_status nogpu_start(void *state, groth16_pending **out, const fr *w, size_t n_w, const fr *r, const fr *s,
                                int nthreads, groth16_release_fn release, void *release_ctx, groth16_timings *t,
                                cuzk_error *err) {
@@ -313,6 +313,28 @@ cuzk_status groth16_gpu_prover_create_on(groth16_gpu_prover **out, groth16_gpu_s
     if ((st = gpu_copy_h2d_async(gp->ctx, gp->d_idx_b, gp->idx_b, gp->n_b * sizeof(uint32_t), err)) != CUZK_OK) goto out;
     if ((st = gpu_sync(gp->ctx, err)) != CUZK_OK) goto out;
     gp->resident_bytes = gpu_r1cs_bytes(gp->d_cs) + ba + bb;
+    {
+        /* What the first proof would otherwise do on its critical path, outside every timed stage:
+         * grow the MSM's pinned host scratch (a cudaFreeHost + cudaHostAlloc with the stream
+         * drained, slow when the SRS store has tens of GB pinned and the page cache is full of the
+         * mapped .params) and the device pool to one proof's peak. Done here, at preload; if the
+         * pool cannot take the peak now, proofs still try (the peak is an upper bound). */
+        size_t n_max = gp->n_a;
+        if (gp->n_b > n_max) n_max = gp->n_b;
+        if (gp->n_aux > n_max) n_max = gp->n_aux;
+        if (gp->m - 1 > n_max) n_max = gp->m - 1;
+        double tr = now_ms();
+        cuzk_error rerr = {0};
+        cuzk_status rst = gpu_g1_msm_reserve(gp->ctx, n_max, groth16_gpu_proof_device_bytes(gp), &rerr);
+        if (rst == CUZK_ERR_DEVICE) {
+            st = ERR(err, rst, "%s", rerr.msg);
+            goto out;
+        }
+        cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: MSM host scratch and pool reserved for one proof "
+                 "(%.2f GiB) in %.0f ms%s%s", gpu_ctx_device(gp->ctx),
+                 (double)groth16_gpu_proof_device_bytes(gp) / (1u << 30), now_ms() - tr,
+                 rst == CUZK_OK ? "" : ": not reserved: ", rst == CUZK_OK ? "" : rerr.msg);
+    }
     cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: circuit resident (%.2f GiB: matrices, selections) in %.0f ms",
              gpu_ctx_device(gp->ctx), (double)gp->resident_bytes / (1u << 30), now_ms() - t0);
     *out = gp;
@@ -408,11 +430,13 @@ cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *g
         {gp->h, 0, m - 1, d_a, GPU_SCALARS_MONTGOMERY, NULL, (struct g1_jacobian *)&pend->mr.h},
     };
     gpu_msm_stats ms[4];
+    double msm_wall[4];
     static const char *const msm_name[4] = {"A", "B1", "L", "H"};
     for (int j = 0; j < 4; j++) {
         memset(&ms[j], 0, sizeof ms[j]);
         double tw = now_ms();
         if ((st = gpu_g1_msm_run(ctx, &jobs[j], 1, &ms[j], err)) != CUZK_OK) goto out;
+        msm_wall[j] = now_ms() - tw;
         cuzk_log(CUZK_LOG_DEBUG,
                  "GPU MSM %s: n %zu (0: %zu, 1: %zu, other: %zu) classify %.2f ones %.2f tail %.2f (digits %.2f sort "
                  "%.2f buckets %.2f accumulate %.2f reduce %.2f, %zu chunks) events %.2f ms, wall %.2f ms",
@@ -420,12 +444,13 @@ cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *g
                  ms[j].tail_ms, ms[j].tail_digits_ms, ms[j].tail_sort_ms, ms[j].tail_buckets_ms, ms[j].tail_accum_ms,
                  ms[j].tail_reduce_ms, ms[j].tail_chunks, ms[j].total_ms, now_ms() - tw);
     }
-    t1 = now_ms();
-    tm.msm_a_ms = ms[0].total_ms;
-    tm.msm_b1_ms = ms[1].total_ms;
-    tm.msm_l_ms = ms[2].total_ms;
-    tm.msm_h_ms = ms[3].total_ms;
-    t0 = t1;
+    /* each MSM stage is the wall time of its call on this thread: the GPU's event time (in the
+     * debug line above) plus what the host does around it (scratch, launches, the result's
+     * readback and Horner sum), so that the stages account for the whole call */
+    tm.msm_a_ms = msm_wall[0];
+    tm.msm_b1_ms = msm_wall[1];
+    tm.msm_l_ms = msm_wall[2];
+    tm.msm_h_ms = msm_wall[3];
 
     pend->alpha1 = gp->p->vk.alpha1;
     pend->beta1 = gp->p->vk.beta1;
@@ -460,6 +485,7 @@ typedef struct gpu_backend_state {
     groth16_gpu_prover *gp;      /* bellperson */
     gpu_ctx *ctx;                /* snarkjs */
     gpu_g1_bases *q[4];          /* snarkjs: A, B1, L (= the zkey's C), H */
+    groth16_gpu_srs *srs;        /* bellperson: a borrowed resident SRS, or NULL */
     size_t zkey_bytes;
     cuzk_msm_opts msm;           /* carried for the device MSM (not yet applied: prover.h) */
     pthread_mutex_t mu;          /* snarkjs: one start at a time */
@@ -483,6 +509,7 @@ static cuzk_status gpu_bind(void **state, const groth16_key *k, const groth16_ba
     pthread_mutex_init(&g->mu, NULL);
     g->k = k;
     g->msm = cfg->msm;
+    g->srs = cfg->gpu_srs;
     if (k->convention == CUZK_CONVENTION_BELLPERSON) {
         if (CURVE_ID != CUZK_CURVE_BLS12_381) { st = ERR(err, CUZK_ERR_UNSUPPORTED, "the bellperson convention is BLS12-381 only"); goto out; }
         if (!k->p || !k->cs) { st = ERR(err, CUZK_ERR_ARG, "gpu backend: bellperson key without parameters or circuit"); goto out; }
@@ -531,39 +558,40 @@ static cuzk_status zkey_gpu_msm(void *ctx, g1_jacobian *out, groth16_query q, co
     return st;
 }
 
-/* snarkjs stage: the H step with the NTTs on the GPU, the pointwise products on the host; the
- * same values as h_snarkjs (src/poly/ntt.h). */
+/* snarkjs stage: the H step on the device, fused (gpu_h_snarkjs_async on the prover's context:
+ * the same values as h_snarkjs of src/poly/ntt.h); a (the result) comes back, b and c are not
+ * read after H by groth16_zkey_start. */
 static cuzk_status zkey_gpu_h(void *ctx, const ntt_domain *d, fr *a, fr *b, fr *c, int nthreads, cuzk_error *err) {
-    (void)ctx;
-    (void)nthreads;
-    size_t m = d->m;
+    gpu_backend_state *g = ctx;
+    if (d->log_m < 1) { /* a domain of one point: nothing for the device to do */
+        h_snarkjs(d, a, b, c, nthreads);
+        return CUZK_OK;
+    }
+    size_t bytes = d->m * sizeof(fr);
+    void *d_a = NULL, *d_b = NULL, *d_c = NULL;
     cuzk_status st;
-    /* C = A*B on the rows; the odd coset of the 2m domain: shift = omega_2m, omega_2m^2 = omega_m */
-    for (size_t i = 0; i < m; i++) fr_mul(&c[i], &a[i], &b[i]);
-    ntt_domain d2 = {0};
-    if ((st = ntt_domain_init(&d2, d->log_m + 1, NTT_ROOTS_SNARKJS)) != CUZK_OK)
-        return ERR(err, st, "H: domain 2^%d", d->log_m + 1);
-    fr shift = d2.omega;
-    ntt_domain_free(&d2);
-    fr *v[3] = {a, b, c};
-    for (int i = 0; i < 3; i++) {
-        if ((st = gpu_ntt((struct fr *)v[i], 1, d->log_m, GPU_NTT_INVERSE, GPU_ROOTS_SNARKJS, NULL, err)) != CUZK_OK)
-            return st;
-        if ((st = gpu_ntt((struct fr *)v[i], 1, d->log_m, GPU_NTT_FORWARD, GPU_ROOTS_SNARKJS, (const struct fr *)&shift,
-                          err)) != CUZK_OK)
-            return st;
-    }
-    for (size_t i = 0; i < m; i++) {
-        fr_mul(&a[i], &a[i], &b[i]);
-        fr_sub(&a[i], &a[i], &c[i]);
-    }
-    return CUZK_OK;
+    if ((st = gpu_buf_alloc(g->ctx, &d_a, bytes, err)) != CUZK_OK) goto out;
+    if ((st = gpu_buf_alloc(g->ctx, &d_b, bytes, err)) != CUZK_OK) goto out;
+    if ((st = gpu_buf_alloc(g->ctx, &d_c, bytes, err)) != CUZK_OK) goto out;
+    if ((st = gpu_copy_h2d_async(g->ctx, d_a, a, bytes, err)) != CUZK_OK) goto out;
+    if ((st = gpu_copy_h2d_async(g->ctx, d_b, b, bytes, err)) != CUZK_OK) goto out;
+    if ((st = gpu_h_snarkjs_async(gpu_ctx_stream(g->ctx), d_a, d_b, d_c, d->log_m, err)) != CUZK_OK) goto out;
+    if ((st = gpu_copy_d2h_async(g->ctx, a, d_a, bytes, err)) != CUZK_OK) goto out;
+    st = gpu_sync(g->ctx, err);
+out:
+    gpu_buf_free(g->ctx, d_a);
+    gpu_buf_free(g->ctx, d_b);
+    gpu_buf_free(g->ctx, d_c);
+    return st;
 }
 
-static size_t gpu_start_bytes_ops(void *vs, int nthreads) {
-    gpu_backend_state *g = vs;
-    if (g->gp) return groth16_gpu_start_bytes(g->gp);
-    return groth16_zkey_start_bytes(g->k->z) + 0 * (size_t)nthreads;
+static size_t gpu_start_bytes_ops(const groth16_key *k, int nthreads) {
+    (void)nthreads;
+    /* bellperson: the pending and its B scalars (a/b/c, H and the MSM scratch live on the device);
+     * snarkjs: the host stages of groth16_zkey_start */
+    if (k->convention == CUZK_CONVENTION_BELLPERSON)
+        return sizeof(groth16_pending) + (size_t)k->p->n_b_g2 * sizeof(scalar256) + 4096;
+    return groth16_zkey_start_bytes(k->z);
 }
 
 static cuzk_status gpu_start_ops(void *vs, groth16_pending **out, const fr *w, size_t n_w, const fr *r, const fr *s,
@@ -580,7 +608,9 @@ static cuzk_status gpu_start_ops(void *vs, groth16_pending **out, const fr *w, s
 
 static size_t gpu_device_bytes_ops(void *vs) {
     gpu_backend_state *g = vs;
-    return g->gp ? groth16_gpu_prover_device_bytes(g->gp) : g->zkey_bytes;
+    /* a borrowed SRS (held by an SRS store) is resident for this prover too */
+    if (g->gp) return groth16_gpu_prover_device_bytes(g->gp) + (g->srs ? groth16_gpu_srs_bytes(g->srs) : 0);
+    return g->zkey_bytes;
 }
 static size_t gpu_proof_device_bytes_ops(void *vs) {
     gpu_backend_state *g = vs;

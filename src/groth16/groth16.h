@@ -6,6 +6,10 @@
  *   bellperson (.params + R1CS + witness): a/b/c = A*w, B*w, C*w plus one A row per input, H by
  *              coset division with g = 7 (roots 7^t), densities select the A/B query scalars.
  * With fixed r, s both give fully determined proofs; the GPU backend must produce the same bytes.
+ * These are the CPU backend's pieces; every front end reaches them (and the GPU backend) through
+ * the one orchestration of src/groth16/prove.h (groth16_prove_start / groth16_prove_finish over a
+ * prover value). groth16_prove_zkey / groth16_prove_bellperson stay as the CPU reference calls
+ * of the tests.
  *
  * Memory: the prover allocates O(m) host scratch (a, b, c: 3m Fr; scalars: n_vars + m scalars)
  * and frees it before returning (small circuits; the pipeline issue moves big frees off the
@@ -102,8 +106,9 @@ void groth16_pending_free(groth16_pending *pend);
 /* e(A, B) == e(alpha, beta) e(sum pub_i ic_i, gamma) e(C, delta), pub[0..n_pub) without the
  * leading ONE. Also checks the proof points are on their curves and in their subgroups.
  * Returns CUZK_OK (valid), CUZK_ERR_INVALID (not valid; reason in err), CUZK_ERR_MISMATCH
- * (n_pub != vk->n_public), CUZK_ERR_POINT (a degenerate key: gamma2 or delta2 at infinity, which
- * would accept forged proofs). */
+ * (n_pub != vk->n_public), CUZK_ERR_POINT (a degenerate key: alpha1, beta2, gamma2, delta2 or an
+ * IC point at infinity, which would accept forged proofs); a proof point at infinity is
+ * CUZK_ERR_INVALID, the point named. */
 cuzk_status groth16_verify(const groth16_vk *vk, const fr *pub, size_t n_pub, const groth16_proof *p,
                            cuzk_error *err);
 

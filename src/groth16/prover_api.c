@@ -234,7 +234,7 @@ cuzk_status cuzk_pk_describe(const cuzk_pk *pk, cuzk_pk_info *out, cuzk_error *e
     memset(out, 0, sizeof *out);
     out->curve = pk->key.curve;
     out->convention = pk->key.convention;
-    out->n_constraints = pk->has_cs ? pk->cs.n_constraints : 0;
+    out->n_constraints = pk->has_cs ? pk->cs.n_constraints : pk->key.z ? pk->key.z->n_constraints : 0;
     out->n_public = groth16_key_n_public(&pk->key);
     out->n_vars = (uint32_t)groth16_key_n_vars(&pk->key);
     out->domain_size = (uint32_t)groth16_key_domain(&pk->key);
@@ -359,10 +359,11 @@ static cuzk_status encode_proof(cuzk_proof *out, cuzk_curve curve, const groth16
     memset(out, 0, sizeof *out);
     out->curve = curve;
     out->n_public = n_pub;
-#ifndef CUZK_CURVE_BOUND_BN254 /* the 192-byte zcash encoding exists for BLS12-381 only */
-    bellperson_proof_encode(out->bellperson, proof);
-    out->has_bellperson = 1;
-#endif
+    const groth16_curve *gc = groth16_curve_get(curve);
+    if (gc && gc->proof_encode && gc->proof_bytes == CUZK_PROOF_BELLPERSON_BYTES) {
+        gc->proof_encode(out->bellperson, proof);
+        out->has_bellperson = 1;
+    }
     out->proof_json = proof_json_text(proof);
     out->public_json = public_json_text(pub, n_pub);
     if (n_pub) out->public_inputs = malloc((size_t)n_pub * CUZK_FR_BYTES);
@@ -408,7 +409,7 @@ cuzk_status cuzk_prove(cuzk_prover *p, cuzk_proof *out, const cuzk_witness *w, c
     tm.n_vars = (uint32_t)groth16_key_n_vars(k);
     tm.n_public = groth16_key_n_public(k);
     tm.domain_size = (uint32_t)groth16_key_domain(k);
-    tm.constraints = p->pk->has_cs ? p->pk->cs.n_constraints : 0;
+    tm.constraints = p->pk->has_cs ? p->pk->cs.n_constraints : p->pk->key.z ? p->pk->key.z->n_constraints : 0;
     if (o->check_witness && !p->pk->has_cs) {
         st = ERR(err, CUZK_ERR_ARG, "check_witness needs the circuit: load the zkey with its r1cs (cuzk_pk_load_opts.r1cs_path)");
         goto out;
