@@ -265,7 +265,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     if (params_path) {
         srs_store_opts so = {0};
         so.check = params_check;
-        so.ops = gb == GROTH16_BACKEND_GPU ? groth16_gpu_srs_ops(device) : NULL;
+        so.ops = gb == GROTH16_BACKEND_GPU ? srs_gpu_ops(device) : NULL;
         srs_entry_info inf;
         cuzk_status st = srs_store_create(&store, &so, &err);
         t0 = now_ms();

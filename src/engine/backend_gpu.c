@@ -10,9 +10,6 @@
 #include "groth16/gpu_prover.h"
 #include "groth16/prover_internal.h"
 #include "util/log.h"
-#ifdef CUZK_HAVE_CUDA
-#include "cuda/gpu.h"
-#endif
 
 #define GPU_BACKEND_MAX_CIRCUITS 16
 #define GPU_BACKEND_MAX_PINNED 64
@@ -134,7 +131,7 @@ static void *gpu_witness_alloc(void *ctx, size_t bytes) {
     /* cudaHostAlloc pins page by page (about 1 s per 4 GiB): done once per buffer, then reused */
     pthread_mutex_unlock(&g->mu);
     cuzk_error e = {0};
-    if (gpu_host_alloc_pinned(&ptr, bytes, &e) != CUZK_OK) {
+    if (groth16_gpu_pinned_alloc(&ptr, bytes, &e) != CUZK_OK) {
         cuzk_log(CUZK_LOG_WARN, "pinned witness buffer of %zu bytes: %s (using pageable memory)", bytes, e.msg);
         pthread_mutex_lock(&g->mu);
         ptr = NULL;
@@ -194,7 +191,7 @@ static void gpu_destroy(void *ctx) {
     if (!g) return;
     for (size_t i = 0; i < g->n; i++) groth16_gpu_prover_destroy(g->c[i].gp);
 #ifdef CUZK_HAVE_CUDA
-    for (size_t i = 0; i < g->n_pin; i++) gpu_host_free_pinned(g->pin[i].ptr);
+    for (size_t i = 0; i < g->n_pin; i++) groth16_gpu_pinned_free(g->pin[i].ptr);
 #endif
     pthread_mutex_destroy(&g->mu);
     free(g);

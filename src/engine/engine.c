@@ -18,7 +18,7 @@
 #include <time.h>
 
 #include "engine/engine_internal.h"
-#include "engine/reaper.h"
+#include "util/reaper.h"
 #include "groth16/backend.h"
 #include "util/log.h"
 #include "util/outfile.h"

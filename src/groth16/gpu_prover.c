@@ -26,7 +26,6 @@ cuzk_status groth16_gpu_srs_create(groth16_gpu_srs **out, const bellperson_param
 }
 size_t groth16_gpu_srs_bytes(const groth16_gpu_srs *srs) { (void)srs; return 0; }
 void groth16_gpu_srs_free(groth16_gpu_srs *srs) { (void)srs; }
-const struct srs_device_ops *groth16_gpu_srs_ops(int device) { (void)device; return NULL; }
 cuzk_status groth16_gpu_prover_create_on(groth16_gpu_prover **out, groth16_gpu_srs *srs, const bellperson_params *p,
                                          const r1cs *cs, cuzk_error *err) {
     (void)srs; (void)p; (void)cs;
@@ -49,12 +48,17 @@ cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *g
     if (t) memset(t, 0, sizeof *t);
     return ERR(err, CUZK_ERR_UNSUPPORTED, "this build has no CUDA backend");
 }
+cuzk_status groth16_gpu_pinned_alloc(void **out, size_t bytes, cuzk_error *err) {
+    (void)bytes;
+    if (out) *out = NULL;
+    return ERR(err, CUZK_ERR_UNSUPPORTED, "this build has no CUDA backend");
+}
+void groth16_gpu_pinned_free(void *p) { (void)p; }
 
 #else
 
 #include "cuda/gpu.h"
 #include "cuda/gpu_r1cs.h"
-#include "srs/store.h"
 
 struct groth16_gpu_srs {
     gpu_ctx *ctx;
@@ -96,43 +100,10 @@ out:
     return st;
 }
 
-/* ---- srs_device_ops for the SRS store ---- */
-static void *ops_pinned_alloc(void *ctx, size_t bytes) {
-    (void)ctx;
-    void *p = NULL;
-    cuzk_error e = {0};
-    return gpu_host_alloc_pinned(&p, bytes, &e) == CUZK_OK ? p : NULL;
+cuzk_status groth16_gpu_pinned_alloc(void **out, size_t bytes, cuzk_error *err) {
+    return gpu_host_alloc_pinned(out, bytes, err);
 }
-static void ops_pinned_free(void *ctx, void *h_ptr, size_t bytes) {
-    (void)ctx;
-    (void)bytes;
-    gpu_host_free_pinned(h_ptr);
-}
-static cuzk_status ops_upload(void *ctx, void **d_handle, size_t *bytes, const bellperson_params *params, cuzk_error *err) {
-    groth16_gpu_srs *srs = NULL;
-    cuzk_status st = groth16_gpu_srs_create(&srs, params, (int)(intptr_t)ctx, err);
-    *d_handle = srs;
-    *bytes = groth16_gpu_srs_bytes(srs);
-    return st;
-}
-static void ops_device_free(void *ctx, void *d_handle, size_t bytes) {
-    (void)ctx;
-    (void)bytes;
-    groth16_gpu_srs_free(d_handle);
-}
-static srs_device_ops g_srs_ops[16];
-static pthread_once_t g_srs_ops_once = PTHREAD_ONCE_INIT;
-static void srs_ops_init(void) {
-    for (int d = 0; d < 16; d++) {
-        srs_device_ops o = {(void *)(intptr_t)d, ops_pinned_alloc, ops_pinned_free, NULL, ops_upload, ops_device_free};
-        g_srs_ops[d] = o;
-    }
-}
-const struct srs_device_ops *groth16_gpu_srs_ops(int device) {
-    if (device < 0 || device >= 16) return NULL;
-    pthread_once(&g_srs_ops_once, srs_ops_init);
-    return &g_srs_ops[device];
-}
+void groth16_gpu_pinned_free(void *p) { gpu_host_free_pinned(p); }
 
 struct groth16_gpu_prover {
     gpu_ctx *ctx;                /* the SRS's */

@@ -79,6 +79,21 @@ typedef struct r1cs {
 
 void r1cs_free(r1cs *cs);
 
+/* ---- circom / snarkjs files <-> CSR (r1cs_file.c, over the containers of src/formats) -------- */
+
+/* .r1cs -> CSR; n_public = nOutputs + nPubInputs. Coefficients converted to Montgomery form and
+ * deduplicated into each matrix's coefficient table (zero coefficients are kept as terms); rows
+ * keep file term order. Custom-gate sections are rejected as unsupported. Errors as the loaders
+ * of src/formats/snarkjs.h; *cs is zeroed on error. */
+cuzk_status r1cs_load(r1cs *cs, const char *path, cuzk_error *err);
+
+/* Writes section 4 of a .zkey (src/formats/snarkjs.h zkey_writer) from cs: for each row j in
+ * order, its A terms then its B terms (CSR order = file term order), then the n_public + 1 input
+ * rows (A, row n_constraints + i, wire i, value 1). Encoding runs over nthreads threads. Errors
+ * are sticky in the writer and reported by zkey_writer_close. */
+struct zkey_writer;
+void zkey_writer_coefs(struct zkey_writer *w, const r1cs *cs, int nthreads);
+
 /* ---- building a csr_matrix ----------------------------------------------------------------
  * Rows are appended in order: push the nonzeros of a row (csr_builder_push, or csr_builder_coef
  * once per value then csr_builder_push_id), then close it (csr_builder_end_row); finally
