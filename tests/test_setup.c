@@ -22,7 +22,7 @@
 #include "msm/fixed_base.h"
 #include "poly/ntt.h"
 #include "r1cs/synthetic.h"
-#include "util/progress.h"
+#include "cli/progress.h"
 #include "util/timer.h"
 
 #define CLI CUZK_CLI_PATH
