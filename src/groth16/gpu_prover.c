@@ -54,6 +54,9 @@ cuzk_status groth16_gpu_pinned_alloc(void **out, size_t bytes, cuzk_error *err) 
     return ERR(err, CUZK_ERR_UNSUPPORTED, "this build has no CUDA backend");
 }
 void groth16_gpu_pinned_free(void *p) { (void)p; }
+void groth16_gpu_prover_set_msm(groth16_gpu_prover *gp, int window_bits, size_t chunk_points) {
+    (void)gp; (void)window_bits; (void)chunk_points;
+}
 
 #else
 
@@ -119,8 +122,15 @@ struct groth16_gpu_prover {
     uint32_t *idx_b;             /* host copy of the B selection (for the B_G2 scalars) */
     size_t n_a, n_b;
     size_t resident_bytes;
+    gpu_msm_tuning msm;          /* the four G1 MSMs' tuning (zeros: automatic) */
     pthread_mutex_t mu;          /* one start at a time */
 };
+
+void groth16_gpu_prover_set_msm(groth16_gpu_prover *gp, int window_bits, size_t chunk_points) {
+    if (!gp) return;
+    gp->msm.window_bits = window_bits > 0 ? window_bits : 0;
+    gp->msm.chunk_points = chunk_points;
+}
 
 void groth16_gpu_prover_destroy(groth16_gpu_prover *gp) {
     if (!gp) return;
@@ -148,7 +158,7 @@ size_t groth16_gpu_proof_device_bytes(const groth16_gpu_prover *gp) {
     if (gp->n_b > n_max) n_max = gp->n_b;
     if (gp->n_aux > n_max) n_max = gp->n_aux;
     if (gp->m - 1 > n_max) n_max = gp->m - 1;
-    return ((size_t)gp->cs->n_vars + 3 * gp->m) * sizeof(fr) + gpu_g1_msm_scratch_bytes(n_max);
+    return ((size_t)gp->cs->n_vars + 3 * gp->m) * sizeof(fr) + gpu_g1_msm_scratch_bytes(n_max, &gp->msm);
 }
 void groth16_gpu_prover_mem(const groth16_gpu_prover *gp, size_t *pool_reserved, size_t *device_used) {
     *pool_reserved = *device_used = 0;
@@ -338,10 +348,11 @@ cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *g
 
     /* 3. the four G1 MSMs in one call, scalars straight from the device witness and H */
     gpu_msm_job jobs[4] = {
-        {gp->a, 0, gp->n_a, d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_a, (struct g1_jacobian *)&pend->mr.a},
-        {gp->b_g1, 0, gp->n_b, d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_b, (struct g1_jacobian *)&pend->mr.b1},
-        {gp->l, 0, gp->n_aux, d_w + gp->n_inputs, GPU_SCALARS_MONTGOMERY, NULL, (struct g1_jacobian *)&pend->mr.c},
-        {gp->h, 0, m - 1, d_a, GPU_SCALARS_MONTGOMERY, NULL, (struct g1_jacobian *)&pend->mr.h},
+        {gp->a, 0, gp->n_a, d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_a, (struct g1_jacobian *)&pend->mr.a, gp->msm},
+        {gp->b_g1, 0, gp->n_b, d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_b, (struct g1_jacobian *)&pend->mr.b1, gp->msm},
+        {gp->l, 0, gp->n_aux, d_w + gp->n_inputs, GPU_SCALARS_MONTGOMERY, NULL, (struct g1_jacobian *)&pend->mr.c,
+         gp->msm},
+        {gp->h, 0, m - 1, d_a, GPU_SCALARS_MONTGOMERY, NULL, (struct g1_jacobian *)&pend->mr.h, gp->msm},
     };
     gpu_msm_stats ms[4];
     static const char *const msm_name[4] = {"A", "B1", "L", "H"};

@@ -91,6 +91,12 @@ cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *g
                                     const fr *r, const fr *s, int nthreads, groth16_release_fn release,
                                     void *release_ctx, groth16_timings *t, cuzk_error *err);
 
+/* Tuning of the prover's four G1 MSMs (src/cuda/gpu.h gpu_msm_tuning): window_bits 0 = automatic
+ * (lg n - 4, at most 16), else clamped to 2..22; chunk_points 0 = automatic (2^25), else at least
+ * 64. Proofs do not depend on it (only time and scratch do); groth16_gpu_proof_device_bytes
+ * follows it. Must not race with a start on the same prover. NULL gp: no-op. */
+void groth16_gpu_prover_set_msm(groth16_gpu_prover *gp, int window_bits, size_t chunk_points);
+
 /* Upper bound of the host bytes a start allocates (pending + B scalars). */
 size_t groth16_gpu_start_bytes(const groth16_gpu_prover *gp);
 
