@@ -9,9 +9,7 @@
 #include <unistd.h>
 
 #include "cuzk/groth16.h"
-#include "ec/ec.h"
-#include "msm/msm.h"
-#include "poly/ntt.h"
+#include "curves/bls12_381/curve.h"
 #include "util/parallel.h"
 #include "util/rng.h"
 #include "util/timer.h"

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ec/ec.h"
+#include "curves/bls12_381/curve.h"
 #include "formats/bellperson.h"
 #include "formats/mapped_file.h"
 #include "util/parallel.h"

@@ -4,7 +4,7 @@
 #include "test.h"
 #include "test_rand.h"
 
-#include "ec/ec.h"
+#include "curves/bls12_381/curve.h"
 #include "formats/bellperson.h"
 #include "formats/json.h"
 #include "formats/snarkjs.h"

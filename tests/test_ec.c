@@ -5,7 +5,7 @@
  */
 #include "test.h"
 #include "test_rand.h"
-#include "ec/ec.h"
+#include "curves/bls12_381/curve.h"
 
 /* ---- random field elements, scalars and points -------------------------------------------- */
 

@@ -1,6 +1,6 @@
 /* Field arithmetic against GMP (independent big-integer oracle), random inputs and edge values. */
 #include "test.h"
-#include "ff/fields.h"
+#include "curves/bls12_381/curve.h"
 
 #ifdef CUZK_HAVE_GMP
 #include <gmp.h>

@@ -15,10 +15,7 @@ TEST(gpu, available) { SKIP("built without CUDA"); }
 #include "cuda/gpu_r1cs.h"
 #include "gpu_test.h"
 #include "test_csr.h"
-#include "ec/ec.h"
-#include "ff/fields.h"
-#include "msm/msm.h"
-#include "poly/ntt.h"
+#include "curves/bls12_381/curve.h"
 
 
 static void check_status(cuzk_status st, const cuzk_error *e, const char *what) {

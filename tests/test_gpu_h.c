@@ -14,8 +14,7 @@ TEST(gpu_h, available) { SKIP("built without CUDA"); }
 
 #include "cuda/gpu.h"
 #include "gpu_test.h"
-#include "ff/fields.h"
-#include "poly/ntt.h"
+#include "curves/bls12_381/curve.h"
 
 
 static void fill_fr(fr *v, size_t n) {

@@ -19,9 +19,7 @@ TEST(gpu_msm, available) { SKIP("built without CUDA"); }
 
 #include "cuda/gpu.h"
 #include "gpu_test.h"
-#include "ec/ec.h"
-#include "ff/fields.h"
-#include "msm/msm.h"
+#include "curves/bls12_381/curve.h"
 
 
 #define CHECK_OK(call)                                                                         \

@@ -1,4 +1,4 @@
-/* gpu_setup suite: device Fp2 arithmetic against the host fp2 (src/ff/fields.h), and the GPU
+/* gpu_setup suite: device Fp2 arithmetic against the host fp2 (src/curves/bls12_381/curve.h), and the GPU
  * fixed-base batch scalar multiplication (src/cuda/gpu.h: gpu_g1_fixed_base, gpu_g2_fixed_base)
  * against g1_mul_fr / g2_mul_fr + to-affine, byte for byte. Skips without CUDA at build time or
  * without a device at run time. */
@@ -14,8 +14,7 @@ TEST(gpu_setup, available) { SKIP("built without CUDA"); }
 
 #include "cuda/gpu.h"
 #include "gpu_test.h"
-#include "ec/ec.h"
-#include "ff/fields.h"
+#include "curves/bls12_381/curve.h"
 
 
 static void rand_fp(fp *v) {

@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 
-#include "msm/msm.h"
+#include "curves/bls12_381/curve.h"
 #include "test.h"
 
 static const uint64_t R_MOD[4] = BLS12_381_FR_MODULUS;

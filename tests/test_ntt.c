@@ -7,7 +7,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 
-#include "poly/ntt.h"
+#include "curves/bls12_381/curve.h"
 #include "test.h"
 
 /* Uniform below 2^254 < r: any value < r is a valid Montgomery representation. Cheap, so the

@@ -6,9 +6,8 @@
 
 #include <time.h>
 
-#include "ec/pairing.h"
-#include "ff/fp12.h"
-#include "ff/fp12_constants.h"
+#include "curves/bls12_381/curve.h"
+#include "curves/bls12_381/fp12_constants.h"
 
 static void rand_fp(fp *r) {
     uint8_t buf[64];

@@ -4,8 +4,7 @@
 #ifndef CUZK_TESTS_TEST_RAND_H
 #define CUZK_TESTS_TEST_RAND_H
 
-#include "ec/ec.h"
-#include "ff/fields.h"
+#include "curves/bls12_381/curve.h"
 #include "test.h"
 
 static inline void test_rand_fr(fr *out) {

@@ -6,7 +6,7 @@
 #include "test.h"
 #include "test_rand.h"
 
-#include "ec/ec.h"
+#include "curves/bls12_381/curve.h"
 #include "util/reaper.h"
 #include "formats/bellperson.h"
 #include "formats/fmt_util.h"

@@ -24,7 +24,11 @@ if [ "${1:-}" = "--self-test" ]; then
     mk src/ec/ec.h '#include "ff/field.h"'
     mk src/formats/snarkjs.h '#include "r1cs/r1cs.h"'                   # formats -> r1cs
     mk src/r1cs/r1cs.h '#include "formats/snarkjs.h"'
-    mk src/cuda/gpu.h '#include "ff/field.h"'
+    mk src/cuda/gpu.h '#include "curves/c1/constants.h"'
+    mk src/curves/c1/constants.h '#define X 1'
+    mk src/curves/c1/curve.h "$(printf '#include "ec/ec.h"\n#include "curves/c1/constants.h"')"
+    mk src/cuda/bad.cu '#include "curves/c1/curve.h"'                  # cuda -> a curve's host code
+    mk src/ec/bad.c '#include "curves/c1/constants.h"'                 # a template -> a curve
     mk src/groth16/prover.c '#include "cuda/gpu.h"'
     mk src/srs/store.h '#include "engine/reaper.h"'                     # srs -> engine
     mk src/engine/reaper.h '#include "util/log.h"'
@@ -44,6 +48,8 @@ if [ "${1:-}" = "--self-test" ]; then
     want=(
         "include/cuzk/bad.h:1: public"
         "src/util/bad.c:1: layer"
+        "src/cuda/bad.cu:1: layer"
+        "src/ec/bad.c:1: layer"
         "src/formats/snarkjs.h:1: layer"
         "src/srs/store.h:1: layer"
         "src/engine/backend.c:1: layer"
@@ -74,45 +80,57 @@ import os, re, sys
 
 root = sys.argv[1]
 
-# ---- the layer table (DESIGN.md section 2) ------------------------------------------------------
+# ---- the layer table (DESIGN.md section 2, as the code is shaped) -------------------------------
 # folder under src/ -> the folders it may include directly. What a folder may use includes what
-# those may use (transitively), except OPAQUE folders: only the folders that name them may include
-# them (the engine never includes kernel headers even though it may use groth16, which does).
+# those may use (transitively), except through the edges of ONLY_FILES (restricted to some files
+# of the target) and into OPAQUE folders (only the folders that name them may include them: the
+# engine never includes kernel headers even though it may use groth16, which does).
 # Every source may include the public headers (include/) and its own folder.
+#
+# Curves (src/curves/README.md): ff, ec, poly and msm hold the algorithms once as templates and
+# include no curve; each src/curves/<curve>/ holds the curve's numbers (constants.h,
+# *_constants.h: macros, no includes) and the thin files that instantiate the templates with them
+# (curve.h and its .c files), so a curve folder sits above the templates it instantiates, and the
+# layers above include curves/<curve>/curve.h. The device code takes only the numbers.
 MAY_USE = {
     "util":     [],
     "ff":       ["util"],
-    "curves":   ["ff"],
-    "ec":       ["ff", "curves"],
+    "ec":       ["ff"],
     "poly":     ["ff", "ec"],
     "msm":      ["ff", "ec"],
-    "cuda":     ["ff", "curves"],
-    "formats":  ["ff", "ec"],
+    "curves":   ["ff", "ec", "poly", "msm"],
+    "cuda":     ["curves"],
+    "formats":  ["ff", "ec", "curves"],
     # formats sits below r1cs: the circom .r1cs reader and the .zkey coefficient writer build and
     # read CSR (src/r1cs/r1cs_file.c) over the containers that src/formats parses and writes.
-    "r1cs":     ["ff", "formats"],
-    "circuit":  ["r1cs", "ff"],
-    "gadgets":  ["circuit", "r1cs", "ff"],
+    "r1cs":     ["ff", "curves", "formats"],
+    "circuit":  ["r1cs", "ff", "curves"],
+    "gadgets":  ["circuit", "r1cs", "ff", "curves"],
     "filecoin": ["circuit", "gadgets"],
-    "groth16":  ["util", "ff", "curves", "ec", "poly", "msm", "cuda", "r1cs", "circuit", "gadgets",
-                 "filecoin", "formats"],
+    "groth16":  ["util", "ff", "ec", "poly", "msm", "curves", "cuda", "formats", "r1cs", "circuit",
+                 "gadgets", "filecoin"],
     "srs":      ["groth16", "formats", "util"],
     "engine":   ["groth16", "srs", "util"],
 }
 OPAQUE = {"cuda"}
+# (folder, target folder) -> regular expression the included path must match
+ONLY_FILES = {
+    ("cuda", "curves"): r"^src/curves/[a-z0-9_]+/[a-z0-9_]*constants\.h$",
+}
 # Front ends: the public API (include/) and their own folder only.
 FRONT_ENDS = {"cli", "daemon"}
 # bench/ is its own executable (cuzk-bench): it measures internal layers directly, so it may
 # include any src/ layer (not a front end's folder); tests/ may include anything.
 
 def closure(f):
-    """The folders f may include: those it names, and what the non-opaque ones may use, except
-    opaque folders reached only through others."""
-    out, todo = set(MAY_USE.get(f, [])), [d for d in MAY_USE.get(f, []) if d not in OPAQUE]
+    """The folders f may include: those it names, and what those may use in turn, except through
+    ONLY_FILES edges and into OPAQUE folders."""
+    out = set(MAY_USE.get(f, []))
+    todo = [d for d in out if d not in OPAQUE and (f, d) not in ONLY_FILES]
     while todo:
         d = todo.pop()
         for e in MAY_USE.get(d, []):
-            if e in OPAQUE or e in out:
+            if e in OPAQUE or e in out or (d, e) in ONLY_FILES:
                 continue
             out.add(e)
             todo.append(e)
@@ -207,6 +225,9 @@ for rel in files:
             elif tfolder not in ALLOWED[folder]:
                 allowed = ", ".join(sorted(ALLOWED[folder])) or "nothing"
                 bad(rel, ln, "layer", f"src/{folder} includes {tgt}: src/{folder} may use {allowed}")
+            elif (folder, tfolder) in ONLY_FILES and not re.match(ONLY_FILES[(folder, tfolder)], tgt):
+                bad(rel, ln, "layer", f"src/{folder} includes {tgt}: of src/{tfolder} it may include only "
+                                      f"files matching {ONLY_FILES[(folder, tfolder)]}")
         elif kind == "bench":
             if tkind == "src" and tfolder in FRONT_ENDS:
                 bad(rel, ln, "front-end", f"bench includes {tgt}: a front end's folder is its own")

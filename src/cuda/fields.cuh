@@ -1,11 +1,11 @@
 /* BLS12-381 Fp and Fr on the device: parameter sets for mont_t (src/cuda/mont.cuh), derived at
- * compile time from the host constants (src/ff/bls12_381_constants.h) by splitting each 64-bit
+ * compile time from the host constants (src/curves/bls12_381/constants.h) by splitting each 64-bit
  * limb into two 32-bit limbs; nothing is retyped. */
 #ifndef CUZK_CUDA_FIELDS_CUH
 #define CUZK_CUDA_FIELDS_CUH
 
 #include "cuda/mont.cuh"
-#include "ff/bls12_381_constants.h"
+#include "curves/bls12_381/constants.h"
 
 namespace cuzk_dev {
 

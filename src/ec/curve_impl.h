@@ -1,10 +1,11 @@
 /* Generic short-Weierstrass group law (a = 0) for src/ec/ec.h: one implementation, included once
- * per curve (X-include). The including .c file defines, before #include:
+ * per group (X-include). The including .c file defines, before #include:
  *
  *   EC_G   the group prefix (g1, g2): defines EC_G##_affine_eq, EC_G##_jacobian_add, ...
  *   EC_F   the coordinate field prefix (fp, fp2); the template uses EC_F##_{zero, one, is_zero,
  *          eq, add, sub, dbl, neg, mul, sqr, inv}, which every field in src/ff has with the
  *          same signatures.
+ *   EC_FR  the scalar field prefix (fr, bn254_fr): EC_G##_mul_fr takes an EC_FR element.
  *   and a function `static void EC_G##_curve_b(EC_F *b)` writing b of y^2 = x^3 + b (Montgomery).
  *
  * It defines every function of EC_DECLARE in ec.h except EC_G##_generator and
@@ -17,8 +18,8 @@
  * infinity, P + P (falls through to doubling) and P + (-P) (gives infinity), so all of them are
  * complete but variable time. Thread-safety: pure functions. All outputs may alias inputs.
  */
-#if !defined(EC_G) || !defined(EC_F)
-#error "define EC_G and EC_F before including ec/curve_impl.h"
+#if !defined(EC_G) || !defined(EC_F) || !defined(EC_FR)
+#error "define EC_G, EC_F and EC_FR before including ec/curve_impl.h"
 #endif
 
 #define ECI_CAT2_(a, b) a##b
@@ -449,9 +450,9 @@ void ECG(_mul_vartime)(ECI_JAC *r, const ECI_JAC *p, const uint64_t *k, int k_li
     *r = acc;
 }
 
-void ECG(_mul_fr)(ECI_JAC *r, const ECI_JAC *p, const fr *k) {
+void ECG(_mul_fr)(ECI_JAC *r, const ECI_JAC *p, const EC_FR *k) {
     uint64_t c[4];
-    fr_to_canon(c, k);
+    ECI_CAT2(EC_FR, _to_canon)(c, k);
     ECG(_mul_vartime)(r, p, c, 4);
 }
 

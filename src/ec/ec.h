@@ -1,18 +1,20 @@
-/* BLS12-381 groups G1 (over Fp) and G2 (over Fp2, the M-twist), short Weierstrass y^2 = x^3 + b
- * with a = 0: b = 4 for G1, b = 4(1 + u) for G2.
+/* Groups G1 (over Fp) and G2 (over Fp2, a twist) of a pairing-friendly curve, short Weierstrass
+ * y^2 = x^3 + b with a = 0; the generic part (this header) and the per-curve declarations
+ * (src/ec/ec_decl.h, included by each curve's src/curves/<curve>/curve.h).
  *
- * Coordinates (all field elements in Montgomery form, src/ff/fields.h):
+ * Coordinates (all field elements in Montgomery form):
  *   affine   (x, y); the point at infinity is (0, 0), which is not on the curve (b != 0).
- *            Same bytes as a snarkjs zkey point (FORMATS.md section 0): 96 B (G1), 192 B (G2).
+ *            Same bytes as a snarkjs zkey point (FORMATS.md section 0).
  *   jacobian (X, Y, Z) = (X/Z^2, Y/Z^3); infinity iff Z = 0.
  *   xyzz     (X, Y, ZZ, ZZZ) = (X/ZZ, Y/ZZZ) with ZZ^3 = ZZZ^2; infinity iff ZZ = 0.
  *            Formulas: Bernstein-Lange Explicit-Formulas Database, "xyzz" for short Weierstrass.
  *
- * The group law is one generic implementation (src/ec/curve_impl.h) instantiated for G1 over Fp
- * and G2 over Fp2: names are g1_* and g2_* with the same suffixes. Every function handles the
- * point at infinity and P + P, P + (-P) correctly (the "complete" behaviour is by case
- * analysis, so these are variable time in the points; cuzk only handles public data and
- * r, s-derived values whose timing is not observable by an adversary in its threat model).
+ * The group law is one generic implementation (src/ec/curve_impl.h) instantiated per curve for G1
+ * over Fp and G2 over Fp2: names are <ns>g1_* and <ns>g2_* with the same suffixes (src/ff/ns.h).
+ * Every function handles the point at infinity and P + P, P + (-P) correctly (the "complete"
+ * behaviour is by case analysis, so these are variable time in the points; cuzk only handles
+ * public data and r, s-derived values whose timing is not observable by an adversary in its
+ * threat model).
  *
  * Thread-safety: pure functions.
  */
@@ -23,19 +25,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ff/fields.h"
-
-typedef struct g1_affine { fp x, y; } g1_affine;
-typedef struct g1_jacobian { fp x, y, z; } g1_jacobian;
-typedef struct g1_xyzz { fp x, y, zz, zzz; } g1_xyzz;
-
-typedef struct g2_affine { fp2 x, y; } g2_affine;
-typedef struct g2_jacobian { fp2 x, y, z; } g2_jacobian;
-typedef struct g2_xyzz { fp2 x, y, zz, zzz; } g2_xyzz;
-
-/* Declares the API for one group G with coordinate field F. */
-#define EC_DECLARE(G, F)                                                                        \
-    /* generators (zcash/IETF BLS12-381 G1 and G2 generators) */                                \
+/* Declares the API for one group G with coordinate field F and scalar field FR; the arguments
+ * may be macros (CN(g1)). */
+#define EC_DECLARE(G, F, FR) EC_DECLARE_(G, F, FR)
+#define EC_DECLARE_(G, F, FR)                                                                        \
+    /* the curve's standard generator (src/curves/<curve>/) */                                    \
     void G##_generator(G##_affine *r);                                                          \
     /* affine */                                                                                \
     void G##_affine_set_infinity(G##_affine *r);                                                \
@@ -67,19 +61,13 @@ typedef struct g2_xyzz { fp2 x, y, zz, zzz; } g2_xyzz;
     /* r = [k]P, k an integer of k_limbs 64-bit little-endian limbs (any size), variable time */ \
     void G##_mul_vartime(G##_jacobian *r, const G##_jacobian *p, const uint64_t *k, int k_limbs); \
     /* r = [k]P for k in Fr (Montgomery form; converted to canonical inside) */                  \
-    void G##_mul_fr(G##_jacobian *r, const G##_jacobian *p, const fr *k);                       \
+    void G##_mul_fr(G##_jacobian *r, const G##_jacobian *p, const FR *k);                       \
     /* out[i] = affine(in[i]) for i < n with one field inversion (Montgomery's trick);           \
      * in and out may not alias. Infinity maps to (0,0). */                                     \
     void G##s_jacobian_to_affine(G##_affine *out, const G##_jacobian *in, size_t n);
 
-EC_DECLARE(g1, fp)
-EC_DECLARE(g2, fp2)
-
-/* ---- zcash/bellperson point encodings (DESIGN.md section 3) ------------------------------
- * Big-endian coordinates; Fp2 written c1 then c0. Top 3 bits of byte 0: 0x80 compressed,
- * 0x40 infinity (all other bits zero), 0x20 y is lexicographically largest (compressed only).
- * Sizes: G1 48 (compressed) / 96 (uncompressed), G2 96 / 192.
- * Decoders return one of these and write *r only on EC_DECODE_OK. They check canonical field
+/* ---- point decoders ------------------------------------------------------------------------
+ * Decoders (the zcash encodings of BLS12-381, src/curves/bls12_381/curve.h) return one of these and write *r only on EC_DECODE_OK. They check canonical field
  * elements and the curve equation; the subgroup check is separate (g1_affine_is_in_subgroup)
  * so bulk loaders can run it in parallel or skip it. */
 typedef enum {
@@ -89,19 +77,5 @@ typedef enum {
     EC_DECODE_NOT_ON_CURVE,   /* no such point (or x has no square root) */
 } ec_decode_result;
 const char *ec_decode_result_str(ec_decode_result r);
-
-#define G1_COMPRESSED_BYTES 48
-#define G1_UNCOMPRESSED_BYTES 96
-#define G2_COMPRESSED_BYTES 96
-#define G2_UNCOMPRESSED_BYTES 192
-
-void g1_affine_to_compressed(uint8_t out[48], const g1_affine *p);
-void g1_affine_to_uncompressed(uint8_t out[96], const g1_affine *p);
-ec_decode_result g1_affine_from_compressed(g1_affine *r, const uint8_t in[48]);
-ec_decode_result g1_affine_from_uncompressed(g1_affine *r, const uint8_t in[96]);
-void g2_affine_to_compressed(uint8_t out[96], const g2_affine *p);
-void g2_affine_to_uncompressed(uint8_t out[192], const g2_affine *p);
-ec_decode_result g2_affine_from_compressed(g2_affine *r, const uint8_t in[96]);
-ec_decode_result g2_affine_from_uncompressed(g2_affine *r, const uint8_t in[192]);
 
 #endif

@@ -1,7 +1,7 @@
 /* Typed prime fields on top of src/ff/mont.h.
  *
  * FF_DECLARE(F, N, PREFIX) declares, for the parameter set PREFIX_{MODULUS,INV,R,R2,BITS}
- * (see bls12_381_constants.h), the type `F` = struct { uint64_t l[N]; } holding an element in
+ * (for example src/curves/bls12_381/constants.h), the type `F` = struct { uint64_t l[N]; } holding an element in
  * Montgomery form (x*R mod m, R = 2^(64N)), little-endian limbs, and these operations:
  *
  *   inline:  F_zero F_one F_is_zero F_is_one F_eq F_add F_sub F_neg F_dbl F_mul F_sqr
@@ -12,7 +12,12 @@
  *            F_from_bytes_le / _be (canonical check: false if the integer is >= m),
  *            F_to_bytes_le / _be (nbytes = 8N bytes, or fewer if the value fits),
  *            F_from_bytes_wide_le (any bytes reduced mod m), F_mod (integer limbs of any value
- *            < 2^(64N) reduced mod m, stays canonical)
+ *            < 2^(64N) reduced mod m, stays canonical),
+ *            F_is_lexicographically_largest (canonical value > (m-1)/2: zcash flag 0x20)
+ *   square roots (false when a is not a square; *r unspecified then), one of:
+ *            FF_DEFINE_SQRT_3MOD4(F, N): m = 3 mod 4, r = a^((m+1)/4);
+ *            FF_DEFINE_SQRT_TS(F, N, P): Tonelli-Shanks with P_TWO_ADICITY and the quadratic
+ *            non-residue P_SQRT_NONRESIDUE (a small integer).
  *
  * Every field (Fp, Fr of every curve) is one instantiation of this code: curves differ in
  * parameters only. Thread-safety: pure functions.
@@ -66,7 +71,9 @@
     void F##_to_bytes_le(uint8_t *out, size_t nbytes, const F *a);                              \
     void F##_to_bytes_be(uint8_t *out, size_t nbytes, const F *a);                              \
     void F##_from_bytes_wide_le(F *r, const uint8_t *in, size_t nbytes);                        \
-    void F##_mod(uint64_t r[N], const uint64_t a[N]);
+    void F##_mod(uint64_t r[N], const uint64_t a[N]);                                           \
+    bool F##_is_lexicographically_largest(const F *a);                                          \
+    bool F##_sqrt(F *r, const F *a);
 
 /* Out-of-line part; use once per field in a .c file. */
 #define FF_DEFINE(F, N, P)                                                                      \
@@ -178,6 +185,66 @@
             if (!bw) memcpy(t_, d_, sizeof t_);                                                 \
         }                                                                                       \
         memcpy(r, t_, sizeof t_);                                                               \
+    }                                                                                           \
+    /* canonical value > (m-1)/2 */                                                             \
+    bool F##_is_lexicographically_largest(const F *a) {                                         \
+        uint64_t v_[N], h_[N];                                                                  \
+        F##_to_canon(v_, a);                                                                    \
+        for (int i = 0; i < N; i++) h_[i] = (F##_MODULUS[i] >> 1) | (i + 1 < N ? F##_MODULUS[i + 1] << 63 : 0); \
+        for (int i = N - 1; i >= 0; i--)                                                        \
+            if (v_[i] != h_[i]) return v_[i] > h_[i];                                           \
+        return false;                                                                           \
+    }
+
+/* sqrt for m = 3 mod 4: r = a^((m+1)/4), checked by squaring. */
+#define FF_DEFINE_SQRT_3MOD4(F, N)                                                              \
+    bool F##_sqrt(F *r, const F *a) {                                                           \
+        uint64_t e_[N];                                                                         \
+        mont_u128 c_ = 1;                                                                       \
+        for (int i = 0; i < N; i++) { c_ += F##_MODULUS[i]; e_[i] = (uint64_t)c_; c_ >>= 64; }  \
+        for (int k = 0; k < 2; k++)                                                             \
+            for (int i = 0; i < N; i++) e_[i] = (e_[i] >> 1) | (i + 1 < N ? e_[i + 1] << 63 : 0); \
+        F x_, x2_;                                                                              \
+        F##_pow_vartime(&x_, a, e_, N);                                                         \
+        F##_sqr(&x2_, &x_);                                                                     \
+        if (!F##_eq(&x2_, a)) return false;                                                     \
+        *r = x_;                                                                                \
+        return true;                                                                            \
+    }
+
+/* Tonelli-Shanks: m - 1 = 2^s t, s = P_TWO_ADICITY, c = z^t for the non-residue
+ * z = P_SQRT_NONRESIDUE (order 2^s). */
+#define FF_DEFINE_SQRT_TS(F, N, P)                                                              \
+    bool F##_sqrt(F *r, const F *a) {                                                           \
+        if (F##_is_zero(a)) { F##_zero(r); return true; }                                       \
+        if (F##_legendre(a) != 1) return false;                                                 \
+        uint64_t t_[N], t1_[N];                                                                 \
+        memcpy(t_, F##_MODULUS, sizeof t_);                                                     \
+        t_[0] -= 1;                                                                             \
+        for (int k = 0; k < P##_TWO_ADICITY; k++)                                               \
+            for (int i = 0; i < N; i++) t_[i] = (t_[i] >> 1) | (i + 1 < N ? t_[i + 1] << 63 : 0); \
+        mont_u128 c_ = 1; /* t1 = (t + 1)/2 */                                                  \
+        for (int i = 0; i < N; i++) { c_ += t_[i]; t1_[i] = (uint64_t)c_; c_ >>= 64; }          \
+        for (int i = 0; i < N; i++) t1_[i] = (t1_[i] >> 1) | (i + 1 < N ? t1_[i + 1] << 63 : 0); \
+        F z_, cc_, x_, b_, g_;                                                                  \
+        F##_from_u64(&g_, P##_SQRT_NONRESIDUE);                                                 \
+        F##_pow_vartime(&cc_, &g_, t_, N);  /* order 2^s */                                     \
+        F##_pow_vartime(&x_, a, t1_, N);    /* a^((t+1)/2) */                                   \
+        F##_pow_vartime(&b_, a, t_, N);     /* a^t */                                           \
+        int m_ = P##_TWO_ADICITY;                                                               \
+        while (!F##_is_one(&b_)) {                                                              \
+            int i = 0;                                                                          \
+            F b2_ = b_;                                                                         \
+            while (!F##_is_one(&b2_)) { F##_sqr(&b2_, &b2_); i++; if (i >= m_) return false; }  \
+            z_ = cc_;                                                                           \
+            for (int j = 0; j < m_ - i - 1; j++) F##_sqr(&z_, &z_);                             \
+            F##_mul(&x_, &x_, &z_);                                                             \
+            F##_sqr(&cc_, &z_);                                                                 \
+            F##_mul(&b_, &b_, &cc_);                                                            \
+            m_ = i;                                                                             \
+        }                                                                                       \
+        *r = x_;                                                                                \
+        return true;                                                                            \
     }
 
 #endif

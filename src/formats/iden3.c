@@ -1,6 +1,6 @@
 /* iden3 container parsing and header prime checks (iden3.h). */
 #include "formats/iden3.h"
-#include "ff/bls12_381_constants.h"
+#include "curves/bls12_381/constants.h"
 #include "util/log.h"
 
 #include <string.h>

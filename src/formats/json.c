@@ -1,6 +1,6 @@
 /* snarkjs JSON files: proof.json, public.json, verification_key.json (FORMATS.md section 6). */
 #include "formats/json.h"
-#include "ec/pairing.h"
+#include "curves/bls12_381/curve.h"
 #include "formats/fmt_util.h"
 #include "util/log.h"
 

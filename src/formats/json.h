@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #include "cuzk/cuzk.h"
-#include "ec/ec.h"
+#include "curves/bls12_381/curve.h"
 
 typedef struct groth16_proof {
     g1_affine a;
@@ -37,7 +37,7 @@ cuzk_status proof_json_read(groth16_proof *p, const char *path, cuzk_error *err)
 cuzk_status public_json_write(const char *path, const fr *pub, size_t n, cuzk_error *err);
 cuzk_status public_json_read(fr **out, size_t *n, const char *path, cuzk_error *err);
 /* verification_key.json. The writer also writes vk_alphabeta_12 = e(alpha1, beta2) (computed
- * with src/ec/pairing.h, as snarkjs does); readers ignore it. */
+ * with src/curves/bls12_381/curve.h, as snarkjs does); readers ignore it. */
 cuzk_status vk_json_read(groth16_vk *vk, const char *path, cuzk_error *err);
 cuzk_status vk_json_write(const char *path, const groth16_vk *vk, cuzk_error *err);
 

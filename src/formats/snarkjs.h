@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "cuzk/cuzk.h"
-#include "ec/ec.h"
+#include "curves/bls12_381/curve.h"
 
 /* One coefficient of zkey section 4: matrix 0 = A, 1 = B. */
 typedef struct zkey_coef {

@@ -3,7 +3,7 @@
 
 #include <stdatomic.h>
 
-#include "msm/fixed_base.h"
+#include "curves/bls12_381/curve.h"
 #include "util/log.h"
 #ifdef CUZK_HAVE_CUDA
 #include "cuda/gpu.h"
@@ -71,7 +71,7 @@ static cuzk_status h_ntts_on_gpu(const ntt_domain *d, fr *a, fr *b, fr *c, bool 
         shift = d2.omega;
         ntt_domain_free(&d2);
     } else {
-        fr_from_u64(&shift, 7);
+        h_coset_shift(&shift, d->log_m, NTT_ROOTS_BELLPERSON);
     }
     fr *v[3] = {a, b, c};
     for (int i = 0; i < 3; i++) {

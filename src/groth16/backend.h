@@ -13,8 +13,7 @@
 #define CUZK_GROTH16_BACKEND_H
 
 #include "cuzk/groth16.h"
-#include "msm/msm.h"
-#include "poly/ntt.h"
+#include "curves/bls12_381/curve.h"
 
 typedef enum { GROTH16_BACKEND_CPU = 0, GROTH16_BACKEND_GPU = 1 } groth16_backend;
 

@@ -8,8 +8,7 @@
 
 #include "groth16/backend.h"
 #include "groth16/prover_internal.h"
-#include "msm/msm.h"
-#include "poly/ntt.h"
+#include "curves/bls12_381/curve.h"
 #include "util/log.h"
 #include "util/parallel.h"
 #include "util/timer.h"

@@ -26,11 +26,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "ec/ec.h"
+#include <stdbool.h>
+#include <stddef.h>
 
 #define FIXED_BASE_BLOCK 256
 
-bool g1s_fixed_base_mul(g1_affine *out, const g1_affine *gen, const fr *scalars, size_t n, int nthreads);
-bool g2s_fixed_base_mul(g2_affine *out, const g2_affine *gen, const fr *scalars, size_t n, int nthreads);
+/* Declares <G>s_fixed_base_mul for the group G with scalars in FR (g1/fr, bn254_g2/bn254_fr...);
+ * arguments may be macros. Defined by FIXED_BASE_DEFINE (src/msm/fixed_base_impl.h). */
+#define FIXED_BASE_DECLARE(G, FR) FIXED_BASE_DECLARE_(G, FR)
+#define FIXED_BASE_DECLARE_(G, FR)                                                               \
+    bool G##s_fixed_base_mul(G##_affine *out, const G##_affine *gen, const FR *scalars, size_t n, \
+                             int nthreads);
 
 #endif

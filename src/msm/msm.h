@@ -1,4 +1,5 @@
-/* Multi-scalar multiplication on the CPU: out = sum_i scalars[i] * bases[i].
+/* Multi-scalar multiplication on the CPU: out = sum_i scalars[i] * bases[i], for G1 and G2 of every
+ * curve (scalars < r < 2^255 for both BLS12-381 and BN254).
  *
  * Pippenger's bucket method with signed window digits (digits in [-2^(c-1), 2^(c-1)], so half
  * the buckets), window c chosen from n; buckets in XYZZ coordinates accumulated with mixed
@@ -18,14 +19,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ec/ec.h"
-
 typedef struct scalar256 { uint64_t l[4]; } scalar256;  /* canonical integer, little-endian limbs */
 
-void g1_msm(g1_jacobian *out, const g1_affine *bases, const scalar256 *scalars, size_t n, int nthreads);
-void g2_msm(g2_jacobian *out, const g2_affine *bases, const scalar256 *scalars, size_t n, int nthreads);
+/* Declares <G>_msm(out, bases, scalars, n, nthreads) for the group G (g1, g2, bn254_g1,
+ * bn254_g2); each curve's curve.h uses it, its msm.c defines them with MSM_DEFINE
+ * (src/msm/msm_impl.h). Arguments may be macros (CN(g1)). */
+#define MSM_DECLARE(G) MSM_DECLARE_(G)
+#define MSM_DECLARE_(G)                                                                          \
+    void G##_msm(G##_jacobian *out, const G##_affine *bases, const scalar256 *scalars, size_t n, \
+                 int nthreads);
 
-/* Window size (bits) that g1_msm uses for n points; exposed for benchmarks. */
+/* Window size (bits) that the MSMs use for n points; exposed for benchmarks. */
 int msm_window_bits(size_t n);
+/* Number of c-bit signed-digit windows covering a scalar < 2^255 (msm_impl.h). */
+int msm_windows(int c);
 
 #endif

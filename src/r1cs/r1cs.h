@@ -30,7 +30,7 @@
 #include <stdint.h>
 
 #include "cuzk/cuzk.h"
-#include "ff/fields.h"
+#include "curves/bls12_381/curve.h"
 
 typedef struct csr_matrix {
     uint32_t n_rows;

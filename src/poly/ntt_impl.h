@@ -1,4 +1,6 @@
-/* Radix-2 NTT over BLS12-381 Fr on the CPU (interface and conventions: src/poly/ntt.h).
+/* Radix-2 NTT over a curve's Fr on the CPU (interface and conventions: src/poly/ntt.h), X-include
+ * template: included once per curve (src/curves/<curve>/ntt.c) with CURVE_NS and the parameters of
+ * src/poly/ntt_decl.h defined.
  *
  * Layout of the computation. A size-m transform is log_m butterfly stages; stage s pairs elements
  * i and i + 2^s. Stages are processed in groups so that each thread works on a cache-sized tile:
@@ -23,22 +25,23 @@
  * read from the domain's table of omega_m^0 .. omega_m^(m/2-1).
  */
 #include "poly/ntt.h"
+#include "ff/ns.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/parallel.h"
 
-#define NTT_MAX_LOG 28
+#define NTT_MAX_LOG (NTT_TWO_ADICITY < 28 ? NTT_TWO_ADICITY : 28)
 #define LOG_BLOCK 8 /* first group: 2^8 elements = 8 KiB per block (L1) */
 #define LOG_GROUP 8 /* later groups: up to 8 stages per pass */
 #define TILE_W 16   /* columns per tile: rows of 512 bytes; tile = 16 * 2^8 * 32 B = 128 KiB (L2) */
 
 /* ---- small helpers -------------------------------------------------------------------- */
 
-static void fr_from_canon_const(fr *r, const uint64_t c[4]) { fr_from_canon(r, c); }
+static void fr_from_canon_const_(CN(fr) *r, const uint64_t c[4]) { CN(fr_from_canon)(r, c); }
 
-static void fr_pow_u64(fr *r, const fr *x, uint64_t e) { fr_pow_vartime(r, x, &e, 1); }
+static void fr_pow_u64_(CN(fr) *r, const CN(fr) *x, uint64_t e) { CN(fr_pow_vartime)(r, x, &e, 1); }
 
 static inline uint64_t bitrev64(uint64_t x) {
     x = ((x >> 1) & 0x5555555555555555ull) | ((x & 0x5555555555555555ull) << 1);
@@ -51,37 +54,52 @@ static inline uint64_t bitrev64(uint64_t x) {
 static inline size_t bitrev_k(size_t x, int k) { return k == 0 ? 0 : (size_t)(bitrev64(x) >> (64 - k)); }
 
 /* Root of unity of order 2^log_n in the given convention, Montgomery form. */
-static void root_of_order(fr *r, int log_n, ntt_roots roots) {
-    static const uint64_t r7[4] = BLS12_381_FR_ROOT_7_CANON;
-    static const uint64_t r5[4] = BLS12_381_FR_ROOT_5_CANON;
-    fr_from_canon_const(r, roots == NTT_ROOTS_SNARKJS ? r5 : r7);
-    for (int i = log_n; i < BLS12_381_FR_TWO_ADICITY; i++) fr_sqr(r, r);
+static void root_of_order(CN(fr) *r, int log_n, ntt_roots roots) {
+    static const uint64_t r5[4] = NTT_ROOT_SNARKJS_CANON;
+#ifdef NTT_ROOT_BELLPERSON_CANON
+    static const uint64_t r7[4] = NTT_ROOT_BELLPERSON_CANON;
+    fr_from_canon_const_(r, roots == NTT_ROOTS_SNARKJS ? r5 : r7);
+#else
+    (void)roots; /* only the snarkjs convention: ntt_domain_init refuses the other */
+    fr_from_canon_const_(r, r5);
+#endif
+    for (int i = log_n; i < NTT_TWO_ADICITY; i++) CN(fr_sqr)(r, r);
 }
 
-void ntt_root_of_unity(fr *r, int log_n, ntt_roots roots) { root_of_order(r, log_n, roots); }
+void CN(ntt_root_of_unity)(CN(fr) *r, int log_n, ntt_roots roots) { root_of_order(r, log_n, roots); }
+
+void CN(h_coset_shift)(CN(fr) *r, int log_m, ntt_roots roots) {
+#ifdef NTT_ROOT_BELLPERSON_CANON
+    if (roots == NTT_ROOTS_BELLPERSON) {
+        CN(fr_from_u64)(r, NTT_BELLPERSON_COSET_SHIFT);
+        return;
+    }
+#endif
+    root_of_order(r, log_m + 1, NTT_ROOTS_SNARKJS);
+}
 
 /* ---- a[i] = scale * x^i (fill) or a[i] *= scale * x^i (scale), in parallel ------------- */
 
 typedef struct {
-    fr *a;
-    fr x, scale;
+    CN(fr) *a;
+    CN(fr) x, scale;
     int fill;
 } powscale_ctx;
 
 static void powscale_run(void *vctx, size_t begin, size_t end, int tid) {
     (void)tid;
     powscale_ctx *c = vctx;
-    fr p;
-    fr_pow_u64(&p, &c->x, (uint64_t)begin);
-    fr_mul(&p, &p, &c->scale);
+    CN(fr) p;
+    fr_pow_u64_(&p, &c->x, (uint64_t)begin);
+    CN(fr_mul)(&p, &p, &c->scale);
     for (size_t i = begin; i < end; i++) {
         if (c->fill) c->a[i] = p;
-        else fr_mul(&c->a[i], &c->a[i], &p);
-        fr_mul(&p, &p, &c->x);
+        else CN(fr_mul)(&c->a[i], &c->a[i], &p);
+        CN(fr_mul)(&p, &p, &c->x);
     }
 }
 
-static void powscale(fr *a, size_t n, const fr *x, const fr *scale, int fill, int nthreads) {
+static void powscale(CN(fr) *a, size_t n, const CN(fr) *x, const CN(fr) *scale, int fill, int nthreads) {
     powscale_ctx c = {a, *x, *scale, fill};
     parallel_for(n, n < 4096 ? 1 : nthreads, powscale_run, &c);
 }
@@ -89,7 +107,7 @@ static void powscale(fr *a, size_t n, const fr *x, const fr *scale, int fill, in
 /* ---- bit-reversal permutation --------------------------------------------------------- */
 
 typedef struct {
-    fr *a;
+    CN(fr) *a;
     int log_m;
 } bitrev_ctx;
 
@@ -99,14 +117,14 @@ static void bitrev_run(void *vctx, size_t begin, size_t end, int tid) {
     for (size_t i = begin; i < end; i++) {
         size_t j = bitrev_k(i, c->log_m);
         if (i < j) {
-            fr t = c->a[i];
+            CN(fr) t = c->a[i];
             c->a[i] = c->a[j];
             c->a[j] = t;
         }
     }
 }
 
-static void bit_reverse(fr *a, int log_m, int nthreads) {
+static void bit_reverse(CN(fr) *a, int log_m, int nthreads) {
     bitrev_ctx c = {a, log_m};
     size_t m = (size_t)1 << log_m;
     parallel_for(m, m < 4096 ? 1 : nthreads, bitrev_run, &c);
@@ -115,8 +133,8 @@ static void bit_reverse(fr *a, int log_m, int nthreads) {
 /* ---- the blocked butterfly core ------------------------------------------------------- */
 
 typedef struct {
-    fr *a;
-    const fr *tw; /* omega^0 .. omega^(m/2-1) of the transform's root */
+    CN(fr) *a;
+    const CN(fr) *tw; /* omega^0 .. omega^(m/2-1) of the transform's root */
     size_t m;
     int log_m;
     int s0, L;   /* stages s0 .. s0+L-1 */
@@ -125,7 +143,7 @@ typedef struct {
 } group_ctx;
 
 /* One stage s of one tile: base points at element (hi, t=0, lo0); rows have stride 2^s0. */
-static void tile_stage(const group_ctx *g, fr *base, size_t lo0, int s) {
+static void tile_stage(const group_ctx *g, CN(fr) *base, size_t lo0, int s) {
     const size_t stride = (size_t)1 << g->s0;
     const size_t T = (size_t)1 << g->L;
     const size_t hs = (size_t)1 << (s - g->s0);
@@ -134,33 +152,33 @@ static void tile_stage(const group_ctx *g, fr *base, size_t lo0, int s) {
     if (s == 0) {
         /* stage 0: every twiddle is omega^0 = 1, the same butterfly in DIT and DIF */
         for (size_t blk = 0; blk < T; blk += 2) {
-            fr *x = base + blk * stride, *y = x + stride;
+            CN(fr) *x = base + blk * stride, *y = x + stride;
             for (size_t j = 0; j < W; j++) {
-                fr t = y[j];
-                fr_sub(&y[j], &x[j], &t);
-                fr_add(&x[j], &x[j], &t);
+                CN(fr) t = y[j];
+                CN(fr_sub)(&y[j], &x[j], &t);
+                CN(fr_add)(&x[j], &x[j], &t);
             }
         }
         return;
     }
     for (size_t blk = 0; blk < T; blk += 2 * hs) {
         for (size_t u = 0; u < hs; u++) {
-            fr *x = base + (blk + u) * stride;
-            fr *y = x + hs * stride;
-            const fr *tw = g->tw + (u * stride + lo0) * twstride;
+            CN(fr) *x = base + (blk + u) * stride;
+            CN(fr) *y = x + hs * stride;
+            const CN(fr) *tw = g->tw + (u * stride + lo0) * twstride;
             if (!g->dif) {
                 for (size_t j = 0; j < W; j++, tw += twstride) {
-                    fr t;
-                    fr_mul(&t, &y[j], tw);
-                    fr_sub(&y[j], &x[j], &t);
-                    fr_add(&x[j], &x[j], &t);
+                    CN(fr) t;
+                    CN(fr_mul)(&t, &y[j], tw);
+                    CN(fr_sub)(&y[j], &x[j], &t);
+                    CN(fr_add)(&x[j], &x[j], &t);
                 }
             } else {
                 for (size_t j = 0; j < W; j++, tw += twstride) {
-                    fr t;
-                    fr_sub(&t, &x[j], &y[j]);
-                    fr_add(&x[j], &x[j], &y[j]);
-                    fr_mul(&y[j], &t, tw);
+                    CN(fr) t;
+                    CN(fr_sub)(&t, &x[j], &y[j]);
+                    CN(fr_add)(&x[j], &x[j], &y[j]);
+                    CN(fr_mul)(&y[j], &t, tw);
                 }
             }
         }
@@ -174,7 +192,7 @@ static void group_run(void *vctx, size_t begin, size_t end, int tid) {
     for (size_t task = begin; task < end; task++) {
         size_t hi = task / tiles_per_hi;
         size_t lo0 = (task % tiles_per_hi) * g->w;
-        fr *base = g->a + (hi << (g->s0 + g->L)) + lo0;
+        CN(fr) *base = g->a + (hi << (g->s0 + g->L)) + lo0;
         if (!g->dif)
             for (int s = g->s0; s < g->s0 + g->L; s++) tile_stage(g, base, lo0, s);
         else
@@ -198,7 +216,7 @@ static int group_plan(int log_m, int s0_out[], int L_out[]) {
 
 /* All log_m stages, no bit reversal, no scaling. dif = 0: DIT (bit-reversed -> natural);
  * dif = 1: DIF (natural -> bit-reversed). */
-static void ntt_core(fr *a, int log_m, const fr *tw, int dif, int nthreads) {
+static void ntt_core(CN(fr) *a, int log_m, const CN(fr) *tw, int dif, int nthreads) {
     if (log_m == 0) return;
     int s0s[NTT_MAX_LOG + 1], Ls[NTT_MAX_LOG + 1];
     int ng = group_plan(log_m, s0s, Ls);
@@ -215,13 +233,19 @@ static void ntt_core(fr *a, int log_m, const fr *tw, int dif, int nthreads) {
 
 /* ---- domain --------------------------------------------------------------------------- */
 
-cuzk_status ntt_domain_init(ntt_domain *d, int log_m, ntt_roots roots) {
+cuzk_status CN(ntt_domain_init)(ntt_domain *d, int log_m, ntt_roots roots) {
     if (!d) return CUZK_ERR_ARG;
     memset(d, 0, sizeof *d);
     if (log_m < 1 || log_m > NTT_MAX_LOG) return CUZK_ERR_ARG;
-    if (roots != NTT_ROOTS_BELLPERSON && roots != NTT_ROOTS_SNARKJS) return CUZK_ERR_ARG;
+    if (roots != NTT_ROOTS_SNARKJS) {
+#ifdef NTT_ROOT_BELLPERSON_CANON
+        if (roots != NTT_ROOTS_BELLPERSON) return CUZK_ERR_ARG;
+#else
+        return CUZK_ERR_ARG;
+#endif
+    }
     size_t m = (size_t)1 << log_m;
-    fr *tw = malloc(m / 2 * sizeof(fr)), *twi = malloc(m / 2 * sizeof(fr));
+    CN(fr) *tw = malloc(m / 2 * sizeof(CN(fr))), *twi = malloc(m / 2 * sizeof(CN(fr)));
     if (!tw || !twi) {
         free(tw);
         free(twi);
@@ -230,12 +254,12 @@ cuzk_status ntt_domain_init(ntt_domain *d, int log_m, ntt_roots roots) {
     d->log_m = log_m;
     d->m = m;
     root_of_order(&d->omega, log_m, roots);
-    fr_inv(&d->omega_inv, &d->omega);
-    fr mm;
-    fr_from_u64(&mm, (uint64_t)m);
-    fr_inv(&d->m_inv, &mm);
-    fr one;
-    fr_one(&one);
+    CN(fr_inv)(&d->omega_inv, &d->omega);
+    CN(fr) mm;
+    CN(fr_from_u64)(&mm, (uint64_t)m);
+    CN(fr_inv)(&d->m_inv, &mm);
+    CN(fr) one;
+    CN(fr_one)(&one);
     powscale(tw, m / 2, &d->omega, &one, 1, 0);
     powscale(twi, m / 2, &d->omega_inv, &one, 1, 0);
     d->twiddles = tw;
@@ -243,7 +267,7 @@ cuzk_status ntt_domain_init(ntt_domain *d, int log_m, ntt_roots roots) {
     return CUZK_OK;
 }
 
-void ntt_domain_free(ntt_domain *d) {
+void CN(ntt_domain_free)(ntt_domain *d) {
     if (!d) return;
     free(d->twiddles);
     free(d->twiddles_inv);
@@ -252,29 +276,29 @@ void ntt_domain_free(ntt_domain *d) {
 
 /* ---- public transforms ---------------------------------------------------------------- */
 
-void ntt_forward(const ntt_domain *d, fr *a, int nthreads) {
+void CN(ntt_forward)(const CN(ntt_domain) *d, CN(fr) *a, int nthreads) {
     bit_reverse(a, d->log_m, nthreads);
     ntt_core(a, d->log_m, d->twiddles, 0, nthreads);
 }
 
-void ntt_inverse(const ntt_domain *d, fr *a, int nthreads) {
-    fr one;
-    fr_one(&one);
+void CN(ntt_inverse)(const CN(ntt_domain) *d, CN(fr) *a, int nthreads) {
+    CN(fr) one;
+    CN(fr_one)(&one);
     bit_reverse(a, d->log_m, nthreads);
     ntt_core(a, d->log_m, d->twiddles_inv, 0, nthreads);
     powscale(a, d->m, &one, &d->m_inv, 0, nthreads);
 }
 
-void ntt_coset_forward(const ntt_domain *d, fr *a, const fr *shift, int nthreads) {
-    fr one;
-    fr_one(&one);
+void CN(ntt_coset_forward)(const CN(ntt_domain) *d, CN(fr) *a, const CN(fr) *shift, int nthreads) {
+    CN(fr) one;
+    CN(fr_one)(&one);
     powscale(a, d->m, shift, &one, 0, nthreads);
-    ntt_forward(d, a, nthreads);
+    CN(ntt_forward)(d, a, nthreads);
 }
 
-void ntt_coset_inverse(const ntt_domain *d, fr *a, const fr *shift, int nthreads) {
-    fr shift_inv;
-    fr_inv(&shift_inv, shift);
+void CN(ntt_coset_inverse)(const CN(ntt_domain) *d, CN(fr) *a, const CN(fr) *shift, int nthreads) {
+    CN(fr) shift_inv;
+    CN(fr_inv)(&shift_inv, shift);
     bit_reverse(a, d->log_m, nthreads);
     ntt_core(a, d->log_m, d->twiddles_inv, 0, nthreads);
     /* one pass: a_i *= (1/m) * shift^-i */
@@ -288,8 +312,8 @@ void ntt_coset_inverse(const ntt_domain *d, fr *a, const fr *shift, int nthreads
  * hi_tab[i] = scale * x^i: two tables of about sqrt(m) entries, one extra product per element. */
 
 typedef struct {
-    fr *a;
-    const fr *lo_tab, *hi_tab;
+    CN(fr) *a;
+    const CN(fr) *lo_tab, *hi_tab;
     int log_m, la;
 } brscale_ctx;
 
@@ -299,30 +323,30 @@ static void brscale_run(void *vctx, size_t begin, size_t end, int tid) {
     const size_t lo_mask = ((size_t)1 << c->la) - 1;
     const int lb = c->log_m - c->la;
     for (size_t p = begin; p < end; p++) {
-        fr f;
-        fr_mul(&f, &c->lo_tab[bitrev_k(p & lo_mask, c->la)], &c->hi_tab[bitrev_k(p >> c->la, lb)]);
-        fr_mul(&c->a[p], &c->a[p], &f);
+        CN(fr) f;
+        CN(fr_mul)(&f, &c->lo_tab[bitrev_k(p & lo_mask, c->la)], &c->hi_tab[bitrev_k(p >> c->la, lb)]);
+        CN(fr_mul)(&c->a[p], &c->a[p], &f);
     }
 }
 
 typedef struct {
-    fr *lo_tab, *hi_tab;
+    CN(fr) *lo_tab, *hi_tab;
     int la;
 } brscale_tabs;
 
-static bool brscale_tabs_init(brscale_tabs *t, int log_m, const fr *x, const fr *scale) {
+static bool brscale_tabs_init(brscale_tabs *t, int log_m, const CN(fr) *x, const CN(fr) *scale) {
     t->la = log_m / 2;
     int lb = log_m - t->la;
-    t->lo_tab = malloc(((size_t)1 << t->la) * sizeof(fr));
-    t->hi_tab = malloc(((size_t)1 << lb) * sizeof(fr));
+    t->lo_tab = malloc(((size_t)1 << t->la) * sizeof(CN(fr)));
+    t->hi_tab = malloc(((size_t)1 << lb) * sizeof(CN(fr)));
     if (!t->lo_tab || !t->hi_tab) {
         free(t->lo_tab);
         free(t->hi_tab);
         return false;
     }
-    fr one, xs;
-    fr_one(&one);
-    fr_pow_u64(&xs, x, (uint64_t)1 << lb);
+    CN(fr) one, xs;
+    CN(fr_one)(&one);
+    fr_pow_u64_(&xs, x, (uint64_t)1 << lb);
     powscale(t->lo_tab, (size_t)1 << t->la, &xs, &one, 1, 1);
     powscale(t->hi_tab, (size_t)1 << lb, x, scale, 1, 1);
     return true;
@@ -333,7 +357,7 @@ static void brscale_tabs_free(brscale_tabs *t) {
     free(t->hi_tab);
 }
 
-static void brscale(fr *a, int log_m, const brscale_tabs *t, int nthreads) {
+static void brscale(CN(fr) *a, int log_m, const brscale_tabs *t, int nthreads) {
     brscale_ctx c = {a, t->lo_tab, t->hi_tab, log_m, t->la};
     size_t m = (size_t)1 << log_m;
     parallel_for(m, m < 4096 ? 1 : nthreads, brscale_run, &c);
@@ -342,7 +366,7 @@ static void brscale(fr *a, int log_m, const brscale_tabs *t, int nthreads) {
 /* Values on the domain (natural order) -> values on the coset shift*<omega> (natural order):
  * iNTT by DIF (bit-reversed coefficients times m), scale coefficient i by shift^i / m in
  * bit-reversed order, DIT forward. Uses the tables t built for x = shift, scale = 1/m. */
-static void domain_to_coset(const ntt_domain *d, fr *a, const brscale_tabs *t, int nthreads) {
+static void domain_to_coset(const CN(ntt_domain) *d, CN(fr) *a, const brscale_tabs *t, int nthreads) {
     ntt_core(a, d->log_m, d->twiddles_inv, 1, nthreads);
     brscale(a, d->log_m, t, nthreads);
     ntt_core(a, d->log_m, d->twiddles, 0, nthreads);
@@ -351,10 +375,10 @@ static void domain_to_coset(const ntt_domain *d, fr *a, const brscale_tabs *t, i
 /* ---- pointwise ------------------------------------------------------------------------ */
 
 typedef struct {
-    fr *a;
-    const fr *b;
-    fr *c;
-    const fr *scale; /* NULL: none */
+    CN(fr) *a;
+    const CN(fr) *b;
+    CN(fr) *c;
+    const CN(fr) *scale; /* NULL: none */
     int op;          /* 0: a = (a*b - c) [* scale]; 1: c = a*b */
 } pw_ctx;
 
@@ -363,44 +387,45 @@ static void pw_run(void *vctx, size_t begin, size_t end, int tid) {
     const pw_ctx *x = vctx;
     for (size_t i = begin; i < end; i++) {
         if (x->op == 1) {
-            fr_mul(&x->c[i], &x->a[i], &x->b[i]);
+            CN(fr_mul)(&x->c[i], &x->a[i], &x->b[i]);
         } else {
-            fr t;
-            fr_mul(&t, &x->a[i], &x->b[i]);
-            fr_sub(&t, &t, &x->c[i]);
-            if (x->scale) fr_mul(&t, &t, x->scale);
+            CN(fr) t;
+            CN(fr_mul)(&t, &x->a[i], &x->b[i]);
+            CN(fr_sub)(&t, &t, &x->c[i]);
+            if (x->scale) CN(fr_mul)(&t, &t, x->scale);
             x->a[i] = t;
         }
     }
 }
 
-static void pointwise(size_t m, fr *a, const fr *b, fr *c, const fr *scale, int op, int nthreads) {
+static void pointwise(size_t m, CN(fr) *a, const CN(fr) *b, CN(fr) *c, const CN(fr) *scale, int op, int nthreads) {
     pw_ctx x = {a, b, c, scale, op};
     parallel_for(m, m < 4096 ? 1 : nthreads, pw_run, &x);
 }
 
 /* ---- H -------------------------------------------------------------------------------- */
 
-void h_bellperson(const ntt_domain *d, fr *a, fr *b, fr *c, int nthreads) {
-    fr g, one, zinv;
-    fr_from_u64(&g, 7);
-    fr_one(&one);
+#ifdef NTT_ROOT_BELLPERSON_CANON
+void CN(h_bellperson)(const CN(ntt_domain) *d, CN(fr) *a, CN(fr) *b, CN(fr) *c, int nthreads) {
+    CN(fr) g, one, zinv;
+    CN(h_coset_shift)(&g, d->log_m, NTT_ROOTS_BELLPERSON);
+    CN(fr_one)(&one);
     /* Z on the coset: g^m - 1 */
-    fr_pow_u64(&zinv, &g, (uint64_t)d->m);
-    fr_sub(&zinv, &zinv, &one);
-    fr_inv(&zinv, &zinv);
+    fr_pow_u64_(&zinv, &g, (uint64_t)d->m);
+    CN(fr_sub)(&zinv, &zinv, &one);
+    CN(fr_inv)(&zinv, &zinv);
 
     brscale_tabs fwd, inv;
     bool have_fwd = brscale_tabs_init(&fwd, d->log_m, &g, &d->m_inv);
     if (!have_fwd) {
         /* allocation failed: the plain path, bit reversals and all */
-        fr *v[3] = {a, b, c};
+        CN(fr) *v[3] = {a, b, c};
         for (int k = 0; k < 3; k++) {
-            ntt_inverse(d, v[k], nthreads);
-            ntt_coset_forward(d, v[k], &g, nthreads);
+            CN(ntt_inverse)(d, v[k], nthreads);
+            CN(ntt_coset_forward)(d, v[k], &g, nthreads);
         }
         pointwise(d->m, a, b, c, &zinv, 0, nthreads);
-        ntt_coset_inverse(d, a, &g, nthreads);
+        CN(ntt_coset_inverse)(d, a, &g, nthreads);
         return;
     }
     domain_to_coset(d, a, &fwd, nthreads);
@@ -411,8 +436,8 @@ void h_bellperson(const ntt_domain *d, fr *a, fr *b, fr *c, int nthreads) {
 
     /* coset iNTT: DIF with omega^-1, then coefficient i *= g^-i / m in bit-reversed order, then
      * one bit reversal to natural order */
-    fr ginv;
-    fr_inv(&ginv, &g);
+    CN(fr) ginv;
+    CN(fr_inv)(&ginv, &g);
     ntt_core(a, d->log_m, d->twiddles_inv, 1, nthreads);
     if (brscale_tabs_init(&inv, d->log_m, &ginv, &d->m_inv)) {
         brscale(a, d->log_m, &inv, nthreads);
@@ -423,17 +448,18 @@ void h_bellperson(const ntt_domain *d, fr *a, fr *b, fr *c, int nthreads) {
         powscale(a, d->m, &ginv, &d->m_inv, 0, nthreads);
     }
 }
+#endif
 
-void h_snarkjs(const ntt_domain *d, fr *a, fr *b, fr *c, int nthreads) {
-    fr g;
-    root_of_order(&g, d->log_m + 1, NTT_ROOTS_SNARKJS); /* omega_2m */
+void CN(h_snarkjs)(const CN(ntt_domain) *d, CN(fr) *a, CN(fr) *b, CN(fr) *c, int nthreads) {
+    CN(fr) g;
+    CN(h_coset_shift)(&g, d->log_m, NTT_ROOTS_SNARKJS); /* omega_2m */
     pointwise(d->m, a, b, c, NULL, 1, nthreads);        /* c = a*b on the rows */
     brscale_tabs t;
     if (!brscale_tabs_init(&t, d->log_m, &g, &d->m_inv)) {
-        fr *v[3] = {a, b, c};
+        CN(fr) *v[3] = {a, b, c};
         for (int k = 0; k < 3; k++) {
-            ntt_inverse(d, v[k], nthreads);
-            ntt_coset_forward(d, v[k], &g, nthreads);
+            CN(ntt_inverse)(d, v[k], nthreads);
+            CN(ntt_coset_forward)(d, v[k], &g, nthreads);
         }
     } else {
         domain_to_coset(d, a, &t, nthreads);

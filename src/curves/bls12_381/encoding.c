@@ -1,4 +1,5 @@
-/* zcash/bellperson point encodings for BLS12-381 G1 and G2 (src/ec/ec.h; DESIGN.md section 3).
+/* zcash/bellperson point encodings for BLS12-381 G1 and G2 (src/curves/bls12_381/curve.h;
+ * DESIGN.md section 3).
  *
  * Format (zkcrypto/bls12_381 "serialization" notes, IETF draft-irtf-cfrg-pairing-friendly-curves
  * appendix C): coordinates canonical big-endian, 48 bytes per Fp, an Fp2 written c1 then c0.
@@ -9,22 +10,12 @@
  * Decoders check flags, canonical coordinates (< p) and the curve equation, in that order, and
  * write *r only on EC_DECODE_OK; they do not check the subgroup. Thread-safety: pure functions.
  */
-#include "ec/ec.h"
+#include "curves/bls12_381/curve.h"
 
 #define FLAG_COMPRESSED 0x80u
 #define FLAG_INFINITY 0x40u
 #define FLAG_SORT 0x20u
 #define FLAG_MASK 0xe0u
-
-const char *ec_decode_result_str(ec_decode_result r) {
-    switch (r) {
-    case EC_DECODE_OK: return "ok";
-    case EC_DECODE_BAD_FLAGS: return "bad flag bits (compression, infinity or sort flag)";
-    case EC_DECODE_NOT_CANONICAL: return "coordinate not canonical (>= p)";
-    case EC_DECODE_NOT_ON_CURVE: return "point not on the curve";
-    }
-    return "unknown ec_decode_result";
-}
 
 /* true when bytes [1, n) are zero and byte 0 has no bits outside its top three flags */
 static bool rest_is_zero(const uint8_t *in, size_t n) {

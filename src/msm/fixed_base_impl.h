@@ -1,4 +1,6 @@
-/* Fixed-base comb on the CPU (src/msm/fixed_base.h). */
+/* Fixed-base comb on the CPU (src/msm/fixed_base.h), template: FIXED_BASE_DEFINE(G, F, FR) defines
+ * G##s_fixed_base_mul for the group G over the coordinate field F with scalars in FR; used in the
+ * curve's msm.c. */
 #include "msm/fixed_base.h"
 
 #include <stdlib.h>
@@ -9,7 +11,7 @@
 #define COMB_ENTRIES 256
 #define FIXED_BASE_SMALL 32 /* below this many points, plain double-and-add per point */
 
-#define FIXED_BASE_DEFINE(G, F)                                                                 \
+#define FIXED_BASE_DEFINE(G, F, FR)                                                                 \
     typedef struct {                                                                            \
         const G##_affine *row; /* row[k] = 2^(8k) * gen */                                      \
         G##_affine *table;                                                                      \
@@ -30,7 +32,7 @@
     }                                                                                           \
     typedef struct {                                                                            \
         const G##_affine *table;                                                                \
-        const fr *k;                                                                            \
+        const FR *k;                                                                            \
         G##_affine *out;                                                                        \
         bool ok;                                                                                \
     } G##_comb_ctx;                                                                             \
@@ -63,7 +65,7 @@
             size_t i1 = e - i0 < FIXED_BASE_BLOCK ? e : i0 + FIXED_BASE_BLOCK;                  \
             for (size_t i = i0; i < i1; i++) {                                                  \
                 uint64_t l[4];                                                                  \
-                fr_to_canon(l, &c->k[i]);                                                       \
+                FR##_to_canon(l, &c->k[i]);                                                       \
                 G##_xyzz *acc = &tmp[i - i0];                                                   \
                 G##_xyzz_set_infinity(acc);                                                     \
                 for (int w = 0; w < COMB_WINDOWS; w++) {                                        \
@@ -75,7 +77,7 @@
         }                                                                                       \
         free(tmp);                                                                              \
     }                                                                                           \
-    bool G##s_fixed_base_mul(G##_affine *out, const G##_affine *gen, const fr *scalars, size_t n, \
+    bool G##s_fixed_base_mul(G##_affine *out, const G##_affine *gen, const FR *scalars, size_t n, \
                              int nthreads) {                                                    \
         if (n == 0) return true;                                                                \
         G##_jacobian jg, jr[COMB_WINDOWS];                                                      \
@@ -106,5 +108,3 @@
         return cc.ok;                                                                           \
     }
 
-FIXED_BASE_DEFINE(g1, fp)
-FIXED_BASE_DEFINE(g2, fp2)

@@ -1,11 +1,11 @@
 /* BLS12-381 G1: E(Fp): y^2 = x^3 + 4, the generic group law of src/ec/curve_impl.h instantiated
- * over Fp, plus the G1 generator and the fast subgroup check. See src/ec/ec.h for the API.
+ * over Fp, plus the G1 generator and the fast subgroup check. See src/ec/ec.h and src/curves/bls12_381/curve.h for the API.
  *
  * Constants are Montgomery form (R = 2^384), limbs little-endian; their canonical values are in
  * the comments and tests/test_ec.c checks them (generator against the zcash compressed test
  * vector, beta^3 = 1). Thread-safety: pure functions.
  */
-#include "ec/ec.h"
+#include "curves/bls12_381/curve.h"
 
 /* b = 4 */
 static const fp G1_B_MONT = {{0xaa270000000cfff3ull, 0x53cc0032fc34000aull, 0x478fe97a6b0a807full,
@@ -15,7 +15,9 @@ static void g1_curve_b(fp *b) { *b = G1_B_MONT; }
 
 #define EC_G g1
 #define EC_F fp
+#define EC_FR fr
 #include "ec/curve_impl.h"
+#undef EC_FR
 #undef EC_F
 #undef EC_G
 

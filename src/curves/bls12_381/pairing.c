@@ -1,4 +1,5 @@
-/* Optimal ate pairing on BLS12-381 (see pairing.h).
+/* Optimal ate pairing on BLS12-381 (declarations: src/ec/pairing_decl.h; shared pieces:
+ * src/ec/pairing_impl.h).
  *
  * Miller loop: over |x| = 0xd201000000010000 from bit 62 down, G2 accumulator in homogeneous
  * projective coordinates (X : Y : Z), x = X/Z, y = Y/Z on the M-twist E': y^2 = x^3 + 4(1 + u).
@@ -21,66 +22,12 @@
  * value per chunk, multiplied together. Variable time in which inputs are infinity only.
  * Thread-safety: pure functions.
  */
-#include "ec/pairing.h"
+#define CUZK_CURVE_KEEP_PARAMS
+#include "curves/bls12_381/curve.h"
 
-#include "ff/fp12_constants.h"
+#include "curves/bls12_381/fp12_constants.h"
 
-#define PAIRING_CHUNK 16
-
-/* ---- sparse multiplication by a line ---------------------------------------------------- */
-
-/* r = a * (c0 + c1 v) in Fp6 */
-static void fp6_mul_by_01(fp6 *r, const fp6 *a, const fp2 *c0, const fp2 *c1) {
-    fp2 aa, bb, t1, t2, t3, s, u;
-    fp2_mul(&aa, &a->c0, c0);
-    fp2_mul(&bb, &a->c1, c1);
-
-    fp2_mul(&t1, &a->c2, c1);
-    fp2_mul_by_xi(&t1, &t1);
-    fp2_add(&t1, &t1, &aa);
-
-    fp2_add(&s, &a->c0, &a->c1);
-    fp2_add(&u, c0, c1);
-    fp2_mul(&t2, &s, &u);
-    fp2_sub(&t2, &t2, &aa);
-    fp2_sub(&t2, &t2, &bb);
-
-    fp2_add(&s, &a->c0, &a->c2);
-    fp2_mul(&t3, &s, c0);
-    fp2_sub(&t3, &t3, &aa);
-    fp2_add(&t3, &t3, &bb);
-
-    r->c0 = t1;
-    r->c1 = t2;
-    r->c2 = t3;
-}
-
-/* r = a * (c1 v) in Fp6 */
-static void fp6_mul_by_1(fp6 *r, const fp6 *a, const fp2 *c1) {
-    fp2 t0, t1, t2;
-    fp2_mul(&t0, &a->c2, c1);
-    fp2_mul_by_xi(&t0, &t0);
-    fp2_mul(&t1, &a->c0, c1);
-    fp2_mul(&t2, &a->c1, c1);
-    r->c0 = t0;
-    r->c1 = t1;
-    r->c2 = t2;
-}
-
-/* f *= (c0 + c1 v) + (c4 v) w */
-static void fp12_mul_by_014(fp12 *f, const fp2 *c0, const fp2 *c1, const fp2 *c4) {
-    fp6 aa, bb, s;
-    fp2 o;
-    fp6_mul_by_01(&aa, &f->c0, c0, c1);
-    fp6_mul_by_1(&bb, &f->c1, c4);
-    fp2_add(&o, c1, c4);
-    fp6_add(&s, &f->c1, &f->c0);
-    fp6_mul_by_01(&s, &s, c0, &o);
-    fp6_sub(&s, &s, &aa);
-    fp6_sub(&f->c1, &s, &bb);
-    fp6_mul_by_v(&bb, &bb);
-    fp6_add(&f->c0, &bb, &aa);
-}
+#include "ec/pairing_impl.h"
 
 /* ---- Miller loop steps ----------------------------------------------------------------- */
 
@@ -170,8 +117,8 @@ static void ell(fp12 *f, const line *l, const g1_affine *p) {
     fp12_mul_by_014(f, &l->l00, &c1, &c4);
 }
 
-/* f = prod over n <= PAIRING_CHUNK finite pairs, without the final conjugation. */
-static void miller_loop_chunk(fp12 *f, const g1_affine *const *p, const g2_affine *const *q, size_t n) {
+/* f = prod over n <= PAIRING_CHUNK finite pairs of f_{x,Q}(P) (conjugated for x < 0). */
+static void pairing_chunk_(fp12 *f, const g1_affine *const *p, const g2_affine *const *q, size_t n) {
     g2_proj r[PAIRING_CHUNK];
     line l;
     for (size_t k = 0; k < n; k++) {
@@ -195,87 +142,9 @@ static void miller_loop_chunk(fp12 *f, const g1_affine *const *p, const g2_affin
         if (bit == 0) break;
         fp12_sqr(f, f);
     }
-}
-
-void pairing_miller_loop_multi(fp12 *out, const g1_affine *p, const g2_affine *q, size_t n) {
-    const g1_affine *pp[PAIRING_CHUNK];
-    const g2_affine *qq[PAIRING_CHUNK];
-    fp12 acc, f;
-    fp12_one(&acc);
-    size_t m = 0;
-    for (size_t i = 0; i <= n; i++) {
-        if (i < n && !g1_affine_is_infinity(&p[i]) && !g2_affine_is_infinity(&q[i])) {
-            pp[m] = &p[i];
-            qq[m] = &q[i];
-            m++;
-        }
-        if (m == PAIRING_CHUNK || (i == n && m > 0)) {
-            miller_loop_chunk(&f, pp, qq, m);
-            fp12_mul(&acc, &acc, &f);
-            m = 0;
-        }
-    }
 #if BLS12_381_X_IS_NEGATIVE
-    fp12_conj(out, &acc);
-#else
-    *out = acc;
+    fp12_conj(f, f); /* f_{x} = 1/f_{|x|} up to factors the final exponentiation removes */
 #endif
-}
-
-/* ---- final exponentiation --------------------------------------------------------------- */
-
-/* (a + b s)^2 in Fp4 = Fp2[s]/(s^2 - xi): (a^2 + xi b^2) + ((a + b)^2 - a^2 - b^2) s */
-static void fp4_sqr(fp2 *c0, fp2 *c1, const fp2 *a, const fp2 *b) {
-    fp2 t0, t1, t2;
-    fp2_sqr(&t0, a);
-    fp2_sqr(&t1, b);
-    fp2_mul_by_xi(&t2, &t1);
-    fp2_add(c0, &t2, &t0);
-    fp2_add(&t2, a, b);
-    fp2_sqr(&t2, &t2);
-    fp2_sub(&t2, &t2, &t0);
-    fp2_sub(c1, &t2, &t1);
-}
-
-/* Squaring in the cyclotomic subgroup (a^(p^6 + 1) = 1): Granger, Scott, ePrint 2009/565. */
-static void cyclotomic_sqr(fp12 *r, const fp12 *f) {
-    fp2 z0 = f->c0.c0, z4 = f->c0.c1, z3 = f->c0.c2;
-    fp2 z2 = f->c1.c0, z1 = f->c1.c1, z5 = f->c1.c2;
-    fp2 t0, t1, t2, t3;
-
-    fp4_sqr(&t0, &t1, &z0, &z1);
-    /* A */
-    fp2_sub(&z0, &t0, &z0);
-    fp2_dbl(&z0, &z0);
-    fp2_add(&z0, &z0, &t0);
-    fp2_add(&z1, &t1, &z1);
-    fp2_dbl(&z1, &z1);
-    fp2_add(&z1, &z1, &t1);
-
-    fp4_sqr(&t0, &t1, &z2, &z3);
-    fp4_sqr(&t2, &t3, &z4, &z5);
-    /* C */
-    fp2_sub(&z4, &t0, &z4);
-    fp2_dbl(&z4, &z4);
-    fp2_add(&z4, &z4, &t0);
-    fp2_add(&z5, &t1, &z5);
-    fp2_dbl(&z5, &z5);
-    fp2_add(&z5, &z5, &t1);
-    /* B */
-    fp2_mul_by_xi(&t0, &t3);
-    fp2_add(&z2, &t0, &z2);
-    fp2_dbl(&z2, &z2);
-    fp2_add(&z2, &z2, &t0);
-    fp2_sub(&z3, &t2, &z3);
-    fp2_dbl(&z3, &z3);
-    fp2_add(&z3, &z3, &t2);
-
-    r->c0.c0 = z0;
-    r->c0.c1 = z4;
-    r->c0.c2 = z3;
-    r->c1.c0 = z2;
-    r->c1.c1 = z1;
-    r->c1.c2 = z5;
 }
 
 /* r = f^x (x = -|x|) for f in the cyclotomic subgroup, where f^-1 = conj(f). */
@@ -333,11 +202,3 @@ void pairing_final_exponentiation(fp12 *out, const fp12 *f) {
     fp12_mul(&t3, &t3, &t6);
     fp12_mul(out, &t3, &t4);
 }
-
-void pairing_multi(fp12 *out, const g1_affine *p, const g2_affine *q, size_t n) {
-    fp12 f;
-    pairing_miller_loop_multi(&f, p, q, n);
-    pairing_final_exponentiation(out, &f);
-}
-
-void pairing(fp12 *out, const g1_affine *p, const g2_affine *q) { pairing_multi(out, p, q, 1); }

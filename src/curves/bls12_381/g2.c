@@ -1,13 +1,13 @@
 /* BLS12-381 G2: the M-twist E'(Fp2): y^2 = x^3 + 4(1 + u), the generic group law of
  * src/ec/curve_impl.h instantiated over Fp2, plus the G2 generator and the fast subgroup check.
- * See src/ec/ec.h for the API.
+ * See src/ec/ec.h and src/curves/bls12_381/curve.h for the API.
  *
  * Constants are Montgomery form (R = 2^384), limbs little-endian, Fp2 = c0 + c1 u; canonical
  * values in the comments. tests/test_ec.c checks them (generator against the zcash compressed
  * test vector; the psi coefficients by recomputing them from their definition).
  * Thread-safety: pure functions.
  */
-#include "ec/ec.h"
+#include "curves/bls12_381/curve.h"
 
 /* b = 4(1 + u) = 4 + 4u */
 static const fp2 G2_B_MONT = {
@@ -21,7 +21,9 @@ static void g2_curve_b(fp2 *b) { *b = G2_B_MONT; }
 
 #define EC_G g2
 #define EC_F fp2
+#define EC_FR fr
 #include "ec/curve_impl.h"
+#undef EC_FR
 #undef EC_F
 #undef EC_G
 
