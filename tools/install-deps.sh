@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install what cuzk needs on a fresh Debian machine (run as root, or with sudo available).
 #   tools/install-deps.sh          build deps: C compiler, cmake, make, jansson (JSON)
-#   tools/install-deps.sh --test   also the test oracles: GMP, Node.js/npm and the pinned snarkjs
+#   tools/install-deps.sh --test   also the test oracles: GMP, Node.js/npm and the pinned snarkjs,
+#                                  and pkg-config/nm for the install and symbol tests
 # Installs only what is missing; safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +22,8 @@ if [ "$want_test" = 1 ]; then
     need_dev libgmp-dev
     need_cmd node nodejs
     need_cmd npm npm
+    need_cmd pkg-config pkgconf   # ctest install: a program built with pkg-config --libs cuzk
+    need_cmd nm binutils          # ctest symbols: nm -D of libcuzk.so
 fi
 
 if [ "${#pkgs[@]}" -gt 0 ]; then
