@@ -110,6 +110,8 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     double frac01 = 0.95, budget_mib = 0;
     const char *trace = NULL, *backend = "auto", *params_path = NULL;
     uint64_t circuit_seed = 1;
+    cuzk_msm_opts msm; /* GPU MSM tuning: $CUZK_MSM_WINDOW / $CUZK_MSM_CHUNK (experiments) */
+    if (!bench_msm_from_env(&msm)) return 2;
     cuzk_check_level params_check = CUZK_CHECK_CURVE;
     int check_given = 0;
     int device = 0;
@@ -325,9 +327,10 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     o.host_budget_bytes = (size_t)(budget_mib * 1048576.0);
     o.backend = gb == GROTH16_BACKEND_GPU ? CUZK_BACKEND_GPU : CUZK_BACKEND_CPU;
     o.gpu_device = device;
+    o.msm = msm;
     cuzk_engine *e = NULL;
     int rc = 0;
-    cuzk_circuit cc = {&cs, pp, sh.device};
+    cuzk_circuit cc = {&cs, pp, sh.device, NULL};
     bench_synth *bs = calloc(K, sizeof *bs);
     cuzk_job_id *ids = calloc(K, sizeof *ids);
     cuzk_job_result *res = calloc(K, sizeof *res);
@@ -367,7 +370,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     int synth_threads = cuzk_num_threads() / S > 1 ? cuzk_num_threads() / S : 1;
     for (uint32_t k = 0; k < K; k++) {
         bs[k] = (bench_synth){&cs, &sp, k, synth_threads};
-        cuzk_job_desc d = {&cc, P, bench_synth_cb, &bs[k], NULL, 0};
+        cuzk_job_desc d = {.circuit = &cc, .n_partitions = P, .synth = bench_synth_cb, .synth_ctx = &bs[k]};
         if (cuzk_engine_submit(e, &d, &ids[k], &err) != CUZK_OK) {
             fprintf(stderr, "cuzk bench pipeline: submit: %s\n", err.msg);
             rc = 4;
@@ -399,8 +402,13 @@ int cuzk_bench_pipeline(int argc, char **argv) {
             groth16_proof pr;
             total++;
             if (bellperson_proof_decode(&pr, res[k].proofs + 192 * (size_t)i, NULL) != CUZK_OK) continue;
-            const fr *pub = (const fr *)(res[k].public_inputs + (size_t)4 * n_public * i);
-            if (groth16_verify(&pp->vk, pub, n_public, &pr, NULL) == CUZK_OK) ok++;
+            /* public inputs come back canonical, 32 bytes each */
+            fr *pub = malloc((n_public ? n_public : 1) * sizeof *pub);
+            int pub_ok = pub != NULL;
+            for (uint32_t q = 0; pub_ok && q < n_public; q++)
+                pub_ok = fr_from_bytes_le(&pub[q], res[k].public_inputs + 32 * ((size_t)n_public * i + q), 32);
+            if (pub_ok && groth16_verify(&pp->vk, pub, n_public, &pr, NULL) == CUZK_OK) ok++;
+            free(pub);
         }
     }
     double t_ver = now_ms() - t_ver0;

@@ -286,7 +286,11 @@ static int verify_all(const small_circuit *c, const cuzk_job_result *res) {
     for (uint32_t i = 0; i < res->n_partitions; i++) {
         groth16_proof pr;
         if (bellperson_proof_decode(&pr, res->proofs + 192 * i, NULL) != CUZK_OK) return 0;
-        const fr *pub = (const fr *)(res->public_inputs + (size_t)4 * res->n_public * i);
+        /* public inputs come back canonical, 32 bytes each */
+        fr pub[64];
+        if (res->n_public > 64) return 0;
+        for (uint32_t q = 0; q < res->n_public; q++)
+            if (!fr_from_bytes_le(&pub[q], res->public_inputs + 32 * ((size_t)res->n_public * i + q), 32)) return 0;
         if (groth16_verify(&c->p.vk, pub, res->n_public, &pr, NULL) != CUZK_OK) return 0;
     }
     return 1;
@@ -313,7 +317,7 @@ __attribute__((destructor)) static void circ_free(void) {
 TEST(engine, pipeline_proofs_verify_and_equal_single_calls) {
     const small_circuit *c = circ();
     REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL};
+    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     enum { P = 3 };
     uint64_t rs[8 * P];
     make_rs(rs, P);
@@ -327,7 +331,7 @@ TEST(engine, pipeline_proofs_verify_and_equal_single_calls) {
     synth_ctx sc = {0};
     sc.c = c;
     sc.corrupt_partition = -1;
-    cuzk_job_desc d = {&cc, P, synth_cb, &sc, rs, 1};
+    cuzk_job_desc d = {&cc, P, synth_cb, &sc, rs, 1, CUZK_WITNESS_FR_MONT};
     cuzk_job_id id1, id2;
     REQUIRE(cuzk_engine_submit(e, &d, &id1, NULL) == CUZK_OK);
     d.fixed_rs = NULL; /* second job: random r, s, proofs must still verify */
@@ -390,7 +394,7 @@ TEST(engine, pipeline_proofs_verify_and_equal_single_calls) {
 TEST(engine, out_of_order_completion_in_order_proofs) {
     const small_circuit *c = circ();
     REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL};
+    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     enum { P = 4 };
     uint64_t rs[8 * P];
     make_rs(rs, P);
@@ -410,7 +414,7 @@ TEST(engine, out_of_order_completion_in_order_proofs) {
     sc.c = c;
     sc.corrupt_partition = -1;
     sc.delay_ms[0] = 150; /* and synthesizes after partition 1 */
-    cuzk_job_desc d = {&cc, P, synth_cb, &sc, rs, 0};
+    cuzk_job_desc d = {&cc, P, synth_cb, &sc, rs, 0, CUZK_WITNESS_FR_MONT};
     cuzk_job_id id;
     REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
     cuzk_job_result r;
@@ -429,7 +433,7 @@ TEST(engine, out_of_order_completion_in_order_proofs) {
 TEST(engine, failing_partition_fails_job_and_frees_everything) {
     const small_circuit *c = circ();
     REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL};
+    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     enum { P = 4 };
     test_be tb;
     test_be_init(&tb);
@@ -443,7 +447,7 @@ TEST(engine, failing_partition_fails_job_and_frees_everything) {
     synth_ctx sc = {0};
     sc.c = c;
     sc.corrupt_partition = 2;
-    cuzk_job_desc d = {&cc, P, synth_cb, &sc, NULL, 1};
+    cuzk_job_desc d = {&cc, P, synth_cb, &sc, NULL, 1, CUZK_WITNESS_FR_MONT};
     cuzk_job_id id;
     REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
     cuzk_job_result r;
@@ -497,7 +501,7 @@ TEST(engine, failing_partition_fails_job_and_frees_everything) {
 TEST(engine, slow_free_does_not_lengthen_prove_latency) {
     const small_circuit *c = circ();
     REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL};
+    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     enum { P = 2 };
     double call_ms[2] = {0, 0};
     double done_pending[2] = {0, 0};
@@ -510,7 +514,7 @@ TEST(engine, slow_free_does_not_lengthen_prove_latency) {
         synth_ctx sc = {0};
         sc.c = c;
         sc.corrupt_partition = -1;
-        cuzk_job_desc d = {&cc, P, synth_cb, &sc, NULL, 0};
+        cuzk_job_desc d = {&cc, P, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT};
         cuzk_job_id id;
         REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
         cuzk_job_result r;
@@ -541,7 +545,7 @@ TEST(engine, slow_free_does_not_lengthen_prove_latency) {
 TEST(engine, budget_never_exceeded_under_concurrency) {
     const small_circuit *c = circ();
     REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL};
+    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     size_t part = (size_t)c->cs.n_vars * sizeof(fr) + groth16_bellperson_start_bytes(&c->p, &c->cs, 2);
     enum { P = 3 };
     cuzk_engine_opts o = {0};
@@ -556,7 +560,7 @@ TEST(engine, budget_never_exceeded_under_concurrency) {
     synth_ctx sc = {0};
     sc.c = c;
     sc.corrupt_partition = -1;
-    cuzk_job_desc d = {&cc, P, synth_cb, &sc, NULL, 0};
+    cuzk_job_desc d = {&cc, P, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT};
     cuzk_job_id ids[3];
     for (int k = 0; k < 3; k++) REQUIRE(cuzk_engine_submit(e, &d, &ids[k], NULL) == CUZK_OK);
     for (int k = 0; k < 3; k++) {
@@ -586,7 +590,7 @@ TEST(engine, budget_never_exceeded_under_concurrency) {
 TEST(engine, cancel_queued_and_running_jobs) {
     const small_circuit *c = circ();
     REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL};
+    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     cuzk_engine_opts o = {0};
     o.prove_threads = 2;
     cuzk_engine *e = NULL;
@@ -595,7 +599,7 @@ TEST(engine, cancel_queued_and_running_jobs) {
     sc.c = c;
     sc.corrupt_partition = -1;
     for (int i = 0; i < 16; i++) sc.delay_ms[i] = 150;
-    cuzk_job_desc d = {&cc, 6, synth_cb, &sc, NULL, 0};
+    cuzk_job_desc d = {&cc, 6, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT};
     cuzk_job_id running, queued;
     double t0 = now_ms();
     REQUIRE(cuzk_engine_submit(e, &d, &running, NULL) == CUZK_OK);
@@ -629,7 +633,7 @@ TEST(engine, cancel_queued_and_running_jobs) {
 TEST(engine, blocked_producers_enter_in_arrival_order) {
     const small_circuit *c = circ();
     REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL};
+    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     enum { P = 8 };
     uint64_t rs[8 * P];
     make_rs(rs, P);
@@ -647,7 +651,7 @@ TEST(engine, blocked_producers_enter_in_arrival_order) {
     sc.c = c;
     sc.corrupt_partition = -1;
     for (int i = 0; i < P; i++) sc.delay_ms[i] = 20 + 15 * i;
-    cuzk_job_desc d = {&cc, P, synth_cb, &sc, rs, 0};
+    cuzk_job_desc d = {&cc, P, synth_cb, &sc, rs, 0, CUZK_WITNESS_FR_MONT};
     cuzk_job_id id;
     REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
     cuzk_job_result r;

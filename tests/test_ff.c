@@ -1,6 +1,7 @@
 /* Field arithmetic against GMP (independent big-integer oracle), random inputs and edge values. */
 #include "test.h"
 #include "curves/bls12_381/curve.h"
+#include "curves/bn254/curve.h"
 
 #ifdef CUZK_HAVE_GMP
 #include <gmp.h>
@@ -110,6 +111,38 @@ static void pick(uint64_t *out, int n, const uint64_t *mod, int k) {
 
 FIELD_ORACLE_TEST(fp, 6)
 FIELD_ORACLE_TEST(fr, 4)
+FIELD_ORACLE_TEST(bn254_fp, 4)
+FIELD_ORACLE_TEST(bn254_fr, 4)
+
+/* BN254: square roots in Fp (p = 3 mod 4), Fr (Tonelli-Shanks, 2-adicity 28) and Fp2 */
+TEST(ff, bn254_sqrt) {
+    for (int it = 0; it < test_iters(50); it++) {
+        uint64_t l[4];
+        pick(l, 4, bn254_fp_MODULUS, it < 8 ? it : 8);
+        bn254_fp x, s, r;
+        bn254_fp_from_canon(&x, l);
+        bn254_fp_sqr(&s, &x);
+        CHECK(bn254_fp_sqrt(&r, &s));
+        bn254_fp_sqr(&r, &r);
+        CHECK(bn254_fp_eq(&r, &s));
+        CHECK_EQ_INT(bn254_fp_sqrt(&r, &x), bn254_fp_legendre(&x) >= 0);
+        pick(l, 4, bn254_fr_MODULUS, it < 8 ? it : 8);
+        bn254_fr a, b, c;
+        bn254_fr_from_canon(&a, l);
+        bn254_fr_sqr(&b, &a);
+        CHECK(bn254_fr_sqrt(&c, &b));
+        bn254_fr_sqr(&c, &c);
+        CHECK(bn254_fr_eq(&c, &b));
+        CHECK_EQ_INT(bn254_fr_sqrt(&c, &a), bn254_fr_legendre(&a) >= 0);
+        bn254_fp2 u, u2, v;
+        pick(l, 4, bn254_fp_MODULUS, 8); bn254_fp_from_canon(&u.c0, l);
+        pick(l, 4, bn254_fp_MODULUS, it < 8 ? it : 8); bn254_fp_from_canon(&u.c1, l);
+        bn254_fp2_sqr(&u2, &u);
+        CHECK(bn254_fp2_sqrt(&v, &u2));
+        bn254_fp2_sqr(&v, &v);
+        CHECK(bn254_fp2_eq(&v, &u2));
+    }
+}
 
 TEST(ff, sqrt) {
     for (int it = 0; it < test_iters(50); it++) {
@@ -191,6 +224,9 @@ TEST(ff, generic_ops_vs_gmp) {
     test_ff_fp_ops_vs_gmp();
     test_ff_fr_ops_vs_gmp();
     test_ff_sqrt();
+    test_ff_bn254_fp_ops_vs_gmp();
+    test_ff_bn254_fr_ops_vs_gmp();
+    test_ff_bn254_sqrt();
     ff_force_generic(false);
 }
 #endif
@@ -249,6 +285,8 @@ TEST(ff, generic_ops_vs_gmp) {
     }
 EDGE_VALUES(fp, 6)
 EDGE_VALUES(fr, 4)
+EDGE_VALUES(bn254_fp, 4)
+EDGE_VALUES(bn254_fr, 4)
 
 /* F_mul / F_sqr on the asm path equal the generic C bit for bit: every pair of edge values,
  * random pairs, and aliased operands (r = a, r = b, a = b). Skips where the CPU has no asm path. */
@@ -285,11 +323,15 @@ EDGE_VALUES(fr, 4)
     }
 ASM_VS_GENERIC(fp, 6)
 ASM_VS_GENERIC(fr, 4)
+ASM_VS_GENERIC(bn254_fp, 4)
+ASM_VS_GENERIC(bn254_fr, 4)
 
 TEST(ff, asm_vs_generic) {
     ff_force_generic(false);
     if (!ff_asm_active()) SKIP("no asm path on this CPU/architecture (or CUZK_NO_ASM set)");
     fp_asm_vs_generic();
     fr_asm_vs_generic();
+    bn254_fp_asm_vs_generic();
+    bn254_fr_asm_vs_generic();
     CHECK(ff_asm_active());
 }

@@ -10,6 +10,7 @@
 #include "formats/json.h"
 #include "groth16/backend.h"
 #include "groth16/groth16.h"
+#include "groth16/prove.h"
 #include "r1cs/synthetic.h"
 
 #define FIXED_R "0x1ab4b9a7f2c0d3e5a6978877665544332211ffeeddccbbaa9988776655443322"
@@ -59,7 +60,8 @@ TEST(gpu_prove, prove_fixtures_byte_identical_to_cpu) {
     groth16_backend_set(GROTH16_BACKEND_CPU);
 }
 
-/* bellperson flavour on synthetic PoRep-shaped circuits of several sizes (odd, non-power-of-two). */
+/* bellperson flavour on synthetic PoRep-shaped circuits of several sizes (odd, non-power-of-two),
+ * through groth16_prover_create with the GPU backend value. */
 TEST(gpu_prove, prove_synthetic_byte_identical_to_cpu) {
     if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
     const uint32_t sizes[] = {1000, 4093, 1u << 16};
@@ -81,12 +83,14 @@ TEST(gpu_prove, prove_synthetic_byte_identical_to_cpu) {
         fr_from_u64(&r, test_rand64());
         fr_from_u64(&s, test_rand64());
         groth16_proof pc, pg;
-        groth16_backend_set(GROTH16_BACKEND_CPU);
         cuzk_status st = groth16_prove_bellperson(&pc, &p, &cs, w, cs.n_vars, &r, &s, 0, NULL, &e);
         CHECK_MSG(st == CUZK_OK, "cpu %u: %s", sizes[k], e.msg);
-        groth16_backend_set(GROTH16_BACKEND_GPU);
-        st = groth16_prove_bellperson(&pg, &p, &cs, w, cs.n_vars, &r, &s, 0, NULL, &e);
-        groth16_backend_set(GROTH16_BACKEND_CPU);
+        /* the one orchestration with the GPU backend as a value (src/groth16/prove.h) */
+        groth16_key key = {CUZK_CURVE_BLS12_381, CUZK_CONVENTION_BELLPERSON, NULL, &p, &cs};
+        groth16_prover *pv = NULL;
+        st = groth16_prover_create(&pv, &key, &groth16_backend_gpu_ops, NULL, &e);
+        if (st == CUZK_OK) st = groth16_prove_one(pv, &pg, w, cs.n_vars, &r, &s, 0, NULL, &e);
+        groth16_prover_destroy(pv);
         CHECK_MSG(st == CUZK_OK, "gpu %u: %s", sizes[k], e.msg);
         uint8_t bc[192], bg[192];
         bellperson_proof_encode(bc, &pc);
@@ -263,11 +267,11 @@ TEST(gpu_prove, engine_gpu_backend_equals_cpu_single_calls) {
     cuzk_error e = {0};
     REQUIRE(cuzk_engine_create(&eng, &o, &e) == CUZK_OK);
     CHECK(!strcmp(cuzk_engine_backend_name(eng), "gpu"));
-    cuzk_circuit cc = {&c.cs, &c.p, NULL};
+    cuzk_circuit cc = {&c.cs, &c.p, NULL, NULL};
     gp_synth gs = {&c.cs, &c.sp};
     cuzk_job_id ids[2];
     for (int k = 0; k < 2; k++) {
-        cuzk_job_desc d = {&cc, P, gp_synth_cb, &gs, rs, 0};
+        cuzk_job_desc d = {&cc, P, gp_synth_cb, &gs, rs, 0, CUZK_WITNESS_FR_MONT};
         REQUIRE(cuzk_engine_submit(eng, &d, &ids[k], &e) == CUZK_OK);
     }
     fr *w = malloc(c.cs.n_vars * sizeof *w);
@@ -379,7 +383,7 @@ TEST(gpu_prove, engine_on_store_srs_and_gpu_budget) {
     REQUIRE(srs_store_create(&store, &so, &e) == CUZK_OK);
     srs_handle h = {0};
     REQUIRE(srs_store_acquire(store, &h, path, SRS_TIER_GPU, &e) == CUZK_OK);
-    cuzk_circuit cc = {&c.cs, h.params, h.device};
+    cuzk_circuit cc = {&c.cs, h.params, h.device, NULL};
     size_t need = 0;
     {
         /* the need, from a prover made the same way */
@@ -411,7 +415,7 @@ TEST(gpu_prove, engine_on_store_srs_and_gpu_budget) {
                 memcpy(&rs[i], &x, sizeof x);
             }
             gp_synth gs = {&c.cs, &c.sp};
-            cuzk_job_desc d = {&cc, 1, gp_synth_cb, &gs, rs, 0};
+            cuzk_job_desc d = {&cc, 1, gp_synth_cb, &gs, rs, 0, CUZK_WITNESS_FR_MONT};
             cuzk_job_id id;
             REQUIRE(cuzk_engine_submit(eng, &d, &id, &e) == CUZK_OK);
             cuzk_job_result res = {0};

@@ -43,6 +43,7 @@ if [ "${1:-}" = "--self-test" ]; then
     mk bench/c.c '#include "cli/cli_util.h"'                            # bench -> a front end
     mk tests/t.c "$(printf '#include "cuda/gpu.h"\n#include "test.h"')"
     mk tests/test.h ''
+    mk tests/api/t.c '#include "util/log.h"'                            # the public API test -> src
     mk src/ff/cmt.c "$(printf '/* #include "engine/reaper.h" */\n// #include "engine/reaper.h"\n#include "util/log.h"')"
     out=$("$0" "$t" 2>&1) && { echo "self-test: violations were not detected"; exit 1; }
     want=(
@@ -58,6 +59,7 @@ if [ "${1:-}" = "--self-test" ]; then
         "src/daemon/d.c:1: front-end"
         "src/newthing/x.c:1: unknown-folder"
         "bench/c.c:1: front-end"
+        "tests/api/t.c:1: front-end"
     )
     bad=0
     for w in "${want[@]}"; do
@@ -233,7 +235,11 @@ for rel in files:
                 bad(rel, ln, "front-end", f"bench includes {tgt}: a front end's folder is its own")
             elif tkind == "tests":
                 bad(rel, ln, "layer", f"bench includes {tgt} from tests/")
-        # tests: anything
+        elif rel.startswith("tests/api/"):
+            # the public API test: only include/ (and its own folder), like a library user
+            if not tgt.startswith("tests/api/"):
+                bad(rel, ln, "front-end", f"the public API test includes {tgt}: include/ only")
+        # other tests: anything
 
 for v in violations:
     print(v)

@@ -41,9 +41,13 @@ int main(void) {
     return 0;
 }
 C
+# a library built with the sanitizers (make test-asan) needs them in the program too (the ASan
+# runtime must be loaded first)
+san=""
+if ldd "$so" 2>/dev/null | grep -q libasan; then san="-fsanitize=address,undefined"; fi
 export PKG_CONFIG_PATH="$(dirname "$pc")"
 flags=$(pkg-config --cflags --libs cuzk) || fail "pkg-config --cflags --libs cuzk failed"
-cc -std=c11 -Wall -Wextra -Werror "$t/app.c" -o "$t/app" $flags || fail "compiling with: $flags"
+cc -std=c11 -Wall -Wextra -Werror $san "$t/app.c" -o "$t/app" $flags || fail "compiling with: $flags"
 LD_LIBRARY_PATH="$(pkg-config --variable=libdir cuzk)" "$t/app" >"$t/app.out" || fail "the pkg-config program failed (exit $?)"
 grep -q ': ok' "$t/app.out" || fail "the pkg-config program printed: $(cat "$t/app.out")"
 
@@ -56,7 +60,7 @@ find_package(cuzk REQUIRED)
 add_executable(app app.c)
 target_link_libraries(app PRIVATE cuzk::cuzk)
 CM
-cmake -S "$t/cm" -B "$t/cm/build" -DCMAKE_PREFIX_PATH="$p" >"$t/cm.log" 2>&1 || { cat "$t/cm.log"; fail "find_package(cuzk) failed"; }
+cmake -S "$t/cm" -B "$t/cm/build" -DCMAKE_PREFIX_PATH="$p" -DCMAKE_C_FLAGS="$san" >"$t/cm.log" 2>&1 || { cat "$t/cm.log"; fail "find_package(cuzk) failed"; }
 cmake --build "$t/cm/build" >>"$t/cm.log" 2>&1 || { cat "$t/cm.log"; fail "building against cuzk::cuzk failed"; }
 "$t/cm/build/app" >/dev/null || fail "the CMake program failed"
 

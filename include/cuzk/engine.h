@@ -13,9 +13,10 @@
  * order whatever order the partitions complete in. Every large buffer is released by the reaper
  * (one background thread), never on a stage's critical path.
  *
- * Backends (opts.backend): the CPU prover, or the GPU prover (src/groth16/gpu_prover.h) with the
- * circuit's SRS G1 queries and matrices resident on the device (cuzk_engine_preload, or the
- * first partition) and witness buffers from a pinned pool.
+ * Backends (opts.backend): the CPU prover, or the GPU prover with the circuit's SRS G1 queries
+ * and matrices resident on each device (cuzk_engine_preload, or the first partition) and witness
+ * buffers from a pinned pool. The engine holds a list of devices (opts.gpu_devices) and runs one
+ * prove-start worker per device, all taking partitions from the one prove queue.
  *
  * Memory budget: a partition reserves its whole host footprint (witness + the prover's scratch)
  * before its witness is allocated; reservations are granted in job order, then partition order
@@ -39,18 +40,31 @@
 #include <stdint.h>
 
 #include "cuzk/cuzk.h"
-#include "cuzk/groth16.h"
+#include "cuzk/prover.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 typedef struct cuzk_engine cuzk_engine;
-/* A circuit and its proving key (bellperson layout), shared read-only by every job that names
- * it. Made by internal code for now (src/engine/engine_internal.h: the r1cs and the parameters
- * are borrowed and must outlive every job that uses them). */
+/* A circuit and its proving key, shared read-only by every job that names it. */
 typedef struct cuzk_circuit cuzk_circuit;
 typedef uint64_t cuzk_job_id;
+
+/* Makes an engine circuit from a proving key (include/cuzk/prover.h), taking a reference to pk
+ * (the caller may release its own right after). The key must be of the bellperson convention
+ * (.params + .r1cs: the engine proves with the circuit's matrices): a snarkjs key is
+ * CUZK_ERR_UNSUPPORTED. Errors also: CUZK_ERR_ARG (NULL), CUZK_ERR_NOMEM. Thread-safe. */
+CUZK_API cuzk_status cuzk_circuit_create(cuzk_circuit **out, cuzk_pk *pk, cuzk_error *err);
+/* Frees a circuit made by cuzk_circuit_create and drops its key reference. Every job naming it
+ * must have been waited for, and no engine may still hold it resident on a GPU: destroy (or stop
+ * using) the engines that preloaded it first. NULL is a no-op. */
+CUZK_API void cuzk_circuit_destroy(cuzk_circuit *c);
+/* Witness length (n_vars, ONE included) and public inputs (ONE not counted) of a circuit; 0 for NULL. */
+CUZK_API size_t cuzk_circuit_n_vars(const cuzk_circuit *c);
+CUZK_API uint32_t cuzk_circuit_n_public(const cuzk_circuit *c);
+
+#define CUZK_ENGINE_MAX_DEVICES 16
 
 typedef struct cuzk_engine_opts {
     int synthesis_workers;    /* S >= 1 (0: 1) */
@@ -62,7 +76,12 @@ typedef struct cuzk_engine_opts {
     int no_trace;             /* do not record spans (timings in results are still filled) */
     cuzk_backend backend;     /* AUTO (0): the GPU when this build has CUDA and a device is present,
                                  else the CPU (one-line notice); CPU; GPU (CUZK_ERR_DEVICE if none) */
-    int gpu_device;           /* CUDA device ordinal for the GPU backend (default 0) */
+    int gpu_device;           /* CUDA device ordinal for the GPU backend when n_gpu_devices is 0
+                                 (default 0) */
+    int n_gpu_devices;        /* GPU backend: devices in gpu_devices (0: the one gpu_device) */
+    int gpu_devices[CUZK_ENGINE_MAX_DEVICES]; /* CUDA ordinals, distinct; one prove-start worker
+                                 and one resident copy of each circuit per device */
+    cuzk_msm_opts msm;        /* GPU MSM tuning (include/cuzk/prover.h); zero: automatic */
     size_t pinned_budget_bytes; /* GPU backend: pinned host memory for witness buffers (pooled,
                                    reused across partitions, pinned by cuzk_engine_preload); at
                                    most one per witness that can be alive (S + queue + 1); 0:
@@ -80,8 +99,9 @@ typedef struct cuzk_engine_opts {
 } cuzk_engine_opts;
 
 /* Synthesis callback: fill witness[0 .. n_vars*4) with the n_vars witness values of partition
- * `partition` (each 4 x uint64 little-endian limbs of an Fr element in Montgomery form,
- * witness[0..3] = ONE). The buffer is the engine's (do not keep it). Called on a synthesis
+ * `partition` (each 4 x uint64 limbs, least significant first, of an Fr element, in the form the
+ * job names: Montgomery by default, or canonical; witness value 0 = ONE). The buffer is the
+ * engine's (host memory, 8-byte aligned, possibly pinned; do not keep it). Called on a synthesis
  * worker thread, possibly concurrently for several partitions of one job. Return CUZK_OK, or
  * any status to fail the job (fill err). */
 typedef cuzk_status (*cuzk_synth_fn)(void *synth_ctx, uint32_t partition, uint64_t *witness, size_t n_vars,
@@ -97,6 +117,9 @@ typedef struct cuzk_job_desc {
      * for tests (fixed r, s make proofs reproducible). */
     const uint64_t *fixed_rs;
     int check_witness;           /* check every constraint after synthesis: CUZK_ERR_UNSAT fails the job */
+    cuzk_witness_form witness_form; /* what synth writes: 0 or CUZK_WITNESS_FR_MONT (Montgomery),
+                                    or CUZK_WITNESS_FR_CANON (canonical; a value >= r fails the job
+                                    with CUZK_ERR_FORMAT). CUZK_WITNESS_WTNS: CUZK_ERR_ARG */
 } cuzk_job_desc;
 
 typedef enum { CUZK_JOB_DONE = 0, CUZK_JOB_FAILED = 1, CUZK_JOB_CANCELLED = 2 } cuzk_job_state;
@@ -129,7 +152,8 @@ typedef struct cuzk_job_result {
     uint32_t n_partitions;
     uint32_t n_public;
     uint8_t *proofs;             /* DONE: n_partitions * 192 bytes, bellperson encoding, partition order */
-    uint64_t *public_inputs;     /* DONE: n_partitions * n_public * 4 limbs (Fr, Montgomery), without ONE */
+    uint8_t *public_inputs;      /* DONE: n_partitions * n_public * 32 bytes, canonical Fr (see
+                                    include/cuzk/prover.h), partition order, without ONE */
     cuzk_partition_timings *timings; /* n_partitions entries (zero for partitions that never ran) */
     double submit_ms, done_ms;   /* monotonic times: submitted, last partition terminal */
     double wait_return_ms;       /* monotonic time just before cuzk_engine_wait returned */
@@ -145,9 +169,11 @@ CUZK_API cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_opt
 
 /* Name of the backend the engine runs ("cpu" or "gpu"). */
 CUZK_API const char *cuzk_engine_backend_name(const cuzk_engine *e);
+/* Number of prove devices the engine drives, one prove-start worker each (1 on the CPU backend). */
+CUZK_API int cuzk_engine_n_devices(const cuzk_engine *e);
 
 /* Makes a circuit ready before its first job: on the GPU backend, uploads its SRS G1 queries and
- * matrices to the device (otherwise the first partition pays for it). No-op on the CPU backend.
+ * matrices to every device (otherwise the first partition pays for it). No-op on the CPU backend.
  * Must not race with cuzk_engine_destroy. Errors: those of the GPU prover's creation
  * (CUZK_ERR_NOMEM_DEVICE, CUZK_ERR_MISMATCH, CUZK_ERR_DEVICE). */
 CUZK_API cuzk_status cuzk_engine_preload(cuzk_engine *e, const cuzk_circuit *c, cuzk_error *err);

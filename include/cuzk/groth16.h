@@ -24,12 +24,11 @@
 #include <stdint.h>
 
 #include "cuzk/cuzk.h"
+#include "cuzk/prover.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef enum { CUZK_BACKEND_AUTO = 0, CUZK_BACKEND_CPU = 1, CUZK_BACKEND_GPU = 2 } cuzk_backend;
 
 typedef struct cuzk_prove_opts {
     const char *fixed_r;     /* decimal or 0x-hex integer < r (else CUZK_ERR_ARG); NULL: OS RNG (default) */
@@ -46,24 +45,7 @@ typedef struct cuzk_prove_opts {
     void *progress_user;
 } cuzk_prove_opts;
 
-/* Wall-clock milliseconds per stage of one prove call. */
-typedef struct cuzk_prove_timings {
-    double load_ms;      /* reading and validating key, circuit and witness */
-    double check_ms;     /* witness check (check_witness) */
-    double abc_ms;       /* a/b/c evaluation vectors */
-    double h_ms;         /* the NTTs of H */
-    double msm_a_ms, msm_b1_ms, msm_b2_ms, msm_l_ms, msm_h_ms;
-    double assemble_ms;  /* r, s terms, affine conversion */
-    double gpu_setup_ms; /* GPU backend, bellperson: making the SRS G1 queries and the circuit resident */
-    double upload_ms;    /* GPU backend, bellperson: witness host -> device */
-    int b2_overlapped;   /* 1: msm_b2_ms ran on CPU threads during the GPU stages (not in the wall sum) */
-    double verify_ms;    /* self-verification of the proof */
-    double write_ms;     /* writing proof and public inputs */
-    double free_ms;      /* releasing keys and buffers */
-    double total_ms;     /* the whole call, measured around it */
-    uint32_t constraints, domain_size, n_vars, n_public;
-    const char *backend; /* "cpu" or "gpu": where the MSMs and NTTs ran (static string) */
-} cuzk_prove_timings;
+/* cuzk_backend and cuzk_prove_timings: include/cuzk/prover.h. */
 
 /* Removes the temporary files of outputs being written right now by the file API (prove, setup:
  * each output goes to "<path>.tmp.<pid>" until it is complete). Async-signal-safe (only unlink):

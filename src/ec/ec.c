@@ -7,6 +7,7 @@ const char *ec_decode_result_str(ec_decode_result r) {
     case EC_DECODE_BAD_FLAGS: return "bad flag bits (compression, infinity or sort flag)";
     case EC_DECODE_NOT_CANONICAL: return "coordinate not canonical (>= p)";
     case EC_DECODE_NOT_ON_CURVE: return "point not on the curve";
+    case EC_DECODE_NOT_IN_SUBGROUP: return "point not in the prime-order subgroup";
     }
     return "unknown ec_decode_result";
 }

@@ -75,6 +75,7 @@ typedef enum {
     EC_DECODE_BAD_FLAGS,      /* compression flag does not match the length, or bad infinity */
     EC_DECODE_NOT_CANONICAL,  /* a coordinate is >= p */
     EC_DECODE_NOT_ON_CURVE,   /* no such point (or x has no square root) */
+    EC_DECODE_NOT_IN_SUBGROUP, /* on the curve but not in the prime-order subgroup (decoders that check it) */
 } ec_decode_result;
 const char *ec_decode_result_str(ec_decode_result r);
 

@@ -18,6 +18,7 @@
 typedef struct engine_gpu_ctx {
     int device;
     size_t pinned_budget, gpu_budget;
+    cuzk_msm_opts msm;           /* given to every prover made (engine_gpu_set_msm) */
     pthread_mutex_t mu;
     /* pinned witness pool: buffers of one size (the largest witness asked for); free ones on top */
     struct {
@@ -51,6 +52,7 @@ static cuzk_status get_prover(engine_gpu_ctx *g, const cuzk_circuit *c, groth16_
     st = c->gpu_srs ? groth16_gpu_prover_create_on(out, c->gpu_srs, c->params, c->cs, err)
                     : groth16_gpu_prover_create(out, c->params, c->cs, g->device, err);
     if (st != CUZK_OK) goto out;
+    groth16_gpu_prover_set_msm(*out, g->msm.window_bits, g->msm.chunk_points);
     if (g->gpu_budget) {
         /* what the prover holds (a shared SRS counts too) + one proof's peak from the pool */
         size_t need = groth16_gpu_prover_device_bytes(*out) + groth16_gpu_proof_device_bytes(*out) +
@@ -226,6 +228,14 @@ cuzk_status engine_gpu_ctx_create(void **out, int device, size_t pinned_budget_b
     pthread_mutex_init(&g->mu, NULL);
     *out = g;
     return CUZK_OK;
+}
+
+void engine_gpu_set_msm(void *be_ctx, const cuzk_msm_opts *msm) {
+    engine_gpu_ctx *g = be_ctx;
+    if (!g || !msm) return;
+    pthread_mutex_lock(&g->mu);
+    g->msm = *msm;
+    pthread_mutex_unlock(&g->mu);
 }
 
 cuzk_status engine_gpu_preload(void *ctx, const cuzk_circuit *c, cuzk_error *err) {

@@ -20,6 +20,7 @@
 #include "engine/engine_internal.h"
 #include "util/reaper.h"
 #include "groth16/backend.h"
+#include "groth16/pk.h"
 #include "util/log.h"
 #include "util/outfile.h"
 #include "util/parallel.h"
@@ -80,6 +81,7 @@ typedef struct job {
     void *synth_ctx;
     fr *rs;                   /* 2P values or NULL */
     int check_witness;
+    cuzk_witness_form witness_form;
     uint32_t next_synth, n_terminal;
     atomic_int dead;          /* failed or cancelled: drop partitions at the next stage boundary */
     int failed, cancelled, complete, waiting;
@@ -389,6 +391,15 @@ static void *synth_main(void *arg) {
         else {
             st = j->synth(j->synth_ctx, idx, (uint64_t *)p->w, j->n_vars, &perr);
             tc1 = now_ms();
+            if (st == CUZK_OK && j->witness_form == CUZK_WITNESS_FR_CANON) {
+                /* canonical limbs -> Montgomery, in place */
+                for (size_t i = 0; i < j->n_vars && st == CUZK_OK; i++) {
+                    uint64_t l[4];
+                    memcpy(l, p->w[i].l, sizeof l);
+                    if (!fr_is_canon(l)) st = ERR(&perr, CUZK_ERR_FORMAT, "partition %u: witness value %zu is not canonical (>= r)", idx, i);
+                    else fr_from_canon(&p->w[i], l);
+                }
+            }
             if (st == CUZK_OK && !fr_is_one(&p->w[0]))
                 st = ERR(&perr, CUZK_ERR_MISMATCH, "partition %u: witness value 0 is not ONE", idx);
             if (st == CUZK_OK && j->check_witness) {
@@ -659,6 +670,7 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_opts *opts, 
     if ((st = engine_gpu_ctx_create(&g, opts ? opts->gpu_device : 0, opts ? opts->pinned_budget_bytes : 0,
                                     opts ? opts->gpu_budget_bytes : 0, S + Q + 1, err)) != CUZK_OK)
         return st;
+    if (opts) engine_gpu_set_msm(g, &opts->msm);
     if ((st = engine_create_with_backend(out, opts, &engine_backend_gpu, g, err)) != CUZK_OK) {
         engine_backend_gpu.destroy(g);
         return st;
@@ -668,6 +680,34 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_opts *opts, 
 }
 
 const char *cuzk_engine_backend_name(const cuzk_engine *e) { return e ? e->be->name : "none"; }
+int cuzk_engine_n_devices(const cuzk_engine *e) { return e ? 1 : 0; }
+
+/* ---- circuits from proving keys ---------------------------------------------------------------- */
+cuzk_status cuzk_circuit_create(cuzk_circuit **out, cuzk_pk *pk, cuzk_error *err) {
+    if (!out || !pk) return ERR(err, CUZK_ERR_ARG, "cuzk_circuit_create: NULL argument");
+    *out = NULL;
+    const groth16_key *k = groth16_pk_key(pk);
+    if (k->convention != CUZK_CONVENTION_BELLPERSON)
+        return ERR(err, CUZK_ERR_UNSUPPORTED,
+                   "cuzk_circuit_create: the engine proves bellperson keys (.params + .r1cs); this key is %s",
+                   cuzk_convention_name(k->convention));
+    cuzk_circuit *c = calloc(1, sizeof *c);
+    if (!c) return ERR(err, CUZK_ERR_NOMEM, "cuzk_circuit_create");
+    c->cs = k->cs;
+    c->params = k->p;
+    c->pk = cuzk_pk_retain(pk);
+    *out = c;
+    return CUZK_OK;
+}
+
+void cuzk_circuit_destroy(cuzk_circuit *c) {
+    if (!c) return;
+    cuzk_pk_release(c->pk);
+    free(c);
+}
+
+size_t cuzk_circuit_n_vars(const cuzk_circuit *c) { return c && c->cs ? c->cs->n_vars : 0; }
+uint32_t cuzk_circuit_n_public(const cuzk_circuit *c) { return c && c->cs ? c->cs->n_public : 0; }
 
 cuzk_status cuzk_engine_preload(cuzk_engine *e, const cuzk_circuit *c, cuzk_error *err) {
     if (!e || !c || !c->cs || !c->params) return ERR(err, CUZK_ERR_ARG, "cuzk_engine_preload: NULL argument");
@@ -683,6 +723,9 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_desc *d, cuzk_job_
     if (!e || !d || !id || !d->circuit || !d->circuit->cs || !d->circuit->params || !d->synth)
         return ERR(err, CUZK_ERR_ARG, "cuzk_engine_submit: NULL argument");
     if (d->n_partitions == 0) return ERR(err, CUZK_ERR_ARG, "cuzk_engine_submit: a job needs at least one partition");
+    if (d->witness_form != 0 && d->witness_form != CUZK_WITNESS_FR_MONT && d->witness_form != CUZK_WITNESS_FR_CANON)
+        return ERR(err, CUZK_ERR_ARG, "cuzk_engine_submit: the synthesis callback writes Fr limbs (Montgomery or canonical), not %d",
+                   (int)d->witness_form);
     const r1cs *cs = d->circuit->cs;
     size_t part_bytes = (size_t)cs->n_vars * sizeof(fr) + e->be->start_bytes(e->be_ctx, d->circuit, e->o.prove_threads);
     if (e->o.host_budget_bytes && part_bytes > e->o.host_budget_bytes)
@@ -700,6 +743,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_desc *d, cuzk_job_
     j->synth = d->synth;
     j->synth_ctx = d->synth_ctx;
     j->check_witness = d->check_witness;
+    j->witness_form = d->witness_form;
     atomic_init(&j->dead, 0);
     j->proofs = calloc(P, sizeof *j->proofs);
     j->pub = calloc((size_t)P * (j->n_public ? j->n_public : 1), sizeof *j->pub);
@@ -788,12 +832,12 @@ cuzk_status cuzk_engine_wait(cuzk_engine *e, cuzk_job_id id, cuzk_job_result *ou
     else st = ERR(err, CUZK_ERR_NOMEM, "cuzk_engine_wait: result");
     if (out->state == CUZK_JOB_DONE && st == CUZK_OK) {
         out->proofs = malloc((size_t)j->P * BELLPERSON_PROOF_BYTES);
-        out->public_inputs = malloc((size_t)j->P * (j->n_public ? j->n_public : 1) * 4 * sizeof(uint64_t));
+        out->public_inputs = malloc((size_t)j->P * (j->n_public ? j->n_public : 1) * 32);
         if (!out->proofs || !out->public_inputs) st = ERR(err, CUZK_ERR_NOMEM, "cuzk_engine_wait: result");
         else {
             for (uint32_t i = 0; i < j->P; i++)
                 bellperson_proof_encode(out->proofs + (size_t)i * BELLPERSON_PROOF_BYTES, &j->proofs[i]);
-            memcpy(out->public_inputs, j->pub, (size_t)j->P * j->n_public * sizeof(fr));
+            for (size_t i = 0; i < (size_t)j->P * j->n_public; i++) fr_to_bytes_le(out->public_inputs + 32 * i, 32, &j->pub[i]);
         }
     }
     if (st != CUZK_OK) cuzk_job_result_free(out);

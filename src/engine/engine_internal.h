@@ -21,6 +21,7 @@ struct cuzk_circuit {
     const r1cs *cs;
     const bellperson_params *params;
     struct groth16_gpu_srs *gpu_srs;
+    cuzk_pk *pk;   /* made by cuzk_circuit_create: the key cs and params point into (one reference) */
 };
 
 /* A prover backend. `pending` is opaque to the engine. start must hand every large buffer it
@@ -58,6 +59,8 @@ extern const engine_backend engine_backend_cpu;
 extern const engine_backend engine_backend_gpu;
 cuzk_status engine_gpu_ctx_create(void **out, int device, size_t pinned_budget_bytes, size_t gpu_budget_bytes,
                                   size_t max_witnesses, cuzk_error *err);
+/* The MSM tuning of the GPU provers made from now on (cuzk_engine_opts.msm; zeros: automatic). */
+void engine_gpu_set_msm(void *be_ctx, const cuzk_msm_opts *msm);
 /* Pinned witness buffers: held (pooled) bytes, buffers handed out now, allocations that fell back
  * to pageable memory because the pinned budget was used up. */
 /* The device pool's bytes and the device's used bytes (groth16_gpu_prover_mem). */

@@ -633,6 +633,20 @@ cuzk_status bellperson_params_load(bellperson_params *p, const char *path, bool 
     return bellperson_params_load_ex(p, path, &o, err);
 }
 
+cuzk_status bellperson_vk_decode(groth16_vk *vk, const uint8_t *data, size_t size, const char *what, cuzk_error *err) {
+    cuzk_status st;
+    memset(vk, 0, sizeof *vk);
+    if (!data && size) return ERR(err, CUZK_ERR_ARG, "%s: NULL data", what);
+    byte_cursor c = {data, size};
+    if ((st = r_vk(vk, &c, what, true, err))) goto out;
+    if (c.left != 0)
+        st = ERR(err, CUZK_ERR_FORMAT, "%s: %zu trailing bytes after ic (a .params file? give the .vk written with it)",
+                 what, c.left);
+out:
+    if (st) groth16_vk_free(vk);
+    return st;
+}
+
 cuzk_status bellperson_vk_load(groth16_vk *vk, const char *path, cuzk_error *err) {
     mapped_file f;
     cuzk_status st;
@@ -640,13 +654,7 @@ cuzk_status bellperson_vk_load(groth16_vk *vk, const char *path, cuzk_error *err
     if ((st = mapped_file_open(&f, path, err))) return st;
     char what[1100];
     snprintf(what, sizeof what, "bellperson vk %s", path);
-    byte_cursor c = {f.m_data, f.size_bytes};
-    if ((st = r_vk(vk, &c, what, true, err))) goto out;
-    if (c.left != 0)
-        st = ERR(err, CUZK_ERR_FORMAT, "%s: %zu trailing bytes after ic (a .params file? give the .vk written with it)",
-                 what, c.left);
-out:
-    if (st) groth16_vk_free(vk);
+    st = bellperson_vk_decode(vk, f.m_data, f.size_bytes, what, err);
     mapped_file_close(&f);
     return st;
 }

@@ -124,6 +124,8 @@ void bellperson_writer_g2s(bellperson_writer *w, const g2_affine *p, size_t n, i
 uint64_t bellperson_writer_bytes(const bellperson_writer *w);          /* written so far */
 cuzk_status bellperson_writer_close(bellperson_writer *w, const char *path, cuzk_error *err);
 cuzk_status bellperson_vk_load(groth16_vk *vk, const char *path, cuzk_error *err);
+/* bellperson_vk_load of a .vk image of size bytes in memory; `what` names it in messages. */
+cuzk_status bellperson_vk_decode(groth16_vk *vk, const uint8_t *data, size_t size, const char *what, cuzk_error *err);
 
 #define BELLPERSON_PROOF_BYTES 192
 void bellperson_proof_encode(uint8_t out[192], const groth16_proof *p);

@@ -82,6 +82,7 @@ static pt_fault decode_fault(ec_decode_result r) {
     case EC_DECODE_NOT_CANONICAL: return PT_NOT_CANONICAL;
     case EC_DECODE_BAD_FLAGS: return PT_NOT_CANONICAL;
     case EC_DECODE_NOT_ON_CURVE: return PT_NOT_ON_CURVE;
+    case EC_DECODE_NOT_IN_SUBGROUP: return PT_NOT_IN_SUBGROUP;
     }
     return PT_NOT_ON_CURVE;
 }

@@ -97,6 +97,23 @@ static cuzk_status json_open(json_t **root, const char *path, const char *what, 
     return CUZK_OK;
 }
 
+/* A JSON document from a file (data NULL: path names it) or from len bytes of memory (name
+ * stands for the path in messages). */
+typedef struct json_src {
+    const char *name;
+    const char *data;
+    size_t len;
+} json_src;
+
+static cuzk_status json_src_open(json_t **root, const json_src *src, const char *what, cuzk_error *err) {
+    if (!src->data) return json_open(root, src->name, what, err);
+    *root = NULL;
+    json_error_t je;
+    *root = json_loadb(src->data, src->len, JSON_REJECT_DUPLICATES, &je);
+    if (!*root) return ERR(err, CUZK_ERR_FORMAT, "%s: %s: invalid JSON at line %d: %s", what, src->name, je.line, je.text);
+    return CUZK_OK;
+}
+
 static bool jstr_eq(const json_t *v, const char *s) { return json_is_string(v) && strcmp(json_string_value(v), s) == 0; }
 
 static cuzk_status read_fp(fp *out, const json_t *v, const char *what, const char *name, cuzk_error *err) {
@@ -199,12 +216,13 @@ static cuzk_status check_protocol_curve(const json_t *root, const char *what, cu
     return ERR(err, CUZK_ERR_CURVE, "%s: curve \"%s\" is not supported, only bls12381", what, cv);
 }
 
-cuzk_status proof_json_read(groth16_proof *p, const char *path, cuzk_error *err) {
+static cuzk_status proof_json_read_src(groth16_proof *p, const json_src *src, cuzk_error *err) {
+    const char *path = src->name;
     json_t *root;
     cuzk_status st;
     memset(p, 0, sizeof *p);
     /* messages name the file the caller gave (the kind only where there is no file yet) */
-    if ((st = json_open(&root, path, "proof", err))) return st;
+    if ((st = json_src_open(&root, src, "proof", err))) return st;
     if (!json_is_object(root)) {
         st = ERR(err, CUZK_ERR_FORMAT, "%s: not a JSON object (a snarkjs proof.json)", path);
         goto out;
@@ -219,12 +237,22 @@ out:
     return st;
 }
 
-cuzk_status public_json_read(fr **out, size_t *n, const char *path, cuzk_error *err) {
+cuzk_status proof_json_read(groth16_proof *p, const char *path, cuzk_error *err) {
+    json_src src = {path, NULL, 0};
+    return proof_json_read_src(p, &src, err);
+}
+cuzk_status proof_json_read_mem(groth16_proof *p, const char *data, size_t len, const char *name, cuzk_error *err) {
+    json_src src = {name ? name : "<memory>", data ? data : "", len};
+    return proof_json_read_src(p, &src, err);
+}
+
+static cuzk_status public_json_read_src(fr **out, size_t *n, const json_src *src, cuzk_error *err) {
+    const char *path = src->name;
     json_t *root;
     cuzk_status st;
     *out = NULL;
     *n = 0;
-    if ((st = json_open(&root, path, "public inputs", err))) return st;
+    if ((st = json_src_open(&root, src, "public inputs", err))) return st;
     if (!json_is_array(root)) {
         st = ERR(err, CUZK_ERR_FORMAT, "public inputs: %s: not a JSON array (snarkjs public.json)", path);
         goto out;
@@ -247,18 +275,28 @@ out:
     return st;
 }
 
+cuzk_status public_json_read(fr **out, size_t *n, const char *path, cuzk_error *err) {
+    json_src src = {path, NULL, 0};
+    return public_json_read_src(out, n, &src, err);
+}
+cuzk_status public_json_read_mem(fr **out, size_t *n, const char *data, size_t len, const char *name, cuzk_error *err) {
+    json_src src = {name ? name : "<memory>", data ? data : "", len};
+    return public_json_read_src(out, n, &src, err);
+}
+
 void groth16_vk_free(groth16_vk *vk) {
     if (!vk) return;
     free(vk->ic);
     memset(vk, 0, sizeof *vk);
 }
 
-cuzk_status vk_json_read(groth16_vk *vk, const char *path, cuzk_error *err) {
+static cuzk_status vk_json_read_src(groth16_vk *vk, const json_src *src, cuzk_error *err) {
+    const char *path = src->name;
     json_t *root;
     cuzk_status st;
     const char *W = path; /* messages name the file the caller gave */
     memset(vk, 0, sizeof *vk);
-    if ((st = json_open(&root, path, "verification key", err))) return st;
+    if ((st = json_src_open(&root, src, "verification key", err))) return st;
     if (!json_is_object(root)) {
         st = ERR(err, CUZK_ERR_FORMAT, "%s: not a JSON object (a snarkjs verification_key.json)", path);
         goto out;
@@ -293,6 +331,15 @@ out:
     return st;
 }
 
+cuzk_status vk_json_read(groth16_vk *vk, const char *path, cuzk_error *err) {
+    json_src src = {path, NULL, 0};
+    return vk_json_read_src(vk, &src, err);
+}
+cuzk_status vk_json_read_mem(groth16_vk *vk, const char *data, size_t len, const char *name, cuzk_error *err) {
+    json_src src = {name ? name : "<memory>", data ? data : "", len};
+    return vk_json_read_src(vk, &src, err);
+}
+
 /* ---- writing ----------------------------------------------------------------------------- */
 
 static json_t *dec_fp(const fp *a) {
@@ -314,6 +361,14 @@ static json_t *g2_json(const g2_affine *p) {
                      "0");
 }
 
+/* root as text (the same formatting as the files); NULL when root is NULL or out of memory. */
+static char *json_text(json_t *root) {
+    if (!root) return NULL;
+    char *t = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+    json_decref(root);
+    return t;
+}
+
 static cuzk_status json_write(json_t *root, const char *path, const char *what, cuzk_error *err) {
     if (!root) return ERR(err, CUZK_ERR_NOMEM, "%s: cannot build the JSON document", what);
     errno = 0;
@@ -323,15 +378,19 @@ static cuzk_status json_write(json_t *root, const char *path, const char *what, 
     return CUZK_OK;
 }
 
-cuzk_status proof_json_write(const char *path, const groth16_proof *p, cuzk_error *err) {
-    if (!path || !p) return ERR(err, CUZK_ERR_ARG, "proof_json_write: NULL argument");
-    json_t *root = json_pack("{s:o, s:o, s:o, s:s, s:s}", "pi_a", g1_json(&p->a), "pi_b", g2_json(&p->b), "pi_c",
-                             g1_json(&p->c), "protocol", "groth16", "curve", "bls12381");
-    return json_write(root, path, "proof.json", err);
+static json_t *proof_json(const groth16_proof *p) {
+    return json_pack("{s:o, s:o, s:o, s:s, s:s}", "pi_a", g1_json(&p->a), "pi_b", g2_json(&p->b), "pi_c",
+                     g1_json(&p->c), "protocol", "groth16", "curve", "bls12381");
 }
 
-cuzk_status public_json_write(const char *path, const fr *pub, size_t n, cuzk_error *err) {
-    if (!path || (!pub && n)) return ERR(err, CUZK_ERR_ARG, "public_json_write: NULL argument");
+cuzk_status proof_json_write(const char *path, const groth16_proof *p, cuzk_error *err) {
+    if (!path || !p) return ERR(err, CUZK_ERR_ARG, "proof_json_write: NULL argument");
+    return json_write(proof_json(p), path, "proof.json", err);
+}
+
+char *proof_json_text(const groth16_proof *p) { return p ? json_text(proof_json(p)) : NULL; }
+
+static json_t *public_json(const fr *pub, size_t n) {
     json_t *root = json_array();
     for (size_t i = 0; root && i < n; i++) {
         uint64_t l[4];
@@ -343,8 +402,15 @@ cuzk_status public_json_write(const char *path, const fr *pub, size_t n, cuzk_er
             root = NULL;
         }
     }
-    return json_write(root, path, "public.json", err);
+    return root;
 }
+
+cuzk_status public_json_write(const char *path, const fr *pub, size_t n, cuzk_error *err) {
+    if (!path || (!pub && n)) return ERR(err, CUZK_ERR_ARG, "public_json_write: NULL argument");
+    return json_write(public_json(pub, n), path, "public.json", err);
+}
+
+char *public_json_text(const fr *pub, size_t n) { return pub || !n ? json_text(public_json(pub, n)) : NULL; }
 
 /* e(alpha1, beta2) as snarkjs writes it: [[c0.c0, c0.c1, c0.c2], [c1.c0, c1.c1, c1.c2]], each Fp2
  * [c0, c1]; same tower as ffjavascript (checked against the fixtures' verification_key.json). */

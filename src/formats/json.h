@@ -41,6 +41,16 @@ cuzk_status public_json_read(fr **out, size_t *n, const char *path, cuzk_error *
 cuzk_status vk_json_read(groth16_vk *vk, const char *path, cuzk_error *err);
 cuzk_status vk_json_write(const char *path, const groth16_vk *vk, cuzk_error *err);
 
+/* The readers above over len bytes of memory (JSON text, need not be NUL-terminated); name
+ * stands for the path in messages (NULL: "<memory>"). Same checks and statuses. */
+cuzk_status proof_json_read_mem(groth16_proof *p, const char *data, size_t len, const char *name, cuzk_error *err);
+cuzk_status public_json_read_mem(fr **out, size_t *n, const char *data, size_t len, const char *name, cuzk_error *err);
+cuzk_status vk_json_read_mem(groth16_vk *vk, const char *data, size_t len, const char *name, cuzk_error *err);
+/* proof.json / public.json as the writers above write them, as malloc'd NUL-terminated text
+ * (caller frees); NULL when out of memory. */
+char *proof_json_text(const groth16_proof *p);
+char *public_json_text(const fr *pub, size_t n);
+
 /* Decimal string of a canonical integer held in n 64-bit limbs (buf >= 160 bytes). */
 void limbs_to_decimal(char *buf, size_t cap, const uint64_t *l, int n);
 /* Parses a decimal string < mod (n limbs); false if not a number or >= mod. */

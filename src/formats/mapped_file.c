@@ -48,7 +48,15 @@ cuzk_status mapped_file_open(mapped_file *f, const char *path, cuzk_error *err) 
 
 void mapped_file_close(mapped_file *f) {
     if (!f) return;
-    if (f->m_data) munmap((void *)f->m_data, f->size_bytes);
+    if (f->m_data && !f->borrowed) munmap((void *)f->m_data, f->size_bytes);
     f->m_data = NULL;
     f->size_bytes = 0;
+}
+
+void mapped_file_borrow(mapped_file *f, const void *data, size_t size, const char *name) {
+    memset(f, 0, sizeof *f);
+    snprintf(f->path, sizeof f->path, "%s", name ? name : "<memory>");
+    f->m_data = size ? data : NULL;
+    f->size_bytes = size;
+    f->borrowed = 1;
 }

@@ -17,11 +17,16 @@ typedef struct mapped_file {
     const uint8_t *m_data; /* NULL for an empty file */
     size_t size_bytes;
     char path[1024];
+    int borrowed;          /* 1: m_data is the caller's memory (mapped_file_borrow): never unmapped */
 } mapped_file;
 
 /* CUZK_OK, CUZK_ERR_IO (cannot open/stat/map; errno kept). */
 cuzk_status mapped_file_open(mapped_file *f, const char *path, cuzk_error *err);
 void mapped_file_close(mapped_file *f);
+/* A view of size bytes of caller memory as if it were a mapped file named `name` (for error
+ * messages, e.g. "<memory>"): the loaders parse in-memory images through the same code as files.
+ * The memory must outlive the view; mapped_file_close forgets it without freeing. */
+void mapped_file_borrow(mapped_file *f, const void *data, size_t size, const char *name);
 
 typedef struct byte_cursor {
     const uint8_t *p;

@@ -47,6 +47,10 @@ typedef struct zkey {
 
 /* check_subgroup: also run the (slower) prime-order subgroup check on every point. */
 cuzk_status zkey_load(zkey *z, const char *path, bool check_subgroup, cuzk_error *err);
+/* zkey_load of a .zkey image of size bytes in memory (read during the call only); `name` stands
+ * for the path in messages. */
+cuzk_status zkey_load_mem(zkey *z, const uint8_t *data, size_t size, const char *name, bool check_subgroup,
+                          cuzk_error *err);
 void zkey_free(zkey *z);
 
 /* Streaming .zkey writer (Groth16, bls12381, version 1, 10 sections; FORMATS.md section 3), so
@@ -89,6 +93,8 @@ typedef struct wtns {
     fr *w;        /* n values, Montgomery form */
 } wtns;
 cuzk_status wtns_load(wtns *w, const char *path, cuzk_error *err);
+/* wtns_load of a .wtns image in memory (read during the call only). */
+cuzk_status wtns_load_mem(wtns *w, const uint8_t *data, size_t size, const char *name, cuzk_error *err);
 /* Writes a version-2 .wtns with n values (Montgomery in, normal form on disk). */
 cuzk_status wtns_write(const char *path, const fr *w, uint32_t n, cuzk_error *err);
 void wtns_free(wtns *w);

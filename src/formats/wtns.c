@@ -9,17 +9,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+static cuzk_status wtns_parse(wtns *w, const mapped_file *f, cuzk_error *err);
+
 cuzk_status wtns_load(wtns *w, const char *path, cuzk_error *err) {
     mapped_file f;
-    iden3_file t;
-    byte_cursor c;
     cuzk_status st;
     memset(w, 0, sizeof *w);
     if ((st = mapped_file_open(&f, path, err))) return st;
-    if ((st = iden3_parse(&t, &f, "wtns", 2, "wtns", err))) goto out;
+    st = wtns_parse(w, &f, err);
+    mapped_file_close(&f);
+    return st;
+}
+
+cuzk_status wtns_load_mem(wtns *w, const uint8_t *data, size_t size, const char *name, cuzk_error *err) {
+    mapped_file f;
+    memset(w, 0, sizeof *w);
+    if (!data && size) return ERR(err, CUZK_ERR_ARG, "wtns: NULL data");
+    mapped_file_borrow(&f, data, size, name);
+    cuzk_status st = wtns_parse(w, &f, err);
+    mapped_file_close(&f);
+    return st;
+}
+
+static cuzk_status wtns_parse(wtns *w, const mapped_file *f, cuzk_error *err) {
+    const char *path = f->path;
+    iden3_file t;
+    byte_cursor c;
+    cuzk_status st;
+    if ((st = iden3_parse(&t, f, "wtns", 2, "wtns", err))) goto out;
 
     /* section 1: u32 n8, prime, u32 nWitness */
-    if ((st = iden3_section_open(&c, &t, &f, 1, "wtns", err))) goto out;
+    if ((st = iden3_section_open(&c, &t, f, 1, "wtns", err))) goto out;
     uint32_t n8, n;
     const uint8_t *prime, *vals;
     if (!cursor_u32le(&c, &n8)) { st = ERR(err, CUZK_ERR_FORMAT, "wtns: %s: section 1 truncated", path); goto out; }
@@ -37,7 +57,7 @@ cuzk_status wtns_load(wtns *w, const char *path, cuzk_error *err) {
         goto out;
     }
     /* section 2: n values */
-    if ((st = iden3_section_open(&c, &t, &f, 2, "wtns", err))) goto out;
+    if ((st = iden3_section_open(&c, &t, f, 2, "wtns", err))) goto out;
     if (c.left != (uint64_t)n * 32) {
         st = ERR(err, CUZK_ERR_FORMAT, "wtns: %s: section 2 is %zu bytes, %u values need %llu", path, c.left, n,
                  (unsigned long long)n * 32);
@@ -57,7 +77,6 @@ cuzk_status wtns_load(wtns *w, const char *path, cuzk_error *err) {
     w->n = n;
     w->w = v;
 out:
-    mapped_file_close(&f);
     return st;
 }
 

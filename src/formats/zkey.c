@@ -78,19 +78,40 @@ static cuzk_status load_points(void **out, const iden3_file *t, const mapped_fil
     return CUZK_OK;
 }
 
+static cuzk_status zkey_parse(zkey *z, const mapped_file *f, bool check_subgroup, cuzk_error *err);
+
 cuzk_status zkey_load(zkey *z, const char *path, bool check_subgroup, cuzk_error *err) {
     mapped_file f;
+    cuzk_status st;
+    memset(z, 0, sizeof *z);
+    if ((st = mapped_file_open(&f, path, err))) return st;
+    st = zkey_parse(z, &f, check_subgroup, err);
+    mapped_file_close(&f);
+    return st;
+}
+
+cuzk_status zkey_load_mem(zkey *z, const uint8_t *data, size_t size, const char *name, bool check_subgroup,
+                          cuzk_error *err) {
+    mapped_file f;
+    memset(z, 0, sizeof *z);
+    if (!data && size) return ERR(err, CUZK_ERR_ARG, "zkey: NULL data");
+    mapped_file_borrow(&f, data, size, name);
+    cuzk_status st = zkey_parse(z, &f, check_subgroup, err);
+    mapped_file_close(&f);
+    return st;
+}
+
+static cuzk_status zkey_parse(zkey *z, const mapped_file *f, bool check_subgroup, cuzk_error *err) {
+    const char *path = f->path;
     iden3_file t;
     byte_cursor c;
     cuzk_status st;
     const uint8_t *p;
-    memset(z, 0, sizeof *z);
-    if ((st = mapped_file_open(&f, path, err))) return st;
-    if ((st = iden3_parse(&t, &f, "zkey", 1, "zkey", err))) goto out;
+    if ((st = iden3_parse(&t, f, "zkey", 1, "zkey", err))) goto out;
 
     /* section 1: protocol */
     uint32_t protocol;
-    if ((st = iden3_section_open(&c, &t, &f, 1, "zkey", err))) goto out;
+    if ((st = iden3_section_open(&c, &t, f, 1, "zkey", err))) goto out;
     if (c.left != 4 || !cursor_u32le(&c, &protocol)) {
         st = ERR(err, CUZK_ERR_FORMAT, "zkey: %s: section 1 (protocol) is %zu bytes, expected 4", path, c.left);
         goto out;
@@ -102,7 +123,7 @@ cuzk_status zkey_load(zkey *z, const char *path, bool check_subgroup, cuzk_error
     }
 
     /* section 2: header */
-    if ((st = iden3_section_open(&c, &t, &f, 2, "zkey", err))) goto out;
+    if ((st = iden3_section_open(&c, &t, f, 2, "zkey", err))) goto out;
     uint32_t n8q, n8r, n_vars, n_public, domain;
     if (!cursor_u32le(&c, &n8q) || n8q == 0 || n8q > 64 || n8q % 8 || !cursor_take(&c, n8q, &p)) {
         st = ERR(err, CUZK_ERR_FORMAT, "zkey: %s: section 2 (header): bad or truncated q", path);
@@ -141,17 +162,17 @@ cuzk_status zkey_load(zkey *z, const char *path, bool check_subgroup, cuzk_error
     while ((1u << z->log_domain) < domain) z->log_domain++;
 
     /* point sections */
-    if ((st = load_points((void **)&z->ic, &t, &f, 3, (uint64_t)n_public + 1, SG1, check_subgroup, err))) goto out;
-    if ((st = load_points((void **)&z->a, &t, &f, 5, n_vars, SG1, check_subgroup, err))) goto out;
-    if ((st = load_points((void **)&z->b1, &t, &f, 6, n_vars, SG1, check_subgroup, err))) goto out;
-    if ((st = load_points((void **)&z->b2, &t, &f, 7, n_vars, SG2, check_subgroup, err))) goto out;
-    if ((st = load_points((void **)&z->c, &t, &f, 8, (uint64_t)n_vars - n_public - 1, SG1, check_subgroup, err)))
+    if ((st = load_points((void **)&z->ic, &t, f, 3, (uint64_t)n_public + 1, SG1, check_subgroup, err))) goto out;
+    if ((st = load_points((void **)&z->a, &t, f, 5, n_vars, SG1, check_subgroup, err))) goto out;
+    if ((st = load_points((void **)&z->b1, &t, f, 6, n_vars, SG1, check_subgroup, err))) goto out;
+    if ((st = load_points((void **)&z->b2, &t, f, 7, n_vars, SG2, check_subgroup, err))) goto out;
+    if ((st = load_points((void **)&z->c, &t, f, 8, (uint64_t)n_vars - n_public - 1, SG1, check_subgroup, err)))
         goto out;
-    if ((st = load_points((void **)&z->h, &t, &f, 9, domain, SG1, check_subgroup, err))) goto out;
+    if ((st = load_points((void **)&z->h, &t, f, 9, domain, SG1, check_subgroup, err))) goto out;
 
     /* section 4: coefficients */
     uint32_t n_coefs;
-    if ((st = iden3_section_open(&c, &t, &f, 4, "zkey", err))) goto out;
+    if ((st = iden3_section_open(&c, &t, f, 4, "zkey", err))) goto out;
     if (!cursor_u32le(&c, &n_coefs) || c.left != (uint64_t)n_coefs * 44) {
         st = ERR(err, CUZK_ERR_FORMAT, "zkey: %s: section 4 (coefficients) is %llu bytes, inconsistent with its count",
                  path, (unsigned long long)t.sec[4].size_bytes);
@@ -190,6 +211,5 @@ cuzk_status zkey_load(zkey *z, const char *path, bool check_subgroup, cuzk_error
     z->n_coefs = n_coefs;
 out:
     if (st) zkey_free(z);
-    mapped_file_close(&f);
     return st;
 }

@@ -1,5 +1,6 @@
 /* File-to-file Groth16 API (include/cuzk/groth16.h) on top of the CPU prover. */
 #include "cuzk/groth16.h"
+#include "cuzk/prover.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -9,7 +10,6 @@
 #include <unistd.h>
 
 #include "groth16/backend.h"
-#include "groth16/gpu_prover.h"
 #include "groth16/groth16.h"
 #include "groth16/setup.h"
 #include "r1cs/synthetic.h"
@@ -68,19 +68,6 @@ static cuzk_status parse_scalar(fr *out, const char *s, const char *what, cuzk_e
     if (!fr_is_canon(l)) return ERR(err, CUZK_ERR_ARG, "%s: '%s' is not below the group order r", what, s);
     fr_from_canon(out, l);
     return CUZK_OK;
-}
-
-/* r and s: fixed when given (tests), else uniform from the OS RNG. */
-static cuzk_status get_rs(fr *r, fr *s, const cuzk_prove_opts *o, cuzk_error *err) {
-    cuzk_status st;
-    if ((o->fixed_r != NULL) != (o->fixed_s != NULL))
-        return ERR(err, CUZK_ERR_ARG, "fixed r and s must be given together");
-    if (o->fixed_r) {
-        if ((st = parse_scalar(r, o->fixed_r, "r", err)) != CUZK_OK) return st;
-        return parse_scalar(s, o->fixed_s, "s", err);
-    }
-    if ((st = groth16_random_fr(r, err)) != CUZK_OK) return st;
-    return groth16_random_fr(s, err);
 }
 
 /* Outputs go through a temporary and a rename (src/util/outfile.h): a failure never leaves a
@@ -142,29 +129,97 @@ static cuzk_status write_bytes(const char *path, const uint8_t *b, size_t n, cuz
     return CUZK_OK;
 }
 
-static void copy_timings(cuzk_prove_timings *t, const groth16_timings *g) {
-    t->abc_ms = g->abc_ms;
-    t->h_ms = g->h_ms;
-    t->msm_a_ms = g->msm_a_ms;
-    t->msm_b1_ms = g->msm_b1_ms;
-    t->msm_b2_ms = g->msm_b2_ms;
-    t->msm_l_ms = g->msm_l_ms;
-    t->msm_h_ms = g->msm_h_ms;
-    t->assemble_ms = g->assemble_ms;
-    t->upload_ms = g->upload_ms;
-}
-
-/* Writes proof.json and public.json (w[1..n_public]) atomically: both or neither. */
-static cuzk_status write_json_outputs(const char *proof_path, const char *public_path, const groth16_proof *p,
-                                      const fr *pub, size_t n_pub, cuzk_error *err) {
+/* Writes the proof (text or bytes) and public.json text to their paths through temporaries:
+ * both or neither. */
+static cuzk_status write_pair(const char *proof_path, const void *proof, size_t proof_len, const char *public_path,
+                              const char *public_json, cuzk_error *err) {
     char tp[4200], tq[4200];
     outfile_tmp_name(tp, sizeof tp, proof_path);
     outfile_tmp_name(tq, sizeof tq, public_path);
-    cuzk_status st = proof_json_write(tp, p, err);
+    cuzk_status st = write_bytes(tp, proof, proof_len, err);
     if (st != CUZK_OK) { outfile_discard(tp); return st; }
-    st = public_json_write(tq, pub, n_pub, err);
+    st = write_bytes(tq, (const uint8_t *)public_json, strlen(public_json), err);
     if (st != CUZK_OK) { outfile_discard(tp); outfile_discard(tq); return st; }
     return commit_pair(tp, proof_path, tq, public_path, err);
+}
+
+/* The stage timings of the in-memory prove (include/cuzk/prover.h) into the file API's. */
+static void merge_timings(cuzk_prove_timings *t, const cuzk_prove_timings *m) {
+    t->abc_ms = m->abc_ms;
+    t->h_ms = m->h_ms;
+    t->msm_a_ms = m->msm_a_ms;
+    t->msm_b1_ms = m->msm_b1_ms;
+    t->msm_b2_ms = m->msm_b2_ms;
+    t->msm_l_ms = m->msm_l_ms;
+    t->msm_h_ms = m->msm_h_ms;
+    t->assemble_ms = m->assemble_ms;
+    t->upload_ms = m->upload_ms;
+    t->b2_overlapped = m->b2_overlapped;
+    t->verify_ms = m->verify_ms;
+    t->backend = m->backend;
+}
+
+/* One proof of a loaded key with a loaded witness, through the in-memory API: a prover on the
+ * requested backend (its creation is gpu_setup_ms on the GPU), cuzk_prove with fixed or random
+ * r, s. */
+static cuzk_status prove_loaded(cuzk_proof *proof, cuzk_pk *pk, const wtns *w, const cuzk_prove_opts *o, int check,
+                                cuzk_prove_timings *tm, cuzk_error *err) {
+    cuzk_prover *pv = NULL;
+    cuzk_prover_opts po = {0};
+    cuzk_proof_opts pr = {0};
+    uint8_t rb[32], sb[32];
+    fr r, s;
+    cuzk_status st;
+    if ((o->fixed_r != NULL) != (o->fixed_s != NULL)) return ERR(err, CUZK_ERR_ARG, "fixed r and s must be given together");
+    if (o->fixed_r) {
+        if ((st = parse_scalar(&r, o->fixed_r, "r", err)) != CUZK_OK) return st;
+        if ((st = parse_scalar(&s, o->fixed_s, "s", err)) != CUZK_OK) return st;
+        fr_to_bytes_le(rb, 32, &r);
+        fr_to_bytes_le(sb, 32, &s);
+        pr.fixed_r = rb;
+        pr.fixed_s = sb;
+    }
+    pr.skip_self_verify = o->skip_self_verify;
+    pr.check_witness = check;
+    po.backend = o->backend;
+    po.nthreads = o->nthreads;
+    double t0 = now_ms();
+    st = cuzk_prover_create(&pv, pk, &po, err);
+    if (st == CUZK_OK && !strcmp(cuzk_prover_backend_name(pv), "gpu")) tm->gpu_setup_ms = now_ms() - t0;
+    if (st == CUZK_OK) {
+        cuzk_prove_timings mt = {0};
+        cuzk_witness wit = {CUZK_WITNESS_FR_MONT, w->w, (size_t)w->n * sizeof(fr)};
+        st = cuzk_prove(pv, proof, &wit, &pr, &mt, err);
+        merge_timings(tm, &mt);
+        if (check) tm->check_ms = mt.check_ms;
+    }
+    cuzk_prover_destroy(pv);
+    explicit_bzero(&r, sizeof r);
+    explicit_bzero(&s, sizeof s);
+    explicit_bzero(rb, sizeof rb);
+    explicit_bzero(sb, sizeof sb);
+    return st;
+}
+
+/* Names what a prove failed on in the command line's terms: the in-memory API speaks of
+ * check_witness, the command line of --check (and --r1cs for a zkey). */
+static cuzk_status file_unsat_hint(cuzk_status st, cuzk_error *err, bool zkey) {
+    if (st == CUZK_ERR_UNSAT && err && strstr(err->msg, "does not verify"))
+        ERR(err, CUZK_ERR_UNSAT, "%s",
+            zkey ? "the proof does not verify against the key: the witness does not satisfy the circuit, or the key "
+                   "is corrupt (use --check --r1cs FILE to find a failing constraint)"
+                 : "the proof does not verify against the parameters: the witness does not satisfy the circuit, or the "
+                   "parameters are corrupt or for another circuit (use --check to find a failing constraint)");
+    return st;
+}
+
+/* A witness check against the circuit, for the file API (messages name the files). */
+static cuzk_status check_witness_file(cuzk_prove_timings *tm, const r1cs *cs, const wtns *w, cuzk_error *err) {
+    double t0 = now_ms();
+    uint32_t bad;
+    cuzk_status st = r1cs_check_witness(cs, w->w, w->n, &bad, err);
+    tm->check_ms = now_ms() - t0;
+    return st;
 }
 
 cuzk_status cuzk_prove_zkey_files(const char *zkey_path, const char *wtns_path, const char *proof_json_path,
@@ -174,10 +229,10 @@ cuzk_status cuzk_prove_zkey_files(const char *zkey_path, const char *wtns_path, 
     const cuzk_prove_opts *o = opts ? opts : &dflt;
     cuzk_prove_timings tm = {0};
     double t_start = now_ms(), t0 = t_start, t1;
-    zkey z = {0};
+    cuzk_pk *pk = NULL;
     wtns w = {0};
     r1cs cs = {0};
-    fr r, s;
+    cuzk_proof proof = {0};
     cuzk_status st;
     if (!zkey_path || !wtns_path || !proof_json_path || !public_json_path)
         return ERR(err, CUZK_ERR_ARG, "prove: missing path");
@@ -185,21 +240,23 @@ cuzk_status cuzk_prove_zkey_files(const char *zkey_path, const char *wtns_path, 
         const char *ins[] = {zkey_path, wtns_path, o->r1cs_path}, *outs[] = {proof_json_path, public_json_path};
         if ((st = cuzk_check_outputs(ins, 3, outs, 2, err)) != CUZK_OK) return st;
     }
-    groth16_backend be;
-    if ((st = groth16_backend_resolve(o->backend, &be, err)) != CUZK_OK) return st;
-    groth16_backend_set(be);
-    tm.backend = groth16_backend_name(be);
-    if ((st = get_rs(&r, &s, o, err)) != CUZK_OK) return st;
-    if ((st = zkey_load(&z, zkey_path, false, err)) != CUZK_OK) goto out;
+    if ((o->fixed_r != NULL) != (o->fixed_s != NULL)) return ERR(err, CUZK_ERR_ARG, "fixed r and s must be given together");
+    {
+        cuzk_pk_load_opts lo = {0};
+        lo.nthreads = o->nthreads;
+        if ((st = cuzk_pk_load_zkey(&pk, zkey_path, &lo, err)) != CUZK_OK) goto out;
+    }
     if ((st = wtns_load(&w, wtns_path, err)) != CUZK_OK) goto out;
-    if (w.n != z.n_vars) {
+    cuzk_pk_info info;
+    cuzk_pk_describe(pk, &info, NULL);
+    if (w.n != info.n_vars) {
         st = ERR(err, CUZK_ERR_MISMATCH, "%s has %u witness values but %s expects %u (wrong witness for this circuit?)",
-                 wtns_path, w.n, zkey_path, z.n_vars);
+                 wtns_path, w.n, zkey_path, info.n_vars);
         goto out;
     }
-    tm.n_vars = z.n_vars;
-    tm.n_public = z.n_public;
-    tm.domain_size = z.domain_size;
+    tm.n_vars = info.n_vars;
+    tm.n_public = info.n_public;
+    tm.domain_size = info.domain_size;
     t1 = now_ms(); tm.load_ms = t1 - t0; t0 = t1;
     if (o->check_witness) {
         if (!o->r1cs_path) {
@@ -207,69 +264,29 @@ cuzk_status cuzk_prove_zkey_files(const char *zkey_path, const char *wtns_path, 
             goto out;
         }
         if ((st = r1cs_load(&cs, o->r1cs_path, err)) != CUZK_OK) goto out;
-        if (cs.n_vars != z.n_vars || cs.n_public != z.n_public) {
+        if (cs.n_vars != info.n_vars || cs.n_public != info.n_public) {
             st = ERR(err, CUZK_ERR_MISMATCH, "%s (%u wires, %u public) does not belong to %s (%u wires, %u public)",
-                     o->r1cs_path, cs.n_vars, cs.n_public, zkey_path, z.n_vars, z.n_public);
+                     o->r1cs_path, cs.n_vars, cs.n_public, zkey_path, info.n_vars, info.n_public);
             goto out;
         }
-        uint32_t bad;
-        if ((st = r1cs_check_witness(&cs, w.w, w.n, &bad, err)) != CUZK_OK) goto out;
         tm.constraints = cs.n_constraints;
-        t1 = now_ms(); tm.check_ms = t1 - t0; t0 = t1;
+        if ((st = check_witness_file(&tm, &cs, &w, err)) != CUZK_OK) goto out;
+        t0 = now_ms();
     }
-    groth16_proof proof;
-    groth16_timings gt;
-    st = groth16_prove_zkey(&proof, &z, w.w, w.n, &r, &s, o->nthreads, &gt, err);
-    copy_timings(&tm, &gt);
+    st = file_unsat_hint(prove_loaded(&proof, pk, &w, o, 0, &tm, err), err, true);
     t0 = now_ms();
     if (st != CUZK_OK) goto out;
-    if (!o->skip_self_verify) {
-        groth16_vk vk = {.alpha1 = z.alpha1, .beta1 = z.beta1, .beta2 = z.beta2, .gamma2 = z.gamma2,
-                         .delta1 = z.delta1, .delta2 = z.delta2, .n_public = z.n_public, .ic = z.ic};
-        cuzk_error verr = {0};
-        if (groth16_verify(&vk, w.w + 1, z.n_public, &proof, &verr) != CUZK_OK) {
-            st = ERR(err, CUZK_ERR_UNSAT,
-                     "the proof does not verify against the key: the witness does not satisfy the circuit, or the "
-                     "key is corrupt (use --check --r1cs FILE to find a failing constraint)");
-            goto out;
-        }
-        t1 = now_ms(); tm.verify_ms = t1 - t0; t0 = t1;
-    }
-    st = write_json_outputs(proof_json_path, public_json_path, &proof, w.w + 1, z.n_public, err);
+    st = write_pair(proof_json_path, proof.proof_json, proof.proof_json_len, public_json_path, proof.public_json, err);
     t1 = now_ms(); tm.write_ms = t1 - t0; t0 = t1;
 out:
-    explicit_bzero(&r, sizeof r);
-    explicit_bzero(&s, sizeof s);
-    zkey_free(&z);
+    cuzk_proof_free(&proof);
+    cuzk_pk_release(pk);
     wtns_free(&w);
     r1cs_free(&cs);
     t1 = now_ms();
     tm.free_ms = t1 - t0;
     tm.total_ms = t1 - t_start;
     if (t) *t = tm;
-    return st;
-}
-
-/* One bellperson proof on a freshly made GPU prover (src/groth16/gpu_prover.h). *setup_ms: the
- * time to make the prover (uploads). */
-static cuzk_status prove_bellperson_gpu(groth16_proof *proof, const bellperson_params *p, const r1cs *cs, const fr *w,
-                                        size_t n_w, const fr *r, const fr *s, int nthreads, groth16_timings *gt,
-                                        double *setup_ms, cuzk_error *err) {
-    groth16_gpu_prover *gp = NULL;
-    groth16_pending *pend = NULL;
-    groth16_timings ts = {0}, tf = {0};
-    double t0 = now_ms();
-    cuzk_status st = groth16_gpu_prover_create(&gp, p, cs, 0, err);
-    *setup_ms = now_ms() - t0;
-    if (st == CUZK_OK) st = groth16_gpu_prove_start(&pend, gp, w, n_w, r, s, nthreads, NULL, NULL, &ts, err);
-    if (st == CUZK_OK) st = groth16_prove_bellperson_finish(proof, pend, nthreads, &tf, err);
-    groth16_pending_free(pend);
-    groth16_gpu_prover_destroy(gp);
-    *gt = ts;
-    gt->msm_b2_ms = tf.msm_b2_ms;
-    gt->b2_wait_ms = tf.b2_wait_ms;
-    gt->assemble_ms = tf.assemble_ms;
-    gt->total_ms = ts.total_ms + tf.total_ms;
     return st;
 }
 
@@ -280,10 +297,9 @@ cuzk_status cuzk_prove_params_files(const char *params_path, const char *r1cs_pa
     const cuzk_prove_opts *o = opts ? opts : &dflt;
     cuzk_prove_timings tm = {0};
     double t_start = now_ms(), t0 = t_start, t1;
-    bellperson_params p = {0};
-    r1cs cs = {0};
+    cuzk_pk *pk = NULL;
     wtns w = {0};
-    fr r, s;
+    cuzk_proof proof = {0};
     cuzk_status st;
     if (!params_path || !r1cs_path || !wtns_path || !proof_bin_path || !public_json_path)
         return ERR(err, CUZK_ERR_ARG, "prove: missing path");
@@ -291,75 +307,43 @@ cuzk_status cuzk_prove_params_files(const char *params_path, const char *r1cs_pa
         const char *ins[] = {params_path, r1cs_path, wtns_path}, *outs[] = {proof_bin_path, public_json_path};
         if ((st = cuzk_check_outputs(ins, 3, outs, 2, err)) != CUZK_OK) return st;
     }
-    groth16_backend be;
-    if ((st = groth16_backend_resolve(o->backend, &be, err)) != CUZK_OK) return st;
-    groth16_backend_set(be);
-    tm.backend = groth16_backend_name(be);
-    if ((st = get_rs(&r, &s, o, err)) != CUZK_OK) return st;
-    if ((st = r1cs_load(&cs, r1cs_path, err)) != CUZK_OK) goto out;
-    if ((st = wtns_load(&w, wtns_path, err)) != CUZK_OK) goto out;
-    if (w.n != cs.n_vars) {
-        st = ERR(err, CUZK_ERR_MISMATCH, "%s has %u witness values but %s has %u wires (wrong witness for this circuit?)",
-                 wtns_path, w.n, r1cs_path, cs.n_vars);
-        goto out;
+    if ((o->fixed_r != NULL) != (o->fixed_s != NULL)) return ERR(err, CUZK_ERR_ARG, "fixed r and s must be given together");
+    {
+        /* the witness is matched to the circuit before the (large) parameters are read */
+        r1cs cs = {0};
+        if ((st = r1cs_load(&cs, r1cs_path, err)) != CUZK_OK) goto out;
+        uint32_t n_vars = cs.n_vars;
+        r1cs_free(&cs);
+        if ((st = wtns_load(&w, wtns_path, err)) != CUZK_OK) goto out;
+        if (w.n != n_vars) {
+            st = ERR(err, CUZK_ERR_MISMATCH, "%s has %u witness values but %s has %u wires (wrong witness for this circuit?)",
+                     wtns_path, w.n, r1cs_path, n_vars);
+            goto out;
+        }
     }
     {
-        bellperson_load_opts lo = {0};
+        cuzk_pk_load_opts lo = {0};
         lo.check = o->params_check;
         lo.nthreads = o->nthreads;
         lo.progress = o->progress;
         lo.progress_user = o->progress_user;
-        if ((st = bellperson_params_load_ex(&p, params_path, &lo, err)) != CUZK_OK) goto out;
+        if ((st = cuzk_pk_load_params(&pk, params_path, r1cs_path, &lo, err)) != CUZK_OK) goto out;
     }
-    tm.n_vars = cs.n_vars;
-    tm.n_public = cs.n_public;
-    tm.constraints = cs.n_constraints;
-    tm.domain_size = p.n_h + 1;
+    cuzk_pk_info info;
+    cuzk_pk_describe(pk, &info, NULL);
+    tm.n_vars = info.n_vars;
+    tm.n_public = info.n_public;
+    tm.constraints = info.n_constraints;
+    tm.domain_size = info.domain_size;
     t1 = now_ms(); tm.load_ms = t1 - t0; t0 = t1;
-    if (o->check_witness) {
-        uint32_t bad;
-        if ((st = r1cs_check_witness(&cs, w.w, w.n, &bad, err)) != CUZK_OK) goto out;
-        t1 = now_ms(); tm.check_ms = t1 - t0; t0 = t1;
-    }
-    groth16_proof proof;
-    groth16_timings gt;
-    if (be == GROTH16_BACKEND_GPU) {
-        /* the resident GPU prover: SRS G1 queries and matrices to the device once, a/b/c, H and the
-         * G1 MSMs there, B_G2 on CPU threads meanwhile */
-        st = prove_bellperson_gpu(&proof, &p, &cs, w.w, w.n, &r, &s, o->nthreads, &gt, &tm.gpu_setup_ms, err);
-        tm.b2_overlapped = 1;
-    } else {
-        st = groth16_prove_bellperson(&proof, &p, &cs, w.w, w.n, &r, &s, o->nthreads, &gt, err);
-    }
-    copy_timings(&tm, &gt);
+    st = file_unsat_hint(prove_loaded(&proof, pk, &w, o, o->check_witness, &tm, err), err, false);
     t0 = now_ms();
     if (st != CUZK_OK) goto out;
-    if (!o->skip_self_verify) {
-        cuzk_error verr = {0};
-        if (groth16_verify(&p.vk, w.w + 1, cs.n_public, &proof, &verr) != CUZK_OK) {
-            st = ERR(err, CUZK_ERR_UNSAT,
-                     "the proof does not verify against the parameters: the witness does not satisfy the "
-                     "circuit, or the parameters are corrupt or for another circuit (use --check to find a failing constraint)");
-            goto out;
-        }
-        t1 = now_ms(); tm.verify_ms = t1 - t0; t0 = t1;
-    }
-    {
-        uint8_t bytes[BELLPERSON_PROOF_BYTES];
-        bellperson_proof_encode(bytes, &proof);
-        char tp[4200], tq[4200];
-        outfile_tmp_name(tp, sizeof tp, proof_bin_path);
-        outfile_tmp_name(tq, sizeof tq, public_json_path);
-        if ((st = write_bytes(tp, bytes, sizeof bytes, err)) != CUZK_OK) goto out;
-        if ((st = public_json_write(tq, w.w + 1, cs.n_public, err)) != CUZK_OK) { outfile_discard(tp); outfile_discard(tq); goto out; }
-        st = commit_pair(tp, proof_bin_path, tq, public_json_path, err);
-    }
+    st = write_pair(proof_bin_path, proof.bellperson, sizeof proof.bellperson, public_json_path, proof.public_json, err);
     t1 = now_ms(); tm.write_ms = t1 - t0; t0 = t1;
 out:
-    explicit_bzero(&r, sizeof r);
-    explicit_bzero(&s, sizeof s);
-    bellperson_params_free(&p);
-    r1cs_free(&cs);
+    cuzk_proof_free(&proof);
+    cuzk_pk_release(pk);
     wtns_free(&w);
     t1 = now_ms();
     tm.free_ms = t1 - t0;

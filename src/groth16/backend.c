@@ -1,4 +1,4 @@
-/* CPU/GPU dispatch of the prover's heavy stages (src/groth16/backend.h). */
+/* The backend of parameter generation (src/groth16/backend.h). */
 #include "groth16/backend.h"
 
 #include <stdatomic.h>
@@ -41,83 +41,6 @@ cuzk_status groth16_backend_resolve(cuzk_backend requested, groth16_backend *out
 #endif
     }
     cuzk_log(CUZK_LOG_INFO, "no GPU found: proving on the CPU");
-    return CUZK_OK;
-}
-
-cuzk_status groth16_g1_msm(g1_jacobian *out, const g1_affine *bases, const scalar256 *scalars, size_t n,
-                           int nthreads, cuzk_error *err) {
-#ifdef CUZK_HAVE_CUDA
-    if (groth16_backend_get() == GROTH16_BACKEND_GPU) return gpu_g1_msm(out, bases, scalars, n, err);
-#else
-    (void)err;
-#endif
-    g1_msm(out, bases, scalars, n, nthreads);
-    return CUZK_OK;
-}
-
-#ifdef CUZK_HAVE_CUDA
-/* The H step with the NTTs on the GPU; pointwise products on the host. */
-static cuzk_status h_ntts_on_gpu(const ntt_domain *d, fr *a, fr *b, fr *c, bool snarkjs, cuzk_error *err) {
-    size_t m = d->m;
-    gpu_roots roots = snarkjs ? GPU_ROOTS_SNARKJS : GPU_ROOTS_BELLPERSON;
-    cuzk_status st;
-    fr shift;
-    if (snarkjs) {
-        /* C = A*B on the rows; the odd coset of the 2m domain: shift = omega_2m, omega_2m^2 = omega_m */
-        for (size_t i = 0; i < m; i++) fr_mul(&c[i], &a[i], &b[i]);
-        ntt_domain d2 = {0};
-        if ((st = ntt_domain_init(&d2, d->log_m + 1, NTT_ROOTS_SNARKJS)) != CUZK_OK)
-            return ERR(err, st, "H: domain 2^%d", d->log_m + 1);
-        shift = d2.omega;
-        ntt_domain_free(&d2);
-    } else {
-        h_coset_shift(&shift, d->log_m, NTT_ROOTS_BELLPERSON);
-    }
-    fr *v[3] = {a, b, c};
-    for (int i = 0; i < 3; i++) {
-        if ((st = gpu_ntt(v[i], 1, d->log_m, GPU_NTT_INVERSE, roots, NULL, err)) != CUZK_OK) return st;
-        if ((st = gpu_ntt(v[i], 1, d->log_m, GPU_NTT_FORWARD, roots, &shift, err)) != CUZK_OK) return st;
-    }
-    if (snarkjs) {
-        for (size_t i = 0; i < m; i++) {
-            fr_mul(&a[i], &a[i], &b[i]);
-            fr_sub(&a[i], &a[i], &c[i]);
-        }
-        return CUZK_OK;
-    }
-    /* t = (a*b - c) / (g^m - 1), then the coset iNTT */
-    fr zinv, one;
-    uint64_t e[1] = {m};
-    fr_pow_vartime(&zinv, &shift, e, 1);
-    fr_one(&one);
-    fr_sub(&zinv, &zinv, &one);
-    fr_inv(&zinv, &zinv);
-    for (size_t i = 0; i < m; i++) {
-        fr_mul(&a[i], &a[i], &b[i]);
-        fr_sub(&a[i], &a[i], &c[i]);
-        fr_mul(&a[i], &a[i], &zinv);
-    }
-    return gpu_ntt(a, 1, d->log_m, GPU_NTT_INVERSE, roots, &shift, err);
-}
-#endif
-
-cuzk_status groth16_h_bellperson(const ntt_domain *d, fr *a, fr *b, fr *c, int nthreads, cuzk_error *err) {
-#ifdef CUZK_HAVE_CUDA
-    if (groth16_backend_get() == GROTH16_BACKEND_GPU) return h_ntts_on_gpu(d, a, b, c, false, err);
-#else
-    (void)err;
-#endif
-    h_bellperson(d, a, b, c, nthreads);
-    return CUZK_OK;
-}
-
-cuzk_status groth16_h_snarkjs(const ntt_domain *d, fr *a, fr *b, fr *c, int nthreads, cuzk_error *err) {
-#ifdef CUZK_HAVE_CUDA
-    if (groth16_backend_get() == GROTH16_BACKEND_GPU) return h_ntts_on_gpu(d, a, b, c, true, err);
-#else
-    (void)err;
-#endif
-    h_snarkjs(d, a, b, c, nthreads);
     return CUZK_OK;
 }
 

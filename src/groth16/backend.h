@@ -1,12 +1,10 @@
-/* Where the prover's heavy stages run: the CPU (src/poly, src/msm) or the GPU (src/cuda/gpu.h).
+/* Where parameter generation (src/groth16/setup.c) computes its point sets: the CPU comb
+ * (src/msm/fixed_base.h) or the GPU (src/cuda/gpu.h). Proofs do NOT use this: a prover carries its
+ * backend as a value (src/groth16/prove.h).
  *
- * The backend is process-wide, chosen once before proving (like cuzk_set_log): the CLI sets it
- * from --backend. Every stage computes the same mathematical value on either backend, so proofs
- * with fixed r, s are byte-identical (tests/test_gpu_prove.c checks this on a GPU).
- * What runs on the GPU today: the G1 MSMs (A, B_G1, L/C, H) and the NTTs of H; B_G2 and the
- * pointwise steps of H stay on CPU threads. Parameter generation (src/groth16/setup.c) computes
- * every point set through groth16_g1_fixed_base / groth16_g2_fixed_base.
- * Thread-safety: groth16_backend_set is not thread-safe against concurrent provers; the stage
+ * The setup backend is process-wide, chosen before a setup (cuzk_setup sets it from its options).
+ * Both backends give byte-identical parameters for the same seed.
+ * Thread-safety: groth16_backend_set is not thread-safe against a concurrent setup; the stage
  * functions are reentrant.
  */
 #ifndef CUZK_GROTH16_BACKEND_H
@@ -24,15 +22,6 @@ cuzk_status groth16_backend_resolve(cuzk_backend requested, groth16_backend *out
 void groth16_backend_set(groth16_backend b);
 groth16_backend groth16_backend_get(void);
 const char *groth16_backend_name(groth16_backend b);
-
-/* out = sum scalars[i] * bases[i] on the current backend (see src/msm/msm.h for the layout).
- * Errors (GPU only): CUZK_ERR_NOMEM_DEVICE, CUZK_ERR_DEVICE. */
-cuzk_status groth16_g1_msm(g1_jacobian *out, const g1_affine *bases, const scalar256 *scalars, size_t n,
-                           int nthreads, cuzk_error *err);
-
-/* h_bellperson / h_snarkjs of src/poly/ntt.h on the current backend: same inputs, same outputs. */
-cuzk_status groth16_h_bellperson(const ntt_domain *d, fr *a, fr *b, fr *c, int nthreads, cuzk_error *err);
-cuzk_status groth16_h_snarkjs(const ntt_domain *d, fr *a, fr *b, fr *c, int nthreads, cuzk_error *err);
 
 /* Fixed-base batch scalar multiplication on the current backend (parameter generation):
  * out[i] = scalars[i] * gen, affine (Montgomery coordinates, (0, 0) for scalar 0), for i < n.

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "groth16/prove.h"
 #include "groth16/prover_internal.h"
 #include "util/log.h"
 #include "util/parallel.h"
@@ -57,6 +58,30 @@ void groth16_gpu_pinned_free(void *p) { (void)p; }
 void groth16_gpu_prover_set_msm(groth16_gpu_prover *gp, int window_bits, size_t chunk_points) {
     (void)gp; (void)window_bits; (void)chunk_points;
 }
+
+/* The GPU backend value (src/groth16/prove.h) of a build without CUDA: binding fails. */
+static cuzk_status nogpu_bind(void **state, const groth16_key *k, const groth16_backend_cfg *cfg, cuzk_error *err) {
+    (void)k; (void)cfg;
+    *state = NULL;
+    return ERR(err, CUZK_ERR_UNSUPPORTED, "this build has no CUDA backend (built without nvcc or with -DCUZK_CUDA=OFF)");
+}
+static void nogpu_unbind(void *state) { (void)state; }
+static size_t nogpu_start_bytes(void *state, int nthreads) { (void)state; (void)nthreads; return 0; }
+static cuzk_status nogpu_start(void *state, groth16_pending **out, const fr *w, size_t n_w, const fr *r, const fr *s,
+                               int nthreads, groth16_release_fn release, void *release_ctx, groth16_timings *t,
+                               cuzk_error *err) {
+    (void)state; (void)w; (void)n_w; (void)r; (void)s; (void)nthreads; (void)release; (void)release_ctx; (void)t;
+    *out = NULL;
+    return ERR(err, CUZK_ERR_UNSUPPORTED, "this build has no CUDA backend");
+}
+const groth16_backend_ops groth16_backend_gpu_ops = {
+    .name = "gpu",
+    .caps = GROTH16_CAP_DEVICE | GROTH16_CAP_B2_OVERLAP | GROTH16_CAP_PINNED_HOST | GROTH16_CAP_SHARED_SRS,
+    .bind = nogpu_bind,
+    .unbind = nogpu_unbind,
+    .start_bytes = nogpu_start_bytes,
+    .start = nogpu_start,
+};
 
 #else
 
@@ -396,5 +421,187 @@ out:
     if (t) *t = tm;
     return st;
 }
+
+
+/* ==== the GPU backend value (src/groth16/prove.h) =============================================
+ * bellperson keys: a groth16_gpu_prover (SRS G1 queries, matrices and selections resident).
+ * snarkjs keys: a device context with the zkey's four G1 queries resident; a/b by the zkey rows
+ * and the pointwise steps of H on the host, the NTTs of H and the G1 MSMs on the device. */
+typedef struct gpu_backend_state {
+    const groth16_key *k;
+    groth16_gpu_prover *gp;      /* bellperson */
+    gpu_ctx *ctx;                /* snarkjs */
+    gpu_g1_bases *q[4];          /* snarkjs: A, B1, L (= the zkey's C), H */
+    size_t zkey_bytes;
+    cuzk_msm_opts msm;           /* the device MSMs' tuning (cfg->msm) */
+    pthread_mutex_t mu;          /* snarkjs: one start at a time */
+} gpu_backend_state;
+
+static void gpu_unbind(void *vs) {
+    gpu_backend_state *g = vs;
+    if (!g) return;
+    groth16_gpu_prover_destroy(g->gp);
+    for (int i = 0; i < 4; i++) gpu_g1_bases_free(g->q[i]);
+    gpu_ctx_destroy(g->ctx);
+    pthread_mutex_destroy(&g->mu);
+    free(g);
+}
+
+static cuzk_status gpu_bind(void **state, const groth16_key *k, const groth16_backend_cfg *cfg, cuzk_error *err) {
+    cuzk_status st = CUZK_OK;
+    *state = NULL;
+    gpu_backend_state *g = calloc(1, sizeof *g);
+    if (!g) return ERR(err, CUZK_ERR_NOMEM, "gpu backend state");
+    pthread_mutex_init(&g->mu, NULL);
+    g->k = k;
+    g->msm = cfg->msm;
+    if (k->convention == CUZK_CONVENTION_BELLPERSON) {
+        if (!k->p || !k->cs) { st = ERR(err, CUZK_ERR_ARG, "gpu backend: bellperson key without parameters or circuit"); goto out; }
+        st = cfg->gpu_srs ? groth16_gpu_prover_create_on(&g->gp, cfg->gpu_srs, k->p, k->cs, err)
+                          : groth16_gpu_prover_create(&g->gp, k->p, k->cs, cfg->device, err);
+        if (st == CUZK_OK) groth16_gpu_prover_set_msm(g->gp, cfg->msm.window_bits, cfg->msm.chunk_points);
+    } else if (k->convention == CUZK_CONVENTION_SNARKJS) {
+        const zkey *z = k->z;
+        if (!z) { st = ERR(err, CUZK_ERR_ARG, "gpu backend: snarkjs key without its zkey"); goto out; }
+        double t0 = now_ms();
+        if ((st = gpu_ctx_create(&g->ctx, cfg->device, err)) != CUZK_OK) goto out;
+        const g1_affine *src[4] = {z->a, z->b1, z->c, z->h};
+        size_t n[4] = {z->n_vars, z->n_vars, (size_t)z->n_vars - z->n_public - 1, z->domain_size};
+        for (int i = 0; i < 4; i++) {
+            if ((st = gpu_g1_bases_upload(g->ctx, &g->q[i], (const struct g1_affine *)src[i], n[i], err)) != CUZK_OK)
+                goto out;
+            g->zkey_bytes += gpu_g1_bases_bytes(g->q[i]);
+        }
+        cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: zkey G1 queries resident (%.2f GiB) in %.0f ms", cfg->device,
+                 (double)g->zkey_bytes / (1u << 30), now_ms() - t0);
+    } else {
+        st = ERR(err, CUZK_ERR_ARG, "gpu backend: unknown convention %d", (int)k->convention);
+    }
+out:
+    if (st != CUZK_OK) {
+        gpu_unbind(g);
+        return st;
+    }
+    *state = g;
+    return CUZK_OK;
+}
+
+/* snarkjs stage: MSM over a resident query, scalars copied from the host */
+static cuzk_status zkey_gpu_msm(void *ctx, g1_jacobian *out, groth16_query q, const g1_affine *bases,
+                                const scalar256 *scalars, size_t n, int nthreads, cuzk_error *err) {
+    (void)bases;
+    (void)nthreads;
+    gpu_backend_state *g = ctx;
+    void *d_s = NULL;
+    cuzk_status st = gpu_buf_alloc(g->ctx, &d_s, (n ? n : 1) * sizeof(scalar256), err);
+    if (st != CUZK_OK) return st;
+    if ((st = gpu_copy_h2d_async(g->ctx, d_s, scalars, n * sizeof(scalar256), err)) == CUZK_OK) {
+        gpu_msm_job job = {g->q[q], 0, n, d_s, GPU_SCALARS_CANONICAL, NULL, (struct g1_jacobian *)out,
+                           {g->msm.window_bits, g->msm.chunk_points}};
+        st = gpu_g1_msm_run(g->ctx, &job, 1, NULL, err);
+    }
+    gpu_buf_free(g->ctx, d_s);
+    return st;
+}
+
+/* snarkjs stage: the H step with the NTTs on the GPU, the pointwise products on the host; the
+ * same values as h_snarkjs (src/poly/ntt.h). */
+static cuzk_status zkey_gpu_h(void *ctx, const ntt_domain *d, fr *a, fr *b, fr *c, int nthreads, cuzk_error *err) {
+    (void)ctx;
+    (void)nthreads;
+    size_t m = d->m;
+    cuzk_status st;
+    /* C = A*B on the rows; the odd coset of the 2m domain: shift = omega_2m, omega_2m^2 = omega_m */
+    for (size_t i = 0; i < m; i++) fr_mul(&c[i], &a[i], &b[i]);
+    ntt_domain d2 = {0};
+    if ((st = ntt_domain_init(&d2, d->log_m + 1, NTT_ROOTS_SNARKJS)) != CUZK_OK)
+        return ERR(err, st, "H: domain 2^%d", d->log_m + 1);
+    fr shift = d2.omega;
+    ntt_domain_free(&d2);
+    fr *v[3] = {a, b, c};
+    for (int i = 0; i < 3; i++) {
+        if ((st = gpu_ntt((struct fr *)v[i], 1, d->log_m, GPU_NTT_INVERSE, GPU_ROOTS_SNARKJS, NULL, err)) != CUZK_OK)
+            return st;
+        if ((st = gpu_ntt((struct fr *)v[i], 1, d->log_m, GPU_NTT_FORWARD, GPU_ROOTS_SNARKJS, (const struct fr *)&shift,
+                          err)) != CUZK_OK)
+            return st;
+    }
+    for (size_t i = 0; i < m; i++) {
+        fr_mul(&a[i], &a[i], &b[i]);
+        fr_sub(&a[i], &a[i], &c[i]);
+    }
+    return CUZK_OK;
+}
+
+static size_t gpu_start_bytes_ops(void *vs, int nthreads) {
+    gpu_backend_state *g = vs;
+    if (g->gp) return groth16_gpu_start_bytes(g->gp);
+    return groth16_zkey_start_bytes(g->k->z) + 0 * (size_t)nthreads;
+}
+
+static cuzk_status gpu_start_ops(void *vs, groth16_pending **out, const fr *w, size_t n_w, const fr *r, const fr *s,
+                                 int nthreads, groth16_release_fn release, void *release_ctx, groth16_timings *t,
+                                 cuzk_error *err) {
+    gpu_backend_state *g = vs;
+    if (g->gp) return groth16_gpu_prove_start(out, g->gp, w, n_w, r, s, nthreads, release, release_ctx, t, err);
+    groth16_stages stg = {g, zkey_gpu_msm, zkey_gpu_h};
+    pthread_mutex_lock(&g->mu);
+    cuzk_status st = groth16_zkey_start(out, g->k->z, &stg, w, n_w, r, s, nthreads, release, release_ctx, t, err);
+    pthread_mutex_unlock(&g->mu);
+    return st;
+}
+
+static size_t gpu_device_bytes_ops(void *vs) {
+    gpu_backend_state *g = vs;
+    return g->gp ? groth16_gpu_prover_device_bytes(g->gp) : g->zkey_bytes;
+}
+static size_t gpu_proof_device_bytes_ops(void *vs) {
+    gpu_backend_state *g = vs;
+    if (g->gp) return groth16_gpu_proof_device_bytes(g->gp);
+    return (size_t)g->k->z->domain_size * sizeof(fr) + gpu_g1_msm_scratch_bytes(g->k->z->domain_size);
+}
+static void gpu_device_mem_ops(void *vs, size_t *pool_bytes, size_t *device_used) {
+    gpu_backend_state *g = vs;
+    *pool_bytes = *device_used = 0;
+    if (g->gp) {
+        groth16_gpu_prover_mem(g->gp, pool_bytes, device_used);
+        return;
+    }
+    gpu_mem_stats ms;
+    cuzk_error e = {0};
+    if (g->ctx && gpu_ctx_mem(g->ctx, &ms, &e) == CUZK_OK) {
+        *pool_bytes = ms.pool_reserved_bytes;
+        *device_used = ms.device_total_bytes - ms.device_free_bytes;
+    }
+}
+static bool gpu_dead_ops(void *vs) {
+    gpu_backend_state *g = vs;
+    return g->gp ? groth16_gpu_prover_dead(g->gp) : (!g->ctx || gpu_ctx_dead(g->ctx));
+}
+static void *gpu_host_alloc_ops(size_t bytes) {
+    void *p = NULL;
+    cuzk_error e = {0};
+    if (gpu_host_alloc_pinned(&p, bytes, &e) != CUZK_OK) {
+        cuzk_log(CUZK_LOG_WARN, "pinned host buffer of %zu bytes: %s", bytes, e.msg);
+        return NULL;
+    }
+    return p;
+}
+static void gpu_host_free_ops(void *ptr) { gpu_host_free_pinned(ptr); }
+
+const groth16_backend_ops groth16_backend_gpu_ops = {
+    .name = "gpu",
+    .caps = GROTH16_CAP_DEVICE | GROTH16_CAP_B2_OVERLAP | GROTH16_CAP_PINNED_HOST | GROTH16_CAP_SHARED_SRS,
+    .bind = gpu_bind,
+    .unbind = gpu_unbind,
+    .start_bytes = gpu_start_bytes_ops,
+    .start = gpu_start_ops,
+    .device_bytes = gpu_device_bytes_ops,
+    .proof_device_bytes = gpu_proof_device_bytes_ops,
+    .device_mem = gpu_device_mem_ops,
+    .dead = gpu_dead_ops,
+    .host_alloc = gpu_host_alloc_ops,
+    .host_free = gpu_host_free_ops,
+};
 
 #endif

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/random.h>
 
-#include "groth16/backend.h"
+#include "groth16/prove.h"
 #include "groth16/prover_internal.h"
 #include "curves/bls12_381/curve.h"
 #include "util/log.h"
@@ -94,27 +94,61 @@ void groth16_assemble(groth16_proof *out, const groth16_msm_results *m, const g1
 }
 
 /* ---- snarkjs convention ------------------------------------------------------------------ */
-cuzk_status groth16_prove_zkey(groth16_proof *out, const zkey *z, const fr *w, size_t n_w,
-                               const fr *r, const fr *s, int nthreads, groth16_timings *t,
-                               cuzk_error *err) {
+static cuzk_status cpu_g1_msm(void *ctx, g1_jacobian *out, groth16_query q, const g1_affine *bases,
+                              const scalar256 *scalars, size_t n, int nthreads, cuzk_error *err) {
+    (void)ctx;
+    (void)q;
+    (void)err;
+    g1_msm(out, bases, scalars, n, nthreads);
+    return CUZK_OK;
+}
+static cuzk_status cpu_h_snarkjs(void *ctx, const ntt_domain *d, fr *a, fr *b, fr *c, int nthreads, cuzk_error *err) {
+    (void)ctx;
+    (void)err;
+    h_snarkjs(d, a, b, c, nthreads);
+    return CUZK_OK;
+}
+const groth16_stages groth16_stages_cpu = {NULL, cpu_g1_msm, cpu_h_snarkjs};
+
+size_t groth16_zkey_start_bytes(const zkey *z) {
+    if (!z) return 0;
+    size_t m = z->domain_size, n_w = z->n_vars;
+    /* a, b, c, twiddles, h scalars, witness scalars (kept by the pending), the pending; the MSM
+     * buckets are transient (g1_msm) and bounded as in groth16_bellperson_start_bytes */
+    size_t bytes = 4 * m * sizeof(fr) + m * sizeof(scalar256) + n_w * sizeof(scalar256) + sizeof(groth16_pending);
+    size_t big = m > n_w ? m : n_w;
+    int c = msm_window_bits(big);
+    bytes += (size_t)cuzk_num_threads() * ((size_t)1 << (c - 1)) * sizeof(g2_xyzz) + 4096 * sizeof(g2_xyzz);
+    return bytes;
+}
+
+cuzk_status groth16_zkey_start(groth16_pending **out, const zkey *z, const groth16_stages *stg, const fr *w,
+                               size_t n_w, const fr *r, const fr *s, int nthreads, groth16_release_fn release,
+                               void *release_ctx, groth16_timings *t, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
     groth16_timings tm = {0};
     double t0 = now_ms(), t1;
     fr *a = NULL, *b = NULL, *c = NULL;
     scalar256 *ws = NULL, *hs = NULL;
     ntt_domain d = {0};
-    if (!out || !z || !w || !r || !s) return ERR(err, CUZK_ERR_ARG, "groth16_prove_zkey: NULL argument");
+    groth16_pending *pend = NULL;
+    if (t) *t = tm;
+    if (!out || !z || !stg || !w || !r || !s) return ERR(err, CUZK_ERR_ARG, "groth16_zkey_start: NULL argument");
+    *out = NULL;
     if (n_w != z->n_vars)
         return ERR(err, CUZK_ERR_MISMATCH, "witness has %zu values but the zkey expects %u", n_w, z->n_vars);
     if (!fr_is_one(&w[0]))
         return ERR(err, CUZK_ERR_MISMATCH, "witness value 0 must be 1 (the constant wire)");
     size_t m = z->domain_size;
+    pend = calloc(1, sizeof *pend);
     a = calloc(m, sizeof *a);
     b = calloc(m, sizeof *b);
     c = calloc(m, sizeof *c);
     ws = malloc(n_w * sizeof *ws);
     hs = malloc(m * sizeof *hs);
-    if (!a || !b || !c || !ws || !hs) { st = ERR(err, CUZK_ERR_NOMEM, "prover scratch (%zu rows)", m); goto out; }
+    if (!pend || !a || !b || !c || !ws || !hs) { st = ERR(err, CUZK_ERR_NOMEM, "prover scratch (%zu rows)", m); goto out; }
+    pend->release = release;
+    pend->release_ctx = release_ctx;
 
     /* 1. rows: A_T[row] += v * w[wire] (and B) */
     for (uint32_t i = 0; i < z->n_coefs; i++) {
@@ -131,33 +165,67 @@ cuzk_status groth16_prove_zkey(groth16_proof *out, const zkey *z, const fr *w, s
         ERR(err, st, "NTT domain 2^%d", z->log_domain);
         goto out;
     }
-    if ((st = groth16_h_snarkjs(&d, a, b, c, nthreads, err)) != CUZK_OK) goto out;
+    if ((st = stg->h_snarkjs(stg->ctx, &d, a, b, c, nthreads, err)) != CUZK_OK) goto out;
     groth16_frs_to_scalars(hs, a, m, nthreads);
     groth16_frs_to_scalars(ws, w, n_w, nthreads);
+    groth16_release_buf(release, release_ctx, a, m * sizeof *a); a = NULL;
+    groth16_release_buf(release, release_ctx, b, m * sizeof *b); b = NULL;
+    groth16_release_buf(release, release_ctx, c, m * sizeof *c); c = NULL;
     t1 = now_ms(); tm.h_ms = t1 - t0; t0 = t1;
 
-    /* 3. MSMs */
-    groth16_msm_results mr;
-    if ((st = groth16_g1_msm(&mr.a, z->a, ws, n_w, nthreads, err)) != CUZK_OK) goto out;
+    /* 3. G1 MSMs; B_G2 runs in finish over the same witness scalars (kept by the pending) */
+    if ((st = stg->g1_msm(stg->ctx, &pend->mr.a, GROTH16_Q_A, z->a, ws, n_w, nthreads, err)) != CUZK_OK) goto out;
     t1 = now_ms(); tm.msm_a_ms = t1 - t0; t0 = t1;
-    if ((st = groth16_g1_msm(&mr.b1, z->b1, ws, n_w, nthreads, err)) != CUZK_OK) goto out;
+    if ((st = stg->g1_msm(stg->ctx, &pend->mr.b1, GROTH16_Q_B1, z->b1, ws, n_w, nthreads, err)) != CUZK_OK) goto out;
     t1 = now_ms(); tm.msm_b1_ms = t1 - t0; t0 = t1;
-    g2_msm(&mr.b2, z->b2, ws, n_w, nthreads);
-    t1 = now_ms(); tm.msm_b2_ms = t1 - t0; t0 = t1;
-    if ((st = groth16_g1_msm(&mr.c, z->c, ws + z->n_public + 1, n_w - z->n_public - 1, nthreads, err)) != CUZK_OK) goto out;
+    if ((st = stg->g1_msm(stg->ctx, &pend->mr.c, GROTH16_Q_L, z->c, ws + z->n_public + 1, n_w - z->n_public - 1,
+                          nthreads, err)) != CUZK_OK) goto out;
     t1 = now_ms(); tm.msm_l_ms = t1 - t0; t0 = t1;
-    if ((st = groth16_g1_msm(&mr.h, z->h, hs, m, nthreads, err)) != CUZK_OK) goto out;
+    if ((st = stg->g1_msm(stg->ctx, &pend->mr.h, GROTH16_Q_H, z->h, hs, m, nthreads, err)) != CUZK_OK) goto out;
+    groth16_release_buf(release, release_ctx, hs, m * sizeof *hs); hs = NULL;
     t1 = now_ms(); tm.msm_h_ms = t1 - t0; t0 = t1;
 
-    /* 4. proof */
-    groth16_assemble(out, &mr, &z->alpha1, &z->beta1, &z->beta2, &z->delta1, &z->delta2, r, s);
-    t1 = now_ms(); tm.assemble_ms = t1 - t0;
+    pend->alpha1 = z->alpha1;
+    pend->beta1 = z->beta1;
+    pend->beta2 = z->beta2;
+    pend->delta1 = z->delta1;
+    pend->delta2 = z->delta2;
+    pend->r = *r;
+    pend->s = *s;
+    pend->b_g2 = z->b2;
+    pend->b_scalars = ws;
+    pend->n_b = n_w;
+    ws = NULL;
+    *out = pend;
+    pend = NULL;
 out:
+    groth16_release_buf(release, release_ctx, a, m * sizeof *a);
+    groth16_release_buf(release, release_ctx, b, m * sizeof *b);
+    groth16_release_buf(release, release_ctx, c, m * sizeof *c);
+    groth16_release_buf(release, release_ctx, ws, n_w * sizeof *ws);
+    groth16_release_buf(release, release_ctx, hs, m * sizeof *hs);
     ntt_domain_free(&d);
-    free(a); free(b); free(c); free(ws); free(hs);
-    tm.total_ms = tm.abc_ms + tm.h_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_b2_ms + tm.msm_l_ms +
-                  tm.msm_h_ms + tm.assemble_ms;
+    groth16_pending_free(pend);
+    tm.total_ms = tm.abc_ms + tm.h_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_l_ms + tm.msm_h_ms;
     if (t) *t = tm;
+    return st;
+}
+
+cuzk_status groth16_prove_zkey(groth16_proof *out, const zkey *z, const fr *w, size_t n_w,
+                               const fr *r, const fr *s, int nthreads, groth16_timings *t,
+                               cuzk_error *err) {
+    groth16_timings ts = {0}, tf = {0};
+    groth16_pending *pend = NULL;
+    if (!out) return ERR(err, CUZK_ERR_ARG, "groth16_prove_zkey: NULL argument");
+    cuzk_status st = groth16_zkey_start(&pend, z, &groth16_stages_cpu, w, n_w, r, s, nthreads, NULL, NULL, &ts, err);
+    if (st == CUZK_OK) st = groth16_prove_bellperson_finish(out, pend, nthreads, &tf, err);
+    groth16_pending_free(pend);
+    if (t) {
+        *t = ts;
+        t->msm_b2_ms = tf.msm_b2_ms;
+        t->assemble_ms = tf.assemble_ms;
+        t->total_ms = ts.total_ms + tf.total_ms;
+    }
     return st;
 }
 
@@ -285,7 +353,7 @@ cuzk_status groth16_prove_bellperson_start(groth16_pending **out, const bellpers
         ERR(err, st, "NTT domain 2^%d", log_m);
         goto out;
     }
-    if ((st = groth16_h_bellperson(&d, a, b, c, nthreads, err)) != CUZK_OK) goto out;
+    h_bellperson(&d, a, b, c, nthreads);
     groth16_frs_to_scalars(hs, a, m - 1, nthreads);
     groth16_frs_to_scalars(ws, w, n_w, nthreads);
     groth16_release_buf(release, release_ctx, a, m * sizeof *a); a = NULL;
@@ -303,7 +371,7 @@ cuzk_status groth16_prove_bellperson_start(groth16_pending **out, const bellpers
         st = ERR(err, CUZK_ERR_MISMATCH, "A query has %u points but the witness selects %zu", p->n_a, k);
         goto out;
     }
-    if ((st = groth16_g1_msm(&pend->mr.a, p->a, sel, k, nthreads, err)) != CUZK_OK) goto out;
+    g1_msm(&pend->mr.a, p->a, sel, k, nthreads);
     t1 = now_ms(); tm.msm_a_ms = t1 - t0; t0 = t1;
     /* B: inputs and aux with B-density; the selection is kept for B_G2 in finish */
     k = 0;
@@ -320,13 +388,13 @@ cuzk_status groth16_prove_bellperson_start(groth16_pending **out, const bellpers
     memcpy(pend->b_scalars, sel, k * sizeof *sel);
     groth16_release_buf(release, release_ctx, dens_a.words, (n_w + 63) / 64 * 8); dens_a.words = NULL;
     groth16_release_buf(release, release_ctx, dens_b.words, (n_w + 63) / 64 * 8); dens_b.words = NULL;
-    if ((st = groth16_g1_msm(&pend->mr.b1, p->b_g1, pend->b_scalars, k, nthreads, err)) != CUZK_OK) goto out;
+    g1_msm(&pend->mr.b1, p->b_g1, pend->b_scalars, k, nthreads);
     groth16_release_buf(release, release_ctx, sel, n_w * sizeof *sel); sel = NULL;
     t1 = now_ms(); tm.msm_b1_ms = t1 - t0; t0 = t1;
-    if ((st = groth16_g1_msm(&pend->mr.c, p->l, ws + n_inputs, n_aux, nthreads, err)) != CUZK_OK) goto out;
+    g1_msm(&pend->mr.c, p->l, ws + n_inputs, n_aux, nthreads);
     groth16_release_buf(release, release_ctx, ws, n_w * sizeof *ws); ws = NULL;
     t1 = now_ms(); tm.msm_l_ms = t1 - t0; t0 = t1;
-    if ((st = groth16_g1_msm(&pend->mr.h, p->h, hs, m - 1, nthreads, err)) != CUZK_OK) goto out;
+    g1_msm(&pend->mr.h, p->h, hs, m - 1, nthreads);
     groth16_release_buf(release, release_ctx, hs, m * sizeof *hs); hs = NULL;
     t1 = now_ms(); tm.msm_h_ms = t1 - t0; t0 = t1;
 

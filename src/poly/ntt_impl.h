@@ -69,6 +69,7 @@ static void root_of_order(CN(fr) *r, int log_n, ntt_roots roots) {
 void CN(ntt_root_of_unity)(CN(fr) *r, int log_n, ntt_roots roots) { root_of_order(r, log_n, roots); }
 
 void CN(h_coset_shift)(CN(fr) *r, int log_m, ntt_roots roots) {
+    (void)roots;
 #ifdef NTT_ROOT_BELLPERSON_CANON
     if (roots == NTT_ROOTS_BELLPERSON) {
         CN(fr_from_u64)(r, NTT_BELLPERSON_COSET_SHIFT);
@@ -233,7 +234,7 @@ static void ntt_core(CN(fr) *a, int log_m, const CN(fr) *tw, int dif, int nthrea
 
 /* ---- domain --------------------------------------------------------------------------- */
 
-cuzk_status CN(ntt_domain_init)(ntt_domain *d, int log_m, ntt_roots roots) {
+cuzk_status CN(ntt_domain_init)(CN(ntt_domain) *d, int log_m, ntt_roots roots) {
     if (!d) return CUZK_ERR_ARG;
     memset(d, 0, sizeof *d);
     if (log_m < 1 || log_m > NTT_MAX_LOG) return CUZK_ERR_ARG;
@@ -267,7 +268,7 @@ cuzk_status CN(ntt_domain_init)(ntt_domain *d, int log_m, ntt_roots roots) {
     return CUZK_OK;
 }
 
-void CN(ntt_domain_free)(ntt_domain *d) {
+void CN(ntt_domain_free)(CN(ntt_domain) *d) {
     if (!d) return;
     free(d->twiddles);
     free(d->twiddles_inv);

@@ -86,6 +86,8 @@ void r1cs_free(r1cs *cs);
  * keep file term order. Custom-gate sections are rejected as unsupported. Errors as the loaders
  * of src/formats/snarkjs.h; *cs is zeroed on error. */
 cuzk_status r1cs_load(r1cs *cs, const char *path, cuzk_error *err);
+/* r1cs_load of a .r1cs image in memory (read during the call only); `name` names it in messages. */
+cuzk_status r1cs_load_mem(r1cs *cs, const uint8_t *data, size_t size, const char *name, cuzk_error *err);
 
 /* Writes section 4 of a .zkey (src/formats/snarkjs.h zkey_writer) from cs: for each row j in
  * order, its A terms then its B terms (CSR order = file term order), then the n_public + 1 input

@@ -36,22 +36,42 @@ static cuzk_status r1cs_count(uint64_t nnz[3], byte_cursor c, uint32_t n_constra
     return CUZK_OK;
 }
 
+static cuzk_status r1cs_parse(r1cs *cs, const mapped_file *f, cuzk_error *err);
+
 cuzk_status r1cs_load(r1cs *cs, const char *path, cuzk_error *err) {
     mapped_file f;
+    cuzk_status st;
+    memset(cs, 0, sizeof *cs);
+    if ((st = mapped_file_open(&f, path, err))) return st;
+    st = r1cs_parse(cs, &f, err);
+    mapped_file_close(&f);
+    return st;
+}
+
+cuzk_status r1cs_load_mem(r1cs *cs, const uint8_t *data, size_t size, const char *name, cuzk_error *err) {
+    mapped_file f;
+    memset(cs, 0, sizeof *cs);
+    if (!data && size) return ERR(err, CUZK_ERR_ARG, "r1cs: NULL data");
+    mapped_file_borrow(&f, data, size, name);
+    cuzk_status st = r1cs_parse(cs, &f, err);
+    mapped_file_close(&f);
+    return st;
+}
+
+static cuzk_status r1cs_parse(r1cs *cs, const mapped_file *f, cuzk_error *err) {
+    const char *path = f->path;
     iden3_file t;
     byte_cursor c;
     cuzk_status st;
     csr_builder bld[3];
     memset(bld, 0, sizeof bld);
-    memset(cs, 0, sizeof *cs);
-    if ((st = mapped_file_open(&f, path, err))) return st;
-    if ((st = iden3_parse(&t, &f, "r1cs", 1, "r1cs", err))) goto out;
+    if ((st = iden3_parse(&t, f, "r1cs", 1, "r1cs", err))) goto out;
     if (t.sec[4].present || t.sec[5].present) {
         st = ERR(err, CUZK_ERR_UNSUPPORTED, "r1cs: %s: custom gates (sections 4/5) are not supported", path);
         goto out;
     }
     /* section 1, header */
-    if ((st = iden3_section_open(&c, &t, &f, 1, "r1cs", err))) goto out;
+    if ((st = iden3_section_open(&c, &t, f, 1, "r1cs", err))) goto out;
     uint32_t n8, n_wires, n_out, n_pub_in, n_prv_in, n_constraints;
     uint64_t n_labels;
     const uint8_t *prime;
@@ -82,7 +102,7 @@ cuzk_status r1cs_load(r1cs *cs, const char *path, cuzk_error *err) {
         goto out;
     }
     /* section 2, constraints */
-    if ((st = iden3_section_open(&c, &t, &f, 2, "r1cs", err))) goto out;
+    if ((st = iden3_section_open(&c, &t, f, 2, "r1cs", err))) goto out;
     if ((uint64_t)n_constraints * 12 > c.left) {
         st = ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: section 2 (%zu bytes) too short for %u constraints", path, c.left,
                  n_constraints);
@@ -138,7 +158,6 @@ cuzk_status r1cs_load(r1cs *cs, const char *path, cuzk_error *err) {
 out:
     for (int m = 0; m < 3; m++) csr_builder_free(&bld[m]);
     if (st) r1cs_free(cs);
-    mapped_file_close(&f);
     return st;
 }
 

@@ -1,0 +1,303 @@
+/* cuzk public API: Groth16 proving keys, provers and verification, in memory.
+ *
+ * The objects, in the order a user meets them:
+ *   cuzk_pk      a proving key loaded once (snarkjs .zkey, or bellperson .params + the circuit's
+ *                .r1cs), from files or from caller memory; immutable, reference-counted, shared
+ *                by every prover and engine circuit made from it.
+ *   cuzk_prover  a proving key bound to a backend value (CPU threads, or one GPU with the key's
+ *                G1 queries and the circuit resident on it). Making it pays the one-time costs
+ *                (GPU context, uploads); every cuzk_prove on it reuses them.
+ *   cuzk_proof   the bytes of one proof: the 192-byte bellperson encoding, the snarkjs proof.json
+ *                text, the public inputs (32-byte canonical little-endian each, and snarkjs
+ *                public.json text). Owned by the caller, freed with cuzk_proof_free.
+ *   cuzk_vk      a verification key (snarkjs verification_key.json, bellperson .vk, or a pk's).
+ *
+ * Field elements at this boundary are 32 bytes each: four 64-bit limbs, least significant limb
+ * first, each limb in the host's byte order (= little-endian bytes on every supported host). A
+ * "canonical" value is the integer v itself, 0 <= v < r (the curve's group order); a "Montgomery"
+ * value is v * 2^256 mod r (how cuzk and snarkjs's .wtns readers hold Fr internally).
+ *
+ * Curves: BLS12-381 (the only one this build proves on). CUZK_CURVE_BN254 is part of the API
+ * and answers CUZK_ERR_UNSUPPORTED until the BN254 work lands.
+ *
+ * Conventions (DESIGN.md section 4): SNARKJS = a .zkey (circom/snarkjs 0.7 Groth16: H on the odd
+ * coset, roots from 5); BELLPERSON = bellperson/Filecoin parameters (+ the circuit's R1CS; one
+ * extra A row per input, H by coset division with g = 7, density-selected A/B queries). A proof
+ * of either is a Groth16 proof (A, B, C) checked by the same verification equation.
+ *
+ * Errors: every fallible call returns a cuzk_status (include/cuzk/cuzk.h) and fills the optional
+ * caller-owned cuzk_error. Misuse (NULL, sizes that do not fit, options that contradict) is
+ * CUZK_ERR_ARG; bad data is FORMAT / CURVE / POINT / MISMATCH / UNSAT / INVALID; the
+ * environment is IO / NOMEM / NOMEM_DEVICE / DEVICE / RANDOM / UNSUPPORTED. On failure every
+ * output argument is left empty (NULL handles, zeroed structs) and nothing needs freeing.
+ *
+ * Thread-safety: loading, describing and verifying are reentrant. A cuzk_pk and a cuzk_vk are
+ * immutable after loading and may be used from any number of threads; cuzk_pk_retain /
+ * cuzk_pk_release are atomic. A cuzk_prover may be used by several threads at once: calls on the
+ * GPU backend are serialized inside (one proof on the device at a time); CPU calls run
+ * concurrently. cuzk_prover_destroy must not race with any other call on the same prover.
+ * The library never prints (cuzk_set_log).
+ */
+#ifndef CUZK_PROVER_H
+#define CUZK_PROVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/cuzk.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- curves, conventions, backends ----------------------------------------------------------- */
+
+typedef enum cuzk_curve {
+    CUZK_CURVE_UNKNOWN = 0,   /* as a load option: take the curve the file names (default) */
+    CUZK_CURVE_BLS12_381 = 1, /* Fr 255 bits, Fp 381 bits; bellperson/Filecoin, snarkjs "bls12381" */
+    CUZK_CURVE_BN254 = 2      /* alt_bn128, snarkjs "bn128": CUZK_ERR_UNSUPPORTED in this build */
+} cuzk_curve;
+/* "bls12-381", "bn254", "unknown". Never NULL. */
+CUZK_API const char *cuzk_curve_name(cuzk_curve c);
+
+typedef enum cuzk_convention {
+    CUZK_CONVENTION_SNARKJS = 1,   /* a .zkey */
+    CUZK_CONVENTION_BELLPERSON = 2 /* a .params with its .r1cs */
+} cuzk_convention;
+/* "snarkjs", "bellperson", "unknown". Never NULL. */
+CUZK_API const char *cuzk_convention_name(cuzk_convention c);
+
+/* Where the heavy stages (a/b/c, the NTTs of H, the G1 MSMs) run. B_G2 (a G2 MSM) and the proof
+ * assembly always run on CPU threads. AUTO: the GPU when this build has CUDA and a device is
+ * present, else the CPU (one INFO log line). GPU without a device: CUZK_ERR_DEVICE. */
+typedef enum { CUZK_BACKEND_AUTO = 0, CUZK_BACKEND_CPU = 1, CUZK_BACKEND_GPU = 2 } cuzk_backend;
+
+/* ---- proving keys ---------------------------------------------------------------------------- */
+
+typedef struct cuzk_pk cuzk_pk;
+
+typedef struct cuzk_pk_load_opts {
+    cuzk_curve curve;         /* expected curve; UNKNOWN (default): any the build supports.
+                                 A file of another curve: CUZK_ERR_CURVE */
+    cuzk_check_level check;   /* bellperson .params point checks (cuzk.h); DEFAULT = CURVE. The
+                                 .zkey loader always checks every point is on its curve */
+    int nthreads;             /* threads for decoding and checking; 0: all online CPUs */
+    cuzk_progress_fn progress;/* progress of decoding a .params (file bytes); NULL: none */
+    void *progress_user;
+    /* snarkjs only, optional: the circuit's .r1cs (a path, or bytes + length; give at most one),
+     * needed for cuzk_proof_opts.check_witness because a .zkey does not store C. It must belong
+     * to the zkey (same wire and public counts: CUZK_ERR_MISMATCH otherwise). Ignored (must be
+     * NULL) for bellperson keys, which always have their circuit. */
+    const char *r1cs_path;
+    const uint8_t *r1cs_bytes;
+    size_t r1cs_len;
+} cuzk_pk_load_opts;
+
+/* Loads a snarkjs Groth16 .zkey (snarkjs 0.7.6 layout, tests/fixtures/FORMATS.md section 3).
+ * opts may be NULL (defaults). *out gets a new key with one reference (cuzk_pk_release).
+ * Host memory: every point section decoded (affine, Montgomery), about 1.1x the file.
+ * Errors: CUZK_ERR_ARG, CUZK_ERR_IO (path), CUZK_ERR_FORMAT (truncated, wrong magic, sizes),
+ * CUZK_ERR_CURVE (another curve's primes), CUZK_ERR_POINT (a point off its curve),
+ * CUZK_ERR_UNSUPPORTED (not Groth16; BN254), CUZK_ERR_MISMATCH (an r1cs of another circuit),
+ * CUZK_ERR_NOMEM. */
+CUZK_API cuzk_status cuzk_pk_load_zkey(cuzk_pk **out, const char *zkey_path, const cuzk_pk_load_opts *opts, cuzk_error *err);
+/* The same from len bytes at `bytes` (a .zkey image in host memory). The bytes are read during
+ * the call only (the key holds its own decoded copy): the caller may free them after. */
+CUZK_API cuzk_status cuzk_pk_load_zkey_mem(cuzk_pk **out, const uint8_t *bytes, size_t len, const cuzk_pk_load_opts *opts,
+                                  cuzk_error *err);
+
+/* Loads bellperson Groth16 parameters (.params, DESIGN.md section 5) and the circuit they were
+ * made for (a circom .r1cs; the bellperson convention adds one A row per input itself). The
+ * counts must fit each other (CUZK_ERR_MISMATCH otherwise: ic = inputs + 1, l = aux, h = m - 1,
+ * a/b by the circuit's densities). Host memory: the decoded parameters (about the file size) plus
+ * the circuit in CSR form. Errors: those of cuzk_pk_load_zkey, CUZK_ERR_POINT naming the section
+ * and index of a bad point (at opts->check). */
+CUZK_API cuzk_status cuzk_pk_load_params(cuzk_pk **out, const char *params_path, const char *r1cs_path,
+                                const cuzk_pk_load_opts *opts, cuzk_error *err);
+/* The same from memory: params_len bytes of a .params image and r1cs_len bytes of a .r1cs
+ * image, read during the call only. */
+CUZK_API cuzk_status cuzk_pk_load_params_mem(cuzk_pk **out, const uint8_t *params, size_t params_len, const uint8_t *r1cs,
+                                    size_t r1cs_len, const cuzk_pk_load_opts *opts, cuzk_error *err);
+
+/* Adds a reference and returns pk (NULL stays NULL). Atomic. */
+CUZK_API cuzk_pk *cuzk_pk_retain(cuzk_pk *pk);
+/* Drops a reference; the last one frees the key. Provers, vks and engine circuits made from a
+ * key hold their own reference, so a caller may release its reference right after making them.
+ * NULL is a no-op. Atomic; the final free must not race with a use through a borrowed pointer. */
+CUZK_API void cuzk_pk_release(cuzk_pk *pk);
+
+typedef struct cuzk_pk_info {
+    cuzk_curve curve;
+    cuzk_convention convention;
+    uint32_t n_constraints; /* the circuit's own constraints (R1CS rows); 0 for a .zkey loaded
+                               without its .r1cs (the zkey does not store the count) */
+    uint32_t n_public;      /* public inputs, ONE not counted */
+    uint32_t n_vars;        /* witness length: ONE + public inputs + private (aux) variables */
+    uint32_t domain_size;   /* m: the NTT domain (a power of two) */
+    uint64_t host_bytes;    /* host memory the key holds (points, circuit, coefficients) */
+    int has_circuit;        /* 1: the R1CS is held (check_witness possible) */
+} cuzk_pk_info;
+/* Fills *out. Errors: CUZK_ERR_ARG (NULL). Thread-safe. */
+CUZK_API cuzk_status cuzk_pk_describe(const cuzk_pk *pk, cuzk_pk_info *out, cuzk_error *err);
+
+/* ---- provers --------------------------------------------------------------------------------- */
+
+/* Tuning of the GPU MSMs; 0 everywhere means automatic (the tuned defaults). Values the device
+ * code cannot honour are clamped by it. Ignored by the CPU backend.
+ * The library reads no environment variable for these (the bench maps $CUZK_MSM_WINDOW and
+ * $CUZK_MSM_CHUNK onto them). Proofs do not depend on them, only time and device scratch. */
+typedef struct cuzk_msm_opts {
+    int window_bits;      /* Pippenger window c for the non-0/1 scalars, 0: automatic (lg n - 4,
+                             at most 16); else 8..20 */
+    size_t chunk_points;  /* points per MSM chunk (bounds the scratch), 0: automatic */
+} cuzk_msm_opts;
+
+typedef struct cuzk_prover_opts {
+    cuzk_backend backend; /* AUTO (default), CPU or GPU */
+    int nthreads;         /* CPU threads per proof (CPU MSMs and NTTs, B_G2 on both backends);
+                             0: all online CPUs ($CUZK_THREADS overrides) */
+    int device;           /* CUDA device ordinal for the GPU backend (default 0) */
+    cuzk_msm_opts msm;    /* GPU MSM tuning */
+} cuzk_prover_opts;
+
+typedef struct cuzk_prover cuzk_prover;
+
+/* Binds pk (a reference is taken) to the backend opts resolves to. opts may be NULL (defaults).
+ * GPU backend: creates the device context and uploads the key's G1 queries (and, for bellperson
+ * keys, the circuit's matrices and density selections) once; the handle keeps them until
+ * cuzk_prover_destroy. Errors: CUZK_ERR_ARG, CUZK_ERR_DEVICE (GPU requested, none present, or a
+ * CUDA failure), CUZK_ERR_NOMEM_DEVICE (the key does not fit on the device), CUZK_ERR_NOMEM,
+ * CUZK_ERR_UNSUPPORTED (a curve or convention the backend does not handle). */
+CUZK_API cuzk_status cuzk_prover_create(cuzk_prover **out, cuzk_pk *pk, const cuzk_prover_opts *opts, cuzk_error *err);
+/* Frees the backend state and drops the key reference. NULL is a no-op. */
+CUZK_API void cuzk_prover_destroy(cuzk_prover *p);
+/* "cpu" or "gpu": the backend the prover resolved to. Never NULL ("none" for NULL). */
+CUZK_API const char *cuzk_prover_backend_name(const cuzk_prover *p);
+/* The key the prover was made from (borrowed: valid while the prover lives). */
+CUZK_API const cuzk_pk *cuzk_prover_pk(const cuzk_prover *p);
+
+/* A witness in caller memory. len is always in bytes.
+ *   FR_MONT / FR_CANON: n_vars values of 32 bytes (len = 32 * n_vars), Montgomery or canonical
+ *                       (see the top of this file), w[0] = ONE, then the public inputs, then aux.
+ *   WTNS:               a snarkjs .wtns file image (iden3 binary, FORMATS.md section 2).
+ * The bytes are read during the prove call only. */
+typedef enum cuzk_witness_form {
+    CUZK_WITNESS_FR_MONT = 1,
+    CUZK_WITNESS_FR_CANON = 2,
+    CUZK_WITNESS_WTNS = 3
+} cuzk_witness_form;
+typedef struct cuzk_witness {
+    cuzk_witness_form form;
+    const void *data; /* host memory; FR forms: 8-byte aligned */
+    size_t len;       /* bytes */
+} cuzk_witness;
+
+typedef struct cuzk_proof_opts {
+    /* Fixed r and s (tests: proofs become reproducible, byte for byte on every backend); both or
+     * neither (CUZK_ERR_ARG). 32 bytes each, canonical, < r (CUZK_ERR_ARG otherwise).
+     * NULL: drawn uniformly from the OS RNG per proof (the production setting). */
+    const uint8_t *fixed_r;
+    const uint8_t *fixed_s;
+    int check_witness;    /* check every constraint first: CUZK_ERR_UNSAT names the first failing
+                             row. Needs the circuit (cuzk_pk_info.has_circuit; else CUZK_ERR_ARG) */
+    int skip_self_verify; /* do not verify the proof against the key before returning it. By
+                             default a proof that does not verify (a witness that does not satisfy
+                             the circuit, a corrupt key) is CUZK_ERR_UNSAT and never returned */
+} cuzk_proof_opts;
+
+/* Wall-clock milliseconds per stage of one prove call (also the file API's timings). */
+typedef struct cuzk_prove_timings {
+    double load_ms;      /* reading and validating key, circuit and witness (file API; in memory: the witness) */
+    double check_ms;     /* witness check (check_witness) */
+    double abc_ms;       /* a/b/c evaluation vectors */
+    double h_ms;         /* the NTTs of H */
+    double msm_a_ms, msm_b1_ms, msm_b2_ms, msm_l_ms, msm_h_ms;
+    double assemble_ms;  /* r, s terms, affine conversion */
+    double gpu_setup_ms; /* GPU backend: making the key resident (file API: once per call) */
+    double upload_ms;    /* GPU backend, bellperson: witness host -> device */
+    int b2_overlapped;   /* 1: msm_b2_ms ran on CPU threads during the GPU stages (not in the wall sum) */
+    double verify_ms;    /* self-verification of the proof */
+    double write_ms;     /* writing proof and public inputs (file API); encoding (in memory) */
+    double free_ms;      /* releasing keys and buffers */
+    double total_ms;     /* the whole call, measured around it */
+    uint32_t constraints, domain_size, n_vars, n_public;
+    const char *backend; /* "cpu" or "gpu": where the MSMs and NTTs ran (static string) */
+} cuzk_prove_timings;
+
+#define CUZK_PROOF_BELLPERSON_BYTES 192
+#define CUZK_FR_BYTES 32
+
+/* One proof, as bytes. Every pointer is owned by the struct (cuzk_proof_free). */
+typedef struct cuzk_proof {
+    cuzk_curve curve;
+    int has_bellperson;       /* 1 on BLS12-381: `bellperson` holds the proof */
+    uint8_t bellperson[CUZK_PROOF_BELLPERSON_BYTES]; /* A (G1, 48) | B (G2, 96) | C (G1, 48),
+                                 compressed zcash encoding (DESIGN.md section 3), as bellperson and
+                                 Filecoin write proofs */
+    char *proof_json;         /* snarkjs proof.json text (NUL-terminated), as snarkjs writes it */
+    size_t proof_json_len;    /* strlen(proof_json) */
+    uint32_t n_public;        /* public inputs (ONE not counted) */
+    uint8_t *public_inputs;   /* n_public * 32 bytes: canonical Fr (w[1 .. n_public]); NULL if 0 */
+    char *public_json;        /* snarkjs public.json text (decimal strings), NUL-terminated */
+    size_t public_json_len;
+} cuzk_proof;
+
+/* Proves one witness: a Groth16 proof (A, B, C) of the key's circuit (DESIGN.md section 4),
+ * encoded into *out (caller frees with cuzk_proof_free). opts and t may be NULL (defaults: random
+ * r, s, self-verified; no timings).
+ * Errors: CUZK_ERR_ARG (NULL, a witness length that is not a multiple of 32, r or s >= r, one of
+ * r/s only, check_witness without a circuit), CUZK_ERR_FORMAT (a bad .wtns image, a value >= r in
+ * a canonical witness), CUZK_ERR_CURVE (a .wtns of another field), CUZK_ERR_MISMATCH (n_vars
+ * differs from the key's, w[0] != 1), CUZK_ERR_UNSAT (check_witness found a failing constraint,
+ * or the proof did not self-verify), CUZK_ERR_RANDOM, CUZK_ERR_NOMEM, CUZK_ERR_NOMEM_DEVICE,
+ * CUZK_ERR_DEVICE (after a sticky CUDA fault the prover is dead: destroy it, make another).
+ * On failure *out is zeroed. Thread-safety: see the top of this file. */
+CUZK_API cuzk_status cuzk_prove(cuzk_prover *p, cuzk_proof *out, const cuzk_witness *w, const cuzk_proof_opts *opts,
+                       cuzk_prove_timings *t, cuzk_error *err);
+
+/* Frees the buffers of a proof and zeroes it. NULL and zeroed proofs are fine. */
+CUZK_API void cuzk_proof_free(cuzk_proof *proof);
+
+/* ---- verification ---------------------------------------------------------------------------- */
+
+typedef struct cuzk_vk cuzk_vk;
+
+/* A verification key from snarkjs verification_key.json text (len bytes; need not be
+ * NUL-terminated). Errors: CUZK_ERR_ARG, CUZK_ERR_FORMAT (not JSON, wrong shape, a number not
+ * canonical), CUZK_ERR_CURVE ("curve" is not bls12381), CUZK_ERR_POINT, CUZK_ERR_NOMEM. */
+CUZK_API cuzk_status cuzk_vk_load_json(cuzk_vk **out, const char *json, size_t len, cuzk_error *err);
+/* A verification key from a bellperson .vk image (len bytes): alpha1, beta1, beta2, gamma2,
+ * delta1, delta2 (uncompressed), u32 big-endian count + ic points. Errors as above. */
+CUZK_API cuzk_status cuzk_vk_load_bellperson(cuzk_vk **out, const uint8_t *bytes, size_t len, cuzk_error *err);
+/* The verification key of a proving key (copied: the vk does not reference pk). */
+CUZK_API cuzk_status cuzk_vk_from_pk(cuzk_vk **out, const cuzk_pk *pk, cuzk_error *err);
+/* Public inputs the key expects (ONE not counted). 0 for NULL. */
+CUZK_API uint32_t cuzk_vk_n_public(const cuzk_vk *vk);
+/* NULL is a no-op. */
+CUZK_API void cuzk_vk_free(cuzk_vk *vk);
+
+typedef enum cuzk_proof_form {
+    CUZK_PROOF_BELLPERSON = 1,  /* exactly 192 bytes (cuzk_proof.bellperson) */
+    CUZK_PROOF_SNARKJS_JSON = 2 /* proof.json text */
+} cuzk_proof_form;
+typedef enum cuzk_public_form {
+    CUZK_PUBLIC_CANON = 1,      /* n_public * 32 bytes, canonical (cuzk_proof.public_inputs) */
+    CUZK_PUBLIC_JSON = 2        /* public.json text: an array of decimal strings */
+} cuzk_public_form;
+
+/* Checks e(A, B) = e(alpha1, beta2) * e(sum_i x_i ic_i, gamma2) * e(C, delta2) with x_0 = 1 and
+ * x_1.. the public inputs (one multi-Miller loop and a final exponentiation), after checking the
+ * proof's points are on their curves and in the prime-order subgroups. Buffers: len in bytes, read
+ * during the call only. Returns CUZK_OK (valid) or CUZK_ERR_INVALID (not valid: the reason in
+ * err; also for a proof whose points do not decode or are off the curve); CUZK_ERR_MISMATCH (the
+ * number of public inputs differs from the key's), CUZK_ERR_ARG (NULL, lengths), CUZK_ERR_FORMAT
+ * (public inputs not canonical or not parseable; a 192-byte proof of the wrong length; JSON that
+ * does not parse), CUZK_ERR_POINT (a degenerate key: gamma2 or delta2 at infinity).
+ * Thread-safe: any number of threads may verify with one vk. */
+CUZK_API cuzk_status cuzk_verify(const cuzk_vk *vk, cuzk_public_form public_form, const void *public_inputs, size_t public_len,
+                        cuzk_proof_form proof_form, const void *proof, size_t proof_len, cuzk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,10 @@
+/* BN254 CPU MSMs (G1, G2) and fixed-base multiplications: the templates of src/msm. */
+#include "curves/bn254/curve.h"
+
+#include "msm/fixed_base_impl.h"
+#include "msm/msm_impl.h"
+
+MSM_DEFINE(bn254_g1)
+MSM_DEFINE(bn254_g2)
+FIXED_BASE_DEFINE(bn254_g1, bn254_fp, bn254_fr)
+FIXED_BASE_DEFINE(bn254_g2, bn254_fp2, bn254_fr)

@@ -1,0 +1,523 @@
+/* The public in-memory API (include/cuzk/prover.h) over the prover orchestration
+ * (src/groth16/prove.h). */
+#include "cuzk/prover.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/bellperson.h"
+#include "formats/json.h"
+#include "formats/snarkjs.h"
+#include "groth16/pk.h"
+#include "groth16/prover_internal.h"
+#include "util/log.h"
+#include "util/timer.h"
+
+const char *cuzk_curve_name(cuzk_curve c) {
+    switch (c) {
+    case CUZK_CURVE_BLS12_381: return "bls12-381";
+    case CUZK_CURVE_BN254: return "bn254";
+    default: return "unknown";
+    }
+}
+
+const char *cuzk_convention_name(cuzk_convention c) {
+    switch (c) {
+    case CUZK_CONVENTION_SNARKJS: return "snarkjs";
+    case CUZK_CONVENTION_BELLPERSON: return "bellperson";
+    default: return "unknown";
+    }
+}
+
+/* ---- proving keys ---------------------------------------------------------------------------- */
+static size_t csr_bytes(const csr_matrix *m) {
+    return 8 * ((size_t)m->n_rows + 1) + 8 * (size_t)m->nnz + sizeof(fr) * (size_t)m->n_coef;
+}
+static size_t r1cs_bytes(const r1cs *cs) { return csr_bytes(&cs->a) + csr_bytes(&cs->b) + csr_bytes(&cs->c); }
+
+static void pk_free(cuzk_pk *pk) {
+    if (!pk) return;
+    zkey_free(&pk->z);
+    bellperson_params_free(&pk->p);
+    if (pk->has_cs) r1cs_free(&pk->cs);
+    free(pk);
+}
+
+/* The curve of a loaded key is BLS12-381 (the only one the loaders accept: they reject other
+ * primes with CUZK_ERR_CURVE); a request for another curve is refused before any work. */
+static cuzk_status check_curve_request(const cuzk_pk_load_opts *o, cuzk_error *err) {
+    if (o->curve == CUZK_CURVE_UNKNOWN || o->curve == CUZK_CURVE_BLS12_381) return CUZK_OK;
+    if (o->curve == CUZK_CURVE_BN254)
+        return ERR(err, CUZK_ERR_UNSUPPORTED, "curve bn254 is not supported by this build (BLS12-381 only)");
+    return ERR(err, CUZK_ERR_ARG, "unknown curve %d", (int)o->curve);
+}
+
+static cuzk_status pk_new(cuzk_pk **out, cuzk_error *err) {
+    *out = calloc(1, sizeof **out);
+    if (!*out) return ERR(err, CUZK_ERR_NOMEM, "proving key");
+    atomic_init(&(*out)->refs, 1);
+    (*out)->key.curve = CUZK_CURVE_BLS12_381;
+    return CUZK_OK;
+}
+
+/* zkey loaded into pk->z: optional circuit, views, sizes */
+static cuzk_status zkey_finish(cuzk_pk *pk, const cuzk_pk_load_opts *o, cuzk_error *err) {
+    cuzk_status st;
+    if (o->r1cs_path && o->r1cs_bytes) return ERR(err, CUZK_ERR_ARG, "give the r1cs as a path or as bytes, not both");
+    if (o->r1cs_path || o->r1cs_bytes) {
+        st = o->r1cs_path ? r1cs_load(&pk->cs, o->r1cs_path, err)
+                          : r1cs_load_mem(&pk->cs, o->r1cs_bytes, o->r1cs_len, "<r1cs in memory>", err);
+        if (st != CUZK_OK) return st;
+        pk->has_cs = 1;
+        if (pk->cs.n_vars != pk->z.n_vars || pk->cs.n_public != pk->z.n_public)
+            return ERR(err, CUZK_ERR_MISMATCH, "the r1cs (%u wires, %u public) does not belong to the zkey (%u wires, %u public)",
+                       pk->cs.n_vars, pk->cs.n_public, pk->z.n_vars, pk->z.n_public);
+    }
+    const zkey *z = &pk->z;
+    pk->key.convention = CUZK_CONVENTION_SNARKJS;
+    pk->key.z = &pk->z;
+    pk->key.cs = pk->has_cs ? &pk->cs : NULL;
+    pk->host_bytes = sizeof *pk + ((size_t)z->n_public + 1 + 2 * (size_t)z->n_vars + z->n_vars + z->domain_size) * sizeof(g1_affine) +
+                     (size_t)z->n_vars * sizeof(g2_affine) + (size_t)z->n_coefs * sizeof(zkey_coef) +
+                     (pk->has_cs ? r1cs_bytes(&pk->cs) : 0);
+    return CUZK_OK;
+}
+
+static cuzk_status load_zkey_any(cuzk_pk **out, const char *path, const uint8_t *bytes, size_t len,
+                                 const cuzk_pk_load_opts *opts, cuzk_error *err) {
+    cuzk_pk_load_opts dflt = {0};
+    const cuzk_pk_load_opts *o = opts ? opts : &dflt;
+    cuzk_pk *pk = NULL;
+    cuzk_status st;
+    if (!out) return ERR(err, CUZK_ERR_ARG, "cuzk_pk_load_zkey: NULL argument");
+    *out = NULL;
+    if (!path && !bytes) return ERR(err, CUZK_ERR_ARG, "cuzk_pk_load_zkey: NULL path or bytes");
+    if ((st = check_curve_request(o, err)) != CUZK_OK) return st;
+    if ((st = pk_new(&pk, err)) != CUZK_OK) return st;
+    st = path ? zkey_load(&pk->z, path, false, err) : zkey_load_mem(&pk->z, bytes, len, "<zkey in memory>", false, err);
+    if (st == CUZK_OK) st = zkey_finish(pk, o, err);
+    if (st != CUZK_OK) {
+        pk_free(pk);
+        return st;
+    }
+    *out = pk;
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_pk_load_zkey(cuzk_pk **out, const char *zkey_path, const cuzk_pk_load_opts *opts, cuzk_error *err) {
+    if (!zkey_path) {
+        if (out) *out = NULL;
+        return ERR(err, CUZK_ERR_ARG, "cuzk_pk_load_zkey: NULL path");
+    }
+    return load_zkey_any(out, zkey_path, NULL, 0, opts, err);
+}
+
+cuzk_status cuzk_pk_load_zkey_mem(cuzk_pk **out, const uint8_t *bytes, size_t len, const cuzk_pk_load_opts *opts,
+                                  cuzk_error *err) {
+    if (!bytes) {
+        if (out) *out = NULL;
+        return ERR(err, CUZK_ERR_ARG, "cuzk_pk_load_zkey_mem: NULL bytes");
+    }
+    return load_zkey_any(out, NULL, bytes, len, opts, err);
+}
+
+static cuzk_status load_params_any(cuzk_pk **out, const char *params_path, const char *r1cs_path, const uint8_t *params,
+                                   size_t params_len, const uint8_t *r1cs_img, size_t r1cs_len,
+                                   const cuzk_pk_load_opts *opts, cuzk_error *err) {
+    cuzk_pk_load_opts dflt = {0};
+    const cuzk_pk_load_opts *o = opts ? opts : &dflt;
+    cuzk_pk *pk = NULL;
+    cuzk_status st;
+    if (!out) return ERR(err, CUZK_ERR_ARG, "cuzk_pk_load_params: NULL argument");
+    *out = NULL;
+    if (o->r1cs_path || o->r1cs_bytes)
+        return ERR(err, CUZK_ERR_ARG, "cuzk_pk_load_params: the circuit is an argument; opts r1cs fields are for zkeys");
+    if ((st = check_curve_request(o, err)) != CUZK_OK) return st;
+    if ((st = pk_new(&pk, err)) != CUZK_OK) return st;
+    st = r1cs_path ? r1cs_load(&pk->cs, r1cs_path, err) : r1cs_load_mem(&pk->cs, r1cs_img, r1cs_len, "<r1cs in memory>", err);
+    if (st != CUZK_OK) goto fail;
+    pk->has_cs = 1;
+    bellperson_load_opts lo = {0};
+    lo.check = o->check;
+    lo.nthreads = o->nthreads;
+    lo.progress = o->progress;
+    lo.progress_user = o->progress_user;
+    st = params_path ? bellperson_params_load_ex(&pk->p, params_path, &lo, err)
+                     : bellperson_params_decode(&pk->p, params, params_len, "bellperson params <in memory>", &lo, err);
+    if (st != CUZK_OK) goto fail;
+    /* the counts must fit the circuit (the densities are checked by the first start) */
+    size_t n_inputs = (size_t)pk->cs.n_public + 1, n_aux = pk->cs.n_vars - n_inputs;
+    size_t m = (size_t)1 << groth16_bellperson_log_m(&pk->cs);
+    if (pk->p.vk.n_public + 1 != n_inputs || pk->p.n_l != n_aux || pk->p.n_h != m - 1) {
+        st = ERR(err, CUZK_ERR_MISMATCH,
+                 "the parameters do not fit the circuit: ic %u / l %u / h %u points, the circuit needs %zu / %zu / %zu",
+                 pk->p.vk.n_public + 1, pk->p.n_l, pk->p.n_h, n_inputs, n_aux, m - 1);
+        goto fail;
+    }
+    pk->key.convention = CUZK_CONVENTION_BELLPERSON;
+    pk->key.p = &pk->p;
+    pk->key.cs = &pk->cs;
+    pk->host_bytes = sizeof *pk + bellperson_params_host_bytes(&pk->p) + r1cs_bytes(&pk->cs);
+    *out = pk;
+    return CUZK_OK;
+fail:
+    pk_free(pk);
+    return st;
+}
+
+cuzk_status cuzk_pk_load_params(cuzk_pk **out, const char *params_path, const char *r1cs_path,
+                                const cuzk_pk_load_opts *opts, cuzk_error *err) {
+    if (!params_path || !r1cs_path) {
+        if (out) *out = NULL;
+        return ERR(err, CUZK_ERR_ARG, "cuzk_pk_load_params: NULL path");
+    }
+    return load_params_any(out, params_path, r1cs_path, NULL, 0, NULL, 0, opts, err);
+}
+
+cuzk_status cuzk_pk_load_params_mem(cuzk_pk **out, const uint8_t *params, size_t params_len, const uint8_t *r1cs,
+                                    size_t r1cs_len, const cuzk_pk_load_opts *opts, cuzk_error *err) {
+    if (!params || !r1cs) {
+        if (out) *out = NULL;
+        return ERR(err, CUZK_ERR_ARG, "cuzk_pk_load_params_mem: NULL bytes");
+    }
+    return load_params_any(out, NULL, NULL, params, params_len, r1cs, r1cs_len, opts, err);
+}
+
+cuzk_pk *cuzk_pk_retain(cuzk_pk *pk) {
+    if (pk) atomic_fetch_add(&pk->refs, 1);
+    return pk;
+}
+
+void cuzk_pk_release(cuzk_pk *pk) {
+    if (pk && atomic_fetch_sub(&pk->refs, 1) == 1) pk_free(pk);
+}
+
+cuzk_status cuzk_pk_describe(const cuzk_pk *pk, cuzk_pk_info *out, cuzk_error *err) {
+    if (!pk || !out) return ERR(err, CUZK_ERR_ARG, "cuzk_pk_describe: NULL argument");
+    memset(out, 0, sizeof *out);
+    out->curve = pk->key.curve;
+    out->convention = pk->key.convention;
+    out->n_constraints = pk->has_cs ? pk->cs.n_constraints : 0;
+    out->n_public = groth16_key_n_public(&pk->key);
+    out->n_vars = (uint32_t)groth16_key_n_vars(&pk->key);
+    out->domain_size = (uint32_t)groth16_key_domain(&pk->key);
+    out->host_bytes = pk->host_bytes;
+    out->has_circuit = pk->has_cs;
+    return CUZK_OK;
+}
+
+/* ---- provers --------------------------------------------------------------------------------- */
+struct cuzk_prover {
+    cuzk_pk *pk;          /* one reference */
+    groth16_prover *pv;
+    int nthreads;
+};
+
+cuzk_status cuzk_prover_create(cuzk_prover **out, cuzk_pk *pk, const cuzk_prover_opts *opts, cuzk_error *err) {
+    cuzk_prover_opts dflt = {0};
+    const cuzk_prover_opts *o = opts ? opts : &dflt;
+    if (!out || !pk) return ERR(err, CUZK_ERR_ARG, "cuzk_prover_create: NULL argument");
+    *out = NULL;
+    if (o->nthreads < 0 || o->device < 0) return ERR(err, CUZK_ERR_ARG, "cuzk_prover_create: negative thread count or device");
+    const groth16_backend_ops *ops = NULL;
+    cuzk_status st = groth16_backend_pick(pk->key.curve, o->backend, &ops, err);
+    if (st != CUZK_OK) return st;
+    cuzk_prover *p = calloc(1, sizeof *p);
+    if (!p) return ERR(err, CUZK_ERR_NOMEM, "cuzk_prover_create");
+    groth16_backend_cfg cfg = {0};
+    cfg.device = o->device;
+    cfg.msm = o->msm;
+    if ((st = groth16_prover_create(&p->pv, &pk->key, ops, &cfg, err)) != CUZK_OK) {
+        free(p);
+        return st;
+    }
+    p->pk = cuzk_pk_retain(pk);
+    p->nthreads = o->nthreads;
+    *out = p;
+    return CUZK_OK;
+}
+
+void cuzk_prover_destroy(cuzk_prover *p) {
+    if (!p) return;
+    groth16_prover_destroy(p->pv);
+    cuzk_pk_release(p->pk);
+    free(p);
+}
+
+const char *cuzk_prover_backend_name(const cuzk_prover *p) { return p ? groth16_prover_ops(p->pv)->name : "none"; }
+const cuzk_pk *cuzk_prover_pk(const cuzk_prover *p) { return p ? p->pk : NULL; }
+
+/* The witness as n Montgomery values: borrowed (*owned NULL) or converted into *owned. */
+static cuzk_status witness_view(const fr **w, size_t *n, fr **owned, const cuzk_witness *in, cuzk_error *err) {
+    *w = NULL;
+    *n = 0;
+    *owned = NULL;
+    if (!in->data) return ERR(err, CUZK_ERR_ARG, "witness: NULL data");
+    switch (in->form) {
+    case CUZK_WITNESS_FR_MONT:
+    case CUZK_WITNESS_FR_CANON: {
+        if (in->len % CUZK_FR_BYTES != 0 || in->len == 0)
+            return ERR(err, CUZK_ERR_ARG, "witness: %zu bytes is not a positive multiple of 32 (one Fr per 32 bytes)", in->len);
+        if ((uintptr_t)in->data % 8 != 0) return ERR(err, CUZK_ERR_ARG, "witness: data must be 8-byte aligned");
+        size_t k = in->len / CUZK_FR_BYTES;
+        if (in->form == CUZK_WITNESS_FR_MONT) {
+            *w = in->data;
+            *n = k;
+            return CUZK_OK;
+        }
+        fr *v = malloc(k * sizeof *v);
+        if (!v) return ERR(err, CUZK_ERR_NOMEM, "witness: %zu values", k);
+        const uint64_t *l = in->data;
+        for (size_t i = 0; i < k; i++) {
+            if (!fr_is_canon(l + 4 * i)) {
+                free(v);
+                return ERR(err, CUZK_ERR_FORMAT, "witness value %zu is not canonical (>= r)", i);
+            }
+            fr_from_canon(&v[i], l + 4 * i);
+        }
+        *w = *owned = v;
+        *n = k;
+        return CUZK_OK;
+    }
+    case CUZK_WITNESS_WTNS: {
+        wtns wt = {0};
+        cuzk_status st = wtns_load_mem(&wt, in->data, in->len, "<wtns in memory>", err);
+        if (st != CUZK_OK) return st;
+        *w = *owned = wt.w;
+        *n = wt.n;
+        return CUZK_OK;
+    }
+    }
+    return ERR(err, CUZK_ERR_ARG, "witness: unknown form %d", (int)in->form);
+}
+
+static cuzk_status rs_from(fr *r, fr *s, const cuzk_proof_opts *o, cuzk_error *err) {
+    if ((o->fixed_r != NULL) != (o->fixed_s != NULL)) return ERR(err, CUZK_ERR_ARG, "fixed r and s must be given together");
+    if (o->fixed_r) {
+        if (!fr_from_bytes_le(r, o->fixed_r, 32)) return ERR(err, CUZK_ERR_ARG, "fixed r is not below the group order r");
+        if (!fr_from_bytes_le(s, o->fixed_s, 32)) return ERR(err, CUZK_ERR_ARG, "fixed s is not below the group order r");
+        return CUZK_OK;
+    }
+    cuzk_status st = groth16_random_fr(r, err);
+    return st == CUZK_OK ? groth16_random_fr(s, err) : st;
+}
+
+/* Encodes proof and public inputs into out. */
+static cuzk_status encode_proof(cuzk_proof *out, cuzk_curve curve, const groth16_proof *proof, const fr *pub,
+                                uint32_t n_pub, cuzk_error *err) {
+    memset(out, 0, sizeof *out);
+    out->curve = curve;
+    out->n_public = n_pub;
+    bellperson_proof_encode(out->bellperson, proof);
+    out->has_bellperson = 1;
+    out->proof_json = proof_json_text(proof);
+    out->public_json = public_json_text(pub, n_pub);
+    if (n_pub) out->public_inputs = malloc((size_t)n_pub * CUZK_FR_BYTES);
+    if (!out->proof_json || !out->public_json || (n_pub && !out->public_inputs)) {
+        cuzk_proof_free(out);
+        return ERR(err, CUZK_ERR_NOMEM, "proof encodings");
+    }
+    out->proof_json_len = strlen(out->proof_json);
+    out->public_json_len = strlen(out->public_json);
+    for (uint32_t i = 0; i < n_pub; i++) fr_to_bytes_le(out->public_inputs + (size_t)i * CUZK_FR_BYTES, 32, &pub[i]);
+    return CUZK_OK;
+}
+
+void cuzk_proof_free(cuzk_proof *proof) {
+    if (!proof) return;
+    free(proof->proof_json);
+    free(proof->public_json);
+    free(proof->public_inputs);
+    memset(proof, 0, sizeof *proof);
+}
+
+cuzk_status cuzk_prove(cuzk_prover *p, cuzk_proof *out, const cuzk_witness *w, const cuzk_proof_opts *opts,
+                       cuzk_prove_timings *t, cuzk_error *err) {
+    cuzk_proof_opts dflt = {0};
+    const cuzk_proof_opts *o = opts ? opts : &dflt;
+    cuzk_prove_timings tm = {0};
+    double t_start = now_ms(), t0 = t_start, t1;
+    const fr *wv = NULL;
+    fr *owned = NULL;
+    size_t n_w = 0;
+    fr r, s;
+    cuzk_status st;
+    memset(&r, 0, sizeof r);
+    memset(&s, 0, sizeof s);
+    if (out) memset(out, 0, sizeof *out);
+    if (t) *t = tm;
+    if (!p || !out || !w) return ERR(err, CUZK_ERR_ARG, "cuzk_prove: NULL argument");
+    const groth16_key *k = &p->pk->key;
+    tm.backend = groth16_prover_ops(p->pv)->name;
+    tm.n_vars = (uint32_t)groth16_key_n_vars(k);
+    tm.n_public = groth16_key_n_public(k);
+    tm.domain_size = (uint32_t)groth16_key_domain(k);
+    tm.constraints = p->pk->has_cs ? p->pk->cs.n_constraints : 0;
+    if (o->check_witness && !p->pk->has_cs) {
+        st = ERR(err, CUZK_ERR_ARG, "check_witness needs the circuit: load the zkey with its r1cs (cuzk_pk_load_opts.r1cs_path)");
+        goto out;
+    }
+    if ((st = rs_from(&r, &s, o, err)) != CUZK_OK) goto out;
+    if ((st = witness_view(&wv, &n_w, &owned, w, err)) != CUZK_OK) goto out;
+    if (n_w != tm.n_vars) {
+        st = ERR(err, CUZK_ERR_MISMATCH, "the witness has %zu values but the key's circuit has %u variables", n_w, tm.n_vars);
+        goto out;
+    }
+    if (!fr_is_one(&wv[0])) {
+        st = ERR(err, CUZK_ERR_MISMATCH, "witness value 0 must be 1 (the constant wire)");
+        goto out;
+    }
+    t1 = now_ms(); tm.load_ms = t1 - t0; t0 = t1;
+    if (o->check_witness) {
+        uint32_t bad;
+        if ((st = r1cs_check_witness(&p->pk->cs, wv, n_w, &bad, err)) != CUZK_OK) goto out;
+        t1 = now_ms(); tm.check_ms = t1 - t0; t0 = t1;
+    }
+    groth16_proof proof;
+    groth16_timings gt = {0};
+    st = groth16_prove_one(p->pv, &proof, wv, n_w, &r, &s, p->nthreads, &gt, err);
+    tm.abc_ms = gt.abc_ms;
+    tm.h_ms = gt.h_ms;
+    tm.msm_a_ms = gt.msm_a_ms;
+    tm.msm_b1_ms = gt.msm_b1_ms;
+    tm.msm_b2_ms = gt.msm_b2_ms;
+    tm.msm_l_ms = gt.msm_l_ms;
+    tm.msm_h_ms = gt.msm_h_ms;
+    tm.assemble_ms = gt.assemble_ms;
+    tm.upload_ms = gt.upload_ms;
+    tm.b2_overlapped = (groth16_prover_ops(p->pv)->caps & GROTH16_CAP_B2_OVERLAP) &&
+                       k->convention == CUZK_CONVENTION_BELLPERSON;
+    t0 = now_ms();
+    if (st != CUZK_OK) goto out;
+    if (!o->skip_self_verify) {
+        groth16_vk vk;
+        groth16_key_vk(&vk, k);
+        cuzk_error verr = {0};
+        if (groth16_verify(&vk, wv + 1, tm.n_public, &proof, &verr) != CUZK_OK) {
+            st = ERR(err, CUZK_ERR_UNSAT,
+                     "the proof does not verify against the key: the witness does not satisfy the circuit, or the key "
+                     "is corrupt or for another circuit (check_witness finds a failing constraint)");
+            goto out;
+        }
+        t1 = now_ms(); tm.verify_ms = t1 - t0; t0 = t1;
+    }
+    st = encode_proof(out, k->curve, &proof, wv + 1, tm.n_public, err);
+    t1 = now_ms(); tm.write_ms = t1 - t0; t0 = t1;
+out:
+    explicit_bzero(&r, sizeof r);
+    explicit_bzero(&s, sizeof s);
+    free(owned);
+    t1 = now_ms();
+    tm.free_ms = t1 - t0;
+    tm.total_ms = t1 - t_start;
+    if (t) *t = tm;
+    return st;
+}
+
+/* ---- verification ---------------------------------------------------------------------------- */
+struct cuzk_vk {
+    groth16_vk vk; /* owns ic */
+};
+
+static cuzk_status vk_wrap(cuzk_vk **out, groth16_vk *vk, cuzk_error *err) {
+    cuzk_vk *v = malloc(sizeof *v);
+    if (!v) {
+        groth16_vk_free(vk);
+        return ERR(err, CUZK_ERR_NOMEM, "verification key");
+    }
+    v->vk = *vk;
+    *out = v;
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_vk_load_json(cuzk_vk **out, const char *json, size_t len, cuzk_error *err) {
+    if (!out || !json) return ERR(err, CUZK_ERR_ARG, "cuzk_vk_load_json: NULL argument");
+    *out = NULL;
+    groth16_vk vk;
+    cuzk_status st = vk_json_read_mem(&vk, json, len, "<verification_key.json in memory>", err);
+    return st == CUZK_OK ? vk_wrap(out, &vk, err) : st;
+}
+
+cuzk_status cuzk_vk_load_bellperson(cuzk_vk **out, const uint8_t *bytes, size_t len, cuzk_error *err) {
+    if (!out || !bytes) return ERR(err, CUZK_ERR_ARG, "cuzk_vk_load_bellperson: NULL argument");
+    *out = NULL;
+    groth16_vk vk;
+    cuzk_status st = bellperson_vk_decode(&vk, bytes, len, "bellperson vk <in memory>", err);
+    return st == CUZK_OK ? vk_wrap(out, &vk, err) : st;
+}
+
+cuzk_status cuzk_vk_from_pk(cuzk_vk **out, const cuzk_pk *pk, cuzk_error *err) {
+    if (!out || !pk) return ERR(err, CUZK_ERR_ARG, "cuzk_vk_from_pk: NULL argument");
+    *out = NULL;
+    groth16_vk view, vk;
+    groth16_key_vk(&view, &pk->key);
+    vk = view;
+    vk.ic = malloc(((size_t)view.n_public + 1) * sizeof *vk.ic);
+    if (!vk.ic) return ERR(err, CUZK_ERR_NOMEM, "verification key");
+    memcpy(vk.ic, view.ic, ((size_t)view.n_public + 1) * sizeof *vk.ic);
+    return vk_wrap(out, &vk, err);
+}
+
+uint32_t cuzk_vk_n_public(const cuzk_vk *vk) { return vk ? vk->vk.n_public : 0; }
+
+void cuzk_vk_free(cuzk_vk *vk) {
+    if (!vk) return;
+    groth16_vk_free(&vk->vk);
+    free(vk);
+}
+
+cuzk_status cuzk_verify(const cuzk_vk *vk, cuzk_public_form public_form, const void *public_inputs, size_t public_len,
+                        cuzk_proof_form proof_form, const void *proof, size_t proof_len, cuzk_error *err) {
+    fr *pub = NULL;
+    size_t n_pub = 0;
+    groth16_proof pr;
+    cuzk_status st = CUZK_OK;
+    if (!vk || !proof || (!public_inputs && public_len)) return ERR(err, CUZK_ERR_ARG, "cuzk_verify: NULL argument");
+    switch (public_form) {
+    case CUZK_PUBLIC_CANON:
+        if (public_len % CUZK_FR_BYTES != 0)
+            return ERR(err, CUZK_ERR_ARG, "public inputs: %zu bytes is not a multiple of 32", public_len);
+        n_pub = public_len / CUZK_FR_BYTES;
+        pub = malloc((n_pub ? n_pub : 1) * sizeof *pub);
+        if (!pub) return ERR(err, CUZK_ERR_NOMEM, "public inputs");
+        for (size_t i = 0; i < n_pub; i++)
+            if (!fr_from_bytes_le(&pub[i], (const uint8_t *)public_inputs + i * CUZK_FR_BYTES, CUZK_FR_BYTES)) {
+                st = ERR(err, CUZK_ERR_FORMAT, "public input %zu is not canonical (>= r)", i);
+                goto out;
+            }
+        break;
+    case CUZK_PUBLIC_JSON:
+        if ((st = public_json_read_mem(&pub, &n_pub, public_inputs ? public_inputs : "", public_len,
+                                       "<public.json in memory>", err)) != CUZK_OK)
+            goto out;
+        break;
+    default:
+        return ERR(err, CUZK_ERR_ARG, "cuzk_verify: unknown public input form %d", (int)public_form);
+    }
+    switch (proof_form) {
+    case CUZK_PROOF_BELLPERSON:
+        if (proof_len != CUZK_PROOF_BELLPERSON_BYTES) {
+            st = ERR(err, CUZK_ERR_FORMAT, "a bellperson proof is exactly 192 bytes (got %zu)", proof_len);
+            goto out;
+        }
+        st = bellperson_proof_decode(&pr, proof, err);
+        /* 192 bytes that are not three valid compressed points: an invalid proof */
+        if (st == CUZK_ERR_FORMAT) st = CUZK_ERR_POINT;
+        break;
+    case CUZK_PROOF_SNARKJS_JSON:
+        st = proof_json_read_mem(&pr, proof, proof_len, "<proof.json in memory>", err);
+        break;
+    default:
+        st = ERR(err, CUZK_ERR_ARG, "cuzk_verify: unknown proof form %d", (int)proof_form);
+        goto out;
+    }
+    if (st != CUZK_OK) {
+        /* a proof whose points do not decode or are off the curve is an invalid proof */
+        if (st == CUZK_ERR_POINT) st = CUZK_ERR_INVALID;
+        goto out;
+    }
+    st = groth16_verify(&vk->vk, pub, n_pub, &pr, err);
+out:
+    free(pub);
+    return st;
+}

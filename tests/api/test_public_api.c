@@ -1,0 +1,545 @@
+/* The public API alone (issue 10 item 7): built with include/ as its only include path, linked
+ * against the library like any user program.
+ *
+ *   1. load the bundled BLS12-381 zkeys from a path and from memory; describe them;
+ *   2. prove from in-memory witnesses (.wtns bytes, canonical limbs parsed here from snarkjs's
+ *      witness.json / the wtns file, Montgomery limbs) with the fixtures' fixed r, s: the proof.json
+ *      text equals snarkjs's proof_fixed.json (the independent oracle), in every witness form;
+ *   3. verify in memory (vk JSON, vk from the pk, bellperson encoding and JSON), and reject a
+ *      tampered proof, a wrong public input and a wrong input count;
+ *   4. bad inputs give the documented statuses, never a crash;
+ *   5. bellperson parameters made by cuzk_setup for the merkle circuit, loaded from memory, an
+ *      engine circuit made from the pk, an engine job of 3 partitions whose synthesis callback
+ *      writes canonical limbs: every proof verifies against the .vk bytes, and a fixed-r, s
+ *      prove of the same key gives a proof that verifies too.
+ * Exit status 0 when every check passed, 1 otherwise; one line per failed check on stderr.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cuzk/cuzk.h"
+#include "cuzk/engine.h"
+#include "cuzk/groth16.h"
+#include "cuzk/prover.h"
+
+#ifndef CUZK_FIXTURES_DIR
+#error "CUZK_FIXTURES_DIR must name tests/fixtures"
+#endif
+
+static int g_fail, g_checks;
+#define CHECK(cond)                                                                                                    \
+    do {                                                                                                               \
+        g_checks++;                                                                                                    \
+        if (!(cond)) {                                                                                                 \
+            g_fail++;                                                                                                  \
+            fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                                            \
+        }                                                                                                              \
+    } while (0)
+#define CHECK_ST(call, want)                                                                                           \
+    do {                                                                                                               \
+        cuzk_error e_ = {0};                                                                                           \
+        (void)e_;                                                                                                      \
+        cuzk_status got_ = (call);                                                                                     \
+        g_checks++;                                                                                                    \
+        if (got_ != (want)) {                                                                                          \
+            g_fail++;                                                                                                  \
+            fprintf(stderr, "FAIL %s:%d: %s -> %s, expected %s\n", __FILE__, __LINE__, #call, cuzk_status_str(got_),   \
+                    cuzk_status_str(want));                                                                            \
+        }                                                                                                              \
+    } while (0)
+
+/* ---- helpers ------------------------------------------------------------------------------------ */
+static uint8_t *slurp(const char *rel, size_t *len) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", CUZK_FIXTURES_DIR, rel);
+    FILE *f = fopen(path, "rb");
+    if (!f) { fprintf(stderr, "cannot open %s\n", path); return NULL; }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc((size_t)n + 1);
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) { free(b); b = NULL; }
+    fclose(f);
+    if (b) b[n] = 0;
+    *len = (size_t)n;
+    return b;
+}
+
+static uint8_t *slurp_abs(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc((size_t)n + 1);
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) { free(b); b = NULL; }
+    fclose(f);
+    *len = (size_t)n;
+    return b;
+}
+
+/* 0x-hex (at most 64 digits) -> 32 bytes little-endian */
+static void hex_le32(uint8_t out[32], const char *hex) {
+    memset(out, 0, 32);
+    size_t n = strlen(hex);
+    for (size_t i = 0; i < n && i < 64; i++) {
+        char c = hex[n - 1 - i];
+        int v = c >= 'a' ? c - 'a' + 10 : c >= 'A' ? c - 'A' + 10 : c - '0';
+        out[i / 2] |= (uint8_t)(v << (4 * (i % 2)));
+    }
+}
+
+/* decimal string -> 4 limbs (canonical limbs of the public API), by multiply-and-add */
+static void dec_limbs(uint64_t l[4], const char *s) {
+    memset(l, 0, 32);
+    for (; *s >= '0' && *s <= '9'; s++) {
+        unsigned __int128 carry = (unsigned)(*s - '0');
+        for (int i = 0; i < 4; i++) {
+            unsigned __int128 t = (unsigned __int128)l[i] * 10 + carry;
+            l[i] = (uint64_t)t;
+            carry = t >> 64;
+        }
+    }
+}
+
+/* witness.json of snarkjs (an array of decimal strings) -> n canonical values */
+static uint64_t *witness_json_canon(const char *text, size_t *n) {
+    size_t cap = 16, k = 0;
+    uint64_t *w = malloc(cap * 32);
+    for (const char *p = text; w && (p = strchr(p, '"')); ) {
+        p++;
+        if (k == cap) { cap *= 2; w = realloc(w, cap * 32); if (!w) break; }
+        dec_limbs(w + 4 * k++, p);
+        p = strchr(p, '"');
+        if (!p) break;
+        p++;
+    }
+    *n = k;
+    return w;
+}
+
+/* .wtns bytes -> n canonical values (FORMATS.md section 2: sections 1 (n8, prime, n) and 2 (values,
+ * little-endian canonical): parsed here independently of the library) */
+static uint64_t *wtns_canon(const uint8_t *b, size_t len, size_t *n) {
+    *n = 0;
+    if (len < 12 || memcmp(b, "wtns", 4)) return NULL;
+    uint32_t nsec;
+    memcpy(&nsec, b + 8, 4);
+    size_t off = 12;
+    uint32_t count = 0;
+    const uint8_t *vals = NULL;
+    for (uint32_t s = 0; s < nsec && off + 12 <= len; s++) {
+        uint32_t id;
+        uint64_t sz;
+        memcpy(&id, b + off, 4);
+        memcpy(&sz, b + off + 4, 8);
+        off += 12;
+        if (id == 1) memcpy(&count, b + off + 4 + 32, 4);
+        if (id == 2) vals = b + off;
+        off += sz;
+    }
+    if (!vals || !count) return NULL;
+    uint64_t *w = malloc((size_t)count * 32);
+    if (w) memcpy(w, vals, (size_t)count * 32);
+    *n = count;
+    return w;
+}
+
+static int text_eq_trim(const char *a, size_t na, const char *b, size_t nb) {
+    while (na && (a[na - 1] == '\n' || a[na - 1] == ' ')) na--;
+    while (nb && (b[nb - 1] == '\n' || b[nb - 1] == ' ')) nb--;
+    return na == nb && !memcmp(a, b, na);
+}
+
+static const char *k_r_hex = "1ab4b9a7f2c0d3e5a6978877665544332211ffeeddccbbaa9988776655443322";
+static const char *k_s_hex = "2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90a1b";
+/* r of BLS12-381 (the group order), little-endian: a fixed r equal to it must be refused */
+static const char *k_order_hex = "73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001";
+
+/* ---- 1-3: snarkjs keys --------------------------------------------------------------------------- */
+static void test_zkey_circuit(const char *dir) {
+    char rel[256];
+    size_t zlen = 0, wlen = 0, vlen = 0, flen = 0;
+    snprintf(rel, sizeof rel, "bls12381/%s/circuit_final.zkey", dir);
+    uint8_t *zbytes = slurp(rel, &zlen);
+    snprintf(rel, sizeof rel, "bls12381/%s/witness.wtns", dir);
+    uint8_t *wbytes = slurp(rel, &wlen);
+    snprintf(rel, sizeof rel, "bls12381/%s/verification_key.json", dir);
+    char *vkjson = (char *)slurp(rel, &vlen);
+    snprintf(rel, sizeof rel, "bls12381/%s/proof_fixed.json", dir);
+    char *want = (char *)slurp(rel, &flen);
+    CHECK(zbytes && wbytes && vkjson && want);
+    if (!zbytes || !wbytes || !vkjson || !want) goto out;
+
+    /* 1. from a path and from memory: the same description */
+    cuzk_pk *pk = NULL, *pk_mem = NULL;
+    cuzk_error e = {0};
+    char path[1024];
+    snprintf(path, sizeof path, "%s/bls12381/%s/circuit_final.zkey", CUZK_FIXTURES_DIR, dir);
+    CHECK_ST(cuzk_pk_load_zkey(&pk, path, NULL, &e), CUZK_OK);
+    CHECK_ST(cuzk_pk_load_zkey_mem(&pk_mem, zbytes, zlen, NULL, &e), CUZK_OK);
+    if (!pk || !pk_mem) goto out;
+    free(zbytes); /* the key holds its own copy */
+    zbytes = NULL;
+    cuzk_pk_info a, b;
+    CHECK_ST(cuzk_pk_describe(pk, &a, NULL), CUZK_OK);
+    CHECK_ST(cuzk_pk_describe(pk_mem, &b, NULL), CUZK_OK);
+    CHECK(a.curve == CUZK_CURVE_BLS12_381 && a.convention == CUZK_CONVENTION_SNARKJS);
+    CHECK(a.n_vars == b.n_vars && a.n_public == b.n_public && a.domain_size == b.domain_size);
+    CHECK(a.host_bytes > 0 && !a.has_circuit && a.n_constraints == 0);
+    CHECK(a.domain_size && (a.domain_size & (a.domain_size - 1)) == 0);
+
+    /* 2. prove with the fixtures' r, s in three witness forms */
+    cuzk_prover *pv = NULL;
+    cuzk_prover_opts po = {0};
+    po.backend = CUZK_BACKEND_CPU;
+    po.nthreads = 2;
+    CHECK_ST(cuzk_prover_create(&pv, pk_mem, &po, &e), CUZK_OK);
+    if (!pv) goto out_pk;
+    CHECK(!strcmp(cuzk_prover_backend_name(pv), "cpu"));
+    cuzk_pk_release(pk_mem); /* the prover holds its own reference */
+    pk_mem = NULL;
+    uint8_t r[32], s[32];
+    hex_le32(r, k_r_hex);
+    hex_le32(s, k_s_hex);
+    cuzk_proof_opts fo = {0};
+    fo.fixed_r = r;
+    fo.fixed_s = s;
+    size_t n_canon = 0;
+    uint64_t *canon = wtns_canon(wbytes, wlen, &n_canon);
+    CHECK(canon && n_canon == a.n_vars);
+    {
+        /* where snarkjs's witness.json is bundled, it gives the same canonical values */
+        size_t jlen = 0, nj = 0;
+        snprintf(rel, sizeof rel, "bls12381/%s/witness.json", dir);
+        char full[1024];
+        snprintf(full, sizeof full, "%s/%s", CUZK_FIXTURES_DIR, rel);
+        char *wj = access(full, R_OK) == 0 ? (char *)slurp(rel, &jlen) : NULL;
+        if (wj && canon) {
+            uint64_t *wjc = witness_json_canon(wj, &nj);
+            CHECK(wjc && nj == n_canon && !memcmp(wjc, canon, 32 * nj));
+            free(wjc);
+        }
+        free(wj);
+    }
+    cuzk_witness forms[2] = {{CUZK_WITNESS_WTNS, wbytes, wlen}, {CUZK_WITNESS_FR_CANON, canon, n_canon * 32}};
+    cuzk_proof proofs[2];
+    memset(proofs, 0, sizeof proofs);
+    for (int f = 0; f < 2; f++) {
+        cuzk_prove_timings t = {0};
+        cuzk_status st = cuzk_prove(pv, &proofs[f], &forms[f], &fo, &t, &e);
+        CHECK(st == CUZK_OK);
+        if (st != CUZK_OK) { fprintf(stderr, "  %s form %d: %s\n", dir, f, e.msg); continue; }
+        CHECK(text_eq_trim(proofs[f].proof_json, proofs[f].proof_json_len, want, flen));
+        CHECK(proofs[f].has_bellperson && proofs[f].n_public == a.n_public);
+        CHECK(t.backend && !strcmp(t.backend, "cpu") && t.n_vars == a.n_vars);
+    }
+    CHECK(!memcmp(proofs[0].bellperson, proofs[1].bellperson, 192));
+    CHECK(proofs[0].n_public == 0 || !memcmp(proofs[0].public_inputs, canon + 4, 32 * (size_t)a.n_public));
+
+    /* 3. verify in memory */
+    cuzk_vk *vk = NULL, *vk_pk = NULL;
+    CHECK_ST(cuzk_vk_load_json(&vk, vkjson, vlen, &e), CUZK_OK);
+    CHECK_ST(cuzk_vk_from_pk(&vk_pk, pk, &e), CUZK_OK);
+    if (vk && vk_pk && proofs[0].proof_json) {
+        const cuzk_proof *p = &proofs[0];
+        CHECK(cuzk_vk_n_public(vk) == a.n_public);
+        CHECK_ST(cuzk_verify(vk, CUZK_PUBLIC_CANON, p->public_inputs, 32 * (size_t)p->n_public, CUZK_PROOF_BELLPERSON,
+                             p->bellperson, 192, &e), CUZK_OK);
+        CHECK_ST(cuzk_verify(vk_pk, CUZK_PUBLIC_JSON, p->public_json, p->public_json_len, CUZK_PROOF_SNARKJS_JSON,
+                             p->proof_json, p->proof_json_len, &e), CUZK_OK);
+        /* snarkjs's own proof verifies with our key from the pk */
+        CHECK_ST(cuzk_verify(vk_pk, CUZK_PUBLIC_JSON, p->public_json, p->public_json_len, CUZK_PROOF_SNARKJS_JSON, want,
+                             flen, &e), CUZK_OK);
+        /* a wrong public input */
+        uint8_t *bad_pub = malloc(32 * (size_t)p->n_public + 32);
+        memcpy(bad_pub, p->public_inputs, 32 * (size_t)p->n_public);
+        bad_pub[0] ^= 1;
+        CHECK_ST(cuzk_verify(vk, CUZK_PUBLIC_CANON, bad_pub, 32 * (size_t)p->n_public, CUZK_PROOF_BELLPERSON,
+                             p->bellperson, 192, &e), CUZK_ERR_INVALID);
+        /* one input too many, and a non-canonical input */
+        memset(bad_pub + 32 * (size_t)p->n_public, 0, 32);
+        CHECK_ST(cuzk_verify(vk, CUZK_PUBLIC_CANON, bad_pub, 32 * ((size_t)p->n_public + 1), CUZK_PROOF_BELLPERSON,
+                             p->bellperson, 192, &e), CUZK_ERR_MISMATCH);
+        memset(bad_pub, 0xff, 32);
+        CHECK_ST(cuzk_verify(vk, CUZK_PUBLIC_CANON, bad_pub, 32 * (size_t)p->n_public, CUZK_PROOF_BELLPERSON,
+                             p->bellperson, 192, &e), CUZK_ERR_FORMAT);
+        free(bad_pub);
+        /* a tampered proof: C replaced by A (a valid point, wrong proof), and garbage bytes */
+        uint8_t tp[192];
+        memcpy(tp, p->bellperson, 192);
+        memcpy(tp + 144, p->bellperson, 48);
+        CHECK_ST(cuzk_verify(vk, CUZK_PUBLIC_CANON, p->public_inputs, 32 * (size_t)p->n_public, CUZK_PROOF_BELLPERSON,
+                             tp, 192, &e), CUZK_ERR_INVALID);
+        memset(tp, 0x5a, sizeof tp);
+        CHECK_ST(cuzk_verify(vk, CUZK_PUBLIC_CANON, p->public_inputs, 32 * (size_t)p->n_public, CUZK_PROOF_BELLPERSON,
+                             tp, 192, &e), CUZK_ERR_INVALID);
+        CHECK_ST(cuzk_verify(vk, CUZK_PUBLIC_CANON, p->public_inputs, 32 * (size_t)p->n_public, CUZK_PROOF_BELLPERSON,
+                             tp, 191, &e), CUZK_ERR_FORMAT);
+        CHECK_ST(cuzk_verify(vk, CUZK_PUBLIC_JSON, "[", 1, CUZK_PROOF_SNARKJS_JSON, p->proof_json, p->proof_json_len, &e),
+                 CUZK_ERR_FORMAT);
+        CHECK_ST(cuzk_verify(NULL, CUZK_PUBLIC_CANON, NULL, 0, CUZK_PROOF_BELLPERSON, tp, 192, &e), CUZK_ERR_ARG);
+    }
+    cuzk_vk_free(vk);
+    cuzk_vk_free(vk_pk);
+
+    /* 4. bad inputs */
+    {
+        cuzk_proof bad = {0};
+        cuzk_witness w = forms[1];
+        w.len -= 32; /* one value short */
+        CHECK_ST(cuzk_prove(pv, &bad, &w, &fo, NULL, &e), CUZK_ERR_MISMATCH);
+        CHECK(bad.proof_json == NULL);
+        w.len = forms[1].len - 1; /* not a multiple of 32 */
+        CHECK_ST(cuzk_prove(pv, &bad, &w, &fo, NULL, &e), CUZK_ERR_ARG);
+        CHECK_ST(cuzk_prove(pv, &bad, NULL, &fo, NULL, &e), CUZK_ERR_ARG);
+        CHECK_ST(cuzk_prove(NULL, &bad, &forms[0], &fo, NULL, &e), CUZK_ERR_ARG);
+        cuzk_proof_opts half = {0};
+        half.fixed_r = r;
+        CHECK_ST(cuzk_prove(pv, &bad, &forms[0], &half, NULL, &e), CUZK_ERR_ARG);
+        uint8_t order[32];
+        hex_le32(order, k_order_hex);
+        cuzk_proof_opts big = fo;
+        big.fixed_r = order;
+        CHECK_ST(cuzk_prove(pv, &bad, &forms[0], &big, NULL, &e), CUZK_ERR_ARG);
+        cuzk_proof_opts chk = fo;
+        chk.check_witness = 1; /* a zkey loaded without its r1cs */
+        CHECK_ST(cuzk_prove(pv, &bad, &forms[0], &chk, NULL, &e), CUZK_ERR_ARG);
+        /* w[0] != 1; a value >= r in canonical form; a wrong value (does not satisfy) */
+        uint64_t *mod = malloc(n_canon * 32);
+        memcpy(mod, canon, n_canon * 32);
+        mod[0] = 2;
+        w = forms[1];
+        w.data = mod;
+        CHECK_ST(cuzk_prove(pv, &bad, &w, &fo, NULL, &e), CUZK_ERR_MISMATCH);
+        mod[0] = 1;
+        memset(mod + 4 * (n_canon - 1), 0xff, 32);
+        CHECK_ST(cuzk_prove(pv, &bad, &w, &fo, NULL, &e), CUZK_ERR_FORMAT);
+        memcpy(mod, canon, n_canon * 32);
+        mod[4 * (n_canon - 1)] ^= 1;
+        CHECK_ST(cuzk_prove(pv, &bad, &w, &fo, NULL, &e), CUZK_ERR_UNSAT);
+        free(mod);
+        /* a truncated .wtns image */
+        cuzk_witness tw = {CUZK_WITNESS_WTNS, wbytes, wlen - 7};
+        CHECK_ST(cuzk_prove(pv, &bad, &tw, &fo, NULL, &e), CUZK_ERR_FORMAT);
+        cuzk_witness uf = {(cuzk_witness_form)99, wbytes, wlen};
+        CHECK_ST(cuzk_prove(pv, &bad, &uf, &fo, NULL, &e), CUZK_ERR_ARG);
+        cuzk_proof_free(&bad);
+    }
+    cuzk_proof_free(&proofs[0]);
+    cuzk_proof_free(&proofs[1]);
+    free(canon);
+    cuzk_prover_destroy(pv);
+out_pk:
+    cuzk_pk_release(pk);
+    cuzk_pk_release(pk_mem);
+out:
+    free(zbytes);
+    free(wbytes);
+    free(vkjson);
+    free(want);
+}
+
+static void test_bad_keys(void) {
+    cuzk_pk *pk = (cuzk_pk *)1;
+    cuzk_error e = {0};
+    size_t zlen = 0;
+    uint8_t *z = slurp("bls12381/multiplier/circuit_final.zkey", &zlen);
+    CHECK(z);
+    if (!z) return;
+    CHECK_ST(cuzk_pk_load_zkey_mem(&pk, z, zlen / 2, NULL, &e), CUZK_ERR_FORMAT);
+    CHECK(pk == NULL);
+    CHECK_ST(cuzk_pk_load_zkey_mem(&pk, (const uint8_t *)"garbage!", 8, NULL, &e), CUZK_ERR_FORMAT);
+    CHECK_ST(cuzk_pk_load_zkey_mem(&pk, NULL, 10, NULL, &e), CUZK_ERR_ARG);
+    CHECK_ST(cuzk_pk_load_zkey(&pk, "/nonexistent/circuit.zkey", NULL, &e), CUZK_ERR_IO);
+    cuzk_pk_load_opts bn = {0};
+    bn.curve = CUZK_CURVE_BN254;
+    CHECK_ST(cuzk_pk_load_zkey_mem(&pk, z, zlen, &bn, &e), CUZK_ERR_UNSUPPORTED);
+    free(z);
+    /* a bn128 key is another curve */
+    uint8_t *bz = slurp("bn128/multiplier/circuit_final.zkey", &zlen);
+    if (bz) {
+        CHECK_ST(cuzk_pk_load_zkey_mem(&pk, bz, zlen, NULL, &e), CUZK_ERR_CURVE);
+        free(bz);
+    }
+    CHECK_ST(cuzk_pk_describe(NULL, NULL, &e), CUZK_ERR_ARG);
+    CHECK_ST(cuzk_vk_load_json(&(cuzk_vk *){NULL}, "{}", 2, &e), CUZK_ERR_FORMAT);
+    CHECK_ST(cuzk_vk_load_bellperson(&(cuzk_vk *){NULL}, (const uint8_t *)"xx", 2, &e), CUZK_ERR_FORMAT);
+    CHECK(!strcmp(cuzk_curve_name(CUZK_CURVE_BLS12_381), "bls12-381"));
+    cuzk_pk_release(NULL);
+    cuzk_prover_destroy(NULL);
+    cuzk_proof_free(NULL);
+    cuzk_vk_free(NULL);
+}
+
+/* ---- 5: bellperson key, engine job of 3 partitions -------------------------------------------- */
+typedef struct {
+    const uint64_t *canon; /* n values, canonical */
+    size_t n;
+    int calls[3];
+} synth_state;
+
+static cuzk_status synth(void *ctx, uint32_t partition, uint64_t *witness, size_t n_vars, cuzk_error *err) {
+    synth_state *s = ctx;
+    if (n_vars != s->n) return cuzk_error_set(err, CUZK_ERR_MISMATCH, __FILE__, __LINE__, "n_vars %zu", n_vars);
+    if (partition < 3) s->calls[partition]++;
+    memcpy(witness, s->canon, n_vars * 32);
+    return CUZK_OK;
+}
+
+static void test_engine_job(const char *tmp) {
+    char r1cs_path[1024], params[1024], vkp[1024];
+    snprintf(r1cs_path, sizeof r1cs_path, "%s/bls12381/merkle_mimc5/circuit.r1cs", CUZK_FIXTURES_DIR);
+    snprintf(params, sizeof params, "%s/api.params", tmp);
+    snprintf(vkp, sizeof vkp, "%s/api.vk", tmp);
+    cuzk_error e = {0};
+    uint64_t seed = 42;
+    cuzk_status st = cuzk_setup_files(r1cs_path, params, vkp, &seed, 2, &e);
+    CHECK(st == CUZK_OK);
+    if (st != CUZK_OK) { fprintf(stderr, "  setup: %s\n", e.msg); return; }
+    size_t plen = 0, rlen = 0, vlen = 0, wlen = 0;
+    uint8_t *pb = slurp_abs(params, &plen), *rb = slurp_abs(r1cs_path, &rlen), *vb = slurp_abs(vkp, &vlen);
+    uint8_t *wb = slurp("bls12381/merkle_mimc5/witness.wtns", &wlen);
+    size_t n = 0;
+    uint64_t *canon = wb ? wtns_canon(wb, wlen, &n) : NULL;
+    CHECK(pb && rb && vb && canon);
+    cuzk_pk *pk = NULL;
+    cuzk_vk *vk = NULL;
+    cuzk_circuit *circ = NULL;
+    cuzk_engine *eng = NULL;
+    if (!pb || !rb || !vb || !canon) goto out;
+    CHECK_ST(cuzk_pk_load_params_mem(&pk, pb, plen, rb, rlen, NULL, &e), CUZK_OK);
+    CHECK_ST(cuzk_vk_load_bellperson(&vk, vb, vlen, &e), CUZK_OK);
+    if (!pk || !vk) goto out;
+    cuzk_pk_info info;
+    CHECK_ST(cuzk_pk_describe(pk, &info, &e), CUZK_OK);
+    CHECK(info.convention == CUZK_CONVENTION_BELLPERSON && info.has_circuit && info.n_vars == n);
+    CHECK(info.n_constraints == 1568 && info.n_public == 2 && info.domain_size == 2048);
+
+    /* one prove of the same key with check_witness (the circuit is held) and fixed r, s */
+    {
+        cuzk_prover *pv = NULL;
+        cuzk_prover_opts po = {0};
+        po.backend = CUZK_BACKEND_CPU;
+        CHECK_ST(cuzk_prover_create(&pv, pk, &po, &e), CUZK_OK);
+        uint8_t r[32], s[32];
+        hex_le32(r, k_r_hex);
+        hex_le32(s, k_s_hex);
+        cuzk_proof_opts fo = {r, s, 1, 0};
+        cuzk_witness w = {CUZK_WITNESS_FR_CANON, canon, n * 32};
+        cuzk_proof p = {0};
+        if (pv) CHECK_ST(cuzk_prove(pv, &p, &w, &fo, NULL, &e), CUZK_OK);
+        if (p.has_bellperson)
+            CHECK_ST(cuzk_verify(vk, CUZK_PUBLIC_CANON, p.public_inputs, 32 * (size_t)p.n_public, CUZK_PROOF_BELLPERSON,
+                                 p.bellperson, 192, &e), CUZK_OK);
+        /* a wrong value: check_witness names a failing constraint */
+        uint64_t *bad = malloc(n * 32);
+        memcpy(bad, canon, n * 32);
+        bad[4 * (n - 1)] ^= 1;
+        cuzk_witness bw = {CUZK_WITNESS_FR_CANON, bad, n * 32};
+        cuzk_proof q = {0};
+        if (pv) CHECK_ST(cuzk_prove(pv, &q, &bw, &fo, NULL, &e), CUZK_ERR_UNSAT);
+        free(bad);
+        cuzk_proof_free(&p);
+        cuzk_prover_destroy(pv);
+    }
+
+    /* the engine: a circuit from the pk, 3 partitions, canonical limbs from the callback */
+    CHECK_ST(cuzk_circuit_create(&circ, pk, &e), CUZK_OK);
+    cuzk_pk_release(pk); /* the circuit holds its own reference */
+    pk = NULL;
+    if (!circ) goto out;
+    CHECK(cuzk_circuit_n_vars(circ) == n && cuzk_circuit_n_public(circ) == 2);
+    cuzk_engine_opts eo = {0};
+    eo.backend = CUZK_BACKEND_CPU;
+    eo.synthesis_workers = 2;
+    eo.prove_threads = 2;
+    eo.no_trace = 1;
+    CHECK_ST(cuzk_engine_create(&eng, &eo, &e), CUZK_OK);
+    if (!eng) goto out;
+    CHECK(cuzk_engine_n_devices(eng) == 1);
+    synth_state ss = {canon, n, {0, 0, 0}};
+    cuzk_job_desc d = {0};
+    d.circuit = circ;
+    d.n_partitions = 3;
+    d.synth = synth;
+    d.synth_ctx = &ss;
+    d.witness_form = CUZK_WITNESS_FR_CANON;
+    cuzk_job_id id = 0;
+    CHECK_ST(cuzk_engine_submit(eng, &d, &id, &e), CUZK_OK);
+    cuzk_job_result res = {0};
+    CHECK_ST(cuzk_engine_wait(eng, id, &res, &e), CUZK_OK);
+    CHECK(res.state == CUZK_JOB_DONE && res.status == CUZK_OK && res.n_partitions == 3 && res.n_public == 2);
+    CHECK(ss.calls[0] == 1 && ss.calls[1] == 1 && ss.calls[2] == 1);
+    if (res.state == CUZK_JOB_DONE) {
+        for (uint32_t i = 0; i < 3; i++) {
+            const uint8_t *pub = res.public_inputs + 32 * 2 * (size_t)i;
+            CHECK(!memcmp(pub, canon + 4, 64));
+            CHECK_ST(cuzk_verify(vk, CUZK_PUBLIC_CANON, pub, 64, CUZK_PROOF_BELLPERSON, res.proofs + 192 * (size_t)i, 192,
+                                 &e), CUZK_OK);
+        }
+        /* random r, s per partition: three different proofs of one witness */
+        CHECK(memcmp(res.proofs, res.proofs + 192, 192) && memcmp(res.proofs + 192, res.proofs + 384, 192));
+    }
+    cuzk_job_result_free(&res);
+    /* a callback writing a value >= r fails the job with CUZK_ERR_FORMAT */
+    {
+        uint64_t *bad = malloc(n * 32);
+        memcpy(bad, canon, n * 32);
+        memset(bad + 4 * (n - 1), 0xff, 32);
+        synth_state bs = {bad, n, {0, 0, 0}};
+        d.synth_ctx = &bs;
+        d.n_partitions = 1;
+        CHECK_ST(cuzk_engine_submit(eng, &d, &id, &e), CUZK_OK);
+        cuzk_job_result br = {0};
+        CHECK_ST(cuzk_engine_wait(eng, id, &br, &e), CUZK_OK);
+        CHECK(br.state == CUZK_JOB_FAILED && br.status == CUZK_ERR_FORMAT);
+        cuzk_job_result_free(&br);
+        d.witness_form = CUZK_WITNESS_WTNS;
+        CHECK_ST(cuzk_engine_submit(eng, &d, &id, &e), CUZK_ERR_ARG);
+        free(bad);
+    }
+out:
+    cuzk_engine_destroy(eng);
+    cuzk_circuit_destroy(circ);
+    cuzk_pk_release(pk);
+    cuzk_vk_free(vk);
+    free(pb);
+    free(rb);
+    free(vb);
+    free(wb);
+    free(canon);
+    unlink(params);
+    unlink(vkp);
+}
+
+static void test_zkey_engine_unsupported(void) {
+    cuzk_pk *pk = NULL;
+    cuzk_circuit *c = NULL;
+    cuzk_error e = {0};
+    char path[1024];
+    snprintf(path, sizeof path, "%s/bls12381/multiplier/circuit_final.zkey", CUZK_FIXTURES_DIR);
+    CHECK_ST(cuzk_pk_load_zkey(&pk, path, NULL, &e), CUZK_OK);
+    CHECK_ST(cuzk_circuit_create(&c, pk, &e), CUZK_ERR_UNSUPPORTED);
+    CHECK(c == NULL);
+    cuzk_pk_release(pk);
+}
+
+int main(void) {
+    char tmp[] = "/tmp/cuzk_api_test.XXXXXX";
+    if (!mkdtemp(tmp)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_zkey_circuit("multiplier");
+    test_zkey_circuit("merkle_mimc5");
+    test_bad_keys();
+    test_zkey_engine_unsupported();
+    test_engine_job(tmp);
+    rmdir(tmp);
+    printf("public API test: %d checks, %d failed\n", g_checks, g_fail);
+    return g_fail ? 1 : 0;
+}
