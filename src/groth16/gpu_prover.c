@@ -558,7 +558,8 @@ static size_t gpu_device_bytes_ops(void *vs) {
 static size_t gpu_proof_device_bytes_ops(void *vs) {
     gpu_backend_state *g = vs;
     if (g->gp) return groth16_gpu_proof_device_bytes(g->gp);
-    return (size_t)g->k->z->domain_size * sizeof(fr) + gpu_g1_msm_scratch_bytes(g->k->z->domain_size);
+    const gpu_msm_tuning t = {g->msm.window_bits, g->msm.chunk_points};
+    return (size_t)g->k->z->domain_size * sizeof(fr) + gpu_g1_msm_scratch_bytes(g->k->z->domain_size, &t);
 }
 static void gpu_device_mem_ops(void *vs, size_t *pool_bytes, size_t *device_used) {
     gpu_backend_state *g = vs;
