@@ -286,6 +286,7 @@ static void bench_help(FILE *f) {
         "  prove   whole proofs of the bundled circuits, or --zkey Z --wtns W\n"
         "  pipeline  the proving engine on a synthetic PoRep-shaped circuit (cuzk bench pipeline --help)\n"
         "  load      .params loading throughput per check level, GB/s (cuzk bench load --help)\n"
+        "  post      Filecoin PoSt synthesis: witness-only and recording (cuzk bench post --help)\n"
         "  gpu       device-resident GPU MSM/NTT: cuzk bench gpu msm 24 ntt 27 (CUDA builds)\n"
         "options:\n"
         "  --repeat N       repeats (default 5)\n"
@@ -301,6 +302,7 @@ static void bench_help(FILE *f) {
 
 int cuzk_bench_pipeline(int argc, char **argv); /* bench/pipeline_bench.c */
 int cuzk_bench_load(int argc, char **argv);     /* bench/load_bench.c */
+int cuzk_bench_post(int argc, char **argv);     /* bench/post_bench.c */
 #ifdef CUZK_HAVE_CUDA
 int cuzk_gpu_bench_main(int argc, char **argv); /* bench/gpu_bench.c */
 #endif
@@ -310,6 +312,7 @@ int cuzk_bench_main(int argc, char **argv) {
     const char *what = argv[1];
     if (!strcmp(what, "pipeline")) return cuzk_bench_pipeline(argc, argv);
     if (!strcmp(what, "load")) return cuzk_bench_load(argc, argv);
+    if (!strcmp(what, "post")) return cuzk_bench_post(argc, argv);
     if (!strcmp(what, "gpu")) {
 #ifdef CUZK_HAVE_CUDA
         /* argv[1] is "gpu": the GPU bench reads "msm LOG_N [W]" / "ntt LOG_M [BATCH]" pairs after it */

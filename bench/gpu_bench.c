@@ -3,7 +3,7 @@
  * tools/test-gpu.sh (nvcc -DCUZK_GPU_BENCH_STANDALONE gives it a main). Linked into the `cuzk` CLI
  * too (CMake globs the .c files of bench/) as cuzk_gpu_bench_main, for `cuzk bench` to dispatch to.
  * Usage: gpu_bench [msm LOG_N [WINDOW]]... [ntt LOG_M [BATCH]]... [h LOG_M [1 = snarkjs]]...
- *                  [fb1 LOG_N]... [fb2 LOG_N]...
+ *                  [fb1 LOG_N]... [fb2 LOG_N]... [tasks | runs] (MSM accumulation for the cases after it)
  * Prints one line per case: kind, size, median / min / max ms, and a floor estimate (fb1/fb2:
  * wall-clock of the whole host-to-host call, its kernel time, points per second). */
 #ifdef CUZK_HAVE_CUDA
@@ -28,6 +28,9 @@ static int cmpf(const void *a, const void *b) {
  * sum, the Pippenger tail split into digits / sort / bucket bounds / accumulation / reduction).
  * Floor: the ones as n_one mixed XYZZ additions of 10 products, the tail as n_other * W mixed
  * additions of 11. */
+/* " T" while "tasks" is selected (labels of the MSM cases) */
+static const char *accum = "";
+
 static int bench_msm01(int argc, char **argv, int *i) {
     cuzk_error e;
     memset(&e, 0, sizeof e);
@@ -43,7 +46,7 @@ static int bench_msm01(int argc, char **argv, int *i) {
     float t[16];
     gpu_msm_stats s;
     char label[64];
-    snprintf(label, sizeof label, "msm01 2^%d f=%.2f%s", lg, frac, mont ? " m" : "");
+    snprintf(label, sizeof label, "msm01 2^%d f=%.2f%s%s", lg, frac, mont ? " m" : "", accum);
     cuzk_status st = gpu_bench_g1_msm01(n, frac, mont, 1, reps, t, &s, &e);
     if (st != CUZK_OK) {
         printf("%-22s FAILED: %s (cuda %d)\n", label, e.msg, e.cuda_error);
@@ -76,6 +79,13 @@ int cuzk_gpu_bench_main(int argc, char **argv) {
     if (gpu_device_info(0, info, sizeof info, &e) == CUZK_OK) printf("device: %s\n", info);
     int rc = 0;
     for (int i = 1; i < argc; i++) {
+        /* "tasks" / "runs": the MSM accumulation for the cases that follow (gpu_msm_set_accumulation) */
+        if (!strcmp(argv[i], "tasks") || !strcmp(argv[i], "runs")) {
+            const bool tasks = !strcmp(argv[i], "tasks");
+            gpu_msm_set_accumulation(tasks ? GPU_MSM_ACCUM_TASKS : GPU_MSM_ACCUM_RUNS);
+            accum = tasks ? " T" : "";
+            continue;
+        }
         if (!strcmp(argv[i], "msm01")) {
             int r = bench_msm01(argc, argv, &i);
             if (r == 2) return 2;
@@ -128,7 +138,7 @@ int cuzk_gpu_bench_main(int argc, char **argv) {
             int W = 255 / c + 1;
             /* bucket accumulation: n*W mixed additions ~ 11 Fp products (8M + 3S) */
             floor_ms = (double)n * W * 11 * 576 / MAD_PER_S * 1e3;
-            snprintf(label, sizeof label, "msm_g1 2^%d c=%d", lg, c);
+            snprintf(label, sizeof label, "msm_g1 2^%d c=%d%s", lg, c, accum);
         } else {
             size_t batch = extra > 0 ? (size_t)extra : 1;
             st = gpu_bench_ntt(lg, batch, 1, reps, t, &e);

@@ -177,7 +177,8 @@ TEST(bad_input, bn128_is_curve_error) {
         cuzk_error e;
         cuzk_status s = load(bn[i].k, test_fixture(bn[i].rel), &e);
         CHECK_MSG(s == CUZK_ERR_CURVE, "%s: %s", bn[i].rel, cuzk_status_str(s));
-        CHECK_MSG(strstr(e.msg, "bn128") && strstr(e.msg, "not supported"), "%s: %s", bn[i].rel, e.msg);
+        /* the BLS12-381 loaders name both curves (the public API hands bn128 files to the BN254 ones) */
+        CHECK_MSG(strstr(e.msg, "bn128") && strstr(e.msg, "bls12381"), "%s: %s", bn[i].rel, e.msg);
     }
     /* some other prime: flip a bit of the wtns prime */
     size_t n;

@@ -612,6 +612,73 @@ TEST(gpu_msm, heavy_buckets) {
     gpu_ctx_destroy(ctx);
 }
 
+/* Both accumulations of the tail (GPU_MSM_ACCUM_RUNS, the default every other test uses, and
+ * GPU_MSM_ACCUM_TASKS) against the CPU: odd and non-power-of-two sizes, buckets that cross the
+ * runs of R pairs (random scalars at small windows), one bucket over thousands of runs (all equal
+ * scalars: the heavy path), scalars 0 / 1 / r-1, repeated, opposite and infinity bases. */
+static void accum_modes(bool large) {
+    gpu_ctx *ctx = new_ctx();
+    REQUIRE(ctx);
+    const size_t nmax = ((size_t)1 << 16) + 5;
+    g1_affine *b = malloc(nmax * sizeof *b);
+    scalar256 *s = malloc(nmax * sizeof *s);
+    REQUIRE(b && s);
+    static const size_t sizes[] = {1, 2, 3, 17, 257, 1000, 4099, 20011};
+    for (int mode = 0; mode < 2; mode++) {
+        gpu_msm_set_accumulation(mode ? GPU_MSM_ACCUM_TASKS : GPU_MSM_ACCUM_RUNS);
+        const char *mn = mode ? "tasks" : "runs";
+        char what[96];
+        for (size_t t = 0; t < sizeof sizes / sizeof *sizes && !large; t++) {
+            const size_t n = sizes[t];
+            rand_bases(b, n);
+            for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
+            snprintf(what, sizeof what, "%s: random", mn);
+            check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+            for (size_t i = 0; i < n; i++) scalar_of_kind(&s[i], (int)(i % 5));
+            for (size_t i = 0; i < n; i += 13) g1_affine_set_infinity(&b[i]);
+            for (size_t i = 5; i + 1 < n; i += 11) b[i + 1] = b[i];
+            for (size_t i = 8; i + 1 < n; i += 17) g1_affine_neg(&b[i + 1], &b[i]);
+            snprintf(what, sizeof what, "%s: kinds 0/1/2/r-1/random, inf/repeated/opposite bases", mn);
+            check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+            for (size_t i = 0; i < n; i++) r_minus(&s[i], 1);
+            snprintf(what, sizeof what, "%s: all r-1", mn);
+            check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+        }
+        if (!large) continue;
+        const size_t n = nmax;
+        rand_bases(b, n);
+        scalar256 common;
+        rand_scalar(&common);
+        for (size_t i = 0; i < n; i++) s[i] = common;
+        snprintf(what, sizeof what, "%s: 2^16+5 equal scalars", mn);
+        check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+        for (size_t i = 1; i < n; i += 2) g1_affine_neg(&b[i], &b[i - 1]);
+        snprintf(what, sizeof what, "%s: 2^16+5 equal scalars, P/-P pairs", mn);
+        check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+        rand_bases(b, n);
+        for (size_t i = 0; i < n; i++) r_minus(&s[i], 1 + (test_rand64() & 0xffff));
+        snprintf(what, sizeof what, "%s: 2^16+5 r - small", mn);
+        check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+        for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
+        snprintf(what, sizeof what, "%s: 2^16+5 random", mn);
+        check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+    }
+    gpu_msm_set_accumulation(GPU_MSM_ACCUM_RUNS);
+    free(b);
+    free(s);
+    gpu_ctx_destroy(ctx);
+}
+/* small: sizes up to 20011 (all r-1 at n >= 1000 already takes the heavy path: one bucket over
+ * more than 32 runs); run under compute-sanitizer by tools/test-gpu.sh */
+TEST(gpu_msm, accum_modes_small) {
+    NEED_GPU();
+    accum_modes(false);
+}
+TEST(gpu_msm, accum_modes_large) {
+    NEED_GPU();
+    accum_modes(true);
+}
+
 /* Windows of 13..18 bits (forced through the job's tuning on a small MSM: the experiments'
  * windows) against the CPU, with random, 95 % 0/1 and r - small scalars. */
 TEST(gpu_msm, forced_windows) {

@@ -96,6 +96,10 @@ if [ $DO_TEST = 1 ]; then
       timeout 100 compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/cuzk_tests" --suite gpu_msm --filter small_sizes \
         >>"$BUILD.memcheck.log" 2>&1
       m3=$?
+      # both accumulations of the tail, up to 20011 points (the heavy path included)
+      timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/cuzk_tests" --suite gpu_msm \
+        --filter accum_modes_small >>"$BUILD.memcheck.log" 2>&1
+      m3="$m3 / $?"
     fi
     if [ "${MEMCHECK_PROVE:-0}" = 1 ]; then
       timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/cuzk_tests" --suite gpu_prove \
@@ -103,7 +107,7 @@ if [ $DO_TEST = 1 ]; then
       add "memcheck gpu_prove bad_input (SpMV, H, MSMs, B_G2)" "rc $?"
     fi
     tail -5 "$BUILD.memcheck.log"
-    add "memcheck msm_small / ntt_naive / gpu_msm small_sizes" "rc $m1 / $m2 / $m3 ($(grep -c 'Invalid' "$BUILD.memcheck.log") invalid accesses)"
+    add "memcheck msm_small / ntt_naive / gpu_msm small_sizes / accum_modes_small" "rc $m1 / $m2 / $m3 ($(grep -c 'Invalid' "$BUILD.memcheck.log") invalid accesses)"
   else
     add "memcheck" "compute-sanitizer not found"
   fi

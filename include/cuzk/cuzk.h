@@ -21,11 +21,15 @@ extern "C" {
 
 /* Marks every public declaration: the library is built with hidden visibility, so only what is
  * marked here is exported from libcuzk.so (every exported symbol starts with cuzk_; the test
- * `symbols` checks both). Expands to nothing for compilers without ELF visibility. */
+ * `symbols` checks both). Expands to nothing for compilers without ELF visibility. The build
+ * predefines it empty for internal copies of API code (the BN254 instance of the curve-generic
+ * sources), which stay hidden. */
+#ifndef CUZK_API
 #if defined(__GNUC__) || defined(__clang__)
 #define CUZK_API __attribute__((visibility("default")))
 #else
 #define CUZK_API
+#endif
 #endif
 
 /* Status of every fallible call. Three classes are kept apart: misuse by the caller

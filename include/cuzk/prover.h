@@ -17,8 +17,11 @@
  * "canonical" value is the integer v itself, 0 <= v < r (the curve's group order); a "Montgomery"
  * value is v * 2^256 mod r (how cuzk and snarkjs's .wtns readers hold Fr internally).
  *
- * Curves: BLS12-381 (the only one this build proves on). CUZK_CURVE_BN254 is part of the API
- * and answers CUZK_ERR_UNSUPPORTED until the BN254 work lands.
+ * Curves: BLS12-381 and BN254 (snarkjs "bn128"); the file's curve picks the curve. BN254 keys are
+ * snarkjs .zkey files (the bellperson convention, its 192-byte proofs and .vk files are
+ * BLS12-381 only) and prove on the CPU backend (the GPU backend answers CUZK_ERR_UNSUPPORTED for
+ * BN254 until its device code lands; AUTO picks the CPU for BN254). Files of different curves
+ * given together (a bn128 witness for a bls12381 key, ...) are CUZK_ERR_CURVE.
  *
  * Conventions (DESIGN.md section 4): SNARKJS = a .zkey (circom/snarkjs 0.7 Groth16: H on the odd
  * coset, roots from 5); BELLPERSON = bellperson/Filecoin parameters (+ the circuit's R1CS; one
@@ -55,7 +58,7 @@ extern "C" {
 typedef enum cuzk_curve {
     CUZK_CURVE_UNKNOWN = 0,   /* as a load option: take the curve the file names (default) */
     CUZK_CURVE_BLS12_381 = 1, /* Fr 255 bits, Fp 381 bits; bellperson/Filecoin, snarkjs "bls12381" */
-    CUZK_CURVE_BN254 = 2      /* alt_bn128, snarkjs "bn128": CUZK_ERR_UNSUPPORTED in this build */
+    CUZK_CURVE_BN254 = 2      /* alt_bn128, snarkjs "bn128": Fr and Fp 254 bits; snarkjs .zkey only, CPU */
 } cuzk_curve;
 /* "bls12-381", "bn254", "unknown". Never NULL. */
 CUZK_API const char *cuzk_curve_name(cuzk_curve c);
@@ -80,7 +83,8 @@ typedef struct cuzk_pk_load_opts {
     cuzk_curve curve;         /* expected curve; UNKNOWN (default): any the build supports.
                                  A file of another curve: CUZK_ERR_CURVE */
     cuzk_check_level check;   /* bellperson .params point checks (cuzk.h); DEFAULT = CURVE. The
-                                 .zkey loader always checks every point is on its curve */
+                                 .zkey loader always checks every point is on its curve (BN254: and
+                                 the vk's G2 points in G2); FULL adds every point's subgroup check */
     int nthreads;             /* threads for decoding and checking; 0: all online CPUs */
     cuzk_progress_fn progress;/* progress of decoding a .params (file bytes); NULL: none */
     void *progress_user;
@@ -97,8 +101,9 @@ typedef struct cuzk_pk_load_opts {
  * opts may be NULL (defaults). *out gets a new key with one reference (cuzk_pk_release).
  * Host memory: every point section decoded (affine, Montgomery), about 1.1x the file.
  * Errors: CUZK_ERR_ARG, CUZK_ERR_IO (path), CUZK_ERR_FORMAT (truncated, wrong magic, sizes),
- * CUZK_ERR_CURVE (another curve's primes), CUZK_ERR_POINT (a point off its curve),
- * CUZK_ERR_UNSUPPORTED (not Groth16; BN254), CUZK_ERR_MISMATCH (an r1cs of another circuit),
+ * CUZK_ERR_CURVE (a prime of no supported curve; opts->curve set to another curve than the
+ * file's; an r1cs of another curve), CUZK_ERR_POINT (a point off its curve),
+ * CUZK_ERR_UNSUPPORTED (not Groth16), CUZK_ERR_MISMATCH (an r1cs of another circuit),
  * CUZK_ERR_NOMEM. */
 CUZK_API cuzk_status cuzk_pk_load_zkey(cuzk_pk **out, const char *zkey_path, const cuzk_pk_load_opts *opts, cuzk_error *err);
 /* The same from len bytes at `bytes` (a .zkey image in host memory). The bytes are read during
@@ -264,7 +269,7 @@ typedef struct cuzk_vk cuzk_vk;
 
 /* A verification key from snarkjs verification_key.json text (len bytes; need not be
  * NUL-terminated). Errors: CUZK_ERR_ARG, CUZK_ERR_FORMAT (not JSON, wrong shape, a number not
- * canonical), CUZK_ERR_CURVE ("curve" is not bls12381), CUZK_ERR_POINT, CUZK_ERR_NOMEM. */
+ * canonical), CUZK_ERR_CURVE ("curve" is neither bls12381 nor bn128), CUZK_ERR_POINT, CUZK_ERR_NOMEM. */
 CUZK_API cuzk_status cuzk_vk_load_json(cuzk_vk **out, const char *json, size_t len, cuzk_error *err);
 /* A verification key from a bellperson .vk image (len bytes): alpha1, beta1, beta2, gamma2,
  * delta1, delta2 (uncompressed), u32 big-endian count + ic points. Errors as above. */

@@ -1,6 +1,7 @@
 /* cuzk command line: prove, verify, setup, info, bench. Follows snarkjs/rapidsnark habits
  * (positional file arguments in the same order). Exit codes: 0 ok, 1 invalid proof, 2 usage,
  * 3 bad input file, 4 resources (memory, GPU, RNG). */
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -12,6 +13,8 @@
 
 #include "bench_exec.h"
 #include "cuzk/cuzk.h"
+#include "cuzk/filecoin.h"
+#include "cuzk/prover.h"
 #include "cuzk/groth16.h"
 #include "progress.h" /* the progress line: the CLI's own terminal helper */
 
@@ -31,6 +34,7 @@ static void print_main_help(FILE *f) {
         "  verify   check a proof           cuzk verify verification_key.json public.json proof.json\n"
         "  setup    INSECURE test params    cuzk setup circuit.r1cs circuit.params circuit.vk\n"
         "           (" INSECURE_BANNER ": whoever runs it can forge proofs)\n"
+        "  prove-post  Filecoin PoSt        cuzk prove-post --circuit window-post-32g ... proof.bin public.json\n"
         "  info     describe a file         cuzk info circuit.zkey\n"
         "  bench    benchmarks              cuzk bench field|ntt|msm|prove|pipeline|load|gpu [options]\n"
         "  version  print the version\n"
@@ -99,6 +103,7 @@ static void print_setup_help(FILE *f) {
     fprintf(f,
         "usage: cuzk setup [options] circuit.r1cs out.params out.vk\n"
         "       cuzk setup --synthetic porep --constraints N [options] out.params out.vk\n"
+        "       cuzk setup --circuit NAME [--sectors N] [options] out.r1cs out.params out.vk\n"
         "\n"
         INSECURE_BANNER ".\n"
         "Makes Groth16 parameters (bellperson .params + .vk, and with --zkey a snarkjs .zkey) for the\n"
@@ -118,12 +123,16 @@ static void print_setup_help(FILE *f) {
         "    --public K         public inputs (default 328)\n"
         "    --frac01 F         fraction of 0/1 aux values (default 0.95)\n"
         "    --circuit-seed S   structure seed (default 1; the pipeline bench uses the same defaults)\n"
+        "  --circuit NAME       a Filecoin circuit, recorded natively and written to out.r1cs first:\n"
+        "                       window-post-SIZE or winning-post-SIZE, SIZE 2k 8m 512m 32g 64g\n"
+        "    --sectors N        N sectors per circuit instead of the real count (a smaller test circuit)\n"
         "  --json               print a JSON summary on stdout\n"
         "  -q, --quiet          no progress and no summary (errors still go to stderr)\n"
         "\n"
         "examples:\n"
         "  cuzk setup --seed 1 circuit.r1cs circuit.params circuit.vk --zkey circuit.zkey\n"
-        "  cuzk setup --synthetic porep --constraints 130000000 porep.params porep.vk\n");
+        "  cuzk setup --synthetic porep --constraints 130000000 porep.params porep.vk\n"
+        "  cuzk setup --circuit window-post-32g --sectors 1 post.r1cs post.params post.vk\n");
 }
 
 static void print_info_help(FILE *f) {
@@ -416,7 +425,8 @@ static bool parse_u64(const char *s, uint64_t *out) {
 }
 
 static int cmd_setup(int argc, char **argv) {
-    const char *pos[3], *synthetic = NULL;
+    const char *pos[3], *synthetic = NULL, *named = NULL;
+    uint64_t named_sectors = 0;
     int npos = 0, json = 0, quiet = 0;
     uint64_t seed = 0, v;
     bool seeded = false, have_n = false, synth_opt = false;
@@ -441,6 +451,12 @@ static int cmd_setup(int argc, char **argv) {
         } else if (!strcmp(a, "--zkey")) {
             if (++i >= argc) return usage_error("setup", "%s needs a file", a);
             o.zkey_path = argv[i];
+        } else if (!strcmp(a, "--circuit")) {
+            if (++i >= argc) return usage_error("setup", "%s needs a circuit name (window-post-32g, ...)", a);
+            named = argv[i];
+        } else if (!strcmp(a, "--sectors")) {
+            if (++i >= argc || !parse_u64(argv[i], &named_sectors) || named_sectors == 0 || named_sectors > 100000)
+                return usage_error("setup", "%s needs a number of sectors (1 .. 100000)", a);
         } else if (!strcmp(a, "--synthetic")) {
             if (++i >= argc) return usage_error("setup", "%s needs a kind (porep)", a);
             synthetic = argv[i];
@@ -475,6 +491,18 @@ static int cmd_setup(int argc, char **argv) {
         }
     }
     const char *r1cs_path = NULL, *params_path, *vk_path;
+    if (named_sectors && !named) return usage_error("setup", "%s", "--sectors needs --circuit NAME");
+    if (named && synthetic) return usage_error("setup", "%s", "--circuit and --synthetic exclude each other");
+    if (named) {
+        if (synth_opt) return usage_error("setup", "%s", "--constraints, --public, --frac01 and --circuit-seed need --synthetic porep");
+        if (npos != 3) return usage_error("setup", "%s", "expected: --circuit NAME out.r1cs out.params out.vk");
+        cuzk_error e = {0};
+        const char *outs[] = {pos[0], pos[1], pos[2]};
+        if (cuzk_check_outputs(NULL, 0, outs, 3, &e) != CUZK_OK) return fail(e.code, &e);
+        if (!quiet && !json) fprintf(stderr, "cuzk setup: recording %s%s into %s\n", named, named_sectors ? " (sector count reduced: a test circuit)" : "", pos[0]);
+        cuzk_status wst = cuzk_post_r1cs_write(named, (uint32_t)named_sectors, pos[0], NULL, NULL, &e);
+        if (wst != CUZK_OK) return fail(wst, &e);
+    }
     if (synthetic) {
         if (!have_n) return usage_error("setup", "%s", "--synthetic porep needs --constraints N (the number of rows)");
         if (npos != 2) return usage_error("setup", "%s", "expected: --synthetic porep --constraints N out.params out.vk");
@@ -533,6 +561,179 @@ static int cmd_setup(int argc, char **argv) {
            t.total_ms - sum < 0 ? "; negative: writing overlaps computing the points" : "");
     printf("peak memory %.2f GiB\n", (double)t.peak_rss_bytes / (1024.0 * 1024 * 1024));
     return 0;
+}
+
+/* ---- prove-post: Filecoin PoSt from vanilla proofs ---- */
+static void print_prove_post_help(FILE *f) {
+    fprintf(f,
+        "usage: cuzk prove-post --circuit NAME [--sectors N] --params P --r1cs R --randomness HEX\n"
+        "                       --vanilla FILE [--vanilla FILE ...] [options] proof.bin public.json\n"
+        "\n"
+        "Proves a Filecoin PoSt (WindowPoSt or WinningPoSt, rust-fil-proofs FallbackPoSt) from vanilla\n"
+        "proofs: reads each sector's vanilla proof (bincode, one file per sector), checks it as the\n"
+        "verifier would (paths hash to comm_r_last, comm_r = Poseidon(comm_c, comm_r_last), the opened\n"
+        "leaves are the challenges derived from the randomness and sector id), pads the partition with\n"
+        "the last sector, synthesizes the witness natively, proves, and writes the 192-byte proof and\n"
+        "public.json: the public inputs derived again from the public data (comm_r, sector ids,\n"
+        "randomness). A vanilla proof that fails a check is refused with the reason (exit 3), no files.\n"
+        "\n"
+        "options:\n"
+        "  --circuit NAME     window-post-SIZE or winning-post-SIZE, SIZE 2k 8m 512m 32g 64g\n"
+        "  --sectors N        the reduced test circuit 'cuzk setup --circuit NAME --sectors N' made\n"
+        "  --params FILE      parameters of the circuit (cuzk setup --circuit, or Filecoin's)\n"
+        "  --r1cs FILE        the circuit's .r1cs (cuzk setup --circuit writes it)\n"
+        "  --randomness HEX   64 hex digits: the 32 randomness bytes, in order (a canonical Fr,\n"
+        "                     little-endian; callers clear the top two bits of the last byte)\n"
+        "  --vanilla FILE     one sector's vanilla proof; repeat per sector, in partition order\n"
+        "  --partition K      partition index (default 0)\n"
+        "  --api V            1.0, 1.1 or 1.2 (default 1.2): how challenge indices run over sectors\n"
+        "  --prover-id N      the miner's actor id; FallbackPoSt's circuit does not use it (accepted\n"
+        "                     for the record, printed in the summary)\n"
+        "  --backend B        cpu | gpu | auto (default auto)\n"
+        "  --threads N        threads for synthesis and the CPU stages (default: all CPUs)\n"
+        "  -q, --quiet        no summary\n"
+        "\n"
+        "example:\n"
+        "  cuzk setup --circuit window-post-32g --sectors 1 post.r1cs post.params post.vk\n"
+        "  cuzk prove-post --circuit window-post-32g --sectors 1 --params post.params --r1cs post.r1cs \\\n"
+        "      --randomness 0000000000000000000000000000000000000000000000000000000000000000 \\\n"
+        "      --vanilla tests/fixtures/filecoin/post.vproof proof.bin public.json\n"
+        "  cuzk verify --vk post.vk public.json proof.bin\n");
+}
+
+static int write_whole(const char *path, const void *data, size_t n, cuzk_error *e) {
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) return cuzk_error_set(e, CUZK_ERR_IO, __FILE__, __LINE__, "cannot write %s: %s", path, strerror(errno));
+    bool ok = fwrite(data, 1, n, f) == n;
+    ok = (fclose(f) == 0) && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        unlink(tmp);
+        return cuzk_error_set(e, CUZK_ERR_IO, __FILE__, __LINE__, "cannot write %s: %s", path, strerror(errno));
+    }
+    return CUZK_OK;
+}
+
+static double wall_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static int cmd_prove_post(int argc, char **argv) {
+    const char *pos[2], *params = NULL, *r1cs = NULL, *rnd_hex = NULL, *vanilla[4096];
+    size_t n_vanilla = 0;
+    int npos = 0, quiet = 0;
+    uint64_t sectors = 0, partition = 0, prover_id = 0;
+    cuzk_post_request req;
+    memset(&req, 0, sizeof req);
+    cuzk_prover_opts po;
+    memset(&po, 0, sizeof po);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { print_prove_post_help(stdout); return 0; }
+        else if (!strcmp(a, "--circuit")) { if (++i >= argc) return usage_error("prove-post", "%s needs a circuit name", a); req.circuit = argv[i]; }
+        else if (!strcmp(a, "--sectors")) {
+            if (++i >= argc || !parse_u64(argv[i], &sectors) || sectors == 0 || sectors > 100000) return usage_error("prove-post", "%s needs a number of sectors (1 .. 100000)", a);
+        } else if (!strcmp(a, "--params")) { if (++i >= argc) return usage_error("prove-post", "%s needs a file", a); params = argv[i]; }
+        else if (!strcmp(a, "--r1cs")) { if (++i >= argc) return usage_error("prove-post", "%s needs a file", a); r1cs = argv[i]; }
+        else if (!strcmp(a, "--randomness")) { if (++i >= argc) return usage_error("prove-post", "%s needs 64 hex digits", a); rnd_hex = argv[i]; }
+        else if (!strcmp(a, "--vanilla")) {
+            if (++i >= argc) return usage_error("prove-post", "%s needs a file", a);
+            if (n_vanilla == sizeof vanilla / sizeof *vanilla) return usage_error("prove-post", "%s", "too many --vanilla files");
+            vanilla[n_vanilla++] = argv[i];
+        } else if (!strcmp(a, "--partition")) {
+            if (++i >= argc || !parse_u64(argv[i], &partition)) return usage_error("prove-post", "%s needs a partition index", a);
+        } else if (!strcmp(a, "--prover-id")) {
+            if (++i >= argc || !parse_u64(argv[i], &prover_id)) return usage_error("prove-post", "%s needs an actor id", a);
+        } else if (!strcmp(a, "--api")) {
+            if (++i >= argc) return usage_error("prove-post", "%s needs 1.0, 1.1 or 1.2", a);
+            if (!strcmp(argv[i], "1.0")) req.api_version = 10;
+            else if (!strcmp(argv[i], "1.1")) req.api_version = 11;
+            else if (!strcmp(argv[i], "1.2")) req.api_version = 12;
+            else return usage_error("prove-post", "unknown --api '%s' (1.0, 1.1 or 1.2)", argv[i]);
+        } else if (!strcmp(a, "--backend")) {
+            if (++i >= argc) return usage_error("prove-post", "%s needs cpu, gpu or auto", a);
+            if (!strcmp(argv[i], "cpu")) po.backend = CUZK_BACKEND_CPU;
+            else if (!strcmp(argv[i], "gpu")) po.backend = CUZK_BACKEND_GPU;
+            else if (!strcmp(argv[i], "auto")) po.backend = CUZK_BACKEND_AUTO;
+            else return usage_error("prove-post", "unknown backend '%s' (cpu, gpu or auto)", argv[i]);
+        } else if (!strcmp(a, "--threads")) {
+            long t;
+            if (++i >= argc || !parse_int(argv[i], &t) || t < 0 || t > 4096) return usage_error("prove-post", "%s needs a thread count", a);
+            po.nthreads = req.nthreads = (int)t;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) quiet = 1;
+        else if (a[0] == '-' && a[1]) return usage_error("prove-post", "unknown option '%s'", a);
+        else {
+            if (npos == 2) return usage_error("prove-post", "too many arguments ('%s')", a);
+            pos[npos++] = a;
+        }
+    }
+    if (!req.circuit) return usage_error("prove-post", "%s", "--circuit NAME is required");
+    if (!params || !r1cs) return usage_error("prove-post", "%s", "--params and --r1cs are required");
+    if (!rnd_hex) return usage_error("prove-post", "%s", "--randomness HEX is required");
+    if (n_vanilla == 0) return usage_error("prove-post", "%s", "at least one --vanilla FILE is required");
+    if (npos != 2) return usage_error("prove-post", "%s", "expected: proof.bin public.json");
+    if (strlen(rnd_hex) != 64) return usage_error("prove-post", "--randomness '%s' is not 64 hex digits", rnd_hex);
+    for (int k = 0; k < 32; k++) {
+        unsigned v;
+        if (!isxdigit((unsigned char)rnd_hex[2 * k]) || !isxdigit((unsigned char)rnd_hex[2 * k + 1]) || sscanf(rnd_hex + 2 * k, "%2x", &v) != 1)
+            return usage_error("prove-post", "--randomness '%s' is not 64 hex digits", rnd_hex);
+        req.randomness[k] = (uint8_t)v;
+    }
+    req.sectors = (uint32_t)sectors;
+    req.partition = partition;
+    req.vanilla_paths = vanilla;
+    req.n_vanilla = n_vanilla;
+    cuzk_error e = {0};
+    const char *ins[] = {params, r1cs}, *outs[] = {pos[0], pos[1]};
+    cuzk_status st = cuzk_check_outputs(ins, 2, outs, 2, &e);
+    if (st != CUZK_OK) return fail(st, &e);
+    uint8_t *w = NULL, *pub = NULL;
+    size_t wlen = 0, npub = 0;
+    cuzk_pk *pk = NULL;
+    cuzk_prover *pr = NULL;
+    cuzk_proof proof;
+    memset(&proof, 0, sizeof proof);
+    int rc = 0;
+    double t0 = wall_ms();
+    if (!quiet) fprintf(stderr, "cuzk prove-post: checking %zu vanilla proof(s) and synthesizing %s\n", n_vanilla, req.circuit);
+    if ((st = cuzk_post_witness(&req, &w, &wlen, &pub, &npub, &e)) != CUZK_OK) {
+        rc = fail(st, &e);
+        if (st == CUZK_ERR_INVALID) rc = 3;   /* a vanilla proof that fails its checks is bad input, not an invalid Groth16 proof */
+        goto out;
+    }
+    double t1 = wall_ms();
+    if (!quiet) fprintf(stderr, "cuzk prove-post: loading %s\n", params);
+    if ((st = cuzk_pk_load_params(&pk, params, r1cs, NULL, &e)) != CUZK_OK) { rc = fail(st, &e); goto out; }
+    if ((st = cuzk_prover_create(&pr, pk, &po, &e)) != CUZK_OK) { rc = fail(st, &e); goto out; }
+    double t2 = wall_ms();
+    if (!quiet) fprintf(stderr, "cuzk prove-post: proving (%s)\n", cuzk_prover_backend_name(pr));
+    cuzk_witness wit = {CUZK_WITNESS_FR_MONT, w, wlen};
+    if ((st = cuzk_prove(pr, &proof, &wit, NULL, NULL, &e)) != CUZK_OK) { rc = fail(st, &e); goto out; }
+    double t3 = wall_ms();
+    if (proof.n_public != npub || memcmp(proof.public_inputs, pub, npub * 32)) {
+        st = cuzk_error_set(&e, CUZK_ERR_MISMATCH, __FILE__, __LINE__, "the proof's public inputs are not the ones derived from the public data");
+        rc = fail(st, &e);
+        goto out;
+    }
+    if ((st = write_whole(pos[0], proof.bellperson, CUZK_PROOF_BELLPERSON_BYTES, &e)) != CUZK_OK ||
+        (st = write_whole(pos[1], proof.public_json, proof.public_json_len, &e)) != CUZK_OK) {
+        rc = fail(st, &e);
+        goto out;
+    }
+    if (!quiet)
+        fprintf(stderr, "cuzk prove-post: %s, %zu sector(s), %zu public inputs, prover id %llu: checks + synthesis %.1f ms, "
+                        "key %.1f ms, prove %.1f ms; wrote %s and %s\n",
+                req.circuit, n_vanilla, npub, (unsigned long long)prover_id, t1 - t0, t2 - t1, t3 - t2, pos[0], pos[1]);
+out:
+    cuzk_proof_free(&proof);
+    cuzk_prover_destroy(pr);
+    if (pk) cuzk_pk_release(pk);
+    cuzk_post_free(w);
+    cuzk_post_free(pub);
+    return rc;
 }
 
 static int cmd_info(int argc, char **argv) {
@@ -601,6 +802,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "prove")) return cmd_prove(argc - 1, argv + 1);
     if (!strcmp(cmd, "verify")) return cmd_verify(argc - 1, argv + 1);
     if (!strcmp(cmd, "setup")) return cmd_setup(argc - 1, argv + 1);
+    if (!strcmp(cmd, "prove-post")) return cmd_prove_post(argc - 1, argv + 1);
     if (!strcmp(cmd, "info")) return cmd_info(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench")) return cli_exec_bench(argc - 1, argv + 1);
     fprintf(stderr, "%s: unknown command '%s'\n", g_prog, cmd);

@@ -1,21 +1,30 @@
-/* Device short-Weierstrass curve arithmetic (a = 0), generic over the coordinate field F (fp_t for
- * G1, fp2_t for G2):
+/* Short-Weierstrass curve arithmetic (a = 0), generic over the coordinate field F (a curve's
+ * fp for G1, fp2 for G2; src/cuda/curve_*.cuh instantiates them):
  * affine (x, y) with (0, 0) = infinity (the host convention, src/ec/ec.h), XYZZ
  * (X, Y, ZZ, ZZZ) = (X/ZZ, Y/ZZZ) with ZZ = 0 for infinity, and Jacobian output.
  * Formulas: Explicit-Formulas Database, "xyzz" coordinates for short Weierstrass curves:
  * add-2008-s, madd-2008-s, dbl-2008-s-1, mdbl-2008-s-1 (Bernstein, Lange). Exceptional cases
- * (P = Q, P = -Q, infinity) are handled by branches: variable time, public data only. */
+ * (P = Q, P = -Q, infinity) are handled by branches: variable time, public data only.
+ * The methods are __host__ __device__: the device instantiates them over mont_t, the host over
+ * host_mont_t (src/cuda/host_field.cuh, src/ff/mont.h underneath) for the serial last steps of
+ * the MSM, so both sides share one set of formulas. */
 #ifndef CUZK_CUDA_EC_CUH
 #define CUZK_CUDA_EC_CUH
 
 #include "cuda/fields.cuh"
+
+/* Methods are __host__ __device__ and each is preceded by `#pragma nv_exec_check_disable`: an
+ * instantiation over a host-only field (host_mont_t) is then called from host code only, without
+ * nvcc's warning about the device side it never uses. */
+#define CUZK_HD __host__ __device__
 
 namespace cuzk_dev {
 
 template <class F>
 struct affine_t {
     F x, y;
-    __device__ __forceinline__ bool is_inf() const { return x.is_zero() && y.is_zero(); }
+    #pragma nv_exec_check_disable
+    CUZK_HD __forceinline__ bool is_inf() const { return x.is_zero() && y.is_zero(); }
 };
 
 template <class F>
@@ -27,26 +36,32 @@ template <class F>
 struct xyzz_t {
     F x, y, zz, zzz;
 
-    __device__ __forceinline__ static xyzz_t inf() {
+    #pragma nv_exec_check_disable
+
+    CUZK_HD __forceinline__ static xyzz_t inf() {
         xyzz_t r;
         r.x = F::zero(); r.y = F::zero(); r.zz = F::zero(); r.zzz = F::zero();
         return r;
     }
-    __device__ __forceinline__ bool is_inf() const { return zz.is_zero(); }
-    __device__ __forceinline__ static xyzz_t from_affine(const affine_t<F> &p) {
+    #pragma nv_exec_check_disable
+    CUZK_HD __forceinline__ bool is_inf() const { return zz.is_zero(); }
+    #pragma nv_exec_check_disable
+    CUZK_HD __forceinline__ static xyzz_t from_affine(const affine_t<F> &p) {
         if (p.is_inf()) return inf();
         xyzz_t r;
         r.x = p.x; r.y = p.y; r.zz = F::one(); r.zzz = F::one();
         return r;
     }
-    __device__ __forceinline__ xyzz_t neg() const {
+    #pragma nv_exec_check_disable
+    CUZK_HD __forceinline__ xyzz_t neg() const {
         xyzz_t r = *this;
         r.y = -y;
         return r;
     }
 
     /* dbl-2008-s-1 with a = 0 (not inlined: keeps the adds' rare doubling branch small) */
-    __device__ __noinline__ xyzz_t dbl() const {
+    #pragma nv_exec_check_disable
+    CUZK_HD __noinline__ xyzz_t dbl() const {
         if (is_inf()) return *this;
         F u = y.dbl();
         F v = u.sqr();
@@ -63,7 +78,8 @@ struct xyzz_t {
     }
 
     /* mdbl-2008-s-1: 2*(x, y) for an affine point, not infinity */
-    __device__ __noinline__ static xyzz_t dbl_affine(const F &x, const F &y) {
+    #pragma nv_exec_check_disable
+    CUZK_HD __noinline__ static xyzz_t dbl_affine(const F &x, const F &y) {
         F u = y.dbl();
         F v = u.sqr();
         F w = u * v;
@@ -79,7 +95,8 @@ struct xyzz_t {
     }
 
     /* this + (qx, qy), q affine and not infinity (madd-2008-s) */
-    __device__ __forceinline__ void add_affine_noinf(const F &qx, const F &qy) {
+    #pragma nv_exec_check_disable
+    CUZK_HD __forceinline__ void add_affine_noinf(const F &qx, const F &qy) {
         if (is_inf()) {
             x = qx; y = qy; zz = F::one(); zzz = F::one();
             return;
@@ -102,12 +119,14 @@ struct xyzz_t {
         zz = zz * pp;
         zzz = zzz * ppp;
     }
-    __device__ __forceinline__ void add_affine(const affine_t<F> &q) {
+    #pragma nv_exec_check_disable
+    CUZK_HD __forceinline__ void add_affine(const affine_t<F> &q) {
         if (!q.is_inf()) add_affine_noinf(q.x, q.y);
     }
 
     /* this + q (add-2008-s) */
-    __device__ void add(const xyzz_t &q) {
+    #pragma nv_exec_check_disable
+    CUZK_HD void add(const xyzz_t &q) {
         if (q.is_inf()) return;
         if (is_inf()) { *this = q; return; }
         F u1 = x * q.zz;
@@ -132,7 +151,8 @@ struct xyzz_t {
     }
 
     /* Jacobian (X*ZZ^2, Y*ZZZ^2, ZZZ): Z = ZZZ/ZZ scaled by ZZ; infinity -> Z = 0 */
-    __device__ jacobian_t<F> to_jacobian() const {
+    #pragma nv_exec_check_disable
+    CUZK_HD jacobian_t<F> to_jacobian() const {
         jacobian_t<F> r;
         if (is_inf()) {
             r.x = F::one(); r.y = F::one(); r.z = F::zero();
@@ -144,20 +164,6 @@ struct xyzz_t {
         return r;
     }
 };
-
-typedef affine_t<fp_t> g1_affine_t;
-typedef xyzz_t<fp_t> g1_xyzz_t;
-typedef jacobian_t<fp_t> g1_jacobian_t;
-static_assert(sizeof(g1_affine_t) == 96, "g1 affine layout");
-static_assert(sizeof(g1_jacobian_t) == 144, "g1 jacobian layout");
-
-/* G2 over Fp2 (y^2 = x^3 + 4(1 + u)): the same templates; b does not appear in the formulas.
- * Same bytes as the host g2_affine / g2_jacobian (src/ec/ec.h). */
-typedef affine_t<fp2_t> g2_affine_t;
-typedef xyzz_t<fp2_t> g2_xyzz_t;
-typedef jacobian_t<fp2_t> g2_jacobian_t;
-static_assert(sizeof(g2_affine_t) == 192, "g2 affine layout");
-static_assert(sizeof(g2_jacobian_t) == 288, "g2 jacobian layout");
 
 }  // namespace cuzk_dev
 

@@ -1,11 +1,15 @@
-/* BLS12-381 Fp and Fr on the device: parameter sets for mont_t (src/cuda/mont.cuh), derived at
- * compile time from the host constants (src/curves/bls12_381/constants.h) by splitting each 64-bit
- * limb into two 32-bit limbs; nothing is retyped. */
+/* Device prime fields and the quadratic extension, generic over the curve:
+ *  - CUZK_DEV_PARAMS(NAME, PREFIX, N64): a parameter set for mont_t (src/cuda/mont.cuh) derived at
+ *    compile time from a curve's host constants PREFIX_{MODULUS,INV,R,R2} (64-bit limbs, as
+ *    src/ff's FF_DECLARE takes them) by splitting each 64-bit limb into two 32-bit limbs; nothing
+ *    is retyped. A curve header (src/cuda/curve_*.cuh) instantiates it for its Fp and Fr.
+ *  - fp2_t<Fp>: Fp[u]/(u^2 + 1) over any Fp for which -1 is a non-residue (p = 3 mod 4: BLS12-381
+ *    and BN254 both).
+ * No curve is named here. */
 #ifndef CUZK_CUDA_FIELDS_CUH
 #define CUZK_CUDA_FIELDS_CUH
 
 #include "cuda/mont.cuh"
-#include "curves/bls12_381/constants.h"
 
 namespace cuzk_dev {
 
@@ -27,22 +31,11 @@ namespace cuzk_dev {
         }                                                                                    \
     };
 
-CUZK_DEV_PARAMS(fp_params, BLS12_381_FP, 6)
-CUZK_DEV_PARAMS(fr_params, BLS12_381_FR, 4)
-
-typedef mont_t<fp_params> fp_t;  /* 48 bytes, same bytes as host fp */
-typedef mont_t<fr_params> fr_t;  /* 32 bytes, same bytes as host fr */
-
-static_assert(sizeof(fp_t) == 48, "fp_t layout");
-static_assert(sizeof(fr_t) == 32, "fr_t layout");
-/* -m^-1 mod 2^32 is the low word of -m^-1 mod 2^64 */
-static_assert((uint32_t)(fp_params::mod(0) * fp_params::inv) == 0xffffffffu, "fp inv");
-static_assert((uint32_t)(fr_params::mod(0) * fr_params::inv) == 0xffffffffu, "fr inv");
-
 /* Fp2 = Fp[u]/(u^2 + 1) over fp_t, the same bytes as the host fp2 (src/ff/fields.h: c0 then c1,
- * 96 bytes). The operations the generic curve code (src/cuda/ec.cuh) needs, with the host's
+ * 2 x sizeof(fp_t)). The operations the generic curve code (src/cuda/ec.cuh) needs, with the host's
  * formulas: Karatsuba product (3 Fp products), squaring (a0 + a1)(a0 - a1) + 2 a0 a1 u (2 Fp
  * products). inv goes through the norm: (a0 - a1 u) / (a0^2 + a1^2) (one Fp inversion); 0 -> 0. */
+template <class fp_t>
 struct __align__(16) fp2_t {
     fp_t c0, c1;
 
@@ -109,7 +102,6 @@ struct __align__(16) fp2_t {
     __device__ __forceinline__ fp_t norm() const { return c0.sqr() + c1.sqr(); }
     __device__ static fp2_t inv(const fp2_t &a) { return a.conj().mul_fp(fp_t::inv(a.norm())); }
 };
-static_assert(sizeof(fp2_t) == 96, "fp2_t layout");
 
 }  // namespace cuzk_dev
 

@@ -290,6 +290,18 @@ cuzk_status gpu_bench_ntt(int log_m, size_t batch, int warmup, int reps, float *
  * overrides it (experiments; bench/GPU_RESULTS.md has the measured sweep). */
 int gpu_msm_window_bits(size_t n);
 
+/* How the tail's Pippenger pass accumulates its sorted (bucket, point) pairs into buckets:
+ *   GPU_MSM_ACCUM_TASKS (the default): a bucket is split into tasks of at most K pairs, one
+ *     thread per task.
+ *   GPU_MSM_ACCUM_RUNS: every thread adds a run of the same number of sorted pairs and cuts it at
+ *     bucket boundaries; the pieces of buckets that cross runs are added after (an experiment:
+ *     bench/GPU_RESULTS.md session 4 has its measurements).
+ * Both give the same result (tests/test_gpu_msm.c runs both against the CPU). Process-wide, read
+ * when a gpu_g1_msm_run call starts: for tests and benchmarks; not thread-safe against
+ * concurrent MSMs. */
+typedef enum { GPU_MSM_ACCUM_RUNS = 0, GPU_MSM_ACCUM_TASKS = 1 } gpu_msm_accum;
+void gpu_msm_set_accumulation(gpu_msm_accum mode);
+
 /* ---- H on the device (issue 3 item 2) ------------------------------------------------------ */
 /* The Groth16 H step of src/poly/ntt.h on device-resident vectors, enqueued on `stream` (a
  * cudaStream_t passed as void *, NULL = the legacy default stream); the call returns once the

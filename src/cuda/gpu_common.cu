@@ -1,5 +1,5 @@
 /* Device queries and element-wise field arithmetic kernels (tests of the device arithmetic). */
-#include "cuda/ec.cuh"
+#include "cuda/curves.cuh"
 #include "cuda/util.cuh"
 
 using namespace cuzk_dev;
@@ -82,8 +82,8 @@ extern "C" cuzk_status gpu_field_op_array(gpu_field field, gpu_field_op op, uint
     GPU_ARG(n == 0 || (out && a), "gpu_field_op_array: NULL array");
     GPU_ARG(n == 0 || b || op == GPU_OP_SQR || op == GPU_OP_NEG, "gpu_field_op_array: b is NULL");
     GPU_ARG(op >= GPU_OP_ADD && op <= GPU_OP_NEG, "gpu_field_op_array: bad op");
-    if (field == GPU_FIELD_FP) return field_op<fp_t>(op, out, a, b, n, err);
-    if (field == GPU_FIELD_FR) return field_op<fr_t>(op, out, a, b, n, err);
-    if (field == GPU_FIELD_FP2) return field_op<fp2_t>(op, out, a, b, n, err);
+    if (field == GPU_FIELD_FP) return field_op<api_curve::fp>(op, out, a, b, n, err);
+    if (field == GPU_FIELD_FR) return field_op<api_curve::fr>(op, out, a, b, n, err);
+    if (field == GPU_FIELD_FP2) return field_op<api_curve::fp2>(op, out, a, b, n, err);
     return gpu_arg_error(err, __FILE__, __LINE__, "gpu_field_op_array: bad field");
 }

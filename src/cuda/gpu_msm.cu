@@ -46,14 +46,15 @@
 #include <thrust/iterator/discard_iterator.h>
 
 #include "cuda/ctx_internal.cuh"
-#include "cuda/ec.cuh"
+#include "cuda/curves.cuh"
 #include "cuda/util.cuh"
 
 using namespace cuzk_dev;
 
+/* the C boundary's G1 bases (src/cuda/gpu.h): points of api_curve */
 struct gpu_g1_bases {
     gpu_ctx *ctx;
-    g1_affine_t *d_pts;
+    api_curve::g1_affine *d_pts;
     size_t n;
 };
 
@@ -68,6 +69,8 @@ const uint32_t TASK_HEAVY = 256;      /* pairs per task in a bucket larger than 
 const uint32_t HEAVY_PARTIALS = 32;   /* buckets with more task partials are summed by a block tree */
 const unsigned HEAVY_BLOCKS = 2048;   /* grid of msm_heavy_bucket_kernel (blocks loop over the list) */
 const size_t MIN_CHUNK = 64;
+/* gpu_msm_set_accumulation (tests and benchmarks compare the two) */
+int g_accum_mode = GPU_MSM_ACCUM_TASKS;
 
 inline unsigned nblocks(size_t n, unsigned bs) { return (unsigned)((n + bs - 1) / bs); }
 
@@ -80,11 +83,15 @@ __device__ __forceinline__ void load_scalar(uint64_t s[4], const uint64_t *__res
     for (int i = 0; i < 4; i++) s[i] = scalars[4 * j + i];
 }
 
+/* 64-bit limb i of 1 in Montgomery form (R mod r) */
+template <class C>
 __device__ __forceinline__ uint64_t fr_one_limb(int i) {
-    return ((uint64_t)fr_params::one(2 * i + 1) << 32) | fr_params::one(2 * i);
+    const typename C::fr o = C::fr::one();
+    return ((uint64_t)o.l[2 * i + 1] << 32) | o.l[2 * i];
 }
 
 /* 0: zero, 1: one (Montgomery: R mod r), 2: anything else */
+template <class C>
 struct scalar_class {
     const uint64_t *scalars;
     const uint32_t *idx;
@@ -94,7 +101,8 @@ struct scalar_class {
         load_scalar(s, scalars, idx, k);
         if ((s[0] | s[1] | s[2] | s[3]) == 0) return 0;
         if (mont) {
-            if (s[0] == fr_one_limb(0) && s[1] == fr_one_limb(1) && s[2] == fr_one_limb(2) && s[3] == fr_one_limb(3))
+            if (s[0] == fr_one_limb<C>(0) && s[1] == fr_one_limb<C>(1) && s[2] == fr_one_limb<C>(2) &&
+                s[3] == fr_one_limb<C>(3))
                 return 1;
         } else if (s[0] == 1 && (s[1] | s[2] | s[3]) == 0) {
             return 1;
@@ -102,21 +110,25 @@ struct scalar_class {
         return 2;
     }
 };
+template <class C>
 struct is_one_op {
-    scalar_class c;
+    scalar_class<C> c;
     __device__ __forceinline__ bool operator()(const uint32_t &k) const { return c(k) == 1; }
 };
+template <class C>
 struct is_other_op {
-    scalar_class c;
+    scalar_class<C> c;
     __device__ __forceinline__ bool operator()(const uint32_t &k) const { return c(k) == 2; }
 };
 
 /* ---- ones ------------------------------------------------------------------------------------- */
 
-__global__ void __launch_bounds__(128) msm_ones_kernel(const g1_affine_t *__restrict__ bases,
+template <class C>
+__global__ void __launch_bounds__(128) msm_ones_kernel(const typename C::g1_affine *__restrict__ bases,
                                                        const uint32_t *__restrict__ ones,
                                                        const int *__restrict__ counts,
-                                                       g1_xyzz_t *__restrict__ partials) {
+                                                       typename C::g1_xyzz *__restrict__ partials) {
+    CUZK_CURVE_TYPES(C);
     const size_t T = (size_t)gridDim.x * blockDim.x;
     const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     const size_t m = (size_t)counts[0];
@@ -129,8 +141,10 @@ __global__ void __launch_bounds__(128) msm_ones_kernel(const g1_affine_t *__rest
 }
 
 /* out[w * m_out + j] = sum_{g < group} in[w * m_in + j * group + g] (indices < m_in) */
-__global__ void msm_group_sum_kernel(const g1_xyzz_t *__restrict__ in, uint32_t m_in, uint32_t m_out, int W,
-                                     uint32_t group, g1_xyzz_t *__restrict__ out) {
+template <class C>
+__global__ void msm_group_sum_kernel(const typename C::g1_xyzz *__restrict__ in, uint32_t m_in, uint32_t m_out, int W,
+                                     uint32_t group, typename C::g1_xyzz *__restrict__ out) {
+    CUZK_CURVE_TYPES(C);
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= (uint32_t)W * m_out) return;
     uint32_t w = t / m_out, j = t % m_out;
@@ -144,9 +158,11 @@ __global__ void msm_group_sum_kernel(const g1_xyzz_t *__restrict__ in, uint32_t 
 
 /* ---- tail (Pippenger) ------------------------------------------------------------------------- */
 
+template <class C>
 __global__ void msm_digits_kernel(const uint64_t *__restrict__ scalars, const uint32_t *__restrict__ idx, int mont,
                                   const uint32_t *__restrict__ tail, size_t cn, int c, int W, uint32_t nbw,
                                   uint32_t *__restrict__ keys, uint32_t *__restrict__ vals) {
+    CUZK_CURVE_TYPES(C);
     size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= cn) return;
     const uint32_t k = tail[j];
@@ -186,8 +202,10 @@ __global__ void msm_digits_kernel(const uint64_t *__restrict__ scalars, const ui
     }
 }
 
+template <class C>
 __global__ void msm_bounds_kernel(const uint32_t *__restrict__ keys, size_t np, uint32_t nb,
                                   uint32_t *bstart, uint32_t *bend) {
+    CUZK_CURVE_TYPES(C);
     size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= np) return;
     uint32_t k = keys[j];
@@ -211,19 +229,23 @@ __device__ __forceinline__ uint32_t msm_bucket_tasks(uint32_t size, uint32_t K) 
     return (size + k - 1) / k;
 }
 
+template <class C>
 __global__ void msm_ntasks_kernel(const uint32_t *bstart, const uint32_t *bend, uint32_t nb, uint32_t K,
                                   uint32_t *ntasks) {
+    CUZK_CURVE_TYPES(C);
     uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b > nb) return;
     ntasks[b] = b == nb ? 0 : msm_bucket_tasks(bend[b] - bstart[b], K);
 }
 
 /* Tasks are numbered bucket-major; a thread finds its bucket by binary search in toff. */
+template <class C>
 __global__ void __launch_bounds__(128) msm_accumulate_kernel(
-    const g1_affine_t *__restrict__ bases, const uint32_t *__restrict__ vals,
+    const typename C::g1_affine *__restrict__ bases, const uint32_t *__restrict__ vals,
     const uint32_t *__restrict__ bstart, const uint32_t *__restrict__ bend,
     const uint32_t *__restrict__ toff, uint32_t nb, uint32_t K, size_t max_tasks,
-    g1_xyzz_t *__restrict__ partials) {
+    typename C::g1_xyzz *__restrict__ partials) {
+    CUZK_CURVE_TYPES(C);
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= max_tasks) return;
     const uint32_t total = toff[nb];
@@ -253,8 +275,10 @@ __global__ void __launch_bounds__(128) msm_accumulate_kernel(
     partials[t] = acc;
 }
 
-__global__ void msm_bucket_sum_kernel(const g1_xyzz_t *__restrict__ partials, const uint32_t *__restrict__ toff,
-                                      uint32_t nb, g1_xyzz_t *__restrict__ buckets) {
+template <class C>
+__global__ void msm_bucket_sum_kernel(const typename C::g1_xyzz *__restrict__ partials, const uint32_t *__restrict__ toff,
+                                      uint32_t nb, typename C::g1_xyzz *__restrict__ buckets) {
+    CUZK_CURVE_TYPES(C);
     uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b >= nb) return;
     uint32_t t0 = toff[b], t1 = toff[b + 1];
@@ -272,11 +296,13 @@ struct is_heavy_op {
     const uint32_t *toff;
     __device__ __forceinline__ bool operator()(const uint32_t &b) const { return toff[b + 1] - toff[b] > HEAVY_PARTIALS; }
 };
-__global__ void __launch_bounds__(128) msm_heavy_bucket_kernel(const g1_xyzz_t *__restrict__ partials,
+template <class C>
+__global__ void __launch_bounds__(128) msm_heavy_bucket_kernel(const typename C::g1_xyzz *__restrict__ partials,
                                                                const uint32_t *__restrict__ toff,
                                                                const uint32_t *__restrict__ heavy,
                                                                const int *__restrict__ n_heavy,
-                                                               g1_xyzz_t *__restrict__ buckets) {
+                                                               typename C::g1_xyzz *__restrict__ buckets) {
+    CUZK_CURVE_TYPES(C);
     __shared__ __align__(16) unsigned char raw[128 * sizeof(g1_xyzz_t)];
     g1_xyzz_t *sm = reinterpret_cast<g1_xyzz_t *>(raw);
     const int nh = *n_heavy;
@@ -299,8 +325,130 @@ __global__ void __launch_bounds__(128) msm_heavy_bucket_kernel(const g1_xyzz_t *
     }
 }
 
-__device__ g1_xyzz_t xyzz_mul_small(const g1_xyzz_t &p, uint32_t k) {
-    g1_xyzz_t r = g1_xyzz_t::inf();
+/* ---- the tail's accumulation in equal runs (GPU_MSM_ACCUM_RUNS) -----------------------------------
+ * Thread t takes the sorted pairs [t*R, min((t+1)*R, np)) whatever their buckets, so every thread
+ * does the same number of mixed additions (no warp waits for a long bucket, no per-task search),
+ * and cuts its run at bucket boundaries (one bucket = one run of equal keys, sorted):
+ *   a bucket lying wholly inside the run is written to buckets[b] by the thread itself;
+ *   the segment that touches the run's start but not the whole bucket goes to pfirst[t],
+ *   the one that touches the run's end (and started inside the run) to plast[t].
+ * A bucket b over threads t0 < t1 (t0 = bstart/R, t1 = (bend-1)/R) is then
+ *   (bstart == t0*R ? pfirst[t0] : plast[t0]) + sum_{t0 < t <= t1} pfirst[t],
+ * summed by msm_runs_combine_kernel (one thread per bucket, at most HEAVY_PARTIALS terms) or
+ * msm_runs_heavy_kernel (a block per bucket, list from cub::DeviceSelect). Buckets, pfirst and
+ * plast are zeroed first (all-zero bytes = XYZZ infinity): empty buckets and unused pieces stay at
+ * infinity, and the pieces are stored as they are found rather than held in registers (a first
+ * version kept them in two more accumulators: 246 registers, half the occupancy, accumulation
+ * 346 ms against 217 ms for the tasks at 2^24). Zero digits (key nb) sort last and end a run. */
+template <class C>
+__global__ void __launch_bounds__(128, 4) msm_accumulate_runs_kernel(
+    const typename C::g1_affine *__restrict__ bases, const uint32_t *__restrict__ keys,
+    const uint32_t *__restrict__ vals, size_t np, uint32_t nb, uint32_t R, const uint32_t *__restrict__ bstart,
+    const uint32_t *__restrict__ bend, typename C::g1_xyzz *__restrict__ pfirst,
+    typename C::g1_xyzz *__restrict__ plast, typename C::g1_xyzz *__restrict__ buckets, size_t nthreads) {
+    CUZK_CURVE_TYPES(C);
+    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nthreads) return;
+    const size_t s0 = t * R, e0 = s0 + R < np ? s0 + R : np;
+    g1_xyzz_t acc = g1_xyzz_t::inf();
+    uint32_t cur = keys[s0];
+    size_t seg = s0;
+    for (size_t p = s0; p < e0 && cur < nb; p++) {
+        const uint32_t k = keys[p];
+        if (k != cur) {
+            /* flush bucket cur = pairs [seg, p) of this run */
+            if (bstart[cur] >= s0 && bend[cur] <= e0) buckets[cur] = acc;
+            else if (seg == s0) pfirst[t] = acc;
+            else plast[t] = acc;
+            cur = k;
+            seg = p;
+            acc = g1_xyzz_t::inf();
+            if (k >= nb) break;
+        }
+        const uint32_t v = vals[p];
+        g1_affine_t q = bases[v & ~SIGN_BIT];
+        if (q.is_inf()) continue;
+        if (v & SIGN_BIT) q.y = -q.y;
+        acc.add_affine_noinf(q.x, q.y);
+    }
+    if (cur < nb) {
+        if (bstart[cur] >= s0 && bend[cur] <= e0) buckets[cur] = acc;
+        else if (seg == s0) pfirst[t] = acc;
+        else plast[t] = acc;
+    }
+}
+
+/* threads t0 .. t1 of bucket b's pairs (R per thread); false when b is empty */
+__device__ __forceinline__ bool runs_span(const uint32_t *bstart, const uint32_t *bend, uint32_t b, uint32_t R,
+                                          uint32_t *t0, uint32_t *t1) {
+    const uint32_t a = bstart[b], e = bend[b];
+    if (e <= a) return false;
+    *t0 = a / R;
+    *t1 = (e - 1) / R;
+    return true;
+}
+
+struct runs_heavy_op {
+    const uint32_t *bstart, *bend;
+    uint32_t R;
+    __device__ __forceinline__ bool operator()(const uint32_t &b) const {
+        uint32_t t0, t1;
+        return runs_span(bstart, bend, b, R, &t0, &t1) && t1 - t0 > HEAVY_PARTIALS;
+    }
+};
+
+template <class C>
+__global__ void msm_runs_combine_kernel(const uint32_t *__restrict__ bstart, const uint32_t *__restrict__ bend,
+                                        uint32_t nb, uint32_t R, const typename C::g1_xyzz *__restrict__ pfirst,
+                                        const typename C::g1_xyzz *__restrict__ plast,
+                                        typename C::g1_xyzz *__restrict__ buckets) {
+    CUZK_CURVE_TYPES(C);
+    const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b >= nb) return;
+    uint32_t t0, t1;
+    if (!runs_span(bstart, bend, b, R, &t0, &t1) || t0 == t1 || t1 - t0 > HEAVY_PARTIALS) return;
+    g1_xyzz_t acc = bstart[b] == t0 * R ? pfirst[t0] : plast[t0];
+    for (uint32_t t = t0 + 1; t <= t1; t++) acc.add(pfirst[t]);
+    buckets[b] = acc;
+}
+
+template <class C>
+__global__ void __launch_bounds__(128) msm_runs_heavy_kernel(const uint32_t *__restrict__ bstart,
+                                                             const uint32_t *__restrict__ bend, uint32_t R,
+                                                             const typename C::g1_xyzz *__restrict__ pfirst,
+                                                             const typename C::g1_xyzz *__restrict__ plast,
+                                                             const uint32_t *__restrict__ heavy,
+                                                             const int *__restrict__ n_heavy,
+                                                             typename C::g1_xyzz *__restrict__ buckets) {
+    CUZK_CURVE_TYPES(C);
+    __shared__ __align__(16) unsigned char raw[128 * sizeof(g1_xyzz_t)];
+    g1_xyzz_t *sm = reinterpret_cast<g1_xyzz_t *>(raw);
+    const int nh = *n_heavy;
+    for (int i = blockIdx.x; i < nh; i += gridDim.x) {
+        const uint32_t b = heavy[i];
+        uint32_t t0 = 0, t1 = 0;
+        (void)runs_span(bstart, bend, b, R, &t0, &t1);
+        g1_xyzz_t acc = g1_xyzz_t::inf();
+        if (threadIdx.x == 0) acc = bstart[b] == t0 * R ? pfirst[t0] : plast[t0];
+        for (uint32_t t = t0 + 1 + threadIdx.x; t <= t1; t += blockDim.x) acc.add(pfirst[t]);
+        sm[threadIdx.x] = acc;
+        __syncthreads();
+        for (unsigned h = blockDim.x / 2; h > 0; h >>= 1) {
+            if (threadIdx.x < h) {
+                g1_xyzz_t x = sm[threadIdx.x];
+                x.add(sm[threadIdx.x + h]);
+                sm[threadIdx.x] = x;
+            }
+            __syncthreads();
+        }
+        if (threadIdx.x == 0) buckets[b] = sm[0];
+        __syncthreads();
+    }
+}
+
+template <class Xyzz>
+__device__ Xyzz xyzz_mul_small(const Xyzz &p, uint32_t k) {
+    Xyzz r = Xyzz::inf();
     if (k == 0 || p.is_inf()) return r;
     int top = 31 - __clz(k);
     r = p;
@@ -313,9 +461,11 @@ __device__ g1_xyzz_t xyzz_mul_small(const g1_xyzz_t &p, uint32_t k) {
 
 /* thread per (window, segment): segment covers bucket indices [s*L, (s+1)*L) of window w, i.e.
  * digit magnitudes k = s*L + 1 .. (s+1)*L. out = sum_k k * B_k over the segment. */
-__global__ void __launch_bounds__(128) msm_segment_kernel(const g1_xyzz_t *__restrict__ buckets, uint32_t nbw,
+template <class C>
+__global__ void __launch_bounds__(128) msm_segment_kernel(const typename C::g1_xyzz *__restrict__ buckets, uint32_t nbw,
                                                           uint32_t L, uint32_t seg_per_win, int W,
-                                                          g1_xyzz_t *__restrict__ out) {
+                                                          typename C::g1_xyzz *__restrict__ out) {
+    CUZK_CURVE_TYPES(C);
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= (uint32_t)W * seg_per_win) return;
     uint32_t w = t / seg_per_win, s = t % seg_per_win;
@@ -331,143 +481,6 @@ __global__ void __launch_bounds__(128) msm_segment_kernel(const g1_xyzz_t *__res
 
 /* ---- host side -------------------------------------------------------------------------------- */
 
-/* Host Fp arithmetic for the last, inherently serial step (Horner over the windows: ~255
- * doublings), which one GPU thread does slowly (a dependent chain of ~150k multiply-adds) and a
- * CPU core in ~0.2 ms. Montgomery form, R = 2^384, same limbs as the device and src/ff; CIOS with
- * 128-bit products. Formulas as in ec.cuh (XYZZ, a = 0). */
-namespace hfp {
-typedef unsigned __int128 u128;
-struct fp { uint64_t l[6]; };
-const uint64_t P[6] = BLS12_381_FP_MODULUS;
-const uint64_t ONE[6] = BLS12_381_FP_R;
-const uint64_t INV = BLS12_381_FP_INV;
-
-inline bool geq_p(const uint64_t *t) {
-    for (int i = 5; i >= 0; i--) {
-        if (t[i] != P[i]) return t[i] > P[i];
-    }
-    return true;
-}
-inline void sub_p(uint64_t *t) {
-    uint64_t borrow = 0;
-    for (int i = 0; i < 6; i++) {
-        u128 d = (u128)t[i] - P[i] - borrow;
-        t[i] = (uint64_t)d;
-        borrow = (uint64_t)(d >> 64) & 1;
-    }
-}
-inline fp mul(const fp &a, const fp &b) {
-    uint64_t t[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-    for (int i = 0; i < 6; i++) {
-        u128 c = 0;
-        for (int j = 0; j < 6; j++) {
-            c += (u128)a.l[j] * b.l[i] + t[j];
-            t[j] = (uint64_t)c;
-            c >>= 64;
-        }
-        c += t[6];
-        t[6] = (uint64_t)c;
-        t[7] = (uint64_t)(c >> 64);
-        const uint64_t m = t[0] * INV;
-        c = (u128)m * P[0] + t[0];
-        c >>= 64;
-        for (int j = 1; j < 6; j++) {
-            c += (u128)m * P[j] + t[j];
-            t[j - 1] = (uint64_t)c;
-            c >>= 64;
-        }
-        c += t[6];
-        t[5] = (uint64_t)c;
-        t[6] = t[7] + (uint64_t)(c >> 64);
-    }
-    fp r;
-    if (t[6] || geq_p(t)) sub_p(t);
-    memcpy(r.l, t, sizeof r.l);
-    return r;
-}
-inline fp add(const fp &a, const fp &b) {
-    uint64_t t[6], carry = 0;
-    for (int i = 0; i < 6; i++) {
-        u128 s = (u128)a.l[i] + b.l[i] + carry;
-        t[i] = (uint64_t)s;
-        carry = (uint64_t)(s >> 64);
-    }
-    if (carry || geq_p(t)) sub_p(t); /* a + b < 2p < 2^384: carry is 0 */
-    fp r;
-    memcpy(r.l, t, sizeof r.l);
-    return r;
-}
-inline fp sub(const fp &a, const fp &b) {
-    uint64_t t[6], borrow = 0;
-    for (int i = 0; i < 6; i++) {
-        u128 d = (u128)a.l[i] - b.l[i] - borrow;
-        t[i] = (uint64_t)d;
-        borrow = (uint64_t)(d >> 64) & 1;
-    }
-    if (borrow) {
-        uint64_t carry = 0;
-        for (int i = 0; i < 6; i++) {
-            u128 s = (u128)t[i] + P[i] + carry;
-            t[i] = (uint64_t)s;
-            carry = (uint64_t)(s >> 64);
-        }
-    }
-    fp r;
-    memcpy(r.l, t, sizeof r.l);
-    return r;
-}
-inline bool is_zero(const fp &a) { return (a.l[0] | a.l[1] | a.l[2] | a.l[3] | a.l[4] | a.l[5]) == 0; }
-inline fp dbl(const fp &a) { return add(a, a); }
-inline fp sqr(const fp &a) { return mul(a, a); }
-
-struct xyzz { fp x, y, zz, zzz; };  /* same bytes as g1_xyzz_t; zz = 0: infinity */
-inline bool is_inf(const xyzz &p) { return is_zero(p.zz); }
-xyzz pdbl(const xyzz &p) {
-    if (is_inf(p)) return p;
-    fp u = dbl(p.y), v = sqr(u), w = mul(u, v), s = mul(p.x, v), m = sqr(p.x);
-    m = add(m, dbl(m));
-    xyzz r;
-    r.x = sub(sqr(m), dbl(s));
-    r.y = sub(mul(m, sub(s, r.x)), mul(w, p.y));
-    r.zz = mul(v, p.zz);
-    r.zzz = mul(w, p.zzz);
-    return r;
-}
-xyzz padd(const xyzz &p, const xyzz &q) {
-    if (is_inf(q)) return p;
-    if (is_inf(p)) return q;
-    fp u1 = mul(p.x, q.zz), u2 = mul(q.x, p.zz), s1 = mul(p.y, q.zzz), s2 = mul(q.y, p.zzz);
-    fp pp_ = sub(u2, u1), r_ = sub(s2, s1);
-    if (is_zero(pp_)) {
-        if (is_zero(r_)) return pdbl(p);
-        xyzz z;
-        memset(&z, 0, sizeof z);
-        return z;
-    }
-    fp pp = sqr(pp_), ppp = mul(pp_, pp), qq = mul(u1, pp);
-    xyzz r;
-    r.x = sub(sub(sub(sqr(r_), ppp), qq), qq);
-    r.y = sub(mul(r_, sub(qq, r.x)), mul(s1, ppp));
-    r.zz = mul(mul(p.zz, q.zz), pp);
-    r.zzz = mul(mul(p.zzz, q.zzz), ppp);
-    return r;
-}
-/* Jacobian (X*ZZ^2, Y*ZZZ^2, ZZZ); infinity -> (1, 1, 0) in Montgomery form */
-void to_jacobian(g1_jacobian_t *out, const xyzz &p) {
-    fp j[3];
-    if (is_inf(p)) {
-        memcpy(j[0].l, ONE, 48);
-        memcpy(j[1].l, ONE, 48);
-        memset(j[2].l, 0, 48);
-    } else {
-        j[0] = mul(p.x, sqr(p.zz));
-        j[1] = mul(p.y, sqr(p.zzz));
-        j[2] = p.zzz;
-    }
-    memcpy(out, j, sizeof j);
-}
-}  // namespace hfp
-static_assert(sizeof(hfp::xyzz) == sizeof(g1_xyzz_t), "host xyzz layout");
 
 /* Stream-ordered allocations of one run, freed together (in reverse) at its end. */
 struct scratch {
@@ -494,18 +507,24 @@ void scratch_release(scratch *s) {
 }
 
 /* Tail plan: window and buffer sizes for chunks of at most cn points. */
+template <class C>
 struct tail_plan {
+    CUZK_CURVE_TYPES(C);
     size_t cn;
     int c, W, sort_bits;
     uint32_t nbw, nb, K, L, seg_per_win;
     size_t npairs, max_tasks, temp_bytes;
+    int runs;            /* accumulation in equal runs (msm_accumulate_runs_kernel) */
+    uint32_t R;          /* runs: pairs per thread */
+    size_t nthreads;     /* runs: ceil(npairs / R) */
     uint32_t *keys, *keys2, *vals, *vals2, *bstart, *bend, *ntasks, *toff, *heavy;
     int *n_heavy;
     char *temp;
-    g1_xyzz_t *partials, *buckets, *seg, *seg2;
+    g1_xyzz_t *partials, *buckets, *seg, *seg2; /* runs: partials = pfirst, pfirst + nthreads = plast */
 };
 
-void plan_sizes(tail_plan *p, size_t cn, int c) {
+template <class C>
+void plan_sizes(tail_plan<C> *p, size_t cn, int c) {
     memset(p, 0, sizeof *p);
     p->cn = cn;
     p->c = c;
@@ -522,9 +541,18 @@ void plan_sizes(tail_plan *p, size_t cn, int c) {
     p->L = 1u << SEG_LOG;
     if (p->L > p->nbw) p->L = p->nbw;
     p->seg_per_win = p->nbw / p->L;
+    p->runs = g_accum_mode == GPU_MSM_ACCUM_RUNS;
+    /* runs of R pairs: R = npairs / 2^18 (~2 waves of 128-thread blocks on 132 SMs at 4 blocks
+     * each is 2^16 threads; more threads than that only add partials), between 16 and 256: at
+     * most 256, so a bucket holding every pair has no more partials than the per-bucket tasks of
+     * msm_bucket_tasks gave it (npairs / 256) */
+    size_t R = p->npairs >> 18;
+    p->R = (uint32_t)(R < 16 ? 16 : R > 256 ? 256 : R);
+    p->nthreads = (p->npairs + p->R - 1) / p->R;
 }
 
-cuzk_status plan_alloc(gpu_ctx *ctx, scratch *sc, tail_plan *p, cuzk_error *err) {
+template <class C>
+cuzk_status plan_alloc(gpu_ctx *ctx, scratch *sc, tail_plan<C> *p, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
     size_t sort_tmp = 0, scan_tmp = 0, sel_tmp = 0;
     {
@@ -535,6 +563,10 @@ cuzk_status plan_alloc(gpu_ctx *ctx, scratch *sc, tail_plan *p, cuzk_error *err)
                                              ctx->stream));
         CTX_CU(cub::DeviceSelect::If(NULL, sel_tmp, thrust::counting_iterator<uint32_t>(0), (uint32_t *)NULL,
                                      (int *)NULL, (int)p->nb, is_heavy_op{NULL}, ctx->stream));
+        size_t sel2 = 0;
+        CTX_CU(cub::DeviceSelect::If(NULL, sel2, thrust::counting_iterator<uint32_t>(0), (uint32_t *)NULL,
+                                     (int *)NULL, (int)p->nb, runs_heavy_op{NULL, NULL, 1}, ctx->stream));
+        if (sel2 > sel_tmp) sel_tmp = sel2;
     }
     p->temp_bytes = sort_tmp > scan_tmp ? sort_tmp : scan_tmp;
     if (sel_tmp > p->temp_bytes) p->temp_bytes = sel_tmp;
@@ -549,7 +581,7 @@ cuzk_status plan_alloc(gpu_ctx *ctx, scratch *sc, tail_plan *p, cuzk_error *err)
     CTX_CU(scratch_alloc(sc, &p->heavy, (size_t)p->nb + 1));
     CTX_CU(scratch_alloc(sc, &p->n_heavy, 1));
     CTX_CU(scratch_alloc(sc, &p->temp, p->temp_bytes));
-    CTX_CU(scratch_alloc(sc, &p->partials, p->max_tasks));
+    CTX_CU(scratch_alloc(sc, &p->partials, p->runs ? 2 * p->nthreads : p->max_tasks));
     CTX_CU(scratch_alloc(sc, &p->buckets, (size_t)p->nb));
     CTX_CU(scratch_alloc(sc, &p->seg, (size_t)p->W * p->seg_per_win));
     CTX_CU(scratch_alloc(sc, &p->seg2, (size_t)p->W * p->seg_per_win));
@@ -562,9 +594,11 @@ out:
  * ev: NULL or TAIL_EVENTS events, recorded after the digits, the sort, the bucket bounds, the
  * accumulation and the reduction. */
 enum { TAIL_EVENTS = 5 };
-cuzk_status tail_chunk(gpu_ctx *ctx, tail_plan *p, size_t cn, const uint32_t *tail, const g1_affine_t *bases,
-                       const uint64_t *scalars, const uint32_t *idx, int mont, g1_xyzz_t *h_wins,
-                       cudaEvent_t *ev, cuzk_error *err) {
+template <class C>
+cuzk_status tail_chunk(gpu_ctx *ctx, tail_plan<C> *p, size_t cn, const uint32_t *tail,
+                       const typename C::g1_affine *bases, const uint64_t *scalars, const uint32_t *idx, int mont,
+                       typename C::g1_xyzz *h_wins, cudaEvent_t *ev, cuzk_error *err) {
+    CUZK_CURVE_TYPES(C);
     cuzk_status st = CUZK_OK;
     cudaStream_t s = ctx->stream;
     const size_t np = cn * (size_t)p->W;
@@ -572,7 +606,7 @@ cuzk_status tail_chunk(gpu_ctx *ctx, tail_plan *p, size_t cn, const uint32_t *ta
     uint32_t m;
     g1_xyzz_t *a, *b;
     cub::DoubleBuffer<uint32_t> dk(p->keys, p->keys2), dv(p->vals, p->vals2);
-    msm_digits_kernel<<<nblocks(cn, 256), 256, 0, s>>>(scalars, idx, mont, tail, cn, p->c, p->W, p->nbw, p->keys,
+    msm_digits_kernel<C><<<nblocks(cn, 256), 256, 0, s>>>(scalars, idx, mont, tail, cn, p->c, p->W, p->nbw, p->keys,
                                                        p->vals);
     CTX_LAUNCH("msm_digits_kernel");
     if (ev) CTX_CU(cudaEventRecord(ev[0], s));
@@ -582,28 +616,50 @@ cuzk_status tail_chunk(gpu_ctx *ctx, tail_plan *p, size_t cn, const uint32_t *ta
     if (ev) CTX_CU(cudaEventRecord(ev[1], s));
     CTX_CU(cudaMemsetAsync(p->bstart, 0, (size_t)(p->nb + 1) * 4, s));
     CTX_CU(cudaMemsetAsync(p->bend, 0, (size_t)(p->nb + 1) * 4, s));
-    msm_bounds_kernel<<<nblocks(np, 256), 256, 0, s>>>(dk.Current(), np, p->nb, p->bstart, p->bend);
+    msm_bounds_kernel<C><<<nblocks(np, 256), 256, 0, s>>>(dk.Current(), np, p->nb, p->bstart, p->bend);
     CTX_LAUNCH("msm_bounds_kernel");
-    msm_ntasks_kernel<<<nblocks(p->nb + 1, 256), 256, 0, s>>>(p->bstart, p->bend, p->nb, p->K, p->ntasks);
+    if (p->runs) {
+        if (ev) CTX_CU(cudaEventRecord(ev[2], s));
+        CTX_CU(cudaMemsetAsync(p->buckets, 0, (size_t)p->nb * sizeof(g1_xyzz_t), s));
+        CTX_CU(cudaMemsetAsync(p->partials, 0, 2 * ((np + p->R - 1) / p->R) * sizeof(g1_xyzz_t), s));
+        msm_accumulate_runs_kernel<C><<<nblocks(p->nthreads, 128), 128, 0, s>>>(
+            bases, dk.Current(), dv.Current(), np, p->nb, p->R, p->bstart, p->bend, p->partials,
+            p->partials + p->nthreads, p->buckets, (np + p->R - 1) / p->R);
+        CTX_LAUNCH("msm_accumulate_runs_kernel");
+        msm_runs_combine_kernel<C><<<nblocks(p->nb, 128), 128, 0, s>>>(p->bstart, p->bend, p->nb, p->R, p->partials,
+                                                                    p->partials + p->nthreads, p->buckets);
+        CTX_LAUNCH("msm_runs_combine_kernel");
+        tb = p->temp_bytes;
+        CTX_CU(cub::DeviceSelect::If(p->temp, tb, thrust::counting_iterator<uint32_t>(0), p->heavy, p->n_heavy,
+                                     (int)p->nb, runs_heavy_op{p->bstart, p->bend, p->R}, s));
+        CTX_LAUNCH("cub DeviceSelect::If (heavy buckets, runs)");
+        msm_runs_heavy_kernel<C><<<HEAVY_BLOCKS, 128, 0, s>>>(p->bstart, p->bend, p->R, p->partials,
+                                                           p->partials + p->nthreads, p->heavy, p->n_heavy,
+                                                           p->buckets);
+        CTX_LAUNCH("msm_runs_heavy_kernel");
+        goto reduce;
+    }
+    msm_ntasks_kernel<C><<<nblocks(p->nb + 1, 256), 256, 0, s>>>(p->bstart, p->bend, p->nb, p->K, p->ntasks);
     CTX_LAUNCH("msm_ntasks_kernel");
     tb = p->temp_bytes;
     CTX_CU(cub::DeviceScan::ExclusiveSum(p->temp, tb, p->ntasks, p->toff, (int)(p->nb + 1), s));
     CTX_LAUNCH("cub ExclusiveSum");
     if (ev) CTX_CU(cudaEventRecord(ev[2], s));
-    msm_accumulate_kernel<<<nblocks(p->max_tasks, 128), 128, 0, s>>>(bases, dv.Current(), p->bstart, p->bend,
+    msm_accumulate_kernel<C><<<nblocks(p->max_tasks, 128), 128, 0, s>>>(bases, dv.Current(), p->bstart, p->bend,
                                                                       p->toff, p->nb, p->K, p->max_tasks,
                                                                       p->partials);
     CTX_LAUNCH("msm_accumulate_kernel");
-    msm_bucket_sum_kernel<<<nblocks(p->nb, 128), 128, 0, s>>>(p->partials, p->toff, p->nb, p->buckets);
+    msm_bucket_sum_kernel<C><<<nblocks(p->nb, 128), 128, 0, s>>>(p->partials, p->toff, p->nb, p->buckets);
     CTX_LAUNCH("msm_bucket_sum_kernel");
     tb = p->temp_bytes;
     CTX_CU(cub::DeviceSelect::If(p->temp, tb, thrust::counting_iterator<uint32_t>(0), p->heavy, p->n_heavy,
                                  (int)p->nb, is_heavy_op{p->toff}, s));
     CTX_LAUNCH("cub DeviceSelect::If (heavy buckets)");
-    msm_heavy_bucket_kernel<<<HEAVY_BLOCKS, 128, 0, s>>>(p->partials, p->toff, p->heavy, p->n_heavy, p->buckets);
+    msm_heavy_bucket_kernel<C><<<HEAVY_BLOCKS, 128, 0, s>>>(p->partials, p->toff, p->heavy, p->n_heavy, p->buckets);
     CTX_LAUNCH("msm_heavy_bucket_kernel");
+reduce:
     if (ev) CTX_CU(cudaEventRecord(ev[3], s));
-    msm_segment_kernel<<<nblocks((size_t)p->W * p->seg_per_win, 128), 128, 0, s>>>(p->buckets, p->nbw, p->L,
+    msm_segment_kernel<C><<<nblocks((size_t)p->W * p->seg_per_win, 128), 128, 0, s>>>(p->buckets, p->nbw, p->L,
                                                                                    p->seg_per_win, p->W, p->seg);
     CTX_LAUNCH("msm_segment_kernel");
     m = p->seg_per_win;
@@ -611,7 +667,7 @@ cuzk_status tail_chunk(gpu_ctx *ctx, tail_plan *p, size_t cn, const uint32_t *ta
     b = p->seg2;
     while (m > 1) {
         uint32_t mo = (m + GROUP - 1) / GROUP;
-        msm_group_sum_kernel<<<nblocks((size_t)p->W * mo, 128), 128, 0, s>>>(a, m, mo, p->W, GROUP, b);
+        msm_group_sum_kernel<C><<<nblocks((size_t)p->W * mo, 128), 128, 0, s>>>(a, m, mo, p->W, GROUP, b);
         CTX_LAUNCH("msm_group_sum_kernel");
         g1_xyzz_t *t = a; a = b; b = t;
         m = mo;
@@ -639,10 +695,11 @@ int tuned_window(const gpu_msm_tuning *t, size_t cn) {
 }
 
 /* Number of threads of one full wave of msm_ones_kernel, at most ~n. */
+template <class C>
 cuzk_status ones_threads(gpu_ctx *ctx, size_t n, size_t *T, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
     int per_sm = 0;
-    CTX_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, msm_ones_kernel, 128, 0));
+    CTX_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, msm_ones_kernel<C>, 128, 0));
     if (per_sm < 1) per_sm = 1;
     {
         size_t full = (size_t)per_sm * (size_t)ctx->sm_count * 128;
@@ -663,35 +720,45 @@ float ev_ms(cudaEvent_t a, cudaEvent_t b) {
     return ms;
 }
 
-void jacobian_infinity(struct g1_jacobian *out) {
-    const uint64_t one64[6] = BLS12_381_FP_R;
-    memset(out, 0, sizeof(g1_jacobian_t)); /* Z = 0 */
-    memcpy((char *)out, one64, 48);
-    memcpy((char *)out + 48, one64, 48);
+/* (1, 1, 0): the host's Jacobian infinity, Montgomery form */
+template <class C>
+void jacobian_infinity(typename C::g1_jacobian *out) {
+    typename C::host_g1_xyzz inf = C::host_g1_xyzz::inf();
+    jacobian_t<typename C::host_fp> j = inf.to_jacobian();
+    static_assert(sizeof j == sizeof *out, "jacobian layout");
+    memcpy(out, &j, sizeof j);
 }
 
 enum { EV_BEGIN, EV_CLASS, EV_ONES, EV_TAIL, EV_END, EV_COUNT_ };
 
-/* Host sum of one chunk's window sums: sum_w 2^(c*w) * win[w] (Horner), added to *acc. */
-void host_horner_add(hfp::xyzz *acc, const g1_xyzz_t *win, int W, int c) {
-    const hfp::xyzz *w = (const hfp::xyzz *)win;
-    hfp::xyzz r = w[W - 1];
+/* Host sum of one chunk's window sums: sum_w 2^(c*w) * win[w] (Horner), added to *acc. The
+ * last, inherently serial step (~255 doublings) is a dependent chain of ~150k multiply-adds that
+ * one GPU thread runs slowly and a CPU core in ~0.2 ms: the host view of the curve's points
+ * (C::host_g1_xyzz: src/cuda/ec.cuh's formulas over src/ff/mont.h), same bytes as the device's. */
+template <class C>
+void host_horner_add(typename C::host_g1_xyzz *acc, const typename C::g1_xyzz *win, int W, int c) {
+    typedef typename C::host_g1_xyzz hx;
+    static_assert(sizeof(hx) == sizeof(typename C::g1_xyzz), "host xyzz layout");
+    const hx *w = (const hx *)win;
+    hx r = w[W - 1];
     for (int i = W - 2; i >= 0; i--) {
-        for (int k = 0; k < c; k++) r = hfp::pdbl(r);
-        r = hfp::padd(r, w[i]);
+        for (int k = 0; k < c; k++) r = r.dbl();
+        r.add(w[i]);
     }
-    *acc = hfp::padd(*acc, r);
+    acc->add(r);
 }
 
 /* One job (validated, n >= 1). window: 0 = the job's tuning, else the default for the chunk size. */
+template <class C>
 cuzk_status msm_job(gpu_ctx *ctx, const gpu_msm_job *job, int window, gpu_msm_stats *stats, cuzk_error *err) {
+    CUZK_CURVE_TYPES(C);
     cuzk_status st = CUZK_OK;
     cudaStream_t s = ctx->stream;
     const size_t n = job->n;
-    const g1_affine_t *bases = job->bases->d_pts + job->base_offset;
+    const g1_affine_t *bases = (const g1_affine_t *)job->bases->d_pts + job->base_offset;
     const uint64_t *scalars = (const uint64_t *)job->d_scalars;
     const int mont = job->form == GPU_SCALARS_MONTGOMERY;
-    const scalar_class cls = {scalars, job->d_index, mont};
+    const scalar_class<C> cls = {scalars, job->d_index, mont};
     const size_t cmax = chunk_limit(&job->tuning);
     if (window <= 0 && job->tuning.window_bits > 0) window = tuned_window(&job->tuning, 0);
     const size_t max_chunks = (n + cmax - 1) / cmax;
@@ -706,7 +773,7 @@ cuzk_status msm_job(gpu_ctx *ctx, const gpu_msm_job *job, int window, gpu_msm_st
     cudaEvent_t ev[EV_COUNT_] = {}, ev_counts = NULL, *ev_chunk = NULL;
     int *h_counts = NULL;
     g1_xyzz_t *h_ones = NULL, *h_wins = NULL;
-    tail_plan p;
+    tail_plan<C> p;
     memset(&p, 0, sizeof p);
 
     /* pinned host scratch: counts, the ones sum, up to 64 window sums per chunk (sized before any
@@ -720,11 +787,11 @@ cuzk_status msm_job(gpu_ctx *ctx, const gpu_msm_job *job, int window, gpu_msm_st
     if (stats)
         for (int i = 0; i < EV_COUNT_; i++) CTX_CU(cudaEventCreate(&ev[i]));
     CTX_CU(cudaEventCreateWithFlags(&ev_counts, cudaEventDisableTiming));
-    st = ones_threads(ctx, n, &T, err);
+    st = ones_threads<C>(ctx, n, &T, err);
     if (st != CUZK_OK) goto out;
     CTX_CU(cub::DevicePartition::If(NULL, temp_bytes, thrust::counting_iterator<uint32_t>(0), (uint32_t *)NULL,
                                     (uint32_t *)NULL, thrust::make_discard_iterator(), (int *)NULL, (int)n,
-                                    is_one_op{cls}, is_other_op{cls}, s));
+                                    is_one_op<C>{cls}, is_other_op<C>{cls}, s));
     CTX_CU(scratch_alloc(&sc, &d_ones, n));
     CTX_CU(scratch_alloc(&sc, &d_tail, n));
     CTX_CU(scratch_alloc(&sc, &d_counts, 2));
@@ -735,8 +802,8 @@ cuzk_status msm_job(gpu_ctx *ctx, const gpu_msm_job *job, int window, gpu_msm_st
     /* 1. classify */
     if (stats) CTX_CU(cudaEventRecord(ev[EV_BEGIN], s));
     CTX_CU(cub::DevicePartition::If(d_temp, temp_bytes, thrust::counting_iterator<uint32_t>(0), d_ones, d_tail,
-                                    thrust::make_discard_iterator(), d_counts, (int)n, is_one_op{cls},
-                                    is_other_op{cls}, s));
+                                    thrust::make_discard_iterator(), d_counts, (int)n, is_one_op<C>{cls},
+                                    is_other_op<C>{cls}, s));
     CTX_LAUNCH("cub DevicePartition::If");
     if (stats) CTX_CU(cudaEventRecord(ev[EV_CLASS], s));
     CTX_CU(cudaMemcpyAsync(h_counts, d_counts, 2 * sizeof(int), cudaMemcpyDeviceToHost, s));
@@ -744,14 +811,14 @@ cuzk_status msm_job(gpu_ctx *ctx, const gpu_msm_job *job, int window, gpu_msm_st
 
     /* 2. ones (the count is read on the device; the host waits for it meanwhile); the sum ends in
      * d_part[0] or d_part2[0] */
-    msm_ones_kernel<<<(unsigned)(T / 128), 128, 0, s>>>(bases, d_ones, d_counts, d_part);
+    msm_ones_kernel<C><<<(unsigned)(T / 128), 128, 0, s>>>(bases, d_ones, d_counts, d_part);
     CTX_LAUNCH("msm_ones_kernel");
     {
         uint32_t m = (uint32_t)T;
         g1_xyzz_t *a = d_part, *b = d_part2;
         while (m > 1) {
             uint32_t mo = (m + GROUP_ONES - 1) / GROUP_ONES;
-            msm_group_sum_kernel<<<nblocks(mo, 128), 128, 0, s>>>(a, m, mo, 1, GROUP_ONES, b);
+            msm_group_sum_kernel<C><<<nblocks(mo, 128), 128, 0, s>>>(a, m, mo, 1, GROUP_ONES, b);
             CTX_LAUNCH("msm_group_sum_kernel (ones)");
             g1_xyzz_t *t = a; a = b; b = t;
             m = mo;
@@ -785,7 +852,7 @@ cuzk_status msm_job(gpu_ctx *ctx, const gpu_msm_job *job, int window, gpu_msm_st
         }
         for (size_t ci = 0; ci < nchunks; ci++) {
             const size_t j0 = ci * cn, len = n_other - j0 < cn ? n_other - j0 : cn;
-            st = tail_chunk(ctx, &p, len, d_tail + j0, bases, scalars, job->d_index, mont, h_wins + ci * p.W,
+            st = tail_chunk<C>(ctx, &p, len, d_tail + j0, bases, scalars, job->d_index, mont, h_wins + ci * p.W,
                             ev_chunk ? ev_chunk + TAIL_EVENTS * ci : NULL, err);
             if (st != CUZK_OK) goto out;
         }
@@ -798,11 +865,11 @@ cuzk_status msm_job(gpu_ctx *ctx, const gpu_msm_job *job, int window, gpu_msm_st
 
     /* 4. on the host: Horner over each chunk's windows, plus the ones, to Jacobian */
     {
-        hfp::xyzz acc;
-        g1_jacobian_t r;
+        typename C::host_g1_xyzz acc;
         memcpy(&acc, h_ones, sizeof acc);
-        for (size_t ci = 0; ci < nchunks; ci++) host_horner_add(&acc, h_wins + ci * p.W, p.W, p.c);
-        hfp::to_jacobian(&r, acc);
+        for (size_t ci = 0; ci < nchunks; ci++) host_horner_add<C>(&acc, h_wins + ci * p.W, p.W, p.c);
+        const jacobian_t<typename C::host_fp> r = acc.to_jacobian();
+        static_assert(sizeof r == sizeof(g1_jacobian_t), "jacobian layout");
         memcpy(job->out, &r, sizeof r);
     }
     if (stats) {
@@ -838,6 +905,7 @@ out:
     return st;
 }
 
+template <class C>
 cuzk_status msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs, int window, gpu_msm_stats *stats,
                     cuzk_error *err) {
     GPU_ARG(n_jobs == 0 || jobs, "gpu_g1_msm_run: jobs is NULL");
@@ -857,10 +925,10 @@ cuzk_status msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs, int wi
     if (stats) memset(stats, 0, sizeof *stats);
     for (size_t i = 0; i < n_jobs; i++) {
         if (jobs[i].n == 0) {
-            jacobian_infinity(jobs[i].out);
+            jacobian_infinity<C>((typename C::g1_jacobian *)jobs[i].out);
             continue;
         }
-        cuzk_status st = msm_job(ctx, &jobs[i], window, stats, err);
+        cuzk_status st = msm_job<C>(ctx, &jobs[i], window, stats, err);
         if (st != CUZK_OK) return st;
     }
     return CUZK_OK;
@@ -880,13 +948,13 @@ cuzk_status bases_alloc(gpu_ctx *ctx, gpu_g1_bases **out, size_t n, const struct
     b->d_pts = NULL;
     b->n = n;
     if (n) {
-        CTX_CU(cudaMalloc(&b->d_pts, n * sizeof(g1_affine_t)));
+        CTX_CU(cudaMalloc(&b->d_pts, n * sizeof(api_curve::g1_affine)));
         if (bases) {
-            CTX_CU(cudaMemcpyAsync(b->d_pts, bases, n * sizeof(g1_affine_t), cudaMemcpyHostToDevice, ctx->stream));
+            CTX_CU(cudaMemcpyAsync(b->d_pts, bases, n * sizeof(api_curve::g1_affine), cudaMemcpyHostToDevice, ctx->stream));
             CTX_CU(cudaStreamSynchronize(ctx->stream));
         }
     }
-    ctx->resident_bytes += n * sizeof(g1_affine_t);
+    ctx->resident_bytes += n * sizeof(api_curve::g1_affine);
     *out = b;
     return CUZK_OK;
 out:
@@ -907,7 +975,7 @@ extern "C" cuzk_status gpu_g1_bases_upload(gpu_ctx *ctx, gpu_g1_bases **out, con
 }
 
 extern "C" size_t gpu_g1_bases_count(const gpu_g1_bases *b) { return b ? b->n : 0; }
-extern "C" size_t gpu_g1_bases_bytes(const gpu_g1_bases *b) { return b ? b->n * sizeof(g1_affine_t) : 0; }
+extern "C" size_t gpu_g1_bases_bytes(const gpu_g1_bases *b) { return b ? b->n * sizeof(api_curve::g1_affine) : 0; }
 
 extern "C" void gpu_g1_bases_free(gpu_g1_bases *b) {
     if (!b) return;
@@ -917,7 +985,7 @@ extern "C" void gpu_g1_bases_free(gpu_g1_bases *b) {
         if (e == cudaSuccess) e = cudaFree(b->d_pts);
         if (e != cudaSuccess) (void)ctx_fail(ctx, NULL, e, __FILE__, __LINE__, "gpu_g1_bases_free");
     }
-    ctx->resident_bytes -= b->n * sizeof(g1_affine_t);
+    ctx->resident_bytes -= b->n * sizeof(api_curve::g1_affine);
     delete b;
 }
 
@@ -925,7 +993,11 @@ extern "C" void gpu_g1_bases_free(gpu_g1_bases *b) {
 
 extern "C" cuzk_status gpu_g1_msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs, gpu_msm_stats *stats,
                                       cuzk_error *err) {
-    return msm_run(ctx, jobs, n_jobs, 0, stats, err);
+    return msm_run<api_curve>(ctx, jobs, n_jobs, 0, stats, err);
+}
+
+extern "C" void gpu_msm_set_accumulation(gpu_msm_accum mode) {
+    g_accum_mode = mode == GPU_MSM_ACCUM_TASKS ? GPU_MSM_ACCUM_TASKS : GPU_MSM_ACCUM_RUNS;
 }
 
 extern "C" int gpu_msm_window_bits(size_t n) {
@@ -947,15 +1019,15 @@ extern "C" size_t gpu_g1_msm_scratch_bytes(size_t n, const gpu_msm_tuning *tunin
     if (n == 0) return 0;
     const size_t cn = n < chunk_limit(tuning) ? n : chunk_limit(tuning);
     size_t part_tmp = 0, sort_tmp = 0, scan_tmp = 0;
-    tail_plan p;
+    tail_plan<api_curve> p;
     plan_sizes(&p, cn, tuned_window(tuning, cn));
     {
         /* size queries only: no device memory is touched */
         cub::DoubleBuffer<uint32_t> dk(NULL, NULL), dv(NULL, NULL);
-        scalar_class cls = {NULL, NULL, 0};
+        scalar_class<api_curve> cls = {NULL, NULL, 0};
         (void)cub::DevicePartition::If(NULL, part_tmp, thrust::counting_iterator<uint32_t>(0), (uint32_t *)NULL,
                                        (uint32_t *)NULL, thrust::make_discard_iterator(), (int *)NULL, (int)n,
-                                       is_one_op{cls}, is_other_op{cls}, (cudaStream_t)0);
+                                       is_one_op<api_curve>{cls}, is_other_op<api_curve>{cls}, (cudaStream_t)0);
         (void)cub::DeviceRadixSort::SortPairs(NULL, sort_tmp, dk, dv, (int64_t)p.npairs, 0, p.sort_bits, (cudaStream_t)0);
         (void)cub::DeviceScan::ExclusiveSum(NULL, scan_tmp, (uint32_t *)NULL, (uint32_t *)NULL, (int)(p.nb + 1),
                                             (cudaStream_t)0);
@@ -969,10 +1041,11 @@ extern "C" size_t gpu_g1_msm_scratch_bytes(size_t n, const gpu_msm_tuning *tunin
      * device query: 2048 threads per SM on 256 SMs */
     const size_t T = (size_t)2048 * 256;
     const size_t align = 512; /* the pool rounds allocations up; a margin per buffer */
-    size_t b = 2 * n * sizeof(uint32_t) + 2 * sizeof(int) + (T + T / GROUP_ONES + 2) * sizeof(g1_xyzz_t) + part_tmp;
+    size_t b = 2 * n * sizeof(uint32_t) + 2 * sizeof(int) + (T + T / GROUP_ONES + 2) * sizeof(api_curve::g1_xyzz) + part_tmp;
     b += 4 * p.npairs * sizeof(uint32_t) + 5 * ((size_t)p.nb + 1) * sizeof(uint32_t) + sizeof(int);
     b += (sort_tmp > scan_tmp ? sort_tmp : scan_tmp);
-    b += (p.max_tasks + (size_t)p.nb + 2 * (size_t)p.W * p.seg_per_win) * sizeof(g1_xyzz_t);
+    const size_t parts = p.max_tasks > 2 * p.nthreads ? p.max_tasks : 2 * p.nthreads;
+    b += (parts + (size_t)p.nb + 2 * (size_t)p.W * p.seg_per_win) * sizeof(api_curve::g1_xyzz);
     return b + 24 * align;
 }
 
@@ -984,7 +1057,7 @@ extern "C" cuzk_status gpu_g1_msm(struct g1_jacobian *out, const struct g1_affin
     GPU_ARG(n == 0 || (bases && scalars), "gpu_g1_msm: NULL input");
     GPU_ARG(n < ((size_t)1 << 31), "gpu_g1_msm: n >= 2^31");
     if (n == 0) {
-        jacobian_infinity(out);
+        jacobian_infinity<api_curve>((api_curve::g1_jacobian *)out);
         return CUZK_OK;
     }
     cuzk_status st = CUZK_OK;
@@ -1021,50 +1094,67 @@ __device__ __forceinline__ uint64_t mix64(uint64_t z) {
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
 }
-/* random x (< 2^380 < p), first x, x+1, ... with x^3 + 4 a square; y = (x^3+4)^((p+1)/4) */
-__global__ void msm_random_points_kernel(g1_affine_t *pts, size_t n, uint64_t seed) {
+/* random x below the largest power of two under p, first x, x+1, ... with x^3 + b a square;
+ * y = (x^3 + b)^((p+1)/4) (p = 3 mod 4 for the curves instantiated: BLS12-381, BN254). On the
+ * curve, not necessarily in the prime-order subgroup: enough for timing. */
+template <class C>
+__global__ void msm_random_points_kernel(typename C::g1_affine *pts, size_t n, uint64_t seed) {
+    CUZK_CURVE_TYPES(C);
+    constexpr int N = fp_t::N;
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    fp_t x;
-    for (int k = 0; k < 6; k++) {
-        uint64_t v = mix64(seed ^ (i * 6 + k) * 0xd1342543de82ef95ull);
+    fp_t x = fp_t::zero();
+    for (int k = 0; k < N / 2; k++) {
+        uint64_t v = mix64(seed ^ (i * (N / 2) + k) * 0xd1342543de82ef95ull);
         x.l[2 * k] = (uint32_t)v;
         x.l[2 * k + 1] = (uint32_t)(v >> 32);
     }
-    x.l[11] &= 0x0fffffffu;
-    uint32_t e[12];
+    const fp_t m = fp_t::modulus_minus(0);
+    x.l[N - 1] &= (1u << (31 - __clz(m.l[N - 1]))) - 1;
+    uint32_t e[N];
     /* (p + 1) / 4 */
     uint32_t c = 1;
-    for (int k = 0; k < 12; k++) { uint64_t s = (uint64_t)fp_params::mod(k) + c; e[k] = (uint32_t)s; c = (uint32_t)(s >> 32); }
-    for (int k = 0; k < 12; k++) e[k] = (e[k] >> 2) | (k + 1 < 12 ? e[k + 1] << 30 : 0);
-    const fp_t four = fp_t::from_u32(4);
+    for (int k = 0; k < N; k++) { uint64_t s = (uint64_t)m.l[k] + c; e[k] = (uint32_t)s; c = (uint32_t)(s >> 32); }
+    for (int k = 0; k < N; k++) e[k] = (e[k] >> 2) | (k + 1 < N ? e[k + 1] << 30 : 0);
+    const fp_t b = fp_t::from_u32(C::G1_B);
     for (;;) {
-        fp_t y2 = x.sqr() * x + four;
-        fp_t y = fp_t::pow(y2, e, 12);
+        fp_t y2 = x.sqr() * x + b;
+        fp_t y = fp_t::pow(y2, e, N);
         if (y.sqr() == y2) { pts[i].x = x; pts[i].y = y; return; }
         x = x + fp_t::one();
     }
 }
-/* canonical scalars: with probability frac01 (per element, by hash) 0 or 1, else uniform < 2^254;
- * mont: converted to Montgomery form */
+/* canonical scalars: with probability frac01 (per element, by hash) 0 or 1, else uniform below r
+ * (rejection sampling on the bit length of r, as the peer benchmark draws them and like the
+ * prover's H scalars); mont: converted to Montgomery form */
+template <class C>
 __global__ void msm_random_scalars_kernel(uint64_t *s, size_t n, uint64_t seed, uint32_t thresh01, int mont) {
+    CUZK_CURVE_TYPES(C);
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    uint64_t v[4];
+    fr_t f = fr_t::zero();
     const uint64_t h = mix64(seed * 0x9e3779b97f4a7c15ull + i);
     if ((uint32_t)h < thresh01) {
-        v[0] = (h >> 40) & 1; v[1] = v[2] = v[3] = 0;
+        f.l[0] = (uint32_t)(h >> 40) & 1;
     } else {
-        for (int k = 0; k < 4; k++) v[k] = mix64(seed + 4 * i + k);
-        v[3] &= 0x3fffffffffffffffull;
+        const fr_t r = fr_t::modulus_minus(0);
+        const uint32_t top_mask = (2u << (31 - __clz(r.l[fr_t::N - 1]))) - 1;
+        for (uint64_t t = 0;; t++) {
+            for (int k = 0; k < fr_t::N / 2; k++) {
+                const uint64_t v = mix64(seed + (4 * i + k) * 0x632be59bd9b4e019ull + t * 0x8cb92ba72f3d8dd7ull);
+                f.l[2 * k] = (uint32_t)v;
+                f.l[2 * k + 1] = (uint32_t)(v >> 32);
+            }
+            f.l[fr_t::N - 1] &= top_mask;
+            bool lt = false; /* f < r */
+            for (int k = fr_t::N - 1; k >= 0; k--) {
+                if (f.l[k] != r.l[k]) { lt = f.l[k] < r.l[k]; break; }
+            }
+            if (lt) break;
+        }
     }
-    if (mont) {
-        fr_t f;
-        for (int k = 0; k < 4; k++) { f.l[2 * k] = (uint32_t)v[k]; f.l[2 * k + 1] = (uint32_t)(v[k] >> 32); }
-        f = fr_t::from_canon(f);
-        for (int k = 0; k < 4; k++) v[k] = (uint64_t)f.l[2 * k] | ((uint64_t)f.l[2 * k + 1] << 32);
-    }
-    for (int k = 0; k < 4; k++) s[4 * i + k] = v[k];
+    if (mont) f = fr_t::from_canon(f);
+    for (int k = 0; k < 4; k++) s[4 * i + k] = (uint64_t)f.l[2 * k] | ((uint64_t)f.l[2 * k + 1] << 32);
 }
 
 cuzk_status bench_run(size_t n, int window, double frac01, bool montgomery, int warmup, int reps,
@@ -1074,7 +1164,7 @@ cuzk_status bench_run(size_t n, int window, double frac01, bool montgomery, int 
     gpu_g1_bases *b = NULL;
     uint64_t *d_s = NULL;
     cudaEvent_t e0 = NULL, e1 = NULL;
-    g1_jacobian_t h_out;
+    api_curve::g1_jacobian h_out;
     gpu_msm_job job;
     gpu_msm_stats stats;
     int dev = 0;
@@ -1087,7 +1177,7 @@ cuzk_status bench_run(size_t n, int window, double frac01, bool montgomery, int 
     if ((st = gpu_buf_alloc(ctx, (void **)&d_s, n * 32, err)) != CUZK_OK) goto out;
     CTX_CU(cudaEventCreate(&e0));
     CTX_CU(cudaEventCreate(&e1));
-    msm_random_points_kernel<<<nblocks(n, 128), 128, 0, ctx->stream>>>(b->d_pts, n, 0x1234);
+    msm_random_points_kernel<api_curve><<<nblocks(n, 128), 128, 0, ctx->stream>>>(b->d_pts, n, 0x1234);
     CTX_LAUNCH("msm_random_points_kernel");
     memset(&job, 0, sizeof job);
     job.bases = b;
@@ -1096,11 +1186,11 @@ cuzk_status bench_run(size_t n, int window, double frac01, bool montgomery, int 
     job.form = montgomery ? GPU_SCALARS_MONTGOMERY : GPU_SCALARS_CANONICAL;
     job.out = (struct g1_jacobian *)&h_out;
     for (int r = -warmup; r < reps; r++) {
-        msm_random_scalars_kernel<<<nblocks(n, 256), 256, 0, ctx->stream>>>(d_s, n, 777 + (uint64_t)(r + warmup),
+        msm_random_scalars_kernel<api_curve><<<nblocks(n, 256), 256, 0, ctx->stream>>>(d_s, n, 777 + (uint64_t)(r + warmup),
                                                                             f > 0 ? thresh : 0, montgomery);
         CTX_LAUNCH("msm_random_scalars_kernel");
         CTX_CU(cudaEventRecord(e0, ctx->stream));
-        st = msm_run(ctx, &job, 1, window, stats_out ? &stats : NULL, err);
+        st = msm_run<api_curve>(ctx, &job, 1, window, stats_out ? &stats : NULL, err);
         if (st != CUZK_OK) goto out;
         CTX_CU(cudaEventRecord(e1, ctx->stream));
         CTX_CU(cudaEventSynchronize(e1));

@@ -1,4 +1,4 @@
-/* NTT over BLS12-381 Fr on the GPU and the Groth16 H step (src/cuda/gpu.h: gpu_ntt,
+/* NTT over a curve's Fr on the GPU and the Groth16 H step (src/cuda/gpu.h: gpu_ntt,
  * gpu_h_bellperson_async, gpu_h_snarkjs_async, gpu_h, gpu_h_cache_bytes, gpu_bench_ntt,
  * gpu_bench_h). The pass structure and the tables are described in src/cuda/ntt_internal.cuh.
  *
@@ -18,12 +18,14 @@
  *   1. DIF with omega^-1 on c whose first pass loads a*b (C = A*B on the rows), then on a and b;
  *      last passes scale by g^i / m (bit-reversed positions);
  *   2. DIT with omega on a, b, c; the last pass of c computes a = a*b - c.
- * Roots: omega = root^(2^(32-log_m)), root = 7^t or 5^t (src/ff/bls12_381_constants.h).
+ * Roots: omega = root^(2^(s-log_m)), root a primitive 2^s-th root of unity (the curve's
+ * fr_root_canon: 7^t or 5^t for BLS12-381, src/cuda/curve_*.cuh). Every kernel and host routine
+ * is a template over the curve (src/cuda/curves.cuh); the C entry points use api_curve.
  */
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "cuda/ec.cuh"
+#include "cuda/curves.cuh"
 #include "cuda/util.cuh"
 #include "cuda/ntt_internal.cuh"
 
@@ -39,21 +41,21 @@ const int PASS_THREADS = 256;
 const int MAX_PASSES = 4;       /* log_m <= 28: 11 + 9 + 8 */
 
 /* consts (NTT_C_*) for (roots, log_m) */
-__global__ void ntt_consts_kernel(fr_t *c, int roots, int log_m) {
+template <class C>
+__global__ void ntt_consts_kernel(typename C::fr *c, int roots, int log_m) {
+    CUZK_CURVE_TYPES(C);
     if (threadIdx.x != 0 || blockIdx.x != 0) return;
-    const uint64_t r7[4] = BLS12_381_FR_ROOT_7_CANON;
-    const uint64_t r5[4] = BLS12_381_FR_ROOT_5_CANON;
     fr_t root;
-    for (int i = 0; i < 8; i++) root.l[i] = roots == 1 ? CUZK_LIMB32(r5, i) : CUZK_LIMB32(r7, i);
+    for (int i = 0; i < fr_t::N; i++) root.l[i] = C::fr_root_canon(roots, i);
     root = fr_t::from_canon(root);
     fr_t w = root;
-    for (int i = log_m; i < 32; i++) w = w.sqr();
+    for (int i = log_m; i < C::FR_TWO_ADICITY; i++) w = w.sqr();
     fr_t g;
     if (roots == 1) { /* omega_2m */
         g = root;
-        for (int i = log_m + 1; i < 32; i++) g = g.sqr();
+        for (int i = log_m + 1; i < C::FR_TWO_ADICITY; i++) g = g.sqr();
     } else {
-        g = fr_t::from_u32(7);
+        g = fr_t::from_u32(C::fr_coset_gen_bellperson);
     }
     fr_t gm = g;
     for (int i = 0; i < log_m; i++) gm = gm.sqr();
@@ -66,8 +68,9 @@ __global__ void ntt_consts_kernel(fr_t *c, int roots, int log_m) {
     c[NTT_C_ONE] = fr_t::one();
 }
 
-__device__ __forceinline__ fr_t fr_pow_small(const fr_t &b, uint32_t e) {
-    fr_t r = fr_t::one();
+template <class F>
+__device__ __forceinline__ F fr_pow_small(const F &b, uint32_t e) {
+    F r = F::one();
     if (e == 0) return r;
     int top = 31 - __clz(e);
     r = b;
@@ -79,8 +82,10 @@ __device__ __forceinline__ fr_t fr_pow_small(const fr_t &b, uint32_t e) {
 }
 
 /* lo[i] = base^i (i < 2^TAB_LOG); hi[i] = pref * base^(2^TAB_LOG * i) (i < n_hi) */
-__global__ void ntt_pow_tables_kernel(fr_t *lo, fr_t *hi, uint32_t n_hi, const fr_t *base_p,
-                                      const fr_t *pref_p) {
+template <class C>
+__global__ void ntt_pow_tables_kernel(typename C::fr *lo, typename C::fr *hi, uint32_t n_hi, const typename C::fr *base_p,
+                                      const typename C::fr *pref_p) {
+    CUZK_CURVE_TYPES(C);
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     fr_t base = *base_p;
     if (i < (1u << TAB_LOG)) lo[i] = fr_pow_small(base, i);
@@ -91,7 +96,9 @@ __global__ void ntt_pow_tables_kernel(fr_t *lo, fr_t *hi, uint32_t n_hi, const f
     }
 }
 
-__global__ void ntt_twiddles_kernel(fr_t *tw, size_t half, const fr_t *lo, const fr_t *hi) {
+template <class C>
+__global__ void ntt_twiddles_kernel(typename C::fr *tw, size_t half, const typename C::fr *lo, const typename C::fr *hi) {
+    CUZK_CURVE_TYPES(C);
     size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= half) return;
     tw[j] = lo[j & ((1u << TAB_LOG) - 1)] * hi[j >> TAB_LOG];
@@ -99,7 +106,9 @@ __global__ void ntt_twiddles_kernel(fr_t *tw, size_t half, const fr_t *lo, const
 
 /* per-call scale tables of gpu_ntt: consts[0] = base (shift or shift^-1), consts[1] = prefactor
  * (1 or 1/m) */
-__global__ void ntt_shift_consts_kernel(fr_t *c, const fr_t *shift, int log_m, int inverse) {
+template <class C>
+__global__ void ntt_shift_consts_kernel(typename C::fr *c, const typename C::fr *shift, int log_m, int inverse) {
+    CUZK_CURVE_TYPES(C);
     if (threadIdx.x != 0 || blockIdx.x != 0) return;
     fr_t base = shift ? *shift : fr_t::one();
     fr_t pref = fr_t::one();
@@ -111,7 +120,9 @@ __global__ void ntt_shift_consts_kernel(fr_t *c, const fr_t *shift, int log_m, i
     c[1] = pref;
 }
 
+template <class C>
 struct ntt_pass_args {
+    CUZK_CURVE_TYPES(C);
     const fr_t *src[3];
     fr_t *dst[3];
     const fr_t *tw;
@@ -125,10 +136,11 @@ struct ntt_pass_args {
 };
 
 /* read-only (non-coherent cache) load of one table element */
-__device__ __forceinline__ fr_t ld_tab(const fr_t *p) {
+template <class F>
+__device__ __forceinline__ F ld_tab(const F *p) {
     const uint4 *q = (const uint4 *)p;
     const uint4 x = __ldg(q), y = __ldg(q + 1);
-    fr_t r;
+    F r;
     r.l[0] = x.x; r.l[1] = x.y; r.l[2] = x.z; r.l[3] = x.w;
     r.l[4] = y.x; r.l[5] = y.y; r.l[6] = y.z; r.l[7] = y.w;
     return r;
@@ -137,13 +149,15 @@ __device__ __forceinline__ fr_t ld_tab(const fr_t *p) {
 /* Shared memory: two planes of 16-byte words (plane 0: limbs 0..3 of every element, plane 1:
  * limbs 4..7), so consecutive elements are consecutive 16-byte words: 128-bit accesses, no bank
  * conflicts for consecutive q. */
-__device__ __forceinline__ void sh_put(uint4 *sh, uint32_t T, uint32_t q, const fr_t &x) {
+template <class F>
+__device__ __forceinline__ void sh_put(uint4 *sh, uint32_t T, uint32_t q, const F &x) {
     sh[q] = make_uint4(x.l[0], x.l[1], x.l[2], x.l[3]);
     sh[T + q] = make_uint4(x.l[4], x.l[5], x.l[6], x.l[7]);
 }
-__device__ __forceinline__ fr_t sh_get(const uint4 *sh, uint32_t T, uint32_t q) {
+template <class F>
+__device__ __forceinline__ F sh_get(const uint4 *sh, uint32_t T, uint32_t q) {
     const uint4 a = sh[q], b = sh[T + q];
-    fr_t x;
+    F x;
     x.l[0] = a.x; x.l[1] = a.y; x.l[2] = a.z; x.l[3] = a.w;
     x.l[4] = b.x; x.l[5] = b.y; x.l[6] = b.z; x.l[7] = b.w;
     return x;
@@ -151,23 +165,25 @@ __device__ __forceinline__ fr_t sh_get(const uint4 *sh, uint32_t T, uint32_t q) 
 
 /* radix-2 butterflies with twiddle omega^J (inverse: omega^-J = -omega^(m/2 - J)); J = 0 skips
  * the product */
-__device__ __forceinline__ void bf_dit(fr_t &u, fr_t &v, size_t J, int inverse, const fr_t *tw, size_t half) {
+template <class F>
+__device__ __forceinline__ void bf_dit(F &u, F &v, size_t J, int inverse, const F *tw, size_t half) {
     if (J) {
         v = v * ld_tab(tw + (inverse ? half - J : J));
         if (inverse) {
-            const fr_t a = u - v;
+            const F a = u - v;
             v = u + v;
             u = a;
             return;
         }
     }
-    const fr_t a = u + v;
+    const F a = u + v;
     v = u - v;
     u = a;
 }
-__device__ __forceinline__ void bf_dif(fr_t &u, fr_t &v, size_t J, int inverse, const fr_t *tw, size_t half) {
-    const fr_t a = u + v;
-    fr_t d = (inverse && J) ? v - u : u - v;
+template <class F>
+__device__ __forceinline__ void bf_dif(F &u, F &v, size_t J, int inverse, const F *tw, size_t half) {
+    const F a = u + v;
+    F d = (inverse && J) ? v - u : u - v;
     if (J) d = d * ld_tab(tw + (inverse ? half - J : J));
     u = a;
     v = d;
@@ -180,8 +196,10 @@ __device__ __forceinline__ void bf_dif(fr_t &u, fr_t &v, size_t J, int inverse, 
  * (radix-4: each thread loads 4 elements, runs both stages in registers, stores them; DIT pairs
  * (0,1), (2,3), ..., a single last stage when k is odd; DIF pairs from the top, single stage 0).
  * Dynamic shared memory: 32 T bytes. */
-template <bool DIF>
-__global__ void __launch_bounds__(PASS_THREADS) ntt_pass_kernel(const ntt_pass_args p) {
+template <class C, bool DIF>
+__global__ void __launch_bounds__(PASS_THREADS) ntt_pass_kernel(const ntt_pass_args<C> p) {
+    CUZK_CURVE_TYPES(C);
+    static_assert(fr_t::N == 8, "the shared-memory layout holds 8-word elements");
     extern __shared__ uint4 sh[];
     const uint32_t T = 1u << (p.k + p.t);
     const int v = blockIdx.y;
@@ -220,8 +238,8 @@ __global__ void __launch_bounds__(PASS_THREADS) ntt_pass_kernel(const ntt_pass_a
                 const size_t J1 = jlo << (L - 1 - s);
                 const size_t J2a = jlo << (L - 2 - s);
                 const size_t J2b = (jlo + ((size_t)1 << (r + p.s0))) << (L - 2 - s);
-                fr_t x0 = sh_get(sh, T, qa), x1 = sh_get(sh, T, qa + hq);
-                fr_t x2 = sh_get(sh, T, qa + 2 * hq), x3 = sh_get(sh, T, qa + 3 * hq);
+                fr_t x0 = sh_get<fr_t>(sh, T, qa), x1 = sh_get<fr_t>(sh, T, qa + hq);
+                fr_t x2 = sh_get<fr_t>(sh, T, qa + 2 * hq), x3 = sh_get<fr_t>(sh, T, qa + 3 * hq);
                 if (!DIF) {
                     bf_dit(x0, x1, J1, p.inverse, tw, half);
                     bf_dit(x2, x3, J1, p.inverse, tw, half);
@@ -249,7 +267,7 @@ __global__ void __launch_bounds__(PASS_THREADS) ntt_pass_kernel(const ntt_pass_a
                 const uint32_t e0 = ((bb >> r) << (r + 1)) | (bb & rmask);
                 const uint32_t q0 = (e0 << p.t) | g, q1 = q0 + (1u << (r + p.t));
                 const size_t J = (((size_t)(e0 & rmask) << p.s0) | lo_part | g) << (L - 1 - s);
-                fr_t u = sh_get(sh, T, q0), w = sh_get(sh, T, q1);
+                fr_t u = sh_get<fr_t>(sh, T, q0), w = sh_get<fr_t>(sh, T, q1);
                 if (!DIF) bf_dit(u, w, J, p.inverse, tw, half);
                 else bf_dif(u, w, J, p.inverse, tw, half);
                 sh_put(sh, T, q0, u);
@@ -263,7 +281,7 @@ __global__ void __launch_bounds__(PASS_THREADS) ntt_pass_kernel(const ntt_pass_a
     fr_t *__restrict__ dst = p.dst[v];
     for (uint32_t q = threadIdx.x; q < T; q += blockDim.x) {
         const size_t idx = base | ((size_t)(q >> p.t) << p.s0) | (q & gmask);
-        fr_t x = sh_get(sh, T, q);
+        fr_t x = sh_get<fr_t>(sh, T, q);
         if (p.post_lo) {
             const size_t i = p.post_brev ? (size_t)(__brevll((unsigned long long)idx) >> (64 - L)) : idx;
             x = x * (ld_tab(p.post_lo + (i & ((1u << TAB_LOG) - 1))) * ld_tab(p.post_hi + (i >> TAB_LOG)));
@@ -302,23 +320,24 @@ int plan_passes(int log_m, pass_desc *ps) {
 
 inline unsigned nblocks(size_t n, unsigned bs) { return (unsigned)((n + bs - 1) / bs); }
 
-cuzk_status launch_pass(bool dif, const ntt_pass_args &a, unsigned nvec, cudaStream_t stream,
+template <class C>
+cuzk_status launch_pass(bool dif, const ntt_pass_args<C> &a, unsigned nvec, cudaStream_t stream,
                         cuzk_error *err) {
     cuzk_status st = CUZK_OK;
     const uint32_t T = 1u << (a.k + a.t);
-    const size_t smem = (size_t)T * sizeof(fr_t);
+    const size_t smem = (size_t)T * sizeof(typename C::fr);
     /* radix-4 rounds have T/4 quads (every loop of the kernel strides by blockDim.x) */
     const unsigned threads = T / 4 == 0 ? 1 : T / 4 < (uint32_t)PASS_THREADS ? T / 4 : PASS_THREADS;
     const dim3 grid((unsigned)(((size_t)1 << a.log_m) >> (a.k + a.t)), nvec);
     /* always the largest tile's size: idempotent, so concurrent callers cannot lower it under
      * each other's launches */
-    const int smem_max = (int)(sizeof(fr_t) << (PASS_MAX + PASS_T > FIRST_PASS_MAX ? PASS_MAX + PASS_T : FIRST_PASS_MAX));
+    const int smem_max = (int)(sizeof(typename C::fr) << (PASS_MAX + PASS_T > FIRST_PASS_MAX ? PASS_MAX + PASS_T : FIRST_PASS_MAX));
     if (dif) {
-        CU(cudaFuncSetAttribute(ntt_pass_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
-        ntt_pass_kernel<true><<<grid, threads, smem, stream>>>(a);
+        CU(cudaFuncSetAttribute(ntt_pass_kernel<C, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
+        ntt_pass_kernel<C, true><<<grid, threads, smem, stream>>>(a);
     } else {
-        CU(cudaFuncSetAttribute(ntt_pass_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
-        ntt_pass_kernel<false><<<grid, threads, smem, stream>>>(a);
+        CU(cudaFuncSetAttribute(ntt_pass_kernel<C, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
+        ntt_pass_kernel<C, false><<<grid, threads, smem, stream>>>(a);
     }
     CU_LAUNCH("ntt_pass_kernel");
 out:
@@ -327,9 +346,16 @@ out:
 
 /* ---- table cache -------------------------------------------------------------------------- */
 pthread_mutex_t g_cache_lock = PTHREAD_MUTEX_INITIALIZER;
-ntt_tables *g_cache = NULL;
+/* one list per curve */
+template <class C>
+ntt_tables<C> *&cache_head() {
+    static ntt_tables<C> *head = NULL;
+    return head;
+}
 
-cuzk_status tables_build(ntt_tables *t, cuzk_error *err) {
+template <class C>
+cuzk_status tables_build(ntt_tables<C> *t, cuzk_error *err) {
+    CUZK_CURVE_TYPES(C);
     cuzk_status st = CUZK_OK;
     const size_t m = (size_t)1 << t->log_m;
     const size_t half = m / 2 ? m / 2 : 1;
@@ -344,17 +370,17 @@ cuzk_status tables_build(ntt_tables *t, cuzk_error *err) {
     CU(cudaMalloc(&t->d_hscale, 2 * (lo_n + t->n_hi) * sizeof(fr_t)));
     CU(cudaMalloc(&d_tmp, (lo_n + n_hi_tw) * sizeof(fr_t)));
     t->bytes = (half + NTT_C_COUNT + 2 * (lo_n + t->n_hi)) * sizeof(fr_t);
-    ntt_consts_kernel<<<1, 1, 0, s>>>(t->d_consts, t->roots, t->log_m);
+    ntt_consts_kernel<C><<<1, 1, 0, s>>>(t->d_consts, t->roots, t->log_m);
     CU_LAUNCH("ntt_consts_kernel");
-    ntt_pow_tables_kernel<<<nblocks(lo_n > n_hi_tw ? lo_n : n_hi_tw, 256), 256, 0, s>>>(
+    ntt_pow_tables_kernel<C><<<nblocks(lo_n > n_hi_tw ? lo_n : n_hi_tw, 256), 256, 0, s>>>(
         d_tmp, d_tmp + lo_n, n_hi_tw, t->d_consts + NTT_C_OMEGA, t->d_consts + NTT_C_ONE);
     CU_LAUNCH("ntt_pow_tables_kernel(omega)");
-    ntt_twiddles_kernel<<<nblocks(half, 256), 256, 0, s>>>(t->d_tw, half, d_tmp, d_tmp + lo_n);
+    ntt_twiddles_kernel<C><<<nblocks(half, 256), 256, 0, s>>>(t->d_tw, half, d_tmp, d_tmp + lo_n);
     CU_LAUNCH("ntt_twiddles_kernel");
-    ntt_pow_tables_kernel<<<nblocks(pow_threads, 256), 256, 0, s>>>(
+    ntt_pow_tables_kernel<C><<<nblocks(pow_threads, 256), 256, 0, s>>>(
         t->d_hscale, t->d_hscale + lo_n, t->n_hi, t->d_consts + NTT_C_G, t->d_consts + NTT_C_M_INV);
     CU_LAUNCH("ntt_pow_tables_kernel(g)");
-    ntt_pow_tables_kernel<<<nblocks(pow_threads, 256), 256, 0, s>>>(
+    ntt_pow_tables_kernel<C><<<nblocks(pow_threads, 256), 256, 0, s>>>(
         t->d_hscale + lo_n + t->n_hi, t->d_hscale + 2 * lo_n + t->n_hi, t->n_hi,
         t->d_consts + NTT_C_G_INV, t->d_consts + NTT_C_M_INV);
     CU_LAUNCH("ntt_pow_tables_kernel(g^-1)");
@@ -367,17 +393,18 @@ out:
 
 }  // namespace
 
-cuzk_status ntt_tables_get(const ntt_tables **out, int roots, int log_m, cuzk_error *err) {
+template <class C>
+cuzk_status ntt_tables_get(const ntt_tables<C> **out, int roots, int log_m, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
     int dev = 0;
-    ntt_tables *t;
+    ntt_tables<C> *t;
     *out = NULL;
     CU(cudaGetDevice(&dev));
     pthread_mutex_lock(&g_cache_lock);
-    for (t = g_cache; t; t = t->next)
+    for (t = cache_head<C>(); t; t = t->next)
         if (t->dev == dev && t->roots == roots && t->log_m == log_m) break;
     if (!t) {
-        t = (ntt_tables *)calloc(1, sizeof *t);
+        t = (ntt_tables<C> *)calloc(1, sizeof *t);
         if (!t) {
             pthread_mutex_unlock(&g_cache_lock);
             if (err) {
@@ -391,7 +418,7 @@ cuzk_status ntt_tables_get(const ntt_tables **out, int roots, int log_m, cuzk_er
         t->roots = roots;
         t->log_m = log_m;
         t->n_hi = (uint32_t)((((size_t)1 << log_m) >> TAB_LOG) ? (((size_t)1 << log_m) >> TAB_LOG) : 1);
-        st = tables_build(t, err);
+        st = tables_build<C>(t, err);
         if (st != CUZK_OK) {
             cudaFree(t->d_tw);
             cudaFree(t->d_consts);
@@ -400,8 +427,8 @@ cuzk_status ntt_tables_get(const ntt_tables **out, int roots, int log_m, cuzk_er
             pthread_mutex_unlock(&g_cache_lock);
             return st;
         }
-        t->next = g_cache;
-        g_cache = t;
+        t->next = cache_head<C>();
+        cache_head<C>() = t;
     }
     pthread_mutex_unlock(&g_cache_lock);
     *out = t;
@@ -409,7 +436,8 @@ out:
     return st;
 }
 
-cuzk_status ntt_execute(const ntt_tables *tb, const ntt_job *job, int dif, int inverse,
+template <class C>
+cuzk_status ntt_execute(const ntt_tables<C> *tb, const ntt_job<C> *job, int dif, int inverse,
                         cudaStream_t stream, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
     pass_desc ps[MAX_PASSES];
@@ -417,7 +445,7 @@ cuzk_status ntt_execute(const ntt_tables *tb, const ntt_job *job, int dif, int i
     for (int x = 0; x < np; x++) {
         const pass_desc &pd = ps[dif ? np - 1 - x : x];
         const bool first = x == 0, last = x == np - 1;
-        ntt_pass_args a;
+        ntt_pass_args<C> a;
         memset(&a, 0, sizeof a);
         a.tw = tb->d_tw;
         a.log_m = tb->log_m;
@@ -443,7 +471,7 @@ cuzk_status ntt_execute(const ntt_tables *tb, const ntt_job *job, int dif, int i
         }
         if (last && job->pw_a) {
             if (job->nvec > 1) {
-                st = launch_pass(dif, a, (unsigned)job->nvec - 1, stream, err);
+                st = launch_pass<C>(dif, a, (unsigned)job->nvec - 1, stream, err);
                 if (st != CUZK_OK) return st;
             }
             const int lv = job->nvec - 1;
@@ -452,9 +480,9 @@ cuzk_status ntt_execute(const ntt_tables *tb, const ntt_job *job, int dif, int i
             a.pw_a = job->pw_a;
             a.pw_b = job->pw_b;
             a.pw_scale = job->pw_scale;
-            st = launch_pass(dif, a, 1, stream, err);
+            st = launch_pass<C>(dif, a, 1, stream, err);
         } else {
-            st = launch_pass(dif, a, (unsigned)job->nvec, stream, err);
+            st = launch_pass<C>(dif, a, (unsigned)job->nvec, stream, err);
         }
         if (st != CUZK_OK) return st;
     }
@@ -466,24 +494,26 @@ namespace {
 /* gpu_ntt on device arrays: d_x (batch vectors, read, clobbered only when d_x == d_y) -> d_y.
  * d_sc: scratch of 2 + 1024 + n_hi elements (the shift tables), or NULL when no scaling is
  * needed (forward without shift). */
-cuzk_status ntt_device(fr_t *d_y, const fr_t *d_x, size_t batch, int log_m, int inverse, int roots,
-                       const fr_t *d_shift, fr_t *d_sc, cudaStream_t s, cuzk_error *err) {
+template <class C>
+cuzk_status ntt_device(typename C::fr *d_y, const typename C::fr *d_x, size_t batch, int log_m, int inverse,
+                       int roots, const typename C::fr *d_shift, typename C::fr *d_sc, cudaStream_t s,
+                       cuzk_error *err) {
     cuzk_status st = CUZK_OK;
-    const ntt_tables *tb = NULL;
+    const ntt_tables<C> *tb = NULL;
     const size_t m = (size_t)1 << log_m;
     const size_t lo_n = (size_t)1 << TAB_LOG;
     const uint32_t n_hi = (uint32_t)((m >> TAB_LOG) ? (m >> TAB_LOG) : 1);
-    st = ntt_tables_get(&tb, roots, log_m, err);
+    st = ntt_tables_get<C>(&tb, roots, log_m, err);
     if (st != CUZK_OK) return st;
     if (d_sc) {
-        ntt_shift_consts_kernel<<<1, 1, 0, s>>>(d_sc, d_shift, log_m, inverse);
+        ntt_shift_consts_kernel<C><<<1, 1, 0, s>>>(d_sc, d_shift, log_m, inverse);
         CU_LAUNCH("ntt_shift_consts_kernel");
-        ntt_pow_tables_kernel<<<nblocks(lo_n > n_hi ? lo_n : n_hi, 256), 256, 0, s>>>(
+        ntt_pow_tables_kernel<C><<<nblocks(lo_n > n_hi ? lo_n : n_hi, 256), 256, 0, s>>>(
             d_sc + 2, d_sc + 2 + lo_n, n_hi, d_sc, d_sc + 1);
         CU_LAUNCH("ntt_pow_tables_kernel(shift)");
     }
     for (size_t v0 = 0; v0 < batch; v0 += 3) {
-        ntt_job j;
+        ntt_job<C> j;
         memset(&j, 0, sizeof j);
         j.nvec = (int)(batch - v0 < 3 ? batch - v0 : 3);
         for (int v = 0; v < j.nvec; v++) {
@@ -499,7 +529,7 @@ cuzk_status ntt_device(fr_t *d_y, const fr_t *d_x, size_t batch, int log_m, int 
             j.post_lo = d_sc + 2;
             j.post_hi = d_sc + 2 + lo_n;
         }
-        st = ntt_execute(tb, &j, 0, inverse, s, err);
+        st = ntt_execute<C>(tb, &j, 0, inverse, s, err);
         if (st != CUZK_OK) return st;
     }
 out:
@@ -516,15 +546,18 @@ bool fr_ptrs_ok(const void *a, const void *b, const void *c, size_t bytes) {
     return true;
 }
 
-cuzk_status h_async(cudaStream_t s, fr_t *a, fr_t *b, fr_t *c, int log_m, int snarkjs, cuzk_error *err) {
+template <class C>
+cuzk_status h_async(cudaStream_t s, typename C::fr *a, typename C::fr *b, typename C::fr *c, int log_m, int snarkjs,
+                    cuzk_error *err) {
+    CUZK_CURVE_TYPES(C);
     cuzk_status st = CUZK_OK;
-    const ntt_tables *tb = NULL;
+    const ntt_tables<C> *tb = NULL;
     const size_t lo_n = (size_t)1 << TAB_LOG;
-    st = ntt_tables_get(&tb, snarkjs ? 1 : 0, log_m, err);
+    st = ntt_tables_get<C>(&tb, snarkjs ? 1 : 0, log_m, err);
     if (st != CUZK_OK) return st;
     const fr_t *fwd_lo = tb->d_hscale, *fwd_hi = tb->d_hscale + lo_n;
     const fr_t *inv_lo = tb->d_hscale + lo_n + tb->n_hi, *inv_hi = tb->d_hscale + 2 * lo_n + tb->n_hi;
-    ntt_job j;
+    ntt_job<C> j;
     if (snarkjs) {
         /* 1. c = iNTT(a*b) then a, b: bit-reversed coefficients times g^i/m */
         memset(&j, 0, sizeof j);
@@ -535,12 +568,12 @@ cuzk_status h_async(cudaStream_t s, fr_t *a, fr_t *b, fr_t *c, int log_m, int sn
         j.post_lo = fwd_lo;
         j.post_hi = fwd_hi;
         j.post_brev = 1;
-        if ((st = ntt_execute(tb, &j, 1, 1, s, err)) != CUZK_OK) return st;
+        if ((st = ntt_execute<C>(tb, &j, 1, 1, s, err)) != CUZK_OK) return st;
         j.nvec = 2;
         j.in[0] = j.work[0] = j.out[0] = a;
         j.in[1] = j.work[1] = j.out[1] = b;
         j.mul_a = j.mul_b = NULL;
-        if ((st = ntt_execute(tb, &j, 1, 1, s, err)) != CUZK_OK) return st;
+        if ((st = ntt_execute<C>(tb, &j, 1, 1, s, err)) != CUZK_OK) return st;
         /* 2. coset evaluations, natural order; a = a*b - c */
         memset(&j, 0, sizeof j);
         j.nvec = 3;
@@ -549,7 +582,7 @@ cuzk_status h_async(cudaStream_t s, fr_t *a, fr_t *b, fr_t *c, int log_m, int sn
         j.in[2] = j.work[2] = j.out[2] = c;
         j.pw_a = a;
         j.pw_b = b;
-        return ntt_execute(tb, &j, 0, 0, s, err);
+        return ntt_execute<C>(tb, &j, 0, 0, s, err);
     }
     /* 1. iNTT(a, b, c): bit-reversed coefficients times g^i/m */
     memset(&j, 0, sizeof j);
@@ -560,14 +593,14 @@ cuzk_status h_async(cudaStream_t s, fr_t *a, fr_t *b, fr_t *c, int log_m, int sn
     j.post_lo = fwd_lo;
     j.post_hi = fwd_hi;
     j.post_brev = 1;
-    if ((st = ntt_execute(tb, &j, 1, 1, s, err)) != CUZK_OK) return st;
+    if ((st = ntt_execute<C>(tb, &j, 1, 1, s, err)) != CUZK_OK) return st;
     /* 2. coset evaluations, natural order; a = (a*b - c) / Z(g) */
     j.post_lo = j.post_hi = NULL;
     j.post_brev = 0;
     j.pw_a = a;
     j.pw_b = b;
     j.pw_scale = tb->d_consts + NTT_C_ZINV;
-    if ((st = ntt_execute(tb, &j, 0, 0, s, err)) != CUZK_OK) return st;
+    if ((st = ntt_execute<C>(tb, &j, 0, 0, s, err)) != CUZK_OK) return st;
     /* 3. coset iNTT of a: gather a -> b, passes on b, last pass -> a with g^-i/m */
     memset(&j, 0, sizeof j);
     j.nvec = 1;
@@ -577,7 +610,7 @@ cuzk_status h_async(cudaStream_t s, fr_t *a, fr_t *b, fr_t *c, int log_m, int sn
     j.gather = 1;
     j.post_lo = inv_lo;
     j.post_hi = inv_hi;
-    return ntt_execute(tb, &j, 0, 1, s, err);
+    return ntt_execute<C>(tb, &j, 0, 1, s, err);
 }
 
 }  // namespace
@@ -592,21 +625,21 @@ extern "C" cuzk_status gpu_ntt(struct fr *data, size_t batch, int log_m, gpu_ntt
     cuzk_status st = CUZK_OK;
     const int inverse = dir == GPU_NTT_INVERSE;
     const size_t m = (size_t)1 << log_m;
-    const size_t bytes = batch * m * sizeof(fr_t);
+    const size_t bytes = batch * m * sizeof(api_curve::fr);
     const size_t sc_n = 2 + ((size_t)1 << TAB_LOG) + ((m >> TAB_LOG) ? (m >> TAB_LOG) : 1);
     const bool scaled = inverse || shift;
     cudaStream_t s = NULL;
-    fr_t *d_x = NULL, *d_y = NULL, *d_sc = NULL, *d_shift = NULL;
+    api_curve::fr *d_x = NULL, *d_y = NULL, *d_sc = NULL, *d_shift = NULL;
     CU(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     CU(cudaMallocAsync((void **)&d_x, bytes, s));
     CU(cudaMallocAsync((void **)&d_y, bytes, s));
-    if (scaled) CU(cudaMallocAsync((void **)&d_sc, sc_n * sizeof(fr_t), s));
+    if (scaled) CU(cudaMallocAsync((void **)&d_sc, sc_n * sizeof(api_curve::fr), s));
     if (shift) {
-        CU(cudaMallocAsync((void **)&d_shift, sizeof(fr_t), s));
-        CU(cudaMemcpyAsync(d_shift, shift, sizeof(fr_t), cudaMemcpyHostToDevice, s));
+        CU(cudaMallocAsync((void **)&d_shift, sizeof(api_curve::fr), s));
+        CU(cudaMemcpyAsync(d_shift, shift, sizeof(api_curve::fr), cudaMemcpyHostToDevice, s));
     }
     CU(cudaMemcpyAsync(d_x, data, bytes, cudaMemcpyHostToDevice, s));
-    st = ntt_device(d_y, d_x, batch, log_m, inverse, (int)roots, d_shift, d_sc, s, err);
+    st = ntt_device<api_curve>(d_y, d_x, batch, log_m, inverse, (int)roots, d_shift, d_sc, s, err);
     if (st != CUZK_OK) goto out;
     CU(cudaMemcpyAsync(data, d_y, bytes, cudaMemcpyDeviceToHost, s));
     CU(cudaStreamSynchronize(s));
@@ -627,7 +660,7 @@ extern "C" cuzk_status gpu_h_bellperson_async(void *stream, struct fr *d_a, stru
     GPU_ARG(log_m >= 1 && log_m <= 28, "gpu_h_bellperson_async: log_m out of [1, 28]");
     GPU_ARG(fr_ptrs_ok(d_a, d_b, d_c, ((size_t)32) << log_m),
             "gpu_h_bellperson_async: NULL or overlapping vectors");
-    return h_async((cudaStream_t)stream, (fr_t *)d_a, (fr_t *)d_b, (fr_t *)d_c, log_m, 0, err);
+    return h_async<api_curve>((cudaStream_t)stream, (api_curve::fr *)d_a, (api_curve::fr *)d_b, (api_curve::fr *)d_c, log_m, 0, err);
 }
 
 extern "C" cuzk_status gpu_h_snarkjs_async(void *stream, struct fr *d_a, struct fr *d_b,
@@ -635,7 +668,7 @@ extern "C" cuzk_status gpu_h_snarkjs_async(void *stream, struct fr *d_a, struct 
     GPU_ARG(log_m >= 1 && log_m <= 28, "gpu_h_snarkjs_async: log_m out of [1, 28]");
     GPU_ARG(fr_ptrs_ok(d_a, d_b, d_c, ((size_t)32) << log_m),
             "gpu_h_snarkjs_async: NULL or overlapping vectors");
-    return h_async((cudaStream_t)stream, (fr_t *)d_a, (fr_t *)d_b, (fr_t *)d_c, log_m, 1, err);
+    return h_async<api_curve>((cudaStream_t)stream, (api_curve::fr *)d_a, (api_curve::fr *)d_b, (api_curve::fr *)d_c, log_m, 1, err);
 }
 
 extern "C" cuzk_status gpu_h(gpu_roots convention, struct fr *a, struct fr *b, struct fr *c,
@@ -644,16 +677,16 @@ extern "C" cuzk_status gpu_h(gpu_roots convention, struct fr *a, struct fr *b, s
     GPU_ARG(convention == GPU_ROOTS_BELLPERSON || convention == GPU_ROOTS_SNARKJS, "gpu_h: bad convention");
     GPU_ARG(a && b && c, "gpu_h: NULL vector");
     cuzk_status st = CUZK_OK;
-    const size_t bytes = ((size_t)1 << log_m) * sizeof(fr_t);
+    const size_t bytes = ((size_t)1 << log_m) * sizeof(api_curve::fr);
     const int snarkjs = convention == GPU_ROOTS_SNARKJS;
     cudaStream_t s = NULL;
-    fr_t *d = NULL;
+    api_curve::fr *d = NULL;
     CU(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     CU(cudaMallocAsync((void **)&d, 3 * bytes, s));
     CU(cudaMemcpyAsync(d, a, bytes, cudaMemcpyHostToDevice, s));
     CU(cudaMemcpyAsync((char *)d + bytes, b, bytes, cudaMemcpyHostToDevice, s));
     if (!snarkjs) CU(cudaMemcpyAsync((char *)d + 2 * bytes, c, bytes, cudaMemcpyHostToDevice, s));
-    st = h_async(s, d, (fr_t *)((char *)d + bytes), (fr_t *)((char *)d + 2 * bytes), log_m, snarkjs, err);
+    st = h_async<api_curve>(s, d, (api_curve::fr *)((char *)d + bytes), (api_curve::fr *)((char *)d + 2 * bytes), log_m, snarkjs, err);
     if (st != CUZK_OK) goto out;
     CU(cudaMemcpyAsync(a, d, bytes, cudaMemcpyDeviceToHost, s));
     CU(cudaStreamSynchronize(s));
@@ -674,7 +707,7 @@ extern "C" size_t gpu_h_cache_bytes(void) {
         return 0;
     }
     pthread_mutex_lock(&g_cache_lock);
-    for (const ntt_tables *t = g_cache; t; t = t->next)
+    for (const ntt_tables<api_curve> *t = cache_head<api_curve>(); t; t = t->next)
         if (t->dev == dev) total += t->bytes;
     pthread_mutex_unlock(&g_cache_lock);
     return total;
@@ -687,10 +720,12 @@ __device__ __forceinline__ uint64_t mix64(uint64_t z) {
     return z ^ (z >> 31);
 }
 /* random elements below 2^254 (< r) */
-__global__ void ntt_random_kernel(fr_t *a, size_t n, uint64_t seed) {
+template <class C>
+__global__ void ntt_random_kernel(typename C::fr *a, size_t n, uint64_t seed) {
+    CUZK_CURVE_TYPES(C);
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    fr_t e;
+    api_curve::fr e;
     for (int k = 0; k < 4; k++) {
         uint64_t v = mix64(seed + 4 * i + k + 0x9e3779b97f4a7c15ull * (k + 1));
         e.l[2 * k] = (uint32_t)v;
@@ -705,21 +740,21 @@ extern "C" cuzk_status gpu_bench_ntt(int log_m, size_t batch, int warmup, int re
                                      cuzk_error *err) {
     GPU_ARG(log_m >= 1 && log_m <= 28 && batch >= 1 && reps >= 1 && times_ms, "gpu_bench_ntt: bad args");
     cuzk_status st = CUZK_OK;
-    const ntt_tables *tb = NULL;
-    fr_t *d_x = NULL, *d_y = NULL;
+    const ntt_tables<api_curve> *tb = NULL;
+    api_curve::fr *d_x = NULL, *d_y = NULL;
     cudaEvent_t e0 = NULL, e1 = NULL;
     const size_t total = batch << log_m;
-    st = ntt_tables_get(&tb, 0, log_m, err);
+    st = ntt_tables_get<api_curve>(&tb, 0, log_m, err);
     if (st != CUZK_OK) return st;
-    CU(cudaMalloc(&d_x, total * sizeof(fr_t)));
-    CU(cudaMalloc(&d_y, total * sizeof(fr_t)));
+    CU(cudaMalloc(&d_x, total * sizeof(api_curve::fr)));
+    CU(cudaMalloc(&d_y, total * sizeof(api_curve::fr)));
     CU(cudaEventCreate(&e0));
     CU(cudaEventCreate(&e1));
     for (int r = -warmup; r < reps; r++) {
-        ntt_random_kernel<<<nblocks(total, 256), 256>>>(d_x, total, 12345 + (uint64_t)r);
+        ntt_random_kernel<api_curve><<<nblocks(total, 256), 256>>>(d_x, total, 12345 + (uint64_t)r);
         CU_LAUNCH("ntt_random_kernel");
         CU(cudaEventRecord(e0));
-        st = ntt_device(d_y, d_x, batch, log_m, 0, 0, NULL, NULL, 0, err);
+        st = ntt_device<api_curve>(d_y, d_x, batch, log_m, 0, 0, NULL, NULL, 0, err);
         if (st != CUZK_OK) goto out;
         CU(cudaEventRecord(e1));
         CU(cudaEventSynchronize(e1));
@@ -738,21 +773,21 @@ extern "C" cuzk_status gpu_bench_h(gpu_roots convention, int log_m, int warmup, 
     GPU_ARG(log_m >= 1 && log_m <= 28 && reps >= 1 && times_ms, "gpu_bench_h: bad args");
     GPU_ARG(convention == GPU_ROOTS_BELLPERSON || convention == GPU_ROOTS_SNARKJS, "gpu_bench_h: bad convention");
     cuzk_status st = CUZK_OK;
-    const ntt_tables *tb = NULL;
+    const ntt_tables<api_curve> *tb = NULL;
     const size_t m = (size_t)1 << log_m;
     const int snarkjs = convention == GPU_ROOTS_SNARKJS;
-    fr_t *d = NULL;
+    api_curve::fr *d = NULL;
     cudaEvent_t e0 = NULL, e1 = NULL;
-    st = ntt_tables_get(&tb, snarkjs, log_m, err);
+    st = ntt_tables_get<api_curve>(&tb, snarkjs, log_m, err);
     if (st != CUZK_OK) return st;
-    CU(cudaMalloc(&d, 3 * m * sizeof(fr_t)));
+    CU(cudaMalloc(&d, 3 * m * sizeof(api_curve::fr)));
     CU(cudaEventCreate(&e0));
     CU(cudaEventCreate(&e1));
     for (int r = -warmup; r < reps; r++) {
-        ntt_random_kernel<<<nblocks(3 * m, 256), 256>>>(d, 3 * m, 777 + (uint64_t)r);
+        ntt_random_kernel<api_curve><<<nblocks(3 * m, 256), 256>>>(d, 3 * m, 777 + (uint64_t)r);
         CU_LAUNCH("ntt_random_kernel");
         CU(cudaEventRecord(e0));
-        st = h_async(0, d, d + m, d + 2 * m, log_m, snarkjs, err);
+        st = h_async<api_curve>(0, d, d + m, d + 2 * m, log_m, snarkjs, err);
         if (st != CUZK_OK) goto out;
         CU(cudaEventRecord(e1));
         CU(cudaEventSynchronize(e1));

@@ -10,7 +10,7 @@
  * system average 2.4 / 1.0 / 2.2 nonzeros, so the kernel is bound by the gather of w (random
  * access, 32 B per nonzero) and the col / id streams (8 B per nonzero); a warp per row would idle
  * most lanes. */
-#include "cuda/ec.cuh"
+#include "cuda/curves.cuh"
 #include "cuda/gpu_r1cs.h"
 #include "cuda/util.cuh"
 
@@ -23,7 +23,7 @@ struct gpu_csr_dev {
     uint32_t *d_col;     /* nnz */
     uint32_t *d_coef_id; /* nnz, < n_coef */
     uint32_t n_coef;
-    fr_t *d_coef;        /* n_coef (at least one entry allocated), Montgomery */
+    api_curve::fr *d_coef;        /* n_coef (at least one entry allocated), Montgomery */
     uint32_t id_one, id_minus_one; /* UINT32_MAX: not in the table */
 };
 
@@ -35,10 +35,12 @@ struct gpu_r1cs {
 };
 
 /* Row sums with the +-1 fast path (by table id). */
-__global__ void r1cs_spmv_kernel(fr_t *__restrict__ out, const uint64_t *__restrict__ row_ptr,
+template <class C>
+__global__ void r1cs_spmv_kernel(typename C::fr *__restrict__ out, const uint64_t *__restrict__ row_ptr,
                                  const uint32_t *__restrict__ col, const uint32_t *__restrict__ coef_id,
-                                 const fr_t *__restrict__ coef, uint32_t id_one, uint32_t id_minus_one,
-                                 const fr_t *__restrict__ w, uint32_t n_rows) {
+                                 const typename C::fr *__restrict__ coef, uint32_t id_one, uint32_t id_minus_one,
+                                 const typename C::fr *__restrict__ w, uint32_t n_rows) {
+    CUZK_CURVE_TYPES(C);
     uint32_t row = blockIdx.x * blockDim.x + threadIdx.x;
     if (row >= n_rows) return;
     fr_t acc = fr_t::zero();
@@ -53,7 +55,9 @@ __global__ void r1cs_spmv_kernel(fr_t *__restrict__ out, const uint64_t *__restr
 }
 
 /* a[n_rows + i] = w[i] for i < n_inputs (bellperson's input rows: A = input_i, B = C = 0). */
-__global__ void r1cs_input_rows_kernel(fr_t *a, const fr_t *w, uint32_t n_rows, uint32_t n_inputs) {
+template <class C>
+__global__ void r1cs_input_rows_kernel(typename C::fr *a, const typename C::fr *w, uint32_t n_rows, uint32_t n_inputs) {
+    CUZK_CURVE_TYPES(C);
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n_inputs) a[(size_t)n_rows + i] = w[i];
 }
@@ -76,7 +80,7 @@ static cuzk_status csr_upload(gpu_csr_dev *m, const gpu_csr_host *h, cudaStream_
     CU(cudaMalloc(&m->d_row_ptr, ((size_t)h->n_rows + 1) * sizeof(uint64_t)));
     CU(cudaMalloc(&m->d_col, (h->nnz ? h->nnz : 1) * sizeof(uint32_t)));
     CU(cudaMalloc(&m->d_coef_id, (h->nnz ? h->nnz : 1) * sizeof(uint32_t)));
-    CU(cudaMalloc(&m->d_coef, (h->n_coef ? (size_t)h->n_coef : 1) * sizeof(fr_t)));
+    CU(cudaMalloc(&m->d_coef, (h->n_coef ? (size_t)h->n_coef : 1) * sizeof(api_curve::fr)));
     CU(cudaMemcpyAsync(m->d_row_ptr, h->row_ptr, ((size_t)h->n_rows + 1) * sizeof(uint64_t),
                        cudaMemcpyHostToDevice, s));
     if (h->nnz) {
@@ -84,7 +88,7 @@ static cuzk_status csr_upload(gpu_csr_dev *m, const gpu_csr_host *h, cudaStream_
         CU(cudaMemcpyAsync(m->d_coef_id, h->coef_id, h->nnz * sizeof(uint32_t), cudaMemcpyHostToDevice, s));
     }
     if (h->n_coef)
-        CU(cudaMemcpyAsync(m->d_coef, h->coef, (size_t)h->n_coef * sizeof(fr_t), cudaMemcpyHostToDevice, s));
+        CU(cudaMemcpyAsync(m->d_coef, h->coef, (size_t)h->n_coef * sizeof(api_curve::fr), cudaMemcpyHostToDevice, s));
 out:
     return st;
 }
@@ -115,7 +119,7 @@ extern "C" cuzk_status gpu_r1cs_upload(gpu_ctx *ctx, gpu_r1cs **out, const gpu_c
     for (int i = 0; i < 3; i++) {
         if ((st = csr_upload(&r->m[i], h[i], s, err)) != CUZK_OK) goto out;
         r->bytes += ((size_t)h[i]->n_rows + 1) * sizeof(uint64_t) + h[i]->nnz * 2 * sizeof(uint32_t) +
-                    (size_t)h[i]->n_coef * sizeof(fr_t);
+                    (size_t)h[i]->n_coef * sizeof(api_curve::fr);
     }
     /* the host arrays may be reused as soon as this returns */
     if ((st = gpu_sync(ctx, err)) != CUZK_OK) goto out;
@@ -145,20 +149,20 @@ extern "C" cuzk_status gpu_r1cs_abc_async(gpu_ctx *ctx, struct fr *d_a, struct f
     if (gpu_ctx_dead(ctx)) return gpu_sync(ctx, err);
     cuzk_status st = CUZK_OK;
     cudaStream_t s = (cudaStream_t)gpu_ctx_stream(ctx);
-    fr_t *out[3] = {(fr_t *)d_a, (fr_t *)d_b, (fr_t *)d_c};
+    api_curve::fr *out[3] = {(api_curve::fr *)d_a, (api_curve::fr *)d_b, (api_curve::fr *)d_c};
     for (int i = 0; i < 3; i++) {
         /* rows beyond the constraints are zero (then a gets the input rows) */
-        if (m > rows) CU(cudaMemsetAsync(out[i] + rows, 0, (m - rows) * sizeof(fr_t), s));
+        if (m > rows) CU(cudaMemsetAsync(out[i] + rows, 0, (m - rows) * sizeof(api_curve::fr), s));
         if (rows) {
             const gpu_csr_dev *d = &cs->m[i];
-            r1cs_spmv_kernel<<<(rows + 255) / 256, 256, 0, s>>>(out[i], d->d_row_ptr, d->d_col, d->d_coef_id,
+            r1cs_spmv_kernel<api_curve><<<(rows + 255) / 256, 256, 0, s>>>(out[i], d->d_row_ptr, d->d_col, d->d_coef_id,
                                                                 d->d_coef, d->id_one, d->id_minus_one,
-                                                                (const fr_t *)d_w, rows);
+                                                                (const api_curve::fr *)d_w, rows);
             CU_LAUNCH("r1cs_spmv_kernel");
         }
     }
     if (cs->n_inputs) {
-        r1cs_input_rows_kernel<<<(cs->n_inputs + 255) / 256, 256, 0, s>>>(out[0], (const fr_t *)d_w, rows,
+        r1cs_input_rows_kernel<api_curve><<<(cs->n_inputs + 255) / 256, 256, 0, s>>>(out[0], (const api_curve::fr *)d_w, rows,
                                                                           cs->n_inputs);
         CU_LAUNCH("r1cs_input_rows_kernel");
     }

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cuda/ec.cuh"
+#include "cuda/curves.cuh"
 #include "cuda/util.cuh"
 
 using namespace cuzk_dev;
@@ -66,13 +66,13 @@ __global__ void fb_table_kernel(affine_t<F> *tab, const affine_t<F> *gen) {
 }
 
 /* acc[i] = scalar_i * gen (XYZZ) from the window table; sc: Montgomery Fr */
-template <class F>
+template <class C, class F>
 __global__ void __launch_bounds__(256) fb_mul_kernel(xyzz_t<F> *__restrict__ acc_out,
-                                                     const fr_t *__restrict__ sc, size_t n,
+                                                     const typename C::fr *__restrict__ sc, size_t n,
                                                      const affine_t<F> *__restrict__ tab) {
     const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    const fr_t s = sc[i].to_canon();
+    const typename C::fr s = sc[i].to_canon();
     xyzz_t<F> acc = xyzz_t<F>::inf();
     uint32_t w = 0;
 #pragma unroll 1
@@ -144,19 +144,19 @@ cuzk_status host_nomem(cuzk_error *err, const char *what) {
 /* The pipeline of the header comment. kernel_ms (may be NULL): CUDA-event time of the table
  * build plus, per chunk, its two kernels (chunks on the two streams may overlap: a sum, not a
  * span). Host arrays may be pageable. */
-template <class F>
-cuzk_status fixed_base(affine_t<F> *out, const affine_t<F> *gen, const fr_t *scalars, size_t n,
+template <class C, class F>
+cuzk_status fixed_base(affine_t<F> *out, const affine_t<F> *gen, const typename C::fr *scalars, size_t n,
                        float *kernel_ms, cuzk_error *err) {
     typedef affine_t<F> aff;
     typedef xyzz_t<F> xyzz;
     cuzk_status st = CUZK_OK;
     const size_t chunk_cfg = g_fb_chunk ? g_fb_chunk : FB_CHUNK_DEFAULT;
-    const size_t C = n < chunk_cfg ? n : chunk_cfg;
-    const size_t nchunks = (n + C - 1) / C;
+    const size_t CH = n < chunk_cfg ? n : chunk_cfg;
+    const size_t nchunks = (n + CH - 1) / CH;
     cudaStream_t s[2] = {NULL, NULL};
     cudaEvent_t ev_tab = NULL, ev_k[2][2] = {{NULL, NULL}, {NULL, NULL}};
     aff *d_gen = NULL, *d_tab = NULL;
-    fr_t *d_sc[2] = {NULL, NULL}, *h_sc[2] = {NULL, NULL};
+    typename C::fr *d_sc[2] = {NULL, NULL}, *h_sc[2] = {NULL, NULL};
     xyzz *d_acc[2] = {NULL, NULL};
     F *d_pre[2] = {NULL, NULL};
     aff *d_out[2] = {NULL, NULL}, *h_out[2] = {NULL, NULL};
@@ -188,12 +188,12 @@ cuzk_status fixed_base(affine_t<F> *out, const affine_t<F> *gen, const fr_t *sca
     CU(cudaEventRecord(ev_tab, s[0]));
     CU(cudaStreamWaitEvent(s[1], ev_tab, 0));
     for (int k = 0; k < 2 && (size_t)k < nchunks; k++) {
-        CU(cudaMallocAsync((void **)&d_sc[k], C * sizeof(fr_t), s[k]));
-        CU(cudaMallocAsync((void **)&d_acc[k], C * sizeof(xyzz), s[k]));
-        CU(cudaMallocAsync((void **)&d_pre[k], C * sizeof(F), s[k]));
-        CU(cudaMallocAsync((void **)&d_out[k], C * sizeof(aff), s[k]));
-        if (cudaHostAlloc((void **)&h_sc[k], C * sizeof(fr_t), cudaHostAllocDefault) != cudaSuccess ||
-            cudaHostAlloc((void **)&h_out[k], C * sizeof(aff), cudaHostAllocDefault) != cudaSuccess) {
+        CU(cudaMallocAsync((void **)&d_sc[k], CH * sizeof(typename C::fr), s[k]));
+        CU(cudaMallocAsync((void **)&d_acc[k], CH * sizeof(xyzz), s[k]));
+        CU(cudaMallocAsync((void **)&d_pre[k], CH * sizeof(F), s[k]));
+        CU(cudaMallocAsync((void **)&d_out[k], CH * sizeof(aff), s[k]));
+        if (cudaHostAlloc((void **)&h_sc[k], CH * sizeof(typename C::fr), cudaHostAllocDefault) != cudaSuccess ||
+            cudaHostAlloc((void **)&h_out[k], CH * sizeof(aff), cudaHostAllocDefault) != cudaSuccess) {
             st = host_nomem(err, "fixed_base staging");
             goto out;
         }
@@ -210,12 +210,12 @@ cuzk_status fixed_base(affine_t<F> *out, const affine_t<F> *gen, const fr_t *sca
             pend_len[k] = 0;
         }
         if (c >= nchunks) continue;
-        const size_t off = c * C, len = n - off < C ? n - off : C;
+        const size_t off = c * CH, len = n - off < CH ? n - off : CH;
         const size_t nt = (len + FB_K - 1) / FB_K;
-        memcpy(h_sc[k], scalars + off, len * sizeof(fr_t));
-        CU(cudaMemcpyAsync(d_sc[k], h_sc[k], len * sizeof(fr_t), cudaMemcpyHostToDevice, s[k]));
+        memcpy(h_sc[k], scalars + off, len * sizeof(typename C::fr));
+        CU(cudaMemcpyAsync(d_sc[k], h_sc[k], len * sizeof(typename C::fr), cudaMemcpyHostToDevice, s[k]));
         if (kernel_ms) CU(cudaEventRecord(ev_k[k][0], s[k]));
-        fb_mul_kernel<F><<<nblocks(len, 256), 256, 0, s[k]>>>(d_acc[k], d_sc[k], len, d_tab);
+        fb_mul_kernel<C, F><<<nblocks(len, 256), 256, 0, s[k]>>>(d_acc[k], d_sc[k], len, d_tab);
         CU_LAUNCH("fb_mul_kernel");
         fb_affine_kernel<F><<<nblocks(nt, 128), 128, 0, s[k]>>>(d_out[k], d_acc[k], d_pre[k], len, nt);
         CU_LAUNCH("fb_affine_kernel");
@@ -250,26 +250,13 @@ out:
     return st;
 }
 
-/* zcash/IETF generators in Montgomery form (copied from src/ec/g1.c, g2.c), for the benchmark */
-const uint64_t FB_G1_GEN[12] = {
-    0x5cb38790fd530c16ull, 0x7817fc679976fff5ull, 0x154f95c7143ba1c1ull, 0xf0ae6acdf3d0e747ull,
-    0xedce6ecc21dbf440ull, 0x120177419e0bfb75ull, 0xbaac93d50ce72271ull, 0x8c22631a7918fd8eull,
-    0xdd595f13570725ceull, 0x51ac582950405194ull, 0x0e1c8c3fad0059c0ull, 0x0bbc3efc5008a26aull};
-const uint64_t FB_G2_GEN[24] = {
-    0xf5f28fa202940a10ull, 0xb3f5fb2687b4961aull, 0xa1a893b53e2ae580ull, 0x9894999d1a3caee9ull,
-    0x6f67b7631863366bull, 0x058191924350bcd7ull, 0xa5a9c0759e23f606ull, 0xaaa0c59dbccd60c3ull,
-    0x3bb17e18e2867806ull, 0x1b1ab6cc8541b367ull, 0xc2b6ed0ef2158547ull, 0x11922a097360edf3ull,
-    0x4c730af860494c4aull, 0x597cfa1f5e369c5aull, 0xe7e6856caa0a635aull, 0xbbefb5e96e0d495full,
-    0x07d3a975f0ef25a2ull, 0x0083fd8e7e80dae5ull, 0xadc0fc92df64b05dull, 0x18aa270a2b1461dcull,
-    0x86adac6a3be4eba0ull, 0x79495c4ec93da33aull, 0xe7175850a43ccaedull, 0x0b2bc2a163de1bf2ull};
-
 }  // namespace
 
 extern "C" cuzk_status gpu_g1_fixed_base(struct g1_affine *out, const struct g1_affine *gen,
                                          const struct fr *scalars, size_t n, cuzk_error *err) {
     if (n == 0) return CUZK_OK;
     GPU_ARG(out && gen && scalars, "gpu_g1_fixed_base: NULL pointer");
-    return fixed_base<fp_t>((g1_affine_t *)out, (const g1_affine_t *)gen, (const fr_t *)scalars, n,
+    return fixed_base<api_curve, api_curve::fp>((api_curve::g1_affine *)out, (const api_curve::g1_affine *)gen, (const api_curve::fr *)scalars, n,
                             NULL, err);
 }
 
@@ -277,7 +264,7 @@ extern "C" cuzk_status gpu_g2_fixed_base(struct g2_affine *out, const struct g2_
                                          const struct fr *scalars, size_t n, cuzk_error *err) {
     if (n == 0) return CUZK_OK;
     GPU_ARG(out && gen && scalars, "gpu_g2_fixed_base: NULL pointer");
-    return fixed_base<fp2_t>((g2_affine_t *)out, (const g2_affine_t *)gen, (const fr_t *)scalars, n,
+    return fixed_base<api_curve, api_curve::fp2>((api_curve::g2_affine *)out, (const api_curve::g2_affine *)gen, (const api_curve::fr *)scalars, n,
                              NULL, err);
 }
 
@@ -287,8 +274,8 @@ extern "C" cuzk_status gpu_bench_fixed_base(int g2, size_t n, int warmup, int re
                                             float *kernel_ms, cuzk_error *err) {
     GPU_ARG(n >= 1 && reps >= 1 && wall_ms && kernel_ms, "gpu_bench_fixed_base: bad args");
     cuzk_status st = CUZK_OK;
-    const size_t pt_bytes = g2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
-    fr_t *sc = (fr_t *)malloc(n * sizeof(fr_t));
+    const size_t pt_bytes = g2 ? sizeof(api_curve::g2_affine) : sizeof(api_curve::g1_affine);
+    api_curve::fr *sc = (api_curve::fr *)malloc(n * sizeof(api_curve::fr));
     void *outp = malloc(n * pt_bytes);
     if (!sc || !outp) {
         free(sc);
@@ -316,9 +303,9 @@ extern "C" cuzk_status gpu_bench_fixed_base(int g2, size_t n, int warmup, int re
         float kms = 0;
         double t0 = now_ms();
         if (g2)
-            st = fixed_base<fp2_t>((g2_affine_t *)outp, (const g2_affine_t *)FB_G2_GEN, sc, n, &kms, err);
+            st = fixed_base<api_curve, api_curve::fp2>((api_curve::g2_affine *)outp, (const api_curve::g2_affine *)api_curve::G2_GEN_MONT, sc, n, &kms, err);
         else
-            st = fixed_base<fp_t>((g1_affine_t *)outp, (const g1_affine_t *)FB_G1_GEN, sc, n, &kms, err);
+            st = fixed_base<api_curve, api_curve::fp>((api_curve::g1_affine *)outp, (const api_curve::g1_affine *)api_curve::G1_GEN_MONT, sc, n, &kms, err);
         double t1 = now_ms();
         if (st != CUZK_OK) break;
         if (r >= 0) {

@@ -1,6 +1,6 @@
 /* Device Montgomery arithmetic: ONE generic implementation over a parameter set (like sppark's
- * mont_t), instantiated for BLS12-381 Fp (12 x 32-bit limbs) and Fr (8 x 32-bit limbs) in
- * src/cuda/fields.cuh.
+ * mont_t), instantiated per curve for Fp and Fr (BLS12-381: 12 and 8 x 32-bit limbs) in
+ * src/cuda/curve_*.cuh.
  *
  * Representation: x*R mod m, R = 2^(32N), limbs little-endian. The byte layout is identical to the
  * host's (src/ff/field.h: N/2 x 64-bit little-endian limbs), so host arrays are copied as they are.
@@ -8,7 +8,7 @@
  * Multiplication: CIOS (Koc, Acar, Kaliski, "Analyzing and comparing Montgomery multiplication
  * algorithms", 1996) with PTX carry chains: per 32-bit word of b, one mad.lo.cc/madc.lo.cc chain
  * and one mad.hi.cc/madc.hi.cc chain for a*b_i, then the same for m*p. About 4N^2 multiply-adds
- * (576 for Fp). Requires m < 2^(32N-1) (true for both BLS12-381 fields), inputs < m; outputs < m.
+ * (576 for Fp). Requires m < 2^(32N-1) (true for the BLS12-381 and BN254 fields), inputs < m; outputs < m.
  *
  * The carry flag lives between separate asm volatile statements (as in ICICLE and sppark): nvcc
  * keeps the PTX order of volatile asm and no instruction it emits between them touches CC.

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <cuda_runtime.h>
 
-#include "cuda/fields.cuh"
+#include "cuda/curves.cuh"
 #include "cuzk/cuzk.h"
 
 /* Indices into ntt_tables.d_consts */
@@ -37,22 +37,25 @@ enum {
     NTT_C_COUNT
 };
 
-/* Cached device tables for one (device, roots, log_m); never freed (process lifetime). */
+/* Cached device tables for one (curve C, device, roots, log_m); never freed (process lifetime).
+ * Everything here is a template over the curve type C (src/cuda/curves.cuh). */
+template <class C>
 struct ntt_tables {
     int dev, roots, log_m;
     uint32_t n_hi;                 /* entries of each hi scale table: max(1, m / 1024) */
-    cuzk_dev::fr_t *d_tw;          /* max(1, m/2) twiddles omega^j */
-    cuzk_dev::fr_t *d_consts;      /* NTT_C_COUNT constants */
-    cuzk_dev::fr_t *d_hscale;      /* coset scales for H: [fwd lo 1024][fwd hi n_hi][inv lo 1024]
+    typename C::fr *d_tw;          /* max(1, m/2) twiddles omega^j */
+    typename C::fr *d_consts;      /* NTT_C_COUNT constants */
+    typename C::fr *d_hscale;      /* coset scales for H: [fwd lo 1024][fwd hi n_hi][inv lo 1024]
                                       [inv hi n_hi]: fwd lo[i] hi[h] = g^i, g^(1024 h)/m; inv with
                                       g^-1: element i scales by lo[i & 1023] * hi[i >> 10] */
     size_t bytes;                  /* device bytes held */
-    ntt_tables *next;
+    ntt_tables<C> *next;
 };
 
 /* The tables for the current device (built synchronously on first use, on a private stream).
  * CUZK_OK, CUZK_ERR_NOMEM_DEVICE, CUZK_ERR_DEVICE, CUZK_ERR_NOMEM (host). Thread-safe. */
-cuzk_status ntt_tables_get(const ntt_tables **out, int roots, int log_m, cuzk_error *err);
+template <class C>
+cuzk_status ntt_tables_get(const ntt_tables<C> **out, int roots, int log_m, cuzk_error *err);
 
 /* One transform of nvec <= 3 vectors of m = 2^log_m elements (separate device arrays).
  * The first pass reads in[v] (at bit-reversed positions with gather: DIT only), intermediate
@@ -64,23 +67,25 @@ cuzk_status ntt_tables_get(const ntt_tables **out, int roots, int log_m, cuzk_er
  *               bit-reversed when post_brev; then, for the LAST vector only when pw_a is set:
  *               pw_a[pos] = (pw_a[pos] * pw_b[pos] - x) * (*pw_scale or 1), out not written; that
  *               vector's last pass is launched after the others' (they may be pw_a, pw_b). */
+template <class C>
 struct ntt_job {
     int nvec;
-    const cuzk_dev::fr_t *in[3];
-    cuzk_dev::fr_t *work[3];
-    cuzk_dev::fr_t *out[3];
+    const typename C::fr *in[3];
+    typename C::fr *work[3];
+    typename C::fr *out[3];
     int gather;
-    const cuzk_dev::fr_t *mul_a, *mul_b;
-    const cuzk_dev::fr_t *pre_lo, *pre_hi;
-    const cuzk_dev::fr_t *post_lo, *post_hi;
+    const typename C::fr *mul_a, *mul_b;
+    const typename C::fr *pre_lo, *pre_hi;
+    const typename C::fr *post_lo, *post_hi;
     int post_brev;
-    cuzk_dev::fr_t *pw_a;
-    const cuzk_dev::fr_t *pw_b, *pw_scale;
+    typename C::fr *pw_a;
+    const typename C::fr *pw_b, *pw_scale;
 };
 
 /* Enqueue the passes of one transform on `stream`: DIT (dif = 0) or DIF (dif = 1), with omega
  * (inverse = 0) or omega^-1 (inverse = 1, no 1/m: put it in the scale tables). */
-cuzk_status ntt_execute(const ntt_tables *tb, const ntt_job *job, int dif, int inverse,
+template <class C>
+cuzk_status ntt_execute(const ntt_tables<C> *tb, const ntt_job<C> *job, int dif, int inverse,
                         cudaStream_t stream, cuzk_error *err);
 
 #endif

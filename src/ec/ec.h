@@ -67,9 +67,10 @@
     void G##s_jacobian_to_affine(G##_affine *out, const G##_jacobian *in, size_t n);
 
 /* ---- point decoders ------------------------------------------------------------------------
- * Decoders (the zcash encodings of BLS12-381, src/curves/bls12_381/curve.h) return one of these and write *r only on EC_DECODE_OK. They check canonical field
- * elements and the curve equation; the subgroup check is separate (g1_affine_is_in_subgroup)
- * so bulk loaders can run it in parallel or skip it. */
+ * Decoders (the zcash encodings of BLS12-381 and the snarkjs LEM codecs of BN254, in each curve's
+ * curve.h) return one of these and write *r only on EC_DECODE_OK. They check canonical field
+ * elements and the curve equation; the zcash decoders leave the subgroup check to the caller
+ * (g1_affine_is_in_subgroup) so bulk loaders can run it in parallel or skip it. */
 typedef enum {
     EC_DECODE_OK = 0,
     EC_DECODE_BAD_FLAGS,      /* compression flag does not match the length, or bad infinity */

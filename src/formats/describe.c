@@ -110,6 +110,13 @@ static cuzk_status describe_iden3(sbuf *b, const mapped_file *f, cuzk_error *err
     return CUZK_OK;
 }
 
+/* The readers of the file's curve (each curve has its compile of src/formats/json.c). */
+static cuzk_status check_json_points(const char *cv, const char *path, int is_vk, cuzk_error *err) {
+    if (!strcmp(cv, "bls12381")) return json_check_file(path, is_vk, err);
+    if (!strcmp(cv, "bn128") || !strcmp(cv, "bn254")) return bn254_json_check_file(path, is_vk, err);
+    return ERR(err, CUZK_ERR_CURVE, "%s: curve \"%s\" is not supported (bls12381 and bn128 are)", path, cv);
+}
+
 static cuzk_status describe_json(sbuf *b, const mapped_file *f, cuzk_error *err) {
     json_error_t je;
     json_t *root = json_loadb((const char *)f->m_data, f->size_bytes, 0, &je);
@@ -122,16 +129,11 @@ static cuzk_status describe_json(sbuf *b, const mapped_file *f, cuzk_error *err)
     if (json_is_object(root) && json_object_get(root, "pi_a")) {
         put(b, "snarkjs proof (JSON), protocol %s, curve %s\n",
             json_is_string(json_object_get(root, "protocol")) ? json_string_value(json_object_get(root, "protocol")) : "?", cv);
-        groth16_proof p;
-        if (strcmp(cv, "bls12381") != 0) put(b, "points: not checked (curve %s is not supported yet)\n", cv);
-        else if ((st = proof_json_read(&p, f->path, err)) == CUZK_OK) put(b, "points: on the curve, in their subgroups\n");
+        if ((st = check_json_points(cv, f->path, 0, err)) == CUZK_OK) put(b, "points: on the curve, in their subgroups\n");
     } else if (json_is_object(root) && json_object_get(root, "IC")) {
         put(b, "snarkjs verification key (JSON), curve %s, nPublic %lld, IC points %zu\n", cv,
             (long long)json_integer_value(json_object_get(root, "nPublic")), json_array_size(json_object_get(root, "IC")));
-        groth16_vk vk = {0};
-        if (strcmp(cv, "bls12381") != 0) put(b, "points: not checked (curve %s is not supported yet)\n", cv);
-        else if ((st = vk_json_read(&vk, f->path, err)) == CUZK_OK) put(b, "points: on the curve, in their subgroups\n");
-        groth16_vk_free(&vk);
+        if ((st = check_json_points(cv, f->path, 1, err)) == CUZK_OK) put(b, "points: on the curve, in their subgroups\n");
     } else if (json_is_array(root)) {
         put(b, "JSON array of %zu values (public.json or witness)\n", json_array_size(root));
         fr *v = NULL;

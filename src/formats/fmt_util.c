@@ -76,7 +76,7 @@ static void g2_check_fn(void *vc, size_t b, size_t e, int tid) {
     }
 }
 
-static pt_fault decode_fault(ec_decode_result r) {
+__attribute__((unused)) static pt_fault decode_fault(ec_decode_result r) {
     switch (r) {
     case EC_DECODE_OK: return PT_OK;
     case EC_DECODE_NOT_CANONICAL: return PT_NOT_CANONICAL;
@@ -87,6 +87,7 @@ static pt_fault decode_fault(ec_decode_result r) {
     return PT_NOT_ON_CURVE;
 }
 
+#ifndef CUZK_CURVE_BOUND_BN254 /* zcash encodings: BLS12-381 only (this file is compiled per curve) */
 static pt_fault g1_dec_one(g1_affine *out, const uint8_t *in, bool subgroup) {
     pt_fault f = decode_fault(g1_affine_from_uncompressed(out, in));
     if (!f && g1_affine_is_infinity(out)) f = PT_INFINITY;
@@ -120,6 +121,7 @@ static void g2_dec_fn(void *vc, size_t b, size_t e, int tid) {
         if (f) { scan_report(c, i, f); return; }
     }
 }
+#endif
 
 static size_t run_scan(parallel_fn fn, const void *in, void *out, size_t n, bool subgroup) {
     scan_ctx c;
@@ -146,6 +148,7 @@ size_t g2s_check(const g2_affine *pts, size_t n, bool subgroup, pt_fault *fault)
     if (fault) *fault = bad < n ? g2_fault(&pts[bad], subgroup) : PT_OK;
     return bad;
 }
+#ifndef CUZK_CURVE_BOUND_BN254
 size_t g1s_from_uncompressed(g1_affine *out, const uint8_t *in, size_t n, bool subgroup, pt_fault *fault) {
     size_t bad = run_scan(g1_dec_fn, in, out, n, subgroup);
     if (fault) *fault = bad < n ? g1_dec_one(&out[bad], in + bad * G1_UNCOMPRESSED_BYTES, subgroup) : PT_OK;
@@ -156,3 +159,4 @@ size_t g2s_from_uncompressed(g2_affine *out, const uint8_t *in, size_t n, bool s
     if (fault) *fault = bad < n ? g2_dec_one(&out[bad], in + bad * G2_UNCOMPRESSED_BYTES, subgroup) : PT_OK;
     return bad;
 }
+#endif

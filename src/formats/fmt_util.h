@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "curves/bls12_381/curve.h"
+#include "curves/curve.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "cuzk formats assume a little-endian host (zkey point bytes are copied as limbs)"

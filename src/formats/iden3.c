@@ -1,6 +1,7 @@
 /* iden3 container parsing and header prime checks (iden3.h). */
 #include "formats/iden3.h"
 #include "curves/bls12_381/constants.h"
+#include "curves/bn254/constants.h"
 #include "util/log.h"
 
 #include <string.h>
@@ -59,8 +60,8 @@ cuzk_status iden3_section_open(byte_cursor *c, const iden3_file *t, const mapped
 /* Little-endian 64-bit limbs of the four primes. */
 static const uint64_t BLS_R[4] = BLS12_381_FR_MODULUS;
 static const uint64_t BLS_Q[6] = BLS12_381_FP_MODULUS;
-static const uint64_t BN_R[4] = {0x43e1f593f0000001ull, 0x2833e84879b97091ull, 0xb85045b68181585dull, 0x30644e72e131a029ull};
-static const uint64_t BN_Q[4] = {0x3c208c16d87cfd47ull, 0x97816a916871ca8dull, 0xb85045b68181585dull, 0x30644e72e131a029ull};
+static const uint64_t BN_R[4] = BN254_FR_MODULUS;
+static const uint64_t BN_Q[4] = BN254_FP_MODULUS;
 
 static bool prime_eq(const uint8_t *p, uint32_t n8, const uint64_t *l, int n) {
     if (n8 != 8u * (uint32_t)n) return false;
@@ -88,10 +89,13 @@ const char *prime_curve_name(prime_id id) {
 cuzk_status iden3_check_prime(const uint8_t *p, uint32_t n8, prime_id want, const char *what, cuzk_error *err) {
     prime_id got = iden3_identify_prime(p, n8);
     if (got == want) return CUZK_OK;
-    if (got == PRIME_BN254_R || got == PRIME_BN254_Q)
-        return ERR(err, CUZK_ERR_CURVE, "%s: the file is for bn128 (BN254); bn128 is not supported yet, only bls12381", what);
-    if (got == PRIME_BLS12_381_R || got == PRIME_BLS12_381_Q)
-        return ERR(err, CUZK_ERR_CURVE, "%s: BLS12-381 %s found where %s was expected", what,
-                   got == PRIME_BLS12_381_R ? "r" : "q", want == PRIME_BLS12_381_R ? "r" : "q");
-    return ERR(err, CUZK_ERR_CURVE, "%s: unknown field prime (%u bytes); only bls12381 is supported", what, n8);
+    bool want_r = want == PRIME_BLS12_381_R || want == PRIME_BN254_R;
+    bool got_r = got == PRIME_BLS12_381_R || got == PRIME_BN254_R;
+    if (got != PRIME_OTHER && strcmp(prime_curve_name(got), prime_curve_name(want)) != 0)
+        return ERR(err, CUZK_ERR_CURVE, "%s: the file is for %s, but %s is expected here (files of different curves)",
+                   what, prime_curve_name(got), prime_curve_name(want));
+    if (got != PRIME_OTHER)
+        return ERR(err, CUZK_ERR_CURVE, "%s: %s %s found where %s was expected", what, prime_curve_name(got),
+                   got_r ? "r" : "q", want_r ? "r" : "q");
+    return ERR(err, CUZK_ERR_CURVE, "%s: unknown field prime (%u bytes); bls12381 and bn128 are supported", what, n8);
 }

@@ -1,6 +1,6 @@
 /* snarkjs JSON files: proof.json, public.json, verification_key.json (FORMATS.md section 6). */
 #include "formats/json.h"
-#include "curves/bls12_381/curve.h"
+#include "curves/curve.h"
 #include "formats/fmt_util.h"
 #include "util/log.h"
 
@@ -117,18 +117,16 @@ static cuzk_status json_src_open(json_t **root, const json_src *src, const char 
 static bool jstr_eq(const json_t *v, const char *s) { return json_is_string(v) && strcmp(json_string_value(v), s) == 0; }
 
 static cuzk_status read_fp(fp *out, const json_t *v, const char *what, const char *name, cuzk_error *err) {
-    static const uint64_t q[6] = BLS12_381_FP_MODULUS;
-    uint64_t l[6];
-    if (!json_is_string(v) || !decimal_to_limbs(l, 6, json_string_value(v), q))
+    uint64_t l[fp_LIMBS];
+    if (!json_is_string(v) || !decimal_to_limbs(l, fp_LIMBS, json_string_value(v), fp_MODULUS))
         return ERR(err, CUZK_ERR_FORMAT, "%s: %s is not a decimal string < q", what, name);
     fp_from_canon(out, l);
     return CUZK_OK;
 }
 
 static cuzk_status read_fr(fr *out, const json_t *v, const char *what, const char *name, cuzk_error *err) {
-    static const uint64_t r[4] = BLS12_381_FR_MODULUS;
-    uint64_t l[4];
-    if (!json_is_string(v) || !decimal_to_limbs(l, 4, json_string_value(v), r))
+    uint64_t l[fr_LIMBS];
+    if (!json_is_string(v) || !decimal_to_limbs(l, fr_LIMBS, json_string_value(v), fr_MODULUS))
         return ERR(err, CUZK_ERR_FORMAT, "%s: %s is not a decimal string < r", what, name);
     fr_from_canon(out, l);
     return CUZK_OK;
@@ -210,10 +208,12 @@ static cuzk_status check_protocol_curve(const json_t *root, const char *what, cu
                    json_string_value(proto));
     if (!json_is_string(curve)) return ERR(err, CUZK_ERR_FORMAT, "%s: \"curve\" missing", what);
     const char *cv = json_string_value(curve);
-    if (strcmp(cv, "bls12381") == 0) return CUZK_OK;
-    if (strcmp(cv, "bn128") == 0 || strcmp(cv, "bn254") == 0)
-        return ERR(err, CUZK_ERR_CURVE, "%s: curve %s: bn128 is not supported yet, only bls12381", what, cv);
-    return ERR(err, CUZK_ERR_CURVE, "%s: curve \"%s\" is not supported, only bls12381", what, cv);
+    if (strcmp(cv, CURVE_SNARKJS_NAME) == 0 || (CURVE_ID == CUZK_CURVE_BN254 && strcmp(cv, "bn254") == 0))
+        return CUZK_OK;
+    if (!strcmp(cv, "bls12381") || !strcmp(cv, "bn128") || !strcmp(cv, "bn254"))
+        return ERR(err, CUZK_ERR_CURVE, "%s: curve %s, but %s was expected here (files of different curves)", what, cv,
+                   CURVE_SNARKJS_NAME);
+    return ERR(err, CUZK_ERR_CURVE, "%s: curve \"%s\" is not supported (bls12381 and bn128 are)", what, cv);
 }
 
 static cuzk_status proof_json_read_src(groth16_proof *p, const json_src *src, cuzk_error *err) {
@@ -343,10 +343,10 @@ cuzk_status vk_json_read_mem(groth16_vk *vk, const char *data, size_t len, const
 /* ---- writing ----------------------------------------------------------------------------- */
 
 static json_t *dec_fp(const fp *a) {
-    uint64_t l[6];
+    uint64_t l[fp_LIMBS];
     char buf[160];
     fp_to_canon(l, a);
-    limbs_to_decimal(buf, sizeof buf, l, 6);
+    limbs_to_decimal(buf, sizeof buf, l, fp_LIMBS);
     return json_string(buf);
 }
 
@@ -380,7 +380,7 @@ static cuzk_status json_write(json_t *root, const char *path, const char *what, 
 
 static json_t *proof_json(const groth16_proof *p) {
     return json_pack("{s:o, s:o, s:o, s:s, s:s}", "pi_a", g1_json(&p->a), "pi_b", g2_json(&p->b), "pi_c",
-                     g1_json(&p->c), "protocol", "groth16", "curve", "bls12381");
+                     g1_json(&p->c), "protocol", "groth16", "curve", CURVE_SNARKJS_NAME);
 }
 
 cuzk_status proof_json_write(const char *path, const groth16_proof *p, cuzk_error *err) {
@@ -442,9 +442,20 @@ cuzk_status vk_json_write(const char *path, const groth16_vk *vk, cuzk_error *er
     }
     if (!ic) return ERR(err, CUZK_ERR_NOMEM, "verification_key.json: cannot build IC");
     json_t *root = json_pack("{s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "protocol", "groth16", "curve",
-                             "bls12381", "nPublic", (json_int_t)vk->n_public, "vk_alpha_1", g1_json(&vk->alpha1),
+                             CURVE_SNARKJS_NAME, "nPublic", (json_int_t)vk->n_public, "vk_alpha_1", g1_json(&vk->alpha1),
                              "vk_beta_2", g2_json(&vk->beta2), "vk_gamma_2", g2_json(&vk->gamma2), "vk_delta_2",
                              g2_json(&vk->delta2), "vk_alphabeta_12", alphabeta_json(&vk->alpha1, &vk->beta2), "IC",
                              ic);
     return json_write(root, path, "verification_key.json", err);
+}
+
+cuzk_status json_check_file(const char *path, int is_vk, cuzk_error *err) {
+    if (is_vk) {
+        groth16_vk vk = {0};
+        cuzk_status st = vk_json_read(&vk, path, err);
+        groth16_vk_free(&vk);
+        return st;
+    }
+    groth16_proof p;
+    return proof_json_read(&p, path, err);
 }

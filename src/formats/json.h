@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #include "cuzk/cuzk.h"
-#include "curves/bls12_381/curve.h"
+#include "curves/curve.h"
 
 typedef struct groth16_proof {
     g1_affine a;
@@ -55,5 +55,13 @@ char *public_json_text(const fr *pub, size_t n);
 void limbs_to_decimal(char *buf, size_t cap, const uint64_t *l, int n);
 /* Parses a decimal string < mod (n limbs); false if not a number or >= mod. */
 bool decimal_to_limbs(uint64_t *l, int n, const char *s, const uint64_t *mod);
+
+/* Reads a proof.json (is_vk 0) or verification_key.json (is_vk 1) file of this compile's curve and
+ * frees it: the checks of the readers above (values canonical, points on their curves and in their
+ * subgroups). For `cuzk info`. bn254_json_check_file is the BN254 compile's (src/curves/curve.h). */
+cuzk_status json_check_file(const char *path, int is_vk, cuzk_error *err);
+#ifndef CUZK_CURVE_BOUND_BN254
+cuzk_status bn254_json_check_file(const char *path, int is_vk, cuzk_error *err);
+#endif
 
 #endif

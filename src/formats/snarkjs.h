@@ -1,7 +1,8 @@
-/* snarkjs/circom binary files: .zkey (Groth16), .wtns (the .r1cs reader, which builds CSR, is
- * r1cs_load in src/r1cs/r1cs.h: formats sits below r1cs). Byte layouts: tests/fixtures/FORMATS.md
- * (snarkjs 0.7.6, circom 2.2.3). Only BLS12-381 is supported in this build: a file whose prime is
- * the BN254 one gets CUZK_ERR_CURVE ("bn128 is not supported yet"), any other prime CUZK_ERR_CURVE.
+/* snarkjs/circom binary files: .zkey (Groth16), .wtns (the .r1cs reader and writer, which build
+ * and read CSR, are in src/r1cs/r1cs.h: formats sits below r1cs). Byte layouts: tests/fixtures/FORMATS.md
+ * (snarkjs 0.7.6, circom 2.2.3). These readers are compiled once per curve (src/curves/curve.h):
+ * the default compile reads bls12381 files, the BN254 one (bn254_zkey_load, ...) bn128 files; a
+ * file of the other curve gets CUZK_ERR_CURVE naming both, any other prime CUZK_ERR_CURVE.
  *
  * Every loader maps the file, checks the container (magic, version, section table: ids, sizes,
  * duplicates, truncation) and copies what it needs into owned host arrays (aligned, converted to
@@ -20,7 +21,7 @@
 #include <stdint.h>
 
 #include "cuzk/cuzk.h"
-#include "curves/bls12_381/curve.h"
+#include "curves/curve.h"
 
 /* One coefficient of zkey section 4: matrix 0 = A, 1 = B. */
 typedef struct zkey_coef {

@@ -51,7 +51,7 @@ static cuzk_status wtns_parse(wtns *w, const mapped_file *f, cuzk_error *err) {
         st = ERR(err, CUZK_ERR_FORMAT, "wtns: %s: section 1 truncated", path);
         goto out;
     }
-    if ((st = iden3_check_prime(prime, n8, PRIME_BLS12_381_R, "wtns", err))) goto out;
+    if ((st = iden3_check_prime(prime, n8, CURVE_PRIME_R, "wtns", err))) goto out;
     if (c.left != 0) {
         st = ERR(err, CUZK_ERR_FORMAT, "wtns: %s: section 1 has %zu extra bytes", path, c.left);
         goto out;
@@ -93,7 +93,7 @@ cuzk_status wtns_write(const char *path, const fr *w, uint32_t n, cuzk_error *er
     if (!path || (!w && n)) return ERR(err, CUZK_ERR_ARG, "wtns_write: NULL argument");
     FILE *fp = fopen(path, "wb");
     if (!fp) return ERR(err, CUZK_ERR_IO, "wtns: cannot create %s: %s", path, strerror(errno));
-    static const uint64_t r[4] = BLS12_381_FR_MODULUS;
+    const uint64_t *r = fr_MODULUS;
     uint8_t hdr[12 + 12 + 40 + 12];
     memcpy(hdr, "wtns", 4);
     put_u32(hdr + 4, 2);

@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SG1 96u  /* bls12381 G1 affine, M form */
-#define SG2 192u /* bls12381 G2 affine, M form */
+/* G1 / G2 affine points in M form: the bytes of g1_affine / g2_affine on a little-endian host
+ * (96 / 192 bytes for bls12381, 64 / 128 for bn128). This file is compiled once per curve. */
+#define SG1 ((unsigned)sizeof(g1_affine))
+#define SG2 ((unsigned)sizeof(g2_affine))
 
 static const char *const SECTION_NAME[11] = {"", "protocol", "header", "IC", "coefficients", "A", "B1",
                                              "B2", "C", "H", "contributions"};
@@ -30,7 +32,11 @@ static cuzk_status point_error(cuzk_error *err, const char *path, unsigned sec, 
                pt_fault_str(f));
 }
 
-/* Copies one header point (M form bytes == our limbs) and checks it. */
+/* Copies one header point (M form bytes == our limbs) and checks it. On BN254 the three G2 points
+ * of the verification key are always checked for the subgroup too (G2 has a cofactor there; three
+ * checks cost nothing); the B2 section only with check_subgroup (one 127-bit multiplication per
+ * point: seconds for large keys; a B2 point outside G2 with a nonzero witness value makes a proof
+ * that fails the self-verification instead). */
 static cuzk_status header_g1(g1_affine *out, byte_cursor *c, const char *name, bool sub, const char *path,
                              cuzk_error *err) {
     const uint8_t *p = c->p; /* the caller checked the section size */
@@ -129,16 +135,17 @@ static cuzk_status zkey_parse(zkey *z, const mapped_file *f, bool check_subgroup
         st = ERR(err, CUZK_ERR_FORMAT, "zkey: %s: section 2 (header): bad or truncated q", path);
         goto out;
     }
-    if ((st = iden3_check_prime(p, n8q, PRIME_BLS12_381_Q, "zkey", err))) goto out;
+    if ((st = iden3_check_prime(p, n8q, CURVE_PRIME_Q, "zkey", err))) goto out;
     if (!cursor_u32le(&c, &n8r) || n8r == 0 || n8r > 64 || n8r % 8 || !cursor_take(&c, n8r, &p)) {
         st = ERR(err, CUZK_ERR_FORMAT, "zkey: %s: section 2 (header): bad or truncated r", path);
         goto out;
     }
-    if ((st = iden3_check_prime(p, n8r, PRIME_BLS12_381_R, "zkey", err))) goto out;
+    if ((st = iden3_check_prime(p, n8r, CURVE_PRIME_R, "zkey", err))) goto out;
     if (!cursor_u32le(&c, &n_vars) || !cursor_u32le(&c, &n_public) || !cursor_u32le(&c, &domain) ||
         c.left != 3 * SG1 + 3 * SG2) {
-        st = ERR(err, CUZK_ERR_FORMAT, "zkey: %s: section 2 (header) has a wrong size (%llu bytes, expected 964)",
-                 path, (unsigned long long)t.sec[2].size_bytes);
+        st = ERR(err, CUZK_ERR_FORMAT, "zkey: %s: section 2 (header) has a wrong size (%llu bytes, expected %llu)", path,
+                 (unsigned long long)t.sec[2].size_bytes,
+                 (unsigned long long)(20 + n8q + n8r + 3 * SG1 + 3 * SG2));
         goto out;
     }
     if ((uint64_t)n_public + 1 > n_vars) {
@@ -151,10 +158,10 @@ static cuzk_status zkey_parse(zkey *z, const mapped_file *f, bool check_subgroup
     }
     if ((st = header_g1(&z->alpha1, &c, "alpha1", check_subgroup, path, err))) goto out;
     if ((st = header_g1(&z->beta1, &c, "beta1", check_subgroup, path, err))) goto out;
-    if ((st = header_g2(&z->beta2, &c, "beta2", check_subgroup, path, err))) goto out;
-    if ((st = header_g2(&z->gamma2, &c, "gamma2", check_subgroup, path, err))) goto out;
+    if ((st = header_g2(&z->beta2, &c, "beta2", check_subgroup || CURVE_ID == CUZK_CURVE_BN254, path, err))) goto out;
+    if ((st = header_g2(&z->gamma2, &c, "gamma2", check_subgroup || CURVE_ID == CUZK_CURVE_BN254, path, err))) goto out;
     if ((st = header_g1(&z->delta1, &c, "delta1", check_subgroup, path, err))) goto out;
-    if ((st = header_g2(&z->delta2, &c, "delta2", check_subgroup, path, err))) goto out;
+    if ((st = header_g2(&z->delta2, &c, "delta2", check_subgroup || CURVE_ID == CUZK_CURVE_BN254, path, err))) goto out;
     z->n_vars = n_vars;
     z->n_public = n_public;
     z->domain_size = domain;

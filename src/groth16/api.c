@@ -19,6 +19,21 @@
 #include "util/outfile.h"
 #include "util/timer.h"
 
+/* Compiled once per curve (CMakeLists.txt, CUZK_CURVE_GENERIC_SRC): the BN254 compile keeps the
+ * snarkjs file functions (prove from .zkey + .wtns, verify proof.json); the BLS12-381 compile holds
+ * the public functions and hands BN254 files to it. The bellperson flavour and setup are
+ * BLS12-381 only and say so when given BN254 files. */
+#ifndef CUZK_CURVE_BOUND_BN254
+#include "formats/curve_sniff.h"
+#include "groth16/curve_dispatch.h"
+
+static cuzk_status bls_only(const char *what, const char *path, cuzk_error *err) {
+    return ERR(err, CUZK_ERR_CURVE,
+               "%s: %s is a bn128 (BN254) file; %s is BLS12-381 only (bn128 circuits prove from a .zkey)", what, path,
+               what);
+}
+#endif
+
 int cuzk_exit_code(cuzk_status st) {
     switch (st) {
     case CUZK_OK: return 0;
@@ -236,6 +251,10 @@ cuzk_status cuzk_prove_zkey_files(const char *zkey_path, const char *wtns_path, 
     cuzk_status st;
     if (!zkey_path || !wtns_path || !proof_json_path || !public_json_path)
         return ERR(err, CUZK_ERR_ARG, "prove: missing path");
+#ifndef CUZK_CURVE_BOUND_BN254
+    if (curve_sniff_iden3_file(zkey_path) == CUZK_CURVE_BN254)
+        return bn254_cuzk_prove_zkey_files(zkey_path, wtns_path, proof_json_path, public_json_path, opts, t, err);
+#endif
     {
         const char *ins[] = {zkey_path, wtns_path, o->r1cs_path}, *outs[] = {proof_json_path, public_json_path};
         if ((st = cuzk_check_outputs(ins, 3, outs, 2, err)) != CUZK_OK) return st;
@@ -290,6 +309,7 @@ out:
     return st;
 }
 
+#ifndef CUZK_CURVE_BOUND_BN254
 cuzk_status cuzk_prove_params_files(const char *params_path, const char *r1cs_path, const char *wtns_path,
                                     const char *proof_bin_path, const char *public_json_path,
                                     const cuzk_prove_opts *opts, cuzk_prove_timings *t, cuzk_error *err) {
@@ -308,6 +328,7 @@ cuzk_status cuzk_prove_params_files(const char *params_path, const char *r1cs_pa
         if ((st = cuzk_check_outputs(ins, 3, outs, 2, err)) != CUZK_OK) return st;
     }
     if ((o->fixed_r != NULL) != (o->fixed_s != NULL)) return ERR(err, CUZK_ERR_ARG, "fixed r and s must be given together");
+    if (curve_sniff_iden3_file(r1cs_path) == CUZK_CURVE_BN254) return bls_only("the bellperson flavour", r1cs_path, err);
     {
         /* the witness is matched to the circuit before the (large) parameters are read */
         r1cs cs = {0};
@@ -351,6 +372,7 @@ out:
     if (t) *t = tm;
     return st;
 }
+#endif
 
 cuzk_status cuzk_verify_json_files(const char *vk_json_path, const char *public_json_path,
                                    const char *proof_json_path, cuzk_error *err) {
@@ -359,6 +381,10 @@ cuzk_status cuzk_verify_json_files(const char *vk_json_path, const char *public_
     fr *pub = NULL;
     size_t n_pub = 0;
     cuzk_status st;
+#ifndef CUZK_CURVE_BOUND_BN254
+    if (curve_sniff_json_file(vk_json_path) == CUZK_CURVE_BN254)
+        return bn254_cuzk_verify_json_files(vk_json_path, public_json_path, proof_json_path, err);
+#endif
     if ((st = vk_json_read(&vk, vk_json_path, err)) != CUZK_OK) goto out;
     if ((st = public_json_read(&pub, &n_pub, public_json_path, err)) != CUZK_OK) goto out;
     if ((st = proof_json_read(&p, proof_json_path, err)) != CUZK_OK) {
@@ -373,6 +399,7 @@ out:
     return st;
 }
 
+#ifndef CUZK_CURVE_BOUND_BN254
 cuzk_status cuzk_verify_bellperson_files(const char *vk_path, const char *public_json_path,
                                          const char *proof_bin_path, cuzk_error *err) {
     groth16_vk vk = {0};
@@ -463,6 +490,10 @@ cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const cha
         goto done;
     }
     if (!synth && !r1cs_path) { st = ERR(err, CUZK_ERR_ARG, "setup: missing circuit.r1cs"); goto done; }
+    if (!synth && curve_sniff_iden3_file(r1cs_path) == CUZK_CURVE_BN254) {
+        st = bls_only("setup", r1cs_path, err);
+        goto done;
+    }
     if (synth && r1cs_path) {
         st = ERR(err, CUZK_ERR_ARG, "setup: give either an .r1cs file or a synthetic circuit, not both");
         goto done;
@@ -592,3 +623,5 @@ cuzk_status cuzk_describe_file_checked(char *buf, size_t cap, const char *path, 
     lo.progress_user = progress_user;
     return file_describe_ex(buf, cap, path, &lo, err);
 }
+#endif
+

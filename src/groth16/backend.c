@@ -3,7 +3,7 @@
 
 #include <stdatomic.h>
 
-#include "curves/bls12_381/curve.h"
+#include "curves/curve.h"
 #include "util/log.h"
 #ifdef CUZK_HAVE_CUDA
 #include "cuda/gpu.h"

@@ -11,7 +11,7 @@
 #define CUZK_GROTH16_BACKEND_H
 
 #include "cuzk/groth16.h"
-#include "curves/bls12_381/curve.h"
+#include "curves/curve.h"
 
 typedef enum { GROTH16_BACKEND_CPU = 0, GROTH16_BACKEND_GPU = 1 } groth16_backend;
 

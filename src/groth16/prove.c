@@ -56,6 +56,7 @@ static cuzk_status cpu_bind(void **state, const groth16_key *k, const groth16_ba
     if (k->convention == CUZK_CONVENTION_SNARKJS) {
         if (!k->z) return ERR(err, CUZK_ERR_ARG, "cpu backend: snarkjs key without its zkey");
     } else if (k->convention == CUZK_CONVENTION_BELLPERSON) {
+        if (CURVE_ID != CUZK_CURVE_BLS12_381) return ERR(err, CUZK_ERR_UNSUPPORTED, "the bellperson convention is BLS12-381 only");
         if (!k->p || !k->cs) return ERR(err, CUZK_ERR_ARG, "cpu backend: bellperson key without parameters or circuit");
     } else {
         return ERR(err, CUZK_ERR_ARG, "cpu backend: unknown convention %d", (int)k->convention);
@@ -67,7 +68,12 @@ static void cpu_unbind(void *state) { (void)state; }
 static size_t cpu_start_bytes(void *state, int nthreads) {
     const groth16_key *k = state;
     if (k->convention == CUZK_CONVENTION_SNARKJS) return groth16_zkey_start_bytes(k->z);
+#ifdef CUZK_CURVE_BOUND_BN254
+    (void)nthreads;
+    return 0; /* no bellperson keys on BN254 (cpu_bind refuses them) */
+#else
     return groth16_bellperson_start_bytes(k->p, k->cs, nthreads);
+#endif
 }
 static cuzk_status cpu_start(void *state, groth16_pending **out, const fr *w, size_t n_w, const fr *r, const fr *s,
                              int nthreads, groth16_release_fn release, void *release_ctx, groth16_timings *t,
@@ -75,7 +81,11 @@ static cuzk_status cpu_start(void *state, groth16_pending **out, const fr *w, si
     const groth16_key *k = state;
     if (k->convention == CUZK_CONVENTION_SNARKJS)
         return groth16_zkey_start(out, k->z, &groth16_stages_cpu, w, n_w, r, s, nthreads, release, release_ctx, t, err);
+#ifdef CUZK_CURVE_BOUND_BN254
+    return ERR(err, CUZK_ERR_UNSUPPORTED, "the bellperson convention is BLS12-381 only");
+#else
     return groth16_prove_bellperson_start(out, k->p, k->cs, w, n_w, r, s, nthreads, release, release_ctx, t, err);
+#endif
 }
 
 const groth16_backend_ops groth16_backend_cpu_ops = {
@@ -102,6 +112,12 @@ cuzk_status groth16_backend_pick(cuzk_curve curve, cuzk_backend requested, const
     cuzk_error gerr = {0};
     if (gpu_device_count(&count, &gerr) != CUZK_OK) count = 0;
 #endif
+    if (!gc->gpu) { /* a curve the device code does not handle yet */
+        if (requested == CUZK_BACKEND_GPU)
+            return ERR(err, CUZK_ERR_UNSUPPORTED, "--backend gpu: the GPU backend does not support %s yet (use the CPU)",
+                       cuzk_curve_name(curve));
+        return CUZK_OK;
+    }
     if (count > 0) {
         *out = gc->gpu;
         return CUZK_OK;
@@ -187,14 +203,13 @@ cuzk_status groth16_prove_one(groth16_prover *pv, groth16_proof *out, const fr *
 }
 
 /* ---- per-curve table ---------------------------------------------------------------------------- */
-/* BN254 plugs in here (see src/groth16/prove.h): `extern const groth16_curve groth16_curve_bn254;`
- * and `case CUZK_CURVE_BN254: return &groth16_curve_bn254;`. */
-static const groth16_curve groth16_curve_bls12_381 = {CUZK_CURVE_BLS12_381, "bls12-381", &groth16_backend_cpu_ops,
-                                                      &groth16_backend_gpu_ops};
+/* This file is compiled once per curve (CMakeLists.txt, CUZK_CURVE_GENERIC_SRC); each copy knows
+ * its own curve. BN254 has no device code yet: no GPU ops (groth16_backend_pick answers CPU). */
+#ifdef CUZK_CURVE_BOUND_BN254
+static const groth16_curve groth16_curve_this = {CUZK_CURVE_BN254, "bn254", &groth16_backend_cpu_ops, NULL};
+#else
+static const groth16_curve groth16_curve_this = {CUZK_CURVE_BLS12_381, "bls12-381", &groth16_backend_cpu_ops,
+                                                 &groth16_backend_gpu_ops};
+#endif
 
-const groth16_curve *groth16_curve_get(cuzk_curve c) {
-    switch (c) {
-    case CUZK_CURVE_BLS12_381: return &groth16_curve_bls12_381;
-    default: return NULL;
-    }
-}
+const groth16_curve *groth16_curve_get(cuzk_curve c) { return c == CURVE_ID ? &groth16_curve_this : NULL; }

@@ -8,7 +8,7 @@
 
 #include "groth16/prove.h"
 #include "groth16/prover_internal.h"
-#include "curves/bls12_381/curve.h"
+#include "curves/curve.h"
 #include "util/log.h"
 #include "util/parallel.h"
 #include "util/timer.h"
@@ -269,6 +269,7 @@ int groth16_bellperson_log_m(const r1cs *cs) {
     return log_m;
 }
 
+#ifndef CUZK_CURVE_BOUND_BN254 /* the bellperson convention is BLS12-381 only */
 size_t groth16_bellperson_start_bytes(const bellperson_params *p, const r1cs *cs, int nthreads) {
     if (!p || !cs) return 0;
     if (nthreads <= 0) nthreads = cuzk_num_threads();
@@ -286,6 +287,7 @@ size_t groth16_bellperson_start_bytes(const bellperson_params *p, const r1cs *cs
     bytes += (size_t)nthreads * ((size_t)1 << (c - 1)) * sizeof(g2_xyzz) + 4096 * sizeof(g2_xyzz);
     return bytes;
 }
+#endif
 
 size_t groth16_pending_bytes(const groth16_pending *pend) {
     return pend ? sizeof *pend + pend->n_b * sizeof(scalar256) : 0;
@@ -300,6 +302,7 @@ void groth16_pending_free(groth16_pending *pend) {
     free(pend);
 }
 
+#ifndef CUZK_CURVE_BOUND_BN254
 cuzk_status groth16_prove_bellperson_start(groth16_pending **out, const bellperson_params *p, const r1cs *cs,
                                            const fr *w, size_t n_w, const fr *r, const fr *s, int nthreads,
                                            groth16_release_fn release, void *release_ctx, groth16_timings *t,
@@ -424,6 +427,7 @@ out:
     if (t) *t = tm;
     return st;
 }
+#endif
 
 cuzk_status groth16_prove_bellperson_finish(groth16_proof *out, groth16_pending *pend, int nthreads,
                                             groth16_timings *t, cuzk_error *err) {
@@ -450,6 +454,7 @@ cuzk_status groth16_prove_bellperson_finish(groth16_proof *out, groth16_pending 
     return CUZK_OK;
 }
 
+#ifndef CUZK_CURVE_BOUND_BN254
 cuzk_status groth16_prove_bellperson(groth16_proof *out, const bellperson_params *p, const r1cs *cs,
                                      const fr *w, size_t n_w, const fr *r, const fr *s, int nthreads,
                                      groth16_timings *t, cuzk_error *err) {
@@ -467,3 +472,4 @@ cuzk_status groth16_prove_bellperson(groth16_proof *out, const bellperson_params
     }
     return st;
 }
+#endif

@@ -13,6 +13,19 @@
 #include "util/log.h"
 #include "util/timer.h"
 
+/* This file is compiled once per curve (CMakeLists.txt, CUZK_CURVE_GENERIC_SRC). The BLS12-381
+ * compile holds the public functions; each of them hands BN254 files and handles to the BN254
+ * compile (bn254_cuzk_*, src/groth16/curve_dispatch.h). Handles of both compiles share their
+ * layout up to the curve tag (cuzk_pk: refs, key.curve; cuzk_prover: pk; cuzk_vk: curve). */
+#ifndef CUZK_CURVE_BOUND_BN254
+#include "formats/curve_sniff.h"
+#include "groth16/curve_dispatch.h"
+#define TO_BN254(cond, call) \
+    do {                      \
+        if (cond) return bn254_##call; \
+    } while (0)
+#endif
+
 const char *cuzk_curve_name(cuzk_curve c) {
     switch (c) {
     case CUZK_CURVE_BLS12_381: return "bls12-381";
@@ -38,17 +51,20 @@ static size_t r1cs_bytes(const r1cs *cs) { return csr_bytes(&cs->a) + csr_bytes(
 static void pk_free(cuzk_pk *pk) {
     if (!pk) return;
     zkey_free(&pk->z);
+#ifndef CUZK_CURVE_BOUND_BN254
     bellperson_params_free(&pk->p);
+#endif
     if (pk->has_cs) r1cs_free(&pk->cs);
     free(pk);
 }
 
-/* The curve of a loaded key is BLS12-381 (the only one the loaders accept: they reject other
- * primes with CUZK_ERR_CURVE); a request for another curve is refused before any work. */
+/* The loaders of this compile accept this compile's curve only (other primes: CUZK_ERR_CURVE); a
+ * request for another curve than the file's is refused before any work. */
 static cuzk_status check_curve_request(const cuzk_pk_load_opts *o, cuzk_error *err) {
-    if (o->curve == CUZK_CURVE_UNKNOWN || o->curve == CUZK_CURVE_BLS12_381) return CUZK_OK;
-    if (o->curve == CUZK_CURVE_BN254)
-        return ERR(err, CUZK_ERR_UNSUPPORTED, "curve bn254 is not supported by this build (BLS12-381 only)");
+    if (o->curve == CUZK_CURVE_UNKNOWN || o->curve == CURVE_ID) return CUZK_OK;
+    if (o->curve == CUZK_CURVE_BN254 || o->curve == CUZK_CURVE_BLS12_381)
+        return ERR(err, CUZK_ERR_CURVE, "the key file is for %s, but %s was requested", cuzk_curve_name(CURVE_ID),
+                   cuzk_curve_name(o->curve));
     return ERR(err, CUZK_ERR_ARG, "unknown curve %d", (int)o->curve);
 }
 
@@ -56,7 +72,7 @@ static cuzk_status pk_new(cuzk_pk **out, cuzk_error *err) {
     *out = calloc(1, sizeof **out);
     if (!*out) return ERR(err, CUZK_ERR_NOMEM, "proving key");
     atomic_init(&(*out)->refs, 1);
-    (*out)->key.curve = CUZK_CURVE_BLS12_381;
+    (*out)->key.curve = CURVE_ID;
     return CUZK_OK;
 }
 
@@ -92,9 +108,16 @@ static cuzk_status load_zkey_any(cuzk_pk **out, const char *path, const uint8_t 
     if (!out) return ERR(err, CUZK_ERR_ARG, "cuzk_pk_load_zkey: NULL argument");
     *out = NULL;
     if (!path && !bytes) return ERR(err, CUZK_ERR_ARG, "cuzk_pk_load_zkey: NULL path or bytes");
+#ifndef CUZK_CURVE_BOUND_BN254
+    if ((path ? curve_sniff_iden3_file(path) : curve_sniff_iden3(bytes, len)) == CUZK_CURVE_BN254)
+        return path ? bn254_cuzk_pk_load_zkey(out, path, opts, err) : bn254_cuzk_pk_load_zkey_mem(out, bytes, len, opts, err);
+#endif
     if ((st = check_curve_request(o, err)) != CUZK_OK) return st;
     if ((st = pk_new(&pk, err)) != CUZK_OK) return st;
-    st = path ? zkey_load(&pk->z, path, false, err) : zkey_load_mem(&pk->z, bytes, len, "<zkey in memory>", false, err);
+    /* on-curve always; every point's subgroup with check = FULL (the zkey loader checks the BN254
+     * vk's G2 points for the subgroup in any case) */
+    bool sub = o->check == CUZK_CHECK_FULL;
+    st = path ? zkey_load(&pk->z, path, sub, err) : zkey_load_mem(&pk->z, bytes, len, "<zkey in memory>", sub, err);
     if (st == CUZK_OK) st = zkey_finish(pk, o, err);
     if (st != CUZK_OK) {
         pk_free(pk);
@@ -121,6 +144,7 @@ cuzk_status cuzk_pk_load_zkey_mem(cuzk_pk **out, const uint8_t *bytes, size_t le
     return load_zkey_any(out, NULL, bytes, len, opts, err);
 }
 
+#ifndef CUZK_CURVE_BOUND_BN254 /* bellperson parameters: BLS12-381 only */
 static cuzk_status load_params_any(cuzk_pk **out, const char *params_path, const char *r1cs_path, const uint8_t *params,
                                    size_t params_len, const uint8_t *r1cs_img, size_t r1cs_len,
                                    const cuzk_pk_load_opts *opts, cuzk_error *err) {
@@ -182,18 +206,31 @@ cuzk_status cuzk_pk_load_params_mem(cuzk_pk **out, const uint8_t *params, size_t
     }
     return load_params_any(out, NULL, NULL, params, params_len, r1cs, r1cs_len, opts, err);
 }
+#endif
 
 cuzk_pk *cuzk_pk_retain(cuzk_pk *pk) {
+#ifndef CUZK_CURVE_BOUND_BN254
+    TO_BN254(pk && pk->key.curve == CUZK_CURVE_BN254, cuzk_pk_retain(pk));
+#endif
     if (pk) atomic_fetch_add(&pk->refs, 1);
     return pk;
 }
 
 void cuzk_pk_release(cuzk_pk *pk) {
+#ifndef CUZK_CURVE_BOUND_BN254
+    if (pk && pk->key.curve == CUZK_CURVE_BN254) {
+        bn254_cuzk_pk_release(pk);
+        return;
+    }
+#endif
     if (pk && atomic_fetch_sub(&pk->refs, 1) == 1) pk_free(pk);
 }
 
 cuzk_status cuzk_pk_describe(const cuzk_pk *pk, cuzk_pk_info *out, cuzk_error *err) {
     if (!pk || !out) return ERR(err, CUZK_ERR_ARG, "cuzk_pk_describe: NULL argument");
+#ifndef CUZK_CURVE_BOUND_BN254
+    TO_BN254(pk->key.curve == CUZK_CURVE_BN254, cuzk_pk_describe(pk, out, err));
+#endif
     memset(out, 0, sizeof *out);
     out->curve = pk->key.curve;
     out->convention = pk->key.convention;
@@ -217,6 +254,9 @@ cuzk_status cuzk_prover_create(cuzk_prover **out, cuzk_pk *pk, const cuzk_prover
     cuzk_prover_opts dflt = {0};
     const cuzk_prover_opts *o = opts ? opts : &dflt;
     if (!out || !pk) return ERR(err, CUZK_ERR_ARG, "cuzk_prover_create: NULL argument");
+#ifndef CUZK_CURVE_BOUND_BN254
+    TO_BN254(pk->key.curve == CUZK_CURVE_BN254, cuzk_prover_create(out, pk, opts, err));
+#endif
     *out = NULL;
     if (o->nthreads < 0 || o->device < 0) return ERR(err, CUZK_ERR_ARG, "cuzk_prover_create: negative thread count or device");
     const groth16_backend_ops *ops = NULL;
@@ -239,12 +279,23 @@ cuzk_status cuzk_prover_create(cuzk_prover **out, cuzk_pk *pk, const cuzk_prover
 
 void cuzk_prover_destroy(cuzk_prover *p) {
     if (!p) return;
+#ifndef CUZK_CURVE_BOUND_BN254
+    if (p->pk->key.curve == CUZK_CURVE_BN254) {
+        bn254_cuzk_prover_destroy(p);
+        return;
+    }
+#endif
     groth16_prover_destroy(p->pv);
     cuzk_pk_release(p->pk);
     free(p);
 }
 
-const char *cuzk_prover_backend_name(const cuzk_prover *p) { return p ? groth16_prover_ops(p->pv)->name : "none"; }
+const char *cuzk_prover_backend_name(const cuzk_prover *p) {
+#ifndef CUZK_CURVE_BOUND_BN254
+    TO_BN254(p && p->pk->key.curve == CUZK_CURVE_BN254, cuzk_prover_backend_name(p));
+#endif
+    return p ? groth16_prover_ops(p->pv)->name : "none";
+}
 const cuzk_pk *cuzk_prover_pk(const cuzk_prover *p) { return p ? p->pk : NULL; }
 
 /* The witness as n Montgomery values: borrowed (*owned NULL) or converted into *owned. */
@@ -308,8 +359,10 @@ static cuzk_status encode_proof(cuzk_proof *out, cuzk_curve curve, const groth16
     memset(out, 0, sizeof *out);
     out->curve = curve;
     out->n_public = n_pub;
+#ifndef CUZK_CURVE_BOUND_BN254 /* the 192-byte zcash encoding exists for BLS12-381 only */
     bellperson_proof_encode(out->bellperson, proof);
     out->has_bellperson = 1;
+#endif
     out->proof_json = proof_json_text(proof);
     out->public_json = public_json_text(pub, n_pub);
     if (n_pub) out->public_inputs = malloc((size_t)n_pub * CUZK_FR_BYTES);
@@ -347,6 +400,9 @@ cuzk_status cuzk_prove(cuzk_prover *p, cuzk_proof *out, const cuzk_witness *w, c
     if (out) memset(out, 0, sizeof *out);
     if (t) *t = tm;
     if (!p || !out || !w) return ERR(err, CUZK_ERR_ARG, "cuzk_prove: NULL argument");
+#ifndef CUZK_CURVE_BOUND_BN254
+    TO_BN254(p->pk->key.curve == CUZK_CURVE_BN254, cuzk_prove(p, out, w, opts, t, err));
+#endif
     const groth16_key *k = &p->pk->key;
     tm.backend = groth16_prover_ops(p->pv)->name;
     tm.n_vars = (uint32_t)groth16_key_n_vars(k);
@@ -416,7 +472,8 @@ out:
 
 /* ---- verification ---------------------------------------------------------------------------- */
 struct cuzk_vk {
-    groth16_vk vk; /* owns ic */
+    cuzk_curve curve; /* first in both curve compiles: the dispatch reads it */
+    groth16_vk vk;    /* owns ic */
 };
 
 static cuzk_status vk_wrap(cuzk_vk **out, groth16_vk *vk, cuzk_error *err) {
@@ -425,6 +482,7 @@ static cuzk_status vk_wrap(cuzk_vk **out, groth16_vk *vk, cuzk_error *err) {
         groth16_vk_free(vk);
         return ERR(err, CUZK_ERR_NOMEM, "verification key");
     }
+    v->curve = CURVE_ID;
     v->vk = *vk;
     *out = v;
     return CUZK_OK;
@@ -433,11 +491,15 @@ static cuzk_status vk_wrap(cuzk_vk **out, groth16_vk *vk, cuzk_error *err) {
 cuzk_status cuzk_vk_load_json(cuzk_vk **out, const char *json, size_t len, cuzk_error *err) {
     if (!out || !json) return ERR(err, CUZK_ERR_ARG, "cuzk_vk_load_json: NULL argument");
     *out = NULL;
+#ifndef CUZK_CURVE_BOUND_BN254
+    TO_BN254(curve_sniff_json(json, len) == CUZK_CURVE_BN254, cuzk_vk_load_json(out, json, len, err));
+#endif
     groth16_vk vk;
     cuzk_status st = vk_json_read_mem(&vk, json, len, "<verification_key.json in memory>", err);
     return st == CUZK_OK ? vk_wrap(out, &vk, err) : st;
 }
 
+#ifndef CUZK_CURVE_BOUND_BN254 /* bellperson .vk: BLS12-381 only */
 cuzk_status cuzk_vk_load_bellperson(cuzk_vk **out, const uint8_t *bytes, size_t len, cuzk_error *err) {
     if (!out || !bytes) return ERR(err, CUZK_ERR_ARG, "cuzk_vk_load_bellperson: NULL argument");
     *out = NULL;
@@ -445,10 +507,14 @@ cuzk_status cuzk_vk_load_bellperson(cuzk_vk **out, const uint8_t *bytes, size_t 
     cuzk_status st = bellperson_vk_decode(&vk, bytes, len, "bellperson vk <in memory>", err);
     return st == CUZK_OK ? vk_wrap(out, &vk, err) : st;
 }
+#endif
 
 cuzk_status cuzk_vk_from_pk(cuzk_vk **out, const cuzk_pk *pk, cuzk_error *err) {
     if (!out || !pk) return ERR(err, CUZK_ERR_ARG, "cuzk_vk_from_pk: NULL argument");
     *out = NULL;
+#ifndef CUZK_CURVE_BOUND_BN254
+    TO_BN254(pk->key.curve == CUZK_CURVE_BN254, cuzk_vk_from_pk(out, pk, err));
+#endif
     groth16_vk view, vk;
     groth16_key_vk(&view, &pk->key);
     vk = view;
@@ -458,10 +524,21 @@ cuzk_status cuzk_vk_from_pk(cuzk_vk **out, const cuzk_pk *pk, cuzk_error *err) {
     return vk_wrap(out, &vk, err);
 }
 
-uint32_t cuzk_vk_n_public(const cuzk_vk *vk) { return vk ? vk->vk.n_public : 0; }
+uint32_t cuzk_vk_n_public(const cuzk_vk *vk) {
+#ifndef CUZK_CURVE_BOUND_BN254
+    TO_BN254(vk && vk->curve == CUZK_CURVE_BN254, cuzk_vk_n_public(vk));
+#endif
+    return vk ? vk->vk.n_public : 0;
+}
 
 void cuzk_vk_free(cuzk_vk *vk) {
     if (!vk) return;
+#ifndef CUZK_CURVE_BOUND_BN254
+    if (vk->curve == CUZK_CURVE_BN254) {
+        bn254_cuzk_vk_free(vk);
+        return;
+    }
+#endif
     groth16_vk_free(&vk->vk);
     free(vk);
 }
@@ -473,6 +550,10 @@ cuzk_status cuzk_verify(const cuzk_vk *vk, cuzk_public_form public_form, const v
     groth16_proof pr;
     cuzk_status st = CUZK_OK;
     if (!vk || !proof || (!public_inputs && public_len)) return ERR(err, CUZK_ERR_ARG, "cuzk_verify: NULL argument");
+#ifndef CUZK_CURVE_BOUND_BN254
+    TO_BN254(vk->curve == CUZK_CURVE_BN254,
+             cuzk_verify(vk, public_form, public_inputs, public_len, proof_form, proof, proof_len, err));
+#endif
     switch (public_form) {
     case CUZK_PUBLIC_CANON:
         if (public_len % CUZK_FR_BYTES != 0)
@@ -496,6 +577,11 @@ cuzk_status cuzk_verify(const cuzk_vk *vk, cuzk_public_form public_form, const v
     }
     switch (proof_form) {
     case CUZK_PROOF_BELLPERSON:
+#ifdef CUZK_CURVE_BOUND_BN254
+        st = ERR(err, CUZK_ERR_UNSUPPORTED, "the 192-byte bellperson proof encoding is BLS12-381 only; a %s key takes "
+                 "proof.json", cuzk_curve_name(CURVE_ID));
+        goto out;
+#else
         if (proof_len != CUZK_PROOF_BELLPERSON_BYTES) {
             st = ERR(err, CUZK_ERR_FORMAT, "a bellperson proof is exactly 192 bytes (got %zu)", proof_len);
             goto out;
@@ -504,6 +590,7 @@ cuzk_status cuzk_verify(const cuzk_vk *vk, cuzk_public_form public_form, const v
         /* 192 bytes that are not three valid compressed points: an invalid proof */
         if (st == CUZK_ERR_FORMAT) st = CUZK_ERR_POINT;
         break;
+#endif
     case CUZK_PROOF_SNARKJS_JSON:
         st = proof_json_read_mem(&pr, proof, proof_len, "<proof.json in memory>", err);
         break;

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "groth16/groth16.h"
-#include "curves/bls12_381/curve.h"
+#include "curves/curve.h"
 
 /* The five MSM results of one proof: sA, sB1, sC (= L), sH (G1) and sB2 (G2). */
 typedef struct groth16_msm_results {

@@ -39,7 +39,7 @@
 #include "cuzk/groth16.h"
 #include "formats/bellperson.h"
 #include "formats/snarkjs.h"
-#include "curves/bls12_381/curve.h"
+#include "curves/curve.h"
 #include "r1cs/r1cs.h"
 
 /* The toxic waste. Secret: wipe with groth16_toxic_wipe. */

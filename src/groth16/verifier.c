@@ -1,7 +1,7 @@
 /* Groth16 verifier (src/groth16/groth16.h). */
 #include "groth16/groth16.h"
 
-#include "curves/bls12_381/curve.h"
+#include "curves/curve.h"
 #include "util/log.h"
 
 cuzk_status groth16_verify(const groth16_vk *vk, const fr *pub, size_t n_pub, const groth16_proof *p,

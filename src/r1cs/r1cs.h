@@ -30,7 +30,7 @@
 #include <stdint.h>
 
 #include "cuzk/cuzk.h"
-#include "curves/bls12_381/curve.h"
+#include "curves/curve.h"
 
 typedef struct csr_matrix {
     uint32_t n_rows;
@@ -88,6 +88,11 @@ void r1cs_free(r1cs *cs);
 cuzk_status r1cs_load(r1cs *cs, const char *path, cuzk_error *err);
 /* r1cs_load of a .r1cs image in memory (read during the call only); `name` names it in messages. */
 cuzk_status r1cs_load_mem(r1cs *cs, const uint8_t *data, size_t size, const char *name, cuzk_error *err);
+/* Writes cs as a circom .r1cs file (FORMATS.md section 1; version 1, sections 1 and 2, no wire
+ * labels): the n_public variables after ONE as public inputs (nPubOut 0, nPrvIn 0), coefficients
+ * canonical little-endian, terms in CSR order. r1cs_load gives cs back (same rows, columns and
+ * values). Through a temporary renamed on success. Errors: CUZK_ERR_IO, CUZK_ERR_ARG. */
+cuzk_status r1cs_save(const char *path, const r1cs *cs, cuzk_error *err);
 
 /* Writes section 4 of a .zkey (src/formats/snarkjs.h zkey_writer) from cs: for each row j in
  * order, its A terms then its B terms (CSR order = file term order), then the n_public + 1 input

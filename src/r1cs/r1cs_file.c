@@ -81,7 +81,7 @@ static cuzk_status r1cs_parse(r1cs *cs, const mapped_file *f, cuzk_error *err) {
         goto out;
     }
     if (!cursor_take(&c, n8, &prime)) { st = ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: section 1 truncated", path); goto out; }
-    if ((st = iden3_check_prime(prime, n8, PRIME_BLS12_381_R, "r1cs", err))) goto out;
+    if ((st = iden3_check_prime(prime, n8, CURVE_PRIME_R, "r1cs", err))) goto out;
     if (!cursor_u32le(&c, &n_wires) || !cursor_u32le(&c, &n_out) || !cursor_u32le(&c, &n_pub_in) ||
         !cursor_u32le(&c, &n_prv_in) || !cursor_u64le(&c, &n_labels) || !cursor_u32le(&c, &n_constraints)) {
         st = ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: section 1 truncated", path);
@@ -214,4 +214,63 @@ void zkey_writer_coefs(zkey_writer *w, const r1cs *cs, int nthreads) {
         zkey_coef_encode(rec, 0, n_rows + i, i, &one);
         zkey_writer_coef_records(w, rec, 1);
     }
+}
+
+/* ---- writer ---- */
+#include <errno.h>
+#include <stdio.h>
+
+#include "util/outfile.h"
+
+typedef struct { FILE *f; bool ok; } r1w;
+static void r1w_bytes(r1w *w, const void *p, size_t n) { if (w->ok && n && fwrite(p, 1, n, w->f) != n) w->ok = false; }
+static void r1w_u32(r1w *w, uint32_t v) { uint8_t b[4]; for (int i = 0; i < 4; i++) b[i] = (uint8_t)(v >> (8 * i)); r1w_bytes(w, b, 4); }
+static void r1w_u64(r1w *w, uint64_t v) { uint8_t b[8]; for (int i = 0; i < 8; i++) b[i] = (uint8_t)(v >> (8 * i)); r1w_bytes(w, b, 8); }
+
+cuzk_status r1cs_save(const char *path, const r1cs *cs, cuzk_error *err) {
+    if (!path || !cs) return ERR(err, CUZK_ERR_ARG, "r1cs_save: NULL argument");
+    const csr_matrix *m[3] = {&cs->a, &cs->b, &cs->c};
+    uint64_t sec2 = 0;
+    for (int k = 0; k < 3; k++) {
+        if (m[k]->n_rows != cs->n_constraints) return ERR(err, CUZK_ERR_ARG, "r1cs_save: matrix %s has %u rows, not %u", MAT_NAME[k], m[k]->n_rows, cs->n_constraints);
+        sec2 += 4ull * cs->n_constraints + 36ull * m[k]->nnz;
+    }
+    char tmp[4200];
+    outfile_tmp_name(tmp, sizeof tmp, path);
+    r1w w = {fopen(tmp, "wb"), true};
+    if (!w.f) { int e = errno; outfile_discard(tmp); return ERR(err, CUZK_ERR_IO, "cannot write %s: %s", path, strerror(e)); }
+    r1w_bytes(&w, "r1cs", 4);
+    r1w_u32(&w, 1);
+    r1w_u32(&w, 2);
+    /* section 1: header */
+    uint8_t prime[32];
+    for (int i = 0; i < 4; i++)
+        for (int b = 0; b < 8; b++) prime[8 * i + b] = (uint8_t)(fr_MODULUS[i] >> (8 * b));
+    r1w_u32(&w, 1);
+    r1w_u64(&w, 4 + 32 + 4 * 4 + 8 + 4);
+    r1w_u32(&w, 32);
+    r1w_bytes(&w, prime, 32);
+    r1w_u32(&w, cs->n_vars);
+    r1w_u32(&w, 0);
+    r1w_u32(&w, cs->n_public);
+    r1w_u32(&w, 0);
+    r1w_u64(&w, cs->n_vars);
+    r1w_u32(&w, cs->n_constraints);
+    /* section 2: constraints */
+    r1w_u32(&w, 2);
+    r1w_u64(&w, sec2);
+    uint8_t v[32];
+    for (uint32_t j = 0; j < cs->n_constraints && w.ok; j++)
+        for (int k = 0; k < 3; k++) {
+            uint64_t b = m[k]->row_ptr[j], e = m[k]->row_ptr[j + 1];
+            r1w_u32(&w, (uint32_t)(e - b));
+            for (uint64_t t = b; t < e; t++) {
+                r1w_u32(&w, m[k]->col[t]);
+                fr_to_bytes_le(v, 32, csr_val(m[k], t));
+                r1w_bytes(&w, v, 32);
+            }
+        }
+    if (fclose(w.f) != 0) w.ok = false;
+    if (!w.ok) { int e = errno; outfile_discard(tmp); return ERR(err, CUZK_ERR_IO, "cannot write %s: %s", path, strerror(e)); }
+    return outfile_commit(tmp, path, err);
 }

@@ -39,7 +39,7 @@
 #include <stdint.h>
 
 #include "cuzk/cuzk.h"
-#include "curves/bls12_381/curve.h"
+#include "curves/curve.h"
 #include "r1cs/r1cs.h"
 
 typedef struct synthetic_params {

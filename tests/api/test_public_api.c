@@ -357,12 +357,22 @@ static void test_bad_keys(void) {
     CHECK_ST(cuzk_pk_load_zkey(&pk, "/nonexistent/circuit.zkey", NULL, &e), CUZK_ERR_IO);
     cuzk_pk_load_opts bn = {0};
     bn.curve = CUZK_CURVE_BN254;
-    CHECK_ST(cuzk_pk_load_zkey_mem(&pk, z, zlen, &bn, &e), CUZK_ERR_UNSUPPORTED);
+    CHECK_ST(cuzk_pk_load_zkey_mem(&pk, z, zlen, &bn, &e), CUZK_ERR_CURVE); /* a bls12381 key, bn254 asked */
+    CHECK(pk == NULL);
     free(z);
-    /* a bn128 key is another curve */
+    /* a bn128 key loads as BN254; asking for BLS12-381 is a curve error */
     uint8_t *bz = slurp("bn128/multiplier/circuit_final.zkey", &zlen);
     if (bz) {
-        CHECK_ST(cuzk_pk_load_zkey_mem(&pk, bz, zlen, NULL, &e), CUZK_ERR_CURVE);
+        CHECK_ST(cuzk_pk_load_zkey_mem(&pk, bz, zlen, NULL, &e), CUZK_OK);
+        cuzk_pk_info bi;
+        CHECK_ST(cuzk_pk_describe(pk, &bi, &e), CUZK_OK);
+        CHECK(bi.curve == CUZK_CURVE_BN254 && bi.n_vars == 4 && bi.n_public == 1);
+        cuzk_pk_release(pk);
+        pk = NULL;
+        cuzk_pk_load_opts bls = {0};
+        bls.curve = CUZK_CURVE_BLS12_381;
+        CHECK_ST(cuzk_pk_load_zkey_mem(&pk, bz, zlen, &bls, &e), CUZK_ERR_CURVE);
+        CHECK(pk == NULL);
         free(bz);
     }
     CHECK_ST(cuzk_pk_describe(NULL, NULL, &e), CUZK_ERR_ARG);

@@ -1,0 +1,30 @@
+# Writes OUT: the header forced in front of the BN254 compile of CUZK_CURVE_GENERIC_SRC
+# (CMakeLists.txt). It binds the curve names to BN254 (src/curves/bn254/bind.h) and renames every
+# global symbol that the BLS12-381 objects of the same sources define (nm) X -> bn254_X, so both
+# compiles link side by side. Run at build time: nothing to keep in sync by hand.
+#   cmake -DNM=nm -DOUT=file.h -DOBJS="a.o|b.o|..." -P gen_bn254_upper.cmake
+string(REPLACE "|" ";" objs "${OBJS}")
+set(syms "")
+foreach(o IN LISTS objs)
+  execute_process(COMMAND ${NM} -g --defined-only ${o} OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "gen_bn254_upper: ${NM} failed on ${o}")
+  endif()
+  string(REGEX MATCHALL "[^\n]+" lines "${out}")
+  foreach(l IN LISTS lines)
+    if(l MATCHES "^[0-9a-fA-F]* *[TDRBCV] ([A-Za-z_][A-Za-z0-9_]*)$")
+      list(APPEND syms ${CMAKE_MATCH_1})
+    endif()
+  endforeach()
+endforeach()
+list(REMOVE_DUPLICATES syms)
+list(SORT syms)
+set(h "/* Generated at build time by cmake/gen_bn254_upper.cmake; do not edit. */\n")
+string(APPEND h "#ifndef CUZK_BN254_UPPER_H\n#define CUZK_BN254_UPPER_H\n#include \"curves/bn254/bind.h\"\n")
+foreach(s IN LISTS syms)
+  string(APPEND h "#define ${s} bn254_${s}\n")
+endforeach()
+string(APPEND h "#endif\n")
+file(WRITE "${OUT}.tmp" "${h}")
+execute_process(COMMAND ${CMAKE_COMMAND} -E copy_if_different "${OUT}.tmp" "${OUT}")
+file(REMOVE "${OUT}.tmp")

@@ -1,0 +1,261 @@
+// cgrpc.cc: cgrpc.h on the gRPC C++ callback generic API (Debian libgrpc++ 1.51).
+//
+// One CallbackGenericService receives every method, so an unknown method is answered
+// UNIMPLEMENTED at once instead of hanging until the client's deadline (the C core's pitfall).
+// Each call is a bidi reactor used as unary: read one message, answer once. Handlers classified
+// CGRPC_BLOCKING run on a thread of their own (at most max_blocking_calls at once) because they
+// wait for proofs; the others run inline on gRPC's callback threads and must not block.
+// No C++ exception or type crosses into the C side.
+#include "cgrpc.h"
+
+#include <grpcpp/generic/async_generic_service.h>
+#include <grpcpp/grpcpp.h>
+#include <grpcpp/security/server_credentials.h>
+#include <grpcpp/server_builder.h>
+#include <grpc/grpc.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+struct cgrpc_call {
+    std::atomic<bool> cancelled{false};
+    std::string peer;
+};
+
+struct cgrpc_server;
+
+namespace {
+
+class UnaryReactor final : public grpc::ServerGenericBidiReactor {
+  public:
+    UnaryReactor(cgrpc_server *s, grpc::GenericCallbackServerContext *ctx);
+    void OnReadDone(bool ok) override;
+    void OnWriteDone(bool) override {}
+    void OnCancel() override;
+    void OnDone() override;
+
+  private:
+    void Run();
+    cgrpc_server *s_;
+    grpc::GenericCallbackServerContext *ctx_;
+    std::string method_;
+    grpc::ByteBuffer req_, resp_;
+    cgrpc_call call_;
+    bool blocking_ = false;
+};
+
+class Service final : public grpc::CallbackGenericService {
+  public:
+    explicit Service(cgrpc_server *s) : s_(s) {}
+    grpc::ServerGenericBidiReactor *CreateReactor(grpc::GenericCallbackServerContext *ctx) override {
+        return new UnaryReactor(s_, ctx);
+    }
+
+  private:
+    cgrpc_server *s_;
+};
+
+} // namespace
+
+struct cgrpc_server {
+    cgrpc_classify_fn classify = nullptr;
+    cgrpc_handle_fn handle = nullptr;
+    void *user = nullptr;
+    int max_blocking = 1024;
+    std::unique_ptr<Service> service;
+    std::unique_ptr<grpc::Server> server;
+    std::mutex mu;
+    std::condition_variable cv;
+    int live = 0;          // reactors not yet done
+    int blocking_now = 0;  // blocking handlers running
+    std::atomic<bool> shutting_down{false};
+    std::atomic<uint64_t> calls{0}, unimplemented{0}, blocking_refused{0};
+};
+
+namespace {
+
+UnaryReactor::UnaryReactor(cgrpc_server *s, grpc::GenericCallbackServerContext *ctx) : s_(s), ctx_(ctx) {
+    method_ = ctx->method();
+    call_.peer = ctx->peer();
+    {
+        std::lock_guard<std::mutex> lk(s_->mu);
+        s_->live++;
+    }
+    s_->calls++;
+    StartRead(&req_);
+}
+
+void UnaryReactor::OnCancel() { call_.cancelled = true; }
+
+void UnaryReactor::OnReadDone(bool ok) {
+    if (!ok) {
+        // No request message: the client half-closed without one, cancelled, or the message was
+        // refused by the transport (over the size limit: gRPC reports that to the client itself).
+        Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "no request message received"));
+        return;
+    }
+    cgrpc_mode mode = s_->classify(s_->user, method_.c_str());
+    if (mode == CGRPC_UNKNOWN) {
+        s_->unimplemented++;
+        Finish(grpc::Status(grpc::StatusCode::UNIMPLEMENTED, "unknown method " + method_));
+        return;
+    }
+    if (mode == CGRPC_INLINE) {
+        Run();
+        return;
+    }
+    {
+        std::lock_guard<std::mutex> lk(s_->mu);
+        if (s_->blocking_now >= s_->max_blocking) {
+            s_->blocking_refused++;
+            Finish(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                                "too many waiting calls (limit " + std::to_string(s_->max_blocking) + ")"));
+            return;
+        }
+        s_->blocking_now++;
+    }
+    blocking_ = true;
+    try {
+        std::thread([this] { Run(); }).detach();
+    } catch (...) {
+        {
+            std::lock_guard<std::mutex> lk(s_->mu);
+            s_->blocking_now--;
+        }
+        blocking_ = false;
+        Finish(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, "cannot start a thread for the call"));
+    }
+}
+
+static void free_body(void *p) { std::free(p); }
+
+void UnaryReactor::Run() {
+    cgrpc_reply out;
+    std::memset(&out, 0, sizeof out);
+    grpc::Slice flat;
+    const uint8_t *data = nullptr;
+    size_t len = 0;
+    if (req_.Length() > 0) {
+        if (!req_.DumpToSingleSlice(&flat).ok()) {
+            out.code = CGRPC_INTERNAL;
+            std::snprintf(out.msg, sizeof out.msg, "cannot read the request message");
+        } else {
+            data = flat.begin();
+            len = flat.size();
+        }
+    }
+    if (out.code == CGRPC_OK)
+        s_->handle(s_->user, &call_, method_.c_str(), data, len, &out);
+    req_.Clear();
+    flat = grpc::Slice();
+    if (blocking_) {
+        std::lock_guard<std::mutex> lk(s_->mu);
+        s_->blocking_now--;
+    }
+    if (out.code != CGRPC_OK) {
+        std::free(out.body);
+        out.msg[sizeof out.msg - 1] = 0;
+        Finish(grpc::Status(static_cast<grpc::StatusCode>(out.code), out.msg));
+        return;
+    }
+    if (out.body && out.body_len) {
+        grpc::Slice s(out.body, out.body_len, free_body);
+        resp_ = grpc::ByteBuffer(&s, 1);
+    } else {
+        std::free(out.body);
+        grpc::Slice s;
+        resp_ = grpc::ByteBuffer(&s, 1);
+    }
+    StartWriteAndFinish(&resp_, grpc::WriteOptions(), grpc::Status::OK);
+}
+
+void UnaryReactor::OnDone() {
+    cgrpc_server *s = s_;
+    delete this;
+    std::lock_guard<std::mutex> lk(s->mu);
+    s->live--;
+    s->cv.notify_all();
+}
+
+} // namespace
+
+extern "C" cgrpc_server *cgrpc_start(const cgrpc_opts *o, cgrpc_classify_fn classify, cgrpc_handle_fn handle,
+                                     void *user, char *err, size_t err_cap) {
+    cgrpc_server *s = nullptr;
+    try {
+        s = new cgrpc_server();
+        s->classify = classify;
+        s->handle = handle;
+        s->user = user;
+        if (o->max_blocking_calls > 0)
+            s->max_blocking = o->max_blocking_calls;
+        s->service.reset(new Service(s));
+        grpc::ServerBuilder b;
+        std::vector<int> ports(o->n_listen, 0);
+        for (int i = 0; i < o->n_listen; i++)
+            b.AddListeningPort(o->listen[i], grpc::InsecureServerCredentials(), &ports[i]);
+        int lim = o->max_message_bytes > 0x7fffffff ? 0x7fffffff : (int)o->max_message_bytes;
+        b.SetMaxReceiveMessageSize(lim);
+        b.SetMaxSendMessageSize(lim);
+        b.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+        b.RegisterCallbackGenericService(s->service.get());
+        if (o->callback_threads > 0) {
+            // gRPC 1.51 has no public knob for the callback pool size; the default is used.
+        }
+        s->server = b.BuildAndStart();
+        if (!s->server) {
+            std::snprintf(err, err_cap, "cannot listen on the configured addresses (address in use, or bad address)");
+            delete s;
+            return nullptr;
+        }
+        for (int i = 0; i < o->n_listen; i++) {
+            if (ports[i] == 0) {
+                std::snprintf(err, err_cap, "cannot listen on %s", o->listen[i]);
+                s->server->Shutdown();
+                s->server->Wait();
+                delete s;
+                return nullptr;
+            }
+        }
+        return s;
+    } catch (const std::exception &e) {
+        std::snprintf(err, err_cap, "gRPC server: %s", e.what());
+    } catch (...) {
+        std::snprintf(err, err_cap, "gRPC server: unknown failure");
+    }
+    delete s;
+    return nullptr;
+}
+
+extern "C" int cgrpc_call_cancelled(const cgrpc_call *call) { return call->cancelled.load() ? 1 : 0; }
+
+extern "C" const char *cgrpc_call_peer(const cgrpc_call *call) { return call->peer.c_str(); }
+
+extern "C" void cgrpc_shutdown(cgrpc_server *s, uint64_t grace_ms) {
+    if (!s || !s->server)
+        return;
+    s->shutting_down = true;
+    s->server->Shutdown(std::chrono::system_clock::now() + std::chrono::milliseconds(grace_ms));
+    s->server->Wait();
+    std::unique_lock<std::mutex> lk(s->mu);
+    s->cv.wait(lk, [s] { return s->live == 0 && s->blocking_now == 0; });
+}
+
+extern "C" void cgrpc_destroy(cgrpc_server *s) { delete s; }
+
+extern "C" void cgrpc_get_stats(cgrpc_server *s, cgrpc_stats *out) {
+    out->calls = s->calls;
+    out->unimplemented = s->unimplemented;
+    out->blocking_refused = s->blocking_refused;
+    std::lock_guard<std::mutex> lk(s->mu);
+    out->blocking_now = s->blocking_now;
+}

@@ -1,0 +1,332 @@
+/* cuzkd configuration: TOML (toml_json.cc) -> jansson tree -> validated struct. */
+#include "config.h"
+
+#include "dlog.h"
+#include "toml_json.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int fail(char *err, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t cap, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, cap, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* Keys a table may hold; anything else is an error naming it. */
+static int check_keys(json_t *obj, const char *table, const char *const *allowed, const char *file, char *err,
+                      size_t cap) {
+    const char *k;
+    json_t *v;
+    json_object_foreach(obj, k, v) {
+        int ok = 0;
+        for (int i = 0; allowed[i]; i++)
+            if (strcmp(k, allowed[i]) == 0) ok = 1;
+        if (!ok) return fail(err, cap, "%s: unknown key %s%s%s", file, table, *table ? "." : "", k);
+    }
+    return 0;
+}
+
+/* Byte sizes: an integer, or a string "64GiB", "512MiB", "1.5GB", "1024". */
+static int get_bytes(json_t *v, uint64_t *out) {
+    if (json_is_integer(v)) {
+        if (json_integer_value(v) < 0) return -1;
+        *out = (uint64_t)json_integer_value(v);
+        return 0;
+    }
+    if (!json_is_string(v)) return -1;
+    const char *s = json_string_value(v);
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    if (end == s || errno || x < 0) return -1;
+    while (*end == ' ') end++;
+    static const struct { const char *suf; double mul; } u[] = {
+        {"", 1}, {"B", 1}, {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0},
+        {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}};
+    for (size_t i = 0; i < sizeof u / sizeof u[0]; i++)
+        if (strcmp(end, u[i].suf) == 0) {
+            *out = (uint64_t)(x * u[i].mul);
+            return 0;
+        }
+    return -1;
+}
+
+static int get_uint(json_t *t, const char *key, uint64_t max, uint64_t *out, const char *table, const char *file,
+                    char *err, size_t cap) {
+    json_t *v = json_object_get(t, key);
+    if (!v) return 0;
+    if (!json_is_integer(v) || json_integer_value(v) < 0 || (uint64_t)json_integer_value(v) > max)
+        return fail(err, cap, "%s: %s.%s: expected an integer from 0 to %llu", file, table, key,
+                    (unsigned long long)max);
+    *out = (uint64_t)json_integer_value(v);
+    return 0;
+}
+
+static int get_str(json_t *t, const char *key, char **out, const char *table, const char *file, char *err,
+                   size_t cap) {
+    json_t *v = json_object_get(t, key);
+    if (!v) return 0;
+    if (!json_is_string(v)) return fail(err, cap, "%s: %s.%s: expected a string", file, table, key);
+    free(*out);
+    *out = strdup(json_string_value(v));
+    return 0;
+}
+
+static int check_readable(const char *path, const char *what, const char *file, char *err, size_t cap) {
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return fail(err, cap, "%s: %s: %s: %s", file, what, path, strerror(errno));
+    if (!S_ISREG(st.st_mode)) return fail(err, cap, "%s: %s: %s: not a regular file", file, what, path);
+    if (access(path, R_OK) != 0) return fail(err, cap, "%s: %s: %s: %s", file, what, path, strerror(errno));
+    return 0;
+}
+
+static const char *const FILECOIN_IDS[] = {"porep-32g", "porep-64g", "wpost-32g", "wpost-64g", "winning-32g",
+                                           "winning-64g", "snap-32g", "snap-64g", NULL};
+
+static int valid_id(const char *s) {
+    if (!*s || strlen(s) > 128) return 0;
+    for (const char *p = s; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' ||
+              *p == '_' || *p == '.'))
+            return 0;
+    return 1;
+}
+
+int dcfg_load(dcfg *c, const char *path, char *err, size_t cap) {
+    memset(c, 0, sizeof *c);
+    if (cap) err[0] = 0;
+    c->socket_mode = -1;
+    c->max_message_bytes = 128u << 20;
+    c->log_level = DLOG_INFO;
+    c->backend = strdup("auto");
+    c->workers = 1;
+    c->result_retention_ms = 600000;
+    c->max_retained = 10000;
+    c->max_queued = 100000;
+    c->max_waiting_calls = 4096;
+    c->grace_ms = 30000;
+    c->srs_idle_evict_ms = 300000;
+
+    json_t *root = toml_json_load_file(path, err, cap);
+    if (!root) {
+        dcfg_free(c);
+        return -1;
+    }
+    int rc = -1;
+    static const char *const top_keys[] = {"server", "log", "engine", "jobs", "srs", "circuits", "debug", NULL};
+    if (check_keys(root, "", top_keys, path, err, cap)) goto out;
+
+    json_t *t;
+    if ((t = json_object_get(root, "server"))) {
+        static const char *const k[] = {"listen", "http", "socket_mode", "max_message_bytes", NULL};
+        if (!json_is_object(t)) { fail(err, cap, "%s: server: expected a table", path); goto out; }
+        if (check_keys(t, "server", k, path, err, cap)) goto out;
+        json_t *l = json_object_get(t, "listen");
+        if (l) {
+            if (json_is_string(l)) {
+                c->listen = calloc(1, sizeof(char *));
+                c->listen[0] = strdup(json_string_value(l));
+                c->n_listen = 1;
+            } else if (json_is_array(l)) {
+                c->listen = calloc(json_array_size(l) + 1, sizeof(char *));
+                size_t i;
+                json_t *a;
+                json_array_foreach(l, i, a) {
+                    if (!json_is_string(a) || !*json_string_value(a)) {
+                        fail(err, cap, "%s: server.listen[%zu]: expected an address string", path, i);
+                        goto out;
+                    }
+                    c->listen[c->n_listen++] = strdup(json_string_value(a));
+                }
+            } else {
+                fail(err, cap, "%s: server.listen: expected an address or a list of addresses", path);
+                goto out;
+            }
+        }
+        if (get_str(t, "http", &c->http, "server", path, err, cap)) goto out;
+        if (c->http && !*c->http) { free(c->http); c->http = NULL; }
+        json_t *m = json_object_get(t, "socket_mode");
+        if (m) {
+            char *end;
+            if (!json_is_string(m) || (c->socket_mode = (int)strtol(json_string_value(m), &end, 8), *end) ||
+                c->socket_mode < 0 || c->socket_mode > 0777) {
+                fail(err, cap, "%s: server.socket_mode: expected an octal string such as \"0660\"", path);
+                goto out;
+            }
+        }
+        json_t *mb = json_object_get(t, "max_message_bytes");
+        if (mb) {
+            uint64_t b;
+            if (get_bytes(mb, &b) || b < (1u << 20) || b > 0x7fffffffu) {
+                fail(err, cap, "%s: server.max_message_bytes: expected a size from 1MiB to 2GiB", path);
+                goto out;
+            }
+            c->max_message_bytes = b;
+        }
+    }
+    if (c->n_listen == 0) {
+        c->listen = calloc(1, sizeof(char *));
+        c->listen[0] = strdup("unix:///run/curio/cuzk.sock");
+        c->n_listen = 1;
+    }
+    for (int i = 0; i < c->n_listen; i++) {
+        const char *a = c->listen[i];
+        if (strncmp(a, "unix:", 5) == 0) {
+            const char *p = a + 5;
+            while (p[0] == '/' && p[1] == '/') p++;
+            if (p[0] != '/') {
+                fail(err, cap, "%s: server.listen: %s: a unix socket needs an absolute path (unix:///path)", path, a);
+                goto out;
+            }
+        } else if (!strchr(a, ':')) {
+            fail(err, cap, "%s: server.listen: %s: expected unix:///path or host:port", path, a);
+            goto out;
+        }
+    }
+    if ((t = json_object_get(root, "log"))) {
+        static const char *const k[] = {"level", NULL};
+        if (!json_is_object(t) || check_keys(t, "log", k, path, err, cap)) {
+            if (!*err) fail(err, cap, "%s: log: expected a table", path);
+            goto out;
+        }
+        json_t *l = json_object_get(t, "level");
+        if (l && (!json_is_string(l) || (c->log_level = dlog_parse_level(json_string_value(l))) < 0)) {
+            fail(err, cap, "%s: log.level: expected \"error\", \"warn\", \"info\" or \"debug\"", path);
+            goto out;
+        }
+    }
+    if ((t = json_object_get(root, "engine"))) {
+        static const char *const k[] = {"backend", "workers", "prove_threads", "host_budget", NULL};
+        if (!json_is_object(t)) { fail(err, cap, "%s: engine: expected a table", path); goto out; }
+        if (check_keys(t, "engine", k, path, err, cap)) goto out;
+        if (get_str(t, "backend", &c->backend, "engine", path, err, cap)) goto out;
+        if (strcmp(c->backend, "auto") && strcmp(c->backend, "cpu") && strcmp(c->backend, "gpu")) {
+            fail(err, cap, "%s: engine.backend: expected \"auto\", \"cpu\" or \"gpu\"", path);
+            goto out;
+        }
+        uint64_t v = (uint64_t)c->workers;
+        if (get_uint(t, "workers", 64, &v, "engine", path, err, cap)) goto out;
+        c->workers = v ? (int)v : 1;
+        v = 0;
+        if (get_uint(t, "prove_threads", 1024, &v, "engine", path, err, cap)) goto out;
+        c->prove_threads = (int)v;
+        json_t *hb = json_object_get(t, "host_budget");
+        if (hb && get_bytes(hb, &c->host_budget_bytes)) {
+            fail(err, cap, "%s: engine.host_budget: expected a size (\"64GiB\") or bytes", path);
+            goto out;
+        }
+    }
+    if ((t = json_object_get(root, "jobs"))) {
+        static const char *const k[] = {"result_retention_s", "max_retained", "max_queued", "max_waiting_calls",
+                                        "shutdown_grace_s", NULL};
+        if (!json_is_object(t)) { fail(err, cap, "%s: jobs: expected a table", path); goto out; }
+        if (check_keys(t, "jobs", k, path, err, cap)) goto out;
+        uint64_t v = c->result_retention_ms / 1000;
+        if (get_uint(t, "result_retention_s", 86400 * 7, &v, "jobs", path, err, cap)) goto out;
+        c->result_retention_ms = v * 1000;
+        v = c->max_retained;
+        if (get_uint(t, "max_retained", 10000000, &v, "jobs", path, err, cap)) goto out;
+        c->max_retained = (uint32_t)v;
+        v = c->max_queued;
+        if (get_uint(t, "max_queued", 10000000, &v, "jobs", path, err, cap)) goto out;
+        c->max_queued = (uint32_t)v;
+        v = c->max_waiting_calls;
+        if (get_uint(t, "max_waiting_calls", 100000, &v, "jobs", path, err, cap)) goto out;
+        c->max_waiting_calls = v ? (uint32_t)v : 1;
+        v = c->grace_ms / 1000;
+        if (get_uint(t, "shutdown_grace_s", 86400, &v, "jobs", path, err, cap)) goto out;
+        c->grace_ms = v * 1000;
+    }
+    if ((t = json_object_get(root, "srs"))) {
+        static const char *const k[] = {"idle_evict_s", NULL};
+        if (!json_is_object(t)) { fail(err, cap, "%s: srs: expected a table", path); goto out; }
+        if (check_keys(t, "srs", k, path, err, cap)) goto out;
+        uint64_t v = c->srs_idle_evict_ms / 1000;
+        if (get_uint(t, "idle_evict_s", 86400 * 365, &v, "srs", path, err, cap)) goto out;
+        c->srs_idle_evict_ms = v * 1000;
+    }
+    if ((t = json_object_get(root, "debug"))) {
+        static const char *const k[] = {"prove_delay_ms", NULL};
+        if (!json_is_object(t)) { fail(err, cap, "%s: debug: expected a table", path); goto out; }
+        if (check_keys(t, "debug", k, path, err, cap)) goto out;
+        if (get_uint(t, "prove_delay_ms", 3600000, &c->debug_prove_delay_ms, "debug", path, err, cap)) goto out;
+    }
+    if ((t = json_object_get(root, "circuits"))) {
+        if (!json_is_object(t)) { fail(err, cap, "%s: circuits: expected a table of [circuits.<id>]", path); goto out; }
+        c->circuits = calloc(json_object_size(t) + 1, sizeof(dcfg_circuit));
+        const char *id;
+        json_t *ct;
+        json_object_foreach(t, id, ct) {
+            char tname[200];
+            snprintf(tname, sizeof tname, "circuits.%s", id);
+            if (!valid_id(id)) {
+                fail(err, cap, "%s: %s: a circuit id uses letters, digits, '-', '_' and '.' (1 to 128)", path, tname);
+                goto out;
+            }
+            if (!json_is_object(ct)) { fail(err, cap, "%s: %s: expected a table", path, tname); goto out; }
+            static const char *const k[] = {"zkey", "params", "r1cs", "preload", NULL};
+            if (check_keys(ct, tname, k, path, err, cap)) goto out;
+            dcfg_circuit *cc = &c->circuits[c->n_circuits++];
+            cc->id = strdup(id);
+            if (get_str(ct, "zkey", &cc->zkey, tname, path, err, cap) ||
+                get_str(ct, "params", &cc->params, tname, path, err, cap) ||
+                get_str(ct, "r1cs", &cc->r1cs, tname, path, err, cap))
+                goto out;
+            json_t *p = json_object_get(ct, "preload");
+            if (p) {
+                if (!json_is_boolean(p)) { fail(err, cap, "%s: %s.preload: expected true or false", path, tname); goto out; }
+                cc->preload = json_is_true(p);
+            }
+            for (int i = 0; FILECOIN_IDS[i]; i++)
+                if (strcmp(id, FILECOIN_IDS[i]) == 0) cc->filecoin = 1;
+            if (!!cc->zkey == !!cc->params) {
+                fail(err, cap, "%s: %s: give exactly one of zkey = \"...\" or params = \"...\"", path, tname);
+                goto out;
+            }
+            if (cc->params && !cc->r1cs && !cc->filecoin) {
+                fail(err, cap, "%s: %s: params needs r1cs = \"...\" (the circuit's .r1cs)", path, tname);
+                goto out;
+            }
+            if (cc->zkey && check_readable(cc->zkey, tname, path, err, cap)) goto out;
+            if (cc->params && check_readable(cc->params, tname, path, err, cap)) goto out;
+            if (cc->r1cs && check_readable(cc->r1cs, tname, path, err, cap)) goto out;
+        }
+    }
+    rc = 0;
+out:
+    json_decref(root);
+    if (rc) dcfg_free(c);
+    return rc;
+}
+
+void dcfg_free(dcfg *c) {
+    for (int i = 0; i < c->n_listen; i++) free(c->listen[i]);
+    free(c->listen);
+    free(c->http);
+    free(c->backend);
+    for (int i = 0; i < c->n_circuits; i++) {
+        free(c->circuits[i].id);
+        free(c->circuits[i].zkey);
+        free(c->circuits[i].params);
+        free(c->circuits[i].r1cs);
+    }
+    free(c->circuits);
+    memset(c, 0, sizeof *c);
+}
+
+const dcfg_circuit *dcfg_find_circuit(const dcfg *c, const char *id) {
+    for (int i = 0; i < c->n_circuits; i++)
+        if (strcmp(c->circuits[i].id, id) == 0) return &c->circuits[i];
+    return NULL;
+}

@@ -1,0 +1,47 @@
+/* cuzkd's configuration: a TOML file (the format of Curio's own daemon), validated at start with
+ * errors that name the key. Every key is optional except at least one [circuits.<id>] or listen
+ * address; unknown keys are errors (a typo must not silently fall back to a default).
+ * See README.md ("cuzkd") and src/daemon/cuzkd.example.toml for every key. */
+#ifndef CUZKD_CONFIG_H
+#define CUZKD_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct dcfg_circuit {
+    char *id;        /* circuit id: a generic name, or one of Curio's ("porep-32g", ...) */
+    char *zkey;      /* snarkjs .zkey, or NULL */
+    char *params;    /* bellperson .params, or NULL */
+    char *r1cs;      /* with params: the circuit's .r1cs; with zkey: optional, for witness checks */
+    int preload;     /* load at start (a failure stops the daemon) */
+    int filecoin;    /* 1: one of Curio's Filecoin ids (not provable by this build yet) */
+} dcfg_circuit;
+
+typedef struct dcfg {
+    char **listen;               /* gRPC addresses: "unix:///run/curio/cuzk.sock", "127.0.0.1:9820" */
+    int n_listen;
+    char *http;                  /* "host:port" of the HTTP /metrics and /status endpoint, or NULL */
+    int socket_mode;             /* permissions of unix sockets (e.g. 0660); -1: umask's */
+    size_t max_message_bytes;    /* gRPC send/receive limit (default 128 MiB; >= 1 MiB) */
+    int log_level;               /* DLOG_* */
+    char *backend;               /* "auto", "cpu", "gpu" */
+    int workers;                 /* jobs proved at once (default 1: one GPU worker) */
+    int prove_threads;           /* CPU threads per proof (0: all) */
+    uint64_t host_budget_bytes;  /* host memory for loaded keys (0: unlimited) */
+    uint64_t result_retention_ms;/* finished jobs are kept this long (default 10 min) */
+    uint32_t max_retained;       /* and at most this many (default 10000) */
+    uint32_t max_queued;         /* queued jobs beyond this are refused (default 100000) */
+    uint32_t max_waiting_calls;  /* concurrent Prove/AwaitProof calls (default 4096) */
+    uint64_t grace_ms;           /* SIGTERM: in-flight jobs may finish for this long (default 30 s) */
+    uint64_t srs_idle_evict_ms;  /* a key unused this long is released (0: never; default 5 min) */
+    uint64_t debug_prove_delay_ms; /* testing only: every proof takes at least this long */
+    dcfg_circuit *circuits;
+    int n_circuits;
+} dcfg;
+
+/* Loads and validates; on failure returns -1 with one line in err ("<file>: <key>: reason"). */
+int dcfg_load(dcfg *c, const char *path, char *err, size_t err_cap);
+void dcfg_free(dcfg *c);
+const dcfg_circuit *dcfg_find_circuit(const dcfg *c, const char *id);
+
+#endif

@@ -1,0 +1,15 @@
+/* cuzkd's levelled log: one line per event on stderr (journald adds the time under systemd),
+ * "cuzkd: <level>: <message>". Witness values and proof bytes are never logged: callers log
+ * sizes, ids and statuses only. Thread-safe. */
+#ifndef CUZKD_DLOG_H
+#define CUZKD_DLOG_H
+
+enum { DLOG_ERROR = 0, DLOG_WARN = 1, DLOG_INFO = 2, DLOG_DEBUG = 3 };
+
+void dlog_set_level(int level);
+int dlog_level(void);
+/* "error", "warn", "info", "debug" -> level; -1 if unknown. */
+int dlog_parse_level(const char *s);
+void dlog(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,401 @@
+/* cuzk.v1.ProvingEngine handlers. Every request is checked at the wire level for UTF-8
+ * (pbvalid.c) and then unpacked by protobuf-c; a request that cannot be decoded is
+ * INVALID_ARGUMENT. Witness bytes and proofs are never logged. */
+#include "service.h"
+
+#include "dlog.h"
+#include "pbvalid.h"
+#include "proving.pb-c.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PFX "/cuzk.v1.ProvingEngine/"
+
+static const char *const BLOCKING[] = {"Prove", "AwaitProof", "PreloadSRS", NULL};
+static const char *const INLINE[] = {"SubmitProof", "CancelProof", "GetStatus", "GetMetrics", "EvictSRS", NULL};
+
+cgrpc_mode service_classify(void *svc, const char *method) {
+    (void)svc;
+    if (strncmp(method, PFX, sizeof PFX - 1) != 0) return CGRPC_UNKNOWN;
+    const char *m = method + sizeof PFX - 1;
+    for (int i = 0; BLOCKING[i]; i++)
+        if (strcmp(m, BLOCKING[i]) == 0) return CGRPC_BLOCKING;
+    for (int i = 0; INLINE[i]; i++)
+        if (strcmp(m, INLINE[i]) == 0) return CGRPC_INLINE;
+    return CGRPC_UNKNOWN;
+}
+
+static void fail(cgrpc_reply *out, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail(cgrpc_reply *out, int code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out->msg, sizeof out->msg, fmt, ap);
+    va_end(ap);
+    out->code = code;
+}
+
+static void reply(cgrpc_reply *out, const ProtobufCMessage *m) {
+    size_t n = protobuf_c_message_get_packed_size(m);
+    out->body = n ? malloc(n) : NULL;
+    if (n && !out->body) {
+        fail(out, CGRPC_RESOURCE_EXHAUSTED, "out of memory for the reply");
+        return;
+    }
+    out->body_len = n ? protobuf_c_message_pack(m, out->body) : 0;
+}
+
+/* Decodes a request of type d, after the UTF-8 check. NULL: out is set. */
+static ProtobufCMessage *decode(const ProtobufCMessageDescriptor *d, const uint8_t *req, size_t len,
+                                cgrpc_reply *out) {
+    char msg[300];
+    if (pb_check_strings(d, req, len, msg, sizeof msg)) {
+        fail(out, CGRPC_INVALID_ARGUMENT, "%s: %s", d->short_name, msg);
+        return NULL;
+    }
+    ProtobufCMessage *m = protobuf_c_message_unpack(d, NULL, len, req);
+    if (!m) fail(out, CGRPC_INVALID_ARGUMENT, "%s: malformed protobuf message", d->short_name);
+    return m;
+}
+
+/* Two independent 64-bit hashes of the request's inputs (every field but request_id and
+ * priority), for request_id deduplication. */
+static int input_hash(const Cuzk__V1__SubmitProofRequest *r, uint64_t h[2]) {
+    Cuzk__V1__SubmitProofRequest c = *r;
+    c.request_id = (char *)"";
+    c.priority = 0;
+    size_t n = cuzk__v1__submit_proof_request__get_packed_size(&c);
+    uint8_t *b = malloc(n ? n : 1);
+    if (!b) return -1;
+    cuzk__v1__submit_proof_request__pack(&c, b);
+    uint64_t a = 1469598103934665603ull, z = 0x9e3779b97f4a7c15ull ^ n;
+    for (size_t i = 0; i < n; i++) {
+        a = (a ^ b[i]) * 1099511628211ull;
+        z = (z + b[i] + 1) * 0xff51afd7ed558ccdull;
+        z ^= z >> 29;
+    }
+    free(b);
+    h[0] = a;
+    h[1] = z;
+    return 0;
+}
+
+/* Submits; fills job_id/pos. Returns 0 or -1 with out set. *created: a new job was made. */
+static int submit(service *s, Cuzk__V1__SubmitProofRequest *r, char job_id[32], uint32_t *pos, int *created,
+                  cgrpc_reply *out) {
+    job_submit js;
+    memset(&js, 0, sizeof js);
+    char failmsg[400];
+    *created = 0;
+    const char *kname = jobs_kind_name((int)r->proof_kind);
+    if (!kname) {
+        fail(out, CGRPC_INVALID_ARGUMENT, "unknown proof_kind %d (known: 1..4, 100 = GENERIC_GROTH16)",
+             (int)r->proof_kind);
+        return -1;
+    }
+    if ((int)r->priority < 0 || (int)r->priority > 4) {
+        fail(out, CGRPC_INVALID_ARGUMENT, "unknown priority %d (known: 0..4)", (int)r->priority);
+        return -1;
+    }
+    js.kind = (int)r->proof_kind;
+    js.priority = r->priority == 0 ? 2 : (int)r->priority;
+    js.request_id = r->request_id;
+    if (strlen(r->request_id) > 1024) {
+        fail(out, CGRPC_INVALID_ARGUMENT, "request_id longer than 1024 bytes");
+        return -1;
+    }
+    if (js.kind == JK_GENERIC) {
+        const dcfg_circuit *c = dcfg_find_circuit(s->cfg, r->circuit_id);
+        if (!*r->circuit_id) {
+            fail(out, CGRPC_INVALID_ARGUMENT, "GENERIC_GROTH16 needs circuit_id (field 100)");
+            return -1;
+        }
+        if (!c) {
+            fail(out, CGRPC_NOT_FOUND, "unknown circuit_id \"%.200s\" (not in the configuration)", r->circuit_id);
+            return -1;
+        }
+        if (c->filecoin) {
+            fail(out, CGRPC_INVALID_ARGUMENT, "circuit %s is a Filecoin circuit: send its own proof kind", c->id);
+            return -1;
+        }
+        if (r->witness.len == 0) {
+            fail(out, CGRPC_INVALID_ARGUMENT, "GENERIC_GROTH16 needs witness (field 101: .wtns bytes)");
+            return -1;
+        }
+        js.circuit_id = c->id;
+    } else if (js.kind != JK_GENERIC) {
+        snprintf(failmsg, sizeof failmsg,
+                 "cuzk cannot prove %s yet: this build has no %s circuit (the job was not attempted)", kname,
+                 js.kind == JK_POREP ? "PoRep" : js.kind == JK_SNAP ? "SnapDeals" : "PoSt");
+        js.fail_message = failmsg;
+    }
+    if (input_hash(r, js.input_hash)) {
+        fail(out, CGRPC_RESOURCE_EXHAUSTED, "out of memory");
+        return -1;
+    }
+    if (js.kind == JK_GENERIC) {
+        js.witness = malloc(r->witness.len);
+        if (!js.witness) {
+            fail(out, CGRPC_RESOURCE_EXHAUSTED, "out of memory for the witness");
+            return -1;
+        }
+        memcpy(js.witness, r->witness.data, r->witness.len);
+        js.witness_len = r->witness.len;
+    }
+    int dedup = 0;
+    int rc = jobs_submit(s->J, &js, job_id, pos, &dedup, out->msg, sizeof out->msg);
+    free(js.witness); /* NULL when the job took it */
+    if (rc != CGRPC_OK) {
+        out->code = rc;
+        return -1;
+    }
+    *created = !dedup;
+    dlog(DLOG_DEBUG, "submit %s kind %s priority %d request_id \"%.100s\"%s -> %s (position %u)",
+         js.circuit_id ? js.circuit_id : "-", kname, js.priority, r->request_id, dedup ? " (same job)" : "", job_id,
+         *pos);
+    return 0;
+}
+
+static void fill_await(Cuzk__V1__AwaitProofResponse *a, const char *job_id, job_outcome *o) {
+    a->job_id = (char *)job_id;
+    a->status = (Cuzk__V1__AwaitProofResponse__Status)o->status;
+    if (o->proof) {
+        a->proof.data = o->proof;
+        a->proof.len = o->proof_len;
+    }
+    if (o->error) a->error_message = o->error;
+    a->queue_wait_ms = o->queue_wait_ms;
+    a->srs_load_ms = o->srs_load_ms;
+    a->synthesis_ms = o->synthesis_ms;
+    a->gpu_compute_ms = o->gpu_compute_ms;
+    a->total_ms = o->total_ms;
+    if (o->proof_json) a->proof_json = o->proof_json;
+    if (o->public_json) a->public_json = o->public_json;
+    a->completion_seq = o->completion_seq;
+}
+
+static int call_cancelled(const void *c) { return cgrpc_call_cancelled((const cgrpc_call *)c); }
+
+static void h_submit(service *s, const uint8_t *req, size_t len, cgrpc_reply *out) {
+    Cuzk__V1__SubmitProofRequest *r =
+        (Cuzk__V1__SubmitProofRequest *)decode(&cuzk__v1__submit_proof_request__descriptor, req, len, out);
+    if (!r) return;
+    char id[32];
+    uint32_t pos = 0;
+    int created;
+    if (submit(s, r, id, &pos, &created, out) == 0) {
+        Cuzk__V1__SubmitProofResponse resp = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
+        resp.job_id = id;
+        resp.queue_position = pos;
+        reply(out, &resp.base);
+    }
+    cuzk__v1__submit_proof_request__free_unpacked(r, NULL);
+}
+
+static void h_await(service *s, cgrpc_call *call, const uint8_t *req, size_t len, cgrpc_reply *out) {
+    Cuzk__V1__AwaitProofRequest *r =
+        (Cuzk__V1__AwaitProofRequest *)decode(&cuzk__v1__await_proof_request__descriptor, req, len, out);
+    if (!r) return;
+    job_outcome o;
+    int rc = jobs_await(s->J, r->job_id, r->timeout_ms, call_cancelled, call, &o, out->msg, sizeof out->msg);
+    if (rc != CGRPC_OK) {
+        out->code = rc;
+    } else {
+        Cuzk__V1__AwaitProofResponse a = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
+        fill_await(&a, r->job_id, &o);
+        reply(out, &a.base);
+    }
+    job_outcome_free(&o);
+    cuzk__v1__await_proof_request__free_unpacked(r, NULL);
+}
+
+static void h_prove(service *s, cgrpc_call *call, const uint8_t *req, size_t len, cgrpc_reply *out) {
+    Cuzk__V1__ProveRequest *r = (Cuzk__V1__ProveRequest *)decode(&cuzk__v1__prove_request__descriptor, req, len, out);
+    if (!r) return;
+    if (!r->submit) {
+        fail(out, CGRPC_INVALID_ARGUMENT, "ProveRequest: submit (field 1) is missing");
+        cuzk__v1__prove_request__free_unpacked(r, NULL);
+        return;
+    }
+    char id[32];
+    uint32_t pos;
+    int created;
+    if (submit(s, r->submit, id, &pos, &created, out) == 0) {
+        job_outcome o;
+        int rc = jobs_await(s->J, id, 0, call_cancelled, call, &o, out->msg, sizeof out->msg);
+        if (rc == CGRPC_CANCELLED && created) {
+            int found, was_running;
+            jobs_cancel(s->J, id, &found, &was_running);
+            dlog(DLOG_INFO, "job %s: the Prove call was cancelled by the client: job cancelled", id);
+        }
+        if (rc != CGRPC_OK) {
+            out->code = rc;
+        } else {
+            Cuzk__V1__AwaitProofResponse a = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
+            fill_await(&a, id, &o);
+            Cuzk__V1__ProveResponse resp = CUZK__V1__PROVE_RESPONSE__INIT;
+            resp.result = &a;
+            reply(out, &resp.base);
+        }
+        job_outcome_free(&o);
+    }
+    cuzk__v1__prove_request__free_unpacked(r, NULL);
+}
+
+static void h_cancel(service *s, const uint8_t *req, size_t len, cgrpc_reply *out) {
+    Cuzk__V1__CancelProofRequest *r =
+        (Cuzk__V1__CancelProofRequest *)decode(&cuzk__v1__cancel_proof_request__descriptor, req, len, out);
+    if (!r) return;
+    int found, was_running;
+    jobs_cancel(s->J, r->job_id, &found, &was_running);
+    Cuzk__V1__CancelProofResponse resp = CUZK__V1__CANCEL_PROOF_RESPONSE__INIT;
+    resp.was_running = was_running;
+    resp.found = found;
+    reply(out, &resp.base);
+    cuzk__v1__cancel_proof_request__free_unpacked(r, NULL);
+}
+
+static void h_status(service *s, const uint8_t *req, size_t len, cgrpc_reply *out) {
+    ProtobufCMessage *r = decode(&cuzk__v1__get_status_request__descriptor, req, len, out);
+    if (!r) return;
+    protobuf_c_message_free_unpacked(r, NULL);
+    jobs_status st;
+    jobs_get_status(s->J, &st);
+    Cuzk__V1__GetStatusResponse resp = CUZK__V1__GET_STATUS_RESPONSE__INIT;
+    resp.total_proofs_completed = st.completed;
+    resp.total_proofs_failed = st.failed;
+    resp.total_proofs_cancelled = st.cancelled;
+    resp.jobs_retained = st.retained;
+    resp.uptime_seconds = st.uptime_s;
+    Cuzk__V1__QueueStatus qs[JOBS_N_KINDS], *qp[JOBS_N_KINDS];
+    for (int i = 0; i < JOBS_N_KINDS; i++) {
+        cuzk__v1__queue_status__init(&qs[i]);
+        qs[i].proof_kind = (char *)jobs_kind_name(st.kinds[i]);
+        qs[i].pending = st.pending[i];
+        qs[i].in_progress = st.running[i];
+        qp[i] = &qs[i];
+    }
+    resp.n_queues = JOBS_N_KINDS;
+    resp.queues = qp;
+    Cuzk__V1__SRSStatus *ss = calloc(st.n_srs + 1, sizeof *ss);
+    Cuzk__V1__SRSStatus **sp = calloc(st.n_srs + 1, sizeof *sp);
+    for (int i = 0; i < st.n_srs; i++) {
+        cuzk__v1__srsstatus__init(&ss[i]);
+        ss[i].circuit_id = (char *)st.srs[i].circuit_id;
+        ss[i].tier = (Cuzk__V1__SRSStatus__Tier)st.srs[i].tier;
+        ss[i].size_bytes = st.srs[i].size_bytes;
+        ss[i].ref_count = st.srs[i].ref_count;
+        sp[i] = &ss[i];
+    }
+    resp.n_loaded_srs = (size_t)st.n_srs;
+    resp.loaded_srs = sp;
+    Cuzk__V1__GPUStatus *gs = calloc(st.n_workers + 1, sizeof *gs);
+    Cuzk__V1__GPUStatus **gp = calloc(st.n_workers + 1, sizeof *gp);
+    char (*names)[64] = calloc(st.n_workers + 1, 64);
+    for (int i = 0; i < st.n_workers; i++) {
+        cuzk__v1__gpustatus__init(&gs[i]);
+        gs[i].ordinal = (uint32_t)i;
+        snprintf(names[i], 64, "worker %d (backend %s)", i, st.backend);
+        gs[i].name = names[i];
+        gs[i].current_job_id = st.workers[i].current_job_id;
+        const char *k = jobs_kind_name(st.workers[i].current_kind);
+        gs[i].current_proof_kind = (char *)(k ? k : "");
+        gp[i] = &gs[i];
+    }
+    resp.n_gpus = (size_t)st.n_workers;
+    resp.gpus = gp;
+    reply(out, &resp.base);
+    free(ss);
+    free(sp);
+    free(gs);
+    free(gp);
+    free(names);
+    jobs_status_free(&st);
+}
+
+char *service_metrics_text(service *s) {
+    char *t = jobs_metrics_text(s->J);
+    if (!s->server || !t) return t;
+    cgrpc_stats cs;
+    cgrpc_get_stats(s->server, &cs);
+    char extra[1024];
+    int n = snprintf(extra, sizeof extra,
+                     "# HELP cuzk_grpc_calls_total gRPC calls received.\n# TYPE cuzk_grpc_calls_total counter\n"
+                     "cuzk_grpc_calls_total %" PRIu64 "\n"
+                     "# HELP cuzk_grpc_unimplemented_total Calls of unknown methods.\n"
+                     "# TYPE cuzk_grpc_unimplemented_total counter\ncuzk_grpc_unimplemented_total %" PRIu64 "\n"
+                     "# HELP cuzk_grpc_waiting_calls Prove/AwaitProof calls waiting now.\n"
+                     "# TYPE cuzk_grpc_waiting_calls gauge\ncuzk_grpc_waiting_calls %d\n",
+                     cs.calls, cs.unimplemented, cs.blocking_now);
+    size_t tl = strlen(t);
+    char *r = realloc(t, tl + (size_t)n + 1);
+    if (!r) return t;
+    memcpy(r + tl, extra, (size_t)n + 1);
+    return r;
+}
+
+static void h_metrics(service *s, const uint8_t *req, size_t len, cgrpc_reply *out) {
+    ProtobufCMessage *r = decode(&cuzk__v1__get_metrics_request__descriptor, req, len, out);
+    if (!r) return;
+    protobuf_c_message_free_unpacked(r, NULL);
+    Cuzk__V1__GetMetricsResponse resp = CUZK__V1__GET_METRICS_RESPONSE__INIT;
+    char *t = service_metrics_text(s);
+    resp.prometheus_text = t ? t : (char *)"";
+    reply(out, &resp.base);
+    free(t);
+}
+
+static void h_preload(service *s, const uint8_t *req, size_t len, cgrpc_reply *out) {
+    Cuzk__V1__PreloadSrsRequest *r =
+        (Cuzk__V1__PreloadSrsRequest *)decode(&cuzk__v1__preload_srs_request__descriptor, req, len, out);
+    if (!r) return;
+    int already;
+    uint64_t ms;
+    int rc = jobs_preload(s->J, r->circuit_id, &already, &ms, out->msg, sizeof out->msg);
+    if (rc != CGRPC_OK) {
+        out->code = rc;
+    } else {
+        Cuzk__V1__PreloadSrsResponse resp = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
+        resp.already_loaded = already;
+        resp.load_time_ms = ms;
+        reply(out, &resp.base);
+    }
+    cuzk__v1__preload_srs_request__free_unpacked(r, NULL);
+}
+
+static void h_evict(service *s, const uint8_t *req, size_t len, cgrpc_reply *out) {
+    Cuzk__V1__EvictSrsRequest *r =
+        (Cuzk__V1__EvictSrsRequest *)decode(&cuzk__v1__evict_srs_request__descriptor, req, len, out);
+    if (!r) return;
+    int was;
+    uint64_t freed;
+    int rc = jobs_evict(s->J, r->circuit_id, &was, &freed, out->msg, sizeof out->msg);
+    if (rc != CGRPC_OK) {
+        out->code = rc;
+    } else {
+        Cuzk__V1__EvictSrsResponse resp = CUZK__V1__EVICT_SRS_RESPONSE__INIT;
+        resp.was_loaded = was;
+        resp.freed_bytes = freed;
+        reply(out, &resp.base);
+    }
+    cuzk__v1__evict_srs_request__free_unpacked(r, NULL);
+}
+
+void service_handle(void *svc, cgrpc_call *call, const char *method, const uint8_t *req, size_t len,
+                    cgrpc_reply *out) {
+    service *s = svc;
+    const char *m = method + sizeof PFX - 1;
+    if (strcmp(m, "SubmitProof") == 0) h_submit(s, req, len, out);
+    else if (strcmp(m, "AwaitProof") == 0) h_await(s, call, req, len, out);
+    else if (strcmp(m, "Prove") == 0) h_prove(s, call, req, len, out);
+    else if (strcmp(m, "CancelProof") == 0) h_cancel(s, req, len, out);
+    else if (strcmp(m, "GetStatus") == 0) h_status(s, req, len, out);
+    else if (strcmp(m, "GetMetrics") == 0) h_metrics(s, req, len, out);
+    else if (strcmp(m, "PreloadSRS") == 0) h_preload(s, req, len, out);
+    else if (strcmp(m, "EvictSRS") == 0) h_evict(s, req, len, out);
+    else fail(out, CGRPC_UNIMPLEMENTED, "unknown method %s", method);
+    if (out->code != CGRPC_OK) dlog(DLOG_DEBUG, "%s from %s: status %d: %s", m, cgrpc_call_peer(call), out->code, out->msg);
+}

@@ -1,0 +1,336 @@
+/* Filecoin FallbackPoSt circuits, vanilla-proof reader, challenges and checks (post.h). */
+#include "filecoin/post.h"
+
+#include <openssl/sha.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/log.h"
+#include "util/parallel.h"
+
+cuzk_status post_params_init(post_params *out, post_kind kind, uint64_t sector_size, uint32_t sector_count_override,
+                             cuzk_error *err) {
+    memset(out, 0, sizeof *out);
+    out->kind = kind;
+    out->sector_size = sector_size;
+    out->nodes = sector_size / 32;
+    out->api_version = 12;
+    out->shape.base_arity = 8;
+    uint32_t window_sectors;
+    switch (sector_size) {
+    case 2048ull: out->shape.base_levels = 2; window_sectors = 2; break;
+    case 8ull << 20: out->shape.base_levels = 6; window_sectors = 2; break;
+    case 512ull << 20: out->shape.base_levels = 8; window_sectors = 2; break;
+    case 32ull << 30: out->shape.base_levels = 9; out->shape.sub_arity = 8; window_sectors = 2349; break;
+    case 64ull << 30: out->shape.base_levels = 9; out->shape.sub_arity = 8; out->shape.top_arity = 2; window_sectors = 2300; break;
+    default:
+        return ERR(err, CUZK_ERR_ARG, "PoSt: sector size %llu bytes is not one of 2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB",
+                   (unsigned long long)sector_size);
+    }
+    if (kind == POST_WINDOW) { out->sector_count = window_sectors; out->challenge_count = 10; }
+    else { out->sector_count = 66; out->challenge_count = 1; }
+    if (sector_count_override) out->sector_count = sector_count_override;
+    return CUZK_OK;
+}
+
+cuzk_status post_params_from_name(post_params *out, const char *name, cuzk_error *err) {
+    post_kind kind;
+    const char *sz;
+    if (!strncmp(name, "window-post-", 12)) { kind = POST_WINDOW; sz = name + 12; }
+    else if (!strncmp(name, "winning-post-", 13)) { kind = POST_WINNING; sz = name + 13; }
+    else return ERR(err, CUZK_ERR_ARG, "unknown circuit '%s' (window-post-SIZE or winning-post-SIZE, SIZE 2k 8m 512m 32g 64g)", name);
+    static const struct { const char *s; uint64_t b; } sizes[] = {
+        {"2k", 2048ull}, {"8m", 8ull << 20}, {"512m", 512ull << 20}, {"32g", 32ull << 30}, {"64g", 64ull << 30}};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        if (!strcmp(sz, sizes[i].s)) return post_params_init(out, kind, sizes[i].b, 0, err);
+    return ERR(err, CUZK_ERR_ARG, "unknown sector size '%s' in circuit '%s' (2k 8m 512m 32g 64g)", sz, name);
+}
+
+void post_sector_free(post_sector *s) {
+    if (!s) return;
+    free(s->leaves);
+    free(s->roots);
+    free(s->paths);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---- bincode reader ---- */
+typedef struct { const uint8_t *p; size_t n, off; cuzk_error *err; cuzk_status st; } rd;
+
+static bool rd_need(rd *r, size_t k, const char *what) {
+    if (r->st != CUZK_OK) return false;
+    if (r->n - r->off < k) {
+        r->st = ERR(r->err, CUZK_ERR_FORMAT, "vanilla proof truncated: %s at byte %zu needs %zu bytes, %zu left", what, r->off, k,
+                    r->n - r->off);
+        return false;
+    }
+    return true;
+}
+static uint64_t rd_u64(rd *r, const char *what) {
+    if (!rd_need(r, 8, what)) return 0;
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) v |= (uint64_t)r->p[r->off + i] << (8 * i);
+    r->off += 8;
+    return v;
+}
+static uint32_t rd_u32(rd *r, const char *what) {
+    if (!rd_need(r, 4, what)) return 0;
+    uint32_t v = 0;
+    for (int i = 0; i < 4; i++) v |= (uint32_t)r->p[r->off + i] << (8 * i);
+    r->off += 4;
+    return v;
+}
+static void rd_fr(rd *r, fr *out, const char *what) {
+    if (!rd_need(r, 32, what)) { fr_zero(out); return; }
+    if (!fr_from_bytes_le(out, r->p + r->off, 32)) {
+        r->st = ERR(r->err, CUZK_ERR_FORMAT, "vanilla proof: %s at byte %zu is not a canonical Fr (>= r)", what, r->off);
+        fr_zero(out);
+        return;
+    }
+    r->off += 32;
+}
+static void rd_expect(rd *r, uint64_t got, uint64_t want, const char *what, size_t at) {
+    if (r->st != CUZK_OK || got == want) return;
+    r->st = ERR(r->err, CUZK_ERR_FORMAT, "vanilla proof: %s is %llu at byte %zu, expected %llu for this circuit's sector size", what,
+                (unsigned long long)got, at, (unsigned long long)want);
+}
+
+static const char *size_name(uint64_t b) {
+    switch (b) {
+    case 2048ull: return "2 KiB";
+    case 8ull << 20: return "8 MiB";
+    case 512ull << 20: return "512 MiB";
+    case 32ull << 30: return "32 GiB";
+    default: return "64 GiB";
+    }
+}
+
+cuzk_status post_vproof_read(post_sector *out, const post_params *pp, const uint8_t *data, size_t n, cuzk_error *err) {
+    memset(out, 0, sizeof *out);
+    rd r = {data, n, 0, err, CUZK_OK};
+    const merkle_shape *sh = &pp->shape;
+    out->sector_id = rd_u64(&r, "sector_id");
+    rd_fr(&r, &out->comm_r, "comm_r");
+    size_t at = r.off;
+    rd_expect(&r, rd_u64(&r, "sector count"), 1, "sector count (one sector per vanilla-proof file)", at);
+    at = r.off;
+    uint64_t nch = rd_u64(&r, "challenge count");
+    rd_expect(&r, nch, pp->challenge_count, "challenge count", at);
+    if (r.st != CUZK_OK) return r.st;
+    out->n_challenges = (uint32_t)nch;
+    out->leaves = calloc(nch, sizeof *out->leaves);
+    out->roots = calloc(nch, sizeof *out->roots);
+    out->paths = calloc(nch, sizeof *out->paths);
+    if (!out->leaves || !out->roots || !out->paths) { post_sector_free(out); return ERR(err, CUZK_ERR_NOMEM, "vanilla proof: out of memory"); }
+    uint32_t want_variant = sh->top_arity ? 2 : sh->sub_arity ? 1 : 0;
+    for (uint64_t c = 0; c < nch && r.st == CUZK_OK; c++) {
+        at = r.off;
+        uint32_t variant = rd_u32(&r, "Merkle proof variant");
+        if (r.st == CUZK_OK && variant != want_variant) {
+            r.st = ERR(err, CUZK_ERR_FORMAT,
+                       "vanilla proof: challenge %llu has a Merkle proof of variant %u at byte %zu (a tree with%s sub/top levels), "
+                       "but %s sectors need variant %u: a vanilla proof for another sector size?",
+                       (unsigned long long)c, variant, at, variant ? "" : "out", size_name(pp->sector_size), want_variant);
+            break;
+        }
+        int level = 0;
+        for (uint32_t path = 0; path <= variant && r.st == CUZK_OK; path++) {
+            uint64_t want_levels = path == 0 ? (uint64_t)sh->base_levels : 1;
+            at = r.off;
+            uint64_t lv = rd_u64(&r, "path length");
+            rd_expect(&r, lv, want_levels, "path length (levels)", at);
+            for (uint64_t l = 0; l < lv && r.st == CUZK_OK; l++, level++) {
+                int arity = merkle_level_arity(sh, level);
+                at = r.off;
+                rd_expect(&r, rd_u64(&r, "sibling count"), (uint64_t)arity - 1, "sibling count", at);
+                for (int k = 0; k < arity - 1; k++) rd_fr(&r, &out->paths[c].siblings[level][k], "path element");
+                at = r.off;
+                uint64_t idx = rd_u64(&r, "index");
+                if (r.st == CUZK_OK && idx >= (uint64_t)arity)
+                    r.st = ERR(err, CUZK_ERR_FORMAT, "vanilla proof: index %llu at byte %zu is not below the arity %d",
+                               (unsigned long long)idx, at, arity);
+                out->paths[c].index[level] = (uint32_t)idx;
+            }
+        }
+        rd_fr(&r, &out->roots[c], "root");
+        rd_fr(&r, &out->leaves[c], "leaf");
+    }
+    rd_fr(&r, &out->comm_c, "comm_c");
+    rd_fr(&r, &out->comm_r_last, "comm_r_last");
+    if (r.st == CUZK_OK && r.off != n)
+        r.st = ERR(err, CUZK_ERR_FORMAT, "vanilla proof: %zu trailing bytes after byte %zu", n - r.off, r.off);
+    if (r.st != CUZK_OK) post_sector_free(out);
+    return r.st;
+}
+
+/* ---- challenges ---- */
+uint64_t post_challenge_index(const post_params *pp, uint64_t sector_index, uint64_t n) {
+    if (pp->api_version >= 12) return n;
+    return sector_index * pp->challenge_count + n;
+}
+
+uint64_t post_leaf_challenge(const post_params *pp, const uint8_t randomness[32], uint64_t sector_id, uint64_t challenge_index) {
+    uint8_t buf[48], h[32];
+    memcpy(buf, randomness, 32);
+    for (int i = 0; i < 8; i++) buf[32 + i] = (uint8_t)(sector_id >> (8 * i));
+    for (int i = 0; i < 8; i++) buf[40 + i] = (uint8_t)(challenge_index >> (8 * i));
+    SHA256(buf, sizeof buf, h);
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) v |= (uint64_t)h[i] << (8 * i);
+    return v % pp->nodes;
+}
+
+static cuzk_status check_randomness(const uint8_t randomness[32], cuzk_error *err) {
+    fr x;
+    if (!fr_from_bytes_le(&x, randomness, 32))
+        return ERR(err, CUZK_ERR_ARG, "PoSt randomness is not a canonical Fr (little-endian, < r); callers clear its top two bits");
+    return CUZK_OK;
+}
+
+cuzk_status post_sector_check(const post_params *pp, const post_sector *s, const uint8_t randomness[32],
+                              uint64_t sector_index, cuzk_error *err) {
+    cuzk_status st;
+    if ((st = check_randomness(randomness, err)) != CUZK_OK) return st;
+    if (s->n_challenges != pp->challenge_count)
+        return ERR(err, CUZK_ERR_INVALID, "sector %llu: %u challenges, the circuit takes %u", (unsigned long long)s->sector_id,
+                   s->n_challenges, pp->challenge_count);
+    fr in[2] = {s->comm_c, s->comm_r_last}, h;
+    poseidon_hash(&h, in, 2);
+    if (!fr_eq(&h, &s->comm_r))
+        return ERR(err, CUZK_ERR_INVALID, "sector %llu: comm_r != Poseidon(comm_c, comm_r_last)", (unsigned long long)s->sector_id);
+    for (uint32_t c = 0; c < s->n_challenges; c++) {
+        if (!fr_eq(&s->roots[c], &s->comm_r_last))
+            return ERR(err, CUZK_ERR_INVALID, "sector %llu challenge %u: the proof's root is not comm_r_last",
+                       (unsigned long long)s->sector_id, c);
+        fr root;
+        merkle_path_root(&root, &pp->shape, &s->paths[c], &s->leaves[c]);
+        if (!fr_eq(&root, &s->comm_r_last))
+            return ERR(err, CUZK_ERR_INVALID, "sector %llu challenge %u: the inclusion path does not hash to comm_r_last",
+                       (unsigned long long)s->sector_id, c);
+        uint64_t want = post_leaf_challenge(pp, randomness, s->sector_id, post_challenge_index(pp, sector_index, c));
+        uint64_t got = merkle_path_leaf_index(&pp->shape, &s->paths[c]);
+        if (got != want)
+            return ERR(err, CUZK_ERR_INVALID, "sector %llu challenge %u: the proof opens leaf %llu, the challenge is leaf %llu",
+                       (unsigned long long)s->sector_id, c, (unsigned long long)got, (unsigned long long)want);
+    }
+    return CUZK_OK;
+}
+
+cuzk_status post_public_inputs(fr *out, const post_params *pp, const post_sector *secs, size_t n, uint64_t partition,
+                               const uint8_t randomness[32], cuzk_error *err) {
+    cuzk_status st;
+    if ((st = check_randomness(randomness, err)) != CUZK_OK) return st;
+    if (n == 0 || n > pp->sector_count)
+        return ERR(err, CUZK_ERR_ARG, "PoSt: %zu sectors for a circuit of %u", n, pp->sector_count);
+    size_t per = 1 + pp->challenge_count, k = 0;
+    for (size_t i = 0; i < n; i++) {
+        out[k++] = secs[i].comm_r;
+        uint64_t sector_index = partition * pp->sector_count + i;
+        for (uint32_t c = 0; c < pp->challenge_count; c++)
+            fr_from_u64(&out[k++], post_leaf_challenge(pp, randomness, secs[i].sector_id, post_challenge_index(pp, sector_index, c)));
+    }
+    for (size_t i = n; i < pp->sector_count; i++, k += per) memcpy(&out[k], &out[k - per], per * sizeof *out);
+    return CUZK_OK;
+}
+
+/* ---- the circuit ---- */
+static void synth_sector(cs *cs, const post_params *pp, const post_sector *s) {
+    cs_num crl = num_alloc(cs, &s->comm_r_last);
+    cs_num cc = num_alloc(cs, &s->comm_c);
+    cs_num cr = num_alloc(cs, &s->comm_r);
+    num_inputize(cs, &cr);
+    cs_num in[2] = {cc, crl};
+    cs_num h = poseidon_gadget(cs, in, 2);
+    num_enforce_equal(cs, &cr, &h);
+    for (uint32_t c = 0; c < pp->challenge_count; c++) por_gadget(cs, &pp->shape, &s->leaves[c], &s->paths[c], &crl);
+}
+
+cuzk_status post_synthesize(cs *cs, const post_params *pp, const post_sector *secs, size_t n) {
+    if (n == 0 || n > pp->sector_count) return cs_fail(cs, CUZK_ERR_ARG, "PoSt: %zu sectors for a circuit of %u", n, pp->sector_count);
+    for (size_t i = 0; i < n; i++)
+        if (secs[i].n_challenges != pp->challenge_count)
+            return cs_fail(cs, CUZK_ERR_ARG, "PoSt: sector %zu has %u challenges, the circuit %u", i, secs[i].n_challenges,
+                           pp->challenge_count);
+    for (size_t i = 0; i < pp->sector_count && cs->status == CUZK_OK; i++) synth_sector(cs, pp, &secs[i < n ? i : n - 1]);
+    return cs->status;
+}
+
+void post_circuit_sizes(const post_params *pp, post_sizes *out) {
+    /* one blank sector through a counting (witness-only, storing nothing) builder */
+    cs c;
+    cs_init(&c, 0);
+    merkle_path *paths = calloc(pp->challenge_count, sizeof *paths);
+    fr *leaves = calloc(pp->challenge_count, sizeof *leaves);
+    memset(out, 0, sizeof *out);
+    if (paths && leaves) {
+        post_sector s;
+        memset(&s, 0, sizeof s);
+        s.n_challenges = pp->challenge_count;
+        s.paths = paths;
+        s.leaves = leaves;
+        uint64_t i0 = c.n_inputs, a0 = c.n_aux, c0 = c.n_constraints;
+        synth_sector(&c, pp, &s);
+        out->in_per_sector = c.n_inputs - i0;
+        out->aux_per_sector = c.n_aux - a0;
+        out->c_per_sector = c.n_constraints - c0;
+        out->n_inputs = 1 + out->in_per_sector * pp->sector_count;
+        out->n_aux = out->aux_per_sector * pp->sector_count;
+        out->n_constraints = out->c_per_sector * pp->sector_count;
+    }
+    free(paths);
+    free(leaves);
+    cs_free(&c);
+}
+
+typedef struct {
+    fr *w;
+    const post_params *pp;
+    const post_sector *secs;
+    size_t n;
+    post_sizes sz;
+    cuzk_status st;
+    cuzk_error err;
+    int failed;
+} wpar;
+
+static void witness_range(void *ctx, size_t b, size_t e, int tid) {
+    (void)tid;
+    wpar *p = ctx;
+    cs c;
+    uint64_t in0 = 1 + b * p->sz.in_per_sector, in1 = 1 + e * p->sz.in_per_sector;
+    uint64_t a0 = b * p->sz.aux_per_sector, a1 = e * p->sz.aux_per_sector;
+    cs_init_view(&c, p->w + in0, in0, in1, p->w + p->sz.n_inputs + a0, a0, a1);
+    for (size_t i = b; i < e && c.status == CUZK_OK; i++) synth_sector(&c, p->pp, &p->secs[i < p->n ? i : p->n - 1]);
+    if (c.status == CUZK_OK && (c.n_inputs != in1 || c.n_aux != a1))
+        cs_fail(&c, CUZK_ERR_MISMATCH, "PoSt witness: sectors %zu..%zu filled %llu inputs / %llu aux, expected %llu / %llu", b, e,
+                (unsigned long long)(c.n_inputs - in0), (unsigned long long)(c.n_aux - a0), (unsigned long long)(in1 - in0),
+                (unsigned long long)(a1 - a0));
+    if (c.status != CUZK_OK && !__atomic_exchange_n(&p->failed, 1, __ATOMIC_ACQ_REL)) {
+        p->st = c.status;
+        p->err = c.err;
+    }
+    cs_free(&c);
+}
+
+cuzk_status post_witness_parallel(fr *w, size_t n_w, const post_params *pp, const post_sector *secs, size_t n,
+                                  int nthreads, cuzk_error *err) {
+    if (n == 0 || n > pp->sector_count) return ERR(err, CUZK_ERR_ARG, "PoSt: %zu sectors for a circuit of %u", n, pp->sector_count);
+    for (size_t i = 0; i < n; i++)
+        if (secs[i].n_challenges != pp->challenge_count)
+            return ERR(err, CUZK_ERR_ARG, "PoSt: sector %zu has %u challenges, the circuit %u", i, secs[i].n_challenges,
+                       pp->challenge_count);
+    wpar p;
+    memset(&p, 0, sizeof p);
+    p.w = w; p.pp = pp; p.secs = secs; p.n = n;
+    post_circuit_sizes(pp, &p.sz);
+    if (n_w != p.sz.n_inputs + p.sz.n_aux)
+        return ERR(err, CUZK_ERR_ARG, "PoSt witness: %zu values given, the circuit has %llu", n_w,
+                   (unsigned long long)(p.sz.n_inputs + p.sz.n_aux));
+    fr_one(&w[0]);
+    parallel_for(pp->sector_count, nthreads, witness_range, &p);
+    if (p.failed) {
+        if (err) *err = p.err;
+        return p.st;
+    }
+    return CUZK_OK;
+}

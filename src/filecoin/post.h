@@ -1,0 +1,92 @@
+/* Filecoin FallbackPoSt circuits (WinningPoSt, WindowPoSt), rust-fil-proofs
+ * storage-proofs-post/src/fallback/{circuit.rs,compound.rs,vanilla.rs}, filecoin-proofs 19.1.
+ *
+ * Circuit, per sector in order: alloc comm_r_last, alloc comm_c, alloc comm_r and inputize it;
+ * enforce comm_r = Poseidon_2(comm_c, comm_r_last); per challenge: PoR of the challenged leaf in
+ * tree_r_last against comm_r_last (merkle.h). Public inputs: ONE, then per sector comm_r and one
+ * packed leaf index per challenge. A partition with fewer real sectors than the circuit's count is
+ * padded with the last real sector (FallbackPoStCompound::circuit / generate_public_inputs).
+ *
+ * Vanilla proofs: the bincode 1.x form of one sector's proof (CIRCUITS.md section 4, the golden
+ * file's layout): u64 sector_id | 32 B comm_r | u64 sector count (1) | per sector: u64 challenge
+ * count, per challenge {u32 variant (0 base, 1 base+sub, 2 base+sub+top); that many paths, each
+ * u64 levels, per level u64 sibling count, siblings (32 B, Fr little-endian canonical), u64 index;
+ * 32 B root; 32 B leaf}; 32 B comm_c; 32 B comm_r_last. Every length and index is bounds-checked.
+ *
+ * Thread-safety: reentrant; the synthesis functions may run concurrently on different cs.
+ */
+#ifndef CUZK_FILECOIN_POST_H
+#define CUZK_FILECOIN_POST_H
+
+#include "gadgets/merkle.h"
+
+typedef enum post_kind { POST_WINNING = 0, POST_WINDOW = 1 } post_kind;
+
+typedef struct post_params {
+    post_kind kind;
+    uint64_t sector_size;   /* bytes */
+    uint64_t nodes;         /* sector_size / 32 */
+    merkle_shape shape;     /* tree_r_last */
+    uint32_t sector_count;  /* sectors per circuit (partition) */
+    uint32_t challenge_count;
+    int api_version;        /* 10, 11 or 12 (ApiVersion V1_0_0, V1_1_0, V1_2_0): challenge indexing */
+} post_params;
+
+/* Parameters for a sector size (2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB) and kind; api_version 12.
+ * sector_count_override > 0 replaces the sector count (INSECURE test circuits with fewer sectors).
+ * Errors: CUZK_ERR_ARG (other sector sizes). */
+cuzk_status post_params_init(post_params *out, post_kind kind, uint64_t sector_size, uint32_t sector_count_override,
+                             cuzk_error *err);
+/* Parses a name like "window-post-32g", "winning-post-2k" (sizes 2k, 8m, 512m, 32g, 64g). */
+cuzk_status post_params_from_name(post_params *out, const char *name, cuzk_error *err);
+
+/* One sector's data for the circuit. */
+typedef struct post_sector {
+    uint64_t sector_id;
+    fr comm_r, comm_c, comm_r_last;
+    uint32_t n_challenges;
+    fr *leaves;           /* n_challenges */
+    fr *roots;            /* n_challenges: the roots the vanilla proof states */
+    merkle_path *paths;   /* n_challenges */
+} post_sector;
+void post_sector_free(post_sector *s);
+
+/* Reads a vanilla proof (layout above) for params' tree shape and challenge count.
+ * Errors: CUZK_ERR_FORMAT (truncated, absurd length, index out of range, non-canonical Fr,
+ * trailing bytes, a shape that is not params'), CUZK_ERR_NOMEM. *out is owned by the caller. */
+cuzk_status post_vproof_read(post_sector *out, const post_params *pp, const uint8_t *data, size_t n, cuzk_error *err);
+
+/* The challenged leaf (rust-fil-proofs generate_leaf_challenge_inner): SHA-256(randomness ||
+ * u64_le(sector_id) || u64_le(challenge_index)), first 8 bytes little-endian, mod nodes. */
+uint64_t post_leaf_challenge(const post_params *pp, const uint8_t randomness[32], uint64_t sector_id, uint64_t challenge_index);
+/* challenge_index for challenge n of the sector at sector_index (get_challenge_index). */
+uint64_t post_challenge_index(const post_params *pp, uint64_t sector_index, uint64_t n);
+
+/* The checks the verifier's side would make, before proving: every path hashes its leaf to
+ * comm_r_last, comm_r = Poseidon_2(comm_c, comm_r_last), every challenged leaf index equals the
+ * derived challenge (sector_index: the sector's position over all partitions). randomness must
+ * be a canonical Fr (32 bytes little-endian). Errors: CUZK_ERR_INVALID with the reason. */
+cuzk_status post_sector_check(const post_params *pp, const post_sector *s, const uint8_t randomness[32],
+                              uint64_t sector_index, cuzk_error *err);
+
+/* The public inputs (without ONE) of partition k for the real sectors secs[0..n) (sector ids,
+ * comm_r): 1 + challenge_count values per circuit sector, padded with the last; out has
+ * sector_count * (1 + challenge_count) entries. */
+cuzk_status post_public_inputs(fr *out, const post_params *pp, const post_sector *secs, size_t n, uint64_t partition,
+                               const uint8_t randomness[32], cuzk_error *err);
+
+/* Synthesizes the circuit over the real sectors secs[0..n) (n <= sector_count), padding with the
+ * last. Any cs mode. Errors: the cs's sticky status, CUZK_ERR_ARG (n = 0 or too many, a sector
+ * with another challenge count). */
+cuzk_status post_synthesize(cs *cs, const post_params *pp, const post_sector *secs, size_t n);
+
+/* Sizes of the circuit: inputs (ONE included), aux, constraints. */
+typedef struct post_sizes { uint64_t n_inputs, n_aux, n_constraints, in_per_sector, aux_per_sector, c_per_sector; } post_sizes;
+void post_circuit_sizes(const post_params *pp, post_sizes *out);
+
+/* Witness-only synthesis on nthreads threads (<= 0: all cores) into w (n_inputs + n_aux values,
+ * [inputs | aux], Montgomery), sectors split over threads. */
+cuzk_status post_witness_parallel(fr *w, size_t n_w, const post_params *pp, const post_sector *secs, size_t n,
+                                  int nthreads, cuzk_error *err);
+
+#endif

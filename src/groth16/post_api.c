@@ -1,0 +1,213 @@
+/* The Filecoin PoSt public API (include/cuzk/filecoin.h). */
+#include "cuzk/filecoin.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "filecoin/post.h"
+#include "formats/snarkjs.h"
+#include "util/log.h"
+
+static cuzk_status params_of(post_params *pp, const char *circuit, uint32_t sectors, cuzk_error *err) {
+    if (!circuit) return ERR(err, CUZK_ERR_ARG, "PoSt: no circuit name");
+    cuzk_status st = post_params_from_name(pp, circuit, err);
+    if (st == CUZK_OK && sectors) pp->sector_count = sectors;
+    return st;
+}
+
+cuzk_status cuzk_post_r1cs_write(const char *circuit, uint32_t sectors, const char *r1cs_path, cuzk_progress_fn progress,
+                                 void *progress_user, cuzk_error *err) {
+    post_params pp;
+    cuzk_status st;
+    if (!r1cs_path) return ERR(err, CUZK_ERR_ARG, "PoSt: no output path");
+    if ((st = params_of(&pp, circuit, sectors, err)) != CUZK_OK) return st;
+    post_sector s;
+    memset(&s, 0, sizeof s);
+    s.n_challenges = pp.challenge_count;
+    s.leaves = calloc(s.n_challenges, sizeof(fr));
+    s.roots = calloc(s.n_challenges, sizeof(fr));
+    s.paths = calloc(s.n_challenges, sizeof(merkle_path));
+    if (!s.leaves || !s.roots || !s.paths) { post_sector_free(&s); return ERR(err, CUZK_ERR_NOMEM, "PoSt: out of memory"); }
+    if (progress) progress(progress_user, "record", 0, 1);
+    cs c;
+    r1cs r;
+    memset(&r, 0, sizeof r);
+    if ((st = cs_init(&c, CS_MATRICES)) == CUZK_OK && (st = post_synthesize(&c, &pp, &s, 1)) == CUZK_OK) st = cs_finish_r1cs(&c, &r);
+    if (st != CUZK_OK && err) *err = c.err;
+    cs_free(&c);
+    post_sector_free(&s);
+    if (progress) progress(progress_user, "record", 1, 1);
+    if (st == CUZK_OK) {
+        if (progress) progress(progress_user, "write", 0, 1);
+        st = r1cs_save(r1cs_path, &r, err);
+        if (progress) progress(progress_user, "write", 1, 1);
+    }
+    r1cs_free(&r);
+    return st;
+}
+
+static uint8_t *slurp(const char *path, size_t *n, cuzk_error *err, cuzk_status *st) {
+    *n = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) { *st = ERR(err, CUZK_ERR_IO, "cannot open vanilla proof %s: %s", path, strerror(errno)); return NULL; }
+    struct stat sb;
+    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) { fclose(f); *st = ERR(err, CUZK_ERR_IO, "%s is not a regular file", path); return NULL; }
+    uint8_t *d = malloc(sb.st_size > 0 ? (size_t)sb.st_size : 1);
+    if (!d) { fclose(f); *st = ERR(err, CUZK_ERR_NOMEM, "out of memory reading %s", path); return NULL; }
+    if (fread(d, 1, (size_t)sb.st_size, f) != (size_t)sb.st_size) {
+        fclose(f); free(d);
+        *st = ERR(err, CUZK_ERR_IO, "cannot read %s", path);
+        return NULL;
+    }
+    fclose(f);
+    *n = (size_t)sb.st_size;
+    *st = CUZK_OK;
+    return d;
+}
+
+struct cuzk_post_job {
+    post_params pp;
+    uint64_t first_partition;
+    uint32_t n_partitions;
+    int nthreads;
+    uint8_t randomness[32];
+    size_t n_sectors;     /* real sectors over all partitions */
+    post_sector *secs;
+    post_sizes sz;
+};
+
+void cuzk_post_job_free(cuzk_post_job *job) {
+    if (!job) return;
+    for (size_t i = 0; i < job->n_sectors; i++) post_sector_free(&job->secs[i]);
+    free(job->secs);
+    free(job);
+}
+
+cuzk_status cuzk_post_job_create(cuzk_post_job **out, const cuzk_post_request *req, cuzk_error *err) {
+    if (out) *out = NULL;
+    if (!out || !req) return ERR(err, CUZK_ERR_ARG, "cuzk_post_job_create: NULL argument");
+    cuzk_post_job *job = calloc(1, sizeof *job);
+    if (!job) return ERR(err, CUZK_ERR_NOMEM, "PoSt: out of memory");
+    cuzk_status st;
+    if ((st = params_of(&job->pp, req->circuit, req->sectors, err)) != CUZK_OK) goto fail;
+    if (req->api_version) {
+        if (req->api_version != 10 && req->api_version != 11 && req->api_version != 12) {
+            st = ERR(err, CUZK_ERR_ARG, "PoSt: api_version %d (10, 11 or 12)", req->api_version);
+            goto fail;
+        }
+        job->pp.api_version = req->api_version;
+    }
+    if (req->n_vanilla == 0 || !req->vanilla_paths) { st = ERR(err, CUZK_ERR_ARG, "PoSt: no vanilla proofs"); goto fail; }
+    job->first_partition = req->partition;
+    job->nthreads = req->nthreads;
+    memcpy(job->randomness, req->randomness, 32);
+    job->n_partitions = (uint32_t)((req->n_vanilla + job->pp.sector_count - 1) / job->pp.sector_count);
+    job->secs = calloc(req->n_vanilla, sizeof *job->secs);
+    if (!job->secs) { st = ERR(err, CUZK_ERR_NOMEM, "PoSt: out of memory"); goto fail; }
+    for (size_t i = 0; i < req->n_vanilla; i++) {
+        size_t n;
+        uint8_t *d = slurp(req->vanilla_paths[i], &n, err, &st);
+        if (!d) goto fail;
+        st = post_vproof_read(&job->secs[i], &job->pp, d, n, err);
+        free(d);
+        if (st == CUZK_OK) job->n_sectors = i + 1;
+        if (st == CUZK_OK)
+            st = post_sector_check(&job->pp, &job->secs[i], req->randomness, req->partition * job->pp.sector_count + i, err);
+        if (st != CUZK_OK) {
+            if (err) {
+                char m[2 * sizeof err->msg];
+                snprintf(m, sizeof m, "%s: %s", req->vanilla_paths[i], err->msg);
+                memcpy(err->msg, m, sizeof err->msg - 1);
+                err->msg[sizeof err->msg - 1] = 0;
+            }
+            goto fail;
+        }
+    }
+    post_circuit_sizes(&job->pp, &job->sz);
+    *out = job;
+    return CUZK_OK;
+fail:
+    cuzk_post_job_free(job);
+    return st;
+}
+
+uint32_t cuzk_post_job_partitions(const cuzk_post_job *job) { return job ? job->n_partitions : 0; }
+size_t cuzk_post_job_n_vars(const cuzk_post_job *job) { return job ? (size_t)(job->sz.n_inputs + job->sz.n_aux) : 0; }
+size_t cuzk_post_job_n_public(const cuzk_post_job *job) { return job ? (size_t)(job->sz.n_inputs - 1) : 0; }
+
+/* the real sectors of partition k */
+static const post_sector *part_secs(const cuzk_post_job *job, uint32_t k, size_t *n) {
+    size_t b = (size_t)k * job->pp.sector_count, e = b + job->pp.sector_count;
+    if (e > job->n_sectors) e = job->n_sectors;
+    *n = e - b;
+    return job->secs + b;
+}
+
+cuzk_status cuzk_post_job_public_inputs(const cuzk_post_job *job, uint32_t k, uint8_t *out, cuzk_error *err) {
+    if (!job || !out || k >= job->n_partitions) return ERR(err, CUZK_ERR_ARG, "cuzk_post_job_public_inputs: bad argument or partition %u", k);
+    size_t n, np = cuzk_post_job_n_public(job);
+    const post_sector *s = part_secs(job, k, &n);
+    fr *pub = malloc(np * sizeof *pub);
+    if (!pub) return ERR(err, CUZK_ERR_NOMEM, "PoSt: out of memory");
+    cuzk_status st = post_public_inputs(pub, &job->pp, s, n, job->first_partition + k, job->randomness, err);
+    if (st == CUZK_OK)
+        for (size_t i = 0; i < np; i++) fr_to_bytes_le(out + 32 * i, 32, &pub[i]);
+    free(pub);
+    return st;
+}
+
+cuzk_status cuzk_post_job_synth(void *ctx, uint32_t partition, uint64_t *witness, size_t n_vars, cuzk_error *err) {
+    cuzk_post_job *job = ctx;
+    if (!job || !witness || partition >= job->n_partitions)
+        return ERR(err, CUZK_ERR_ARG, "PoSt synthesis: bad argument or partition %u", partition);
+    if (n_vars != cuzk_post_job_n_vars(job))
+        return ERR(err, CUZK_ERR_ARG, "PoSt synthesis: a buffer of %zu values, the circuit has %zu", n_vars, cuzk_post_job_n_vars(job));
+    size_t n;
+    const post_sector *s = part_secs(job, partition, &n);
+    return post_witness_parallel((fr *)(void *)witness, n_vars, &job->pp, s, n, job->nthreads, err);
+}
+
+cuzk_status cuzk_post_witness(const cuzk_post_request *req, uint8_t **witness, size_t *witness_len, uint8_t **public_inputs,
+                              size_t *n_public, cuzk_error *err) {
+    if (witness) *witness = NULL;
+    if (witness_len) *witness_len = 0;
+    if (public_inputs) *public_inputs = NULL;
+    if (n_public) *n_public = 0;
+    if (!req || !witness || !witness_len || !public_inputs || !n_public) return ERR(err, CUZK_ERR_ARG, "cuzk_post_witness: NULL argument");
+    cuzk_post_job *job = NULL;
+    cuzk_status st = cuzk_post_job_create(&job, req, err);
+    if (st != CUZK_OK) return st;
+    if (job->n_partitions != 1) {
+        uint32_t sc = job->pp.sector_count;
+        cuzk_post_job_free(job);
+        return ERR(err, CUZK_ERR_ARG, "PoSt: %zu vanilla proofs for a circuit of %u sectors (one partition)", req->n_vanilla, sc);
+    }
+    size_t nw = cuzk_post_job_n_vars(job), np = cuzk_post_job_n_public(job);
+    uint64_t *w = malloc(nw * 32);
+    uint8_t *pub = malloc(np * 32);
+    if (!w || !pub) st = ERR(err, CUZK_ERR_NOMEM, "PoSt: out of memory for %zu witness values", nw);
+    if (st == CUZK_OK) st = cuzk_post_job_public_inputs(job, 0, pub, err);
+    if (st == CUZK_OK) st = cuzk_post_job_synth(job, 0, w, nw, err);
+    if (st == CUZK_OK) {
+        /* the witness's inputs are the derived public inputs */
+        uint8_t b[32];
+        for (size_t i = 0; i < np && st == CUZK_OK; i++) {
+            fr x;
+            memcpy(x.l, w + 4 * (i + 1), 32);
+            fr_to_bytes_le(b, 32, &x);
+            if (memcmp(b, pub + 32 * i, 32)) st = ERR(err, CUZK_ERR_INVALID, "PoSt: the witness's input %zu is not the derived public input", i);
+        }
+    }
+    cuzk_post_job_free(job);
+    if (st != CUZK_OK) { free(w); free(pub); return st; }
+    *witness = (uint8_t *)w;
+    *witness_len = nw * 32;
+    *public_inputs = pub;
+    *n_public = np;
+    return CUZK_OK;
+}
+
+void cuzk_post_free(void *p) { free(p); }

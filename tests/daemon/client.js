@@ -1,0 +1,362 @@
+// Node client of cuzkd (@grpc/grpc-js + @grpc/proto-loader, pinned in tests/js/package-lock.json):
+// an independent gRPC stack checking cuzk.v1.ProvingEngine as a client built from the .proto sees it.
+//
+//   node client.js <scenario> --addr unix:///path|127.0.0.1:port [--http 127.0.0.1:port] [options]
+//
+// Scenarios: basic (every RPC, a proof verified by snarkjs, idempotency, bad input), load (N jobs
+// with distinct witnesses, all verified), slow (priorities, cancel, timeout, client disconnect; needs a
+// daemon with debug.prove_delay_ms), sigterm (jobs in flight when the daemon gets SIGTERM),
+// verify-file (verify proofs written by the Go client). Prints "ok <check>" lines; exits 1 on a failure.
+'use strict';
+const path = require('path');
+const fs = require('fs');
+const http = require('http');
+const JS = path.join(__dirname, '..', 'js', 'node_modules');
+const grpc = require(path.join(JS, '@grpc/grpc-js'));
+const protoLoader = require(path.join(JS, '@grpc/proto-loader'));
+const snarkjs = require(path.join(JS, 'snarkjs'));
+
+const ROOT = path.join(__dirname, '..', '..');
+const PROTO = path.join(ROOT, 'src', 'daemon', 'proving.proto');
+const FIX = path.join(ROOT, 'tests', 'fixtures');
+const R = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n;
+const R_BN = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
+
+const args = process.argv.slice(2);
+const scenario = args[0];
+function opt(name, dflt) {
+  const i = args.indexOf('--' + name);
+  return i >= 0 ? args[i + 1] : dflt;
+}
+const addr = opt('addr', 'unix:///nonexistent');
+const tag = opt('tag', 'n');
+let failures = 0;
+function ok(cond, what, extra) {
+  if (cond) console.log('ok ' + what);
+  else { failures++; console.log('FAIL ' + what + (extra !== undefined ? ': ' + JSON.stringify(extra) : '')); }
+}
+
+const pkgDef = protoLoader.loadSync(PROTO, { keepCase: true, longs: Number, enums: String, defaults: true });
+const proto = grpc.loadPackageDefinition(pkgDef).cuzk.v1;
+const chanOpts = { 'grpc.max_receive_message_length': 256 << 20, 'grpc.max_send_message_length': 256 << 20 };
+const client = new proto.ProvingEngine(addr, grpc.credentials.createInsecure(), chanOpts);
+const raw = new grpc.Client(addr, grpc.credentials.createInsecure(), chanOpts);
+
+function call(method, req, deadlineMs) {
+  return new Promise((resolve) => {
+    const o = deadlineMs ? { deadline: Date.now() + deadlineMs } : {};
+    client[method](req, o, (err, resp) => resolve({ err, resp }));
+  });
+}
+function rawCall(method, bytes) {
+  return new Promise((resolve) => {
+    raw.makeUnaryRequest(method, (x) => x, (x) => x, bytes, {}, (err, resp) => resolve({ err, resp }));
+  });
+}
+
+// ---- witnesses -------------------------------------------------------------------------------
+function le(x, n) {
+  const b = Buffer.alloc(n);
+  for (let i = 0; i < n; i++) { b[i] = Number(x & 0xffn); x >>= 8n; }
+  return b;
+}
+function wtns(values, prime = R) {
+  const n8 = 32;
+  const s1 = Buffer.concat([le(BigInt(n8), 4), le(prime, n8), le(BigInt(values.length), 4)]);
+  const s2 = Buffer.concat(values.map((v) => le(((v % prime) + prime) % prime, n8)));
+  const sec = (t, d) => Buffer.concat([le(BigInt(t), 4), le(BigInt(d.length), 8), d]);
+  return Buffer.concat([Buffer.from('wtns'), le(2n, 4), le(2n, 4), sec(1, s1), sec(2, s2)]);
+}
+// multiplier: wires [1, c, a, b], c = a*b public.
+function multWitness(a, b) { return { w: wtns([1n, (a * b) % R, a, b]), c: ((a * b) % R).toString() }; }
+function randField() {
+  const b = require('crypto').randomBytes(32);
+  let x = 0n;
+  for (const v of b) x = (x << 8n) | BigInt(v);
+  return x % R;
+}
+
+const vkey = JSON.parse(fs.readFileSync(path.join(FIX, 'bls12381', 'multiplier', 'verification_key.json')));
+async function verify(proofJson, publicJson) {
+  try { return await snarkjs.groth16.verify(vkey, JSON.parse(publicJson), JSON.parse(proofJson)); }
+  catch (e) { return false; }
+}
+
+function submitReq(fields) {
+  return Object.assign({ proof_kind: 'GENERIC_GROTH16', priority: 'NORMAL', circuit_id: 'mult' }, fields);
+}
+function httpGet(hp, p) {
+  return new Promise((resolve) => {
+    const [host, port] = hp.split(':');
+    http.get({ host, port: Number(port), path: p }, (res) => {
+      let d = '';
+      res.on('data', (c) => (d += c));
+      res.on('end', () => resolve({ code: res.statusCode, body: d }));
+    }).on('error', (e) => resolve({ code: 0, body: String(e) }));
+  });
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// ---- scenarios -------------------------------------------------------------------------------
+async function basic() {
+  // Prove + snarkjs
+  const m = multWitness(3n, 11n);
+  let r = await call('Prove', { submit: submitReq({ request_id: `${tag}-basic-1`, witness: m.w }) });
+  ok(!r.err && r.resp.result, 'Prove answers with a result', r.err && r.err.message);
+  const res = r.resp && r.resp.result;
+  ok(res && res.status === 'COMPLETED', 'Prove COMPLETED', res);
+  ok(res && JSON.parse(res.public_json)[0] === '33', 'public input is a*b = 33', res && res.public_json);
+  ok(res && (await verify(res.proof_json, res.public_json)), 'the proof verifies in snarkjs');
+  ok(res && res.completion_seq > 0 && res.total_ms >= 0, 'timings and completion_seq filled');
+  ok(res && res.proof && res.proof.length === 192, '192-byte bellperson proof bytes', res && res.proof && res.proof.length);
+
+  // Submit + Await, idempotent request_id
+  const m2 = multWitness(randField(), randField());
+  const s1 = await call('SubmitProof', submitReq({ request_id: `${tag}-idem`, witness: m2.w }));
+  const s2 = await call('SubmitProof', submitReq({ request_id: `${tag}-idem`, witness: m2.w, priority: 'HIGH' }));
+  ok(!s1.err && !s2.err && s1.resp.job_id && s1.resp.job_id === s2.resp.job_id, 'same request_id and inputs: same job',
+     [s1.resp, s2.resp]);
+  let a = await call('AwaitProof', { job_id: s1.resp.job_id, timeout_ms: 60000 });
+  ok(!a.err && a.resp.status === 'COMPLETED' && JSON.parse(a.resp.public_json)[0] === m2.c, 'AwaitProof COMPLETED, own public input');
+  ok(await verify(a.resp.proof_json, a.resp.public_json), 'awaited proof verifies in snarkjs');
+  const s3 = await call('SubmitProof', submitReq({ request_id: `${tag}-idem`, witness: m2.w }));
+  ok(!s3.err && s3.resp.job_id === s1.resp.job_id && s3.resp.queue_position === 0, 'same id after completion: same job, position 0');
+  const m3 = multWitness(5n, 7n);
+  const s4 = await call('SubmitProof', submitReq({ request_id: `${tag}-idem`, witness: m3.w }));
+  ok(!s4.err && s4.resp.job_id !== s1.resp.job_id, 'same request_id, other inputs: a new job');
+  a = await call('AwaitProof', { job_id: s4.resp.job_id });
+  ok(!a.err && a.resp.status === 'COMPLETED' && JSON.parse(a.resp.public_json)[0] === '35', 'the new job proves its own inputs');
+
+  // failed job + retry with the same request_id starts a new job
+  const bad = wtns([1n, 34n, 3n, 11n]);
+  const f1 = await call('SubmitProof', submitReq({ request_id: `${tag}-retry`, witness: bad }));
+  a = await call('AwaitProof', { job_id: f1.resp.job_id });
+  ok(!a.err && a.resp.status === 'FAILED' && /satisf/i.test(a.resp.error_message), 'unsatisfied witness: FAILED, says so',
+     a.resp);
+  const f2 = await call('SubmitProof', submitReq({ request_id: `${tag}-retry`, witness: bad }));
+  ok(!f2.err && f2.resp.job_id !== f1.resp.job_id, 'retry of a FAILED request_id: a new job');
+  await call('AwaitProof', { job_id: f2.resp.job_id });
+
+  // witness faults
+  const cases = [
+    ['wrong-length witness', wtns([1n, 33n, 3n, 11n, 5n]), /length|size|fit|mismatch|vars|witness/i],
+    ['wrong-curve witness (BN254)', fs.readFileSync(path.join(FIX, 'bn128', 'multiplier', 'witness.wtns')), /curve|prime|field|bn/i],
+    ['not a .wtns', Buffer.from('hello, not a witness'), /wtns|format|magic/i],
+  ];
+  for (const [name, w, re] of cases) {
+    r = await call('Prove', { submit: submitReq({ witness: w }) });
+    const x = r.resp && r.resp.result;
+    ok(!r.err && x && x.status === 'FAILED' && re.test(x.error_message), name + ': FAILED with a clear message',
+       r.err ? r.err.message : x);
+  }
+
+  // unknown kind, unknown circuit, missing witness, Filecoin kinds fail cleanly
+  r = await call('SubmitProof', { proof_kind: 'GENERIC_GROTH16', circuit_id: 'nope', witness: m.w });
+  ok(r.err && r.err.code === grpc.status.NOT_FOUND && /nope/.test(r.err.details), 'unknown circuit: NOT_FOUND', r.err && r.err.details);
+  r = await rawCall('/cuzk.v1.ProvingEngine/SubmitProof', Buffer.from([0x10, 0x63])); // proof_kind = 99
+  ok(r.err && r.err.code === grpc.status.INVALID_ARGUMENT && /proof_kind 99/.test(r.err.details), 'unknown proof kind: INVALID_ARGUMENT',
+     r.err && r.err.details);
+  r = await call('SubmitProof', { proof_kind: 'GENERIC_GROTH16', circuit_id: 'mult' });
+  ok(r.err && r.err.code === grpc.status.INVALID_ARGUMENT, 'no witness: INVALID_ARGUMENT');
+  for (const k of ['POREP_SEAL_COMMIT', 'SNAP_DEALS_UPDATE', 'WINDOW_POST_PARTITION', 'WINNING_POST']) {
+    r = await call('Prove', { submit: { request_id: `${tag}-${k}`, proof_kind: k, priority: 'CRITICAL', vanilla_proof: Buffer.from('{}') } }, 20000);
+    const x = r.resp && r.resp.result;
+    ok(!r.err && x && x.status === 'FAILED' && /cannot prove/.test(x.error_message), `${k}: FAILED at once, says why`,
+       r.err ? r.err.message : x);
+  }
+
+  // malformed protobuf, invalid UTF-8, unknown methods, oversized
+  r = await rawCall('/cuzk.v1.ProvingEngine/SubmitProof', Buffer.from([0x0a, 0x7f, 0x41]));
+  ok(r.err && r.err.code === grpc.status.INVALID_ARGUMENT && /malformed/.test(r.err.details), 'malformed protobuf: INVALID_ARGUMENT',
+     r.err && r.err.details);
+  r = await rawCall('/cuzk.v1.ProvingEngine/AwaitProof', Buffer.from([0x0a, 0x02, 0xc3, 0x28]));
+  ok(r.err && r.err.code === grpc.status.INVALID_ARGUMENT && /UTF-8/.test(r.err.details), 'invalid UTF-8: INVALID_ARGUMENT',
+     r.err && r.err.details);
+  r = await rawCall('/cuzk.v1.ProvingEngine/PreloadSRS', Buffer.from([0x0a, 0x03, 0x61, 0x00, 0x62]));
+  ok(r.err && r.err.code === grpc.status.INVALID_ARGUMENT && /UTF-8|NUL/.test(r.err.details), 'string with NUL: INVALID_ARGUMENT');
+  r = await rawCall('/cuzk.v1.ProvingEngine/NoSuchMethod', Buffer.alloc(0));
+  ok(r.err && r.err.code === grpc.status.UNIMPLEMENTED, 'unknown method: UNIMPLEMENTED', r.err && r.err.code);
+  r = await rawCall('/other.Service/Prove', Buffer.alloc(0));
+  ok(r.err && r.err.code === grpc.status.UNIMPLEMENTED, 'unknown service: UNIMPLEMENTED');
+  r = await call('SubmitProof', submitReq({ witness: Buffer.alloc((128 << 20) + 1024) }));
+  ok(r.err && r.err.code === grpc.status.RESOURCE_EXHAUSTED, 'message over 128 MiB: RESOURCE_EXHAUSTED', r.err && [r.err.code, r.err.details]);
+  r = await call('SubmitProof', submitReq({ request_id: `${tag}-big`, witness: Buffer.concat([multWitness(2n, 2n).w, Buffer.alloc(64 << 20)]) }));
+  ok(!r.err && r.resp.job_id, 'a 64 MiB message is accepted', r.err && r.err.details);
+  if (!r.err) {
+    a = await call('AwaitProof', { job_id: r.resp.job_id });
+    ok(a.resp && a.resp.status === 'FAILED', 'its oversized witness fails the job cleanly', a.resp);
+  }
+
+  // Cancel of a finished / unknown job, Await of an unknown job
+  r = await call('CancelProof', { job_id: s1.resp.job_id });
+  ok(!r.err && r.resp.was_running === false && r.resp.found === true, 'CancelProof of a finished job: found, not running');
+  r = await call('CancelProof', { job_id: 'job-does-not-exist' });
+  ok(!r.err && r.resp.found === false, 'CancelProof of an unknown job: not found');
+  r = await call('AwaitProof', { job_id: 'job-does-not-exist' });
+  ok(r.err && r.err.code === grpc.status.NOT_FOUND, 'AwaitProof of an unknown job: NOT_FOUND');
+
+  // SRS: preload, evict, a broken file, unknown id
+  r = await call('EvictSRS', { circuit_id: 'mult' });
+  ok(!r.err, 'EvictSRS mult', r.err && r.err.details);
+  r = await call('PreloadSRS', { circuit_id: 'mult' });
+  ok(!r.err && r.resp.already_loaded === false, 'PreloadSRS after evict loads it', r.err ? r.err.details : r.resp);
+  r = await call('PreloadSRS', { circuit_id: 'mult' });
+  ok(!r.err && r.resp.already_loaded === true, 'PreloadSRS again: already loaded');
+  r = await call('EvictSRS', { circuit_id: 'mult' });
+  ok(!r.err && r.resp.was_loaded === true, 'EvictSRS: was loaded');
+  for (const [id, re] of [['truncated', /truncated|size|section|format/i], ['corrupt', /magic|zkey|format/i], ['badpoint', /not on the curve/]]) {
+    r = await call('PreloadSRS', { circuit_id: id });
+    ok(r.err && r.err.code === grpc.status.FAILED_PRECONDITION && r.err.details.includes(id) && re.test(r.err.details),
+       `PreloadSRS of a ${id} key: FAILED_PRECONDITION, says why`, r.err ? r.err.details : r.resp);
+  }
+  r = await call('PreloadSRS', { circuit_id: 'no-such-circuit' });
+  ok(r.err && r.err.code === grpc.status.NOT_FOUND, 'PreloadSRS unknown id: NOT_FOUND');
+  r = await call('Prove', { submit: submitReq({ circuit_id: 'truncated', witness: m.w }) });
+  ok(!r.err && r.resp.result.status === 'FAILED', 'a job on a broken key: FAILED', r.err ? r.err.details : r.resp.result);
+
+  // the daemon still serves: GetStatus, GetMetrics, HTTP
+  r = await call('GetStatus', {});
+  ok(!r.err && r.resp.queues.length >= 5 && r.resp.total_proofs_completed >= 3 && r.resp.loaded_srs.some((s) => s.circuit_id === 'mult'),
+     'GetStatus: queues, totals, SRS', r.err ? r.err.details : r.resp);
+  ok(r.resp && r.resp.gpus.length >= 1, 'GetStatus: workers');
+  r = await call('GetMetrics', {});
+  ok(!r.err && /cuzk_proofs_completed_total\{proof_kind="GENERIC_GROTH16"\} [1-9]/.test(r.resp.prometheus_text), 'GetMetrics: Prometheus text');
+  const hp = opt('http');
+  if (hp) {
+    let h = await httpGet(hp, '/metrics');
+    ok(h.code === 200 && /# TYPE cuzk_queue_depth gauge/.test(h.body), 'HTTP GET /metrics');
+    h = await httpGet(hp, '/status');
+    let j = null;
+    try { j = JSON.parse(h.body); } catch (e) { /* checked below */ }
+    ok(h.code === 200 && j && j.total_proofs_completed >= 3, 'HTTP GET /status is JSON');
+    h = await httpGet(hp, '/nope');
+    ok(h.code === 404, 'HTTP unknown path: 404');
+  }
+}
+
+async function load() {
+  const n = Number(opt('n', '40'));
+  const jobs = [];
+  for (let i = 0; i < n; i++) jobs.push(Object.assign({ i }, multWitness(randField(), randField())));
+  const res = await Promise.all(jobs.map((j) =>
+    call('Prove', { submit: submitReq({ request_id: `${tag}-load-${j.i}`, witness: j.w, priority: ['LOW', 'NORMAL', 'HIGH', 'CRITICAL'][j.i % 4] }) })));
+  let good = 0, own = 0, verified = 0;
+  const seqs = new Set();
+  for (let i = 0; i < n; i++) {
+    const x = res[i].resp && res[i].resp.result;
+    if (!res[i].err && x && x.status === 'COMPLETED') good++;
+    else console.log('  job', i, res[i].err ? res[i].err.message : x);
+    if (x && x.public_json && JSON.parse(x.public_json)[0] === jobs[i].c) own++;
+    if (x && x.completion_seq) seqs.add(x.completion_seq);
+    if (x && x.proof_json && (await verify(x.proof_json, x.public_json))) verified++;
+  }
+  ok(good === n, `load ${tag}: ${good}/${n} COMPLETED`);
+  ok(own === n, `load ${tag}: every proof carries its own public input (${own}/${n})`);
+  ok(seqs.size === n, `load ${tag}: ${seqs.size} distinct completions (none duplicated)`);
+  ok(verified === n, `load ${tag}: ${verified}/${n} verify in snarkjs`);
+}
+
+async function slow() {
+  // Needs a daemon with one worker and debug.prove_delay_ms (each proof lasts that long).
+  const delay = Number(opt('delay', '150'));
+  const normals = [];
+  for (let i = 0; i < 20; i++) {
+    const r = await call('SubmitProof', submitReq({ request_id: `${tag}-prio-${i}`, witness: multWitness(BigInt(i + 2), 3n).w }));
+    normals.push(r.resp.job_id);
+  }
+  const crit = await call('SubmitProof', submitReq({ request_id: `${tag}-crit`, priority: 'CRITICAL', witness: multWitness(7n, 7n).w }));
+  ok(!crit.err && crit.resp.queue_position === 1, 'CRITICAL behind 20 NORMAL: queue position 1', crit.resp);
+  const st = await call('GetStatus', {});
+  const g = st.resp.queues.find((q) => q.proof_kind === 'GENERIC_GROTH16');
+  ok(g && g.pending + g.in_progress === 21, 'GetStatus counts pending + in_progress = 21', g);
+  const c = await call('AwaitProof', { job_id: crit.resp.job_id });
+  const outs = await Promise.all(normals.map((id) => call('AwaitProof', { job_id: id })));
+  const later = outs.filter((o) => o.resp.completion_seq > c.resp.completion_seq).length;
+  ok(c.resp.status === 'COMPLETED' && later >= 19, `CRITICAL finished before ${later} of 20 NORMAL (the running one may finish first)`,
+     [c.resp.completion_seq, outs.map((o) => o.resp.completion_seq)]);
+  const order = outs.map((o) => o.resp.completion_seq);
+  ok(order.every((v, i) => i === 0 || v > order[i - 1]), 'NORMAL jobs finish first-come first-served');
+
+  // cancel while queued and while proving
+  const j1 = await call('SubmitProof', submitReq({ witness: multWitness(2n, 5n).w }));
+  const j2 = await call('SubmitProof', submitReq({ witness: multWitness(2n, 6n).w }));
+  await sleep(delay / 3);
+  let r = await call('CancelProof', { job_id: j2.resp.job_id });
+  ok(!r.err && r.resp.found && r.resp.was_running === false, 'cancel while queued: was_running false');
+  r = await call('CancelProof', { job_id: j1.resp.job_id });
+  ok(!r.err && r.resp.found && r.resp.was_running === true, 'cancel while proving: was_running true', r.resp);
+  const [a1, a2] = await Promise.all([call('AwaitProof', { job_id: j1.resp.job_id }), call('AwaitProof', { job_id: j2.resp.job_id })]);
+  ok(a1.resp.status === 'CANCELLED' && a2.resp.status === 'CANCELLED', 'both end CANCELLED', [a1.resp.status, a2.resp.status]);
+  ok(a1.resp.total_ms < delay * 4, 'the running job stopped early', a1.resp.total_ms);
+
+  // await timeout: the job goes on
+  const j3 = await call('SubmitProof', submitReq({ witness: multWitness(3n, 5n).w }));
+  const t0 = Date.now();
+  r = await call('AwaitProof', { job_id: j3.resp.job_id, timeout_ms: Math.floor(delay / 5) });
+  const dt = Date.now() - t0;
+  ok(!r.err && r.resp.status === 'TIMEOUT' && dt < delay, `AwaitProof timeout_ms: TIMEOUT after ${dt} ms`, r.resp);
+  r = await call('AwaitProof', { job_id: j3.resp.job_id, timeout_ms: 0 });
+  ok(!r.err && r.resp.status === 'COMPLETED', 'the job completes anyway (timeout 0 = wait forever)');
+
+  // client gives up mid-await (deadline, then an explicit cancel): the daemon keeps serving
+  const j4 = await call('SubmitProof', submitReq({ witness: multWitness(3n, 6n).w }));
+  r = await call('AwaitProof', { job_id: j4.resp.job_id }, Math.floor(delay / 4));
+  ok(r.err && r.err.code === grpc.status.DEADLINE_EXCEEDED, 'client deadline mid-await');
+  const callObj = client.AwaitProof({ job_id: j4.resp.job_id }, () => {});
+  await sleep(10);
+  callObj.cancel();
+  r = await call('AwaitProof', { job_id: j4.resp.job_id });
+  ok(!r.err && r.resp.status === 'COMPLETED', 'after two abandoned awaits the job still completes');
+  // a Prove abandoned by its client cancels its job
+  const pc = client.Prove({ submit: submitReq({ request_id: `${tag}-abandon`, witness: multWitness(4n, 6n).w }) }, () => {});
+  await sleep(delay / 3);
+  pc.cancel();
+  await sleep(delay);
+  r = await call('SubmitProof', submitReq({ request_id: `${tag}-abandon`, witness: multWitness(4n, 6n).w }));
+  const a5 = await call('AwaitProof', { job_id: r.resp.job_id });
+  ok(a5.resp.status === 'COMPLETED', 'a Prove abandoned by its client: its retry gets a fresh job that completes');
+  r = await call('GetStatus', {});
+  ok(!r.err && r.resp.total_proofs_cancelled >= 3, 'cancelled jobs are counted', r.resp && r.resp.total_proofs_cancelled);
+}
+
+async function sigterm() {
+  // Submits jobs, then the daemon (pid) gets SIGTERM: every await ends (COMPLETED or CANCELLED), none hangs.
+  const pid = Number(opt('pid'));
+  const ids = [];
+  for (let i = 0; i < 12; i++) {
+    const r = await call('SubmitProof', submitReq({ witness: multWitness(BigInt(i + 2), 9n).w }));
+    ids.push(r.resp.job_id);
+  }
+  const waits = ids.map((id) => call('AwaitProof', { job_id: id }, 60000));
+  await sleep(50);
+  process.kill(pid, 'SIGTERM');
+  await sleep(20);
+  const r = await call('SubmitProof', submitReq({ witness: multWitness(2n, 9n).w }), 5000);
+  ok(r.err && r.err.code === grpc.status.UNAVAILABLE, 'a submit after SIGTERM: UNAVAILABLE', r.err && r.err.code);
+  const outs = await Promise.all(waits);
+  const st = outs.map((o) => (o.err ? 'rpc:' + o.err.code : o.resp.status));
+  ok(st.every((s) => ['COMPLETED', 'CANCELLED', 'rpc:' + grpc.status.UNAVAILABLE, 'rpc:' + grpc.status.CANCELLED].includes(s)), 'every await ended', st);
+  ok(st[0] === 'COMPLETED', 'the job in flight finished within the grace period', st);
+  ok(st.includes('CANCELLED') || st.some((s) => s.startsWith('rpc:')), 'jobs beyond the grace period were cancelled', st);
+}
+
+async function verifyFile() {
+  const lines = fs.readFileSync(opt('file'), 'utf8').split('\n').filter((l) => l);
+  let v = 0;
+  for (const l of lines) {
+    const o = JSON.parse(l);
+    if (JSON.parse(o.public_json)[0] === o.c && (await verify(o.proof_json, o.public_json))) v++;
+  }
+  ok(lines.length > 0 && v === lines.length, `Go client's proofs: ${v}/${lines.length} verify in snarkjs with their own public input`);
+}
+
+(async () => {
+  const t0 = Date.now();
+  const fn = { basic, load, slow, sigterm, 'verify-file': verifyFile }[scenario];
+  if (!fn) { console.error('unknown scenario ' + scenario); process.exit(2); }
+  try { await fn(); } catch (e) { failures++; console.log('FAIL exception: ' + (e && e.stack)); }
+  console.log(`node ${scenario} ${addr || ''}: ${failures ? failures + ' FAILED' : 'all ok'} (${Date.now() - t0} ms)`);
+  client.close();
+  raw.close();
+  process.exit(failures ? 1 : 0);
+})();

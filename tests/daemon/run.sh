@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# cuzkd end-to-end tests (ctest "daemon"): starts the daemon itself on a unix socket and on
+# loopback TCP and drives it with two independent gRPC stacks, Node (@grpc/grpc-js, pinned in
+# tests/js) and Go (Debian's grpc-go, GOPATH mode). Every proof is checked with snarkjs.
+#   tests/daemon/run.sh path/to/cuzkd
+# Exit 0 all passed, 1 a failure, 77 a tool is missing (tools/install-deps.sh --test installs them).
+set -u
+CUZKD=$(readlink -f "$1")
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+FIX=$ROOT/tests/fixtures/bls12381/multiplier
+W=$(mktemp -d "${TMPDIR:-/tmp}/cuzkd-test.XXXXXX")
+PIDS=()
+fails=0
+t_start=$(date +%s)
+
+cleanup() {
+    for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
+    rm -rf "$W"
+}
+trap cleanup EXIT
+
+need() { command -v "$1" >/dev/null 2>&1 || { echo "daemon tests: $1 missing (run tools/install-deps.sh --test)"; exit 77; }; }
+need node
+need go
+need protoc
+need protoc-gen-go
+[ -d "$ROOT/tests/js/node_modules/@grpc/grpc-js" ] || { echo "daemon tests: tests/js node_modules missing (npm ci)"; exit 77; }
+[ -d /usr/share/gocode/src/google.golang.org/grpc ] || { echo "daemon tests: golang-google-grpc-dev missing"; exit 77; }
+
+check() { # check NAME CMD...: runs, prints its output, counts a failure
+    local name=$1; shift
+    if "$@" > "$W/out.$$" 2>&1; then grep -v '^ok ' "$W/out.$$"; echo "PASS $name";
+    else cat "$W/out.$$"; echo "FAIL $name"; fails=$((fails + 1)); fi
+}
+free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+start() { # start NAME CONFIG: starts cuzkd, waits for "ready"; sets PID
+    "$CUZKD" --config "$2" > "$W/$1.out" 2> "$W/$1.log" &
+    PID=$!
+    PIDS+=("$PID")
+    for _ in $(seq 1 200); do
+        grep -q 'cuzkd: ready' "$W/$1.out" 2>/dev/null && return 0
+        kill -0 "$PID" 2>/dev/null || break
+        sleep 0.05
+    done
+    echo "cuzkd $1 did not start:"; cat "$W/$1.log"; exit 1
+}
+stop_ok() { # stop_ok NAME PID SOCKET: SIGTERM, exit 0 within 20 s, socket removed
+    kill -TERM "$2" 2>/dev/null
+    for _ in $(seq 1 400); do kill -0 "$2" 2>/dev/null || break; sleep 0.05; done
+    if kill -0 "$2" 2>/dev/null; then echo "FAIL $1: still running 20 s after SIGTERM"; fails=$((fails + 1)); return; fi
+    wait "$2"; local rc=$?
+    if [ $rc = 0 ] && [ ! -e "$3" ]; then echo "PASS $1: SIGTERM -> exit 0, socket removed";
+    else echo "FAIL $1: exit $rc, socket $( [ -e "$3" ] && echo left || echo removed)"; tail -5 "$W/$1.log"; fails=$((fails + 1)); fi
+}
+
+# ---- Go client (GOPATH mode over Debian's packages) -------------------------------------------
+G=$W/go
+mkdir -p "$G/src/cuzk.test/cuzkpb" "$G/src/cuzk.test/client"
+protoc --proto_path="$ROOT/src/daemon" --go_out="$G/src/cuzk.test/cuzkpb" --go_opt=paths=source_relative \
+    --go_opt=Mproving.proto=cuzk.test/cuzkpb proving.proto || exit 1
+cp "$HERE/client.go" "$G/src/cuzk.test/client/"
+(cd "$G/src/cuzk.test/client" && GO111MODULE=off GOPATH="$G:/usr/share/gocode" GOFLAGS= go build -o "$G/client" .) || { echo "FAIL go build"; exit 1; }
+GOC=$G/client
+
+# ---- fixtures: a broken key for preload tests --------------------------------------------------
+head -c 2000 "$FIX/circuit_final.zkey" > "$W/truncated.zkey"
+cp "$FIX/circuit_final.zkey" "$W/corrupt.zkey"
+printf 'zkez' | dd of="$W/corrupt.zkey" conv=notrunc status=none
+cp "$FIX/circuit_final.zkey" "$W/badpoint.zkey"   # a byte of a C-section point changed: off the curve
+printf '\x55' | dd of="$W/badpoint.zkey" bs=1 seek=3000 conv=notrunc status=none
+
+PORT=$(free_port); HTTP=$(free_port)
+SOCK=$W/cuzk.sock
+cat > "$W/a.toml" <<EOT
+# the fast daemon: real proofs as fast as they come
+[server]
+listen = ["unix://$SOCK", "127.0.0.1:$PORT"]
+http = "127.0.0.1:$HTTP"
+socket_mode = "0660"
+[log]
+level = "info"
+[engine]
+backend = "cpu"
+workers = 2
+prove_threads = 1
+[jobs]
+result_retention_s = 600
+[circuits.mult]
+zkey = "$FIX/circuit_final.zkey"
+r1cs = "$FIX/circuit.r1cs"
+preload = true
+[circuits.truncated]
+zkey = "$W/truncated.zkey"
+[circuits.corrupt]
+zkey = "$W/corrupt.zkey"
+[circuits.badpoint]
+zkey = "$W/badpoint.zkey"
+EOT
+
+# ---- configuration checks -----------------------------------------------------------------------
+cfg_case() { # cfg_case NAME EXPECTED_RC PATTERN CONFIG_TEXT
+    printf '%s\n' "$4" > "$W/bad.toml"
+    "$CUZKD" --config "$W/bad.toml" --check-config > "$W/cfg.out" 2>&1; local rc=$?
+    if [ $rc = "$2" ] && grep -q -- "$3" "$W/cfg.out"; then echo "PASS config: $1"; else echo "FAIL config: $1 (exit $rc)"; cat "$W/cfg.out"; fails=$((fails + 1)); fi
+}
+cfg_case "valid file" 0 "OK" "$(cat "$W/a.toml")"
+cfg_case "unknown key named" 2 "server.lissen" $'[server]\nlissen = "x"'
+cfg_case "missing key file named" 2 "no-such.zkey" $'[circuits.x]\nzkey = "/no-such.zkey"'
+cfg_case "TOML syntax error with line" 2 "bad.toml:[0-9]" $'[server]\nlisten = [\n'
+cfg_case "zkey and params both" 2 "exactly one" "$(printf '[circuits.x]\nzkey = "%s"\nparams = "%s"' "$FIX/circuit_final.zkey" "$FIX/circuit_final.zkey")"
+cfg_case "bad log level" 2 "log.level" $'[log]\nlevel = "loud"'
+
+# a truncated key with preload = true: the daemon refuses to start, naming the circuit
+cat > "$W/p.toml" <<EOT
+[server]
+listen = ["unix://$W/p.sock"]
+[circuits.truncated]
+zkey = "$W/truncated.zkey"
+preload = true
+EOT
+"$CUZKD" --config "$W/p.toml" > /dev/null 2> "$W/p.log"; rc=$?
+if [ $rc = 1 ] && grep -q "preload of circuit truncated failed" "$W/p.log"; then echo "PASS truncated key at preload: start refused (exit 1)";
+else echo "FAIL truncated key at preload (exit $rc)"; cat "$W/p.log"; fails=$((fails + 1)); fi
+
+# ---- daemon A: every RPC, both clients, unix + TCP ------------------------------------------
+start a "$W/a.toml"
+A=$PID
+"$CUZKD" --config "$W/a.toml" > /dev/null 2> "$W/second.log"; rc=$?
+if [ $rc = 1 ] && grep -q "another cuzkd is serving" "$W/second.log"; then echo "PASS second daemon on the same socket refused";
+else echo "FAIL second daemon (exit $rc)"; cat "$W/second.log"; fails=$((fails + 1)); fi
+[ "$(stat -c %a "$SOCK")" = 660 ] && echo "PASS socket_mode 0660" || { echo "FAIL socket mode $(stat -c %a "$SOCK")"; fails=$((fails + 1)); }
+
+check "node basic (unix)" node "$HERE/client.js" basic --addr "unix://$SOCK" --http "127.0.0.1:$HTTP" --tag nu
+check "node basic (tcp)" node "$HERE/client.js" basic --addr "127.0.0.1:$PORT" --tag nt
+check "go basic (unix)" "$GOC" basic -addr "unix://$SOCK" -out "$W/go.jsonl" -tag gu
+check "go basic (tcp)" "$GOC" basic -addr "127.0.0.1:$PORT" -out "$W/go.jsonl" -tag gt
+
+# 200 concurrent jobs from 5 clients of both stacks, over both transports
+lp=()
+node "$HERE/client.js" load --addr "unix://$SOCK" --n 40 --tag L1 > "$W/l1" 2>&1 & lp+=($!)
+node "$HERE/client.js" load --addr "127.0.0.1:$PORT" --n 40 --tag L2 > "$W/l2" 2>&1 & lp+=($!)
+node "$HERE/client.js" load --addr "unix://$SOCK" --n 40 --tag L3 > "$W/l3" 2>&1 & lp+=($!)
+node "$HERE/client.js" load --addr "127.0.0.1:$PORT" --n 40 --tag L4 > "$W/l4" 2>&1 & lp+=($!)
+"$GOC" load -addr "unix://$SOCK" -n 40 -tag L5 -out "$W/goload.jsonl" > "$W/l5" 2>&1 & lp+=($!)
+i=0
+for p in "${lp[@]}"; do
+    i=$((i + 1))
+    if wait "$p"; then grep -v '^ok ' "$W/l$i"; echo "PASS load client $i (40 jobs)"; else cat "$W/l$i"; echo "FAIL load client $i"; fails=$((fails + 1)); fi
+done
+cat "$W/goload.jsonl" >> "$W/go.jsonl"
+check "Go client's proofs verify in snarkjs" node "$HERE/client.js" verify-file --file "$W/go.jsonl"
+n=$(wc -l < "$W/go.jsonl")
+[ "$n" = 44 ] && echo "PASS go proofs recorded: 44" || { echo "FAIL go proofs recorded: $n (want 44)"; fails=$((fails + 1)); }
+grep -E "cuzk_proofs_completed_total\{proof_kind=\"GENERIC_GROTH16\"\}" <(node -e '
+ require("http").get({host:"127.0.0.1",port:'"$HTTP"',path:"/metrics"},r=>{let d="";r.on("data",c=>d+=c);r.on("end",()=>console.log(d))})')
+stop_ok "daemon A" "$A" "$SOCK"
+
+# ---- daemon B: one worker, slow proofs: priorities, cancel, timeouts, disconnects, SIGTERM ----
+SB=$W/slow.sock
+cat > "$W/b.toml" <<EOT
+[server]
+listen = ["unix://$SB"]
+[engine]
+backend = "cpu"
+workers = 1
+prove_threads = 1
+[jobs]
+shutdown_grace_s = 1
+[debug]
+prove_delay_ms = 150
+[circuits.mult]
+zkey = "$FIX/circuit_final.zkey"
+EOT
+start b "$W/b.toml"
+B=$PID
+check "node slow (priorities, cancel, timeout, disconnect)" node "$HERE/client.js" slow --addr "unix://$SB" --delay 150 --tag s
+check "node sigterm (jobs in flight)" node "$HERE/client.js" sigterm --addr "unix://$SB" --pid "$B"
+stop_ok "daemon B" "$B" "$SB"
+
+echo "daemon tests: $fails failure(s), $(( $(date +%s) - t_start )) s"
+[ $fails = 0 ]

@@ -1,0 +1,519 @@
+/* filecoin suite: the PoSt circuits (src/filecoin/post.h) against the counting model's counts and
+ * densities (CIRCUITS.md section 4, tests/fixtures/filecoin/model_counts.txt), the golden 32 GiB
+ * WindowPoSt vanilla proof (tests/fixtures/filecoin/post.vproof, real data), corrupted copies of
+ * it, synthetic sectors over real Poseidon trees, and a Groth16 proof with INSECURE test
+ * parameters for the golden sector (the 32 GiB circuit reduced to one sector). */
+#include "test.h"
+#include "test_filecoin.h"
+
+#include <stdlib.h>
+
+#include "filecoin/post.h"
+#include "groth16/groth16.h"
+#include "util/timer.h"
+#include "cuzk/engine.h"
+#include "cuzk/filecoin.h"
+#include "cuzk/groth16.h"
+#include "cuzk/prover.h"
+
+static const uint64_t GOLDEN_LEAVES[10] = {707914199, 439148358, 967788220, 548708700, 1061661429,
+                                           6202012,   1055504637, 389535735, 1000069704, 600088878};
+
+static bool load_golden(post_sector *s, const post_params *pp, cuzk_error *e) {
+    size_t n;
+    uint8_t *d = test_slurp(test_fixture("filecoin/post.vproof"), &n);
+    if (!d) return false;
+    bool ok = post_vproof_read(s, pp, d, n, e) == CUZK_OK;
+    free(d);
+    return ok;
+}
+
+static void rand_fr(fr *x) {
+    uint8_t b[64];
+    test_rand_bytes(b, 64);
+    fr_from_bytes_wide_le(x, b, 64);
+}
+
+/* A sector over a real random tree_r_last of pp's shape (small sizes only: all nodes kept), its
+ * challenges derived from randomness, id and sector_index. */
+static bool make_sector(post_sector *s, const post_params *pp, const uint8_t rnd[32], uint64_t id, uint64_t sector_index) {
+    const merkle_shape *sh = &pp->shape;
+    int L = merkle_levels(sh);
+    uint64_t n = merkle_leaves(sh);
+    if (n > (1u << 18)) return false;
+    fr **lv = calloc((size_t)L + 1, sizeof *lv);
+    uint64_t cnt = n;
+    lv[0] = malloc(n * sizeof(fr));
+    for (uint64_t i = 0; i < n; i++) rand_fr(&lv[0][i]);
+    for (int l = 0; l < L; l++) {
+        int a = merkle_level_arity(sh, l);
+        cnt /= (uint64_t)a;
+        lv[l + 1] = malloc(cnt * sizeof(fr));
+        for (uint64_t i = 0; i < cnt; i++) poseidon_hash(&lv[l + 1][i], &lv[l][i * (uint64_t)a], a);
+    }
+    memset(s, 0, sizeof *s);
+    s->sector_id = id;
+    s->comm_r_last = lv[L][0];
+    rand_fr(&s->comm_c);
+    fr in[2] = {s->comm_c, s->comm_r_last};
+    poseidon_hash(&s->comm_r, in, 2);
+    s->n_challenges = pp->challenge_count;
+    s->leaves = calloc(s->n_challenges, sizeof(fr));
+    s->roots = calloc(s->n_challenges, sizeof(fr));
+    s->paths = calloc(s->n_challenges, sizeof(merkle_path));
+    for (uint32_t c = 0; c < s->n_challenges; c++) {
+        uint64_t idx = post_leaf_challenge(pp, rnd, id, post_challenge_index(pp, sector_index, c));
+        s->leaves[c] = lv[0][idx];
+        s->roots[c] = s->comm_r_last;
+        for (int l = 0; l < L; l++) {
+            int a = merkle_level_arity(sh, l);
+            uint64_t node = idx / (uint64_t)a, pos = idx % (uint64_t)a;
+            s->paths[c].index[l] = (uint32_t)pos;
+            for (int k = 0, j = 0; k < a; k++)
+                if ((uint64_t)k != pos) s->paths[c].siblings[l][j++] = lv[l][node * (uint64_t)a + (uint64_t)k];
+            idx = node;
+        }
+    }
+    for (int l = 0; l <= L; l++) free(lv[l]);
+    free(lv);
+    return true;
+}
+
+TEST(filecoin, golden_vanilla_proof_checks) {
+    post_params pp;
+    cuzk_error e = {0};
+    REQUIRE(post_params_from_name(&pp, "window-post-32g", &e) == CUZK_OK);
+    post_sector s;
+    REQUIRE(load_golden(&s, &pp, &e));
+    CHECK_EQ_INT(s.sector_id, 1);
+    CHECK_EQ_INT(s.n_challenges, 10);
+    uint8_t rnd[32] = {0};
+    for (uint32_t c = 0; c < 10; c++) {
+        CHECK_EQ_INT(merkle_path_leaf_index(&pp.shape, &s.paths[c]), GOLDEN_LEAVES[c]);
+        CHECK_EQ_INT(post_leaf_challenge(&pp, rnd, 1, c), GOLDEN_LEAVES[c]);
+    }
+    CHECK_MSG(post_sector_check(&pp, &s, rnd, 0, &e) == CUZK_OK, "%s", e.msg);
+    /* comm_r is the tail of the sector's SealedCID in postpub.json (CIDv1, multibase 'b' = base32) */
+    size_t jn;
+    char *json = (char *)test_slurp(test_fixture("filecoin/postpub.json"), &jn);
+    REQUIRE(json);
+    const char *cid = strstr(json, "\"/\":\"");
+    REQUIRE(cid);
+    cid += 5;
+    REQUIRE(*cid == 'b');
+    cid++;
+    uint8_t raw[64];
+    size_t nraw = 0;
+    uint32_t acc = 0;
+    int bits = 0;
+    for (; *cid && *cid != '"' && nraw < sizeof raw; cid++) {
+        int v = *cid >= 'a' && *cid <= 'z' ? *cid - 'a' : *cid >= '2' && *cid <= '7' ? *cid - '2' + 26 : -1;
+        REQUIRE(v >= 0);
+        acc = (acc << 5) | (uint32_t)v;
+        bits += 5;
+        if (bits >= 8) { raw[nraw++] = (uint8_t)(acc >> (bits - 8)); bits -= 8; }
+    }
+    REQUIRE(nraw >= 32);
+    uint8_t cr[32];
+    fr_to_bytes_le(cr, 32, &s.comm_r);
+    CHECK_MEM(raw + nraw - 32, cr, 32);
+    free(json);
+    /* other randomness: the leaves are not the challenges */
+    rnd[0] = 1;
+    CHECK(post_sector_check(&pp, &s, rnd, 0, &e) == CUZK_ERR_INVALID && strstr(e.msg, "challenge is leaf"));
+    rnd[0] = 0;
+    /* API 1.1 indexing with sector index 1 gives other challenges */
+    pp.api_version = 11;
+    CHECK(post_sector_check(&pp, &s, rnd, 1, &e) == CUZK_ERR_INVALID);
+    CHECK(post_sector_check(&pp, &s, rnd, 0, &e) == CUZK_OK);
+    /* non-canonical randomness is refused */
+    memset(rnd, 0xff, 32);
+    CHECK(post_sector_check(&pp, &s, rnd, 0, &e) == CUZK_ERR_ARG);
+    post_sector_free(&s);
+}
+
+static cuzk_status read_and_check(const uint8_t *d, size_t n, const char *circuit, cuzk_error *e) {
+    post_params pp;
+    post_params_from_name(&pp, circuit, e);
+    post_sector s;
+    cuzk_status st = post_vproof_read(&s, &pp, d, n, e);
+    if (st != CUZK_OK) return st;
+    uint8_t rnd[32] = {0};
+    st = post_sector_check(&pp, &s, rnd, 0, e);
+    post_sector_free(&s);
+    return st;
+}
+
+TEST(filecoin, corrupted_vanilla_proofs_refused) {
+    size_t n;
+    uint8_t *d = test_slurp(test_fixture("filecoin/post.vproof"), &n);
+    REQUIRE(d && n == 24960);
+    cuzk_error e = {0};
+    REQUIRE(read_and_check(d, n, "window-post-32g", &e) == CUZK_OK);
+    /* layout offsets: 8 id | 32 comm_r | 8 count | 8 challenges | challenge 0: 4 variant | 8 levels |
+     * 8 siblings | first sibling at 76 */
+    const size_t sib0 = 8 + 32 + 8 + 8 + 4 + 8 + 8;
+    struct { const char *what; size_t off; uint8_t x; cuzk_status want; const char *msg; } flips[] = {
+        {"flipped path element", sib0 + 3, 0x10, CUZK_ERR_INVALID, "does not hash"},
+        {"wrong comm_r", 8 + 5, 0x01, CUZK_ERR_INVALID, "comm_r"},
+        {"wrong leaf", n - 64 - 32, 0x01, CUZK_ERR_INVALID, "does not hash"},   /* the last challenge's leaf */
+        {"wrong root", n - 64 - 64, 0x01, CUZK_ERR_INVALID, "root is not comm_r_last"},
+        {"wrong comm_c", n - 64 + 1, 0x01, CUZK_ERR_INVALID, "comm_r"},
+        {"absurd challenge count", 8 + 32 + 8 + 7, 0x40, CUZK_ERR_FORMAT, "challenge count"},
+        {"absurd sibling count", sib0 - 8 + 6, 0x40, CUZK_ERR_FORMAT, "sibling count"},
+        {"absurd path length", sib0 - 16 + 7, 0x80, CUZK_ERR_FORMAT, "path length"},
+        {"non-canonical Fr", sib0 + 31, 0xf0, CUZK_ERR_FORMAT, "canonical"},
+        {"variant", 8 + 32 + 8 + 8, 0x02, CUZK_ERR_FORMAT, "variant"},
+    };
+    for (size_t i = 0; i < sizeof flips / sizeof *flips; i++) {
+        d[flips[i].off] ^= flips[i].x;
+        cuzk_status st = read_and_check(d, n, "window-post-32g", &e);
+        CHECK_MSG(st == flips[i].want && strstr(e.msg, flips[i].msg), "%s: status %d, '%s'", flips[i].what, (int)st, e.msg);
+        d[flips[i].off] ^= flips[i].x;
+    }
+    /* truncated anywhere */
+    for (size_t cut = 0; cut < n; cut += 997) {
+        cuzk_status st = read_and_check(d, cut, "window-post-32g", &e);
+        CHECK_MSG(st == CUZK_ERR_FORMAT && strstr(e.msg, "truncated"), "cut %zu: %d %s", cut, (int)st, e.msg);
+    }
+    CHECK(read_and_check(d, n - 1, "window-post-32g", &e) == CUZK_ERR_FORMAT);
+    /* trailing bytes */
+    uint8_t *longer = malloc(n + 1);
+    memcpy(longer, d, n);
+    longer[n] = 0;
+    CHECK(read_and_check(longer, n + 1, "window-post-32g", &e) == CUZK_ERR_FORMAT && strstr(e.msg, "trailing"));
+    free(longer);
+    /* other sector sizes: refused by the shape, naming it */
+    static const char *others[] = {"window-post-2k", "window-post-8m", "window-post-512m", "window-post-64g", "winning-post-32g"};
+    for (size_t i = 0; i < sizeof others / sizeof *others; i++) {
+        cuzk_status st = read_and_check(d, n, others[i], &e);
+        CHECK_MSG(st == CUZK_ERR_FORMAT, "%s: %d %s", others[i], (int)st, e.msg);
+    }
+    CHECK(strstr(e.msg, "challenge count"));   /* winning: 1 challenge per sector */
+    read_and_check(d, n, "window-post-2k", &e);
+    CHECK_MSG(strstr(e.msg, "another sector size"), "%s", e.msg);
+    free(d);
+}
+
+/* counts and densities of a circuit from a recording pass (CS_DENSITY), against the model */
+static void check_counts(const char *circuit, uint32_t sectors_override, const char *model_name) {
+    post_params pp;
+    cuzk_error e = {0};
+    REQUIRE(post_params_from_name(&pp, circuit, &e) == CUZK_OK);
+    if (sectors_override) pp.sector_count = sectors_override;
+    post_sector s;
+    memset(&s, 0, sizeof s);
+    s.n_challenges = pp.challenge_count;
+    s.leaves = calloc(s.n_challenges, sizeof(fr));
+    s.roots = calloc(s.n_challenges, sizeof(fr));
+    s.paths = calloc(s.n_challenges, sizeof(merkle_path));
+    cs c;
+    REQUIRE(cs_init(&c, CS_DENSITY) == CUZK_OK);
+    REQUIRE(post_synthesize(&c, &pp, &s, 1) == CUZK_OK);
+    uint64_t want[5];
+    static const char *keys[5] = {"inputs", "aux", "constraints", "a_aux", "b_aux"};
+    for (int k = 0; k < 5; k++) REQUIRE(model_lookup("post", model_name, keys[k], &want[k]));
+    uint64_t got[5] = {c.n_inputs, c.n_aux, c.n_constraints, cs_bits_count(&c.a_aux), cs_bits_count(&c.b_aux)};
+    for (int k = 0; k < 5; k++)
+        CHECK_MSG(got[k] == want[k], "%s: %s %llu, model %llu", model_name, keys[k], (unsigned long long)got[k],
+                  (unsigned long long)want[k]);
+    /* the sizes helper agrees */
+    post_sizes sz;
+    post_circuit_sizes(&pp, &sz);
+    CHECK(sz.n_inputs == c.n_inputs && sz.n_aux == c.n_aux && sz.n_constraints == c.n_constraints);
+    /* B uses ONE only among the inputs */
+    CHECK_EQ_INT(cs_bits_count(&c.b_in), 1);
+    cs_free(&c);
+    post_sector_free(&s);
+}
+
+TEST(filecoin, counts_and_densities_equal_model) {
+    static const char *sizes[] = {"2k", "8m", "512m", "32g", "64g"};
+    for (int i = 0; i < 5; i++) {
+        char circ[64], name[64];
+        snprintf(circ, sizeof circ, "winning-post-%s", sizes[i]);
+        snprintf(name, sizeof name, "winning-%s", sizes[i]);
+        check_counts(circ, 0, name);
+        snprintf(circ, sizeof circ, "window-post-%s", sizes[i]);
+        snprintf(name, sizeof name, "window-%s-1", sizes[i]);
+        check_counts(circ, 1, name);
+        if (i < 3) {
+            snprintf(name, sizeof name, "window-%s", sizes[i]);
+            check_counts(circ, 0, name);
+        }
+    }
+}
+
+/* CIRCUITS.md section 4, the full 32 GiB WindowPoSt partition (2349 sectors, 125M constraints),
+ * from one recording pass that counts densities (no matrices kept: ~35 MB; ~25 s of CPU). */
+TEST(filecoin, window_post_32g_partition_counts) {
+    /* ~25 s of CPU time; several times that under the sanitizers */
+    if (getenv("CUZK_ASAN") && !getenv("CUZK_TEST_FULL")) SKIP("125M-constraint recording pass: slow under the sanitizers (CUZK_TEST_FULL=1 runs it)");
+    double t0 = now_ms();
+    check_counts("window-post-32g", 0, "window-32g");
+    printf("  32 GiB WindowPoSt recording pass: %.1f s\n", (now_ms() - t0) / 1000);
+    /* and the table's numbers themselves (CIRCUITS.md section 4) */
+    uint64_t v;
+    REQUIRE(model_lookup("post", "window-32g", "constraints", &v));
+    CHECK_EQ_INT(v, 125279217);
+    REQUIRE(model_lookup("post", "window-32g", "a_aux", &v));
+    CHECK_EQ_INT(v, 96179805);
+}
+
+/* synthetic sectors: witness satisfies, inputs are the derived public inputs, the parallel
+ * witness-only synthesis gives the recorded witness */
+static void check_circuit_with(const post_params *pp, const post_sector *secs, size_t n, const uint8_t rnd[32]) {
+    cuzk_error e = {0};
+    for (size_t i = 0; i < n; i++) CHECK_MSG(post_sector_check(pp, &secs[i], rnd, i, &e) == CUZK_OK, "%s", e.msg);
+    cs c;
+    REQUIRE(cs_init(&c, CS_MATRICES | CS_WITNESS) == CUZK_OK);
+    REQUIRE(post_synthesize(&c, pp, secs, n) == CUZK_OK);
+    fr *w = NULL;
+    size_t nw = 0;
+    REQUIRE(cs_witness(&c, &w, &nw) == CUZK_OK);
+    size_t npub = pp->sector_count * (1 + pp->challenge_count);
+    CHECK_EQ_INT(c.n_inputs, npub + 1);
+    fr *pub = malloc(npub * sizeof *pub);
+    REQUIRE(post_public_inputs(pub, pp, secs, n, 0, rnd, &e) == CUZK_OK);
+    CHECK(!memcmp(pub, w + 1, npub * sizeof *pub));
+    uint32_t bad;
+    char msg[600];
+    CHECK_MSG(cs_check_recorded(&c, &bad, msg, sizeof msg), "%s", msg);
+    fr *w2 = malloc(nw * sizeof *w2);
+    REQUIRE(post_witness_parallel(w2, nw, pp, secs, n, 3, &e) == CUZK_OK);
+    CHECK(!memcmp(w, w2, nw * sizeof *w));
+    free(w2);
+    free(pub);
+    free(w);
+    cs_free(&c);
+}
+
+TEST(filecoin, synthetic_sectors_satisfy_small_sizes) {
+    static const char *names[] = {"window-post-2k", "winning-post-2k"};
+    for (size_t k = 0; k < 2; k++) {
+        post_params pp;
+        cuzk_error e = {0};
+        REQUIRE(post_params_from_name(&pp, names[k], &e) == CUZK_OK);
+        uint8_t rnd[32];
+        test_rand_bytes(rnd, 32);
+        rnd[31] &= 0x3f;
+        post_sector secs[2];
+        size_t n = pp.kind == POST_WINDOW && k == 0 ? 2 : 1;   /* window 2k: both real; others padded */
+        for (size_t i = 0; i < n; i++) REQUIRE(make_sector(&secs[i], &pp, rnd, 100 + i, i));
+        check_circuit_with(&pp, secs, n, rnd);
+        for (size_t i = 0; i < n; i++) post_sector_free(&secs[i]);
+    }
+}
+
+TEST(filecoin, golden_sector_circuit_and_proof) {
+    post_params pp;
+    cuzk_error e = {0};
+    REQUIRE(post_params_init(&pp, POST_WINDOW, 32ull << 30, 1, &e) == CUZK_OK);   /* INSECURE reduced: 1 sector */
+    post_sector s;
+    REQUIRE(load_golden(&s, &pp, &e));
+    uint8_t rnd[32] = {0};
+    check_circuit_with(&pp, &s, 1, rnd);
+    /* a proof with test parameters for this circuit verifies against public inputs derived again */
+    cs c;
+    REQUIRE(cs_init(&c, CS_MATRICES | CS_WITNESS) == CUZK_OK);
+    REQUIRE(post_synthesize(&c, &pp, &s, 1) == CUZK_OK);
+    fr *w = NULL;
+    size_t nw = 0;
+    REQUIRE(cs_witness(&c, &w, &nw) == CUZK_OK);
+    r1cs r;
+    REQUIRE(cs_finish_r1cs(&c, &r) == CUZK_OK);
+    cs_free(&c);
+    bellperson_params bp;
+    uint64_t seed = test_rand64();
+    double t0 = now_ms();
+    REQUIRE(groth16_setup_bellperson(&bp, &r, &seed, 0, &e) == CUZK_OK);
+    double t1 = now_ms();
+    fr rr, ss;
+    REQUIRE(groth16_random_fr(&rr, &e) == CUZK_OK && groth16_random_fr(&ss, &e) == CUZK_OK);
+    groth16_proof proof;
+    REQUIRE(groth16_prove_bellperson(&proof, &bp, &r, w, nw, &rr, &ss, 0, NULL, &e) == CUZK_OK);
+    double t2 = now_ms();
+    printf("  32 GiB WindowPoSt, 1 sector (%u constraints): setup %.1f s, prove %.1f s\n", r.n_constraints, (t1 - t0) / 1000,
+           (t2 - t1) / 1000);
+    size_t npub = 1 + pp.challenge_count;
+    fr pub[11];
+    REQUIRE(post_public_inputs(pub, &pp, &s, 1, 0, rnd, &e) == CUZK_OK);
+    CHECK_MSG(groth16_verify(&bp.vk, pub, npub, &proof, &e) == CUZK_OK, "%s", e.msg);
+    fr one;
+    fr_one(&one);
+    fr_add(&pub[3], &pub[3], &one);   /* another challenge */
+    CHECK(groth16_verify(&bp.vk, pub, npub, &proof, &e) == CUZK_ERR_INVALID);
+    free(w);
+    r1cs_free(&r);
+    bellperson_params_free(&bp);
+    post_sector_free(&s);
+}
+
+/* ---- the CLI end to end: setup by name, prove-post from vanilla proof files, verify ---- */
+static void put_u64(uint8_t **p, uint64_t v) { for (int i = 0; i < 8; i++) *(*p)++ = (uint8_t)(v >> (8 * i)); }
+static void put_fr(uint8_t **p, const fr *x) { fr_to_bytes_le(*p, 32, x); *p += 32; }
+
+/* the bincode layout post_vproof_read reads (CIRCUITS.md section 4), for a base-only tree */
+static size_t write_vproof(uint8_t *buf, const post_params *pp, const post_sector *s) {
+    uint8_t *p = buf;
+    put_u64(&p, s->sector_id);
+    put_fr(&p, &s->comm_r);
+    put_u64(&p, 1);
+    put_u64(&p, s->n_challenges);
+    for (uint32_t c = 0; c < s->n_challenges; c++) {
+        for (int i = 0; i < 4; i++) *p++ = 0;   /* variant 0: base only */
+        put_u64(&p, (uint64_t)pp->shape.base_levels);
+        for (int l = 0; l < pp->shape.base_levels; l++) {
+            put_u64(&p, 7);
+            for (int k = 0; k < 7; k++) put_fr(&p, &s->paths[c].siblings[l][k]);
+            put_u64(&p, s->paths[c].index[l]);
+        }
+        put_fr(&p, &s->roots[c]);
+        put_fr(&p, &s->leaves[c]);
+    }
+    put_fr(&p, &s->comm_c);
+    put_fr(&p, &s->comm_r_last);
+    return (size_t)(p - buf);
+}
+
+TEST(filecoin, cli_setup_prove_verify_window_2k) {
+    post_params pp;
+    cuzk_error e = {0};
+    REQUIRE(post_params_from_name(&pp, "window-post-2k", &e) == CUZK_OK);
+    uint8_t rnd[32];
+    test_rand_bytes(rnd, 32);
+    rnd[31] &= 0x3f;
+    post_sector s[2];
+    const char *dir = test_tmpdir();
+    char vp[2][600];
+    static uint8_t buf[1 << 16];
+    for (int i = 0; i < 2; i++) {
+        REQUIRE(make_sector(&s[i], &pp, rnd, 7 + (uint64_t)i, (uint64_t)i));
+        size_t n = write_vproof(buf, &pp, &s[i]);
+        post_sector back;
+        REQUIRE(post_vproof_read(&back, &pp, buf, n, &e) == CUZK_OK);   /* the reader takes what the writer wrote */
+        CHECK(fr_eq(&back.comm_r, &s[i].comm_r) && back.paths[9].index[1] == s[i].paths[9].index[1]);
+        post_sector_free(&back);
+        snprintf(vp[i], sizeof vp[i], "%s/s%d.vproof", dir, i);
+        FILE *f = fopen(vp[i], "wb");
+        REQUIRE(f);
+        fwrite(buf, 1, n, f);
+        fclose(f);
+    }
+    char hex[65], out[8192];
+    for (int k = 0; k < 32; k++) snprintf(hex + 2 * k, 3, "%02x", rnd[k]);
+    int rc = test_run(out, sizeof out, "%s setup -q --seed 3 --circuit window-post-2k %s/w.r1cs %s/w.params %s/w.vk", CUZK_CLI_PATH, dir, dir, dir);
+    REQUIRE(rc == 0);
+    rc = test_run(out, sizeof out, "%s prove-post -q --circuit window-post-2k --params %s/w.params --r1cs %s/w.r1cs --randomness %s "
+                  "--vanilla %s --vanilla %s %s/p.bin %s/p.json", CUZK_CLI_PATH, dir, dir, hex, vp[0], vp[1], dir, dir);
+    CHECK_MSG(rc == 0, "prove-post: %s", out);
+    rc = test_run(out, sizeof out, "%s verify --vk %s/w.vk %s/p.json %s/p.bin", CUZK_CLI_PATH, dir, dir, dir);
+    CHECK_MSG(rc == 0, "verify: %s", out);
+    /* one sector only: padded with it (another circuit input vector, also proves) */
+    rc = test_run(out, sizeof out, "%s prove-post -q --circuit window-post-2k --params %s/w.params --r1cs %s/w.r1cs --randomness %s "
+                  "--vanilla %s %s/q.bin %s/q.json", CUZK_CLI_PATH, dir, dir, hex, vp[0], dir, dir);
+    CHECK_MSG(rc == 0, "prove-post, padded: %s", out);
+    /* the proof against the other public inputs: invalid (exit 1) */
+    rc = test_run(out, sizeof out, "%s verify --vk %s/w.vk %s/q.json %s/p.bin", CUZK_CLI_PATH, dir, dir, dir);
+    CHECK_MSG(rc == 1, "verify with other inputs: rc %d %s", rc, out);
+    /* a wrong randomness: the vanilla proof's leaves are not the challenges, refused (exit 3) */
+    hex[0] = hex[0] == '0' ? '1' : '0';
+    rc = test_run(out, sizeof out, "%s prove-post -q --circuit window-post-2k --params %s/w.params --r1cs %s/w.r1cs --randomness %s "
+                  "--vanilla %s %s/r.bin %s/r.json", CUZK_CLI_PATH, dir, dir, hex, vp[0], dir, dir);
+    CHECK_MSG(rc == 3 && strstr(out, "the challenge is leaf"), "wrong randomness: rc %d %s", rc, out);
+    for (int i = 0; i < 2; i++) post_sector_free(&s[i]);
+}
+
+/* ---- the engine: a 2-partition WindowPoSt job synthesized through cuzk_post_job_synth ---- */
+TEST(filecoin, engine_job_two_partitions_window_2k) {
+    post_params pp;
+    cuzk_error e = {0};
+    REQUIRE(post_params_from_name(&pp, "window-post-2k", &e) == CUZK_OK);
+    uint8_t rnd[32];
+    test_rand_bytes(rnd, 32);
+    rnd[31] &= 0x3f;
+    const char *dir = test_tmpdir();
+    char paths[3][600];
+    const char *vp[3];
+    static uint8_t buf[1 << 16];
+    for (int i = 0; i < 3; i++) {   /* 3 sectors: partition 0 = {0, 1}, partition 1 = {2} padded */
+        post_sector s;
+        REQUIRE(make_sector(&s, &pp, rnd, 40 + (uint64_t)i, (uint64_t)i));
+        size_t n = write_vproof(buf, &pp, &s);
+        snprintf(paths[i], sizeof paths[i], "%s/e%d.vproof", dir, i);
+        FILE *f = fopen(paths[i], "wb");
+        REQUIRE(f);
+        fwrite(buf, 1, n, f);
+        fclose(f);
+        vp[i] = paths[i];
+        post_sector_free(&s);
+    }
+    char r1cs[600], params[600], vk[600];
+    snprintf(r1cs, sizeof r1cs, "%s/e.r1cs", dir);
+    snprintf(params, sizeof params, "%s/e.params", dir);
+    snprintf(vk, sizeof vk, "%s/e.vk", dir);
+    REQUIRE(cuzk_post_r1cs_write("window-post-2k", 0, r1cs, NULL, NULL, &e) == CUZK_OK);
+    cuzk_setup_opts so;
+    cuzk_setup_opts_init(&so);
+    uint64_t seed = test_rand64();
+    so.seed = &seed;
+    so.backend = CUZK_BACKEND_CPU;
+    REQUIRE(cuzk_setup(r1cs, params, vk, &so, NULL, &e) == CUZK_OK);
+    cuzk_post_request req;
+    memset(&req, 0, sizeof req);
+    req.circuit = "window-post-2k";
+    req.vanilla_paths = vp;
+    req.n_vanilla = 3;
+    memcpy(req.randomness, rnd, 32);
+    req.nthreads = 1;
+    cuzk_post_job *job = NULL;
+    REQUIRE(cuzk_post_job_create(&job, &req, &e) == CUZK_OK);
+    CHECK_EQ_INT(cuzk_post_job_partitions(job), 2);
+    cuzk_pk *pk = NULL;
+    REQUIRE(cuzk_pk_load_params(&pk, params, r1cs, NULL, &e) == CUZK_OK);
+    cuzk_circuit *circ = NULL;
+    REQUIRE(cuzk_circuit_create(&circ, pk, &e) == CUZK_OK);
+    CHECK_EQ_INT(cuzk_circuit_n_vars(circ), cuzk_post_job_n_vars(job));
+    CHECK_EQ_INT(cuzk_circuit_n_public(circ), cuzk_post_job_n_public(job));
+    cuzk_engine_opts eo;
+    memset(&eo, 0, sizeof eo);
+    eo.backend = CUZK_BACKEND_CPU;
+    eo.synthesis_workers = 2;
+    eo.prove_threads = 2;
+    eo.no_trace = 1;
+    cuzk_engine *eng = NULL;
+    REQUIRE(cuzk_engine_create(&eng, &eo, &e) == CUZK_OK);
+    cuzk_job_desc d;
+    memset(&d, 0, sizeof d);
+    d.circuit = circ;
+    d.n_partitions = 2;
+    d.synth = cuzk_post_job_synth;
+    d.synth_ctx = job;
+    d.check_witness = 1;
+    cuzk_job_id id;
+    REQUIRE(cuzk_engine_submit(eng, &d, &id, &e) == CUZK_OK);
+    cuzk_job_result res;
+    REQUIRE(cuzk_engine_wait(eng, id, &res, &e) == CUZK_OK);
+    CHECK_MSG(res.state == CUZK_JOB_DONE, "state %d status %d: %s", (int)res.state, (int)res.status, e.msg);
+    cuzk_vk *v = NULL;
+    REQUIRE(cuzk_vk_from_pk(&v, pk, &e) == CUZK_OK);
+    size_t np = cuzk_post_job_n_public(job);
+    uint8_t *pub = malloc(np * 32);
+    for (uint32_t k = 0; res.state == CUZK_JOB_DONE && k < 2; k++) {
+        REQUIRE(cuzk_post_job_public_inputs(job, k, pub, &e) == CUZK_OK);
+        CHECK(!memcmp(pub, res.public_inputs + (size_t)k * np * 32, np * 32));
+        CHECK_MSG(cuzk_verify(v, CUZK_PUBLIC_CANON, pub, np * 32, CUZK_PROOF_BELLPERSON, res.proofs + 192 * k, 192, &e) == CUZK_OK,
+                  "partition %u: %s", k, e.msg);
+    }
+    /* partition 1's proof does not verify with partition 0's inputs */
+    REQUIRE(cuzk_post_job_public_inputs(job, 0, pub, &e) == CUZK_OK);
+    if (res.state == CUZK_JOB_DONE)
+        CHECK(cuzk_verify(v, CUZK_PUBLIC_CANON, pub, np * 32, CUZK_PROOF_BELLPERSON, res.proofs + 192, 192, &e) == CUZK_ERR_INVALID);
+    free(pub);
+    cuzk_job_result_free(&res);
+    cuzk_vk_free(v);
+    cuzk_engine_destroy(eng);
+    cuzk_circuit_destroy(circ);
+    cuzk_pk_release(pk);
+    cuzk_post_job_free(job);
+}
