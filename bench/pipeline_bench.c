@@ -17,6 +17,7 @@
 #include "bench.h"
 #include "groth16/backend.h"
 #include "groth16/groth16.h"
+#include "groth16/setup.h"
 #include "r1cs/synthetic.h"
 #include "srs/store.h"
 #include "groth16/gpu_prover.h"
@@ -232,8 +233,6 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     cuzk_error err = {0};
     groth16_backend gb;
     if (groth16_backend_resolve(req, &gb, &err) != CUZK_OK) { fprintf(stderr, "cuzk bench pipeline: %s\n", err.msg); return 4; }
-    /* the setup's fixed-base multiplications follow the process-wide backend */
-    groth16_backend_set(gb);
     printf("# cuzk bench pipeline | cuzk %s (git %s) | backend %s | %d CPUs, prove threads %d | synthesis workers %d, "
            "finish workers %d\n",
            CUZK_VERSION, CUZK_GIT_HASH, groth16_backend_name(gb), cuzk_num_threads(), threads, S, F);
@@ -311,7 +310,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     } else {
         uint64_t seed = 0x5eed;
         t0 = now_ms();
-        if (groth16_setup_bellperson(&own_params, &cs, &seed, 0, &err) != CUZK_OK) {
+        if (groth16_setup_bellperson_on(gb, &own_params, &cs, &seed, 0, &err) != CUZK_OK) {
             fprintf(stderr, "cuzk bench pipeline: setup: %s\n", err.msg);
             r1cs_free(&cs);
             return 4;

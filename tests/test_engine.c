@@ -260,8 +260,12 @@ static void tb_pending_free(void *ctx, void *pending) {
     engine_backend_cpu.pending_free(NULL, tp->inner);
     free(tp);
 }
-static const engine_backend k_test_backend = {"test", tb_start_bytes, tb_start, tb_finish, tb_pending_bytes,
-                                              tb_pending_free, NULL, NULL, NULL, NULL};
+static const engine_backend k_test_backend = {.name = "test",
+                                              .start_bytes = tb_start_bytes,
+                                              .start = tb_start,
+                                              .finish = tb_finish,
+                                              .pending_bytes = tb_pending_bytes,
+                                              .pending_free = tb_pending_free};
 static void test_be_init(test_be *tb) {
     memset(tb, 0, sizeof *tb);
     tb->fail_start_partition = tb->fail_finish_partition = -1;
@@ -671,6 +675,129 @@ TEST(engine, blocked_producers_enter_in_arrival_order) {
                 CHECK_MSG(r.timings[i].t_end_ms < r.timings[j].t_end_ms,
                           "partition %d arrived %.1f ms before %d but was proved after it", i, arrive[j] - arrive[i], j);
     CHECK(verify_all(c, &r));
+    check_all_released(e);
+    cuzk_job_result_free(&r);
+    cuzk_engine_destroy(e);
+}
+
+/* Several devices: one prove-start worker per backend context, all fed by the one prove queue;
+ * each pending is finished and freed by the context that started it; proofs equal single calls. */
+typedef struct {
+    int dev;
+    atomic_int starts, finishes, mismatched;
+} dev_be;
+typedef struct { void *inner; dev_be *owner; } dev_pending;
+
+static size_t db_start_bytes(void *ctx, const cuzk_circuit *c, int nthreads) {
+    (void)ctx;
+    return engine_backend_cpu.start_bytes(NULL, c, nthreads) + sizeof(dev_pending);
+}
+static cuzk_status db_start(void *ctx, void **pending, uint64_t job, uint32_t part, const cuzk_circuit *c, const fr *w,
+                            size_t n_w, const fr *r, const fr *s, int nthreads, groth16_release_fn rel, void *rel_ctx,
+                            groth16_timings *t, cuzk_error *err) {
+    dev_be *d = ctx;
+    *pending = NULL;
+    sleep_ms(30); /* a device is busy for a while: the other workers take the next partitions */
+    dev_pending *dp = malloc(sizeof *dp);
+    if (!dp) return CUZK_ERR_NOMEM;
+    dp->owner = d;
+    cuzk_status st = engine_backend_cpu.start(NULL, &dp->inner, job, part, c, w, n_w, r, s, nthreads, rel, rel_ctx, t, err);
+    if (st != CUZK_OK) { free(dp); return st; }
+    atomic_fetch_add(&d->starts, 1);
+    *pending = dp;
+    return CUZK_OK;
+}
+static cuzk_status db_finish(void *ctx, groth16_proof *out, void *pending, uint64_t job, uint32_t part, int nthreads,
+                             groth16_timings *t, cuzk_error *err) {
+    dev_be *d = ctx;
+    dev_pending *dp = pending;
+    if (dp->owner != d) atomic_fetch_add(&d->mismatched, 1);
+    atomic_fetch_add(&d->finishes, 1);
+    return engine_backend_cpu.finish(NULL, out, dp->inner, job, part, nthreads, t, err);
+}
+static size_t db_pending_bytes(void *ctx, const void *pending) {
+    (void)ctx;
+    const dev_pending *dp = pending;
+    return engine_backend_cpu.pending_bytes(NULL, dp->inner) + sizeof *dp;
+}
+static void db_pending_free(void *ctx, void *pending) {
+    dev_be *d = ctx;
+    dev_pending *dp = pending;
+    if (!dp) return;
+    if (dp->owner != d) atomic_fetch_add(&d->mismatched, 1);
+    engine_backend_cpu.pending_free(NULL, dp->inner);
+    free(dp);
+}
+static const engine_backend k_dev_backend = {.name = "devices",
+                                             .start_bytes = db_start_bytes,
+                                             .start = db_start,
+                                             .finish = db_finish,
+                                             .pending_bytes = db_pending_bytes,
+                                             .pending_free = db_pending_free};
+
+TEST(engine, several_devices_one_prove_worker_each) {
+    const small_circuit *c = circ();
+    REQUIRE(c);
+    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
+    enum { P = 6, D = 3 };
+    uint64_t rs[8 * P];
+    make_rs(rs, P);
+    uint8_t want[192 * P];
+    expected_proofs(want, c, P, rs);
+    dev_be devs[D];
+    void *ctx[D];
+    for (int i = 0; i < D; i++) {
+        devs[i].dev = i;
+        atomic_init(&devs[i].starts, 0);
+        atomic_init(&devs[i].finishes, 0);
+        atomic_init(&devs[i].mismatched, 0);
+        ctx[i] = &devs[i];
+    }
+    cuzk_engine_opts o = {0};
+    o.synthesis_workers = 3;
+    o.finish_workers = 2;
+    o.prove_threads = 1;
+    o.queue_depth = 4;
+    cuzk_engine *e = NULL;
+    REQUIRE(engine_create_with_backends(&e, &o, &k_dev_backend, ctx, D, NULL) == CUZK_OK);
+    CHECK_EQ_INT(cuzk_engine_n_devices(e), D);
+    synth_ctx sc = {0};
+    sc.c = c;
+    sc.corrupt_partition = -1;
+    cuzk_job_desc d = {&cc, P, synth_cb, &sc, rs, 0, CUZK_WITNESS_FR_MONT};
+    cuzk_job_id id;
+    REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
+    cuzk_job_result r;
+    REQUIRE(cuzk_engine_wait(e, id, &r, NULL) == CUZK_OK);
+    CHECK_EQ_INT(r.state, CUZK_JOB_DONE);
+    REQUIRE(r.proofs);
+    CHECK_MEM(r.proofs, want, sizeof want);
+    CHECK(verify_all(c, &r));
+    int total = 0;
+    for (int i = 0; i < D; i++) {
+        int n = atomic_load(&devs[i].starts);
+        CHECK_MSG(n >= 1, "device %d started no partition", i);
+        CHECK_EQ_INT(atomic_load(&devs[i].finishes), n);
+        CHECK_EQ_INT(atomic_load(&devs[i].mismatched), 0);
+        total += n;
+    }
+    CHECK_EQ_INT(total, P);
+    /* the trace names one prove-start worker per device */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/engine_devices_trace.json", test_tmpdir());
+    REQUIRE(cuzk_engine_trace_write(e, path, NULL) == CUZK_OK);
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    REQUIRE(root);
+    int named = 0;
+    json_t *ev;
+    size_t k;
+    json_array_foreach(json_object_get(root, "traceEvents"), k, ev) {
+        const char *nm = json_string_value(json_object_get(json_object_get(ev, "args"), "name"));
+        if (nm && !strncmp(nm, "prove-start worker (device ", 27)) named++;
+    }
+    CHECK_EQ_INT(named, D);
+    json_decref(root);
     check_all_released(e);
     cuzk_job_result_free(&r);
     cuzk_engine_destroy(e);

@@ -11,6 +11,7 @@
 #include "groth16/backend.h"
 #include "groth16/groth16.h"
 #include "groth16/prove.h"
+#include "groth16/setup.h"
 #include "r1cs/synthetic.h"
 
 #define FIXED_R "0x1ab4b9a7f2c0d3e5a6978877665544332211ffeeddccbbaa9988776655443322"
@@ -57,7 +58,6 @@ TEST(gpu_prove, prove_fixtures_byte_identical_to_cpu) {
         cuzk_error e = {0};
         CHECK(cuzk_verify_json_files(vk, pub, out[1], &e) == CUZK_OK);
     }
-    groth16_backend_set(GROTH16_BACKEND_CPU);
 }
 
 /* bellperson flavour on synthetic PoRep-shaped circuits of several sizes (odd, non-power-of-two),
@@ -122,9 +122,7 @@ static bool gp_make(gp_circuit *c, uint32_t n_constraints, uint32_t n_public) {
     if (synthetic_r1cs(&c->cs, &c->sp, &e) != CUZK_OK) return false;
     uint64_t seed = test_rand64();
     /* parameters on the GPU when the setup's fixed-base step can use it (same bytes as the CPU's) */
-    groth16_backend_set(GROTH16_BACKEND_GPU);
-    cuzk_status st = groth16_setup_bellperson(&c->p, &c->cs, &seed, 0, &e);
-    groth16_backend_set(GROTH16_BACKEND_CPU);
+    cuzk_status st = groth16_setup_bellperson_on(GROTH16_BACKEND_GPU, &c->p, &c->cs, &seed, 0, &e);
     return st == CUZK_OK;
 }
 static void gp_free(gp_circuit *c) {
@@ -162,7 +160,6 @@ TEST(gpu_prove, resident_prover_byte_identical_to_cpu) {
             fr_from_u64(&s, test_rand64());
             if (rep == 1) fr_neg(&s, &s); /* a large s too */
             groth16_proof pc, pg;
-            groth16_backend_set(GROTH16_BACKEND_CPU);
             st = groth16_prove_bellperson(&pc, &c.p, &c.cs, w, c.cs.n_vars, &r, &s, 0, NULL, &e);
             CHECK_MSG(st == CUZK_OK, "cpu %u: %s", sizes[k], e.msg);
             groth16_pending *pend = NULL;
@@ -286,7 +283,6 @@ TEST(gpu_prove, engine_gpu_backend_equals_cpu_single_calls) {
             memcpy(&r, &rs[8 * i], sizeof r);
             memcpy(&s, &rs[8 * i + 4], sizeof s);
             groth16_proof pc;
-            groth16_backend_set(GROTH16_BACKEND_CPU);
             REQUIRE(groth16_prove_bellperson(&pc, &c.p, &c.cs, w, c.cs.n_vars, &r, &s, 0, NULL, &e) == CUZK_OK);
             uint8_t bc[192];
             bellperson_proof_encode(bc, &pc);
@@ -342,7 +338,6 @@ TEST(gpu_prove, srs_store_gpu_tier_feeds_the_prover) {
         fr_from_u64(&r, test_rand64());
         fr_from_u64(&s, test_rand64());
         groth16_proof pc, pg;
-        groth16_backend_set(GROTH16_BACKEND_CPU);
         REQUIRE(groth16_prove_bellperson(&pc, &c.p, &c.cs, w, c.cs.n_vars, &r, &s, 0, NULL, &e) == CUZK_OK);
         groth16_pending *pend = NULL;
         if (st == CUZK_OK && groth16_gpu_prove_start(&pend, gp, w, c.cs.n_vars, &r, &s, 0, NULL, NULL, NULL, &e) == CUZK_OK &&
@@ -429,7 +424,6 @@ TEST(gpu_prove, engine_on_store_srs_and_gpu_budget) {
                 memcpy(&r, &rs[0], sizeof r);
                 memcpy(&s, &rs[4], sizeof s);
                 groth16_proof pc;
-                groth16_backend_set(GROTH16_BACKEND_CPU);
                 REQUIRE(groth16_prove_bellperson(&pc, &c.p, &c.cs, w, c.cs.n_vars, &r, &s, 0, NULL, &e) == CUZK_OK);
                 uint8_t bc[192];
                 bellperson_proof_encode(bc, &pc);

@@ -179,8 +179,7 @@ TEST(setup, fixed_base_equals_mul_fr) {
         for (int gi = 0; gi < 2; gi++) {
             const g1_affine *base = gi ? &g1b : &g1;
             for (int threads = 1; threads <= 3; threads += 2) {
-                groth16_backend_set(GROTH16_BACKEND_CPU);
-                REQUIRE(groth16_g1_fixed_base(o1, base, k, n, threads, NULL) == CUZK_OK);
+                REQUIRE(groth16_g1_fixed_base(GROTH16_BACKEND_CPU, o1, base, k, n, threads, NULL) == CUZK_OK);
                 for (size_t i = 0; i < n; i++) {
                     g1_jacobian j, jb;
                     g1_affine a;
@@ -191,14 +190,12 @@ TEST(setup, fixed_base_equals_mul_fr) {
                 }
             }
             if (gpu) {
-                groth16_backend_set(GROTH16_BACKEND_GPU);
-                REQUIRE(groth16_g1_fixed_base(o1g, base, k, n, 0, NULL) == CUZK_OK);
-                groth16_backend_set(GROTH16_BACKEND_CPU);
+                REQUIRE(groth16_g1_fixed_base(GROTH16_BACKEND_GPU, o1g, base, k, n, 0, NULL) == CUZK_OK);
                 CHECK_MSG(n == 0 || !memcmp(o1g, o1, n * sizeof *o1), "GPU G1 differs from CPU, n=%zu", n);
             }
         }
         if (n <= 40) {
-            REQUIRE(groth16_g2_fixed_base(o2, &g2, k, n, 2, NULL) == CUZK_OK);
+            REQUIRE(groth16_g2_fixed_base(GROTH16_BACKEND_CPU, o2, &g2, k, n, 2, NULL) == CUZK_OK);
             for (size_t i = 0; i < n; i++) {
                 g2_jacobian j, jb;
                 g2_affine a;
@@ -208,16 +205,14 @@ TEST(setup, fixed_base_equals_mul_fr) {
                 CHECK_MSG(!memcmp(&a, &o2[i], sizeof a), "G2 n=%zu i=%zu", n, i);
             }
             if (gpu) {
-                groth16_backend_set(GROTH16_BACKEND_GPU);
-                REQUIRE(groth16_g2_fixed_base(o2g, &g2, k, n, 0, NULL) == CUZK_OK);
-                groth16_backend_set(GROTH16_BACKEND_CPU);
+                REQUIRE(groth16_g2_fixed_base(GROTH16_BACKEND_GPU, o2g, &g2, k, n, 0, NULL) == CUZK_OK);
                 CHECK_MSG(n == 0 || !memcmp(o2g, o2, n * sizeof *o2), "GPU G2 differs from CPU, n=%zu", n);
             }
         }
         free(k); free(o1); free(o2); free(o1g); free(o2g);
     }
-    CHECK_EQ_INT(groth16_g1_fixed_base(NULL, &g1, NULL, 3, 1, NULL), CUZK_ERR_ARG);
-    CHECK_EQ_INT(groth16_g1_fixed_base(NULL, &g1, NULL, 0, 1, NULL), CUZK_OK);
+    CHECK_EQ_INT(groth16_g1_fixed_base(GROTH16_BACKEND_CPU, NULL, &g1, NULL, 3, 1, NULL), CUZK_ERR_ARG);
+    CHECK_EQ_INT(groth16_g1_fixed_base(GROTH16_BACKEND_CPU, NULL, &g1, NULL, 0, 1, NULL), CUZK_OK);
 }
 
 /* L = iNTT(1, tau, ..., tau^(m-1)): sum_j L_j f(omega^j) = f(tau) for deg f < m, and the NTT

@@ -84,15 +84,17 @@ typedef struct cuzk_engine_opts {
     cuzk_msm_opts msm;        /* GPU MSM tuning (include/cuzk/prover.h); zero: automatic */
     size_t pinned_budget_bytes; /* GPU backend: pinned host memory for witness buffers (pooled,
                                    reused across partitions, pinned by cuzk_engine_preload); at
-                                   most one per witness that can be alive (S + queue + 1); 0:
+                                   most one per witness that can be alive (S + queue + one per
+                                   device); from the first device's pool; 0:
                                    16 GiB. Beyond it witnesses are pageable (slower upload),
                                    never a failure */
     size_t gpu_budget_bytes;  /* GPU backend: device memory a circuit may use: its resident SRS
                                  G1 queries (its own copy or a borrowed SRS store copy) + matrices
                                  + one proof's peak from the pool (witness, a/b/c, the largest
-                                 MSM's scratch as if no scalar were 0/1: an upper bound). One
-                                 prove worker drives the GPU, so proofs never hold pool memory at
-                                 the same time and this sum is the whole need. 0: no check (the
+                                 MSM's scratch as if no scalar were 0/1: an upper bound), per
+                                 device. One prove worker drives each GPU, so proofs never hold
+                                 its pool memory at the same time and this sum is the whole need
+                                 of that device. 0: no check (the
                                  device's free memory is the limit). Exceeding it fails the
                                  preload / first partition with CUZK_ERR_NOMEM_DEVICE, nothing
                                  left allocated, and the message says how much is needed */
@@ -179,8 +181,9 @@ CUZK_API int cuzk_engine_n_devices(const cuzk_engine *e);
 CUZK_API cuzk_status cuzk_engine_preload(cuzk_engine *e, const cuzk_circuit *c, cuzk_error *err);
 
 /* Queues a job and returns at once (it never blocks on the budget or the queues).
- * Errors: CUZK_ERR_ARG (NULL, P = 0, no synth fn), CUZK_ERR_MISMATCH (budget smaller than one
- * partition's footprint), CUZK_ERR_NOMEM. */
+ * Errors: CUZK_ERR_ARG (NULL, P = 0, no synth fn, a witness form other than Fr limbs),
+ * CUZK_ERR_MISMATCH (budget smaller than one partition's footprint), CUZK_ERR_UNSUPPORTED (a
+ * circuit on a borrowed device SRS in an engine of several devices), CUZK_ERR_NOMEM. */
 CUZK_API cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_desc *desc, cuzk_job_id *id, cuzk_error *err);
 
 /* Cancels a job: partitions not yet synthesized are dropped at once; those in a stage finish the

@@ -208,9 +208,6 @@ extern "C" cgrpc_server *cgrpc_start(const cgrpc_opts *o, cgrpc_classify_fn clas
         b.SetMaxSendMessageSize(lim);
         b.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
         b.RegisterCallbackGenericService(s->service.get());
-        if (o->callback_threads > 0) {
-            // gRPC 1.51 has no public knob for the callback pool size; the default is used.
-        }
         s->server = b.BuildAndStart();
         if (!s->server) {
             std::snprintf(err, err_cap, "cannot listen on the configured addresses (address in use, or bad address)");

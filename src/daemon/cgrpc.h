@@ -50,7 +50,6 @@ typedef struct cgrpc_opts {
     int n_listen;
     size_t max_message_bytes;   /* send and receive limit (both) */
     int max_blocking_calls;     /* concurrent CGRPC_BLOCKING calls; beyond: RESOURCE_EXHAUSTED */
-    int callback_threads;       /* 0: gRPC's default */
 } cgrpc_opts;
 
 /* Starts the server on every address (SO_REUSEPORT off). Returns NULL with a message in err if

@@ -28,7 +28,7 @@ typedef struct dp_proof {
     size_t proof_len;
     char *proof_json;     /* snarkjs proof.json (NULL when the key kind cannot give it) */
     char *public_json;    /* snarkjs public.json: ["<decimal>", ...] */
-    double prove_ms;      /* time inside the prover */
+    double prove_ms;      /* time inside the prover call (debug delay excluded) */
 } dp_proof;
 
 /* Proves one witness (the bytes of a snarkjs .wtns file). *cancel is read while proving: when it

@@ -79,7 +79,6 @@ cuzk_status dp_prove(dp_key *k, const uint8_t *wtns, size_t wtns_len, const vola
                      uint64_t delay_ms, dp_proof *out, cuzk_error *err) {
     memset(out, 0, sizeof *out);
     struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
     for (uint64_t waited = 0; waited < delay_ms; waited += 5) {
         if (*cancel) return cuzk_error_set(err, CUZK_ERR_CANCELLED, __FILE__, __LINE__, "cancelled");
         struct timespec ts = {0, 5000000};
@@ -91,6 +90,7 @@ cuzk_status dp_prove(dp_key *k, const uint8_t *wtns, size_t wtns_len, const vola
     memset(&po, 0, sizeof po);
     po.check_witness = k->has_circuit; /* names the first failing constraint; self-verify catches the rest */
     cuzk_proof p;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     cuzk_status st = cuzk_prove(k->prover, &p, &w, &po, NULL, err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     out->prove_ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;

@@ -232,6 +232,31 @@ static cuzk_status srs_acquire_locked(jobs *J, srs_entry *e, int *was_loaded, do
             dlog(DLOG_WARN, "circuit %s cannot be loaded: %s", e->c->id, err ? err->msg : cuzk_status_str(st));
             return st;
         }
+        uint64_t budget = J->cfg->host_budget_bytes;
+        if (budget) {
+            /* Host budget: release idle keys, least recently used first, until the new one fits. */
+            for (;;) {
+                uint64_t used = 0;
+                srs_entry *lru = NULL;
+                for (int i = 0; i < J->n_srs; i++) {
+                    srs_entry *o = &J->srs[i];
+                    used += o->bytes;
+                    if (o != e && o->key && !o->refs && !o->loading && (!lru || o->last_used < lru->last_used)) lru = o;
+                }
+                if (used + bytes <= budget) break;
+                if (!lru) {
+                    dp_key_free(k);
+                    dlog(DLOG_WARN, "circuit %s does not fit the host budget", e->c->id);
+                    return cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__,
+                                          "circuit %s needs %" PRIu64 " bytes of host memory; engine.host_budget is %"
+                                          PRIu64 " with %" PRIu64 " held by keys in use", e->c->id, bytes, budget, used);
+                }
+                dlog(DLOG_INFO, "circuit %s released to make room for %s (engine.host_budget)", lru->c->id, e->c->id);
+                dp_key_free(lru->key);
+                lru->key = NULL;
+                lru->bytes = 0;
+            }
+        }
         dlog(DLOG_INFO, "circuit %s loaded in %.0f ms (%" PRIu64 " bytes)", e->c->id, ms, bytes);
         e->key = k;
         e->bytes = bytes;
@@ -595,6 +620,7 @@ int jobs_await(jobs *J, const char *job_id, uint64_t timeout_ms, int (*cancelled
         out->queue_wait_ms = (uint64_t)(start - j->t_submit);
         out->srs_load_ms = (uint64_t)j->srs_ms;
         out->gpu_compute_ms = (uint64_t)j->prove_ms;
+        out->prover_us = (uint64_t)(j->prove_ms * 1e3);
         out->total_ms = (uint64_t)(j->t_end - j->t_submit);
     }
     job_unref(j);
@@ -640,7 +666,9 @@ int jobs_preload(jobs *J, const char *circuit_id, int *already_loaded, uint64_t 
     *load_ms = (uint64_t)ms;
     if (st) {
         snprintf(msg, cap, "circuit %s: %s", circuit_id, err.msg[0] ? err.msg : cuzk_status_str(st));
-        return st == CUZK_ERR_UNSUPPORTED ? CGRPC_UNIMPLEMENTED : CGRPC_FAILED_PRECONDITION;
+        return st == CUZK_ERR_UNSUPPORTED ? CGRPC_UNIMPLEMENTED
+               : st == CUZK_ERR_NOMEM || st == CUZK_ERR_NOMEM_DEVICE ? CGRPC_RESOURCE_EXHAUSTED
+                                                                       : CGRPC_FAILED_PRECONDITION;
     }
     return CGRPC_OK;
 }

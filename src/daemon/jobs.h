@@ -64,7 +64,7 @@ typedef struct job_outcome {
     uint8_t *proof;          /* malloc'd copies */
     size_t proof_len;
     char *proof_json, *public_json, *error;
-    uint64_t queue_wait_ms, srs_load_ms, synthesis_ms, gpu_compute_ms, total_ms, completion_seq;
+    uint64_t queue_wait_ms, srs_load_ms, synthesis_ms, gpu_compute_ms, total_ms, completion_seq, prover_us;
 } job_outcome;
 void job_outcome_free(job_outcome *o);
 

@@ -175,6 +175,7 @@ static void fill_await(Cuzk__V1__AwaitProofResponse *a, const char *job_id, job_
     if (o->proof_json) a->proof_json = o->proof_json;
     if (o->public_json) a->public_json = o->public_json;
     a->completion_seq = o->completion_seq;
+    a->prover_us = o->prover_us;
 }
 
 static int call_cancelled(const void *c) { return cgrpc_call_cancelled((const cgrpc_call *)c); }

@@ -1,6 +1,6 @@
-/* Engine internals shared with tests and benchmarks: the circuit descriptor, the prover backend
- * vtable (the CPU prover now; the GPU prover plugs in behind the same start/finish interface),
- * and the memory budget. */
+/* Engine internals shared with tests and benchmarks: the circuit descriptor, the engine backend
+ * interface (over the prover orchestration of src/groth16/prove.h, CPU or GPU, one context per
+ * device), and the memory budget. */
 #ifndef CUZK_ENGINE_ENGINE_INTERNAL_H
 #define CUZK_ENGINE_ENGINE_INTERNAL_H
 
@@ -10,6 +10,7 @@
 
 #include "cuzk/engine.h"
 #include "groth16/groth16.h"
+#include "groth16/prove.h"
 
 /* The circuit of a job: all borrowed, read-only, must outlive every job naming the circuit.
  * gpu_srs: optional device copy of params' G1 queries already resident (e.g. an SRS store
@@ -24,10 +25,21 @@ struct cuzk_circuit {
     cuzk_pk *pk;   /* made by cuzk_circuit_create: the key cs and params point into (one reference) */
 };
 
-/* A prover backend. `pending` is opaque to the engine. start must hand every large buffer it
- * frees to release (which queues it on the reaper and returns its budget), on every path; the
- * pending must own everything finish touches. Functions may be called from several threads at
- * once (different partitions). */
+/* What a backend context reports for cuzk_engine_get_stats (zeros where it has nothing). */
+typedef struct engine_dev_stats {
+    size_t resident_bytes;    /* device bytes of the circuits made resident (borrowed SRS included) */
+    size_t pool_bytes;        /* the device's stream-ordered pool (high-water mark) */
+    size_t device_used_bytes; /* total - free of the whole device */
+    size_t pinned_bytes;      /* pinned witness buffers held */
+    uint64_t pinned_fallbacks;/* witnesses that got pageable memory */
+} engine_dev_stats;
+
+/* An engine backend: how the engine's stages reach a prover. `pending` is opaque to the engine.
+ * start must hand every large buffer it frees to release (which queues it on the reaper and
+ * returns its budget), on every path; the pending must own everything finish touches. The engine
+ * makes one context per device (one for the CPU) and runs one prove-start worker per context;
+ * finish and pending_free get the context whose start made the pending. Functions may be called
+ * from several threads at once (different partitions). */
 typedef struct engine_backend {
     const char *name;
     /* upper bound of the host bytes start allocates, the pending included */
@@ -41,7 +53,15 @@ typedef struct engine_backend {
     size_t (*pending_bytes)(void *be_ctx, const void *pending);
     void (*pending_free)(void *be_ctx, void *pending); /* releases through start's release hook */
     void (*destroy)(void *be_ctx);                     /* optional: frees be_ctx when the engine owns it */
-    size_t (*device_bytes)(void *be_ctx);              /* optional: bytes resident on the GPU */
+    /* optional: the GROTH16_CAP_* capabilities of this context (src/groth16/prove.h); NULL: none.
+     * The engine decides from these, never from the backend's identity. */
+    unsigned (*caps)(void *be_ctx);
+    /* optional: name of this context's backend ("cpu", "gpu"); NULL: name */
+    const char *(*ctx_name)(void *be_ctx);
+    /* optional: make a circuit ready before its first partition (GPU: upload it) */
+    cuzk_status (*preload)(void *be_ctx, const cuzk_circuit *c, cuzk_error *err);
+    /* optional: fills *out (zeroed by the caller) */
+    void (*stats)(void *be_ctx, engine_dev_stats *out);
     /* optional: witness buffers (GPU: pinned, pooled, so the upload runs at full bus speed).
      * witness_alloc returns NULL when it has none (the engine then mallocs); witness_free takes
      * back what witness_alloc gave (called on the reaper thread). */
@@ -49,29 +69,35 @@ typedef struct engine_backend {
     void (*witness_free)(void *be_ctx, void *ptr);
 } engine_backend;
 
-/* The CPU backend: groth16_prove_bellperson_start / _finish. be_ctx unused. */
+/* The key view of a circuit (bellperson convention; the curve of its proving key, BLS12-381 for
+ * circuits assembled without one). */
+groth16_key engine_circuit_key(const cuzk_circuit *c);
+
+/* The CPU backend, stateless (be_ctx unused, may be NULL): the prover orchestration's CPU backend
+ * (src/groth16/prove.h) on the circuit's key. Tests wrap it to inject delays and failures. */
 extern const engine_backend engine_backend_cpu;
 
-/* The GPU backend (src/engine/backend_gpu.c): be_ctx from engine_gpu_ctx_create (owned by the
- * engine that cuzk_engine_create makes with it). One GPU prover per circuit, made on first use
- * or by engine_gpu_preload (uploads the circuit's SRS G1 queries and matrices). In builds
- * without CUDA, create succeeds and every start fails with CUZK_ERR_UNSUPPORTED. */
-extern const engine_backend engine_backend_gpu;
-cuzk_status engine_gpu_ctx_create(void **out, int device, size_t pinned_budget_bytes, size_t gpu_budget_bytes,
-                                  size_t max_witnesses, cuzk_error *err);
-/* The MSM tuning of the GPU provers made from now on (cuzk_engine_opts.msm; zeros: automatic). */
-void engine_gpu_set_msm(void *be_ctx, const cuzk_msm_opts *msm);
-/* Pinned witness buffers: held (pooled) bytes, buffers handed out now, allocations that fell back
- * to pageable memory because the pinned budget was used up. */
-/* The device pool's bytes and the device's used bytes (groth16_gpu_prover_mem). */
-void engine_gpu_mem_stats(void *be_ctx, size_t *pool_bytes, size_t *device_used);
-void engine_gpu_pinned_stats(void *be_ctx, size_t *pinned_bytes, size_t *in_use, uint64_t *fallbacks);
-cuzk_status engine_gpu_preload(void *be_ctx, const cuzk_circuit *c, cuzk_error *err);
+/* The engine backend over the prover orchestration (src/engine/backend_prover.c): a context per
+ * device holds one groth16_prover per circuit (made on first use or by preload: on the GPU this
+ * uploads the circuit's SRS G1 queries and matrices once; later partitions and jobs reuse it), on
+ * the backend `want` resolves to for the circuit's curve, and, when that backend declares
+ * GROTH16_CAP_PINNED_HOST, a pool of pinned witness buffers (at most max_witnesses, within
+ * pinned_budget_bytes; 0: 16 GiB). gpu_budget_bytes: see cuzk_engine_opts (0: no check).
+ * It reaches devices only through groth16_backend_ops. */
+extern const engine_backend engine_backend_prover;
+cuzk_status engine_dev_create(void **out, cuzk_backend want, const groth16_backend_cfg *cfg, size_t pinned_budget_bytes,
+                              size_t gpu_budget_bytes, size_t max_witnesses, cuzk_error *err);
 
-/* cuzk_engine_create with another backend (tests wrap the CPU backend to inject delays and
- * failures). be and be_ctx must outlive the engine. */
+/* cuzk_engine_create with another backend and one context (tests wrap the CPU backend to inject
+ * delays and failures). be and be_ctx must outlive the engine. */
 cuzk_status engine_create_with_backend(cuzk_engine **out, const cuzk_engine_opts *opts, const engine_backend *be,
                                        void *be_ctx, cuzk_error *err);
+
+/* The same on n contexts of one backend (n <= CUZK_ENGINE_MAX_DEVICES), as cuzk_engine_create
+ * makes for n devices: one prove-start worker per context, all taking partitions from the one
+ * prove queue (tests run several CPU "devices"). The contexts must outlive the engine. */
+cuzk_status engine_create_with_backends(cuzk_engine **out, const cuzk_engine_opts *opts, const engine_backend *be,
+                                        void *const *be_ctx, int n, cuzk_error *err);
 
 /* Test knob: every buffer the engine hands to its reaper is freed by a function that first
  * sleeps ms milliseconds (0: plain free). Set before submitting jobs. */

@@ -480,7 +480,7 @@ cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const cha
     cuzk_status st;
     memset(&tw, 0, sizeof tw);
     groth16_setup_run run = {opts->nthreads > 0 ? opts->nthreads : cuzk_num_threads(), opts->progress,
-                             opts->progress_user, &tm, 0};
+                             opts->progress_user, &tm, 0, GROTH16_BACKEND_CPU};
     tm.backend = "cpu";
 
     if (!params_path || !vk_path) { st = ERR(err, CUZK_ERR_ARG, "setup: missing output path"); goto done; }
@@ -524,7 +524,7 @@ cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const cha
     }
     groth16_backend be;
     if ((st = groth16_backend_resolve(opts->backend, &be, err)) != CUZK_OK) goto done;
-    groth16_backend_set(be);
+    run.backend = be;
     tm.backend = groth16_backend_name(be);
     outfile_tmp_name(tp, sizeof tp, params_path);
     outfile_tmp_name(tv, sizeof tv, vk_path);

@@ -15,10 +15,6 @@
 #define CUZK_GPU_FIXED_BASE 1
 #endif
 
-static _Atomic int g_backend = GROTH16_BACKEND_CPU;
-
-void groth16_backend_set(groth16_backend b) { atomic_store(&g_backend, (int)b); }
-groth16_backend groth16_backend_get(void) { return (groth16_backend)atomic_load(&g_backend); }
 const char *groth16_backend_name(groth16_backend b) { return b == GROTH16_BACKEND_GPU ? "gpu" : "cpu"; }
 
 cuzk_status groth16_backend_resolve(cuzk_backend requested, groth16_backend *out, cuzk_error *err) {
@@ -56,12 +52,13 @@ static bool gpu_fb_fallback(cuzk_status st, const cuzk_error *gerr) {
 }
 #endif
 
-cuzk_status groth16_g1_fixed_base(g1_affine *out, const g1_affine *gen, const fr *scalars, size_t n, int nthreads,
-                                  cuzk_error *err) {
+cuzk_status groth16_g1_fixed_base(groth16_backend be, g1_affine *out, const g1_affine *gen, const fr *scalars, size_t n,
+                                  int nthreads, cuzk_error *err) {
+    (void)be; /* builds without CUDA compute on the CPU whatever be says */
     if (n == 0) return CUZK_OK;
     if (!out || !gen || !scalars) return ERR(err, CUZK_ERR_ARG, "g1 fixed-base: NULL argument");
 #if defined(CUZK_HAVE_CUDA) && CUZK_GPU_FIXED_BASE
-    if (groth16_backend_get() == GROTH16_BACKEND_GPU) {
+    if (be == GROTH16_BACKEND_GPU) {
         cuzk_error gerr = {0};
         cuzk_status st = gpu_g1_fixed_base(out, gen, scalars, n, &gerr);
         if (!gpu_fb_fallback(st, &gerr)) {
@@ -75,12 +72,13 @@ cuzk_status groth16_g1_fixed_base(g1_affine *out, const g1_affine *gen, const fr
     return CUZK_OK;
 }
 
-cuzk_status groth16_g2_fixed_base(g2_affine *out, const g2_affine *gen, const fr *scalars, size_t n, int nthreads,
-                                  cuzk_error *err) {
+cuzk_status groth16_g2_fixed_base(groth16_backend be, g2_affine *out, const g2_affine *gen, const fr *scalars, size_t n,
+                                  int nthreads, cuzk_error *err) {
+    (void)be; /* builds without CUDA compute on the CPU whatever be says */
     if (n == 0) return CUZK_OK;
     if (!out || !gen || !scalars) return ERR(err, CUZK_ERR_ARG, "g2 fixed-base: NULL argument");
 #if defined(CUZK_HAVE_CUDA) && CUZK_GPU_FIXED_BASE
-    if (groth16_backend_get() == GROTH16_BACKEND_GPU) {
+    if (be == GROTH16_BACKEND_GPU) {
         cuzk_error gerr = {0};
         cuzk_status st = gpu_g2_fixed_base(out, gen, scalars, n, &gerr);
         if (!gpu_fb_fallback(st, &gerr)) {

@@ -1,11 +1,8 @@
 /* Where parameter generation (src/groth16/setup.c) computes its point sets: the CPU comb
- * (src/msm/fixed_base.h) or the GPU (src/cuda/gpu.h). Proofs do NOT use this: a prover carries its
- * backend as a value (src/groth16/prove.h).
- *
- * The setup backend is process-wide, chosen before a setup (cuzk_setup sets it from its options).
- * Both backends give byte-identical parameters for the same seed.
- * Thread-safety: groth16_backend_set is not thread-safe against a concurrent setup; the stage
- * functions are reentrant.
+ * (src/msm/fixed_base.h) or the GPU (src/cuda/gpu.h). A value carried by each setup
+ * (groth16_setup_run.backend), never process-wide; proofs carry theirs in the prover
+ * (src/groth16/prove.h). Both backends give byte-identical parameters for the same seed.
+ * Thread-safety: reentrant.
  */
 #ifndef CUZK_GROTH16_BACKEND_H
 #define CUZK_GROTH16_BACKEND_H
@@ -19,11 +16,9 @@ typedef enum { GROTH16_BACKEND_CPU = 0, GROTH16_BACKEND_GPU = 1 } groth16_backen
  * CPU (logging a one-line notice at INFO); GPU -> CUZK_ERR_DEVICE when there is none;
  * CPU -> CPU. Does not change the current backend. */
 cuzk_status groth16_backend_resolve(cuzk_backend requested, groth16_backend *out, cuzk_error *err);
-void groth16_backend_set(groth16_backend b);
-groth16_backend groth16_backend_get(void);
 const char *groth16_backend_name(groth16_backend b);
 
-/* Fixed-base batch scalar multiplication on the current backend (parameter generation):
+/* Fixed-base batch scalar multiplication on backend be (parameter generation):
  * out[i] = scalars[i] * gen, affine (Montgomery coordinates, (0, 0) for scalar 0), for i < n.
  * Byte-identical on both backends (affine coordinates are unique).
  *   CPU: the byte-wise comb of src/msm/fixed_base.h over nthreads threads (<= 0: all CPUs).
@@ -34,9 +29,9 @@ const char *groth16_backend_name(groth16_backend b);
  * Errors: CUZK_ERR_ARG (NULL with n > 0), CUZK_ERR_NOMEM (CPU table or scratch; GPU pinned
  * staging), CUZK_ERR_NOMEM_DEVICE, CUZK_ERR_DEVICE (GPU). out is unspecified on failure.
  * Thread-safety: reentrant. */
-cuzk_status groth16_g1_fixed_base(g1_affine *out, const g1_affine *gen, const fr *scalars, size_t n, int nthreads,
-                                  cuzk_error *err);
-cuzk_status groth16_g2_fixed_base(g2_affine *out, const g2_affine *gen, const fr *scalars, size_t n, int nthreads,
-                                  cuzk_error *err);
+cuzk_status groth16_g1_fixed_base(groth16_backend be, g1_affine *out, const g1_affine *gen, const fr *scalars, size_t n,
+                                  int nthreads, cuzk_error *err);
+cuzk_status groth16_g2_fixed_base(groth16_backend be, g2_affine *out, const g2_affine *gen, const fr *scalars, size_t n,
+                                  int nthreads, cuzk_error *err);
 
 #endif

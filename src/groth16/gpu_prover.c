@@ -66,7 +66,7 @@ static cuzk_status nogpu_bind(void **state, const groth16_key *k, const groth16_
     return ERR(err, CUZK_ERR_UNSUPPORTED, "this build has no CUDA backend (built without nvcc or with -DCUZK_CUDA=OFF)");
 }
 static void nogpu_unbind(void *state) { (void)state; }
-static size_t nogpu_start_bytes(void *state, int nthreads) { (void)state; (void)nthreads; return 0; }
+static size_t nogpu_start_bytes(const groth16_key *k, int nthreads) { (void)k; (void)nthreads; return 0; }
 static cuzk_status nogpu_start(void *state, groth16_pending **out, const fr *w, size_t n_w, const fr *r, const fr *s,
                                int nthreads, groth16_release_fn release, void *release_ctx, groth16_timings *t,
                                cuzk_error *err) {
@@ -432,6 +432,7 @@ typedef struct gpu_backend_state {
     groth16_gpu_prover *gp;      /* bellperson */
     gpu_ctx *ctx;                /* snarkjs */
     gpu_g1_bases *q[4];          /* snarkjs: A, B1, L (= the zkey's C), H */
+    groth16_gpu_srs *srs;        /* bellperson: a borrowed resident SRS, or NULL */
     size_t zkey_bytes;
     cuzk_msm_opts msm;           /* the device MSMs' tuning (cfg->msm) */
     pthread_mutex_t mu;          /* snarkjs: one start at a time */
@@ -455,6 +456,7 @@ static cuzk_status gpu_bind(void **state, const groth16_key *k, const groth16_ba
     pthread_mutex_init(&g->mu, NULL);
     g->k = k;
     g->msm = cfg->msm;
+    g->srs = cfg->gpu_srs;
     if (k->convention == CUZK_CONVENTION_BELLPERSON) {
         if (!k->p || !k->cs) { st = ERR(err, CUZK_ERR_ARG, "gpu backend: bellperson key without parameters or circuit"); goto out; }
         st = cfg->gpu_srs ? groth16_gpu_prover_create_on(&g->gp, cfg->gpu_srs, k->p, k->cs, err)
@@ -504,39 +506,40 @@ static cuzk_status zkey_gpu_msm(void *ctx, g1_jacobian *out, groth16_query q, co
     return st;
 }
 
-/* snarkjs stage: the H step with the NTTs on the GPU, the pointwise products on the host; the
- * same values as h_snarkjs (src/poly/ntt.h). */
+/* snarkjs stage: the H step on the device, fused (gpu_h_snarkjs_async on the prover's context:
+ * the same values as h_snarkjs of src/poly/ntt.h); a (the result) comes back, b and c are not
+ * read after H by groth16_zkey_start. */
 static cuzk_status zkey_gpu_h(void *ctx, const ntt_domain *d, fr *a, fr *b, fr *c, int nthreads, cuzk_error *err) {
-    (void)ctx;
-    (void)nthreads;
-    size_t m = d->m;
+    gpu_backend_state *g = ctx;
+    if (d->log_m < 1) { /* a domain of one point: nothing for the device to do */
+        h_snarkjs(d, a, b, c, nthreads);
+        return CUZK_OK;
+    }
+    size_t bytes = d->m * sizeof(fr);
+    void *d_a = NULL, *d_b = NULL, *d_c = NULL;
     cuzk_status st;
-    /* C = A*B on the rows; the odd coset of the 2m domain: shift = omega_2m, omega_2m^2 = omega_m */
-    for (size_t i = 0; i < m; i++) fr_mul(&c[i], &a[i], &b[i]);
-    ntt_domain d2 = {0};
-    if ((st = ntt_domain_init(&d2, d->log_m + 1, NTT_ROOTS_SNARKJS)) != CUZK_OK)
-        return ERR(err, st, "H: domain 2^%d", d->log_m + 1);
-    fr shift = d2.omega;
-    ntt_domain_free(&d2);
-    fr *v[3] = {a, b, c};
-    for (int i = 0; i < 3; i++) {
-        if ((st = gpu_ntt((struct fr *)v[i], 1, d->log_m, GPU_NTT_INVERSE, GPU_ROOTS_SNARKJS, NULL, err)) != CUZK_OK)
-            return st;
-        if ((st = gpu_ntt((struct fr *)v[i], 1, d->log_m, GPU_NTT_FORWARD, GPU_ROOTS_SNARKJS, (const struct fr *)&shift,
-                          err)) != CUZK_OK)
-            return st;
-    }
-    for (size_t i = 0; i < m; i++) {
-        fr_mul(&a[i], &a[i], &b[i]);
-        fr_sub(&a[i], &a[i], &c[i]);
-    }
-    return CUZK_OK;
+    if ((st = gpu_buf_alloc(g->ctx, &d_a, bytes, err)) != CUZK_OK) goto out;
+    if ((st = gpu_buf_alloc(g->ctx, &d_b, bytes, err)) != CUZK_OK) goto out;
+    if ((st = gpu_buf_alloc(g->ctx, &d_c, bytes, err)) != CUZK_OK) goto out;
+    if ((st = gpu_copy_h2d_async(g->ctx, d_a, a, bytes, err)) != CUZK_OK) goto out;
+    if ((st = gpu_copy_h2d_async(g->ctx, d_b, b, bytes, err)) != CUZK_OK) goto out;
+    if ((st = gpu_h_snarkjs_async(gpu_ctx_stream(g->ctx), d_a, d_b, d_c, d->log_m, err)) != CUZK_OK) goto out;
+    if ((st = gpu_copy_d2h_async(g->ctx, a, d_a, bytes, err)) != CUZK_OK) goto out;
+    st = gpu_sync(g->ctx, err);
+out:
+    gpu_buf_free(g->ctx, d_a);
+    gpu_buf_free(g->ctx, d_b);
+    gpu_buf_free(g->ctx, d_c);
+    return st;
 }
 
-static size_t gpu_start_bytes_ops(void *vs, int nthreads) {
-    gpu_backend_state *g = vs;
-    if (g->gp) return groth16_gpu_start_bytes(g->gp);
-    return groth16_zkey_start_bytes(g->k->z) + 0 * (size_t)nthreads;
+static size_t gpu_start_bytes_ops(const groth16_key *k, int nthreads) {
+    (void)nthreads;
+    /* bellperson: the pending and its B scalars (a/b/c, H and the MSM scratch live on the device);
+     * snarkjs: the host stages of groth16_zkey_start */
+    if (k->convention == CUZK_CONVENTION_BELLPERSON)
+        return sizeof(groth16_pending) + (size_t)k->p->n_b_g2 * sizeof(scalar256) + 4096;
+    return groth16_zkey_start_bytes(k->z);
 }
 
 static cuzk_status gpu_start_ops(void *vs, groth16_pending **out, const fr *w, size_t n_w, const fr *r, const fr *s,
@@ -553,7 +556,9 @@ static cuzk_status gpu_start_ops(void *vs, groth16_pending **out, const fr *w, s
 
 static size_t gpu_device_bytes_ops(void *vs) {
     gpu_backend_state *g = vs;
-    return g->gp ? groth16_gpu_prover_device_bytes(g->gp) : g->zkey_bytes;
+    /* a borrowed SRS (held by an SRS store) is resident for this prover too */
+    if (g->gp) return groth16_gpu_prover_device_bytes(g->gp) + (g->srs ? groth16_gpu_srs_bytes(g->srs) : 0);
+    return g->zkey_bytes;
 }
 static size_t gpu_proof_device_bytes_ops(void *vs) {
     gpu_backend_state *g = vs;

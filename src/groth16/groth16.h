@@ -6,6 +6,10 @@
  *   bellperson (.params + R1CS + witness): a/b/c = A*w, B*w, C*w plus one A row per input, H by
  *              coset division with g = 7 (roots 7^t), densities select the A/B query scalars.
  * With fixed r, s both give fully determined proofs; the GPU backend must produce the same bytes.
+ * These are the CPU backend's pieces; every front end reaches them (and the GPU backend) through
+ * the one orchestration of src/groth16/prove.h (groth16_prove_start / groth16_prove_finish over a
+ * prover value). groth16_prove_zkey / groth16_prove_bellperson stay as the CPU reference calls
+ * of the tests.
  *
  * Memory: the prover allocates O(m) host scratch (a, b, c: 3m Fr; scalars: n_vars + m scalars)
  * and frees it before returning (small circuits; the pipeline issue moves big frees off the

@@ -65,8 +65,7 @@ static cuzk_status cpu_bind(void **state, const groth16_key *k, const groth16_ba
     return CUZK_OK;
 }
 static void cpu_unbind(void *state) { (void)state; }
-static size_t cpu_start_bytes(void *state, int nthreads) {
-    const groth16_key *k = state;
+static size_t cpu_start_bytes(const groth16_key *k, int nthreads) {
     if (k->convention == CUZK_CONVENTION_SNARKJS) return groth16_zkey_start_bytes(k->z);
 #ifdef CUZK_CURVE_BOUND_BN254
     (void)nthreads;
@@ -204,12 +203,15 @@ cuzk_status groth16_prove_one(groth16_prover *pv, groth16_proof *out, const fr *
 
 /* ---- per-curve table ---------------------------------------------------------------------------- */
 /* This file is compiled once per curve (CMakeLists.txt, CUZK_CURVE_GENERIC_SRC); each copy knows
- * its own curve. BN254 has no device code yet: no GPU ops (groth16_backend_pick answers CPU). */
+ * its own curve. BN254 has no device code yet: no GPU ops (groth16_backend_pick answers CPU), and
+ * no compact proof encoding (bellperson's 192 bytes are BLS12-381's zcash points). */
 #ifdef CUZK_CURVE_BOUND_BN254
-static const groth16_curve groth16_curve_this = {CUZK_CURVE_BN254, "bn254", &groth16_backend_cpu_ops, NULL};
+static const groth16_curve groth16_curve_this = {CUZK_CURVE_BN254, "bn254", &groth16_backend_cpu_ops, NULL, 0, NULL};
 #else
+static void bls12_381_proof_encode(uint8_t *out, const groth16_proof *p) { bellperson_proof_encode(out, p); }
 static const groth16_curve groth16_curve_this = {CUZK_CURVE_BLS12_381, "bls12-381", &groth16_backend_cpu_ops,
-                                                 &groth16_backend_gpu_ops};
+                                                 &groth16_backend_gpu_ops, BELLPERSON_PROOF_BYTES,
+                                                 bls12_381_proof_encode};
 #endif
 
 const groth16_curve *groth16_curve_get(cuzk_curve c) { return c == CURVE_ID ? &groth16_curve_this : NULL; }

@@ -81,14 +81,15 @@ typedef struct groth16_backend_ops {
      * Errors: CUZK_ERR_UNSUPPORTED (a convention or curve it cannot run), those of the device. */
     cuzk_status (*bind)(void **state, const groth16_key *k, const groth16_backend_cfg *cfg, cuzk_error *err);
     void (*unbind)(void *state);
-    /* Upper bound of the host bytes one start allocates, the pending included. */
-    size_t (*start_bytes)(void *state, int nthreads);
+    /* Upper bound of the host bytes one start of key k allocates, the pending included (a budget
+     * reserves it before binding: no state needed). */
+    size_t (*start_bytes)(const groth16_key *k, int nthreads);
     /* groth16_prove_start's work (see there). */
     cuzk_status (*start)(void *state, groth16_pending **out, const fr *w, size_t n_w, const fr *r, const fr *s,
                          int nthreads, groth16_release_fn release, void *release_ctx, groth16_timings *t,
                          cuzk_error *err);
-    /* optional (NULL or 0 on the CPU): device bytes resident for the key, one proof's device peak,
-     * the device pool and used bytes, a dead device, pinned host memory */
+    /* optional (NULL on the CPU): device bytes resident for the key (a borrowed SRS included), one
+     * proof's device peak, the device pool and used bytes, a dead device, pinned host memory */
     size_t (*device_bytes)(void *state);
     size_t (*proof_device_bytes)(void *state);
     void (*device_mem)(void *state, size_t *pool_bytes, size_t *device_used);
@@ -160,6 +161,10 @@ typedef struct groth16_curve {
     cuzk_curve id;
     const char *name;
     const groth16_backend_ops *cpu, *gpu;
+    /* The proof's compact byte encoding (proof_bytes bytes; BLS12-381: bellperson's 192 bytes,
+     * compressed zcash points A | B | C); NULL / 0 where the curve has none. */
+    size_t proof_bytes;
+    void (*proof_encode)(uint8_t *out, const groth16_proof *p);
 } groth16_curve;
 /* NULL for a curve this build does not instantiate (the public API answers CUZK_ERR_UNSUPPORTED). */
 const groth16_curve *groth16_curve_get(cuzk_curve c);

@@ -359,10 +359,11 @@ static cuzk_status encode_proof(cuzk_proof *out, cuzk_curve curve, const groth16
     memset(out, 0, sizeof *out);
     out->curve = curve;
     out->n_public = n_pub;
-#ifndef CUZK_CURVE_BOUND_BN254 /* the 192-byte zcash encoding exists for BLS12-381 only */
-    bellperson_proof_encode(out->bellperson, proof);
-    out->has_bellperson = 1;
-#endif
+    const groth16_curve *gc = groth16_curve_get(curve);
+    if (gc && gc->proof_encode && gc->proof_bytes == CUZK_PROOF_BELLPERSON_BYTES) {
+        gc->proof_encode(out->bellperson, proof);
+        out->has_bellperson = 1;
+    }
     out->proof_json = proof_json_text(proof);
     out->public_json = public_json_text(pub, n_pub);
     if (n_pub) out->public_inputs = malloc((size_t)n_pub * CUZK_FR_BYTES);

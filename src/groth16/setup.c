@@ -345,7 +345,7 @@ typedef struct {
 static size_t chunk_points(const groth16_setup_run *run) {
     if (run->chunk_points) return run->chunk_points;
     int nthreads = run->nthreads;
-    if (groth16_backend_get() == GROTH16_BACKEND_GPU) return GPU_CHUNK;
+    if (run->backend == GROTH16_BACKEND_GPU) return GPU_CHUNK;
     return (size_t)CPU_CHUNK_PER_THREAD * (size_t)resolve_threads(nthreads);
 }
 
@@ -404,8 +404,8 @@ static cuzk_status run_points(point_job *j, cuzk_error *err) {
         void *cur = pts[i & 1]; /* its previous write (chunk i - 2) was joined last iteration */
         const fr *k = j->scalars ? j->scalars + b : buf;
         if (!j->scalars) j->gen_fn(j->gen_ctx, buf, b, e, T);
-        st = j->g2 ? groth16_g2_fixed_base(cur, j->gen, k, e - b, T, err)
-                   : groth16_g1_fixed_base(cur, j->gen, k, e - b, T, err);
+        st = j->g2 ? groth16_g2_fixed_base(j->run->backend, cur, j->gen, k, e - b, T, err)
+                   : groth16_g1_fixed_base(j->run->backend, cur, j->gen, k, e - b, T, err);
         if (st != CUZK_OK) goto out;
         report(j->run, j->stage, e, j->n);
         if (running) {
@@ -492,14 +492,14 @@ static cuzk_status domain_of(const r1cs *cs, int *log_m, cuzk_error *err) {
 }
 
 /* vk points (ic not set): [alpha]_1, [beta]_1, [delta]_1, [beta]_2, [gamma]_2, [delta]_2 */
-static cuzk_status vk_points(groth16_vk *vk, const groth16_toxic *tw, int nthreads, cuzk_error *err) {
+static cuzk_status vk_points(groth16_vk *vk, const groth16_toxic *tw, groth16_backend be, int nthreads, cuzk_error *err) {
     g1_affine g1, p1[3];
     g2_affine g2, p2[3];
     g1_generator(&g1);
     g2_generator(&g2);
     fr k1[3] = {tw->alpha, tw->beta, tw->delta}, k2[3] = {tw->beta, tw->gamma, tw->delta};
-    cuzk_status st = groth16_g1_fixed_base(p1, &g1, k1, 3, nthreads, err);
-    if (st == CUZK_OK) st = groth16_g2_fixed_base(p2, &g2, k2, 3, nthreads, err);
+    cuzk_status st = groth16_g1_fixed_base(be, p1, &g1, k1, 3, nthreads, err);
+    if (st == CUZK_OK) st = groth16_g2_fixed_base(be, p2, &g2, k2, 3, nthreads, err);
     explicit_bzero(k1, sizeof k1);
     explicit_bzero(k2, sizeof k2);
     if (st != CUZK_OK) return st;
@@ -665,10 +665,10 @@ cuzk_status groth16_setup_params(const r1cs *cs, const groth16_toxic *tw, const 
 
     /* vk + ic */
     t0 = now_ms();
-    if ((st = vk_points(&vk, tw, T, err)) != CUZK_OK) goto out;
+    if ((st = vk_points(&vk, tw, r.backend, T, err)) != CUZK_OK) goto out;
     vk.n_public = cs->n_public;
     if (!(vk.ic = malloc(n_inputs * sizeof *vk.ic))) { st = ERR(err, CUZK_ERR_NOMEM, "setup: ic"); goto out; }
-    if ((st = groth16_g1_fixed_base(vk.ic, &g1, q.k, n_inputs, T, err)) != CUZK_OK) goto out;
+    if ((st = groth16_g1_fixed_base(r.backend, vk.ic, &g1, q.k, n_inputs, T, err)) != CUZK_OK) goto out;
     groth16_setup_stage_add(r.t, "vk+ic", now_ms() - t0);
     if ((st = sink->vk(sink->ctx, &vk, err)) != CUZK_OK) goto out;
 
@@ -751,11 +751,11 @@ cuzk_status groth16_setup_zkey(const r1cs *cs, const groth16_toxic *tw, const ch
 
     t0 = now_ms();
     groth16_vk vk = {0};
-    if ((st = vk_points(&vk, tw, T, err)) != CUZK_OK) goto out;
+    if ((st = vk_points(&vk, tw, r.backend, T, err)) != CUZK_OK) goto out;
     zkey h = {.n_vars = cs->n_vars, .n_public = cs->n_public, .domain_size = (uint32_t)m, .alpha1 = vk.alpha1,
               .beta1 = vk.beta1, .beta2 = vk.beta2, .gamma2 = vk.gamma2, .delta1 = vk.delta1, .delta2 = vk.delta2};
     if (!(ic = malloc(n_ic * sizeof *ic))) { st = ERR(err, CUZK_ERR_NOMEM, "setup: zkey IC"); goto out; }
-    if ((st = groth16_g1_fixed_base(ic, &g1, q.k, n_ic, T, err)) != CUZK_OK) goto out;
+    if ((st = groth16_g1_fixed_base(r.backend, ic, &g1, q.k, n_ic, T, err)) != CUZK_OK) goto out;
     groth16_setup_stage_add(r.t, "zkey ic", now_ms() - t0);
 
     t0 = now_ms();
@@ -858,13 +858,18 @@ static cuzk_status mem_g2s(void *ctx, const g2_affine *pts, size_t n, cuzk_error
 
 cuzk_status groth16_setup_bellperson(bellperson_params *out, const r1cs *cs, const uint64_t *seed, int nthreads,
                                      cuzk_error *err) {
+    return groth16_setup_bellperson_on(GROTH16_BACKEND_CPU, out, cs, seed, nthreads, err);
+}
+
+cuzk_status groth16_setup_bellperson_on(groth16_backend be, bellperson_params *out, const r1cs *cs, const uint64_t *seed,
+                                        int nthreads, cuzk_error *err) {
     memset(out, 0, sizeof *out);
     groth16_toxic tw;
     cuzk_status st = groth16_toxic_draw(&tw, seed, err);
     if (st != CUZK_OK) return st;
     mem_sink ms = {out, SETUP_SET_H, 0};
     groth16_params_sink sink = {&ms, mem_vk, mem_begin, mem_g1s, mem_g2s};
-    groth16_setup_run run = {.nthreads = nthreads};
+    groth16_setup_run run = {.nthreads = nthreads, .backend = be};
     st = groth16_setup_params(cs, &tw, &sink, &run, err);
     groth16_toxic_wipe(&tw);
     if (st != CUZK_OK) bellperson_params_free(out);

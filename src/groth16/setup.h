@@ -38,6 +38,7 @@
 
 #include "cuzk/groth16.h"
 #include "formats/bellperson.h"
+#include "groth16/backend.h"
 #include "formats/snarkjs.h"
 #include "curves/curve.h"
 #include "r1cs/r1cs.h"
@@ -86,6 +87,7 @@ typedef struct groth16_setup_run {
     cuzk_setup_timings *t;
     size_t chunk_points; /* points per fixed-base call; 0: the default of the backend (tests
                           * set small values to exercise the chunking and the overlapped writes) */
+    groth16_backend backend; /* where the point sets are computed (default CPU) */
 } groth16_setup_run;
 
 /* Adds ms to the stage `name` of t (appends it the first time). t may be NULL. */
@@ -127,5 +129,10 @@ cuzk_status groth16_params_file_sink_open(groth16_params_file_sink **s, groth16_
 /* Closes the files; returns the first write error. *params_bytes, *vk_bytes may be NULL. Frees s. */
 cuzk_status groth16_params_file_sink_close(groth16_params_file_sink *s, uint64_t *params_bytes, uint64_t *vk_bytes,
                                            cuzk_error *err);
+
+/* groth16_setup_bellperson (src/groth16/groth16.h) with the point sets computed on backend be
+ * (the same bytes on either). */
+cuzk_status groth16_setup_bellperson_on(groth16_backend be, bellperson_params *out, const r1cs *cs, const uint64_t *seed,
+                                        int nthreads, cuzk_error *err);
 
 #endif

@@ -39,7 +39,7 @@ function rss(pid) { const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${
       const r = await call('Prove', req(i));
       const dt = Number(process.hrtime.bigint() - t0) / 1e6;
       if (r.result.status !== 'COMPLETED') throw new Error('job failed: ' + r.result.error_message);
-      lat.push(dt); prover.push(r.result.gpu_compute_ms); tot.push(r.result.total_ms);
+      lat.push(dt); prover.push(r.result.prover_us / 1e3); tot.push(r.result.total_ms);
     }
     console.log(JSON.stringify({ mode, n, client_latency_ms_median: med(lat), prover_ms_median: med(prover),
       daemon_total_ms_median: med(tot), overhead_ms_median: med(lat.map((x, i) => x - prover[i])) }));

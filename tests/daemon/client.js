@@ -110,6 +110,12 @@ async function basic() {
   ok(res && res.completion_seq > 0 && res.total_ms >= 0, 'timings and completion_seq filled');
   ok(res && res.proof && res.proof.length === 192, '192-byte bellperson proof bytes', res && res.proof && res.proof.length);
 
+  // gzip-compressed request (Curio's client may compress)
+  const gz = new proto.ProvingEngine(addr, grpc.credentials.createInsecure(), Object.assign({ 'grpc.default_compression_algorithm': 2 }, chanOpts));
+  const gr = await new Promise((resolve) => gz.Prove({ submit: submitReq({ witness: multWitness(6n, 7n).w }) }, (err, resp) => resolve({ err, resp })));
+  ok(!gr.err && gr.resp.result.status === 'COMPLETED' && JSON.parse(gr.resp.result.public_json)[0] === '42', 'gzip-compressed request', gr.err && gr.err.message);
+  gz.close();
+
   // Submit + Await, idempotent request_id
   const m2 = multWitness(randField(), randField());
   const s1 = await call('SubmitProof', submitReq({ request_id: `${tag}-idem`, witness: m2.w }));
@@ -317,6 +323,17 @@ async function slow() {
   ok(a5.resp.status === 'COMPLETED', 'a Prove abandoned by its client: its retry gets a fresh job that completes');
   r = await call('GetStatus', {});
   ok(!r.err && r.resp.total_proofs_cancelled >= 3, 'cancelled jobs are counted', r.resp && r.resp.total_proofs_cancelled);
+
+  // host budget (engine.host_budget fits one key): loading mult2 releases the idle mult
+  r = await call('PreloadSRS', { circuit_id: 'mult2' });
+  ok(!r.err && !r.resp.already_loaded, 'PreloadSRS mult2', r.err && r.err.details);
+  r = await call('GetStatus', {});
+  const tier = (id) => r.resp.loaded_srs.find((x) => x.circuit_id === id).tier;
+  ok(tier('mult') === 'COLD' && tier('mult2') === 'HOT', 'over the host budget the idle key was released', r.resp.loaded_srs);
+  // idle eviction (srs.idle_evict_s = 2)
+  await sleep(3000);
+  r = await call('GetStatus', {});
+  ok(tier('mult2') === 'COLD', 'a key idle for srs.idle_evict_s is released', r.resp.loaded_srs);
 }
 
 async function sigterm() {

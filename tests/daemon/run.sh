@@ -60,6 +60,8 @@ mkdir -p "$G/src/cuzk.test/cuzkpb" "$G/src/cuzk.test/client"
 protoc --proto_path="$ROOT/src/daemon" --go_out="$G/src/cuzk.test/cuzkpb" --go_opt=paths=source_relative \
     --go_opt=Mproving.proto=cuzk.test/cuzkpb proving.proto || exit 1
 cp "$HERE/client.go" "$G/src/cuzk.test/client/"
+# the Go build cache lives next to the daemon binary: kept between runs, no $HOME needed
+export GOCACHE="${GOCACHE:-$(dirname "$CUZKD")/go-cache}"
 (cd "$G/src/cuzk.test/client" && GO111MODULE=off GOPATH="$G:/usr/share/gocode" GOFLAGS= go build -o "$G/client" .) || { echo "FAIL go build"; exit 1; }
 GOC=$G/client
 
@@ -123,6 +125,20 @@ EOT
 if [ $rc = 1 ] && grep -q "preload of circuit truncated failed" "$W/p.log"; then echo "PASS truncated key at preload: start refused (exit 1)";
 else echo "FAIL truncated key at preload (exit $rc)"; cat "$W/p.log"; fails=$((fails + 1)); fi
 
+# a key larger than engine.host_budget: refused with the sizes named
+cat > "$W/q.toml" <<EOT
+[server]
+listen = ["unix://$W/q.sock"]
+[engine]
+host_budget = 100
+[circuits.mult]
+zkey = "$FIX/circuit_final.zkey"
+preload = true
+EOT
+"$CUZKD" --config "$W/q.toml" > /dev/null 2> "$W/q.log"; rc=$?
+if [ $rc = 1 ] && grep -q "engine.host_budget is 100" "$W/q.log"; then echo "PASS key over the host budget: start refused, sizes named";
+else echo "FAIL key over the host budget (exit $rc)"; cat "$W/q.toml" "$W/q.log"; fails=$((fails + 1)); fi
+
 # ---- daemon A: every RPC, both clients, unix + TCP ------------------------------------------
 start a "$W/a.toml"
 A=$PID
@@ -165,11 +181,16 @@ listen = ["unix://$SB"]
 backend = "cpu"
 workers = 1
 prove_threads = 1
+host_budget = 8000
 [jobs]
 shutdown_grace_s = 1
+[srs]
+idle_evict_s = 2
 [debug]
 prove_delay_ms = 150
 [circuits.mult]
+zkey = "$FIX/circuit_final.zkey"
+[circuits.mult2]
 zkey = "$FIX/circuit_final.zkey"
 EOT
 start b "$W/b.toml"

@@ -1,0 +1,64 @@
+/* The engine's stateless CPU backend (engine_internal.h): the prover orchestration's CPU backend
+ * (src/groth16/prove.h) on the key of the circuit, bound per call (binding the CPU backend holds
+ * nothing). */
+#include "engine/engine_internal.h"
+
+#include "groth16/pk.h"
+
+/* The key of a circuit: its proving key's curve when made from one (cuzk_circuit_create), else
+ * BLS12-381 (circuits assembled by internal code and tests). */
+groth16_key engine_circuit_key(const cuzk_circuit *c) {
+    groth16_key k = {CUZK_CURVE_BLS12_381, CUZK_CONVENTION_BELLPERSON, NULL, c->params, c->cs};
+    if (c->pk) k.curve = groth16_pk_key(c->pk)->curve;
+    return k;
+}
+
+static size_t cpu_start_bytes(void *ctx, const cuzk_circuit *c, int nthreads) {
+    (void)ctx;
+    groth16_key k = engine_circuit_key(c);
+    return groth16_backend_cpu_ops.start_bytes(&k, nthreads);
+}
+
+static cuzk_status cpu_start(void *ctx, void **pending, uint64_t job, uint32_t partition, const cuzk_circuit *c,
+                             const fr *w, size_t n_w, const fr *r, const fr *s, int nthreads,
+                             groth16_release_fn release, void *release_ctx, groth16_timings *t, cuzk_error *err) {
+    (void)ctx;
+    (void)job;
+    (void)partition;
+    groth16_key k = engine_circuit_key(c);
+    groth16_prover *pv = NULL;
+    groth16_pending *p = NULL;
+    *pending = NULL;
+    cuzk_status st = groth16_prover_create(&pv, &k, &groth16_backend_cpu_ops, NULL, err);
+    if (st == CUZK_OK) st = groth16_prove_start(pv, &p, w, n_w, r, s, nthreads, release, release_ctx, t, err);
+    groth16_prover_destroy(pv); /* the pending owns what finish needs; the key's data is the circuit's */
+    *pending = p;
+    return st;
+}
+
+static cuzk_status cpu_finish(void *ctx, groth16_proof *out, void *pending, uint64_t job, uint32_t partition,
+                              int nthreads, groth16_timings *t, cuzk_error *err) {
+    (void)ctx;
+    (void)job;
+    (void)partition;
+    return groth16_prove_finish(out, pending, nthreads, t, err);
+}
+
+static size_t cpu_pending_bytes(void *ctx, const void *pending) {
+    (void)ctx;
+    return groth16_pending_bytes(pending);
+}
+
+static void cpu_pending_free(void *ctx, void *pending) {
+    (void)ctx;
+    groth16_pending_free(pending);
+}
+
+const engine_backend engine_backend_cpu = {
+    .name = "cpu",
+    .start_bytes = cpu_start_bytes,
+    .start = cpu_start,
+    .finish = cpu_finish,
+    .pending_bytes = cpu_pending_bytes,
+    .pending_free = cpu_pending_free,
+};

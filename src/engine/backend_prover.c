@@ -1,0 +1,263 @@
+/* The engine backend over the prover orchestration (engine_internal.h: engine_backend_prover).
+ * One context per device (or the one CPU context): one groth16_prover per circuit, made on first
+ * use by the prove worker or ahead of time by preload (on the GPU this uploads the circuit's SRS
+ * G1 queries and matrices once; later partitions and jobs reuse it), and a pool of pinned
+ * witness buffers when the backend declares GROTH16_CAP_PINNED_HOST. Devices are reached only
+ * through groth16_backend_ops (src/groth16/prove.h). */
+#include "engine/engine_internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "util/log.h"
+
+#define DEV_MAX_CIRCUITS 16
+#define DEV_MAX_PINNED 64
+#define DEV_DEFAULT_PINNED ((size_t)16 << 30)
+
+typedef struct engine_dev {
+    cuzk_backend want;           /* CPU or GPU (resolved by cuzk_engine_create) */
+    groth16_backend_cfg cfg;     /* device, MSM options */
+    const groth16_backend_ops *host_ops; /* the backend of the default curve: pinned memory, caps, name */
+    size_t pinned_budget, gpu_budget;
+    pthread_mutex_t mu;
+    /* pinned witness pool: free ones are reused by size */
+    struct {
+        void *ptr;
+        size_t bytes;
+        int in_use;
+    } pin[DEV_MAX_PINNED];
+    size_t n_pin, max_pin, pinned_bytes, pinned_in_use;
+    uint64_t pinned_fallbacks;
+    size_t n;
+    struct {
+        const r1cs *cs;
+        const bellperson_params *params;
+        struct groth16_gpu_srs *srs; /* borrowed (cuzk_circuit.gpu_srs) or NULL */
+        groth16_key key;             /* the prover borrows it: it lives here, at a stable address */
+        groth16_prover *pv;
+    } c[DEV_MAX_CIRCUITS];
+} engine_dev;
+
+/* The backend of a circuit's curve on this context. */
+static cuzk_status dev_ops(const engine_dev *d, const groth16_key *k, const groth16_backend_ops **out, cuzk_error *err) {
+    const groth16_curve *gc = groth16_curve_get(k->curve);
+    *out = NULL;
+    if (!gc) return ERR(err, CUZK_ERR_UNSUPPORTED, "curve %s is not supported by this build", cuzk_curve_name(k->curve));
+    *out = d->want == CUZK_BACKEND_GPU ? gc->gpu : gc->cpu;
+    if (!*out) return ERR(err, CUZK_ERR_UNSUPPORTED, "curve %s has no %s backend", gc->name, d->want == CUZK_BACKEND_GPU ? "GPU" : "CPU");
+    return CUZK_OK;
+}
+
+static cuzk_status get_prover(engine_dev *d, const cuzk_circuit *c, groth16_prover **out, cuzk_error *err) {
+    cuzk_status st = CUZK_OK;
+    pthread_mutex_lock(&d->mu);
+    for (size_t i = 0; i < d->n; i++)
+        if (d->c[i].cs == c->cs && d->c[i].params == c->params && d->c[i].srs == c->gpu_srs) {
+            *out = d->c[i].pv;
+            goto out;
+        }
+    if (d->n == DEV_MAX_CIRCUITS) {
+        st = ERR(err, CUZK_ERR_UNSUPPORTED, "engine: more than %d circuits on one device", DEV_MAX_CIRCUITS);
+        goto out;
+    }
+    size_t i = d->n;
+    d->c[i].key = engine_circuit_key(c);
+    const groth16_backend_ops *ops = NULL;
+    if ((st = dev_ops(d, &d->c[i].key, &ops, err)) != CUZK_OK) goto out;
+    groth16_backend_cfg cfg = d->cfg;
+    cfg.gpu_srs = c->gpu_srs;
+    if ((st = groth16_prover_create(out, &d->c[i].key, ops, &cfg, err)) != CUZK_OK) goto out;
+    if (d->gpu_budget && ops->device_bytes && ops->proof_device_bytes) {
+        /* what the prover holds (a shared SRS counts too) + one proof's peak from the pool */
+        void *state = groth16_prover_state(*out);
+        size_t need = ops->device_bytes(state) + ops->proof_device_bytes(state);
+        if (need > d->gpu_budget) {
+            groth16_prover_destroy(*out);
+            *out = NULL;
+            st = ERR(err, CUZK_ERR_NOMEM_DEVICE,
+                     "the circuit needs %.2f GiB of GPU memory (resident SRS G1 queries and matrices + one proof's "
+                     "peak: witness, a/b/c, H and MSM scratch) but the GPU budget is %.2f GiB",
+                     (double)need / 1073741824.0, (double)d->gpu_budget / 1073741824.0);
+            goto out;
+        }
+    }
+    d->c[i].cs = c->cs;
+    d->c[i].params = c->params;
+    d->c[i].srs = c->gpu_srs;
+    d->c[i].pv = *out;
+    d->n++;
+out:
+    pthread_mutex_unlock(&d->mu);
+    return st;
+}
+
+static size_t dev_start_bytes(void *ctx, const cuzk_circuit *c, int nthreads) {
+    engine_dev *d = ctx;
+    groth16_key k = engine_circuit_key(c);
+    const groth16_backend_ops *ops = NULL;
+    if (dev_ops(d, &k, &ops, NULL) != CUZK_OK) return 0;
+    return ops->start_bytes(&k, nthreads);
+}
+
+static cuzk_status dev_start(void *ctx, void **pending, uint64_t job, uint32_t partition, const cuzk_circuit *c,
+                             const fr *w, size_t n_w, const fr *r, const fr *s, int nthreads,
+                             groth16_release_fn release, void *release_ctx, groth16_timings *t, cuzk_error *err) {
+    (void)job;
+    (void)partition;
+    groth16_prover *pv = NULL;
+    groth16_pending *p = NULL;
+    *pending = NULL;
+    cuzk_status st = get_prover(ctx, c, &pv, err);
+    if (st == CUZK_OK) st = groth16_prove_start(pv, &p, w, n_w, r, s, nthreads, release, release_ctx, t, err);
+    *pending = p;
+    return st;
+}
+
+static cuzk_status dev_finish(void *ctx, groth16_proof *out, void *pending, uint64_t job, uint32_t partition,
+                              int nthreads, groth16_timings *t, cuzk_error *err) {
+    (void)ctx;
+    (void)job;
+    (void)partition;
+    return groth16_prove_finish(out, pending, nthreads, t, err);
+}
+
+static size_t dev_pending_bytes(void *ctx, const void *pending) {
+    (void)ctx;
+    return groth16_pending_bytes(pending);
+}
+
+static void dev_pending_free(void *ctx, void *pending) {
+    (void)ctx;
+    groth16_pending_free(pending);
+}
+
+/* ---- pinned witness pool ---- */
+static void *dev_witness_alloc(void *ctx, size_t bytes) {
+    engine_dev *d = ctx;
+    if (!(d->host_ops->caps & GROTH16_CAP_PINNED_HOST) || !d->host_ops->host_alloc) return NULL;
+    void *ptr = NULL;
+    pthread_mutex_lock(&d->mu);
+    for (size_t i = 0; i < d->n_pin; i++)
+        if (!d->pin[i].in_use && d->pin[i].bytes >= bytes) {
+            d->pin[i].in_use = 1;
+            d->pinned_in_use++;
+            ptr = d->pin[i].ptr;
+            goto out;
+        }
+    if (d->n_pin == d->max_pin || d->pinned_bytes + bytes > d->pinned_budget) goto fallback;
+    /* pinning runs page by page (about 1 s per 4 GiB): done once per buffer, then reused */
+    pthread_mutex_unlock(&d->mu);
+    ptr = d->host_ops->host_alloc(bytes);
+    pthread_mutex_lock(&d->mu);
+    if (!ptr) goto fallback;
+    d->pin[d->n_pin].ptr = ptr;
+    d->pin[d->n_pin].bytes = bytes;
+    d->pin[d->n_pin].in_use = 1;
+    d->n_pin++;
+    d->pinned_bytes += bytes;
+    d->pinned_in_use++;
+    goto out;
+fallback:
+    d->pinned_fallbacks++;
+out:
+    pthread_mutex_unlock(&d->mu);
+    return ptr;
+}
+
+static void dev_witness_free(void *ctx, void *ptr) {
+    engine_dev *d = ctx;
+    pthread_mutex_lock(&d->mu);
+    for (size_t i = 0; i < d->n_pin; i++)
+        if (d->pin[i].ptr == ptr) {
+            d->pin[i].in_use = 0;
+            d->pinned_in_use--;
+            break;
+        }
+    pthread_mutex_unlock(&d->mu);
+}
+
+static cuzk_status dev_preload(void *ctx, const cuzk_circuit *c, cuzk_error *err) {
+    engine_dev *d = ctx;
+    groth16_prover *pv = NULL;
+    cuzk_status st = get_prover(d, c, &pv, err);
+    if (st != CUZK_OK || !(d->host_ops->caps & GROTH16_CAP_PINNED_HOST)) return st;
+    /* pin the witness buffers now: pinning runs page by page (~1 s per 4 GiB), which would
+     * otherwise land on the first partitions' synthesis stage */
+    size_t bytes = (size_t)c->cs->n_vars * sizeof(fr);
+    void *got[DEV_MAX_PINNED];
+    size_t n = 0;
+    while (n < d->max_pin) {
+        void *p = dev_witness_alloc(d, bytes);
+        if (!p) break;
+        got[n++] = p;
+    }
+    for (size_t i = 0; i < n; i++) dev_witness_free(d, got[i]);
+    pthread_mutex_lock(&d->mu);
+    if (d->pinned_fallbacks >= 1 && n < d->max_pin) d->pinned_fallbacks--; /* the probe that stopped the loop */
+    pthread_mutex_unlock(&d->mu);
+    return CUZK_OK;
+}
+
+static void dev_stats(void *ctx, engine_dev_stats *out) {
+    engine_dev *d = ctx;
+    pthread_mutex_lock(&d->mu);
+    for (size_t i = 0; i < d->n; i++) {
+        const groth16_backend_ops *ops = groth16_prover_ops(d->c[i].pv);
+        void *state = groth16_prover_state(d->c[i].pv);
+        if (ops->device_bytes) out->resident_bytes += ops->device_bytes(state);
+        if (i == 0 && ops->device_mem) ops->device_mem(state, &out->pool_bytes, &out->device_used_bytes);
+    }
+    out->pinned_bytes = d->pinned_bytes;
+    out->pinned_fallbacks = d->pinned_fallbacks;
+    pthread_mutex_unlock(&d->mu);
+}
+
+static unsigned dev_caps(void *ctx) { return ((engine_dev *)ctx)->host_ops->caps; }
+static const char *dev_name(void *ctx) { return ((engine_dev *)ctx)->host_ops->name; }
+
+static void dev_destroy(void *ctx) {
+    engine_dev *d = ctx;
+    if (!d) return;
+    for (size_t i = 0; i < d->n; i++) groth16_prover_destroy(d->c[i].pv);
+    for (size_t i = 0; i < d->n_pin; i++) d->host_ops->host_free(d->pin[i].ptr);
+    pthread_mutex_destroy(&d->mu);
+    free(d);
+}
+
+const engine_backend engine_backend_prover = {
+    .name = "prover",
+    .start_bytes = dev_start_bytes,
+    .start = dev_start,
+    .finish = dev_finish,
+    .pending_bytes = dev_pending_bytes,
+    .pending_free = dev_pending_free,
+    .destroy = dev_destroy,
+    .caps = dev_caps,
+    .ctx_name = dev_name,
+    .preload = dev_preload,
+    .stats = dev_stats,
+    .witness_alloc = dev_witness_alloc,
+    .witness_free = dev_witness_free,
+};
+
+cuzk_status engine_dev_create(void **out, cuzk_backend want, const groth16_backend_cfg *cfg, size_t pinned_budget_bytes,
+                              size_t gpu_budget_bytes, size_t max_witnesses, cuzk_error *err) {
+    const groth16_curve *gc = groth16_curve_get(CUZK_CURVE_BLS12_381);
+    *out = NULL;
+    if (want != CUZK_BACKEND_CPU && want != CUZK_BACKEND_GPU)
+        return ERR(err, CUZK_ERR_ARG, "engine_dev_create: the backend must be resolved (cpu or gpu)");
+    engine_dev *d = calloc(1, sizeof *d);
+    if (!d) return ERR(err, CUZK_ERR_NOMEM, "engine device context");
+    d->want = want;
+    if (cfg) d->cfg = *cfg;
+    d->cfg.gpu_srs = NULL; /* per circuit */
+    d->host_ops = want == CUZK_BACKEND_GPU ? gc->gpu : gc->cpu;
+    /* as many buffers as witnesses can be alive at once, within the budget (default 16 GiB) */
+    d->pinned_budget = pinned_budget_bytes ? pinned_budget_bytes : DEV_DEFAULT_PINNED;
+    d->max_pin = max_witnesses < 1 ? 1 : max_witnesses > DEV_MAX_PINNED ? DEV_MAX_PINNED : max_witnesses;
+    d->gpu_budget = gpu_budget_bytes;
+    pthread_mutex_init(&d->mu, NULL);
+    *out = d;
+    return CUZK_OK;
+}
