@@ -3,6 +3,7 @@
 // library.
 #include "cuzk/cuzk.h"
 #include "cuzk/engine.h"
+#include "cuzk/filecoin.h"
 #include "cuzk/groth16.h"
 #include "cuzk/prover.h"
 
@@ -14,7 +15,7 @@ int main() {
     cuzk_error e{};
     cuzk_status st = cuzk_pk_load_zkey_mem(&pk, reinterpret_cast<const uint8_t *>("x"), 1, nullptr, &e);
     bool ok = st == CUZK_ERR_FORMAT && pk == nullptr && std::strcmp(cuzk_curve_name(CUZK_CURVE_BN254), "bn254") == 0 &&
-              cuzk_engine_n_devices(nullptr) == 0 && cuzk_exit_code(CUZK_ERR_INVALID) == 1;
+              cuzk_engine_n_devices(nullptr) == 0 && cuzk_post_job_partitions(nullptr) == 0 && cuzk_exit_code(CUZK_ERR_INVALID) == 1;
     std::printf("public headers from C++: %s\n", ok ? "ok" : "FAILED");
     return ok ? 0 : 1;
 }
