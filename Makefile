@@ -1,16 +1,16 @@
 # cuzk top-level Makefile: the README's commands. CMake does the real work underneath.
 #   make            build everything into build/ (CLI at build/cuzk); CPU backend, plus CUDA if nvcc is found
 #   make demo       install missing packages, build, prove + verify the bundled BLS12-381 circuit
-#   make test       install missing packages (GMP, pinned snarkjs), build, run all tests (ctest)
+#   make test       install missing packages (GMP, pinned snarkjs), build, run all tests (ctest), summary last
 #   make test-asan  the host tests under AddressSanitizer + UndefinedBehaviorSanitizer
-#   make test-gpu   build for sm_90a and run the GPU tests (needs an NVIDIA GPU), summary table last
-#   make fuzz       libFuzzer + ASan over every file parser for FUZZ_SECONDS (default 60)
+#   make test-gpu   build for sm_90a and run the GPU tests, summary table last; without a GPU: one line, exit 0
+#   make fuzz       install clang if missing, libFuzzer + ASan over every file parser for FUZZ_SECONDS (default 60)
 #   make bench      benchmarks (cuzk bench ...), see bench/RESULTS.md
 BUILD      ?= build
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
 
-.PHONY: all deps deps-test demo test test-asan test-gpu fuzz bench clean
+.PHONY: all deps deps-test deps-fuzz demo test test-asan test-gpu fuzz bench clean
 
 all: deps
 	@cmake -S . -B $(BUILD) $(CMAKE_ARGS) >/dev/null
@@ -22,21 +22,24 @@ deps:
 deps-test:
 	@tools/install-deps.sh --test
 
+deps-fuzz:
+	@tools/install-deps.sh --fuzz
+
 demo: all
 	@tools/demo.sh $(BUILD)/cuzk
 
 test: deps-test all
-	@cd $(BUILD) && ctest --output-on-failure
+	@tools/test-summary.sh $(BUILD)
 
 test-asan: deps-test
 	@cmake -S . -B $(BUILD)-asan -DCUZK_SANITIZE=ON -DCUZK_CUDA=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	@cmake --build $(BUILD)-asan -j$(JOBS)
-	@cd $(BUILD)-asan && CUZK_ASAN=1 ctest --output-on-failure
+	@CUZK_ASAN=1 tools/test-summary.sh $(BUILD)-asan
 
 test-gpu:
 	@tools/test-gpu.sh
 
-fuzz: deps
+fuzz: deps-fuzz
 	@tools/fuzz/run.sh
 
 bench: all

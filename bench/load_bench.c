@@ -48,8 +48,8 @@ static void pool_points(uint8_t g1[POOL][96], uint8_t g2[POOL][192]) {
             memcpy(w + 8 * q, &v, 8);
         }
         fr_from_bytes_wide_le(&k, w, sizeof w);
-        g1_mul_fr(&r1, &j1, &k);
-        g2_mul_fr(&r2, &j2, &k);
+        g1_mul_fr_vartime(&r1, &j1, &k);
+        g2_mul_fr_vartime(&r2, &j2, &k);
         g1_jacobian_to_affine(&a, &r1);
         g2_jacobian_to_affine(&b, &r2);
         g1_affine_to_uncompressed(g1[i], &a);

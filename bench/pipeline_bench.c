@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include "util/parallel.h"
 #include "util/sysmem.h"
+#include "util/progress.h"
 #include "util/timer.h"
 
 #ifndef CUZK_GIT_HASH
@@ -37,11 +38,26 @@ typedef struct {
     const synthetic_params *sp;
     uint64_t job;
     int threads; /* S synthesis workers run at once: each takes its share of the CPUs */
+    progress *bar;              /* the proving progress line (stderr) */
+    unsigned *synthesized;      /* partitions synthesized so far, all jobs (atomic) */
+    unsigned total;             /* partitions in all jobs */
 } bench_synth;
+
+/* setup progress (cuzk_progress_fn) onto the progress line */
+static void bench_setup_progress(void *user, const char *stage, uint64_t done, uint64_t total) {
+    char name[48];
+    snprintf(name, sizeof name, "params: %s", stage);
+    progress_update(user, name, done, total);
+}
 
 static cuzk_status bench_synth_cb(void *ctx, uint32_t part, uint64_t *w, size_t n_vars, cuzk_error *err) {
     const bench_synth *b = ctx;
-    return synthetic_witness_mt((fr *)w, n_vars, b->cs, b->sp, b->job * 1000003u + part, b->threads, err);
+    cuzk_status st = synthetic_witness_mt((fr *)w, n_vars, b->cs, b->sp, b->job * 1000003u + part, b->threads, err);
+    /* the engine proves a partition right after its synthesis (bounded queues): the count of
+     * synthesized partitions is the proving progress */
+    unsigned k = __atomic_add_fetch(b->synthesized, 1, __ATOMIC_RELAXED);
+    progress_update(b->bar, "proving (partitions synthesized)", k, b->total);
+    return st;
 }
 
 static long peak_rss_kib(void) {
@@ -308,7 +324,10 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     } else {
         uint64_t seed = 0x5eed;
         t0 = now_ms();
-        if (groth16_setup_bellperson_on(gb, &own_params, &cs, &seed, 0, &err) != CUZK_OK) {
+        progress *sbar = progress_new(stderr, -1, true);
+        cuzk_status sst = groth16_setup_bellperson_progress(gb, &own_params, &cs, &seed, 0, bench_setup_progress, sbar, &err);
+        progress_free(sbar);
+        if (sst != CUZK_OK) {
             fprintf(stderr, "cuzk bench pipeline: setup: %s\n", err.msg);
             r1cs_free(&cs);
             return 4;
@@ -326,6 +345,8 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     o.gpu_device = device;
     cuzk_engine *e = NULL;
     int rc = 0;
+    unsigned n_synthesized = 0;
+    progress *pbar = NULL; /* freed after the engine: its synthesis workers update it */
     cuzk_circuit cc = {&cs, pp, sh.device, NULL};
     bench_synth *bs = calloc(K, sizeof *bs);
     cuzk_job_id *ids = calloc(K, sizeof *ids);
@@ -364,8 +385,9 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     }
     double t_submit = now_ms();
     int synth_threads = cuzk_num_threads() / S > 1 ? cuzk_num_threads() / S : 1;
+    pbar = progress_new(stderr, -1, true);
     for (uint32_t k = 0; k < K; k++) {
-        bs[k] = (bench_synth){&cs, &sp, k, synth_threads};
+        bs[k] = (bench_synth){&cs, &sp, k, synth_threads, pbar, &n_synthesized, K * P};
         cuzk_job_desc d = {.circuit = &cc, .n_partitions = P, .synth = bench_synth_cb, .synth_ctx = &bs[k]};
         if (cuzk_engine_submit(e, &d, &ids[k], &err) != CUZK_OK) {
             fprintf(stderr, "cuzk bench pipeline: submit: %s\n", err.msg);
@@ -380,6 +402,8 @@ int cuzk_bench_pipeline(int argc, char **argv) {
             rc = 3;
         }
     }
+    progress_free(pbar);
+    pbar = NULL;
     double t_all = now_ms() - t_submit;
     cuzk_engine_stats est;
     cuzk_engine_get_stats(e, &est);
@@ -565,6 +589,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     free(v);
 out:
     cuzk_engine_destroy(e);
+    progress_free(pbar);
     if (res)
         for (uint32_t k = 0; k < K; k++) cuzk_job_result_free(&res[k]);
     free(res);

@@ -153,8 +153,21 @@ int main(int argc, char **argv) {
     qsort(g_tests, g_ntests, sizeof *g_tests, cmp_tests);
 
     int passed = 0, failed = 0, skipped = 0, ran = 0;
-    if (!list) printf("cuzk tests: seed %llu (CUZK_TEST_SEED=%llu to replay)\n",
-                      (unsigned long long)g_seed, (unsigned long long)g_seed);
+    if (!list) {
+        printf("cuzk tests: seed %llu (CUZK_TEST_SEED=%llu to replay)\n", (unsigned long long)g_seed,
+               (unsigned long long)g_seed);
+        /* the independent oracles this run can use (tools/test-summary.sh reports them) */
+#ifdef CUZK_HAVE_GMP
+        const char *gmp = "GMP yes";
+#else
+        const char *gmp = "GMP no (libgmp-dev was not found at build time)";
+#endif
+        char node[64];
+        bool have_node = test_run(node, sizeof node, "command -v node >/dev/null 2>&1") == 0;
+        printf("oracles: %s, snarkjs %s\n", gmp,
+               !test_snarkjs() ? "no (not installed: tools/install-deps.sh --test)" : have_node ? "yes" : "no (node not found)");
+        fflush(stdout);
+    }
     for (size_t i = 0; i < g_ntests; i++) {
         test_entry *t = &g_tests[i];
         if (suite && strcmp(suite, t->suite)) continue;

@@ -43,7 +43,7 @@ static void g1_rand(bn254_g1_affine *out, bn254_fr *k_out) {
     rand_fr(&k);
     bn254_g1_generator(&g);
     bn254_g1_jacobian_from_affine(&j, &g);
-    bn254_g1_mul_fr(&j, &j, &k);
+    bn254_g1_mul_fr_vartime(&j, &j, &k);
     bn254_g1_jacobian_to_affine(out, &j);
     if (k_out) *k_out = k;
 }
@@ -54,7 +54,7 @@ static void g2_rand(bn254_g2_affine *out, bn254_fr *k_out) {
     rand_fr(&k);
     bn254_g2_generator(&g);
     bn254_g2_jacobian_from_affine(&j, &g);
-    bn254_g2_mul_fr(&j, &j, &k);
+    bn254_g2_mul_fr_vartime(&j, &j, &k);
     bn254_g2_jacobian_to_affine(out, &j);
     if (k_out) *k_out = k;
 }
@@ -139,10 +139,10 @@ TEST(bn254, tower_laws_and_frobenius) {
             bn254_fr ka, kb, ks;                                                                  \
             rand_fr(&ka);                                                                         \
             rand_fr(&kb);                                                                         \
-            G##_mul_fr(&a, &gj, &ka);                                                             \
-            G##_mul_fr(&b, &gj, &kb);                                                             \
+            G##_mul_fr_vartime(&a, &gj, &ka);                                                             \
+            G##_mul_fr_vartime(&b, &gj, &kb);                                                             \
             bn254_fr_add(&ks, &ka, &kb);                                                          \
-            G##_mul_fr(&s, &gj, &ks);                                                             \
+            G##_mul_fr_vartime(&s, &gj, &ks);                                                             \
             G##_jacobian_add(&t, &a, &b);                                                         \
             CHECK(G##_jacobian_eq(&t, &s)); /* [a]G + [b]G = [a+b]G */                            \
             G##_jacobian_to_affine(&pa, &a);                                                      \
@@ -167,8 +167,8 @@ TEST(bn254, tower_laws_and_frobenius) {
             CHECK(G##_jacobian_is_infinity(&u));                                                  \
             /* [a]([b]G) = [ab]G */                                                               \
             bn254_fr_mul(&ks, &ka, &kb);                                                          \
-            G##_mul_fr(&s, &gj, &ks);                                                             \
-            G##_mul_fr(&t, &b, &ka);                                                              \
+            G##_mul_fr_vartime(&s, &gj, &ks);                                                             \
+            G##_mul_fr_vartime(&t, &b, &ka);                                                              \
             CHECK(G##_jacobian_eq(&t, &s));                                                       \
         }                                                                                         \
     }
@@ -301,10 +301,10 @@ TEST(bn254, pairing_bilinear_nondegenerate) {
         bn254_g1_jacobian j1;
         bn254_g2_jacobian j2;
         bn254_g1_jacobian_from_affine(&j1, &g1);
-        bn254_g1_mul_fr(&j1, &j1, &a);
+        bn254_g1_mul_fr_vartime(&j1, &j1, &a);
         bn254_g1_jacobian_to_affine(&ap, &j1);
         bn254_g2_jacobian_from_affine(&j2, &g2);
-        bn254_g2_mul_fr(&j2, &j2, &b);
+        bn254_g2_mul_fr_vartime(&j2, &j2, &b);
         bn254_g2_jacobian_to_affine(&bq, &j2);
         bn254_pairing(&t, &ap, &bq); /* e([a]G1, [b]G2) */
         bn254_fr_mul(&ab, &a, &b);
@@ -530,13 +530,13 @@ TEST(bn254, fixed_base_vs_mul) {
         bn254_g1_jacobian j;
         bn254_g1_affine a;
         bn254_g1_jacobian_from_affine(&j, &g);
-        bn254_g1_mul_fr(&j, &j, &k[i]);
+        bn254_g1_mul_fr_vartime(&j, &j, &k[i]);
         bn254_g1_jacobian_to_affine(&a, &j);
         CHECK(bn254_g1_affine_eq(&a, &out[i]));
         bn254_g2_jacobian j2;
         bn254_g2_affine a2;
         bn254_g2_jacobian_from_affine(&j2, &h);
-        bn254_g2_mul_fr(&j2, &j2, &k[i]);
+        bn254_g2_mul_fr_vartime(&j2, &j2, &k[i]);
         bn254_g2_jacobian_to_affine(&a2, &j2);
         CHECK(bn254_g2_affine_eq(&a2, &out2[i]));
     }

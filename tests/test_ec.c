@@ -58,7 +58,7 @@ static void fp_modulus_be(uint8_t out[48]) {
         G##_generator(&g);                                                                       \
         G##_jacobian_from_affine(&gj, &g);                                                       \
         test_rand_fr(&k);                                                                             \
-        G##_mul_fr(r, &gj, &k);                                                                  \
+        G##_mul_fr_vartime(r, &gj, &k);                                                                  \
         G##_rerandomize(r);                                                                      \
     }                                                                                            \
     static bool G##_slow_in_subgroup(const G##_affine *p) {                                      \
@@ -311,20 +311,20 @@ static void fp_modulus_be(uint8_t out[48]) {
             test_rand_fr(&b);                                                                         \
             fr_mul(&ab, &a, &b);                                                                 \
             fr_add(&apb, &a, &b);                                                                \
-            G##_mul_fr(&t, &gj, &b);                                                             \
-            G##_mul_fr(&t, &t, &a); /* aliasing r == p */                                        \
-            G##_mul_fr(&u, &gj, &ab);                                                            \
+            G##_mul_fr_vartime(&t, &gj, &b);                                                             \
+            G##_mul_fr_vartime(&t, &t, &a); /* aliasing r == p */                                        \
+            G##_mul_fr_vartime(&u, &gj, &ab);                                                            \
             CHECK_MSG(G##_jacobian_eq(&t, &u), #G " [a][b]G == [ab]G, iter %d", it);             \
-            G##_mul_fr(&t, &gj, &a);                                                             \
-            G##_mul_fr(&v, &gj, &b);                                                             \
+            G##_mul_fr_vartime(&t, &gj, &a);                                                             \
+            G##_mul_fr_vartime(&v, &gj, &b);                                                             \
             G##_jacobian_add(&t, &t, &v);                                                        \
-            G##_mul_fr(&u, &gj, &apb);                                                           \
+            G##_mul_fr_vartime(&u, &gj, &apb);                                                           \
             CHECK_MSG(G##_jacobian_eq(&t, &u), #G " [a]G + [b]G == [a+b]G, iter %d", it);        \
             /* mul_fr == mul_vartime on the canonical limbs */                                   \
             uint64_t ac[4];                                                                      \
             fr_to_canon(ac, &a);                                                                 \
             G##_mul_vartime(&v, &gj, ac, 4);                                                     \
-            G##_mul_fr(&t, &gj, &a);                                                             \
+            G##_mul_fr_vartime(&t, &gj, &a);                                                             \
             CHECK(G##_jacobian_eq(&t, &v));                                                      \
         }                                                                                        \
     }                                                                                            \

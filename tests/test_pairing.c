@@ -159,14 +159,14 @@ static void g1_rand_mul(g1_affine *out, const fr *k) {
     g1_affine g; g1_jacobian j;
     g1_generator(&g);
     g1_jacobian_from_affine(&j, &g);
-    g1_mul_fr(&j, &j, k);
+    g1_mul_fr_vartime(&j, &j, k);
     g1_jacobian_to_affine(out, &j);
 }
 static void g2_rand_mul(g2_affine *out, const fr *k) {
     g2_affine g; g2_jacobian j;
     g2_generator(&g);
     g2_jacobian_from_affine(&j, &g);
-    g2_mul_fr(&j, &j, k);
+    g2_mul_fr_vartime(&j, &j, k);
     g2_jacobian_to_affine(out, &j);
 }
 

@@ -17,6 +17,11 @@ for a in "$@"; do
     --bench-only) DO_TEST=0 ;;
   esac
 done
+# No GPU here: say so in one line and stop before building anything.
+if ! nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
+  echo "make test-gpu: no NVIDIA GPU on this machine (nvidia-smi lists none): GPU tests not run; 'make test' runs the host tests"
+  exit 0
+fi
 SUMMARY=()
 add() { SUMMARY+=("$(printf '%-34s %s' "$1" "$2")"); }
 

@@ -134,8 +134,9 @@ void cuzk_pk_release(cuzk_pk *pk);
 typedef struct cuzk_pk_info {
     cuzk_curve curve;
     cuzk_convention convention;
-    uint32_t n_constraints; /* the circuit's own constraints (R1CS rows); 0 for a .zkey loaded
-                               without its .r1cs (the zkey does not store the count) */
+    uint32_t n_constraints; /* the circuit's own constraints (R1CS rows); for a .zkey loaded without
+                               its .r1cs, counted from the zkey's coefficient rows (snarkjs puts
+                               the public-input rows after the constraints) */
     uint32_t n_public;      /* public inputs, ONE not counted */
     uint32_t n_vars;        /* witness length: ONE + public inputs + private (aux) variables */
     uint32_t domain_size;   /* m: the NTT domain (a power of two) */

@@ -18,6 +18,10 @@
 #include "cuzk/groth16.h"
 #include "util/progress.h" /* the progress line: a terminal utility, not library API */
 
+#ifndef CUZK_GIT_HASH
+#define CUZK_GIT_HASH "none (not built from git)"
+#endif
+
 static const char *g_prog = "cuzk";
 
 #define INSECURE_BANNER "INSECURE: single-party test parameters"
@@ -158,13 +162,15 @@ static void print_info_help(FILE *f) {
 }
 
 /* ---- progress line ------------------------------------------------------------------------ */
-/* "\rloading params [h]   12.3 / 47.0 GB  26%  1.85 GB/s  ETA 0:19" on stderr, at most 10 a
- * second, a newline at the end. */
+/* "loading params [h]  12.30 / 47.00 GB   26%  1.85 GB/s  ETA 0:19" on stderr. On a terminal the
+ * line is redrawn in place with \r (at most 10 a second); elsewhere (--progress into a log) one
+ * plain line every 5 s. No line before the rate is known (no "--" ETA, no "0.00 GB/s"); the final
+ * line ("done in") is printed exactly once. */
 typedef struct progress_line {
-    bool on;
+    bool on, tty, finished;
     const char *label;
     double t0, last;
-    size_t width;            /* length of the last line, to blank leftovers */
+    size_t width;            /* length of the last line drawn in place, to blank leftovers */
 } progress_line;
 
 static double mono_s(void) {
@@ -175,36 +181,47 @@ static double mono_s(void) {
 
 static void progress_init(progress_line *p, const char *label, bool forced, bool quiet) {
     memset(p, 0, sizeof *p);
-    p->on = !quiet && (forced || isatty(STDERR_FILENO));
+    p->tty = isatty(STDERR_FILENO);
+    p->on = !quiet && (forced || p->tty);
     p->label = label;
     p->t0 = mono_s();
 }
 
 static void progress_cb(void *user, const char *what, uint64_t done, uint64_t total) {
     progress_line *p = user;
-    if (!p->on) return;
+    if (!p->on || p->finished) return;
     double now = mono_s(), el = now - p->t0;
     bool end = done >= total;
-    if (!end && now - p->last < 0.1) return;
-    p->last = now;
     double rate = el > 0 ? (double)done / el : 0;
-    char eta[32] = "--";
+    if (!end) {
+        if (done == 0 || el < 0.2 || rate <= 0) return;              /* no rate yet: nothing to show */
+        if (now - p->last < (p->tty ? 0.1 : 5.0)) return;
+    }
+    p->last = now;
+    char eta[32];
     if (end) snprintf(eta, sizeof eta, "done in %.1f s", el);
-    else if (rate > 0) {
+    else {
         long sec = (long)((double)(total - done) / rate + 0.5);
         snprintf(eta, sizeof eta, "ETA %ld:%02ld", sec / 60, sec % 60);
     }
     char line[256];
     double unit = total >= 1e9 ? 1e9 : 1e6;
     const char *un = total >= 1e9 ? "GB" : "MB";
-    int n = snprintf(line, sizeof line, "%s [%s]  %.2f / %.2f %s  %3.0f%%  %.2f GB/s  %s", p->label, what,
+    bool gb = rate >= 1e8;
+    int n = snprintf(line, sizeof line, "%s [%s]  %.2f / %.2f %s  %3.0f%%  %.2f %s  %s", p->label, end ? "all" : what,
                      (double)done / unit, (double)total / unit, un,
-                     total ? 100.0 * (double)done / (double)total : 100.0, rate / 1e9, eta);
+                     total ? 100.0 * (double)done / (double)total : 100.0, rate / (gb ? 1e9 : 1e6),
+                     gb ? "GB/s" : "MB/s", eta);
     size_t len = n < 0 ? 0 : (size_t)n >= sizeof line ? sizeof line - 1 : (size_t)n;
-    fprintf(stderr, "\r%s%*s", line, p->width > len ? (int)(p->width - len) : 0, "");
-    p->width = len;
+    if (p->tty) {
+        fprintf(stderr, "\r%s%*s", line, p->width > len ? (int)(p->width - len) : 0, "");
+        p->width = len;
+        if (end) fputc('\n', stderr);
+    } else {
+        fprintf(stderr, "%s\n", line);
+    }
     if (end) {
-        fputc('\n', stderr);
+        p->finished = true;
         p->width = 0;
     }
     fflush(stderr);
@@ -212,7 +229,7 @@ static void progress_cb(void *user, const char *what, uint64_t done, uint64_t to
 
 /* A line that was started and not ended (an error stopped the load) gets its newline. */
 static void progress_finish(progress_line *p) {
-    if (p->on && p->width && p->last > 0) {
+    if (p->on && p->tty && p->width && !p->finished) {
         fputc('\n', stderr);
         p->width = 0;
     }
@@ -798,7 +815,7 @@ int main(int argc, char **argv) {
     if (argc < 2) { print_main_help(stderr); return 2; }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) { print_main_help(stdout); return 0; }
-    if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) { printf("cuzk %s\n", CUZK_VERSION); return 0; }
+    if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) { printf("cuzk %s (git %s)\n", CUZK_VERSION, CUZK_GIT_HASH); return 0; }
     if (!strcmp(cmd, "prove")) return cmd_prove(argc - 1, argv + 1);
     if (!strcmp(cmd, "verify")) return cmd_verify(argc - 1, argv + 1);
     if (!strcmp(cmd, "setup")) return cmd_setup(argc - 1, argv + 1);

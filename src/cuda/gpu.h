@@ -256,6 +256,15 @@ cuzk_status gpu_g1_msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs,
  * checks (the engine's GPU budget): the real peak is lower when most scalars are 0 or 1. */
 size_t gpu_g1_msm_scratch_bytes(size_t n);
 
+/* Makes the first gpu_g1_msm_run of jobs up to n_max scalars cost what later ones cost: sizes
+ * the ctx's pinned host scratch for such a job (growing it waits for the stream and calls
+ * cudaFreeHost/cudaHostAlloc, slow when much host memory is pinned or held by the page cache) and
+ * grows the stream-ordered pool by allocating pool_bytes once and freeing it (the pool keeps it:
+ * release threshold UINT64_MAX), then waits for the stream. For a prover's preload, off the
+ * proving path. Errors: CUZK_ERR_NOMEM_DEVICE (pool_bytes not available: nothing kept; the ctx
+ * stays usable), CUZK_ERR_NOMEM (pinned host), CUZK_ERR_DEVICE. */
+cuzk_status gpu_g1_msm_reserve(gpu_ctx *ctx, size_t n_max, size_t pool_bytes, cuzk_error *err);
+
 /* ---- benchmarks (device-resident data, CUDA-event timed) ------------------------------------ */
 /* MSM of n points: bases are random curve points (random x, y = sqrt(x^3 + 4); not necessarily in
  * the prime-order subgroup, which does not change the cost), scalars uniform below 2^254, both
@@ -326,7 +335,7 @@ cuzk_status gpu_h(gpu_roots convention, struct fr *a, struct fr *b, struct fr *c
 size_t gpu_h_cache_bytes(void);
 
 /* ---- fixed-base batch scalar multiplication (setup, issue 5) -------------------------------- */
-/* out[i] = scalars[i] * gen, affine, for i < n: byte-identical to the CPU's g1_mul_fr (g2_mul_fr)
+/* out[i] = scalars[i] * gen, affine, for i < n: byte-identical to the CPU's g1_mul_fr_vartime (g2_mul_fr_vartime)
  * followed by g1_jacobian_to_affine (g2_...): Montgomery coordinates, (0, 0) for infinity (scalar
  * 0, or gen = (0, 0) = infinity). gen: one affine point on the curve (not checked). scalars: n Fr,
  * Montgomery, host. out: n affine points, host; may not alias scalars. n = 0 does nothing.

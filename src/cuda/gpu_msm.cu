@@ -992,6 +992,24 @@ extern "C" void gpu_msm_set_accumulation(gpu_msm_accum mode) {
     g_accum_mode = mode == GPU_MSM_ACCUM_TASKS ? GPU_MSM_ACCUM_TASKS : GPU_MSM_ACCUM_RUNS;
 }
 
+extern "C" cuzk_status gpu_g1_msm_reserve(gpu_ctx *ctx, size_t n_max, size_t pool_bytes, cuzk_error *err) {
+    GPU_ARG(ctx, "gpu_g1_msm_reserve: ctx is NULL");
+    CTX_ENTER();
+    cuzk_status st = CUZK_OK;
+    void *d = NULL;
+    /* the host scratch of msm_job for n_max scalars at the default window (the same formula) */
+    const size_t cmax = chunk_limit(), max_chunks = n_max ? (n_max + cmax - 1) / cmax : 1;
+    st = ctx_host_scratch(ctx, 256 + (1 + max_chunks * (size_t)64) * sizeof(g1_xyzz_t), err);
+    if (st != CUZK_OK) goto out;
+    if (pool_bytes) {
+        CTX_CU(cudaMallocAsync(&d, pool_bytes, ctx->stream)); /* out of memory: NOMEM_DEVICE, ctx usable */
+        CTX_CU(cudaFreeAsync(d, ctx->stream));
+    }
+    CTX_CU(cudaStreamSynchronize(ctx->stream));
+out:
+    return st;
+}
+
 extern "C" int gpu_msm_window_bits(size_t n) {
     const char *e = getenv("CUZK_MSM_WINDOW");
     if (e && *e) {

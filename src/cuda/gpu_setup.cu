@@ -15,7 +15,7 @@
  * scalars of chunk c into a pinned staging buffer while the GPU works on chunk c-1, and copies the
  * affine results of chunk c-2 out of the other pinned buffer, so copies and kernels overlap.
  * The affine coordinates are unique field elements below p, so the bytes equal the CPU's
- * g1_mul_fr + g1_jacobian_to_affine (tests/test_gpu_setup.c checks it).
+ * g1_mul_fr_vartime + g1_jacobian_to_affine (tests/test_gpu_setup.c checks it).
  */
 #include <string.h>
 #include <time.h>

@@ -5,7 +5,8 @@
  *   EC_F   the coordinate field prefix (fp, fp2); the template uses EC_F##_{zero, one, is_zero,
  *          eq, add, sub, dbl, neg, mul, sqr, inv}, which every field in src/ff has with the
  *          same signatures.
- *   EC_FR  the scalar field prefix (fr, bn254_fr): EC_G##_mul_fr takes an EC_FR element.
+ *   EC_FR  the scalar field prefix (fr, bn254_fr): EC_G##_mul_fr_vartime and
+ *          EC_G##_mul_fr_consttime (src/ec/mul_ct_impl.h, included at the end) take an EC_FR.
  *   and a function `static void EC_G##_curve_b(EC_F *b)` writing b of y^2 = x^3 + b (Montgomery).
  *
  * It defines every function of EC_DECLARE in ec.h except EC_G##_generator and
@@ -450,7 +451,7 @@ void ECG(_mul_vartime)(ECI_JAC *r, const ECI_JAC *p, const uint64_t *k, int k_li
     *r = acc;
 }
 
-void ECG(_mul_fr)(ECI_JAC *r, const ECI_JAC *p, const EC_FR *k) {
+void ECG(_mul_fr_vartime)(ECI_JAC *r, const ECI_JAC *p, const EC_FR *k) {
     uint64_t c[4];
     ECI_CAT2(EC_FR, _to_canon)(c, k);
     ECG(_mul_vartime)(r, p, c, 4);
@@ -480,6 +481,9 @@ void ECI_CAT2(EC_G, s_jacobian_to_affine)(ECI_AFF *out, const ECI_JAC *in, size_
         ECW(_mul)(&out[i].y, &in[i].y, &zi2);
     }
 }
+
+/* the constant-time [k]P for secret scalars, on the same field operations */
+#include "ec/mul_ct_impl.h"
 
 #undef ECI_XYZZ
 #undef ECI_JAC

@@ -12,9 +12,10 @@
  * The group law is one generic implementation (src/ec/curve_impl.h) instantiated per curve for G1
  * over Fp and G2 over Fp2: names are <ns>g1_* and <ns>g2_* with the same suffixes (src/ff/ns.h).
  * Every function handles the point at infinity and P + P, P + (-P) correctly (the "complete"
- * behaviour is by case analysis, so these are variable time in the points; cuzk only handles
- * public data and r, s-derived values whose timing is not observable by an adversary in its
- * threat model).
+ * behaviour is by case analysis, so these are variable time in the points). Every routine whose
+ * timing depends on its scalar has _vartime in its name; products with a secret scalar (the
+ * prover's r and s, which hide the witness) use G##_mul_fr_consttime (src/ec/mul_ct_impl.h:
+ * fixed windows, masked table reads, complete formulas).
  *
  * Thread-safety: pure functions.
  */
@@ -60,8 +61,12 @@
     void G##_xyzz_add_mixed(G##_xyzz *r, const G##_xyzz *p, const G##_affine *q);               \
     /* r = [k]P, k an integer of k_limbs 64-bit little-endian limbs (any size), variable time */ \
     void G##_mul_vartime(G##_jacobian *r, const G##_jacobian *p, const uint64_t *k, int k_limbs); \
-    /* r = [k]P for k in Fr (Montgomery form; converted to canonical inside) */                  \
-    void G##_mul_fr(G##_jacobian *r, const G##_jacobian *p, const FR *k);                       \
+    /* r = [k]P for k in Fr (Montgomery form; converted to canonical inside), variable time:     \
+     * public scalars only */                                                                   \
+    void G##_mul_fr_vartime(G##_jacobian *r, const G##_jacobian *p, const FR *k);               \
+    /* the same [k]P in constant time, for secret scalars (the prover's r and s): see          \
+     * src/ec/mul_ct_impl.h. r may alias p. */                                                  \
+    void G##_mul_fr_consttime(G##_jacobian *r, const G##_jacobian *p, const FR *k);             \
     /* out[i] = affine(in[i]) for i < n with one field inversion (Montgomery's trick);           \
      * in and out may not alias. Infinity maps to (0,0). */                                     \
     void G##s_jacobian_to_affine(G##_affine *out, const G##_jacobian *in, size_t n);

@@ -5,6 +5,7 @@
 #include "formats/mapped_file.h"
 #include "formats/snarkjs.h"
 #include "util/log.h"
+#include "util/text.h"
 #include "util/timer.h"
 
 #include <jansson.h>
@@ -16,18 +17,27 @@
 typedef struct sbuf {
     char *p;
     size_t cap, n;
+    bool cut; /* something did not fit: file_describe_ex marks the end */
 } sbuf;
+
+/* A string taken from the file, escaped (util/text.h) and cut to 64 bytes with an explicit mark:
+ * file strings cannot forge lines, drive the terminal or crowd out the description. */
+typedef struct { char s[64 * 4 + 40]; } fstr_buf;
+static const char *fstr(fstr_buf *o, const char *s) {
+    text_escape(o->s, sizeof o->s, s, (size_t)-1, 64);
+    return o->s;
+}
 
 static void put(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void put(sbuf *b, const char *fmt, ...) {
-    if (b->n + 1 >= b->cap) return;
+    if (b->n + 1 >= b->cap) { b->cut = true; return; }
     va_list ap;
     va_start(ap, fmt);
     int k = vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
     va_end(ap);
     if (k < 0) return;
     b->n += (size_t)k;
-    if (b->n >= b->cap) b->n = b->cap - 1;
+    if (b->n >= b->cap) { b->n = b->cap - 1; b->cut = true; }
 }
 
 static const char *curve_of(const uint8_t *prime, uint32_t n8) { return prime_curve_name(iden3_identify_prime(prime, n8)); }
@@ -123,15 +133,18 @@ static cuzk_status describe_json(sbuf *b, const mapped_file *f, cuzk_error *err)
     if (!root) return ERR(err, CUZK_ERR_FORMAT, "%s: invalid JSON at line %d: %s", f->path, je.line, je.text);
     const json_t *curve = json_object_get(root, "curve");
     const char *cv = json_is_string(curve) ? json_string_value(curve) : "?";
+    fstr_buf cvb, prb;
+    const char *cv_shown = fstr(&cvb, cv);
     /* proofs, keys and public inputs go through the same readers as prove / verify, so that info
      * accepts exactly what they accept (points on the curve and in the subgroup, values < r) */
     cuzk_status st = CUZK_OK;
     if (json_is_object(root) && json_object_get(root, "pi_a")) {
         put(b, "snarkjs proof (JSON), protocol %s, curve %s\n",
-            json_is_string(json_object_get(root, "protocol")) ? json_string_value(json_object_get(root, "protocol")) : "?", cv);
+            fstr(&prb, json_is_string(json_object_get(root, "protocol")) ? json_string_value(json_object_get(root, "protocol")) : "?"),
+            cv_shown);
         if ((st = check_json_points(cv, f->path, 0, err)) == CUZK_OK) put(b, "points: on the curve, in their subgroups\n");
     } else if (json_is_object(root) && json_object_get(root, "IC")) {
-        put(b, "snarkjs verification key (JSON), curve %s, nPublic %lld, IC points %zu\n", cv,
+        put(b, "snarkjs verification key (JSON), curve %s, nPublic %lld, IC points %zu\n", cv_shown,
             (long long)json_integer_value(json_object_get(root, "nPublic")), json_array_size(json_object_get(root, "IC")));
         if ((st = check_json_points(cv, f->path, 1, err)) == CUZK_OK) put(b, "points: on the curve, in their subgroups\n");
     } else if (json_is_array(root)) {
@@ -200,9 +213,13 @@ cuzk_status file_describe_ex(char *buf, size_t cap, const char *path, const bell
     mapped_file f;
     cuzk_status st;
     if ((st = mapped_file_open(&f, path, err))) return st;
-    sbuf b = {buf, cap, 0};
+    sbuf b = {buf, cap, 0, false};
     int kind;
-    put(&b, "%s: %zu bytes\n", path, f.size_bytes);
+    {
+        char shown[4200];
+        text_escape(shown, sizeof shown, path, (size_t)-1, 0);
+        put(&b, "%s: %zu bytes\n", shown, f.size_bytes);
+    }
     const uint8_t *d = f.m_data;
     size_t i = 0;
     while (i < f.size_bytes && (d[i] == ' ' || d[i] == '\n' || d[i] == '\r' || d[i] == '\t')) i++;
@@ -230,6 +247,13 @@ cuzk_status file_describe_ex(char *buf, size_t cap, const char *path, const bell
     } else {
         st = ERR(err, CUZK_ERR_FORMAT, "%s: unknown file kind (not zkey, wtns, r1cs, JSON, bellperson params or proof)",
                  path);
+    }
+    if (b.cut && cap > 64) {
+        /* never a line cut silently: the end of the buffer says so */
+        static const char mark[] = "\n[description cut: longer than the output buffer]\n";
+        size_t at = cap - sizeof mark;
+        while (at > 0 && buf[at - 1] != '\n') at--;
+        memcpy(buf + at, mark + (at > 0 ? 1 : 0), sizeof mark - (at > 0 ? 1 : 0));
     }
     mapped_file_close(&f);
     return st;

@@ -132,7 +132,7 @@ static cuzk_status read_fr(fr *out, const json_t *v, const char *what, const cha
     return CUZK_OK;
 }
 
-/* G1 [x, y, z]: z "1" affine, or ["0", "1", "0"] infinity. */
+/* G1 [x, y, z]: z "1" affine; ["0", "1", "0"] (infinity) is refused, CUZK_ERR_POINT. */
 static cuzk_status read_g1(g1_affine *out, const json_t *v, const char *what, const char *name, bool sub,
                            cuzk_error *err) {
     cuzk_status st;
@@ -143,8 +143,10 @@ static cuzk_status read_g1(g1_affine *out, const json_t *v, const char *what, co
     if (jstr_eq(z, "0")) {
         if (!jstr_eq(json_array_get(v, 0), "0") || !jstr_eq(json_array_get(v, 1), "1"))
             return ERR(err, CUZK_ERR_FORMAT, "%s: %s has z = 0 but is not [\"0\", \"1\", \"0\"]", what, name);
-        g1_affine_set_infinity(out);
-        return CUZK_OK;
+        /* no point of a key or a proof may be infinity: a key with alpha and IC at infinity
+         * accepts the all-infinity proof for any public input */
+        return ERR(err, CUZK_ERR_POINT, "%s: %s is the point at infinity (a degenerate %s)", what, name,
+                   name[0] == 'p' ? "proof" : "key");
     }
     if (!jstr_eq(z, "1")) return ERR(err, CUZK_ERR_FORMAT, "%s: %s: z must be \"1\" (affine)", what, name);
     snprintf(nm, sizeof nm, "%s.x", name);
@@ -168,7 +170,7 @@ static cuzk_status read_fp2(fp2 *out, const json_t *v, const char *what, const c
     return read_fp(&out->c1, json_array_get(v, 1), what, nm, err);
 }
 
-/* G2 [[x0, x1], [y0, y1], ["1", "0"]], infinity [["0","0"],["1","0"],["0","0"]]. */
+/* G2 [[x0, x1], [y0, y1], ["1", "0"]]; infinity [["0","0"],["1","0"],["0","0"]] is refused. */
 static cuzk_status read_g2(g2_affine *out, const json_t *v, const char *what, const char *name, bool sub,
                            cuzk_error *err) {
     cuzk_status st;
@@ -187,8 +189,8 @@ static cuzk_status read_g2(g2_affine *out, const json_t *v, const char *what, co
         fp2_one(&one);
         if (!fp2_is_zero(&x) || !fp2_eq(&y, &one))
             return ERR(err, CUZK_ERR_FORMAT, "%s: %s has z = 0 but is not the point at infinity", what, name);
-        g2_affine_set_infinity(out);
-        return CUZK_OK;
+        return ERR(err, CUZK_ERR_POINT, "%s: %s is the point at infinity (a degenerate %s)", what, name,
+                   name[0] == 'p' ? "proof" : "key");
     }
     if (!fp2_is_one(&z)) return ERR(err, CUZK_ERR_FORMAT, "%s: %s: z must be [\"1\", \"0\"] (affine)", what, name);
     out->x = x;

@@ -86,15 +86,43 @@ static cuzk_status r1cs_parse(r1cs *cs, const mapped_file *f, cuzk_error *err) {
         st = ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: section 1 has %zu extra bytes", path, c.left);
         goto out;
     }
-    if (n_wires == 0 || (uint64_t)n_out + n_pub_in + n_prv_in + 1 > n_wires) {
-        st = ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: %u outputs + %u public + %u private inputs + ONE exceed %u wires",
-                 path, n_out, n_pub_in, n_prv_in, n_wires);
+    /* Only ONE and the public signals are sure to have wires: circom's optimiser (also at its
+     * default --O1) drops a private input that no constraint uses, or that `x === 15` or
+     * `x === y` makes redundant, yet still counts it in nPrvInputs. As snarkjs does, the wires
+     * are what section 3 maps to labels; nPrvInputs is not a wire count. */
+    if (n_wires == 0 || (uint64_t)n_out + n_pub_in + 1 > n_wires) {
+        st = ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: %u outputs + %u public inputs + ONE exceed %u wires", path, n_out,
+                 n_pub_in, n_wires);
         goto out;
     }
-    if (t.sec[3].present && t.sec[3].size_bytes != (uint64_t)n_wires * 8) {
-        st = ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: section 3 is %llu bytes, %u wires need %llu", path,
-                 (unsigned long long)t.sec[3].size_bytes, n_wires, (unsigned long long)n_wires * 8);
+    if ((uint64_t)n_out + n_pub_in + n_prv_in + 1 > n_labels) {
+        st = ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: %u outputs + %u public + %u private inputs + ONE exceed %llu labels",
+                 path, n_out, n_pub_in, n_prv_in, (unsigned long long)n_labels);
         goto out;
+    }
+    if (t.sec[3].present) {
+        if (t.sec[3].size_bytes != (uint64_t)n_wires * 8) {
+            st = ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: section 3 is %llu bytes, %u wires need %llu", path,
+                     (unsigned long long)t.sec[3].size_bytes, n_wires, (unsigned long long)n_wires * 8);
+            goto out;
+        }
+        /* the wire-to-label map: every label exists, and ONE and the public signals keep their
+         * labels 0..nPublic (the witness and the verifier's inputs are read by position) */
+        if ((st = iden3_section_open(&c, &t, f, 3, "r1cs", err))) goto out;
+        for (uint32_t w = 0; w < n_wires; w++) {
+            uint64_t label = 0;
+            cursor_u64le(&c, &label); /* the size was checked above */
+            if (label >= n_labels) {
+                st = ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: section 3: wire %u has label %llu, but there are %llu labels",
+                         path, w, (unsigned long long)label, (unsigned long long)n_labels);
+                goto out;
+            }
+            if (w <= (uint64_t)n_out + n_pub_in && label != w) {
+                st = ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: section 3: public wire %u has label %llu (a public signal "
+                         "without its wire is not supported)", path, w, (unsigned long long)label);
+                goto out;
+            }
+        }
     }
     /* section 2, constraints */
     if ((st = iden3_section_open(&c, &t, f, 2, "r1cs", err))) goto out;

@@ -34,6 +34,8 @@ typedef struct zkey {
     uint32_t n_public;     /* outputs + public inputs (ONE not counted) */
     uint32_t domain_size;  /* n = 2^log_domain */
     int log_domain;
+    uint32_t n_constraints; /* R1CS rows: the highest coefficient row minus n_public (snarkjs adds
+                               the n_public + 1 input rows after the constraints) */
     g1_affine alpha1, beta1, delta1;
     g2_affine beta2, gamma2, delta2;
     g1_affine *ic;   /* n_public + 1 */

@@ -45,6 +45,9 @@ static cuzk_status header_g1(g1_affine *out, byte_cursor *c, const char *name, b
     pt_fault f;
     if (g1s_check(out, 1, sub, &f) != 1)
         return ERR(err, CUZK_ERR_POINT, "zkey: %s: section 2 (header) point %s: %s", path, name, pt_fault_str(f));
+    if (g1_affine_is_infinity(out))
+        return ERR(err, CUZK_ERR_POINT, "zkey: %s: section 2 (header) point %s is the point at infinity (a degenerate key)",
+                   path, name);
     return CUZK_OK;
 }
 static cuzk_status header_g2(g2_affine *out, byte_cursor *c, const char *name, bool sub, const char *path,
@@ -55,6 +58,9 @@ static cuzk_status header_g2(g2_affine *out, byte_cursor *c, const char *name, b
     pt_fault f;
     if (g2s_check(out, 1, sub, &f) != 1)
         return ERR(err, CUZK_ERR_POINT, "zkey: %s: section 2 (header) point %s: %s", path, name, pt_fault_str(f));
+    if (g2_affine_is_infinity(out))
+        return ERR(err, CUZK_ERR_POINT, "zkey: %s: section 2 (header) point %s is the point at infinity (a degenerate key)",
+                   path, name);
     return CUZK_OK;
 }
 
@@ -170,6 +176,12 @@ static cuzk_status zkey_parse(zkey *z, const mapped_file *f, bool check_subgroup
 
     /* point sections */
     if ((st = load_points((void **)&z->ic, &t, f, 3, (uint64_t)n_public + 1, SG1, check_subgroup, err))) goto out;
+    for (uint32_t i = 0; i <= n_public; i++)
+        if (g1_affine_is_infinity(&z->ic[i])) {
+            st = ERR(err, CUZK_ERR_POINT, "zkey: %s: section 3 (IC) point %u is the point at infinity (a degenerate key)",
+                     path, i);
+            goto out;
+        }
     if ((st = load_points((void **)&z->a, &t, f, 5, n_vars, SG1, check_subgroup, err))) goto out;
     if ((st = load_points((void **)&z->b1, &t, f, 6, n_vars, SG1, check_subgroup, err))) goto out;
     if ((st = load_points((void **)&z->b2, &t, f, 7, n_vars, SG2, check_subgroup, err))) goto out;
@@ -192,6 +204,7 @@ static cuzk_status zkey_parse(zkey *z, const mapped_file *f, bool check_subgroup
             goto out;
         }
     }
+    uint32_t max_row = 0;
     for (uint32_t i = 0; i < n_coefs; i++) {
         zkey_coef *k = &z->coefs[i];
         const uint8_t *v = c.p + 12; /* size checked above */
@@ -214,8 +227,12 @@ static cuzk_status zkey_parse(zkey *z, const mapped_file *f, bool check_subgroup
         }
         /* stored v*R^2; one Montgomery reduction gives v*R, the Montgomery form of v */
         fr_to_canon(k->value.l, &m2);
+        if (k->row > max_row) max_row = k->row;
     }
     z->n_coefs = n_coefs;
+    /* snarkjs appends one A row per public input (ONE included) after the constraints: the last
+     * of them, row nConstraints + nPublic, is the highest row of the file */
+    z->n_constraints = n_coefs && max_row >= n_public ? max_row - n_public : 0;
 out:
     if (st) zkey_free(z);
     return st;

@@ -276,6 +276,7 @@ cuzk_status cuzk_prove_zkey_files(const char *zkey_path, const char *wtns_path, 
     tm.n_vars = info.n_vars;
     tm.n_public = info.n_public;
     tm.domain_size = info.domain_size;
+    tm.constraints = info.n_constraints;
     t1 = now_ms(); tm.load_ms = t1 - t0; t0 = t1;
     if (o->check_witness) {
         if (!o->r1cs_path) {

@@ -106,8 +106,9 @@ void groth16_pending_free(groth16_pending *pend);
 /* e(A, B) == e(alpha, beta) e(sum pub_i ic_i, gamma) e(C, delta), pub[0..n_pub) without the
  * leading ONE. Also checks the proof points are on their curves and in their subgroups.
  * Returns CUZK_OK (valid), CUZK_ERR_INVALID (not valid; reason in err), CUZK_ERR_MISMATCH
- * (n_pub != vk->n_public), CUZK_ERR_POINT (a degenerate key: gamma2 or delta2 at infinity, which
- * would accept forged proofs). */
+ * (n_pub != vk->n_public), CUZK_ERR_POINT (a degenerate key: alpha1, beta2, gamma2, delta2 or an
+ * IC point at infinity, which would accept forged proofs); a proof point at infinity is
+ * CUZK_ERR_INVALID, the point named. */
 cuzk_status groth16_verify(const groth16_vk *vk, const fr *pub, size_t n_pub, const groth16_proof *p,
                            cuzk_error *err);
 

@@ -52,7 +52,10 @@ void groth16_frs_to_scalars(scalar256 *out, const fr *in, size_t n, int nthreads
  *   A = alpha1 + sA + r delta1
  *   B = beta2 + sB2 + s delta2
  *   C = sC + sH + s A + r (beta1 + sB1 + s delta1) - r s delta1
- * which expands to DESIGN.md section 4 item 8. */
+ * which expands to DESIGN.md section 4 item 8. r and s hide the witness: every product with
+ * them (r delta1, s delta2, s delta1, s A, r B1, rs delta1) is a constant-time fixed-window
+ * multiplication (src/ec/ec_ct.h), so a service proving for several clients does not leak them
+ * through timing. */
 
 static void g1_add_affine_to(g1_jacobian *acc, const g1_affine *p) { g1_jacobian_add_mixed(acc, acc, p); }
 
@@ -63,25 +66,25 @@ void groth16_assemble(groth16_proof *out, const groth16_msm_results *m, const g1
     g2_jacobian b, d2;
     /* A */
     g1_jacobian_from_affine(&d1, delta1);
-    g1_mul_fr(&a, &d1, r);
+    g1_mul_fr_consttime(&a, &d1, r);
     g1_jacobian_add(&a, &a, &m->a);
     g1_add_affine_to(&a, alpha1);
     /* B (G2) */
     g2_jacobian_from_affine(&d2, delta2);
-    g2_mul_fr(&b, &d2, s);
+    g2_mul_fr_consttime(&b, &d2, s);
     g2_jacobian_add(&b, &b, &m->b2);
     g2_jacobian_add_mixed(&b, &b, beta2);
     /* B1 (G1 copy of B) */
-    g1_mul_fr(&b1, &d1, s);
+    g1_mul_fr_consttime(&b1, &d1, s);
     g1_jacobian_add(&b1, &b1, &m->b1);
     g1_add_affine_to(&b1, beta1);
     /* C */
-    g1_mul_fr(&c, &a, s);
-    g1_mul_fr(&t, &b1, r);
+    g1_mul_fr_consttime(&c, &a, s);
+    g1_mul_fr_consttime(&t, &b1, r);
     g1_jacobian_add(&c, &c, &t);
     fr rs;
     fr_mul(&rs, r, s);
-    g1_mul_fr(&t, &d1, &rs);
+    g1_mul_fr_consttime(&t, &d1, &rs);
     g1_jacobian_neg(&t, &t);
     g1_jacobian_add(&c, &c, &t);
     g1_jacobian_add(&c, &c, &m->c);

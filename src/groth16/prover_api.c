@@ -234,7 +234,7 @@ cuzk_status cuzk_pk_describe(const cuzk_pk *pk, cuzk_pk_info *out, cuzk_error *e
     memset(out, 0, sizeof *out);
     out->curve = pk->key.curve;
     out->convention = pk->key.convention;
-    out->n_constraints = pk->has_cs ? pk->cs.n_constraints : 0;
+    out->n_constraints = pk->has_cs ? pk->cs.n_constraints : pk->key.z ? pk->key.z->n_constraints : 0;
     out->n_public = groth16_key_n_public(&pk->key);
     out->n_vars = (uint32_t)groth16_key_n_vars(&pk->key);
     out->domain_size = (uint32_t)groth16_key_domain(&pk->key);
@@ -409,7 +409,7 @@ cuzk_status cuzk_prove(cuzk_prover *p, cuzk_proof *out, const cuzk_witness *w, c
     tm.n_vars = (uint32_t)groth16_key_n_vars(k);
     tm.n_public = groth16_key_n_public(k);
     tm.domain_size = (uint32_t)groth16_key_domain(k);
-    tm.constraints = p->pk->has_cs ? p->pk->cs.n_constraints : 0;
+    tm.constraints = p->pk->has_cs ? p->pk->cs.n_constraints : p->pk->key.z ? p->pk->key.z->n_constraints : 0;
     if (o->check_witness && !p->pk->has_cs) {
         st = ERR(err, CUZK_ERR_ARG, "check_witness needs the circuit: load the zkey with its r1cs (cuzk_pk_load_opts.r1cs_path)");
         goto out;

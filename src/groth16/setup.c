@@ -658,7 +658,8 @@ cuzk_status groth16_setup_params(const r1cs *cs, const groth16_toxic *tw, const 
         if (!q.dens_a[i] && !q.dens_b[i] && !q.dens_c[i]) {
             st = ERR(err, CUZK_ERR_UNSUPPORTED,
                      "setup: wire %zu is in no constraint: its L point would be the point at infinity, which "
-                     "bellperson .params cannot hold (remove the wire, or use only the .zkey)", i);
+                     "bellperson .params cannot hold; use the wire in a constraint, or compile the circuit with "
+                     "circom's default optimisation (--O1 or --O2 drop such wires; --O0 keeps them)", i);
             goto out;
         }
     groth16_setup_stage_add(r.t, "scalars", now_ms() - t0);
@@ -863,13 +864,19 @@ cuzk_status groth16_setup_bellperson(bellperson_params *out, const r1cs *cs, con
 
 cuzk_status groth16_setup_bellperson_on(groth16_backend be, bellperson_params *out, const r1cs *cs, const uint64_t *seed,
                                         int nthreads, cuzk_error *err) {
+    return groth16_setup_bellperson_progress(be, out, cs, seed, nthreads, NULL, NULL, err);
+}
+
+cuzk_status groth16_setup_bellperson_progress(groth16_backend be, bellperson_params *out, const r1cs *cs,
+                                              const uint64_t *seed, int nthreads, cuzk_progress_fn progress,
+                                              void *progress_user, cuzk_error *err) {
     memset(out, 0, sizeof *out);
     groth16_toxic tw;
     cuzk_status st = groth16_toxic_draw(&tw, seed, err);
     if (st != CUZK_OK) return st;
     mem_sink ms = {out, SETUP_SET_H, 0};
     groth16_params_sink sink = {&ms, mem_vk, mem_begin, mem_g1s, mem_g2s};
-    groth16_setup_run run = {.nthreads = nthreads, .backend = be};
+    groth16_setup_run run = {.nthreads = nthreads, .backend = be, .progress = progress, .progress_user = progress_user};
     st = groth16_setup_params(cs, &tw, &sink, &run, err);
     groth16_toxic_wipe(&tw);
     if (st != CUZK_OK) bellperson_params_free(out);

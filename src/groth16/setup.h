@@ -134,5 +134,10 @@ cuzk_status groth16_params_file_sink_close(groth16_params_file_sink *s, uint64_t
  * (the same bytes on either). */
 cuzk_status groth16_setup_bellperson_on(groth16_backend be, bellperson_params *out, const r1cs *cs, const uint64_t *seed,
                                         int nthreads, cuzk_error *err);
+/* The same, reporting progress through progress(progress_user, stage, done, total) (may be NULL;
+ * called from the calling thread and the setup's helper threads, one call at a time). */
+cuzk_status groth16_setup_bellperson_progress(groth16_backend be, bellperson_params *out, const r1cs *cs,
+                                              const uint64_t *seed, int nthreads, cuzk_progress_fn progress,
+                                              void *progress_user, cuzk_error *err);
 
 #endif

@@ -10,12 +10,25 @@ cuzk_status groth16_verify(const groth16_vk *vk, const fr *pub, size_t n_pub, co
     if (n_pub != vk->n_public)
         return ERR(err, CUZK_ERR_MISMATCH, "%zu public inputs given, the verification key expects %u",
                    n_pub, vk->n_public);
-    /* a key with gamma or delta at infinity makes its pairing factor 1: anyone can then forge a
-     * proof, so such a key is refused as a bad key (not reported as an invalid proof) */
+    /* A key with a point at infinity is degenerate: gamma or delta at infinity makes its pairing
+     * factor 1, alpha and the IC at infinity accept the all-infinity proof for any public input.
+     * Such keys are refused as bad keys (not reported as invalid proofs), as bellperson does, and
+     * a proof with a point at infinity is an invalid proof, its point named (as one off the curve). beta1 and
+     * delta1 are not used here (snarkjs's JSON has none). */
+    if (g1_affine_is_infinity(&vk->alpha1))
+        return ERR(err, CUZK_ERR_POINT, "verification key: alpha1 is the point at infinity (a degenerate key)");
+    if (g2_affine_is_infinity(&vk->beta2))
+        return ERR(err, CUZK_ERR_POINT, "verification key: beta2 is the point at infinity (a degenerate key)");
     if (g2_affine_is_infinity(&vk->gamma2))
         return ERR(err, CUZK_ERR_POINT, "verification key: gamma2 is the point at infinity (a degenerate key)");
     if (g2_affine_is_infinity(&vk->delta2))
         return ERR(err, CUZK_ERR_POINT, "verification key: delta2 is the point at infinity (a degenerate key)");
+    for (size_t i = 0; i <= n_pub; i++)
+        if (g1_affine_is_infinity(&vk->ic[i]))
+            return ERR(err, CUZK_ERR_POINT, "verification key: IC[%zu] is the point at infinity (a degenerate key)", i);
+    if (g1_affine_is_infinity(&p->a)) return ERR(err, CUZK_ERR_INVALID, "proof point A is the point at infinity");
+    if (g2_affine_is_infinity(&p->b)) return ERR(err, CUZK_ERR_INVALID, "proof point B is the point at infinity");
+    if (g1_affine_is_infinity(&p->c)) return ERR(err, CUZK_ERR_INVALID, "proof point C is the point at infinity");
     if (!g1_affine_is_on_curve(&p->a) || !g1_affine_is_in_subgroup(&p->a))
         return ERR(err, CUZK_ERR_INVALID, "proof point A is not in G1");
     if (!g2_affine_is_on_curve(&p->b) || !g2_affine_is_in_subgroup(&p->b))
@@ -28,7 +41,7 @@ cuzk_status groth16_verify(const groth16_vk *vk, const fr *pub, size_t n_pub, co
     g1_jacobian_from_affine(&acc, &vk->ic[0]);
     for (size_t i = 0; i < n_pub; i++) {
         g1_jacobian_from_affine(&t, &vk->ic[i + 1]);
-        g1_mul_fr(&t, &t, &pub[i]);
+        g1_mul_fr_vartime(&t, &t, &pub[i]);
         g1_jacobian_add(&acc, &acc, &t);
     }
     g1_affine ps[4];

@@ -12,7 +12,7 @@
  *
  * out:     n affine points (Montgomery coordinates, host memory); (0, 0) where scalars[i] = 0 or
  *          gen is the point at infinity. Affine coordinates are unique, so the bytes equal
- *          g1_mul_fr followed by g1_jacobian_to_affine (and those of any other correct method,
+ *          g1_mul_fr_vartime followed by g1_jacobian_to_affine (and those of any other correct method,
  *          e.g. the GPU's gpu_g1_fixed_base).
  * gen:     one affine point on the curve (not checked).
  * scalars: n elements of Fr in Montgomery form (host). out and scalars must not overlap.

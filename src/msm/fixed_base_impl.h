@@ -84,7 +84,7 @@
         G##_jacobian_from_affine(&jg, gen);                                                     \
         if (n < FIXED_BASE_SMALL) { /* cheaper than building the table */                       \
             for (size_t i = 0; i < n; i++) {                                                    \
-                G##_mul_fr(&jr[0], &jg, &scalars[i]);                                           \
+                G##_mul_fr_vartime(&jr[0], &jg, &scalars[i]);                                           \
                 G##_jacobian_to_affine(&out[i], &jr[0]);                                        \
             }                                                                                   \
             return true;                                                                        \

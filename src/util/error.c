@@ -1,6 +1,7 @@
 /* Status strings, error detail and the log callback (include/cuzk/cuzk.h). */
 #include "cuzk/cuzk.h"
 #include "util/log.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -48,10 +49,14 @@ cuzk_status cuzk_error_set(cuzk_error *err, cuzk_status code, const char *file, 
         err->cuda_error = 0;
         err->file = file;
         err->line = line;
+        /* messages quote strings from input files: control characters are escaped, so that an
+         * error stays one line and cannot drive the terminal (util/text.h) */
+        char raw[4096]; /* longer than msg: a cut is then marked by text_escape */
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        vsnprintf(raw, sizeof raw, fmt, ap);
         va_end(ap);
+        text_escape(err->msg, sizeof err->msg, raw, sizeof raw, 0);
     }
     return code;
 }
@@ -68,10 +73,11 @@ void cuzk_set_log(cuzk_log_fn fn, void *user, cuzk_log_level max_level) {
 
 void cuzk_log(cuzk_log_level level, const char *fmt, ...) {
     if (!g_log_fn || level > g_log_max) return;
-    char buf[1024];
+    char raw[1024], buf[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    text_escape(buf, sizeof buf, raw, sizeof raw, 0);
     g_log_fn(g_log_user, level, buf);
 }

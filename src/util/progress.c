@@ -18,6 +18,9 @@ struct progress {
     char stage[48];
     double stage_start_ms, last_draw_ms;
     bool drawn;  /* something of the current stage is on screen (TTY) */
+    bool stage_done; /* the stage's final state is drawn: further updates of it are ignored */
+    bool pending;    /* TTY: the stage's last update is not on screen (drawn when the stage ends) */
+    uint64_t last_done, last_total;
     bool active; /* a stage has started */
 };
 
@@ -79,29 +82,50 @@ static void draw(progress *p, uint64_t done, uint64_t total, double now) {
     }
 }
 
+/* TTY: the last state of a stage that ended without its final update drawn (unknown total, or
+ * updates too early to show a rate) is drawn once, so that every stage leaves its last line. */
+static void flush_pending(progress *p, double now) {
+    if (!p->tty || !p->pending || !p->active) return;
+    fputs("\r\033[K", p->f);
+    draw(p, p->last_done, p->last_total, now);
+    p->drawn = true;
+    p->pending = false;
+}
+
 void progress_update(progress *p, const char *stage, uint64_t done, uint64_t total) {
     if (!p || !p->enabled || !stage) return;
     pthread_mutex_lock(&p->lock);
     double now = now_ms();
     bool new_stage = !p->active || strncmp(p->stage, stage, sizeof p->stage - 1) != 0;
     if (new_stage) {
+        flush_pending(p, now);
         if (p->tty && p->drawn) fputc('\n', p->f); /* keep the last state of the previous stage */
         snprintf(p->stage, sizeof p->stage, "%s", stage);
         p->stage_start_ms = now;
         p->last_draw_ms = now;
         p->drawn = false;
         p->active = true;
+        p->stage_done = false;
+        p->pending = false;
     }
     bool finished = total && done >= total;
+    if (p->stage_done) { pthread_mutex_unlock(&p->lock); return; }
+    /* nothing before the rate is known (no "ETA ?" frame), except a stage's final state */
+    bool no_rate_yet = !finished && (done == 0 || now - p->stage_start_ms < 200.0);
+    p->last_done = done;
+    p->last_total = total;
+    p->pending = true;
     if (p->tty) {
-        if (new_stage || finished || now - p->last_draw_ms >= TTY_REDRAW_MS) {
+        if (!no_rate_yet && (!p->drawn || finished || now - p->last_draw_ms >= TTY_REDRAW_MS)) {
+            p->pending = false;
             fputs("\r\033[K", p->f);
             draw(p, done, total, now);
             fflush(p->f);
             p->last_draw_ms = now;
             p->drawn = true;
+            p->stage_done = finished;
         }
-    } else if (now - p->last_draw_ms >= PROGRESS_LOG_SECONDS * 1e3) {
+    } else if (!no_rate_yet && now - p->last_draw_ms >= PROGRESS_LOG_SECONDS * 1e3) {
         draw(p, done, total, now);
         fputc('\n', p->f);
         fflush(p->f);
@@ -112,6 +136,7 @@ void progress_update(progress *p, const char *stage, uint64_t done, uint64_t tot
 
 void progress_free(progress *p) {
     if (!p) return;
+    if (p->enabled) flush_pending(p, now_ms());
     if (p->enabled && p->tty && p->drawn) {
         fputc('\n', p->f);
         fflush(p->f);

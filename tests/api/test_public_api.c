@@ -189,7 +189,8 @@ static void test_zkey_circuit(const char *dir) {
     CHECK_ST(cuzk_pk_describe(pk_mem, &b, NULL), CUZK_OK);
     CHECK(a.curve == CUZK_CURVE_BLS12_381 && a.convention == CUZK_CONVENTION_SNARKJS);
     CHECK(a.n_vars == b.n_vars && a.n_public == b.n_public && a.domain_size == b.domain_size);
-    CHECK(a.host_bytes > 0 && !a.has_circuit && a.n_constraints == 0);
+    /* the zkey's own count (from its coefficient rows), the same as the .r1cs has */
+    CHECK(a.host_bytes > 0 && !a.has_circuit && a.n_constraints > 0 && a.n_constraints == b.n_constraints);
     CHECK(a.domain_size && (a.domain_size & (a.domain_size - 1)) == 0);
 
     /* 2. prove with the fixtures' r, s in three witness forms */

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 SECS=${1:-${FUZZ_SECONDS:-60}}
 OUT=build-fuzz
 mkdir -p "$OUT/corpus"
-command -v clang >/dev/null || { echo "fuzz: clang is needed (apt-get install clang)" >&2; exit 4; }
+command -v clang >/dev/null || { echo "fuzz: clang is needed (tools/install-deps.sh --fuzz, or make fuzz)" >&2; exit 4; }
 SRC=$(find src -name '*.c' -not -path 'src/cli/*' -not -path 'src/cuda/*' | sort)
 clang -std=c11 -O1 -g -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
       -Iinclude -Isrc $SRC tools/fuzz/fuzz_parsers.c -o "$OUT/fuzz_parsers" -ljansson -lpthread -lm

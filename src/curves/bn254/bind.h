@@ -134,7 +134,8 @@
 #define g1_jacobian_set_infinity bn254_g1_jacobian_set_infinity
 #define g1_jacobian_to_affine bn254_g1_jacobian_to_affine
 #define g1_msm bn254_g1_msm
-#define g1_mul_fr bn254_g1_mul_fr
+#define g1_mul_fr_consttime bn254_g1_mul_fr_consttime
+#define g1_mul_fr_vartime bn254_g1_mul_fr_vartime
 #define g1_mul_vartime bn254_g1_mul_vartime
 #define g1_xyzz bn254_g1_xyzz
 #define g1_xyzz_add bn254_g1_xyzz_add
@@ -169,7 +170,8 @@
 #define g2_jacobian_set_infinity bn254_g2_jacobian_set_infinity
 #define g2_jacobian_to_affine bn254_g2_jacobian_to_affine
 #define g2_msm bn254_g2_msm
-#define g2_mul_fr bn254_g2_mul_fr
+#define g2_mul_fr_consttime bn254_g2_mul_fr_consttime
+#define g2_mul_fr_vartime bn254_g2_mul_fr_vartime
 #define g2_mul_vartime bn254_g2_mul_vartime
 #define g2_xyzz bn254_g2_xyzz
 #define g2_xyzz_add bn254_g2_xyzz_add
