@@ -111,8 +111,9 @@ TEST(bn128, verify_accepts_snarkjs_rejects_tampered) {
         /* A and C swapped */
         char *t = proof_with(pt, np, "pi_a", "pi_c", NULL);
         json_t *orig = json_loadb(pt, np, 0, NULL);
+        REQUIRE(orig);
         char *t2 = proof_with(t, strlen(t), "pi_c", NULL, json_deep_copy(json_object_get(orig, "pi_a")));
-        json_decref(orig); /* (was leaked: make test-asan failed on this suite) */
+        json_decref(orig);
         CHECK_EQ_INT(cuzk_verify(vk, CUZK_PUBLIC_JSON, ut, nu, CUZK_PROOF_SNARKJS_JSON, t2, strlen(t2), &e), CUZK_ERR_INVALID);
         free(t);
         free(t2);
