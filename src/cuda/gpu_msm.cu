@@ -10,7 +10,7 @@
  *  2. ones: msm_ones_kernel, one full wave of threads; thread t sums bases[ones[t + i*T]] with XYZZ
  *     mixed additions (adjacent threads read adjacent entries); the T partial sums are added by a
  *     tree of msm_group_sum_kernel launches (4 per thread per level), the sum copied to the host.
- *  3. tail, in chunks of at most `chunk` entries (2^25; env CUZK_MSM_CHUNK lowers it), each chunk a
+ *  3. tail, in chunks of at most `chunk` entries (2^25; gpu_msm_tuning lowers it), each chunk a
  *     Pippenger pass with signed c-bit window digits:
  *     a. msm_digits_kernel: entry j -> W = floor(255/c) + 1 signed digits d in [-2^(c-1), 2^(c-1)]
  *        (carry recoding; Montgomery scalars converted first); pair (key = w * 2^(c-1) + |d| - 1,
@@ -681,13 +681,19 @@ out:
     return st;
 }
 
-size_t chunk_limit() {
-    const char *e = getenv("CUZK_MSM_CHUNK");
-    if (e && *e) {
-        unsigned long long v = strtoull(e, NULL, 0);
-        if (v > 0) return v < MIN_CHUNK ? MIN_CHUNK : (size_t)v;
-    }
+/* Points per tail pass: t->chunk_points (at least MIN_CHUNK), 0 or t NULL: DEFAULT_CHUNK. */
+size_t chunk_limit(const gpu_msm_tuning *t) {
+    const size_t v = t ? t->chunk_points : 0;
+    if (v > 0) return v < MIN_CHUNK ? MIN_CHUNK : v;
     return DEFAULT_CHUNK;
+}
+
+/* Window bits of a tail pass of cn points: t->window_bits clamped to 2..22, 0 or t NULL: the
+ * default for cn. */
+int tuned_window(const gpu_msm_tuning *t, size_t cn) {
+    const int c = t ? t->window_bits : 0;
+    if (c <= 0) return gpu_msm_window_bits(cn);
+    return c < 2 ? 2 : c > 22 ? 22 : c;
 }
 
 /* Number of threads of one full wave of msm_ones_kernel, at most ~n. */
@@ -744,7 +750,7 @@ void host_horner_add(typename C::host_g1_xyzz *acc, const typename C::g1_xyzz *w
     acc->add(r);
 }
 
-/* One job (validated, n >= 1). window: 0 = default for the chunk size. */
+/* One job (validated, n >= 1). window: 0 = the job's tuning, else the default for the chunk size. */
 template <class C>
 cuzk_status msm_job(gpu_ctx *ctx, const gpu_msm_job *job, int window, gpu_msm_stats *stats, cuzk_error *err) {
     CUZK_CURVE_TYPES(C);
@@ -755,7 +761,8 @@ cuzk_status msm_job(gpu_ctx *ctx, const gpu_msm_job *job, int window, gpu_msm_st
     const uint64_t *scalars = (const uint64_t *)job->d_scalars;
     const int mont = job->form == GPU_SCALARS_MONTGOMERY;
     const scalar_class<C> cls = {scalars, job->d_index, mont};
-    const size_t cmax = chunk_limit();
+    const size_t cmax = chunk_limit(&job->tuning);
+    if (window <= 0 && job->tuning.window_bits > 0) window = tuned_window(&job->tuning, 0);
     const size_t max_chunks = (n + cmax - 1) / cmax;
     scratch sc;
     sc.ctx = ctx;
@@ -876,6 +883,7 @@ cuzk_status msm_job(gpu_ctx *ctx, const gpu_msm_job *job, int window, gpu_msm_st
         stats->n_other += n_other;
         stats->n_zero += n - n_one - n_other;
         stats->tail_chunks += nchunks;
+        if (nchunks) stats->tail_window_bits = p.c;
         for (size_t ci = 0; ci < nchunks && ev_chunk; ci++) {
             cudaEvent_t *e = ev_chunk + TAIL_EVENTS * ci;
             cudaEvent_t start = ci == 0 ? ev[EV_ONES] : e[-1];
@@ -1031,11 +1039,6 @@ out:
 }
 
 extern "C" int gpu_msm_window_bits(size_t n) {
-    const char *e = getenv("CUZK_MSM_WINDOW");
-    if (e && *e) {
-        long v = strtol(e, NULL, 10);
-        if (v >= 2 && v <= 22) return (int)v;
-    }
     int lg = 0;
     while (lg < 63 && ((size_t)2 << lg) <= n) lg++;
     /* lg - 4, at most 16. Larger windows were measured (bench/GPU_RESULTS.md, session 3): on
@@ -1050,12 +1053,12 @@ extern "C" int gpu_msm_window_bits(size_t n) {
     return c;
 }
 
-extern "C" size_t gpu_g1_msm_scratch_bytes(size_t n) {
+extern "C" size_t gpu_g1_msm_scratch_bytes(size_t n, const gpu_msm_tuning *tuning) {
     if (n == 0) return 0;
-    const size_t cn = n < chunk_limit() ? n : chunk_limit();
+    const size_t cn = n < chunk_limit(tuning) ? n : chunk_limit(tuning);
     size_t part_tmp = 0, sort_tmp = 0, scan_tmp = 0;
     tail_plan<api_curve> p;
-    plan_sizes(&p, cn, gpu_msm_window_bits(cn));
+    plan_sizes(&p, cn, tuned_window(tuning, cn));
     {
         /* size queries only: no device memory is touched */
         cub::DoubleBuffer<uint32_t> dk(NULL, NULL), dv(NULL, NULL);
