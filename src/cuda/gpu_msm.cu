@@ -1026,7 +1026,7 @@ extern "C" cuzk_status gpu_g1_msm_reserve(gpu_ctx *ctx, size_t n_max, size_t poo
     cuzk_status st = CUZK_OK;
     void *d = NULL;
     /* the host scratch of msm_job for n_max scalars at the default window (the same formula) */
-    const size_t cmax = chunk_limit(), max_chunks = n_max ? (n_max + cmax - 1) / cmax : 1;
+    const size_t cmax = chunk_limit(NULL), max_chunks = n_max ? (n_max + cmax - 1) / cmax : 1;
     st = ctx_host_scratch(ctx, 256 + (1 + max_chunks * (size_t)64) * sizeof(api_curve::g1_xyzz), err); /* >= BN254's */
     if (st != CUZK_OK) goto out;
     if (pool_bytes) {
