@@ -6,11 +6,14 @@
 #   make test-gpu   build for sm_90a and run the GPU tests, summary table last; without a GPU: one line, exit 0
 #   make fuzz       install clang if missing, libFuzzer + ASan over every file parser for FUZZ_SECONDS (default 60)
 #   make bench      benchmarks (cuzk bench ...), see bench/RESULTS.md
+#   make install    build, then install into PREFIX (default /usr/local): lib/libcuzk.so, include/cuzk,
+#                   lib/pkgconfig/cuzk.pc, lib/cmake/cuzk, bin/cuzk, bin/cuzk-bench
 BUILD      ?= build
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
+PREFIX     ?= /usr/local
 
-.PHONY: all deps deps-test deps-fuzz demo test test-asan test-gpu fuzz bench clean
+.PHONY: all deps deps-test deps-fuzz demo test test-asan test-gpu fuzz bench install clean
 
 all: deps
 	@cmake -S . -B $(BUILD) $(CMAKE_ARGS) >/dev/null
@@ -44,6 +47,9 @@ fuzz: deps-fuzz
 
 bench: all
 	@$(BUILD)/cuzk bench field && $(BUILD)/cuzk bench ntt && $(BUILD)/cuzk bench msm
+
+install: all
+	@cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-gpu build-fuzz

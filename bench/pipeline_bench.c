@@ -24,7 +24,7 @@
 #include <sys/stat.h>
 #include "util/parallel.h"
 #include "util/sysmem.h"
-#include "util/progress.h"
+#include "cli/progress.h" /* the CLI's progress line, shared with the benchmarks */
 #include "util/timer.h"
 
 #ifndef CUZK_GIT_HASH
@@ -133,6 +133,8 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     double frac01 = 0.95, budget_mib = 0;
     const char *trace = NULL, *backend = "auto", *params_path = NULL;
     uint64_t circuit_seed = 1;
+    cuzk_msm_opts msm; /* GPU MSM tuning: $CUZK_MSM_WINDOW / $CUZK_MSM_CHUNK (experiments) */
+    if (!bench_msm_from_env(&msm)) return 2;
     cuzk_check_level params_check = CUZK_CHECK_CURVE;
     int check_given = 0;
     int device = 0, device_given = 0, n_devices = 0, wpd = 1, n_fake = 0;
@@ -348,7 +350,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     if (params_path) {
         srs_store_opts so = {0};
         so.check = params_check;
-        so.ops = gb == GROTH16_BACKEND_GPU ? groth16_gpu_srs_ops(device) : NULL;
+        so.ops = gb == GROTH16_BACKEND_GPU ? srs_gpu_ops(device) : NULL;
         srs_entry_info inf;
         cuzk_status st = srs_store_create(&store, &so, &err);
         t0 = now_ms();
@@ -418,6 +420,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
         o.n_gpu_devices = n_devices;
         memcpy(o.gpu_devices, devices, sizeof devices);
     }
+    o.msm = msm;
     cuzk_engine *e = NULL;
     int rc = 0;
     unsigned n_synthesized = 0;

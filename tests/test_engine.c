@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "engine/reaper.h"
+#include "util/reaper.h"
 #include "util/timer.h"
 
 static void sleep_ms(double ms) {

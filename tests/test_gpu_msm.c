@@ -143,6 +143,9 @@ static void *upload_u32(gpu_ctx *ctx, const uint32_t *v, size_t n) {
     return d;
 }
 
+/* The tuning check_case gives its jobs (zeros: automatic); set by the chunking and window tests. */
+static gpu_msm_tuning g_tuning;
+
 /* One job: sum_{k<n} s[idx ? idx[k] : k] * b[off + k] (s: ns canonical scalars), on the GPU in
  * both scalar forms, checked against the CPU; stats of the canonical run into *stats_out. */
 static void check_case(gpu_ctx *ctx, const char *what, const g1_affine *b, size_t nb, size_t off,
@@ -161,7 +164,7 @@ static void check_case(gpu_ctx *ctx, const char *what, const g1_affine *b, size_
         memset(&got, 0x5a, sizeof got);
         gpu_msm_job job = {.bases = gb, .base_offset = off, .n = n, .d_scalars = d_s,
                            .form = mont ? GPU_SCALARS_MONTGOMERY : GPU_SCALARS_CANONICAL,
-                           .d_index = d_idx, .out = (struct g1_jacobian *)&got};
+                           .d_index = d_idx, .out = (struct g1_jacobian *)&got, .tuning = g_tuning};
         gpu_msm_stats stats;
         st = gpu_g1_msm_run(ctx, &job, 1, &stats, &e);
         CHECK_MSG(st == CUZK_OK, "%s (n=%zu, %s): %s (%s)", what, n, mont ? "mont" : "canon", cuzk_status_str(st),
@@ -549,7 +552,7 @@ TEST(gpu_msm, chunking) {
     rand_bases(b, n);
     for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
     for (size_t i = 0; i < n; i += 7) r_minus(&s[i], 1);
-    setenv("CUZK_MSM_CHUNK", "1000", 1);
+    g_tuning = (gpu_msm_tuning){.chunk_points = 1000};
     gpu_msm_stats st;
     check_case(ctx, "random, chunks of 1000", b, n, 0, s, n, NULL, n, &st);
     CHECK_MSG(st.tail_chunks == 6, "tail_chunks %zu, want 6", st.tail_chunks);
@@ -558,10 +561,13 @@ TEST(gpu_msm, chunking) {
     count_kinds(s, NULL, n, c);
     check_case(ctx, "50% 0/1, chunks of 1000", b, n, 0, s, n, NULL, n, &st);
     CHECK(st.tail_chunks == (c[2] + 999) / 1000);
-    setenv("CUZK_MSM_CHUNK", "64", 1);
+    g_tuning = (gpu_msm_tuning){.chunk_points = 64};
     check_case(ctx, "50% 0/1, chunks of 64", b, n, 0, s, n, NULL, n, &st);
     CHECK(st.tail_chunks == (c[2] + 63) / 64);
-    unsetenv("CUZK_MSM_CHUNK");
+    g_tuning = (gpu_msm_tuning){.chunk_points = 1}; /* raised to the minimum, 64 */
+    check_case(ctx, "50% 0/1, chunks of 1 (64)", b, n, 0, s, n, NULL, n, &st);
+    CHECK(st.tail_chunks == (c[2] + 63) / 64);
+    g_tuning = (gpu_msm_tuning){0};
     free(b);
     free(s);
     gpu_ctx_destroy(ctx);
@@ -673,7 +679,7 @@ TEST(gpu_msm, accum_modes_large) {
     accum_modes(true);
 }
 
-/* Windows of 13..18 bits (forced through CUZK_MSM_WINDOW on a small MSM: the experiments'
+/* Windows of 13..18 bits (forced through the job's tuning on a small MSM: the experiments'
  * windows) against the CPU, with random, 95 % 0/1 and r - small scalars. */
 TEST(gpu_msm, forced_windows) {
     NEED_GPU();
@@ -684,15 +690,14 @@ TEST(gpu_msm, forced_windows) {
     scalar256 *s = malloc(n * sizeof *s);
     REQUIRE(b && s);
     rand_bases(b, n);
-    const char *old = getenv("CUZK_MSM_WINDOW");
     for (int c = 13; c <= 18; c++) {
-        char v[8], what[64];
-        snprintf(v, sizeof v, "%d", c);
-        setenv("CUZK_MSM_WINDOW", v, 1);
-        REQUIRE(gpu_msm_window_bits(n) == c);
+        char what[64];
+        g_tuning = (gpu_msm_tuning){.window_bits = c};
+        gpu_msm_stats st;
         for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
         snprintf(what, sizeof what, "random, c=%d", c);
-        check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+        check_case(ctx, what, b, n, 0, s, n, NULL, n, &st);
+        CHECK_MSG(st.tail_window_bits == c, "tail window %d, want %d", st.tail_window_bits, c);
         mix_scalars(s, n, 0.95);
         snprintf(what, sizeof what, "95%% 0/1, c=%d", c);
         check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
@@ -700,8 +705,14 @@ TEST(gpu_msm, forced_windows) {
         snprintf(what, sizeof what, "r - small, c=%d", c);
         check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
     }
-    if (old) setenv("CUZK_MSM_WINDOW", old, 1);
-    else unsetenv("CUZK_MSM_WINDOW");
+    /* out of range: clamped to 2..22 (c = 2: 128 windows, more than the default host scratch) */
+    g_tuning = (gpu_msm_tuning){.window_bits = 1};
+    {
+        gpu_msm_stats st;
+        check_case(ctx, "r - small, c=1 (2: 128 windows)", b, n, 0, s, n, NULL, n, &st);
+        CHECK_EQ_INT(st.tail_window_bits, 2);
+    }
+    g_tuning = (gpu_msm_tuning){0};
     /* the defaults: lg - 4 up to 16 */
     CHECK_EQ_INT(gpu_msm_window_bits((size_t)1 << 12), 8);
     CHECK_EQ_INT(gpu_msm_window_bits((size_t)1 << 20), 16);

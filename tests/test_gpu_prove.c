@@ -319,7 +319,7 @@ TEST(gpu_prove, srs_store_gpu_tier_feeds_the_prover) {
     cuzk_error e = {0};
     REQUIRE(bellperson_params_write(path, &c.p, &e) == CUZK_OK);
     srs_store_opts so = {0};
-    so.ops = groth16_gpu_srs_ops(0);
+    so.ops = srs_gpu_ops(0);
     REQUIRE(so.ops != NULL);
     srs_store *store = NULL;
     REQUIRE(srs_store_create(&store, &so, &e) == CUZK_OK);
@@ -373,7 +373,7 @@ TEST(gpu_prove, engine_on_store_srs_and_gpu_budget) {
     cuzk_error e = {0};
     REQUIRE(bellperson_params_write(path, &c.p, &e) == CUZK_OK);
     srs_store_opts so = {0};
-    so.ops = groth16_gpu_srs_ops(0);
+    so.ops = srs_gpu_ops(0);
     srs_store *store = NULL;
     REQUIRE(srs_store_create(&store, &so, &e) == CUZK_OK);
     srs_handle h = {0};

@@ -21,7 +21,7 @@
 #include "groth16/setup.h"
 #include "curves/bls12_381/curve.h"
 #include "r1cs/synthetic.h"
-#include "util/progress.h"
+#include "cli/progress.h"
 #include "util/timer.h"
 
 #define CLI CUZK_CLI_PATH

@@ -7,7 +7,7 @@
 #include "test_rand.h"
 
 #include "curves/bls12_381/curve.h"
-#include "engine/reaper.h"
+#include "util/reaper.h"
 #include "formats/bellperson.h"
 #include "formats/fmt_util.h"
 #include "srs/store.h"

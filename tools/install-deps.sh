@@ -42,6 +42,8 @@ DEPS_TEST=(
     golang-google-grpc-dev
     golang-google-protobuf-dev
     protoc-gen-go:protoc-gen-go
+    pkgconf:pkg-config   # ctest install: a program built with pkg-config --libs cuzk
+    binutils:nm          # ctest symbols: nm -D of libcuzk.so
 )
 DEPS_FUZZ=(
     clang          # libFuzzer; its runtime package is checked below

@@ -19,6 +19,19 @@ extern "C" {
 
 #define CUZK_VERSION "0.1.0"
 
+/* Marks every public declaration: the library is built with hidden visibility, so only what is
+ * marked here is exported from libcuzk.so (every exported symbol starts with cuzk_; the test
+ * `symbols` checks both). Expands to nothing for compilers without ELF visibility. The build
+ * predefines it empty for internal copies of API code (the BN254 instance of the curve-generic
+ * sources), which stay hidden. */
+#ifndef CUZK_API
+#if defined(__GNUC__) || defined(__clang__)
+#define CUZK_API __attribute__((visibility("default")))
+#else
+#define CUZK_API
+#endif
+#endif
+
 /* Status of every fallible call. Three classes are kept apart: misuse by the caller
  * (CUZK_ERR_ARG), bad data (FORMAT, CURVE, POINT, UNSAT, INVALID), and the environment
  * (IO, NOMEM, NOMEM_DEVICE, DEVICE, UNSUPPORTED, RANDOM); CANCELLED and BUSY are outcomes of
@@ -44,7 +57,7 @@ typedef enum cuzk_status {
 } cuzk_status;
 
 /* Short English description of a status ("file format error"). Never NULL. */
-const char *cuzk_status_str(cuzk_status st);
+CUZK_API const char *cuzk_status_str(cuzk_status st);
 
 /* Optional detail for a failed call. Caller-owned; the library fills it and never allocates on
  * the error path. Pass NULL to any `err` argument to skip it. `msg` is one line, no newline. */
@@ -58,7 +71,7 @@ typedef struct cuzk_error {
 } cuzk_error;
 
 /* Fill *err (if not NULL) and return code. printf-style message. */
-cuzk_status cuzk_error_set(cuzk_error *err, cuzk_status code, const char *file, int line,
+CUZK_API cuzk_status cuzk_error_set(cuzk_error *err, cuzk_status code, const char *file, int line,
                            const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* How thoroughly a loader checks the points of a key or parameter file (bellperson .params):
@@ -76,7 +89,7 @@ typedef enum cuzk_check_level {
     CUZK_CHECK_FULL = 3
 } cuzk_check_level;
 /* Short name of a level ("none", "curve", "full"); "curve" for DEFAULT. Never NULL. */
-const char *cuzk_check_level_str(cuzk_check_level level);
+CUZK_API const char *cuzk_check_level_str(cuzk_check_level level);
 
 /* Progress of a long operation (loading a 47 GB SRS): done_bytes of total_bytes so far, in the
  * named part (`what`, e.g. "h"; a static string, valid during the call). Called on the thread
@@ -88,7 +101,7 @@ typedef void (*cuzk_progress_fn)(void *user, const char *what, uint64_t done_byt
 /* Log levels and the log callback. `msg` is one line without newline, valid during the call. */
 typedef enum { CUZK_LOG_ERROR = 0, CUZK_LOG_WARN = 1, CUZK_LOG_INFO = 2, CUZK_LOG_DEBUG = 3 } cuzk_log_level;
 typedef void (*cuzk_log_fn)(void *user, cuzk_log_level level, const char *msg);
-void cuzk_set_log(cuzk_log_fn fn, void *user, cuzk_log_level max_level);
+CUZK_API void cuzk_set_log(cuzk_log_fn fn, void *user, cuzk_log_level max_level);
 
 #ifdef __cplusplus
 }

@@ -60,14 +60,14 @@ typedef uint64_t cuzk_job_id;
  * (the caller may release its own right after). The key must be of the bellperson convention
  * (.params + .r1cs: the engine proves with the circuit's matrices): a snarkjs key is
  * CUZK_ERR_UNSUPPORTED. Errors also: CUZK_ERR_ARG (NULL), CUZK_ERR_NOMEM. Thread-safe. */
-cuzk_status cuzk_circuit_create(cuzk_circuit **out, cuzk_pk *pk, cuzk_error *err);
+CUZK_API cuzk_status cuzk_circuit_create(cuzk_circuit **out, cuzk_pk *pk, cuzk_error *err);
 /* Frees a circuit made by cuzk_circuit_create and drops its key reference. Every job naming it
  * must have been waited for, and no engine may still hold it resident on a GPU: destroy (or stop
  * using) the engines that preloaded it first. NULL is a no-op. */
-void cuzk_circuit_destroy(cuzk_circuit *c);
+CUZK_API void cuzk_circuit_destroy(cuzk_circuit *c);
 /* Witness length (n_vars, ONE included) and public inputs (ONE not counted) of a circuit; 0 for NULL. */
-size_t cuzk_circuit_n_vars(const cuzk_circuit *c);
-uint32_t cuzk_circuit_n_public(const cuzk_circuit *c);
+CUZK_API size_t cuzk_circuit_n_vars(const cuzk_circuit *c);
+CUZK_API uint32_t cuzk_circuit_n_public(const cuzk_circuit *c);
 
 #define CUZK_ENGINE_MAX_DEVICES 16
 
@@ -175,42 +175,42 @@ typedef struct cuzk_job_result {
 } cuzk_job_result;
 
 /* Frees the arrays of a result (not the struct). NULL and zeroed results are fine. */
-void cuzk_job_result_free(cuzk_job_result *r);
+CUZK_API void cuzk_job_result_free(cuzk_job_result *r);
 
 /* Creates an engine on the backend opts->backend resolves to and starts its threads. opts may be
  * NULL (defaults). Errors: CUZK_ERR_ARG, CUZK_ERR_NOMEM (allocation or thread creation),
  * CUZK_ERR_DEVICE (backend GPU requested and no GPU). */
-cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_opts *opts, cuzk_error *err);
+CUZK_API cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_opts *opts, cuzk_error *err);
 
 /* Name of the backend the engine runs ("cpu" or "gpu"). */
-const char *cuzk_engine_backend_name(const cuzk_engine *e);
+CUZK_API const char *cuzk_engine_backend_name(const cuzk_engine *e);
 /* Number of prove devices the engine drives, one prove-start worker each (1 on the CPU backend). */
-int cuzk_engine_n_devices(const cuzk_engine *e);
+CUZK_API int cuzk_engine_n_devices(const cuzk_engine *e);
 
 /* Makes a circuit ready before its first job: on the GPU backend, uploads its SRS G1 queries and
  * matrices to every device (otherwise the first partition pays for it). No-op on the CPU backend.
  * Must not race with cuzk_engine_destroy. Errors: those of the GPU prover's creation
  * (CUZK_ERR_NOMEM_DEVICE, CUZK_ERR_MISMATCH, CUZK_ERR_DEVICE). */
-cuzk_status cuzk_engine_preload(cuzk_engine *e, const cuzk_circuit *c, cuzk_error *err);
+CUZK_API cuzk_status cuzk_engine_preload(cuzk_engine *e, const cuzk_circuit *c, cuzk_error *err);
 
 /* Queues a job and returns at once (it never blocks on the budget or the queues).
  * Errors: CUZK_ERR_ARG (NULL, P = 0, no synth fn, a witness form other than Fr limbs),
  * CUZK_ERR_MISMATCH (budget smaller than one partition's footprint), CUZK_ERR_UNSUPPORTED (a
  * circuit on a borrowed device SRS in an engine of several devices), CUZK_ERR_NOMEM. */
-cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_desc *desc, cuzk_job_id *id, cuzk_error *err);
+CUZK_API cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_desc *desc, cuzk_job_id *id, cuzk_error *err);
 
 /* Cancels a job: partitions not yet synthesized are dropped at once; those in a stage finish the
  * call they are in and are then dropped; their buffers are freed and their budget returned.
  * Returns CUZK_OK if the job was found and not yet complete (it will end CANCELLED unless it had
  * already failed), CUZK_ERR_ARG if the id is unknown, already waited for, or already complete. */
-cuzk_status cuzk_engine_cancel(cuzk_engine *e, cuzk_job_id id);
+CUZK_API cuzk_status cuzk_engine_cancel(cuzk_engine *e, cuzk_job_id id);
 
 /* Blocks until the job is complete, fills *out (caller frees with cuzk_job_result_free) and
  * forgets the job. Returns CUZK_OK whenever *out was filled, whatever the job's state (see
  * out->state, out->status; for FAILED, err gets the failure detail). CUZK_ERR_ARG: NULL, unknown
  * id, or another thread is already waiting for it (*out untouched then). CUZK_ERR_NOMEM: the result arrays could not
  * be allocated (the job is forgotten anyway). */
-cuzk_status cuzk_engine_wait(cuzk_engine *e, cuzk_job_id id, cuzk_job_result *out, cuzk_error *err);
+CUZK_API cuzk_status cuzk_engine_wait(cuzk_engine *e, cuzk_job_id id, cuzk_job_result *out, cuzk_error *err);
 
 typedef struct cuzk_engine_stats {
     size_t budget_limit;        /* 0: unlimited */
@@ -229,21 +229,21 @@ typedef struct cuzk_engine_stats {
     size_t pinned_bytes;        /* GPU backend: pinned witness buffers held by the pool */
     uint64_t pinned_fallbacks;  /* witnesses that got pageable memory (pinned budget used up) */
 } cuzk_engine_stats;
-void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *out);
+CUZK_API void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *out);
 
 /* Blocks until the reaper has freed everything queued so far. */
-void cuzk_engine_drain_frees(cuzk_engine *e);
+CUZK_API void cuzk_engine_drain_frees(cuzk_engine *e);
 
 /* Writes the recorded spans as Chrome trace JSON ({"traceEvents": [...]}, "X" events, ts/dur in
  * microseconds since the engine was created, pid 1, one tid per worker with thread_name metadata).
  * A regular file is written to "<path>.tmp.<pid>" and renamed over path (a failed write leaves no
  * partial trace); a FIFO or device is written in place. Errors: CUZK_ERR_ARG (NULL or empty
  * path), CUZK_ERR_IO (the message gives the reason; nothing is left at path). */
-cuzk_status cuzk_engine_trace_write(cuzk_engine *e, const char *path, cuzk_error *err);
+CUZK_API cuzk_status cuzk_engine_trace_write(cuzk_engine *e, const char *path, cuzk_error *err);
 
 /* Cancels every job not yet waited for, stops and joins the workers, drains the reaper and frees
  * everything. Results of jobs not waited for are discarded. NULL is a no-op. */
-void cuzk_engine_destroy(cuzk_engine *e);
+CUZK_API void cuzk_engine_destroy(cuzk_engine *e);
 
 #ifdef __cplusplus
 }

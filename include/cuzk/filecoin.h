@@ -36,7 +36,7 @@ extern "C" {
  * sector comm_r, then one leaf index per challenge). progress may be NULL. Memory: the whole R1CS
  * (~10 GB at a full 32 GiB WindowPoSt partition). Errors: CUZK_ERR_ARG (unknown name),
  * CUZK_ERR_IO, CUZK_ERR_NOMEM. */
-cuzk_status cuzk_post_r1cs_write(const char *circuit, uint32_t sectors, const char *r1cs_path, cuzk_progress_fn progress,
+CUZK_API cuzk_status cuzk_post_r1cs_write(const char *circuit, uint32_t sectors, const char *r1cs_path, cuzk_progress_fn progress,
                                  void *progress_user, cuzk_error *err);
 
 typedef struct cuzk_post_request {
@@ -56,9 +56,9 @@ typedef struct cuzk_post_request {
  * *public_inputs: *n_public canonical 32-byte values derived from the public data (comm_r,
  * sector ids, randomness), the same as w[1 .. n_public]. Both malloc'd: free with cuzk_post_free.
  * Errors: CUZK_ERR_ARG, CUZK_ERR_IO, CUZK_ERR_FORMAT, CUZK_ERR_INVALID, CUZK_ERR_NOMEM. */
-cuzk_status cuzk_post_witness(const cuzk_post_request *req, uint8_t **witness, size_t *witness_len, uint8_t **public_inputs,
+CUZK_API cuzk_status cuzk_post_witness(const cuzk_post_request *req, uint8_t **witness, size_t *witness_len, uint8_t **public_inputs,
                               size_t *n_public, cuzk_error *err);
-void cuzk_post_free(void *p);
+CUZK_API void cuzk_post_free(void *p);
 
 /* ---- PoSt jobs for the engine (include/cuzk/engine.h) ----
  * A job holds the checked vanilla proofs of one or more partitions: vanilla_paths split in
@@ -69,18 +69,18 @@ void cuzk_post_free(void *p);
  * for several partitions at once. Thread-safety: a job is read-only after creation. */
 typedef struct cuzk_post_job cuzk_post_job;
 /* Errors: those of cuzk_post_witness (every file read and checked here, before any proving). */
-cuzk_status cuzk_post_job_create(cuzk_post_job **out, const cuzk_post_request *req, cuzk_error *err);
-uint32_t cuzk_post_job_partitions(const cuzk_post_job *job);
+CUZK_API cuzk_status cuzk_post_job_create(cuzk_post_job **out, const cuzk_post_request *req, cuzk_error *err);
+CUZK_API uint32_t cuzk_post_job_partitions(const cuzk_post_job *job);
 /* Witness length (ONE included) and public inputs per partition (ONE not counted). */
-size_t cuzk_post_job_n_vars(const cuzk_post_job *job);
-size_t cuzk_post_job_n_public(const cuzk_post_job *job);
+CUZK_API size_t cuzk_post_job_n_vars(const cuzk_post_job *job);
+CUZK_API size_t cuzk_post_job_n_public(const cuzk_post_job *job);
 /* The public inputs of partition k (k < partitions), derived from the public data: n_public
  * canonical 32-byte values into out (n_public * 32 bytes). Errors: CUZK_ERR_ARG. */
-cuzk_status cuzk_post_job_public_inputs(const cuzk_post_job *job, uint32_t k, uint8_t *out, cuzk_error *err);
+CUZK_API cuzk_status cuzk_post_job_public_inputs(const cuzk_post_job *job, uint32_t k, uint8_t *out, cuzk_error *err);
 /* cuzk_synth_fn: synth_ctx = the job, partition = k (relative to the job's first), witness: n_vars
  * values (4 limbs each). Errors: CUZK_ERR_ARG (partition, n_vars), CUZK_ERR_NOMEM. */
-cuzk_status cuzk_post_job_synth(void *job, uint32_t partition, uint64_t *witness, size_t n_vars, cuzk_error *err);
-void cuzk_post_job_free(cuzk_post_job *job);
+CUZK_API cuzk_status cuzk_post_job_synth(void *job, uint32_t partition, uint64_t *witness, size_t n_vars, cuzk_error *err);
+CUZK_API void cuzk_post_job_free(cuzk_post_job *job);
 
 #ifdef __cplusplus
 }

@@ -52,7 +52,7 @@ typedef struct cuzk_prove_opts {
  * meant for a SIGINT/SIGTERM handler, so an interrupted 47 GB setup leaves nothing behind.
  * Outputs that are not regular files (/dev/null, a FIFO) are written in place, never renamed
  * over, and never removed. */
-void cuzk_remove_partial_outputs(void);
+CUZK_API void cuzk_remove_partial_outputs(void);
 
 /* Checks output paths before any work, as every command of the file API does: each output must
  * not be a directory, must not be the same file as an input (same path, or same device and inode:
@@ -61,25 +61,25 @@ void cuzk_remove_partial_outputs(void);
  * file that exists is writable in place). ins[j] may be NULL (skipped). Opens nothing.
  * Returns CUZK_OK, CUZK_ERR_ARG (directory, output = input, outputs equal; err names the path)
  * or CUZK_ERR_IO (missing or unwritable directory: err gives the reason). Thread-safe. */
-cuzk_status cuzk_check_outputs(const char *const *ins, int n_in, const char *const *outs, int n_out, cuzk_error *err);
+CUZK_API cuzk_status cuzk_check_outputs(const char *const *ins, int n_in, const char *const *outs, int n_out, cuzk_error *err);
 
 /* Prove from a snarkjs zkey and wtns; write snarkjs proof.json and public.json.
  * opts and t may be NULL (defaults; no timings). */
-cuzk_status cuzk_prove_zkey_files(const char *zkey_path, const char *wtns_path, const char *proof_json_path,
+CUZK_API cuzk_status cuzk_prove_zkey_files(const char *zkey_path, const char *wtns_path, const char *proof_json_path,
                                   const char *public_json_path, const cuzk_prove_opts *opts,
                                   cuzk_prove_timings *t, cuzk_error *err);
 
 /* Prove from bellperson parameters, the circuit's .r1cs and a .wtns; write the 192-byte proof
  * and public.json. */
-cuzk_status cuzk_prove_params_files(const char *params_path, const char *r1cs_path, const char *wtns_path,
+CUZK_API cuzk_status cuzk_prove_params_files(const char *params_path, const char *r1cs_path, const char *wtns_path,
                                     const char *proof_bin_path, const char *public_json_path,
                                     const cuzk_prove_opts *opts, cuzk_prove_timings *t, cuzk_error *err);
 
 /* Verify: CUZK_OK when the proof is valid, CUZK_ERR_INVALID when it is not (reason in err), any
  * other status when an input cannot be used. */
-cuzk_status cuzk_verify_json_files(const char *vk_json_path, const char *public_json_path,
+CUZK_API cuzk_status cuzk_verify_json_files(const char *vk_json_path, const char *public_json_path,
                                    const char *proof_json_path, cuzk_error *err);
-cuzk_status cuzk_verify_bellperson_files(const char *vk_path, const char *public_json_path,
+CUZK_API cuzk_status cuzk_verify_bellperson_files(const char *vk_path, const char *public_json_path,
                                          const char *proof_bin_path, cuzk_error *err);
 
 /* ---- setup: single-party, INSECURE test parameters ------------------------------------------
@@ -116,7 +116,7 @@ typedef struct cuzk_setup_opts {
 
 /* Defaults: all zero/NULL except synth_public 328, synth_frac01 0.95, synth_seed 1 (the defaults
  * of `cuzk bench pipeline`). */
-void cuzk_setup_opts_init(cuzk_setup_opts *o);
+CUZK_API void cuzk_setup_opts_init(cuzk_setup_opts *o);
 
 #define CUZK_SETUP_MAX_STAGES 24
 typedef struct cuzk_setup_stage {
@@ -145,28 +145,28 @@ typedef struct cuzk_setup_timings {
  * errors of the .r1cs, CUZK_ERR_UNSUPPORTED (a wire in no constraint: its .params L point would be
  * the point at infinity, which the format forbids), CUZK_ERR_NOMEM, CUZK_ERR_RANDOM, CUZK_ERR_IO,
  * CUZK_ERR_DEVICE / _NOMEM_DEVICE (GPU). */
-cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const char *vk_path,
+CUZK_API cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const char *vk_path,
                        const cuzk_setup_opts *opts, cuzk_setup_timings *t, cuzk_error *err);
 
 /* cuzk_setup for an .r1cs with only a seed and a thread count (CPU or GPU: AUTO). */
-cuzk_status cuzk_setup_files(const char *r1cs_path, const char *params_path, const char *vk_path,
+CUZK_API cuzk_status cuzk_setup_files(const char *r1cs_path, const char *params_path, const char *vk_path,
                              const uint64_t *seed, int nthreads, cuzk_error *err);
 
 /* Human-readable description of any file cuzk reads (zkey, wtns, r1cs, params, vk, JSON):
  * kind, curve, sizes, sections. Writes at most cap bytes (NUL-terminated). Reads headers only. */
-cuzk_status cuzk_describe_file(char *buf, size_t cap, const char *path, cuzk_error *err);
+CUZK_API cuzk_status cuzk_describe_file(char *buf, size_t cap, const char *path, cuzk_error *err);
 
 /* cuzk_describe_file, and for a bellperson .params file also a check of every point at `level`
  * (NONE: headers only, as cuzk_describe_file), on nthreads threads (0: all CPUs), reporting to
  * progress (may be NULL). On success a line "points: N checked (level), T s, R GB/s" is added.
  * Errors: those of cuzk_describe_file, CUZK_ERR_POINT naming the section and index of the first
  * bad point (the description is then left in buf). Other kinds of file are described only. */
-cuzk_status cuzk_describe_file_checked(char *buf, size_t cap, const char *path, cuzk_check_level level, int nthreads,
+CUZK_API cuzk_status cuzk_describe_file_checked(char *buf, size_t cap, const char *path, cuzk_check_level level, int nthreads,
                                        cuzk_progress_fn progress, void *progress_user, cuzk_error *err);
 
 /* Exit code of the cuzk CLI for a status: 0 ok, 1 invalid proof, 2 usage, 3 bad input,
  * 4 resources (memory, GPU, RNG, output not writable). */
-int cuzk_exit_code(cuzk_status st);
+CUZK_API int cuzk_exit_code(cuzk_status st);
 
 #ifdef __cplusplus
 }

@@ -61,14 +61,14 @@ typedef enum cuzk_curve {
     CUZK_CURVE_BN254 = 2      /* alt_bn128, snarkjs "bn128": Fr and Fp 254 bits; snarkjs .zkey only, CPU */
 } cuzk_curve;
 /* "bls12-381", "bn254", "unknown". Never NULL. */
-const char *cuzk_curve_name(cuzk_curve c);
+CUZK_API const char *cuzk_curve_name(cuzk_curve c);
 
 typedef enum cuzk_convention {
     CUZK_CONVENTION_SNARKJS = 1,   /* a .zkey */
     CUZK_CONVENTION_BELLPERSON = 2 /* a .params with its .r1cs */
 } cuzk_convention;
 /* "snarkjs", "bellperson", "unknown". Never NULL. */
-const char *cuzk_convention_name(cuzk_convention c);
+CUZK_API const char *cuzk_convention_name(cuzk_convention c);
 
 /* Where the heavy stages (a/b/c, the NTTs of H, the G1 MSMs) run. B_G2 (a G2 MSM) and the proof
  * assembly always run on CPU threads. AUTO: the GPU when this build has CUDA and a device is
@@ -105,10 +105,10 @@ typedef struct cuzk_pk_load_opts {
  * file's; an r1cs of another curve), CUZK_ERR_POINT (a point off its curve),
  * CUZK_ERR_UNSUPPORTED (not Groth16), CUZK_ERR_MISMATCH (an r1cs of another circuit),
  * CUZK_ERR_NOMEM. */
-cuzk_status cuzk_pk_load_zkey(cuzk_pk **out, const char *zkey_path, const cuzk_pk_load_opts *opts, cuzk_error *err);
+CUZK_API cuzk_status cuzk_pk_load_zkey(cuzk_pk **out, const char *zkey_path, const cuzk_pk_load_opts *opts, cuzk_error *err);
 /* The same from len bytes at `bytes` (a .zkey image in host memory). The bytes are read during
  * the call only (the key holds its own decoded copy): the caller may free them after. */
-cuzk_status cuzk_pk_load_zkey_mem(cuzk_pk **out, const uint8_t *bytes, size_t len, const cuzk_pk_load_opts *opts,
+CUZK_API cuzk_status cuzk_pk_load_zkey_mem(cuzk_pk **out, const uint8_t *bytes, size_t len, const cuzk_pk_load_opts *opts,
                                   cuzk_error *err);
 
 /* Loads bellperson Groth16 parameters (.params, DESIGN.md section 5) and the circuit they were
@@ -117,19 +117,19 @@ cuzk_status cuzk_pk_load_zkey_mem(cuzk_pk **out, const uint8_t *bytes, size_t le
  * a/b by the circuit's densities). Host memory: the decoded parameters (about the file size) plus
  * the circuit in CSR form. Errors: those of cuzk_pk_load_zkey, CUZK_ERR_POINT naming the section
  * and index of a bad point (at opts->check). */
-cuzk_status cuzk_pk_load_params(cuzk_pk **out, const char *params_path, const char *r1cs_path,
+CUZK_API cuzk_status cuzk_pk_load_params(cuzk_pk **out, const char *params_path, const char *r1cs_path,
                                 const cuzk_pk_load_opts *opts, cuzk_error *err);
 /* The same from memory: params_len bytes of a .params image and r1cs_len bytes of a .r1cs
  * image, read during the call only. */
-cuzk_status cuzk_pk_load_params_mem(cuzk_pk **out, const uint8_t *params, size_t params_len, const uint8_t *r1cs,
+CUZK_API cuzk_status cuzk_pk_load_params_mem(cuzk_pk **out, const uint8_t *params, size_t params_len, const uint8_t *r1cs,
                                     size_t r1cs_len, const cuzk_pk_load_opts *opts, cuzk_error *err);
 
 /* Adds a reference and returns pk (NULL stays NULL). Atomic. */
-cuzk_pk *cuzk_pk_retain(cuzk_pk *pk);
+CUZK_API cuzk_pk *cuzk_pk_retain(cuzk_pk *pk);
 /* Drops a reference; the last one frees the key. Provers, vks and engine circuits made from a
  * key hold their own reference, so a caller may release its reference right after making them.
  * NULL is a no-op. Atomic; the final free must not race with a use through a borrowed pointer. */
-void cuzk_pk_release(cuzk_pk *pk);
+CUZK_API void cuzk_pk_release(cuzk_pk *pk);
 
 typedef struct cuzk_pk_info {
     cuzk_curve curve;
@@ -144,15 +144,14 @@ typedef struct cuzk_pk_info {
     int has_circuit;        /* 1: the R1CS is held (check_witness possible) */
 } cuzk_pk_info;
 /* Fills *out. Errors: CUZK_ERR_ARG (NULL). Thread-safe. */
-cuzk_status cuzk_pk_describe(const cuzk_pk *pk, cuzk_pk_info *out, cuzk_error *err);
+CUZK_API cuzk_status cuzk_pk_describe(const cuzk_pk *pk, cuzk_pk_info *out, cuzk_error *err);
 
 /* ---- provers --------------------------------------------------------------------------------- */
 
 /* Tuning of the GPU MSMs; 0 everywhere means automatic (the tuned defaults). Values the device
  * code cannot honour are clamped by it. Ignored by the CPU backend.
- * STATUS: carried by the prover and the engine to the GPU backend; the device MSM still reads
- * its knobs from $CUZK_MSM_WINDOW / $CUZK_MSM_CHUNK until issue 10 item 6 moves them into its
- * API, so non-zero values here are not yet applied. */
+ * The library reads no environment variable for these (the bench maps $CUZK_MSM_WINDOW and
+ * $CUZK_MSM_CHUNK onto them). Proofs do not depend on them, only time and device scratch. */
 typedef struct cuzk_msm_opts {
     int window_bits;      /* Pippenger window c for the non-0/1 scalars, 0: automatic (lg n - 4,
                              at most 16); else 8..20 */
@@ -175,13 +174,13 @@ typedef struct cuzk_prover cuzk_prover;
  * cuzk_prover_destroy. Errors: CUZK_ERR_ARG, CUZK_ERR_DEVICE (GPU requested, none present, or a
  * CUDA failure), CUZK_ERR_NOMEM_DEVICE (the key does not fit on the device), CUZK_ERR_NOMEM,
  * CUZK_ERR_UNSUPPORTED (a curve or convention the backend does not handle). */
-cuzk_status cuzk_prover_create(cuzk_prover **out, cuzk_pk *pk, const cuzk_prover_opts *opts, cuzk_error *err);
+CUZK_API cuzk_status cuzk_prover_create(cuzk_prover **out, cuzk_pk *pk, const cuzk_prover_opts *opts, cuzk_error *err);
 /* Frees the backend state and drops the key reference. NULL is a no-op. */
-void cuzk_prover_destroy(cuzk_prover *p);
+CUZK_API void cuzk_prover_destroy(cuzk_prover *p);
 /* "cpu" or "gpu": the backend the prover resolved to. Never NULL ("none" for NULL). */
-const char *cuzk_prover_backend_name(const cuzk_prover *p);
+CUZK_API const char *cuzk_prover_backend_name(const cuzk_prover *p);
 /* The key the prover was made from (borrowed: valid while the prover lives). */
-const cuzk_pk *cuzk_prover_pk(const cuzk_prover *p);
+CUZK_API const cuzk_pk *cuzk_prover_pk(const cuzk_prover *p);
 
 /* A witness in caller memory. len is always in bytes.
  *   FR_MONT / FR_CANON: n_vars values of 32 bytes (len = 32 * n_vars), Montgomery or canonical
@@ -259,11 +258,11 @@ typedef struct cuzk_proof {
  * or the proof did not self-verify), CUZK_ERR_RANDOM, CUZK_ERR_NOMEM, CUZK_ERR_NOMEM_DEVICE,
  * CUZK_ERR_DEVICE (after a sticky CUDA fault the prover is dead: destroy it, make another).
  * On failure *out is zeroed. Thread-safety: see the top of this file. */
-cuzk_status cuzk_prove(cuzk_prover *p, cuzk_proof *out, const cuzk_witness *w, const cuzk_proof_opts *opts,
+CUZK_API cuzk_status cuzk_prove(cuzk_prover *p, cuzk_proof *out, const cuzk_witness *w, const cuzk_proof_opts *opts,
                        cuzk_prove_timings *t, cuzk_error *err);
 
 /* Frees the buffers of a proof and zeroes it. NULL and zeroed proofs are fine. */
-void cuzk_proof_free(cuzk_proof *proof);
+CUZK_API void cuzk_proof_free(cuzk_proof *proof);
 
 /* ---- verification ---------------------------------------------------------------------------- */
 
@@ -272,16 +271,16 @@ typedef struct cuzk_vk cuzk_vk;
 /* A verification key from snarkjs verification_key.json text (len bytes; need not be
  * NUL-terminated). Errors: CUZK_ERR_ARG, CUZK_ERR_FORMAT (not JSON, wrong shape, a number not
  * canonical), CUZK_ERR_CURVE ("curve" is neither bls12381 nor bn128), CUZK_ERR_POINT, CUZK_ERR_NOMEM. */
-cuzk_status cuzk_vk_load_json(cuzk_vk **out, const char *json, size_t len, cuzk_error *err);
+CUZK_API cuzk_status cuzk_vk_load_json(cuzk_vk **out, const char *json, size_t len, cuzk_error *err);
 /* A verification key from a bellperson .vk image (len bytes): alpha1, beta1, beta2, gamma2,
  * delta1, delta2 (uncompressed), u32 big-endian count + ic points. Errors as above. */
-cuzk_status cuzk_vk_load_bellperson(cuzk_vk **out, const uint8_t *bytes, size_t len, cuzk_error *err);
+CUZK_API cuzk_status cuzk_vk_load_bellperson(cuzk_vk **out, const uint8_t *bytes, size_t len, cuzk_error *err);
 /* The verification key of a proving key (copied: the vk does not reference pk). */
-cuzk_status cuzk_vk_from_pk(cuzk_vk **out, const cuzk_pk *pk, cuzk_error *err);
+CUZK_API cuzk_status cuzk_vk_from_pk(cuzk_vk **out, const cuzk_pk *pk, cuzk_error *err);
 /* Public inputs the key expects (ONE not counted). 0 for NULL. */
-uint32_t cuzk_vk_n_public(const cuzk_vk *vk);
+CUZK_API uint32_t cuzk_vk_n_public(const cuzk_vk *vk);
 /* NULL is a no-op. */
-void cuzk_vk_free(cuzk_vk *vk);
+CUZK_API void cuzk_vk_free(cuzk_vk *vk);
 
 typedef enum cuzk_proof_form {
     CUZK_PROOF_BELLPERSON = 1,  /* exactly 192 bytes (cuzk_proof.bellperson) */
@@ -301,7 +300,7 @@ typedef enum cuzk_public_form {
  * (public inputs not canonical or not parseable; a 192-byte proof of the wrong length; JSON that
  * does not parse), CUZK_ERR_POINT (a degenerate key: gamma2 or delta2 at infinity).
  * Thread-safe: any number of threads may verify with one vk. */
-cuzk_status cuzk_verify(const cuzk_vk *vk, cuzk_public_form public_form, const void *public_inputs, size_t public_len,
+CUZK_API cuzk_status cuzk_verify(const cuzk_vk *vk, cuzk_public_form public_form, const void *public_inputs, size_t public_len,
                         cuzk_proof_form proof_form, const void *proof, size_t proof_len, cuzk_error *err);
 
 #ifdef __cplusplus

@@ -11,12 +11,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "bench_exec.h"
 #include "cuzk/cuzk.h"
 #include "cuzk/filecoin.h"
 #include "cuzk/prover.h"
 #include "cuzk/groth16.h"
-#include "util/progress.h" /* the progress line: a terminal utility, not library API */
+#include "progress.h" /* the progress line: the CLI's own terminal helper */
 
 #ifndef CUZK_GIT_HASH
 #define CUZK_GIT_HASH "none (not built from git)"
@@ -821,7 +821,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "setup")) return cmd_setup(argc - 1, argv + 1);
     if (!strcmp(cmd, "prove-post")) return cmd_prove_post(argc - 1, argv + 1);
     if (!strcmp(cmd, "info")) return cmd_info(argc - 1, argv + 1);
-    if (!strcmp(cmd, "bench")) return cuzk_bench_main(argc - 1, argv + 1);
+    if (!strcmp(cmd, "bench")) return cli_exec_bench(argc - 1, argv + 1);
     fprintf(stderr, "%s: unknown command '%s'\n", g_prog, cmd);
     fprintf(stderr, "run '%s --help' for the commands\n", g_prog);
     return 2;

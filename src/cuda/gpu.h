@@ -200,6 +200,13 @@ void gpu_g1_bases_free(gpu_g1_bases *b);
 
 /* ==== G1 MSM over resident bases, with the 0/1 split ========================================== */
 typedef enum { GPU_SCALARS_CANONICAL = 0, GPU_SCALARS_MONTGOMERY = 1 } gpu_scalar_form;
+/* Tuning of one MSM; zeros (the default of a zero-initialized job) mean automatic. */
+typedef struct gpu_msm_tuning {
+    int window_bits;      /* Pippenger window c of the tail, 0: gpu_msm_window_bits(chunk points);
+                             else clamped to 2..22 */
+    size_t chunk_points;  /* tail points per pass, 0: 2^25 (bounds the tail's scratch); smaller
+                             values are raised to 64 */
+} gpu_msm_tuning;
 typedef struct gpu_msm_job {
     const gpu_g1_bases *bases;  /* made on the same ctx */
     size_t base_offset;         /* uses bases[base_offset .. base_offset + n) */
@@ -212,6 +219,7 @@ typedef struct gpu_msm_job {
                                    d_scalars[d_index[k]]; repeats allowed; NULL: d_scalars[k] */
     struct g1_jacobian *out;    /* HOST result: sum_{k<n} scalar_k * bases[base_offset + k]
                                    (Jacobian, Montgomery coordinates, Z = 0 at infinity) */
+    gpu_msm_tuning tuning;      /* zeros: automatic */
 } gpu_msm_job;
 typedef struct gpu_msm_stats {
     float classify_ms, ones_ms, tail_ms, total_ms;   /* CUDA-event times summed over the jobs:
@@ -228,6 +236,8 @@ typedef struct gpu_msm_stats {
     size_t tail_chunks;                              /* Pippenger passes (chunks of points) run */
     float tail_sort_ms;                              /* radix sort of the (bucket, point) pairs */
     float tail_buckets_ms;                           /* bucket bounds and task offsets */
+    int tail_window_bits;                            /* window c of the last job with a tail (0:
+                                                        no tail ran) */
 } gpu_msm_stats;
 /* Runs the jobs in order on the ctx stream and waits for them; job i writes *jobs[i].out.
  * Per job, each scalar is classified (Montgomery 1 is R mod r, canonical 1 is 1):
@@ -237,8 +247,8 @@ typedef struct gpu_msm_stats {
  *   other  Pippenger over the compacted (index, scalar) list, "the tail": signed c-bit window
  *          digits, (bucket, point) pairs radix-sorted (CUB), XYZZ bucket accumulation, running-sum
  *          bucket reduction, windows combined by Horner on the host (the algorithm of gpu_g1_msm
- *          below). Tails longer than the chunk limit (2^25 points; env CUZK_MSM_CHUNK=<points>
- *          lowers it, for tests) run as several passes whose results are summed.
+ *          below). Tails longer than the chunk limit (2^25 points; the job's tuning.chunk_points
+ *          lowers it) run as several passes whose results are summed.
  * Montgomery scalars are converted on the device. The results do not depend on the chunking.
  * Scratch comes from the ctx's stream-ordered pool (reused across calls): about
  * 16 * W * min(n_other, chunk) bytes for the tail (W = 255/c + 1 windows of c bits) plus 4 * n.
@@ -249,12 +259,13 @@ typedef struct gpu_msm_stats {
 cuzk_status gpu_g1_msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs, gpu_msm_stats *stats,
                            cuzk_error *err);
 
-/* Upper bound of the device bytes one gpu_g1_msm_run job of n scalars takes from the ctx's pool
- * at its peak (the two index lists, the ones partial sums, CUB temporaries and the tail plan of
- * min(n, chunk) points at the default window), i.e. as if every scalar were neither 0 nor 1.
+/* Upper bound of the device bytes one gpu_g1_msm_run job of n scalars with `tuning` (NULL: the
+ * defaults) takes from the ctx's pool at its peak (the two index lists, the ones partial sums,
+ * CUB temporaries and the tail plan of min(n, chunk) points at the job's window), i.e. as if every
+ * scalar were neither 0 nor 1.
  * Host arithmetic only (CUB's temporary-size queries allocate nothing); 0 when n is 0. For budget
  * checks (the engine's GPU budget): the real peak is lower when most scalars are 0 or 1. */
-size_t gpu_g1_msm_scratch_bytes(size_t n);
+size_t gpu_g1_msm_scratch_bytes(size_t n, const gpu_msm_tuning *tuning);
 
 /* Makes the first gpu_g1_msm_run of jobs up to n_max scalars cost what later ones cost: sizes
  * the ctx's pinned host scratch for such a job (growing it waits for the stream and calls
@@ -284,8 +295,8 @@ cuzk_status gpu_bench_g1_msm01(size_t n, double frac01, bool montgomery, int war
 cuzk_status gpu_bench_ntt(int log_m, size_t batch, int warmup, int reps, float *times_ms,
                           cuzk_error *err);
 
-/* Default Pippenger window (bits) for a tail (chunk) of n points; env CUZK_MSM_WINDOW=<c> (2..22)
- * overrides it for gpu_g1_msm_run (experiments; bench/GPU_RESULTS.md has the measured sweep). */
+/* Default Pippenger window (bits) for a tail (chunk) of n points; a job's tuning.window_bits
+ * overrides it (experiments; bench/GPU_RESULTS.md has the measured sweep). */
 int gpu_msm_window_bits(size_t n);
 
 /* How the tail's Pippenger pass accumulates its sorted (bucket, point) pairs into buckets:
@@ -365,6 +376,37 @@ cuzk_status gpu_bench_h(gpu_roots convention, int log_m, int warmup, int reps, f
  * (summed over chunks; the two streams may overlap). */
 cuzk_status gpu_bench_fixed_base(int g2, size_t n, int warmup, int reps, float *wall_ms,
                                  float *kernel_ms, cuzk_error *err);
+
+/* ---- BN254 (snarkjs / circom "bn128") -------------------------------------------------------
+ * The same kernels instantiated for BN254 (src/cuda/curve_bn254.cuh); the bytes are those of the
+ * host types of src/curves/bn254/curve.h (bn254_fr, bn254_g1_affine, bn254_g1_jacobian: 4 x uint64
+ * per coordinate, Montgomery). Contracts as the BLS12-381 functions of the same name without
+ * "bn254_" above, with these differences:
+ *   gpu_bn254_g1_msm: scalars canonical < r of BN254 (any value < 2^255 is accepted and summed as
+ *     an integer).
+ *   gpu_bn254_ntt: roots must be GPU_ROOTS_SNARKJS (5^t, two-adicity 28: 1 <= log_m <= 28; anything
+ *     else is CUZK_ERR_ARG); shift (optional) as gpu_ntt's.
+ *   gpu_bn254_g1_bases_upload: resident BN254 bases (64 bytes per point); gpu_g1_bases_count,
+ *     _bytes and _free serve both curves. gpu_bn254_g1_msm_run takes only jobs over such bases
+ *     (and gpu_g1_msm_run only BLS12-381 ones): a job over bases of the other curve is CUZK_ERR_ARG.
+ *     The job's `out` points to a bn254_g1_jacobian. gpu_g1_msm_scratch_bytes (BLS12-381 points)
+ *     bounds the scratch of a BN254 MSM of the same n.
+ *   gpu_bench_bn254_*: as gpu_bench_g1_msm / gpu_bench_ntt (one vector, forward, snarkjs roots).
+ * The BN254 compile of src/groth16/gpu_prover.c reaches these under the BLS12-381 names. */
+struct bn254_fr;
+struct bn254_g1_affine;
+struct bn254_g1_jacobian;
+cuzk_status gpu_bn254_g1_msm(struct bn254_g1_jacobian *out, const struct bn254_g1_affine *bases,
+                             const struct scalar256 *scalars, size_t n, cuzk_error *err);
+cuzk_status gpu_bn254_ntt(struct bn254_fr *data, size_t batch, int log_m, gpu_ntt_dir dir, gpu_roots roots,
+                          const struct bn254_fr *shift, cuzk_error *err);
+cuzk_status gpu_bn254_g1_bases_upload(gpu_ctx *ctx, gpu_g1_bases **out, const struct bn254_g1_affine *bases, size_t n,
+                                      cuzk_error *err);
+cuzk_status gpu_bn254_g1_msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs, gpu_msm_stats *stats,
+                                 cuzk_error *err);
+cuzk_status gpu_bench_bn254_g1_msm(size_t n, int window_bits, int warmup, int reps, float *times_ms,
+                                   cuzk_error *err);
+cuzk_status gpu_bench_bn254_ntt(int log_m, int warmup, int reps, float *times_ms, cuzk_error *err);
 
 #ifdef __cplusplus
 }

@@ -10,7 +10,7 @@
  *  2. ones: msm_ones_kernel, one full wave of threads; thread t sums bases[ones[t + i*T]] with XYZZ
  *     mixed additions (adjacent threads read adjacent entries); the T partial sums are added by a
  *     tree of msm_group_sum_kernel launches (4 per thread per level), the sum copied to the host.
- *  3. tail, in chunks of at most `chunk` entries (2^25; env CUZK_MSM_CHUNK lowers it), each chunk a
+ *  3. tail, in chunks of at most `chunk` entries (2^25; gpu_msm_tuning lowers it), each chunk a
  *     Pippenger pass with signed c-bit window digits:
  *     a. msm_digits_kernel: entry j -> W = floor(255/c) + 1 signed digits d in [-2^(c-1), 2^(c-1)]
  *        (carry recoding; Montgomery scalars converted first); pair (key = w * 2^(c-1) + |d| - 1,
@@ -51,11 +51,13 @@
 
 using namespace cuzk_dev;
 
-/* the C boundary's G1 bases (src/cuda/gpu.h): points of api_curve */
+/* Resident G1 bases (src/cuda/gpu.h): points of api_curve (gpu_g1_bases_upload) or of another
+ * instantiated curve (gpu_bn254_g1_msm); pt_bytes tells which, and msm_run<C> refuses bases of
+ * another size. */
 struct gpu_g1_bases {
     gpu_ctx *ctx;
-    api_curve::g1_affine *d_pts;
-    size_t n;
+    void *d_pts;
+    size_t n, pt_bytes;
 };
 
 namespace {
@@ -679,13 +681,19 @@ out:
     return st;
 }
 
-size_t chunk_limit() {
-    const char *e = getenv("CUZK_MSM_CHUNK");
-    if (e && *e) {
-        unsigned long long v = strtoull(e, NULL, 0);
-        if (v > 0) return v < MIN_CHUNK ? MIN_CHUNK : (size_t)v;
-    }
+/* Points per tail pass: t->chunk_points (at least MIN_CHUNK), 0 or t NULL: DEFAULT_CHUNK. */
+size_t chunk_limit(const gpu_msm_tuning *t) {
+    const size_t v = t ? t->chunk_points : 0;
+    if (v > 0) return v < MIN_CHUNK ? MIN_CHUNK : v;
     return DEFAULT_CHUNK;
+}
+
+/* Window bits of a tail pass of cn points: t->window_bits clamped to 2..22, 0 or t NULL: the
+ * default for cn. */
+int tuned_window(const gpu_msm_tuning *t, size_t cn) {
+    const int c = t ? t->window_bits : 0;
+    if (c <= 0) return gpu_msm_window_bits(cn);
+    return c < 2 ? 2 : c > 22 ? 22 : c;
 }
 
 /* Number of threads of one full wave of msm_ones_kernel, at most ~n. */
@@ -742,7 +750,7 @@ void host_horner_add(typename C::host_g1_xyzz *acc, const typename C::g1_xyzz *w
     acc->add(r);
 }
 
-/* One job (validated, n >= 1). window: 0 = default for the chunk size. */
+/* One job (validated, n >= 1). window: 0 = the job's tuning, else the default for the chunk size. */
 template <class C>
 cuzk_status msm_job(gpu_ctx *ctx, const gpu_msm_job *job, int window, gpu_msm_stats *stats, cuzk_error *err) {
     CUZK_CURVE_TYPES(C);
@@ -753,7 +761,8 @@ cuzk_status msm_job(gpu_ctx *ctx, const gpu_msm_job *job, int window, gpu_msm_st
     const uint64_t *scalars = (const uint64_t *)job->d_scalars;
     const int mont = job->form == GPU_SCALARS_MONTGOMERY;
     const scalar_class<C> cls = {scalars, job->d_index, mont};
-    const size_t cmax = chunk_limit();
+    const size_t cmax = chunk_limit(&job->tuning);
+    if (window <= 0 && job->tuning.window_bits > 0) window = tuned_window(&job->tuning, 0);
     const size_t max_chunks = (n + cmax - 1) / cmax;
     scratch sc;
     sc.ctx = ctx;
@@ -874,6 +883,7 @@ cuzk_status msm_job(gpu_ctx *ctx, const gpu_msm_job *job, int window, gpu_msm_st
         stats->n_other += n_other;
         stats->n_zero += n - n_one - n_other;
         stats->tail_chunks += nchunks;
+        if (nchunks) stats->tail_window_bits = p.c;
         for (size_t ci = 0; ci < nchunks && ev_chunk; ci++) {
             cudaEvent_t *e = ev_chunk + TAIL_EVENTS * ci;
             cudaEvent_t start = ci == 0 ? ev[EV_ONES] : e[-1];
@@ -908,6 +918,7 @@ cuzk_status msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs, int wi
         if (j->n == 0) continue;
         GPU_ARG(j->bases && j->d_scalars, "gpu_g1_msm_run: job bases or d_scalars is NULL");
         GPU_ARG(j->bases->ctx == ctx, "gpu_g1_msm_run: bases were uploaded on another ctx");
+        GPU_ARG(j->bases->pt_bytes == sizeof(typename C::g1_affine), "gpu_g1_msm_run: bases of another curve");
         GPU_ARG(j->base_offset <= j->bases->n && j->n <= j->bases->n - j->base_offset,
                 "gpu_g1_msm_run: base_offset + n > number of bases");
         GPU_ARG(j->form == GPU_SCALARS_CANONICAL || j->form == GPU_SCALARS_MONTGOMERY,
@@ -932,21 +943,23 @@ cuzk_status msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs, int wi
 
 namespace {
 /* *out = n device points, copied from the host array `bases` when not NULL (else uninitialized). */
-cuzk_status bases_alloc(gpu_ctx *ctx, gpu_g1_bases **out, size_t n, const struct g1_affine *bases, cuzk_error *err) {
+template <class C>
+cuzk_status bases_alloc(gpu_ctx *ctx, gpu_g1_bases **out, size_t n, const void *bases, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
     gpu_g1_bases *b = new (std::nothrow) gpu_g1_bases;
     if (!b) return dev_error(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "gpu_g1_bases_upload: out of memory");
     b->ctx = ctx;
     b->d_pts = NULL;
     b->n = n;
+    b->pt_bytes = sizeof(typename C::g1_affine);
     if (n) {
-        CTX_CU(cudaMalloc(&b->d_pts, n * sizeof(api_curve::g1_affine)));
+        CTX_CU(cudaMalloc(&b->d_pts, n * sizeof(typename C::g1_affine)));
         if (bases) {
-            CTX_CU(cudaMemcpyAsync(b->d_pts, bases, n * sizeof(api_curve::g1_affine), cudaMemcpyHostToDevice, ctx->stream));
+            CTX_CU(cudaMemcpyAsync(b->d_pts, bases, n * sizeof(typename C::g1_affine), cudaMemcpyHostToDevice, ctx->stream));
             CTX_CU(cudaStreamSynchronize(ctx->stream));
         }
     }
-    ctx->resident_bytes += n * sizeof(api_curve::g1_affine);
+    ctx->resident_bytes += n * sizeof(typename C::g1_affine);
     *out = b;
     return CUZK_OK;
 out:
@@ -963,11 +976,21 @@ extern "C" cuzk_status gpu_g1_bases_upload(gpu_ctx *ctx, gpu_g1_bases **out, con
     GPU_ARG(n == 0 || bases, "gpu_g1_bases_upload: bases is NULL");
     GPU_ARG(n < ((size_t)1 << 31), "gpu_g1_bases_upload: n >= 2^31");
     CTX_ENTER();
-    return bases_alloc(ctx, out, n, bases, err);
+    return bases_alloc<api_curve>(ctx, out, n, bases, err);
+}
+
+extern "C" cuzk_status gpu_bn254_g1_bases_upload(gpu_ctx *ctx, gpu_g1_bases **out, const struct bn254_g1_affine *bases,
+                                                 size_t n, cuzk_error *err) {
+    GPU_ARG(out, "gpu_bn254_g1_bases_upload: out is NULL");
+    *out = NULL;
+    GPU_ARG(n == 0 || bases, "gpu_bn254_g1_bases_upload: bases is NULL");
+    GPU_ARG(n < ((size_t)1 << 31), "gpu_bn254_g1_bases_upload: n >= 2^31");
+    CTX_ENTER();
+    return bases_alloc<bn254>(ctx, out, n, bases, err);
 }
 
 extern "C" size_t gpu_g1_bases_count(const gpu_g1_bases *b) { return b ? b->n : 0; }
-extern "C" size_t gpu_g1_bases_bytes(const gpu_g1_bases *b) { return b ? b->n * sizeof(api_curve::g1_affine) : 0; }
+extern "C" size_t gpu_g1_bases_bytes(const gpu_g1_bases *b) { return b ? b->n * b->pt_bytes : 0; }
 
 extern "C" void gpu_g1_bases_free(gpu_g1_bases *b) {
     if (!b) return;
@@ -977,7 +1000,7 @@ extern "C" void gpu_g1_bases_free(gpu_g1_bases *b) {
         if (e == cudaSuccess) e = cudaFree(b->d_pts);
         if (e != cudaSuccess) (void)ctx_fail(ctx, NULL, e, __FILE__, __LINE__, "gpu_g1_bases_free");
     }
-    ctx->resident_bytes -= b->n * sizeof(api_curve::g1_affine);
+    ctx->resident_bytes -= b->n * b->pt_bytes;
     delete b;
 }
 
@@ -986,6 +1009,11 @@ extern "C" void gpu_g1_bases_free(gpu_g1_bases *b) {
 extern "C" cuzk_status gpu_g1_msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs, gpu_msm_stats *stats,
                                       cuzk_error *err) {
     return msm_run<api_curve>(ctx, jobs, n_jobs, 0, stats, err);
+}
+
+extern "C" cuzk_status gpu_bn254_g1_msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs,
+                                            gpu_msm_stats *stats, cuzk_error *err) {
+    return msm_run<bn254>(ctx, jobs, n_jobs, 0, stats, err);
 }
 
 extern "C" void gpu_msm_set_accumulation(gpu_msm_accum mode) {
@@ -998,8 +1026,8 @@ extern "C" cuzk_status gpu_g1_msm_reserve(gpu_ctx *ctx, size_t n_max, size_t poo
     cuzk_status st = CUZK_OK;
     void *d = NULL;
     /* the host scratch of msm_job for n_max scalars at the default window (the same formula) */
-    const size_t cmax = chunk_limit(), max_chunks = n_max ? (n_max + cmax - 1) / cmax : 1;
-    st = ctx_host_scratch(ctx, 256 + (1 + max_chunks * (size_t)64) * sizeof(g1_xyzz_t), err);
+    const size_t cmax = chunk_limit(NULL), max_chunks = n_max ? (n_max + cmax - 1) / cmax : 1;
+    st = ctx_host_scratch(ctx, 256 + (1 + max_chunks * (size_t)64) * sizeof(api_curve::g1_xyzz), err); /* >= BN254's */
     if (st != CUZK_OK) goto out;
     if (pool_bytes) {
         CTX_CU(cudaMallocAsync(&d, pool_bytes, ctx->stream)); /* out of memory: NOMEM_DEVICE, ctx usable */
@@ -1011,11 +1039,6 @@ out:
 }
 
 extern "C" int gpu_msm_window_bits(size_t n) {
-    const char *e = getenv("CUZK_MSM_WINDOW");
-    if (e && *e) {
-        long v = strtol(e, NULL, 10);
-        if (v >= 2 && v <= 22) return (int)v;
-    }
     int lg = 0;
     while (lg < 63 && ((size_t)2 << lg) <= n) lg++;
     /* lg - 4, at most 16. Larger windows were measured (bench/GPU_RESULTS.md, session 3): on
@@ -1030,12 +1053,12 @@ extern "C" int gpu_msm_window_bits(size_t n) {
     return c;
 }
 
-extern "C" size_t gpu_g1_msm_scratch_bytes(size_t n) {
+extern "C" size_t gpu_g1_msm_scratch_bytes(size_t n, const gpu_msm_tuning *tuning) {
     if (n == 0) return 0;
-    const size_t cn = n < chunk_limit() ? n : chunk_limit();
+    const size_t cn = n < chunk_limit(tuning) ? n : chunk_limit(tuning);
     size_t part_tmp = 0, sort_tmp = 0, scan_tmp = 0;
     tail_plan<api_curve> p;
-    plan_sizes(&p, cn, gpu_msm_window_bits(cn));
+    plan_sizes(&p, cn, tuned_window(tuning, cn));
     {
         /* size queries only: no device memory is touched */
         cub::DoubleBuffer<uint32_t> dk(NULL, NULL), dv(NULL, NULL);
@@ -1066,13 +1089,16 @@ extern "C" size_t gpu_g1_msm_scratch_bytes(size_t n) {
 
 /* Host arrays: a ctx of its own on the current device (the call is synchronous and
  * self-contained, so several threads may call it at once). */
-extern "C" cuzk_status gpu_g1_msm(struct g1_jacobian *out, const struct g1_affine *bases,
-                                  const struct scalar256 *scalars, size_t n, cuzk_error *err) {
+namespace {
+template <class C>
+cuzk_status host_array_msm(typename C::g1_jacobian *out, const typename C::g1_affine *bases, const void *scalars,
+                           size_t n, const char *name, cuzk_error *err) {
     GPU_ARG(out, "gpu_g1_msm: out is NULL");
     GPU_ARG(n == 0 || (bases && scalars), "gpu_g1_msm: NULL input");
     GPU_ARG(n < ((size_t)1 << 31), "gpu_g1_msm: n >= 2^31");
+    (void)name;
     if (n == 0) {
-        jacobian_infinity<api_curve>((api_curve::g1_jacobian *)out);
+        jacobian_infinity<C>(out);
         return CUZK_OK;
     }
     cuzk_status st = CUZK_OK;
@@ -1084,7 +1110,8 @@ extern "C" cuzk_status gpu_g1_msm(struct g1_jacobian *out, const struct g1_affin
     cudaError_t e = cudaGetDevice(&dev);
     if (e != cudaSuccess) return gpu_fail(err, e, __FILE__, __LINE__, "cudaGetDevice");
     if ((st = gpu_ctx_create(&ctx, dev, err)) != CUZK_OK) goto out;
-    if ((st = gpu_g1_bases_upload(ctx, &b, bases, n, err)) != CUZK_OK) goto out;
+    if ((st = ctx_enter(ctx, err, __FILE__, __LINE__)) != CUZK_OK) goto out;
+    if ((st = bases_alloc<C>(ctx, &b, n, bases, err)) != CUZK_OK) goto out;
     if ((st = gpu_buf_alloc(ctx, &d_s, n * 32, err)) != CUZK_OK) goto out;
     if ((st = gpu_copy_h2d_async(ctx, d_s, scalars, n * 32, err)) != CUZK_OK) goto out;
     memset(&job, 0, sizeof job);
@@ -1092,13 +1119,26 @@ extern "C" cuzk_status gpu_g1_msm(struct g1_jacobian *out, const struct g1_affin
     job.n = n;
     job.d_scalars = d_s;
     job.form = GPU_SCALARS_CANONICAL;
-    job.out = out;
-    st = gpu_g1_msm_run(ctx, &job, 1, NULL, err);
+    job.out = (struct g1_jacobian *)out;
+    st = msm_run<C>(ctx, &job, 1, 0, NULL, err);
 out:
     gpu_buf_free(ctx, d_s);
     gpu_g1_bases_free(b);
     gpu_ctx_destroy(ctx);
     return st;
+}
+}  // namespace
+
+extern "C" cuzk_status gpu_g1_msm(struct g1_jacobian *out, const struct g1_affine *bases,
+                                  const struct scalar256 *scalars, size_t n, cuzk_error *err) {
+    return host_array_msm<api_curve>((api_curve::g1_jacobian *)out, (const api_curve::g1_affine *)bases, scalars, n,
+                                     "gpu_g1_msm", err);
+}
+
+extern "C" cuzk_status gpu_bn254_g1_msm(struct bn254_g1_jacobian *out, const struct bn254_g1_affine *bases,
+                                        const struct scalar256 *scalars, size_t n, cuzk_error *err) {
+    return host_array_msm<bn254>((bn254::g1_jacobian *)out, (const bn254::g1_affine *)bases, scalars, n,
+                                 "gpu_bn254_g1_msm", err);
 }
 
 /* ---- benchmark data ---------------------------------------------------------------------- */
@@ -1172,6 +1212,7 @@ __global__ void msm_random_scalars_kernel(uint64_t *s, size_t n, uint64_t seed, 
     for (int k = 0; k < 4; k++) s[4 * i + k] = (uint64_t)f.l[2 * k] | ((uint64_t)f.l[2 * k + 1] << 32);
 }
 
+template <class C>
 cuzk_status bench_run(size_t n, int window, double frac01, bool montgomery, int warmup, int reps,
                       float *times_ms, gpu_msm_stats *stats_out, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
@@ -1179,7 +1220,7 @@ cuzk_status bench_run(size_t n, int window, double frac01, bool montgomery, int 
     gpu_g1_bases *b = NULL;
     uint64_t *d_s = NULL;
     cudaEvent_t e0 = NULL, e1 = NULL;
-    api_curve::g1_jacobian h_out;
+    typename C::g1_jacobian h_out;
     gpu_msm_job job;
     gpu_msm_stats stats;
     int dev = 0;
@@ -1188,11 +1229,12 @@ cuzk_status bench_run(size_t n, int window, double frac01, bool montgomery, int 
     cudaError_t ce = cudaGetDevice(&dev);
     if (ce != cudaSuccess) return gpu_fail(err, ce, __FILE__, __LINE__, "cudaGetDevice");
     if ((st = gpu_ctx_create(&ctx, dev, err)) != CUZK_OK) goto out;
-    if ((st = bases_alloc(ctx, &b, n, NULL, err)) != CUZK_OK) goto out;
+    if ((st = bases_alloc<C>(ctx, &b, n, NULL, err)) != CUZK_OK) goto out;
     if ((st = gpu_buf_alloc(ctx, (void **)&d_s, n * 32, err)) != CUZK_OK) goto out;
     CTX_CU(cudaEventCreate(&e0));
     CTX_CU(cudaEventCreate(&e1));
-    msm_random_points_kernel<api_curve><<<nblocks(n, 128), 128, 0, ctx->stream>>>(b->d_pts, n, 0x1234);
+    msm_random_points_kernel<C><<<nblocks(n, 128), 128, 0, ctx->stream>>>((typename C::g1_affine *)b->d_pts, n,
+                                                                         0x1234);
     CTX_LAUNCH("msm_random_points_kernel");
     memset(&job, 0, sizeof job);
     job.bases = b;
@@ -1201,11 +1243,11 @@ cuzk_status bench_run(size_t n, int window, double frac01, bool montgomery, int 
     job.form = montgomery ? GPU_SCALARS_MONTGOMERY : GPU_SCALARS_CANONICAL;
     job.out = (struct g1_jacobian *)&h_out;
     for (int r = -warmup; r < reps; r++) {
-        msm_random_scalars_kernel<api_curve><<<nblocks(n, 256), 256, 0, ctx->stream>>>(d_s, n, 777 + (uint64_t)(r + warmup),
+        msm_random_scalars_kernel<C><<<nblocks(n, 256), 256, 0, ctx->stream>>>(d_s, n, 777 + (uint64_t)(r + warmup),
                                                                             f > 0 ? thresh : 0, montgomery);
         CTX_LAUNCH("msm_random_scalars_kernel");
         CTX_CU(cudaEventRecord(e0, ctx->stream));
-        st = msm_run<api_curve>(ctx, &job, 1, window, stats_out ? &stats : NULL, err);
+        st = msm_run<C>(ctx, &job, 1, window, stats_out ? &stats : NULL, err);
         if (st != CUZK_OK) goto out;
         CTX_CU(cudaEventRecord(e1, ctx->stream));
         CTX_CU(cudaEventSynchronize(e1));
@@ -1226,11 +1268,18 @@ extern "C" cuzk_status gpu_bench_g1_msm(size_t n, int window_bits, int warmup, i
                                         cuzk_error *err) {
     GPU_ARG(n >= 1 && n < ((size_t)1 << 31) && reps >= 1 && times_ms, "gpu_bench_g1_msm: bad args");
     GPU_ARG(window_bits <= 0 || (window_bits >= 2 && window_bits <= 20), "gpu_bench_g1_msm: bad window");
-    return bench_run(n, window_bits, 0.0, false, warmup, reps, times_ms, NULL, err);
+    return bench_run<api_curve>(n, window_bits, 0.0, false, warmup, reps, times_ms, NULL, err);
+}
+
+extern "C" cuzk_status gpu_bench_bn254_g1_msm(size_t n, int window_bits, int warmup, int reps, float *times_ms,
+                                              cuzk_error *err) {
+    GPU_ARG(n >= 1 && n < ((size_t)1 << 31) && reps >= 1 && times_ms, "gpu_bench_bn254_g1_msm: bad args");
+    GPU_ARG(window_bits <= 0 || (window_bits >= 2 && window_bits <= 20), "gpu_bench_bn254_g1_msm: bad window");
+    return bench_run<bn254>(n, window_bits, 0.0, false, warmup, reps, times_ms, NULL, err);
 }
 
 extern "C" cuzk_status gpu_bench_g1_msm01(size_t n, double frac01, bool montgomery, int warmup, int reps,
                                           float *times_ms, gpu_msm_stats *stats, cuzk_error *err) {
     GPU_ARG(n >= 1 && n < ((size_t)1 << 31) && reps >= 1 && times_ms, "gpu_bench_g1_msm01: bad args");
-    return bench_run(n, 0, frac01, montgomery, warmup, reps, times_ms, stats, err);
+    return bench_run<api_curve>(n, 0, frac01, montgomery, warmup, reps, times_ms, stats, err);
 }

@@ -28,7 +28,7 @@
 
 #include "cuzk/engine.h"
 #include "engine/engine_internal.h"
-#include "engine/reaper.h"
+#include "util/reaper.h"
 
 /* Trace tracks (Chrome "tid"s): synthesis workers, prove-start workers (one per device), finish
  * workers, the reaper, the device streams and the B_G2 threads (one per device). */

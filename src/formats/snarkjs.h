@@ -1,4 +1,5 @@
-/* snarkjs/circom binary files: .zkey (Groth16), .wtns, .r1cs. Byte layouts: tests/fixtures/FORMATS.md
+/* snarkjs/circom binary files: .zkey (Groth16), .wtns (the .r1cs reader and writer, which build
+ * and read CSR, are in src/r1cs/r1cs.h: formats sits below r1cs). Byte layouts: tests/fixtures/FORMATS.md
  * (snarkjs 0.7.6, circom 2.2.3). These readers are compiled once per curve (src/curves/curve.h):
  * the default compile reads bls12381 files, the BN254 one (bn254_zkey_load, ...) bn128 files; a
  * file of the other curve gets CUZK_ERR_CURVE naming both, any other prime CUZK_ERR_CURVE.
@@ -21,7 +22,6 @@
 
 #include "cuzk/cuzk.h"
 #include "curves/curve.h"
-#include "r1cs/r1cs.h"
 
 /* One coefficient of zkey section 4: matrix 0 = A, 1 = B. */
 typedef struct zkey_coef {
@@ -60,10 +60,10 @@ void zkey_free(zkey *z);
  * that a generator writes each point section as soon as it is computed and frees it.
  *   open:     file header, section 1 (protocol 1) and section 2 from h's n_vars, n_public,
  *             domain_size and the six vk points (every other field of h is ignored);
- *   coefs:    section 4 from the circuit: for each row j in order, its A terms then its B terms
- *             (CSR order = file term order), then the n_public + 1 input rows (A, row
- *             n_constraints + i, wire i, value 1); values written as v*R^2 mod r ("M2");
- *             encoding runs over nthreads threads;
+ *   coef_section + coef_records: section 4 announced with its record count, then exactly that
+ *             many 44-byte records (zkey_coef_encode: u32 matrix, row, wire, then the value as
+ *             v*R^2 mod r, "M2"), in one or several calls. zkey_writer_coefs (src/r1cs/r1cs.h)
+ *             writes the section from a constraint system;
  *   section + g1s/g2s: one point section (3 IC, 5 A, 6 B1, 7 B2 (G2), 8 C, 9 H) announced with
  *             its point count, then exactly that many points in one or several calls; points are
  *             written as they are in memory (Montgomery little-endian limbs = snarkjs's form;
@@ -75,7 +75,16 @@ void zkey_free(zkey *z);
  * The caller removes a partial file. Not thread-safe per writer. */
 typedef struct zkey_writer zkey_writer;
 cuzk_status zkey_writer_open(zkey_writer **w, const char *path, const zkey *h, cuzk_error *err);
-void zkey_writer_coefs(zkey_writer *w, const r1cs *cs, int nthreads);
+#define ZKEY_COEF_BYTES 44
+/* One section-4 record: matrix (0 = A, 1 = B), row, wire, and v (Montgomery form in memory)
+ * written as v*R^2 mod r. */
+void zkey_coef_encode(uint8_t rec[ZKEY_COEF_BYTES], uint32_t matrix, uint32_t row, uint32_t wire, const fr *v);
+void zkey_writer_coef_section(zkey_writer *w, uint64_t n_coefs);
+void zkey_writer_coef_records(zkey_writer *w, const uint8_t *rec, size_t n);
+/* false after any error so far (reported in full by close). */
+bool zkey_writer_ok(const zkey_writer *w);
+/* Marks the writer failed with ENOMEM (a caller's buffer could not be allocated). */
+void zkey_writer_fail_nomem(zkey_writer *w);
 void zkey_writer_section(zkey_writer *w, uint32_t id, uint64_t n_points);
 void zkey_writer_g1s(zkey_writer *w, const g1_affine *p, size_t n);
 void zkey_writer_g2s(zkey_writer *w, const g2_affine *p, size_t n);
@@ -93,17 +102,6 @@ cuzk_status wtns_load_mem(wtns *w, const uint8_t *data, size_t size, const char 
 cuzk_status wtns_write(const char *path, const fr *w, uint32_t n, cuzk_error *err);
 void wtns_free(wtns *w);
 
-/* .r1cs -> CSR (src/r1cs/r1cs.h); n_public = nOutputs + nPubInputs. Coefficients converted to
- * Montgomery form and deduplicated into each matrix's coefficient table (zero coefficients are
- * kept as terms); rows keep file term order. Custom-gate sections are rejected as unsupported. */
-cuzk_status r1cs_load(r1cs *cs, const char *path, cuzk_error *err);
-/* r1cs_load of a .r1cs image in memory (read during the call only). */
-cuzk_status r1cs_load_mem(r1cs *cs, const uint8_t *data, size_t size, const char *name, cuzk_error *err);
-/* Writes cs as a circom .r1cs file (FORMATS.md section 1; version 1, sections 1 and 2, no wire
- * labels): the n_public variables after ONE as public inputs (nPubOut 0, nPrvIn 0), coefficients
- * canonical little-endian, terms in CSR order. r1cs_load gives cs back (same rows, columns and
- * values). Through a temporary renamed on success. Errors: CUZK_ERR_IO, CUZK_ERR_ARG. */
-cuzk_status r1cs_save(const char *path, const r1cs *cs, cuzk_error *err);
 
 /* Short description of any supported file (zkey, wtns, r1cs, bellperson params/vk, proof/vk
  * JSON): kind, curve, sizes, sections, written into buf (NUL-terminated, truncated to cap). */

@@ -12,8 +12,6 @@
 #define SG1 96u
 #define SG2 192u
 #define N_SECTIONS 10
-#define COEF_BYTES 44
-#define COEF_ROWS_PER_BLOCK 16384
 
 struct zkey_writer {
     FILE *fp;
@@ -124,67 +122,32 @@ cuzk_status zkey_writer_open(zkey_writer **out, const char *path, const zkey *h,
 
 /* ---- section 4 ---------------------------------------------------------------------------- */
 
-typedef struct {
-    const r1cs *cs;
-    uint32_t j0;
-    uint64_t base; /* a.row_ptr[j0] + b.row_ptr[j0] */
-    uint8_t *buf;
-} coef_ctx;
-
-static void coef_record(uint8_t *p, uint32_t matrix, uint32_t row, uint32_t wire, const fr *v) {
-    put_u32(p, matrix);
-    put_u32(p + 4, row);
-    put_u32(p + 8, wire);
+void zkey_coef_encode(uint8_t rec[ZKEY_COEF_BYTES], uint32_t matrix, uint32_t row, uint32_t wire, const fr *v) {
+    put_u32(rec, matrix);
+    put_u32(rec + 4, row);
+    put_u32(rec + 8, wire);
     fr m2; /* v*R^2 mod r: the Montgomery form (v*R) read as an integer and put in Montgomery form */
     fr_from_canon(&m2, v->l);
-    memcpy(p + 12, m2.l, 32);
+    memcpy(rec + 12, m2.l, 32);
 }
 
-static void coef_rows(void *vc, size_t b, size_t e, int tid) {
-    (void)tid;
-    coef_ctx *c = vc;
-    const csr_matrix *A = &c->cs->a, *B = &c->cs->b;
-    for (size_t jj = b; jj < e; jj++) {
-        uint32_t j = c->j0 + (uint32_t)jj;
-        uint8_t *p = c->buf + COEF_BYTES * (A->row_ptr[j] + B->row_ptr[j] - c->base);
-        for (uint64_t k = A->row_ptr[j]; k < A->row_ptr[j + 1]; k++, p += COEF_BYTES) coef_record(p, 0, j, A->col[k], csr_val(A, k));
-        for (uint64_t k = B->row_ptr[j]; k < B->row_ptr[j + 1]; k++, p += COEF_BYTES) coef_record(p, 1, j, B->col[k], csr_val(B, k));
-    }
-}
-
-void zkey_writer_coefs(zkey_writer *w, const r1cs *cs, int nthreads) {
+void zkey_writer_coef_section(zkey_writer *w, uint64_t n_coefs) {
     if (!w->ok) return;
-    uint32_t n_rows = cs->n_constraints;
-    uint64_t n_coef = cs->a.nnz + cs->b.nnz + (uint64_t)cs->n_public + 1;
-    if (n_coef > UINT32_MAX) { w->ok = false; w->bug = "more than 2^32 coefficients"; return; }
-    w_section(w, 4, 4 + COEF_BYTES * n_coef);
+    if (n_coefs > UINT32_MAX) { w->ok = false; w->bug = "more than 2^32 coefficients"; return; }
+    w_section(w, 4, 4 + (uint64_t)ZKEY_COEF_BYTES * n_coefs);
     uint8_t b[4];
-    put_u32(b, (uint32_t)n_coef);
+    put_u32(b, (uint32_t)n_coefs);
     w_raw(w, b, 4);
-    uint8_t *buf = NULL;
-    size_t cap = 0;
-    for (uint32_t j0 = 0; j0 < n_rows && w->ok; j0 += COEF_ROWS_PER_BLOCK) {
-        uint32_t j1 = n_rows - j0 < COEF_ROWS_PER_BLOCK ? n_rows : j0 + COEF_ROWS_PER_BLOCK;
-        uint64_t base = cs->a.row_ptr[j0] + cs->b.row_ptr[j0];
-        size_t need = (size_t)(COEF_BYTES * (cs->a.row_ptr[j1] + cs->b.row_ptr[j1] - base));
-        if (need > cap) {
-            free(buf);
-            cap = need;
-            if (!(buf = malloc(cap))) { w->ok = false; w->sys_errno = ENOMEM; break; }
-        }
-        coef_ctx c = {cs, j0, base, buf};
-        parallel_for(j1 - j0, nthreads, coef_rows, &c);
-        w_raw(w, buf, need);
-    }
-    free(buf);
-    /* the public-input rows: A[nConstraints + i][i] = 1 for i = 0..nPublic */
-    fr one;
-    fr_one(&one);
-    for (uint32_t i = 0; i <= cs->n_public && w->ok; i++) {
-        uint8_t rec[COEF_BYTES];
-        coef_record(rec, 0, n_rows + i, i, &one);
-        w_raw(w, rec, sizeof rec);
-    }
+}
+
+void zkey_writer_coef_records(zkey_writer *w, const uint8_t *rec, size_t n) {
+    if (w->cur != 4) { w->ok = false; w->bug = "coefficient records outside section 4"; return; }
+    w_raw(w, rec, n * ZKEY_COEF_BYTES);
+}
+
+bool zkey_writer_ok(const zkey_writer *w) { return w && w->ok; }
+void zkey_writer_fail_nomem(zkey_writer *w) {
+    if (w->ok) { w->ok = false; w->sys_errno = ENOMEM; }
 }
 
 /* ---- point sections ----------------------------------------------------------------------- */

@@ -27,7 +27,6 @@ cuzk_status groth16_gpu_srs_create(groth16_gpu_srs **out, const bellperson_param
 }
 size_t groth16_gpu_srs_bytes(const groth16_gpu_srs *srs) { (void)srs; return 0; }
 void groth16_gpu_srs_free(groth16_gpu_srs *srs) { (void)srs; }
-const struct srs_device_ops *groth16_gpu_srs_ops(int device) { (void)device; return NULL; }
 cuzk_status groth16_gpu_prover_create_on(groth16_gpu_prover **out, groth16_gpu_srs *srs, const bellperson_params *p,
                                          const r1cs *cs, cuzk_error *err) {
     (void)srs; (void)p; (void)cs;
@@ -49,6 +48,15 @@ cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *g
     if (out) *out = NULL;
     if (t) memset(t, 0, sizeof *t);
     return ERR(err, CUZK_ERR_UNSUPPORTED, "this build has no CUDA backend");
+}
+cuzk_status groth16_gpu_pinned_alloc(void **out, size_t bytes, cuzk_error *err) {
+    (void)bytes;
+    if (out) *out = NULL;
+    return ERR(err, CUZK_ERR_UNSUPPORTED, "this build has no CUDA backend");
+}
+void groth16_gpu_pinned_free(void *p) { (void)p; }
+void groth16_gpu_prover_set_msm(groth16_gpu_prover *gp, int window_bits, size_t chunk_points) {
+    (void)gp; (void)window_bits; (void)chunk_points;
 }
 
 /* The GPU backend value (src/groth16/prove.h) of a build without CUDA: binding fails. */
@@ -79,7 +87,16 @@ const groth16_backend_ops groth16_backend_gpu_ops = {
 
 #include "cuda/gpu.h"
 #include "cuda/gpu_r1cs.h"
-#include "srs/store.h"
+
+#ifdef CUZK_CURVE_BOUND_BN254
+/* The BN254 compile of this file (CUZK_CURVE_GENERIC_SRC in CMakeLists.txt): fr, g1_affine, ...
+ * are BN254's here, so the curve-specific device entry points must be BN254's too (src/cuda/gpu.h,
+ * same signatures). Only the snarkjs part below runs for BN254: gpu_bind refuses bellperson keys,
+ * so the bellperson prover compiled here is never reached (its device calls would be BLS12-381's). */
+#define gpu_g1_bases_upload gpu_bn254_g1_bases_upload
+#define gpu_g1_msm_run gpu_bn254_g1_msm_run
+#define gpu_ntt gpu_bn254_ntt
+#endif
 
 struct groth16_gpu_srs {
     gpu_ctx *ctx;
@@ -121,43 +138,10 @@ out:
     return st;
 }
 
-/* ---- srs_device_ops for the SRS store ---- */
-static void *ops_pinned_alloc(void *ctx, size_t bytes) {
-    (void)ctx;
-    void *p = NULL;
-    cuzk_error e = {0};
-    return gpu_host_alloc_pinned(&p, bytes, &e) == CUZK_OK ? p : NULL;
+cuzk_status groth16_gpu_pinned_alloc(void **out, size_t bytes, cuzk_error *err) {
+    return gpu_host_alloc_pinned(out, bytes, err);
 }
-static void ops_pinned_free(void *ctx, void *h_ptr, size_t bytes) {
-    (void)ctx;
-    (void)bytes;
-    gpu_host_free_pinned(h_ptr);
-}
-static cuzk_status ops_upload(void *ctx, void **d_handle, size_t *bytes, const bellperson_params *params, cuzk_error *err) {
-    groth16_gpu_srs *srs = NULL;
-    cuzk_status st = groth16_gpu_srs_create(&srs, params, (int)(intptr_t)ctx, err);
-    *d_handle = srs;
-    *bytes = groth16_gpu_srs_bytes(srs);
-    return st;
-}
-static void ops_device_free(void *ctx, void *d_handle, size_t bytes) {
-    (void)ctx;
-    (void)bytes;
-    groth16_gpu_srs_free(d_handle);
-}
-static srs_device_ops g_srs_ops[16];
-static pthread_once_t g_srs_ops_once = PTHREAD_ONCE_INIT;
-static void srs_ops_init(void) {
-    for (int d = 0; d < 16; d++) {
-        srs_device_ops o = {(void *)(intptr_t)d, ops_pinned_alloc, ops_pinned_free, NULL, ops_upload, ops_device_free};
-        g_srs_ops[d] = o;
-    }
-}
-const struct srs_device_ops *groth16_gpu_srs_ops(int device) {
-    if (device < 0 || device >= 16) return NULL;
-    pthread_once(&g_srs_ops_once, srs_ops_init);
-    return &g_srs_ops[device];
-}
+void groth16_gpu_pinned_free(void *p) { gpu_host_free_pinned(p); }
 
 struct groth16_gpu_prover {
     gpu_ctx *ctx;                /* the SRS's */
@@ -173,8 +157,15 @@ struct groth16_gpu_prover {
     uint32_t *idx_b;             /* host copy of the B selection (for the B_G2 scalars) */
     size_t n_a, n_b;
     size_t resident_bytes;
+    gpu_msm_tuning msm;          /* the four G1 MSMs' tuning (zeros: automatic) */
     pthread_mutex_t mu;          /* one start at a time */
 };
+
+void groth16_gpu_prover_set_msm(groth16_gpu_prover *gp, int window_bits, size_t chunk_points) {
+    if (!gp) return;
+    gp->msm.window_bits = window_bits > 0 ? window_bits : 0;
+    gp->msm.chunk_points = chunk_points;
+}
 
 void groth16_gpu_prover_destroy(groth16_gpu_prover *gp) {
     if (!gp) return;
@@ -202,7 +193,7 @@ size_t groth16_gpu_proof_device_bytes(const groth16_gpu_prover *gp) {
     if (gp->n_b > n_max) n_max = gp->n_b;
     if (gp->n_aux > n_max) n_max = gp->n_aux;
     if (gp->m - 1 > n_max) n_max = gp->m - 1;
-    return ((size_t)gp->cs->n_vars + 3 * gp->m) * sizeof(fr) + gpu_g1_msm_scratch_bytes(n_max);
+    return ((size_t)gp->cs->n_vars + 3 * gp->m) * sizeof(fr) + gpu_g1_msm_scratch_bytes(n_max, &gp->msm);
 }
 void groth16_gpu_prover_mem(const groth16_gpu_prover *gp, size_t *pool_reserved, size_t *device_used) {
     *pool_reserved = *device_used = 0;
@@ -414,10 +405,11 @@ cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *g
 
     /* 3. the four G1 MSMs in one call, scalars straight from the device witness and H */
     gpu_msm_job jobs[4] = {
-        {gp->a, 0, gp->n_a, d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_a, (struct g1_jacobian *)&pend->mr.a},
-        {gp->b_g1, 0, gp->n_b, d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_b, (struct g1_jacobian *)&pend->mr.b1},
-        {gp->l, 0, gp->n_aux, d_w + gp->n_inputs, GPU_SCALARS_MONTGOMERY, NULL, (struct g1_jacobian *)&pend->mr.c},
-        {gp->h, 0, m - 1, d_a, GPU_SCALARS_MONTGOMERY, NULL, (struct g1_jacobian *)&pend->mr.h},
+        {gp->a, 0, gp->n_a, d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_a, (struct g1_jacobian *)&pend->mr.a, gp->msm},
+        {gp->b_g1, 0, gp->n_b, d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_b, (struct g1_jacobian *)&pend->mr.b1, gp->msm},
+        {gp->l, 0, gp->n_aux, d_w + gp->n_inputs, GPU_SCALARS_MONTGOMERY, NULL, (struct g1_jacobian *)&pend->mr.c,
+         gp->msm},
+        {gp->h, 0, m - 1, d_a, GPU_SCALARS_MONTGOMERY, NULL, (struct g1_jacobian *)&pend->mr.h, gp->msm},
     };
     gpu_msm_stats ms[4];
     double msm_wall[4];
@@ -477,7 +469,7 @@ typedef struct gpu_backend_state {
     gpu_g1_bases *q[4];          /* snarkjs: A, B1, L (= the zkey's C), H */
     groth16_gpu_srs *srs;        /* bellperson: a borrowed resident SRS, or NULL */
     size_t zkey_bytes;
-    cuzk_msm_opts msm;           /* carried for the device MSM (not yet applied: prover.h) */
+    cuzk_msm_opts msm;           /* the device MSMs' tuning (cfg->msm) */
     pthread_mutex_t mu;          /* snarkjs: one start at a time */
 } gpu_backend_state;
 
@@ -501,9 +493,11 @@ static cuzk_status gpu_bind(void **state, const groth16_key *k, const groth16_ba
     g->msm = cfg->msm;
     g->srs = cfg->gpu_srs;
     if (k->convention == CUZK_CONVENTION_BELLPERSON) {
+        if (CURVE_ID != CUZK_CURVE_BLS12_381) { st = ERR(err, CUZK_ERR_UNSUPPORTED, "the bellperson convention is BLS12-381 only"); goto out; }
         if (!k->p || !k->cs) { st = ERR(err, CUZK_ERR_ARG, "gpu backend: bellperson key without parameters or circuit"); goto out; }
         st = cfg->gpu_srs ? groth16_gpu_prover_create_on(&g->gp, cfg->gpu_srs, k->p, k->cs, err)
                           : groth16_gpu_prover_create(&g->gp, k->p, k->cs, cfg->device, err);
+        if (st == CUZK_OK) groth16_gpu_prover_set_msm(g->gp, cfg->msm.window_bits, cfg->msm.chunk_points);
     } else if (k->convention == CUZK_CONVENTION_SNARKJS) {
         const zkey *z = k->z;
         if (!z) { st = ERR(err, CUZK_ERR_ARG, "gpu backend: snarkjs key without its zkey"); goto out; }
@@ -540,7 +534,8 @@ static cuzk_status zkey_gpu_msm(void *ctx, g1_jacobian *out, groth16_query q, co
     cuzk_status st = gpu_buf_alloc(g->ctx, &d_s, (n ? n : 1) * sizeof(scalar256), err);
     if (st != CUZK_OK) return st;
     if ((st = gpu_copy_h2d_async(g->ctx, d_s, scalars, n * sizeof(scalar256), err)) == CUZK_OK) {
-        gpu_msm_job job = {g->q[q], 0, n, d_s, GPU_SCALARS_CANONICAL, NULL, (struct g1_jacobian *)out};
+        gpu_msm_job job = {g->q[q], 0, n, d_s, GPU_SCALARS_CANONICAL, NULL, (struct g1_jacobian *)out,
+                           {g->msm.window_bits, g->msm.chunk_points}};
         st = gpu_g1_msm_run(g->ctx, &job, 1, NULL, err);
     }
     gpu_buf_free(g->ctx, d_s);
@@ -604,7 +599,8 @@ static size_t gpu_device_bytes_ops(void *vs) {
 static size_t gpu_proof_device_bytes_ops(void *vs) {
     gpu_backend_state *g = vs;
     if (g->gp) return groth16_gpu_proof_device_bytes(g->gp);
-    return (size_t)g->k->z->domain_size * sizeof(fr) + gpu_g1_msm_scratch_bytes(g->k->z->domain_size);
+    const gpu_msm_tuning t = {g->msm.window_bits, g->msm.chunk_points};
+    return (size_t)g->k->z->domain_size * sizeof(fr) + gpu_g1_msm_scratch_bytes(g->k->z->domain_size, &t);
 }
 static void gpu_device_mem_ops(void *vs, size_t *pool_bytes, size_t *device_used) {
     gpu_backend_state *g = vs;

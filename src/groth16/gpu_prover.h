@@ -34,7 +34,7 @@ typedef struct groth16_gpu_prover groth16_gpu_prover;
  * (96 bytes per point; ~41 GB for a 32 GiB PoRep partition) and the device context (stream,
  * stream-ordered pool) every prover made on it shares. Independent of any circuit, so one copy
  * serves every prover of the same parameters and can be kept hot by the SRS store
- * (src/srs/store.h) through groth16_gpu_srs_ops. */
+ * (src/srs/store.h) through srs_gpu_ops. */
 typedef struct groth16_gpu_srs groth16_gpu_srs;
 
 /* Uploads p's four G1 queries to device `device` (p is read during the call only). On failure
@@ -46,11 +46,6 @@ size_t groth16_gpu_srs_bytes(const groth16_gpu_srs *srs);
 /* Frees it. Every prover made on it must have been destroyed. NULL is a no-op. */
 void groth16_gpu_srs_free(groth16_gpu_srs *srs);
 
-/* The SRS store's device hooks (srs_device_ops of src/srs/store.h) for device `device`: upload =
- * groth16_gpu_srs_create (the opaque device handle is the groth16_gpu_srs *), pinned memory from
- * cudaHostAlloc. The returned table is static per device (0..15); NULL in builds without CUDA. */
-struct srs_device_ops;
-const struct srs_device_ops *groth16_gpu_srs_ops(int device);
 
 /* A prover on an SRS already resident (borrowed: it must outlive the prover, e.g. held by an SRS
  * store handle). p must be the parameters srs was made from (vk, b_g2, counts are read from it).
@@ -96,7 +91,21 @@ cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *g
                                     const fr *r, const fr *s, int nthreads, groth16_release_fn release,
                                     void *release_ctx, groth16_timings *t, cuzk_error *err);
 
+/* Tuning of the prover's four G1 MSMs (src/cuda/gpu.h gpu_msm_tuning): window_bits 0 = automatic
+ * (lg n - 4, at most 16), else clamped to 2..22; chunk_points 0 = automatic (2^25), else at least
+ * 64. Proofs do not depend on it (only time and scratch do); groth16_gpu_proof_device_bytes
+ * follows it. Must not race with a start on the same prover. NULL gp: no-op. */
+void groth16_gpu_prover_set_msm(groth16_gpu_prover *gp, int window_bits, size_t chunk_points);
+
 /* Upper bound of the host bytes a start allocates (pending + B scalars). */
 size_t groth16_gpu_start_bytes(const groth16_gpu_prover *gp);
+
+/* Page-locked (pinned) host memory for buffers the GPU backend copies from, e.g. the engine's
+ * witness pool (cudaHostAlloc; slow to make, about 1 s per 4 GiB, so callers keep and reuse it).
+ * *out = NULL on failure. Errors: CUZK_ERR_ARG (out NULL), CUZK_ERR_NOMEM, CUZK_ERR_DEVICE (no
+ * device), CUZK_ERR_UNSUPPORTED (a build without CUDA). groth16_gpu_pinned_free: NULL ok.
+ * Thread-safe. */
+cuzk_status groth16_gpu_pinned_alloc(void **out, size_t bytes, cuzk_error *err);
+void groth16_gpu_pinned_free(void *p);
 
 #endif

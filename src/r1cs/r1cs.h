@@ -79,6 +79,28 @@ typedef struct r1cs {
 
 void r1cs_free(r1cs *cs);
 
+/* ---- circom / snarkjs files <-> CSR (r1cs_file.c, over the containers of src/formats) -------- */
+
+/* .r1cs -> CSR; n_public = nOutputs + nPubInputs. Coefficients converted to Montgomery form and
+ * deduplicated into each matrix's coefficient table (zero coefficients are kept as terms); rows
+ * keep file term order. Custom-gate sections are rejected as unsupported. Errors as the loaders
+ * of src/formats/snarkjs.h; *cs is zeroed on error. */
+cuzk_status r1cs_load(r1cs *cs, const char *path, cuzk_error *err);
+/* r1cs_load of a .r1cs image in memory (read during the call only); `name` names it in messages. */
+cuzk_status r1cs_load_mem(r1cs *cs, const uint8_t *data, size_t size, const char *name, cuzk_error *err);
+/* Writes cs as a circom .r1cs file (FORMATS.md section 1; version 1, sections 1 and 2, no wire
+ * labels): the n_public variables after ONE as public inputs (nPubOut 0, nPrvIn 0), coefficients
+ * canonical little-endian, terms in CSR order. r1cs_load gives cs back (same rows, columns and
+ * values). Through a temporary renamed on success. Errors: CUZK_ERR_IO, CUZK_ERR_ARG. */
+cuzk_status r1cs_save(const char *path, const r1cs *cs, cuzk_error *err);
+
+/* Writes section 4 of a .zkey (src/formats/snarkjs.h zkey_writer) from cs: for each row j in
+ * order, its A terms then its B terms (CSR order = file term order), then the n_public + 1 input
+ * rows (A, row n_constraints + i, wire i, value 1). Encoding runs over nthreads threads. Errors
+ * are sticky in the writer and reported by zkey_writer_close. */
+struct zkey_writer;
+void zkey_writer_coefs(struct zkey_writer *w, const r1cs *cs, int nthreads);
+
 /* ---- building a csr_matrix ----------------------------------------------------------------
  * Rows are appended in order: push the nonzeros of a row (csr_builder_push, or csr_builder_coef
  * once per value then csr_builder_push_id), then close it (csr_builder_end_row); finally

@@ -49,7 +49,7 @@
 #include <stdint.h>
 
 #include "cuzk/cuzk.h"
-#include "engine/reaper.h"
+#include "util/reaper.h"
 #include "formats/bellperson.h"
 
 typedef enum srs_tier { SRS_TIER_DISK = 0, SRS_TIER_MAPPED = 1, SRS_TIER_PINNED = 2, SRS_TIER_GPU = 3 } srs_tier;
@@ -83,6 +83,12 @@ typedef struct srs_device_ops {
     cuzk_status (*upload)(void *ctx, void **d_handle, size_t *bytes, const bellperson_params *params, cuzk_error *err);
     void (*device_free)(void *ctx, void *d_handle, size_t bytes);
 } srs_device_ops;
+
+/* The GPU prover's hooks (src/srs/gpu_ops.c) for device `device`: upload = groth16_gpu_srs_create
+ * (the opaque device handle is a groth16_gpu_srs *, src/groth16/gpu_prover.h), pinned memory
+ * from groth16_gpu_pinned_alloc. The returned table is static per device (0..15); NULL for
+ * another device and in builds without CUDA. Thread-safe. */
+const srs_device_ops *srs_gpu_ops(int device);
 
 typedef struct srs_store_opts {
     size_t budget_bytes[SRS_TIERS];  /* per tier, 0: unlimited; [SRS_TIER_DISK] is ignored */

@@ -357,6 +357,31 @@ async function sigterm() {
   ok(st.includes('CANCELLED') || st.some((s) => s.startsWith('rpc:')), 'jobs beyond the grace period were cancelled', st);
 }
 
+async function retention() {
+  // Needs a daemon with jobs.result_retention_s = 1 and jobs.max_retained = 3.
+  const s1 = await call('SubmitProof', submitReq({ request_id: `${tag}-ret`, witness: multWitness(2n, 3n).w }));
+  let a = await call('AwaitProof', { job_id: s1.resp.job_id });
+  ok(!a.err && a.resp.status === 'COMPLETED', 'retention: the job completes');
+  await sleep(1700);
+  a = await call('AwaitProof', { job_id: s1.resp.job_id });
+  ok(a.err && a.err.code === grpc.status.NOT_FOUND && /expired/.test(a.err.details), 'after result_retention_s the result is gone (NOT_FOUND)',
+     a.err ? a.err.details : a.resp);
+  const s2 = await call('SubmitProof', submitReq({ request_id: `${tag}-ret`, witness: multWitness(2n, 3n).w }));
+  ok(!s2.err && s2.resp.job_id !== s1.resp.job_id, 'its request_id then starts a new job');
+  const ids = [];
+  for (let i = 0; i < 6; i++) {
+    const r = await call('Prove', { submit: submitReq({ witness: multWitness(BigInt(i + 2), 5n).w }) });
+    ids.push(r.resp.result.job_id);
+  }
+  await sleep(600);
+  const st = await call('GetStatus', {});
+  ok(st.resp.jobs_retained <= 3, `at most max_retained = 3 results kept (${st.resp.jobs_retained})`);
+  a = await call('AwaitProof', { job_id: ids[0] });
+  ok(a.err && a.err.code === grpc.status.NOT_FOUND, 'the oldest result went first');
+  a = await call('AwaitProof', { job_id: ids[5] });
+  ok(!a.err && a.resp.status === 'COMPLETED', 'the newest result is kept');
+}
+
 async function verifyFile() {
   const lines = fs.readFileSync(opt('file'), 'utf8').split('\n').filter((l) => l);
   let v = 0;
@@ -369,7 +394,7 @@ async function verifyFile() {
 
 (async () => {
   const t0 = Date.now();
-  const fn = { basic, load, slow, sigterm, 'verify-file': verifyFile }[scenario];
+  const fn = { basic, load, slow, sigterm, retention, 'verify-file': verifyFile }[scenario];
   if (!fn) { console.error('unknown scenario ' + scenario); process.exit(2); }
   try { await fn(); } catch (e) { failures++; console.log('FAIL exception: ' + (e && e.stack)); }
   console.log(`node ${scenario} ${addr || ''}: ${failures ? failures + ' FAILED' : 'all ok'} (${Date.now() - t0} ms)`);

@@ -199,5 +199,24 @@ check "node slow (priorities, cancel, timeout, disconnect)" node "$HERE/client.j
 check "node sigterm (jobs in flight)" node "$HERE/client.js" sigterm --addr "unix://$SB" --pid "$B"
 stop_ok "daemon B" "$B" "$SB"
 
+# ---- daemon C: bounded result retention ----------------------------------------------------------
+SC=$W/ret.sock
+cat > "$W/c.toml" <<EOT
+[server]
+listen = ["unix://$SC"]
+[engine]
+backend = "cpu"
+prove_threads = 1
+[jobs]
+result_retention_s = 1
+max_retained = 3
+[circuits.mult]
+zkey = "$FIX/circuit_final.zkey"
+EOT
+start c "$W/c.toml"
+C=$PID
+check "node retention (time and count bounds)" node "$HERE/client.js" retention --addr "unix://$SC" --tag r
+stop_ok "daemon C" "$C" "$SC"
+
 echo "daemon tests: $fails failure(s), $(( $(date +%s) - t_start )) s"
 [ $fails = 0 ]

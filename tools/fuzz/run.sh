@@ -9,9 +9,14 @@ SECS=${1:-${FUZZ_SECONDS:-60}}
 OUT=build-fuzz
 mkdir -p "$OUT/corpus"
 command -v clang >/dev/null || { echo "fuzz: clang is needed (tools/install-deps.sh --fuzz, or make fuzz)" >&2; exit 4; }
-SRC=$(find src -name '*.c' -not -path 'src/cli/*' -not -path 'src/cuda/*' | sort)
+# The library as CMake builds it (curve-generic sources compiled once per curve, the daemon left
+# out), instrumented for libFuzzer, then the fuzz driver linked against it.
+CC=clang cmake -S . -B "$OUT/lib" -DCUZK_CUDA=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    "-DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" >/dev/null
+cmake --build "$OUT/lib" --target cuzk_core -j"${JOBS:-$(nproc)}" >/dev/null
 clang -std=c11 -O1 -g -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-      -Iinclude -Isrc $SRC tools/fuzz/fuzz_parsers.c -o "$OUT/fuzz_parsers" -ljansson -lpthread -lm
+      -Iinclude -Isrc tools/fuzz/fuzz_parsers.c "$OUT/lib/libcuzk_core.a" -o "$OUT/fuzz_parsers" \
+      -ljansson -lcrypto -lpthread -lm
 cp -n tools/fuzz/corpus/* "$OUT/corpus/" 2>/dev/null || true
 "$OUT/fuzz_parsers" -max_total_time="$SECS" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
     -artifact_prefix="$OUT/" "$OUT/corpus" 2>&1 | tail -n 20

@@ -1,12 +1,18 @@
-/* Progress line (src/util/progress.h). */
-#include "util/progress.h"
+/* Progress line (progress.h). */
+#include "progress.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
-#include "util/timer.h"
+/* Monotonic wall clock in milliseconds (the CLI's own: front ends include only include/). */
+static double now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
 
 #define TTY_REDRAW_MS 100.0
 #define BAR_WIDTH 20

@@ -12,8 +12,8 @@
  * Thread-safety: every function but reaper_destroy may be called from any thread concurrently.
  * reaper_destroy drains the queue, joins the thread and must not race with other calls.
  */
-#ifndef CUZK_ENGINE_REAPER_H
-#define CUZK_ENGINE_REAPER_H
+#ifndef CUZK_UTIL_REAPER_H
+#define CUZK_UTIL_REAPER_H
 
 #include <stddef.h>
 #include <stdint.h>

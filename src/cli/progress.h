@@ -1,5 +1,5 @@
-/* A progress line on a terminal (for the CLI; the library itself never prints, it reports
- * progress through callbacks such as cuzk_progress_fn).
+/* The CLI's progress line on a terminal (the library itself never prints, it reports progress
+ * through callbacks such as cuzk_progress_fn; the CLI draws it with this helper).
  *
  *   stage      [##########..........]  51.2%   68.7M/134.2M   1.31M/s  ETA 50s
  *
@@ -10,8 +10,8 @@
  * Thread-safety: progress_update may be called from several threads (a mutex serializes drawing);
  * progress_free must not race with updates.
  */
-#ifndef CUZK_UTIL_PROGRESS_H
-#define CUZK_UTIL_PROGRESS_H
+#ifndef CUZK_CLI_PROGRESS_H
+#define CUZK_CLI_PROGRESS_H
 
 #include <stdbool.h>
 #include <stdint.h>

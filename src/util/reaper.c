@@ -1,5 +1,5 @@
 /* The reaper thread (reaper.h). */
-#include "engine/reaper.h"
+#include "util/reaper.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -1,8 +1,13 @@
-/* circom .r1cs reader -> CSR (FORMATS.md section 1). */
+/* circom/snarkjs files <-> CSR (declared in r1cs.h): the .r1cs reader (FORMATS.md section 1) and
+ * the coefficient section of a .zkey (FORMATS.md section 3). The containers are parsed and
+ * written by src/formats; this file only maps their records to and from csr_matrix. */
+#include "r1cs/r1cs.h"
+
 #include "formats/fmt_util.h"
 #include "formats/iden3.h"
 #include "formats/snarkjs.h"
 #include "util/log.h"
+#include "util/parallel.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -182,6 +187,61 @@ out:
     for (int m = 0; m < 3; m++) csr_builder_free(&bld[m]);
     if (st) r1cs_free(cs);
     return st;
+}
+
+/* ---- .zkey section 4 from a constraint system --------------------------------------------- */
+
+#define COEF_ROWS_PER_BLOCK 16384
+
+typedef struct {
+    const r1cs *cs;
+    uint32_t j0;
+    uint64_t base; /* a.row_ptr[j0] + b.row_ptr[j0] */
+    uint8_t *buf;
+} coef_ctx;
+
+static void coef_rows(void *vc, size_t b, size_t e, int tid) {
+    (void)tid;
+    coef_ctx *c = vc;
+    const csr_matrix *A = &c->cs->a, *B = &c->cs->b;
+    for (size_t jj = b; jj < e; jj++) {
+        uint32_t j = c->j0 + (uint32_t)jj;
+        uint8_t *p = c->buf + ZKEY_COEF_BYTES * (A->row_ptr[j] + B->row_ptr[j] - c->base);
+        for (uint64_t k = A->row_ptr[j]; k < A->row_ptr[j + 1]; k++, p += ZKEY_COEF_BYTES)
+            zkey_coef_encode(p, 0, j, A->col[k], csr_val(A, k));
+        for (uint64_t k = B->row_ptr[j]; k < B->row_ptr[j + 1]; k++, p += ZKEY_COEF_BYTES)
+            zkey_coef_encode(p, 1, j, B->col[k], csr_val(B, k));
+    }
+}
+
+void zkey_writer_coefs(zkey_writer *w, const r1cs *cs, int nthreads) {
+    if (!zkey_writer_ok(w)) return;
+    uint32_t n_rows = cs->n_constraints;
+    zkey_writer_coef_section(w, cs->a.nnz + cs->b.nnz + (uint64_t)cs->n_public + 1);
+    uint8_t *buf = NULL;
+    size_t cap = 0;
+    for (uint32_t j0 = 0; j0 < n_rows && zkey_writer_ok(w); j0 += COEF_ROWS_PER_BLOCK) {
+        uint32_t j1 = n_rows - j0 < COEF_ROWS_PER_BLOCK ? n_rows : j0 + COEF_ROWS_PER_BLOCK;
+        uint64_t base = cs->a.row_ptr[j0] + cs->b.row_ptr[j0];
+        size_t n = (size_t)(cs->a.row_ptr[j1] + cs->b.row_ptr[j1] - base);
+        if (n * ZKEY_COEF_BYTES > cap) {
+            free(buf);
+            cap = n * ZKEY_COEF_BYTES;
+            if (!(buf = malloc(cap))) { zkey_writer_fail_nomem(w); break; }
+        }
+        coef_ctx c = {cs, j0, base, buf};
+        parallel_for(j1 - j0, nthreads, coef_rows, &c);
+        zkey_writer_coef_records(w, buf, n);
+    }
+    free(buf);
+    /* the public-input rows: A[nConstraints + i][i] = 1 for i = 0..nPublic */
+    fr one;
+    fr_one(&one);
+    for (uint32_t i = 0; i <= cs->n_public && zkey_writer_ok(w); i++) {
+        uint8_t rec[ZKEY_COEF_BYTES];
+        zkey_coef_encode(rec, 0, n_rows + i, i, &one);
+        zkey_writer_coef_records(w, rec, 1);
+    }
 }
 
 /* ---- writer ---- */
