@@ -4,6 +4,7 @@
  * too (CMake globs the .c files of bench/) as cuzk_gpu_bench_main, for `cuzk bench` to dispatch to.
  * Usage: gpu_bench [msm LOG_N [WINDOW]]... [ntt LOG_M [BATCH]]... [h LOG_M [1 = snarkjs]]...
  *                  [fb1 LOG_N]... [fb2 LOG_N]... [tasks | runs] (MSM accumulation for the cases after it)
+ *                  [bn254 | bls12_381] (the curve of the msm / ntt cases after it; BLS12-381 first)
  * Prints one line per case: kind, size, median / min / max ms, and a floor estimate (fb1/fb2:
  * wall-clock of the whole host-to-host call, its kernel time, points per second). */
 #ifdef CUZK_HAVE_CUDA
@@ -30,6 +31,8 @@ static int cmpf(const void *a, const void *b) {
  * additions of 11. */
 /* " T" while "tasks" is selected (labels of the MSM cases) */
 static const char *accum = "";
+/* "bn254" / "bls12_381": the curve of the msm and ntt cases that follow (BLS12-381 first) */
+static bool bn254 = false;
 
 static int bench_msm01(int argc, char **argv, int *i) {
     cuzk_error e;
@@ -86,6 +89,10 @@ int cuzk_gpu_bench_main(int argc, char **argv) {
             accum = tasks ? " T" : "";
             continue;
         }
+        if (!strcmp(argv[i], "bn254") || !strcmp(argv[i], "bls12_381")) {
+            bn254 = !strcmp(argv[i], "bn254");
+            continue;
+        }
         if (!strcmp(argv[i], "msm01")) {
             int r = bench_msm01(argc, argv, &i);
             if (r == 2) return 2;
@@ -134,14 +141,14 @@ int cuzk_gpu_bench_main(int argc, char **argv) {
         } else if (is_msm) {
             size_t n = (size_t)1 << lg;
             int c = extra > 0 ? extra : gpu_msm_window_bits(n);
-            st = gpu_bench_g1_msm(n, c, 1, reps, t, &e);
+            st = bn254 ? gpu_bench_bn254_g1_msm(n, c, 1, reps, t, &e) : gpu_bench_g1_msm(n, c, 1, reps, t, &e);
             int W = 255 / c + 1;
             /* bucket accumulation: n*W mixed additions ~ 11 Fp products (8M + 3S) */
-            floor_ms = (double)n * W * 11 * 576 / MAD_PER_S * 1e3;
-            snprintf(label, sizeof label, "msm_g1 2^%d c=%d%s", lg, c, accum);
+            floor_ms = (double)n * W * 11 * (bn254 ? 256 : 576) / MAD_PER_S * 1e3; /* BN254 Fp: 8 limbs */
+            snprintf(label, sizeof label, "msm_g1%s 2^%d c=%d%s", bn254 ? "_bn254" : "", lg, c, accum);
         } else {
             size_t batch = extra > 0 ? (size_t)extra : 1;
-            st = gpu_bench_ntt(lg, batch, 1, reps, t, &e);
+            st = bn254 ? gpu_bench_bn254_ntt(lg, 1, reps, t, &e) : gpu_bench_ntt(lg, batch, 1, reps, t, &e);
             /* floor = the larger of the memory floor (read + write once, 32 B per element, ~4.3 TB/s
              * measured copy rate) and the radix-2 product floor ((m/2) log m Fr products of 256
              * 32-bit multiply-adds each): the NTT is multiply-bound (bench/GPU_RESULTS.md) */
@@ -149,7 +156,7 @@ int cuzk_gpu_bench_main(int argc, char **argv) {
             double mem_ms = 2.0 * 32.0 * (double)batch * m / 4.3e12 * 1e3;
             double mul_ms = (double)batch * (m / 2) * lg * 256 / MAD_PER_S * 1e3;
             floor_ms = mem_ms > mul_ms ? mem_ms : mul_ms;
-            snprintf(label, sizeof label, "ntt 2^%d x%zu", lg, batch);
+            snprintf(label, sizeof label, "ntt%s 2^%d x%zu", bn254 ? "_bn254" : "", lg, bn254 ? (size_t)1 : batch);
         }
         if (st != CUZK_OK) {
             printf("%-22s FAILED: %s (cuda %d)\n", label, e.msg, e.cuda_error);

@@ -16,8 +16,7 @@
 #   e.g. "tasks msm 24 runs msm 24" puts both next to one sppark measurement of 2^24.
 # env: PEER_DIR (default .peer), PEER_REBUILD=1 (build the peer even when PEER_DIR/build has it), BUILD (default build-gpu: the cuzk build, shared with
 #      tools/test-gpu.sh; an existing build is only brought up to date), JOBS, PEER_REPS (7),
-#      PEER_BN254=1 (also time the peer on BN254; cuzk's GPU kernels are instantiated for
-#      BLS12-381 only so far, so its BN254 cells read "-"), LOG_DIR (default: $OUT when set, else
+#      PEER_BN254=1 (also BN254: the same cases on both sides, after the BLS12-381 ones), LOG_DIR (default: $OUT when set, else
 #      the build folder's parent), CUZK_COMMIT (the commit named in the table; default git's HEAD).
 # Inputs on both sides: G1 MSM with scalars uniform below r and distinct random curve points;
 # NTT forward, natural order in and out, one vector of random Fr elements.
@@ -63,16 +62,20 @@ fi
 
 # 2. cuzk: build (or bring up to date) and time, through tools/test-gpu.sh
 ARGS=""
+BN_ARGS=""
 PEER_CASES=()
 for (( i = 0; i < ${#CASES[@]}; i += 2 )); do
   case ${CASES[i]} in
     tasks|runs) ARGS="$ARGS ${CASES[i]}" ;;
     *) ARGS="$ARGS ${CASES[i]} ${CASES[i+1]}"
+       BN_ARGS="$BN_ARGS ${CASES[i]} ${CASES[i+1]}"
        [[ " ${PEER_CASES[*]-} " == *" ${CASES[i]}:${CASES[i+1]} "* ]] || PEER_CASES+=("${CASES[i]}:${CASES[i+1]}") ;;
   esac
 done
 PEER_ARGS=()
 for pc in "${PEER_CASES[@]}"; do PEER_ARGS+=("${pc%%:*}" "${pc##*:}"); done
+# BN254 cases: the default accumulation (tasks), whatever the BLS12-381 cases chose
+[ "${PEER_BN254:-0}" = 1 ] && ARGS="$ARGS tasks bn254$BN_ARGS"
 say "cuzk: tools/test-gpu.sh --bench-only, GPU_BENCH_ARGS='$ARGS'"
 BUILD=$BUILD GPU_BENCH_ARGS="$ARGS" MEMCHECK=0 tools/test-gpu.sh --bench-only >"$LOG_DIR/cuzk-bench.log" 2>&1
 say "cuzk done (rc $?)"
@@ -90,12 +93,13 @@ grep -E "FAILED" "$LOG_DIR/cuzk-bench.log" "$LOG_DIR/peer-run.log" | sed 's/^/  
 
 # 4. the table
 RC=0
-cuzk_ms() {  # op lg mode -> median ms or "-"
-  local pat
+cuzk_ms() {  # op lg mode curve -> median ms or "-"
+  local pat sfx=
+  [ "$4" = bn254 ] && sfx=_bn254
   case $1.$3 in
-    msm.tasks) pat="^RESULT msm_g1 2\\^$2 c=[0-9]+ T +median" ;;
-    msm.*) pat="^RESULT msm_g1 2\\^$2 c=[0-9]+ +median" ;;
-    ntt.*) pat="^RESULT ntt 2\\^$2 x1 " ;;
+    msm.tasks) pat="^RESULT msm_g1$sfx 2\\^$2 c=[0-9]+ T +median" ;;
+    msm.*) pat="^RESULT msm_g1$sfx 2\\^$2 c=[0-9]+ +median" ;;
+    ntt.*) pat="^RESULT ntt$sfx 2\\^$2 x1 " ;;
   esac
   grep -E "$pat" "$LOG_DIR/cuzk-bench.log" | head -1 | sed -E 's/.* median +([0-9.]+) ms.*/\1/' | grep -E '^[0-9.]+$' || echo -
 }
@@ -119,11 +123,12 @@ peer_ms() {  # op lg curve -> median ms or "-"
     for (( i = 0; i < ${#CASES[@]}; i += 2 )); do
       op=${CASES[i]}; lg=${CASES[i+1]}
       case $op in tasks|runs) mode=$op; continue ;; esac
-      if [ "$c" = bls12_381 ]; then a=$(cuzk_ms "$op" "$lg" "$mode"); else a=-; fi
+      [ "$c" = bn254 ] && mode=tasks
+      a=$(cuzk_ms "$op" "$lg" "$mode" "$c")
       b=$(peer_ms "$op" "$lg" "$c")
       r=-
       if [ "$a" != - ] && [ "$b" != - ]; then r=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", a / b }'); fi
-      [ "$c" = bls12_381 ] && { [ "$a" = - ] || [ "$b" = - ]; } && RC=1
+      { [ "$a" = - ] || [ "$b" = - ]; } && RC=1
       case $op in msm) k="G1 MSM, random${mode:+ ($mode)}" ;; ntt) k="Fr NTT, forward" ;; esac
       printf '%-10s %-28s 2^%-4s %10s %10s %7s\n' "$c" "$k" "$lg" "$a" "$b" "$r"
     done

@@ -6,14 +6,14 @@
  * g2_affine_t, g2_xyzz_t, g2_jacobian_t of C's types, so a body reads the same for every curve.
  *
  * api_curve is the curve of the C boundary (src/cuda/gpu.h): its functions take src/ff and src/ec's
- * host types (struct fr, struct g1_affine, ...), which are BLS12-381's today. Adding BN254 means a
- * src/cuda/curve_bn254.cuh with the same members, its include below, and entry points (or a curve
- * argument) that instantiate the same templates with it.
+ * host types (struct fr, struct g1_affine, ...), which are BLS12-381's. BN254 (src/cuda/curve_bn254.cuh)
+ * is the same templates instantiated a second time, behind the gpu_bn254_* entry points of gpu.h.
  */
 #ifndef CUZK_CUDA_CURVES_CUH
 #define CUZK_CUDA_CURVES_CUH
 
 #include "cuda/curve_bls12_381.cuh"
+#include "cuda/curve_bn254.cuh"
 
 namespace cuzk_dev {
 typedef bls12_381 api_curve;

@@ -377,6 +377,37 @@ cuzk_status gpu_bench_h(gpu_roots convention, int log_m, int warmup, int reps, f
 cuzk_status gpu_bench_fixed_base(int g2, size_t n, int warmup, int reps, float *wall_ms,
                                  float *kernel_ms, cuzk_error *err);
 
+/* ---- BN254 (snarkjs / circom "bn128") -------------------------------------------------------
+ * The same kernels instantiated for BN254 (src/cuda/curve_bn254.cuh); the bytes are those of the
+ * host types of src/curves/bn254/curve.h (bn254_fr, bn254_g1_affine, bn254_g1_jacobian: 4 x uint64
+ * per coordinate, Montgomery). Contracts as the BLS12-381 functions of the same name without
+ * "bn254_" above, with these differences:
+ *   gpu_bn254_g1_msm: scalars canonical < r of BN254 (any value < 2^255 is accepted and summed as
+ *     an integer).
+ *   gpu_bn254_ntt: roots must be GPU_ROOTS_SNARKJS (5^t, two-adicity 28: 1 <= log_m <= 28; anything
+ *     else is CUZK_ERR_ARG); shift (optional) as gpu_ntt's.
+ *   gpu_bn254_g1_bases_upload: resident BN254 bases (64 bytes per point); gpu_g1_bases_count,
+ *     _bytes and _free serve both curves. gpu_bn254_g1_msm_run takes only jobs over such bases
+ *     (and gpu_g1_msm_run only BLS12-381 ones): a job over bases of the other curve is CUZK_ERR_ARG.
+ *     The job's `out` points to a bn254_g1_jacobian. gpu_g1_msm_scratch_bytes (BLS12-381 points)
+ *     bounds the scratch of a BN254 MSM of the same n.
+ *   gpu_bench_bn254_*: as gpu_bench_g1_msm / gpu_bench_ntt (one vector, forward, snarkjs roots).
+ * The BN254 compile of src/groth16/gpu_prover.c reaches these under the BLS12-381 names. */
+struct bn254_fr;
+struct bn254_g1_affine;
+struct bn254_g1_jacobian;
+cuzk_status gpu_bn254_g1_msm(struct bn254_g1_jacobian *out, const struct bn254_g1_affine *bases,
+                             const struct scalar256 *scalars, size_t n, cuzk_error *err);
+cuzk_status gpu_bn254_ntt(struct bn254_fr *data, size_t batch, int log_m, gpu_ntt_dir dir, gpu_roots roots,
+                          const struct bn254_fr *shift, cuzk_error *err);
+cuzk_status gpu_bn254_g1_bases_upload(gpu_ctx *ctx, gpu_g1_bases **out, const struct bn254_g1_affine *bases, size_t n,
+                                      cuzk_error *err);
+cuzk_status gpu_bn254_g1_msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs, gpu_msm_stats *stats,
+                                 cuzk_error *err);
+cuzk_status gpu_bench_bn254_g1_msm(size_t n, int window_bits, int warmup, int reps, float *times_ms,
+                                   cuzk_error *err);
+cuzk_status gpu_bench_bn254_ntt(int log_m, int warmup, int reps, float *times_ms, cuzk_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -51,11 +51,13 @@
 
 using namespace cuzk_dev;
 
-/* the C boundary's G1 bases (src/cuda/gpu.h): points of api_curve */
+/* Resident G1 bases (src/cuda/gpu.h): points of api_curve (gpu_g1_bases_upload) or of another
+ * instantiated curve (gpu_bn254_g1_msm); pt_bytes tells which, and msm_run<C> refuses bases of
+ * another size. */
 struct gpu_g1_bases {
     gpu_ctx *ctx;
-    api_curve::g1_affine *d_pts;
-    size_t n;
+    void *d_pts;
+    size_t n, pt_bytes;
 };
 
 namespace {
@@ -916,6 +918,7 @@ cuzk_status msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs, int wi
         if (j->n == 0) continue;
         GPU_ARG(j->bases && j->d_scalars, "gpu_g1_msm_run: job bases or d_scalars is NULL");
         GPU_ARG(j->bases->ctx == ctx, "gpu_g1_msm_run: bases were uploaded on another ctx");
+        GPU_ARG(j->bases->pt_bytes == sizeof(typename C::g1_affine), "gpu_g1_msm_run: bases of another curve");
         GPU_ARG(j->base_offset <= j->bases->n && j->n <= j->bases->n - j->base_offset,
                 "gpu_g1_msm_run: base_offset + n > number of bases");
         GPU_ARG(j->form == GPU_SCALARS_CANONICAL || j->form == GPU_SCALARS_MONTGOMERY,
@@ -940,21 +943,23 @@ cuzk_status msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs, int wi
 
 namespace {
 /* *out = n device points, copied from the host array `bases` when not NULL (else uninitialized). */
-cuzk_status bases_alloc(gpu_ctx *ctx, gpu_g1_bases **out, size_t n, const struct g1_affine *bases, cuzk_error *err) {
+template <class C>
+cuzk_status bases_alloc(gpu_ctx *ctx, gpu_g1_bases **out, size_t n, const void *bases, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
     gpu_g1_bases *b = new (std::nothrow) gpu_g1_bases;
     if (!b) return dev_error(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "gpu_g1_bases_upload: out of memory");
     b->ctx = ctx;
     b->d_pts = NULL;
     b->n = n;
+    b->pt_bytes = sizeof(typename C::g1_affine);
     if (n) {
-        CTX_CU(cudaMalloc(&b->d_pts, n * sizeof(api_curve::g1_affine)));
+        CTX_CU(cudaMalloc(&b->d_pts, n * sizeof(typename C::g1_affine)));
         if (bases) {
-            CTX_CU(cudaMemcpyAsync(b->d_pts, bases, n * sizeof(api_curve::g1_affine), cudaMemcpyHostToDevice, ctx->stream));
+            CTX_CU(cudaMemcpyAsync(b->d_pts, bases, n * sizeof(typename C::g1_affine), cudaMemcpyHostToDevice, ctx->stream));
             CTX_CU(cudaStreamSynchronize(ctx->stream));
         }
     }
-    ctx->resident_bytes += n * sizeof(api_curve::g1_affine);
+    ctx->resident_bytes += n * sizeof(typename C::g1_affine);
     *out = b;
     return CUZK_OK;
 out:
@@ -971,11 +976,21 @@ extern "C" cuzk_status gpu_g1_bases_upload(gpu_ctx *ctx, gpu_g1_bases **out, con
     GPU_ARG(n == 0 || bases, "gpu_g1_bases_upload: bases is NULL");
     GPU_ARG(n < ((size_t)1 << 31), "gpu_g1_bases_upload: n >= 2^31");
     CTX_ENTER();
-    return bases_alloc(ctx, out, n, bases, err);
+    return bases_alloc<api_curve>(ctx, out, n, bases, err);
+}
+
+extern "C" cuzk_status gpu_bn254_g1_bases_upload(gpu_ctx *ctx, gpu_g1_bases **out, const struct bn254_g1_affine *bases,
+                                                 size_t n, cuzk_error *err) {
+    GPU_ARG(out, "gpu_bn254_g1_bases_upload: out is NULL");
+    *out = NULL;
+    GPU_ARG(n == 0 || bases, "gpu_bn254_g1_bases_upload: bases is NULL");
+    GPU_ARG(n < ((size_t)1 << 31), "gpu_bn254_g1_bases_upload: n >= 2^31");
+    CTX_ENTER();
+    return bases_alloc<bn254>(ctx, out, n, bases, err);
 }
 
 extern "C" size_t gpu_g1_bases_count(const gpu_g1_bases *b) { return b ? b->n : 0; }
-extern "C" size_t gpu_g1_bases_bytes(const gpu_g1_bases *b) { return b ? b->n * sizeof(api_curve::g1_affine) : 0; }
+extern "C" size_t gpu_g1_bases_bytes(const gpu_g1_bases *b) { return b ? b->n * b->pt_bytes : 0; }
 
 extern "C" void gpu_g1_bases_free(gpu_g1_bases *b) {
     if (!b) return;
@@ -985,7 +1000,7 @@ extern "C" void gpu_g1_bases_free(gpu_g1_bases *b) {
         if (e == cudaSuccess) e = cudaFree(b->d_pts);
         if (e != cudaSuccess) (void)ctx_fail(ctx, NULL, e, __FILE__, __LINE__, "gpu_g1_bases_free");
     }
-    ctx->resident_bytes -= b->n * sizeof(api_curve::g1_affine);
+    ctx->resident_bytes -= b->n * b->pt_bytes;
     delete b;
 }
 
@@ -994,6 +1009,11 @@ extern "C" void gpu_g1_bases_free(gpu_g1_bases *b) {
 extern "C" cuzk_status gpu_g1_msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs, gpu_msm_stats *stats,
                                       cuzk_error *err) {
     return msm_run<api_curve>(ctx, jobs, n_jobs, 0, stats, err);
+}
+
+extern "C" cuzk_status gpu_bn254_g1_msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs,
+                                            gpu_msm_stats *stats, cuzk_error *err) {
+    return msm_run<bn254>(ctx, jobs, n_jobs, 0, stats, err);
 }
 
 extern "C" void gpu_msm_set_accumulation(gpu_msm_accum mode) {
@@ -1006,8 +1026,8 @@ extern "C" cuzk_status gpu_g1_msm_reserve(gpu_ctx *ctx, size_t n_max, size_t poo
     cuzk_status st = CUZK_OK;
     void *d = NULL;
     /* the host scratch of msm_job for n_max scalars at the default window (the same formula) */
-    const size_t cmax = chunk_limit(), max_chunks = n_max ? (n_max + cmax - 1) / cmax : 1;
-    st = ctx_host_scratch(ctx, 256 + (1 + max_chunks * (size_t)64) * sizeof(g1_xyzz_t), err);
+    const size_t cmax = chunk_limit(NULL), max_chunks = n_max ? (n_max + cmax - 1) / cmax : 1;
+    st = ctx_host_scratch(ctx, 256 + (1 + max_chunks * (size_t)64) * sizeof(api_curve::g1_xyzz), err); /* >= BN254's */
     if (st != CUZK_OK) goto out;
     if (pool_bytes) {
         CTX_CU(cudaMallocAsync(&d, pool_bytes, ctx->stream)); /* out of memory: NOMEM_DEVICE, ctx usable */
@@ -1069,13 +1089,16 @@ extern "C" size_t gpu_g1_msm_scratch_bytes(size_t n, const gpu_msm_tuning *tunin
 
 /* Host arrays: a ctx of its own on the current device (the call is synchronous and
  * self-contained, so several threads may call it at once). */
-extern "C" cuzk_status gpu_g1_msm(struct g1_jacobian *out, const struct g1_affine *bases,
-                                  const struct scalar256 *scalars, size_t n, cuzk_error *err) {
+namespace {
+template <class C>
+cuzk_status host_array_msm(typename C::g1_jacobian *out, const typename C::g1_affine *bases, const void *scalars,
+                           size_t n, const char *name, cuzk_error *err) {
     GPU_ARG(out, "gpu_g1_msm: out is NULL");
     GPU_ARG(n == 0 || (bases && scalars), "gpu_g1_msm: NULL input");
     GPU_ARG(n < ((size_t)1 << 31), "gpu_g1_msm: n >= 2^31");
+    (void)name;
     if (n == 0) {
-        jacobian_infinity<api_curve>((api_curve::g1_jacobian *)out);
+        jacobian_infinity<C>(out);
         return CUZK_OK;
     }
     cuzk_status st = CUZK_OK;
@@ -1087,7 +1110,8 @@ extern "C" cuzk_status gpu_g1_msm(struct g1_jacobian *out, const struct g1_affin
     cudaError_t e = cudaGetDevice(&dev);
     if (e != cudaSuccess) return gpu_fail(err, e, __FILE__, __LINE__, "cudaGetDevice");
     if ((st = gpu_ctx_create(&ctx, dev, err)) != CUZK_OK) goto out;
-    if ((st = gpu_g1_bases_upload(ctx, &b, bases, n, err)) != CUZK_OK) goto out;
+    if ((st = ctx_enter(ctx, err, __FILE__, __LINE__)) != CUZK_OK) goto out;
+    if ((st = bases_alloc<C>(ctx, &b, n, bases, err)) != CUZK_OK) goto out;
     if ((st = gpu_buf_alloc(ctx, &d_s, n * 32, err)) != CUZK_OK) goto out;
     if ((st = gpu_copy_h2d_async(ctx, d_s, scalars, n * 32, err)) != CUZK_OK) goto out;
     memset(&job, 0, sizeof job);
@@ -1095,13 +1119,26 @@ extern "C" cuzk_status gpu_g1_msm(struct g1_jacobian *out, const struct g1_affin
     job.n = n;
     job.d_scalars = d_s;
     job.form = GPU_SCALARS_CANONICAL;
-    job.out = out;
-    st = gpu_g1_msm_run(ctx, &job, 1, NULL, err);
+    job.out = (struct g1_jacobian *)out;
+    st = msm_run<C>(ctx, &job, 1, 0, NULL, err);
 out:
     gpu_buf_free(ctx, d_s);
     gpu_g1_bases_free(b);
     gpu_ctx_destroy(ctx);
     return st;
+}
+}  // namespace
+
+extern "C" cuzk_status gpu_g1_msm(struct g1_jacobian *out, const struct g1_affine *bases,
+                                  const struct scalar256 *scalars, size_t n, cuzk_error *err) {
+    return host_array_msm<api_curve>((api_curve::g1_jacobian *)out, (const api_curve::g1_affine *)bases, scalars, n,
+                                     "gpu_g1_msm", err);
+}
+
+extern "C" cuzk_status gpu_bn254_g1_msm(struct bn254_g1_jacobian *out, const struct bn254_g1_affine *bases,
+                                        const struct scalar256 *scalars, size_t n, cuzk_error *err) {
+    return host_array_msm<bn254>((bn254::g1_jacobian *)out, (const bn254::g1_affine *)bases, scalars, n,
+                                 "gpu_bn254_g1_msm", err);
 }
 
 /* ---- benchmark data ---------------------------------------------------------------------- */
@@ -1175,6 +1212,7 @@ __global__ void msm_random_scalars_kernel(uint64_t *s, size_t n, uint64_t seed, 
     for (int k = 0; k < 4; k++) s[4 * i + k] = (uint64_t)f.l[2 * k] | ((uint64_t)f.l[2 * k + 1] << 32);
 }
 
+template <class C>
 cuzk_status bench_run(size_t n, int window, double frac01, bool montgomery, int warmup, int reps,
                       float *times_ms, gpu_msm_stats *stats_out, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
@@ -1182,7 +1220,7 @@ cuzk_status bench_run(size_t n, int window, double frac01, bool montgomery, int 
     gpu_g1_bases *b = NULL;
     uint64_t *d_s = NULL;
     cudaEvent_t e0 = NULL, e1 = NULL;
-    api_curve::g1_jacobian h_out;
+    typename C::g1_jacobian h_out;
     gpu_msm_job job;
     gpu_msm_stats stats;
     int dev = 0;
@@ -1191,11 +1229,12 @@ cuzk_status bench_run(size_t n, int window, double frac01, bool montgomery, int 
     cudaError_t ce = cudaGetDevice(&dev);
     if (ce != cudaSuccess) return gpu_fail(err, ce, __FILE__, __LINE__, "cudaGetDevice");
     if ((st = gpu_ctx_create(&ctx, dev, err)) != CUZK_OK) goto out;
-    if ((st = bases_alloc(ctx, &b, n, NULL, err)) != CUZK_OK) goto out;
+    if ((st = bases_alloc<C>(ctx, &b, n, NULL, err)) != CUZK_OK) goto out;
     if ((st = gpu_buf_alloc(ctx, (void **)&d_s, n * 32, err)) != CUZK_OK) goto out;
     CTX_CU(cudaEventCreate(&e0));
     CTX_CU(cudaEventCreate(&e1));
-    msm_random_points_kernel<api_curve><<<nblocks(n, 128), 128, 0, ctx->stream>>>(b->d_pts, n, 0x1234);
+    msm_random_points_kernel<C><<<nblocks(n, 128), 128, 0, ctx->stream>>>((typename C::g1_affine *)b->d_pts, n,
+                                                                         0x1234);
     CTX_LAUNCH("msm_random_points_kernel");
     memset(&job, 0, sizeof job);
     job.bases = b;
@@ -1204,11 +1243,11 @@ cuzk_status bench_run(size_t n, int window, double frac01, bool montgomery, int 
     job.form = montgomery ? GPU_SCALARS_MONTGOMERY : GPU_SCALARS_CANONICAL;
     job.out = (struct g1_jacobian *)&h_out;
     for (int r = -warmup; r < reps; r++) {
-        msm_random_scalars_kernel<api_curve><<<nblocks(n, 256), 256, 0, ctx->stream>>>(d_s, n, 777 + (uint64_t)(r + warmup),
+        msm_random_scalars_kernel<C><<<nblocks(n, 256), 256, 0, ctx->stream>>>(d_s, n, 777 + (uint64_t)(r + warmup),
                                                                             f > 0 ? thresh : 0, montgomery);
         CTX_LAUNCH("msm_random_scalars_kernel");
         CTX_CU(cudaEventRecord(e0, ctx->stream));
-        st = msm_run<api_curve>(ctx, &job, 1, window, stats_out ? &stats : NULL, err);
+        st = msm_run<C>(ctx, &job, 1, window, stats_out ? &stats : NULL, err);
         if (st != CUZK_OK) goto out;
         CTX_CU(cudaEventRecord(e1, ctx->stream));
         CTX_CU(cudaEventSynchronize(e1));
@@ -1229,11 +1268,18 @@ extern "C" cuzk_status gpu_bench_g1_msm(size_t n, int window_bits, int warmup, i
                                         cuzk_error *err) {
     GPU_ARG(n >= 1 && n < ((size_t)1 << 31) && reps >= 1 && times_ms, "gpu_bench_g1_msm: bad args");
     GPU_ARG(window_bits <= 0 || (window_bits >= 2 && window_bits <= 20), "gpu_bench_g1_msm: bad window");
-    return bench_run(n, window_bits, 0.0, false, warmup, reps, times_ms, NULL, err);
+    return bench_run<api_curve>(n, window_bits, 0.0, false, warmup, reps, times_ms, NULL, err);
+}
+
+extern "C" cuzk_status gpu_bench_bn254_g1_msm(size_t n, int window_bits, int warmup, int reps, float *times_ms,
+                                              cuzk_error *err) {
+    GPU_ARG(n >= 1 && n < ((size_t)1 << 31) && reps >= 1 && times_ms, "gpu_bench_bn254_g1_msm: bad args");
+    GPU_ARG(window_bits <= 0 || (window_bits >= 2 && window_bits <= 20), "gpu_bench_bn254_g1_msm: bad window");
+    return bench_run<bn254>(n, window_bits, 0.0, false, warmup, reps, times_ms, NULL, err);
 }
 
 extern "C" cuzk_status gpu_bench_g1_msm01(size_t n, double frac01, bool montgomery, int warmup, int reps,
                                           float *times_ms, gpu_msm_stats *stats, cuzk_error *err) {
     GPU_ARG(n >= 1 && n < ((size_t)1 << 31) && reps >= 1 && times_ms, "gpu_bench_g1_msm01: bad args");
-    return bench_run(n, 0, frac01, montgomery, warmup, reps, times_ms, stats, err);
+    return bench_run<api_curve>(n, 0, frac01, montgomery, warmup, reps, times_ms, stats, err);
 }

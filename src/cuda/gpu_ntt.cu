@@ -615,9 +615,12 @@ cuzk_status h_async(cudaStream_t s, typename C::fr *a, typename C::fr *b, typena
 
 }  // namespace
 
-extern "C" cuzk_status gpu_ntt(struct fr *data, size_t batch, int log_m, gpu_ntt_dir dir,
-                               gpu_roots roots, const struct fr *shift, cuzk_error *err) {
-    GPU_ARG(log_m >= 1 && log_m <= 28, "gpu_ntt: log_m out of [1, 28]");
+namespace {
+/* gpu_ntt for the curve C on host arrays (the data and shift bytes are C's Fr) */
+template <class C>
+cuzk_status ntt_host(void *data, size_t batch, int log_m, gpu_ntt_dir dir, gpu_roots roots, const void *shift,
+                     cuzk_error *err) {
+    GPU_ARG(log_m >= 1 && log_m <= (C::FR_TWO_ADICITY < 28 ? C::FR_TWO_ADICITY : 28), "gpu_ntt: log_m out of range");
     GPU_ARG(dir == GPU_NTT_FORWARD || dir == GPU_NTT_INVERSE, "gpu_ntt: bad direction");
     GPU_ARG(roots == GPU_ROOTS_BELLPERSON || roots == GPU_ROOTS_SNARKJS, "gpu_ntt: bad roots");
     if (batch == 0) return CUZK_OK;
@@ -625,21 +628,21 @@ extern "C" cuzk_status gpu_ntt(struct fr *data, size_t batch, int log_m, gpu_ntt
     cuzk_status st = CUZK_OK;
     const int inverse = dir == GPU_NTT_INVERSE;
     const size_t m = (size_t)1 << log_m;
-    const size_t bytes = batch * m * sizeof(api_curve::fr);
+    const size_t bytes = batch * m * sizeof(typename C::fr);
     const size_t sc_n = 2 + ((size_t)1 << TAB_LOG) + ((m >> TAB_LOG) ? (m >> TAB_LOG) : 1);
     const bool scaled = inverse || shift;
     cudaStream_t s = NULL;
-    api_curve::fr *d_x = NULL, *d_y = NULL, *d_sc = NULL, *d_shift = NULL;
+    typename C::fr *d_x = NULL, *d_y = NULL, *d_sc = NULL, *d_shift = NULL;
     CU(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     CU(cudaMallocAsync((void **)&d_x, bytes, s));
     CU(cudaMallocAsync((void **)&d_y, bytes, s));
-    if (scaled) CU(cudaMallocAsync((void **)&d_sc, sc_n * sizeof(api_curve::fr), s));
+    if (scaled) CU(cudaMallocAsync((void **)&d_sc, sc_n * sizeof(typename C::fr), s));
     if (shift) {
-        CU(cudaMallocAsync((void **)&d_shift, sizeof(api_curve::fr), s));
-        CU(cudaMemcpyAsync(d_shift, shift, sizeof(api_curve::fr), cudaMemcpyHostToDevice, s));
+        CU(cudaMallocAsync((void **)&d_shift, sizeof(typename C::fr), s));
+        CU(cudaMemcpyAsync(d_shift, shift, sizeof(typename C::fr), cudaMemcpyHostToDevice, s));
     }
     CU(cudaMemcpyAsync(d_x, data, bytes, cudaMemcpyHostToDevice, s));
-    st = ntt_device<api_curve>(d_y, d_x, batch, log_m, inverse, (int)roots, d_shift, d_sc, s, err);
+    st = ntt_device<C>(d_y, d_x, batch, log_m, inverse, (int)roots, d_shift, d_sc, s, err);
     if (st != CUZK_OK) goto out;
     CU(cudaMemcpyAsync(data, d_y, bytes, cudaMemcpyDeviceToHost, s));
     CU(cudaStreamSynchronize(s));
@@ -653,6 +656,18 @@ out:
         cudaStreamDestroy(s);
     }
     return st;
+}
+}  // namespace
+
+extern "C" cuzk_status gpu_ntt(struct fr *data, size_t batch, int log_m, gpu_ntt_dir dir,
+                               gpu_roots roots, const struct fr *shift, cuzk_error *err) {
+    return ntt_host<api_curve>(data, batch, log_m, dir, roots, shift, err);
+}
+
+extern "C" cuzk_status gpu_bn254_ntt(struct bn254_fr *data, size_t batch, int log_m, gpu_ntt_dir dir,
+                                     gpu_roots roots, const struct bn254_fr *shift, cuzk_error *err) {
+    GPU_ARG(roots == GPU_ROOTS_SNARKJS, "gpu_bn254_ntt: BN254 has only the snarkjs roots (5^t)");
+    return ntt_host<bn254>(data, batch, log_m, dir, GPU_ROOTS_SNARKJS, shift, err);
 }
 
 extern "C" cuzk_status gpu_h_bellperson_async(void *stream, struct fr *d_a, struct fr *d_b,
@@ -725,36 +740,38 @@ __global__ void ntt_random_kernel(typename C::fr *a, size_t n, uint64_t seed) {
     CUZK_CURVE_TYPES(C);
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    api_curve::fr e;
-    for (int k = 0; k < 4; k++) {
+    fr_t e;
+    for (int k = 0; k < fr_t::N / 2; k++) {
         uint64_t v = mix64(seed + 4 * i + k + 0x9e3779b97f4a7c15ull * (k + 1));
         e.l[2 * k] = (uint32_t)v;
         e.l[2 * k + 1] = (uint32_t)(v >> 32);
     }
-    e.l[7] &= 0x3fffffffu;
+    /* below the largest power of two under r: canonical */
+    e.l[fr_t::N - 1] &= (1u << (31 - __clz(fr_t::modulus_minus(0).l[fr_t::N - 1]))) - 1;
     a[i] = e;
 }
 }  // namespace
 
-extern "C" cuzk_status gpu_bench_ntt(int log_m, size_t batch, int warmup, int reps, float *times_ms,
-                                     cuzk_error *err) {
+namespace {
+template <class C>
+cuzk_status bench_ntt(int log_m, size_t batch, int warmup, int reps, float *times_ms, int roots, cuzk_error *err) {
     GPU_ARG(log_m >= 1 && log_m <= 28 && batch >= 1 && reps >= 1 && times_ms, "gpu_bench_ntt: bad args");
     cuzk_status st = CUZK_OK;
-    const ntt_tables<api_curve> *tb = NULL;
-    api_curve::fr *d_x = NULL, *d_y = NULL;
+    const ntt_tables<C> *tb = NULL;
+    typename C::fr *d_x = NULL, *d_y = NULL;
     cudaEvent_t e0 = NULL, e1 = NULL;
     const size_t total = batch << log_m;
-    st = ntt_tables_get<api_curve>(&tb, 0, log_m, err);
+    st = ntt_tables_get<C>(&tb, roots, log_m, err);
     if (st != CUZK_OK) return st;
-    CU(cudaMalloc(&d_x, total * sizeof(api_curve::fr)));
-    CU(cudaMalloc(&d_y, total * sizeof(api_curve::fr)));
+    CU(cudaMalloc(&d_x, total * sizeof(typename C::fr)));
+    CU(cudaMalloc(&d_y, total * sizeof(typename C::fr)));
     CU(cudaEventCreate(&e0));
     CU(cudaEventCreate(&e1));
     for (int r = -warmup; r < reps; r++) {
-        ntt_random_kernel<api_curve><<<nblocks(total, 256), 256>>>(d_x, total, 12345 + (uint64_t)r);
+        ntt_random_kernel<C><<<nblocks(total, 256), 256>>>(d_x, total, 12345 + (uint64_t)r);
         CU_LAUNCH("ntt_random_kernel");
         CU(cudaEventRecord(e0));
-        st = ntt_device<api_curve>(d_y, d_x, batch, log_m, 0, 0, NULL, NULL, 0, err);
+        st = ntt_device<C>(d_y, d_x, batch, log_m, 0, roots, NULL, NULL, 0, err);
         if (st != CUZK_OK) goto out;
         CU(cudaEventRecord(e1));
         CU(cudaEventSynchronize(e1));
@@ -766,6 +783,17 @@ out:
     cudaFree(d_x);
     cudaFree(d_y);
     return st;
+}
+}  // namespace
+
+extern "C" cuzk_status gpu_bench_ntt(int log_m, size_t batch, int warmup, int reps, float *times_ms,
+                                     cuzk_error *err) {
+    return bench_ntt<api_curve>(log_m, batch, warmup, reps, times_ms, 0, err);
+}
+
+extern "C" cuzk_status gpu_bench_bn254_ntt(int log_m, int warmup, int reps, float *times_ms, cuzk_error *err) {
+    GPU_ARG(log_m <= bn254::FR_TWO_ADICITY, "gpu_bench_bn254_ntt: log_m > 28");
+    return bench_ntt<bn254>(log_m, 1, warmup, reps, times_ms, 1, err);
 }
 
 extern "C" cuzk_status gpu_bench_h(gpu_roots convention, int log_m, int warmup, int reps,

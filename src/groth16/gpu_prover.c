@@ -88,6 +88,16 @@ const groth16_backend_ops groth16_backend_gpu_ops = {
 #include "cuda/gpu.h"
 #include "cuda/gpu_r1cs.h"
 
+#ifdef CUZK_CURVE_BOUND_BN254
+/* The BN254 compile of this file (CUZK_CURVE_GENERIC_SRC in CMakeLists.txt): fr, g1_affine, ...
+ * are BN254's here, so the curve-specific device entry points must be BN254's too (src/cuda/gpu.h,
+ * same signatures). Only the snarkjs part below runs for BN254: gpu_bind refuses bellperson keys,
+ * so the bellperson prover compiled here is never reached (its device calls would be BLS12-381's). */
+#define gpu_g1_bases_upload gpu_bn254_g1_bases_upload
+#define gpu_g1_msm_run gpu_bn254_g1_msm_run
+#define gpu_ntt gpu_bn254_ntt
+#endif
+
 struct groth16_gpu_srs {
     gpu_ctx *ctx;
     gpu_g1_bases *a, *b_g1, *l, *h;
@@ -483,6 +493,7 @@ static cuzk_status gpu_bind(void **state, const groth16_key *k, const groth16_ba
     g->msm = cfg->msm;
     g->srs = cfg->gpu_srs;
     if (k->convention == CUZK_CONVENTION_BELLPERSON) {
+        if (CURVE_ID != CUZK_CURVE_BLS12_381) { st = ERR(err, CUZK_ERR_UNSUPPORTED, "the bellperson convention is BLS12-381 only"); goto out; }
         if (!k->p || !k->cs) { st = ERR(err, CUZK_ERR_ARG, "gpu backend: bellperson key without parameters or circuit"); goto out; }
         st = cfg->gpu_srs ? groth16_gpu_prover_create_on(&g->gp, cfg->gpu_srs, k->p, k->cs, err)
                           : groth16_gpu_prover_create(&g->gp, k->p, k->cs, cfg->device, err);

@@ -203,10 +203,12 @@ cuzk_status groth16_prove_one(groth16_prover *pv, groth16_proof *out, const fr *
 
 /* ---- per-curve table ---------------------------------------------------------------------------- */
 /* This file is compiled once per curve (CMakeLists.txt, CUZK_CURVE_GENERIC_SRC); each copy knows
- * its own curve. BN254 has no device code yet: no GPU ops (groth16_backend_pick answers CPU), and
- * no compact proof encoding (bellperson's 192 bytes are BLS12-381's zcash points). */
+ * its own curve, and so does its GPU backend (src/groth16/gpu_prover.c, compiled per curve too:
+ * BN254 runs the snarkjs convention with the BN254 device kernels of src/cuda/gpu.h). BN254 has no
+ * compact proof encoding (bellperson's 192 bytes are BLS12-381's zcash points). */
 #ifdef CUZK_CURVE_BOUND_BN254
-static const groth16_curve groth16_curve_this = {CUZK_CURVE_BN254, "bn254", &groth16_backend_cpu_ops, NULL, 0, NULL};
+static const groth16_curve groth16_curve_this = {CUZK_CURVE_BN254, "bn254", &groth16_backend_cpu_ops,
+                                                 &groth16_backend_gpu_ops, 0, NULL};
 #else
 static void bls12_381_proof_encode(uint8_t *out, const groth16_proof *p) { bellperson_proof_encode(out, p); }
 static const groth16_curve groth16_curve_this = {CUZK_CURVE_BLS12_381, "bls12-381", &groth16_backend_cpu_ops,

@@ -18,10 +18,10 @@
  * the proof bytes do not depend on the backend, the thread count or the convention's path.
  *
  * Curves: the orchestration is written once over the field/group types of src/ff and src/ec and
- * reached per curve through a groth16_curve table (below). Only BLS12-381 is instantiated. The
- * BN254 instance plugs in at groth16_curve_get (src/groth16/curve.c): compile these sources
- * against the BN254 binding of fr/g1/g2 (src/curves/bn254/), export its table as
- * groth16_curve_bn254, and add its case there; nothing above the table changes.
+ * reached per curve through a groth16_curve table (below). These sources (prove.c, prover.c,
+ * gpu_prover.c, ...) are compiled once per curve (CUZK_CURVE_GENERIC_SRC in CMakeLists.txt); the
+ * BN254 copy has a CPU and a GPU backend for the snarkjs convention (bellperson keys are
+ * BLS12-381 only: both backends refuse them on BN254 with CUZK_ERR_UNSUPPORTED).
  *
  * Thread-safety: a prover may run several starts at once on the CPU backend; the GPU backend
  * serializes its starts (one proof on the device at a time). A pending is used by one thread at a
