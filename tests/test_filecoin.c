@@ -7,6 +7,8 @@
 #include "test_filecoin.h"
 
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "filecoin/post.h"
 #include "groth16/groth16.h"
@@ -417,10 +419,32 @@ TEST(filecoin, cli_setup_prove_verify_window_2k) {
     rc = test_run(out, sizeof out, "%s verify --vk %s/w.vk %s/q.json %s/p.bin", CUZK_CLI_PATH, dir, dir, dir);
     CHECK_MSG(rc == 1, "verify with other inputs: rc %d %s", rc, out);
     /* a wrong randomness: the vanilla proof's leaves are not the challenges, refused (exit 3) */
+    char good_hex = hex[0];
     hex[0] = hex[0] == '0' ? '1' : '0';
     rc = test_run(out, sizeof out, "%s prove-post -q --circuit window-post-2k --params %s/w.params --r1cs %s/w.r1cs --randomness %s "
                   "--vanilla %s %s/r.bin %s/r.json", CUZK_CLI_PATH, dir, dir, hex, vp[0], dir, dir);
     CHECK_MSG(rc == 3 && strstr(out, "the challenge is leaf"), "wrong randomness: rc %d %s", rc, out);
+    /* an output that is one of the --vanilla inputs: refused (exit 2) before any work, the input untouched */
+    hex[0] = good_hex;   /* the right randomness again: without the check this would prove and overwrite */
+    size_t n0 = 0, n1 = 0, m0 = 0, m1 = 0;
+    uint8_t *before0 = test_slurp(vp[0], &n0), *before1 = test_slurp(vp[1], &n1);
+    REQUIRE(before0 && before1);
+    rc = test_run(out, sizeof out, "%s prove-post -q --circuit window-post-2k --params %s/w.params --r1cs %s/w.r1cs --randomness %s "
+                  "--vanilla %s --vanilla %s %s/o.bin %s", CUZK_CLI_PATH, dir, dir, hex, vp[0], vp[1], dir, vp[1]);
+    CHECK_MSG(rc == 2 && strstr(out, "is also an input"), "public output = a --vanilla input: rc %d %s", rc, out);
+    rc = test_run(out, sizeof out, "%s prove-post -q --circuit window-post-2k --params %s/w.params --r1cs %s/w.r1cs --randomness %s "
+                  "--vanilla %s --vanilla %s %s %s/o.json", CUZK_CLI_PATH, dir, dir, hex, vp[0], vp[1], vp[0], dir);
+    CHECK_MSG(rc == 2 && strstr(out, "is also an input"), "proof output = a --vanilla input: rc %d %s", rc, out);
+    uint8_t *after0 = test_slurp(vp[0], &m0), *after1 = test_slurp(vp[1], &m1);
+    REQUIRE(after0 && after1);
+    CHECK(m0 == n0 && !memcmp(after0, before0, n0));
+    CHECK(m1 == n1 && !memcmp(after1, before1, n1));
+    char o[700];
+    snprintf(o, sizeof o, "%s/o.bin", dir);
+    CHECK(access(o, F_OK) != 0);   /* nothing written */
+    snprintf(o, sizeof o, "%s/o.json", dir);
+    CHECK(access(o, F_OK) != 0);
+    free(before0); free(before1); free(after0); free(after1);
     for (int i = 0; i < 2; i++) post_sector_free(&s[i]);
 }
 

@@ -704,8 +704,13 @@ static int cmd_prove_post(int argc, char **argv) {
     req.vanilla_paths = vanilla;
     req.n_vanilla = n_vanilla;
     cuzk_error e = {0};
-    const char *ins[] = {params, r1cs}, *outs[] = {pos[0], pos[1]};
-    cuzk_status st = cuzk_check_outputs(ins, 2, outs, 2, &e);
+    /* every input, each --vanilla file included: an output naming one is refused before any work */
+    const char *ins[2 + sizeof vanilla / sizeof *vanilla];
+    ins[0] = params;
+    ins[1] = r1cs;
+    memcpy(ins + 2, vanilla, n_vanilla * sizeof *vanilla);
+    const char *outs[] = {pos[0], pos[1]};
+    cuzk_status st = cuzk_check_outputs(ins, 2 + (int)n_vanilla, outs, 2, &e);
     if (st != CUZK_OK) return fail(st, &e);
     uint8_t *w = NULL, *pub = NULL;
     size_t wlen = 0, npub = 0;
