@@ -61,7 +61,8 @@ static int check_listen_paths(const dcfg *cfg, char *err, size_t cap) {
         snprintf(dir, sizeof dir, "%.*s", (int)(dl ? dl : 1), p);
         struct stat st;
         if (stat(dir, &st) != 0) {
-            snprintf(err, cap, "server.listen: %s: the socket's directory %s: %s", cfg->listen[i], dir, strerror(errno));
+            snprintf(err, cap, "server.listen: %s: the socket's directory %s: %s", cfg->listen[i], dir,
+                     strerror(errno));
             return -1;
         }
         if (!S_ISDIR(st.st_mode)) {
@@ -69,7 +70,8 @@ static int check_listen_paths(const dcfg *cfg, char *err, size_t cap) {
             return -1;
         }
         if (lstat(p, &st) == 0 && !S_ISSOCK(st.st_mode)) {
-            snprintf(err, cap, "server.listen: %s exists and is not a socket: refusing to start (nothing was changed)", p);
+            snprintf(err, cap, "server.listen: %s exists and is not a socket: refusing to start (nothing was changed)",
+                     p);
             return -1;
         }
     }
@@ -137,7 +139,14 @@ int main(int argc, char **argv) {
     /* the socket each unix address got from our bind (device, inode); bound[i] = 0: none */
     struct stat *sock_st = calloc(cfg.n_listen, sizeof *sock_st);
     int *bound = calloc(cfg.n_listen, sizeof(int));
-    if (!lock_fds || !sock_st || !bound) { dlog(DLOG_ERROR, "out of memory"); free(lock_fds); free(sock_st); free(bound); dcfg_free(&cfg); return 1; }
+    if (!lock_fds || !sock_st || !bound) {
+        dlog(DLOG_ERROR, "out of memory");
+        free(lock_fds);
+        free(sock_st);
+        free(bound);
+        dcfg_free(&cfg);
+        return 1;
+    }
     for (int i = 0; i < cfg.n_listen; i++) lock_fds[i] = -1;
     jobs *J = NULL;
     cgrpc_server *srv = NULL;
