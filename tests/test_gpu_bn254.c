@@ -299,6 +299,19 @@ static const char *bn_fx(const char *circ, const char *file) {
  * s: the proof verifies; fixed: equal to the CPU prover's). */
 TEST(gpu_bn254, prove_fixtures_byte_identical_to_cpu) {
     NEED_GPU();
+    {   /* the BN254 GPU prover is switched off (src/groth16/prove.c says why): then --backend gpu
+         * must refuse clearly, never prove */
+        cuzk_pk *pk = NULL;
+        cuzk_prover *pv = NULL;
+        cuzk_error e0 = {0};
+        REQUIRE(cuzk_pk_load_zkey(&pk, bn_fx("multiplier", "circuit_final.zkey"), NULL, &e0) == CUZK_OK);
+        cuzk_prover_opts po = {.backend = CUZK_BACKEND_GPU};
+        cuzk_status gst = cuzk_prover_create(&pv, pk, &po, &e0);
+        cuzk_prover_destroy(pv);
+        cuzk_pk_release(pk);
+        if (gst == CUZK_ERR_UNSUPPORTED) SKIP("BN254 GPU prover switched off (src/groth16/prove.c): %s", e0.msg);
+        REQUIRE(gst == CUZK_OK);
+    }
     static const char *circ[] = {"multiplier", "merkle_mimc5", "merkle_poseidon"};
     for (size_t i = 0; i < sizeof circ / sizeof *circ; i++) {
         char out[2][4096], pub[4096];
