@@ -121,6 +121,11 @@ cfg_case "preload failure caught by the check" 2 "preload of circuit trunc faile
 if [ $rc = 2 ] && grep -q "is a directory" "$W/cfg.out"; then echo "PASS config: a directory as --config";
 else echo "FAIL config: a directory as --config (exit $rc)"; cat "$W/cfg.out"; fails=$((fails + 1)); fi
 
+# README's command, from the repository root of a fresh clone
+(cd "$ROOT" && "$CUZKD" --config src/daemon/cuzkd.demo.toml --check-config) > "$W/demo.out" 2>&1; rc=$?
+if [ $rc = 0 ] && grep -q "OK" "$W/demo.out"; then echo "PASS README's demo config checks OK";
+else echo "FAIL README's demo config (exit $rc)"; cat "$W/demo.out"; fails=$((fails + 1)); fi
+
 # a truncated key with preload = true: the daemon refuses to start, naming the circuit
 cat > "$W/p.toml" <<EOT
 [server]
