@@ -7,7 +7,7 @@
 #   make fuzz       install clang if missing, libFuzzer + ASan over every file parser for FUZZ_SECONDS (default 60)
 #   make bench      benchmarks (cuzk bench ...), see bench/RESULTS.md
 #   make install    build, then install into PREFIX (default /usr/local): lib/libcuzk.so, include/cuzk,
-#                   lib/pkgconfig/cuzk.pc, lib/cmake/cuzk, bin/cuzk, bin/cuzk-bench
+#                   lib/pkgconfig/cuzk.pc, lib/cmake/cuzk, bin/cuzk, bin/cuzk-bench, bin/cuzkd (when built)
 BUILD      ?= build
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=

@@ -17,6 +17,10 @@ p="$t/prefix"
 for f in include/cuzk/cuzk.h include/cuzk/groth16.h include/cuzk/engine.h bin/cuzk bin/cuzk-bench; do
     [ -e "$p/$f" ] || fail "$f was not installed"
 done
+if [ -x "$build/cuzkd" ]; then   # the daemon is built only when its packages are present
+    [ -x "$p/bin/cuzkd" ] || fail "bin/cuzkd was not installed (build/cuzkd exists)"
+    "$p/bin/cuzkd" --version | grep -q '^cuzkd ' || fail "installed cuzkd --version"
+fi
 pc=$(find "$p" -name cuzk.pc | head -1)
 [ -n "$pc" ] || fail "cuzk.pc was not installed"
 so=$(find "$p" -name 'libcuzk.so*' | head -1)

@@ -210,7 +210,10 @@ extern "C" cgrpc_server *cgrpc_start(const cgrpc_opts *o, cgrpc_classify_fn clas
         b.RegisterCallbackGenericService(s->service.get());
         s->server = b.BuildAndStart();
         if (!s->server) {
-            std::snprintf(err, err_cap, "cannot listen on the configured addresses (address in use, or bad address)");
+            std::string all;
+            for (int i = 0; i < o->n_listen; i++) all += (i ? ", " : "") + std::string(o->listen[i]);
+            std::snprintf(err, err_cap, "cannot listen on %s (address in use, bad address, or no permission)",
+                          all.c_str());
             delete s;
             return nullptr;
         }

@@ -118,6 +118,12 @@ int dcfg_load(dcfg *c, const char *path, char *err, size_t cap) {
     c->grace_ms = 30000;
     c->srs_idle_evict_ms = 300000;
 
+    struct stat cst;
+    if (stat(path, &cst) == 0 && S_ISDIR(cst.st_mode)) {
+        fail(err, cap, "%s: is a directory (--config needs a TOML file)", path);
+        dcfg_free(c);
+        return -1;
+    }
     json_t *root = toml_json_load_file(path, err, cap);
     if (!root) {
         dcfg_free(c);
@@ -139,6 +145,11 @@ int dcfg_load(dcfg *c, const char *path, char *err, size_t cap) {
                 c->listen[0] = strdup(json_string_value(l));
                 c->n_listen = 1;
             } else if (json_is_array(l)) {
+                if (json_array_size(l) == 0) {
+                    fail(err, cap, "%s: server.listen: an empty list (name at least one address, or leave the key out "
+                                   "for the default unix:///run/curio/cuzk.sock)", path);
+                    goto out;
+                }
                 c->listen = calloc(json_array_size(l) + 1, sizeof(char *));
                 size_t i;
                 json_t *a;
@@ -187,6 +198,11 @@ int dcfg_load(dcfg *c, const char *path, char *err, size_t cap) {
             while (p[0] == '/' && p[1] == '/') p++;
             if (p[0] != '/') {
                 fail(err, cap, "%s: server.listen: %s: a unix socket needs an absolute path (unix:///path)", path, a);
+                goto out;
+            }
+            if (strlen(p) >= 108) { /* sizeof(struct sockaddr_un.sun_path), with its NUL */
+                fail(err, cap, "%s: server.listen: %s: the socket path is %zu bytes, over the 107 a unix socket allows",
+                     path, a, strlen(p));
                 goto out;
             }
         } else if (!strchr(a, ':')) {

@@ -50,6 +50,34 @@ static const char *unix_path(const char *addr) {
     return p;
 }
 
+/* What a start would fail on before binding: a unix socket whose directory is missing, or a file
+ * that is not a socket at the socket path. 0 or -1 with err set. */
+static int check_listen_paths(const dcfg *cfg, char *err, size_t cap) {
+    for (int i = 0; i < cfg->n_listen; i++) {
+        const char *p = unix_path(cfg->listen[i]);
+        if (!p) continue;
+        char dir[128]; /* dcfg_load refused paths of 108 bytes or more */
+        size_t dl = (size_t)(strrchr(p, '/') - p);
+        snprintf(dir, sizeof dir, "%.*s", (int)(dl ? dl : 1), p);
+        struct stat st;
+        if (stat(dir, &st) != 0) {
+            snprintf(err, cap, "server.listen: %s: the socket's directory %s: %s", cfg->listen[i], dir,
+                     strerror(errno));
+            return -1;
+        }
+        if (!S_ISDIR(st.st_mode)) {
+            snprintf(err, cap, "server.listen: %s: %s is not a directory", cfg->listen[i], dir);
+            return -1;
+        }
+        if (lstat(p, &st) == 0 && !S_ISSOCK(st.st_mode)) {
+            snprintf(err, cap, "server.listen: %s exists and is not a socket: refusing to start (nothing was changed)",
+                     p);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     const char *cfg_path = "/etc/cuzk/cuzkd.toml";
     int check_only = 0;
@@ -69,7 +97,29 @@ int main(int argc, char **argv) {
     }
     dlog_set_level(cfg.log_level);
     cuzk_set_log(lib_log, NULL, (cuzk_log_level)cfg.log_level);
+    if (check_listen_paths(&cfg, err, sizeof err)) {
+        if (check_only) fprintf(stderr, "cuzkd: %s: configuration error: %s\n", cfg_path, err);
+        else dlog(DLOG_ERROR, "%s", err);
+        dcfg_free(&cfg);
+        return check_only ? 2 : 1;
+    }
     if (check_only) {
+        /* the same loader as preload: a key that would stop the start stops the check too */
+        jobs *CJ = cfg.n_circuits ? jobs_create(&cfg) : NULL;
+        if (cfg.n_circuits && !CJ) { fprintf(stderr, "cuzkd: out of memory\n"); dcfg_free(&cfg); return 1; }
+        for (int i = 0; i < cfg.n_circuits; i++) {
+            if (!cfg.circuits[i].preload) continue;
+            int already;
+            uint64_t ms;
+            char msg[600];
+            if (jobs_preload(CJ, cfg.circuits[i].id, &already, &ms, msg, sizeof msg) != CGRPC_OK) {
+                fprintf(stderr, "cuzkd: %s: preload of circuit %s failed: %s\n", cfg_path, cfg.circuits[i].id, msg);
+                jobs_destroy(CJ);
+                dcfg_free(&cfg);
+                return 2;
+            }
+        }
+        jobs_destroy(CJ);
         printf("cuzkd: %s: OK: %d listen address(es), %d circuit(s), http %s\n", cfg_path, cfg.n_listen,
                cfg.n_circuits, cfg.http ? cfg.http : "off");
         dcfg_free(&cfg);
@@ -86,32 +136,63 @@ int main(int argc, char **argv) {
 
     int rc = 1;
     int *lock_fds = calloc(cfg.n_listen, sizeof(int));
+    /* the socket each unix address got from our bind (device, inode); bound[i] = 0: none */
+    struct stat *sock_st = calloc(cfg.n_listen, sizeof *sock_st);
+    int *bound = calloc(cfg.n_listen, sizeof(int));
+    if (!lock_fds || !sock_st || !bound) {
+        dlog(DLOG_ERROR, "out of memory");
+        free(lock_fds);
+        free(sock_st);
+        free(bound);
+        dcfg_free(&cfg);
+        return 1;
+    }
     for (int i = 0; i < cfg.n_listen; i++) lock_fds[i] = -1;
     jobs *J = NULL;
     cgrpc_server *srv = NULL;
     dhttp *http = NULL;
     service svc = {&cfg, NULL, NULL};
 
+    /* check_listen_paths above refused a non-socket file at a socket path before any lock file was
+     * created, so a refused start changes nothing on disk; the exit below unlinks only our socket. */
     /* One daemon per socket: gRPC unlinks a live socket before binding, so a second instance would
-     * silently steal it. A lock next to the socket refuses the second one instead. */
+     * silently steal it. A lock next to the socket refuses the second one instead. The holder may
+     * unlink the lock file at exit, so after taking the lock we check that the file we locked is
+     * still the one at the path (else another holder removed it between our open and flock). */
     for (int i = 0; i < cfg.n_listen; i++) {
         const char *p = unix_path(cfg.listen[i]);
         if (!p) continue;
         char lp[4200];
         snprintf(lp, sizeof lp, "%s.lock", p);
-        lock_fds[i] = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-        if (lock_fds[i] < 0) {
-            dlog(DLOG_ERROR, "cannot open the socket lock %s: %s", lp, strerror(errno));
-            goto out;
-        }
-        if (flock(lock_fds[i], LOCK_EX | LOCK_NB) != 0) {
-            dlog(DLOG_ERROR, "another cuzkd is serving %s (lock %s is held): refusing to start", p, lp);
+        for (int attempt = 0;; attempt++) {
+            lock_fds[i] = open(lp, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+            if (lock_fds[i] < 0) {
+                dlog(DLOG_ERROR, "cannot open the socket lock %s: %s", lp, strerror(errno));
+                goto out;
+            }
+            if (flock(lock_fds[i], LOCK_EX | LOCK_NB) != 0) {
+                dlog(DLOG_ERROR, "another cuzkd is serving %s (lock %s is held): refusing to start", p, lp);
+                close(lock_fds[i]);
+                lock_fds[i] = -1;
+                goto out;
+            }
+            struct stat fs, ps;
+            if (fstat(lock_fds[i], &fs) == 0 && stat(lp, &ps) == 0 && fs.st_dev == ps.st_dev && fs.st_ino == ps.st_ino)
+                break;
             close(lock_fds[i]);
             lock_fds[i] = -1;
-            goto out;
+            if (attempt == 10) {
+                dlog(DLOG_ERROR, "the socket lock %s keeps changing: refusing to start", lp);
+                goto out;
+            }
         }
     }
 
+    /* again under the locks: nothing may have appeared at a socket path since the first check */
+    if (check_listen_paths(&cfg, err, sizeof err)) {
+        dlog(DLOG_ERROR, "%s", err);
+        goto out;
+    }
     J = jobs_create(&cfg);
     if (!J) { dlog(DLOG_ERROR, "out of memory"); goto out; }
     svc.J = J;
@@ -141,6 +222,7 @@ int main(int argc, char **argv) {
     svc.server = srv;
     for (int i = 0; i < cfg.n_listen; i++) {
         const char *p = unix_path(cfg.listen[i]);
+        if (p && lstat(p, &sock_st[i]) == 0 && S_ISSOCK(sock_st[i].st_mode)) bound[i] = 1;
         if (p && cfg.socket_mode >= 0 && chmod(p, (mode_t)cfg.socket_mode) != 0)
             dlog(DLOG_WARN, "chmod %s: %s", p, strerror(errno));
         dlog(DLOG_INFO, "listening on %s", cfg.listen[i]);
@@ -191,10 +273,23 @@ out:
     for (int i = 0; i < cfg.n_listen; i++) {
         if (lock_fds[i] < 0) continue;
         const char *p = unix_path(cfg.listen[i]);
-        unlink(p); /* ours: we held its lock */
+        /* only the socket our bind made (same inode), and only while holding its lock */
+        struct stat st;
+        if (bound[i] && lstat(p, &st) == 0 && S_ISSOCK(st.st_mode) && st.st_dev == sock_st[i].st_dev &&
+            st.st_ino == sock_st[i].st_ino)
+            unlink(p);
+        /* the lock file: removed while we still hold it, if it is still the (empty) file we locked */
+        char lp[4200];
+        snprintf(lp, sizeof lp, "%s.lock", p);
+        struct stat fs, ls;
+        if (fstat(lock_fds[i], &fs) == 0 && lstat(lp, &ls) == 0 && S_ISREG(ls.st_mode) && ls.st_size == 0 &&
+            fs.st_dev == ls.st_dev && fs.st_ino == ls.st_ino)
+            unlink(lp);
         close(lock_fds[i]);
     }
     free(lock_fds);
+    free(sock_st);
+    free(bound);
     if (rc == 0) dlog(DLOG_INFO, "stopped");
     dcfg_free(&cfg);
     return rc;

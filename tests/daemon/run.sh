@@ -50,7 +50,7 @@ stop_ok() { # stop_ok NAME PID SOCKET: SIGTERM, exit 0 within 20 s, socket remov
     for _ in $(seq 1 400); do kill -0 "$2" 2>/dev/null || break; sleep 0.05; done
     if kill -0 "$2" 2>/dev/null; then echo "FAIL $1: still running 20 s after SIGTERM"; fails=$((fails + 1)); return; fi
     wait "$2"; local rc=$?
-    if [ $rc = 0 ] && [ ! -e "$3" ]; then echo "PASS $1: SIGTERM -> exit 0, socket removed";
+    if [ $rc = 0 ] && [ ! -e "$3" ] && [ ! -e "$3.lock" ]; then echo "PASS $1: SIGTERM -> exit 0, socket and lock removed";
     else echo "FAIL $1: exit $rc, socket $( [ -e "$3" ] && echo left || echo removed)"; tail -5 "$W/$1.log"; fails=$((fails + 1)); fi
 }
 
@@ -112,6 +112,19 @@ cfg_case "missing key file named" 2 "no-such.zkey" $'[circuits.x]\nzkey = "/no-s
 cfg_case "TOML syntax error with line" 2 "bad.toml:[0-9]" $'[server]\nlisten = [\n'
 cfg_case "zkey and params both" 2 "exactly one" "$(printf '[circuits.x]\nzkey = "%s"\nparams = "%s"' "$FIX/circuit_final.zkey" "$FIX/circuit_final.zkey")"
 cfg_case "bad log level" 2 "log.level" $'[log]\nlevel = "loud"'
+cfg_case "empty listen list" 2 "server.listen: an empty list" $'[server]\nlisten = []'
+cfg_case "missing socket directory named" 2 "$W/no-such-dir" "$(printf '[server]\nlisten = ["unix://%s/no-such-dir/x.sock"]' "$W")"
+cfg_case "socket path over sun_path" 2 "over the 107" "$(printf '[server]\nlisten = ["unix://%s/%0120d.sock"]' "$W" 0)"
+cfg_case "preload failure caught by the check" 2 "preload of circuit trunc failed" \
+    "$(printf '[server]\nlisten = ["unix://%s/pc.sock"]\n[circuits.trunc]\nzkey = "%s"\npreload = true' "$W" "$W/truncated.zkey")"
+"$CUZKD" --config "$W" --check-config > "$W/cfg.out" 2>&1; rc=$?
+if [ $rc = 2 ] && grep -q "is a directory" "$W/cfg.out"; then echo "PASS config: a directory as --config";
+else echo "FAIL config: a directory as --config (exit $rc)"; cat "$W/cfg.out"; fails=$((fails + 1)); fi
+
+# README's command, from the repository root of a fresh clone
+(cd "$ROOT" && "$CUZKD" --config src/daemon/cuzkd.demo.toml --check-config) > "$W/demo.out" 2>&1; rc=$?
+if [ $rc = 0 ] && grep -q "OK" "$W/demo.out"; then echo "PASS README's demo config checks OK";
+else echo "FAIL README's demo config (exit $rc)"; cat "$W/demo.out"; fails=$((fails + 1)); fi
 
 # a truncated key with preload = true: the daemon refuses to start, naming the circuit
 cat > "$W/p.toml" <<EOT
@@ -138,6 +151,20 @@ EOT
 "$CUZKD" --config "$W/q.toml" > /dev/null 2> "$W/q.log"; rc=$?
 if [ $rc = 1 ] && grep -q "engine.host_budget is 100" "$W/q.log"; then echo "PASS key over the host budget: start refused, sizes named";
 else echo "FAIL key over the host budget (exit $rc)"; cat "$W/q.toml" "$W/q.log"; fails=$((fails + 1)); fi
+
+# a regular file at the socket path (here: the config itself): refused, the file untouched
+mkdir -p "$W/nf"
+cat > "$W/nf/cuzkd.toml" <<EOT
+[server]
+listen = ["unix://$W/nf/cuzkd.toml"]
+[circuits.mult]
+zkey = "$FIX/circuit_final.zkey"
+EOT
+cp "$W/nf/cuzkd.toml" "$W/nf.orig"
+"$CUZKD" --config "$W/nf/cuzkd.toml" > /dev/null 2> "$W/nf.log"; rc=$?
+if [ $rc != 0 ] && grep -q "exists and is not a socket" "$W/nf.log" && cmp -s "$W/nf/cuzkd.toml" "$W/nf.orig" \
+    && [ ! -e "$W/nf/cuzkd.toml.lock" ]; then echo "PASS regular file at the socket path: start refused, file intact";
+else echo "FAIL regular file at the socket path (exit $rc)"; cat "$W/nf.log"; ls -l "$W/nf"; fails=$((fails + 1)); fi
 
 # ---- daemon A: every RPC, both clients, unix + TCP ------------------------------------------
 start a "$W/a.toml"
