@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bench_exec.h"
+#include "frontend.h"
 #include "cuzk/cuzk.h"
 #include "cuzk/filecoin.h"
 #include "cuzk/prover.h"
@@ -793,30 +794,8 @@ static int cmd_info(int argc, char **argv) {
     return rc;
 }
 
-/* SIGINT/SIGTERM/SIGHUP: remove the temporaries of outputs being written, then die of the signal. */
-static void on_fatal_signal(int sig) {
-    cuzk_remove_partial_outputs();
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-/* The library's warnings as one "cuzk: warning: " line each on stderr (-q silences them); its
- * informational notices (e.g. "no GPU found: proving on the CPU") only with CUZK_VERBOSE=1: the
- * command's own summary line says which backend ran, and an error stays one line. */
-static void log_to_stderr(void *user, cuzk_log_level level, const char *msg) {
-    (void)user;
-    fprintf(stderr, "cuzk: %s%s\n", level == CUZK_LOG_ERROR ? "error: " : level == CUZK_LOG_WARN ? "warning: " : "", msg);
-}
-
 int main(int argc, char **argv) {
-    bool quiet = false;
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) quiet = true;
-    const char *verbose = getenv("CUZK_VERBOSE");
-    if (!quiet) cuzk_set_log(log_to_stderr, NULL, verbose && *verbose && *verbose != '0' ? CUZK_LOG_DEBUG : CUZK_LOG_WARN);
-    signal(SIGINT, on_fatal_signal);
-    signal(SIGTERM, on_fatal_signal);
-    signal(SIGHUP, on_fatal_signal);
+    cli_frontend_init(argc, argv);
     if (argc < 2) { print_main_help(stderr); return 2; }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) { print_main_help(stdout); return 0; }
