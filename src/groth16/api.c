@@ -439,8 +439,13 @@ out:
     return st;
 }
 
-/* ---- setup ------------------------------------------------------------------------------- */
+#endif /* !CUZK_CURVE_BOUND_BN254 */
 
+/* ---- setup ------------------------------------------------------------------------------- */
+/* Both compiles: the BLS12-381 cuzk_setup writes .params + .vk and/or a .zkey for BLS12-381 circuits
+ * (an .r1cs file or the synthetic one) and hands a bn128 .r1cs to the BN254 compile's copy
+ * (bn254_cuzk_setup), which writes the .zkey only (the bellperson format is BLS12-381's). */
+#ifndef CUZK_CURVE_BOUND_BN254
 void cuzk_setup_opts_init(cuzk_setup_opts *o) {
     memset(o, 0, sizeof *o);
     synthetic_params sp;
@@ -449,6 +454,7 @@ void cuzk_setup_opts_init(cuzk_setup_opts *o) {
     o->synth_frac01 = sp.frac01;
     o->synth_seed = sp.seed;
 }
+#endif
 
 static uint64_t peak_rss_bytes(void) {
     FILE *f = fopen("/proc/self/status", "r");
@@ -467,34 +473,50 @@ cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const cha
                        const cuzk_setup_opts *opts, cuzk_setup_timings *t, cuzk_error *err) {
     cuzk_setup_opts dflt;
     if (!opts) {
+#ifdef CUZK_CURVE_BOUND_BN254
+        memset(&dflt, 0, sizeof dflt);
+#else
         cuzk_setup_opts_init(&dflt);
+#endif
         opts = &dflt;
     }
     cuzk_setup_timings tm = {0};
     double t_start = now_ms(), t0;
     r1cs cs = {0};
     groth16_toxic tw;
-    groth16_params_file_sink *fs = NULL;
-    groth16_params_sink sink;
     char tp[4200] = "", tv[4200] = "", tz[4200] = "";
-    bool wrote = false;
     cuzk_status st;
     memset(&tw, 0, sizeof tw);
     groth16_setup_run run = {opts->nthreads > 0 ? opts->nthreads : cuzk_num_threads(), opts->progress,
                              opts->progress_user, &tm, 0, GROTH16_BACKEND_CPU};
     tm.backend = "cpu";
-
-    if (!params_path || !vk_path) { st = ERR(err, CUZK_ERR_ARG, "setup: missing output path"); goto done; }
+    /* outputs: .params + .vk (bellperson), optionally with a .zkey; or a .zkey alone */
+    const bool with_params = params_path || vk_path;
+    if ((params_path == NULL) != (vk_path == NULL) || (!with_params && !opts->zkey_path)) {
+        st = ERR(err, CUZK_ERR_ARG, "setup: missing output path (give .params and .vk, a .zkey, or all three)");
+        goto done;
+    }
     bool synth = opts->circuit == CUZK_SETUP_SYNTHETIC_POREP;
     if (opts->circuit != CUZK_SETUP_R1CS && !synth) {
         st = ERR(err, CUZK_ERR_ARG, "setup: unknown circuit kind %d", (int)opts->circuit);
         goto done;
     }
     if (!synth && !r1cs_path) { st = ERR(err, CUZK_ERR_ARG, "setup: missing circuit.r1cs"); goto done; }
-    if (!synth && curve_sniff_iden3_file(r1cs_path) == CUZK_CURVE_BN254) {
-        st = bls_only("setup", r1cs_path, err);
+#ifdef CUZK_CURVE_BOUND_BN254
+    if (synth) {
+        st = ERR(err, CUZK_ERR_ARG, "setup: the synthetic circuit is BLS12-381 only");
         goto done;
     }
+    if (with_params) {
+        st = ERR(err, CUZK_ERR_CURVE,
+                 "setup: %s is a bn128 (BN254) circuit; bellperson .params/.vk are BLS12-381 only: write a snarkjs "
+                 ".zkey alone (cuzk setup %s --zkey out.zkey)", r1cs_path, r1cs_path);
+        goto done;
+    }
+#else
+    if (!synth && curve_sniff_iden3_file(r1cs_path) == CUZK_CURVE_BN254)
+        return bn254_cuzk_setup(r1cs_path, params_path, vk_path, opts, t, err);
+#endif
     if (synth && r1cs_path) {
         st = ERR(err, CUZK_ERR_ARG, "setup: give either an .r1cs file or a synthetic circuit, not both");
         goto done;
@@ -520,20 +542,32 @@ cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const cha
         }
     }
     {
-        const char *ins[] = {r1cs_path}, *outs[] = {params_path, vk_path, opts->zkey_path};
-        if ((st = cuzk_check_outputs(ins, 1, outs, opts->zkey_path ? 3 : 2, err)) != CUZK_OK) goto done;
+        const char *ins[] = {r1cs_path}, *outs[3];
+        int n_outs = 0;
+        if (with_params) {
+            outs[n_outs++] = params_path;
+            outs[n_outs++] = vk_path;
+        }
+        if (opts->zkey_path) outs[n_outs++] = opts->zkey_path;
+        if ((st = cuzk_check_outputs(ins, 1, outs, n_outs, err)) != CUZK_OK) goto done;
     }
     groth16_backend be;
     if ((st = groth16_backend_resolve(opts->backend, &be, err)) != CUZK_OK) goto done;
     run.backend = be;
     tm.backend = groth16_backend_name(be);
-    outfile_tmp_name(tp, sizeof tp, params_path);
-    outfile_tmp_name(tv, sizeof tv, vk_path);
+#ifdef CUZK_CURVE_BOUND_BN254
+    tm.backend = "cpu"; /* the BN254 points are computed by the CPU comb on either backend (backend.c) */
+#endif
+    if (with_params) {
+        outfile_tmp_name(tp, sizeof tp, params_path);
+        outfile_tmp_name(tv, sizeof tv, vk_path);
+    }
     if (opts->zkey_path) outfile_tmp_name(tz, sizeof tz, opts->zkey_path);
 
     /* the circuit */
     t0 = now_ms();
     if (run.progress) run.progress(run.progress_user, "circuit", 0, 1);
+#ifndef CUZK_CURVE_BOUND_BN254
     if (synth) {
         /* peak of setup at 2^27: ~285 bytes per constraint. The model of bench/RESULTS.md
          * section 8 (57.5 GB, ~440 B per constraint, with one Fr per nonzero) with the circuit at
@@ -551,7 +585,9 @@ cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const cha
         sp.frac01 = opts->synth_frac01;
         sp.seed = opts->synth_seed;
         if ((st = synthetic_r1cs(&cs, &sp, err)) != CUZK_OK) goto done;
-    } else if ((st = r1cs_load(&cs, r1cs_path, err)) != CUZK_OK) {
+    } else
+#endif
+    if ((st = r1cs_load(&cs, r1cs_path, err)) != CUZK_OK) {
         goto done;
     }
     if (run.progress) run.progress(run.progress_user, "circuit", 1, 1);
@@ -566,31 +602,36 @@ cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const cha
     }
 
     if ((st = groth16_toxic_draw(&tw, opts->seed, err)) != CUZK_OK) goto done;
-    wrote = true;
-    if ((st = groth16_params_file_sink_open(&fs, &sink, tp, tv, &run, err)) != CUZK_OK) goto done;
-    st = groth16_setup_params(&cs, &tw, &sink, &run, err);
-    {
+#ifndef CUZK_CURVE_BOUND_BN254
+    if (with_params) {
+        groth16_params_file_sink *fs = NULL;
+        groth16_params_sink sink;
+        if ((st = groth16_params_file_sink_open(&fs, &sink, tp, tv, &run, err)) != CUZK_OK) goto done;
+        st = groth16_setup_params(&cs, &tw, &sink, &run, err);
         cuzk_status cst = groth16_params_file_sink_close(fs, &tm.params_bytes, &tm.vk_bytes, st == CUZK_OK ? err : NULL);
         if (st == CUZK_OK) st = cst;
+        if (st != CUZK_OK) goto done;
     }
-    if (st != CUZK_OK) goto done;
+#endif
     if (opts->zkey_path && (st = groth16_setup_zkey(&cs, &tw, tz, &tm.zkey_bytes, &run, err)) != CUZK_OK) goto done;
 
     /* all outputs or none */
-    if ((st = outfile_commit(tp, params_path, err)) != CUZK_OK) goto done;
-    if ((st = outfile_commit(tv, vk_path, err)) != CUZK_OK) { outfile_discard(params_path); goto done; }
+    if (with_params) {
+        if ((st = outfile_commit(tp, params_path, err)) != CUZK_OK) goto done;
+        if ((st = outfile_commit(tv, vk_path, err)) != CUZK_OK) { outfile_discard(params_path); goto done; }
+    }
     if (opts->zkey_path && (st = outfile_commit(tz, opts->zkey_path, err)) != CUZK_OK) {
-        outfile_discard(params_path);
-        outfile_discard(vk_path);
+        if (with_params) {
+            outfile_discard(params_path);
+            outfile_discard(vk_path);
+        }
         goto done;
     }
-    wrote = false;
 done:
     /* temporaries left (failure) are removed and forgotten; committed ones are gone already */
-    (void)wrote;
     if (tp[0]) outfile_discard(tp);
     if (tv[0]) outfile_discard(tv);
-    if (opts && opts->zkey_path && tz[0]) outfile_discard(tz);
+    if (tz[0]) outfile_discard(tz);
     groth16_toxic_wipe(&tw);
     t0 = now_ms();
     r1cs_free(&cs);
@@ -601,6 +642,7 @@ done:
     return st;
 }
 
+#ifndef CUZK_CURVE_BOUND_BN254
 cuzk_status cuzk_setup_files(const char *r1cs_path, const char *params_path, const char *vk_path,
                              const uint64_t *seed, int nthreads, cuzk_error *err) {
     cuzk_setup_opts o;

@@ -31,6 +31,9 @@ cuzk_status bn254_cuzk_verify(const cuzk_vk *vk, cuzk_public_form public_form, c
 cuzk_status bn254_cuzk_prove_zkey_files(const char *zkey_path, const char *wtns_path, const char *proof_json_path,
                                         const char *public_json_path, const cuzk_prove_opts *opts,
                                         cuzk_prove_timings *t, cuzk_error *err);
+/* writes the .zkey alone: params_path and vk_path must be NULL (CUZK_ERR_CURVE otherwise) */
+cuzk_status bn254_cuzk_setup(const char *r1cs_path, const char *params_path, const char *vk_path,
+                             const cuzk_setup_opts *opts, cuzk_setup_timings *t, cuzk_error *err);
 cuzk_status bn254_cuzk_verify_json_files(const char *vk_json_path, const char *public_json_path,
                                          const char *proof_json_path, cuzk_error *err);
 

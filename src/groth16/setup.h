@@ -114,7 +114,8 @@ typedef struct groth16_params_sink {
 cuzk_status groth16_setup_params(const r1cs *cs, const groth16_toxic *tw, const groth16_params_sink *sink,
                                  const groth16_setup_run *run, cuzk_error *err);
 
-/* A snarkjs .zkey for cs written to path (the caller removes it on failure). Stages: "zkey
+/* A snarkjs .zkey for cs written to path (the caller removes it on failure), on the curve of this
+ * compile (BLS12-381, or BN254 as bn254_groth16_setup_zkey: largest domain 2^27). Stages: "zkey
  * scalars", "zkey ic", "zkey a", "zkey b1", "zkey b2", "zkey c", "zkey h", "zkey write".
  * *bytes (may be NULL): the file size. Errors: as groth16_setup_params (no UNSUPPORTED: zkey
  * points may be infinity), CUZK_ERR_IO. */
