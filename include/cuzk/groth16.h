@@ -13,6 +13,11 @@
  * before it is written unless opts->skip_self_verify is set, so an unsatisfying witness yields
  * CUZK_ERR_UNSAT, never a proof.
  *
+ * Layers: the prove/verify functions, cuzk_check_outputs, cuzk_remove_partial_outputs and
+ * cuzk_exit_code are the file layer (src/files/), written over the public in-memory API of
+ * include/cuzk/prover.h alone, which any program could do the same way; setup and describe write
+ * and read the formats themselves and are part of the core. Error messages name the files.
+ *
  * Status codes (include/cuzk/cuzk.h): CUZK_ERR_IO, _FORMAT, _CURVE, _POINT for bad files,
  * _MISMATCH for inputs that do not belong together, _UNSAT for a witness that does not satisfy the
  * circuit, _INVALID for a proof that does not verify, _NOMEM / _RANDOM for the environment.

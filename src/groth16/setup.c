@@ -821,6 +821,36 @@ out:
     return st;
 }
 
+cuzk_status groth16_setup_zkey_r1cs(const char *r1cs_path, const uint64_t *seed, const char *zkey_path,
+                                    const groth16_setup_run *run, cuzk_error *err) {
+    cuzk_setup_timings *tm = run->t;
+    r1cs cs = {0};
+    groth16_toxic tw;
+    memset(&tw, 0, sizeof tw);
+    double t0 = now_ms();
+    report(run, "circuit", 0, 1);
+    cuzk_status st = r1cs_load(&cs, r1cs_path, err);
+    if (st != CUZK_OK) goto out;
+    report(run, "circuit", 1, 1);
+    groth16_setup_stage_add(tm, "circuit", now_ms() - t0);
+    if (tm) {
+        uint64_t n = (uint64_t)cs.n_constraints + cs.n_public + 1, m = 1;
+        while (m < n) m <<= 1;
+        tm->n_constraints = cs.n_constraints;
+        tm->n_vars = cs.n_vars;
+        tm->n_public = cs.n_public;
+        tm->domain_size = m > UINT32_MAX ? 0 : (uint32_t)m;
+    }
+    if ((st = groth16_toxic_draw(&tw, seed, err)) != CUZK_OK) goto out;
+    st = groth16_setup_zkey(&cs, &tw, zkey_path, tm ? &tm->zkey_bytes : NULL, run, err);
+out:
+    groth16_toxic_wipe(&tw);
+    t0 = now_ms();
+    r1cs_free(&cs);
+    groth16_setup_stage_add(tm, "free", now_ms() - t0);
+    return st;
+}
+
 #ifndef CUZK_CURVE_BOUND_BN254 /* bellperson .params in memory or in files */
 /* ---- sinks ------------------------------------------------------------------------------- */
 
