@@ -10,6 +10,6 @@ int cuzk_bench_main(int argc, char **argv);
 int bench_parse_long(const char *opt, const char *s, long lo, long hi, long *out);
 int bench_parse_double(const char *opt, const char *s, double lo, double hi, double *out);
 
-/* The GPU MSM tuning from the environment ($CUZK_MSM_WINDOW, $CUZK_MSM_CHUNK): cli_msm_from_env
- * of src/cli/frontend.h, shared with the CLI (the library itself reads neither). */
+/* The GPU MSM tuning from the environment ($CUZK_MSM_WINDOW, $CUZK_MSM_CHUNK, $CUZK_GPU_B2):
+ * cli_msm_from_env of src/cli/frontend.h, shared with the CLI (the library itself reads none). */
 #endif

@@ -3,6 +3,7 @@
  * tools/test-gpu.sh (nvcc -DCUZK_GPU_BENCH_STANDALONE gives it a main). Linked into the `cuzk` CLI
  * too (CMake globs the .c files of bench/) as cuzk_gpu_bench_main, for `cuzk bench` to dispatch to.
  * Usage: gpu_bench [msm LOG_N [WINDOW]]... [ntt LOG_M [BATCH]]... [h LOG_M [1 = snarkjs]]...
+ *                  [msm01 LOG_N [FRAC] [mont]]... [msm2 LOG_N [FRAC] [mont] [wWINDOW]]...
  *                  [fb1 LOG_N]... [fb2 LOG_N]... [tasks | runs] (MSM accumulation for the cases after it)
  *                  [bn254 | bls12_381] (the curve of the msm / ntt cases after it; BLS12-381 first)
  * Prints one line per case: kind, size, median / min / max ms, and a floor estimate (fb1/fb2:
@@ -68,6 +69,54 @@ static int bench_msm01(int argc, char **argv, int *i) {
     return 0;
 }
 
+/* msm2 LOG_N [FRAC] [mont] [wC]: gpu_g2_msm_run (BLS12-381 G2) over 2^LOG_N resident random G2
+ * points (gpu_bench_g2_msm), FRAC of the scalars 0 or 1 (default 0: all random below r; the
+ * prover's B_G2 sees its witness's mix, e.g. 0.95), Montgomery with "mont", window C with "wC"
+ * (default: gpu_msm_window_bits of the tail). Same output as msm01.
+ * Floor: a G2 mixed XYZZ addition (madd-2008-s, 8M + 2S over Fp2) is 8 x 3 + 2 x 2 = 28 Fp
+ * products (Karatsuba products, complex squarings) against 10 for G1: 2.8x; the ones as n_one such
+ * additions, the tail as n_other * W. Points are 192 bytes (G1: 96), so the memory-bound parts
+ * (the ones' gathers, the accumulation's base loads) cost ~2x, the sort and classification the
+ * same as G1 (they see only scalars). */
+static int bench_msm2(int argc, char **argv, int *i) {
+    cuzk_error e;
+    memset(&e, 0, sizeof e);
+    if (*i + 1 >= argc) return 2;
+    int lg = atoi(argv[++*i]);
+    double frac = 0.0;
+    if (*i + 1 < argc && ((argv[*i + 1][0] >= '0' && argv[*i + 1][0] <= '9') || argv[*i + 1][0] == '.'))
+        frac = atof(argv[++*i]);
+    bool mont = false;
+    if (*i + 1 < argc && !strcmp(argv[*i + 1], "mont")) { mont = true; ++*i; }
+    int window = 0;
+    if (*i + 1 < argc && argv[*i + 1][0] == 'w') window = atoi(argv[++*i] + 1);
+    if (lg < 1 || lg > 30 || (window != 0 && (window < 2 || window > 20))) return 2;
+    size_t n = (size_t)1 << lg;
+    int reps = lg >= 24 ? 5 : 9;
+    float t[16];
+    gpu_msm_stats s;
+    char label[64];
+    char wtxt[16] = "";
+    if (window) snprintf(wtxt, sizeof wtxt, " w%d", window);
+    snprintf(label, sizeof label, "msm2 2^%d f=%.2f%s%s%s", lg, frac, mont ? " m" : "", wtxt, accum);
+    cuzk_status st = gpu_bench_g2_msm(n, window, frac, mont, 1, reps, t, &s, &e);
+    if (st != CUZK_OK) {
+        printf("%-22s FAILED: %s (cuda %d)\n", label, e.msg, e.cuda_error);
+        return 1;
+    }
+    qsort(t, (size_t)reps, sizeof *t, cmpf);
+    int c = s.tail_window_bits ? s.tail_window_bits : gpu_msm_window_bits(s.n_other ? s.n_other : 1);
+    double floor_ms = ((double)s.n_one + (double)s.n_other * (255 / c + 1)) * 28 * 576 / MAD_PER_S * 1e3;
+    printf("RESULT %-22s median %9.2f ms  min %9.2f  max %9.2f  (floor %.1f ms, %.1fx)\n", label, t[reps / 2], t[0],
+           t[reps - 1], floor_ms, t[reps / 2] / floor_ms);
+    printf("       last run: classify %.2f, ones %.2f, tail %.2f (digits %.2f, sort %.2f, buckets %.2f, accumulate %.2f, "
+           "reduce %.2f; %zu chunk%s, c = %d), total %.2f ms; scalars 0: %zu, 1: %zu, other: %zu\n",
+           s.classify_ms, s.ones_ms, s.tail_ms, s.tail_digits_ms, s.tail_sort_ms, s.tail_buckets_ms, s.tail_accum_ms,
+           s.tail_reduce_ms, s.tail_chunks, s.tail_chunks == 1 ? "" : "s", c, s.total_ms, s.n_zero, s.n_one, s.n_other);
+    fflush(stdout);
+    return 0;
+}
+
 /* argv[1..]: the cases; returns the exit code (77: no device). */
 int cuzk_gpu_bench_main(int argc, char **argv);
 int cuzk_gpu_bench_main(int argc, char **argv) {
@@ -96,6 +145,12 @@ int cuzk_gpu_bench_main(int argc, char **argv) {
         if (!strcmp(argv[i], "msm01")) {
             int r = bench_msm01(argc, argv, &i);
             if (r == 2) return 2;
+            rc |= r;
+            continue;
+        }
+        if (!strcmp(argv[i], "msm2")) {
+            int r = bench_msm2(argc, argv, &i);
+            if (r == 2) { fprintf(stderr, "usage: msm2 LOG_N [FRAC] [mont] [wWINDOW]\n"); return 2; }
             rc |= r;
             continue;
         }

@@ -443,3 +443,215 @@ TEST(gpu_prove, engine_on_store_srs_and_gpu_budget) {
     CHECK_EQ_INT(srs_store_destroy(store), CUZK_OK);
     gp_free(&c);
 }
+
+/* ---- B_G2 on the device (groth16_gpu_prover_set_b_g2, cuzk_msm_opts.b_g2_on_gpu) ----------------- */
+
+/* One proof through the resident prover; 0 on success. */
+static int gp_prove(groth16_proof *out, groth16_gpu_prover *gp, const gp_circuit *c, const fr *w, const fr *r,
+                    const fr *s, groth16_timings *ts, groth16_timings *tf, cuzk_error *e) {
+    groth16_pending *pend = NULL;
+    cuzk_status st = groth16_gpu_prove_start(&pend, gp, w, c->cs.n_vars, r, s, 0, NULL, NULL, ts, e);
+    if (st == CUZK_OK) st = groth16_prove_bellperson_finish(out, pend, 0, tf, e);
+    groth16_pending_free(pend);
+    return st != CUZK_OK;
+}
+
+static bool same_proof(const groth16_proof *a, const groth16_proof *b) {
+    uint8_t x[192], y[192];
+    bellperson_proof_encode(x, a);
+    bellperson_proof_encode(y, b);
+    return !memcmp(x, y, 192);
+}
+
+/* The device B_G2 gives the CPU proof byte for byte (fixed r, s), from tiny circuits to 2^20
+ * constraints, twice per prover; its timings say where B_G2 ran; the prover's own B_G2 copy is
+ * counted in its device bytes and dropped when the option is turned off again (then the CPU
+ * threads compute it, same proof). */
+TEST(gpu_prove, device_b_g2_byte_identical_to_cpu) {
+    if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
+    const uint32_t sizes[] = {8, 9, 1000, 4093, 1u << 16, (1u << 20) - 1000};
+    const uint32_t pubs[] = {0, 1, 7, 328, 5, 328};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        gp_circuit c;
+        REQUIRE(gp_make(&c, sizes[k], pubs[k]));
+        cuzk_error e = {0};
+        groth16_gpu_prover *gp = NULL;
+        cuzk_status st = groth16_gpu_prover_create(&gp, &c.p, &c.cs, 0, &e);
+        CHECK_MSG(st == CUZK_OK, "create %u: %s", sizes[k], e.msg);
+        if (st != CUZK_OK) { gp_free(&c); continue; }
+        const size_t dev0 = groth16_gpu_prover_device_bytes(gp), peak0 = groth16_gpu_proof_device_bytes(gp);
+        CHECK(!groth16_gpu_prover_b_g2_on_device(gp));
+        st = groth16_gpu_prover_set_b_g2(gp, true, &e);
+        CHECK_MSG(st == CUZK_OK, "set_b_g2 %u: %s", sizes[k], e.msg);
+        CHECK(groth16_gpu_prover_b_g2_on_device(gp));
+        CHECK_MSG(groth16_gpu_prover_device_bytes(gp) == dev0 + (size_t)c.p.n_b_g2 * sizeof(g2_affine),
+                  "%u: device bytes %zu, want %zu + %u x 192", sizes[k], groth16_gpu_prover_device_bytes(gp), dev0,
+                  c.p.n_b_g2);
+        CHECK(groth16_gpu_proof_device_bytes(gp) >= peak0);
+        CHECK_EQ_INT(groth16_gpu_prover_set_b_g2(gp, true, &e), CUZK_OK); /* idempotent */
+        fr *w = malloc(c.cs.n_vars * sizeof *w);
+        REQUIRE(w);
+        for (int rep = 0; rep < 3; rep++) {
+            REQUIRE(synthetic_witness(w, c.cs.n_vars, &c.cs, &c.sp, test_rand64(), &e) == CUZK_OK);
+            fr r, s;
+            fr_from_u64(&r, test_rand64());
+            fr_from_u64(&s, test_rand64());
+            if (rep == 1) fr_neg(&s, &s);
+            if (rep == 2) {
+                /* back on CPU threads: the own copy goes, the proof stays the same */
+                CHECK_EQ_INT(groth16_gpu_prover_set_b_g2(gp, false, &e), CUZK_OK);
+                CHECK(groth16_gpu_prover_device_bytes(gp) == dev0);
+            }
+            groth16_proof pc, pg;
+            st = groth16_prove_bellperson(&pc, &c.p, &c.cs, w, c.cs.n_vars, &r, &s, 0, NULL, &e);
+            CHECK_MSG(st == CUZK_OK, "cpu %u: %s", sizes[k], e.msg);
+            groth16_timings ts = {0}, tf = {0};
+            if (sizes[k] >= (1u << 16) && rep == 0) cuzk_set_log(gp_log_stdout, NULL, CUZK_LOG_DEBUG);
+            int bad = gp_prove(&pg, gp, &c, w, &r, &s, &ts, &tf, &e);
+            cuzk_set_log(NULL, NULL, CUZK_LOG_WARN);
+            CHECK_MSG(!bad, "gpu %u rep %d: %s", sizes[k], rep, e.msg);
+            if (bad) continue;
+            CHECK_MSG(same_proof(&pc, &pg), "%u constraints, rep %d (B_G2 on the %s): GPU proof differs from CPU proof",
+                      sizes[k], rep, rep < 2 ? "device" : "CPU");
+            CHECK(groth16_verify(&c.p.vk, w + 1, c.cs.n_public, &pg, &e) == CUZK_OK);
+            CHECK_EQ_INT(ts.b2_device, rep < 2);
+            CHECK_EQ_INT(tf.b2_device, rep < 2);
+            if (rep < 2) CHECK(tf.b2_wait_ms < 50 && ts.msm_b2_ms > 0 && tf.msm_b2_ms == ts.msm_b2_ms);
+            if (sizes[k] >= (1u << 16) && rep == 0)
+                printf("  %u constraints: gpu start %.1f ms (MSM A %.1f B1 %.1f L %.1f H %.1f, B2 on the device %.1f), "
+                       "finish %.1f ms\n", sizes[k], ts.total_ms, ts.msm_a_ms, ts.msm_b1_ms, ts.msm_l_ms, ts.msm_h_ms,
+                       ts.msm_b2_ms, tf.total_ms);
+        }
+        /* a start with the device B_G2 whose pending is freed without finish */
+        CHECK_EQ_INT(groth16_gpu_prover_set_b_g2(gp, true, &e), CUZK_OK);
+        groth16_pending *pend = NULL;
+        fr r, s;
+        fr_from_u64(&r, 3);
+        fr_from_u64(&s, 5);
+        if (groth16_gpu_prove_start(&pend, gp, w, c.cs.n_vars, &r, &s, 0, NULL, NULL, NULL, &e) == CUZK_OK)
+            groth16_pending_free(pend);
+        else CHECK_MSG(0, "start (no finish): %s", e.msg);
+        CHECK(!groth16_gpu_prover_dead(gp));
+        groth16_gpu_prover_destroy(gp);
+        free(w);
+        gp_free(&c);
+    }
+}
+
+/* The option as the prover and engine take it (cuzk_msm_opts.b_g2_on_gpu in the backend config):
+ * groth16_prove_one on a GPU backend value, and the engine (proofs of 2 partitions equal the CPU's;
+ * its trace shows B_G2 on the GPU track and no wait in finish); an SRS store's device copy made with
+ * srs_gpu_ops_b_g2 holds the B_G2 query (counted in its GPU tier), and a prover on it uses that
+ * copy instead of uploading its own. */
+TEST(gpu_prove, device_b_g2_through_backend_engine_and_store) {
+    if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
+    gp_circuit c;
+    REQUIRE(gp_make(&c, 3000, 9));
+    cuzk_error e = {0};
+    fr *w = malloc(c.cs.n_vars * sizeof *w);
+    REQUIRE(w);
+    REQUIRE(synthetic_witness(w, c.cs.n_vars, &c.cs, &c.sp, 1000, &e) == CUZK_OK);
+    fr r, s;
+    fr_from_u64(&r, test_rand64());
+    fr_from_u64(&s, test_rand64());
+    groth16_proof pc, pg;
+    REQUIRE(groth16_prove_bellperson(&pc, &c.p, &c.cs, w, c.cs.n_vars, &r, &s, 0, NULL, &e) == CUZK_OK);
+
+    /* 1. the backend value with the option in its config */
+    groth16_key key = {CUZK_CURVE_BLS12_381, CUZK_CONVENTION_BELLPERSON, NULL, &c.p, &c.cs};
+    groth16_backend_cfg cfg = {0};
+    cfg.msm.b_g2_on_gpu = 1;
+    groth16_prover *pv = NULL;
+    cuzk_status st = groth16_prover_create(&pv, &key, &groth16_backend_gpu_ops, &cfg, &e);
+    CHECK_MSG(st == CUZK_OK, "prover: %s", e.msg);
+    groth16_timings t = {0};
+    if (st == CUZK_OK) st = groth16_prove_one(pv, &pg, w, c.cs.n_vars, &r, &s, 0, &t, &e);
+    CHECK_MSG(st == CUZK_OK, "prove_one: %s", e.msg);
+    if (st == CUZK_OK) {
+        CHECK_MSG(same_proof(&pc, &pg), "backend with b_g2_on_gpu: proof differs from the CPU's");
+        CHECK(t.b2_device == 1);
+    }
+    groth16_prover_destroy(pv);
+
+    /* 2. the engine, 2 partitions with fixed r, s */
+    {
+        uint64_t rs[16];
+        for (int i = 0; i < 16; i += 4) {
+            fr x;
+            fr_from_u64(&x, test_rand64());
+            memcpy(&rs[i], &x, sizeof x);
+        }
+        cuzk_engine_opts o = {0};
+        o.backend = CUZK_BACKEND_GPU;
+        o.msm.b_g2_on_gpu = 1;
+        cuzk_engine *eng = NULL;
+        REQUIRE(cuzk_engine_create(&eng, &o, &e) == CUZK_OK);
+        cuzk_circuit cc = {&c.cs, &c.p, NULL, NULL};
+        gp_synth gs = {&c.cs, &c.sp};
+        cuzk_job_desc d = {&cc, 2, gp_synth_cb, &gs, rs, 0, CUZK_WITNESS_FR_MONT};
+        cuzk_job_id id;
+        REQUIRE(cuzk_engine_submit(eng, &d, &id, &e) == CUZK_OK);
+        cuzk_job_result res = {0};
+        REQUIRE(cuzk_engine_wait(eng, id, &res, &e) == CUZK_OK);
+        CHECK_MSG(res.state == CUZK_JOB_DONE, "job: %s", e.msg);
+        for (uint32_t i = 0; i < 2 && res.state == CUZK_JOB_DONE; i++) {
+            REQUIRE(synthetic_witness(w, c.cs.n_vars, &c.cs, &c.sp, 1000 + i, &e) == CUZK_OK);
+            fr ri, si;
+            memcpy(&ri, &rs[8 * i], sizeof ri);
+            memcpy(&si, &rs[8 * i + 4], sizeof si);
+            groth16_proof pi;
+            REQUIRE(groth16_prove_bellperson(&pi, &c.p, &c.cs, w, c.cs.n_vars, &ri, &si, 0, NULL, &e) == CUZK_OK);
+            uint8_t bc[192];
+            bellperson_proof_encode(bc, &pi);
+            CHECK_MSG(!memcmp(bc, res.proofs + 192 * (size_t)i, 192), "engine partition %u differs from the CPU proof", i);
+            CHECK(res.timings && res.timings[i].msm_b2_ms > 0);
+        }
+        cuzk_job_result_free(&res);
+        char path[1024];
+        snprintf(path, sizeof path, "%s/gpu_b2_trace.json", test_tmpdir());
+        CHECK(cuzk_engine_trace_write(eng, path, &e) == CUZK_OK);
+        static char buf[1 << 16];
+        size_t n = slurp(path, buf, sizeof buf - 1);
+        buf[n] = 0;
+        CHECK_MSG(strstr(buf, "MSM B (G2)") != NULL, "no device B_G2 span in the trace");
+        CHECK_MSG(strstr(buf, "wait for B_G2") == NULL && strstr(buf, "MSM B (G2, CPU threads)") == NULL,
+                  "a CPU B_G2 span in a device-B_G2 trace");
+        cuzk_engine_destroy(eng);
+    }
+
+    /* 3. the SRS store's GPU tier with the B_G2 query */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/store_b2.params", test_tmpdir());
+    REQUIRE(bellperson_params_write(path, &c.p, &e) == CUZK_OK);
+    srs_store_opts so = {0};
+    so.ops = srs_gpu_ops_b_g2(0);
+    REQUIRE(so.ops != NULL);
+    srs_store *store = NULL;
+    REQUIRE(srs_store_create(&store, &so, &e) == CUZK_OK);
+    srs_handle h = {0};
+    st = srs_store_acquire(store, &h, path, SRS_TIER_GPU, &e);
+    CHECK_MSG(st == CUZK_OK, "acquire at GPU: %s", e.msg);
+    if (st == CUZK_OK) {
+        CHECK(groth16_gpu_srs_has_b_g2(h.device));
+        CHECK(h.device_bytes == groth16_gpu_srs_bytes_for(&c.p, GROTH16_GPU_SRS_B_G2));
+        CHECK(h.device_bytes == groth16_gpu_srs_bytes_for(&c.p, 0) + (size_t)c.p.n_b_g2 * sizeof(g2_affine));
+        groth16_gpu_prover *gp = NULL;
+        st = groth16_gpu_prover_create_on(&gp, h.device, h.params, &c.cs, &e);
+        CHECK_MSG(st == CUZK_OK, "prover on the store's SRS: %s", e.msg);
+        if (st == CUZK_OK) {
+            size_t dev0 = groth16_gpu_prover_device_bytes(gp);
+            CHECK_EQ_INT(groth16_gpu_prover_set_b_g2(gp, true, &e), CUZK_OK);
+            CHECK(groth16_gpu_prover_device_bytes(gp) == dev0); /* the SRS's copy, none of its own */
+            REQUIRE(synthetic_witness(w, c.cs.n_vars, &c.cs, &c.sp, 1000, &e) == CUZK_OK);
+            groth16_timings ts = {0}, tf = {0};
+            CHECK_MSG(!gp_prove(&pg, gp, &c, w, &r, &s, &ts, &tf, &e), "prove on the store's SRS: %s", e.msg);
+            CHECK_MSG(same_proof(&pc, &pg), "device B_G2 from the store's SRS: proof differs from the CPU's");
+            CHECK(ts.b2_device == 1);
+            groth16_gpu_prover_destroy(gp);
+        }
+        srs_store_release(store, &h);
+    }
+    CHECK_EQ_INT(srs_store_destroy(store), CUZK_OK);
+    free(w);
+    gp_free(&c);
+}

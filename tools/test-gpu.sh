@@ -106,13 +106,20 @@ if [ $DO_TEST = 1 ]; then
         --filter accum_modes_small >>"$BUILD.memcheck.log" 2>&1
       m3="$m3 / $?"
     fi
+    m4=-
+    if [ -f tests/test_gpu_g2.c ]; then
+      # the G2 instantiation of the MSM kernels: sizes 0..257, P + P and P + (-P) pairs
+      timeout 200 compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/cuzk_tests" --suite gpu_g2 --filter small_sizes \
+        >>"$BUILD.memcheck.log" 2>&1
+      m4=$?
+    fi
     if [ "${MEMCHECK_PROVE:-0}" = 1 ]; then
       timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 "$BUILD/cuzk_tests" --suite gpu_prove \
         --filter resident_prover_rejects_bad_input >>"$BUILD.memcheck.log" 2>&1
       add "memcheck gpu_prove bad_input (SpMV, H, MSMs, B_G2)" "rc $?"
     fi
     tail -5 "$BUILD.memcheck.log"
-    add "memcheck msm_small / ntt_naive / gpu_msm small_sizes / accum_modes_small" "rc $m1 / $m2 / $m3 ($(grep -c 'Invalid' "$BUILD.memcheck.log") invalid accesses)"
+    add "memcheck msm_small / ntt_naive / gpu_msm small_sizes / accum_modes_small / gpu_g2 small_sizes" "rc $m1 / $m2 / $m3 / $m4 ($(grep -c 'Invalid' "$BUILD.memcheck.log") invalid accesses)"
   else
     add "memcheck" "compute-sanitizer not found"
   fi

@@ -155,12 +155,19 @@ CUZK_API cuzk_status cuzk_pk_describe(const cuzk_pk *pk, cuzk_pk_info *out, cuzk
 
 /* Tuning of the GPU MSMs; 0 everywhere means automatic (the tuned defaults). Values the device
  * code cannot honour are clamped by it. Ignored by the CPU backend.
- * The library reads no environment variable for these (the bench maps $CUZK_MSM_WINDOW and
- * $CUZK_MSM_CHUNK onto them). Proofs do not depend on them, only time and device scratch. */
+ * The library reads no environment variable for these (the programs map $CUZK_MSM_WINDOW,
+ * $CUZK_MSM_CHUNK and $CUZK_GPU_B2 onto them). Proofs do not depend on them, only time and device
+ * memory. */
 typedef struct cuzk_msm_opts {
     int window_bits;      /* Pippenger window c for the non-0/1 scalars, 0: automatic (lg n - 4,
                              at most 16); else 8..20 */
     size_t chunk_points;  /* points per MSM chunk (bounds the scratch), 0: automatic */
+    int b_g2_on_gpu;      /* bellperson keys on the GPU backend: 1 runs the B_G2 MSM (over G2) on
+                             the GPU after the G1 MSMs, over a resident copy of the key's B_G2
+                             query (192 bytes per point, on top of the G1 queries; counted in the
+                             prover's device bytes and the engine's GPU budget); 0 (default): on
+                             CPU threads while the GPU works (nthreads of them). Experimental until
+                             measured on a GPU; snarkjs keys always run B_G2 on the CPU */
 } cuzk_msm_opts;
 
 typedef struct cuzk_prover_opts {

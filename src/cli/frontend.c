@@ -53,10 +53,13 @@ static int env_long(const char *name, const char *prog, long lo, long hi, long *
 }
 
 int cli_msm_from_env(cuzk_msm_opts *o, const char *prog) {
-    long w, c;
+    long w, c, b2;
     memset(o, 0, sizeof *o);
-    if (!env_long("CUZK_MSM_WINDOW", prog, 2, 22, &w) || !env_long("CUZK_MSM_CHUNK", prog, 64, 2147483647L, &c)) return 0;
+    if (!env_long("CUZK_MSM_WINDOW", prog, 2, 22, &w) || !env_long("CUZK_MSM_CHUNK", prog, 64, 2147483647L, &c) ||
+        !env_long("CUZK_GPU_B2", prog, 0, 1, &b2))
+        return 0;
     o->window_bits = (int)w;
     o->chunk_points = (size_t)c;
+    o->b_g2_on_gpu = (int)b2;
     return 1;
 }

@@ -48,6 +48,7 @@ static void print_main_help(FILE *f) {
         "Exit codes: 0 ok, 1 invalid proof, 2 usage error, 3 bad input file, 4 out of resources.\n"
         "Environment: CUZK_THREADS=<n> caps worker threads (default: all CPUs); CUZK_MSM_WINDOW=<bits>\n"
         "and CUZK_MSM_CHUNK=<points> tune the GPU MSMs of prove and prove-post (default: automatic);\n"
+        "CUZK_GPU_B2=1 runs their B_G2 MSM (bellperson keys) on the GPU instead of CPU threads;\n"
         "CUZK_VERBOSE=1 prints the library's notices.\n",
         CUZK_VERSION);
 }

@@ -9,6 +9,7 @@
  *   fp, fr, fp2                   device fields (mont_t, fp2_t), same bytes as the host's
  *   g1_affine, g1_xyzz, g1_jacobian, g2_affine, g2_xyzz, g2_jacobian   device points
  *   host_fp, host_g1_xyzz         host view of fp and of G1 XYZZ points (same bytes)
+ *   host_fp2, host_g2_xyzz        the same for fp2 and G2 XYZZ points
  *   FR_TWO_ADICITY                largest s with 2^s | r - 1
  *   G1_B                          b of G1: y^2 = x^3 + b (a small integer)
  *   fr_root_canon(roots, i)       32-bit word i of a canonical primitive 2^s-th root of unity in
@@ -40,6 +41,8 @@ struct bls12_381 {
     typedef jacobian_t<fp2> g2_jacobian;
     typedef host_mont_t<bls12_381_fp_params> host_fp;
     typedef xyzz_t<host_fp> host_g1_xyzz;
+    typedef fp2_t<host_fp> host_fp2;
+    typedef xyzz_t<host_fp2> host_g2_xyzz;
 
     static constexpr int FR_TWO_ADICITY = BLS12_381_FR_TWO_ADICITY;
     static constexpr uint32_t G1_B = 4;
@@ -68,6 +71,7 @@ static_assert(sizeof(bls12_381::fp2) == 96, "BLS12-381 fp2 layout");
 static_assert(sizeof(bls12_381::g1_affine) == 96 && sizeof(bls12_381::g1_jacobian) == 144, "G1 layout");
 static_assert(sizeof(bls12_381::g2_affine) == 192 && sizeof(bls12_381::g2_jacobian) == 288, "G2 layout");
 static_assert(sizeof(bls12_381::host_g1_xyzz) == sizeof(bls12_381::g1_xyzz), "host G1 xyzz layout");
+static_assert(sizeof(bls12_381::host_g2_xyzz) == sizeof(bls12_381::g2_xyzz), "host G2 xyzz layout");
 /* -m^-1 mod 2^32 is the low word of -m^-1 mod 2^64 */
 static_assert((uint32_t)(bls12_381_fp_params::mod(0) * bls12_381_fp_params::inv) == 0xffffffffu, "fp inv");
 static_assert((uint32_t)(bls12_381_fr_params::mod(0) * bls12_381_fr_params::inv) == 0xffffffffu, "fr inv");

@@ -30,6 +30,8 @@ struct bn254 {
     typedef jacobian_t<fp2> g2_jacobian;
     typedef host_mont_t<bn254_fp_params> host_fp;
     typedef xyzz_t<host_fp> host_g1_xyzz;
+    typedef fp2_t<host_fp> host_fp2;
+    typedef xyzz_t<host_fp2> host_g2_xyzz;
 
     static constexpr int FR_TWO_ADICITY = BN254_FR_TWO_ADICITY;
     static constexpr uint32_t G1_B = 3;
@@ -42,7 +44,9 @@ struct bn254 {
 
 static_assert(sizeof(bn254::fp) == 32 && sizeof(bn254::fr) == 32, "BN254 field layout");
 static_assert(sizeof(bn254::g1_affine) == 64 && sizeof(bn254::g1_jacobian) == 96, "BN254 G1 layout");
+static_assert(sizeof(bn254::g2_affine) == 128 && sizeof(bn254::g2_jacobian) == 192, "BN254 G2 layout");
 static_assert(sizeof(bn254::host_g1_xyzz) == sizeof(bn254::g1_xyzz), "host G1 xyzz layout");
+static_assert(sizeof(bn254::host_g2_xyzz) == sizeof(bn254::g2_xyzz), "host G2 xyzz layout");
 static_assert((uint32_t)(bn254_fp_params::mod(0) * bn254_fp_params::inv) == 0xffffffffu, "fp inv");
 static_assert((uint32_t)(bn254_fr_params::mod(0) * bn254_fr_params::inv) == 0xffffffffu, "fr inv");
 

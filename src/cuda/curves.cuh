@@ -17,6 +17,33 @@
 
 namespace cuzk_dev {
 typedef bls12_381 api_curve;
+
+/* A group of a curve, the parameter of the MSM (src/cuda/gpu_msm.cu: one set of kernels for G1
+ * and G2): g1_of<C> has its points over C::fp, g2_of<C> over C::fp2; both with C's scalar field.
+ * Members: curve, fr, affine, xyzz, jacobian (device points), host_xyzz (the host view of xyzz:
+ * the same formulas over src/ff/mont.h, src/cuda/host_field.cuh), and FP_PER_COORD (Fp elements per
+ * coordinate: 1 or 2, for operation counts). */
+template <class C>
+struct g1_of {
+    typedef C curve;
+    typedef typename C::fr fr;
+    typedef typename C::g1_affine affine;
+    typedef typename C::g1_xyzz xyzz;
+    typedef typename C::g1_jacobian jacobian;
+    typedef typename C::host_g1_xyzz host_xyzz;
+    static constexpr int FP_PER_COORD = 1;
+};
+template <class C>
+struct g2_of {
+    typedef C curve;
+    typedef typename C::fr fr;
+    typedef typename C::g2_affine affine;
+    typedef typename C::g2_xyzz xyzz;
+    typedef typename C::g2_jacobian jacobian;
+    typedef typename C::host_g2_xyzz host_xyzz;
+    static constexpr int FP_PER_COORD = 2;
+};
+
 }  // namespace cuzk_dev
 
 #define CUZK_CURVE_TYPES(C)                               \

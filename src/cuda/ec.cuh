@@ -13,10 +13,10 @@
 
 #include "cuda/fields.cuh"
 
-/* Methods are __host__ __device__ and each is preceded by `#pragma nv_exec_check_disable`: an
- * instantiation over a host-only field (host_mont_t) is then called from host code only, without
- * nvcc's warning about the device side it never uses. */
-#define CUZK_HD __host__ __device__
+/* Methods are __host__ __device__ (CUZK_HD, src/cuda/fields.cuh) and each is preceded by
+ * `#pragma nv_exec_check_disable`: an instantiation over a host-only field (host_mont_t, or
+ * fp2_t over it) is then called from host code only, without nvcc's warning about the device side
+ * it never uses. */
 
 namespace cuzk_dev {
 

@@ -42,6 +42,8 @@ extern "C" {
 struct fr;
 struct g1_affine;
 struct g1_jacobian;
+struct g2_affine;
+struct g2_jacobian;
 struct scalar256;
 
 /* *count = number of CUDA devices (0 when there is no driver or no device: then CUZK_OK). */
@@ -137,8 +139,9 @@ typedef struct gpu_mem_stats {
     size_t pool_reserved_bytes, pool_used_bytes;    /* the device's default stream-ordered pool
                                                        (cudaMemPoolAttrReservedMemCurrent /
                                                        cudaMemPoolAttrUsedMemCurrent), all ctxs */
-    size_t resident_bytes;                          /* device bytes of the gpu_g1_bases (and other
-                                                       resident objects) alive on this ctx */
+    size_t resident_bytes;                          /* device bytes of the gpu_g1_bases and
+                                                       gpu_g2_bases (and other resident objects)
+                                                       alive on this ctx */
 } gpu_mem_stats;
 /* Fills *out. CUZK_ERR_ARG, CUZK_ERR_DEVICE (dead ctx or CUDA failure). */
 cuzk_status gpu_ctx_mem(gpu_ctx *ctx, gpu_mem_stats *out, cuzk_error *err);
@@ -267,14 +270,74 @@ cuzk_status gpu_g1_msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs,
  * checks (the engine's GPU budget): the real peak is lower when most scalars are 0 or 1. */
 size_t gpu_g1_msm_scratch_bytes(size_t n, const gpu_msm_tuning *tuning);
 
-/* Makes the first gpu_g1_msm_run of jobs up to n_max scalars cost what later ones cost: sizes
- * the ctx's pinned host scratch for such a job (growing it waits for the stream and calls
+/* Makes the first gpu_g1_msm_run (or gpu_g2_msm_run) of jobs up to n_max scalars cost what later
+ * ones cost: sizes the ctx's pinned host scratch for such a job of either group (growing it waits for the stream and calls
  * cudaFreeHost/cudaHostAlloc, slow when much host memory is pinned or held by the page cache) and
  * grows the stream-ordered pool by allocating pool_bytes once and freeing it (the pool keeps it:
  * release threshold UINT64_MAX), then waits for the stream. For a prover's preload, off the
  * proving path. Errors: CUZK_ERR_NOMEM_DEVICE (pool_bytes not available: nothing kept; the ctx
  * stays usable), CUZK_ERR_NOMEM (pinned host), CUZK_ERR_DEVICE. */
 cuzk_status gpu_g1_msm_reserve(gpu_ctx *ctx, size_t n_max, size_t pool_bytes, cuzk_error *err);
+
+/* ==== G2 MSM (issue 11 item 4) =================================================================
+ * The G1 MSM above run over G2: one set of kernels (src/cuda/gpu_msm.cu) is a template over the
+ * group, so the classification and 0/1 split, the signed window digits, the CUB radix sort, the
+ * XYZZ bucket accumulation with its heavy-bucket paths, the bucket reduction and the host Horner
+ * are those of gpu_g1_msm_run, over points of Fp2 = Fp[u]/(u^2 + 1) (fp2_t, src/cuda/fields.cuh).
+ * Points have the layout of src/ec/ec.h g2_affine / g2_jacobian: each coordinate c0 then c1, each
+ * an Fp element (6 x uint64, Montgomery); affine (0, 0) = infinity (192 bytes), Jacobian
+ * (X, Y, Z) with Z = 0 at infinity (288 bytes). Scalars, statuses, stream and thread rules: as for
+ * G1. Costs (operation counts): a G2 mixed addition is 10 Fp2 products = ~28 Fp products (3 per
+ * product, 2 per squaring), ~2.8x a G1 one; points are twice the bytes. */
+
+/* *out = sum_{i<n} scalars[i] * bases[i] over G2. Host arrays: bases n affine G2 points (on the
+ * curve, not checked; infinity allowed), scalars n canonical little-endian integers < 2^255.
+ * n = 0 gives infinity. A ctx of its own on the calling thread's current device; device memory:
+ * the n bases (192 n bytes), the scalars (32 n) and the scratch of gpu_g2_msm_scratch_bytes(n),
+ * all freed before returning. Synchronous; thread-safe. Errors as gpu_g1_msm. */
+cuzk_status gpu_g2_msm(struct g2_jacobian *out, const struct g2_affine *bases,
+                       const struct scalar256 *scalars, size_t n, cuzk_error *err);
+
+/* SRS-resident G2 bases: as gpu_g1_bases (plain cudaMalloc, copied before the call returns, freed
+ * by gpu_g2_bases_free before gpu_ctx_destroy, counted in gpu_ctx_mem's resident_bytes), with n
+ * points of 192 bytes (src/ec/ec.h g2_affine). n < 2^31; n = 0 is an empty set. Errors:
+ * CUZK_ERR_ARG, CUZK_ERR_NOMEM (host struct), CUZK_ERR_NOMEM_DEVICE (ctx still usable),
+ * CUZK_ERR_DEVICE; *out = NULL on failure. Used by one thread at a time with its ctx. */
+typedef struct gpu_g2_bases gpu_g2_bases;
+cuzk_status gpu_g2_bases_upload(gpu_ctx *ctx, gpu_g2_bases **out, const struct g2_affine *bases, size_t n,
+                                cuzk_error *err);
+size_t gpu_g2_bases_count(const gpu_g2_bases *b);   /* n */
+size_t gpu_g2_bases_bytes(const gpu_g2_bases *b);   /* device bytes held (n * 192) */
+/* Waits for the ctx stream (work reading the points), then frees them. NULL ok. */
+void gpu_g2_bases_free(gpu_g2_bases *b);
+
+/* One G2 MSM over resident bases: the fields of gpu_msm_job with G2 bases and a G2 result. */
+typedef struct gpu_g2_msm_job {
+    const gpu_g2_bases *bases;  /* made on the same ctx */
+    size_t base_offset;         /* uses bases[base_offset .. base_offset + n) */
+    size_t n;                   /* base_offset + n <= gpu_g2_bases_count(bases); n < 2^31 */
+    const void *d_scalars;      /* DEVICE Fr array, as gpu_msm_job's (n of them, or as many as
+                                   d_index reaches) */
+    gpu_scalar_form form;       /* Montgomery or canonical, every value < r */
+    const uint32_t *d_index;    /* optional DEVICE array of n: scalar of base k is d_scalars[d_index[k]] */
+    struct g2_jacobian *out;    /* HOST result: sum_{k<n} scalar_k * bases[base_offset + k]
+                                   (Jacobian over Fp2, Montgomery, Z = 0 at infinity) */
+    gpu_msm_tuning tuning;      /* zeros: automatic (the G1 defaults: window gpu_msm_window_bits,
+                                   chunks of 2^25) */
+} gpu_g2_msm_job;
+/* Runs the jobs in order on the ctx stream and waits for them: gpu_g1_msm_run's algorithm, its
+ * classification of the scalars (0 skipped, 1 summed directly, the rest by Pippenger in chunks)
+ * and its stats, over G2. Device scratch from the ctx's pool, at most gpu_g2_msm_scratch_bytes(n)
+ * per job (about 16 W n bytes for the sorted pairs plus 384 bytes per bucket and per partial sum).
+ * Errors as gpu_g1_msm_run: CUZK_ERR_ARG (NULL pointers, offset/size out of range, bases of
+ * another ctx or of another curve: nothing was run), CUZK_ERR_NOMEM_DEVICE (ctx still usable),
+ * CUZK_ERR_DEVICE (a bad device pointer faults: the ctx is dead). The ctx's pinned host scratch
+ * grows on the first job that needs more (gpu_g1_msm_reserve sizes it for G2 too). */
+cuzk_status gpu_g2_msm_run(gpu_ctx *ctx, const gpu_g2_msm_job *jobs, size_t n_jobs, gpu_msm_stats *stats,
+                           cuzk_error *err);
+/* Upper bound of the device bytes one gpu_g2_msm_run job of n scalars takes from the pool, as
+ * gpu_g1_msm_scratch_bytes (host arithmetic only; 0 when n is 0). */
+size_t gpu_g2_msm_scratch_bytes(size_t n, const gpu_msm_tuning *tuning);
 
 /* ---- benchmarks (device-resident data, CUDA-event timed) ------------------------------------ */
 /* MSM of n points: bases are random curve points (random x, y = sqrt(x^3 + 4); not necessarily in
@@ -291,6 +354,14 @@ cuzk_status gpu_bench_g1_msm(size_t n, int window_bits, int warmup, int reps, fl
  * NULL) gets the stats of the last run. */
 cuzk_status gpu_bench_g1_msm01(size_t n, double frac01, bool montgomery, int warmup, int reps, float *times_ms,
                                gpu_msm_stats *stats, cuzk_error *err);
+/* G2 MSM over n resident random G2 points through gpu_g2_msm_run (one job): the points are sums
+ * P_(i mod 1024) + Q_(i / 1024) of random 64-bit multiples of the G2 generator (made on the device
+ * before timing); scalars as gpu_bench_g1_msm01's (frac01 of them 0 or 1, the rest uniform below
+ * r; Montgomery when `montgomery`); window_bits <= 0: the default for the tail, else 2..20.
+ * CUDA-event times of the whole run into times_ms[reps] after `warmup` untimed runs; *stats (may
+ * be NULL) gets the last run's. Device memory: 192 n + 32 n bytes plus the MSM's scratch. */
+cuzk_status gpu_bench_g2_msm(size_t n, int window_bits, double frac01, bool montgomery, int warmup, int reps,
+                             float *times_ms, gpu_msm_stats *stats, cuzk_error *err);
 /* NTT of `batch` vectors of 2^log_m random elements, forward, bellperson roots, data on device. */
 cuzk_status gpu_bench_ntt(int log_m, size_t batch, int warmup, int reps, float *times_ms,
                           cuzk_error *err);
@@ -356,7 +427,6 @@ size_t gpu_h_cache_bytes(void);
  * in chunks with host<->device copies overlapped (two streams, pinned staging).
  * Returns CUZK_OK, CUZK_ERR_ARG (NULL with n > 0), CUZK_ERR_NOMEM (pinned host staging),
  * CUZK_ERR_NOMEM_DEVICE, CUZK_ERR_DEVICE. Synchronous; thread-safe (own streams per call). */
-struct g2_affine;
 cuzk_status gpu_g1_fixed_base(struct g1_affine *out, const struct g1_affine *gen,
                               const struct fr *scalars, size_t n, cuzk_error *err);
 cuzk_status gpu_g2_fixed_base(struct g2_affine *out, const struct g2_affine *gen,
@@ -392,10 +462,16 @@ cuzk_status gpu_bench_fixed_base(int g2, size_t n, int warmup, int reps, float *
  *     The job's `out` points to a bn254_g1_jacobian. gpu_g1_msm_scratch_bytes (BLS12-381 points)
  *     bounds the scratch of a BN254 MSM of the same n.
  *   gpu_bench_bn254_*: as gpu_bench_g1_msm / gpu_bench_ntt (one vector, forward, snarkjs roots).
+ *   gpu_bn254_g2_msm, gpu_bn254_g2_bases_upload, gpu_bn254_g2_msm_run: the G2 MSM over BN254's
+ *     G2 (the D-twist over Fp2 = Fp[u]/(u^2 + 1); bn254_g2_affine 128 bytes, bn254_g2_jacobian
+ *     192), as the BLS12-381 gpu_g2_* functions; gpu_g2_bases_count, _bytes and _free serve both
+ *     curves, and each run refuses bases of the other curve (CUZK_ERR_ARG).
  * The BN254 compile of src/groth16/gpu_prover.c reaches these under the BLS12-381 names. */
 struct bn254_fr;
 struct bn254_g1_affine;
 struct bn254_g1_jacobian;
+struct bn254_g2_affine;
+struct bn254_g2_jacobian;
 cuzk_status gpu_bn254_g1_msm(struct bn254_g1_jacobian *out, const struct bn254_g1_affine *bases,
                              const struct scalar256 *scalars, size_t n, cuzk_error *err);
 cuzk_status gpu_bn254_ntt(struct bn254_fr *data, size_t batch, int log_m, gpu_ntt_dir dir, gpu_roots roots,
@@ -403,6 +479,12 @@ cuzk_status gpu_bn254_ntt(struct bn254_fr *data, size_t batch, int log_m, gpu_nt
 cuzk_status gpu_bn254_g1_bases_upload(gpu_ctx *ctx, gpu_g1_bases **out, const struct bn254_g1_affine *bases, size_t n,
                                       cuzk_error *err);
 cuzk_status gpu_bn254_g1_msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs, gpu_msm_stats *stats,
+                                 cuzk_error *err);
+cuzk_status gpu_bn254_g2_msm(struct bn254_g2_jacobian *out, const struct bn254_g2_affine *bases,
+                             const struct scalar256 *scalars, size_t n, cuzk_error *err);
+cuzk_status gpu_bn254_g2_bases_upload(gpu_ctx *ctx, gpu_g2_bases **out, const struct bn254_g2_affine *bases, size_t n,
+                                      cuzk_error *err);
+cuzk_status gpu_bn254_g2_msm_run(gpu_ctx *ctx, const gpu_g2_msm_job *jobs, size_t n_jobs, gpu_msm_stats *stats,
                                  cuzk_error *err);
 /* The H step of snarkjs (gpu_h_snarkjs_async / gpu_h with GPU_ROOTS_SNARKJS above) over BN254's Fr,
  * 1 <= log_m <= 27 (the coset shift is omega_2m, and BN254's two-adicity is 28). gpu_bn254_h: HOST

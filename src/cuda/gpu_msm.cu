@@ -1,6 +1,12 @@
-/* G1 multi-scalar multiplication on the GPU (src/cuda/gpu.h): SRS-resident bases
- * (gpu_g1_bases_*), the MSM with the 0/1 split over them (gpu_g1_msm_run), the host-array
- * gpu_g1_msm on top of it, and the benchmarks.
+/* Multi-scalar multiplication on the GPU, G1 and G2 (src/cuda/gpu.h): SRS-resident bases
+ * (gpu_g1_bases_*, gpu_g2_bases_*), the MSM with the 0/1 split over them (gpu_g1_msm_run,
+ * gpu_g2_msm_run), the host-array gpu_g1_msm / gpu_g2_msm on top of it, and the benchmarks.
+ *
+ * One design for both groups: every kernel and host step below is a template over the group G
+ * (g1_of<C> or g2_of<C> of src/cuda/curves.cuh: points over C's fp or fp2, the formulas of
+ * src/cuda/ec.cuh), instantiated for G1 and G2 of BLS12-381 and BN254; the steps that see only
+ * scalars (classification, digits, bucket bounds and tasks) are templates over Fr alone or plain
+ * kernels, shared by both groups. group_api<G> maps a group to its C types (bases, job).
  *
  * One job of gpu_g1_msm_run:
  *  1. classification: cub::DevicePartition::If (three-way) over k < n: scalars equal to 1 (R mod r
@@ -51,14 +57,40 @@
 
 using namespace cuzk_dev;
 
-/* Resident G1 bases (src/cuda/gpu.h): points of api_curve (gpu_g1_bases_upload) or of another
- * instantiated curve (gpu_bn254_g1_msm); pt_bytes tells which, and msm_run<C> refuses bases of
- * another size. */
-struct gpu_g1_bases {
+/* Resident bases (src/cuda/gpu.h): G1 points (gpu_g1_bases) or G2 points (gpu_g2_bases) of
+ * api_curve or of another instantiated curve (gpu_bn254_*); pt_bytes tells which (every curve and
+ * group has its own point size: BLS12-381 G1 96 bytes, G2 192; BN254 G1 64, G2 128), and
+ * msm_run<G> refuses bases of another size. The two C types share the layout and the code. */
+struct gpu_msm_bases {
     gpu_ctx *ctx;
     void *d_pts;
     size_t n, pt_bytes;
 };
+struct gpu_g1_bases : gpu_msm_bases {};
+struct gpu_g2_bases : gpu_msm_bases {};
+
+/* The C boundary of group G: its bases and job types, and the name its errors carry. */
+template <class G>
+struct group_api;
+template <class C>
+struct group_api<g1_of<C> > {
+    typedef gpu_g1_bases bases;
+    typedef gpu_msm_job job;
+    static const char *run_name() { return "gpu_g1_msm_run"; }
+};
+template <class C>
+struct group_api<g2_of<C> > {
+    typedef gpu_g2_bases bases;
+    typedef gpu_g2_msm_job job;
+    static const char *run_name() { return "gpu_g2_msm_run"; }
+};
+
+/* In a kernel or host routine over group G: the short names of its scalar field and points. */
+#define MSM_GROUP_TYPES(G)                      \
+    typedef typename G::fr fr_t;                \
+    typedef typename G::affine affine_pt;       \
+    typedef typename G::xyzz xyzz_pt;           \
+    typedef typename G::jacobian jacobian_pt
 
 namespace {
 
@@ -85,15 +117,16 @@ __device__ __forceinline__ void load_scalar(uint64_t s[4], const uint64_t *__res
     for (int i = 0; i < 4; i++) s[i] = scalars[4 * j + i];
 }
 
-/* 64-bit limb i of 1 in Montgomery form (R mod r) */
-template <class C>
+/* 64-bit limb i of 1 in Montgomery form (R mod r) of the scalar field Fr */
+template <class Fr>
 __device__ __forceinline__ uint64_t fr_one_limb(int i) {
-    const typename C::fr o = C::fr::one();
+    const Fr o = Fr::one();
     return ((uint64_t)o.l[2 * i + 1] << 32) | o.l[2 * i];
 }
 
-/* 0: zero, 1: one (Montgomery: R mod r), 2: anything else */
-template <class C>
+/* 0: zero, 1: one (Montgomery: R mod r), 2: anything else. Over the scalar field Fr only, so G1
+ * and G2 of one curve share the classification (and its CUB instantiations). */
+template <class Fr>
 struct scalar_class {
     const uint64_t *scalars;
     const uint32_t *idx;
@@ -103,8 +136,8 @@ struct scalar_class {
         load_scalar(s, scalars, idx, k);
         if ((s[0] | s[1] | s[2] | s[3]) == 0) return 0;
         if (mont) {
-            if (s[0] == fr_one_limb<C>(0) && s[1] == fr_one_limb<C>(1) && s[2] == fr_one_limb<C>(2) &&
-                s[3] == fr_one_limb<C>(3))
+            if (s[0] == fr_one_limb<Fr>(0) && s[1] == fr_one_limb<Fr>(1) && s[2] == fr_one_limb<Fr>(2) &&
+                s[3] == fr_one_limb<Fr>(3))
                 return 1;
         } else if (s[0] == 1 && (s[1] | s[2] | s[3]) == 0) {
             return 1;
@@ -112,45 +145,45 @@ struct scalar_class {
         return 2;
     }
 };
-template <class C>
+template <class Fr>
 struct is_one_op {
-    scalar_class<C> c;
+    scalar_class<Fr> c;
     __device__ __forceinline__ bool operator()(const uint32_t &k) const { return c(k) == 1; }
 };
-template <class C>
+template <class Fr>
 struct is_other_op {
-    scalar_class<C> c;
+    scalar_class<Fr> c;
     __device__ __forceinline__ bool operator()(const uint32_t &k) const { return c(k) == 2; }
 };
 
 /* ---- ones ------------------------------------------------------------------------------------- */
 
-template <class C>
-__global__ void __launch_bounds__(128) msm_ones_kernel(const typename C::g1_affine *__restrict__ bases,
+template <class G>
+__global__ void __launch_bounds__(128) msm_ones_kernel(const typename G::affine *__restrict__ bases,
                                                        const uint32_t *__restrict__ ones,
                                                        const int *__restrict__ counts,
-                                                       typename C::g1_xyzz *__restrict__ partials) {
-    CUZK_CURVE_TYPES(C);
+                                                       typename G::xyzz *__restrict__ partials) {
+    MSM_GROUP_TYPES(G);
     const size_t T = (size_t)gridDim.x * blockDim.x;
     const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     const size_t m = (size_t)counts[0];
-    g1_xyzz_t acc = g1_xyzz_t::inf();
+    xyzz_pt acc = xyzz_pt::inf();
     for (size_t j = t; j < m; j += T) {
-        const g1_affine_t q = bases[ones[j]];
+        const affine_pt q = bases[ones[j]];
         if (!q.is_inf()) acc.add_affine_noinf(q.x, q.y);
     }
     partials[t] = acc;
 }
 
 /* out[w * m_out + j] = sum_{g < group} in[w * m_in + j * group + g] (indices < m_in) */
-template <class C>
-__global__ void msm_group_sum_kernel(const typename C::g1_xyzz *__restrict__ in, uint32_t m_in, uint32_t m_out, int W,
-                                     uint32_t group, typename C::g1_xyzz *__restrict__ out) {
-    CUZK_CURVE_TYPES(C);
+template <class G>
+__global__ void msm_group_sum_kernel(const typename G::xyzz *__restrict__ in, uint32_t m_in, uint32_t m_out, int W,
+                                     uint32_t group, typename G::xyzz *__restrict__ out) {
+    MSM_GROUP_TYPES(G);
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= (uint32_t)W * m_out) return;
     uint32_t w = t / m_out, j = t % m_out;
-    g1_xyzz_t acc = g1_xyzz_t::inf();
+    xyzz_pt acc = xyzz_pt::inf();
     for (uint32_t g = 0; g < group; g++) {
         uint32_t idx = j * group + g;
         if (idx < m_in) acc.add(in[(size_t)w * m_in + idx]);
@@ -160,11 +193,12 @@ __global__ void msm_group_sum_kernel(const typename C::g1_xyzz *__restrict__ in,
 
 /* ---- tail (Pippenger) ------------------------------------------------------------------------- */
 
-template <class C>
+/* Over the scalar field Fr only (G1 and G2 of a curve share it). */
+template <class Fr>
 __global__ void msm_digits_kernel(const uint64_t *__restrict__ scalars, const uint32_t *__restrict__ idx, int mont,
                                   const uint32_t *__restrict__ tail, size_t cn, int c, int W, uint32_t nbw,
                                   uint32_t *__restrict__ keys, uint32_t *__restrict__ vals) {
-    CUZK_CURVE_TYPES(C);
+    typedef Fr fr_t;
     size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= cn) return;
     const uint32_t k = tail[j];
@@ -204,10 +238,8 @@ __global__ void msm_digits_kernel(const uint64_t *__restrict__ scalars, const ui
     }
 }
 
-template <class C>
 __global__ void msm_bounds_kernel(const uint32_t *__restrict__ keys, size_t np, uint32_t nb,
                                   uint32_t *bstart, uint32_t *bend) {
-    CUZK_CURVE_TYPES(C);
     size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= np) return;
     uint32_t k = keys[j];
@@ -231,23 +263,21 @@ __device__ __forceinline__ uint32_t msm_bucket_tasks(uint32_t size, uint32_t K) 
     return (size + k - 1) / k;
 }
 
-template <class C>
 __global__ void msm_ntasks_kernel(const uint32_t *bstart, const uint32_t *bend, uint32_t nb, uint32_t K,
                                   uint32_t *ntasks) {
-    CUZK_CURVE_TYPES(C);
     uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b > nb) return;
     ntasks[b] = b == nb ? 0 : msm_bucket_tasks(bend[b] - bstart[b], K);
 }
 
 /* Tasks are numbered bucket-major; a thread finds its bucket by binary search in toff. */
-template <class C>
+template <class G>
 __global__ void __launch_bounds__(128) msm_accumulate_kernel(
-    const typename C::g1_affine *__restrict__ bases, const uint32_t *__restrict__ vals,
+    const typename G::affine *__restrict__ bases, const uint32_t *__restrict__ vals,
     const uint32_t *__restrict__ bstart, const uint32_t *__restrict__ bend,
     const uint32_t *__restrict__ toff, uint32_t nb, uint32_t K, size_t max_tasks,
-    typename C::g1_xyzz *__restrict__ partials) {
-    CUZK_CURVE_TYPES(C);
+    typename G::xyzz *__restrict__ partials) {
+    MSM_GROUP_TYPES(G);
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= max_tasks) return;
     const uint32_t total = toff[nb];
@@ -266,10 +296,10 @@ __global__ void __launch_bounds__(128) msm_accumulate_kernel(
     const uint32_t start = bstart[b] + ((uint32_t)t - toff[b]) * Kb;
     uint32_t end = start + Kb;
     if (end > bend[b]) end = bend[b];
-    g1_xyzz_t acc = g1_xyzz_t::inf();
+    xyzz_pt acc = xyzz_pt::inf();
     for (uint32_t p = start; p < end; p++) {
         uint32_t v = vals[p];
-        g1_affine_t q = bases[v & ~SIGN_BIT];
+        affine_pt q = bases[v & ~SIGN_BIT];
         if (q.is_inf()) continue;
         if (v & SIGN_BIT) q.y = -q.y;
         acc.add_affine_noinf(q.x, q.y);
@@ -277,15 +307,15 @@ __global__ void __launch_bounds__(128) msm_accumulate_kernel(
     partials[t] = acc;
 }
 
-template <class C>
-__global__ void msm_bucket_sum_kernel(const typename C::g1_xyzz *__restrict__ partials, const uint32_t *__restrict__ toff,
-                                      uint32_t nb, typename C::g1_xyzz *__restrict__ buckets) {
-    CUZK_CURVE_TYPES(C);
+template <class G>
+__global__ void msm_bucket_sum_kernel(const typename G::xyzz *__restrict__ partials, const uint32_t *__restrict__ toff,
+                                      uint32_t nb, typename G::xyzz *__restrict__ buckets) {
+    MSM_GROUP_TYPES(G);
     uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b >= nb) return;
     uint32_t t0 = toff[b], t1 = toff[b + 1];
     if (t1 - t0 > HEAVY_PARTIALS) return; /* msm_heavy_bucket_kernel */
-    g1_xyzz_t acc = g1_xyzz_t::inf();
+    xyzz_pt acc = xyzz_pt::inf();
     if (t1 > t0) acc = partials[t0];
     for (uint32_t t = t0 + 1; t < t1; t++) acc.add(partials[t]);
     buckets[b] = acc;
@@ -298,25 +328,25 @@ struct is_heavy_op {
     const uint32_t *toff;
     __device__ __forceinline__ bool operator()(const uint32_t &b) const { return toff[b + 1] - toff[b] > HEAVY_PARTIALS; }
 };
-template <class C>
-__global__ void __launch_bounds__(128) msm_heavy_bucket_kernel(const typename C::g1_xyzz *__restrict__ partials,
+template <class G>
+__global__ void __launch_bounds__(128) msm_heavy_bucket_kernel(const typename G::xyzz *__restrict__ partials,
                                                                const uint32_t *__restrict__ toff,
                                                                const uint32_t *__restrict__ heavy,
                                                                const int *__restrict__ n_heavy,
-                                                               typename C::g1_xyzz *__restrict__ buckets) {
-    CUZK_CURVE_TYPES(C);
-    __shared__ __align__(16) unsigned char raw[128 * sizeof(g1_xyzz_t)];
-    g1_xyzz_t *sm = reinterpret_cast<g1_xyzz_t *>(raw);
+                                                               typename G::xyzz *__restrict__ buckets) {
+    MSM_GROUP_TYPES(G);
+    __shared__ __align__(16) unsigned char raw[128 * sizeof(xyzz_pt)];
+    xyzz_pt *sm = reinterpret_cast<xyzz_pt *>(raw);
     const int nh = *n_heavy;
     for (int i = blockIdx.x; i < nh; i += gridDim.x) {
         const uint32_t b = heavy[i], t0 = toff[b], t1 = toff[b + 1];
-        g1_xyzz_t acc = g1_xyzz_t::inf();
+        xyzz_pt acc = xyzz_pt::inf();
         for (uint32_t t = t0 + threadIdx.x; t < t1; t += blockDim.x) acc.add(partials[t]);
         sm[threadIdx.x] = acc;
         __syncthreads();
         for (unsigned h = blockDim.x / 2; h > 0; h >>= 1) {
             if (threadIdx.x < h) {
-                g1_xyzz_t x = sm[threadIdx.x];
+                xyzz_pt x = sm[threadIdx.x];
                 x.add(sm[threadIdx.x + h]);
                 sm[threadIdx.x] = x;
             }
@@ -342,17 +372,17 @@ __global__ void __launch_bounds__(128) msm_heavy_bucket_kernel(const typename C:
  * infinity, and the pieces are stored as they are found rather than held in registers (a first
  * version kept them in two more accumulators: 246 registers, half the occupancy, accumulation
  * 346 ms against 217 ms for the tasks at 2^24). Zero digits (key nb) sort last and end a run. */
-template <class C>
+template <class G>
 __global__ void __launch_bounds__(128, 4) msm_accumulate_runs_kernel(
-    const typename C::g1_affine *__restrict__ bases, const uint32_t *__restrict__ keys,
+    const typename G::affine *__restrict__ bases, const uint32_t *__restrict__ keys,
     const uint32_t *__restrict__ vals, size_t np, uint32_t nb, uint32_t R, const uint32_t *__restrict__ bstart,
-    const uint32_t *__restrict__ bend, typename C::g1_xyzz *__restrict__ pfirst,
-    typename C::g1_xyzz *__restrict__ plast, typename C::g1_xyzz *__restrict__ buckets, size_t nthreads) {
-    CUZK_CURVE_TYPES(C);
+    const uint32_t *__restrict__ bend, typename G::xyzz *__restrict__ pfirst,
+    typename G::xyzz *__restrict__ plast, typename G::xyzz *__restrict__ buckets, size_t nthreads) {
+    MSM_GROUP_TYPES(G);
     const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= nthreads) return;
     const size_t s0 = t * R, e0 = s0 + R < np ? s0 + R : np;
-    g1_xyzz_t acc = g1_xyzz_t::inf();
+    xyzz_pt acc = xyzz_pt::inf();
     uint32_t cur = keys[s0];
     size_t seg = s0;
     for (size_t p = s0; p < e0 && cur < nb; p++) {
@@ -364,11 +394,11 @@ __global__ void __launch_bounds__(128, 4) msm_accumulate_runs_kernel(
             else plast[t] = acc;
             cur = k;
             seg = p;
-            acc = g1_xyzz_t::inf();
+            acc = xyzz_pt::inf();
             if (k >= nb) break;
         }
         const uint32_t v = vals[p];
-        g1_affine_t q = bases[v & ~SIGN_BIT];
+        affine_pt q = bases[v & ~SIGN_BIT];
         if (q.is_inf()) continue;
         if (v & SIGN_BIT) q.y = -q.y;
         acc.add_affine_noinf(q.x, q.y);
@@ -399,45 +429,45 @@ struct runs_heavy_op {
     }
 };
 
-template <class C>
+template <class G>
 __global__ void msm_runs_combine_kernel(const uint32_t *__restrict__ bstart, const uint32_t *__restrict__ bend,
-                                        uint32_t nb, uint32_t R, const typename C::g1_xyzz *__restrict__ pfirst,
-                                        const typename C::g1_xyzz *__restrict__ plast,
-                                        typename C::g1_xyzz *__restrict__ buckets) {
-    CUZK_CURVE_TYPES(C);
+                                        uint32_t nb, uint32_t R, const typename G::xyzz *__restrict__ pfirst,
+                                        const typename G::xyzz *__restrict__ plast,
+                                        typename G::xyzz *__restrict__ buckets) {
+    MSM_GROUP_TYPES(G);
     const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b >= nb) return;
     uint32_t t0, t1;
     if (!runs_span(bstart, bend, b, R, &t0, &t1) || t0 == t1 || t1 - t0 > HEAVY_PARTIALS) return;
-    g1_xyzz_t acc = bstart[b] == t0 * R ? pfirst[t0] : plast[t0];
+    xyzz_pt acc = bstart[b] == t0 * R ? pfirst[t0] : plast[t0];
     for (uint32_t t = t0 + 1; t <= t1; t++) acc.add(pfirst[t]);
     buckets[b] = acc;
 }
 
-template <class C>
+template <class G>
 __global__ void __launch_bounds__(128) msm_runs_heavy_kernel(const uint32_t *__restrict__ bstart,
                                                              const uint32_t *__restrict__ bend, uint32_t R,
-                                                             const typename C::g1_xyzz *__restrict__ pfirst,
-                                                             const typename C::g1_xyzz *__restrict__ plast,
+                                                             const typename G::xyzz *__restrict__ pfirst,
+                                                             const typename G::xyzz *__restrict__ plast,
                                                              const uint32_t *__restrict__ heavy,
                                                              const int *__restrict__ n_heavy,
-                                                             typename C::g1_xyzz *__restrict__ buckets) {
-    CUZK_CURVE_TYPES(C);
-    __shared__ __align__(16) unsigned char raw[128 * sizeof(g1_xyzz_t)];
-    g1_xyzz_t *sm = reinterpret_cast<g1_xyzz_t *>(raw);
+                                                             typename G::xyzz *__restrict__ buckets) {
+    MSM_GROUP_TYPES(G);
+    __shared__ __align__(16) unsigned char raw[128 * sizeof(xyzz_pt)];
+    xyzz_pt *sm = reinterpret_cast<xyzz_pt *>(raw);
     const int nh = *n_heavy;
     for (int i = blockIdx.x; i < nh; i += gridDim.x) {
         const uint32_t b = heavy[i];
         uint32_t t0 = 0, t1 = 0;
         (void)runs_span(bstart, bend, b, R, &t0, &t1);
-        g1_xyzz_t acc = g1_xyzz_t::inf();
+        xyzz_pt acc = xyzz_pt::inf();
         if (threadIdx.x == 0) acc = bstart[b] == t0 * R ? pfirst[t0] : plast[t0];
         for (uint32_t t = t0 + 1 + threadIdx.x; t <= t1; t += blockDim.x) acc.add(pfirst[t]);
         sm[threadIdx.x] = acc;
         __syncthreads();
         for (unsigned h = blockDim.x / 2; h > 0; h >>= 1) {
             if (threadIdx.x < h) {
-                g1_xyzz_t x = sm[threadIdx.x];
+                xyzz_pt x = sm[threadIdx.x];
                 x.add(sm[threadIdx.x + h]);
                 sm[threadIdx.x] = x;
             }
@@ -463,16 +493,16 @@ __device__ Xyzz xyzz_mul_small(const Xyzz &p, uint32_t k) {
 
 /* thread per (window, segment): segment covers bucket indices [s*L, (s+1)*L) of window w, i.e.
  * digit magnitudes k = s*L + 1 .. (s+1)*L. out = sum_k k * B_k over the segment. */
-template <class C>
-__global__ void __launch_bounds__(128) msm_segment_kernel(const typename C::g1_xyzz *__restrict__ buckets, uint32_t nbw,
+template <class G>
+__global__ void __launch_bounds__(128) msm_segment_kernel(const typename G::xyzz *__restrict__ buckets, uint32_t nbw,
                                                           uint32_t L, uint32_t seg_per_win, int W,
-                                                          typename C::g1_xyzz *__restrict__ out) {
-    CUZK_CURVE_TYPES(C);
+                                                          typename G::xyzz *__restrict__ out) {
+    MSM_GROUP_TYPES(G);
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= (uint32_t)W * seg_per_win) return;
     uint32_t w = t / seg_per_win, s = t % seg_per_win;
-    const g1_xyzz_t *bw = buckets + (size_t)w * nbw + (size_t)s * L;
-    g1_xyzz_t run = g1_xyzz_t::inf(), acc = g1_xyzz_t::inf();
+    const xyzz_pt *bw = buckets + (size_t)w * nbw + (size_t)s * L;
+    xyzz_pt run = xyzz_pt::inf(), acc = xyzz_pt::inf();
     for (int k = (int)L - 1; k >= 0; k--) {
         run.add(bw[k]);
         acc.add(run);
@@ -509,9 +539,9 @@ void scratch_release(scratch *s) {
 }
 
 /* Tail plan: window and buffer sizes for chunks of at most cn points. */
-template <class C>
+template <class G>
 struct tail_plan {
-    CUZK_CURVE_TYPES(C);
+    MSM_GROUP_TYPES(G);
     size_t cn;
     int c, W, sort_bits;
     uint32_t nbw, nb, K, L, seg_per_win;
@@ -522,11 +552,11 @@ struct tail_plan {
     uint32_t *keys, *keys2, *vals, *vals2, *bstart, *bend, *ntasks, *toff, *heavy;
     int *n_heavy;
     char *temp;
-    g1_xyzz_t *partials, *buckets, *seg, *seg2; /* runs: partials = pfirst, pfirst + nthreads = plast */
+    xyzz_pt *partials, *buckets, *seg, *seg2; /* runs: partials = pfirst, pfirst + nthreads = plast */
 };
 
-template <class C>
-void plan_sizes(tail_plan<C> *p, size_t cn, int c) {
+template <class G>
+void plan_sizes(tail_plan<G> *p, size_t cn, int c) {
     memset(p, 0, sizeof *p);
     p->cn = cn;
     p->c = c;
@@ -553,8 +583,8 @@ void plan_sizes(tail_plan<C> *p, size_t cn, int c) {
     p->nthreads = (p->npairs + p->R - 1) / p->R;
 }
 
-template <class C>
-cuzk_status plan_alloc(gpu_ctx *ctx, scratch *sc, tail_plan<C> *p, cuzk_error *err) {
+template <class G>
+cuzk_status plan_alloc(gpu_ctx *ctx, scratch *sc, tail_plan<G> *p, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
     size_t sort_tmp = 0, scan_tmp = 0, sel_tmp = 0;
     {
@@ -596,19 +626,19 @@ out:
  * ev: NULL or TAIL_EVENTS events, recorded after the digits, the sort, the bucket bounds, the
  * accumulation and the reduction. */
 enum { TAIL_EVENTS = 5 };
-template <class C>
-cuzk_status tail_chunk(gpu_ctx *ctx, tail_plan<C> *p, size_t cn, const uint32_t *tail,
-                       const typename C::g1_affine *bases, const uint64_t *scalars, const uint32_t *idx, int mont,
-                       typename C::g1_xyzz *h_wins, cudaEvent_t *ev, cuzk_error *err) {
-    CUZK_CURVE_TYPES(C);
+template <class G>
+cuzk_status tail_chunk(gpu_ctx *ctx, tail_plan<G> *p, size_t cn, const uint32_t *tail,
+                       const typename G::affine *bases, const uint64_t *scalars, const uint32_t *idx, int mont,
+                       typename G::xyzz *h_wins, cudaEvent_t *ev, cuzk_error *err) {
+    MSM_GROUP_TYPES(G);
     cuzk_status st = CUZK_OK;
     cudaStream_t s = ctx->stream;
     const size_t np = cn * (size_t)p->W;
     size_t tb;
     uint32_t m;
-    g1_xyzz_t *a, *b;
+    xyzz_pt *a, *b;
     cub::DoubleBuffer<uint32_t> dk(p->keys, p->keys2), dv(p->vals, p->vals2);
-    msm_digits_kernel<C><<<nblocks(cn, 256), 256, 0, s>>>(scalars, idx, mont, tail, cn, p->c, p->W, p->nbw, p->keys,
+    msm_digits_kernel<typename G::fr><<<nblocks(cn, 256), 256, 0, s>>>(scalars, idx, mont, tail, cn, p->c, p->W, p->nbw, p->keys,
                                                        p->vals);
     CTX_LAUNCH("msm_digits_kernel");
     if (ev) CTX_CU(cudaEventRecord(ev[0], s));
@@ -618,50 +648,50 @@ cuzk_status tail_chunk(gpu_ctx *ctx, tail_plan<C> *p, size_t cn, const uint32_t 
     if (ev) CTX_CU(cudaEventRecord(ev[1], s));
     CTX_CU(cudaMemsetAsync(p->bstart, 0, (size_t)(p->nb + 1) * 4, s));
     CTX_CU(cudaMemsetAsync(p->bend, 0, (size_t)(p->nb + 1) * 4, s));
-    msm_bounds_kernel<C><<<nblocks(np, 256), 256, 0, s>>>(dk.Current(), np, p->nb, p->bstart, p->bend);
+    msm_bounds_kernel<<<nblocks(np, 256), 256, 0, s>>>(dk.Current(), np, p->nb, p->bstart, p->bend);
     CTX_LAUNCH("msm_bounds_kernel");
     if (p->runs) {
         if (ev) CTX_CU(cudaEventRecord(ev[2], s));
-        CTX_CU(cudaMemsetAsync(p->buckets, 0, (size_t)p->nb * sizeof(g1_xyzz_t), s));
-        CTX_CU(cudaMemsetAsync(p->partials, 0, 2 * ((np + p->R - 1) / p->R) * sizeof(g1_xyzz_t), s));
-        msm_accumulate_runs_kernel<C><<<nblocks(p->nthreads, 128), 128, 0, s>>>(
+        CTX_CU(cudaMemsetAsync(p->buckets, 0, (size_t)p->nb * sizeof(xyzz_pt), s));
+        CTX_CU(cudaMemsetAsync(p->partials, 0, 2 * ((np + p->R - 1) / p->R) * sizeof(xyzz_pt), s));
+        msm_accumulate_runs_kernel<G><<<nblocks(p->nthreads, 128), 128, 0, s>>>(
             bases, dk.Current(), dv.Current(), np, p->nb, p->R, p->bstart, p->bend, p->partials,
             p->partials + p->nthreads, p->buckets, (np + p->R - 1) / p->R);
         CTX_LAUNCH("msm_accumulate_runs_kernel");
-        msm_runs_combine_kernel<C><<<nblocks(p->nb, 128), 128, 0, s>>>(p->bstart, p->bend, p->nb, p->R, p->partials,
+        msm_runs_combine_kernel<G><<<nblocks(p->nb, 128), 128, 0, s>>>(p->bstart, p->bend, p->nb, p->R, p->partials,
                                                                     p->partials + p->nthreads, p->buckets);
         CTX_LAUNCH("msm_runs_combine_kernel");
         tb = p->temp_bytes;
         CTX_CU(cub::DeviceSelect::If(p->temp, tb, thrust::counting_iterator<uint32_t>(0), p->heavy, p->n_heavy,
                                      (int)p->nb, runs_heavy_op{p->bstart, p->bend, p->R}, s));
         CTX_LAUNCH("cub DeviceSelect::If (heavy buckets, runs)");
-        msm_runs_heavy_kernel<C><<<HEAVY_BLOCKS, 128, 0, s>>>(p->bstart, p->bend, p->R, p->partials,
+        msm_runs_heavy_kernel<G><<<HEAVY_BLOCKS, 128, 0, s>>>(p->bstart, p->bend, p->R, p->partials,
                                                            p->partials + p->nthreads, p->heavy, p->n_heavy,
                                                            p->buckets);
         CTX_LAUNCH("msm_runs_heavy_kernel");
         goto reduce;
     }
-    msm_ntasks_kernel<C><<<nblocks(p->nb + 1, 256), 256, 0, s>>>(p->bstart, p->bend, p->nb, p->K, p->ntasks);
+    msm_ntasks_kernel<<<nblocks(p->nb + 1, 256), 256, 0, s>>>(p->bstart, p->bend, p->nb, p->K, p->ntasks);
     CTX_LAUNCH("msm_ntasks_kernel");
     tb = p->temp_bytes;
     CTX_CU(cub::DeviceScan::ExclusiveSum(p->temp, tb, p->ntasks, p->toff, (int)(p->nb + 1), s));
     CTX_LAUNCH("cub ExclusiveSum");
     if (ev) CTX_CU(cudaEventRecord(ev[2], s));
-    msm_accumulate_kernel<C><<<nblocks(p->max_tasks, 128), 128, 0, s>>>(bases, dv.Current(), p->bstart, p->bend,
+    msm_accumulate_kernel<G><<<nblocks(p->max_tasks, 128), 128, 0, s>>>(bases, dv.Current(), p->bstart, p->bend,
                                                                       p->toff, p->nb, p->K, p->max_tasks,
                                                                       p->partials);
     CTX_LAUNCH("msm_accumulate_kernel");
-    msm_bucket_sum_kernel<C><<<nblocks(p->nb, 128), 128, 0, s>>>(p->partials, p->toff, p->nb, p->buckets);
+    msm_bucket_sum_kernel<G><<<nblocks(p->nb, 128), 128, 0, s>>>(p->partials, p->toff, p->nb, p->buckets);
     CTX_LAUNCH("msm_bucket_sum_kernel");
     tb = p->temp_bytes;
     CTX_CU(cub::DeviceSelect::If(p->temp, tb, thrust::counting_iterator<uint32_t>(0), p->heavy, p->n_heavy,
                                  (int)p->nb, is_heavy_op{p->toff}, s));
     CTX_LAUNCH("cub DeviceSelect::If (heavy buckets)");
-    msm_heavy_bucket_kernel<C><<<HEAVY_BLOCKS, 128, 0, s>>>(p->partials, p->toff, p->heavy, p->n_heavy, p->buckets);
+    msm_heavy_bucket_kernel<G><<<HEAVY_BLOCKS, 128, 0, s>>>(p->partials, p->toff, p->heavy, p->n_heavy, p->buckets);
     CTX_LAUNCH("msm_heavy_bucket_kernel");
 reduce:
     if (ev) CTX_CU(cudaEventRecord(ev[3], s));
-    msm_segment_kernel<C><<<nblocks((size_t)p->W * p->seg_per_win, 128), 128, 0, s>>>(p->buckets, p->nbw, p->L,
+    msm_segment_kernel<G><<<nblocks((size_t)p->W * p->seg_per_win, 128), 128, 0, s>>>(p->buckets, p->nbw, p->L,
                                                                                    p->seg_per_win, p->W, p->seg);
     CTX_LAUNCH("msm_segment_kernel");
     m = p->seg_per_win;
@@ -669,13 +699,13 @@ reduce:
     b = p->seg2;
     while (m > 1) {
         uint32_t mo = (m + GROUP - 1) / GROUP;
-        msm_group_sum_kernel<C><<<nblocks((size_t)p->W * mo, 128), 128, 0, s>>>(a, m, mo, p->W, GROUP, b);
+        msm_group_sum_kernel<G><<<nblocks((size_t)p->W * mo, 128), 128, 0, s>>>(a, m, mo, p->W, GROUP, b);
         CTX_LAUNCH("msm_group_sum_kernel");
-        g1_xyzz_t *t = a; a = b; b = t;
+        xyzz_pt *t = a; a = b; b = t;
         m = mo;
     }
     /* a[w], w < W: the window sums; Horner over them runs on the host (msm_job) */
-    CTX_CU(cudaMemcpyAsync(h_wins, a, (size_t)p->W * sizeof(g1_xyzz_t), cudaMemcpyDeviceToHost, s));
+    CTX_CU(cudaMemcpyAsync(h_wins, a, (size_t)p->W * sizeof(xyzz_pt), cudaMemcpyDeviceToHost, s));
     if (ev) CTX_CU(cudaEventRecord(ev[4], s));
 out:
     return st;
@@ -697,11 +727,11 @@ int tuned_window(const gpu_msm_tuning *t, size_t cn) {
 }
 
 /* Number of threads of one full wave of msm_ones_kernel, at most ~n. */
-template <class C>
+template <class G>
 cuzk_status ones_threads(gpu_ctx *ctx, size_t n, size_t *T, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
     int per_sm = 0;
-    CTX_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, msm_ones_kernel<C>, 128, 0));
+    CTX_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, msm_ones_kernel<G>, 128, 0));
     if (per_sm < 1) per_sm = 1;
     {
         size_t full = (size_t)per_sm * (size_t)ctx->sm_count * 128;
@@ -723,10 +753,10 @@ float ev_ms(cudaEvent_t a, cudaEvent_t b) {
 }
 
 /* (1, 1, 0): the host's Jacobian infinity, Montgomery form */
-template <class C>
-void jacobian_infinity(typename C::g1_jacobian *out) {
-    typename C::host_g1_xyzz inf = C::host_g1_xyzz::inf();
-    jacobian_t<typename C::host_fp> j = inf.to_jacobian();
+template <class G>
+void jacobian_infinity(typename G::jacobian *out) {
+    const typename G::host_xyzz inf = G::host_xyzz::inf();
+    const auto j = inf.to_jacobian();
     static_assert(sizeof j == sizeof *out, "jacobian layout");
     memcpy(out, &j, sizeof j);
 }
@@ -735,12 +765,13 @@ enum { EV_BEGIN, EV_CLASS, EV_ONES, EV_TAIL, EV_END, EV_COUNT_ };
 
 /* Host sum of one chunk's window sums: sum_w 2^(c*w) * win[w] (Horner), added to *acc. The
  * last, inherently serial step (~255 doublings) is a dependent chain of ~150k multiply-adds that
- * one GPU thread runs slowly and a CPU core in ~0.2 ms: the host view of the curve's points
- * (C::host_g1_xyzz: src/cuda/ec.cuh's formulas over src/ff/mont.h), same bytes as the device's. */
-template <class C>
-void host_horner_add(typename C::host_g1_xyzz *acc, const typename C::g1_xyzz *win, int W, int c) {
-    typedef typename C::host_g1_xyzz hx;
-    static_assert(sizeof(hx) == sizeof(typename C::g1_xyzz), "host xyzz layout");
+ * one GPU thread runs slowly and a CPU core in ~0.2 ms (G2: ~3x that): the host view of the
+ * group's points (G::host_xyzz: src/cuda/ec.cuh's formulas over src/ff/mont.h, through fp2_t for
+ * G2), same bytes as the device's. */
+template <class G>
+void host_horner_add(typename G::host_xyzz *acc, const typename G::xyzz *win, int W, int c) {
+    typedef typename G::host_xyzz hx;
+    static_assert(sizeof(hx) == sizeof(typename G::xyzz), "host xyzz layout");
     const hx *w = (const hx *)win;
     hx r = w[W - 1];
     for (int i = W - 2; i >= 0; i--) {
@@ -751,16 +782,17 @@ void host_horner_add(typename C::host_g1_xyzz *acc, const typename C::g1_xyzz *w
 }
 
 /* One job (validated, n >= 1). window: 0 = the job's tuning, else the default for the chunk size. */
-template <class C>
-cuzk_status msm_job(gpu_ctx *ctx, const gpu_msm_job *job, int window, gpu_msm_stats *stats, cuzk_error *err) {
-    CUZK_CURVE_TYPES(C);
+template <class G>
+cuzk_status msm_job(gpu_ctx *ctx, const typename group_api<G>::job *job, int window, gpu_msm_stats *stats,
+                    cuzk_error *err) {
+    MSM_GROUP_TYPES(G);
     cuzk_status st = CUZK_OK;
     cudaStream_t s = ctx->stream;
     const size_t n = job->n;
-    const g1_affine_t *bases = (const g1_affine_t *)job->bases->d_pts + job->base_offset;
+    const affine_pt *bases = (const affine_pt *)job->bases->d_pts + job->base_offset;
     const uint64_t *scalars = (const uint64_t *)job->d_scalars;
     const int mont = job->form == GPU_SCALARS_MONTGOMERY;
-    const scalar_class<C> cls = {scalars, job->d_index, mont};
+    const scalar_class<fr_t> cls = {scalars, job->d_index, mont};
     const size_t cmax = chunk_limit(&job->tuning);
     if (window <= 0 && job->tuning.window_bits > 0) window = tuned_window(&job->tuning, 0);
     const size_t max_chunks = (n + cmax - 1) / cmax;
@@ -769,31 +801,31 @@ cuzk_status msm_job(gpu_ctx *ctx, const gpu_msm_job *job, int window, gpu_msm_st
     sc.n = 0;
     uint32_t *d_ones = NULL, *d_tail = NULL;
     int *d_counts = NULL;
-    g1_xyzz_t *d_part = NULL, *d_part2 = NULL;
+    xyzz_pt *d_part = NULL, *d_part2 = NULL;
     char *d_temp = NULL;
     size_t temp_bytes = 0, T = 0, n_one = 0, n_other = 0, nchunks = 0;
     cudaEvent_t ev[EV_COUNT_] = {}, ev_counts = NULL, *ev_chunk = NULL;
     int *h_counts = NULL;
-    g1_xyzz_t *h_ones = NULL, *h_wins = NULL;
-    tail_plan<C> p;
+    xyzz_pt *h_ones = NULL, *h_wins = NULL;
+    tail_plan<G> p;
     memset(&p, 0, sizeof p);
 
     /* pinned host scratch: counts, the ones sum, up to 64 window sums per chunk (sized before any
      * work of this job is queued: growing it waits for the stream) */
-    st = ctx_host_scratch(ctx, 256 + (1 + max_chunks * (size_t)(window > 0 ? 255 / window + 1 : 64)) * sizeof(g1_xyzz_t),
+    st = ctx_host_scratch(ctx, 256 + (1 + max_chunks * (size_t)(window > 0 ? 255 / window + 1 : 64)) * sizeof(xyzz_pt),
                           err);
     if (st != CUZK_OK) goto out;
     h_counts = (int *)ctx->h_small;
-    h_ones = (g1_xyzz_t *)((char *)ctx->h_small + 256);
+    h_ones = (xyzz_pt *)((char *)ctx->h_small + 256);
     h_wins = h_ones + 1;
     if (stats)
         for (int i = 0; i < EV_COUNT_; i++) CTX_CU(cudaEventCreate(&ev[i]));
     CTX_CU(cudaEventCreateWithFlags(&ev_counts, cudaEventDisableTiming));
-    st = ones_threads<C>(ctx, n, &T, err);
+    st = ones_threads<G>(ctx, n, &T, err);
     if (st != CUZK_OK) goto out;
     CTX_CU(cub::DevicePartition::If(NULL, temp_bytes, thrust::counting_iterator<uint32_t>(0), (uint32_t *)NULL,
                                     (uint32_t *)NULL, thrust::make_discard_iterator(), (int *)NULL, (int)n,
-                                    is_one_op<C>{cls}, is_other_op<C>{cls}, s));
+                                    is_one_op<fr_t>{cls}, is_other_op<fr_t>{cls}, s));
     CTX_CU(scratch_alloc(&sc, &d_ones, n));
     CTX_CU(scratch_alloc(&sc, &d_tail, n));
     CTX_CU(scratch_alloc(&sc, &d_counts, 2));
@@ -804,8 +836,8 @@ cuzk_status msm_job(gpu_ctx *ctx, const gpu_msm_job *job, int window, gpu_msm_st
     /* 1. classify */
     if (stats) CTX_CU(cudaEventRecord(ev[EV_BEGIN], s));
     CTX_CU(cub::DevicePartition::If(d_temp, temp_bytes, thrust::counting_iterator<uint32_t>(0), d_ones, d_tail,
-                                    thrust::make_discard_iterator(), d_counts, (int)n, is_one_op<C>{cls},
-                                    is_other_op<C>{cls}, s));
+                                    thrust::make_discard_iterator(), d_counts, (int)n, is_one_op<fr_t>{cls},
+                                    is_other_op<fr_t>{cls}, s));
     CTX_LAUNCH("cub DevicePartition::If");
     if (stats) CTX_CU(cudaEventRecord(ev[EV_CLASS], s));
     CTX_CU(cudaMemcpyAsync(h_counts, d_counts, 2 * sizeof(int), cudaMemcpyDeviceToHost, s));
@@ -813,26 +845,27 @@ cuzk_status msm_job(gpu_ctx *ctx, const gpu_msm_job *job, int window, gpu_msm_st
 
     /* 2. ones (the count is read on the device; the host waits for it meanwhile); the sum ends in
      * d_part[0] or d_part2[0] */
-    msm_ones_kernel<C><<<(unsigned)(T / 128), 128, 0, s>>>(bases, d_ones, d_counts, d_part);
+    msm_ones_kernel<G><<<(unsigned)(T / 128), 128, 0, s>>>(bases, d_ones, d_counts, d_part);
     CTX_LAUNCH("msm_ones_kernel");
     {
         uint32_t m = (uint32_t)T;
-        g1_xyzz_t *a = d_part, *b = d_part2;
+        xyzz_pt *a = d_part, *b = d_part2;
         while (m > 1) {
             uint32_t mo = (m + GROUP_ONES - 1) / GROUP_ONES;
-            msm_group_sum_kernel<C><<<nblocks(mo, 128), 128, 0, s>>>(a, m, mo, 1, GROUP_ONES, b);
+            msm_group_sum_kernel<G><<<nblocks(mo, 128), 128, 0, s>>>(a, m, mo, 1, GROUP_ONES, b);
             CTX_LAUNCH("msm_group_sum_kernel (ones)");
-            g1_xyzz_t *t = a; a = b; b = t;
+            xyzz_pt *t = a; a = b; b = t;
             m = mo;
         }
-        CTX_CU(cudaMemcpyAsync(h_ones, a, sizeof(g1_xyzz_t), cudaMemcpyDeviceToHost, s));
+        CTX_CU(cudaMemcpyAsync(h_ones, a, sizeof(xyzz_pt), cudaMemcpyDeviceToHost, s));
     }
     if (stats) CTX_CU(cudaEventRecord(ev[EV_ONES], s));
     CTX_CU(cudaEventSynchronize(ev_counts));
     n_one = (size_t)h_counts[0];
     n_other = (size_t)h_counts[1];
     if (n_one + n_other > n) {
-        st = dev_error(err, CUZK_ERR_DEVICE, __FILE__, __LINE__, "gpu_g1_msm_run: bad classification counts");
+        st = dev_error(err, CUZK_ERR_DEVICE, __FILE__, __LINE__, "%s: bad classification counts",
+                       group_api<G>::run_name());
         goto out;
     }
 
@@ -846,7 +879,7 @@ cuzk_status msm_job(gpu_ctx *ctx, const gpu_msm_job *job, int window, gpu_msm_st
         if (stats) {
             ev_chunk = new (std::nothrow) cudaEvent_t[TAIL_EVENTS * nchunks];
             if (!ev_chunk) {
-                st = dev_error(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "gpu_g1_msm_run: out of memory");
+                st = dev_error(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "%s: out of memory", group_api<G>::run_name());
                 goto out;
             }
             for (size_t i = 0; i < TAIL_EVENTS * nchunks; i++) ev_chunk[i] = NULL;
@@ -854,7 +887,7 @@ cuzk_status msm_job(gpu_ctx *ctx, const gpu_msm_job *job, int window, gpu_msm_st
         }
         for (size_t ci = 0; ci < nchunks; ci++) {
             const size_t j0 = ci * cn, len = n_other - j0 < cn ? n_other - j0 : cn;
-            st = tail_chunk<C>(ctx, &p, len, d_tail + j0, bases, scalars, job->d_index, mont, h_wins + ci * p.W,
+            st = tail_chunk<G>(ctx, &p, len, d_tail + j0, bases, scalars, job->d_index, mont, h_wins + ci * p.W,
                             ev_chunk ? ev_chunk + TAIL_EVENTS * ci : NULL, err);
             if (st != CUZK_OK) goto out;
         }
@@ -867,11 +900,11 @@ cuzk_status msm_job(gpu_ctx *ctx, const gpu_msm_job *job, int window, gpu_msm_st
 
     /* 4. on the host: Horner over each chunk's windows, plus the ones, to Jacobian */
     {
-        typename C::host_g1_xyzz acc;
+        typename G::host_xyzz acc;
         memcpy(&acc, h_ones, sizeof acc);
-        for (size_t ci = 0; ci < nchunks; ci++) host_horner_add<C>(&acc, h_wins + ci * p.W, p.W, p.c);
-        const jacobian_t<typename C::host_fp> r = acc.to_jacobian();
-        static_assert(sizeof r == sizeof(g1_jacobian_t), "jacobian layout");
+        for (size_t ci = 0; ci < nchunks; ci++) host_horner_add<G>(&acc, h_wins + ci * p.W, p.W, p.c);
+        const auto r = acc.to_jacobian();
+        static_assert(sizeof r == sizeof(jacobian_pt), "jacobian layout");
         memcpy(job->out, &r, sizeof r);
     }
     if (stats) {
@@ -907,31 +940,37 @@ out:
     return st;
 }
 
-template <class C>
-cuzk_status msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs, int window, gpu_msm_stats *stats,
-                    cuzk_error *err) {
-    GPU_ARG(n_jobs == 0 || jobs, "gpu_g1_msm_run: jobs is NULL");
+/* A misuse of the entry point of group G: CUZK_ERR_ARG naming it. */
+#define RUN_ARG(cond, what)                                                                                \
+    do {                                                                                                   \
+        if (!(cond)) return dev_error(err, CUZK_ERR_ARG, __FILE__, __LINE__, "%s: %s", group_api<G>::run_name(), what); \
+    } while (0)
+
+template <class G>
+cuzk_status msm_run(gpu_ctx *ctx, const typename group_api<G>::job *jobs, size_t n_jobs, int window,
+                    gpu_msm_stats *stats, cuzk_error *err) {
+    RUN_ARG(ctx, "ctx is NULL");
+    RUN_ARG(n_jobs == 0 || jobs, "jobs is NULL");
     for (size_t i = 0; i < n_jobs; i++) {
-        const gpu_msm_job *j = &jobs[i];
-        GPU_ARG(j->out, "gpu_g1_msm_run: job out is NULL");
-        GPU_ARG(j->n < ((size_t)1 << 31), "gpu_g1_msm_run: job n >= 2^31");
+        const typename group_api<G>::job *j = &jobs[i];
+        RUN_ARG(j->out, "job out is NULL");
+        RUN_ARG(j->n < ((size_t)1 << 31), "job n >= 2^31");
         if (j->n == 0) continue;
-        GPU_ARG(j->bases && j->d_scalars, "gpu_g1_msm_run: job bases or d_scalars is NULL");
-        GPU_ARG(j->bases->ctx == ctx, "gpu_g1_msm_run: bases were uploaded on another ctx");
-        GPU_ARG(j->bases->pt_bytes == sizeof(typename C::g1_affine), "gpu_g1_msm_run: bases of another curve");
-        GPU_ARG(j->base_offset <= j->bases->n && j->n <= j->bases->n - j->base_offset,
-                "gpu_g1_msm_run: base_offset + n > number of bases");
-        GPU_ARG(j->form == GPU_SCALARS_CANONICAL || j->form == GPU_SCALARS_MONTGOMERY,
-                "gpu_g1_msm_run: bad scalar form");
+        RUN_ARG(j->bases && j->d_scalars, "job bases or d_scalars is NULL");
+        RUN_ARG(j->bases->ctx == ctx, "bases were uploaded on another ctx");
+        RUN_ARG(j->bases->pt_bytes == sizeof(typename G::affine), "bases of another curve or group");
+        RUN_ARG(j->base_offset <= j->bases->n && j->n <= j->bases->n - j->base_offset,
+                "base_offset + n > number of bases");
+        RUN_ARG(j->form == GPU_SCALARS_CANONICAL || j->form == GPU_SCALARS_MONTGOMERY, "bad scalar form");
     }
     CTX_ENTER();
     if (stats) memset(stats, 0, sizeof *stats);
     for (size_t i = 0; i < n_jobs; i++) {
         if (jobs[i].n == 0) {
-            jacobian_infinity<C>((typename C::g1_jacobian *)jobs[i].out);
+            jacobian_infinity<G>((typename G::jacobian *)jobs[i].out);
             continue;
         }
-        cuzk_status st = msm_job<C>(ctx, &jobs[i], window, stats, err);
+        cuzk_status st = msm_job<G>(ctx, &jobs[i], window, stats, err);
         if (st != CUZK_OK) return st;
     }
     return CUZK_OK;
@@ -943,23 +982,24 @@ cuzk_status msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs, int wi
 
 namespace {
 /* *out = n device points, copied from the host array `bases` when not NULL (else uninitialized). */
-template <class C>
-cuzk_status bases_alloc(gpu_ctx *ctx, gpu_g1_bases **out, size_t n, const void *bases, cuzk_error *err) {
+template <class G>
+cuzk_status bases_alloc(gpu_ctx *ctx, typename group_api<G>::bases **out, size_t n, const void *bases,
+                        cuzk_error *err) {
     cuzk_status st = CUZK_OK;
-    gpu_g1_bases *b = new (std::nothrow) gpu_g1_bases;
-    if (!b) return dev_error(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "gpu_g1_bases_upload: out of memory");
+    typename group_api<G>::bases *b = new (std::nothrow) typename group_api<G>::bases;
+    if (!b) return dev_error(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "bases upload: out of memory");
     b->ctx = ctx;
     b->d_pts = NULL;
     b->n = n;
-    b->pt_bytes = sizeof(typename C::g1_affine);
+    b->pt_bytes = sizeof(typename G::affine);
     if (n) {
-        CTX_CU(cudaMalloc(&b->d_pts, n * sizeof(typename C::g1_affine)));
+        CTX_CU(cudaMalloc(&b->d_pts, n * sizeof(typename G::affine)));
         if (bases) {
-            CTX_CU(cudaMemcpyAsync(b->d_pts, bases, n * sizeof(typename C::g1_affine), cudaMemcpyHostToDevice, ctx->stream));
+            CTX_CU(cudaMemcpyAsync(b->d_pts, bases, n * sizeof(typename G::affine), cudaMemcpyHostToDevice, ctx->stream));
             CTX_CU(cudaStreamSynchronize(ctx->stream));
         }
     }
-    ctx->resident_bytes += n * sizeof(typename C::g1_affine);
+    ctx->resident_bytes += n * sizeof(typename G::affine);
     *out = b;
     return CUZK_OK;
 out:
@@ -969,38 +1009,64 @@ out:
 }
 }  // namespace
 
-extern "C" cuzk_status gpu_g1_bases_upload(gpu_ctx *ctx, gpu_g1_bases **out, const struct g1_affine *bases,
-                                           size_t n, cuzk_error *err) {
-    GPU_ARG(out, "gpu_g1_bases_upload: out is NULL");
+namespace {
+/* The groups behind the C entry points. */
+typedef g1_of<api_curve> api_g1;
+typedef g2_of<api_curve> api_g2;
+typedef g1_of<bn254> bn254_g1;
+typedef g2_of<bn254> bn254_g2;
+
+template <class G>
+cuzk_status bases_upload(gpu_ctx *ctx, typename group_api<G>::bases **out, const void *bases, size_t n,
+                         const char *name, cuzk_error *err) {
+    if (!out) return dev_error(err, CUZK_ERR_ARG, __FILE__, __LINE__, "%s: out is NULL", name);
     *out = NULL;
-    GPU_ARG(n == 0 || bases, "gpu_g1_bases_upload: bases is NULL");
-    GPU_ARG(n < ((size_t)1 << 31), "gpu_g1_bases_upload: n >= 2^31");
+    if (n && !bases) return dev_error(err, CUZK_ERR_ARG, __FILE__, __LINE__, "%s: bases is NULL", name);
+    if (n >= ((size_t)1 << 31)) return dev_error(err, CUZK_ERR_ARG, __FILE__, __LINE__, "%s: n >= 2^31", name);
     CTX_ENTER();
-    return bases_alloc<api_curve>(ctx, out, n, bases, err);
+    return bases_alloc<G>(ctx, out, n, bases, err);
 }
 
-extern "C" cuzk_status gpu_bn254_g1_bases_upload(gpu_ctx *ctx, gpu_g1_bases **out, const struct bn254_g1_affine *bases,
-                                                 size_t n, cuzk_error *err) {
-    GPU_ARG(out, "gpu_bn254_g1_bases_upload: out is NULL");
-    *out = NULL;
-    GPU_ARG(n == 0 || bases, "gpu_bn254_g1_bases_upload: bases is NULL");
-    GPU_ARG(n < ((size_t)1 << 31), "gpu_bn254_g1_bases_upload: n >= 2^31");
-    CTX_ENTER();
-    return bases_alloc<bn254>(ctx, out, n, bases, err);
-}
-
-extern "C" size_t gpu_g1_bases_count(const gpu_g1_bases *b) { return b ? b->n : 0; }
-extern "C" size_t gpu_g1_bases_bytes(const gpu_g1_bases *b) { return b ? b->n * b->pt_bytes : 0; }
-
-extern "C" void gpu_g1_bases_free(gpu_g1_bases *b) {
+void bases_free(gpu_msm_bases *b, const char *name) {
     if (!b) return;
     gpu_ctx *ctx = b->ctx;
     if (b->d_pts && !ctx->dead.load() && ctx_enter(ctx, NULL, __FILE__, __LINE__) == CUZK_OK) {
         cudaError_t e = cudaStreamSynchronize(ctx->stream);
         if (e == cudaSuccess) e = cudaFree(b->d_pts);
-        if (e != cudaSuccess) (void)ctx_fail(ctx, NULL, e, __FILE__, __LINE__, "gpu_g1_bases_free");
+        if (e != cudaSuccess) (void)ctx_fail(ctx, NULL, e, __FILE__, __LINE__, name);
     }
     ctx->resident_bytes -= b->n * b->pt_bytes;
+}
+}  // namespace
+
+extern "C" cuzk_status gpu_g1_bases_upload(gpu_ctx *ctx, gpu_g1_bases **out, const struct g1_affine *bases,
+                                           size_t n, cuzk_error *err) {
+    return bases_upload<api_g1>(ctx, out, bases, n, "gpu_g1_bases_upload", err);
+}
+extern "C" cuzk_status gpu_bn254_g1_bases_upload(gpu_ctx *ctx, gpu_g1_bases **out, const struct bn254_g1_affine *bases,
+                                                 size_t n, cuzk_error *err) {
+    return bases_upload<bn254_g1>(ctx, out, bases, n, "gpu_bn254_g1_bases_upload", err);
+}
+extern "C" cuzk_status gpu_g2_bases_upload(gpu_ctx *ctx, gpu_g2_bases **out, const struct g2_affine *bases,
+                                           size_t n, cuzk_error *err) {
+    return bases_upload<api_g2>(ctx, out, bases, n, "gpu_g2_bases_upload", err);
+}
+extern "C" cuzk_status gpu_bn254_g2_bases_upload(gpu_ctx *ctx, gpu_g2_bases **out, const struct bn254_g2_affine *bases,
+                                                 size_t n, cuzk_error *err) {
+    return bases_upload<bn254_g2>(ctx, out, bases, n, "gpu_bn254_g2_bases_upload", err);
+}
+
+extern "C" size_t gpu_g1_bases_count(const gpu_g1_bases *b) { return b ? b->n : 0; }
+extern "C" size_t gpu_g1_bases_bytes(const gpu_g1_bases *b) { return b ? b->n * b->pt_bytes : 0; }
+extern "C" size_t gpu_g2_bases_count(const gpu_g2_bases *b) { return b ? b->n : 0; }
+extern "C" size_t gpu_g2_bases_bytes(const gpu_g2_bases *b) { return b ? b->n * b->pt_bytes : 0; }
+
+extern "C" void gpu_g1_bases_free(gpu_g1_bases *b) {
+    bases_free(b, "gpu_g1_bases_free");
+    delete b;
+}
+extern "C" void gpu_g2_bases_free(gpu_g2_bases *b) {
+    bases_free(b, "gpu_g2_bases_free");
     delete b;
 }
 
@@ -1008,12 +1074,19 @@ extern "C" void gpu_g1_bases_free(gpu_g1_bases *b) {
 
 extern "C" cuzk_status gpu_g1_msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs, gpu_msm_stats *stats,
                                       cuzk_error *err) {
-    return msm_run<api_curve>(ctx, jobs, n_jobs, 0, stats, err);
+    return msm_run<api_g1>(ctx, jobs, n_jobs, 0, stats, err);
 }
-
 extern "C" cuzk_status gpu_bn254_g1_msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs,
                                             gpu_msm_stats *stats, cuzk_error *err) {
-    return msm_run<bn254>(ctx, jobs, n_jobs, 0, stats, err);
+    return msm_run<bn254_g1>(ctx, jobs, n_jobs, 0, stats, err);
+}
+extern "C" cuzk_status gpu_g2_msm_run(gpu_ctx *ctx, const gpu_g2_msm_job *jobs, size_t n_jobs, gpu_msm_stats *stats,
+                                      cuzk_error *err) {
+    return msm_run<api_g2>(ctx, jobs, n_jobs, 0, stats, err);
+}
+extern "C" cuzk_status gpu_bn254_g2_msm_run(gpu_ctx *ctx, const gpu_g2_msm_job *jobs, size_t n_jobs,
+                                            gpu_msm_stats *stats, cuzk_error *err) {
+    return msm_run<bn254_g2>(ctx, jobs, n_jobs, 0, stats, err);
 }
 
 extern "C" void gpu_msm_set_accumulation(gpu_msm_accum mode) {
@@ -1025,9 +1098,12 @@ extern "C" cuzk_status gpu_g1_msm_reserve(gpu_ctx *ctx, size_t n_max, size_t poo
     CTX_ENTER();
     cuzk_status st = CUZK_OK;
     void *d = NULL;
-    /* the host scratch of msm_job for n_max scalars at the default window (the same formula) */
+    /* the host scratch of msm_job for n_max scalars at the default window (the same formula), for
+     * the largest point of every instantiated group (G2 of BLS12-381) */
     const size_t cmax = chunk_limit(NULL), max_chunks = n_max ? (n_max + cmax - 1) / cmax : 1;
-    st = ctx_host_scratch(ctx, 256 + (1 + max_chunks * (size_t)64) * sizeof(api_curve::g1_xyzz), err); /* >= BN254's */
+    static_assert(sizeof(api_g2::xyzz) >= sizeof(api_g1::xyzz) && sizeof(api_g2::xyzz) >= sizeof(bn254_g2::xyzz),
+                  "largest xyzz");
+    st = ctx_host_scratch(ctx, 256 + (1 + max_chunks * (size_t)64) * sizeof(api_g2::xyzz), err);
     if (st != CUZK_OK) goto out;
     if (pool_bytes) {
         CTX_CU(cudaMallocAsync(&d, pool_bytes, ctx->stream)); /* out of memory: NOMEM_DEVICE, ctx usable */
@@ -1046,26 +1122,30 @@ extern "C" int gpu_msm_window_bits(size_t n) {
      * at 2^25 3 % (475 against 488), but on the prover's H scalars (uniform below r) c = 18 made
      * the 2^27 H MSM 5 % slower (1 894 against 1 807 ms): its top window holds only 3 bits of r,
      * one heavy bucket per digit. Per-bucket tasks lose to short, uneven buckets beyond that
-     * (c = 20: 399 ms at 2^24). */
+     * (c = 20: 399 ms at 2^24). Used for G2 as well (untuned there: every step costs ~3x, so the
+     * balance between accumulation and reduction is the same to first order). */
     int c = lg - 4;
     if (c < 4) c = 4;
     if (c > 16) c = 16;
     return c;
 }
 
-extern "C" size_t gpu_g1_msm_scratch_bytes(size_t n, const gpu_msm_tuning *tuning) {
+namespace {
+template <class G>
+size_t scratch_bytes(size_t n, const gpu_msm_tuning *tuning) {
+    typedef typename G::fr fr_t;
     if (n == 0) return 0;
     const size_t cn = n < chunk_limit(tuning) ? n : chunk_limit(tuning);
     size_t part_tmp = 0, sort_tmp = 0, scan_tmp = 0;
-    tail_plan<api_curve> p;
+    tail_plan<G> p;
     plan_sizes(&p, cn, tuned_window(tuning, cn));
     {
         /* size queries only: no device memory is touched */
         cub::DoubleBuffer<uint32_t> dk(NULL, NULL), dv(NULL, NULL);
-        scalar_class<api_curve> cls = {NULL, NULL, 0};
+        scalar_class<fr_t> cls = {NULL, NULL, 0};
         (void)cub::DevicePartition::If(NULL, part_tmp, thrust::counting_iterator<uint32_t>(0), (uint32_t *)NULL,
                                        (uint32_t *)NULL, thrust::make_discard_iterator(), (int *)NULL, (int)n,
-                                       is_one_op<api_curve>{cls}, is_other_op<api_curve>{cls}, (cudaStream_t)0);
+                                       is_one_op<fr_t>{cls}, is_other_op<fr_t>{cls}, (cudaStream_t)0);
         (void)cub::DeviceRadixSort::SortPairs(NULL, sort_tmp, dk, dv, (int64_t)p.npairs, 0, p.sort_bits, (cudaStream_t)0);
         (void)cub::DeviceScan::ExclusiveSum(NULL, scan_tmp, (uint32_t *)NULL, (uint32_t *)NULL, (int)(p.nb + 1),
                                             (cudaStream_t)0);
@@ -1079,39 +1159,47 @@ extern "C" size_t gpu_g1_msm_scratch_bytes(size_t n, const gpu_msm_tuning *tunin
      * device query: 2048 threads per SM on 256 SMs */
     const size_t T = (size_t)2048 * 256;
     const size_t align = 512; /* the pool rounds allocations up; a margin per buffer */
-    size_t b = 2 * n * sizeof(uint32_t) + 2 * sizeof(int) + (T + T / GROUP_ONES + 2) * sizeof(api_curve::g1_xyzz) + part_tmp;
+    const size_t pt = sizeof(typename G::xyzz);
+    size_t b = 2 * n * sizeof(uint32_t) + 2 * sizeof(int) + (T + T / GROUP_ONES + 2) * pt + part_tmp;
     b += 4 * p.npairs * sizeof(uint32_t) + 5 * ((size_t)p.nb + 1) * sizeof(uint32_t) + sizeof(int);
     b += (sort_tmp > scan_tmp ? sort_tmp : scan_tmp);
     const size_t parts = p.max_tasks > 2 * p.nthreads ? p.max_tasks : 2 * p.nthreads;
-    b += (parts + (size_t)p.nb + 2 * (size_t)p.W * p.seg_per_win) * sizeof(api_curve::g1_xyzz);
+    b += (parts + (size_t)p.nb + 2 * (size_t)p.W * p.seg_per_win) * pt;
     return b + 24 * align;
+}
+}  // namespace
+
+extern "C" size_t gpu_g1_msm_scratch_bytes(size_t n, const gpu_msm_tuning *tuning) {
+    return scratch_bytes<api_g1>(n, tuning);
+}
+extern "C" size_t gpu_g2_msm_scratch_bytes(size_t n, const gpu_msm_tuning *tuning) {
+    return scratch_bytes<api_g2>(n, tuning);
 }
 
 /* Host arrays: a ctx of its own on the current device (the call is synchronous and
  * self-contained, so several threads may call it at once). */
 namespace {
-template <class C>
-cuzk_status host_array_msm(typename C::g1_jacobian *out, const typename C::g1_affine *bases, const void *scalars,
+template <class G>
+cuzk_status host_array_msm(typename G::jacobian *out, const typename G::affine *bases, const void *scalars,
                            size_t n, const char *name, cuzk_error *err) {
-    GPU_ARG(out, "gpu_g1_msm: out is NULL");
-    GPU_ARG(n == 0 || (bases && scalars), "gpu_g1_msm: NULL input");
-    GPU_ARG(n < ((size_t)1 << 31), "gpu_g1_msm: n >= 2^31");
-    (void)name;
+    if (!out) return dev_error(err, CUZK_ERR_ARG, __FILE__, __LINE__, "%s: out is NULL", name);
+    if (n && (!bases || !scalars)) return dev_error(err, CUZK_ERR_ARG, __FILE__, __LINE__, "%s: NULL input", name);
+    if (n >= ((size_t)1 << 31)) return dev_error(err, CUZK_ERR_ARG, __FILE__, __LINE__, "%s: n >= 2^31", name);
     if (n == 0) {
-        jacobian_infinity<C>(out);
+        jacobian_infinity<G>(out);
         return CUZK_OK;
     }
     cuzk_status st = CUZK_OK;
     int dev = 0;
     gpu_ctx *ctx = NULL;
-    gpu_g1_bases *b = NULL;
+    typename group_api<G>::bases *b = NULL;
     void *d_s = NULL;
-    gpu_msm_job job;
+    typename group_api<G>::job job;
     cudaError_t e = cudaGetDevice(&dev);
     if (e != cudaSuccess) return gpu_fail(err, e, __FILE__, __LINE__, "cudaGetDevice");
     if ((st = gpu_ctx_create(&ctx, dev, err)) != CUZK_OK) goto out;
     if ((st = ctx_enter(ctx, err, __FILE__, __LINE__)) != CUZK_OK) goto out;
-    if ((st = bases_alloc<C>(ctx, &b, n, bases, err)) != CUZK_OK) goto out;
+    if ((st = bases_alloc<G>(ctx, &b, n, bases, err)) != CUZK_OK) goto out;
     if ((st = gpu_buf_alloc(ctx, &d_s, n * 32, err)) != CUZK_OK) goto out;
     if ((st = gpu_copy_h2d_async(ctx, d_s, scalars, n * 32, err)) != CUZK_OK) goto out;
     memset(&job, 0, sizeof job);
@@ -1119,11 +1207,14 @@ cuzk_status host_array_msm(typename C::g1_jacobian *out, const typename C::g1_af
     job.n = n;
     job.d_scalars = d_s;
     job.form = GPU_SCALARS_CANONICAL;
-    job.out = (struct g1_jacobian *)out;
-    st = msm_run<C>(ctx, &job, 1, 0, NULL, err);
+    job.out = (decltype(job.out))out;
+    st = msm_run<G>(ctx, &job, 1, 0, NULL, err);
 out:
     gpu_buf_free(ctx, d_s);
-    gpu_g1_bases_free(b);
+    if (b) {
+        bases_free(b, name);
+        delete b;
+    }
     gpu_ctx_destroy(ctx);
     return st;
 }
@@ -1131,14 +1222,23 @@ out:
 
 extern "C" cuzk_status gpu_g1_msm(struct g1_jacobian *out, const struct g1_affine *bases,
                                   const struct scalar256 *scalars, size_t n, cuzk_error *err) {
-    return host_array_msm<api_curve>((api_curve::g1_jacobian *)out, (const api_curve::g1_affine *)bases, scalars, n,
-                                     "gpu_g1_msm", err);
+    return host_array_msm<api_g1>((api_g1::jacobian *)out, (const api_g1::affine *)bases, scalars, n, "gpu_g1_msm",
+                                  err);
 }
-
 extern "C" cuzk_status gpu_bn254_g1_msm(struct bn254_g1_jacobian *out, const struct bn254_g1_affine *bases,
                                         const struct scalar256 *scalars, size_t n, cuzk_error *err) {
-    return host_array_msm<bn254>((bn254::g1_jacobian *)out, (const bn254::g1_affine *)bases, scalars, n,
-                                 "gpu_bn254_g1_msm", err);
+    return host_array_msm<bn254_g1>((bn254_g1::jacobian *)out, (const bn254_g1::affine *)bases, scalars, n,
+                                    "gpu_bn254_g1_msm", err);
+}
+extern "C" cuzk_status gpu_g2_msm(struct g2_jacobian *out, const struct g2_affine *bases,
+                                  const struct scalar256 *scalars, size_t n, cuzk_error *err) {
+    return host_array_msm<api_g2>((api_g2::jacobian *)out, (const api_g2::affine *)bases, scalars, n, "gpu_g2_msm",
+                                  err);
+}
+extern "C" cuzk_status gpu_bn254_g2_msm(struct bn254_g2_jacobian *out, const struct bn254_g2_affine *bases,
+                                        const struct scalar256 *scalars, size_t n, cuzk_error *err) {
+    return host_array_msm<bn254_g2>((bn254_g2::jacobian *)out, (const bn254_g2::affine *)bases, scalars, n,
+                                    "gpu_bn254_g2_msm", err);
 }
 
 /* ---- benchmark data ---------------------------------------------------------------------- */
@@ -1212,16 +1312,93 @@ __global__ void msm_random_scalars_kernel(uint64_t *s, size_t n, uint64_t seed, 
     for (int k = 0; k < 4; k++) s[4 * i + k] = (uint64_t)f.l[2 * k] | ((uint64_t)f.l[2 * k + 1] << 32);
 }
 
+/* G2 benchmark points (G2 has no cheap square root to draw x from): tab[j] = k_j * gen, affine,
+ * k_j a random odd 64-bit multiple (double-and-add in XYZZ, one inversion), for j < nt. */
+template <class F>
+__global__ void msm_bench_table_kernel(affine_t<F> *tab, size_t nt, affine_t<F> gen, uint64_t seed) {
+    const size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= nt) return;
+    const uint64_t k = mix64(seed + j * 0x9e3779b97f4a7c15ull) | 1 | (1ull << 63);
+    xyzz_t<F> acc = xyzz_t<F>::inf();
+    for (int b = 63; b >= 0; b--) {
+        acc = acc.dbl();
+        if ((k >> b) & 1) acc.add_affine(gen);
+    }
+    const F zzz_inv = F::inv(acc.zzz), t = acc.zz * zzz_inv; /* t = 1/Z, t^2 = 1/ZZ */
+    tab[j].x = acc.x * t.sqr();
+    tab[j].y = acc.y * zzz_inv;
+}
+
+/* pts[i] = P[i mod nt] + Q[i / nt] (affine chord additions), for i < n: BENCH_SUM_K consecutive
+ * points per thread sharing one inversion (Montgomery's trick; the prefix products are kept in
+ * pts[i].x meanwhile). P and Q are independent random multiples of the generator, so P = +-Q
+ * (a zero denominator) has probability ~2^-60 per point: not handled (timing data only). */
+const int BENCH_SUM_K = 16;
+template <class F>
+__global__ void msm_bench_sum_kernel(affine_t<F> *pts, size_t n, const affine_t<F> *P, size_t nt,
+                                     const affine_t<F> *Q) {
+    const size_t i0 = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * BENCH_SUM_K;
+    if (i0 >= n) return;
+    const size_t i1 = i0 + BENCH_SUM_K < n ? i0 + BENCH_SUM_K : n;
+    F prod = F::one();
+    for (size_t i = i0; i < i1; i++) {
+        pts[i].x = prod;
+        prod = prod * (Q[i / nt].x - P[i % nt].x);
+    }
+    F inv = F::inv(prod);
+    for (size_t i = i1; i-- > i0;) {
+        const affine_t<F> p = P[i % nt], q = Q[i / nt];
+        const F d = q.x - p.x;
+        const F dinv = inv * pts[i].x;
+        inv = inv * d;
+        const F l = (q.y - p.y) * dinv;
+        affine_t<F> r;
+        r.x = l.sqr() - p.x - q.x;
+        r.y = l * (p.x - r.x) - p.y;
+        pts[i] = r;
+    }
+}
+
+/* The bench's n random bases of group G, on the device (d_pts: n points). */
 template <class C>
+cuzk_status bench_bases(gpu_ctx *ctx, const g1_of<C> *, void *d_pts, size_t n, cuzk_error *err) {
+    cuzk_status st = CUZK_OK;
+    msm_random_points_kernel<C><<<nblocks(n, 128), 128, 0, ctx->stream>>>((typename C::g1_affine *)d_pts, n, 0x1234);
+    CTX_LAUNCH("msm_random_points_kernel");
+out:
+    return st;
+}
+template <class C>
+cuzk_status bench_bases(gpu_ctx *ctx, const g2_of<C> *, void *d_pts, size_t n, cuzk_error *err) {
+    typedef typename C::fp2 F;
+    typedef typename C::g2_affine A;
+    cuzk_status st = CUZK_OK;
+    const size_t nt = 1024, nq = (n + nt - 1) / nt;
+    A gen, *tab = NULL;
+    static_assert(sizeof gen == sizeof C::G2_GEN_MONT, "G2 generator layout");
+    memcpy(&gen, C::G2_GEN_MONT, sizeof gen); /* x.c0, x.c1, y.c0, y.c1: the host g2_affine */
+    CTX_CU(cudaMallocAsync((void **)&tab, (nt + nq) * sizeof(A), ctx->stream));
+    msm_bench_table_kernel<F><<<nblocks(nt + nq, 128), 128, 0, ctx->stream>>>(tab, nt + nq, gen, 0x1234);
+    CTX_LAUNCH("msm_bench_table_kernel");
+    msm_bench_sum_kernel<F><<<nblocks((n + BENCH_SUM_K - 1) / BENCH_SUM_K, 128), 128, 0, ctx->stream>>>(
+        (A *)d_pts, n, tab, nt, tab + nt);
+    CTX_LAUNCH("msm_bench_sum_kernel");
+out:
+    if (tab) (void)cudaFreeAsync(tab, ctx->stream);
+    return st;
+}
+
+template <class G>
 cuzk_status bench_run(size_t n, int window, double frac01, bool montgomery, int warmup, int reps,
                       float *times_ms, gpu_msm_stats *stats_out, cuzk_error *err) {
+    typedef typename G::curve C;
     cuzk_status st = CUZK_OK;
     gpu_ctx *ctx = NULL;
-    gpu_g1_bases *b = NULL;
+    typename group_api<G>::bases *b = NULL;
     uint64_t *d_s = NULL;
     cudaEvent_t e0 = NULL, e1 = NULL;
-    typename C::g1_jacobian h_out;
-    gpu_msm_job job;
+    typename G::jacobian h_out;
+    typename group_api<G>::job job;
     gpu_msm_stats stats;
     int dev = 0;
     const double f = frac01 < 0 ? 0 : frac01 > 1 ? 1 : frac01;
@@ -1229,25 +1406,23 @@ cuzk_status bench_run(size_t n, int window, double frac01, bool montgomery, int 
     cudaError_t ce = cudaGetDevice(&dev);
     if (ce != cudaSuccess) return gpu_fail(err, ce, __FILE__, __LINE__, "cudaGetDevice");
     if ((st = gpu_ctx_create(&ctx, dev, err)) != CUZK_OK) goto out;
-    if ((st = bases_alloc<C>(ctx, &b, n, NULL, err)) != CUZK_OK) goto out;
+    if ((st = bases_alloc<G>(ctx, &b, n, NULL, err)) != CUZK_OK) goto out;
     if ((st = gpu_buf_alloc(ctx, (void **)&d_s, n * 32, err)) != CUZK_OK) goto out;
     CTX_CU(cudaEventCreate(&e0));
     CTX_CU(cudaEventCreate(&e1));
-    msm_random_points_kernel<C><<<nblocks(n, 128), 128, 0, ctx->stream>>>((typename C::g1_affine *)b->d_pts, n,
-                                                                         0x1234);
-    CTX_LAUNCH("msm_random_points_kernel");
+    if ((st = bench_bases(ctx, (const G *)NULL, b->d_pts, n, err)) != CUZK_OK) goto out;
     memset(&job, 0, sizeof job);
     job.bases = b;
     job.n = n;
     job.d_scalars = d_s;
     job.form = montgomery ? GPU_SCALARS_MONTGOMERY : GPU_SCALARS_CANONICAL;
-    job.out = (struct g1_jacobian *)&h_out;
+    job.out = (decltype(job.out))&h_out;
     for (int r = -warmup; r < reps; r++) {
         msm_random_scalars_kernel<C><<<nblocks(n, 256), 256, 0, ctx->stream>>>(d_s, n, 777 + (uint64_t)(r + warmup),
                                                                             f > 0 ? thresh : 0, montgomery);
         CTX_LAUNCH("msm_random_scalars_kernel");
         CTX_CU(cudaEventRecord(e0, ctx->stream));
-        st = msm_run<C>(ctx, &job, 1, window, stats_out ? &stats : NULL, err);
+        st = msm_run<G>(ctx, &job, 1, window, stats_out ? &stats : NULL, err);
         if (st != CUZK_OK) goto out;
         CTX_CU(cudaEventRecord(e1, ctx->stream));
         CTX_CU(cudaEventSynchronize(e1));
@@ -1258,7 +1433,10 @@ out:
     if (e0) cudaEventDestroy(e0);
     if (e1) cudaEventDestroy(e1);
     gpu_buf_free(ctx, d_s);
-    gpu_g1_bases_free(b);
+    if (b) {
+        bases_free(b, "bench bases");
+        delete b;
+    }
     gpu_ctx_destroy(ctx);
     return st;
 }
@@ -1268,18 +1446,25 @@ extern "C" cuzk_status gpu_bench_g1_msm(size_t n, int window_bits, int warmup, i
                                         cuzk_error *err) {
     GPU_ARG(n >= 1 && n < ((size_t)1 << 31) && reps >= 1 && times_ms, "gpu_bench_g1_msm: bad args");
     GPU_ARG(window_bits <= 0 || (window_bits >= 2 && window_bits <= 20), "gpu_bench_g1_msm: bad window");
-    return bench_run<api_curve>(n, window_bits, 0.0, false, warmup, reps, times_ms, NULL, err);
+    return bench_run<api_g1>(n, window_bits, 0.0, false, warmup, reps, times_ms, NULL, err);
 }
 
 extern "C" cuzk_status gpu_bench_bn254_g1_msm(size_t n, int window_bits, int warmup, int reps, float *times_ms,
                                               cuzk_error *err) {
     GPU_ARG(n >= 1 && n < ((size_t)1 << 31) && reps >= 1 && times_ms, "gpu_bench_bn254_g1_msm: bad args");
     GPU_ARG(window_bits <= 0 || (window_bits >= 2 && window_bits <= 20), "gpu_bench_bn254_g1_msm: bad window");
-    return bench_run<bn254>(n, window_bits, 0.0, false, warmup, reps, times_ms, NULL, err);
+    return bench_run<bn254_g1>(n, window_bits, 0.0, false, warmup, reps, times_ms, NULL, err);
 }
 
 extern "C" cuzk_status gpu_bench_g1_msm01(size_t n, double frac01, bool montgomery, int warmup, int reps,
                                           float *times_ms, gpu_msm_stats *stats, cuzk_error *err) {
     GPU_ARG(n >= 1 && n < ((size_t)1 << 31) && reps >= 1 && times_ms, "gpu_bench_g1_msm01: bad args");
-    return bench_run<api_curve>(n, 0, frac01, montgomery, warmup, reps, times_ms, stats, err);
+    return bench_run<api_g1>(n, 0, frac01, montgomery, warmup, reps, times_ms, stats, err);
+}
+
+extern "C" cuzk_status gpu_bench_g2_msm(size_t n, int window_bits, double frac01, bool montgomery, int warmup,
+                                        int reps, float *times_ms, gpu_msm_stats *stats, cuzk_error *err) {
+    GPU_ARG(n >= 1 && n < ((size_t)1 << 31) && reps >= 1 && times_ms, "gpu_bench_g2_msm: bad args");
+    GPU_ARG(window_bits <= 0 || (window_bits >= 2 && window_bits <= 20), "gpu_bench_g2_msm: bad window");
+    return bench_run<api_g2>(n, window_bits, frac01, montgomery, warmup, reps, times_ms, stats, err);
 }

@@ -291,7 +291,8 @@ void *engine_synth_main(void *arg) {
  * the calling worker's track. GPU backend: the start's stages on the "GPU stream" track, and the
  * B_G2 MSM (CPU threads started by start after a/b/c, overlapping H and the G1 MSMs) on its own
  * track from t_b2, added by finish (the MSM's time is known only once finish joined it); finish
- * itself only waits for it. */
+ * itself only waits for it. With the device B_G2 (g->b2_device) the MSM is the start's last stage
+ * on the GPU track and finish only assembles. */
 static void trace_stages(cuzk_engine *e, int tid, int dev, double t, const groth16_timings *g, int finish,
                          const job *j, uint32_t idx, double t_b2) {
     const uint64_t jid = j->id;
@@ -299,15 +300,18 @@ static void trace_stages(cuzk_engine *e, int tid, int dev, double t, const groth
     /* the overlap is the bellperson convention's (a zkey's finish computes B_G2 itself) */
     int b2_overlap = (e->caps & GROTH16_CAP_B2_OVERLAP) != 0 && engine_circuit_key(&j->circ).convention == CUZK_CONVENTION_BELLPERSON;
     if (!finish) {
-        const char *n[7] = {"witness upload", "a/b/c (SpMV)", "H (NTTs)", "MSM A (G1)", "MSM B (G1)", "MSM L (G1)",
-                            "MSM H (G1)"};
-        double d[7] = {g->upload_ms, g->abc_ms, g->h_ms, g->msm_a_ms, g->msm_b1_ms, g->msm_l_ms, g->msm_h_ms};
+        const char *n[8] = {"witness upload", "a/b/c (SpMV)", "H (NTTs)", "MSM A (G1)", "MSM B (G1)", "MSM L (G1)",
+                            "MSM H (G1)", "MSM B (G2)"};
+        double d[8] = {g->upload_ms, g->abc_ms, g->h_ms, g->msm_a_ms, g->msm_b1_ms, g->msm_l_ms, g->msm_h_ms,
+                       g->msm_b2_ms};
         int stid = gpu ? TID_GPU + dev : tid;
-        for (int i = 0; i < 7; i++) {
+        for (int i = 0; i < (g->b2_device ? 8 : 7); i++) {
             if (i == 0 && d[i] <= 0) continue;
             trace_add(e, n[i], stid, t, t + d[i], jid, idx, 0);
             t += d[i];
         }
+    } else if (g->b2_device) {
+        trace_add(e, "assemble", tid, t, t + g->assemble_ms, jid, idx, 0);
     } else {
         if (b2_overlap) trace_add(e, "MSM B (G2, CPU threads)", TID_B2 + dev, t_b2, t_b2 + g->msm_b2_ms, jid, idx, 0);
         if (!b2_overlap) trace_add(e, "MSM B (G2)", tid, t, t + g->msm_b2_ms, jid, idx, 0);

@@ -20,12 +20,15 @@ cuzk_status groth16_gpu_prover_create(groth16_gpu_prover **out, const bellperson
     return ERR(err, CUZK_ERR_UNSUPPORTED, "this build has no CUDA backend (built without nvcc or with -DCUZK_CUDA=OFF)");
 }
 void groth16_gpu_prover_destroy(groth16_gpu_prover *gp) { (void)gp; }
-cuzk_status groth16_gpu_srs_create(groth16_gpu_srs **out, const bellperson_params *p, int device, cuzk_error *err) {
-    (void)p; (void)device;
+cuzk_status groth16_gpu_srs_create(groth16_gpu_srs **out, const bellperson_params *p, int device, unsigned parts,
+                                   cuzk_error *err) {
+    (void)p; (void)device; (void)parts;
     if (out) *out = NULL;
     return ERR(err, CUZK_ERR_UNSUPPORTED, "this build has no CUDA backend");
 }
 size_t groth16_gpu_srs_bytes(const groth16_gpu_srs *srs) { (void)srs; return 0; }
+size_t groth16_gpu_srs_bytes_for(const bellperson_params *p, unsigned parts) { (void)p; (void)parts; return 0; }
+bool groth16_gpu_srs_has_b_g2(const groth16_gpu_srs *srs) { (void)srs; return false; }
 void groth16_gpu_srs_free(groth16_gpu_srs *srs) { (void)srs; }
 cuzk_status groth16_gpu_prover_create_on(groth16_gpu_prover **out, groth16_gpu_srs *srs, const bellperson_params *p,
                                          const r1cs *cs, cuzk_error *err) {
@@ -58,6 +61,11 @@ void groth16_gpu_pinned_free(void *p) { (void)p; }
 void groth16_gpu_prover_set_msm(groth16_gpu_prover *gp, int window_bits, size_t chunk_points) {
     (void)gp; (void)window_bits; (void)chunk_points;
 }
+cuzk_status groth16_gpu_prover_set_b_g2(groth16_gpu_prover *gp, bool on_device, cuzk_error *err) {
+    (void)gp; (void)on_device;
+    return ERR(err, CUZK_ERR_UNSUPPORTED, "this build has no CUDA backend");
+}
+bool groth16_gpu_prover_b_g2_on_device(const groth16_gpu_prover *gp) { (void)gp; return false; }
 
 /* The GPU backend value (src/groth16/prove.h) of a build without CUDA: binding fails. */
 static cuzk_status nogpu_bind(void **state, const groth16_key *k, const groth16_backend_cfg *cfg, cuzk_error *err) {
@@ -95,6 +103,8 @@ const groth16_backend_ops groth16_backend_gpu_ops = {
  * so the bellperson prover compiled here is never reached (its device calls would be BLS12-381's). */
 #define gpu_g1_bases_upload gpu_bn254_g1_bases_upload
 #define gpu_g1_msm_run gpu_bn254_g1_msm_run
+#define gpu_g2_bases_upload gpu_bn254_g2_bases_upload
+#define gpu_g2_msm_run gpu_bn254_g2_msm_run
 #define gpu_ntt gpu_bn254_ntt
 #define gpu_h_snarkjs_async gpu_bn254_h_snarkjs_async
 #endif
@@ -102,6 +112,7 @@ const groth16_backend_ops groth16_backend_gpu_ops = {
 struct groth16_gpu_srs {
     gpu_ctx *ctx;
     gpu_g1_bases *a, *b_g1, *l, *h;
+    gpu_g2_bases *b_g2;          /* GROTH16_GPU_SRS_B_G2, else NULL */
     size_t bytes;
 };
 
@@ -111,18 +122,31 @@ void groth16_gpu_srs_free(groth16_gpu_srs *srs) {
     gpu_g1_bases_free(srs->b_g1);
     gpu_g1_bases_free(srs->l);
     gpu_g1_bases_free(srs->h);
+    gpu_g2_bases_free(srs->b_g2);
     gpu_ctx_destroy(srs->ctx);
     free(srs);
 }
 
 size_t groth16_gpu_srs_bytes(const groth16_gpu_srs *srs) { return srs ? srs->bytes : 0; }
+bool groth16_gpu_srs_has_b_g2(const groth16_gpu_srs *srs) { return srs && srs->b_g2; }
 
-cuzk_status groth16_gpu_srs_create(groth16_gpu_srs **out, const bellperson_params *p, int device, cuzk_error *err) {
+size_t groth16_gpu_srs_bytes_for(const bellperson_params *p, unsigned parts) {
+    if (!p) return 0;
+    size_t b = ((size_t)p->n_a + p->n_b_g1 + p->n_l + p->n_h) * sizeof(g1_affine);
+    if (parts & GROTH16_GPU_SRS_B_G2) b += (size_t)p->n_b_g2 * sizeof(g2_affine);
+    return b;
+}
+
+cuzk_status groth16_gpu_srs_create(groth16_gpu_srs **out, const bellperson_params *p, int device, unsigned parts,
+                                   cuzk_error *err) {
     cuzk_status st = CUZK_OK;
     if (!out || !p) return ERR(err, CUZK_ERR_ARG, "groth16_gpu_srs_create: NULL argument");
     *out = NULL;
     if (!p->a || !p->b_g1 || !p->l || !p->h)
         return ERR(err, CUZK_ERR_ARG, "groth16_gpu_srs_create: the parameters' G1 queries are not in host memory");
+    if (parts & ~(unsigned)GROTH16_GPU_SRS_B_G2) return ERR(err, CUZK_ERR_ARG, "groth16_gpu_srs_create: parts %#x", parts);
+    if ((parts & GROTH16_GPU_SRS_B_G2) && !p->b_g2 && p->n_b_g2)
+        return ERR(err, CUZK_ERR_ARG, "groth16_gpu_srs_create: the parameters' B_G2 query is not in host memory");
     groth16_gpu_srs *srs = calloc(1, sizeof *srs);
     if (!srs) return ERR(err, CUZK_ERR_NOMEM, "groth16_gpu_srs_create");
     if ((st = gpu_ctx_create(&srs->ctx, device, err)) != CUZK_OK) goto out;
@@ -130,8 +154,11 @@ cuzk_status groth16_gpu_srs_create(groth16_gpu_srs **out, const bellperson_param
     if ((st = gpu_g1_bases_upload(srs->ctx, &srs->b_g1, p->b_g1, p->n_b_g1, err)) != CUZK_OK) goto out;
     if ((st = gpu_g1_bases_upload(srs->ctx, &srs->l, p->l, p->n_l, err)) != CUZK_OK) goto out;
     if ((st = gpu_g1_bases_upload(srs->ctx, &srs->h, p->h, p->n_h, err)) != CUZK_OK) goto out;
+    if ((parts & GROTH16_GPU_SRS_B_G2) &&
+        (st = gpu_g2_bases_upload(srs->ctx, &srs->b_g2, p->b_g2, p->n_b_g2, err)) != CUZK_OK)
+        goto out;
     srs->bytes = gpu_g1_bases_bytes(srs->a) + gpu_g1_bases_bytes(srs->b_g1) + gpu_g1_bases_bytes(srs->l) +
-                 gpu_g1_bases_bytes(srs->h);
+                 gpu_g1_bases_bytes(srs->h) + gpu_g2_bases_bytes(srs->b_g2);
     *out = srs;
     srs = NULL;
 out:
@@ -157,8 +184,11 @@ struct groth16_gpu_prover {
     uint32_t *d_idx_a, *d_idx_b; /* device: witness index of every A / B query point */
     uint32_t *idx_b;             /* host copy of the B selection (for the B_G2 scalars) */
     size_t n_a, n_b;
-    size_t resident_bytes;
-    gpu_msm_tuning msm;          /* the four G1 MSMs' tuning (zeros: automatic) */
+    size_t resident_bytes;       /* matrices, selections and an own B_G2 copy (own_b_g2) */
+    gpu_msm_tuning msm;          /* the device MSMs' tuning (zeros: automatic) */
+    gpu_g2_bases *b_g2;          /* the device B_G2 query when b_g2_device: the SRS's, or own_b_g2 */
+    int own_b_g2;                /* b_g2 uploaded by this prover (the SRS has none): freed with it */
+    int b_g2_device;             /* B_G2 MSM on the device (groth16_gpu_prover_set_b_g2) */
     pthread_mutex_t mu;          /* one start at a time */
 };
 
@@ -166,6 +196,15 @@ void groth16_gpu_prover_set_msm(groth16_gpu_prover *gp, int window_bits, size_t 
     if (!gp) return;
     gp->msm.window_bits = window_bits > 0 ? window_bits : 0;
     gp->msm.chunk_points = chunk_points;
+}
+
+static void prover_drop_own_b_g2(groth16_gpu_prover *gp) {
+    if (gp->own_b_g2) {
+        gp->resident_bytes -= gpu_g2_bases_bytes(gp->b_g2);
+        gpu_g2_bases_free(gp->b_g2);
+    }
+    gp->b_g2 = NULL;
+    gp->own_b_g2 = 0;
 }
 
 void groth16_gpu_prover_destroy(groth16_gpu_prover *gp) {
@@ -176,6 +215,7 @@ void groth16_gpu_prover_destroy(groth16_gpu_prover *gp) {
         cuzk_error e = {0};
         (void)gpu_sync(gp->ctx, &e);
     }
+    prover_drop_own_b_g2(gp);
     gpu_r1cs_free(gp->d_cs);
     if (gp->own_srs) groth16_gpu_srs_free(gp->srs);
     free(gp->idx_b);
@@ -194,7 +234,13 @@ size_t groth16_gpu_proof_device_bytes(const groth16_gpu_prover *gp) {
     if (gp->n_b > n_max) n_max = gp->n_b;
     if (gp->n_aux > n_max) n_max = gp->n_aux;
     if (gp->m - 1 > n_max) n_max = gp->m - 1;
-    return ((size_t)gp->cs->n_vars + 3 * gp->m) * sizeof(fr) + gpu_g1_msm_scratch_bytes(n_max, &gp->msm);
+    size_t scratch = gpu_g1_msm_scratch_bytes(n_max, &gp->msm);
+    if (gp->b_g2_device) {
+        /* the B_G2 MSM runs after the G1 ones, with the same vectors alive */
+        size_t s2 = gpu_g2_msm_scratch_bytes(gp->n_b, &gp->msm);
+        if (s2 > scratch) scratch = s2;
+    }
+    return ((size_t)gp->cs->n_vars + 3 * gp->m) * sizeof(fr) + scratch;
 }
 void groth16_gpu_prover_mem(const groth16_gpu_prover *gp, size_t *pool_reserved, size_t *device_used) {
     *pool_reserved = *device_used = 0;
@@ -207,7 +253,9 @@ void groth16_gpu_prover_mem(const groth16_gpu_prover *gp, size_t *pool_reserved,
 bool groth16_gpu_prover_dead(const groth16_gpu_prover *gp) { return !gp || gpu_ctx_dead(gp->ctx); }
 
 size_t groth16_gpu_start_bytes(const groth16_gpu_prover *gp) {
-    return gp ? sizeof(groth16_pending) + gp->n_b * sizeof(scalar256) + 4096 : 0;
+    if (!gp) return 0;
+    /* with the device B_G2, no host B scalars */
+    return sizeof(groth16_pending) + (gp->b_g2_device ? 0 : gp->n_b * sizeof(scalar256)) + 4096;
 }
 
 /* Index lists of the A and B queries: A = every input, then aux variables with A-density;
@@ -253,6 +301,28 @@ static gpu_csr_host csr_view(const csr_matrix *m) {
     return h;
 }
 
+/* What the first proof would otherwise do on its critical path, outside every timed stage: grow
+ * the MSMs' pinned host scratch (a cudaFreeHost + cudaHostAlloc with the stream drained, slow when
+ * the SRS store has tens of GB pinned and the page cache is full of the mapped .params) and the
+ * device pool to one proof's peak. Done at preload (create, and set_b_g2 when the peak grows); if
+ * the pool cannot take the peak now, proofs still try (the peak is an upper bound): only a dead
+ * device fails. */
+static cuzk_status prover_reserve(groth16_gpu_prover *gp, cuzk_error *err) {
+    size_t n_max = gp->n_a;
+    if (gp->n_b > n_max) n_max = gp->n_b;
+    if (gp->n_aux > n_max) n_max = gp->n_aux;
+    if (gp->m - 1 > n_max) n_max = gp->m - 1;
+    double tr = now_ms();
+    cuzk_error rerr = {0};
+    cuzk_status rst = gpu_g1_msm_reserve(gp->ctx, n_max, groth16_gpu_proof_device_bytes(gp), &rerr);
+    if (rst == CUZK_ERR_DEVICE) return ERR(err, rst, "%s", rerr.msg);
+    cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: MSM host scratch and pool reserved for one proof "
+             "(%.2f GiB%s) in %.0f ms%s%s", gpu_ctx_device(gp->ctx),
+             (double)groth16_gpu_proof_device_bytes(gp) / (1u << 30), gp->b_g2_device ? ", B_G2 on the device" : "",
+             now_ms() - tr, rst == CUZK_OK ? "" : ": not reserved: ", rst == CUZK_OK ? "" : rerr.msg);
+    return CUZK_OK;
+}
+
 cuzk_status groth16_gpu_prover_create_on(groth16_gpu_prover **out, groth16_gpu_srs *srs, const bellperson_params *p,
                                          const r1cs *cs, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
@@ -295,28 +365,7 @@ cuzk_status groth16_gpu_prover_create_on(groth16_gpu_prover **out, groth16_gpu_s
     if ((st = gpu_copy_h2d_async(gp->ctx, gp->d_idx_b, gp->idx_b, gp->n_b * sizeof(uint32_t), err)) != CUZK_OK) goto out;
     if ((st = gpu_sync(gp->ctx, err)) != CUZK_OK) goto out;
     gp->resident_bytes = gpu_r1cs_bytes(gp->d_cs) + ba + bb;
-    {
-        /* What the first proof would otherwise do on its critical path, outside every timed stage:
-         * grow the MSM's pinned host scratch (a cudaFreeHost + cudaHostAlloc with the stream
-         * drained, slow when the SRS store has tens of GB pinned and the page cache is full of the
-         * mapped .params) and the device pool to one proof's peak. Done here, at preload; if the
-         * pool cannot take the peak now, proofs still try (the peak is an upper bound). */
-        size_t n_max = gp->n_a;
-        if (gp->n_b > n_max) n_max = gp->n_b;
-        if (gp->n_aux > n_max) n_max = gp->n_aux;
-        if (gp->m - 1 > n_max) n_max = gp->m - 1;
-        double tr = now_ms();
-        cuzk_error rerr = {0};
-        cuzk_status rst = gpu_g1_msm_reserve(gp->ctx, n_max, groth16_gpu_proof_device_bytes(gp), &rerr);
-        if (rst == CUZK_ERR_DEVICE) {
-            st = ERR(err, rst, "%s", rerr.msg);
-            goto out;
-        }
-        cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: MSM host scratch and pool reserved for one proof "
-                 "(%.2f GiB) in %.0f ms%s%s", gpu_ctx_device(gp->ctx),
-                 (double)groth16_gpu_proof_device_bytes(gp) / (1u << 30), now_ms() - tr,
-                 rst == CUZK_OK ? "" : ": not reserved: ", rst == CUZK_OK ? "" : rerr.msg);
-    }
+    if ((st = prover_reserve(gp, err)) != CUZK_OK) goto out;
     cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: circuit resident (%.2f GiB: matrices, selections) in %.0f ms",
              gpu_ctx_device(gp->ctx), (double)gp->resident_bytes / (1u << 30), now_ms() - t0);
     *out = gp;
@@ -327,13 +376,51 @@ out:
     return st;
 }
 
+cuzk_status groth16_gpu_prover_set_b_g2(groth16_gpu_prover *gp, bool on_device, cuzk_error *err) {
+    if (!gp) return ERR(err, CUZK_ERR_ARG, "groth16_gpu_prover_set_b_g2: NULL prover");
+    if (!on_device) {
+        prover_drop_own_b_g2(gp);
+        gp->b_g2_device = 0;
+        return CUZK_OK;
+    }
+    if (gp->b_g2_device) return CUZK_OK;
+    if (gp->p->n_b_g2 != gp->n_b)
+        return ERR(err, CUZK_ERR_MISMATCH, "B_G2 query has %u points but the circuit selects %zu", gp->p->n_b_g2, gp->n_b);
+    double t0 = now_ms();
+    if (groth16_gpu_srs_has_b_g2(gp->srs)) {
+        if (gpu_g2_bases_count(gp->srs->b_g2) != gp->n_b)
+            return ERR(err, CUZK_ERR_MISMATCH, "the resident SRS's B_G2 query has %zu points, the circuit selects %zu",
+                       gpu_g2_bases_count(gp->srs->b_g2), gp->n_b);
+        gp->b_g2 = gp->srs->b_g2;
+    } else {
+        if (gp->n_b && !gp->p->b_g2)
+            return ERR(err, CUZK_ERR_ARG, "groth16_gpu_prover_set_b_g2: the parameters' B_G2 query is not in host memory");
+        cuzk_status st = gpu_g2_bases_upload(gp->ctx, &gp->b_g2, gp->p->b_g2, gp->n_b, err);
+        if (st != CUZK_OK) return st;
+        gp->own_b_g2 = 1;
+        gp->resident_bytes += gpu_g2_bases_bytes(gp->b_g2);
+    }
+    gp->b_g2_device = 1;
+    cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: B_G2 MSM on the device, its query (%.2f GiB) %s in %.0f ms",
+             gpu_ctx_device(gp->ctx), (double)gpu_g2_bases_bytes(gp->b_g2) / (1u << 30),
+             gp->own_b_g2 ? "uploaded" : "from the resident SRS", now_ms() - t0);
+    cuzk_status st = prover_reserve(gp, err);
+    if (st != CUZK_OK) {
+        prover_drop_own_b_g2(gp);
+        gp->b_g2_device = 0;
+    }
+    return st;
+}
+
+bool groth16_gpu_prover_b_g2_on_device(const groth16_gpu_prover *gp) { return gp && gp->b_g2_device; }
+
 cuzk_status groth16_gpu_prover_create(groth16_gpu_prover **out, const bellperson_params *p, const r1cs *cs,
                                       int device, cuzk_error *err) {
     if (!out || !p || !cs) return ERR(err, CUZK_ERR_ARG, "groth16_gpu_prover_create: NULL argument");
     *out = NULL;
     double t0 = now_ms();
     groth16_gpu_srs *srs = NULL;
-    cuzk_status st = groth16_gpu_srs_create(&srs, p, device, err);
+    cuzk_status st = groth16_gpu_srs_create(&srs, p, device, 0, err);
     if (st != CUZK_OK) return st;
     cuzk_log(CUZK_LOG_INFO, "GPU SRS on device %d: %.2f GiB of G1 queries resident in %.0f ms", device,
              (double)srs->bytes / (1u << 30), now_ms() - t0);
@@ -376,9 +463,11 @@ cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *g
     if (!pend) { st = ERR(err, CUZK_ERR_NOMEM, "pending proof"); goto out; }
     pend->release = release;
     pend->release_ctx = release_ctx;
-    pend->n_b = gp->n_b;
-    pend->b_scalars = malloc((gp->n_b ? gp->n_b : 1) * sizeof(scalar256));
-    if (!pend->b_scalars) { st = ERR(err, CUZK_ERR_NOMEM, "B scalars (%zu)", gp->n_b); goto out; }
+    if (!gp->b_g2_device) {
+        pend->n_b = gp->n_b;
+        pend->b_scalars = malloc((gp->n_b ? gp->n_b : 1) * sizeof(scalar256));
+        if (!pend->b_scalars) { st = ERR(err, CUZK_ERR_NOMEM, "B scalars (%zu)", gp->n_b); goto out; }
+    }
 
     /* 1. witness to the device; a/b/c by SpMV there */
     if ((st = gpu_buf_alloc(ctx, (void **)&d_w, n_w * sizeof(fr), err)) != CUZK_OK) goto out;
@@ -396,11 +485,14 @@ cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *g
     /* 2. H on the device: d_a <- the H scalars (Montgomery) */
     if ((st = gpu_h_bellperson_async(gpu_ctx_stream(ctx), (struct fr *)d_a, (struct fr *)d_b, (struct fr *)d_c,
                                      gp->log_m, err)) != CUZK_OK) goto out;
-    /* while the GPU runs H: the B scalars on the host, then B_G2 on CPU threads */
-    bsel_ctx bc = {pend->b_scalars, w, gp->idx_b};
-    parallel_for(gp->n_b, nthreads, bsel_range, &bc);
-    pend->b_g2 = gp->p->b_g2;
-    if ((st = groth16_pending_start_b2(pend, nthreads, err)) != CUZK_OK) goto out;
+    /* while the GPU runs H: the B scalars on the host, then B_G2 on CPU threads (unless B_G2 runs
+     * on the device after the G1 MSMs) */
+    if (!gp->b_g2_device) {
+        bsel_ctx bc = {pend->b_scalars, w, gp->idx_b};
+        parallel_for(gp->n_b, nthreads, bsel_range, &bc);
+        pend->b_g2 = gp->p->b_g2;
+        if ((st = groth16_pending_start_b2(pend, nthreads, err)) != CUZK_OK) goto out;
+    }
     if ((st = gpu_sync(ctx, err)) != CUZK_OK) goto out;
     t1 = now_ms(); tm.h_ms = t1 - t0; t0 = t1;
 
@@ -435,6 +527,27 @@ cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *g
     tm.msm_l_ms = msm_wall[2];
     tm.msm_h_ms = msm_wall[3];
 
+    /* 4. B_G2 on the device (groth16_gpu_prover_set_b_g2): the B1 job's scalars and selection over
+     * the resident G2 query; finish then only assembles */
+    if (gp->b_g2_device) {
+        gpu_g2_msm_job j2 = {gp->b_g2, 0, gp->n_b, d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_b,
+                             (struct g2_jacobian *)&pend->mr.b2, gp->msm};
+        gpu_msm_stats ms2;
+        memset(&ms2, 0, sizeof ms2);
+        double tw = now_ms();
+        if ((st = gpu_g2_msm_run(ctx, &j2, 1, &ms2, err)) != CUZK_OK) goto out;
+        tm.msm_b2_ms = now_ms() - tw;
+        tm.b2_device = 1;
+        pend->b2_done = 1;
+        pend->b2_ms = tm.msm_b2_ms;
+        cuzk_log(CUZK_LOG_DEBUG,
+                 "GPU MSM B2 (G2): n %zu (0: %zu, 1: %zu, other: %zu) classify %.2f ones %.2f tail %.2f (digits %.2f "
+                 "sort %.2f buckets %.2f accumulate %.2f reduce %.2f, %zu chunks) events %.2f ms, wall %.2f ms",
+                 j2.n, ms2.n_zero, ms2.n_one, ms2.n_other, ms2.classify_ms, ms2.ones_ms, ms2.tail_ms,
+                 ms2.tail_digits_ms, ms2.tail_sort_ms, ms2.tail_buckets_ms, ms2.tail_accum_ms, ms2.tail_reduce_ms,
+                 ms2.tail_chunks, ms2.total_ms, tm.msm_b2_ms);
+    }
+
     pend->alpha1 = gp->p->vk.alpha1;
     pend->beta1 = gp->p->vk.beta1;
     pend->beta2 = gp->p->vk.beta2;
@@ -453,7 +566,8 @@ out:
     }
     groth16_pending_free(pend); /* joins a B_G2 thread that was started */
     pthread_mutex_unlock(&gp->mu);
-    tm.total_ms = tm.upload_ms + tm.abc_ms + tm.h_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_l_ms + tm.msm_h_ms;
+    tm.total_ms = tm.upload_ms + tm.abc_ms + tm.h_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_l_ms + tm.msm_h_ms +
+                  (tm.b2_device ? tm.msm_b2_ms : 0);
     if (t) *t = tm;
     return st;
 }
@@ -499,6 +613,7 @@ static cuzk_status gpu_bind(void **state, const groth16_key *k, const groth16_ba
         st = cfg->gpu_srs ? groth16_gpu_prover_create_on(&g->gp, cfg->gpu_srs, k->p, k->cs, err)
                           : groth16_gpu_prover_create(&g->gp, k->p, k->cs, cfg->device, err);
         if (st == CUZK_OK) groth16_gpu_prover_set_msm(g->gp, cfg->msm.window_bits, cfg->msm.chunk_points);
+        if (st == CUZK_OK && cfg->msm.b_g2_on_gpu) st = groth16_gpu_prover_set_b_g2(g->gp, true, err);
     } else if (k->convention == CUZK_CONVENTION_SNARKJS) {
         const zkey *z = k->z;
         if (!z) { st = ERR(err, CUZK_ERR_ARG, "gpu backend: snarkjs key without its zkey"); goto out; }
@@ -575,7 +690,7 @@ static size_t gpu_start_bytes_ops(const groth16_key *k, int nthreads) {
     /* bellperson: the pending and its B scalars (a/b/c, H and the MSM scratch live on the device);
      * snarkjs: the host stages of groth16_zkey_start */
     if (k->convention == CUZK_CONVENTION_BELLPERSON)
-        return sizeof(groth16_pending) + (size_t)k->p->n_b_g2 * sizeof(scalar256) + 4096;
+        return sizeof(groth16_pending) + (size_t)k->p->n_b_g2 * sizeof(scalar256) + 4096; /* CPU B_G2 (the larger) */
     return groth16_zkey_start_bytes(k->z);
 }
 

@@ -9,12 +9,15 @@
  *   - the density selections of the A and B queries as index lists.
  * A proof then moves only the witness to the device (n_vars Fr) and runs there: SpMV (a/b/c),
  * the fused H step, and the four G1 MSMs with the 0/1 split; the B_G2 MSM (G2) runs on CPU
- * threads at the same time (started by start, joined by finish). The proof bytes equal the CPU
- * prover's for the same r, s (tests/test_gpu_prove.c).
+ * threads at the same time (started by start, joined by finish), or, when
+ * groth16_gpu_prover_set_b_g2 turned it on, on the device after the G1 MSMs (gpu_g2_msm_run over
+ * a resident B_G2 query: the SRS's when it has one, else the prover's own copy). The proof bytes
+ * equal the CPU prover's for the same r, s either way (tests/test_gpu_prove.c).
  *
  * Memory: device = the resident parts above (groth16_gpu_prover_device_bytes) + per proof the
  * witness and a/b/c (n_vars + 3m Fr) + MSM scratch from the context's stream-ordered pool;
- * host = the B selection index (n_b u32) and, per pending, n_b scalars.
+ * host = the B selection index (n_b u32) and, per pending, n_b scalars (none with the device
+ * B_G2).
  * Thread-safety: one prover serves one proof at a time (start calls are serialized by a mutex
  * inside); finish and pending_free may run on other threads concurrently with the next start.
  * Errors common to all calls: CUZK_ERR_UNSUPPORTED (a build without CUDA), CUZK_ERR_NOMEM_DEVICE,
@@ -31,18 +34,29 @@
 typedef struct groth16_gpu_prover groth16_gpu_prover;
 
 /* ---- the SRS resident on one GPU: the G1 queries a, b_g1, l, h of a bellperson parameter set
- * (96 bytes per point; ~41 GB for a 32 GiB PoRep partition) and the device context (stream,
- * stream-ordered pool) every prover made on it shares. Independent of any circuit, so one copy
- * serves every prover of the same parameters and can be kept hot by the SRS store
- * (src/srs/store.h) through srs_gpu_ops. */
+ * (96 bytes per point; ~41 GB for a 32 GiB PoRep partition), optionally its B_G2 query (192 bytes
+ * per point), and the device context (stream, stream-ordered pool) every prover made on it
+ * shares. Independent of any circuit, so one copy serves every prover of the same parameters and
+ * can be kept hot by the SRS store (src/srs/store.h) through srs_gpu_ops / srs_gpu_ops_b_g2. */
 typedef struct groth16_gpu_srs groth16_gpu_srs;
 
-/* Uploads p's four G1 queries to device `device` (p is read during the call only). On failure
- * *out = NULL and nothing is held. Errors: CUZK_ERR_ARG, CUZK_ERR_NOMEM(_DEVICE), CUZK_ERR_DEVICE,
- * CUZK_ERR_UNSUPPORTED (no CUDA). */
-cuzk_status groth16_gpu_srs_create(groth16_gpu_srs **out, const bellperson_params *p, int device, cuzk_error *err);
-/* Device bytes the bases hold. */
+/* Parts of the SRS beyond the four G1 queries (groth16_gpu_srs_create's `parts`). */
+enum {
+    GROTH16_GPU_SRS_B_G2 = 1u << 0 /* the B_G2 query, for provers with the device B_G2 MSM */
+};
+
+/* Uploads p's four G1 queries, and the B_G2 query when parts has GROTH16_GPU_SRS_B_G2, to device
+ * `device` (p is read during the call only). On failure *out = NULL and nothing is held.
+ * Errors: CUZK_ERR_ARG (NULL, unknown parts, a query not in host memory), CUZK_ERR_NOMEM(_DEVICE),
+ * CUZK_ERR_DEVICE, CUZK_ERR_UNSUPPORTED (no CUDA). */
+cuzk_status groth16_gpu_srs_create(groth16_gpu_srs **out, const bellperson_params *p, int device, unsigned parts,
+                                   cuzk_error *err);
+/* Device bytes the bases hold (G1 queries, plus B_G2 when present). */
 size_t groth16_gpu_srs_bytes(const groth16_gpu_srs *srs);
+/* The device bytes groth16_gpu_srs_create(p, parts) will hold (the points only; 0 without CUDA). */
+size_t groth16_gpu_srs_bytes_for(const bellperson_params *p, unsigned parts);
+/* True when srs holds the B_G2 query. */
+bool groth16_gpu_srs_has_b_g2(const groth16_gpu_srs *srs);
 /* Frees it. Every prover made on it must have been destroyed. NULL is a no-op. */
 void groth16_gpu_srs_free(groth16_gpu_srs *srs);
 
@@ -64,12 +78,13 @@ cuzk_status groth16_gpu_prover_create(groth16_gpu_prover **out, const bellperson
  * valid (they own what finish needs). NULL is a no-op. */
 void groth16_gpu_prover_destroy(groth16_gpu_prover *gp);
 
-/* Bytes resident on the device (bases + matrices + index lists). */
+/* Bytes resident on the device (bases + matrices + index lists + the prover's own B_G2 copy). */
 size_t groth16_gpu_prover_device_bytes(const groth16_gpu_prover *gp);
 
 /* Upper bound of the device bytes one proof takes from the pool at its peak: the witness and
  * a/b/c ((n_vars + 3m) Fr), which live through the MSMs, plus the largest of the four MSMs'
- * scratch (gpu_g1_msm_scratch_bytes, as if no scalar were 0 or 1). */
+ * scratch (gpu_g1_msm_scratch_bytes, as if no scalar were 0 or 1), or of the B_G2 MSM's
+ * (gpu_g2_msm_scratch_bytes) when it runs on the device. */
 size_t groth16_gpu_proof_device_bytes(const groth16_gpu_prover *gp);
 
 /* Device memory now: *pool_reserved = bytes the device's stream-ordered pool holds (its high-water
@@ -83,10 +98,12 @@ bool groth16_gpu_prover_dead(const groth16_gpu_prover *gp);
 /* Start of one proof, same contract as groth16_prove_bellperson_start (src/groth16/groth16.h):
  * w: n_w = cs->n_vars values (Montgomery, host, w[0] = 1), read during the call only; r, s copied.
  * Returns once the GPU work is done: *out holds the G1 MSM results and a running B_G2 thread
- * (nthreads CPU threads); finish with groth16_prove_bellperson_finish, free with
+ * (nthreads CPU threads), or the B_G2 result too with the device B_G2
+ * (groth16_gpu_prover_set_b_g2); finish with groth16_prove_bellperson_finish, free with
  * groth16_pending_free. release: as for the CPU start (host buffers only; device scratch goes back
  * to the stream-ordered pool). t: upload_ms, abc_ms (SpMV on the GPU), h_ms, msm_*_ms (the four
- * G1 MSMs, CUDA-event split of one call), total_ms. */
+ * G1 MSMs, wall time of each call; with the device B_G2 also msm_b2_ms, b2_device = 1),
+ * total_ms. */
 cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *gp, const fr *w, size_t n_w,
                                     const fr *r, const fr *s, int nthreads, groth16_release_fn release,
                                     void *release_ctx, groth16_timings *t, cuzk_error *err);
@@ -96,6 +113,19 @@ cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *g
  * 64. Proofs do not depend on it (only time and scratch do); groth16_gpu_proof_device_bytes
  * follows it. Must not race with a start on the same prover. NULL gp: no-op. */
 void groth16_gpu_prover_set_msm(groth16_gpu_prover *gp, int window_bits, size_t chunk_points);
+
+/* Where the B_G2 MSM runs: on_device false (the default) on CPU threads during the device stages;
+ * true on the device after the four G1 MSMs (start then returns with B_G2 done, its time in
+ * msm_b2_ms and b2_device = 1 in the start timings; finish only assembles). Turning it on makes
+ * the B_G2 query resident: the SRS's copy when it has one (GROTH16_GPU_SRS_B_G2), else one
+ * uploaded by the prover (n_b x 192 bytes, counted in groth16_gpu_prover_device_bytes and freed
+ * when turned off or with the prover), and grows the pool reservation to the new per-proof peak
+ * (groth16_gpu_proof_device_bytes). Proof bytes do not depend on it. Must not race with a start.
+ * Errors (the setting is unchanged then): CUZK_ERR_ARG (NULL, B_G2 not in host memory),
+ * CUZK_ERR_MISMATCH (query counts), CUZK_ERR_NOMEM_DEVICE, CUZK_ERR_DEVICE, CUZK_ERR_UNSUPPORTED
+ * (no CUDA). */
+cuzk_status groth16_gpu_prover_set_b_g2(groth16_gpu_prover *gp, bool on_device, cuzk_error *err);
+bool groth16_gpu_prover_b_g2_on_device(const groth16_gpu_prover *gp);
 
 /* Upper bound of the host bytes a start allocates (pending + B scalars). */
 size_t groth16_gpu_start_bytes(const groth16_gpu_prover *gp);

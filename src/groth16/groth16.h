@@ -36,6 +36,9 @@ typedef struct groth16_timings {
     double upload_ms;    /* GPU prover: witness host -> device copy (0 on the CPU) */
     double b2_wait_ms;   /* finish: time spent on B_G2 in finish (the MSM itself, or waiting for
                             the thread the GPU prover's start launched); msm_b2_ms is the MSM's own time */
+    int b2_device;       /* 1: B_G2 ran on the GPU inside start (GPU prover, device B_G2): start's
+                            msm_b2_ms and total_ms include it, finish only reports the same
+                            msm_b2_ms and waits for nothing */
     double total_ms;
 } groth16_timings;
 

@@ -195,6 +195,7 @@ cuzk_status groth16_prove_one(groth16_prover *pv, groth16_proof *out, const fr *
         *t = ts;
         t->msm_b2_ms = tf.msm_b2_ms;
         t->b2_wait_ms = tf.b2_wait_ms;
+        t->b2_device = ts.b2_device || tf.b2_device;
         t->assemble_ms = tf.assemble_ms;
         t->total_ms = ts.total_ms + tf.total_ms;
     }

@@ -439,7 +439,11 @@ cuzk_status groth16_prove_bellperson_finish(groth16_proof *out, groth16_pending 
     if (!out || !pend) return ERR(err, CUZK_ERR_ARG, "groth16_prove_bellperson_finish: NULL argument");
     if (pend->finished) return ERR(err, CUZK_ERR_ARG, "groth16_prove_bellperson_finish: called twice");
     double t0 = now_ms(), t1;
-    if (pend->b2_started) {
+    if (pend->b2_done) {
+        /* computed on the device by the GPU prover's start (its time is part of start's) */
+        tm.msm_b2_ms = pend->b2_ms;
+        tm.b2_device = 1;
+    } else if (pend->b2_started) {
         /* started by the GPU prover's start: its own time is the MSM's; the wait is what finish paid */
         pending_join_b2(pend);
         tm.msm_b2_ms = pend->b2_ms;

@@ -476,7 +476,7 @@ cuzk_status cuzk_prove(cuzk_prover *p, cuzk_proof *out, const cuzk_witness *w, c
     tm.assemble_ms = gt.assemble_ms;
     tm.upload_ms = gt.upload_ms;
     tm.b2_overlapped = (groth16_prover_ops(p->pv)->caps & GROTH16_CAP_B2_OVERLAP) &&
-                       k->convention == CUZK_CONVENTION_BELLPERSON;
+                       k->convention == CUZK_CONVENTION_BELLPERSON && !gt.b2_device;
     t0 = now_ms();
     if (st != CUZK_OK) goto out;
     if (!o->skip_self_verify) {

@@ -17,8 +17,9 @@ typedef struct groth16_msm_results {
 
 /* The pending proof between start and finish: everything finish touches, owned here, except the
  * B_G2 bases (the parameters' b_g2 array, borrowed: the parameters must outlive the pending).
- * B_G2 runs either in finish (CPU prover) or on a thread start launched (GPU prover: the CPU
- * computes B_G2 while the GPU runs the G1 side); finish and groth16_pending_free join it. */
+ * B_G2 runs either in finish (CPU prover), or on a thread start launched (GPU prover: the CPU
+ * computes B_G2 while the GPU runs the G1 side; finish and groth16_pending_free join it), or on the
+ * device inside start (GPU prover with the device B_G2: b2_done, no b_scalars). */
 struct groth16_pending {
     groth16_msm_results mr;       /* a, b1, c (= L), h from start; b2 by the B_G2 step */
     g1_affine alpha1, beta1, delta1;
@@ -33,7 +34,8 @@ struct groth16_pending {
     /* B_G2 on a thread (GPU prover) */
     pthread_t b2_thread;
     int b2_started, b2_joined, b2_nthreads;
-    double b2_ms;                 /* time of the B_G2 MSM on its thread */
+    int b2_done;                  /* mr.b2 computed by start (on the device): finish only assembles */
+    double b2_ms;                 /* time of the B_G2 MSM (on its thread, or on the device) */
 };
 
 /* Hands ptr (bytes long) to release, or free()s it when release is NULL. NULL ptr: no-op. */

@@ -85,10 +85,15 @@ typedef struct srs_device_ops {
 } srs_device_ops;
 
 /* The GPU prover's hooks (src/srs/gpu_ops.c) for device `device`: upload = groth16_gpu_srs_create
- * (the opaque device handle is a groth16_gpu_srs *, src/groth16/gpu_prover.h), pinned memory
- * from groth16_gpu_pinned_alloc. The returned table is static per device (0..15); NULL for
- * another device and in builds without CUDA. Thread-safe. */
+ * (the opaque device handle is a groth16_gpu_srs *, src/groth16/gpu_prover.h) of the four G1
+ * queries, device_bytes = groth16_gpu_srs_bytes_for, pinned memory from groth16_gpu_pinned_alloc.
+ * srs_gpu_ops_b_g2: the same with the B_G2 query in the device copy too (GROTH16_GPU_SRS_B_G2:
+ * n_b_g2 x 192 bytes more in the GPU tier), for provers that run B_G2 on the device
+ * (groth16_gpu_prover_set_b_g2 then uses it instead of uploading its own). The returned tables
+ * are static per device (0..15); NULL for another device and in builds without CUDA.
+ * Thread-safe. */
 const srs_device_ops *srs_gpu_ops(int device);
+const srs_device_ops *srs_gpu_ops_b_g2(int device);
 
 typedef struct srs_store_opts {
     size_t budget_bytes[SRS_TIERS];  /* per tier, 0: unlimited; [SRS_TIER_DISK] is ignored */
