@@ -425,7 +425,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     int rc = 0;
     unsigned n_synthesized = 0;
     progress *pbar = NULL; /* freed after the engine: its synthesis workers update it */
-    cuzk_circuit cc = {&cs, pp, sh.device, NULL};
+    cuzk_circuit cc = {&cs, pp, sh.device, NULL, NULL};
     bench_synth *bs = calloc(K, sizeof *bs);
     cuzk_job_id *ids = calloc(K, sizeof *ids);
     cuzk_job_result *res = calloc(K, sizeof *res);

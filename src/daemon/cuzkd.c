@@ -105,8 +105,12 @@ int main(int argc, char **argv) {
     }
     if (check_only) {
         /* the same loader as preload: a key that would stop the start stops the check too */
-        jobs *CJ = cfg.n_circuits ? jobs_create(&cfg) : NULL;
-        if (cfg.n_circuits && !CJ) { fprintf(stderr, "cuzkd: out of memory\n"); dcfg_free(&cfg); return 1; }
+        jobs *CJ = cfg.n_circuits ? jobs_create(&cfg, err, sizeof err) : NULL;
+        if (cfg.n_circuits && !CJ) {
+            fprintf(stderr, "cuzkd: %s: %s\n", cfg_path, err);
+            dcfg_free(&cfg);
+            return 2;
+        }
         for (int i = 0; i < cfg.n_circuits; i++) {
             if (!cfg.circuits[i].preload) continue;
             int already;
@@ -193,8 +197,11 @@ int main(int argc, char **argv) {
         dlog(DLOG_ERROR, "%s", err);
         goto out;
     }
-    J = jobs_create(&cfg);
-    if (!J) { dlog(DLOG_ERROR, "out of memory"); goto out; }
+    J = jobs_create(&cfg, err, sizeof err);
+    if (!J) {
+        dlog(DLOG_ERROR, "%s", err);
+        goto out;
+    }
     svc.J = J;
     for (int i = 0; i < cfg.n_circuits; i++) {
         if (!cfg.circuits[i].preload) continue;

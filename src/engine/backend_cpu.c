@@ -9,8 +9,31 @@
  * BLS12-381 (circuits assembled by internal code and tests). */
 groth16_key engine_circuit_key(const cuzk_circuit *c) {
     groth16_key k = {CUZK_CURVE_BLS12_381, CUZK_CONVENTION_BELLPERSON, NULL, c->params, c->cs};
+    if (c->z) {
+        k.convention = CUZK_CONVENTION_SNARKJS;
+        k.z = c->z;
+        k.p = NULL;
+    }
     if (c->pk) k.curve = groth16_pk_key(c->pk)->curve;
     return k;
+}
+
+int engine_circuit_valid(const cuzk_circuit *c) { return c && (c->z || (c->params && c->cs)); }
+
+size_t engine_circuit_n_vars(const cuzk_circuit *c) {
+    if (!engine_circuit_valid(c)) return 0;
+    groth16_key k = engine_circuit_key(c);
+    return groth16_key_n_vars(&k);
+}
+
+uint32_t engine_circuit_n_public(const cuzk_circuit *c) {
+    if (!engine_circuit_valid(c)) return 0;
+    groth16_key k = engine_circuit_key(c);
+    return groth16_key_n_public(&k);
+}
+
+int engine_circuit_same(const cuzk_circuit *a, const cuzk_circuit *b) {
+    return a->cs == b->cs && a->params == b->params && a->z == b->z && a->gpu_srs == b->gpu_srs;
 }
 
 static size_t cpu_start_bytes(void *ctx, const cuzk_circuit *c, int nthreads) {

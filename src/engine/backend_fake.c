@@ -5,6 +5,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "util/log.h"
@@ -16,8 +17,7 @@ typedef struct fake_dev {
     engine_fake_cfg cfg;
     pthread_mutex_t mu;
     struct {
-        const r1cs *cs;
-        const bellperson_params *params;
+        cuzk_circuit circ;
         int resident, pinned, refs;
         size_t srs_bytes, proof_bytes;
     } c[FAKE_MAX_CIRCUITS];
@@ -33,12 +33,15 @@ typedef struct fake_pending {
 } fake_pending;
 
 size_t engine_fake_srs_bytes(const cuzk_circuit *c) {
+    if (c->z) /* a zkey's G1 queries: A, B1 (n_vars each), C (private wires), H (domain) */
+        return (2 * (size_t)c->z->n_vars + (c->z->n_vars - c->z->n_public - 1) + c->z->domain_size) * 96;
     const bellperson_params *p = c->params;
     return ((size_t)p->n_a + p->n_b_g1 + p->n_l + p->n_h) * 96;
 }
 size_t engine_fake_proof_bytes(const cuzk_circuit *c) {
     /* witness + a, b, c + H (each n_vars or domain-sized Fr vectors) */
-    return ((size_t)c->cs->n_vars + 4 * ((size_t)c->params->n_h + 1)) * 32;
+    size_t m = c->z ? (size_t)c->z->domain_size : (size_t)c->params->n_h + 1;
+    return (engine_circuit_n_vars(c) + 4 * m) * 32;
 }
 
 static void sleep_ms(double ms) {
@@ -49,7 +52,7 @@ static void sleep_ms(double ms) {
 /* Under mu: the slot of c, -1 if never seen. */
 static int slot_of(const fake_dev *d, const cuzk_circuit *c) {
     for (int i = 0; i < d->n; i++)
-        if (d->c[i].cs == c->cs && d->c[i].params == c->params) return i;
+        if (engine_circuit_same(&d->c[i].circ, c)) return i;
     return -1;
 }
 
@@ -82,8 +85,7 @@ static int admit_locked(fake_dev *d, const cuzk_circuit *c, int evict) {
     if (i < 0) {
         if (d->n == FAKE_MAX_CIRCUITS) return -1;
         i = d->n++;
-        d->c[i].cs = c->cs;
-        d->c[i].params = c->params;
+        d->c[i].circ = *c;
         d->c[i].srs_bytes = engine_fake_srs_bytes(c);
         d->c[i].proof_bytes = engine_fake_proof_bytes(c);
     }
@@ -253,6 +255,19 @@ static const char *fake_name(void *ctx) {
     return "fake";
 }
 
+static void fake_forget(void *ctx, const cuzk_circuit *c) {
+    fake_dev *d = ctx;
+    pthread_mutex_lock(&d->mu);
+    int i = slot_of(d, c);
+    if (i >= 0) {
+        if (d->c[i].resident) d->info.resident_bytes -= d->c[i].srs_bytes;
+        d->c[i].resident = d->c[i].pinned = 0;
+        /* the slot keeps its place (starts_of[] is indexed by it) but never matches again */
+        memset(&d->c[i].circ, 0, sizeof d->c[i].circ);
+    }
+    pthread_mutex_unlock(&d->mu);
+}
+
 static void fake_destroy(void *ctx) {
     fake_dev *d = ctx;
     if (!d) return;
@@ -271,6 +286,7 @@ const engine_backend engine_backend_fake = {
     .ctx_name = fake_name,
     .preload = fake_preload,
     .stats = fake_stats,
+    .forget = fake_forget,
     .route = fake_route,
     .unroute = fake_unroute,
     .lost = fake_lost,

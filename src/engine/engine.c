@@ -3,6 +3,7 @@
  * themselves are in workers.c, the queues in queue.c, the trace in trace.c (src/engine/pipeline.h). */
 #include "engine/pipeline.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -223,9 +224,12 @@ cuzk_status cuzk_circuit_create(cuzk_circuit **out, cuzk_pk *pk, cuzk_error *err
     if (!out || !pk) return ERR(err, CUZK_ERR_ARG, "cuzk_circuit_create: NULL argument");
     *out = NULL;
     const groth16_key *k = groth16_pk_key(pk);
-    if (k->convention != CUZK_CONVENTION_BELLPERSON)
-        return ERR(err, CUZK_ERR_UNSUPPORTED,
-                   "cuzk_circuit_create: the engine proves bellperson keys (.params + .r1cs); this key is %s",
+    /* the engine is compiled for BLS12-381 only (its witness buffers and proofs are of that field) */
+    if (k->curve != CUZK_CURVE_BLS12_381)
+        return ERR(err, CUZK_ERR_UNSUPPORTED, "cuzk_circuit_create: the engine proves BLS12-381 keys; this key is %s",
+                   cuzk_curve_name(k->curve));
+    if (k->convention != CUZK_CONVENTION_BELLPERSON && k->convention != CUZK_CONVENTION_SNARKJS)
+        return ERR(err, CUZK_ERR_UNSUPPORTED, "cuzk_circuit_create: a key of convention %s",
                    cuzk_convention_name(k->convention));
     const groth16_curve *gc = groth16_curve_get(k->curve);
     if (!gc || !gc->proof_encode)
@@ -235,6 +239,7 @@ cuzk_status cuzk_circuit_create(cuzk_circuit **out, cuzk_pk *pk, cuzk_error *err
     if (!c) return ERR(err, CUZK_ERR_NOMEM, "cuzk_circuit_create");
     c->cs = k->cs;
     c->params = k->p;
+    c->z = k->convention == CUZK_CONVENTION_SNARKJS ? k->z : NULL;
     c->pk = cuzk_pk_retain(pk);
     *out = c;
     return CUZK_OK;
@@ -246,11 +251,11 @@ void cuzk_circuit_destroy(cuzk_circuit *c) {
     free(c);
 }
 
-size_t cuzk_circuit_n_vars(const cuzk_circuit *c) { return c && c->cs ? c->cs->n_vars : 0; }
-uint32_t cuzk_circuit_n_public(const cuzk_circuit *c) { return c && c->cs ? c->cs->n_public : 0; }
+size_t cuzk_circuit_n_vars(const cuzk_circuit *c) { return engine_circuit_n_vars(c); }
+uint32_t cuzk_circuit_n_public(const cuzk_circuit *c) { return engine_circuit_n_public(c); }
 
 cuzk_status cuzk_engine_preload(cuzk_engine *e, const cuzk_circuit *c, cuzk_error *err) {
-    if (!e || !c || !c->cs || !c->params) return ERR(err, CUZK_ERR_ARG, "cuzk_engine_preload: NULL argument");
+    if (!e || !engine_circuit_valid(c)) return ERR(err, CUZK_ERR_ARG, "cuzk_engine_preload: NULL argument");
     if (c->gpu_srs && e->n_dev > 1)
         return ERR(err, CUZK_ERR_UNSUPPORTED, "cuzk_engine_preload: a borrowed device SRS serves one device, the engine drives %d",
                    e->n_dev);
@@ -262,18 +267,37 @@ cuzk_status cuzk_engine_preload(cuzk_engine *e, const cuzk_circuit *c, cuzk_erro
     return CUZK_OK;
 }
 
+cuzk_status cuzk_engine_release_circuit(cuzk_engine *e, const cuzk_circuit *c, cuzk_error *err) {
+    if (!e || !c) return ERR(err, CUZK_ERR_ARG, "cuzk_engine_release_circuit: NULL argument");
+    pthread_mutex_lock(&e->mu);
+    for (job *j = e->jobs; j; j = j->next)
+        if (!j->complete && engine_circuit_same(&j->circ, c)) {
+            uint64_t id = j->id;
+            pthread_mutex_unlock(&e->mu);
+            return ERR(err, CUZK_ERR_BUSY, "cuzk_engine_release_circuit: job %llu of this circuit is not complete",
+                       (unsigned long long)id);
+        }
+    pthread_mutex_unlock(&e->mu);
+    if (e->be->forget)
+        for (int i = 0; i < e->n_dev; i++) e->be->forget(e->be_ctx[i], c);
+    return CUZK_OK;
+}
+
 void cuzk_engine_destroy(cuzk_engine *e) {
     if (e) engine_stop_and_free(e);
 }
 
 cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_desc *d, cuzk_job_id *id, cuzk_error *err) {
-    if (!e || !d || !id || !d->circuit || !d->circuit->cs || !d->circuit->params || !d->synth)
+    if (!e || !d || !id || !engine_circuit_valid(d->circuit) || !d->synth)
         return ERR(err, CUZK_ERR_ARG, "cuzk_engine_submit: NULL argument");
     if (d->n_partitions == 0) return ERR(err, CUZK_ERR_ARG, "cuzk_engine_submit: a job needs at least one partition");
     if (d->witness_form != 0 && d->witness_form != CUZK_WITNESS_FR_MONT && d->witness_form != CUZK_WITNESS_FR_CANON)
         return ERR(err, CUZK_ERR_ARG, "cuzk_engine_submit: the synthesis callback writes Fr limbs (Montgomery or canonical), not %d",
                    (int)d->witness_form);
-    const r1cs *cs = d->circuit->cs;
+    if (d->check_witness && !d->circuit->cs)
+        return ERR(err, CUZK_ERR_ARG,
+                   "cuzk_engine_submit: check_witness needs the circuit's R1CS (load the zkey with its .r1cs)");
+    const size_t n_vars = engine_circuit_n_vars(d->circuit);
     if (d->circuit->gpu_srs && e->n_dev > 1)
         return ERR(err, CUZK_ERR_UNSUPPORTED,
                    "cuzk_engine_submit: a circuit on a borrowed device SRS serves one device, the engine drives %d",
@@ -285,7 +309,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_desc *d, cuzk_job_
             return ERR(err, CUZK_ERR_UNSUPPORTED, "cuzk_engine_submit: curve %s is not supported by the engine",
                        cuzk_curve_name(k.curve));
     }
-    size_t part_bytes = (size_t)cs->n_vars * sizeof(fr) + e->be->start_bytes(e->be_ctx[0], d->circuit, e->o.prove_threads);
+    size_t part_bytes = n_vars * sizeof(fr) + e->be->start_bytes(e->be_ctx[0], d->circuit, e->o.prove_threads);
     if (e->o.host_budget_bytes && part_bytes > e->o.host_budget_bytes)
         return ERR(err, CUZK_ERR_MISMATCH,
                    "cuzk_engine_submit: one partition needs %zu bytes of host memory but the budget is %zu", part_bytes,
@@ -295,8 +319,8 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_desc *d, cuzk_job_
     uint32_t P = d->n_partitions;
     j->circ = *d->circuit;
     j->P = P;
-    j->n_public = cs->n_public;
-    j->n_vars = cs->n_vars;
+    j->n_public = engine_circuit_n_public(d->circuit);
+    j->n_vars = n_vars;
     j->part_bytes = part_bytes;
     j->synth = d->synth;
     j->synth_ctx = d->synth_ctx;
@@ -433,6 +457,21 @@ void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *out) {
             out->pinned_fallbacks += ds.pinned_fallbacks;
         }
     out->reaper_busy_ms = rs.busy_ms;
+}
+
+cuzk_status cuzk_engine_device_stats(cuzk_engine *e, int d, cuzk_device_stats *out) {
+    if (out) memset(out, 0, sizeof *out);
+    if (!e || !out || d < 0 || d >= e->n_dev) return CUZK_ERR_ARG;
+    engine_dev_stats ds = {0};
+    if (e->be->stats) e->be->stats(e->be_ctx[d], &ds);
+    out->ordinal = e->dev_id[d];
+    snprintf(out->name, sizeof out->name, "%s", ds.name[0] ? ds.name : e->backend_name);
+    out->total_bytes = ds.total_bytes;
+    out->free_bytes = ds.free_bytes;
+    out->resident_bytes = ds.resident_bytes;
+    out->pool_bytes = ds.pool_bytes;
+    out->dead = atomic_load(&e->dev_dead[d]);
+    return CUZK_OK;
 }
 
 void cuzk_engine_drain_frees(cuzk_engine *e) {

@@ -13,6 +13,8 @@
 #include "groth16/prove.h"
 
 /* The circuit of a job: all borrowed, read-only, must outlive every job naming the circuit.
+ * A bellperson circuit has params and cs (z NULL); a snarkjs one has z (its .zkey, BLS12-381) and
+ * optionally cs (the circuit's R1CS, for witness checks), params NULL.
  * gpu_srs: optional device copy of params' G1 queries already resident (e.g. an SRS store
  * handle acquired at SRS_TIER_GPU, src/srs/store.h: handle.device); the GPU backend then uploads
  * only the circuit. NULL: the GPU backend uploads its own copy of the G1 queries. Ignored by the
@@ -23,6 +25,7 @@ struct cuzk_circuit {
     const bellperson_params *params;
     struct groth16_gpu_srs *gpu_srs;
     cuzk_pk *pk;   /* made by cuzk_circuit_create: the key cs and params point into (one reference) */
+    const zkey *z; /* snarkjs: the .zkey (then params is NULL) */
 };
 
 /* What a backend context reports for cuzk_engine_get_stats (zeros where it has nothing). */
@@ -32,6 +35,8 @@ typedef struct engine_dev_stats {
     size_t device_used_bytes; /* total - free of the whole device */
     size_t pinned_bytes;      /* pinned witness buffers held */
     uint64_t pinned_fallbacks;/* witnesses that got pageable memory */
+    size_t total_bytes, free_bytes; /* the whole device's memory (backends with device_query) */
+    char name[96];            /* the device's name ("" when the backend has none) */
 } engine_dev_stats;
 
 /* An engine backend: how the engine's stages reach a prover. `pending` is opaque to the engine.
@@ -62,6 +67,9 @@ typedef struct engine_backend {
     cuzk_status (*preload)(void *be_ctx, const cuzk_circuit *c, cuzk_error *err);
     /* optional: fills *out (zeroed by the caller) */
     void (*stats)(void *be_ctx, engine_dev_stats *out);
+    /* optional: drop everything held for circuit c (its prover; on a device its resident copy),
+     * freed before returning. Called only when no partition of c is in flight. */
+    void (*forget)(void *be_ctx, const cuzk_circuit *c);
     /* optional: witness buffers (GPU: pinned, pooled, so the upload runs at full bus speed).
      * witness_alloc returns NULL when it has none (the engine then mallocs); witness_free takes
      * back what witness_alloc gave (called on the reaper thread). */
@@ -86,9 +94,16 @@ typedef struct engine_backend {
 
 enum { ENGINE_ROUTE_RESIDENT = 0, ENGINE_ROUTE_ADMIT = 1, ENGINE_ROUTE_CAN = 2 };
 
-/* The key view of a circuit (bellperson convention; the curve of its proving key, BLS12-381 for
- * circuits assembled without one). */
+/* The key view of a circuit (bellperson, or snarkjs when c->z is set; the curve of its proving
+ * key, BLS12-381 for circuits assembled without one). */
 groth16_key engine_circuit_key(const cuzk_circuit *c);
+/* 1 when c holds a key the engine can prove with (params + cs, or z). */
+int engine_circuit_valid(const cuzk_circuit *c);
+/* Witness length (ONE included) and public inputs of c's key. */
+size_t engine_circuit_n_vars(const cuzk_circuit *c);
+uint32_t engine_circuit_n_public(const cuzk_circuit *c);
+/* 1 when a and b name the same key data (same views). */
+int engine_circuit_same(const cuzk_circuit *a, const cuzk_circuit *b);
 
 /* The CPU backend, stateless (be_ctx unused, may be NULL): the prover orchestration's CPU backend
  * (src/groth16/prove.h) on the circuit's key. Tests wrap it to inject delays and failures. */

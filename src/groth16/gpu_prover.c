@@ -630,6 +630,10 @@ static void *gpu_host_alloc_ops(size_t bytes) {
     return p;
 }
 static void gpu_host_free_ops(void *ptr) { gpu_host_free_pinned(ptr); }
+static cuzk_status gpu_device_query_ops(int device, size_t *total_bytes, size_t *free_bytes, char *name, size_t cap,
+                                        cuzk_error *err) {
+    return gpu_device_mem_info(device, total_bytes, free_bytes, name, cap, err);
+}
 
 const groth16_backend_ops groth16_backend_gpu_ops = {
     .name = "gpu",
@@ -644,6 +648,7 @@ const groth16_backend_ops groth16_backend_gpu_ops = {
     .dead = gpu_dead_ops,
     .host_alloc = gpu_host_alloc_ops,
     .host_free = gpu_host_free_ops,
+    .device_query = gpu_device_query_ops,
 };
 
 #endif

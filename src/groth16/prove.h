@@ -96,6 +96,10 @@ typedef struct groth16_backend_ops {
     bool (*dead)(void *state);
     void *(*host_alloc)(size_t bytes);        /* NULL when it cannot (caller falls back to malloc) */
     void (*host_free)(void *ptr);
+    /* optional (NULL on the CPU): the whole device `device` now, no state needed: total and free
+     * bytes, its name (cap bytes). CUZK_OK or the device's error. */
+    cuzk_status (*device_query)(int device, size_t *total_bytes, size_t *free_bytes, char *name, size_t cap,
+                                cuzk_error *err);
 } groth16_backend_ops;
 
 extern const groth16_backend_ops groth16_backend_cpu_ops;

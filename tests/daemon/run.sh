@@ -215,9 +215,12 @@ shutdown_grace_s = 1
 idle_evict_s = 2
 [debug]
 prove_delay_ms = 150
+hold_circuit = "hold"
 [circuits.mult]
 zkey = "$FIX/circuit_final.zkey"
 [circuits.mult2]
+zkey = "$FIX/circuit_final.zkey"
+[circuits.hold]
 zkey = "$FIX/circuit_final.zkey"
 EOT
 start b "$W/b.toml"
@@ -244,6 +247,23 @@ start c "$W/c.toml"
 C=$PID
 check "node retention (time and count bounds)" node "$HERE/client.js" retention --addr "unix://$SC" --tag r
 stop_ok "daemon C" "$C" "$SC"
+
+# ---- daemon D: the engine's host budget for proofs in flight (engine.job_budget) ---------------
+SD=$W/budget.sock
+cat > "$W/d.toml" <<EOT
+[server]
+listen = ["unix://$SD"]
+[engine]
+backend = "cpu"
+prove_threads = 1
+job_budget = 1000
+[circuits.mult]
+zkey = "$FIX/circuit_final.zkey"
+EOT
+start d "$W/d.toml"
+D=$PID
+check "node budget (a proof over engine.job_budget fails cleanly)" node "$HERE/client.js" budget --addr "unix://$SD"
+stop_ok "daemon D" "$D" "$SD"
 
 echo "daemon tests: $fails failure(s), $(( $(date +%s) - t_start )) s"
 [ $fails = 0 ]
