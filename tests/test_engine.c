@@ -321,7 +321,7 @@ __attribute__((destructor)) static void circ_free(void) {
 TEST(engine, pipeline_proofs_verify_and_equal_single_calls) {
     const small_circuit *c = circ();
     REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL, NULL};
+    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     enum { P = 3 };
     uint64_t rs[8 * P];
     make_rs(rs, P);
@@ -398,7 +398,7 @@ TEST(engine, pipeline_proofs_verify_and_equal_single_calls) {
 TEST(engine, out_of_order_completion_in_order_proofs) {
     const small_circuit *c = circ();
     REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL, NULL};
+    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     enum { P = 4 };
     uint64_t rs[8 * P];
     make_rs(rs, P);
@@ -437,7 +437,7 @@ TEST(engine, out_of_order_completion_in_order_proofs) {
 TEST(engine, failing_partition_fails_job_and_frees_everything) {
     const small_circuit *c = circ();
     REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL, NULL};
+    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     enum { P = 4 };
     test_be tb;
     test_be_init(&tb);
@@ -505,7 +505,7 @@ TEST(engine, failing_partition_fails_job_and_frees_everything) {
 TEST(engine, slow_free_does_not_lengthen_prove_latency) {
     const small_circuit *c = circ();
     REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL, NULL};
+    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     enum { P = 2 };
     double call_ms[2] = {0, 0};
     double done_pending[2] = {0, 0};
@@ -549,7 +549,7 @@ TEST(engine, slow_free_does_not_lengthen_prove_latency) {
 TEST(engine, budget_never_exceeded_under_concurrency) {
     const small_circuit *c = circ();
     REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL, NULL};
+    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     size_t part = (size_t)c->cs.n_vars * sizeof(fr) + groth16_bellperson_start_bytes(&c->p, &c->cs, 2);
     enum { P = 3 };
     cuzk_engine_opts o = {0};
@@ -594,7 +594,7 @@ TEST(engine, budget_never_exceeded_under_concurrency) {
 TEST(engine, cancel_queued_and_running_jobs) {
     const small_circuit *c = circ();
     REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL, NULL};
+    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     cuzk_engine_opts o = {0};
     o.prove_threads = 2;
     cuzk_engine *e = NULL;
@@ -637,7 +637,7 @@ TEST(engine, cancel_queued_and_running_jobs) {
 TEST(engine, blocked_producers_enter_in_arrival_order) {
     const small_circuit *c = circ();
     REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL, NULL};
+    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     enum { P = 8 };
     uint64_t rs[8 * P];
     make_rs(rs, P);
@@ -738,7 +738,7 @@ static const engine_backend k_dev_backend = {.name = "devices",
 TEST(engine, several_devices_one_prove_worker_each) {
     const small_circuit *c = circ();
     REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL, NULL};
+    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     enum { P = 6, D = 3 };
     uint64_t rs[8 * P];
     make_rs(rs, P);
@@ -859,7 +859,7 @@ done:
 TEST(engine_devices, partitions_go_to_the_device_holding_their_srs) {
     const small_circuit *a = circ(), *b = circ_b();
     REQUIRE(a && b);
-    cuzk_circuit ca = {&a->cs, &a->p, NULL, NULL, NULL}, cb = {&b->cs, &b->p, NULL, NULL, NULL};
+    cuzk_circuit ca = {&a->cs, &a->p, NULL, NULL}, cb = {&b->cs, &b->p, NULL, NULL};
     size_t need_a = engine_fake_srs_bytes(&ca) + engine_fake_proof_bytes(&ca);
     size_t need_b = engine_fake_srs_bytes(&cb) + engine_fake_proof_bytes(&cb);
     REQUIRE(need_b < need_a);
@@ -930,7 +930,7 @@ TEST(engine_devices, partitions_go_to_the_device_holding_their_srs) {
 TEST(engine_devices, second_device_only_when_its_budget_allows) {
     const small_circuit *a = circ();
     REQUIRE(a);
-    cuzk_circuit ca = {&a->cs, &a->p, NULL, NULL, NULL};
+    cuzk_circuit ca = {&a->cs, &a->p, NULL, NULL};
     size_t srs = engine_fake_srs_bytes(&ca), need = srs + engine_fake_proof_bytes(&ca);
     engine_fake_cfg cfg[3] = {{0}};
     cfg[0].budget_bytes = need;
@@ -972,7 +972,7 @@ TEST(engine_devices, second_device_only_when_its_budget_allows) {
 TEST(engine_devices, circuit_too_large_for_every_device_fails_cleanly) {
     const small_circuit *a = circ();
     REQUIRE(a);
-    cuzk_circuit ca = {&a->cs, &a->p, NULL, NULL, NULL};
+    cuzk_circuit ca = {&a->cs, &a->p, NULL, NULL};
     size_t need = engine_fake_srs_bytes(&ca) + engine_fake_proof_bytes(&ca);
     engine_fake_cfg cfg[2] = {{0}};
     cfg[0].budget_bytes = cfg[1].budget_bytes = need / 2;
@@ -1009,7 +1009,7 @@ TEST(engine_devices, circuit_too_large_for_every_device_fails_cleanly) {
 static void failing_device_case(int at_finish) {
     const small_circuit *a = circ();
     REQUIRE(a);
-    cuzk_circuit ca = {&a->cs, &a->p, NULL, NULL, NULL};
+    cuzk_circuit ca = {&a->cs, &a->p, NULL, NULL};
     engine_fake_cfg cfg[2] = {{0}};
     cfg[0].start_delay_ms = cfg[1].start_delay_ms = 30;
     if (at_finish) cfg[1].fail_at_finish = 2;
@@ -1078,7 +1078,7 @@ TEST(engine_devices, failing_device_at_finish_partitions_retried_elsewhere) { fa
 TEST(engine_devices, every_device_lost_fails_the_job_cleanly) {
     const small_circuit *a = circ();
     REQUIRE(a);
-    cuzk_circuit ca = {&a->cs, &a->p, NULL, NULL, NULL};
+    cuzk_circuit ca = {&a->cs, &a->p, NULL, NULL};
     engine_fake_cfg cfg[2] = {{0}};
     cfg[0].fail_at_start = 1;
     cfg[1].fail_at_finish = 1;
@@ -1111,7 +1111,7 @@ TEST(engine_devices, every_device_lost_fails_the_job_cleanly) {
 TEST(engine_devices, cancel_releases_every_device) {
     const small_circuit *a = circ();
     REQUIRE(a);
-    cuzk_circuit ca = {&a->cs, &a->p, NULL, NULL, NULL};
+    cuzk_circuit ca = {&a->cs, &a->p, NULL, NULL};
     engine_fake_cfg cfg[2] = {{0}};
     cfg[0].start_delay_ms = cfg[1].start_delay_ms = 80;
     cuzk_engine_opts o = dev_opts();
@@ -1150,7 +1150,7 @@ TEST(engine_devices, cancel_releases_every_device) {
 TEST(engine_devices, two_workers_per_device_results_in_partition_order) {
     const small_circuit *a = circ();
     REQUIRE(a);
-    cuzk_circuit ca = {&a->cs, &a->p, NULL, NULL, NULL};
+    cuzk_circuit ca = {&a->cs, &a->p, NULL, NULL};
     engine_fake_cfg cfg[2] = {{0}};
     cfg[0].start_delay_ms = 5;
     cfg[1].start_delay_ms = 90;

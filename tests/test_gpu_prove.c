@@ -264,7 +264,7 @@ TEST(gpu_prove, engine_gpu_backend_equals_cpu_single_calls) {
     cuzk_error e = {0};
     REQUIRE(cuzk_engine_create(&eng, &o, &e) == CUZK_OK);
     CHECK(!strcmp(cuzk_engine_backend_name(eng), "gpu"));
-    cuzk_circuit cc = {&c.cs, &c.p, NULL, NULL, NULL};
+    cuzk_circuit cc = {&c.cs, &c.p, NULL, NULL};
     gp_synth gs = {&c.cs, &c.sp};
     cuzk_job_id ids[2];
     for (int k = 0; k < 2; k++) {
@@ -378,7 +378,7 @@ TEST(gpu_prove, engine_on_store_srs_and_gpu_budget) {
     REQUIRE(srs_store_create(&store, &so, &e) == CUZK_OK);
     srs_handle h = {0};
     REQUIRE(srs_store_acquire(store, &h, path, SRS_TIER_GPU, &e) == CUZK_OK);
-    cuzk_circuit cc = {&c.cs, h.params, h.device, NULL, NULL};
+    cuzk_circuit cc = {&c.cs, h.params, h.device, NULL};
     size_t need = 0;
     {
         /* the need, from a prover made the same way */

@@ -36,13 +36,15 @@ typedef struct cuzk_prove_opts {
     const char *r1cs_path;   /* snarkjs mode: optional .r1cs for check_witness */
     int check_witness;       /* check every constraint first; CUZK_ERR_UNSAT names the first bad row */
     int skip_self_verify;    /* do not verify the proof before writing it */
-    int nthreads;            /* worker threads; 0 = all online CPUs ($CUZK_THREADS overrides) */
+    int nthreads;            /* worker threads; 0 = all online CPUs (cuzk_set_threads) */
     cuzk_backend backend;    /* AUTO (default): the GPU when this build has CUDA and a device is
                               * present, else the CPU; GPU: CUZK_ERR_DEVICE (exit 4) without one */
     cuzk_check_level params_check; /* bellperson .params point checks (cuzk.h); DEFAULT = CURVE.
                               * The zkey loader always checks on-curve and ignores this. */
     cuzk_progress_fn progress;     /* progress of loading the .params (file bytes); NULL: none */
     void *progress_user;
+    cuzk_msm_opts msm;       /* GPU MSM tuning (include/cuzk/prover.h); zero: automatic. The cuzk
+                              * CLI maps $CUZK_MSM_WINDOW / $CUZK_MSM_CHUNK onto it */
 } cuzk_prove_opts;
 
 /* cuzk_backend and cuzk_prove_timings: include/cuzk/prover.h. */
@@ -100,7 +102,7 @@ typedef struct cuzk_setup_opts {
     const uint64_t *seed;       /* non-NULL: toxic waste derived from *seed (reproducible: same
                                  * circuit and seed give the same bytes on any backend and thread
                                  * count); NULL (default): OS RNG */
-    int nthreads;               /* worker threads; 0 = all online CPUs ($CUZK_THREADS overrides) */
+    int nthreads;               /* worker threads; 0 = all online CPUs (cuzk_set_threads) */
     cuzk_backend backend;       /* where the point sets are computed: AUTO (default) GPU when
                                  * present, else CPU; GPU: CUZK_ERR_DEVICE without one */
     const char *zkey_path;      /* non-NULL: also write a snarkjs Groth16 .zkey of the same circuit

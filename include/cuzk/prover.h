@@ -161,7 +161,7 @@ typedef struct cuzk_msm_opts {
 typedef struct cuzk_prover_opts {
     cuzk_backend backend; /* AUTO (default), CPU or GPU */
     int nthreads;         /* CPU threads per proof (CPU MSMs and NTTs, B_G2 on both backends);
-                             0: all online CPUs ($CUZK_THREADS overrides) */
+                             0: all online CPUs (cuzk_set_threads) */
     int device;           /* CUDA device ordinal for the GPU backend (default 0) */
     cuzk_msm_opts msm;    /* GPU MSM tuning */
 } cuzk_prover_opts;

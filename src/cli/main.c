@@ -46,7 +46,9 @@ static void print_main_help(FILE *f) {
         "\n"
         "Run 'cuzk <command> --help' for the options of a command.\n"
         "Exit codes: 0 ok, 1 invalid proof, 2 usage error, 3 bad input file, 4 out of resources.\n"
-        "Environment: CUZK_THREADS=<n> caps worker threads (default: all CPUs).\n",
+        "Environment: CUZK_THREADS=<n> caps worker threads (default: all CPUs); CUZK_MSM_WINDOW=<bits>\n"
+        "and CUZK_MSM_CHUNK=<points> tune the GPU MSMs of prove and prove-post (default: automatic);\n"
+        "CUZK_VERBOSE=1 prints the library's notices.\n",
         CUZK_VERSION);
 }
 
@@ -346,6 +348,7 @@ static int cmd_prove(int argc, char **argv) {
             pos[npos++] = a;
         }
     }
+    if (!cli_msm_from_env(&o.msm, "cuzk prove")) return 2;
     cuzk_prove_timings t = {0};
     cuzk_error e = {0};
     cuzk_status st;
@@ -688,6 +691,7 @@ static int cmd_prove_post(int argc, char **argv) {
             pos[npos++] = a;
         }
     }
+    if (!cli_msm_from_env(&po.msm, "cuzk prove-post")) return 2;
     if (!req.circuit) return usage_error("prove-post", "%s", "--circuit NAME is required");
     if (!params || !r1cs) return usage_error("prove-post", "%s", "--params and --r1cs are required");
     if (!rnd_hex) return usage_error("prove-post", "%s", "--randomness HEX is required");

@@ -33,15 +33,19 @@ typedef struct fake_pending {
 } fake_pending;
 
 size_t engine_fake_srs_bytes(const cuzk_circuit *c) {
-    if (c->z) /* a zkey's G1 queries: A, B1 (n_vars each), C (private wires), H (domain) */
-        return (2 * (size_t)c->z->n_vars + (c->z->n_vars - c->z->n_public - 1) + c->z->domain_size) * 96;
-    const bellperson_params *p = c->params;
+    groth16_key k = engine_circuit_key(c);
+    if (k.convention == CUZK_CONVENTION_SNARKJS) {
+        /* the zkey's G1 queries A, B1, C (aux wires), H */
+        const zkey *z = k.z;
+        return (2 * (size_t)z->n_vars + (z->n_vars - z->n_public - 1) + z->domain_size) * 96;
+    }
+    const bellperson_params *p = k.p;
     return ((size_t)p->n_a + p->n_b_g1 + p->n_l + p->n_h) * 96;
 }
 size_t engine_fake_proof_bytes(const cuzk_circuit *c) {
     /* witness + a, b, c + H (each n_vars or domain-sized Fr vectors) */
-    size_t m = c->z ? (size_t)c->z->domain_size : (size_t)c->params->n_h + 1;
-    return (engine_circuit_n_vars(c) + 4 * m) * 32;
+    groth16_key k = engine_circuit_key(c);
+    return (groth16_key_n_vars(&k) + 4 * groth16_key_domain(&k)) * 32;
 }
 
 static void sleep_ms(double ms) {

@@ -32,7 +32,7 @@ typedef struct engine_dev {
     uint64_t pinned_fallbacks;
     size_t n;
     struct {
-        cuzk_circuit circ;           /* the circuit's views (identity: engine_circuit_same) */
+        cuzk_circuit circ;           /* the descriptor it was made for (engine_circuit_same) */
         int busy;                    /* a free slot (pv NULL) whose prover is being destroyed */
         groth16_key key;             /* the prover borrows it: it lives here, at a stable address */
         groth16_prover *pv;

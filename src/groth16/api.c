@@ -198,6 +198,7 @@ static cuzk_status prove_loaded(cuzk_proof *proof, cuzk_pk *pk, const wtns *w, c
     pr.check_witness = check;
     po.backend = o->backend;
     po.nthreads = o->nthreads;
+    po.msm = o->msm;
     double t0 = now_ms();
     st = cuzk_prover_create(&pv, pk, &po, err);
     if (st == CUZK_OK && !strcmp(cuzk_prover_backend_name(pv), "gpu")) tm->gpu_setup_ms = now_ms() - t0;
