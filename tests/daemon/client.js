@@ -164,6 +164,14 @@ async function basic() {
      r.err && r.err.details);
   r = await call('SubmitProof', { proof_kind: 'GENERIC_GROTH16', circuit_id: 'mult' });
   ok(r.err && r.err.code === grpc.status.INVALID_ARGUMENT, 'no witness: INVALID_ARGUMENT');
+  // control characters from the request are escaped in the error text (and in the daemon's log)
+  r = await call('SubmitProof', { proof_kind: 'GENERIC_GROTH16', circuit_id: 'evil\u001b[31m\nline2', witness: m.w });
+  ok(r.err && r.err.code === grpc.status.NOT_FOUND && !/[\u0000-\u001f\u007f]/.test(r.err.details) &&
+     r.err.details.includes('evil\\x1b[31m\\x0aline2'), 'control characters in an error text are escaped (\\xNN)',
+     r.err && r.err.details);
+  r = await call('PreloadSRS', { circuit_id: 'x\ty\rz' });
+  ok(r.err && r.err.code === grpc.status.NOT_FOUND && r.err.details.includes('x\\x09y\\x0dz'), 'escaped in PreloadSRS errors too',
+     r.err && r.err.details);
   for (const k of ['POREP_SEAL_COMMIT', 'SNAP_DEALS_UPDATE', 'WINDOW_POST_PARTITION', 'WINNING_POST']) {
     r = await call('Prove', { submit: { request_id: `${tag}-${k}`, proof_kind: k, priority: 'CRITICAL', vanilla_proof: Buffer.from('{}') } }, 20000);
     const x = r.resp && r.resp.result;
