@@ -237,6 +237,33 @@ static void test_zkey_circuit(const char *dir) {
         free(wj);
     }
     cuzk_witness forms[2] = {{CUZK_WITNESS_WTNS, wbytes, wlen}, {CUZK_WITNESS_FR_CANON, canon, n_canon * 32}};
+    {
+        /* counts without proving: the .wtns header, the limbs' length */
+        size_t cnt = 0;
+        cuzk_curve cv = CUZK_CURVE_UNKNOWN;
+        CHECK_ST(cuzk_witness_count(&forms[0], &cnt, &cv, &e), CUZK_OK);
+        CHECK(cnt == a.n_vars && cv == CUZK_CURVE_BLS12_381);
+        CHECK_ST(cuzk_witness_count(&forms[1], &cnt, &cv, &e), CUZK_OK);
+        CHECK(cnt == a.n_vars && cv == CUZK_CURVE_UNKNOWN);
+        cuzk_witness tw = {CUZK_WITNESS_WTNS, wbytes, wlen - 1};
+        CHECK_ST(cuzk_witness_count(&tw, &cnt, NULL, &e), CUZK_ERR_FORMAT);
+        CHECK_ST(cuzk_witness_count(NULL, &cnt, NULL, &e), CUZK_ERR_ARG);
+        size_t blen = 0;
+        uint8_t *bw = slurp("bn128/multiplier/witness.wtns", &blen);
+        cuzk_witness bn = {CUZK_WITNESS_WTNS, bw, blen};
+        if (bw) CHECK_ST(cuzk_witness_count(&bn, &cnt, &cv, &e), CUZK_OK);
+        CHECK(!bw || (cnt == 4 && cv == CUZK_CURVE_BN254));
+        free(bw);
+        /* a key loaded for a witness of another length: refused at load */
+        cuzk_pk *x = NULL;
+        cuzk_pk_load_opts lo = {0};
+        lo.expect_n_vars = a.n_vars + 1;
+        CHECK_ST(cuzk_pk_load_zkey(&x, path, &lo, &e), CUZK_ERR_MISMATCH);
+        CHECK(x == NULL);
+        lo.expect_n_vars = a.n_vars;
+        CHECK_ST(cuzk_pk_load_zkey(&x, path, &lo, &e), CUZK_OK);
+        cuzk_pk_release(x);
+    }
     cuzk_proof proofs[2];
     memset(proofs, 0, sizeof proofs);
     for (int f = 0; f < 2; f++) {
@@ -432,6 +459,17 @@ static void test_engine_job(const char *tmp) {
     cuzk_circuit *circ = NULL;
     cuzk_engine *eng = NULL;
     if (!pb || !rb || !vb || !canon) goto out;
+    {
+        /* the witness length is checked against the circuit before the parameters are decoded */
+        cuzk_pk_load_opts lo = {0};
+        lo.expect_n_vars = n + 1;
+        CHECK_ST(cuzk_pk_load_params_mem(&pk, pb, plen, rb, rlen, &lo, &e), CUZK_ERR_MISMATCH);
+        CHECK(pk == NULL && strstr(e.msg, "wires"));
+        lo.expect_n_vars = n;
+        CHECK_ST(cuzk_pk_load_params_mem(&pk, pb, plen, rb, rlen, &lo, &e), CUZK_OK);
+        cuzk_pk_release(pk);
+        pk = NULL;
+    }
     CHECK_ST(cuzk_pk_load_params_mem(&pk, pb, plen, rb, rlen, NULL, &e), CUZK_OK);
     CHECK_ST(cuzk_vk_load_bellperson(&vk, vb, vlen, &e), CUZK_OK);
     if (!pk || !vk) goto out;
