@@ -312,8 +312,12 @@ TEST(cli, special_outputs_signals_and_bench_args) {
     snprintf(args, sizeof args, "sh -c \"CUZK_MSM_CHUNK=x '%s' bench pipeline --constraints 1000 2>&1\"", CLI);
     CHECK_EQ_INT(test_run(g_log, sizeof g_log, "%s", args), 2);
     CHECK_MSG(strstr(g_log, "CUZK_MSM_CHUNK must be") != NULL, "%s", g_log);
+    snprintf(args, sizeof args, "sh -c \"CUZK_GPU_B2=2 '%s' bench pipeline --constraints 1000 2>&1\"", CLI);
+    CHECK_EQ_INT(test_run(g_log, sizeof g_log, "%s", args), 2);
+    CHECK_MSG(strstr(g_log, "CUZK_GPU_B2 must be an integer from 0 to 1") != NULL, "%s", g_log);
     snprintf(args, sizeof args,
-             "sh -c \"CUZK_THREADS=1 CUZK_MSM_WINDOW=10 CUZK_MSM_CHUNK=4096 '%s' prove '%s' '%s' '%s' '%s/p.json' 2>&1\"",
+             "sh -c \"CUZK_THREADS=1 CUZK_MSM_WINDOW=10 CUZK_MSM_CHUNK=4096 CUZK_GPU_B2=1 '%s' prove '%s' '%s' '%s' "
+             "'%s/p.json' 2>&1\"",
              CLI, FIX("multiplier", "circuit_final.zkey"), FIX("multiplier", "witness.wtns"), proof, test_tmpdir());
     CHECK_MSG(test_run(g_log, sizeof g_log, "%s", args) == 0, "%s", g_log);
 }

@@ -103,7 +103,8 @@ typedef struct cuzk_engine_opts {
                                    16 GiB. Beyond it witnesses are pageable (slower upload),
                                    never a failure */
     size_t gpu_budget_bytes;  /* GPU backend: device memory a circuit may use: its resident SRS
-                                 G1 queries (its own copy or a borrowed SRS store copy) + matrices
+                                 G1 queries (its own copy or a borrowed SRS store copy; with
+                                 msm.b_g2_on_gpu the B_G2 query too) + matrices
                                  + one proof's peak from the pool (witness, a/b/c, the largest
                                  MSM's scratch as if no scalar were 0/1: an upper bound), per
                                  device. One prove worker drives each GPU, so proofs never hold

@@ -384,7 +384,7 @@ int gpu_msm_window_bits(size_t n);
  *     bench/GPU_RESULTS.md session 4 has its measurements).
  * Both give the same result (tests/test_gpu_msm.c runs both against the CPU). Process-wide, read
  * when a gpu_g1_msm_run call starts: for tests and benchmarks; not thread-safe against
- * concurrent MSMs. */
+ * concurrent MSMs. The G2 MSMs (gpu_g2_msm_run) always use the tasks. */
 typedef enum { GPU_MSM_ACCUM_RUNS = 0, GPU_MSM_ACCUM_TASKS = 1 } gpu_msm_accum;
 void gpu_msm_set_accumulation(gpu_msm_accum mode);
 

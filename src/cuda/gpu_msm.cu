@@ -573,7 +573,7 @@ void plan_sizes(tail_plan<G> *p, size_t cn, int c) {
     p->L = 1u << SEG_LOG;
     if (p->L > p->nbw) p->L = p->nbw;
     p->seg_per_win = p->nbw / p->L;
-    p->runs = g_accum_mode == GPU_MSM_ACCUM_RUNS;
+    p->runs = g_accum_mode == GPU_MSM_ACCUM_RUNS && G::FP_PER_COORD == 1; /* G2: tasks only (tail_chunk) */
     /* runs of R pairs: R = npairs / 2^18 (~2 waves of 128-thread blocks on 132 SMs at 4 blocks
      * each is 2^16 threads; more threads than that only add partials), between 16 and 256: at
      * most 256, so a bucket holding every pair has no more partials than the per-bucket tasks of
@@ -638,8 +638,8 @@ cuzk_status tail_chunk(gpu_ctx *ctx, tail_plan<G> *p, size_t cn, const uint32_t 
     uint32_t m;
     xyzz_pt *a, *b;
     cub::DoubleBuffer<uint32_t> dk(p->keys, p->keys2), dv(p->vals, p->vals2);
-    msm_digits_kernel<typename G::fr><<<nblocks(cn, 256), 256, 0, s>>>(scalars, idx, mont, tail, cn, p->c, p->W, p->nbw, p->keys,
-                                                       p->vals);
+    msm_digits_kernel<fr_t><<<nblocks(cn, 256), 256, 0, s>>>(scalars, idx, mont, tail, cn, p->c, p->W, p->nbw,
+                                                             p->keys, p->vals);
     CTX_LAUNCH("msm_digits_kernel");
     if (ev) CTX_CU(cudaEventRecord(ev[0], s));
     tb = p->temp_bytes;
@@ -650,7 +650,9 @@ cuzk_status tail_chunk(gpu_ctx *ctx, tail_plan<G> *p, size_t cn, const uint32_t 
     CTX_CU(cudaMemsetAsync(p->bend, 0, (size_t)(p->nb + 1) * 4, s));
     msm_bounds_kernel<<<nblocks(np, 256), 256, 0, s>>>(dk.Current(), np, p->nb, p->bstart, p->bend);
     CTX_LAUNCH("msm_bounds_kernel");
-    if (p->runs) {
+    /* the runs accumulation is compiled for G1 only (an experiment that lost to the tasks,
+     * bench/GPU_RESULTS.md session 4; its three G2 kernels would cost minutes of compile time) */
+    if constexpr (G::FP_PER_COORD == 1) if (p->runs) {
         if (ev) CTX_CU(cudaEventRecord(ev[2], s));
         CTX_CU(cudaMemsetAsync(p->buckets, 0, (size_t)p->nb * sizeof(xyzz_pt), s));
         CTX_CU(cudaMemsetAsync(p->partials, 0, 2 * ((np + p->R - 1) / p->R) * sizeof(xyzz_pt), s));
