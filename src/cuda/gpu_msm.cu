@@ -671,27 +671,27 @@ cuzk_status tail_chunk(gpu_ctx *ctx, tail_plan<G> *p, size_t cn, const uint32_t 
                                                            p->partials + p->nthreads, p->heavy, p->n_heavy,
                                                            p->buckets);
         CTX_LAUNCH("msm_runs_heavy_kernel");
-        goto reduce;
     }
-    msm_ntasks_kernel<<<nblocks(p->nb + 1, 256), 256, 0, s>>>(p->bstart, p->bend, p->nb, p->K, p->ntasks);
-    CTX_LAUNCH("msm_ntasks_kernel");
-    tb = p->temp_bytes;
-    CTX_CU(cub::DeviceScan::ExclusiveSum(p->temp, tb, p->ntasks, p->toff, (int)(p->nb + 1), s));
-    CTX_LAUNCH("cub ExclusiveSum");
-    if (ev) CTX_CU(cudaEventRecord(ev[2], s));
-    msm_accumulate_kernel<G><<<nblocks(p->max_tasks, 128), 128, 0, s>>>(bases, dv.Current(), p->bstart, p->bend,
-                                                                      p->toff, p->nb, p->K, p->max_tasks,
-                                                                      p->partials);
-    CTX_LAUNCH("msm_accumulate_kernel");
-    msm_bucket_sum_kernel<G><<<nblocks(p->nb, 128), 128, 0, s>>>(p->partials, p->toff, p->nb, p->buckets);
-    CTX_LAUNCH("msm_bucket_sum_kernel");
-    tb = p->temp_bytes;
-    CTX_CU(cub::DeviceSelect::If(p->temp, tb, thrust::counting_iterator<uint32_t>(0), p->heavy, p->n_heavy,
-                                 (int)p->nb, is_heavy_op{p->toff}, s));
-    CTX_LAUNCH("cub DeviceSelect::If (heavy buckets)");
-    msm_heavy_bucket_kernel<G><<<HEAVY_BLOCKS, 128, 0, s>>>(p->partials, p->toff, p->heavy, p->n_heavy, p->buckets);
-    CTX_LAUNCH("msm_heavy_bucket_kernel");
-reduce:
+    if (!p->runs) {
+        msm_ntasks_kernel<<<nblocks(p->nb + 1, 256), 256, 0, s>>>(p->bstart, p->bend, p->nb, p->K, p->ntasks);
+        CTX_LAUNCH("msm_ntasks_kernel");
+        tb = p->temp_bytes;
+        CTX_CU(cub::DeviceScan::ExclusiveSum(p->temp, tb, p->ntasks, p->toff, (int)(p->nb + 1), s));
+        CTX_LAUNCH("cub ExclusiveSum");
+        if (ev) CTX_CU(cudaEventRecord(ev[2], s));
+        msm_accumulate_kernel<G><<<nblocks(p->max_tasks, 128), 128, 0, s>>>(bases, dv.Current(), p->bstart, p->bend,
+                                                                          p->toff, p->nb, p->K, p->max_tasks,
+                                                                          p->partials);
+        CTX_LAUNCH("msm_accumulate_kernel");
+        msm_bucket_sum_kernel<G><<<nblocks(p->nb, 128), 128, 0, s>>>(p->partials, p->toff, p->nb, p->buckets);
+        CTX_LAUNCH("msm_bucket_sum_kernel");
+        tb = p->temp_bytes;
+        CTX_CU(cub::DeviceSelect::If(p->temp, tb, thrust::counting_iterator<uint32_t>(0), p->heavy, p->n_heavy,
+                                     (int)p->nb, is_heavy_op{p->toff}, s));
+        CTX_LAUNCH("cub DeviceSelect::If (heavy buckets)");
+        msm_heavy_bucket_kernel<G><<<HEAVY_BLOCKS, 128, 0, s>>>(p->partials, p->toff, p->heavy, p->n_heavy, p->buckets);
+        CTX_LAUNCH("msm_heavy_bucket_kernel");
+    }
     if (ev) CTX_CU(cudaEventRecord(ev[3], s));
     msm_segment_kernel<G><<<nblocks((size_t)p->W * p->seg_per_win, 128), 128, 0, s>>>(p->buckets, p->nbw, p->L,
                                                                                    p->seg_per_win, p->W, p->seg);
