@@ -1,4 +1,5 @@
-/* cuzk bench post: synthesis speed of the Filecoin PoSt circuits (src/filecoin/post.h).
+/* cuzk bench post: synthesis speed of the Filecoin PoSt circuits (include/cuzk/bench.h section 5:
+ * cuzk_bench_post_*, over the circuits of include/cuzk/filecoin.h).
  *
  *   witness    witness-only synthesis of one partition on --threads threads (sectors split over
  *              threads), median of --repeat runs; and on 1 thread
@@ -8,21 +9,20 @@
  * Sectors: the vanilla proof given with --vproof (checked first; randomness 0), padded to the
  * circuit's sector count as rust-fil-proofs pads; without it one blank sector (all values 0:
  * the same work, a witness that does not satisfy). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "bench.h"
-#include "filecoin/post.h"
-#include "util/parallel.h"
-#include "util/timer.h"
+#include "cuzk/bench.h"
 
 #ifndef CUZK_GIT_HASH
 #define CUZK_GIT_HASH "unknown"
 #endif
 
-int cuzk_bench_post(int argc, char **argv);
+int bench_post_main(int argc, char **argv);
 
 static double cpu_ms(void) {
     struct timespec t;
@@ -40,7 +40,7 @@ static void help(FILE *f) {
                "  cuzk bench post --circuit window-post-32g --sectors 16 --vproof tests/fixtures/filecoin/post.vproof --record\n");
 }
 
-int cuzk_bench_post(int argc, char **argv) {
+int bench_post_main(int argc, char **argv) {
     const char *circuit = NULL, *vproof = NULL;
     long sectors = 0, threads = 0, repeat = 3;
     bool record = false, matrices = false;
@@ -57,53 +57,32 @@ int cuzk_bench_post(int argc, char **argv) {
         else { fprintf(stderr, "cuzk bench post: unknown option '%s'\n", a); help(stderr); return 2; }
     }
     if (!circuit) { fprintf(stderr, "cuzk bench post: --circuit NAME is required\n"); help(stderr); return 2; }
-    post_params pp;
     cuzk_error e = {0};
-    if (post_params_from_name(&pp, circuit, &e) != CUZK_OK) { fprintf(stderr, "cuzk bench post: %s\n", e.msg); return 2; }
-    if (sectors) pp.sector_count = (uint32_t)sectors;
-    post_sector s;
-    memset(&s, 0, sizeof s);
-    if (vproof) {
-        FILE *f = fopen(vproof, "rb");
-        if (!f) { fprintf(stderr, "cuzk bench post: cannot open %s\n", vproof); return 3; }
-        fseek(f, 0, SEEK_END);
-        long n = ftell(f);
-        fseek(f, 0, SEEK_SET);
-        uint8_t *d = malloc(n > 0 ? (size_t)n : 1);
-        size_t got = d ? fread(d, 1, (size_t)n, f) : 0;
-        fclose(f);
-        uint8_t rnd[32] = {0};
-        if (!d || got != (size_t)n || post_vproof_read(&s, &pp, d, got, &e) != CUZK_OK || post_sector_check(&pp, &s, rnd, 0, &e) != CUZK_OK) {
-            fprintf(stderr, "cuzk bench post: %s: %s\n", vproof, e.msg);
-            free(d);
-            return 3;
-        }
-        free(d);
-    } else {
-        s.n_challenges = pp.challenge_count;
-        s.leaves = calloc(s.n_challenges, sizeof(fr));
-        s.roots = calloc(s.n_challenges, sizeof(fr));
-        s.paths = calloc(s.n_challenges, sizeof(merkle_path));
+    cuzk_bench_post *h = NULL;
+    cuzk_status st = cuzk_bench_post_create(&h, circuit, (uint32_t)sectors, vproof, &e);
+    if (st != CUZK_OK) {
+        fprintf(stderr, "cuzk bench post: %s\n", e.msg);
+        return st == CUZK_ERR_ARG ? 2 : st == CUZK_ERR_NOMEM ? 4 : 3;
     }
-    post_sizes sz;
-    post_circuit_sizes(&pp, &sz);
-    int nt = threads > 0 ? (int)threads : cuzk_num_threads();
+    cuzk_bench_post_info sz;
+    cuzk_bench_post_describe(h, &sz);
+    int nt = threads > 0 ? (int)threads : cuzk_threads();
     printf("# cuzk bench post  git %s  circuit %s  sectors %u x %u challenges  inputs %llu  aux %llu  constraints %llu  threads %d\n",
-           CUZK_GIT_HASH, circuit, pp.sector_count, pp.challenge_count, (unsigned long long)sz.n_inputs, (unsigned long long)sz.n_aux,
+           CUZK_GIT_HASH, circuit, sz.sector_count, sz.challenge_count, (unsigned long long)sz.n_inputs, (unsigned long long)sz.n_aux,
            (unsigned long long)sz.n_constraints, nt);
     size_t nw = (size_t)(sz.n_inputs + sz.n_aux);
-    fr *w = malloc(nw * sizeof *w);
-    if (!w) { fprintf(stderr, "cuzk bench post: out of memory for %zu witness values\n", nw); post_sector_free(&s); return 3; }
+    uint64_t *w = malloc(nw * 32);
+    if (!w) { fprintf(stderr, "cuzk bench post: out of memory for %zu witness values\n", nw); cuzk_bench_post_destroy(h); return 4; }
     double *ms = calloc((size_t)repeat, sizeof *ms), *cms = calloc((size_t)repeat, sizeof *cms);
     int thread_counts[2] = {nt, 1};
     for (int k = 0; k < (nt > 1 ? 2 : 1); k++) {
         for (long r = 0; r < repeat; r++) {
-            double t0 = now_ms(), c0 = cpu_ms();
-            if (post_witness_parallel(w, nw, &pp, &s, 1, thread_counts[k], &e) != CUZK_OK) {
+            double t0 = bench_now_ms(), c0 = cpu_ms();
+            if (cuzk_bench_post_witness(h, w, nw, thread_counts[k], &e) != CUZK_OK) {
                 fprintf(stderr, "cuzk bench post: %s\n", e.msg);
                 return 3;
             }
-            ms[r] = now_ms() - t0;
+            ms[r] = bench_now_ms() - t0;
             cms[r] = cpu_ms() - c0;
         }
         qsort(ms, (size_t)repeat, sizeof *ms, cmp_d);
@@ -117,24 +96,18 @@ int cuzk_bench_post(int argc, char **argv) {
     free(w);
     for (int m = 0; m < 2; m++) {
         if (m == 0 ? !record : !matrices) continue;
-        cs c;
-        double t0 = now_ms(), c0 = cpu_ms();
-        cs_init(&c, m == 0 ? CS_DENSITY : CS_MATRICES);
-        post_synthesize(&c, &pp, &s, 1);
-        r1cs r;
-        memset(&r, 0, sizeof r);
-        if (m == 1 && c.status == CUZK_OK) cs_finish_r1cs(&c, &r);
-        double dt = now_ms() - t0, dc = cpu_ms() - c0;
-        if (c.status != CUZK_OK) { fprintf(stderr, "cuzk bench post: %s\n", c.err.msg); cs_free(&c); return 3; }
+        cuzk_bench_post_record rec;
+        double t0 = bench_now_ms(), c0 = cpu_ms();
+        st = cuzk_bench_post_record_pass(h, m, &rec, &e);
+        double dt = bench_now_ms() - t0, dc = cpu_ms() - c0;
+        if (st != CUZK_OK) { fprintf(stderr, "cuzk bench post: %s\n", e.msg); cuzk_bench_post_destroy(h); return 3; }
         if (m == 0)
-            printf("record (densities)   wall %10.1f ms  cpu %10.1f ms  constraints %llu  a_aux %llu  b_aux %llu\n", dt, dc, (unsigned long long)c.n_constraints,
-                   (unsigned long long)cs_bits_count(&c.a_aux), (unsigned long long)cs_bits_count(&c.b_aux));
+            printf("record (densities)   wall %10.1f ms  cpu %10.1f ms  constraints %llu  a_aux %llu  b_aux %llu\n", dt, dc, (unsigned long long)rec.n_constraints,
+                   (unsigned long long)rec.a_aux, (unsigned long long)rec.b_aux);
         else
-            printf("record (matrices)    wall %10.1f ms  cpu %10.1f ms  nnz A %llu  B %llu  C %llu\n", dt, dc, (unsigned long long)r.a.nnz,
-                   (unsigned long long)r.b.nnz, (unsigned long long)r.c.nnz);
-        r1cs_free(&r);
-        cs_free(&c);
+            printf("record (matrices)    wall %10.1f ms  cpu %10.1f ms  nnz A %llu  B %llu  C %llu\n", dt, dc, (unsigned long long)rec.nnz_a,
+                   (unsigned long long)rec.nnz_b, (unsigned long long)rec.nnz_c);
     }
-    post_sector_free(&s);
+    cuzk_bench_post_destroy(h);
     return 0;
 }

@@ -40,6 +40,17 @@ cuzk_status groth16_backend_resolve(cuzk_backend requested, groth16_backend *out
     return CUZK_OK;
 }
 
+cuzk_status cuzk_backend_resolve(cuzk_backend requested, cuzk_backend *out, cuzk_error *err) {
+    if (!out) return ERR(err, CUZK_ERR_ARG, "cuzk_backend_resolve: NULL argument");
+    *out = CUZK_BACKEND_CPU;
+    if (requested != CUZK_BACKEND_AUTO && requested != CUZK_BACKEND_CPU && requested != CUZK_BACKEND_GPU)
+        return ERR(err, CUZK_ERR_ARG, "cuzk_backend_resolve: unknown backend %d", (int)requested);
+    groth16_backend b;
+    cuzk_status st = groth16_backend_resolve(requested, &b, err);
+    if (st == CUZK_OK) *out = b == GROTH16_BACKEND_GPU ? CUZK_BACKEND_GPU : CUZK_BACKEND_CPU;
+    return st;
+}
+
 #if defined(CUZK_HAVE_CUDA) && CUZK_GPU_FIXED_BASE
 /* A build whose CUDA side does not implement fixed-base yet answers CUZK_ERR_UNSUPPORTED: the
  * CPU comb computes the same bytes, so fall back to it (noted once at INFO). */
