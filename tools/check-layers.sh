@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Checks the #include graph of src/, bench/, include/ and tests/ against the layer table of
 # DESIGN.md section 2 (encoded below): a lower layer never includes a higher one, and a front end
-# (src/cli, src/daemon) includes nothing but the public headers (include/) and its own folder.
+# (src/cli, src/daemon, bench/) includes nothing but the public headers (include/) and its own
+# folder (bench/ also the CLI's helpers in src/cli). The file layer (src/files) uses the core only
+# through include/; src/benchkit implements include/cuzk/bench.h and nothing names it.
 #
 #   tools/check-layers.sh [ROOT]     check the tree at ROOT (default: this repository); prints
 #                                    one line per violation, "file:line: rule: what", exit 1 if any
