@@ -132,7 +132,8 @@ typedef struct cuzk_job_desc {
      * partition i uses r = limbs [8i, 8i+4), s = [8i+4, 8i+8) (Fr, Montgomery). Copied at submit;
      * for tests (fixed r, s make proofs reproducible). */
     const uint64_t *fixed_rs;
-    int check_witness;           /* check every constraint after synthesis: CUZK_ERR_UNSAT fails the job */
+    int check_witness;           /* check every constraint after synthesis: CUZK_ERR_UNSAT fails the job.
+                                    Needs the circuit's R1CS (a zkey key loaded with its .r1cs) */
     cuzk_witness_form witness_form; /* what synth writes: 0 or CUZK_WITNESS_FR_MONT (Montgomery),
                                     or CUZK_WITNESS_FR_CANON (canonical; a value >= r fails the job
                                     with CUZK_ERR_FORMAT). CUZK_WITNESS_WTNS: CUZK_ERR_ARG */
@@ -199,7 +200,8 @@ CUZK_API int cuzk_engine_n_devices(const cuzk_engine *e);
 CUZK_API cuzk_status cuzk_engine_preload(cuzk_engine *e, const cuzk_circuit *c, cuzk_error *err);
 
 /* Queues a job and returns at once (it never blocks on the budget or the queues).
- * Errors: CUZK_ERR_ARG (NULL, P = 0, no synth fn, a witness form other than Fr limbs),
+ * Errors: CUZK_ERR_ARG (NULL, P = 0, no synth fn, a witness form other than Fr limbs, check_witness
+ * on a circuit without its R1CS),
  * CUZK_ERR_MISMATCH (budget smaller than one partition's footprint), CUZK_ERR_UNSUPPORTED (a
  * circuit on a borrowed device SRS in an engine of several devices), CUZK_ERR_NOMEM. */
 CUZK_API cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_desc *desc, cuzk_job_id *id, cuzk_error *err);
