@@ -98,8 +98,8 @@ CUZK_API int cuzk_bench_msm_window_bits(size_t n);
  * All run on the calling thread's current CUDA device (0 unless the program changed it), on data
  * generated on the device and kept there, after `warmup` untimed runs; times_ms[0 .. reps) gets
  * each timed run (unsorted), 1 <= reps <= 64, 0 <= warmup <= 16. Errors of all: CUZK_ERR_ARG,
- * CUZK_ERR_UNSUPPORTED (a build without CUDA, or a curve the kernel has no instance for),
- * CUZK_ERR_DEVICE (no device, a CUDA failure), CUZK_ERR_NOMEM_DEVICE. */
+ * CUZK_ERR_UNSUPPORTED (a build without CUDA, a CUDA driver too old or missing, or a curve the
+ * kernel has no instance for), CUZK_ERR_DEVICE (no device, a CUDA failure), CUZK_ERR_NOMEM_DEVICE. */
 
 /* *count = CUDA devices visible (0 when there is no driver or no device, also CUZK_OK). A build
  * without CUDA: *count = 0 and CUZK_ERR_UNSUPPORTED. */
