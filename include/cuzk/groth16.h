@@ -145,13 +145,20 @@ typedef struct cuzk_setup_timings {
 
 /* Writes params_path (bellperson .params), vk_path (.vk) and, with opts->zkey_path, a snarkjs
  * .zkey, for the circuit in r1cs_path (opts->circuit == CUZK_SETUP_R1CS) or the synthetic circuit
- * (r1cs_path must then be NULL). Outputs are streamed to temporary names as each point set is
- * computed (so the whole parameter set is never in memory at once) and renamed at the end: a
- * failed call leaves no output. opts, t may be NULL. t is filled on success and failure.
+ * (r1cs_path must then be NULL). params_path and vk_path may both be NULL when opts->zkey_path is
+ * set: the .zkey alone. The curve is the .r1cs file's: a bn128 (BN254) circuit gets a .zkey alone
+ * (FORMATS.md section 3, BN254 sizes; snarkjs and rapidsnark prove with it); with params_path or
+ * vk_path it is CUZK_ERR_CURVE (the bellperson format and the synthetic circuit are BLS12-381
+ * only). BN254 points are computed on the CPU whatever opts->backend says (the device fixed-base
+ * kernels are BLS12-381 only); its largest domain is 2^27 (the zkey's H points need the roots of
+ * unity of twice the domain; BN254's Fr has two-adicity 28). Outputs are streamed to temporary
+ * names as each point set is computed (so the whole parameter set is never in memory at once) and
+ * renamed at the end: a failed call leaves no output. opts, t may be NULL. t is filled on success
+ * and failure.
  * Errors: CUZK_ERR_ARG (paths, options, synthetic size out of range, domain > 2^28), the load
- * errors of the .r1cs, CUZK_ERR_UNSUPPORTED (a wire in no constraint: its .params L point would be
- * the point at infinity, which the format forbids), CUZK_ERR_NOMEM, CUZK_ERR_RANDOM, CUZK_ERR_IO,
- * CUZK_ERR_DEVICE / _NOMEM_DEVICE (GPU). */
+ * errors of the .r1cs, CUZK_ERR_CURVE (above), CUZK_ERR_UNSUPPORTED (a wire in no constraint: its
+ * .params L point would be the point at infinity, which the format forbids), CUZK_ERR_NOMEM,
+ * CUZK_ERR_RANDOM, CUZK_ERR_IO, CUZK_ERR_DEVICE / _NOMEM_DEVICE (GPU). */
 CUZK_API cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const char *vk_path,
                        const cuzk_setup_opts *opts, cuzk_setup_timings *t, cuzk_error *err);
 

@@ -51,6 +51,12 @@ cuzk_status gpu_device_count(int *count, cuzk_error *err);
  * 13000, runtime 13000") into buf (cap bytes, NUL-terminated, truncated to fit). */
 cuzk_status gpu_device_info(int dev, char *buf, size_t cap, cuzk_error *err);
 
+/* Memory of device `dev` now: *total_bytes and *free_bytes (cudaMemGetInfo; creates the device's
+ * primary context if the process has none yet), and its name into name (cap bytes, may be NULL /
+ * 0). The calling thread's current device is left as it was. CUZK_ERR_ARG, CUZK_ERR_DEVICE. */
+cuzk_status gpu_device_mem_info(int dev, size_t *total_bytes, size_t *free_bytes, char *name, size_t cap,
+                                cuzk_error *err);
+
 /* ---- element-wise field arithmetic (for tests of the device arithmetic) ------------------- */
 typedef enum { GPU_FIELD_FP = 0, GPU_FIELD_FR = 1, GPU_FIELD_FP2 = 2 } gpu_field;
 typedef enum { GPU_OP_ADD = 0, GPU_OP_SUB = 1, GPU_OP_MUL = 2, GPU_OP_SQR = 3, GPU_OP_NEG = 4 } gpu_field_op;
@@ -404,6 +410,12 @@ cuzk_status gpu_bn254_g1_bases_upload(gpu_ctx *ctx, gpu_g1_bases **out, const st
                                       cuzk_error *err);
 cuzk_status gpu_bn254_g1_msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs, gpu_msm_stats *stats,
                                  cuzk_error *err);
+/* The H step of snarkjs (gpu_h_snarkjs_async / gpu_h with GPU_ROOTS_SNARKJS above) over BN254's Fr,
+ * 1 <= log_m <= 27 (the coset shift is omega_2m, and BN254's two-adicity is 28). gpu_bn254_h: HOST
+ * a, b of m Fr each (Montgomery); on CUZK_OK a holds the result, b is unchanged. */
+cuzk_status gpu_bn254_h_snarkjs_async(void *stream, struct bn254_fr *d_a, struct bn254_fr *d_b, struct bn254_fr *d_c,
+                                      int log_m, cuzk_error *err);
+cuzk_status gpu_bn254_h(struct bn254_fr *a, const struct bn254_fr *b, int log_m, cuzk_error *err);
 cuzk_status gpu_bench_bn254_g1_msm(size_t n, int window_bits, int warmup, int reps, float *times_ms,
                                    cuzk_error *err);
 cuzk_status gpu_bench_bn254_ntt(int log_m, int warmup, int reps, float *times_ms, cuzk_error *err);

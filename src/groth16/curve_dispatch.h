@@ -20,6 +20,8 @@ void bn254_cuzk_prover_destroy(cuzk_prover *p);
 const char *bn254_cuzk_prover_backend_name(const cuzk_prover *p);
 cuzk_status bn254_cuzk_prove(cuzk_prover *p, cuzk_proof *out, const cuzk_witness *w, const cuzk_proof_opts *opts,
                              cuzk_prove_timings *t, cuzk_error *err);
+cuzk_status bn254_cuzk_witness_convert(const cuzk_witness *w, cuzk_curve curve, cuzk_witness_form out_form,
+                                       uint64_t *out, size_t n_vars, cuzk_error *err);
 cuzk_status bn254_cuzk_vk_load_json(cuzk_vk **out, const char *json, size_t len, cuzk_error *err);
 cuzk_status bn254_cuzk_vk_from_pk(cuzk_vk **out, const cuzk_pk *pk, cuzk_error *err);
 uint32_t bn254_cuzk_vk_n_public(const cuzk_vk *vk);
@@ -27,6 +29,11 @@ void bn254_cuzk_vk_free(cuzk_vk *vk);
 cuzk_status bn254_cuzk_verify(const cuzk_vk *vk, cuzk_public_form public_form, const void *public_inputs,
                               size_t public_len, cuzk_proof_form proof_form, const void *proof, size_t proof_len,
                               cuzk_error *err);
+/* groth16_setup_zkey_r1cs (src/groth16/setup.h) of the BN254 compile: cuzk_setup's path for a
+ * bn128 .r1cs (src/groth16/setup_api.c) */
+struct groth16_setup_run;
+cuzk_status bn254_groth16_setup_zkey_r1cs(const char *r1cs_path, const uint64_t *seed, const char *zkey_path,
+                                          const struct groth16_setup_run *run, cuzk_error *err);
 cuzk_status bn254_cuzk_witness_count(const cuzk_witness *w, size_t *n_values, cuzk_curve *curve, cuzk_error *err);
 
 #endif

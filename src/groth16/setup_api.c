@@ -2,8 +2,9 @@
  * (include/cuzk/groth16.h): INSECURE test setup (streams .params, .vk and .zkey point sets to
  * their files as they are computed) and `info` descriptions with point checks. They need the
  * format writers and readers, so they live in the core; the file API that proves and verifies
- * from files is a layer above, over the public in-memory API (src/files/files.c). BLS12-381 only
- * (bellperson parameters are BLS12-381's): a bn128 .r1cs is CUZK_ERR_CURVE with the reason. */
+ * from files is a layer above, over the public in-memory API (src/files/files.c). Bellperson
+ * parameters are BLS12-381's: a bn128 .r1cs gets a .zkey alone, made by the BN254 compile of
+ * src/groth16/setup.c (bn254_groth16_setup_zkey_r1cs), and .params/.vk for it are CUZK_ERR_CURVE. */
 #include "cuzk/groth16.h"
 
 #include <stdio.h>
@@ -12,6 +13,7 @@
 
 #include "formats/curve_sniff.h"
 #include "groth16/backend.h"
+#include "groth16/curve_dispatch.h"
 #include "groth16/groth16.h"
 #include "groth16/setup.h"
 #include "r1cs/synthetic.h"
@@ -20,12 +22,6 @@
 #include "util/parallel.h"
 #include "util/sysmem.h"
 #include "util/timer.h"
-
-static cuzk_status bls_only(const char *what, const char *path, cuzk_error *err) {
-    return ERR(err, CUZK_ERR_CURVE,
-               "%s: %s is a bn128 (BN254) file; %s is BLS12-381 only (bn128 circuits prove from a .zkey)", what, path,
-               what);
-}
 
 /* ---- setup ------------------------------------------------------------------------------- */
 
@@ -51,6 +47,23 @@ static uint64_t peak_rss_bytes(void) {
 
 #define SETUP_MAX_DOMAIN ((uint64_t)1 << 28)
 
+/* A bn128 .r1cs: the .zkey alone, by the BN254 compile of setup.c */
+static cuzk_status setup_bn254(const char *r1cs_path, const char *zkey_path, const cuzk_setup_opts *opts,
+                               groth16_setup_run *run, cuzk_error *err) {
+    char tz[4200];
+    const char *ins[] = {r1cs_path}, *outs[] = {zkey_path};
+    cuzk_status st = outfile_check_paths(ins, 1, outs, 1, err);
+    if (st != CUZK_OK) return st;
+    groth16_backend be;
+    if ((st = groth16_backend_resolve(opts->backend, &be, err)) != CUZK_OK) return st;
+    run->backend = be; /* the BN254 points are computed by the CPU comb on either (src/groth16/backend.c) */
+    outfile_tmp_name(tz, sizeof tz, zkey_path);
+    st = bn254_groth16_setup_zkey_r1cs(r1cs_path, opts->seed, tz, run, err);
+    if (st == CUZK_OK) st = outfile_commit(tz, zkey_path, err);
+    outfile_discard(tz); /* gone already when committed */
+    return st;
+}
+
 cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const char *vk_path,
                        const cuzk_setup_opts *opts, cuzk_setup_timings *t, cuzk_error *err) {
     cuzk_setup_opts dflt;
@@ -62,17 +75,18 @@ cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const cha
     double t_start = now_ms(), t0;
     r1cs cs = {0};
     groth16_toxic tw;
-    groth16_params_file_sink *fs = NULL;
-    groth16_params_sink sink;
     char tp[4200] = "", tv[4200] = "", tz[4200] = "";
-    bool wrote = false;
     cuzk_status st;
     memset(&tw, 0, sizeof tw);
     groth16_setup_run run = {opts->nthreads > 0 ? opts->nthreads : cuzk_num_threads(), opts->progress,
                              opts->progress_user, &tm, 0, GROTH16_BACKEND_CPU};
     tm.backend = "cpu";
-
-    if (!params_path || !vk_path) { st = ERR(err, CUZK_ERR_ARG, "setup: missing output path"); goto done; }
+    /* outputs: .params + .vk (bellperson), optionally with a .zkey; or a .zkey alone */
+    const bool with_params = params_path || vk_path;
+    if ((params_path == NULL) != (vk_path == NULL) || (!with_params && !opts->zkey_path)) {
+        st = ERR(err, CUZK_ERR_ARG, "setup: missing output path (give .params and .vk, a .zkey, or all three)");
+        goto done;
+    }
     bool synth = opts->circuit == CUZK_SETUP_SYNTHETIC_POREP;
     if (opts->circuit != CUZK_SETUP_R1CS && !synth) {
         st = ERR(err, CUZK_ERR_ARG, "setup: unknown circuit kind %d", (int)opts->circuit);
@@ -80,7 +94,12 @@ cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const cha
     }
     if (!synth && !r1cs_path) { st = ERR(err, CUZK_ERR_ARG, "setup: missing circuit.r1cs"); goto done; }
     if (!synth && curve_sniff_iden3_file(r1cs_path) == CUZK_CURVE_BN254) {
-        st = bls_only("setup", r1cs_path, err);
+        if (with_params)
+            st = ERR(err, CUZK_ERR_CURVE,
+                     "setup: %s is a bn128 (BN254) circuit; bellperson .params/.vk are BLS12-381 only: write a "
+                     "snarkjs .zkey alone (cuzk setup %s --zkey out.zkey)", r1cs_path, r1cs_path);
+        else
+            st = setup_bn254(r1cs_path, opts->zkey_path, opts, &run, err);
         goto done;
     }
     if (synth && r1cs_path) {
@@ -108,15 +127,23 @@ cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const cha
         }
     }
     {
-        const char *ins[] = {r1cs_path}, *outs[] = {params_path, vk_path, opts->zkey_path};
-        if ((st = outfile_check_paths(ins, 1, outs, opts->zkey_path ? 3 : 2, err)) != CUZK_OK) goto done;
+        const char *ins[] = {r1cs_path}, *outs[3];
+        int n_outs = 0;
+        if (with_params) {
+            outs[n_outs++] = params_path;
+            outs[n_outs++] = vk_path;
+        }
+        if (opts->zkey_path) outs[n_outs++] = opts->zkey_path;
+        if ((st = outfile_check_paths(ins, 1, outs, n_outs, err)) != CUZK_OK) goto done;
     }
     groth16_backend be;
     if ((st = groth16_backend_resolve(opts->backend, &be, err)) != CUZK_OK) goto done;
     run.backend = be;
     tm.backend = groth16_backend_name(be);
-    outfile_tmp_name(tp, sizeof tp, params_path);
-    outfile_tmp_name(tv, sizeof tv, vk_path);
+    if (with_params) {
+        outfile_tmp_name(tp, sizeof tp, params_path);
+        outfile_tmp_name(tv, sizeof tv, vk_path);
+    }
     if (opts->zkey_path) outfile_tmp_name(tz, sizeof tz, opts->zkey_path);
 
     /* the circuit */
@@ -154,31 +181,34 @@ cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const cha
     }
 
     if ((st = groth16_toxic_draw(&tw, opts->seed, err)) != CUZK_OK) goto done;
-    wrote = true;
-    if ((st = groth16_params_file_sink_open(&fs, &sink, tp, tv, &run, err)) != CUZK_OK) goto done;
-    st = groth16_setup_params(&cs, &tw, &sink, &run, err);
-    {
+    if (with_params) {
+        groth16_params_file_sink *fs = NULL;
+        groth16_params_sink sink;
+        if ((st = groth16_params_file_sink_open(&fs, &sink, tp, tv, &run, err)) != CUZK_OK) goto done;
+        st = groth16_setup_params(&cs, &tw, &sink, &run, err);
         cuzk_status cst = groth16_params_file_sink_close(fs, &tm.params_bytes, &tm.vk_bytes, st == CUZK_OK ? err : NULL);
         if (st == CUZK_OK) st = cst;
+        if (st != CUZK_OK) goto done;
     }
-    if (st != CUZK_OK) goto done;
     if (opts->zkey_path && (st = groth16_setup_zkey(&cs, &tw, tz, &tm.zkey_bytes, &run, err)) != CUZK_OK) goto done;
 
     /* all outputs or none */
-    if ((st = outfile_commit(tp, params_path, err)) != CUZK_OK) goto done;
-    if ((st = outfile_commit(tv, vk_path, err)) != CUZK_OK) { outfile_discard(params_path); goto done; }
+    if (with_params) {
+        if ((st = outfile_commit(tp, params_path, err)) != CUZK_OK) goto done;
+        if ((st = outfile_commit(tv, vk_path, err)) != CUZK_OK) { outfile_discard(params_path); goto done; }
+    }
     if (opts->zkey_path && (st = outfile_commit(tz, opts->zkey_path, err)) != CUZK_OK) {
-        outfile_discard(params_path);
-        outfile_discard(vk_path);
+        if (with_params) {
+            outfile_discard(params_path);
+            outfile_discard(vk_path);
+        }
         goto done;
     }
-    wrote = false;
 done:
     /* temporaries left (failure) are removed and forgotten; committed ones are gone already */
-    (void)wrote;
     if (tp[0]) outfile_discard(tp);
     if (tv[0]) outfile_discard(tv);
-    if (opts && opts->zkey_path && tz[0]) outfile_discard(tz);
+    if (tz[0]) outfile_discard(tz);
     groth16_toxic_wipe(&tw);
     t0 = now_ms();
     r1cs_free(&cs);
