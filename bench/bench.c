@@ -363,22 +363,6 @@ int cuzk_bench_main(int argc, char **argv) {
     return 2;
 }
 
-int bench_msm_from_env(struct cuzk_msm_opts *o) {
-    long v;
-    const char *w = getenv("CUZK_MSM_WINDOW"), *c = getenv("CUZK_MSM_CHUNK");
-    o->window_bits = 0;
-    o->chunk_points = 0;
-    if (w && *w) {
-        if (!bench_parse_long("CUZK_MSM_WINDOW", w, 2, 22, &v)) return 0;
-        o->window_bits = (int)v;
-    }
-    if (c && *c) {
-        if (!bench_parse_long("CUZK_MSM_CHUNK", c, 64, 2147483647L, &v)) return 0;
-        o->chunk_points = (size_t)v;
-    }
-    return 1;
-}
-
 int bench_parse_long(const char *opt, const char *s, long lo, long hi, long *out) {
     char *end;
     errno = 0;

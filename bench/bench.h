@@ -10,11 +10,9 @@ int cuzk_bench_main(int argc, char **argv);
 int bench_parse_long(const char *opt, const char *s, long lo, long hi, long *out);
 int bench_parse_double(const char *opt, const char *s, double lo, double hi, double *out);
 
-/* The GPU MSM tuning from the environment, for experiments: $CUZK_MSM_WINDOW (window bits, 2..22)
- * and $CUZK_MSM_CHUNK (tail points per pass, 64..2^31); unset or empty: 0 (automatic). The
- * library itself reads neither. Returns 0 (after a message as bench_parse_long) on a bad value. */
-struct cuzk_msm_opts;
-int bench_msm_from_env(struct cuzk_msm_opts *o);
+/* The GPU MSM tuning from the environment ($CUZK_MSM_WINDOW, $CUZK_MSM_CHUNK): cli_msm_from_env
+ * of src/cli/frontend.h, shared with the CLI (the library itself reads neither). */
+
 /* cuzk bench post --prove (bench/post_prove.c): whole PoSt proofs in one process. */
 #include <stdbool.h>
 #include <stddef.h>

@@ -24,7 +24,8 @@
 #include <sys/stat.h>
 #include "util/parallel.h"
 #include "util/sysmem.h"
-#include "cli/progress.h" /* the CLI's progress line, shared with the benchmarks */
+#include "cli/frontend.h" /* the CLI's helpers, shared with the benchmarks: MSM tuning from the environment */
+#include "cli/progress.h" /* the CLI's progress line */
 #include "util/timer.h"
 
 #ifndef CUZK_GIT_HASH
@@ -134,7 +135,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     const char *trace = NULL, *backend = "auto", *params_path = NULL;
     uint64_t circuit_seed = 1;
     cuzk_msm_opts msm; /* GPU MSM tuning: $CUZK_MSM_WINDOW / $CUZK_MSM_CHUNK (experiments) */
-    if (!bench_msm_from_env(&msm)) return 2;
+    if (!cli_msm_from_env(&msm, "cuzk bench")) return 2;
     cuzk_check_level params_check = CUZK_CHECK_CURVE;
     int check_given = 0;
     int device = 0, device_given = 0, n_devices = 0, wpd = 1, n_fake = 0;

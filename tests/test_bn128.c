@@ -13,6 +13,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/prover.h"
 #include "curves/bn254/curve.h"
+#include "bn254_circuit.h"
 
 #define FIXED_R "0x1ab4b9a7f2c0d3e5a6978877665544332211ffeeddccbbaa9988776655443322"
 #define FIXED_S "0x2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90a1b"
@@ -407,4 +408,102 @@ TEST(bn128, cli) {
     CHECK_MSG(rc == 3 && strstr(log, "bn128") && strstr(log, "bls12381"), "mixed curves: rc %d: %s", rc, log);
     rc = test_run(log, sizeof log, "'%s' info '%s'", CUZK_CLI_PATH, fx("merkle_mimc5", "circuit_final.zkey"));
     CHECK_MSG(rc == 0 && strstr(log, "bn128"), "info: rc %d: %s", rc, log);
+}
+
+/* ---- setup: `cuzk setup circuit.r1cs --zkey out.zkey` on bn128 circuits ----------------------- */
+
+/* Random circuits (tests/bn254_circuit.c, an independent .r1cs/.wtns writer): setup -> prove with
+ * fixed and random r, s -> verify, a wrong public input rejected; snarkjs reads our zkey, verifies
+ * our proof and proves with it (2^10). Domains 2^2 .. 2^10 (and 2^16 with CUZK_TEST_ITERS >= 4). */
+TEST(bn128, setup_random_circuits_prove_verify) {
+    static const cuzk_backend cpu[] = {CUZK_BACKEND_CPU};
+    bn254_random_circuit_check(2, 2, cpu, 1, false); /* 1 constraint */
+    bn254_random_circuit_check(5, 0, cpu, 1, false); /* no public input */
+    bn254_random_circuit_check(10, 3, cpu, 1, true);
+    if (test_iters(1) >= 4) bn254_random_circuit_check(16, 8, cpu, 1, false);
+    if (!test_snarkjs()) SKIP("snarkjs not installed (tools/install-deps.sh --test); checked our loader, prover and verifier only");
+}
+
+/* Every bn128 fixture's .r1cs: a zkey that proves the fixture's witness (verified), the same bytes
+ * for the same seed on any thread count, other bytes for another seed; the command line; and the
+ * refusals: .params/.vk for a bn128 circuit (exit 3, nothing written), a missing output. */
+TEST(bn128, setup_zkey_fixtures_cli_and_refusals) {
+    cuzk_error e = {0};
+    for (size_t i = 0; i < sizeof k_bn / sizeof *k_bn; i++) {
+        const char *z1 = tmp("bn_setup_1.zkey"), *z2 = tmp("bn_setup_2.zkey"), *z3 = tmp("bn_setup_3.zkey");
+        cuzk_setup_opts so;
+        cuzk_setup_opts_init(&so);
+        uint64_t seed = test_rand64(), seed2 = seed + 1;
+        so.seed = &seed;
+        so.zkey_path = z1;
+        so.nthreads = 1;
+        cuzk_setup_timings t = {0};
+        REQUIRE(cuzk_setup(fx(k_bn[i], "circuit.r1cs"), NULL, NULL, &so, &t, &e) == CUZK_OK);
+        CHECK(t.zkey_bytes > 0 && t.params_bytes == 0 && !strcmp(t.backend, "cpu"));
+        so.zkey_path = z2;
+        so.nthreads = 3;
+        REQUIRE(cuzk_setup(fx(k_bn[i], "circuit.r1cs"), NULL, NULL, &so, NULL, &e) == CUZK_OK);
+        so.zkey_path = z3;
+        so.seed = &seed2;
+        REQUIRE(cuzk_setup(fx(k_bn[i], "circuit.r1cs"), NULL, NULL, &so, NULL, &e) == CUZK_OK);
+        size_t n1, n2, n3;
+        uint8_t *b1 = test_slurp(z1, &n1), *b2 = test_slurp(z2, &n2), *b3 = test_slurp(z3, &n3);
+        REQUIRE(b1 && b2 && b3);
+        CHECK_MSG(n1 == t.zkey_bytes && n1 == n2 && !memcmp(b1, b2, n1), "%s: same seed, different zkey", k_bn[i]);
+        CHECK_MSG(n1 == n3 && memcmp(b1, b3, n1) != 0, "%s: another seed, the same zkey", k_bn[i]);
+        free(b1);
+        free(b2);
+        free(b3);
+        char buf[4096];
+        REQUIRE(cuzk_describe_file(buf, sizeof buf, z1, &e) == CUZK_OK);
+        CHECK_MSG(strstr(buf, "curve: bn128") != NULL, "%s", buf);
+        /* the fixture's witness proves with it, and the proof verifies against its key */
+        const char *out = tmp("bn_setup_proof.json"), *pub = tmp("bn_setup_public.json");
+        cuzk_prove_opts o = {.backend = CUZK_BACKEND_CPU};
+        REQUIRE(cuzk_prove_zkey_files(z1, fx(k_bn[i], "witness.wtns"), out, pub, &o, NULL, &e) == CUZK_OK);
+        cuzk_pk *pk = NULL;
+        cuzk_vk *vk = NULL;
+        REQUIRE(cuzk_pk_load_zkey(&pk, z1, NULL, &e) == CUZK_OK && cuzk_vk_from_pk(&vk, pk, &e) == CUZK_OK);
+        size_t np, nq;
+        char *p = slurp_text(out, &np), *q = slurp_text(pub, &nq);
+        REQUIRE(p && q);
+        CHECK_MSG(cuzk_verify(vk, CUZK_PUBLIC_JSON, q, nq, CUZK_PROOF_SNARKJS_JSON, p, np, &e) == CUZK_OK, "%s: %s", k_bn[i],
+                  e.msg);
+        /* not against the fixture's own (ceremony) key */
+        CHECK(cuzk_verify_json_files(fx(k_bn[i], "verification_key.json"), pub, out, &e) == CUZK_ERR_INVALID);
+        free(p);
+        free(q);
+        cuzk_vk_free(vk);
+        cuzk_pk_release(pk);
+    }
+    /* refusals */
+    cuzk_setup_opts so;
+    cuzk_setup_opts_init(&so);
+    const char *zk = tmp("bn_refused.zkey");
+    unlink(zk);
+    so.zkey_path = zk;
+    CHECK_EQ_INT(cuzk_setup(fx("multiplier", "circuit.r1cs"), tmp("bn2.params"), tmp("bn2.vk"), &so, NULL, &e), CUZK_ERR_CURVE);
+    CHECK_MSG(strstr(e.msg, "BLS12-381 only") && strstr(e.msg, "--zkey"), "%s", e.msg);
+    CHECK(access(zk, F_OK) != 0 && access(tmp("bn2.params"), F_OK) != 0);
+    CHECK_EQ_INT(cuzk_setup(fx("multiplier", "circuit.r1cs"), tmp("bn2.params"), NULL, &so, NULL, &e), CUZK_ERR_ARG);
+    so.zkey_path = NULL;
+    CHECK_EQ_INT(cuzk_setup(fx("multiplier", "circuit.r1cs"), NULL, NULL, &so, NULL, &e), CUZK_ERR_ARG);
+    /* the command line */
+    char log[8192];
+    const char *cz = tmp("cli_bn_setup.zkey"), *cp = tmp("cli_bn_setup_proof.json"), *cpub = tmp("cli_bn_setup_pub.json");
+    int rc = test_run(log, sizeof log, "'%s' setup --seed 7 '%s' --zkey '%s'", CUZK_CLI_PATH,
+                      fx("merkle_mimc5", "circuit.r1cs"), cz);
+    CHECK_MSG(rc == 0 && strstr(log, "domain 2^11") && strstr(log, "INSECURE"), "rc %d: %s", rc, log);
+    rc = test_run(log, sizeof log, "'%s' setup --json --seed 7 '%s' --zkey '%s'", CUZK_CLI_PATH,
+                  fx("merkle_mimc5", "circuit.r1cs"), tmp("cli_bn_setup2.zkey"));
+    CHECK_MSG(rc == 0 && strstr(log, "\"zkey\": ") && !strstr(log, "\"params\""), "rc %d: %s", rc, log);
+    CHECK_MSG(test_run(log, sizeof log, "cmp '%s' '%s'", cz, tmp("cli_bn_setup2.zkey")) == 0, "--seed 7 twice: %s", log);
+    rc = test_run(log, sizeof log, "'%s' prove '%s' '%s' '%s' '%s'", CUZK_CLI_PATH, cz, fx("merkle_mimc5", "witness.wtns"),
+                  cp, cpub);
+    CHECK_MSG(rc == 0, "prove with the setup's zkey: rc %d: %s", rc, log);
+    rc = test_run(log, sizeof log, "'%s' setup '%s' '%s' '%s'", CUZK_CLI_PATH, fx("merkle_mimc5", "circuit.r1cs"),
+                  tmp("cli_bn.params"), tmp("cli_bn.vk"));
+    CHECK_MSG(rc == 3 && strstr(log, "BLS12-381 only"), "bn128 .params: rc %d: %s", rc, log);
+    rc = test_run(log, sizeof log, "'%s' setup '%s'", CUZK_CLI_PATH, fx("merkle_mimc5", "circuit.r1cs"));
+    CHECK_MSG(rc == 2, "no output: rc %d: %s", rc, log);
 }

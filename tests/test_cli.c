@@ -303,6 +303,19 @@ TEST(cli, special_outputs_signals_and_bench_args) {
     CHECK_EQ_INT(cli("bench msm --repeat 0"), 2);
     snprintf(args, sizeof args, "bench pipeline --constraints 1000 --trace '%s/nonexistent/t.json'", test_tmpdir());
     CHECK_EQ_INT(cli(args), 3);
+    /* the MSM tuning and thread count come from the environment through the CLI (the library reads
+     * none): a bad value is a usage error naming the variable, a good one proves as before */
+    snprintf(args, sizeof args, "sh -c \"CUZK_MSM_WINDOW=99 '%s' prove '%s' '%s' '%s' '%s/p.json' 2>&1\"", CLI,
+             FIX("multiplier", "circuit_final.zkey"), FIX("multiplier", "witness.wtns"), proof, test_tmpdir());
+    CHECK_EQ_INT(test_run(g_log, sizeof g_log, "%s", args), 2);
+    CHECK_MSG(strstr(g_log, "CUZK_MSM_WINDOW must be") != NULL, "%s", g_log);
+    snprintf(args, sizeof args, "sh -c \"CUZK_MSM_CHUNK=x '%s' bench pipeline --constraints 1000 2>&1\"", CLI);
+    CHECK_EQ_INT(test_run(g_log, sizeof g_log, "%s", args), 2);
+    CHECK_MSG(strstr(g_log, "CUZK_MSM_CHUNK must be") != NULL, "%s", g_log);
+    snprintf(args, sizeof args,
+             "sh -c \"CUZK_THREADS=1 CUZK_MSM_WINDOW=10 CUZK_MSM_CHUNK=4096 '%s' prove '%s' '%s' '%s' '%s/p.json' 2>&1\"",
+             CLI, FIX("multiplier", "circuit_final.zkey"), FIX("multiplier", "witness.wtns"), proof, test_tmpdir());
+    CHECK_MSG(test_run(g_log, sizeof g_log, "%s", args) == 0, "%s", g_log);
 }
 
 /* info on a bellperson proof (described, points checked) and on a truncated .params (the section

@@ -3,7 +3,8 @@
  * and adversarial inputs (host arrays, and resident bases with Montgomery scalars, an index and
  * the 0/1 split), the NTT both ways and with a coset shift; then the GPU backend end to end: every
  * bn128 fixture proved with --backend gpu and fixed r, s gives the CPU backend's bytes and
- * snarkjs's reference proof, and verifies. Skips cleanly without CUDA at build time or without a
+ * snarkjs's reference proof, and verifies; random circuits up to 2^20 constraints likewise (GPU bytes
+ * = CPU bytes). Skips cleanly without CUDA at build time or without a
  * device at run time. */
 #include "test.h"
 
@@ -20,6 +21,7 @@ TEST(gpu_bn254, available) { SKIP("built without CUDA"); }
 #include "cuzk/groth16.h"
 #include "cuzk/prover.h"
 #include "curves/bn254/curve.h"
+#include "bn254_circuit.h"
 #include "gpu_test.h"
 
 static const uint64_t R_BN254[4] = BN254_FR_MODULUS;
@@ -204,6 +206,53 @@ TEST(gpu_bn254, ntt_shifted_vs_cpu) {
     }
 }
 
+/* The snarkjs H step on the device (what the BN254 GPU prover runs) against bn254_h_snarkjs, on
+ * random vectors and on all-zero / all-(r-1) edges; log_m 28 is refused (the coset shift needs
+ * omega_2m). */
+TEST(gpu_bn254, h_snarkjs_vs_cpu) {
+    NEED_GPU();
+    static const int logs[] = {1, 2, 3, 10, 11, 16, 20};
+    for (size_t t = 0; t < sizeof logs / sizeof *logs; t++) {
+        const int lg = logs[t];
+        const size_t m = (size_t)1 << lg;
+        bn254_fr *a = malloc(m * sizeof *a), *b = malloc(m * sizeof *b), *c = malloc(m * sizeof *c),
+                 *ga = malloc(m * sizeof *ga), *rb = malloc(m * sizeof *rb);
+        REQUIRE(a && b && c && ga && rb);
+        bn254_ntt_domain d;
+        REQUIRE(bn254_ntt_domain_init(&d, lg, NTT_ROOTS_SNARKJS) == CUZK_OK);
+        for (int kind = 0; kind < 3; kind++) {
+            for (size_t i = 0; i < m; i++) {
+                scalar256 s;
+                if (kind == 0) rand_scalar(&s);
+                else if (kind == 1) small_scalar(&s, 0);
+                else r_minus(&s, 1);
+                bn254_fr_from_canon(&a[i], s.l);
+                if (kind == 0) rand_scalar(&s);
+                bn254_fr_from_canon(&b[i], s.l);
+            }
+            memcpy(ga, a, m * sizeof *a);
+            memcpy(rb, b, m * sizeof *b);
+            bn254_h_snarkjs(&d, a, rb, c, 2);
+            cuzk_error e = {0};
+            cuzk_status st = gpu_bn254_h((struct bn254_fr *)ga, (const struct bn254_fr *)b, lg, &e);
+            CHECK_MSG(st == CUZK_OK, "log_m %d kind %d: %s (%s)", lg, kind, cuzk_status_str(st), e.msg);
+            if (st == CUZK_OK) CHECK_MSG(!memcmp(ga, a, m * sizeof *a), "log_m %d kind %d: GPU H != bn254_h_snarkjs", lg, kind);
+        }
+        bn254_ntt_domain_free(&d);
+        free(a);
+        free(b);
+        free(c);
+        free(ga);
+        free(rb);
+    }
+    cuzk_error e = {0};
+    bn254_fr one;
+    bn254_fr_one(&one);
+    CHECK(gpu_bn254_h(&one, &one, 28, &e) == CUZK_ERR_ARG);
+    CHECK(gpu_bn254_h(&one, &one, 0, &e) == CUZK_ERR_ARG);
+    CHECK(gpu_bn254_h(NULL, &one, 1, &e) == CUZK_ERR_ARG);
+}
+
 /* The resident path the prover uses: gpu_bn254_g1_bases_upload + gpu_bn254_g1_msm_run, scalars
  * Montgomery and canonical, with and without an index, a base offset, several jobs in one call, a
  * large share of 0 and 1 scalars (the 0/1 split); the other curve's bases are refused. */
@@ -385,6 +434,19 @@ TEST(gpu_bn254, prove_fixtures_byte_identical_to_cpu) {
     cuzk_pk_release(pk);
     free(z);
     free(w);
+}
+
+
+/* Random bn128 circuits (tests/bn254_circuit.c) of 2^10, 2^16 and 2^20 constraints (domain exactly
+ * 2^k): `cuzk setup` zkey, then --backend gpu and --backend cpu with fixed r, s give the same bytes,
+ * the proof verifies and a wrong public input does not, random r, s verify on both; at 2^10
+ * snarkjs also verifies our proof and proves with our zkey (when installed). */
+TEST(gpu_bn254, random_circuits_byte_identical_to_cpu) {
+    NEED_GPU();
+    static const cuzk_backend be[] = {CUZK_BACKEND_GPU, CUZK_BACKEND_CPU};
+    bn254_random_circuit_check(10, 3, be, 2, true);
+    bn254_random_circuit_check(16, 8, be, 2, false);
+    bn254_random_circuit_check(20, 2, be, 2, false);
 }
 
 #endif

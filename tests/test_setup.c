@@ -755,3 +755,32 @@ TEST(setup, chunked_writes_equal_default) {
     bellperson_params_free(&bp);
     r1cs_free(&cs);
 }
+
+/* `cuzk setup circuit.r1cs --zkey out.zkey`: the .zkey alone equals the one written next to the
+ * .params from the same seed; one of .params/.vk without the other is a usage error. */
+TEST(setup, zkey_alone_equals_zkey_with_params) {
+    char par[1024], vk[1024], zk[1024], zk2[1024];
+    cuzk_error e = {0};
+    uint64_t seed = test_rand64();
+    REQUIRE(setup_fixture("merkle_mimc5", "both", &seed, 2, true, par, vk, zk, NULL, &e) == CUZK_OK);
+    tmp_path(zk2, sizeof zk2, "alone.zkey");
+    cuzk_setup_opts o;
+    cuzk_setup_opts_init(&o);
+    o.seed = &seed;
+    o.nthreads = 1;
+    o.backend = CUZK_BACKEND_CPU;
+    o.zkey_path = zk2;
+    cuzk_setup_timings t = {0};
+    REQUIRE(cuzk_setup(test_fixture("bls12381/merkle_mimc5/circuit.r1cs"), NULL, NULL, &o, &t, &e) == CUZK_OK);
+    CHECK(t.params_bytes == 0 && t.vk_bytes == 0 && t.zkey_bytes > 0);
+    CHECK_MSG(same_bytes(zk, zk2), "the zkey alone differs from the zkey written with the .params");
+    CHECK_EQ_INT(cuzk_setup(test_fixture("bls12381/merkle_mimc5/circuit.r1cs"), par, NULL, &o, NULL, &e), CUZK_ERR_ARG);
+    CHECK_EQ_INT(cuzk_setup(test_fixture("bls12381/merkle_mimc5/circuit.r1cs"), NULL, vk, &o, NULL, &e), CUZK_ERR_ARG);
+    o.zkey_path = NULL;
+    CHECK_EQ_INT(cuzk_setup(test_fixture("bls12381/merkle_mimc5/circuit.r1cs"), NULL, NULL, &o, NULL, &e), CUZK_ERR_ARG);
+    char z3[1024];
+    tmp_path(z3, sizeof z3, "alone_cli.zkey");
+    CHECK_MSG(cli("setup -q --seed %llu --threads 3 '%s' --zkey '%s'", (unsigned long long)seed,
+                  test_fixture("bls12381/merkle_mimc5/circuit.r1cs"), z3) == 0, "%s", g_log);
+    CHECK_MSG(same_bytes(zk, z3), "cuzk setup --zkey alone: other bytes");
+}

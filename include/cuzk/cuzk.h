@@ -103,6 +103,15 @@ typedef enum { CUZK_LOG_ERROR = 0, CUZK_LOG_WARN = 1, CUZK_LOG_INFO = 2, CUZK_LO
 typedef void (*cuzk_log_fn)(void *user, cuzk_log_level level, const char *msg);
 CUZK_API void cuzk_set_log(cuzk_log_fn fn, void *user, cuzk_log_level max_level);
 
+/* The number of CPU threads that every "nthreads = 0" (or "0: all online CPUs") of the API means,
+ * process-wide. n >= 1 sets it; n <= 0 restores the default, the online CPUs. The library reads no
+ * environment variable for it (the cuzk programs map $CUZK_THREADS onto it). Thread-safe
+ * (atomic); calls already running keep the count they started with. */
+CUZK_API void cuzk_set_threads(int n);
+/* What "nthreads = 0" means now: the count cuzk_set_threads set, else the online CPUs (>= 1).
+ * Thread-safe. */
+CUZK_API int cuzk_threads(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,7 +14,7 @@
  * (one background thread), never on a stage's critical path.
  *
  * Backends (opts.backend): the CPU prover, or the GPU prover with the circuit's SRS G1 queries
- * and matrices resident on each device (cuzk_engine_preload, or the first partition) and witness
+ * (and, for bellperson keys, its matrices) resident on each device (cuzk_engine_preload, or the first partition) and witness
  * buffers from a pinned pool. The engine holds a list of devices (opts.gpu_devices) and runs
  * opts.gpu_workers_per_device prove-start workers per device (default 1), all taking partitions
  * from the one prove queue. Where the backend reports residency, a device takes first the
@@ -57,9 +57,13 @@ typedef struct cuzk_circuit cuzk_circuit;
 typedef uint64_t cuzk_job_id;
 
 /* Makes an engine circuit from a proving key (include/cuzk/prover.h), taking a reference to pk
- * (the caller may release its own right after). The key must be of the bellperson convention
- * (.params + .r1cs: the engine proves with the circuit's matrices): a snarkjs key is
- * CUZK_ERR_UNSUPPORTED. Errors also: CUZK_ERR_ARG (NULL), CUZK_ERR_NOMEM. Thread-safe. */
+ * (the caller may release its own right after). Either convention: bellperson (.params + .r1cs:
+ * a/b/c from the circuit's matrices) or snarkjs (a .zkey: a/b from its coefficient rows; job
+ * check_witness needs the key loaded with its .r1cs). With the same r, s a job's proof is the
+ * one cuzk_prove gives, byte for byte. BLS12-381 keys only: the engine is compiled once, over
+ * BLS12-381's scalar field (its witness buffers, witness checks, r and s, and its 192-byte proof
+ * encoding), so a BN254 key is CUZK_ERR_UNSUPPORTED (prove those with cuzk_prove).
+ * Errors also: CUZK_ERR_ARG (NULL), CUZK_ERR_NOMEM. Thread-safe. */
 CUZK_API cuzk_status cuzk_circuit_create(cuzk_circuit **out, cuzk_pk *pk, cuzk_error *err);
 /* Frees a circuit made by cuzk_circuit_create and drops its key reference. Every job naming it
  * must have been waited for, and no engine may still hold it resident on a GPU: destroy (or stop
@@ -166,7 +170,8 @@ typedef struct cuzk_job_result {
     uint32_t failed_partition;   /* FAILED: which partition failed first */
     uint32_t n_partitions;
     uint32_t n_public;
-    uint8_t *proofs;             /* DONE: n_partitions * 192 bytes, bellperson encoding, partition order */
+    uint8_t *proofs;             /* DONE: n_partitions * 192 bytes, the compressed (A, B, C) encoding of
+                                    cuzk_proof.bellperson (either key convention), partition order */
     uint8_t *public_inputs;      /* DONE: n_partitions * n_public * 32 bytes, canonical Fr (see
                                     include/cuzk/prover.h), partition order, without ONE */
     cuzk_partition_timings *timings; /* n_partitions entries (zero for partitions that never ran) */

@@ -13,6 +13,11 @@
  * before it is written unless opts->skip_self_verify is set, so an unsatisfying witness yields
  * CUZK_ERR_UNSAT, never a proof.
  *
+ * Layers: the prove/verify functions, cuzk_check_outputs, cuzk_remove_partial_outputs and
+ * cuzk_exit_code are the file layer (src/files/), written over the public in-memory API of
+ * include/cuzk/prover.h alone, which any program could do the same way; setup and describe write
+ * and read the formats themselves and are part of the core. Error messages name the files.
+ *
  * Status codes (include/cuzk/cuzk.h): CUZK_ERR_IO, _FORMAT, _CURVE, _POINT for bad files,
  * _MISMATCH for inputs that do not belong together, _UNSAT for a witness that does not satisfy the
  * circuit, _INVALID for a proof that does not verify, _NOMEM / _RANDOM for the environment.
@@ -36,13 +41,15 @@ typedef struct cuzk_prove_opts {
     const char *r1cs_path;   /* snarkjs mode: optional .r1cs for check_witness */
     int check_witness;       /* check every constraint first; CUZK_ERR_UNSAT names the first bad row */
     int skip_self_verify;    /* do not verify the proof before writing it */
-    int nthreads;            /* worker threads; 0 = all online CPUs ($CUZK_THREADS overrides) */
+    int nthreads;            /* worker threads; 0 = all online CPUs (cuzk_set_threads) */
     cuzk_backend backend;    /* AUTO (default): the GPU when this build has CUDA and a device is
                               * present, else the CPU; GPU: CUZK_ERR_DEVICE (exit 4) without one */
     cuzk_check_level params_check; /* bellperson .params point checks (cuzk.h); DEFAULT = CURVE.
                               * The zkey loader always checks on-curve and ignores this. */
     cuzk_progress_fn progress;     /* progress of loading the .params (file bytes); NULL: none */
     void *progress_user;
+    cuzk_msm_opts msm;       /* GPU MSM tuning (include/cuzk/prover.h); zero: automatic. The cuzk
+                              * CLI maps $CUZK_MSM_WINDOW / $CUZK_MSM_CHUNK onto it */
 } cuzk_prove_opts;
 
 /* cuzk_backend and cuzk_prove_timings: include/cuzk/prover.h. */
@@ -100,7 +107,7 @@ typedef struct cuzk_setup_opts {
     const uint64_t *seed;       /* non-NULL: toxic waste derived from *seed (reproducible: same
                                  * circuit and seed give the same bytes on any backend and thread
                                  * count); NULL (default): OS RNG */
-    int nthreads;               /* worker threads; 0 = all online CPUs ($CUZK_THREADS overrides) */
+    int nthreads;               /* worker threads; 0 = all online CPUs (cuzk_set_threads) */
     cuzk_backend backend;       /* where the point sets are computed: AUTO (default) GPU when
                                  * present, else CPU; GPU: CUZK_ERR_DEVICE without one */
     const char *zkey_path;      /* non-NULL: also write a snarkjs Groth16 .zkey of the same circuit
@@ -138,13 +145,20 @@ typedef struct cuzk_setup_timings {
 
 /* Writes params_path (bellperson .params), vk_path (.vk) and, with opts->zkey_path, a snarkjs
  * .zkey, for the circuit in r1cs_path (opts->circuit == CUZK_SETUP_R1CS) or the synthetic circuit
- * (r1cs_path must then be NULL). Outputs are streamed to temporary names as each point set is
- * computed (so the whole parameter set is never in memory at once) and renamed at the end: a
- * failed call leaves no output. opts, t may be NULL. t is filled on success and failure.
+ * (r1cs_path must then be NULL). params_path and vk_path may both be NULL when opts->zkey_path is
+ * set: the .zkey alone. The curve is the .r1cs file's: a bn128 (BN254) circuit gets a .zkey alone
+ * (FORMATS.md section 3, BN254 sizes; snarkjs and rapidsnark prove with it); with params_path or
+ * vk_path it is CUZK_ERR_CURVE (the bellperson format and the synthetic circuit are BLS12-381
+ * only). BN254 points are computed on the CPU whatever opts->backend says (the device fixed-base
+ * kernels are BLS12-381 only); its largest domain is 2^27 (the zkey's H points need the roots of
+ * unity of twice the domain; BN254's Fr has two-adicity 28). Outputs are streamed to temporary
+ * names as each point set is computed (so the whole parameter set is never in memory at once) and
+ * renamed at the end: a failed call leaves no output. opts, t may be NULL. t is filled on success
+ * and failure.
  * Errors: CUZK_ERR_ARG (paths, options, synthetic size out of range, domain > 2^28), the load
- * errors of the .r1cs, CUZK_ERR_UNSUPPORTED (a wire in no constraint: its .params L point would be
- * the point at infinity, which the format forbids), CUZK_ERR_NOMEM, CUZK_ERR_RANDOM, CUZK_ERR_IO,
- * CUZK_ERR_DEVICE / _NOMEM_DEVICE (GPU). */
+ * errors of the .r1cs, CUZK_ERR_CURVE (above), CUZK_ERR_UNSUPPORTED (a wire in no constraint: its
+ * .params L point would be the point at infinity, which the format forbids), CUZK_ERR_NOMEM,
+ * CUZK_ERR_RANDOM, CUZK_ERR_IO, CUZK_ERR_DEVICE / _NOMEM_DEVICE (GPU). */
 CUZK_API cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const char *vk_path,
                        const cuzk_setup_opts *opts, cuzk_setup_timings *t, cuzk_error *err);
 

@@ -95,6 +95,11 @@ typedef struct cuzk_pk_load_opts {
     const char *r1cs_path;
     const uint8_t *r1cs_bytes;
     size_t r1cs_len;
+    /* Optional: the witness length (n_vars, ONE included) the caller will prove with, e.g. from
+     * cuzk_witness_count. Nonzero: a circuit of another length is CUZK_ERR_MISMATCH, found as soon
+     * as it is known (bellperson: after the .r1cs, before the parameters are read; snarkjs: after
+     * the zkey's header). 0: not checked here (cuzk_prove checks every witness). */
+    size_t expect_n_vars;
 } cuzk_pk_load_opts;
 
 /* Loads a snarkjs Groth16 .zkey (snarkjs 0.7.6 layout, tests/fixtures/FORMATS.md section 3).
@@ -161,7 +166,7 @@ typedef struct cuzk_msm_opts {
 typedef struct cuzk_prover_opts {
     cuzk_backend backend; /* AUTO (default), CPU or GPU */
     int nthreads;         /* CPU threads per proof (CPU MSMs and NTTs, B_G2 on both backends);
-                             0: all online CPUs ($CUZK_THREADS overrides) */
+                             0: all online CPUs (cuzk_set_threads) */
     int device;           /* CUDA device ordinal for the GPU backend (default 0) */
     cuzk_msm_opts msm;    /* GPU MSM tuning */
 } cuzk_prover_opts;
@@ -197,6 +202,14 @@ typedef struct cuzk_witness {
     const void *data; /* host memory; FR forms: 8-byte aligned */
     size_t len;       /* bytes */
 } cuzk_witness;
+
+/* The number of values of a witness without proving: FR forms len / 32 (CUZK_ERR_ARG when len is
+ * not a positive multiple of 32), *curve = CUZK_CURVE_UNKNOWN (limbs do not say); WTNS: the count
+ * its header states after checking the image's layout (magic, version, the prime of a supported
+ * curve, section sizes; the values themselves are not read), *curve = the curve of its prime.
+ * curve may be NULL. Errors: CUZK_ERR_ARG, CUZK_ERR_FORMAT, CUZK_ERR_CURVE (a prime of no
+ * supported curve). Reads the bytes during the call only. Thread-safe. */
+CUZK_API cuzk_status cuzk_witness_count(const cuzk_witness *w, size_t *n_values, cuzk_curve *curve, cuzk_error *err);
 
 typedef struct cuzk_proof_opts {
     /* Fixed r and s (tests: proofs become reproducible, byte for byte on every backend); both or

@@ -1,5 +1,6 @@
 #include "frontend.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -29,7 +30,33 @@ void cli_frontend_init(int argc, char **argv) {
         if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) quiet = true;
     const char *verbose = getenv("CUZK_VERBOSE");
     if (!quiet) cuzk_set_log(log_to_stderr, NULL, verbose && *verbose && *verbose != '0' ? CUZK_LOG_DEBUG : CUZK_LOG_WARN);
+    const char *threads = getenv("CUZK_THREADS");
+    if (threads && atoi(threads) > 0) cuzk_set_threads(atoi(threads));
     signal(SIGINT, on_fatal_signal);
     signal(SIGTERM, on_fatal_signal);
     signal(SIGHUP, on_fatal_signal);
+}
+
+static int env_long(const char *name, const char *prog, long lo, long hi, long *out) {
+    const char *s = getenv(name);
+    *out = 0;
+    if (!s || !*s) return 1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) {
+        fprintf(stderr, "%s: %s must be an integer from %ld to %ld (got '%s')\n", prog, name, lo, hi, s);
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+int cli_msm_from_env(cuzk_msm_opts *o, const char *prog) {
+    long w, c;
+    memset(o, 0, sizeof *o);
+    if (!env_long("CUZK_MSM_WINDOW", prog, 2, 22, &w) || !env_long("CUZK_MSM_CHUNK", prog, 64, 2147483647L, &c)) return 0;
+    o->window_bits = (int)w;
+    o->chunk_points = (size_t)c;
+    return 1;
 }

@@ -46,7 +46,9 @@ static void print_main_help(FILE *f) {
         "\n"
         "Run 'cuzk <command> --help' for the options of a command.\n"
         "Exit codes: 0 ok, 1 invalid proof, 2 usage error, 3 bad input file, 4 out of resources.\n"
-        "Environment: CUZK_THREADS=<n> caps worker threads (default: all CPUs).\n",
+        "Environment: CUZK_THREADS=<n> caps worker threads (default: all CPUs); CUZK_MSM_WINDOW=<bits>\n"
+        "and CUZK_MSM_CHUNK=<points> tune the GPU MSMs of prove and prove-post (default: automatic);\n"
+        "CUZK_VERBOSE=1 prints the library's notices.\n",
         CUZK_VERSION);
 }
 
@@ -107,18 +109,21 @@ static void print_verify_help(FILE *f) {
 static void print_setup_help(FILE *f) {
     fprintf(f,
         "usage: cuzk setup [options] circuit.r1cs out.params out.vk\n"
+        "       cuzk setup [options] circuit.r1cs --zkey out.zkey\n"
         "       cuzk setup --synthetic porep --constraints N [options] out.params out.vk\n"
         "       cuzk setup --circuit NAME [--sectors N] [options] out.r1cs out.params out.vk\n"
         "\n"
         INSECURE_BANNER ".\n"
         "Makes Groth16 parameters (bellperson .params + .vk, and with --zkey a snarkjs .zkey) for the\n"
         "circuit. The toxic waste is known to whoever runs it, who can then forge proofs: for tests and\n"
-        "benchmarks only; real circuits need a multi-party ceremony.\n"
+        "benchmarks only; real circuits need a multi-party ceremony. The curve is the .r1cs file's: a\n"
+        "bn128 (BN254) circuit gets a .zkey alone (bellperson .params are BLS12-381 only).\n"
         "Progress goes to stderr (redrawn on a terminal, a line every few seconds otherwise); the time\n"
         "of every stage is printed at the end.\n"
         "\n"
         "options:\n"
-        "  --zkey FILE          also write a snarkjs .zkey (Groth16, bls12381) from the same toxic waste\n"
+        "  --zkey FILE          write a snarkjs Groth16 .zkey (the circuit's curve: bls12381 or bn128), from\n"
+        "                       the same toxic waste as the .params when both are asked for\n"
         "  --seed S             reproducible toxic waste from the integer S (same bytes on every run,\n"
         "                       backend and thread count; default: OS random)\n"
         "  --backend B          cpu | gpu | auto (default auto: the GPU when present) for the points\n"
@@ -136,6 +141,7 @@ static void print_setup_help(FILE *f) {
         "\n"
         "examples:\n"
         "  cuzk setup --seed 1 circuit.r1cs circuit.params circuit.vk --zkey circuit.zkey\n"
+        "  cuzk setup bn128_circuit.r1cs --zkey circuit_final.zkey\n"
         "  cuzk setup --synthetic porep --constraints 130000000 porep.params porep.vk\n"
         "  cuzk setup --circuit window-post-32g --sectors 1 post.r1cs post.params post.vk\n");
 }
@@ -346,6 +352,7 @@ static int cmd_prove(int argc, char **argv) {
             pos[npos++] = a;
         }
     }
+    if (!cli_msm_from_env(&o.msm, "cuzk prove")) return 2;
     cuzk_prove_timings t = {0};
     cuzk_error e = {0};
     cuzk_status st;
@@ -508,7 +515,7 @@ static int cmd_setup(int argc, char **argv) {
             pos[npos++] = a;
         }
     }
-    const char *r1cs_path = NULL, *params_path, *vk_path;
+    const char *r1cs_path = NULL, *params_path = NULL, *vk_path = NULL;
     if (named_sectors && !named) return usage_error("setup", "%s", "--sectors needs --circuit NAME");
     if (named && synthetic) return usage_error("setup", "%s", "--circuit and --synthetic exclude each other");
     if (named) {
@@ -529,10 +536,14 @@ static int cmd_setup(int argc, char **argv) {
         vk_path = pos[1];
     } else {
         if (synth_opt) return usage_error("setup", "%s", "--constraints, --public, --frac01 and --circuit-seed need --synthetic porep");
-        if (npos != 3) return usage_error("setup", "%s", "expected: circuit.r1cs out.params out.vk");
-        r1cs_path = pos[0];
-        params_path = pos[1];
-        vk_path = pos[2];
+        if (npos == 1 && o.zkey_path) { /* the .zkey alone */
+            r1cs_path = pos[0];
+        } else {
+            if (npos != 3) return usage_error("setup", "%s", "expected: circuit.r1cs out.params out.vk, or circuit.r1cs --zkey out.zkey");
+            r1cs_path = pos[0];
+            params_path = pos[1];
+            vk_path = pos[2];
+        }
     }
     if (seeded) o.seed = &seed;
     progress *bar = progress_new(stderr, -1, !quiet && !json);
@@ -547,9 +558,13 @@ static int cmd_setup(int argc, char **argv) {
         printf("{\"status\": \"%s\", \"insecure\": true, ", st == CUZK_OK ? "ok" : "error");
         if (st != CUZK_OK) { printf("\"error\": "); json_escape_print(e.msg); printf(", "); }
         else {
-            printf("\"params\": "); json_escape_print(params_path);
-            printf(", \"vk\": "); json_escape_print(vk_path);
-            if (o.zkey_path) { printf(", \"zkey\": "); json_escape_print(o.zkey_path); }
+            const char *sep = "";
+            if (params_path) {
+                printf("\"params\": "); json_escape_print(params_path);
+                printf(", \"vk\": "); json_escape_print(vk_path);
+                sep = ", ";
+            }
+            if (o.zkey_path) { printf("%s\"zkey\": ", sep); json_escape_print(o.zkey_path); }
             printf(", ");
         }
         printf("\"backend\": \"%s\", \"constraints\": %u, \"n_vars\": %u, \"n_public\": %u, \"domain_size\": %u, "
@@ -566,8 +581,9 @@ static int cmd_setup(int argc, char **argv) {
     printf("INSECURE test parameters (see the warning above; tests and benchmarks only)\n");
     printf("circuit: %u constraints, %u public inputs, %u variables, domain 2^%d%s\n", t.n_constraints, t.n_public,
            t.n_vars, log_m, synthetic ? " (synthetic porep)" : "");
-    printf("wrote %s (%.1f MiB), %s", params_path, (double)t.params_bytes / 1048576.0, vk_path);
-    if (o.zkey_path) printf(", %s (%.1f MiB)", o.zkey_path, (double)t.zkey_bytes / 1048576.0);
+    printf("wrote ");
+    if (params_path) printf("%s (%.1f MiB), %s%s", params_path, (double)t.params_bytes / 1048576.0, vk_path, o.zkey_path ? ", " : "");
+    if (o.zkey_path) printf("%s (%.1f MiB)", o.zkey_path, (double)t.zkey_bytes / 1048576.0);
     printf("\nstage timings (ms), points on the %s\n", t.backend ? t.backend : "cpu");
     double sum = 0;
     for (int i = 0; i < t.n_stages; i++) {
@@ -688,6 +704,7 @@ static int cmd_prove_post(int argc, char **argv) {
             pos[npos++] = a;
         }
     }
+    if (!cli_msm_from_env(&po.msm, "cuzk prove-post")) return 2;
     if (!req.circuit) return usage_error("prove-post", "%s", "--circuit NAME is required");
     if (!params || !r1cs) return usage_error("prove-post", "%s", "--params and --r1cs are required");
     if (!rnd_hex) return usage_error("prove-post", "%s", "--randomness HEX is required");

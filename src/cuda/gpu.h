@@ -404,6 +404,12 @@ cuzk_status gpu_bn254_g1_bases_upload(gpu_ctx *ctx, gpu_g1_bases **out, const st
                                       cuzk_error *err);
 cuzk_status gpu_bn254_g1_msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs, gpu_msm_stats *stats,
                                  cuzk_error *err);
+/* The H step of snarkjs (gpu_h_snarkjs_async / gpu_h with GPU_ROOTS_SNARKJS above) over BN254's Fr,
+ * 1 <= log_m <= 27 (the coset shift is omega_2m, and BN254's two-adicity is 28). gpu_bn254_h: HOST
+ * a, b of m Fr each (Montgomery); on CUZK_OK a holds the result, b is unchanged. */
+cuzk_status gpu_bn254_h_snarkjs_async(void *stream, struct bn254_fr *d_a, struct bn254_fr *d_b, struct bn254_fr *d_c,
+                                      int log_m, cuzk_error *err);
+cuzk_status gpu_bn254_h(struct bn254_fr *a, const struct bn254_fr *b, int log_m, cuzk_error *err);
 cuzk_status gpu_bench_bn254_g1_msm(size_t n, int window_bits, int warmup, int reps, float *times_ms,
                                    cuzk_error *err);
 cuzk_status gpu_bench_bn254_ntt(int log_m, int warmup, int reps, float *times_ms, cuzk_error *err);

@@ -686,22 +686,31 @@ extern "C" cuzk_status gpu_h_snarkjs_async(void *stream, struct fr *d_a, struct 
     return h_async<api_curve>((cudaStream_t)stream, (api_curve::fr *)d_a, (api_curve::fr *)d_b, (api_curve::fr *)d_c, log_m, 1, err);
 }
 
-extern "C" cuzk_status gpu_h(gpu_roots convention, struct fr *a, struct fr *b, struct fr *c,
-                             int log_m, cuzk_error *err) {
-    GPU_ARG(log_m >= 1 && log_m <= 28, "gpu_h: log_m out of [1, 28]");
-    GPU_ARG(convention == GPU_ROOTS_BELLPERSON || convention == GPU_ROOTS_SNARKJS, "gpu_h: bad convention");
-    GPU_ARG(a && b && c, "gpu_h: NULL vector");
+/* BN254: the snarkjs H only (BN254 has no bellperson convention; two-adicity 28, and the coset
+ * shift omega_2m needs log_m + 1 <= 28) */
+extern "C" cuzk_status gpu_bn254_h_snarkjs_async(void *stream, struct bn254_fr *d_a, struct bn254_fr *d_b,
+                                                 struct bn254_fr *d_c, int log_m, cuzk_error *err) {
+    GPU_ARG(log_m >= 1 && log_m <= 27, "gpu_bn254_h_snarkjs_async: log_m out of [1, 27]");
+    GPU_ARG(fr_ptrs_ok(d_a, d_b, d_c, ((size_t)32) << log_m),
+            "gpu_bn254_h_snarkjs_async: NULL or overlapping vectors");
+    return h_async<bn254>((cudaStream_t)stream, (bn254::fr *)d_a, (bn254::fr *)d_b, (bn254::fr *)d_c, log_m, 1, err);
+}
+
+namespace {
+/* gpu_h / gpu_bn254_h: host vectors through one device allocation */
+template <class C>
+cuzk_status h_host(int snarkjs, void *a, const void *b, const void *c, int log_m, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
-    const size_t bytes = ((size_t)1 << log_m) * sizeof(api_curve::fr);
-    const int snarkjs = convention == GPU_ROOTS_SNARKJS;
+    const size_t bytes = ((size_t)1 << log_m) * sizeof(typename C::fr);
     cudaStream_t s = NULL;
-    api_curve::fr *d = NULL;
+    typename C::fr *d = NULL;
     CU(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     CU(cudaMallocAsync((void **)&d, 3 * bytes, s));
     CU(cudaMemcpyAsync(d, a, bytes, cudaMemcpyHostToDevice, s));
     CU(cudaMemcpyAsync((char *)d + bytes, b, bytes, cudaMemcpyHostToDevice, s));
     if (!snarkjs) CU(cudaMemcpyAsync((char *)d + 2 * bytes, c, bytes, cudaMemcpyHostToDevice, s));
-    st = h_async<api_curve>(s, d, (api_curve::fr *)((char *)d + bytes), (api_curve::fr *)((char *)d + 2 * bytes), log_m, snarkjs, err);
+    st = h_async<C>(s, d, (typename C::fr *)((char *)d + bytes), (typename C::fr *)((char *)d + 2 * bytes), log_m,
+                    snarkjs, err);
     if (st != CUZK_OK) goto out;
     CU(cudaMemcpyAsync(a, d, bytes, cudaMemcpyDeviceToHost, s));
     CU(cudaStreamSynchronize(s));
@@ -712,6 +721,21 @@ out:
         cudaStreamDestroy(s);
     }
     return st;
+}
+}  // namespace
+
+extern "C" cuzk_status gpu_h(gpu_roots convention, struct fr *a, struct fr *b, struct fr *c,
+                             int log_m, cuzk_error *err) {
+    GPU_ARG(log_m >= 1 && log_m <= 28, "gpu_h: log_m out of [1, 28]");
+    GPU_ARG(convention == GPU_ROOTS_BELLPERSON || convention == GPU_ROOTS_SNARKJS, "gpu_h: bad convention");
+    GPU_ARG(a && b && c, "gpu_h: NULL vector");
+    return h_host<api_curve>(convention == GPU_ROOTS_SNARKJS, a, b, c, log_m, err);
+}
+
+extern "C" cuzk_status gpu_bn254_h(struct bn254_fr *a, const struct bn254_fr *b, int log_m, cuzk_error *err) {
+    GPU_ARG(log_m >= 1 && log_m <= 27, "gpu_bn254_h: log_m out of [1, 27]");
+    GPU_ARG(a && b, "gpu_bn254_h: NULL vector");
+    return h_host<bn254>(1, a, b, NULL, log_m, err);
 }
 
 extern "C" size_t gpu_h_cache_bytes(void) {

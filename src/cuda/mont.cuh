@@ -6,9 +6,10 @@
  * host's (src/ff/field.h: N/2 x 64-bit little-endian limbs), so host arrays are copied as they are.
  *
  * Multiplication: CIOS (Koc, Acar, Kaliski, "Analyzing and comparing Montgomery multiplication
- * algorithms", 1996) with PTX carry chains: per 32-bit word of b, one mad.lo.cc/madc.lo.cc chain
- * and one mad.hi.cc/madc.hi.cc chain for a*b_i, then the same for m*p. About 4N^2 multiply-adds
- * (576 for Fp). Requires m < 2^(32N-1) (true for the BLS12-381 and BN254 fields), inputs < m; outputs < m.
+ * algorithms", 1996) with PTX carry chains: per 32-bit word of b, a*b_i then m*p added by mad_row,
+ * whose chains pair the low and high half of each 32x32 product (the even/odd-word split of
+ * Emmart, Zheng and Weems, ARITH 2016). About 4N^2 multiply-adds (576 for Fp). Requires
+ * m < 2^(32N-1) (true for the BLS12-381 and BN254 fields), inputs < m; outputs < m.
  *
  * The carry flag lives between separate asm volatile statements (as in ICICLE and sppark): nvcc
  * keeps the PTX order of volatile asm and no instruction it emits between them touches CC.
@@ -117,34 +118,47 @@ struct __align__(16) mont_t {
     __device__ __forceinline__ friend mont_t operator-(const mont_t &a) { return zero() - a; }
     __device__ __forceinline__ mont_t dbl() const { return *this + *this; }
 
-    /* r = a*b/R mod m (CIOS) */
+    /* t[0..N+1] += x * y (x: N words, y one word), as two carry chains: the even words of x, then
+     * the odd ones. In each chain the low and high halves of one 32x32 product are adjacent
+     * (mad.lo.cc then madc.hi.cc of the same operands), which ptxas turns into one wide multiply-add
+     * with carry; the CIOS order of src/cuda/mont.cuh before session 5 (all low halves in one chain,
+     * all high halves in a second) could not pair them: 1280 SASS instructions per BLS12-381 Fp
+     * product then, 808 now (cubin text size, sm_90a; bench/GPU_RESULTS.md §session 5). The even
+     * chain's carry lands in t[N] and t[N+1]; the odd chain ends at t[N] and carries into t[N+1]. */
+    __device__ __forceinline__ static void mad_row(uint32_t *t, const uint32_t *x, uint32_t y) {
+        t[0] = mad_lo_cc(x[0], y, t[0]);
+        t[1] = madc_hi_cc(x[0], y, t[1]);
+#pragma unroll
+        for (int k = 2; k < N; k += 2) {
+            t[k] = madc_lo_cc(x[k], y, t[k]);
+            t[k + 1] = madc_hi_cc(x[k], y, t[k + 1]);
+        }
+        t[N] = addc_cc(t[N], 0);
+        t[N + 1] = addc(t[N + 1], 0);
+        t[1] = mad_lo_cc(x[1], y, t[1]);
+        t[2] = madc_hi_cc(x[1], y, t[2]);
+#pragma unroll
+        for (int k = 3; k < N; k += 2) {
+            t[k] = madc_lo_cc(x[k], y, t[k]);
+            t[k + 1] = madc_hi_cc(x[k], y, t[k + 1]);
+        }
+        t[N + 1] = addc(t[N + 1], 0);
+    }
+
+    /* r = a*b/R mod m: CIOS (one word of b per row, then one word of reduction), each row through
+     * mad_row. N must be even (true for every parameter set of src/cuda/fields.cuh). t stays below
+     * 2m < 2^(32N) after each row's shift, so N + 2 words never overflow. */
     __device__ __forceinline__ friend mont_t operator*(const mont_t &a, const mont_t &b) {
-        uint32_t t[N + 2];
+        static_assert(N % 2 == 0, "mont_t: N must be even");
+        uint32_t t[N + 2], p[N];
+#pragma unroll
+        for (int j = 0; j < N; j++) p[j] = P::mod(j);
 #pragma unroll
         for (int j = 0; j < N + 2; j++) t[j] = 0;
 #pragma unroll
         for (int i = 0; i < N; i++) {
-            const uint32_t bi = b.l[i];
-            t[0] = mad_lo_cc(a.l[0], bi, t[0]);
-#pragma unroll
-            for (int j = 1; j < N; j++) t[j] = madc_lo_cc(a.l[j], bi, t[j]);
-            t[N] = addc_cc(t[N], 0);
-            t[N + 1] = addc(t[N + 1], 0);
-            t[1] = mad_hi_cc(a.l[0], bi, t[1]);
-#pragma unroll
-            for (int j = 1; j < N; j++) t[j + 1] = madc_hi_cc(a.l[j], bi, t[j + 1]);
-            t[N + 1] = addc(t[N + 1], 0);
-
-            const uint32_t m = t[0] * P::inv;
-            t[0] = mad_lo_cc(m, P::mod(0), t[0]);
-#pragma unroll
-            for (int j = 1; j < N; j++) t[j] = madc_lo_cc(m, P::mod(j), t[j]);
-            t[N] = addc_cc(t[N], 0);
-            t[N + 1] = addc(t[N + 1], 0);
-            t[1] = mad_hi_cc(m, P::mod(0), t[1]);
-#pragma unroll
-            for (int j = 1; j < N; j++) t[j + 1] = madc_hi_cc(m, P::mod(j), t[j + 1]);
-            t[N + 1] = addc(t[N + 1], 0);
+            mad_row(t, a.l, b.l[i]);
+            mad_row(t, p, t[0] * P::inv); /* t[0] becomes 0 */
 #pragma unroll
             for (int j = 0; j <= N; j++) t[j] = t[j + 1];
             t[N + 1] = 0;

@@ -44,6 +44,9 @@ static inline cuzk_status gpu_arg_error(cuzk_error *err, const char *file, int l
     return CUZK_ERR_ARG;
 }
 
+/* CUZK_CUDA_SYNC is read here on purpose (not a tuning knob, and not an API option): a debugging
+ * switch that makes a device fault surface at the launch that caused it, in any program and
+ * entry point, without rebuilding; results never depend on it. */
 static inline bool gpu_sync_debug() {
     static int v = -1;
     if (v < 0) {

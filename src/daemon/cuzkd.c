@@ -97,6 +97,11 @@ int main(int argc, char **argv) {
     }
     dlog_set_level(cfg.log_level);
     cuzk_set_log(lib_log, NULL, (cuzk_log_level)cfg.log_level);
+    {
+        /* the library reads no environment: $CUZK_THREADS caps its default thread count here */
+        const char *threads = getenv("CUZK_THREADS");
+        if (threads && atoi(threads) > 0) cuzk_set_threads(atoi(threads));
+    }
     if (check_listen_paths(&cfg, err, sizeof err)) {
         if (check_only) fprintf(stderr, "cuzkd: %s: configuration error: %s\n", cfg_path, err);
         else dlog(DLOG_ERROR, "%s", err);

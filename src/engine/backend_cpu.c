@@ -5,12 +5,29 @@
 
 #include "groth16/pk.h"
 
-/* The key of a circuit: its proving key's curve when made from one (cuzk_circuit_create), else
- * BLS12-381 (circuits assembled by internal code and tests). */
+/* The key of a circuit: its proving key's when made from one (cuzk_circuit_create), else the
+ * bellperson key of (cs, params) on BLS12-381 (circuits assembled by internal code and tests). */
 groth16_key engine_circuit_key(const cuzk_circuit *c) {
+    if (c->pk) return *groth16_pk_key(c->pk);
     groth16_key k = {CUZK_CURVE_BLS12_381, CUZK_CONVENTION_BELLPERSON, NULL, c->params, c->cs};
-    if (c->pk) k.curve = groth16_pk_key(c->pk)->curve;
     return k;
+}
+
+int engine_circuit_valid(const cuzk_circuit *c) { return c && (c->pk || (c->cs && c->params)); }
+
+size_t engine_circuit_n_vars(const cuzk_circuit *c) {
+    groth16_key k = engine_circuit_key(c);
+    return groth16_key_n_vars(&k);
+}
+
+uint32_t engine_circuit_n_public(const cuzk_circuit *c) {
+    groth16_key k = engine_circuit_key(c);
+    return groth16_key_n_public(&k);
+}
+
+int engine_circuit_same(const cuzk_circuit *a, const cuzk_circuit *b) {
+    groth16_key ka = engine_circuit_key(a), kb = engine_circuit_key(b);
+    return ka.z == kb.z && ka.p == kb.p && ka.cs == kb.cs && a->gpu_srs == b->gpu_srs;
 }
 
 static size_t cpu_start_bytes(void *ctx, const cuzk_circuit *c, int nthreads) {

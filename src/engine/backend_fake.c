@@ -16,8 +16,7 @@ typedef struct fake_dev {
     engine_fake_cfg cfg;
     pthread_mutex_t mu;
     struct {
-        const r1cs *cs;
-        const bellperson_params *params;
+        cuzk_circuit circ;
         int resident, pinned, refs;
         size_t srs_bytes, proof_bytes;
     } c[FAKE_MAX_CIRCUITS];
@@ -33,12 +32,19 @@ typedef struct fake_pending {
 } fake_pending;
 
 size_t engine_fake_srs_bytes(const cuzk_circuit *c) {
-    const bellperson_params *p = c->params;
+    groth16_key k = engine_circuit_key(c);
+    if (k.convention == CUZK_CONVENTION_SNARKJS) {
+        /* the zkey's G1 queries A, B1, C (aux wires), H */
+        const zkey *z = k.z;
+        return (2 * (size_t)z->n_vars + (z->n_vars - z->n_public - 1) + z->domain_size) * 96;
+    }
+    const bellperson_params *p = k.p;
     return ((size_t)p->n_a + p->n_b_g1 + p->n_l + p->n_h) * 96;
 }
 size_t engine_fake_proof_bytes(const cuzk_circuit *c) {
     /* witness + a, b, c + H (each n_vars or domain-sized Fr vectors) */
-    return ((size_t)c->cs->n_vars + 4 * ((size_t)c->params->n_h + 1)) * 32;
+    groth16_key k = engine_circuit_key(c);
+    return (groth16_key_n_vars(&k) + 4 * groth16_key_domain(&k)) * 32;
 }
 
 static void sleep_ms(double ms) {
@@ -49,7 +55,7 @@ static void sleep_ms(double ms) {
 /* Under mu: the slot of c, -1 if never seen. */
 static int slot_of(const fake_dev *d, const cuzk_circuit *c) {
     for (int i = 0; i < d->n; i++)
-        if (d->c[i].cs == c->cs && d->c[i].params == c->params) return i;
+        if (engine_circuit_same(&d->c[i].circ, c)) return i;
     return -1;
 }
 
@@ -82,8 +88,7 @@ static int admit_locked(fake_dev *d, const cuzk_circuit *c, int evict) {
     if (i < 0) {
         if (d->n == FAKE_MAX_CIRCUITS) return -1;
         i = d->n++;
-        d->c[i].cs = c->cs;
-        d->c[i].params = c->params;
+        d->c[i].circ = *c;
         d->c[i].srs_bytes = engine_fake_srs_bytes(c);
         d->c[i].proof_bytes = engine_fake_proof_bytes(c);
     }

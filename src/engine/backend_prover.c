@@ -31,9 +31,7 @@ typedef struct engine_dev {
     uint64_t pinned_fallbacks;
     size_t n;
     struct {
-        const r1cs *cs;
-        const bellperson_params *params;
-        struct groth16_gpu_srs *srs; /* borrowed (cuzk_circuit.gpu_srs) or NULL */
+        cuzk_circuit circ;           /* the descriptor it was made for (engine_circuit_same) */
         groth16_key key;             /* the prover borrows it: it lives here, at a stable address */
         groth16_prover *pv;
     } c[DEV_MAX_CIRCUITS];
@@ -53,7 +51,7 @@ static cuzk_status get_prover(engine_dev *d, const cuzk_circuit *c, groth16_prov
     cuzk_status st = CUZK_OK;
     pthread_mutex_lock(&d->mu);
     for (size_t i = 0; i < d->n; i++)
-        if (d->c[i].cs == c->cs && d->c[i].params == c->params && d->c[i].srs == c->gpu_srs) {
+        if (engine_circuit_same(&d->c[i].circ, c)) {
             *out = d->c[i].pv;
             goto out;
         }
@@ -82,9 +80,7 @@ static cuzk_status get_prover(engine_dev *d, const cuzk_circuit *c, groth16_prov
             goto out;
         }
     }
-    d->c[i].cs = c->cs;
-    d->c[i].params = c->params;
-    d->c[i].srs = c->gpu_srs;
+    d->c[i].circ = *c;
     d->c[i].pv = *out;
     d->n++;
 out:
@@ -184,7 +180,7 @@ static cuzk_status dev_preload(void *ctx, const cuzk_circuit *c, cuzk_error *err
     if (st != CUZK_OK || !(d->host_ops->caps & GROTH16_CAP_PINNED_HOST)) return st;
     /* pin the witness buffers now: pinning runs page by page (~1 s per 4 GiB), which would
      * otherwise land on the first partitions' synthesis stage */
-    size_t bytes = (size_t)c->cs->n_vars * sizeof(fr);
+    size_t bytes = engine_circuit_n_vars(c) * sizeof(fr);
     void *got[DEV_MAX_PINNED];
     size_t n = 0;
     while (n < d->max_pin) {

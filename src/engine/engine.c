@@ -222,19 +222,25 @@ int cuzk_engine_n_devices(const cuzk_engine *e) { return e ? e->n_dev : 0; }
 cuzk_status cuzk_circuit_create(cuzk_circuit **out, cuzk_pk *pk, cuzk_error *err) {
     if (!out || !pk) return ERR(err, CUZK_ERR_ARG, "cuzk_circuit_create: NULL argument");
     *out = NULL;
+    /* The curve tag sits at the same place in the handles of every curve's compile (prover_api.c),
+     * so it is read before anything curve-specific. */
     const groth16_key *k = groth16_pk_key(pk);
-    if (k->convention != CUZK_CONVENTION_BELLPERSON)
+    if (k->curve != CUZK_CURVE_BLS12_381)
         return ERR(err, CUZK_ERR_UNSUPPORTED,
-                   "cuzk_circuit_create: the engine proves bellperson keys (.params + .r1cs); this key is %s",
-                   cuzk_convention_name(k->convention));
+                   "cuzk_circuit_create: the engine is BLS12-381 only (it is compiled once, over BLS12-381's Fr: its "
+                   "witness buffers, witness checks, r/s and 192-byte proof encoding); this key is %s: prove it with "
+                   "cuzk_prove",
+                   cuzk_curve_name(k->curve));
+    if (k->convention != CUZK_CONVENTION_BELLPERSON && k->convention != CUZK_CONVENTION_SNARKJS)
+        return ERR(err, CUZK_ERR_ARG, "cuzk_circuit_create: a key of unknown convention %d", (int)k->convention);
     const groth16_curve *gc = groth16_curve_get(k->curve);
     if (!gc || !gc->proof_encode)
         return ERR(err, CUZK_ERR_UNSUPPORTED, "cuzk_circuit_create: the engine has no proof encoding for curve %s",
                    cuzk_curve_name(k->curve));
     cuzk_circuit *c = calloc(1, sizeof *c);
     if (!c) return ERR(err, CUZK_ERR_NOMEM, "cuzk_circuit_create");
-    c->cs = k->cs;
-    c->params = k->p;
+    c->cs = k->cs;     /* bellperson: the circuit; snarkjs: the r1cs loaded with the zkey, or NULL */
+    c->params = k->p;  /* NULL for a zkey */
     c->pk = cuzk_pk_retain(pk);
     *out = c;
     return CUZK_OK;
@@ -246,11 +252,11 @@ void cuzk_circuit_destroy(cuzk_circuit *c) {
     free(c);
 }
 
-size_t cuzk_circuit_n_vars(const cuzk_circuit *c) { return c && c->cs ? c->cs->n_vars : 0; }
-uint32_t cuzk_circuit_n_public(const cuzk_circuit *c) { return c && c->cs ? c->cs->n_public : 0; }
+size_t cuzk_circuit_n_vars(const cuzk_circuit *c) { return engine_circuit_valid(c) ? engine_circuit_n_vars(c) : 0; }
+uint32_t cuzk_circuit_n_public(const cuzk_circuit *c) { return engine_circuit_valid(c) ? engine_circuit_n_public(c) : 0; }
 
 cuzk_status cuzk_engine_preload(cuzk_engine *e, const cuzk_circuit *c, cuzk_error *err) {
-    if (!e || !c || !c->cs || !c->params) return ERR(err, CUZK_ERR_ARG, "cuzk_engine_preload: NULL argument");
+    if (!e || !engine_circuit_valid(c)) return ERR(err, CUZK_ERR_ARG, "cuzk_engine_preload: NULL argument");
     if (c->gpu_srs && e->n_dev > 1)
         return ERR(err, CUZK_ERR_UNSUPPORTED, "cuzk_engine_preload: a borrowed device SRS serves one device, the engine drives %d",
                    e->n_dev);
@@ -267,13 +273,16 @@ void cuzk_engine_destroy(cuzk_engine *e) {
 }
 
 cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_desc *d, cuzk_job_id *id, cuzk_error *err) {
-    if (!e || !d || !id || !d->circuit || !d->circuit->cs || !d->circuit->params || !d->synth)
+    if (!e || !d || !id || !engine_circuit_valid(d->circuit) || !d->synth)
         return ERR(err, CUZK_ERR_ARG, "cuzk_engine_submit: NULL argument");
     if (d->n_partitions == 0) return ERR(err, CUZK_ERR_ARG, "cuzk_engine_submit: a job needs at least one partition");
     if (d->witness_form != 0 && d->witness_form != CUZK_WITNESS_FR_MONT && d->witness_form != CUZK_WITNESS_FR_CANON)
         return ERR(err, CUZK_ERR_ARG, "cuzk_engine_submit: the synthesis callback writes Fr limbs (Montgomery or canonical), not %d",
                    (int)d->witness_form);
-    const r1cs *cs = d->circuit->cs;
+    if (d->check_witness && !d->circuit->cs)
+        return ERR(err, CUZK_ERR_ARG,
+                   "cuzk_engine_submit: check_witness needs the circuit's R1CS: load the zkey with its .r1cs "
+                   "(cuzk_pk_load_opts.r1cs_path)");
     if (d->circuit->gpu_srs && e->n_dev > 1)
         return ERR(err, CUZK_ERR_UNSUPPORTED,
                    "cuzk_engine_submit: a circuit on a borrowed device SRS serves one device, the engine drives %d",
@@ -285,7 +294,8 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_desc *d, cuzk_job_
             return ERR(err, CUZK_ERR_UNSUPPORTED, "cuzk_engine_submit: curve %s is not supported by the engine",
                        cuzk_curve_name(k.curve));
     }
-    size_t part_bytes = (size_t)cs->n_vars * sizeof(fr) + e->be->start_bytes(e->be_ctx[0], d->circuit, e->o.prove_threads);
+    const size_t n_vars = engine_circuit_n_vars(d->circuit);
+    size_t part_bytes = n_vars * sizeof(fr) + e->be->start_bytes(e->be_ctx[0], d->circuit, e->o.prove_threads);
     if (e->o.host_budget_bytes && part_bytes > e->o.host_budget_bytes)
         return ERR(err, CUZK_ERR_MISMATCH,
                    "cuzk_engine_submit: one partition needs %zu bytes of host memory but the budget is %zu", part_bytes,
@@ -295,8 +305,8 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_desc *d, cuzk_job_
     uint32_t P = d->n_partitions;
     j->circ = *d->circuit;
     j->P = P;
-    j->n_public = cs->n_public;
-    j->n_vars = cs->n_vars;
+    j->n_public = engine_circuit_n_public(d->circuit);
+    j->n_vars = n_vars;
     j->part_bytes = part_bytes;
     j->synth = d->synth;
     j->synth_ctx = d->synth_ctx;

@@ -13,6 +13,10 @@
 #include "groth16/prove.h"
 
 /* The circuit of a job: all borrowed, read-only, must outlive every job naming the circuit.
+ * Either made from a proving key (cuzk_circuit_create: pk set, the key's groth16_key is the
+ * circuit's, of either convention; cs = the key's circuit when it holds one, params = its
+ * bellperson parameters or NULL for a zkey), or assembled by internal code and tests from a
+ * bellperson (cs, params) pair (pk NULL).
  * gpu_srs: optional device copy of params' G1 queries already resident (e.g. an SRS store
  * handle acquired at SRS_TIER_GPU, src/srs/store.h: handle.device); the GPU backend then uploads
  * only the circuit. NULL: the GPU backend uploads its own copy of the G1 queries. Ignored by the
@@ -86,9 +90,17 @@ typedef struct engine_backend {
 
 enum { ENGINE_ROUTE_RESIDENT = 0, ENGINE_ROUTE_ADMIT = 1, ENGINE_ROUTE_CAN = 2 };
 
-/* The key view of a circuit (bellperson convention; the curve of its proving key, BLS12-381 for
- * circuits assembled without one). */
+/* The key view of a circuit: its proving key's (either convention) when made from one, else the
+ * bellperson key of (cs, params) on BLS12-381. */
 groth16_key engine_circuit_key(const cuzk_circuit *c);
+/* 1 when c describes a circuit the engine can run: made from a key, or with cs and params. */
+int engine_circuit_valid(const cuzk_circuit *c);
+/* Witness length (ONE included) and public inputs of the circuit's key. */
+size_t engine_circuit_n_vars(const cuzk_circuit *c);
+uint32_t engine_circuit_n_public(const cuzk_circuit *c);
+/* 1 when a and b name the same key data and device SRS (two descriptors of one circuit share one
+ * resident copy and one prover per device). */
+int engine_circuit_same(const cuzk_circuit *a, const cuzk_circuit *b);
 
 /* The CPU backend, stateless (be_ctx unused, may be NULL): the prover orchestration's CPU backend
  * (src/groth16/prove.h) on the circuit's key. Tests wrap it to inject delays and failures. */

@@ -293,9 +293,11 @@ void *engine_synth_main(void *arg) {
  * track from t_b2, added by finish (the MSM's time is known only once finish joined it); finish
  * itself only waits for it. */
 static void trace_stages(cuzk_engine *e, int tid, int dev, double t, const groth16_timings *g, int finish,
-                         uint64_t jid, uint32_t idx, double t_b2) {
+                         const job *j, uint32_t idx, double t_b2) {
+    const uint64_t jid = j->id;
     int gpu = (e->caps & GROTH16_CAP_DEVICE) != 0;
-    int b2_overlap = (e->caps & GROTH16_CAP_B2_OVERLAP) != 0;
+    /* the overlap is the bellperson convention's (a zkey's finish computes B_G2 itself) */
+    int b2_overlap = (e->caps & GROTH16_CAP_B2_OVERLAP) != 0 && engine_circuit_key(&j->circ).convention == CUZK_CONVENTION_BELLPERSON;
     if (!finish) {
         const char *n[7] = {"witness upload", "a/b/c (SpMV)", "H (NTTs)", "MSM A (G1)", "MSM B (G1)", "MSM L (G1)",
                             "MSM H (G1)"};
@@ -372,7 +374,7 @@ void *engine_prove_main(void *arg) {
         tm->msm_l_ms = gt.msm_l_ms;
         tm->msm_h_ms = gt.msm_h_ms;
         trace_add(e, "prove start (call)", tid, tc0, tc1, j->id, p->idx, 0);
-        trace_stages(e, tid, dev, tc0, &gt, 0, j->id, p->idx, 0);
+        trace_stages(e, tid, dev, tc0, &gt, 0, j, p->idx, 0);
         p->t_b2 = tc0 + gt.upload_ms + gt.abc_ms;
         tm->device = (uint32_t)e->dev_id[dev];
         tm->retries = p->retries;
@@ -415,7 +417,7 @@ void *engine_finish_main(void *arg) {
         tm->finish_inner_ms = gt.total_ms;
         tm->msm_b2_ms = gt.msm_b2_ms;
         trace_add(e, "prove finish (call)", tid, tc0, tc1, j->id, p->idx, 0);
-        trace_stages(e, tid, p->dev, tc0, &gt, 1, j->id, p->idx, p->t_b2);
+        trace_stages(e, tid, p->dev, tc0, &gt, 1, j, p->idx, p->t_b2);
         if (st != CUZK_OK) { part_device_failure(p, st, &perr); continue; }
         part_unroute(p);
         if (p->w) { part_release(p, p->w, p->w_bytes); p->w = NULL; } /* kept for a retry */

@@ -31,6 +31,10 @@ static bool cpu_has_bmi2_adx(void) {
     return (ebx & (1u << 8)) && (ebx & (1u << 19)); /* BMI2, ADX */
 }
 
+/* CUZK_NO_ASM is the one environment variable the host library reads, on purpose: it is not a
+ * tuning knob but a diagnostic switch (the same results through the portable C path, to tell an
+ * assembler fault from another), and it must act before the first multiplication of the process,
+ * which may come from any entry point; the results never depend on it. */
 __attribute__((constructor)) static void mont_x86_init(void) {
     const char *e = getenv("CUZK_NO_ASM");
     bool off = e && *e && strcmp(e, "0") != 0;

@@ -98,6 +98,9 @@ typedef struct wtns {
 cuzk_status wtns_load(wtns *w, const char *path, cuzk_error *err);
 /* wtns_load of a .wtns image in memory (read during the call only). */
 cuzk_status wtns_load_mem(wtns *w, const uint8_t *data, size_t size, const char *name, cuzk_error *err);
+/* The value count of a .wtns image after checking its layout (header, prime of this compile's
+ * curve, section sizes) without reading the values. Errors as wtns_load_mem. */
+cuzk_status wtns_count_mem(uint32_t *n, const uint8_t *data, size_t size, const char *name, cuzk_error *err);
 /* Writes a version-2 .wtns with n values (Montgomery in, normal form on disk). */
 cuzk_status wtns_write(const char *path, const fr *w, uint32_t n, cuzk_error *err);
 void wtns_free(wtns *w);

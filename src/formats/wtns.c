@@ -9,14 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static cuzk_status wtns_parse(wtns *w, const mapped_file *f, cuzk_error *err);
+static cuzk_status wtns_parse(wtns *w, uint32_t *count, const mapped_file *f, cuzk_error *err);
 
 cuzk_status wtns_load(wtns *w, const char *path, cuzk_error *err) {
     mapped_file f;
     cuzk_status st;
     memset(w, 0, sizeof *w);
     if ((st = mapped_file_open(&f, path, err))) return st;
-    st = wtns_parse(w, &f, err);
+    st = wtns_parse(w, NULL, &f, err);
     mapped_file_close(&f);
     return st;
 }
@@ -26,12 +26,24 @@ cuzk_status wtns_load_mem(wtns *w, const uint8_t *data, size_t size, const char 
     memset(w, 0, sizeof *w);
     if (!data && size) return ERR(err, CUZK_ERR_ARG, "wtns: NULL data");
     mapped_file_borrow(&f, data, size, name);
-    cuzk_status st = wtns_parse(w, &f, err);
+    cuzk_status st = wtns_parse(w, NULL, &f, err);
     mapped_file_close(&f);
     return st;
 }
 
-static cuzk_status wtns_parse(wtns *w, const mapped_file *f, cuzk_error *err) {
+cuzk_status wtns_count_mem(uint32_t *n, const uint8_t *data, size_t size, const char *name, cuzk_error *err) {
+    mapped_file f;
+    *n = 0;
+    if (!data && size) return ERR(err, CUZK_ERR_ARG, "wtns: NULL data");
+    mapped_file_borrow(&f, data, size, name);
+    cuzk_status st = wtns_parse(NULL, n, &f, err);
+    mapped_file_close(&f);
+    return st;
+}
+
+/* Parses into w, or with w NULL checks the layout only (prime, sizes; values not read) and
+ * gives the value count in *count. */
+static cuzk_status wtns_parse(wtns *w, uint32_t *count, const mapped_file *f, cuzk_error *err) {
     const char *path = f->path;
     iden3_file t;
     byte_cursor c;
@@ -64,6 +76,10 @@ static cuzk_status wtns_parse(wtns *w, const mapped_file *f, cuzk_error *err) {
         goto out;
     }
     if (n == 0) { st = ERR(err, CUZK_ERR_FORMAT, "wtns: %s: empty witness (w[0] = 1 missing)", path); goto out; }
+    if (!w) {
+        *count = n;
+        goto out;
+    }
     cursor_take(&c, (size_t)n * 32, &vals);
     fr *v = fmt_aligned_array(n, sizeof(fr));
     if (!v) { st = ERR(err, CUZK_ERR_NOMEM, "wtns: %s: cannot allocate %u values", path, n); goto out; }

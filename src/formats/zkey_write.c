@@ -9,8 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SG1 96u
-#define SG2 192u
+/* Compiled once per curve (CMakeLists.txt, CUZK_CURVE_GENERIC_SRC): BLS12-381 (48-byte Fp, G1 96
+ * and G2 192 bytes) and BN254 (32-byte Fp, 64 and 128 bytes); the point layout is the in-memory
+ * affine Montgomery one (FORMATS.md section 3). */
+#define SG1 ((unsigned)sizeof(g1_affine))
+#define SG2 ((unsigned)sizeof(g2_affine))
+#define N8Q ((unsigned)sizeof(fp))
+#define N8R ((unsigned)sizeof(fr))
 #define N_SECTIONS 10
 
 struct zkey_writer {
@@ -97,14 +102,13 @@ cuzk_status zkey_writer_open(zkey_writer **out, const char *path, const zkey *h,
     w_section(w, 1, 4);
     w_raw(w, b, 4);
     /* section 2: n8q, q, n8r, r, nVars, nPublic, domainSize, alpha1, beta1, beta2, gamma2, delta1, delta2 */
-    static const uint64_t q[6] = BLS12_381_FP_MODULUS, r[4] = BLS12_381_FR_MODULUS;
-    w_section(w, 2, 4 + 48 + 4 + 32 + 12 + 3 * SG1 + 3 * SG2);
-    put_u32(b, 48);
+    w_section(w, 2, 4 + N8Q + 4 + N8R + 12 + 3 * SG1 + 3 * SG2);
+    put_u32(b, N8Q);
     w_raw(w, b, 4);
-    w_raw(w, q, 48); /* little-endian limbs on a little-endian host (fmt_util.h checks) */
-    put_u32(b, 32);
+    w_raw(w, fp_MODULUS, N8Q); /* little-endian limbs on a little-endian host (fmt_util.h checks) */
+    put_u32(b, N8R);
     w_raw(w, b, 4);
-    w_raw(w, r, 32);
+    w_raw(w, fr_MODULUS, N8R);
     uint8_t c[12];
     put_u32(c, h->n_vars);
     put_u32(c + 4, h->n_public);

@@ -14,6 +14,14 @@
 #ifndef CUZK_GPU_FIXED_BASE
 #define CUZK_GPU_FIXED_BASE 1
 #endif
+/* Compiled once per curve (CMakeLists.txt, CUZK_CURVE_GENERIC_SRC). The device fixed-base kernels
+ * are BLS12-381 only: the BN254 compile computes its points with the CPU comb on either backend
+ * (the same bytes; noted once at INFO when the GPU was asked for). */
+#if defined(CUZK_HAVE_CUDA) && CUZK_GPU_FIXED_BASE && !defined(CUZK_CURVE_BOUND_BN254)
+#define GPU_FB 1
+#else
+#define GPU_FB 0
+#endif
 
 const char *groth16_backend_name(groth16_backend b) { return b == GROTH16_BACKEND_GPU ? "gpu" : "cpu"; }
 
@@ -40,7 +48,7 @@ cuzk_status groth16_backend_resolve(cuzk_backend requested, groth16_backend *out
     return CUZK_OK;
 }
 
-#if defined(CUZK_HAVE_CUDA) && CUZK_GPU_FIXED_BASE
+#if GPU_FB
 /* A build whose CUDA side does not implement fixed-base yet answers CUZK_ERR_UNSUPPORTED: the
  * CPU comb computes the same bytes, so fall back to it (noted once at INFO). */
 static _Atomic int g_fb_fallback_noted;
@@ -50,6 +58,12 @@ static bool gpu_fb_fallback(cuzk_status st, const cuzk_error *gerr) {
         cuzk_log(CUZK_LOG_INFO, "GPU fixed-base unavailable (%s): points on the CPU", gerr->msg);
     return true;
 }
+#elif defined(CUZK_CURVE_BOUND_BN254)
+static _Atomic int g_fb_cpu_noted;
+static void note_cpu_points(groth16_backend be) {
+    if (be == GROTH16_BACKEND_GPU && !atomic_exchange(&g_fb_cpu_noted, 1))
+        cuzk_log(CUZK_LOG_INFO, "BN254 setup: the GPU fixed-base kernels are BLS12-381 only: points on the CPU");
+}
 #endif
 
 cuzk_status groth16_g1_fixed_base(groth16_backend be, g1_affine *out, const g1_affine *gen, const fr *scalars, size_t n,
@@ -57,7 +71,10 @@ cuzk_status groth16_g1_fixed_base(groth16_backend be, g1_affine *out, const g1_a
     (void)be; /* builds without CUDA compute on the CPU whatever be says */
     if (n == 0) return CUZK_OK;
     if (!out || !gen || !scalars) return ERR(err, CUZK_ERR_ARG, "g1 fixed-base: NULL argument");
-#if defined(CUZK_HAVE_CUDA) && CUZK_GPU_FIXED_BASE
+#if !GPU_FB && defined(CUZK_CURVE_BOUND_BN254)
+    note_cpu_points(be);
+#endif
+#if GPU_FB
     if (be == GROTH16_BACKEND_GPU) {
         cuzk_error gerr = {0};
         cuzk_status st = gpu_g1_fixed_base(out, gen, scalars, n, &gerr);
@@ -77,7 +94,10 @@ cuzk_status groth16_g2_fixed_base(groth16_backend be, g2_affine *out, const g2_a
     (void)be; /* builds without CUDA compute on the CPU whatever be says */
     if (n == 0) return CUZK_OK;
     if (!out || !gen || !scalars) return ERR(err, CUZK_ERR_ARG, "g2 fixed-base: NULL argument");
-#if defined(CUZK_HAVE_CUDA) && CUZK_GPU_FIXED_BASE
+#if !GPU_FB && defined(CUZK_CURVE_BOUND_BN254)
+    note_cpu_points(be);
+#endif
+#if GPU_FB
     if (be == GROTH16_BACKEND_GPU) {
         cuzk_error gerr = {0};
         cuzk_status st = gpu_g2_fixed_base(out, gen, scalars, n, &gerr);

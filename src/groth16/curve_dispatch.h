@@ -1,5 +1,5 @@
 /* The BN254 instance of the public API (include/cuzk/prover.h, include/cuzk/groth16.h): the same
- * sources (src/groth16/prover_api.c, api.c and everything under them, CUZK_CURVE_GENERIC_SRC in
+ * sources (src/groth16/prover_api.c and everything under it, CUZK_CURVE_GENERIC_SRC in
  * CMakeLists.txt) compiled a second time for BN254, every global name prefixed bn254_
  * (src/curves/bn254/upper.h). The public functions (the BLS12-381 compile) dispatch to these when
  * a file, key, prover or vk is BN254. Internal: included by the BLS12-381 compile only.
@@ -7,7 +7,6 @@
 #ifndef CUZK_GROTH16_CURVE_DISPATCH_H
 #define CUZK_GROTH16_CURVE_DISPATCH_H
 
-#include "cuzk/groth16.h"
 #include "cuzk/prover.h"
 
 cuzk_status bn254_cuzk_pk_load_zkey(cuzk_pk **out, const char *zkey_path, const cuzk_pk_load_opts *opts, cuzk_error *err);
@@ -28,10 +27,11 @@ void bn254_cuzk_vk_free(cuzk_vk *vk);
 cuzk_status bn254_cuzk_verify(const cuzk_vk *vk, cuzk_public_form public_form, const void *public_inputs,
                               size_t public_len, cuzk_proof_form proof_form, const void *proof, size_t proof_len,
                               cuzk_error *err);
-cuzk_status bn254_cuzk_prove_zkey_files(const char *zkey_path, const char *wtns_path, const char *proof_json_path,
-                                        const char *public_json_path, const cuzk_prove_opts *opts,
-                                        cuzk_prove_timings *t, cuzk_error *err);
-cuzk_status bn254_cuzk_verify_json_files(const char *vk_json_path, const char *public_json_path,
-                                         const char *proof_json_path, cuzk_error *err);
+/* groth16_setup_zkey_r1cs (src/groth16/setup.h) of the BN254 compile: cuzk_setup's path for a
+ * bn128 .r1cs (src/groth16/setup_api.c) */
+struct groth16_setup_run;
+cuzk_status bn254_groth16_setup_zkey_r1cs(const char *r1cs_path, const uint64_t *seed, const char *zkey_path,
+                                          const struct groth16_setup_run *run, cuzk_error *err);
+cuzk_status bn254_cuzk_witness_count(const cuzk_witness *w, size_t *n_values, cuzk_curve *curve, cuzk_error *err);
 
 #endif

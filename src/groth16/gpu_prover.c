@@ -96,6 +96,7 @@ const groth16_backend_ops groth16_backend_gpu_ops = {
 #define gpu_g1_bases_upload gpu_bn254_g1_bases_upload
 #define gpu_g1_msm_run gpu_bn254_g1_msm_run
 #define gpu_ntt gpu_bn254_ntt
+#define gpu_h_snarkjs_async gpu_bn254_h_snarkjs_async
 #endif
 
 struct groth16_gpu_srs {

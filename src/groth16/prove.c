@@ -207,14 +207,11 @@ cuzk_status groth16_prove_one(groth16_prover *pv, groth16_proof *out, const fr *
  * BN254 runs the snarkjs convention with the BN254 device kernels of src/cuda/gpu.h). BN254 has no
  * compact proof encoding (bellperson's 192 bytes are BLS12-381's zcash points). */
 #ifdef CUZK_CURVE_BOUND_BN254
-/* The BN254 GPU backend (gpu_prover.c's BN254 copy) is built and its kernels pass their tests
- * against the CPU (tests/test_gpu_bn254.c: MSM, NTT, shifted NTT, resident MSM), but on the H200
- * (session 4) its whole proofs of the bn128 fixtures failed self-verification: the prover caught
- * them (CUZK_ERR_UNSAT, no proof written), so no wrong proof escaped. Until the orchestration bug
- * is found it stays off: --backend gpu on a BN254 key is CUZK_ERR_UNSUPPORTED and AUTO proves on
- * the CPU. Turning it on = &groth16_backend_gpu_ops here, then SUITES=gpu_bn254 tools/test-gpu.sh. */
+/* Session 4 found BN254 GPU proofs failing self-verification: this file's BN254 copy called the
+ * BLS12-381 H kernel (gpu_h_snarkjs_async); gpu_prover.c now maps it to gpu_bn254_h_snarkjs_async,
+ * and tests/test_gpu_bn254.c checks that kernel against bn254_h_snarkjs. */
 static const groth16_curve groth16_curve_this = {CUZK_CURVE_BN254, "bn254", &groth16_backend_cpu_ops,
-                                                 NULL, 0, NULL};
+                                                 &groth16_backend_gpu_ops, 0, NULL};
 #else
 static void bls12_381_proof_encode(uint8_t *out, const groth16_proof *p) { bellperson_proof_encode(out, p); }
 static const groth16_curve groth16_curve_this = {CUZK_CURVE_BLS12_381, "bls12-381", &groth16_backend_cpu_ops,

@@ -76,6 +76,13 @@ static cuzk_status pk_new(cuzk_pk **out, cuzk_error *err) {
     return CUZK_OK;
 }
 
+/* opts.expect_n_vars against the key's circuit (name: what the message calls it) */
+static cuzk_status check_expected_vars(const cuzk_pk_load_opts *o, size_t n_vars, const char *name, cuzk_error *err) {
+    if (!o->expect_n_vars || o->expect_n_vars == n_vars) return CUZK_OK;
+    return ERR(err, CUZK_ERR_MISMATCH, "%s has %zu wires but the witness has %zu values (wrong witness for this circuit?)",
+               name, n_vars, o->expect_n_vars);
+}
+
 /* zkey loaded into pk->z: optional circuit, views, sizes */
 static cuzk_status zkey_finish(cuzk_pk *pk, const cuzk_pk_load_opts *o, cuzk_error *err) {
     cuzk_status st;
@@ -118,6 +125,7 @@ static cuzk_status load_zkey_any(cuzk_pk **out, const char *path, const uint8_t 
      * vk's G2 points for the subgroup in any case) */
     bool sub = o->check == CUZK_CHECK_FULL;
     st = path ? zkey_load(&pk->z, path, sub, err) : zkey_load_mem(&pk->z, bytes, len, "<zkey in memory>", sub, err);
+    if (st == CUZK_OK) st = check_expected_vars(o, pk->z.n_vars, path ? path : "the zkey", err);
     if (st == CUZK_OK) st = zkey_finish(pk, o, err);
     if (st != CUZK_OK) {
         pk_free(pk);
@@ -161,6 +169,8 @@ static cuzk_status load_params_any(cuzk_pk **out, const char *params_path, const
     st = r1cs_path ? r1cs_load(&pk->cs, r1cs_path, err) : r1cs_load_mem(&pk->cs, r1cs_img, r1cs_len, "<r1cs in memory>", err);
     if (st != CUZK_OK) goto fail;
     pk->has_cs = 1;
+    /* before the (large) parameters are read */
+    if ((st = check_expected_vars(o, pk->cs.n_vars, r1cs_path ? r1cs_path : "the r1cs", err)) != CUZK_OK) goto fail;
     bellperson_load_opts lo = {0};
     lo.check = o->check;
     lo.nthreads = o->nthreads;
@@ -340,6 +350,29 @@ static cuzk_status witness_view(const fr **w, size_t *n, fr **owned, const cuzk_
     }
     }
     return ERR(err, CUZK_ERR_ARG, "witness: unknown form %d", (int)in->form);
+}
+
+cuzk_status cuzk_witness_count(const cuzk_witness *w, size_t *n_values, cuzk_curve *curve, cuzk_error *err) {
+    if (!w || !n_values) return ERR(err, CUZK_ERR_ARG, "cuzk_witness_count: NULL argument");
+    *n_values = 0;
+    if (curve) *curve = CUZK_CURVE_UNKNOWN;
+    if (!w->data) return ERR(err, CUZK_ERR_ARG, "witness: NULL data");
+    if (w->form == CUZK_WITNESS_FR_MONT || w->form == CUZK_WITNESS_FR_CANON) {
+        if (w->len % CUZK_FR_BYTES != 0 || w->len == 0)
+            return ERR(err, CUZK_ERR_ARG, "witness: %zu bytes is not a positive multiple of 32 (one Fr per 32 bytes)", w->len);
+        *n_values = w->len / CUZK_FR_BYTES;
+        return CUZK_OK;
+    }
+    if (w->form != CUZK_WITNESS_WTNS) return ERR(err, CUZK_ERR_ARG, "witness: unknown form %d", (int)w->form);
+#ifndef CUZK_CURVE_BOUND_BN254
+    TO_BN254(curve_sniff_iden3(w->data, w->len) == CUZK_CURVE_BN254, cuzk_witness_count(w, n_values, curve, err));
+#endif
+    uint32_t n = 0;
+    cuzk_status st = wtns_count_mem(&n, w->data, w->len, "<wtns in memory>", err);
+    if (st != CUZK_OK) return st;
+    *n_values = n;
+    if (curve) *curve = CURVE_ID;
+    return CUZK_OK;
 }
 
 static cuzk_status rs_from(fr *r, fr *s, const cuzk_proof_opts *o, cuzk_error *err) {

@@ -1,6 +1,8 @@
 /* Groth16 test-parameter generation (src/groth16/setup.h): toxic waste, Lagrange basis at tau,
  * QAP evaluation by a transposed SpMV, and the point sets of both conventions through the
- * backend's fixed-base hook. SINGLE-PARTY AND INSECURE: for tests and benchmarks only. */
+ * backend's fixed-base hook. SINGLE-PARTY AND INSECURE: for tests and benchmarks only.
+ * Compiled once per curve (CMakeLists.txt, CUZK_CURVE_GENERIC_SRC): the snarkjs .zkey for
+ * BLS12-381 and BN254; the bellperson .params (and its sinks) in the BLS12-381 compile only. */
 #include "groth16/setup.h"
 
 #include <pthread.h>
@@ -15,6 +17,12 @@
 #include "util/timer.h"
 
 #define SETUP_MAX_LOG 28
+/* the zkey's H points live on the odd coset of the size-2m domain: 2m needs roots of unity */
+#ifdef CUZK_CURVE_BOUND_BN254
+#define ZKEY_MAX_LOG (BN254_FR_TWO_ADICITY - 1)
+#else
+#define ZKEY_MAX_LOG SETUP_MAX_LOG
+#endif
 #define CPU_CHUNK_PER_THREAD 16384
 #define GPU_CHUNK ((size_t)1 << 25) /* few calls: each builds its table and pinned staging */
 #define QAP_HOT_COLS 64 /* columns counted per task, not atomically (ONE and the first inputs are hot) */
@@ -448,6 +456,7 @@ out:
     return st;
 }
 
+#ifndef CUZK_CURVE_BOUND_BN254 /* the bellperson convention is BLS12-381 only */
 /* h_i = tau^i * hz on [b, e) (bellperson h query: hz = Z(tau) / delta) */
 typedef struct { fr *out; size_t base; fr tau, hz; } powers_ctx;
 static void powers_run(void *vc, size_t b, size_t e, int tid) {
@@ -471,6 +480,8 @@ static void h_gen_fn(void *ctx, fr *out, size_t b, size_t e, int nthreads) {
     explicit_bzero(&c, sizeof c);
 }
 
+#endif
+
 /* zkey H: the odd-coset Lagrange basis over delta on [b, e) */
 typedef struct { fr x0, step, s; } odd_gen;
 static void odd_gen_fn(void *ctx, fr *out, size_t b, size_t e, int nthreads) {
@@ -480,13 +491,14 @@ static void odd_gen_fn(void *ctx, fr *out, size_t b, size_t e, int nthreads) {
 
 /* ---- shared pieces of both conventions --------------------------------------------------- */
 
-static cuzk_status domain_of(const r1cs *cs, int *log_m, cuzk_error *err) {
+static cuzk_status domain_of(const r1cs *cs, int max_log, int *log_m, cuzk_error *err) {
     uint64_t n = (uint64_t)cs->n_constraints + cs->n_public + 1;
     int k = 0;
     while (((uint64_t)1 << k) < n) k++;
-    if (k > SETUP_MAX_LOG)
-        return ERR(err, CUZK_ERR_ARG, "setup: %u constraints + %u inputs need a domain of 2^%d, larger than 2^%d",
-                   cs->n_constraints, cs->n_public + 1, k, SETUP_MAX_LOG);
+    if (k > max_log)
+        return ERR(err, CUZK_ERR_ARG, "setup: %u constraints + %u inputs need a domain of 2^%d, larger than 2^%d%s",
+                   cs->n_constraints, cs->n_public + 1, k, max_log,
+                   max_log < SETUP_MAX_LOG ? " (the zkey's H points need the roots of unity of twice the domain)" : "");
     *log_m = k;
     return CUZK_OK;
 }
@@ -586,6 +598,7 @@ out:
     return st;
 }
 
+#ifndef CUZK_CURVE_BOUND_BN254
 /* ---- bellperson parameters --------------------------------------------------------------- */
 
 /* Keeps x[i] where keep[i] (or i < always), in order: a new array replaces *x (the old one is
@@ -639,7 +652,7 @@ cuzk_status groth16_setup_params(const r1cs *cs, const groth16_toxic *tw, const 
                                  const groth16_setup_run *run, cuzk_error *err) {
     cuzk_status st;
     int log_m = 0, T = resolve_threads(run->nthreads);
-    if ((st = domain_of(cs, &log_m, err)) != CUZK_OK) return st;
+    if ((st = domain_of(cs, SETUP_MAX_LOG, &log_m, err)) != CUZK_OK) return st;
     size_t m = (size_t)1 << log_m, n_vars = cs->n_vars, n_inputs = (size_t)cs->n_public + 1;
     size_t n_aux = n_vars - n_inputs;
     groth16_setup_run r = *run;
@@ -729,13 +742,15 @@ out:
     return st;
 }
 
+#endif /* !CUZK_CURVE_BOUND_BN254 */
+
 /* ---- snarkjs zkey ------------------------------------------------------------------------ */
 
 cuzk_status groth16_setup_zkey(const r1cs *cs, const groth16_toxic *tw, const char *path, uint64_t *bytes,
                                const groth16_setup_run *run, cuzk_error *err) {
     cuzk_status st;
     int log_m = 0, T = resolve_threads(run->nthreads);
-    if ((st = domain_of(cs, &log_m, err)) != CUZK_OK) return st;
+    if ((st = domain_of(cs, ZKEY_MAX_LOG, &log_m, err)) != CUZK_OK) return st;
     size_t m = (size_t)1 << log_m, n_vars = cs->n_vars, n_ic = (size_t)cs->n_public + 1;
     groth16_setup_run r = *run;
     r.nthreads = T;
@@ -806,6 +821,37 @@ out:
     return st;
 }
 
+cuzk_status groth16_setup_zkey_r1cs(const char *r1cs_path, const uint64_t *seed, const char *zkey_path,
+                                    const groth16_setup_run *run, cuzk_error *err) {
+    cuzk_setup_timings *tm = run->t;
+    r1cs cs = {0};
+    groth16_toxic tw;
+    memset(&tw, 0, sizeof tw);
+    double t0 = now_ms();
+    report(run, "circuit", 0, 1);
+    cuzk_status st = r1cs_load(&cs, r1cs_path, err);
+    if (st != CUZK_OK) goto out;
+    report(run, "circuit", 1, 1);
+    groth16_setup_stage_add(tm, "circuit", now_ms() - t0);
+    if (tm) {
+        uint64_t n = (uint64_t)cs.n_constraints + cs.n_public + 1, m = 1;
+        while (m < n) m <<= 1;
+        tm->n_constraints = cs.n_constraints;
+        tm->n_vars = cs.n_vars;
+        tm->n_public = cs.n_public;
+        tm->domain_size = m > UINT32_MAX ? 0 : (uint32_t)m;
+    }
+    if ((st = groth16_toxic_draw(&tw, seed, err)) != CUZK_OK) goto out;
+    st = groth16_setup_zkey(&cs, &tw, zkey_path, tm ? &tm->zkey_bytes : NULL, run, err);
+out:
+    groth16_toxic_wipe(&tw);
+    t0 = now_ms();
+    r1cs_free(&cs);
+    groth16_setup_stage_add(tm, "free", now_ms() - t0);
+    return st;
+}
+
+#ifndef CUZK_CURVE_BOUND_BN254 /* bellperson .params in memory or in files */
 /* ---- sinks ------------------------------------------------------------------------------- */
 
 /* In memory: the lists of a bellperson_params, allocated at begin and filled chunk by chunk. */
@@ -962,3 +1008,4 @@ cuzk_status groth16_params_file_sink_close(groth16_params_file_sink *s, uint64_t
     free(s);
     return st;
 }
+#endif /* !CUZK_CURVE_BOUND_BN254 */

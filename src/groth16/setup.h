@@ -114,12 +114,24 @@ typedef struct groth16_params_sink {
 cuzk_status groth16_setup_params(const r1cs *cs, const groth16_toxic *tw, const groth16_params_sink *sink,
                                  const groth16_setup_run *run, cuzk_error *err);
 
-/* A snarkjs .zkey for cs written to path (the caller removes it on failure). Stages: "zkey
+/* A snarkjs .zkey for cs written to path (the caller removes it on failure), on the curve of this
+ * compile (BLS12-381, or BN254 as bn254_groth16_setup_zkey: largest domain 2^27). Stages: "zkey
  * scalars", "zkey ic", "zkey a", "zkey b1", "zkey b2", "zkey c", "zkey h", "zkey write".
  * *bytes (may be NULL): the file size. Errors: as groth16_setup_params (no UNSUPPORTED: zkey
  * points may be infinity), CUZK_ERR_IO. */
 cuzk_status groth16_setup_zkey(const r1cs *cs, const groth16_toxic *tw, const char *path, uint64_t *bytes,
                                const groth16_setup_run *run, cuzk_error *err);
+
+/* The .zkey alone for the circuit of the .r1cs file at r1cs_path (of this compile's curve: the
+ * BN254 compile is cuzk_setup's path for bn128 circuits, bn254_groth16_setup_zkey_r1cs): loads it
+ * (stage "circuit"), draws the toxic waste from seed (NULL: the OS RNG; groth16_toxic_draw), writes
+ * zkey_path (the caller's temporary name: the caller commits it or removes it on failure) as
+ * groth16_setup_zkey, wipes the toxic waste and frees the circuit (stage "free"). run->t (may be
+ * NULL) also gets n_constraints, n_vars, n_public, domain_size and zkey_bytes. Errors: the .r1cs
+ * load errors (CUZK_ERR_CURVE for a file of the other curve), groth16_toxic_draw's and
+ * groth16_setup_zkey's. */
+cuzk_status groth16_setup_zkey_r1cs(const char *r1cs_path, const uint64_t *seed, const char *zkey_path,
+                                    const groth16_setup_run *run, cuzk_error *err);
 
 /* A sink that writes a .params file (and the .vk when vk_path is not NULL) as the chunks arrive;
  * timed as stage "write" (its progress is that of the point set being written). */

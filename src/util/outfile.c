@@ -74,3 +74,39 @@ cuzk_status outfile_commit(const char *tmp, const char *path, cuzk_error *err) {
     partial_del(tmp);
     return CUZK_OK;
 }
+
+/* Output paths must differ from each other and from every input, and must not be directories:
+ * checked before any work so that a typo never overwrites a key or a witness. */
+static bool same_file(const char *a, const char *b) {
+    struct stat sa, sb;
+    if (!strcmp(a, b)) return true;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+cuzk_status outfile_check_paths(const char *const *ins, int n_in, const char *const *outs, int n_out, cuzk_error *err) {
+    for (int i = 0; i < n_out; i++) {
+        struct stat st;
+        if (!outs[i]) return ERR(err, CUZK_ERR_ARG, "missing output path");
+        if (stat(outs[i], &st) == 0 && S_ISDIR(st.st_mode))
+            return ERR(err, CUZK_ERR_ARG, "output %s is a directory", outs[i]);
+        for (int j = 0; j < n_in; j++)
+            if (ins[j] && same_file(outs[i], ins[j]))
+                return ERR(err, CUZK_ERR_ARG, "output %s is also an input: refusing to overwrite it", outs[i]);
+        for (int j = 0; j < i; j++)
+            if (same_file(outs[i], outs[j]) && !outfile_is_special(outs[i]))
+                return ERR(err, CUZK_ERR_ARG, "the two outputs are the same file (%s)", outs[i]);
+        /* the directory must exist and be writable now, not after minutes of work */
+        char dir[4200];
+        snprintf(dir, sizeof dir, "%s", outs[i]);
+        char *slash = strrchr(dir, '/');
+        if (slash == dir) dir[1] = 0;
+        else if (slash) *slash = 0;
+        else snprintf(dir, sizeof dir, ".");
+        if (access(dir, W_OK) != 0) {
+            int e = errno; /* is_special_file's stat must not replace the reason */
+            if (!outfile_is_special(outs[i]))
+                return ERR(err, CUZK_ERR_IO, "cannot write %s: %s (directory %s)", outs[i], strerror(e), dir);
+        }
+    }
+    return CUZK_OK;
+}

@@ -32,4 +32,10 @@ void outfile_discard(const char *path);
 /* Unlinks every registered temporary. Async-signal-safe (only unlink). */
 void outfile_remove_partials(void);
 
+/* The checks of cuzk_check_outputs (include/cuzk/groth16.h), shared by the file API (src/files)
+ * and setup: no output is a directory, an input (same path, or same device and inode) or another
+ * output (special files excepted), and every output's directory is writable. ins[j] may be NULL.
+ * CUZK_ERR_ARG or CUZK_ERR_IO naming the path. Opens nothing. Thread-safe. */
+cuzk_status outfile_check_paths(const char *const *ins, int n_in, const char *const *outs, int n_out, cuzk_error *err);
+
 #endif

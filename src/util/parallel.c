@@ -1,12 +1,23 @@
 #include "util/parallel.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "cuzk/cuzk.h"
+
+/* The process-wide default set by cuzk_set_threads (0: the online CPUs). The library reads no
+ * environment variable for it: the programs map $CUZK_THREADS onto it (src/cli/frontend.c). */
+static atomic_int g_default_threads;
+
+void cuzk_set_threads(int n) { atomic_store(&g_default_threads, n > 0 ? n : 0); }
+
+int cuzk_threads(void) { return cuzk_num_threads(); }
+
 int cuzk_num_threads(void) {
-    const char *e = getenv("CUZK_THREADS");
-    if (e && atoi(e) > 0) return atoi(e);
+    int set = atomic_load(&g_default_threads);
+    if (set > 0) return set;
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (int)n : 1;
 }

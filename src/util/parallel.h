@@ -12,7 +12,8 @@
 
 typedef void (*parallel_fn)(void *ctx, size_t begin, size_t end, int tid);
 
-/* Number of worker threads cuzk uses by default: $CUZK_THREADS if set, else online CPUs. */
+/* Number of worker threads cuzk uses by default: what cuzk_set_threads set (include/cuzk/cuzk.h),
+ * else the online CPUs. */
 int cuzk_num_threads(void);
 /* Runs fn over [0, n) split in `nthreads` contiguous chunks (fewer if n is small). */
 void parallel_for(size_t n, int nthreads, parallel_fn fn, void *ctx);

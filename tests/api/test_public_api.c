@@ -11,7 +11,13 @@
  *   5. bellperson parameters made by cuzk_setup for the merkle circuit, loaded from memory, an
  *      engine circuit made from the pk, an engine job of 3 partitions whose synthesis callback
  *      writes canonical limbs: every proof verifies against the .vk bytes, and a fixed-r, s
- *      prove of the same key gives a proof that verifies too.
+ *      prove of the same key gives a proof that verifies too;
+ *   6. engine circuits from zkeys (multiplier, merkle_mimc5): jobs of 3 partitions whose proofs
+ *      verify against snarkjs's verification_key.json, and with the fixtures' fixed r, s (given to
+ *      the job in Montgomery form, computed here by 256 modular doublings) equal byte for byte the
+ *      proof cuzk_prove gives, whose proof.json is snarkjs's proof_fixed.json; check_witness with
+ *      the zkey's .r1cs (a job of a bad witness fails UNSAT) and without it (CUZK_ERR_ARG); a BN254
+ *      zkey is CUZK_ERR_UNSUPPORTED with the reason.
  * Exit status 0 when every check passed, 1 otherwise; one line per failed check on stderr.
  */
 #include <stdint.h>
@@ -227,6 +233,33 @@ static void test_zkey_circuit(const char *dir) {
         free(wj);
     }
     cuzk_witness forms[2] = {{CUZK_WITNESS_WTNS, wbytes, wlen}, {CUZK_WITNESS_FR_CANON, canon, n_canon * 32}};
+    {
+        /* counts without proving: the .wtns header, the limbs' length */
+        size_t cnt = 0;
+        cuzk_curve cv = CUZK_CURVE_UNKNOWN;
+        CHECK_ST(cuzk_witness_count(&forms[0], &cnt, &cv, &e), CUZK_OK);
+        CHECK(cnt == a.n_vars && cv == CUZK_CURVE_BLS12_381);
+        CHECK_ST(cuzk_witness_count(&forms[1], &cnt, &cv, &e), CUZK_OK);
+        CHECK(cnt == a.n_vars && cv == CUZK_CURVE_UNKNOWN);
+        cuzk_witness tw = {CUZK_WITNESS_WTNS, wbytes, wlen - 1};
+        CHECK_ST(cuzk_witness_count(&tw, &cnt, NULL, &e), CUZK_ERR_FORMAT);
+        CHECK_ST(cuzk_witness_count(NULL, &cnt, NULL, &e), CUZK_ERR_ARG);
+        size_t blen = 0;
+        uint8_t *bw = slurp("bn128/multiplier/witness.wtns", &blen);
+        cuzk_witness bn = {CUZK_WITNESS_WTNS, bw, blen};
+        if (bw) CHECK_ST(cuzk_witness_count(&bn, &cnt, &cv, &e), CUZK_OK);
+        CHECK(!bw || (cnt == 4 && cv == CUZK_CURVE_BN254));
+        free(bw);
+        /* a key loaded for a witness of another length: refused at load */
+        cuzk_pk *x = NULL;
+        cuzk_pk_load_opts lo = {0};
+        lo.expect_n_vars = a.n_vars + 1;
+        CHECK_ST(cuzk_pk_load_zkey(&x, path, &lo, &e), CUZK_ERR_MISMATCH);
+        CHECK(x == NULL);
+        lo.expect_n_vars = a.n_vars;
+        CHECK_ST(cuzk_pk_load_zkey(&x, path, &lo, &e), CUZK_OK);
+        cuzk_pk_release(x);
+    }
     cuzk_proof proofs[2];
     memset(proofs, 0, sizeof proofs);
     for (int f = 0; f < 2; f++) {
@@ -422,6 +455,17 @@ static void test_engine_job(const char *tmp) {
     cuzk_circuit *circ = NULL;
     cuzk_engine *eng = NULL;
     if (!pb || !rb || !vb || !canon) goto out;
+    {
+        /* the witness length is checked against the circuit before the parameters are decoded */
+        cuzk_pk_load_opts lo = {0};
+        lo.expect_n_vars = n + 1;
+        CHECK_ST(cuzk_pk_load_params_mem(&pk, pb, plen, rb, rlen, &lo, &e), CUZK_ERR_MISMATCH);
+        CHECK(pk == NULL && strstr(e.msg, "wires"));
+        lo.expect_n_vars = n;
+        CHECK_ST(cuzk_pk_load_params_mem(&pk, pb, plen, rb, rlen, &lo, &e), CUZK_OK);
+        cuzk_pk_release(pk);
+        pk = NULL;
+    }
     CHECK_ST(cuzk_pk_load_params_mem(&pk, pb, plen, rb, rlen, NULL, &e), CUZK_OK);
     CHECK_ST(cuzk_vk_load_bellperson(&vk, vb, vlen, &e), CUZK_OK);
     if (!pk || !vk) goto out;
@@ -527,15 +571,185 @@ out:
     unlink(vkp);
 }
 
-static void test_zkey_engine_unsupported(void) {
+/* ---- 6: engine circuits from zkeys ----------------------------------------------------------- */
+/* The group order of BLS12-381, limbs least significant first. */
+static const uint64_t k_order[4] = {0xffffffff00000001ull, 0x53bda402fffe5bfeull, 0x3339d80809a1d805ull,
+                                    0x73eda753299d7d48ull};
+
+/* x < order: x * 2^256 mod order (the Montgomery form the job's fixed_rs takes), by 256 doublings */
+static void to_mont(uint64_t out[4], const uint8_t le[32]) {
+    uint64_t x[4];
+    memcpy(x, le, 32);
+    for (int k = 0; k < 256; k++) {
+        uint64_t top = x[3] >> 63;
+        for (int i = 3; i > 0; i--) x[i] = (x[i] << 1) | (x[i - 1] >> 63);
+        x[0] <<= 1;
+        int ge = top;
+        for (int i = 3; i >= 0 && !ge; i--) {
+            if (x[i] != k_order[i]) { ge = x[i] > k_order[i]; break; }
+            if (i == 0) ge = 1;
+        }
+        if (ge) {
+            unsigned __int128 borrow = 0;
+            for (int i = 0; i < 4; i++) {
+                unsigned __int128 d = (unsigned __int128)x[i] - k_order[i] - (uint64_t)borrow;
+                x[i] = (uint64_t)d;
+                borrow = (d >> 64) & 1;
+            }
+        }
+    }
+    memcpy(out, x, 32);
+}
+
+static void test_zkey_engine(const char *dir) {
+    char zpath[1024], rpath[1024], rel[256];
+    snprintf(zpath, sizeof zpath, "%s/bls12381/%s/circuit_final.zkey", CUZK_FIXTURES_DIR, dir);
+    snprintf(rpath, sizeof rpath, "%s/bls12381/%s/circuit.r1cs", CUZK_FIXTURES_DIR, dir);
+    size_t wlen = 0, vlen = 0, flen = 0, n = 0;
+    snprintf(rel, sizeof rel, "bls12381/%s/witness.wtns", dir);
+    uint8_t *wb = slurp(rel, &wlen);
+    snprintf(rel, sizeof rel, "bls12381/%s/verification_key.json", dir);
+    char *vkjson = (char *)slurp(rel, &vlen);
+    snprintf(rel, sizeof rel, "bls12381/%s/proof_fixed.json", dir);
+    char *want = (char *)slurp(rel, &flen);
+    uint64_t *canon = wb ? wtns_canon(wb, wlen, &n) : NULL;
+    cuzk_pk *pk = NULL, *pk_r1cs = NULL;
+    cuzk_vk *vk = NULL;
+    cuzk_prover *pv = NULL;
+    cuzk_circuit *circ = NULL, *circ_r1cs = NULL;
+    cuzk_engine *eng = NULL;
+    cuzk_proof direct = {0};
+    cuzk_error e = {0};
+    CHECK(wb && vkjson && want && canon);
+    if (!wb || !vkjson || !want || !canon) goto out;
+    CHECK_ST(cuzk_pk_load_zkey(&pk, zpath, NULL, &e), CUZK_OK);
+    CHECK_ST(cuzk_vk_load_json(&vk, vkjson, vlen, &e), CUZK_OK);
+    if (!pk || !vk) goto out;
+    cuzk_pk_info info;
+    CHECK_ST(cuzk_pk_describe(pk, &info, &e), CUZK_OK);
+
+    /* the direct prove with the fixtures' r, s: snarkjs's proof_fixed.json */
+    uint8_t r[32], s[32];
+    hex_le32(r, k_r_hex);
+    hex_le32(s, k_s_hex);
+    {
+        cuzk_prover_opts po = {0};
+        po.backend = CUZK_BACKEND_CPU;
+        CHECK_ST(cuzk_prover_create(&pv, pk, &po, &e), CUZK_OK);
+        cuzk_proof_opts fo = {0};
+        fo.fixed_r = r;
+        fo.fixed_s = s;
+        cuzk_witness w = {CUZK_WITNESS_FR_CANON, canon, n * 32};
+        if (pv) CHECK_ST(cuzk_prove(pv, &direct, &w, &fo, NULL, &e), CUZK_OK);
+        CHECK(direct.proof_json && text_eq_trim(direct.proof_json, direct.proof_json_len, want, flen));
+        CHECK(direct.has_bellperson);
+    }
+
+    /* an engine circuit from the zkey: 3 partitions, fixed r, s for partitions 0 and 2 (Montgomery),
+     * other values for partition 1 */
+    CHECK_ST(cuzk_circuit_create(&circ, pk, &e), CUZK_OK);
+    if (!circ) { fprintf(stderr, "  %s: %s\n", dir, e.msg); goto out; }
+    CHECK(cuzk_circuit_n_vars(circ) == info.n_vars && cuzk_circuit_n_public(circ) == info.n_public);
+    cuzk_engine_opts eo = {0};
+    eo.backend = CUZK_BACKEND_CPU;
+    eo.synthesis_workers = 2;
+    eo.prove_threads = 2;
+    eo.no_trace = 1;
+    CHECK_ST(cuzk_engine_create(&eng, &eo, &e), CUZK_OK);
+    if (!eng) goto out;
+    uint64_t rs[3 * 8];
+    to_mont(rs, r);
+    to_mont(rs + 4, s);
+    memcpy(rs + 16, rs, 64);
+    {
+        uint8_t r1[32] = {7}, s1[32] = {9};
+        to_mont(rs + 8, r1);
+        to_mont(rs + 12, s1);
+    }
+    synth_state ss = {canon, n, {0, 0, 0}};
+    cuzk_job_desc d = {0};
+    d.circuit = circ;
+    d.n_partitions = 3;
+    d.synth = synth;
+    d.synth_ctx = &ss;
+    d.witness_form = CUZK_WITNESS_FR_CANON;
+    d.fixed_rs = rs;
+    cuzk_job_id id = 0;
+    cuzk_job_result res = {0};
+    CHECK_ST(cuzk_engine_submit(eng, &d, &id, &e), CUZK_OK);
+    CHECK_ST(cuzk_engine_wait(eng, id, &res, &e), CUZK_OK);
+    CHECK(res.state == CUZK_JOB_DONE && res.n_partitions == 3 && res.n_public == info.n_public);
+    if (res.state == CUZK_JOB_DONE) {
+        size_t np = info.n_public;
+        for (uint32_t i = 0; i < 3; i++) {
+            const uint8_t *pub = res.public_inputs + 32 * np * i;
+            CHECK(np == 0 || !memcmp(pub, canon + 4, 32 * np));
+            CHECK_ST(cuzk_verify(vk, CUZK_PUBLIC_CANON, pub, 32 * np, CUZK_PROOF_BELLPERSON, res.proofs + 192 * (size_t)i,
+                                 192, &e), CUZK_OK);
+        }
+        CHECK(!memcmp(res.proofs, direct.bellperson, 192));
+        CHECK(!memcmp(res.proofs + 384, direct.bellperson, 192));
+        CHECK(memcmp(res.proofs + 192, direct.bellperson, 192) != 0);
+    } else {
+        fprintf(stderr, "  %s: job: %s\n", dir, e.msg);
+    }
+    cuzk_job_result_free(&res);
+
+    /* check_witness: refused without the circuit's .r1cs; with it, a bad witness fails UNSAT */
+    d.check_witness = 1;
+    d.n_partitions = 1;
+    d.fixed_rs = NULL;
+    CHECK_ST(cuzk_engine_submit(eng, &d, &id, &e), CUZK_ERR_ARG);
+    cuzk_pk_load_opts lo = {0};
+    lo.r1cs_path = rpath;
+    CHECK_ST(cuzk_pk_load_zkey(&pk_r1cs, zpath, &lo, &e), CUZK_OK);
+    if (pk_r1cs) CHECK_ST(cuzk_circuit_create(&circ_r1cs, pk_r1cs, &e), CUZK_OK);
+    if (circ_r1cs) {
+        d.circuit = circ_r1cs;
+        CHECK_ST(cuzk_engine_submit(eng, &d, &id, &e), CUZK_OK);
+        CHECK_ST(cuzk_engine_wait(eng, id, &res, &e), CUZK_OK);
+        CHECK(res.state == CUZK_JOB_DONE);
+        if (res.state == CUZK_JOB_DONE)
+            CHECK_ST(cuzk_verify(vk, CUZK_PUBLIC_CANON, res.public_inputs, 32 * (size_t)info.n_public,
+                                 CUZK_PROOF_BELLPERSON, res.proofs, 192, &e), CUZK_OK);
+        cuzk_job_result_free(&res);
+        uint64_t *bad = malloc(n * 32);
+        memcpy(bad, canon, n * 32);
+        bad[4 * (n - 1)] ^= 1;
+        synth_state bs = {bad, n, {0, 0, 0}};
+        d.synth_ctx = &bs;
+        CHECK_ST(cuzk_engine_submit(eng, &d, &id, &e), CUZK_OK);
+        CHECK_ST(cuzk_engine_wait(eng, id, &res, &e), CUZK_OK);
+        CHECK(res.state == CUZK_JOB_FAILED && res.status == CUZK_ERR_UNSAT);
+        cuzk_job_result_free(&res);
+        free(bad);
+    }
+out:
+    cuzk_engine_destroy(eng);
+    cuzk_circuit_destroy(circ);
+    cuzk_circuit_destroy(circ_r1cs);
+    cuzk_prover_destroy(pv);
+    cuzk_proof_free(&direct);
+    cuzk_pk_release(pk);
+    cuzk_pk_release(pk_r1cs);
+    cuzk_vk_free(vk);
+    free(wb);
+    free(vkjson);
+    free(want);
+    free(canon);
+}
+
+/* BN254 keys: no engine circuit, and the message says why */
+static void test_bn254_engine_unsupported(void) {
     cuzk_pk *pk = NULL;
     cuzk_circuit *c = NULL;
     cuzk_error e = {0};
     char path[1024];
-    snprintf(path, sizeof path, "%s/bls12381/multiplier/circuit_final.zkey", CUZK_FIXTURES_DIR);
+    snprintf(path, sizeof path, "%s/bn128/multiplier/circuit_final.zkey", CUZK_FIXTURES_DIR);
     CHECK_ST(cuzk_pk_load_zkey(&pk, path, NULL, &e), CUZK_OK);
+    if (!pk) return;
     CHECK_ST(cuzk_circuit_create(&c, pk, &e), CUZK_ERR_UNSUPPORTED);
-    CHECK(c == NULL);
+    CHECK(c == NULL && strstr(e.msg, "BLS12-381 only") && strstr(e.msg, "bn254"));
     cuzk_pk_release(pk);
 }
 
@@ -548,7 +762,9 @@ int main(void) {
     test_zkey_circuit("multiplier");
     test_zkey_circuit("merkle_mimc5");
     test_bad_keys();
-    test_zkey_engine_unsupported();
+    test_zkey_engine("multiplier");
+    test_zkey_engine("merkle_mimc5");
+    test_bn254_engine_unsupported();
     test_engine_job(tmp);
     rmdir(tmp);
     printf("public API test: %d checks, %d failed\n", g_checks, g_fail);
