@@ -197,7 +197,7 @@ out:
     free(remap);
     free(row_off);
     free(nnz_off);
-    if (st != CUZK_OK) r1cs_free(out), memset(out, 0, sizeof *out);
+    if (st != CUZK_OK) r1cs_free(out);   /* zeroes *out */
     return st;
 }
 
