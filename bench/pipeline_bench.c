@@ -69,6 +69,17 @@ static double available_bytes(void) {
     return v;
 }
 
+/* VmRSS of this process, KiB (0: unknown). */
+static long rss_now_kib(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long v = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmRSS:", 6)) { v = atol(line + 6); break; }
+    if (f) fclose(f);
+    return v;
+}
+
 static long peak_rss_kib(void) {
     FILE *f = fopen("/proc/self/status", "r");
     if (!f) return -1;
@@ -129,6 +140,9 @@ static void usage(FILE *f) {
         "  --no-check              with --params: skip the point checks of the load (a corrupt file\n"
         "                          then gives proofs that do not verify: exit 1)\n"
         "  --full-check            with --params: also check every point's subgroup (slow)\n"
+        "  --keep-host-srs         with --params on the GPU: keep the host copy of the G1 queries and\n"
+        "                          the mapped pages (default: released once on the GPU, so the peak\n"
+        "                          host RSS is about the decoded file, not twice it)\n"
         "  --trace FILE            write a Chrome trace (open in https://ui.perfetto.dev); written\n"
         "                          even when a proof fails (it is a diagnostic)\n"
         "  --timings               per-job, per-partition breakdown tables\n"
@@ -145,7 +159,7 @@ int bench_pipeline_main(int argc, char **argv) {
     cuzk_msm_opts msm; /* GPU MSM tuning: $CUZK_MSM_WINDOW / $CUZK_MSM_CHUNK (experiments) */
     if (!cli_msm_from_env(&msm, "cuzk bench")) return 2;
     cuzk_check_level params_check = CUZK_CHECK_CURVE;
-    int check_given = 0;
+    int check_given = 0, keep_host_srs = 0;
     int device = 0, device_given = 0, n_devices = 0, wpd = 1, n_fake = 0;
     int devices[CUZK_ENGINE_MAX_DEVICES] = {0};
     static const char *const with_value[] = {"--partitions", "--constraints", "--proofs", "--synthesis-workers",
@@ -243,6 +257,7 @@ int bench_pipeline_main(int argc, char **argv) {
             circuit_seed = (uint64_t)v;
         }
         else if (!strcmp(a, "--timings")) timings = 1;
+        else if (!strcmp(a, "--keep-host-srs")) keep_host_srs = 1;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
         else {
             fprintf(stderr, "cuzk bench pipeline: unknown option '%s'\n  (cuzk bench pipeline --help lists the options)\n", a);
@@ -360,6 +375,8 @@ int bench_pipeline_main(int argc, char **argv) {
         lo.gpu_device = gpu ? device : -1;
         /* a store's device copy serves one device: several devices each upload their own (preload) */
         lo.gpu_resident = gpu && n_dev_run == 1;
+        /* on the GPU the host needs only vk, ic and b_g2 once the upload is done (issue 13) */
+        lo.release_host_g1 = lo.gpu_resident && !keep_host_srs;
         cuzk_params_load_report rep;
         t0 = bench_now_ms();
         cuzk_status st = cuzk_synthetic_load_params(&pk, syn, params_path, &lo, &rep, &err);
@@ -386,6 +403,10 @@ int bench_pipeline_main(int argc, char **argv) {
         if (srs_resident)
             printf(", G1 queries to GPU %d %.1f ms (%.2f GB, %.2f GB/s)", device, rep.gpu_ms, (double)rep.device_bytes / 1e9,
                    rep.gpu_ms > 0 ? (double)rep.device_bytes / 1e9 / (rep.gpu_ms / 1e3) : 0);
+        if (rep.host_g1_released)
+            printf("; host copy of the G1 queries released after the upload: the view keeps %.2f GB (vk, ic, b_g2) "
+                   "of %.2f, RSS %.1f GiB now (peak so far %.1f GiB)", (double)rep.host_bytes_now / 1e9,
+                   (double)rep.host_bytes / 1e9, (double)rss_now_kib() / 1048576.0, (double)peak_rss_kib() / 1048576.0);
         printf("; every proof is verified against its vk\n");
     } else {
         uint64_t seed = 0x5eed;
@@ -459,7 +480,7 @@ int bench_pipeline_main(int argc, char **argv) {
         /* the host copies of the G1 queries are not read again (the device holds them; B_G2 and the
          * vk stay on the host): give their memory back */
         size_t freed = 0;
-        if (cuzk_synthetic_drop_host_g1(pk, &freed, &err) == CUZK_OK)
+        if (cuzk_bench_drop_host_g1(pk, &freed, &err) == CUZK_OK)
             printf("host: released the host copies of the G1 queries (%.2f GiB)\n", (double)freed / 1073741824.0);
     }
     double t_submit = bench_now_ms();

@@ -10,7 +10,8 @@
  *      proving keys for them, with INSECURE parameters made in memory or loaded from a .params
  *      file through the SRS store (each step timed); engines on fake devices.
  *   4. Loading throughput of bellperson .params files, and the random points to write test files.
- *   5. Filecoin PoSt synthesis without proving.
+ *   5. Filecoin PoSt circuits: synthesis and recording without proving, and keys with INSECURE
+ *      parameters made in memory for a recorded circuit (whole proofs through the engine).
  *
  * Nothing here is needed to prove; the declarations are as stable as the rest of the API (0.x).
  * Timings are wall-clock milliseconds (monotonic clock) unless a name says ns. Every fallible
@@ -29,6 +30,7 @@
 
 #include "cuzk/cuzk.h"
 #include "cuzk/engine.h"
+#include "cuzk/groth16.h"
 #include "cuzk/prover.h"
 
 #ifdef __cplusplus
@@ -212,6 +214,11 @@ typedef struct cuzk_params_load_opts {
                                  gpu_resident the G1 queries uploaded to it once */
     int gpu_resident;         /* 1: upload now; engine circuits made from the key use that copy
                                  instead of uploading their own (single-device engines only) */
+    int release_host_g1;      /* with gpu_resident: once uploaded, free the host copy of the G1
+                                 queries (~41 of the 45 GB of a PoRep key; the key keeps vk, ic,
+                                 b_g2) and drop the pages the load read from this process. The key
+                                 then proves only on the GPU copy: engine circuits made from it on
+                                 that device; any other prover is CUZK_ERR_ARG */
 } cuzk_params_load_opts;
 typedef struct cuzk_params_load_report {
     uint64_t file_bytes, host_bytes, device_bytes;
@@ -219,6 +226,9 @@ typedef struct cuzk_params_load_report {
     double host_ms;           /* decode into host memory (no second check, no disk read) */
     double gpu_ms;            /* upload the G1 queries (0 without gpu_resident) */
     int pinned;               /* 1: the host copy is in pinned memory */
+    int host_g1_released;     /* 1: release_host_g1 took effect */
+    uint64_t host_bytes_now;  /* host bytes the key's parameters hold after the load (host_bytes,
+                                 or less once the G1 queries are released) */
 } cuzk_params_load_report;
 /* The key of s from a bellperson .params file made for it (`cuzk setup --synthetic porep` with
  * the same options) through the SRS store (src/srs/store.h): mapped and checked, decoded, and
@@ -231,15 +241,16 @@ CUZK_API cuzk_status cuzk_synthetic_load_params(cuzk_pk **out, cuzk_synthetic *s
                                                 const cuzk_params_load_opts *o, cuzk_params_load_report *report,
                                                 cuzk_error *err);
 
-/* Frees the host copies of the G1 queries (A, B1, L, H: the bulk of a key) of a key made by
- * cuzk_synthetic_setup, once every prover that will ever prove it holds them on a GPU (made, e.g.
- * by cuzk_engine_preload of a GPU engine): at 2^27 constraints this gives back ~40 GB. B_G2, the
- * verification key and the circuit stay. Afterwards making a prover of the key (a CPU prover, an
- * engine on another device, a CPU engine's start) fails with CUZK_ERR_ARG naming the reason; the
- * provers made before keep proving. *freed_bytes (may be NULL) gets the bytes released.
- * Must not run concurrently with any call that makes or uses a prover of pk other than the GPU
- * provers already made. Errors: CUZK_ERR_ARG (NULL, a key not made by cuzk_synthetic_setup). */
-CUZK_API cuzk_status cuzk_synthetic_drop_host_g1(cuzk_pk *pk, size_t *freed_bytes, cuzk_error *err);
+/* Frees the host copies of the G1 queries (A, B1, L, H: the bulk of a key) of a key made in
+ * memory (cuzk_synthetic_setup, cuzk_bench_post_setup), once every prover that will ever prove it
+ * holds them on a GPU (made, e.g. by cuzk_engine_preload of a GPU engine): at 2^27 constraints
+ * this gives back ~40 GB. B_G2, the verification key and the circuit stay. Afterwards making a
+ * prover of the key (a CPU prover, an engine on another device, a CPU engine's start) fails with
+ * CUZK_ERR_ARG naming the reason; the provers made before keep proving. *freed_bytes (may be
+ * NULL) gets the bytes released. Must not run concurrently with any call that makes or uses a
+ * prover of pk other than the GPU provers already made. Errors: CUZK_ERR_ARG (NULL, a key not
+ * made in memory by those functions). */
+CUZK_API cuzk_status cuzk_bench_drop_host_g1(cuzk_pk *pk, size_t *freed_bytes, cuzk_error *err);
 
 /* An engine (include/cuzk/engine.h) on n fake devices, 1 <= n <= CUZK_ENGINE_MAX_DEVICES: the CPU
  * prover behind the device interface (one prove-start worker per device, routing and per-device
@@ -261,33 +272,60 @@ CUZK_API cuzk_status cuzk_bench_random_points(cuzk_curve curve, int group, size_
 CUZK_API cuzk_status cuzk_bench_params_read(const char *path, cuzk_check_level level, int nthreads, int decode,
                                             uint64_t *file_bytes, cuzk_error *err);
 
-/* ---- 5. Filecoin PoSt synthesis --------------------------------------------------------------- */
-/* One partition of a PoSt circuit (names as include/cuzk/filecoin.h; sectors > 0: that many
- * sectors) over the vanilla proof at vproof_path, checked first with randomness 0 and padded to
- * the circuit's sector count, or over one blank sector (all values 0: the same work, a witness
- * that does not satisfy) when vproof_path is NULL. Errors: CUZK_ERR_ARG (unknown name),
- * CUZK_ERR_IO, CUZK_ERR_FORMAT, CUZK_ERR_INVALID (the vanilla proof), CUZK_ERR_NOMEM. */
+/* ---- 5. Filecoin PoSt circuits ---------------------------------------------------------------
+ * One partition of a PoSt circuit (names as include/cuzk/filecoin.h; sectors > 0: that many
+ * sectors) over the vanilla proofs in vproof_paths[0 .. n_vproofs) (one sector each, checked
+ * first against `randomness`, 32 bytes, as sectors 0, 1, ... of the partition, and padded to the
+ * circuit's sector count as rust-fil-proofs pads), or over one blank sector (all values 0: the
+ * same work, a witness that does not satisfy) when n_vproofs is 0. randomness NULL: all zero.
+ * Errors: CUZK_ERR_ARG (unknown name, more files than sectors), CUZK_ERR_IO, CUZK_ERR_FORMAT,
+ * CUZK_ERR_INVALID (a vanilla proof: the file and the reason named), CUZK_ERR_NOMEM. */
 typedef struct cuzk_bench_post cuzk_bench_post;
 typedef struct cuzk_bench_post_info {
     uint32_t sector_count, challenge_count;
     uint64_t n_inputs, n_aux, n_constraints; /* n_inputs: ONE included; witness = inputs + aux */
 } cuzk_bench_post_info;
 CUZK_API cuzk_status cuzk_bench_post_create(cuzk_bench_post **out, const char *circuit, uint32_t sectors,
-                                            const char *vproof_path, cuzk_error *err);
+                                            const char *const *vproof_paths, size_t n_vproofs, const uint8_t *randomness,
+                                            cuzk_error *err);
 CUZK_API void cuzk_bench_post_describe(const cuzk_bench_post *h, cuzk_bench_post_info *out);
-/* Witness-only synthesis into w (n_vars = n_inputs + n_aux values, Montgomery) on nthreads
- * threads (0: cuzk_threads()). Errors: CUZK_ERR_ARG, CUZK_ERR_MISMATCH (n_vars). */
+/* Witness-only synthesis of the partition into w (n_vars = n_inputs + n_aux values, Montgomery),
+ * sectors split over nthreads threads (0: cuzk_threads()). Errors: CUZK_ERR_ARG,
+ * CUZK_ERR_MISMATCH (n_vars). */
 CUZK_API cuzk_status cuzk_bench_post_witness(const cuzk_bench_post *h, uint64_t *w, size_t n_vars, int nthreads,
                                              cuzk_error *err);
+
+typedef enum cuzk_bench_post_pass {
+    CUZK_BENCH_POST_COUNT = 0,    /* counts and A/B densities, recorded on nthreads threads */
+    CUZK_BENCH_POST_MATRICES = 1, /* the CSR matrices recorded on nthreads threads, kept in the handle
+                                     (replacing any kept before) for _SERIAL and cuzk_bench_post_setup.
+                                     Memory: ~12 GB at a full 32 GiB WindowPoSt partition */
+    CUZK_BENCH_POST_SERIAL = 2    /* the matrices recorded on one builder (over the first sector),
+                                     compared with the kept ones, then freed */
+} cuzk_bench_post_pass;
 typedef struct cuzk_bench_post_record {
-    uint64_t n_constraints;
-    uint64_t a_aux, b_aux;        /* densities: aux wires present in A, in B */
-    uint64_t nnz_a, nnz_b, nnz_c; /* with matrices: nonzeros of A, B, C (else 0) */
+    uint64_t n_inputs, n_aux, n_constraints;
+    uint64_t a_aux, b_aux, b_inputs; /* COUNT: aux wires present in A, in B; inputs present in B */
+    uint64_t nnz_a, nnz_b, nnz_c;    /* MATRICES, SERIAL: nonzeros of A, B, C */
+    uint64_t matrix_bytes;           /* MATRICES: host bytes of the kept matrices */
+    uint64_t query_a, query_b;       /* MATRICES: points of the key's A query (the aux wires in A and
+                                        every input) and B queries (the wires in B) */
+    int same_as_kept;                /* SERIAL: 1 when its R1CS equals the kept one, entry by entry */
 } cuzk_bench_post_record;
-/* One recording pass of the circuit: densities only (matrices 0), or the CSR matrices too
- * (matrices 1; memory: ~10 GB at a full 32 GiB WindowPoSt partition, freed before returning). */
-CUZK_API cuzk_status cuzk_bench_post_record_pass(const cuzk_bench_post *h, int matrices, cuzk_bench_post_record *out,
-                                                 cuzk_error *err);
+/* One recording pass (nthreads 0: cuzk_threads(); SERIAL ignores it). Errors: CUZK_ERR_ARG (SERIAL
+ * with nothing kept), CUZK_ERR_NOMEM, the recording's status. */
+CUZK_API cuzk_status cuzk_bench_post_record_pass(cuzk_bench_post *h, cuzk_bench_post_pass pass, int nthreads,
+                                                 cuzk_bench_post_record *out, cuzk_error *err);
+/* INSECURE test parameters made in memory for the kept matrices (cuzk_bench_post_record_pass
+ * MATRICES first; they move into the key, which holds them and the parameters): a bellperson
+ * proving key whose engine circuits prove cuzk_post_job_synth jobs of the same circuit. Toxic
+ * waste from *seed (NULL: the OS RNG); backend: where the point sets are computed; nthreads 0:
+ * cuzk_threads(); progress may be NULL; t (may be NULL) gets the setup's stage times. Host
+ * memory: the parameters (~61 GB at a full WindowPoSt partition). Errors: CUZK_ERR_ARG (nothing
+ * kept), those of cuzk_setup. */
+CUZK_API cuzk_status cuzk_bench_post_setup(cuzk_pk **out, cuzk_bench_post *h, const uint64_t *seed, cuzk_backend backend,
+                                           int nthreads, cuzk_progress_fn progress, void *progress_user,
+                                           cuzk_setup_timings *t, cuzk_error *err);
 CUZK_API void cuzk_bench_post_destroy(cuzk_bench_post *h);
 
 #ifdef __cplusplus

@@ -9,10 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "benchkit/keys.h"
 #include "engine/engine_internal.h"
-#include "groth16/backend.h"
 #include "groth16/pk.h"
-#include "groth16/setup.h"
 #include "r1cs/synthetic.h"
 #include "srs/store.h"
 #include "util/log.h"
@@ -107,61 +106,11 @@ void cuzk_synthetic_release(cuzk_synthetic *s) {
     free(s);
 }
 
-/* ---- keys: INSECURE parameters made in memory ---------------------------------------------------- */
-/* The owner of a key made by cuzk_synthetic_setup (its `owner`, recognised by owner_free). */
-typedef struct setup_owner {
-    bellperson_params params;
-    cuzk_synthetic *s;
-} setup_owner;
-
-static void setup_owner_free(void *p) {
-    setup_owner *o = p;
-    bellperson_params_free(&o->params);
-    cuzk_synthetic_release(o->s);
-    free(o);
-}
-
+/* ---- keys: INSECURE parameters made in memory (keys.c) ------------------------------------------ */
 cuzk_status cuzk_synthetic_setup(cuzk_pk **out, cuzk_synthetic *s, const uint64_t *seed, cuzk_backend backend,
                                  int nthreads, cuzk_progress_fn progress, void *progress_user, cuzk_error *err) {
     if (!out || !s) return ERR(err, CUZK_ERR_ARG, "cuzk_synthetic_setup: NULL argument");
-    *out = NULL;
-    if (nthreads < 0) return ERR(err, CUZK_ERR_ARG, "cuzk_synthetic_setup: negative thread count");
-    groth16_backend be;
-    cuzk_status st = groth16_backend_resolve(backend, &be, err);
-    if (st != CUZK_OK) return st;
-    setup_owner *o = calloc(1, sizeof *o);
-    if (!o) return ERR(err, CUZK_ERR_NOMEM, "cuzk_synthetic_setup");
-    st = groth16_setup_bellperson_progress(be, &o->params, &s->cs, seed, nthreads, progress, progress_user, err);
-    if (st == CUZK_OK)
-        st = groth16_pk_wrap_bellperson(out, &s->cs, &o->params, NULL, bellperson_params_host_bytes(&o->params),
-                                        setup_owner_free, o, err);
-    if (st != CUZK_OK) {
-        bellperson_params_free(&o->params);
-        free(o);
-        return st;
-    }
-    o->s = cuzk_synthetic_retain(s);
-    return CUZK_OK;
-}
-
-cuzk_status cuzk_synthetic_drop_host_g1(cuzk_pk *pk, size_t *freed_bytes, cuzk_error *err) {
-    if (freed_bytes) *freed_bytes = 0;
-    if (!pk || pk->owner_free != setup_owner_free)
-        return ERR(err, CUZK_ERR_ARG, "cuzk_synthetic_drop_host_g1: not a key made by cuzk_synthetic_setup");
-    bellperson_params *p = &((setup_owner *)pk->owner)->params;
-    if (p->block) return ERR(err, CUZK_ERR_ARG, "cuzk_synthetic_drop_host_g1: the parameters are one block");
-    size_t freed = 0;
-    if (p->a) freed += (size_t)p->n_a * sizeof(g1_affine);
-    if (p->b_g1) freed += (size_t)p->n_b_g1 * sizeof(g1_affine);
-    if (p->l) freed += (size_t)p->n_l * sizeof(g1_affine);
-    if (p->h) freed += (size_t)p->n_h * sizeof(g1_affine);
-    free(p->a);
-    free(p->b_g1);
-    free(p->l);
-    free(p->h);
-    p->a = p->b_g1 = p->l = p->h = NULL;
-    if (freed_bytes) *freed_bytes = freed;
-    return CUZK_OK;
+    return benchkit_setup_key(out, NULL, &s->cs, s, seed, backend, nthreads, progress, progress_user, NULL, err);
 }
 
 /* ---- keys: parameters from a file through the SRS store --------------------------------------- */
@@ -182,18 +131,22 @@ static void store_owner_free(void *p) {
 cuzk_status cuzk_synthetic_load_params(cuzk_pk **out, cuzk_synthetic *s, const char *params_path,
                                        const cuzk_params_load_opts *opts, cuzk_params_load_report *report,
                                        cuzk_error *err) {
-    cuzk_params_load_opts dflt = {CUZK_CHECK_DEFAULT, 0, -1, 0};
+    cuzk_params_load_opts dflt = {CUZK_CHECK_DEFAULT, 0, -1, 0, 0};
     const cuzk_params_load_opts *lo = opts ? opts : &dflt;
     if (report) memset(report, 0, sizeof *report);
     if (!out || !s || !params_path) return ERR(err, CUZK_ERR_ARG, "cuzk_synthetic_load_params: NULL argument");
     *out = NULL;
-    if (lo->nthreads < 0 || lo->gpu_device < -1 || (lo->gpu_resident && lo->gpu_device < 0))
-        return ERR(err, CUZK_ERR_ARG, "cuzk_synthetic_load_params: thread count %d, device %d, resident %d", lo->nthreads,
-                   lo->gpu_device, lo->gpu_resident);
+    if (lo->nthreads < 0 || lo->gpu_device < -1 || (lo->gpu_resident && lo->gpu_device < 0) ||
+        (lo->release_host_g1 && !lo->gpu_resident))
+        return ERR(err, CUZK_ERR_ARG, "cuzk_synthetic_load_params: thread count %d, device %d, resident %d, release %d "
+                   "(releasing the host G1 copy needs the GPU copy)", lo->nthreads, lo->gpu_device, lo->gpu_resident,
+                   lo->release_host_g1);
     srs_store_opts so;
     memset(&so, 0, sizeof so);
     so.check = lo->check;
     so.nthreads = lo->nthreads;
+    /* on the GPU the host needs only vk, ic and b_g2 once the upload is done */
+    so.release_host_g1 = lo->release_host_g1 != 0;
     if (lo->gpu_device >= 0) {
         so.ops = srs_gpu_ops(lo->gpu_device);
         if (!so.ops)
@@ -234,6 +187,8 @@ cuzk_status cuzk_synthetic_load_params(cuzk_pk **out, cuzk_synthetic *s, const c
         report->host_ms = inf.last_load_ms[SRS_TIER_PINNED];
         report->gpu_ms = o->h.device ? inf.last_load_ms[SRS_TIER_GPU] : 0;
         report->pinned = so.ops != NULL;
+        report->host_g1_released = inf.host_g1_released;
+        report->host_bytes_now = inf.pinned_bytes;
     }
     return CUZK_OK;
 }

@@ -10,10 +10,13 @@
  *      the .params file cuzk_setup writes for the same circuit (fixed r, s: the same proof bytes
  *      from both keys, since cuzk_setup with the same seed makes the same parameters); parameters
  *      of another circuit are MISMATCH; an engine on 2 fake devices proves a job of 4 partitions
- *      that verify; after cuzk_synthetic_drop_host_g1 a new prover is refused (ARG).
+ *      that verify; after cuzk_bench_drop_host_g1 a new prover is refused (ARG).
  *   4. .params reads at each level, random points decode (a file of them passes FULL checks), a
  *      truncated file is FORMAT.
- *   5. PoSt: a blank sector and the golden vanilla proof: sizes, witness, both recording passes.
+ *   5. PoSt: a blank sector and the golden vanilla proofs: sizes, witness (the same on 1 and 2
+ *      threads), the counting and recording passes (parallel and serial give the same R1CS), and
+ *      a key made in memory for the recorded circuit whose engine jobs (cuzk_post_job_synth)
+ *      verify, and fail to verify with a public input changed.
  * Exit status 0 when every check passed. */
 #include <stdint.h>
 #include <stdio.h>
@@ -24,6 +27,7 @@
 #include "cuzk/bench.h"
 #include "cuzk/cuzk.h"
 #include "cuzk/engine.h"
+#include "cuzk/filecoin.h"
 #include "cuzk/groth16.h"
 #include "cuzk/prover.h"
 
@@ -218,7 +222,7 @@ static void test_synthetic(const char *tmp) {
     CHECK_ST(cuzk_setup(NULL, params, vkp, &o, NULL, &e), CUZK_OK);
     cuzk_pk *pkf = NULL;
     cuzk_params_load_report rep;
-    cuzk_params_load_opts lo = {CUZK_CHECK_FULL, 0, -1, 0};
+    cuzk_params_load_opts lo = {CUZK_CHECK_FULL, 0, -1, 0, 0};
     CHECK_ST(cuzk_synthetic_load_params(&pkf, s, params, &lo, &rep, &e), CUZK_OK);
     if (pkf) {
         CHECK(rep.file_bytes > 0 && rep.host_bytes > 0 && rep.device_bytes == 0 && !rep.pinned);
@@ -236,7 +240,7 @@ static void test_synthetic(const char *tmp) {
     if (other) CHECK_ST(cuzk_synthetic_load_params(&bad, other, params, &lo, NULL, &e), CUZK_ERR_MISMATCH);
     CHECK(bad == NULL && strstr(e.msg, params));
     cuzk_synthetic_release(other);
-    CHECK_ST(cuzk_synthetic_drop_host_g1(pkf, NULL, &e), CUZK_ERR_ARG); /* not a setup key */
+    CHECK_ST(cuzk_bench_drop_host_g1(pkf, NULL, &e), CUZK_ERR_ARG); /* not a setup key */
     cuzk_pk_release(pkf);
     unlink(params);
     unlink(vkp);
@@ -282,7 +286,7 @@ static void test_synthetic(const char *tmp) {
     /* the host G1 queries given back: no new prover (they would need them) */
     if (pk) {
         size_t freed = 0;
-        CHECK_ST(cuzk_synthetic_drop_host_g1(pk, &freed, &e), CUZK_OK);
+        CHECK_ST(cuzk_bench_drop_host_g1(pk, &freed, &e), CUZK_OK);
         CHECK(freed > 200 * 96);
         cuzk_prover *pv = NULL;
         cuzk_prover_opts po = {0};
@@ -350,11 +354,13 @@ static void test_params(const char *tmp) {
 static void test_post(void) {
     cuzk_error e = {0};
     cuzk_bench_post *h = NULL;
-    char vproof[1024];
+    char vproof[1024], winning[1024];
     snprintf(vproof, sizeof vproof, "%s/filecoin/post.vproof", CUZK_FIXTURES_DIR);
-    const char *files[2] = {NULL, vproof};
+    snprintf(winning, sizeof winning, "%s/filecoin/winning.vproof", CUZK_FIXTURES_DIR);
+    const char *files[1] = {vproof};
     for (int k = 0; k < 2; k++) {
-        CHECK_ST(cuzk_bench_post_create(&h, k ? "window-post-32g" : "window-post-2k", 2, files[k], &e), CUZK_OK);
+        CHECK_ST(cuzk_bench_post_create(&h, k ? "window-post-32g" : "window-post-2k", 2, k ? files : NULL, (size_t)k, NULL, &e),
+                 CUZK_OK);
         if (!h) continue;
         cuzk_bench_post_info in;
         cuzk_bench_post_describe(h, &in);
@@ -367,20 +373,105 @@ static void test_post(void) {
         CHECK_ST(cuzk_bench_post_witness(h, w, n - 1, 1, &e), CUZK_ERR_MISMATCH);
         free(w);
         free(w1);
-        cuzk_bench_post_record r1, r2;
-        CHECK_ST(cuzk_bench_post_record_pass(h, 0, &r1, &e), CUZK_OK);
-        CHECK_ST(cuzk_bench_post_record_pass(h, 1, &r2, &e), CUZK_OK);
-        CHECK(r1.n_constraints == in.n_constraints && r2.n_constraints == in.n_constraints);
-        CHECK(r1.a_aux > 0 && r1.b_aux > 0 && r2.nnz_a > 0 && r2.nnz_b > 0 && r2.nnz_c > 0);
+        cuzk_bench_post_record r0, r1, r2;
+        CHECK_ST(cuzk_bench_post_record_pass(h, CUZK_BENCH_POST_SERIAL, 1, &r2, &e), CUZK_ERR_ARG); /* nothing kept */
+        CHECK_ST(cuzk_bench_post_record_pass(h, CUZK_BENCH_POST_COUNT, 2, &r0, &e), CUZK_OK);
+        CHECK_ST(cuzk_bench_post_record_pass(h, CUZK_BENCH_POST_MATRICES, 2, &r1, &e), CUZK_OK);
+        CHECK_ST(cuzk_bench_post_record_pass(h, CUZK_BENCH_POST_SERIAL, 1, &r2, &e), CUZK_OK);
+        CHECK(r0.n_constraints == in.n_constraints && r1.n_constraints == in.n_constraints && r2.n_constraints == in.n_constraints);
+        CHECK(r0.n_inputs == in.n_inputs && r0.n_aux == in.n_aux && r1.n_aux == in.n_aux);
+        CHECK(r0.a_aux > 0 && r0.b_aux > 0 && r1.nnz_a > 0 && r1.nnz_b > 0 && r1.nnz_c > 0 && r1.matrix_bytes > 0);
+        CHECK(r2.same_as_kept == 1 && r2.nnz_a == r1.nnz_a && r2.nnz_c == r1.nnz_c);
+        /* the key's queries: the aux wires in A and B plus the inputs (A: every one) */
+        CHECK(r1.query_a == r0.a_aux + r0.n_inputs && r1.query_b == r0.b_aux + r0.b_inputs);
         cuzk_bench_post_destroy(h);
         h = NULL;
     }
-    CHECK_ST(cuzk_bench_post_create(&h, "window-post-3g", 0, NULL, &e), CUZK_ERR_ARG);
-    CHECK_ST(cuzk_bench_post_create(&h, "window-post-32g", 2, "/nonexistent.vproof", &e), CUZK_ERR_IO);
-    /* a vanilla proof for another sector size */
-    cuzk_status st = cuzk_bench_post_create(&h, "window-post-2k", 2, vproof, &e);
+    CHECK_ST(cuzk_bench_post_create(&h, "window-post-3g", 0, NULL, 0, NULL, &e), CUZK_ERR_ARG);
+    const char *none[1] = {"/nonexistent.vproof"};
+    CHECK_ST(cuzk_bench_post_create(&h, "window-post-32g", 2, none, 1, NULL, &e), CUZK_ERR_IO);
+    const char *three[3] = {vproof, vproof, vproof};
+    CHECK_ST(cuzk_bench_post_create(&h, "window-post-32g", 2, three, 3, NULL, &e), CUZK_ERR_ARG); /* more files than sectors */
+    /* a vanilla proof for another sector size; another randomness (the leaf is not the challenge) */
+    cuzk_status st = cuzk_bench_post_create(&h, "window-post-2k", 2, files, 1, NULL, &e);
     CHECK(st == CUZK_ERR_FORMAT || st == CUZK_ERR_INVALID);
     CHECK(h == NULL && strstr(e.msg, "post.vproof"));
+    uint8_t rnd[32] = {1};
+    CHECK_ST(cuzk_bench_post_create(&h, "window-post-32g", 2, files, 1, rnd, &e), CUZK_ERR_INVALID);
+
+    /* a key for the recorded WinningPoSt circuit (2 sectors): engine jobs of the golden vanilla
+     * proof verify against the public inputs derived from the public data, and not with one changed */
+    const char *wf[1] = {winning};
+    CHECK_ST(cuzk_bench_post_create(&h, "winning-post-32g", 2, NULL, 0, NULL, &e), CUZK_OK);
+    cuzk_pk *pk = NULL;
+    uint64_t seed = 5;
+    if (h) {
+        cuzk_setup_timings t;
+        CHECK_ST(cuzk_bench_post_setup(&pk, h, &seed, CUZK_BACKEND_CPU, 2, NULL, NULL, &t, &e), CUZK_ERR_ARG); /* not recorded */
+        cuzk_bench_post_record r;
+        CHECK_ST(cuzk_bench_post_record_pass(h, CUZK_BENCH_POST_MATRICES, 2, &r, &e), CUZK_OK);
+        CHECK_ST(cuzk_bench_post_setup(&pk, h, &seed, CUZK_BACKEND_CPU, 2, NULL, NULL, &t, &e), CUZK_OK);
+        CHECK(t.n_stages > 0);
+        /* the matrices moved into the key */
+        CHECK_ST(cuzk_bench_post_record_pass(h, CUZK_BENCH_POST_SERIAL, 1, &r, &e), CUZK_ERR_ARG);
+        cuzk_bench_post_destroy(h);
+        h = NULL;
+    }
+    cuzk_post_request rq;
+    memset(&rq, 0, sizeof rq);
+    rq.circuit = "winning-post-32g";
+    rq.sectors = 2;
+    rq.vanilla_paths = wf;
+    rq.n_vanilla = 1;
+    rq.nthreads = 2;
+    cuzk_post_job *job = NULL;
+    CHECK_ST(cuzk_post_job_create(&job, &rq, &e), CUZK_OK);
+    cuzk_circuit *c = NULL;
+    cuzk_engine *eng = NULL;
+    cuzk_vk *vk = NULL;
+    if (pk && job) {
+        CHECK_ST(cuzk_circuit_create(&c, pk, &e), CUZK_OK);
+        CHECK_ST(cuzk_vk_from_pk(&vk, pk, &e), CUZK_OK);
+        cuzk_engine_opts eo = {0};
+        eo.backend = CUZK_BACKEND_CPU;
+        eo.prove_threads = 2;
+        eo.no_trace = 1;
+        CHECK_ST(cuzk_engine_create(&eng, &eo, &e), CUZK_OK);
+    }
+    if (c && vk && eng) {
+        cuzk_job_desc d = {0};
+        d.circuit = c;
+        d.n_partitions = 1;
+        d.synth = cuzk_post_job_synth;
+        d.synth_ctx = job;
+        d.check_witness = 1;
+        cuzk_job_id id;
+        cuzk_job_result res = {0};
+        CHECK_ST(cuzk_engine_submit(eng, &d, &id, &e), CUZK_OK);
+        CHECK_ST(cuzk_engine_wait(eng, id, &res, &e), CUZK_OK);
+        CHECK(res.state == CUZK_JOB_DONE);
+        size_t np = cuzk_post_job_n_public(job);
+        uint8_t *pub = malloc(np * 32);
+        if (res.state == CUZK_JOB_DONE && pub) {
+            CHECK_ST(cuzk_post_job_public_inputs(job, 0, pub, &e), CUZK_OK);
+            CHECK(!memcmp(pub, res.public_inputs, np * 32));
+            CHECK_ST(cuzk_verify(vk, CUZK_PUBLIC_CANON, pub, np * 32, CUZK_PROOF_BELLPERSON, res.proofs, 192, &e), CUZK_OK);
+            pub[32 * (np - 1)] ^= 1;
+            CHECK_ST(cuzk_verify(vk, CUZK_PUBLIC_CANON, pub, np * 32, CUZK_PROOF_BELLPERSON, res.proofs, 192, &e),
+                     CUZK_ERR_INVALID);
+        }
+        free(pub);
+        cuzk_job_result_free(&res);
+    }
+    cuzk_engine_destroy(eng);
+    cuzk_circuit_destroy(c);
+    cuzk_vk_free(vk);
+    cuzk_post_job_free(job);
+    /* the host G1 copies of a key made in memory can be given back */
+    size_t freed = 0;
+    if (pk) CHECK_ST(cuzk_bench_drop_host_g1(pk, &freed, &e), CUZK_OK);
+    CHECK(!pk || freed > 0);
+    cuzk_pk_release(pk);
 }
 
 int main(void) {
