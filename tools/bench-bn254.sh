@@ -86,7 +86,7 @@ SHA=(sha256_4blk)
 NODE=""
 SNARKJS=""
 find_node() {
-  if [ "$MODE" = gpu ] && ! command -v node >/dev/null 2>&1 && [ -f "$CARRY/node/node.xz" ]; then
+  if [ "$MODE" = gpu ] && [ -f "$CARRY/node/node.xz" ]; then   # the host's node, carried: preferred there
     mkdir -p "$W/node" && xz -dc "$CARRY/node/node.xz" > "$W/node/node" && chmod +x "$W/node/node" && NODE=$W/node/node
   elif command -v node >/dev/null 2>&1; then
     NODE=$(command -v node)
@@ -183,7 +183,7 @@ make_sha_key() {
 # the circuit computes SHA-256: its two public outputs are the digest of input.json's bytes
 check_sha_outputs() {
   local c=$1 pub=$2
-  [ -n "$NODE" ] && [ -f "$W/$c/input.json" ] || return 0
+  if [ -z "$NODE" ] || [ ! -f "$W/$c/input.json" ] || [ ! -f "$pub" ]; then return 0; fi   # no node, or the prover failed (noted)
   "$NODE" -e 'const p=JSON.parse(require("fs").readFileSync(process.argv[1])); const c=require("crypto");
               const inp=JSON.parse(require("fs").readFileSync(process.argv[2])).in.map(Number);
               const h=c.createHash("sha256").update(Buffer.from(inp)).digest("hex");
@@ -193,28 +193,31 @@ check_sha_outputs() {
 }
 
 # ---- timing ------------------------------------------------------------------------------------------
-declare -A MS VERIFIED
+declare -A MS VERIFIED CALL
 # time_prover KEY RUNS ZKEY WTNS VK CMD...: CMD gets proof.json public.json appended
 time_prover() {
   local key=$1 runs=$2 zkey=$3 wtns=$4 vk=$5; shift 5
   local p=$W/out/$key.proof.json q=$W/out/$key.public.json i t ok=1
-  mkdir -p "$W/out"; : > "$W/out/$key.times"
+  mkdir -p "$W/out"; : > "$W/out/$key.times"; : > "$W/out/$key.calls"
   for (( i = 0; i < runs; i++ )); do
     rm -f "$p" "$q"
     t=$(now_ms)
     if ! "$@" "$zkey" "$wtns" "$p" "$q" >"$LOG_DIR/$key.log" 2>&1; then ok=0; break; fi
     echo $(( $(now_ms) - t )) >> "$W/out/$key.times"
+    # cuzk --json: the library call's own total (key loading to proof written; no process start-up)
+    sed -nE 's/.*"total": ([0-9.]+).*/\1/p' "$LOG_DIR/$key.log" >> "$W/out/$key.calls"
   done
   if [ $ok = 0 ]; then MS[$key]=FAIL; fail "$key: failed (log $LOG_DIR/$key.log: $(tail -1 "$LOG_DIR/$key.log"))"; return 1; fi
   MS[$key]=$(median < "$W/out/$key.times")
+  CALL[$key]=$(median < "$W/out/$key.calls")
   if "$CUZK" verify "$vk" "$q" "$p" >"$LOG_DIR/$key.verify.log" 2>&1; then VERIFIED[$key]=1
   else VERIFIED[$key]=0; fail "$key: its proof does NOT verify (cuzk verify: $(tail -1 "$LOG_DIR/$key.verify.log"))"; fi
   say "$key: median ${MS[$key]} ms of $runs ($(tr '\n' ' ' < "$W/out/$key.times"))"
 }
 # shellcheck disable=SC2317  # called through time_prover's "$@"
-cuzk_cpu() { "$CUZK" prove -q --backend cpu "$@"; }
+cuzk_cpu() { "$CUZK" prove --json --backend cpu "$@"; }
 # shellcheck disable=SC2317
-cuzk_gpu() { "$CUZK" prove -q --backend gpu "$@"; }
+cuzk_gpu() { "$CUZK" prove --json --backend gpu "$@"; }
 # shellcheck disable=SC2317
 sj_prove() { snarkjs groth16 prove "$@"; }
 
@@ -259,24 +262,25 @@ print_table() {
   echo
   echo "==== BN254 Groth16 prove, whole process, median ms ($MODE; $(nproc) CPUs: $cpu; host $host) ===="
   [ "$MODE" = gpu ] && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1
-  echo "cuzk $(git rev-parse --short HEAD 2>/dev/null || echo '?'); runs $RUNS (snarkjs 3, 2^20: 3 and 1); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "cuzk $(git rev-parse --short HEAD 2>/dev/null || echo '?'); runs: $RUNS ($(( RUNS < 3 ? RUNS : 3 )) for snarkjs; at 2^20 $(( RUNS < 3 ? RUNS : 3 )) and 1); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
   if [ "$MODE" = gpu ]; then
-    printf '%-16s %9s %6s %9s %9s %10s %9s %8s %8s %8s\n' circuit constr domain cuzk_gpu cuzk_cpu rapidsnark snarkjs rs/gpu sj/gpu rs/cpu
+    printf '%-16s %8s %6s %9s %9s %9s %10s %9s %7s %7s %7s\n' circuit constr domain cuzk_gpu gpu_call cuzk_cpu rapidsnark snarkjs rs/gpu sj/gpu rs/cpu
   else
-    printf '%-16s %9s %6s %9s %10s %9s %8s %8s\n' circuit constr domain cuzk_cpu rapidsnark snarkjs sj/cpu rs/cpu
+    printf '%-16s %8s %6s %9s %9s %10s %9s %7s %7s\n' circuit constr domain cuzk_cpu cpu_call rapidsnark snarkjs sj/cpu rs/cpu
   fi
   local c g u r s
   for c in "${CIRCS[@]}"; do
     g=${MS[$c.cuzk_gpu]:--} u=${MS[$c.cuzk_cpu]:--} r=${MS[$c.rapidsnark]:--} s=${MS[$c.snarkjs]:--}
     if [ "$MODE" = gpu ]; then
-      printf '%-16s %9s %6s %9s %9s %10s %9s %8s %8s %8s\n' "$c" "${CONSTRAINTS[$c]:--}" "$(log2 "${DOMAIN[$c]:-}")" "$g" "$u" "$r" "$s" \
-        "$(ratio "$r" "$g")" "$(ratio "$s" "$g")" "$(ratio "$r" "$u")"
+      printf '%-16s %8s %6s %9s %9s %9s %10s %9s %7s %7s %7s\n' "$c" "${CONSTRAINTS[$c]:--}" "$(log2 "${DOMAIN[$c]:-}")" "$g" \
+        "${CALL[$c.cuzk_gpu]:--}" "$u" "$r" "$s" "$(ratio "$r" "$g")" "$(ratio "$s" "$g")" "$(ratio "$r" "$u")"
     else
-      printf '%-16s %9s %6s %9s %10s %9s %8s %8s\n' "$c" "${CONSTRAINTS[$c]:--}" "$(log2 "${DOMAIN[$c]:-}")" "$u" "$r" "$s" \
-        "$(ratio "$s" "$u")" "$(ratio "$r" "$u")"
+      printf '%-16s %8s %6s %9s %9s %10s %9s %7s %7s\n' "$c" "${CONSTRAINTS[$c]:--}" "$(log2 "${DOMAIN[$c]:-}")" "$u" \
+        "${CALL[$c.cuzk_cpu]:--}" "$r" "$s" "$(ratio "$s" "$u")" "$(ratio "$r" "$u")"
     fi
   done
-  echo "(ratios: the other prover's time over cuzk's; above 1: cuzk faster. Every proof in the table verified unless noted.)"
+  echo "(whole-process medians; *_call: cuzk's own total of the library call (--json), without process start-up;"
+  echo " ratios: the other prover's whole-process time over cuzk's; above 1: cuzk faster. Every proof verified unless noted.)"
 }
 
 # ---- --pack: what a GPU machine needs, into CARRY_DIR ------------------------------------------------
@@ -332,7 +336,9 @@ if ! nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
   echo "bench-bn254.sh --gpu: no NVIDIA GPU here (nvidia-smi lists none)"; exit 2
 fi
 BUILD=${BUILD:-build-gpu}
-CUZK=${CUZK:-$ROOT/${PREBUILT:-$BUILD}/cuzk}   # PREBUILT: tools/test-gpu.sh's binaries built elsewhere
+BIN_DIR=${PREBUILT:-$BUILD}   # PREBUILT: tools/test-gpu.sh's binaries built elsewhere
+case $BIN_DIR in /*) ;; *) BIN_DIR=$ROOT/$BIN_DIR ;; esac
+CUZK=${CUZK:-$BIN_DIR/cuzk}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv,noheader 2>&1 | head -2
 say "budget ${BUDGET}s; logs in $LOG_DIR; carry $CARRY; peer ${PEER:-none}"
 # 1. the peer's BN254 build in the background while cuzk builds (both only compile)
