@@ -21,10 +21,10 @@
 #   tools/bench-bn254.sh --gpu [--runs N]
 #       on the GPU machine (an H200), from the checkout root, with CARRY_DIR and .peer carried: builds
 #       cuzk for sm_90a (tools/test-gpu.sh, build-gpu) with sppark's BN254 build in the background,
-#       runs the gpu_bn254 suite, times cuzk GPU / cuzk CPU / rapidsnark / snarkjs on the fixtures
-#       and the sha256 circuits (keys made there by `cuzk setup --seed 1`: checked against the hashes
-#       of the host's keys), then the BN254 G1 MSM and NTT against sppark (tools/bench-vs-peer.sh
-#       with BENCH_CURVES=bn254). About 6 minutes with the ~150 s build; steps that would pass
+#       runs the gpu_bn254 suite, times cuzk GPU / cuzk CPU / rapidsnark / snarkjs on sha256_4blk and
+#       the fixtures (sha256 keys made there by `cuzk setup --seed 1`: checked against the hashes of
+#       the host's keys), then the BN254 G1 MSM and NTT against sppark (tools/bench-vs-peer.sh with
+#       BENCH_CURVES=bn254), then sha256_32blk when carried and time is left. About 6 minutes with the ~150 s build; steps that would pass
 #       BUDGET_S (default 400) are skipped and say so. Raw logs go to BENCH_DIR/logs, and with
 #       $OUT set the table and a tarball of the logs to $OUT. Default --runs 3 there (5 on the host).
 # env: CUZK (the cuzk binary; default build/cuzk, BUILD/cuzk with --gpu: BUILD default build-gpu, or
@@ -245,7 +245,7 @@ bench_circuit() {
   fi
   if [ -n "$RS" ]; then time_prover "$c.rapidsnark" "$runs" "$zkey" "$wtns" "$vk" "$RS"; fi
   if [ -n "$SNARKJS" ] && [ $USE_SNARKJS = 1 ]; then
-    if [ "$MODE" = gpu ] && [ "$(el)" -gt $(( BUDGET - 150 )) ] && [ "${DOMAIN[$c]:-0}" -ge 1048576 ]; then
+    if [ "$MODE" = gpu ] && [ "$(el)" -gt $(( BUDGET - 40 )) ]; then
       note "$c: snarkjs skipped (time budget: $(el) s of $BUDGET s used)"
     else
       time_prover "$c.snarkjs" "$sj_runs" "$zkey" "$wtns" "$vk" sj_prove
@@ -361,18 +361,24 @@ TESTS=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$LOG_DIR/test-gpu.log" | tail -
 say "tests: rc $TRC, ${TESTS:-no summary}"
 [ $TRC = 0 ] || fail "gpu_bn254 suite: rc $TRC (${TESTS:-see $LOG_DIR/test-gpu.log}); $(grep -E '^\[ *FAIL' "$LOG_DIR/test-gpu.log" | head -3 | tr '\n' ' ')"
 [ -x "$CUZK" ] || { fail "no cuzk binary at $CUZK (build failed: $LOG_DIR/test-gpu.log)"; print_table; printf '  %s\n' "${NOTES[@]}"; exit 1; }
-# 3. provers: fixtures, then the sha256 circuits (keys made here from the carried .r1cs)
-for c in "${FIXTURES[@]}"; do bench_circuit "$c" "$ROOT/tests/fixtures/bn128/$c"; done
-for c in sha256_4blk sha256_32blk; do
-  [ -f "$CARRY/circuits/$c/circuit.r1cs.xz" ] || { [ $c = sha256_4blk ] && fail "$c: not carried ($CARRY/circuits/$c)"; continue; }
-  if [ "$(el)" -gt $(( BUDGET - 90 )) ]; then note "$c: skipped (time budget: $(el) s of $BUDGET s used)"; continue; fi
+# 3. provers on sha256_4blk (the issue's >= 2^17 circuit) and the fixtures; 4. the BN254 G1 MSM and
+#    NTT against sppark; 5. sha256_32blk (2^20) with the time left. The sha256 keys are made here
+#    from the carried .r1cs (seeded: checked against the host's key hash).
+gpu_sha() {
+  local c=$1 need=$2
+  if [ ! -f "$CARRY/circuits/$c/circuit.r1cs.xz" ]; then
+    if [ "$c" = sha256_4blk ]; then fail "$c: not carried ($CARRY/circuits/$c)"; else note "$c: not carried (tools/bench-bn254.sh --large, then --pack --large)"; fi
+    return
+  fi
+  if [ "$(el)" -gt $(( BUDGET - need )) ]; then note "$c: skipped (time budget: $(el) s of $BUDGET s used)"; return; fi
   mkdir -p "$W/$c"
   [ -f "$W/$c/circuit.r1cs" ] || xz -dc "$CARRY/circuits/$c/circuit.r1cs.xz" > "$W/$c/circuit.r1cs"
   [ -f "$W/$c/witness.wtns" ] || xz -dc "$CARRY/circuits/$c/witness.wtns.xz" > "$W/$c/witness.wtns"
   cp -f "$CARRY/circuits/$c/input.json" "$W/$c/" 2>/dev/null
   make_sha_key "$c" && bench_circuit "$c" "$W/$c"
-done
-# 4. BN254 G1 MSM and NTT against sppark (same GPU, one run)
+}
+gpu_sha sha256_4blk 120
+for c in "${FIXTURES[@]}"; do bench_circuit "$c" "$ROOT/tests/fixtures/bn128/$c"; done
 if [ -n "$PEER_PID" ]; then wait "$PEER_PID"; say "sppark build: rc $?"; fi
 if [ -n "$PEER" ] && [ "$(el)" -lt $(( BUDGET - 45 )) ]; then
   say "cuzk vs sppark, BN254: tools/bench-vs-peer.sh (log $LOG_DIR/bench-vs-peer.out)"
@@ -382,6 +388,7 @@ if [ -n "$PEER" ] && [ "$(el)" -lt $(( BUDGET - 45 )) ]; then
 else
   note "cuzk vs sppark: skipped ($([ -z "$PEER" ] && echo 'no .peer carried' || echo "time budget: $(el) s used"))"
 fi
+gpu_sha sha256_32blk 70
 {
   sed -n '/==== cuzk GPU summary/,$p' "$LOG_DIR/test-gpu.log" | grep -E "build|gpu_bn254|suites" | head -20
   [ -f "$LOG_DIR/bench-vs-peer.txt" ] && cat "$LOG_DIR/bench-vs-peer.txt"
