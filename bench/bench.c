@@ -287,7 +287,7 @@ static void bench_help(FILE *f) {
         "  prove   whole proofs of the bundled circuits, or --zkey Z --wtns W\n"
         "  pipeline  the proving engine on a synthetic PoRep-shaped circuit (cuzk bench pipeline --help)\n"
         "  load      .params loading throughput per check level, GB/s (cuzk bench load --help)\n"
-        "  post      Filecoin PoSt synthesis: witness-only and recording (cuzk bench post --help)\n"
+        "  post      Filecoin PoSt: synthesis (witness-only, recording) and whole proofs in memory (cuzk bench post --help)\n"
         "  gpu       device-resident GPU MSM/NTT: cuzk bench gpu msm 24 ntt 27 (CUDA builds)\n"
         "options:\n"
         "  --repeat N       repeats (default 5)\n"

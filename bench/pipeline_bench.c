@@ -61,6 +61,17 @@ static cuzk_status bench_synth_cb(void *ctx, uint32_t part, uint64_t *w, size_t 
     return st;
 }
 
+/* VmRSS of this process, KiB (0: unknown). */
+static long rss_now_kib(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long v = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmRSS:", 6)) { v = atol(line + 6); break; }
+    if (f) fclose(f);
+    return v;
+}
+
 static long peak_rss_kib(void) {
     FILE *f = fopen("/proc/self/status", "r");
     if (!f) return -1;
@@ -121,6 +132,9 @@ static void usage(FILE *f) {
         "  --no-check              with --params: skip the point checks of the load (a corrupt file\n"
         "                          then gives proofs that do not verify: exit 1)\n"
         "  --full-check            with --params: also check every point's subgroup (slow)\n"
+        "  --keep-host-srs         with --params on the GPU: keep the host copy of the G1 queries and\n"
+        "                          the mapped pages (default: released once on the GPU, so the peak\n"
+        "                          host RSS is about the decoded file, not twice it)\n"
         "  --trace FILE            write a Chrome trace (open in https://ui.perfetto.dev); written\n"
         "                          even when a proof fails (it is a diagnostic)\n"
         "  --timings               per-job, per-partition breakdown tables\n"
@@ -137,7 +151,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     cuzk_msm_opts msm; /* GPU MSM tuning: $CUZK_MSM_WINDOW / $CUZK_MSM_CHUNK (experiments) */
     if (!cli_msm_from_env(&msm, "cuzk bench")) return 2;
     cuzk_check_level params_check = CUZK_CHECK_CURVE;
-    int check_given = 0;
+    int check_given = 0, keep_host_srs = 0;
     int device = 0, device_given = 0, n_devices = 0, wpd = 1, n_fake = 0;
     int devices[CUZK_ENGINE_MAX_DEVICES] = {0};
     static const char *const with_value[] = {"--partitions", "--constraints", "--proofs", "--synthesis-workers",
@@ -235,6 +249,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
             circuit_seed = (uint64_t)v;
         }
         else if (!strcmp(a, "--timings")) timings = 1;
+        else if (!strcmp(a, "--keep-host-srs")) keep_host_srs = 1;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
         else {
             fprintf(stderr, "cuzk bench pipeline: unknown option '%s'\n  (cuzk bench pipeline --help lists the options)\n", a);
@@ -352,6 +367,8 @@ int cuzk_bench_pipeline(int argc, char **argv) {
         srs_store_opts so = {0};
         so.check = params_check;
         so.ops = gb == GROTH16_BACKEND_GPU ? srs_gpu_ops(device) : NULL;
+        /* on the GPU the host needs only vk, ic and b_g2 once the upload is done (issue 13) */
+        so.release_host_g1 = !keep_host_srs;
         srs_entry_info inf;
         cuzk_status st = srs_store_create(&store, &so, &err);
         t0 = now_ms();
@@ -383,6 +400,10 @@ int cuzk_bench_pipeline(int argc, char **argv) {
             printf(", G1 queries to GPU %d %.1f ms (%.2f GB, %.2f GB/s)", device, inf.last_load_ms[SRS_TIER_GPU],
                    (double)sh.device_bytes / 1e9,
                    inf.last_load_ms[SRS_TIER_GPU] > 0 ? (double)sh.device_bytes / 1e9 / (inf.last_load_ms[SRS_TIER_GPU] / 1e3) : 0);
+        if (inf.host_g1_released)
+            printf("; host copy of the G1 queries released after the upload: the view keeps %.2f GB (vk, ic, b_g2) "
+                   "of %.2f, RSS %.1f GiB now (peak so far %.1f GiB)", (double)inf.pinned_bytes / 1e9,
+                   (double)inf.host_bytes / 1e9, (double)rss_now_kib() / 1048576.0, (double)peak_rss_kib() / 1048576.0);
         printf("; every proof is verified against its vk\n");
         if (pp->n_l != cs.n_vars - n_public - 1 || pp->vk.n_public != n_public) {
             fprintf(stderr, "cuzk bench pipeline: %s is not for this circuit (%u public, %u aux in the file; the circuit "

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "util/abort.h"
 #include "util/reaper.h"
 #include "util/timer.h"
 
@@ -101,7 +102,11 @@ TEST(engine, reaper_slow_free_off_the_caller) {
 }
 
 /* ---- split prover ---------------------------------------------------------------------------- */
+#include <string.h>
+
+#include "formats/snarkjs.h"
 #include "groth16/groth16.h"
+#include "groth16/prove.h"
 #include "r1cs/synthetic.h"
 
 typedef struct {
@@ -179,6 +184,82 @@ TEST(engine, split_prover_equals_single_call) {
     CHECK(pend == NULL);
     free(w);
     small_circuit_free(&c);
+}
+
+/* Cancellation inside a start (util/abort.h): a probe that fires at its k-th question stops the
+ * CPU start at the k-th stage boundary (a/b/c, H, MSM A, B1, L, H), CUZK_ERR_CANCELLED naming the
+ * stage, no pending, every buffer handed back through the release hook (leaks: ASan); the probe is
+ * asked exactly k times. Past the last boundary the start completes, and finish stops before B_G2. */
+typedef struct { int fire_at, asked; } probe_state;
+static int counting_probe(void *ctx) {
+    probe_state *ps = ctx;
+    return ++ps->asked == ps->fire_at;
+}
+
+TEST(engine, start_stops_at_every_stage_boundary) {
+    small_circuit c;
+    REQUIRE(small_circuit_make(&c, 1000, 4));
+    fr *w = malloc(c.cs.n_vars * sizeof *w);
+    REQUIRE(w);
+    REQUIRE(synthetic_witness(w, c.cs.n_vars, &c.cs, &c.sp, 5, NULL) == CUZK_OK);
+    fr r, s;
+    fixed_rs(&r, &s, 1);
+    static const char *const stage[6] = {"a/b/c", "H", "MSM A", "MSM B1", "MSM L", "MSM H"};
+    for (int k = 1; k <= 7; k++) {
+        probe_state ps = {k, 0};
+        release_count rc = {0};
+        groth16_pending *pend = NULL;
+        cuzk_error e = {0};
+        abort_probe_set(counting_probe, &ps);
+        cuzk_status st = groth16_prove_bellperson_start(&pend, &c.p, &c.cs, w, c.cs.n_vars, &r, &s, 2, counting_release,
+                                                        &rc, NULL, &e);
+        abort_probe_set(NULL, NULL);
+        if (k <= 6) {
+            CHECK_EQ_INT(st, CUZK_ERR_CANCELLED);
+            CHECK(pend == NULL);
+            CHECK_EQ_INT(ps.asked, k);
+            CHECK_MSG(strstr(e.msg, stage[k - 1]) != NULL, "k %d: \"%s\" should name %s", k, e.msg, stage[k - 1]);
+            CHECK(rc.calls >= 1); /* the scratch went back through the hook */
+        } else {
+            /* seven questions never reach the 7th: the start completes; finish asks before B_G2 */
+            CHECK_EQ_INT(st, CUZK_OK);
+            CHECK_EQ_INT(ps.asked, 6);
+            REQUIRE(pend);
+            probe_state fin = {1, 0};
+            groth16_proof pr;
+            abort_probe_set(counting_probe, &fin);
+            CHECK_EQ_INT(groth16_prove_bellperson_finish(&pr, pend, 1, NULL, &e), CUZK_ERR_CANCELLED);
+            abort_probe_set(NULL, NULL);
+            CHECK(strstr(e.msg, "B (G2)") != NULL);
+            CHECK_EQ_INT(groth16_prove_bellperson_finish(&pr, pend, 1, NULL, &e), CUZK_OK); /* no probe: it proves */
+            CHECK(groth16_verify(&c.p.vk, w + 1, c.cs.n_public, &pr, &e) == CUZK_OK);
+            groth16_pending_free(pend);
+        }
+    }
+    /* no probe on this thread: never aborted */
+    CHECK_EQ_INT(abort_requested(), 0);
+    free(w);
+    small_circuit_free(&c);
+
+    /* the snarkjs convention's start: the same six boundaries */
+    zkey z;
+    wtns wt = {0};
+    REQUIRE(zkey_load(&z, CUZK_FIXTURES_DIR "/bls12381/multiplier/circuit_final.zkey", false, NULL) == CUZK_OK);
+    REQUIRE(wtns_load(&wt, CUZK_FIXTURES_DIR "/bls12381/multiplier/witness.wtns", NULL) == CUZK_OK);
+    static const char *const zstage[6] = {"a/b", "H", "MSM A", "MSM B1", "MSM L", "MSM H"};
+    for (int k = 1; k <= 6; k++) {
+        probe_state ps = {k, 0};
+        groth16_pending *pend = NULL;
+        cuzk_error e = {0};
+        abort_probe_set(counting_probe, &ps);
+        cuzk_status st = groth16_zkey_start(&pend, &z, &groth16_stages_cpu, wt.w, wt.n, &r, &s, 1, NULL, NULL, NULL, &e);
+        abort_probe_set(NULL, NULL);
+        CHECK_EQ_INT(st, CUZK_ERR_CANCELLED);
+        CHECK(pend == NULL && ps.asked == k);
+        CHECK_MSG(strstr(e.msg, zstage[k - 1]) != NULL, "zkey k %d: \"%s\" should name %s", k, e.msg, zstage[k - 1]);
+    }
+    wtns_free(&wt);
+    zkey_free(&z);
 }
 
 /* ---- the pipeline ------------------------------------------------------------------------------ */
@@ -626,6 +707,90 @@ TEST(engine, cancel_queued_and_running_jobs) {
     check_all_released(e);
     /* a job still queued at destroy is cancelled and freed by destroy */
     REQUIRE(cuzk_engine_submit(e, &d, &queued, NULL) == CUZK_OK);
+    cuzk_engine_destroy(e);
+}
+
+/* A cancel while a partition is inside its prove start stops that start at its next stage
+ * boundary: the backend below enters start, waits until the job is cancelled (its thread's probe,
+ * set by the engine's prove worker, says so), then runs the real CPU start, which must answer
+ * CUZK_ERR_CANCELLED at its first boundary; finish never runs, the job ends CANCELLED and every
+ * budget byte comes back. A second job on the same engine then proves normally. */
+typedef struct { atomic_int entered, inner_status, finishes; } cancel_be;
+static cuzk_status cb_start(void *ctx, void **pending, uint64_t job, uint32_t part, const cuzk_circuit *c, const fr *w,
+                            size_t n_w, const fr *r, const fr *s, int nthreads, groth16_release_fn rel, void *rel_ctx,
+                            groth16_timings *t, cuzk_error *err) {
+    cancel_be *cb = ctx;
+    *pending = NULL;
+    if (atomic_fetch_add(&cb->entered, 1) == 0)
+        for (int i = 0; i < 4000 && !abort_requested(); i++) sleep_ms(1); /* the first start waits for the cancel */
+    cuzk_status st = engine_backend_cpu.start(NULL, pending, job, part, c, w, n_w, r, s, nthreads, rel, rel_ctx, t, err);
+    atomic_store(&cb->inner_status, (int)st);
+    return st;
+}
+static cuzk_status cb_finish(void *ctx, groth16_proof *out, void *pending, uint64_t job, uint32_t part, int nthreads,
+                             groth16_timings *t, cuzk_error *err) {
+    atomic_fetch_add(&((cancel_be *)ctx)->finishes, 1);
+    return engine_backend_cpu.finish(NULL, out, pending, job, part, nthreads, t, err);
+}
+static size_t cb_start_bytes(void *ctx, const cuzk_circuit *c, int nthreads) {
+    (void)ctx;
+    return engine_backend_cpu.start_bytes(NULL, c, nthreads);
+}
+static size_t cb_pending_bytes(void *ctx, const void *p) {
+    (void)ctx;
+    return engine_backend_cpu.pending_bytes(NULL, p);
+}
+static void cb_pending_free(void *ctx, void *p) {
+    (void)ctx;
+    engine_backend_cpu.pending_free(NULL, p);
+}
+static const engine_backend k_cancel_backend = {.name = "cancel-test",
+                                                .start_bytes = cb_start_bytes,
+                                                .start = cb_start,
+                                                .finish = cb_finish,
+                                                .pending_bytes = cb_pending_bytes,
+                                                .pending_free = cb_pending_free};
+
+TEST(engine, cancel_stops_a_running_start_at_a_stage_boundary) {
+    const small_circuit *c = circ();
+    REQUIRE(c);
+    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
+    cancel_be cb;
+    atomic_init(&cb.entered, 0);
+    atomic_init(&cb.inner_status, -1);
+    atomic_init(&cb.finishes, 0);
+    cuzk_engine_opts o = {0};
+    o.prove_threads = 2;
+    o.host_budget_bytes = (size_t)1 << 30;
+    cuzk_engine *e = NULL;
+    REQUIRE(engine_create_with_backend(&e, &o, &k_cancel_backend, &cb, NULL) == CUZK_OK);
+    synth_ctx sc = {0};
+    sc.c = c;
+    sc.corrupt_partition = -1;
+    cuzk_job_desc d = {&cc, 1, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT};
+    cuzk_job_id id;
+    REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
+    for (int i = 0; i < 5000 && !atomic_load(&cb.entered); i++) sleep_ms(1);
+    REQUIRE(atomic_load(&cb.entered) == 1);
+    double t0 = now_ms();
+    CHECK_EQ_INT(cuzk_engine_cancel(e, id), CUZK_OK);
+    cuzk_job_result r;
+    REQUIRE(cuzk_engine_wait(e, id, &r, NULL) == CUZK_OK);
+    double dt = now_ms() - t0;
+    CHECK_EQ_INT(r.state, CUZK_JOB_CANCELLED);
+    CHECK_EQ_INT(atomic_load(&cb.inner_status), CUZK_ERR_CANCELLED);
+    CHECK_EQ_INT(atomic_load(&cb.finishes), 0);
+    CHECK_MSG(dt < 2000, "the cancelled start took %.1f ms to stop", dt);
+    cuzk_job_result_free(&r);
+    check_all_released(e);
+    /* the engine goes on: the next job proves and verifies */
+    REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
+    REQUIRE(cuzk_engine_wait(e, id, &r, NULL) == CUZK_OK);
+    CHECK_EQ_INT(r.state, CUZK_JOB_DONE);
+    CHECK(r.state == CUZK_JOB_DONE && verify_all(c, &r));
+    CHECK_EQ_INT(atomic_load(&cb.finishes), 1);
+    cuzk_job_result_free(&r);
+    check_all_released(e);
     cuzk_engine_destroy(e);
 }
 

@@ -66,8 +66,8 @@ typedef uint64_t cuzk_job_id;
  * Errors also: CUZK_ERR_ARG (NULL), CUZK_ERR_NOMEM. Thread-safe. */
 CUZK_API cuzk_status cuzk_circuit_create(cuzk_circuit **out, cuzk_pk *pk, cuzk_error *err);
 /* Frees a circuit made by cuzk_circuit_create and drops its key reference. Every job naming it
- * must have been waited for, and no engine may still hold it resident on a GPU: destroy (or stop
- * using) the engines that preloaded it first. NULL is a no-op. */
+ * must have been waited for, and no engine may still hold it: destroy the engines that ran or
+ * preloaded it first, or call cuzk_engine_release_circuit on each. NULL is a no-op. */
 CUZK_API void cuzk_circuit_destroy(cuzk_circuit *c);
 /* Witness length (n_vars, ONE included) and public inputs (ONE not counted) of a circuit; 0 for NULL. */
 CUZK_API size_t cuzk_circuit_n_vars(const cuzk_circuit *c);
@@ -198,8 +198,17 @@ CUZK_API int cuzk_engine_n_devices(const cuzk_engine *e);
  * (CUZK_ERR_NOMEM_DEVICE, CUZK_ERR_MISMATCH, CUZK_ERR_DEVICE). */
 CUZK_API cuzk_status cuzk_engine_preload(cuzk_engine *e, const cuzk_circuit *c, cuzk_error *err);
 
+/* Drops what the engine holds for circuit c on every device (its prover; on the GPU backend its
+ * resident SRS G1 queries and matrices, freed before returning), so that c may be destroyed
+ * while the engine lives on, or its device memory given back; a later job or preload of c makes
+ * it resident again. CUZK_OK also when nothing was held. Errors: CUZK_ERR_ARG (NULL),
+ * CUZK_ERR_BUSY (a job naming c is not complete: nothing is dropped). The caller must not submit
+ * jobs of c concurrently with this call. */
+CUZK_API cuzk_status cuzk_engine_release_circuit(cuzk_engine *e, const cuzk_circuit *c, cuzk_error *err);
+
 /* Queues a job and returns at once (it never blocks on the budget or the queues).
- * Errors: CUZK_ERR_ARG (NULL, P = 0, no synth fn, a witness form other than Fr limbs),
+ * Errors: CUZK_ERR_ARG (NULL, P = 0, no synth fn, a witness form other than Fr limbs,
+ * check_witness on a zkey circuit without its R1CS),
  * CUZK_ERR_MISMATCH (budget smaller than one partition's footprint), CUZK_ERR_UNSUPPORTED (a
  * circuit on a borrowed device SRS in an engine of several devices), CUZK_ERR_NOMEM. */
 CUZK_API cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_desc *desc, cuzk_job_id *id, cuzk_error *err);
@@ -235,6 +244,21 @@ typedef struct cuzk_engine_stats {
     uint64_t pinned_fallbacks;  /* witnesses that got pageable memory (pinned budget used up) */
 } cuzk_engine_stats;
 CUZK_API void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *out);
+
+/* One device of the engine (0 <= d < cuzk_engine_n_devices), for status pages. */
+typedef struct cuzk_device_stats {
+    int ordinal;                /* CUDA ordinal (the CPU backend: 0) */
+    char name[96];              /* the device's name ("NVIDIA H200"); "cpu" on the CPU backend */
+    size_t total_bytes;         /* GPU backend: the device's memory (cudaMemGetInfo); 0 on the CPU */
+    size_t free_bytes;          /* GPU backend: free now, whoever holds the rest; 0 on the CPU */
+    size_t resident_bytes;      /* GPU backend: this engine's circuits resident there (SRS G1 queries,
+                                   matrices; a borrowed SRS included) */
+    size_t pool_bytes;          /* GPU backend: the device's stream-ordered pool (high-water mark) */
+    int dead;                   /* 1 after a sticky fault: it takes no partition */
+} cuzk_device_stats;
+/* Fills *out for device d. Errors: CUZK_ERR_ARG (NULL, d out of range). Thread-safe (the GPU
+ * backend queries the device: a call of about a millisecond). */
+CUZK_API cuzk_status cuzk_engine_device_stats(cuzk_engine *e, int d, cuzk_device_stats *out);
 
 /* Blocks until the reaper has freed everything queued so far. */
 CUZK_API void cuzk_engine_drain_frees(cuzk_engine *e);

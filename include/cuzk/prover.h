@@ -277,6 +277,28 @@ CUZK_API cuzk_status cuzk_prove(cuzk_prover *p, cuzk_proof *out, const cuzk_witn
 /* Frees the buffers of a proof and zeroes it. NULL and zeroed proofs are fine. */
 CUZK_API void cuzk_proof_free(cuzk_proof *proof);
 
+/* Converts a witness of any form (a .wtns image, canonical or Montgomery limbs) of curve `curve`
+ * into n_vars values of out_form (CUZK_WITNESS_FR_MONT or CUZK_WITNESS_FR_CANON) written to out:
+ * n_vars * 4 uint64 limbs, caller memory (e.g. an engine synthesis callback's buffer). w's bytes
+ * are read during the call only. Checks: a .wtns must be of curve's field; every value must be
+ * canonical (< r); the count must be n_vars; w[0] must be 1.
+ * Errors: CUZK_ERR_ARG (NULL, out_form WTNS, a length not a multiple of 32, unaligned limbs),
+ * CUZK_ERR_FORMAT (a bad .wtns image, a value >= r), CUZK_ERR_CURVE (a .wtns of another field),
+ * CUZK_ERR_MISMATCH (not n_vars values, w[0] != 1), CUZK_ERR_UNSUPPORTED (a curve this build does
+ * not have), CUZK_ERR_NOMEM. On failure out's content is unspecified. Thread-safe. */
+CUZK_API cuzk_status cuzk_witness_convert(const cuzk_witness *w, cuzk_curve curve, cuzk_witness_form out_form,
+                                          uint64_t *out, size_t n_vars, cuzk_error *err);
+
+/* A cuzk_proof from the 192-byte bellperson encoding of a BLS12-381 proof (e.g. an engine job's
+ * cuzk_job_result.proofs) and its n_public public inputs (32 bytes each, canonical): fills
+ * bellperson, proof_json, public_inputs and public_json as cuzk_prove does (caller frees with
+ * cuzk_proof_free). The points are decoded and checked on their curves and in their subgroups;
+ * nothing is verified against a key (cuzk_verify does that).
+ * Errors: CUZK_ERR_ARG (NULL), CUZK_ERR_POINT (bytes that are not three valid compressed points),
+ * CUZK_ERR_FORMAT (a public input >= r), CUZK_ERR_NOMEM. On failure *out is zeroed. Thread-safe. */
+CUZK_API cuzk_status cuzk_proof_from_bellperson(cuzk_proof *out, const uint8_t proof[CUZK_PROOF_BELLPERSON_BYTES],
+                                                const uint8_t *public_inputs, uint32_t n_public, cuzk_error *err);
+
 /* ---- verification ---------------------------------------------------------------------------- */
 
 typedef struct cuzk_vk cuzk_vk;

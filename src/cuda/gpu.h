@@ -51,6 +51,12 @@ cuzk_status gpu_device_count(int *count, cuzk_error *err);
  * 13000, runtime 13000") into buf (cap bytes, NUL-terminated, truncated to fit). */
 cuzk_status gpu_device_info(int dev, char *buf, size_t cap, cuzk_error *err);
 
+/* Memory of device `dev` now: *total_bytes and *free_bytes (cudaMemGetInfo; creates the device's
+ * primary context if the process has none yet), and its name into name (cap bytes, may be NULL /
+ * 0). The calling thread's current device is left as it was. CUZK_ERR_ARG, CUZK_ERR_DEVICE. */
+cuzk_status gpu_device_mem_info(int dev, size_t *total_bytes, size_t *free_bytes, char *name, size_t cap,
+                                cuzk_error *err);
+
 /* ---- element-wise field arithmetic (for tests of the device arithmetic) ------------------- */
 typedef enum { GPU_FIELD_FP = 0, GPU_FIELD_FR = 1, GPU_FIELD_FP2 = 2 } gpu_field;
 typedef enum { GPU_OP_ADD = 0, GPU_OP_SUB = 1, GPU_OP_MUL = 2, GPU_OP_SQR = 3, GPU_OP_NEG = 4 } gpu_field_op;

@@ -38,6 +38,29 @@ out:
     return st;
 }
 
+extern "C" cuzk_status gpu_device_mem_info(int dev, size_t *total_bytes, size_t *free_bytes, char *name, size_t cap,
+                                           cuzk_error *err) {
+    GPU_ARG(total_bytes && free_bytes, "gpu_device_mem_info: NULL argument");
+    *total_bytes = *free_bytes = 0;
+    cuzk_status st = CUZK_OK;
+    int prev = -1;
+    bool switched = false;
+    CU(cudaGetDevice(&prev));
+    if (prev != dev) {
+        CU(cudaSetDevice(dev));
+        switched = true;
+    }
+    CU(cudaMemGetInfo(free_bytes, total_bytes));
+    if (name && cap) {
+        cudaDeviceProp p;
+        CU(cudaGetDeviceProperties(&p, dev));
+        snprintf(name, cap, "%s", p.name);
+    }
+out:
+    if (switched) (void)cudaSetDevice(prev);
+    return st;
+}
+
 template <class F>
 __global__ void field_op_kernel(int op, F *out, const F *a, const F *b, size_t n) {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;

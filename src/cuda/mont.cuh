@@ -163,7 +163,10 @@ struct __align__(16) mont_t {
             for (int j = 0; j <= N; j++) t[j] = t[j + 1];
             t[N + 1] = 0;
         }
-        /* t < 2m: conditional subtraction over N+1 words */
+        return reduce_once(t);
+    }
+    /* t (N+1 words) < 2m -> t mod m */
+    __device__ __forceinline__ static mont_t reduce_once(const uint32_t *t) {
         mont_t r, s;
         s.l[0] = sub_cc(t[0], P::mod(0));
 #pragma unroll
@@ -177,7 +180,67 @@ struct __align__(16) mont_t {
     __device__ __forceinline__ mont_t &operator*=(const mont_t &b) { return *this = *this * b; }
     __device__ __forceinline__ mont_t &operator+=(const mont_t &b) { return *this = *this + b; }
     __device__ __forceinline__ mont_t &operator-=(const mont_t &b) { return *this = *this - b; }
-    __device__ __forceinline__ mont_t sqr() const { return *this * *this; }
+    /* a^2/R mod m with N(N-1)/2 + N word products before the reduction instead of N^2: the
+     * off-diagonal products a_i*a_j (i < j) once, doubled, plus the squares a_i^2 (2N-word T), then
+     * REDC of T = T_lo + T_hi*R as (T_lo + M*m)/R + T_hi: the CIOS reduction rows of operator* over
+     * T_lo (t stays below R + 2^32 m, N + 2 words), then T_hi added. (T_lo + M*m)/R < 1 + m and
+     * T_hi < m (a < m), so the sum is below 2m: one conditional subtraction. Same result as a*a. */
+    __device__ __forceinline__ mont_t sqr() const {
+        uint32_t T[2 * N];
+#pragma unroll
+        for (int j = 0; j < 2 * N; j++) T[j] = 0;
+        /* off-diagonal: row i adds a_i * a_j, j > i, at word i + j (low) and i + j + 1 (high), as
+         * two chains over j of one parity each (the pairing of mad_row) */
+#pragma unroll
+        for (int i = 0; i < N - 1; i++) {
+#pragma unroll
+            for (int par = 1; par <= 2; par++) {
+                if (i + par > N - 1) continue;
+                T[2 * i + par] = mad_lo_cc(l[i], l[i + par], T[2 * i + par]);
+                T[2 * i + par + 1] = madc_hi_cc(l[i], l[i + par], T[2 * i + par + 1]);
+#pragma unroll
+                for (int j = i + par + 2; j < N; j += 2) {
+                    T[i + j] = madc_lo_cc(l[i], l[j], T[i + j]);
+                    T[i + j + 1] = madc_hi_cc(l[i], l[j], T[i + j + 1]);
+                }
+                /* the rows so far sum to less than 2^(32(i+N+1)): the chain's carry stops at word
+                 * i+N; when its last j is N-1 its high half is word i+N and nothing carries out */
+                if ((N - 1 - (i + par)) % 2 != 0) T[i + N] = addc(T[i + N], 0);
+            }
+        }
+        /* double (the off-diagonal sum is below a^2/2 < 2^(64N-1): no bit is lost) */
+        T[0] = 0;
+#pragma unroll
+        for (int k = 2 * N - 1; k > 0; k--) T[k] = (T[k] << 1) | (T[k - 1] >> 31);
+        /* + the squares a_i^2 at words 2i, 2i+1: one paired chain */
+        T[0] = mad_lo_cc(l[0], l[0], T[0]);
+        T[1] = madc_hi_cc(l[0], l[0], T[1]);
+#pragma unroll
+        for (int i = 1; i < N; i++) {
+            T[2 * i] = madc_lo_cc(l[i], l[i], T[2 * i]);
+            T[2 * i + 1] = madc_hi_cc(l[i], l[i], T[2 * i + 1]);
+        }
+        /* REDC of T_lo */
+        uint32_t t[N + 2], p[N];
+#pragma unroll
+        for (int j = 0; j < N; j++) p[j] = P::mod(j);
+#pragma unroll
+        for (int j = 0; j < N; j++) t[j] = T[j];
+        t[N] = t[N + 1] = 0;
+#pragma unroll
+        for (int i = 0; i < N; i++) {
+            mad_row(t, p, t[0] * P::inv);
+#pragma unroll
+            for (int j = 0; j <= N; j++) t[j] = t[j + 1];
+            t[N + 1] = 0;
+        }
+        /* + T_hi */
+        t[0] = add_cc(t[0], T[N]);
+#pragma unroll
+        for (int i = 1; i < N; i++) t[i] = addc_cc(t[i], T[N + i]);
+        t[N] = addc(t[N], 0);
+        return reduce_once(t);
+    }
 
     /* canonical integer (< m) -> Montgomery, and back */
     __device__ __forceinline__ static mont_t from_canon(const mont_t &a) {

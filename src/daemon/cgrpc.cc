@@ -13,6 +13,7 @@
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
 #include <grpc/grpc.h>
+#include <grpc/support/log.h>
 
 #include <atomic>
 #include <chrono>
@@ -83,6 +84,34 @@ struct cgrpc_server {
 
 namespace {
 
+// Status messages carry request text (method names, ids): control characters are sent as \xNN.
+std::string escaped(const std::string &in) {
+    static const char hex[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(in.size());
+    for (unsigned char c : in) {
+        if (c < 0x20 || c == 0x7f) {
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    return out;
+}
+
+grpc::Status status(grpc::StatusCode code, const std::string &msg) { return grpc::Status(code, escaped(msg)); }
+
+cgrpc_log_fn g_log_fn = nullptr;
+
+void log_bridge(gpr_log_func_args *a) {
+    cgrpc_log_fn fn = g_log_fn;
+    if (!fn || !a) return;
+    int sev = a->severity == GPR_LOG_SEVERITY_ERROR ? 2 : a->severity == GPR_LOG_SEVERITY_INFO ? 1 : 0;
+    fn(sev, a->file ? a->file : "", a->line, a->message ? a->message : "");
+}
+
 UnaryReactor::UnaryReactor(cgrpc_server *s, grpc::GenericCallbackServerContext *ctx) : s_(s), ctx_(ctx) {
     method_ = ctx->method();
     call_.peer = ctx->peer();
@@ -100,13 +129,13 @@ void UnaryReactor::OnReadDone(bool ok) {
     if (!ok) {
         // No request message: the client half-closed without one, cancelled, or the message was
         // refused by the transport (over the size limit: gRPC reports that to the client itself).
-        Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "no request message received"));
+        Finish(status(grpc::StatusCode::INVALID_ARGUMENT, "no request message received"));
         return;
     }
     cgrpc_mode mode = s_->classify(s_->user, method_.c_str());
     if (mode == CGRPC_UNKNOWN) {
         s_->unimplemented++;
-        Finish(grpc::Status(grpc::StatusCode::UNIMPLEMENTED, "unknown method " + method_));
+        Finish(status(grpc::StatusCode::UNIMPLEMENTED, "unknown method " + method_));
         return;
     }
     if (mode == CGRPC_INLINE) {
@@ -117,8 +146,8 @@ void UnaryReactor::OnReadDone(bool ok) {
         std::lock_guard<std::mutex> lk(s_->mu);
         if (s_->blocking_now >= s_->max_blocking) {
             s_->blocking_refused++;
-            Finish(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                                "too many waiting calls (limit " + std::to_string(s_->max_blocking) + ")"));
+            Finish(status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                          "too many waiting calls (limit " + std::to_string(s_->max_blocking) + ")"));
             return;
         }
         s_->blocking_now++;
@@ -132,7 +161,7 @@ void UnaryReactor::OnReadDone(bool ok) {
             s_->blocking_now--;
         }
         blocking_ = false;
-        Finish(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, "cannot start a thread for the call"));
+        Finish(status(grpc::StatusCode::RESOURCE_EXHAUSTED, "cannot start a thread for the call"));
     }
 }
 
@@ -164,7 +193,7 @@ void UnaryReactor::Run() {
     if (out.code != CGRPC_OK) {
         std::free(out.body);
         out.msg[sizeof out.msg - 1] = 0;
-        Finish(grpc::Status(static_cast<grpc::StatusCode>(out.code), out.msg));
+        Finish(status(static_cast<grpc::StatusCode>(out.code), out.msg));
         return;
     }
     if (out.body && out.body_len) {
@@ -234,6 +263,14 @@ extern "C" cgrpc_server *cgrpc_start(const cgrpc_opts *o, cgrpc_classify_fn clas
     }
     delete s;
     return nullptr;
+}
+
+extern "C" void cgrpc_set_log(cgrpc_log_fn fn) {
+    g_log_fn = fn;
+    // every line reaches the bridge, which hands it to fn with its severity (fn filters); set once
+    // before gRPC initializes, so GRPC_VERBOSITY is not read
+    gpr_set_log_verbosity(GPR_LOG_SEVERITY_DEBUG);
+    gpr_set_log_function(log_bridge);
 }
 
 extern "C" int cgrpc_call_cancelled(const cgrpc_call *call) { return call->cancelled.load() ? 1 : 0; }

@@ -65,6 +65,12 @@ const char *cgrpc_call_peer(const cgrpc_call *call);
 /* Stops accepting calls, lets calls in flight finish until grace_ms has passed, then cancels the
  * rest, and waits for every handler to return. */
 void cgrpc_shutdown(cgrpc_server *s, uint64_t grace_ms);
+
+/* Where gRPC's own log lines go (its C core's gpr_log): fn(severity, file, line, message) with
+ * severity 0 debug, 1 info, 2 error, for every line gRPC makes (GRPC_VERBOSITY is not consulted);
+ * fn NULL: gRPC's lines are dropped. Call once, before cgrpc_start; fn must be thread-safe. */
+typedef void (*cgrpc_log_fn)(int severity, const char *file, int line, const char *msg);
+void cgrpc_set_log(cgrpc_log_fn fn);
 /* Frees the server (after cgrpc_shutdown). NULL is fine. */
 void cgrpc_destroy(cgrpc_server *s);
 

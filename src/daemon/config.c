@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,7 +224,8 @@ int dcfg_load(dcfg *c, const char *path, char *err, size_t cap) {
         }
     }
     if ((t = json_object_get(root, "engine"))) {
-        static const char *const k[] = {"backend", "workers", "prove_threads", "host_budget", NULL};
+        static const char *const k[] = {"backend",    "workers",    "prove_threads", "host_budget", "job_budget",
+                                        "gpu_budget", "pinned_budget", "devices",     NULL};
         if (!json_is_object(t)) { fail(err, cap, "%s: engine: expected a table", path); goto out; }
         if (check_keys(t, "engine", k, path, err, cap)) goto out;
         if (get_str(t, "backend", &c->backend, "engine", path, err, cap)) goto out;
@@ -237,10 +239,38 @@ int dcfg_load(dcfg *c, const char *path, char *err, size_t cap) {
         v = 0;
         if (get_uint(t, "prove_threads", 1024, &v, "engine", path, err, cap)) goto out;
         c->prove_threads = (int)v;
-        json_t *hb = json_object_get(t, "host_budget");
-        if (hb && get_bytes(hb, &c->host_budget_bytes)) {
-            fail(err, cap, "%s: engine.host_budget: expected a size (\"64GiB\") or bytes", path);
-            goto out;
+        static const struct { const char *key; size_t off; } B[] = {
+            {"host_budget", offsetof(dcfg, host_budget_bytes)},
+            {"job_budget", offsetof(dcfg, job_budget_bytes)},
+            {"gpu_budget", offsetof(dcfg, gpu_budget_bytes)},
+            {"pinned_budget", offsetof(dcfg, pinned_budget_bytes)}};
+        for (size_t i = 0; i < sizeof B / sizeof B[0]; i++) {
+            json_t *hb = json_object_get(t, B[i].key);
+            if (hb && get_bytes(hb, (uint64_t *)((char *)c + B[i].off))) {
+                fail(err, cap, "%s: engine.%s: expected a size (\"64GiB\") or bytes", path, B[i].key);
+                goto out;
+            }
+        }
+        json_t *dv = json_object_get(t, "devices");
+        if (dv) {
+            size_t i;
+            json_t *a;
+            if (!json_is_array(dv) || json_array_size(dv) == 0 || json_array_size(dv) > 16) {
+                fail(err, cap, "%s: engine.devices: expected a list of 1 to 16 CUDA device ordinals", path);
+                goto out;
+            }
+            json_array_foreach(dv, i, a) {
+                if (!json_is_integer(a) || json_integer_value(a) < 0 || json_integer_value(a) > 255) {
+                    fail(err, cap, "%s: engine.devices[%zu]: expected a device ordinal from 0 to 255", path, i);
+                    goto out;
+                }
+                for (int k2 = 0; k2 < c->n_devices; k2++)
+                    if (c->devices[k2] == (int)json_integer_value(a)) {
+                        fail(err, cap, "%s: engine.devices: device %d is listed twice", path, c->devices[k2]);
+                        goto out;
+                    }
+                c->devices[c->n_devices++] = (int)json_integer_value(a);
+            }
         }
     }
     if ((t = json_object_get(root, "jobs"))) {
@@ -273,10 +303,11 @@ int dcfg_load(dcfg *c, const char *path, char *err, size_t cap) {
         c->srs_idle_evict_ms = v * 1000;
     }
     if ((t = json_object_get(root, "debug"))) {
-        static const char *const k[] = {"prove_delay_ms", NULL};
+        static const char *const k[] = {"prove_delay_ms", "hold_circuit", NULL};
         if (!json_is_object(t)) { fail(err, cap, "%s: debug: expected a table", path); goto out; }
         if (check_keys(t, "debug", k, path, err, cap)) goto out;
         if (get_uint(t, "prove_delay_ms", 3600000, &c->debug_prove_delay_ms, "debug", path, err, cap)) goto out;
+        if (get_str(t, "hold_circuit", &c->debug_hold_circuit, "debug", path, err, cap)) goto out;
     }
     if ((t = json_object_get(root, "circuits"))) {
         if (!json_is_object(t)) { fail(err, cap, "%s: circuits: expected a table of [circuits.<id>]", path); goto out; }
@@ -319,6 +350,10 @@ int dcfg_load(dcfg *c, const char *path, char *err, size_t cap) {
             if (cc->r1cs && check_readable(cc->r1cs, tname, path, err, cap)) goto out;
         }
     }
+    if (c->debug_hold_circuit && !dcfg_find_circuit(c, c->debug_hold_circuit)) {
+        fail(err, cap, "%s: debug.hold_circuit: no [circuits.%s]", path, c->debug_hold_circuit);
+        goto out;
+    }
     rc = 0;
 out:
     json_decref(root);
@@ -331,6 +366,7 @@ void dcfg_free(dcfg *c) {
     free(c->listen);
     free(c->http);
     free(c->backend);
+    free(c->debug_hold_circuit);
     for (int i = 0; i < c->n_circuits; i++) {
         free(c->circuits[i].id);
         free(c->circuits[i].zkey);

@@ -28,6 +28,11 @@ typedef struct dcfg {
     int workers;                 /* jobs proved at once (default 1: one GPU worker) */
     int prove_threads;           /* CPU threads per proof (0: all) */
     uint64_t host_budget_bytes;  /* host memory for loaded keys (0: unlimited) */
+    uint64_t job_budget_bytes;   /* host memory of proofs in flight: the engine's dispatcher (0: unlimited) */
+    uint64_t gpu_budget_bytes;   /* device memory a circuit may use per GPU (0: the device's free memory) */
+    uint64_t pinned_budget_bytes;/* pinned witness buffers (GPU backend; 0: 16 GiB) */
+    int devices[16];             /* CUDA ordinals of engine.devices */
+    int n_devices;               /* 0: device 0 */
     uint64_t result_retention_ms;/* finished jobs are kept this long (default 10 min) */
     uint32_t max_retained;       /* and at most this many (default 10000) */
     uint32_t max_queued;         /* queued jobs beyond this are refused (default 100000) */
@@ -35,6 +40,7 @@ typedef struct dcfg {
     uint64_t grace_ms;           /* SIGTERM: in-flight jobs may finish for this long (default 30 s) */
     uint64_t srs_idle_evict_ms;  /* a key unused this long is released (0: never; default 5 min) */
     uint64_t debug_prove_delay_ms; /* testing only: every proof takes at least this long */
+    char *debug_hold_circuit;    /* testing only: jobs of this circuit wait until cancelled */
     dcfg_circuit *circuits;
     int n_circuits;
 } dcfg;

@@ -26,12 +26,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifndef CUZK_GIT_HASH
+#define CUZK_GIT_HASH "none (not built from git)"
+#endif
+
 static void usage(FILE *f) {
     fprintf(f,
             "usage: cuzkd [--config FILE] [--check-config]\n"
             "  --config FILE     TOML configuration (default /etc/cuzk/cuzkd.toml)\n"
             "  --check-config    validate the configuration (and the circuits' files) and exit\n"
-            "  --version         print the version\n"
+            "  --version         print the version and the git commit it was built from\n"
             "Serves cuzk.v1.ProvingEngine (gRPC) on server.listen, /metrics and /status on server.http.\n"
             "SIGTERM/SIGINT: stop taking jobs, let running ones finish for jobs.shutdown_grace_s, cancel the\n"
             "rest, exit 0 (a second signal cancels at once).\n");
@@ -40,6 +44,12 @@ static void usage(FILE *f) {
 static void lib_log(void *user, cuzk_log_level level, const char *msg) {
     (void)user;
     dlog((int)level, "cuzk: %s", msg);
+}
+
+/* gRPC's own lines: its errors as warnings, the rest at debug (silent at the default level). */
+static void grpc_log(int severity, const char *file, int line, const char *msg) {
+    const char *base = strrchr(file, '/');
+    dlog(severity == 2 ? DLOG_WARN : DLOG_DEBUG, "grpc: %s (%s:%d)", msg, base ? base + 1 : file, line);
 }
 
 /* "unix:///p", "unix:/p" -> "/p"; NULL for TCP. */
@@ -82,10 +92,20 @@ int main(int argc, char **argv) {
     const char *cfg_path = "/etc/cuzk/cuzkd.toml";
     int check_only = 0;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--config") == 0 && i + 1 < argc) cfg_path = argv[++i];
-        else if (strncmp(argv[i], "--config=", 9) == 0) cfg_path = argv[i] + 9;
-        else if (strcmp(argv[i], "--check-config") == 0) check_only = 1;
-        else if (strcmp(argv[i], "--version") == 0) { printf("cuzkd %s (prover: %s)\n", CUZK_VERSION, dp_impl_name()); return 0; }
+        const char *val = NULL;
+        if (strcmp(argv[i], "--config") == 0) val = i + 1 < argc ? argv[++i] : "";
+        else if (strncmp(argv[i], "--config=", 9) == 0) val = argv[i] + 9;
+        if (val) {
+            if (!*val) {
+                fprintf(stderr, "cuzkd: --config needs a file name (--config /etc/cuzk/cuzkd.toml)\n");
+                return 2;
+            }
+            cfg_path = val;
+        } else if (strcmp(argv[i], "--check-config") == 0) check_only = 1;
+        else if (strcmp(argv[i], "--version") == 0) {
+            printf("cuzkd %s (git %s; prover: %s)\n", CUZK_VERSION, CUZK_GIT_HASH, dp_impl_name());
+            return 0;
+        }
         else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) { usage(stdout); return 0; }
         else { fprintf(stderr, "cuzkd: unknown argument %s\n", argv[i]); usage(stderr); return 2; }
     }
@@ -97,6 +117,7 @@ int main(int argc, char **argv) {
     }
     dlog_set_level(cfg.log_level);
     cuzk_set_log(lib_log, NULL, (cuzk_log_level)cfg.log_level);
+    cgrpc_set_log(grpc_log); /* before gRPC starts: none of its lines reach stderr raw */
     {
         /* the library reads no environment: $CUZK_THREADS caps its default thread count here */
         const char *threads = getenv("CUZK_THREADS");
@@ -110,8 +131,12 @@ int main(int argc, char **argv) {
     }
     if (check_only) {
         /* the same loader as preload: a key that would stop the start stops the check too */
-        jobs *CJ = cfg.n_circuits ? jobs_create(&cfg) : NULL;
-        if (cfg.n_circuits && !CJ) { fprintf(stderr, "cuzkd: out of memory\n"); dcfg_free(&cfg); return 1; }
+        jobs *CJ = cfg.n_circuits ? jobs_create(&cfg, err, sizeof err) : NULL;
+        if (cfg.n_circuits && !CJ) {
+            fprintf(stderr, "cuzkd: %s: %s\n", cfg_path, err);
+            dcfg_free(&cfg);
+            return 2;
+        }
         for (int i = 0; i < cfg.n_circuits; i++) {
             if (!cfg.circuits[i].preload) continue;
             int already;
@@ -198,8 +223,11 @@ int main(int argc, char **argv) {
         dlog(DLOG_ERROR, "%s", err);
         goto out;
     }
-    J = jobs_create(&cfg);
-    if (!J) { dlog(DLOG_ERROR, "out of memory"); goto out; }
+    J = jobs_create(&cfg, err, sizeof err);
+    if (!J) {
+        dlog(DLOG_ERROR, "%s", err);
+        goto out;
+    }
     svc.J = J;
     for (int i = 0; i < cfg.n_circuits; i++) {
         if (!cfg.circuits[i].preload) continue;
@@ -240,8 +268,8 @@ int main(int argc, char **argv) {
         }
         dlog(DLOG_INFO, "http /metrics and /status on %s", cfg.http);
     }
-    dlog(DLOG_INFO, "cuzkd %s ready: %d circuit(s), %d worker(s), backend %s, prover %s", CUZK_VERSION,
-         cfg.n_circuits, cfg.workers, cfg.backend, dp_impl_name());
+    dlog(DLOG_INFO, "cuzkd %s (git %s) ready: %d circuit(s), %d worker(s), backend %s, prover %s", CUZK_VERSION,
+         CUZK_GIT_HASH, cfg.n_circuits, cfg.workers, cfg.backend, dp_impl_name());
     printf("cuzkd: ready\n");
     fflush(stdout);
 

@@ -19,14 +19,37 @@ int dlog_parse_level(const char *s) {
     return -1;
 }
 
+char *dlog_escape(char *dst, size_t cap, const char *src) {
+    static const char hex[] = "0123456789abcdef";
+    size_t n = 0;
+    if (!cap) return dst;
+    for (; *src; src++) {
+        unsigned char c = (unsigned char)*src;
+        if (c < 0x20 || c == 0x7f) {
+            if (n + 4 >= cap) break;
+            dst[n++] = '\\';
+            dst[n++] = 'x';
+            dst[n++] = hex[c >> 4];
+            dst[n++] = hex[c & 15];
+        } else {
+            if (n + 1 >= cap) break;
+            dst[n++] = (char)c;
+        }
+    }
+    dst[n] = 0;
+    return dst;
+}
+
 void dlog(int level, const char *fmt, ...) {
     static const char *names[] = {"error", "warn", "info", "debug"};
     if (level > g_level) return;
-    char line[1024];
+    if (level < 0) level = 0;
+    char raw[1024], line[2048];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    dlog_escape(line, sizeof line, raw);
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     struct tm tm;

@@ -1,10 +1,17 @@
-/* dprover: the daemon's small internal interface to whatever proves a generic Groth16 job.
- * The job table (jobs.c) only talks to this, so the prover behind it can change (the file API
- * of include/cuzk/groth16.h today; the in-memory API of include/cuzk/prover.h when it lands)
- * without touching scheduling, and tests can slow it down (debug.prove_delay_ms).
+/* dprover: the daemon's small internal interface to what proves a generic Groth16 job. The job
+ * table (jobs.c) only talks to this, so the prover behind it can change without touching
+ * scheduling, and tests can slow it down (debug.prove_delay_ms) or hold a job until it is
+ * cancelled (debug.hold_circuit).
  *
- * Thread-safety: dp_prove may run concurrently on one key; load/free must not race with a
- * prove on the same key (the SRS table's reference counts guarantee that). */
+ * Behind it is one cuzk_engine (include/cuzk/engine.h): every BLS12-381 key, snarkjs .zkey or
+ * bellperson .params + .r1cs, becomes an engine circuit, and every proof is an engine job of one
+ * partition, so proofs go through the engine's single dispatcher (its host memory budget,
+ * engine.job_budget), its devices and its reaper. The synthesis callback turns the job's .wtns
+ * bytes into the engine's witness buffer. BN254 keys (snarkjs "bn128") prove on a cuzk_prover on
+ * the CPU instead: the engine is built for BLS12-381 only.
+ *
+ * Thread-safety: every function may be called from any thread; dp_key_free must not race with a
+ * dp_prove on the same key (the job table's reference counts guarantee that). */
 #ifndef CUZKD_DPROVER_H
 #define CUZKD_DPROVER_H
 
@@ -14,30 +21,75 @@
 #include "config.h"
 #include "cuzk/cuzk.h"
 
+typedef struct dp_engine dp_engine;
 typedef struct dp_key dp_key;
 
-/* Loads (or checks and opens) the proving key of a configured circuit. *bytes: host memory the
- * loaded key holds (an estimate). Errors: those of the key loaders (CUZK_ERR_IO, _FORMAT,
- * _CURVE, _POINT, _NOMEM), CUZK_ERR_UNSUPPORTED for Filecoin ids (no circuit in this build). */
-cuzk_status dp_key_load(const dcfg_circuit *c, const char *backend, int nthreads, dp_key **out, uint64_t *bytes,
-                        cuzk_error *err);
-void dp_key_free(dp_key *k);
+/* Creates the engine from the configuration (engine.backend, devices, workers, prove_threads,
+ * job_budget, gpu_budget, pinned_budget). Errors: those of cuzk_engine_create (CUZK_ERR_DEVICE:
+ * backend "gpu" without a GPU). */
+cuzk_status dp_engine_create(dp_engine **out, const dcfg *cfg, cuzk_error *err);
+/* Cancels what is left, joins the engine's threads, frees it. Every key must be freed first. */
+void dp_engine_destroy(dp_engine *e);
+/* "cpu" or "gpu": the backend the engine resolved to. */
+const char *dp_engine_backend(const dp_engine *e);
+
+typedef struct dp_device {
+    int ordinal;
+    char name[96];
+    uint64_t total_bytes, free_bytes;  /* device memory (0 on the CPU backend) */
+    uint64_t resident_bytes;           /* the engine's circuits resident there */
+    uint64_t pool_bytes;               /* the device's proof pool (high-water mark) */
+    int dead;
+} dp_device;
+/* Fills up to cap devices of the engine; returns how many it has. */
+int dp_engine_devices(dp_engine *e, dp_device *out, int cap);
+
+typedef struct dp_engine_mem {
+    uint64_t budget_limit, budget_reserved, budget_max_reserved; /* engine.job_budget (0: unlimited) */
+    double budget_wait_ms;             /* total time partitions waited for it */
+    uint64_t reaper_pending_bytes;     /* freed off the critical path, not yet returned */
+    uint64_t pinned_bytes, pinned_limit; /* pinned witness buffers (GPU backend) and their budget */
+} dp_engine_mem;
+void dp_engine_mem_stats(dp_engine *e, dp_engine_mem *out);
+
+/* Loads the proving key of a configured circuit and makes it ready (on the GPU backend its G1
+ * queries and matrices are uploaded now). *bytes: host memory the key holds. Errors: those of
+ * the key loaders (CUZK_ERR_IO, _FORMAT, _CURVE, _POINT, _NOMEM), of the upload
+ * (CUZK_ERR_NOMEM_DEVICE, CUZK_ERR_DEVICE), CUZK_ERR_UNSUPPORTED for Filecoin ids (no circuit in
+ * this build). */
+cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint64_t *bytes, cuzk_error *err);
+/* Releases the key and what the engine holds for it (its device copy). NULL is a no-op. */
+void dp_key_free(dp_engine *e, dp_key *k);
 
 typedef struct dp_proof {
     uint8_t *proof;       /* bellperson encoding, 192 bytes (NULL when the key kind cannot give it) */
     size_t proof_len;
-    char *proof_json;     /* snarkjs proof.json (NULL when the key kind cannot give it) */
+    char *proof_json;     /* snarkjs proof.json */
     char *public_json;    /* snarkjs public.json: ["<decimal>", ...] */
-    double prove_ms;      /* time inside the prover call (debug delay excluded) */
+    double prove_ms;      /* the prover's calls (engine: start + finish of the partition) */
+    double synth_ms;      /* turning the .wtns into the witness buffer (debug delay included) */
 } dp_proof;
 
-/* Proves one witness (the bytes of a snarkjs .wtns file). *cancel is read while proving: when it
- * becomes nonzero the prover stops as soon as it can and returns CUZK_ERR_CANCELLED.
- * Errors: CUZK_ERR_FORMAT (witness not a .wtns), CUZK_ERR_CURVE (witness of another field),
- * CUZK_ERR_MISMATCH (witness length differs from the circuit's), CUZK_ERR_UNSAT (the witness does
- * not satisfy the circuit), CUZK_ERR_NOMEM, CUZK_ERR_IO, CUZK_ERR_CANCELLED. */
-cuzk_status dp_prove(dp_key *k, const uint8_t *wtns, size_t wtns_len, const volatile int *cancel,
-                     uint64_t delay_ms, dp_proof *out, cuzk_error *err);
+typedef struct dp_input {
+    const uint8_t *wtns;  /* the bytes of a snarkjs .wtns file, read until dp_prove returns */
+    size_t wtns_len;
+    const volatile int *cancel; /* read while proving: nonzero stops the proof (CUZK_ERR_CANCELLED) */
+    uint64_t delay_ms;    /* testing: the witness step takes at least this long */
+    int hold;             /* testing: the witness step waits until *cancel */
+    /* called once the proof is an engine job (before it runs), with its id for dp_cancel */
+    void (*started)(void *ctx, uint64_t engine_job);
+    void *started_ctx;
+} dp_input;
+
+/* Proves one witness. Errors: CUZK_ERR_FORMAT (witness not a .wtns), CUZK_ERR_CURVE (witness of
+ * another field), CUZK_ERR_MISMATCH (witness length differs from the circuit's), CUZK_ERR_UNSAT
+ * (the witness does not satisfy the circuit: a failing constraint, or a proof that does not
+ * verify against the key), CUZK_ERR_NOMEM, CUZK_ERR_IO, CUZK_ERR_CANCELLED, the engine's
+ * (CUZK_ERR_MISMATCH: one proof needs more than engine.job_budget; device errors). */
+cuzk_status dp_prove(dp_engine *e, dp_key *k, const dp_input *in, dp_proof *out, cuzk_error *err);
+/* Cancels the engine job `engine_job` (from dp_input.started): partitions not yet started are
+ * dropped, a partition in a stage stops at its next stage boundary. Unknown ids are ignored. */
+void dp_cancel(dp_engine *e, uint64_t engine_job);
 void dp_proof_free(dp_proof *p);
 
 /* Which prover this build uses (for GetStatus/metrics/logs). */

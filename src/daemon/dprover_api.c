@@ -1,21 +1,32 @@
-/* dprover on the in-memory public API (include/cuzk/prover.h): a loaded key is a cuzk_pk bound
- * to a backend once (cuzk_prover: on the GPU backend the key's G1 queries stay resident); every
- * proof reads the .wtns bytes straight from the request, nothing touches the disk. */
+/* dprover over the public API: one cuzk_engine for every BLS12-381 key (include/cuzk/engine.h),
+ * a cuzk_prover on the CPU for BN254 keys (include/cuzk/prover.h). See dprover.h. */
 #include "dprover.h"
 
+#include "cuzk/engine.h"
 #include "cuzk/groth16.h"
 #include "cuzk/prover.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
-struct dp_key {
-    cuzk_prover *prover; /* holds the key's reference */
-    int has_circuit;
+struct dp_engine {
+    cuzk_engine *eng;
+    size_t pinned_limit;
 };
 
-const char *dp_impl_name(void) { return "in-memory (cuzk_prover)"; }
+struct dp_key {
+    cuzk_circuit *circ;   /* BLS12-381: the engine circuit (holds the key's reference) */
+    cuzk_vk *vk;          /* its verification key: every proof is checked before it is returned */
+    cuzk_prover *prover;  /* BN254: a CPU prover (holds the key's reference) */
+    int has_circuit;      /* the R1CS is held: witnesses are checked constraint by constraint */
+    size_t n_vars;
+    uint32_t n_public;
+};
+
+const char *dp_impl_name(void) { return "engine (cuzk_engine; BN254 keys: cuzk_prover on the CPU)"; }
 
 static cuzk_backend backend_of(const char *s) {
     if (s && strcmp(s, "cpu") == 0) return CUZK_BACKEND_CPU;
@@ -23,8 +34,90 @@ static cuzk_backend backend_of(const char *s) {
     return CUZK_BACKEND_AUTO;
 }
 
-cuzk_status dp_key_load(const dcfg_circuit *c, const char *backend, int nthreads, dp_key **out, uint64_t *bytes,
-                        cuzk_error *err) {
+static int online_cpus(void) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+cuzk_status dp_engine_create(dp_engine **out, const dcfg *cfg, cuzk_error *err) {
+    *out = NULL;
+    dp_engine *e = calloc(1, sizeof *e);
+    if (!e) return cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "out of memory");
+    cuzk_engine_opts o;
+    memset(&o, 0, sizeof o);
+    o.backend = backend_of(cfg->backend);
+    /* engine.workers jobs at once: one synthesis (witness) worker each, and on the CPU as many
+     * prove workers (at most 4 per device); a GPU takes one proof at a time */
+    o.synthesis_workers = cfg->workers;
+    o.finish_workers = cfg->workers;
+    o.prove_threads = cfg->prove_threads;
+    o.finish_threads = cfg->prove_threads ? cfg->prove_threads : online_cpus();
+    o.host_budget_bytes = (size_t)cfg->job_budget_bytes;
+    o.gpu_budget_bytes = (size_t)cfg->gpu_budget_bytes;
+    o.pinned_budget_bytes = (size_t)cfg->pinned_budget_bytes;
+    o.no_trace = 1;
+    o.n_gpu_devices = cfg->n_devices;
+    for (int i = 0; i < cfg->n_devices && i < CUZK_ENGINE_MAX_DEVICES; i++) o.gpu_devices[i] = cfg->devices[i];
+    if (o.backend == CUZK_BACKEND_CPU) o.gpu_workers_per_device = cfg->workers < 4 ? cfg->workers : 4;
+    cuzk_status st = cuzk_engine_create(&e->eng, &o, err);
+    if (st == CUZK_OK && o.backend == CUZK_BACKEND_AUTO && strcmp(cuzk_engine_backend_name(e->eng), "cpu") == 0 &&
+        cfg->workers > 1) {
+        /* AUTO resolved to the CPU: make it again with CPU workers for every job at once */
+        cuzk_engine_destroy(e->eng);
+        e->eng = NULL;
+        o.backend = CUZK_BACKEND_CPU;
+        o.gpu_workers_per_device = cfg->workers < 4 ? cfg->workers : 4;
+        st = cuzk_engine_create(&e->eng, &o, err);
+    }
+    if (st != CUZK_OK) {
+        free(e);
+        return st;
+    }
+    e->pinned_limit = o.pinned_budget_bytes ? o.pinned_budget_bytes : (size_t)16 << 30;
+    *out = e;
+    return CUZK_OK;
+}
+
+void dp_engine_destroy(dp_engine *e) {
+    if (!e) return;
+    cuzk_engine_destroy(e->eng);
+    free(e);
+}
+
+const char *dp_engine_backend(const dp_engine *e) { return e ? cuzk_engine_backend_name(e->eng) : "none"; }
+
+int dp_engine_devices(dp_engine *e, dp_device *out, int cap) {
+    int n = cuzk_engine_n_devices(e->eng);
+    for (int d = 0; d < n && d < cap; d++) {
+        cuzk_device_stats ds;
+        memset(&out[d], 0, sizeof out[d]);
+        if (cuzk_engine_device_stats(e->eng, d, &ds) != CUZK_OK) continue;
+        out[d].ordinal = ds.ordinal;
+        memcpy(out[d].name, ds.name, sizeof out[d].name);
+        out[d].name[sizeof out[d].name - 1] = 0;
+        out[d].total_bytes = ds.total_bytes;
+        out[d].free_bytes = ds.free_bytes;
+        out[d].resident_bytes = ds.resident_bytes;
+        out[d].pool_bytes = ds.pool_bytes;
+        out[d].dead = ds.dead;
+    }
+    return n;
+}
+
+void dp_engine_mem_stats(dp_engine *e, dp_engine_mem *out) {
+    cuzk_engine_stats s;
+    cuzk_engine_get_stats(e->eng, &s);
+    memset(out, 0, sizeof *out);
+    out->budget_limit = s.budget_limit;
+    out->budget_reserved = s.budget_reserved;
+    out->budget_max_reserved = s.budget_max_reserved;
+    out->budget_wait_ms = s.budget_wait_ms;
+    out->reaper_pending_bytes = s.reaper_pending_bytes;
+    out->pinned_bytes = s.pinned_bytes;
+    out->pinned_limit = strcmp(cuzk_engine_backend_name(e->eng), "gpu") == 0 ? e->pinned_limit : 0;
+}
+
+cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint64_t *bytes, cuzk_error *err) {
     *out = NULL;
     *bytes = 0;
     if (c->filecoin) {
@@ -39,7 +132,6 @@ cuzk_status dp_key_load(const dcfg_circuit *c, const char *backend, int nthreads
     }
     cuzk_pk_load_opts lo;
     memset(&lo, 0, sizeof lo);
-    lo.nthreads = nthreads;
     lo.r1cs_path = c->zkey ? c->r1cs : NULL;
     cuzk_pk *pk = NULL;
     cuzk_status st = c->zkey ? cuzk_pk_load_zkey(&pk, c->zkey, &lo, err)
@@ -48,73 +140,188 @@ cuzk_status dp_key_load(const dcfg_circuit *c, const char *backend, int nthreads
     cuzk_pk_info info;
     memset(&info, 0, sizeof info);
     cuzk_pk_describe(pk, &info, NULL);
-    cuzk_prover_opts po;
-    memset(&po, 0, sizeof po);
-    po.backend = backend_of(backend);
-    po.nthreads = nthreads;
     dp_key *k = calloc(1, sizeof *k);
     if (!k) {
         cuzk_pk_release(pk);
         return cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "out of memory");
     }
-    st = cuzk_prover_create(&k->prover, pk, &po, err);
-    cuzk_pk_release(pk); /* the prover holds its own reference */
+    k->has_circuit = info.has_circuit;
+    k->n_vars = info.n_vars;
+    k->n_public = info.n_public;
+    if (info.curve == CUZK_CURVE_BLS12_381) {
+        if ((st = cuzk_vk_from_pk(&k->vk, pk, err)) == CUZK_OK && (st = cuzk_circuit_create(&k->circ, pk, err)) == CUZK_OK)
+            st = cuzk_engine_preload(e->eng, k->circ, err);
+    } else {
+        cuzk_prover_opts po;
+        memset(&po, 0, sizeof po);
+        po.backend = CUZK_BACKEND_CPU; /* the engine (and the GPU) are BLS12-381 only */
+        st = cuzk_prover_create(&k->prover, pk, &po, err);
+    }
+    cuzk_pk_release(pk); /* the circuit or the prover holds its own reference */
     if (st) {
-        free(k);
+        dp_key_free(e, k);
         return st;
     }
-    k->has_circuit = info.has_circuit;
     *bytes = info.host_bytes;
     *out = k;
     return CUZK_OK;
 }
 
-void dp_key_free(dp_key *k) {
+void dp_key_free(dp_engine *e, dp_key *k) {
     if (!k) return;
+    if (k->circ) {
+        (void)cuzk_engine_release_circuit(e->eng, k->circ, NULL); /* no job of it runs: never BUSY */
+        cuzk_circuit_destroy(k->circ);
+    }
+    cuzk_vk_free(k->vk);
     cuzk_prover_destroy(k->prover);
     free(k);
 }
 
-cuzk_status dp_prove(dp_key *k, const uint8_t *wtns, size_t wtns_len, const volatile int *cancel,
-                     uint64_t delay_ms, dp_proof *out, cuzk_error *err) {
-    memset(out, 0, sizeof *out);
-    struct timespec t0, t1;
-    for (uint64_t waited = 0; waited < delay_ms; waited += 5) {
-        if (*cancel) return cuzk_error_set(err, CUZK_ERR_CANCELLED, __FILE__, __LINE__, "cancelled");
-        struct timespec ts = {0, 5000000};
-        nanosleep(&ts, NULL);
+static void sleep_ms(unsigned ms) {
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* The debug delay and hold: waits, polling the cancel flag every 5 ms. */
+static cuzk_status wait_debug(const dp_input *in, cuzk_error *err) {
+    for (uint64_t waited = 0; in->hold || waited < in->delay_ms; waited += 5) {
+        if (*in->cancel) return cuzk_error_set(err, CUZK_ERR_CANCELLED, __FILE__, __LINE__, "cancelled");
+        sleep_ms(5);
     }
-    if (*cancel) return cuzk_error_set(err, CUZK_ERR_CANCELLED, __FILE__, __LINE__, "cancelled");
-    cuzk_witness w = {CUZK_WITNESS_WTNS, wtns, wtns_len};
-    cuzk_proof_opts po;
-    memset(&po, 0, sizeof po);
-    po.check_witness = k->has_circuit; /* names the first failing constraint; self-verify catches the rest */
-    cuzk_proof p;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    cuzk_status st = cuzk_prove(k->prover, &p, &w, &po, NULL, err);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    out->prove_ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+    if (*in->cancel) return cuzk_error_set(err, CUZK_ERR_CANCELLED, __FILE__, __LINE__, "cancelled");
+    return CUZK_OK;
+}
+
+typedef struct synth_ctx {
+    const dp_input *in;
+    double ms;
+} synth_ctx;
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* The engine's synthesis callback: the .wtns bytes into the engine's (Montgomery) buffer. */
+static cuzk_status synth(void *vctx, uint32_t partition, uint64_t *witness, size_t n_vars, cuzk_error *err) {
+    (void)partition;
+    synth_ctx *sc = vctx;
+    double t0 = now_ms();
+    cuzk_status st = wait_debug(sc->in, err);
+    if (st == CUZK_OK) {
+        cuzk_witness w = {CUZK_WITNESS_WTNS, sc->in->wtns, sc->in->wtns_len};
+        st = cuzk_witness_convert(&w, CUZK_CURVE_BLS12_381, CUZK_WITNESS_FR_MONT, witness, n_vars, err);
+    }
+    sc->ms = now_ms() - t0;
+    return st;
+}
+
+static cuzk_status prove_engine(dp_engine *e, dp_key *k, const dp_input *in, dp_proof *out, cuzk_error *err) {
+    synth_ctx sc = {in, 0};
+    cuzk_job_desc d;
+    memset(&d, 0, sizeof d);
+    d.circuit = k->circ;
+    d.n_partitions = 1;
+    d.synth = synth;
+    d.synth_ctx = &sc;
+    d.check_witness = k->has_circuit; /* names the first failing constraint; the verify below catches the rest */
+    d.witness_form = CUZK_WITNESS_FR_MONT;
+    cuzk_job_id id = 0;
+    cuzk_status st = cuzk_engine_submit(e->eng, &d, &id, err);
+    if (st == CUZK_ERR_MISMATCH) { /* the engine's budget is smaller than one proof of this circuit */
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err && err->msg[0] ? err->msg : "one proof does not fit");
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "engine.job_budget: %s", why);
+    }
     if (st) return st;
-    if (p.has_bellperson) {
-        out->proof = malloc(CUZK_PROOF_BELLPERSON_BYTES);
-        if (out->proof) {
-            memcpy(out->proof, p.bellperson, CUZK_PROOF_BELLPERSON_BYTES);
-            out->proof_len = CUZK_PROOF_BELLPERSON_BYTES;
+    if (in->started) in->started(in->started_ctx, id);
+    if (*in->cancel) cuzk_engine_cancel(e->eng, id); /* a cancel that came before `started` published the id */
+    cuzk_job_result res;
+    memset(&res, 0, sizeof res);
+    cuzk_error jerr;
+    memset(&jerr, 0, sizeof jerr);
+    st = cuzk_engine_wait(e->eng, id, &res, &jerr);
+    if (st) {
+        if (err) *err = jerr;
+        return st;
+    }
+    out->synth_ms = sc.ms;
+    if (res.timings) out->prove_ms = res.timings[0].start_call_ms + res.timings[0].finish_call_ms;
+    if (res.state == CUZK_JOB_CANCELLED || *in->cancel) {
+        st = cuzk_error_set(err, CUZK_ERR_CANCELLED, __FILE__, __LINE__, "cancelled");
+    } else if (res.state == CUZK_JOB_FAILED) {
+        st = res.status ? res.status : CUZK_ERR_ARG;
+        if (err) *err = jerr;
+    } else {
+        const uint8_t *pub = res.public_inputs;
+        size_t pub_len = (size_t)res.n_public * 32;
+        cuzk_error verr;
+        memset(&verr, 0, sizeof verr);
+        if (cuzk_verify(k->vk, CUZK_PUBLIC_CANON, pub, pub_len, CUZK_PROOF_BELLPERSON, res.proofs, 192, &verr) != CUZK_OK) {
+            st = cuzk_error_set(err, CUZK_ERR_UNSAT, __FILE__, __LINE__,
+                                "the proof does not verify against the key: the witness does not satisfy the circuit, "
+                                "or the key is corrupt (%s)", verr.msg);
+        } else {
+            cuzk_proof p;
+            st = cuzk_proof_from_bellperson(&p, res.proofs, pub, res.n_public, err);
+            if (st == CUZK_OK) {
+                out->proof = malloc(CUZK_PROOF_BELLPERSON_BYTES);
+                out->proof_json = p.proof_json ? strdup(p.proof_json) : NULL;
+                out->public_json = p.public_json ? strdup(p.public_json) : NULL;
+                if (out->proof) {
+                    memcpy(out->proof, p.bellperson, CUZK_PROOF_BELLPERSON_BYTES);
+                    out->proof_len = CUZK_PROOF_BELLPERSON_BYTES;
+                }
+                cuzk_proof_free(&p);
+                if (!out->proof || !out->proof_json || !out->public_json) {
+                    dp_proof_free(out);
+                    st = cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "out of memory for the proof");
+                }
+            }
         }
     }
+    cuzk_job_result_free(&res);
+    return st;
+}
+
+/* BN254 keys: the CPU prover, in this thread. */
+static cuzk_status prove_direct(dp_key *k, const dp_input *in, dp_proof *out, cuzk_error *err) {
+    double t0 = now_ms();
+    cuzk_status st = wait_debug(in, err);
+    out->synth_ms = now_ms() - t0;
+    if (st) return st;
+    cuzk_witness w = {CUZK_WITNESS_WTNS, in->wtns, in->wtns_len};
+    cuzk_proof_opts po;
+    memset(&po, 0, sizeof po);
+    po.check_witness = k->has_circuit;
+    cuzk_proof p;
+    t0 = now_ms();
+    st = cuzk_prove(k->prover, &p, &w, &po, NULL, err);
+    out->prove_ms = now_ms() - t0;
+    if (st) return st;
     out->proof_json = p.proof_json ? strdup(p.proof_json) : NULL;
     out->public_json = p.public_json ? strdup(p.public_json) : NULL;
-    int has_bellperson = p.has_bellperson;
     cuzk_proof_free(&p);
-    if ((has_bellperson && !out->proof) || !out->public_json) {
+    if (!out->proof_json || !out->public_json) {
         dp_proof_free(out);
         return cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "out of memory for the proof");
     }
-    if (*cancel) {
+    if (*in->cancel) {
         dp_proof_free(out);
         return cuzk_error_set(err, CUZK_ERR_CANCELLED, __FILE__, __LINE__, "cancelled");
     }
     return CUZK_OK;
+}
+
+cuzk_status dp_prove(dp_engine *e, dp_key *k, const dp_input *in, dp_proof *out, cuzk_error *err) {
+    memset(out, 0, sizeof *out);
+    return k->circ ? prove_engine(e, k, in, out, err) : prove_direct(k, in, out, err);
+}
+
+void dp_cancel(dp_engine *e, uint64_t engine_job) {
+    if (e && engine_job) (void)cuzk_engine_cancel(e->eng, engine_job);
 }
 
 void dp_proof_free(dp_proof *p) {

@@ -3,6 +3,7 @@
 #include "dlog.h"
 
 #include <arpa/inet.h>
+#include <stdarg.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -46,6 +47,17 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
     return ret;
 }
 
+/* libmicrohttpd's own messages (MHD_USE_ERROR_LOG): through the daemon's log, as warnings (they
+ * are errors of a connection or of the listener), one line each, never on stderr directly. */
+static void mhd_log(void *cls, const char *fmt, va_list ap) {
+    (void)cls;
+    char line[512];
+    vsnprintf(line, sizeof line, fmt, ap);
+    size_t n = strlen(line);
+    while (n && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = 0;
+    dlog(DLOG_WARN, "http: %s", line);
+}
+
 dhttp *dhttp_start(const char *addr, service *s, char *err, size_t cap) {
     char host[256];
     const char *colon = strrchr(addr, ':');
@@ -86,9 +98,14 @@ dhttp *dhttp_start(const char *addr, service *s, char *err, size_t cap) {
         }
     }
     dhttp *h = calloc(1, sizeof *h);
+    if (!h) {
+        snprintf(err, cap, "http: out of memory");
+        return NULL;
+    }
     h->s = s;
-    h->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, answer, h, MHD_OPTION_SOCK_ADDR, &ss,
-                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30, MHD_OPTION_END);
+    /* the logger first: libmicrohttpd uses its own (stderr) for anything before it */
+    h->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, answer, h, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+                            MHD_OPTION_SOCK_ADDR, &ss, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30, MHD_OPTION_END);
     if (!h->d) {
         snprintf(err, cap, "http: cannot listen on %s (address in use?)", addr);
         free(h);

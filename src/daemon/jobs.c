@@ -30,10 +30,11 @@ typedef struct job {
     int state;               /* JS_* */
     int result;              /* JR_* once JS_DONE */
     volatile int cancel;
+    uint64_t engine_job;     /* the engine's id while it proves (0: none), for cancellation */
     char *error;
     dp_proof res;
     uint64_t completion_seq;
-    double t_submit, t_start, t_end, srs_ms, prove_ms;
+    double t_submit, t_start, t_end, srs_ms, prove_ms, synth_ms;
     int refs;                /* the table's (1 while in it) + awaiters + the worker's */
     int in_table;
     struct job *prev, *next; /* queue or done list */
@@ -58,6 +59,7 @@ static const double HIST_BOUNDS[HIST_N] = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 
 
 struct jobs {
     const dcfg *cfg;
+    dp_engine *E;
     pthread_mutex_t mu;
     pthread_cond_t work_cv, done_cv, srs_cv, jan_cv;
     job *by_id[NBUCKETS];
@@ -223,7 +225,7 @@ static cuzk_status srs_acquire_locked(jobs *J, srs_entry *e, int *was_loaded, do
         dp_key *k = NULL;
         uint64_t bytes = 0;
         dlog(DLOG_INFO, "loading circuit %s", e->c->id);
-        cuzk_status st = dp_key_load(e->c, J->cfg->backend, J->cfg->prove_threads, &k, &bytes, err);
+        cuzk_status st = dp_key_load(J->E, e->c, &k, &bytes, err);
         double ms = jobs_now_ms() - t0;
         pthread_mutex_lock(&J->mu);
         e->loading = 0;
@@ -245,14 +247,14 @@ static cuzk_status srs_acquire_locked(jobs *J, srs_entry *e, int *was_loaded, do
                 }
                 if (used + bytes <= budget) break;
                 if (!lru) {
-                    dp_key_free(k);
+                    dp_key_free(J->E, k);
                     dlog(DLOG_WARN, "circuit %s does not fit the host budget", e->c->id);
                     return cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__,
                                           "circuit %s needs %" PRIu64 " bytes of host memory; engine.host_budget is %"
                                           PRIu64 " with %" PRIu64 " held by keys in use", e->c->id, bytes, budget, used);
                 }
                 dlog(DLOG_INFO, "circuit %s released to make room for %s (engine.host_budget)", lru->c->id, e->c->id);
-                dp_key_free(lru->key);
+                dp_key_free(J->E, lru->key);
                 lru->key = NULL;
                 lru->bytes = 0;
             }
@@ -277,6 +279,15 @@ static void srs_release_locked(jobs *J, srs_entry *e) {
 /* ---- workers ------------------------------------------------------------------------------- */
 
 typedef struct worker_arg { jobs *J; int index; } worker_arg;
+
+typedef struct started_arg { jobs *J; job *j; } started_arg;
+/* dp_input.started: the job's engine id, for jobs_cancel */
+static void job_started(void *ctx, uint64_t engine_job) {
+    started_arg *a = ctx;
+    pthread_mutex_lock(&a->J->mu);
+    a->j->engine_job = engine_job;
+    pthread_mutex_unlock(&a->J->mu);
+}
 
 static job *pop_locked(jobs *J) {
     for (int p = 4; p >= 1; p--) {
@@ -329,13 +340,25 @@ static void *worker_main(void *arg) {
         memset(&res, 0, sizeof res);
         if (st == CUZK_OK) {
             dp_key *key = e->key;
+            started_arg sa = {J, j};
+            dp_input in;
+            memset(&in, 0, sizeof in);
+            in.wtns = j->witness;
+            in.wtns_len = j->witness_len;
+            in.cancel = &j->cancel;
+            in.delay_ms = J->cfg->debug_prove_delay_ms;
+            in.hold = J->cfg->debug_hold_circuit && strcmp(J->cfg->debug_hold_circuit, j->circuit_id) == 0;
+            in.started = job_started;
+            in.started_ctx = &sa;
             pthread_mutex_unlock(&J->mu);
             dlog(DLOG_DEBUG, "job %s: proving circuit %s (witness %zu bytes)", j->id, j->circuit_id, j->witness_len);
-            st = dp_prove(key, j->witness, j->witness_len, &j->cancel, J->cfg->debug_prove_delay_ms, &res, &err);
+            st = dp_prove(J->E, key, &in, &res, &err);
             pthread_mutex_lock(&J->mu);
+            j->engine_job = 0;
             srs_release_locked(J, e);
         }
         j->prove_ms = res.prove_ms;
+        j->synth_ms = res.synth_ms;
         J->current[w] = NULL;
         if (j->cancel) {
             dp_proof_free(&res);
@@ -382,7 +405,7 @@ static void *janitor_main(void *arg) {
                 srs_entry *e = &J->srs[i];
                 if (e->key && !e->refs && !e->loading && now - e->last_used >= (double)J->cfg->srs_idle_evict_ms) {
                     dlog(DLOG_INFO, "circuit %s idle for %.0f s: released", e->c->id, (now - e->last_used) / 1e3);
-                    dp_key_free(e->key);
+                    dp_key_free(J->E, e->key);
                     e->key = NULL;
                     e->bytes = 0;
                 }
@@ -393,10 +416,21 @@ static void *janitor_main(void *arg) {
     return NULL;
 }
 
-jobs *jobs_create(const dcfg *cfg) {
+jobs *jobs_create(const dcfg *cfg, char *msg, size_t cap) {
     jobs *J = calloc(1, sizeof *J);
-    if (!J) return NULL;
+    if (!J) {
+        snprintf(msg, cap, "out of memory");
+        return NULL;
+    }
     J->cfg = cfg;
+    cuzk_error err;
+    memset(&err, 0, sizeof err);
+    cuzk_status st = dp_engine_create(&J->E, cfg, &err);
+    if (st != CUZK_OK) {
+        snprintf(msg, cap, "engine (backend %s): %s", cfg->backend, err.msg[0] ? err.msg : cuzk_status_str(st));
+        free(J);
+        return NULL;
+    }
     pthread_mutex_init(&J->mu, NULL);
     pthread_cond_init(&J->work_cv, NULL);
     pthread_cond_init(&J->done_cv, NULL);
@@ -449,7 +483,10 @@ void jobs_cancel_all(jobs *J) {
     for (int p = 1; p <= 4; p++)
         while (J->q[p].head) finish_locked(J, J->q[p].head, JR_CANCELLED, "cancelled: the daemon is shutting down");
     for (int i = 0; i < J->n_workers; i++)
-        if (J->current[i]) J->current[i]->cancel = 1;
+        if (J->current[i]) {
+            J->current[i]->cancel = 1;
+            dp_cancel(J->E, J->current[i]->engine_job);
+        }
     pthread_mutex_unlock(&J->mu);
 }
 
@@ -464,7 +501,8 @@ void jobs_destroy(jobs *J) {
     for (int i = 0; i < J->n_workers; i++) pthread_join(J->threads[i], NULL);
     pthread_join(J->janitor, NULL);
     while (J->done.head) table_remove(J, J->done.head);
-    for (int i = 0; i < J->n_srs; i++) dp_key_free(J->srs[i].key);
+    for (int i = 0; i < J->n_srs; i++) dp_key_free(J->E, J->srs[i].key);
+    dp_engine_destroy(J->E);
     free(J->srs);
     free(J->threads);
     free(J->current);
@@ -619,6 +657,7 @@ int jobs_await(jobs *J, const char *job_id, uint64_t timeout_ms, int (*cancelled
         double start = j->t_start ? j->t_start : j->t_end;
         out->queue_wait_ms = (uint64_t)(start - j->t_submit);
         out->srs_load_ms = (uint64_t)j->srs_ms;
+        out->synthesis_ms = (uint64_t)j->synth_ms;
         out->gpu_compute_ms = (uint64_t)j->prove_ms;
         out->prover_us = (uint64_t)(j->prove_ms * 1e3);
         out->total_ms = (uint64_t)(j->t_end - j->t_submit);
@@ -640,6 +679,7 @@ int jobs_cancel(jobs *J, const char *job_id, int *found, int *was_running) {
             dlog(DLOG_INFO, "job %s cancelled while queued", j->id);
         } else if (j->state == JS_RUNNING) {
             j->cancel = 1;
+            dp_cancel(J->E, j->engine_job); /* the engine drops it at its next stage boundary */
             *was_running = 1;
         }
     }
@@ -686,7 +726,7 @@ int jobs_evict(jobs *J, const char *circuit_id, int *was_loaded, uint64_t *freed
         snprintf(msg, cap, "circuit %s is in use by %u proof(s): not evicted", circuit_id, e->refs);
         rc = CGRPC_FAILED_PRECONDITION;
     } else if (e->key) {
-        dp_key_free(e->key);
+        dp_key_free(J->E, e->key);
         e->key = NULL;
         *was_loaded = 1;
         *freed_bytes = e->bytes;
@@ -697,8 +737,25 @@ int jobs_evict(jobs *J, const char *circuit_id, int *was_loaded, uint64_t *freed
     return rc;
 }
 
+/* The engine's devices (queried outside J->mu: a device call). *n: how many; malloc'd. */
+static dp_device *devices_snapshot(jobs *J, int *n) {
+    dp_device tmp[16];
+    *n = dp_engine_devices(J->E, tmp, 16);
+    if (*n > 16) *n = 16;
+    dp_device *d = calloc((size_t)*n + 1, sizeof *d);
+    if (!d) {
+        *n = 0;
+        return NULL;
+    }
+    memcpy(d, tmp, (size_t)*n * sizeof *d);
+    return d;
+}
+
 void jobs_get_status(jobs *J, jobs_status *st) {
     memset(st, 0, sizeof *st);
+    st->devices = devices_snapshot(J, &st->n_devices);
+    dp_engine_mem_stats(J->E, &st->mem);
+    st->engine_backend = dp_engine_backend(J->E);
     pthread_mutex_lock(&J->mu);
     for (int i = 0; i < JOBS_N_KINDS; i++) {
         st->kinds[i] = KINDS[i];
@@ -733,6 +790,7 @@ void jobs_get_status(jobs *J, jobs_status *st) {
 void jobs_status_free(jobs_status *st) {
     free(st->srs);
     free(st->workers);
+    free(st->devices);
     memset(st, 0, sizeof *st);
 }
 
@@ -758,6 +816,35 @@ static void sb_printf(sbuf *b, const char *fmt, ...) {
 char *jobs_metrics_text(jobs *J) {
     sbuf b = {0};
     sb_printf(&b, "%s", "");
+    int n_dev = 0;
+    dp_device *dev = devices_snapshot(J, &n_dev);
+    dp_engine_mem mem;
+    dp_engine_mem_stats(J->E, &mem);
+    static const struct { const char *name, *help; } G[] = {
+        {"cuzk_gpu_vram_total_bytes", "Device memory of each of the engine's GPUs (0 on the CPU backend)."},
+        {"cuzk_gpu_vram_free_bytes", "Free device memory of each GPU now."},
+        {"cuzk_gpu_resident_bytes", "Device bytes of the circuits resident on each GPU (SRS G1 queries, matrices)."},
+        {"cuzk_gpu_pool_bytes", "Each GPU's proof memory pool (high-water mark)."},
+    };
+    for (int m = 0; m < 4; m++) {
+        sb_printf(&b, "# HELP %s %s\n# TYPE %s gauge\n", G[m].name, G[m].help, G[m].name);
+        for (int d = 0; d < n_dev; d++) {
+            uint64_t v = m == 0 ? dev[d].total_bytes : m == 1 ? dev[d].free_bytes : m == 2 ? dev[d].resident_bytes
+                                                                                        : dev[d].pool_bytes;
+            sb_printf(&b, "%s{ordinal=\"%d\"} %" PRIu64 "\n", G[m].name, dev[d].ordinal, v);
+        }
+    }
+    free(dev);
+    sb_printf(&b, "# HELP cuzk_job_budget_bytes Host memory budget of proofs in flight (engine.job_budget; 0: unlimited).\n"
+                  "# TYPE cuzk_job_budget_bytes gauge\ncuzk_job_budget_bytes %" PRIu64 "\n", mem.budget_limit);
+    sb_printf(&b, "# HELP cuzk_job_budget_reserved_bytes Host memory reserved by proofs in flight now.\n"
+                  "# TYPE cuzk_job_budget_reserved_bytes gauge\ncuzk_job_budget_reserved_bytes %" PRIu64 "\n",
+              mem.budget_reserved);
+    sb_printf(&b, "# HELP cuzk_job_budget_max_reserved_bytes High-water mark of cuzk_job_budget_reserved_bytes.\n"
+                  "# TYPE cuzk_job_budget_max_reserved_bytes gauge\ncuzk_job_budget_max_reserved_bytes %" PRIu64 "\n",
+              mem.budget_max_reserved);
+    sb_printf(&b, "# HELP cuzk_pinned_bytes Pinned host memory of witness buffers (GPU backend).\n"
+                  "# TYPE cuzk_pinned_bytes gauge\ncuzk_pinned_bytes %" PRIu64 "\n", mem.pinned_bytes);
     pthread_mutex_lock(&J->mu);
     static const struct { const char *name, *help, *type; } M[] = {
         {"cuzk_proofs_completed_total", "Proofs completed, by proof kind.", "counter"},
@@ -848,6 +935,24 @@ char *jobs_status_json(jobs *J) {
         json_array_append_new(w, e);
     }
     json_object_set_new(o, "workers", w);
+    json_t *g = json_array();
+    for (int i = 0; i < st.n_devices; i++) {
+        json_t *e = json_object();
+        json_object_set_new(e, "ordinal", json_integer(st.devices[i].ordinal));
+        json_object_set_new(e, "name", json_string(st.devices[i].name));
+        json_object_set_new(e, "vram_total_bytes", json_integer((json_int_t)st.devices[i].total_bytes));
+        json_object_set_new(e, "vram_free_bytes", json_integer((json_int_t)st.devices[i].free_bytes));
+        json_object_set_new(e, "resident_bytes", json_integer((json_int_t)st.devices[i].resident_bytes));
+        json_object_set_new(e, "pool_bytes", json_integer((json_int_t)st.devices[i].pool_bytes));
+        json_object_set_new(e, "dead", json_boolean(st.devices[i].dead));
+        json_array_append_new(g, e);
+    }
+    json_object_set_new(o, "gpus", g);
+    json_object_set_new(o, "engine_backend", json_string(st.engine_backend));
+    json_object_set_new(o, "job_budget_bytes", json_integer((json_int_t)st.mem.budget_limit));
+    json_object_set_new(o, "job_budget_reserved_bytes", json_integer((json_int_t)st.mem.budget_reserved));
+    json_object_set_new(o, "pinned_memory_bytes", json_integer((json_int_t)st.mem.pinned_bytes));
+    json_object_set_new(o, "pinned_memory_limit_bytes", json_integer((json_int_t)st.mem.pinned_limit));
     char *txt = json_dumps(o, JSON_INDENT(2));
     json_decref(o);
     jobs_status_free(&st);

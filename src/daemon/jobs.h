@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "dprover.h"
 
 typedef struct jobs jobs;
 
@@ -34,7 +35,9 @@ enum { JR_UNKNOWN = 0, JR_COMPLETED = 1, JR_FAILED = 2, JR_CANCELLED = 3, JR_TIM
 #define JOBS_N_KINDS 5
 const char *jobs_kind_name(int kind); /* "POREP_SEAL_COMMIT", ...; NULL if not a kind */
 
-jobs *jobs_create(const dcfg *cfg);
+/* Creates the table, its workers and the proving engine (dprover.h). NULL with msg set when the
+ * engine cannot be made (backend "gpu" without a GPU, ...). */
+jobs *jobs_create(const dcfg *cfg, char *msg, size_t cap);
 /* Refuses new submits from now on (UNAVAILABLE). */
 void jobs_begin_shutdown(jobs *J);
 /* Waits until nothing is queued or running, or until deadline_ms (monotonic ms) passes. 1: idle. */
@@ -101,7 +104,11 @@ typedef struct jobs_status {
     jobs_srs_info *srs;      /* malloc'd, n_srs entries */
     int n_workers;
     jobs_worker_info *workers; /* malloc'd */
-    const char *backend;
+    const char *backend;     /* the configuration's engine.backend */
+    const char *engine_backend; /* what it resolved to: "cpu" or "gpu" */
+    int n_devices;           /* the engine's devices (the CPU backend: one) */
+    dp_device *devices;      /* malloc'd, n_devices entries */
+    dp_engine_mem mem;       /* the engine's host budget and pinned memory */
 } jobs_status;
 void jobs_get_status(jobs *J, jobs_status *st);
 void jobs_status_free(jobs_status *st);

@@ -293,27 +293,38 @@ static void h_status(service *s, const uint8_t *req, size_t len, cgrpc_reply *ou
     }
     resp.n_loaded_srs = (size_t)st.n_srs;
     resp.loaded_srs = sp;
-    Cuzk__V1__GPUStatus *gs = calloc(st.n_workers + 1, sizeof *gs);
-    Cuzk__V1__GPUStatus **gp = calloc(st.n_workers + 1, sizeof *gp);
-    char (*names)[64] = calloc(st.n_workers + 1, 64);
-    for (int i = 0; i < st.n_workers; i++) {
+    /* one entry per engine device (the CPU backend: one "cpu" entry with no VRAM figures); with
+     * one device every running job is on it */
+    Cuzk__V1__GPUStatus *gs = calloc(st.n_devices + 1, sizeof *gs);
+    Cuzk__V1__GPUStatus **gp = calloc(st.n_devices + 1, sizeof *gp);
+    char running[256] = "";
+    const char *running_kind = "";
+    for (int i = 0; i < st.n_workers; i++)
+        if (st.workers[i].current_job_id[0]) {
+            size_t l = strlen(running);
+            snprintf(running + l, sizeof running - l, "%s%s", l ? "," : "", st.workers[i].current_job_id);
+            const char *k = jobs_kind_name(st.workers[i].current_kind);
+            if (k) running_kind = k;
+        }
+    for (int i = 0; gs && gp && i < st.n_devices; i++) {
         cuzk__v1__gpustatus__init(&gs[i]);
-        gs[i].ordinal = (uint32_t)i;
-        snprintf(names[i], 64, "worker %d (backend %s)", i, st.backend);
-        gs[i].name = names[i];
-        gs[i].current_job_id = st.workers[i].current_job_id;
-        const char *k = jobs_kind_name(st.workers[i].current_kind);
-        gs[i].current_proof_kind = (char *)(k ? k : "");
+        gs[i].ordinal = (uint32_t)st.devices[i].ordinal;
+        gs[i].name = st.devices[i].name;
+        gs[i].vram_total_bytes = st.devices[i].total_bytes;
+        gs[i].vram_free_bytes = st.devices[i].free_bytes;
+        gs[i].current_job_id = st.n_devices == 1 ? running : (char *)"";
+        gs[i].current_proof_kind = (char *)(st.n_devices == 1 ? running_kind : "");
         gp[i] = &gs[i];
     }
-    resp.n_gpus = (size_t)st.n_workers;
+    resp.n_gpus = gs && gp ? (size_t)st.n_devices : 0;
     resp.gpus = gp;
+    resp.pinned_memory_bytes = st.mem.pinned_bytes;
+    resp.pinned_memory_limit_bytes = st.mem.pinned_limit;
     reply(out, &resp.base);
     free(ss);
     free(sp);
     free(gs);
     free(gp);
-    free(names);
     jobs_status_free(&st);
 }
 

@@ -5,6 +5,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "util/log.h"
@@ -258,6 +259,19 @@ static const char *fake_name(void *ctx) {
     return "fake";
 }
 
+static void fake_forget(void *ctx, const cuzk_circuit *c) {
+    fake_dev *d = ctx;
+    pthread_mutex_lock(&d->mu);
+    int i = slot_of(d, c);
+    if (i >= 0) {
+        if (d->c[i].resident) d->info.resident_bytes -= d->c[i].srs_bytes;
+        d->c[i].resident = d->c[i].pinned = 0;
+        /* the slot keeps its place (starts_of[] is indexed by it) but never matches again */
+        memset(&d->c[i].circ, 0, sizeof d->c[i].circ);
+    }
+    pthread_mutex_unlock(&d->mu);
+}
+
 static void fake_destroy(void *ctx) {
     fake_dev *d = ctx;
     if (!d) return;
@@ -276,6 +290,7 @@ const engine_backend engine_backend_fake = {
     .ctx_name = fake_name,
     .preload = fake_preload,
     .stats = fake_stats,
+    .forget = fake_forget,
     .route = fake_route,
     .unroute = fake_unroute,
     .lost = fake_lost,

@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/log.h"
 
@@ -32,6 +33,7 @@ typedef struct engine_dev {
     size_t n;
     struct {
         cuzk_circuit circ;           /* the descriptor it was made for (engine_circuit_same) */
+        int busy;                    /* a free slot (pv NULL) whose prover is being destroyed */
         groth16_key key;             /* the prover borrows it: it lives here, at a stable address */
         groth16_prover *pv;
     } c[DEV_MAX_CIRCUITS];
@@ -50,16 +52,18 @@ static cuzk_status dev_ops(const engine_dev *d, const groth16_key *k, const grot
 static cuzk_status get_prover(engine_dev *d, const cuzk_circuit *c, groth16_prover **out, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
     pthread_mutex_lock(&d->mu);
-    for (size_t i = 0; i < d->n; i++)
-        if (engine_circuit_same(&d->c[i].circ, c)) {
-            *out = d->c[i].pv;
+    size_t i = d->n;
+    for (size_t k = 0; k < d->n; k++) {
+        if (d->c[k].pv && engine_circuit_same(&d->c[k].circ, c)) {
+            *out = d->c[k].pv;
             goto out;
         }
-    if (d->n == DEV_MAX_CIRCUITS) {
+        if (!d->c[k].pv && !d->c[k].busy && i == d->n) i = k; /* a slot freed by forget */
+    }
+    if (i == DEV_MAX_CIRCUITS) {
         st = ERR(err, CUZK_ERR_UNSUPPORTED, "engine: more than %d circuits on one device", DEV_MAX_CIRCUITS);
         goto out;
     }
-    size_t i = d->n;
     d->c[i].key = engine_circuit_key(c);
     const groth16_backend_ops *ops = NULL;
     if ((st = dev_ops(d, &d->c[i].key, &ops, err)) != CUZK_OK) goto out;
@@ -82,7 +86,7 @@ static cuzk_status get_prover(engine_dev *d, const cuzk_circuit *c, groth16_prov
     }
     d->c[i].circ = *c;
     d->c[i].pv = *out;
-    d->n++;
+    if (i == d->n) d->n++;
 out:
     pthread_mutex_unlock(&d->mu);
     return st;
@@ -197,15 +201,57 @@ static cuzk_status dev_preload(void *ctx, const cuzk_circuit *c, cuzk_error *err
 
 static void dev_stats(void *ctx, engine_dev_stats *out) {
     engine_dev *d = ctx;
+    if (d->host_ops->device_query) {
+        /* the whole device, with or without circuits on it (outside the lock: a device call) */
+        cuzk_error e = {0};
+        size_t total = 0, free_b = 0;
+        if (d->host_ops->device_query(d->cfg.device, &total, &free_b, out->name, sizeof out->name, &e) == CUZK_OK) {
+            out->total_bytes = total;
+            out->free_bytes = free_b;
+            out->device_used_bytes = total - free_b;
+        }
+    }
     pthread_mutex_lock(&d->mu);
+    int mem_done = 0;
     for (size_t i = 0; i < d->n; i++) {
+        if (!d->c[i].pv) continue;
         const groth16_backend_ops *ops = groth16_prover_ops(d->c[i].pv);
         void *state = groth16_prover_state(d->c[i].pv);
         if (ops->device_bytes) out->resident_bytes += ops->device_bytes(state);
-        if (i == 0 && ops->device_mem) ops->device_mem(state, &out->pool_bytes, &out->device_used_bytes);
+        if (!mem_done && ops->device_mem) {
+            size_t used = 0;
+            ops->device_mem(state, &out->pool_bytes, &used);
+            if (!out->device_used_bytes) out->device_used_bytes = used;
+            mem_done = 1;
+        }
     }
     out->pinned_bytes = d->pinned_bytes;
     out->pinned_fallbacks = d->pinned_fallbacks;
+    pthread_mutex_unlock(&d->mu);
+}
+
+/* Frees the prover of c on this context; its slot becomes free (get_prover reuses it: slots
+ * never move, since each prover borrows its slot's key). */
+static void dev_forget(void *ctx, const cuzk_circuit *c) {
+    engine_dev *d = ctx;
+    groth16_prover *pv = NULL;
+    pthread_mutex_lock(&d->mu);
+    for (size_t i = 0; i < d->n; i++)
+        if (d->c[i].pv && engine_circuit_same(&d->c[i].circ, c)) {
+            pv = d->c[i].pv;
+            d->c[i].pv = NULL;
+            d->c[i].busy = 1; /* its key is still borrowed until the prover is destroyed */
+            break;
+        }
+    pthread_mutex_unlock(&d->mu);
+    if (!pv) return;
+    groth16_prover_destroy(pv); /* device frees outside the lock: stats and other circuits go on */
+    pthread_mutex_lock(&d->mu);
+    for (size_t i = 0; i < d->n; i++)
+        if (!d->c[i].pv && d->c[i].busy && engine_circuit_same(&d->c[i].circ, c)) {
+            memset(&d->c[i], 0, sizeof d->c[i]);
+            break;
+        }
     pthread_mutex_unlock(&d->mu);
 }
 
@@ -215,7 +261,8 @@ static const char *dev_name(void *ctx) { return ((engine_dev *)ctx)->host_ops->n
 static void dev_destroy(void *ctx) {
     engine_dev *d = ctx;
     if (!d) return;
-    for (size_t i = 0; i < d->n; i++) groth16_prover_destroy(d->c[i].pv);
+    for (size_t i = 0; i < d->n; i++)
+        if (d->c[i].pv) groth16_prover_destroy(d->c[i].pv);
     for (size_t i = 0; i < d->n_pin; i++) d->host_ops->host_free(d->pin[i].ptr);
     pthread_mutex_destroy(&d->mu);
     free(d);
@@ -233,6 +280,7 @@ const engine_backend engine_backend_prover = {
     .ctx_name = dev_name,
     .preload = dev_preload,
     .stats = dev_stats,
+    .forget = dev_forget,
     .witness_alloc = dev_witness_alloc,
     .witness_free = dev_witness_free,
 };

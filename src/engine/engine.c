@@ -3,6 +3,7 @@
  * themselves are in workers.c, the queues in queue.c, the trace in trace.c (src/engine/pipeline.h). */
 #include "engine/pipeline.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -268,6 +269,22 @@ cuzk_status cuzk_engine_preload(cuzk_engine *e, const cuzk_circuit *c, cuzk_erro
     return CUZK_OK;
 }
 
+cuzk_status cuzk_engine_release_circuit(cuzk_engine *e, const cuzk_circuit *c, cuzk_error *err) {
+    if (!e || !c) return ERR(err, CUZK_ERR_ARG, "cuzk_engine_release_circuit: NULL argument");
+    pthread_mutex_lock(&e->mu);
+    for (job *j = e->jobs; j; j = j->next)
+        if (!j->complete && engine_circuit_same(&j->circ, c)) {
+            uint64_t id = j->id;
+            pthread_mutex_unlock(&e->mu);
+            return ERR(err, CUZK_ERR_BUSY, "cuzk_engine_release_circuit: job %llu of this circuit is not complete",
+                       (unsigned long long)id);
+        }
+    pthread_mutex_unlock(&e->mu);
+    if (e->be->forget)
+        for (int i = 0; i < e->n_dev; i++) e->be->forget(e->be_ctx[i], c);
+    return CUZK_OK;
+}
+
 void cuzk_engine_destroy(cuzk_engine *e) {
     if (e) engine_stop_and_free(e);
 }
@@ -443,6 +460,21 @@ void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *out) {
             out->pinned_fallbacks += ds.pinned_fallbacks;
         }
     out->reaper_busy_ms = rs.busy_ms;
+}
+
+cuzk_status cuzk_engine_device_stats(cuzk_engine *e, int d, cuzk_device_stats *out) {
+    if (out) memset(out, 0, sizeof *out);
+    if (!e || !out || d < 0 || d >= e->n_dev) return CUZK_ERR_ARG;
+    engine_dev_stats ds = {0};
+    if (e->be->stats) e->be->stats(e->be_ctx[d], &ds);
+    out->ordinal = e->dev_id[d];
+    snprintf(out->name, sizeof out->name, "%s", ds.name[0] ? ds.name : e->backend_name);
+    out->total_bytes = ds.total_bytes;
+    out->free_bytes = ds.free_bytes;
+    out->resident_bytes = ds.resident_bytes;
+    out->pool_bytes = ds.pool_bytes;
+    out->dead = atomic_load(&e->dev_dead[d]);
+    return CUZK_OK;
 }
 
 void cuzk_engine_drain_frees(cuzk_engine *e) {

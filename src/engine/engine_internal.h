@@ -36,6 +36,8 @@ typedef struct engine_dev_stats {
     size_t device_used_bytes; /* total - free of the whole device */
     size_t pinned_bytes;      /* pinned witness buffers held */
     uint64_t pinned_fallbacks;/* witnesses that got pageable memory */
+    size_t total_bytes, free_bytes; /* the whole device's memory (backends with device_query) */
+    char name[96];            /* the device's name ("" when the backend has none) */
 } engine_dev_stats;
 
 /* An engine backend: how the engine's stages reach a prover. `pending` is opaque to the engine.
@@ -66,6 +68,9 @@ typedef struct engine_backend {
     cuzk_status (*preload)(void *be_ctx, const cuzk_circuit *c, cuzk_error *err);
     /* optional: fills *out (zeroed by the caller) */
     void (*stats)(void *be_ctx, engine_dev_stats *out);
+    /* optional: drop everything held for circuit c (its prover; on a device its resident copy),
+     * freed before returning. Called only when no partition of c is in flight. */
+    void (*forget)(void *be_ctx, const cuzk_circuit *c);
     /* optional: witness buffers (GPU: pinned, pooled, so the upload runs at full bus speed).
      * witness_alloc returns NULL when it has none (the engine then mallocs); witness_free takes
      * back what witness_alloc gave (called on the reaper thread). */

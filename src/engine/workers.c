@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "groth16/prove.h"
+#include "util/abort.h"
 #include "util/log.h"
 #include "util/timer.h"
 
@@ -350,8 +351,11 @@ void *engine_prove_main(void *arg) {
         if (st != CUZK_OK) { part_fail(p, st, &perr); continue; }
         groth16_timings gt = {0};
         double tc0 = now_ms();
+        /* a cancellation stops the start at its next stage boundary (util/abort.h) */
+        abort_probe_set(engine_job_dead, j);
         st = e->be->start(be_ctx, &p->pending, j->id, p->idx, &j->circ, p->w, j->n_vars, &r, &s, e->o.prove_threads,
                           part_release, p, &gt, &perr);
+        abort_probe_set(NULL, NULL);
         double tc1 = now_ms();
         explicit_bzero(&r, sizeof r);
         explicit_bzero(&s, sizeof s);
@@ -378,6 +382,15 @@ void *engine_prove_main(void *arg) {
         p->t_b2 = tc0 + gt.upload_ms + gt.abc_ms;
         tm->device = (uint32_t)e->dev_id[dev];
         tm->retries = p->retries;
+        if (engine_job_dead(j) && (st == CUZK_OK || st == CUZK_ERR_CANCELLED)) {
+            /* cancelled during or right after the start: what it left (a pending whose B_G2 threads
+             * may still run) is dropped by a finish worker, off this device's path */
+            double t_end = now_ms();
+            trace_add(e, st == CUZK_OK ? "prove start stage (job cancelled)" : "prove start (cancelled at a stage boundary)",
+                      tid, t_pop, t_end, j->id, p->idx, 0);
+            if (!p->pending || !pq_push(&e->finish_q, p, NULL)) part_drop(p);
+            continue;
+        }
         if (st != CUZK_OK) {
             if (p->pending) { e->be->pending_free(be_ctx, p->pending); p->pending = NULL; }
             part_device_failure(p, st, &perr);
@@ -386,7 +399,6 @@ void *engine_prove_main(void *arg) {
         double t_end = now_ms();
         tm->start_stage_ms = t_end - t_pop;
         trace_add(e, "prove start stage", tid, t_pop, t_end, j->id, p->idx, 0);
-        if (engine_job_dead(j)) { part_drop(p); continue; }
         p->t_push_begin = t_end;
         if (!pq_push(&e->finish_q, p, NULL)) part_drop(p);
     }
@@ -408,8 +420,10 @@ void *engine_finish_main(void *arg) {
         groth16_proof proof;
         cuzk_error perr = {0};
         double tc0 = now_ms();
+        abort_probe_set(engine_job_dead, j);
         cuzk_status st = e->be->finish(e->be_ctx[p->dev], &proof, p->pending, j->id, p->idx, e->o.finish_threads, &gt,
                                        &perr);
+        abort_probe_set(NULL, NULL);
         double tc1 = now_ms();
         e->be->pending_free(e->be_ctx[p->dev], p->pending);
         p->pending = NULL;
@@ -418,6 +432,7 @@ void *engine_finish_main(void *arg) {
         tm->msm_b2_ms = gt.msm_b2_ms;
         trace_add(e, "prove finish (call)", tid, tc0, tc1, j->id, p->idx, 0);
         trace_stages(e, tid, p->dev, tc0, &gt, 1, j, p->idx, p->t_b2);
+        if (st == CUZK_ERR_CANCELLED && engine_job_dead(j)) { part_drop(p); continue; }
         if (st != CUZK_OK) { part_device_failure(p, st, &perr); continue; }
         part_unroute(p);
         if (p->w) { part_release(p, p->w, p->w_bytes); p->w = NULL; } /* kept for a retry */

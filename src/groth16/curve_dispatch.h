@@ -20,6 +20,8 @@ void bn254_cuzk_prover_destroy(cuzk_prover *p);
 const char *bn254_cuzk_prover_backend_name(const cuzk_prover *p);
 cuzk_status bn254_cuzk_prove(cuzk_prover *p, cuzk_proof *out, const cuzk_witness *w, const cuzk_proof_opts *opts,
                              cuzk_prove_timings *t, cuzk_error *err);
+cuzk_status bn254_cuzk_witness_convert(const cuzk_witness *w, cuzk_curve curve, cuzk_witness_form out_form,
+                                       uint64_t *out, size_t n_vars, cuzk_error *err);
 cuzk_status bn254_cuzk_vk_load_json(cuzk_vk **out, const char *json, size_t len, cuzk_error *err);
 cuzk_status bn254_cuzk_vk_from_pk(cuzk_vk **out, const cuzk_pk *pk, cuzk_error *err);
 uint32_t bn254_cuzk_vk_n_public(const cuzk_vk *vk);

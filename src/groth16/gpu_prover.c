@@ -379,6 +379,7 @@ cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *g
     pend->n_b = gp->n_b;
     pend->b_scalars = malloc((gp->n_b ? gp->n_b : 1) * sizeof(scalar256));
     if (!pend->b_scalars) { st = ERR(err, CUZK_ERR_NOMEM, "B scalars (%zu)", gp->n_b); goto out; }
+    if ((st = groth16_abort_point("the witness upload", err)) != CUZK_OK) goto out;
 
     /* 1. witness to the device; a/b/c by SpMV there */
     if ((st = gpu_buf_alloc(ctx, (void **)&d_w, n_w * sizeof(fr), err)) != CUZK_OK) goto out;
@@ -388,10 +389,12 @@ cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *g
     if ((st = gpu_copy_h2d_async(ctx, d_w, w, n_w * sizeof(fr), err)) != CUZK_OK) goto out;
     if ((st = gpu_sync(ctx, err)) != CUZK_OK) goto out;
     t1 = now_ms(); tm.upload_ms = t1 - t0; t0 = t1;
+    if ((st = groth16_abort_point("a/b/c", err)) != CUZK_OK) goto out;
     if ((st = gpu_r1cs_abc_async(ctx, (struct fr *)d_a, (struct fr *)d_b, (struct fr *)d_c, m, gp->d_cs,
                                  (const struct fr *)d_w, err)) != CUZK_OK) goto out;
     if ((st = gpu_sync(ctx, err)) != CUZK_OK) goto out;
     t1 = now_ms(); tm.abc_ms = t1 - t0; t0 = t1;
+    if ((st = groth16_abort_point("H and B_G2", err)) != CUZK_OK) goto out;
 
     /* 2. H on the device: d_a <- the H scalars (Montgomery) */
     if ((st = gpu_h_bellperson_async(gpu_ctx_stream(ctx), (struct fr *)d_a, (struct fr *)d_b, (struct fr *)d_c,
@@ -416,6 +419,14 @@ cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *g
     double msm_wall[4];
     static const char *const msm_name[4] = {"A", "B1", "L", "H"};
     for (int j = 0; j < 4; j++) {
+        if (abort_requested()) {
+            /* B_G2 runs on CPU threads: the pending goes back with the status, and the caller frees
+             * it (groth16_pending_free joins them) off the device's path */
+            st = ERR(err, CUZK_ERR_CANCELLED, "cancelled before MSM %s", msm_name[j]);
+            *out = pend;
+            pend = NULL;
+            goto out;
+        }
         memset(&ms[j], 0, sizeof ms[j]);
         double tw = now_ms();
         if ((st = gpu_g1_msm_run(ctx, &jobs[j], 1, &ms[j], err)) != CUZK_OK) goto out;
@@ -631,6 +642,10 @@ static void *gpu_host_alloc_ops(size_t bytes) {
     return p;
 }
 static void gpu_host_free_ops(void *ptr) { gpu_host_free_pinned(ptr); }
+static cuzk_status gpu_device_query_ops(int device, size_t *total_bytes, size_t *free_bytes, char *name, size_t cap,
+                                        cuzk_error *err) {
+    return gpu_device_mem_info(device, total_bytes, free_bytes, name, cap, err);
+}
 
 const groth16_backend_ops groth16_backend_gpu_ops = {
     .name = "gpu",
@@ -645,6 +660,7 @@ const groth16_backend_ops groth16_backend_gpu_ops = {
     .dead = gpu_dead_ops,
     .host_alloc = gpu_host_alloc_ops,
     .host_free = gpu_host_free_ops,
+    .device_query = gpu_device_query_ops,
 };
 
 #endif

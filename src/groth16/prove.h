@@ -96,6 +96,10 @@ typedef struct groth16_backend_ops {
     bool (*dead)(void *state);
     void *(*host_alloc)(size_t bytes);        /* NULL when it cannot (caller falls back to malloc) */
     void (*host_free)(void *ptr);
+    /* optional (NULL on the CPU): the whole device `device` now, no state needed: total and free
+     * bytes, its name (cap bytes). CUZK_OK or the device's error. */
+    cuzk_status (*device_query)(int device, size_t *total_bytes, size_t *free_bytes, char *name, size_t cap,
+                                cuzk_error *err);
 } groth16_backend_ops;
 
 extern const groth16_backend_ops groth16_backend_cpu_ops;
@@ -121,9 +125,14 @@ const groth16_key *groth16_prover_key(const groth16_prover *pv);
 /* Start of one proof. w: n_w = key n_vars values (Montgomery, host, w[0] = 1), read during the
  * call only; r, s copied into the pending. release: every large host buffer start frees goes
  * through it (NULL: free). On CUZK_OK *out is a pending (finish it with groth16_prove_finish, free
- * it with groth16_pending_free); on failure *out = NULL and everything was released.
+ * it with groth16_pending_free); on failure *out = NULL and everything was released, with one
+ * exception: CUZK_ERR_CANCELLED may come with a pending in *out whose B_G2 threads still run
+ * (the GPU backend, cancelled between its G1 MSMs), for the caller to free off its own path.
+ * Cancellation: start (and finish, before a B_G2 it computes itself) asks the calling thread's
+ * abort probe (util/abort.h) at every stage boundary: before a/b/c, H, each G1 MSM (GPU: also
+ * before the witness upload) and stops there with CUZK_ERR_CANCELLED.
  * Errors: CUZK_ERR_ARG, CUZK_ERR_MISMATCH (witness length, w[0] != 1, a key that does not fit its
- * circuit), CUZK_ERR_NOMEM, and the backend's device errors. */
+ * circuit), CUZK_ERR_NOMEM, CUZK_ERR_CANCELLED, and the backend's device errors. */
 cuzk_status groth16_prove_start(groth16_prover *pv, groth16_pending **out, const fr *w, size_t n_w, const fr *r,
                                 const fr *s, int nthreads, groth16_release_fn release, void *release_ctx,
                                 groth16_timings *t, cuzk_error *err);

@@ -152,6 +152,7 @@ cuzk_status groth16_zkey_start(groth16_pending **out, const zkey *z, const groth
     if (!pend || !a || !b || !c || !ws || !hs) { st = ERR(err, CUZK_ERR_NOMEM, "prover scratch (%zu rows)", m); goto out; }
     pend->release = release;
     pend->release_ctx = release_ctx;
+    if ((st = groth16_abort_point("a/b", err)) != CUZK_OK) goto out;
 
     /* 1. rows: A_T[row] += v * w[wire] (and B) */
     for (uint32_t i = 0; i < z->n_coefs; i++) {
@@ -162,6 +163,7 @@ cuzk_status groth16_zkey_start(groth16_pending **out, const zkey *z, const groth
         fr_add(dst, dst, &prod);
     }
     t1 = now_ms(); tm.abc_ms = t1 - t0; t0 = t1;
+    if ((st = groth16_abort_point("H", err)) != CUZK_OK) goto out;
 
     /* 2. H on the odd coset */
     if ((st = ntt_domain_init(&d, z->log_domain, NTT_ROOTS_SNARKJS)) != CUZK_OK) {
@@ -177,13 +179,17 @@ cuzk_status groth16_zkey_start(groth16_pending **out, const zkey *z, const groth
     t1 = now_ms(); tm.h_ms = t1 - t0; t0 = t1;
 
     /* 3. G1 MSMs; B_G2 runs in finish over the same witness scalars (kept by the pending) */
+    if ((st = groth16_abort_point("MSM A", err)) != CUZK_OK) goto out;
     if ((st = stg->g1_msm(stg->ctx, &pend->mr.a, GROTH16_Q_A, z->a, ws, n_w, nthreads, err)) != CUZK_OK) goto out;
     t1 = now_ms(); tm.msm_a_ms = t1 - t0; t0 = t1;
+    if ((st = groth16_abort_point("MSM B1", err)) != CUZK_OK) goto out;
     if ((st = stg->g1_msm(stg->ctx, &pend->mr.b1, GROTH16_Q_B1, z->b1, ws, n_w, nthreads, err)) != CUZK_OK) goto out;
     t1 = now_ms(); tm.msm_b1_ms = t1 - t0; t0 = t1;
+    if ((st = groth16_abort_point("MSM L", err)) != CUZK_OK) goto out;
     if ((st = stg->g1_msm(stg->ctx, &pend->mr.c, GROTH16_Q_L, z->c, ws + z->n_public + 1, n_w - z->n_public - 1,
                           nthreads, err)) != CUZK_OK) goto out;
     t1 = now_ms(); tm.msm_l_ms = t1 - t0; t0 = t1;
+    if ((st = groth16_abort_point("MSM H", err)) != CUZK_OK) goto out;
     if ((st = stg->g1_msm(stg->ctx, &pend->mr.h, GROTH16_Q_H, z->h, hs, m, nthreads, err)) != CUZK_OK) goto out;
     groth16_release_buf(release, release_ctx, hs, m * sizeof *hs); hs = NULL;
     t1 = now_ms(); tm.msm_h_ms = t1 - t0; t0 = t1;
@@ -345,6 +351,7 @@ cuzk_status groth16_prove_bellperson_start(groth16_pending **out, const bellpers
     }
     pend->release = release;
     pend->release_ctx = release_ctx;
+    if ((st = groth16_abort_point("a/b/c", err)) != CUZK_OK) goto out;
     /* 1. a/b/c: rows of the circuit, then one A row per input (A = input_i, B = C = 0) */
     csr_spmv(a, &cs->a, w, nthreads);
     csr_spmv(b, &cs->b, w, nthreads);
@@ -353,6 +360,7 @@ cuzk_status groth16_prove_bellperson_start(groth16_pending **out, const bellpers
     if ((st = r1cs_density_of(&dens_a, &cs->a, n_w, nthreads, err)) != CUZK_OK) goto out;
     if ((st = r1cs_density_of(&dens_b, &cs->b, n_w, nthreads, err)) != CUZK_OK) goto out;
     t1 = now_ms(); tm.abc_ms = t1 - t0; t0 = t1;
+    if ((st = groth16_abort_point("H", err)) != CUZK_OK) goto out;
 
     /* 2. h coefficients; a, b, c and the twiddles are done after this */
     if ((st = ntt_domain_init(&d, log_m, NTT_ROOTS_BELLPERSON)) != CUZK_OK) {
@@ -370,6 +378,7 @@ cuzk_status groth16_prove_bellperson_start(groth16_pending **out, const bellpers
     t1 = now_ms(); tm.h_ms = t1 - t0; t0 = t1;
 
     /* 3. G1 MSMs. A: all inputs (dense by the extra rows), then aux with A-density. */
+    if ((st = groth16_abort_point("MSM A", err)) != CUZK_OK) goto out;
     size_t k = 0;
     for (size_t i = 0; i < n_w; i++)
         if (i < n_inputs || r1cs_density_test(&dens_a, i)) sel[k++] = ws[i];
@@ -379,6 +388,7 @@ cuzk_status groth16_prove_bellperson_start(groth16_pending **out, const bellpers
     }
     g1_msm(&pend->mr.a, p->a, sel, k, nthreads);
     t1 = now_ms(); tm.msm_a_ms = t1 - t0; t0 = t1;
+    if ((st = groth16_abort_point("MSM B1", err)) != CUZK_OK) goto out;
     /* B: inputs and aux with B-density; the selection is kept for B_G2 in finish */
     k = 0;
     for (size_t i = 0; i < n_w; i++)
@@ -397,9 +407,11 @@ cuzk_status groth16_prove_bellperson_start(groth16_pending **out, const bellpers
     g1_msm(&pend->mr.b1, p->b_g1, pend->b_scalars, k, nthreads);
     groth16_release_buf(release, release_ctx, sel, n_w * sizeof *sel); sel = NULL;
     t1 = now_ms(); tm.msm_b1_ms = t1 - t0; t0 = t1;
+    if ((st = groth16_abort_point("MSM L", err)) != CUZK_OK) goto out;
     g1_msm(&pend->mr.c, p->l, ws + n_inputs, n_aux, nthreads);
     groth16_release_buf(release, release_ctx, ws, n_w * sizeof *ws); ws = NULL;
     t1 = now_ms(); tm.msm_l_ms = t1 - t0; t0 = t1;
+    if ((st = groth16_abort_point("MSM H", err)) != CUZK_OK) goto out;
     g1_msm(&pend->mr.h, p->h, hs, m - 1, nthreads);
     groth16_release_buf(release, release_ctx, hs, m * sizeof *hs); hs = NULL;
     t1 = now_ms(); tm.msm_h_ms = t1 - t0; t0 = t1;
@@ -444,6 +456,8 @@ cuzk_status groth16_prove_bellperson_finish(groth16_proof *out, groth16_pending 
         pending_join_b2(pend);
         tm.msm_b2_ms = pend->b2_ms;
     } else {
+        cuzk_status st = groth16_abort_point("MSM B (G2)", err);
+        if (st != CUZK_OK) return st; /* the pending stays unfinished: the caller frees it */
         g2_msm(&pend->mr.b2, pend->b_g2, pend->b_scalars, pend->n_b, nthreads);
         tm.msm_b2_ms = now_ms() - t0;
     }

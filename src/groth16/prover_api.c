@@ -504,6 +504,55 @@ out:
     return st;
 }
 
+cuzk_status cuzk_witness_convert(const cuzk_witness *w, cuzk_curve curve, cuzk_witness_form out_form, uint64_t *out,
+                                 size_t n_vars, cuzk_error *err) {
+    if (!w || !out) return ERR(err, CUZK_ERR_ARG, "cuzk_witness_convert: NULL argument");
+    if (out_form != CUZK_WITNESS_FR_MONT && out_form != CUZK_WITNESS_FR_CANON)
+        return ERR(err, CUZK_ERR_ARG, "cuzk_witness_convert: the output form is Montgomery or canonical limbs, not %d",
+                   (int)out_form);
+    if ((uintptr_t)out % 8 != 0) return ERR(err, CUZK_ERR_ARG, "cuzk_witness_convert: out must be 8-byte aligned");
+#ifndef CUZK_CURVE_BOUND_BN254
+    TO_BN254(curve == CUZK_CURVE_BN254, cuzk_witness_convert(w, curve, out_form, out, n_vars, err));
+#endif
+    if (curve != CURVE_ID)
+        return ERR(err, CUZK_ERR_UNSUPPORTED, "cuzk_witness_convert: curve %s is not in this build", cuzk_curve_name(curve));
+    const fr *wv = NULL;
+    fr *owned = NULL;
+    size_t n = 0;
+    cuzk_status st = witness_view(&wv, &n, &owned, w, err);
+    if (st != CUZK_OK) return st;
+    if (n != n_vars) st = ERR(err, CUZK_ERR_MISMATCH, "the witness has %zu values but the circuit has %zu variables", n, n_vars);
+    else if (!fr_is_one(&wv[0])) st = ERR(err, CUZK_ERR_MISMATCH, "witness value 0 must be 1 (the constant wire)");
+    else if (out_form == CUZK_WITNESS_FR_MONT) memcpy(out, wv, n * sizeof(fr));
+    else
+        for (size_t i = 0; i < n; i++) fr_to_canon(out + 4 * i, &wv[i]);
+    free(owned);
+    return st;
+}
+
+#ifndef CUZK_CURVE_BOUND_BN254
+cuzk_status cuzk_proof_from_bellperson(cuzk_proof *out, const uint8_t proof[CUZK_PROOF_BELLPERSON_BYTES],
+                                       const uint8_t *public_inputs, uint32_t n_public, cuzk_error *err) {
+    if (out) memset(out, 0, sizeof *out);
+    if (!out || !proof || (n_public && !public_inputs))
+        return ERR(err, CUZK_ERR_ARG, "cuzk_proof_from_bellperson: NULL argument");
+    groth16_proof pr;
+    cuzk_status st = bellperson_proof_decode(&pr, proof, err);
+    if (st == CUZK_ERR_FORMAT) st = CUZK_ERR_POINT; /* 192 bytes that are not three valid compressed points */
+    if (st != CUZK_OK) return st;
+    fr *pub = malloc((n_public ? n_public : 1) * sizeof *pub);
+    if (!pub) return ERR(err, CUZK_ERR_NOMEM, "public inputs");
+    for (uint32_t i = 0; i < n_public; i++)
+        if (!fr_from_bytes_le(&pub[i], public_inputs + (size_t)i * CUZK_FR_BYTES, CUZK_FR_BYTES)) {
+            free(pub);
+            return ERR(err, CUZK_ERR_FORMAT, "public input %u is not canonical (>= r)", i);
+        }
+    st = encode_proof(out, CURVE_ID, &pr, pub, n_public, err);
+    free(pub);
+    return st;
+}
+#endif
+
 /* ---- verification ---------------------------------------------------------------------------- */
 struct cuzk_vk {
     cuzk_curve curve; /* first in both curve compiles: the dispatch reads it */

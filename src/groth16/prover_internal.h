@@ -8,6 +8,14 @@
 
 #include "groth16/groth16.h"
 #include "curves/curve.h"
+#include "util/abort.h"
+#include "util/log.h"
+
+/* A stage boundary of a start or finish: CUZK_ERR_CANCELLED (naming the stage not begun) when the
+ * calling thread's abort probe fires (util/abort.h), else CUZK_OK. */
+static inline cuzk_status groth16_abort_point(const char *next_stage, cuzk_error *err) {
+    return abort_requested() ? ERR(err, CUZK_ERR_CANCELLED, "cancelled before %s", next_stage) : CUZK_OK;
+}
 
 /* The five MSM results of one proof: sA, sB1, sC (= L), sH (G1) and sB2 (G2). */
 typedef struct groth16_msm_results {

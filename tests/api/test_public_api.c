@@ -17,7 +17,11 @@
  *      the job in Montgomery form, computed here by 256 modular doublings) equal byte for byte the
  *      proof cuzk_prove gives, whose proof.json is snarkjs's proof_fixed.json; check_witness with
  *      the zkey's .r1cs (a job of a bad witness fails UNSAT) and without it (CUZK_ERR_ARG); a BN254
- *      zkey is CUZK_ERR_UNSUPPORTED with the reason.
+ *      zkey is CUZK_ERR_UNSUPPORTED with the reason;
+ *   7. cuzk_witness_convert (.wtns bytes to Montgomery and canonical limbs, its errors), a job's
+ *      192 bytes through cuzk_proof_from_bellperson give snarkjs's proof_fixed.json, a circuit is
+ *      released (CUZK_ERR_BUSY while a job holds it) and proves again, the CPU backend's device
+ *      figures (cuzk_engine_device_stats).
  * Exit status 0 when every check passed, 1 otherwise; one line per failed check on stderr.
  */
 #include <stdint.h>
@@ -753,6 +757,193 @@ static void test_bn254_engine_unsupported(void) {
     cuzk_pk_release(pk);
 }
 
+/* ---- 7: witness conversion, proofs from their 192 bytes, circuits released, device figures -- */
+typedef struct {
+    const uint8_t *wtns;
+    size_t len;
+    volatile int gate; /* 0: the callback waits (a job held in synthesis) */
+} wtns_gate_state;
+
+static cuzk_status synth_wtns_gate(void *ctx, uint32_t partition, uint64_t *witness, size_t n_vars, cuzk_error *err) {
+    (void)partition;
+    wtns_gate_state *s = ctx;
+    while (!s->gate) usleep(1000);
+    cuzk_witness w = {CUZK_WITNESS_WTNS, s->wtns, s->len};
+    return cuzk_witness_convert(&w, CUZK_CURVE_BLS12_381, CUZK_WITNESS_FR_MONT, witness, n_vars, err);
+}
+
+static void test_engine_helpers(void) {
+    cuzk_pk *pk = NULL, *pk_bn = NULL;
+    cuzk_circuit *c = NULL;
+    cuzk_engine *eng = NULL;
+    cuzk_vk *vk = NULL;
+    cuzk_error e = {0};
+    char path[1024], r1cs_path[1024];
+    snprintf(path, sizeof path, "%s/bls12381/multiplier/circuit_final.zkey", CUZK_FIXTURES_DIR);
+    snprintf(r1cs_path, sizeof r1cs_path, "%s/bls12381/multiplier/circuit.r1cs", CUZK_FIXTURES_DIR);
+    size_t wlen = 0, flen = 0, blen = 0, n = 0;
+    uint8_t *wb = slurp("bls12381/multiplier/witness.wtns", &wlen);
+    uint8_t *bnw = slurp("bn128/multiplier/witness.wtns", &blen);
+    char *want = (char *)slurp("bls12381/multiplier/proof_fixed.json", &flen);
+    uint64_t *canon = wb ? wtns_canon(wb, wlen, &n) : NULL;
+    CHECK(wb && bnw && want && canon);
+    if (!wb || !bnw || !want || !canon) goto out;
+
+    /* cuzk_witness_convert: canonical out = the file's values; Montgomery -> canonical round trip */
+    {
+        uint64_t *o = calloc(n, 32), *m = calloc(n, 32);
+        cuzk_witness w = {CUZK_WITNESS_WTNS, wb, wlen};
+        CHECK_ST(cuzk_witness_convert(&w, CUZK_CURVE_BLS12_381, CUZK_WITNESS_FR_CANON, o, n, &e), CUZK_OK);
+        CHECK(!memcmp(o, canon, 32 * n));
+        CHECK_ST(cuzk_witness_convert(&w, CUZK_CURVE_BLS12_381, CUZK_WITNESS_FR_MONT, m, n, &e), CUZK_OK);
+        CHECK(memcmp(m, canon, 32 * n) != 0); /* Montgomery form differs from the integers */
+        cuzk_witness wm = {CUZK_WITNESS_FR_MONT, m, 32 * n};
+        memset(o, 0, 32 * n);
+        CHECK_ST(cuzk_witness_convert(&wm, CUZK_CURVE_BLS12_381, CUZK_WITNESS_FR_CANON, o, n, &e), CUZK_OK);
+        CHECK(!memcmp(o, canon, 32 * n));
+        CHECK_ST(cuzk_witness_convert(&w, CUZK_CURVE_BLS12_381, CUZK_WITNESS_FR_CANON, o, n + 1, &e), CUZK_ERR_MISMATCH);
+        CHECK_ST(cuzk_witness_convert(&w, CUZK_CURVE_BLS12_381, CUZK_WITNESS_WTNS, o, n, &e), CUZK_ERR_ARG);
+        cuzk_witness wbn = {CUZK_WITNESS_WTNS, bnw, blen};
+        CHECK_ST(cuzk_witness_convert(&wbn, CUZK_CURVE_BLS12_381, CUZK_WITNESS_FR_MONT, o, n, &e), CUZK_ERR_CURVE);
+        CHECK_ST(cuzk_witness_convert(&wbn, CUZK_CURVE_BN254, CUZK_WITNESS_FR_CANON, o, n, &e), CUZK_OK);
+        cuzk_witness junk = {CUZK_WITNESS_WTNS, (const uint8_t *)"not a witness", 13};
+        CHECK_ST(cuzk_witness_convert(&junk, CUZK_CURVE_BLS12_381, CUZK_WITNESS_FR_MONT, o, n, &e), CUZK_ERR_FORMAT);
+        uint64_t *c2 = malloc(32 * n);
+        memcpy(c2, canon, 32 * n);
+        c2[0] = 2; /* w[0] must be ONE */
+        cuzk_witness wc = {CUZK_WITNESS_FR_CANON, c2, 32 * n};
+        CHECK_ST(cuzk_witness_convert(&wc, CUZK_CURVE_BLS12_381, CUZK_WITNESS_FR_MONT, o, n, &e), CUZK_ERR_MISMATCH);
+        free(c2);
+        free(o);
+        free(m);
+    }
+
+    /* a BN254 key is not an engine circuit */
+    {
+        char bp[1024];
+        snprintf(bp, sizeof bp, "%s/bn128/multiplier/circuit_final.zkey", CUZK_FIXTURES_DIR);
+        CHECK_ST(cuzk_pk_load_zkey(&pk_bn, bp, NULL, &e), CUZK_OK);
+        if (pk_bn) CHECK_ST(cuzk_circuit_create(&c, pk_bn, &e), CUZK_ERR_UNSUPPORTED);
+        CHECK(c == NULL);
+    }
+
+    /* the zkey with its r1cs: an engine circuit; fixed r, s give snarkjs's proof_fixed.json */
+    cuzk_pk_load_opts lo = {0};
+    lo.r1cs_path = r1cs_path;
+    CHECK_ST(cuzk_pk_load_zkey(&pk, path, &lo, &e), CUZK_OK);
+    if (!pk) goto out;
+    CHECK_ST(cuzk_vk_from_pk(&vk, pk, &e), CUZK_OK);
+    CHECK_ST(cuzk_circuit_create(&c, pk, &e), CUZK_OK);
+    if (!c || !vk) goto out;
+    CHECK(cuzk_circuit_n_vars(c) == n && cuzk_circuit_n_public(c) == 1);
+    cuzk_engine_opts eo = {0};
+    eo.backend = CUZK_BACKEND_CPU;
+    eo.no_trace = 1;
+    CHECK_ST(cuzk_engine_create(&eng, &eo, &e), CUZK_OK);
+    if (!eng) goto out;
+    {
+        cuzk_device_stats ds;
+        CHECK_ST(cuzk_engine_device_stats(eng, 0, &ds), CUZK_OK);
+        CHECK(!strcmp(ds.name, "cpu") && ds.total_bytes == 0 && ds.ordinal == 0 && !ds.dead);
+        CHECK_ST(cuzk_engine_device_stats(eng, 1, &ds), CUZK_ERR_ARG);
+    }
+    CHECK_ST(cuzk_engine_preload(eng, c, &e), CUZK_OK);
+    uint64_t rs[8];
+    {
+        /* the fixtures' r and s, as Montgomery limbs (the engine's fixed_rs form) */
+        uint8_t r[32], s2[32];
+        hex_le32(r, k_r_hex);
+        hex_le32(s2, k_s_hex);
+        /* cuzk_witness_convert checks w[0] == 1: convert the pairs [1, r] and [1, s] */
+        uint64_t pr[8] = {1, 0, 0, 0}, ps[8] = {1, 0, 0, 0}, mr[8], ms[8];
+        memcpy(pr + 4, r, 32);
+        memcpy(ps + 4, s2, 32);
+        cuzk_witness one_r = {CUZK_WITNESS_FR_CANON, pr, 64}, one_s = {CUZK_WITNESS_FR_CANON, ps, 64};
+        CHECK_ST(cuzk_witness_convert(&one_r, CUZK_CURVE_BLS12_381, CUZK_WITNESS_FR_MONT, mr, 2, &e), CUZK_OK);
+        CHECK_ST(cuzk_witness_convert(&one_s, CUZK_CURVE_BLS12_381, CUZK_WITNESS_FR_MONT, ms, 2, &e), CUZK_OK);
+        memcpy(rs, mr + 4, 32);
+        memcpy(rs + 4, ms + 4, 32);
+    }
+    wtns_gate_state ws = {wb, wlen, 1};
+    cuzk_job_desc d = {0};
+    d.circuit = c;
+    d.n_partitions = 1;
+    d.synth = synth_wtns_gate;
+    d.synth_ctx = &ws;
+    d.fixed_rs = rs;
+    d.check_witness = 1;
+    cuzk_job_id id = 0;
+    CHECK_ST(cuzk_engine_submit(eng, &d, &id, &e), CUZK_OK);
+    cuzk_job_result res = {0};
+    CHECK_ST(cuzk_engine_wait(eng, id, &res, &e), CUZK_OK);
+    CHECK(res.state == CUZK_JOB_DONE && res.n_public == 1);
+    if (res.state == CUZK_JOB_DONE) {
+        CHECK(!memcmp(res.public_inputs, canon + 4, 32));
+        CHECK_ST(cuzk_verify(vk, CUZK_PUBLIC_CANON, res.public_inputs, 32, CUZK_PROOF_BELLPERSON, res.proofs, 192, &e),
+                 CUZK_OK);
+        cuzk_proof p = {0};
+        CHECK_ST(cuzk_proof_from_bellperson(&p, res.proofs, res.public_inputs, 1, &e), CUZK_OK);
+        /* the independent oracle: snarkjs's proof with the same r, s */
+        CHECK(p.proof_json && text_eq_trim(p.proof_json, p.proof_json_len, want, flen));
+        CHECK(p.has_bellperson && !memcmp(p.bellperson, res.proofs, 192) && p.n_public == 1);
+        CHECK(p.public_json && !strncmp(p.public_json, "[", 1));
+        cuzk_proof_free(&p);
+        uint8_t bad[192];
+        memset(bad, 0x5a, sizeof bad);
+        CHECK_ST(cuzk_proof_from_bellperson(&p, bad, res.public_inputs, 1, &e), CUZK_ERR_POINT);
+        CHECK(p.proof_json == NULL);
+        uint8_t big[32];
+        memset(big, 0xff, sizeof big);
+        CHECK_ST(cuzk_proof_from_bellperson(&p, res.proofs, big, 1, &e), CUZK_ERR_FORMAT);
+        CHECK_ST(cuzk_proof_from_bellperson(&p, NULL, big, 1, &e), CUZK_ERR_ARG);
+    }
+    cuzk_job_result_free(&res);
+
+    /* release: BUSY while a job of the circuit is held in synthesis, then OK; the circuit proves
+     * again afterwards (made ready again on first use) */
+    ws.gate = 0;
+    d.fixed_rs = NULL;
+    CHECK_ST(cuzk_engine_submit(eng, &d, &id, &e), CUZK_OK);
+    CHECK_ST(cuzk_engine_release_circuit(eng, c, &e), CUZK_ERR_BUSY);
+    ws.gate = 1;
+    CHECK_ST(cuzk_engine_wait(eng, id, &res, &e), CUZK_OK);
+    CHECK(res.state == CUZK_JOB_DONE);
+    cuzk_job_result_free(&res);
+    CHECK_ST(cuzk_engine_release_circuit(eng, c, &e), CUZK_OK);
+    CHECK_ST(cuzk_engine_release_circuit(eng, c, &e), CUZK_OK); /* nothing held: still OK */
+    CHECK_ST(cuzk_engine_submit(eng, &d, &id, &e), CUZK_OK);
+    CHECK_ST(cuzk_engine_wait(eng, id, &res, &e), CUZK_OK);
+    CHECK(res.state == CUZK_JOB_DONE);
+    if (res.state == CUZK_JOB_DONE)
+        CHECK_ST(cuzk_verify(vk, CUZK_PUBLIC_CANON, res.public_inputs, 32, CUZK_PROOF_BELLPERSON, res.proofs, 192, &e),
+                 CUZK_OK);
+    cuzk_job_result_free(&res);
+    /* a witness that does not satisfy the circuit: check_witness fails the job with UNSAT */
+    {
+        uint8_t *bw = malloc(wlen);
+        memcpy(bw, wb, wlen);
+        bw[wlen - 1] ^= 1; /* the last wire's top byte: still canonical, no longer a*b = c */
+        wtns_gate_state bs = {bw, wlen, 1};
+        d.synth_ctx = &bs;
+        CHECK_ST(cuzk_engine_submit(eng, &d, &id, &e), CUZK_OK);
+        CHECK_ST(cuzk_engine_wait(eng, id, &res, &e), CUZK_OK);
+        CHECK(res.state == CUZK_JOB_FAILED && res.status == CUZK_ERR_UNSAT);
+        cuzk_job_result_free(&res);
+        free(bw);
+    }
+    CHECK_ST(cuzk_engine_release_circuit(eng, NULL, &e), CUZK_ERR_ARG);
+out:
+    cuzk_engine_destroy(eng);
+    cuzk_circuit_destroy(c);
+    cuzk_pk_release(pk);
+    cuzk_pk_release(pk_bn);
+    cuzk_vk_free(vk);
+    free(wb);
+    free(bnw);
+    free(want);
+    free(canon);
+}
+
 int main(void) {
     char tmp[] = "/tmp/cuzk_api_test.XXXXXX";
     if (!mkdtemp(tmp)) {
@@ -765,6 +956,7 @@ int main(void) {
     test_zkey_engine("multiplier");
     test_zkey_engine("merkle_mimc5");
     test_bn254_engine_unsupported();
+    test_engine_helpers();
     test_engine_job(tmp);
     rmdir(tmp);
     printf("public API test: %d checks, %d failed\n", g_checks, g_fail);

@@ -164,6 +164,14 @@ async function basic() {
      r.err && r.err.details);
   r = await call('SubmitProof', { proof_kind: 'GENERIC_GROTH16', circuit_id: 'mult' });
   ok(r.err && r.err.code === grpc.status.INVALID_ARGUMENT, 'no witness: INVALID_ARGUMENT');
+  // control characters from the request are escaped in the error text (and in the daemon's log)
+  r = await call('SubmitProof', { proof_kind: 'GENERIC_GROTH16', circuit_id: 'evil\u001b[31m\nline2', witness: m.w });
+  ok(r.err && r.err.code === grpc.status.NOT_FOUND && !/[\u0000-\u001f\u007f]/.test(r.err.details) &&
+     r.err.details.includes('evil\\x1b[31m\\x0aline2'), 'control characters in an error text are escaped (\\xNN)',
+     r.err && r.err.details);
+  r = await call('PreloadSRS', { circuit_id: 'x\ty\rz' });
+  ok(r.err && r.err.code === grpc.status.NOT_FOUND && r.err.details.includes('x\\x09y\\x0dz'), 'escaped in PreloadSRS errors too',
+     r.err && r.err.details);
   for (const k of ['POREP_SEAL_COMMIT', 'SNAP_DEALS_UPDATE', 'WINDOW_POST_PARTITION', 'WINNING_POST']) {
     r = await call('Prove', { submit: { request_id: `${tag}-${k}`, proof_kind: k, priority: 'CRITICAL', vanilla_proof: Buffer.from('{}') } }, 20000);
     const x = r.resp && r.resp.result;
@@ -224,7 +232,14 @@ async function basic() {
   r = await call('GetStatus', {});
   ok(!r.err && r.resp.queues.length >= 5 && r.resp.total_proofs_completed >= 3 && r.resp.loaded_srs.some((s) => s.circuit_id === 'mult'),
      'GetStatus: queues, totals, SRS', r.err ? r.err.details : r.resp);
-  ok(r.resp && r.resp.gpus.length >= 1, 'GetStatus: workers');
+  ok(r.resp && r.resp.gpus.length === 1 && r.resp.gpus[0].name === 'cpu' && r.resp.gpus[0].ordinal === 0,
+     'GetStatus: one device, the CPU backend', r.resp && r.resp.gpus);
+  r = await call('PreloadSRS', { circuit_id: 'mult' });
+  r = await call('GetStatus', {});
+  const ms = r.resp && r.resp.loaded_srs.find((s) => s.circuit_id === 'mult');
+  ok(ms && ms.tier === 'HOT' && ms.size_bytes > 1000 && ms.ref_count === 0, 'GetStatus: a loaded key is HOT, its host bytes, no proof on it', ms);
+  const tr = r.resp && r.resp.loaded_srs.find((s) => s.circuit_id === 'truncated');
+  ok(tr && tr.tier === 'COLD' && Number(tr.size_bytes) === 0, 'GetStatus: a key never loaded is COLD with 0 bytes', tr);
   r = await call('GetMetrics', {});
   ok(!r.err && /cuzk_proofs_completed_total\{proof_kind="GENERIC_GROTH16"\} [1-9]/.test(r.resp.prometheus_text), 'GetMetrics: Prometheus text');
   const hp = opt('http');
@@ -235,6 +250,11 @@ async function basic() {
     let j = null;
     try { j = JSON.parse(h.body); } catch (e) { /* checked below */ }
     ok(h.code === 200 && j && j.total_proofs_completed >= 3, 'HTTP GET /status is JSON');
+    ok(j && j.engine_backend === 'cpu' && j.gpus.length === 1 && j.gpus[0].vram_total_bytes === 0 &&
+       'resident_bytes' in j.gpus[0] && j.job_budget_bytes === 0, 'HTTP /status: the engine\'s devices and budget', j && j.gpus);
+    h = await httpGet(hp, '/metrics');
+    ok(/cuzk_gpu_vram_total_bytes\{ordinal="0"\} 0/.test(h.body) && /cuzk_job_budget_bytes 0/.test(h.body) &&
+       /cuzk_job_budget_max_reserved_bytes [1-9]/.test(h.body), 'HTTP /metrics: device and budget gauges');
     h = await httpGet(hp, '/nope');
     ok(h.code === 404, 'HTTP unknown path: 404');
   }
@@ -262,9 +282,30 @@ async function load() {
   ok(verified === n, `load ${tag}: ${verified}/${n} verify in snarkjs`);
 }
 
+// Polls GetStatus until pred(status) holds; false after limitMs.
+async function waitStatus(pred, limitMs = 20000) {
+  const t0 = Date.now();
+  for (;;) {
+    const r = await call('GetStatus', {});
+    if (!r.err && pred(r.resp)) return true;
+    if (Date.now() - t0 > limitMs) return false;
+    await sleep(20);
+  }
+}
+const generic = (st) => st.queues.find((q) => q.proof_kind === 'GENERIC_GROTH16');
+
 async function slow() {
-  // Needs a daemon with one worker and debug.prove_delay_ms (each proof lasts that long).
+  // Needs a daemon with one worker, debug.prove_delay_ms (each proof lasts that long) and
+  // debug.hold_circuit = "hold" (a job on circuit "hold" proves until it is cancelled): a held job
+  // keeps the one worker busy for sure, so what is queued behind it stays queued whatever the
+  // machine's load (no race against the delay).
   const delay = Number(opt('delay', '150'));
+  const hold = (w) => call('SubmitProof', submitReq({ circuit_id: 'hold', witness: w }));
+  const running = (id) => waitStatus((st) => generic(st).in_progress === 1 && st.gpus.some((g) => g.current_job_id === id));
+
+  // priorities: 20 NORMAL then a CRITICAL, all queued behind a held job
+  const h0 = await hold(multWitness(9n, 9n).w);
+  ok(!h0.err && (await running(h0.resp.job_id)), 'a held job occupies the worker', h0.err && h0.err.details);
   const normals = [];
   for (let i = 0; i < 20; i++) {
     const r = await call('SubmitProof', submitReq({ request_id: `${tag}-prio-${i}`, witness: multWitness(BigInt(i + 2), 3n).w }));
@@ -273,27 +314,32 @@ async function slow() {
   const crit = await call('SubmitProof', submitReq({ request_id: `${tag}-crit`, priority: 'CRITICAL', witness: multWitness(7n, 7n).w }));
   ok(!crit.err && crit.resp.queue_position === 1, 'CRITICAL behind 20 NORMAL: queue position 1', crit.resp);
   const st = await call('GetStatus', {});
-  const g = st.resp.queues.find((q) => q.proof_kind === 'GENERIC_GROTH16');
-  ok(g && g.pending + g.in_progress === 21, 'GetStatus counts pending + in_progress = 21', g);
+  const g = generic(st.resp);
+  ok(g && g.pending === 21 && g.in_progress === 1, 'GetStatus counts pending 21, in_progress 1', g);
+  let r = await call('CancelProof', { job_id: h0.resp.job_id });
+  ok(!r.err && r.resp.found && r.resp.was_running === true, 'cancel of the held job: was_running true', r.resp);
   const c = await call('AwaitProof', { job_id: crit.resp.job_id });
   const outs = await Promise.all(normals.map((id) => call('AwaitProof', { job_id: id })));
   const later = outs.filter((o) => o.resp.completion_seq > c.resp.completion_seq).length;
-  ok(c.resp.status === 'COMPLETED' && later >= 19, `CRITICAL finished before ${later} of 20 NORMAL (the running one may finish first)`,
+  ok(c.resp.status === 'COMPLETED' && later === 20, `CRITICAL finished before ${later} of 20 NORMAL`,
      [c.resp.completion_seq, outs.map((o) => o.resp.completion_seq)]);
   const order = outs.map((o) => o.resp.completion_seq);
   ok(order.every((v, i) => i === 0 || v > order[i - 1]), 'NORMAL jobs finish first-come first-served');
+  ok(outs.every((o) => o.resp.status === 'COMPLETED'), 'every NORMAL job completes');
 
-  // cancel while queued and while proving
-  const j1 = await call('SubmitProof', submitReq({ witness: multWitness(2n, 5n).w }));
+  // cancel while queued and while proving: j1 proves until cancelled, j2 waits behind it
+  const j1 = await hold(multWitness(2n, 5n).w);
+  ok(!j1.err && (await running(j1.resp.job_id)), 'j1 is proving');
   const j2 = await call('SubmitProof', submitReq({ witness: multWitness(2n, 6n).w }));
-  await sleep(delay / 3);
-  let r = await call('CancelProof', { job_id: j2.resp.job_id });
-  ok(!r.err && r.resp.found && r.resp.was_running === false, 'cancel while queued: was_running false');
+  r = await call('CancelProof', { job_id: j2.resp.job_id });
+  ok(!r.err && r.resp.found && r.resp.was_running === false, 'cancel while queued: was_running false', r.resp);
   r = await call('CancelProof', { job_id: j1.resp.job_id });
   ok(!r.err && r.resp.found && r.resp.was_running === true, 'cancel while proving: was_running true', r.resp);
   const [a1, a2] = await Promise.all([call('AwaitProof', { job_id: j1.resp.job_id }), call('AwaitProof', { job_id: j2.resp.job_id })]);
   ok(a1.resp.status === 'CANCELLED' && a2.resp.status === 'CANCELLED', 'both end CANCELLED', [a1.resp.status, a2.resp.status]);
-  ok(a1.resp.total_ms < delay * 4, 'the running job stopped early', a1.resp.total_ms);
+  // j1 could only end by its cancellation: the running proof was stopped, not waited for
+  ok(/while proving/.test(a1.resp.error_message) && /while queued/.test(a2.resp.error_message),
+     'the running job was stopped while proving, the queued one while queued', [a1.resp.error_message, a2.resp.error_message]);
 
   // await timeout: the job goes on
   const j3 = await call('SubmitProof', submitReq({ witness: multWitness(3n, 5n).w }));
@@ -313,16 +359,25 @@ async function slow() {
   callObj.cancel();
   r = await call('AwaitProof', { job_id: j4.resp.job_id });
   ok(!r.err && r.resp.status === 'COMPLETED', 'after two abandoned awaits the job still completes');
-  // a Prove abandoned by its client cancels its job
+
+  // a Prove abandoned by its client cancels its job: the job is surely still queued (behind a
+  // held job) when the client goes, so only its cancellation can end it
+  const before = (await call('GetStatus', {})).resp.total_proofs_cancelled;
+  const h1 = await hold(multWitness(8n, 8n).w);
+  ok(!h1.err && (await running(h1.resp.job_id)), 'a held job occupies the worker again');
   const pc = client.Prove({ submit: submitReq({ request_id: `${tag}-abandon`, witness: multWitness(4n, 6n).w }) }, () => {});
-  await sleep(delay / 3);
+  ok(await waitStatus((s) => generic(s).pending === 1), 'the abandoned Prove\'s job is queued');
   pc.cancel();
-  await sleep(delay);
+  ok(await waitStatus((s) => s.total_proofs_cancelled === before + 1 && generic(s).pending === 0),
+     'the abandoned Prove\'s job is cancelled (queued, never run)');
+  r = await call('CancelProof', { job_id: h1.resp.job_id });
+  ok(!r.err && r.resp.was_running === true, 'the held job is cancelled while proving');
   r = await call('SubmitProof', submitReq({ request_id: `${tag}-abandon`, witness: multWitness(4n, 6n).w }));
   const a5 = await call('AwaitProof', { job_id: r.resp.job_id });
   ok(a5.resp.status === 'COMPLETED', 'a Prove abandoned by its client: its retry gets a fresh job that completes');
   r = await call('GetStatus', {});
-  ok(!r.err && r.resp.total_proofs_cancelled >= 3, 'cancelled jobs are counted', r.resp && r.resp.total_proofs_cancelled);
+  // h0, j1, j2, the abandoned Prove's job, h1: exactly five, whatever the timing
+  ok(!r.err && r.resp.total_proofs_cancelled === 5, 'cancelled jobs are counted', r.resp && r.resp.total_proofs_cancelled);
 
   // host budget (engine.host_budget fits one key): loading mult2 releases the idle mult
   r = await call('PreloadSRS', { circuit_id: 'mult2' });
@@ -334,6 +389,16 @@ async function slow() {
   await sleep(3000);
   r = await call('GetStatus', {});
   ok(tier('mult2') === 'COLD', 'a key idle for srs.idle_evict_s is released', r.resp.loaded_srs);
+}
+
+async function budget() {
+  // Needs a daemon with engine.job_budget smaller than one proof of circuit mult.
+  const r = await call('Prove', { submit: submitReq({ witness: multWitness(3n, 4n).w }) });
+  const x = r.resp && r.resp.result;
+  ok(!r.err && x && x.status === 'FAILED' && /job_budget/.test(x.error_message) && /bytes/.test(x.error_message),
+     'a proof over engine.job_budget: FAILED, the budget and the bytes named', r.err ? r.err.details : x);
+  const st = await call('GetStatus', {});
+  ok(!st.err && st.resp.total_proofs_failed === 1, 'counted as failed');
 }
 
 async function sigterm() {
@@ -394,7 +459,7 @@ async function verifyFile() {
 
 (async () => {
   const t0 = Date.now();
-  const fn = { basic, load, slow, sigterm, retention, 'verify-file': verifyFile }[scenario];
+  const fn = { basic, load, slow, sigterm, retention, budget, 'verify-file': verifyFile }[scenario];
   if (!fn) { console.error('unknown scenario ' + scenario); process.exit(2); }
   try { await fn(); } catch (e) { failures++; console.log('FAIL exception: ' + (e && e.stack)); }
   console.log(`node ${scenario} ${addr || ''}: ${failures ? failures + ' FAILED' : 'all ok'} (${Date.now() - t0} ms)`);

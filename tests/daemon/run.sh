@@ -81,7 +81,7 @@ listen = ["unix://$SOCK", "127.0.0.1:$PORT"]
 http = "127.0.0.1:$HTTP"
 socket_mode = "0660"
 [log]
-level = "info"
+level = "debug"         # every request logged (escaped), gRPC's own lines too
 [engine]
 backend = "cpu"
 workers = 2
@@ -120,6 +120,37 @@ cfg_case "preload failure caught by the check" 2 "preload of circuit trunc faile
 "$CUZKD" --config "$W" --check-config > "$W/cfg.out" 2>&1; rc=$?
 if [ $rc = 2 ] && grep -q "is a directory" "$W/cfg.out"; then echo "PASS config: a directory as --config";
 else echo "FAIL config: a directory as --config (exit $rc)"; cat "$W/cfg.out"; fails=$((fails + 1)); fi
+
+# command line: --config without a value, --version with the commit
+"$CUZKD" --config > "$W/cfg.out" 2>&1; rc=$?
+"$CUZKD" --config= >> "$W/cfg.out" 2>&1; rc2=$?
+if [ $rc = 2 ] && [ $rc2 = 2 ] && [ "$(grep -c -- "--config needs a file name" "$W/cfg.out")" = 2 ]; then echo "PASS --config without a value: a clear message, exit 2";
+else echo "FAIL --config without a value (exit $rc, $rc2)"; cat "$W/cfg.out"; fails=$((fails + 1)); fi
+"$CUZKD" --version > "$W/ver.out" 2>&1; rc=$?
+want='git none'
+git -C "$ROOT" rev-parse --short HEAD > /dev/null 2>&1 && want='git [0-9a-f]\{7,\}'
+if [ $rc = 0 ] && grep -q "^cuzkd .*($want" "$W/ver.out"; then echo "PASS --version names the git commit: $(cat "$W/ver.out")";
+else echo "FAIL --version (exit $rc)"; cat "$W/ver.out"; fails=$((fails + 1)); fi
+
+# every line on stderr is the daemon's own (gRPC's and libmicrohttpd's lines go through it):
+# a gRPC port and an HTTP port already in use, each refused with exit 1
+LOGLINE='^[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9:.]*Z cuzkd: \(error\|warn\|info\|debug\): '
+own_lines() { ! grep -v -- "$LOGLINE" "$1" | grep -q .; }
+BUSY=$(free_port)
+node -e "require('net').createServer().listen($BUSY,'127.0.0.1',()=>console.log('up'))" > "$W/busy.out" & BUSYPID=$!
+PIDS+=("$BUSYPID")
+for _ in $(seq 1 100); do grep -q up "$W/busy.out" 2>/dev/null && break; sleep 0.05; done
+printf '[server]\nlisten = ["127.0.0.1:%s"]\n[circuits.mult]\nzkey = "%s"\n' "$BUSY" "$FIX/circuit_final.zkey" > "$W/busy1.toml"
+printf '[server]\nlisten = ["unix://%s/busy.sock"]\nhttp = "127.0.0.1:%s"\n[circuits.mult]\nzkey = "%s"\n' "$W" "$BUSY" \
+    "$FIX/circuit_final.zkey" > "$W/busy2.toml"
+for k in 1 2; do
+    "$CUZKD" --config "$W/busy$k.toml" > /dev/null 2> "$W/busy$k.log"; rc=$?
+    what=$([ $k = 1 ] && echo "gRPC" || echo "HTTP")
+    if [ $rc = 1 ] && grep -q "cannot listen" "$W/busy$k.log" && own_lines "$W/busy$k.log"; then
+        echo "PASS $what port in use: exit 1, every stderr line in the daemon's format"
+    else echo "FAIL $what port in use (exit $rc)"; cat "$W/busy$k.log"; fails=$((fails + 1)); fi
+done
+kill "$BUSYPID" 2>/dev/null
 
 # README's command, from the repository root of a fresh clone
 (cd "$ROOT" && "$CUZKD" --config src/daemon/cuzkd.demo.toml --check-config) > "$W/demo.out" 2>&1; rc=$?
@@ -198,6 +229,10 @@ n=$(wc -l < "$W/go.jsonl")
 grep -E "cuzk_proofs_completed_total\{proof_kind=\"GENERIC_GROTH16\"\}" <(node -e '
  require("http").get({host:"127.0.0.1",port:'"$HTTP"',path:"/metrics"},r=>{let d="";r.on("data",c=>d+=c);r.on("end",()=>console.log(d))})')
 stop_ok "daemon A" "$A" "$SOCK"
+if own_lines "$W/a.log"; then echo "PASS daemon A's stderr: every line in the daemon's format";
+else echo "FAIL daemon A's stderr has foreign lines:"; grep -v -- "$LOGLINE" "$W/a.log" | head -5; fails=$((fails + 1)); fi
+if ! grep -q "$(printf '\033')" "$W/a.log"; then echo "PASS no raw escape character in daemon A's log";
+else echo "FAIL a raw escape character in daemon A's log"; fails=$((fails + 1)); fi
 
 # ---- daemon B: one worker, slow proofs: priorities, cancel, timeouts, disconnects, SIGTERM ----
 SB=$W/slow.sock
@@ -215,9 +250,12 @@ shutdown_grace_s = 1
 idle_evict_s = 2
 [debug]
 prove_delay_ms = 150
+hold_circuit = "hold"
 [circuits.mult]
 zkey = "$FIX/circuit_final.zkey"
 [circuits.mult2]
+zkey = "$FIX/circuit_final.zkey"
+[circuits.hold]
 zkey = "$FIX/circuit_final.zkey"
 EOT
 start b "$W/b.toml"
@@ -244,6 +282,23 @@ start c "$W/c.toml"
 C=$PID
 check "node retention (time and count bounds)" node "$HERE/client.js" retention --addr "unix://$SC" --tag r
 stop_ok "daemon C" "$C" "$SC"
+
+# ---- daemon D: the engine's host budget for proofs in flight (engine.job_budget) ---------------
+SD=$W/budget.sock
+cat > "$W/d.toml" <<EOT
+[server]
+listen = ["unix://$SD"]
+[engine]
+backend = "cpu"
+prove_threads = 1
+job_budget = 1000
+[circuits.mult]
+zkey = "$FIX/circuit_final.zkey"
+EOT
+start d "$W/d.toml"
+D=$PID
+check "node budget (a proof over engine.job_budget fails cleanly)" node "$HERE/client.js" budget --addr "unix://$SD"
+stop_ok "daemon D" "$D" "$SD"
 
 echo "daemon tests: $fails failure(s), $(( $(date +%s) - t_start )) s"
 [ $fails = 0 ]
