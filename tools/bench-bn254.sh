@@ -70,6 +70,15 @@ note() { NOTES+=("$*"); say "$*"; }
 fail() { RC=1; note "$*"; }
 median() { sort -n | awk '{a[NR]=$1} END {if (NR == 0) print "-"; else if (NR % 2) print a[(NR+1)/2]; else printf "%.1f\n", (a[NR/2]+a[NR/2+1])/2}'; }
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+# xz -d with python3's lzma when the xz program is missing (a bare image may lack xz-utils)
+unxz_to() {  # unxz_to FILE.xz OUT
+  if command -v xz >/dev/null 2>&1; then xz -dc "$1" > "$2"
+  else python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], "wb"))' "$1" "$2"; fi
+}
+untar_xz() {  # untar_xz FILE.tar.xz DIR
+  if command -v xz >/dev/null 2>&1; then tar -xJf "$1" -C "$2"
+  else python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1], "r:xz").extractall(sys.argv[2])' "$1" "$2"; fi
+}
 
 # the peer copy (never built into cuzk): .peer in the checkout (carried to a GPU machine), else ../shared/peer
 PEER=${PEER_DIR:-}
@@ -87,7 +96,7 @@ NODE=""
 SNARKJS=""
 find_node() {
   if [ "$MODE" = gpu ] && [ -f "$CARRY/node/node.xz" ]; then   # the host's node, carried: preferred there
-    mkdir -p "$W/node" && xz -dc "$CARRY/node/node.xz" > "$W/node/node" && chmod +x "$W/node/node" && NODE=$W/node/node
+    mkdir -p "$W/node" && unxz_to "$CARRY/node/node.xz" "$W/node/node" && chmod +x "$W/node/node" && NODE=$W/node/node
   elif command -v node >/dev/null 2>&1; then
     NODE=$(command -v node)
   fi
@@ -97,7 +106,7 @@ find_node() {
   [ "$MODE" = gpu ] && npm_dir=$ROOT/tests/js
   if [ "$MODE" = gpu ]; then
     if [ -f "$CARRY/node/snarkjs_modules.tar.xz" ] && [ ! -f "$npm_dir/node_modules/snarkjs/build/cli.cjs" ]; then
-      mkdir -p "$npm_dir" && tar -xJf "$CARRY/node/snarkjs_modules.tar.xz" -C "$npm_dir"
+      mkdir -p "$npm_dir" && untar_xz "$CARRY/node/snarkjs_modules.tar.xz" "$npm_dir"
     fi
   elif [ -n "$NODE" ] && [ ! -f "$npm_dir/node_modules/circom2/cli.js" ]; then
     say "npm ci (snarkjs, circom2, circomlib pinned by tests/fixtures/package-lock.json) in $npm_dir"
@@ -372,8 +381,8 @@ gpu_sha() {
   fi
   if [ "$(el)" -gt $(( BUDGET - need )) ]; then note "$c: skipped (time budget: $(el) s of $BUDGET s used)"; return; fi
   mkdir -p "$W/$c"
-  [ -f "$W/$c/circuit.r1cs" ] || xz -dc "$CARRY/circuits/$c/circuit.r1cs.xz" > "$W/$c/circuit.r1cs"
-  [ -f "$W/$c/witness.wtns" ] || xz -dc "$CARRY/circuits/$c/witness.wtns.xz" > "$W/$c/witness.wtns"
+  [ -f "$W/$c/circuit.r1cs" ] || unxz_to "$CARRY/circuits/$c/circuit.r1cs.xz" "$W/$c/circuit.r1cs"
+  [ -f "$W/$c/witness.wtns" ] || unxz_to "$CARRY/circuits/$c/witness.wtns.xz" "$W/$c/witness.wtns"
   cp -f "$CARRY/circuits/$c/input.json" "$W/$c/" 2>/dev/null
   make_sha_key "$c" && bench_circuit "$c" "$W/$c"
 }
