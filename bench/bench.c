@@ -8,11 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cuzk/bench.h"
 #include "cuzk/groth16.h"
-#include "curves/bls12_381/curve.h"
-#include "util/parallel.h"
-#include "util/rng.h"
-#include "util/timer.h"
 
 #ifndef CUZK_GIT_HASH
 #define CUZK_GIT_HASH "unknown"
@@ -27,15 +24,8 @@ typedef struct {
     int nthreads;
     const char *zkey, *wtns;
     cuzk_backend backend;
+    cuzk_curve curve; /* field, ntt, msm */
 } bench_opts;
-
-static uint64_t g_rng = 0x853c49e6748fea9bull;
-static uint64_t rnd(void) { return splitmix64_next(&g_rng); }
-static void rand_fr(fr *x) {
-    uint8_t b[64];
-    for (int i = 0; i < 8; i++) { uint64_t v = rnd(); memcpy(b + 8 * i, &v, 8); }
-    fr_from_bytes_wide_le(x, b, sizeof b);
-}
 
 static int cmp_dbl(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -62,65 +52,36 @@ static void header(const char *what, const bench_opts *o) {
         }
         fclose(f);
     }
-    printf("# cuzk bench %s | cuzk %s (git %s) | CPU: %s, %d threads | median of %d (min..max)\n", what,
-           CUZK_VERSION, CUZK_GIT_HASH, cpu, o->nthreads > 0 ? o->nthreads : cuzk_num_threads(), o->repeat);
+    char curve[48] = "";
+    if (o->curve != CUZK_CURVE_BLS12_381) snprintf(curve, sizeof curve, " (%s)", cuzk_curve_name(o->curve));
+    printf("# cuzk bench %s%s | cuzk %s (git %s) | CPU: %s, %d threads | median of %d (min..max)\n", what, curve,
+           CUZK_VERSION, CUZK_GIT_HASH, cpu, o->nthreads > 0 ? o->nthreads : cuzk_threads(), o->repeat);
 }
 
-/* ---- field and group ops ------------------------------------------------------------------ */
+static int fail_status(const char *what, cuzk_status st, const cuzk_error *e) {
+    fprintf(stderr, "cuzk bench %s: %s\n", what, e->msg[0] ? e->msg : cuzk_status_str(st));
+    return cuzk_exit_code(st);
+}
+
+/* ---- field and group ops (timed inside the library: include/cuzk/bench.h) ------------------------ */
 static int bench_field(const bench_opts *o) {
     header("field", o);
-    enum { N = 1 << 14 };
-    fr *a = malloc(N * sizeof *a);
-    fp *x = malloc(N * sizeof *x);
-    if (!a || !x) return 4;
-    for (int i = 0; i < N; i++) {
-        rand_fr(&a[i]);
-        uint64_t l[6];
-        for (int k = 0; k < 6; k++) l[k] = rnd();
-        l[5] &= 0x0fffffffffffffffull;
-        fp_from_canon(&x[i], l);
-    }
     printf("%-28s %12s %12s %12s\n", "op", "ns/op", "min", "max");
     double v[64];
     int R = o->repeat > 64 ? 64 : o->repeat;
-#define TIME_LOOP(label, iters, body)                                                        \
-    do {                                                                                     \
-        for (int rep = -1; rep < R; rep++) {                                                 \
-            double t0 = now_ms();                                                            \
-            for (long it = 0; it < (iters); it++) { body; }                                  \
-            double dt = (now_ms() - t0) * 1e6 / (double)(iters);                             \
-            if (rep >= 0) v[rep] = dt;                                                       \
-        }                                                                                    \
-        stat3 s = stats(v, R);                                                               \
-        printf("%-28s %12.1f %12.1f %12.1f\n", label, s.med, s.min, s.max);                  \
-    } while (0)
-    fp acc = x[0];
-    fr facc = a[0];
-    TIME_LOOP("fp_mul", 2000000L, fp_mul(&acc, &acc, &x[it & (N - 1)]));
-    TIME_LOOP("fp_sqr", 2000000L, fp_sqr(&acc, &acc));
-    TIME_LOOP("fr_mul", 2000000L, fr_mul(&facc, &facc, &a[it & (N - 1)]));
-    TIME_LOOP("fp_inv", 2000L, fp_inv(&acc, &acc));
-    g1_affine g;
-    g1_generator(&g);
-    g1_jacobian j, gj;
-    g1_jacobian_from_affine(&j, &g);
-    g1_jacobian_dbl(&gj, &j);
-    g1_xyzz xz;
-    g1_xyzz_from_affine(&xz, &g);
-    g1_xyzz_dbl(&xz, &xz);
-    TIME_LOOP("g1_jacobian_add_mixed", 500000L, g1_jacobian_add_mixed(&j, &j, &g));
-    TIME_LOOP("g1_jacobian_add", 500000L, g1_jacobian_add(&j, &j, &gj));
-    TIME_LOOP("g1_xyzz_add_mixed", 500000L, g1_xyzz_add_mixed(&xz, &xz, &g));
-    TIME_LOOP("g1_jacobian_dbl", 500000L, g1_jacobian_dbl(&j, &j));
-    g2_affine h;
-    g2_generator(&h);
-    g2_jacobian k;
-    g2_jacobian_from_affine(&k, &h);
-    g2_jacobian_dbl(&k, &k);
-    TIME_LOOP("g2_jacobian_add_mixed", 200000L, g2_jacobian_add_mixed(&k, &k, &h));
-    if (fp_is_zero(&acc) && fr_is_zero(&facc) && g1_jacobian_is_infinity(&j)) printf("(unlikely)\n");
-    free(a);
-    free(x);
+    /* iterations per timed run, by the cost of the operation */
+    static const uint64_t iters[CUZK_BENCH_N_OPS] = {2000000, 2000000, 2000000, 2000, 500000, 500000, 500000, 500000, 200000};
+    for (int op = 0; op < CUZK_BENCH_N_OPS; op++) {
+        for (int rep = -1; rep < R; rep++) {
+            cuzk_error e = {0};
+            double ns = 0;
+            cuzk_status st = cuzk_bench_op_time(o->curve, (cuzk_bench_op)op, iters[op], &ns, &e);
+            if (st != CUZK_OK) return fail_status("field", st, &e);
+            if (rep >= 0) v[rep] = ns;
+        }
+        stat3 s = stats(v, R);
+        printf("%-28s %12.1f %12.1f %12.1f\n", cuzk_bench_op_name((cuzk_bench_op)op), s.med, s.min, s.max);
+    }
     return 0;
 }
 
@@ -129,96 +90,52 @@ static int bench_ntt(const bench_opts *o) {
     header("ntt", o);
     printf("%-10s %12s %12s %12s %14s\n", "size", "fwd ms", "min", "max", "coset-inv ms");
     for (int lg = o->lo; lg <= o->hi; lg++) {
-        size_t m = (size_t)1 << lg;
-        ntt_domain d;
-        if (ntt_domain_init(&d, lg, NTT_ROOTS_BELLPERSON) != CUZK_OK) { printf("2^%d: cannot build domain\n", lg); continue; }
-        fr *a = malloc(m * sizeof *a);
-        if (!a) { ntt_domain_free(&d); printf("2^%d: out of memory\n", lg); continue; }
-        for (size_t i = 0; i < m; i++) rand_fr(&a[i]);
+        cuzk_bench_ntt *h = NULL;
+        cuzk_error e = {0};
+        cuzk_status st = cuzk_bench_ntt_create(&h, o->curve, lg, 0x853c49e6748fea9bull + (uint64_t)lg, &e);
+        if (st != CUZK_OK) {
+            printf("2^%d: %s\n", lg, st == CUZK_ERR_NOMEM ? "out of memory" : e.msg);
+            continue;
+        }
         double v[64], w[64];
         int R = o->repeat > 64 ? 64 : o->repeat;
-        fr g;
-        fr_from_u64(&g, 7);
-        for (int rep = -1; rep < R; rep++) {
-            double t0 = now_ms();
-            ntt_forward(&d, a, o->nthreads);
-            double t1 = now_ms();
-            ntt_coset_inverse(&d, a, &g, o->nthreads);
-            double t2 = now_ms();
-            if (rep >= 0) { v[rep] = t1 - t0; w[rep] = t2 - t1; }
+        for (int rep = -1; rep < R && st == CUZK_OK; rep++) {
+            double fwd = 0, inv = 0;
+            st = cuzk_bench_ntt_run(h, o->nthreads, &fwd, &inv, &e);
+            if (rep >= 0) { v[rep] = fwd; w[rep] = inv; }
         }
+        cuzk_bench_ntt_destroy(h);
+        if (st != CUZK_OK) return fail_status("ntt", st, &e);
         stat3 s = stats(v, R), s2 = stats(w, R);
         printf("2^%-8d %12.2f %12.2f %12.2f %14.2f\n", lg, s.med, s.min, s.max, s2.med);
-        free(a);
-        ntt_domain_free(&d);
     }
     return 0;
 }
 
 /* ---- MSM ----------------------------------------------------------------------------------- */
-/* n distinct-looking bases cheaply: P_i = P_{i-1} + Q_{i mod 64} over 64 random multiples of G. */
-static g1_affine *make_bases(size_t n) {
-    g1_affine *out = malloc(n * sizeof *out);
-    g1_jacobian *tmp = malloc(n * sizeof *tmp);
-    g1_affine q[64], g;
-    g1_jacobian jq[64];
-    if (!out || !tmp) { free(out); free(tmp); return NULL; }
-    g1_generator(&g);
-    for (int i = 0; i < 64; i++) {
-        fr k;
-        rand_fr(&k);
-        g1_jacobian_from_affine(&jq[i], &g);
-        g1_mul_fr_vartime(&jq[i], &jq[i], &k);
-    }
-    g1s_jacobian_to_affine(q, jq, 64);
-    g1_jacobian acc;
-    g1_jacobian_from_affine(&acc, &q[0]);
-    for (size_t i = 0; i < n; i++) {
-        g1_jacobian_add_mixed(&acc, &acc, &q[i & 63]);
-        tmp[i] = acc;
-    }
-    g1s_jacobian_to_affine(out, tmp, n);
-    free(tmp);
-    return out;
-}
-
 static int bench_msm(const bench_opts *o) {
     header("msm", o);
-    size_t nmax = (size_t)1 << o->hi;
-    g1_affine *bases = make_bases(nmax);
-    scalar256 *sc = malloc(nmax * sizeof *sc), *sc01 = malloc(nmax * sizeof *sc01);
-    if (!bases || !sc || !sc01) { fprintf(stderr, "out of memory\n"); return 4; }
-    for (size_t i = 0; i < nmax; i++) {
-        fr k;
-        rand_fr(&k);
-        fr_to_canon(sc[i].l, &k);
-        memset(&sc01[i], 0, sizeof sc01[i]);
-        uint64_t r = rnd() % 100;    /* SHA-256-like: mostly 0 and 1 */
-        if (r < 50) {}
-        else if (r < 95) sc01[i].l[0] = 1;
-        else sc01[i] = sc[i];
-    }
+    cuzk_bench_msm *h = NULL;
+    cuzk_error e = {0};
+    cuzk_status st = cuzk_bench_msm_create(&h, o->curve, (size_t)1 << o->hi, 0x853c49e6748fea9bull, &e);
+    if (st != CUZK_OK) return fail_status("msm", st, &e);
     printf("%-10s %8s %12s %12s %12s %16s\n", "size", "window", "random ms", "min", "max", "95% 0/1 ms");
-    for (int lg = o->lo; lg <= o->hi; lg++) {
+    for (int lg = o->lo; lg <= o->hi && st == CUZK_OK; lg++) {
         size_t n = (size_t)1 << lg;
         double v[64], w[64];
         int R = o->repeat > 64 ? 64 : o->repeat;
-        g1_jacobian out;
-        for (int rep = -1; rep < R; rep++) {
-            double t0 = now_ms();
-            g1_msm(&out, bases, sc, n, o->nthreads);
-            double t1 = now_ms();
-            g1_msm(&out, bases, sc01, n, o->nthreads);
-            double t2 = now_ms();
-            if (rep >= 0) { v[rep] = t1 - t0; w[rep] = t2 - t1; }
+        for (int rep = -1; rep < R && st == CUZK_OK; rep++) {
+            double t_rand = 0, t_01 = 0;
+            st = cuzk_bench_msm_run(h, n, CUZK_BENCH_SCALARS_RANDOM, o->nthreads, &t_rand, &e);
+            if (st == CUZK_OK) st = cuzk_bench_msm_run(h, n, CUZK_BENCH_SCALARS_01, o->nthreads, &t_01, &e);
+            if (rep >= 0) { v[rep] = t_rand; w[rep] = t_01; }
         }
+        if (st != CUZK_OK) break;
         stat3 s = stats(v, R), s2 = stats(w, R);
-        printf("2^%-8d %8d %12.2f %12.2f %12.2f %16.2f\n", lg, msm_window_bits(n), s.med, s.min, s.max, s2.med);
+        printf("2^%-8d %8d %12.2f %12.2f %12.2f %16.2f\n", lg, cuzk_bench_msm_window_bits(n), s.med, s.min, s.max, s2.med);
     }
-    free(bases);
-    free(sc);
-    free(sc01);
-    return 0;
+    cuzk_bench_msm_destroy(h);
+    return st == CUZK_OK ? 0 : fail_status("msm", st, &e);
 }
 
 /* ---- prove --------------------------------------------------------------------------------- */
@@ -287,7 +204,7 @@ static void bench_help(FILE *f) {
         "  prove   whole proofs of the bundled circuits, or --zkey Z --wtns W\n"
         "  pipeline  the proving engine on a synthetic PoRep-shaped circuit (cuzk bench pipeline --help)\n"
         "  load      .params loading throughput per check level, GB/s (cuzk bench load --help)\n"
-        "  post      Filecoin PoSt synthesis: witness-only and recording (cuzk bench post --help)\n"
+        "  post      Filecoin PoSt: synthesis (witness-only, recording) and whole proofs in memory (cuzk bench post --help)\n"
         "  gpu       device-resident GPU MSM/NTT: cuzk bench gpu msm 24 ntt 27 (CUDA builds)\n"
         "options:\n"
         "  --repeat N       repeats (default 5)\n"
@@ -295,37 +212,29 @@ static void bench_help(FILE *f) {
         "  --threads N      worker threads (default: all CPUs)\n"
         "  --zkey F --wtns W  circuit for 'prove'\n"
         "  --backend B      prove: cpu | gpu | auto (default auto)\n"
+        "  --curve C        field, ntt, msm: bls12-381 (default) | bn254\n"
         "examples:\n"
         "  cuzk bench msm --sizes 16..18 --repeat 3\n"
         "  cuzk bench prove --zkey circuit_final.zkey --wtns witness.wtns\n"
         "Record results in bench/RESULTS.md (machine, size, median).\n");
 }
 
-int cuzk_bench_pipeline(int argc, char **argv); /* bench/pipeline_bench.c */
-int cuzk_bench_load(int argc, char **argv);     /* bench/load_bench.c */
-int cuzk_bench_post(int argc, char **argv);     /* bench/post_bench.c */
-#ifdef CUZK_HAVE_CUDA
-int cuzk_gpu_bench_main(int argc, char **argv); /* bench/gpu_bench.c */
-#endif
+int bench_pipeline_main(int argc, char **argv); /* bench/pipeline_bench.c */
+int bench_load_main(int argc, char **argv);     /* bench/load_bench.c */
+int bench_post_main(int argc, char **argv);     /* bench/post_bench.c */
+int bench_gpu_main(int argc, char **argv); /* bench/gpu_bench.c */
 
-int cuzk_bench_main(int argc, char **argv) {
+int bench_main(int argc, char **argv) {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) { bench_help(argc < 2 ? stderr : stdout); return argc < 2 ? 2 : 0; }
     const char *what = argv[1];
-    if (!strcmp(what, "pipeline")) return cuzk_bench_pipeline(argc, argv);
-    if (!strcmp(what, "load")) return cuzk_bench_load(argc, argv);
-    if (!strcmp(what, "post")) return cuzk_bench_post(argc, argv);
+    if (!strcmp(what, "pipeline")) return bench_pipeline_main(argc, argv);
+    if (!strcmp(what, "load")) return bench_load_main(argc, argv);
+    if (!strcmp(what, "post")) return bench_post_main(argc, argv);
     if (!strcmp(what, "gpu")) {
-#ifdef CUZK_HAVE_CUDA
         /* argv[1] is "gpu": the GPU bench reads "msm LOG_N [W]" / "ntt LOG_M [BATCH]" pairs after it */
-        int rc = cuzk_gpu_bench_main(argc - 1, argv + 1);
-        if (rc == 77) fprintf(stderr, "cuzk bench gpu: no CUDA device on this machine\n");
-        return rc == 77 ? 4 : rc; /* 77 is the test runner's skip code, not a documented exit code */
-#else
-        fprintf(stderr, "cuzk bench gpu: this build has no CUDA backend\n");
-        return 4;
-#endif
+        return bench_gpu_main(argc - 1, argv + 1);
     }
-    bench_opts o = {5, -1, -1, 0, NULL, NULL, CUZK_BACKEND_AUTO};
+    bench_opts o = {5, -1, -1, 0, NULL, NULL, CUZK_BACKEND_AUTO, CUZK_CURVE_BLS12_381};
     for (int i = 2; i < argc; i++) {
         long v;
         if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
@@ -348,6 +257,12 @@ int cuzk_bench_main(int argc, char **argv) {
             else if (!strcmp(b, "gpu")) o.backend = CUZK_BACKEND_GPU;
             else if (!strcmp(b, "auto")) o.backend = CUZK_BACKEND_AUTO;
             else { fprintf(stderr, "cuzk bench: --backend wants cpu, gpu or auto\n"); return 2; }
+        }
+        else if (!strcmp(argv[i], "--curve") && i + 1 < argc) {
+            const char *c = argv[++i];
+            if (!strcmp(c, "bls12-381") || !strcmp(c, "bls12381")) o.curve = CUZK_CURVE_BLS12_381;
+            else if (!strcmp(c, "bn254") || !strcmp(c, "bn128")) o.curve = CUZK_CURVE_BN254;
+            else { fprintf(stderr, "cuzk bench: --curve wants bls12-381 or bn254 (got '%s')\n", c); return 2; }
         }
         else if (!strcmp(argv[i], "--help")) { bench_help(stdout); return 0; }
         else { fprintf(stderr, "cuzk bench: unknown option '%s'\n", argv[i]); bench_help(stderr); return 2; }

@@ -1,15 +1,46 @@
 /* `cuzk bench ...`: benchmarks of every layer, medians of repeats. Results are tracked in
- * bench/RESULTS.md; benchmarks never pass or fail. */
+ * bench/RESULTS.md; benchmarks never pass or fail.
+ *
+ * cuzk-bench is a front end like the cuzk CLI: it reaches the library through include/cuzk only
+ * (the kernels, synthetic circuits and fake devices it times through include/cuzk/bench.h) and
+ * links libcuzk.so; tools/check-layers.sh holds it to that. Its own helpers are declared here. */
 #ifndef CUZK_BENCH_BENCH_H
 #define CUZK_BENCH_BENCH_H
+
+#include <time.h>
 /* argv[0] is "bench"; returns the process exit code. */
-int cuzk_bench_main(int argc, char **argv);
+int bench_main(int argc, char **argv);
 
 /* Strict option values for the benchmarks: the whole string must be a number within [lo, hi];
  * otherwise prints "cuzk bench: <opt> must be ... (got '<s>')" on stderr and returns 0. */
 int bench_parse_long(const char *opt, const char *s, long lo, long hi, long *out);
 int bench_parse_double(const char *opt, const char *s, double lo, double hi, double *out);
 
+/* Monotonic wall clock in milliseconds. */
+static inline double bench_now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
 /* The GPU MSM tuning from the environment ($CUZK_MSM_WINDOW, $CUZK_MSM_CHUNK, $CUZK_GPU_B2):
  * cli_msm_from_env of src/cli/frontend.h, shared with the CLI (the library itself reads none). */
+
+/* cuzk bench post --prove (bench/post_prove.c): whole PoSt proofs in one process. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+typedef struct post_prove_opts {
+    const char *circuit;       /* window-post-SIZE / winning-post-SIZE */
+    uint32_t sectors;          /* 0: the real count */
+    const char **vproofs;      /* vanilla-proof files, one partition's worth (padded with the last) */
+    size_t n_vproofs;
+    uint8_t randomness[32];
+    const char *backend;       /* cpu | gpu | auto */
+    int threads;               /* 0: all CPUs */
+    int repeat;                /* jobs after the warm-up job (0: one job) */
+    uint64_t seed;             /* toxic-waste seed of the test parameters */
+    int check_witness;         /* the engine checks every constraint after synthesis */
+} post_prove_opts;
+int post_prove_run(const post_prove_opts *o);
 #endif

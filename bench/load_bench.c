@@ -3,8 +3,9 @@
  * Makes (once, or takes --file) a bellperson .params file of valid points in PoRep proportions
  * (h : l : a : b_g1 : b_g2 = 4 : 4 : 4 : 1 : 1 by count; points from a pool of random subgroup
  * points, so the file is cheap to write and every point passes every check), then times:
- *   check   bellperson_params_decode(NULL, ...): every point checked, nothing kept (cuzk info)
- *   load    bellperson_params_load_ex: checked and decoded into host memory (cuzk prove)
+ *   check   every point checked, nothing kept (cuzk info)
+ *   load    checked and decoded into host memory (cuzk prove)
+ * (cuzk_bench_params_read of include/cuzk/bench.h; the points from cuzk_bench_random_points)
  * at the levels none and curve on the whole file and full on a 1/256 sample (the subgroup check
  * costs ~100x more). --cold drops the file's pages from the page cache before every run
  * (posix_fadvise DONTNEED on this file only), so the disk is timed too. */
@@ -15,46 +16,26 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "curves/bls12_381/curve.h"
-#include "formats/bellperson.h"
-#include "formats/mapped_file.h"
-#include "util/parallel.h"
-#include "util/rng.h"
-#include "util/timer.h"
+#include "bench.h"
+#include "cuzk/bench.h"
 
 #ifndef CUZK_GIT_HASH
 #define CUZK_GIT_HASH "unknown"
 #endif
 
-int cuzk_bench_load(int argc, char **argv);
+int bench_load_main(int argc, char **argv);
 
 enum { POOL = 64 };
 
-static void pool_points(uint8_t g1[POOL][96], uint8_t g2[POOL][192]) {
-    uint64_t rng = 0x5eed5eed12345678ull;
-    g1_affine a;
-    g2_affine b;
-    g1_jacobian j1, r1;
-    g2_jacobian j2, r2;
-    g1_generator(&a);
-    g2_generator(&b);
-    g1_jacobian_from_affine(&j1, &a);
-    g2_jacobian_from_affine(&j2, &b);
-    for (int i = 0; i < POOL; i++) {
-        uint8_t w[64];
-        fr k;
-        for (int q = 0; q < 8; q++) {
-            uint64_t v = splitmix64_next(&rng);
-            memcpy(w + 8 * q, &v, 8);
-        }
-        fr_from_bytes_wide_le(&k, w, sizeof w);
-        g1_mul_fr_vartime(&r1, &j1, &k);
-        g2_mul_fr_vartime(&r2, &j2, &k);
-        g1_jacobian_to_affine(&a, &r1);
-        g2_jacobian_to_affine(&b, &r2);
-        g1_affine_to_uncompressed(g1[i], &a);
-        g2_affine_to_uncompressed(g2[i], &b);
+/* POOL random subgroup points of G1 and G2, uncompressed as a .params file holds them */
+static int pool_points(uint8_t g1[POOL][96], uint8_t g2[POOL][192]) {
+    cuzk_error e = {0};
+    if (cuzk_bench_random_points(CUZK_CURVE_BLS12_381, 1, POOL, 0x5eed5eed12345678ull, &g1[0][0], &e) != CUZK_OK ||
+        cuzk_bench_random_points(CUZK_CURVE_BLS12_381, 2, POOL, 0x5eed5eed87654321ull, &g2[0][0], &e) != CUZK_OK) {
+        fprintf(stderr, "cuzk bench load: %s\n", e.msg);
+        return -1;
     }
+    return 0;
 }
 
 static int put_u32be(FILE *f, uint32_t v) {
@@ -65,7 +46,7 @@ static int put_u32be(FILE *f, uint32_t v) {
 /* Writes a .params with n_h = n_l = n_a = 4 q, n_b_g1 = n_b_g2 = q, ic 2; returns 0 on success. */
 static int make_file(const char *path, uint32_t q) {
     static uint8_t g1[POOL][96], g2[POOL][192];
-    pool_points(g1, g2);
+    if (pool_points(g1, g2) != 0) return -1;
     FILE *f = fopen(path, "wb");
     if (!f) return -1;
     static uint8_t buf[1 << 20];
@@ -116,33 +97,16 @@ static int bench_row(const char *path, const char *what, cuzk_check_level level,
     if (repeat > 64) repeat = 64;
     for (int r = 0; r < repeat; r++) {
         if (cold) drop_cache(path);
-        bellperson_load_opts o;
-        memset(&o, 0, sizeof o);
-        o.check = level;
-        o.nthreads = nthreads;
         cuzk_error e = {0};
-        double t0 = now_ms();
-        cuzk_status st;
-        if (!strcmp(what, "check")) {
-            mapped_file f;
-            st = mapped_file_open(&f, path, &e);
-            if (!st) {
-                size = f.size_bytes;
-                st = bellperson_params_decode(NULL, f.m_data, f.size_bytes, path, &o, &e);
-                mapped_file_close(&f);
-            }
-        } else {
-            bellperson_params p;
-            st = bellperson_params_load_ex(&p, path, &o, &e);
-            bellperson_params_free(&p);
-        }
-        double s = (now_ms() - t0) / 1e3;
+        uint64_t bytes = 0;
+        double t0 = bench_now_ms();
+        cuzk_status st = cuzk_bench_params_read(path, level, nthreads, strcmp(what, "check") != 0, &bytes, &e);
+        double s = (bench_now_ms() - t0) / 1e3;
         if (st) {
             fprintf(stderr, "cuzk bench load: %s\n", e.msg);
             return 3;
         }
-        struct stat sb;
-        if (!size && stat(path, &sb) == 0) size = (size_t)sb.st_size;
+        size = (size_t)bytes;
         gbs[r] = (double)size / s / 1e9;
     }
     qsort(gbs, (size_t)repeat, sizeof gbs[0], cmp_d);
@@ -169,7 +133,7 @@ static void help(FILE *f) {
         "  --keep       keep the generated files (in $TMPDIR or /tmp)\n");
 }
 
-int cuzk_bench_load(int argc, char **argv) {
+int bench_load_main(int argc, char **argv) {
     double gb = 1.0;
     const char *file = NULL;
     int repeat = 3, nthreads = 0, cold = 0, keep = 0;
@@ -199,13 +163,13 @@ int cuzk_bench_load(int argc, char **argv) {
         snprintf(big, sizeof big, "%s/cuzk-bench-load-%u.params", tmp, q);
         snprintf(small, sizeof small, "%s/cuzk-bench-load-%u.params", tmp, qs);
         struct stat sb;
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         if (stat(big, &sb) != 0 && make_file(big, q) != 0) { fprintf(stderr, "cuzk bench load: cannot write %s\n", big); return 4; }
         if (stat(small, &sb) != 0 && make_file(small, qs) != 0) { fprintf(stderr, "cuzk bench load: cannot write %s\n", small); return 4; }
-        fprintf(stderr, "files ready in %.1f s: %s, %s\n", (now_ms() - t0) / 1e3, big, small);
+        fprintf(stderr, "files ready in %.1f s: %s, %s\n", (bench_now_ms() - t0) / 1e3, big, small);
     }
     printf("# cuzk bench load | cuzk %s (git %s) | %d threads | median of %d (min..max), GB/s of file\n", CUZK_VERSION,
-           CUZK_GIT_HASH, nthreads > 0 ? nthreads : cuzk_num_threads(), repeat);
+           CUZK_GIT_HASH, nthreads > 0 ? nthreads : cuzk_threads(), repeat);
     printf("| what  | level | file        | page cache | median        | min..max |\n");
     printf("|---|---|---|---|---|---|\n");
     int rc = 0;

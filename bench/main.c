@@ -1,6 +1,6 @@
-/* cuzk-bench: the benchmarks (`cuzk bench ...` runs this executable; see bench.h). A separate
- * program because the benchmarks time internal layers (fields, NTT, MSM, the engine) directly and
- * so link the internal static library, while the cuzk CLI uses only the public API. */
+/* cuzk-bench: the benchmarks (`cuzk bench ...` runs this executable; see bench.h). A program of
+ * its own next to the cuzk CLI, a front end like it: the public API only (include/cuzk, with the
+ * kernel timings and synthetic circuits of include/cuzk/bench.h), linked against libcuzk.so. */
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -8,13 +8,13 @@
 #include <string.h>
 
 #include "bench.h"
-#include "cli/frontend.h"
+#include "../src/cli/frontend.h" /* the front ends' shared start-up (public API only) */
 #include "cuzk/cuzk.h"
 #include "cuzk/groth16.h"
 
 int main(int argc, char **argv) {
     cli_frontend_init(argc, argv);
-    /* cuzk_bench_main wants argv[0] = "bench", argv[1] = the benchmark */
+    /* bench_main wants argv[0] = "bench", argv[1] = the benchmark */
     argv[0] = "bench";
-    return cuzk_bench_main(argc, argv);
+    return bench_main(argc, argv);
 }

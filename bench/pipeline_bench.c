@@ -1,10 +1,11 @@
 /* cuzk bench pipeline: K jobs of P partitions of a PoRep-shaped synthetic circuit through the
  * engine (include/cuzk/engine.h); every proof verified; throughput, per-stage medians, the cleanup
- * gap of every layer, peak host RSS, and a Chrome trace. Parameters come from the INSECURE
- * single-party test setup (groth16_setup_bellperson), made once per run, or from a .params file
- * (`cuzk setup --synthetic porep` with the same circuit options) loaded through the SRS store
- * (src/srs/store.h): mapped, checked, decoded into pinned memory and made resident on the GPU,
- * each step timed, so the run also gives the cold-start cost and the time to the first proof. */
+ * gap of every layer, peak host RSS, and a Chrome trace. The circuit, its keys and the fake
+ * devices come from include/cuzk/bench.h: parameters from the INSECURE single-party test setup
+ * (cuzk_synthetic_setup), made once per run, or from a .params file (`cuzk setup --synthetic
+ * porep` with the same circuit options) loaded through the SRS store (cuzk_synthetic_load_params):
+ * mapped, checked, decoded into pinned memory and made resident on the GPU, each step timed, so
+ * the run also gives the cold-start cost and the time to the first proof. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -12,31 +13,23 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cuzk/engine.h"
-#include "engine/engine_internal.h"
-#include "bench.h"
-#include "groth16/backend.h"
-#include "groth16/groth16.h"
-#include "groth16/setup.h"
-#include "r1cs/synthetic.h"
-#include "srs/store.h"
-#include "groth16/gpu_prover.h"
 #include <sys/stat.h>
-#include "util/parallel.h"
-#include "util/sysmem.h"
-#include "cli/frontend.h" /* the CLI's helpers, shared with the benchmarks: MSM tuning from the environment */
-#include "cli/progress.h" /* the CLI's progress line */
-#include "util/timer.h"
+
+#include "bench.h"
+#include "cuzk/bench.h"
+#include "cuzk/engine.h"
+#include "cuzk/groth16.h"
+#include "../src/cli/frontend.h" /* the CLI's helpers, shared with the benchmarks: MSM tuning from the environment */
+#include "../src/cli/progress.h" /* the CLI's progress line */
 
 #ifndef CUZK_GIT_HASH
 #define CUZK_GIT_HASH "unknown"
 #endif
 
-int cuzk_bench_pipeline(int argc, char **argv);
+int bench_pipeline_main(int argc, char **argv);
 
 typedef struct {
-    const r1cs *cs;
-    const synthetic_params *sp;
+    const cuzk_synthetic *syn;
     uint64_t job;
     int threads; /* S synthesis workers run at once: each takes its share of the CPUs */
     progress *bar;              /* the proving progress line (stderr) */
@@ -53,12 +46,38 @@ static void bench_setup_progress(void *user, const char *stage, uint64_t done, u
 
 static cuzk_status bench_synth_cb(void *ctx, uint32_t part, uint64_t *w, size_t n_vars, cuzk_error *err) {
     const bench_synth *b = ctx;
-    cuzk_status st = synthetic_witness_mt((fr *)w, n_vars, b->cs, b->sp, b->job * 1000003u + part, b->threads, err);
+    cuzk_status st = cuzk_synthetic_witness(b->syn, b->job * 1000003u + part, w, n_vars, b->threads, err);
     /* the engine proves a partition right after its synthesis (bounded queues): the count of
      * synthesized partitions is the proving progress */
     unsigned k = __atomic_add_fetch(b->synthesized, 1, __ATOMIC_RELAXED);
     progress_update(b->bar, "proving (partitions synthesized)", k, b->total);
     return st;
+}
+
+/* MemAvailable of /proc/meminfo in bytes, -1 if unknown */
+static double available_bytes(void) {
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f) return -1;
+    char line[256];
+    double v = -1;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "MemAvailable:", 13)) {
+            v = atof(line + 13) * 1024.0;
+            break;
+        }
+    fclose(f);
+    return v;
+}
+
+/* VmRSS of this process, KiB (0: unknown). */
+static long rss_now_kib(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long v = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmRSS:", 6)) { v = atol(line + 6); break; }
+    if (f) fclose(f);
+    return v;
 }
 
 static long peak_rss_kib(void) {
@@ -121,6 +140,9 @@ static void usage(FILE *f) {
         "  --no-check              with --params: skip the point checks of the load (a corrupt file\n"
         "                          then gives proofs that do not verify: exit 1)\n"
         "  --full-check            with --params: also check every point's subgroup (slow)\n"
+        "  --keep-host-srs         with --params on the GPU: keep the host copy of the G1 queries and\n"
+        "                          the mapped pages (default: released once on the GPU, so the peak\n"
+        "                          host RSS is about the decoded file, not twice it)\n"
         "  --trace FILE            write a Chrome trace (open in https://ui.perfetto.dev); written\n"
         "                          even when a proof fails (it is a diagnostic)\n"
         "  --timings               per-job, per-partition breakdown tables\n"
@@ -128,7 +150,7 @@ static void usage(FILE *f) {
         "or parameters of another circuit, 4 out of memory (host or GPU) or no GPU for --backend gpu\n");
 }
 
-int cuzk_bench_pipeline(int argc, char **argv) {
+int bench_pipeline_main(int argc, char **argv) {
     uint32_t P = 2, N = 16000, K = 3, n_public = 328;
     int S = 1, F = 1, T = 0, timings = 0;
     double frac01 = 0.95, budget_mib = 0;
@@ -137,7 +159,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     cuzk_msm_opts msm; /* GPU MSM tuning: $CUZK_MSM_WINDOW / $CUZK_MSM_CHUNK / $CUZK_GPU_B2 (experiments) */
     if (!cli_msm_from_env(&msm, "cuzk bench")) return 2;
     cuzk_check_level params_check = CUZK_CHECK_CURVE;
-    int check_given = 0;
+    int check_given = 0, keep_host_srs = 0;
     int device = 0, device_given = 0, n_devices = 0, wpd = 1, n_fake = 0;
     int devices[CUZK_ENGINE_MAX_DEVICES] = {0};
     static const char *const with_value[] = {"--partitions", "--constraints", "--proofs", "--synthesis-workers",
@@ -235,6 +257,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
             circuit_seed = (uint64_t)v;
         }
         else if (!strcmp(a, "--timings")) timings = 1;
+        else if (!strcmp(a, "--keep-host-srs")) keep_host_srs = 1;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
         else {
             fprintf(stderr, "cuzk bench pipeline: unknown option '%s'\n  (cuzk bench pipeline --help lists the options)\n", a);
@@ -286,7 +309,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
          * decoded copy (about the file's size) */
         double need = (params_path ? 70.0 * N + params_file_bytes : 495.0 * N) +
                       32.0 * ((double)N + n_public) * (S + 3);
-        double avail = sysmem_available_bytes();
+        double avail = available_bytes();
         if (avail > 0 && need > avail) {
             fprintf(stderr, "cuzk bench pipeline: %u constraints need about %.1f GiB of host memory, %.1f GiB are "
                     "available\n", N, need / 1073741824.0, avail / 1073741824.0);
@@ -298,13 +321,15 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     else if (!strcmp(backend, "gpu")) req = CUZK_BACKEND_GPU;
     else if (!strcmp(backend, "auto")) req = CUZK_BACKEND_AUTO;
     else { fprintf(stderr, "cuzk bench pipeline: --backend must be cpu, gpu or auto (got '%s')\n", backend); return 2; }
-    int threads = T > 0 ? T : cuzk_num_threads();
+    int threads = T > 0 ? T : cuzk_threads();
     cuzk_error err = {0};
-    groth16_backend gb;
-    if (groth16_backend_resolve(req, &gb, &err) != CUZK_OK) { fprintf(stderr, "cuzk bench pipeline: %s\n", err.msg); return 4; }
-    if (n_devices > 1 && gb != GROTH16_BACKEND_GPU) {
+    cuzk_backend gb;
+    if (cuzk_backend_resolve(req, &gb, &err) != CUZK_OK) { fprintf(stderr, "cuzk bench pipeline: %s\n", err.msg); return 4; }
+    const int gpu = gb == CUZK_BACKEND_GPU;
+    const char *gb_name = gpu ? "gpu" : "cpu";
+    if (n_devices > 1 && !gpu) {
         fprintf(stderr, "cuzk bench pipeline: --devices with %d devices needs the GPU backend (this run resolved to "
-                "%s; --fake-devices N tests several devices on the CPU)\n", n_devices, groth16_backend_name(gb));
+                "%s; --fake-devices N tests several devices on the CPU)\n", n_devices, gb_name);
         return 4;
     }
     /* the devices of the run: the list, the one --device, or the fake ones */
@@ -320,95 +345,85 @@ int cuzk_bench_pipeline(int argc, char **argv) {
         snprintf(devs_s + strlen(devs_s), sizeof devs_s - strlen(devs_s), ", %d prove-start workers each", wpd);
     printf("# cuzk bench pipeline | cuzk %s (git %s) | backend %s | %d CPUs, prove threads %d | synthesis workers %d, "
            "finish workers %d%s\n",
-           CUZK_VERSION, CUZK_GIT_HASH, groth16_backend_name(gb), cuzk_num_threads(), threads, S, F, devs_s);
+           CUZK_VERSION, CUZK_GIT_HASH, gb_name, cuzk_threads(), threads, S, F, devs_s);
 
-    synthetic_params sp;
-    synthetic_params_default(&sp, N);
-    sp.n_public = n_public;
-    sp.frac01 = frac01;
-    sp.seed = circuit_seed;
-    r1cs cs;
-    double t0 = now_ms();
-    if (synthetic_r1cs(&cs, &sp, &err) != CUZK_OK) {
+    cuzk_synthetic_opts sopt;
+    cuzk_synthetic_opts_init(&sopt, N);
+    sopt.n_public = n_public;
+    sopt.frac01 = frac01;
+    sopt.seed = circuit_seed;
+    cuzk_synthetic *syn = NULL;
+    double t0 = bench_now_ms();
+    if (cuzk_synthetic_create(&syn, &sopt, &err) != CUZK_OK) {
         fprintf(stderr, "cuzk bench pipeline: synthetic circuit: %s\n", err.msg);
         return 4;
     }
-    double t_gen = now_ms() - t0;
-    synthetic_stats ss;
-    synthetic_stats_compute(&ss, &cs, NULL, NULL);
-    size_t n = (size_t)N + n_public + 1, m = 1;
-    while (m < n) m <<= 1;
+    double t_gen = bench_now_ms() - t0;
+    cuzk_synthetic_info ss;
+    cuzk_synthetic_describe(syn, &ss);
     printf("circuit: synthetic PoRep-shaped, %u constraints, %u public, %u vars, domain 2^%d (%.1f%% full); "
            "nnz/row A %.2f B %.2f C %.2f; aux in A %.1f%%, in B %.1f%%; made in %.1f ms\n",
-           N, n_public, cs.n_vars, __builtin_ctzll((unsigned long long)m), 100.0 * (double)n / (double)m, ss.a_per_row,
-           ss.b_per_row, ss.c_per_row, 100 * ss.aux_in_a, 100 * ss.aux_in_b, t_gen);
-    bellperson_params own_params;
-    memset(&own_params, 0, sizeof own_params);
-    const bellperson_params *pp = &own_params;
-    srs_store *store = NULL;
-    srs_handle sh = {0};
+           N, n_public, ss.n_vars, __builtin_ctzll((unsigned long long)ss.domain_size),
+           100.0 * ((double)N + n_public + 1) / (double)ss.domain_size, ss.a_per_row, ss.b_per_row, ss.c_per_row,
+           100 * ss.aux_in_a, 100 * ss.aux_in_b, t_gen);
+    cuzk_pk *pk = NULL;
+    int srs_resident = 0; /* the key's G1 queries were made resident by the load (one device) */
     double t_cold = 0; /* SRS load + preload: what a first proof pays before its own work */
     if (params_path) {
-        srs_store_opts so = {0};
-        so.check = params_check;
-        /* with $CUZK_GPU_B2=1 the store's device copy holds the B_G2 query too */
-        so.ops = gb != GROTH16_BACKEND_GPU ? NULL : msm.b_g2_on_gpu ? srs_gpu_ops_b_g2(device) : srs_gpu_ops(device);
-        srs_entry_info inf;
-        cuzk_status st = srs_store_create(&store, &so, &err);
-        t0 = now_ms();
-        /* the warm tier first (map + one checking pass over the file: the disk-read rate), then
-         * the decoded host copy and the device copy from the mapping, each timed by the store */
-        if (st == CUZK_OK) st = srs_store_preload(store, params_path, SRS_TIER_MAPPED, &err);
-        if (st == CUZK_OK)
-            /* a store's device copy serves one device: several devices each upload their own (preload) */
-            st = srs_store_acquire(store, &sh, params_path,
-                                   gb == GROTH16_BACKEND_GPU && n_dev_run == 1 ? SRS_TIER_GPU : SRS_TIER_PINNED, &err);
-        if (st != CUZK_OK) {
-            fprintf(stderr, "cuzk bench pipeline: --params: %s\n", err.msg); /* err names the file */
-            srs_store_destroy(store);
-            r1cs_free(&cs);
-            return st == CUZK_ERR_NOMEM || st == CUZK_ERR_NOMEM_DEVICE ? 4 : 3;
-        }
-        t_cold = now_ms() - t0;
-        pp = sh.params;
-        memset(&inf, 0, sizeof inf);
-        (void)srs_store_entry_info(store, params_path, &inf, &err);
-        double gb_file = (double)inf.file_bytes / 1e9;
-        printf("parameters: %s (%.2f GB) through the SRS store, %.1f ms in all: mapped + checked (%s) %.1f ms "
-               "(%.2f GB/s), decoded to %s host memory %.1f ms (%.2f GB/s)",
-               params_path, gb_file, t_cold, cuzk_check_level_str(params_check), inf.last_load_ms[SRS_TIER_MAPPED],
-               inf.last_load_ms[SRS_TIER_MAPPED] > 0 ? gb_file / (inf.last_load_ms[SRS_TIER_MAPPED] / 1e3) : 0,
-               so.ops ? "pinned" : "aligned", inf.last_load_ms[SRS_TIER_PINNED],
-               inf.last_load_ms[SRS_TIER_PINNED] > 0 ? (double)inf.host_bytes / 1e9 / (inf.last_load_ms[SRS_TIER_PINNED] / 1e3) : 0);
-        if (sh.device)
-            printf(", %s to GPU %d %.1f ms (%.2f GB, %.2f GB/s)", msm.b_g2_on_gpu ? "G1 and B_G2 queries" : "G1 queries",
-                   device, inf.last_load_ms[SRS_TIER_GPU],
-                   (double)sh.device_bytes / 1e9,
-                   inf.last_load_ms[SRS_TIER_GPU] > 0 ? (double)sh.device_bytes / 1e9 / (inf.last_load_ms[SRS_TIER_GPU] / 1e3) : 0);
-        printf("; every proof is verified against its vk\n");
-        if (pp->n_l != cs.n_vars - n_public - 1 || pp->vk.n_public != n_public) {
-            fprintf(stderr, "cuzk bench pipeline: %s is not for this circuit (%u public, %u aux in the file; the circuit "
-                    "has %u public, %u aux): make it with `cuzk setup --synthetic porep --constraints %u --public %u "
-                    "--frac01 %g --circuit-seed %llu`\n", params_path, pp->vk.n_public, pp->n_l, n_public,
-                    cs.n_vars - n_public - 1, N, n_public, frac01, (unsigned long long)circuit_seed);
-            srs_store_release(store, &sh);
-            srs_store_destroy(store);
-            r1cs_free(&cs);
+        cuzk_params_load_opts lo = {0};
+        lo.check = params_check;
+        lo.gpu_device = gpu ? device : -1;
+        /* a store's device copy serves one device: several devices each upload their own (preload) */
+        lo.gpu_resident = gpu && n_dev_run == 1;
+        /* on the GPU the host needs only vk, ic and b_g2 once the upload is done (issue 13) */
+        lo.release_host_g1 = lo.gpu_resident && !keep_host_srs;
+        /* with $CUZK_GPU_B2=1 the device copy holds the B_G2 query too (the provers use it) */
+        lo.gpu_b_g2 = lo.gpu_resident && msm.b_g2_on_gpu;
+        cuzk_params_load_report rep;
+        t0 = bench_now_ms();
+        cuzk_status st = cuzk_synthetic_load_params(&pk, syn, params_path, &lo, &rep, &err);
+        if (st == CUZK_ERR_MISMATCH) {
+            fprintf(stderr, "cuzk bench pipeline: %s; parameters for this circuit are made by `cuzk setup --synthetic "
+                    "porep --constraints %u --public %u --frac01 %g --circuit-seed %llu`\n", err.msg, N, n_public, frac01,
+                    (unsigned long long)circuit_seed);
+            cuzk_synthetic_release(syn);
             return 3;
         }
+        if (st != CUZK_OK) {
+            fprintf(stderr, "cuzk bench pipeline: --params: %s\n", err.msg); /* err names the file */
+            cuzk_synthetic_release(syn);
+            return st == CUZK_ERR_NOMEM || st == CUZK_ERR_NOMEM_DEVICE ? 4 : 3;
+        }
+        t_cold = bench_now_ms() - t0;
+        srs_resident = rep.device_bytes > 0;
+        double gb_file = (double)rep.file_bytes / 1e9;
+        printf("parameters: %s (%.2f GB) through the SRS store, %.1f ms in all: mapped + checked (%s) %.1f ms "
+               "(%.2f GB/s), decoded to %s host memory %.1f ms (%.2f GB/s)",
+               params_path, gb_file, t_cold, cuzk_check_level_str(params_check), rep.mapped_ms,
+               rep.mapped_ms > 0 ? gb_file / (rep.mapped_ms / 1e3) : 0, rep.pinned ? "pinned" : "aligned", rep.host_ms,
+               rep.host_ms > 0 ? (double)rep.host_bytes / 1e9 / (rep.host_ms / 1e3) : 0);
+        if (srs_resident)
+            printf(", %s to GPU %d %.1f ms (%.2f GB, %.2f GB/s)", lo.gpu_b_g2 ? "G1 and B_G2 queries" : "G1 queries",
+                   device, rep.gpu_ms, (double)rep.device_bytes / 1e9,
+                   rep.gpu_ms > 0 ? (double)rep.device_bytes / 1e9 / (rep.gpu_ms / 1e3) : 0);
+        if (rep.host_g1_released)
+            printf("; host copy of the G1 queries released after the upload: the view keeps %.2f GB (vk, ic, b_g2) "
+                   "of %.2f, RSS %.1f GiB now (peak so far %.1f GiB)", (double)rep.host_bytes_now / 1e9,
+                   (double)rep.host_bytes / 1e9, (double)rss_now_kib() / 1048576.0, (double)peak_rss_kib() / 1048576.0);
+        printf("; every proof is verified against its vk\n");
     } else {
         uint64_t seed = 0x5eed;
-        t0 = now_ms();
+        t0 = bench_now_ms();
         progress *sbar = progress_new(stderr, -1, true);
-        cuzk_status sst = groth16_setup_bellperson_progress(gb, &own_params, &cs, &seed, 0, bench_setup_progress, sbar, &err);
+        cuzk_status sst = cuzk_synthetic_setup(&pk, syn, &seed, gb, 0, bench_setup_progress, sbar, &err);
         progress_free(sbar);
         if (sst != CUZK_OK) {
             fprintf(stderr, "cuzk bench pipeline: setup: %s\n", err.msg);
-            r1cs_free(&cs);
+            cuzk_synthetic_release(syn);
             return 4;
         }
-        printf("parameters: INSECURE single-party test parameters (groth16_setup_bellperson, fixed seed), made in "
-               "%.1f ms; every proof is verified against them\n", now_ms() - t0);
+        printf("parameters: INSECURE single-party test parameters (cuzk_synthetic_setup, fixed seed), made in "
+               "%.1f ms; every proof is verified against them\n", bench_now_ms() - t0);
     }
 
     cuzk_engine_opts o = {0};
@@ -416,7 +431,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     o.finish_workers = F;
     o.prove_threads = threads;
     o.host_budget_bytes = (size_t)(budget_mib * 1048576.0);
-    o.backend = gb == GROTH16_BACKEND_GPU ? CUZK_BACKEND_GPU : CUZK_BACKEND_CPU;
+    o.backend = gb;
     o.gpu_device = device;
     o.gpu_workers_per_device = wpd;
     if (n_devices > 1) {
@@ -428,19 +443,21 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     int rc = 0;
     unsigned n_synthesized = 0;
     progress *pbar = NULL; /* freed after the engine: its synthesis workers update it */
-    cuzk_circuit cc = {&cs, pp, sh.device, NULL};
+    cuzk_circuit *cc = NULL;
+    cuzk_vk *vk = NULL;
     bench_synth *bs = calloc(K, sizeof *bs);
     cuzk_job_id *ids = calloc(K, sizeof *ids);
     cuzk_job_result *res = calloc(K, sizeof *res);
     if (!bs || !ids || !res ||
-        (n_fake ? engine_create_fake(&e, &o, n_fake, NULL, &err) : cuzk_engine_create(&e, &o, &err)) != CUZK_OK) {
+        (n_fake ? cuzk_engine_create_fake(&e, &o, n_fake, &err) : cuzk_engine_create(&e, &o, &err)) != CUZK_OK ||
+        cuzk_circuit_create(&cc, pk, &err) != CUZK_OK || cuzk_vk_from_pk(&vk, pk, &err) != CUZK_OK) {
         fprintf(stderr, "cuzk bench pipeline: engine: %s\n", err.msg);
         rc = 4;
         goto out;
     }
-    t0 = now_ms();
+    t0 = bench_now_ms();
     {
-        cuzk_status pst = cuzk_engine_preload(e, &cc, &err);
+        cuzk_status pst = cuzk_engine_preload(e, cc, &err);
         if (pst != CUZK_OK) {
             fprintf(stderr, "cuzk bench pipeline: preload: %s%s\n", err.msg,
                     pst == CUZK_ERR_MISMATCH && params_path ? " (are the parameters for this circuit? see --circuit-seed / --frac01)" : "");
@@ -448,34 +465,33 @@ int cuzk_bench_pipeline(int argc, char **argv) {
             goto out;
         }
     }
-    t_cold += now_ms() - t0;
-    if (gb != GROTH16_BACKEND_GPU) printf("preload: %.1f ms\n", now_ms() - t0);
-    if (gb == GROTH16_BACKEND_GPU) {
+    t_cold += bench_now_ms() - t0;
+    if (!gpu) printf("preload: %.1f ms\n", bench_now_ms() - t0);
+    if (gpu) {
         cuzk_engine_stats es0;
         cuzk_engine_get_stats(e, &es0);
         if (n_dev_run > 1)
             printf("preload: SRS G1 queries + circuit matrices resident on each of %d GPUs: %.2f GiB each in %.1f ms in "
                    "all (once per circuit and device)\n", n_dev_run,
-                   (double)es0.gpu_resident_bytes / n_dev_run / 1073741824.0, now_ms() - t0);
+                   (double)es0.gpu_resident_bytes / n_dev_run / 1073741824.0, bench_now_ms() - t0);
         else
             printf("preload: %s + circuit matrices resident on GPU %d: %.2f GiB in %.1f ms (once per circuit)\n",
-                   sh.device ? "the store's SRS" : "SRS G1 queries", device, (double)es0.gpu_resident_bytes / 1073741824.0,
-                   now_ms() - t0);
+                   srs_resident ? "the store's SRS" : "SRS G1 queries", device, (double)es0.gpu_resident_bytes / 1073741824.0,
+                   bench_now_ms() - t0);
     }
-    if (gb == GROTH16_BACKEND_GPU && !params_path) {
+    if (gpu && !params_path) {
         /* the host copies of the G1 queries are not read again (the device holds them; B_G2 and the
          * vk stay on the host): give their memory back */
-        size_t freed = ((size_t)own_params.n_a + own_params.n_b_g1 + own_params.n_l + own_params.n_h) * sizeof(g1_affine);
-        free(own_params.a); free(own_params.b_g1); free(own_params.l); free(own_params.h);
-        own_params.a = own_params.b_g1 = own_params.l = own_params.h = NULL;
-        printf("host: released the host copies of the G1 queries (%.2f GiB)\n", (double)freed / 1073741824.0);
+        size_t freed = 0;
+        if (cuzk_bench_drop_host_g1(pk, &freed, &err) == CUZK_OK)
+            printf("host: released the host copies of the G1 queries (%.2f GiB)\n", (double)freed / 1073741824.0);
     }
-    double t_submit = now_ms();
-    int synth_threads = cuzk_num_threads() / S > 1 ? cuzk_num_threads() / S : 1;
+    double t_submit = bench_now_ms();
+    int synth_threads = cuzk_threads() / S > 1 ? cuzk_threads() / S : 1;
     pbar = progress_new(stderr, -1, true);
     for (uint32_t k = 0; k < K; k++) {
-        bs[k] = (bench_synth){&cs, &sp, k, synth_threads, pbar, &n_synthesized, K * P};
-        cuzk_job_desc d = {.circuit = &cc, .n_partitions = P, .synth = bench_synth_cb, .synth_ctx = &bs[k]};
+        bs[k] = (bench_synth){syn, k, synth_threads, pbar, &n_synthesized, K * P};
+        cuzk_job_desc d = {.circuit = cc, .n_partitions = P, .synth = bench_synth_cb, .synth_ctx = &bs[k]};
         if (cuzk_engine_submit(e, &d, &ids[k], &err) != CUZK_OK) {
             fprintf(stderr, "cuzk bench pipeline: submit: %s\n", err.msg);
             rc = 4;
@@ -491,34 +507,29 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     }
     progress_free(pbar);
     pbar = NULL;
-    double t_all = now_ms() - t_submit;
+    double t_all = bench_now_ms() - t_submit;
     cuzk_engine_stats est;
     cuzk_engine_get_stats(e, &est);
     size_t pending_at_end = est.reaper_pending_bytes;
-    double t_drain0 = now_ms();
+    double t_drain0 = bench_now_ms();
     cuzk_engine_drain_frees(e);
-    double t_drain = now_ms() - t_drain0;
+    double t_drain = bench_now_ms() - t_drain0;
     cuzk_engine_get_stats(e, &est);
 
     /* verify every proof */
     uint32_t ok = 0, total = 0;
-    double t_ver0 = now_ms();
+    double t_ver0 = bench_now_ms();
     for (uint32_t k = 0; k < K; k++) {
         if (res[k].state != CUZK_JOB_DONE) continue;
         for (uint32_t i = 0; i < P; i++) {
-            groth16_proof pr;
             total++;
-            if (bellperson_proof_decode(&pr, res[k].proofs + 192 * (size_t)i, NULL) != CUZK_OK) continue;
-            /* public inputs come back canonical, 32 bytes each */
-            fr *pub = malloc((n_public ? n_public : 1) * sizeof *pub);
-            int pub_ok = pub != NULL;
-            for (uint32_t q = 0; pub_ok && q < n_public; q++)
-                pub_ok = fr_from_bytes_le(&pub[q], res[k].public_inputs + 32 * ((size_t)n_public * i + q), 32);
-            if (pub_ok && groth16_verify(&pp->vk, pub, n_public, &pr, NULL) == CUZK_OK) ok++;
-            free(pub);
+            /* public inputs come back canonical, 32 bytes each; the proof in the 192-byte encoding */
+            if (cuzk_verify(vk, CUZK_PUBLIC_CANON, res[k].public_inputs + 32 * (size_t)n_public * i, 32 * (size_t)n_public,
+                            CUZK_PROOF_BELLPERSON, res[k].proofs + 192 * (size_t)i, 192, NULL) == CUZK_OK)
+                ok++;
         }
     }
-    double t_ver = now_ms() - t_ver0;
+    double t_ver = bench_now_ms() - t_ver0;
     printf("verified: %u/%u proofs valid (%.1f ms)%s\n", ok, K * P, t_ver, ok == K * P ? "" : "  <-- FAILURES");
     if (ok != total) {
         /* exit 1 (invalid proof), with the one line on stderr every failing command gives */
@@ -563,7 +574,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
         double busy = sumv(v, nq);
         if (n_dev_run == 1)
             printf("%s busy: %.1f%% of the run (prove-start stages %.1f ms of %.1f ms)\n",
-                   gb == GROTH16_BACKEND_GPU ? "GPU" : "prove-start worker", t_all > 0 ? 100 * busy / t_all : 0, busy, t_all);
+                   gpu ? "GPU" : "prove-start worker", t_all > 0 ? 100 * busy / t_all : 0, busy, t_all);
         /* per device: partitions proved there, busy = its prove-start stages over the run
          * (with several workers per device their stages overlap: can exceed 100%) */
         for (int dv = 0; dv < n_dev_run && n_dev_run > 1; dv++) {
@@ -602,13 +613,13 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     ROW("  MSM B (G1)", t->msm_b1_ms);
     ROW("  MSM L (G1)", t->msm_l_ms);
     ROW("  MSM H (G1)", t->msm_h_ms);
-    if (gb == GROTH16_BACKEND_GPU && msm.b_g2_on_gpu) ROW("  MSM B (G2, on the GPU: $CUZK_GPU_B2=1)", t->msm_b2_ms);
-    else if (gb == GROTH16_BACKEND_GPU) ROW("  MSM B (G2, CPU threads, overlapped)", t->msm_b2_ms);
+    if (gpu && msm.b_g2_on_gpu) ROW("  MSM B (G2, on the GPU: CUZK_GPU_B2=1)", t->msm_b2_ms);
+    else if (gpu) ROW("  MSM B (G2, CPU threads, overlapped)", t->msm_b2_ms);
     ROW("prove start (call)", t->start_call_ms);
     ROW("prove start stage", t->start_stage_ms);
     ROW("finish queue", t->queue_finish_ms);
     ROW("prove finish (prover stages)", t->finish_inner_ms);
-    if (gb != GROTH16_BACKEND_GPU) ROW("  MSM B (G2)", t->msm_b2_ms);
+    if (!gpu) ROW("  MSM B (G2)", t->msm_b2_ms);
     ROW("prove finish (call)", t->finish_call_ms);
     ROW("prove finish stage", t->finish_stage_ms);
     ROW("free (reaper, off the path)", t->free_ms);
@@ -646,7 +657,7 @@ int cuzk_bench_pipeline(int argc, char **argv) {
            "returned (drained in %.1f ms)\n",
            (unsigned long long)est.reaper_items_freed, (double)est.reaper_bytes_freed / 1048576.0, est.reaper_busy_ms,
            (double)pending_at_end / 1048576.0, t_drain);
-    if (gb == GROTH16_BACKEND_GPU)
+    if (gpu)
         printf("GPU memory: resident %.2f GiB (SRS G1 queries + matrices), pool high-water %.2f GiB (per-proof vectors "
                "+ MSM scratch), device used now %.2f GiB; pinned witness buffers %.2f GiB, pageable fallbacks %llu\n",
                (double)est.gpu_resident_bytes / 1073741824.0, (double)est.gpu_pool_bytes / 1073741824.0,
@@ -695,18 +706,15 @@ int cuzk_bench_pipeline(int argc, char **argv) {
     free(v);
 out:
     cuzk_engine_destroy(e);
+    cuzk_circuit_destroy(cc);
+    cuzk_vk_free(vk);
+    cuzk_pk_release(pk);
+    cuzk_synthetic_release(syn);
     progress_free(pbar);
     if (res)
         for (uint32_t k = 0; k < K; k++) cuzk_job_result_free(&res[k]);
     free(res);
     free(ids);
     free(bs);
-    if (params_path) {
-        srs_store_release(store, &sh);
-        srs_store_destroy(store);
-    } else {
-        bellperson_params_free(&own_params);
-    }
-    r1cs_free(&cs);
     return rc;
 }

@@ -36,6 +36,8 @@ void test_fail(const char *file, int line, const char *fmt, ...)
     do { if (!(cond)) { test_fail(__FILE__, __LINE__, __VA_ARGS__); } } while (0)
 #define REQUIRE(cond)                                                                   \
     do { if (!(cond)) { test_fail(__FILE__, __LINE__, "REQUIRE(%s)", #cond); return; } } while (0)
+#define REQUIRE_MSG(cond, ...)                                                          \
+    do { if (!(cond)) { test_fail(__FILE__, __LINE__, __VA_ARGS__); return; } } while (0)
 #define CHECK_EQ_INT(a, b)                                                              \
     do { long long _a = (long long)(a), _b = (long long)(b);                            \
          if (_a != _b) test_fail(__FILE__, __LINE__, "%s == %s: %lld != %lld", #a, #b, _a, _b); } while (0)

@@ -109,6 +109,34 @@ TEST(bn128, verify_accepts_snarkjs_rejects_tampered) {
         REQUIRE(cuzk_vk_load_json(&vk, vkt, nv, &e) == CUZK_OK);
         CHECK(cuzk_vk_n_public(vk) >= 1);
         CHECK_EQ_INT(cuzk_verify(vk, CUZK_PUBLIC_JSON, ut, nu, CUZK_PROOF_SNARKJS_JSON, pt, np, &e), CUZK_OK);
+        /* rapidsnark writes no "curve" (snarkjs verifies with the key's curve): accepted, and still
+         * checked (A and C swapped: invalid); a bls12381 proof without "curve" is refused */
+        {
+            json_t *root = json_loadb(pt, np, 0, NULL);
+            REQUIRE(root && json_object_del(root, "curve") == 0);
+            char *nc = json_dumps(root, 0);
+            CHECK_MSG(cuzk_verify(vk, CUZK_PUBLIC_JSON, ut, nu, CUZK_PROOF_SNARKJS_JSON, nc, strlen(nc), &e) == CUZK_OK,
+                      "%s: proof without \"curve\": %s", k_bn[i], e.msg);
+            json_t *a = json_deep_copy(json_object_get(root, "pi_a"));
+            json_object_set(root, "pi_a", json_object_get(root, "pi_c"));
+            json_object_set_new(root, "pi_c", a);
+            char *sw = json_dumps(root, 0);
+            CHECK_EQ_INT(cuzk_verify(vk, CUZK_PUBLIC_JSON, ut, nu, CUZK_PROOF_SNARKJS_JSON, sw, strlen(sw), &e), CUZK_ERR_INVALID);
+            free(nc);
+            free(sw);
+            json_decref(root);
+            size_t nb;
+            char *bt = slurp_text(test_fixture("bls12381/multiplier/proof.json"), &nb);
+            REQUIRE(bt);
+            root = json_loadb(bt, nb, 0, NULL);
+            REQUIRE(root && json_object_del(root, "curve") == 0);
+            nc = json_dumps(root, 0);
+            cuzk_status bst = cuzk_verify(vk, CUZK_PUBLIC_JSON, ut, nu, CUZK_PROOF_SNARKJS_JSON, nc, strlen(nc), &e);
+            CHECK_MSG(bst != CUZK_OK, "%s: a bls12381 proof without \"curve\" verified", k_bn[i]);
+            free(nc);
+            free(bt);
+            json_decref(root);
+        }
         /* A and C swapped */
         char *t = proof_with(pt, np, "pi_a", "pi_c", NULL);
         json_t *orig = json_loadb(pt, np, 0, NULL);

@@ -246,20 +246,137 @@ TEST(filecoin, counts_and_densities_equal_model) {
     }
 }
 
-/* CIRCUITS.md section 4, the full 32 GiB WindowPoSt partition (2349 sectors, 125M constraints),
- * from one recording pass that counts densities (no matrices kept: ~35 MB; ~25 s of CPU). */
-TEST(filecoin, window_post_32g_partition_counts) {
-    /* ~25 s of CPU time; several times that under the sanitizers */
-    if (getenv("CUZK_ASAN") && !getenv("CUZK_TEST_FULL")) SKIP("125M-constraint recording pass: slow under the sanitizers (CUZK_TEST_FULL=1 runs it)");
+/* counts and densities of a full-size circuit from a recording pass on all threads
+ * (post_count_parallel; the one-builder pass is the same: recorded_in_parts_equals_one_builder) */
+static void check_counts_parallel(const char *circuit, const char *model_name) {
+    post_params pp;
+    cuzk_error e = {0};
+    REQUIRE(post_params_from_name(&pp, circuit, &e) == CUZK_OK);
+    post_counts pc;
     double t0 = now_ms();
-    check_counts("window-post-32g", 0, "window-32g");
-    printf("  32 GiB WindowPoSt recording pass: %.1f s\n", (now_ms() - t0) / 1000);
+    REQUIRE_MSG(post_count_parallel(&pc, &pp, 0, &e) == CUZK_OK, "%s", e.msg);
+    printf("  %s recording pass (densities, all threads): %.1f s\n", circuit, (now_ms() - t0) / 1000);
+    uint64_t want[5];
+    static const char *keys[5] = {"inputs", "aux", "constraints", "a_aux", "b_aux"};
+    for (int k = 0; k < 5; k++) REQUIRE(model_lookup("post", model_name, keys[k], &want[k]));
+    uint64_t got[5] = {pc.n_inputs, pc.n_aux, pc.n_constraints, pc.a_aux, pc.b_aux};
+    for (int k = 0; k < 5; k++)
+        CHECK_MSG(got[k] == want[k], "%s: %s %llu, model %llu", model_name, keys[k], (unsigned long long)got[k],
+                  (unsigned long long)want[k]);
+    CHECK_EQ_INT(pc.b_in, 1);   /* B uses ONE only among the inputs */
+}
+
+/* CIRCUITS.md section 4, the full 32 GiB WindowPoSt partition (2349 sectors, 125M constraints),
+ * from one recording pass that counts densities (no matrices kept; ~25 s of CPU time). */
+TEST(filecoin, window_post_32g_partition_counts) {
+    /* several times that under the sanitizers */
+    if (getenv("CUZK_ASAN") && !getenv("CUZK_TEST_FULL")) SKIP("125M-constraint recording pass: slow under the sanitizers (CUZK_TEST_FULL=1 runs it)");
+    check_counts_parallel("window-post-32g", "window-32g");
     /* and the table's numbers themselves (CIRCUITS.md section 4) */
     uint64_t v;
     REQUIRE(model_lookup("post", "window-32g", "constraints", &v));
     CHECK_EQ_INT(v, 125279217);
     REQUIRE(model_lookup("post", "window-32g", "a_aux", &v));
     CHECK_EQ_INT(v, 96179805);
+}
+
+/* the same for the full 64 GiB WindowPoSt partition (2300 sectors, 130M constraints) */
+TEST(filecoin, window_post_64g_partition_counts) {
+    if (getenv("CUZK_ASAN") && !getenv("CUZK_TEST_FULL")) SKIP("130M-constraint recording pass: slow under the sanitizers (CUZK_TEST_FULL=1 runs it)");
+    check_counts_parallel("window-post-64g", "window-64g");
+    uint64_t v;   /* CIRCUITS.md section 4's row */
+    REQUIRE(model_lookup("post", "window-64g", "inputs", &v));
+    CHECK_EQ_INT(v, 25301);
+    REQUIRE(model_lookup("post", "window-64g", "aux", &v));
+    CHECK_EQ_INT(v, 131500200);
+    REQUIRE(model_lookup("post", "window-64g", "constraints", &v));
+    CHECK_EQ_INT(v, 129887900);
+    REQUIRE(model_lookup("post", "window-64g", "a_aux", &v));
+    CHECK_EQ_INT(v, 99624500);
+    REQUIRE(model_lookup("post", "window-64g", "b_aux", &v));
+    CHECK_EQ_INT(v, 95413200);
+}
+
+static bool r1cs_same(const r1cs *x, const r1cs *y) {
+    if (x->n_constraints != y->n_constraints || x->n_vars != y->n_vars || x->n_public != y->n_public) return false;
+    const csr_matrix *a[3] = {&x->a, &x->b, &x->c}, *b[3] = {&y->a, &y->b, &y->c};
+    for (int k = 0; k < 3; k++) {
+        if (a[k]->n_rows != b[k]->n_rows || a[k]->nnz != b[k]->nnz || a[k]->n_coef != b[k]->n_coef) return false;
+        if (memcmp(a[k]->row_ptr, b[k]->row_ptr, ((size_t)a[k]->n_rows + 1) * 8) || memcmp(a[k]->col, b[k]->col, a[k]->nnz * 4) ||
+            memcmp(a[k]->coef_id, b[k]->coef_id, a[k]->nnz * 4) ||
+            (a[k]->n_coef && memcmp(a[k]->coef, b[k]->coef, a[k]->n_coef * sizeof(fr))))
+            return false;
+    }
+    return true;
+}
+
+/* Recording in parts on several threads (post_record_parallel, post_count_parallel) gives the
+ * R1CS and the counts of one builder over the whole circuit, byte for byte, for every split. */
+TEST(filecoin, recorded_in_parts_equals_one_builder) {
+    static const struct { const char *name; uint32_t sectors; } circs[] = {
+        {"window-post-2k", 0}, {"winning-post-2k", 0}, {"window-post-8m", 0}, {"window-post-32g", 5}, {"winning-post-64g", 3}};
+    static const int threads[] = {1, 2, 3, 7};
+    for (size_t i = 0; i < sizeof circs / sizeof *circs; i++) {
+        post_params pp;
+        cuzk_error e = {0};
+        REQUIRE(post_params_from_name(&pp, circs[i].name, &e) == CUZK_OK);
+        if (circs[i].sectors) pp.sector_count = circs[i].sectors;
+        post_sector s;
+        memset(&s, 0, sizeof s);
+        s.n_challenges = pp.challenge_count;
+        s.leaves = calloc(s.n_challenges, sizeof(fr));
+        s.roots = calloc(s.n_challenges, sizeof(fr));
+        s.paths = calloc(s.n_challenges, sizeof(merkle_path));
+        cs c;
+        REQUIRE(cs_init(&c, CS_MATRICES) == CUZK_OK);
+        REQUIRE(post_synthesize(&c, &pp, &s, 1) == CUZK_OK);
+        r1cs one;
+        REQUIRE(cs_finish_r1cs(&c, &one) == CUZK_OK);
+        cs_free(&c);
+        REQUIRE(cs_init(&c, CS_DENSITY) == CUZK_OK);
+        REQUIRE(post_synthesize(&c, &pp, &s, 1) == CUZK_OK);
+        for (size_t t = 0; t < sizeof threads / sizeof *threads; t++) {
+            r1cs par;
+            REQUIRE_MSG(post_record_parallel(&par, &pp, threads[t], &e) == CUZK_OK, "%s", e.msg);
+            CHECK_MSG(r1cs_same(&one, &par), "%s (%u sectors) on %d threads: another R1CS than one builder's", circs[i].name,
+                      pp.sector_count, threads[t]);
+            r1cs_free(&par);
+            post_counts pc;
+            REQUIRE_MSG(post_count_parallel(&pc, &pp, threads[t], &e) == CUZK_OK, "%s", e.msg);
+            CHECK(pc.n_inputs == c.n_inputs && pc.n_aux == c.n_aux && pc.n_constraints == c.n_constraints);
+            CHECK_MSG(pc.a_aux == cs_bits_count(&c.a_aux) && pc.b_aux == cs_bits_count(&c.b_aux) && pc.b_in == cs_bits_count(&c.b_in),
+                      "%s on %d threads: densities %llu %llu %llu, one builder %llu %llu %llu", circs[i].name, threads[t],
+                      (unsigned long long)pc.a_aux, (unsigned long long)pc.b_aux, (unsigned long long)pc.b_in,
+                      (unsigned long long)cs_bits_count(&c.a_aux), (unsigned long long)cs_bits_count(&c.b_aux),
+                      (unsigned long long)cs_bits_count(&c.b_in));
+        }
+        cs_free(&c);
+        r1cs_free(&one);
+        post_sector_free(&s);
+    }
+    /* a part builder refuses witness storage and a part at input 0 (ONE is the circuit's) */
+    cs c;
+    CHECK(cs_init_part(&c, CS_MATRICES | CS_WITNESS, 1, 0, 0, NULL) == CUZK_ERR_ARG);
+    cs_free(&c);
+    CHECK(cs_init_part(&c, CS_MATRICES, 0, 0, 0, NULL) == CUZK_ERR_ARG);
+    cs_free(&c);
+    /* joining parts that name a variable past the circuit's counts: refused, nothing leaked */
+    REQUIRE(cs_init_part(&c, CS_MATRICES, 1, 0, 0, NULL) == CUZK_OK);
+    fr v;
+    fr_one(&v);
+    cs_var x = cs_alloc(&c, &v), y = cs_alloc(&c, &v);
+    cs_lc *a = cs_tmp(&c, 0), *b = cs_tmp(&c, 1), *o = cs_tmp(&c, 2);
+    cs_lc_add(&c, a, x, NULL);
+    cs_lc_add(&c, b, CS_ONE, NULL);
+    cs_lc_add(&c, o, y, NULL);
+    cs_enforce(&c, a, b, o);
+    cs_part part;
+    REQUIRE(cs_take_part(&c, &part) == CUZK_OK);
+    cs_free(&c);
+    r1cs j;
+    cuzk_error e = {0};
+    CHECK(cs_join_parts(&j, &part, 1, 1, 1, 1, &e) == CUZK_ERR_ARG);   /* aux 1 named, 1 aux declared */
+    CHECK(j.n_constraints == 0 && j.a.row_ptr == NULL);
 }
 
 /* synthetic sectors: witness satisfies, inputs are the derived public inputs, the parallel
@@ -540,4 +657,68 @@ TEST(filecoin, engine_job_two_partitions_window_2k) {
     cuzk_circuit_destroy(circ);
     cuzk_pk_release(pk);
     cuzk_post_job_free(job);
+}
+
+/* tests/fixtures/filecoin/winning.vproof (tools/gen_winning_vproof.py): the golden sector with its
+ * first challenge's Merkle proof only, a WinningPoSt-shaped 32 GiB vanilla proof from real data.
+ * Its bytes are rebuilt here from the golden file, it reads with the WinningPoSt circuit's shape
+ * and passes the pre-proving checks at every sector slot (ApiVersion 1.2: challenge index n). */
+TEST(filecoin, winning_vanilla_proof_from_golden) {
+    size_t ng = 0, nw = 0;
+    uint8_t *g = test_slurp(test_fixture("filecoin/post.vproof"), &ng), *w = test_slurp(test_fixture("filecoin/winning.vproof"), &nw);
+    REQUIRE(g && w);
+    size_t one = (ng - 48 - 8 - 64) / 10;
+    REQUIRE(ng == 48 + 8 + 64 + 10 * one);
+    CHECK_EQ_INT(nw, 48 + 8 + one + 64);
+    if (nw == 48 + 8 + one + 64) {
+        CHECK(!memcmp(w, g, 48));
+        CHECK(w[48] == 1 && !memcmp(w + 49, "\0\0\0\0\0\0\0", 7));   /* challenge count 1 */
+        CHECK(!memcmp(w + 56, g + 56, one));                          /* the first challenge's proof */
+        CHECK(!memcmp(w + 56 + one, g + ng - 64, 64));                /* comm_c, comm_r_last */
+    }
+    post_params win, win_pp;
+    cuzk_error e = {0};
+    REQUIRE(post_params_from_name(&win, "winning-post-32g", &e) == CUZK_OK);
+    REQUIRE(post_params_init(&win_pp, POST_WINDOW, 32ull << 30, 1, &e) == CUZK_OK);
+    post_sector s, gs;
+    REQUIRE(post_vproof_read(&s, &win, w, nw, &e) == CUZK_OK);
+    REQUIRE(post_vproof_read(&gs, &win_pp, g, ng, &e) == CUZK_OK);
+    CHECK(s.n_challenges == 1 && s.sector_id == gs.sector_id && fr_eq(&s.comm_r, &gs.comm_r) && fr_eq(&s.comm_c, &gs.comm_c));
+    CHECK(!memcmp(&s.paths[0], &gs.paths[0], sizeof s.paths[0]) && fr_eq(&s.leaves[0], &gs.leaves[0]));
+    CHECK_EQ_INT(merkle_path_leaf_index(&win.shape, &s.paths[0]), GOLDEN_LEAVES[0]);
+    uint8_t rnd[32] = {0};
+    for (uint64_t slot = 0; slot < win.sector_count; slot += 13)
+        CHECK_MSG(post_sector_check(&win, &s, rnd, slot, &e) == CUZK_OK, "slot %llu: %s", (unsigned long long)slot, e.msg);
+    /* the WindowPoSt circuit refuses it (10 challenges per sector) */
+    post_sector x;
+    CHECK(post_vproof_read(&x, &win_pp, w, nw, &e) == CUZK_ERR_FORMAT);
+    post_sector_free(&s);
+    post_sector_free(&gs);
+    free(g);
+    free(w);
+}
+
+/* `cuzk bench post --prove` (the path the full partition takes on the GPU machine, here on the
+ * CPU at a reduced size): the circuit recorded in memory, test parameters made in memory, jobs
+ * through the engine, every proof verified; a refused vanilla proof stops it before any setup. */
+TEST(filecoin, bench_post_prove_in_memory) {
+    char out[16384];
+    const char *wv = test_fixture("filecoin/winning.vproof");
+    int rc = test_run(out, sizeof out, "%s bench post --prove --backend cpu --threads 2 --circuit winning-post-32g --sectors 2 "
+                      "--vproof %s --repeat 1 --check-witness 2>&1", CUZK_CLI_PATH, wv);
+    CHECK_MSG(rc == 0 && strstr(out, "verified: 2/2 proofs valid") && strstr(out, "INVALID with a changed input") &&
+                  strstr(out, "record: ") && strstr(out, "setup: ") && strstr(out, "latency: "),
+              "rc %d: %s", rc, out);
+    /* another randomness: the leaf is not the challenge; refused (exit 3) before recording */
+    rc = test_run(out, sizeof out, "%s bench post --prove --backend cpu --circuit winning-post-32g --sectors 2 --vproof %s "
+                  "--randomness 0100000000000000000000000000000000000000000000000000000000000000 2>&1", CUZK_CLI_PATH, wv);
+    CHECK_MSG(rc == 3 && strstr(out, "the challenge is leaf") && !strstr(out, "record: "), "rc %d: %s", rc, out);
+    /* usage errors (exit 2) */
+    CHECK_EQ_INT(test_run(out, sizeof out, "%s bench post --prove --circuit winning-post-32g 2>&1", CUZK_CLI_PATH), 2);
+    CHECK_EQ_INT(test_run(out, sizeof out, "%s bench post --prove --circuit winning-post-32g --vproof %s --record 2>&1", CUZK_CLI_PATH, wv), 2);
+    CHECK_EQ_INT(test_run(out, sizeof out, "%s bench post --circuit winning-post-32g --randomness 12 2>&1", CUZK_CLI_PATH), 2);
+    /* a WindowPoSt vanilla proof for the WinningPoSt circuit: refused with the reason (exit 3) */
+    rc = test_run(out, sizeof out, "%s bench post --prove --backend cpu --circuit winning-post-32g --vproof %s 2>&1", CUZK_CLI_PATH,
+                  test_fixture("filecoin/post.vproof"));
+    CHECK_MSG(rc == 3 && strstr(out, "challenge count"), "rc %d: %s", rc, out);
 }

@@ -4,12 +4,14 @@
  * waiting on a concurrent load, stats. CPU only, a few seconds; run under ASan/LSan by
  * `make test-asan`. */
 #include "test.h"
+#include "cuzk/groth16.h"
 #include "test_rand.h"
 
 #include "curves/bls12_381/curve.h"
 #include "util/reaper.h"
 #include "formats/bellperson.h"
 #include "formats/fmt_util.h"
+#include "formats/mapped_file.h"
 #include "srs/store.h"
 #include "util/timer.h"
 
@@ -431,9 +433,10 @@ typedef struct fake_dev {
     int fail_uploads;            /* the next N uploads fail with NOMEM_DEVICE */
     size_t extra_report;         /* upload reports this many bytes more than promised */
     int bad_frees;               /* device_free with a size that does not match */
+    bool copy_g1;                /* upload copies h | l | a | b_g1 (the view may drop them after) */
 } fake_dev;
 
-typedef struct fake_buf { size_t bytes; const bellperson_params *src; } fake_buf;
+typedef struct fake_buf { size_t bytes; const bellperson_params *src; g1_affine *g1; } fake_buf;
 
 static void *fd_pinned_alloc(void *ctx, size_t bytes) {
     fake_dev *d = ctx;
@@ -476,6 +479,17 @@ static cuzk_status fd_upload(void *ctx, void **h, size_t *bytes, const bellperso
     fake_buf *b = malloc(sizeof *b);
     b->bytes = n;
     b->src = p;
+    b->g1 = NULL;
+    if (d->copy_g1 && (b->g1 = malloc(fd_bytes(p) + 1))) {
+        g1_affine *q = b->g1;
+        memcpy(q, p->h, sizeof *q * p->n_h);
+        q += p->n_h;
+        memcpy(q, p->l, sizeof *q * p->n_l);
+        q += p->n_l;
+        memcpy(q, p->a, sizeof *q * p->n_a);
+        q += p->n_a;
+        memcpy(q, p->b_g1, sizeof *q * p->n_b_g1);
+    }
     *h = b;
     *bytes = n;
     return CUZK_OK;
@@ -488,6 +502,7 @@ static void fd_free(void *ctx, void *h, size_t bytes) {
     d->dev_frees++;
     d->dev_live -= b->bytes;
     pthread_mutex_unlock(&d->mu);
+    free(b->g1);
     free(b);
 }
 
@@ -1061,3 +1076,201 @@ static void churn(bool with_reaper) {
 
 TEST(srs, store_budgets_hold_under_concurrency) { churn(false); }
 TEST(srs, store_budgets_hold_under_concurrency_with_reaper) { churn(true); }
+
+/* ---- host memory of an SRS hot on the GPU (issue 13, release_host_g1) -------------------- */
+
+/* g2_apart: two allocations (G1 queries, b_g2), the same points; take_g1 moves the G1 block out,
+ * leaving counts, vk and b_g2. */
+TEST(srs, decode_g2_apart_then_take_g1) {
+    bellperson_params ref;
+    const char *path = write_params_file("apart.params", SMALL, &ref);
+    size_t n;
+    uint8_t *b = slurp(path, &n);
+    REQUIRE(b);
+    bellperson_layout lay;
+    REQUIRE(bellperson_params_layout(&lay, b, n, "t", NULL) == CUZK_OK);
+    CHECK(lay.g1_bytes > 0 && lay.g1_bytes < lay.block_bytes);
+    CHECK(lay.g1_bytes >= ((size_t)SMALL.h + SMALL.l + SMALL.a + SMALL.b_g1) * sizeof(g1_affine));
+    counting_alloc ca = {0};
+    bellperson_load_opts o;
+    memset(&o, 0, sizeof o);
+    o.alloc = ca_alloc;
+    o.free = ca_free;
+    o.alloc_ctx = &ca;
+    o.g2_apart = 1;
+    bellperson_params p;
+    cuzk_error e = {0};
+    REQUIRE(bellperson_params_decode(&p, b, n, "t", &o, &e) == CUZK_OK);
+    CHECK(ca.allocs == 2 && ca.live_bytes == lay.block_bytes && p.block && p.g2_block);
+    CHECK(params_equal(&p, &ref));
+    CHECK(bellperson_params_host_bytes(&p) == lay.host_bytes);
+    bellperson_params g1;
+    CHECK(bellperson_params_take_g1(&p, &g1) == lay.g1_bytes);
+    CHECK(p.h == NULL && p.l == NULL && p.a == NULL && p.b_g1 == NULL && p.block == NULL);
+    CHECK(p.n_h == SMALL.h && p.n_b_g1 == SMALL.b_g1 && p.vk.n_public == SMALL.ic - 1);
+    CHECK(!memcmp(p.b_g2, ref.b_g2, sizeof(g2_affine) * SMALL.b_g2) && !memcmp(&p.vk.delta2, &ref.vk.delta2, sizeof p.vk.delta2));
+    CHECK(bellperson_params_host_bytes(&p) == lay.host_bytes - lay.g1_bytes);
+    CHECK(g1.h && !memcmp(g1.h, ref.h, sizeof(g1_affine) * SMALL.h) && !memcmp(g1.b_g1, ref.b_g1, sizeof(g1_affine) * SMALL.b_g1));
+    bellperson_params_free(&g1);
+    CHECK(ca.frees == 1 && ca.live_bytes == lay.block_bytes - lay.g1_bytes);
+    bellperson_params_free(&p);
+    CHECK(ca.frees == 2 && ca.live_bytes == 0);
+    /* one block (no g2_apart): nothing to take */
+    o.g2_apart = 0;
+    REQUIRE(bellperson_params_decode(&p, b, n, "t", &o, &e) == CUZK_OK);
+    CHECK(ca.allocs == 3 && p.g2_block == NULL);
+    CHECK(bellperson_params_take_g1(&p, &g1) == 0 && p.h != NULL && g1.block == NULL);
+    bellperson_params_free(&p);
+    free(b);
+    bellperson_params_free(&ref);
+}
+
+/* RssFile of this process, bytes (-1: unknown). */
+static long long rss_file_bytes(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    long long v = -1;
+    char line[256];
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "RssFile:", 8)) { v = atoll(line + 8) * 1024; break; }
+    if (f) fclose(f);
+    return v;
+}
+
+/* release_input: reading a mapped file leaves none of its pages resident in the process (the
+ * file's pages stay in the page cache); without it they stay mapped. */
+TEST(srs, decode_releases_the_mapped_input) {
+    const counts BIG = {2, 300000, 100000, 50000, 30000, 10000}; /* ~49 MB */
+    const char *path = write_params_file("big.params", BIG, NULL);
+    if (rss_file_bytes() < 0) SKIP("no /proc/self/status RssFile");
+    for (int release = 1; release >= 0; release--) {
+        mapped_file f;
+        cuzk_error e = {0};
+        REQUIRE(mapped_file_open(&f, path, &e) == CUZK_OK);
+        bellperson_load_opts o;
+        memset(&o, 0, sizeof o);
+        o.check = CUZK_CHECK_NONE;
+        o.release_input = release;
+        long long before = rss_file_bytes();
+        REQUIRE(bellperson_params_decode(NULL, f.m_data, f.size_bytes, "t", &o, &e) == CUZK_OK);
+        long long grew = rss_file_bytes() - before;
+        if (release) CHECK_MSG(grew < (long long)f.size_bytes / 16, "%lld of %zu bytes stayed resident", grew, f.size_bytes);
+        else CHECK_MSG(grew > (long long)f.size_bytes / 2, "only %lld of %zu bytes became resident (the measure)", grew,
+                       f.size_bytes);
+        mapped_file_close(&f);
+    }
+}
+
+/* The store with release_host_g1: after the upload its PINNED view keeps vk, ic and b_g2 only
+ * (the bytes it reports drop by the layout's g1_bytes), the device copy holds every G1 point of
+ * the file, GPU handles see the lean view, PINNED handles are refused, and dropping the GPU copy
+ * drops the view (the next GPU use decodes again). Parameters: made by cuzk setup for the
+ * merkle_mimc5 circuit. A PINNED handle held at upload time keeps the view whole; without the
+ * option the view stays whole. */
+TEST(srs, store_releases_host_g1_once_on_the_gpu) {
+    char params[600], vkp[600], r1cs_path[600];
+    snprintf(params, sizeof params, "%s/setup_rel.params", test_tmpdir());
+    snprintf(vkp, sizeof vkp, "%s/setup_rel.vk", test_tmpdir());
+    snprintf(r1cs_path, sizeof r1cs_path, "%s/bls12381/merkle_mimc5/circuit.r1cs", CUZK_FIXTURES_DIR);
+    cuzk_error e = {0};
+    uint64_t seed = 7;
+    REQUIRE(cuzk_setup_files(r1cs_path, params, vkp, &seed, 2, &e) == CUZK_OK);
+    bellperson_params ref;
+    REQUIRE(bellperson_params_load(&ref, params, false, &e) == CUZK_OK);
+    size_t n;
+    uint8_t *fb = slurp(params, &n);
+    REQUIRE(fb);
+    bellperson_layout lay;
+    REQUIRE(bellperson_params_layout(&lay, fb, n, "t", NULL) == CUZK_OK);
+    free(fb);
+    const size_t lean = lay.host_bytes - lay.g1_bytes;
+    CHECK(lay.g1_bytes > lean); /* most of a view is its G1 queries */
+
+    fake_dev d;
+    srs_device_ops ops;
+    fake_init(&d, &ops);
+    d.copy_g1 = true;
+    srs_store_opts so;
+    memset(&so, 0, sizeof so);
+    so.ops = &ops;
+    so.release_host_g1 = true;
+    srs_store *s;
+    REQUIRE(srs_store_create(&s, &so, &e) == CUZK_OK);
+    REQUIRE(srs_store_preload(s, params, SRS_TIER_MAPPED, &e) == CUZK_OK);
+    REQUIRE(srs_store_preload(s, params, SRS_TIER_GPU, &e) == CUZK_OK);
+    srs_store_stats st;
+    srs_store_get_stats(s, &st);
+    CHECK_MSG(st.held_bytes[SRS_TIER_PINNED] == lean, "PINNED holds %zu bytes, want %zu (whole view %zu)",
+              st.held_bytes[SRS_TIER_PINNED], lean, lay.host_bytes);
+    CHECK(st.used_bytes[SRS_TIER_PINNED] == lean && st.peak_used_bytes[SRS_TIER_PINNED] == lay.host_bytes);
+    srs_entry_info in;
+    REQUIRE(srs_store_entry_info(s, params, &in, &e) == CUZK_OK);
+    CHECK(in.host_g1_released && in.pinned_bytes == lean && in.host_bytes == lay.host_bytes);
+    CHECK(in.present[SRS_TIER_PINNED] && in.present[SRS_TIER_GPU] && in.present[SRS_TIER_MAPPED]);
+    CHECK(d.pinned_allocs == 2 && d.pinned_frees == 1 && d.pinned_live == lay.block_bytes - lay.g1_bytes);
+
+    srs_handle g;
+    REQUIRE(srs_store_acquire(s, &g, params, SRS_TIER_GPU, &e) == CUZK_OK);
+    const bellperson_params *v = g.params;
+    CHECK(v->h == NULL && v->l == NULL && v->a == NULL && v->b_g1 == NULL);
+    CHECK(v->n_h == ref.n_h && v->n_l == ref.n_l && v->n_a == ref.n_a && v->n_b_g1 == ref.n_b_g1 && v->n_b_g2 == ref.n_b_g2);
+    CHECK(!memcmp(v->b_g2, ref.b_g2, sizeof(g2_affine) * ref.n_b_g2));
+    CHECK(v->vk.n_public == ref.vk.n_public && !memcmp(v->vk.ic, ref.vk.ic, sizeof(g1_affine) * (ref.vk.n_public + 1)) &&
+          !memcmp(&v->vk.alpha1, &ref.vk.alpha1, sizeof ref.vk.alpha1) &&
+          !memcmp(&v->vk.delta2, &ref.vk.delta2, sizeof ref.vk.delta2));
+    const fake_buf *db = g.device;
+    REQUIRE(db && db->g1);
+    const g1_affine *q = db->g1;
+    CHECK(!memcmp(q, ref.h, sizeof *q * ref.n_h));
+    q += ref.n_h;
+    CHECK(!memcmp(q, ref.l, sizeof *q * ref.n_l));
+    q += ref.n_l;
+    CHECK(!memcmp(q, ref.a, sizeof *q * ref.n_a));
+    q += ref.n_a;
+    CHECK(!memcmp(q, ref.b_g1, sizeof *q * ref.n_b_g1));
+    srs_handle hp;
+    e.msg[0] = 0;
+    CHECK(srs_store_acquire(s, &hp, params, SRS_TIER_PINNED, &e) == CUZK_ERR_UNSUPPORTED);
+    CHECK(strstr(e.msg, "release_host_g1") != NULL && hp.params == NULL);
+    CHECK(srs_store_evict(s, params, SRS_TIER_GPU, &e) == CUZK_ERR_BUSY); /* the GPU handle */
+    srs_store_release(s, &g);
+    /* dropping the GPU copy drops the lean view with it; the mapping stays */
+    CHECK(srs_store_evict(s, params, SRS_TIER_GPU, &e) == CUZK_OK);
+    REQUIRE(srs_store_entry_info(s, params, &in, &e) == CUZK_OK);
+    CHECK(!in.present[SRS_TIER_GPU] && !in.present[SRS_TIER_PINNED] && in.present[SRS_TIER_MAPPED] && !in.host_g1_released);
+    CHECK(d.pinned_live == 0 && d.dev_live == 0 && d.bad_frees == 0);
+    srs_store_get_stats(s, &st);
+    CHECK(st.held_bytes[SRS_TIER_PINNED] == 0 && st.used_bytes[SRS_TIER_PINNED] == 0 && st.held_bytes[SRS_TIER_GPU] == 0);
+    /* the next GPU use decodes and uploads again, lean again */
+    REQUIRE(srs_store_acquire(s, &g, params, SRS_TIER_GPU, &e) == CUZK_OK);
+    CHECK(d.uploads == 2 && g.params->h == NULL && !memcmp(g.params->b_g2, ref.b_g2, sizeof(g2_affine) * ref.n_b_g2));
+    srs_store_release(s, &g);
+    CHECK(srs_store_destroy(s) == CUZK_OK);
+    CHECK(d.pinned_live == 0 && d.dev_live == 0);
+
+    /* a PINNED handle held when the GPU copy is made: the view stays whole */
+    REQUIRE(srs_store_create(&s, &so, &e) == CUZK_OK);
+    REQUIRE(srs_store_acquire(s, &hp, params, SRS_TIER_PINNED, &e) == CUZK_OK);
+    REQUIRE(srs_store_acquire(s, &g, params, SRS_TIER_GPU, &e) == CUZK_OK);
+    REQUIRE(srs_store_entry_info(s, params, &in, &e) == CUZK_OK);
+    CHECK(!in.host_g1_released && in.pinned_bytes == lay.host_bytes && hp.params->h != NULL);
+    CHECK(params_equal(hp.params, &ref));
+    srs_store_release(s, &g);
+    srs_store_release(s, &hp);
+    CHECK(srs_store_destroy(s) == CUZK_OK);
+
+    /* without the option: the view stays whole after the upload */
+    so.release_host_g1 = false;
+    REQUIRE(srs_store_create(&s, &so, &e) == CUZK_OK);
+    REQUIRE(srs_store_preload(s, params, SRS_TIER_GPU, &e) == CUZK_OK);
+    srs_store_get_stats(s, &st);
+    CHECK(st.held_bytes[SRS_TIER_PINNED] == lay.host_bytes);
+    REQUIRE(srs_store_acquire(s, &hp, params, SRS_TIER_PINNED, &e) == CUZK_OK);
+    CHECK(params_equal(hp.params, &ref));
+    srs_store_release(s, &hp);
+    CHECK(srs_store_destroy(s) == CUZK_OK);
+    CHECK(d.pinned_live == 0 && d.dev_live == 0);
+    fake_destroy(&d);
+    bellperson_params_free(&ref);
+    unlink(params);
+    unlink(vkp);
+}

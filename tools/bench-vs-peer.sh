@@ -16,13 +16,15 @@
 #   e.g. "tasks msm 24 runs msm 24" puts both next to one sppark measurement of 2^24.
 # env: PEER_DIR (default .peer), PEER_REBUILD=1 (build the peer even when PEER_DIR/build has it), BUILD (default build-gpu: the cuzk build, shared with
 #      tools/test-gpu.sh; an existing build is only brought up to date), JOBS, PEER_REPS (7),
-#      PEER_BN254=1 (also BN254: the same cases on both sides, after the BLS12-381 ones), LOG_DIR (default: $OUT when set, else
+#      BENCH_CURVES (the curves, in this order: "bls12_381" (default), "bn254" (BN254 alone: the
+#      same cases, cuzk with its default accumulation), or "bls12_381 bn254"), PEER_BN254=1 (the same
+#      as BENCH_CURVES="bls12_381 bn254"), LOG_DIR (default: $OUT when set, else
 #      the build folder's parent), CUZK_COMMIT (the commit named in the table; default git's HEAD).
 # Inputs on both sides: G1 MSM with scalars uniform below r and distinct random curve points;
 # NTT forward, natural order in and out, one vector of random Fr elements.
 # Exit status: 0 when both sides ran every case, 1 otherwise (the table marks what is missing).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 ROOT=$PWD
 PEER_DIR=${PEER_DIR:-.peer}
 BUILD=${BUILD:-build-gpu}
@@ -31,7 +33,7 @@ CASES=()
 while [ $# -gt 0 ]; do
   case $1 in
     msm|ntt)
-      [ $# -ge 2 ] && [[ $2 =~ ^[0-9]+$ ]] || { echo "bench-vs-peer.sh: '$1' needs a size (log2)" >&2; exit 2; }
+      if [ $# -lt 2 ] || ! [[ $2 =~ ^[0-9]+$ ]]; then echo "bench-vs-peer.sh: '$1' needs a size (log2)" >&2; exit 2; fi
       CASES+=("$1" "$2"); shift ;;
     tasks|runs) CASES+=("$1" "-") ;;
     -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -48,11 +50,20 @@ say() { echo "[bench-vs-peer $(( $(date +%s) - T0 ))s] $*"; }
 
 # 1. the peer's build in the background, beside cuzk's (both only compile; nothing is timed yet);
 #    skipped when its binaries are there already (PEER_REBUILD=1 forces it)
-CURVES=bls12_381
-[ "${PEER_BN254:-0}" = 1 ] && CURVES="bls12_381 bn254"
+CURVES=${BENCH_CURVES:-bls12_381}
+[ "${PEER_BN254:-0}" = 1 ] && [ -z "${BENCH_CURVES:-}" ] && CURVES="bls12_381 bn254"
+HAVE_BLS=0; HAVE_BN=0
+for c in $CURVES; do
+  case $c in
+    bls12_381) HAVE_BLS=1 ;;
+    bn254) HAVE_BN=1 ;;
+    *) echo "bench-vs-peer.sh: unknown curve '$c' in BENCH_CURVES (bls12_381, bn254)" >&2; exit 2 ;;
+  esac
+done
+[ $HAVE_BLS = 1 ] || [ $HAVE_BN = 1 ] || { echo "bench-vs-peer.sh: BENCH_CURVES names no curve" >&2; exit 2; }
 PEER_PID=
-if [ "${PEER_REBUILD:-0}" = 1 ] || [ ! -x "$PEER_DIR/build/sppark_bench" ] ||
-   { [ "${PEER_BN254:-0}" = 1 ] && [ ! -x "$PEER_DIR/build/sppark_bench_bn254" ]; }; then
+if [ "${PEER_REBUILD:-0}" = 1 ] || { [ $HAVE_BLS = 1 ] && [ ! -x "$PEER_DIR/build/sppark_bench" ]; } ||
+   { [ $HAVE_BN = 1 ] && [ ! -x "$PEER_DIR/build/sppark_bench_bn254" ]; }; then
   say "peer build (background, log $LOG_DIR/peer-build.log)"
   PEER_CURVES=$CURVES PEER_BUILD="$PEER_DIR/build" bash "$PEER_DIR/run-peer.sh" --build-only >"$LOG_DIR/peer-build.log" 2>&1 &
   PEER_PID=$!
@@ -75,7 +86,8 @@ done
 PEER_ARGS=()
 for pc in "${PEER_CASES[@]}"; do PEER_ARGS+=("${pc%%:*}" "${pc##*:}"); done
 # BN254 cases: the default accumulation (tasks), whatever the BLS12-381 cases chose
-[ "${PEER_BN254:-0}" = 1 ] && ARGS="$ARGS tasks bn254$BN_ARGS"
+[ $HAVE_BLS = 1 ] || ARGS=""
+[ $HAVE_BN = 1 ] && ARGS="$ARGS tasks bn254$BN_ARGS"
 say "cuzk: tools/test-gpu.sh --bench-only, GPU_BENCH_ARGS='$ARGS'"
 BUILD=$BUILD GPU_BENCH_ARGS="$ARGS" MEMCHECK=0 tools/test-gpu.sh --bench-only >"$LOG_DIR/cuzk-bench.log" 2>&1
 say "cuzk done (rc $?)"
@@ -133,5 +145,6 @@ peer_ms() {  # op lg curve -> median ms or "-"
       printf '%-10s %-28s 2^%-4s %10s %10s %7s\n' "$c" "$k" "$lg" "$a" "$b" "$r"
     done
   done
-} | tee "$LOG_DIR/bench-vs-peer.txt"
+} > "$LOG_DIR/bench-vs-peer.txt"   # no pipe: RC is set in this shell
+cat "$LOG_DIR/bench-vs-peer.txt"
 exit $RC

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Checks the #include graph of src/, bench/, include/ and tests/ against the layer table of
 # DESIGN.md section 2 (encoded below): a lower layer never includes a higher one, and a front end
-# (src/cli, src/daemon) includes nothing but the public headers (include/) and its own folder.
+# (src/cli, src/daemon, bench/) includes nothing but the public headers (include/) and its own
+# folder (bench/ also the CLI's helpers in src/cli). The file layer (src/files) uses the core only
+# through include/; src/benchkit implements include/cuzk/bench.h and nothing names it.
 #
 #   tools/check-layers.sh [ROOT]     check the tree at ROOT (default: this repository); prints
 #                                    one line per violation, "file:line: rule: what", exit 1 if any
@@ -42,8 +44,14 @@ if [ "${1:-}" = "--self-test" ]; then
     mk src/cli/cli_util.h '#include <cuzk/cuzk.h>'
     mk src/daemon/d.c '#include <ec/ec.h>'                              # front end -> src, <> form
     mk src/newthing/x.c '#include "util/log.h"'                         # folder not in the table
-    mk bench/b.c "$(printf '#include "engine/reaper.h"\n#include "cuda/gpu.h"')"
+    mk bench/b.c "$(printf '#include "engine/reaper.h"\n#include "cuda/gpu.h"')"   # bench -> src (twice)
     mk bench/c.c '#include "../tests/test.h"'                          # bench -> tests
+    mk bench/ok.c "$(printf '#include "cuzk/cuzk.h"\n#include "b.h"\n#include "../src/cli/cli_util.h"')"
+    mk bench/b.h ''
+    mk src/benchkit/k.c "$(printf '#include "cuzk/cuzk.h"\n#include "engine/reaper.h"\n#include "cuda/gpu.h"')"
+    mk src/engine/usebk.c '#include "benchkit/k.h"'                    # the core -> benchkit
+    mk src/benchkit/k.h '#include "cuzk/cuzk.h"'
+    mk src/cli/usebk.c '#include "../benchkit/k.h"'                    # front end -> src
     mk tests/t.c "$(printf '#include "cuda/gpu.h"\n#include "test.h"')"
     mk tests/test.h ''
     mk tests/api/t.c '#include "util/log.h"'                            # the public API test -> src
@@ -63,7 +71,11 @@ if [ "${1:-}" = "--self-test" ]; then
         "src/cli/main.c:1: front-end"
         "src/daemon/d.c:1: front-end"
         "src/newthing/x.c:1: unknown-folder"
-        "bench/c.c:1: layer"
+        "bench/b.c:1: front-end"
+        "bench/b.c:2: front-end"
+        "bench/c.c:1: front-end"
+        "src/engine/usebk.c:1: layer"
+        "src/cli/usebk.c:1: front-end"
         "tests/api/t.c:1: front-end"
     )
     bad=0
@@ -122,19 +134,25 @@ MAY_USE = {
     # uses it only through its public headers (include/, which every source may include): of
     # src/ only util (output files through a temporary, clocks). Nothing below names it.
     "files":    ["util"],
+    # What benchmarks need beyond proving (include/cuzk/bench.h: kernel timings per curve, GPU
+    # kernel timings, synthetic circuits and their keys, fake-device engines, PoSt synthesis),
+    # implemented over the core's internals; nothing names it but the public header it implements.
+    "benchkit": ["util", "ff", "ec", "poly", "msm", "curves", "cuda", "formats", "r1cs", "circuit",
+                 "gadgets", "filecoin", "groth16", "srs", "engine"],
 }
 OPAQUE = {"cuda"}
 # (folder, target folder) -> regular expression the included path must match
 ONLY_FILES = {
     ("cuda", "curves"): r"^src/curves/[a-z0-9_]+/[a-z0-9_]*constants\.h$",
 }
-# Front ends: the public API (include/) and their own folder only.
+# Front ends: the public API (include/) and their own folder only. bench/ (cuzk-bench) is one too:
+# include/, bench/ and the CLI's helpers (src/cli/frontend.h, progress.h: themselves front-end code
+# under the same rule), which both programs share.
 FRONT_ENDS = {"cli", "daemon"}
+BENCH_MAY_INCLUDE_SRC = {"cli"}
 # Headers the build generates (not in the tree): src/daemon's protoc-c output.
 GENERATED = {"proving.pb-c.h"}
-# bench/ is its own executable (cuzk-bench): it measures internal layers directly, so it may
-# include any src/ folder (it shares the CLI's progress line, src/cli/progress.h); tests/ may
-# include anything but tests/api/ (the public API test: include/ only).
+# tests/ may include anything but tests/api/ (the public API test: include/ only).
 
 def closure(f):
     """The folders f may include: those it names, and what those may use in turn, except through
@@ -243,8 +261,12 @@ for rel in files:
                 bad(rel, ln, "layer", f"src/{folder} includes {tgt}: of src/{tfolder} it may include only "
                                       f"files matching {ONLY_FILES[(folder, tfolder)]}")
         elif kind == "bench":
-            if tkind == "tests":
-                bad(rel, ln, "layer", f"bench includes {tgt} from tests/")
+            # a front end: include/ (handled above), bench/ itself, the CLI's helpers
+            if tkind == "bench":
+                pass
+            elif not (tkind == "src" and tfolder in BENCH_MAY_INCLUDE_SRC):
+                bad(rel, ln, "front-end", f"bench includes {tgt}: cuzk-bench uses include/, bench/ and the CLI's "
+                                          f"helpers (src/cli) only")
         elif rel.startswith("tests/api/"):
             # the public API test: only include/ (and its own folder), like a library user
             if not tgt.startswith("tests/api/"):

@@ -133,7 +133,8 @@ typedef struct cuzk_job_desc {
      * partition i uses r = limbs [8i, 8i+4), s = [8i+4, 8i+8) (Fr, Montgomery). Copied at submit;
      * for tests (fixed r, s make proofs reproducible). */
     const uint64_t *fixed_rs;
-    int check_witness;           /* check every constraint after synthesis: CUZK_ERR_UNSAT fails the job */
+    int check_witness;           /* check every constraint after synthesis: CUZK_ERR_UNSAT fails the job.
+                                    Needs the circuit's R1CS (a zkey key loaded with its .r1cs) */
     cuzk_witness_form witness_form; /* what synth writes: 0 or CUZK_WITNESS_FR_MONT (Montgomery),
                                     or CUZK_WITNESS_FR_CANON (canonical; a value >= r fails the job
                                     with CUZK_ERR_FORMAT). CUZK_WITNESS_WTNS: CUZK_ERR_ARG */

@@ -33,8 +33,10 @@ extern "C" {
 #endif
 
 /* Records the circuit and writes it as a circom .r1cs file (its n_public public inputs: per
- * sector comm_r, then one leaf index per challenge). progress may be NULL. Memory: the whole R1CS
- * (~10 GB at a full 32 GiB WindowPoSt partition). Errors: CUZK_ERR_ARG (unknown name),
+ * sector comm_r, then one leaf index per challenge), recorded on all cores. progress may be
+ * NULL. Memory: the whole R1CS (~12 GB at a full 32 GiB WindowPoSt partition, ~20 GB while its
+ * parts are joined); the file is ~41 GB there (Fr coefficients per term): for full-size circuits
+ * record in memory instead (cuzk bench post --prove). Errors: CUZK_ERR_ARG (unknown name),
  * CUZK_ERR_IO, CUZK_ERR_NOMEM. */
 CUZK_API cuzk_status cuzk_post_r1cs_write(const char *circuit, uint32_t sectors, const char *r1cs_path, cuzk_progress_fn progress,
                                  void *progress_user, cuzk_error *err);

@@ -74,6 +74,11 @@ CUZK_API const char *cuzk_convention_name(cuzk_convention c);
  * assembly always run on CPU threads. AUTO: the GPU when this build has CUDA and a device is
  * present, else the CPU (one INFO log line). GPU without a device: CUZK_ERR_DEVICE. */
 typedef enum { CUZK_BACKEND_AUTO = 0, CUZK_BACKEND_CPU = 1, CUZK_BACKEND_GPU = 2 } cuzk_backend;
+/* What a request resolves to on this machine, as provers, engines and setup resolve it: *out is
+ * CPU or GPU (AUTO: GPU when this build has CUDA and a device is present, else CPU with one INFO
+ * log line). Errors: CUZK_ERR_DEVICE (GPU requested, none present or no CUDA in this build),
+ * CUZK_ERR_ARG (NULL, an unknown value). Thread-safe. */
+CUZK_API cuzk_status cuzk_backend_resolve(cuzk_backend requested, cuzk_backend *out, cuzk_error *err);
 
 /* ---- proving keys ---------------------------------------------------------------------------- */
 

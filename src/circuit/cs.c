@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/log.h"
+#include "util/parallel.h"
 
 cuzk_status cs_fail(cs *cs, cuzk_status st, const char *fmt, ...) {
     if (cs->status == CUZK_OK) {
@@ -50,6 +51,154 @@ cuzk_status cs_init_view(cs *cs, fr *in_w, uint64_t in_first, uint64_t in_end, f
     cs->in_w = in_w; cs->in_first = in_first; cs->in_end = in_end; cs->n_inputs = in_first;
     cs->aux_w = aux_w; cs->aux_first = aux_first; cs->aux_end = aux_end; cs->n_aux = aux_first;
     return CUZK_OK;
+}
+
+cuzk_status cs_init_part(cs *cs, unsigned flags, uint64_t first_input, uint64_t first_aux, uint32_t rows_hint,
+                         const uint64_t nnz_hint[3]) {
+    cs_common_init(cs, flags);
+    if ((flags & CS_WITNESS) || !(flags & (CS_MATRICES | CS_DENSITY)))
+        return cs_fail(cs, CUZK_ERR_ARG, "cs_init_part: flags %u (CS_MATRICES and/or CS_DENSITY)", flags);
+    if (first_input == 0 || first_input > CS_MAX_VARS || first_aux > CS_MAX_VARS)
+        return cs_fail(cs, CUZK_ERR_ARG, "cs_init_part: first input %llu / aux %llu", (unsigned long long)first_input,
+                       (unsigned long long)first_aux);
+    cs->n_inputs = first_input;
+    cs->n_aux = first_aux;
+    if (flags & CS_DENSITY) {
+        /* bitmaps of the circuit's numbering, covering every variable before the part too (a
+         * constraint may name ONE before the part allocates an input) */
+        cs_bits *bs[3] = {&cs->a_aux, &cs->b_aux, &cs->b_in};
+        uint64_t need[3] = {first_aux / 64 + 1, first_aux / 64 + 1, first_input / 64 + 1};
+        for (int i = 0; i < 3; i++) {
+            uint64_t nw = i < 2 ? 1024 : 64;
+            while (nw < need[i]) nw *= 2;
+            if (!(bs[i]->w = calloc(nw, 8))) return cs_fail(cs, CUZK_ERR_NOMEM, "cs: out of memory (density)");
+            bs[i]->n_words = nw;
+        }
+    }
+    if (flags & CS_MATRICES)
+        for (int m = 0; m < 3; m++)
+            if (csr_builder_init(&cs->mat[m], rows_hint ? rows_hint : 1024, nnz_hint && nnz_hint[m] ? nnz_hint[m] : 4096) != CUZK_OK)
+                return cs_fail(cs, CUZK_ERR_NOMEM, "cs: out of memory");
+    return CUZK_OK;
+}
+
+cuzk_status cs_take_part(cs *cs, cs_part *out) {
+    memset(out, 0, sizeof *out);
+    if (cs->status != CUZK_OK) return cs->status;
+    if (!(cs->flags & CS_MATRICES)) return cs_fail(cs, CUZK_ERR_ARG, "cs: not recording matrices");
+    for (int k = 0; k < 3; k++) csr_builder_finish(&cs->mat[k], &out->m[k]);
+    out->inputs_end = cs->n_inputs;
+    out->aux_end = cs->n_aux;
+    out->n_constraints = cs->n_constraints;
+    cs->flags &= ~(unsigned)CS_MATRICES;
+    return CUZK_OK;
+}
+
+static void csr_arrays_free(csr_matrix *m) {
+    free(m->row_ptr); free(m->col); free(m->coef_id); free(m->coef);
+    memset(m, 0, sizeof *m);
+}
+
+void cs_part_free(cs_part *p) {
+    if (!p) return;
+    for (int k = 0; k < 3; k++) csr_arrays_free(&p->m[k]);
+}
+
+typedef struct {
+    csr_matrix *out;
+    cs_part *parts;
+    int k;                  /* which matrix */
+    const uint32_t *const *remap; /* per part: its coefficient id -> the joined table's */
+    const uint64_t *row_off, *nnz_off;
+    uint64_t n_inputs, n_aux;
+    int bad;                /* a column out of range */
+} join_ctx;
+
+static void join_copy(void *vc, size_t b, size_t e, int tid) {
+    (void)tid;
+    join_ctx *c = vc;
+    for (size_t p = b; p < e; p++) {
+        const csr_matrix *m = &c->parts[p].m[c->k];
+        uint64_t r0 = c->row_off[p], z0 = c->nnz_off[p];
+        for (uint32_t r = 0; r < m->n_rows; r++) c->out->row_ptr[r0 + r] = m->row_ptr[r] + z0;
+        const uint32_t *map = c->remap[p];
+        for (uint64_t z = 0; z < m->nnz; z++) {
+            uint32_t v = m->col[z];
+            uint64_t w = (v & CS_AUX) ? c->n_inputs + (v & ~CS_AUX) : v;
+            if ((v & CS_AUX) ? (v & ~CS_AUX) >= c->n_aux : v >= c->n_inputs) __atomic_store_n(&c->bad, 1, __ATOMIC_RELAXED);
+            c->out->col[z0 + z] = (uint32_t)w;
+            c->out->coef_id[z0 + z] = map[m->coef_id[z]];
+        }
+        csr_arrays_free(&c->parts[p].m[c->k]);
+    }
+}
+
+cuzk_status cs_join_parts(r1cs *out, cs_part *parts, size_t n_parts, uint64_t n_inputs, uint64_t n_aux, int nthreads,
+                          cuzk_error *err) {
+    memset(out, 0, sizeof *out);
+    cuzk_status st = CUZK_OK;
+    uint64_t *row_off = calloc(n_parts + 1, sizeof *row_off), *nnz_off = calloc(n_parts + 1, sizeof *nnz_off);
+    uint32_t **remap = calloc(n_parts ? n_parts : 1, sizeof *remap);
+    if (!row_off || !nnz_off || !remap) { st = ERR(err, CUZK_ERR_NOMEM, "cs_join_parts: out of memory"); goto out; }
+    if (n_inputs == 0 || n_inputs + n_aux > UINT32_MAX) {
+        st = ERR(err, CUZK_ERR_UNSUPPORTED, "cs_join_parts: %llu inputs + %llu aux do not fit the CSR form",
+                 (unsigned long long)n_inputs, (unsigned long long)n_aux);
+        goto out;
+    }
+    csr_matrix *dst[3] = {&out->a, &out->b, &out->c};
+    for (int k = 0; k < 3; k++) {
+        /* offsets, and the joined table: each part's values in its order, new ones appended */
+        csr_builder tb;
+        if (csr_builder_init(&tb, 0, 1) != CUZK_OK) { st = ERR(err, CUZK_ERR_NOMEM, "cs_join_parts: out of memory"); goto out; }
+        for (size_t p = 0; p < n_parts && st == CUZK_OK; p++) {
+            const csr_matrix *m = &parts[p].m[k];
+            row_off[p + 1] = row_off[p] + m->n_rows;
+            nnz_off[p + 1] = nnz_off[p] + m->nnz;
+            free(remap[p]);
+            remap[p] = malloc((m->n_coef ? m->n_coef : 1) * sizeof **remap);
+            if (!remap[p]) { st = ERR(err, CUZK_ERR_NOMEM, "cs_join_parts: out of memory"); break; }
+            for (uint32_t i = 0; i < m->n_coef && st == CUZK_OK; i++) {
+                cuzk_status s2 = csr_builder_coef(&tb, &remap[p][i], &m->coef[i]);
+                if (s2 != CUZK_OK) st = ERR(err, s2, "cs_join_parts: coefficient table (%u values)", tb.m.n_coef);
+            }
+        }
+        if (st == CUZK_OK && row_off[n_parts] > UINT32_MAX - 1)
+            st = ERR(err, CUZK_ERR_UNSUPPORTED, "cs_join_parts: %llu rows", (unsigned long long)row_off[n_parts]);
+        csr_matrix table;
+        csr_builder_finish(&tb, &table);
+        if (st != CUZK_OK) { csr_arrays_free(&table); goto out; }
+        csr_matrix *d = dst[k];
+        d->n_rows = (uint32_t)row_off[n_parts];
+        d->nnz = nnz_off[n_parts];
+        d->n_coef = table.n_coef;
+        d->coef = table.coef;
+        table.coef = NULL;
+        csr_arrays_free(&table);
+        d->row_ptr = malloc(((size_t)d->n_rows + 1) * sizeof *d->row_ptr);
+        d->col = malloc((d->nnz ? d->nnz : 1) * sizeof *d->col);
+        d->coef_id = malloc((d->nnz ? d->nnz : 1) * sizeof *d->coef_id);
+        if (!d->row_ptr || !d->col || !d->coef_id) {
+            st = ERR(err, CUZK_ERR_NOMEM, "cs_join_parts: out of memory for %llu nonzeros", (unsigned long long)d->nnz);
+            goto out;
+        }
+        join_ctx c = {d, parts, k, (const uint32_t *const *)remap, row_off, nnz_off, n_inputs, n_aux, 0};
+        parallel_for(n_parts, nthreads, join_copy, &c);
+        d->row_ptr[d->n_rows] = d->nnz;
+        if (c.bad) { st = ERR(err, CUZK_ERR_ARG, "cs_join_parts: a part names a variable past %llu inputs / %llu aux",
+                              (unsigned long long)n_inputs, (unsigned long long)n_aux); goto out; }
+    }
+    out->n_constraints = (uint32_t)row_off[n_parts];
+    out->n_vars = (uint32_t)(n_inputs + n_aux);
+    out->n_public = (uint32_t)(n_inputs - 1);
+out:
+    for (size_t p = 0; p < n_parts; p++) cs_part_free(&parts[p]);
+    if (remap)
+        for (size_t p = 0; p < n_parts; p++) free(remap[p]);
+    free(remap);
+    free(row_off);
+    free(nnz_off);
+    if (st != CUZK_OK) r1cs_free(out);   /* zeroes *out */
+    return st;
 }
 
 void cs_free(cs *cs) {

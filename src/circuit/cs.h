@@ -81,6 +81,43 @@ cuzk_status cs_init_view(cs *cs, fr *in_w, uint64_t in_first, uint64_t in_end, f
                          uint64_t aux_end);
 void cs_free(cs *cs);
 
+/* ---- recording a circuit in parts, on several threads ----
+ * A circuit made of parts whose variable counts are known in advance (the sectors of a PoSt
+ * circuit: every sector allocates the same numbers of inputs and aux) can be recorded part by
+ * part on different threads: each part gets a builder from cs_init_part that numbers its
+ * variables from where a one-thread recording would be at the part's start, so its constraints
+ * name the same (encoded) variables as they would there. cs_take_part moves a part's matrices
+ * out; cs_join_parts concatenates them in part order into the R1CS a one-thread recording gives
+ * (same rows, columns, coefficient tables: byte for byte). */
+
+/* A recording builder continuing a circuit at input first_input and aux first_aux (ONE is not
+ * allocated: it is the circuit's input 0). flags: CS_MATRICES and/or CS_DENSITY (not
+ * CS_WITNESS). rows_hint and nnz_hint[3] (may be 0 / NULL) size the matrices' arrays (exact
+ * hints: no reallocation). Density bitmaps are indexed by the circuit's variable numbers.
+ * Errors: CUZK_ERR_ARG (flags), CUZK_ERR_NOMEM; sticky in cs like every builder error. */
+cuzk_status cs_init_part(cs *cs, unsigned flags, uint64_t first_input, uint64_t first_aux, uint32_t rows_hint,
+                         const uint64_t nnz_hint[3]);
+
+/* One recorded part: its A, B, C rows with encoded columns (input i as i, aux j as CS_AUX | j),
+ * and where its numbering ended. Arrays owned as r1cs matrices are (cs_part_free). */
+typedef struct cs_part {
+    csr_matrix m[3];
+    uint64_t inputs_end, aux_end, n_constraints;
+} cs_part;
+/* Moves the matrices of a cs_init_part builder (CS_MATRICES) into *out. Errors: the sticky
+ * status, CUZK_ERR_ARG (not recording matrices). */
+cuzk_status cs_take_part(cs *cs, cs_part *out);
+void cs_part_free(cs_part *p);
+/* The R1CS of a circuit with n_inputs inputs (ONE included) and n_aux aux from its parts in
+ * order: rows concatenated, coefficient tables merged in order of first appearance, columns
+ * decoded (aux j -> wire n_inputs + j); n_public = n_inputs - 1. Copies run on nthreads threads
+ * (<= 0: all CPUs). Each part's arrays are freed as soon as they are copied (so the peak is the
+ * parts plus one joined matrix), on success and on error. Errors: CUZK_ERR_ARG (a column past
+ * n_inputs / n_aux), CUZK_ERR_UNSUPPORTED (more than 2^32 - 2 rows or variables),
+ * CUZK_ERR_NOMEM; *out is zeroed on error. */
+cuzk_status cs_join_parts(r1cs *out, cs_part *parts, size_t n_parts, uint64_t n_inputs, uint64_t n_aux, int nthreads,
+                          cuzk_error *err);
+
 /* Fails the builder (first error wins). Returns the sticky status. */
 cuzk_status cs_fail(cs *cs, cuzk_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -242,6 +242,7 @@ cuzk_status cuzk_circuit_create(cuzk_circuit **out, cuzk_pk *pk, cuzk_error *err
     if (!c) return ERR(err, CUZK_ERR_NOMEM, "cuzk_circuit_create");
     c->cs = k->cs;     /* bellperson: the circuit; snarkjs: the r1cs loaded with the zkey, or NULL */
     c->params = k->p;  /* NULL for a zkey */
+    c->gpu_srs = pk->gpu_srs; /* G1 queries the key's owner already made resident (one device), or NULL */
     c->pk = cuzk_pk_retain(pk);
     *out = c;
     return CUZK_OK;

@@ -334,3 +334,159 @@ cuzk_status post_witness_parallel(fr *w, size_t n_w, const post_params *pp, cons
     }
     return CUZK_OK;
 }
+
+/* ---- recording on several threads ---- */
+static cuzk_status blank_sector(post_sector *s, const post_params *pp, cuzk_error *err) {
+    memset(s, 0, sizeof *s);
+    s->n_challenges = pp->challenge_count;
+    s->leaves = calloc(s->n_challenges, sizeof(fr));
+    s->roots = calloc(s->n_challenges, sizeof(fr));
+    s->paths = calloc(s->n_challenges, sizeof(merkle_path));
+    if (!s->leaves || !s->roots || !s->paths) {
+        post_sector_free(s);
+        return ERR(err, CUZK_ERR_NOMEM, "PoSt: out of memory");
+    }
+    return CUZK_OK;
+}
+
+typedef struct {
+    const post_params *pp;
+    const post_sector *blank;
+    post_sizes sz;
+    size_t n_parts;
+    unsigned flags;
+    uint64_t nnz_per_sector[3];
+    cs_part *parts;           /* CS_MATRICES */
+    cs_bits *a_aux, *b_aux;   /* CS_DENSITY: the ORed bitmaps (words of the whole circuit) */
+    uint64_t *b_in_all;       /* the ORed input bitmap, n_in_words */
+    uint64_t n_in_words;
+    cuzk_status st;
+    cuzk_error err;
+    int failed;
+} rpar;
+
+static void or_words(uint64_t *dst, uint64_t n_dst, const cs_bits *src) {
+    uint64_t n = src->n_words < n_dst ? src->n_words : n_dst;
+    for (uint64_t i = 0; i < n; i++)
+        if (src->w[i]) __atomic_fetch_or(&dst[i], src->w[i], __ATOMIC_RELAXED);
+}
+
+static void record_parts(void *ctx, size_t b, size_t e, int tid) {
+    (void)tid;
+    rpar *p = ctx;
+    for (size_t k = b; k < e && !__atomic_load_n(&p->failed, __ATOMIC_ACQUIRE); k++) {
+        size_t s0 = p->pp->sector_count * k / p->n_parts, s1 = p->pp->sector_count * (k + 1) / p->n_parts;
+        uint64_t ns = s1 - s0, nnz[3];
+        for (int m = 0; m < 3; m++) nnz[m] = ns * p->nnz_per_sector[m];
+        uint64_t rows = ns * p->sz.c_per_sector;
+        cs c;
+        cs_init_part(&c, p->flags, 1 + s0 * p->sz.in_per_sector, s0 * p->sz.aux_per_sector,
+                     rows < UINT32_MAX ? (uint32_t)rows : 0, (p->flags & CS_MATRICES) ? nnz : NULL);
+        for (size_t i = s0; i < s1 && c.status == CUZK_OK; i++) synth_sector(&c, p->pp, p->blank);
+        uint64_t in_end = 1 + s1 * p->sz.in_per_sector, aux_end = s1 * p->sz.aux_per_sector;
+        if (c.status == CUZK_OK && (c.n_inputs != in_end || c.n_aux != aux_end))
+            cs_fail(&c, CUZK_ERR_MISMATCH, "PoSt recording: sectors %zu..%zu ended at input %llu / aux %llu, expected %llu / %llu", s0,
+                    s1, (unsigned long long)c.n_inputs, (unsigned long long)c.n_aux, (unsigned long long)in_end,
+                    (unsigned long long)aux_end);
+        if (c.status == CUZK_OK && (p->flags & CS_MATRICES)) cs_take_part(&c, &p->parts[k]);
+        if (c.status == CUZK_OK && (p->flags & CS_DENSITY)) {
+            or_words(p->a_aux->w, p->a_aux->n_words, &c.a_aux);
+            or_words(p->b_aux->w, p->b_aux->n_words, &c.b_aux);
+            or_words(p->b_in_all, p->n_in_words, &c.b_in);
+        }
+        if (c.status != CUZK_OK && !__atomic_exchange_n(&p->failed, 1, __ATOMIC_ACQ_REL)) {
+            p->st = c.status;
+            p->err = c.err;
+        }
+        cs_free(&c);
+    }
+}
+
+static cuzk_status record_common(rpar *p, const post_params *pp, unsigned flags, int nthreads, post_sector *blank,
+                                 cuzk_error *err) {
+    memset(p, 0, sizeof *p);
+    p->pp = pp;
+    p->flags = flags;
+    cuzk_status st = blank_sector(blank, pp, err);
+    if (st != CUZK_OK) return st;
+    p->blank = blank;
+    post_circuit_sizes(pp, &p->sz);
+    if (p->sz.c_per_sector == 0) return ERR(err, CUZK_ERR_NOMEM, "PoSt: out of memory");
+    int T = nthreads > 0 ? nthreads : cuzk_num_threads();
+    p->n_parts = (size_t)T < pp->sector_count ? (size_t)T : pp->sector_count;
+    if (flags & CS_MATRICES) {
+        /* one sector's nonzeros: exact hints for every part's arrays */
+        cs c;
+        cs_part one;
+        cs_init_part(&c, CS_MATRICES, 1, 0, (uint32_t)p->sz.c_per_sector, NULL);
+        synth_sector(&c, pp, blank);
+        st = cs_take_part(&c, &one);
+        if (st != CUZK_OK && err) *err = c.err;
+        cs_free(&c);
+        if (st != CUZK_OK) return st;
+        for (int m = 0; m < 3; m++) p->nnz_per_sector[m] = one.m[m].nnz;
+        cs_part_free(&one);
+    }
+    return CUZK_OK;
+}
+
+cuzk_status post_record_parallel(r1cs *out, const post_params *pp, int nthreads, cuzk_error *err) {
+    memset(out, 0, sizeof *out);
+    rpar p;
+    post_sector blank;
+    memset(&blank, 0, sizeof blank);
+    cuzk_status st = record_common(&p, pp, CS_MATRICES, nthreads, &blank, err);
+    if (st == CUZK_OK && !(p.parts = calloc(p.n_parts, sizeof *p.parts))) st = ERR(err, CUZK_ERR_NOMEM, "PoSt: out of memory");
+    if (st == CUZK_OK) {
+        parallel_for(p.n_parts, nthreads, record_parts, &p);
+        if (p.failed) {
+            st = p.st;
+            if (err) *err = p.err;
+            for (size_t k = 0; k < p.n_parts; k++) cs_part_free(&p.parts[k]);
+        } else {
+            st = cs_join_parts(out, p.parts, p.n_parts, p.sz.n_inputs, p.sz.n_aux, nthreads, err);
+        }
+    }
+    free(p.parts);
+    post_sector_free(&blank);
+    return st;
+}
+
+cuzk_status post_count_parallel(post_counts *out, const post_params *pp, int nthreads, cuzk_error *err) {
+    memset(out, 0, sizeof *out);
+    rpar p;
+    post_sector blank;
+    memset(&blank, 0, sizeof blank);
+    cs_bits a = {0}, b = {0};
+    cuzk_status st = record_common(&p, pp, CS_DENSITY, nthreads, &blank, err);
+    if (st == CUZK_OK) {
+        a.n_words = b.n_words = p.sz.n_aux / 64 + 1;
+        p.n_in_words = p.sz.n_inputs / 64 + 1;
+        a.w = calloc(a.n_words, 8);
+        b.w = calloc(b.n_words, 8);
+        p.b_in_all = calloc(p.n_in_words, 8);
+        if (!a.w || !b.w || !p.b_in_all) st = ERR(err, CUZK_ERR_NOMEM, "PoSt: out of memory (density bitmaps)");
+    }
+    if (st == CUZK_OK) {
+        p.a_aux = &a;
+        p.b_aux = &b;
+        parallel_for(p.n_parts, nthreads, record_parts, &p);
+        if (p.failed) {
+            st = p.st;
+            if (err) *err = p.err;
+        } else {
+            cs_bits bi = {p.b_in_all, p.n_in_words};
+            out->n_inputs = p.sz.n_inputs;
+            out->n_aux = p.sz.n_aux;
+            out->n_constraints = p.sz.n_constraints;
+            out->a_aux = cs_bits_count(&a);
+            out->b_aux = cs_bits_count(&b);
+            out->b_in = cs_bits_count(&bi);
+        }
+    }
+    free(a.w);
+    free(b.w);
+    free(p.b_in_all);
+    post_sector_free(&blank);
+    return st;
+}

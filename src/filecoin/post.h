@@ -84,6 +84,22 @@ cuzk_status post_synthesize(cs *cs, const post_params *pp, const post_sector *se
 typedef struct post_sizes { uint64_t n_inputs, n_aux, n_constraints, in_per_sector, aux_per_sector, c_per_sector; } post_sizes;
 void post_circuit_sizes(const post_params *pp, post_sizes *out);
 
+/* The circuit's R1CS, recorded on nthreads threads (<= 0: all CPUs): the sectors split in
+ * contiguous parts, each recorded by its own builder (cs_init_part) with the variable numbering
+ * a one-thread recording has at that sector, then joined in order (cs_join_parts). The result is
+ * the R1CS post_synthesize + cs_finish_r1cs give on one CS_MATRICES builder, byte for byte (the
+ * shape does not depend on the witness: the sectors are blank). Memory: the matrices (a full
+ * 32 GiB WindowPoSt partition: 1.147G nonzeros, ~12.2 GB) plus, while joining, the parts of the
+ * matrix being joined (~7.8 GB more for A there). Errors: CUZK_ERR_NOMEM, CUZK_ERR_UNSUPPORTED. */
+cuzk_status post_record_parallel(r1cs *out, const post_params *pp, int nthreads, cuzk_error *err);
+
+/* Counts and A/B densities (CS_DENSITY: aux in A, aux in B, inputs in B) from a recording pass
+ * on nthreads threads (<= 0: all CPUs), one builder per part of the sectors, their bitmaps ORed
+ * together: the numbers post_synthesize gives on one CS_DENSITY builder. Memory: one bitmap pair
+ * per thread (n_aux / 8 bytes at most each). Errors: CUZK_ERR_NOMEM. */
+typedef struct post_counts { uint64_t n_inputs, n_aux, n_constraints, a_aux, b_aux, b_in; } post_counts;
+cuzk_status post_count_parallel(post_counts *out, const post_params *pp, int nthreads, cuzk_error *err);
+
 /* Witness-only synthesis on nthreads threads (<= 0: all cores) into w (n_inputs + n_aux values,
  * [inputs | aux], Montgomery), sectors split over threads. */
 cuzk_status post_witness_parallel(fr *w, size_t n_w, const post_params *pp, const post_sector *secs, size_t n,

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #define VK_FIXED_BYTES (3 * G1_UNCOMPRESSED_BYTES + 3 * G2_UNCOMPRESSED_BYTES)
 
@@ -239,9 +240,15 @@ static cuzk_status r_vk(groth16_vk *vk, byte_cursor *c, const char *what, bool s
 void bellperson_params_free(bellperson_params *p) {
     if (!p) return;
     groth16_vk_free(&p->vk);
-    if (p->block) {
-        if (p->block_free) p->block_free(p->block_ctx, p->block, p->block_bytes);
-        else free(p->block);
+    if (p->block || p->g2_block) {
+        if (p->block) {
+            if (p->block_free) p->block_free(p->block_ctx, p->block, p->block_bytes);
+            else free(p->block);
+        }
+        if (p->g2_block) {
+            if (p->block_free) p->block_free(p->block_ctx, p->g2_block, p->g2_block_bytes);
+            else free(p->g2_block);
+        }
     } else {
         free(p->h);
         free(p->l);
@@ -255,8 +262,25 @@ void bellperson_params_free(bellperson_params *p) {
 size_t bellperson_params_host_bytes(const bellperson_params *p) {
     if (!p) return 0;
     size_t ic = p->vk.ic ? ((size_t)p->vk.n_public + 1) * sizeof(g1_affine) : 0;
-    if (p->block) return p->block_bytes + ic;
+    if (p->block || p->g2_block) return p->block_bytes + p->g2_block_bytes + ic;
     return ic + ((size_t)p->n_h + p->n_l + p->n_a + p->n_b_g1) * sizeof(g1_affine) + (size_t)p->n_b_g2 * sizeof(g2_affine);
+}
+
+size_t bellperson_params_take_g1(bellperson_params *p, bellperson_params *g1) {
+    if (g1) memset(g1, 0, sizeof *g1);
+    if (!p || !g1 || !p->block || !p->g2_block) return 0;
+    g1->h = p->h;
+    g1->l = p->l;
+    g1->a = p->a;
+    g1->b_g1 = p->b_g1;
+    g1->block = p->block;
+    g1->block_bytes = p->block_bytes;
+    g1->block_free = p->block_free;
+    g1->block_ctx = p->block_ctx;
+    p->h = p->l = p->a = p->b_g1 = NULL;
+    p->block = NULL;
+    p->block_bytes = 0;
+    return g1->block_bytes;
 }
 
 /* ---- loading: the layout, then one parallel pass over every point ------------------------ */
@@ -321,10 +345,10 @@ static cuzk_status read_layout(bellperson_layout *out, bp_sections *sec, const u
         out->n_a = t.count[S_A];
         out->n_b_g1 = t.count[S_B_G1];
         out->n_b_g2 = t.count[S_B_G2];
-        out->block_bytes = ROUND64((size_t)t.count[S_H] * sizeof(g1_affine)) + ROUND64((size_t)t.count[S_L] * sizeof(g1_affine)) +
-                           ROUND64((size_t)t.count[S_A] * sizeof(g1_affine)) +
-                           ROUND64((size_t)t.count[S_B_G1] * sizeof(g1_affine)) +
-                           ROUND64((size_t)t.count[S_B_G2] * sizeof(g2_affine));
+        out->g1_bytes = ROUND64((size_t)t.count[S_H] * sizeof(g1_affine)) + ROUND64((size_t)t.count[S_L] * sizeof(g1_affine)) +
+                        ROUND64((size_t)t.count[S_A] * sizeof(g1_affine)) +
+                        ROUND64((size_t)t.count[S_B_G1] * sizeof(g1_affine));
+        out->block_bytes = out->g1_bytes + ROUND64((size_t)t.count[S_B_G2] * sizeof(g2_affine));
         out->host_bytes = out->block_bytes + (size_t)t.count[S_IC] * sizeof(g1_affine);
     }
     if (sec) *sec = t;
@@ -433,6 +457,7 @@ typedef struct bp_scan {
     cuzk_progress_fn progress;
     void *progress_user;
     double last_report_ms;              /* touched by tid 0 only */
+    int release_input;                  /* drop each chunk's input pages once read */
 } bp_scan;
 
 static uint32_t sec_chunk(int s) { return sec_is_g2(s) ? CHUNK_G2 : CHUNK_G1; }
@@ -446,6 +471,13 @@ static void scan_min(_Atomic uint64_t *a, uint64_t v) {
 /* One worker: takes chunks in file order until none are left or every remaining chunk lies
  * after a bad point already found. Every point before the final first_bad is therefore checked,
  * which makes the reported point the lowest bad one whatever the scheduling. */
+/* release_input: drops the whole pages inside [b, e) from the process (the file keeps them). */
+static void release_range(const uint8_t *b, const uint8_t *e) {
+    const uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t lo = ((uintptr_t)b + pg - 1) & ~(pg - 1), hi = (uintptr_t)e & ~(pg - 1);
+    if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
 static void scan_worker(void *vc, size_t b, size_t e, int tid) {
     (void)b;
     (void)e;
@@ -470,6 +502,7 @@ static void scan_worker(void *vc, size_t b, size_t e, int tid) {
                 break;
             }
         }
+        if (c->release_input) release_range(in + i0 * elt, in + i1 * elt);
         uint64_t done = atomic_fetch_add(&c->done_bytes, (i1 - i0) * elt) + (i1 - i0) * elt;
         if (tid == 0 && c->progress) {
             double t = now_ms();
@@ -499,7 +532,8 @@ cuzk_status bellperson_params_decode(bellperson_params *p, const uint8_t *data, 
     static const bellperson_load_opts dflt;
     const bellperson_load_opts *o = opts ? opts : &dflt;
     bp_scan *c = NULL;
-    void *block = NULL;
+    void *block = NULL, *g2_block = NULL;
+    size_t block_bytes = 0, g2_bytes = 0;
     g1_affine *ic = NULL;
     bellperson_layout lay;
     cuzk_status st;
@@ -513,6 +547,7 @@ cuzk_status bellperson_params_decode(bellperson_params *p, const uint8_t *data, 
     c->progress = o->progress;
     c->progress_user = o->progress_user;
     c->total_bytes = size;
+    c->release_input = o->release_input;
     c->last_report_ms = now_ms();
     atomic_init(&c->next_chunk, 0);
     atomic_init(&c->first_bad, UINT64_MAX);
@@ -528,15 +563,25 @@ cuzk_status bellperson_params_decode(bellperson_params *p, const uint8_t *data, 
         atomic_store(&c->done_bytes, size - point_bytes);
     }
     if (p) {
-        if (lay.block_bytes) {
-            block = o->alloc ? o->alloc(o->alloc_ctx, lay.block_bytes) : default_block_alloc(lay.block_bytes);
-            if (!block || ((uintptr_t)block & 63)) {
-                if (block && o->free) o->free(o->alloc_ctx, block, lay.block_bytes);
-                block = NULL;
+        /* g2_apart: the G1 queries in `block`, b_g2 in g2_block */
+        const int apart = o->g2_apart && lay.n_b_g2 && lay.g1_bytes;
+        block_bytes = apart ? lay.g1_bytes : lay.block_bytes;
+        g2_bytes = apart ? lay.block_bytes - lay.g1_bytes : 0;
+        for (int k = 0; k < 2; k++) {
+            size_t want = k ? g2_bytes : block_bytes;
+            if (!want) continue;
+            void *b = o->alloc ? o->alloc(o->alloc_ctx, want) : default_block_alloc(want);
+            if (!b || ((uintptr_t)b & 63)) {
+                if (b) {
+                    if (o->alloc) { if (o->free) o->free(o->alloc_ctx, b, want); }
+                    else free(b);
+                }
                 st = ERR(err, CUZK_ERR_NOMEM, "%s: cannot allocate %zu bytes (64-byte aligned) for the points", what,
-                         lay.block_bytes);
+                         want);
                 goto out;
             }
+            if (k) g2_block = b;
+            else block = b;
         }
         ic = malloc((size_t)lay.n_ic * sizeof *ic);
         if (!ic) {
@@ -557,7 +602,7 @@ cuzk_status bellperson_params_decode(bellperson_params *p, const uint8_t *data, 
         q += ROUND64((size_t)lay.n_a * sizeof(g1_affine));
         p->b_g1 = lay.n_b_g1 ? (g1_affine *)q : NULL;
         q += ROUND64((size_t)lay.n_b_g1 * sizeof(g1_affine));
-        p->b_g2 = lay.n_b_g2 ? (g2_affine *)q : NULL;
+        p->b_g2 = lay.n_b_g2 ? (g2_affine *)(g2_block ? (uint8_t *)g2_block : q) : NULL;
         c->out[S_ALPHA1] = &p->vk.alpha1;
         c->out[S_BETA1] = &p->vk.beta1;
         c->out[S_BETA2] = &p->vk.beta2;
@@ -595,17 +640,26 @@ cuzk_status bellperson_params_decode(bellperson_params *p, const uint8_t *data, 
         p->vk.ic = ic;
         p->vk.n_public = lay.n_ic - 1;
         p->block = block;
-        p->block_bytes = lay.block_bytes;
+        p->block_bytes = block ? block_bytes : 0;
+        p->g2_block = g2_block;
+        p->g2_block_bytes = g2_block ? g2_bytes : 0;
         p->block_free = o->alloc ? o->free : NULL;
         p->block_ctx = o->alloc ? o->alloc_ctx : NULL;
         ic = NULL;
         block = NULL;
+        g2_block = NULL;
     }
 out:
+    /* what was decoded is in this process's memory now: the input's last pages (the ends of the
+     * chunks) go too */
+    if (c && c->release_input && data && size) release_range(data, data + size);
     free(ic);
-    if (block) {
-        if (o->alloc) { if (o->free) o->free(o->alloc_ctx, block, lay.block_bytes); }
-        else free(block);
+    for (int k = 0; k < 2; k++) {
+        void *b = k ? g2_block : block;
+        size_t bytes = k ? g2_bytes : block_bytes;
+        if (!b) continue;
+        if (o->alloc) { if (o->free) o->free(o->alloc_ctx, b, bytes); }
+        else free(b);
     }
     if (st && p) memset(p, 0, sizeof *p);
     free(c);

@@ -31,9 +31,12 @@
 /* Decoded parameters, host memory, Montgomery affine points (src/ec/ec.h).
  * Storage: when `block` is not NULL, h, l, a, b_g1 and b_g2 point into that one allocation of
  * block_bytes bytes (64-byte aligned, each array starting on a 64-byte boundary), released by
- * block_free(block_ctx, block, block_bytes), or free() when block_free is NULL. When `block` is
- * NULL the five arrays are separate allocations released with free() (what tests and setup
- * build). vk.ic is always its own malloc'd array (groth16_vk_free). */
+ * block_free(block_ctx, block, block_bytes), or free() when block_free is NULL; when g2_block is
+ * set too (a load with bellperson_load_opts.g2_apart), b_g2 lives there instead (g2_block_bytes,
+ * same allocator), so that the G1 queries can be freed alone (bellperson_params_take_g1) while
+ * B_G2, which the CPU needs, stays. When both are NULL the five arrays are separate allocations
+ * released with free() (what tests and setup build). vk.ic is always its own malloc'd array
+ * (groth16_vk_free). */
 typedef struct bellperson_params {
     groth16_vk vk;            /* alpha1, beta1, beta2, gamma2, delta1, delta2, ic */
     uint32_t n_h, n_l, n_a, n_b_g1, n_b_g2;
@@ -44,6 +47,8 @@ typedef struct bellperson_params {
     g2_affine *b_g2;
     void *block;
     size_t block_bytes;
+    void *g2_block;           /* b_g2's own allocation (g2_apart), or NULL */
+    size_t g2_block_bytes;
     void (*block_free)(void *ctx, void *ptr, size_t bytes);
     void *block_ctx;
 } bellperson_params;
@@ -52,7 +57,8 @@ typedef struct bellperson_params {
 typedef struct bellperson_layout {
     size_t file_bytes;
     uint32_t n_ic, n_h, n_l, n_a, n_b_g1, n_b_g2;
-    size_t block_bytes;       /* the decoded block (bellperson_params.block) */
+    size_t block_bytes;       /* the decoded points (bellperson_params.block, plus g2_block when apart) */
+    size_t g1_bytes;          /* of which the G1 queries h, l, a, b_g1 (64-byte rounded each) */
     size_t host_bytes;        /* block_bytes + the decoded ic array: host memory of a load */
 } bellperson_layout;
 
@@ -76,6 +82,15 @@ typedef struct bellperson_load_opts {
     void *(*alloc)(void *ctx, size_t bytes);
     void (*free)(void *ctx, void *ptr, size_t bytes);
     void *alloc_ctx;
+    /* 1: b_g2 in an allocation of its own (bellperson_params.g2_block), so the G1 queries can be
+     * freed alone once they live elsewhere (a GPU). 0: one block. */
+    int g2_apart;
+    /* 1: `data` is a read-only private file mapping (mapped_file.h) the caller keeps, and the
+     * decode drops each part of it from this process as soon as it is read (madvise
+     * MADV_DONTNEED: the pages leave the process's resident set, the file and the page cache keep
+     * them; a later read faults them back in). So decoding a 47 GB file does not add 47 GB of
+     * mapped pages to the peak RSS. Never set it for anonymous memory: it would be zeroed. */
+    int release_input;
 } bellperson_load_opts;
 
 /* Decodes (and checks, at opts->check) the .params bytes data[0, size) into *p; p NULL: check
@@ -98,6 +113,12 @@ cuzk_status bellperson_params_load_ex(bellperson_params *p, const char *path, co
 cuzk_status bellperson_params_load(bellperson_params *p, const char *path, bool check_subgroup, cuzk_error *err);
 /* Releases what *p holds (block or arrays, vk.ic) and zeroes it. NULL and zeroed are fine. */
 void bellperson_params_free(bellperson_params *p);
+/* Moves the G1 queries of p (loaded with g2_apart: its `block`) into *g1 (zeroed first; its
+ * h, l, a, b_g1, block and allocator are set, counts and vk are not), for the caller to free with
+ * bellperson_params_free(g1) when it likes (e.g. on a reaper). p keeps its counts, vk and b_g2,
+ * with h, l, a, b_g1 NULL. Returns the bytes moved; 0 (and nothing moved) when p has no separate
+ * G1 block (not loaded with g2_apart, or already taken). */
+size_t bellperson_params_take_g1(bellperson_params *p, bellperson_params *g1);
 /* Host bytes *p holds (block or arrays, plus ic). */
 size_t bellperson_params_host_bytes(const bellperson_params *p);
 

@@ -201,13 +201,17 @@ static cuzk_status read_g2(g2_affine *out, const json_t *v, const char *what, co
     return CUZK_OK;
 }
 
-static cuzk_status check_protocol_curve(const json_t *root, const char *what, cuzk_error *err) {
+/* "protocol" must be "groth16"; "curve" must name this compile's curve. A proof may leave "curve"
+ * out (curve_optional): rapidsnark writes {pi_a, pi_b, pi_c, protocol} only, and snarkjs verifies
+ * such proofs with the verification key's curve; points of another curve then fail their checks. */
+static cuzk_status check_protocol_curve(const json_t *root, const char *what, bool curve_optional, cuzk_error *err) {
     const json_t *proto = json_object_get(root, "protocol");
     const json_t *curve = json_object_get(root, "curve");
     if (!json_is_string(proto)) return ERR(err, CUZK_ERR_FORMAT, "%s: \"protocol\" missing", what);
     if (strcmp(json_string_value(proto), "groth16") != 0)
         return ERR(err, CUZK_ERR_UNSUPPORTED, "%s: protocol \"%s\" is not supported, only groth16", what,
                    json_string_value(proto));
+    if (!curve && curve_optional) return CUZK_OK;
     if (!json_is_string(curve)) return ERR(err, CUZK_ERR_FORMAT, "%s: \"curve\" missing", what);
     const char *cv = json_string_value(curve);
     if (strcmp(cv, CURVE_SNARKJS_NAME) == 0 || (CURVE_ID == CUZK_CURVE_BN254 && strcmp(cv, "bn254") == 0))
@@ -229,7 +233,7 @@ static cuzk_status proof_json_read_src(groth16_proof *p, const json_src *src, cu
         st = ERR(err, CUZK_ERR_FORMAT, "%s: not a JSON object (a snarkjs proof.json)", path);
         goto out;
     }
-    if ((st = check_protocol_curve(root, path, err))) goto out;
+    if ((st = check_protocol_curve(root, path, true, err))) goto out;
     if ((st = read_g1(&p->a, json_object_get(root, "pi_a"), path, "pi_a", true, err))) goto out;
     if ((st = read_g2(&p->b, json_object_get(root, "pi_b"), path, "pi_b", true, err))) goto out;
     if ((st = read_g1(&p->c, json_object_get(root, "pi_c"), path, "pi_c", true, err))) goto out;
@@ -303,7 +307,7 @@ static cuzk_status vk_json_read_src(groth16_vk *vk, const json_src *src, cuzk_er
         st = ERR(err, CUZK_ERR_FORMAT, "%s: not a JSON object (a snarkjs verification_key.json)", path);
         goto out;
     }
-    if ((st = check_protocol_curve(root, W, err))) goto out;
+    if ((st = check_protocol_curve(root, W, false, err))) goto out;
     const json_t *np = json_object_get(root, "nPublic");
     const json_t *ic = json_object_get(root, "IC");
     if (!json_is_integer(np) || json_integer_value(np) < 0 || json_integer_value(np) >= UINT32_MAX) {

@@ -48,6 +48,19 @@ cuzk_status groth16_backend_resolve(cuzk_backend requested, groth16_backend *out
     return CUZK_OK;
 }
 
+#ifndef CUZK_CURVE_BOUND_BN254 /* the public function: one copy (the BLS12-381 compile) */
+cuzk_status cuzk_backend_resolve(cuzk_backend requested, cuzk_backend *out, cuzk_error *err) {
+    if (!out) return ERR(err, CUZK_ERR_ARG, "cuzk_backend_resolve: NULL argument");
+    *out = CUZK_BACKEND_CPU;
+    if (requested != CUZK_BACKEND_AUTO && requested != CUZK_BACKEND_CPU && requested != CUZK_BACKEND_GPU)
+        return ERR(err, CUZK_ERR_ARG, "cuzk_backend_resolve: unknown backend %d", (int)requested);
+    groth16_backend b;
+    cuzk_status st = groth16_backend_resolve(requested, &b, err);
+    if (st == CUZK_OK) *out = b == GROTH16_BACKEND_GPU ? CUZK_BACKEND_GPU : CUZK_BACKEND_CPU;
+    return st;
+}
+#endif
+
 #if GPU_FB
 /* A build whose CUDA side does not implement fixed-base yet answers CUZK_ERR_UNSUPPORTED: the
  * CPU comb computes the same bytes, so fall back to it (noted once at INFO). */

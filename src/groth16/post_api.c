@@ -24,21 +24,9 @@ cuzk_status cuzk_post_r1cs_write(const char *circuit, uint32_t sectors, const ch
     cuzk_status st;
     if (!r1cs_path) return ERR(err, CUZK_ERR_ARG, "PoSt: no output path");
     if ((st = params_of(&pp, circuit, sectors, err)) != CUZK_OK) return st;
-    post_sector s;
-    memset(&s, 0, sizeof s);
-    s.n_challenges = pp.challenge_count;
-    s.leaves = calloc(s.n_challenges, sizeof(fr));
-    s.roots = calloc(s.n_challenges, sizeof(fr));
-    s.paths = calloc(s.n_challenges, sizeof(merkle_path));
-    if (!s.leaves || !s.roots || !s.paths) { post_sector_free(&s); return ERR(err, CUZK_ERR_NOMEM, "PoSt: out of memory"); }
     if (progress) progress(progress_user, "record", 0, 1);
-    cs c;
     r1cs r;
-    memset(&r, 0, sizeof r);
-    if ((st = cs_init(&c, CS_MATRICES)) == CUZK_OK && (st = post_synthesize(&c, &pp, &s, 1)) == CUZK_OK) st = cs_finish_r1cs(&c, &r);
-    if (st != CUZK_OK && err) *err = c.err;
-    cs_free(&c);
-    post_sector_free(&s);
+    st = post_record_parallel(&r, &pp, 0, err);   /* all cores; the same R1CS as one builder gives */
     if (progress) progress(progress_user, "record", 1, 1);
     if (st == CUZK_OK) {
         if (progress) progress(progress_user, "write", 0, 1);

@@ -146,6 +146,16 @@ cuzk_status groth16_prover_create(groth16_prover **out, const groth16_key *k, co
     *out = NULL;
     if (!groth16_curve_get(k->curve))
         return ERR(err, CUZK_ERR_UNSUPPORTED, "curve %s is not instantiated in this build", cuzk_curve_name(k->curve));
+    if (k->convention == CUZK_CONVENTION_BELLPERSON && k->p) {
+        /* a key whose host G1 queries were given back (cuzk_bench_drop_host_g1, an SRS store's lean
+         * view) binds only to a device backend that borrows a resident copy of them */
+        const bellperson_params *p = k->p;
+        bool borrowed = cfg && cfg->gpu_srs && (ops->caps & GROTH16_CAP_SHARED_SRS);
+        if (((p->n_a && !p->a) || (p->n_b_g1 && !p->b_g1) || (p->n_l && !p->l) || (p->n_h && !p->h)) && !borrowed)
+            return ERR(err, CUZK_ERR_ARG,
+                       "the key's host G1 queries were released (after a GPU upload): only the GPU provers made "
+                       "before that, or ones borrowing the resident copy, can prove it");
+    }
     groth16_backend_cfg dflt = {0};
     groth16_prover *pv = calloc(1, sizeof *pv);
     if (!pv) return ERR(err, CUZK_ERR_NOMEM, "groth16_prover_create");

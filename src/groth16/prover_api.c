@@ -54,7 +54,8 @@ static void pk_free(cuzk_pk *pk) {
 #ifndef CUZK_CURVE_BOUND_BN254
     bellperson_params_free(&pk->p);
 #endif
-    if (pk->has_cs) r1cs_free(&pk->cs);
+    r1cs_free(&pk->cs); /* zeroed when not owned (wrapped keys, zkeys without their r1cs) */
+    if (pk->owner_free) pk->owner_free(pk->owner);
     free(pk);
 }
 
@@ -153,6 +154,38 @@ cuzk_status cuzk_pk_load_zkey_mem(cuzk_pk **out, const uint8_t *bytes, size_t le
 }
 
 #ifndef CUZK_CURVE_BOUND_BN254 /* bellperson parameters: BLS12-381 only */
+/* the counts of p must fit the circuit (the densities are checked by the first start) */
+static cuzk_status params_fit(const r1cs *cs, const bellperson_params *p, cuzk_error *err) {
+    size_t n_inputs = (size_t)cs->n_public + 1, n_aux = cs->n_vars - n_inputs;
+    size_t m = (size_t)1 << groth16_bellperson_log_m(cs);
+    if (p->vk.n_public + 1 != n_inputs || p->n_l != n_aux || p->n_h != m - 1)
+        return ERR(err, CUZK_ERR_MISMATCH,
+                   "the parameters do not fit the circuit: ic %u / l %u / h %u points, the circuit needs %zu / %zu / %zu",
+                   p->vk.n_public + 1, p->n_l, p->n_h, n_inputs, n_aux, m - 1);
+    return CUZK_OK;
+}
+
+cuzk_status groth16_pk_wrap_bellperson(cuzk_pk **out, const r1cs *cs, const bellperson_params *p,
+                                       struct groth16_gpu_srs *gpu_srs, uint64_t host_bytes, void (*owner_free)(void *),
+                                       void *owner, cuzk_error *err) {
+    cuzk_status st;
+    if (!out || !cs || !p) return ERR(err, CUZK_ERR_ARG, "groth16_pk_wrap_bellperson: NULL argument");
+    *out = NULL;
+    if ((st = params_fit(cs, p, err)) != CUZK_OK) return st;
+    cuzk_pk *pk = NULL;
+    if ((st = pk_new(&pk, err)) != CUZK_OK) return st;
+    pk->key.convention = CUZK_CONVENTION_BELLPERSON;
+    pk->key.p = p;
+    pk->key.cs = cs;
+    pk->has_cs = 1;
+    pk->host_bytes = sizeof *pk + host_bytes;
+    pk->gpu_srs = gpu_srs;
+    pk->owner_free = owner_free;
+    pk->owner = owner;
+    *out = pk;
+    return CUZK_OK;
+}
+
 static cuzk_status load_params_any(cuzk_pk **out, const char *params_path, const char *r1cs_path, const uint8_t *params,
                                    size_t params_len, const uint8_t *r1cs_img, size_t r1cs_len,
                                    const cuzk_pk_load_opts *opts, cuzk_error *err) {
@@ -179,15 +212,7 @@ static cuzk_status load_params_any(cuzk_pk **out, const char *params_path, const
     st = params_path ? bellperson_params_load_ex(&pk->p, params_path, &lo, err)
                      : bellperson_params_decode(&pk->p, params, params_len, "bellperson params <in memory>", &lo, err);
     if (st != CUZK_OK) goto fail;
-    /* the counts must fit the circuit (the densities are checked by the first start) */
-    size_t n_inputs = (size_t)pk->cs.n_public + 1, n_aux = pk->cs.n_vars - n_inputs;
-    size_t m = (size_t)1 << groth16_bellperson_log_m(&pk->cs);
-    if (pk->p.vk.n_public + 1 != n_inputs || pk->p.n_l != n_aux || pk->p.n_h != m - 1) {
-        st = ERR(err, CUZK_ERR_MISMATCH,
-                 "the parameters do not fit the circuit: ic %u / l %u / h %u points, the circuit needs %zu / %zu / %zu",
-                 pk->p.vk.n_public + 1, pk->p.n_l, pk->p.n_h, n_inputs, n_aux, m - 1);
-        goto fail;
-    }
+    if ((st = params_fit(&pk->cs, &pk->p, err)) != CUZK_OK) goto fail;
     pk->key.convention = CUZK_CONVENTION_BELLPERSON;
     pk->key.p = &pk->p;
     pk->key.cs = &pk->cs;
@@ -244,7 +269,7 @@ cuzk_status cuzk_pk_describe(const cuzk_pk *pk, cuzk_pk_info *out, cuzk_error *e
     memset(out, 0, sizeof *out);
     out->curve = pk->key.curve;
     out->convention = pk->key.convention;
-    out->n_constraints = pk->has_cs ? pk->cs.n_constraints : pk->key.z ? pk->key.z->n_constraints : 0;
+    out->n_constraints = pk->has_cs ? pk->key.cs->n_constraints : pk->key.z ? pk->key.z->n_constraints : 0;
     out->n_public = groth16_key_n_public(&pk->key);
     out->n_vars = (uint32_t)groth16_key_n_vars(&pk->key);
     out->domain_size = (uint32_t)groth16_key_domain(&pk->key);
@@ -442,7 +467,7 @@ cuzk_status cuzk_prove(cuzk_prover *p, cuzk_proof *out, const cuzk_witness *w, c
     tm.n_vars = (uint32_t)groth16_key_n_vars(k);
     tm.n_public = groth16_key_n_public(k);
     tm.domain_size = (uint32_t)groth16_key_domain(k);
-    tm.constraints = p->pk->has_cs ? p->pk->cs.n_constraints : p->pk->key.z ? p->pk->key.z->n_constraints : 0;
+    tm.constraints = p->pk->has_cs ? k->cs->n_constraints : k->z ? k->z->n_constraints : 0;
     if (o->check_witness && !p->pk->has_cs) {
         st = ERR(err, CUZK_ERR_ARG, "check_witness needs the circuit: load the zkey with its r1cs (cuzk_pk_load_opts.r1cs_path)");
         goto out;
@@ -460,7 +485,7 @@ cuzk_status cuzk_prove(cuzk_prover *p, cuzk_proof *out, const cuzk_witness *w, c
     t1 = now_ms(); tm.load_ms = t1 - t0; t0 = t1;
     if (o->check_witness) {
         uint32_t bad;
-        if ((st = r1cs_check_witness(&p->pk->cs, wv, n_w, &bad, err)) != CUZK_OK) goto out;
+        if ((st = r1cs_check_witness(k->cs, wv, n_w, &bad, err)) != CUZK_OK) goto out;
         t1 = now_ms(); tm.check_ms = t1 - t0; t0 = t1;
     }
     groth16_proof proof;

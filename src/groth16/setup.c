@@ -916,13 +916,19 @@ cuzk_status groth16_setup_bellperson_on(groth16_backend be, bellperson_params *o
 cuzk_status groth16_setup_bellperson_progress(groth16_backend be, bellperson_params *out, const r1cs *cs,
                                               const uint64_t *seed, int nthreads, cuzk_progress_fn progress,
                                               void *progress_user, cuzk_error *err) {
+    return groth16_setup_bellperson_timed(be, out, cs, seed, nthreads, progress, progress_user, NULL, err);
+}
+
+cuzk_status groth16_setup_bellperson_timed(groth16_backend be, bellperson_params *out, const r1cs *cs, const uint64_t *seed,
+                                           int nthreads, cuzk_progress_fn progress, void *progress_user,
+                                           cuzk_setup_timings *t, cuzk_error *err) {
     memset(out, 0, sizeof *out);
     groth16_toxic tw;
     cuzk_status st = groth16_toxic_draw(&tw, seed, err);
     if (st != CUZK_OK) return st;
     mem_sink ms = {out, SETUP_SET_H, 0};
     groth16_params_sink sink = {&ms, mem_vk, mem_begin, mem_g1s, mem_g2s};
-    groth16_setup_run run = {.nthreads = nthreads, .backend = be, .progress = progress, .progress_user = progress_user};
+    groth16_setup_run run = {.nthreads = nthreads, .backend = be, .progress = progress, .progress_user = progress_user, .t = t};
     st = groth16_setup_params(cs, &tw, &sink, &run, err);
     groth16_toxic_wipe(&tw);
     if (st != CUZK_OK) bellperson_params_free(out);

@@ -151,5 +151,9 @@ cuzk_status groth16_setup_bellperson_on(groth16_backend be, bellperson_params *o
 cuzk_status groth16_setup_bellperson_progress(groth16_backend be, bellperson_params *out, const r1cs *cs,
                                               const uint64_t *seed, int nthreads, cuzk_progress_fn progress,
                                               void *progress_user, cuzk_error *err);
+/* The same, adding each stage's time to *t (may be NULL; stages as groth16_setup_params). */
+cuzk_status groth16_setup_bellperson_timed(groth16_backend be, bellperson_params *out, const r1cs *cs, const uint64_t *seed,
+                                           int nthreads, cuzk_progress_fn progress, void *progress_user,
+                                           cuzk_setup_timings *t, cuzk_error *err);
 
 #endif

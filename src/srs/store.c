@@ -34,6 +34,7 @@ typedef struct srs_entry {
     void *d_handle;                  /* GPU */
     size_t file_bytes, host_bytes;   /* from the layout (0 until first read) */
     bool validated;                  /* points checked at the store's level once */
+    bool g1_released;                /* PINNED view without its G1 queries (release_host_g1) */
     bool loading;
     uint32_t refs, refs_device;
     uint64_t last_use;
@@ -151,6 +152,7 @@ static void detach(srs_store *s, srs_entry *e, srs_tier t, free_job ***tail) {
     }
     e->present[t] = false;
     e->bytes[t] = 0;
+    if (t == SRS_TIER_PINNED) e->g1_released = false;
     s->held[t] -= j->bytes;
     s->evictions[t]++;
     if (now) {
@@ -164,19 +166,23 @@ static void detach(srs_store *s, srs_entry *e, srs_tier t, free_job ***tail) {
     *tail = &j->next;
 }
 
-/* Drops the copies of e in tiers >= from, hottest first (GPU before the PINNED view it was made of). */
+/* Drops the copies of e in tiers >= from, hottest first (GPU before the PINNED view it was made of;
+ * a lean PINNED view goes with its GPU copy). */
 static void drop_from(srs_store *s, srs_entry *e, srs_tier from, free_job ***tail) {
     if (from < SRS_TIER_MAPPED) from = SRS_TIER_MAPPED;
+    if (from == SRS_TIER_GPU && e->g1_released) from = SRS_TIER_PINNED;
     for (int t = SRS_TIER_GPU; t >= (int)from; t--)
         if (e->present[t]) detach(s, e, (srs_tier)t, tail);
 }
 
 /* ---- budgets ----------------------------------------------------------------------------- */
 
-/* Drops only the copy in tier t (and the GPU copy made from a PINNED view). */
+/* Drops only the copy in tier t (and the GPU copy made from a PINNED view; and a lean PINNED
+ * view with its GPU copy: without its G1 queries it cannot make another). */
 static void drop_one(srs_store *s, srs_entry *e, srs_tier t, free_job ***tail) {
     if (t == SRS_TIER_PINNED && e->present[SRS_TIER_GPU]) detach(s, e, SRS_TIER_GPU, tail);
     detach(s, e, t, tail);
+    if (t == SRS_TIER_GPU && e->g1_released && e->present[SRS_TIER_PINNED]) detach(s, e, SRS_TIER_PINNED, tail);
 }
 
 static bool evictable(const srs_entry *e, srs_tier t) {
@@ -258,6 +264,9 @@ static void load_opts(srs_store *s, const srs_entry *e, bellperson_load_opts *lo
     memset(lo, 0, sizeof *lo);
     lo->check = e->validated ? CUZK_CHECK_NONE : s->o.check;
     lo->nthreads = s->o.nthreads;
+    /* the store's own mapping: pages read are dropped from the process, the page cache keeps them */
+    lo->release_input = s->o.release_host_g1;
+    lo->g2_apart = s->o.release_host_g1;
     if (s->o.progress) {
         lo->progress = store_progress;
         lo->progress_user = s;
@@ -369,12 +378,36 @@ static cuzk_status load_gpu(srs_store *s, srs_entry *e, cuzk_error *err) {
                      : "SRS store: upload of %s returned no device handle (%zu / %zu bytes)",
                    e->given, got, need);
     }
+    free_job *list = NULL;
     pthread_mutex_lock(&s->mu);
     s->used[SRS_TIER_GPU] -= need - got;
     e->d_handle = d;
     publish(s, e, SRS_TIER_GPU, got, now_ms() - t0);
+    if (s->o.release_host_g1 && !e->g1_released && e->refs == e->refs_device) {
+        /* the G1 queries live on the device now: their host copy goes (off this thread with a
+         * reaper); no PINNED-only handle holds the view (they would need the whole of it) */
+        free_job *j = calloc(1, sizeof *j);
+        size_t moved = j ? bellperson_params_take_g1(&e->params, &j->params) : 0;
+        if (moved) {
+            j->s = s;
+            j->tier = SRS_TIER_PINNED;
+            j->bytes = moved;
+            e->bytes[SRS_TIER_PINNED] -= moved;
+            s->held[SRS_TIER_PINNED] -= moved;
+            s->freeing[SRS_TIER_PINNED] += moved;
+            e->g1_released = true;
+            list = j;
+        } else {
+            free(j);
+        }
+    }
     pthread_cond_broadcast(&s->cv);
     pthread_mutex_unlock(&s->mu);
+    if (list) {
+        cuzk_log(CUZK_LOG_INFO, "SRS store: %s is on the GPU: its host copy of the G1 queries (%.2f GB) is released",
+                 e->given, (double)list->bytes / 1e9);
+        jobs_dispatch(s, list);
+    }
     return CUZK_OK;
 }
 
@@ -470,6 +503,12 @@ static cuzk_status make_present(srs_store *s, srs_handle *out, const char *path,
             if (err) *err = le;
             return st;
         }
+    }
+    if (tier == SRS_TIER_PINNED && out && e->g1_released) {
+        pthread_mutex_unlock(&s->mu);
+        return ERR(err, CUZK_ERR_UNSUPPORTED,
+                   "SRS store: %s is on the GPU and its host copy of the G1 queries was released "
+                   "(release_host_g1): acquire it at the GPU tier, or evict it first", path);
     }
     if (!missed) s->hits++;
     e->last_use = ++s->tick;
@@ -653,6 +692,8 @@ cuzk_status srs_store_entry_info(srs_store *s, const char *path, srs_entry_info 
     }
     out->present[SRS_TIER_DISK] = !e->present[SRS_TIER_MAPPED] && !e->present[SRS_TIER_PINNED] && !e->present[SRS_TIER_GPU];
     out->loading = e->loading;
+    out->host_g1_released = e->g1_released;
+    out->pinned_bytes = e->present[SRS_TIER_PINNED] ? e->bytes[SRS_TIER_PINNED] : 0;
     out->refs = e->refs;
     out->refs_device = e->refs_device;
     out->file_bytes = e->file_bytes;

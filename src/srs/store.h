@@ -13,7 +13,9 @@
  *           bellperson_layout.host_bytes. Needed by every handle (vk, b_g2 stay on the host).
  *   GPU     "hot": a device copy made by ops->upload from the PINNED view (for the real backend:
  *           device-resident G1 bases); counts the bytes upload reports. GPU implies PINNED:
- *           dropping an SRS's PINNED copy drops its GPU copy first.
+ *           dropping an SRS's PINNED copy drops its GPU copy first. With
+ *           srs_store_opts.release_host_g1 the PINNED view of an SRS on the GPU is "lean": its G1
+ *           queries are freed after the upload (see there).
  *
  * Budgets: budget_bytes[tier] caps the bytes of each tier (0: unlimited; DISK has none). Bytes
  * count from the moment a load reserves them until the memory is actually freed (a copy being
@@ -105,6 +107,19 @@ typedef struct srs_store_opts {
     cuzk_progress_fn progress;       /* progress of every load (file bytes; `what` = section);
                                         calls are serialized across loads; NULL: none */
     void *progress_user;
+    /* Host memory of SRSs hot on a GPU (issue 13: a 47 GB PoRep file within a 64 GiB host):
+     *  - every read of a file drops the pages it read from this process (the mapping stays, and
+     *    the page cache keeps the file warm: bellperson_load_opts.release_input), so the MAPPED
+     *    tier adds no resident pages after a load;
+     *  - the PINNED view keeps b_g2 apart (bellperson_load_opts.g2_apart), and once the GPU copy
+     *    is made, the host copy of the G1 queries (h, l, a, b_g1: ~41 of the 45 GB of a PoRep
+     *    view) is freed; the view keeps vk, ic, b_g2 and the counts (what the CPU side of a GPU
+     *    proof reads: B_G2, the verifying key). Its PINNED bytes drop by that much. Such a "lean"
+     *    SRS serves GPU handles only: acquire at PINNED answers CUZK_ERR_UNSUPPORTED, and dropping
+     *    its GPU copy (evict, LRU) drops the lean view too (the next use decodes it again).
+     *    The release is skipped (the view stays whole) while a PINNED handle holds the SRS.
+     * false: views stay whole and mapped pages stay resident (the behaviour before). */
+    bool release_host_g1;
 } srs_store_opts;
 
 typedef struct srs_store srs_store;
@@ -186,8 +201,10 @@ void srs_store_get_stats(srs_store *s, srs_store_stats *out);
 typedef struct srs_entry_info {
     bool present[SRS_TIERS];          /* [DISK] true when known and nothing is held */
     bool loading;
+    bool host_g1_released;            /* the PINNED view is lean (release_host_g1) */
     uint32_t refs, refs_device;       /* handles; handles at GPU */
-    size_t file_bytes, host_bytes, device_bytes;
+    size_t file_bytes, host_bytes, device_bytes; /* host_bytes: a whole view (the layout's) */
+    size_t pinned_bytes;              /* host bytes the PINNED view holds now (0: none) */
     double last_load_ms[SRS_TIERS];   /* wall time of the last load into each tier */
     uint64_t last_use;                /* LRU clock: larger is more recent */
 } srs_entry_info;

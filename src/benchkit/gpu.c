@@ -1,0 +1,211 @@
+/* The GPU kernel timings of include/cuzk/bench.h (section 2) over the device code's benchmark
+ * entry points (src/cuda/gpu.h: gpu_bench_*), checked here. Builds without CUDA answer
+ * CUZK_ERR_UNSUPPORTED. */
+#include "cuzk/bench.h"
+
+#include <string.h>
+
+#include "util/log.h"
+#ifdef CUZK_HAVE_CUDA
+#include "cuda/gpu.h"
+#endif
+
+#define NO_CUDA(what) ERR(err, CUZK_ERR_UNSUPPORTED, "%s: this build has no CUDA backend (built without nvcc or with -DCUZK_CUDA=OFF)", what)
+
+static cuzk_status check_reps(const char *what, int warmup, int reps, const void *times, cuzk_error *err) {
+    if (!times || reps < 1 || reps > 64 || warmup < 0 || warmup > 16)
+        return ERR(err, CUZK_ERR_ARG, "%s: reps %d (1..64), warmup %d (0..16), times %s", what, reps, warmup,
+                   times ? "given" : "NULL");
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_gpu_device_count(int *count, cuzk_error *err) {
+    if (!count) return ERR(err, CUZK_ERR_ARG, "cuzk_gpu_device_count: NULL argument");
+    *count = 0;
+#ifdef CUZK_HAVE_CUDA
+    return gpu_device_count(count, err);
+#else
+    return NO_CUDA("cuzk_gpu_device_count");
+#endif
+}
+
+cuzk_status cuzk_gpu_device_info(int device, char *buf, size_t cap, cuzk_error *err) {
+    if (!buf || !cap || device < 0) return ERR(err, CUZK_ERR_ARG, "cuzk_gpu_device_info: NULL buffer or bad device");
+    buf[0] = 0;
+#ifdef CUZK_HAVE_CUDA
+    return gpu_device_info(device, buf, cap, err);
+#else
+    return NO_CUDA("cuzk_gpu_device_info");
+#endif
+}
+
+int cuzk_gpu_msm_window_bits(size_t n) {
+#ifdef CUZK_HAVE_CUDA
+    return gpu_msm_window_bits(n ? n : 1);
+#else
+    (void)n;
+    return 0;
+#endif
+}
+
+#ifdef CUZK_HAVE_CUDA
+/* TASKS / RUNS hold for one call; TASKS (the library's choice) is restored after it */
+static void accum_begin(cuzk_gpu_msm_accum a) {
+    if (a == CUZK_GPU_MSM_ACCUM_RUNS) gpu_msm_set_accumulation(GPU_MSM_ACCUM_RUNS);
+    else if (a == CUZK_GPU_MSM_ACCUM_TASKS) gpu_msm_set_accumulation(GPU_MSM_ACCUM_TASKS);
+}
+static void accum_end(cuzk_gpu_msm_accum a) {
+    if (a != CUZK_GPU_MSM_ACCUM_DEFAULT) gpu_msm_set_accumulation(GPU_MSM_ACCUM_TASKS);
+}
+#endif
+
+static cuzk_status check_accum(const char *what, cuzk_gpu_msm_accum a, cuzk_error *err) {
+    if (a != CUZK_GPU_MSM_ACCUM_DEFAULT && a != CUZK_GPU_MSM_ACCUM_TASKS && a != CUZK_GPU_MSM_ACCUM_RUNS)
+        return ERR(err, CUZK_ERR_ARG, "%s: unknown accumulation %d", what, (int)a);
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_gpu_bench_msm(cuzk_curve curve, size_t n, int window_bits, cuzk_gpu_msm_accum accum, int warmup,
+                               int reps, float *times_ms, cuzk_error *err) {
+    const char *what = "cuzk_gpu_bench_msm";
+    cuzk_status st;
+    if ((st = check_reps(what, warmup, reps, times_ms, err)) != CUZK_OK || (st = check_accum(what, accum, err)) != CUZK_OK)
+        return st;
+    if (n == 0 || n > ((size_t)1 << 28)) return ERR(err, CUZK_ERR_ARG, "%s: %zu points (1 .. 2^28)", what, n);
+    if (curve != CUZK_CURVE_BLS12_381 && curve != CUZK_CURVE_BN254)
+        return ERR(err, CUZK_ERR_ARG, "%s: unknown curve %d", what, (int)curve);
+#ifdef CUZK_HAVE_CUDA
+    int c = window_bits > 0 ? window_bits : gpu_msm_window_bits(n);
+    accum_begin(accum);
+    st = curve == CUZK_CURVE_BN254 ? gpu_bench_bn254_g1_msm(n, c, warmup, reps, times_ms, err)
+                                   : gpu_bench_g1_msm(n, c, warmup, reps, times_ms, err);
+    accum_end(accum);
+    return st;
+#else
+    (void)window_bits;
+    return NO_CUDA(what);
+#endif
+}
+
+cuzk_status cuzk_gpu_bench_msm01(size_t n, double frac01, int montgomery, cuzk_gpu_msm_accum accum, int warmup, int reps,
+                                 float *times_ms, cuzk_gpu_msm_stats *stats, cuzk_error *err) {
+    const char *what = "cuzk_gpu_bench_msm01";
+    cuzk_status st;
+    if (stats) memset(stats, 0, sizeof *stats);
+    if ((st = check_reps(what, warmup, reps, times_ms, err)) != CUZK_OK || (st = check_accum(what, accum, err)) != CUZK_OK)
+        return st;
+    if (n == 0 || n > ((size_t)1 << 28)) return ERR(err, CUZK_ERR_ARG, "%s: %zu points (1 .. 2^28)", what, n);
+    if (!(frac01 >= 0 && frac01 <= 1)) return ERR(err, CUZK_ERR_ARG, "%s: fraction %g outside [0, 1]", what, frac01);
+#ifdef CUZK_HAVE_CUDA
+    gpu_msm_stats s;
+    memset(&s, 0, sizeof s);
+    accum_begin(accum);
+    st = gpu_bench_g1_msm01(n, frac01, montgomery != 0, warmup, reps, times_ms, &s, err);
+    accum_end(accum);
+    if (st == CUZK_OK && stats) {
+        stats->classify_ms = s.classify_ms;
+        stats->ones_ms = s.ones_ms;
+        stats->tail_ms = s.tail_ms;
+        stats->total_ms = s.total_ms;
+        stats->tail_digits_ms = s.tail_digits_ms;
+        stats->tail_sort_ms = s.tail_sort_ms;
+        stats->tail_buckets_ms = s.tail_buckets_ms;
+        stats->tail_accum_ms = s.tail_accum_ms;
+        stats->tail_reduce_ms = s.tail_reduce_ms;
+        stats->tail_chunks = s.tail_chunks;
+        stats->n_zero = s.n_zero;
+        stats->n_one = s.n_one;
+        stats->n_other = s.n_other;
+        stats->tail_window_bits = s.tail_window_bits;
+    }
+    return st;
+#else
+    (void)montgomery;
+    return NO_CUDA(what);
+#endif
+}
+
+cuzk_status cuzk_gpu_bench_msm2(size_t n, int window_bits, double frac01, int montgomery, int warmup, int reps,
+                                float *times_ms, cuzk_gpu_msm_stats *stats, cuzk_error *err) {
+    const char *what = "cuzk_gpu_bench_msm2";
+    cuzk_status st;
+    if (stats) memset(stats, 0, sizeof *stats);
+    if ((st = check_reps(what, warmup, reps, times_ms, err)) != CUZK_OK) return st;
+    if (n == 0 || n > ((size_t)1 << 28)) return ERR(err, CUZK_ERR_ARG, "%s: %zu points (1 .. 2^28)", what, n);
+    if (!(frac01 >= 0 && frac01 <= 1)) return ERR(err, CUZK_ERR_ARG, "%s: fraction %g outside [0, 1]", what, frac01);
+    if (window_bits > 20 || (window_bits > 0 && window_bits < 2))
+        return ERR(err, CUZK_ERR_ARG, "%s: window %d (2..20, or <= 0: the default)", what, window_bits);
+#ifdef CUZK_HAVE_CUDA
+    gpu_msm_stats s;
+    memset(&s, 0, sizeof s);
+    st = gpu_bench_g2_msm(n, window_bits > 0 ? window_bits : 0, frac01, montgomery != 0, warmup, reps, times_ms, &s,
+                          err);
+    if (st == CUZK_OK && stats) {
+        stats->classify_ms = s.classify_ms;
+        stats->ones_ms = s.ones_ms;
+        stats->tail_ms = s.tail_ms;
+        stats->total_ms = s.total_ms;
+        stats->tail_digits_ms = s.tail_digits_ms;
+        stats->tail_sort_ms = s.tail_sort_ms;
+        stats->tail_buckets_ms = s.tail_buckets_ms;
+        stats->tail_accum_ms = s.tail_accum_ms;
+        stats->tail_reduce_ms = s.tail_reduce_ms;
+        stats->tail_chunks = s.tail_chunks;
+        stats->n_zero = s.n_zero;
+        stats->n_one = s.n_one;
+        stats->n_other = s.n_other;
+        stats->tail_window_bits = s.tail_window_bits;
+    }
+    return st;
+#else
+    (void)montgomery;
+    return NO_CUDA(what);
+#endif
+}
+
+cuzk_status cuzk_gpu_bench_ntt(cuzk_curve curve, int log_m, size_t batch, int warmup, int reps, float *times_ms,
+                               cuzk_error *err) {
+    const char *what = "cuzk_gpu_bench_ntt";
+    cuzk_status st;
+    if ((st = check_reps(what, warmup, reps, times_ms, err)) != CUZK_OK) return st;
+    if (log_m < 1 || log_m > 28 || batch < 1) return ERR(err, CUZK_ERR_ARG, "%s: log_m %d (1..28), batch %zu", what, log_m, batch);
+    if (curve == CUZK_CURVE_BN254 && batch != 1) return ERR(err, CUZK_ERR_ARG, "%s: the BN254 NTT runs one vector (batch 1)", what);
+    if (curve != CUZK_CURVE_BLS12_381 && curve != CUZK_CURVE_BN254)
+        return ERR(err, CUZK_ERR_ARG, "%s: unknown curve %d", what, (int)curve);
+#ifdef CUZK_HAVE_CUDA
+    return curve == CUZK_CURVE_BN254 ? gpu_bench_bn254_ntt(log_m, warmup, reps, times_ms, err)
+                                     : gpu_bench_ntt(log_m, batch, warmup, reps, times_ms, err);
+#else
+    return NO_CUDA(what);
+#endif
+}
+
+cuzk_status cuzk_gpu_bench_h(cuzk_convention convention, int log_m, int warmup, int reps, float *times_ms, cuzk_error *err) {
+    const char *what = "cuzk_gpu_bench_h";
+    cuzk_status st;
+    if ((st = check_reps(what, warmup, reps, times_ms, err)) != CUZK_OK) return st;
+    if (log_m < 1 || log_m > 28) return ERR(err, CUZK_ERR_ARG, "%s: log_m %d (1..28)", what, log_m);
+    if (convention != CUZK_CONVENTION_BELLPERSON && convention != CUZK_CONVENTION_SNARKJS)
+        return ERR(err, CUZK_ERR_ARG, "%s: unknown convention %d", what, (int)convention);
+#ifdef CUZK_HAVE_CUDA
+    return gpu_bench_h(convention == CUZK_CONVENTION_SNARKJS ? GPU_ROOTS_SNARKJS : GPU_ROOTS_BELLPERSON, log_m, warmup, reps,
+                       times_ms, err);
+#else
+    return NO_CUDA(what);
+#endif
+}
+
+cuzk_status cuzk_gpu_bench_fixed_base(int group, size_t n, int warmup, int reps, float *wall_ms, float *kernel_ms,
+                                      cuzk_error *err) {
+    const char *what = "cuzk_gpu_bench_fixed_base";
+    cuzk_status st;
+    if ((st = check_reps(what, warmup, reps, wall_ms, err)) != CUZK_OK) return st;
+    if (!kernel_ms || (group != 1 && group != 2) || n == 0 || n > ((size_t)1 << 28))
+        return ERR(err, CUZK_ERR_ARG, "%s: group %d (1 or 2), %zu points, kernel times %s", what, group, n,
+                   kernel_ms ? "given" : "NULL");
+#ifdef CUZK_HAVE_CUDA
+    return gpu_bench_fixed_base(group == 2, n, warmup, reps, wall_ms, kernel_ms, err);
+#else
+    return NO_CUDA(what);
+#endif
+}

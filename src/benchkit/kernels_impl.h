@@ -1,0 +1,219 @@
+/* The CPU kernel timings of include/cuzk/bench.h (section 1) for one curve. Included once per
+ * curve, after the curve's names are bound (kernels_bls12_381.c: curves/bls12_381/curve.h;
+ * kernels_bn254.c: curves/bn254/bind.h, which maps every unprefixed name X to bn254_X), with
+ *   BK_TABLE       the name of the benchkit_curve table defined here;
+ *   BK_NTT_ROOTS   the NTT convention of the curve's domains (src/poly/ntt.h).
+ * Everything else is static. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchkit/kernels.h"
+#include "util/log.h"
+#include "util/rng.h"
+#include "util/timer.h"
+
+/* results of the timed loops land here, so that no loop is optimised away */
+static volatile uint64_t bk_sink;
+
+static void bk_rand_fr(fr *x, uint64_t *rng) {
+    uint8_t b[64];
+    for (int i = 0; i < 8; i++) {
+        uint64_t v = splitmix64_next(rng);
+        memcpy(b + 8 * i, &v, 8);
+    }
+    fr_from_bytes_wide_le(x, b, sizeof b);
+}
+
+static void bk_rand_fp(fp *x, uint64_t *rng) {
+    uint8_t b[96];
+    for (int i = 0; i < 12; i++) {
+        uint64_t v = splitmix64_next(rng);
+        memcpy(b + 8 * i, &v, 8);
+    }
+    fp_from_bytes_wide_le(x, b, sizeof b);
+}
+
+enum { BK_OPERANDS = 1 << 14 };
+
+static cuzk_status bk_op_time(cuzk_bench_op op, uint64_t iters, double *ns_per_op, cuzk_error *err) {
+    fr *a = malloc(BK_OPERANDS * sizeof *a);
+    fp *x = malloc(BK_OPERANDS * sizeof *x);
+    if (!a || !x) {
+        free(a);
+        free(x);
+        return ERR(err, CUZK_ERR_NOMEM, "bench op: %d operands", (int)BK_OPERANDS);
+    }
+    uint64_t rng = 0x853c49e6748fea9bull ^ (uint64_t)op;
+    for (int i = 0; i < BK_OPERANDS; i++) {
+        bk_rand_fr(&a[i], &rng);
+        bk_rand_fp(&x[i], &rng);
+    }
+    fp acc = x[0];
+    fr facc = a[0];
+    g1_affine g;
+    g1_generator(&g);
+    g1_jacobian j, gj;
+    g1_jacobian_from_affine(&j, &g);
+    g1_jacobian_dbl(&gj, &j);
+    g1_xyzz xz;
+    g1_xyzz_from_affine(&xz, &g);
+    g1_xyzz_dbl(&xz, &xz);
+    g2_affine h;
+    g2_generator(&h);
+    g2_jacobian k;
+    g2_jacobian_from_affine(&k, &h);
+    g2_jacobian_dbl(&k, &k);
+    const uint64_t mask = BK_OPERANDS - 1;
+    double t0 = now_ms();
+    switch (op) {
+    case CUZK_BENCH_FP_MUL: for (uint64_t it = 0; it < iters; it++) fp_mul(&acc, &acc, &x[it & mask]); break;
+    case CUZK_BENCH_FP_SQR: for (uint64_t it = 0; it < iters; it++) fp_sqr(&acc, &acc); break;
+    case CUZK_BENCH_FR_MUL: for (uint64_t it = 0; it < iters; it++) fr_mul(&facc, &facc, &a[it & mask]); break;
+    case CUZK_BENCH_FP_INV: for (uint64_t it = 0; it < iters; it++) fp_inv(&acc, &acc); break;
+    case CUZK_BENCH_G1_ADD_MIXED: for (uint64_t it = 0; it < iters; it++) g1_jacobian_add_mixed(&j, &j, &g); break;
+    case CUZK_BENCH_G1_ADD: for (uint64_t it = 0; it < iters; it++) g1_jacobian_add(&j, &j, &gj); break;
+    case CUZK_BENCH_G1_XYZZ_ADD_MIXED: for (uint64_t it = 0; it < iters; it++) g1_xyzz_add_mixed(&xz, &xz, &g); break;
+    case CUZK_BENCH_G1_DBL: for (uint64_t it = 0; it < iters; it++) g1_jacobian_dbl(&j, &j); break;
+    case CUZK_BENCH_G2_ADD_MIXED: for (uint64_t it = 0; it < iters; it++) g2_jacobian_add_mixed(&k, &k, &h); break;
+    default: break; /* checked by the caller */
+    }
+    double dt = now_ms() - t0;
+    bk_sink = acc.l[0] ^ facc.l[0] ^ (uint64_t)g1_jacobian_is_infinity(&j) ^ xz.x.l[0] ^ k.x.c0.l[0];
+    *ns_per_op = dt * 1e6 / (double)iters;
+    free(a);
+    free(x);
+    return CUZK_OK;
+}
+
+/* ---- NTT ---- */
+typedef struct bk_ntt {
+    ntt_domain d;
+    fr *a;
+} bk_ntt;
+
+static void bk_ntt_free(void *h) {
+    bk_ntt *n = h;
+    if (!n) return;
+    ntt_domain_free(&n->d);
+    free(n->a);
+    free(n);
+}
+
+static cuzk_status bk_ntt_create(void **out, int log_m, uint64_t seed, cuzk_error *err) {
+    *out = NULL;
+    bk_ntt *n = calloc(1, sizeof *n);
+    if (!n) return ERR(err, CUZK_ERR_NOMEM, "bench ntt");
+    cuzk_status st = ntt_domain_init(&n->d, log_m, BK_NTT_ROOTS);
+    if (st != CUZK_OK) {
+        free(n);
+        return ERR(err, st, "bench ntt: no domain of 2^%d for this curve", log_m);
+    }
+    size_t m = (size_t)1 << log_m;
+    n->a = malloc(m * sizeof *n->a);
+    if (!n->a) {
+        bk_ntt_free(n);
+        return ERR(err, CUZK_ERR_NOMEM, "bench ntt: 2^%d values", log_m);
+    }
+    uint64_t rng = seed;
+    for (size_t i = 0; i < m; i++) bk_rand_fr(&n->a[i], &rng);
+    *out = n;
+    return CUZK_OK;
+}
+
+static cuzk_status bk_ntt_run(void *h, int nthreads, double *forward_ms, double *coset_inverse_ms) {
+    bk_ntt *n = h;
+    fr g;
+    fr_from_u64(&g, 7);
+    double t0 = now_ms();
+    ntt_forward(&n->d, n->a, nthreads);
+    double t1 = now_ms();
+    ntt_coset_inverse(&n->d, n->a, &g, nthreads);
+    double t2 = now_ms();
+    if (forward_ms) *forward_ms = t1 - t0;
+    if (coset_inverse_ms) *coset_inverse_ms = t2 - t1;
+    return CUZK_OK;
+}
+
+/* ---- MSM ---- */
+typedef struct bk_msm {
+    g1_affine *bases;
+    scalar256 *sc, *sc01;
+} bk_msm;
+
+static void bk_msm_free(void *h) {
+    bk_msm *m = h;
+    if (!m) return;
+    free(m->bases);
+    free(m->sc);
+    free(m->sc01);
+    free(m);
+}
+
+/* n distinct points cheaply: P_i = P_{i-1} + Q_{i mod 64} over 64 random multiples of G */
+static g1_affine *bk_bases(size_t n, uint64_t *rng) {
+    g1_affine *out = malloc(n * sizeof *out);
+    g1_jacobian *tmp = malloc(n * sizeof *tmp);
+    g1_affine q[64], g;
+    g1_jacobian jq[64];
+    if (!out || !tmp) {
+        free(out);
+        free(tmp);
+        return NULL;
+    }
+    g1_generator(&g);
+    for (int i = 0; i < 64; i++) {
+        fr k;
+        bk_rand_fr(&k, rng);
+        g1_jacobian_from_affine(&jq[i], &g);
+        g1_mul_fr_vartime(&jq[i], &jq[i], &k);
+    }
+    g1s_jacobian_to_affine(q, jq, 64);
+    g1_jacobian acc;
+    g1_jacobian_from_affine(&acc, &q[0]);
+    for (size_t i = 0; i < n; i++) {
+        g1_jacobian_add_mixed(&acc, &acc, &q[i & 63]);
+        tmp[i] = acc;
+    }
+    g1s_jacobian_to_affine(out, tmp, n);
+    free(tmp);
+    return out;
+}
+
+static cuzk_status bk_msm_create(void **out, size_t n_max, uint64_t seed, cuzk_error *err) {
+    *out = NULL;
+    bk_msm *m = calloc(1, sizeof *m);
+    uint64_t rng = seed;
+    if (m) {
+        m->bases = bk_bases(n_max, &rng);
+        m->sc = malloc(n_max * sizeof *m->sc);
+        m->sc01 = malloc(n_max * sizeof *m->sc01);
+    }
+    if (!m || !m->bases || !m->sc || !m->sc01) {
+        bk_msm_free(m);
+        return ERR(err, CUZK_ERR_NOMEM, "bench msm: %zu points and scalars", n_max);
+    }
+    for (size_t i = 0; i < n_max; i++) {
+        fr k;
+        bk_rand_fr(&k, &rng);
+        fr_to_canon(m->sc[i].l, &k);
+        memset(&m->sc01[i], 0, sizeof m->sc01[i]);
+        uint64_t r = splitmix64_next(&rng) % 100; /* SHA-256-like: mostly 0 and 1 */
+        if (r >= 50 && r < 95) m->sc01[i].l[0] = 1;
+        else if (r >= 95) m->sc01[i] = m->sc[i];
+    }
+    *out = m;
+    return CUZK_OK;
+}
+
+static void bk_msm_run(void *h, size_t n, cuzk_bench_scalars kind, int nthreads, double *ms) {
+    bk_msm *m = h;
+    g1_jacobian out;
+    double t0 = now_ms();
+    g1_msm(&out, m->bases, kind == CUZK_BENCH_SCALARS_01 ? m->sc01 : m->sc, n, nthreads);
+    *ms = now_ms() - t0;
+    bk_sink = out.x.l[0];
+}
+
+const benchkit_curve BK_TABLE = {
+    bk_op_time, bk_ntt_create, bk_ntt_run, bk_ntt_free, bk_msm_create, bk_msm_run, bk_msm_free,
+};

@@ -1,0 +1,222 @@
+/* Filecoin PoSt circuits for benchmarks (include/cuzk/bench.h, section 5): one partition's
+ * sectors (checked vanilla proofs, or one blank sector), the witness-only and recording passes of
+ * src/filecoin/post.h, and keys with INSECURE parameters for the recorded matrices (keys.c). */
+#include "cuzk/bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchkit/keys.h"
+#include "circuit/cs.h"
+#include "filecoin/post.h"
+#include "formats/mapped_file.h"
+#include "util/log.h"
+
+struct cuzk_bench_post {
+    post_params pp;
+    post_sector *secs;
+    size_t n_secs;
+    post_sizes sz;
+    r1cs kept;      /* the matrices of the last MATRICES pass */
+    int has_kept;
+};
+
+void cuzk_bench_post_destroy(cuzk_bench_post *h) {
+    if (!h) return;
+    for (size_t k = 0; k < h->n_secs; k++) post_sector_free(&h->secs[k]);
+    free(h->secs);
+    r1cs_free(&h->kept);
+    free(h);
+}
+
+/* the message names the file */
+static void name_file(cuzk_status st, cuzk_error *err, const char *path) {
+    if (st == CUZK_OK || !err || strstr(err->msg, path)) return;
+    char m[sizeof err->msg];
+    memcpy(m, err->msg, sizeof m);
+    ERR(err, st, "%s: %.400s", path, m);
+}
+
+cuzk_status cuzk_bench_post_create(cuzk_bench_post **out, const char *circuit, uint32_t sectors,
+                                   const char *const *vproof_paths, size_t n_vproofs, const uint8_t *randomness,
+                                   cuzk_error *err) {
+    if (!out || !circuit || (n_vproofs && !vproof_paths)) return ERR(err, CUZK_ERR_ARG, "cuzk_bench_post_create: NULL argument");
+    *out = NULL;
+    static const uint8_t zero[32];
+    const uint8_t *rnd = randomness ? randomness : zero;
+    cuzk_bench_post *h = calloc(1, sizeof *h);
+    if (!h) return ERR(err, CUZK_ERR_NOMEM, "cuzk_bench_post_create");
+    cuzk_status st = post_params_from_name(&h->pp, circuit, err);
+    if (st != CUZK_OK) {
+        free(h);
+        return st;
+    }
+    if (sectors) h->pp.sector_count = sectors;
+    if (n_vproofs > h->pp.sector_count) {
+        uint32_t n_sec = h->pp.sector_count;
+        free(h);
+        return ERR(err, CUZK_ERR_ARG, "%zu vanilla proofs for a circuit of %u sectors", n_vproofs, n_sec);
+    }
+    h->n_secs = n_vproofs ? n_vproofs : 1;
+    h->secs = calloc(h->n_secs, sizeof *h->secs);
+    if (!h->secs) st = ERR(err, CUZK_ERR_NOMEM, "cuzk_bench_post_create: %zu sectors", h->n_secs);
+    for (size_t k = 0; st == CUZK_OK && k < n_vproofs; k++) {
+        mapped_file f;
+        const char *path = vproof_paths[k];
+        if (!path) {
+            st = ERR(err, CUZK_ERR_ARG, "cuzk_bench_post_create: vanilla proof %zu: NULL path", k);
+            break;
+        }
+        if ((st = mapped_file_open(&f, path, err)) == CUZK_OK) {
+            st = post_vproof_read(&h->secs[k], &h->pp, f.m_data, f.size_bytes, err);
+            mapped_file_close(&f);
+        }
+        if (st == CUZK_OK) st = post_sector_check(&h->pp, &h->secs[k], rnd, k, err);
+        name_file(st, err, path);
+    }
+    if (st == CUZK_OK && !n_vproofs) {
+        /* one blank sector: all values 0 (the same work; a witness that does not satisfy) */
+        post_sector *s = &h->secs[0];
+        s->n_challenges = h->pp.challenge_count;
+        s->leaves = calloc(s->n_challenges, sizeof(fr));
+        s->roots = calloc(s->n_challenges, sizeof(fr));
+        s->paths = calloc(s->n_challenges, sizeof(merkle_path));
+        if (!s->leaves || !s->roots || !s->paths) st = ERR(err, CUZK_ERR_NOMEM, "blank sector");
+    }
+    if (st != CUZK_OK) {
+        cuzk_bench_post_destroy(h);
+        return st;
+    }
+    post_circuit_sizes(&h->pp, &h->sz);
+    *out = h;
+    return CUZK_OK;
+}
+
+void cuzk_bench_post_describe(const cuzk_bench_post *h, cuzk_bench_post_info *out) {
+    if (!out) return;
+    memset(out, 0, sizeof *out);
+    if (!h) return;
+    out->sector_count = h->pp.sector_count;
+    out->challenge_count = h->pp.challenge_count;
+    out->n_inputs = h->sz.n_inputs;
+    out->n_aux = h->sz.n_aux;
+    out->n_constraints = h->sz.n_constraints;
+}
+
+cuzk_status cuzk_bench_post_witness(const cuzk_bench_post *h, uint64_t *w, size_t n_vars, int nthreads, cuzk_error *err) {
+    if (!h || !w || nthreads < 0) return ERR(err, CUZK_ERR_ARG, "cuzk_bench_post_witness: NULL argument");
+    if (n_vars != h->sz.n_inputs + h->sz.n_aux)
+        return ERR(err, CUZK_ERR_MISMATCH, "cuzk_bench_post_witness: %zu values, the circuit has %llu", n_vars,
+                   (unsigned long long)(h->sz.n_inputs + h->sz.n_aux));
+    return post_witness_parallel((fr *)w, n_vars, &h->pp, h->secs, h->n_secs, nthreads, err);
+}
+
+static uint64_t csr_bytes(const csr_matrix *m) {
+    return 8 * ((uint64_t)m->n_rows + 1) + 8 * (uint64_t)m->nnz + sizeof(fr) * (uint64_t)m->n_coef;
+}
+
+static int r1cs_equal(const r1cs *x, const r1cs *y) {
+    if (x->n_constraints != y->n_constraints || x->n_vars != y->n_vars || x->n_public != y->n_public) return 0;
+    const csr_matrix *a[3] = {&x->a, &x->b, &x->c}, *b[3] = {&y->a, &y->b, &y->c};
+    for (int k = 0; k < 3; k++) {
+        if (a[k]->n_rows != b[k]->n_rows || a[k]->nnz != b[k]->nnz || a[k]->n_coef != b[k]->n_coef) return 0;
+        if (memcmp(a[k]->row_ptr, b[k]->row_ptr, ((size_t)a[k]->n_rows + 1) * sizeof *a[k]->row_ptr) ||
+            memcmp(a[k]->col, b[k]->col, a[k]->nnz * sizeof *a[k]->col) ||
+            memcmp(a[k]->coef_id, b[k]->coef_id, a[k]->nnz * sizeof *a[k]->coef_id) ||
+            (a[k]->n_coef && memcmp(a[k]->coef, b[k]->coef, a[k]->n_coef * sizeof(fr))))
+            return 0;
+    }
+    return 1;
+}
+
+/* points of the A query (aux wires in A, every input) and of the B queries (wires in B) */
+static cuzk_status query_sizes(const r1cs *r, int nthreads, uint64_t *qa, uint64_t *qb, cuzk_error *err) {
+    r1cs_density da = {0}, db = {0};
+    cuzk_status st = r1cs_density_of(&da, &r->a, r->n_vars, nthreads, err);
+    if (st == CUZK_OK) st = r1cs_density_of(&db, &r->b, r->n_vars, nthreads, err);
+    if (st == CUZK_OK) {
+        uint64_t n_a = da.count;
+        for (size_t i = 0; i <= r->n_public; i++) n_a += !r1cs_density_test(&da, i);
+        *qa = n_a;
+        *qb = db.count;
+    }
+    r1cs_density_free(&da);
+    r1cs_density_free(&db);
+    return st;
+}
+
+cuzk_status cuzk_bench_post_record_pass(cuzk_bench_post *h, cuzk_bench_post_pass pass, int nthreads,
+                                        cuzk_bench_post_record *out, cuzk_error *err) {
+    if (out) memset(out, 0, sizeof *out);
+    if (!h || !out || nthreads < 0) return ERR(err, CUZK_ERR_ARG, "cuzk_bench_post_record_pass: NULL argument");
+    cuzk_status st;
+    switch (pass) {
+    case CUZK_BENCH_POST_COUNT: {
+        post_counts pc;
+        if ((st = post_count_parallel(&pc, &h->pp, nthreads, err)) != CUZK_OK) return st;
+        out->n_inputs = pc.n_inputs;
+        out->n_aux = pc.n_aux;
+        out->n_constraints = pc.n_constraints;
+        out->a_aux = pc.a_aux;
+        out->b_aux = pc.b_aux;
+        out->b_inputs = pc.b_in;
+        return CUZK_OK;
+    }
+    case CUZK_BENCH_POST_MATRICES: {
+        r1cs_free(&h->kept);
+        h->has_kept = 0;
+        if ((st = post_record_parallel(&h->kept, &h->pp, nthreads, err)) != CUZK_OK) return st;
+        h->has_kept = 1;
+        const r1cs *r = &h->kept;
+        out->n_inputs = (uint64_t)r->n_public + 1;
+        out->n_aux = r->n_vars - out->n_inputs;
+        out->n_constraints = r->n_constraints;
+        out->nnz_a = r->a.nnz;
+        out->nnz_b = r->b.nnz;
+        out->nnz_c = r->c.nnz;
+        out->matrix_bytes = csr_bytes(&r->a) + csr_bytes(&r->b) + csr_bytes(&r->c);
+        return query_sizes(r, nthreads, &out->query_a, &out->query_b, err);
+    }
+    case CUZK_BENCH_POST_SERIAL: {
+        if (!h->has_kept)
+            return ERR(err, CUZK_ERR_ARG, "cuzk_bench_post_record_pass: SERIAL compares with kept matrices: run MATRICES first");
+        cs c;
+        r1cs r1;
+        memset(&r1, 0, sizeof r1);
+        if ((st = cs_init(&c, CS_MATRICES)) != CUZK_OK) {
+            cs_free(&c);
+            return ERR(err, st, "PoSt recording: cannot start the constraint system");
+        }
+        post_synthesize(&c, &h->pp, &h->secs[0], 1);
+        if (c.status == CUZK_OK) cs_finish_r1cs(&c, &r1);
+        st = c.status;
+        if (st != CUZK_OK) {
+            if (err) *err = c.err;
+        } else {
+            out->n_inputs = (uint64_t)r1.n_public + 1;
+            out->n_aux = r1.n_vars - out->n_inputs;
+            out->n_constraints = r1.n_constraints;
+            out->nnz_a = r1.a.nnz;
+            out->nnz_b = r1.b.nnz;
+            out->nnz_c = r1.c.nnz;
+            out->same_as_kept = r1cs_equal(&h->kept, &r1);
+        }
+        cs_free(&c);
+        r1cs_free(&r1);
+        return st;
+    }
+    }
+    return ERR(err, CUZK_ERR_ARG, "cuzk_bench_post_record_pass: unknown pass %d", (int)pass);
+}
+
+cuzk_status cuzk_bench_post_setup(cuzk_pk **out, cuzk_bench_post *h, const uint64_t *seed, cuzk_backend backend,
+                                  int nthreads, cuzk_progress_fn progress, void *progress_user, cuzk_setup_timings *t,
+                                  cuzk_error *err) {
+    if (!out || !h) return ERR(err, CUZK_ERR_ARG, "cuzk_bench_post_setup: NULL argument");
+    *out = NULL;
+    if (!h->has_kept) return ERR(err, CUZK_ERR_ARG, "cuzk_bench_post_setup: no recorded matrices (a MATRICES pass first)");
+    cuzk_status st = benchkit_setup_key(out, &h->kept, NULL, NULL, seed, backend, nthreads, progress, progress_user, t, err);
+    if (st == CUZK_OK) h->has_kept = 0; /* moved into the key */
+    return st;
+}
