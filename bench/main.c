@@ -13,7 +13,7 @@
 #include "cuzk/groth16.h"
 
 int main(int argc, char **argv) {
-    cli_frontend_init(argc, argv);
+    if (!cli_frontend_init(argc, argv, "cuzk-bench")) return 2;
     /* bench_main wants argv[0] = "bench", argv[1] = the benchmark */
     argv[0] = "bench";
     return bench_main(argc, argv);

@@ -64,6 +64,20 @@ TEST(cli, help_and_usage) {
     CHECK_EQ_INT(cli("version"), 0);
 }
 
+/* $CUZK_THREADS is checked like --threads (0..4096, whole string an integer), exit 2 naming it */
+TEST(cli, threads_env_strict) {
+    const char *bad[] = {"100000", "abc", "-1", "12abc", "4097"};
+    for (int i = 0; i < 5; i++) {
+        int rc = test_run(g_log, sizeof g_log, "CUZK_THREADS='%s' '%s' version", bad[i], CLI);
+        CHECK_MSG(rc == 2 && strstr(g_log, "CUZK_THREADS must be an integer from 0 to 4096"), "CUZK_THREADS=%s: exit %d: %s", bad[i], rc, g_log);
+        rc = test_run(g_log, sizeof g_log, "CUZK_THREADS='%s' '%s-bench' --help", bad[i], CLI);
+        CHECK_MSG(rc == 2 && strstr(g_log, "cuzk-bench: CUZK_THREADS"), "bench CUZK_THREADS=%s: exit %d: %s", bad[i], rc, g_log);
+    }
+    const char *good[] = {"", "0", "1", "4096"};
+    for (int i = 0; i < 4; i++)
+        CHECK_MSG(test_run(g_log, sizeof g_log, "CUZK_THREADS='%s' '%s' version", good[i], CLI) == 0, "CUZK_THREADS=%s: %s", good[i], g_log);
+}
+
 TEST(cli, prove_verify_ok_and_invalid) {
     char args[32768], proof[4096], pub[4096];
     snprintf(proof, sizeof proof, "%s/cli_proof.json", test_tmpdir());

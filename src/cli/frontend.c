@@ -24,17 +24,26 @@ static void log_to_stderr(void *user, cuzk_log_level level, const char *msg) {
     fprintf(stderr, "cuzk: %s%s\n", level == CUZK_LOG_ERROR ? "error: " : level == CUZK_LOG_WARN ? "warning: " : "", msg);
 }
 
-void cli_frontend_init(int argc, char **argv) {
+static int env_long(const char *name, const char *prog, long lo, long hi, long *out);
+
+int cli_threads_from_env(const char *prog) {
+    long t;
+    if (!env_long("CUZK_THREADS", prog, 0, 4096, &t)) return 0;
+    if (t > 0) cuzk_set_threads((int)t);
+    return 1;
+}
+
+int cli_frontend_init(int argc, char **argv, const char *prog) {
     bool quiet = false;
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) quiet = true;
     const char *verbose = getenv("CUZK_VERBOSE");
     if (!quiet) cuzk_set_log(log_to_stderr, NULL, verbose && *verbose && *verbose != '0' ? CUZK_LOG_DEBUG : CUZK_LOG_WARN);
-    const char *threads = getenv("CUZK_THREADS");
-    if (threads && atoi(threads) > 0) cuzk_set_threads(atoi(threads));
+    if (!cli_threads_from_env(prog)) return 0;
     signal(SIGINT, on_fatal_signal);
     signal(SIGTERM, on_fatal_signal);
     signal(SIGHUP, on_fatal_signal);
+    return 1;
 }
 
 static int env_long(const char *name, const char *prog, long lo, long hi, long *out) {

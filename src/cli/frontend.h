@@ -1,7 +1,7 @@
 /* What every cuzk front-end program does first (the `cuzk` CLI, `cuzk-bench`): route the
  * library's log to stderr as one "cuzk: warning: ..." line each (-q / --quiet anywhere in argv
- * silences it; CUZK_VERBOSE=1 adds the informational notices), map $CUZK_THREADS (a positive
- * integer; anything else is ignored) onto cuzk_set_threads, and on SIGINT/SIGTERM/SIGHUP remove
+ * silences it; CUZK_VERBOSE=1 adds the informational notices), map $CUZK_THREADS (an integer
+ * from 0 to 4096, as --threads; unset, empty or 0: all CPUs) onto cuzk_set_threads, and on SIGINT/SIGTERM/SIGHUP remove
  * the temporaries of outputs being written (cuzk_remove_partial_outputs), then die of the signal
  * (exit 130 / 143 / 129 as the shell reports it). Call once, at the start of main, before other
  * threads exist. Uses the public API only (include/cuzk/), like the programs that call it. */
@@ -10,7 +10,12 @@
 
 #include "cuzk/prover.h"
 
-void cli_frontend_init(int argc, char **argv);
+/* Returns 1, or 0 after printing "<prog>: CUZK_THREADS must be an integer from 0 to 4096 (got
+ * '...')" on stderr when $CUZK_THREADS is malformed or out of range (the caller exits 2). */
+int cli_frontend_init(int argc, char **argv, const char *prog);
+
+/* $CUZK_THREADS alone, checked as above, onto cuzk_set_threads: 1 ok, 0 bad (message printed). */
+int cli_threads_from_env(const char *prog);
 
 /* The GPU MSM tuning from the environment (the library reads none): $CUZK_MSM_WINDOW (window
  * bits, 2..22), $CUZK_MSM_CHUNK (tail points per pass, 64..2^31-1) and $CUZK_GPU_B2 (0 or 1:

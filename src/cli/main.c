@@ -813,7 +813,7 @@ static int cmd_info(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-    cli_frontend_init(argc, argv);
+    if (!cli_frontend_init(argc, argv, "cuzk")) return 2;
     if (argc < 2) { print_main_help(stderr); return 2; }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) { print_main_help(stdout); return 0; }

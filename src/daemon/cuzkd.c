@@ -121,7 +121,17 @@ int main(int argc, char **argv) {
     {
         /* the library reads no environment: $CUZK_THREADS caps its default thread count here */
         const char *threads = getenv("CUZK_THREADS");
-        if (threads && atoi(threads) > 0) cuzk_set_threads(atoi(threads));
+        if (threads && *threads) {
+            char *end;
+            errno = 0;
+            long t = strtol(threads, &end, 10);
+            if (errno || end == threads || *end || t < 0 || t > 4096) {
+                fprintf(stderr, "cuzkd: CUZK_THREADS must be an integer from 0 to 4096 (got '%s')\n", threads);
+                dcfg_free(&cfg);
+                return 2;
+            }
+            if (t > 0) cuzk_set_threads((int)t);
+        }
     }
     if (check_listen_paths(&cfg, err, sizeof err)) {
         if (check_only) fprintf(stderr, "cuzkd: %s: configuration error: %s\n", cfg_path, err);

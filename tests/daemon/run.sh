@@ -121,6 +121,11 @@ cfg_case "preload failure caught by the check" 2 "preload of circuit trunc faile
 if [ $rc = 2 ] && grep -q "is a directory" "$W/cfg.out"; then echo "PASS config: a directory as --config";
 else echo "FAIL config: a directory as --config (exit $rc)"; cat "$W/cfg.out"; fails=$((fails + 1)); fi
 
+# $CUZK_THREADS checked like the CLI's: exit 2 naming it
+CUZK_THREADS=12abc "$CUZKD" --config "$W/a.toml" --check-config > "$W/cfg.out" 2>&1; rc=$?
+if [ $rc = 2 ] && grep -q "CUZK_THREADS must be an integer" "$W/cfg.out"; then echo "PASS CUZK_THREADS=12abc refused";
+else echo "FAIL CUZK_THREADS=12abc (exit $rc)"; cat "$W/cfg.out"; fails=$((fails + 1)); fi
+
 # command line: --config without a value, --version with the commit
 "$CUZKD" --config > "$W/cfg.out" 2>&1; rc=$?
 "$CUZKD" --config= >> "$W/cfg.out" 2>&1; rc2=$?
