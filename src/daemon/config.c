@@ -1,5 +1,6 @@
 /* cuzkd configuration: TOML (toml_json.cc) -> jansson tree -> validated struct. */
 #include "config.h"
+#include "http.h"
 
 #include "dlog.h"
 #include "toml_json.h"
@@ -37,7 +38,8 @@ static int check_keys(json_t *obj, const char *table, const char *const *allowed
     return 0;
 }
 
-/* Byte sizes: an integer, or a string "64GiB", "512MiB", "1.5GB", "1024". */
+/* Byte sizes: an integer, or a string "64GiB", "512MiB", "1.5GB", "1024". -1 malformed, -2 over
+ * INT64_MAX bytes (8 EiB: the largest a size keeps its meaning in /status and the budgets). */
 static int get_bytes(json_t *v, uint64_t *out) {
     if (json_is_integer(v)) {
         if (json_integer_value(v) < 0) return -1;
@@ -56,7 +58,9 @@ static int get_bytes(json_t *v, uint64_t *out) {
         {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}};
     for (size_t i = 0; i < sizeof u / sizeof u[0]; i++)
         if (strcmp(end, u[i].suf) == 0) {
-            *out = (uint64_t)(x * u[i].mul);
+            double b = x * u[i].mul;
+            if (!(b < 9223372036854775807.0)) return -2; /* also inf and nan */
+            *out = (uint64_t)b;
             return 0;
         }
     return -1;
@@ -206,8 +210,28 @@ int dcfg_load(dcfg *c, const char *path, char *err, size_t cap) {
                      path, a, strlen(p));
                 goto out;
             }
-        } else if (!strchr(a, ':')) {
-            fail(err, cap, "%s: server.listen: %s: expected unix:///path or host:port", path, a);
+        } else {
+            /* host:port (gRPC also takes [IPv6]:port and its ipv4:/ipv6:/dns: prefixes); no other scheme */
+            const char *colon = strrchr(a, ':');
+            if (!colon || colon == a || strstr(a, "://")) {
+                fail(err, cap, "%s: server.listen: %s: expected unix:///path or host:port", path, a);
+                goto out;
+            }
+            char *end;
+            errno = 0;
+            long port = colon[1] >= '0' && colon[1] <= '9' ? strtol(colon + 1, &end, 10) : -1;
+            if (port < 1 || port > 65535 || errno || *end) {
+                fail(err, cap, "%s: server.listen: %s: the port must be a number from 1 to 65535", path, a);
+                goto out;
+            }
+        }
+    }
+    if (c->http) {
+        struct sockaddr_storage ss;
+        int ipv6;
+        char e2[512];
+        if (dhttp_parse_addr(c->http, &ss, &ipv6, e2, sizeof e2)) {
+            fail(err, cap, "%s: server.http: %s", path, e2);
             goto out;
         }
     }
@@ -246,7 +270,13 @@ int dcfg_load(dcfg *c, const char *path, char *err, size_t cap) {
             {"pinned_budget", offsetof(dcfg, pinned_budget_bytes)}};
         for (size_t i = 0; i < sizeof B / sizeof B[0]; i++) {
             json_t *hb = json_object_get(t, B[i].key);
-            if (hb && get_bytes(hb, (uint64_t *)((char *)c + B[i].off))) {
+            int br = hb ? get_bytes(hb, (uint64_t *)((char *)c + B[i].off)) : 0;
+            if (br == -2) {
+                fail(err, cap, "%s: engine.%s: %s is too large (at most 8EiB, 2^63-1 bytes)", path, B[i].key,
+                     json_string_value(hb));
+                goto out;
+            }
+            if (br) {
                 fail(err, cap, "%s: engine.%s: expected a size (\"64GiB\") or bytes", path, B[i].key);
                 goto out;
             }

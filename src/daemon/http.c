@@ -3,6 +3,7 @@
 #include "dlog.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
@@ -58,45 +59,56 @@ static void mhd_log(void *cls, const char *fmt, va_list ap) {
     dlog(DLOG_WARN, "http: %s", line);
 }
 
-dhttp *dhttp_start(const char *addr, service *s, char *err, size_t cap) {
+int dhttp_parse_addr(const char *addr, struct sockaddr_storage *ss, int *ipv6, char *err, size_t cap) {
     char host[256];
     const char *colon = strrchr(addr, ':');
     if (!colon || colon == addr || (size_t)(colon - addr) >= sizeof host) {
         snprintf(err, cap, "http address %s: expected host:port", addr);
-        return NULL;
+        return -1;
     }
     memcpy(host, addr, (size_t)(colon - addr));
     host[colon - addr] = 0;
-    int port = atoi(colon + 1);
-    if (port <= 0 || port > 65535) {
-        snprintf(err, cap, "http address %s: bad port", addr);
-        return NULL;
+    char *end;
+    errno = 0;
+    long port = colon[1] >= '0' && colon[1] <= '9' ? strtol(colon + 1, &end, 10) : -1;
+    if (port < 1 || port > 65535 || errno || *end) {
+        snprintf(err, cap, "http address %s: the port must be a number from 1 to 65535", addr);
+        return -1;
     }
-    struct sockaddr_storage ss;
-    memset(&ss, 0, sizeof ss);
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG;
+    memset(ss, 0, sizeof *ss);
+    *ipv6 = 0;
     if (host[0] == '[') {
-        struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)&ss;
+        struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)ss;
         size_t hl = strlen(host);
-        if (hl < 3 || host[hl - 1] != ']') { snprintf(err, cap, "http address %s: bad IPv6 host", addr); return NULL; }
+        if (hl < 3 || host[hl - 1] != ']') { snprintf(err, cap, "http address %s: bad IPv6 host", addr); return -1; }
         host[hl - 1] = 0;
         a6->sin6_family = AF_INET6;
         a6->sin6_port = htons((uint16_t)port);
         if (inet_pton(AF_INET6, host + 1, &a6->sin6_addr) != 1) {
             snprintf(err, cap, "http address %s: bad IPv6 host", addr);
-            return NULL;
+            return -1;
         }
-        flags |= MHD_USE_IPv6;
+        *ipv6 = 1;
     } else {
-        struct sockaddr_in *a4 = (struct sockaddr_in *)&ss;
+        struct sockaddr_in *a4 = (struct sockaddr_in *)ss;
         a4->sin_family = AF_INET;
         a4->sin_port = htons((uint16_t)port);
         if (strcmp(host, "localhost") == 0) strcpy(host, "127.0.0.1");
         if (inet_pton(AF_INET, host, &a4->sin_addr) != 1) {
             snprintf(err, cap, "http address %s: host must be an IPv4 address, [IPv6] or localhost", addr);
-            return NULL;
+            return -1;
         }
     }
+    return 0;
+}
+
+dhttp *dhttp_start(const char *addr, service *s, char *err, size_t cap) {
+    struct sockaddr_storage ss;
+    int ipv6;
+    if (dhttp_parse_addr(addr, &ss, &ipv6, err, cap)) return NULL;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG;
+    if (ipv6) flags |= MHD_USE_IPv6;
+    int port = ntohs(ipv6 ? ((struct sockaddr_in6 *)&ss)->sin6_port : ((struct sockaddr_in *)&ss)->sin_port);
     dhttp *h = calloc(1, sizeof *h);
     if (!h) {
         snprintf(err, cap, "http: out of memory");

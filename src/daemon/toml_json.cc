@@ -9,11 +9,31 @@
 
 namespace {
 
+// a string or key holding a NUL character: C strings would cut it short, so the file is refused
+struct nul_in_string {
+    toml::source_region where;
+};
+
+// throws nul_in_string at the first string or key with a NUL (before any JSON is built)
+void check_nul(const toml::node &n) {
+    if (auto t = n.as_table()) {
+        for (auto &&[k, v] : *t) {
+            if (k.str().find('\0') != std::string_view::npos) throw nul_in_string{k.source()};
+            check_nul(v);
+        }
+    } else if (auto a = n.as_array()) {
+        for (auto &&v : *a) check_nul(v);
+    } else if (auto s = n.as_string()) {
+        if (s->get().find('\0') != std::string::npos) throw nul_in_string{n.source()};
+    }
+}
+
 json_t *to_json(const toml::node &n) {
     if (auto t = n.as_table()) {
         json_t *o = json_object();
-        for (auto &&[k, v] : *t)
+        for (auto &&[k, v] : *t) {
             json_object_set_new(o, std::string(k.str()).c_str(), to_json(v));
+        }
         return o;
     }
     if (auto a = n.as_array()) {
@@ -22,8 +42,9 @@ json_t *to_json(const toml::node &n) {
             json_array_append_new(arr, to_json(v));
         return arr;
     }
-    if (auto s = n.as_string())
+    if (auto s = n.as_string()) {
         return json_stringn(s->get().data(), s->get().size());
+    }
     if (auto i = n.as_integer())
         return json_integer((json_int_t)i->get());
     if (auto f = n.as_floating_point())
@@ -45,11 +66,15 @@ json_t *to_json(const toml::node &n) {
 extern "C" json_t *toml_json_load_file(const char *path, char *err, size_t err_cap) {
     try {
         toml::table t = toml::parse_file(path);
+        check_nul(t);
         return to_json(t);
     } catch (const toml::parse_error &e) {
         const auto &src = e.source();
         std::snprintf(err, err_cap, "%s:%u:%u: %s", path, (unsigned)src.begin.line, (unsigned)src.begin.column,
                       std::string(e.description()).c_str());
+    } catch (const nul_in_string &e) {
+        std::snprintf(err, err_cap, "%s:%u:%u: a NUL character (\\u0000) in a string or key is not allowed", path,
+                      (unsigned)e.where.begin.line, (unsigned)e.where.begin.column);
     } catch (const std::exception &e) {
         std::snprintf(err, err_cap, "%s: %s", path, e.what());
     } catch (...) {

@@ -115,6 +115,15 @@ cfg_case "bad log level" 2 "log.level" $'[log]\nlevel = "loud"'
 cfg_case "empty listen list" 2 "server.listen: an empty list" $'[server]\nlisten = []'
 cfg_case "missing socket directory named" 2 "$W/no-such-dir" "$(printf '[server]\nlisten = ["unix://%s/no-such-dir/x.sock"]' "$W")"
 cfg_case "socket path over sun_path" 2 "over the 107" "$(printf '[server]\nlisten = ["unix://%s/%0120d.sock"]' "$W" 0)"
+cfg_case "listen port over 65535" 2 "port must be a number from 1 to 65535" $'[server]\nlisten = ["127.0.0.1:99999"]'
+cfg_case "listen with another scheme" 2 "bogus://x: expected unix" $'[server]\nlisten = ["bogus://x"]'
+cfg_case "bad http address" 2 "server.http: http address nonsense" $'[server]\nhttp = "nonsense"'
+cfg_case "http port over 65535" 2 "server.http: .*from 1 to 65535" $'[server]\nhttp = "127.0.0.1:70000"'
+cfg_case "size that wraps to 0" 2 "host_budget: 17179869184GiB is too large" $'[engine]\nhost_budget = "17179869184GiB"'
+cfg_case "size over int64" 2 "job_budget: 17179869183GiB is too large" $'[engine]\njob_budget = "17179869183GiB"'
+cfg_case "size over 2^64" 2 "too large" $'[engine]\ngpu_budget = "999999999999999999999GiB"'
+cfg_case "NUL in a string" 2 "bad.toml:2:.*NUL character" $'[server]\nlisten = ["unix:///tmp/x\\u0000.sock"]'
+cfg_case "NUL in a key" 2 "NUL character" $'[circuits."a\\u0000b"]\nzkey = "/x"'
 cfg_case "preload failure caught by the check" 2 "preload of circuit trunc failed" \
     "$(printf '[server]\nlisten = ["unix://%s/pc.sock"]\n[circuits.trunc]\nzkey = "%s"\npreload = true' "$W" "$W/truncated.zkey")"
 "$CUZKD" --config "$W" --check-config > "$W/cfg.out" 2>&1; rc=$?
