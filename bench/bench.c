@@ -180,12 +180,15 @@ static int bench_prove(const bench_opts *o) {
     printf("%-40s %8s %-8s %10s %10s %10s %10s %10s %10s\n", "circuit", "domain", "ran on", "total ms", "min", "max",
            "load", "H", "MSMs");
     if (o->zkey) return bench_prove_one(o, o->zkey, o->wtns);
-    const char *circ[] = {"multiplier", "merkle_mimc5"};
+    /* the fixtures of both curves (the file's curve picks the curve) */
+    const char *circ[][2] = {{"bls12381", "multiplier"}, {"bls12381", "merkle_mimc5"},
+                             {"bn128", "multiplier"},    {"bn128", "merkle_poseidon"}};
     int rc = 0;
-    for (int i = 0; i < 2; i++) {
+    for (size_t i = 0; i < sizeof circ / sizeof *circ; i++) {
         char zk[4096], wt[4096];
-        snprintf(zk, sizeof zk, "%s/tests/fixtures/bls12381/%s/circuit_final.zkey", CUZK_SOURCE_DIR_STR, circ[i]);
-        snprintf(wt, sizeof wt, "%s/tests/fixtures/bls12381/%s/witness.wtns", CUZK_SOURCE_DIR_STR, circ[i]);
+        snprintf(zk, sizeof zk, "%s/tests/fixtures/%s/%s/circuit_final.zkey", CUZK_SOURCE_DIR_STR, circ[i][0],
+                 circ[i][1]);
+        snprintf(wt, sizeof wt, "%s/tests/fixtures/%s/%s/witness.wtns", CUZK_SOURCE_DIR_STR, circ[i][0], circ[i][1]);
         if (access(zk, R_OK) != 0) { fprintf(stderr, "missing %s (use --zkey/--wtns)\n", zk); rc = 3; continue; }
         int r = bench_prove_one(o, zk, wt);
         if (r) rc = r;
