@@ -186,6 +186,18 @@ TEST(cli, outputs_never_clobber_inputs) {
              zk, wt, proof, pub);
     CHECK_EQ_INT(cli_stderr(args), 2);
     CHECK(stat(proof, &after) != 0);
+    /* a zero blinding (r = 0 or s = 0) is refused */
+    const char *zero_rs[] = {"0 0", "0 1", "1 0x0"};
+    for (int k = 0; k < 3; k++) {
+        snprintf(args, sizeof args, "prove --fixed-rs %s '%s' '%s' '%s' '%s'", zero_rs[k], zk, wt, proof, pub);
+        CHECK_MSG(cli(args) == 2 && strstr(g_log, "blinding must be nonzero"), "--fixed-rs %s: %s", zero_rs[k], g_log);
+        CHECK(stat(proof, &after) != 0);
+    }
+    /* the same output spelled twice (not there yet), and an empty output path: usage errors */
+    snprintf(args, sizeof args, "prove '%s' '%s' '%s/same_o1' '%s/./same_o1'", zk, wt, test_tmpdir(), test_tmpdir());
+    CHECK_MSG(cli(args) == 2 && strstr(g_log, "the two outputs are the same file"), "%s", g_log);
+    snprintf(args, sizeof args, "prove '%s' '%s' '' '%s'", zk, wt, pub);
+    CHECK_MSG(cli(args) == 2 && strstr(g_log, "empty output path"), "%s", g_log);
     /* setup over its own r1cs */
     char r1[1024];
     snprintf(r1, sizeof r1, "%s", corrupt_copy(FIX("multiplier", "circuit.r1cs"), "own.r1cs", -1, -1, 0));

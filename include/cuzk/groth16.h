@@ -36,7 +36,7 @@ extern "C" {
 #endif
 
 typedef struct cuzk_prove_opts {
-    const char *fixed_r;     /* decimal or 0x-hex integer < r (else CUZK_ERR_ARG); NULL: OS RNG (default) */
+    const char *fixed_r;     /* decimal or 0x-hex integer, 0 < it < r (else CUZK_ERR_ARG); NULL: OS RNG (default) */
     const char *fixed_s;     /* likewise */
     const char *r1cs_path;   /* snarkjs mode: optional .r1cs for check_witness */
     int check_witness;       /* check every constraint first; CUZK_ERR_UNSAT names the first bad row */

@@ -69,7 +69,7 @@ static void print_prove_help(FILE *f) {
         "  --params FILE      bellperson .params (second form)\n"
         "  --r1cs FILE        the circuit's .r1cs (second form; with a zkey, used by --check)\n"
         "  --check            check every constraint first and name the first one that fails\n"
-        "  --fixed-rs R S     use fixed randomness r, s (decimal or 0x-hex; tests only: a proof with\n"
+        "  --fixed-rs R S     use fixed randomness r, s (decimal or 0x-hex, nonzero; tests only: a proof with\n"
         "                     known r, s reveals the witness)\n"
         "  --threads N        worker threads (default: all CPUs)\n"
         "  --no-check         do not check the points of --params (on curve, canonical): faster\n"

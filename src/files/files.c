@@ -171,6 +171,8 @@ static cuzk_status parse_scalar(uint8_t out[32], const char *s, const char *what
         }
         if (carry) return ERR(err, CUZK_ERR_ARG, "%s: '%s' is larger than 2^256 (it must be below the group order r)", what, s);
     }
+    if (!(l[0] | l[1] | l[2] | l[3]))
+        return ERR(err, CUZK_ERR_ARG, "%s: 0 is refused (the blinding must be nonzero, or the proof leaks the witness)", what);
     for (int i = 0; i < 32; i++) out[i] = (uint8_t)(l[i / 8] >> (8 * (i % 8)));
     return CUZK_OK;
 }

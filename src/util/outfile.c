@@ -2,9 +2,11 @@
 #include "util/outfile.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -77,16 +79,34 @@ cuzk_status outfile_commit(const char *tmp, const char *path, cuzk_error *err) {
 
 /* Output paths must differ from each other and from every input, and must not be directories:
  * checked before any work so that a typo never overwrites a key or a witness. */
+/* realpath of the directory part of p, then "/" and the last component, into out; false when the
+ * directory does not resolve (its own check reports that) or the name is "." / ".." */
+static bool resolved_name(const char *p, char *out, size_t cap) {
+    char dir[PATH_MAX], real[PATH_MAX];
+    const char *slash = strrchr(p, '/');
+    const char *base = slash ? slash + 1 : p;
+    if (!*base || !strcmp(base, ".") || !strcmp(base, "..")) return false;
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == p) snprintf(dir, sizeof dir, "/");
+    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - p), p);
+    if (!realpath(dir, real)) return false;
+    return snprintf(out, cap, "%s/%s", real, base) < (int)cap;
+}
+
 static bool same_file(const char *a, const char *b) {
     struct stat sa, sb;
     if (!strcmp(a, b)) return true;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    /* not both there yet ("dir/o1" and "dir/./o1"): the same resolved directory and name */
+    char ra[PATH_MAX + 256], rb[PATH_MAX + 256];
+    return resolved_name(a, ra, sizeof ra) && resolved_name(b, rb, sizeof rb) && !strcmp(ra, rb);
 }
 
 cuzk_status outfile_check_paths(const char *const *ins, int n_in, const char *const *outs, int n_out, cuzk_error *err) {
     for (int i = 0; i < n_out; i++) {
         struct stat st;
         if (!outs[i]) return ERR(err, CUZK_ERR_ARG, "missing output path");
+        if (!outs[i][0]) return ERR(err, CUZK_ERR_ARG, "an empty output path ('')");
         if (stat(outs[i], &st) == 0 && S_ISDIR(st.st_mode))
             return ERR(err, CUZK_ERR_ARG, "output %s is a directory", outs[i]);
         for (int j = 0; j < n_in; j++)
