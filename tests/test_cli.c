@@ -193,6 +193,10 @@ TEST(cli, outputs_never_clobber_inputs) {
         CHECK_MSG(cli(args) == 2 && strstr(g_log, "blinding must be nonzero"), "--fixed-rs %s: %s", zero_rs[k], g_log);
         CHECK(stat(proof, &after) != 0);
     }
+    /* --r1cs with a zkey but no --check: refused, not silently ignored */
+    snprintf(args, sizeof args, "prove --r1cs '%s' '%s' '%s' '%s' '%s'", FIX("multiplier", "circuit.r1cs"), zk, wt, proof, pub);
+    CHECK_MSG(cli(args) == 2 && strstr(g_log, "--r1cs with a zkey is read only by --check"), "%s", g_log);
+    CHECK(stat(proof, &after) != 0);
     /* the same output spelled twice (not there yet), and an empty output path: usage errors */
     snprintf(args, sizeof args, "prove '%s' '%s' '%s/same_o1' '%s/./same_o1'", zk, wt, test_tmpdir(), test_tmpdir());
     CHECK_MSG(cli(args) == 2 && strstr(g_log, "the two outputs are the same file"), "%s", g_log);

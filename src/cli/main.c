@@ -67,7 +67,7 @@ static void print_prove_help(FILE *f) {
         "\n"
         "options:\n"
         "  --params FILE      bellperson .params (second form)\n"
-        "  --r1cs FILE        the circuit's .r1cs (second form; with a zkey, used by --check)\n"
+        "  --r1cs FILE        the circuit's .r1cs (second form; with a zkey, only with --check)\n"
         "  --check            check every constraint first and name the first one that fails\n"
         "  --fixed-rs R S     use fixed randomness r, s (decimal or 0x-hex, nonzero; tests only: a proof with\n"
         "                     known r, s reveals the witness)\n"
@@ -371,6 +371,8 @@ static int cmd_prove(int argc, char **argv) {
         progress_finish(&pl);
     } else {
         if (npos != 4) return usage_error("prove", "%s", "expected: circuit.zkey witness.wtns proof.json public.json");
+        if (o.r1cs_path && !o.check_witness)
+            return usage_error("prove", "%s", "--r1cs with a zkey is read only by --check: add --check, or leave --r1cs out");
         proof_out = pos[2];
         public_out = pos[3];
         st = cuzk_prove_zkey_files(pos[0], pos[1], pos[2], pos[3], &o, &t, &e);
