@@ -513,3 +513,46 @@ TEST(cli, bench_pipeline_fake_devices) {
     CHECK_EQ_INT(cli_stderr("bench pipeline --fake-devices 2"), 2);
     CHECK_EQ_INT(cli_stderr("bench pipeline --workers-per-device 9"), 2);
 }
+
+/* The byte offset of the field prime in an .r1cs (section 1: u32 n8, then the prime), found by
+ * walking the iden3 sections (u32 type, u64 size); -1 if none. */
+static long r1cs_prime_offset(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    unsigned char h[12];
+    long off = 12, found = -1;
+    if (fread(h, 1, 12, f) == 12) {
+        unsigned n = h[8] | h[9] << 8 | h[10] << 16 | (unsigned)h[11] << 24;
+        for (unsigned i = 0; i < n && found < 0; i++) {
+            unsigned char sh[12];
+            if (fseek(f, off, SEEK_SET) || fread(sh, 1, 12, f) != 12) break;
+            unsigned type = sh[0] | sh[1] << 8 | sh[2] << 16 | (unsigned)sh[3] << 24;
+            unsigned long long size = 0;
+            for (int k = 7; k >= 0; k--) size = size << 8 | sh[4 + k];
+            if (type == 1) found = off + 12 + 4;
+            off += 12 + (long)size;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+/* A corrupt .r1cs field prime is an error naming the file (exit 3) in info and prove --params,
+ * not "curve: unknown" nor a claim that it is a bn128 file. */
+TEST(cli, r1cs_unknown_prime) {
+    const char *src = FIX("multiplier", "circuit.r1cs");
+    long at = r1cs_prime_offset(src);
+    CHECK(at > 0);
+    const char *bad = corrupt_copy(src, "badprime.r1cs", -1, at + 5, 0x55);
+    CHECK(bad != NULL);
+    char args[16384];
+    snprintf(args, sizeof args, "info '%s'", bad);
+    CHECK_MSG(cli(args) == 3 && strstr(g_log, "unknown field prime") && strstr(g_log, bad) && !strstr(g_log, "curve: unknown"),
+              "%s", g_log);
+    snprintf(args, sizeof args, "setup --seed 1 '%s' '%s/bp.params' '%s/bp.vk'", src, test_tmpdir(), test_tmpdir());
+    CHECK_MSG(cli(args) == 0, "%s", g_log);
+    snprintf(args, sizeof args, "prove --params '%s/bp.params' --r1cs '%s' '%s' '%s/bp.bin' '%s/bp.json'", test_tmpdir(), bad,
+             FIX("multiplier", "witness.wtns"), test_tmpdir(), test_tmpdir());
+    CHECK_MSG(cli(args) == 3 && strstr(g_log, "unknown field prime") && strstr(g_log, bad) && !strstr(g_log, "bn128 (BN254) file"),
+              "%s", g_log);
+}

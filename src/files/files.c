@@ -408,7 +408,7 @@ cuzk_status cuzk_prove_params_files(const char *params_path, const char *r1cs_pa
         lo.expect_n_vars = pi.n_w;
         if ((st = cuzk_pk_load_params(&pk, params_path, r1cs_path, &lo, err)) != CUZK_OK) {
             if (st == CUZK_ERR_MISMATCH) name_input(err, "the witness", wtns_path);
-            if (st == CUZK_ERR_CURVE && err && strstr(err->msg, "bn128"))
+            if (st == CUZK_ERR_CURVE && err && strstr(err->msg, "the file is for bn128"))
                 ERR(err, st, "the bellperson flavour: %s is a bn128 (BN254) file; the bellperson flavour is BLS12-381 "
                     "only (bn128 circuits prove from a .zkey)", r1cs_path);
             goto out;

@@ -74,6 +74,11 @@ static cuzk_status describe_iden3(sbuf *b, const mapped_file *f, cuzk_error *err
     byte_cursor c;
     uint32_t n8 = 0;
     const uint8_t *prime = NULL;
+    /* a header prime of no supported curve is an error, not "curve: unknown" */
+#define KNOWN_CURVE(kind)                                                                                              \
+    if (iden3_identify_prime(prime, n8) == PRIME_OTHER)                                                                \
+        return ERR(err, CUZK_ERR_CURVE, "%s: %s: unknown field prime (%u bytes; a corrupt header?): bls12381 and "     \
+                   "bn128 are supported", kind, f->path, n8)
     if (strcmp(magic, "zkey") == 0) {
         uint32_t proto = 0, n8r = 0, n_vars = 0, n_pub = 0, domain = 0;
         const uint8_t *r = NULL;
@@ -82,6 +87,7 @@ static cuzk_status describe_iden3(sbuf *b, const mapped_file *f, cuzk_error *err
             proto == 1 ? "groth16" : proto == 2 ? "plonk" : proto == 10 ? "fflonk" : "unknown");
         if (!iden3_section_open(&c, &t, f, 2, "zkey", NULL) && read_prime(&c, &n8, &prime) && read_prime(&c, &n8r, &r) &&
             cursor_u32le(&c, &n_vars) && cursor_u32le(&c, &n_pub) && cursor_u32le(&c, &domain)) {
+            KNOWN_CURVE("zkey");
             put(b, "curve: %s\n", curve_of(prime, n8));
             put(b, "vars: %u, public: %u, domain: %u\n", n_vars, n_pub, domain);
             uint32_t sg1 = n8 * 2, sg2 = n8 * 4;
@@ -102,20 +108,25 @@ static cuzk_status describe_iden3(sbuf *b, const mapped_file *f, cuzk_error *err
     } else if (strcmp(magic, "wtns") == 0) {
         uint32_t n = 0;
         put(b, "snarkjs witness (wtns), version %u\n", version);
-        if (!iden3_section_open(&c, &t, f, 1, "wtns", NULL) && read_prime(&c, &n8, &prime) && cursor_u32le(&c, &n))
+        if (!iden3_section_open(&c, &t, f, 1, "wtns", NULL) && read_prime(&c, &n8, &prime) && cursor_u32le(&c, &n)) {
+            KNOWN_CURVE("wtns");
             put(b, "curve: %s\nvalues: %u\n", curve_of(prime, n8), n);
+        }
     } else if (strcmp(magic, "r1cs") == 0) {
         uint32_t n_wires = 0, n_out = 0, n_pub = 0, n_prv = 0, n_cons = 0;
         uint64_t n_labels = 0;
         put(b, "circom r1cs, version %u%s\n", version, t.sec[4].present ? ", custom gates" : "");
         if (!iden3_section_open(&c, &t, f, 1, "r1cs", NULL) && read_prime(&c, &n8, &prime) &&
             cursor_u32le(&c, &n_wires) && cursor_u32le(&c, &n_out) && cursor_u32le(&c, &n_pub) &&
-            cursor_u32le(&c, &n_prv) && cursor_u64le(&c, &n_labels) && cursor_u32le(&c, &n_cons))
+            cursor_u32le(&c, &n_prv) && cursor_u64le(&c, &n_labels) && cursor_u32le(&c, &n_cons)) {
+            KNOWN_CURVE("r1cs");
             put(b, "curve: %s\nconstraints: %u, wires: %u, public: %u (outputs %u, public inputs %u), private inputs: %u, labels: %llu\n",
                 curve_of(prime, n8), n_cons, n_wires, n_out + n_pub, n_out, n_pub, n_prv, (unsigned long long)n_labels);
+        }
     } else {
         put(b, "iden3 binary '%s', version %u\n", magic, version);
     }
+#undef KNOWN_CURVE
     put_sections(b, f, &t);
     return CUZK_OK;
 }

@@ -86,16 +86,18 @@ const char *prime_curve_name(prime_id id) {
     }
 }
 
-cuzk_status iden3_check_prime(const uint8_t *p, uint32_t n8, prime_id want, const char *what, cuzk_error *err) {
+cuzk_status iden3_check_prime(const uint8_t *p, uint32_t n8, prime_id want, const char *kind, const char *path,
+                              cuzk_error *err) {
     prime_id got = iden3_identify_prime(p, n8);
     if (got == want) return CUZK_OK;
     bool want_r = want == PRIME_BLS12_381_R || want == PRIME_BN254_R;
     bool got_r = got == PRIME_BLS12_381_R || got == PRIME_BN254_R;
     if (got != PRIME_OTHER && strcmp(prime_curve_name(got), prime_curve_name(want)) != 0)
-        return ERR(err, CUZK_ERR_CURVE, "%s: the file is for %s, but %s is expected here (files of different curves)",
-                   what, prime_curve_name(got), prime_curve_name(want));
+        return ERR(err, CUZK_ERR_CURVE, "%s: %s: the file is for %s, but %s is expected here (files of different curves)",
+                   kind, path, prime_curve_name(got), prime_curve_name(want));
     if (got != PRIME_OTHER)
-        return ERR(err, CUZK_ERR_CURVE, "%s: %s %s found where %s was expected", what, prime_curve_name(got),
+        return ERR(err, CUZK_ERR_CURVE, "%s: %s: %s %s found where %s was expected", kind, path, prime_curve_name(got),
                    got_r ? "r" : "q", want_r ? "r" : "q");
-    return ERR(err, CUZK_ERR_CURVE, "%s: unknown field prime (%u bytes); bls12381 and bn128 are supported", what, n8);
+    return ERR(err, CUZK_ERR_CURVE, "%s: %s: unknown field prime (%u bytes; a corrupt header?): bls12381 and bn128 are supported",
+               kind, path, n8);
 }

@@ -43,8 +43,9 @@ cuzk_status iden3_section_open(byte_cursor *c, const iden3_file *t, const mapped
 typedef enum { PRIME_BLS12_381_R, PRIME_BLS12_381_Q, PRIME_BN254_R, PRIME_BN254_Q, PRIME_OTHER } prime_id;
 prime_id iden3_identify_prime(const uint8_t *p, uint32_t n8);
 const char *prime_curve_name(prime_id id);
-/* Checks that the n8-byte little-endian prime `p` is `want`.
- * CUZK_ERR_CURVE when it is not (naming both curves when the file is for the other one). */
-cuzk_status iden3_check_prime(const uint8_t *p, uint32_t n8, prime_id want, const char *what, cuzk_error *err);
+/* Checks that the n8-byte little-endian prime `p` is `want`. CUZK_ERR_CURVE when it is not, the
+ * message "<kind>: <path>: ..." (naming both curves when the file is for the other one). */
+cuzk_status iden3_check_prime(const uint8_t *p, uint32_t n8, prime_id want, const char *kind, const char *path,
+                              cuzk_error *err);
 
 #endif

@@ -63,7 +63,7 @@ static cuzk_status wtns_parse(wtns *w, uint32_t *count, const mapped_file *f, cu
         st = ERR(err, CUZK_ERR_FORMAT, "wtns: %s: section 1 truncated", path);
         goto out;
     }
-    if ((st = iden3_check_prime(prime, n8, CURVE_PRIME_R, "wtns", err))) goto out;
+    if ((st = iden3_check_prime(prime, n8, CURVE_PRIME_R, "wtns", path, err))) goto out;
     if (c.left != 0) {
         st = ERR(err, CUZK_ERR_FORMAT, "wtns: %s: section 1 has %zu extra bytes", path, c.left);
         goto out;

@@ -141,12 +141,12 @@ static cuzk_status zkey_parse(zkey *z, const mapped_file *f, bool check_subgroup
         st = ERR(err, CUZK_ERR_FORMAT, "zkey: %s: section 2 (header): bad or truncated q", path);
         goto out;
     }
-    if ((st = iden3_check_prime(p, n8q, CURVE_PRIME_Q, "zkey", err))) goto out;
+    if ((st = iden3_check_prime(p, n8q, CURVE_PRIME_Q, "zkey", path, err))) goto out;
     if (!cursor_u32le(&c, &n8r) || n8r == 0 || n8r > 64 || n8r % 8 || !cursor_take(&c, n8r, &p)) {
         st = ERR(err, CUZK_ERR_FORMAT, "zkey: %s: section 2 (header): bad or truncated r", path);
         goto out;
     }
-    if ((st = iden3_check_prime(p, n8r, CURVE_PRIME_R, "zkey", err))) goto out;
+    if ((st = iden3_check_prime(p, n8r, CURVE_PRIME_R, "zkey", path, err))) goto out;
     if (!cursor_u32le(&c, &n_vars) || !cursor_u32le(&c, &n_public) || !cursor_u32le(&c, &domain) ||
         c.left != 3 * SG1 + 3 * SG2) {
         st = ERR(err, CUZK_ERR_FORMAT, "zkey: %s: section 2 (header) has a wrong size (%llu bytes, expected %llu)", path,

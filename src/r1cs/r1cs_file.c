@@ -81,7 +81,7 @@ static cuzk_status r1cs_parse(r1cs *cs, const mapped_file *f, cuzk_error *err) {
         goto out;
     }
     if (!cursor_take(&c, n8, &prime)) { st = ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: section 1 truncated", path); goto out; }
-    if ((st = iden3_check_prime(prime, n8, CURVE_PRIME_R, "r1cs", err))) goto out;
+    if ((st = iden3_check_prime(prime, n8, CURVE_PRIME_R, "r1cs", path, err))) goto out;
     if (!cursor_u32le(&c, &n_wires) || !cursor_u32le(&c, &n_out) || !cursor_u32le(&c, &n_pub_in) ||
         !cursor_u32le(&c, &n_prv_in) || !cursor_u64le(&c, &n_labels) || !cursor_u32le(&c, &n_constraints)) {
         st = ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: section 1 truncated", path);
