@@ -144,7 +144,32 @@ TEST(cli, bad_inputs_exit_3_with_one_line) {
              FIX("multiplier", "circuit.r1cs"), FIX("multiplier", "circuit_final.zkey"),
              corrupt_copy(FIX("multiplier", "witness.wtns"), "unsat.wtns", -1, 204 - 32, 0x01), proof, pub);
     int rc = cli_stderr(args);
-    CHECK_MSG(rc == 3 && strstr(g_log, "constraint"), "unsat: exit %d: %s", rc, g_log);
+    CHECK_MSG(rc == 3 && strstr(g_log, "constraint") && strstr(g_log, "unsat.wtns") && strstr(g_log, "circuit.r1cs"),
+              "unsat: exit %d: %s", rc, g_log);
+    /* without --check: the self-verification failure names the witness and the key */
+    snprintf(args, sizeof args, "prove '%s' '%s/unsat.wtns' '%s' '%s'", FIX("multiplier", "circuit_final.zkey"), test_tmpdir(),
+             proof, pub);
+    rc = cli_stderr(args);
+    CHECK_MSG(rc == 3 && strstr(g_log, "does not verify") && strstr(g_log, "unsat.wtns") && strstr(g_log, "circuit_final.zkey"),
+              "unsat without --check: exit %d: %s", rc, g_log);
+    /* witness value 0 (the constant wire) not 1: names the witness */
+    snprintf(args, sizeof args, "prove '%s' '%s' '%s' '%s'", FIX("multiplier", "circuit_final.zkey"),
+             corrupt_copy(FIX("multiplier", "witness.wtns"), "const0.wtns", -1, 204 - 4 * 32, 0x01), proof, pub);
+    rc = cli_stderr(args);
+    CHECK_MSG(rc == 3 && strstr(g_log, "must be 1") && strstr(g_log, "const0.wtns"), "wire 0: exit %d: %s", rc, g_log);
+    /* a public.json with the wrong count: names it */
+    {
+        char two[1024];
+        snprintf(two, sizeof two, "%s/two_public.json", test_tmpdir());
+        FILE *f = fopen(two, "w");
+        REQUIRE(f != NULL);
+        fputs("[\"33\", \"1\"]\n", f);
+        fclose(f);
+        snprintf(args, sizeof args, "verify '%s' '%s' '%s'", FIX("multiplier", "verification_key.json"), two,
+                 FIX("multiplier", "proof.json"));
+        rc = cli_stderr(args);
+        CHECK_MSG(rc == 3 && strstr(g_log, "public inputs given") && strstr(g_log, "two_public.json"), "count: exit %d: %s", rc, g_log);
+    }
     /* corrupted verification key / proof JSON */
     snprintf(args, sizeof args, "verify '%s' '%s' '%s'",
              corrupt_copy(FIX("multiplier", "verification_key.json"), "bad_vk.json", 100, -1, 0),

@@ -257,15 +257,33 @@ static cuzk_status prove_loaded(cuzk_proof *proof, cuzk_pk *pk, const input *w, 
     return st;
 }
 
-/* What a prove failed on, in the command line's terms: the in-memory API speaks of
- * check_witness, the command line of --check (and --r1cs for a zkey). */
-static cuzk_status file_unsat_hint(cuzk_status st, cuzk_error *err, bool zkey) {
-    if (st == CUZK_ERR_UNSAT && err && strstr(err->msg, "does not verify"))
-        ERR(err, CUZK_ERR_UNSAT, "%s",
-            zkey ? "the proof does not verify against the key: the witness does not satisfy the circuit, or the key "
-                   "is corrupt (use --check --r1cs FILE to find a failing constraint)"
-                 : "the proof does not verify against the parameters: the witness does not satisfy the circuit, or the "
-                   "parameters are corrupt or for another circuit (use --check to find a failing constraint)");
+/* What a prove failed on, in the command line's terms and naming the files: the in-memory API
+ * speaks of check_witness, the command line of --check (and --r1cs for a zkey). key_path: the
+ * zkey or .params; r1cs_path: the .r1cs (NULL for a zkey without --check). */
+static cuzk_status file_prove_failure(cuzk_status st, cuzk_error *err, bool zkey, const char *key_path,
+                                      const char *r1cs_path, const char *wtns_path) {
+    if (st == CUZK_OK || !err) return st;
+    char m[sizeof err->msg + 3 * 4200];
+    if (st == CUZK_ERR_UNSAT && strstr(err->msg, "does not verify")) {
+        if (zkey)
+            snprintf(m, sizeof m, "the proof from %s does not verify against the key %s: the witness does not satisfy "
+                     "the circuit, or the key is corrupt (use --check --r1cs FILE to find a failing constraint)",
+                     wtns_path, key_path);
+        else
+            snprintf(m, sizeof m, "the proof from %s does not verify against the parameters %s: the witness does not "
+                     "satisfy the circuit, or the parameters are corrupt or for another circuit (use --check to find a "
+                     "failing constraint)", wtns_path, key_path);
+    } else if (st == CUZK_ERR_UNSAT && r1cs_path && !strstr(err->msg, wtns_path)) {
+        snprintf(m, sizeof m, "%s (checked against %s): %s", wtns_path, r1cs_path, err->msg);
+    } else if (st == CUZK_ERR_MISMATCH && strstr(err->msg, "witness value 0") && !strstr(err->msg, wtns_path)) {
+        snprintf(m, sizeof m, "%s: %s", wtns_path, err->msg);
+    } else if (st == CUZK_ERR_MISMATCH && strstr(err->msg, "do not fit the circuit") && !strstr(err->msg, key_path)) {
+        if (r1cs_path) snprintf(m, sizeof m, "%s and %s: %s", key_path, r1cs_path, err->msg);
+        else snprintf(m, sizeof m, "%s: %s", key_path, err->msg);
+    } else {
+        return st;
+    }
+    ERR(err, st, "%s", m);
     return st;
 }
 
@@ -359,8 +377,8 @@ cuzk_status cuzk_prove_zkey_files(const char *zkey_path, const char *wtns_path, 
             goto out;
         }
     }
-    st = file_unsat_hint(prove_loaded(&proof, pk, &pi.w, wtns_path, o, pi.fixed ? pi.r : NULL, pi.fixed ? pi.s : NULL,
-                                      &tm, err), err, true);
+    st = file_prove_failure(prove_loaded(&proof, pk, &pi.w, wtns_path, o, pi.fixed ? pi.r : NULL, pi.fixed ? pi.s : NULL,
+                                         &tm, err), err, true, zkey_path, o->check_witness ? o->r1cs_path : NULL, wtns_path);
     t0 = now_ms();
     if (st != CUZK_OK) goto out;
     st = write_pair(proof_json_path, proof.proof_json, proof.proof_json_len, public_json_path, proof.public_json, err);
@@ -416,8 +434,8 @@ cuzk_status cuzk_prove_params_files(const char *params_path, const char *r1cs_pa
     }
     key_counts(&tm, pk);
     t1 = now_ms(); tm.load_ms = t1 - t0; t0 = t1;
-    st = file_unsat_hint(prove_loaded(&proof, pk, &pi.w, wtns_path, o, pi.fixed ? pi.r : NULL, pi.fixed ? pi.s : NULL,
-                                      &tm, err), err, false);
+    st = file_prove_failure(prove_loaded(&proof, pk, &pi.w, wtns_path, o, pi.fixed ? pi.r : NULL, pi.fixed ? pi.s : NULL,
+                                         &tm, err), err, false, params_path, r1cs_path, wtns_path);
     t0 = now_ms();
     if (st != CUZK_OK) goto out;
     st = write_pair(proof_bin_path, proof.bellperson, sizeof proof.bellperson, public_json_path, proof.public_json, err);
@@ -451,6 +469,11 @@ cuzk_status cuzk_verify_json_files(const char *vk_json_path, const char *public_
                      err);
     name_input(err, "<public.json in memory>", public_json_path);
     name_input(err, "<proof.json in memory>", proof_json_path);
+    if (st == CUZK_ERR_MISMATCH && strstr(err->msg, "public inputs given")) {
+        char m[sizeof err->msg + 3 * 4200];
+        snprintf(m, sizeof m, "%s: %s (%s)", public_json_path, err->msg, vk_json_path);
+        ERR(err, st, "%s", m);
+    }
 out:
     cuzk_vk_free(vk);
     input_free(&vk_in);
@@ -486,6 +509,11 @@ cuzk_status cuzk_verify_bellperson_files(const char *vk_path, const char *public
     st = cuzk_verify(vk, CUZK_PUBLIC_JSON, pub_in.data, pub_in.len, CUZK_PROOF_BELLPERSON, proof_in.data, proof_in.len,
                      err);
     name_input(err, "<public.json in memory>", public_json_path);
+    if (st == CUZK_ERR_MISMATCH && err && strstr(err->msg, "public inputs given")) {
+        char m[sizeof err->msg + 3 * 4200];
+        snprintf(m, sizeof m, "%s: %s (%s)", public_json_path, err->msg, vk_path);
+        ERR(err, st, "%s", m);
+    }
 out:
     cuzk_vk_free(vk);
     input_free(&vk_in);
