@@ -198,7 +198,8 @@ static int bench_prove(const bench_opts *o) {
 
 static void bench_help(FILE *f) {
     fprintf(f,
-        "usage: cuzk bench field|ntt|msm|prove|pipeline|load|gpu [options]\n"
+        "usage: cuzk bench field|ntt|msm|prove|pipeline|load|post|gpu [options]\n"
+        "       cuzk-bench field|ntt|msm|prove|pipeline|load|post|gpu [options]   (the same program)\n"
         "\n"
         "Benchmarks; each figure is the median of --repeat runs after a warm-up (min and max too).\n"
         "  field   ns per Fp/Fr multiplication, inversion, G1/G2 additions\n"

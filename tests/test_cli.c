@@ -581,3 +581,27 @@ TEST(cli, r1cs_unknown_prime) {
     CHECK_MSG(cli(args) == 3 && strstr(g_log, "unknown field prime") && strstr(g_log, bad) && !strstr(g_log, "bn128 (BN254) file"),
               "%s", g_log);
 }
+
+/* The help tells the whole story: both curves, the signal exit codes, every benchmark; setup
+ * checks its arguments before its INSECURE banner; a NUL in JSON is said in the user's terms. */
+TEST(cli, help_and_messages_cosmetics) {
+    CHECK_EQ_INT(cli("--help"), 0);
+    CHECK_MSG(strstr(g_log, "BN254") && strstr(g_log, "130") && strstr(g_log, "143") && strstr(g_log, "|post|"), "%s", g_log);
+    CHECK_EQ_INT(test_run(g_log, sizeof g_log, "'%s-bench' --help", CLI), 0);
+    CHECK_MSG(strstr(g_log, "cuzk-bench field") && strstr(g_log, "|post|"), "%s", g_log);
+    char args[16384];
+    snprintf(args, sizeof args, "setup /nonexistent/c.r1cs '%s/s.params' '%s/s.vk'", test_tmpdir(), test_tmpdir());
+    CHECK_MSG(cli(args) == 3 && !strstr(g_log, "INSECURE") && strstr(g_log, "/nonexistent/c.r1cs"), "%s", g_log);
+    snprintf(args, sizeof args, "setup '%s' /nonexistent/s.params '%s/s.vk'", FIX("multiplier", "circuit.r1cs"), test_tmpdir());
+    CHECK_MSG(cli(args) != 0 && !strstr(g_log, "INSECURE"), "%s", g_log);
+    char nul[1024];
+    snprintf(nul, sizeof nul, "%s/nul_public.json", test_tmpdir());
+    FILE *f = fopen(nul, "w");
+    REQUIRE(f != NULL);
+    fputs("[\"1\\u0000\"]\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "verify '%s' '%s' '%s'", FIX("multiplier", "verification_key.json"), nul, FIX("multiplier", "proof.json"));
+    CHECK_MSG(cli(args) == 3 && strstr(g_log, "NUL character in JSON string") && !strstr(g_log, "JSON_ALLOW_NUL"), "%s", g_log);
+    snprintf(args, sizeof args, "info '%s'", nul);
+    CHECK_MSG(cli(args) == 3 && strstr(g_log, "NUL character in JSON string") && !strstr(g_log, "JSON_ALLOW_NUL"), "%s", g_log);
+}

@@ -29,7 +29,7 @@ static const char *g_prog = "cuzk";
 
 static void print_main_help(FILE *f) {
     fprintf(f,
-        "cuzk %s - Groth16 prover and verifier for BLS12-381\n"
+        "cuzk %s - Groth16 prover and verifier for BLS12-381 and BN254 (circom bn128)\n"
         "          (snarkjs/circom .zkey/.wtns files and bellperson/Filecoin .params files)\n"
         "\n"
         "usage: cuzk <command> [options] [files]\n"
@@ -41,11 +41,12 @@ static void print_main_help(FILE *f) {
         "           (" INSECURE_BANNER ": whoever runs it can forge proofs)\n"
         "  prove-post  Filecoin PoSt        cuzk prove-post --circuit window-post-32g ... proof.bin public.json\n"
         "  info     describe a file         cuzk info circuit.zkey\n"
-        "  bench    benchmarks              cuzk bench field|ntt|msm|prove|pipeline|load|gpu [options]\n"
+        "  bench    benchmarks              cuzk bench field|ntt|msm|prove|pipeline|load|post|gpu\n"
         "  version  print the version\n"
         "\n"
         "Run 'cuzk <command> --help' for the options of a command.\n"
-        "Exit codes: 0 ok, 1 invalid proof, 2 usage error, 3 bad input file, 4 out of resources.\n"
+        "Exit codes: 0 ok, 1 invalid proof, 2 usage error, 3 bad input file, 4 out of resources,\n"
+        "130 / 143 interrupted (SIGINT / SIGTERM; partial outputs are removed).\n"
         "Environment: CUZK_THREADS=<n> caps worker threads (default: all CPUs); CUZK_MSM_WINDOW=<bits>\n"
         "and CUZK_MSM_CHUNK=<points> tune the GPU MSMs of prove and prove-post (default: automatic);\n"
         "CUZK_GPU_B2=1 runs their B_G2 MSM (bellperson keys) on the GPU instead of CPU threads;\n"
@@ -549,6 +550,20 @@ static int cmd_setup(int argc, char **argv) {
         }
     }
     if (seeded) o.seed = &seed;
+    {
+        /* the arguments first, then the banner: a typo gets its error alone */
+        cuzk_error e = {0};
+        const char *ins[1] = {r1cs_path}, *outs[3];
+        int n_out = 0;
+        if (params_path) outs[n_out++] = params_path;
+        if (vk_path) outs[n_out++] = vk_path;
+        if (o.zkey_path) outs[n_out++] = o.zkey_path;
+        if (r1cs_path && access(r1cs_path, R_OK) != 0) {
+            snprintf(e.msg, sizeof e.msg, "%s: %s", r1cs_path, strerror(errno));
+            return fail(CUZK_ERR_IO, &e);
+        }
+        if (cuzk_check_outputs(ins, r1cs_path ? 1 : 0, outs, n_out, &e) != CUZK_OK) return fail(e.code, &e);
+    }
     progress *bar = progress_new(stderr, -1, !quiet && !json);
     o.progress = setup_progress;
     o.progress_user = bar;

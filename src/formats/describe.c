@@ -141,7 +141,8 @@ static cuzk_status check_json_points(const char *cv, const char *path, int is_vk
 static cuzk_status describe_json(sbuf *b, const mapped_file *f, cuzk_error *err) {
     json_error_t je;
     json_t *root = json_loadb((const char *)f->m_data, f->size_bytes, 0, &je);
-    if (!root) return ERR(err, CUZK_ERR_FORMAT, "%s: invalid JSON at line %d: %s", f->path, je.line, je.text);
+    if (!root) return ERR(err, CUZK_ERR_FORMAT, "%s: invalid JSON at line %d: %s", f->path, je.line,
+                          strstr(je.text, "JSON_ALLOW_NUL") ? "NUL character in JSON string" : je.text);
     const json_t *curve = json_object_get(root, "curve");
     const char *cv = json_is_string(curve) ? json_string_value(curve) : "?";
     fstr_buf cvb, prb;

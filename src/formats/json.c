@@ -75,6 +75,11 @@ bool decimal_to_limbs(uint64_t *l, int n, const char *s, const uint64_t *mod) {
 
 /* ---- reading ----------------------------------------------------------------------------- */
 
+/* jansson's reason, in the user's terms (its NUL message names a flag of its API) */
+static const char *json_reason(const json_error_t *je) {
+    return strstr(je->text, "JSON_ALLOW_NUL") ? "NUL character in JSON string" : je->text;
+}
+
 static cuzk_status json_open(json_t **root, const char *path, const char *what, cuzk_error *err) {
     *root = NULL;
     if (!path) return ERR(err, CUZK_ERR_ARG, "%s: NULL path", what);
@@ -92,7 +97,7 @@ static cuzk_status json_open(json_t **root, const char *path, const char *what, 
     fclose(fp);
     if (!*root) {
         if (rd_err) return ERR(err, CUZK_ERR_IO, "%s: reading %s failed", what, path);
-        return ERR(err, CUZK_ERR_FORMAT, "%s: %s: invalid JSON at line %d: %s", what, path, je.line, je.text);
+        return ERR(err, CUZK_ERR_FORMAT, "%s: %s: invalid JSON at line %d: %s", what, path, je.line, json_reason(&je));
     }
     return CUZK_OK;
 }
@@ -110,7 +115,7 @@ static cuzk_status json_src_open(json_t **root, const json_src *src, const char 
     *root = NULL;
     json_error_t je;
     *root = json_loadb(src->data, src->len, JSON_REJECT_DUPLICATES, &je);
-    if (!*root) return ERR(err, CUZK_ERR_FORMAT, "%s: %s: invalid JSON at line %d: %s", what, src->name, je.line, je.text);
+    if (!*root) return ERR(err, CUZK_ERR_FORMAT, "%s: %s: invalid JSON at line %d: %s", what, src->name, je.line, json_reason(&je));
     return CUZK_OK;
 }
 
