@@ -18,41 +18,11 @@ TEST(gpu_msm, available) { SKIP("built without CUDA"); }
 #include <unistd.h>
 
 #include "cuda/gpu.h"
-#include "gpu_test.h"
+#include "gpu_msm_test.h"
 #include "curves/bls12_381/curve.h"
 
 
-#define CHECK_OK(call)                                                                         \
-    do {                                                                                       \
-        cuzk_status s_ = (call);                                                               \
-        CHECK_MSG(s_ == CUZK_OK, "%s: %s", #call, cuzk_status_str(s_));                        \
-    } while (0)
-
-static gpu_ctx *new_ctx(void) {
-    gpu_ctx *ctx = NULL;
-    cuzk_error e = {0};
-    cuzk_status st = gpu_ctx_create(&ctx, 0, &e);
-    CHECK_MSG(st == CUZK_OK && ctx, "gpu_ctx_create: %s (%s)", cuzk_status_str(st), e.msg);
-    return ctx;
-}
-
 /* ---- inputs ------------------------------------------------------------------------------ */
-
-static const uint64_t R_MOD[4] = BLS12_381_FR_MODULUS;
-
-static void rand_scalar(scalar256 *s) {
-    uint64_t t[4];
-    test_rand_bytes(t, sizeof t);
-    fr_mod(s->l, t);
-}
-static void small_scalar(scalar256 *s, uint64_t v) {
-    memset(s, 0, sizeof *s);
-    s->l[0] = v;
-}
-static void r_minus(scalar256 *s, uint64_t k) {
-    memcpy(s->l, R_MOD, sizeof s->l);
-    s->l[0] -= k; /* the low limb of r is 1 ... 0xffffffff00000001: no borrow for small k */
-}
 
 /* n affine points: P_0 a random multiple of G, P_{i+1} = P_i + Q, Q a random multiple. */
 static void rand_bases(g1_affine *out, size_t n) {
