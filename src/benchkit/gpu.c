@@ -87,6 +87,26 @@ cuzk_status cuzk_gpu_bench_msm(cuzk_curve curve, size_t n, int window_bits, cuzk
 #endif
 }
 
+#ifdef CUZK_HAVE_CUDA
+/* the device MSM's phase figures (src/cuda/gpu.h gpu_msm_stats) as the public struct */
+static void msm_stats_out(cuzk_gpu_msm_stats *o, const gpu_msm_stats *s) {
+    o->classify_ms = s->classify_ms;
+    o->ones_ms = s->ones_ms;
+    o->tail_ms = s->tail_ms;
+    o->total_ms = s->total_ms;
+    o->tail_digits_ms = s->tail_digits_ms;
+    o->tail_sort_ms = s->tail_sort_ms;
+    o->tail_buckets_ms = s->tail_buckets_ms;
+    o->tail_accum_ms = s->tail_accum_ms;
+    o->tail_reduce_ms = s->tail_reduce_ms;
+    o->tail_chunks = s->tail_chunks;
+    o->n_zero = s->n_zero;
+    o->n_one = s->n_one;
+    o->n_other = s->n_other;
+    o->tail_window_bits = s->tail_window_bits;
+}
+#endif
+
 cuzk_status cuzk_gpu_bench_msm01(size_t n, double frac01, int montgomery, cuzk_gpu_msm_accum accum, int warmup, int reps,
                                  float *times_ms, cuzk_gpu_msm_stats *stats, cuzk_error *err) {
     const char *what = "cuzk_gpu_bench_msm01";
@@ -102,22 +122,7 @@ cuzk_status cuzk_gpu_bench_msm01(size_t n, double frac01, int montgomery, cuzk_g
     accum_begin(accum);
     st = gpu_bench_g1_msm01(n, frac01, montgomery != 0, warmup, reps, times_ms, &s, err);
     accum_end(accum);
-    if (st == CUZK_OK && stats) {
-        stats->classify_ms = s.classify_ms;
-        stats->ones_ms = s.ones_ms;
-        stats->tail_ms = s.tail_ms;
-        stats->total_ms = s.total_ms;
-        stats->tail_digits_ms = s.tail_digits_ms;
-        stats->tail_sort_ms = s.tail_sort_ms;
-        stats->tail_buckets_ms = s.tail_buckets_ms;
-        stats->tail_accum_ms = s.tail_accum_ms;
-        stats->tail_reduce_ms = s.tail_reduce_ms;
-        stats->tail_chunks = s.tail_chunks;
-        stats->n_zero = s.n_zero;
-        stats->n_one = s.n_one;
-        stats->n_other = s.n_other;
-        stats->tail_window_bits = s.tail_window_bits;
-    }
+    if (st == CUZK_OK && stats) msm_stats_out(stats, &s);
     return st;
 #else
     (void)montgomery;
@@ -140,22 +145,7 @@ cuzk_status cuzk_gpu_bench_msm2(size_t n, int window_bits, double frac01, int mo
     memset(&s, 0, sizeof s);
     st = gpu_bench_g2_msm(n, window_bits > 0 ? window_bits : 0, frac01, montgomery != 0, warmup, reps, times_ms, &s,
                           err);
-    if (st == CUZK_OK && stats) {
-        stats->classify_ms = s.classify_ms;
-        stats->ones_ms = s.ones_ms;
-        stats->tail_ms = s.tail_ms;
-        stats->total_ms = s.total_ms;
-        stats->tail_digits_ms = s.tail_digits_ms;
-        stats->tail_sort_ms = s.tail_sort_ms;
-        stats->tail_buckets_ms = s.tail_buckets_ms;
-        stats->tail_accum_ms = s.tail_accum_ms;
-        stats->tail_reduce_ms = s.tail_reduce_ms;
-        stats->tail_chunks = s.tail_chunks;
-        stats->n_zero = s.n_zero;
-        stats->n_one = s.n_one;
-        stats->n_other = s.n_other;
-        stats->tail_window_bits = s.tail_window_bits;
-    }
+    if (st == CUZK_OK && stats) msm_stats_out(stats, &s);
     return st;
 #else
     (void)montgomery;
