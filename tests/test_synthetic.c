@@ -1,6 +1,7 @@
 /* synthetic suite: the PoRep-shaped synthetic circuit (src/r1cs/synthetic.h). */
 #include "test.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "r1cs/synthetic.h"
@@ -8,6 +9,14 @@
 #include "util/timer.h"
 
 static int near(double got, double want, double rel) { return got >= want * (1 - rel) && got <= want * (1 + rel); }
+/* A share p measured over n draws: within rel of want, or within 6 binomial standard deviations
+ * when n is small enough for the sampling noise to exceed rel (at 2^10 rows the share of aux in B
+ * has sigma 0.0136 = 5.4 % of 0.254, so a fixed 15 % failed on about 1 seed in 130). */
+static int near_share(double got, double want, double rel, uint32_t n) {
+    double tol = want * rel, sigma6 = 6.0 * sqrt(want * (1.0 - want) / (double)n);
+    if (sigma6 > tol) tol = sigma6;
+    return fabs(got - want) <= tol;
+}
 
 TEST(synthetic, witness_satisfies_and_shape) {
     const uint32_t sizes[] = {1u << 10, 3000, 1u << 12};
@@ -32,9 +41,13 @@ TEST(synthetic, witness_satisfies_and_shape) {
             CHECK_MSG(near(st.b_per_row, 1.0, 0.10), "B/row %.3f", st.b_per_row);
             CHECK_MSG(near(st.c_per_row, 2.2, 0.10), "C/row %.3f", st.c_per_row);
             CHECK_MSG(st.aux_in_a > 0.985 && st.aux_in_a < 1.0, "aux in A %.4f", st.aux_in_a);
-            CHECK_MSG(near(st.aux_in_b, 0.254, 0.15), "aux in B %.4f", st.aux_in_b);
-            CHECK_MSG(near(st.aux_01, 0.95, 0.03), "aux 0/1 %.4f", st.aux_01);
-            CHECK_MSG(st.aux_1 > 0.1 && st.aux_1 < 0.7, "aux ones %.4f", st.aux_1);
+            CHECK_MSG(near_share(st.aux_in_b, 0.254, 0.15, sizes[si]), "aux in B %.4f", st.aux_in_b);
+            CHECK_MSG(near_share(st.aux_01, 0.95, 0.03, sizes[si]), "aux 0/1 %.4f", st.aux_01);
+            /* the share of ones among aux values is a property of the witness seed, not of the
+             * shape: over 300 seeds x 2 witnesses it averaged 0.25 at every size, but AND chains over
+             * a few zero bits pull small systems far down (min 0.097 seen at 2^10, seed
+             * 57245120275777). Only a degenerate witness (all zeros or all ones) fails here. */
+            CHECK_MSG(st.aux_1 > 0.02 && st.aux_1 < 0.7, "aux ones %.4f", st.aux_1);
         }
         /* a corrupted value is caught: +2, since +1 can turn a 0 bit into a valid 1 bit */
         fr two;
