@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "../src/cli/frontend.h" /* the CLI's helpers: MSM tuning from the environment */
 #include "../src/cli/progress.h" /* the CLI's progress line */
 #include "cuzk/bench.h"
 #include "cuzk/engine.h"
@@ -247,6 +248,11 @@ int post_prove_run(const post_prove_opts *o) {
     eo.backend = gpu ? CUZK_BACKEND_GPU : CUZK_BACKEND_CPU;
     eo.pinned_budget_bytes = 2 * 32 * (size_t)r_n_vars + 4096;
     eo.no_trace = 1;
+    /* $CUZK_MSM_WINDOW / $CUZK_MSM_CHUNK / $CUZK_GPU_B2 (B_G2 on the GPU), as the pipeline bench */
+    if (!cli_msm_from_env(&eo.msm, "cuzk bench post")) {
+        rc = 2;
+        goto out;
+    }
     if (cuzk_engine_create(&eng, &eo, &err) != CUZK_OK) {
         fprintf(stderr, "cuzk bench post: engine: %s\n", err.msg);
         rc = 4;
@@ -328,10 +334,11 @@ int post_prove_run(const post_prove_opts *o) {
         lat[j] = tc + t_proof;
         synth[j] = t->synth_call_ms;
         printf("job %d%s: create (vanilla read + checks) %.1f ms | synthesis %.1f | prove start %.1f (upload %.1f, a/b/c %.1f, H %.1f, "
-               "MSM A %.1f B1 %.1f L %.1f H %.1f) | B_G2 %.1f (CPU threads%s) | finish (assembly) %.1f | submit -> proof %.1f | "
+               "MSM A %.1f B1 %.1f L %.1f H %.1f) | B_G2 %.1f (%s) | finish (assembly) %.1f | submit -> proof %.1f | "
                "latency %.1f ms | verify %.1f ms: %s%s\n",
                j, j == 0 && n_jobs > 1 ? " (warm-up)" : "", tc, t->synth_call_ms, t->start_inner_ms, t->upload_ms, t->abc_ms, t->h_ms,
-               t->msm_a_ms, t->msm_b1_ms, t->msm_l_ms, t->msm_h_ms, t->msm_b2_ms, gpu ? ", overlapped with the GPU" : "",
+               t->msm_a_ms, t->msm_b1_ms, t->msm_l_ms, t->msm_h_ms, t->msm_b2_ms,
+               gpu && eo.msm.b_g2_on_gpu ? "on the GPU" : gpu ? "CPU threads, overlapped with the GPU" : "CPU threads",
                t->finish_inner_ms, t_proof, lat[j], t_ver, ok ? "OK" : "FAILED",
                j == 0 ? (neg ? " (and INVALID with a changed input)" : "") : "");
         cuzk_job_result_free(&res);
