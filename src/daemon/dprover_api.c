@@ -33,6 +33,7 @@ struct dp_key {
     cuzk_circuit *circ;   /* BLS12-381: the engine circuit (holds the key's reference) */
     cuzk_engine *eng;     /* the engine circuit's: the main one, or the fallback CPU engine */
     int fallback;         /* 1: on the fallback CPU engine (engine.gpu_fallback = "cpu") */
+    char id[132];         /* the configuration's circuit id (1 to 128 characters), for messages */
     cuzk_vk *vk;          /* its verification key: every proof is checked before it is returned */
     cuzk_prover *prover;  /* BN254: a CPU prover (holds the key's reference) */
     int has_circuit;      /* the R1CS is held: witnesses are checked constraint by constraint */
@@ -254,6 +255,7 @@ cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint6
         cuzk_pk_release(pk);
         return cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "out of memory");
     }
+    snprintf(k->id, sizeof k->id, "%s", c->id);
     k->has_circuit = info.has_circuit;
     k->n_vars = info.n_vars;
     k->n_public = info.n_public;
@@ -373,8 +375,8 @@ static cuzk_status prove_engine(dp_engine *e, dp_key *k, const dp_input *in, dp_
         memset(&verr, 0, sizeof verr);
         if (cuzk_verify(k->vk, CUZK_PUBLIC_CANON, pub, pub_len, CUZK_PROOF_BELLPERSON, res.proofs, 192, &verr) != CUZK_OK) {
             st = cuzk_error_set(err, CUZK_ERR_UNSAT, __FILE__, __LINE__,
-                                "the proof does not verify against the key: the witness does not satisfy the circuit, "
-                                "or the key is corrupt (%s)", verr.msg);
+                                "circuit %s: the proof does not verify against the key: the witness does not satisfy "
+                                "the circuit, or the key is corrupt (%s)", k->id, verr.msg);
         } else {
             cuzk_proof p;
             st = cuzk_proof_from_bellperson(&p, res.proofs, pub, res.n_public, err);

@@ -140,6 +140,10 @@ async function basic() {
   a = await call('AwaitProof', { job_id: f1.resp.job_id });
   ok(!a.err && a.resp.status === 'FAILED' && /satisf/i.test(a.resp.error_message), 'unsatisfied witness: FAILED, says so',
      a.resp);
+  // without the .r1cs no constraint is checked: the proof itself fails its check, naming the circuit
+  a = await call('Prove', { submit: submitReq({ circuit_id: 'multnr', witness: bad }) });
+  ok(!a.err && a.resp.result.status === 'FAILED' && /circuit multnr: the proof does not verify/.test(a.resp.result.error_message),
+     'unsatisfied witness, key without its r1cs: FAILED, "circuit multnr: the proof does not verify"', a.err ? a.err.details : a.resp.result);
   const f2 = await call('SubmitProof', submitReq({ request_id: `${tag}-retry`, witness: bad }));
   ok(!f2.err && f2.resp.job_id !== f1.resp.job_id, 'retry of a FAILED request_id: a new job');
   await call('AwaitProof', { job_id: f2.resp.job_id });

@@ -92,6 +92,8 @@ result_retention_s = 600
 zkey = "$FIX/circuit_final.zkey"
 r1cs = "$FIX/circuit.r1cs"
 preload = true
+[circuits.multnr]
+zkey = "$FIX/circuit_final.zkey"
 [circuits.truncated]
 zkey = "$W/truncated.zkey"
 [circuits.corrupt]
