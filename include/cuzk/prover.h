@@ -343,7 +343,7 @@ typedef enum cuzk_public_form {
  * proof's points are on their curves and in the prime-order subgroups. Buffers: len in bytes, read
  * during the call only. Returns CUZK_OK (valid) or CUZK_ERR_INVALID (not valid: the reason in
  * err; also for a proof whose points do not decode or are off the curve); CUZK_ERR_MISMATCH (the
- * number of public inputs differs from the key's), CUZK_ERR_ARG (NULL, lengths), CUZK_ERR_FORMAT
+ * number of public inputs differs from the key's; err->detail is CUZK_DETAIL_PUBLIC_COUNT), CUZK_ERR_ARG (NULL, lengths), CUZK_ERR_FORMAT
  * (public inputs not canonical or not parseable; a 192-byte proof of the wrong length; JSON that
  * does not parse), CUZK_ERR_POINT (a degenerate key: gamma2 or delta2 at infinity).
  * Thread-safe: any number of threads may verify with one vk. */
