@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # cuzkd end-to-end tests (ctest "daemon"): starts the daemon itself on a unix socket and on
 # loopback TCP and drives it with two independent gRPC stacks, Node (@grpc/grpc-js, pinned in
-# tests/js) and Go (Debian's grpc-go, GOPATH mode). Every proof is checked with snarkjs.
-#   tests/daemon/run.sh path/to/cuzkd
+# tests/js) and Go (Debian's grpc-go, GOPATH mode). Every proof is checked with snarkjs (PoSt
+# proofs: with `cuzk verify --vk` against the public inputs `cuzk prove-post` derives).
+#   tests/daemon/run.sh path/to/cuzkd [path/to/cuzk]   (cuzk: default, next to cuzkd)
 # Exit 0 all passed, 1 a failure, 77 a tool is missing (tools/install-deps.sh --test installs them).
 set -u
 CUZKD=$(readlink -f "$1")
+CUZK=$(readlink -f "${2:-$(dirname "$CUZKD")/cuzk}")
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 FIX=$ROOT/tests/fixtures/bls12381/multiplier
@@ -313,6 +315,72 @@ start d "$W/d.toml"
 D=$PID
 check "node budget (a proof over engine.job_budget fails cleanly)" node "$HERE/client.js" budget --addr "unix://$SD"
 stop_ok "daemon D" "$D" "$SD"
+
+# ---- daemon E: Filecoin PoSt jobs (INSECURE test parameters, circuits with reduced sector counts) --
+# WindowPoSt 32 GiB with 1 sector (the golden vanilla proof) and WinningPoSt 32 GiB with 2 sectors
+# (the golden sector's WinningPoSt-shaped proof, padded with itself as rust-fil-proofs pads).
+t_post=$(date +%s)
+PF=$W/post
+mkdir -p "$PF"
+GOLD=$ROOT/tests/fixtures/filecoin
+ZERO=0000000000000000000000000000000000000000000000000000000000000000
+post_ok=1
+for c in "window-post-32g 1 wp $GOLD/post.vproof" "winning-post-32g 2 wn $GOLD/winning.vproof"; do
+    set -- $c
+    # the parameters, and the public inputs cuzk derives from the public data (prove-post's public.json)
+    if ! "$CUZK" setup --circuit "$1" --sectors "$2" --seed 7 "$PF/$3.r1cs" "$PF/$3.params" "$PF/$3.vk" > "$PF/$3.setup.log" 2>&1 ||
+       ! "$CUZK" prove-post -q --backend cpu --circuit "$1" --sectors "$2" --params "$PF/$3.params" --r1cs "$PF/$3.r1cs" \
+           --randomness $ZERO --vanilla "$4" "$PF/$3.cli.bin" "$PF/$3.pub.json" > "$PF/$3.cli.log" 2>&1; then
+        echo "FAIL PoSt fixtures for $1:"; tail -5 "$PF/$3.setup.log" "$PF/$3.cli.log"; fails=$((fails + 1)); post_ok=0
+    fi
+    rm -f "$PF/$3.r1cs" # the daemon records the R1CS itself
+done
+if [ $post_ok = 1 ]; then
+    SE=$W/post.sock
+    cat > "$W/e.toml" <<EOT
+[server]
+listen = ["unix://$SE"]
+[engine]
+backend = "cpu"
+prove_threads = 2
+[circuits."wpost-32g"]
+params = "$PF/wp.params"
+sectors = 1               # testing only: a 1-sector WindowPoSt circuit
+[circuits."winning-32g"]
+params = "$PF/wn.params"
+sectors = 2
+preload = true
+EOT
+    cfg_case "PoSt circuit with r1cs refused" 2 "a PoSt circuit takes params" \
+        "$(printf '[circuits."wpost-32g"]\nparams = "%s"\nr1cs = "%s"' "$PF/wp.params" "$PF/wp.params")"
+    cfg_case "sectors on a generic circuit refused" 2 "only PoSt circuits" \
+        "$(printf '[circuits.x]\nzkey = "%s"\nsectors = 1' "$FIX/circuit_final.zkey")"
+    cfg_case "PoSt params of another circuit: preload fails naming it" 2 "preload of circuit wpost-32g failed.*wn.params" \
+        "$(printf '[server]\nlisten = ["unix://%s/pm.sock"]\n[circuits."wpost-32g"]\nparams = "%s"\nsectors = 1\npreload = true' "$W" "$PF/wn.params")"
+    start e "$W/e.toml"
+    E=$PID
+    check "node post (WindowPoSt + WinningPoSt proofs, corrupted vanilla proofs, mismatched requests)" \
+        node "$HERE/client.js" post --addr "unix://$SE" --out "$PF" --tag p
+    for k in "wp window" "wn winning"; do
+        set -- $k
+        if [ ! -s "$PF/$2.proof.bin" ]; then echo "FAIL $2: no proof from the daemon"; fails=$((fails + 1)); continue; fi
+        if "$CUZK" verify -q --vk "$PF/$1.vk" "$PF/$1.pub.json" "$PF/$2.proof.bin"; then
+            echo "PASS $2 PoSt proof from cuzkd verifies against the public inputs cuzk derives from the public data"
+        else echo "FAIL $2 PoSt proof from cuzkd does not verify"; fails=$((fails + 1)); fi
+        # one public input changed (the last challenge index + 1): INVALID
+        python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); p[-1]=str(int(p[-1])+1); json.dump(p,open(sys.argv[2],"w"))' \
+            "$PF/$1.pub.json" "$PF/$1.pub2.json"
+        "$CUZK" verify -q --vk "$PF/$1.vk" "$PF/$1.pub2.json" "$PF/$2.proof.bin"; rc=$?
+        if [ $rc = 1 ]; then echo "PASS $2 proof with one public input changed: INVALID";
+        else echo "FAIL $2 proof with one public input changed: exit $rc"; fails=$((fails + 1)); fi
+        if cmp -s <(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])))' "$PF/$1.pub.json") \
+                  <(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])))' "$PF/$2.public.json"); then
+            echo "PASS $2: the daemon's public_json equals the public inputs cuzk prove-post derives"
+        else echo "FAIL $2: the daemon's public_json differs"; fails=$((fails + 1)); fi
+    done
+    stop_ok "daemon E" "$E" "$SE"
+fi
+echo "PoSt section: $(( $(date +%s) - t_post )) s"
 
 echo "daemon tests: $fails failure(s), $(( $(date +%s) - t_start )) s"
 [ $fails = 0 ]
