@@ -2,7 +2,7 @@
 # cuzkd end-to-end tests (ctest "daemon"): starts the daemon itself on a unix socket and on
 # loopback TCP and drives it with two independent gRPC stacks, Node (@grpc/grpc-js, pinned in
 # tests/js) and Go (Debian's grpc-go, GOPATH mode). Every proof is checked with snarkjs (PoSt
-# proofs: with `cuzk verify --vk` against the public inputs `cuzk prove-post` derives).
+# proofs: with `cuzk verify --vk` against public inputs from tests/daemon/post_public.py).
 #   tests/daemon/run.sh path/to/cuzkd [path/to/cuzk]   (cuzk: default, next to cuzkd)
 # Exit 0 all passed, 1 a failure, 77 a tool is missing (tools/install-deps.sh --test installs them).
 set -u
@@ -323,15 +323,14 @@ t_post=$(date +%s)
 PF=$W/post
 mkdir -p "$PF"
 GOLD=$ROOT/tests/fixtures/filecoin
-ZERO=0000000000000000000000000000000000000000000000000000000000000000
 post_ok=1
-for c in "window-post-32g 1 wp $GOLD/post.vproof" "winning-post-32g 2 wn $GOLD/winning.vproof"; do
+for c in "window-post-32g 1 wp 10 12" "winning-post-32g 2 wn 1 10"; do
     set -- $c
-    # the parameters, and the public inputs cuzk derives from the public data (prove-post's public.json)
+    # INSECURE parameters for the reduced circuit, and its public inputs from the public data
+    # (postpub.json: comm_r in the sealed CID, sector 1, randomness 0) by an independent oracle
     if ! "$CUZK" setup --circuit "$1" --sectors "$2" --seed 7 "$PF/$3.r1cs" "$PF/$3.params" "$PF/$3.vk" > "$PF/$3.setup.log" 2>&1 ||
-       ! "$CUZK" prove-post -q --backend cpu --circuit "$1" --sectors "$2" --params "$PF/$3.params" --r1cs "$PF/$3.r1cs" \
-           --randomness $ZERO --vanilla "$4" "$PF/$3.cli.bin" "$PF/$3.pub.json" > "$PF/$3.cli.log" 2>&1; then
-        echo "FAIL PoSt fixtures for $1:"; tail -5 "$PF/$3.setup.log" "$PF/$3.cli.log"; fails=$((fails + 1)); post_ok=0
+       ! python3 "$HERE/post_public.py" "$GOLD/postpub.json" "$2" "$4" "$5" 34359738368 > "$PF/$3.pub.json"; then
+        echo "FAIL PoSt fixtures for $1:"; tail -5 "$PF/$3.setup.log"; fails=$((fails + 1)); post_ok=0
     fi
     rm -f "$PF/$3.r1cs" # the daemon records the R1CS itself
 done
@@ -365,7 +364,7 @@ EOT
         set -- $k
         if [ ! -s "$PF/$2.proof.bin" ]; then echo "FAIL $2: no proof from the daemon"; fails=$((fails + 1)); continue; fi
         if "$CUZK" verify -q --vk "$PF/$1.vk" "$PF/$1.pub.json" "$PF/$2.proof.bin"; then
-            echo "PASS $2 PoSt proof from cuzkd verifies against the public inputs cuzk derives from the public data"
+            echo "PASS $2 PoSt proof from cuzkd verifies (cuzk verify --vk) against the public inputs derived from the public data"
         else echo "FAIL $2 PoSt proof from cuzkd does not verify"; fails=$((fails + 1)); fi
         # one public input changed (the last challenge index + 1): INVALID
         python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); p[-1]=str(int(p[-1])+1); json.dump(p,open(sys.argv[2],"w"))' \
@@ -375,7 +374,7 @@ EOT
         else echo "FAIL $2 proof with one public input changed: exit $rc"; fails=$((fails + 1)); fi
         if cmp -s <(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])))' "$PF/$1.pub.json") \
                   <(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])))' "$PF/$2.public.json"); then
-            echo "PASS $2: the daemon's public_json equals the public inputs cuzk prove-post derives"
+            echo "PASS $2: the daemon's public_json equals the public inputs of the oracle (post_public.py)"
         else echo "FAIL $2: the daemon's public_json differs"; fails=$((fails + 1)); fi
     done
     stop_ok "daemon E" "$E" "$SE"
