@@ -745,6 +745,71 @@ TEST(filecoin, winning_vanilla_proof_from_golden) {
     /* the WindowPoSt circuit refuses it (10 challenges per sector) */
     post_sector x;
     CHECK(post_vproof_read(&x, &win_pp, w, nw, &e) == CUZK_ERR_FORMAT);
+    /* rust-fil-proofs' own WinningPoSt form: ONE vanilla proof whose challenge count is the
+     * circuit's sector count (66; here a 2-sector test circuit: the golden sector's first 2
+     * challenges, derived with challenge indices 0, 1 = ApiVersion 1.0.0's index of slots 0, 1).
+     * cuzk_post_job_create splits it into one sector per challenge. */
+    {
+        size_t n2 = 48 + 8 + 2 * one + 64;
+        uint8_t *two = malloc(n2);
+        REQUIRE(two);
+        memcpy(two, g, 48);
+        memset(two + 48, 0, 8);
+        two[48] = 2;
+        memcpy(two + 56, g + 56, 2 * one);
+        memcpy(two + 56 + 2 * one, g + ng - 64, 64);
+        const uint8_t *bufs[1] = {two};
+        size_t lens[1] = {n2};
+        cuzk_post_request rq;
+        memset(&rq, 0, sizeof rq);
+        rq.circuit = "winning-post-32g";
+        rq.sectors = 2;
+        rq.vanilla_bufs = bufs;
+        rq.vanilla_lens = lens;
+        rq.n_vanilla = 1;
+        rq.api_version = 10;
+        rq.nthreads = 1;
+        cuzk_post_job *job = NULL;
+        cuzk_status st = cuzk_post_job_create(&job, &rq, &e);
+        CHECK_MSG(st == CUZK_OK, "%s", e.msg);
+        if (st == CUZK_OK) {
+            CHECK_EQ_INT(cuzk_post_job_partitions(job), 1);
+            CHECK_EQ_INT(cuzk_post_job_n_public(job), 4);
+            uint8_t pub[4 * 32];
+            REQUIRE(cuzk_post_job_public_inputs(job, 0, pub, &e) == CUZK_OK);
+            uint8_t cr[32];
+            fr_to_bytes_le(cr, 32, &gs.comm_r);
+            CHECK(!memcmp(pub, cr, 32) && !memcmp(pub + 64, cr, 32));
+            uint64_t l0 = 0, l1 = 0;
+            for (int b = 0; b < 8; b++) { l0 |= (uint64_t)pub[32 + b] << (8 * b); l1 |= (uint64_t)pub[96 + b] << (8 * b); }
+            CHECK_EQ_INT(l0, GOLDEN_LEAVES[0]);
+            CHECK_EQ_INT(l1, GOLDEN_LEAVES[1]);
+            cuzk_post_job_free(job);
+        }
+        /* ApiVersion 1.2 derives index 0 at every slot: its challenge 1 is refused */
+        rq.api_version = 12;
+        st = cuzk_post_job_create(&job, &rq, &e);
+        CHECK_MSG(st == CUZK_ERR_INVALID && strstr(e.msg, "vanilla proof 0") && strstr(e.msg, "challenge 1"), "%d %s", (int)st, e.msg);
+        /* a flipped sibling in challenge 1's path: refused naming it */
+        rq.api_version = 10;
+        two[56 + one + 100] ^= 1;
+        st = cuzk_post_job_create(&job, &rq, &e);
+        CHECK_MSG(st != CUZK_OK && strstr(e.msg, "challenge 1"), "%d %s", (int)st, e.msg);
+        two[56 + one + 100] ^= 1;
+        /* two such proofs, or one for another sector count: the per-sector form's count check */
+        const uint8_t *b2[2] = {two, two};
+        size_t l2[2] = {n2, n2};
+        rq.vanilla_bufs = b2;
+        rq.vanilla_lens = l2;
+        rq.n_vanilla = 2;
+        CHECK_EQ_INT(cuzk_post_job_create(&job, &rq, &e), CUZK_ERR_FORMAT);
+        rq.vanilla_bufs = bufs;
+        rq.vanilla_lens = lens;
+        rq.n_vanilla = 1;
+        rq.sectors = 3;
+        CHECK_EQ_INT(cuzk_post_job_create(&job, &rq, &e), CUZK_ERR_FORMAT);
+        free(two);
+    }
     post_sector_free(&s);
     post_sector_free(&gs);
     free(g);

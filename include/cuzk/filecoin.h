@@ -12,7 +12,10 @@
  * cuzk_verify against the public inputs cuzk_post_witness derives from the public data alone.
  *
  * Vanilla proofs: one file per sector, the bincode form of one sector's proof (CIRCUITS.md
- * section 4; the layout of the golden tests/fixtures/filecoin/post.vproof). Every length, index
+ * section 4; the layout of the golden tests/fixtures/filecoin/post.vproof). WinningPoSt also takes
+ * rust-fil-proofs' own form: a single vanilla proof whose challenge count is the circuit's sector
+ * count (66), split into one sector per challenge as partition_vanilla_proofs does (challenge k
+ * checked at slot k: ApiVersion 1.0.0, api_version 10, as WinningPoSt's registered proofs use). Every length, index
  * and field element is checked; before any proving the same checks the verifier's side makes:
  * paths hash to comm_r_last, comm_r = Poseidon(comm_c, comm_r_last), the opened leaves are the
  * challenges derived from randomness, sector id and index. A failure is CUZK_ERR_FORMAT (the

@@ -93,6 +93,61 @@ void cuzk_post_job_free(cuzk_post_job *job) {
     free(job);
 }
 
+/* rust-fil-proofs' WinningPoSt vanilla proof (generate_winning_post_with_vanilla): one sector with
+ * one inclusion proof per sector of the circuit (66), which partition_vanilla_proofs splits into
+ * the circuit's sectors of one challenge each. It is recognised by its challenge count (bincode
+ * bytes 48..56) being the circuit's sector count, with a single vanilla proof given. */
+static int winning_whole(const post_params *pp, size_t n_vanilla, const uint8_t *d, size_t n) {
+    if (pp->kind != POST_WINNING || n_vanilla != 1 || pp->sector_count < 2 || pp->challenge_count != 1 || n < 56) return 0;
+    uint64_t nch = 0;
+    for (int b = 0; b < 8; b++) nch |= (uint64_t)d[48 + b] << (8 * b);
+    return nch == pp->sector_count;
+}
+
+/* Reads such a proof and makes the job's sector_count sectors from it: sector k has the proof's
+ * sector id, comm_r, comm_c, comm_r_last and its challenge k; each is checked at slot k (its
+ * challenge index under ApiVersion 1.0.0 is k, the index the proof's challenge k was derived from). */
+static cuzk_status winning_split(cuzk_post_job *job, const uint8_t *d, size_t n, const uint8_t rnd[32], uint64_t partition,
+                                 cuzk_error *err) {
+    post_params whole = job->pp;
+    whole.challenge_count = job->pp.sector_count;
+    post_sector all;
+    cuzk_status st = post_vproof_read(&all, &whole, d, n, err);
+    if (st != CUZK_OK) return st;
+    uint32_t sc = job->pp.sector_count;
+    post_sector *secs = calloc(sc, sizeof *secs);
+    if (!secs) { post_sector_free(&all); return ERR(err, CUZK_ERR_NOMEM, "PoSt: out of memory"); }
+    for (size_t k = 0; k < job->n_sectors; k++) post_sector_free(&job->secs[k]);
+    free(job->secs);
+    job->secs = secs;
+    job->n_sectors = 0;
+    for (uint32_t k = 0; k < sc && st == CUZK_OK; k++) {
+        post_sector *s = &secs[k];
+        s->sector_id = all.sector_id;
+        s->comm_r = all.comm_r;
+        s->comm_c = all.comm_c;
+        s->comm_r_last = all.comm_r_last;
+        s->n_challenges = 1;
+        s->leaves = malloc(sizeof *s->leaves);
+        s->roots = malloc(sizeof *s->roots);
+        s->paths = malloc(sizeof *s->paths);
+        job->n_sectors = k + 1;
+        if (!s->leaves || !s->roots || !s->paths) { st = ERR(err, CUZK_ERR_NOMEM, "PoSt: out of memory"); break; }
+        s->leaves[0] = all.leaves[k];
+        s->roots[0] = all.roots[k];
+        s->paths[0] = all.paths[k];
+        st = post_sector_check(&job->pp, s, rnd, partition * sc + k, err);
+        if (st != CUZK_OK && err) {
+            char m[sizeof err->msg];
+            memcpy(m, err->msg, sizeof m);
+            ERR(err, st, "WinningPoSt vanilla proof of %u challenges, challenge %u: %.400s", sc, k, m);
+        }
+    }
+    post_sector_free(&all);
+    job->n_partitions = 1;
+    return st;
+}
+
 cuzk_status cuzk_post_job_create(cuzk_post_job **out, const cuzk_post_request *req, cuzk_error *err) {
     if (out) *out = NULL;
     if (!out || !req) return ERR(err, CUZK_ERR_ARG, "cuzk_post_job_create: NULL argument");
@@ -122,22 +177,30 @@ cuzk_status cuzk_post_job_create(cuzk_post_job **out, const cuzk_post_request *r
     for (size_t i = 0; i < req->n_vanilla; i++) {
         char name[64];
         const char *what = name;
+        const uint8_t *d;
+        size_t n;
+        uint8_t *owned = NULL;
         if (req->vanilla_bufs) {
             snprintf(name, sizeof name, "vanilla proof %zu", i);
             if (!req->vanilla_bufs[i]) { st = ERR(err, CUZK_ERR_ARG, "PoSt: %s: NULL buffer", name); goto fail; }
-            st = post_vproof_read(&job->secs[i], &job->pp, req->vanilla_bufs[i], req->vanilla_lens[i], err);
+            d = req->vanilla_bufs[i];
+            n = req->vanilla_lens[i];
         } else {
             what = req->vanilla_paths[i];
             if (!what) { st = ERR(err, CUZK_ERR_ARG, "PoSt: vanilla proof path %zu is NULL", i); goto fail; }
-            size_t n;
-            uint8_t *d = slurp(what, &n, err, &st);
-            if (!d) goto fail;
-            st = post_vproof_read(&job->secs[i], &job->pp, d, n, err);
-            free(d);
+            owned = slurp(what, &n, err, &st);
+            if (!owned) goto fail;
+            d = owned;
         }
-        if (st == CUZK_OK) job->n_sectors = i + 1;
-        if (st == CUZK_OK)
-            st = post_sector_check(&job->pp, &job->secs[i], req->randomness, req->partition * job->pp.sector_count + i, err);
+        if (winning_whole(&job->pp, req->n_vanilla, d, n)) {
+            st = winning_split(job, d, n, req->randomness, req->partition, err);
+        } else {
+            st = post_vproof_read(&job->secs[i], &job->pp, d, n, err);
+            if (st == CUZK_OK) job->n_sectors = i + 1;
+            if (st == CUZK_OK)
+                st = post_sector_check(&job->pp, &job->secs[i], req->randomness, req->partition * job->pp.sector_count + i, err);
+        }
+        free(owned);
         if (st != CUZK_OK) {
             if (err) {
                 char m[2 * sizeof err->msg];

@@ -474,6 +474,21 @@ async function post() {
       console.log(`${name}: total ${x.total_ms} ms: queue ${x.queue_wait_ms}, key load ${x.srs_load_ms}, synthesis ${x.synthesis_ms}, prove ${x.gpu_compute_ms}`);
     }
   }
+  // rust-fil-proofs' WinningPoSt form: ONE vanilla proof with a challenge per circuit sector (66;
+  // here 2: the golden sector's first two challenges), split by cuzk into one sector each
+  {
+    const one = (golden.length - 48 - 8 - 64) / 10;
+    const cnt = Buffer.alloc(8);
+    cnt.writeUInt32LE(2, 0);
+    const whole = Buffer.concat([golden.subarray(0, 48), cnt, golden.subarray(56, 56 + 2 * one), golden.subarray(golden.length - 64)]);
+    const x = await prove(nreq({ request_id: `${tag}-winning-whole`, vanilla_proofs: [whole] }));
+    ok(x && x.status === 'COMPLETED' && x.proof && x.proof.length === 192, 'winning (one vanilla proof of 2 challenges): COMPLETED',
+       x && (x.err ? x.err.message : x.error_message));
+    if (x && x.proof) {
+      fs.writeFileSync(path.join(out, 'winning-whole.proof.bin'), x.proof);
+      fs.writeFileSync(path.join(out, 'winning-whole.public.json'), x.public_json);
+    }
+  }
   // corrupted vanilla proofs: FAILED with the reason, no proof
   const flip = (b, at) => { const c = Buffer.from(b); c[at] ^= 1; return c; };
   const n = golden.length;

@@ -360,7 +360,9 @@ EOT
     E=$PID
     check "node post (WindowPoSt + WinningPoSt proofs, corrupted vanilla proofs, mismatched requests)" \
         node "$HERE/client.js" post --addr "unix://$SE" --out "$PF" --tag p
-    for k in "wp window" "wn winning"; do
+    python3 "$HERE/post_public.py" "$GOLD/postpub.json" 2 1 10 34359738368 whole > "$PF/wnw.pub.json"
+    cp "$PF/wn.vk" "$PF/wnw.vk"
+    for k in "wp window" "wn winning" "wnw winning-whole"; do
         set -- $k
         if [ ! -s "$PF/$2.proof.bin" ]; then echo "FAIL $2: no proof from the daemon"; fails=$((fails + 1)); continue; fi
         if "$CUZK" verify -q --vk "$PF/$1.vk" "$PF/$1.pub.json" "$PF/$2.proof.bin"; then
