@@ -532,6 +532,24 @@ async function post() {
   ok(x && x.status === 'COMPLETED' && x.proof.length === 192, 'WinningPoSt again after the bad requests: COMPLETED');
 }
 
+// Latency of WinningPoSt 32 GiB jobs (bench/RESULTS.md): --n jobs of the --vproof vanilla proof
+// (default the golden winning.vproof), one after another, each timed from the Prove call to the
+// reply, with the daemon's stage times.
+async function postLatency() {
+  const vp = fs.readFileSync(opt('vproof', path.join(FIX, 'filecoin', 'winning.vproof')));
+  const n = Number(opt('n', '3'));
+  for (let i = 0; i < n; i++) {
+    const t0 = process.hrtime.bigint();
+    const r = await call('Prove', { submit: { request_id: `${tag}-lat-${i}-${Date.now()}`, proof_kind: 'WINNING_POST', priority: 'CRITICAL',
+      registered_proof: 3, sector_size: 34359738368, vanilla_proofs: [vp], randomness: Buffer.alloc(32), miner_id: 1000 } });
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    const x = r.resp && r.resp.result;
+    ok(x && x.status === 'COMPLETED' && x.proof.length === 192, `job ${i}: COMPLETED`, r.err ? r.err.message : x && x.error_message);
+    if (x) console.log(`job ${i}: submit -> proof ${ms.toFixed(1)} ms (client); daemon: total ${x.total_ms} ms, queue ${x.queue_wait_ms}, ` +
+      `key load ${x.srs_load_ms}, synthesis ${x.synthesis_ms} (vanilla checks + witness), prove ${x.gpu_compute_ms}`);
+  }
+}
+
 async function verifyFile() {
   const lines = fs.readFileSync(opt('file'), 'utf8').split('\n').filter((l) => l);
   let v = 0;
@@ -544,7 +562,7 @@ async function verifyFile() {
 
 (async () => {
   const t0 = Date.now();
-  const fn = { basic, load, slow, sigterm, retention, budget, post, 'verify-file': verifyFile }[scenario];
+  const fn = { basic, load, slow, sigterm, retention, budget, post, 'post-latency': postLatency, 'verify-file': verifyFile }[scenario];
   if (!fn) { console.error('unknown scenario ' + scenario); process.exit(2); }
   try { await fn(); } catch (e) { failures++; console.log('FAIL exception: ' + (e && e.stack)); }
   console.log(`node ${scenario} ${addr || ''}: ${failures ? failures + ' FAILED' : 'all ok'} (${Date.now() - t0} ms)`);
