@@ -2,7 +2,7 @@
  *
  * Circuits by name: "window-post-SIZE" or "winning-post-SIZE", SIZE one of 2k, 8m, 512m, 32g, 64g
  * (WindowPoSt: 10 challenges per sector, 2349 sectors per partition at 32 GiB, 2300 at 64 GiB, 2
- * below; WinningPoSt: 66 sectors of 1 challenge). The R1CS is the one Filecoin's parameters were
+ * below; WinningPoSt: 66 slots of 1 challenge, all of the one challenged sector). The R1CS is the one Filecoin's parameters were
  * made for (same variables and constraints in the same order; CIRCUITS.md). `sectors` > 0 makes
  * a circuit with that many sectors instead: a different circuit, for INSECURE tests only.
  *
@@ -12,10 +12,7 @@
  * cuzk_verify against the public inputs cuzk_post_witness derives from the public data alone.
  *
  * Vanilla proofs: one file per sector, the bincode form of one sector's proof (CIRCUITS.md
- * section 4; the layout of the golden tests/fixtures/filecoin/post.vproof). WinningPoSt also takes
- * rust-fil-proofs' own form: a single vanilla proof whose challenge count is the circuit's sector
- * count (66), split into one sector per challenge as partition_vanilla_proofs does (challenge k
- * checked at slot k: ApiVersion 1.0.0, api_version 10, as WinningPoSt's registered proofs use). Every length, index
+ * section 4; the layout of the golden tests/fixtures/filecoin/post.vproof). Every length, index
  * and field element is checked; before any proving the same checks the verifier's side makes:
  * paths hash to comm_r_last, comm_r = Poseidon(comm_c, comm_r_last), the opened leaves are the
  * challenges derived from randomness, sector id and index. A failure is CUZK_ERR_FORMAT (the
@@ -59,17 +56,24 @@ CUZK_API cuzk_status cuzk_post_pk_load(cuzk_pk **out, const char *circuit, uint3
 typedef struct cuzk_post_request {
     const char *circuit;                 /* a name as above */
     uint32_t sectors;                    /* 0: the real sector count */
-    const char *const *vanilla_paths;    /* one vanilla-proof file per real sector, in partition order
-                                            (or NULL and vanilla_bufs below) */
-    size_t n_vanilla;                    /* 1 .. the circuit's sector count (the rest is padded with
-                                            the last sector, as rust-fil-proofs pads) */
+    const char *const *vanilla_paths;    /* WindowPoSt: one vanilla-proof file per real sector, in
+                                            partition order; WinningPoSt: exactly one, the challenged
+                                            sector's proof with one challenge per circuit slot (66;
+                                            a reduced test circuit: its slot count), challenge n at
+                                            challenge index n, unrolled into the slots as
+                                            filecoin-proofs does (or NULL and vanilla_bufs below) */
+    size_t n_vanilla;                    /* WindowPoSt: 1 .. the circuit's sector count per partition
+                                            (the rest is padded with the last sector, as
+                                            rust-fil-proofs pads); WinningPoSt: 1 */
     uint8_t randomness[32];              /* the challenge randomness: a canonical Fr, little-endian */
     uint64_t partition;                  /* partition index k (sector index = k * sectors + i) */
-    int api_version;                     /* 0 or 12: ApiVersion 1.2 (challenge index n); 10, 11: 1.0/1.1 */
+    int api_version;                     /* 0: Filecoin's (WindowPoSt 1.2, WinningPoSt 1.0); 12: ApiVersion
+                                            1.2 (challenge index n); 10, 11: 1.0/1.1 (sector index *
+                                            challenges + n); 12 for WinningPoSt is CUZK_ERR_ARG */
     int nthreads;                        /* synthesis threads; 0: all online CPUs */
     /* The vanilla proofs in memory instead of files (a daemon's request bytes): give exactly one
      * of vanilla_paths and vanilla_bufs. vanilla_bufs[i] is vanilla_lens[i] bytes, the same bincode
-     * form as one file, for real sector i (n_vanilla of them). The caller owns the buffers; they
+     * form as one file, in the order of vanilla_paths (n_vanilla of them). The caller owns the buffers; they
      * are read during cuzk_post_job_create / cuzk_post_witness only (the job keeps decoded copies).
      * Errors name a buffer as "vanilla proof <i>" where a path would name the file. */
     const uint8_t *const *vanilla_bufs;

@@ -142,7 +142,12 @@ static int post_request(service *s, const Cuzk__V1__SubmitProofRequest *r, job_s
                  "bytes%s)", kname, r->randomness.len, r->randomness.len == 32 ? ", >= the field modulus" : "");
         return 1;
     }
-    uint32_t max_sectors = c->sectors ? c->sectors : winning ? 66 : size == (32ull << 30) ? 2349 : size == (64ull << 30) ? 2300 : 2;
+    uint32_t max_sectors = c->sectors ? c->sectors : size == (32ull << 30) ? 2349 : size == (64ull << 30) ? 2300 : 2;
+    if (winning && r->n_vanilla_proofs != 1) {
+        snprintf(why, cap, "%s: %zu vanilla proofs (field 11); WinningPoSt takes one, the challenged sector's, with one "
+                 "challenge per circuit slot (%u)", kname, r->n_vanilla_proofs, c->sectors ? c->sectors : 66);
+        return 1;
+    }
     if (r->n_vanilla_proofs == 0 || r->n_vanilla_proofs > max_sectors) {
         snprintf(why, cap, "%s: %zu vanilla proofs (field 11); circuit %s takes 1 to %u (one per sector of the partition)", kname,
                  r->n_vanilla_proofs, id, max_sectors);
@@ -392,6 +397,7 @@ static void h_status(service *s, const uint8_t *req, size_t len, cgrpc_reply *ou
         ss[i].tier = (Cuzk__V1__SRSStatus__Tier)st.srs[i].tier;
         ss[i].size_bytes = st.srs[i].size_bytes;
         ss[i].ref_count = st.srs[i].ref_count;
+        ss[i].backend = (char *)st.srs[i].backend;
         sp[i] = &ss[i];
     }
     resp.n_loaded_srs = (size_t)st.n_srs;

@@ -93,60 +93,6 @@ void cuzk_post_job_free(cuzk_post_job *job) {
     free(job);
 }
 
-/* rust-fil-proofs' WinningPoSt vanilla proof (generate_winning_post_with_vanilla): one sector with
- * one inclusion proof per sector of the circuit (66), which partition_vanilla_proofs splits into
- * the circuit's sectors of one challenge each. It is recognised by its challenge count (bincode
- * bytes 48..56) being the circuit's sector count, with a single vanilla proof given. */
-static int winning_whole(const post_params *pp, size_t n_vanilla, const uint8_t *d, size_t n) {
-    if (pp->kind != POST_WINNING || n_vanilla != 1 || pp->sector_count < 2 || pp->challenge_count != 1 || n < 56) return 0;
-    uint64_t nch = 0;
-    for (int b = 0; b < 8; b++) nch |= (uint64_t)d[48 + b] << (8 * b);
-    return nch == pp->sector_count;
-}
-
-/* Reads such a proof and makes the job's sector_count sectors from it: sector k has the proof's
- * sector id, comm_r, comm_c, comm_r_last and its challenge k; each is checked at slot k (its
- * challenge index under ApiVersion 1.0.0 is k, the index the proof's challenge k was derived from). */
-static cuzk_status winning_split(cuzk_post_job *job, const uint8_t *d, size_t n, const uint8_t rnd[32], uint64_t partition,
-                                 cuzk_error *err) {
-    post_params whole = job->pp;
-    whole.challenge_count = job->pp.sector_count;
-    post_sector all;
-    cuzk_status st = post_vproof_read(&all, &whole, d, n, err);
-    if (st != CUZK_OK) return st;
-    uint32_t sc = job->pp.sector_count;
-    post_sector *secs = calloc(sc, sizeof *secs);
-    if (!secs) { post_sector_free(&all); return ERR(err, CUZK_ERR_NOMEM, "PoSt: out of memory"); }
-    for (size_t k = 0; k < job->n_sectors; k++) post_sector_free(&job->secs[k]);
-    free(job->secs);
-    job->secs = secs;
-    job->n_sectors = 0;
-    for (uint32_t k = 0; k < sc && st == CUZK_OK; k++) {
-        post_sector *s = &secs[k];
-        s->sector_id = all.sector_id;
-        s->comm_r = all.comm_r;
-        s->comm_c = all.comm_c;
-        s->comm_r_last = all.comm_r_last;
-        s->n_challenges = 1;
-        s->leaves = malloc(sizeof *s->leaves);
-        s->roots = malloc(sizeof *s->roots);
-        s->paths = malloc(sizeof *s->paths);
-        job->n_sectors = k + 1;
-        if (!s->leaves || !s->roots || !s->paths) { st = ERR(err, CUZK_ERR_NOMEM, "PoSt: out of memory"); break; }
-        s->leaves[0] = all.leaves[k];
-        s->roots[0] = all.roots[k];
-        s->paths[0] = all.paths[k];
-        st = post_sector_check(&job->pp, s, rnd, partition * sc + k, err);
-        if (st != CUZK_OK && err) {
-            char m[sizeof err->msg];
-            memcpy(m, err->msg, sizeof m);
-            ERR(err, st, "WinningPoSt vanilla proof of %u challenges, challenge %u: %.400s", sc, k, m);
-        }
-    }
-    post_sector_free(&all);
-    job->n_partitions = 1;
-    return st;
-}
 
 cuzk_status cuzk_post_job_create(cuzk_post_job **out, const cuzk_post_request *req, cuzk_error *err) {
     if (out) *out = NULL;
@@ -168,11 +114,23 @@ cuzk_status cuzk_post_job_create(cuzk_post_job **out, const cuzk_post_request *r
         goto fail;
     }
     if (req->vanilla_bufs && !req->vanilla_lens) { st = ERR(err, CUZK_ERR_ARG, "PoSt: vanilla_bufs without vanilla_lens"); goto fail; }
+    /* WinningPoSt: one vanilla proof, the challenged sector's, unrolled into the circuit's slots */
+    int winning = job->pp.kind == POST_WINNING;
+    if (winning && job->pp.api_version >= 12) {
+        st = ERR(err, CUZK_ERR_ARG, "PoSt: WinningPoSt proofs are ApiVersion 1.0.0 (filecoin-proofs-api); under 1.2 every slot "
+                 "would take challenge index 0 while the vanilla proof opens challenges 0..%u", post_vanilla_challenges(&job->pp) - 1);
+        goto fail;
+    }
+    if (winning && req->n_vanilla != 1) {
+        st = ERR(err, CUZK_ERR_ARG, "PoSt: %zu vanilla proofs for a WinningPoSt circuit: it takes one, the challenged sector's "
+                 "(%u challenges)", req->n_vanilla, post_vanilla_challenges(&job->pp));
+        goto fail;
+    }
     job->first_partition = req->partition;
     job->nthreads = req->nthreads;
     memcpy(job->randomness, req->randomness, 32);
     job->n_partitions = (uint32_t)((req->n_vanilla + job->pp.sector_count - 1) / job->pp.sector_count);
-    job->secs = calloc(req->n_vanilla, sizeof *job->secs);
+    job->secs = calloc(winning ? job->pp.sector_count : req->n_vanilla, sizeof *job->secs);
     if (!job->secs) { st = ERR(err, CUZK_ERR_NOMEM, "PoSt: out of memory"); goto fail; }
     for (size_t i = 0; i < req->n_vanilla; i++) {
         char name[64];
@@ -192,14 +150,10 @@ cuzk_status cuzk_post_job_create(cuzk_post_job **out, const cuzk_post_request *r
             if (!owned) goto fail;
             d = owned;
         }
-        if (winning_whole(&job->pp, req->n_vanilla, d, n)) {
-            st = winning_split(job, d, n, req->randomness, req->partition, err);
-        } else {
-            st = post_vproof_read(&job->secs[i], &job->pp, d, n, err);
-            if (st == CUZK_OK) job->n_sectors = i + 1;
-            if (st == CUZK_OK)
-                st = post_sector_check(&job->pp, &job->secs[i], req->randomness, req->partition * job->pp.sector_count + i, err);
-        }
+        size_t got = 0;
+        st = post_vanilla_sectors(&job->secs[job->n_sectors], &got, &job->pp, d, n, req->partition * job->pp.sector_count + i,
+                                  req->randomness, err);
+        job->n_sectors += got;
         free(owned);
         if (st != CUZK_OK) {
             if (err) {

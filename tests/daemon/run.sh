@@ -94,6 +94,8 @@ result_retention_s = 600
 zkey = "$FIX/circuit_final.zkey"
 r1cs = "$FIX/circuit.r1cs"
 preload = true
+[circuits.multnr]
+zkey = "$FIX/circuit_final.zkey"
 [circuits.truncated]
 zkey = "$W/truncated.zkey"
 [circuits.corrupt]
@@ -316,29 +318,86 @@ D=$PID
 check "node budget (a proof over engine.job_budget fails cleanly)" node "$HERE/client.js" budget --addr "unix://$SD"
 stop_ok "daemon D" "$D" "$SD"
 
-# ---- daemon E: Filecoin PoSt jobs (INSECURE test parameters, circuits with reduced sector counts) --
-# WindowPoSt 32 GiB with 1 sector (the golden vanilla proof) and WinningPoSt 32 GiB with 2 sectors
-# (the golden sector's WinningPoSt-shaped proof, padded with itself as rust-fil-proofs pads).
+# ---- daemons E, F: a circuit that cannot be made resident on the GPU (engine.gpu_fallback) ------
+# backend "gpu" with engine.gpu_budget far below the multiplier's need (a few MiB on a GPU). Without
+# a usable GPU (CI) the engine has no device and every BLS12-381 circuit hits the same path for
+# that reason; on a GPU the budget check is the reason. Each run covers the case it can reach and
+# says which one it skips. bnmult (BN254) is always proved on the CPU: the "other work".
+SE=$W/gpu.sock; HE=$(free_port)
+gpu_cfg() { # gpu_cfg FILE FALLBACK
+cat > "$1" <<EOT
+[server]
+listen = ["unix://$SE"]
+http = "127.0.0.1:$HE"
+[engine]
+backend = "gpu"
+prove_threads = 1
+gpu_budget = 1000
+gpu_fallback = "$2"
+[circuits.mult]
+zkey = "$FIX/circuit_final.zkey"
+r1cs = "$FIX/circuit.r1cs"
+preload = true
+[circuits.bnmult]
+zkey = "$ROOT/tests/fixtures/bn128/multiplier/circuit_final.zkey"
+EOT
+}
+cfg_case "bad gpu_fallback value" 2 'engine.gpu_fallback: expected "none"' $'[engine]\ngpu_fallback = "gpu"'
+cfg_case "gpu_fallback not a string" 2 'engine.gpu_fallback: expected' $'[engine]\ngpu_fallback = true'
+gpu_cfg "$W/e.toml" cpu
+start e "$W/e.toml"
+E=$PID
+EB=$(node -e 'require("http").get({host:"127.0.0.1",port:'"$HE"',path:"/status"},r=>{let d="";r.on("data",c=>d+=c);
+  r.on("end",()=>console.log(JSON.parse(d).engine_backend))}).on("error",()=>console.log("?"))')
+if [ "$EB" = gpu ]; then
+    GWHY='needs [0-9.]+ GiB of GPU memory.*GPU budget is'; GCODE=RESOURCE_EXHAUSTED
+    echo "SKIP gpu_fallback without a usable GPU: this machine has one (the gpu_budget case runs instead)"
+else
+    GWHY='found no usable device'; GCODE=UNAVAILABLE
+    echo "SKIP gpu_fallback on a real GPU (gpu_budget far below the circuit's need): engine backend '$EB', no usable GPU here: $(grep -o 'no usable GPU ([^)]*' "$W/e.log" | head -1)"
+fi
+check "gpu_fallback = cpu ($GCODE case): the circuit is proved on the CPU" \
+    node "$HERE/client.js" gpufail --expect cpu --addr "unix://$SE" --http "127.0.0.1:$HE"
+stop_ok "daemon E" "$E" "$SE"
+if grep -q 'warn: circuit mult cannot be made resident on the GPU: .*gpu_fallback = "cpu": it is proved on the CPU' "$W/e.log" \
+    && grep -Eq "$GWHY" "$W/e.log"; then echo "PASS gpu_fallback = cpu: a warning names the circuit and the reason";
+else echo "FAIL gpu_fallback = cpu: no warning naming the circuit"; grep -i gpu "$W/e.log" | head -5; fails=$((fails + 1)); fi
+gpu_cfg "$W/f.toml" none
+"$CUZKD" --config "$W/f.toml" --check-config > "$W/cfg.out" 2>&1; rc=$?
+if [ $rc = 0 ] && grep -q "warning: preload of circuit mult failed: circuit mult" "$W/cfg.out"; then
+    echo "PASS --check-config with gpu_fallback = none: OK with a warning naming the circuit"
+else echo "FAIL --check-config with gpu_fallback = none (exit $rc)"; cat "$W/cfg.out"; fails=$((fails + 1)); fi
+start f "$W/f.toml"
+F=$PID
+check "gpu_fallback = none ($GCODE case): preload and jobs fail with the reason, the rest is served" \
+    node "$HERE/client.js" gpufail --expect none --code "$GCODE" --why "$GWHY" --addr "unix://$SE"
+stop_ok "daemon F" "$F" "$SE"
+if grep -q "error: preload of circuit mult failed: circuit mult cannot be made resident on the GPU" "$W/f.log"; then
+    echo "PASS gpu_fallback = none: the start logs the failed preload and serves the rest";
+else echo "FAIL gpu_fallback = none: no error line for the preload"; tail -5 "$W/f.log"; fails=$((fails + 1)); fi
+# ---- daemon P: Filecoin PoSt jobs (INSECURE test parameters, circuits with reduced sector counts) --
+# WindowPoSt 32 GiB with 1 sector (the golden vanilla proof) and WinningPoSt 32 GiB with 2 slots
+# (winning.vproof: the golden sector's proof of its first 2 challenges, one per slot).
 t_post=$(date +%s)
 PF=$W/post
 mkdir -p "$PF"
 GOLD=$ROOT/tests/fixtures/filecoin
 post_ok=1
-for c in "window-post-32g 1 wp 10 12" "winning-post-32g 2 wn 1 10"; do
+for c in "window-post-32g 1 wp 10 12 -" "winning-post-32g 2 wn 1 10 whole"; do
     set -- $c
     # INSECURE parameters for the reduced circuit, and its public inputs from the public data
     # (postpub.json: comm_r in the sealed CID, sector 1, randomness 0) by an independent oracle
     if ! "$CUZK" setup --circuit "$1" --sectors "$2" --seed 7 "$PF/$3.r1cs" "$PF/$3.params" "$PF/$3.vk" > "$PF/$3.setup.log" 2>&1 ||
-       ! python3 "$HERE/post_public.py" "$GOLD/postpub.json" "$2" "$4" "$5" 34359738368 > "$PF/$3.pub.json"; then
+       ! python3 "$HERE/post_public.py" "$GOLD/postpub.json" "$2" "$4" "$5" 34359738368 "$6" > "$PF/$3.pub.json"; then
         echo "FAIL PoSt fixtures for $1:"; tail -5 "$PF/$3.setup.log"; fails=$((fails + 1)); post_ok=0
     fi
     rm -f "$PF/$3.r1cs" # the daemon records the R1CS itself
 done
 if [ $post_ok = 1 ]; then
-    SE=$W/post.sock
-    cat > "$W/e.toml" <<EOT
+    SP=$W/post.sock
+    cat > "$W/p-post.toml" <<EOT
 [server]
-listen = ["unix://$SE"]
+listen = ["unix://$SP"]
 [engine]
 backend = "cpu"
 prove_threads = 2
@@ -356,13 +415,11 @@ EOT
         "$(printf '[circuits.x]\nzkey = "%s"\nsectors = 1' "$FIX/circuit_final.zkey")"
     cfg_case "PoSt params of another circuit: preload fails naming it" 2 "preload of circuit wpost-32g failed.*wn.params" \
         "$(printf '[server]\nlisten = ["unix://%s/pm.sock"]\n[circuits."wpost-32g"]\nparams = "%s"\nsectors = 1\npreload = true' "$W" "$PF/wn.params")"
-    start e "$W/e.toml"
-    E=$PID
+    start post "$W/p-post.toml"
+    PP=$PID
     check "node post (WindowPoSt + WinningPoSt proofs, corrupted vanilla proofs, mismatched requests)" \
-        node "$HERE/client.js" post --addr "unix://$SE" --out "$PF" --tag p
-    python3 "$HERE/post_public.py" "$GOLD/postpub.json" 2 1 10 34359738368 whole > "$PF/wnw.pub.json"
-    cp "$PF/wn.vk" "$PF/wnw.vk"
-    for k in "wp window" "wn winning" "wnw winning-whole"; do
+        node "$HERE/client.js" post --addr "unix://$SP" --out "$PF" --tag p
+    for k in "wp window" "wn winning"; do
         set -- $k
         if [ ! -s "$PF/$2.proof.bin" ]; then echo "FAIL $2: no proof from the daemon"; fails=$((fails + 1)); continue; fi
         if "$CUZK" verify -q --vk "$PF/$1.vk" "$PF/$1.pub.json" "$PF/$2.proof.bin"; then
@@ -379,7 +436,7 @@ EOT
             echo "PASS $2: the daemon's public_json equals the public inputs of the oracle (post_public.py)"
         else echo "FAIL $2: the daemon's public_json differs"; fails=$((fails + 1)); fi
     done
-    stop_ok "daemon E" "$E" "$SE"
+    stop_ok "daemon P" "$PP" "$SP"
 fi
 echo "PoSt section: $(( $(date +%s) - t_post )) s"
 
