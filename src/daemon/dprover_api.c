@@ -218,8 +218,9 @@ static cuzk_status place_circuit(dp_engine *e, const dcfg_circuit *c, dp_key *k,
     cuzk_engine *cpu = NULL;
     cuzk_error cerr;
     memset(&cerr, 0, sizeof cerr);
-    if ((st = fallback_engine(e, &cpu, &cerr)) != CUZK_OK ||
-        (st = cuzk_engine_preload(cpu, k->circ, &cerr)) != CUZK_OK)
+    if ((st = fallback_engine(e, &cpu, &cerr)) == CUZK_OK && (st = cuzk_engine_preload(cpu, k->circ, &cerr)) != CUZK_OK)
+        (void)cuzk_engine_release_circuit(cpu, k->circ, NULL);
+    if (st != CUZK_OK)
         return cuzk_error_set(err, st, __FILE__, __LINE__,
                               "circuit %s cannot be made resident on the GPU (%s), and the CPU fallback failed: %s",
                               c->id, why, cerr.msg);
