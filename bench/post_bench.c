@@ -53,7 +53,7 @@ static void help(FILE *f) {
                "  --check-witness  --prove: the engine checks every constraint after synthesis\n"
                "examples:\n"
                "  cuzk bench post --circuit window-post-32g --sectors 16 --vproof tests/fixtures/filecoin/post.vproof --record\n"
-               "  cuzk bench post --prove --circuit winning-post-32g --vproof tests/fixtures/filecoin/winning.vproof --repeat 10\n");
+               "  cuzk bench post --prove --circuit winning-post-32g --vproof tests/fixtures/filecoin/winning-66.vproof --repeat 10\n");
 }
 
 static bool parse_hex32(const char *h, uint8_t out[32]) {
