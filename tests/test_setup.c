@@ -800,6 +800,24 @@ TEST(setup, chunked_writes_equal_default) {
     CHECK_MSG(same_bytes(z[0], z[1]), "chunked .zkey differ");
     bellperson_params bp;
     CHECK_MSG(bellperson_params_load(&bp, p[1], false, &e) == CUZK_OK, "%s", e.msg);
+    /* in memory, every chunk copied into place on all threads (the path of large chunks): the
+     * same points as the file */
+    bellperson_params m;
+    setup_test_set_parallel_copy_min(1);
+    cuzk_status st = groth16_setup_bellperson(&m, &cs, &seed, 3, &e);
+    setup_test_set_parallel_copy_min(0);
+    CHECK_MSG(st == CUZK_OK, "%s", e.msg);
+    if (st == CUZK_OK) {
+        CHECK(bp.n_h == m.n_h && bp.n_l == m.n_l && bp.n_a == m.n_a && bp.n_b_g1 == m.n_b_g1 && bp.n_b_g2 == m.n_b_g2);
+        if (bp.n_h == m.n_h && bp.n_l == m.n_l && bp.n_a == m.n_a && bp.n_b_g1 == m.n_b_g1 && bp.n_b_g2 == m.n_b_g2) {
+            CHECK_MEM(bp.h, m.h, m.n_h * sizeof *m.h);
+            CHECK_MEM(bp.l, m.l, m.n_l * sizeof *m.l);
+            CHECK_MEM(bp.a, m.a, m.n_a * sizeof *m.a);
+            CHECK_MEM(bp.b_g1, m.b_g1, m.n_b_g1 * sizeof *m.b_g1);
+            CHECK_MEM(bp.b_g2, m.b_g2, m.n_b_g2 * sizeof *m.b_g2);
+        }
+        bellperson_params_free(&m);
+    }
     bellperson_params_free(&bp);
     r1cs_free(&cs);
 }

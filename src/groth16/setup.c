@@ -907,7 +907,23 @@ typedef struct {
     bellperson_params *p;
     groth16_setup_set set;
     size_t filled;
+    int nthreads; /* for copying large chunks */
 } mem_sink;
+
+/* memcpy on nthreads threads for large blocks: the first touch of the parameter arrays (tens of
+ * GB at PoSt/PoRep scale) is spread over the cores instead of one helper thread */
+static size_t g_pcopy_min = (size_t)4 << 20;
+void setup_test_set_parallel_copy_min(size_t bytes) { g_pcopy_min = bytes ? bytes : (size_t)4 << 20; }
+typedef struct { uint8_t *dst; const uint8_t *src; } pcopy_ctx;
+static void pcopy_run(void *vc, size_t b, size_t e, int tid) {
+    (void)tid;
+    pcopy_ctx *c = vc;
+    memcpy(c->dst + b, c->src + b, e - b);
+}
+static void parallel_copy(void *dst, const void *src, size_t bytes, int nthreads) {
+    pcopy_ctx c = {dst, src};
+    parallel_for(bytes, bytes >= g_pcopy_min ? nthreads : 1, pcopy_run, &c);
+}
 
 static cuzk_status mem_vk(void *ctx, const groth16_vk *vk, cuzk_error *err) {
     mem_sink *s = ctx;
@@ -939,14 +955,14 @@ static cuzk_status mem_g1s(void *ctx, const g1_affine *pts, size_t n, cuzk_error
     g1_affine *dst = s->set == SETUP_SET_H ? s->p->h : s->set == SETUP_SET_L ? s->p->l
                    : s->set == SETUP_SET_A ? s->p->a : s->set == SETUP_SET_B_G1 ? s->p->b_g1 : NULL;
     if (!dst) return ERR(err, CUZK_ERR_ARG, "setup: G1 points for a G2 list");
-    memcpy(dst + s->filled, pts, n * sizeof *pts);
+    parallel_copy(dst + s->filled, pts, n * sizeof *pts, s->nthreads);
     s->filled += n;
     return CUZK_OK;
 }
 static cuzk_status mem_g2s(void *ctx, const g2_affine *pts, size_t n, cuzk_error *err) {
     mem_sink *s = ctx;
     if (s->set != SETUP_SET_B_G2) return ERR(err, CUZK_ERR_ARG, "setup: G2 points for a G1 list");
-    memcpy(s->p->b_g2 + s->filled, pts, n * sizeof *pts);
+    parallel_copy(s->p->b_g2 + s->filled, pts, n * sizeof *pts, s->nthreads);
     s->filled += n;
     return CUZK_OK;
 }
@@ -974,7 +990,7 @@ cuzk_status groth16_setup_bellperson_timed(groth16_backend be, bellperson_params
     groth16_toxic tw;
     cuzk_status st = groth16_toxic_draw(&tw, seed, err);
     if (st != CUZK_OK) return st;
-    mem_sink ms = {out, SETUP_SET_H, 0};
+    mem_sink ms = {out, SETUP_SET_H, 0, resolve_threads(nthreads)};
     groth16_params_sink sink = {&ms, mem_vk, mem_begin, mem_g1s, mem_g2s};
     groth16_setup_run run = {.nthreads = nthreads, .backend = be, .progress = progress, .progress_user = progress_user, .t = t};
     st = groth16_setup_params(cs, &tw, &sink, &run, err);

@@ -93,6 +93,10 @@ typedef struct groth16_setup_run {
 /* Adds ms to the stage `name` of t (appends it the first time). t may be NULL. */
 void groth16_setup_stage_add(cuzk_setup_timings *t, const char *name, double ms);
 
+/* Tests: the chunk size from which the in-memory sink copies a chunk on all threads (default
+ * 4 MiB; 0 restores it). Not thread-safe: set it before a setup starts. */
+void setup_test_set_parallel_copy_min(size_t bytes);
+
 /* The bellperson point lists, in file order. */
 typedef enum { SETUP_SET_H = 0, SETUP_SET_L, SETUP_SET_A, SETUP_SET_B_G1, SETUP_SET_B_G2 } groth16_setup_set;
 
