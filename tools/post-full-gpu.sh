@@ -152,7 +152,8 @@ for m in "${EXP[@]}"; do
       STREAM=1 run window $((rem - 5)) "$BENCH" post --prove --backend "$BACKEND" --circuit window-post-32g "${CWND[@]}" --vproof "$VP"
       L=$DEST/post_window.log
       # the stage lines in one compact field (a stopped run shows where it was)
-      stages=$(grep '^stage:' "$L" | grep -v ' begins ' | sed -E 's/^stage: \+([0-9.]+) s (.*) ([0-9.]+) ms.*/\2 \3/' | awk '{t=$NF; $NF=""; printf "%s%s%.1f s", (NR>1?"; ":""), $0, t/1000}')
+      stages=$(grep '^stage:' "$L" | grep -v -e ' begins ' -e '(running)' | sed -E 's/^stage: \+[0-9.]+ s //; s/ ms( .*)?$//' |
+               awk '{t=$NF; $NF=""; printf "%s%s%.1f s", (NR>1?"; ":""), $0, t/1000}')
       last=$(grep '^stage:' "$L" | tail -1 | sed 's/^stage: //')
       rec=$(grep -m1 '^record:' "$L" | sed -E 's/^record: ([0-9.]+) ms.*nnz (A [0-9]+ B [0-9]+ C [0-9]+), circuit ([0-9.]+ GiB).*/record \1 ms (\2, \3)/')
       set_=$(grep -m1 '^setup:' "$L" | sed -E 's/^setup: ([0-9.]+) ms.*GiB: (.*) ms; peak.*/setup \1 ms [\2]/')
