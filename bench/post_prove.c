@@ -145,8 +145,8 @@ static void model_memory(mem_model *mm, const cuzk_bench_post_record *r, size_t 
     if (r->nnz_c > nnz_max) nnz_max = (double)r->nnz_c;
     memset(mm, 0, sizeof *mm);
     mm->circuit = (double)r->matrix_bytes;
-    /* Lagrange basis, u v k, densities, the column index, one matrix's column-ordered products */
-    mm->qap = 32.0 * (double)m + 3 * 32.0 * nv + 3 * nv + 8 * (nv + 1) + 32 * nnz_max;
+    /* Lagrange basis, u v k, densities, the column index, one matrix's transposed (row, id) index */
+    mm->qap = 32.0 * (double)m + 3 * 32.0 * nv + 3 * nv + 8 * (nv + 1) + 8 * nnz_max;
     mm->params = 96.0 * ((double)m - 1) + 96 * naux + 96.0 * (double)n_a + 96.0 * (double)n_b + 192.0 * (double)n_b + 96 * ni;
     /* at the last point set: every set in memory, the compacted u and v, densities, two G2
      * chunk buffers (GPU: 2^25 points each) */
