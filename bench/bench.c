@@ -27,13 +27,40 @@ typedef struct {
     cuzk_curve curve; /* field, ntt, msm */
 } bench_opts;
 
-static int cmp_dbl(const void *a, const void *b) {
+int bench_cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
+double bench_median(double *v, size_t n) {
+    if (!n) return 0;
+    qsort(v, n, sizeof *v, bench_cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The value after `key` on its line of a /proc file (-1: no file or no such line). */
+static double proc_value(const char *path, const char *key) {
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    char line[256];
+    size_t k = strlen(key);
+    double v = -1;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, key, k)) {
+            v = atof(line + k);
+            break;
+        }
+    fclose(f);
+    return v;
+}
+double bench_mem_available_bytes(void) {
+    double kib = proc_value("/proc/meminfo", "MemAvailable:");
+    return kib < 0 ? -1 : kib * 1024.0;
+}
+long bench_rss_kib(void) { return (long)proc_value("/proc/self/status", "VmRSS:"); }
+long bench_peak_rss_kib(void) { return (long)proc_value("/proc/self/status", "VmHWM:"); }
 typedef struct { double med, min, max; } stat3;
 static stat3 stats(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, cmp_dbl);
+    qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
     stat3 s = {n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2, v[0], v[n - 1]};
     return s;
 }

@@ -7,6 +7,7 @@
 #ifndef CUZK_BENCH_BENCH_H
 #define CUZK_BENCH_BENCH_H
 
+#include <stddef.h>
 #include <time.h>
 /* argv[0] is "bench"; returns the process exit code. */
 int bench_main(int argc, char **argv);
@@ -15,6 +16,17 @@ int bench_main(int argc, char **argv);
  * otherwise prints "cuzk bench: <opt> must be ... (got '<s>')" on stderr and returns 0. */
 int bench_parse_long(const char *opt, const char *s, long lo, long hi, long *out);
 int bench_parse_double(const char *opt, const char *s, double lo, double hi, double *out);
+
+/* Host figures from /proc (bench/bench.c), for the memory lines of the reports:
+ * MemAvailable of /proc/meminfo in bytes (-1: unknown); this process's VmRSS and VmHWM (peak) in
+ * KiB (-1: unknown). */
+double bench_mem_available_bytes(void);
+long bench_rss_kib(void);
+long bench_peak_rss_kib(void);
+
+/* qsort comparator of doubles, and the median of v[0..n) (sorts v in place; 0 when n is 0). */
+int bench_cmp_double(const void *a, const void *b);
+double bench_median(double *v, size_t n);
 
 /* Monotonic wall clock in milliseconds. */
 static inline double bench_now_ms(void) {

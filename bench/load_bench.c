@@ -85,10 +85,6 @@ static void drop_cache(const char *path) {
     close(fd);
 }
 
-static int cmp_d(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* One row: `what` at `level` over path, repeat times; prints GB/s median (min..max). */
 static int bench_row(const char *path, const char *what, cuzk_check_level level, int repeat, int nthreads, int cold) {
@@ -109,7 +105,7 @@ static int bench_row(const char *path, const char *what, cuzk_check_level level,
         size = (size_t)bytes;
         gbs[r] = (double)size / s / 1e9;
     }
-    qsort(gbs, (size_t)repeat, sizeof gbs[0], cmp_d);
+    qsort(gbs, (size_t)repeat, sizeof gbs[0], bench_cmp_double);
     double med = repeat % 2 ? gbs[repeat / 2] : (gbs[repeat / 2 - 1] + gbs[repeat / 2]) / 2;
     printf("| %-5s | %-5s | %8.3f GB | %s | %8.4f GB/s | %.4f..%.4f |\n", what, cuzk_check_level_str(level),
            (double)size / 1e9, cold ? "cold" : "warm", med, gbs[0], gbs[repeat - 1]);

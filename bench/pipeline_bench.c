@@ -54,52 +54,6 @@ static cuzk_status bench_synth_cb(void *ctx, uint32_t part, uint64_t *w, size_t 
     return st;
 }
 
-/* MemAvailable of /proc/meminfo in bytes, -1 if unknown */
-static double available_bytes(void) {
-    FILE *f = fopen("/proc/meminfo", "r");
-    if (!f) return -1;
-    char line[256];
-    double v = -1;
-    while (fgets(line, sizeof line, f))
-        if (!strncmp(line, "MemAvailable:", 13)) {
-            v = atof(line + 13) * 1024.0;
-            break;
-        }
-    fclose(f);
-    return v;
-}
-
-/* VmRSS of this process, KiB (0: unknown). */
-static long rss_now_kib(void) {
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long v = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (!strncmp(line, "VmRSS:", 6)) { v = atol(line + 6); break; }
-    if (f) fclose(f);
-    return v;
-}
-
-static long peak_rss_kib(void) {
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f) return -1;
-    char line[256];
-    long v = -1;
-    while (fgets(line, sizeof line, f))
-        if (!strncmp(line, "VmHWM:", 6)) { v = atol(line + 6); break; }
-    fclose(f);
-    return v;
-}
-
-static int cmp_d(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-static double median(double *v, size_t n) {
-    if (!n) return 0;
-    qsort(v, n, sizeof *v, cmp_d);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 static double maxv(const double *v, size_t n) {
     double m = 0;
     for (size_t i = 0; i < n; i++) if (v[i] > m) m = v[i];
@@ -309,7 +263,7 @@ int bench_pipeline_main(int argc, char **argv) {
          * decoded copy (about the file's size) */
         double need = (params_path ? 70.0 * N + params_file_bytes : 495.0 * N) +
                       32.0 * ((double)N + n_public) * (S + 3);
-        double avail = available_bytes();
+        double avail = bench_mem_available_bytes();
         if (avail > 0 && need > avail) {
             fprintf(stderr, "cuzk bench pipeline: %u constraints need about %.1f GiB of host memory, %.1f GiB are "
                     "available\n", N, need / 1073741824.0, avail / 1073741824.0);
@@ -409,7 +363,7 @@ int bench_pipeline_main(int argc, char **argv) {
         if (rep.host_g1_released)
             printf("; host copy of the G1 queries released after the upload: the view keeps %.2f GB (vk, ic, b_g2) "
                    "of %.2f, RSS %.1f GiB now (peak so far %.1f GiB)", (double)rep.host_bytes_now / 1e9,
-                   (double)rep.host_bytes / 1e9, (double)rss_now_kib() / 1048576.0, (double)peak_rss_kib() / 1048576.0);
+                   (double)rep.host_bytes / 1e9, (double)bench_rss_kib() / 1048576.0, (double)bench_peak_rss_kib() / 1048576.0);
         printf("; every proof is verified against its vk\n");
     } else {
         uint64_t seed = 0x5eed;
@@ -558,7 +512,7 @@ int bench_pipeline_main(int argc, char **argv) {
     double lat[64];
     size_t nl = 0;
     for (uint32_t k = 0; k < K && nl < 64; k++) lat[nl++] = res[k].done_ms - res[k].submit_ms;
-    printf("job latency (submit -> last proof): median %.1f ms (jobs are submitted together)\n", median(lat, nl));
+    printf("job latency (submit -> last proof): median %.1f ms (jobs are submitted together)\n", bench_median(lat, nl));
     if (res[0].timings) {
         /* first proof: what a cold process pays (load + preload) plus the first partition, against
          * the steady state (the median partition) */
@@ -597,7 +551,7 @@ int bench_pipeline_main(int argc, char **argv) {
     do {                                                                                           \
         COLLECT(expr);                                                                             \
         double mx = maxv(v, nq), sm = sumv(v, nq);                                                 \
-        printf("%-34s %10.2f %10.2f %10.1f\n", label, median(v, nq), mx, sm);                      \
+        printf("%-34s %10.2f %10.2f %10.1f\n", label, bench_median(v, nq), mx, sm);                      \
     } while (0)
     ROW("queue before synthesis", t->queue_synth_ms);
     ROW("budget wait", t->reserve_ms);
@@ -632,7 +586,7 @@ int bench_pipeline_main(int argc, char **argv) {
     do {                                                                                           \
         COLLECT((outer) - (inner));                                                                \
         double mx = maxv(v, nq), sg = sumv(v, nq);                                                 \
-        double med = median(v, nq);                                                                \
+        double med = bench_median(v, nq);                                                                \
         COLLECT(outer);                                                                            \
         double so = sumv(v, nq);                                                                   \
         printf("%-44s %10.3f %10.3f %8.2f%%\n", label, med, mx, so > 0 ? 100 * sg / so : 0);       \
@@ -650,7 +604,7 @@ int bench_pipeline_main(int argc, char **argv) {
             lay[ng++] = res[k].wait_return_ms - res[k].submit_ms;
         }
         double mx = maxv(g, ng), sg = sumv(g, ng), sl = sumv(lay, ng);
-        printf("%-44s %10.3f %10.3f %8.2f%%\n", "job: wait return - last proof stored", median(g, ng), mx,
+        printf("%-44s %10.3f %10.3f %8.2f%%\n", "job: wait return - last proof stored", bench_median(g, ng), mx,
                sl > 0 ? 100 * sg / sl : 0);
     }
     printf("\nfrees: %llu buffers, %.1f MiB, reaper busy %.1f ms; %.1f MiB still queued when the last job "
@@ -668,7 +622,7 @@ int bench_pipeline_main(int argc, char **argv) {
     else snprintf(budget_s, sizeof budget_s, "unlimited");
     printf("memory: peak host RSS (VmHWM) %.1f MiB; host budget %s, most reserved at once %.1f MiB, waited for "
            "it %.1f ms, reservations that proved too small %llu\n",
-           (double)peak_rss_kib() / 1024.0, budget_s, (double)est.budget_max_reserved / 1048576.0, est.budget_wait_ms,
+           (double)bench_peak_rss_kib() / 1024.0, budget_s, (double)est.budget_max_reserved / 1048576.0, est.budget_wait_ms,
            (unsigned long long)est.budget_underestimates);
 
     if (timings) {

@@ -34,7 +34,6 @@ static double cpu_ms(void) {
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-static int cmp_d(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return (x > y) - (x < y); }
 
 static void help(FILE *f) {
     fprintf(f, "usage: cuzk bench post --circuit NAME [--sectors N] [--vproof FILE]... [--randomness HEX] [--threads T]\n"
@@ -54,7 +53,7 @@ static void help(FILE *f) {
                "  --check-witness  --prove: the engine checks every constraint after synthesis\n"
                "examples:\n"
                "  cuzk bench post --circuit window-post-32g --sectors 16 --vproof tests/fixtures/filecoin/post.vproof --record\n"
-               "  cuzk bench post --prove --circuit winning-post-32g --vproof tests/fixtures/filecoin/winning.vproof --repeat 10\n");
+               "  cuzk bench post --prove --circuit winning-post-32g --vproof tests/fixtures/filecoin/winning-66.vproof --repeat 10\n");
 }
 
 static bool parse_hex32(const char *h, uint8_t out[32]) {
@@ -160,8 +159,8 @@ int bench_post_main(int argc, char **argv) {
                 ms[r] = bench_now_ms() - t0;
                 cms[r] = cpu_ms() - c0;
             }
-            qsort(ms, (size_t)reps, sizeof *ms, cmp_d);
-            qsort(cms, (size_t)reps, sizeof *cms, cmp_d);
+            qsort(ms, (size_t)reps, sizeof *ms, bench_cmp_double);
+            qsort(cms, (size_t)reps, sizeof *cms, bench_cmp_double);
             printf("witness-only  threads %-3d  wall median %10.1f ms  min %10.1f  max %10.1f  cpu median %10.1f ms  (%.0f ns cpu per "
                    "constraint)\n", thread_counts[k], ms[reps / 2], ms[0], ms[reps - 1], cms[reps / 2],
                    cms[reps / 2] * 1e6 / (double)sz.n_constraints);

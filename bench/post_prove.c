@@ -42,22 +42,6 @@
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
 
-static long peak_rss_kib(void) {
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f) return -1;
-    char line[256];
-    long v = -1;
-    while (fgets(line, sizeof line, f))
-        if (!strncmp(line, "VmHWM:", 6)) { v = atol(line + 6); break; }
-    fclose(f);
-    return v;
-}
-
-static int cmp_d(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* "stage:" lines, printed (and flushed) as each stage ends, so that a run stopped by a time limit
  * still shows where its time went: +seconds since the run began, the stage, its wall ms. */
 static double g_run_t0;
@@ -108,21 +92,6 @@ static void setup_progress(void *user, const char *stage, uint64_t done, uint64_
     }
     s->done = done;
     s->total = total;
-}
-
-/* MemAvailable of /proc/meminfo in bytes, -1 if unknown */
-static double available_bytes(void) {
-    FILE *f = fopen("/proc/meminfo", "r");
-    if (!f) return -1;
-    char line[256];
-    double v = -1;
-    while (fgets(line, sizeof line, f))
-        if (!strncmp(line, "MemAvailable:", 13)) {
-            v = atof(line + 13) * 1024.0;
-            break;
-        }
-    fclose(f);
-    return v;
 }
 
 /* canonical little-endian 32 bytes + 1 (a public input that is a small index: no wrap) */
@@ -254,7 +223,7 @@ int post_prove_run(const post_prove_opts *o) {
     printf("record: %.1f ms on %d threads (post_record_parallel): %u constraints, %u vars, nnz A %llu B %llu C %llu, "
            "circuit %.2f GiB in memory; queries A %zu, B %zu\n", t_rec, T, (uint32_t)r.n_constraints, r_n_vars,
            (unsigned long long)r.nnz_a, (unsigned long long)r.nnz_b, (unsigned long long)r.nnz_c, mm.circuit / GIB, n_a, n_b);
-    double avail = available_bytes();
+    double avail = bench_mem_available_bytes();
     printf("memory model: circuit %.2f + max(QAP %.2f, point sets %.2f, preload %.2f, proving %.2f) = peak %.2f GiB "
            "(parameters %.2f GiB); MemAvailable besides the circuit %.1f GiB\n", mm.circuit / GIB, mm.qap / GIB, mm.points / GIB,
            mm.preload / GIB, mm.prove / GIB, mm.peak / GIB, mm.params / GIB, avail > 0 ? avail / GIB : -1);
@@ -296,7 +265,7 @@ int post_prove_run(const post_prove_opts *o) {
         printf("setup: %.1f ms, INSECURE test parameters in memory (seed %llu; point sets on the %s), %.2f GiB:", t_setup,
                (unsigned long long)o->seed, gb_name, pbytes / GIB);
         for (int i = 0; i < st.n_stages; i++) printf(" %s %.0f", st.stage[i].name, st.stage[i].ms);
-        printf(" ms; peak RSS so far %.2f GiB\n", (double)peak_rss_kib() / 1048576.0);
+        printf(" ms; peak RSS so far %.2f GiB\n", (double)bench_peak_rss_kib() / 1048576.0);
     }
 
     /* 4. the engine, the circuit resident */
@@ -419,8 +388,8 @@ int post_prove_run(const post_prove_opts *o) {
             /* the jobs after the warm-up */
             double *v = lat + 1, *s = synth + 1;
             size_t k = (size_t)n_jobs - 1;
-            qsort(v, k, sizeof *v, cmp_d);
-            qsort(s, k, sizeof *s, cmp_d);
+            qsort(v, k, sizeof *v, bench_cmp_double);
+            qsort(s, k, sizeof *s, bench_cmp_double);
             printf("latency: %zu jobs after a warm-up: median %.1f ms, min %.1f, max %.1f (create + submit -> proof); "
                    "synthesis median %.1f ms\n", k, v[k / 2], v[0], v[k - 1], s[k / 2]);
         }
@@ -430,7 +399,7 @@ int post_prove_run(const post_prove_opts *o) {
         printf("GPU memory: resident %.2f GiB, pool high-water %.2f GiB, device used %.2f GiB; pinned witness buffers %.2f GiB\n",
                (double)es.gpu_resident_bytes / GIB, (double)es.gpu_pool_bytes / GIB, (double)es.gpu_device_used_bytes / GIB,
                (double)es.pinned_bytes / GIB);
-    printf("memory: peak host RSS (VmHWM) %.2f GiB; model %.2f GiB\n", (double)peak_rss_kib() / 1048576.0, mm.peak / GIB);
+    printf("memory: peak host RSS (VmHWM) %.2f GiB; model %.2f GiB\n", (double)bench_peak_rss_kib() / 1048576.0, mm.peak / GIB);
 out:
     cuzk_engine_destroy(eng);
     cuzk_circuit_destroy(cc);

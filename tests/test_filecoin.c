@@ -81,6 +81,67 @@ static bool make_sector(post_sector *s, const post_params *pp, const uint8_t rnd
     return true;
 }
 
+/* A sector of any size with n_challenges valid inclusion proofs, challenge c at challenge index
+ * index0 + c: a sparse tree_r_last whose nodes off the challenged paths are random (a verifier
+ * cannot tell them from a real tree's). Used for the full 32 GiB WinningPoSt shape (66 challenges
+ * of one sector), which no golden file has. */
+typedef struct { uint64_t idx; fr v; } tree_node;
+static fr *tree_node_get(tree_node *t, size_t *n, uint64_t idx) {
+    for (size_t i = 0; i < *n; i++)
+        if (t[i].idx == idx) return &t[i].v;
+    t[*n].idx = idx;
+    rand_fr(&t[*n].v);
+    return &t[(*n)++].v;
+}
+static bool make_sparse_sector(post_sector *s, const post_params *pp, const uint8_t rnd[32], uint64_t id, uint32_t n_challenges,
+                               uint64_t index0) {
+    const merkle_shape *sh = &pp->shape;
+    int L = merkle_levels(sh);
+    memset(s, 0, sizeof *s);
+    s->sector_id = id;
+    s->n_challenges = n_challenges;
+    s->leaves = calloc(n_challenges, sizeof(fr));
+    s->roots = calloc(n_challenges, sizeof(fr));
+    s->paths = calloc(n_challenges, sizeof(merkle_path));
+    size_t cap = (size_t)n_challenges * 16, nt[2] = {0, 0};
+    tree_node *t[2] = {calloc(cap, sizeof(tree_node)), calloc(cap, sizeof(tree_node))};
+    uint64_t *node = calloc(n_challenges, sizeof(uint64_t));
+    if (!s->leaves || !s->roots || !s->paths || !t[0] || !t[1] || !node) return false;
+    for (uint32_t c = 0; c < n_challenges; c++) {
+        node[c] = post_leaf_challenge(pp, rnd, id, index0 + c);
+        s->leaves[c] = *tree_node_get(t[0], &nt[0], node[c]);   /* the same leaf for a repeated index */
+    }
+    for (int l = 0; l < L; l++) {   /* level l's nodes (known, then random fillers) -> level l + 1 */
+        int a = merkle_level_arity(sh, l);
+        tree_node *cur = t[l & 1], *up = t[(l + 1) & 1];
+        size_t *ncur = &nt[l & 1], *nup = &nt[(l + 1) & 1];
+        *nup = 0;
+        for (uint32_t c = 0; c < n_challenges; c++) {
+            uint64_t parent = node[c] / (uint64_t)a, pos = node[c] % (uint64_t)a;
+            fr ch[16];
+            for (int k = 0; k < a; k++) ch[k] = *tree_node_get(cur, ncur, parent * (uint64_t)a + (uint64_t)k);
+            s->paths[c].index[l] = (uint32_t)pos;
+            for (int k = 0, m = 0; k < a; k++)
+                if ((uint64_t)k != pos) s->paths[c].siblings[l][m++] = ch[k];
+            fr h;
+            poseidon_hash(&h, ch, a);
+            size_t before = *nup;
+            fr *slot = tree_node_get(up, nup, parent);
+            if (*nup != before) *slot = h;   /* a parent computed once; its children are fixed above */
+            node[c] = parent;
+        }
+    }
+    s->comm_r_last = t[L & 1][0].v;
+    for (uint32_t c = 0; c < n_challenges; c++) s->roots[c] = s->comm_r_last;
+    rand_fr(&s->comm_c);
+    fr in[2] = {s->comm_c, s->comm_r_last};
+    poseidon_hash(&s->comm_r, in, 2);
+    free(t[0]);
+    free(t[1]);
+    free(node);
+    return true;
+}
+
 TEST(filecoin, golden_vanilla_proof_checks) {
     post_params pp;
     cuzk_error e = {0};
@@ -191,7 +252,7 @@ TEST(filecoin, corrupted_vanilla_proofs_refused) {
         cuzk_status st = read_and_check(d, n, others[i], &e);
         CHECK_MSG(st == CUZK_ERR_FORMAT, "%s: %d %s", others[i], (int)st, e.msg);
     }
-    CHECK(strstr(e.msg, "challenge count"));   /* winning: 1 challenge per sector */
+    CHECK(strstr(e.msg, "challenge count"));   /* winning: one proof of 66 challenges */
     read_and_check(d, n, "window-post-2k", &e);
     CHECK_MSG(strstr(e.msg, "another sector size"), "%s", e.msg);
     free(d);
@@ -472,20 +533,28 @@ TEST(filecoin, golden_sector_circuit_and_proof) {
 static void put_u64(uint8_t **p, uint64_t v) { for (int i = 0; i < 8; i++) *(*p)++ = (uint8_t)(v >> (8 * i)); }
 static void put_fr(uint8_t **p, const fr *x) { fr_to_bytes_le(*p, 32, x); *p += 32; }
 
-/* the bincode layout post_vproof_read reads (CIRCUITS.md section 4), for a base-only tree */
+/* the bincode layout post_vproof_read reads (CIRCUITS.md section 4): per challenge the Merkle
+ * proof's variant (0 base, 1 base + sub, 2 base + sub + top), then the base path's levels and one
+ * level each for the sub and top paths */
 static size_t write_vproof(uint8_t *buf, const post_params *pp, const post_sector *s) {
+    const merkle_shape *sh = &pp->shape;
+    uint32_t variant = sh->top_arity ? 2 : sh->sub_arity ? 1 : 0;
     uint8_t *p = buf;
     put_u64(&p, s->sector_id);
     put_fr(&p, &s->comm_r);
     put_u64(&p, 1);
     put_u64(&p, s->n_challenges);
     for (uint32_t c = 0; c < s->n_challenges; c++) {
-        for (int i = 0; i < 4; i++) *p++ = 0;   /* variant 0: base only */
-        put_u64(&p, (uint64_t)pp->shape.base_levels);
-        for (int l = 0; l < pp->shape.base_levels; l++) {
-            put_u64(&p, 7);
-            for (int k = 0; k < 7; k++) put_fr(&p, &s->paths[c].siblings[l][k]);
-            put_u64(&p, s->paths[c].index[l]);
+        for (int i = 0; i < 4; i++) *p++ = (uint8_t)(variant >> (8 * i));
+        for (uint32_t path = 0, l = 0; path <= variant; path++) {
+            uint32_t levels = path == 0 ? (uint32_t)sh->base_levels : 1;
+            put_u64(&p, levels);
+            for (uint32_t end = l + levels; l < end; l++) {
+                int a = merkle_level_arity(sh, (int)l);
+                put_u64(&p, (uint64_t)a - 1);
+                for (int k = 0; k < a - 1; k++) put_fr(&p, &s->paths[c].siblings[l][k]);
+                put_u64(&p, s->paths[c].index[l]);
+            }
         }
         put_fr(&p, &s->roots[c]);
         put_fr(&p, &s->leaves[c]);
@@ -659,43 +728,150 @@ TEST(filecoin, engine_job_two_partitions_window_2k) {
     cuzk_post_job_free(job);
 }
 
-/* tests/fixtures/filecoin/winning.vproof (tools/gen_winning_vproof.py): the golden sector with its
- * first challenge's Merkle proof only, a WinningPoSt-shaped 32 GiB vanilla proof from real data.
- * Its bytes are rebuilt here from the golden file, it reads with the WinningPoSt circuit's shape
- * and passes the pre-proving checks at every sector slot (ApiVersion 1.2: challenge index n). */
+/* WinningPoSt vanilla proofs as Filecoin makes them: ONE proof, of the challenged sector, with a
+ * challenge per circuit slot (66), challenge n at challenge index n; the circuit's slot k takes
+ * the sector with its challenge k, at challenge index k under ApiVersion 1.0.0 (filecoin-proofs
+ * winning_post.rs / post_util.rs single_partition_vanilla_proofs, compound.rs with
+ * get_challenge_index; filecoin-proofs-api: every WinningPoSt proof is V1_0_0). The golden
+ * WindowPoSt sector at randomness 0 opened challenge indices 0..9, so it IS a WinningPoSt vanilla
+ * proof for a 10-slot test circuit, real data in every slot. tests/fixtures/filecoin/winning.vproof
+ * (tools/gen_winning_vproof.py) is the same sector with its first 2 challenges (2-slot circuits). */
 TEST(filecoin, winning_vanilla_proof_from_golden) {
     size_t ng = 0, nw = 0;
     uint8_t *g = test_slurp(test_fixture("filecoin/post.vproof"), &ng), *w = test_slurp(test_fixture("filecoin/winning.vproof"), &nw);
     REQUIRE(g && w);
     size_t one = (ng - 48 - 8 - 64) / 10;
     REQUIRE(ng == 48 + 8 + 64 + 10 * one);
-    CHECK_EQ_INT(nw, 48 + 8 + one + 64);
-    if (nw == 48 + 8 + one + 64) {
+    CHECK_EQ_INT(nw, 48 + 8 + 2 * one + 64);
+    if (nw == 48 + 8 + 2 * one + 64) {
         CHECK(!memcmp(w, g, 48));
-        CHECK(w[48] == 1 && !memcmp(w + 49, "\0\0\0\0\0\0\0", 7));   /* challenge count 1 */
-        CHECK(!memcmp(w + 56, g + 56, one));                          /* the first challenge's proof */
-        CHECK(!memcmp(w + 56 + one, g + ng - 64, 64));                /* comm_c, comm_r_last */
+        CHECK(w[48] == 2 && !memcmp(w + 49, "\0\0\0\0\0\0\0", 7));   /* challenge count 2 */
+        CHECK(!memcmp(w + 56, g + 56, 2 * one));                      /* the first two challenges' proofs */
+        CHECK(!memcmp(w + 56 + 2 * one, g + ng - 64, 64));            /* comm_c, comm_r_last */
     }
-    post_params win, win_pp;
     cuzk_error e = {0};
-    REQUIRE(post_params_from_name(&win, "winning-post-32g", &e) == CUZK_OK);
-    REQUIRE(post_params_init(&win_pp, POST_WINDOW, 32ull << 30, 1, &e) == CUZK_OK);
-    post_sector s, gs;
-    REQUIRE(post_vproof_read(&s, &win, w, nw, &e) == CUZK_OK);
-    REQUIRE(post_vproof_read(&gs, &win_pp, g, ng, &e) == CUZK_OK);
-    CHECK(s.n_challenges == 1 && s.sector_id == gs.sector_id && fr_eq(&s.comm_r, &gs.comm_r) && fr_eq(&s.comm_c, &gs.comm_c));
-    CHECK(!memcmp(&s.paths[0], &gs.paths[0], sizeof s.paths[0]) && fr_eq(&s.leaves[0], &gs.leaves[0]));
-    CHECK_EQ_INT(merkle_path_leaf_index(&win.shape, &s.paths[0]), GOLDEN_LEAVES[0]);
     uint8_t rnd[32] = {0};
-    for (uint64_t slot = 0; slot < win.sector_count; slot += 13)
-        CHECK_MSG(post_sector_check(&win, &s, rnd, slot, &e) == CUZK_OK, "slot %llu: %s", (unsigned long long)slot, e.msg);
-    /* the WindowPoSt circuit refuses it (10 challenges per sector) */
+    static const uint32_t slots[] = {2, 10};
+    for (int t = 0; t < 2; t++) {
+        post_params win;
+        REQUIRE(post_params_init(&win, POST_WINNING, 32ull << 30, slots[t], &e) == CUZK_OK);
+        CHECK_EQ_INT(win.api_version, 10);
+        CHECK_EQ_INT(post_vanilla_challenges(&win), slots[t]);
+        post_sector v, s[10];
+        REQUIRE_MSG(post_vproof_read(&v, &win, t ? g : w, t ? ng : nw, &e) == CUZK_OK, "%s", e.msg);
+        REQUIRE(post_winning_unroll(s, &win, &v, &e) == CUZK_OK);
+        for (uint32_t k = 0; k < slots[t]; k++) {
+            CHECK(s[k].n_challenges == 1 && s[k].sector_id == v.sector_id && fr_eq(&s[k].comm_r, &v.comm_r));
+            CHECK(!memcmp(&s[k].paths[0], &v.paths[k], sizeof v.paths[k]));
+            CHECK_EQ_INT(merkle_path_leaf_index(&win.shape, &s[k].paths[0]), GOLDEN_LEAVES[k]);
+            CHECK_MSG(post_sector_check(&win, &s[k], rnd, k, &e) == CUZK_OK, "%u slots, slot %u: %s", slots[t], k, e.msg);
+        }
+        /* under ApiVersion 1.2 slot 1 would be challenge index 0: the proof opens another leaf */
+        win.api_version = 12;
+        CHECK(post_sector_check(&win, &s[1], rnd, 1, &e) == CUZK_ERR_INVALID && strstr(e.msg, "the challenge is leaf"));
+        /* the slots' circuit: satisfied, inputs = the derived public inputs */
+        win.api_version = 10;
+        if (t == 0) check_circuit_with(&win, s, slots[t], rnd);
+        for (uint32_t k = 0; k < slots[t]; k++) post_sector_free(&s[k]);
+        /* unrolling for another slot count is refused */
+        win.sector_count = slots[t] + 1;
+        CHECK(post_winning_unroll(s, &win, &v, &e) == CUZK_ERR_ARG);
+        post_sector_free(&v);
+    }
+    /* the real WinningPoSt circuit takes 66 challenges; the WindowPoSt one 10 per sector */
+    post_params full, wnd;
+    REQUIRE(post_params_from_name(&full, "winning-post-32g", &e) == CUZK_OK);
+    REQUIRE(post_params_init(&wnd, POST_WINDOW, 32ull << 30, 1, &e) == CUZK_OK);
     post_sector x;
-    CHECK(post_vproof_read(&x, &win_pp, w, nw, &e) == CUZK_ERR_FORMAT);
-    post_sector_free(&s);
-    post_sector_free(&gs);
+    CHECK(post_vproof_read(&x, &full, w, nw, &e) == CUZK_ERR_FORMAT && strstr(e.msg, "challenge count"));
+    CHECK(post_vproof_read(&x, &wnd, w, nw, &e) == CUZK_ERR_FORMAT && strstr(e.msg, "challenge count"));
+    /* through the public API: one vanilla proof only, and not under ApiVersion 1.2 */
+    char wp[4096];
+    snprintf(wp, sizeof wp, "%s", test_fixture("filecoin/winning.vproof"));
+    const char *two[2] = {wp, wp};
+    cuzk_post_request rq;
+    memset(&rq, 0, sizeof rq);
+    rq.circuit = "winning-post-32g";
+    rq.sectors = 2;
+    rq.vanilla_paths = two;
+    rq.n_vanilla = 1;
+    cuzk_post_job *job = NULL;
+    CHECK_MSG(cuzk_post_job_create(&job, &rq, &e) == CUZK_OK, "%s", e.msg);
+    if (job) {
+        CHECK_EQ_INT(cuzk_post_job_partitions(job), 1);
+        CHECK_EQ_INT(cuzk_post_job_n_public(job), 2 * 2);
+    }
+    cuzk_post_job_free(job);
+    rq.n_vanilla = 2;
+    CHECK(cuzk_post_job_create(&job, &rq, &e) == CUZK_ERR_ARG && strstr(e.msg, "takes one"));
+    rq.n_vanilla = 1;
+    rq.api_version = 12;
+    CHECK(cuzk_post_job_create(&job, &rq, &e) == CUZK_ERR_ARG && strstr(e.msg, "ApiVersion 1.0.0"));
     free(g);
     free(w);
+}
+
+/* The real WinningPoSt shape (32 GiB, 66 slots): one vanilla proof of 66 challenges (a sparse
+ * tree, see make_sparse_sector) is read, checked, unrolled into the 66 slots and gives the public
+ * inputs the verifier derives (comm_r and challenge index k per slot); one flipped path element
+ * or another randomness is refused. tests/fixtures/filecoin/winning-66.vproof is such a proof
+ * (sector 1, randomness 0), written by this test with CUZK_WRITE_WINNING_VPROOF=path, for the
+ * full-size WinningPoSt latency benchmark (tools/post-full-gpu.sh winning). */
+TEST(filecoin, winning_full_shape_sparse_vanilla_proof) {
+    post_params pp;
+    cuzk_error e = {0};
+    REQUIRE(post_params_from_name(&pp, "winning-post-32g", &e) == CUZK_OK);
+    CHECK_EQ_INT(post_vanilla_challenges(&pp), 66);
+    uint8_t rnd[32] = {0};
+    post_sector v;
+    REQUIRE(make_sparse_sector(&v, &pp, rnd, 1, 66, 0));
+    size_t cap = 66 * 4096, n;
+    uint8_t *buf = malloc(cap);
+    REQUIRE(buf);
+    n = write_vproof(buf, &pp, &v);
+    REQUIRE(n <= cap);
+    const char *dump = getenv("CUZK_WRITE_WINNING_VPROOF");
+    if (dump && *dump) {
+        FILE *f = fopen(dump, "wb");
+        REQUIRE(f && fwrite(buf, 1, n, f) == n);
+        fclose(f);
+    }
+    post_sector slots[66];
+    size_t got = 0;
+    REQUIRE_MSG(post_vanilla_sectors(slots, &got, &pp, buf, n, 0, rnd, &e) == CUZK_OK, "%s", e.msg);
+    CHECK_EQ_INT(got, 66);
+    fr *pub = malloc(66 * 2 * sizeof *pub);
+    REQUIRE(pub);
+    REQUIRE(post_public_inputs(pub, &pp, slots, got, 0, rnd, &e) == CUZK_OK);
+    for (uint32_t k = 0; k < 66; k++) {
+        fr want;
+        fr_from_u64(&want, post_leaf_challenge(&pp, rnd, 1, k));   /* slot k: challenge index k */
+        CHECK(fr_eq(&pub[2 * k], &v.comm_r) && fr_eq(&pub[2 * k + 1], &want));
+        CHECK_EQ_INT(merkle_path_leaf_index(&pp.shape, &slots[k].paths[0]), post_leaf_challenge(&pp, rnd, 1, k));
+        post_sector_free(&slots[k]);
+    }
+    /* the committed fixture is a valid 66-challenge proof too */
+    size_t nf = 0;
+    uint8_t *fx = test_slurp(test_fixture("filecoin/winning-66.vproof"), &nf);
+    CHECK(fx != NULL);
+    if (fx) {
+        CHECK_MSG(post_vanilla_sectors(slots, &got, &pp, fx, nf, 0, rnd, &e) == CUZK_OK, "%s", e.msg);
+        for (size_t k = 0; k < got; k++) post_sector_free(&slots[k]);
+        free(fx);
+    }
+    /* a flipped path element in challenge 40, another randomness: refused, nothing left allocated */
+    size_t at = 48 + 8 + 8 + 40 * ((n - 48 - 8 - 8 - 64) / 66) + 4 + 8 + 8 + 5;
+    buf[at] ^= 1;
+    cuzk_status st = post_vanilla_sectors(slots, &got, &pp, buf, n, 0, rnd, &e);
+    CHECK_MSG((st == CUZK_ERR_INVALID || st == CUZK_ERR_FORMAT) && got == 0, "%d %s", (int)st, e.msg);
+    buf[at] ^= 1;
+    uint8_t other[32] = {3};
+    CHECK(post_vanilla_sectors(slots, &got, &pp, buf, n, 0, other, &e) == CUZK_ERR_INVALID && strstr(e.msg, "the challenge is leaf"));
+    /* WinningPoSt takes one vanilla proof per circuit: a second position is refused */
+    CHECK(post_vanilla_sectors(slots, &got, &pp, buf, n, 1, rnd, &e) == CUZK_ERR_ARG);
+    free(pub);
+    free(buf);
+    post_sector_free(&v);
 }
 
 /* `cuzk bench post --prove` (the path the full partition takes on the GPU machine, here on the

@@ -107,7 +107,8 @@ SAMPLER=$!
 trap 'kill $SAMPLER 2>/dev/null' EXIT
 
 VP=tests/fixtures/filecoin/post.vproof
-WV=tests/fixtures/filecoin/winning.vproof
+WV=tests/fixtures/filecoin/winning-66.vproof   # one sector, 66 challenges: the real WinningPoSt input shape
+[ "${SMALL:-0}" = 1 ] && WV=tests/fixtures/filecoin/winning.vproof   # 2 challenges for the 2-slot circuit
 RC=0
 run() { # name limit_s cmd...   (STREAM=1: the run's "stage:" lines also go to the console as they come)
   local name=$1 lim=$2; shift 2

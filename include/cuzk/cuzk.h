@@ -59,12 +59,23 @@ typedef enum cuzk_status {
 /* Short English description of a status ("file format error"). Never NULL. */
 CUZK_API const char *cuzk_status_str(cuzk_status st);
 
+/* A finer reason for some failures (cuzk_error.detail), for callers that act on it: branch on
+ * it, never on the message text (which may change). */
+typedef enum cuzk_error_detail {
+    CUZK_DETAIL_NONE = 0,         /* no finer reason: every failure not listed below */
+    CUZK_DETAIL_PUBLIC_COUNT = 1  /* CUZK_ERR_MISMATCH from a verification (cuzk_verify and the
+                                     verify calls over files): the number of public inputs given
+                                     differs from the verification key's */
+} cuzk_error_detail;
+
 /* Optional detail for a failed call. Caller-owned; the library fills it and never allocates on
  * the error path. Pass NULL to any `err` argument to skip it. `msg` is one line, no newline. */
 typedef struct cuzk_error {
     cuzk_status code;
     int sys_errno;      /* errno at the failure, or 0 */
     int cuda_error;     /* cudaError_t at the failure, or 0 */
+    cuzk_error_detail detail; /* CUZK_DETAIL_*: set by the failing call; cuzk_error_set resets it
+                                 to CUZK_DETAIL_NONE */
     const char *file;   /* source file of the library where it was raised (static string) */
     int line;
     char msg[512];

@@ -2,7 +2,7 @@
  *
  * Circuits by name: "window-post-SIZE" or "winning-post-SIZE", SIZE one of 2k, 8m, 512m, 32g, 64g
  * (WindowPoSt: 10 challenges per sector, 2349 sectors per partition at 32 GiB, 2300 at 64 GiB, 2
- * below; WinningPoSt: 66 sectors of 1 challenge). The R1CS is the one Filecoin's parameters were
+ * below; WinningPoSt: 66 slots of 1 challenge, all of the one challenged sector). The R1CS is the one Filecoin's parameters were
  * made for (same variables and constraints in the same order; CIRCUITS.md). `sectors` > 0 makes
  * a circuit with that many sectors instead: a different circuit, for INSECURE tests only.
  *
@@ -44,12 +44,20 @@ CUZK_API cuzk_status cuzk_post_r1cs_write(const char *circuit, uint32_t sectors,
 typedef struct cuzk_post_request {
     const char *circuit;                 /* a name as above */
     uint32_t sectors;                    /* 0: the real sector count */
-    const char *const *vanilla_paths;    /* one vanilla-proof file per real sector, in partition order */
-    size_t n_vanilla;                    /* 1 .. the circuit's sector count (the rest is padded with
-                                            the last sector, as rust-fil-proofs pads) */
+    const char *const *vanilla_paths;    /* WindowPoSt: one vanilla-proof file per real sector, in
+                                            partition order; WinningPoSt: exactly one, the challenged
+                                            sector's proof with one challenge per circuit slot (66;
+                                            a reduced test circuit: its slot count), challenge n at
+                                            challenge index n, unrolled into the slots as
+                                            filecoin-proofs does */
+    size_t n_vanilla;                    /* WindowPoSt: 1 .. the circuit's sector count per partition
+                                            (the rest is padded with the last sector, as
+                                            rust-fil-proofs pads); WinningPoSt: 1 */
     uint8_t randomness[32];              /* the challenge randomness: a canonical Fr, little-endian */
     uint64_t partition;                  /* partition index k (sector index = k * sectors + i) */
-    int api_version;                     /* 0 or 12: ApiVersion 1.2 (challenge index n); 10, 11: 1.0/1.1 */
+    int api_version;                     /* 0: Filecoin's (WindowPoSt 1.2, WinningPoSt 1.0); 12: ApiVersion
+                                            1.2 (challenge index n); 10, 11: 1.0/1.1 (sector index *
+                                            challenges + n); 12 for WinningPoSt is CUZK_ERR_ARG */
     int nthreads;                        /* synthesis threads; 0: all online CPUs */
 } cuzk_post_request;
 

@@ -83,7 +83,8 @@ CUZK_API cuzk_status cuzk_prove_params_files(const char *params_path, const char
                                     const cuzk_prove_opts *opts, cuzk_prove_timings *t, cuzk_error *err);
 
 /* Verify: CUZK_OK when the proof is valid, CUZK_ERR_INVALID when it is not (reason in err), any
- * other status when an input cannot be used. */
+ * other status when an input cannot be used. A public.json whose count differs from the key's is
+ * CUZK_ERR_MISMATCH with err->detail CUZK_DETAIL_PUBLIC_COUNT and a message naming both files. */
 CUZK_API cuzk_status cuzk_verify_json_files(const char *vk_json_path, const char *public_json_path,
                                    const char *proof_json_path, cuzk_error *err);
 CUZK_API cuzk_status cuzk_verify_bellperson_files(const char *vk_path, const char *public_json_path,

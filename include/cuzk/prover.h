@@ -19,9 +19,9 @@
  *
  * Curves: BLS12-381 and BN254 (snarkjs "bn128"); the file's curve picks the curve. BN254 keys are
  * snarkjs .zkey files (the bellperson convention, its 192-byte proofs and .vk files are
- * BLS12-381 only) and prove on the CPU backend (the GPU backend answers CUZK_ERR_UNSUPPORTED for
- * BN254 until its device code lands; AUTO picks the CPU for BN254). Files of different curves
- * given together (a bn128 witness for a bls12381 key, ...) are CUZK_ERR_CURVE.
+ * BLS12-381 only) and prove on either backend (AUTO: the GPU when one is usable, as for
+ * BLS12-381). Files of different curves given together (a bn128 witness for a bls12381 key, ...)
+ * are CUZK_ERR_CURVE.
  *
  * Conventions (DESIGN.md section 4): SNARKJS = a .zkey (circom/snarkjs 0.7 Groth16: H on the odd
  * coset, roots from 5); BELLPERSON = bellperson/Filecoin parameters (+ the circuit's R1CS; one
@@ -58,7 +58,7 @@ extern "C" {
 typedef enum cuzk_curve {
     CUZK_CURVE_UNKNOWN = 0,   /* as a load option: take the curve the file names (default) */
     CUZK_CURVE_BLS12_381 = 1, /* Fr 255 bits, Fp 381 bits; bellperson/Filecoin, snarkjs "bls12381" */
-    CUZK_CURVE_BN254 = 2      /* alt_bn128, snarkjs "bn128": Fr and Fp 254 bits; snarkjs .zkey only, CPU */
+    CUZK_CURVE_BN254 = 2      /* alt_bn128, snarkjs "bn128": Fr and Fp 254 bits; snarkjs .zkey only */
 } cuzk_curve;
 /* "bls12-381", "bn254", "unknown". Never NULL. */
 CUZK_API const char *cuzk_curve_name(cuzk_curve c);
@@ -343,7 +343,7 @@ typedef enum cuzk_public_form {
  * proof's points are on their curves and in the prime-order subgroups. Buffers: len in bytes, read
  * during the call only. Returns CUZK_OK (valid) or CUZK_ERR_INVALID (not valid: the reason in
  * err; also for a proof whose points do not decode or are off the curve); CUZK_ERR_MISMATCH (the
- * number of public inputs differs from the key's), CUZK_ERR_ARG (NULL, lengths), CUZK_ERR_FORMAT
+ * number of public inputs differs from the key's; err->detail is CUZK_DETAIL_PUBLIC_COUNT), CUZK_ERR_ARG (NULL, lengths), CUZK_ERR_FORMAT
  * (public inputs not canonical or not parseable; a 192-byte proof of the wrong length; JSON that
  * does not parse), CUZK_ERR_POINT (a degenerate key: gamma2 or delta2 at infinity).
  * Thread-safe: any number of threads may verify with one vk. */

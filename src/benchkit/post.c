@@ -54,12 +54,15 @@ cuzk_status cuzk_bench_post_create(cuzk_bench_post **out, const char *circuit, u
         return st;
     }
     if (sectors) h->pp.sector_count = sectors;
-    if (n_vproofs > h->pp.sector_count) {
+    int winning = h->pp.kind == POST_WINNING;
+    if (winning ? n_vproofs > 1 : n_vproofs > h->pp.sector_count) {
         uint32_t n_sec = h->pp.sector_count;
         free(h);
-        return ERR(err, CUZK_ERR_ARG, "%zu vanilla proofs for a circuit of %u sectors", n_vproofs, n_sec);
+        return winning ? ERR(err, CUZK_ERR_ARG, "%zu vanilla proofs for a WinningPoSt circuit: it takes one (the challenged "
+                                              "sector's, one challenge per slot)", n_vproofs)
+                       : ERR(err, CUZK_ERR_ARG, "%zu vanilla proofs for a circuit of %u sectors", n_vproofs, n_sec);
     }
-    h->n_secs = n_vproofs ? n_vproofs : 1;
+    h->n_secs = n_vproofs ? (winning ? h->pp.sector_count : n_vproofs) : 1;
     h->secs = calloc(h->n_secs, sizeof *h->secs);
     if (!h->secs) st = ERR(err, CUZK_ERR_NOMEM, "cuzk_bench_post_create: %zu sectors", h->n_secs);
     for (size_t k = 0; st == CUZK_OK && k < n_vproofs; k++) {
@@ -70,10 +73,10 @@ cuzk_status cuzk_bench_post_create(cuzk_bench_post **out, const char *circuit, u
             break;
         }
         if ((st = mapped_file_open(&f, path, err)) == CUZK_OK) {
-            st = post_vproof_read(&h->secs[k], &h->pp, f.m_data, f.size_bytes, err);
+            size_t got = 0; /* WindowPoSt: sector k; WinningPoSt: every slot */
+            st = post_vanilla_sectors(&h->secs[k], &got, &h->pp, f.m_data, f.size_bytes, k, rnd, err);
             mapped_file_close(&f);
         }
-        if (st == CUZK_OK) st = post_sector_check(&h->pp, &h->secs[k], rnd, k, err);
         name_file(st, err, path);
     }
     if (st == CUZK_OK && !n_vproofs) {

@@ -249,13 +249,23 @@ int dcfg_load(dcfg *c, const char *path, char *err, size_t cap) {
     }
     if ((t = json_object_get(root, "engine"))) {
         static const char *const k[] = {"backend",    "workers",    "prove_threads", "host_budget", "job_budget",
-                                        "gpu_budget", "pinned_budget", "devices",     NULL};
+                                        "gpu_budget", "pinned_budget", "devices",     "gpu_fallback", NULL};
         if (!json_is_object(t)) { fail(err, cap, "%s: engine: expected a table", path); goto out; }
         if (check_keys(t, "engine", k, path, err, cap)) goto out;
         if (get_str(t, "backend", &c->backend, "engine", path, err, cap)) goto out;
         if (strcmp(c->backend, "auto") && strcmp(c->backend, "cpu") && strcmp(c->backend, "gpu")) {
             fail(err, cap, "%s: engine.backend: expected \"auto\", \"cpu\" or \"gpu\"", path);
             goto out;
+        }
+        json_t *fb = json_object_get(t, "gpu_fallback");
+        if (fb) {
+            if (!json_is_string(fb) ||
+                (strcmp(json_string_value(fb), "none") && strcmp(json_string_value(fb), "cpu"))) {
+                fail(err, cap, "%s: engine.gpu_fallback: expected \"none\" (a circuit that cannot be made resident "
+                               "on the GPU fails) or \"cpu\" (it is proved on the CPU)", path);
+                goto out;
+            }
+            c->gpu_fallback_cpu = strcmp(json_string_value(fb), "cpu") == 0;
         }
         uint64_t v = (uint64_t)c->workers;
         if (get_uint(t, "workers", 64, &v, "engine", path, err, cap)) goto out;

@@ -25,6 +25,10 @@ typedef struct dcfg {
     size_t max_message_bytes;    /* gRPC send/receive limit (default 128 MiB; >= 1 MiB) */
     int log_level;               /* DLOG_* */
     char *backend;               /* "auto", "cpu", "gpu" */
+    int gpu_fallback_cpu;        /* engine.gpu_fallback: 1 "cpu": a circuit that cannot be made resident on
+                                    the GPU (device out of memory, over gpu_budget, no usable device) is
+                                    proved on the CPU, with a warning; 0 "none" (default): its preload and
+                                    jobs fail with the reason */
     int workers;                 /* jobs proved at once (default 1: one GPU worker) */
     int prove_threads;           /* CPU threads per proof (0: all) */
     uint64_t host_budget_bytes;  /* host memory for loaded keys (0: unlimited) */

@@ -149,10 +149,11 @@ int main(int argc, char **argv) {
         }
         for (int i = 0; i < cfg.n_circuits; i++) {
             if (!cfg.circuits[i].preload) continue;
-            int already;
-            uint64_t ms;
             char msg[600];
-            if (jobs_preload(CJ, cfg.circuits[i].id, &already, &ms, msg, sizeof msg) != CGRPC_OK) {
+            int pr = jobs_preload_at_start(CJ, cfg.circuits[i].id, msg, sizeof msg);
+            if (pr == 1) /* the daemon would start and serve the rest */
+                fprintf(stderr, "cuzkd: %s: warning: preload of circuit %s failed: %s\n", cfg_path, cfg.circuits[i].id, msg);
+            if (pr < 0) {
                 fprintf(stderr, "cuzkd: %s: preload of circuit %s failed: %s\n", cfg_path, cfg.circuits[i].id, msg);
                 jobs_destroy(CJ);
                 dcfg_free(&cfg);
@@ -241,14 +242,11 @@ int main(int argc, char **argv) {
     svc.J = J;
     for (int i = 0; i < cfg.n_circuits; i++) {
         if (!cfg.circuits[i].preload) continue;
-        int already;
-        uint64_t ms;
         char msg[600];
-        int st = jobs_preload(J, cfg.circuits[i].id, &already, &ms, msg, sizeof msg);
-        if (st != CGRPC_OK) {
-            dlog(DLOG_ERROR, "preload of circuit %s failed: %s", cfg.circuits[i].id, msg);
-            goto out;
-        }
+        int pr = jobs_preload_at_start(J, cfg.circuits[i].id, msg, sizeof msg);
+        if (pr) dlog(DLOG_ERROR, "preload of circuit %s failed: %s%s", cfg.circuits[i].id, msg,
+                     pr > 0 ? " (the daemon serves the other circuits; this one's jobs fail)" : "");
+        if (pr < 0) goto out;
     }
 
     cgrpc_opts o;

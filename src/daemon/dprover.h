@@ -25,8 +25,10 @@ typedef struct dp_engine dp_engine;
 typedef struct dp_key dp_key;
 
 /* Creates the engine from the configuration (engine.backend, devices, workers, prove_threads,
- * job_budget, gpu_budget, pinned_budget). Errors: those of cuzk_engine_create (CUZK_ERR_DEVICE:
- * backend "gpu" without a GPU). */
+ * job_budget, gpu_budget, pinned_budget, gpu_fallback). Backend "gpu" without a usable device is
+ * not an error: the engine is made without a GPU (a warning is logged) and each BLS12-381 key
+ * then falls back to the CPU or fails to load, as dp_key_load says. Errors: those of
+ * cuzk_engine_create (CUZK_ERR_ARG, CUZK_ERR_NOMEM). */
 cuzk_status dp_engine_create(dp_engine **out, const dcfg *cfg, cuzk_error *err);
 /* Cancels what is left, joins the engine's threads, frees it. Every key must be freed first. */
 void dp_engine_destroy(dp_engine *e);
@@ -53,13 +55,21 @@ typedef struct dp_engine_mem {
 void dp_engine_mem_stats(dp_engine *e, dp_engine_mem *out);
 
 /* Loads the proving key of a configured circuit and makes it ready (on the GPU backend its G1
- * queries and matrices are uploaded now). *bytes: host memory the key holds. Errors: those of
- * the key loaders (CUZK_ERR_IO, _FORMAT, _CURVE, _POINT, _NOMEM), of the upload
- * (CUZK_ERR_NOMEM_DEVICE, CUZK_ERR_DEVICE), CUZK_ERR_UNSUPPORTED for Filecoin ids (no circuit in
- * this build). */
+ * queries and matrices are uploaded now). *bytes: host memory the key holds.
+ * When a BLS12-381 key cannot be made resident on the GPU (the device is out of memory, the need
+ * exceeds engine.gpu_budget, or backend "gpu" found no usable device): with engine.gpu_fallback
+ * "cpu" it is proved on a CPU engine instead (made at the first such key, with the main engine's
+ * workers, threads and job_budget as a budget of its own) and a warning naming the circuit, the
+ * reason, the bytes needed (the budget check's) and each device's free bytes is logged; with
+ * "none" the load fails with CUZK_ERR_NOMEM_DEVICE or CUZK_ERR_DEVICE and that message.
+ * Errors: those of the key loaders (CUZK_ERR_IO, _FORMAT, _CURVE, _POINT, _NOMEM), of the upload
+ * (CUZK_ERR_NOMEM_DEVICE, CUZK_ERR_DEVICE, CUZK_ERR_MISMATCH), CUZK_ERR_UNSUPPORTED for Filecoin ids
+ * (no circuit in this build). */
 cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint64_t *bytes, cuzk_error *err);
 /* Releases the key and what the engine holds for it (its device copy). NULL is a no-op. */
 void dp_key_free(dp_engine *e, dp_key *k);
+/* Where the key's proofs run: "gpu", "cpu", or "cpu (GPU fallback)"; "" for NULL. Static string. */
+const char *dp_key_backend(const dp_key *k);
 
 typedef struct dp_proof {
     uint8_t *proof;       /* bellperson encoding, 192 bytes (NULL when the key kind cannot give it) */

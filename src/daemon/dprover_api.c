@@ -2,10 +2,13 @@
  * a cuzk_prover on the CPU for BN254 keys (include/cuzk/prover.h). See dprover.h. */
 #include "dprover.h"
 
+#include "dlog.h"
+
 #include "cuzk/engine.h"
 #include "cuzk/groth16.h"
 #include "cuzk/prover.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,12 +16,24 @@
 #include <unistd.h>
 
 struct dp_engine {
-    cuzk_engine *eng;
+    cuzk_engine *eng;        /* the configured backend's engine; NULL: backend "gpu" found no usable device */
+    char no_gpu[512];        /* why eng is NULL */
+    int fallback_cpu;        /* engine.gpu_fallback = "cpu" */
+    cuzk_engine_opts cpu_opts; /* the fallback engine's options */
+    pthread_mutex_t mu;      /* guards cpu */
+    cuzk_engine *cpu;        /* the fallback CPU engine, made for the first circuit that needs it */
     size_t pinned_limit;
 };
 
+/* Engine job ids of the fallback engine are handed out with this bit set (dp_input.started), so
+ * dp_cancel knows which engine a job is on. */
+#define DP_FALLBACK_JOB ((uint64_t)1 << 63)
+
 struct dp_key {
     cuzk_circuit *circ;   /* BLS12-381: the engine circuit (holds the key's reference) */
+    cuzk_engine *eng;     /* the engine circuit's: the main one, or the fallback CPU engine */
+    int fallback;         /* 1: on the fallback CPU engine (engine.gpu_fallback = "cpu") */
+    char id[132];         /* the configuration's circuit id (1 to 128 characters), for messages */
     cuzk_vk *vk;          /* its verification key: every proof is checked before it is returned */
     cuzk_prover *prover;  /* BN254: a CPU prover (holds the key's reference) */
     int has_circuit;      /* the R1CS is held: witnesses are checked constraint by constraint */
@@ -59,8 +74,24 @@ cuzk_status dp_engine_create(dp_engine **out, const dcfg *cfg, cuzk_error *err) 
     o.n_gpu_devices = cfg->n_devices;
     for (int i = 0; i < cfg->n_devices && i < CUZK_ENGINE_MAX_DEVICES; i++) o.gpu_devices[i] = cfg->devices[i];
     if (o.backend == CUZK_BACKEND_CPU) o.gpu_workers_per_device = cfg->workers < 4 ? cfg->workers : 4;
+    e->fallback_cpu = cfg->gpu_fallback_cpu;
+    e->cpu_opts = o;
+    e->cpu_opts.backend = CUZK_BACKEND_CPU;
+    e->cpu_opts.n_gpu_devices = 0;
+    e->cpu_opts.gpu_workers_per_device = cfg->workers < 4 ? cfg->workers : 4;
+    pthread_mutex_init(&e->mu, NULL);
     cuzk_status st = cuzk_engine_create(&e->eng, &o, err);
-    if (st == CUZK_OK && o.backend == CUZK_BACKEND_AUTO && strcmp(cuzk_engine_backend_name(e->eng), "cpu") == 0 &&
+    if (st == CUZK_ERR_DEVICE && o.backend == CUZK_BACKEND_GPU) {
+        /* No usable GPU: the daemon still starts and serves what it can; each BLS12-381 circuit
+         * is proved on the CPU or fails with this reason (engine.gpu_fallback, dp_key_load). */
+        snprintf(e->no_gpu, sizeof e->no_gpu, "%s", err && err->msg[0] ? err->msg : cuzk_status_str(st));
+        dlog(DLOG_WARN, "engine.backend = \"gpu\": no usable GPU (%s); engine.gpu_fallback = \"%s\": %s", e->no_gpu,
+             e->fallback_cpu ? "cpu" : "none",
+             e->fallback_cpu ? "BLS12-381 circuits are proved on the CPU" : "BLS12-381 circuits cannot be proved");
+        e->eng = NULL;
+        st = CUZK_OK;
+    }
+    if (st == CUZK_OK && e->eng && o.backend == CUZK_BACKEND_AUTO && strcmp(cuzk_engine_backend_name(e->eng), "cpu") == 0 &&
         cfg->workers > 1) {
         /* AUTO resolved to the CPU: make it again with CPU workers for every job at once */
         cuzk_engine_destroy(e->eng);
@@ -70,6 +101,7 @@ cuzk_status dp_engine_create(dp_engine **out, const dcfg *cfg, cuzk_error *err) 
         st = cuzk_engine_create(&e->eng, &o, err);
     }
     if (st != CUZK_OK) {
+        pthread_mutex_destroy(&e->mu);
         free(e);
         return st;
     }
@@ -81,12 +113,15 @@ cuzk_status dp_engine_create(dp_engine **out, const dcfg *cfg, cuzk_error *err) 
 void dp_engine_destroy(dp_engine *e) {
     if (!e) return;
     cuzk_engine_destroy(e->eng);
+    cuzk_engine_destroy(e->cpu);
+    pthread_mutex_destroy(&e->mu);
     free(e);
 }
 
-const char *dp_engine_backend(const dp_engine *e) { return e ? cuzk_engine_backend_name(e->eng) : "none"; }
+const char *dp_engine_backend(const dp_engine *e) { return e && e->eng ? cuzk_engine_backend_name(e->eng) : "none"; }
 
 int dp_engine_devices(dp_engine *e, dp_device *out, int cap) {
+    if (!e->eng) return 0;
     int n = cuzk_engine_n_devices(e->eng);
     for (int d = 0; d < n && d < cap; d++) {
         cuzk_device_stats ds;
@@ -106,8 +141,9 @@ int dp_engine_devices(dp_engine *e, dp_device *out, int cap) {
 
 void dp_engine_mem_stats(dp_engine *e, dp_engine_mem *out) {
     cuzk_engine_stats s;
-    cuzk_engine_get_stats(e->eng, &s);
     memset(out, 0, sizeof *out);
+    if (!e->eng) return;
+    cuzk_engine_get_stats(e->eng, &s);
     out->budget_limit = s.budget_limit;
     out->budget_reserved = s.budget_reserved;
     out->budget_max_reserved = s.budget_max_reserved;
@@ -115,6 +151,80 @@ void dp_engine_mem_stats(dp_engine *e, dp_engine_mem *out) {
     out->reaper_pending_bytes = s.reaper_pending_bytes;
     out->pinned_bytes = s.pinned_bytes;
     out->pinned_limit = strcmp(cuzk_engine_backend_name(e->eng), "gpu") == 0 ? e->pinned_limit : 0;
+}
+
+/* A failure of making a circuit resident on the GPU that engine.gpu_fallback covers: the device
+ * (or the gpu_budget) has too little memory, or the device is not usable. Anything else (a key the
+ * prover rejects, ...) fails the load whatever the setting. */
+static int gpu_residency_failure(cuzk_status st) { return st == CUZK_ERR_NOMEM_DEVICE || st == CUZK_ERR_DEVICE; }
+
+/* The fallback CPU engine, made on first use. */
+static cuzk_status fallback_engine(dp_engine *e, cuzk_engine **out, cuzk_error *err) {
+    pthread_mutex_lock(&e->mu);
+    cuzk_status st = CUZK_OK;
+    if (!e->cpu) st = cuzk_engine_create(&e->cpu, &e->cpu_opts, err);
+    *out = e->cpu;
+    pthread_mutex_unlock(&e->mu);
+    return st;
+}
+
+/* " (GPU 0: 1.20 GiB free of 79.19 GiB)" for each device of the main engine, into buf. */
+static void device_memory_note(dp_engine *e, char *buf, size_t cap) {
+    size_t n = 0;
+    buf[0] = 0;
+    for (int d = 0; e->eng && d < cuzk_engine_n_devices(e->eng) && n + 1 < cap; d++) {
+        cuzk_device_stats ds;
+        if (cuzk_engine_device_stats(e->eng, d, &ds) != CUZK_OK) continue;
+        int w = snprintf(buf + n, cap - n, "%sGPU %d: %zu bytes free of %zu", n ? ", " : " (", ds.ordinal,
+                         ds.free_bytes, ds.total_bytes);
+        if (w < 0) break;
+        n += (size_t)w < cap - n ? (size_t)w : cap - n - 1;
+    }
+    if (n && n + 2 <= cap) snprintf(buf + n, cap - n, ")");
+}
+
+/* Makes k->circ ready on the main engine, or on the fallback CPU engine when it cannot be made
+ * resident on the GPU and engine.gpu_fallback is "cpu"; sets k->eng. The errors name the circuit. */
+static cuzk_status place_circuit(dp_engine *e, const dcfg_circuit *c, dp_key *k, cuzk_error *err) {
+    char why[1024];
+    cuzk_status st;
+    if (e->eng) {
+        cuzk_error gerr;
+        memset(&gerr, 0, sizeof gerr);
+        st = cuzk_engine_preload(e->eng, k->circ, &gerr);
+        if (st == CUZK_OK) {
+            k->eng = e->eng;
+            return CUZK_OK;
+        }
+        (void)cuzk_engine_release_circuit(e->eng, k->circ, NULL); /* what the devices before took */
+        if (!gpu_residency_failure(st) || strcmp(cuzk_engine_backend_name(e->eng), "gpu") != 0) {
+            if (err) *err = gerr;
+            return st;
+        }
+        char note[256];
+        device_memory_note(e, note, sizeof note);
+        snprintf(why, sizeof why, "%s%s", gerr.msg[0] ? gerr.msg : cuzk_status_str(st), note);
+    } else {
+        st = CUZK_ERR_DEVICE;
+        snprintf(why, sizeof why, "engine.backend = \"gpu\" found no usable device: %s", e->no_gpu);
+    }
+    if (!e->fallback_cpu)
+        return cuzk_error_set(err, st, __FILE__, __LINE__,
+                              "circuit %s cannot be made resident on the GPU: %s (engine.gpu_fallback = \"none\"; "
+                              "\"cpu\" proves such a circuit on the CPU)", c->id, why);
+    cuzk_engine *cpu = NULL;
+    cuzk_error cerr;
+    memset(&cerr, 0, sizeof cerr);
+    if ((st = fallback_engine(e, &cpu, &cerr)) != CUZK_OK ||
+        (st = cuzk_engine_preload(cpu, k->circ, &cerr)) != CUZK_OK)
+        return cuzk_error_set(err, st, __FILE__, __LINE__,
+                              "circuit %s cannot be made resident on the GPU (%s), and the CPU fallback failed: %s",
+                              c->id, why, cerr.msg);
+    dlog(DLOG_WARN, "circuit %s cannot be made resident on the GPU: %s; engine.gpu_fallback = \"cpu\": it is proved "
+                    "on the CPU", c->id, why);
+    k->eng = cpu;
+    k->fallback = 1;
+    return CUZK_OK;
 }
 
 cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint64_t *bytes, cuzk_error *err) {
@@ -145,12 +255,13 @@ cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint6
         cuzk_pk_release(pk);
         return cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "out of memory");
     }
+    snprintf(k->id, sizeof k->id, "%s", c->id);
     k->has_circuit = info.has_circuit;
     k->n_vars = info.n_vars;
     k->n_public = info.n_public;
     if (info.curve == CUZK_CURVE_BLS12_381) {
         if ((st = cuzk_vk_from_pk(&k->vk, pk, err)) == CUZK_OK && (st = cuzk_circuit_create(&k->circ, pk, err)) == CUZK_OK)
-            st = cuzk_engine_preload(e->eng, k->circ, err);
+            st = place_circuit(e, c, k, err);
     } else {
         cuzk_prover_opts po;
         memset(&po, 0, sizeof po);
@@ -169,8 +280,9 @@ cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint6
 
 void dp_key_free(dp_engine *e, dp_key *k) {
     if (!k) return;
+    (void)e;
     if (k->circ) {
-        (void)cuzk_engine_release_circuit(e->eng, k->circ, NULL); /* no job of it runs: never BUSY */
+        if (k->eng) (void)cuzk_engine_release_circuit(k->eng, k->circ, NULL); /* no job of it runs: never BUSY */
         cuzk_circuit_destroy(k->circ);
     }
     cuzk_vk_free(k->vk);
@@ -229,20 +341,22 @@ static cuzk_status prove_engine(dp_engine *e, dp_key *k, const dp_input *in, dp_
     d.check_witness = k->has_circuit; /* names the first failing constraint; the verify below catches the rest */
     d.witness_form = CUZK_WITNESS_FR_MONT;
     cuzk_job_id id = 0;
-    cuzk_status st = cuzk_engine_submit(e->eng, &d, &id, err);
+    cuzk_engine *eng = k->eng;
+    (void)e;
+    cuzk_status st = cuzk_engine_submit(eng, &d, &id, err);
     if (st == CUZK_ERR_MISMATCH) { /* the engine's budget is smaller than one proof of this circuit */
         char why[sizeof err->msg];
         snprintf(why, sizeof why, "%s", err && err->msg[0] ? err->msg : "one proof does not fit");
         return cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "engine.job_budget: %s", why);
     }
     if (st) return st;
-    if (in->started) in->started(in->started_ctx, id);
-    if (*in->cancel) cuzk_engine_cancel(e->eng, id); /* a cancel that came before `started` published the id */
+    if (in->started) in->started(in->started_ctx, k->fallback ? id | DP_FALLBACK_JOB : id);
+    if (*in->cancel) cuzk_engine_cancel(eng, id); /* a cancel that came before `started` published the id */
     cuzk_job_result res;
     memset(&res, 0, sizeof res);
     cuzk_error jerr;
     memset(&jerr, 0, sizeof jerr);
-    st = cuzk_engine_wait(e->eng, id, &res, &jerr);
+    st = cuzk_engine_wait(eng, id, &res, &jerr);
     if (st) {
         if (err) *err = jerr;
         return st;
@@ -261,8 +375,8 @@ static cuzk_status prove_engine(dp_engine *e, dp_key *k, const dp_input *in, dp_
         memset(&verr, 0, sizeof verr);
         if (cuzk_verify(k->vk, CUZK_PUBLIC_CANON, pub, pub_len, CUZK_PROOF_BELLPERSON, res.proofs, 192, &verr) != CUZK_OK) {
             st = cuzk_error_set(err, CUZK_ERR_UNSAT, __FILE__, __LINE__,
-                                "the proof does not verify against the key: the witness does not satisfy the circuit, "
-                                "or the key is corrupt (%s)", verr.msg);
+                                "circuit %s: the proof does not verify against the key: the witness does not satisfy "
+                                "the circuit, or the key is corrupt (%s)", k->id, verr.msg);
         } else {
             cuzk_proof p;
             st = cuzk_proof_from_bellperson(&p, res.proofs, pub, res.n_public, err);
@@ -321,7 +435,21 @@ cuzk_status dp_prove(dp_engine *e, dp_key *k, const dp_input *in, dp_proof *out,
 }
 
 void dp_cancel(dp_engine *e, uint64_t engine_job) {
-    if (e && engine_job) (void)cuzk_engine_cancel(e->eng, engine_job);
+    if (!e || !engine_job) return;
+    if (engine_job & DP_FALLBACK_JOB) {
+        pthread_mutex_lock(&e->mu);
+        cuzk_engine *cpu = e->cpu;
+        pthread_mutex_unlock(&e->mu);
+        if (cpu) (void)cuzk_engine_cancel(cpu, engine_job & ~DP_FALLBACK_JOB);
+    } else if (e->eng) {
+        (void)cuzk_engine_cancel(e->eng, engine_job);
+    }
+}
+
+const char *dp_key_backend(const dp_key *k) {
+    if (!k) return "";
+    if (!k->circ) return "cpu";
+    return k->fallback ? "cpu (GPU fallback)" : cuzk_engine_backend_name(k->eng);
 }
 
 void dp_proof_free(dp_proof *p) {

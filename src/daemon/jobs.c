@@ -687,14 +687,18 @@ int jobs_cancel(jobs *J, const char *job_id, int *found, int *was_running) {
     return j ? 0 : -1;
 }
 
-int jobs_preload(jobs *J, const char *circuit_id, int *already_loaded, uint64_t *load_ms, char *msg, size_t cap) {
+/* jobs_preload, with the library's status in *status. */
+static int preload(jobs *J, const char *circuit_id, int *already_loaded, uint64_t *load_ms, cuzk_status *status,
+                   char *msg, size_t cap) {
     *already_loaded = 0;
     *load_ms = 0;
+    *status = CUZK_OK;
     pthread_mutex_lock(&J->mu);
     srs_entry *e = srs_find(J, circuit_id);
     if (!e) {
         pthread_mutex_unlock(&J->mu);
         snprintf(msg, cap, "unknown circuit_id \"%s\" (not in the configuration)", circuit_id);
+        *status = CUZK_ERR_ARG;
         return CGRPC_NOT_FOUND;
     }
     cuzk_error err;
@@ -704,13 +708,33 @@ int jobs_preload(jobs *J, const char *circuit_id, int *already_loaded, uint64_t 
     if (st == CUZK_OK) srs_release_locked(J, e);
     pthread_mutex_unlock(&J->mu);
     *load_ms = (uint64_t)ms;
+    *status = st;
     if (st) {
-        snprintf(msg, cap, "circuit %s: %s", circuit_id, err.msg[0] ? err.msg : cuzk_status_str(st));
+        const char *why = err.msg[0] ? err.msg : cuzk_status_str(st);
+        char named[64 + 128];
+        snprintf(named, sizeof named, "circuit %s ", circuit_id);
+        if (strncmp(why, named, strlen(named)) == 0) snprintf(msg, cap, "%s", why); /* it names the circuit already */
+        else snprintf(msg, cap, "circuit %s: %s", circuit_id, why);
         return st == CUZK_ERR_UNSUPPORTED ? CGRPC_UNIMPLEMENTED
                : st == CUZK_ERR_NOMEM || st == CUZK_ERR_NOMEM_DEVICE ? CGRPC_RESOURCE_EXHAUSTED
-                                                                       : CGRPC_FAILED_PRECONDITION;
+               : st == CUZK_ERR_DEVICE ? CGRPC_UNAVAILABLE
+                                       : CGRPC_FAILED_PRECONDITION;
     }
     return CGRPC_OK;
+}
+
+int jobs_preload(jobs *J, const char *circuit_id, int *already_loaded, uint64_t *load_ms, char *msg, size_t cap) {
+    cuzk_status st;
+    return preload(J, circuit_id, already_loaded, load_ms, &st, msg, cap);
+}
+
+int jobs_preload_at_start(jobs *J, const char *circuit_id, char *msg, size_t cap) {
+    int already;
+    uint64_t ms;
+    cuzk_status st;
+    if (preload(J, circuit_id, &already, &ms, &st, msg, cap) == CGRPC_OK) return 0;
+    /* a GPU that cannot hold the circuit (engine.gpu_fallback = "none"): the rest is served */
+    return st == CUZK_ERR_NOMEM_DEVICE || st == CUZK_ERR_DEVICE ? 1 : -1;
 }
 
 int jobs_evict(jobs *J, const char *circuit_id, int *was_loaded, uint64_t *freed_bytes, char *msg, size_t cap) {
@@ -775,6 +799,7 @@ void jobs_get_status(jobs *J, jobs_status *st) {
         s->tier = e->key ? 0 : 2;
         s->size_bytes = e->bytes;
         s->ref_count = e->refs;
+        s->backend = e->key ? dp_key_backend(e->key) : "";
     }
     st->n_workers = J->n_workers;
     st->workers = calloc(J->n_workers, sizeof(jobs_worker_info));
@@ -888,6 +913,11 @@ char *jobs_metrics_text(jobs *J) {
     sb_printf(&b, "# HELP cuzk_srs_bytes Host bytes of the circuit's loaded key.\n# TYPE cuzk_srs_bytes gauge\n");
     for (int i = 0; i < J->n_srs; i++)
         sb_printf(&b, "cuzk_srs_bytes{circuit_id=\"%s\"} %" PRIu64 "\n", J->srs[i].c->id, J->srs[i].bytes);
+    sb_printf(&b, "# HELP cuzk_srs_gpu_fallback 1 if the circuit is proved on the CPU because it cannot be made "
+                  "resident on the GPU (engine.gpu_fallback = \"cpu\").\n# TYPE cuzk_srs_gpu_fallback gauge\n");
+    for (int i = 0; i < J->n_srs; i++)
+        sb_printf(&b, "cuzk_srs_gpu_fallback{circuit_id=\"%s\"} %d\n", J->srs[i].c->id,
+                  J->srs[i].key && strcmp(dp_key_backend(J->srs[i].key), "cpu (GPU fallback)") == 0);
     sb_printf(&b, "# HELP cuzk_srs_ref_count Proofs running on the circuit's key.\n# TYPE cuzk_srs_ref_count gauge\n");
     for (int i = 0; i < J->n_srs; i++)
         sb_printf(&b, "cuzk_srs_ref_count{circuit_id=\"%s\"} %u\n", J->srs[i].c->id, J->srs[i].refs);
@@ -922,6 +952,7 @@ char *jobs_status_json(jobs *J) {
         json_object_set_new(e, "tier", json_string(st.srs[i].tier == 0 ? "HOT" : "COLD"));
         json_object_set_new(e, "size_bytes", json_integer((json_int_t)st.srs[i].size_bytes));
         json_object_set_new(e, "ref_count", json_integer(st.srs[i].ref_count));
+        json_object_set_new(e, "backend", json_string(st.srs[i].backend));
         json_array_append_new(s, e);
     }
     json_object_set_new(o, "loaded_srs", s);

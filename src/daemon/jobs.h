@@ -81,7 +81,15 @@ int jobs_await(jobs *J, const char *job_id, uint64_t timeout_ms, int (*cancelled
  * -1 when the id is unknown. */
 int jobs_cancel(jobs *J, const char *job_id, int *found, int *was_running);
 
+/* Loads a circuit's key now (PreloadSRS). Returns a gRPC status: NOT_FOUND (no such circuit),
+ * RESOURCE_EXHAUSTED (host budget, or GPU memory with engine.gpu_fallback "none"), UNAVAILABLE
+ * (no usable GPU, engine.gpu_fallback "none"), UNIMPLEMENTED (Filecoin ids), FAILED_PRECONDITION
+ * (a bad key file); msg names the circuit and the reason. */
 int jobs_preload(jobs *J, const char *circuit_id, int *already_loaded, uint64_t *load_ms, char *msg, size_t cap);
+/* jobs_preload for the configuration's preload = true: 0 loaded; 1 the circuit cannot be made
+ * resident on the GPU and engine.gpu_fallback is "none" (msg says why: the daemon serves the
+ * rest, and the circuit's jobs fail with that reason); -1 any other failure (the start stops). */
+int jobs_preload_at_start(jobs *J, const char *circuit_id, char *msg, size_t cap);
 int jobs_evict(jobs *J, const char *circuit_id, int *was_loaded, uint64_t *freed_bytes, char *msg, size_t cap);
 
 typedef struct jobs_srs_info {
@@ -89,6 +97,7 @@ typedef struct jobs_srs_info {
     int tier;                /* SRSStatus.Tier: 0 HOT (loaded), 2 COLD (on disk) */
     uint64_t size_bytes;
     uint32_t ref_count;
+    const char *backend;     /* loaded: where it proves ("gpu", "cpu", "cpu (GPU fallback)"); "" when not */
 } jobs_srs_info;
 
 typedef struct jobs_worker_info {

@@ -15,7 +15,9 @@ cuzk_status post_params_init(post_params *out, post_kind kind, uint64_t sector_s
     out->kind = kind;
     out->sector_size = sector_size;
     out->nodes = sector_size / 32;
-    out->api_version = 12;
+    /* filecoin-proofs-api RegisteredPoStProof::version: every WinningPoSt proof is V1_0_0; WindowPoSt
+     * is V1_2_0 for the registered proofs Curio sends (go-state-types' V1_1 numbers map to V1_2) */
+    out->api_version = kind == POST_WINNING ? 10 : 12;
     out->shape.base_arity = 8;
     uint32_t window_sectors;
     switch (sector_size) {
@@ -116,7 +118,7 @@ cuzk_status post_vproof_read(post_sector *out, const post_params *pp, const uint
     rd_expect(&r, rd_u64(&r, "sector count"), 1, "sector count (one sector per vanilla-proof file)", at);
     at = r.off;
     uint64_t nch = rd_u64(&r, "challenge count");
-    rd_expect(&r, nch, pp->challenge_count, "challenge count", at);
+    rd_expect(&r, nch, post_vanilla_challenges(pp), "challenge count", at);
     if (r.st != CUZK_OK) return r.st;
     out->n_challenges = (uint32_t)nch;
     out->leaves = calloc(nch, sizeof *out->leaves);
@@ -162,6 +164,36 @@ cuzk_status post_vproof_read(post_sector *out, const post_params *pp, const uint
         r.st = ERR(err, CUZK_ERR_FORMAT, "vanilla proof: %zu trailing bytes after byte %zu", n - r.off, r.off);
     if (r.st != CUZK_OK) post_sector_free(out);
     return r.st;
+}
+
+uint32_t post_vanilla_challenges(const post_params *pp) {
+    return pp->kind == POST_WINNING ? pp->sector_count * pp->challenge_count : pp->challenge_count;
+}
+
+cuzk_status post_winning_unroll(post_sector *slots, const post_params *pp, const post_sector *v, cuzk_error *err) {
+    uint32_t n = pp->sector_count;
+    memset(slots, 0, n * sizeof *slots);
+    if (pp->kind != POST_WINNING || pp->challenge_count != 1 || v->n_challenges != n)
+        return ERR(err, CUZK_ERR_ARG, "WinningPoSt: a vanilla proof of %u challenges for %u slots of 1 challenge", v->n_challenges, n);
+    for (uint32_t i = 0; i < n; i++) {
+        post_sector *s = &slots[i];
+        s->sector_id = v->sector_id;
+        s->comm_r = v->comm_r;
+        s->comm_c = v->comm_c;
+        s->comm_r_last = v->comm_r_last;
+        s->n_challenges = 1;
+        s->leaves = malloc(sizeof *s->leaves);
+        s->roots = malloc(sizeof *s->roots);
+        s->paths = malloc(sizeof *s->paths);
+        if (!s->leaves || !s->roots || !s->paths) {
+            for (uint32_t k = 0; k <= i; k++) post_sector_free(&slots[k]);
+            return ERR(err, CUZK_ERR_NOMEM, "WinningPoSt: out of memory");
+        }
+        s->leaves[0] = v->leaves[i];
+        s->roots[0] = v->roots[i];
+        s->paths[0] = v->paths[i];
+    }
+    return CUZK_OK;
 }
 
 /* ---- challenges ---- */
@@ -214,6 +246,30 @@ cuzk_status post_sector_check(const post_params *pp, const post_sector *s, const
             return ERR(err, CUZK_ERR_INVALID, "sector %llu challenge %u: the proof opens leaf %llu, the challenge is leaf %llu",
                        (unsigned long long)s->sector_id, c, (unsigned long long)got, (unsigned long long)want);
     }
+    return CUZK_OK;
+}
+
+cuzk_status post_vanilla_sectors(post_sector *out, size_t *n_out, const post_params *pp, const uint8_t *data, size_t n,
+                                 uint64_t sector_index, const uint8_t randomness[32], cuzk_error *err) {
+    *n_out = 0;
+    if (pp->kind == POST_WINNING && sector_index != 0)
+        return ERR(err, CUZK_ERR_ARG, "WinningPoSt: one vanilla proof per circuit (sector index %llu)", (unsigned long long)sector_index);
+    post_sector v;
+    cuzk_status st = post_vproof_read(pp->kind == POST_WINNING ? &v : out, pp, data, n, err);
+    if (st != CUZK_OK) return st;
+    size_t got = 1;
+    if (pp->kind == POST_WINNING) {
+        st = post_winning_unroll(out, pp, &v, err);
+        post_sector_free(&v);
+        if (st != CUZK_OK) return st;
+        got = pp->sector_count;
+    }
+    for (size_t k = 0; st == CUZK_OK && k < got; k++) st = post_sector_check(pp, &out[k], randomness, sector_index + k, err);
+    if (st != CUZK_OK) {
+        for (size_t k = 0; k < got; k++) post_sector_free(&out[k]);
+        return st;
+    }
+    *n_out = got;
     return CUZK_OK;
 }
 

@@ -32,7 +32,8 @@ typedef struct post_params {
     int api_version;        /* 10, 11 or 12 (ApiVersion V1_0_0, V1_1_0, V1_2_0): challenge indexing */
 } post_params;
 
-/* Parameters for a sector size (2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB) and kind; api_version 12.
+/* Parameters for a sector size (2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB) and kind; api_version 10
+ * for WinningPoSt (all of Filecoin's WinningPoSt proofs are ApiVersion 1.0.0), 12 for WindowPoSt.
  * sector_count_override > 0 replaces the sector count (INSECURE test circuits with fewer sectors).
  * Errors: CUZK_ERR_ARG (other sector sizes). */
 cuzk_status post_params_init(post_params *out, post_kind kind, uint64_t sector_size, uint32_t sector_count_override,
@@ -51,7 +52,21 @@ typedef struct post_sector {
 } post_sector;
 void post_sector_free(post_sector *s);
 
-/* Reads a vanilla proof (layout above) for params' tree shape and challenge count.
+/* Challenges in one vanilla proof: WindowPoSt, challenge_count (10) per sector; WinningPoSt, one
+ * proof of the single challenged sector with sector_count * challenge_count (66) challenges, its
+ * challenge n at challenge index n (filecoin-proofs generate_fallback_sector_challenges with
+ * WinningPoSt's PoStConfig: 1 sector, 66 challenges). */
+uint32_t post_vanilla_challenges(const post_params *pp);
+
+/* A WinningPoSt vanilla proof v (post_vanilla_challenges(pp) challenges) as the circuit's
+ * sector_count slots of one challenge each: slot i = the sector with its challenge i
+ * (filecoin-proofs single_partition_vanilla_proofs unrolls the inclusion proofs the same way; the
+ * verifier's public inputs repeat the sector per slot, slot i at challenge index i under
+ * ApiVersion 1.0.0). slots: sector_count entries, each owned by the caller (post_sector_free).
+ * Errors: CUZK_ERR_ARG (not WinningPoSt params, another challenge count), CUZK_ERR_NOMEM. */
+cuzk_status post_winning_unroll(post_sector *slots, const post_params *pp, const post_sector *v, cuzk_error *err);
+
+/* Reads a vanilla proof (layout above) for params' tree shape and post_vanilla_challenges(pp).
  * Errors: CUZK_ERR_FORMAT (truncated, absurd length, index out of range, non-canonical Fr,
  * trailing bytes, a shape that is not params'), CUZK_ERR_NOMEM. *out is owned by the caller. */
 cuzk_status post_vproof_read(post_sector *out, const post_params *pp, const uint8_t *data, size_t n, cuzk_error *err);
@@ -68,6 +83,15 @@ uint64_t post_challenge_index(const post_params *pp, uint64_t sector_index, uint
  * be a canonical Fr (32 bytes little-endian). Errors: CUZK_ERR_INVALID with the reason. */
 cuzk_status post_sector_check(const post_params *pp, const post_sector *s, const uint8_t randomness[32],
                               uint64_t sector_index, cuzk_error *err);
+
+/* One vanilla proof read and checked as the verifier would, as the circuit's sectors: WindowPoSt,
+ * one sector at sector_index (its position over all partitions) into out[0], *n_out = 1;
+ * WinningPoSt, the unrolled slots (post_winning_unroll; sector_index must be 0) into
+ * out[0 .. sector_count), *n_out = sector_count, slot k checked at index k. out needs room for
+ * that many; on error nothing is left allocated in it. Errors: those of post_vproof_read,
+ * post_winning_unroll and post_sector_check. */
+cuzk_status post_vanilla_sectors(post_sector *out, size_t *n_out, const post_params *pp, const uint8_t *data, size_t n,
+                                 uint64_t sector_index, const uint8_t randomness[32], cuzk_error *err);
 
 /* The public inputs (without ONE) of partition k for the real sectors secs[0..n) (sector ids,
  * comm_r): 1 + challenge_count values per circuit sector, padded with the last; out has

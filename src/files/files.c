@@ -469,10 +469,11 @@ cuzk_status cuzk_verify_json_files(const char *vk_json_path, const char *public_
                      err);
     name_input(err, "<public.json in memory>", public_json_path);
     name_input(err, "<proof.json in memory>", proof_json_path);
-    if (st == CUZK_ERR_MISMATCH && strstr(err->msg, "public inputs given")) {
+    if (st == CUZK_ERR_MISMATCH && err && err->detail == CUZK_DETAIL_PUBLIC_COUNT) {
         char m[sizeof err->msg + 3 * 4200];
         snprintf(m, sizeof m, "%s: %s (%s)", public_json_path, err->msg, vk_json_path);
         ERR(err, st, "%s", m);
+        err->detail = CUZK_DETAIL_PUBLIC_COUNT;
     }
 out:
     cuzk_vk_free(vk);
@@ -509,10 +510,11 @@ cuzk_status cuzk_verify_bellperson_files(const char *vk_path, const char *public
     st = cuzk_verify(vk, CUZK_PUBLIC_JSON, pub_in.data, pub_in.len, CUZK_PROOF_BELLPERSON, proof_in.data, proof_in.len,
                      err);
     name_input(err, "<public.json in memory>", public_json_path);
-    if (st == CUZK_ERR_MISMATCH && err && strstr(err->msg, "public inputs given")) {
+    if (st == CUZK_ERR_MISMATCH && err && err->detail == CUZK_DETAIL_PUBLIC_COUNT) {
         char m[sizeof err->msg + 3 * 4200];
         snprintf(m, sizeof m, "%s: %s (%s)", public_json_path, err->msg, vk_path);
         ERR(err, st, "%s", m);
+        err->detail = CUZK_DETAIL_PUBLIC_COUNT;
     }
 out:
     cuzk_vk_free(vk);

@@ -89,21 +89,33 @@ cuzk_status cuzk_post_job_create(cuzk_post_job **out, const cuzk_post_request *r
         job->pp.api_version = req->api_version;
     }
     if (req->n_vanilla == 0 || !req->vanilla_paths) { st = ERR(err, CUZK_ERR_ARG, "PoSt: no vanilla proofs"); goto fail; }
+    /* WinningPoSt: one vanilla proof, the challenged sector's, unrolled into the circuit's slots */
+    int winning = job->pp.kind == POST_WINNING;
+    if (winning && job->pp.api_version >= 12) {
+        st = ERR(err, CUZK_ERR_ARG, "PoSt: WinningPoSt proofs are ApiVersion 1.0.0 (filecoin-proofs-api); under 1.2 every slot "
+                 "would take challenge index 0 while the vanilla proof opens challenges 0..%u", post_vanilla_challenges(&job->pp) - 1);
+        goto fail;
+    }
+    if (winning && req->n_vanilla != 1) {
+        st = ERR(err, CUZK_ERR_ARG, "PoSt: %zu vanilla proofs for a WinningPoSt circuit: it takes one, the challenged sector's "
+                 "(%u challenges)", req->n_vanilla, post_vanilla_challenges(&job->pp));
+        goto fail;
+    }
     job->first_partition = req->partition;
     job->nthreads = req->nthreads;
     memcpy(job->randomness, req->randomness, 32);
     job->n_partitions = (uint32_t)((req->n_vanilla + job->pp.sector_count - 1) / job->pp.sector_count);
-    job->secs = calloc(req->n_vanilla, sizeof *job->secs);
+    job->secs = calloc(winning ? job->pp.sector_count : req->n_vanilla, sizeof *job->secs);
     if (!job->secs) { st = ERR(err, CUZK_ERR_NOMEM, "PoSt: out of memory"); goto fail; }
     for (size_t i = 0; i < req->n_vanilla; i++) {
         size_t n;
         uint8_t *d = slurp(req->vanilla_paths[i], &n, err, &st);
         if (!d) goto fail;
-        st = post_vproof_read(&job->secs[i], &job->pp, d, n, err);
+        size_t got = 0;
+        st = post_vanilla_sectors(&job->secs[job->n_sectors], &got, &job->pp, d, n,
+                                  req->partition * job->pp.sector_count + i, req->randomness, err);
         free(d);
-        if (st == CUZK_OK) job->n_sectors = i + 1;
-        if (st == CUZK_OK)
-            st = post_sector_check(&job->pp, &job->secs[i], req->randomness, req->partition * job->pp.sector_count + i, err);
+        job->n_sectors += got;
         if (st != CUZK_OK) {
             if (err) {
                 char m[2 * sizeof err->msg];

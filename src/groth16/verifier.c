@@ -7,9 +7,11 @@
 cuzk_status groth16_verify(const groth16_vk *vk, const fr *pub, size_t n_pub, const groth16_proof *p,
                            cuzk_error *err) {
     if (!vk || !p || (n_pub && !pub)) return ERR(err, CUZK_ERR_ARG, "groth16_verify: NULL argument");
-    if (n_pub != vk->n_public)
-        return ERR(err, CUZK_ERR_MISMATCH, "%zu public inputs given, the verification key expects %u",
-                   n_pub, vk->n_public);
+    if (n_pub != vk->n_public) {
+        ERR(err, CUZK_ERR_MISMATCH, "%zu public inputs given, the verification key expects %u", n_pub, vk->n_public);
+        if (err) err->detail = CUZK_DETAIL_PUBLIC_COUNT;
+        return CUZK_ERR_MISMATCH;
+    }
     /* A key with a point at infinity is degenerate: gamma or delta at infinity makes its pairing
      * factor 1, alpha and the IC at infinity accept the all-infinity proof for any public input.
      * Such keys are refused as bad keys (not reported as invalid proofs), as bellperson does, and

@@ -47,6 +47,7 @@ cuzk_status cuzk_error_set(cuzk_error *err, cuzk_status code, const char *file, 
         err->code = code;
         err->sys_errno = (code == CUZK_ERR_IO || code == CUZK_ERR_NOMEM) ? e : 0;
         err->cuda_error = 0;
+        err->detail = CUZK_DETAIL_NONE;
         err->file = file;
         err->line = line;
         /* messages quote strings from input files: control characters are escaped, so that an

@@ -298,13 +298,22 @@ static void test_zkey_circuit(const char *dir) {
         bad_pub[0] ^= 1;
         CHECK_ST(cuzk_verify(vk, CUZK_PUBLIC_CANON, bad_pub, 32 * (size_t)p->n_public, CUZK_PROOF_BELLPERSON,
                              p->bellperson, 192, &e), CUZK_ERR_INVALID);
-        /* one input too many, and a non-canonical input */
+        CHECK(e.detail == CUZK_DETAIL_NONE);
+        /* one input too many (the count is told apart by err.detail, not by the text), one too few,
+         * and a non-canonical input */
         memset(bad_pub + 32 * (size_t)p->n_public, 0, 32);
         CHECK_ST(cuzk_verify(vk, CUZK_PUBLIC_CANON, bad_pub, 32 * ((size_t)p->n_public + 1), CUZK_PROOF_BELLPERSON,
                              p->bellperson, 192, &e), CUZK_ERR_MISMATCH);
+        CHECK(e.detail == CUZK_DETAIL_PUBLIC_COUNT);
+        if (p->n_public) {
+            CHECK_ST(cuzk_verify(vk_pk, CUZK_PUBLIC_JSON, "[]", 2, CUZK_PROOF_SNARKJS_JSON, p->proof_json,
+                                 p->proof_json_len, &e), CUZK_ERR_MISMATCH);
+            CHECK(e.detail == CUZK_DETAIL_PUBLIC_COUNT);
+        }
         memset(bad_pub, 0xff, 32);
         CHECK_ST(cuzk_verify(vk, CUZK_PUBLIC_CANON, bad_pub, 32 * (size_t)p->n_public, CUZK_PROOF_BELLPERSON,
                              p->bellperson, 192, &e), CUZK_ERR_FORMAT);
+        CHECK(e.detail == CUZK_DETAIL_NONE); /* a later failure resets it */
         free(bad_pub);
         /* a tampered proof: C replaced by A (a valid point, wrong proof), and garbage bytes */
         uint8_t tp[192];

@@ -6,7 +6,8 @@
 // Scenarios: basic (every RPC, a proof verified by snarkjs, idempotency, bad input), load (N jobs
 // with distinct witnesses, all verified), slow (priorities, cancel, timeout, client disconnect; needs a
 // daemon with debug.prove_delay_ms), sigterm (jobs in flight when the daemon gets SIGTERM),
-// verify-file (verify proofs written by the Go client). Prints "ok <check>" lines; exits 1 on a failure.
+// gpufail (a circuit that cannot be made resident on the GPU: engine.gpu_fallback), verify-file
+// (verify proofs written by the Go client). Prints "ok <check>" lines; exits 1 on a failure.
 'use strict';
 const path = require('path');
 const fs = require('fs');
@@ -139,6 +140,10 @@ async function basic() {
   a = await call('AwaitProof', { job_id: f1.resp.job_id });
   ok(!a.err && a.resp.status === 'FAILED' && /satisf/i.test(a.resp.error_message), 'unsatisfied witness: FAILED, says so',
      a.resp);
+  // without the .r1cs no constraint is checked: the proof itself fails its check, naming the circuit
+  a = await call('Prove', { submit: submitReq({ circuit_id: 'multnr', witness: bad }) });
+  ok(!a.err && a.resp.result.status === 'FAILED' && /circuit multnr: the proof does not verify/.test(a.resp.result.error_message),
+     'unsatisfied witness, key without its r1cs: FAILED, "circuit multnr: the proof does not verify"', a.err ? a.err.details : a.resp.result);
   const f2 = await call('SubmitProof', submitReq({ request_id: `${tag}-retry`, witness: bad }));
   ok(!f2.err && f2.resp.job_id !== f1.resp.job_id, 'retry of a FAILED request_id: a new job');
   await call('AwaitProof', { job_id: f2.resp.job_id });
@@ -401,6 +406,65 @@ async function budget() {
   ok(!st.err && st.resp.total_proofs_failed === 1, 'counted as failed');
 }
 
+async function gpufail() {
+  // Needs a daemon with backend "gpu" whose circuit mult cannot be made resident on the GPU (no
+  // usable device, or engine.gpu_budget far below its need), circuit bnmult (BN254, always on the
+  // CPU), and --expect cpu (engine.gpu_fallback = "cpu") or none (--code: the gRPC status of
+  // PreloadSRS; --why: a pattern its message and the job's error must match).
+  const expect = opt('expect', 'none');
+  const why = new RegExp(opt('why', 'GPU'));
+  const hp = opt('http');
+  const srs = async (id) => {
+    const r = await call('GetStatus', {});
+    return r.err ? null : (r.resp.loaded_srs.find((x) => x.circuit_id === id) || null);
+  };
+  const m = multWitness(randField(), randField());
+  if (expect === 'cpu') {
+    let s = await srs('mult');
+    ok(s && s.tier === 'HOT' && s.backend === 'cpu (GPU fallback)', 'preloaded at start on the CPU fallback', s);
+    const p = await call('PreloadSRS', { circuit_id: 'mult' });
+    ok(!p.err && p.resp.already_loaded, 'PreloadSRS: already loaded (on the CPU)', p.err && p.err.details);
+    const r = await call('Prove', { submit: submitReq({ witness: m.w }) });
+    const x = r.resp && r.resp.result;
+    ok(!r.err && x && x.status === 'COMPLETED' && JSON.parse(x.public_json)[0] === m.c, 'the job COMPLETED on the CPU fallback',
+       r.err ? r.err.details : x);
+    ok(x && (await verify(x.proof_json, x.public_json)), 'its proof verifies in snarkjs');
+    const e = await call('EvictSRS', { circuit_id: 'mult' });
+    ok(!e.err && e.resp.was_loaded, 'EvictSRS of the fallback key');
+    const r2 = await call('Prove', { submit: submitReq({ witness: multWitness(4n, 9n).w }) });
+    const x2 = r2.resp && r2.resp.result;
+    ok(!r2.err && x2 && x2.status === 'COMPLETED' && (await verify(x2.proof_json, x2.public_json)),
+       'loaded again by a job: falls back again, the proof verifies', r2.err ? r2.err.details : x2);
+    s = await srs('mult');
+    ok(s && s.backend === 'cpu (GPU fallback)', 'GetStatus: backend "cpu (GPU fallback)"', s);
+    if (hp) {
+      const h = await httpGet(hp, '/metrics');
+      ok(/cuzk_srs_gpu_fallback\{circuit_id="mult"\} 1/.test(h.body), '/metrics: cuzk_srs_gpu_fallback 1');
+    }
+  } else {
+    const code = grpc.status[opt('code', 'UNAVAILABLE')];
+    const p = await call('PreloadSRS', { circuit_id: 'mult' });
+    ok(p.err && p.err.code === code && /circuit mult/.test(p.err.details) && why.test(p.err.details) &&
+       /gpu_fallback/.test(p.err.details), `PreloadSRS: ${opt('code', 'UNAVAILABLE')}, naming the circuit and the reason`,
+       p.err ? [p.err.code, p.err.details] : p.resp);
+    const r = await call('Prove', { submit: submitReq({ witness: m.w }) });
+    const x = r.resp && r.resp.result;
+    ok(!r.err && x && x.status === 'FAILED' && /circuit mult/.test(x.error_message) && why.test(x.error_message),
+       'the job FAILED, naming the circuit and the reason', r.err ? r.err.details : x);
+    const s = await srs('mult');
+    ok(s && s.tier === 'COLD', 'GetStatus still answers; the circuit is not loaded', s);
+  }
+  // other work is served either way: a BN254 circuit (proved on the CPU)
+  const bw = fs.readFileSync(path.join(FIX, 'bn128', 'multiplier', 'witness.wtns'));
+  const r = await call('Prove', { submit: submitReq({ circuit_id: 'bnmult', witness: bw }) });
+  const x = r.resp && r.resp.result;
+  const bvk = JSON.parse(fs.readFileSync(path.join(FIX, 'bn128', 'multiplier', 'verification_key.json')));
+  let v = false;
+  try { v = x && await snarkjs.groth16.verify(bvk, JSON.parse(x.public_json), JSON.parse(x.proof_json)); } catch (e) { v = false; }
+  ok(!r.err && x && x.status === 'COMPLETED' && v, 'another circuit (BN254) is still proved and verifies',
+     r.err ? r.err.details : x && x.error_message);
+}
+
 async function sigterm() {
   // Submits jobs, then the daemon (pid) gets SIGTERM: every await ends (COMPLETED or CANCELLED), none hangs.
   const pid = Number(opt('pid'));
@@ -459,7 +523,7 @@ async function verifyFile() {
 
 (async () => {
   const t0 = Date.now();
-  const fn = { basic, load, slow, sigterm, retention, budget, 'verify-file': verifyFile }[scenario];
+  const fn = { basic, load, slow, sigterm, retention, budget, gpufail, 'verify-file': verifyFile }[scenario];
   if (!fn) { console.error('unknown scenario ' + scenario); process.exit(2); }
   try { await fn(); } catch (e) { failures++; console.log('FAIL exception: ' + (e && e.stack)); }
   console.log(`node ${scenario} ${addr || ''}: ${failures ? failures + ' FAILED' : 'all ok'} (${Date.now() - t0} ms)`);

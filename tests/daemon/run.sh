@@ -92,6 +92,8 @@ result_retention_s = 600
 zkey = "$FIX/circuit_final.zkey"
 r1cs = "$FIX/circuit.r1cs"
 preload = true
+[circuits.multnr]
+zkey = "$FIX/circuit_final.zkey"
 [circuits.truncated]
 zkey = "$W/truncated.zkey"
 [circuits.corrupt]
@@ -313,6 +315,64 @@ start d "$W/d.toml"
 D=$PID
 check "node budget (a proof over engine.job_budget fails cleanly)" node "$HERE/client.js" budget --addr "unix://$SD"
 stop_ok "daemon D" "$D" "$SD"
+
+# ---- daemons E, F: a circuit that cannot be made resident on the GPU (engine.gpu_fallback) ------
+# backend "gpu" with engine.gpu_budget far below the multiplier's need (a few MiB on a GPU). Without
+# a usable GPU (CI) the engine has no device and every BLS12-381 circuit hits the same path for
+# that reason; on a GPU the budget check is the reason. Each run covers the case it can reach and
+# says which one it skips. bnmult (BN254) is always proved on the CPU: the "other work".
+SE=$W/gpu.sock; HE=$(free_port)
+gpu_cfg() { # gpu_cfg FILE FALLBACK
+cat > "$1" <<EOT
+[server]
+listen = ["unix://$SE"]
+http = "127.0.0.1:$HE"
+[engine]
+backend = "gpu"
+prove_threads = 1
+gpu_budget = 1000
+gpu_fallback = "$2"
+[circuits.mult]
+zkey = "$FIX/circuit_final.zkey"
+r1cs = "$FIX/circuit.r1cs"
+preload = true
+[circuits.bnmult]
+zkey = "$ROOT/tests/fixtures/bn128/multiplier/circuit_final.zkey"
+EOT
+}
+cfg_case "bad gpu_fallback value" 2 'engine.gpu_fallback: expected "none"' $'[engine]\ngpu_fallback = "gpu"'
+cfg_case "gpu_fallback not a string" 2 'engine.gpu_fallback: expected' $'[engine]\ngpu_fallback = true'
+gpu_cfg "$W/e.toml" cpu
+start e "$W/e.toml"
+E=$PID
+EB=$(node -e 'require("http").get({host:"127.0.0.1",port:'"$HE"',path:"/status"},r=>{let d="";r.on("data",c=>d+=c);
+  r.on("end",()=>console.log(JSON.parse(d).engine_backend))}).on("error",()=>console.log("?"))')
+if [ "$EB" = gpu ]; then
+    GWHY='needs [0-9.]+ GiB of GPU memory.*GPU budget is'; GCODE=RESOURCE_EXHAUSTED
+    echo "SKIP gpu_fallback without a usable GPU: this machine has one (the gpu_budget case runs instead)"
+else
+    GWHY='found no usable device'; GCODE=UNAVAILABLE
+    echo "SKIP gpu_fallback on a real GPU (gpu_budget far below the circuit's need): engine backend '$EB', no usable GPU here: $(grep -o 'no usable GPU ([^)]*' "$W/e.log" | head -1)"
+fi
+check "gpu_fallback = cpu ($GCODE case): the circuit is proved on the CPU" \
+    node "$HERE/client.js" gpufail --expect cpu --addr "unix://$SE" --http "127.0.0.1:$HE"
+stop_ok "daemon E" "$E" "$SE"
+if grep -q 'warn: circuit mult cannot be made resident on the GPU: .*gpu_fallback = "cpu": it is proved on the CPU' "$W/e.log" \
+    && grep -Eq "$GWHY" "$W/e.log"; then echo "PASS gpu_fallback = cpu: a warning names the circuit and the reason";
+else echo "FAIL gpu_fallback = cpu: no warning naming the circuit"; grep -i gpu "$W/e.log" | head -5; fails=$((fails + 1)); fi
+gpu_cfg "$W/f.toml" none
+"$CUZKD" --config "$W/f.toml" --check-config > "$W/cfg.out" 2>&1; rc=$?
+if [ $rc = 0 ] && grep -q "warning: preload of circuit mult failed: circuit mult" "$W/cfg.out"; then
+    echo "PASS --check-config with gpu_fallback = none: OK with a warning naming the circuit"
+else echo "FAIL --check-config with gpu_fallback = none (exit $rc)"; cat "$W/cfg.out"; fails=$((fails + 1)); fi
+start f "$W/f.toml"
+F=$PID
+check "gpu_fallback = none ($GCODE case): preload and jobs fail with the reason, the rest is served" \
+    node "$HERE/client.js" gpufail --expect none --code "$GCODE" --why "$GWHY" --addr "unix://$SE"
+stop_ok "daemon F" "$F" "$SE"
+if grep -q "error: preload of circuit mult failed: circuit mult cannot be made resident on the GPU" "$W/f.log"; then
+    echo "PASS gpu_fallback = none: the start logs the failed preload and serves the rest";
+else echo "FAIL gpu_fallback = none: no error line for the preload"; tail -5 "$W/f.log"; fails=$((fails + 1)); fi
 
 echo "daemon tests: $fails failure(s), $(( $(date +%s) - t_start )) s"
 [ $fails = 0 ]
