@@ -43,6 +43,8 @@ typedef struct dcfg {
     uint32_t max_waiting_calls;  /* concurrent Prove/AwaitProof calls (default 4096) */
     uint64_t grace_ms;           /* SIGTERM: in-flight jobs may finish for this long (default 30 s) */
     uint64_t srs_idle_evict_ms;  /* a key unused this long is released (0: never; default 5 min) */
+    int keep_host_g1;            /* srs.keep_host_g1: 1 keeps the host copy of a .params key's G1 queries
+                                    once they are resident on the GPU (default 0: released) */
     uint64_t debug_prove_delay_ms; /* testing only: every proof takes at least this long */
     char *debug_hold_circuit;    /* testing only: jobs of this circuit wait until cancelled */
     dcfg_circuit *circuits;

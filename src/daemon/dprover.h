@@ -55,7 +55,8 @@ typedef struct dp_engine_mem {
 void dp_engine_mem_stats(dp_engine *e, dp_engine_mem *out);
 
 /* Loads the proving key of a configured circuit and makes it ready (on the GPU backend its G1
- * queries and matrices are uploaded now). *bytes: host memory the key holds.
+ * queries and matrices are uploaded now, and for a .params key their host copy is then released
+ * unless srs.keep_host_g1: dp_key_host_released). *bytes: host memory the key holds now.
  * When a BLS12-381 key cannot be made resident on the GPU (the device is out of memory, the need
  * exceeds engine.gpu_budget, or backend "gpu" found no usable device): with engine.gpu_fallback
  * "cpu" it is proved on a CPU engine instead (made at the first such key, with the main engine's
@@ -68,6 +69,10 @@ void dp_engine_mem_stats(dp_engine *e, dp_engine_mem *out);
 cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint64_t *bytes, cuzk_error *err);
 /* Releases the key and what the engine holds for it (its device copy). NULL is a no-op. */
 void dp_key_free(dp_engine *e, dp_key *k);
+/* Host bytes the key gave back once its G1 queries were resident on the GPU: a bellperson .params
+ * key on the GPU engine releases the host copy of its G1 queries at load (about 90% of the key)
+ * unless srs.keep_host_g1; 0 for every other key (the CPU proves from the host copy). */
+uint64_t dp_key_host_released(const dp_key *k);
 /* Where the key's proofs run: "gpu", "cpu", or "cpu (GPU fallback)"; "" for NULL. Static string. */
 const char *dp_key_backend(const dp_key *k);
 

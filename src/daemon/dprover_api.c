@@ -19,6 +19,7 @@ struct dp_engine {
     cuzk_engine *eng;        /* the configured backend's engine; NULL: backend "gpu" found no usable device */
     char no_gpu[512];        /* why eng is NULL */
     int fallback_cpu;        /* engine.gpu_fallback = "cpu" */
+    int keep_host_g1;        /* srs.keep_host_g1 */
     cuzk_engine_opts cpu_opts; /* the fallback engine's options */
     pthread_mutex_t mu;      /* guards cpu */
     cuzk_engine *cpu;        /* the fallback CPU engine, made for the first circuit that needs it */
@@ -34,6 +35,7 @@ struct dp_key {
     cuzk_engine *eng;     /* the engine circuit's: the main one, or the fallback CPU engine */
     int fallback;         /* 1: on the fallback CPU engine (engine.gpu_fallback = "cpu") */
     char id[132];         /* the configuration's circuit id (1 to 128 characters), for messages */
+    uint64_t host_released; /* host bytes of the G1 queries given back once on the GPU */
     cuzk_vk *vk;          /* its verification key: every proof is checked before it is returned */
     cuzk_prover *prover;  /* BN254: a CPU prover (holds the key's reference) */
     int has_circuit;      /* the R1CS is held: witnesses are checked constraint by constraint */
@@ -75,6 +77,7 @@ cuzk_status dp_engine_create(dp_engine **out, const dcfg *cfg, cuzk_error *err) 
     for (int i = 0; i < cfg->n_devices && i < CUZK_ENGINE_MAX_DEVICES; i++) o.gpu_devices[i] = cfg->devices[i];
     if (o.backend == CUZK_BACKEND_CPU) o.gpu_workers_per_device = cfg->workers < 4 ? cfg->workers : 4;
     e->fallback_cpu = cfg->gpu_fallback_cpu;
+    e->keep_host_g1 = cfg->keep_host_g1;
     e->cpu_opts = o;
     e->cpu_opts.backend = CUZK_BACKEND_CPU;
     e->cpu_opts.n_gpu_devices = 0;
@@ -215,8 +218,9 @@ static cuzk_status place_circuit(dp_engine *e, const dcfg_circuit *c, dp_key *k,
     cuzk_engine *cpu = NULL;
     cuzk_error cerr;
     memset(&cerr, 0, sizeof cerr);
-    if ((st = fallback_engine(e, &cpu, &cerr)) != CUZK_OK ||
-        (st = cuzk_engine_preload(cpu, k->circ, &cerr)) != CUZK_OK)
+    if ((st = fallback_engine(e, &cpu, &cerr)) == CUZK_OK && (st = cuzk_engine_preload(cpu, k->circ, &cerr)) != CUZK_OK)
+        (void)cuzk_engine_release_circuit(cpu, k->circ, NULL);
+    if (st != CUZK_OK)
         return cuzk_error_set(err, st, __FILE__, __LINE__,
                               "circuit %s cannot be made resident on the GPU (%s), and the CPU fallback failed: %s",
                               c->id, why, cerr.msg);
@@ -262,6 +266,20 @@ cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint6
     if (info.curve == CUZK_CURVE_BLS12_381) {
         if ((st = cuzk_vk_from_pk(&k->vk, pk, err)) == CUZK_OK && (st = cuzk_circuit_create(&k->circ, pk, err)) == CUZK_OK)
             st = place_circuit(e, c, k, err);
+        if (st == CUZK_OK && c->params && !k->fallback && !e->keep_host_g1 &&
+            strcmp(cuzk_engine_backend_name(k->eng), "gpu") == 0) {
+            /* the device holds the G1 queries now: give back their host copy (srs.keep_host_g1) */
+            size_t freed = 0;
+            cuzk_error rerr;
+            memset(&rerr, 0, sizeof rerr);
+            if (cuzk_engine_release_host_g1(k->eng, k->circ, &freed, &rerr) == CUZK_OK) {
+                k->host_released = freed;
+                dlog(DLOG_INFO, "circuit %s: released the host copies of its G1 queries (%zu bytes; "
+                                "srs.keep_host_g1 = true keeps them)", c->id, freed);
+            } else {
+                dlog(DLOG_WARN, "circuit %s: the host copies of its G1 queries are kept: %s", c->id, rerr.msg);
+            }
+        }
     } else {
         cuzk_prover_opts po;
         memset(&po, 0, sizeof po);
@@ -273,7 +291,7 @@ cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint6
         dp_key_free(e, k);
         return st;
     }
-    *bytes = info.host_bytes;
+    *bytes = info.host_bytes > k->host_released ? info.host_bytes - k->host_released : 0;
     *out = k;
     return CUZK_OK;
 }
@@ -445,6 +463,8 @@ void dp_cancel(dp_engine *e, uint64_t engine_job) {
         (void)cuzk_engine_cancel(e->eng, engine_job);
     }
 }
+
+uint64_t dp_key_host_released(const dp_key *k) { return k ? k->host_released : 0; }
 
 const char *dp_key_backend(const dp_key *k) {
     if (!k) return "";

@@ -800,6 +800,7 @@ void jobs_get_status(jobs *J, jobs_status *st) {
         s->size_bytes = e->bytes;
         s->ref_count = e->refs;
         s->backend = e->key ? dp_key_backend(e->key) : "";
+        s->host_released_bytes = dp_key_host_released(e->key);
     }
     st->n_workers = J->n_workers;
     st->workers = calloc(J->n_workers, sizeof(jobs_worker_info));
@@ -913,6 +914,11 @@ char *jobs_metrics_text(jobs *J) {
     sb_printf(&b, "# HELP cuzk_srs_bytes Host bytes of the circuit's loaded key.\n# TYPE cuzk_srs_bytes gauge\n");
     for (int i = 0; i < J->n_srs; i++)
         sb_printf(&b, "cuzk_srs_bytes{circuit_id=\"%s\"} %" PRIu64 "\n", J->srs[i].c->id, J->srs[i].bytes);
+    sb_printf(&b, "# HELP cuzk_srs_host_released_bytes Host bytes of the circuit's G1 queries released once they "
+                  "were resident on the GPU (srs.keep_host_g1 = false).\n# TYPE cuzk_srs_host_released_bytes gauge\n");
+    for (int i = 0; i < J->n_srs; i++)
+        sb_printf(&b, "cuzk_srs_host_released_bytes{circuit_id=\"%s\"} %" PRIu64 "\n", J->srs[i].c->id,
+                  dp_key_host_released(J->srs[i].key));
     sb_printf(&b, "# HELP cuzk_srs_gpu_fallback 1 if the circuit is proved on the CPU because it cannot be made "
                   "resident on the GPU (engine.gpu_fallback = \"cpu\").\n# TYPE cuzk_srs_gpu_fallback gauge\n");
     for (int i = 0; i < J->n_srs; i++)
@@ -953,6 +959,7 @@ char *jobs_status_json(jobs *J) {
         json_object_set_new(e, "size_bytes", json_integer((json_int_t)st.srs[i].size_bytes));
         json_object_set_new(e, "ref_count", json_integer(st.srs[i].ref_count));
         json_object_set_new(e, "backend", json_string(st.srs[i].backend));
+        json_object_set_new(e, "host_released_bytes", json_integer((json_int_t)st.srs[i].host_released_bytes));
         json_array_append_new(s, e);
     }
     json_object_set_new(o, "loaded_srs", s);

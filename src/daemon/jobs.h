@@ -98,6 +98,7 @@ typedef struct jobs_srs_info {
     uint64_t size_bytes;
     uint32_t ref_count;
     const char *backend;     /* loaded: where it proves ("gpu", "cpu", "cpu (GPU fallback)"); "" when not */
+    uint64_t host_released_bytes; /* loaded: host bytes its G1 queries gave back once on the GPU */
 } jobs_srs_info;
 
 typedef struct jobs_worker_info {

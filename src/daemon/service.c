@@ -290,6 +290,7 @@ static void h_status(service *s, const uint8_t *req, size_t len, cgrpc_reply *ou
         ss[i].size_bytes = st.srs[i].size_bytes;
         ss[i].ref_count = st.srs[i].ref_count;
         ss[i].backend = (char *)st.srs[i].backend;
+        ss[i].host_released_bytes = st.srs[i].host_released_bytes;
         sp[i] = &ss[i];
     }
     resp.n_loaded_srs = (size_t)st.n_srs;

@@ -6,8 +6,8 @@
 // Scenarios: basic (every RPC, a proof verified by snarkjs, idempotency, bad input), load (N jobs
 // with distinct witnesses, all verified), slow (priorities, cancel, timeout, client disconnect; needs a
 // daemon with debug.prove_delay_ms), sigterm (jobs in flight when the daemon gets SIGTERM),
-// gpufail (a circuit that cannot be made resident on the GPU: engine.gpu_fallback), verify-file
-// (verify proofs written by the Go client). Prints "ok <check>" lines; exits 1 on a failure.
+// gpufail (a circuit that cannot be made resident on the GPU: engine.gpu_fallback), hostg1 (a
+// .params key's host G1 copy: srs.keep_host_g1), verify-file (verify proofs written by the Go client). Prints "ok <check>" lines; exits 1 on a failure.
 'use strict';
 const path = require('path');
 const fs = require('fs');
@@ -465,6 +465,41 @@ async function gpufail() {
      r.err ? r.err.details : x && x.error_message);
 }
 
+async function hostg1() {
+  // Needs a daemon with circuit pmult: bellperson .params + .r1cs of the multiplier, --zkey the
+  // snarkjs .zkey of the same setup (its verification key checks the proofs), --expect released
+  // (GPU backend, srs.keep_host_g1 = false) or kept (CPU backend, or keep_host_g1 = true).
+  const expect = opt('expect', 'kept');
+  const hp = opt('http');
+  const pvk = await snarkjs.zKey.exportVerificationKey(opt('zkey'));
+  for (let round = 0; round < 2; round++) {
+    const m = multWitness(randField(), randField());
+    const r = await call('Prove', { submit: submitReq({ circuit_id: 'pmult', witness: m.w }) });
+    const x = r.resp && r.resp.result;
+    let v = false;
+    try { v = x && await snarkjs.groth16.verify(pvk, JSON.parse(x.public_json), JSON.parse(x.proof_json)); } catch (e) { v = false; }
+    ok(!r.err && x && x.status === 'COMPLETED' && JSON.parse(x.public_json)[0] === m.c && v,
+       `.params circuit (load ${round + 1}): the job COMPLETED, its proof verifies in snarkjs`, r.err ? r.err.details : x && x.error_message);
+    const st = await call('GetStatus', {});
+    const s = st.resp && st.resp.loaded_srs.find((y) => y.circuit_id === 'pmult');
+    ok(s && s.tier === 'HOT' && s.size_bytes > 0 &&
+       (expect === 'released' ? s.host_released_bytes > 0 : s.host_released_bytes === 0),
+       `GetStatus: host_released_bytes ${expect === 'released' ? '> 0' : '0 (the host copy is kept)'}`, s);
+    if (hp && s) {
+      const h = await httpGet(hp, '/status');
+      let j = null;
+      try { j = JSON.parse(h.body); } catch (e) { /* checked below */ }
+      const js = j && j.loaded_srs.find((y) => y.circuit_id === 'pmult');
+      ok(js && js.host_released_bytes === s.host_released_bytes, '/status: the same host_released_bytes', js);
+      const mt = await httpGet(hp, '/metrics');
+      ok(new RegExp(`cuzk_srs_host_released_bytes\\{circuit_id="pmult"\\} ${s.host_released_bytes}\n`).test(mt.body),
+         '/metrics: cuzk_srs_host_released_bytes');
+    }
+    const e = await call('EvictSRS', { circuit_id: 'pmult' });
+    ok(!e.err && e.resp.was_loaded, 'EvictSRS: the key is released (the next job loads it again)');
+  }
+}
+
 async function sigterm() {
   // Submits jobs, then the daemon (pid) gets SIGTERM: every await ends (COMPLETED or CANCELLED), none hangs.
   const pid = Number(opt('pid'));
@@ -523,7 +558,7 @@ async function verifyFile() {
 
 (async () => {
   const t0 = Date.now();
-  const fn = { basic, load, slow, sigterm, retention, budget, gpufail, 'verify-file': verifyFile }[scenario];
+  const fn = { basic, load, slow, sigterm, retention, budget, gpufail, hostg1, 'verify-file': verifyFile }[scenario];
   if (!fn) { console.error('unknown scenario ' + scenario); process.exit(2); }
   try { await fn(); } catch (e) { failures++; console.log('FAIL exception: ' + (e && e.stack)); }
   console.log(`node ${scenario} ${addr || ''}: ${failures ? failures + ' FAILED' : 'all ok'} (${Date.now() - t0} ms)`);

@@ -352,7 +352,7 @@ if [ "$EB" = gpu ]; then
     echo "SKIP gpu_fallback without a usable GPU: this machine has one (the gpu_budget case runs instead)"
 else
     GWHY='found no usable device'; GCODE=UNAVAILABLE
-    echo "SKIP gpu_fallback on a real GPU (gpu_budget far below the circuit's need): engine backend '$EB', no usable GPU here: $(grep -o 'no usable GPU ([^)]*' "$W/e.log" | head -1)"
+    echo "SKIP gpu_fallback on a real GPU (gpu_budget far below the circuit's need): engine backend '$EB', no usable GPU here: $(sed -n 's/.*no usable GPU (\(.*\)); engine.gpu_fallback.*/\1/p' "$W/e.log" | head -1)"
 fi
 check "gpu_fallback = cpu ($GCODE case): the circuit is proved on the CPU" \
     node "$HERE/client.js" gpufail --expect cpu --addr "unix://$SE" --http "127.0.0.1:$HE"
@@ -373,6 +373,39 @@ stop_ok "daemon F" "$F" "$SE"
 if grep -q "error: preload of circuit mult failed: circuit mult cannot be made resident on the GPU" "$W/f.log"; then
     echo "PASS gpu_fallback = none: the start logs the failed preload and serves the rest";
 else echo "FAIL gpu_fallback = none: no error line for the preload"; tail -5 "$W/f.log"; fails=$((fails + 1)); fi
+
+# ---- daemons G, H: a .params key's host copy of its G1 queries (srs.keep_host_g1) --------------
+# The GPU engine gives it back once the queries are resident (GetStatus host_released_bytes > 0)
+# unless keep_host_g1 = true; the CPU backend proves from it and always keeps it. The key: INSECURE
+# test parameters of the multiplier from `cuzk setup`, with a .zkey of the same setup for snarkjs.
+cfg_case "keep_host_g1 not a boolean" 2 "srs.keep_host_g1: expected true or false" $'[srs]\nkeep_host_g1 = "no"'
+CUZK=$(dirname "$CUZKD")/cuzk
+if "$CUZK" setup --seed 5 -q --zkey "$W/pmult.zkey" "$FIX/circuit.r1cs" "$W/pmult.params" "$W/pmult.vk" > "$W/setup.log" 2>&1; then
+    SG=$W/g1.sock; HG=$(free_port)
+    g1_cfg() { # g1_cfg FILE BACKEND KEEP
+        printf '[server]\nlisten = ["unix://%s"]\nhttp = "127.0.0.1:%s"\n[engine]\nbackend = "%s"\nprove_threads = 1\n[srs]\nkeep_host_g1 = %s\n[circuits.pmult]\nparams = "%s"\nr1cs = "%s"\n' \
+            "$SG" "$HG" "$2" "$3" "$W/pmult.params" "$FIX/circuit.r1cs" > "$1"
+    }
+    g1_run() { # g1_run NAME BACKEND KEEP EXPECT
+        g1_cfg "$W/$1.toml" "$2" "$3"
+        start "$1" "$W/$1.toml"
+        local P=$PID
+        check "backend $2, keep_host_g1 = $3: the host G1 copy is $4" \
+            node "$HERE/client.js" hostg1 --expect "$4" --zkey "$W/pmult.zkey" --addr "unix://$SG" --http "127.0.0.1:$HG"
+        stop_ok "daemon $1" "$P" "$SG"
+    }
+    g1_run g cpu false kept
+    if [ "$EB" = gpu ]; then
+        g1_run h gpu false released
+        if grep -q "circuit pmult: released the host copies of its G1 queries ([1-9][0-9]* bytes" "$W/h.log"; then
+            echo "PASS the release is logged with its bytes"; else echo "FAIL no release line in the log"; fails=$((fails + 1)); fi
+        g1_run h2 gpu true kept
+    else
+        echo "SKIP keep_host_g1 on a real GPU (the copy released, and kept with keep_host_g1 = true): no usable GPU here (engine backend '$EB')"
+    fi
+else
+    echo "FAIL cuzk setup of the .params test key:"; cat "$W/setup.log"; fails=$((fails + 1))
+fi
 
 echo "daemon tests: $fails failure(s), $(( $(date +%s) - t_start )) s"
 [ $fails = 0 ]
