@@ -42,15 +42,56 @@
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
 
-/* setup progress: the progress line, and each stage's first report time (for the stage table) */
+/* "stage:" lines, printed (and flushed) as each stage ends, so that a run stopped by a time limit
+ * still shows where its time went: +seconds since the run began, the stage, its wall ms. */
+static double g_run_t0;
+static void stage_line(const char *name, double ms, const char *note) {
+    printf("stage: +%.1f s %s %.1f ms%s%s\n", (bench_now_ms() - g_run_t0) / 1000.0, name, ms, note ? " " : "", note ? note : "");
+    fflush(stdout);
+}
+
+/* setup progress: the progress line, and a stage line when each setup stage (and each step of
+ * "scalars": Lagrange basis, QAP A, B, C, combine) ends */
 typedef struct {
     progress *bar;
+    char stage[48];
+    uint64_t done, total;
+    double t_stage, t_step, t_last_line;
 } setup_prog;
+static const char *scalar_step(uint64_t done) {
+    static const char *names[] = {"", "Lagrange basis", "QAP A", "QAP B", "QAP C", "combine"};
+    return done < 6 ? names[done] : "?";
+}
 static void setup_progress(void *user, const char *stage, uint64_t done, uint64_t total) {
     setup_prog *s = user;
-    char name[48];
+    char name[64];
     snprintf(name, sizeof name, "params: %s", stage);
     progress_update(s->bar, name, done, total);
+    double now = bench_now_ms();
+    if (strcmp(s->stage, stage)) {
+        if (s->stage[0] && (!strcmp(s->stage, "scalars") || s->done != s->total)) { /* else printed at done == total */
+            snprintf(name, sizeof name, "setup %s", s->stage);
+            stage_line(name, now - s->t_stage, NULL);
+        }
+        snprintf(s->stage, sizeof s->stage, "%s", stage);
+        s->t_stage = s->t_step = s->t_last_line = now;
+        s->done = 0;
+    }
+    if (!strcmp(stage, "scalars") && done > s->done && done <= 5) {
+        snprintf(name, sizeof name, "setup scalars: %s", scalar_step(done));
+        stage_line(name, now - s->t_step, NULL);
+        s->t_step = now;
+    } else if (done > s->done && (done == total || now - s->t_last_line >= 10000.0)) {
+        /* a point set: its progress every 10 s, and its rate */
+        char note[96];
+        snprintf(note, sizeof note, "(%llu/%llu points, %.2f M/s so far)", (unsigned long long)done, (unsigned long long)total,
+                 now > s->t_stage ? (double)done / (now - s->t_stage) / 1000.0 : 0.0);
+        snprintf(name, sizeof name, "setup %s%s", stage, done == total ? "" : " (running)");
+        stage_line(name, now - s->t_stage, note);
+        s->t_last_line = now;
+    }
+    s->done = done;
+    s->total = total;
 }
 
 /* canonical little-endian 32 bytes + 1 (a public input that is a small index: no wrap) */
@@ -73,8 +114,8 @@ static void model_memory(mem_model *mm, const cuzk_bench_post_record *r, size_t 
     if (r->nnz_c > nnz_max) nnz_max = (double)r->nnz_c;
     memset(mm, 0, sizeof *mm);
     mm->circuit = (double)r->matrix_bytes;
-    /* Lagrange basis, u v k, densities, the column index, one matrix's column-ordered products */
-    mm->qap = 32.0 * (double)m + 3 * 32.0 * nv + 3 * nv + 8 * (nv + 1) + 32 * nnz_max;
+    /* Lagrange basis, u v k, densities, the column index, one matrix's transposed (row, id) index */
+    mm->qap = 32.0 * (double)m + 3 * 32.0 * nv + 3 * nv + 8 * (nv + 1) + 8 * nnz_max;
     mm->params = 96.0 * ((double)m - 1) + 96 * naux + 96.0 * (double)n_a + 96.0 * (double)n_b + 192.0 * (double)n_b + 96 * ni;
     /* at the last point set: every set in memory, the compacted u and v, densities, two G2
      * chunk buffers (GPU: 2^25 points each) */
@@ -96,6 +137,9 @@ static void model_memory(mem_model *mm, const cuzk_bench_post_record *r, size_t 
 int post_prove_run(const post_prove_opts *o) {
     int T = o->threads > 0 ? o->threads : cuzk_threads();
     cuzk_error err = {0};
+    /* line-buffered even into a file: a run stopped by a time limit keeps every line printed */
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    g_run_t0 = bench_now_ms();
     cuzk_backend req;
     if (!strcmp(o->backend, "cpu")) req = CUZK_BACKEND_CPU;
     else if (!strcmp(o->backend, "gpu")) req = CUZK_BACKEND_GPU;
@@ -158,6 +202,7 @@ int post_prove_run(const post_prove_opts *o) {
     if (!lat || !synth) { fprintf(stderr, "cuzk bench post: out of memory\n"); rc = 4; goto out; }
 
     /* 2. record (kept in the handle for the setup) */
+    stage_line("record begins", 0, NULL);
     t0 = bench_now_ms();
     if (cuzk_bench_post_record_pass(h, CUZK_BENCH_POST_MATRICES, T, &r, &err) != CUZK_OK) {
         fprintf(stderr, "cuzk bench post: recording: %s\n", err.msg);
@@ -165,6 +210,12 @@ int post_prove_run(const post_prove_opts *o) {
         goto out;
     }
     double t_rec = bench_now_ms() - t0;
+    {
+        char note[160];
+        snprintf(note, sizeof note, "(parts %.1f ms on %d threads, join %.1f ms, query densities %.1f ms)", r.parts_ms, T,
+                 r.join_ms, r.queries_ms);
+        stage_line("record", t_rec, note);
+    }
     size_t n_a = (size_t)r.query_a, n_b = (size_t)r.query_b;
     const uint32_t r_n_vars = (uint32_t)(r.n_inputs + r.n_aux);
     mem_model mm;
@@ -187,17 +238,26 @@ int post_prove_run(const post_prove_opts *o) {
     {
         cuzk_setup_timings st;
         memset(&st, 0, sizeof st);
-        setup_prog sp = {progress_new(stderr, -1, true)};
+        setup_prog sp;
+        memset(&sp, 0, sizeof sp);
+        sp.bar = progress_new(stderr, -1, true);
+        stage_line("setup begins", 0, NULL);
         uint64_t seed = o->seed;
         t0 = bench_now_ms();
         cuzk_status s = cuzk_bench_post_setup(&pk, h, &seed, gb, T, setup_progress, &sp, &st, &err);
         progress_free(sp.bar);
+        if (s == CUZK_OK && sp.stage[0] && sp.done != sp.total) {
+            char name[64];
+            snprintf(name, sizeof name, "setup %s", sp.stage);
+            stage_line(name, bench_now_ms() - sp.t_stage, NULL);
+        }
         if (s != CUZK_OK || cuzk_vk_from_pk(&vk, pk, &err) != CUZK_OK) {
             fprintf(stderr, "cuzk bench post: setup: %s\n", err.msg);
             rc = 4;
             goto out;
         }
         double t_setup = bench_now_ms() - t0;
+        stage_line("setup", t_setup, NULL);
         /* h + l + a + b_g1 (G1, 96 bytes each) + b_g2 (G2, 192): the parameter set's size */
         double m = 1;
         while (m < (double)r.n_constraints + (double)r.n_inputs) m *= 2;
@@ -232,6 +292,7 @@ int post_prove_run(const post_prove_opts *o) {
         rc = 4;
         goto out;
     }
+    stage_line("preload begins", 0, NULL);
     t0 = bench_now_ms();
     if (cuzk_engine_preload(eng, cc, &err) != CUZK_OK) {
         fprintf(stderr, "cuzk bench post: preload: %s\n", err.msg);
@@ -239,6 +300,7 @@ int post_prove_run(const post_prove_opts *o) {
         goto out;
     }
     double t_pre = bench_now_ms() - t0;
+    stage_line("preload", t_pre, NULL);
     cuzk_engine_stats es;
     cuzk_engine_get_stats(eng, &es);
     printf("preload: %.1f ms", t_pre);
@@ -277,6 +339,7 @@ int post_prove_run(const post_prove_opts *o) {
         cuzk_job_id id;
         cuzk_job_result res;
         memset(&res, 0, sizeof res);
+        if (j == 0) stage_line("job 0 begins (synthesis, prove, B_G2, finish)", 0, NULL);
         if (cuzk_engine_submit(eng, &d, &id, &err) != CUZK_OK || cuzk_engine_wait(eng, id, &res, &err) != CUZK_OK ||
             res.state != CUZK_JOB_DONE) {
             fprintf(stderr, "cuzk bench post: job %d failed: %s\n", j, err.msg);
@@ -291,6 +354,7 @@ int post_prove_run(const post_prove_opts *o) {
         bool ok = cuzk_post_job_public_inputs(job, 0, pub, &err) == CUZK_OK && !memcmp(pub, res.public_inputs, np * 32);
         ok = ok && cuzk_verify(vk, CUZK_PUBLIC_CANON, pub, np * 32, CUZK_PROOF_BELLPERSON, res.proofs, 192, &err) == CUZK_OK;
         double t_ver = bench_now_ms() - tv;
+        if (j == 0) stage_line("job 0 (submit -> proof)", t_proof, NULL);
         bool neg = false;
         if (ok && j == 0) {
             /* and not against another statement: the last challenge index + 1 */

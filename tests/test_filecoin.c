@@ -646,10 +646,16 @@ TEST(filecoin, engine_job_two_partitions_window_2k) {
     char paths[3][600];
     const char *vp[3];
     static uint8_t buf[1 << 16];
+    static uint8_t mem[3][1 << 16]; /* the same vanilla proofs in memory (cuzk_post_request.vanilla_bufs) */
+    const uint8_t *mb[3];
+    size_t ml[3];
     for (int i = 0; i < 3; i++) {   /* 3 sectors: partition 0 = {0, 1}, partition 1 = {2} padded */
         post_sector s;
         REQUIRE(make_sector(&s, &pp, rnd, 40 + (uint64_t)i, (uint64_t)i));
         size_t n = write_vproof(buf, &pp, &s);
+        memcpy(mem[i], buf, n);
+        mb[i] = mem[i];
+        ml[i] = n;
         snprintf(paths[i], sizeof paths[i], "%s/e%d.vproof", dir, i);
         FILE *f = fopen(paths[i], "wb");
         REQUIRE(f);
@@ -679,8 +685,55 @@ TEST(filecoin, engine_job_two_partitions_window_2k) {
     cuzk_post_job *job = NULL;
     REQUIRE(cuzk_post_job_create(&job, &req, &e) == CUZK_OK);
     CHECK_EQ_INT(cuzk_post_job_partitions(job), 2);
+    /* the same job from buffers: the same public inputs; bad buffers are refused, naming the buffer */
+    {
+        cuzk_post_request rb = req;
+        rb.vanilla_paths = NULL;
+        rb.vanilla_bufs = mb;
+        rb.vanilla_lens = ml;
+        cuzk_post_job *jb = NULL;
+        REQUIRE(cuzk_post_job_create(&jb, &rb, &e) == CUZK_OK);
+        size_t np0 = cuzk_post_job_n_public(job);
+        uint8_t *p1 = malloc(np0 * 32), *p2 = malloc(np0 * 32);
+        REQUIRE(p1 && p2);
+        for (uint32_t k = 0; k < 2; k++) {
+            REQUIRE(cuzk_post_job_public_inputs(job, k, p1, &e) == CUZK_OK);
+            REQUIRE(cuzk_post_job_public_inputs(jb, k, p2, &e) == CUZK_OK);
+            CHECK_MSG(!memcmp(p1, p2, np0 * 32), "partition %u: buffers and files give other public inputs", k);
+        }
+        free(p1);
+        free(p2);
+        cuzk_post_job_free(jb);
+        cuzk_post_job *x = NULL;
+        uint8_t bad[1 << 16];
+        memcpy(bad, mem[1], ml[1]);
+        bad[8 + 5] ^= 1;   /* comm_r of sector 1 */
+        const uint8_t *b2[3] = {mem[0], bad, mem[2]};
+        rb.vanilla_bufs = b2;
+        cuzk_status st = cuzk_post_job_create(&x, &rb, &e);
+        CHECK_MSG(st == CUZK_ERR_INVALID && strstr(e.msg, "vanilla proof 1") && strstr(e.msg, "comm_r") && !x, "%d %s", (int)st, e.msg);
+        size_t l2[3] = {ml[0], ml[1] - 7, ml[2]};   /* truncated */
+        rb.vanilla_bufs = mb;
+        rb.vanilla_lens = l2;
+        st = cuzk_post_job_create(&x, &rb, &e);
+        CHECK_MSG(st == CUZK_ERR_FORMAT && strstr(e.msg, "vanilla proof 1") && strstr(e.msg, "truncated"), "%d %s", (int)st, e.msg);
+        rb.vanilla_lens = NULL;
+        CHECK_EQ_INT(cuzk_post_job_create(&x, &rb, &e), CUZK_ERR_ARG);
+        rb.vanilla_lens = ml;
+        rb.vanilla_paths = vp;   /* both forms */
+        CHECK_EQ_INT(cuzk_post_job_create(&x, &rb, &e), CUZK_ERR_ARG);
+        const uint8_t *b3[3] = {mem[0], NULL, mem[2]};
+        rb.vanilla_paths = NULL;
+        rb.vanilla_bufs = b3;
+        CHECK_EQ_INT(cuzk_post_job_create(&x, &rb, &e), CUZK_ERR_ARG);
+    }
+    /* the key with the R1CS recorded in memory (no .r1cs read): the witness check below runs
+     * every constraint of that R1CS; parameters of another sector count are refused */
     cuzk_pk *pk = NULL;
-    REQUIRE(cuzk_pk_load_params(&pk, params, r1cs, NULL, &e) == CUZK_OK);
+    cuzk_status lst = cuzk_post_pk_load(&pk, "window-post-2k", 3, params, NULL, &e);
+    CHECK_MSG(lst == CUZK_ERR_MISMATCH && strstr(e.msg, params) && !pk, "%d %s", (int)lst, e.msg);
+    CHECK_EQ_INT(cuzk_post_pk_load(&pk, "window-post-9k", 0, params, NULL, &e), CUZK_ERR_ARG);
+    REQUIRE(cuzk_post_pk_load(&pk, "window-post-2k", 0, params, NULL, &e) == CUZK_OK);
     cuzk_circuit *circ = NULL;
     REQUIRE(cuzk_circuit_create(&circ, pk, &e) == CUZK_OK);
     CHECK_EQ_INT(cuzk_circuit_n_vars(circ), cuzk_post_job_n_vars(job));
@@ -807,6 +860,40 @@ TEST(filecoin, winning_vanilla_proof_from_golden) {
     rq.n_vanilla = 1;
     rq.api_version = 12;
     CHECK(cuzk_post_job_create(&job, &rq, &e) == CUZK_ERR_ARG && strstr(e.msg, "ApiVersion 1.0.0"));
+    /* the same proof from a buffer (cuzk_post_request.vanilla_bufs): public inputs = comm_r and the
+     * golden leaves 0 and 1 (slot k at challenge index k); a flipped sibling of challenge 1 is refused
+     * naming the buffer */
+    {
+        uint8_t *wb = malloc(nw);
+        REQUIRE(wb);
+        memcpy(wb, w, nw);
+        const uint8_t *bufs[1] = {wb};
+        size_t lens[1] = {nw};
+        memset(&rq, 0, sizeof rq);
+        rq.circuit = "winning-post-32g";
+        rq.sectors = 2;
+        rq.vanilla_bufs = bufs;
+        rq.vanilla_lens = lens;
+        rq.n_vanilla = 1;
+        rq.nthreads = 1;
+        cuzk_status st = cuzk_post_job_create(&job, &rq, &e);
+        CHECK_MSG(st == CUZK_OK, "%s", e.msg);
+        if (st == CUZK_OK) {
+            uint8_t pub[4 * 32];
+            REQUIRE(cuzk_post_job_public_inputs(job, 0, pub, &e) == CUZK_OK);
+            CHECK(!memcmp(pub, w + 8, 32) && !memcmp(pub + 64, w + 8, 32));   /* comm_r, as the proof states it */
+            uint64_t l0 = 0, l1 = 0;
+            for (int b = 0; b < 8; b++) { l0 |= (uint64_t)pub[32 + b] << (8 * b); l1 |= (uint64_t)pub[96 + b] << (8 * b); }
+            CHECK_EQ_INT(l0, GOLDEN_LEAVES[0]);
+            CHECK_EQ_INT(l1, GOLDEN_LEAVES[1]);
+            cuzk_post_job_free(job);
+            job = NULL;
+        }
+        wb[56 + one + 100] ^= 1;
+        st = cuzk_post_job_create(&job, &rq, &e);
+        CHECK_MSG(st == CUZK_ERR_INVALID && strstr(e.msg, "vanilla proof 0") && !job, "%d %s", (int)st, e.msg);
+        free(wb);
+    }
     free(g);
     free(w);
 }

@@ -655,3 +655,77 @@ TEST(gpu_prove, device_b_g2_through_backend_engine_and_store) {
     free(w);
     gp_free(&c);
 }
+
+/* cuzk_engine_release_host_g1: a .params key on the GPU engine gives back the host copy of its G1
+ * queries; its describe shrinks by that much, the engine's proofs still verify (from the device
+ * copy), and a CPU prover of the key is refused instead of reading freed memory. */
+#include "cuzk/engine.h"
+
+typedef struct { const uint8_t *wtns; size_t len; } rg_synth;
+static cuzk_status rg_synth_cb(void *ctx, uint32_t partition, uint64_t *witness, size_t n_vars, cuzk_error *err) {
+    (void)partition;
+    const rg_synth *s = ctx;
+    cuzk_witness w = {CUZK_WITNESS_WTNS, s->wtns, s->len};
+    return cuzk_witness_convert(&w, CUZK_CURVE_BLS12_381, CUZK_WITNESS_FR_MONT, witness, n_vars, err);
+}
+
+TEST(gpu_prove, engine_release_host_g1_keeps_proving) {
+    if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
+    char r1cs_path[1024], params[1024], vkp[1024], wp[1024];
+    snprintf(r1cs_path, sizeof r1cs_path, "%s", test_fixture("bls12381/merkle_mimc5/circuit.r1cs"));
+    snprintf(wp, sizeof wp, "%s", test_fixture("bls12381/merkle_mimc5/witness.wtns"));
+    snprintf(params, sizeof params, "%s/rg.params", test_tmpdir());
+    snprintf(vkp, sizeof vkp, "%s/rg.vk", test_tmpdir());
+    cuzk_error e = {0};
+    uint64_t seed = 7;
+    REQUIRE(cuzk_setup_files(r1cs_path, params, vkp, &seed, 0, &e) == CUZK_OK);
+    static uint8_t wb[1 << 20], vb[1 << 16];
+    size_t wlen = slurp(wp, (char *)wb, sizeof wb), vlen = slurp(vkp, (char *)vb, sizeof vb);
+    REQUIRE(wlen > 0 && vlen > 0);
+    cuzk_pk *pk = NULL;
+    cuzk_vk *vk = NULL;
+    REQUIRE(cuzk_pk_load_params(&pk, params, r1cs_path, NULL, &e) == CUZK_OK);
+    REQUIRE(cuzk_vk_load_bellperson(&vk, vb, vlen, &e) == CUZK_OK);
+    cuzk_pk_info before, after;
+    CHECK_EQ_INT(cuzk_pk_describe(pk, &before, &e), CUZK_OK);
+    cuzk_circuit *circ = NULL;
+    REQUIRE(cuzk_circuit_create(&circ, pk, &e) == CUZK_OK);
+    cuzk_engine_opts o = {0};
+    o.backend = CUZK_BACKEND_GPU;
+    o.no_trace = 1;
+    cuzk_engine *eng = NULL;
+    REQUIRE(cuzk_engine_create(&eng, &o, &e) == CUZK_OK);
+    size_t freed = 0;
+    CHECK_MSG(cuzk_engine_release_host_g1(eng, circ, &freed, &e) == CUZK_OK, "%s", e.msg);
+    /* the G1 queries: A, B_G1, L, H at 96 bytes a point, most of the key */
+    CHECK_MSG(freed > 0 && freed < before.host_bytes, "freed %zu of %llu", freed, (unsigned long long)before.host_bytes);
+    CHECK_EQ_INT(cuzk_pk_describe(pk, &after, &e), CUZK_OK);
+    CHECK(after.host_bytes + freed == before.host_bytes);
+    size_t again = 1;
+    CHECK(cuzk_engine_release_host_g1(eng, circ, &again, &e) == CUZK_OK && again == 0);
+    cuzk_prover *pv = NULL;
+    cuzk_prover_opts po = {0};
+    po.backend = CUZK_BACKEND_CPU;
+    CHECK(cuzk_prover_create(&pv, pk, &po, &e) == CUZK_ERR_ARG && strstr(e.msg, "released"));
+    cuzk_prover_destroy(pv);
+    rg_synth s = {wb, wlen};
+    cuzk_job_desc d = {0};
+    d.circuit = circ;
+    d.n_partitions = 2;
+    d.synth = rg_synth_cb;
+    d.synth_ctx = &s;
+    cuzk_job_id id = 0;
+    REQUIRE(cuzk_engine_submit(eng, &d, &id, &e) == CUZK_OK);
+    cuzk_job_result res = {0};
+    REQUIRE(cuzk_engine_wait(eng, id, &res, &e) == CUZK_OK);
+    CHECK_MSG(res.state == CUZK_JOB_DONE, "job: %s", e.msg);
+    for (uint32_t i = 0; res.state == CUZK_JOB_DONE && i < 2; i++)
+        CHECK(cuzk_verify(vk, CUZK_PUBLIC_CANON, res.public_inputs + 32 * (size_t)res.n_public * i,
+                          32 * (size_t)res.n_public, CUZK_PROOF_BELLPERSON, res.proofs + 192 * (size_t)i, 192,
+                          &e) == CUZK_OK);
+    cuzk_job_result_free(&res);
+    cuzk_engine_destroy(eng);
+    cuzk_circuit_destroy(circ);
+    cuzk_pk_release(pk);
+    cuzk_vk_free(vk);
+}

@@ -310,6 +310,54 @@ TEST(setup, qap_columns_equal_serial_loop) {
     }
 }
 
+/* The shapes the QAP split treats differently: ONE (col 0) and the other hot columns (< 64) in
+ * most rows, a cold column in most rows (one long column in the index), coefficients 0 (skipped),
+ * 1 (no multiplication) and -1/random, empty columns, rows past one task (>= 4096 rows). */
+TEST(setup, qap_columns_heavy_columns_equal_serial_loop) {
+    const uint32_t rows[] = {300, 9000};
+    fr one, zero, mone, vals[5];
+    fr_one(&one);
+    fr_zero(&zero);
+    fr_neg(&mone, &one);
+    for (int v = 0; v < 5; v++) test_rand_fr(&vals[v]);
+    for (size_t ri = 0; ri < sizeof rows / sizeof rows[0]; ri++) {
+        uint32_t n_rows = rows[ri];
+        size_t n = 64 + 3 * (size_t)n_rows;
+        csr_builder b;
+        REQUIRE(csr_builder_init(&b, 0, 0) == CUZK_OK);
+        for (uint32_t j = 0; j < n_rows; j++) {
+            uint64_t r = test_rand64();
+            const fr *pick[8] = {&one, &one, &one, &mone, &zero, &vals[r % 5], &vals[(r >> 3) % 5], &one};
+            if (r & 1) REQUIRE(csr_builder_push(&b, 0, pick[(r >> 8) & 7]) == CUZK_OK);          /* ONE */
+            if ((r >> 12) % 3) REQUIRE(csr_builder_push(&b, 1 + (uint32_t)((r >> 16) % 63), pick[(r >> 24) & 7]) == CUZK_OK);
+            if ((r >> 28) % 4) REQUIRE(csr_builder_push(&b, 100, pick[(r >> 32) & 7]) == CUZK_OK); /* a long cold column */
+            for (int t = 0; t < (int)((r >> 36) % 4); t++) /* near the row: most columns short */
+                REQUIRE(csr_builder_push(&b, 64 + 3 * j + (uint32_t)t, pick[(r >> (40 + 3 * t)) & 7]) == CUZK_OK);
+            if (((r >> 52) & 15) == 0) REQUIRE(csr_builder_push(&b, 63, &zero) == CUZK_OK); /* zero only: not dense */
+            REQUIRE(csr_builder_end_row(&b) == CUZK_OK);
+        }
+        csr_matrix m;
+        csr_builder_finish(&b, &m);
+        fr *lag = malloc(n_rows * sizeof *lag), *got = malloc(n * sizeof *got), *want = malloc(n * sizeof *want);
+        uint8_t *dg = malloc(n), *dw = malloc(n);
+        REQUIRE(lag && got && want && dg && dw);
+        for (uint32_t j = 0; j < n_rows; j++) test_rand_fr(&lag[j]);
+        naive_columns(want, dw, &m, n, lag);
+        for (int threads = 1; threads <= 16; threads *= 2) {
+            memset(dg, 7, n);
+            memset(got, 0x5a, n * sizeof *got);
+            REQUIRE(setup_qap_columns(got, dg, &m, n, lag, threads, NULL) == CUZK_OK);
+            CHECK_MSG(!memcmp(got, want, n * sizeof *got), "rows %u threads %d", n_rows, threads);
+            CHECK_MSG(!memcmp(dg, dw, n), "density rows %u threads %d", n_rows, threads);
+            REQUIRE(setup_qap_columns(got, NULL, &m, n, lag, threads, NULL) == CUZK_OK); /* densities optional */
+            CHECK_MSG(!memcmp(got, want, n * sizeof *got), "no densities: rows %u threads %d", n_rows, threads);
+        }
+        CHECK(dw[0] && dw[100]); /* the shape has its long columns */
+        free(lag); free(got); free(want); free(dg); free(dw);
+        free(m.row_ptr); free(m.col); free(m.coef_id); free(m.coef);
+    }
+}
+
 /* ---- setup -> prove -> verify ------------------------------------------------------------- */
 
 /* bellperson: in-memory setup, prove, verify; a wrong public input fails. */
@@ -752,6 +800,24 @@ TEST(setup, chunked_writes_equal_default) {
     CHECK_MSG(same_bytes(z[0], z[1]), "chunked .zkey differ");
     bellperson_params bp;
     CHECK_MSG(bellperson_params_load(&bp, p[1], false, &e) == CUZK_OK, "%s", e.msg);
+    /* in memory, every chunk copied into place on all threads (the path of large chunks): the
+     * same points as the file */
+    bellperson_params m;
+    setup_test_set_parallel_copy_min(1);
+    cuzk_status st = groth16_setup_bellperson(&m, &cs, &seed, 3, &e);
+    setup_test_set_parallel_copy_min(0);
+    CHECK_MSG(st == CUZK_OK, "%s", e.msg);
+    if (st == CUZK_OK) {
+        CHECK(bp.n_h == m.n_h && bp.n_l == m.n_l && bp.n_a == m.n_a && bp.n_b_g1 == m.n_b_g1 && bp.n_b_g2 == m.n_b_g2);
+        if (bp.n_h == m.n_h && bp.n_l == m.n_l && bp.n_a == m.n_a && bp.n_b_g1 == m.n_b_g1 && bp.n_b_g2 == m.n_b_g2) {
+            CHECK_MEM(bp.h, m.h, m.n_h * sizeof *m.h);
+            CHECK_MEM(bp.l, m.l, m.n_l * sizeof *m.l);
+            CHECK_MEM(bp.a, m.a, m.n_a * sizeof *m.a);
+            CHECK_MEM(bp.b_g1, m.b_g1, m.n_b_g1 * sizeof *m.b_g1);
+            CHECK_MEM(bp.b_g2, m.b_g2, m.n_b_g2 * sizeof *m.b_g2);
+        }
+        bellperson_params_free(&m);
+    }
     bellperson_params_free(&bp);
     r1cs_free(&cs);
 }

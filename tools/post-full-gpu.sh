@@ -16,7 +16,8 @@
 #             latency median (Curio's daemon: 0.8 s)
 #   window    the full 32 GiB WindowPoSt partition: record in memory, test parameters in memory
 #             (point sets on the GPU), preload, one job through the engine (synthesis on all
-#             cores, GPU prove, B_G2 on the CPU, assembly), verified; every stage timed
+#             cores, GPU prove, B_G2 on the CPU, assembly), verified; every stage timed, each
+#             stage's line ("stage: +elapsed name ms") printed on the console as the stage ends
 #   quick     counts64 synth winning (~1-2 min after the build)
 #   all       quick window (only if the build is already there: see the time plan below)
 #
@@ -109,11 +110,16 @@ VP=tests/fixtures/filecoin/post.vproof
 WV=tests/fixtures/filecoin/winning-66.vproof   # one sector, 66 challenges: the real WinningPoSt input shape
 [ "${SMALL:-0}" = 1 ] && WV=tests/fixtures/filecoin/winning.vproof   # 2 challenges for the 2-slot circuit
 RC=0
-run() { # name limit_s cmd...
+run() { # name limit_s cmd...   (STREAM=1: the run's "stage:" lines also go to the console as they come)
   local name=$1 lim=$2; shift 2
-  local t=$(date +%s)
-  timeout "$lim" "$@" >>"$DEST/post_$name.log" 2>&1
-  local rc=$?
+  local t=$(date +%s) rc
+  if [ "${STREAM:-0}" = 1 ]; then
+    timeout "$lim" "$@" 2>&1 | tee -a "$DEST/post_$name.log" | grep --line-buffered '^stage:'
+    rc=${PIPESTATUS[0]}
+  else
+    timeout "$lim" "$@" >>"$DEST/post_$name.log" 2>&1
+    rc=$?
+  fi
   LAST_RC=$rc; LAST_S=$(( $(date +%s) - t ))
   [ $rc = 0 ] || RC=1
   [ $rc = 124 ] && echo "($name: stopped at its ${lim} s limit)" >>"$DEST/post_$name.log"
@@ -143,8 +149,13 @@ for m in "${EXP[@]}"; do
       j=$(grep '^job ' "$DEST/post_winning.log" | tail -1 | sed -E 's/.*\| synthesis ([0-9.]+) \| prove start ([0-9.]+).*\| B_G2 ([0-9.]+).*finish \(assembly\) ([0-9.]+).*verify ([0-9.]+) ms.*/synthesis \1, GPU prove start \2, B_G2 \3, finish \4, verify \5 ms/')
       row winning "$LAST_RC" "$LAST_S" "latency ${l:-no result} | last job: ${j:-} | ${v:-not verified}" ;;
     window)
-      run window $((rem - 5)) "$BENCH" post --prove --backend "$BACKEND" --circuit window-post-32g "${CWND[@]}" --vproof "$VP"
+      echo "window: each stage's time as it ends (bench/RESULTS.md section 20); the whole log is post_window.log"
+      STREAM=1 run window $((rem - 5)) "$BENCH" post --prove --backend "$BACKEND" --circuit window-post-32g "${CWND[@]}" --vproof "$VP"
       L=$DEST/post_window.log
+      # the stage lines in one compact field (a stopped run shows where it was)
+      stages=$(grep '^stage:' "$L" | grep -v -e ' begins ' -e '(running)' | sed -E 's/^stage: \+[0-9.]+ s //; s/ ms( .*)?$//' |
+               awk '{t=$NF; $NF=""; printf "%s%s%.1f s", (NR>1?"; ":""), $0, t/1000}')
+      last=$(grep '^stage:' "$L" | tail -1 | sed 's/^stage: //')
       rec=$(grep -m1 '^record:' "$L" | sed -E 's/^record: ([0-9.]+) ms.*nnz (A [0-9]+ B [0-9]+ C [0-9]+), circuit ([0-9.]+ GiB).*/record \1 ms (\2, \3)/')
       set_=$(grep -m1 '^setup:' "$L" | sed -E 's/^setup: ([0-9.]+) ms.*GiB: (.*) ms; peak.*/setup \1 ms [\2]/')
       pre=$(grep -m1 '^preload:' "$L" | sed -E 's/^preload: ([0-9.]+) ms.*/preload \1 ms/')
@@ -152,6 +163,7 @@ for m in "${EXP[@]}"; do
       mem=$(grep -m1 '^memory:' "$L" | sed -E 's/^memory: //')
       v=$(grep -m1 '^verified:' "$L" | sed 's/verified: //')
       row window "$LAST_RC" "$LAST_S" "${rec:-no record} | ${set_:-no setup} | ${pre:-no preload} | ${job:-no proof} | ${v:-not verified} | ${mem:-}"
+      row window-stages - - "${stages:-none} | last: ${last:-none}"
       tail -n 20 "$L" ;;
   esac
 done

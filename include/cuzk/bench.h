@@ -329,6 +329,8 @@ typedef struct cuzk_bench_post_record {
     uint64_t query_a, query_b;       /* MATRICES: points of the key's A query (the aux wires in A and
                                         every input) and B queries (the wires in B) */
     int same_as_kept;                /* SERIAL: 1 when its R1CS equals the kept one, entry by entry */
+    double parts_ms, join_ms, queries_ms; /* MATRICES: wall ms of recording the parts (all threads),
+                                        joining them, and the A/B densities of the queries */
 } cuzk_bench_post_record;
 /* One recording pass (nthreads 0: cuzk_threads(); SERIAL ignores it). Errors: CUZK_ERR_ARG (SERIAL
  * with nothing kept), CUZK_ERR_NOMEM, the recording's status. */

@@ -200,6 +200,23 @@ CUZK_API int cuzk_engine_n_devices(const cuzk_engine *e);
  * (CUZK_ERR_NOMEM_DEVICE, CUZK_ERR_MISMATCH, CUZK_ERR_DEVICE). */
 CUZK_API cuzk_status cuzk_engine_preload(cuzk_engine *e, const cuzk_circuit *c, cuzk_error *err);
 
+/* Frees the host copies of circuit c's SRS G1 queries (A, B_G1, L, H: ~41 of the 45 GB of a 32 GiB
+ * PoRep key) once they live on the GPU: first makes c resident on every device of this engine
+ * where it is not yet (as cuzk_engine_preload; on failure nothing is freed). The key keeps its
+ * verification key, B_G2 query, circuit and counts, and this engine's provers of c keep proving
+ * from their device copies. Afterwards every other prover of the key fails with CUZK_ERR_ARG
+ * naming the reason: cuzk_prover_create on it, another engine's preload or job of it, and this
+ * engine's after cuzk_engine_release_circuit(c) (load the key again for those). The key's
+ * cuzk_pk_info.host_bytes drops by the bytes freed. *freed_bytes (may be NULL) gets them (0 with
+ * CUZK_OK when they were given back before). Keys loaded from a bellperson .params file only
+ * (cuzk_pk_load_params, cuzk_pk_load_params_mem).
+ * Errors: CUZK_ERR_ARG (NULL), CUZK_ERR_UNSUPPORTED (an engine that proves on the CPU: it reads
+ * the host copies; a snarkjs key, or a key made in memory), those of cuzk_engine_preload.
+ * Thread-safety: call it before any job of c (e.g. right after cuzk_engine_preload); it must not
+ * race with anything else that uses c's key (another engine, a cuzk_prover, cuzk_pk_describe). */
+CUZK_API cuzk_status cuzk_engine_release_host_g1(cuzk_engine *e, const cuzk_circuit *c, size_t *freed_bytes,
+                                                 cuzk_error *err);
+
 /* Drops what the engine holds for circuit c on every device (its prover; on the GPU backend its
  * resident SRS G1 queries and matrices, freed before returning), so that c may be destroyed
  * while the engine lives on, or its device memory given back; a later job or preload of c makes

@@ -41,6 +41,18 @@ extern "C" {
 CUZK_API cuzk_status cuzk_post_r1cs_write(const char *circuit, uint32_t sectors, const char *r1cs_path, cuzk_progress_fn progress,
                                  void *progress_user, cuzk_error *err);
 
+/* Loads the bellperson .params file made for a PoSt circuit (circuit, sectors as for
+ * cuzk_post_r1cs_write; `cuzk setup --circuit NAME [--sectors N]` makes INSECURE test ones, real
+ * ones come from Filecoin's ceremony) with the circuit recorded in memory on all cores: no .r1cs
+ * file. *out gets a key with one reference (cuzk_pk_release) that proves cuzk_post_job_synth jobs
+ * of the same circuit (cuzk_circuit_create). opts may be NULL; its r1cs fields must be unset.
+ * Memory: the recorded R1CS plus the parameters (~1.2x the file). Errors: CUZK_ERR_ARG (unknown
+ * name, NULL), those of cuzk_pk_load_params (CUZK_ERR_IO, _FORMAT, _POINT for the file, named;
+ * CUZK_ERR_MISMATCH: parameters of another circuit or sector count, the counts named),
+ * CUZK_ERR_NOMEM. Thread-safety: reentrant. */
+CUZK_API cuzk_status cuzk_post_pk_load(cuzk_pk **out, const char *circuit, uint32_t sectors, const char *params_path,
+                                       const cuzk_pk_load_opts *opts, cuzk_error *err);
+
 typedef struct cuzk_post_request {
     const char *circuit;                 /* a name as above */
     uint32_t sectors;                    /* 0: the real sector count */
@@ -49,7 +61,7 @@ typedef struct cuzk_post_request {
                                             sector's proof with one challenge per circuit slot (66;
                                             a reduced test circuit: its slot count), challenge n at
                                             challenge index n, unrolled into the slots as
-                                            filecoin-proofs does */
+                                            filecoin-proofs does (or NULL and vanilla_bufs below) */
     size_t n_vanilla;                    /* WindowPoSt: 1 .. the circuit's sector count per partition
                                             (the rest is padded with the last sector, as
                                             rust-fil-proofs pads); WinningPoSt: 1 */
@@ -59,6 +71,13 @@ typedef struct cuzk_post_request {
                                             1.2 (challenge index n); 10, 11: 1.0/1.1 (sector index *
                                             challenges + n); 12 for WinningPoSt is CUZK_ERR_ARG */
     int nthreads;                        /* synthesis threads; 0: all online CPUs */
+    /* The vanilla proofs in memory instead of files (a daemon's request bytes): give exactly one
+     * of vanilla_paths and vanilla_bufs. vanilla_bufs[i] is vanilla_lens[i] bytes, the same bincode
+     * form as one file, in the order of vanilla_paths (n_vanilla of them). The caller owns the buffers; they
+     * are read during cuzk_post_job_create / cuzk_post_witness only (the job keeps decoded copies).
+     * Errors name a buffer as "vanilla proof <i>" where a path would name the file. */
+    const uint8_t *const *vanilla_bufs;
+    const size_t *vanilla_lens;
 } cuzk_post_request;
 
 /* Reads and checks the vanilla proofs, then synthesizes the witness. On CUZK_OK:

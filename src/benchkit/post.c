@@ -12,6 +12,7 @@
 #include "filecoin/post.h"
 #include "formats/mapped_file.h"
 #include "util/log.h"
+#include "util/timer.h"
 
 struct cuzk_bench_post {
     post_params pp;
@@ -169,7 +170,10 @@ cuzk_status cuzk_bench_post_record_pass(cuzk_bench_post *h, cuzk_bench_post_pass
     case CUZK_BENCH_POST_MATRICES: {
         r1cs_free(&h->kept);
         h->has_kept = 0;
-        if ((st = post_record_parallel(&h->kept, &h->pp, nthreads, err)) != CUZK_OK) return st;
+        double ms[2];
+        if ((st = post_record_parallel_timed(&h->kept, &h->pp, nthreads, ms, err)) != CUZK_OK) return st;
+        out->parts_ms = ms[0];
+        out->join_ms = ms[1];
         h->has_kept = 1;
         const r1cs *r = &h->kept;
         out->n_inputs = (uint64_t)r->n_public + 1;
@@ -179,7 +183,10 @@ cuzk_status cuzk_bench_post_record_pass(cuzk_bench_post *h, cuzk_bench_post_pass
         out->nnz_b = r->b.nnz;
         out->nnz_c = r->c.nnz;
         out->matrix_bytes = csr_bytes(&r->a) + csr_bytes(&r->b) + csr_bytes(&r->c);
-        return query_sizes(r, nthreads, &out->query_a, &out->query_b, err);
+        double t0 = now_ms();
+        st = query_sizes(r, nthreads, &out->query_a, &out->query_b, err);
+        out->queries_ms = now_ms() - t0;
+        return st;
     }
     case CUZK_BENCH_POST_SERIAL: {
         if (!h->has_kept)

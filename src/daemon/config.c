@@ -96,8 +96,26 @@ static int check_readable(const char *path, const char *what, const char *file, 
     return 0;
 }
 
-static const char *const FILECOIN_IDS[] = {"porep-32g", "porep-64g", "wpost-32g", "wpost-64g", "winning-32g",
-                                           "winning-64g", "snap-32g", "snap-64g", NULL};
+static const char *const FILECOIN_IDS[] = {"porep-32g", "porep-64g", "snap-32g", "snap-64g", NULL};
+
+/* PoSt ids: Curio's 32g/64g, and the small sizes rust-fil-proofs also has (tests) */
+static const struct post_id {
+    const char *id, *circuit;
+    int kind;
+    uint64_t sector_size;
+} POST_IDS[] = {
+    {"wpost-2k", "window-post-2k", 3, 2048ull},           {"wpost-8m", "window-post-8m", 3, 8ull << 20},
+    {"wpost-512m", "window-post-512m", 3, 512ull << 20},  {"wpost-32g", "window-post-32g", 3, 32ull << 30},
+    {"wpost-64g", "window-post-64g", 3, 64ull << 30},     {"winning-2k", "winning-post-2k", 4, 2048ull},
+    {"winning-8m", "winning-post-8m", 4, 8ull << 20},     {"winning-512m", "winning-post-512m", 4, 512ull << 20},
+    {"winning-32g", "winning-post-32g", 4, 32ull << 30},  {"winning-64g", "winning-post-64g", 4, 64ull << 30},
+    {NULL, NULL, 0, 0}};
+
+const char *dcfg_post_id(int kind, uint64_t sector_size) {
+    for (int i = 0; POST_IDS[i].id; i++)
+        if (POST_IDS[i].kind == kind && POST_IDS[i].sector_size == sector_size) return POST_IDS[i].id;
+    return NULL;
+}
 
 static int valid_id(const char *s) {
     if (!*s || strlen(s) > 128) return 0;
@@ -335,9 +353,14 @@ int dcfg_load(dcfg *c, const char *path, char *err, size_t cap) {
         c->grace_ms = v * 1000;
     }
     if ((t = json_object_get(root, "srs"))) {
-        static const char *const k[] = {"idle_evict_s", NULL};
+        static const char *const k[] = {"idle_evict_s", "keep_host_g1", NULL};
         if (!json_is_object(t)) { fail(err, cap, "%s: srs: expected a table", path); goto out; }
         if (check_keys(t, "srs", k, path, err, cap)) goto out;
+        json_t *kh = json_object_get(t, "keep_host_g1");
+        if (kh) {
+            if (!json_is_boolean(kh)) { fail(err, cap, "%s: srs.keep_host_g1: expected true or false", path); goto out; }
+            c->keep_host_g1 = json_is_true(kh);
+        }
         uint64_t v = c->srs_idle_evict_ms / 1000;
         if (get_uint(t, "idle_evict_s", 86400 * 365, &v, "srs", path, err, cap)) goto out;
         c->srs_idle_evict_ms = v * 1000;
@@ -362,7 +385,7 @@ int dcfg_load(dcfg *c, const char *path, char *err, size_t cap) {
                 goto out;
             }
             if (!json_is_object(ct)) { fail(err, cap, "%s: %s: expected a table", path, tname); goto out; }
-            static const char *const k[] = {"zkey", "params", "r1cs", "preload", NULL};
+            static const char *const k[] = {"zkey", "params", "r1cs", "preload", "sectors", NULL};
             if (check_keys(ct, tname, k, path, err, cap)) goto out;
             dcfg_circuit *cc = &c->circuits[c->n_circuits++];
             cc->id = strdup(id);
@@ -377,6 +400,30 @@ int dcfg_load(dcfg *c, const char *path, char *err, size_t cap) {
             }
             for (int i = 0; FILECOIN_IDS[i]; i++)
                 if (strcmp(id, FILECOIN_IDS[i]) == 0) cc->filecoin = 1;
+            for (int i = 0; POST_IDS[i].id; i++)
+                if (strcmp(id, POST_IDS[i].id) == 0) {
+                    cc->filecoin = 1;
+                    cc->post_circuit = POST_IDS[i].circuit;
+                    cc->post_kind = POST_IDS[i].kind;
+                    cc->post_sector_size = POST_IDS[i].sector_size;
+                }
+            uint64_t sectors = 0;
+            if (get_uint(ct, "sectors", 100000, &sectors, tname, path, err, cap)) goto out;
+            cc->sectors = (uint32_t)sectors;
+            if (json_object_get(ct, "sectors") && !cc->post_circuit) {
+                fail(err, cap, "%s: %s.sectors: only PoSt circuits (wpost-SIZE, winning-SIZE) take a sector count", path, tname);
+                goto out;
+            }
+            if (json_object_get(ct, "sectors") && sectors == 0) {
+                fail(err, cap, "%s: %s.sectors: expected an integer from 1 to 100000 (leave it out for the real circuit)", path,
+                     tname);
+                goto out;
+            }
+            if (cc->post_circuit && (cc->zkey || cc->r1cs)) {
+                fail(err, cap, "%s: %s: a PoSt circuit takes params = \"...\" only (bellperson .params; its R1CS is "
+                     "recorded in memory)", path, tname);
+                goto out;
+            }
             if (!!cc->zkey == !!cc->params) {
                 fail(err, cap, "%s: %s: give exactly one of zkey = \"...\" or params = \"...\"", path, tname);
                 goto out;

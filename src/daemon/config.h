@@ -14,7 +14,16 @@ typedef struct dcfg_circuit {
     char *params;    /* bellperson .params, or NULL */
     char *r1cs;      /* with params: the circuit's .r1cs; with zkey: optional, for witness checks */
     int preload;     /* load at start (a failure stops the daemon) */
-    int filecoin;    /* 1: one of Curio's Filecoin ids (not provable by this build yet) */
+    int filecoin;    /* 1: one of Curio's Filecoin ids */
+    /* PoSt ids ("wpost-32g", "winning-32g", ...: dcfg_post_id): the cuzk circuit
+     * ("window-post-32g", ...; include/cuzk/filecoin.h), its proof kind (3 WINDOW_POST_PARTITION,
+     * 4 WINNING_POST) and sector size; the R1CS is recorded in memory (no r1cs key). 0/NULL for
+     * other ids (PoRep and SnapDeals ids are not provable by this build yet). */
+    const char *post_circuit;
+    int post_kind;
+    uint64_t post_sector_size;
+    uint32_t sectors;   /* testing only (key `sectors`): a PoSt circuit of this many sectors, a
+                           different circuit than Filecoin's (INSECURE test parameters); 0: real */
 } dcfg_circuit;
 
 typedef struct dcfg {
@@ -43,6 +52,8 @@ typedef struct dcfg {
     uint32_t max_waiting_calls;  /* concurrent Prove/AwaitProof calls (default 4096) */
     uint64_t grace_ms;           /* SIGTERM: in-flight jobs may finish for this long (default 30 s) */
     uint64_t srs_idle_evict_ms;  /* a key unused this long is released (0: never; default 5 min) */
+    int keep_host_g1;            /* srs.keep_host_g1: 1 keeps the host copy of a .params key's G1 queries
+                                    once they are resident on the GPU (default 0: released) */
     uint64_t debug_prove_delay_ms; /* testing only: every proof takes at least this long */
     char *debug_hold_circuit;    /* testing only: jobs of this circuit wait until cancelled */
     dcfg_circuit *circuits;
@@ -53,5 +64,8 @@ typedef struct dcfg {
 int dcfg_load(dcfg *c, const char *path, char *err, size_t err_cap);
 void dcfg_free(dcfg *c);
 const dcfg_circuit *dcfg_find_circuit(const dcfg *c, const char *id);
+/* The circuit id of a PoSt proof kind (3 or 4) and sector size in bytes, e.g. "wpost-32g",
+ * "winning-2k"; NULL for another kind or size. */
+const char *dcfg_post_id(int kind, uint64_t sector_size);
 
 #endif

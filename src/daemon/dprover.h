@@ -55,7 +55,8 @@ typedef struct dp_engine_mem {
 void dp_engine_mem_stats(dp_engine *e, dp_engine_mem *out);
 
 /* Loads the proving key of a configured circuit and makes it ready (on the GPU backend its G1
- * queries and matrices are uploaded now). *bytes: host memory the key holds.
+ * queries and matrices are uploaded now, and for a .params key their host copy is then released
+ * unless srs.keep_host_g1: dp_key_host_released). *bytes: host memory the key holds now.
  * When a BLS12-381 key cannot be made resident on the GPU (the device is out of memory, the need
  * exceeds engine.gpu_budget, or backend "gpu" found no usable device): with engine.gpu_fallback
  * "cpu" it is proved on a CPU engine instead (made at the first such key, with the main engine's
@@ -63,11 +64,16 @@ void dp_engine_mem_stats(dp_engine *e, dp_engine_mem *out);
  * reason, the bytes needed (the budget check's) and each device's free bytes is logged; with
  * "none" the load fails with CUZK_ERR_NOMEM_DEVICE or CUZK_ERR_DEVICE and that message.
  * Errors: those of the key loaders (CUZK_ERR_IO, _FORMAT, _CURVE, _POINT, _NOMEM), of the upload
- * (CUZK_ERR_NOMEM_DEVICE, CUZK_ERR_DEVICE, CUZK_ERR_MISMATCH), CUZK_ERR_UNSUPPORTED for Filecoin ids
- * (no circuit in this build). */
+ * (CUZK_ERR_NOMEM_DEVICE, CUZK_ERR_DEVICE, CUZK_ERR_MISMATCH), CUZK_ERR_MISMATCH (a PoSt id's
+ * .params made for another circuit or sector count), CUZK_ERR_UNSUPPORTED for PoRep and SnapDeals
+ * ids (no circuit in this build). PoSt ids record their R1CS in memory (cuzk_post_pk_load). */
 cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint64_t *bytes, cuzk_error *err);
 /* Releases the key and what the engine holds for it (its device copy). NULL is a no-op. */
 void dp_key_free(dp_engine *e, dp_key *k);
+/* Host bytes the key gave back once its G1 queries were resident on the GPU: a bellperson .params
+ * key on the GPU engine releases the host copy of its G1 queries at load (about 90% of the key)
+ * unless srs.keep_host_g1; 0 for every other key (the CPU proves from the host copy). */
+uint64_t dp_key_host_released(const dp_key *k);
 /* Where the key's proofs run: "gpu", "cpu", or "cpu (GPU fallback)"; "" for NULL. Static string. */
 const char *dp_key_backend(const dp_key *k);
 
@@ -81,8 +87,17 @@ typedef struct dp_proof {
 } dp_proof;
 
 typedef struct dp_input {
-    const uint8_t *wtns;  /* the bytes of a snarkjs .wtns file, read until dp_prove returns */
+    const uint8_t *wtns;  /* the bytes of a snarkjs .wtns file, read until dp_prove returns
+                             (PoSt keys: the vanilla proofs, concatenated) */
     size_t wtns_len;
+    /* PoSt keys: n_vanilla vanilla proofs (bincode, one per real sector) of vanilla_lens[i] bytes
+     * each, laid end to end in wtns; the challenge randomness; the partition index; the
+     * ApiVersion (10: V1_0_0, 12: V1_2_0) */
+    const size_t *vanilla_lens;
+    size_t n_vanilla;
+    uint8_t randomness[32];
+    uint64_t partition;
+    int api_version;
     const volatile int *cancel; /* read while proving: nonzero stops the proof (CUZK_ERR_CANCELLED) */
     uint64_t delay_ms;    /* testing: the witness step takes at least this long */
     int hold;             /* testing: the witness step waits until *cancel */
@@ -91,7 +106,11 @@ typedef struct dp_input {
     void *started_ctx;
 } dp_input;
 
-/* Proves one witness. Errors: CUZK_ERR_FORMAT (witness not a .wtns), CUZK_ERR_CURVE (witness of
+/* Proves one witness, or for a PoSt key one partition from its vanilla proofs: they are read and
+ * checked first (paths, comm_r, challenged leaves: include/cuzk/filecoin.h); one that fails is
+ * CUZK_ERR_FORMAT / CUZK_ERR_INVALID naming "vanilla proof <i>" and the reason, and nothing is
+ * proved. The proof is verified against public inputs derived again from the public data before
+ * it is returned. Errors: CUZK_ERR_FORMAT (witness not a .wtns), CUZK_ERR_CURVE (witness of
  * another field), CUZK_ERR_MISMATCH (witness length differs from the circuit's), CUZK_ERR_UNSAT
  * (the witness does not satisfy the circuit: a failing constraint, or a proof that does not
  * verify against the key), CUZK_ERR_NOMEM, CUZK_ERR_IO, CUZK_ERR_CANCELLED, the engine's

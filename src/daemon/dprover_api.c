@@ -5,6 +5,7 @@
 #include "dlog.h"
 
 #include "cuzk/engine.h"
+#include "cuzk/filecoin.h"
 #include "cuzk/groth16.h"
 #include "cuzk/prover.h"
 
@@ -19,10 +20,12 @@ struct dp_engine {
     cuzk_engine *eng;        /* the configured backend's engine; NULL: backend "gpu" found no usable device */
     char no_gpu[512];        /* why eng is NULL */
     int fallback_cpu;        /* engine.gpu_fallback = "cpu" */
+    int keep_host_g1;        /* srs.keep_host_g1 */
     cuzk_engine_opts cpu_opts; /* the fallback engine's options */
     pthread_mutex_t mu;      /* guards cpu */
     cuzk_engine *cpu;        /* the fallback CPU engine, made for the first circuit that needs it */
     size_t pinned_limit;
+    int synth_threads;    /* PoSt synthesis threads (engine.prove_threads; 0: all) */
 };
 
 /* Engine job ids of the fallback engine are handed out with this bit set (dp_input.started), so
@@ -34,9 +37,12 @@ struct dp_key {
     cuzk_engine *eng;     /* the engine circuit's: the main one, or the fallback CPU engine */
     int fallback;         /* 1: on the fallback CPU engine (engine.gpu_fallback = "cpu") */
     char id[132];         /* the configuration's circuit id (1 to 128 characters), for messages */
+    uint64_t host_released; /* host bytes of the G1 queries given back once on the GPU */
     cuzk_vk *vk;          /* its verification key: every proof is checked before it is returned */
     cuzk_prover *prover;  /* BN254: a CPU prover (holds the key's reference) */
     int has_circuit;      /* the R1CS is held: witnesses are checked constraint by constraint */
+    const char *post_circuit; /* PoSt keys: the cuzk circuit name (config's static string), else NULL */
+    uint32_t post_sectors;    /* its sector count override (0: Filecoin's) */
     size_t n_vars;
     uint32_t n_public;
 };
@@ -75,6 +81,7 @@ cuzk_status dp_engine_create(dp_engine **out, const dcfg *cfg, cuzk_error *err) 
     for (int i = 0; i < cfg->n_devices && i < CUZK_ENGINE_MAX_DEVICES; i++) o.gpu_devices[i] = cfg->devices[i];
     if (o.backend == CUZK_BACKEND_CPU) o.gpu_workers_per_device = cfg->workers < 4 ? cfg->workers : 4;
     e->fallback_cpu = cfg->gpu_fallback_cpu;
+    e->keep_host_g1 = cfg->keep_host_g1;
     e->cpu_opts = o;
     e->cpu_opts.backend = CUZK_BACKEND_CPU;
     e->cpu_opts.n_gpu_devices = 0;
@@ -106,6 +113,7 @@ cuzk_status dp_engine_create(dp_engine **out, const dcfg *cfg, cuzk_error *err) 
         return st;
     }
     e->pinned_limit = o.pinned_budget_bytes ? o.pinned_budget_bytes : (size_t)16 << 30;
+    e->synth_threads = cfg->prove_threads;
     *out = e;
     return CUZK_OK;
 }
@@ -215,8 +223,9 @@ static cuzk_status place_circuit(dp_engine *e, const dcfg_circuit *c, dp_key *k,
     cuzk_engine *cpu = NULL;
     cuzk_error cerr;
     memset(&cerr, 0, sizeof cerr);
-    if ((st = fallback_engine(e, &cpu, &cerr)) != CUZK_OK ||
-        (st = cuzk_engine_preload(cpu, k->circ, &cerr)) != CUZK_OK)
+    if ((st = fallback_engine(e, &cpu, &cerr)) == CUZK_OK && (st = cuzk_engine_preload(cpu, k->circ, &cerr)) != CUZK_OK)
+        (void)cuzk_engine_release_circuit(cpu, k->circ, NULL);
+    if (st != CUZK_OK)
         return cuzk_error_set(err, st, __FILE__, __LINE__,
                               "circuit %s cannot be made resident on the GPU (%s), and the CPU fallback failed: %s",
                               c->id, why, cerr.msg);
@@ -230,7 +239,7 @@ static cuzk_status place_circuit(dp_engine *e, const dcfg_circuit *c, dp_key *k,
 cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint64_t *bytes, cuzk_error *err) {
     *out = NULL;
     *bytes = 0;
-    if (c->filecoin) {
+    if (c->filecoin && !c->post_circuit) {
         /* No Filecoin circuit in this build: check the file's headers so a bad path or a truncated
          * file is still reported as such, then say what is missing. */
         char desc[2048];
@@ -244,8 +253,9 @@ cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint6
     memset(&lo, 0, sizeof lo);
     lo.r1cs_path = c->zkey ? c->r1cs : NULL;
     cuzk_pk *pk = NULL;
-    cuzk_status st = c->zkey ? cuzk_pk_load_zkey(&pk, c->zkey, &lo, err)
-                             : cuzk_pk_load_params(&pk, c->params, c->r1cs, &lo, err);
+    cuzk_status st = c->zkey           ? cuzk_pk_load_zkey(&pk, c->zkey, &lo, err)
+                     : c->post_circuit ? cuzk_post_pk_load(&pk, c->post_circuit, c->sectors, c->params, &lo, err)
+                                       : cuzk_pk_load_params(&pk, c->params, c->r1cs, &lo, err);
     if (st) return st;
     cuzk_pk_info info;
     memset(&info, 0, sizeof info);
@@ -257,11 +267,27 @@ cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint6
     }
     snprintf(k->id, sizeof k->id, "%s", c->id);
     k->has_circuit = info.has_circuit;
+    k->post_circuit = c->post_circuit;
+    k->post_sectors = c->sectors;
     k->n_vars = info.n_vars;
     k->n_public = info.n_public;
     if (info.curve == CUZK_CURVE_BLS12_381) {
         if ((st = cuzk_vk_from_pk(&k->vk, pk, err)) == CUZK_OK && (st = cuzk_circuit_create(&k->circ, pk, err)) == CUZK_OK)
             st = place_circuit(e, c, k, err);
+        if (st == CUZK_OK && c->params && !k->fallback && !e->keep_host_g1 &&
+            strcmp(cuzk_engine_backend_name(k->eng), "gpu") == 0) {
+            /* the device holds the G1 queries now: give back their host copy (srs.keep_host_g1) */
+            size_t freed = 0;
+            cuzk_error rerr;
+            memset(&rerr, 0, sizeof rerr);
+            if (cuzk_engine_release_host_g1(k->eng, k->circ, &freed, &rerr) == CUZK_OK) {
+                k->host_released = freed;
+                dlog(DLOG_INFO, "circuit %s: released the host copies of its G1 queries (%zu bytes; "
+                                "srs.keep_host_g1 = true keeps them)", c->id, freed);
+            } else {
+                dlog(DLOG_WARN, "circuit %s: the host copies of its G1 queries are kept: %s", c->id, rerr.msg);
+            }
+        }
     } else {
         cuzk_prover_opts po;
         memset(&po, 0, sizeof po);
@@ -273,7 +299,7 @@ cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint6
         dp_key_free(e, k);
         return st;
     }
-    *bytes = info.host_bytes;
+    *bytes = info.host_bytes > k->host_released ? info.host_bytes - k->host_released : 0;
     *out = k;
     return CUZK_OK;
 }
@@ -400,6 +426,140 @@ static cuzk_status prove_engine(dp_engine *e, dp_key *k, const dp_input *in, dp_
     return st;
 }
 
+/* ---- PoSt: vanilla proofs -> cuzk_post_job -> one engine job of one partition ---- */
+typedef struct post_synth_ctx {
+    const dp_input *in;
+    cuzk_post_job *job;
+    double ms;
+} post_synth_ctx;
+
+static cuzk_status post_synth(void *vctx, uint32_t partition, uint64_t *witness, size_t n_vars, cuzk_error *err) {
+    post_synth_ctx *sc = vctx;
+    double t0 = now_ms();
+    cuzk_status st = wait_debug(sc->in, err);
+    if (st == CUZK_OK) st = cuzk_post_job_synth(sc->job, partition, witness, n_vars, err);
+    sc->ms = now_ms() - t0;
+    return st;
+}
+
+static cuzk_status prove_post(dp_engine *e, dp_key *k, const dp_input *in, dp_proof *out, cuzk_error *err) {
+    if (!in->n_vanilla || !in->vanilla_lens)
+        return cuzk_error_set(err, CUZK_ERR_ARG, __FILE__, __LINE__, "a PoSt job without vanilla proofs");
+    const uint8_t **bufs = calloc(in->n_vanilla, sizeof *bufs);
+    if (!bufs) return cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "out of memory");
+    size_t off = 0;
+    for (size_t i = 0; i < in->n_vanilla; i++) {
+        if (in->vanilla_lens[i] > in->wtns_len - off) { /* the job table's own packing: never */
+            free(bufs);
+            return cuzk_error_set(err, CUZK_ERR_ARG, __FILE__, __LINE__, "vanilla proof %zu overruns the request", i);
+        }
+        bufs[i] = in->wtns + off;
+        off += in->vanilla_lens[i];
+    }
+    cuzk_post_request rq;
+    memset(&rq, 0, sizeof rq);
+    rq.circuit = k->post_circuit;
+    rq.sectors = k->post_sectors;
+    rq.vanilla_bufs = bufs;
+    rq.vanilla_lens = in->vanilla_lens;
+    rq.n_vanilla = in->n_vanilla;
+    memcpy(rq.randomness, in->randomness, 32);
+    rq.partition = in->partition;
+    rq.api_version = in->api_version;
+    rq.nthreads = e->synth_threads;
+    post_synth_ctx sc = {in, NULL, 0};
+    double t0 = now_ms();
+    cuzk_status st = cuzk_post_job_create(&sc.job, &rq, err); /* reads and checks every vanilla proof */
+    free(bufs);
+    if (st) return st;
+    double t_check = now_ms() - t0;
+    uint8_t *pub = NULL;
+    size_t np = cuzk_post_job_n_public(sc.job);
+    cuzk_job_result res;
+    memset(&res, 0, sizeof res);
+    int have_res = 0;
+    if (cuzk_post_job_partitions(sc.job) != 1) {
+        st = cuzk_error_set(err, CUZK_ERR_ARG, __FILE__, __LINE__, "%zu vanilla proofs make %u partitions: a job proves one",
+                            in->n_vanilla, cuzk_post_job_partitions(sc.job));
+        goto out;
+    }
+    if (cuzk_post_job_n_vars(sc.job) != k->n_vars || np != k->n_public) {
+        st = cuzk_error_set(err, CUZK_ERR_MISMATCH, __FILE__, __LINE__,
+                            "the PoSt job has %zu values and %zu public inputs, the key %zu and %u", cuzk_post_job_n_vars(sc.job),
+                            np, k->n_vars, k->n_public);
+        goto out;
+    }
+    /* the public inputs from the public data alone (comm_r, sector ids, randomness) */
+    pub = malloc(np * 32 + 1);
+    if (!pub) { st = cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "out of memory"); goto out; }
+    if ((st = cuzk_post_job_public_inputs(sc.job, 0, pub, err)) != CUZK_OK) goto out;
+    cuzk_job_desc d;
+    memset(&d, 0, sizeof d);
+    d.circuit = k->circ;
+    d.n_partitions = 1;
+    d.synth = post_synth;
+    d.synth_ctx = &sc;
+    d.witness_form = CUZK_WITNESS_FR_MONT;
+    cuzk_job_id id = 0;
+    cuzk_engine *eng = k->eng; /* the main engine, or the CPU engine of engine.gpu_fallback */
+    (void)e;
+    st = cuzk_engine_submit(eng, &d, &id, err);
+    if (st == CUZK_ERR_MISMATCH) {
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err && err->msg[0] ? err->msg : "one proof does not fit");
+        st = cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "engine.job_budget: %s", why);
+    }
+    if (st) goto out;
+    if (in->started) in->started(in->started_ctx, k->fallback ? id | DP_FALLBACK_JOB : id);
+    if (*in->cancel) cuzk_engine_cancel(eng, id);
+    cuzk_error jerr;
+    memset(&jerr, 0, sizeof jerr);
+    st = cuzk_engine_wait(eng, id, &res, &jerr);
+    if (st) {
+        if (err) *err = jerr;
+        goto out;
+    }
+    have_res = 1;
+    out->synth_ms = sc.ms + t_check;
+    if (res.timings) out->prove_ms = res.timings[0].start_call_ms + res.timings[0].finish_call_ms;
+    if (res.state == CUZK_JOB_CANCELLED || *in->cancel) {
+        st = cuzk_error_set(err, CUZK_ERR_CANCELLED, __FILE__, __LINE__, "cancelled");
+    } else if (res.state == CUZK_JOB_FAILED) {
+        st = res.status ? res.status : CUZK_ERR_ARG;
+        if (err) *err = jerr;
+    } else {
+        cuzk_error verr;
+        memset(&verr, 0, sizeof verr);
+        if (cuzk_verify(k->vk, CUZK_PUBLIC_CANON, pub, np * 32, CUZK_PROOF_BELLPERSON, res.proofs, 192, &verr) != CUZK_OK) {
+            st = cuzk_error_set(err, CUZK_ERR_UNSAT, __FILE__, __LINE__,
+                                "the PoSt proof does not verify against the public inputs derived from the public data "
+                                "(a parameter file of another circuit?): %s", verr.msg);
+        } else {
+            cuzk_proof p;
+            st = cuzk_proof_from_bellperson(&p, res.proofs, pub, (uint32_t)np, err);
+            if (st == CUZK_OK) {
+                out->proof = malloc(CUZK_PROOF_BELLPERSON_BYTES);
+                out->proof_json = p.proof_json ? strdup(p.proof_json) : NULL;
+                out->public_json = p.public_json ? strdup(p.public_json) : NULL;
+                if (out->proof) {
+                    memcpy(out->proof, p.bellperson, CUZK_PROOF_BELLPERSON_BYTES);
+                    out->proof_len = CUZK_PROOF_BELLPERSON_BYTES;
+                }
+                cuzk_proof_free(&p);
+                if (!out->proof || !out->proof_json || !out->public_json) {
+                    dp_proof_free(out);
+                    st = cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "out of memory for the proof");
+                }
+            }
+        }
+    }
+out:
+    if (have_res) cuzk_job_result_free(&res);
+    free(pub);
+    cuzk_post_job_free(sc.job);
+    return st;
+}
+
 /* BN254 keys: the CPU prover, in this thread. */
 static cuzk_status prove_direct(dp_key *k, const dp_input *in, dp_proof *out, cuzk_error *err) {
     double t0 = now_ms();
@@ -431,6 +591,7 @@ static cuzk_status prove_direct(dp_key *k, const dp_input *in, dp_proof *out, cu
 
 cuzk_status dp_prove(dp_engine *e, dp_key *k, const dp_input *in, dp_proof *out, cuzk_error *err) {
     memset(out, 0, sizeof *out);
+    if (k->post_circuit) return prove_post(e, k, in, out, err);
     return k->circ ? prove_engine(e, k, in, out, err) : prove_direct(k, in, out, err);
 }
 
@@ -445,6 +606,8 @@ void dp_cancel(dp_engine *e, uint64_t engine_job) {
         (void)cuzk_engine_cancel(e->eng, engine_job);
     }
 }
+
+uint64_t dp_key_host_released(const dp_key *k) { return k ? k->host_released : 0; }
 
 const char *dp_key_backend(const dp_key *k) {
     if (!k) return "";

@@ -25,8 +25,13 @@ typedef struct job {
     uint64_t h[2];
     int kind, kidx, priority;
     char *circuit_id;
-    uint8_t *witness;
+    uint8_t *witness;        /* GENERIC: the .wtns bytes; PoSt: the vanilla proofs, concatenated */
     size_t witness_len;
+    size_t *vanilla_lens;    /* PoSt: the length of each vanilla proof */
+    size_t n_vanilla;
+    uint8_t randomness[32];
+    uint64_t partition;
+    int api_version;
     int state;               /* JS_* */
     int result;              /* JR_* once JS_DONE */
     volatile int cancel;
@@ -132,6 +137,7 @@ static void job_free(job *j) {
     free(j->request_id);
     free(j->circuit_id);
     free(j->witness);
+    free(j->vanilla_lens);
     free(j->error);
     dp_proof_free(&j->res);
     free(j);
@@ -189,6 +195,9 @@ static void finish_locked(jobs *J, job *j, int result, const char *error) {
     free(j->witness);
     j->witness = NULL;
     j->witness_len = 0;
+    free(j->vanilla_lens);
+    j->vanilla_lens = NULL;
+    j->n_vanilla = 0;
     if (result == JR_COMPLETED) {
         J->completed[j->kidx]++;
         double s = (j->t_end - j->t_submit) / 1e3;
@@ -345,13 +354,19 @@ static void *worker_main(void *arg) {
             memset(&in, 0, sizeof in);
             in.wtns = j->witness;
             in.wtns_len = j->witness_len;
+            in.vanilla_lens = j->vanilla_lens;
+            in.n_vanilla = j->n_vanilla;
+            memcpy(in.randomness, j->randomness, 32);
+            in.partition = j->partition;
+            in.api_version = j->api_version;
             in.cancel = &j->cancel;
             in.delay_ms = J->cfg->debug_prove_delay_ms;
             in.hold = J->cfg->debug_hold_circuit && strcmp(J->cfg->debug_hold_circuit, j->circuit_id) == 0;
             in.started = job_started;
             in.started_ctx = &sa;
             pthread_mutex_unlock(&J->mu);
-            dlog(DLOG_DEBUG, "job %s: proving circuit %s (witness %zu bytes)", j->id, j->circuit_id, j->witness_len);
+            dlog(DLOG_DEBUG, "job %s: proving circuit %s (%s %zu bytes)", j->id, j->circuit_id,
+                 j->n_vanilla ? "vanilla proofs" : "witness", j->witness_len);
             st = dp_prove(J->E, key, &in, &res, &err);
             pthread_mutex_lock(&J->mu);
             j->engine_job = 0;
@@ -371,7 +386,12 @@ static void *worker_main(void *arg) {
                  j->prove_ms);
         } else {
             char msg[700];
-            snprintf(msg, sizeof msg, "%s: %s", status_phrase(st), err.msg[0] ? err.msg : cuzk_status_str(st));
+            if (j->n_vanilla && (st == CUZK_ERR_FORMAT || st == CUZK_ERR_INVALID || st == CUZK_ERR_IO))
+                snprintf(msg, sizeof msg, "a vanilla proof was refused, nothing was proved: %s",
+                         err.msg[0] ? err.msg : cuzk_status_str(st));
+            else
+                snprintf(msg, sizeof msg, "%s: %s", j->n_vanilla ? cuzk_status_str(st) : status_phrase(st),
+                         err.msg[0] ? err.msg : cuzk_status_str(st));
             finish_locked(J, j, JR_FAILED, msg);
             dlog(DLOG_INFO, "job %s failed: %s", j->id, msg);
         }
@@ -588,6 +608,12 @@ int jobs_submit(jobs *J, job_submit *s, char job_id[32], uint32_t *queue_pos, in
         j->witness = s->witness;
         j->witness_len = s->witness_len;
         s->witness = NULL;
+        j->vanilla_lens = s->vanilla_lens;
+        j->n_vanilla = s->n_vanilla;
+        s->vanilla_lens = NULL;
+        memcpy(j->randomness, s->randomness, 32);
+        j->partition = s->partition;
+        j->api_version = s->api_version;
         j->state = JS_QUEUED;
         list_push(&J->q[j->priority], j);
         J->n_queued++;
@@ -800,6 +826,7 @@ void jobs_get_status(jobs *J, jobs_status *st) {
         s->size_bytes = e->bytes;
         s->ref_count = e->refs;
         s->backend = e->key ? dp_key_backend(e->key) : "";
+        s->host_released_bytes = dp_key_host_released(e->key);
     }
     st->n_workers = J->n_workers;
     st->workers = calloc(J->n_workers, sizeof(jobs_worker_info));
@@ -913,6 +940,11 @@ char *jobs_metrics_text(jobs *J) {
     sb_printf(&b, "# HELP cuzk_srs_bytes Host bytes of the circuit's loaded key.\n# TYPE cuzk_srs_bytes gauge\n");
     for (int i = 0; i < J->n_srs; i++)
         sb_printf(&b, "cuzk_srs_bytes{circuit_id=\"%s\"} %" PRIu64 "\n", J->srs[i].c->id, J->srs[i].bytes);
+    sb_printf(&b, "# HELP cuzk_srs_host_released_bytes Host bytes of the circuit's G1 queries released once they "
+                  "were resident on the GPU (srs.keep_host_g1 = false).\n# TYPE cuzk_srs_host_released_bytes gauge\n");
+    for (int i = 0; i < J->n_srs; i++)
+        sb_printf(&b, "cuzk_srs_host_released_bytes{circuit_id=\"%s\"} %" PRIu64 "\n", J->srs[i].c->id,
+                  dp_key_host_released(J->srs[i].key));
     sb_printf(&b, "# HELP cuzk_srs_gpu_fallback 1 if the circuit is proved on the CPU because it cannot be made "
                   "resident on the GPU (engine.gpu_fallback = \"cpu\").\n# TYPE cuzk_srs_gpu_fallback gauge\n");
     for (int i = 0; i < J->n_srs; i++)
@@ -953,6 +985,7 @@ char *jobs_status_json(jobs *J) {
         json_object_set_new(e, "size_bytes", json_integer((json_int_t)st.srs[i].size_bytes));
         json_object_set_new(e, "ref_count", json_integer(st.srs[i].ref_count));
         json_object_set_new(e, "backend", json_string(st.srs[i].backend));
+        json_object_set_new(e, "host_released_bytes", json_integer((json_int_t)st.srs[i].host_released_bytes));
         json_array_append_new(s, e);
     }
     json_object_set_new(o, "loaded_srs", s);

@@ -56,6 +56,15 @@ typedef struct job_submit {
     uint8_t *witness;        /* GENERIC: .wtns bytes; taken over on success (set to NULL) */
     size_t witness_len;
     const char *fail_message;/* non-NULL: the job completes FAILED at once with this message */
+    /* PoSt (WPOST, WINNING; circuit_id a configured PoSt circuit): the vanilla proofs, one per
+     * real sector, concatenated in `witness` (taken over as above), their lengths in
+     * vanilla_lens (n_vanilla entries, taken over too: set to NULL), the randomness, the
+     * partition index and the ApiVersion (10, 12) of registered_proof */
+    size_t *vanilla_lens;
+    size_t n_vanilla;
+    uint8_t randomness[32];
+    uint64_t partition;
+    int api_version;
 } job_submit;
 
 /* Returns a gRPC status code (CGRPC_*); msg gets the reason when not OK. */
@@ -98,6 +107,7 @@ typedef struct jobs_srs_info {
     uint64_t size_bytes;
     uint32_t ref_count;
     const char *backend;     /* loaded: where it proves ("gpu", "cpu", "cpu (GPU fallback)"); "" when not */
+    uint64_t host_released_bytes; /* loaded: host bytes its G1 queries gave back once on the GPU */
 } jobs_srs_info;
 
 typedef struct jobs_worker_info {

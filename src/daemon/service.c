@@ -83,6 +83,107 @@ static int input_hash(const Cuzk__V1__SubmitProofRequest *r, uint64_t h[2]) {
     return 0;
 }
 
+/* ---- PoSt requests ----
+ * registered_proof is a RegisteredPoStProof (go-state-types abi/sector.go): 0..4
+ * StackedDrgWinning{2KiB,8MiB,512MiB,32GiB,64GiB}V1, 5..9 StackedDrgWindow...V1, 10..14
+ * StackedDrgWindow...V1_1. Winning and Window V1 prove with rust-fil-proofs ApiVersion 1.0.0;
+ * Window V1_1 is filecoin-ffi's StackedDrgWindow...V1_2, ApiVersion 1.2.0. */
+static const uint64_t POST_SIZES[5] = {2048ull, 8ull << 20, 512ull << 20, 32ull << 30, 64ull << 30};
+static const char *const POST_SIZE_NAMES[5] = {"2KiB", "8MiB", "512MiB", "32GiB", "64GiB"};
+
+/* BLS12-381 r, little-endian: randomness must be a canonical field element (rust-fil-proofs refuses
+ * others; Lotus and Curio clear the top two bits before sending) */
+static int fr_canonical_le(const uint8_t b[32]) {
+    static const uint8_t R_LE[32] = {0x01, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xfe, 0x5b, 0xfe, 0xff, 0x02, 0xa4, 0xbd, 0x53,
+                                     0x05, 0xd8, 0xa1, 0x09, 0x08, 0xd8, 0x39, 0x33, 0x48, 0x7d, 0x9d, 0x29, 0x53, 0xa7, 0xed, 0x73};
+    for (int i = 31; i >= 0; i--)
+        if (b[i] != R_LE[i]) return b[i] < R_LE[i];
+    return 0;
+}
+
+/* Checks a WINDOW_POST_PARTITION / WINNING_POST request and fills js (circuit, vanilla proofs
+ * copied and concatenated, randomness, partition, ApiVersion). 0: ok; 1: refused, the reason in
+ * why (the job then completes FAILED with it); -1: out of memory (out set). */
+static int post_request(service *s, const Cuzk__V1__SubmitProofRequest *r, job_submit *js, char *why, size_t cap,
+                        cgrpc_reply *out) {
+    int kind = (int)r->proof_kind;
+    uint64_t rp = r->registered_proof;
+    const char *kname = jobs_kind_name(kind);
+    if (rp > 14) {
+        snprintf(why, cap, "cuzk cannot prove this %s request: registered_proof %" PRIu64 " is not a RegisteredPoStProof "
+                 "(0..4 WinningPoSt V1, 5..9 WindowPoSt V1, 10..14 WindowPoSt V1_1)", kname, rp);
+        return 1;
+    }
+    int winning = rp <= 4;
+    int size_i = (int)(rp % 5);
+    char pname[64];
+    snprintf(pname, sizeof pname, "StackedDrg%s%sV1%s", winning ? "Winning" : "Window", POST_SIZE_NAMES[size_i],
+             rp >= 10 ? "_1" : "");
+    if (winning != (kind == JK_WINNING)) {
+        snprintf(why, cap, "cuzk cannot prove this %s request: registered_proof %" PRIu64 " (%s) is a %s proof", kname, rp,
+                 pname, winning ? "WinningPoSt" : "WindowPoSt");
+        return 1;
+    }
+    uint64_t size = POST_SIZES[size_i];
+    if (r->sector_size && r->sector_size != size) {
+        snprintf(why, cap, "cuzk cannot prove this %s request: sector_size %" PRIu64 " does not match registered_proof %" PRIu64
+                 " (%s: %" PRIu64 " bytes)", kname, r->sector_size, rp, pname, size);
+        return 1;
+    }
+    const char *id = dcfg_post_id(kind, size);
+    const dcfg_circuit *c = id ? dcfg_find_circuit(s->cfg, id) : NULL;
+    if (!c) {
+        snprintf(why, cap, "cuzk cannot prove %s %s here: no [circuits.\"%s\"] (its params) in the configuration", kname,
+                 POST_SIZE_NAMES[size_i], id ? id : "?");
+        return 1;
+    }
+    if (r->randomness.len != 32 || !fr_canonical_le(r->randomness.data)) {
+        snprintf(why, cap, "%s: randomness (field 22) must be 32 bytes, a canonical BLS12-381 scalar little-endian (got %zu "
+                 "bytes%s)", kname, r->randomness.len, r->randomness.len == 32 ? ", >= the field modulus" : "");
+        return 1;
+    }
+    uint32_t max_sectors = c->sectors ? c->sectors : size == (32ull << 30) ? 2349 : size == (64ull << 30) ? 2300 : 2;
+    if (winning && r->n_vanilla_proofs != 1) {
+        snprintf(why, cap, "%s: %zu vanilla proofs (field 11); WinningPoSt takes one, the challenged sector's, with one "
+                 "challenge per circuit slot (%u)", kname, r->n_vanilla_proofs, c->sectors ? c->sectors : 66);
+        return 1;
+    }
+    if (r->n_vanilla_proofs == 0 || r->n_vanilla_proofs > max_sectors) {
+        snprintf(why, cap, "%s: %zu vanilla proofs (field 11); circuit %s takes 1 to %u (one per sector of the partition)", kname,
+                 r->n_vanilla_proofs, id, max_sectors);
+        return 1;
+    }
+    if (winning && r->partition_index != 0) {
+        snprintf(why, cap, "%s: partition_index %u: WinningPoSt has one partition (0)", kname, r->partition_index);
+        return 1;
+    }
+    size_t total = 0;
+    for (size_t i = 0; i < r->n_vanilla_proofs; i++) total += r->vanilla_proofs[i].len;
+    js->vanilla_lens = malloc(r->n_vanilla_proofs * sizeof *js->vanilla_lens);
+    js->witness = malloc(total ? total : 1);
+    if (!js->vanilla_lens || !js->witness) {
+        free(js->vanilla_lens);
+        free(js->witness);
+        js->vanilla_lens = NULL;
+        js->witness = NULL;
+        fail(out, CGRPC_RESOURCE_EXHAUSTED, "out of memory for the vanilla proofs");
+        return -1;
+    }
+    size_t off = 0;
+    for (size_t i = 0; i < r->n_vanilla_proofs; i++) {
+        if (r->vanilla_proofs[i].len) memcpy(js->witness + off, r->vanilla_proofs[i].data, r->vanilla_proofs[i].len);
+        js->vanilla_lens[i] = r->vanilla_proofs[i].len;
+        off += r->vanilla_proofs[i].len;
+    }
+    js->witness_len = total;
+    js->n_vanilla = r->n_vanilla_proofs;
+    memcpy(js->randomness, r->randomness.data, 32);
+    js->partition = r->partition_index;
+    js->api_version = rp >= 10 ? 12 : 10;
+    js->circuit_id = c->id;
+    return 0;
+}
+
 /* Submits; fills job_id/pos. Returns 0 or -1 with out set. *created: a new job was made. */
 static int submit(service *s, Cuzk__V1__SubmitProofRequest *r, char job_id[32], uint32_t *pos, int *created,
                   cgrpc_reply *out) {
@@ -126,13 +227,19 @@ static int submit(service *s, Cuzk__V1__SubmitProofRequest *r, char job_id[32], 
             return -1;
         }
         js.circuit_id = c->id;
-    } else if (js.kind != JK_GENERIC) {
+    } else if (js.kind == JK_WPOST || js.kind == JK_WINNING) {
+        int pr = post_request(s, r, &js, failmsg, sizeof failmsg, out);
+        if (pr < 0) return -1;
+        if (pr > 0) js.fail_message = failmsg;
+    } else {
         snprintf(failmsg, sizeof failmsg,
                  "cuzk cannot prove %s yet: this build has no %s circuit (the job was not attempted)", kname,
                  js.kind == JK_POREP ? "PoRep" : js.kind == JK_SNAP ? "SnapDeals" : "PoSt");
         js.fail_message = failmsg;
     }
     if (input_hash(r, js.input_hash)) {
+        free(js.witness);
+        free(js.vanilla_lens);
         fail(out, CGRPC_RESOURCE_EXHAUSTED, "out of memory");
         return -1;
     }
@@ -148,6 +255,7 @@ static int submit(service *s, Cuzk__V1__SubmitProofRequest *r, char job_id[32], 
     int dedup = 0;
     int rc = jobs_submit(s->J, &js, job_id, pos, &dedup, out->msg, sizeof out->msg);
     free(js.witness); /* NULL when the job took it */
+    free(js.vanilla_lens);
     if (rc != CGRPC_OK) {
         out->code = rc;
         return -1;
@@ -290,6 +398,7 @@ static void h_status(service *s, const uint8_t *req, size_t len, cgrpc_reply *ou
         ss[i].size_bytes = st.srs[i].size_bytes;
         ss[i].ref_count = st.srs[i].ref_count;
         ss[i].backend = (char *)st.srs[i].backend;
+        ss[i].host_released_bytes = st.srs[i].host_released_bytes;
         sp[i] = &ss[i];
     }
     resp.n_loaded_srs = (size_t)st.n_srs;

@@ -270,6 +270,34 @@ cuzk_status cuzk_engine_preload(cuzk_engine *e, const cuzk_circuit *c, cuzk_erro
     return CUZK_OK;
 }
 
+cuzk_status cuzk_engine_release_host_g1(cuzk_engine *e, const cuzk_circuit *c, size_t *freed_bytes, cuzk_error *err) {
+    if (freed_bytes) *freed_bytes = 0;
+    if (!e || !engine_circuit_valid(c)) return ERR(err, CUZK_ERR_ARG, "cuzk_engine_release_host_g1: NULL argument");
+    if (!e->be->caps || !(e->be->caps(e->be_ctx[0]) & GROTH16_CAP_DEVICE))
+        return ERR(err, CUZK_ERR_UNSUPPORTED,
+                   "cuzk_engine_release_host_g1: the %s backend proves from the host copies of the G1 queries",
+                   e->backend_name);
+    cuzk_pk *pk = c->pk;
+    /* a key loaded from a .params file (cuzk_pk_load_params*): it owns its parameters, the G1
+     * queries in an allocation of their own (g2_apart) */
+    if (!pk || pk->owner_free || pk->key.convention != CUZK_CONVENTION_BELLPERSON || pk->key.p != &pk->p)
+        return ERR(err, CUZK_ERR_UNSUPPORTED,
+                   "cuzk_engine_release_host_g1: only keys loaded from a bellperson .params file "
+                   "(cuzk_pk_load_params) can give back their host G1 queries");
+    if (!pk->p.block && !pk->p.a && !pk->p.b_g1 && !pk->p.l && !pk->p.h) return CUZK_OK; /* given back before */
+    cuzk_status st = cuzk_engine_preload(e, c, err); /* resident on every device, or nothing is freed */
+    if (st != CUZK_OK) return st;
+    bellperson_params g1;
+    size_t freed = bellperson_params_take_g1(&pk->p, &g1);
+    if (!freed)
+        return ERR(err, CUZK_ERR_UNSUPPORTED,
+                   "cuzk_engine_release_host_g1: the key's G1 queries share one allocation with its B_G2 query");
+    bellperson_params_free(&g1);
+    pk->host_bytes = pk->host_bytes > freed ? pk->host_bytes - freed : 0;
+    if (freed_bytes) *freed_bytes = freed;
+    return CUZK_OK;
+}
+
 cuzk_status cuzk_engine_release_circuit(cuzk_engine *e, const cuzk_circuit *c, cuzk_error *err) {
     if (!e || !c) return ERR(err, CUZK_ERR_ARG, "cuzk_engine_release_circuit: NULL argument");
     pthread_mutex_lock(&e->mu);

@@ -7,6 +7,7 @@
 
 #include "util/log.h"
 #include "util/parallel.h"
+#include "util/timer.h"
 
 cuzk_status post_params_init(post_params *out, post_kind kind, uint64_t sector_size, uint32_t sector_count_override,
                              cuzk_error *err) {
@@ -487,7 +488,13 @@ static cuzk_status record_common(rpar *p, const post_params *pp, unsigned flags,
 }
 
 cuzk_status post_record_parallel(r1cs *out, const post_params *pp, int nthreads, cuzk_error *err) {
+    return post_record_parallel_timed(out, pp, nthreads, NULL, err);
+}
+
+cuzk_status post_record_parallel_timed(r1cs *out, const post_params *pp, int nthreads, double ms[2], cuzk_error *err) {
     memset(out, 0, sizeof *out);
+    if (ms) ms[0] = ms[1] = 0;
+    double t0 = now_ms();
     rpar p;
     post_sector blank;
     memset(&blank, 0, sizeof blank);
@@ -495,12 +502,15 @@ cuzk_status post_record_parallel(r1cs *out, const post_params *pp, int nthreads,
     if (st == CUZK_OK && !(p.parts = calloc(p.n_parts, sizeof *p.parts))) st = ERR(err, CUZK_ERR_NOMEM, "PoSt: out of memory");
     if (st == CUZK_OK) {
         parallel_for(p.n_parts, nthreads, record_parts, &p);
+        double t1 = now_ms();
+        if (ms) ms[0] = t1 - t0;
         if (p.failed) {
             st = p.st;
             if (err) *err = p.err;
             for (size_t k = 0; k < p.n_parts; k++) cs_part_free(&p.parts[k]);
         } else {
             st = cs_join_parts(out, p.parts, p.n_parts, p.sz.n_inputs, p.sz.n_aux, nthreads, err);
+            if (ms) ms[1] = now_ms() - t1;
         }
     }
     free(p.parts);

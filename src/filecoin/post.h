@@ -116,6 +116,8 @@ void post_circuit_sizes(const post_params *pp, post_sizes *out);
  * 32 GiB WindowPoSt partition: 1.147G nonzeros, ~12.2 GB) plus, while joining, the parts of the
  * matrix being joined (~7.8 GB more for A there). Errors: CUZK_ERR_NOMEM, CUZK_ERR_UNSUPPORTED. */
 cuzk_status post_record_parallel(r1cs *out, const post_params *pp, int nthreads, cuzk_error *err);
+/* The same; ms[0] (may be NULL) gets the wall ms of recording the parts, ms[1] of the join. */
+cuzk_status post_record_parallel_timed(r1cs *out, const post_params *pp, int nthreads, double ms[2], cuzk_error *err);
 
 /* Counts and A/B densities (CS_DENSITY: aux in A, aux in B, inputs in B) from a recording pass
  * on nthreads threads (<= 0: all CPUs), one builder per part of the sectors, their bitmaps ORed

@@ -36,4 +36,11 @@ cuzk_status groth16_pk_wrap_bellperson(cuzk_pk **out, const r1cs *cs, const bell
                                        struct groth16_gpu_srs *gpu_srs, uint64_t host_bytes, void (*owner_free)(void *),
                                        void *owner, cuzk_error *err);
 
+/* A BLS12-381 bellperson key from the .params file at params_path for the circuit *cs (made in
+ * memory, e.g. a recorded PoSt circuit): *cs is moved into the key (zeroed here, freed on
+ * failure). Checks and errors as cuzk_pk_load_params (opts->expect_n_vars, point checks,
+ * CUZK_ERR_MISMATCH for parameters of another circuit). Not in a BN254-bound build. */
+cuzk_status groth16_pk_load_params_cs(cuzk_pk **out, const char *params_path, r1cs *cs, const cuzk_pk_load_opts *opts,
+                                      cuzk_error *err);
+
 #endif

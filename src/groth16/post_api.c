@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "filecoin/post.h"
+#include "groth16/pk.h"
 #include "formats/snarkjs.h"
 #include "util/log.h"
 
@@ -34,6 +35,24 @@ cuzk_status cuzk_post_r1cs_write(const char *circuit, uint32_t sectors, const ch
         if (progress) progress(progress_user, "write", 1, 1);
     }
     r1cs_free(&r);
+    return st;
+}
+
+cuzk_status cuzk_post_pk_load(cuzk_pk **out, const char *circuit, uint32_t sectors, const char *params_path,
+                              const cuzk_pk_load_opts *opts, cuzk_error *err) {
+    if (out) *out = NULL;
+    if (!out || !params_path) return ERR(err, CUZK_ERR_ARG, "cuzk_post_pk_load: NULL argument");
+    post_params pp;
+    cuzk_status st;
+    if ((st = params_of(&pp, circuit, sectors, err)) != CUZK_OK) return st;
+    r1cs r;
+    if ((st = post_record_parallel(&r, &pp, opts ? opts->nthreads : 0, err)) != CUZK_OK) return st;
+    st = groth16_pk_load_params_cs(out, params_path, &r, opts, err); /* r moved into the key */
+    if (st == CUZK_ERR_MISMATCH && err) {
+        char m[sizeof err->msg];
+        memcpy(m, err->msg, sizeof m);
+        ERR(err, st, "%s for circuit %s%s: %.400s", params_path, circuit, sectors ? " (reduced sector count)" : "", m);
+    }
     return st;
 }
 
@@ -74,6 +93,7 @@ void cuzk_post_job_free(cuzk_post_job *job) {
     free(job);
 }
 
+
 cuzk_status cuzk_post_job_create(cuzk_post_job **out, const cuzk_post_request *req, cuzk_error *err) {
     if (out) *out = NULL;
     if (!out || !req) return ERR(err, CUZK_ERR_ARG, "cuzk_post_job_create: NULL argument");
@@ -88,7 +108,12 @@ cuzk_status cuzk_post_job_create(cuzk_post_job **out, const cuzk_post_request *r
         }
         job->pp.api_version = req->api_version;
     }
-    if (req->n_vanilla == 0 || !req->vanilla_paths) { st = ERR(err, CUZK_ERR_ARG, "PoSt: no vanilla proofs"); goto fail; }
+    if (req->n_vanilla == 0 || (!req->vanilla_paths && !req->vanilla_bufs)) { st = ERR(err, CUZK_ERR_ARG, "PoSt: no vanilla proofs"); goto fail; }
+    if (req->vanilla_paths && req->vanilla_bufs) {
+        st = ERR(err, CUZK_ERR_ARG, "PoSt: vanilla proofs given both as files and as buffers (give one)");
+        goto fail;
+    }
+    if (req->vanilla_bufs && !req->vanilla_lens) { st = ERR(err, CUZK_ERR_ARG, "PoSt: vanilla_bufs without vanilla_lens"); goto fail; }
     /* WinningPoSt: one vanilla proof, the challenged sector's, unrolled into the circuit's slots */
     int winning = job->pp.kind == POST_WINNING;
     if (winning && job->pp.api_version >= 12) {
@@ -108,18 +133,32 @@ cuzk_status cuzk_post_job_create(cuzk_post_job **out, const cuzk_post_request *r
     job->secs = calloc(winning ? job->pp.sector_count : req->n_vanilla, sizeof *job->secs);
     if (!job->secs) { st = ERR(err, CUZK_ERR_NOMEM, "PoSt: out of memory"); goto fail; }
     for (size_t i = 0; i < req->n_vanilla; i++) {
+        char name[64];
+        const char *what = name;
+        const uint8_t *d;
         size_t n;
-        uint8_t *d = slurp(req->vanilla_paths[i], &n, err, &st);
-        if (!d) goto fail;
+        uint8_t *owned = NULL;
+        if (req->vanilla_bufs) {
+            snprintf(name, sizeof name, "vanilla proof %zu", i);
+            if (!req->vanilla_bufs[i]) { st = ERR(err, CUZK_ERR_ARG, "PoSt: %s: NULL buffer", name); goto fail; }
+            d = req->vanilla_bufs[i];
+            n = req->vanilla_lens[i];
+        } else {
+            what = req->vanilla_paths[i];
+            if (!what) { st = ERR(err, CUZK_ERR_ARG, "PoSt: vanilla proof path %zu is NULL", i); goto fail; }
+            owned = slurp(what, &n, err, &st);
+            if (!owned) goto fail;
+            d = owned;
+        }
         size_t got = 0;
-        st = post_vanilla_sectors(&job->secs[job->n_sectors], &got, &job->pp, d, n,
-                                  req->partition * job->pp.sector_count + i, req->randomness, err);
-        free(d);
+        st = post_vanilla_sectors(&job->secs[job->n_sectors], &got, &job->pp, d, n, req->partition * job->pp.sector_count + i,
+                                  req->randomness, err);
         job->n_sectors += got;
+        free(owned);
         if (st != CUZK_OK) {
             if (err) {
                 char m[2 * sizeof err->msg];
-                snprintf(m, sizeof m, "%s: %s", req->vanilla_paths[i], err->msg);
+                snprintf(m, sizeof m, "%s: %s", what, err->msg);
                 memcpy(err->msg, m, sizeof err->msg - 1);
                 err->msg[sizeof err->msg - 1] = 0;
             }

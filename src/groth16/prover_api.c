@@ -187,7 +187,7 @@ cuzk_status groth16_pk_wrap_bellperson(cuzk_pk **out, const r1cs *cs, const bell
 }
 
 static cuzk_status load_params_any(cuzk_pk **out, const char *params_path, const char *r1cs_path, const uint8_t *params,
-                                   size_t params_len, const uint8_t *r1cs_img, size_t r1cs_len,
+                                   size_t params_len, const uint8_t *r1cs_img, size_t r1cs_len, r1cs *cs_take,
                                    const cuzk_pk_load_opts *opts, cuzk_error *err) {
     cuzk_pk_load_opts dflt = {0};
     const cuzk_pk_load_opts *o = opts ? opts : &dflt;
@@ -199,7 +199,13 @@ static cuzk_status load_params_any(cuzk_pk **out, const char *params_path, const
         return ERR(err, CUZK_ERR_ARG, "cuzk_pk_load_params: the circuit is an argument; opts r1cs fields are for zkeys");
     if ((st = check_curve_request(o, err)) != CUZK_OK) return st;
     if ((st = pk_new(&pk, err)) != CUZK_OK) return st;
-    st = r1cs_path ? r1cs_load(&pk->cs, r1cs_path, err) : r1cs_load_mem(&pk->cs, r1cs_img, r1cs_len, "<r1cs in memory>", err);
+    if (cs_take) {
+        pk->cs = *cs_take; /* moved: the key owns it from here, also on failure */
+        memset(cs_take, 0, sizeof *cs_take);
+        st = CUZK_OK;
+    } else {
+        st = r1cs_path ? r1cs_load(&pk->cs, r1cs_path, err) : r1cs_load_mem(&pk->cs, r1cs_img, r1cs_len, "<r1cs in memory>", err);
+    }
     if (st != CUZK_OK) goto fail;
     pk->has_cs = 1;
     /* before the (large) parameters are read */
@@ -207,6 +213,7 @@ static cuzk_status load_params_any(cuzk_pk **out, const char *params_path, const
     bellperson_load_opts lo = {0};
     lo.check = o->check;
     lo.nthreads = o->nthreads;
+    lo.g2_apart = 1; /* the G1 queries alone can be given back once on a GPU (cuzk_engine_release_host_g1) */
     lo.progress = o->progress;
     lo.progress_user = o->progress_user;
     st = params_path ? bellperson_params_load_ex(&pk->p, params_path, &lo, err)
@@ -230,7 +237,7 @@ cuzk_status cuzk_pk_load_params(cuzk_pk **out, const char *params_path, const ch
         if (out) *out = NULL;
         return ERR(err, CUZK_ERR_ARG, "cuzk_pk_load_params: NULL path");
     }
-    return load_params_any(out, params_path, r1cs_path, NULL, 0, NULL, 0, opts, err);
+    return load_params_any(out, params_path, r1cs_path, NULL, 0, NULL, 0, NULL, opts, err);
 }
 
 cuzk_status cuzk_pk_load_params_mem(cuzk_pk **out, const uint8_t *params, size_t params_len, const uint8_t *r1cs,
@@ -239,8 +246,24 @@ cuzk_status cuzk_pk_load_params_mem(cuzk_pk **out, const uint8_t *params, size_t
         if (out) *out = NULL;
         return ERR(err, CUZK_ERR_ARG, "cuzk_pk_load_params_mem: NULL bytes");
     }
-    return load_params_any(out, NULL, NULL, params, params_len, r1cs, r1cs_len, opts, err);
+    return load_params_any(out, NULL, NULL, params, params_len, r1cs, r1cs_len, NULL, opts, err);
 }
+
+/* pk.h */
+cuzk_status groth16_pk_load_params_cs(cuzk_pk **out, const char *params_path, r1cs *cs, const cuzk_pk_load_opts *opts,
+                                      cuzk_error *err) {
+    if (!params_path || !cs) {
+        if (out) *out = NULL;
+        if (cs) r1cs_free(cs);
+        return ERR(err, CUZK_ERR_ARG, "groth16_pk_load_params_cs: NULL argument");
+    }
+    r1cs local = *cs;
+    memset(cs, 0, sizeof *cs);
+    cuzk_status st = load_params_any(out, params_path, NULL, NULL, 0, NULL, 0, &local, opts, err);
+    r1cs_free(&local); /* not moved when the load stopped before the key was made (zeroed when it was) */
+    return st;
+}
+
 #endif
 
 cuzk_pk *cuzk_pk_retain(cuzk_pk *pk) {

@@ -181,14 +181,21 @@ void setup_odd_coset_params(fr *x0, fr *step, fr *s, int log_m, const fr *tau, c
 
 /* ---- QAP: transposed SpMV through a column index ----------------------------------------- */
 
+/* One nonzero of a column in the transposed index: its row and coefficient id (8 bytes; the
+ * products are formed in the per-column sums, so no nnz-long array of field elements exists). */
+typedef struct { uint32_t row, id; } qap_entry;
+
 typedef struct {
     const csr_matrix *M;
     const fr *lag;
+    const uint8_t *kind;  /* per coefficient id: 0 zero (skipped), 1 one (the product is L_row), 2 other */
     size_t n_cols, n_hot;
     int n_tasks;
-    uint64_t *pos;      /* n_cols + 1: counts, then column starts, then (after the scatter) ends */
-    uint64_t *hot;      /* n_tasks x n_hot: per-task counts, then per-task cursors */
-    fr *prod;           /* column-ordered coefficient * L_row */
+    uint64_t *pos;        /* n_cols + 1: counts, then column starts, then (after the scatter) ends */
+    fr *hot_acc;          /* n_tasks x n_hot: each task's sums of the hot columns (secret) */
+    uint64_t *hot_cnt;    /* n_tasks x n_hot: each task's nonzeros in the hot columns */
+    qap_entry *idx;       /* the cold columns' nonzeros in column order */
+    uint64_t *col_split;  /* n_tasks + 1: the sum pass's column ranges, balanced by nonzeros */
     fr *out;
     uint8_t *dens;
 } qap_ctx;
@@ -199,54 +206,73 @@ static void task_rows(const qap_ctx *c, int t, uint32_t *b, uint32_t *e) {
     *e = (uint32_t)(n * (uint64_t)(t + 1) / (uint64_t)c->n_tasks);
 }
 
+static inline void qap_term(fr *acc, const qap_ctx *c, uint32_t id, const fr *l) {
+    if (c->kind[id] == 1) {
+        fr_add(acc, acc, l);
+    } else {
+        fr t;
+        fr_mul(&t, &c->M->coef[id], l);
+        fr_add(acc, acc, &t);
+    }
+}
+
+/* Row pass 1: the hot columns' sums and counts per task; the cold columns' counts (atomic). */
 static void qap_count(void *vc, size_t tb, size_t te, int tid) {
     (void)tid;
     qap_ctx *c = vc;
     const csr_matrix *M = c->M;
     for (size_t t = tb; t < te; t++) {
-        uint64_t *hot = c->hot + t * c->n_hot;
+        uint64_t *hc = c->hot_cnt + t * c->n_hot;
+        fr *ha = c->hot_acc + t * c->n_hot;
         uint32_t rb, re;
         task_rows(c, (int)t, &rb, &re);
-        for (uint64_t k = M->row_ptr[rb]; k < M->row_ptr[re]; k++) {
-            if (fr_is_zero(csr_val(M, k))) continue;
-            uint32_t col = M->col[k];
-            if (col < c->n_hot) hot[col]++;
-            else __atomic_fetch_add(&c->pos[(size_t)col + 1], 1, __ATOMIC_RELAXED);
-        }
+        for (uint32_t j = rb; j < re; j++)
+            for (uint64_t k = M->row_ptr[j]; k < M->row_ptr[j + 1]; k++) {
+                uint32_t id = M->coef_id[k];
+                if (!c->kind[id]) continue;
+                uint32_t col = M->col[k];
+                if (col < c->n_hot) {
+                    hc[col]++;
+                    qap_term(&ha[col], c, id, &c->lag[j]);
+                } else {
+                    __atomic_fetch_add(&c->pos[(size_t)col + 1], 1, __ATOMIC_RELAXED);
+                }
+            }
     }
 }
 
+/* Row pass 2: the cold nonzeros into column order; pos[col] moves to the column's end. */
 static void qap_scatter(void *vc, size_t tb, size_t te, int tid) {
     (void)tid;
     qap_ctx *c = vc;
     const csr_matrix *M = c->M;
     for (size_t t = tb; t < te; t++) {
-        uint64_t *cur = c->hot + t * c->n_hot;
         uint32_t rb, re;
         task_rows(c, (int)t, &rb, &re);
-        for (uint32_t j = rb; j < re; j++) {
-            const fr *l = &c->lag[j];
+        for (uint32_t j = rb; j < re; j++)
             for (uint64_t k = M->row_ptr[j]; k < M->row_ptr[j + 1]; k++) {
-                if (fr_is_zero(csr_val(M, k))) continue;
-                uint32_t col = M->col[k];
-                uint64_t slot = col < c->n_hot ? cur[col]++ : __atomic_fetch_add(&c->pos[col], 1, __ATOMIC_RELAXED);
-                fr_mul(&c->prod[slot], csr_val(M, k), l);
+                uint32_t id = M->coef_id[k], col = M->col[k];
+                if (!c->kind[id] || col < c->n_hot) continue;
+                uint64_t slot = __atomic_fetch_add(&c->pos[col], 1, __ATOMIC_RELAXED);
+                c->idx[slot] = (qap_entry){j, id};
             }
-        }
     }
 }
 
-static void qap_sum(void *vc, size_t b, size_t e, int tid) {
+/* Column pass: the cold columns of each task's range (balanced by nonzeros). */
+static void qap_sum(void *vc, size_t tb, size_t te, int tid) {
     (void)tid;
     qap_ctx *c = vc;
-    for (size_t i = b; i < e; i++) {
-        uint64_t s = i ? c->pos[i - 1] : 0, t = c->pos[i];
-        fr acc;
-        fr_zero(&acc);
-        for (uint64_t k = s; k < t; k++) fr_add(&acc, &acc, &c->prod[k]);
-        c->out[i] = acc;
-        if (c->dens) c->dens[i] = t > s;
-    }
+    for (size_t t = tb; t < te; t++)
+        for (uint64_t i = c->col_split[t]; i < c->col_split[t + 1]; i++) {
+            uint64_t s = c->pos[i - 1], e = c->pos[i];
+            fr acc;
+            fr_zero(&acc);
+            for (uint64_t k = s; k < e; k++) qap_term(&acc, c, c->idx[k].id, &c->lag[c->idx[k].row]);
+            c->out[i] = acc;
+            if (c->dens) c->dens[i] = e > s;
+            explicit_bzero(&acc, sizeof acc);
+        }
 }
 
 /* In-place inclusive prefix sum of a[0..n) over n_tasks contiguous pieces. */
@@ -286,48 +312,70 @@ cuzk_status setup_qap_columns(fr *out, uint8_t *dens, const csr_matrix *M, size_
     c.n_tasks = M->n_rows < 4096 ? 1 : 4 * T;
     uint64_t part[4096];
     int pt = T < 4096 ? T : 4096;
+    size_t nh = (size_t)c.n_tasks * (c.n_hot ? c.n_hot : 1);
+    fr one;
+    fr_one(&one);
+    uint8_t *kind = malloc(M->n_coef ? M->n_coef : 1);
+    c.kind = kind;
     c.pos = calloc(n_cols + 1, sizeof *c.pos);
-    c.hot = calloc((size_t)c.n_tasks * (c.n_hot ? c.n_hot : 1), sizeof *c.hot);
-    if (!c.pos || !c.hot) {
-        free(c.pos);
-        free(c.hot);
-        return ERR(err, CUZK_ERR_NOMEM, "setup: QAP column index (%zu columns)", n_cols);
+    c.hot_cnt = calloc(nh, sizeof *c.hot_cnt);
+    c.hot_acc = calloc(nh, sizeof *c.hot_acc);
+    c.col_split = malloc(((size_t)c.n_tasks + 1) * sizeof *c.col_split);
+    cuzk_status st = CUZK_OK;
+    if (!kind || !c.pos || !c.hot_cnt || !c.hot_acc || !c.col_split) {
+        st = ERR(err, CUZK_ERR_NOMEM, "setup: QAP column index (%zu columns)", n_cols);
+        goto out;
     }
-    /* 1. count the nonzeros of every column */
+    for (uint32_t i = 0; i < M->n_coef; i++)
+        kind[i] = fr_is_zero(&M->coef[i]) ? 0 : !memcmp(&M->coef[i], &one, sizeof one) ? 1 : 2;
+    /* 1. the hot columns' sums; the cold columns' counts */
     parallel_for((size_t)c.n_tasks, T, qap_count, &c);
-    for (size_t col = 0; col < c.n_hot; col++) {
-        uint64_t s = 0;
-        for (int t = 0; t < c.n_tasks; t++) s += c.hot[(size_t)t * c.n_hot + col];
-        c.pos[col + 1] = s;
-    }
-    /* 2. column starts */
+    /* 2. the cold columns' starts */
     prefix_sum(c.pos, n_cols + 1, pt, part);
     uint64_t nnz = c.pos[n_cols];
-    uint64_t hot_start[QAP_HOT_COLS + 1];
-    for (size_t col = 0; col <= c.n_hot; col++) hot_start[col] = c.pos[col];
-    for (size_t col = 0; col < c.n_hot; col++) { /* per-task cursors: after the earlier tasks' entries */
-        uint64_t run = hot_start[col];
-        for (int t = 0; t < c.n_tasks; t++) {
-            uint64_t n = c.hot[(size_t)t * c.n_hot + col];
-            c.hot[(size_t)t * c.n_hot + col] = run;
-            run += n;
-        }
+    c.idx = malloc((nnz ? nnz : 1) * sizeof *c.idx);
+    if (!c.idx) {
+        st = ERR(err, CUZK_ERR_NOMEM, "setup: QAP column index (%llu terms)", (unsigned long long)nnz);
+        goto out;
     }
-    c.prod = malloc((nnz ? nnz : 1) * sizeof *c.prod);
-    if (!c.prod) {
-        free(c.pos);
-        free(c.hot);
-        return ERR(err, CUZK_ERR_NOMEM, "setup: QAP scatter (%llu terms)", (unsigned long long)nnz);
-    }
-    /* 3. scatter coefficient * L_row into column order; pos[col] moves to the column's end */
+    /* 3. the cold nonzeros into column order */
     parallel_for((size_t)c.n_tasks, T, qap_scatter, &c);
-    for (size_t col = 0; col < c.n_hot; col++) c.pos[col] = hot_start[col + 1];
-    /* 4. per-column sums */
-    parallel_for(n_cols, n_cols >= 4096 ? T : 1, qap_sum, &c);
-    wipe_free(c.prod, (nnz ? nnz : 1) * sizeof *c.prod, T);
+    /* 4. per-column sums: the hot columns from the tasks' sums, the cold ones from the index in
+     *    n_tasks ranges of about nnz / n_tasks nonzeros (pos[i] is now column i's end) */
+    for (size_t col = 0; col < c.n_hot; col++) {
+        fr acc;
+        uint64_t n = 0;
+        fr_zero(&acc);
+        for (int t = 0; t < c.n_tasks; t++) {
+            fr_add(&acc, &acc, &c.hot_acc[(size_t)t * c.n_hot + col]);
+            n += c.hot_cnt[(size_t)t * c.n_hot + col];
+        }
+        out[col] = acc;
+        if (dens) dens[col] = n > 0;
+        explicit_bzero(&acc, sizeof acc);
+    }
+    c.col_split[0] = c.n_hot;
+    for (int t = 1; t < c.n_tasks; t++) {
+        /* the first column whose end passes t/n_tasks of the nonzeros */
+        uint64_t want = nnz * (uint64_t)t / (uint64_t)c.n_tasks;
+        size_t lo = c.col_split[t - 1], hi = n_cols;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (c.pos[mid] <= want) lo = mid + 1;
+            else hi = mid;
+        }
+        c.col_split[t] = lo;
+    }
+    c.col_split[c.n_tasks] = n_cols;
+    if (n_cols > c.n_hot) parallel_for((size_t)c.n_tasks, T, qap_sum, &c);
+out:
+    if (c.hot_acc) wipe_free(c.hot_acc, nh * sizeof *c.hot_acc, 1);
+    free(c.idx);
+    free(c.hot_cnt);
+    free(c.col_split);
     free(c.pos);
-    free(c.hot);
-    return CUZK_OK;
+    free(kind);
+    return st;
 }
 
 /* ---- point sets in chunks through the fixed-base hook ------------------------------------ */
@@ -859,7 +907,23 @@ typedef struct {
     bellperson_params *p;
     groth16_setup_set set;
     size_t filled;
+    int nthreads; /* for copying large chunks */
 } mem_sink;
+
+/* memcpy on nthreads threads for large blocks: the first touch of the parameter arrays (tens of
+ * GB at PoSt/PoRep scale) is spread over the cores instead of one helper thread */
+static size_t g_pcopy_min = (size_t)4 << 20;
+void setup_test_set_parallel_copy_min(size_t bytes) { g_pcopy_min = bytes ? bytes : (size_t)4 << 20; }
+typedef struct { uint8_t *dst; const uint8_t *src; } pcopy_ctx;
+static void pcopy_run(void *vc, size_t b, size_t e, int tid) {
+    (void)tid;
+    pcopy_ctx *c = vc;
+    memcpy(c->dst + b, c->src + b, e - b);
+}
+static void parallel_copy(void *dst, const void *src, size_t bytes, int nthreads) {
+    pcopy_ctx c = {dst, src};
+    parallel_for(bytes, bytes >= g_pcopy_min ? nthreads : 1, pcopy_run, &c);
+}
 
 static cuzk_status mem_vk(void *ctx, const groth16_vk *vk, cuzk_error *err) {
     mem_sink *s = ctx;
@@ -891,14 +955,14 @@ static cuzk_status mem_g1s(void *ctx, const g1_affine *pts, size_t n, cuzk_error
     g1_affine *dst = s->set == SETUP_SET_H ? s->p->h : s->set == SETUP_SET_L ? s->p->l
                    : s->set == SETUP_SET_A ? s->p->a : s->set == SETUP_SET_B_G1 ? s->p->b_g1 : NULL;
     if (!dst) return ERR(err, CUZK_ERR_ARG, "setup: G1 points for a G2 list");
-    memcpy(dst + s->filled, pts, n * sizeof *pts);
+    parallel_copy(dst + s->filled, pts, n * sizeof *pts, s->nthreads);
     s->filled += n;
     return CUZK_OK;
 }
 static cuzk_status mem_g2s(void *ctx, const g2_affine *pts, size_t n, cuzk_error *err) {
     mem_sink *s = ctx;
     if (s->set != SETUP_SET_B_G2) return ERR(err, CUZK_ERR_ARG, "setup: G2 points for a G1 list");
-    memcpy(s->p->b_g2 + s->filled, pts, n * sizeof *pts);
+    parallel_copy(s->p->b_g2 + s->filled, pts, n * sizeof *pts, s->nthreads);
     s->filled += n;
     return CUZK_OK;
 }
@@ -926,7 +990,7 @@ cuzk_status groth16_setup_bellperson_timed(groth16_backend be, bellperson_params
     groth16_toxic tw;
     cuzk_status st = groth16_toxic_draw(&tw, seed, err);
     if (st != CUZK_OK) return st;
-    mem_sink ms = {out, SETUP_SET_H, 0};
+    mem_sink ms = {out, SETUP_SET_H, 0, resolve_threads(nthreads)};
     groth16_params_sink sink = {&ms, mem_vk, mem_begin, mem_g1s, mem_g2s};
     groth16_setup_run run = {.nthreads = nthreads, .backend = be, .progress = progress, .progress_user = progress_user, .t = t};
     st = groth16_setup_params(cs, &tw, &sink, &run, err);

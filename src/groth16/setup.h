@@ -19,10 +19,12 @@
  *
  * Work and memory (n_vars ~ m at PoRep scale; Fr 32 B, G1 affine 96 B, G2 192 B):
  *   Lagrange basis: closed form, O(m), all threads, m Fr;
- *   QAP: transposed SpMV through a column index built by a parallel counting sort (atomic
- *     counters, then an atomic scatter of coefficient * L_row into column order, then per-column
- *     sums; exact field sums, so the order the scatter produces does not matter):
- *     nnz Fr + (n_vars + 1) u64 scratch per matrix, one matrix at a time; u, v, k: 3 n_vars Fr;
+ *   QAP: transposed SpMV through a column index built by a parallel counting sort (the first
+ *     64 columns, ONE and the first inputs, are summed per task in the row pass; the others get
+ *     atomic counters, then an atomic scatter of (row, coefficient id) into column order, then
+ *     per-column sums of coefficient * L_row over ranges balanced by nonzeros; exact field sums,
+ *     so the order the scatter produces does not matter): 8 nnz bytes + (n_vars + 1) u64 scratch
+ *     per matrix, one matrix at a time; u, v, k: 3 n_vars Fr;
  *   points: computed in chunks (CPU: 16384 per thread; GPU: 2^25) that go to the sink (which
  *     writes them or copies them into place) on a helper thread while the next chunk is
  *     computed (two chunk buffers), so a point set is never held whole by setup and writing
@@ -74,8 +76,8 @@ void setup_odd_coset_params(fr *x0, fr *step, fr *s, int log_m, const fr *tau, c
 /* Transposed SpMV: out[i] = sum_j M[j][i] * lag[j] for every column i < n_cols (Montgomery), and
  * dens[i] = 1 iff column i has a nonzero coefficient in some row (dens may be NULL). Every column
  * index of M must be < n_cols; lag holds at least M->n_rows values. Parallel and race-free (see
- * the file comment); the result does not depend on nthreads. Scratch: (nnz + n_cols + 1) x
- * 32/8 bytes. Errors: CUZK_ERR_NOMEM. */
+ * the file comment); the result does not depend on nthreads. Scratch: 8 (nnz + n_cols + 1) bytes
+ * + 40 x 64 per task. Errors: CUZK_ERR_NOMEM. */
 cuzk_status setup_qap_columns(fr *out, uint8_t *dens, const csr_matrix *M, size_t n_cols, const fr *lag, int nthreads,
                               cuzk_error *err);
 
@@ -92,6 +94,10 @@ typedef struct groth16_setup_run {
 
 /* Adds ms to the stage `name` of t (appends it the first time). t may be NULL. */
 void groth16_setup_stage_add(cuzk_setup_timings *t, const char *name, double ms);
+
+/* Tests: the chunk size from which the in-memory sink copies a chunk on all threads (default
+ * 4 MiB; 0 restores it). Not thread-safe: set it before a setup starts. */
+void setup_test_set_parallel_copy_min(size_t bytes);
 
 /* The bellperson point lists, in file order. */
 typedef enum { SETUP_SET_H = 0, SETUP_SET_L, SETUP_SET_A, SETUP_SET_B_G1, SETUP_SET_B_G2 } groth16_setup_set;

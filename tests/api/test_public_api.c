@@ -529,6 +529,15 @@ static void test_engine_job(const char *tmp) {
     CHECK_ST(cuzk_engine_create(&eng, &eo, &e), CUZK_OK);
     if (!eng) goto out;
     CHECK(cuzk_engine_n_devices(eng) == 1);
+    {
+        /* the CPU backend proves from the host copies of the G1 queries: they are never released
+         * (the job below proves from them) */
+        size_t freed = 1;
+        CHECK_ST(cuzk_engine_release_host_g1(eng, circ, &freed, &e), CUZK_ERR_UNSUPPORTED);
+        CHECK(freed == 0 && strstr(e.msg, "cpu backend proves from the host copies"));
+        CHECK_ST(cuzk_engine_release_host_g1(NULL, circ, &freed, &e), CUZK_ERR_ARG);
+        CHECK_ST(cuzk_engine_release_host_g1(eng, NULL, NULL, &e), CUZK_ERR_ARG);
+    }
     synth_state ss = {canon, n, {0, 0, 0}};
     cuzk_job_desc d = {0};
     d.circuit = circ;

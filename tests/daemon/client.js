@@ -6,8 +6,10 @@
 // Scenarios: basic (every RPC, a proof verified by snarkjs, idempotency, bad input), load (N jobs
 // with distinct witnesses, all verified), slow (priorities, cancel, timeout, client disconnect; needs a
 // daemon with debug.prove_delay_ms), sigterm (jobs in flight when the daemon gets SIGTERM),
-// gpufail (a circuit that cannot be made resident on the GPU: engine.gpu_fallback), verify-file
-// (verify proofs written by the Go client). Prints "ok <check>" lines; exits 1 on a failure.
+// gpufail (a circuit that cannot be made resident on the GPU: engine.gpu_fallback), hostg1 (a
+// .params key's host G1 copy: srs.keep_host_g1), post (PoSt jobs: daemon P of run.sh),
+// post-latency (WinningPoSt timing), verify-file (verify proofs written by the Go client). Prints
+// "ok <check>" lines; exits 1 on a failure.
 'use strict';
 const path = require('path');
 const fs = require('fs');
@@ -465,6 +467,41 @@ async function gpufail() {
      r.err ? r.err.details : x && x.error_message);
 }
 
+async function hostg1() {
+  // Needs a daemon with circuit pmult: bellperson .params + .r1cs of the multiplier, --zkey the
+  // snarkjs .zkey of the same setup (its verification key checks the proofs), --expect released
+  // (GPU backend, srs.keep_host_g1 = false) or kept (CPU backend, or keep_host_g1 = true).
+  const expect = opt('expect', 'kept');
+  const hp = opt('http');
+  const pvk = await snarkjs.zKey.exportVerificationKey(opt('zkey'));
+  for (let round = 0; round < 2; round++) {
+    const m = multWitness(randField(), randField());
+    const r = await call('Prove', { submit: submitReq({ circuit_id: 'pmult', witness: m.w }) });
+    const x = r.resp && r.resp.result;
+    let v = false;
+    try { v = x && await snarkjs.groth16.verify(pvk, JSON.parse(x.public_json), JSON.parse(x.proof_json)); } catch (e) { v = false; }
+    ok(!r.err && x && x.status === 'COMPLETED' && JSON.parse(x.public_json)[0] === m.c && v,
+       `.params circuit (load ${round + 1}): the job COMPLETED, its proof verifies in snarkjs`, r.err ? r.err.details : x && x.error_message);
+    const st = await call('GetStatus', {});
+    const s = st.resp && st.resp.loaded_srs.find((y) => y.circuit_id === 'pmult');
+    ok(s && s.tier === 'HOT' && s.size_bytes > 0 &&
+       (expect === 'released' ? s.host_released_bytes > 0 : s.host_released_bytes === 0),
+       `GetStatus: host_released_bytes ${expect === 'released' ? '> 0' : '0 (the host copy is kept)'}`, s);
+    if (hp && s) {
+      const h = await httpGet(hp, '/status');
+      let j = null;
+      try { j = JSON.parse(h.body); } catch (e) { /* checked below */ }
+      const js = j && j.loaded_srs.find((y) => y.circuit_id === 'pmult');
+      ok(js && js.host_released_bytes === s.host_released_bytes, '/status: the same host_released_bytes', js);
+      const mt = await httpGet(hp, '/metrics');
+      ok(new RegExp(`cuzk_srs_host_released_bytes\\{circuit_id="pmult"\\} ${s.host_released_bytes}\n`).test(mt.body),
+         '/metrics: cuzk_srs_host_released_bytes');
+    }
+    const e = await call('EvictSRS', { circuit_id: 'pmult' });
+    ok(!e.err && e.resp.was_loaded, 'EvictSRS: the key is released (the next job loads it again)');
+  }
+}
+
 async function sigterm() {
   // Submits jobs, then the daemon (pid) gets SIGTERM: every await ends (COMPLETED or CANCELLED), none hangs.
   const pid = Number(opt('pid'));
@@ -511,6 +548,95 @@ async function retention() {
   ok(!a.err && a.resp.status === 'COMPLETED', 'the newest result is kept');
 }
 
+// PoSt jobs through the daemon (daemon P: wpost-32g with sectors = 1, winning-32g with sectors = 2,
+// INSECURE test parameters): the golden vanilla proofs prove; each proof and its public inputs are
+// written to --out for `cuzk verify --vk` against the public inputs cuzk derives (run.sh); corrupted
+// vanilla proofs and mismatched registered_proof / sector_size are FAILED with the reason, no proof.
+async function post() {
+  const out = opt('out');
+  const golden = fs.readFileSync(path.join(FIX, 'filecoin', 'post.vproof'));
+  const winning = fs.readFileSync(path.join(FIX, 'filecoin', 'winning.vproof'));
+  const zero = Buffer.alloc(32);
+  const G32 = 34359738368;
+  const wreq = (f) => Object.assign({ proof_kind: 'WINDOW_POST_PARTITION', priority: 'HIGH', registered_proof: 13, sector_size: G32,
+    vanilla_proofs: [golden], randomness: zero, miner_id: 1000, partition_index: 0 }, f);
+  const nreq = (f) => Object.assign({ proof_kind: 'WINNING_POST', priority: 'CRITICAL', registered_proof: 3, sector_size: G32,
+    vanilla_proofs: [winning], randomness: zero, miner_id: 1000 }, f);
+  const prove = async (req) => {
+    const r = await call('Prove', { submit: req }, 120000);
+    return r.err ? { err: r.err } : r.resp.result;
+  };
+  for (const [name, req] of [['winning', nreq({ request_id: `${tag}-winning` })], ['window', wreq({ request_id: `${tag}-window` })]]) {
+    const x = await prove(req);
+    ok(x && x.status === 'COMPLETED' && x.proof && x.proof.length === 192, `${name}: COMPLETED, 192-byte proof`, x && (x.err ? x.err.message : x.error_message));
+    if (x && x.proof) {
+      fs.writeFileSync(path.join(out, `${name}.proof.bin`), x.proof);
+      fs.writeFileSync(path.join(out, `${name}.public.json`), x.public_json);
+      console.log(`${name}: total ${x.total_ms} ms: queue ${x.queue_wait_ms}, key load ${x.srs_load_ms}, synthesis ${x.synthesis_ms}, prove ${x.gpu_compute_ms}`);
+    }
+  }
+  // corrupted vanilla proofs: FAILED with the reason, no proof
+  const flip = (b, at) => { const c = Buffer.from(b); c[at] ^= 1; return c; };
+  const n = golden.length;
+  const bad = [
+    ['a flipped path element', flip(golden, 56 + 4 + 8 + 8 + 40), /vanilla proof 0.*(comm_r_last|path|root)/i],
+    ['a wrong comm_r', flip(golden, 8 + 3), /vanilla proof 0.*comm_r/i],
+    ['a wrong leaf', flip(golden, n - 64 - 20), /vanilla proof 0/i],
+    ['truncated bincode', golden.subarray(0, n - 100), /vanilla proof 0.*truncated/i],
+    ['an absurd length field', (() => { const c = Buffer.from(golden); c.writeUInt32LE(0xffffffff, 48); c.writeUInt32LE(0xffffffff, 52); return c; })(), /vanilla proof 0.*challenge count/i],
+    ['an empty vanilla proof', Buffer.alloc(0), /vanilla proof 0.*truncated/i],
+  ];
+  for (const [what, vp] of bad) {
+    const x = await prove(wreq({ request_id: `${tag}-bad-${what}`, vanilla_proofs: [vp] }));
+    ok(x && x.status === 'FAILED' && /refused, nothing was proved/.test(x.error_message) && bad.find((b) => b[0] === what)[2].test(x.error_message) &&
+       (!x.proof || x.proof.length === 0), `WindowPoSt with ${what}: FAILED, says why, no proof`, x && (x.err ? x.err.message : x.error_message));
+  }
+  let x = await prove(wreq({ request_id: `${tag}-rnd`, randomness: Buffer.concat([Buffer.from([1]), Buffer.alloc(31)]) }));
+  ok(x && x.status === 'FAILED' && /challenge/.test(x.error_message) && !(x.proof && x.proof.length), 'other randomness: the leaves are not the challenges, FAILED', x && x.error_message);
+  x = await prove(nreq({ request_id: `${tag}-win-as-window`, vanilla_proofs: [golden] }));
+  ok(x && x.status === 'FAILED' && /challenge count/.test(x.error_message), 'a WindowPoSt vanilla proof in a WinningPoSt job: FAILED', x && x.error_message);
+  // the request itself: refused at once, FAILED with the reason (ProveResponse.result always set)
+  const refused = [
+    ['sector_size of another size', wreq({ sector_size: 2048 }), /sector_size 2048 does not match registered_proof 13 \(StackedDrgWindow32GiBV1_1/],
+    ['a WinningPoSt registered_proof in a WindowPoSt job', wreq({ registered_proof: 3 }), /registered_proof 3 \(StackedDrgWinning32GiBV1\) is a WinningPoSt proof/],
+    ['an unknown registered_proof', wreq({ registered_proof: 99 }), /registered_proof 99 is not a RegisteredPoStProof/],
+    ['a size with no configured circuit', wreq({ registered_proof: 14, sector_size: 2 * G32 }), /no \[circuits."wpost-64g"\]/],
+    ['31-byte randomness', wreq({ randomness: Buffer.alloc(31) }), /randomness .*got 31 bytes/],
+    ['randomness >= r', wreq({ randomness: Buffer.alloc(32, 0xff) }), /modulus/],
+    ['more vanilla proofs than sectors', wreq({ vanilla_proofs: [golden, golden] }), /2 vanilla proofs .*1 to 1/],
+    ['no vanilla proofs', wreq({ vanilla_proofs: [] }), /0 vanilla proofs/],
+    ['a WinningPoSt partition 1', nreq({ partition_index: 1 }), /one partition/],
+    ['two vanilla proofs in a WinningPoSt job', nreq({ vanilla_proofs: [winning, winning] }), /WinningPoSt takes one/],
+  ];
+  for (const [what, req, re] of refused) {
+    const t0 = Date.now();
+    x = await prove(req);
+    ok(x && x.status === 'FAILED' && re.test(x.error_message) && !(x.proof && x.proof.length) && Date.now() - t0 < 5000,
+       `${what}: FAILED at once, says why`, x && (x.err ? x.err.message : x.error_message));
+  }
+  // the daemon still proves after all that
+  x = await prove(nreq({ request_id: `${tag}-winning-again` }));
+  ok(x && x.status === 'COMPLETED' && x.proof.length === 192, 'WinningPoSt again after the bad requests: COMPLETED');
+}
+
+// Latency of WinningPoSt 32 GiB jobs (bench/RESULTS.md): --n jobs of the --vproof vanilla proof
+// (default winning-66.vproof: one sector, 66 challenges, randomness 0), one after another, each timed from the Prove call to the
+// reply, with the daemon's stage times.
+async function postLatency() {
+  const vp = fs.readFileSync(opt('vproof', path.join(FIX, 'filecoin', 'winning-66.vproof')));
+  const n = Number(opt('n', '3'));
+  for (let i = 0; i < n; i++) {
+    const t0 = process.hrtime.bigint();
+    const r = await call('Prove', { submit: { request_id: `${tag}-lat-${i}-${Date.now()}`, proof_kind: 'WINNING_POST', priority: 'CRITICAL',
+      registered_proof: 3, sector_size: 34359738368, vanilla_proofs: [vp], randomness: Buffer.alloc(32), miner_id: 1000 } });
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    const x = r.resp && r.resp.result;
+    ok(x && x.status === 'COMPLETED' && x.proof.length === 192, `job ${i}: COMPLETED`, r.err ? r.err.message : x && x.error_message);
+    if (x) console.log(`job ${i}: submit -> proof ${ms.toFixed(1)} ms (client); daemon: total ${x.total_ms} ms, queue ${x.queue_wait_ms}, ` +
+      `key load ${x.srs_load_ms}, synthesis ${x.synthesis_ms} (vanilla checks + witness), prove ${x.gpu_compute_ms}`);
+  }
+}
+
 async function verifyFile() {
   const lines = fs.readFileSync(opt('file'), 'utf8').split('\n').filter((l) => l);
   let v = 0;
@@ -523,7 +649,8 @@ async function verifyFile() {
 
 (async () => {
   const t0 = Date.now();
-  const fn = { basic, load, slow, sigterm, retention, budget, gpufail, 'verify-file': verifyFile }[scenario];
+  const fn = { basic, load, slow, sigterm, retention, budget, gpufail, hostg1, post, 'post-latency': postLatency,
+    'verify-file': verifyFile }[scenario];
   if (!fn) { console.error('unknown scenario ' + scenario); process.exit(2); }
   try { await fn(); } catch (e) { failures++; console.log('FAIL exception: ' + (e && e.stack)); }
   console.log(`node ${scenario} ${addr || ''}: ${failures ? failures + ' FAILED' : 'all ok'} (${Date.now() - t0} ms)`);

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # cuzkd end-to-end tests (ctest "daemon"): starts the daemon itself on a unix socket and on
 # loopback TCP and drives it with two independent gRPC stacks, Node (@grpc/grpc-js, pinned in
-# tests/js) and Go (Debian's grpc-go, GOPATH mode). Every proof is checked with snarkjs.
-#   tests/daemon/run.sh path/to/cuzkd
+# tests/js) and Go (Debian's grpc-go, GOPATH mode). Every proof is checked with snarkjs (PoSt
+# proofs: with `cuzk verify --vk` against public inputs from tests/daemon/post_public.py).
+#   tests/daemon/run.sh path/to/cuzkd [path/to/cuzk]   (cuzk: default, next to cuzkd)
 # Exit 0 all passed, 1 a failure, 77 a tool is missing (tools/install-deps.sh --test installs them).
 set -u
 CUZKD=$(readlink -f "$1")
+CUZK=$(readlink -f "${2:-$(dirname "$CUZKD")/cuzk}")
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 FIX=$ROOT/tests/fixtures/bls12381/multiplier
@@ -352,7 +354,7 @@ if [ "$EB" = gpu ]; then
     echo "SKIP gpu_fallback without a usable GPU: this machine has one (the gpu_budget case runs instead)"
 else
     GWHY='found no usable device'; GCODE=UNAVAILABLE
-    echo "SKIP gpu_fallback on a real GPU (gpu_budget far below the circuit's need): engine backend '$EB', no usable GPU here: $(grep -o 'no usable GPU ([^)]*' "$W/e.log" | head -1)"
+    echo "SKIP gpu_fallback on a real GPU (gpu_budget far below the circuit's need): engine backend '$EB', no usable GPU here: $(sed -n 's/.*no usable GPU (\(.*\)); engine.gpu_fallback.*/\1/p' "$W/e.log" | head -1)"
 fi
 check "gpu_fallback = cpu ($GCODE case): the circuit is proved on the CPU" \
     node "$HERE/client.js" gpufail --expect cpu --addr "unix://$SE" --http "127.0.0.1:$HE"
@@ -373,6 +375,103 @@ stop_ok "daemon F" "$F" "$SE"
 if grep -q "error: preload of circuit mult failed: circuit mult cannot be made resident on the GPU" "$W/f.log"; then
     echo "PASS gpu_fallback = none: the start logs the failed preload and serves the rest";
 else echo "FAIL gpu_fallback = none: no error line for the preload"; tail -5 "$W/f.log"; fails=$((fails + 1)); fi
+# ---- daemon P: Filecoin PoSt jobs (INSECURE test parameters, circuits with reduced sector counts) --
+# WindowPoSt 32 GiB with 1 sector (the golden vanilla proof) and WinningPoSt 32 GiB with 2 slots
+# (winning.vproof: the golden sector's proof of its first 2 challenges, one per slot).
+t_post=$(date +%s)
+PF=$W/post
+mkdir -p "$PF"
+GOLD=$ROOT/tests/fixtures/filecoin
+post_ok=1
+for c in "window-post-32g 1 wp 10 12 -" "winning-post-32g 2 wn 1 10 whole"; do
+    set -- $c
+    # INSECURE parameters for the reduced circuit, and its public inputs from the public data
+    # (postpub.json: comm_r in the sealed CID, sector 1, randomness 0) by an independent oracle
+    if ! "$CUZK" setup --circuit "$1" --sectors "$2" --seed 7 "$PF/$3.r1cs" "$PF/$3.params" "$PF/$3.vk" > "$PF/$3.setup.log" 2>&1 ||
+       ! python3 "$HERE/post_public.py" "$GOLD/postpub.json" "$2" "$4" "$5" 34359738368 "$6" > "$PF/$3.pub.json"; then
+        echo "FAIL PoSt fixtures for $1:"; tail -5 "$PF/$3.setup.log"; fails=$((fails + 1)); post_ok=0
+    fi
+    rm -f "$PF/$3.r1cs" # the daemon records the R1CS itself
+done
+if [ $post_ok = 1 ]; then
+    SP=$W/post.sock
+    cat > "$W/p-post.toml" <<EOT
+[server]
+listen = ["unix://$SP"]
+[engine]
+backend = "cpu"
+prove_threads = 2
+[circuits."wpost-32g"]
+params = "$PF/wp.params"
+sectors = 1               # testing only: a 1-sector WindowPoSt circuit
+[circuits."winning-32g"]
+params = "$PF/wn.params"
+sectors = 2
+preload = true
+EOT
+    cfg_case "PoSt circuit with r1cs refused" 2 "a PoSt circuit takes params" \
+        "$(printf '[circuits."wpost-32g"]\nparams = "%s"\nr1cs = "%s"' "$PF/wp.params" "$PF/wp.params")"
+    cfg_case "sectors on a generic circuit refused" 2 "only PoSt circuits" \
+        "$(printf '[circuits.x]\nzkey = "%s"\nsectors = 1' "$FIX/circuit_final.zkey")"
+    cfg_case "PoSt params of another circuit: preload fails naming it" 2 "preload of circuit wpost-32g failed.*wn.params" \
+        "$(printf '[server]\nlisten = ["unix://%s/pm.sock"]\n[circuits."wpost-32g"]\nparams = "%s"\nsectors = 1\npreload = true' "$W" "$PF/wn.params")"
+    start post "$W/p-post.toml"
+    PP=$PID
+    check "node post (WindowPoSt + WinningPoSt proofs, corrupted vanilla proofs, mismatched requests)" \
+        node "$HERE/client.js" post --addr "unix://$SP" --out "$PF" --tag p
+    for k in "wp window" "wn winning"; do
+        set -- $k
+        if [ ! -s "$PF/$2.proof.bin" ]; then echo "FAIL $2: no proof from the daemon"; fails=$((fails + 1)); continue; fi
+        if "$CUZK" verify -q --vk "$PF/$1.vk" "$PF/$1.pub.json" "$PF/$2.proof.bin"; then
+            echo "PASS $2 PoSt proof from cuzkd verifies (cuzk verify --vk) against the public inputs derived from the public data"
+        else echo "FAIL $2 PoSt proof from cuzkd does not verify"; fails=$((fails + 1)); fi
+        # one public input changed (the last challenge index + 1): INVALID
+        python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); p[-1]=str(int(p[-1])+1); json.dump(p,open(sys.argv[2],"w"))' \
+            "$PF/$1.pub.json" "$PF/$1.pub2.json"
+        "$CUZK" verify -q --vk "$PF/$1.vk" "$PF/$1.pub2.json" "$PF/$2.proof.bin"; rc=$?
+        if [ $rc = 1 ]; then echo "PASS $2 proof with one public input changed: INVALID";
+        else echo "FAIL $2 proof with one public input changed: exit $rc"; fails=$((fails + 1)); fi
+        if cmp -s <(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])))' "$PF/$1.pub.json") \
+                  <(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])))' "$PF/$2.public.json"); then
+            echo "PASS $2: the daemon's public_json equals the public inputs of the oracle (post_public.py)"
+        else echo "FAIL $2: the daemon's public_json differs"; fails=$((fails + 1)); fi
+    done
+    stop_ok "daemon P" "$PP" "$SP"
+fi
+echo "PoSt section: $(( $(date +%s) - t_post )) s"
+
+# ---- daemons G, H: a .params key's host copy of its G1 queries (srs.keep_host_g1) --------------
+# The GPU engine gives it back once the queries are resident (GetStatus host_released_bytes > 0)
+# unless keep_host_g1 = true; the CPU backend proves from it and always keeps it. The key: INSECURE
+# test parameters of the multiplier from `cuzk setup`, with a .zkey of the same setup for snarkjs.
+cfg_case "keep_host_g1 not a boolean" 2 "srs.keep_host_g1: expected true or false" $'[srs]\nkeep_host_g1 = "no"'
+CUZK=$(dirname "$CUZKD")/cuzk
+if "$CUZK" setup --seed 5 -q --zkey "$W/pmult.zkey" "$FIX/circuit.r1cs" "$W/pmult.params" "$W/pmult.vk" > "$W/setup.log" 2>&1; then
+    SG=$W/g1.sock; HG=$(free_port)
+    g1_cfg() { # g1_cfg FILE BACKEND KEEP
+        printf '[server]\nlisten = ["unix://%s"]\nhttp = "127.0.0.1:%s"\n[engine]\nbackend = "%s"\nprove_threads = 1\n[srs]\nkeep_host_g1 = %s\n[circuits.pmult]\nparams = "%s"\nr1cs = "%s"\n' \
+            "$SG" "$HG" "$2" "$3" "$W/pmult.params" "$FIX/circuit.r1cs" > "$1"
+    }
+    g1_run() { # g1_run NAME BACKEND KEEP EXPECT
+        g1_cfg "$W/$1.toml" "$2" "$3"
+        start "$1" "$W/$1.toml"
+        local P=$PID
+        check "backend $2, keep_host_g1 = $3: the host G1 copy is $4" \
+            node "$HERE/client.js" hostg1 --expect "$4" --zkey "$W/pmult.zkey" --addr "unix://$SG" --http "127.0.0.1:$HG"
+        stop_ok "daemon $1" "$P" "$SG"
+    }
+    g1_run g cpu false kept
+    if [ "$EB" = gpu ]; then
+        g1_run h gpu false released
+        if grep -q "circuit pmult: released the host copies of its G1 queries ([1-9][0-9]* bytes" "$W/h.log"; then
+            echo "PASS the release is logged with its bytes"; else echo "FAIL no release line in the log"; fails=$((fails + 1)); fi
+        g1_run h2 gpu true kept
+    else
+        echo "SKIP keep_host_g1 on a real GPU (the copy released, and kept with keep_host_g1 = true): no usable GPU here (engine backend '$EB')"
+    fi
+else
+    echo "FAIL cuzk setup of the .params test key:"; cat "$W/setup.log"; fails=$((fails + 1))
+fi
 
 echo "daemon tests: $fails failure(s), $(( $(date +%s) - t_start )) s"
 [ $fails = 0 ]
