@@ -452,6 +452,23 @@ out:
 }
 
 /* ---- verify ------------------------------------------------------------------------------------ */
+/* cuzk_verify of opened inputs, its errors naming the files: public.json (and the proof JSON when
+ * proof_json_path is set; a binary proof's errors name no file of their own), and for a
+ * public-input count mismatch (detail CUZK_DETAIL_PUBLIC_COUNT, kept) public.json and the key. */
+static cuzk_status verify_inputs(const cuzk_vk *vk, const input *pub_in, const char *public_json_path, cuzk_proof_form pf,
+                                 const input *proof_in, const char *proof_json_path, const char *vk_path, cuzk_error *err) {
+    cuzk_status st = cuzk_verify(vk, CUZK_PUBLIC_JSON, pub_in->data, pub_in->len, pf, proof_in->data, proof_in->len, err);
+    name_input(err, "<public.json in memory>", public_json_path);
+    if (proof_json_path) name_input(err, "<proof.json in memory>", proof_json_path);
+    if (st == CUZK_ERR_MISMATCH && err && err->detail == CUZK_DETAIL_PUBLIC_COUNT) {
+        char m[sizeof err->msg + 3 * 4200];
+        snprintf(m, sizeof m, "%s: %s (%s)", public_json_path, err->msg, vk_path);
+        ERR(err, st, "%s", m);
+        err->detail = CUZK_DETAIL_PUBLIC_COUNT;
+    }
+    return st;
+}
+
 cuzk_status cuzk_verify_json_files(const char *vk_json_path, const char *public_json_path,
                                    const char *proof_json_path, cuzk_error *err) {
     input vk_in = {0}, pub_in = {0}, proof_in = {0};
@@ -465,16 +482,7 @@ cuzk_status cuzk_verify_json_files(const char *vk_json_path, const char *public_
     if (st != CUZK_OK) goto out;
     if ((st = input_open(&pub_in, public_json_path, true, err)) != CUZK_OK) goto out;
     if ((st = input_open(&proof_in, proof_json_path, true, err)) != CUZK_OK) goto out;
-    st = cuzk_verify(vk, CUZK_PUBLIC_JSON, pub_in.data, pub_in.len, CUZK_PROOF_SNARKJS_JSON, proof_in.data, proof_in.len,
-                     err);
-    name_input(err, "<public.json in memory>", public_json_path);
-    name_input(err, "<proof.json in memory>", proof_json_path);
-    if (st == CUZK_ERR_MISMATCH && err && err->detail == CUZK_DETAIL_PUBLIC_COUNT) {
-        char m[sizeof err->msg + 3 * 4200];
-        snprintf(m, sizeof m, "%s: %s (%s)", public_json_path, err->msg, vk_json_path);
-        ERR(err, st, "%s", m);
-        err->detail = CUZK_DETAIL_PUBLIC_COUNT;
-    }
+    st = verify_inputs(vk, &pub_in, public_json_path, CUZK_PROOF_SNARKJS_JSON, &proof_in, proof_json_path, vk_json_path, err);
 out:
     cuzk_vk_free(vk);
     input_free(&vk_in);
@@ -507,15 +515,7 @@ cuzk_status cuzk_verify_bellperson_files(const char *vk_path, const char *public
         st = ERR(err, CUZK_ERR_FORMAT, "%s: a bellperson proof is exactly 192 bytes (got %zu)", proof_bin_path, proof_in.len);
         goto out;
     }
-    st = cuzk_verify(vk, CUZK_PUBLIC_JSON, pub_in.data, pub_in.len, CUZK_PROOF_BELLPERSON, proof_in.data, proof_in.len,
-                     err);
-    name_input(err, "<public.json in memory>", public_json_path);
-    if (st == CUZK_ERR_MISMATCH && err && err->detail == CUZK_DETAIL_PUBLIC_COUNT) {
-        char m[sizeof err->msg + 3 * 4200];
-        snprintf(m, sizeof m, "%s: %s (%s)", public_json_path, err->msg, vk_path);
-        ERR(err, st, "%s", m);
-        err->detail = CUZK_DETAIL_PUBLIC_COUNT;
-    }
+    st = verify_inputs(vk, &pub_in, public_json_path, CUZK_PROOF_BELLPERSON, &proof_in, NULL, vk_path, err);
 out:
     cuzk_vk_free(vk);
     input_free(&vk_in);
