@@ -25,6 +25,9 @@ typedef struct {
     const char *zkey, *wtns;
     cuzk_backend backend;
     cuzk_curve curve; /* field, ntt, msm */
+    int group;        /* msm: 1 (G1) or 2 (G2) */
+    int compare;      /* msm: also the per-point XYZZ accumulation, random scalars, and the ratio */
+    int xyzz;         /* msm: every run with the per-point XYZZ accumulation */
 } bench_opts;
 
 int bench_cmp_double(const void *a, const void *b) {
@@ -144,22 +147,40 @@ static int bench_msm(const bench_opts *o) {
     header("msm", o);
     cuzk_bench_msm *h = NULL;
     cuzk_error e = {0};
-    cuzk_status st = cuzk_bench_msm_create(&h, o->curve, (size_t)1 << o->hi, 0x853c49e6748fea9bull, &e);
+    cuzk_status st = cuzk_bench_msm_create_group(&h, o->curve, o->group, (size_t)1 << o->hi, 0x853c49e6748fea9bull, &e);
+    if (o->group == 2) printf("group: G2\n");
+    if (st == CUZK_OK && o->xyzz) {
+        cuzk_bench_msm_set_xyzz(h, 1);
+        printf("accumulation: one XYZZ mixed addition per point (--xyzz)\n");
+    }
     if (st != CUZK_OK) return fail_status("msm", st, &e);
-    printf("%-10s %8s %12s %12s %12s %16s\n", "size", "window", "random ms", "min", "max", "95% 0/1 ms");
+    if (o->compare)
+        printf("%-10s %8s %12s %12s %12s %16s %14s %14s\n", "size", "window", "random ms", "min", "max", "95% 0/1 ms",
+               "xyzz random", "affine/xyzz");
+    else
+        printf("%-10s %8s %12s %12s %12s %16s\n", "size", "window", "random ms", "min", "max", "95% 0/1 ms");
     for (int lg = o->lo; lg <= o->hi && st == CUZK_OK; lg++) {
         size_t n = (size_t)1 << lg;
-        double v[64], w[64];
+        double v[64], w[64], x[64];
         int R = o->repeat > 64 ? 64 : o->repeat;
         for (int rep = -1; rep < R && st == CUZK_OK; rep++) {
-            double t_rand = 0, t_01 = 0;
+            double t_rand = 0, t_01 = 0, t_x = 0;
             st = cuzk_bench_msm_run(h, n, CUZK_BENCH_SCALARS_RANDOM, o->nthreads, &t_rand, &e);
             if (st == CUZK_OK) st = cuzk_bench_msm_run(h, n, CUZK_BENCH_SCALARS_01, o->nthreads, &t_01, &e);
-            if (rep >= 0) { v[rep] = t_rand; w[rep] = t_01; }
+            if (st == CUZK_OK && o->compare) { /* interleaved with the others: the same machine state */
+                cuzk_bench_msm_set_xyzz(h, 1);
+                st = cuzk_bench_msm_run(h, n, CUZK_BENCH_SCALARS_RANDOM, o->nthreads, &t_x, &e);
+                cuzk_bench_msm_set_xyzz(h, o->xyzz);
+            }
+            if (rep >= 0) { v[rep] = t_rand; w[rep] = t_01; x[rep] = t_x; }
         }
         if (st != CUZK_OK) break;
-        stat3 s = stats(v, R), s2 = stats(w, R);
-        printf("2^%-8d %8d %12.2f %12.2f %12.2f %16.2f\n", lg, cuzk_bench_msm_window_bits(n), s.med, s.min, s.max, s2.med);
+        stat3 s = stats(v, R), s2 = stats(w, R), s3 = stats(x, R);
+        if (o->compare)
+            printf("2^%-8d %8d %12.2f %12.2f %12.2f %16.2f %14.2f %14.3f\n", lg, cuzk_bench_msm_window_bits(n), s.med, s.min,
+                   s.max, s2.med, s3.med, s.med / s3.med);
+        else
+            printf("2^%-8d %8d %12.2f %12.2f %12.2f %16.2f\n", lg, cuzk_bench_msm_window_bits(n), s.med, s.min, s.max, s2.med);
     }
     cuzk_bench_msm_destroy(h);
     return st == CUZK_OK ? 0 : fail_status("msm", st, &e);
@@ -231,7 +252,7 @@ static void bench_help(FILE *f) {
         "Benchmarks; each figure is the median of --repeat runs after a warm-up (min and max too).\n"
         "  field   ns per Fp/Fr multiplication, inversion, G1/G2 additions\n"
         "  ntt     forward NTT and inverse coset NTT, sizes 2^lo..2^hi (default 16..22)\n"
-        "  msm     G1 MSM, random scalars and SHA-256-like 95%% 0/1 scalars (default 2^16..2^20)\n"
+        "  msm     G1 (or --group g2) MSM, random scalars and SHA-256-like 95%% 0/1 scalars (default 2^16..2^20)\n"
         "  prove   whole proofs of the bundled circuits, or --zkey Z --wtns W\n"
         "  pipeline  the proving engine on a synthetic PoRep-shaped circuit (cuzk bench pipeline --help)\n"
         "  load      .params loading throughput per check level, GB/s (cuzk bench load --help)\n"
@@ -244,6 +265,9 @@ static void bench_help(FILE *f) {
         "  --zkey F --wtns W  circuit for 'prove'\n"
         "  --backend B      prove: cpu | gpu | auto (default auto)\n"
         "  --curve C        field, ntt, msm: bls12-381 (default) | bn254\n"
+        "  --group G        msm: g1 (default) | g2 (the provers' CPU B_G2 MSM)\n"
+        "  --compare        msm: also time the per-point XYZZ accumulation (random scalars) and print the ratio\n"
+        "  --xyzz           msm: every run with the per-point XYZZ accumulation (the method before)\n"
         "examples:\n"
         "  cuzk bench msm --sizes 16..18 --repeat 3\n"
         "  cuzk bench prove --zkey circuit_final.zkey --wtns witness.wtns\n"
@@ -265,7 +289,7 @@ int bench_main(int argc, char **argv) {
         /* argv[1] is "gpu": the GPU bench reads "msm LOG_N [W]" / "ntt LOG_M [BATCH]" pairs after it */
         return bench_gpu_main(argc - 1, argv + 1);
     }
-    bench_opts o = {5, -1, -1, 0, NULL, NULL, CUZK_BACKEND_AUTO, CUZK_CURVE_BLS12_381};
+    bench_opts o = {5, -1, -1, 0, NULL, NULL, CUZK_BACKEND_AUTO, CUZK_CURVE_BLS12_381, 1, 0, 0};
     for (int i = 2; i < argc; i++) {
         long v;
         if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
@@ -288,6 +312,14 @@ int bench_main(int argc, char **argv) {
             else if (!strcmp(b, "gpu")) o.backend = CUZK_BACKEND_GPU;
             else if (!strcmp(b, "auto")) o.backend = CUZK_BACKEND_AUTO;
             else { fprintf(stderr, "cuzk bench: --backend wants cpu, gpu or auto\n"); return 2; }
+        }
+        else if (!strcmp(argv[i], "--compare")) o.compare = 1;
+        else if (!strcmp(argv[i], "--xyzz")) o.xyzz = 1;
+        else if (!strcmp(argv[i], "--group") && i + 1 < argc) {
+            const char *g = argv[++i];
+            if (!strcmp(g, "g1") || !strcmp(g, "1")) o.group = 1;
+            else if (!strcmp(g, "g2") || !strcmp(g, "2")) o.group = 2;
+            else { fprintf(stderr, "cuzk bench: --group wants g1 or g2 (got '%s')\n", g); return 2; }
         }
         else if (!strcmp(argv[i], "--curve") && i + 1 < argc) {
             const char *c = argv[++i];

@@ -88,11 +88,19 @@ typedef enum cuzk_bench_scalars {
 } cuzk_bench_scalars;
 CUZK_API cuzk_status cuzk_bench_msm_create(cuzk_bench_msm **out, cuzk_curve curve, size_t n_max, uint64_t seed,
                                            cuzk_error *err);
-/* One CPU G1 MSM (Pippenger with the 0/1 split) over the first n <= n_max points and scalars of
+/* The same over group 1 (G1, as cuzk_bench_msm_create) or 2 (G2: points of 192 / 128 bytes, the
+ * CPU B_G2 MSM of the provers). Errors: those of cuzk_bench_msm_create, CUZK_ERR_ARG (group). */
+CUZK_API cuzk_status cuzk_bench_msm_create_group(cuzk_bench_msm **out, cuzk_curve curve, int group, size_t n_max,
+                                                 uint64_t seed, cuzk_error *err);
+/* One CPU MSM (Pippenger with the 0/1 split; the handle's group) over the first n <= n_max points and scalars of
  * `kind`, on nthreads threads (0: cuzk_threads()); its time in *ms. Errors: CUZK_ERR_ARG. */
 CUZK_API cuzk_status cuzk_bench_msm_run(cuzk_bench_msm *h, size_t n, cuzk_bench_scalars kind, int nthreads, double *ms,
                                         cuzk_error *err);
 CUZK_API void cuzk_bench_msm_destroy(cuzk_bench_msm *h);
+/* The bucket accumulation of the handle's later runs: 0 the library's (batched affine additions
+ * from a window threshold per group up, XYZZ below), 1 one XYZZ mixed addition per point at every
+ * size (the method before; for comparisons). */
+CUZK_API void cuzk_bench_msm_set_xyzz(cuzk_bench_msm *h, int xyzz);
 /* The Pippenger window (bits) the CPU MSM uses for n points (any curve). */
 CUZK_API int cuzk_bench_msm_window_bits(size_t n);
 

@@ -68,10 +68,17 @@ struct cuzk_bench_msm {
     const benchkit_curve *t;
     void *h;
     size_t n_max;
+    int xyzz;
 };
 
 cuzk_status cuzk_bench_msm_create(cuzk_bench_msm **out, cuzk_curve curve, size_t n_max, uint64_t seed, cuzk_error *err) {
+    return cuzk_bench_msm_create_group(out, curve, 1, n_max, seed, err);
+}
+
+cuzk_status cuzk_bench_msm_create_group(cuzk_bench_msm **out, cuzk_curve curve, int group, size_t n_max, uint64_t seed,
+                                        cuzk_error *err) {
     if (!out) return ERR(err, CUZK_ERR_ARG, "cuzk_bench_msm_create: NULL argument");
+    if (group != 1 && group != 2) return ERR(err, CUZK_ERR_ARG, "cuzk_bench_msm_create: group %d (1 or 2)", group);
     *out = NULL;
     const benchkit_curve *t = curve_table(curve);
     if (!t) return ERR(err, CUZK_ERR_ARG, "cuzk_bench_msm_create: unknown curve %d", (int)curve);
@@ -81,7 +88,7 @@ cuzk_status cuzk_bench_msm_create(cuzk_bench_msm **out, cuzk_curve curve, size_t
     if (!m) return ERR(err, CUZK_ERR_NOMEM, "cuzk_bench_msm_create");
     m->t = t;
     m->n_max = n_max;
-    cuzk_status st = t->msm_create(&m->h, n_max, seed, err);
+    cuzk_status st = t->msm_create(&m->h, group, n_max, seed, err);
     if (st != CUZK_OK) {
         free(m);
         return st;
@@ -97,8 +104,12 @@ cuzk_status cuzk_bench_msm_run(cuzk_bench_msm *h, size_t n, cuzk_bench_scalars k
     if (n == 0 || n > h->n_max) return ERR(err, CUZK_ERR_ARG, "cuzk_bench_msm_run: %zu points (1 .. %zu)", n, h->n_max);
     if (kind != CUZK_BENCH_SCALARS_RANDOM && kind != CUZK_BENCH_SCALARS_01)
         return ERR(err, CUZK_ERR_ARG, "cuzk_bench_msm_run: unknown scalar set %d", (int)kind);
-    h->t->msm_run(h->h, n, kind, nthreads, ms);
+    h->t->msm_run(h->h, n, kind, nthreads, h->xyzz, ms);
     return CUZK_OK;
+}
+
+void cuzk_bench_msm_set_xyzz(cuzk_bench_msm *h, int xyzz) {
+    if (h) h->xyzz = xyzz != 0;
 }
 
 void cuzk_bench_msm_destroy(cuzk_bench_msm *h) {

@@ -14,9 +14,9 @@ typedef struct benchkit_curve {
     cuzk_status (*ntt_create)(void **h, int log_m, uint64_t seed, cuzk_error *err);
     cuzk_status (*ntt_run)(void *h, int nthreads, double *forward_ms, double *coset_inverse_ms);
     void (*ntt_free)(void *h);
-    cuzk_status (*msm_create)(void **h, size_t n_max, uint64_t seed, cuzk_error *err);
+    cuzk_status (*msm_create)(void **h, int group, size_t n_max, uint64_t seed, cuzk_error *err);
     /* n <= the n_max of create (checked by the caller) */
-    void (*msm_run)(void *h, size_t n, cuzk_bench_scalars kind, int nthreads, double *ms);
+    void (*msm_run)(void *h, size_t n, cuzk_bench_scalars kind, int nthreads, int xyzz, double *ms);
     void (*msm_free)(void *h);
 } benchkit_curve;
 

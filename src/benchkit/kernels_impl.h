@@ -136,7 +136,9 @@ static cuzk_status bk_ntt_run(void *h, int nthreads, double *forward_ms, double 
 
 /* ---- MSM ---- */
 typedef struct bk_msm {
+    int group;
     g1_affine *bases;
+    g2_affine *bases2;
     scalar256 *sc, *sc01;
 } bk_msm;
 
@@ -144,51 +146,57 @@ static void bk_msm_free(void *h) {
     bk_msm *m = h;
     if (!m) return;
     free(m->bases);
+    free(m->bases2);
     free(m->sc);
     free(m->sc01);
     free(m);
 }
 
 /* n distinct points cheaply: P_i = P_{i-1} + Q_{i mod 64} over 64 random multiples of G */
-static g1_affine *bk_bases(size_t n, uint64_t *rng) {
-    g1_affine *out = malloc(n * sizeof *out);
-    g1_jacobian *tmp = malloc(n * sizeof *tmp);
-    g1_affine q[64], g;
-    g1_jacobian jq[64];
-    if (!out || !tmp) {
-        free(out);
-        free(tmp);
-        return NULL;
+#define BK_BASES(G)                                                                                \
+    static G##_affine *bk_bases_##G(size_t n, uint64_t *rng) {                                     \
+        G##_affine *out = malloc(n * sizeof *out);                                                 \
+        G##_jacobian *tmp = malloc(n * sizeof *tmp);                                               \
+        G##_affine q[64], g;                                                                       \
+        G##_jacobian jq[64];                                                                       \
+        if (!out || !tmp) {                                                                        \
+            free(out);                                                                             \
+            free(tmp);                                                                             \
+            return NULL;                                                                           \
+        }                                                                                          \
+        G##_generator(&g);                                                                         \
+        for (int i = 0; i < 64; i++) {                                                             \
+            fr k;                                                                                  \
+            bk_rand_fr(&k, rng);                                                                   \
+            G##_jacobian_from_affine(&jq[i], &g);                                                  \
+            G##_mul_fr_vartime(&jq[i], &jq[i], &k);                                                \
+        }                                                                                          \
+        G##s_jacobian_to_affine(q, jq, 64);                                                        \
+        G##_jacobian acc;                                                                          \
+        G##_jacobian_from_affine(&acc, &q[0]);                                                     \
+        for (size_t i = 0; i < n; i++) {                                                           \
+            G##_jacobian_add_mixed(&acc, &acc, &q[i & 63]);                                        \
+            tmp[i] = acc;                                                                          \
+        }                                                                                          \
+        G##s_jacobian_to_affine(out, tmp, n);                                                      \
+        free(tmp);                                                                                 \
+        return out;                                                                                \
     }
-    g1_generator(&g);
-    for (int i = 0; i < 64; i++) {
-        fr k;
-        bk_rand_fr(&k, rng);
-        g1_jacobian_from_affine(&jq[i], &g);
-        g1_mul_fr_vartime(&jq[i], &jq[i], &k);
-    }
-    g1s_jacobian_to_affine(q, jq, 64);
-    g1_jacobian acc;
-    g1_jacobian_from_affine(&acc, &q[0]);
-    for (size_t i = 0; i < n; i++) {
-        g1_jacobian_add_mixed(&acc, &acc, &q[i & 63]);
-        tmp[i] = acc;
-    }
-    g1s_jacobian_to_affine(out, tmp, n);
-    free(tmp);
-    return out;
-}
+BK_BASES(g1)
+BK_BASES(g2)
 
-static cuzk_status bk_msm_create(void **out, size_t n_max, uint64_t seed, cuzk_error *err) {
+static cuzk_status bk_msm_create(void **out, int group, size_t n_max, uint64_t seed, cuzk_error *err) {
     *out = NULL;
     bk_msm *m = calloc(1, sizeof *m);
     uint64_t rng = seed;
     if (m) {
-        m->bases = bk_bases(n_max, &rng);
+        m->group = group;
+        if (group == 2) m->bases2 = bk_bases_g2(n_max, &rng);
+        else m->bases = bk_bases_g1(n_max, &rng);
         m->sc = malloc(n_max * sizeof *m->sc);
         m->sc01 = malloc(n_max * sizeof *m->sc01);
     }
-    if (!m || !m->bases || !m->sc || !m->sc01) {
+    if (!m || !(m->bases || m->bases2) || !m->sc || !m->sc01) {
         bk_msm_free(m);
         return ERR(err, CUZK_ERR_NOMEM, "bench msm: %zu points and scalars", n_max);
     }
@@ -205,13 +213,22 @@ static cuzk_status bk_msm_create(void **out, size_t n_max, uint64_t seed, cuzk_e
     return CUZK_OK;
 }
 
-static void bk_msm_run(void *h, size_t n, cuzk_bench_scalars kind, int nthreads, double *ms) {
+static void bk_msm_run(void *h, size_t n, cuzk_bench_scalars kind, int nthreads, int xyzz, double *ms) {
     bk_msm *m = h;
-    g1_jacobian out;
+    const scalar256 *sc = kind == CUZK_BENCH_SCALARS_01 ? m->sc01 : m->sc;
+    msm_opts o = {xyzz ? MSM_ACCUM_XYZZ : MSM_ACCUM_AUTO};
     double t0 = now_ms();
-    g1_msm(&out, m->bases, kind == CUZK_BENCH_SCALARS_01 ? m->sc01 : m->sc, n, nthreads);
-    *ms = now_ms() - t0;
-    bk_sink = out.x.l[0];
+    if (m->group == 2) {
+        g2_jacobian out;
+        g2_msm_with(&out, m->bases2, sc, n, nthreads, &o);
+        *ms = now_ms() - t0;
+        bk_sink = out.x.c0.l[0];
+    } else {
+        g1_jacobian out;
+        g1_msm_with(&out, m->bases, sc, n, nthreads, &o);
+        *ms = now_ms() - t0;
+        bk_sink = out.x.l[0];
+    }
 }
 
 const benchkit_curve BK_TABLE = {

@@ -8,7 +8,8 @@
  *            F_from_canon (limbs of an integer < m -> Montgomery)  F_to_canon (Montgomery -> limbs)
  *            F_from_u64
  *   out of line (FF_DEFINE in a .c file):
- *            F_inv (0 -> 0), F_pow_vartime, F_legendre (1 residue, -1 non-residue, 0 zero),
+ *            F_inv (0 -> 0), F_inv_vartime (the same, variable time: public values only),
+ *            F_pow_vartime, F_legendre (1 residue, -1 non-residue, 0 zero),
  *            F_from_bytes_le / _be (canonical check: false if the integer is >= m),
  *            F_to_bytes_le / _be (nbytes = 8N bytes, or fewer if the value fits),
  *            F_from_bytes_wide_le (any bytes reduced mod m), F_mod (integer limbs of any value
@@ -64,6 +65,8 @@
     }                                                                                           \
     MONT_INLINE bool F##_is_canon(const uint64_t a[N]) { return mont_lt(a, F##_MODULUS, N); }  \
     void F##_inv(F *r, const F *a);                                                             \
+    /* a^-1 (0 -> 0) in variable time (binary extended Euclid, src/ff/mont.h): public values only */ \
+    void F##_inv_vartime(F *r, const F *a);                                                     \
     void F##_pow_vartime(F *r, const F *a, const uint64_t *e, int e_limbs);                     \
     int F##_legendre(const F *a);                                                               \
     bool F##_from_bytes_le(F *r, const uint8_t *in, size_t nbytes);                             \
@@ -95,6 +98,9 @@
         memcpy(e_, F##_MODULUS, sizeof e_);                                                     \
         e_[0] -= 2; /* m is odd and > 2: no borrow */                                           \
         F##_pow_vartime(r, a, e_, N);                                                           \
+    }                                                                                           \
+    void F##_inv_vartime(F *r, const F *a) {                                                    \
+        mont_inv_vartime(r->l, a->l, F##_MODULUS, F##_R2_, P##_INV, N);                         \
     }                                                                                           \
     /* Euler's criterion: a^((m-1)/2) */                                                        \
     int F##_legendre(const F *a) {                                                              \

@@ -182,6 +182,69 @@ MONT_INLINE bool mont_lt(const uint64_t *a, const uint64_t *m, int n) {
     return false;
 }
 
+/* x = x / 2 mod m for x < m, m odd and m < 2^(64n - 1) (so x + m fits in n limbs) */
+MONT_INLINE void mont_half_(uint64_t *x, const uint64_t *m, int n) {
+    uint64_t mask = 0 - (x[0] & 1);
+    mont_u128 c = 0;
+    for (int i = 0; i < n; i++) { c += (mont_u128)x[i] + (m[i] & mask); x[i] = (uint64_t)c; c >>= 64; }
+    for (int i = 0; i < n - 1; i++) x[i] = (x[i] >> 1) | (x[i + 1] << 63);
+    x[n - 1] >>= 1;
+}
+/* u = u - v as integers (u >= v) */
+MONT_INLINE void mont_isub_(uint64_t *u, const uint64_t *v, int n) {
+    mont_u128 bw = 0;
+    for (int i = 0; i < n; i++) {
+        mont_u128 d = (mont_u128)u[i] - v[i] - (uint64_t)bw;
+        u[i] = (uint64_t)d;
+        bw = (d >> 64) & 1;
+    }
+}
+MONT_INLINE bool mont_is_one_int_(const uint64_t *a, int n) {
+    uint64_t acc = a[0] ^ 1;
+    for (int i = 1; i < n; i++) acc |= a[i];
+    return acc == 0;
+}
+/* r = a^-1 (Montgomery in, Montgomery out; 0 -> 0) by the binary extended Euclidean algorithm
+ * (Knuth TAOCP vol. 2, 4.5.2; Menezes et al., Handbook of Applied Cryptography, Alg. 14.61):
+ * y = a^-1 as integers, then y * R^2 twice through mont_mul (a = a' R: a^-1 = a'^-1 R^-1, so
+ * the result is a'^-1 R). Variable time in a: public values only (MSM buckets of public
+ * points), never secrets. About 2 * bits halving steps: several times cheaper than Fermat's
+ * a^(m-2) (bits squarings and multiplications). Needs m odd, prime, m < 2^(64n - 1). */
+static inline void mont_inv_vartime(uint64_t *r, const uint64_t *a, const uint64_t *m, const uint64_t *r2, uint64_t inv,
+                                    int n) {
+    if (mont_is_zero(a, n)) {
+        memset(r, 0, 8 * (size_t)n);
+        return;
+    }
+    uint64_t u[MONT_MAX_LIMBS], v[MONT_MAX_LIMBS], x1[MONT_MAX_LIMBS] = {1}, x2[MONT_MAX_LIMBS] = {0};
+    memcpy(u, a, 8 * (size_t)n);
+    memcpy(v, m, 8 * (size_t)n);
+    while (!mont_is_one_int_(u, n) && !mont_is_one_int_(v, n)) {
+        while (!(u[0] & 1)) {
+            int k = u[0] ? __builtin_ctzll(u[0]) : 63;
+            for (int i = 0; i < n - 1; i++) u[i] = (u[i] >> k) | (u[i + 1] << (64 - k));
+            u[n - 1] >>= k;
+            for (int j = 0; j < k; j++) mont_half_(x1, m, n);
+        }
+        while (!(v[0] & 1)) {
+            int k = v[0] ? __builtin_ctzll(v[0]) : 63;
+            for (int i = 0; i < n - 1; i++) v[i] = (v[i] >> k) | (v[i + 1] << (64 - k));
+            v[n - 1] >>= k;
+            for (int j = 0; j < k; j++) mont_half_(x2, m, n);
+        }
+        if (!mont_lt(u, v, n)) {
+            mont_isub_(u, v, n);
+            mont_sub(x1, x1, x2, m, n);
+        } else {
+            mont_isub_(v, u, n);
+            mont_sub(x2, x2, x1, m, n);
+        }
+    }
+    uint64_t *y = mont_is_one_int_(u, n) ? x1 : x2;
+    mont_mul(r, y, r2, m, inv, n);
+    mont_mul(r, r, r2, m, inv, n);
+}
+
 /* r = a^e (Montgomery in, Montgomery out); e is an integer of e_limbs 64-bit limbs. Variable
  * time in e (exponents are public constants in cuzk). `one` is R mod m. */
 MONT_INLINE void mont_pow_vartime(uint64_t *r, const uint64_t *a, const uint64_t *e, int e_limbs,

@@ -76,6 +76,7 @@ MONT_INLINE void CN(fp2_mul_by_xi)(CN(fp2) *r, const CN(fp2) *a) {
     r->c1 = t1;
 }
 void CN(fp2_inv)(CN(fp2) *r, const CN(fp2) *a);                 /* 0 -> 0 */
+void CN(fp2_inv_vartime)(CN(fp2) *r, const CN(fp2) *a);         /* the same, variable time: public values only */
 void CN(fp2_pow_vartime)(CN(fp2) *r, const CN(fp2) *a, const uint64_t *e, int e_limbs);
 bool CN(fp2_sqrt)(CN(fp2) *r, const CN(fp2) *a);               /* false if not a square (p = 3 mod 4) */
 /* zcash ordering for Fp2 (flag 0x20): compare c1 first, then c0 when c1 == 0. */

@@ -27,6 +27,17 @@ void CN(fp2_inv)(CN(fp2) *r, const CN(fp2) *a) {
     CN(fp_neg)(&r->c1, &t1);
 }
 
+void CN(fp2_inv_vartime)(CN(fp2) *r, const CN(fp2) *a) {
+    CN(fp) t0, t1;
+    CN(fp_sqr)(&t0, &a->c0);
+    CN(fp_sqr)(&t1, &a->c1);
+    CN(fp_add)(&t0, &t0, &t1);
+    CN(fp_inv_vartime)(&t0, &t0);
+    CN(fp_mul)(&r->c0, &a->c0, &t0);
+    CN(fp_mul)(&t1, &a->c1, &t0);
+    CN(fp_neg)(&r->c1, &t1);
+}
+
 void CN(fp2_pow_vartime)(CN(fp2) *r, const CN(fp2) *a, const uint64_t *e, int e_limbs) {
     CN(fp2) acc, base = *a;
     CN(fp2_one)(&acc);

@@ -11,20 +11,40 @@
  * (it is skipped before that anyway). Scalars must be canonical (< r), as msm.h requires: a value
  * >= r may overflow the top window and give a wrong sum.
  *
- * Digit d != 0 adds +-P to bucket |d| - 1 (2^(c-1) buckets, XYZZ, mixed additions). A window's
- * sum is sum_j (j+1) * bucket_j, computed with the running sum (two full additions per bucket).
+ * Digit d != 0 adds +-P to bucket |d| - 1 (2^(c-1) buckets). The buckets are affine and the
+ * additions are affine too, a batch at a time with one field inversion for the batch
+ * (Montgomery's trick; the inversion by binary extended Euclid, F_inv_vartime: the points are
+ * public): 2M + 1S + 3M of the shared product chain per addition plus the inversion's share,
+ * against 8M + 2S for an XYZZ mixed addition (the saving is largest over Fp2, for G2). A point whose bucket already has an
+ * addition in the open batch waits for the next batch; x1 = x2 (doubling, or P + (-P)) is done
+ * at once through XYZZ (rare: random bases never meet it). A window's sum is
+ * sum_j (j+1) * bucket_j, computed with the running sum (one mixed and one full addition per
+ * bucket).
  * Work is split into tasks (window w, point chunk); threads take tasks from an atomic counter,
  * each with its own bucket array (allocated once per call, before the threads start). The caller
  * combines the task results: acc = sum over windows from the top of acc * 2^c + window sum.
  *
- * One implementation, instantiated for G1 and G2 by MSM_DEFINE (as curves are in src/ec).
+ * One implementation, instantiated for G1 and G2 by MSM_DEFINE(G, F, AFFINE_MIN_C), F the base
+ * field of G's coordinates (fp for G1, fp2 for G2; as curves are in src/ec) and AFFINE_MIN_C the
+ * smallest window for which the batched affine additions are the default (below it the
+ * inversions and the waiting points cost more than they save: bench/RESULTS.md section 20).
  */
 #include "msm/msm.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/parallel.h"
+
+/* Affine additions per batch inversion, at most: the inversion (Fermat: ~570 multiplications)
+ * is shared by the batch; a batch holds each bucket once, so a task's batch is a quarter of its
+ * 2^(c-1) buckets (more would make most points wait for a busy bucket), within [32, MSM_BATCH]. */
+#define MSM_BATCH 1024
+static inline size_t msm_batch_cap(size_t buckets) {
+    size_t c = buckets / 4;
+    return c < 32 ? 32 : c > MSM_BATCH ? MSM_BATCH : c;
+}
 
 
 /* The c-bit window starting at bit `off` of s = k + H (5 limbs). */
@@ -66,26 +86,124 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
     return chunks;
 }
 
-#define MSM_DEFINE(G)                                                                            \
+#define MSM_DEFINE(G, F, AFFINE_MIN_C)                                                           \
+    /* a thread's buckets and batch: affine buckets with a state byte each (0 empty, 1 set,      \
+     * 2 set and in the open batch), the batch's bucket indices, points, denominators and prefix  \
+     * products, and the points waiting for a bucket of the open batch */                         \
+    typedef struct {                                                                             \
+        G##_affine *bk;                                                                          \
+        uint8_t *state;                                                                          \
+        G##_xyzz *bx; /* MSM_ACCUM_XYZZ only */                                                  \
+        uint32_t *bj, *wj;   /* cap entries each (allocated with the buckets) */                  \
+        G##_affine *bq, *wq;                                                                     \
+        F *den, *pre;                                                                            \
+        size_t nb, nw, cap; /* open batch, waiting points, batch size of the task */              \
+    } G##_msm_scratch;                                                                           \
+                                                                                                 \
+    /* The open batch's additions: bk[bj[i]] += bq[i] for i < nb, one inversion. */              \
+    static void G##_msm_flush(G##_msm_scratch *sc) {                                             \
+        size_t n = sc->nb;                                                                       \
+        if (!n) return;                                                                          \
+        sc->pre[0] = sc->den[0];                                                                 \
+        for (size_t i = 1; i < n; i++) F##_mul(&sc->pre[i], &sc->pre[i - 1], &sc->den[i]);       \
+        F inv, t, lam, x3;                                                                       \
+        F##_inv_vartime(&inv, &sc->pre[n - 1]); /* public points: variable time is fine */        \
+        for (size_t i = n; i-- > 0;) {                                                           \
+            /* inv = 1 / (den[0] ... den[i]) here */                                             \
+            F d_inv;                                                                             \
+            if (i) {                                                                             \
+                F##_mul(&d_inv, &inv, &sc->pre[i - 1]);                                          \
+                F##_mul(&inv, &inv, &sc->den[i]);                                                \
+            } else {                                                                             \
+                d_inv = inv;                                                                     \
+            }                                                                                    \
+            G##_affine *b = &sc->bk[sc->bj[i]];                                                  \
+            const G##_affine *q = &sc->bq[i];                                                    \
+            F##_sub(&t, &q->y, &b->y);                                                           \
+            F##_mul(&lam, &t, &d_inv);                   /* (y2 - y1) / (x2 - x1) */             \
+            F##_sqr(&x3, &lam);                                                                  \
+            F##_sub(&x3, &x3, &b->x);                                                            \
+            F##_sub(&x3, &x3, &q->x);                    /* lam^2 - x1 - x2 */                   \
+            F##_sub(&t, &b->x, &x3);                                                             \
+            F##_mul(&t, &lam, &t);                                                               \
+            F##_sub(&b->y, &t, &b->y);                   /* lam (x1 - x3) - y1 */                \
+            b->x = x3;                                                                           \
+            sc->state[sc->bj[i]] = 1;                                                            \
+        }                                                                                        \
+        sc->nb = 0;                                                                              \
+    }                                                                                            \
+                                                                                                 \
+    /* bk[j] += q: set an empty bucket; x1 = x2 through XYZZ at once; else into the open batch   \
+     * (flushed when full); a bucket already in the batch: the point waits (0 when the waiting   \
+     * list is full: flush and retry). Returns 1 when q was taken. */                            \
+    static int G##_msm_put(G##_msm_scratch *sc, uint32_t j, const G##_affine *q) {               \
+        G##_affine *b = &sc->bk[j];                                                              \
+        if (sc->state[j] == 0) {                                                                 \
+            *b = *q;                                                                             \
+            sc->state[j] = 1;                                                                    \
+            return 1;                                                                            \
+        }                                                                                        \
+        if (sc->state[j] == 2) {                                                                 \
+            if (sc->nw == sc->cap) return 0;                                                     \
+            sc->wj[sc->nw] = j;                                                                  \
+            sc->wq[sc->nw++] = *q;                                                               \
+            return 1;                                                                            \
+        }                                                                                        \
+        F d;                                                                                     \
+        F##_sub(&d, &q->x, &b->x);                                                               \
+        if (F##_is_zero(&d)) { /* q = b (double) or q = -b (empty) */                            \
+            G##_xyzz t;                                                                          \
+            G##_xyzz_from_affine(&t, b);                                                         \
+            G##_xyzz_add_mixed(&t, &t, q);                                                       \
+            if (G##_xyzz_is_infinity(&t)) sc->state[j] = 0;                                      \
+            else G##_xyzz_to_affine(b, &t);                                                      \
+            return 1;                                                                            \
+        }                                                                                        \
+        sc->bj[sc->nb] = j;                                                                      \
+        sc->bq[sc->nb] = *q;                                                                     \
+        sc->den[sc->nb++] = d;                                                                   \
+        sc->state[j] = 2;                                                                        \
+        if (sc->nb == sc->cap) G##_msm_flush(sc);                                                \
+        return 1;                                                                                \
+    }                                                                                            \
+                                                                                                 \
+    /* Flushes the open batch, then feeds the waiting points again, until none is left. */       \
+    static void G##_msm_drain(G##_msm_scratch *sc) {                                             \
+        while (sc->nb || sc->nw) {                                                               \
+            G##_msm_flush(sc);                                                                   \
+            size_t nw = sc->nw;                                                                  \
+            sc->nw = 0;                                                                          \
+            for (size_t i = 0; i < nw; i++) {                                                    \
+                /* the waiting list was emptied above: a point waits again at most once here */ \
+                G##_affine q = sc->wq[i];                                                        \
+                (void)G##_msm_put(sc, sc->wj[i], &q);                                            \
+            }                                                                                    \
+        }                                                                                        \
+    }                                                                                            \
+                                                                                                 \
     typedef struct {                                                                             \
         const G##_affine *bases;                                                                 \
         const scalar256 *scalars;                                                                \
         size_t n, nchunks, ntasks;                                                               \
         int c, nwin;                                                                             \
         uint64_t h[5];                                                                           \
-        G##_xyzz *buckets; /* nthreads x 2^(c-1) */                                              \
+        G##_msm_scratch *scratch; /* one per thread */                                           \
+        int xyzz;                 /* MSM_ACCUM_XYZZ: scratch[t].bx instead of the affine buckets */ \
         G##_xyzz *partial; /* ntasks: window w, chunk ch at w * nchunks + ch */                  \
         atomic_size_t next;                                                                      \
     } G##_msm_ctx;                                                                               \
                                                                                                  \
-    static void G##_msm_task(G##_msm_ctx *x, size_t task, G##_xyzz *bk) {                        \
+    static void G##_msm_task(G##_msm_ctx *x, size_t task, G##_msm_scratch *sc) {                \
         const size_t nb = (size_t)1 << (x->c - 1);                                               \
         const int w = (int)(task / x->nchunks);                                                  \
         const size_t ch = task % x->nchunks;                                                     \
         const size_t i0 = x->n * ch / x->nchunks, i1 = x->n * (ch + 1) / x->nchunks;            \
         const uint32_t half = (uint32_t)1 << (x->c - 1);                                         \
         const int off = w * x->c;                                                                \
-        for (size_t j = 0; j < nb; j++) G##_xyzz_set_infinity(&bk[j]);                           \
+        if (x->xyzz) for (size_t j = 0; j < nb; j++) G##_xyzz_set_infinity(&sc->bx[j]);           \
+        else memset(sc->state, 0, nb);                                                           \
+        sc->nb = sc->nw = 0;                                                                     \
+        sc->cap = msm_batch_cap(nb);                                                             \
         for (size_t i = i0; i < i1; i++) {                                                       \
             const scalar256 *k = &x->scalars[i];                                                 \
             if (scalar_is_zero(k)) continue;                                                     \
@@ -95,20 +213,26 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
             scalar_add_offset(s, k, x->h);                                                       \
             uint32_t v = window_bits(s, off, x->c);                                              \
             if (v == half) continue; /* digit 0 */                                               \
+            G##_affine q;                                                                        \
+            uint32_t j;                                                                          \
             if (v > half) {                                                                      \
-                G##_xyzz_add_mixed(&bk[v - half - 1], &bk[v - half - 1], p);                     \
+                q = *p;                                                                          \
+                j = v - half - 1;                                                                \
             } else {                                                                             \
-                G##_affine np;                                                                   \
-                G##_affine_neg(&np, p);                                                          \
-                G##_xyzz_add_mixed(&bk[half - v - 1], &bk[half - v - 1], &np);                   \
+                G##_affine_neg(&q, p);                                                           \
+                j = half - v - 1;                                                                \
             }                                                                                    \
+            if (x->xyzz) G##_xyzz_add_mixed(&sc->bx[j], &sc->bx[j], &q);                         \
+            else while (!G##_msm_put(sc, j, &q)) G##_msm_drain(sc);                              \
         }                                                                                        \
+        if (!x->xyzz) G##_msm_drain(sc);                                                         \
         /* running sum: sum_j (j + 1) bk[j] */                                                   \
         G##_xyzz run, sum;                                                                       \
         G##_xyzz_set_infinity(&run);                                                             \
         G##_xyzz_set_infinity(&sum);                                                             \
         for (size_t j = nb; j-- > 0;) {                                                          \
-            G##_xyzz_add(&run, &run, &bk[j]);                                                    \
+            if (x->xyzz) G##_xyzz_add(&run, &run, &sc->bx[j]);                                   \
+            else if (sc->state[j]) G##_xyzz_add_mixed(&run, &run, &sc->bk[j]);                   \
             G##_xyzz_add(&sum, &sum, &run);                                                      \
         }                                                                                        \
         x->partial[task] = sum;                                                                  \
@@ -118,12 +242,25 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
         (void)begin;                                                                             \
         (void)end;                                                                               \
         G##_msm_ctx *x = vctx;                                                                   \
-        G##_xyzz *bk = x->buckets + (size_t)tid * ((size_t)1 << (x->c - 1));                     \
+        G##_msm_scratch *sc = &x->scratch[tid];                                                  \
         for (;;) {                                                                               \
             size_t t = atomic_fetch_add_explicit(&x->next, 1, memory_order_relaxed);             \
             if (t >= x->ntasks) break;                                                           \
-            G##_msm_task(x, t, bk);                                                              \
+            G##_msm_task(x, t, sc);                                                              \
         }                                                                                        \
+    }                                                                                            \
+                                                                                                 \
+    static void G##_msm_scratch_free(G##_msm_scratch *sc, int nth) {                             \
+        if (!sc) return;                                                                         \
+        for (int t = 0; t < nth; t++) {                                                          \
+            free(sc[t].bk);                                                                      \
+            free(sc[t].state);                                                                   \
+            free(sc[t].bx);                                                                      \
+            free(sc[t].bq);                                                                      \
+            free(sc[t].den);                                                                     \
+            free(sc[t].bj);                                                                      \
+        }                                                                                        \
+        free(sc);                                                                                \
     }                                                                                            \
                                                                                                  \
     /* Allocation failed: plain sum of double-and-add products, no memory needed. */             \
@@ -139,7 +276,7 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
     }                                                                                            \
                                                                                                  \
     static void G##_msm_pippenger(G##_jacobian *out, const G##_affine *bases,                    \
-                                  const scalar256 *scalars, size_t n, int nthreads) {            \
+                                  const scalar256 *scalars, size_t n, int nthreads, int accum) { \
         if (n == 0) {                                                                            \
             G##_jacobian_set_infinity(out);                                                      \
             return;                                                                              \
@@ -150,16 +287,41 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
         x.scalars = scalars;                                                                     \
         x.n = n;                                                                                 \
         x.c = msm_window_bits(n);                                                                \
+        x.xyzz = accum == MSM_ACCUM_XYZZ || (accum == MSM_ACCUM_AUTO && x.c < (AFFINE_MIN_C));   \
         x.nwin = msm_windows(x.c);                                                               \
         x.nchunks = msm_chunks(n, x.nwin, nthreads);                                             \
         x.ntasks = (size_t)x.nwin * x.nchunks;                                                   \
         msm_offset(x.h, x.c, x.nwin);                                                            \
         atomic_init(&x.next, 0);                                                                 \
         int nth = (size_t)nthreads < x.ntasks ? nthreads : (int)x.ntasks;                        \
-        x.buckets = malloc((size_t)nth * ((size_t)1 << (x.c - 1)) * sizeof(G##_xyzz));           \
+        const size_t nbk = (size_t)1 << (x.c - 1);                                               \
+        x.scratch = calloc((size_t)nth, sizeof *x.scratch);                                      \
         x.partial = malloc(x.ntasks * sizeof(G##_xyzz));                                         \
-        if (!x.buckets || !x.partial) {                                                          \
-            free(x.buckets);                                                                     \
+        int ok = x.scratch && x.partial;                                                         \
+        for (int t = 0; ok && t < nth; t++) {                                                    \
+            if (x.xyzz) {                                                                        \
+                x.scratch[t].bx = malloc(nbk * sizeof(G##_xyzz));                                \
+                ok = x.scratch[t].bx != NULL;                                                    \
+            } else {                                                                             \
+                /* per thread 2^(c-1) * (affine + 1) + cap * (2 affine + 2 F + 8) bytes: below   \
+                 * the 2^(c-1) XYZZ points of the per-point method (cap <= 2^(c-1) / 4) */       \
+                G##_msm_scratch *s_ = &x.scratch[t];                                             \
+                size_t cap = msm_batch_cap(nbk);                                                 \
+                s_->bk = malloc(nbk * sizeof(G##_affine));                                       \
+                s_->state = malloc(nbk);                                                         \
+                s_->bq = malloc(2 * cap * sizeof(G##_affine));                                   \
+                s_->den = malloc(2 * cap * sizeof(F));                                           \
+                s_->bj = malloc(2 * cap * sizeof(uint32_t));                                     \
+                ok = s_->bk && s_->state && s_->bq && s_->den && s_->bj;                         \
+                if (ok) {                                                                        \
+                    s_->wq = s_->bq + cap;                                                       \
+                    s_->pre = s_->den + cap;                                                     \
+                    s_->wj = s_->bj + cap;                                                       \
+                }                                                                                \
+            }                                                                                    \
+        }                                                                                        \
+        if (!ok) {                                                                               \
+            G##_msm_scratch_free(x.scratch, nth);                                                \
             free(x.partial);                                                                     \
             G##_msm_naive(out, bases, scalars, n);                                               \
             return;                                                                              \
@@ -174,7 +336,7 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
                 G##_xyzz_add(&acc, &acc, &x.partial[(size_t)w * x.nchunks + ch]);                \
         }                                                                                        \
         G##_xyzz_to_jacobian(out, &acc);                                                         \
-        free(x.buckets);                                                                         \
+        G##_msm_scratch_free(x.scratch, nth);                                                    \
         free(x.partial);                                                                         \
     }                                                                                            \
                                                                                                  \
@@ -197,10 +359,15 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
                                                                                                  \
     void G##_msm(G##_jacobian *out, const G##_affine *bases, const scalar256 *scalars, size_t n, \
                  int nthreads) {                                                                 \
+        G##_msm_with(out, bases, scalars, n, nthreads, NULL);                                    \
+    }                                                                                            \
+    void G##_msm_with(G##_jacobian *out, const G##_affine *bases, const scalar256 *scalars,      \
+                      size_t n, int nthreads, const msm_opts *opts) {                            \
+        const int xyzz = opts ? (int)opts->accum : MSM_ACCUM_AUTO; /* the accumulation */         \
         size_t n_01 = 0;                                                                         \
         for (size_t i = 0; i < n; i++) n_01 += scalar_is_zero(&scalars[i]) || scalar_is_one(&scalars[i]); \
         if (n_01 < n / 8 + 1) {                                                                  \
-            G##_msm_pippenger(out, bases, scalars, n, nthreads);                                 \
+            G##_msm_pippenger(out, bases, scalars, n, nthreads, xyzz);                                 \
             return;                                                                              \
         }                                                                                        \
         if (nthreads <= 0) nthreads = cuzk_num_threads();                                        \
@@ -210,7 +377,7 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
         G##_xyzz *part = malloc((size_t)nthreads * sizeof *part);                                \
         if (!rb || !rs || !part) {                                                               \
             free(rb); free(rs); free(part);                                                      \
-            G##_msm_pippenger(out, bases, scalars, n, nthreads);                                 \
+            G##_msm_pippenger(out, bases, scalars, n, nthreads, xyzz);                                 \
             return;                                                                              \
         }                                                                                        \
         size_t k = 0;                                                                            \
@@ -222,7 +389,7 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
         for (int t = 0; t < nthreads; t++) G##_xyzz_set_infinity(&part[t]);                      \
         G##_ones_ctx oc = {bases, scalars, part};                                                \
         parallel_for(n, nthreads, G##_ones_range, &oc);                                          \
-        G##_msm_pippenger(out, rb, rs, n_rest, nthreads);                                        \
+        G##_msm_pippenger(out, rb, rs, n_rest, nthreads, xyzz);                                        \
         G##_xyzz ones;                                                                           \
         G##_xyzz_set_infinity(&ones);                                                            \
         for (int t = 0; t < nthreads; t++) G##_xyzz_add(&ones, &ones, &part[t]);                 \

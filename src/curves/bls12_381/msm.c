@@ -4,7 +4,7 @@
 #include "msm/fixed_base_impl.h"
 #include "msm/msm_impl.h"
 
-MSM_DEFINE(g1)
-MSM_DEFINE(g2)
+MSM_DEFINE(g1, fp, 13)
+MSM_DEFINE(g2, fp2, 11)
 FIXED_BASE_DEFINE(g1, fp, fr)
 FIXED_BASE_DEFINE(g2, fp2, fr)

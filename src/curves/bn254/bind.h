@@ -27,6 +27,7 @@
 #define fp2_dbl bn254_fp2_dbl
 #define fp2_eq bn254_fp2_eq
 #define fp2_inv bn254_fp2_inv
+#define fp2_inv_vartime bn254_fp2_inv_vartime
 #define fp2_is_lexicographically_largest bn254_fp2_is_lexicographically_largest
 #define fp2_is_one bn254_fp2_is_one
 #define fp2_is_zero bn254_fp2_is_zero
@@ -65,6 +66,7 @@
 #define fp_from_canon bn254_fp_from_canon
 #define fp_from_u64 bn254_fp_from_u64
 #define fp_inv bn254_fp_inv
+#define fp_inv_vartime bn254_fp_inv_vartime
 #define fp_is_canon bn254_fp_is_canon
 #define fp_is_lexicographically_largest bn254_fp_is_lexicographically_largest
 #define fp_is_one bn254_fp_is_one
@@ -96,6 +98,7 @@
 #define fr_from_canon bn254_fr_from_canon
 #define fr_from_u64 bn254_fr_from_u64
 #define fr_inv bn254_fr_inv
+#define fr_inv_vartime bn254_fr_inv_vartime
 #define fr_is_canon bn254_fr_is_canon
 #define fr_is_lexicographically_largest bn254_fr_is_lexicographically_largest
 #define fr_is_one bn254_fr_is_one
@@ -134,6 +137,7 @@
 #define g1_jacobian_set_infinity bn254_g1_jacobian_set_infinity
 #define g1_jacobian_to_affine bn254_g1_jacobian_to_affine
 #define g1_msm bn254_g1_msm
+#define g1_msm_with bn254_g1_msm_with
 #define g1_mul_fr_consttime bn254_g1_mul_fr_consttime
 #define g1_mul_fr_vartime bn254_g1_mul_fr_vartime
 #define g1_mul_vartime bn254_g1_mul_vartime
@@ -170,6 +174,7 @@
 #define g2_jacobian_set_infinity bn254_g2_jacobian_set_infinity
 #define g2_jacobian_to_affine bn254_g2_jacobian_to_affine
 #define g2_msm bn254_g2_msm
+#define g2_msm_with bn254_g2_msm_with
 #define g2_mul_fr_consttime bn254_g2_mul_fr_consttime
 #define g2_mul_fr_vartime bn254_g2_mul_fr_vartime
 #define g2_mul_vartime bn254_g2_mul_vartime

@@ -4,7 +4,7 @@
 #include "msm/fixed_base_impl.h"
 #include "msm/msm_impl.h"
 
-MSM_DEFINE(bn254_g1)
-MSM_DEFINE(bn254_g2)
+MSM_DEFINE(bn254_g1, bn254_fp, 13)
+MSM_DEFINE(bn254_g2, bn254_fp2, 11)
 FIXED_BASE_DEFINE(bn254_g1, bn254_fp, bn254_fr)
 FIXED_BASE_DEFINE(bn254_g2, bn254_fp2, bn254_fr)
