@@ -172,9 +172,11 @@ uint32_t post_vanilla_challenges(const post_params *pp) {
 
 cuzk_status post_winning_unroll(post_sector *slots, const post_params *pp, const post_sector *v, cuzk_error *err) {
     uint32_t n = pp->sector_count;
-    memset(slots, 0, n * sizeof *slots);
+    /* checked before anything is written: a caller with room for another slot count is refused
+     * without touching its array */
     if (pp->kind != POST_WINNING || pp->challenge_count != 1 || v->n_challenges != n)
         return ERR(err, CUZK_ERR_ARG, "WinningPoSt: a vanilla proof of %u challenges for %u slots of 1 challenge", v->n_challenges, n);
+    memset(slots, 0, n * sizeof *slots);
     for (uint32_t i = 0; i < n; i++) {
         post_sector *s = &slots[i];
         s->sector_id = v->sector_id;
