@@ -183,6 +183,9 @@ static int bench_msm(const bench_opts *o) {
             printf("2^%-8d %8d %12.2f %12.2f %12.2f %16.2f\n", lg, cuzk_bench_msm_window_bits(n), s.med, s.min, s.max, s2.med);
     }
     cuzk_bench_msm_destroy(h);
+    if (st == CUZK_OK && o->compare)
+        printf("(the library adds affine buckets in batches from window %d up for %s, one XYZZ point at a time below:\n"
+               " there both columns run the same method and the ratio is noise)\n", o->group == 2 ? 11 : 13, o->group == 2 ? "G2" : "G1");
     return st == CUZK_OK ? 0 : fail_status("msm", st, &e);
 }
 
@@ -279,6 +282,14 @@ int bench_load_main(int argc, char **argv);     /* bench/load_bench.c */
 int bench_post_main(int argc, char **argv);     /* bench/post_bench.c */
 int bench_gpu_main(int argc, char **argv); /* bench/gpu_bench.c */
 
+/* The options of bench_main that take a value (a missing value is named as such). */
+static int is_value_option(const char *a) {
+    static const char *const v[] = {"--repeat", "--sizes", "--threads", "--zkey", "--wtns", "--backend", "--curve", "--group"};
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+        if (!strcmp(a, v[i])) return 1;
+    return 0;
+}
+
 int bench_main(int argc, char **argv) {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) { bench_help(argc < 2 ? stderr : stdout); return argc < 2 ? 2 : 0; }
     const char *what = argv[1];
@@ -300,7 +311,9 @@ int bench_main(int argc, char **argv) {
             o.nthreads = (int)v;
         }
         else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
-            if (sscanf(argv[++i], "%d..%d", &o.lo, &o.hi) != 2 || o.lo < 1 || o.hi < o.lo || o.hi > 28) {
+            int used = 0;
+            const char *sz = argv[++i];
+            if (sscanf(sz, "%d..%d%n", &o.lo, &o.hi, &used) != 2 || sz[used] != '\0' || o.lo < 1 || o.hi < o.lo || o.hi > 28) {
                 fprintf(stderr, "cuzk bench: --sizes wants LO..HI with 1 <= LO <= HI <= 28\n");
                 return 2;
             }
@@ -328,9 +341,18 @@ int bench_main(int argc, char **argv) {
             else { fprintf(stderr, "cuzk bench: --curve wants bls12-381 or bn254 (got '%s')\n", c); return 2; }
         }
         else if (!strcmp(argv[i], "--help")) { bench_help(stdout); return 0; }
+        else if (i + 1 == argc && is_value_option(argv[i])) {
+            fprintf(stderr, "cuzk bench: %s needs a value\n", argv[i]);
+            return 2;
+        }
         else { fprintf(stderr, "cuzk bench: unknown option '%s'\n", argv[i]); bench_help(stderr); return 2; }
     }
     if (o.repeat < 1) o.repeat = 1;
+    if (o.compare && o.xyzz) { fprintf(stderr, "cuzk bench msm: --compare and --xyzz exclude each other\n"); return 2; }
+    if ((o.compare || o.xyzz || o.group != 1) && strcmp(what, "msm") != 0) {
+        fprintf(stderr, "cuzk bench %s: --group, --compare and --xyzz are options of 'msm'\n", what);
+        return 2;
+    }
     if ((o.zkey != NULL) != (o.wtns != NULL)) { fprintf(stderr, "cuzk bench prove: --zkey and --wtns go together\n"); return 2; }
     if (!strcmp(what, "field")) return bench_field(&o);
     if (!strcmp(what, "ntt")) { if (o.lo < 0) { o.lo = 16; o.hi = 22; } return bench_ntt(&o); }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "filecoin/post.h"
 #include "groth16/groth16.h"
@@ -597,6 +598,30 @@ TEST(filecoin, cli_setup_prove_verify_window_2k) {
     CHECK_MSG(rc == 0, "prove-post: %s", out);
     rc = test_run(out, sizeof out, "%s verify --vk %s/w.vk %s/p.json %s/p.bin", CUZK_CLI_PATH, dir, dir, dir);
     CHECK_MSG(rc == 0, "verify: %s", out);
+    /* a FIFO as the proof output: written in place (the reader gets the 192 bytes), never replaced
+     * by a regular file (prove-post once renamed a temporary over any output: /dev/null included);
+     * a public output in a missing directory: refused before any work, no proof file left */
+    {
+        char fifo[700], got[700];
+        snprintf(fifo, sizeof fifo, "%s/proof.fifo", dir);
+        snprintf(got, sizeof got, "%s/fifo.got", dir);
+        REQUIRE(mkfifo(fifo, 0600) == 0);
+        rc = test_run(out, sizeof out, "sh -c \"timeout 30 cat '%s' > '%s' & %s prove-post -q --circuit window-post-2k --params %s/w.params "
+                      "--r1cs %s/w.r1cs --randomness %s --vanilla %s --vanilla %s '%s' %s/f.json; r=\\$?; wait; exit \\$r\"",
+                      fifo, got, CUZK_CLI_PATH, dir, dir, hex, vp[0], vp[1], fifo, dir);
+        CHECK_MSG(rc == 0, "prove-post to a FIFO: rc %d %s", rc, out);
+        struct stat sb;
+        CHECK(lstat(fifo, &sb) == 0 && S_ISFIFO(sb.st_mode));
+        CHECK(stat(got, &sb) == 0 && sb.st_size == 192);
+        char bad[700];
+        snprintf(bad, sizeof bad, "%s/no-such-dir/g.json", dir);
+        rc = test_run(out, sizeof out, "%s prove-post -q --circuit window-post-2k --params %s/w.params --r1cs %s/w.r1cs --randomness %s "
+                      "--vanilla %s %s/g.bin %s 2>&1", CUZK_CLI_PATH, dir, dir, hex, vp[0], dir, bad);
+        CHECK_MSG(rc != 0, "an unwritable public output: rc %d %s", rc, out);
+        char gb[700];
+        snprintf(gb, sizeof gb, "%s/g.bin", dir);
+        CHECK(access(gb, F_OK) != 0);   /* no proof without its public inputs */
+    }
     /* one sector only: padded with it (another circuit input vector, also proves) */
     rc = test_run(out, sizeof out, "%s prove-post -q --circuit window-post-2k --params %s/w.params --r1cs %s/w.r1cs --randomness %s "
                   "--vanilla %s %s/q.bin %s/q.json", CUZK_CLI_PATH, dir, dir, hex, vp[0], dir, dir);

@@ -70,6 +70,19 @@ CUZK_API void cuzk_remove_partial_outputs(void);
  * or CUZK_ERR_IO (missing or unwritable directory: err gives the reason). Thread-safe. */
 CUZK_API cuzk_status cuzk_check_outputs(const char *const *ins, int n_in, const char *const *outs, int n_out, cuzk_error *err);
 
+/* Writes a proof and its public.json as every output of the file API is written (for front ends
+ * that prove in memory, e.g. PoSt): each to "<path>.tmp.<pid>" renamed over path when complete,
+ * both or neither (a failed second rename removes the first output again); an output that exists
+ * and is not a regular file (/dev/null, a FIFO, a device) is written in place, never replaced.
+ * proof: proof_len bytes (binary or text); public_json: a NUL-terminated string. Errors:
+ * CUZK_ERR_ARG (NULL), CUZK_ERR_IO naming the path and the reason (e.g. /dev/full: no space).
+ * Thread-safe (distinct paths). */
+CUZK_API cuzk_status cuzk_write_outputs(const char *proof_path, const void *proof, size_t proof_len, const char *public_path,
+                                        const char *public_json, cuzk_error *err);
+/* Removes an output this process wrote after a later step failed: a regular file only (a device,
+ * FIFO or directory is never removed). NULL: nothing. */
+CUZK_API void cuzk_discard_output(const char *path);
+
 /* Prove from a snarkjs zkey and wtns; write snarkjs proof.json and public.json.
  * opts and t may be NULL (defaults; no timings). */
 CUZK_API cuzk_status cuzk_prove_zkey_files(const char *zkey_path, const char *wtns_path, const char *proof_json_path,

@@ -198,7 +198,7 @@ static cuzk_status bk_msm_create(void **out, int group, size_t n_max, uint64_t s
     }
     if (!m || !(m->bases || m->bases2) || !m->sc || !m->sc01) {
         bk_msm_free(m);
-        return ERR(err, CUZK_ERR_NOMEM, "bench msm: %zu points and scalars", n_max);
+        return ERR(err, CUZK_ERR_NOMEM, "bench msm: out of memory for %zu points and their scalars", n_max);
     }
     for (size_t i = 0; i < n_max; i++) {
         fr k;

@@ -592,7 +592,10 @@ static int cmd_setup(int argc, char **argv) {
         for (int i = 0; i < t.n_stages; i++) printf("\"%s\": %.3f, ", t.stage[i].name, t.stage[i].ms);
         printf("\"total\": %.3f}}\n", t.total_ms);
     }
-    if (st != CUZK_OK) return fail(st, &e);
+    if (st != CUZK_OK) {
+        if (named) cuzk_discard_output(r1cs_path); /* the .r1cs recorded above: outputs only on success */
+        return fail(st, &e);
+    }
     if (quiet || json) return 0;
     int log_m = 0;
     while (t.domain_size && (1u << log_m) < t.domain_size) log_m++;
@@ -654,20 +657,6 @@ static void print_prove_post_help(FILE *f) {
         "      --randomness 0000000000000000000000000000000000000000000000000000000000000000 \\\n"
         "      --vanilla tests/fixtures/filecoin/post.vproof proof.bin public.json\n"
         "  cuzk verify --vk post.vk public.json proof.bin\n");
-}
-
-static int write_whole(const char *path, const void *data, size_t n, cuzk_error *e) {
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f) return cuzk_error_set(e, CUZK_ERR_IO, __FILE__, __LINE__, "cannot write %s: %s", path, strerror(errno));
-    bool ok = fwrite(data, 1, n, f) == n;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        unlink(tmp);
-        return cuzk_error_set(e, CUZK_ERR_IO, __FILE__, __LINE__, "cannot write %s: %s", path, strerror(errno));
-    }
-    return CUZK_OK;
 }
 
 static double wall_ms(void) {
@@ -779,8 +768,8 @@ static int cmd_prove_post(int argc, char **argv) {
         rc = fail(st, &e);
         goto out;
     }
-    if ((st = write_whole(pos[0], proof.bellperson, CUZK_PROOF_BELLPERSON_BYTES, &e)) != CUZK_OK ||
-        (st = write_whole(pos[1], proof.public_json, proof.public_json_len, &e)) != CUZK_OK) {
+    if ((st = cuzk_write_outputs(pos[0], proof.bellperson, CUZK_PROOF_BELLPERSON_BYTES, pos[1], proof.public_json, &e)) !=
+        CUZK_OK) {
         rc = fail(st, &e);
         goto out;
     }

@@ -118,7 +118,15 @@ cuzk_status post_vproof_read(post_sector *out, const post_params *pp, const uint
     rd_expect(&r, rd_u64(&r, "sector count"), 1, "sector count (one sector per vanilla-proof file)", at);
     at = r.off;
     uint64_t nch = rd_u64(&r, "challenge count");
-    rd_expect(&r, nch, post_vanilla_challenges(pp), "challenge count", at);
+    if (r.st == CUZK_OK && nch != post_vanilla_challenges(pp))
+        r.st = pp->kind == POST_WINNING
+                   ? ERR(err, CUZK_ERR_FORMAT,
+                         "vanilla proof: challenge count is %llu at byte %zu; this WinningPoSt circuit takes one proof of %u "
+                         "challenges (one per slot: 66 in Filecoin's circuit, N with --sectors N; a WindowPoSt proof has 10)",
+                         (unsigned long long)nch, at, post_vanilla_challenges(pp))
+                   : ERR(err, CUZK_ERR_FORMAT,
+                         "vanilla proof: challenge count is %llu at byte %zu; a WindowPoSt sector proof has %u (a WinningPoSt "
+                         "proof has one per slot)", (unsigned long long)nch, at, post_vanilla_challenges(pp));
     if (r.st != CUZK_OK) return r.st;
     out->n_challenges = (uint32_t)nch;
     out->leaves = calloc(nch, sizeof *out->leaves);
@@ -215,7 +223,7 @@ uint64_t post_leaf_challenge(const post_params *pp, const uint8_t randomness[32]
     return v % pp->nodes;
 }
 
-static cuzk_status check_randomness(const uint8_t randomness[32], cuzk_error *err) {
+cuzk_status post_check_randomness(const uint8_t randomness[32], cuzk_error *err) {
     fr x;
     if (!fr_from_bytes_le(&x, randomness, 32))
         return ERR(err, CUZK_ERR_ARG, "PoSt randomness is not a canonical Fr (little-endian, < r); callers clear its top two bits");
@@ -225,7 +233,7 @@ static cuzk_status check_randomness(const uint8_t randomness[32], cuzk_error *er
 cuzk_status post_sector_check(const post_params *pp, const post_sector *s, const uint8_t randomness[32],
                               uint64_t sector_index, cuzk_error *err) {
     cuzk_status st;
-    if ((st = check_randomness(randomness, err)) != CUZK_OK) return st;
+    if ((st = post_check_randomness(randomness, err)) != CUZK_OK) return st;
     if (s->n_challenges != pp->challenge_count)
         return ERR(err, CUZK_ERR_INVALID, "sector %llu: %u challenges, the circuit takes %u", (unsigned long long)s->sector_id,
                    s->n_challenges, pp->challenge_count);
@@ -278,7 +286,7 @@ cuzk_status post_vanilla_sectors(post_sector *out, size_t *n_out, const post_par
 cuzk_status post_public_inputs(fr *out, const post_params *pp, const post_sector *secs, size_t n, uint64_t partition,
                                const uint8_t randomness[32], cuzk_error *err) {
     cuzk_status st;
-    if ((st = check_randomness(randomness, err)) != CUZK_OK) return st;
+    if ((st = post_check_randomness(randomness, err)) != CUZK_OK) return st;
     if (n == 0 || n > pp->sector_count)
         return ERR(err, CUZK_ERR_ARG, "PoSt: %zu sectors for a circuit of %u", n, pp->sector_count);
     size_t per = 1 + pp->challenge_count, k = 0;

@@ -71,6 +71,9 @@ cuzk_status post_winning_unroll(post_sector *slots, const post_params *pp, const
  * trailing bytes, a shape that is not params'), CUZK_ERR_NOMEM. *out is owned by the caller. */
 cuzk_status post_vproof_read(post_sector *out, const post_params *pp, const uint8_t *data, size_t n, cuzk_error *err);
 
+/* The randomness must be a canonical Fr (32 bytes little-endian, < r): CUZK_ERR_ARG otherwise. */
+cuzk_status post_check_randomness(const uint8_t randomness[32], cuzk_error *err);
+
 /* The challenged leaf (rust-fil-proofs generate_leaf_challenge_inner): SHA-256(randomness ||
  * u64_le(sector_id) || u64_le(challenge_index)), first 8 bytes little-endian, mod nodes. */
 uint64_t post_leaf_challenge(const post_params *pp, const uint8_t randomness[32], uint64_t sector_id, uint64_t challenge_index);

@@ -211,6 +211,16 @@ static cuzk_status write_pair(const char *proof_path, const void *proof, size_t 
     return st;
 }
 
+cuzk_status cuzk_write_outputs(const char *proof_path, const void *proof, size_t proof_len, const char *public_path,
+                               const char *public_json, cuzk_error *err) {
+    if (!proof_path || !public_path || !proof || !public_json) return ERR(err, CUZK_ERR_ARG, "cuzk_write_outputs: NULL argument");
+    return write_pair(proof_path, proof, proof_len, public_path, public_json, err);
+}
+
+void cuzk_discard_output(const char *path) {
+    if (path) outfile_discard(path);
+}
+
 /* ---- prove ------------------------------------------------------------------------------------- */
 /* One proof of a loaded key from a mapped .wtns, through the in-memory API: a prover on the
  * requested backend (its creation is gpu_setup_ms on the GPU), cuzk_prove with fixed or random

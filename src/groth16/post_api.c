@@ -126,6 +126,8 @@ cuzk_status cuzk_post_job_create(cuzk_post_job **out, const cuzk_post_request *r
                  "(%u challenges)", req->n_vanilla, post_vanilla_challenges(&job->pp));
         goto fail;
     }
+    /* checked once here, so that its error names no vanilla proof */
+    if ((st = post_check_randomness(req->randomness, err)) != CUZK_OK) goto fail;
     job->first_partition = req->partition;
     job->nthreads = req->nthreads;
     memcpy(job->randomness, req->randomness, 32);
