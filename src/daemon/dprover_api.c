@@ -356,6 +356,27 @@ static cuzk_status synth(void *vctx, uint32_t partition, uint64_t *witness, size
     return st;
 }
 
+/* A verified engine proof (192 bytes) and its public inputs (n_public canonical 32-byte values)
+ * as the job's answer: the 192 bytes, snarkjs proof.json and public.json, owned by out. */
+static cuzk_status proof_out(dp_proof *out, const uint8_t *proof, const uint8_t *pub, uint32_t n_public, cuzk_error *err) {
+    cuzk_proof p;
+    cuzk_status st = cuzk_proof_from_bellperson(&p, proof, pub, n_public, err);
+    if (st != CUZK_OK) return st;
+    out->proof = malloc(CUZK_PROOF_BELLPERSON_BYTES);
+    out->proof_json = p.proof_json ? strdup(p.proof_json) : NULL;
+    out->public_json = p.public_json ? strdup(p.public_json) : NULL;
+    if (out->proof) {
+        memcpy(out->proof, p.bellperson, CUZK_PROOF_BELLPERSON_BYTES);
+        out->proof_len = CUZK_PROOF_BELLPERSON_BYTES;
+    }
+    cuzk_proof_free(&p);
+    if (!out->proof || !out->proof_json || !out->public_json) {
+        dp_proof_free(out);
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "out of memory for the proof");
+    }
+    return CUZK_OK;
+}
+
 static cuzk_status prove_engine(dp_engine *e, dp_key *k, const dp_input *in, dp_proof *out, cuzk_error *err) {
     synth_ctx sc = {in, 0};
     cuzk_job_desc d;
@@ -404,22 +425,7 @@ static cuzk_status prove_engine(dp_engine *e, dp_key *k, const dp_input *in, dp_
                                 "circuit %s: the proof does not verify against the key: the witness does not satisfy "
                                 "the circuit, or the key is corrupt (%s)", k->id, verr.msg);
         } else {
-            cuzk_proof p;
-            st = cuzk_proof_from_bellperson(&p, res.proofs, pub, res.n_public, err);
-            if (st == CUZK_OK) {
-                out->proof = malloc(CUZK_PROOF_BELLPERSON_BYTES);
-                out->proof_json = p.proof_json ? strdup(p.proof_json) : NULL;
-                out->public_json = p.public_json ? strdup(p.public_json) : NULL;
-                if (out->proof) {
-                    memcpy(out->proof, p.bellperson, CUZK_PROOF_BELLPERSON_BYTES);
-                    out->proof_len = CUZK_PROOF_BELLPERSON_BYTES;
-                }
-                cuzk_proof_free(&p);
-                if (!out->proof || !out->proof_json || !out->public_json) {
-                    dp_proof_free(out);
-                    st = cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "out of memory for the proof");
-                }
-            }
+            st = proof_out(out, res.proofs, pub, res.n_public, err);
         }
     }
     cuzk_job_result_free(&res);
@@ -535,22 +541,7 @@ static cuzk_status prove_post(dp_engine *e, dp_key *k, const dp_input *in, dp_pr
                                 "the PoSt proof does not verify against the public inputs derived from the public data "
                                 "(a parameter file of another circuit?): %s", verr.msg);
         } else {
-            cuzk_proof p;
-            st = cuzk_proof_from_bellperson(&p, res.proofs, pub, (uint32_t)np, err);
-            if (st == CUZK_OK) {
-                out->proof = malloc(CUZK_PROOF_BELLPERSON_BYTES);
-                out->proof_json = p.proof_json ? strdup(p.proof_json) : NULL;
-                out->public_json = p.public_json ? strdup(p.public_json) : NULL;
-                if (out->proof) {
-                    memcpy(out->proof, p.bellperson, CUZK_PROOF_BELLPERSON_BYTES);
-                    out->proof_len = CUZK_PROOF_BELLPERSON_BYTES;
-                }
-                cuzk_proof_free(&p);
-                if (!out->proof || !out->proof_json || !out->public_json) {
-                    dp_proof_free(out);
-                    st = cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "out of memory for the proof");
-                }
-            }
+            st = proof_out(out, res.proofs, pub, (uint32_t)np, err);
         }
     }
 out:
