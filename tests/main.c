@@ -140,10 +140,17 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
         else if (!strcmp(argv[i], "--list")) list = 1;
         else {
-            fprintf(stderr, "usage: %s [--suite S] [--filter SUBSTR] [--list]\n"
-                            "env: CUZK_TEST_SEED=<n> replays a run, CUZK_TEST_ITERS=<k> scales iterations\n",
+            int help = !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
+            FILE *o = help ? stdout : stderr;
+            fprintf(o, "usage: %s [--suite S] [--filter SUBSTR] [--list]\n"
+                       "env: CUZK_TEST_SEED=<n> replays a run, CUZK_TEST_ITERS=<k> scales iterations\n"
+                       "suites:",
                     argv[0]);
-            return 2;
+            qsort(g_tests, g_ntests, sizeof *g_tests, cmp_tests);
+            for (size_t k = 0; k < g_ntests; k++)
+                if (k == 0 || strcmp(g_tests[k].suite, g_tests[k - 1].suite)) fprintf(o, " %s", g_tests[k].suite);
+            fprintf(o, "\n(--list names every test)\n");
+            return help ? 0 : 2;
         }
     }
     const char *s = getenv("CUZK_TEST_SEED");

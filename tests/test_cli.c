@@ -335,6 +335,23 @@ TEST(cli, special_outputs_signals_and_bench_args) {
     struct stat st;
     CHECK(stat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
     CHECK(stat(got, &st) == 0 && st.st_size > 0);
+    /* an output that is a symbolic link: the link stays, its target gets the proof */
+    {
+        char target[1024], link[1024];
+        snprintf(target, sizeof target, "%s/link_target.json", test_tmpdir());
+        snprintf(link, sizeof link, "%s/proof_link.json", test_tmpdir());
+        unlink(link);
+        FILE *f = fopen(target, "w");
+        REQUIRE(f);
+        fputs("old", f);
+        fclose(f);
+        REQUIRE(symlink(target, link) == 0);
+        snprintf(args, sizeof args, "prove '%s' '%s' '%s' '%s/pl.json'", FIX("multiplier", "circuit_final.zkey"),
+                 FIX("multiplier", "witness.wtns"), link, test_tmpdir());
+        CHECK_EQ_INT(cli(args), 0);
+        CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+        CHECK(stat(target, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 100);
+    }
     /* missing output directory: exit 3 at once, nothing written */
     unlink(proof);
     snprintf(args, sizeof args, "prove '%s' '%s' '%s/nonexistent/p.json' '%s/p.json'", FIX("multiplier", "circuit_final.zkey"),

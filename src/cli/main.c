@@ -774,7 +774,7 @@ static int cmd_prove_post(int argc, char **argv) {
         goto out;
     }
     if (!quiet)
-        fprintf(stderr, "cuzk prove-post: %s, %zu sector(s), %zu public inputs, prover id %llu: checks + synthesis %.1f ms, "
+        fprintf(stderr, "cuzk prove-post: %s, %zu vanilla proof(s), %zu public inputs, prover id %llu: checks + synthesis %.1f ms, "
                         "key %.1f ms, prove %.1f ms; wrote %s and %s\n",
                 req.circuit, n_vanilla, npub, (unsigned long long)prover_id, t1 - t0, t2 - t1, t3 - t2, pos[0], pos[1]);
 out:

@@ -52,12 +52,24 @@ bool outfile_is_special(const char *path) {
     return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
+/* The file an output path names: a symbolic link's target when path is a link that resolves (the
+ * link stays, its target gets the content, as a shell redirection would), else path itself. */
+static const char *out_target(const char *path, char *buf, size_t cap) {
+    struct stat st;
+    char *r;
+    if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode) || !(r = realpath(path, NULL))) return path;
+    int n = snprintf(buf, cap, "%s", r);
+    free(r);
+    return n > 0 && (size_t)n < cap ? buf : path;
+}
+
 void outfile_tmp_name(char *buf, size_t cap, const char *path) {
     if (outfile_is_special(path)) {
         snprintf(buf, cap, "%s", path);
         return;
     }
-    snprintf(buf, cap, "%s.tmp.%ld", path, (long)getpid());
+    char t[PATH_MAX + 1];
+    snprintf(buf, cap, "%s.tmp.%ld", out_target(path, t, sizeof t), (long)getpid());
     partial_add(buf);
 }
 
@@ -68,8 +80,10 @@ void outfile_discard(const char *path) {
 
 cuzk_status outfile_commit(const char *tmp, const char *path, cuzk_error *err) {
     if (!strcmp(tmp, path)) return CUZK_OK; /* written in place (not a regular file) */
-    if (rename(tmp, path) != 0) {
-        cuzk_status st = ERR(err, CUZK_ERR_IO, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+    char t[PATH_MAX + 1];
+    const char *dst = out_target(path, t, sizeof t); /* a link keeps pointing at the new content */
+    if (rename(tmp, dst) != 0) {
+        cuzk_status st = ERR(err, CUZK_ERR_IO, "cannot rename %s to %s: %s", tmp, dst, strerror(errno));
         outfile_discard(tmp);
         return st;
     }

@@ -3,7 +3,8 @@
  * An output is written to "<path>.tmp.<pid>" and renamed over path when complete, so a failure
  * (or a crash) never leaves half a file at path. An output that exists and is not a regular file
  * (/dev/null, a FIFO, a device) is written in place instead: renaming over it would replace the
- * node. Temporary files in progress are kept in a small registry (16 entries) so that a signal
+ * node. An output that is a symbolic link to a file is written to the link's target (temporary
+ * beside the target, renamed over it): the link stays, as with a shell redirection. Temporary files in progress are kept in a small registry (16 entries) so that a signal
  * handler can remove them (outfile_remove_partials, behind cuzk_remove_partial_outputs).
  * Thread-safe: the registry is locked; outfile_remove_partials takes no lock (signal handlers).
  */
