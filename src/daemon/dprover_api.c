@@ -377,6 +377,31 @@ static cuzk_status proof_out(dp_proof *out, const uint8_t *proof, const uint8_t 
     return CUZK_OK;
 }
 
+/* The answer to a finished engine job of one partition: cancelled, failed (the engine's error
+ * jerr), or its proof checked against the key with the public inputs pub (n_public canonical
+ * 32-byte values: the engine's for a generic job, those derived from the public data for PoSt)
+ * and packed by proof_out. */
+static cuzk_status job_answer(const dp_key *k, const cuzk_job_result *res, const cuzk_error *jerr, const dp_input *in,
+                              const uint8_t *pub, uint32_t n_public, int post, dp_proof *out, cuzk_error *err) {
+    if (res->state == CUZK_JOB_CANCELLED || *in->cancel)
+        return cuzk_error_set(err, CUZK_ERR_CANCELLED, __FILE__, __LINE__, "cancelled");
+    if (res->state == CUZK_JOB_FAILED) {
+        if (err) *err = *jerr;
+        return res->status ? res->status : CUZK_ERR_ARG;
+    }
+    cuzk_error verr;
+    memset(&verr, 0, sizeof verr);
+    if (cuzk_verify(k->vk, CUZK_PUBLIC_CANON, pub, (size_t)n_public * 32, CUZK_PROOF_BELLPERSON, res->proofs, 192, &verr) !=
+        CUZK_OK)
+        return post ? cuzk_error_set(err, CUZK_ERR_UNSAT, __FILE__, __LINE__,
+                                     "the PoSt proof does not verify against the public inputs derived from the public "
+                                     "data (a parameter file of another circuit?): %s", verr.msg)
+                    : cuzk_error_set(err, CUZK_ERR_UNSAT, __FILE__, __LINE__,
+                                     "circuit %s: the proof does not verify against the key: the witness does not "
+                                     "satisfy the circuit, or the key is corrupt (%s)", k->id, verr.msg);
+    return proof_out(out, res->proofs, pub, n_public, err);
+}
+
 static cuzk_status prove_engine(dp_engine *e, dp_key *k, const dp_input *in, dp_proof *out, cuzk_error *err) {
     synth_ctx sc = {in, 0};
     cuzk_job_desc d;
@@ -410,24 +435,7 @@ static cuzk_status prove_engine(dp_engine *e, dp_key *k, const dp_input *in, dp_
     }
     out->synth_ms = sc.ms;
     if (res.timings) out->prove_ms = res.timings[0].start_call_ms + res.timings[0].finish_call_ms;
-    if (res.state == CUZK_JOB_CANCELLED || *in->cancel) {
-        st = cuzk_error_set(err, CUZK_ERR_CANCELLED, __FILE__, __LINE__, "cancelled");
-    } else if (res.state == CUZK_JOB_FAILED) {
-        st = res.status ? res.status : CUZK_ERR_ARG;
-        if (err) *err = jerr;
-    } else {
-        const uint8_t *pub = res.public_inputs;
-        size_t pub_len = (size_t)res.n_public * 32;
-        cuzk_error verr;
-        memset(&verr, 0, sizeof verr);
-        if (cuzk_verify(k->vk, CUZK_PUBLIC_CANON, pub, pub_len, CUZK_PROOF_BELLPERSON, res.proofs, 192, &verr) != CUZK_OK) {
-            st = cuzk_error_set(err, CUZK_ERR_UNSAT, __FILE__, __LINE__,
-                                "circuit %s: the proof does not verify against the key: the witness does not satisfy "
-                                "the circuit, or the key is corrupt (%s)", k->id, verr.msg);
-        } else {
-            st = proof_out(out, res.proofs, pub, res.n_public, err);
-        }
-    }
+    st = job_answer(k, &res, &jerr, in, res.public_inputs, res.n_public, 0, out, err);
     cuzk_job_result_free(&res);
     return st;
 }
@@ -528,22 +536,7 @@ static cuzk_status prove_post(dp_engine *e, dp_key *k, const dp_input *in, dp_pr
     have_res = 1;
     out->synth_ms = sc.ms + t_check;
     if (res.timings) out->prove_ms = res.timings[0].start_call_ms + res.timings[0].finish_call_ms;
-    if (res.state == CUZK_JOB_CANCELLED || *in->cancel) {
-        st = cuzk_error_set(err, CUZK_ERR_CANCELLED, __FILE__, __LINE__, "cancelled");
-    } else if (res.state == CUZK_JOB_FAILED) {
-        st = res.status ? res.status : CUZK_ERR_ARG;
-        if (err) *err = jerr;
-    } else {
-        cuzk_error verr;
-        memset(&verr, 0, sizeof verr);
-        if (cuzk_verify(k->vk, CUZK_PUBLIC_CANON, pub, np * 32, CUZK_PROOF_BELLPERSON, res.proofs, 192, &verr) != CUZK_OK) {
-            st = cuzk_error_set(err, CUZK_ERR_UNSAT, __FILE__, __LINE__,
-                                "the PoSt proof does not verify against the public inputs derived from the public data "
-                                "(a parameter file of another circuit?): %s", verr.msg);
-        } else {
-            st = proof_out(out, res.proofs, pub, (uint32_t)np, err);
-        }
-    }
+    st = job_answer(k, &res, &jerr, in, pub, (uint32_t)np, 1, out, err);
 out:
     if (have_res) cuzk_job_result_free(&res);
     free(pub);
