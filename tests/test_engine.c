@@ -317,28 +317,28 @@ static cuzk_status tb_start(void *ctx, void **pending, uint64_t job, uint32_t pa
     *pending = tp;
     return CUZK_OK;
 }
-static cuzk_status tb_finish(void *ctx, groth16_proof *out, void *pending, uint64_t job, uint32_t part, int nthreads,
-                             groth16_timings *t, cuzk_error *err) {
+static cuzk_status tb_finish(void *ctx, const cuzk_circuit *c, uint8_t *out, void *pending, uint64_t job,
+                             uint32_t part, int nthreads, groth16_timings *t, cuzk_error *err) {
     test_be *tb = ctx;
     test_pending *tp = pending;
     if (part < 16 && tb->finish_delay_ms[part] > 0) sleep_ms(tb->finish_delay_ms[part]);
     if (part < 16 && tb->finish_after[part] > 0)
         for (int k = 0; k < 2000 && !atomic_load(&tb->finished[tb->finish_after[part] - 1]); k++) sleep_ms(5);
     if ((int)part == tb->fail_finish_partition) return cuzk_error_set(err, CUZK_ERR_DEVICE, __FILE__, __LINE__, "injected");
-    cuzk_status st = engine_backend_cpu.finish(NULL, out, tp->inner, job, part, nthreads, t, err);
+    cuzk_status st = engine_backend_cpu.finish(NULL, c, out, tp->inner, job, part, nthreads, t, err);
     if (part < 16) atomic_store(&tb->finished[part], 1);
     return st;
 }
-static size_t tb_pending_bytes(void *ctx, const void *pending) {
+static size_t tb_pending_bytes(void *ctx, const cuzk_circuit *c, const void *pending) {
     (void)ctx;
     const test_pending *tp = pending;
-    return engine_backend_cpu.pending_bytes(NULL, tp->inner) + sizeof *tp;
+    return engine_backend_cpu.pending_bytes(NULL, c, tp->inner) + sizeof *tp;
 }
-static void tb_pending_free(void *ctx, void *pending) {
+static void tb_pending_free(void *ctx, const cuzk_circuit *c, void *pending) {
     (void)ctx;
     test_pending *tp = pending;
     if (!tp) return;
-    engine_backend_cpu.pending_free(NULL, tp->inner);
+    engine_backend_cpu.pending_free(NULL, c, tp->inner);
     free(tp);
 }
 static const engine_backend k_test_backend = {.name = "test",
@@ -727,22 +727,22 @@ static cuzk_status cb_start(void *ctx, void **pending, uint64_t job, uint32_t pa
     atomic_store(&cb->inner_status, (int)st);
     return st;
 }
-static cuzk_status cb_finish(void *ctx, groth16_proof *out, void *pending, uint64_t job, uint32_t part, int nthreads,
-                             groth16_timings *t, cuzk_error *err) {
+static cuzk_status cb_finish(void *ctx, const cuzk_circuit *c, uint8_t *out, void *pending, uint64_t job,
+                             uint32_t part, int nthreads, groth16_timings *t, cuzk_error *err) {
     atomic_fetch_add(&((cancel_be *)ctx)->finishes, 1);
-    return engine_backend_cpu.finish(NULL, out, pending, job, part, nthreads, t, err);
+    return engine_backend_cpu.finish(NULL, c, out, pending, job, part, nthreads, t, err);
 }
 static size_t cb_start_bytes(void *ctx, const cuzk_circuit *c, int nthreads) {
     (void)ctx;
     return engine_backend_cpu.start_bytes(NULL, c, nthreads);
 }
-static size_t cb_pending_bytes(void *ctx, const void *p) {
+static size_t cb_pending_bytes(void *ctx, const cuzk_circuit *c, const void *p) {
     (void)ctx;
-    return engine_backend_cpu.pending_bytes(NULL, p);
+    return engine_backend_cpu.pending_bytes(NULL, c, p);
 }
-static void cb_pending_free(void *ctx, void *p) {
+static void cb_pending_free(void *ctx, const cuzk_circuit *c, void *p) {
     (void)ctx;
-    engine_backend_cpu.pending_free(NULL, p);
+    engine_backend_cpu.pending_free(NULL, c, p);
 }
 static const engine_backend k_cancel_backend = {.name = "cancel-test",
                                                 .start_bytes = cb_start_bytes,
@@ -872,25 +872,25 @@ static cuzk_status db_start(void *ctx, void **pending, uint64_t job, uint32_t pa
     *pending = dp;
     return CUZK_OK;
 }
-static cuzk_status db_finish(void *ctx, groth16_proof *out, void *pending, uint64_t job, uint32_t part, int nthreads,
-                             groth16_timings *t, cuzk_error *err) {
+static cuzk_status db_finish(void *ctx, const cuzk_circuit *c, uint8_t *out, void *pending, uint64_t job,
+                             uint32_t part, int nthreads, groth16_timings *t, cuzk_error *err) {
     dev_be *d = ctx;
     dev_pending *dp = pending;
     if (dp->owner != d) atomic_fetch_add(&d->mismatched, 1);
     atomic_fetch_add(&d->finishes, 1);
-    return engine_backend_cpu.finish(NULL, out, dp->inner, job, part, nthreads, t, err);
+    return engine_backend_cpu.finish(NULL, c, out, dp->inner, job, part, nthreads, t, err);
 }
-static size_t db_pending_bytes(void *ctx, const void *pending) {
+static size_t db_pending_bytes(void *ctx, const cuzk_circuit *c, const void *pending) {
     (void)ctx;
     const dev_pending *dp = pending;
-    return engine_backend_cpu.pending_bytes(NULL, dp->inner) + sizeof *dp;
+    return engine_backend_cpu.pending_bytes(NULL, c, dp->inner) + sizeof *dp;
 }
-static void db_pending_free(void *ctx, void *pending) {
+static void db_pending_free(void *ctx, const cuzk_circuit *c, void *pending) {
     dev_be *d = ctx;
     dev_pending *dp = pending;
     if (!dp) return;
     if (dp->owner != d) atomic_fetch_add(&d->mismatched, 1);
-    engine_backend_cpu.pending_free(NULL, dp->inner);
+    engine_backend_cpu.pending_free(NULL, c, dp->inner);
     free(dp);
 }
 static const engine_backend k_dev_backend = {.name = "devices",

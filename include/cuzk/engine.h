@@ -13,6 +13,11 @@
  * order whatever order the partitions complete in. Every large buffer is released by the reaper
  * (one background thread), never on a stage's critical path.
  *
+ * Curves: circuits of BLS12-381 and BN254 (circom "bn128") keys share one engine: one queue, one
+ * memory budget, the same devices, priorities by submission order and cancellation. The circuit's
+ * key names its curve; witness values, r and s are that curve's Fr, and proofs come back in that
+ * curve's byte encoding (cuzk_job_result.proof_bytes each: include/cuzk/prover.h, cuzk_proof_bytes).
+ *
  * Backends (opts.backend): the CPU prover, or the GPU prover with the circuit's SRS G1 queries
  * (and, for bellperson keys, its matrices) resident on each device (cuzk_engine_preload, or the first partition) and witness
  * buffers from a pinned pool. The engine holds a list of devices (opts.gpu_devices) and runs
@@ -58,12 +63,13 @@ typedef uint64_t cuzk_job_id;
 
 /* Makes an engine circuit from a proving key (include/cuzk/prover.h), taking a reference to pk
  * (the caller may release its own right after). Either convention: bellperson (.params + .r1cs:
- * a/b/c from the circuit's matrices) or snarkjs (a .zkey: a/b from its coefficient rows; job
- * check_witness needs the key loaded with its .r1cs). With the same r, s a job's proof is the
- * one cuzk_prove gives, byte for byte. BLS12-381 keys only: the engine is compiled once, over
- * BLS12-381's scalar field (its witness buffers, witness checks, r and s, and its 192-byte proof
- * encoding), so a BN254 key is CUZK_ERR_UNSUPPORTED (prove those with cuzk_prove).
- * Errors also: CUZK_ERR_ARG (NULL), CUZK_ERR_NOMEM. Thread-safe. */
+ * a/b/c from the circuit's matrices; BLS12-381) or snarkjs (a .zkey of BLS12-381 or BN254: a/b
+ * from its coefficient rows; job check_witness needs the key loaded with its .r1cs). The key's
+ * curve is the circuit's: its jobs' witnesses, r, s and proofs are of that curve. With the same
+ * r, s a job's proof is the one cuzk_prove gives, byte for byte (BLS12-381: its 192 bellperson
+ * bytes; BN254: cuzk_proof_from_bytes of the job's 256 bytes gives cuzk_prove's proof_json).
+ * Errors: CUZK_ERR_ARG (NULL, a key of unknown convention), CUZK_ERR_UNSUPPORTED (a curve this
+ * build does not have), CUZK_ERR_NOMEM. Thread-safe. */
 CUZK_API cuzk_status cuzk_circuit_create(cuzk_circuit **out, cuzk_pk *pk, cuzk_error *err);
 /* Frees a circuit made by cuzk_circuit_create and drops its key reference. Every job naming it
  * must have been waited for, and no engine may still hold it: destroy the engines that ran or
@@ -116,8 +122,9 @@ typedef struct cuzk_engine_opts {
 } cuzk_engine_opts;
 
 /* Synthesis callback: fill witness[0 .. n_vars*4) with the n_vars witness values of partition
- * `partition` (each 4 x uint64 limbs, least significant first, of an Fr element, in the form the
- * job names: Montgomery by default, or canonical; witness value 0 = ONE). The buffer is the
+ * `partition` (each 4 x uint64 limbs, least significant first, of an element of the circuit's Fr
+ * (BLS12-381 or BN254: cuzk_witness_convert with the key's curve turns a .wtns into them), in the
+ * form the job names: Montgomery by default, or canonical; witness value 0 = ONE). The buffer is the
  * engine's (host memory, 8-byte aligned, possibly pinned; do not keep it). Called on a synthesis
  * worker thread, possibly concurrently for several partitions of one job. Return CUZK_OK, or
  * any status to fail the job (fill err). */
@@ -130,14 +137,17 @@ typedef struct cuzk_job_desc {
     cuzk_synth_fn synth;
     void *synth_ctx;             /* borrowed; valid until cuzk_engine_wait returns for the job */
     /* NULL: r, s drawn from the OS RNG per partition (the production setting). Else 8*P limbs:
-     * partition i uses r = limbs [8i, 8i+4), s = [8i+4, 8i+8) (Fr, Montgomery). Copied at submit;
-     * for tests (fixed r, s make proofs reproducible). */
+     * partition i uses r = limbs [8i, 8i+4), s = [8i+4, 8i+8) (the circuit's Fr, Montgomery, < r:
+     * not checked). Copied at submit; for tests (fixed r, s make proofs reproducible). */
     const uint64_t *fixed_rs;
-    int check_witness;           /* check every constraint after synthesis: CUZK_ERR_UNSAT fails the job.
-                                    Needs the circuit's R1CS (a zkey key loaded with its .r1cs) */
+    int check_witness;           /* check every constraint after synthesis: CUZK_ERR_UNSAT fails the job,
+                                    its message naming the first failing constraint. Needs the
+                                    circuit's R1CS (a zkey key loaded with its .r1cs) */
     cuzk_witness_form witness_form; /* what synth writes: 0 or CUZK_WITNESS_FR_MONT (Montgomery),
-                                    or CUZK_WITNESS_FR_CANON (canonical; a value >= r fails the job
-                                    with CUZK_ERR_FORMAT). CUZK_WITNESS_WTNS: CUZK_ERR_ARG */
+                                    or CUZK_WITNESS_FR_CANON (canonical; a value >= the curve's r
+                                    fails the job with CUZK_ERR_FORMAT). Either way a value 0 that
+                                    is not ONE fails it with CUZK_ERR_MISMATCH. CUZK_WITNESS_WTNS:
+                                    CUZK_ERR_ARG */
 } cuzk_job_desc;
 
 typedef enum { CUZK_JOB_DONE = 0, CUZK_JOB_FAILED = 1, CUZK_JOB_CANCELLED = 2 } cuzk_job_state;
@@ -172,10 +182,16 @@ typedef struct cuzk_job_result {
     uint32_t failed_partition;   /* FAILED: which partition failed first */
     uint32_t n_partitions;
     uint32_t n_public;
-    uint8_t *proofs;             /* DONE: n_partitions * 192 bytes, the compressed (A, B, C) encoding of
-                                    cuzk_proof.bellperson (either key convention), partition order */
-    uint8_t *public_inputs;      /* DONE: n_partitions * n_public * 32 bytes, canonical Fr (see
-                                    include/cuzk/prover.h), partition order, without ONE */
+    cuzk_curve curve;            /* the circuit's curve */
+    size_t proof_bytes;          /* bytes of one proof in `proofs`: cuzk_proof_bytes(curve), 192 on
+                                    BLS12-381, 256 on BN254 */
+    uint8_t *proofs;             /* DONE: n_partitions * proof_bytes, partition order, in the curve's
+                                    encoding (include/cuzk/prover.h): BLS12-381 the compressed (A, B, C)
+                                    of cuzk_proof.bellperson (either key convention); BN254 A | B | C
+                                    in snarkjs's LEM encoding. cuzk_proof_from_bytes gives the snarkjs
+                                    proof.json; cuzk_verify takes them as CUZK_PROOF_CURVE_BYTES */
+    uint8_t *public_inputs;      /* DONE: n_partitions * n_public * 32 bytes, canonical Fr of the curve
+                                    (see include/cuzk/prover.h), partition order, without ONE */
     cuzk_partition_timings *timings; /* n_partitions entries (zero for partitions that never ran) */
     double submit_ms, done_ms;   /* monotonic times: submitted, last partition terminal */
     double wait_return_ms;       /* monotonic time just before cuzk_engine_wait returned */

@@ -301,13 +301,28 @@ CUZK_API void cuzk_proof_free(cuzk_proof *proof);
 CUZK_API cuzk_status cuzk_witness_convert(const cuzk_witness *w, cuzk_curve curve, cuzk_witness_form out_form,
                                           uint64_t *out, size_t n_vars, cuzk_error *err);
 
-/* A cuzk_proof from the 192-byte bellperson encoding of a BLS12-381 proof (e.g. an engine job's
- * cuzk_job_result.proofs) and its n_public public inputs (32 bytes each, canonical): fills
- * bellperson, proof_json, public_inputs and public_json as cuzk_prove does (caller frees with
- * cuzk_proof_free). The points are decoded and checked on their curves and in their subgroups;
- * nothing is verified against a key (cuzk_verify does that).
- * Errors: CUZK_ERR_ARG (NULL), CUZK_ERR_POINT (bytes that are not three valid compressed points),
- * CUZK_ERR_FORMAT (a public input >= r), CUZK_ERR_NOMEM. On failure *out is zeroed. Thread-safe. */
+/* The byte encoding of one proof on each curve (the engine's cuzk_job_result.proofs, read by
+ * cuzk_proof_from_bytes and by cuzk_verify's CUZK_PROOF_CURVE_BYTES):
+ *   BLS12-381  192 bytes: the bellperson encoding (cuzk_proof.bellperson);
+ *   BN254      256 bytes: A (G1, 64) | B (G2, 128) | C (G1, 64) in snarkjs's LEM encoding, as points
+ *              are stored in .zkey files (FORMATS.md section 0): each coordinate 32 bytes, its
+ *              Montgomery form (x * 2^256 mod p) little-endian; G2 coordinates c0 then c1;
+ *              the point at infinity all zero bytes. */
+#define CUZK_PROOF_BN254_BYTES 256
+/* cuzk_proof_bytes(c): 192, 256, or 0 for a curve this build does not have. Thread-safe. */
+CUZK_API size_t cuzk_proof_bytes(cuzk_curve c);
+
+/* A cuzk_proof from the proof_len bytes of a proof of `curve` in that curve's encoding (above;
+ * e.g. one proof of an engine job's cuzk_job_result.proofs) and its n_public public inputs (32
+ * bytes each, canonical): fills proof_json, public_inputs, public_json, and on BLS12-381 bellperson,
+ * as cuzk_prove does (caller frees with cuzk_proof_free). The points are decoded and checked on
+ * their curves and in their subgroups; nothing is verified against a key (cuzk_verify does that).
+ * Errors: CUZK_ERR_ARG (NULL, an unknown curve, proof_len not cuzk_proof_bytes(curve)),
+ * CUZK_ERR_POINT (bytes that are not three valid points, the point named), CUZK_ERR_FORMAT (a
+ * public input >= r), CUZK_ERR_NOMEM. On failure *out is zeroed. Thread-safe. */
+CUZK_API cuzk_status cuzk_proof_from_bytes(cuzk_proof *out, cuzk_curve curve, const uint8_t *proof, size_t proof_len,
+                                           const uint8_t *public_inputs, uint32_t n_public, cuzk_error *err);
+/* cuzk_proof_from_bytes of a BLS12-381 proof's 192 bytes. */
 CUZK_API cuzk_status cuzk_proof_from_bellperson(cuzk_proof *out, const uint8_t proof[CUZK_PROOF_BELLPERSON_BYTES],
                                                 const uint8_t *public_inputs, uint32_t n_public, cuzk_error *err);
 
@@ -330,8 +345,10 @@ CUZK_API uint32_t cuzk_vk_n_public(const cuzk_vk *vk);
 CUZK_API void cuzk_vk_free(cuzk_vk *vk);
 
 typedef enum cuzk_proof_form {
-    CUZK_PROOF_BELLPERSON = 1,  /* exactly 192 bytes (cuzk_proof.bellperson) */
-    CUZK_PROOF_SNARKJS_JSON = 2 /* proof.json text */
+    CUZK_PROOF_BELLPERSON = 1,  /* exactly 192 bytes (cuzk_proof.bellperson); BLS12-381 keys only */
+    CUZK_PROOF_SNARKJS_JSON = 2,/* proof.json text */
+    CUZK_PROOF_CURVE_BYTES = 3  /* the encoding of the key's curve (cuzk_proof_bytes: BLS12-381 the
+                                   192 bellperson bytes, BN254 256 bytes), as engine jobs return proofs */
 } cuzk_proof_form;
 typedef enum cuzk_public_form {
     CUZK_PUBLIC_CANON = 1,      /* n_public * 32 bytes, canonical (cuzk_proof.public_inputs) */
@@ -344,8 +361,8 @@ typedef enum cuzk_public_form {
  * during the call only. Returns CUZK_OK (valid) or CUZK_ERR_INVALID (not valid: the reason in
  * err; also for a proof whose points do not decode or are off the curve); CUZK_ERR_MISMATCH (the
  * number of public inputs differs from the key's; err->detail is CUZK_DETAIL_PUBLIC_COUNT), CUZK_ERR_ARG (NULL, lengths), CUZK_ERR_FORMAT
- * (public inputs not canonical or not parseable; a 192-byte proof of the wrong length; JSON that
- * does not parse), CUZK_ERR_POINT (a degenerate key: gamma2 or delta2 at infinity).
+ * (public inputs not canonical or not parseable; a byte proof of the wrong length; JSON that
+ * does not parse), CUZK_ERR_UNSUPPORTED (CUZK_PROOF_BELLPERSON with a BN254 key), CUZK_ERR_POINT (a degenerate key: gamma2 or delta2 at infinity).
  * Thread-safe: any number of threads may verify with one vk. */
 CUZK_API cuzk_status cuzk_verify(const cuzk_vk *vk, cuzk_public_form public_form, const void *public_inputs, size_t public_len,
                         cuzk_proof_form proof_form, const void *proof, size_t proof_len, cuzk_error *err);

@@ -6,34 +6,41 @@
 #include "groth16/pk.h"
 
 /* The key of a circuit: its proving key's when made from one (cuzk_circuit_create), else the
- * bellperson key of (cs, params) on BLS12-381 (circuits assembled by internal code and tests). */
+ * bellperson key of (cs, params) on BLS12-381 (circuits assembled by internal code and tests). The
+ * key's view sits at the same place in the handles of every curve's compile (src/groth16/pk.h). */
 groth16_key engine_circuit_key(const cuzk_circuit *c) {
     if (c->pk) return *groth16_pk_key(c->pk);
     groth16_key k = {CUZK_CURVE_BLS12_381, CUZK_CONVENTION_BELLPERSON, NULL, c->params, c->cs};
     return k;
 }
 
-int engine_circuit_valid(const cuzk_circuit *c) { return c && (c->pk || (c->cs && c->params)); }
+const groth16_curve *engine_circuit_curve(const cuzk_circuit *c) {
+    return groth16_curve_get(engine_circuit_key(c).curve);
+}
+
+int engine_circuit_valid(const cuzk_circuit *c) {
+    return c && (c->pk || (c->cs && c->params)) && engine_circuit_curve(c) != NULL;
+}
 
 size_t engine_circuit_n_vars(const cuzk_circuit *c) {
     groth16_key k = engine_circuit_key(c);
-    return groth16_key_n_vars(&k);
+    return engine_circuit_curve(c)->key_n_vars(&k);
 }
 
 uint32_t engine_circuit_n_public(const cuzk_circuit *c) {
     groth16_key k = engine_circuit_key(c);
-    return groth16_key_n_public(&k);
+    return engine_circuit_curve(c)->key_n_public(&k);
 }
 
 int engine_circuit_same(const cuzk_circuit *a, const cuzk_circuit *b) {
     groth16_key ka = engine_circuit_key(a), kb = engine_circuit_key(b);
-    return ka.z == kb.z && ka.p == kb.p && ka.cs == kb.cs && a->gpu_srs == b->gpu_srs;
+    return ka.curve == kb.curve && ka.z == kb.z && ka.p == kb.p && ka.cs == kb.cs && a->gpu_srs == b->gpu_srs;
 }
 
 static size_t cpu_start_bytes(void *ctx, const cuzk_circuit *c, int nthreads) {
     (void)ctx;
     groth16_key k = engine_circuit_key(c);
-    return groth16_backend_cpu_ops.start_bytes(&k, nthreads);
+    return engine_circuit_curve(c)->cpu->start_bytes(&k, nthreads);
 }
 
 static cuzk_status cpu_start(void *ctx, void **pending, uint64_t job, uint32_t partition, const cuzk_circuit *c,
@@ -42,33 +49,36 @@ static cuzk_status cpu_start(void *ctx, void **pending, uint64_t job, uint32_t p
     (void)ctx;
     (void)job;
     (void)partition;
+    const groth16_curve *gc = engine_circuit_curve(c);
     groth16_key k = engine_circuit_key(c);
     groth16_prover *pv = NULL;
     groth16_pending *p = NULL;
     *pending = NULL;
-    cuzk_status st = groth16_prover_create(&pv, &k, &groth16_backend_cpu_ops, NULL, err);
-    if (st == CUZK_OK) st = groth16_prove_start(pv, &p, w, n_w, r, s, nthreads, release, release_ctx, t, err);
-    groth16_prover_destroy(pv); /* the pending owns what finish needs; the key's data is the circuit's */
+    cuzk_status st = gc->prover_create(&pv, &k, gc->cpu, NULL, err);
+    if (st == CUZK_OK)
+        st = gc->prove_start(pv, &p, (const uint64_t *)w, n_w, (const uint64_t *)r, (const uint64_t *)s, nthreads, release,
+                             release_ctx, t, err);
+    gc->prover_destroy(pv); /* the pending owns what finish needs; the key's data is the circuit's */
     *pending = p;
     return st;
 }
 
-static cuzk_status cpu_finish(void *ctx, groth16_proof *out, void *pending, uint64_t job, uint32_t partition,
-                              int nthreads, groth16_timings *t, cuzk_error *err) {
+static cuzk_status cpu_finish(void *ctx, const cuzk_circuit *c, uint8_t *proof, void *pending, uint64_t job,
+                              uint32_t partition, int nthreads, groth16_timings *t, cuzk_error *err) {
     (void)ctx;
     (void)job;
     (void)partition;
-    return groth16_prove_finish(out, pending, nthreads, t, err);
+    return engine_circuit_curve(c)->prove_finish(proof, pending, nthreads, t, err);
 }
 
-static size_t cpu_pending_bytes(void *ctx, const void *pending) {
+static size_t cpu_pending_bytes(void *ctx, const cuzk_circuit *c, const void *pending) {
     (void)ctx;
-    return groth16_pending_bytes(pending);
+    return engine_circuit_curve(c)->pending_bytes(pending);
 }
 
-static void cpu_pending_free(void *ctx, void *pending) {
+static void cpu_pending_free(void *ctx, const cuzk_circuit *c, void *pending) {
     (void)ctx;
-    groth16_pending_free(pending);
+    engine_circuit_curve(c)->pending_free(pending);
 }
 
 const engine_backend engine_backend_cpu = {

@@ -35,9 +35,11 @@ typedef struct fake_pending {
 size_t engine_fake_srs_bytes(const cuzk_circuit *c) {
     groth16_key k = engine_circuit_key(c);
     if (k.convention == CUZK_CONVENTION_SNARKJS) {
-        /* the zkey's G1 queries A, B1, C (aux wires), H */
-        const zkey *z = k.z;
-        return (2 * (size_t)z->n_vars + (z->n_vars - z->n_public - 1) + z->domain_size) * 96;
+        /* the zkey's G1 queries A, B1, C (aux wires), H (the counts through the key's curve: the
+         * zkey struct is that compile's) */
+        const groth16_curve *gc = engine_circuit_curve(c);
+        size_t n = gc->key_n_vars(&k), np = gc->key_n_public(&k), m = gc->key_domain(&k);
+        return (2 * n + (n - np - 1) + m) * 96;
     }
     const bellperson_params *p = k.p;
     return ((size_t)p->n_a + p->n_b_g1 + p->n_l + p->n_h) * 96;
@@ -45,7 +47,8 @@ size_t engine_fake_srs_bytes(const cuzk_circuit *c) {
 size_t engine_fake_proof_bytes(const cuzk_circuit *c) {
     /* witness + a, b, c + H (each n_vars or domain-sized Fr vectors) */
     groth16_key k = engine_circuit_key(c);
-    return (groth16_key_n_vars(&k) + 4 * groth16_key_domain(&k)) * 32;
+    const groth16_curve *gc = engine_circuit_curve(c);
+    return (gc->key_n_vars(&k) + 4 * gc->key_domain(&k)) * 32;
 }
 
 static void sleep_ms(double ms) {
@@ -201,8 +204,8 @@ static cuzk_status fake_start(void *ctx, void **pending, uint64_t job, uint32_t 
     return CUZK_OK;
 }
 
-static cuzk_status fake_finish(void *ctx, groth16_proof *out, void *pending, uint64_t job, uint32_t partition,
-                               int nthreads, groth16_timings *t, cuzk_error *err) {
+static cuzk_status fake_finish(void *ctx, const cuzk_circuit *c, uint8_t *proof, void *pending, uint64_t job,
+                               uint32_t partition, int nthreads, groth16_timings *t, cuzk_error *err) {
     fake_dev *d = ctx;
     fake_pending *fp = pending;
     pthread_mutex_lock(&d->mu);
@@ -211,7 +214,7 @@ static cuzk_status fake_finish(void *ctx, groth16_proof *out, void *pending, uin
     else if (d->lost || fp->fault_at_finish) st = fake_fault(d, "finish", partition, err);
     pthread_mutex_unlock(&d->mu);
     if (st != CUZK_OK) return st;
-    st = engine_backend_cpu.finish(NULL, out, fp->inner, job, partition, nthreads, t, err);
+    st = engine_backend_cpu.finish(NULL, c, proof, fp->inner, job, partition, nthreads, t, err);
     if (st == CUZK_OK) {
         pthread_mutex_lock(&d->mu);
         d->info.finishes++;
@@ -220,17 +223,17 @@ static cuzk_status fake_finish(void *ctx, groth16_proof *out, void *pending, uin
     return st;
 }
 
-static size_t fake_pending_bytes(void *ctx, const void *pending) {
+static size_t fake_pending_bytes(void *ctx, const cuzk_circuit *c, const void *pending) {
     (void)ctx;
     const fake_pending *fp = pending;
-    return engine_backend_cpu.pending_bytes(NULL, fp->inner) + sizeof *fp;
+    return engine_backend_cpu.pending_bytes(NULL, c, fp->inner) + sizeof *fp;
 }
 
-static void fake_pending_free(void *ctx, void *pending) {
+static void fake_pending_free(void *ctx, const cuzk_circuit *c, void *pending) {
     (void)ctx;
     fake_pending *fp = pending;
     if (!fp) return;
-    engine_backend_cpu.pending_free(NULL, fp->inner);
+    engine_backend_cpu.pending_free(NULL, c, fp->inner);
     free(fp);
 }
 

@@ -3,7 +3,8 @@
  * use by the prove worker or ahead of time by preload (on the GPU this uploads the circuit's SRS
  * G1 queries and matrices once; later partitions and jobs reuse it), and a pool of pinned
  * witness buffers when the backend declares GROTH16_CAP_PINNED_HOST. Devices are reached only
- * through groth16_backend_ops (src/groth16/prove.h). */
+ * through groth16_backend_ops (src/groth16/prove.h), and each circuit's prover through the table of
+ * its curve (a context holds provers of BLS12-381 and BN254 circuits side by side). */
 #include "engine/engine_internal.h"
 
 #include <pthread.h>
@@ -19,7 +20,8 @@
 typedef struct engine_dev {
     cuzk_backend want;           /* CPU or GPU (resolved by cuzk_engine_create) */
     groth16_backend_cfg cfg;     /* device, MSM options */
-    const groth16_backend_ops *host_ops; /* the backend of the default curve: pinned memory, caps, name */
+    const groth16_backend_ops *host_ops; /* BLS12-381's backend: device-wide only (pinned memory, caps,
+                                            name, device queries), the same for every curve */
     size_t pinned_budget, gpu_budget;
     pthread_mutex_t mu;
     /* pinned witness pool: free ones are reused by size */
@@ -35,13 +37,14 @@ typedef struct engine_dev {
         cuzk_circuit circ;           /* the descriptor it was made for (engine_circuit_same) */
         int busy;                    /* a free slot (pv NULL) whose prover is being destroyed */
         groth16_key key;             /* the prover borrows it: it lives here, at a stable address */
+        const groth16_curve *gc;     /* the key's curve: the prover is that compile's */
         groth16_prover *pv;
     } c[DEV_MAX_CIRCUITS];
 } engine_dev;
 
 /* The backend of a circuit's curve on this context. */
-static cuzk_status dev_ops(const engine_dev *d, const groth16_key *k, const groth16_backend_ops **out, cuzk_error *err) {
-    const groth16_curve *gc = groth16_curve_get(k->curve);
+static cuzk_status dev_ops(const engine_dev *d, const groth16_curve *gc, const groth16_key *k,
+                           const groth16_backend_ops **out, cuzk_error *err) {
     *out = NULL;
     if (!gc) return ERR(err, CUZK_ERR_UNSUPPORTED, "curve %s is not supported by this build", cuzk_curve_name(k->curve));
     *out = d->want == CUZK_BACKEND_GPU ? gc->gpu : gc->cpu;
@@ -65,17 +68,18 @@ static cuzk_status get_prover(engine_dev *d, const cuzk_circuit *c, groth16_prov
         goto out;
     }
     d->c[i].key = engine_circuit_key(c);
+    const groth16_curve *gc = engine_circuit_curve(c);
     const groth16_backend_ops *ops = NULL;
-    if ((st = dev_ops(d, &d->c[i].key, &ops, err)) != CUZK_OK) goto out;
+    if ((st = dev_ops(d, gc, &d->c[i].key, &ops, err)) != CUZK_OK) goto out;
     groth16_backend_cfg cfg = d->cfg;
     cfg.gpu_srs = c->gpu_srs;
-    if ((st = groth16_prover_create(out, &d->c[i].key, ops, &cfg, err)) != CUZK_OK) goto out;
+    if ((st = gc->prover_create(out, &d->c[i].key, ops, &cfg, err)) != CUZK_OK) goto out;
     if (d->gpu_budget && ops->device_bytes && ops->proof_device_bytes) {
         /* what the prover holds (a shared SRS counts too) + one proof's peak from the pool */
-        void *state = groth16_prover_state(*out);
+        void *state = gc->prover_state(*out);
         size_t need = ops->device_bytes(state) + ops->proof_device_bytes(state);
         if (need > d->gpu_budget) {
-            groth16_prover_destroy(*out);
+            gc->prover_destroy(*out);
             *out = NULL;
             st = ERR(err, CUZK_ERR_NOMEM_DEVICE,
                      "the circuit needs %.2f GiB of GPU memory (resident SRS G1 queries and matrices + one proof's "
@@ -85,6 +89,7 @@ static cuzk_status get_prover(engine_dev *d, const cuzk_circuit *c, groth16_prov
         }
     }
     d->c[i].circ = *c;
+    d->c[i].gc = gc;
     d->c[i].pv = *out;
     if (i == d->n) d->n++;
 out:
@@ -96,7 +101,7 @@ static size_t dev_start_bytes(void *ctx, const cuzk_circuit *c, int nthreads) {
     engine_dev *d = ctx;
     groth16_key k = engine_circuit_key(c);
     const groth16_backend_ops *ops = NULL;
-    if (dev_ops(d, &k, &ops, NULL) != CUZK_OK) return 0;
+    if (dev_ops(d, engine_circuit_curve(c), &k, &ops, NULL) != CUZK_OK) return 0;
     return ops->start_bytes(&k, nthreads);
 }
 
@@ -109,27 +114,29 @@ static cuzk_status dev_start(void *ctx, void **pending, uint64_t job, uint32_t p
     groth16_pending *p = NULL;
     *pending = NULL;
     cuzk_status st = get_prover(ctx, c, &pv, err);
-    if (st == CUZK_OK) st = groth16_prove_start(pv, &p, w, n_w, r, s, nthreads, release, release_ctx, t, err);
+    if (st == CUZK_OK)
+        st = engine_circuit_curve(c)->prove_start(pv, &p, (const uint64_t *)w, n_w, (const uint64_t *)r,
+                                                  (const uint64_t *)s, nthreads, release, release_ctx, t, err);
     *pending = p;
     return st;
 }
 
-static cuzk_status dev_finish(void *ctx, groth16_proof *out, void *pending, uint64_t job, uint32_t partition,
-                              int nthreads, groth16_timings *t, cuzk_error *err) {
+static cuzk_status dev_finish(void *ctx, const cuzk_circuit *c, uint8_t *proof, void *pending, uint64_t job,
+                              uint32_t partition, int nthreads, groth16_timings *t, cuzk_error *err) {
     (void)ctx;
     (void)job;
     (void)partition;
-    return groth16_prove_finish(out, pending, nthreads, t, err);
+    return engine_circuit_curve(c)->prove_finish(proof, pending, nthreads, t, err);
 }
 
-static size_t dev_pending_bytes(void *ctx, const void *pending) {
+static size_t dev_pending_bytes(void *ctx, const cuzk_circuit *c, const void *pending) {
     (void)ctx;
-    return groth16_pending_bytes(pending);
+    return engine_circuit_curve(c)->pending_bytes(pending);
 }
 
-static void dev_pending_free(void *ctx, void *pending) {
+static void dev_pending_free(void *ctx, const cuzk_circuit *c, void *pending) {
     (void)ctx;
-    groth16_pending_free(pending);
+    engine_circuit_curve(c)->pending_free(pending);
 }
 
 /* ---- pinned witness pool ---- */
@@ -215,8 +222,8 @@ static void dev_stats(void *ctx, engine_dev_stats *out) {
     int mem_done = 0;
     for (size_t i = 0; i < d->n; i++) {
         if (!d->c[i].pv) continue;
-        const groth16_backend_ops *ops = groth16_prover_ops(d->c[i].pv);
-        void *state = groth16_prover_state(d->c[i].pv);
+        const groth16_backend_ops *ops = d->c[i].gc->prover_ops(d->c[i].pv);
+        void *state = d->c[i].gc->prover_state(d->c[i].pv);
         if (ops->device_bytes) out->resident_bytes += ops->device_bytes(state);
         if (!mem_done && ops->device_mem) {
             size_t used = 0;
@@ -235,17 +242,19 @@ static void dev_stats(void *ctx, engine_dev_stats *out) {
 static void dev_forget(void *ctx, const cuzk_circuit *c) {
     engine_dev *d = ctx;
     groth16_prover *pv = NULL;
+    const groth16_curve *gc = NULL;
     pthread_mutex_lock(&d->mu);
     for (size_t i = 0; i < d->n; i++)
         if (d->c[i].pv && engine_circuit_same(&d->c[i].circ, c)) {
             pv = d->c[i].pv;
+            gc = d->c[i].gc;
             d->c[i].pv = NULL;
             d->c[i].busy = 1; /* its key is still borrowed until the prover is destroyed */
             break;
         }
     pthread_mutex_unlock(&d->mu);
     if (!pv) return;
-    groth16_prover_destroy(pv); /* device frees outside the lock: stats and other circuits go on */
+    gc->prover_destroy(pv); /* device frees outside the lock: stats and other circuits go on */
     pthread_mutex_lock(&d->mu);
     for (size_t i = 0; i < d->n; i++)
         if (!d->c[i].pv && d->c[i].busy && engine_circuit_same(&d->c[i].circ, c)) {
@@ -262,7 +271,7 @@ static void dev_destroy(void *ctx) {
     engine_dev *d = ctx;
     if (!d) return;
     for (size_t i = 0; i < d->n; i++)
-        if (d->c[i].pv) groth16_prover_destroy(d->c[i].pv);
+        if (d->c[i].pv) d->c[i].gc->prover_destroy(d->c[i].pv);
     for (size_t i = 0; i < d->n_pin; i++) d->host_ops->host_free(d->pin[i].ptr);
     pthread_mutex_destroy(&d->mu);
     free(d);

@@ -223,26 +223,24 @@ int cuzk_engine_n_devices(const cuzk_engine *e) { return e ? e->n_dev : 0; }
 cuzk_status cuzk_circuit_create(cuzk_circuit **out, cuzk_pk *pk, cuzk_error *err) {
     if (!out || !pk) return ERR(err, CUZK_ERR_ARG, "cuzk_circuit_create: NULL argument");
     *out = NULL;
-    /* The curve tag sits at the same place in the handles of every curve's compile (prover_api.c),
-     * so it is read before anything curve-specific. */
+    /* The key's view (curve tag first) sits at the same place in the handles of every curve's
+     * compile (src/groth16/pk.h), so it is read before anything curve-specific; the rest goes
+     * through the table of the key's curve (engine_circuit_curve). */
     const groth16_key *k = groth16_pk_key(pk);
-    if (k->curve != CUZK_CURVE_BLS12_381)
-        return ERR(err, CUZK_ERR_UNSUPPORTED,
-                   "cuzk_circuit_create: the engine is BLS12-381 only (it is compiled once, over BLS12-381's Fr: its "
-                   "witness buffers, witness checks, r/s and 192-byte proof encoding); this key is %s: prove it with "
-                   "cuzk_prove",
+    const groth16_curve *gc = groth16_curve_get(k->curve);
+    if (!gc)
+        return ERR(err, CUZK_ERR_UNSUPPORTED, "cuzk_circuit_create: curve %s is not in this build",
                    cuzk_curve_name(k->curve));
     if (k->convention != CUZK_CONVENTION_BELLPERSON && k->convention != CUZK_CONVENTION_SNARKJS)
         return ERR(err, CUZK_ERR_ARG, "cuzk_circuit_create: a key of unknown convention %d", (int)k->convention);
-    const groth16_curve *gc = groth16_curve_get(k->curve);
-    if (!gc || !gc->proof_encode)
-        return ERR(err, CUZK_ERR_UNSUPPORTED, "cuzk_circuit_create: the engine has no proof encoding for curve %s",
-                   cuzk_curve_name(k->curve));
     cuzk_circuit *c = calloc(1, sizeof *c);
     if (!c) return ERR(err, CUZK_ERR_NOMEM, "cuzk_circuit_create");
     c->cs = k->cs;     /* bellperson: the circuit; snarkjs: the r1cs loaded with the zkey, or NULL */
     c->params = k->p;  /* NULL for a zkey */
-    c->gpu_srs = pk->gpu_srs; /* G1 queries the key's owner already made resident (one device), or NULL */
+    /* G1 queries the key's owner already made resident (one device), or NULL. Only BLS12-381
+     * bellperson keys have them (groth16_pk_wrap_bellperson), and the rest of struct cuzk_pk is
+     * laid out per curve: a BN254 key's is not read here. */
+    c->gpu_srs = k->curve == CUZK_CURVE_BLS12_381 ? pk->gpu_srs : NULL;
     c->pk = cuzk_pk_retain(pk);
     *out = c;
     return CUZK_OK;
@@ -279,8 +277,10 @@ cuzk_status cuzk_engine_release_host_g1(cuzk_engine *e, const cuzk_circuit *c, s
                    e->backend_name);
     cuzk_pk *pk = c->pk;
     /* a key loaded from a .params file (cuzk_pk_load_params*): it owns its parameters, the G1
-     * queries in an allocation of their own (g2_apart) */
-    if (!pk || pk->owner_free || pk->key.convention != CUZK_CONVENTION_BELLPERSON || pk->key.p != &pk->p)
+     * queries in an allocation of their own (g2_apart). Bellperson keys are BLS12-381's: the curve
+     * and convention are read first (the rest of struct cuzk_pk is laid out per curve). */
+    if (!pk || pk->key.curve != CUZK_CURVE_BLS12_381 || pk->key.convention != CUZK_CONVENTION_BELLPERSON ||
+        pk->owner_free || pk->key.p != &pk->p)
         return ERR(err, CUZK_ERR_UNSUPPORTED,
                    "cuzk_engine_release_host_g1: only keys loaded from a bellperson .params file "
                    "(cuzk_pk_load_params) can give back their host G1 queries");
@@ -333,13 +333,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_desc *d, cuzk_job_
         return ERR(err, CUZK_ERR_UNSUPPORTED,
                    "cuzk_engine_submit: a circuit on a borrowed device SRS serves one device, the engine drives %d",
                    e->n_dev);
-    {
-        groth16_key k = engine_circuit_key(d->circuit);
-        const groth16_curve *gc = groth16_curve_get(k.curve);
-        if (!gc || !gc->proof_encode)
-            return ERR(err, CUZK_ERR_UNSUPPORTED, "cuzk_engine_submit: curve %s is not supported by the engine",
-                       cuzk_curve_name(k.curve));
-    }
+    const groth16_curve *gc = engine_circuit_curve(d->circuit); /* not NULL: engine_circuit_valid */
     const size_t n_vars = engine_circuit_n_vars(d->circuit);
     size_t part_bytes = n_vars * sizeof(fr) + e->be->start_bytes(e->be_ctx[0], d->circuit, e->o.prove_threads);
     if (e->o.host_budget_bytes && part_bytes > e->o.host_budget_bytes)
@@ -350,6 +344,8 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_desc *d, cuzk_job_
     if (!j) return ERR(err, CUZK_ERR_NOMEM, "cuzk_engine_submit");
     uint32_t P = d->n_partitions;
     j->circ = *d->circuit;
+    j->gc = gc;
+    j->proof_bytes = gc->proof_bytes;
     j->P = P;
     j->n_public = engine_circuit_n_public(d->circuit);
     j->n_vars = n_vars;
@@ -359,7 +355,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_desc *d, cuzk_job_
     j->check_witness = d->check_witness;
     j->witness_form = d->witness_form;
     atomic_init(&j->dead, 0);
-    j->proofs = calloc(P, sizeof *j->proofs);
+    j->proofs = calloc(P, j->proof_bytes);
     j->pub = calloc((size_t)P * (j->n_public ? j->n_public : 1), sizeof *j->pub);
     j->tm = calloc(P, sizeof *j->tm);
     if (d->fixed_rs) {
@@ -438,6 +434,8 @@ cuzk_status cuzk_engine_wait(cuzk_engine *e, cuzk_job_id id, cuzk_job_result *ou
     out->failed_partition = j->failed_part;
     out->n_partitions = j->P;
     out->n_public = j->n_public;
+    out->curve = j->gc->id;
+    out->proof_bytes = j->proof_bytes;
     out->submit_ms = j->submit_ms;
     out->done_ms = j->done_ms;
     if (j->failed && err) *err = j->err;
@@ -445,15 +443,13 @@ cuzk_status cuzk_engine_wait(cuzk_engine *e, cuzk_job_id id, cuzk_job_result *ou
     if (out->timings) memcpy(out->timings, j->tm, j->P * sizeof *out->timings);
     else st = ERR(err, CUZK_ERR_NOMEM, "cuzk_engine_wait: result");
     if (out->state == CUZK_JOB_DONE && st == CUZK_OK) {
-        groth16_key k = engine_circuit_key(&j->circ);
-        const groth16_curve *gc = groth16_curve_get(k.curve); /* checked by cuzk_circuit_create / submit */
-        out->proofs = malloc((size_t)j->P * gc->proof_bytes);
+        out->proofs = malloc((size_t)j->P * j->proof_bytes);
         out->public_inputs = malloc((size_t)j->P * (j->n_public ? j->n_public : 1) * 32);
         if (!out->proofs || !out->public_inputs) st = ERR(err, CUZK_ERR_NOMEM, "cuzk_engine_wait: result");
         else {
-            /* the prover's encoder for the circuit's curve (bellperson's 192 bytes on BLS12-381) */
-            for (uint32_t i = 0; i < j->P; i++) gc->proof_encode(out->proofs + (size_t)i * gc->proof_bytes, &j->proofs[i]);
-            for (size_t i = 0; i < (size_t)j->P * j->n_public; i++) fr_to_bytes_le(out->public_inputs + 32 * i, 32, &j->pub[i]);
+            /* the proofs are already in the encoding of the circuit's curve (its finish wrote them) */
+            memcpy(out->proofs, j->proofs, (size_t)j->P * j->proof_bytes);
+            for (size_t i = 0; i < (size_t)j->P * j->n_public; i++) j->gc->fr_to_bytes(out->public_inputs + 32 * i, j->pub[i].l);
         }
     }
     if (st != CUZK_OK) cuzk_job_result_free(out);

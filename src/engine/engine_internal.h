@@ -1,6 +1,14 @@
 /* Engine internals shared with tests and benchmarks: the circuit descriptor, the engine backend
  * interface (over the prover orchestration of src/groth16/prove.h, CPU or GPU, one context per
- * device), and the memory budget. */
+ * device), and the memory budget.
+ *
+ * Curves: the engine is compiled once and proves circuits of every curve the build has
+ * (BLS12-381, BN254) side by side in one queue. It does no field arithmetic itself: everything that
+ * depends on the curve (the key's counts, the prover, witness conversion and checks, r and s, the
+ * proof's bytes, public inputs as bytes) goes through the circuit's groth16_curve table
+ * (engine_circuit_curve). Its witness, r/s and public-input buffers are typed `fr` below only as
+ * storage: one Fr value of the circuit's curve, 4 x uint64 limbs (Montgomery), the same 32 bytes
+ * on every curve; for a BN254 circuit they hold BN254 values. */
 #ifndef CUZK_ENGINE_ENGINE_INTERNAL_H
 #define CUZK_ENGINE_ENGINE_INTERNAL_H
 
@@ -50,14 +58,16 @@ typedef struct engine_backend {
     const char *name;
     /* upper bound of the host bytes start allocates, the pending included */
     size_t (*start_bytes)(void *be_ctx, const cuzk_circuit *c, int nthreads);
-    /* job, partition: for logs and tests only */
+    /* job, partition: for logs and tests only. w, r, s: values of c's curve (Montgomery). */
     cuzk_status (*start)(void *be_ctx, void **pending, uint64_t job, uint32_t partition, const cuzk_circuit *c,
                          const fr *w, size_t n_w, const fr *r, const fr *s, int nthreads, groth16_release_fn release,
                          void *release_ctx, groth16_timings *t, cuzk_error *err);
-    cuzk_status (*finish)(void *be_ctx, groth16_proof *out, void *pending, uint64_t job, uint32_t partition,
-                          int nthreads, groth16_timings *t, cuzk_error *err);
-    size_t (*pending_bytes)(void *be_ctx, const void *pending);
-    void (*pending_free)(void *be_ctx, void *pending); /* releases through start's release hook */
+    /* the proof of the pending start made for circuit c, written to proof[0 .. proof_bytes of c's
+     * curve) (engine_circuit_curve(c)->proof_bytes: BLS12-381 192, BN254 256) */
+    cuzk_status (*finish)(void *be_ctx, const cuzk_circuit *c, uint8_t *proof, void *pending, uint64_t job,
+                          uint32_t partition, int nthreads, groth16_timings *t, cuzk_error *err);
+    size_t (*pending_bytes)(void *be_ctx, const cuzk_circuit *c, const void *pending);
+    void (*pending_free)(void *be_ctx, const cuzk_circuit *c, void *pending); /* releases through start's release hook */
     void (*destroy)(void *be_ctx);                     /* optional: frees be_ctx when the engine owns it */
     /* optional: the GROTH16_CAP_* capabilities of this context (src/groth16/prove.h); NULL: none.
      * The engine decides from these, never from the backend's identity. */
@@ -95,9 +105,12 @@ typedef struct engine_backend {
 
 enum { ENGINE_ROUTE_RESIDENT = 0, ENGINE_ROUTE_ADMIT = 1, ENGINE_ROUTE_CAN = 2 };
 
-/* The key view of a circuit: its proving key's (either convention) when made from one, else the
- * bellperson key of (cs, params) on BLS12-381. */
+/* The key view of a circuit: its proving key's (either convention, any curve) when made from
+ * one, else the bellperson key of (cs, params) on BLS12-381. */
 groth16_key engine_circuit_key(const cuzk_circuit *c);
+/* The table of the circuit's curve (src/groth16/prove.h); never NULL for a circuit the engine
+ * accepted (cuzk_circuit_create checks it). */
+const groth16_curve *engine_circuit_curve(const cuzk_circuit *c);
 /* 1 when c describes a circuit the engine can run: made from a key, or with cs and params. */
 int engine_circuit_valid(const cuzk_circuit *c);
 /* Witness length (ONE included) and public inputs of the circuit's key. */
@@ -108,13 +121,15 @@ uint32_t engine_circuit_n_public(const cuzk_circuit *c);
 int engine_circuit_same(const cuzk_circuit *a, const cuzk_circuit *b);
 
 /* The CPU backend, stateless (be_ctx unused, may be NULL): the prover orchestration's CPU backend
- * (src/groth16/prove.h) on the circuit's key. Tests wrap it to inject delays and failures. */
+ * of the circuit's curve (src/groth16/prove.h) on the circuit's key. Tests wrap it to inject
+ * delays and failures. */
 extern const engine_backend engine_backend_cpu;
 
 /* The engine backend over the prover orchestration (src/engine/backend_prover.c): a context per
  * device holds one groth16_prover per circuit (made on first use or by preload: on the GPU this
  * uploads the circuit's SRS G1 queries and matrices once; later partitions and jobs reuse it), on
- * the backend `want` resolves to for the circuit's curve, and, when that backend declares
+ * the backend `want` names in the table of the circuit's curve (circuits of both curves share a
+ * context), and, when that backend declares
  * GROTH16_CAP_PINNED_HOST, a pool of pinned witness buffers (at most max_witnesses, within
  * pinned_budget_bytes; 0: 16 GiB). gpu_budget_bytes: see cuzk_engine_opts (0: no check).
  * It reaches devices only through groth16_backend_ops. */

@@ -45,11 +45,13 @@ typedef struct span {
 typedef struct job {
     uint64_t id;
     cuzk_circuit circ;
+    const groth16_curve *gc;  /* the circuit's curve: every Fr operation and the proof's bytes */
+    size_t proof_bytes;       /* gc->proof_bytes: one proof's encoding (BLS12-381 192, BN254 256) */
     uint32_t P, n_public;
     size_t n_vars, part_bytes;
     cuzk_synth_fn synth;
     void *synth_ctx;
-    fr *rs;                   /* 2P values or NULL */
+    fr *rs;                   /* 2P values (the circuit's Fr, Montgomery) or NULL */
     int check_witness;
     cuzk_witness_form witness_form;
     uint32_t next_synth, n_terminal;
@@ -58,8 +60,8 @@ typedef struct job {
     cuzk_status status;
     cuzk_error err;
     uint32_t failed_part;
-    groth16_proof *proofs;    /* P */
-    fr *pub;                  /* P * n_public */
+    uint8_t *proofs;          /* P * proof_bytes, partition order */
+    fr *pub;                  /* P * n_public values of the circuit's Fr (Montgomery) */
     cuzk_partition_timings *tm; /* P */
     double submit_ms, done_ms;
     struct job *next;
@@ -72,7 +74,7 @@ typedef struct part {
     int dev;                  /* the device whose prove worker started it (its pending is that backend's) */
     int routed;               /* holds a residency reference on dev (backend route), dropped by part_unroute */
     uint32_t retries;         /* times restarted on another device after a device was lost */
-    fr *w;
+    fr *w;                    /* n_vars values of the circuit's Fr (engine_internal.h: storage only) */
     size_t w_bytes;
     int w_pooled;             /* w came from a backend's witness_alloc (returned through witness_free) */
     void *w_ctx;              /* that backend context */

@@ -78,12 +78,13 @@ static void part_release(void *ctx, void *ptr, size_t bytes) {
     reaper_push(p->e->rp, &it);
 }
 
-/* The last touch of p: stores the proof (if any), counts the partition terminal, frees p. */
-static void part_terminal(part *p, const groth16_proof *proof) {
+/* The last touch of p: stores the proof (if any: j->proof_bytes bytes), counts the partition
+ * terminal, frees p. */
+static void part_terminal(part *p, const uint8_t *proof) {
     cuzk_engine *e = p->e;
     job *j = p->j;
     pthread_mutex_lock(&e->mu);
-    if (proof) j->proofs[p->idx] = *proof;
+    if (proof) memcpy(j->proofs + (size_t)p->idx * j->proof_bytes, proof, j->proof_bytes);
     j->n_terminal++;
     engine_job_check_complete_locked(e, j);
     pthread_mutex_unlock(&e->mu);
@@ -104,7 +105,7 @@ static void part_unroute(part *p) {
 static void part_drop(part *p) {
     cuzk_engine *e = p->e;
     part_unroute(p);
-    if (p->pending) { e->be->pending_free(e->be_ctx[p->dev], p->pending); p->pending = NULL; }
+    if (p->pending) { e->be->pending_free(e->be_ctx[p->dev], &p->j->circ, p->pending); p->pending = NULL; }
     if (p->w) { part_release(p, p->w, p->w_bytes); p->w = NULL; }
     budget_release(&e->bud, p->reserved);
     p->reserved = 0;
@@ -254,20 +255,15 @@ void *engine_synth_main(void *arg) {
         else {
             st = j->synth(j->synth_ctx, idx, (uint64_t *)p->w, j->n_vars, &perr);
             tc1 = now_ms();
-            if (st == CUZK_OK && j->witness_form == CUZK_WITNESS_FR_CANON) {
-                /* canonical limbs -> Montgomery, in place */
-                for (size_t i = 0; i < j->n_vars && st == CUZK_OK; i++) {
-                    uint64_t l[4];
-                    memcpy(l, p->w[i].l, sizeof l);
-                    if (!fr_is_canon(l)) st = ERR(&perr, CUZK_ERR_FORMAT, "partition %u: witness value %zu is not canonical (>= r)", idx, i);
-                    else fr_from_canon(&p->w[i], l);
-                }
+            if (st == CUZK_OK) {
+                /* in the circuit's field: canonical limbs -> Montgomery in place, value 0 is ONE */
+                cuzk_error werr = {0};
+                st = j->gc->witness_ready((uint64_t *)p->w, j->n_vars, j->witness_form == CUZK_WITNESS_FR_CANON, &werr);
+                if (st != CUZK_OK) ERR(&perr, st, "partition %u: %s", idx, werr.msg);
             }
-            if (st == CUZK_OK && !fr_is_one(&p->w[0]))
-                st = ERR(&perr, CUZK_ERR_MISMATCH, "partition %u: witness value 0 is not ONE", idx);
             if (st == CUZK_OK && j->check_witness) {
                 uint32_t bad = 0;
-                st = r1cs_check_witness(j->circ.cs, p->w, j->n_vars, &bad, &perr);
+                st = j->gc->check_witness(j->circ.cs, (const uint64_t *)p->w, j->n_vars, &bad, &perr);
             }
         }
         tm->synth_call_ms = tc1 - tc0;
@@ -351,7 +347,7 @@ void *engine_prove_main(void *arg) {
         cuzk_error perr = {0};
         cuzk_status st = CUZK_OK;
         if (j->rs) { r = j->rs[2 * (size_t)p->idx]; s = j->rs[2 * (size_t)p->idx + 1]; }
-        else if ((st = groth16_random_fr(&r, &perr)) == CUZK_OK) st = groth16_random_fr(&s, &perr);
+        else if ((st = j->gc->random_fr(r.l, &perr)) == CUZK_OK) st = j->gc->random_fr(s.l, &perr); /* in the circuit's Fr */
         if (st != CUZK_OK) { part_fail(p, st, &perr); continue; }
         groth16_timings gt = {0};
         double tc0 = now_ms();
@@ -369,7 +365,7 @@ void *engine_prove_main(void *arg) {
         }
         if (st == CUZK_OK) {
             /* what start reserved but no longer holds (MSM buckets, freed inside) goes back now */
-            size_t keep = e->be->pending_bytes(be_ctx, p->pending) + (p->w ? p->w_bytes : 0);
+            size_t keep = e->be->pending_bytes(be_ctx, &j->circ, p->pending) + (p->w ? p->w_bytes : 0);
             if (p->reserved > keep) { budget_release(&e->bud, p->reserved - keep); p->reserved = keep; }
         }
         tm->start_call_ms = tc1 - tc0;
@@ -396,7 +392,7 @@ void *engine_prove_main(void *arg) {
             continue;
         }
         if (st != CUZK_OK) {
-            if (p->pending) { e->be->pending_free(be_ctx, p->pending); p->pending = NULL; }
+            if (p->pending) { e->be->pending_free(be_ctx, &j->circ, p->pending); p->pending = NULL; }
             part_device_failure(p, st, &perr);
             continue;
         }
@@ -421,15 +417,15 @@ void *engine_finish_main(void *arg) {
         tm->queue_finish_ms = t_pop - p->t_push_begin;
         if (engine_job_dead(j)) { part_drop(p); continue; }
         groth16_timings gt = {0};
-        groth16_proof proof;
+        uint8_t proof[GROTH16_PROOF_MAX_BYTES]; /* j->proof_bytes of them: the encoding of the circuit's curve */
         cuzk_error perr = {0};
         double tc0 = now_ms();
         abort_probe_set(engine_job_dead, j);
-        cuzk_status st = e->be->finish(e->be_ctx[p->dev], &proof, p->pending, j->id, p->idx, e->o.finish_threads, &gt,
-                                       &perr);
+        cuzk_status st = e->be->finish(e->be_ctx[p->dev], &j->circ, proof, p->pending, j->id, p->idx, e->o.finish_threads,
+                                       &gt, &perr);
         abort_probe_set(NULL, NULL);
         double tc1 = now_ms();
-        e->be->pending_free(e->be_ctx[p->dev], p->pending);
+        e->be->pending_free(e->be_ctx[p->dev], &j->circ, p->pending);
         p->pending = NULL;
         tm->finish_call_ms = tc1 - tc0;
         tm->finish_inner_ms = gt.total_ms;
@@ -448,7 +444,7 @@ void *engine_finish_main(void *arg) {
         tm->total_ms = t_end - tm->t_begin_ms;
         trace_add(e, "prove finish stage", tid, t_pop, t_end, j->id, p->idx, 0);
         if (engine_job_dead(j)) { part_terminal(p, NULL); continue; }
-        part_terminal(p, &proof);
+        part_terminal(p, proof);
     }
     return NULL;
 }

@@ -34,6 +34,11 @@ cuzk_status bn254_cuzk_verify(const cuzk_vk *vk, cuzk_public_form public_form, c
 struct groth16_setup_run;
 cuzk_status bn254_groth16_setup_zkey_r1cs(const char *r1cs_path, const uint64_t *seed, const char *zkey_path,
                                           const struct groth16_setup_run *run, cuzk_error *err);
+/* the BN254 compile's per-curve table (src/groth16/prove.h; groth16_curve_get hands it out) */
+struct groth16_curve;
+extern const struct groth16_curve bn254_groth16_curve_table;
+cuzk_status bn254_cuzk_proof_from_bytes(cuzk_proof *out, cuzk_curve curve, const uint8_t *proof, size_t proof_len,
+                                        const uint8_t *public_inputs, uint32_t n_public, cuzk_error *err);
 cuzk_status bn254_cuzk_witness_count(const cuzk_witness *w, size_t *n_values, cuzk_curve *curve, cuzk_error *err);
 
 #endif

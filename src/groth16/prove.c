@@ -144,8 +144,9 @@ cuzk_status groth16_prover_create(groth16_prover **out, const groth16_key *k, co
                                   const groth16_backend_cfg *cfg, cuzk_error *err) {
     if (!out || !k || !ops) return ERR(err, CUZK_ERR_ARG, "groth16_prover_create: NULL argument");
     *out = NULL;
-    if (!groth16_curve_get(k->curve))
-        return ERR(err, CUZK_ERR_UNSUPPORTED, "curve %s is not instantiated in this build", cuzk_curve_name(k->curve));
+    if (k->curve != CURVE_ID) /* a key of another curve binds to that curve's compile (groth16_curve_get) */
+        return ERR(err, CUZK_ERR_UNSUPPORTED, "a %s key given to the %s prover", cuzk_curve_name(k->curve),
+                   cuzk_curve_name(CURVE_ID));
     if (k->convention == CUZK_CONVENTION_BELLPERSON && k->p) {
         /* a key whose host G1 queries were given back (cuzk_bench_drop_host_g1, an SRS store's lean
          * view) binds only to a device backend that borrows a resident copy of them */
@@ -212,22 +213,111 @@ cuzk_status groth16_prove_one(groth16_prover *pv, groth16_proof *out, const fr *
     return st;
 }
 
-/* ---- per-curve table ---------------------------------------------------------------------------- */
-/* This file is compiled once per curve (CMakeLists.txt, CUZK_CURVE_GENERIC_SRC); each copy knows
- * its own curve, and so does its GPU backend (src/groth16/gpu_prover.c, compiled per curve too:
- * BN254 runs the snarkjs convention with the BN254 device kernels of src/cuda/gpu.h). BN254 has no
- * compact proof encoding (bellperson's 192 bytes are BLS12-381's zcash points). */
+/* ---- a proof as bytes ---------------------------------------------------------------------------- */
 #ifdef CUZK_CURVE_BOUND_BN254
-/* Session 4 found BN254 GPU proofs failing self-verification: this file's BN254 copy called the
- * BLS12-381 H kernel (gpu_h_snarkjs_async); gpu_prover.c now maps it to gpu_bn254_h_snarkjs_async,
- * and tests/test_gpu_bn254.c checks that kernel against bn254_h_snarkjs. */
-static const groth16_curve groth16_curve_this = {CUZK_CURVE_BN254, "bn254", &groth16_backend_cpu_ops,
-                                                 &groth16_backend_gpu_ops, 0, NULL};
+size_t groth16_proof_bytes(void) { return 2 * BN254_G1_LEM_BYTES + BN254_G2_LEM_BYTES; }
+void groth16_proof_to_bytes(uint8_t *out, const groth16_proof *p) {
+    g1_affine_to_lem(out, &p->a);
+    g2_affine_to_lem(out + BN254_G1_LEM_BYTES, &p->b);
+    g1_affine_to_lem(out + BN254_G1_LEM_BYTES + BN254_G2_LEM_BYTES, &p->c);
+}
+cuzk_status groth16_proof_from_bytes(groth16_proof *p, const uint8_t *in, size_t len, cuzk_error *err) {
+    if (len != groth16_proof_bytes())
+        return ERR(err, CUZK_ERR_FORMAT, "a %s proof is %zu bytes (A, B, C in snarkjs's LEM encoding), not %zu",
+                   cuzk_curve_name(CURVE_ID), groth16_proof_bytes(), len);
+    ec_decode_result r;
+    if ((r = g1_affine_from_lem(&p->a, in)) != EC_DECODE_OK)
+        return ERR(err, CUZK_ERR_POINT, "proof point A: %s", ec_decode_result_str(r));
+    if ((r = g2_affine_from_lem(&p->b, in + BN254_G1_LEM_BYTES)) != EC_DECODE_OK)
+        return ERR(err, CUZK_ERR_POINT, "proof point B: %s", ec_decode_result_str(r));
+    if ((r = g1_affine_from_lem(&p->c, in + BN254_G1_LEM_BYTES + BN254_G2_LEM_BYTES)) != EC_DECODE_OK)
+        return ERR(err, CUZK_ERR_POINT, "proof point C: %s", ec_decode_result_str(r));
+    return CUZK_OK;
+}
 #else
-static void bls12_381_proof_encode(uint8_t *out, const groth16_proof *p) { bellperson_proof_encode(out, p); }
-static const groth16_curve groth16_curve_this = {CUZK_CURVE_BLS12_381, "bls12-381", &groth16_backend_cpu_ops,
-                                                 &groth16_backend_gpu_ops, BELLPERSON_PROOF_BYTES,
-                                                 bls12_381_proof_encode};
+size_t groth16_proof_bytes(void) { return BELLPERSON_PROOF_BYTES; }
+void groth16_proof_to_bytes(uint8_t *out, const groth16_proof *p) { bellperson_proof_encode(out, p); }
+cuzk_status groth16_proof_from_bytes(groth16_proof *p, const uint8_t *in, size_t len, cuzk_error *err) {
+    if (len != BELLPERSON_PROOF_BYTES)
+        return ERR(err, CUZK_ERR_FORMAT, "a bellperson proof is exactly 192 bytes (got %zu)", len);
+    return bellperson_proof_decode(p, in, err);
+}
 #endif
 
-const groth16_curve *groth16_curve_get(cuzk_curve c) { return c == CURVE_ID ? &groth16_curve_this : NULL; }
+/* ---- per-curve table ---------------------------------------------------------------------------- */
+/* This file is compiled once per curve (CMakeLists.txt, CUZK_CURVE_GENERIC_SRC); each copy defines
+ * its curve's table, and so does its GPU backend (src/groth16/gpu_prover.c, compiled per curve too:
+ * BN254 runs the snarkjs convention with the BN254 device kernels of src/cuda/gpu.h). The entries
+ * below wrap this compile's functions behind signatures without curve types (prove.h). */
+_Static_assert(sizeof(fr) == 32 && sizeof(fr) == 4 * sizeof(uint64_t), "an Fr value is 4 x uint64 limbs");
+
+static cuzk_status tbl_prove_start(groth16_prover *pv, groth16_pending **out, const uint64_t *w, size_t n_w,
+                                   const uint64_t *r, const uint64_t *s, int nthreads, groth16_release_fn release,
+                                   void *release_ctx, groth16_timings *t, cuzk_error *err) {
+    return groth16_prove_start(pv, out, (const fr *)w, n_w, (const fr *)r, (const fr *)s, nthreads, release,
+                               release_ctx, t, err);
+}
+
+static cuzk_status tbl_prove_finish(uint8_t *proof, groth16_pending *pend, int nthreads, groth16_timings *t,
+                                    cuzk_error *err) {
+    groth16_proof p;
+    cuzk_status st = groth16_prove_finish(&p, pend, nthreads, t, err);
+    if (st == CUZK_OK) groth16_proof_to_bytes(proof, &p);
+    return st;
+}
+
+static cuzk_status tbl_random_fr(uint64_t *out, cuzk_error *err) { return groth16_random_fr((fr *)out, err); }
+
+static cuzk_status tbl_witness_ready(uint64_t *w, size_t n, int canonical, cuzk_error *err) {
+    fr *v = (fr *)w;
+    if (n == 0) return ERR(err, CUZK_ERR_MISMATCH, "an empty witness (value 0 must be ONE)");
+    if (canonical)
+        for (size_t i = 0; i < n; i++) {
+            uint64_t l[4];
+            memcpy(l, v[i].l, sizeof l);
+            if (!fr_is_canon(l))
+                return ERR(err, CUZK_ERR_FORMAT, "witness value %zu is not canonical (>= the %s group order r)", i,
+                           cuzk_curve_name(CURVE_ID));
+            fr_from_canon(&v[i], l);
+        }
+    if (!fr_is_one(&v[0])) return ERR(err, CUZK_ERR_MISMATCH, "witness value 0 is not ONE");
+    return CUZK_OK;
+}
+
+static cuzk_status tbl_check_witness(const r1cs *cs, const uint64_t *w, size_t n, uint32_t *bad_row, cuzk_error *err) {
+    return r1cs_check_witness(cs, (const fr *)w, n, bad_row, err);
+}
+
+static void tbl_fr_to_bytes(uint8_t *out, const uint64_t *in) { fr_to_bytes_le(out, 32, (const fr *)in); }
+
+#ifdef CUZK_CURVE_BOUND_BN254
+#define TBL_ID CUZK_CURVE_BN254
+#define TBL_NAME "bn254"
+#define TBL_PROOF_BYTES (2 * BN254_G1_LEM_BYTES + BN254_G2_LEM_BYTES)
+#else
+#define TBL_ID CUZK_CURVE_BLS12_381
+#define TBL_NAME "bls12-381"
+#define TBL_PROOF_BYTES BELLPERSON_PROOF_BYTES
+#endif
+const groth16_curve groth16_curve_table = {
+    .id = TBL_ID,
+    .name = TBL_NAME,
+    .cpu = &groth16_backend_cpu_ops,
+    .gpu = &groth16_backend_gpu_ops,
+    .proof_bytes = TBL_PROOF_BYTES,
+    .key_n_vars = groth16_key_n_vars,
+    .key_n_public = groth16_key_n_public,
+    .key_domain = groth16_key_domain,
+    .prover_create = groth16_prover_create,
+    .prover_destroy = groth16_prover_destroy,
+    .prover_ops = groth16_prover_ops,
+    .prover_state = groth16_prover_state,
+    .prove_start = tbl_prove_start,
+    .prove_finish = tbl_prove_finish,
+    .pending_bytes = groth16_pending_bytes,
+    .pending_free = groth16_pending_free,
+    .random_fr = tbl_random_fr,
+    .witness_ready = tbl_witness_ready,
+    .check_witness = tbl_check_witness,
+    .fr_to_bytes = tbl_fr_to_bytes,
+};

@@ -166,17 +166,70 @@ cuzk_status groth16_zkey_start(groth16_pending **out, const zkey *z, const groth
                                void *release_ctx, groth16_timings *t, cuzk_error *err);
 size_t groth16_zkey_start_bytes(const zkey *z);
 
+/* ---- a proof as bytes, per curve ------------------------------------------------------------ */
+/* The byte encoding of one proof on this compile's curve, as the engine returns proofs
+ * (cuzk_job_result.proofs) and cuzk_proof_from_bytes reads them:
+ *   BLS12-381  192 bytes: bellperson's, A (G1, 48) | B (G2, 96) | C (G1, 48), compressed zcash points;
+ *   BN254      256 bytes: A (G1, 64) | B (G2, 128) | C (G1, 64) in snarkjs's LEM encoding (as in
+ *              .zkey files: little-endian Montgomery coordinates; infinity is all zero bytes). */
+#define GROTH16_PROOF_MAX_BYTES 256
+size_t groth16_proof_bytes(void);
+void groth16_proof_to_bytes(uint8_t *out, const groth16_proof *p);
+/* len must be groth16_proof_bytes() (CUZK_ERR_FORMAT otherwise). The points are decoded and checked
+ * on their curves and in their subgroups: CUZK_ERR_POINT (or CUZK_ERR_FORMAT for BLS12-381 bytes
+ * that are no compressed point encoding) names the point. */
+cuzk_status groth16_proof_from_bytes(groth16_proof *p, const uint8_t *in, size_t len, cuzk_error *err);
+
 /* ---- per-curve table --------------------------------------------------------------------------- */
+/* Each compile of these sources (BLS12-381, BN254) defines one table, groth16_curve_table (the
+ * BN254 one is bn254_groth16_curve_table); groth16_curve_get (src/groth16/curves.c, compiled once)
+ * returns the table of any curve, whichever compile asks. Code compiled once (the engine) reaches a
+ * curve only through its table, so the entries from key_n_vars on take no curve type: an Fr value
+ * is 4 x uint64 limbs (32 bytes, least significant limb first: the layout of fr on every curve),
+ * Montgomery unless said otherwise; provers and pendings are opaque; groth16_key, groth16_timings
+ * and groth16_backend_cfg hold no curve type. Of a table's backend ops, code of another compile
+ * calls only the members without a curve type (name, caps, bind through prover_create,
+ * start_bytes, device_bytes, proof_device_bytes, device_mem, dead, host_alloc, host_free,
+ * device_query). Immutable; thread-safe. */
 typedef struct groth16_curve {
     cuzk_curve id;
     const char *name;
     const groth16_backend_ops *cpu, *gpu;
-    /* The proof's compact byte encoding (proof_bytes bytes; BLS12-381: bellperson's 192 bytes,
-     * compressed zcash points A | B | C); NULL / 0 where the curve has none. */
-    size_t proof_bytes;
-    void (*proof_encode)(uint8_t *out, const groth16_proof *p);
+    size_t proof_bytes; /* groth16_proof_bytes() of the curve */
+    /* the key: groth16_key_n_vars, _n_public, _domain */
+    size_t (*key_n_vars)(const groth16_key *k);
+    uint32_t (*key_n_public)(const groth16_key *k);
+    size_t (*key_domain)(const groth16_key *k);
+    /* the prover: groth16_prover_create (ops: this table's cpu or gpu), _destroy, _ops, _state */
+    cuzk_status (*prover_create)(groth16_prover **out, const groth16_key *k, const groth16_backend_ops *ops,
+                                 const groth16_backend_cfg *cfg, cuzk_error *err);
+    void (*prover_destroy)(groth16_prover *pv);
+    const groth16_backend_ops *(*prover_ops)(const groth16_prover *pv);
+    void *(*prover_state)(const groth16_prover *pv);
+    /* groth16_prove_start: w n_w values, r and s one value each (Montgomery) */
+    cuzk_status (*prove_start)(groth16_prover *pv, groth16_pending **out, const uint64_t *w, size_t n_w,
+                               const uint64_t *r, const uint64_t *s, int nthreads, groth16_release_fn release,
+                               void *release_ctx, groth16_timings *t, cuzk_error *err);
+    /* groth16_prove_finish, the proof written to proof[0 .. proof_bytes) */
+    cuzk_status (*prove_finish)(uint8_t *proof, groth16_pending *pend, int nthreads, groth16_timings *t,
+                                cuzk_error *err);
+    size_t (*pending_bytes)(const groth16_pending *pend);
+    void (*pending_free)(groth16_pending *pend);
+    /* r or s: uniform in Fr from the OS RNG (groth16_random_fr), Montgomery */
+    cuzk_status (*random_fr)(uint64_t *out, cuzk_error *err);
+    /* A witness of n values made ready for a prover, in place: canonical != 0 converts canonical
+     * values to Montgomery (a value >= r: CUZK_ERR_FORMAT naming its index); then value 0 must be
+     * ONE (CUZK_ERR_MISMATCH). */
+    cuzk_status (*witness_ready)(uint64_t *w, size_t n, int canonical, cuzk_error *err);
+    /* r1cs_check_witness over the curve's r1cs (a key's cs) */
+    cuzk_status (*check_witness)(const r1cs *cs, const uint64_t *w, size_t n, uint32_t *bad_row, cuzk_error *err);
+    /* one value, Montgomery, as 32 canonical little-endian bytes */
+    void (*fr_to_bytes)(uint8_t *out, const uint64_t *in);
 } groth16_curve;
-/* NULL for a curve this build does not instantiate (the public API answers CUZK_ERR_UNSUPPORTED). */
+/* This compile's table. */
+extern const groth16_curve groth16_curve_table;
+/* The table of curve c, NULL for a curve this build does not have (callers answer
+ * CUZK_ERR_UNSUPPORTED). */
 const groth16_curve *groth16_curve_get(cuzk_curve c);
 
 #endif

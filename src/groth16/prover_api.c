@@ -440,11 +440,10 @@ static cuzk_status encode_proof(cuzk_proof *out, cuzk_curve curve, const groth16
     memset(out, 0, sizeof *out);
     out->curve = curve;
     out->n_public = n_pub;
-    const groth16_curve *gc = groth16_curve_get(curve);
-    if (gc && gc->proof_encode && gc->proof_bytes == CUZK_PROOF_BELLPERSON_BYTES) {
-        gc->proof_encode(out->bellperson, proof);
-        out->has_bellperson = 1;
-    }
+#ifndef CUZK_CURVE_BOUND_BN254 /* the 192-byte bellperson encoding is BLS12-381's */
+    bellperson_proof_encode(out->bellperson, proof);
+    out->has_bellperson = 1;
+#endif
     out->proof_json = proof_json_text(proof);
     out->public_json = public_json_text(pub, n_pub);
     if (n_pub) out->public_inputs = malloc((size_t)n_pub * CUZK_FR_BYTES);
@@ -578,15 +577,20 @@ cuzk_status cuzk_witness_convert(const cuzk_witness *w, cuzk_curve curve, cuzk_w
     return st;
 }
 
-#ifndef CUZK_CURVE_BOUND_BN254
-cuzk_status cuzk_proof_from_bellperson(cuzk_proof *out, const uint8_t proof[CUZK_PROOF_BELLPERSON_BYTES],
-                                       const uint8_t *public_inputs, uint32_t n_public, cuzk_error *err) {
+cuzk_status cuzk_proof_from_bytes(cuzk_proof *out, cuzk_curve curve, const uint8_t *proof, size_t proof_len,
+                                  const uint8_t *public_inputs, uint32_t n_public, cuzk_error *err) {
     if (out) memset(out, 0, sizeof *out);
-    if (!out || !proof || (n_public && !public_inputs))
-        return ERR(err, CUZK_ERR_ARG, "cuzk_proof_from_bellperson: NULL argument");
+    if (!out || !proof || (n_public && !public_inputs)) return ERR(err, CUZK_ERR_ARG, "cuzk_proof_from_bytes: NULL argument");
+#ifndef CUZK_CURVE_BOUND_BN254
+    TO_BN254(curve == CUZK_CURVE_BN254, cuzk_proof_from_bytes(out, curve, proof, proof_len, public_inputs, n_public, err));
+#endif
+    if (curve != CURVE_ID) return ERR(err, CUZK_ERR_ARG, "cuzk_proof_from_bytes: unknown curve %d", (int)curve);
+    if (proof_len != groth16_proof_bytes())
+        return ERR(err, CUZK_ERR_ARG, "cuzk_proof_from_bytes: a %s proof is %zu bytes, not %zu", cuzk_curve_name(curve),
+                   groth16_proof_bytes(), proof_len);
     groth16_proof pr;
-    cuzk_status st = bellperson_proof_decode(&pr, proof, err);
-    if (st == CUZK_ERR_FORMAT) st = CUZK_ERR_POINT; /* 192 bytes that are not three valid compressed points */
+    cuzk_status st = groth16_proof_from_bytes(&pr, proof, proof_len, err);
+    if (st == CUZK_ERR_FORMAT) st = CUZK_ERR_POINT; /* bytes that are not three valid points */
     if (st != CUZK_OK) return st;
     fr *pub = malloc((n_public ? n_public : 1) * sizeof *pub);
     if (!pub) return ERR(err, CUZK_ERR_NOMEM, "public inputs");
@@ -598,6 +602,21 @@ cuzk_status cuzk_proof_from_bellperson(cuzk_proof *out, const uint8_t proof[CUZK
     st = encode_proof(out, CURVE_ID, &pr, pub, n_public, err);
     free(pub);
     return st;
+}
+
+#ifndef CUZK_CURVE_BOUND_BN254
+size_t cuzk_proof_bytes(cuzk_curve curve) {
+    const groth16_curve *gc = groth16_curve_get(curve);
+    return gc ? gc->proof_bytes : 0;
+}
+
+cuzk_status cuzk_proof_from_bellperson(cuzk_proof *out, const uint8_t proof[CUZK_PROOF_BELLPERSON_BYTES],
+                                       const uint8_t *public_inputs, uint32_t n_public, cuzk_error *err) {
+    if (out) memset(out, 0, sizeof *out);
+    if (!out || !proof || (n_public && !public_inputs))
+        return ERR(err, CUZK_ERR_ARG, "cuzk_proof_from_bellperson: NULL argument");
+    return cuzk_proof_from_bytes(out, CUZK_CURVE_BLS12_381, proof, CUZK_PROOF_BELLPERSON_BYTES, public_inputs, n_public,
+                                 err);
 }
 #endif
 
@@ -722,6 +741,15 @@ cuzk_status cuzk_verify(const cuzk_vk *vk, cuzk_public_form public_form, const v
         if (st == CUZK_ERR_FORMAT) st = CUZK_ERR_POINT;
         break;
 #endif
+    case CUZK_PROOF_CURVE_BYTES:
+        if (proof_len != groth16_proof_bytes()) {
+            st = ERR(err, CUZK_ERR_FORMAT, "a %s proof is exactly %zu bytes (got %zu)", cuzk_curve_name(CURVE_ID),
+                     groth16_proof_bytes(), proof_len);
+            goto out;
+        }
+        st = groth16_proof_from_bytes(&pr, proof, proof_len, err);
+        if (st == CUZK_ERR_FORMAT) st = CUZK_ERR_POINT; /* then an invalid proof, as below */
+        break;
     case CUZK_PROOF_SNARKJS_JSON:
         st = proof_json_read_mem(&pr, proof, proof_len, "<proof.json in memory>", err);
         break;
