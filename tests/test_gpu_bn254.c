@@ -4,7 +4,8 @@
  * the 0/1 split), the NTT both ways and with a coset shift; then the GPU backend end to end: every
  * bn128 fixture proved with --backend gpu and fixed r, s gives the CPU backend's bytes and
  * snarkjs's reference proof, and verifies; random circuits up to 2^20 constraints likewise (GPU bytes
- * = CPU bytes). Skips cleanly without CUDA at build time or without a
+ * = CPU bytes); the engine on the GPU with a BN254 and a BLS12-381 circuit at once gives the CPU
+ * engine's bytes. Skips cleanly without CUDA at build time or without a
  * device at run time. */
 #include "test.h"
 
@@ -18,6 +19,7 @@ TEST(gpu_bn254, available) { SKIP("built without CUDA"); }
 #include <string.h>
 
 #include "cuda/gpu.h"
+#include "cuzk/engine.h"
 #include "cuzk/groth16.h"
 #include "cuzk/prover.h"
 #include "curves/bn254/curve.h"
@@ -447,6 +449,97 @@ TEST(gpu_bn254, random_circuits_byte_identical_to_cpu) {
     bn254_random_circuit_check(10, 3, be, 2, true);
     bn254_random_circuit_check(16, 8, be, 2, false);
     bn254_random_circuit_check(20, 2, be, 2, false);
+}
+
+/* The engine on the GPU backend with a BN254 circuit (merkle_poseidon) and a BLS12-381 one
+ * (multiplier) preloaded side by side on one device: jobs of both curves interleaved give, with fixed
+ * r, s, the bytes of a CPU engine, and every proof verifies against snarkjs's verification key. */
+typedef struct { const uint8_t *w; size_t n; cuzk_curve curve; } eng_wtns;
+static cuzk_status eng_synth(void *ctx, uint32_t part, uint64_t *witness, size_t n_vars, cuzk_error *err) {
+    (void)part;
+    const eng_wtns *s = ctx;
+    cuzk_witness w = {CUZK_WITNESS_WTNS, s->w, s->n};
+    return cuzk_witness_convert(&w, s->curve, CUZK_WITNESS_FR_MONT, witness, n_vars, err);
+}
+TEST(gpu_bn254, engine_gpu_equals_cpu_with_both_curves) {
+    NEED_GPU();
+    char bz[4096], bw[4096], bv[4096];
+    snprintf(bz, sizeof bz, "%s", test_fixture("bls12381/multiplier/circuit_final.zkey"));
+    snprintf(bw, sizeof bw, "%s", test_fixture("bls12381/multiplier/witness.wtns"));
+    snprintf(bv, sizeof bv, "%s", test_fixture("bls12381/multiplier/verification_key.json"));
+    size_t nnw = 0, nbw = 0, nnv = 0, nbv = 0;
+    uint8_t *nwb = test_slurp(bn_fx("merkle_poseidon", "witness.wtns"), &nnw), *bwb = test_slurp(bw, &nbw);
+    char *nvj = (char *)test_slurp(bn_fx("merkle_poseidon", "verification_key.json"), &nnv);
+    char *bvj = (char *)test_slurp(bv, &nbv);
+    REQUIRE(nwb && bwb && nvj && bvj);
+    cuzk_error e = {0};
+    cuzk_pk *pn = NULL, *pb = NULL;
+    cuzk_vk *vn = NULL, *vb = NULL;
+    REQUIRE(cuzk_pk_load_zkey(&pn, bn_fx("merkle_poseidon", "circuit_final.zkey"), NULL, &e) == CUZK_OK);
+    REQUIRE(cuzk_pk_load_zkey(&pb, bz, NULL, &e) == CUZK_OK);
+    REQUIRE(cuzk_vk_load_json(&vn, nvj, nnv, &e) == CUZK_OK && cuzk_vk_load_json(&vb, bvj, nbv, &e) == CUZK_OK);
+    cuzk_circuit *cn = NULL, *cb = NULL;
+    REQUIRE(cuzk_circuit_create(&cn, pn, &e) == CUZK_OK && cuzk_circuit_create(&cb, pb, &e) == CUZK_OK);
+    eng_wtns sn = {nwb, nnw, CUZK_CURVE_BN254}, sb = {bwb, nbw, CUZK_CURVE_BLS12_381};
+    /* fixed r, s: small values below both groups' orders, Montgomery limbs as given */
+    uint64_t rs[2 * 8];
+    for (int k = 0; k < 16; k++) rs[k] = (k % 4 == 3) ? 0 : (uint64_t)(0x1234567 * (k + 1));
+    uint8_t *bytes[2][4] = {{0}};
+    size_t pbytes[4] = {0};
+    for (int be = 0; be < 2; be++) {
+        cuzk_engine_opts o = {0};
+        o.backend = be ? CUZK_BACKEND_GPU : CUZK_BACKEND_CPU;
+        o.synthesis_workers = 2;
+        o.no_trace = 1;
+        cuzk_engine *eng = NULL;
+        REQUIRE(cuzk_engine_create(&eng, &o, &e) == CUZK_OK);
+        CHECK(!strcmp(cuzk_engine_backend_name(eng), be ? "gpu" : "cpu"));
+        CHECK_MSG(cuzk_engine_preload(eng, cn, &e) == CUZK_OK, "preload bn254: %s", e.msg);
+        CHECK_MSG(cuzk_engine_preload(eng, cb, &e) == CUZK_OK, "preload bls12-381: %s", e.msg);
+        cuzk_job_id id[4];
+        for (int j = 0; j < 4; j++) {
+            cuzk_job_desc d = {0};
+            d.circuit = j % 2 ? cb : cn;
+            d.n_partitions = 2;
+            d.synth = eng_synth;
+            d.synth_ctx = j % 2 ? &sb : &sn;
+            d.fixed_rs = rs;
+            REQUIRE(cuzk_engine_submit(eng, &d, &id[j], &e) == CUZK_OK);
+        }
+        for (int j = 0; j < 4; j++) {
+            cuzk_job_result res = {0};
+            REQUIRE(cuzk_engine_wait(eng, id[j], &res, &e) == CUZK_OK);
+            CHECK_MSG(res.state == CUZK_JOB_DONE, "backend %s job %d: %s", be ? "gpu" : "cpu", j, e.msg);
+            if (res.state == CUZK_JOB_DONE) {
+                CHECK(res.curve == (j % 2 ? CUZK_CURVE_BLS12_381 : CUZK_CURVE_BN254));
+                for (uint32_t k = 0; k < res.n_partitions; k++)
+                    CHECK_EQ_INT(cuzk_verify(j % 2 ? vb : vn, CUZK_PUBLIC_CANON, res.public_inputs + 32 * (size_t)res.n_public * k,
+                                             32 * (size_t)res.n_public, CUZK_PROOF_CURVE_BYTES,
+                                             res.proofs + res.proof_bytes * k, res.proof_bytes, &e), CUZK_OK);
+                pbytes[j] = res.proof_bytes * res.n_partitions;
+                bytes[be][j] = malloc(pbytes[j]);
+                if (bytes[be][j]) memcpy(bytes[be][j], res.proofs, pbytes[j]);
+            }
+            cuzk_job_result_free(&res);
+        }
+        cuzk_engine_destroy(eng);
+    }
+    for (int j = 0; j < 4; j++) {
+        CHECK_MSG(bytes[0][j] && bytes[1][j] && !memcmp(bytes[0][j], bytes[1][j], pbytes[j]),
+                  "job %d (%s): GPU engine proof differs from the CPU engine's", j, j % 2 ? "bls12-381" : "bn254");
+        free(bytes[0][j]);
+        free(bytes[1][j]);
+    }
+    cuzk_circuit_destroy(cn);
+    cuzk_circuit_destroy(cb);
+    cuzk_vk_free(vn);
+    cuzk_vk_free(vb);
+    cuzk_pk_release(pn);
+    cuzk_pk_release(pb);
+    free(nwb);
+    free(bwb);
+    free(nvj);
+    free(bvj);
 }
 
 #endif

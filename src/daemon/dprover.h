@@ -3,12 +3,12 @@
  * scheduling, and tests can slow it down (debug.prove_delay_ms) or hold a job until it is
  * cancelled (debug.hold_circuit).
  *
- * Behind it is one cuzk_engine (include/cuzk/engine.h): every BLS12-381 key, snarkjs .zkey or
- * bellperson .params + .r1cs, becomes an engine circuit, and every proof is an engine job of one
- * partition, so proofs go through the engine's single dispatcher (its host memory budget,
- * engine.job_budget), its devices and its reaper. The synthesis callback turns the job's .wtns
- * bytes into the engine's witness buffer. BN254 keys (snarkjs "bn128") prove on a cuzk_prover on
- * the CPU instead: the engine is built for BLS12-381 only.
+ * Behind it is one cuzk_engine (include/cuzk/engine.h): every key, a snarkjs .zkey of BLS12-381
+ * or BN254 (circom "bn128") or a bellperson .params + .r1cs, becomes an engine circuit, and every
+ * proof is an engine job of one partition, so proofs of both curves go through the engine's
+ * single dispatcher (its host memory budget, engine.job_budget), its devices (and
+ * engine.gpu_fallback), cancellation and reaper. The synthesis callback turns the job's .wtns
+ * bytes into the engine's witness buffer, in the key's field.
  *
  * Thread-safety: every function may be called from any thread; dp_key_free must not race with a
  * dp_prove on the same key (the job table's reference counts guarantee that). */
@@ -26,8 +26,8 @@ typedef struct dp_key dp_key;
 
 /* Creates the engine from the configuration (engine.backend, devices, workers, prove_threads,
  * job_budget, gpu_budget, pinned_budget, gpu_fallback). Backend "gpu" without a usable device is
- * not an error: the engine is made without a GPU (a warning is logged) and each BLS12-381 key
- * then falls back to the CPU or fails to load, as dp_key_load says. Errors: those of
+ * not an error: the engine is made without a GPU (a warning is logged) and each key then falls
+ * back to the CPU or fails to load, as dp_key_load says. Errors: those of
  * cuzk_engine_create (CUZK_ERR_ARG, CUZK_ERR_NOMEM). */
 cuzk_status dp_engine_create(dp_engine **out, const dcfg *cfg, cuzk_error *err);
 /* Cancels what is left, joins the engine's threads, frees it. Every key must be freed first. */
@@ -57,7 +57,7 @@ void dp_engine_mem_stats(dp_engine *e, dp_engine_mem *out);
 /* Loads the proving key of a configured circuit and makes it ready (on the GPU backend its G1
  * queries and matrices are uploaded now, and for a .params key their host copy is then released
  * unless srs.keep_host_g1: dp_key_host_released). *bytes: host memory the key holds now.
- * When a BLS12-381 key cannot be made resident on the GPU (the device is out of memory, the need
+ * When a key (of either curve) cannot be made resident on the GPU (the device is out of memory, the need
  * exceeds engine.gpu_budget, or backend "gpu" found no usable device): with engine.gpu_fallback
  * "cpu" it is proved on a CPU engine instead (made at the first such key, with the main engine's
  * workers, threads and job_budget as a budget of its own) and a warning naming the circuit, the
@@ -78,7 +78,8 @@ uint64_t dp_key_host_released(const dp_key *k);
 const char *dp_key_backend(const dp_key *k);
 
 typedef struct dp_proof {
-    uint8_t *proof;       /* bellperson encoding, 192 bytes (NULL when the key kind cannot give it) */
+    uint8_t *proof;       /* bellperson encoding, 192 bytes (BLS12-381 keys; NULL for BN254 keys, which
+                             have no such encoding: their answer is proof_json) */
     size_t proof_len;
     char *proof_json;     /* snarkjs proof.json */
     char *public_json;    /* snarkjs public.json: ["<decimal>", ...] */

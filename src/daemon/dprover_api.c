@@ -1,5 +1,5 @@
-/* dprover over the public API: one cuzk_engine for every BLS12-381 key (include/cuzk/engine.h),
- * a cuzk_prover on the CPU for BN254 keys (include/cuzk/prover.h). See dprover.h. */
+/* dprover over the public API: one cuzk_engine for every key, BLS12-381 and BN254
+ * (include/cuzk/engine.h). See dprover.h. */
 #include "dprover.h"
 
 #include "dlog.h"
@@ -33,13 +33,13 @@ struct dp_engine {
 #define DP_FALLBACK_JOB ((uint64_t)1 << 63)
 
 struct dp_key {
-    cuzk_circuit *circ;   /* BLS12-381: the engine circuit (holds the key's reference) */
+    cuzk_circuit *circ;   /* the engine circuit (holds the key's reference) */
+    cuzk_curve curve;     /* the key's: its witnesses are converted into this field */
     cuzk_engine *eng;     /* the engine circuit's: the main one, or the fallback CPU engine */
     int fallback;         /* 1: on the fallback CPU engine (engine.gpu_fallback = "cpu") */
     char id[132];         /* the configuration's circuit id (1 to 128 characters), for messages */
     uint64_t host_released; /* host bytes of the G1 queries given back once on the GPU */
     cuzk_vk *vk;          /* its verification key: every proof is checked before it is returned */
-    cuzk_prover *prover;  /* BN254: a CPU prover (holds the key's reference) */
     int has_circuit;      /* the R1CS is held: witnesses are checked constraint by constraint */
     const char *post_circuit; /* PoSt keys: the cuzk circuit name (config's static string), else NULL */
     uint32_t post_sectors;    /* its sector count override (0: Filecoin's) */
@@ -47,7 +47,7 @@ struct dp_key {
     uint32_t n_public;
 };
 
-const char *dp_impl_name(void) { return "engine (cuzk_engine; BN254 keys: cuzk_prover on the CPU)"; }
+const char *dp_impl_name(void) { return "engine (cuzk_engine)"; }
 
 static cuzk_backend backend_of(const char *s) {
     if (s && strcmp(s, "cpu") == 0) return CUZK_BACKEND_CPU;
@@ -89,12 +89,12 @@ cuzk_status dp_engine_create(dp_engine **out, const dcfg *cfg, cuzk_error *err) 
     pthread_mutex_init(&e->mu, NULL);
     cuzk_status st = cuzk_engine_create(&e->eng, &o, err);
     if (st == CUZK_ERR_DEVICE && o.backend == CUZK_BACKEND_GPU) {
-        /* No usable GPU: the daemon still starts and serves what it can; each BLS12-381 circuit
-         * is proved on the CPU or fails with this reason (engine.gpu_fallback, dp_key_load). */
+        /* No usable GPU: the daemon still starts and serves what it can; each circuit is proved
+         * on the CPU or fails with this reason (engine.gpu_fallback, dp_key_load). */
         snprintf(e->no_gpu, sizeof e->no_gpu, "%s", err && err->msg[0] ? err->msg : cuzk_status_str(st));
         dlog(DLOG_WARN, "engine.backend = \"gpu\": no usable GPU (%s); engine.gpu_fallback = \"%s\": %s", e->no_gpu,
              e->fallback_cpu ? "cpu" : "none",
-             e->fallback_cpu ? "BLS12-381 circuits are proved on the CPU" : "BLS12-381 circuits cannot be proved");
+             e->fallback_cpu ? "circuits are proved on the CPU" : "circuits cannot be proved");
         e->eng = NULL;
         st = CUZK_OK;
     }
@@ -271,30 +271,24 @@ cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint6
     k->post_sectors = c->sectors;
     k->n_vars = info.n_vars;
     k->n_public = info.n_public;
-    if (info.curve == CUZK_CURVE_BLS12_381) {
-        if ((st = cuzk_vk_from_pk(&k->vk, pk, err)) == CUZK_OK && (st = cuzk_circuit_create(&k->circ, pk, err)) == CUZK_OK)
-            st = place_circuit(e, c, k, err);
-        if (st == CUZK_OK && c->params && !k->fallback && !e->keep_host_g1 &&
-            strcmp(cuzk_engine_backend_name(k->eng), "gpu") == 0) {
-            /* the device holds the G1 queries now: give back their host copy (srs.keep_host_g1) */
-            size_t freed = 0;
-            cuzk_error rerr;
-            memset(&rerr, 0, sizeof rerr);
-            if (cuzk_engine_release_host_g1(k->eng, k->circ, &freed, &rerr) == CUZK_OK) {
-                k->host_released = freed;
-                dlog(DLOG_INFO, "circuit %s: released the host copies of its G1 queries (%zu bytes; "
-                                "srs.keep_host_g1 = true keeps them)", c->id, freed);
-            } else {
-                dlog(DLOG_WARN, "circuit %s: the host copies of its G1 queries are kept: %s", c->id, rerr.msg);
-            }
+    k->curve = info.curve;
+    /* every key, BLS12-381 or BN254, is an engine circuit: one dispatcher, budget and device set */
+    if ((st = cuzk_vk_from_pk(&k->vk, pk, err)) == CUZK_OK && (st = cuzk_circuit_create(&k->circ, pk, err)) == CUZK_OK)
+        st = place_circuit(e, c, k, err);
+    if (st == CUZK_OK && c->params && !k->fallback && !e->keep_host_g1 && strcmp(cuzk_engine_backend_name(k->eng), "gpu") == 0) {
+        /* the device holds the G1 queries now: give back their host copy (srs.keep_host_g1) */
+        size_t freed = 0;
+        cuzk_error rerr;
+        memset(&rerr, 0, sizeof rerr);
+        if (cuzk_engine_release_host_g1(k->eng, k->circ, &freed, &rerr) == CUZK_OK) {
+            k->host_released = freed;
+            dlog(DLOG_INFO, "circuit %s: released the host copies of its G1 queries (%zu bytes; "
+                            "srs.keep_host_g1 = true keeps them)", c->id, freed);
+        } else {
+            dlog(DLOG_WARN, "circuit %s: the host copies of its G1 queries are kept: %s", c->id, rerr.msg);
         }
-    } else {
-        cuzk_prover_opts po;
-        memset(&po, 0, sizeof po);
-        po.backend = CUZK_BACKEND_CPU; /* the engine (and the GPU) are BLS12-381 only */
-        st = cuzk_prover_create(&k->prover, pk, &po, err);
     }
-    cuzk_pk_release(pk); /* the circuit or the prover holds its own reference */
+    cuzk_pk_release(pk); /* the circuit holds its own reference */
     if (st) {
         dp_key_free(e, k);
         return st;
@@ -312,7 +306,6 @@ void dp_key_free(dp_engine *e, dp_key *k) {
         cuzk_circuit_destroy(k->circ);
     }
     cuzk_vk_free(k->vk);
-    cuzk_prover_destroy(k->prover);
     free(k);
 }
 
@@ -333,6 +326,7 @@ static cuzk_status wait_debug(const dp_input *in, cuzk_error *err) {
 
 typedef struct synth_ctx {
     const dp_input *in;
+    cuzk_curve curve;     /* the key's: the .wtns is converted into this field */
     double ms;
 } synth_ctx;
 
@@ -342,7 +336,8 @@ static double now_ms(void) {
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* The engine's synthesis callback: the .wtns bytes into the engine's (Montgomery) buffer. */
+/* The engine's synthesis callback: the .wtns bytes into the engine's buffer, Montgomery in the
+ * key's field (a .wtns of another field: CUZK_ERR_CURVE; of another length: CUZK_ERR_MISMATCH). */
 static cuzk_status synth(void *vctx, uint32_t partition, uint64_t *witness, size_t n_vars, cuzk_error *err) {
     (void)partition;
     synth_ctx *sc = vctx;
@@ -350,27 +345,31 @@ static cuzk_status synth(void *vctx, uint32_t partition, uint64_t *witness, size
     cuzk_status st = wait_debug(sc->in, err);
     if (st == CUZK_OK) {
         cuzk_witness w = {CUZK_WITNESS_WTNS, sc->in->wtns, sc->in->wtns_len};
-        st = cuzk_witness_convert(&w, CUZK_CURVE_BLS12_381, CUZK_WITNESS_FR_MONT, witness, n_vars, err);
+        st = cuzk_witness_convert(&w, sc->curve, CUZK_WITNESS_FR_MONT, witness, n_vars, err);
     }
     sc->ms = now_ms() - t0;
     return st;
 }
 
-/* A verified engine proof (192 bytes) and its public inputs (n_public canonical 32-byte values)
- * as the job's answer: the 192 bytes, snarkjs proof.json and public.json, owned by out. */
-static cuzk_status proof_out(dp_proof *out, const uint8_t *proof, const uint8_t *pub, uint32_t n_public, cuzk_error *err) {
+/* A verified engine proof (proof_len bytes in its curve's encoding) and its public inputs (n_public
+ * canonical 32-byte values) as the job's answer, owned by out: snarkjs proof.json and public.json,
+ * and on BLS12-381 the 192 bellperson bytes (a BN254 answer has no proof bytes: the wire's `proof`
+ * field is the bellperson encoding, which BN254 has not). */
+static cuzk_status proof_out(dp_proof *out, cuzk_curve curve, const uint8_t *proof, size_t proof_len, const uint8_t *pub,
+                             uint32_t n_public, cuzk_error *err) {
     cuzk_proof p;
-    cuzk_status st = cuzk_proof_from_bellperson(&p, proof, pub, n_public, err);
+    cuzk_status st = cuzk_proof_from_bytes(&p, curve, proof, proof_len, pub, n_public, err);
     if (st != CUZK_OK) return st;
-    out->proof = malloc(CUZK_PROOF_BELLPERSON_BYTES);
+    if (p.has_bellperson) out->proof = malloc(CUZK_PROOF_BELLPERSON_BYTES);
     out->proof_json = p.proof_json ? strdup(p.proof_json) : NULL;
     out->public_json = p.public_json ? strdup(p.public_json) : NULL;
     if (out->proof) {
         memcpy(out->proof, p.bellperson, CUZK_PROOF_BELLPERSON_BYTES);
         out->proof_len = CUZK_PROOF_BELLPERSON_BYTES;
     }
+    int has_bellperson = p.has_bellperson;
     cuzk_proof_free(&p);
-    if (!out->proof || !out->proof_json || !out->public_json) {
+    if ((has_bellperson && !out->proof) || !out->proof_json || !out->public_json) {
         dp_proof_free(out);
         return cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "out of memory for the proof");
     }
@@ -391,19 +390,19 @@ static cuzk_status job_answer(const dp_key *k, const cuzk_job_result *res, const
     }
     cuzk_error verr;
     memset(&verr, 0, sizeof verr);
-    if (cuzk_verify(k->vk, CUZK_PUBLIC_CANON, pub, (size_t)n_public * 32, CUZK_PROOF_BELLPERSON, res->proofs, 192, &verr) !=
-        CUZK_OK)
+    if (cuzk_verify(k->vk, CUZK_PUBLIC_CANON, pub, (size_t)n_public * 32, CUZK_PROOF_CURVE_BYTES, res->proofs,
+                    res->proof_bytes, &verr) != CUZK_OK)
         return post ? cuzk_error_set(err, CUZK_ERR_UNSAT, __FILE__, __LINE__,
                                      "the PoSt proof does not verify against the public inputs derived from the public "
                                      "data (a parameter file of another circuit?): %s", verr.msg)
                     : cuzk_error_set(err, CUZK_ERR_UNSAT, __FILE__, __LINE__,
                                      "circuit %s: the proof does not verify against the key: the witness does not "
                                      "satisfy the circuit, or the key is corrupt (%s)", k->id, verr.msg);
-    return proof_out(out, res->proofs, pub, n_public, err);
+    return proof_out(out, res->curve, res->proofs, res->proof_bytes, pub, n_public, err);
 }
 
 static cuzk_status prove_engine(dp_engine *e, dp_key *k, const dp_input *in, dp_proof *out, cuzk_error *err) {
-    synth_ctx sc = {in, 0};
+    synth_ctx sc = {in, k->curve, 0};
     cuzk_job_desc d;
     memset(&d, 0, sizeof d);
     d.circuit = k->circ;
@@ -544,39 +543,10 @@ out:
     return st;
 }
 
-/* BN254 keys: the CPU prover, in this thread. */
-static cuzk_status prove_direct(dp_key *k, const dp_input *in, dp_proof *out, cuzk_error *err) {
-    double t0 = now_ms();
-    cuzk_status st = wait_debug(in, err);
-    out->synth_ms = now_ms() - t0;
-    if (st) return st;
-    cuzk_witness w = {CUZK_WITNESS_WTNS, in->wtns, in->wtns_len};
-    cuzk_proof_opts po;
-    memset(&po, 0, sizeof po);
-    po.check_witness = k->has_circuit;
-    cuzk_proof p;
-    t0 = now_ms();
-    st = cuzk_prove(k->prover, &p, &w, &po, NULL, err);
-    out->prove_ms = now_ms() - t0;
-    if (st) return st;
-    out->proof_json = p.proof_json ? strdup(p.proof_json) : NULL;
-    out->public_json = p.public_json ? strdup(p.public_json) : NULL;
-    cuzk_proof_free(&p);
-    if (!out->proof_json || !out->public_json) {
-        dp_proof_free(out);
-        return cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "out of memory for the proof");
-    }
-    if (*in->cancel) {
-        dp_proof_free(out);
-        return cuzk_error_set(err, CUZK_ERR_CANCELLED, __FILE__, __LINE__, "cancelled");
-    }
-    return CUZK_OK;
-}
-
 cuzk_status dp_prove(dp_engine *e, dp_key *k, const dp_input *in, dp_proof *out, cuzk_error *err) {
     memset(out, 0, sizeof *out);
     if (k->post_circuit) return prove_post(e, k, in, out, err);
-    return k->circ ? prove_engine(e, k, in, out, err) : prove_direct(k, in, out, err);
+    return prove_engine(e, k, in, out, err);
 }
 
 void dp_cancel(dp_engine *e, uint64_t engine_job) {
@@ -595,7 +565,6 @@ uint64_t dp_key_host_released(const dp_key *k) { return k ? k->host_released : 0
 
 const char *dp_key_backend(const dp_key *k) {
     if (!k) return "";
-    if (!k->circ) return "cpu";
     return k->fallback ? "cpu (GPU fallback)" : cuzk_engine_backend_name(k->eng);
 }
 

@@ -16,12 +16,17 @@
  *      verify against snarkjs's verification_key.json, and with the fixtures' fixed r, s (given to
  *      the job in Montgomery form, computed here by 256 modular doublings) equal byte for byte the
  *      proof cuzk_prove gives, whose proof.json is snarkjs's proof_fixed.json; check_witness with
- *      the zkey's .r1cs (a job of a bad witness fails UNSAT) and without it (CUZK_ERR_ARG); a BN254
- *      zkey is CUZK_ERR_UNSUPPORTED with the reason;
+ *      the zkey's .r1cs (a job of a bad witness fails UNSAT) and without it (CUZK_ERR_ARG);
  *   7. cuzk_witness_convert (.wtns bytes to Montgomery and canonical limbs, its errors), a job's
  *      192 bytes through cuzk_proof_from_bellperson give snarkjs's proof_fixed.json, a circuit is
  *      released (CUZK_ERR_BUSY while a job holds it) and proves again, the CPU backend's device
- *      figures (cuzk_engine_device_stats).
+ *      figures (cuzk_engine_device_stats);
+ *   8. BN254 (bn128) zkeys as engine circuits: jobs of 3 partitions from .wtns bytes whose 256-byte
+ *      proofs verify against snarkjs's verification_key.json and, with the fixtures' r, s, give
+ *      cuzk_prove's proof and snarkjs's proof_fixed.json / public.json (cuzk_proof_from_bytes);
+ *      witnesses of the wrong length or curve, unsatisfied (check_witness), not canonical in
+ *      BN254's field or without ONE fail the job with the reason; BLS12-381 and BN254 jobs
+ *      interleaved in one engine under one host budget; a queued BN254 job cancelled.
  * Exit status 0 when every check passed, 1 otherwise; one line per failed check on stderr.
  */
 #include <stdint.h>
@@ -761,18 +766,406 @@ out:
     free(canon);
 }
 
-/* BN254 keys: no engine circuit, and the message says why */
-static void test_bn254_engine_unsupported(void) {
+/* ---- 8: BN254 (circom bn128) engine circuits ------------------------------------------------ */
+/* canonical limbs -> Montgomery limbs of `curve`, through the library (cuzk_witness_convert checks
+ * w[0] == 1: the pair [1, x] is converted) */
+static int mont_of(uint64_t out[4], const uint8_t le[32], cuzk_curve curve) {
+    uint64_t in[8] = {1, 0, 0, 0}, m[8];
+    memcpy(in + 4, le, 32);
+    cuzk_witness w = {CUZK_WITNESS_FR_CANON, in, 64};
+    if (cuzk_witness_convert(&w, curve, CUZK_WITNESS_FR_MONT, m, 2, NULL) != CUZK_OK) return 0;
+    memcpy(out, m + 4, 32);
+    return 1;
+}
+
+/* A synthesis callback over a .wtns image, in the key's field (as cuzkd writes its witnesses); an
+ * optional gate holds it (a job kept in synthesis) */
+typedef struct {
+    const uint8_t *wtns;
+    size_t len;
+    cuzk_curve curve;
+    volatile int gate; /* 0: waits */
+} wtns_curve_state;
+static cuzk_status synth_wtns_curve(void *ctx, uint32_t partition, uint64_t *witness, size_t n_vars, cuzk_error *err) {
+    (void)partition;
+    wtns_curve_state *s = ctx;
+    while (!s->gate) usleep(1000);
+    cuzk_witness w = {CUZK_WITNESS_WTNS, s->wtns, s->len};
+    return cuzk_witness_convert(&w, s->curve, CUZK_WITNESS_FR_MONT, witness, n_vars, err);
+}
+
+/* The group order of BN254, little-endian hex: a canonical witness value equal to it is < BLS12-381's
+ * r but not < BN254's, so only the circuit's own field refuses it */
+static const char *k_bn254_order_hex = "30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001";
+
+/* A BN254 zkey's engine circuit: proofs verify against snarkjs's verification_key.json, with the
+ * fixtures' r, s equal cuzk_prove's and snarkjs's proof_fixed.json (the independent oracle), public
+ * inputs are the witness's; bad witnesses fail the job with the reason. */
+static void test_bn254_engine(const char *dir) {
+    char zpath[1024], rpath[1024], rel[256];
+    snprintf(zpath, sizeof zpath, "%s/bn128/%s/circuit_final.zkey", CUZK_FIXTURES_DIR, dir);
+    snprintf(rpath, sizeof rpath, "%s/bn128/%s/circuit.r1cs", CUZK_FIXTURES_DIR, dir);
+    size_t wlen = 0, vlen = 0, flen = 0, plen = 0, n = 0, blslen = 0;
+    snprintf(rel, sizeof rel, "bn128/%s/witness.wtns", dir);
+    uint8_t *wb = slurp(rel, &wlen);
+    snprintf(rel, sizeof rel, "bn128/%s/verification_key.json", dir);
+    char *vkjson = (char *)slurp(rel, &vlen);
+    snprintf(rel, sizeof rel, "bn128/%s/proof_fixed.json", dir);
+    char *want = (char *)slurp(rel, &flen);
+    snprintf(rel, sizeof rel, "bn128/%s/public.json", dir);
+    char *want_pub = (char *)slurp(rel, &plen);
+    uint8_t *blsw = slurp("bls12381/multiplier/witness.wtns", &blslen);
+    uint64_t *canon = wb ? wtns_canon(wb, wlen, &n) : NULL;
     cuzk_pk *pk = NULL;
-    cuzk_circuit *c = NULL;
+    cuzk_vk *vk = NULL;
+    cuzk_prover *pv = NULL;
+    cuzk_circuit *circ = NULL;
+    cuzk_engine *eng = NULL;
+    cuzk_proof direct = {0};
     cuzk_error e = {0};
-    char path[1024];
-    snprintf(path, sizeof path, "%s/bn128/multiplier/circuit_final.zkey", CUZK_FIXTURES_DIR);
-    CHECK_ST(cuzk_pk_load_zkey(&pk, path, NULL, &e), CUZK_OK);
-    if (!pk) return;
-    CHECK_ST(cuzk_circuit_create(&c, pk, &e), CUZK_ERR_UNSUPPORTED);
-    CHECK(c == NULL && strstr(e.msg, "BLS12-381 only") && strstr(e.msg, "bn254"));
+    CHECK(wb && vkjson && want && want_pub && blsw && canon);
+    if (!wb || !vkjson || !want || !want_pub || !blsw || !canon) goto out;
+    cuzk_pk_load_opts lo = {0};
+    lo.r1cs_path = rpath; /* check_witness needs the circuit */
+    CHECK_ST(cuzk_pk_load_zkey(&pk, zpath, &lo, &e), CUZK_OK);
+    CHECK_ST(cuzk_vk_load_json(&vk, vkjson, vlen, &e), CUZK_OK);
+    if (!pk || !vk) goto out;
+    cuzk_pk_info info;
+    CHECK_ST(cuzk_pk_describe(pk, &info, &e), CUZK_OK);
+    CHECK(info.curve == CUZK_CURVE_BN254 && info.n_vars == n && info.has_circuit);
+    CHECK(cuzk_proof_bytes(CUZK_CURVE_BN254) == CUZK_PROOF_BN254_BYTES &&
+          cuzk_proof_bytes(CUZK_CURVE_BLS12_381) == CUZK_PROOF_BELLPERSON_BYTES && cuzk_proof_bytes(CUZK_CURVE_UNKNOWN) == 0);
+
+    /* the direct prove with the fixtures' r, s: snarkjs's proof_fixed.json */
+    uint8_t r[32], s[32];
+    hex_le32(r, k_r_hex);
+    hex_le32(s, k_s_hex);
+    {
+        cuzk_prover_opts po = {0};
+        po.backend = CUZK_BACKEND_CPU;
+        CHECK_ST(cuzk_prover_create(&pv, pk, &po, &e), CUZK_OK);
+        cuzk_proof_opts fo = {0};
+        fo.fixed_r = r;
+        fo.fixed_s = s;
+        cuzk_witness w = {CUZK_WITNESS_WTNS, wb, wlen};
+        if (pv) CHECK_ST(cuzk_prove(pv, &direct, &w, &fo, NULL, &e), CUZK_OK);
+        CHECK(direct.proof_json && text_eq_trim(direct.proof_json, direct.proof_json_len, want, flen));
+        CHECK(!direct.has_bellperson);
+        if (!direct.proof_json) goto out;
+    }
+
+    CHECK_ST(cuzk_circuit_create(&circ, pk, &e), CUZK_OK);
+    if (!circ) { fprintf(stderr, "  bn128/%s: %s\n", dir, e.msg); goto out; }
+    CHECK(cuzk_circuit_n_vars(circ) == info.n_vars && cuzk_circuit_n_public(circ) == info.n_public);
+    cuzk_engine_opts eo = {0};
+    eo.backend = CUZK_BACKEND_CPU;
+    eo.synthesis_workers = 2;
+    eo.prove_threads = 2;
+    eo.no_trace = 1;
+    CHECK_ST(cuzk_engine_create(&eng, &eo, &e), CUZK_OK);
+    if (!eng) goto out;
+    CHECK_ST(cuzk_engine_preload(eng, circ, &e), CUZK_OK);
+
+    /* 3 partitions from the .wtns in BN254's field, checked constraint by constraint; the fixtures'
+     * r, s (BN254 Montgomery) for partitions 0 and 2, other values for partition 1 */
+    uint64_t rs[3 * 8];
+    {
+        uint8_t r1[32] = {7}, s1[32] = {9};
+        CHECK(mont_of(rs, r, CUZK_CURVE_BN254) && mont_of(rs + 4, s, CUZK_CURVE_BN254));
+        CHECK(mont_of(rs + 8, r1, CUZK_CURVE_BN254) && mont_of(rs + 12, s1, CUZK_CURVE_BN254));
+        memcpy(rs + 16, rs, 64);
+        uint64_t bls_r[4];
+        CHECK(mont_of(bls_r, r, CUZK_CURVE_BLS12_381) && memcmp(bls_r, rs, 32) != 0); /* the field matters */
+    }
+    wtns_curve_state ws = {wb, wlen, CUZK_CURVE_BN254, 1};
+    cuzk_job_desc d = {0};
+    d.circuit = circ;
+    d.n_partitions = 3;
+    d.synth = synth_wtns_curve;
+    d.synth_ctx = &ws;
+    d.fixed_rs = rs;
+    d.check_witness = 1;
+    cuzk_job_id id = 0;
+    cuzk_job_result res = {0};
+    CHECK_ST(cuzk_engine_submit(eng, &d, &id, &e), CUZK_OK);
+    CHECK_ST(cuzk_engine_wait(eng, id, &res, &e), CUZK_OK);
+    CHECK(res.state == CUZK_JOB_DONE && res.n_partitions == 3 && res.n_public == info.n_public);
+    CHECK(res.curve == CUZK_CURVE_BN254 && res.proof_bytes == CUZK_PROOF_BN254_BYTES);
+    if (res.state == CUZK_JOB_DONE && res.proof_bytes == CUZK_PROOF_BN254_BYTES) {
+        size_t np = info.n_public, pb = res.proof_bytes;
+        for (uint32_t i = 0; i < 3; i++) {
+            const uint8_t *pub = res.public_inputs + 32 * np * i;
+            CHECK(np == 0 || !memcmp(pub, canon + 4, 32 * np)); /* w[1 .. n_public], canonical */
+            CHECK_ST(cuzk_verify(vk, CUZK_PUBLIC_CANON, pub, 32 * np, CUZK_PROOF_CURVE_BYTES, res.proofs + pb * i, pb, &e),
+                     CUZK_OK);
+        }
+        CHECK(!memcmp(res.proofs, res.proofs + 2 * pb, pb));
+        CHECK(memcmp(res.proofs, res.proofs + pb, pb) != 0);
+        /* partition 0 as snarkjs JSON: cuzk_prove's proof, snarkjs's proof_fixed.json and public.json */
+        cuzk_proof p = {0};
+        CHECK_ST(cuzk_proof_from_bytes(&p, CUZK_CURVE_BN254, res.proofs, pb, res.public_inputs, (uint32_t)np, &e), CUZK_OK);
+        CHECK(p.curve == CUZK_CURVE_BN254 && !p.has_bellperson && p.n_public == np);
+        CHECK(p.proof_json && !strcmp(p.proof_json, direct.proof_json) && text_eq_trim(p.proof_json, p.proof_json_len, want, flen));
+        CHECK(p.public_json && !strcmp(p.public_json, direct.public_json) &&
+              text_eq_trim(p.public_json, p.public_json_len, want_pub, plen));
+        if (p.proof_json && p.public_json)
+            CHECK_ST(cuzk_verify(vk, CUZK_PUBLIC_JSON, p.public_json, p.public_json_len, CUZK_PROOF_SNARKJS_JSON, p.proof_json,
+                                 p.proof_json_len, &e), CUZK_OK);
+        cuzk_proof_free(&p);
+        /* the bytes' errors: length, curve, points; a proof with A and C swapped is invalid */
+        CHECK_ST(cuzk_proof_from_bytes(&p, CUZK_CURVE_BN254, res.proofs, 192, res.public_inputs, (uint32_t)np, &e), CUZK_ERR_ARG);
+        CHECK_ST(cuzk_proof_from_bytes(&p, CUZK_CURVE_BLS12_381, res.proofs, pb, res.public_inputs, (uint32_t)np, &e),
+                 CUZK_ERR_ARG);
+        CHECK_ST(cuzk_proof_from_bytes(&p, CUZK_CURVE_UNKNOWN, res.proofs, pb, res.public_inputs, (uint32_t)np, &e), CUZK_ERR_ARG);
+        uint8_t bad[CUZK_PROOF_BN254_BYTES];
+        memcpy(bad, res.proofs, pb);
+        bad[0] ^= 1; /* A.x changes: no longer on the curve */
+        CHECK_ST(cuzk_proof_from_bytes(&p, CUZK_CURVE_BN254, bad, pb, res.public_inputs, (uint32_t)np, &e), CUZK_ERR_POINT);
+        CHECK(p.proof_json == NULL && strstr(e.msg, "A"));
+        CHECK_ST(cuzk_verify(vk, CUZK_PUBLIC_CANON, res.public_inputs, 32 * np, CUZK_PROOF_CURVE_BYTES, bad, pb, &e),
+                 CUZK_ERR_INVALID);
+        memcpy(bad, res.proofs + 192, 64);
+        memcpy(bad + 192, res.proofs, 64);
+        CHECK_ST(cuzk_verify(vk, CUZK_PUBLIC_CANON, res.public_inputs, 32 * np, CUZK_PROOF_CURVE_BYTES, bad, pb, &e),
+                 CUZK_ERR_INVALID);
+        CHECK_ST(cuzk_verify(vk, CUZK_PUBLIC_CANON, res.public_inputs, 32 * np, CUZK_PROOF_CURVE_BYTES, res.proofs, 192, &e),
+                 CUZK_ERR_FORMAT);
+        CHECK_ST(cuzk_verify(vk, CUZK_PUBLIC_CANON, res.public_inputs, 32 * np, CUZK_PROOF_BELLPERSON, res.proofs, 192, &e),
+                 CUZK_ERR_UNSUPPORTED);
+    } else {
+        fprintf(stderr, "  bn128/%s: job: %s\n", dir, e.msg);
+    }
+    cuzk_job_result_free(&res);
+
+    /* random r, s: still a valid proof */
+    d.fixed_rs = NULL;
+    d.n_partitions = 1;
+    CHECK_ST(cuzk_engine_submit(eng, &d, &id, &e), CUZK_OK);
+    CHECK_ST(cuzk_engine_wait(eng, id, &res, &e), CUZK_OK);
+    CHECK(res.state == CUZK_JOB_DONE);
+    if (res.state == CUZK_JOB_DONE)
+        CHECK_ST(cuzk_verify(vk, CUZK_PUBLIC_CANON, res.public_inputs, 32 * (size_t)res.n_public, CUZK_PROOF_CURVE_BYTES,
+                             res.proofs, res.proof_bytes, &e), CUZK_OK);
+    cuzk_job_result_free(&res);
+
+    /* bad witnesses fail the job with the reason, and the engine keeps proving */
+    {
+        /* a witness of another circuit (wrong length) */
+        size_t olen = 0;
+        snprintf(rel, sizeof rel, "bn128/%s/witness.wtns", strcmp(dir, "multiplier") ? "multiplier" : "merkle_mimc5");
+        uint8_t *other = slurp(rel, &olen);
+        wtns_curve_state os = {other, olen, CUZK_CURVE_BN254, 1};
+        d.synth_ctx = &os;
+        memset(&e, 0, sizeof e);
+        CHECK_ST(cuzk_engine_submit(eng, &d, &id, &e), CUZK_OK);
+        CHECK_ST(cuzk_engine_wait(eng, id, &res, &e), CUZK_OK);
+        CHECK(res.state == CUZK_JOB_FAILED && res.status == CUZK_ERR_MISMATCH && strstr(e.msg, "values") &&
+              strstr(e.msg, "variables"));
+        cuzk_job_result_free(&res);
+        free(other);
+        /* a BLS12-381 witness for the BN254 circuit */
+        wtns_curve_state bs = {blsw, blslen, CUZK_CURVE_BN254, 1};
+        d.synth_ctx = &bs;
+        memset(&e, 0, sizeof e);
+        CHECK_ST(cuzk_engine_submit(eng, &d, &id, &e), CUZK_OK);
+        CHECK_ST(cuzk_engine_wait(eng, id, &res, &e), CUZK_OK);
+        CHECK(res.state == CUZK_JOB_FAILED && res.status == CUZK_ERR_CURVE);
+        cuzk_job_result_free(&res);
+        /* a witness that does not satisfy the circuit: check_witness names the constraint */
+        uint8_t *uw = malloc(wlen);
+        memcpy(uw, wb, wlen);
+        uw[wlen - 32] ^= 1; /* the last wire's low byte: still canonical, no longer a solution */
+        wtns_curve_state us = {uw, wlen, CUZK_CURVE_BN254, 1};
+        d.synth_ctx = &us;
+        memset(&e, 0, sizeof e);
+        CHECK_ST(cuzk_engine_submit(eng, &d, &id, &e), CUZK_OK);
+        CHECK_ST(cuzk_engine_wait(eng, id, &res, &e), CUZK_OK);
+        CHECK(res.state == CUZK_JOB_FAILED && res.status == CUZK_ERR_UNSAT && strstr(e.msg, "constraint"));
+        cuzk_job_result_free(&res);
+        free(uw);
+        /* canonical limbs: BN254's r is below BLS12-381's but not a BN254 value; value 0 must be ONE */
+        uint64_t *cw = malloc(32 * n);
+        memcpy(cw, canon, 32 * n);
+        uint8_t order[32];
+        hex_le32(order, k_bn254_order_hex);
+        memcpy(cw + 4 * (n - 1), order, 32);
+        synth_state cs = {cw, n, {0, 0, 0}};
+        d.synth = synth;
+        d.synth_ctx = &cs;
+        d.witness_form = CUZK_WITNESS_FR_CANON;
+        d.check_witness = 0;
+        memset(&e, 0, sizeof e);
+        CHECK_ST(cuzk_engine_submit(eng, &d, &id, &e), CUZK_OK);
+        CHECK_ST(cuzk_engine_wait(eng, id, &res, &e), CUZK_OK);
+        CHECK(res.state == CUZK_JOB_FAILED && res.status == CUZK_ERR_FORMAT && strstr(e.msg, "not canonical") &&
+              strstr(e.msg, "bn254"));
+        cuzk_job_result_free(&res);
+        memcpy(cw, canon, 32 * n);
+        cw[0] = 2;
+        memset(&e, 0, sizeof e);
+        CHECK_ST(cuzk_engine_submit(eng, &d, &id, &e), CUZK_OK);
+        CHECK_ST(cuzk_engine_wait(eng, id, &res, &e), CUZK_OK);
+        CHECK(res.state == CUZK_JOB_FAILED && res.status == CUZK_ERR_MISMATCH && strstr(e.msg, "not ONE"));
+        cuzk_job_result_free(&res);
+        /* the good canonical witness proves and verifies */
+        memcpy(cw, canon, 32 * n);
+        CHECK_ST(cuzk_engine_submit(eng, &d, &id, &e), CUZK_OK);
+        CHECK_ST(cuzk_engine_wait(eng, id, &res, &e), CUZK_OK);
+        CHECK(res.state == CUZK_JOB_DONE);
+        if (res.state == CUZK_JOB_DONE)
+            CHECK_ST(cuzk_verify(vk, CUZK_PUBLIC_CANON, res.public_inputs, 32 * (size_t)res.n_public, CUZK_PROOF_CURVE_BYTES,
+                                 res.proofs, res.proof_bytes, &e), CUZK_OK);
+        cuzk_job_result_free(&res);
+        free(cw);
+    }
+    {
+        cuzk_engine_stats st;
+        cuzk_engine_drain_frees(eng);
+        cuzk_engine_get_stats(eng, &st);
+        CHECK(st.budget_reserved == 0 && st.reaper_pending_bytes == 0 && st.budget_underestimates == 0);
+    }
+out:
+    cuzk_engine_destroy(eng);
+    cuzk_circuit_destroy(circ);
+    cuzk_prover_destroy(pv);
+    cuzk_proof_free(&direct);
     cuzk_pk_release(pk);
+    cuzk_vk_free(vk);
+    free(wb);
+    free(vkjson);
+    free(want);
+    free(want_pub);
+    free(blsw);
+    free(canon);
+}
+
+/* BLS12-381 and BN254 circuits in one engine at once: jobs of both curves interleaved, under a
+ * host budget that admits one partition at a time (one dispatcher for both), each proof in its
+ * curve's bytes and verified with its curve's key; a queued BN254 job is cancelled while a held
+ * BLS12-381 job keeps the only synthesis worker. */
+static void test_mixed_curves_engine(void) {
+    char zb[1024], zn[1024];
+    snprintf(zb, sizeof zb, "%s/bls12381/multiplier/circuit_final.zkey", CUZK_FIXTURES_DIR);
+    snprintf(zn, sizeof zn, "%s/bn128/merkle_mimc5/circuit_final.zkey", CUZK_FIXTURES_DIR);
+    size_t bl = 0, nl = 0, bvl = 0, nvl = 0;
+    uint8_t *bw = slurp("bls12381/multiplier/witness.wtns", &bl);
+    uint8_t *nw = slurp("bn128/merkle_mimc5/witness.wtns", &nl);
+    char *bvj = (char *)slurp("bls12381/multiplier/verification_key.json", &bvl);
+    char *nvj = (char *)slurp("bn128/merkle_mimc5/verification_key.json", &nvl);
+    cuzk_pk *pb = NULL, *pn = NULL;
+    cuzk_vk *vb = NULL, *vn = NULL;
+    cuzk_circuit *cb = NULL, *cn = NULL;
+    cuzk_engine *eng = NULL;
+    cuzk_error e = {0};
+    CHECK(bw && nw && bvj && nvj);
+    if (!bw || !nw || !bvj || !nvj) goto out;
+    CHECK_ST(cuzk_pk_load_zkey(&pb, zb, NULL, &e), CUZK_OK);
+    CHECK_ST(cuzk_pk_load_zkey(&pn, zn, NULL, &e), CUZK_OK);
+    CHECK_ST(cuzk_vk_load_json(&vb, bvj, bvl, &e), CUZK_OK);
+    CHECK_ST(cuzk_vk_load_json(&vn, nvj, nvl, &e), CUZK_OK);
+    if (!pb || !pn || !vb || !vn) goto out;
+    CHECK_ST(cuzk_circuit_create(&cb, pb, &e), CUZK_OK);
+    CHECK_ST(cuzk_circuit_create(&cn, pn, &e), CUZK_OK);
+    if (!cb || !cn) goto out;
+    cuzk_engine_opts eo = {0};
+    eo.backend = CUZK_BACKEND_CPU;
+    eo.synthesis_workers = 2;
+    eo.prove_threads = 2;
+    eo.no_trace = 1;
+    /* a budget of 2 MiB: each partition (~1 MiB for the bn128 merkle circuit) waits its turn */
+    eo.host_budget_bytes = (size_t)2 << 20;
+    CHECK_ST(cuzk_engine_create(&eng, &eo, &e), CUZK_OK);
+    if (!eng) goto out;
+    wtns_curve_state sb = {bw, bl, CUZK_CURVE_BLS12_381, 1}, sn = {nw, nl, CUZK_CURVE_BN254, 1};
+    enum { J = 6 };
+    cuzk_job_id ids[J];
+    for (int i = 0; i < J; i++) {
+        cuzk_job_desc d = {0};
+        d.circuit = i % 2 ? cn : cb;
+        d.n_partitions = 2;
+        d.synth = synth_wtns_curve;
+        d.synth_ctx = i % 2 ? (void *)&sn : (void *)&sb;
+        CHECK_ST(cuzk_engine_submit(eng, &d, &ids[i], &e), CUZK_OK);
+    }
+    for (int i = 0; i < J; i++) {
+        cuzk_job_result res = {0};
+        CHECK_ST(cuzk_engine_wait(eng, ids[i], &res, &e), CUZK_OK);
+        int bn = i % 2;
+        CHECK(res.state == CUZK_JOB_DONE && res.curve == (bn ? CUZK_CURVE_BN254 : CUZK_CURVE_BLS12_381) &&
+              res.proof_bytes == (bn ? 256u : 192u));
+        for (uint32_t k = 0; res.state == CUZK_JOB_DONE && k < res.n_partitions; k++)
+            CHECK_ST(cuzk_verify(bn ? vn : vb, CUZK_PUBLIC_CANON, res.public_inputs + 32 * (size_t)res.n_public * k,
+                                 32 * (size_t)res.n_public, CUZK_PROOF_CURVE_BYTES, res.proofs + res.proof_bytes * k,
+                                 res.proof_bytes, &e), CUZK_OK);
+        /* a proof of one curve is no proof for the other's key */
+        if (res.state == CUZK_JOB_DONE)
+            CHECK(cuzk_verify(bn ? vb : vn, CUZK_PUBLIC_CANON, res.public_inputs, 32 * (size_t)res.n_public,
+                              CUZK_PROOF_CURVE_BYTES, res.proofs, res.proof_bytes, NULL) != CUZK_OK);
+        cuzk_job_result_free(&res);
+    }
+    {
+        cuzk_engine_stats st;
+        cuzk_engine_drain_frees(eng);
+        cuzk_engine_get_stats(eng, &st);
+        CHECK(st.budget_limit == eo.host_budget_bytes && st.budget_max_reserved <= st.budget_limit);
+        CHECK(st.budget_reserved == 0 && st.budget_underestimates == 0);
+    }
+    cuzk_engine_destroy(eng);
+    eng = NULL;
+
+    /* cancel of a queued BN254 job: one synthesis worker held by a BLS12-381 job */
+    eo.synthesis_workers = 1;
+    eo.host_budget_bytes = 0;
+    CHECK_ST(cuzk_engine_create(&eng, &eo, &e), CUZK_OK);
+    if (!eng) goto out;
+    {
+        wtns_curve_state held = {bw, bl, CUZK_CURVE_BLS12_381, 0};
+        cuzk_job_desc d = {0};
+        d.circuit = cb;
+        d.n_partitions = 1;
+        d.synth = synth_wtns_curve;
+        d.synth_ctx = &held;
+        cuzk_job_id a = 0, b = 0, c = 0;
+        CHECK_ST(cuzk_engine_submit(eng, &d, &a, &e), CUZK_OK);
+        d.circuit = cn;
+        d.synth_ctx = &sn;
+        d.n_partitions = 3;
+        CHECK_ST(cuzk_engine_submit(eng, &d, &b, &e), CUZK_OK);
+        d.n_partitions = 1;
+        CHECK_ST(cuzk_engine_submit(eng, &d, &c, &e), CUZK_OK);
+        CHECK_ST(cuzk_engine_cancel(eng, b), CUZK_OK);
+        held.gate = 1;
+        cuzk_job_result ra = {0}, rb = {0}, rc = {0};
+        CHECK_ST(cuzk_engine_wait(eng, b, &rb, &e), CUZK_OK);
+        CHECK(rb.state == CUZK_JOB_CANCELLED && rb.proofs == NULL);
+        for (uint32_t k = 0; k < rb.n_partitions && rb.timings; k++) CHECK(rb.timings[k].total_ms == 0); /* never ran */
+        CHECK_ST(cuzk_engine_cancel(eng, b), CUZK_ERR_ARG); /* forgotten */
+        CHECK_ST(cuzk_engine_wait(eng, a, &ra, &e), CUZK_OK);
+        CHECK_ST(cuzk_engine_wait(eng, c, &rc, &e), CUZK_OK);
+        CHECK(ra.state == CUZK_JOB_DONE && rc.state == CUZK_JOB_DONE);
+        if (rc.state == CUZK_JOB_DONE)
+            CHECK_ST(cuzk_verify(vn, CUZK_PUBLIC_CANON, rc.public_inputs, 32 * (size_t)rc.n_public, CUZK_PROOF_CURVE_BYTES,
+                                 rc.proofs, rc.proof_bytes, &e), CUZK_OK);
+        cuzk_job_result_free(&ra);
+        cuzk_job_result_free(&rb);
+        cuzk_job_result_free(&rc);
+        cuzk_engine_stats st;
+        cuzk_engine_drain_frees(eng);
+        cuzk_engine_get_stats(eng, &st);
+        CHECK(st.budget_reserved == 0 && st.reaper_pending_bytes == 0);
+    }
+out:
+    cuzk_engine_destroy(eng);
+    cuzk_circuit_destroy(cb);
+    cuzk_circuit_destroy(cn);
+    cuzk_pk_release(pb);
+    cuzk_pk_release(pn);
+    cuzk_vk_free(vb);
+    cuzk_vk_free(vn);
+    free(bw);
+    free(nw);
+    free(bvj);
+    free(nvj);
 }
 
 /* ---- 7: witness conversion, proofs from their 192 bytes, circuits released, device figures -- */
@@ -791,7 +1184,7 @@ static cuzk_status synth_wtns_gate(void *ctx, uint32_t partition, uint64_t *witn
 }
 
 static void test_engine_helpers(void) {
-    cuzk_pk *pk = NULL, *pk_bn = NULL;
+    cuzk_pk *pk = NULL;
     cuzk_circuit *c = NULL;
     cuzk_engine *eng = NULL;
     cuzk_vk *vk = NULL;
@@ -834,15 +1227,6 @@ static void test_engine_helpers(void) {
         free(c2);
         free(o);
         free(m);
-    }
-
-    /* a BN254 key is not an engine circuit */
-    {
-        char bp[1024];
-        snprintf(bp, sizeof bp, "%s/bn128/multiplier/circuit_final.zkey", CUZK_FIXTURES_DIR);
-        CHECK_ST(cuzk_pk_load_zkey(&pk_bn, bp, NULL, &e), CUZK_OK);
-        if (pk_bn) CHECK_ST(cuzk_circuit_create(&c, pk_bn, &e), CUZK_ERR_UNSUPPORTED);
-        CHECK(c == NULL);
     }
 
     /* the zkey with its r1cs: an engine circuit; fixed r, s give snarkjs's proof_fixed.json */
@@ -954,7 +1338,6 @@ out:
     cuzk_engine_destroy(eng);
     cuzk_circuit_destroy(c);
     cuzk_pk_release(pk);
-    cuzk_pk_release(pk_bn);
     cuzk_vk_free(vk);
     free(wb);
     free(bnw);
@@ -973,7 +1356,9 @@ int main(void) {
     test_bad_keys();
     test_zkey_engine("multiplier");
     test_zkey_engine("merkle_mimc5");
-    test_bn254_engine_unsupported();
+    test_bn254_engine("multiplier");
+    test_bn254_engine("merkle_mimc5");
+    test_mixed_curves_engine();
     test_engine_helpers();
     test_engine_job(tmp);
     rmdir(tmp);

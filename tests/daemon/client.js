@@ -406,12 +406,18 @@ async function budget() {
      'a proof over engine.job_budget: FAILED, the budget and the bytes named', r.err ? r.err.details : x);
   const st = await call('GetStatus', {});
   ok(!st.err && st.resp.total_proofs_failed === 1, 'counted as failed');
+  // a BN254 job is held to the same budget (one dispatcher for every curve)
+  const b = await call('Prove', { submit: submitReq({ circuit_id: 'bnmult', witness: bnMultWitness(3n, 4n).w }) });
+  const bx = b.resp && b.resp.result;
+  ok(!b.err && bx && bx.status === 'FAILED' && /job_budget/.test(bx.error_message) && /bytes/.test(bx.error_message),
+     'a BN254 proof over engine.job_budget: FAILED the same way', b.err ? b.err.details : bx);
+  const st2 = await call('GetStatus', {});
+  ok(!st2.err && st2.resp.total_proofs_failed === 2, 'counted as failed too');
 }
 
 async function gpufail() {
-  // Needs a daemon with backend "gpu" whose circuit mult cannot be made resident on the GPU (no
-  // usable device, or engine.gpu_budget far below its need), circuit bnmult (BN254, always on the
-  // CPU), and --expect cpu (engine.gpu_fallback = "cpu") or none (--code: the gRPC status of
+  // Needs a daemon with backend "gpu" whose circuits mult and bnmult (BN254) cannot be made
+  // resident on the GPU (no usable device, or engine.gpu_budget far below their need), and --expect cpu (engine.gpu_fallback = "cpu") or none (--code: the gRPC status of
   // PreloadSRS; --why: a pattern its message and the job's error must match).
   const expect = opt('expect', 'none');
   const why = new RegExp(opt('why', 'GPU'));
@@ -456,15 +462,126 @@ async function gpufail() {
     const s = await srs('mult');
     ok(s && s.tier === 'COLD', 'GetStatus still answers; the circuit is not loaded', s);
   }
-  // other work is served either way: a BN254 circuit (proved on the CPU)
+  // a BN254 circuit follows the same policy (an engine circuit like the others): on the CPU
+  // fallback it is proved and verifies; with "none" its job fails with the same reason
   const bw = fs.readFileSync(path.join(FIX, 'bn128', 'multiplier', 'witness.wtns'));
   const r = await call('Prove', { submit: submitReq({ circuit_id: 'bnmult', witness: bw }) });
   const x = r.resp && r.resp.result;
-  const bvk = JSON.parse(fs.readFileSync(path.join(FIX, 'bn128', 'multiplier', 'verification_key.json')));
-  let v = false;
-  try { v = x && await snarkjs.groth16.verify(bvk, JSON.parse(x.public_json), JSON.parse(x.proof_json)); } catch (e) { v = false; }
-  ok(!r.err && x && x.status === 'COMPLETED' && v, 'another circuit (BN254) is still proved and verifies',
-     r.err ? r.err.details : x && x.error_message);
+  if (expect === 'cpu') {
+    ok(!r.err && x && x.status === 'COMPLETED' && (await bnVerify(x.proof_json, x.public_json)),
+       'a BN254 circuit is proved on the CPU fallback too and verifies', r.err ? r.err.details : x && x.error_message);
+    const s = await srs('bnmult');
+    ok(s && s.backend === 'cpu (GPU fallback)', 'GetStatus: bnmult on "cpu (GPU fallback)"', s);
+  } else {
+    ok(!r.err && x && x.status === 'FAILED' && /circuit bnmult/.test(x.error_message) && why.test(x.error_message),
+       'a BN254 job FAILED the same way, naming its circuit and the reason', r.err ? r.err.details : x);
+    const s = await srs('bnmult');
+    ok(s && s.tier === 'COLD', 'GetStatus still answers; bnmult is not loaded either', s);
+  }
+}
+
+// ---- BN254 (circom bn128) circuits: proved through the engine like the others ----------------------
+const bnVkey = JSON.parse(fs.readFileSync(path.join(FIX, 'bn128', 'multiplier', 'verification_key.json')));
+async function bnVerify(proofJson, publicJson) {
+  try { return await snarkjs.groth16.verify(bnVkey, JSON.parse(publicJson), JSON.parse(proofJson)); }
+  catch (e) { return false; }
+}
+function bnMultWitness(a, b) { return { w: wtns([1n, (a * b) % R_BN, a, b], R_BN), c: ((a * b) % R_BN).toString() }; }
+function bnRandField() { return randField() % R_BN; }
+
+async function bn254() {
+  // Needs a daemon with circuits bnmult (the bn128 multiplier zkey with its r1cs), bnmultnr (the
+  // zkey alone) and mult (BLS12-381), and nothing else submitting meanwhile (GetStatus deltas).
+  const hp = opt('http');
+  const before = (await call('GetStatus', {})).resp;
+  // the fixture's witness, then random ones: snarkjs verifies each proof with its own public input
+  const fw = fs.readFileSync(path.join(FIX, 'bn128', 'multiplier', 'witness.wtns'));
+  let r = await call('Prove', { submit: submitReq({ circuit_id: 'bnmult', witness: fw }) });
+  let x = r.resp && r.resp.result;
+  ok(!r.err && x && x.status === 'COMPLETED' && JSON.parse(x.public_json)[0] === '33', 'BN254 Prove COMPLETED, public 33',
+     r.err ? r.err.details : x);
+  ok(x && (await bnVerify(x.proof_json, x.public_json)), 'the BN254 proof verifies in snarkjs');
+  ok(x && x.proof.length === 0, 'no 192-byte bellperson bytes for BN254 (proof_json is the answer)', x && x.proof.length);
+  ok(x && JSON.parse(x.proof_json).curve === 'bn128' && JSON.parse(x.proof_json).protocol === 'groth16', 'proof.json names bn128');
+  const jobs = [];
+  for (let i = 0; i < 6; i++) {
+    const m = bnMultWitness(bnRandField(), bnRandField());
+    jobs.push([m, await call('SubmitProof', submitReq({ circuit_id: i % 2 ? 'bnmult' : 'bnmultnr', witness: m.w, request_id: `${tag}-bn-${i}` }))]);
+  }
+  for (const [m, s] of jobs) {
+    const a = await call('AwaitProof', { job_id: s.resp.job_id });
+    ok(!a.err && a.resp.status === 'COMPLETED' && JSON.parse(a.resp.public_json)[0] === m.c &&
+       (await bnVerify(a.resp.proof_json, a.resp.public_json)), 'a random BN254 job: its own public input, verifies in snarkjs',
+       a.err ? a.err.details : a.resp);
+  }
+  // mixed with BLS12-381 jobs at once
+  const mixed = [];
+  for (let i = 0; i < 4; i++) {
+    const bls = i % 2 === 0;
+    const m = bls ? multWitness(randField(), randField()) : bnMultWitness(bnRandField(), bnRandField());
+    mixed.push([bls, m, await call('SubmitProof', submitReq({ circuit_id: bls ? 'mult' : 'bnmult', witness: m.w }))]);
+  }
+  let good = 0;
+  for (const [bls, m, s] of mixed) {
+    const a = await call('AwaitProof', { job_id: s.resp.job_id });
+    if (!a.err && a.resp.status === 'COMPLETED' && JSON.parse(a.resp.public_json)[0] === m.c &&
+        (bls ? await verify(a.resp.proof_json, a.resp.public_json) : await bnVerify(a.resp.proof_json, a.resp.public_json)) &&
+        a.resp.proof.length === (bls ? 192 : 0)) good++;
+  }
+  ok(good === 4, `BLS12-381 and BN254 jobs submitted together: ${good}/4 complete and verify`);
+  // bad witnesses: each FAILED with a clear message
+  const cases = [
+    ['BN254: wrong-length witness', 'bnmult', wtns([1n, 33n, 3n, 11n, 5n], R_BN), /values.*variables/i],
+    ['BN254: a BLS12-381 witness', 'bnmult', multWitness(3n, 11n).w, /curve|prime|field/i],
+    ['BN254: unsatisfied witness (r1cs)', 'bnmult', wtns([1n, 34n, 3n, 11n], R_BN), /satisfy constraint/],
+    ['BN254: unsatisfied witness (no r1cs)', 'bnmultnr', wtns([1n, 34n, 3n, 11n], R_BN), /circuit bnmultnr: the proof does not verify/],
+    ['BN254: value 0 not ONE', 'bnmult', wtns([2n, 33n, 3n, 11n], R_BN), /ONE|must be 1/],
+    ['BN254: not a .wtns', 'bnmult', Buffer.from('hello, not a witness'), /wtns|format|magic/i],
+  ];
+  for (const [name, id, w, re] of cases) {
+    r = await call('Prove', { submit: submitReq({ circuit_id: id, witness: w }) });
+    x = r.resp && r.resp.result;
+    ok(!r.err && x && x.status === 'FAILED' && re.test(x.error_message), name + ': FAILED with a clear message',
+       r.err ? r.err.details : x && x.error_message);
+  }
+  // counted like every job; the key is an engine circuit on the engine's backend
+  const st = (await call('GetStatus', {})).resp;
+  ok(st.total_proofs_completed - before.total_proofs_completed === 11, 'GetStatus: 11 more completed',
+     [before.total_proofs_completed, st.total_proofs_completed]);
+  ok(st.total_proofs_failed - before.total_proofs_failed === cases.length, `GetStatus: ${cases.length} more failed`);
+  const k = st.loaded_srs.find((s) => s.circuit_id === 'bnmult');
+  ok(k && k.tier === 'HOT' && k.backend === 'cpu' && k.size_bytes > 0, 'GetStatus: bnmult HOT on the engine ("cpu")', k);
+  if (hp) {
+    const h = await httpGet(hp, '/metrics');
+    ok(/cuzk_srs_loaded\{circuit_id="bnmult"\} 1/.test(h.body), '/metrics: cuzk_srs_loaded bnmult 1');
+    const mr = /cuzk_job_budget_max_reserved_bytes (\d+)/.exec(h.body);
+    ok(mr && Number(mr[1]) > 0, '/metrics: the engine\'s budget dispatcher saw the jobs', mr && mr[0]);
+  }
+}
+
+async function bnslow() {
+  // Needs a daemon with one worker, debug.hold_circuit = "bnhold" (a BN254 circuit: its job proves
+  // until it is cancelled) and the BN254 circuit bnmult.
+  const running = (id) => waitStatus((st) => generic(st).in_progress === 1 && st.gpus.some((g) => g.current_job_id === id));
+  const h = await call('SubmitProof', submitReq({ circuit_id: 'bnhold', witness: bnMultWitness(2n, 5n).w }));
+  ok(!h.err && (await running(h.resp.job_id)), 'a held BN254 job is proving on the engine\'s device', h.err && h.err.details);
+  const q = await call('SubmitProof', submitReq({ circuit_id: 'bnmult', witness: bnMultWitness(2n, 6n).w }));
+  const q2 = await call('SubmitProof', submitReq({ circuit_id: 'bnmult', priority: 'HIGH', witness: bnMultWitness(3n, 6n).w }));
+  ok(!q.err && !q2.err && q2.resp.queue_position === 1, 'BN254 jobs queue behind it by priority', q2.resp);
+  let r = await call('CancelProof', { job_id: q.resp.job_id });
+  ok(!r.err && r.resp.found && r.resp.was_running === false, 'cancel of a queued BN254 job: was_running false', r.resp);
+  r = await call('CancelProof', { job_id: h.resp.job_id });
+  ok(!r.err && r.resp.found && r.resp.was_running === true, 'cancel of the proving BN254 job: was_running true', r.resp);
+  const [a1, a2, a3] = await Promise.all([h, q, q2].map((s) => call('AwaitProof', { job_id: s.resp.job_id })));
+  ok(a1.resp.status === 'CANCELLED' && /while proving/.test(a1.resp.error_message), 'the proving one ended CANCELLED while proving',
+     a1.resp);
+  ok(a2.resp.status === 'CANCELLED' && /while queued/.test(a2.resp.error_message), 'the queued one ended CANCELLED while queued',
+     a2.resp);
+  ok(a3.resp.status === 'COMPLETED' && JSON.parse(a3.resp.public_json)[0] === '18' &&
+     (await bnVerify(a3.resp.proof_json, a3.resp.public_json)), 'the next BN254 job completes and verifies', a3.resp);
+  const st = (await call('GetStatus', {})).resp;
+  ok(st.total_proofs_cancelled === 2 && st.total_proofs_completed === 1, 'GetStatus counts 2 cancelled, 1 completed',
+     [st.total_proofs_cancelled, st.total_proofs_completed]);
 }
 
 async function hostg1() {
@@ -649,7 +766,7 @@ async function verifyFile() {
 
 (async () => {
   const t0 = Date.now();
-  const fn = { basic, load, slow, sigterm, retention, budget, gpufail, hostg1, post, 'post-latency': postLatency,
+  const fn = { basic, load, slow, sigterm, retention, budget, gpufail, hostg1, post, 'post-latency': postLatency, bn254, bnslow,
     'verify-file': verifyFile }[scenario];
   if (!fn) { console.error('unknown scenario ' + scenario); process.exit(2); }
   try { await fn(); } catch (e) { failures++; console.log('FAIL exception: ' + (e && e.stack)); }

@@ -11,6 +11,7 @@ CUZK=$(readlink -f "${2:-$(dirname "$CUZKD")/cuzk}")
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 FIX=$ROOT/tests/fixtures/bls12381/multiplier
+BNFIX=$ROOT/tests/fixtures/bn128/multiplier
 W=$(mktemp -d "${TMPDIR:-/tmp}/cuzkd-test.XXXXXX")
 PIDS=()
 fails=0
@@ -102,6 +103,11 @@ zkey = "$W/truncated.zkey"
 zkey = "$W/corrupt.zkey"
 [circuits.badpoint]
 zkey = "$W/badpoint.zkey"
+[circuits.bnmult]
+zkey = "$BNFIX/circuit_final.zkey"
+r1cs = "$BNFIX/circuit.r1cs"
+[circuits.bnmultnr]
+zkey = "$BNFIX/circuit_final.zkey"
 EOT
 
 # ---- configuration checks -----------------------------------------------------------------------
@@ -227,6 +233,8 @@ check "node basic (unix)" node "$HERE/client.js" basic --addr "unix://$SOCK" --h
 check "node basic (tcp)" node "$HERE/client.js" basic --addr "127.0.0.1:$PORT" --tag nt
 check "go basic (unix)" "$GOC" basic -addr "unix://$SOCK" -out "$W/go.jsonl" -tag gu
 check "go basic (tcp)" "$GOC" basic -addr "127.0.0.1:$PORT" -out "$W/go.jsonl" -tag gt
+check "node bn254 (BN254 circuits through the engine, mixed with BLS12-381)" \
+    node "$HERE/client.js" bn254 --addr "unix://$SOCK" --http "127.0.0.1:$HTTP" --tag bn
 
 # 200 concurrent jobs from 5 clients of both stacks, over both transports
 lp=()
@@ -312,17 +320,40 @@ prove_threads = 1
 job_budget = 1000
 [circuits.mult]
 zkey = "$FIX/circuit_final.zkey"
+[circuits.bnmult]
+zkey = "$BNFIX/circuit_final.zkey"
 EOT
 start d "$W/d.toml"
 D=$PID
-check "node budget (a proof over engine.job_budget fails cleanly)" node "$HERE/client.js" budget --addr "unix://$SD"
+check "node budget (a proof over engine.job_budget fails cleanly, BN254 too)" node "$HERE/client.js" budget --addr "unix://$SD"
 stop_ok "daemon D" "$D" "$SD"
+
+# ---- daemon G: one worker, a held BN254 job: cancel of BN254 jobs queued and proving ------------
+SG=$W/bn.sock
+cat > "$W/g.toml" <<EOT
+[server]
+listen = ["unix://$SG"]
+[engine]
+backend = "cpu"
+workers = 1
+prove_threads = 1
+[debug]
+hold_circuit = "bnhold"
+[circuits.bnhold]
+zkey = "$BNFIX/circuit_final.zkey"
+[circuits.bnmult]
+zkey = "$BNFIX/circuit_final.zkey"
+EOT
+start g "$W/g.toml"
+G_PID=$PID
+check "node bnslow (BN254: priorities, cancel queued and proving)" node "$HERE/client.js" bnslow --addr "unix://$SG"
+stop_ok "daemon G" "$G_PID" "$SG"
 
 # ---- daemons E, F: a circuit that cannot be made resident on the GPU (engine.gpu_fallback) ------
 # backend "gpu" with engine.gpu_budget far below the multiplier's need (a few MiB on a GPU). Without
 # a usable GPU (CI) the engine has no device and every BLS12-381 circuit hits the same path for
 # that reason; on a GPU the budget check is the reason. Each run covers the case it can reach and
-# says which one it skips. bnmult (BN254) is always proved on the CPU: the "other work".
+# says which one it skips. bnmult (BN254) is an engine circuit like mult: the same policy applies.
 SE=$W/gpu.sock; HE=$(free_port)
 gpu_cfg() { # gpu_cfg FILE FALLBACK
 cat > "$1" <<EOT
@@ -339,7 +370,7 @@ zkey = "$FIX/circuit_final.zkey"
 r1cs = "$FIX/circuit.r1cs"
 preload = true
 [circuits.bnmult]
-zkey = "$ROOT/tests/fixtures/bn128/multiplier/circuit_final.zkey"
+zkey = "$BNFIX/circuit_final.zkey"
 EOT
 }
 cfg_case "bad gpu_fallback value" 2 'engine.gpu_fallback: expected "none"' $'[engine]\ngpu_fallback = "gpu"'
@@ -369,7 +400,7 @@ if [ $rc = 0 ] && grep -q "warning: preload of circuit mult failed: circuit mult
 else echo "FAIL --check-config with gpu_fallback = none (exit $rc)"; cat "$W/cfg.out"; fails=$((fails + 1)); fi
 start f "$W/f.toml"
 F=$PID
-check "gpu_fallback = none ($GCODE case): preload and jobs fail with the reason, the rest is served" \
+check "gpu_fallback = none ($GCODE case): preload and jobs fail with the reason (BN254 too), the daemon keeps serving" \
     node "$HERE/client.js" gpufail --expect none --code "$GCODE" --why "$GWHY" --addr "unix://$SE"
 stop_ok "daemon F" "$F" "$SE"
 if grep -q "error: preload of circuit mult failed: circuit mult cannot be made resident on the GPU" "$W/f.log"; then
