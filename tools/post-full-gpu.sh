@@ -26,7 +26,8 @@
 # call 1 `quick`, call 2 `window` right after (the warm machine keeps build-gpu; a fresh one
 # rebuilds and still fits). Host memory for window: ~86 GiB peak (model printed by the run).
 #
-# env: BUILD (default build-gpu), JOBS, BUDGET_S (seconds this call may use in all, build
+# env: BUILD (default build-gpu), PREBUILT (a folder with cuzk-bench built for sm_90a elsewhere,
+# tools/prebuilt.sh: skips the build), JOBS, BUDGET_S (seconds this call may use in all, build
 # included; default 570), WINNING_JOBS (default 20). Logs under $OUT (or ./bench-out), at most
 # 8 files; a table is printed last. For a dry run of this script on a machine without a GPU:
 # SMALL=1 (reduced circuits: 1, 4, 2 and 2 sectors), BACKEND=cpu, CMAKE_ARGS=-DCUZK_CUDA=OFF.
@@ -87,8 +88,12 @@ if ! echo '#include <jansson.h>' | cc -E -x c - >/dev/null 2>&1; then
 fi
 NOWERR="-Wno-error=stringop-overflow -Wno-error=stringop-overread -Wno-error=array-bounds -Wno-error=maybe-uninitialized"
 t0=$(date +%s)
+if [ -n "${PREBUILT:-}" ] && "$PREBUILT/cuzk-bench" --help >/dev/null 2>&1; then
+  # binaries built elsewhere for sm_90a (tools/prebuilt.sh): no build here
+  BUILD=$PREBUILT
+  row build 0 0 "prebuilt cuzk-bench in $PREBUILT"
 # shellcheck disable=SC2086
-if cmake -S . -B "$BUILD" -DCUZK_CUDA_ARCHS=90a -DCMAKE_CUDA_ARCHITECTURES=90a "-DCMAKE_C_FLAGS=$NOWERR" \
+elif cmake -S . -B "$BUILD" -DCUZK_CUDA_ARCHS=90a -DCMAKE_CUDA_ARCHITECTURES=90a "-DCMAKE_C_FLAGS=$NOWERR" \
      "${CMAKE_EXTRA[@]}" ${CMAKE_ARGS:-} >"$DEST/post_build.log" 2>&1 &&
    cmake --build "$BUILD" -j"$JOBS" --target cuzk-bench >>"$DEST/post_build.log" 2>&1; then
   cuda=$(grep -q "CUDA backend ON" "$DEST/post_build.log" && echo "sm_90a" || echo "CUDA OFF?")
