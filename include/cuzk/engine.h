@@ -14,9 +14,10 @@
  * (one background thread), never on a stage's critical path.
  *
  * Curves: circuits of BLS12-381 and BN254 (circom "bn128") keys share one engine: one queue, one
- * memory budget, the same devices, priorities by submission order and cancellation. The circuit's
- * key names its curve; witness values, r and s are that curve's Fr, and proofs come back in that
- * curve's byte encoding (cuzk_job_result.proof_bytes each: include/cuzk/prover.h, cuzk_proof_bytes).
+ * memory budget (one dispatcher, jobs in submission order), the same devices and cancellation.
+ * The circuit's key names its curve; witness values, r and s are that curve's Fr, and proofs come
+ * back in that curve's byte encoding (cuzk_job_result.proof_bytes each: include/cuzk/prover.h,
+ * cuzk_proof_bytes).
  *
  * Backends (opts.backend): the CPU prover, or the GPU prover with the circuit's SRS G1 queries
  * (and, for bellperson keys, its matrices) resident on each device (cuzk_engine_preload, or the first partition) and witness
