@@ -14,6 +14,7 @@
 #include "gadgets/merkle.h"
 #include "gadgets/sha256.h"
 #include "r1cs/pce.h"
+#include "util/timer.h"
 #include "groth16/groth16.h"
 
 /* ---- helpers shared with the filecoin suite (test_filecoin.h) ---- */
@@ -369,8 +370,10 @@ TEST(circuits, poseidon_known_answers_both_modes) {
         fr want, in[11], got;
         fr_from_hex_be(&want, kat_hex(a));
         for (int i = 0; i < a; i++) fr_from_u64(&in[i], (uint64_t)i);
-        REQUIRE(poseidon_hash(&got, in, a));
+        REQUIRE(poseidon_hash_plain(&got, in, a));
         CHECK_MSG(fr_eq(&got, &want), "plain arity %d", a);
+        REQUIRE(poseidon_hash(&got, in, a));
+        CHECK_MSG(fr_eq(&got, &want), "optimised arity %d", a);
         uint64_t want_c, want_a, want_wa;
         char nm[32], hexsum[80];
         snprintf(nm, sizeof nm, "poseidon_%d", a);
@@ -431,7 +434,7 @@ TEST(circuits, poseidon_random_inputs_circuit_equals_plain) {
                 test_rand_bytes(b, 64);
                 fr_from_bytes_wide_le(&in[i], b, 64);
             }
-            REQUIRE(poseidon_hash(&want, in, a));
+            REQUIRE(poseidon_hash_plain(&want, in, a));
             cs c;
             REQUIRE(cs_init(&c, CS_MATRICES | CS_WITNESS) == CUZK_OK);
             cs_num nin[11];
@@ -443,6 +446,84 @@ TEST(circuits, poseidon_random_inputs_circuit_equals_plain) {
             CHECK_MSG(cs_check_recorded(&c, &bad, msg, sizeof msg), "arity %d: %s", a, msg);
             cs_free(&c);
         }
+}
+
+/* The optimised form (poseidon_hash_tag) against the plain permutation (poseidon_hash_plain_tag)
+ * on random inputs and edge inputs, with the default tag and other tags; then one timing note. */
+static void rand_fr_c(fr *x) {
+    uint8_t b[64];
+    test_rand_bytes(b, 64);
+    fr_from_bytes_wide_le(x, b, 64);
+}
+
+TEST(circuits, poseidon_optimised_equals_plain) {
+    static const int ar[4] = {2, 4, 8, 11};
+    fr zero, one, rm1;
+    fr_zero(&zero);
+    fr_one(&one);
+    fr_neg(&rm1, &one);   /* r - 1 */
+    int n_cmp = 0;
+    for (int k = 0; k < 4; k++) {
+        int a = ar[k];
+        const poseidon_consts *pc = poseidon_consts_get(a);
+        REQUIRE(pc);
+        fr in[11], tags[4], f, p;
+        tags[0] = pc->tag;   /* the default, given explicitly */
+        tags[1] = zero;
+        tags[2] = rm1;
+        rand_fr_c(&tags[3]);
+        /* edge inputs: all 0, all r - 1, alternating, one r - 1 among zeros, 0..arity-1 */
+        for (int e = 0; e < 5; e++) {
+            for (int i = 0; i < a; i++) {
+                switch (e) {
+                case 0: in[i] = zero; break;
+                case 1: in[i] = rm1; break;
+                case 2: in[i] = i & 1 ? rm1 : one; break;
+                case 3: in[i] = i == a - 1 ? rm1 : zero; break;
+                default: fr_from_u64(&in[i], (uint64_t)i); break;
+                }
+            }
+            REQUIRE(poseidon_hash(&f, in, a) && poseidon_hash_plain(&p, in, a));
+            CHECK_MSG(fr_eq(&f, &p), "arity %d edge input %d, default tag", a, e);
+            n_cmp++;
+            for (int g = 0; g < 4; g++) {
+                REQUIRE(poseidon_hash_tag(&f, in, a, &tags[g]) && poseidon_hash_plain_tag(&p, in, a, &tags[g]));
+                CHECK_MSG(fr_eq(&f, &p), "arity %d edge input %d tag %d", a, e, g);
+                n_cmp++;
+            }
+        }
+        for (int it = 0; it < test_iters(60); it++) {
+            for (int i = 0; i < a; i++) rand_fr_c(&in[i]);
+            fr tag, f2;
+            rand_fr_c(&tag);
+            REQUIRE(poseidon_hash(&f, in, a) && poseidon_hash_plain(&p, in, a));
+            CHECK_MSG(fr_eq(&f, &p), "arity %d random input %d, default tag", a, it);
+            REQUIRE(poseidon_hash_tag(&f2, in, a, &tag) && poseidon_hash_plain_tag(&p, in, a, &tag));
+            CHECK_MSG(fr_eq(&f2, &p), "arity %d random input %d, random tag", a, it);
+            CHECK_MSG(!fr_eq(&f, &f2), "arity %d: another tag gives the same hash", a);   /* the tag is used */
+            n_cmp += 2;
+        }
+    }
+    CHECK_EQ_INT(n_cmp, 4 * (5 * 5 + 2 * test_iters(60)));
+    /* unsupported arities: false from both */
+    fr in[16] = {{{0}}}, out;
+    CHECK(!poseidon_hash(&out, in, 3) && !poseidon_hash_plain(&out, in, 3));
+    CHECK(!poseidon_hash(&out, in, 16) && !poseidon_hash_plain(&out, in, 16));
+    /* timing note (not asserted): arity 8, one chained hash after another */
+    for (int i = 0; i < 8; i++) rand_fr_c(&in[i]);
+    double ns[2];
+    int reps = 400;
+    for (int form = 0; form < 2; form++) {
+        fr x[8];
+        memcpy(x, in, sizeof x);
+        double t0 = now_ms();
+        for (int r = 0; r < reps; r++) {
+            if (form) poseidon_hash_plain(&x[r & 7], x, 8);
+            else poseidon_hash(&x[r & 7], x, 8);
+        }
+        ns[form] = (now_ms() - t0) * 1e6 / reps;
+    }
+    printf("  arity 8, one thread: optimised %.1f us, plain %.1f us per hash (%.2fx)\n", ns[0] / 1e3, ns[1] / 1e3, ns[1] / ns[0]);
 }
 
 /* ---- PCE: a recorded R1CS saved and loaded back ---- */

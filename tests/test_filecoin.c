@@ -950,7 +950,7 @@ TEST(filecoin, winning_full_shape_sparse_vanilla_proof) {
     }
     post_sector slots[66];
     size_t got = 0;
-    REQUIRE_MSG(post_vanilla_sectors(slots, &got, &pp, buf, n, 0, rnd, &e) == CUZK_OK, "%s", e.msg);
+    REQUIRE_MSG(post_vanilla_sectors(slots, &got, &pp, buf, n, 0, rnd, 0, &e) == CUZK_OK, "%s", e.msg);
     CHECK_EQ_INT(got, 66);
     fr *pub = malloc(66 * 2 * sizeof *pub);
     REQUIRE(pub);
@@ -967,21 +967,269 @@ TEST(filecoin, winning_full_shape_sparse_vanilla_proof) {
     uint8_t *fx = test_slurp(test_fixture("filecoin/winning-66.vproof"), &nf);
     CHECK(fx != NULL);
     if (fx) {
-        CHECK_MSG(post_vanilla_sectors(slots, &got, &pp, fx, nf, 0, rnd, &e) == CUZK_OK, "%s", e.msg);
+        CHECK_MSG(post_vanilla_sectors(slots, &got, &pp, fx, nf, 0, rnd, 0, &e) == CUZK_OK, "%s", e.msg);
         for (size_t k = 0; k < got; k++) post_sector_free(&slots[k]);
         free(fx);
     }
     /* a flipped path element in challenge 40, another randomness: refused, nothing left allocated */
     size_t at = 48 + 8 + 8 + 40 * ((n - 48 - 8 - 8 - 64) / 66) + 4 + 8 + 8 + 5;
     buf[at] ^= 1;
-    cuzk_status st = post_vanilla_sectors(slots, &got, &pp, buf, n, 0, rnd, &e);
+    cuzk_status st = post_vanilla_sectors(slots, &got, &pp, buf, n, 0, rnd, 0, &e);
     CHECK_MSG((st == CUZK_ERR_INVALID || st == CUZK_ERR_FORMAT) && got == 0, "%d %s", (int)st, e.msg);
     buf[at] ^= 1;
     uint8_t other[32] = {3};
-    CHECK(post_vanilla_sectors(slots, &got, &pp, buf, n, 0, other, &e) == CUZK_ERR_INVALID && strstr(e.msg, "the challenge is leaf"));
+    CHECK(post_vanilla_sectors(slots, &got, &pp, buf, n, 0, other, 0, &e) == CUZK_ERR_INVALID && strstr(e.msg, "the challenge is leaf"));
     /* WinningPoSt takes one vanilla proof per circuit: a second position is refused */
-    CHECK(post_vanilla_sectors(slots, &got, &pp, buf, n, 1, rnd, &e) == CUZK_ERR_ARG);
+    CHECK(post_vanilla_sectors(slots, &got, &pp, buf, n, 1, rnd, 0, &e) == CUZK_ERR_ARG);
     free(pub);
+    free(buf);
+    post_sector_free(&v);
+}
+
+/* ---- the checks on several threads: the first failing item in (sector, challenge) order ---- */
+
+/* the serial reference: post_sector_check on each sector in turn */
+static cuzk_status check_serial(const post_params *pp, const post_sector *secs, size_t n, uint64_t first, const uint8_t rnd[32],
+                                size_t *bad, cuzk_error *e) {
+    for (size_t k = 0; k < n; k++) {
+        cuzk_status st = post_sector_check(pp, &secs[k], rnd, first + k, e);
+        if (st != CUZK_OK) { *bad = k; return st; }
+    }
+    *bad = n;
+    return CUZK_OK;
+}
+
+/* item j of a sector: 0 its own checks, c + 1 its challenge c; kind picks what is spoiled */
+static void spoil(post_sector *s, uint32_t j, int kind) {
+    if (j == 0) {
+        if (kind & 1) s->n_challenges--;   /* the arrays stay as long */
+        else s->comm_r.l[0] ^= 1;
+        return;
+    }
+    uint32_t c = j - 1;
+    switch (kind % 3) {
+    case 0: rand_fr(&s->paths[c].siblings[1][kind % 7]); break;   /* "does not hash" */
+    case 1: rand_fr(&s->leaves[c]); break;                        /* "does not hash" */
+    default: rand_fr(&s->roots[c]); break;                        /* "root is not comm_r_last" */
+    }
+}
+
+TEST(filecoin, sector_checks_parallel_report_the_first_failure) {
+    post_params pp;
+    cuzk_error e = {0}, e1 = {0};
+    REQUIRE(post_params_from_name(&pp, "window-post-2k", &e) == CUZK_OK);
+    pp.api_version = 11;   /* the challenge index depends on the sector index */
+    enum { NS = 6 };
+    const uint64_t first = 6;
+    uint8_t rnd[32];
+    test_rand_bytes(rnd, 32);
+    rnd[31] &= 0x3f;
+    post_sector good[NS], secs[NS];
+    for (size_t k = 0; k < NS; k++) REQUIRE(make_sector(&good[k], &pp, rnd, 200 + k, first + k));
+    /* a working copy sharing nothing with good[] */
+    for (size_t k = 0; k < NS; k++) {
+        secs[k] = good[k];
+        secs[k].leaves = malloc(10 * sizeof(fr));
+        secs[k].roots = malloc(10 * sizeof(fr));
+        secs[k].paths = malloc(10 * sizeof(merkle_path));
+        REQUIRE(secs[k].leaves && secs[k].roots && secs[k].paths);
+    }
+#define RESTORE()                                                                           \
+    for (size_t k = 0; k < NS; k++) {                                                       \
+        fr *l = secs[k].leaves, *r = secs[k].roots;                                         \
+        merkle_path *pa = secs[k].paths;                                                    \
+        secs[k] = good[k];                                                                  \
+        secs[k].leaves = l; secs[k].roots = r; secs[k].paths = pa;                          \
+        memcpy(l, good[k].leaves, 10 * sizeof(fr));                                         \
+        memcpy(r, good[k].roots, 10 * sizeof(fr));                                          \
+        memcpy(pa, good[k].paths, 10 * sizeof(merkle_path));                                \
+    }
+    RESTORE();
+    static const int threads[] = {1, 2, 3, 5, 16, 0};
+    size_t bad = 99;
+    for (size_t t = 0; t < sizeof threads / sizeof *threads; t++) {
+        CHECK_MSG(post_sectors_check(&pp, secs, NS, first, rnd, threads[t], &bad, &e) == CUZK_OK && bad == NS, "%s", e.msg);
+        CHECK(post_sectors_check(&pp, secs, NS, first + 1, rnd, threads[t], &bad, &e) == CUZK_ERR_INVALID && bad == 0 &&
+              strstr(e.msg, "sector 200 challenge 0: the proof opens leaf"));
+    }
+    CHECK(post_sectors_check(&pp, secs, 0, first, rnd, 2, &bad, &e) == CUZK_OK && bad == 0);
+    /* two spoiled items, the first a path of sector 1, the second the comm_r of sector 4 */
+    spoil(&secs[1], 9, 0);
+    spoil(&secs[4], 0, 0);
+    for (size_t t = 0; t < sizeof threads / sizeof *threads; t++) {
+        cuzk_status st = post_sectors_check(&pp, secs, NS, first, rnd, threads[t], &bad, &e);
+        CHECK_MSG(st == CUZK_ERR_INVALID && bad == 1 && !strcmp(e.msg, "sector 201 challenge 8: the inclusion path does not hash to comm_r_last"),
+                  "%d threads: %d, sector %zu, '%s'", threads[t], (int)st, bad, e.msg);
+    }
+    RESTORE();
+    /* the same the other way round: a comm_r first, then a root in a later sector */
+    spoil(&secs[2], 0, 0);
+    spoil(&secs[3], 4, 2);
+    for (size_t t = 0; t < sizeof threads / sizeof *threads; t++) {
+        cuzk_status st = post_sectors_check(&pp, secs, NS, first, rnd, threads[t], &bad, &e);
+        CHECK_MSG(st == CUZK_ERR_INVALID && bad == 2 && !strcmp(e.msg, "sector 202: comm_r != Poseidon(comm_c, comm_r_last)"),
+                  "%d threads: %d, sector %zu, '%s'", threads[t], (int)st, bad, e.msg);
+    }
+    RESTORE();
+    /* random pairs of spoiled items (sector, challenge), every thread count against the serial loop */
+    for (int it = 0; it < test_iters(12); it++) {
+        uint32_t i1 = (uint32_t)(test_rand64() % (NS * 11)), i2 = (uint32_t)(test_rand64() % (NS * 11));
+        int k1 = (int)(test_rand64() % 6), k2 = (int)(test_rand64() % 6);
+        spoil(&secs[i1 / 11], i1 % 11, k1);
+        spoil(&secs[i2 / 11], i2 % 11, k2);
+        size_t want_bad = 0;
+        cuzk_status want = check_serial(&pp, secs, NS, first, rnd, &want_bad, &e1);
+        CHECK_MSG(want == CUZK_ERR_INVALID && want_bad == (i1 < i2 ? i1 : i2) / 11, "items %u %u: %d %s", i1, i2, (int)want, e1.msg);
+        for (size_t t = 0; t < sizeof threads / sizeof *threads; t++) {
+            memset(&e, 0, sizeof e);
+            cuzk_status st = post_sectors_check(&pp, secs, NS, first, rnd, threads[t], &bad, &e);
+            CHECK_MSG(st == want && bad == want_bad && !strcmp(e.msg, e1.msg), "items %u/%d %u/%d, %d threads: '%s', serial '%s'",
+                      i1, k1, i2, k2, threads[t], e.msg, e1.msg);
+        }
+        RESTORE();
+    }
+#undef RESTORE
+    /* non-canonical randomness: refused before any item */
+    uint8_t hi[32];
+    memset(hi, 0xff, 32);
+    CHECK(post_sectors_check(&pp, secs, NS, first, hi, 3, &bad, &e) == CUZK_ERR_ARG && bad == 0);
+    for (size_t k = 0; k < NS; k++) { post_sector_free(&secs[k]); post_sector_free(&good[k]); }
+}
+
+/* Through cuzk_post_job_create (vanilla proofs in memory, WindowPoSt 2 KiB): the first failure in
+ * file order, with a check failure of an earlier file reported before a read failure of a later
+ * one, on 1 and 3 threads. */
+TEST(filecoin, job_create_reports_the_first_bad_vanilla_proof) {
+    post_params pp;
+    cuzk_error e = {0};
+    REQUIRE(post_params_from_name(&pp, "window-post-2k", &e) == CUZK_OK);
+    uint8_t rnd[32];
+    test_rand_bytes(rnd, 32);
+    rnd[31] &= 0x3f;
+    static uint8_t mem[3][1 << 15], bad[3][1 << 15];
+    size_t ml[3];
+    for (int i = 0; i < 3; i++) {
+        post_sector s;
+        REQUIRE(make_sector(&s, &pp, rnd, 60 + (uint64_t)i, (uint64_t)i));
+        ml[i] = write_vproof(mem[i], &pp, &s);
+        REQUIRE(ml[i] <= sizeof mem[i]);
+        post_sector_free(&s);
+    }
+    const size_t sib0 = 8 + 32 + 8 + 8 + 4 + 8 + 8;   /* first sibling of challenge 0 */
+    struct {
+        const char *what;
+        long off[3];   /* per file: a byte to flip (-1: none) */
+        size_t cut[3]; /* per file: bytes taken off the end */
+        cuzk_status want;
+        const char *name, *msg;
+    } cases[] = {
+        {"comm_r of 1, path of 2", {-1, 8 + 5, (long)sib0 + 3}, {0, 0, 0}, CUZK_ERR_INVALID, "vanilla proof 1:", "comm_r != Poseidon"},
+        {"path of 1, comm_r of 2", {-1, (long)sib0 + 3, 8 + 5}, {0, 0, 0}, CUZK_ERR_INVALID, "vanilla proof 1:", "challenge 0: the inclusion path"},
+        {"path of 1, 2 truncated", {-1, (long)sib0 + 3, -1}, {0, 0, 7}, CUZK_ERR_INVALID, "vanilla proof 1:", "does not hash"},
+        {"0 truncated, comm_r of 1", {-1, 8 + 5, -1}, {7, 0, 0}, CUZK_ERR_FORMAT, "vanilla proof 0:", "truncated"},
+        {"root of 2 only", {-1, -1, (long)ml[2] - 64 - 64}, {0, 0, 0}, CUZK_ERR_INVALID, "vanilla proof 2:", "root is not comm_r_last"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        const uint8_t *bufs[3];
+        size_t lens[3];
+        for (int i = 0; i < 3; i++) {
+            memcpy(bad[i], mem[i], ml[i]);
+            if (cases[c].off[i] >= 0) bad[i][cases[c].off[i]] ^= 1;
+            bufs[i] = bad[i];
+            lens[i] = ml[i] - cases[c].cut[i];
+        }
+        for (int T = 1; T <= 3; T += 2) {
+            cuzk_post_request rq;
+            memset(&rq, 0, sizeof rq);
+            rq.circuit = "window-post-2k";
+            rq.vanilla_bufs = bufs;
+            rq.vanilla_lens = lens;
+            rq.n_vanilla = 3;
+            rq.nthreads = T;
+            memcpy(rq.randomness, rnd, 32);
+            cuzk_post_job *job = NULL;
+            memset(&e, 0, sizeof e);
+            cuzk_status st = cuzk_post_job_create(&job, &rq, &e);
+            CHECK_MSG(st == cases[c].want && !job && !strncmp(e.msg, cases[c].name, strlen(cases[c].name)) && strstr(e.msg, cases[c].msg),
+                      "%s, %d threads: %d '%s'", cases[c].what, T, (int)st, e.msg);
+            cuzk_post_job_free(job);
+        }
+    }
+    /* all three good: accepted on 1 and 3 threads */
+    const uint8_t *mb[3] = {mem[0], mem[1], mem[2]};
+    for (int T = 1; T <= 3; T += 2) {
+        cuzk_post_request rq;
+        memset(&rq, 0, sizeof rq);
+        rq.circuit = "window-post-2k";
+        rq.vanilla_bufs = mb;
+        rq.vanilla_lens = ml;
+        rq.n_vanilla = 3;
+        rq.nthreads = T;
+        memcpy(rq.randomness, rnd, 32);
+        cuzk_post_job *job = NULL;
+        CHECK_MSG(cuzk_post_job_create(&job, &rq, &e) == CUZK_OK, "%d threads: %s", T, e.msg);
+        cuzk_post_job_free(job);
+    }
+}
+
+/* WinningPoSt at full shape: slot k is challenge k of one sector and its messages all read
+ * "sector 1 challenge 0", so two slots spoiled in two ways tell which one is reported: always the
+ * earlier slot, on 1 to 16 threads, through post_vanilla_sectors and cuzk_post_job_create. */
+TEST(filecoin, winning_checks_report_the_first_bad_slot) {
+    post_params pp;
+    cuzk_error e = {0};
+    REQUIRE(post_params_from_name(&pp, "winning-post-32g", &e) == CUZK_OK);
+    uint8_t rnd[32] = {0};
+    post_sector v;
+    REQUIRE(make_sparse_sector(&v, &pp, rnd, 1, 66, 0));
+    size_t cap = 66 * 4096;
+    uint8_t *buf = malloc(cap);
+    REQUIRE(buf);
+    static const int threads[] = {1, 4, 16, 0};
+    for (int order = 0; order < 2; order++) {
+        uint32_t s_root = order ? 40 : 12, s_path = order ? 12 : 40;
+        fr keep_root = v.roots[s_root], keep_sib = v.paths[s_path].siblings[5][3];
+        rand_fr(&v.roots[s_root]);
+        rand_fr(&v.paths[s_path].siblings[5][3]);
+        size_t n = write_vproof(buf, &pp, &v);
+        REQUIRE(n <= cap);
+        const char *want = order ? "sector 1 challenge 0: the inclusion path does not hash to comm_r_last"
+                                 : "sector 1 challenge 0: the proof's root is not comm_r_last";
+        post_sector slots[66];
+        for (size_t t = 0; t < sizeof threads / sizeof *threads; t++) {
+            size_t got = 7, bad = 0;
+            cuzk_status st = post_vanilla_sectors(slots, &got, &pp, buf, n, 0, rnd, threads[t], &e);
+            CHECK_MSG(st == CUZK_ERR_INVALID && got == 0 && !strcmp(e.msg, want), "order %d, %d threads: %d '%s'", order, threads[t],
+                      (int)st, e.msg);
+            REQUIRE(post_vanilla_read(slots, &got, &pp, buf, n, 0, &e) == CUZK_OK && got == 66);
+            st = post_sectors_check(&pp, slots, got, 0, rnd, threads[t], &bad, &e);
+            CHECK_MSG(st == CUZK_ERR_INVALID && bad == 12 && !strcmp(e.msg, want), "order %d, %d threads: slot %zu '%s'", order,
+                      threads[t], bad, e.msg);
+            for (size_t k = 0; k < got; k++) post_sector_free(&slots[k]);
+            /* the public API names the buffer */
+            const uint8_t *bufs[1] = {buf};
+            size_t lens[1] = {n};
+            cuzk_post_request rq;
+            memset(&rq, 0, sizeof rq);
+            rq.circuit = "winning-post-32g";
+            rq.vanilla_bufs = bufs;
+            rq.vanilla_lens = lens;
+            rq.n_vanilla = 1;
+            rq.nthreads = threads[t];
+            cuzk_post_job *job = NULL;
+            st = cuzk_post_job_create(&job, &rq, &e);
+            CHECK_MSG(st == CUZK_ERR_INVALID && !job && !strncmp(e.msg, "vanilla proof 0: ", 17) && !strcmp(e.msg + 17, want),
+                      "order %d, %d threads: %d '%s'", order, threads[t], (int)st, e.msg);
+            cuzk_post_job_free(job);
+        }
+        v.roots[s_root] = keep_root;
+        v.paths[s_path].siblings[5][3] = keep_sib;
+    }
+    /* restored: accepted */
+    size_t n = write_vproof(buf, &pp, &v), got = 0;
+    post_sector slots[66];
+    CHECK_MSG(post_vanilla_sectors(slots, &got, &pp, buf, n, 0, rnd, 4, &e) == CUZK_OK && got == 66, "%s", e.msg);
+    for (size_t k = 0; k < got; k++) post_sector_free(&slots[k]);
     free(buf);
     post_sector_free(&v);
 }

@@ -70,7 +70,8 @@ typedef struct cuzk_post_request {
     int api_version;                     /* 0: Filecoin's (WindowPoSt 1.2, WinningPoSt 1.0); 12: ApiVersion
                                             1.2 (challenge index n); 10, 11: 1.0/1.1 (sector index *
                                             challenges + n); 12 for WinningPoSt is CUZK_ERR_ARG */
-    int nthreads;                        /* synthesis threads; 0: all online CPUs */
+    int nthreads;                        /* threads of the vanilla-proof checks and of synthesis; 0: all
+                                            online CPUs (or what cuzk_set_threads set) */
     /* The vanilla proofs in memory instead of files (a daemon's request bytes): give exactly one
      * of vanilla_paths and vanilla_bufs. vanilla_bufs[i] is vanilla_lens[i] bytes, the same bincode
      * form as one file, in the order of vanilla_paths (n_vanilla of them). The caller owns the buffers; they
@@ -97,7 +98,9 @@ CUZK_API void cuzk_post_free(void *p);
  * buffer (Montgomery form, CUZK_WITNESS_FR_MONT) on req->nthreads threads; the engine may call it
  * for several partitions at once. Thread-safety: a job is read-only after creation. */
 typedef struct cuzk_post_job cuzk_post_job;
-/* Errors: those of cuzk_post_witness (every file read and checked here, before any proving). */
+/* Errors: those of cuzk_post_witness (every file read and checked here, before any proving; the
+ * checks run on req->nthreads threads and the error reported is the first in file order, then
+ * challenge order, the one a single thread gives). */
 CUZK_API cuzk_status cuzk_post_job_create(cuzk_post_job **out, const cuzk_post_request *req, cuzk_error *err);
 CUZK_API uint32_t cuzk_post_job_partitions(const cuzk_post_job *job);
 /* Witness length (ONE included) and public inputs per partition (ONE not counted). */

@@ -65,19 +65,37 @@ cuzk_status cuzk_bench_post_create(cuzk_bench_post **out, const char *circuit, u
     h->n_secs = n_vproofs ? (winning ? h->pp.sector_count : n_vproofs) : 1;
     h->secs = calloc(h->n_secs, sizeof *h->secs);
     if (!h->secs) st = ERR(err, CUZK_ERR_NOMEM, "cuzk_bench_post_create: %zu sectors", h->n_secs);
+    /* every file read first (up to the first that cannot be), then the sectors read checked on all
+     * threads: the error reported is the first in file order, as reading and checking each file
+     * in turn gives (cuzk_post_job_create does the same) */
+    cuzk_error rerr;
+    memset(&rerr, 0, sizeof rerr);
+    cuzk_status rst = CUZK_OK;
+    size_t n_read = 0;
     for (size_t k = 0; st == CUZK_OK && k < n_vproofs; k++) {
         mapped_file f;
         const char *path = vproof_paths[k];
         if (!path) {
-            st = ERR(err, CUZK_ERR_ARG, "cuzk_bench_post_create: vanilla proof %zu: NULL path", k);
+            rst = ERR(&rerr, CUZK_ERR_ARG, "cuzk_bench_post_create: vanilla proof %zu: NULL path", k);
             break;
         }
-        if ((st = mapped_file_open(&f, path, err)) == CUZK_OK) {
+        if ((rst = mapped_file_open(&f, path, &rerr)) == CUZK_OK) {
             size_t got = 0; /* WindowPoSt: sector k; WinningPoSt: every slot */
-            st = post_vanilla_sectors(&h->secs[k], &got, &h->pp, f.m_data, f.size_bytes, k, rnd, err);
+            rst = post_vanilla_read(&h->secs[k], &got, &h->pp, f.m_data, f.size_bytes, k, &rerr);
             mapped_file_close(&f);
+            n_read += got;
         }
-        name_file(st, err, path);
+        name_file(rst, &rerr, path);
+        if (rst != CUZK_OK) break;
+    }
+    if (st == CUZK_OK) {
+        size_t bad = 0;
+        st = post_sectors_check(&h->pp, h->secs, n_read, 0, rnd, 0, &bad, err);
+        if (st != CUZK_OK) name_file(st, err, vproof_paths[winning ? 0 : bad]);
+        else if (rst != CUZK_OK) {
+            st = rst;
+            if (err) *err = rerr;
+        }
     }
     if (st == CUZK_OK && !n_vproofs) {
         /* one blank sector: all values 0 (the same work; a witness that does not satisfy) */

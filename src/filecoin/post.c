@@ -2,6 +2,7 @@
 #include "filecoin/post.h"
 
 #include <openssl/sha.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -230,10 +231,9 @@ cuzk_status post_check_randomness(const uint8_t randomness[32], cuzk_error *err)
     return CUZK_OK;
 }
 
-cuzk_status post_sector_check(const post_params *pp, const post_sector *s, const uint8_t randomness[32],
-                              uint64_t sector_index, cuzk_error *err) {
-    cuzk_status st;
-    if ((st = post_check_randomness(randomness, err)) != CUZK_OK) return st;
+/* The checks item by item: a sector's own checks (its challenge count, comm_r), then one item per
+ * challenge (its root, its path, its leaf index). Messages as post_sector_check gives them. */
+static cuzk_status check_sector_head(const post_params *pp, const post_sector *s, cuzk_error *err) {
     if (s->n_challenges != pp->challenge_count)
         return ERR(err, CUZK_ERR_INVALID, "sector %llu: %u challenges, the circuit takes %u", (unsigned long long)s->sector_id,
                    s->n_challenges, pp->challenge_count);
@@ -241,26 +241,135 @@ cuzk_status post_sector_check(const post_params *pp, const post_sector *s, const
     poseidon_hash(&h, in, 2);
     if (!fr_eq(&h, &s->comm_r))
         return ERR(err, CUZK_ERR_INVALID, "sector %llu: comm_r != Poseidon(comm_c, comm_r_last)", (unsigned long long)s->sector_id);
-    for (uint32_t c = 0; c < s->n_challenges; c++) {
-        if (!fr_eq(&s->roots[c], &s->comm_r_last))
-            return ERR(err, CUZK_ERR_INVALID, "sector %llu challenge %u: the proof's root is not comm_r_last",
-                       (unsigned long long)s->sector_id, c);
-        fr root;
-        merkle_path_root(&root, &pp->shape, &s->paths[c], &s->leaves[c]);
-        if (!fr_eq(&root, &s->comm_r_last))
-            return ERR(err, CUZK_ERR_INVALID, "sector %llu challenge %u: the inclusion path does not hash to comm_r_last",
-                       (unsigned long long)s->sector_id, c);
-        uint64_t want = post_leaf_challenge(pp, randomness, s->sector_id, post_challenge_index(pp, sector_index, c));
-        uint64_t got = merkle_path_leaf_index(&pp->shape, &s->paths[c]);
-        if (got != want)
-            return ERR(err, CUZK_ERR_INVALID, "sector %llu challenge %u: the proof opens leaf %llu, the challenge is leaf %llu",
-                       (unsigned long long)s->sector_id, c, (unsigned long long)got, (unsigned long long)want);
-    }
     return CUZK_OK;
 }
 
-cuzk_status post_vanilla_sectors(post_sector *out, size_t *n_out, const post_params *pp, const uint8_t *data, size_t n,
-                                 uint64_t sector_index, const uint8_t randomness[32], cuzk_error *err) {
+static cuzk_status check_challenge(const post_params *pp, const post_sector *s, const uint8_t randomness[32],
+                                   uint64_t sector_index, uint32_t c, cuzk_error *err) {
+    if (!fr_eq(&s->roots[c], &s->comm_r_last))
+        return ERR(err, CUZK_ERR_INVALID, "sector %llu challenge %u: the proof's root is not comm_r_last",
+                   (unsigned long long)s->sector_id, c);
+    fr root;
+    merkle_path_root(&root, &pp->shape, &s->paths[c], &s->leaves[c]);
+    if (!fr_eq(&root, &s->comm_r_last))
+        return ERR(err, CUZK_ERR_INVALID, "sector %llu challenge %u: the inclusion path does not hash to comm_r_last",
+                   (unsigned long long)s->sector_id, c);
+    uint64_t want = post_leaf_challenge(pp, randomness, s->sector_id, post_challenge_index(pp, sector_index, c));
+    uint64_t got = merkle_path_leaf_index(&pp->shape, &s->paths[c]);
+    if (got != want)
+        return ERR(err, CUZK_ERR_INVALID, "sector %llu challenge %u: the proof opens leaf %llu, the challenge is leaf %llu",
+                   (unsigned long long)s->sector_id, c, (unsigned long long)got, (unsigned long long)want);
+    return CUZK_OK;
+}
+
+cuzk_status post_sector_check(const post_params *pp, const post_sector *s, const uint8_t randomness[32],
+                              uint64_t sector_index, cuzk_error *err) {
+    cuzk_status st;
+    if ((st = post_check_randomness(randomness, err)) != CUZK_OK) return st;
+    if ((st = check_sector_head(pp, s, err)) != CUZK_OK) return st;
+    for (uint32_t c = 0; c < s->n_challenges; c++)
+        if ((st = check_challenge(pp, s, randomness, sector_index, c, err)) != CUZK_OK) return st;
+    return CUZK_OK;
+}
+
+typedef struct {
+    const post_params *pp;
+    const post_sector *secs;
+    size_t n;
+    uint64_t first_index;
+    const uint8_t *randomness;
+    size_t *item0;       /* n + 1: sector k's items are [item0[k], item0[k + 1]), its head first */
+    size_t first_bad;    /* the smallest failing item found so far (atomic); SIZE_MAX: none */
+    cuzk_status *st;     /* per thread: its first failure in its range */
+    size_t *bad;
+    cuzk_error *errs;
+} check_par;
+
+static void check_items(void *ctx, size_t b, size_t e, int tid) {
+    check_par *p = ctx;
+    size_t lo = 0, hi = p->n;   /* the sector holding item b: the last k with item0[k] <= b */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->item0[mid] <= b) lo = mid;
+        else hi = mid;
+    }
+    size_t k = lo;
+    for (size_t i = b; i < e; i++) {
+        /* an earlier item failed: nothing here can be the first failure */
+        if (__atomic_load_n(&p->first_bad, __ATOMIC_RELAXED) < i) return;
+        while (p->item0[k + 1] <= i) k++;
+        const post_sector *s = &p->secs[k];
+        size_t j = i - p->item0[k];
+        cuzk_status st = j == 0 ? check_sector_head(p->pp, s, &p->errs[tid])
+                                : check_challenge(p->pp, s, p->randomness, p->first_index + k, (uint32_t)(j - 1), &p->errs[tid]);
+        if (st != CUZK_OK) {
+            p->st[tid] = st;
+            p->bad[tid] = i;
+            size_t cur = __atomic_load_n(&p->first_bad, __ATOMIC_RELAXED);
+            while (i < cur && !__atomic_compare_exchange_n(&p->first_bad, &cur, i, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+            return;
+        }
+    }
+}
+
+cuzk_status post_sectors_check(const post_params *pp, const post_sector *secs, size_t n, uint64_t first_index,
+                               const uint8_t randomness[32], int nthreads, size_t *bad, cuzk_error *err) {
+    if (bad) *bad = n;
+    if (n == 0) return CUZK_OK;
+    cuzk_status st;
+    if ((st = post_check_randomness(randomness, err)) != CUZK_OK) {
+        if (bad) *bad = 0;
+        return st;
+    }
+    size_t T = nthreads > 0 ? (size_t)nthreads : (size_t)cuzk_num_threads();
+    check_par p;
+    memset(&p, 0, sizeof p);
+    p.item0 = malloc((n + 1) * sizeof *p.item0);
+    if (p.item0) {
+        p.item0[0] = 0;
+        for (size_t k = 0; k < n; k++) p.item0[k + 1] = p.item0[k] + 1 + secs[k].n_challenges;
+        if (T > p.item0[n]) T = p.item0[n];
+        p.st = calloc(T, sizeof *p.st);
+        p.bad = calloc(T, sizeof *p.bad);
+        p.errs = calloc(T, sizeof *p.errs);
+    }
+    if (!p.item0 || !p.st || !p.bad || !p.errs) {
+        /* no room for the per-thread results: one sector after another on this thread */
+        free(p.item0); free(p.st); free(p.bad); free(p.errs);
+        for (size_t k = 0; k < n; k++)
+            if ((st = post_sector_check(pp, &secs[k], randomness, first_index + k, err)) != CUZK_OK) {
+                if (bad) *bad = k;
+                return st;
+            }
+        return CUZK_OK;
+    }
+    p.pp = pp;
+    p.secs = secs;
+    p.n = n;
+    p.first_index = first_index;
+    p.randomness = randomness;
+    p.first_bad = SIZE_MAX;
+    parallel_for(p.item0[n], (int)T, check_items, &p);
+    st = CUZK_OK;
+    if (p.first_bad != SIZE_MAX) {
+        for (size_t t = 0; t < T; t++)
+            if (p.st[t] != CUZK_OK && p.bad[t] == p.first_bad) {
+                st = p.st[t];
+                if (err) *err = p.errs[t];
+            }
+        size_t k = 0;
+        while (p.item0[k + 1] <= p.first_bad) k++;
+        if (bad) *bad = k;
+    }
+    free(p.item0);
+    free(p.st);
+    free(p.bad);
+    free(p.errs);
+    return st;
+}
+
+cuzk_status post_vanilla_read(post_sector *out, size_t *n_out, const post_params *pp, const uint8_t *data, size_t n,
+                              uint64_t sector_index, cuzk_error *err) {
     *n_out = 0;
     if (pp->kind == POST_WINNING && sector_index != 0)
         return ERR(err, CUZK_ERR_ARG, "WinningPoSt: one vanilla proof per circuit (sector index %llu)", (unsigned long long)sector_index);
@@ -274,7 +383,17 @@ cuzk_status post_vanilla_sectors(post_sector *out, size_t *n_out, const post_par
         if (st != CUZK_OK) return st;
         got = pp->sector_count;
     }
-    for (size_t k = 0; st == CUZK_OK && k < got; k++) st = post_sector_check(pp, &out[k], randomness, sector_index + k, err);
+    *n_out = got;
+    return CUZK_OK;
+}
+
+cuzk_status post_vanilla_sectors(post_sector *out, size_t *n_out, const post_params *pp, const uint8_t *data, size_t n,
+                                 uint64_t sector_index, const uint8_t randomness[32], int nthreads, cuzk_error *err) {
+    size_t got = 0;
+    cuzk_status st = post_vanilla_read(out, &got, pp, data, n, sector_index, err);
+    *n_out = 0;
+    if (st != CUZK_OK) return st;
+    st = post_sectors_check(pp, out, got, sector_index, randomness, nthreads, NULL, err);
     if (st != CUZK_OK) {
         for (size_t k = 0; k < got; k++) post_sector_free(&out[k]);
         return st;

@@ -83,18 +83,38 @@ uint64_t post_challenge_index(const post_params *pp, uint64_t sector_index, uint
 /* The checks the verifier's side would make, before proving: every path hashes its leaf to
  * comm_r_last, comm_r = Poseidon_2(comm_c, comm_r_last), every challenged leaf index equals the
  * derived challenge (sector_index: the sector's position over all partitions). randomness must
- * be a canonical Fr (32 bytes little-endian). Errors: CUZK_ERR_INVALID with the reason. */
+ * be a canonical Fr (32 bytes little-endian). In this order, the first failure reported:
+ * randomness (CUZK_ERR_ARG), challenge count, comm_r, then per challenge c its root, its path and
+ * its leaf index (CUZK_ERR_INVALID with the reason). One thread. */
 cuzk_status post_sector_check(const post_params *pp, const post_sector *s, const uint8_t randomness[32],
                               uint64_t sector_index, cuzk_error *err);
 
-/* One vanilla proof read and checked as the verifier would, as the circuit's sectors: WindowPoSt,
- * one sector at sector_index (its position over all partitions) into out[0], *n_out = 1;
- * WinningPoSt, the unrolled slots (post_winning_unroll; sector_index must be 0) into
- * out[0 .. sector_count), *n_out = sector_count, slot k checked at index k. out needs room for
- * that many; on error nothing is left allocated in it. Errors: those of post_vproof_read,
- * post_winning_unroll and post_sector_check. */
+/* The checks of post_sector_check over secs[0 .. n) (sector k at sector_index first_index + k),
+ * split into items in order: per sector, its own checks (challenge count, comm_r) and then one
+ * item per challenge (root, path, leaf index); the items run on nthreads threads (<= 0:
+ * cuzk_num_threads()), each thread a contiguous range, stopping once an earlier item failed.
+ * The result is exactly that of post_sector_check called on each sector in turn: OK, or the
+ * status and message of the FIRST failing item in (sector, challenge) order, whatever the thread
+ * count. bad (may be NULL): the position k of that sector, n when all pass. n = 0: CUZK_OK.
+ * Errors: CUZK_ERR_ARG (randomness not canonical, *bad = 0), CUZK_ERR_INVALID with the reason.
+ * Memory: a few words per sector and one cuzk_error per thread (without them: one thread). */
+cuzk_status post_sectors_check(const post_params *pp, const post_sector *secs, size_t n, uint64_t first_index,
+                               const uint8_t randomness[32], int nthreads, size_t *bad, cuzk_error *err);
+
+/* One vanilla proof read (post_vproof_read), NOT checked, as the circuit's sectors: WindowPoSt,
+ * one sector into out[0], *n_out = 1; WinningPoSt, the unrolled slots (post_winning_unroll) into
+ * out[0 .. sector_count), *n_out = sector_count, and sector_index must be 0 (CUZK_ERR_ARG
+ * otherwise: one vanilla proof per circuit). out needs room for that many, owned by the caller
+ * (post_sector_free each); on error *n_out = 0 and nothing is left allocated in it. Errors: those
+ * of post_vproof_read and post_winning_unroll. */
+cuzk_status post_vanilla_read(post_sector *out, size_t *n_out, const post_params *pp, const uint8_t *data, size_t n,
+                              uint64_t sector_index, cuzk_error *err);
+
+/* post_vanilla_read, then post_sectors_check of what it read on nthreads threads (<= 0: all)
+ * with the first sector at sector_index (its position over all partitions; WinningPoSt: slot k
+ * checked at index k). On error nothing is left allocated in out and *n_out = 0. */
 cuzk_status post_vanilla_sectors(post_sector *out, size_t *n_out, const post_params *pp, const uint8_t *data, size_t n,
-                                 uint64_t sector_index, const uint8_t randomness[32], cuzk_error *err);
+                                 uint64_t sector_index, const uint8_t randomness[32], int nthreads, cuzk_error *err);
 
 /* The public inputs (without ONE) of partition k for the real sectors secs[0..n) (sector ids,
  * comm_r): 1 + challenge_count values per circuit sector, padded with the last; out has

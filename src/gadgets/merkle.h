@@ -31,7 +31,7 @@ typedef struct merkle_path {
 
 /* The challenged leaf's index as the path encodes it (base indices first, least significant). */
 uint64_t merkle_path_leaf_index(const merkle_shape *s, const merkle_path *p);
-/* The root the path hashes the leaf to (host side). */
+/* The root the path hashes the leaf to (host side, poseidon_hash: the optimised form). Reentrant. */
 void merkle_path_root(fr *root, const merkle_shape *s, const merkle_path *p, const fr *leaf);
 
 /* The circuit: allocates the leaf ("value"), runs the path, packs the path bits into one input

@@ -1,4 +1,4 @@
-/* Poseidon constants, plain permutation and neptune's circuit (poseidon.h). */
+/* Poseidon constants, the plain permutation, neptune's optimised form and circuit (poseidon.h). */
 #include "gadgets/poseidon.h"
 
 #include <pthread.h>
@@ -187,7 +187,7 @@ static void sbox(fr *x) {
     fr_mul(x, &x4, x);
 }
 
-bool poseidon_hash_tag(fr *out, const fr *in, int arity, const fr *tag) {
+bool poseidon_hash_plain_tag(fr *out, const fr *in, int arity, const fr *tag) {
     const poseidon_consts *pc = poseidon_consts_get(arity);
     if (!pc) return false;
     int t = pc->t;
@@ -203,6 +203,61 @@ bool poseidon_hash_tag(fr *out, const fr *in, int arity, const fr *tag) {
             for (int j = 0; j < t; j++) { fr_mul(&x, &pc->mds[i * t + j], &s[j]); fr_add(&ns[i], &ns[i], &x); }
         }
         memcpy(s, ns, sizeof(fr) * (size_t)t);
+    }
+    *out = s[1];
+    return true;
+}
+
+/* s = transpose(m) s, m t x t row-major (the gadget's orientation: new[j] = sum_i s[i] m[i][j]) */
+static void full_product(fr *s, const fr *m, int t) {
+    fr ns[PT_MAX], x;
+    for (int j = 0; j < t; j++) {
+        fr_mul(&ns[j], &s[0], &m[j]);
+        for (int i = 1; i < t; i++) { fr_mul(&x, &s[i], &m[i * t + j]); fr_add(&ns[j], &ns[j], &x); }
+    }
+    memcpy(s, ns, sizeof(fr) * (size_t)t);
+}
+
+/* The value arithmetic of poseidon_gadget below, without the constraints: the same rounds, the
+ * same compressed constants and matrices, in the same order. */
+bool poseidon_hash_tag(fr *out, const fr *in, int arity, const fr *tag) {
+    const poseidon_consts *pc = poseidon_consts_get(arity);
+    if (!pc) return false;
+    int t = pc->t, rp = pc->rp, h = pc->rf / 2;
+    fr s[PT_MAX], x;
+    s[0] = tag ? *tag : pc->tag;
+    for (int i = 0; i < arity; i++) s[i + 1] = in[i];
+    const fr *k = pc->crc;
+    /* first half of the full rounds: the first adds a key before its S-boxes too; the last of
+     * them multiplies by the pre-sparse matrix */
+    for (int i = 0; i < t; i++) fr_add(&s[i], &s[i], &k[i]);
+    k += t;
+    for (int r = 0; r < h; r++) {
+        for (int i = 0; i < t; i++) { sbox(&s[i]); fr_add(&s[i], &s[i], &k[i]); }
+        k += t;
+        full_product(s, r == h - 1 ? pc->pre_sparse : pc->mds, t);
+    }
+    /* partial rounds: one S-box, one key, the sparse matrix (w_hat row, v_rest column) */
+    for (int r = 0; r < rp; r++) {
+        sbox(&s[0]);
+        fr_add(&s[0], &s[0], &k[0]);
+        k += 1;
+        const fr *w = pc->w_hat + (size_t)r * t, *v = pc->v_rest + (size_t)r * (t - 1);
+        fr s0 = s[0], n0;
+        fr_mul(&n0, &s[0], &w[0]);
+        for (int i = 1; i < t; i++) { fr_mul(&x, &s[i], &w[i]); fr_add(&n0, &n0, &x); }
+        for (int j = 1; j < t; j++) { fr_mul(&x, &s0, &v[j - 1]); fr_add(&s[j], &s[j], &x); }
+        s[0] = n0;
+    }
+    /* second half: keys after the S-boxes except in the last round */
+    for (int r = 0; r < h; r++) {
+        bool last = r == h - 1;
+        for (int i = 0; i < t; i++) {
+            sbox(&s[i]);
+            if (!last) fr_add(&s[i], &s[i], &k[i]);
+        }
+        if (!last) k += t;
+        full_product(s, pc->mds, t);
     }
     *out = s[1];
     return true;

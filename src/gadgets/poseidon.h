@@ -30,10 +30,24 @@ typedef struct poseidon_consts {
 /* The constants of an arity (2, 4, 8 or 11), or NULL for another arity or when out of memory. */
 const poseidon_consts *poseidon_consts_get(int arity);
 
-/* The plain permutation (every round: add constants, S-boxes, full MDS product) with the tag
- * given (NULL: 2^arity - 1); out = state[1]. Returns false for an unsupported arity. */
+/* out = Poseidon(in[0 .. arity)) with the domain tag `tag` in state[0] (NULL: 2^arity - 1), the
+ * value state[1] after the permutation; in: arity Montgomery elements. Returns false (out not
+ * written) for an arity other than 2, 4, 8, 11 or when the constants could not be built.
+ *
+ * poseidon_hash_tag runs neptune's optimised form, the value arithmetic of poseidon_gadget: keys
+ * from the compressed round constants, the pre-sparse matrix after the fourth full round and the
+ * sparse matrices (w_hat row, v_rest column) in the partial rounds. Fr products per hash:
+ * 3 (R_F t + R_P) S-box + R_F t^2 full matrix + R_P (2t - 1) sparse; at arity 8 (t = 9, R_P = 57)
+ * 387 + 648 + 969 = 2004. The one to use for host-side hashing (Merkle roots, comm_r).
+ *
+ * poseidon_hash_plain_tag runs the plain permutation (every round: add the round constants,
+ * S-boxes, the full MDS product): 387 + (R_F + R_P) t^2 = 5652 products at arity 8. The
+ * independent reference the optimised form and the circuit are tested against.
+ * Both give the same value for every input. Reentrant. */
 bool poseidon_hash_tag(fr *out, const fr *in, int arity, const fr *tag);
+bool poseidon_hash_plain_tag(fr *out, const fr *in, int arity, const fr *tag);
 static inline bool poseidon_hash(fr *out, const fr *in, int arity) { return poseidon_hash_tag(out, in, arity, NULL); }
+static inline bool poseidon_hash_plain(fr *out, const fr *in, int arity) { return poseidon_hash_plain_tag(out, in, arity, NULL); }
 
 /* The circuit: out = Poseidon(in[0..arity)), allocated. Unsupported arity: the cs fails. */
 cs_num poseidon_gadget(cs *cs, const cs_num *in, int arity);

@@ -94,6 +94,19 @@ void cuzk_post_job_free(cuzk_post_job *job) {
 }
 
 
+/* "NAME: message", NAME the path of vanilla proof i or "vanilla proof i" for a buffer */
+static void name_vanilla(cuzk_error *err, const cuzk_post_request *req, size_t i) {
+    if (!err) return;
+    char name[64];
+    const char *what = name;
+    if (req->vanilla_bufs) snprintf(name, sizeof name, "vanilla proof %zu", i);
+    else what = req->vanilla_paths[i];
+    char m[2 * sizeof err->msg];
+    snprintf(m, sizeof m, "%s: %s", what, err->msg);
+    memcpy(err->msg, m, sizeof err->msg - 1);
+    err->msg[sizeof err->msg - 1] = 0;
+}
+
 cuzk_status cuzk_post_job_create(cuzk_post_job **out, const cuzk_post_request *req, cuzk_error *err) {
     if (out) *out = NULL;
     if (!out || !req) return ERR(err, CUZK_ERR_ARG, "cuzk_post_job_create: NULL argument");
@@ -134,38 +147,47 @@ cuzk_status cuzk_post_job_create(cuzk_post_job **out, const cuzk_post_request *r
     job->n_partitions = (uint32_t)((req->n_vanilla + job->pp.sector_count - 1) / job->pp.sector_count);
     job->secs = calloc(winning ? job->pp.sector_count : req->n_vanilla, sizeof *job->secs);
     if (!job->secs) { st = ERR(err, CUZK_ERR_NOMEM, "PoSt: out of memory"); goto fail; }
+    /* Every vanilla proof is read first, up to the first that cannot be (its error is kept), then
+     * the sectors read are checked on the job's threads: the error reported is the one reading
+     * and checking each file in turn would give first (a check of an earlier file before a read
+     * error of a later one). */
+    cuzk_error rerr;
+    memset(&rerr, 0, sizeof rerr);
+    cuzk_status rst = CUZK_OK;
+    size_t r_at = req->n_vanilla;   /* the file that could not be read */
+    bool r_name = false;            /* its error gets the file's name in front */
     for (size_t i = 0; i < req->n_vanilla; i++) {
-        char name[64];
-        const char *what = name;
         const uint8_t *d;
         size_t n;
         uint8_t *owned = NULL;
         if (req->vanilla_bufs) {
-            snprintf(name, sizeof name, "vanilla proof %zu", i);
-            if (!req->vanilla_bufs[i]) { st = ERR(err, CUZK_ERR_ARG, "PoSt: %s: NULL buffer", name); goto fail; }
+            if (!req->vanilla_bufs[i]) { rst = ERR(&rerr, CUZK_ERR_ARG, "PoSt: vanilla proof %zu: NULL buffer", i); r_at = i; break; }
             d = req->vanilla_bufs[i];
             n = req->vanilla_lens[i];
         } else {
-            what = req->vanilla_paths[i];
-            if (!what) { st = ERR(err, CUZK_ERR_ARG, "PoSt: vanilla proof path %zu is NULL", i); goto fail; }
-            owned = slurp(what, &n, err, &st);
-            if (!owned) goto fail;
+            if (!req->vanilla_paths[i]) { rst = ERR(&rerr, CUZK_ERR_ARG, "PoSt: vanilla proof path %zu is NULL", i); r_at = i; break; }
+            owned = slurp(req->vanilla_paths[i], &n, &rerr, &rst);
+            if (!owned) { r_at = i; break; }
             d = owned;
         }
         size_t got = 0;
-        st = post_vanilla_sectors(&job->secs[job->n_sectors], &got, &job->pp, d, n, req->partition * job->pp.sector_count + i,
-                                  req->randomness, err);
+        rst = post_vanilla_read(&job->secs[job->n_sectors], &got, &job->pp, d, n, req->partition * job->pp.sector_count + i, &rerr);
         job->n_sectors += got;
         free(owned);
-        if (st != CUZK_OK) {
-            if (err) {
-                char m[2 * sizeof err->msg];
-                snprintf(m, sizeof m, "%s: %s", what, err->msg);
-                memcpy(err->msg, m, sizeof err->msg - 1);
-                err->msg[sizeof err->msg - 1] = 0;
-            }
-            goto fail;
-        }
+        if (rst != CUZK_OK) { r_at = i; r_name = true; break; }
+    }
+    size_t bad = 0;
+    st = post_sectors_check(&job->pp, job->secs, job->n_sectors, req->partition * job->pp.sector_count, req->randomness,
+                            job->nthreads, &bad, err);
+    if (st != CUZK_OK) {
+        name_vanilla(err, req, winning ? 0 : bad);   /* WindowPoSt: sector k is file k */
+        goto fail;
+    }
+    if (rst != CUZK_OK) {
+        if (err) *err = rerr;
+        if (r_name) name_vanilla(err, req, r_at);
+        st = rst;
+        goto fail;
     }
     post_circuit_sizes(&job->pp, &job->sz);
     *out = job;
