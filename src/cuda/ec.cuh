@@ -59,52 +59,38 @@ struct xyzz_t {
         return r;
     }
 
-    /* dbl-2008-s-1 with a = 0, in place. Not inlined (keeps the adds' rare doubling branch small),
-     * and void with the point behind `this`: no point is returned by value across the call. The G2
-     * instantiation (fp2_t, 384-byte points) returning its result through the call ABI faulted on
-     * the H200 with an illegal local-memory write in the caller's store of the returned point
-     * (compute-sanitizer, msm_segment_kernel<g2>; bench/GPU_RESULTS.md, session 7). */
+    /* dbl-2008-s-1 with a = 0 (not inlined: keeps the adds' rare doubling branch small) */
     #pragma nv_exec_check_disable
-    CUZK_HD __noinline__ void dbl_self() {
-        if (is_inf()) return;
+    CUZK_HD __noinline__ xyzz_t dbl() const {
+        if (is_inf()) return *this;
         F u = y.dbl();
         F v = u.sqr();
         F w = u * v;
         F s = x * v;
         F m = x.sqr();
         m = m + m.dbl();
-        F x3 = m.sqr() - s.dbl();
-        y = m * (s - x3) - w * y;
-        x = x3;
-        zz = v * zz;
-        zzz = w * zzz;
-    }
-    #pragma nv_exec_check_disable
-    CUZK_HD __forceinline__ xyzz_t dbl() const {
-        xyzz_t r = *this;
-        r.dbl_self();
+        xyzz_t r;
+        r.x = m.sqr() - s.dbl();
+        r.y = m * (s - r.x) - w * y;
+        r.zz = v * zz;
+        r.zzz = w * zzz;
         return r;
     }
 
-    /* mdbl-2008-s-1: this = 2*(qx, qy) for an affine point, not infinity (in place, as dbl_self) */
+    /* mdbl-2008-s-1: 2*(x, y) for an affine point, not infinity */
     #pragma nv_exec_check_disable
-    CUZK_HD __noinline__ void set_dbl_affine(const F &qx, const F &qy) {
-        F u = qy.dbl();
+    CUZK_HD __noinline__ static xyzz_t dbl_affine(const F &x, const F &y) {
+        F u = y.dbl();
         F v = u.sqr();
         F w = u * v;
-        F s = qx * v;
-        F m = qx.sqr();
+        F s = x * v;
+        F m = x.sqr();
         m = m + m.dbl();
-        F x3 = m.sqr() - s.dbl();
-        y = m * (s - x3) - w * qy;
-        x = x3;
-        zz = v;
-        zzz = w;
-    }
-    #pragma nv_exec_check_disable
-    CUZK_HD __forceinline__ static xyzz_t dbl_affine(const F &qx, const F &qy) {
         xyzz_t r;
-        r.set_dbl_affine(qx, qy);
+        r.x = m.sqr() - s.dbl();
+        r.y = m * (s - r.x) - w * y;
+        r.zz = v;
+        r.zzz = w;
         return r;
     }
 
@@ -120,7 +106,7 @@ struct xyzz_t {
         F p = u2 - x;
         F r = s2 - y;
         if (p.is_zero()) {
-            if (r.is_zero()) set_dbl_affine(qx, qy);
+            if (r.is_zero()) *this = dbl_affine(qx, qy);
             else *this = inf();
             return;
         }
@@ -150,7 +136,7 @@ struct xyzz_t {
         F p = u2 - u1;
         F r = s2 - s1;
         if (p.is_zero()) {
-            if (r.is_zero()) dbl_self();
+            if (r.is_zero()) *this = dbl();
             else *this = inf();
             return;
         }

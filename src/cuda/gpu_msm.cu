@@ -479,13 +479,13 @@ __global__ void __launch_bounds__(128) msm_runs_heavy_kernel(const uint32_t *__r
 }
 
 template <class Xyzz>
-__device__ __forceinline__ Xyzz xyzz_mul_small(const Xyzz &p, uint32_t k) {
+__device__ Xyzz xyzz_mul_small(const Xyzz &p, uint32_t k) {
     Xyzz r = Xyzz::inf();
     if (k == 0 || p.is_inf()) return r;
     int top = 31 - __clz(k);
     r = p;
     for (int i = top - 1; i >= 0; i--) {
-        r.dbl_self();
+        r = r.dbl();
         if ((k >> i) & 1) r.add(p);
     }
     return r;
