@@ -976,6 +976,7 @@ TEST(filecoin, winning_full_shape_sparse_vanilla_proof) {
     buf[at] ^= 1;
     cuzk_status st = post_vanilla_sectors(slots, &got, &pp, buf, n, 0, rnd, 0, &e);
     CHECK_MSG((st == CUZK_ERR_INVALID || st == CUZK_ERR_FORMAT) && got == 0, "%d %s", (int)st, e.msg);
+    CHECK_MSG(st != CUZK_ERR_INVALID || strstr(e.msg, "challenge 40:"), "the message names challenge 40: %s", e.msg);
     buf[at] ^= 1;
     uint8_t other[32] = {3};
     CHECK(post_vanilla_sectors(slots, &got, &pp, buf, n, 0, other, 0, &e) == CUZK_ERR_INVALID && strstr(e.msg, "the challenge is leaf"));
@@ -1172,9 +1173,10 @@ TEST(filecoin, job_create_reports_the_first_bad_vanilla_proof) {
     }
 }
 
-/* WinningPoSt at full shape: slot k is challenge k of one sector and its messages all read
- * "sector 1 challenge 0", so two slots spoiled in two ways tell which one is reported: always the
- * earlier slot, on 1 to 16 threads, through post_vanilla_sectors and cuzk_post_job_create. */
+/* WinningPoSt at full shape: slot k is challenge k of one sector, and its messages name challenge k
+ * (the vanilla proof's numbering, not the slot's single challenge 0); two slots spoiled in two ways:
+ * the earlier slot is reported, on 1 to 16 threads, through post_vanilla_sectors and
+ * cuzk_post_job_create. */
 TEST(filecoin, winning_checks_report_the_first_bad_slot) {
     post_params pp;
     cuzk_error e = {0};
@@ -1193,8 +1195,8 @@ TEST(filecoin, winning_checks_report_the_first_bad_slot) {
         rand_fr(&v.paths[s_path].siblings[5][3]);
         size_t n = write_vproof(buf, &pp, &v);
         REQUIRE(n <= cap);
-        const char *want = order ? "sector 1 challenge 0: the inclusion path does not hash to comm_r_last"
-                                 : "sector 1 challenge 0: the proof's root is not comm_r_last";
+        const char *want = order ? "sector 1 challenge 12: the inclusion path does not hash to comm_r_last"
+                                 : "sector 1 challenge 12: the proof's root is not comm_r_last";
         post_sector slots[66];
         for (size_t t = 0; t < sizeof threads / sizeof *threads; t++) {
             size_t got = 7, bad = 0;

@@ -741,6 +741,16 @@ static int cmd_prove_post(int argc, char **argv) {
     const char *outs[] = {pos[0], pos[1]};
     cuzk_status st = cuzk_check_outputs(ins, 2 + (int)n_vanilla, outs, 2, &e);
     if (st != CUZK_OK) return fail(st, &e);
+    /* the key's files must at least open before the checks and the synthesis (a full partition's
+     * witness is GBs and seconds of work); their contents are checked when the key loads */
+    for (int k = 0; k < 2; k++) {
+        FILE *f = fopen(ins[k], "rb");
+        if (!f) {
+            st = cuzk_error_set(&e, CUZK_ERR_IO, __FILE__, __LINE__, "%s: cannot open: %s", ins[k], strerror(errno));
+            return fail(st, &e);
+        }
+        fclose(f);
+    }
     uint8_t *w = NULL, *pub = NULL;
     size_t wlen = 0, npub = 0;
     cuzk_pk *pk = NULL;

@@ -244,21 +244,25 @@ static cuzk_status check_sector_head(const post_params *pp, const post_sector *s
     return CUZK_OK;
 }
 
+/* Messages name the challenge as the vanilla proof numbers it: challenge c of the sector, and for
+ * WinningPoSt (one vanilla proof unrolled into slots of one challenge each, post_winning_unroll)
+ * the slot, which is the challenge's position in that proof. */
 static cuzk_status check_challenge(const post_params *pp, const post_sector *s, const uint8_t randomness[32],
                                    uint64_t sector_index, uint32_t c, cuzk_error *err) {
+    const unsigned long long shown = pp->kind == POST_WINNING ? sector_index + c : c;
     if (!fr_eq(&s->roots[c], &s->comm_r_last))
-        return ERR(err, CUZK_ERR_INVALID, "sector %llu challenge %u: the proof's root is not comm_r_last",
-                   (unsigned long long)s->sector_id, c);
+        return ERR(err, CUZK_ERR_INVALID, "sector %llu challenge %llu: the proof's root is not comm_r_last",
+                   (unsigned long long)s->sector_id, shown);
     fr root;
     merkle_path_root(&root, &pp->shape, &s->paths[c], &s->leaves[c]);
     if (!fr_eq(&root, &s->comm_r_last))
-        return ERR(err, CUZK_ERR_INVALID, "sector %llu challenge %u: the inclusion path does not hash to comm_r_last",
-                   (unsigned long long)s->sector_id, c);
+        return ERR(err, CUZK_ERR_INVALID, "sector %llu challenge %llu: the inclusion path does not hash to comm_r_last",
+                   (unsigned long long)s->sector_id, shown);
     uint64_t want = post_leaf_challenge(pp, randomness, s->sector_id, post_challenge_index(pp, sector_index, c));
     uint64_t got = merkle_path_leaf_index(&pp->shape, &s->paths[c]);
     if (got != want)
-        return ERR(err, CUZK_ERR_INVALID, "sector %llu challenge %u: the proof opens leaf %llu, the challenge is leaf %llu",
-                   (unsigned long long)s->sector_id, c, (unsigned long long)got, (unsigned long long)want);
+        return ERR(err, CUZK_ERR_INVALID, "sector %llu challenge %llu: the proof opens leaf %llu, the challenge is leaf %llu",
+                   (unsigned long long)s->sector_id, shown, (unsigned long long)got, (unsigned long long)want);
     return CUZK_OK;
 }
 
