@@ -971,12 +971,13 @@ TEST(filecoin, winning_full_shape_sparse_vanilla_proof) {
         for (size_t k = 0; k < got; k++) post_sector_free(&slots[k]);
         free(fx);
     }
-    /* a flipped path element in challenge 40, another randomness: refused, nothing left allocated */
+    /* a flipped path byte (the offset is 40 average challenge lengths in, which lands in challenge
+     * 39's path: the message names it), another randomness: refused, nothing left allocated */
     size_t at = 48 + 8 + 8 + 40 * ((n - 48 - 8 - 8 - 64) / 66) + 4 + 8 + 8 + 5;
     buf[at] ^= 1;
     cuzk_status st = post_vanilla_sectors(slots, &got, &pp, buf, n, 0, rnd, 0, &e);
     CHECK_MSG((st == CUZK_ERR_INVALID || st == CUZK_ERR_FORMAT) && got == 0, "%d %s", (int)st, e.msg);
-    CHECK_MSG(st != CUZK_ERR_INVALID || strstr(e.msg, "challenge 40:"), "the message names challenge 40: %s", e.msg);
+    CHECK_MSG(st != CUZK_ERR_INVALID || strstr(e.msg, "challenge 39:"), "the message names challenge 39: %s", e.msg);
     buf[at] ^= 1;
     uint8_t other[32] = {3};
     CHECK(post_vanilla_sectors(slots, &got, &pp, buf, n, 0, other, 0, &e) == CUZK_ERR_INVALID && strstr(e.msg, "the challenge is leaf"));
