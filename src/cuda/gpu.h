@@ -127,17 +127,9 @@ cuzk_status gpu_g1_msm(struct g1_jacobian *out, const struct g1_affine *bases,
 typedef struct gpu_ctx gpu_ctx;
 
 /* *out = a new ctx on CUDA device `device` (0-based): its own non-blocking stream, the device's
- * default memory pool with release threshold UINT64_MAX, and the device's per-thread stack limit
- * raised to gpu_msm_stack_bytes() + GPU_STACK_SLACK when lower (device-wide, for the process:
- * the driver reserves that many bytes for each resident thread, ~0.8 GB on an H200 at 3 KiB;
- * $CUZK_GPU_STACK_SLACK overrides the slack, in bytes). Returns CUZK_ERR_ARG (out NULL, device
+ * default memory pool with release threshold UINT64_MAX. Returns CUZK_ERR_ARG (out NULL, device
  * out of range), CUZK_ERR_UNSUPPORTED (no device/driver), CUZK_ERR_DEVICE; *out = NULL then. */
 cuzk_status gpu_ctx_create(gpu_ctx **out, int device, cuzk_error *err);
-/* The largest per-thread stack (bytes) of the MSM kernels (cudaFuncGetAttributes localSizeBytes
- * over the G1 and G2 kernels of both curves; the calling thread's current device). gpu_ctx_create
- * keeps the device's cudaLimitStackSize at least this + GPU_STACK_SLACK (src/cuda/gpu_msm.cu says
- * why). */
-size_t gpu_msm_stack_bytes(void);
 /* Waits for the stream (errors ignored), frees everything the ctx holds (not the gpu_g1_bases
  * made on it: free those first), destroys the stream, trims the pool. NULL is ignored. */
 void gpu_ctx_destroy(gpu_ctx *ctx);

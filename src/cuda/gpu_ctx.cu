@@ -3,18 +3,11 @@
  * default pool (release threshold UINT64_MAX, so freed memory is kept and reused), and the
  * dead-context rule: the first sticky CUDA fault is recorded and every later call fails fast with
  * it, without touching the device. */
-#include <stdlib.h>
-
 #include <new>
 
 #include "cuda/ctx_internal.cuh"
 
 using namespace cuzk_dev;
-
-/* Bytes of per-thread stack kept above the largest MSM kernel frame (gpu_msm_stack_bytes): room
- * for the non-inlined point routines' spills that ptxas leaves out of the frames (150-160 bytes
- * for xyzz_t<fp2_t>::dbl on sm_90a); 1 KiB as the driver's default limit gave the G1 kernels. */
-static const size_t GPU_STACK_SLACK = 1024;
 
 namespace cuzk_dev {
 
@@ -130,20 +123,6 @@ extern "C" cuzk_status gpu_ctx_create(gpu_ctx **out, int device, cuzk_error *err
             goto out;
         }
         CTX_CU(cudaDeviceGetAttribute(&ctx->sm_count, cudaDevAttrMultiProcessorCount, device));
-        {
-            /* see gpu_msm_stack_bytes (src/cuda/gpu_msm.cu): callees' spills need room below the
-             * kernels' frames */
-            size_t cur = 0, slack = GPU_STACK_SLACK;
-            const char *env = getenv("CUZK_GPU_STACK_SLACK");
-            if (env && *env) {
-                char *end = NULL;
-                unsigned long long v = strtoull(env, &end, 10);
-                if (end && *end == 0 && v <= (1u << 20)) slack = (size_t)v;
-            }
-            const size_t want = gpu_msm_stack_bytes() + slack;
-            CTX_CU(cudaDeviceGetLimit(&cur, cudaLimitStackSize));
-            if (cur < want) CTX_CU(cudaDeviceSetLimit(cudaLimitStackSize, want));
-        }
         CTX_CU(cudaStreamCreateWithFlags(&ctx->stream, cudaStreamNonBlocking));
         CTX_CU(cudaDeviceGetDefaultMemPool(&ctx->pool, device));
         CTX_CU(cudaMemPoolSetAttribute(ctx->pool, cudaMemPoolAttrReleaseThreshold, &threshold));

@@ -1091,40 +1091,6 @@ extern "C" cuzk_status gpu_bn254_g2_msm_run(gpu_ctx *ctx, const gpu_g2_msm_job *
     return msm_run<bn254_g2>(ctx, jobs, n_jobs, 0, stats, err);
 }
 
-/* ---- the per-thread stack the MSM kernels need ------------------------------------------------
- * The G2 kernels call non-inlined point routines (xyzz_t::dbl, xyzz_t::add over fp2_t, under the
- * full register file: 255 registers) that spill into their own stack below the caller's frame, and
- * ptxas reports those callees with "0 bytes stack frame" while they spill 150+ bytes. The driver
- * sizes each thread's stack to max(cudaLimitStackSize, the kernel's cumulative stack size): G1's
- * kernels need less than the 1 KiB default, so the slack above them absorbed such spills; the G2
- * segment reduction needs 1968 bytes, the driver gave exactly that, and the first doubling
- * (P + P: two equal running sums, as sparse buckets make) wrote past it (compute-sanitizer on the
- * H200: "Invalid __local__ write of size 16" in msm_segment_kernel<g2_of<bls12_381>>, xyzz_t<fp2_t>).
- * gpu_ctx_create therefore raises the device's stack limit to the largest frame below +
- * GPU_STACK_SLACK (bench/GPU_RESULTS.md, session 7). */
-namespace {
-template <class G>
-void stack_need_of(size_t *m) {
-    const void *k[] = {(const void *)msm_ones_kernel<G>,        (const void *)msm_group_sum_kernel<G>,
-                       (const void *)msm_accumulate_kernel<G>,  (const void *)msm_bucket_sum_kernel<G>,
-                       (const void *)msm_heavy_bucket_kernel<G>, (const void *)msm_segment_kernel<G>};
-    for (const void *f : k) {
-        cudaFuncAttributes a;
-        if (cudaFuncGetAttributes(&a, f) == cudaSuccess && a.localSizeBytes > *m) *m = a.localSizeBytes;
-    }
-    (void)cudaGetLastError();
-}
-}  // namespace
-
-extern "C" size_t gpu_msm_stack_bytes(void) {
-    size_t m = 0;
-    stack_need_of<api_g1>(&m);
-    stack_need_of<api_g2>(&m);
-    stack_need_of<bn254_g1>(&m);
-    stack_need_of<bn254_g2>(&m);
-    return m;
-}
-
 extern "C" void gpu_msm_set_accumulation(gpu_msm_accum mode) {
     g_accum_mode = mode == GPU_MSM_ACCUM_TASKS ? GPU_MSM_ACCUM_TASKS : GPU_MSM_ACCUM_RUNS;
 }
