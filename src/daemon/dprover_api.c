@@ -418,7 +418,7 @@ static cuzk_status prove_engine(dp_engine *e, dp_key *k, const dp_input *in, dp_
     if (st == CUZK_ERR_MISMATCH) { /* the engine's budget is smaller than one proof of this circuit */
         char why[sizeof err->msg];
         snprintf(why, sizeof why, "%s", err && err->msg[0] ? err->msg : "one proof does not fit");
-        return cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "engine.job_budget: %s", why);
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "circuit %s: engine.job_budget: %s", k->id, why);
     }
     if (st) return st;
     if (in->started) in->started(in->started_ctx, k->fallback ? id | DP_FALLBACK_JOB : id);
@@ -520,7 +520,7 @@ static cuzk_status prove_post(dp_engine *e, dp_key *k, const dp_input *in, dp_pr
     if (st == CUZK_ERR_MISMATCH) {
         char why[sizeof err->msg];
         snprintf(why, sizeof why, "%s", err && err->msg[0] ? err->msg : "one proof does not fit");
-        st = cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "engine.job_budget: %s", why);
+        st = cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "circuit %s: engine.job_budget: %s", k->id, why);
     }
     if (st) goto out;
     if (in->started) in->started(in->started_ctx, k->fallback ? id | DP_FALLBACK_JOB : id);

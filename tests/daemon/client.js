@@ -402,8 +402,8 @@ async function budget() {
   // Needs a daemon with engine.job_budget smaller than one proof of circuit mult.
   const r = await call('Prove', { submit: submitReq({ witness: multWitness(3n, 4n).w }) });
   const x = r.resp && r.resp.result;
-  ok(!r.err && x && x.status === 'FAILED' && /job_budget/.test(x.error_message) && /bytes/.test(x.error_message),
-     'a proof over engine.job_budget: FAILED, the budget and the bytes named', r.err ? r.err.details : x);
+  ok(!r.err && x && x.status === 'FAILED' && /circuit mult: engine\.job_budget/.test(x.error_message) && /bytes/.test(x.error_message),
+     'a proof over engine.job_budget: FAILED, the circuit, the budget and the bytes named', r.err ? r.err.details : x);
   const st = await call('GetStatus', {});
   ok(!st.err && st.resp.total_proofs_failed === 1, 'counted as failed');
   // a BN254 job is held to the same budget (one dispatcher for every curve)
