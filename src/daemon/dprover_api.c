@@ -401,6 +401,31 @@ static cuzk_status job_answer(const dp_key *k, const cuzk_job_result *res, const
     return proof_out(out, res->curve, res->proofs, res->proof_bytes, pub, n_public, err);
 }
 
+/* One job of one partition on the key's engine (the main one, or the CPU engine of
+ * engine.gpu_fallback): submit (a budget smaller than one proof is engine.job_budget's error,
+ * naming the circuit), publish the id through in->started, honour a cancel that came before it,
+ * wait. On CUZK_OK *res holds the result (the caller frees it) and *jerr what the wait reported
+ * (a FAILED job's error, for job_answer); a failed wait's error goes to *err as well. */
+static cuzk_status engine_run(dp_key *k, const cuzk_job_desc *d, const dp_input *in, cuzk_job_result *res,
+                              cuzk_error *jerr, cuzk_error *err) {
+    cuzk_job_id id = 0;
+    cuzk_engine *eng = k->eng;
+    cuzk_status st = cuzk_engine_submit(eng, d, &id, err);
+    if (st == CUZK_ERR_MISMATCH) { /* the engine's budget is smaller than one proof of this circuit */
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err && err->msg[0] ? err->msg : "one proof does not fit");
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "circuit %s: engine.job_budget: %s", k->id, why);
+    }
+    if (st) return st;
+    if (in->started) in->started(in->started_ctx, k->fallback ? id | DP_FALLBACK_JOB : id);
+    if (*in->cancel) cuzk_engine_cancel(eng, id); /* a cancel that came before `started` published the id */
+    memset(res, 0, sizeof *res);
+    memset(jerr, 0, sizeof *jerr);
+    st = cuzk_engine_wait(eng, id, res, jerr);
+    if (st && err) *err = *jerr;
+    return st;
+}
+
 static cuzk_status prove_engine(dp_engine *e, dp_key *k, const dp_input *in, dp_proof *out, cuzk_error *err) {
     synth_ctx sc = {in, k->curve, 0};
     cuzk_job_desc d;
@@ -411,27 +436,11 @@ static cuzk_status prove_engine(dp_engine *e, dp_key *k, const dp_input *in, dp_
     d.synth_ctx = &sc;
     d.check_witness = k->has_circuit; /* names the first failing constraint; the verify below catches the rest */
     d.witness_form = CUZK_WITNESS_FR_MONT;
-    cuzk_job_id id = 0;
-    cuzk_engine *eng = k->eng;
     (void)e;
-    cuzk_status st = cuzk_engine_submit(eng, &d, &id, err);
-    if (st == CUZK_ERR_MISMATCH) { /* the engine's budget is smaller than one proof of this circuit */
-        char why[sizeof err->msg];
-        snprintf(why, sizeof why, "%s", err && err->msg[0] ? err->msg : "one proof does not fit");
-        return cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "circuit %s: engine.job_budget: %s", k->id, why);
-    }
-    if (st) return st;
-    if (in->started) in->started(in->started_ctx, k->fallback ? id | DP_FALLBACK_JOB : id);
-    if (*in->cancel) cuzk_engine_cancel(eng, id); /* a cancel that came before `started` published the id */
     cuzk_job_result res;
-    memset(&res, 0, sizeof res);
     cuzk_error jerr;
-    memset(&jerr, 0, sizeof jerr);
-    st = cuzk_engine_wait(eng, id, &res, &jerr);
-    if (st) {
-        if (err) *err = jerr;
-        return st;
-    }
+    cuzk_status st = engine_run(k, &d, in, &res, &jerr, err);
+    if (st) return st;
     out->synth_ms = sc.ms;
     if (res.timings) out->prove_ms = res.timings[0].start_call_ms + res.timings[0].finish_call_ms;
     st = job_answer(k, &res, &jerr, in, res.public_inputs, res.n_public, 0, out, err);
@@ -513,25 +522,9 @@ static cuzk_status prove_post(dp_engine *e, dp_key *k, const dp_input *in, dp_pr
     d.synth = post_synth;
     d.synth_ctx = &sc;
     d.witness_form = CUZK_WITNESS_FR_MONT;
-    cuzk_job_id id = 0;
-    cuzk_engine *eng = k->eng; /* the main engine, or the CPU engine of engine.gpu_fallback */
     (void)e;
-    st = cuzk_engine_submit(eng, &d, &id, err);
-    if (st == CUZK_ERR_MISMATCH) {
-        char why[sizeof err->msg];
-        snprintf(why, sizeof why, "%s", err && err->msg[0] ? err->msg : "one proof does not fit");
-        st = cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "circuit %s: engine.job_budget: %s", k->id, why);
-    }
-    if (st) goto out;
-    if (in->started) in->started(in->started_ctx, k->fallback ? id | DP_FALLBACK_JOB : id);
-    if (*in->cancel) cuzk_engine_cancel(eng, id);
     cuzk_error jerr;
-    memset(&jerr, 0, sizeof jerr);
-    st = cuzk_engine_wait(eng, id, &res, &jerr);
-    if (st) {
-        if (err) *err = jerr;
-        goto out;
-    }
+    if ((st = engine_run(k, &d, in, &res, &jerr, err)) != CUZK_OK) goto out;
     have_res = 1;
     out->synth_ms = sc.ms + t_check;
     if (res.timings) out->prove_ms = res.timings[0].start_call_ms + res.timings[0].finish_call_ms;
