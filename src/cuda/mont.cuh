@@ -6,9 +6,8 @@
  * host's (src/ff/field.h: N/2 x 64-bit little-endian limbs), so host arrays are copied as they are.
  *
  * Multiplication: CIOS (Koc, Acar, Kaliski, "Analyzing and comparing Montgomery multiplication
- * algorithms", 1996) with PTX carry chains: per 32-bit word of b, a*b_i then m*p added by mad_row,
- * whose chains pair the low and high half of each 32x32 product (the even/odd-word split of
- * Emmart, Zheng and Weems, ARITH 2016). About 4N^2 multiply-adds (576 for Fp). Requires
+ * algorithms", 1996) with PTX carry chains over separate even/odd accumulators (Emmart, Zheng and
+ * Weems, ARITH 2016; see operator*). About 4N^2 multiply-adds (576 for Fp). Requires
  * m < 2^(32N-1) (true for the BLS12-381 and BN254 fields), inputs < m; outputs < m.
  *
  * The carry flag lives between separate asm volatile statements (as in ICICLE and sppark): nvcc
@@ -40,6 +39,8 @@ __device__ __forceinline__ uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t 
     uint32_t r; asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)); return r; }
 __device__ __forceinline__ uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
     uint32_t r; asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)); return r; }
+__device__ __forceinline__ uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t r; asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)); return r; }
 __device__ __forceinline__ uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
     uint32_t r; asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)); return r; }
 
@@ -118,52 +119,92 @@ struct __align__(16) mont_t {
     __device__ __forceinline__ friend mont_t operator-(const mont_t &a) { return zero() - a; }
     __device__ __forceinline__ mont_t dbl() const { return *this + *this; }
 
-    /* t[0..N+1] += x * y (x: N words, y one word), as two carry chains: the even words of x, then
-     * the odd ones. In each chain the low and high halves of one 32x32 product are adjacent
-     * (mad.lo.cc then madc.hi.cc of the same operands), which ptxas turns into one wide multiply-add
-     * with carry; the CIOS order of src/cuda/mont.cuh before session 5 (all low halves in one chain,
-     * all high halves in a second) could not pair them: 1280 SASS instructions per BLS12-381 Fp
-     * product then, 808 now (cubin text size, sm_90a; bench/GPU_RESULTS.md §session 5). The even
-     * chain's carry lands in t[N] and t[N+1]; the odd chain ends at t[N] and carries into t[N+1]. */
-    __device__ __forceinline__ static void mad_row(uint32_t *t, const uint32_t *x, uint32_t y) {
-        t[0] = mad_lo_cc(x[0], y, t[0]);
-        t[1] = madc_hi_cc(x[0], y, t[1]);
+    /* ---- the product: CIOS over separate even/odd accumulators -------------------------------
+     * CIOS (one word b_i of b per row, then one word q of reduction, then a shift by one word) with
+     * the accumulator A split in two, A = X + 2^32 Y: X (N + 1 words) takes the 32x32 products of the
+     * even words of a and of m (their low halves land on even words, the high halves on odd ones),
+     * Y (N words, one word up) those of the odd words. Each row is then four independent carry
+     * chains (two over X, two over Y) with no carry propagation between them, which is what lets
+     * the SM overlap them (Emmart, Zheng, Weems, "Optimizing modular multiplication for NVIDIA's
+     * Maxwell GPUs", ARITH 2016). The shift by one word costs no instruction: A / 2^32 =
+     * Y + X[1] + 2^32 (X >> 64), so the next row's X is this row's Y, its Y is X >> 64, and the one
+     * word X[1] is added into the next row's X[0] as the first step of its Y chain (whose first word
+     * is the word above X[0], so the carry lands where it belongs).
+     * Bounds (m < 2^(32N - 1), a, b < m): A < 2m before each row, < 2m + 2^33 m after its additions,
+     * so X < 2^(32N + 32) fits N + 1 words and Y < 2^(32N - 1) fits N words: the Y chains never carry
+     * out. Measured on the H200 (session 8, 2^25 random and edge products per field equal to the
+     * previous form): 27.2 G BLS12-381 Fp products/s against 22.9 for the single-accumulator form. */
+
+    /* Y[0..N) += x_odd * y / 2^32, the odd words x[1], x[3], .. of x; the chain's carry is taken in
+     * (ci: after add_cc into the word below) or not */
+    __device__ __forceinline__ static void mad_odd(uint32_t *Y, const uint32_t *x, uint32_t y, bool ci) {
+        Y[0] = ci ? madc_lo_cc(x[1], y, Y[0]) : mad_lo_cc(x[1], y, Y[0]);
+        Y[1] = madc_hi_cc(x[1], y, Y[1]);
 #pragma unroll
-        for (int k = 2; k < N; k += 2) {
-            t[k] = madc_lo_cc(x[k], y, t[k]);
-            t[k + 1] = madc_hi_cc(x[k], y, t[k + 1]);
+        for (int j = 3; j < N - 1; j += 2) {
+            Y[j - 1] = madc_lo_cc(x[j], y, Y[j - 1]);
+            Y[j] = madc_hi_cc(x[j], y, Y[j]);
         }
-        t[N] = addc_cc(t[N], 0);
-        t[N + 1] = addc(t[N + 1], 0);
-        t[1] = mad_lo_cc(x[1], y, t[1]);
-        t[2] = madc_hi_cc(x[1], y, t[2]);
+        Y[N - 2] = madc_lo_cc(x[N - 1], y, Y[N - 2]);
+        Y[N - 1] = madc_hi(x[N - 1], y, Y[N - 1]);
+    }
+    /* X[0..N] += x_even * y, the even words x[0], x[2], .. of x */
+    __device__ __forceinline__ static void mad_even(uint32_t *X, const uint32_t *x, uint32_t y) {
+        X[0] = mad_lo_cc(x[0], y, X[0]);
+        X[1] = madc_hi_cc(x[0], y, X[1]);
 #pragma unroll
-        for (int k = 3; k < N; k += 2) {
-            t[k] = madc_lo_cc(x[k], y, t[k]);
-            t[k + 1] = madc_hi_cc(x[k], y, t[k + 1]);
+        for (int j = 2; j < N; j += 2) {
+            X[j] = madc_lo_cc(x[j], y, X[j]);
+            X[j + 1] = madc_hi_cc(x[j], y, X[j + 1]);
         }
-        t[N + 1] = addc(t[N + 1], 0);
+        X[N] = addc(X[N], 0);
+    }
+    /* One reduction row and the shift: q = X[0] * inv (X[0] already holds the pending word w, or
+     * this is row 0), A += q m, then X, Y, w for the next row. */
+    __device__ __forceinline__ static void redc_row(uint32_t *X, uint32_t *Y, uint32_t *w, const uint32_t *p,
+                                                    bool ci) {
+        const uint32_t q = X[0] * P::inv;
+        mad_odd(Y, p, q, ci);
+        mad_even(X, p, q); /* X[0] becomes 0 */
+        *w = X[1];
+        uint32_t t[N];
+#pragma unroll
+        for (int k = 0; k < N - 1; k++) t[k] = X[k + 2];
+        t[N - 1] = 0;
+#pragma unroll
+        for (int k = 0; k < N; k++) X[k] = Y[k];
+        X[N] = 0;
+#pragma unroll
+        for (int k = 0; k < N; k++) Y[k] = t[k];
+    }
+    /* r = X + w + 2^32 Y (N + 1 words; below 2m when it is a product's end) */
+    __device__ __forceinline__ static void merge(uint32_t *r, const uint32_t *X, const uint32_t *Y, uint32_t w) {
+        r[0] = add_cc(X[0], w);
+#pragma unroll
+        for (int k = 1; k < N; k++) r[k] = addc_cc(X[k], Y[k - 1]);
+        r[N] = addc(X[N], Y[N - 1]);
     }
 
-    /* r = a*b/R mod m: CIOS (one word of b per row, then one word of reduction), each row through
-     * mad_row. N must be even (true for every parameter set of src/cuda/fields.cuh). t stays below
-     * 2m < 2^(32N) after each row's shift, so N + 2 words never overflow. */
+    /* r = a*b/R mod m. N must be even (true for every parameter set of src/cuda/fields.cuh). */
     __device__ __forceinline__ friend mont_t operator*(const mont_t &a, const mont_t &b) {
-        static_assert(N % 2 == 0, "mont_t: N must be even");
-        uint32_t t[N + 2], p[N];
+        static_assert(N % 2 == 0 && N >= 4, "mont_t: N must be even");
+        uint32_t X[N + 1], Y[N], p[N], w = 0;
 #pragma unroll
         for (int j = 0; j < N; j++) p[j] = P::mod(j);
 #pragma unroll
-        for (int j = 0; j < N + 2; j++) t[j] = 0;
+        for (int j = 0; j < N; j++) X[j] = Y[j] = 0;
+        X[N] = 0;
 #pragma unroll
         for (int i = 0; i < N; i++) {
-            mad_row(t, a.l, b.l[i]);
-            mad_row(t, p, t[0] * P::inv); /* t[0] becomes 0 */
-#pragma unroll
-            for (int j = 0; j <= N; j++) t[j] = t[j + 1];
-            t[N + 1] = 0;
+            /* the pending word first: its carry goes into the odd chain (the word above) */
+            if (i > 0) X[0] = add_cc(X[0], w);
+            mad_odd(Y, a.l, b.l[i], i > 0);
+            mad_even(X, a.l, b.l[i]);
+            redc_row(X, Y, &w, p, false);
         }
-        return reduce_once(t);
+        uint32_t r[N + 1];
+        merge(r, X, Y, w);
+        return reduce_once(r);
     }
     /* t (N+1 words) < 2m -> t mod m */
     __device__ __forceinline__ static mont_t reduce_once(const uint32_t *t) {
@@ -182,7 +223,7 @@ struct __align__(16) mont_t {
     __device__ __forceinline__ mont_t &operator-=(const mont_t &b) { return *this = *this - b; }
     /* a^2/R mod m with N(N-1)/2 + N word products before the reduction instead of N^2: the
      * off-diagonal products a_i*a_j (i < j) once, doubled, plus the squares a_i^2 (2N-word T), then
-     * REDC of T = T_lo + T_hi*R as (T_lo + M*m)/R + T_hi: the CIOS reduction rows of operator* over
+     * REDC of T = T_lo + T_hi*R as (T_lo + M*m)/R + T_hi: the reduction rows of operator* (redc_row) over
      * T_lo (t stays below R + 2^32 m, N + 2 words), then T_hi added. (T_lo + M*m)/R < 1 + m and
      * T_hi < m (a < m), so the sum is below 2m: one conditional subtraction. Same result as a*a. */
     __device__ __forceinline__ mont_t sqr() const {
@@ -190,7 +231,7 @@ struct __align__(16) mont_t {
 #pragma unroll
         for (int j = 0; j < 2 * N; j++) T[j] = 0;
         /* off-diagonal: row i adds a_i * a_j, j > i, at word i + j (low) and i + j + 1 (high), as
-         * two chains over j of one parity each (the pairing of mad_row) */
+         * two chains over j of one parity each (the lo/hi pairing of mad_even) */
 #pragma unroll
         for (int i = 0; i < N - 1; i++) {
 #pragma unroll
@@ -220,21 +261,21 @@ struct __align__(16) mont_t {
             T[2 * i] = madc_lo_cc(l[i], l[i], T[2 * i]);
             T[2 * i + 1] = madc_hi_cc(l[i], l[i], T[2 * i + 1]);
         }
-        /* REDC of T_lo */
-        uint32_t t[N + 2], p[N];
+        /* REDC of T_lo with the even/odd accumulators of operator* (reduction rows only), then
+         * + T_hi */
+        uint32_t X[N + 1], Y[N], p[N], w = 0;
 #pragma unroll
         for (int j = 0; j < N; j++) p[j] = P::mod(j);
 #pragma unroll
-        for (int j = 0; j < N; j++) t[j] = T[j];
-        t[N] = t[N + 1] = 0;
+        for (int j = 0; j < N; j++) { X[j] = T[j]; Y[j] = 0; }
+        X[N] = 0;
 #pragma unroll
         for (int i = 0; i < N; i++) {
-            mad_row(t, p, t[0] * P::inv);
-#pragma unroll
-            for (int j = 0; j <= N; j++) t[j] = t[j + 1];
-            t[N + 1] = 0;
+            if (i > 0) X[0] = add_cc(X[0], w); /* carry kept (CC) for redc_row's odd chain */
+            redc_row(X, Y, &w, p, i > 0);
         }
-        /* + T_hi */
+        uint32_t t[N + 1];
+        merge(t, X, Y, w);
         t[0] = add_cc(t[0], T[N]);
 #pragma unroll
         for (int i = 1; i < N; i++) t[i] = addc_cc(t[i], T[N + i]);
