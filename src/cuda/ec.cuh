@@ -20,6 +20,26 @@
 
 namespace cuzk_dev {
 
+template <class fp_t>
+struct fp2_t;
+
+/* Whether the exceptional branches of the point formulas (the doublings inside add and
+ * add_affine_noinf) and add itself are inlined (true) or ABI calls (false) for coordinate field F.
+ * G2 (F = fp2_t): inlined. On the H200 (CUDA 13.0, sm_90a) the G2 reductions faulted with an
+ * illegal 16-byte local write inside the called doubling, whose ptxas report showed spill stores
+ * with a 0-byte stack frame; neither a larger stack limit nor doubling in place through `this`
+ * helped (bench/GPU_RESULTS.md, sessions 7 and 8). Inlined, a kernel pays code size for each
+ * call site, so the G2 kernels keep one or two sites each (msm_segment_kernel runs its steps
+ * through one). G1 (F = the base field): calls, as measured since session 2. */
+template <class F>
+struct ec_inline {
+    static constexpr bool value = false;
+};
+template <class fp_t>
+struct ec_inline<fp2_t<fp_t> > {
+    static constexpr bool value = true;
+};
+
 template <class F>
 struct affine_t {
     F x, y;
@@ -59,9 +79,17 @@ struct xyzz_t {
         return r;
     }
 
-    /* dbl-2008-s-1 with a = 0 (not inlined: keeps the adds' rare doubling branch small) */
+    /* dbl-2008-s-1 with a = 0; an ABI call unless ec_inline<F> (keeps the adds' rare doubling
+     * branch small) */
     #pragma nv_exec_check_disable
-    CUZK_HD __noinline__ xyzz_t dbl() const {
+    CUZK_HD __forceinline__ xyzz_t dbl() const {
+        if constexpr (ec_inline<F>::value) return dbl_impl();
+        else return dbl_call();
+    }
+    #pragma nv_exec_check_disable
+    CUZK_HD __noinline__ xyzz_t dbl_call() const { return dbl_impl(); }
+    #pragma nv_exec_check_disable
+    CUZK_HD __forceinline__ xyzz_t dbl_impl() const {
         if (is_inf()) return *this;
         F u = y.dbl();
         F v = u.sqr();
@@ -77,9 +105,16 @@ struct xyzz_t {
         return r;
     }
 
-    /* mdbl-2008-s-1: 2*(x, y) for an affine point, not infinity */
+    /* mdbl-2008-s-1: 2*(x, y) for an affine point, not infinity; an ABI call unless ec_inline<F> */
     #pragma nv_exec_check_disable
-    CUZK_HD __noinline__ static xyzz_t dbl_affine(const F &x, const F &y) {
+    CUZK_HD __forceinline__ static xyzz_t dbl_affine(const F &x, const F &y) {
+        if constexpr (ec_inline<F>::value) return dbl_affine_impl(x, y);
+        else return dbl_affine_call(x, y);
+    }
+    #pragma nv_exec_check_disable
+    CUZK_HD __noinline__ static xyzz_t dbl_affine_call(const F &x, const F &y) { return dbl_affine_impl(x, y); }
+    #pragma nv_exec_check_disable
+    CUZK_HD __forceinline__ static xyzz_t dbl_affine_impl(const F &x, const F &y) {
         F u = y.dbl();
         F v = u.sqr();
         F w = u * v;
@@ -124,9 +159,16 @@ struct xyzz_t {
         if (!q.is_inf()) add_affine_noinf(q.x, q.y);
     }
 
-    /* this + q (add-2008-s) */
+    /* this + q (add-2008-s); P + P doubles. Inlined when ec_inline<F>, else the compiler's choice. */
     #pragma nv_exec_check_disable
-    CUZK_HD void add(const xyzz_t &q) {
+    CUZK_HD __forceinline__ void add(const xyzz_t &q) {
+        if constexpr (ec_inline<F>::value) add_impl(q);
+        else add_call(q);
+    }
+    #pragma nv_exec_check_disable
+    CUZK_HD void add_call(const xyzz_t &q) { add_impl(q); }
+    #pragma nv_exec_check_disable
+    CUZK_HD __forceinline__ void add_impl(const xyzz_t &q) {
         if (q.is_inf()) return;
         if (is_inf()) { *this = q; return; }
         F u1 = x * q.zz;

@@ -23,10 +23,12 @@
  *        value = k | sign << 31); digit 0 gets the key NB (= W * 2^(c-1)), which sorts last and is
  *        ignored.
  *     b. cub::DeviceRadixSort::SortPairs (double buffer) over the keys (ceil(log2(NB + 1)) bits).
- *     c. bucket bounds from the sorted keys; a bucket of at most 4K pairs (K: twice the average)
- *        is split into tasks of at most K pairs, a larger one into tasks of at most min(K, 256)
- *        pairs (cub::DeviceScan gives task offsets), so one hot bucket (all scalars equal) still
- *        spreads over many threads.
+ *     c. bucket bounds from the sorted keys; the buckets ordered by descending size
+ *        (cub::DeviceRadixSort over the W * 2^(c-1) sizes), so that the threads of a warp get
+ *        tasks of nearly equal length; a bucket of at most 4K pairs (K: twice the average) is split
+ *        into tasks of at most K pairs, a larger one into tasks of at most min(K, 256) pairs
+ *        (cub::DeviceScan gives task offsets in that order), so one hot bucket (all scalars equal)
+ *        still spreads over many threads.
  *     d. msm_accumulate_kernel: thread per task, XYZZ accumulator, mixed additions of affine bases
  *        (y negated for negative digits); msm_bucket_sum_kernel adds each light bucket's task
  *        partials on one thread, msm_heavy_bucket_kernel those of buckets with more than 32
@@ -263,18 +265,30 @@ __device__ __forceinline__ uint32_t msm_bucket_tasks(uint32_t size, uint32_t K) 
     return (size + k - 1) / k;
 }
 
-__global__ void msm_ntasks_kernel(const uint32_t *bstart, const uint32_t *bend, uint32_t nb, uint32_t K,
-                                  uint32_t *ntasks) {
+/* sizes[b] = pairs of bucket b, ids[b] = b (the keys and values of the size ordering) */
+__global__ void msm_sizes_kernel(const uint32_t *bstart, const uint32_t *bend, uint32_t nb, uint32_t *sizes,
+                                 uint32_t *ids) {
     uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
-    if (b > nb) return;
-    ntasks[b] = b == nb ? 0 : msm_bucket_tasks(bend[b] - bstart[b], K);
+    if (b >= nb) return;
+    sizes[b] = bend[b] - bstart[b];
+    ids[b] = b;
 }
 
-/* Tasks are numbered bucket-major; a thread finds its bucket by binary search in toff. */
+/* ntasks[j]: tasks of the j-th largest bucket (sizes sorted descending); ntasks[nb] = 0 */
+__global__ void msm_ntasks_kernel(const uint32_t *sorted_sizes, uint32_t nb, uint32_t K, uint32_t *ntasks) {
+    uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j > nb) return;
+    ntasks[j] = j == nb ? 0 : msm_bucket_tasks(sorted_sizes[j], K);
+}
+
+/* Tasks are numbered bucket-major in the order of perm (buckets by descending size, so the threads
+ * of a warp get tasks of nearly equal length: with uniform scalars a bucket's size is Poisson, and a
+ * warp in bucket order waits for the largest of 32 draws, ~9 % above the mean at 512 pairs); a
+ * thread finds its position j by binary search in toff, its bucket is perm[j]. */
 template <class G>
 __global__ void __launch_bounds__(128) msm_accumulate_kernel(
     const typename G::affine *__restrict__ bases, const uint32_t *__restrict__ vals,
-    const uint32_t *__restrict__ bstart, const uint32_t *__restrict__ bend,
+    const uint32_t *__restrict__ bstart, const uint32_t *__restrict__ bend, const uint32_t *__restrict__ perm,
     const uint32_t *__restrict__ toff, uint32_t nb, uint32_t K, size_t max_tasks,
     typename G::xyzz *__restrict__ partials) {
     MSM_GROUP_TYPES(G);
@@ -288,12 +302,12 @@ __global__ void __launch_bounds__(128) msm_accumulate_kernel(
         uint32_t mid = (lo + hi) >> 1;
         if (toff[mid] <= t) lo = mid; else hi = mid;
     }
-    const uint32_t b = lo;
+    const uint32_t j = lo, b = perm[j];
     /* the bucket's pairs split evenly over its tasks (msm_bucket_tasks): Kb = ceil(size / tasks) */
-    const uint32_t size = bend[b] - bstart[b], tasks = toff[b + 1] - toff[b];
+    const uint32_t size = bend[b] - bstart[b], tasks = toff[j + 1] - toff[j];
     const uint32_t Kb = (size + tasks - 1) / tasks;
     (void)K;
-    const uint32_t start = bstart[b] + ((uint32_t)t - toff[b]) * Kb;
+    const uint32_t start = bstart[b] + ((uint32_t)t - toff[j]) * Kb;
     uint32_t end = start + Kb;
     if (end > bend[b]) end = bend[b];
     xyzz_pt acc = xyzz_pt::inf();
@@ -307,13 +321,15 @@ __global__ void __launch_bounds__(128) msm_accumulate_kernel(
     partials[t] = acc;
 }
 
+/* thread j: the bucket perm[j] (toff is over the size-ordered positions j) */
 template <class G>
 __global__ void msm_bucket_sum_kernel(const typename G::xyzz *__restrict__ partials, const uint32_t *__restrict__ toff,
-                                      uint32_t nb, typename G::xyzz *__restrict__ buckets) {
+                                      const uint32_t *__restrict__ perm, uint32_t nb,
+                                      typename G::xyzz *__restrict__ buckets) {
     MSM_GROUP_TYPES(G);
-    uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
-    if (b >= nb) return;
-    uint32_t t0 = toff[b], t1 = toff[b + 1];
+    uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= nb) return;
+    const uint32_t b = perm[j], t0 = toff[j], t1 = toff[j + 1];
     if (t1 - t0 > HEAVY_PARTIALS) return; /* msm_heavy_bucket_kernel */
     xyzz_pt acc = xyzz_pt::inf();
     if (t1 > t0) acc = partials[t0];
@@ -321,16 +337,17 @@ __global__ void msm_bucket_sum_kernel(const typename G::xyzz *__restrict__ parti
     buckets[b] = acc;
 }
 
-/* Buckets with more than HEAVY_PARTIALS partials (their list from cub::DeviceSelect): one block
- * per bucket (blocks loop over the list), each thread sums a strided share of the partials, then
- * a shared-memory tree of 7 levels. */
+/* Buckets with more than HEAVY_PARTIALS partials (their positions j from cub::DeviceSelect, the
+ * bucket perm[j]): one block per bucket (blocks loop over the list), each thread sums a strided
+ * share of the partials, then a shared-memory tree of 7 levels. */
 struct is_heavy_op {
     const uint32_t *toff;
-    __device__ __forceinline__ bool operator()(const uint32_t &b) const { return toff[b + 1] - toff[b] > HEAVY_PARTIALS; }
+    __device__ __forceinline__ bool operator()(const uint32_t &j) const { return toff[j + 1] - toff[j] > HEAVY_PARTIALS; }
 };
 template <class G>
 __global__ void __launch_bounds__(128) msm_heavy_bucket_kernel(const typename G::xyzz *__restrict__ partials,
                                                                const uint32_t *__restrict__ toff,
+                                                               const uint32_t *__restrict__ perm,
                                                                const uint32_t *__restrict__ heavy,
                                                                const int *__restrict__ n_heavy,
                                                                typename G::xyzz *__restrict__ buckets) {
@@ -339,7 +356,7 @@ __global__ void __launch_bounds__(128) msm_heavy_bucket_kernel(const typename G:
     xyzz_pt *sm = reinterpret_cast<xyzz_pt *>(raw);
     const int nh = *n_heavy;
     for (int i = blockIdx.x; i < nh; i += gridDim.x) {
-        const uint32_t b = heavy[i], t0 = toff[b], t1 = toff[b + 1];
+        const uint32_t j = heavy[i], b = perm[j], t0 = toff[j], t1 = toff[j + 1];
         xyzz_pt acc = xyzz_pt::inf();
         for (uint32_t t = t0 + threadIdx.x; t < t1; t += blockDim.x) acc.add(partials[t]);
         sm[threadIdx.x] = acc;
@@ -478,21 +495,12 @@ __global__ void __launch_bounds__(128) msm_runs_heavy_kernel(const uint32_t *__r
     }
 }
 
-template <class Xyzz>
-__device__ Xyzz xyzz_mul_small(const Xyzz &p, uint32_t k) {
-    Xyzz r = Xyzz::inf();
-    if (k == 0 || p.is_inf()) return r;
-    int top = 31 - __clz(k);
-    r = p;
-    for (int i = top - 1; i >= 0; i--) {
-        r = r.dbl();
-        if ((k >> i) & 1) r.add(p);
-    }
-    return r;
-}
-
 /* thread per (window, segment): segment covers bucket indices [s*L, (s+1)*L) of window w, i.e.
- * digit magnitudes k = s*L + 1 .. (s+1)*L. out = sum_k k * B_k over the segment. */
+ * digit magnitudes k = s*L + 1 .. (s+1)*L. out = sum_k k * B_k over the segment:
+ *   running sums: for k = L-1 .. 0: run += B_k, acc += run (acc = sum_k (k - s*L + 1) B_k);
+ *   then acc += (s*L) * run, by double-and-add over the bits of s*L (a doubling is run as r + r).
+ * Every step is one addition through ONE call site (pt[dst] += q), so a kernel that inlines its
+ * additions (G2, ec_inline in src/cuda/ec.cuh) holds one copy of the formulas, not five. */
 template <class G>
 __global__ void __launch_bounds__(128) msm_segment_kernel(const typename G::xyzz *__restrict__ buckets, uint32_t nbw,
                                                           uint32_t L, uint32_t seg_per_win, int W,
@@ -502,13 +510,60 @@ __global__ void __launch_bounds__(128) msm_segment_kernel(const typename G::xyzz
     if (t >= (uint32_t)W * seg_per_win) return;
     uint32_t w = t / seg_per_win, s = t % seg_per_win;
     const xyzz_pt *bw = buckets + (size_t)w * nbw + (size_t)s * L;
-    xyzz_pt run = xyzz_pt::inf(), acc = xyzz_pt::inf();
-    for (int k = (int)L - 1; k >= 0; k--) {
-        run.add(bw[k]);
-        acc.add(run);
+    xyzz_pt pt[3]; /* run, acc, the multiple of run */
+    pt[0] = xyzz_pt::inf();
+    pt[1] = xyzz_pt::inf();
+    pt[2] = xyzz_pt::inf();
+    const uint32_t km = s * L;
+    int phase = 0;                  /* 0: running sums, 1: double-and-add, 2: acc += pt[2], 3: done */
+    int k = (int)L - 1, bit = 0;
+    bool second = false, dbl_next = true;
+    for (;;) {
+        int dst;
+        xyzz_pt q;
+        if (phase == 0) {
+            if (!second) {
+                dst = 0;
+                q = bw[k];
+                second = true;
+            } else {
+                dst = 1;
+                q = pt[0];
+                second = false;
+                if (k-- == 0) phase = 1;
+            }
+        } else if (phase == 1) {
+            if (bit == 0) { /* entering: pt[2] = run, bit = top - 1 */
+                if (km == 0 || pt[0].is_inf()) break;
+                pt[2] = pt[0];
+                bit = 31 - __clz(km); /* the top bit, consumed by the copy */
+                dbl_next = true;
+                if (bit == 0) { phase = 2; continue; }
+            }
+            if (dbl_next) {
+                dst = 2;
+                q = pt[2];
+                dbl_next = false;
+            } else {
+                dbl_next = true;
+                const int b = --bit;
+                if (b == 0) phase = 2;
+                if (!((km >> b) & 1)) continue;
+                dst = 2;
+                q = pt[0];
+            }
+        } else if (phase == 2) {
+            dst = 1;
+            q = pt[2];
+            phase = 3;
+        } else {
+            break;
+        }
+        xyzz_pt a = pt[dst];
+        a.add(q);
+        pt[dst] = a;
     }
-    acc.add(xyzz_mul_small(run, s * L));
-    out[t] = acc;
+    out[t] = pt[1];
 }
 
 /* ---- host side -------------------------------------------------------------------------------- */
@@ -550,6 +605,8 @@ struct tail_plan {
     uint32_t R;          /* runs: pairs per thread */
     size_t nthreads;     /* runs: ceil(npairs / R) */
     uint32_t *keys, *keys2, *vals, *vals2, *bstart, *bend, *ntasks, *toff, *heavy;
+    uint32_t *sizes, *sizes2, *ids, *perm; /* tasks: buckets ordered by descending size */
+    int size_bits;                          /* bits of the largest possible bucket size */
     int *n_heavy;
     char *temp;
     xyzz_pt *partials, *buckets, *seg, *seg2; /* runs: partials = pfirst, pfirst + nthreads = plast */
@@ -570,6 +627,8 @@ void plan_sizes(tail_plan<G> *p, size_t cn, int c) {
     p->max_tasks = p->npairs / (p->K < TASK_HEAVY ? p->K : TASK_HEAVY) + p->nb + 1;
     p->sort_bits = 1;
     while ((1ull << p->sort_bits) <= p->nb) p->sort_bits++;
+    p->size_bits = 1;
+    while ((1ull << p->size_bits) <= p->npairs) p->size_bits++;
     p->L = 1u << SEG_LOG;
     if (p->L > p->nbw) p->L = p->nbw;
     p->seg_per_win = p->nbw / p->L;
@@ -599,6 +658,11 @@ cuzk_status plan_alloc(gpu_ctx *ctx, scratch *sc, tail_plan<G> *p, cuzk_error *e
         CTX_CU(cub::DeviceSelect::If(NULL, sel2, thrust::counting_iterator<uint32_t>(0), (uint32_t *)NULL,
                                      (int *)NULL, (int)p->nb, runs_heavy_op{NULL, NULL, 1}, ctx->stream));
         if (sel2 > sel_tmp) sel_tmp = sel2;
+        size_t ord = 0;
+        CTX_CU(cub::DeviceRadixSort::SortPairsDescending(NULL, ord, (uint32_t *)NULL, (uint32_t *)NULL,
+                                                         (uint32_t *)NULL, (uint32_t *)NULL, (int64_t)p->nb, 0,
+                                                         p->size_bits, ctx->stream));
+        if (ord > sel_tmp) sel_tmp = ord;
     }
     p->temp_bytes = sort_tmp > scan_tmp ? sort_tmp : scan_tmp;
     if (sel_tmp > p->temp_bytes) p->temp_bytes = sel_tmp;
@@ -611,6 +675,10 @@ cuzk_status plan_alloc(gpu_ctx *ctx, scratch *sc, tail_plan<G> *p, cuzk_error *e
     CTX_CU(scratch_alloc(sc, &p->ntasks, (size_t)p->nb + 1));
     CTX_CU(scratch_alloc(sc, &p->toff, (size_t)p->nb + 1));
     CTX_CU(scratch_alloc(sc, &p->heavy, (size_t)p->nb + 1));
+    CTX_CU(scratch_alloc(sc, &p->sizes, (size_t)p->nb + 1));
+    CTX_CU(scratch_alloc(sc, &p->sizes2, (size_t)p->nb + 1));
+    CTX_CU(scratch_alloc(sc, &p->ids, (size_t)p->nb + 1));
+    CTX_CU(scratch_alloc(sc, &p->perm, (size_t)p->nb + 1));
     CTX_CU(scratch_alloc(sc, &p->n_heavy, 1));
     CTX_CU(scratch_alloc(sc, &p->temp, p->temp_bytes));
     CTX_CU(scratch_alloc(sc, &p->partials, p->runs ? 2 * p->nthreads : p->max_tasks));
@@ -673,23 +741,31 @@ cuzk_status tail_chunk(gpu_ctx *ctx, tail_plan<G> *p, size_t cn, const uint32_t 
         CTX_LAUNCH("msm_runs_heavy_kernel");
     }
     if (!p->runs) {
-        msm_ntasks_kernel<<<nblocks(p->nb + 1, 256), 256, 0, s>>>(p->bstart, p->bend, p->nb, p->K, p->ntasks);
+        msm_sizes_kernel<<<nblocks(p->nb, 256), 256, 0, s>>>(p->bstart, p->bend, p->nb, p->sizes, p->ids);
+        CTX_LAUNCH("msm_sizes_kernel");
+        tb = p->temp_bytes;
+        CTX_CU(cub::DeviceRadixSort::SortPairsDescending(p->temp, tb, p->sizes, p->sizes2, p->ids, p->perm,
+                                                         (int64_t)p->nb, 0, p->size_bits, s));
+        CTX_LAUNCH("cub SortPairsDescending (bucket sizes)");
+        msm_ntasks_kernel<<<nblocks(p->nb + 1, 256), 256, 0, s>>>(p->sizes2, p->nb, p->K, p->ntasks);
         CTX_LAUNCH("msm_ntasks_kernel");
         tb = p->temp_bytes;
         CTX_CU(cub::DeviceScan::ExclusiveSum(p->temp, tb, p->ntasks, p->toff, (int)(p->nb + 1), s));
         CTX_LAUNCH("cub ExclusiveSum");
         if (ev) CTX_CU(cudaEventRecord(ev[2], s));
         msm_accumulate_kernel<G><<<nblocks(p->max_tasks, 128), 128, 0, s>>>(bases, dv.Current(), p->bstart, p->bend,
-                                                                          p->toff, p->nb, p->K, p->max_tasks,
-                                                                          p->partials);
+                                                                          p->perm, p->toff, p->nb, p->K,
+                                                                          p->max_tasks, p->partials);
         CTX_LAUNCH("msm_accumulate_kernel");
-        msm_bucket_sum_kernel<G><<<nblocks(p->nb, 128), 128, 0, s>>>(p->partials, p->toff, p->nb, p->buckets);
+        msm_bucket_sum_kernel<G><<<nblocks(p->nb, 128), 128, 0, s>>>(p->partials, p->toff, p->perm, p->nb,
+                                                                           p->buckets);
         CTX_LAUNCH("msm_bucket_sum_kernel");
         tb = p->temp_bytes;
         CTX_CU(cub::DeviceSelect::If(p->temp, tb, thrust::counting_iterator<uint32_t>(0), p->heavy, p->n_heavy,
                                      (int)p->nb, is_heavy_op{p->toff}, s));
         CTX_LAUNCH("cub DeviceSelect::If (heavy buckets)");
-        msm_heavy_bucket_kernel<G><<<HEAVY_BLOCKS, 128, 0, s>>>(p->partials, p->toff, p->heavy, p->n_heavy, p->buckets);
+        msm_heavy_bucket_kernel<G><<<HEAVY_BLOCKS, 128, 0, s>>>(p->partials, p->toff, p->perm, p->heavy, p->n_heavy,
+                                                              p->buckets);
         CTX_LAUNCH("msm_heavy_bucket_kernel");
     }
     if (ev) CTX_CU(cudaEventRecord(ev[3], s));
