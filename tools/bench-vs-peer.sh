@@ -19,12 +19,19 @@
 #      BENCH_CURVES (the curves, in this order: "bls12_381" (default), "bn254" (BN254 alone: the
 #      same cases, cuzk with its default accumulation), or "bls12_381 bn254"), PEER_BN254=1 (the same
 #      as BENCH_CURVES="bls12_381 bn254"), LOG_DIR (default: $OUT when set, else
-#      the build folder's parent), CUZK_COMMIT (the commit named in the table; default git's HEAD).
+#      the build folder's parent), CUZK_COMMIT (the commit named in the table; default: .prebuilt/COMMIT when
+#      PREBUILT is set, else git's HEAD).
 # Inputs on both sides: G1 MSM with scalars uniform below r and distinct random curve points;
 # NTT forward, natural order in and out, one vector of random Fr elements.
 # Exit status: 0 when both sides ran every case, 1 otherwise (the table marks what is missing).
 set -u
 cd "$(dirname "$0")/.." || exit 2
+# the commit the timed binaries were built from: a prebuilt's (.prebuilt/COMMIT, tools/prebuilt.sh),
+# else this checkout's HEAD
+cuzk_commit() {
+  if [ -n "${PREBUILT:-}" ] && [ -f .prebuilt/COMMIT ]; then echo "$(cut -c1-7 .prebuilt/COMMIT) (prebuilt)"
+  else git rev-parse --short HEAD 2>/dev/null || echo '?'; fi
+}
 ROOT=$PWD
 PEER_DIR=${PEER_DIR:-.peer}
 BUILD=${BUILD:-build-gpu}
@@ -128,7 +135,7 @@ peer_ms() {  # op lg curve -> median ms or "-"
   echo
   echo "==== cuzk vs sppark (same GPU, one run; ratio = cuzk / sppark, < 1: cuzk faster) ===="
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1
-  echo "cuzk ${CUZK_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo '?')}, sppark $(awk '$1=="sppark"{print $2, $3}' "$PEER_DIR/src/COMMITS" 2>/dev/null)"
+  echo "cuzk ${CUZK_COMMIT:-$(cuzk_commit)}, sppark $(awk '$1=="sppark"{print $2, $3}' "$PEER_DIR/src/COMMITS" 2>/dev/null)"
   printf '%-10s %-28s %-6s %10s %10s %7s\n' curve kernel size cuzk_ms sppark_ms ratio
   for c in $CURVES; do
     mode=""
