@@ -281,28 +281,31 @@ __global__ void msm_ntasks_kernel(const uint32_t *sorted_sizes, uint32_t nb, uin
     ntasks[j] = j == nb ? 0 : msm_bucket_tasks(sorted_sizes[j], K);
 }
 
+/* tmap[t] = j for the tasks t of the j-th bucket in size order (toff[j] <= t < toff[j + 1]); one
+ * thread per position (the largest buckets come first, so the long loops share the first warps) */
+__global__ void msm_task_map_kernel(const uint32_t *__restrict__ toff, uint32_t nb, uint32_t *__restrict__ tmap) {
+    uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= nb) return;
+    for (uint32_t t = toff[j], e = toff[j + 1]; t < e; t++) tmap[t] = j;
+}
+
 /* Tasks are numbered bucket-major in the order of perm (buckets by descending size, so the threads
  * of a warp get tasks of nearly equal length: with uniform scalars a bucket's size is Poisson, and a
- * warp in bucket order waits for the largest of 32 draws, ~9 % above the mean at 512 pairs); a
- * thread finds its position j by binary search in toff, its bucket is perm[j]. */
+ * warp in bucket order waits for the largest of 32 draws, ~9 % above the mean at 512 pairs); task t
+ * belongs to position j = tmap[t] (msm_task_map_kernel; a binary search over toff cost ~20
+ * dependent loads per task), its bucket is perm[j]. */
 template <class G>
 __global__ void __launch_bounds__(128) msm_accumulate_kernel(
     const typename G::affine *__restrict__ bases, const uint32_t *__restrict__ vals,
     const uint32_t *__restrict__ bstart, const uint32_t *__restrict__ bend, const uint32_t *__restrict__ perm,
-    const uint32_t *__restrict__ toff, uint32_t nb, uint32_t K, size_t max_tasks,
-    typename G::xyzz *__restrict__ partials) {
+    const uint32_t *__restrict__ toff, const uint32_t *__restrict__ tmap, uint32_t nb, uint32_t K,
+    size_t max_tasks, typename G::xyzz *__restrict__ partials) {
     MSM_GROUP_TYPES(G);
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= max_tasks) return;
     const uint32_t total = toff[nb];
     if (t >= total) return;
-    /* largest b with toff[b] <= t */
-    uint32_t lo = 0, hi = nb;
-    while (hi - lo > 1) {
-        uint32_t mid = (lo + hi) >> 1;
-        if (toff[mid] <= t) lo = mid; else hi = mid;
-    }
-    const uint32_t j = lo, b = perm[j];
+    const uint32_t j = tmap[t], b = perm[j];
     /* the bucket's pairs split evenly over its tasks (msm_bucket_tasks): Kb = ceil(size / tasks) */
     const uint32_t size = bend[b] - bstart[b], tasks = toff[j + 1] - toff[j];
     const uint32_t Kb = (size + tasks - 1) / tasks;
@@ -572,7 +575,7 @@ __global__ void __launch_bounds__(128) msm_segment_kernel(const typename G::xyzz
 /* Stream-ordered allocations of one run, freed together (in reverse) at its end. */
 struct scratch {
     gpu_ctx *ctx;
-    void *p[24];
+    void *p[32]; /* msm_job's 6 buffers + plan_alloc's 20 */
     int n;
 };
 template <class T>
@@ -606,6 +609,7 @@ struct tail_plan {
     size_t nthreads;     /* runs: ceil(npairs / R) */
     uint32_t *keys, *keys2, *vals, *vals2, *bstart, *bend, *ntasks, *toff, *heavy;
     uint32_t *sizes, *sizes2, *ids, *perm; /* tasks: buckets ordered by descending size */
+    uint32_t *tmap;                         /* tasks: task -> size-order position */
     int size_bits;                          /* bits of the largest possible bucket size */
     int *n_heavy;
     char *temp;
@@ -679,6 +683,7 @@ cuzk_status plan_alloc(gpu_ctx *ctx, scratch *sc, tail_plan<G> *p, cuzk_error *e
     CTX_CU(scratch_alloc(sc, &p->sizes2, (size_t)p->nb + 1));
     CTX_CU(scratch_alloc(sc, &p->ids, (size_t)p->nb + 1));
     CTX_CU(scratch_alloc(sc, &p->perm, (size_t)p->nb + 1));
+    CTX_CU(scratch_alloc(sc, &p->tmap, p->runs ? 1 : p->max_tasks));
     CTX_CU(scratch_alloc(sc, &p->n_heavy, 1));
     CTX_CU(scratch_alloc(sc, &p->temp, p->temp_bytes));
     CTX_CU(scratch_alloc(sc, &p->partials, p->runs ? 2 * p->nthreads : p->max_tasks));
@@ -752,10 +757,12 @@ cuzk_status tail_chunk(gpu_ctx *ctx, tail_plan<G> *p, size_t cn, const uint32_t 
         tb = p->temp_bytes;
         CTX_CU(cub::DeviceScan::ExclusiveSum(p->temp, tb, p->ntasks, p->toff, (int)(p->nb + 1), s));
         CTX_LAUNCH("cub ExclusiveSum");
+        msm_task_map_kernel<<<nblocks(p->nb, 256), 256, 0, s>>>(p->toff, p->nb, p->tmap);
+        CTX_LAUNCH("msm_task_map_kernel");
         if (ev) CTX_CU(cudaEventRecord(ev[2], s));
         msm_accumulate_kernel<G><<<nblocks(p->max_tasks, 128), 128, 0, s>>>(bases, dv.Current(), p->bstart, p->bend,
-                                                                          p->perm, p->toff, p->nb, p->K,
-                                                                          p->max_tasks, p->partials);
+                                                                          p->perm, p->toff, p->tmap, p->nb,
+                                                                          p->K, p->max_tasks, p->partials);
         CTX_LAUNCH("msm_accumulate_kernel");
         msm_bucket_sum_kernel<G><<<nblocks(p->nb, 128), 128, 0, s>>>(p->partials, p->toff, p->perm, p->nb,
                                                                            p->buckets);
@@ -1231,6 +1238,11 @@ size_t scratch_bytes(size_t n, const gpu_msm_tuning *tuning) {
         (void)cub::DeviceSelect::If(NULL, sel_tmp, thrust::counting_iterator<uint32_t>(0), (uint32_t *)NULL, (int *)NULL,
                                     (int)p.nb, is_heavy_op{NULL}, (cudaStream_t)0);
         if (sel_tmp > scan_tmp) scan_tmp = sel_tmp;
+        size_t ord_tmp = 0;
+        (void)cub::DeviceRadixSort::SortPairsDescending(NULL, ord_tmp, (uint32_t *)NULL, (uint32_t *)NULL,
+                                                        (uint32_t *)NULL, (uint32_t *)NULL, (int64_t)p.nb, 0,
+                                                        p.size_bits, (cudaStream_t)0);
+        if (ord_tmp > scan_tmp) scan_tmp = ord_tmp;
         (void)cudaGetLastError();
     }
     /* the ones' partial sums: at most one full wave (ones_threads); a generous bound without a
@@ -1239,11 +1251,14 @@ size_t scratch_bytes(size_t n, const gpu_msm_tuning *tuning) {
     const size_t align = 512; /* the pool rounds allocations up; a margin per buffer */
     const size_t pt = sizeof(typename G::xyzz);
     size_t b = 2 * n * sizeof(uint32_t) + 2 * sizeof(int) + (T + T / GROUP_ONES + 2) * pt + part_tmp;
-    b += 4 * p.npairs * sizeof(uint32_t) + 5 * ((size_t)p.nb + 1) * sizeof(uint32_t) + sizeof(int);
+    /* keys, vals (double-buffered); bstart, bend, ntasks, toff, heavy, sizes, sizes2, ids, perm
+     * (nb + 1 each); the task map (max_tasks) */
+    b += 4 * p.npairs * sizeof(uint32_t) + 9 * ((size_t)p.nb + 1) * sizeof(uint32_t) + sizeof(int);
+    b += p.max_tasks * sizeof(uint32_t);
     b += (sort_tmp > scan_tmp ? sort_tmp : scan_tmp);
     const size_t parts = p.max_tasks > 2 * p.nthreads ? p.max_tasks : 2 * p.nthreads;
     b += (parts + (size_t)p.nb + 2 * (size_t)p.W * p.seg_per_win) * pt;
-    return b + 24 * align;
+    return b + 32 * align;
 }
 }  // namespace
 
