@@ -1406,16 +1406,23 @@ __global__ void msm_random_scalars_kernel(uint64_t *s, size_t n, uint64_t seed, 
 }
 
 /* G2 benchmark points (G2 has no cheap square root to draw x from): tab[j] = k_j * gen, affine,
- * k_j a random odd 64-bit multiple (double-and-add in XYZZ, one inversion), for j < nt. */
+ * k_j a random odd 64-bit multiple (double-and-add in XYZZ, one inversion), for j < nt.
+ * Every step is one XYZZ addition through one call site (a doubling is acc + acc), as in
+ * msm_segment_kernel: the form with separate inlined doubling and mixed-addition sites produced
+ * infinity for every entry on the H200 (session 8, G2 formulas inlined; not understood; the
+ * MSM kernels' results were right), and bench_run now counts infinite bases and fails on any. */
 template <class F>
 __global__ void msm_bench_table_kernel(affine_t<F> *tab, size_t nt, affine_t<F> gen, uint64_t seed) {
     const size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= nt) return;
     const uint64_t k = mix64(seed + j * 0x9e3779b97f4a7c15ull) | 1 | (1ull << 63);
+    const xyzz_t<F> g = xyzz_t<F>::from_affine(gen);
     xyzz_t<F> acc = xyzz_t<F>::inf();
-    for (int b = 63; b >= 0; b--) {
-        acc = acc.dbl();
-        if ((k >> b) & 1) acc.add_affine(gen);
+    for (int st = 0; st < 128; st++) {
+        const int b = 63 - st / 2;
+        if ((st & 1) && !((k >> b) & 1)) continue;
+        const xyzz_t<F> q = (st & 1) ? g : acc;
+        acc.add(q);
     }
     const F zzz_inv = F::inv(acc.zzz), t = acc.zz * zzz_inv; /* t = 1/Z, t^2 = 1/ZZ */
     tab[j].x = acc.x * t.sqr();
@@ -1450,6 +1457,13 @@ __global__ void msm_bench_sum_kernel(affine_t<F> *pts, size_t n, const affine_t<
         r.y = l * (p.x - r.x) - p.y;
         pts[i] = r;
     }
+}
+
+/* *count += the points at infinity ((0, 0)) among pts[0 .. n) */
+template <class A>
+__global__ void msm_bench_count_inf_kernel(const A *pts, size_t n, unsigned long long *count) {
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n && pts[i].is_inf()) atomicAdd(count, 1ull);
 }
 
 /* The bench's n random bases of group G, on the device (d_pts: n points). */
@@ -1504,6 +1518,21 @@ cuzk_status bench_run(size_t n, int window, double frac01, bool montgomery, int 
     CTX_CU(cudaEventCreate(&e0));
     CTX_CU(cudaEventCreate(&e1));
     if ((st = bench_bases(ctx, (const G *)NULL, b->d_pts, n, err)) != CUZK_OK) goto out;
+    {
+        /* a benchmark over points at infinity times nothing (the accumulation skips them) */
+        unsigned long long h_inf = 0;
+        CTX_CU(cudaMemsetAsync(d_s, 0, sizeof h_inf, ctx->stream));
+        msm_bench_count_inf_kernel<typename G::affine><<<nblocks(n, 256), 256, 0, ctx->stream>>>(
+            (const typename G::affine *)b->d_pts, n, (unsigned long long *)d_s);
+        CTX_LAUNCH("msm_bench_count_inf_kernel");
+        CTX_CU(cudaMemcpyAsync(&h_inf, d_s, sizeof h_inf, cudaMemcpyDeviceToHost, ctx->stream));
+        CTX_CU(cudaStreamSynchronize(ctx->stream));
+        if (h_inf) {
+            st = dev_error(err, CUZK_ERR_DEVICE, __FILE__, __LINE__,
+                           "MSM benchmark: %llu of %zu generated bases are the point at infinity", h_inf, n);
+            goto out;
+        }
+    }
     memset(&job, 0, sizeof job);
     job.bases = b;
     job.n = n;
