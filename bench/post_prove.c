@@ -371,7 +371,7 @@ int post_prove_run(const post_prove_opts *o) {
                "latency %.1f ms | verify %.1f ms: %s%s\n",
                j, j == 0 && n_jobs > 1 ? " (warm-up)" : "", tc, t->synth_call_ms, t->start_inner_ms, t->upload_ms, t->abc_ms, t->h_ms,
                t->msm_a_ms, t->msm_b1_ms, t->msm_l_ms, t->msm_h_ms, t->msm_b2_ms,
-               gpu && eo.msm.b_g2_on_gpu ? "on the GPU" : gpu ? "CPU threads, overlapped with the GPU" : "CPU threads",
+               gpu && t->b2_on_device ? "on the GPU" : gpu ? "CPU threads, overlapped with the GPU" : "CPU threads",
                t->finish_inner_ms, t_proof, lat[j], t_ver, ok ? "OK" : "FAILED",
                j == 0 ? (neg ? " (and INVALID with a changed input)" : "") : "");
         cuzk_job_result_free(&res);

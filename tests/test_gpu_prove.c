@@ -538,6 +538,81 @@ TEST(gpu_prove, device_b_g2_byte_identical_to_cpu) {
     }
 }
 
+/* The automatic B_G2 choice (cuzk_msm_opts.b_g2_on_gpu = 0, the default): the GPU when the query
+ * fits; -1 keeps CPU threads; with an engine GPU budget that fits the circuit but not the B_G2 query
+ * on top, the automatic choice stays on CPU threads and the job still proves. Every proof equals the
+ * CPU's; the partition timings say where B_G2 ran. */
+TEST(gpu_prove, automatic_b_g2_choice) {
+    if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
+    gp_circuit c;
+    REQUIRE(gp_make(&c, 3000, 9));
+    cuzk_error e = {0};
+    fr *w = malloc(c.cs.n_vars * sizeof *w);
+    REQUIRE(w);
+    REQUIRE(synthetic_witness(w, c.cs.n_vars, &c.cs, &c.sp, 1000, &e) == CUZK_OK);
+    fr r, s;
+    fr_from_u64(&r, test_rand64());
+    fr_from_u64(&s, test_rand64());
+    groth16_proof pc;
+    REQUIRE(groth16_prove_bellperson(&pc, &c.p, &c.cs, w, c.cs.n_vars, &r, &s, 0, NULL, &e) == CUZK_OK);
+    groth16_key key = {CUZK_CURVE_BLS12_381, CUZK_CONVENTION_BELLPERSON, NULL, &c.p, &c.cs};
+    size_t bytes_cpu = 0, bytes_dev = 0, proof_dev = 0;
+    for (int mode = -1; mode <= 0; mode++) {
+        groth16_backend_cfg cfg = {0};
+        cfg.msm.b_g2_on_gpu = mode;
+        groth16_prover *pv = NULL;
+        cuzk_status st = groth16_prover_create(&pv, &key, &groth16_backend_gpu_ops, &cfg, &e);
+        CHECK_MSG(st == CUZK_OK, "prover (b_g2_on_gpu %d): %s", mode, e.msg);
+        if (st != CUZK_OK) continue;
+        groth16_proof pg;
+        groth16_timings t = {0};
+        st = groth16_prove_one(pv, &pg, w, c.cs.n_vars, &r, &s, 0, &t, &e);
+        CHECK_MSG(st == CUZK_OK, "prove_one (b_g2_on_gpu %d): %s", mode, e.msg);
+        if (st == CUZK_OK) {
+            CHECK_MSG(same_proof(&pc, &pg), "b_g2_on_gpu %d: proof differs from the CPU's", mode);
+            CHECK_MSG(t.b2_device == (mode == 0), "b_g2_on_gpu %d: B_G2 ran %s", mode, t.b2_device ? "on the GPU" : "on CPU threads");
+        }
+        void *state = groth16_prover_state(pv);
+        if (mode < 0) bytes_cpu = groth16_backend_gpu_ops.device_bytes(state);
+        else {
+            bytes_dev = groth16_backend_gpu_ops.device_bytes(state);
+            proof_dev = groth16_backend_gpu_ops.proof_device_bytes(state);
+        }
+        groth16_prover_destroy(pv);
+    }
+    CHECK_MSG(bytes_dev > bytes_cpu, "the device B_G2 query is not counted (%zu vs %zu bytes)", bytes_dev, bytes_cpu);
+
+    /* the engine with a GPU budget between the two needs: automatic -> CPU threads, proof right */
+    if (bytes_dev > bytes_cpu) {
+        uint64_t rs[8];
+        memcpy(&rs[0], &r, sizeof r);
+        memcpy(&rs[4], &s, sizeof s);
+        cuzk_engine_opts o = {0};
+        o.backend = CUZK_BACKEND_GPU;
+        o.gpu_budget_bytes = bytes_cpu + proof_dev + (bytes_dev - bytes_cpu) / 2;
+        cuzk_engine *eng = NULL;
+        REQUIRE(cuzk_engine_create(&eng, &o, &e) == CUZK_OK);
+        cuzk_circuit cc = {&c.cs, &c.p, NULL, NULL};
+        gp_synth gs = {&c.cs, &c.sp};
+        cuzk_job_desc d = {&cc, 1, gp_synth_cb, &gs, rs, 0, CUZK_WITNESS_FR_MONT};
+        cuzk_job_id id;
+        REQUIRE(cuzk_engine_submit(eng, &d, &id, &e) == CUZK_OK);
+        cuzk_job_result res = {0};
+        REQUIRE(cuzk_engine_wait(eng, id, &res, &e) == CUZK_OK);
+        CHECK_MSG(res.state == CUZK_JOB_DONE, "job under a budget without room for B_G2: %s", e.msg);
+        if (res.state == CUZK_JOB_DONE) {
+            uint8_t bc[192];
+            bellperson_proof_encode(bc, &pc);
+            CHECK_MSG(!memcmp(bc, res.proofs, 192), "engine proof (B_G2 on CPU threads) differs from the CPU proof");
+            CHECK_MSG(res.timings && res.timings[0].b2_on_device == 0, "B_G2 on the GPU over the budget");
+        }
+        cuzk_job_result_free(&res);
+        cuzk_engine_destroy(eng);
+    }
+    free(w);
+    gp_free(&c);
+}
+
 /* The option as the prover and engine take it (cuzk_msm_opts.b_g2_on_gpu in the backend config):
  * groth16_prove_one on a GPU backend value, and the engine (proofs of 2 partitions equal the CPU's;
  * its trace shows B_G2 on the GPU track and no wait in finish); an SRS store's device copy made with

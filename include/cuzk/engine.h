@@ -175,6 +175,8 @@ typedef struct cuzk_partition_timings {
     uint32_t device;         /* ordinal of the device whose prove-start worker last started it
                                 (the CPU backend: 0); meaningful once total_ms > 0 */
     uint32_t retries;        /* times it was restarted on another device after a device was lost */
+    int b2_on_device;        /* 1: its B_G2 MSM ran on the GPU (cuzk_msm_opts.b_g2_on_gpu), after the
+                                G1 MSMs, and msm_b2_ms is a GPU stage; 0: on CPU threads */
 } cuzk_partition_timings;
 
 typedef struct cuzk_job_result {

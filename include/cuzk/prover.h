@@ -167,12 +167,16 @@ typedef struct cuzk_msm_opts {
     int window_bits;      /* Pippenger window c for the non-0/1 scalars, 0: automatic (lg n - 4,
                              at most 16); else 8..20 */
     size_t chunk_points;  /* points per MSM chunk (bounds the scratch), 0: automatic */
-    int b_g2_on_gpu;      /* bellperson keys on the GPU backend: 1 runs the B_G2 MSM (over G2) on
-                             the GPU after the G1 MSMs, over a resident copy of the key's B_G2
-                             query (192 bytes per point, on top of the G1 queries; counted in the
-                             prover's device bytes and the engine's GPU budget); 0 (default): on
-                             CPU threads while the GPU works (nthreads of them). Experimental until
-                             measured on a GPU; snarkjs keys always run B_G2 on the CPU */
+    int b_g2_on_gpu;      /* bellperson keys on the GPU backend, where the B_G2 MSM (over G2) runs:
+                             1: on the GPU after the G1 MSMs, over a resident copy of the key's
+                             B_G2 query (192 bytes per point, on top of the G1 queries; counted in
+                             the prover's device bytes and the engine's GPU budget; binding fails
+                             when it does not fit); -1: on CPU threads while the GPU works
+                             (nthreads of them); 0 (default): automatic, the GPU unless the query
+                             does not fit the device or the engine's GPU budget, then CPU threads
+                             (one log line says which). Measured on an H200 (bench/RESULTS.md
+                             section 25): a 2^27 PoRep partition's B_G2 takes 16 ms there against
+                             2.7-5.3 s on 16 CPU threads. snarkjs keys always run B_G2 on the CPU */
 } cuzk_msm_opts;
 
 typedef struct cuzk_prover_opts {

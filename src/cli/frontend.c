@@ -69,6 +69,8 @@ int cli_msm_from_env(cuzk_msm_opts *o, const char *prog) {
         return 0;
     o->window_bits = (int)w;
     o->chunk_points = (size_t)c;
-    o->b_g2_on_gpu = (int)b2;
+    /* $CUZK_GPU_B2: 1 the GPU, 0 CPU threads, unset: automatic (the GPU when its query fits) */
+    const char *b2s = getenv("CUZK_GPU_B2");
+    o->b_g2_on_gpu = !b2s || !*b2s ? 0 : b2 ? 1 : -1;
     return 1;
 }

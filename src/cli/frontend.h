@@ -18,10 +18,10 @@ int cli_frontend_init(int argc, char **argv, const char *prog);
 int cli_threads_from_env(const char *prog);
 
 /* The GPU MSM tuning from the environment (the library reads none): $CUZK_MSM_WINDOW (window
- * bits, 2..22), $CUZK_MSM_CHUNK (tail points per pass, 64..2^31-1) and $CUZK_GPU_B2 (0 or 1:
- * cuzk_msm_opts.b_g2_on_gpu, the B_G2 MSM on the GPU) into *o; unset or empty: 0 (automatic,
- * B_G2 on CPU threads). A bad value prints "<prog>: CUZK_MSM_WINDOW must be an integer from 2 to
- * 22 (got '...')" on stderr and returns 0 (the caller exits 2); else 1. */
+ * bits, 2..22), $CUZK_MSM_CHUNK (tail points per pass, 64..2^31-1) and $CUZK_GPU_B2 (1: B_G2 MSM on
+ * the GPU, cuzk_msm_opts.b_g2_on_gpu = 1; 0: on CPU threads, -1) into *o; unset or empty: 0
+ * (automatic; for B_G2: the GPU when its query fits). A bad value prints "<prog>: CUZK_MSM_WINDOW
+ * must be an integer from 2 to 22 (got '...')" on stderr and returns 0 (the caller exits 2); else 1. */
 int cli_msm_from_env(cuzk_msm_opts *o, const char *prog);
 
 #endif

@@ -49,8 +49,8 @@ static void print_main_help(FILE *f) {
         "130 / 143 interrupted (SIGINT / SIGTERM; partial outputs are removed).\n"
         "Environment: CUZK_THREADS=<n> caps worker threads (default: all CPUs); CUZK_MSM_WINDOW=<bits>\n"
         "and CUZK_MSM_CHUNK=<points> tune the GPU MSMs of prove and prove-post (default: automatic);\n"
-        "CUZK_GPU_B2=1 runs their B_G2 MSM (bellperson keys) on the GPU instead of CPU threads\n"
-        "(experimental: it can fault on sparse inputs, see bench/GPU_RESULTS.md);\n"
+        "their B_G2 MSM (bellperson keys) runs on the GPU when its query fits there, else on CPU\n"
+        "threads; CUZK_GPU_B2=1 requires the GPU, CUZK_GPU_B2=0 keeps it on CPU threads;\n"
         "CUZK_VERBOSE=1 prints the library's notices.\n",
         CUZK_VERSION);
 }

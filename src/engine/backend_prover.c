@@ -73,6 +73,7 @@ static cuzk_status get_prover(engine_dev *d, const cuzk_circuit *c, groth16_prov
     if ((st = dev_ops(d, gc, &d->c[i].key, &ops, err)) != CUZK_OK) goto out;
     groth16_backend_cfg cfg = d->cfg;
     cfg.gpu_srs = c->gpu_srs;
+    cfg.gpu_budget = d->gpu_budget;
     if ((st = gc->prover_create(out, &d->c[i].key, ops, &cfg, err)) != CUZK_OK) goto out;
     if (d->gpu_budget && ops->device_bytes && ops->proof_device_bytes) {
         /* what the prover holds (a shared SRS counts too) + one proof's peak from the pool */

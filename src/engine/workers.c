@@ -377,6 +377,7 @@ void *engine_prove_main(void *arg) {
         tm->msm_b1_ms = gt.msm_b1_ms;
         tm->msm_l_ms = gt.msm_l_ms;
         tm->msm_h_ms = gt.msm_h_ms;
+        tm->b2_on_device = gt.b2_device ? 1 : 0;
         trace_add(e, "prove start (call)", tid, tc0, tc1, j->id, p->idx, 0);
         trace_stages(e, tid, dev, tc0, &gt, 0, j, p->idx, 0);
         p->t_b2 = tc0 + gt.upload_ms + gt.abc_ms;

@@ -613,6 +613,41 @@ static void gpu_unbind(void *vs) {
     free(g);
 }
 
+/* Where a bellperson key's B_G2 MSM runs (cuzk_msm_opts.b_g2_on_gpu): 1 on the device (its
+ * errors are the bind's), -1 on CPU threads, 0 (automatic) on the device unless its query does not
+ * fit: a device out-of-memory while uploading it or reserving the pool, or the engine's GPU budget
+ * (the prover's device bytes + one proof's peak, as backend_prover.c checks them) exceeded with it;
+ * then CPU threads, said in one log line. Measured (bench/RESULTS.md section 25): a 2^27 PoRep
+ * partition's B_G2 16 ms on the H200 against 2.7-5.3 s on 16 CPU threads, the full WindowPoSt
+ * partition's 2.2 s against 276 s, WinningPoSt's 36-38 ms against ~1 s. */
+static cuzk_status gpu_choose_b_g2(gpu_backend_state *g, const groth16_backend_cfg *cfg, cuzk_error *err) {
+    const int want = cfg->msm.b_g2_on_gpu;
+    if (want < 0) return CUZK_OK;
+    if (want > 0) return groth16_gpu_prover_set_b_g2(g->gp, true, err);
+    cuzk_error e2;
+    memset(&e2, 0, sizeof e2);
+    cuzk_status st = groth16_gpu_prover_set_b_g2(g->gp, true, &e2);
+    if (st == CUZK_ERR_NOMEM_DEVICE) {
+        cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: B_G2 MSM on CPU threads (its query does not fit the device: %s)",
+                 cfg->device, e2.msg);
+        return CUZK_OK;
+    }
+    if (st != CUZK_OK) {
+        if (err) *err = e2;
+        return st;
+    }
+    const size_t need = groth16_gpu_prover_device_bytes(g->gp) + (g->srs ? groth16_gpu_srs_bytes(g->srs) : 0) +
+                        groth16_gpu_proof_device_bytes(g->gp);
+    if (cfg->gpu_budget && need > cfg->gpu_budget) {
+        (void)groth16_gpu_prover_set_b_g2(g->gp, false, NULL);
+        cuzk_log(CUZK_LOG_INFO,
+                 "GPU prover on device %d: B_G2 MSM on CPU threads (with its query on the device the circuit would need "
+                 "%.2f GiB, over the GPU budget of %.2f GiB)",
+                 cfg->device, (double)need / 1073741824.0, (double)cfg->gpu_budget / 1073741824.0);
+    }
+    return CUZK_OK;
+}
+
 static cuzk_status gpu_bind(void **state, const groth16_key *k, const groth16_backend_cfg *cfg, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
     *state = NULL;
@@ -628,7 +663,7 @@ static cuzk_status gpu_bind(void **state, const groth16_key *k, const groth16_ba
         st = cfg->gpu_srs ? groth16_gpu_prover_create_on(&g->gp, cfg->gpu_srs, k->p, k->cs, err)
                           : groth16_gpu_prover_create(&g->gp, k->p, k->cs, cfg->device, err);
         if (st == CUZK_OK) groth16_gpu_prover_set_msm(g->gp, cfg->msm.window_bits, cfg->msm.chunk_points);
-        if (st == CUZK_OK && cfg->msm.b_g2_on_gpu) st = groth16_gpu_prover_set_b_g2(g->gp, true, err);
+        if (st == CUZK_OK) st = gpu_choose_b_g2(g, cfg, err);
     } else if (k->convention == CUZK_CONVENTION_SNARKJS) {
         const zkey *z = k->z;
         if (!z) { st = ERR(err, CUZK_ERR_ARG, "gpu backend: snarkjs key without its zkey"); goto out; }

@@ -72,6 +72,9 @@ typedef struct groth16_backend_cfg {
     cuzk_msm_opts msm;                 /* GPU MSM tuning (0: automatic) */
     struct groth16_gpu_srs *gpu_srs;   /* optional resident G1 queries of the key's params (borrowed;
                                           GROTH16_CAP_SHARED_SRS backends only) */
+    size_t gpu_budget;                 /* GPU backend: the engine's device budget for the key (0: none);
+                                          the automatic B_G2 choice stays on CPU threads when the
+                                          query on the device would not fit it */
 } groth16_backend_cfg;
 
 typedef struct groth16_backend_ops {
