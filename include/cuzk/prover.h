@@ -164,8 +164,8 @@ CUZK_API cuzk_status cuzk_pk_describe(const cuzk_pk *pk, cuzk_pk_info *out, cuzk
  * $CUZK_MSM_CHUNK and $CUZK_GPU_B2 onto them). Proofs do not depend on them, only time and device
  * memory. */
 typedef struct cuzk_msm_opts {
-    int window_bits;      /* Pippenger window c for the non-0/1 scalars, 0: automatic (lg n - 4,
-                             at most 16); else 8..20 */
+    int window_bits;      /* Pippenger window c for the non-0/1 scalars, 0: automatic (lg n - 4 up
+                             to 2^23 points, 18 at 2^24, 20 from 2^25 per chunk); else 8..20 */
     size_t chunk_points;  /* points per MSM chunk (bounds the scratch), 0: automatic */
     int b_g2_on_gpu;      /* bellperson keys on the GPU backend, where the B_G2 MSM (over G2) runs:
                              1: on the GPU after the G1 MSMs, over a resident copy of the key's

@@ -109,7 +109,7 @@ cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *g
                                     void *release_ctx, groth16_timings *t, cuzk_error *err);
 
 /* Tuning of the prover's four G1 MSMs (src/cuda/gpu.h gpu_msm_tuning): window_bits 0 = automatic
- * (lg n - 4, at most 16), else clamped to 2..22; chunk_points 0 = automatic (2^25), else at least
+ * (src/cuda/gpu.h gpu_msm_window_bits), else clamped to 2..22; chunk_points 0 = automatic (2^25), else at least
  * 64. Proofs do not depend on it (only time and scratch do); groth16_gpu_proof_device_bytes
  * follows it. Must not race with a start on the same prover. NULL gp: no-op. */
 void groth16_gpu_prover_set_msm(groth16_gpu_prover *gp, int window_bits, size_t chunk_points);
