@@ -538,6 +538,19 @@ TEST(gpu_prove, device_b_g2_byte_identical_to_cpu) {
     }
 }
 
+/* The B_G2 tests' case: a 3000-constraint synthetic circuit (gp_make), the witness of seed 1000,
+ * random r and s, and the CPU's proof with them. *w is malloc'd (the caller frees it, and c). */
+static bool b2_case(gp_circuit *c, fr **w, fr *r, fr *s, groth16_proof *pc) {
+    cuzk_error e = {0};
+    *w = NULL;
+    if (!gp_make(c, 3000, 9)) return false;
+    *w = malloc(c->cs.n_vars * sizeof **w);
+    if (!*w || synthetic_witness(*w, c->cs.n_vars, &c->cs, &c->sp, 1000, &e) != CUZK_OK) return false;
+    fr_from_u64(r, test_rand64());
+    fr_from_u64(s, test_rand64());
+    return groth16_prove_bellperson(pc, &c->p, &c->cs, *w, c->cs.n_vars, r, s, 0, NULL, &e) == CUZK_OK;
+}
+
 /* The automatic B_G2 choice (cuzk_msm_opts.b_g2_on_gpu = 0, the default): the GPU when the query
  * fits; -1 keeps CPU threads; with an engine GPU budget that fits the circuit but not the B_G2 query
  * on top, the automatic choice stays on CPU threads and the job still proves. Every proof equals the
@@ -545,16 +558,10 @@ TEST(gpu_prove, device_b_g2_byte_identical_to_cpu) {
 TEST(gpu_prove, automatic_b_g2_choice) {
     if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
     gp_circuit c;
-    REQUIRE(gp_make(&c, 3000, 9));
-    cuzk_error e = {0};
-    fr *w = malloc(c.cs.n_vars * sizeof *w);
-    REQUIRE(w);
-    REQUIRE(synthetic_witness(w, c.cs.n_vars, &c.cs, &c.sp, 1000, &e) == CUZK_OK);
-    fr r, s;
-    fr_from_u64(&r, test_rand64());
-    fr_from_u64(&s, test_rand64());
+    fr *w = NULL, r, s;
     groth16_proof pc;
-    REQUIRE(groth16_prove_bellperson(&pc, &c.p, &c.cs, w, c.cs.n_vars, &r, &s, 0, NULL, &e) == CUZK_OK);
+    REQUIRE(b2_case(&c, &w, &r, &s, &pc));
+    cuzk_error e = {0};
     groth16_key key = {CUZK_CURVE_BLS12_381, CUZK_CONVENTION_BELLPERSON, NULL, &c.p, &c.cs};
     size_t bytes_cpu = 0, bytes_dev = 0, proof_dev = 0;
     for (int mode = -1; mode <= 0; mode++) {
@@ -621,16 +628,10 @@ TEST(gpu_prove, automatic_b_g2_choice) {
 TEST(gpu_prove, device_b_g2_through_backend_engine_and_store) {
     if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
     gp_circuit c;
-    REQUIRE(gp_make(&c, 3000, 9));
-    cuzk_error e = {0};
-    fr *w = malloc(c.cs.n_vars * sizeof *w);
-    REQUIRE(w);
-    REQUIRE(synthetic_witness(w, c.cs.n_vars, &c.cs, &c.sp, 1000, &e) == CUZK_OK);
-    fr r, s;
-    fr_from_u64(&r, test_rand64());
-    fr_from_u64(&s, test_rand64());
+    fr *w = NULL, r, s;
     groth16_proof pc, pg;
-    REQUIRE(groth16_prove_bellperson(&pc, &c.p, &c.cs, w, c.cs.n_vars, &r, &s, 0, NULL, &e) == CUZK_OK);
+    REQUIRE(b2_case(&c, &w, &r, &s, &pc));
+    cuzk_error e = {0};
 
     /* 1. the backend value with the option in its config */
     groth16_key key = {CUZK_CURVE_BLS12_381, CUZK_CONVENTION_BELLPERSON, NULL, &c.p, &c.cs};
