@@ -12,7 +12,7 @@
  *   4. the engine makes the circuit resident (preload) and the host copies of the G1 queries are
  *      released;
  *   5. jobs through the engine: synthesis is witness-only on all cores (cuzk_post_job_synth),
- *      then prove start (GPU), B_G2 (CPU threads), finish (assembly); every proof is verified
+ *      then prove start (GPU), B_G2 (on the GPU when it fits, else CPU threads), finish (assembly); every proof is verified
  *      against public inputs derived again from the public data alone (and must fail with one
  *      input changed). With --repeat R, R jobs follow one warm-up job; each job's latency is
  *      job creation (vanilla read + checks) + submit -> proof, what a proving daemon's caller

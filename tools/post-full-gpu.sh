@@ -16,13 +16,15 @@
 #             latency median (Curio's daemon: 0.8 s)
 #   window    the full 32 GiB WindowPoSt partition: record in memory, test parameters in memory
 #             (point sets on the GPU), preload, one job through the engine (synthesis on all
-#             cores, GPU prove, B_G2 on the CPU, assembly), verified; every stage timed, each
+#             cores, GPU prove, B_G2 on the GPU (the default; CUZK_GPU_B2=0: CPU threads),
+#             assembly), verified; every stage timed, each
 #             stage's line ("stage: +elapsed name ms") printed on the console as the stage ends
 #   quick     counts64 synth winning (~1-2 min after the build)
 #   all       quick window (only if the build is already there: see the time plan below)
 #
 # Time plan (predictions, bench/RESULTS.md section 17): build 150 s; quick ~90 s; window
-# ~250-450 s (record ~10 s, setup ~80 s, preload ~20 s, B_G2 on 16 CPU threads 90-230 s). So:
+# ~100-450 s (record ~20 s, setup ~50-80 s, preload ~15 s; B_G2 2.2 s on the GPU, session 8, or
+# 90-280 s on 16 CPU threads with CUZK_GPU_B2=0). So:
 # call 1 `quick`, call 2 `window` right after (the warm machine keeps build-gpu; a fresh one
 # rebuilds and still fits). Host memory for window: ~86 GiB peak (model printed by the run).
 #

@@ -111,13 +111,15 @@ typedef struct cuzk_engine_opts {
                                    never a failure */
     size_t gpu_budget_bytes;  /* GPU backend: device memory a circuit may use: its resident SRS
                                  G1 queries (its own copy or a borrowed SRS store copy; with
-                                 msm.b_g2_on_gpu the B_G2 query too) + matrices
+                                 B_G2 on the device the B_G2 query too) + matrices
                                  + one proof's peak from the pool (witness, a/b/c, the largest
                                  MSM's scratch as if no scalar were 0/1: an upper bound), per
                                  device. One prove worker drives each GPU, so proofs never hold
                                  its pool memory at the same time and this sum is the whole need
                                  of that device. 0: no check (the
-                                 device's free memory is the limit). Exceeding it fails the
+                                 device's free memory is the limit). The automatic B_G2 choice
+                                 (msm.b_g2_on_gpu 0) keeps B_G2 on CPU threads when the device
+                                 B_G2 would not fit it. Exceeding it otherwise fails the
                                  preload / first partition with CUZK_ERR_NOMEM_DEVICE, nothing
                                  left allocated, and the message says how much is needed */
 } cuzk_engine_opts;

@@ -165,7 +165,8 @@ CUZK_API cuzk_status cuzk_pk_describe(const cuzk_pk *pk, cuzk_pk_info *out, cuzk
  * memory. */
 typedef struct cuzk_msm_opts {
     int window_bits;      /* Pippenger window c for the non-0/1 scalars, 0: automatic (lg n - 4 up
-                             to 2^23 points, 18 at 2^24, 20 from 2^25 per chunk); else 8..20 */
+                             to 2^23 points, 18 at 2^24, 20 from 2^25 per chunk); else clamped
+                             to 2..22 */
     size_t chunk_points;  /* points per MSM chunk (bounds the scratch), 0: automatic */
     int b_g2_on_gpu;      /* bellperson keys on the GPU backend, where the B_G2 MSM (over G2) runs:
                              1: on the GPU after the G1 MSMs, over a resident copy of the key's
@@ -173,8 +174,8 @@ typedef struct cuzk_msm_opts {
                              the prover's device bytes and the engine's GPU budget; binding fails
                              when it does not fit); -1: on CPU threads while the GPU works
                              (nthreads of them); 0 (default): automatic, the GPU unless the query
-                             does not fit the device or the engine's GPU budget, then CPU threads
-                             (one log line says which). Measured on an H200 (bench/RESULTS.md
+                             and the G2 MSM's scratch do not fit the device or the engine's GPU
+                             budget, then CPU threads (one log line says which). Measured on an H200 (bench/RESULTS.md
                              section 25): a 2^27 PoRep partition's B_G2 takes 16 ms there against
                              2.7-5.3 s on 16 CPU threads. snarkjs keys always run B_G2 on the CPU */
 } cuzk_msm_opts;

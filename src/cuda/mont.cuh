@@ -130,10 +130,12 @@ struct __align__(16) mont_t {
      * Y + X[1] + 2^32 (X >> 64), so the next row's X is this row's Y, its Y is X >> 64, and the one
      * word X[1] is added into the next row's X[0] as the first step of its Y chain (whose first word
      * is the word above X[0], so the carry lands where it belongs).
-     * Bounds (m < 2^(32N - 1), a, b < m): A < 2m before each row, < 2m + 2^33 m after its additions,
-     * so X < 2^(32N + 32) fits N + 1 words and Y < 2^(32N - 1) fits N words: the Y chains never carry
-     * out. Measured on the H200 (session 8, 2^25 random and edge products per field equal to the
-     * previous form): 27.2 G BLS12-381 Fp products/s against 22.9 for the single-accumulator form. */
+     * Bounds (a, b < m, the top word of m below 2^31 - 1, so m < 2^(32N-1) - 2^(32N-32)): A < 2m
+     * before each row and A < 2m + 2^33 m < 2^(32N+32) after its additions, so X <= A fits N + 1
+     * words and Y <= A / 2^32 < 2^(32N) fits N words: the Y chains never carry out (static_assert
+     * below; BLS12-381's and BN254's moduli have top words 0x1a01.., 0x73ed.., 0x3064..).
+     * Measured on the H200 (session 8; 2^25 random and edge products per field equal to the previous
+     * form): 27.2 G BLS12-381 Fp products/s against 22.9 for the single-accumulator form. */
 
     /* Y[0..N) += x_odd * y / 2^32, the odd words x[1], x[3], .. of x; the chain's carry is taken in
      * (ci: after add_cc into the word below) or not */
@@ -187,7 +189,8 @@ struct __align__(16) mont_t {
 
     /* r = a*b/R mod m. N must be even (true for every parameter set of src/cuda/fields.cuh). */
     __device__ __forceinline__ friend mont_t operator*(const mont_t &a, const mont_t &b) {
-        static_assert(N % 2 == 0 && N >= 4, "mont_t: N must be even");
+        static_assert(N % 2 == 0 && N >= 4, "mont_t: N must be even and at least 4");
+        static_assert(P::mod(N - 1) < 0x7fffffffu, "mont_t: the top word of the modulus must be below 2^31 - 1 (see the bounds above)");
         uint32_t X[N + 1], Y[N], p[N], w = 0;
 #pragma unroll
         for (int j = 0; j < N; j++) p[j] = P::mod(j);
@@ -224,7 +227,7 @@ struct __align__(16) mont_t {
     /* a^2/R mod m with N(N-1)/2 + N word products before the reduction instead of N^2: the
      * off-diagonal products a_i*a_j (i < j) once, doubled, plus the squares a_i^2 (2N-word T), then
      * REDC of T = T_lo + T_hi*R as (T_lo + M*m)/R + T_hi: the reduction rows of operator* (redc_row) over
-     * T_lo (t stays below R + 2^32 m, N + 2 words), then T_hi added. (T_lo + M*m)/R < 1 + m and
+     * T_lo (X, Y as in operator*; the value stays below R + 2^32 m), then T_hi added. (T_lo + M*m)/R < 1 + m and
      * T_hi < m (a < m), so the sum is below 2m: one conditional subtraction. Same result as a*a. */
     __device__ __forceinline__ mont_t sqr() const {
         uint32_t T[2 * N];

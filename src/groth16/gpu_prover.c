@@ -307,7 +307,7 @@ static gpu_csr_host csr_view(const csr_matrix *m) {
  * device pool to one proof's peak. Done at preload (create, and set_b_g2 when the peak grows); if
  * the pool cannot take the peak now, proofs still try (the peak is an upper bound): only a dead
  * device fails. */
-static cuzk_status prover_reserve(groth16_gpu_prover *gp, cuzk_error *err) {
+static cuzk_status prover_reserve(groth16_gpu_prover *gp, bool strict, cuzk_error *err) {
     size_t n_max = gp->n_a;
     if (gp->n_b > n_max) n_max = gp->n_b;
     if (gp->n_aux > n_max) n_max = gp->n_aux;
@@ -315,7 +315,7 @@ static cuzk_status prover_reserve(groth16_gpu_prover *gp, cuzk_error *err) {
     double tr = now_ms();
     cuzk_error rerr = {0};
     cuzk_status rst = gpu_g1_msm_reserve(gp->ctx, n_max, groth16_gpu_proof_device_bytes(gp), &rerr);
-    if (rst == CUZK_ERR_DEVICE) return ERR(err, rst, "%s", rerr.msg);
+    if (rst == CUZK_ERR_DEVICE || (strict && rst == CUZK_ERR_NOMEM_DEVICE)) return ERR(err, rst, "%s", rerr.msg);
     cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: MSM host scratch and pool reserved for one proof "
              "(%.2f GiB%s) in %.0f ms%s%s", gpu_ctx_device(gp->ctx),
              (double)groth16_gpu_proof_device_bytes(gp) / (1u << 30), gp->b_g2_device ? ", B_G2 on the device" : "",
@@ -365,7 +365,7 @@ cuzk_status groth16_gpu_prover_create_on(groth16_gpu_prover **out, groth16_gpu_s
     if ((st = gpu_copy_h2d_async(gp->ctx, gp->d_idx_b, gp->idx_b, gp->n_b * sizeof(uint32_t), err)) != CUZK_OK) goto out;
     if ((st = gpu_sync(gp->ctx, err)) != CUZK_OK) goto out;
     gp->resident_bytes = gpu_r1cs_bytes(gp->d_cs) + ba + bb;
-    if ((st = prover_reserve(gp, err)) != CUZK_OK) goto out;
+    if ((st = prover_reserve(gp, false, err)) != CUZK_OK) goto out;
     cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: circuit resident (%.2f GiB: matrices, selections) in %.0f ms",
              gpu_ctx_device(gp->ctx), (double)gp->resident_bytes / (1u << 30), now_ms() - t0);
     *out = gp;
@@ -376,7 +376,26 @@ out:
     return st;
 }
 
+/* set_b_g2 with strict: a pool that cannot take the new peak is CUZK_ERR_NOMEM_DEVICE (B_G2 stays on
+ * CPU threads) instead of a notice */
+static cuzk_status prover_set_b_g2(groth16_gpu_prover *gp, bool on_device, bool strict, cuzk_error *err);
 cuzk_status groth16_gpu_prover_set_b_g2(groth16_gpu_prover *gp, bool on_device, cuzk_error *err) {
+    return prover_set_b_g2(gp, on_device, false, err);
+}
+
+/* The prover's device bytes and one proof's peak if B_G2 ran on the device (its query uploaded
+ * unless the resident SRS holds it; the B_G2 MSM's scratch against the G1 MSMs' largest). */
+static void prover_b_g2_need(const groth16_gpu_prover *gp, size_t *resident, size_t *peak) {
+    *resident = groth16_gpu_prover_device_bytes(gp);
+    *peak = groth16_gpu_proof_device_bytes(gp);
+    if (gp->b_g2_device) return;
+    if (!groth16_gpu_srs_has_b_g2(gp->srs)) *resident += (size_t)gp->n_b * sizeof(g2_affine);
+    const size_t vec = ((size_t)gp->cs->n_vars + 3 * gp->m) * sizeof(fr);
+    const size_t s2 = gpu_g2_msm_scratch_bytes(gp->n_b, &gp->msm);
+    if (vec + s2 > *peak) *peak = vec + s2;
+}
+
+static cuzk_status prover_set_b_g2(groth16_gpu_prover *gp, bool on_device, bool strict, cuzk_error *err) {
     if (!gp) return ERR(err, CUZK_ERR_ARG, "groth16_gpu_prover_set_b_g2: NULL prover");
     if (!on_device) {
         prover_drop_own_b_g2(gp);
@@ -404,7 +423,7 @@ cuzk_status groth16_gpu_prover_set_b_g2(groth16_gpu_prover *gp, bool on_device, 
     cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: B_G2 MSM on the device, its query (%.2f GiB) %s in %.0f ms",
              gpu_ctx_device(gp->ctx), (double)gpu_g2_bases_bytes(gp->b_g2) / (1u << 30),
              gp->own_b_g2 ? "uploaded" : "from the resident SRS", now_ms() - t0);
-    cuzk_status st = prover_reserve(gp, err);
+    cuzk_status st = prover_reserve(gp, strict, err);
     if (st != CUZK_OK) {
         prover_drop_own_b_g2(gp);
         gp->b_g2_device = 0;
@@ -614,38 +633,38 @@ static void gpu_unbind(void *vs) {
 }
 
 /* Where a bellperson key's B_G2 MSM runs (cuzk_msm_opts.b_g2_on_gpu): 1 on the device (its
- * errors are the bind's), -1 on CPU threads, 0 (automatic) on the device unless its query does not
- * fit: a device out-of-memory while uploading it or reserving the pool, or the engine's GPU budget
- * (the prover's device bytes + one proof's peak, as backend_prover.c checks them) exceeded with it;
- * then CPU threads, said in one log line. Measured (bench/RESULTS.md section 25): a 2^27 PoRep
- * partition's B_G2 16 ms on the H200 against 2.7-5.3 s on 16 CPU threads, the full WindowPoSt
- * partition's 2.2 s against 276 s, WinningPoSt's 36-38 ms against ~1 s. */
+ * errors are the bind's), -1 on CPU threads, 0 (automatic) on the device unless it does not fit,
+ * then on CPU threads, said in one log line. "Fits": first, with an engine GPU budget, the prover's
+ * device bytes + one proof's peak with B_G2 on the device (the query, the G2 MSM's scratch; as
+ * backend_prover.c checks them) within the budget, decided before anything is uploaded; then the
+ * query's upload and the pool's growth to the new peak succeed (a device out-of-memory there leaves
+ * nothing behind). Measured (bench/RESULTS.md section 25): a 2^27 PoRep partition's B_G2 16 ms on
+ * the H200 against 2.7-5.3 s on 16 CPU threads, the full WindowPoSt partition's 2.2 s against
+ * 276 s, WinningPoSt's 15 ms against ~1 s. */
 static cuzk_status gpu_choose_b_g2(gpu_backend_state *g, const groth16_backend_cfg *cfg, cuzk_error *err) {
     const int want = cfg->msm.b_g2_on_gpu;
     if (want < 0) return CUZK_OK;
     if (want > 0) return groth16_gpu_prover_set_b_g2(g->gp, true, err);
+    size_t resident, peak;
+    prover_b_g2_need(g->gp, &resident, &peak);
+    const size_t need = resident + (g->srs ? groth16_gpu_srs_bytes(g->srs) : 0) + peak;
+    if (cfg->gpu_budget && need > cfg->gpu_budget) {
+        cuzk_log(CUZK_LOG_INFO,
+                 "GPU prover on device %d: B_G2 MSM on CPU threads (with it on the device the circuit would need "
+                 "%.2f GiB, over the GPU budget of %.2f GiB)",
+                 cfg->device, (double)need / 1073741824.0, (double)cfg->gpu_budget / 1073741824.0);
+        return CUZK_OK;
+    }
     cuzk_error e2;
     memset(&e2, 0, sizeof e2);
-    cuzk_status st = groth16_gpu_prover_set_b_g2(g->gp, true, &e2);
+    cuzk_status st = prover_set_b_g2(g->gp, true, true, &e2);
     if (st == CUZK_ERR_NOMEM_DEVICE) {
-        cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: B_G2 MSM on CPU threads (its query does not fit the device: %s)",
+        cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: B_G2 MSM on CPU threads (it does not fit the device: %s)",
                  cfg->device, e2.msg);
         return CUZK_OK;
     }
-    if (st != CUZK_OK) {
-        if (err) *err = e2;
-        return st;
-    }
-    const size_t need = groth16_gpu_prover_device_bytes(g->gp) + (g->srs ? groth16_gpu_srs_bytes(g->srs) : 0) +
-                        groth16_gpu_proof_device_bytes(g->gp);
-    if (cfg->gpu_budget && need > cfg->gpu_budget) {
-        (void)groth16_gpu_prover_set_b_g2(g->gp, false, NULL);
-        cuzk_log(CUZK_LOG_INFO,
-                 "GPU prover on device %d: B_G2 MSM on CPU threads (with its query on the device the circuit would need "
-                 "%.2f GiB, over the GPU budget of %.2f GiB)",
-                 cfg->device, (double)need / 1073741824.0, (double)cfg->gpu_budget / 1073741824.0);
-    }
-    return CUZK_OK;
+    if (st != CUZK_OK && err) *err = e2;
+    return st;
 }
 
 static cuzk_status gpu_bind(void **state, const groth16_key *k, const groth16_backend_cfg *cfg, cuzk_error *err) {
