@@ -306,7 +306,7 @@ static gpu_csr_host csr_view(const csr_matrix *m) {
  * the SRS store has tens of GB pinned and the page cache is full of the mapped .params) and the
  * device pool to one proof's peak. Done at preload (create, and set_b_g2 when the peak grows); if
  * the pool cannot take the peak now, proofs still try (the peak is an upper bound): only a dead
- * device fails. */
+ * device fails, or, with strict (the automatic B_G2 choice), CUZK_ERR_NOMEM_DEVICE too. */
 static cuzk_status prover_reserve(groth16_gpu_prover *gp, bool strict, cuzk_error *err) {
     size_t n_max = gp->n_a;
     if (gp->n_b > n_max) n_max = gp->n_b;
