@@ -50,7 +50,8 @@ static void print_main_help(FILE *f) {
         "Environment: CUZK_THREADS=<n> caps worker threads (default: all CPUs); CUZK_MSM_WINDOW=<bits>\n"
         "and CUZK_MSM_CHUNK=<points> tune the GPU MSMs of prove and prove-post (default: automatic);\n"
         "their B_G2 MSM (bellperson keys) runs on the GPU when its query fits there, else on CPU\n"
-        "threads; CUZK_GPU_B2=1 requires the GPU, CUZK_GPU_B2=0 keeps it on CPU threads;\n"
+        "threads; when the GPU backend proves, CUZK_GPU_B2=1 requires the GPU for it and\n"
+        "CUZK_GPU_B2=0 keeps it on CPU threads;\n"
         "CUZK_VERBOSE=1 prints the library's notices.\n",
         CUZK_VERSION);
 }
@@ -88,7 +89,12 @@ static void print_prove_help(FILE *f) {
         "\n"
         "examples:\n"
         "  cuzk prove circuit_final.zkey witness.wtns proof.json public.json --timings\n"
-        "  cuzk prove --params c.params --r1cs c.r1cs witness.wtns proof.bin public.json\n");
+        "  cuzk prove --params c.params --r1cs c.r1cs witness.wtns proof.bin public.json\n"
+        "\n"
+        "environment (GPU backend): CUZK_MSM_WINDOW=<bits> and CUZK_MSM_CHUNK=<points> tune the MSMs\n"
+        "(default automatic); the B_G2 MSM of a bellperson key runs on the GPU when it fits there,\n"
+        "else on CPU threads: CUZK_GPU_B2=0 keeps it on CPU threads, CUZK_GPU_B2=1 makes a GPU prove\n"
+        "fail rather than fall back; CUZK_THREADS=<n> caps the CPU threads.\n");
 }
 
 static void print_verify_help(FILE *f) {
@@ -394,7 +400,7 @@ static int cmd_prove(int argc, char **argv) {
         const char *be = t.backend ? t.backend : "cpu";
         printf("proof written to %s, public inputs to %s (%.1f ms, %s%s)\n", proof_out, public_out, t.total_ms,
                !strcmp(be, "gpu") ? "on the GPU" : "on the CPU",
-               o.backend == CUZK_BACKEND_AUTO && strcmp(be, "gpu") ? ": no GPU found" : "");
+               o.backend == CUZK_BACKEND_AUTO && strcmp(be, "gpu") ? ": no usable GPU (or no CUDA in this build)" : "");
     }
     if (timings) print_timings(json ? stderr : stdout, &t);
     return 0;

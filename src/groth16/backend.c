@@ -44,7 +44,11 @@ cuzk_status groth16_backend_resolve(cuzk_backend requested, groth16_backend *out
         return ERR(err, CUZK_ERR_DEVICE, "--backend gpu: this build has no CUDA backend (built without nvcc or with -DCUZK_CUDA=OFF)");
 #endif
     }
+#ifdef CUZK_HAVE_CUDA
     cuzk_log(CUZK_LOG_INFO, "no GPU found: proving on the CPU");
+#else
+    cuzk_log(CUZK_LOG_INFO, "this build has no CUDA backend: proving on the CPU");
+#endif
     return CUZK_OK;
 }
 

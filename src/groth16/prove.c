@@ -129,7 +129,11 @@ cuzk_status groth16_backend_pick(cuzk_curve curve, cuzk_backend requested, const
                    "--backend gpu: this build has no CUDA backend (built without nvcc or with -DCUZK_CUDA=OFF)");
 #endif
     }
+#ifdef CUZK_HAVE_CUDA
     cuzk_log(CUZK_LOG_INFO, "no GPU found: proving on the CPU");
+#else
+    cuzk_log(CUZK_LOG_INFO, "this build has no CUDA backend: proving on the CPU");
+#endif
     return CUZK_OK;
 }
 
