@@ -174,6 +174,31 @@ static const char *k_s_hex = "2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4
 /* r of BLS12-381 (the group order), little-endian: a fixed r equal to it must be refused */
 static const char *k_order_hex = "73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001";
 
+/* The engine options of the CPU engine tests: 2 synthesis workers, 2 prove threads, no trace. */
+static cuzk_engine_opts cpu_engine_opts(void) {
+    cuzk_engine_opts eo = {0};
+    eo.backend = CUZK_BACKEND_CPU;
+    eo.synthesis_workers = 2;
+    eo.prove_threads = 2;
+    eo.no_trace = 1;
+    return eo;
+}
+
+/* A CPU prover on pk (*pv, the caller frees it) proves w with fixed r, s (32 bytes each) into *out;
+ * checks the create, the prove and that the proof JSON equals want (flen bytes: snarkjs's
+ * proof_fixed.json for the fixtures' r, s). */
+static void prove_fixed_rs(cuzk_prover **pv, cuzk_pk *pk, const cuzk_witness *w, const uint8_t *r, const uint8_t *s,
+                           cuzk_proof *out, const char *want, size_t flen, cuzk_error *e) {
+    cuzk_prover_opts po = {0};
+    po.backend = CUZK_BACKEND_CPU;
+    CHECK_ST(cuzk_prover_create(pv, pk, &po, e), CUZK_OK);
+    cuzk_proof_opts fo = {0};
+    fo.fixed_r = r;
+    fo.fixed_s = s;
+    if (*pv) CHECK_ST(cuzk_prove(*pv, out, w, &fo, NULL, e), CUZK_OK);
+    CHECK(out->proof_json && text_eq_trim(out->proof_json, out->proof_json_len, want, flen));
+}
+
 /* ---- 1-3: snarkjs keys --------------------------------------------------------------------------- */
 static void test_zkey_circuit(const char *dir) {
     char rel[256];
@@ -526,11 +551,7 @@ static void test_engine_job(const char *tmp) {
     pk = NULL;
     if (!circ) goto out;
     CHECK(cuzk_circuit_n_vars(circ) == n && cuzk_circuit_n_public(circ) == 2);
-    cuzk_engine_opts eo = {0};
-    eo.backend = CUZK_BACKEND_CPU;
-    eo.synthesis_workers = 2;
-    eo.prove_threads = 2;
-    eo.no_trace = 1;
+    cuzk_engine_opts eo = cpu_engine_opts();
     CHECK_ST(cuzk_engine_create(&eng, &eo, &e), CUZK_OK);
     if (!eng) goto out;
     CHECK(cuzk_engine_n_devices(eng) == 1);
@@ -660,15 +681,8 @@ static void test_zkey_engine(const char *dir) {
     hex_le32(r, k_r_hex);
     hex_le32(s, k_s_hex);
     {
-        cuzk_prover_opts po = {0};
-        po.backend = CUZK_BACKEND_CPU;
-        CHECK_ST(cuzk_prover_create(&pv, pk, &po, &e), CUZK_OK);
-        cuzk_proof_opts fo = {0};
-        fo.fixed_r = r;
-        fo.fixed_s = s;
         cuzk_witness w = {CUZK_WITNESS_FR_CANON, canon, n * 32};
-        if (pv) CHECK_ST(cuzk_prove(pv, &direct, &w, &fo, NULL, &e), CUZK_OK);
-        CHECK(direct.proof_json && text_eq_trim(direct.proof_json, direct.proof_json_len, want, flen));
+        prove_fixed_rs(&pv, pk, &w, r, s, &direct, want, flen, &e);
         CHECK(direct.has_bellperson);
     }
 
@@ -677,11 +691,7 @@ static void test_zkey_engine(const char *dir) {
     CHECK_ST(cuzk_circuit_create(&circ, pk, &e), CUZK_OK);
     if (!circ) { fprintf(stderr, "  %s: %s\n", dir, e.msg); goto out; }
     CHECK(cuzk_circuit_n_vars(circ) == info.n_vars && cuzk_circuit_n_public(circ) == info.n_public);
-    cuzk_engine_opts eo = {0};
-    eo.backend = CUZK_BACKEND_CPU;
-    eo.synthesis_workers = 2;
-    eo.prove_threads = 2;
-    eo.no_trace = 1;
+    cuzk_engine_opts eo = cpu_engine_opts();
     CHECK_ST(cuzk_engine_create(&eng, &eo, &e), CUZK_OK);
     if (!eng) goto out;
     uint64_t rs[3 * 8];
@@ -841,15 +851,8 @@ static void test_bn254_engine(const char *dir) {
     hex_le32(r, k_r_hex);
     hex_le32(s, k_s_hex);
     {
-        cuzk_prover_opts po = {0};
-        po.backend = CUZK_BACKEND_CPU;
-        CHECK_ST(cuzk_prover_create(&pv, pk, &po, &e), CUZK_OK);
-        cuzk_proof_opts fo = {0};
-        fo.fixed_r = r;
-        fo.fixed_s = s;
         cuzk_witness w = {CUZK_WITNESS_WTNS, wb, wlen};
-        if (pv) CHECK_ST(cuzk_prove(pv, &direct, &w, &fo, NULL, &e), CUZK_OK);
-        CHECK(direct.proof_json && text_eq_trim(direct.proof_json, direct.proof_json_len, want, flen));
+        prove_fixed_rs(&pv, pk, &w, r, s, &direct, want, flen, &e);
         CHECK(!direct.has_bellperson);
         if (!direct.proof_json) goto out;
     }
@@ -857,11 +860,7 @@ static void test_bn254_engine(const char *dir) {
     CHECK_ST(cuzk_circuit_create(&circ, pk, &e), CUZK_OK);
     if (!circ) { fprintf(stderr, "  bn128/%s: %s\n", dir, e.msg); goto out; }
     CHECK(cuzk_circuit_n_vars(circ) == info.n_vars && cuzk_circuit_n_public(circ) == info.n_public);
-    cuzk_engine_opts eo = {0};
-    eo.backend = CUZK_BACKEND_CPU;
-    eo.synthesis_workers = 2;
-    eo.prove_threads = 2;
-    eo.no_trace = 1;
+    cuzk_engine_opts eo = cpu_engine_opts();
     CHECK_ST(cuzk_engine_create(&eng, &eo, &e), CUZK_OK);
     if (!eng) goto out;
     CHECK_ST(cuzk_engine_preload(eng, circ, &e), CUZK_OK);
@@ -1067,11 +1066,7 @@ static void test_mixed_curves_engine(void) {
     CHECK_ST(cuzk_circuit_create(&cb, pb, &e), CUZK_OK);
     CHECK_ST(cuzk_circuit_create(&cn, pn, &e), CUZK_OK);
     if (!cb || !cn) goto out;
-    cuzk_engine_opts eo = {0};
-    eo.backend = CUZK_BACKEND_CPU;
-    eo.synthesis_workers = 2;
-    eo.prove_threads = 2;
-    eo.no_trace = 1;
+    cuzk_engine_opts eo = cpu_engine_opts();
     /* a budget of 2 MiB: each partition (~1 MiB for the bn128 merkle circuit) waits its turn */
     eo.host_budget_bytes = (size_t)2 << 20;
     CHECK_ST(cuzk_engine_create(&eng, &eo, &e), CUZK_OK);
