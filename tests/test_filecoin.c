@@ -1098,6 +1098,19 @@ TEST(filecoin, sector_checks_parallel_report_the_first_failure) {
     for (size_t k = 0; k < NS; k++) { post_sector_free(&secs[k]); post_sector_free(&good[k]); }
 }
 
+/* A WindowPoSt 2 KiB job request over three vanilla proofs in memory, on T threads. */
+static cuzk_post_request window_2k_request(const uint8_t *const *bufs, const size_t *lens, int T, const uint8_t rnd[32]) {
+    cuzk_post_request rq;
+    memset(&rq, 0, sizeof rq);
+    rq.circuit = "window-post-2k";
+    rq.vanilla_bufs = bufs;
+    rq.vanilla_lens = lens;
+    rq.n_vanilla = 3;
+    rq.nthreads = T;
+    memcpy(rq.randomness, rnd, 32);
+    return rq;
+}
+
 /* Through cuzk_post_job_create (vanilla proofs in memory, WindowPoSt 2 KiB): the first failure in
  * file order, with a check failure of an earlier file reported before a read failure of a later
  * one, on 1 and 3 threads. */
@@ -1141,14 +1154,7 @@ TEST(filecoin, job_create_reports_the_first_bad_vanilla_proof) {
             lens[i] = ml[i] - cases[c].cut[i];
         }
         for (int T = 1; T <= 3; T += 2) {
-            cuzk_post_request rq;
-            memset(&rq, 0, sizeof rq);
-            rq.circuit = "window-post-2k";
-            rq.vanilla_bufs = bufs;
-            rq.vanilla_lens = lens;
-            rq.n_vanilla = 3;
-            rq.nthreads = T;
-            memcpy(rq.randomness, rnd, 32);
+            const cuzk_post_request rq = window_2k_request(bufs, lens, T, rnd);
             cuzk_post_job *job = NULL;
             memset(&e, 0, sizeof e);
             cuzk_status st = cuzk_post_job_create(&job, &rq, &e);
@@ -1160,14 +1166,7 @@ TEST(filecoin, job_create_reports_the_first_bad_vanilla_proof) {
     /* all three good: accepted on 1 and 3 threads */
     const uint8_t *mb[3] = {mem[0], mem[1], mem[2]};
     for (int T = 1; T <= 3; T += 2) {
-        cuzk_post_request rq;
-        memset(&rq, 0, sizeof rq);
-        rq.circuit = "window-post-2k";
-        rq.vanilla_bufs = mb;
-        rq.vanilla_lens = ml;
-        rq.n_vanilla = 3;
-        rq.nthreads = T;
-        memcpy(rq.randomness, rnd, 32);
+        const cuzk_post_request rq = window_2k_request(mb, ml, T, rnd);
         cuzk_post_job *job = NULL;
         CHECK_MSG(cuzk_post_job_create(&job, &rq, &e) == CUZK_OK, "%d threads: %s", T, e.msg);
         cuzk_post_job_free(job);
