@@ -3,7 +3,7 @@
  * cuzk_gpu_bench_*). Run by tools/test-gpu.sh (`cuzk-bench gpu ...`).
  * Usage: cuzk bench gpu [msm LOG_N [WINDOW]]... [ntt LOG_M [BATCH]]... [h LOG_M [1 = snarkjs]]...
  *                  [msm01 LOG_N [FRAC] [mont]]... [msm2 LOG_N [FRAC] [mont] [wWINDOW]]...
- *                  [fb1 LOG_N]... [fb2 LOG_N]... [tasks | runs] (MSM accumulation for the cases after it)
+ *                  [fb1 LOG_N]... [fb2 LOG_N]... [tasks | runs | affine] (G1 MSM accumulation for the cases after it)
  *                  [bn254 | bls12_381] (the curve of the msm / ntt cases after it; BLS12-381 first)
  * Prints one line per case: kind, size, median / min / max ms, and a floor estimate (fb1/fb2:
  * wall-clock of the whole host-to-host call, its kernel time, points per second). */
@@ -138,11 +138,12 @@ int bench_gpu_main(int argc, char **argv) {
     if (cuzk_gpu_device_info(0, info, sizeof info, &e) == CUZK_OK) printf("device: %s\n", info);
     int rc = 0;
     for (int i = 1; i < argc; i++) {
-        /* "tasks" / "runs": the MSM accumulation for the cases that follow (cuzk_gpu_msm_accum) */
-        if (!strcmp(argv[i], "tasks") || !strcmp(argv[i], "runs")) {
-            const bool tasks = !strcmp(argv[i], "tasks");
-            accum_mode = tasks ? CUZK_GPU_MSM_ACCUM_TASKS : CUZK_GPU_MSM_ACCUM_RUNS;
-            accum = tasks ? " T" : "";
+        /* "tasks" / "runs" / "affine": the MSM accumulation for the cases that follow
+         * (cuzk_gpu_msm_accum); labels carry " T" (tasks) or " A" (affine) */
+        if (!strcmp(argv[i], "tasks") || !strcmp(argv[i], "runs") || !strcmp(argv[i], "affine")) {
+            const bool tasks = !strcmp(argv[i], "tasks"), aff = !strcmp(argv[i], "affine");
+            accum_mode = tasks ? CUZK_GPU_MSM_ACCUM_TASKS : aff ? CUZK_GPU_MSM_ACCUM_AFFINE : CUZK_GPU_MSM_ACCUM_RUNS;
+            accum = tasks ? " T" : aff ? " A" : "";
             continue;
         }
         if (!strcmp(argv[i], "bn254") || !strcmp(argv[i], "bls12_381")) {

@@ -582,10 +582,13 @@ TEST(gpu_msm, heavy_buckets) {
     gpu_ctx_destroy(ctx);
 }
 
-/* Both accumulations of the tail (GPU_MSM_ACCUM_RUNS, the default every other test uses, and
- * GPU_MSM_ACCUM_TASKS) against the CPU: odd and non-power-of-two sizes, buckets that cross the
- * runs of R pairs (random scalars at small windows), one bucket over thousands of runs (all equal
- * scalars: the heavy path), scalars 0 / 1 / r-1, repeated, opposite and infinity bases. */
+/* The three accumulations of the tail (GPU_MSM_ACCUM_RUNS, the default every other test uses,
+ * GPU_MSM_ACCUM_TASKS and GPU_MSM_ACCUM_AFFINE) against the CPU: odd and non-power-of-two sizes,
+ * buckets that cross the runs of R pairs (random scalars at small windows), one bucket over
+ * thousands of runs (all equal scalars: the heavy path), scalars 0 / 1 / r-1, repeated, opposite
+ * and infinity bases. The affine levels meet every exceptional pair there: P + P (repeated bases
+ * with equal digits), P + (-P) (opposite bases; equal scalars with P/-P pairs), infinity on
+ * either side, and results at infinity fed to the next level. */
 static void accum_modes(bool large) {
     gpu_ctx *ctx = new_ctx();
     REQUIRE(ctx);
@@ -594,9 +597,11 @@ static void accum_modes(bool large) {
     scalar256 *s = malloc(nmax * sizeof *s);
     REQUIRE(b && s);
     static const size_t sizes[] = {1, 2, 3, 17, 257, 1000, 4099, 20011};
-    for (int mode = 0; mode < 2; mode++) {
-        gpu_msm_set_accumulation(mode ? GPU_MSM_ACCUM_TASKS : GPU_MSM_ACCUM_RUNS);
-        const char *mn = mode ? "tasks" : "runs";
+    for (int mode = 0; mode < 3; mode++) {
+        static const gpu_msm_accum modes[] = {GPU_MSM_ACCUM_RUNS, GPU_MSM_ACCUM_TASKS, GPU_MSM_ACCUM_AFFINE};
+        static const char *names[] = {"runs", "tasks", "affine"};
+        gpu_msm_set_accumulation(modes[mode]);
+        const char *mn = names[mode];
         char what[96];
         for (size_t t = 0; t < sizeof sizes / sizeof *sizes && !large; t++) {
             const size_t n = sizes[t];
@@ -649,6 +654,63 @@ TEST(gpu_msm, accum_modes_large) {
     accum_modes(true);
 }
 
+/* The affine levels at their depths: small windows give long buckets (c = 3: 2^16 / 4 pairs a
+ * bucket, 12 levels; c = 6..9: 8..5 levels), odd and even bucket sizes at every level, several
+ * windows per group and several chunks; heavy buckets (equal scalars: one bucket a window),
+ * every pair P + P (equal bases, equal scalars), every pair P + (-P), and infinity bases in runs;
+ * against the CPU. */
+TEST(gpu_msm, affine_levels) {
+    NEED_GPU();
+    gpu_ctx *ctx = new_ctx();
+    REQUIRE(ctx);
+    const size_t n = ((size_t)1 << 16) + 7;
+    g1_affine *b = malloc(n * sizeof *b);
+    scalar256 *s = malloc(n * sizeof *s);
+    REQUIRE(b && s);
+    gpu_msm_set_accumulation(GPU_MSM_ACCUM_AFFINE);
+    char what[96];
+    static const int windows[] = {3, 6, 9};
+    for (size_t wi = 0; wi < sizeof windows / sizeof *windows; wi++) {
+        const int c = windows[wi];
+        g_tuning = (gpu_msm_tuning){.window_bits = c};
+        rand_bases(b, n);
+        for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
+        snprintf(what, sizeof what, "affine c=%d: random", c);
+        check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+        for (size_t i = 0; i < n; i += 7) g1_affine_set_infinity(&b[i]);
+        for (size_t i = 3; i + 1 < n; i += 5) b[i + 1] = b[i];
+        for (size_t i = 2; i + 1 < n; i += 9) g1_affine_neg(&b[i + 1], &b[i]);
+        for (size_t i = 0; i < n; i++) scalar_of_kind(&s[i], (int)(i % 5));
+        snprintf(what, sizeof what, "affine c=%d: kinds, inf/repeated/opposite bases", c);
+        check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+        /* equal scalars over equal bases: every level-0 pair is P + P, and so on up */
+        scalar256 common;
+        rand_scalar(&common);
+        for (size_t i = 0; i < n; i++) { s[i] = common; b[i] = b[1]; }
+        snprintf(what, sizeof what, "affine c=%d: all equal (doublings)", c);
+        check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+        for (size_t i = 1; i < n; i += 2) g1_affine_neg(&b[i], &b[i - 1]);
+        snprintf(what, sizeof what, "affine c=%d: equal scalars, P/-P pairs", c);
+        check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+    }
+    /* several chunks (the plan is made for the largest), a short last one */
+    g_tuning = (gpu_msm_tuning){.window_bits = 5, .chunk_points = 10000};
+    rand_bases(b, n);
+    for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
+    check_case(ctx, "affine c=5, chunks of 10000", b, n, 0, s, n, NULL, n, NULL);
+    /* the default window at 2^16 + 7 (c = 12, 3 levels), with an index and an offset */
+    g_tuning = (gpu_msm_tuning){0};
+    uint32_t *idx = malloc((n - 100) * sizeof *idx);
+    REQUIRE(idx);
+    for (size_t i = 0; i < n - 100; i++) idx[i] = (uint32_t)((i * 7919) % (n - 100));
+    check_case(ctx, "affine default window, index, offset 100", b, n, 100, s, n, idx, n - 100, NULL);
+    free(idx);
+    gpu_msm_set_accumulation(GPU_MSM_ACCUM_RUNS);
+    free(b);
+    free(s);
+    gpu_ctx_destroy(ctx);
+}
+
 /* Windows of 13..18 bits (forced through the job's tuning on a small MSM: the experiments'
  * windows) against the CPU, with random, 95 % 0/1 and r - small scalars. */
 TEST(gpu_msm, forced_windows) {
@@ -683,10 +745,13 @@ TEST(gpu_msm, forced_windows) {
         CHECK_EQ_INT(st.tail_window_bits, 2);
     }
     g_tuning = (gpu_msm_tuning){0};
-    /* the defaults: lg - 4 up to 16 */
+    /* the defaults: lg - 4 up to 16 below 2^24, 18 at 2^24, 20 from 2^25 */
     CHECK_EQ_INT(gpu_msm_window_bits((size_t)1 << 12), 8);
     CHECK_EQ_INT(gpu_msm_window_bits((size_t)1 << 20), 16);
-    CHECK_EQ_INT(gpu_msm_window_bits((size_t)1 << 25), 16);
+    CHECK_EQ_INT(gpu_msm_window_bits((size_t)1 << 23), 16);
+    CHECK_EQ_INT(gpu_msm_window_bits((size_t)1 << 24), 18);
+    CHECK_EQ_INT(gpu_msm_window_bits((size_t)1 << 25), 20);
+    CHECK_EQ_INT(gpu_msm_window_bits((size_t)1 << 27), 20);
     free(b);
     free(s);
     gpu_ctx_destroy(ctx);

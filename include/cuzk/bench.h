@@ -121,13 +121,17 @@ CUZK_API cuzk_status cuzk_gpu_device_info(int device, char *buf, size_t cap, cuz
 CUZK_API int cuzk_gpu_msm_window_bits(size_t n);
 
 /* How the GPU MSM tail accumulates its sorted (bucket, point) pairs: DEFAULT leaves the library's
- * choice (TASKS); TASKS splits a bucket into tasks of at most K pairs, one thread each; RUNS gives
- * every thread a run of pairs cut at bucket boundaries (an experiment, bench/GPU_RESULTS.md). The
- * same sums either way. A bench call with TASKS or RUNS sets the mode for its duration only. */
+ * choice (TASKS, or what CUZK_GPU_MSM_ACCUM=tasks|runs|affine named when the library loaded);
+ * TASKS splits a bucket into tasks of at most K pairs, one thread each; RUNS gives every thread a
+ * run of pairs cut at bucket boundaries (an experiment, bench/GPU_RESULTS.md); AFFINE adds the
+ * pairs of each bucket in batch-affine levels (one shared inversion per block) before the tasks.
+ * The same sums every way. A bench call with TASKS, RUNS or AFFINE sets the mode for its
+ * duration only. G2 MSMs always use TASKS. */
 typedef enum cuzk_gpu_msm_accum {
     CUZK_GPU_MSM_ACCUM_DEFAULT = 0,
     CUZK_GPU_MSM_ACCUM_TASKS = 1,
-    CUZK_GPU_MSM_ACCUM_RUNS = 2
+    CUZK_GPU_MSM_ACCUM_RUNS = 2,
+    CUZK_GPU_MSM_ACCUM_AFFINE = 3
 } cuzk_gpu_msm_accum;
 
 /* A G1 MSM of n random resident points (random x on the curve, not necessarily in the subgroup:

@@ -49,18 +49,20 @@ int cuzk_gpu_msm_window_bits(size_t n) {
 }
 
 #ifdef CUZK_HAVE_CUDA
-/* TASKS / RUNS hold for one call; TASKS (the library's choice) is restored after it */
+/* TASKS / RUNS / AFFINE hold for one call; the library's default is restored after it */
 static void accum_begin(cuzk_gpu_msm_accum a) {
     if (a == CUZK_GPU_MSM_ACCUM_RUNS) gpu_msm_set_accumulation(GPU_MSM_ACCUM_RUNS);
     else if (a == CUZK_GPU_MSM_ACCUM_TASKS) gpu_msm_set_accumulation(GPU_MSM_ACCUM_TASKS);
+    else if (a == CUZK_GPU_MSM_ACCUM_AFFINE) gpu_msm_set_accumulation(GPU_MSM_ACCUM_AFFINE);
 }
 static void accum_end(cuzk_gpu_msm_accum a) {
-    if (a != CUZK_GPU_MSM_ACCUM_DEFAULT) gpu_msm_set_accumulation(GPU_MSM_ACCUM_TASKS);
+    if (a != CUZK_GPU_MSM_ACCUM_DEFAULT) gpu_msm_set_accumulation(gpu_msm_default_accumulation());
 }
 #endif
 
 static cuzk_status check_accum(const char *what, cuzk_gpu_msm_accum a, cuzk_error *err) {
-    if (a != CUZK_GPU_MSM_ACCUM_DEFAULT && a != CUZK_GPU_MSM_ACCUM_TASKS && a != CUZK_GPU_MSM_ACCUM_RUNS)
+    if (a != CUZK_GPU_MSM_ACCUM_DEFAULT && a != CUZK_GPU_MSM_ACCUM_TASKS && a != CUZK_GPU_MSM_ACCUM_RUNS &&
+        a != CUZK_GPU_MSM_ACCUM_AFFINE)
         return ERR(err, CUZK_ERR_ARG, "%s: unknown accumulation %d", what, (int)a);
     return CUZK_OK;
 }

@@ -382,11 +382,19 @@ int gpu_msm_window_bits(size_t n);
  *   GPU_MSM_ACCUM_RUNS: every thread adds a run of the same number of sorted pairs and cuts it at
  *     bucket boundaries; the pieces of buckets that cross runs are added after (an experiment:
  *     bench/GPU_RESULTS.md session 4 has its measurements).
- * Both give the same result (tests/test_gpu_msm.c runs both against the CPU). Process-wide, read
+ *   GPU_MSM_ACCUM_AFFINE: batch-affine levels first (pairs of each bucket added in affine
+ *     coordinates, one shared inversion per block of 2048 additions), the tasks over what is left
+ *     (src/cuda/gpu_msm.cu, msm_aff_level_kernel). The sort's free double buffers hold its level
+ *     data when they are large enough, else it allocates ~72 bytes a point of one window more
+ *     (gpu_g1_msm_scratch_bytes counts it).
+ * All give the same result (tests/test_gpu_msm.c runs each against the CPU). Process-wide, read
  * when a gpu_g1_msm_run call starts: for tests and benchmarks; not thread-safe against
- * concurrent MSMs. The G2 MSMs (gpu_g2_msm_run) always use the tasks. */
-typedef enum { GPU_MSM_ACCUM_RUNS = 0, GPU_MSM_ACCUM_TASKS = 1 } gpu_msm_accum;
+ * concurrent MSMs. The G2 MSMs (gpu_g2_msm_run) always use the tasks. The default is TASKS, or
+ * what the environment variable CUZK_GPU_MSM_ACCUM names (tasks, runs or affine) when the library
+ * is loaded; gpu_msm_default_accumulation returns it. */
+typedef enum { GPU_MSM_ACCUM_RUNS = 0, GPU_MSM_ACCUM_TASKS = 1, GPU_MSM_ACCUM_AFFINE = 2 } gpu_msm_accum;
 void gpu_msm_set_accumulation(gpu_msm_accum mode);
+gpu_msm_accum gpu_msm_default_accumulation(void);
 
 /* ---- H on the device (issue 3 item 2) ------------------------------------------------------ */
 /* The Groth16 H step of src/poly/ntt.h on device-resident vectors, enqueued on `stream` (a

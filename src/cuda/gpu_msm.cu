@@ -105,8 +105,16 @@ const uint32_t TASK_HEAVY = 256;      /* pairs per task in a bucket larger than 
 const uint32_t HEAVY_PARTIALS = 32;   /* buckets with more task partials are summed by a block tree */
 const unsigned HEAVY_BLOCKS = 2048;   /* grid of msm_heavy_bucket_kernel (blocks loop over the list) */
 const size_t MIN_CHUNK = 64;
-/* gpu_msm_set_accumulation (tests and benchmarks compare the two) */
-int g_accum_mode = GPU_MSM_ACCUM_TASKS;
+/* gpu_msm_set_accumulation (tests and benchmarks compare them); the default, read once from
+ * CUZK_GPU_MSM_ACCUM (gpu_msm_default_accumulation) */
+int accum_from_env() {
+    const char *v = getenv("CUZK_GPU_MSM_ACCUM");
+    if (v && !strcmp(v, "affine")) return GPU_MSM_ACCUM_AFFINE;
+    if (v && !strcmp(v, "runs")) return GPU_MSM_ACCUM_RUNS;
+    return GPU_MSM_ACCUM_TASKS;
+}
+const int g_accum_default = accum_from_env();
+int g_accum_mode = g_accum_default;
 
 inline unsigned nblocks(size_t n, unsigned bs) { return (unsigned)((n + bs - 1) / bs); }
 
@@ -498,6 +506,208 @@ __global__ void __launch_bounds__(128) msm_runs_heavy_kernel(const uint32_t *__r
     }
 }
 
+/* ---- batch-affine pre-reduction of the buckets (GPU_MSM_ACCUM_AFFINE, G1 only) ------------------
+ * The sorted pairs of a group of windows are summed pairwise in affine coordinates, level by
+ * level, before the tasks accumulation sees them. Level l adds element 2j and 2j + 1 of every
+ * bucket (the odd last one waits for the next level), so after L levels a bucket of m pairs has
+ * ceil(m / 2^L) points left; the tasks path (msm_accumulate_kernel and the heavy-bucket kernels,
+ * unchanged) then sums those from the level buffer instead of the bases.
+ * An affine addition is lambda = num / den, x3 = lambda^2 - x1 - x2, y3 = lambda (x1 - x3) - y1,
+ * with den = x2 - x1 (or 2 y1 when P1 = P2, num = 3 x1^2). The divisions of a level share one
+ * inversion per block (Montgomery's trick): each thread takes AFF_K consecutive pairs, keeps the
+ * running product of its denominators (pre, global memory), the block multiplies the threads'
+ * products up a tree in shared memory, thread 0 inverts the root (Fermat), the tree hands each
+ * thread the inverse of its product, and the thread walks its pairs backwards. Per addition: 4
+ * products and a squaring (against 8 and 2 for the mixed XYZZ addition), plus the tree and
+ * 1 / (AFF_K * AFF_BLOCK) of an inversion. Exceptional pairs (infinity on either side, P + P,
+ * P + (-P)) get den = 1 in the product and their own result, so a batch never meets a zero.
+ * Layout of a group (buckets i < nbg, group-local; m = the bucket's pairs):
+ *   level 0 writes the sum of pairs 2j, 2j + 1 to abuf[aoff[i] + j] (aoff: scan of ceil(m / 2)),
+ *   and msm_aff_odd_kernel copies an odd last pair to abuf[aoff[i] + ceil(m / 2) - 1];
+ *   level l >= 1 works in place: element t of bucket i sits at abuf[aoff[i] + 2^(l-1) t], pair j
+ *   adds elements 2j and 2j + 1 into the slot of 2j.
+ * Pairs of a level are numbered by qoff (scan of floor(ceil(m / 2^l) / 2)). Sources: Montgomery
+ * 1987 (simultaneous inversion); the affine bucket sums of gnark-crypto's batch-affine MSM, here
+ * level-synchronous so that every batch is a full block. */
+const uint32_t AFF_K = 16;     /* pairs per thread per level */
+const unsigned AFF_BLOCK = 128;
+
+/* slot in pre of a thread's k-th running product: k-major inside the block, so that the threads
+ * of a warp write and read adjacent elements */
+__device__ __forceinline__ size_t aff_pre_index(uint32_t k) {
+    return ((size_t)blockIdx.x * AFF_K + k) * AFF_BLOCK + threadIdx.x;
+}
+
+/* elements of a bucket of m pairs left after l levels: ceil(m / 2^l) */
+__device__ __forceinline__ uint32_t aff_left(uint32_t m, int l) {
+    return (uint32_t)(((uint64_t)m + ((uint64_t)1 << l) - 1) >> l);
+}
+
+/* cnt[i] = what of bucket i: 0 ceil(m / 2) (level-0 slots), 1 pairs of level l, 2 elements left
+ * after l levels; cnt[nbg] = 0 (the scans run over nbg + 1) */
+__global__ void msm_aff_count_kernel(const uint32_t *__restrict__ bstart, const uint32_t *__restrict__ bend,
+                                     uint32_t nbg, int what, int l, uint32_t *__restrict__ cnt) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i > nbg) return;
+    if (i == nbg) { cnt[i] = 0; return; }
+    const uint32_t m = bend[i] - bstart[i];
+    cnt[i] = what == 0 ? (m + 1) / 2 : what == 1 ? aff_left(m, l) / 2 : aff_left(m, l);
+}
+
+/* the base of sorted pair v (sign applied) */
+template <class G>
+__device__ __forceinline__ typename G::affine aff_base(const typename G::affine *__restrict__ bases, uint32_t v) {
+    typename G::affine q = bases[v & ~SIGN_BIT];
+    if (v & SIGN_BIT) q.y = -q.y;
+    return q;
+}
+
+template <class G>
+__global__ void msm_aff_odd_kernel(const typename G::affine *__restrict__ bases, const uint32_t *__restrict__ vals,
+                                   const uint32_t *__restrict__ bstart, const uint32_t *__restrict__ bend,
+                                   const uint32_t *__restrict__ aoff, uint32_t nbg,
+                                   typename G::affine *__restrict__ abuf) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= nbg) return;
+    const uint32_t m = bend[i] - bstart[i];
+    if (m & 1) abuf[aoff[i] + (m + 1) / 2 - 1] = aff_base<G>(bases, vals[bend[i] - 1]);
+}
+
+/* Pair p of level l (p in bucket i, j = p - qoff[i]): where its two points are and where the sum
+ * goes. Level 0: sorted pairs bstart[i] + 2j, + 1 (bases[vals[.]]), sum to abuf[aoff[i] + j];
+ * level l >= 1: abuf slots a = aoff[i] + 2^l j and a + 2^(l-1), sum to a. */
+template <class G>
+struct aff_pair {
+    typedef typename G::affine affine_pt;
+    typedef typename G::curve::fp fp_t;
+    affine_pt p1, p2;
+    uint32_t dst;
+    /* 0: lambda = (y2 - y1) / (x2 - x1); 1: doubling, lambda = 3 x1^2 / (2 y1); 2: result infinity;
+     * 3: result p1; 4: result p2 */
+    int kind;
+    __device__ __forceinline__ void load(const affine_pt *__restrict__ bases, const uint32_t *__restrict__ vals,
+                                         const uint32_t *__restrict__ bstart, const uint32_t *__restrict__ aoff,
+                                         const affine_pt *abuf, int l, uint32_t i, uint32_t j) {
+        if (l == 0) {
+            const uint32_t a = bstart[i] + 2 * j;
+            p1 = aff_base<G>(bases, vals[a]);
+            p2 = aff_base<G>(bases, vals[a + 1]);
+            dst = aoff[i] + j;
+        } else {
+            const uint32_t s = 1u << (l - 1), a = aoff[i] + 2 * s * j;
+            p1 = abuf[a];
+            p2 = abuf[a + s];
+            dst = a;
+        }
+        const bool i1 = p1.is_inf(), i2 = p2.is_inf();
+        if (i1 || i2) kind = i1 ? 4 : 3;
+        else if (p1.x != p2.x) kind = 0;
+        else if (p1.y == p2.y && !p1.y.is_zero()) kind = 1;
+        else kind = 2;
+    }
+    __device__ __forceinline__ fp_t den() const {
+        return kind == 0 ? p2.x - p1.x : kind == 1 ? p1.y.dbl() : fp_t::one();
+    }
+    /* the sum, given inv = 1 / den() */
+    __device__ __forceinline__ affine_pt sum(const fp_t &inv) const {
+        affine_pt r;
+        if (kind >= 2) {
+            if (kind == 2) { r.x = fp_t::zero(); r.y = fp_t::zero(); }
+            else r = kind == 3 ? p1 : p2;
+            return r;
+        }
+        fp_t num;
+        if (kind == 0) num = p2.y - p1.y;
+        else { num = p1.x.sqr(); num = num + num.dbl(); }
+        const fp_t lam = num * inv;
+        r.x = lam.sqr() - p1.x - p2.x;
+        r.y = lam * (p1.x - r.x) - p1.y;
+        return r;
+    }
+};
+
+template <class G>
+__global__ void __launch_bounds__(AFF_BLOCK) msm_aff_level_kernel(
+    const typename G::affine *__restrict__ bases, const uint32_t *__restrict__ vals,
+    const uint32_t *__restrict__ bstart, const uint32_t *__restrict__ aoff, const uint32_t *__restrict__ qoff,
+    uint32_t nbg, int l, typename G::affine *abuf, typename G::curve::fp *__restrict__ pre) {
+    typedef typename G::curve::fp fp_t;
+    __shared__ __align__(16) unsigned char raw[2 * AFF_BLOCK * sizeof(fp_t)];
+    fp_t *tree = reinterpret_cast<fp_t *>(raw); /* heap order: root 1, children of n at 2n, 2n + 1 */
+    const uint32_t Q = qoff[nbg];
+    const uint32_t first = blockIdx.x * AFF_BLOCK * AFF_K;
+    if (first >= Q) return; /* the whole block: no barrier is skipped by part of it */
+    const uint32_t p0 = first + threadIdx.x * AFF_K;
+    uint32_t p1 = p0 + AFF_K;
+    if (p1 > Q) p1 = Q;
+    if (p1 < p0) p1 = p0;
+    /* bucket of p0: the last i with qoff[i] <= p0 */
+    uint32_t i = 0;
+    if (p0 < Q) {
+        uint32_t lo = 0, hi = nbg; /* qoff[lo] <= p0 < qoff[hi] */
+        while (hi - lo > 1) {
+            const uint32_t mid = lo + (hi - lo) / 2;
+            if (qoff[mid] <= p0) lo = mid;
+            else hi = mid;
+        }
+        i = lo;
+    }
+    /* forward: running products of the denominators */
+    fp_t acc = fp_t::one();
+    for (uint32_t p = p0, b = i; p < p1; p++) {
+        while (qoff[b + 1] <= p) b++;
+        aff_pair<G> pr;
+        pr.load(bases, vals, bstart, aoff, abuf, l, b, p - qoff[b]);
+        acc = acc * pr.den();
+        pre[aff_pre_index(p - p0)] = acc;
+    }
+    tree[AFF_BLOCK + threadIdx.x] = acc;
+    __syncthreads();
+    for (unsigned h = AFF_BLOCK / 2; h >= 1; h >>= 1) {
+        if (threadIdx.x < h) tree[h + threadIdx.x] = tree[2 * (h + threadIdx.x)] * tree[2 * (h + threadIdx.x) + 1];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) tree[1] = fp_t::inv(tree[1]);
+    __syncthreads();
+    for (unsigned h = 1; h < AFF_BLOCK; h <<= 1) {
+        if (threadIdx.x < h) {
+            const unsigned n = h + threadIdx.x;
+            const fp_t inv = tree[n], lft = tree[2 * n], rgt = tree[2 * n + 1];
+            tree[2 * n] = inv * rgt;
+            tree[2 * n + 1] = inv * lft;
+        }
+        __syncthreads();
+    }
+    fp_t inv = tree[AFF_BLOCK + threadIdx.x]; /* 1 / (product of this thread's denominators) */
+    /* backward: 1 / den_p = inv * pre[p - 1], then inv *= den_p */
+    if (p1 > p0) {
+        uint32_t b = i;
+        while (qoff[b + 1] <= p1 - 1) b++;
+        for (uint32_t p = p1; p-- > p0;) {
+            while (qoff[b] > p) b--;
+            aff_pair<G> pr;
+            pr.load(bases, vals, bstart, aoff, abuf, l, b, p - qoff[b]);
+            const fp_t d = pr.den();
+            const fp_t inv_d = p > p0 ? inv * pre[aff_pre_index(p - 1 - p0)] : inv;
+            if (p > p0) inv = inv * d;
+            abuf[pr.dst] = pr.sum(inv_d);
+        }
+    }
+}
+
+/* after L >= 1 levels: the elements left of bucket i become the pairs off2[i] .. bend2[i] of the
+ * tasks path, vals2[off2[i] + t] = their abuf slots aoff[i] + 2^(L-1) t (signs already applied) */
+__global__ void msm_aff_compact_kernel(const uint32_t *__restrict__ bstart, const uint32_t *__restrict__ bend,
+                                       const uint32_t *__restrict__ aoff, const uint32_t *__restrict__ off2,
+                                       uint32_t nbg, int L, uint32_t *__restrict__ vals2,
+                                       uint32_t *__restrict__ bend2) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= nbg) return;
+    const uint32_t n = aff_left(bend[i] - bstart[i], L), o = off2[i], a = aoff[i], s = 1u << (L - 1);
+    for (uint32_t t = 0; t < n; t++) vals2[o + t] = a + s * t;
+    bend2[i] = o + n;
+}
+
 /* thread per (window, segment): segment covers bucket indices [s*L, (s+1)*L) of window w, i.e.
  * digit magnitudes k = s*L + 1 .. (s+1)*L. out = sum_k k * B_k over the segment:
  *   running sums: for k = L-1 .. 0: run += B_k, acc += run (acc = sum_k (k - s*L + 1) B_k);
@@ -575,7 +785,7 @@ __global__ void __launch_bounds__(128) msm_segment_kernel(const typename G::xyzz
 /* Stream-ordered allocations of one run, freed together (in reverse) at its end. */
 struct scratch {
     gpu_ctx *ctx;
-    void *p[32]; /* msm_job's 6 buffers + plan_alloc's 20 */
+    void *p[40]; /* msm_job's 6 buffers + plan_alloc's up to 32 */
     int n;
 };
 template <class T>
@@ -614,7 +824,67 @@ struct tail_plan {
     int *n_heavy;
     char *temp;
     xyzz_pt *partials, *buckets, *seg, *seg2; /* runs: partials = pfirst, pfirst + nthreads = plast */
+    /* batch-affine pre-reduction (aff): L levels over groups of G windows; the level buffer (abuf,
+     * aff_slots points), the running products (pre, aff_pre elements) and the pairs left for the
+     * tasks (avals, aff_vals) live in the sort's free double buffers when they fit (aff_own = 0),
+     * else in buffers of their own */
+    int aff, aff_L, aff_G, aff_own;
+    size_t aff_slots, aff_pre, aff_vals;
+    uint32_t *acnt, *aoff, *qoff, *off2, *bend2;
+    affine_pt *own_abuf;
+    typename G::curve::fp *own_pre;
+    uint32_t *own_avals;
 };
+
+/* bytes of pre and avals together, 16-byte aligned */
+template <class G>
+size_t aff_pre_bytes(const tail_plan<G> *p) {
+    return (p->aff_pre * sizeof(typename G::curve::fp) + 15) / 16 * 16;
+}
+
+/* The tasks after the affine levels of a chunk of cn points: ~cn / 2^L pairs a window left, K
+ * as plan_sizes sets it for that average, and a bound on the tasks of gw windows (each bucket
+ * of m pairs keeps ceil(m / 2^L) <= m / 2^L + 1). */
+template <class G>
+uint32_t aff_task_k(const tail_plan<G> *p, size_t cn) {
+    const size_t avg = (cn >> p->aff_L) / p->nbw;
+    return (uint32_t)(2 * avg > 32 ? 2 * avg : 32);
+}
+template <class G>
+size_t aff_task_bound(const tail_plan<G> *p, size_t cn, int gw) {
+    const uint32_t K = aff_task_k(p, cn);
+    const size_t nbg = (size_t)gw * p->nbw, left = ((cn * (size_t)gw) >> p->aff_L) + nbg;
+    return left / (K < TASK_HEAVY ? K : TASK_HEAVY) + nbg + 1;
+}
+
+/* the batch-affine plan of p (plan_sizes): levels while a bucket keeps >= 4 pairs on average
+ * afterwards (the rest, and heavy buckets, go to the tasks); G windows per group, as many as the
+ * sort's free double buffers (npairs words each) hold, else one window in buffers of its own */
+template <class G>
+void plan_affine(tail_plan<G> *p) {
+    p->aff = 0;
+    if (g_accum_mode != GPU_MSM_ACCUM_AFFINE || G::FP_PER_COORD != 1) return;
+    int L = 0;
+    while (L < 16 && (p->cn >> (L + 1)) >= 4 * (size_t)p->nbw) L++;
+    if (L == 0) return;
+    p->aff = 1;
+    p->aff_L = L;
+    const size_t alt = p->npairs * sizeof(uint32_t), blk = (size_t)AFF_K * AFF_BLOCK;
+    for (int g = p->W; g >= 0; g--) {
+        p->aff_G = g > 0 ? g : 1;
+        p->aff_own = g == 0;
+        const size_t gp = p->cn * (size_t)p->aff_G, gb = (size_t)p->nbw * p->aff_G;
+        p->aff_slots = (gp + gb) / 2 + 1;
+        p->aff_pre = (gp / 2 + 1 + blk - 1) / blk * blk;
+        p->aff_vals = gp / 2 + gb + 1;
+        if (g == 0 || (p->aff_slots * sizeof(typename G::affine) <= alt &&
+                       aff_pre_bytes(p) + p->aff_vals * sizeof(uint32_t) <= alt))
+            break;
+    }
+    /* the task arrays (tmap, partials) serve the groups' tasks too */
+    const size_t tb = aff_task_bound(p, p->cn, p->aff_G);
+    if (tb > p->max_tasks) p->max_tasks = tb;
+}
 
 template <class G>
 void plan_sizes(tail_plan<G> *p, size_t cn, int c) {
@@ -644,6 +914,7 @@ void plan_sizes(tail_plan<G> *p, size_t cn, int c) {
     size_t R = p->npairs >> 18;
     p->R = (uint32_t)(R < 16 ? 16 : R > 256 ? 256 : R);
     p->nthreads = (p->npairs + p->R - 1) / p->R;
+    plan_affine(p);
 }
 
 template <class G>
@@ -690,6 +961,118 @@ cuzk_status plan_alloc(gpu_ctx *ctx, scratch *sc, tail_plan<G> *p, cuzk_error *e
     CTX_CU(scratch_alloc(sc, &p->buckets, (size_t)p->nb));
     CTX_CU(scratch_alloc(sc, &p->seg, (size_t)p->W * p->seg_per_win));
     CTX_CU(scratch_alloc(sc, &p->seg2, (size_t)p->W * p->seg_per_win));
+    if (p->aff) {
+        CTX_CU(scratch_alloc(sc, &p->acnt, (size_t)p->nb + 1));
+        CTX_CU(scratch_alloc(sc, &p->aoff, (size_t)p->nb + 1));
+        CTX_CU(scratch_alloc(sc, &p->qoff, (size_t)p->nb + 1));
+        CTX_CU(scratch_alloc(sc, &p->off2, (size_t)p->nb + 1));
+        CTX_CU(scratch_alloc(sc, &p->bend2, (size_t)p->nb + 1));
+        if (p->aff_own) {
+            CTX_CU(scratch_alloc(sc, &p->own_abuf, p->aff_slots));
+            CTX_CU(scratch_alloc(sc, &p->own_pre, p->aff_pre));
+            CTX_CU(scratch_alloc(sc, &p->own_avals, p->aff_vals));
+        }
+    }
+out:
+    return st;
+}
+
+/* The tasks accumulation (msm_bucket_tasks) of nb buckets: bucket b is the sorted pairs
+ * bstart[b] .. bend[b] of vals (point bases[v & ~SIGN_BIT], y negated when SIGN_BIT is set); its
+ * sum goes to buckets[b]. K and max_tasks as plan_sizes computes them for these buckets (at most
+ * p's: the task arrays are p's). ev_accum (or NULL) is recorded before the accumulation kernel. */
+template <class G>
+cuzk_status tasks_pass(gpu_ctx *ctx, tail_plan<G> *p, const typename G::affine *bases, const uint32_t *vals,
+                       const uint32_t *bstart, const uint32_t *bend, uint32_t nb, uint32_t K, size_t max_tasks,
+                       typename G::xyzz *buckets, cudaEvent_t ev_accum, cuzk_error *err) {
+    cuzk_status st = CUZK_OK;
+    cudaStream_t s = ctx->stream;
+    size_t tb;
+    msm_sizes_kernel<<<nblocks(nb, 256), 256, 0, s>>>(bstart, bend, nb, p->sizes, p->ids);
+    CTX_LAUNCH("msm_sizes_kernel");
+    tb = p->temp_bytes;
+    CTX_CU(cub::DeviceRadixSort::SortPairsDescending(p->temp, tb, p->sizes, p->sizes2, p->ids, p->perm,
+                                                     (int64_t)nb, 0, p->size_bits, s));
+    CTX_LAUNCH("cub SortPairsDescending (bucket sizes)");
+    msm_ntasks_kernel<<<nblocks(nb + 1, 256), 256, 0, s>>>(p->sizes2, nb, K, p->ntasks);
+    CTX_LAUNCH("msm_ntasks_kernel");
+    tb = p->temp_bytes;
+    CTX_CU(cub::DeviceScan::ExclusiveSum(p->temp, tb, p->ntasks, p->toff, (int)(nb + 1), s));
+    CTX_LAUNCH("cub ExclusiveSum");
+    msm_task_map_kernel<<<nblocks(nb, 256), 256, 0, s>>>(p->toff, nb, p->tmap);
+    CTX_LAUNCH("msm_task_map_kernel");
+    if (ev_accum) CTX_CU(cudaEventRecord(ev_accum, s));
+    msm_accumulate_kernel<G><<<nblocks(max_tasks, 128), 128, 0, s>>>(bases, vals, bstart, bend,
+                                                                      p->perm, p->toff, p->tmap, nb,
+                                                                      K, max_tasks, p->partials);
+    CTX_LAUNCH("msm_accumulate_kernel");
+    msm_bucket_sum_kernel<G><<<nblocks(nb, 128), 128, 0, s>>>(p->partials, p->toff, p->perm, nb,
+                                                                       buckets);
+    CTX_LAUNCH("msm_bucket_sum_kernel");
+    tb = p->temp_bytes;
+    CTX_CU(cub::DeviceSelect::If(p->temp, tb, thrust::counting_iterator<uint32_t>(0), p->heavy, p->n_heavy,
+                                 (int)nb, is_heavy_op{p->toff}, s));
+    CTX_LAUNCH("cub DeviceSelect::If (heavy buckets)");
+    msm_heavy_bucket_kernel<G><<<HEAVY_BLOCKS, 128, 0, s>>>(p->partials, p->toff, p->perm, p->heavy, p->n_heavy,
+                                                          buckets);
+    CTX_LAUNCH("msm_heavy_bucket_kernel");
+out:
+    return st;
+}
+
+/* GPU_MSM_ACCUM_AFFINE (G1): per group of p->aff_G windows, the batch-affine levels
+ * (msm_aff_level_kernel) over the sorted pairs vals, then the tasks over what is left. alt_k and
+ * alt_v: the sort's free double buffers (npairs words each), which hold the level buffer, the
+ * running products and the pairs left unless p->aff_own. */
+template <class G>
+cuzk_status affine_pass(gpu_ctx *ctx, tail_plan<G> *p, size_t cn, const typename G::affine *bases,
+                        const uint32_t *vals, uint32_t *alt_k, uint32_t *alt_v, cuzk_error *err) {
+    typedef typename G::affine affine_pt;
+    typedef typename G::curve::fp fp_t;
+    cuzk_status st = CUZK_OK;
+    cudaStream_t s = ctx->stream;
+    const int L = p->aff_L;
+    affine_pt *abuf = p->aff_own ? p->own_abuf : (affine_pt *)(void *)alt_v;
+    fp_t *pre = p->aff_own ? p->own_pre : (fp_t *)(void *)alt_k;
+    uint32_t *avals = p->aff_own ? p->own_avals : (uint32_t *)(void *)((char *)alt_k + aff_pre_bytes(p));
+    const size_t blk = (size_t)AFF_K * AFF_BLOCK;
+    for (int w0 = 0; w0 < p->W; w0 += p->aff_G) {
+        const int gw = p->W - w0 < p->aff_G ? p->W - w0 : p->aff_G;
+        const uint32_t nbg = (uint32_t)gw * p->nbw, b0 = (uint32_t)w0 * p->nbw;
+        const uint32_t *bs = p->bstart + b0, *be = p->bend + b0;
+        const size_t gp = cn * (size_t)gw;
+        size_t tb;
+        msm_aff_count_kernel<<<nblocks((size_t)nbg + 1, 256), 256, 0, s>>>(bs, be, nbg, 0, 0, p->acnt);
+        CTX_LAUNCH("msm_aff_count_kernel (slots)");
+        tb = p->temp_bytes;
+        CTX_CU(cub::DeviceScan::ExclusiveSum(p->temp, tb, p->acnt, p->aoff, (int)(nbg + 1), s));
+        CTX_LAUNCH("cub ExclusiveSum (affine slots)");
+        msm_aff_odd_kernel<G><<<nblocks(nbg, 256), 256, 0, s>>>(bases, vals, bs, be, p->aoff, nbg, abuf);
+        CTX_LAUNCH("msm_aff_odd_kernel");
+        for (int l = 0; l < L; l++) {
+            msm_aff_count_kernel<<<nblocks((size_t)nbg + 1, 256), 256, 0, s>>>(bs, be, nbg, 1, l, p->acnt);
+            CTX_LAUNCH("msm_aff_count_kernel (pairs)");
+            tb = p->temp_bytes;
+            CTX_CU(cub::DeviceScan::ExclusiveSum(p->temp, tb, p->acnt, p->qoff, (int)(nbg + 1), s));
+            CTX_LAUNCH("cub ExclusiveSum (affine pairs)");
+            /* pairs of level l: at most gp / 2, and at most (gp / 2^l + nbg) / 2 */
+            size_t q = (gp >> l) / 2 + nbg / 2 + 1;
+            if (q > gp / 2 + 1) q = gp / 2 + 1;
+            msm_aff_level_kernel<G><<<(unsigned)((q + blk - 1) / blk), AFF_BLOCK, 0, s>>>(
+                bases, vals, bs, p->aoff, p->qoff, nbg, l, abuf, pre);
+            CTX_LAUNCH("msm_aff_level_kernel");
+        }
+        msm_aff_count_kernel<<<nblocks((size_t)nbg + 1, 256), 256, 0, s>>>(bs, be, nbg, 2, L, p->acnt);
+        CTX_LAUNCH("msm_aff_count_kernel (left)");
+        tb = p->temp_bytes;
+        CTX_CU(cub::DeviceScan::ExclusiveSum(p->temp, tb, p->acnt, p->off2, (int)(nbg + 1), s));
+        CTX_LAUNCH("cub ExclusiveSum (affine left)");
+        msm_aff_compact_kernel<<<nblocks(nbg, 256), 256, 0, s>>>(bs, be, p->aoff, p->off2, nbg, L, avals, p->bend2);
+        CTX_LAUNCH("msm_aff_compact_kernel");
+        st = tasks_pass<G>(ctx, p, abuf, avals, p->off2, p->bend2, nbg, aff_task_k(p, cn), aff_task_bound(p, cn, gw),
+                           p->buckets + b0, NULL, err);
+        if (st != CUZK_OK) goto out;
+    }
 out:
     return st;
 }
@@ -745,35 +1128,16 @@ cuzk_status tail_chunk(gpu_ctx *ctx, tail_plan<G> *p, size_t cn, const uint32_t 
                                                            p->buckets);
         CTX_LAUNCH("msm_runs_heavy_kernel");
     }
-    if (!p->runs) {
-        msm_sizes_kernel<<<nblocks(p->nb, 256), 256, 0, s>>>(p->bstart, p->bend, p->nb, p->sizes, p->ids);
-        CTX_LAUNCH("msm_sizes_kernel");
-        tb = p->temp_bytes;
-        CTX_CU(cub::DeviceRadixSort::SortPairsDescending(p->temp, tb, p->sizes, p->sizes2, p->ids, p->perm,
-                                                         (int64_t)p->nb, 0, p->size_bits, s));
-        CTX_LAUNCH("cub SortPairsDescending (bucket sizes)");
-        msm_ntasks_kernel<<<nblocks(p->nb + 1, 256), 256, 0, s>>>(p->sizes2, p->nb, p->K, p->ntasks);
-        CTX_LAUNCH("msm_ntasks_kernel");
-        tb = p->temp_bytes;
-        CTX_CU(cub::DeviceScan::ExclusiveSum(p->temp, tb, p->ntasks, p->toff, (int)(p->nb + 1), s));
-        CTX_LAUNCH("cub ExclusiveSum");
-        msm_task_map_kernel<<<nblocks(p->nb, 256), 256, 0, s>>>(p->toff, p->nb, p->tmap);
-        CTX_LAUNCH("msm_task_map_kernel");
-        if (ev) CTX_CU(cudaEventRecord(ev[2], s));
-        msm_accumulate_kernel<G><<<nblocks(p->max_tasks, 128), 128, 0, s>>>(bases, dv.Current(), p->bstart, p->bend,
-                                                                          p->perm, p->toff, p->tmap, p->nb,
-                                                                          p->K, p->max_tasks, p->partials);
-        CTX_LAUNCH("msm_accumulate_kernel");
-        msm_bucket_sum_kernel<G><<<nblocks(p->nb, 128), 128, 0, s>>>(p->partials, p->toff, p->perm, p->nb,
-                                                                           p->buckets);
-        CTX_LAUNCH("msm_bucket_sum_kernel");
-        tb = p->temp_bytes;
-        CTX_CU(cub::DeviceSelect::If(p->temp, tb, thrust::counting_iterator<uint32_t>(0), p->heavy, p->n_heavy,
-                                     (int)p->nb, is_heavy_op{p->toff}, s));
-        CTX_LAUNCH("cub DeviceSelect::If (heavy buckets)");
-        msm_heavy_bucket_kernel<G><<<HEAVY_BLOCKS, 128, 0, s>>>(p->partials, p->toff, p->perm, p->heavy, p->n_heavy,
-                                                              p->buckets);
-        CTX_LAUNCH("msm_heavy_bucket_kernel");
+    if (p->aff) {
+        if constexpr (G::FP_PER_COORD == 1) {
+            if (ev) CTX_CU(cudaEventRecord(ev[2], s));
+            st = affine_pass<G>(ctx, p, cn, bases, dv.Current(), dk.Alternate(), dv.Alternate(), err);
+            if (st != CUZK_OK) goto out;
+        }
+    } else if (!p->runs) {
+        st = tasks_pass<G>(ctx, p, bases, dv.Current(), p->bstart, p->bend, p->nb, p->K, p->max_tasks, p->buckets,
+                           ev ? ev[2] : NULL, err);
+        if (st != CUZK_OK) goto out;
     }
     if (ev) CTX_CU(cudaEventRecord(ev[3], s));
     msm_segment_kernel<G><<<nblocks((size_t)p->W * p->seg_per_win, 128), 128, 0, s>>>(p->buckets, p->nbw, p->L,
@@ -1175,8 +1539,9 @@ extern "C" cuzk_status gpu_bn254_g2_msm_run(gpu_ctx *ctx, const gpu_g2_msm_job *
 }
 
 extern "C" void gpu_msm_set_accumulation(gpu_msm_accum mode) {
-    g_accum_mode = mode == GPU_MSM_ACCUM_TASKS ? GPU_MSM_ACCUM_TASKS : GPU_MSM_ACCUM_RUNS;
+    g_accum_mode = mode == GPU_MSM_ACCUM_RUNS || mode == GPU_MSM_ACCUM_AFFINE ? mode : GPU_MSM_ACCUM_TASKS;
 }
+extern "C" gpu_msm_accum gpu_msm_default_accumulation(void) { return (gpu_msm_accum)g_accum_default; }
 
 extern "C" cuzk_status gpu_g1_msm_reserve(gpu_ctx *ctx, size_t n_max, size_t pool_bytes, cuzk_error *err) {
     GPU_ARG(ctx, "gpu_g1_msm_reserve: ctx is NULL");
@@ -1259,7 +1624,14 @@ size_t scratch_bytes(size_t n, const gpu_msm_tuning *tuning) {
     b += (sort_tmp > scan_tmp ? sort_tmp : scan_tmp);
     const size_t parts = p.max_tasks > 2 * p.nthreads ? p.max_tasks : 2 * p.nthreads;
     b += (parts + (size_t)p.nb + 2 * (size_t)p.W * p.seg_per_win) * pt;
-    return b + 32 * align;
+    /* the affine levels: acnt, aoff, qoff, off2, bend2; their own level buffers when the sort's
+     * free double buffers are too small (plan_affine) */
+    if (p.aff) {
+        b += 5 * ((size_t)p.nb + 1) * sizeof(uint32_t);
+        if (p.aff_own)
+            b += p.aff_slots * sizeof(typename G::affine) + aff_pre_bytes(&p) + p.aff_vals * sizeof(uint32_t);
+    }
+    return b + 40 * align;
 }
 }  // namespace
 
