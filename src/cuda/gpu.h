@@ -383,7 +383,7 @@ int gpu_msm_window_bits(size_t n);
  *     bucket boundaries; the pieces of buckets that cross runs are added after (an experiment:
  *     bench/GPU_RESULTS.md session 4 has its measurements).
  *   GPU_MSM_ACCUM_AFFINE: batch-affine levels first (pairs of each bucket added in affine
- *     coordinates, one shared inversion per block of 2048 additions), the tasks over what is left
+ *     coordinates, one shared inversion per block of 128 threads x 32 pairs), the tasks over what is left
  *     (src/cuda/gpu_msm.cu, msm_aff_level_kernel). The sort's free double buffers hold its level
  *     data when they are large enough, else it allocates ~72 bytes a point of one window more
  *     (gpu_g1_msm_scratch_bytes counts it).

@@ -514,12 +514,12 @@ __global__ void __launch_bounds__(128) msm_runs_heavy_kernel(const uint32_t *__r
  * unchanged) then sums those from the level buffer instead of the bases.
  * An affine addition is lambda = num / den, x3 = lambda^2 - x1 - x2, y3 = lambda (x1 - x3) - y1,
  * with den = x2 - x1 (or 2 y1 when P1 = P2, num = 3 x1^2). The divisions of a level share one
- * inversion per block (Montgomery's trick): each thread takes AFF_K consecutive pairs, keeps the
+ * inversion per block (Montgomery's trick): each thread takes K consecutive pairs, keeps the
  * running product of its denominators (pre, global memory), the block multiplies the threads'
  * products up a tree in shared memory, thread 0 inverts the root (Fermat), the tree hands each
  * thread the inverse of its product, and the thread walks its pairs backwards. Per addition: 4
  * products and a squaring (against 8 and 2 for the mixed XYZZ addition), plus the tree and
- * 1 / (AFF_K * AFF_BLOCK) of an inversion. Exceptional pairs (infinity on either side, P + P,
+ * 1 / (K * AFF_BLOCK) of an inversion. Exceptional pairs (infinity on either side, P + P,
  * P + (-P)) get den = 1 in the product and their own result, so a batch never meets a zero.
  * Layout of a group (buckets i < nbg, group-local; m = the bucket's pairs):
  *   level 0 writes the sum of pairs 2j, 2j + 1 to abuf[aoff[i] + j] (aoff: scan of ceil(m / 2)),
@@ -529,13 +529,22 @@ __global__ void __launch_bounds__(128) msm_runs_heavy_kernel(const uint32_t *__r
  * Pairs of a level are numbered by qoff (scan of floor(ceil(m / 2^l) / 2)). Sources: Montgomery
  * 1987 (simultaneous inversion); the affine bucket sums of gnark-crypto's batch-affine MSM, here
  * level-synchronous so that every batch is a full block. */
-const uint32_t AFF_K = 16;     /* pairs per thread per level */
 const unsigned AFF_BLOCK = 128;
+/* pairs per thread per level (the batch of an inversion is AFF_BLOCK times it): 32, or
+ * CUZK_GPU_MSM_AFF_K (1..256, for experiments). Thread 0's inversion is ~450 dependent products
+ * during which its block waits; with 32 pairs a thread the other blocks of the SM have enough work
+ * (4 products and a squaring a pair) to cover it (bench/GPU_RESULTS.md, session 9). */
+uint32_t aff_k_from_env() {
+    const char *v = getenv("CUZK_GPU_MSM_AFF_K");
+    const long k = v ? strtol(v, NULL, 10) : 0;
+    return k >= 1 && k <= 256 ? (uint32_t)k : 32;
+}
+const uint32_t g_aff_k = aff_k_from_env();
 
 /* slot in pre of a thread's k-th running product: k-major inside the block, so that the threads
  * of a warp write and read adjacent elements */
-__device__ __forceinline__ size_t aff_pre_index(uint32_t k) {
-    return ((size_t)blockIdx.x * AFF_K + k) * AFF_BLOCK + threadIdx.x;
+__device__ __forceinline__ size_t aff_pre_index(uint32_t K, uint32_t k) {
+    return ((size_t)blockIdx.x * K + k) * AFF_BLOCK + threadIdx.x;
 }
 
 /* elements of a bucket of m pairs left after l levels: ceil(m / 2^l) */
@@ -630,15 +639,15 @@ template <class G>
 __global__ void __launch_bounds__(AFF_BLOCK) msm_aff_level_kernel(
     const typename G::affine *__restrict__ bases, const uint32_t *__restrict__ vals,
     const uint32_t *__restrict__ bstart, const uint32_t *__restrict__ aoff, const uint32_t *__restrict__ qoff,
-    uint32_t nbg, int l, typename G::affine *abuf, typename G::curve::fp *__restrict__ pre) {
+    uint32_t nbg, int l, uint32_t K, typename G::affine *abuf, typename G::curve::fp *__restrict__ pre) {
     typedef typename G::curve::fp fp_t;
     __shared__ __align__(16) unsigned char raw[2 * AFF_BLOCK * sizeof(fp_t)];
     fp_t *tree = reinterpret_cast<fp_t *>(raw); /* heap order: root 1, children of n at 2n, 2n + 1 */
     const uint32_t Q = qoff[nbg];
-    const uint32_t first = blockIdx.x * AFF_BLOCK * AFF_K;
+    const uint32_t first = blockIdx.x * AFF_BLOCK * K;
     if (first >= Q) return; /* the whole block: no barrier is skipped by part of it */
-    const uint32_t p0 = first + threadIdx.x * AFF_K;
-    uint32_t p1 = p0 + AFF_K;
+    const uint32_t p0 = first + threadIdx.x * K;
+    uint32_t p1 = p0 + K;
     if (p1 > Q) p1 = Q;
     if (p1 < p0) p1 = p0;
     /* bucket of p0: the last i with qoff[i] <= p0 */
@@ -659,7 +668,7 @@ __global__ void __launch_bounds__(AFF_BLOCK) msm_aff_level_kernel(
         aff_pair<G> pr;
         pr.load(bases, vals, bstart, aoff, abuf, l, b, p - qoff[b]);
         acc = acc * pr.den();
-        pre[aff_pre_index(p - p0)] = acc;
+        pre[aff_pre_index(K, p - p0)] = acc;
     }
     tree[AFF_BLOCK + threadIdx.x] = acc;
     __syncthreads();
@@ -688,7 +697,7 @@ __global__ void __launch_bounds__(AFF_BLOCK) msm_aff_level_kernel(
             aff_pair<G> pr;
             pr.load(bases, vals, bstart, aoff, abuf, l, b, p - qoff[b]);
             const fp_t d = pr.den();
-            const fp_t inv_d = p > p0 ? inv * pre[aff_pre_index(p - 1 - p0)] : inv;
+            const fp_t inv_d = p > p0 ? inv * pre[aff_pre_index(K, p - 1 - p0)] : inv;
             if (p > p0) inv = inv * d;
             abuf[pr.dst] = pr.sum(inv_d);
         }
@@ -829,6 +838,7 @@ struct tail_plan {
      * tasks (avals, aff_vals) live in the sort's free double buffers when they fit (aff_own = 0),
      * else in buffers of their own */
     int aff, aff_L, aff_G, aff_own;
+    uint32_t aff_K; /* pairs per thread per level (g_aff_k) */
     size_t aff_slots, aff_pre, aff_vals;
     uint32_t *acnt, *aoff, *qoff, *off2, *bend2;
     affine_pt *own_abuf;
@@ -869,7 +879,8 @@ void plan_affine(tail_plan<G> *p) {
     if (L == 0) return;
     p->aff = 1;
     p->aff_L = L;
-    const size_t alt = p->npairs * sizeof(uint32_t), blk = (size_t)AFF_K * AFF_BLOCK;
+    p->aff_K = g_aff_k;
+    const size_t alt = p->npairs * sizeof(uint32_t), blk = (size_t)p->aff_K * AFF_BLOCK;
     for (int g = p->W; g >= 0; g--) {
         p->aff_G = g > 0 ? g : 1;
         p->aff_own = g == 0;
@@ -1035,7 +1046,7 @@ cuzk_status affine_pass(gpu_ctx *ctx, tail_plan<G> *p, size_t cn, const typename
     affine_pt *abuf = p->aff_own ? p->own_abuf : (affine_pt *)(void *)alt_v;
     fp_t *pre = p->aff_own ? p->own_pre : (fp_t *)(void *)alt_k;
     uint32_t *avals = p->aff_own ? p->own_avals : (uint32_t *)(void *)((char *)alt_k + aff_pre_bytes(p));
-    const size_t blk = (size_t)AFF_K * AFF_BLOCK;
+    const size_t blk = (size_t)p->aff_K * AFF_BLOCK;
     for (int w0 = 0; w0 < p->W; w0 += p->aff_G) {
         const int gw = p->W - w0 < p->aff_G ? p->W - w0 : p->aff_G;
         const uint32_t nbg = (uint32_t)gw * p->nbw, b0 = (uint32_t)w0 * p->nbw;
@@ -1059,7 +1070,7 @@ cuzk_status affine_pass(gpu_ctx *ctx, tail_plan<G> *p, size_t cn, const typename
             size_t q = (gp >> l) / 2 + nbg / 2 + 1;
             if (q > gp / 2 + 1) q = gp / 2 + 1;
             msm_aff_level_kernel<G><<<(unsigned)((q + blk - 1) / blk), AFF_BLOCK, 0, s>>>(
-                bases, vals, bs, p->aoff, p->qoff, nbg, l, abuf, pre);
+                bases, vals, bs, p->aoff, p->qoff, nbg, l, p->aff_K, abuf, pre);
             CTX_LAUNCH("msm_aff_level_kernel");
         }
         msm_aff_count_kernel<<<nblocks((size_t)nbg + 1, 256), 256, 0, s>>>(bs, be, nbg, 2, L, p->acnt);
