@@ -16,6 +16,8 @@
 #ifndef CUZK_CUDA_MONT_CUH
 #define CUZK_CUDA_MONT_CUH
 
+#include <utility>
+
 #include <stdint.h>
 
 namespace cuzk_dev {
@@ -50,10 +52,42 @@ __device__ __forceinline__ uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t 
 
 /* P must provide: N (32-bit limbs), and constexpr __host__ __device__ functions
  *   mod(i), one(i) (R mod m), r2(i) (R^2 mod m), and constexpr uint32_t inv (-m^-1 mod 2^32). */
+/* The reduction's constants in constant memory, for parameter sets whose modulus has low word 1
+ * (inv = -m^-1 mod 2^32 = 0xffffffff: BLS12-381's Fr). Given as immediates, ptxas rewrites
+ * q = X[0] * inv as a negation and then splits every 64-bit multiply-add of the reduction rows by
+ * the modulus (IMAD.WIDE.U32.X) into IMAD.X + IMAD.HI.U32.X and carry fix-ups: 560 SASS
+ * instructions for a loop of two products against 448 read from constant memory, which ptxas cannot
+ * see through (sm_90a, CUDA 13.0; sppark's Fr product: 448; the H200 product benchmark of session 8
+ * measured the split form at 51.2 G/s against sppark's 59.3). The other parameter sets keep
+ * immediates: BLS12-381's Fp product costs 8 instructions more from constant memory, BN254's
+ * fields are the same either way (bench/GPU_RESULTS.md, session 9). */
+template <class P>
+struct mont_mod_words {
+    uint32_t v[P::N];
+};
+template <class P, size_t... I>
+constexpr mont_mod_words<P> mont_make_mod_words(std::index_sequence<I...>) {
+    return mont_mod_words<P>{{P::mod((int)I)...}};
+}
+template <class P>
+__constant__ mont_mod_words<P> mont_mod_c = mont_make_mod_words<P>(std::make_index_sequence<P::N>());
+template <class P>
+__constant__ uint32_t mont_inv_c = P::inv;
+
 template <class P>
 struct __align__(16) mont_t {
     static constexpr int N = P::N;
     uint32_t l[N];
+    /* where the product and the squaring read inv and the modulus (mont_mod_c above) */
+    static constexpr bool REDC_CONST = P::inv == 0xffffffffu;
+    __device__ __forceinline__ static uint32_t redc_inv() {
+        if constexpr (REDC_CONST) return mont_inv_c<P>;
+        else return P::inv;
+    }
+    __device__ __forceinline__ static uint32_t redc_mod(int j) {
+        if constexpr (REDC_CONST) return mont_mod_c<P>.v[j];
+        else return P::mod(j);
+    }
 
     __device__ __forceinline__ static mont_t zero() {
         mont_t r;
@@ -165,7 +199,7 @@ struct __align__(16) mont_t {
      * this is row 0), A += q m, then X, Y, w for the next row. */
     __device__ __forceinline__ static void redc_row(uint32_t *X, uint32_t *Y, uint32_t *w, const uint32_t *p,
                                                     bool ci) {
-        const uint32_t q = X[0] * P::inv;
+        const uint32_t q = X[0] * redc_inv();
         mad_odd(Y, p, q, ci);
         mad_even(X, p, q); /* X[0] becomes 0 */
         *w = X[1];
@@ -193,7 +227,7 @@ struct __align__(16) mont_t {
         static_assert(P::mod(N - 1) < 0x7fffffffu, "mont_t: the top word of the modulus must be below 2^31 - 1 (see the bounds above)");
         uint32_t X[N + 1], Y[N], p[N], w = 0;
 #pragma unroll
-        for (int j = 0; j < N; j++) p[j] = P::mod(j);
+        for (int j = 0; j < N; j++) p[j] = redc_mod(j);
 #pragma unroll
         for (int j = 0; j < N; j++) X[j] = Y[j] = 0;
         X[N] = 0;
@@ -268,7 +302,7 @@ struct __align__(16) mont_t {
          * + T_hi */
         uint32_t X[N + 1], Y[N], p[N], w = 0;
 #pragma unroll
-        for (int j = 0; j < N; j++) p[j] = P::mod(j);
+        for (int j = 0; j < N; j++) p[j] = redc_mod(j);
 #pragma unroll
         for (int j = 0; j < N; j++) { X[j] = T[j]; Y[j] = 0; }
         X[N] = 0;
