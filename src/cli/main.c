@@ -51,7 +51,8 @@ static void print_main_help(FILE *f) {
         "and CUZK_MSM_CHUNK=<points> tune the GPU MSMs of prove and prove-post (default: automatic);\n"
         "their B_G2 MSM (bellperson keys) runs on the GPU when its query fits there, else on CPU\n"
         "threads; when the GPU backend proves, CUZK_GPU_B2=1 requires the GPU for it and\n"
-        "CUZK_GPU_B2=0 keeps it on CPU threads;\n"
+        "CUZK_GPU_B2=0 keeps it on CPU threads; CUZK_GPU_MSM_ACCUM=affine selects the batch-affine\n"
+        "accumulation of the GPU's G1 MSMs (experimental; default: tasks);\n"
         "CUZK_VERBOSE=1 prints the library's notices.\n",
         CUZK_VERSION);
 }
