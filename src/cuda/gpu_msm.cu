@@ -32,7 +32,9 @@
  *     d. msm_accumulate_kernel: thread per task, XYZZ accumulator, mixed additions of affine bases
  *        (y negated for negative digits); msm_bucket_sum_kernel adds each light bucket's task
  *        partials on one thread, msm_heavy_bucket_kernel those of buckets with more than 32
- *        partials by a block tree (list from cub::DeviceSelect).
+ *        partials by a block tree (list from cub::DeviceSelect). GPU_MSM_ACCUM_AFFINE (G1) first
+ *        adds each bucket's pairs two by two in batch-affine levels (msm_aff_level_kernel) and
+ *        gives the tasks only what is left; GPU_MSM_ACCUM_RUNS replaces the tasks by equal runs.
  *     e. bucket reduction per window: buckets cut into segments of L; each segment's running sum
  *        gives sum_k (k - lo + 1) B_k and sum_k B_k; the segment adds (lo - 1) * sum B_k (double
  *        and add). Segments of a window are then summed in groups (tree of launches), and the W
