@@ -23,6 +23,9 @@
 namespace cuzk_dev {
 
 /* ---- PTX carry-chain primitives ------------------------------------------------------------ */
+/* (A host C++ build that defines CUZK_MONT_PRIMITIVES_PROVIDED brings its own: tests/emul/ptx_emul.h
+ * emulates them so that this file's algorithms run under a CPU test against GMP.) */
+#ifndef CUZK_MONT_PRIMITIVES_PROVIDED
 __device__ __forceinline__ uint32_t add_cc(uint32_t a, uint32_t b) {
     uint32_t r; asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); return r; }
 __device__ __forceinline__ uint32_t addc_cc(uint32_t a, uint32_t b) {
@@ -45,6 +48,7 @@ __device__ __forceinline__ uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) 
     uint32_t r; asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)); return r; }
 __device__ __forceinline__ uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
     uint32_t r; asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)); return r; }
+#endif
 
 /* Split 64-bit host limbs into 32-bit device limbs at compile time: word i of a little-endian
  * array of 64-bit limbs. */
