@@ -26,7 +26,8 @@
 #define __host__
 #define __forceinline__ inline
 #define __constant__
-#define __align__(n) alignas(n)
+#define __align__(n) __attribute__((aligned(n)))
+#define __noinline__
 #define CUZK_MONT_PRIMITIVES_PROVIDED 1
 
 namespace cuzk_dev {
