@@ -12,12 +12,12 @@
  * reduction constant read from the wrong place (the constant-memory form of BLS12-381's Fr),
  * a branch of add/sub that keeps the wrong candidate. */
 #include "emul/ptx_emul.h"
+#include "emul/emul_test.h"
 
 #include <gmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cuda/fields.cuh"
 #include "curves/bls12_381/constants.h"
@@ -34,15 +34,7 @@ using namespace cuzk_dev;
 
 namespace {
 
-uint64_t g_state;
-uint64_t next64() { /* splitmix64 */
-    uint64_t z = (g_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-long g_checks, g_failed;
+using emul_test::next64;
 
 template <class F>
 void to_mpz(mpz_t out, const F &a) { mpz_import(out, F::N, -1, sizeof(uint32_t), 0, 0, a.l); }
@@ -72,13 +64,13 @@ struct field_check {
     ~field_check() { mpz_clears(m, rinv, r_mod, NULL); }
 
     void expect(const char *what, const F &got, const mpz_t want, const F &a, const F &b) {
-        g_checks++;
+        emul_test::checks++;
         mpz_t g;
         mpz_init(g);
         to_mpz(g, got);
         if (mpz_cmp(g, want) != 0) {
-            g_failed++;
-            if (g_failed <= 20) {
+            emul_test::failed++;
+            if (emul_test::failed <= 20) {
                 gmp_fprintf(stderr, "FAIL %s %s\n  a = %#Zx\n", name, what, (to_mpz(g, a), g));
                 gmp_fprintf(stderr, "  b = %#Zx\n", (to_mpz(g, b), g));
                 to_mpz(g, got);
@@ -133,8 +125,8 @@ struct field_check {
         mpz_mul(w, A, rinv);
         mpz_mod(w, w, m);
         expect("to_canon", a.to_canon(), w, a, b);
-        g_checks++;
-        if ((a == b) != (mpz_cmp(A, B) == 0) || a.is_zero() != (mpz_sgn(A) == 0)) g_failed++;
+        emul_test::checks++;
+        if ((a == b) != (mpz_cmp(A, B) == 0) || a.is_zero() != (mpz_sgn(A) == 0)) emul_test::failed++;
         if (with_inv) {
             /* Montgomery inverse: inv(a) = (a/R)^-1 R^2 ... as mont_t stores x R, inv gives a^(m-2)
              * in the Montgomery domain: the stored word of (x R)^-1 R^2 = x^-1 R; check a * inv(a) = R mod m
@@ -239,11 +231,9 @@ void check_fp2(const char *name, field_check<P> &fc, long count) {
 
 int main(int argc, char **argv) {
     const long count = argc > 1 ? atol(argv[1]) : 4000;
-    const char *seed_env = getenv("CUZK_TEST_SEED");
-    const uint64_t seed = seed_env ? strtoull(seed_env, NULL, 10) : (uint64_t)time(NULL) * 1000003u + (uint64_t)clock();
-    g_state = seed;
-    printf("cuzk_mont_emul_test: seed %llu (CUZK_TEST_SEED=%llu to replay), %ld random pairs a field\n",
-           (unsigned long long)seed, (unsigned long long)seed, count);
+    char what[64];
+    snprintf(what, sizeof what, ", %ld random pairs a field", count);
+    emul_test::seed("cuzk_mont_emul_test", what);
     struct {
         const char *name;
         long before_checks, before_failed;
@@ -251,12 +241,12 @@ int main(int argc, char **argv) {
     int nr = 0;
 #define FIELD(P, NAME)                                                                     \
     do {                                                                                   \
-        rows[nr] = {NAME, g_checks, g_failed};                                             \
+        rows[nr] = {NAME, emul_test::checks, emul_test::failed};                                             \
         field_check<P> fc(NAME);                                                           \
         fc.run(count);                                                                     \
         if (!strcmp(NAME + strlen(NAME) - 2, "Fp")) check_fp2<P>(NAME, fc, count / 4 + 8); \
-        printf("  %-14s %8ld checks, %ld failed\n", NAME, g_checks - rows[nr].before_checks, \
-               g_failed - rows[nr].before_failed);                                         \
+        printf("  %-14s %8ld checks, %ld failed\n", NAME, emul_test::checks - rows[nr].before_checks, \
+               emul_test::failed - rows[nr].before_failed);                                         \
         nr++;                                                                              \
     } while (0)
     FIELD(emul_bls_fp, "BLS12-381 Fp");
@@ -264,6 +254,5 @@ int main(int argc, char **argv) {
     FIELD(emul_bn_fp, "BN254 Fp");
     FIELD(emul_bn_fr, "BN254 Fr");
 #undef FIELD
-    printf("%ld checks, %ld failed\n", g_checks, g_failed);
-    return g_failed ? 1 : 0;
+    return emul_test::finish();
 }
