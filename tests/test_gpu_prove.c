@@ -246,6 +246,32 @@ static cuzk_status gp_synth_cb(void *ctx, uint32_t part, uint64_t *w, size_t n_v
     return synthetic_witness((fr *)w, n_vars, g->cs, g->sp, 1000 + part, err);
 }
 
+/* One job of P partitions of c on eng (the key cc, or c's own parameters when cc is NULL;
+ * witnesses from gp_synth_cb; r and s of partition i at rs[8i], rs[8i + 4]), submitted and waited
+ * for; false (e set) when either call fails. */
+static bool gp_engine_job(cuzk_engine *eng, gp_circuit *c, const cuzk_circuit *cc, uint32_t P, const uint64_t *rs,
+                          cuzk_job_result *res, cuzk_error *e) {
+    cuzk_circuit own = {&c->cs, &c->p, NULL, NULL};
+    gp_synth gs = {&c->cs, &c->sp};
+    cuzk_job_desc d = {cc ? cc : &own, P, gp_synth_cb, &gs, rs, 0, CUZK_WITNESS_FR_MONT};
+    cuzk_job_id id;
+    return cuzk_engine_submit(eng, &d, &id, e) == CUZK_OK && cuzk_engine_wait(eng, id, res, e) == CUZK_OK;
+}
+
+/* The CPU's 192-byte proof of partition i of such a job (w: scratch of n_vars values); false (e
+ * set) when the CPU prover fails. */
+static bool gp_cpu_partition_proof(uint8_t out[192], gp_circuit *c, fr *w, const uint64_t *rs, uint32_t i,
+                                   cuzk_error *e) {
+    if (synthetic_witness(w, c->cs.n_vars, &c->cs, &c->sp, 1000 + i, e) != CUZK_OK) return false;
+    fr r, s;
+    memcpy(&r, &rs[8 * i], sizeof r);
+    memcpy(&s, &rs[8 * i + 4], sizeof s);
+    groth16_proof pc;
+    if (groth16_prove_bellperson(&pc, &c->p, &c->cs, w, c->cs.n_vars, &r, &s, 0, NULL, e) != CUZK_OK) return false;
+    bellperson_proof_encode(out, &pc);
+    return true;
+}
+
 TEST(gpu_prove, engine_gpu_backend_equals_cpu_single_calls) {
     if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
     gp_circuit c;
@@ -278,14 +304,8 @@ TEST(gpu_prove, engine_gpu_backend_equals_cpu_single_calls) {
         REQUIRE(cuzk_engine_wait(eng, ids[k], &res, &e) == CUZK_OK);
         CHECK_MSG(res.state == CUZK_JOB_DONE, "job %d: %s", k, e.msg);
         for (uint32_t i = 0; i < P && res.state == CUZK_JOB_DONE; i++) {
-            REQUIRE(synthetic_witness(w, c.cs.n_vars, &c.cs, &c.sp, 1000 + i, &e) == CUZK_OK);
-            fr r, s;
-            memcpy(&r, &rs[8 * i], sizeof r);
-            memcpy(&s, &rs[8 * i + 4], sizeof s);
-            groth16_proof pc;
-            REQUIRE(groth16_prove_bellperson(&pc, &c.p, &c.cs, w, c.cs.n_vars, &r, &s, 0, NULL, &e) == CUZK_OK);
             uint8_t bc[192];
-            bellperson_proof_encode(bc, &pc);
+            REQUIRE_MSG(gp_cpu_partition_proof(bc, &c, w, rs, i, &e), "CPU proof: %s", e.msg);
             CHECK_MSG(!memcmp(bc, res.proofs + 192 * (size_t)i, 192), "job %d partition %u differs from the CPU proof", k, i);
         }
         cuzk_job_result_free(&res);
@@ -409,26 +429,17 @@ TEST(gpu_prove, engine_on_store_srs_and_gpu_budget) {
                 fr_from_u64(&x, test_rand64());
                 memcpy(&rs[i], &x, sizeof x);
             }
-            gp_synth gs = {&c.cs, &c.sp};
-            cuzk_job_desc d = {&cc, 1, gp_synth_cb, &gs, rs, 0, CUZK_WITNESS_FR_MONT};
-            cuzk_job_id id;
-            REQUIRE(cuzk_engine_submit(eng, &d, &id, &e) == CUZK_OK);
             cuzk_job_result res = {0};
-            REQUIRE(cuzk_engine_wait(eng, id, &res, &e) == CUZK_OK);
+            REQUIRE_MSG(gp_engine_job(eng, &c, &cc, 1, rs, &res, &e), "job: %s", e.msg);
             CHECK_MSG(res.state == CUZK_JOB_DONE, "job: %s", e.msg);
             if (res.state == CUZK_JOB_DONE) {
                 fr *w = malloc(c.cs.n_vars * sizeof *w);
                 REQUIRE(w);
-                REQUIRE(synthetic_witness(w, c.cs.n_vars, &c.cs, &c.sp, 1000, &e) == CUZK_OK);
-                fr r, s;
-                memcpy(&r, &rs[0], sizeof r);
-                memcpy(&s, &rs[4], sizeof s);
-                groth16_proof pc;
-                REQUIRE(groth16_prove_bellperson(&pc, &c.p, &c.cs, w, c.cs.n_vars, &r, &s, 0, NULL, &e) == CUZK_OK);
                 uint8_t bc[192];
-                bellperson_proof_encode(bc, &pc);
-                CHECK_MSG(!memcmp(bc, res.proofs, 192), "engine proof on the store's SRS differs from the CPU proof");
+                const bool ok = gp_cpu_partition_proof(bc, &c, w, rs, 0, &e);
                 free(w);
+                REQUIRE_MSG(ok, "CPU proof: %s", e.msg);
+                CHECK_MSG(!memcmp(bc, res.proofs, 192), "engine proof on the store's SRS differs from the CPU proof");
             }
             cuzk_engine_stats es;
             cuzk_engine_get_stats(eng, &es);
@@ -599,13 +610,8 @@ TEST(gpu_prove, automatic_b_g2_choice) {
         o.gpu_budget_bytes = bytes_cpu + proof_dev + (bytes_dev - bytes_cpu) / 2;
         cuzk_engine *eng = NULL;
         REQUIRE(cuzk_engine_create(&eng, &o, &e) == CUZK_OK);
-        cuzk_circuit cc = {&c.cs, &c.p, NULL, NULL};
-        gp_synth gs = {&c.cs, &c.sp};
-        cuzk_job_desc d = {&cc, 1, gp_synth_cb, &gs, rs, 0, CUZK_WITNESS_FR_MONT};
-        cuzk_job_id id;
-        REQUIRE(cuzk_engine_submit(eng, &d, &id, &e) == CUZK_OK);
         cuzk_job_result res = {0};
-        REQUIRE(cuzk_engine_wait(eng, id, &res, &e) == CUZK_OK);
+        REQUIRE_MSG(gp_engine_job(eng, &c, NULL, 1, rs, &res, &e), "job: %s", e.msg);
         CHECK_MSG(res.state == CUZK_JOB_DONE, "job under a budget without room for B_G2: %s", e.msg);
         if (res.state == CUZK_JOB_DONE) {
             uint8_t bc[192];
@@ -662,23 +668,12 @@ TEST(gpu_prove, device_b_g2_through_backend_engine_and_store) {
         o.msm.b_g2_on_gpu = 1;
         cuzk_engine *eng = NULL;
         REQUIRE(cuzk_engine_create(&eng, &o, &e) == CUZK_OK);
-        cuzk_circuit cc = {&c.cs, &c.p, NULL, NULL};
-        gp_synth gs = {&c.cs, &c.sp};
-        cuzk_job_desc d = {&cc, 2, gp_synth_cb, &gs, rs, 0, CUZK_WITNESS_FR_MONT};
-        cuzk_job_id id;
-        REQUIRE(cuzk_engine_submit(eng, &d, &id, &e) == CUZK_OK);
         cuzk_job_result res = {0};
-        REQUIRE(cuzk_engine_wait(eng, id, &res, &e) == CUZK_OK);
+        REQUIRE_MSG(gp_engine_job(eng, &c, NULL, 2, rs, &res, &e), "job: %s", e.msg);
         CHECK_MSG(res.state == CUZK_JOB_DONE, "job: %s", e.msg);
         for (uint32_t i = 0; i < 2 && res.state == CUZK_JOB_DONE; i++) {
-            REQUIRE(synthetic_witness(w, c.cs.n_vars, &c.cs, &c.sp, 1000 + i, &e) == CUZK_OK);
-            fr ri, si;
-            memcpy(&ri, &rs[8 * i], sizeof ri);
-            memcpy(&si, &rs[8 * i + 4], sizeof si);
-            groth16_proof pi;
-            REQUIRE(groth16_prove_bellperson(&pi, &c.p, &c.cs, w, c.cs.n_vars, &ri, &si, 0, NULL, &e) == CUZK_OK);
             uint8_t bc[192];
-            bellperson_proof_encode(bc, &pi);
+            REQUIRE_MSG(gp_cpu_partition_proof(bc, &c, w, rs, i, &e), "CPU proof: %s", e.msg);
             CHECK_MSG(!memcmp(bc, res.proofs + 192 * (size_t)i, 192), "engine partition %u differs from the CPU proof", i);
             CHECK(res.timings && res.timings[i].msm_b2_ms > 0);
         }
