@@ -121,6 +121,25 @@ static int bench_msm2(int argc, char **argv, int *i) {
 /* argv[0] = "gpu", argv[1..]: the cases; returns the exit code (4: no CUDA or no device). */
 int bench_gpu_main(int argc, char **argv);
 int bench_gpu_main(int argc, char **argv) {
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: cuzk bench gpu [msm LOG_N [WINDOW]]... [ntt LOG_M [BATCH]]... [h LOG_M [1 = snarkjs]]...\n"
+                   "                      [msm01 LOG_N [FRAC] [mont]]... [msm2 LOG_N [FRAC] [mont] [wWINDOW]]...\n"
+                   "                      [fb1 LOG_N]... [fb2 LOG_N]... [tasks | runs | affine] [bn254 | bls12_381]\n"
+                   "\n"
+                   "Times GPU kernels on device-resident data (CUDA events; median, min and max of repeats after a\n"
+                   "warm-up) and prints one RESULT line per case with a floor estimate:\n"
+                   "  msm LOG_N [WINDOW]   G1 MSM of 2^LOG_N random points and scalars (WINDOW: Pippenger bits)\n"
+                   "  msm01 LOG_N [FRAC] [mont]  the prover's G1 MSM: a fraction FRAC of 0/1 scalars, phases\n"
+                   "  msm2 LOG_N ...       the same over G2\n"
+                   "  ntt LOG_M [BATCH]    forward Fr NTT of BATCH vectors of 2^LOG_M\n"
+                   "  h LOG_M [1]          the Groth16 H step (1: snarkjs roots)\n"
+                   "  fb1 / fb2 LOG_N      fixed-base G1 / G2 multiplication (setup), host to host\n"
+                   "  tasks | runs | affine  the G1 MSM accumulation of the cases after it\n"
+                   "  bn254 | bls12_381    the curve of the msm / ntt cases after it (default BLS12-381)\n"
+                   "Needs a CUDA build and device (exit 4 otherwise); tools/bench-vs-peer.sh puts sppark next to it.\n");
+            return 0;
+        }
     char info[256];
     cuzk_error e;
     memset(&e, 0, sizeof e);

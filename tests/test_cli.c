@@ -55,6 +55,9 @@ TEST(cli, help_and_usage) {
         snprintf(a, sizeof a, "%s --help", cmds[i]);
         CHECK_MSG(cli(a) == 0 && strstr(g_log, "usage:") && strstr(g_log, "example"), "%s --help: %s", cmds[i], g_log);
     }
+    /* bench gpu explains itself without a GPU (its cases need one: exit 4) */
+    CHECK_MSG(cli("bench gpu --help") == 0 && strstr(g_log, "usage:") && strstr(g_log, "affine"), "bench gpu --help: %s",
+              g_log);
     CHECK_EQ_INT(cli(""), 2);
     CHECK_EQ_INT(cli("frobnicate"), 2);
     CHECK_EQ_INT(cli("prove onlyone.zkey"), 2);
