@@ -685,13 +685,13 @@ void plan_affine(tail_plan<G> *p) {
     p->aff = 1;
     p->aff_L = L;
     p->aff_K = g_aff_k;
-    const size_t alt = p->npairs * sizeof(uint32_t), blk = (size_t)p->aff_K * AFF_BLOCK;
+    const size_t alt = p->npairs * sizeof(uint32_t);
     for (int g = p->W; g >= 0; g--) {
         p->aff_G = g > 0 ? g : 1;
         p->aff_own = g == 0;
         const size_t gp = p->cn * (size_t)p->aff_G, gb = (size_t)p->nbw * p->aff_G;
         p->aff_slots = (gp + gb) / 2 + 1;
-        p->aff_pre = (gp / 2 + 1 + blk - 1) / blk * blk;
+        p->aff_pre = aff_pre_elems(gp, p->aff_K);
         p->aff_vals = gp / 2 + gb + 1;
         if (g == 0 || (p->aff_slots * sizeof(typename G::affine) <= alt &&
                        aff_pre_bytes(p) + p->aff_vals * sizeof(uint32_t) <= alt))

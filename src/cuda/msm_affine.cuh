@@ -47,6 +47,12 @@ __host__ __device__ inline size_t aff_level_pairs_bound(size_t gp, int l, size_t
     size_t q = (gp >> l) / 2 + nbg / 2 + 1;
     return q < gp / 2 + 1 ? q : gp / 2 + 1;
 }
+/* Elements of the running-products buffer for a group of gp sorted pairs at K pairs a thread:
+ * every level's grid (level 0's bound, gp / 2 + 1 pairs) in whole blocks of K * AFF_BLOCK. */
+__host__ __device__ inline size_t aff_pre_elems(size_t gp, uint32_t K) {
+    const size_t blk = (size_t)K * AFF_BLOCK;
+    return (gp / 2 + 1 + blk - 1) / blk * blk;
+}
 
 /* slot in pre of a thread's k-th running product: k-major inside the block, so that the threads
  * of a warp write and read adjacent elements */

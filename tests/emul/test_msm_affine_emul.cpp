@@ -141,7 +141,7 @@ void run_curve(const char *name, int L, uint32_t K) {
     exclusive_sum(acnt, aoff);
     std::vector<aff> abuf(aoff[nbg] + 1);
     const size_t blk = (size_t)K * AFF_BLOCK;
-    std::vector<fp> pre((gp / 2 + 1 + blk - 1) / blk * blk);
+    std::vector<fp> pre(aff_pre_elems(gp, K));
     emul_launch((nbg + 255) / 256, 256, [&] {
         msm_aff_odd_kernel<G>(bases.data(), vals.data(), bstart.data(), bend.data(), aoff.data(), nbg, abuf.data());
     });
