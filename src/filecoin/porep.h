@@ -89,6 +89,16 @@ void porep_label(uint8_t out[32], const uint8_t replica_id[32], uint32_t layer, 
  * then in[0..9). */
 void porep_expand_parents(uint8_t out[POREP_LABEL_PARENTS][32], const uint8_t in[POREP_PARENTS][32], uint32_t layer);
 
+/* All labels of a sector held in memory (test sizes: nodes * layers * 32 bytes): out[(l - 1) *
+ * nodes + v] = the label of node v in layer l, computed layer by layer on nthreads threads (<= 0:
+ * all CPUs). Errors: CUZK_ERR_NOMEM, CUZK_ERR_ARG (more than 2^26 nodes). */
+cuzk_status porep_labels_all(uint8_t (*out)[32], const porep_params *pp, const uint8_t replica_id[32], int nthreads,
+                             cuzk_error *err);
+
+/* A node of tree D (filecoin-hashers Sha256Function::hash2 over two domain values):
+ * SHA-256(left || right), byte 31 &= 0x3f. */
+void porep_sha256_node(uint8_t out[32], const uint8_t left[32], const uint8_t right[32]);
+
 /* The challenged nodes of partition k (pp->challenges of them, each in [1, nodes)):
  * interactive (1.0, 1.1): LE integer of SHA-256(replica_id || seed || u32 LE j) mod (nodes - 1) + 1,
  * j = challenges * k + i; synthetic (1.2): the selection from the synthetic challenges
