@@ -125,9 +125,11 @@ MAY_USE = {
     "r1cs":     ["ff", "curves", "formats"],
     "circuit":  ["r1cs", "ff", "curves"],
     "gadgets":  ["circuit", "r1cs", "ff", "curves"],
-    "filecoin": ["circuit", "gadgets"],
     "groth16":  ["util", "ff", "ec", "poly", "msm", "curves", "cuda", "formats", "r1cs", "circuit",
-                 "gadgets", "filecoin"],
+                 "gadgets"],
+    # The Filecoin proofs sit above the prover: each proof's circuit and vanilla-proof reader use
+    # circuit and gadgets; its public API (post_api.c, porep_api.c) loads keys through groth16.
+    "filecoin": ["circuit", "gadgets", "groth16"],
     "srs":      ["groth16", "formats", "util"],
     "engine":   ["groth16", "srs", "util"],
     # The file API (prove/verify from files, output checks, exit codes) sits above the core and
