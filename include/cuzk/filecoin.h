@@ -1,4 +1,5 @@
-/* cuzk public API: Filecoin PoSt circuits (WinningPoSt, WindowPoSt: rust-fil-proofs FallbackPoSt).
+/* cuzk public API: Filecoin circuits: PoSt (WinningPoSt, WindowPoSt: rust-fil-proofs FallbackPoSt)
+ * and PoRep C2 (SDR StackedDrg; its section below).
  *
  * Circuits by name: "window-post-SIZE" or "winning-post-SIZE", SIZE one of 2k, 8m, 512m, 32g, 64g
  * (WindowPoSt: 10 challenges per sector, 2349 sectors per partition at 32 GiB, 2300 at 64 GiB, 2
@@ -113,6 +114,131 @@ CUZK_API cuzk_status cuzk_post_job_public_inputs(const cuzk_post_job *job, uint3
  * values (4 limbs each). Errors: CUZK_ERR_ARG (partition, n_vars), CUZK_ERR_NOMEM. */
 CUZK_API cuzk_status cuzk_post_job_synth(void *job, uint32_t partition, uint64_t *witness, size_t n_vars, cuzk_error *err);
 CUZK_API void cuzk_post_job_free(cuzk_post_job *job);
+
+
+/* ==== PoRep C2 (SDR "StackedDrg": rust-fil-proofs storage-proofs-porep) ====================
+ * Circuits by name "porep-SIZE", SIZE one of 2k, 8m, 512m, 32g, 64g: the StackedCircuit of ONE
+ * partition (32 GiB: 130,278,541 constraints, 328 inputs with ONE; 2 KiB: 2,687,921 and 40), the
+ * R1CS Filecoin's PoRep parameters were made for. The shape depends on the sector size only: the
+ * registered proof's porep_id and api version change the witness and the public inputs, not the
+ * R1CS. A sector's proof is one Groth16 proof per partition (10 at 32/64 GiB, 1 below), 192 bytes
+ * each, concatenated in partition order.
+ *
+ * The flow: cuzk_porep_pk_load (records the circuit in memory; or cuzk_pk_load_params with a
+ * .r1cs from cuzk_porep_r1cs_write), cuzk_circuit_create, then per sector cuzk_porep_job_create
+ * (reads and checks the C1 output: nothing is synthesized from a C1 that fails a check) and one
+ * engine job of cuzk_porep_job_partitions partitions with cuzk_porep_job_synth as its synth;
+ * verify each proof with cuzk_verify against cuzk_porep_job_public_inputs (or, from public data
+ * alone, cuzk_porep_public_inputs). */
+
+/* Records the circuit of a name as above and writes it as a circom .r1cs file (~44 GB at 32 GiB:
+ * use cuzk_porep_pk_load there). progress may be NULL. Errors: CUZK_ERR_ARG (unknown name),
+ * CUZK_ERR_IO, CUZK_ERR_NOMEM. Thread-safety: reentrant. */
+CUZK_API cuzk_status cuzk_porep_r1cs_write(const char *circuit, const char *r1cs_path, cuzk_progress_fn progress,
+                                           void *progress_user, cuzk_error *err);
+
+/* Loads a bellperson .params file made for a PoRep circuit (Filecoin's, or INSECURE test ones from
+ * `cuzk setup --circuit porep-SIZE`) with the circuit recorded in memory on all cores (opts->nthreads
+ * when set). *out gets a key with one reference (cuzk_pk_release). Memory: the recorded R1CS
+ * (~14 GB at 32 GiB) plus the parameters. Errors: CUZK_ERR_ARG (unknown name, NULL), those of
+ * cuzk_pk_load_params (CUZK_ERR_MISMATCH: parameters of another circuit, the counts named).
+ * Thread-safety: reentrant. */
+CUZK_API cuzk_status cuzk_porep_pk_load(cuzk_pk **out, const char *circuit, const char *params_path,
+                                        const cuzk_pk_load_opts *opts, cuzk_error *err);
+
+typedef struct cuzk_porep_request {
+    /* The C1 output: rust-fil-proofs' SealCommitPhase1Output as serde JSON, or Curio's wrapper
+     * {"SectorNum": n, "Phase1Out": base64 of that JSON, "SectorSize": n}; in memory (c1, c1_len:
+     * borrowed, read during cuzk_porep_job_create only) or a file (c1_path): give exactly one. */
+    const uint8_t *c1;
+    size_t c1_len;
+    const char *c1_path;
+    /* 1: check replica_id against SHA-256(prover_id, sector_id, ticket, comm_d, porep_id) (Curio's
+     * request carries miner_id and sector_number); 0: take the C1's replica_id as it is. */
+    int check_replica_id;
+    uint8_t prover_id[32];               /* cuzk_porep_prover_id(miner_id) */
+    uint64_t sector_id;
+    int nthreads;                        /* checks and synthesis; 0: all online CPUs */
+} cuzk_porep_request;
+
+typedef struct cuzk_porep_job cuzk_porep_job;
+
+/* Reads the C1 output and checks everything a verifier can before synthesis: counts and sizes
+ * against the registered proof, the challenges that seed and replica_id give, every Merkle path
+ * against its root, the roots against comm_d / comm_c / comm_r_last and comm_r = Poseidon(comm_c,
+ * comm_r_last), the parents' indices, the labels of every challenged node from its parents, the
+ * encoding. Errors: CUZK_ERR_ARG (request), CUZK_ERR_IO (file), CUZK_ERR_FORMAT (not a C1 output:
+ * the message names the partition, challenge and field), CUZK_ERR_INVALID (a check failed, named
+ * likewise), CUZK_ERR_NOMEM. A hostile input cannot make it allocate more than the registered
+ * proof's C1 holds. Thread-safety: a job is read-only after creation. */
+CUZK_API cuzk_status cuzk_porep_job_create(cuzk_porep_job **out, const cuzk_porep_request *req, cuzk_error *err);
+CUZK_API uint32_t cuzk_porep_job_partitions(const cuzk_porep_job *job);
+/* The circuit name ("porep-32g") and the RegisteredSealProof id of the C1 output. */
+CUZK_API const char *cuzk_porep_job_circuit(const cuzk_porep_job *job);
+CUZK_API uint64_t cuzk_porep_job_registered_proof(const cuzk_porep_job *job);
+/* The C1 output's comm_r and comm_d (32 bytes each, as in the JSON). */
+CUZK_API void cuzk_porep_job_commitments(const cuzk_porep_job *job, uint8_t comm_r[32], uint8_t comm_d[32]);
+/* Witness length (ONE included) and public inputs per partition (ONE not counted). */
+CUZK_API size_t cuzk_porep_job_n_vars(const cuzk_porep_job *job);
+CUZK_API size_t cuzk_porep_job_n_public(const cuzk_porep_job *job);
+/* The public inputs of partition k from the public data (as cuzk_porep_public_inputs), n_public
+ * canonical 32-byte values into out. Errors: CUZK_ERR_ARG. */
+CUZK_API cuzk_status cuzk_porep_job_public_inputs(const cuzk_porep_job *job, uint32_t k, uint8_t *out, cuzk_error *err);
+/* cuzk_synth_fn: synth_ctx = the job; witness of partition k in Montgomery form
+ * (CUZK_WITNESS_FR_MONT) on req->nthreads threads. Errors: CUZK_ERR_ARG, CUZK_ERR_NOMEM. */
+CUZK_API cuzk_status cuzk_porep_job_synth(void *job, uint32_t partition, uint64_t *witness, size_t n_vars, cuzk_error *err);
+CUZK_API void cuzk_porep_job_free(cuzk_porep_job *job);
+
+/* prover_id of a miner actor id (f0<id>): u64 little-endian, zero-padded to 32 bytes. */
+CUZK_API void cuzk_porep_prover_id(uint8_t out[32], uint64_t miner_id);
+
+/* The public data of a sealed sector, what Filecoin's verify_seal takes. */
+typedef struct cuzk_porep_public {
+    /* A RegisteredSealProof id (0..4 V1, 5..9 V1_1, 10..14 V1_1 + Synthetic), or CUZK_POREP_BY_ID:
+     * then porep_id, api_version (10, 11, 12 for 1.0, 1.1, 1.2), synthetic and sector_size. */
+    uint64_t registered_proof;
+    uint8_t porep_id[32];
+    int api_version;
+    int synthetic;
+    uint64_t sector_size;
+    uint8_t comm_r[32], comm_d[32];      /* as in the C1 output (little-endian field elements) */
+    uint8_t prover_id[32];
+    uint64_t sector_id;
+    uint8_t ticket[32], seed[32];
+} cuzk_porep_public;
+#define CUZK_POREP_BY_ID UINT64_MAX
+
+/* The public inputs of every partition: *out = partitions * n_public canonical 32-byte values
+ * (malloc'd, cuzk_post_free), partition-major. Errors: CUZK_ERR_ARG (unknown id, bad size or
+ * version, a comm_r or comm_d that is not a field element), CUZK_ERR_NOMEM. Reentrant. */
+CUZK_API cuzk_status cuzk_porep_public_inputs(const cuzk_porep_public *pub, uint32_t *n_partitions, size_t *n_public,
+                                              uint8_t **out, cuzk_error *err);
+
+/* ---- test data: sealing small sectors, and sparse C1 outputs of any size ----
+ * Not a sealer for production (no disk layers, no cache files): it makes C1 outputs that
+ * rust-fil-proofs' verifier and cuzk accept, for tests and benchmarks. */
+typedef struct cuzk_porep_seal_request {
+    uint64_t registered_proof;           /* 0..14 */
+    const uint8_t *data;                 /* sector_size bytes (every 32-byte node a field element:
+                                            top two bits of its last byte zero), or NULL: pseudo-random
+                                            data from data_seed */
+    uint64_t data_seed;
+    int sparse;                          /* 1: do not seal; make a consistent sparse C1 (any size,
+                                            32 GiB included: only the challenged nodes, their parents'
+                                            columns and the paths are real). 0: seal in memory (2 KiB,
+                                            8 MiB; 512 MiB needs ~40 GB) */
+    uint8_t prover_id[32];
+    uint64_t sector_id;
+    uint8_t ticket[32], seed[32];
+    int curio_wrapper;                   /* 1: wrap the JSON as Curio sends it */
+    int nthreads;                        /* 0: all online CPUs */
+} cuzk_porep_seal_request;
+
+/* Makes the C1 output of a request: *c1 (malloc'd, cuzk_post_free) of *c1_len bytes, and the
+ * sector's comm_r and comm_d (may be NULL). Errors: CUZK_ERR_ARG (id, data size, a node that is
+ * not a field element), CUZK_ERR_NOMEM. Reentrant. */
+CUZK_API cuzk_status cuzk_porep_seal_c1(const cuzk_porep_seal_request *req, uint8_t **c1, size_t *c1_len, uint8_t comm_r[32],
+                                        uint8_t comm_d[32], cuzk_error *err);
 
 #ifdef __cplusplus
 }

@@ -101,10 +101,11 @@ void porep_sha256_node(uint8_t out[32], const uint8_t left[32], const uint8_t ri
 
 /* The challenged nodes of partition k (pp->challenges of them, each in [1, nodes)):
  * interactive (1.0, 1.1): LE integer of SHA-256(replica_id || seed || u32 LE j) mod (nodes - 1) + 1,
- * j = challenges * k + i; synthetic (1.2): the selection from the synthetic challenges
- * (stacked/vanilla/challenges.rs). Errors: CUZK_ERR_ARG (k >= partitions). */
+ * j = challenges * k + i; synthetic (1.2): the selection by seed from the synthetic challenges of
+ * (replica_id, comm_r) (stacked/vanilla/challenges.rs). comm_r may be NULL for interactive
+ * parameters. Errors: CUZK_ERR_ARG (k >= partitions, synthetic without comm_r). */
 cuzk_status porep_challenges(uint64_t *out, const porep_params *pp, const uint8_t replica_id[32],
-                             const uint8_t seed[32], uint32_t k, cuzk_error *err);
+                             const uint8_t comm_r[32], const uint8_t seed[32], uint32_t k, cuzk_error *err);
 
 /* ---- the C1 output (porep_c1.c reads, writes and checks it; porep_seal.c makes it) ----------- */
 
