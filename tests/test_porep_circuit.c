@@ -134,16 +134,27 @@ static void sparse_tree(fr *root, merkle_path *paths, const uint64_t *track, siz
 }
 
 /* ---- a C1 output satisfying the circuit (one partition, pp->challenges challenges) ---- */
-static void column_host(fr *rows, const porep_params *pp, uint64_t node) {
-    for (int r = 0; r < pp->layers; r++) fr_of(&rows[r], 1, node, (uint64_t)r);
+/* every node's column: its labels from the sealed layers (all_labels: layers x nodes, porep_labels_all),
+ * or pseudo-random rows */
+static void column_host(fr *rows, const porep_params *pp, uint64_t node, const uint8_t (*all_labels)[32]) {
+    for (int r = 0; r < pp->layers; r++) {
+        if (all_labels) CHECK(fr_from_bytes_le(&rows[r], all_labels[(uint64_t)r * pp->nodes + node], 32));
+        else fr_of(&rows[r], 1, node, (uint64_t)r);
+    }
 }
 
-/* The C1 and, in parents[c][14], each challenge's parents (the public inputs' nodes). Challenges
- * are odd nodes, parents even ones (a parent's column is random, a challenge's is its labels). */
-static void fake_c1(porep_c1 *c1, uint64_t (*parents)[POREP_PARENTS], const porep_params *pp) {
+/* The C1 and, in parents[c][14], each challenge's parents (the public inputs' nodes).
+ * all_labels NULL: random challenges at odd nodes and random parents at even ones (a parent's
+ * column is random, a challenge's is its labels). all_labels given (the sector's labels for
+ * c1->replica_id, which must be set): the challenges of porep_challenges (interactive pp), the
+ * graph's parents, every column the node's labels. */
+static void fake_c1(porep_c1 *c1, uint64_t (*parents)[POREP_PARENTS], const porep_params *pp, const uint8_t (*all_labels)[32]) {
+    uint8_t rid[32];
+    memcpy(rid, c1->replica_id, 32);
     memset(c1, 0, sizeof *c1);
     c1->pp = *pp;
-    test_rand_bytes(c1->replica_id, 32);
+    if (all_labels) memcpy(c1->replica_id, rid, 32);
+    else test_rand_bytes(c1->replica_id, 32);
     c1->replica_id[31] &= 0x3f;
     test_rand_bytes(c1->seed, 32);
     test_rand_bytes(c1->ticket, 32);
@@ -153,14 +164,24 @@ static void fake_c1(porep_c1 *c1, uint64_t (*parents)[POREP_PARENTS], const pore
     c1->proofs = calloc(nc, sizeof *c1->proofs);
     REQUIRE(c1->proofs);
     uint64_t node[POREP_MAX_CHALLENGES];
-    for (uint32_t i = 0; i < nc; i++) {
-        bool again;
-        do {
-            node[i] = (test_rand64() % (pp->nodes / 2)) * 2 + 1;
-            again = false;
-            for (uint32_t j = 0; j < i; j++) again |= node[j] == node[i];
-        } while (again);
-        for (int j = 0; j < POREP_PARENTS; j++) parents[i][j] = (test_rand64() % (pp->nodes / 2)) * 2;
+    if (all_labels) {
+        cuzk_error e = {0};
+        REQUIRE_MSG(porep_challenges(node, pp, c1->replica_id, NULL, c1->seed, 0, &e) == CUZK_OK, "%s", e.msg);
+        for (uint32_t i = 0; i < nc; i++) {
+            uint32_t p[POREP_PARENTS];
+            porep_parents(pp, node[i], p);
+            for (int j = 0; j < POREP_PARENTS; j++) parents[i][j] = p[j];
+        }
+    } else {
+        for (uint32_t i = 0; i < nc; i++) {
+            bool again;
+            do {
+                node[i] = (test_rand64() % (pp->nodes / 2)) * 2 + 1;
+                again = false;
+                for (uint32_t j = 0; j < i; j++) again |= node[j] == node[i];
+            } while (again);
+            for (int j = 0; j < POREP_PARENTS; j++) parents[i][j] = (test_rand64() % (pp->nodes / 2)) * 2;
+        }
     }
     int L = pp->layers;
     /* labels and columns */
@@ -170,7 +191,7 @@ static void fake_c1(porep_c1 *c1, uint64_t (*parents)[POREP_PARENTS], const pore
         for (int j = 0; j < POREP_PARENTS; j++) {
             porep_column_proof *col = j < POREP_DRG_DEGREE ? &pr->drg[j] : &pr->exp[j - POREP_DRG_DEGREE];
             col->index = (uint32_t)parents[i][j];
-            column_host(col->rows, pp, parents[i][j]);
+            column_host(col->rows, pp, parents[i][j], all_labels);
         }
         for (int l = 1; l <= L; l++) {
             fr p[POREP_PARENTS], e[37];
@@ -180,6 +201,11 @@ static void fake_c1(porep_c1 *c1, uint64_t (*parents)[POREP_PARENTS], const pore
                 for (int j = 0; j < POREP_EXP_DEGREE; j++) p[np++] = pr->exp[j].rows[l - 2];
             for (int k = 0; k < 37; k++) e[k] = l > 1 ? p[k % 14] : (k < 36 ? p[k % 6] : p[0]);
             label_host(&labels[i][l - 1], c1->replica_id, (uint32_t)l, node[i], e);
+            if (all_labels) {   /* the sealed label of the challenge (porep_labels_all) */
+                fr sealed;
+                CHECK(fr_from_bytes_le(&sealed, all_labels[(uint64_t)(l - 1) * pp->nodes + node[i]], 32));
+                CHECK_MSG(fr_eq(&sealed, &labels[i][l - 1]), "challenge %u layer %d: label differs from porep_labels_all", i, l);
+            }
             pr->labeling[l - 1].layer_index = (uint32_t)l;
             pr->labeling[l - 1].node = node[i];
             memcpy(pr->labeling[l - 1].parents, e, sizeof e);
@@ -496,27 +522,44 @@ TEST(porep_circuit, recorded_in_parts_equals_one_builder) {
 }
 
 /* ---- witnesses ---- */
-static void check_witness(uint64_t sector_size, bool parallel_only_check) {
-    porep_params pp;
-    pp_for(&pp, sector_size);
+/* A C1 for pp (graph: the sector's real labels, the graph's challenges and parents; else random
+ * columns): the parallel witness (2 threads) holds the C1's public inputs (and with the graph,
+ * porep_public_inputs' values); with one_builder, it equals one builder's witness, which
+ * satisfies the recorded R1CS, and a changed column row does not. */
+static void check_witness(const porep_params *pp, bool graph, bool one_builder) {
     porep_c1 c1;
     uint64_t parents[POREP_MAX_CHALLENGES][POREP_PARENTS];
-    fake_c1(&c1, parents, &pp);
-    porep_sizes sz;
-    porep_circuit_sizes(&pp, &sz);
-    size_t nw = (size_t)(sz.n_inputs + sz.n_aux);
-    fr *w2 = malloc(nw * sizeof *w2), *want = malloc((sz.n_inputs - 1) * sizeof *want);
-    REQUIRE(w2 && want);
+    uint8_t (*all)[32] = NULL;
     cuzk_error e = {0};
+    if (graph) {
+        test_rand_bytes(c1.replica_id, 32);
+        c1.replica_id[31] &= 0x3f;
+        all = malloc((size_t)pp->layers * pp->nodes * 32);
+        REQUIRE(all);
+        double t0 = now_ms();
+        REQUIRE_MSG(porep_labels_all(all, pp, c1.replica_id, 2, &e) == CUZK_OK, "%s", e.msg);
+        printf("  %llu-byte sector: labels %.0f ms\n", (unsigned long long)pp->sector_size, now_ms() - t0);
+    }
+    fake_c1(&c1, parents, pp, (const uint8_t (*)[32])all);
+    free(all);
+    porep_sizes sz;
+    porep_circuit_sizes(pp, &sz);
+    size_t nw = (size_t)(sz.n_inputs + sz.n_aux), npub = (size_t)sz.n_inputs - 1;
+    fr *w2 = malloc(nw * sizeof *w2), *want = malloc(npub * sizeof *want);
+    REQUIRE(w2 && want);
     double t0 = now_ms();
-    REQUIRE_MSG(porep_witness_parallel(w2, nw, &pp, &c1, 0, 2, &e) == CUZK_OK, "%s", e.msg);
-    printf("  %llu-byte sector: witness (2 threads) %.0f ms\n", (unsigned long long)sector_size, now_ms() - t0);
+    REQUIRE_MSG(porep_witness_parallel(w2, nw, pp, &c1, 0, 2, &e) == CUZK_OK, "%s", e.msg);
+    printf("  %llu-byte sector: witness (2 threads) %.0f ms\n", (unsigned long long)pp->sector_size, now_ms() - t0);
     expected_inputs(want, &c1, parents);
-    CHECK_MSG(!memcmp(want, w2 + 1, (sz.n_inputs - 1) * sizeof *want), "the witness's inputs are not the C1's public inputs");
-    if (!parallel_only_check) {
+    CHECK_MSG(!memcmp(want, w2 + 1, npub * sizeof *want), "the witness's inputs are not the C1's public inputs");
+    if (graph) {
+        REQUIRE_MSG(porep_public_inputs(want, pp, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, 0, &e) == CUZK_OK, "%s", e.msg);
+        CHECK_MSG(!memcmp(want, w2 + 1, npub * sizeof *want), "porep_public_inputs differs from the witness's inputs");
+    }
+    if (one_builder) {
         cs c;
         REQUIRE(cs_init(&c, CS_MATRICES | CS_WITNESS) == CUZK_OK);
-        REQUIRE_MSG(porep_synthesize(&c, &pp, &c1, 0) == CUZK_OK, "%s", c.err.msg);
+        REQUIRE_MSG(porep_synthesize(&c, pp, &c1, 0) == CUZK_OK, "%s", c.err.msg);
         fr *w;
         size_t n1;
         REQUIRE(cs_witness(&c, &w, &n1) == CUZK_OK);
@@ -532,7 +575,7 @@ static void check_witness(uint64_t sector_size, bool parallel_only_check) {
         fr_one(&one);
         fr_add(&c1.proofs[1].exp[3].rows[0], &c1.proofs[1].exp[3].rows[0], &one);
         REQUIRE(cs_init(&c, CS_MATRICES | CS_WITNESS) == CUZK_OK);
-        REQUIRE(porep_synthesize(&c, &pp, &c1, 0) == CUZK_OK);
+        REQUIRE(porep_synthesize(&c, pp, &c1, 0) == CUZK_OK);
         CHECK(!cs_check_recorded(&c, &bad, msg, sizeof msg));
         cs_free(&c);
     }
@@ -541,4 +584,36 @@ static void check_witness(uint64_t sector_size, bool parallel_only_check) {
     free(c1.proofs);
 }
 
-TEST(porep_circuit, witness_satisfies_2k) { check_witness(2048, false); }
+TEST(porep_circuit, witness_satisfies_2k) {
+    porep_params pp;
+    pp_for(&pp, 2048);
+    check_witness(&pp, false, false);
+    cuzk_error e = {0};
+    static const uint64_t ids[] = {0, 5};   /* 2 KiB V1 and V1_1 (interactive challenges) */
+    for (size_t i = 0; i < 2; i++) {
+        REQUIRE_MSG(porep_params_from_proof(&pp, ids[i], &e) == CUZK_OK, "%s", e.msg);
+        check_witness(&pp, true, i == 1);
+    }
+}
+
+/* 8 MiB, random columns (the sector's labels would take seconds): 3.8M constraints satisfied */
+TEST(porep_circuit, witness_satisfies_8m) {
+    porep_params pp;
+    pp_for(&pp, 8ull << 20);
+    check_witness(&pp, false, true);
+}
+
+/* the graph's parameters have the shapes the counts were checked for */
+TEST(porep_circuit, graph_params_have_the_circuit_shapes) {
+    static const uint64_t sizes[] = {2048, 8ull << 20, 512ull << 20, 32ull << 30, 64ull << 30};
+    for (uint64_t id = 0; id < 15; id++) {
+        porep_params a, b;
+        cuzk_error e = {0};
+        REQUIRE_MSG(porep_params_from_proof(&a, id, &e) == CUZK_OK, "%s", e.msg);
+        pp_for(&b, sizes[id % 5]);
+        CHECK_MSG(a.sector_size == b.sector_size && a.nodes == b.nodes && a.layers == b.layers && a.challenges == b.challenges &&
+                      a.d_levels == b.d_levels && a.partitions == b.partitions && !memcmp(&a.shape, &b.shape, sizeof a.shape),
+                  "proof %llu: another shape", (unsigned long long)id);
+        CHECK(porep_circuit_check(&a, &e) == CUZK_OK);
+    }
+}

@@ -659,3 +659,28 @@ cuzk_status porep_witness_parallel(fr *w, size_t n_w, const porep_params *pp, co
     free(ly);
     return st;
 }
+
+/* ---- public inputs ---------------------------------------------------------------------------- */
+
+cuzk_status porep_public_inputs(fr *out, const porep_params *pp, const uint8_t replica_id[32], const uint8_t comm_d[32],
+                                const uint8_t comm_r[32], const uint8_t seed[32], uint32_t k, cuzk_error *err) {
+    cuzk_status st = porep_circuit_check(pp, err);
+    if (st != CUZK_OK) return st;
+    if (!fr_from_bytes_le(&out[0], replica_id, 32)) return ERR(err, CUZK_ERR_ARG, "PoRep public inputs: replica_id is not a canonical Fr");
+    if (!fr_from_bytes_le(&out[1], comm_d, 32)) return ERR(err, CUZK_ERR_ARG, "PoRep public inputs: comm_d is not a canonical Fr");
+    if (!fr_from_bytes_le(&out[2], comm_r, 32)) return ERR(err, CUZK_ERR_ARG, "PoRep public inputs: comm_r is not a canonical Fr");
+    uint64_t ch[POREP_MAX_CHALLENGES];
+    if ((st = porep_challenges(ch, pp, replica_id, comm_r, seed, k, err)) != CUZK_OK) return st;
+    fr *o = out + 3;
+    for (int i = 0; i < pp->challenges; i++) {
+        /* StackedCompound::generate_public_inputs: each PoR's input is its leaf's index */
+        uint32_t par[POREP_PARENTS];
+        porep_parents(pp, ch[i], par);
+        fr_from_u64(o++, ch[i]);                                  /* tree D */
+        for (int j = 0; j < POREP_PARENTS; j++) fr_from_u64(o++, par[j]);  /* tree C, DRG then expander */
+        fr_from_u64(o++, ch[i]);                                  /* the challenge (UInt64) */
+        fr_from_u64(o++, ch[i]);                                  /* tree R-last */
+        fr_from_u64(o++, ch[i]);                                  /* tree C, the challenge's column */
+    }
+    return CUZK_OK;
+}
