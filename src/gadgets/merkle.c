@@ -39,6 +39,11 @@ void merkle_path_root(fr *root, const merkle_shape *s, const merkle_path *p, con
 
 void por_gadget(cs *cs, const merkle_shape *s, const fr *leaf, const merkle_path *p, const cs_num *root) {
     cs_num cur = num_alloc(cs, leaf);
+    por_gadget_leaf(cs, s, &cur, p, root);
+}
+
+void por_gadget_leaf(cs *cs, const merkle_shape *s, const cs_num *leaf, const merkle_path *p, const cs_num *root) {
+    cs_num cur = *leaf;
     cs_bool bits[64];
     int nbits = 0;
     for (int l = 0; l < merkle_levels(s); l++) {

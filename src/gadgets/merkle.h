@@ -37,5 +37,8 @@ void merkle_path_root(fr *root, const merkle_shape *s, const merkle_path *p, con
 /* The circuit: allocates the leaf ("value"), runs the path, packs the path bits into one input
  * and enforces the computed root equals root. */
 void por_gadget(cs *cs, const merkle_shape *s, const fr *leaf, const merkle_path *p, const cs_num *root);
+/* The same with an already allocated leaf (PoRCircuit with Root::Var value, as
+ * storage-proofs-porep's enforce_inclusion calls it): nothing is allocated for the leaf. */
+void por_gadget_leaf(cs *cs, const merkle_shape *s, const cs_num *leaf, const merkle_path *p, const cs_num *root);
 
 #endif
