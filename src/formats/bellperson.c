@@ -824,14 +824,13 @@ cuzk_status bellperson_vk_decode(groth16_vk *vk, const uint8_t *data, size_t siz
         bellperson_layout lay;
         cuzk_error e2;
         memset(&e2, 0, sizeof e2);
-        cuzk_status s2 = read_layout(&lay, NULL, data, size, what, &e2);
+        cuzk_status s2 = read_layout(&lay, NULL, data, size, "as parameters", &e2);
         if (s2 == CUZK_OK && lay.origin != BELLPERSON_ORIGIN_PARAMS) goto out;
         if (s2 == CUZK_OK)
             st = ERR(err, CUZK_ERR_FORMAT, "%s: %zu trailing bytes after ic: this is a .params file; give the .vk "
                      "written with it (or a phase-2 MPC parameters file)", what, c.left);
         else
-            st = ERR(err, CUZK_ERR_FORMAT, "%s: %zu trailing bytes after ic (not a .vk; as parameters: %s)", what, c.left,
-                     e2.msg);
+            st = ERR(err, CUZK_ERR_FORMAT, "%s: %zu trailing bytes after ic (not a .vk; %s)", what, c.left, e2.msg);
     }
 out:
     if (st) groth16_vk_free(vk);
