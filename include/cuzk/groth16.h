@@ -50,6 +50,10 @@ typedef struct cuzk_prove_opts {
     void *progress_user;
     cuzk_msm_opts msm;       /* GPU MSM tuning (include/cuzk/prover.h); zero: automatic. The cuzk
                               * CLI maps $CUZK_MSM_WINDOW / $CUZK_MSM_CHUNK onto it */
+    const char *proof_json_path; /* bellperson files: also write the proof as snarkjs proof.json
+                              * ("curve": "bls12381"; `snarkjs groth16 verify` reads it with the
+                              * key's verification_key.json). NULL: not written. Ignored by
+                              * cuzk_prove_zkey_files (its proof is JSON already). */
 } cuzk_prove_opts;
 
 /* cuzk_backend and cuzk_prove_timings: include/cuzk/prover.h. */
@@ -89,8 +93,9 @@ CUZK_API cuzk_status cuzk_prove_zkey_files(const char *zkey_path, const char *wt
                                   const char *public_json_path, const cuzk_prove_opts *opts,
                                   cuzk_prove_timings *t, cuzk_error *err);
 
-/* Prove from bellperson parameters, the circuit's .r1cs and a .wtns; write the 192-byte proof
- * and public.json. */
+/* Prove from bellperson parameters (a .params, or a phase-2 MPC parameters file: bellman's, or
+ * `snarkjs zkey export bellman` of a bls12381 zkey), the circuit's .r1cs and a .wtns; write the
+ * 192-byte proof and public.json (and opts->proof_json_path when set: all outputs or none). */
 CUZK_API cuzk_status cuzk_prove_params_files(const char *params_path, const char *r1cs_path, const char *wtns_path,
                                     const char *proof_bin_path, const char *public_json_path,
                                     const cuzk_prove_opts *opts, cuzk_prove_timings *t, cuzk_error *err);

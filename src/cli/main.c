@@ -70,7 +70,10 @@ static void print_prove_help(FILE *f) {
         "the circuit gives an error (exit 3) and no output files.\n"
         "\n"
         "options:\n"
-        "  --params FILE      bellperson .params (second form)\n"
+        "  --params FILE      bellperson .params, or phase-2 MPC parameters (bellman's, or\n"
+        "                     `snarkjs zkey export bellman` of a bls12381 zkey) (second form)\n"
+        "  --proof-json FILE  second form: also write the proof as snarkjs proof.json, for\n"
+        "                     `snarkjs groth16 verify` with the key's verification_key.json\n"
         "  --r1cs FILE        the circuit's .r1cs (second form; with a zkey, only with --check)\n"
         "  --check            check every constraint first and name the first one that fails\n"
         "  --fixed-rs R S     use fixed randomness r, s (decimal or 0x-hex, nonzero; tests only: a proof with\n"
@@ -107,7 +110,8 @@ static void print_verify_help(FILE *f) {
         "when it is not; exits 3 when an input file cannot be used.\n"
         "\n"
         "options:\n"
-        "  --vk FILE   bellperson verifying key (.vk); the proof is the 192-byte bellperson encoding\n"
+        "  --vk FILE   bellperson verifying key (.vk), or phase-2 MPC parameters (their vk); the proof\n"
+        "              is the 192-byte bellperson encoding\n"
         "  --json      print {\"valid\": true|false, ...} on stdout\n"
         "  -q          print nothing; the exit code tells\n"
         "\n"
@@ -334,6 +338,7 @@ static int cmd_prove(int argc, char **argv) {
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { print_prove_help(stdout); return 0; }
         else if (!strcmp(a, "--params")) { if (++i >= argc) return usage_error("prove", "%s needs a file", a); params = argv[i]; }
         else if (!strcmp(a, "--r1cs")) { if (++i >= argc) return usage_error("prove", "%s needs a file", a); o.r1cs_path = argv[i]; }
+        else if (!strcmp(a, "--proof-json")) { if (++i >= argc) return usage_error("prove", "%s needs a file", a); o.proof_json_path = argv[i]; }
         else if (!strcmp(a, "--check")) o.check_witness = 1;
         else if (!strcmp(a, "--fixed-rs")) {
             if (i + 2 >= argc) return usage_error("prove", "%s needs two numbers R S", a);
@@ -380,6 +385,8 @@ static int cmd_prove(int argc, char **argv) {
         progress_finish(&pl);
     } else {
         if (npos != 4) return usage_error("prove", "%s", "expected: circuit.zkey witness.wtns proof.json public.json");
+        if (o.proof_json_path)
+            return usage_error("prove", "%s", "--proof-json is for the --params form (a zkey's proof is proof.json already)");
         if (o.r1cs_path && !o.check_witness)
             return usage_error("prove", "%s", "--r1cs with a zkey is read only by --check: add --check, or leave --r1cs out");
         proof_out = pos[2];
@@ -399,6 +406,7 @@ static int cmd_prove(int argc, char **argv) {
     if (st != CUZK_OK) return fail(st, &e);
     if (!json && !quiet) {
         const char *be = t.backend ? t.backend : "cpu";
+        if (o.proof_json_path) printf("snarkjs proof.json written to %s\n", o.proof_json_path);
         printf("proof written to %s, public inputs to %s (%.1f ms, %s%s)\n", proof_out, public_out, t.total_ms,
                !strcmp(be, "gpu") ? "on the GPU" : "on the CPU",
                o.backend == CUZK_BACKEND_AUTO && strcmp(be, "gpu") ? ": no usable GPU (or no CUDA in this build)" : "");
