@@ -640,3 +640,230 @@ TEST(porep_c1, format_errors) {
     }
     free(fx);
 }
+
+/* ---- the checks on real C1 outputs (porep_seal.h makes them) ---- */
+
+#include "filecoin/porep_seal.h"
+#include "util/timer.h"
+
+/* A sealed 2 KiB sector of random data for registered proof id, and its C1 for a random seed. */
+static bool sealed_2k(porep_c1 *c1, porep_c1_check_opts *opts, uint64_t id) {
+    porep_params pp;
+    if (porep_params_from_proof(&pp, id, NULL) != CUZK_OK) return false;
+    uint8_t data[2048], ticket[32], seed[32];
+    test_rand_bytes(data, sizeof data);
+    for (int v = 0; v < 64; v++) data[32 * v + 31] &= 0x3f;
+    memset(opts, 0, sizeof *opts);
+    opts->check_replica_id = true;
+    test_rand_bytes(opts->prover_id, 8);
+    opts->sector_id = test_rand64() >> 20;
+    opts->nthreads = 2;
+    test_rand_bytes(ticket, 32);
+    test_rand_bytes(seed, 32);
+    porep_sector s;
+    cuzk_error e;
+    if (porep_seal(&s, &pp, data, opts->prover_id, opts->sector_id, ticket, 1, &e) != CUZK_OK) return false;
+    cuzk_status st = porep_c1_from_sector(c1, &s, seed, 1, &e);
+    porep_sector_free(&s);
+    return st == CUZK_OK;
+}
+
+/* The C1 after a trip through the JSON writer and reader. */
+static bool via_json(porep_c1 *out, const porep_c1 *c1, int wrapper) {
+    uint8_t *t = NULL;
+    size_t n = 0;
+    cuzk_error e = {0};
+    if (porep_c1_write(c1, wrapper, 1, &t, &n, &e) != CUZK_OK) return false;
+    cuzk_status st = porep_c1_read(out, t, n, NULL, &e);
+    free(t);
+    return st == CUZK_OK;
+}
+
+TEST(porep_c1, check_sealed_2k) {
+    static const uint64_t ids[] = {0, 5, 10};   /* V1 (predecessor in slot 5), V1_1, V1_1 synthetic */
+    for (size_t t = 0; t < 3; t++)
+        for (int it = 0; it < test_iters(1); it++) {
+            porep_c1 c1, r;
+            porep_c1_check_opts o;
+            REQUIRE_MSG(sealed_2k(&c1, &o, ids[t]), "seal id %llu", (unsigned long long)ids[t]);
+            cuzk_error e = {0};
+            CHECK_MSG(porep_c1_check(&c1, &o, &e) == CUZK_OK, "id %llu: %s", (unsigned long long)ids[t], e.msg);
+            REQUIRE(via_json(&r, &c1, (int)t & 1));
+            CHECK(c1_equal(&c1, &r));
+            CHECK_MSG(porep_c1_check(&r, &o, &e) == CUZK_OK, "id %llu after JSON: %s", (unsigned long long)ids[t], e.msg);
+            o.nthreads = 1;
+            CHECK(porep_c1_check(&r, &o, &e) == CUZK_OK);
+            CHECK(porep_c1_check(&r, NULL, &e) == CUZK_OK);
+            porep_c1_free(&r);
+            porep_c1_free(&c1);
+        }
+}
+
+TEST(porep_c1, check_sparse_2k) {
+    porep_params pp;
+    REQUIRE(porep_params_from_proof(&pp, 5, NULL) == CUZK_OK);
+    porep_c1_check_opts o = {.check_replica_id = true, .sector_id = 77, .nthreads = 2};
+    o.prover_id[0] = 0xe8;
+    o.prover_id[1] = 0x07;
+    uint8_t ticket[32], seed[32], salt[32];
+    test_rand_bytes(ticket, 32);
+    test_rand_bytes(seed, 32);
+    test_rand_bytes(salt, 32);
+    porep_c1 c1;
+    cuzk_error e = {0};
+    REQUIRE_MSG(porep_c1_sparse(&c1, &pp, o.prover_id, o.sector_id, ticket, seed, salt, 1, &e) == CUZK_OK, "%s", e.msg);
+    CHECK_MSG(porep_c1_check(&c1, &o, &e) == CUZK_OK, "%s", e.msg);
+    porep_c1_free(&c1);
+}
+
+/* Sparse C1 outputs of the big shapes: 32 GiB (Sub trees, 10 x 18 challenges, 11 layers) and
+ * 64 GiB (Top trees), through the JSON and checked; ~30 s each on 2 cores, mostly making them. */
+TEST(porep_c1, check_sparse_32g_64g) {
+    if (!getenv("CUZK_TEST_FULL")) SKIP("sparse 32 GiB and 64 GiB C1 outputs (~1 min on 2 cores): CUZK_TEST_FULL=1 runs it");
+    static const uint64_t ids[] = {8, 9};
+    for (int t = 0; t < 2; t++) {
+        porep_params pp;
+        REQUIRE(porep_params_from_proof(&pp, ids[t], NULL) == CUZK_OK);
+        porep_c1_check_opts o = {.check_replica_id = true, .sector_id = 4242, .nthreads = 0};
+        o.prover_id[0] = 0x10;
+        uint8_t ticket[32], seed[32], salt[32];
+        test_rand_bytes(ticket, 32);
+        test_rand_bytes(seed, 32);
+        test_rand_bytes(salt, 32);
+        porep_c1 c1, r;
+        cuzk_error e = {0};
+        REQUIRE_MSG(porep_c1_sparse(&c1, &pp, o.prover_id, o.sector_id, ticket, seed, salt, 0, &e) == CUZK_OK, "%s", e.msg);
+        double t0 = now_ms();
+        uint8_t *txt = NULL;
+        size_t n = 0;
+        REQUIRE(porep_c1_write(&c1, 1, 4242, &txt, &n, &e) == CUZK_OK);
+        double t1 = now_ms();
+        REQUIRE_MSG(porep_c1_read(&r, txt, n, NULL, &e) == CUZK_OK, "%s", e.msg);
+        double t2 = now_ms();
+        CHECK(c1_equal(&c1, &r));
+        CHECK_MSG(porep_c1_check(&r, &o, &e) == CUZK_OK, "%s", e.msg);
+        double t3 = now_ms();
+        printf("  %s: wrapper %.1f MB, write %.2f s, read %.2f s, check %.2f s\n", porep_proof_name(ids[t]), n / 1e6,
+               (t1 - t0) / 1e3, (t2 - t1) / 1e3, (t3 - t2) / 1e3);
+        /* a flipped hash in the last challenge of the last partition */
+        fr one;
+        fr_one(&one);
+        porep_challenge_proof *p = &r.proofs[(size_t)r.n_partitions * r.n_challenges - 1];
+        fr_add(&p->exp[7].path.siblings[merkle_levels(&pp.shape) - 1][0], &p->exp[7].path.siblings[merkle_levels(&pp.shape) - 1][0], &one);
+        CHECK(porep_c1_check(&r, &o, &e) == CUZK_ERR_INVALID);
+        CHECK_MSG(strstr(e.msg, "partition 9 challenge 17: exp_parents[7]: the inclusion proof's path does not hash"), "%s", e.msg);
+        free(txt);
+        porep_c1_free(&r);
+        porep_c1_free(&c1);
+    }
+}
+
+/* One corruption of a sealed C1: what it changes, the status and message expected. */
+typedef struct corruption {
+    const char *what;
+    void (*apply)(porep_c1 *c, porep_c1_check_opts *o);
+    const char *needle;     /* in the message */
+    bool via_json;          /* also through the writer and reader (the reader keeps what it can hold) */
+} corruption;
+
+static void add_one(fr *x) {
+    fr one;
+    fr_one(&one);
+    fr_add(x, x, &one);
+}
+static porep_challenge_proof *P1(porep_c1 *c) { return &c->proofs[1]; }   /* challenge 1: not the one the roots come from */
+
+static void c_path_hash(porep_c1 *c, porep_c1_check_opts *o) { (void)o; add_one(&P1(c)->comm_r_last_path.siblings[1][3]); }
+static void c_d_path_hash(porep_c1 *c, porep_c1_check_opts *o) { (void)o; add_one(&P1(c)->comm_d_path.siblings[2][0]); }
+static void c_d_root(porep_c1 *c, porep_c1_check_opts *o) { (void)o; add_one(&P1(c)->comm_d_root); }
+static void c_r_root(porep_c1 *c, porep_c1_check_opts *o) { (void)o; add_one(&P1(c)->comm_r_last_root); }
+static void c_c_root(porep_c1 *c, porep_c1_check_opts *o) { (void)o; add_one(&P1(c)->exp[5].root); }
+static void c_comm_r(porep_c1 *c, porep_c1_check_opts *o) { (void)o; c->comm_r[0] ^= 1; }
+static void c_comm_r_big(porep_c1 *c, porep_c1_check_opts *o) { (void)o; memset(c->comm_r, 0xff, 32); }
+static void c_comm_d(porep_c1 *c, porep_c1_check_opts *o) { (void)o; c->comm_d[5] ^= 0x10; o->check_replica_id = false; }
+static void c_parent_index(porep_c1 *c, porep_c1_check_opts *o) { (void)o; P1(c)->drg[2].index ^= 1; }
+static void c_parent_path(porep_c1 *c, porep_c1_check_opts *o) {
+    (void)o;
+    P1(c)->exp[3].path.index[0] = (P1(c)->exp[3].path.index[0] + 1) % 8;
+}
+static void c_row(porep_c1 *c, porep_c1_check_opts *o) { (void)o; add_one(&P1(c)->drg[0].rows[0]); }
+static void c_label(porep_c1 *c, porep_c1_check_opts *o) { (void)o; add_one(&P1(c)->labeling[1].parents[5]); }
+/* the challenge's own label in layer 1: its column no longer hashes to the opened leaf */
+static void c_label_row(porep_c1 *c, porep_c1_check_opts *o) { (void)o; add_one(&P1(c)->c_x.rows[0]); }
+static void c_layer_index(porep_c1 *c, porep_c1_check_opts *o) { (void)o; P1(c)->labeling[0].layer_index = 2; }
+static void c_label_node(porep_c1 *c, porep_c1_check_opts *o) { (void)o; P1(c)->labeling[1].node += 1; }
+static void c_encoding(porep_c1 *c, porep_c1_check_opts *o) { (void)o; add_one(&P1(c)->encoding.parents[36]); }
+static void c_encoding_layer(porep_c1 *c, porep_c1_check_opts *o) { (void)o; P1(c)->encoding.layer_index = 1; }
+static void c_replica_id(porep_c1 *c, porep_c1_check_opts *o) { (void)c; o->sector_id += 1; }
+static void c_replica_id_prover(porep_c1 *c, porep_c1_check_opts *o) { (void)c; o->prover_id[31] ^= 0x80; }
+static void c_seed(porep_c1 *c, porep_c1_check_opts *o) { (void)o; c->seed[7] ^= 4; }
+static void c_counts(porep_c1 *c, porep_c1_check_opts *o) { (void)o; c->n_challenges = 1; }
+static void c_arity(porep_c1 *c, porep_c1_check_opts *o) { (void)o; P1(c)->comm_r_last_path.index[0] = 8; }
+static void c_first_wins(porep_c1 *c, porep_c1_check_opts *o) {
+    (void)o;
+    add_one(&c->proofs[1].exp[0].rows[1]);
+    add_one(&c->proofs[0].drg[4].leaf);
+}
+
+TEST(porep_c1, check_corruptions) {
+    static const corruption T[] = {
+        {"flipped R-last path hash", c_path_hash, "partition 0 challenge 1: comm_r_last_proof: the path does not hash to comm_r_last", true},
+        {"flipped tree D path hash", c_d_path_hash, "partition 0 challenge 1: comm_d_proofs: the path does not hash to comm_d", true},
+        {"wrong comm_d root", c_d_root, "partition 0 challenge 1: comm_d_proofs: the root is not comm_d", true},
+        {"wrong comm_r_last root", c_r_root, "partition 0 challenge 1: comm_r_last_proof: the root is not comm_r_last", true},
+        {"wrong comm_c root", c_c_root, "partition 0 challenge 1: exp_parents[5]: the inclusion proof's root is not comm_c", true},
+        {"comm_r mismatch", c_comm_r, "comm_r is not Poseidon(comm_c, comm_r_last)", true},
+        {"comm_r not a field element", c_comm_r_big, "comm_r is not a field element", true},
+        {"comm_d changed", c_comm_d, "partition 0 challenge 0: comm_d_proofs: the root is not comm_d", true},
+        {"wrong DRG parent index", c_parent_index, "partition 0 challenge 1: drg_parents[2]: column index", true},
+        {"wrong expander parent path", c_parent_path, "partition 0 challenge 1: exp_parents[3]: the inclusion proof opens node", true},
+        {"column row changed", c_row, "partition 0 challenge 1: drg_parents[0]: the inclusion proof's leaf is not the hash of the column's rows", true},
+        {"label not matching parents", c_label, "partition 0 challenge 1: labeling_proofs[1]: the label of its parents is not the challenge's label", true},
+        {"challenge's row changed", c_label_row, "partition 0 challenge 1: c_x: the inclusion proof's leaf is not the hash", true},
+        {"layer_index", c_layer_index, "partition 0 challenge 1: labeling_proofs[0]: layer_index 2, expected 1", true},
+        {"labeling node", c_label_node, "partition 0 challenge 1: labeling_proofs[1]: node", true},
+        {"encoding mismatch", c_encoding, "partition 0 challenge 1: encoding_proof: the replica leaf", true},
+        {"encoding layer", c_encoding_layer, "partition 0 challenge 1: encoding_proof: layer_index 1, expected 2", true},
+        {"replica_id vs sector_id", c_replica_id, "replica_id is not SHA-256(prover_id, sector_id", true},
+        {"replica_id vs prover_id", c_replica_id_prover, "replica_id is not SHA-256", true},
+        {"wrong seed: other challenges", c_seed, "comm_d_proofs: opens node", true},
+        {"challenge count", c_counts, "1 challenges", false},
+        {"path index >= arity", c_arity, "partition 0 challenge 1: comm_r_last_proof: path index 8 at level 0, arity 8", false},
+        {"first failure reported", c_first_wins, "partition 0 challenge 0: drg_parents[4]: the inclusion proof's leaf", true},
+    };
+    porep_c1 good;
+    porep_c1_check_opts o0;
+    REQUIRE(sealed_2k(&good, &o0, 5));
+    cuzk_error e = {0};
+    REQUIRE_MSG(porep_c1_check(&good, &o0, &e) == CUZK_OK, "%s", e.msg);
+    size_t bytes = (size_t)good.n_partitions * good.n_challenges * sizeof *good.proofs;
+    for (size_t t = 0; t < sizeof T / sizeof T[0]; t++) {
+        for (int j = 0; j < (T[t].via_json ? 2 : 1); j++) {
+            porep_c1 c = good;
+            porep_c1_check_opts o = o0;
+            c.proofs = malloc(bytes);
+            REQUIRE(c.proofs);
+            memcpy(c.proofs, good.proofs, bytes);
+            T[t].apply(&c, &o);
+            porep_c1 r;
+            const porep_c1 *use = &c;
+            if (j) {
+                REQUIRE_MSG(via_json(&r, &c, (int)t & 1), "%s: the JSON trip failed", T[t].what);
+                use = &r;
+            }
+            if (getenv("C1_VERBOSE")) {
+                porep_c1_check(use, &o, &e);
+                printf("    %-30s %s\n", T[t].what, e.msg);
+            }
+            memset(&e, 0, sizeof e);
+            cuzk_status st = porep_c1_check(use, &o, &e);
+            CHECK_MSG(st == CUZK_ERR_INVALID, "%s%s: status %d (%s)", T[t].what, j ? " (via JSON)" : "", st, e.msg);
+            CHECK_MSG(strstr(e.msg, T[t].needle) != NULL, "%s%s: message \"%s\" lacks \"%s\"", T[t].what, j ? " (via JSON)" : "",
+                      e.msg, T[t].needle);
+            if (j) porep_c1_free(&r);
+            free(c.proofs);
+        }
+    }
+    CHECK(porep_c1_check(NULL, &o0, &e) == CUZK_ERR_ARG);
+    porep_c1_free(&good);
+}
