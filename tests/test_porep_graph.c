@@ -475,18 +475,20 @@ TEST(porep_graph, replica_id) {
                 unhex(pid, 32, t[5]) == 32 && unhex(want, 32, t[6]) == 32);
         porep_replica_id(got, prover, strtoull(t[2], NULL, 10), ticket, commd, pid);
         CHECK_MSG(!memcmp(got, want, 32), "replica_id: %s", f.lines[li]);
-        /* the prover id is the miner id u64 LE, zero-padded */
-        uint64_t miner = 0;
-        for (int i = 7; i >= 0; i--) miner = miner << 8 | prover[i];
-        uint8_t p2[32];
-        porep_prover_id(p2, miner);
-        CHECK_MEM(p2, prover, 32);
         checked++;
     }
     CHECK_EQ_INT(checked, 4);
-    uint8_t p[32], want[32] = {0xe8, 0x03};
-    porep_prover_id(p, 1000);
-    CHECK_MEM(p, want, 32);
+    /* the prover id is the payload of the ID address f0<id>: unsigned LEB128 (go-address
+     * NewIDAddress), zero-padded; known answers of the encoding */
+    static const struct { uint64_t id; uint8_t n, b[10]; } KAT[] = {
+        {0, 1, {0x00}}, {127, 1, {0x7f}}, {128, 2, {0x80, 0x01}}, {1000, 2, {0xe8, 0x07}},
+        {1234567, 3, {0x87, 0xad, 0x4b}}, {UINT64_MAX, 10, {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}}};
+    for (size_t k = 0; k < sizeof KAT / sizeof *KAT; k++) {
+        uint8_t p[32], want[32] = {0};
+        memcpy(want, KAT[k].b, KAT[k].n);
+        porep_prover_id(p, KAT[k].id);
+        CHECK_MEM(p, want, 32);
+    }
     fixture_free(&f);
 }
 

@@ -78,8 +78,8 @@ CUZK_API cuzk_status cuzk_check_outputs(const char *const *ins, int n_in, const 
  * that prove in memory, e.g. PoSt): each to "<path>.tmp.<pid>" renamed over path when complete,
  * both or neither (a failed second rename removes the first output again); an output that exists
  * and is not a regular file (/dev/null, a FIFO, a device) is written in place, never replaced.
- * proof: proof_len bytes (binary or text); public_json: a NUL-terminated string. Errors:
- * CUZK_ERR_ARG (NULL), CUZK_ERR_IO naming the path and the reason (e.g. /dev/full: no space).
+ * proof: proof_len bytes (binary or text); public_json: a NUL-terminated string. public_path NULL
+ * (public_json ignored): the proof file alone (PoRep proofs, C1 outputs). Errors: CUZK_ERR_ARG (NULL), CUZK_ERR_IO naming the path and the reason (e.g. /dev/full: no space).
  * Thread-safe (distinct paths). */
 CUZK_API cuzk_status cuzk_write_outputs(const char *proof_path, const void *proof, size_t proof_len, const char *public_path,
                                         const char *public_json, cuzk_error *err);

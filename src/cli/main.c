@@ -17,6 +17,7 @@
 #include "cuzk/filecoin.h"
 #include "cuzk/prover.h"
 #include "cuzk/groth16.h"
+#include "porep_cmds.h"
 #include "progress.h" /* the progress line: the CLI's own terminal helper */
 
 #ifndef CUZK_GIT_HASH
@@ -40,6 +41,9 @@ static void print_main_help(FILE *f) {
         "  setup    INSECURE test params    cuzk setup circuit.r1cs circuit.params circuit.vk\n"
         "           (" INSECURE_BANNER ": whoever runs it can forge proofs)\n"
         "  prove-post  Filecoin PoSt        cuzk prove-post --circuit window-post-32g ... proof.bin public.json\n"
+        "  prove-porep Filecoin PoRep C2    cuzk prove-porep --params porep.params c1.json proof.bin\n"
+        "  verify-seal check a PoRep proof  cuzk verify-seal --vk porep.vk --registered-proof 8 ... proof.bin\n"
+        "  make-c1  PoRep C1 test data      cuzk make-c1 --registered-proof 5 c1.json\n"
         "  info     describe a file         cuzk info circuit.zkey\n"
         "  bench    benchmarks              cuzk bench field|ntt|msm|prove|pipeline|load|post|gpu\n"
         "  version  print the version\n"
@@ -148,8 +152,9 @@ static void print_setup_help(FILE *f) {
         "    --frac01 F         fraction of 0/1 aux values (default 0.95)\n"
         "    --circuit-seed S   structure seed (default 1; the pipeline bench uses the same defaults)\n"
         "  --circuit NAME       a Filecoin circuit, recorded natively and written to out.r1cs first:\n"
-        "                       window-post-SIZE or winning-post-SIZE, SIZE 2k 8m 512m 32g 64g\n"
-        "    --sectors N        N sectors per circuit instead of the real count (a smaller test circuit)\n"
+        "                       window-post-SIZE, winning-post-SIZE or porep-SIZE (one PoRep partition),\n"
+        "                       SIZE 2k 8m 512m 32g 64g\n"
+        "    --sectors N        (PoSt) N sectors per circuit instead of the real count (a smaller test circuit)\n"
         "  --json               print a JSON summary on stdout\n"
         "  -q, --quiet          no progress and no summary (errors still go to stderr)\n"
         "\n"
@@ -497,7 +502,7 @@ static int cmd_setup(int argc, char **argv) {
             if (++i >= argc) return usage_error("setup", "%s needs a file", a);
             o.zkey_path = argv[i];
         } else if (!strcmp(a, "--circuit")) {
-            if (++i >= argc) return usage_error("setup", "%s needs a circuit name (window-post-32g, ...)", a);
+            if (++i >= argc) return usage_error("setup", "%s needs a circuit name (window-post-32g, porep-2k, ...)", a);
             named = argv[i];
         } else if (!strcmp(a, "--sectors")) {
             if (++i >= argc || !parse_u64(argv[i], &named_sectors) || named_sectors == 0 || named_sectors > 100000)
@@ -545,7 +550,10 @@ static int cmd_setup(int argc, char **argv) {
         const char *outs[] = {pos[0], pos[1], pos[2]};
         if (cuzk_check_outputs(NULL, 0, outs, 3, &e) != CUZK_OK) return fail(e.code, &e);
         if (!quiet && !json) fprintf(stderr, "cuzk setup: recording %s%s into %s\n", named, named_sectors ? " (sector count reduced: a test circuit)" : "", pos[0]);
-        cuzk_status wst = cuzk_post_r1cs_write(named, (uint32_t)named_sectors, pos[0], NULL, NULL, &e);
+        int porep = !strncmp(named, "porep-", 6);
+        if (porep && named_sectors) return usage_error("setup", "%s", "--sectors is for PoSt circuits, not porep-SIZE");
+        cuzk_status wst = porep ? cuzk_porep_r1cs_write(named, pos[0], NULL, NULL, &e)
+                                : cuzk_post_r1cs_write(named, (uint32_t)named_sectors, pos[0], NULL, NULL, &e);
         if (wst != CUZK_OK) return fail(wst, &e);
     }
     if (synthetic) {
@@ -857,6 +865,9 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "verify")) return cmd_verify(argc - 1, argv + 1);
     if (!strcmp(cmd, "setup")) return cmd_setup(argc - 1, argv + 1);
     if (!strcmp(cmd, "prove-post")) return cmd_prove_post(argc - 1, argv + 1);
+    if (!strcmp(cmd, "prove-porep")) return cli_cmd_prove_porep(argc - 1, argv + 1);
+    if (!strcmp(cmd, "verify-seal")) return cli_cmd_verify_seal(argc - 1, argv + 1);
+    if (!strcmp(cmd, "make-c1")) return cli_cmd_make_c1(argc - 1, argv + 1);
     if (!strcmp(cmd, "info")) return cmd_info(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench")) return cli_exec_bench(argc - 1, argv + 1);
     fprintf(stderr, "%s: unknown command '%s'\n", g_prog, cmd);

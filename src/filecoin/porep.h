@@ -76,7 +76,8 @@ void porep_parents(const porep_params *pp, uint64_t node, uint32_t out[POREP_PAR
 /* replica_id = SHA-256(prover_id || sector_id u64 BE || ticket || comm_d || porep_id), byte 31 &= 0x3f. */
 void porep_replica_id(uint8_t out[32], const uint8_t prover_id[32], uint64_t sector_id, const uint8_t ticket[32],
                       const uint8_t comm_d[32], const uint8_t porep_id[32]);
-/* prover_id of a miner actor id: u64 LE, zero-padded to 32 bytes. */
+/* prover_id of a miner actor id: the payload of its ID address f0<id>, i.e. the id as an unsigned
+ * LEB128 varint (1000 -> e8 07), zero-padded to 32 bytes (filecoin-ffi toProverID). */
 void porep_prover_id(uint8_t out[32], uint64_t miner_id);
 
 /* The label of node in layer (1-based): SHA-256(replica_id || layer u32 BE || node u64 BE || 0^20

@@ -375,8 +375,15 @@ out:
 /* ---- replica_id, labels, tree D ----------------------------------------------------------- */
 
 void porep_prover_id(uint8_t out[32], uint64_t miner_id) {
+    /* the payload of the ID address f0<id>: the id as an unsigned LEB128 varint (go-address
+     * NewIDAddress; filecoin-ffi toProverID), at most 10 bytes */
     memset(out, 0, 32);
-    for (int i = 0; i < 8; i++) out[i] = (uint8_t)(miner_id >> (8 * i));
+    int i = 0;
+    do {
+        uint8_t b = (uint8_t)(miner_id & 0x7f);
+        miner_id >>= 7;
+        out[i++] = b | (miner_id ? 0x80 : 0);
+    } while (miner_id);
 }
 
 void porep_replica_id(uint8_t out[32], const uint8_t prover_id[32], uint64_t sector_id, const uint8_t ticket[32],

@@ -213,7 +213,15 @@ static cuzk_status write_pair(const char *proof_path, const void *proof, size_t 
 
 cuzk_status cuzk_write_outputs(const char *proof_path, const void *proof, size_t proof_len, const char *public_path,
                                const char *public_json, cuzk_error *err) {
-    if (!proof_path || !public_path || !proof || !public_json) return ERR(err, CUZK_ERR_ARG, "cuzk_write_outputs: NULL argument");
+    if (!proof_path || !proof || (public_path && !public_json)) return ERR(err, CUZK_ERR_ARG, "cuzk_write_outputs: NULL argument");
+    if (!public_path) { /* the proof alone */
+        char tp[4200];
+        outfile_tmp_name(tp, sizeof tp, proof_path);
+        cuzk_status st = write_bytes(tp, proof, proof_len, err);
+        if (st == CUZK_OK) st = outfile_commit(tp, proof_path, err);
+        if (st != CUZK_OK) outfile_discard(tp);
+        return st;
+    }
     return write_pair(proof_path, proof, proof_len, public_path, public_json, err);
 }
 
