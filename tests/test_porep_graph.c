@@ -214,6 +214,32 @@ TEST(porep_graph, parents) {
     fixture_free(&f);
 }
 
+/* The batched path (porep_parents_range: the Feistel in vector lanes, walks across passes)
+ * against porep_parents node by node, every id, ranges not aligned to its batches. */
+TEST(porep_graph, parents_batch) {
+    enum { N = 203 };
+    uint32_t(*r)[POREP_PARENTS] = malloc(N * sizeof *r);
+    REQUIRE(r);
+    int bad = 0;
+    for (uint64_t id = 0; id < 15; id++) {
+        porep_params pp;
+        REQUIRE(porep_params_from_proof(&pp, id, NULL) == CUZK_OK);
+        uint64_t firsts[3] = {0, pp.nodes - N, 2 + test_rand64() % (pp.nodes - N - 2)};
+        for (int s = 0; s < 3; s++) {
+            uint64_t first = firsts[s], count = pp.nodes < N ? pp.nodes : N;
+            if (pp.nodes < N) first = 0;
+            porep_parents_range(&pp, first, count, r, 2);
+            for (uint64_t i = 0; i < count; i++) {
+                uint32_t p[POREP_PARENTS];
+                porep_parents(&pp, first + i, p);
+                bad += memcmp(p, r[i], sizeof p) != 0;
+            }
+        }
+    }
+    CHECK_EQ_INT(bad, 0);
+    free(r);
+}
+
 /* The parent cache digest of registered proof id, computed node by node with porep_parents (one
  * path) or by porep_parent_cache_digest (the batch path). */
 static void cache_digest_single(uint8_t out[32], const porep_params *pp) {
@@ -292,13 +318,21 @@ TEST(porep_graph, measure_32g) {
     uint32_t d[POREP_DRG_DEGREE];
     for (uint64_t i = 0; i < n; i++) porep_drg_parents(&pp, first + i, d);
     double ms_drg = now_ms() - t0;
+    uint32_t(*q)[POREP_PARENTS] = malloc(n * sizeof *q);
+    REQUIRE(q);
+    t0 = now_ms();
+    porep_parents_range(&pp, first, n, q, 1);
+    double ms_batch = now_ms() - t0;
+    CHECK(!memcmp(p, q, n * sizeof *q));
+    free(q);
     bool ok = true;
     for (uint64_t i = 0; i < n; i++)
         for (int j = 0; j < POREP_PARENTS; j++)
             ok &= j < POREP_DRG_DEGREE ? p[i][j] < first + i : p[i][j] < pp.nodes;
     CHECK(ok);
-    printf("  32 GiB parents: %.2f us/node (DRG %.2f us, expander %.2f us) over %llu nodes, one thread\n",
-           1e3 * ms / (double)n, 1e3 * ms_drg / (double)n, 1e3 * (ms - ms_drg) / (double)n, (unsigned long long)n);
+    printf("  32 GiB parents, one thread, %llu nodes: porep_parents %.2f us/node (DRG %.2f us, expander %.2f us); "
+           "porep_parents_range %.2f us/node\n", (unsigned long long)n, 1e3 * ms / (double)n, 1e3 * ms_drg / (double)n,
+           1e3 * (ms - ms_drg) / (double)n, 1e3 * ms_batch / (double)n);
     free(p);
 }
 
@@ -331,6 +365,12 @@ TEST(porep_graph, labels) {
             SHA256((const uint8_t *)l, nodes * (size_t)layers * 32, h);
             CHECK_MSG(!memcmp(h, all, 32), "all labels: %s", f.lines[li]);
         }
+        /* the parents computed in chunks (a size that does not divide nodes) give the same labels */
+        uint8_t(*l2)[32] = malloc(nodes * (size_t)layers * 32);
+        REQUIRE(l2);
+        REQUIRE(porep_labels_all_chunked(l2, &pp, rid, 2, 7, &e) == CUZK_OK);
+        CHECK(!memcmp(l, l2, nodes * (size_t)layers * 32));
+        free(l2);
         /* every label is a domain value */
         bool masked = true;
         for (size_t i = 0; i < nodes * (size_t)layers; i++) masked &= l[i][31] < 0x40;
