@@ -39,12 +39,12 @@ for m in "${MODES[@]}"; do
   case $m in
     porep|small)
       rp=${REGISTERED_PROOF:-8}; [ "$m" = small ] && rp=5
-      timeout "${LIMIT_S:-560}" "$BIN" bench porep --prove --backend "$BACKEND" --registered-proof "$rp" \
+      timeout "${LIMIT_S:-560}" "$BIN" porep --prove --backend "$BACKEND" --registered-proof "$rp" \
         --synthesis-workers "${SYNTH_WORKERS:-2}" 2>&1 | tee "$L" | grep --line-buffered -E '^(stage|sector|verified|throughput)'
       rc=${PIPESTATUS[0]}
       res="$(grep -m1 '^throughput:' "$L" | sed 's/throughput: //') | $(grep -m1 '^verified:' "$L" | sed 's/verified: //') | $(grep -m1 '^sector 0:' "$L" | sed 's/.*per partition); //') | $(grep -m1 '^memory:' "$L" | sed 's/memory: //') | $(grep -m1 '^GPU memory:' "$L" | sed 's/GPU memory: //')" ;;
     synthetic)
-      timeout "${LIMIT_S:-560}" "$BIN" bench pipeline --backend "$BACKEND" --partitions 10 --constraints 130000000 --proofs 1 \
+      timeout "${LIMIT_S:-560}" "$BIN" pipeline --backend "$BACKEND" --partitions 10 --constraints 130000000 --proofs 1 \
         --synthesis-workers 2 --finish-workers 2 --timings >"$L" 2>&1
       rc=$?
       res="$(grep -m1 '^throughput:' "$L" | sed 's/.*: //') | $(grep -m1 '^verified:' "$L")" ;;

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# PoRep C2 through the CLI at 2 KiB (ctest porep_cli; needs the porep2k fixture of
+# tests/porep/fixture.sh): a sector sealed by cuzk (make-c1), proved by prove-porep (CPU) and
+# accepted by verify-seal from the public data only; a changed seed, ticket, comm_r, comm_d,
+# miner, sector or proof byte gives exit 1; --print-inputs equals the independent Python oracle
+# tests/porep/porep_public.py; bad C1 files and arguments exit 3 and 2 with a reason.
+#   tests/porep/run.sh path/to/cuzk FIXTURE_DIR
+set -u
+CUZK=$(readlink -f "$1")
+F=$2
+HERE=$(cd "$(dirname "$0")" && pwd)
+[ -f "$F/env" ] || { echo "porep_cli: no fixture in $F (tests/porep/fixture.sh)"; exit 1; }
+# shellcheck disable=SC1091
+. "$F/env"
+W=$(mktemp -d "${TMPDIR:-/tmp}/porep-cli.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+fails=0
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1"; fails=$((fails + 1)); }
+expect_rc() { # expect_rc NAME RC PATTERN CMD...: exit code RC and stderr+stdout matching PATTERN
+    local name=$1 want=$2 pat=$3; shift 3
+    "$@" > "$W/o" 2>&1
+    local rc=$?
+    if [ "$rc" = "$want" ] && grep -Eq -- "$pat" "$W/o"; then pass "$name (exit $rc)";
+    else fail "$name: exit $rc (want $want), output:"; head -5 "$W/o"; fi
+}
+VS=(--vk "$F/porep2k.vk" --registered-proof "$RP" --miner-id "$MINER" --sector-id "$SECTOR" --comm-r "$COMM_R"
+    --comm-d "$COMM_D" --ticket "$TICKET" --seed "$SEED")
+
+# 1. prove (CPU), every partition verified by prove-porep itself
+if "$CUZK" prove-porep --backend cpu --params "$F/porep2k.params" --r1cs "$F/porep2k.r1cs" --miner-id "$MINER" \
+     --sector-id "$SECTOR" --json "$F/c1.json" "$W/proof.bin" > "$W/prove.json" 2> "$W/prove.err"; then
+    sz=$(stat -c %s "$W/proof.bin")
+    [ "$sz" = 192 ] && pass "prove-porep: 1 partition, 192 bytes" || fail "prove-porep: $sz bytes"
+    python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["partitions"] == 1, j' "$W/prove.json" \
+        && pass "prove-porep --json: a summary" || fail "prove-porep --json"
+else
+    fail "prove-porep exit $?"; cat "$W/prove.err"; echo "$fails failed"; exit 1
+fi
+
+# 2. verify-seal from public data only
+expect_rc "verify-seal accepts the proof" 0 '^OK' "$CUZK" verify-seal "${VS[@]}" "$W/proof.bin"
+flip() { # flip HEX: the same 32 bytes with the first byte's low bit changed
+    printf '%02x%s' $(( 0x${1:0:2} ^ 1 )) "${1:2}"
+}
+for what in seed ticket comm-r comm-d; do
+    case $what in seed) v=$SEED ;; ticket) v=$TICKET ;; comm-r) v=$COMM_R ;; comm-d) v=$COMM_D ;; esac
+    expect_rc "verify-seal: a changed $what gives INVALID" 1 'INVALID' \
+        "$CUZK" verify-seal "${VS[@]}" "--$what" "$(flip "$v")" "$W/proof.bin"
+done
+expect_rc "verify-seal: another miner gives INVALID" 1 'INVALID' "$CUZK" verify-seal "${VS[@]}" --miner-id $((MINER + 1)) "$W/proof.bin"
+expect_rc "verify-seal: another sector gives INVALID" 1 'INVALID' "$CUZK" verify-seal "${VS[@]}" --sector-id $((SECTOR + 1)) "$W/proof.bin"
+for off in 0 100 191; do
+    cp "$W/proof.bin" "$W/bad.bin"
+    b=$(od -An -tu1 -j $off -N1 "$W/bad.bin" | tr -d ' ')
+    printf "$(printf '\\%03o' $(( (b ^ 4) & 255 )))" | dd of="$W/bad.bin" bs=1 seek=$off conv=notrunc 2>/dev/null
+    # a changed byte is either not a point (exit 3, named) or a proof that does not verify (exit 1)
+    "$CUZK" verify-seal "${VS[@]}" "$W/bad.bin" > "$W/o" 2>&1
+    rc=$?
+    if [ $rc = 1 ] || [ $rc = 3 ]; then pass "verify-seal: proof byte $off changed -> exit $rc ($(head -c 80 "$W/o"))";
+    else fail "verify-seal: proof byte $off changed -> exit $rc"; cat "$W/o"; fi
+done
+head -c 191 "$W/proof.bin" > "$W/short.bin"
+expect_rc "verify-seal: a truncated proof file is refused" 3 '192' "$CUZK" verify-seal "${VS[@]}" "$W/short.bin"
+expect_rc "verify-seal: a missing argument is a usage error" 2 'comm-r' \
+    "$CUZK" verify-seal --vk "$F/porep2k.vk" --registered-proof "$RP" --miner-id "$MINER" "$W/proof.bin"
+expect_rc "verify-seal: registered proof 15 (NI-PoRep) is refused" 2 'registered' \
+    "$CUZK" verify-seal "${VS[@]}" --registered-proof 15 "$W/proof.bin"
+
+# 3. --print-inputs against the independent oracle
+"$CUZK" verify-seal "${VS[@]}" --print-inputs > "$W/inputs.json" 2>&1
+python3 "$HERE/porep_public.py" "$RP" "$MINER" "$SECTOR" "$TICKET" "$SEED" "$COMM_R" "$COMM_D" > "$W/oracle.json"
+if python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); sys.exit(0 if a == b and len(a[0]) == 39 else 1)' \
+     "$W/inputs.json" "$W/oracle.json"; then pass "verify-seal --print-inputs = tests/porep/porep_public.py (39 inputs)";
+else fail "--print-inputs differs from the oracle"; head -c 400 "$W/inputs.json"; echo; head -c 400 "$W/oracle.json"; echo; fi
+
+# 4. bad C1 outputs: refused before any synthesis, with a reason (exit 3)
+P=(--backend cpu --params "$F/porep2k.params" --r1cs "$F/porep2k.r1cs")
+head -c 5000 "$F/c1.json" > "$W/trunc.json"
+expect_rc "prove-porep: a truncated C1 is refused" 3 'C1|JSON|truncat|end' "$CUZK" prove-porep "${P[@]}" "$W/trunc.json" "$W/x.bin"
+python3 - "$F/c1.json" "$W" <<'PY'
+import base64, json, sys
+w = json.load(open(sys.argv[1]))
+inner = json.loads(base64.b64decode(w["Phase1Out"]))
+def save(name, obj, wrap=True):
+    if wrap:
+        obj = dict(w, Phase1Out=base64.b64encode(json.dumps(obj).encode()).decode())
+    json.dump(obj, open(f"{sys.argv[2]}/{name}.json", "w"))
+bad = json.loads(json.dumps(inner)); bad["seed"][0] ^= 1; save("seed", bad)
+bad = json.loads(json.dumps(inner)); bad["comm_r"][3] ^= 1; save("commr", bad)
+bad = json.loads(json.dumps(inner)); bad["registered_proof"] = "StackedDrg8MiBV1_1"; save("regproof", bad)
+save("sectorsize", dict(w, SectorSize=8388608), wrap=False)
+save("base64", dict(w, Phase1Out="!!not base64!!"), wrap=False)
+PY
+expect_rc "prove-porep: a C1 with another seed (challenges differ)" 3 'challenge' "$CUZK" prove-porep "${P[@]}" "$W/seed.json" "$W/x.bin"
+expect_rc "prove-porep: a C1 with a changed comm_r" 3 'comm_r' "$CUZK" prove-porep "${P[@]}" "$W/commr.json" "$W/x.bin"
+expect_rc "prove-porep: a C1 of another registered proof" 3 '8MiB|registered|SectorSize|size' "$CUZK" prove-porep "${P[@]}" "$W/regproof.json" "$W/x.bin"
+expect_rc "prove-porep: Curio's SectorSize disagrees" 3 'SectorSize' "$CUZK" prove-porep "${P[@]}" "$W/sectorsize.json" "$W/x.bin"
+expect_rc "prove-porep: Phase1Out not base64" 3 'base64' "$CUZK" prove-porep "${P[@]}" "$W/base64.json" "$W/x.bin"
+expect_rc "prove-porep: replica_id of another miner" 3 'replica_id' \
+    "$CUZK" prove-porep "${P[@]}" --miner-id $((MINER + 1)) --sector-id "$SECTOR" "$F/c1.json" "$W/x.bin"
+[ ! -e "$W/x.bin" ] && pass "no proof file is left by a refused C1" || fail "a refused C1 left $W/x.bin"
+expect_rc "prove-porep: --miner-id without --sector-id" 2 'go together' "$CUZK" prove-porep "${P[@]}" --miner-id 5 "$F/c1.json" "$W/x.bin"
+
+echo "porep_cli: $fails failed"
+[ $fails = 0 ]
