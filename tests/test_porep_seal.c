@@ -144,6 +144,18 @@ static void ref_label(uint8_t out[32], const uint8_t rid[32], uint32_t layer, ui
     out[31] &= 0x3f;
 }
 
+/* Interactive challenge j: (LE integer of SHA-256(replica_id || seed || u32 LE j)) mod (nodes - 1) + 1. */
+static uint64_t ref_challenge(const uint8_t rid[32], const uint8_t seed[32], uint32_t j, uint64_t nodes) {
+    uint8_t buf[68], h[32];
+    memcpy(buf, rid, 32);
+    memcpy(buf + 32, seed, 32);
+    for (int i = 0; i < 4; i++) buf[64 + i] = (uint8_t)(j >> (8 * i));
+    SHA256(buf, sizeof buf, h);
+    unsigned __int128 r = 0;
+    for (int i = 31; i >= 0; i--) r = ((r << 8) | h[i]) % (nodes - 1);
+    return (uint64_t)r + 1;
+}
+
 static int g_fail_budget;
 #define C1_CHECK(cond, ...)                                                                   \
     do {                                                                                      \
@@ -191,6 +203,9 @@ static int check_c1(const porep_c1 *c1, bool report) {
             uint64_t c = p->c_x.index;
             C1_CHECK(c == ch[i], "partition %u challenge %u: node %llu, porep_challenges says %llu", k, i,
                      (unsigned long long)c, (unsigned long long)ch[i]);
+            if (!pp->synthetic)
+                C1_CHECK(c == ref_challenge(c1->replica_id, c1->seed, k * c1->n_challenges + i, pp->nodes),
+                         "partition %u challenge %u: node %llu is not the interactive challenge", k, i, (unsigned long long)c);
             /* tree D */
             C1_CHECK(fr_eq(&p->comm_d_root, &comm_d), "challenge %llu: tree D root is not comm_d", (unsigned long long)c);
             C1_CHECK(check_sha_path(&p->comm_d_path, pp->d_levels, &p->comm_d_leaf, &comm_d, c),
