@@ -70,7 +70,9 @@ const char *porep_proof_name(uint64_t registered_proof);
 uint64_t porep_proof_from_name(const char *name);
 
 /* The 14 parents of node (6 DRG, with the predecessor in slot 5 under 1.0 and slot 0 later, then
- * 8 expander), node < nodes. */
+ * 8 expander), node < nodes. Under 1.0 the expander's permuted index is truncated to u32 before
+ * the division by 8 (graph.rs:377), which matters at 32 and 64 GiB only. Cost: ~50 BLAKE2b
+ * compressions (the Feistel) per node; batches and internals in porep_graph.h. */
 void porep_parents(const porep_params *pp, uint64_t node, uint32_t out[POREP_PARENTS]);
 
 /* replica_id = SHA-256(prover_id || sector_id u64 BE || ticket || comm_d || porep_id), byte 31 &= 0x3f. */
