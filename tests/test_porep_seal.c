@@ -108,6 +108,7 @@ static bool check_sha_path(const merkle_path *p, int levels, const fr *leaf, con
  * optimised form where the plain one is too slow (32 GiB: ~30,000 path hashes; the two forms are
  * tested equal in the circuits suite). */
 static bool g_plain = true;
+static uint32_t g_partition_step = 1; /* check partitions 0, step, 2 step, ... */
 static bool check_hash(fr *out, const fr *in, int arity) {
     return g_plain ? poseidon_hash_plain(out, in, arity) : poseidon_hash(out, in, arity);
 }
@@ -141,6 +142,18 @@ static void ref_label(uint8_t out[32], const uint8_t rid[32], uint32_t layer, ui
         for (int i = 0; i < 37; i++, len += 32) fr_bytes(buf + len, &parents[i]);
     SHA256(buf, len, out);
     out[31] &= 0x3f;
+}
+
+/* Interactive challenge j: (LE integer of SHA-256(replica_id || seed || u32 LE j)) mod (nodes - 1) + 1. */
+static uint64_t ref_challenge(const uint8_t rid[32], const uint8_t seed[32], uint32_t j, uint64_t nodes) {
+    uint8_t buf[68], h[32];
+    memcpy(buf, rid, 32);
+    memcpy(buf + 32, seed, 32);
+    for (int i = 0; i < 4; i++) buf[64 + i] = (uint8_t)(j >> (8 * i));
+    SHA256(buf, sizeof buf, h);
+    unsigned __int128 r = 0;
+    for (int i = 31; i >= 0; i--) r = ((r << 8) | h[i]) % (nodes - 1);
+    return (uint64_t)r + 1;
 }
 
 static int g_fail_budget;
@@ -181,7 +194,7 @@ static int check_c1(const porep_c1 *c1, bool report) {
     comm_r_last = c1->proofs[0].comm_r_last_root;
     fr pair[2] = {comm_c, comm_r_last};
     C1_CHECK(poseidon_hash_plain(&h, pair, 2) && fr_eq(&h, &comm_r), "comm_r != Poseidon2(comm_c, comm_r_last)");
-    for (uint32_t k = 0; k < c1->n_partitions; k++) {
+    for (uint32_t k = 0; k < c1->n_partitions; k += g_partition_step) {
         uint64_t ch[POREP_MAX_CHALLENGES];
         C1_CHECK(porep_challenges(ch, pp, c1->replica_id, c1->comm_r, c1->seed, k, &e) == CUZK_OK, "challenges: %s",
                  e.msg);
@@ -190,6 +203,9 @@ static int check_c1(const porep_c1 *c1, bool report) {
             uint64_t c = p->c_x.index;
             C1_CHECK(c == ch[i], "partition %u challenge %u: node %llu, porep_challenges says %llu", k, i,
                      (unsigned long long)c, (unsigned long long)ch[i]);
+            if (!pp->synthetic)
+                C1_CHECK(c == ref_challenge(c1->replica_id, c1->seed, k * c1->n_challenges + i, pp->nodes),
+                         "partition %u challenge %u: node %llu is not the interactive challenge", k, i, (unsigned long long)c);
             /* tree D */
             C1_CHECK(fr_eq(&p->comm_d_root, &comm_d), "challenge %llu: tree D root is not comm_d", (unsigned long long)c);
             C1_CHECK(check_sha_path(&p->comm_d_path, pp->d_levels, &p->comm_d_leaf, &comm_d, c),
@@ -408,11 +424,13 @@ TEST(porep_seal, sparse_2k_consistent) {
     }
 }
 
-TEST(porep_seal, sparse_32g_consistent) {
+/* Sparse C1 at full scale: 32 GiB V1_1 (tree shape base 8 + sub 8) and 64 GiB V1 (+ top 2). */
+static void sparse_full_scale(uint64_t reg, int layers, int tree_levels, uint32_t partition_step) {
     cuzk_error e;
     porep_params pp;
-    REQUIRE(porep_params_from_proof(&pp, 8, &e) == CUZK_OK); /* 32 GiB V1_1 */
-    REQUIRE(pp.partitions == 10 && pp.challenges == 18 && pp.layers == 11);
+    REQUIRE(porep_params_from_proof(&pp, reg, &e) == CUZK_OK);
+    REQUIRE(pp.partitions == 10 && pp.challenges == 18 && pp.layers == layers);
+    REQUIRE(merkle_levels(&pp.shape) == tree_levels);
     uint8_t prover[32] = {0x10, 0x27}, ticket[32], seed[32], salt[32];
     test_rand_bytes(ticket, 32);
     ticket[31] &= 0x3f;
@@ -423,17 +441,23 @@ TEST(porep_seal, sparse_32g_consistent) {
     cuzk_status st = porep_c1_sparse(&c1, &pp, prover, 4242, ticket, seed, salt, 0, &e);
     double t1 = now_ms();
     REQUIRE_MSG(st == CUZK_OK, "%s", e.msg);
-    printf("  32 GiB sparse C1 (10 x 18 challenges): %.2f s\n", (t1 - t0) / 1e3);
+    printf("  %llu GiB sparse C1 (10 x 18 challenges): %.2f s\n", (unsigned long long)(pp.sector_size >> 30),
+           (t1 - t0) / 1e3);
     g_fail_budget = 10;
     g_plain = false;
+    g_partition_step = partition_step;
     CHECK_EQ_INT(check_c1(&c1, true), 0);
     g_plain = true;
+    g_partition_step = 1;
     uint8_t rid[32];
     ref_replica_id(rid, prover, 4242, ticket, c1.comm_d, pp.porep_id);
     CHECK(!memcmp(rid, c1.replica_id, 32));
-    CHECK(merkle_levels(&pp.shape) == 10 && pp.d_levels == 30);
     c1_release(&c1);
 }
+
+TEST(porep_seal, sparse_32g_consistent) { sparse_full_scale(8, 11, 10, 1); }
+/* partitions 0 and 9 checked (the checker's time) */
+TEST(porep_seal, sparse_64g_v1_consistent) { sparse_full_scale(4, 11, 11, 9); }
 
 TEST(porep_seal, bad_input) {
     cuzk_error e;

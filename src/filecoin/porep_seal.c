@@ -58,7 +58,7 @@ typedef struct c1_view {
     void (*label)(const void *ctx, uint32_t layer, uint64_t node, uint8_t out[32]);
     void (*data)(const void *ctx, uint64_t node, uint8_t out[32]);
     void (*path_d)(const void *ctx, uint64_t node, merkle_path *p);
-    void (*path_c)(const void *ctx, uint64_t node, merkle_path *p);
+    void (*path_c)(const void *ctx, uint64_t node, merkle_path *p, fr *leaf);
     void (*path_r)(const void *ctx, uint64_t node, merkle_path *p, fr *leaf);
     fr comm_d, comm_c, comm_r_last;
     const uint64_t *challenges; /* n_partitions * n_challenges */
@@ -72,8 +72,7 @@ static void column_proof(const c1_view *v, uint64_t node, porep_column_proof *ou
         v->label(v->ctx, (uint32_t)l, node, b);
         fr_of_bytes(&out->rows[l - 1], b);
     }
-    poseidon_hash(&out->leaf, out->rows, v->pp->layers);
-    v->path_c(v->ctx, node, &out->path);
+    v->path_c(v->ctx, node, &out->path, &out->leaf); /* the tree's leaf: the column's hash */
     out->root = v->comm_c;
 }
 
@@ -294,9 +293,10 @@ static void full_path(const porep_sector *s, const fr *tree, uint64_t node, merk
         pos /= a;
     }
 }
-static void sealed_path_c(const void *ctx, uint64_t node, merkle_path *p) {
+static void sealed_path_c(const void *ctx, uint64_t node, merkle_path *p, fr *leaf) {
     const porep_sector *s = ctx;
     full_path(s, s->tree_c, node, p);
+    *leaf = s->tree_c[node];
 }
 static void sealed_path_r(const void *ctx, uint64_t node, merkle_path *p, fr *leaf) {
     const porep_sector *s = ctx;
@@ -478,9 +478,10 @@ static void sparse_path_d(const void *ctx, uint64_t node, merkle_path *p) {
         }
     }
 }
-static void sparse_path_c(const void *ctx, uint64_t node, merkle_path *p) {
+static void sparse_path_c(const void *ctx, uint64_t node, merkle_path *p, fr *leaf) {
     const sparse_sector *s = ctx;
     sparse_tree_path(&s->tc, node, p);
+    sparse_get(&s->tc, 0, node, leaf);
 }
 static void sparse_path_r(const void *ctx, uint64_t node, merkle_path *p, fr *leaf) {
     const sparse_sector *s = ctx;

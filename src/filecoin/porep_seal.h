@@ -63,8 +63,9 @@ typedef struct porep_sector {
 
 /* Seals data in memory: tree D, replica_id, labels, tree C, tree R-last and the commitments.
  * data: pp->sector_size bytes, pp->nodes nodes of 32 bytes, each a field element with the top
- * two bits of its byte 31 zero (as fr32-padded sector data). Memory: about (layers + 4) x
- * sector_size (8 MiB sectors: ~50 MiB; 512 MiB: ~3 GiB). nthreads <= 0: all CPUs.
+ * two bits of its byte 31 zero (as fr32-padded sector data). Memory: about (layers + 6) x
+ * sector_size (8 MiB sectors: ~64 MiB; 512 MiB: ~4 GiB). Time: Poseidon dominates (tree C
+ * columns and both oct trees), ~25 s of one core at 8 MiB. nthreads <= 0: all CPUs.
  * Errors: CUZK_ERR_ARG (NULL, a data node with a top bit set, more than 2^24 nodes (512 MiB):
  * larger sizes use porep_c1_sparse), CUZK_ERR_NOMEM; *out is zeroed then. Free with
  * porep_sector_free. */
