@@ -570,7 +570,8 @@ static void check_witness(const porep_params *pp, bool graph, bool one_builder) 
         char msg[600];
         CHECK_MSG(cs_check_recorded(&c, &bad, msg, sizeof msg), "%s", msg);
         cs_free(&c);
-        /* a column row changed: the labels no longer open in tree C */
+        /* a column row changed: the labels no longer open in tree C; the unit-by-unit check
+         * finds the row the whole R1CS's check finds */
         fr one;
         fr_one(&one);
         fr_add(&c1.proofs[1].exp[3].rows[0], &c1.proofs[1].exp[3].rows[0], &one);
@@ -578,6 +579,13 @@ static void check_witness(const porep_params *pp, bool graph, bool one_builder) 
         REQUIRE(porep_synthesize(&c, pp, &c1, 0) == CUZK_OK);
         CHECK(!cs_check_recorded(&c, &bad, msg, sizeof msg));
         cs_free(&c);
+        REQUIRE_MSG(porep_witness_parallel(w2, nw, pp, &c1, 0, 2, &e) == CUZK_OK, "%s", e.msg);
+        uint64_t bad2;
+        CHECK(porep_check_witness_parallel(w2, nw, pp, 3, &bad2, &e) == CUZK_ERR_UNSAT);
+        CHECK_MSG(bad2 == bad, "unit check: row %llu, whole R1CS: row %u", (unsigned long long)bad2, bad);
+    } else {
+        uint64_t bad;
+        CHECK_MSG(porep_check_witness_parallel(w2, nw, pp, 2, &bad, &e) == CUZK_OK, "%s", e.msg);
     }
     free(w2);
     free(want);
@@ -601,6 +609,34 @@ TEST(porep_circuit, witness_satisfies_8m) {
     porep_params pp;
     pp_for(&pp, 8ull << 20);
     check_witness(&pp, false, true);
+}
+
+/* 32 GiB: a sparse C1 (18 challenges), the witness on all threads, checked unit by unit */
+TEST(porep_circuit, witness_satisfies_32g) {
+    if (!getenv("CUZK_TEST_LONG")) SKIP("130M-value witness, 4.2 GB (CUZK_TEST_LONG=1 runs it)");
+    porep_params pp;
+    pp_for(&pp, 32ull << 30);
+    porep_c1 c1;
+    uint64_t parents[POREP_MAX_CHALLENGES][POREP_PARENTS];
+    fake_c1(&c1, parents, &pp, NULL);
+    porep_sizes sz;
+    porep_circuit_sizes(&pp, &sz);
+    size_t nw = (size_t)(sz.n_inputs + sz.n_aux), npub = (size_t)sz.n_inputs - 1;
+    fr *w = malloc(nw * sizeof *w), *want = malloc(npub * sizeof *want);
+    REQUIRE(w && want);
+    cuzk_error e = {0};
+    double t0 = now_ms();
+    REQUIRE_MSG(porep_witness_parallel(w, nw, &pp, &c1, 0, 0, &e) == CUZK_OK, "%s", e.msg);
+    printf("  32 GiB witness (all threads): %.2f s\n", (now_ms() - t0) / 1000);
+    expected_inputs(want, &c1, parents);
+    CHECK(!memcmp(want, w + 1, npub * sizeof *want));
+    t0 = now_ms();
+    uint64_t bad;
+    CHECK_MSG(porep_check_witness_parallel(w, nw, &pp, 0, &bad, &e) == CUZK_OK, "%s", e.msg);
+    printf("  32 GiB check, unit by unit (all threads): %.1f s\n", (now_ms() - t0) / 1000);
+    free(w);
+    free(want);
+    free(c1.proofs);
 }
 
 /* the graph's parameters have the shapes the counts were checked for */
