@@ -653,3 +653,68 @@ TEST(porep_circuit, graph_params_have_the_circuit_shapes) {
         CHECK(porep_circuit_check(&a, &e) == CUZK_OK);
     }
 }
+
+/* bad parameters and C1 outputs: refused with CUZK_ERR_ARG naming the problem, nothing crashes */
+TEST(porep_circuit, bad_input_refused) {
+    porep_params pp, bad;
+    pp_for(&pp, 2048);
+    cuzk_error e = {0};
+    bad = pp; bad.layers = 3;
+    CHECK(porep_circuit_check(&bad, &e) == CUZK_ERR_ARG && strstr(e.msg, "layers"));
+    bad = pp; bad.challenges = 0;
+    CHECK(porep_circuit_check(&bad, &e) == CUZK_ERR_ARG && strstr(e.msg, "challenges"));
+    bad = pp; bad.nodes = 96;
+    CHECK(porep_circuit_check(&bad, &e) == CUZK_ERR_ARG);
+    bad = pp; bad.shape.base_levels = 3;
+    CHECK(porep_circuit_check(&bad, &e) == CUZK_ERR_ARG && strstr(e.msg, "shape"));
+    porep_sizes sz;
+    porep_circuit_sizes(&bad, &sz);
+    CHECK(sz.n_inputs == 0 && sz.n_aux == 0 && sz.n_constraints == 0);
+    r1cs r;
+    CHECK(porep_record_parallel(&r, &bad, 2, &e) == CUZK_ERR_ARG && r.n_constraints == 0);
+    porep_counts pc;
+    CHECK(porep_count_parallel(&pc, &bad, 2, &e) == CUZK_ERR_ARG);
+    cs c;
+    REQUIRE(cs_init(&c, 0) == CUZK_OK);
+    CHECK(porep_synthesize(&c, &bad, NULL, 0) == CUZK_ERR_ARG && c.status == CUZK_ERR_ARG);
+    cs_free(&c);
+
+    porep_c1 c1;
+    uint64_t parents[POREP_MAX_CHALLENGES][POREP_PARENTS];
+    fake_c1(&c1, parents, &pp, NULL);
+    porep_circuit_sizes(&pp, &sz);
+    size_t nw = (size_t)(sz.n_inputs + sz.n_aux);
+    fr *w = malloc(nw * sizeof *w), pub[39];
+    REQUIRE(w);
+    CHECK(porep_witness_parallel(w, nw - 1, &pp, &c1, 0, 2, &e) == CUZK_ERR_ARG && strstr(e.msg, "values"));
+    CHECK(porep_witness_parallel(w, nw, &pp, NULL, 0, 2, &e) == CUZK_ERR_ARG);
+    CHECK(porep_witness_parallel(w, nw, &pp, &c1, 1, 2, &e) == CUZK_ERR_ARG && strstr(e.msg, "partition"));
+    REQUIRE(cs_init(&c, 0) == CUZK_OK);
+    CHECK(porep_synthesize(&c, &pp, &c1, 1) == CUZK_ERR_ARG);
+    cs_free(&c);
+    c1.n_challenges = 1;
+    CHECK(porep_witness_parallel(w, nw, &pp, &c1, 0, 2, &e) == CUZK_ERR_ARG && strstr(e.msg, "challenges"));
+    c1.n_challenges = 2;
+    uint8_t keep[32];
+    memcpy(keep, c1.replica_id, 32);
+    memset(c1.replica_id, 0xff, 32);
+    CHECK(porep_witness_parallel(w, nw, &pp, &c1, 0, 2, &e) == CUZK_ERR_ARG && strstr(e.msg, "replica_id"));
+    REQUIRE(cs_init(&c, 0) == CUZK_OK);
+    CHECK(porep_synthesize(&c, &pp, &c1, 0) == CUZK_ERR_ARG);
+    cs_free(&c);
+    memcpy(c1.replica_id, keep, 32);
+    uint64_t row;
+    CHECK(porep_check_witness_parallel(w, nw + 1, &pp, 2, &row, &e) == CUZK_ERR_ARG);
+
+    /* public inputs: a value that is not a canonical Fr, a partition past the last */
+    porep_params ppg;
+    REQUIRE(porep_params_from_proof(&ppg, 5, &e) == CUZK_OK);
+    uint8_t big[32];
+    memset(big, 0xff, 32);
+    CHECK(porep_public_inputs(pub, &ppg, c1.replica_id, c1.comm_d, big, c1.seed, 0, &e) == CUZK_ERR_ARG && strstr(e.msg, "comm_r"));
+    CHECK(porep_public_inputs(pub, &ppg, c1.replica_id, big, c1.comm_r, c1.seed, 0, &e) == CUZK_ERR_ARG && strstr(e.msg, "comm_d"));
+    CHECK(porep_public_inputs(pub, &ppg, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, 1, &e) == CUZK_ERR_ARG);
+    CHECK(porep_public_inputs(pub, &ppg, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, 0, &e) == CUZK_OK);
+    free(w);
+    free(c1.proofs);
+}
