@@ -356,6 +356,63 @@ TEST(porep_circuit, label_gadget_equals_sha256) {
     }
 }
 
+/* SHA-256 on a witness-only builder (gadgets/sha256.c's lean path) equals the generic gadget on a
+ * recording builder: the same aux values, counts, and output Booleans; messages and states mixing
+ * constants, allocated bits and negations, several lengths (1 to 3 blocks) */
+TEST(porep_circuit, sha256_witness_path_equals_generic) {
+    for (int it = 0; it < test_iters(24); it++) {
+        size_t nbytes = (size_t)(test_rand64() % 150);
+        unsigned mix = (unsigned)(it % 8);   /* 0: no constants ... 7: almost all constants */
+        bool compress = it % 3 == 2;
+        uint64_t seed = test_rand64();
+        cs c[2];
+        cs_bool out[2][256];
+        for (int m = 0; m < 2; m++) {
+            REQUIRE(cs_init(&c[m], m ? CS_MATRICES | CS_WITNESS : CS_WITNESS) == CUZK_OK);
+            CHECK(c[m].lc_on == (m == 1));
+            /* the same inputs in both builders: replay the generator */
+            uint64_t x = seed;
+            cs_bool *msg = malloc((8 * nbytes + 1024) * sizeof *msg);
+            REQUIRE(msg);
+            for (size_t i = 0; i < 8 * nbytes + 1024; i++) {
+                x = x * 6364136223846793005ull + 1442695040888963407ull;
+                bool v = (x >> 33) & 1;
+                unsigned k = (unsigned)((x >> 40) % 8);
+                if (k < mix) msg[i] = bool_const(v);
+                else {
+                    cs_bool b = bool_alloc(&c[m], v);
+                    msg[i] = k == 7 ? bool_not(b) : b;
+                }
+            }
+            if (compress) {   /* one compression of a state of mixed kinds */
+                cs_u32 cur[8], o[8];
+                for (int k = 0; k < 8; k++) cur[k] = u32_from_bits_be(msg + 32 * k);
+                sha256_compress_gadget(&c[m], o, msg + 256, cur);
+                for (int k = 0; k < 8; k++) u32_to_bits_be(out[m] + 32 * k, &o[k]);
+            } else {
+                sha256_gadget(&c[m], out[m], msg, 8 * nbytes);
+            }
+            free(msg);
+            REQUIRE(c[m].status == CUZK_OK);
+        }
+        CHECK_EQ_INT(c[0].n_aux, c[1].n_aux);
+        CHECK_EQ_INT(c[0].n_constraints, c[1].n_constraints);
+        CHECK_MSG(c[0].n_aux == c[1].n_aux && !memcmp(c[0].aux_w, c[1].aux_w, c[0].n_aux * sizeof(fr)),
+                  "iteration %d (%zu bytes, mix %u): other aux values", it, nbytes, mix);
+        for (int i = 0; i < 256; i++)
+            CHECK_MSG(out[0][i].kind == out[1][i].kind && out[0][i].value == out[1][i].value &&
+                          (out[0][i].kind == BOOL_CONST || out[0][i].var == out[1][i].var),
+                      "iteration %d: output bit %d differs", it, i);
+        if (!compress) {   /* and the recorded one is satisfied */
+            uint32_t bad;
+            char msg[600];
+            CHECK_MSG(cs_check_recorded(&c[1], &bad, msg, sizeof msg), "%s", msg);
+        }
+        cs_free(&c[0]);
+        cs_free(&c[1]);
+    }
+}
+
 /* upstream's count (create_label.rs test_create_label): 38 x 256 allocated bits (replica_id and
  * 37 parents, bytes_into_boolean_vec_be), layer 3, node 22 a constant: 532,025 constraints */
 TEST(porep_circuit, label_gadget_upstream_count) {
@@ -715,6 +772,31 @@ TEST(porep_circuit, bad_input_refused) {
     CHECK(porep_public_inputs(pub, &ppg, c1.replica_id, big, c1.comm_r, c1.seed, 0, &e) == CUZK_ERR_ARG && strstr(e.msg, "comm_d"));
     CHECK(porep_public_inputs(pub, &ppg, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, 1, &e) == CUZK_ERR_ARG);
     CHECK(porep_public_inputs(pub, &ppg, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, 0, &e) == CUZK_OK);
+    free(w);
+    free(c1.proofs);
+}
+
+/* the witness's speed (CUZK_TEST_BENCH=1): 8 MiB, one thread, a few runs */
+TEST(porep_circuit, bench_witness_8m) {
+    if (!getenv("CUZK_TEST_BENCH")) SKIP("benchmark (CUZK_TEST_BENCH=1 runs it)");
+    porep_params pp;
+    pp_for(&pp, 8ull << 20);
+    porep_c1 c1;
+    uint64_t parents[POREP_MAX_CHALLENGES][POREP_PARENTS];
+    fake_c1(&c1, parents, &pp, NULL);
+    porep_sizes sz;
+    porep_circuit_sizes(&pp, &sz);
+    size_t nw = (size_t)(sz.n_inputs + sz.n_aux);
+    fr *w = malloc(nw * sizeof *w);
+    REQUIRE(w);
+    memset(w, 0, nw * sizeof *w);
+    cuzk_error e = {0};
+    for (int it = 0; it < 5; it++) {
+        double t0 = now_ms();
+        REQUIRE_MSG(porep_witness_parallel(w, nw, &pp, &c1, 0, 1, &e) == CUZK_OK, "%s", e.msg);
+        double ms = now_ms() - t0;
+        printf("  8 MiB witness, one thread: %.0f ms (%.1f ns per aux)\n", ms, ms * 1e6 / (double)sz.n_aux);
+    }
     free(w);
     free(c1.proofs);
 }
