@@ -94,10 +94,6 @@ static inline cs_bool wo_maj(cs *cs, cs_bool a, cs_bool b, cs_bool c) {
     if (cs->status == CUZK_OK) cs->n_constraints++;   /* the maj row */
     return r;
 }
-static void wo_u32_xor(cs *cs, cs_u32 *r, const cs_u32 *a, const cs_u32 *b) {
-    for (int i = 0; i < 32; i++) r->bits[i] = wo_xor(cs, a->bits[i], b->bits[i]);
-    r->value = a->value ^ b->value;
-}
 /* MultiEq: only its rows are counted here */
 static inline void wo_multieq(cs *cs, uint32_t *bits_used, uint32_t n) {
     if (254 <= *bits_used + n) {
@@ -124,11 +120,17 @@ static cs_u32 wo_addmany(cs *cs, uint32_t *me_bits, const cs_u32 *ops, size_t n_
     r.value = (uint32_t)sum;
     return r;
 }
-/* rotr r1 ^ rotr r2 ^ (shr or rotr) r3, xors in that order */
+/* rotr r1 ^ rotr r2 ^ (shr or rotr) r3: the first xor over all 32 bits, then the second, as
+ * u32_xor does them; the rotations read in place */
 static inline cs_u32 wo_sigma(cs *cs, const cs_u32 *x, unsigned r1, unsigned r2, unsigned r3, bool shift3) {
-    cs_u32 a = u32_rotr(x, r1), b = u32_rotr(x, r2), c = shift3 ? u32_shr(x, r3) : u32_rotr(x, r3), t;
-    wo_u32_xor(cs, &t, &a, &b);
-    wo_u32_xor(cs, &t, &t, &c);
+    cs_u32 t;
+    for (unsigned i = 0; i < 32; i++) t.bits[i] = wo_xor(cs, x->bits[(i + r1) & 31], x->bits[(i + r2) & 31]);
+    for (unsigned i = 0; i < 32; i++) {
+        cs_bool c = shift3 ? (i + r3 < 32 ? x->bits[i + r3] : bool_const(false)) : x->bits[(i + r3) & 31];
+        t.bits[i] = wo_xor(cs, t.bits[i], c);
+    }
+    uint32_t v = x->value;
+    t.value = ((v >> r1) | (v << (32 - r1))) ^ ((v >> r2) | (v << (32 - r2))) ^ (shift3 ? v >> r3 : (v >> r3) | (v << (32 - r3)));
     return t;
 }
 
