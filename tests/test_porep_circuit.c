@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "filecoin/porep_circuit.h"
+#include "filecoin/porep_seal.h"
 #include "gadgets/sdr.h"
 #include "r1cs/r1cs.h"
 #include "util/timer.h"
@@ -661,11 +662,108 @@ TEST(porep_circuit, witness_satisfies_2k) {
     }
 }
 
-/* 8 MiB, random columns (the sector's labels would take seconds): 3.8M constraints satisfied */
-TEST(porep_circuit, witness_satisfies_8m) {
+/* A C1 output from porep_seal / porep_c1_sparse, partition k: the parallel witness holds
+ * porep_public_inputs' values from the public data alone; with one_builder it equals one
+ * builder's witness, which satisfies the recorded R1CS; else (large sizes) it is checked unit by
+ * unit. */
+static void check_c1(const porep_c1 *c1, uint32_t k, bool one_builder, const char *what) {
+    const porep_params *pp = &c1->pp;
+    porep_sizes sz;
+    porep_circuit_sizes(pp, &sz);
+    size_t nw = (size_t)(sz.n_inputs + sz.n_aux), npub = (size_t)sz.n_inputs - 1;
+    fr *w = malloc(nw * sizeof *w), *pub = malloc(npub * sizeof *pub);
+    REQUIRE(w && pub);
+    cuzk_error e = {0};
+    double t0 = now_ms();
+    REQUIRE_MSG(porep_witness_parallel(w, nw, pp, c1, k, 0, &e) == CUZK_OK, "%s: %s", what, e.msg);
+    printf("  %s partition %u: witness (all threads) %.0f ms\n", what, k, now_ms() - t0);
+    REQUIRE_MSG(porep_public_inputs(pub, pp, c1->replica_id, c1->comm_d, c1->comm_r, c1->seed, k, &e) == CUZK_OK, "%s", e.msg);
+    CHECK_MSG(!memcmp(pub, w + 1, npub * sizeof *pub), "%s partition %u: porep_public_inputs differs from the witness's inputs", what, k);
+    if (one_builder) {
+        cs c;
+        REQUIRE(cs_init(&c, CS_MATRICES | CS_WITNESS) == CUZK_OK);
+        REQUIRE_MSG(porep_synthesize(&c, pp, c1, k) == CUZK_OK, "%s", c.err.msg);
+        fr *w1;
+        size_t n1;
+        REQUIRE(cs_witness(&c, &w1, &n1) == CUZK_OK);
+        CHECK_MSG(n1 == nw && !memcmp(w1, w, nw * sizeof *w), "%s: the parallel witness differs from one builder's", what);
+        free(w1);
+        uint32_t bad;
+        char msg[600];
+        CHECK_MSG(cs_check_recorded(&c, &bad, msg, sizeof msg), "%s: %s", what, msg);
+        cs_free(&c);
+    } else {
+        uint64_t bad;
+        t0 = now_ms();
+        CHECK_MSG(porep_check_witness_parallel(w, nw, pp, 0, &bad, &e) == CUZK_OK, "%s: %s", what, e.msg);
+        printf("  %s partition %u: checked unit by unit (all threads) %.1f s\n", what, k, (now_ms() - t0) / 1000);
+    }
+    free(w);
+    free(pub);
+}
+
+/* sealed 2 KiB sectors (porep_seal, porep_c1_from_sector): V1, V1_1 and V1_1 + Synthetic PoRep */
+TEST(porep_circuit, sealed_2k_sectors_satisfy) {
+    static const uint64_t ids[] = {0, 5, 10};
+    for (size_t i = 0; i < 3; i++) {
+        porep_params pp;
+        cuzk_error e = {0};
+        REQUIRE(porep_params_from_proof(&pp, ids[i], &e) == CUZK_OK);
+        uint8_t *data = malloc(pp.sector_size), prover[32], ticket[32], seed[32];
+        REQUIRE(data);
+        test_rand_bytes(data, pp.sector_size);
+        for (uint64_t v = 0; v < pp.nodes; v++) data[32 * v + 31] &= 0x3f;
+        porep_prover_id(prover, 1000 + i);
+        test_rand_bytes(ticket, 32);
+        test_rand_bytes(seed, 32);
+        porep_sector s;
+        REQUIRE_MSG(porep_seal(&s, &pp, data, prover, 7 + i, ticket, 2, &e) == CUZK_OK, "%s", e.msg);
+        porep_c1 c1;
+        REQUIRE_MSG(porep_c1_from_sector(&c1, &s, seed, 2, &e) == CUZK_OK, "%s", e.msg);
+        char what[64];
+        snprintf(what, sizeof what, "sealed 2 KiB (proof %llu)", (unsigned long long)ids[i]);
+        check_c1(&c1, 0, i != 1, what);   /* V1_1 checked unit by unit, the others on one builder */
+        free(c1.proofs);
+        porep_sector_free(&s);
+        free(data);
+    }
+}
+
+/* a sparse 8 MiB C1 (porep_c1_sparse): 3.8M constraints satisfied on one builder */
+TEST(porep_circuit, sparse_8m_c1_satisfies) {
     porep_params pp;
-    pp_for(&pp, 8ull << 20);
-    check_witness(&pp, false, true);
+    cuzk_error e = {0};
+    REQUIRE(porep_params_from_proof(&pp, 6, &e) == CUZK_OK);
+    uint8_t prover[32], ticket[32], seed[32], salt[32];
+    porep_prover_id(prover, 1234);
+    test_rand_bytes(ticket, 32);
+    test_rand_bytes(seed, 32);
+    test_rand_bytes(salt, 32);
+    porep_c1 c1;
+    REQUIRE_MSG(porep_c1_sparse(&c1, &pp, prover, 42, ticket, seed, salt, 2, &e) == CUZK_OK, "%s", e.msg);
+    check_c1(&c1, 0, true, "sparse 8 MiB");
+    free(c1.proofs);
+}
+
+/* 32 GiB and 64 GiB sparse C1s: partitions 0 and 9 witnessed on all threads, checked unit by unit
+ * (4.2 GB witness each) */
+TEST(porep_circuit, sparse_32g_64g_c1_satisfy) {
+    if (!getenv("CUZK_TEST_LONG")) SKIP("130M-value witnesses, 4.2 GB, minutes of checking (CUZK_TEST_LONG=1 runs it)");
+    static const uint64_t ids[] = {8, 9};
+    for (size_t i = 0; i < 2; i++) {
+        porep_params pp;
+        cuzk_error e = {0};
+        REQUIRE(porep_params_from_proof(&pp, ids[i], &e) == CUZK_OK);
+        uint8_t prover[32], ticket[32], seed[32], salt[32];
+        porep_prover_id(prover, 1000);
+        test_rand_bytes(ticket, 32);
+        test_rand_bytes(seed, 32);
+        test_rand_bytes(salt, 32);
+        porep_c1 c1;
+        REQUIRE_MSG(porep_c1_sparse(&c1, &pp, prover, 1, ticket, seed, salt, 0, &e) == CUZK_OK, "%s", e.msg);
+        check_c1(&c1, i ? 9 : 0, false, i ? "sparse 64 GiB" : "sparse 32 GiB");
+        free(c1.proofs);
+    }
 }
 
 /* 32 GiB: a sparse C1 (18 challenges), the witness on all threads, checked unit by unit */
