@@ -4,11 +4,11 @@
  * recording in parts against one builder byte for byte, and witnesses of C1 outputs that satisfy
  * the recorded R1CS.
  *
- * The C1 outputs here are made by the test over sparse trees (only the challenged leaves, their
- * parents' columns and the paths exist; every other leaf is one default value): the labels are
- * SHA-256 of the columns' rows as the circuit reads them, the trees are real SHA-256 / Poseidon
- * trees. The parents are arbitrary nodes, not the SDR graph's (the circuit takes them from the
- * columns it is given; the graph only enters through the public inputs). */
+ * C1 outputs: sealed 2 KiB sectors and sparse 8 MiB / 32 GiB / 64 GiB C1s (filecoin/porep_seal.h),
+ * and C1s made here over sparse trees (only the challenged leaves, their parents' columns and the
+ * paths exist; every other leaf is one default value) whose labels are OpenSSL SHA-256 of the
+ * columns' rows and whose parents are either the graph's or arbitrary nodes (the circuit takes
+ * them from the columns it is given; the graph only enters through the public inputs). */
 #include "test.h"
 #include "test_filecoin.h"
 
@@ -764,34 +764,6 @@ TEST(porep_circuit, sparse_32g_64g_c1_satisfy) {
         check_c1(&c1, i ? 9 : 0, false, i ? "sparse 64 GiB" : "sparse 32 GiB");
         free(c1.proofs);
     }
-}
-
-/* 32 GiB: a sparse C1 (18 challenges), the witness on all threads, checked unit by unit */
-TEST(porep_circuit, witness_satisfies_32g) {
-    if (!getenv("CUZK_TEST_LONG")) SKIP("130M-value witness, 4.2 GB (CUZK_TEST_LONG=1 runs it)");
-    porep_params pp;
-    pp_for(&pp, 32ull << 30);
-    porep_c1 c1;
-    uint64_t parents[POREP_MAX_CHALLENGES][POREP_PARENTS];
-    fake_c1(&c1, parents, &pp, NULL);
-    porep_sizes sz;
-    porep_circuit_sizes(&pp, &sz);
-    size_t nw = (size_t)(sz.n_inputs + sz.n_aux), npub = (size_t)sz.n_inputs - 1;
-    fr *w = malloc(nw * sizeof *w), *want = malloc(npub * sizeof *want);
-    REQUIRE(w && want);
-    cuzk_error e = {0};
-    double t0 = now_ms();
-    REQUIRE_MSG(porep_witness_parallel(w, nw, &pp, &c1, 0, 0, &e) == CUZK_OK, "%s", e.msg);
-    printf("  32 GiB witness (all threads): %.2f s\n", (now_ms() - t0) / 1000);
-    expected_inputs(want, &c1, parents);
-    CHECK(!memcmp(want, w + 1, npub * sizeof *want));
-    t0 = now_ms();
-    uint64_t bad;
-    CHECK_MSG(porep_check_witness_parallel(w, nw, &pp, 0, &bad, &e) == CUZK_OK, "%s", e.msg);
-    printf("  32 GiB check, unit by unit (all threads): %.1f s\n", (now_ms() - t0) / 1000);
-    free(w);
-    free(want);
-    free(c1.proofs);
 }
 
 /* the graph's parameters have the shapes the counts were checked for */
