@@ -249,8 +249,8 @@ static int bench_prove(const bench_opts *o) {
 
 static void bench_help(FILE *f) {
     fprintf(f,
-        "usage: cuzk bench field|ntt|msm|prove|pipeline|load|post|gpu [options]\n"
-        "       cuzk-bench field|ntt|msm|prove|pipeline|load|post|gpu [options]   (the same program)\n"
+        "usage: cuzk bench field|ntt|msm|prove|pipeline|load|post|porep|gpu [options]\n"
+        "       cuzk-bench field|ntt|msm|prove|pipeline|load|post|porep|gpu [options]   (the same program)\n"
         "\n"
         "Benchmarks; each figure is the median of --repeat runs after a warm-up (min and max too).\n"
         "  field   ns per Fp/Fr multiplication, inversion, G1/G2 additions\n"
@@ -260,6 +260,7 @@ static void bench_help(FILE *f) {
         "  pipeline  the proving engine on a synthetic PoRep-shaped circuit (cuzk bench pipeline --help)\n"
         "  load      .params loading throughput per check level, GB/s (cuzk bench load --help)\n"
         "  post      Filecoin PoSt: synthesis (witness-only, recording) and whole proofs in memory (cuzk bench post --help)\n"
+        "  porep     Filecoin PoRep C2: whole sectors proved in memory from a C1 (cuzk bench porep --help)\n"
         "  gpu       device-resident GPU MSM/NTT: cuzk bench gpu msm 24 ntt 27 (CUDA builds)\n"
         "options:\n"
         "  --repeat N       repeats (default 5)\n"
@@ -296,6 +297,7 @@ int bench_main(int argc, char **argv) {
     if (!strcmp(what, "pipeline")) return bench_pipeline_main(argc, argv);
     if (!strcmp(what, "load")) return bench_load_main(argc, argv);
     if (!strcmp(what, "post")) return bench_post_main(argc, argv);
+    if (!strcmp(what, "porep")) return bench_porep_main(argc, argv);
     if (!strcmp(what, "gpu")) {
         /* argv[1] is "gpu": the GPU bench reads "msm LOG_N [W]" / "ntt LOG_M [BATCH]" pairs after it */
         return bench_gpu_main(argc - 1, argv + 1);

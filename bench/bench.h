@@ -55,4 +55,32 @@ typedef struct post_prove_opts {
     int check_witness;         /* the engine checks every constraint after synthesis */
 } post_prove_opts;
 int post_prove_run(const post_prove_opts *o);
+
+/* cuzk bench porep --prove (bench/porep_prove.c): whole PoRep C2 proofs in one process. */
+typedef struct porep_prove_opts {
+    uint64_t registered_proof; /* RegisteredSealProof 0..14 (8: 32 GiB V1_1) */
+    const char *c1;            /* a C1 output file, or NULL: a sparse consistent C1 made in memory */
+    const char *backend;       /* cpu | gpu | auto */
+    int threads;               /* 0: all CPUs */
+    int synthesis_workers;     /* partitions synthesized at once */
+    int proofs;                /* sectors proved one after the other (1: one) */
+    uint64_t seed;             /* toxic-waste seed of the test parameters */
+    int check_witness;
+} porep_prove_opts;
+int porep_prove_run(const porep_prove_opts *o);
+int bench_porep_main(int argc, char **argv); /* bench/porep_prove.c */
+
+/* Shared by the whole-proof benches (bench/post_prove.c): "stage:" lines (+seconds since
+ * g_run_t0, the stage, its wall ms, flushed at once), and the setup's progress callback whose user
+ * is a setup_prog (the progress line plus a stage line when each setup stage ends). */
+struct progress;
+typedef struct setup_prog {
+    struct progress *bar;
+    char stage[48];
+    uint64_t done, total;
+    double t_stage, t_step, t_last_line;
+} setup_prog;
+extern double g_run_t0;
+void stage_line(const char *name, double ms, const char *note);
+void setup_progress(void *user, const char *stage, uint64_t done, uint64_t total);
 #endif

@@ -44,25 +44,19 @@
 
 /* "stage:" lines, printed (and flushed) as each stage ends, so that a run stopped by a time limit
  * still shows where its time went: +seconds since the run began, the stage, its wall ms. */
-static double g_run_t0;
-static void stage_line(const char *name, double ms, const char *note) {
+double g_run_t0;
+void stage_line(const char *name, double ms, const char *note) {
     printf("stage: +%.1f s %s %.1f ms%s%s\n", (bench_now_ms() - g_run_t0) / 1000.0, name, ms, note ? " " : "", note ? note : "");
     fflush(stdout);
 }
 
 /* setup progress: the progress line, and a stage line when each setup stage (and each step of
  * "scalars": Lagrange basis, QAP A, B, C, combine) ends */
-typedef struct {
-    progress *bar;
-    char stage[48];
-    uint64_t done, total;
-    double t_stage, t_step, t_last_line;
-} setup_prog;
 static const char *scalar_step(uint64_t done) {
     static const char *names[] = {"", "Lagrange basis", "QAP A", "QAP B", "QAP C", "combine"};
     return done < 6 ? names[done] : "?";
 }
-static void setup_progress(void *user, const char *stage, uint64_t done, uint64_t total) {
+void setup_progress(void *user, const char *stage, uint64_t done, uint64_t total) {
     setup_prog *s = user;
     char name[64];
     snprintf(name, sizeof name, "params: %s", stage);

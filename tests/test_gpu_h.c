@@ -1,5 +1,5 @@
 /* gpu_h suite: the fused H step on the device (src/cuda/gpu.h: gpu_h_bellperson_async,
- * gpu_h_snarkjs_async through the synchronous gpu_h) against the CPU reference h_bellperson /
+ * gpu_h_snarkjs_async through the synchronous gpu_h, gpu_h_bellperson_roots) against the CPU reference h_bellperson /
  * h_snarkjs of src/poly/ntt.h, element for element, on fresh random and edge inputs. Skips without
  * CUDA at build time or without a device at run time. */
 #include "test.h"
@@ -25,9 +25,13 @@ static void fill_fr(fr *v, size_t n) {
     }
 }
 
-/* kind 0: random; 1: all zero; 2: edge values (0, 1, -1, r-2 as raw limbs) mixed with random;
+/* conv: GPU_ROOTS_BELLPERSON, GPU_ROOTS_SNARKJS, or CONV_BELLPERSON_ON_5 (the bellperson H on
+ * snarkjs's roots: gpu_h_bellperson_roots, for snarkjs's MPC export, against h_bellperson over an
+ * NTT_ROOTS_SNARKJS domain).
+ * kind 0: random; 1: all zero; 2: edge values (0, 1, -1, r-2 as raw limbs) mixed with random;
  * 3: a satisfied system (c = a*b on the rows, zero padding above n): h_{m-1} = 0 */
-static void h_case(int log_m, gpu_roots conv, int kind) {
+#define CONV_BELLPERSON_ON_5 2
+static void h_case(int log_m, int conv, int kind) {
     const size_t m = (size_t)1 << log_m;
     fr *a = malloc(m * sizeof *a), *b = malloc(m * sizeof *b), *c = malloc(m * sizeof *c);
     fr *ga = malloc(m * sizeof *ga), *gb = malloc(m * sizeof *gb), *gc = malloc(m * sizeof *gc);
@@ -64,19 +68,22 @@ static void h_case(int log_m, gpu_roots conv, int kind) {
     memcpy(gb, b, m * sizeof *b);
     memcpy(gc, c, m * sizeof *c);
     ntt_domain d;
-    REQUIRE(ntt_domain_init(&d, log_m, conv == GPU_ROOTS_SNARKJS ? NTT_ROOTS_SNARKJS : NTT_ROOTS_BELLPERSON) == CUZK_OK);
+    REQUIRE(ntt_domain_init(&d, log_m, conv != GPU_ROOTS_BELLPERSON ? NTT_ROOTS_SNARKJS : NTT_ROOTS_BELLPERSON) == CUZK_OK);
     if (conv == GPU_ROOTS_SNARKJS) h_snarkjs(&d, a, b, c, 0);
     else h_bellperson(&d, a, b, c, 0);
     cuzk_error e = {0};
-    cuzk_status st = gpu_h(conv, (struct fr *)ga, (struct fr *)gb, (struct fr *)gc, log_m, &e);
+    cuzk_status st = conv == CONV_BELLPERSON_ON_5
+                         ? gpu_h_bellperson_roots(GPU_ROOTS_SNARKJS, (struct fr *)ga, (struct fr *)gb, (struct fr *)gc, log_m, &e)
+                         : gpu_h((gpu_roots)conv, (struct fr *)ga, (struct fr *)gb, (struct fr *)gc, log_m, &e);
     CHECK_MSG(st == CUZK_OK, "gpu_h log_m %d: %s (%s)", log_m, cuzk_status_str(st), e.msg);
     if (st == CUZK_OK) {
         size_t bad = 0, first = 0;
         for (size_t i = 0; i < m; i++)
             if (!fr_eq(&a[i], &ga[i])) { if (!bad) first = i; bad++; }
         CHECK_MSG(bad == 0, "gpu_h %s log_m %d kind %d: %zu of %zu wrong, first at %zu",
-                  conv == GPU_ROOTS_SNARKJS ? "snarkjs" : "bellperson", log_m, kind, bad, m, first);
-        if (kind == 3 && conv == GPU_ROOTS_BELLPERSON) CHECK(fr_is_zero(&ga[m - 1]));
+                  conv == GPU_ROOTS_SNARKJS ? "snarkjs" : conv == CONV_BELLPERSON_ON_5 ? "bellperson on 5^t" : "bellperson",
+                  log_m, kind, bad, m, first);
+        if (kind == 3 && conv != GPU_ROOTS_SNARKJS) CHECK(fr_is_zero(&ga[m - 1]));
     }
     ntt_domain_free(&d);
     free(a); free(b); free(c); free(ga); free(gb); free(gc);
@@ -92,12 +99,19 @@ TEST(gpu_h, snarkjs_1_16) {
     for (int log_m = 1; log_m <= 16; log_m++) h_case(log_m, GPU_ROOTS_SNARKJS, 0);
 }
 
+/* the bellperson H on snarkjs's roots (MPC parameters from `snarkjs zkey export bellman`) */
+TEST(gpu_h, bellperson_on_snarkjs_roots_1_16) {
+    NEED_GPU();
+    for (int log_m = 1; log_m <= 16; log_m++) h_case(log_m, CONV_BELLPERSON_ON_5, log_m % 4 == 3 ? 3 : 0);
+    h_case(20, CONV_BELLPERSON_ON_5, 3);
+}
+
 TEST(gpu_h, edge_values) {
     NEED_GPU();
     static const int sizes[] = {1, 2, 5, 11, 12, 13};
-    for (int conv = 0; conv < 2; conv++)
+    for (int conv = 0; conv < 3; conv++)
         for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
-            for (int kind = 1; kind <= 3; kind++) h_case(sizes[k], (gpu_roots)conv, kind);
+            for (int kind = 1; kind <= 3; kind++) h_case(sizes[k], conv, kind);
 }
 
 /* sizes with three passes per transform (> 2^20) and around the pass boundaries */
@@ -116,6 +130,9 @@ TEST(gpu_h, bad_args) {
     fr x[2];
     CHECK(gpu_h_bellperson_async(NULL, NULL, NULL, NULL, 4, &e) == CUZK_ERR_ARG);
     CHECK(gpu_h_snarkjs_async(NULL, NULL, NULL, NULL, 4, &e) == CUZK_ERR_ARG);
+    CHECK(gpu_h_bellperson_roots_async(NULL, NULL, NULL, NULL, 4, GPU_ROOTS_SNARKJS, &e) == CUZK_ERR_ARG);
+    CHECK(gpu_h_bellperson_roots(GPU_ROOTS_SNARKJS, (struct fr *)x, (struct fr *)x, (struct fr *)x, 29, &e) == CUZK_ERR_ARG);
+    CHECK(gpu_h_bellperson_roots((gpu_roots)7, (struct fr *)x, (struct fr *)x, (struct fr *)x, 4, &e) == CUZK_ERR_ARG);
     CHECK(gpu_h(GPU_ROOTS_BELLPERSON, (struct fr *)x, (struct fr *)x, (struct fr *)x, 0, &e) == CUZK_ERR_ARG);
     CHECK(gpu_h(GPU_ROOTS_SNARKJS, (struct fr *)x, (struct fr *)x, (struct fr *)x, 29, &e) == CUZK_ERR_ARG);
     /* overlapping device vectors are refused before anything is enqueued */

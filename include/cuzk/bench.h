@@ -352,6 +352,20 @@ CUZK_API cuzk_status cuzk_bench_post_setup(cuzk_pk **out, cuzk_bench_post *h, co
                                            cuzk_setup_timings *t, cuzk_error *err);
 CUZK_API void cuzk_bench_post_destroy(cuzk_bench_post *h);
 
+/* ---- 6. Filecoin PoRep circuits ----------------------------------------------------------------
+ * The StackedCircuit of one partition of a sector size ("porep-2k" ... "porep-64g", as
+ * include/cuzk/filecoin.h), recorded in memory on nthreads threads (0: cuzk_threads()) with its
+ * INSECURE test parameters made in memory (toxic waste from *seed, NULL: the OS RNG; point sets on
+ * `backend`): a bellperson proving key whose engine circuits prove cuzk_porep_job_synth jobs of
+ * that size. rec (may be NULL) gets the recording's numbers (the MATRICES fields of
+ * cuzk_bench_post_record: counts, nonzeros, matrix bytes, query sizes, parts_ms = the recording's
+ * wall ms, queries_ms); t (may be NULL) the setup's stage times; progress may be NULL. Host memory
+ * at 32 GiB: the matrices (~14 GB) plus the parameters (~45 GB). Errors: CUZK_ERR_ARG (unknown
+ * name), CUZK_ERR_NOMEM, those of cuzk_setup. */
+CUZK_API cuzk_status cuzk_bench_porep_setup(cuzk_pk **out, const char *circuit, const uint64_t *seed, cuzk_backend backend,
+                                            int nthreads, cuzk_progress_fn progress, void *progress_user,
+                                            cuzk_bench_post_record *rec, cuzk_setup_timings *t, cuzk_error *err);
+
 #ifdef __cplusplus
 }
 #endif

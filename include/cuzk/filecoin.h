@@ -189,7 +189,8 @@ CUZK_API cuzk_status cuzk_porep_job_public_inputs(const cuzk_porep_job *job, uin
 CUZK_API cuzk_status cuzk_porep_job_synth(void *job, uint32_t partition, uint64_t *witness, size_t n_vars, cuzk_error *err);
 CUZK_API void cuzk_porep_job_free(cuzk_porep_job *job);
 
-/* prover_id of a miner actor id (f0<id>): u64 little-endian, zero-padded to 32 bytes. */
+/* prover_id of a miner actor id: the payload of its ID address f0<id> (the id as an unsigned LEB128
+ * varint: 1000 -> e8 07), zero-padded to 32 bytes, as filecoin-ffi's toProverID makes it. */
 CUZK_API void cuzk_porep_prover_id(uint8_t out[32], uint64_t miner_id);
 
 /* The public data of a sealed sector, what Filecoin's verify_seal takes. */
@@ -219,9 +220,10 @@ CUZK_API cuzk_status cuzk_porep_public_inputs(const cuzk_porep_public *pub, uint
  * rust-fil-proofs' verifier and cuzk accept, for tests and benchmarks. */
 typedef struct cuzk_porep_seal_request {
     uint64_t registered_proof;           /* 0..14 */
-    const uint8_t *data;                 /* sector_size bytes (every 32-byte node a field element:
-                                            top two bits of its last byte zero), or NULL: pseudo-random
-                                            data from data_seed */
+    const uint8_t *data;                 /* data_len bytes, the sector's size (every 32-byte node a field
+                                            element: top two bits of its last byte zero), or NULL:
+                                            pseudo-random data from data_seed */
+    size_t data_len;
     uint64_t data_seed;
     int sparse;                          /* 1: do not seal; make a consistent sparse C1 (any size,
                                             32 GiB included: only the challenged nodes, their parents'

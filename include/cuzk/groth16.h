@@ -50,6 +50,10 @@ typedef struct cuzk_prove_opts {
     void *progress_user;
     cuzk_msm_opts msm;       /* GPU MSM tuning (include/cuzk/prover.h); zero: automatic. The cuzk
                               * CLI maps $CUZK_MSM_WINDOW / $CUZK_MSM_CHUNK onto it */
+    const char *proof_json_path; /* bellperson files: also write the proof as snarkjs proof.json
+                              * ("curve": "bls12381"; `snarkjs groth16 verify` reads it with the
+                              * key's verification_key.json). NULL: not written. Ignored by
+                              * cuzk_prove_zkey_files (its proof is JSON already). */
 } cuzk_prove_opts;
 
 /* cuzk_backend and cuzk_prove_timings: include/cuzk/prover.h. */
@@ -74,8 +78,8 @@ CUZK_API cuzk_status cuzk_check_outputs(const char *const *ins, int n_in, const 
  * that prove in memory, e.g. PoSt): each to "<path>.tmp.<pid>" renamed over path when complete,
  * both or neither (a failed second rename removes the first output again); an output that exists
  * and is not a regular file (/dev/null, a FIFO, a device) is written in place, never replaced.
- * proof: proof_len bytes (binary or text); public_json: a NUL-terminated string. Errors:
- * CUZK_ERR_ARG (NULL), CUZK_ERR_IO naming the path and the reason (e.g. /dev/full: no space).
+ * proof: proof_len bytes (binary or text); public_json: a NUL-terminated string. public_path NULL
+ * (public_json ignored): the proof file alone (PoRep proofs, C1 outputs). Errors: CUZK_ERR_ARG (NULL), CUZK_ERR_IO naming the path and the reason (e.g. /dev/full: no space).
  * Thread-safe (distinct paths). */
 CUZK_API cuzk_status cuzk_write_outputs(const char *proof_path, const void *proof, size_t proof_len, const char *public_path,
                                         const char *public_json, cuzk_error *err);
@@ -89,8 +93,9 @@ CUZK_API cuzk_status cuzk_prove_zkey_files(const char *zkey_path, const char *wt
                                   const char *public_json_path, const cuzk_prove_opts *opts,
                                   cuzk_prove_timings *t, cuzk_error *err);
 
-/* Prove from bellperson parameters, the circuit's .r1cs and a .wtns; write the 192-byte proof
- * and public.json. */
+/* Prove from bellperson parameters (a .params, or a phase-2 MPC parameters file: bellman's, or
+ * `snarkjs zkey export bellman` of a bls12381 zkey), the circuit's .r1cs and a .wtns; write the
+ * 192-byte proof and public.json (and opts->proof_json_path when set: all outputs or none). */
 CUZK_API cuzk_status cuzk_prove_params_files(const char *params_path, const char *r1cs_path, const char *wtns_path,
                                     const char *proof_bin_path, const char *public_json_path,
                                     const cuzk_prove_opts *opts, cuzk_prove_timings *t, cuzk_error *err);

@@ -76,3 +76,22 @@ cuzk_status cuzk_bench_drop_host_g1(cuzk_pk *pk, size_t *freed_bytes, cuzk_error
     if (freed_bytes) *freed_bytes = freed;
     return CUZK_OK;
 }
+
+uint64_t benchkit_csr_bytes(const csr_matrix *m) {
+    return 8 * ((uint64_t)m->n_rows + 1) + 8 * (uint64_t)m->nnz + sizeof(fr) * (uint64_t)m->n_coef;
+}
+
+cuzk_status benchkit_query_sizes(const r1cs *r, int nthreads, uint64_t *qa, uint64_t *qb, cuzk_error *err) {
+    r1cs_density da = {0}, db = {0};
+    cuzk_status st = r1cs_density_of(&da, &r->a, r->n_vars, nthreads, err);
+    if (st == CUZK_OK) st = r1cs_density_of(&db, &r->b, r->n_vars, nthreads, err);
+    if (st == CUZK_OK) {
+        uint64_t n_a = da.count;
+        for (size_t i = 0; i <= r->n_public; i++) n_a += !r1cs_density_test(&da, i);
+        *qa = n_a;
+        *qb = db.count;
+    }
+    r1cs_density_free(&da);
+    r1cs_density_free(&db);
+    return st;
+}

@@ -16,4 +16,10 @@ cuzk_status benchkit_setup_key(cuzk_pk **out, r1cs *take, const r1cs *view, cuzk
                                cuzk_backend backend, int nthreads, cuzk_progress_fn progress, void *progress_user,
                                cuzk_setup_timings *t, cuzk_error *err);
 
+/* Host bytes of a CSR matrix (row pointers, columns, coefficient ids, coefficients). */
+uint64_t benchkit_csr_bytes(const csr_matrix *m);
+/* Points of the key's A query (aux wires in A, every input) and B queries (wires in B) of r, on
+ * nthreads threads. Errors: CUZK_ERR_NOMEM. */
+cuzk_status benchkit_query_sizes(const r1cs *r, int nthreads, uint64_t *qa, uint64_t *qb, cuzk_error *err);
+
 #endif

@@ -134,10 +134,6 @@ cuzk_status cuzk_bench_post_witness(const cuzk_bench_post *h, uint64_t *w, size_
     return post_witness_parallel((fr *)w, n_vars, &h->pp, h->secs, h->n_secs, nthreads, err);
 }
 
-static uint64_t csr_bytes(const csr_matrix *m) {
-    return 8 * ((uint64_t)m->n_rows + 1) + 8 * (uint64_t)m->nnz + sizeof(fr) * (uint64_t)m->n_coef;
-}
-
 static int r1cs_equal(const r1cs *x, const r1cs *y) {
     if (x->n_constraints != y->n_constraints || x->n_vars != y->n_vars || x->n_public != y->n_public) return 0;
     const csr_matrix *a[3] = {&x->a, &x->b, &x->c}, *b[3] = {&y->a, &y->b, &y->c};
@@ -150,22 +146,6 @@ static int r1cs_equal(const r1cs *x, const r1cs *y) {
             return 0;
     }
     return 1;
-}
-
-/* points of the A query (aux wires in A, every input) and of the B queries (wires in B) */
-static cuzk_status query_sizes(const r1cs *r, int nthreads, uint64_t *qa, uint64_t *qb, cuzk_error *err) {
-    r1cs_density da = {0}, db = {0};
-    cuzk_status st = r1cs_density_of(&da, &r->a, r->n_vars, nthreads, err);
-    if (st == CUZK_OK) st = r1cs_density_of(&db, &r->b, r->n_vars, nthreads, err);
-    if (st == CUZK_OK) {
-        uint64_t n_a = da.count;
-        for (size_t i = 0; i <= r->n_public; i++) n_a += !r1cs_density_test(&da, i);
-        *qa = n_a;
-        *qb = db.count;
-    }
-    r1cs_density_free(&da);
-    r1cs_density_free(&db);
-    return st;
 }
 
 cuzk_status cuzk_bench_post_record_pass(cuzk_bench_post *h, cuzk_bench_post_pass pass, int nthreads,
@@ -200,9 +180,9 @@ cuzk_status cuzk_bench_post_record_pass(cuzk_bench_post *h, cuzk_bench_post_pass
         out->nnz_a = r->a.nnz;
         out->nnz_b = r->b.nnz;
         out->nnz_c = r->c.nnz;
-        out->matrix_bytes = csr_bytes(&r->a) + csr_bytes(&r->b) + csr_bytes(&r->c);
+        out->matrix_bytes = benchkit_csr_bytes(&r->a) + benchkit_csr_bytes(&r->b) + benchkit_csr_bytes(&r->c);
         double t0 = now_ms();
-        st = query_sizes(r, nthreads, &out->query_a, &out->query_b, err);
+        st = benchkit_query_sizes(r, nthreads, &out->query_a, &out->query_b, err);
         out->queries_ms = now_ms() - t0;
         return st;
     }

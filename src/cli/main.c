@@ -17,6 +17,7 @@
 #include "cuzk/filecoin.h"
 #include "cuzk/prover.h"
 #include "cuzk/groth16.h"
+#include "porep_cmds.h"
 #include "progress.h" /* the progress line: the CLI's own terminal helper */
 
 #ifndef CUZK_GIT_HASH
@@ -40,6 +41,9 @@ static void print_main_help(FILE *f) {
         "  setup    INSECURE test params    cuzk setup circuit.r1cs circuit.params circuit.vk\n"
         "           (" INSECURE_BANNER ": whoever runs it can forge proofs)\n"
         "  prove-post  Filecoin PoSt        cuzk prove-post --circuit window-post-32g ... proof.bin public.json\n"
+        "  prove-porep Filecoin PoRep C2    cuzk prove-porep --params porep.params c1.json proof.bin\n"
+        "  verify-seal check a PoRep proof  cuzk verify-seal --vk porep.vk --registered-proof 8 ... proof.bin\n"
+        "  make-c1  PoRep C1 test data      cuzk make-c1 --registered-proof 5 c1.json\n"
         "  info     describe a file         cuzk info circuit.zkey\n"
         "  bench    benchmarks              cuzk bench field|ntt|msm|prove|pipeline|load|post|gpu\n"
         "  version  print the version\n"
@@ -70,7 +74,10 @@ static void print_prove_help(FILE *f) {
         "the circuit gives an error (exit 3) and no output files.\n"
         "\n"
         "options:\n"
-        "  --params FILE      bellperson .params (second form)\n"
+        "  --params FILE      bellperson .params, or phase-2 MPC parameters (bellman's, or\n"
+        "                     `snarkjs zkey export bellman` of a bls12381 zkey) (second form)\n"
+        "  --proof-json FILE  second form: also write the proof as snarkjs proof.json, for\n"
+        "                     `snarkjs groth16 verify` with the key's verification_key.json\n"
         "  --r1cs FILE        the circuit's .r1cs (second form; with a zkey, only with --check)\n"
         "  --check            check every constraint first and name the first one that fails\n"
         "  --fixed-rs R S     use fixed randomness r, s (decimal or 0x-hex, nonzero; tests only: a proof with\n"
@@ -107,7 +114,8 @@ static void print_verify_help(FILE *f) {
         "when it is not; exits 3 when an input file cannot be used.\n"
         "\n"
         "options:\n"
-        "  --vk FILE   bellperson verifying key (.vk); the proof is the 192-byte bellperson encoding\n"
+        "  --vk FILE   bellperson verifying key (.vk), or phase-2 MPC parameters (their vk); the proof\n"
+        "              is the 192-byte bellperson encoding\n"
         "  --json      print {\"valid\": true|false, ...} on stdout\n"
         "  -q          print nothing; the exit code tells\n"
         "\n"
@@ -144,8 +152,9 @@ static void print_setup_help(FILE *f) {
         "    --frac01 F         fraction of 0/1 aux values (default 0.95)\n"
         "    --circuit-seed S   structure seed (default 1; the pipeline bench uses the same defaults)\n"
         "  --circuit NAME       a Filecoin circuit, recorded natively and written to out.r1cs first:\n"
-        "                       window-post-SIZE or winning-post-SIZE, SIZE 2k 8m 512m 32g 64g\n"
-        "    --sectors N        N sectors per circuit instead of the real count (a smaller test circuit)\n"
+        "                       window-post-SIZE, winning-post-SIZE or porep-SIZE (one PoRep partition),\n"
+        "                       SIZE 2k 8m 512m 32g 64g\n"
+        "    --sectors N        (PoSt) N sectors per circuit instead of the real count (a smaller test circuit)\n"
         "  --json               print a JSON summary on stdout\n"
         "  -q, --quiet          no progress and no summary (errors still go to stderr)\n"
         "\n"
@@ -334,6 +343,7 @@ static int cmd_prove(int argc, char **argv) {
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { print_prove_help(stdout); return 0; }
         else if (!strcmp(a, "--params")) { if (++i >= argc) return usage_error("prove", "%s needs a file", a); params = argv[i]; }
         else if (!strcmp(a, "--r1cs")) { if (++i >= argc) return usage_error("prove", "%s needs a file", a); o.r1cs_path = argv[i]; }
+        else if (!strcmp(a, "--proof-json")) { if (++i >= argc) return usage_error("prove", "%s needs a file", a); o.proof_json_path = argv[i]; }
         else if (!strcmp(a, "--check")) o.check_witness = 1;
         else if (!strcmp(a, "--fixed-rs")) {
             if (i + 2 >= argc) return usage_error("prove", "%s needs two numbers R S", a);
@@ -380,6 +390,8 @@ static int cmd_prove(int argc, char **argv) {
         progress_finish(&pl);
     } else {
         if (npos != 4) return usage_error("prove", "%s", "expected: circuit.zkey witness.wtns proof.json public.json");
+        if (o.proof_json_path)
+            return usage_error("prove", "%s", "--proof-json is for the --params form (a zkey's proof is proof.json already)");
         if (o.r1cs_path && !o.check_witness)
             return usage_error("prove", "%s", "--r1cs with a zkey is read only by --check: add --check, or leave --r1cs out");
         proof_out = pos[2];
@@ -399,6 +411,7 @@ static int cmd_prove(int argc, char **argv) {
     if (st != CUZK_OK) return fail(st, &e);
     if (!json && !quiet) {
         const char *be = t.backend ? t.backend : "cpu";
+        if (o.proof_json_path) printf("snarkjs proof.json written to %s\n", o.proof_json_path);
         printf("proof written to %s, public inputs to %s (%.1f ms, %s%s)\n", proof_out, public_out, t.total_ms,
                !strcmp(be, "gpu") ? "on the GPU" : "on the CPU",
                o.backend == CUZK_BACKEND_AUTO && strcmp(be, "gpu") ? ": no usable GPU (or no CUDA in this build)" : "");
@@ -489,7 +502,7 @@ static int cmd_setup(int argc, char **argv) {
             if (++i >= argc) return usage_error("setup", "%s needs a file", a);
             o.zkey_path = argv[i];
         } else if (!strcmp(a, "--circuit")) {
-            if (++i >= argc) return usage_error("setup", "%s needs a circuit name (window-post-32g, ...)", a);
+            if (++i >= argc) return usage_error("setup", "%s needs a circuit name (window-post-32g, porep-2k, ...)", a);
             named = argv[i];
         } else if (!strcmp(a, "--sectors")) {
             if (++i >= argc || !parse_u64(argv[i], &named_sectors) || named_sectors == 0 || named_sectors > 100000)
@@ -537,7 +550,10 @@ static int cmd_setup(int argc, char **argv) {
         const char *outs[] = {pos[0], pos[1], pos[2]};
         if (cuzk_check_outputs(NULL, 0, outs, 3, &e) != CUZK_OK) return fail(e.code, &e);
         if (!quiet && !json) fprintf(stderr, "cuzk setup: recording %s%s into %s\n", named, named_sectors ? " (sector count reduced: a test circuit)" : "", pos[0]);
-        cuzk_status wst = cuzk_post_r1cs_write(named, (uint32_t)named_sectors, pos[0], NULL, NULL, &e);
+        int porep = !strncmp(named, "porep-", 6);
+        if (porep && named_sectors) return usage_error("setup", "%s", "--sectors is for PoSt circuits, not porep-SIZE");
+        cuzk_status wst = porep ? cuzk_porep_r1cs_write(named, pos[0], NULL, NULL, &e)
+                                : cuzk_post_r1cs_write(named, (uint32_t)named_sectors, pos[0], NULL, NULL, &e);
         if (wst != CUZK_OK) return fail(wst, &e);
     }
     if (synthetic) {
@@ -849,6 +865,9 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "verify")) return cmd_verify(argc - 1, argv + 1);
     if (!strcmp(cmd, "setup")) return cmd_setup(argc - 1, argv + 1);
     if (!strcmp(cmd, "prove-post")) return cmd_prove_post(argc - 1, argv + 1);
+    if (!strcmp(cmd, "prove-porep")) return cli_cmd_prove_porep(argc - 1, argv + 1);
+    if (!strcmp(cmd, "verify-seal")) return cli_cmd_verify_seal(argc - 1, argv + 1);
+    if (!strcmp(cmd, "make-c1")) return cli_cmd_make_c1(argc - 1, argv + 1);
     if (!strcmp(cmd, "info")) return cmd_info(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench")) return cli_exec_bench(argc - 1, argv + 1);
     fprintf(stderr, "%s: unknown command '%s'\n", g_prog, cmd);

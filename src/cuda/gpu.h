@@ -418,12 +418,22 @@ cuzk_status gpu_h_bellperson_async(void *stream, struct fr *d_a, struct fr *d_b,
                                    int log_m, cuzk_error *err);
 cuzk_status gpu_h_snarkjs_async(void *stream, struct fr *d_a, struct fr *d_b, struct fr *d_c,
                                 int log_m, cuzk_error *err);
+/* The bellperson H (coset g = 7, the h coefficients in d_a) with the rows interpolated on `roots`:
+ * GPU_ROOTS_BELLPERSON is gpu_h_bellperson_async; GPU_ROOTS_SNARKJS (5^t) is what bellperson
+ * parameters from `snarkjs zkey export bellman` need (src/formats/bellperson.h, domain), the same
+ * values as h_bellperson over an NTT_ROOTS_SNARKJS domain. Tables cached per (device, log_m, roots)
+ * like the others (a third kind). Errors as gpu_h_bellperson_async, and CUZK_ERR_ARG for bad roots. */
+cuzk_status gpu_h_bellperson_roots_async(void *stream, struct fr *d_a, struct fr *d_b, struct fr *d_c, int log_m,
+                                         gpu_roots roots, cuzk_error *err);
 /* Synchronous host-array form (tests, CPU-backend fallback users): a, b, c are HOST arrays of
  * m = 2^log_m Fr (Montgomery); `convention` GPU_ROOTS_BELLPERSON runs h_bellperson,
  * GPU_ROOTS_SNARKJS h_snarkjs; on CUZK_OK a holds the result, b and c are unchanged (c is not
  * read for snarkjs). Device memory: 3 * 32 * m bytes (stream-ordered, freed before returning). */
 cuzk_status gpu_h(gpu_roots convention, struct fr *a, struct fr *b, struct fr *c, int log_m,
                   cuzk_error *err);
+/* The same for gpu_h_bellperson_roots_async (host arrays; a gets the h coefficients). */
+cuzk_status gpu_h_bellperson_roots(gpu_roots roots, struct fr *a, struct fr *b, struct fr *c, int log_m,
+                                   cuzk_error *err);
 /* Bytes of device memory held by the NTT/H table cache on the current device (0 when empty).
  * Per (roots, log_m) used so far: (max(1, m/2) + 7 + 2 * (1024 + max(1, m/1024))) * 32 bytes,
  * i.e. the twiddles omega^j, j < m/2 (2 GiB at log_m = 27, 4 GiB at 28), the constants and the

@@ -1,5 +1,6 @@
 /* NTT over a curve's Fr on the GPU and the Groth16 H step (src/cuda/gpu.h: gpu_ntt,
- * gpu_h_bellperson_async, gpu_h_snarkjs_async, gpu_h, gpu_h_cache_bytes, gpu_bench_ntt,
+ * gpu_h_bellperson_async, gpu_h_bellperson_roots_async, gpu_h_snarkjs_async, gpu_h,
+ * gpu_h_bellperson_roots, gpu_h_cache_bytes, gpu_bench_ntt,
  * gpu_bench_h). The pass structure and the tables are described in src/cuda/ntt_internal.cuh.
  *
  * gpu_ntt (natural order in and out): one DIT transform with the bit-reversed gather in its first
@@ -40,13 +41,19 @@ const int PASS_T = 2;           /* later passes: 2^2 neighbouring groups per til
 const int PASS_THREADS = 256;
 const int MAX_PASSES = 4;       /* log_m <= 28: 11 + 9 + 8 */
 
-/* consts (NTT_C_*) for (roots, log_m) */
+/* Table kinds: the roots (0 = 7^t, 1 = 5^t: gpu_roots) and the H coset shift of each. Kind 2
+ * (TABLES_SNARKJS_ROOTS_G7) is the bellperson H (g = 7) on snarkjs's roots, for the MPC
+ * parameters `snarkjs zkey export bellman` writes (gpu_h_bellperson_roots_async). */
+const int TABLES_SNARKJS_ROOTS_G7 = 2;
+
+/* consts (NTT_C_*) for (table kind, log_m) */
 template <class C>
 __global__ void ntt_consts_kernel(typename C::fr *c, int roots, int log_m) {
     CUZK_CURVE_TYPES(C);
     if (threadIdx.x != 0 || blockIdx.x != 0) return;
     fr_t root;
-    for (int i = 0; i < fr_t::N; i++) root.l[i] = C::fr_root_canon(roots, i);
+    const int root_kind = roots == TABLES_SNARKJS_ROOTS_G7 ? 1 : roots;
+    for (int i = 0; i < fr_t::N; i++) root.l[i] = C::fr_root_canon(root_kind, i);
     root = fr_t::from_canon(root);
     fr_t w = root;
     for (int i = log_m; i < C::FR_TWO_ADICITY; i++) w = w.sqr();
@@ -546,14 +553,16 @@ bool fr_ptrs_ok(const void *a, const void *b, const void *c, size_t bytes) {
     return true;
 }
 
+/* H of the convention `snarkjs` (1: h_snarkjs; 0: h_bellperson) over the table kind `tables`
+ * (0 with snarkjs = 0, 1 with snarkjs = 1, or TABLES_SNARKJS_ROOTS_G7 with snarkjs = 0) */
 template <class C>
 cuzk_status h_async(cudaStream_t s, typename C::fr *a, typename C::fr *b, typename C::fr *c, int log_m, int snarkjs,
-                    cuzk_error *err) {
+                    int tables, cuzk_error *err) {
     CUZK_CURVE_TYPES(C);
     cuzk_status st = CUZK_OK;
     const ntt_tables<C> *tb = NULL;
     const size_t lo_n = (size_t)1 << TAB_LOG;
-    st = ntt_tables_get<C>(&tb, snarkjs ? 1 : 0, log_m, err);
+    st = ntt_tables_get<C>(&tb, tables, log_m, err);
     if (st != CUZK_OK) return st;
     const fr_t *fwd_lo = tb->d_hscale, *fwd_hi = tb->d_hscale + lo_n;
     const fr_t *inv_lo = tb->d_hscale + lo_n + tb->n_hi, *inv_hi = tb->d_hscale + 2 * lo_n + tb->n_hi;
@@ -675,7 +684,18 @@ extern "C" cuzk_status gpu_h_bellperson_async(void *stream, struct fr *d_a, stru
     GPU_ARG(log_m >= 1 && log_m <= 28, "gpu_h_bellperson_async: log_m out of [1, 28]");
     GPU_ARG(fr_ptrs_ok(d_a, d_b, d_c, ((size_t)32) << log_m),
             "gpu_h_bellperson_async: NULL or overlapping vectors");
-    return h_async<api_curve>((cudaStream_t)stream, (api_curve::fr *)d_a, (api_curve::fr *)d_b, (api_curve::fr *)d_c, log_m, 0, err);
+    return h_async<api_curve>((cudaStream_t)stream, (api_curve::fr *)d_a, (api_curve::fr *)d_b, (api_curve::fr *)d_c, log_m, 0, 0,
+                              err);
+}
+
+extern "C" cuzk_status gpu_h_bellperson_roots_async(void *stream, struct fr *d_a, struct fr *d_b, struct fr *d_c,
+                                                    int log_m, gpu_roots roots, cuzk_error *err) {
+    GPU_ARG(log_m >= 1 && log_m <= 28, "gpu_h_bellperson_roots_async: log_m out of [1, 28]");
+    GPU_ARG(roots == GPU_ROOTS_BELLPERSON || roots == GPU_ROOTS_SNARKJS, "gpu_h_bellperson_roots_async: bad roots");
+    GPU_ARG(fr_ptrs_ok(d_a, d_b, d_c, ((size_t)32) << log_m),
+            "gpu_h_bellperson_roots_async: NULL or overlapping vectors");
+    return h_async<api_curve>((cudaStream_t)stream, (api_curve::fr *)d_a, (api_curve::fr *)d_b, (api_curve::fr *)d_c, log_m, 0,
+                              roots == GPU_ROOTS_SNARKJS ? TABLES_SNARKJS_ROOTS_G7 : 0, err);
 }
 
 extern "C" cuzk_status gpu_h_snarkjs_async(void *stream, struct fr *d_a, struct fr *d_b,
@@ -683,7 +703,8 @@ extern "C" cuzk_status gpu_h_snarkjs_async(void *stream, struct fr *d_a, struct 
     GPU_ARG(log_m >= 1 && log_m <= 28, "gpu_h_snarkjs_async: log_m out of [1, 28]");
     GPU_ARG(fr_ptrs_ok(d_a, d_b, d_c, ((size_t)32) << log_m),
             "gpu_h_snarkjs_async: NULL or overlapping vectors");
-    return h_async<api_curve>((cudaStream_t)stream, (api_curve::fr *)d_a, (api_curve::fr *)d_b, (api_curve::fr *)d_c, log_m, 1, err);
+    return h_async<api_curve>((cudaStream_t)stream, (api_curve::fr *)d_a, (api_curve::fr *)d_b, (api_curve::fr *)d_c, log_m, 1, 1,
+                              err);
 }
 
 /* BN254: the snarkjs H only (BN254 has no bellperson convention; two-adicity 28, and the coset
@@ -693,13 +714,16 @@ extern "C" cuzk_status gpu_bn254_h_snarkjs_async(void *stream, struct bn254_fr *
     GPU_ARG(log_m >= 1 && log_m <= 27, "gpu_bn254_h_snarkjs_async: log_m out of [1, 27]");
     GPU_ARG(fr_ptrs_ok(d_a, d_b, d_c, ((size_t)32) << log_m),
             "gpu_bn254_h_snarkjs_async: NULL or overlapping vectors");
-    return h_async<bn254>((cudaStream_t)stream, (bn254::fr *)d_a, (bn254::fr *)d_b, (bn254::fr *)d_c, log_m, 1, err);
+    return h_async<bn254>((cudaStream_t)stream, (bn254::fr *)d_a, (bn254::fr *)d_b, (bn254::fr *)d_c, log_m, 1, 1, err);
 }
 
 namespace {
-/* gpu_h / gpu_bn254_h: host vectors through one device allocation */
+/* gpu_h / gpu_h_bellperson_roots / gpu_bn254_h: host vectors through one device allocation.
+ * tables: the table kind (0 bellperson, 1 snarkjs, TABLES_SNARKJS_ROOTS_G7 bellperson H on
+ * snarkjs's roots); the snarkjs H is kind 1 only. */
 template <class C>
-cuzk_status h_host(int snarkjs, void *a, const void *b, const void *c, int log_m, cuzk_error *err) {
+cuzk_status h_host(int tables, void *a, const void *b, const void *c, int log_m, cuzk_error *err) {
+    const int snarkjs = tables == 1;
     cuzk_status st = CUZK_OK;
     const size_t bytes = ((size_t)1 << log_m) * sizeof(typename C::fr);
     cudaStream_t s = NULL;
@@ -710,7 +734,7 @@ cuzk_status h_host(int snarkjs, void *a, const void *b, const void *c, int log_m
     CU(cudaMemcpyAsync((char *)d + bytes, b, bytes, cudaMemcpyHostToDevice, s));
     if (!snarkjs) CU(cudaMemcpyAsync((char *)d + 2 * bytes, c, bytes, cudaMemcpyHostToDevice, s));
     st = h_async<C>(s, d, (typename C::fr *)((char *)d + bytes), (typename C::fr *)((char *)d + 2 * bytes), log_m,
-                    snarkjs, err);
+                    snarkjs, tables, err);
     if (st != CUZK_OK) goto out;
     CU(cudaMemcpyAsync(a, d, bytes, cudaMemcpyDeviceToHost, s));
     CU(cudaStreamSynchronize(s));
@@ -730,6 +754,14 @@ extern "C" cuzk_status gpu_h(gpu_roots convention, struct fr *a, struct fr *b, s
     GPU_ARG(convention == GPU_ROOTS_BELLPERSON || convention == GPU_ROOTS_SNARKJS, "gpu_h: bad convention");
     GPU_ARG(a && b && c, "gpu_h: NULL vector");
     return h_host<api_curve>(convention == GPU_ROOTS_SNARKJS, a, b, c, log_m, err);
+}
+
+extern "C" cuzk_status gpu_h_bellperson_roots(gpu_roots roots, struct fr *a, struct fr *b, struct fr *c, int log_m,
+                                              cuzk_error *err) {
+    GPU_ARG(log_m >= 1 && log_m <= 28, "gpu_h_bellperson_roots: log_m out of [1, 28]");
+    GPU_ARG(roots == GPU_ROOTS_BELLPERSON || roots == GPU_ROOTS_SNARKJS, "gpu_h_bellperson_roots: bad roots");
+    GPU_ARG(a && b && c, "gpu_h_bellperson_roots: NULL vector");
+    return h_host<api_curve>(roots == GPU_ROOTS_SNARKJS ? TABLES_SNARKJS_ROOTS_G7 : 0, a, b, c, log_m, err);
 }
 
 extern "C" cuzk_status gpu_bn254_h(struct bn254_fr *a, const struct bn254_fr *b, int log_m, cuzk_error *err) {
@@ -839,7 +871,7 @@ extern "C" cuzk_status gpu_bench_h(gpu_roots convention, int log_m, int warmup, 
         ntt_random_kernel<api_curve><<<nblocks(3 * m, 256), 256>>>(d, 3 * m, 777 + (uint64_t)r);
         CU_LAUNCH("ntt_random_kernel");
         CU(cudaEventRecord(e0));
-        st = h_async<api_curve>(0, d, d + m, d + 2 * m, log_m, snarkjs, err);
+        st = h_async<api_curve>(0, d, d + m, d + 2 * m, log_m, snarkjs, snarkjs, err);
         if (st != CUZK_OK) goto out;
         CU(cudaEventRecord(e1));
         CU(cudaEventSynchronize(e1));

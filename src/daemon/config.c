@@ -96,7 +96,20 @@ static int check_readable(const char *path, const char *what, const char *file, 
     return 0;
 }
 
-static const char *const FILECOIN_IDS[] = {"porep-32g", "porep-64g", "snap-32g", "snap-64g", NULL};
+static const char *const FILECOIN_IDS[] = {"snap-32g", "snap-64g", NULL};
+
+/* PoRep ids: Curio's porep-32g/64g, and the small sizes (tests); the cuzk circuit of the same name */
+static const struct porep_id {
+    const char *id;
+    uint64_t sector_size;
+} POREP_IDS[] = {{"porep-2k", 2048ull},        {"porep-8m", 8ull << 20}, {"porep-512m", 512ull << 20},
+                 {"porep-32g", 32ull << 30},   {"porep-64g", 64ull << 30}, {NULL, 0}};
+
+const char *dcfg_porep_id(uint64_t sector_size) {
+    for (int i = 0; POREP_IDS[i].id; i++)
+        if (POREP_IDS[i].sector_size == sector_size) return POREP_IDS[i].id;
+    return NULL;
+}
 
 /* PoSt ids: Curio's 32g/64g, and the small sizes rust-fil-proofs also has (tests) */
 static const struct post_id {
@@ -407,6 +420,12 @@ int dcfg_load(dcfg *c, const char *path, char *err, size_t cap) {
                     cc->post_kind = POST_IDS[i].kind;
                     cc->post_sector_size = POST_IDS[i].sector_size;
                 }
+            for (int i = 0; POREP_IDS[i].id; i++)
+                if (strcmp(id, POREP_IDS[i].id) == 0) {
+                    cc->filecoin = 1;
+                    cc->porep_circuit = POREP_IDS[i].id;
+                    cc->porep_sector_size = POREP_IDS[i].sector_size;
+                }
             uint64_t sectors = 0;
             if (get_uint(ct, "sectors", 100000, &sectors, tname, path, err, cap)) goto out;
             cc->sectors = (uint32_t)sectors;
@@ -419,9 +438,9 @@ int dcfg_load(dcfg *c, const char *path, char *err, size_t cap) {
                      tname);
                 goto out;
             }
-            if (cc->post_circuit && (cc->zkey || cc->r1cs)) {
-                fail(err, cap, "%s: %s: a PoSt circuit takes params = \"...\" only (bellperson .params; its R1CS is "
-                     "recorded in memory)", path, tname);
+            if ((cc->post_circuit || cc->porep_circuit) && (cc->zkey || cc->r1cs)) {
+                fail(err, cap, "%s: %s: a %s circuit takes params = \"...\" only (bellperson .params; its R1CS is "
+                     "recorded in memory)", path, tname, cc->post_circuit ? "PoSt" : "PoRep");
                 goto out;
             }
             if (!!cc->zkey == !!cc->params) {

@@ -18,10 +18,15 @@ typedef struct dcfg_circuit {
     /* PoSt ids ("wpost-32g", "winning-32g", ...: dcfg_post_id): the cuzk circuit
      * ("window-post-32g", ...; include/cuzk/filecoin.h), its proof kind (3 WINDOW_POST_PARTITION,
      * 4 WINNING_POST) and sector size; the R1CS is recorded in memory (no r1cs key). 0/NULL for
-     * other ids (PoRep and SnapDeals ids are not provable by this build yet). */
+     * other ids. */
     const char *post_circuit;
     int post_kind;
     uint64_t post_sector_size;
+    /* PoRep ids ("porep-2k" ... "porep-64g": dcfg_porep_id): the cuzk circuit ("porep-32g", ...;
+     * include/cuzk/filecoin.h) and sector size; the R1CS is recorded in memory. NULL/0 for others
+     * (SnapDeals ids are not provable by this build yet). */
+    const char *porep_circuit;
+    uint64_t porep_sector_size;
     uint32_t sectors;   /* testing only (key `sectors`): a PoSt circuit of this many sectors, a
                            different circuit than Filecoin's (INSECURE test parameters); 0: real */
 } dcfg_circuit;
@@ -67,5 +72,7 @@ const dcfg_circuit *dcfg_find_circuit(const dcfg *c, const char *id);
 /* The circuit id of a PoSt proof kind (3 or 4) and sector size in bytes, e.g. "wpost-32g",
  * "winning-2k"; NULL for another kind or size. */
 const char *dcfg_post_id(int kind, uint64_t sector_size);
+/* The PoRep circuit id of a sector size ("porep-32g"), or NULL. */
+const char *dcfg_porep_id(uint64_t sector_size);
 
 #endif

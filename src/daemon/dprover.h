@@ -65,8 +65,9 @@ void dp_engine_mem_stats(dp_engine *e, dp_engine_mem *out);
  * "none" the load fails with CUZK_ERR_NOMEM_DEVICE or CUZK_ERR_DEVICE and that message.
  * Errors: those of the key loaders (CUZK_ERR_IO, _FORMAT, _CURVE, _POINT, _NOMEM), of the upload
  * (CUZK_ERR_NOMEM_DEVICE, CUZK_ERR_DEVICE, CUZK_ERR_MISMATCH), CUZK_ERR_MISMATCH (a PoSt id's
- * .params made for another circuit or sector count), CUZK_ERR_UNSUPPORTED for PoRep and SnapDeals
- * ids (no circuit in this build). PoSt ids record their R1CS in memory (cuzk_post_pk_load). */
+ * .params made for another circuit or sector count), CUZK_ERR_UNSUPPORTED for SnapDeals
+ * ids (no circuit in this build). PoSt and PoRep ids record their R1CS in memory
+ * (cuzk_post_pk_load, cuzk_porep_pk_load). */
 cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint64_t *bytes, cuzk_error *err);
 /* Releases the key and what the engine holds for it (its device copy). NULL is a no-op. */
 void dp_key_free(dp_engine *e, dp_key *k);
@@ -99,6 +100,11 @@ typedef struct dp_input {
     uint8_t randomness[32];
     uint64_t partition;
     int api_version;
+    /* PoRep keys: wtns holds the C1 output (rust-fil-proofs JSON, or Curio's wrapper); the sector
+     * number and miner id (replica_id is checked against them); the RegisteredSealProof the
+     * request names (the C1's must be the same) */
+    int porep;
+    uint64_t sector_id, miner_id, registered_proof;
     const volatile int *cancel; /* read while proving: nonzero stops the proof (CUZK_ERR_CANCELLED) */
     uint64_t delay_ms;    /* testing: the witness step takes at least this long */
     int hold;             /* testing: the witness step waits until *cancel */
@@ -110,7 +116,10 @@ typedef struct dp_input {
 /* Proves one witness, or for a PoSt key one partition from its vanilla proofs: they are read and
  * checked first (paths, comm_r, challenged leaves: include/cuzk/filecoin.h); one that fails is
  * CUZK_ERR_FORMAT / CUZK_ERR_INVALID naming "vanilla proof <i>" and the reason, and nothing is
- * proved. The proof is verified against public inputs derived again from the public data before
+ * proved. For a PoRep key, every partition of a sector from its C1 output (one engine job, the
+ * partitions pipelined), checked the same way first (cuzk_porep_job_create); out->proof gets the
+ * partitions' proofs concatenated (192 bytes each, partition order), out->public_json the public
+ * inputs per partition. The proof is verified against public inputs derived again from the public data before
  * it is returned. Errors: CUZK_ERR_FORMAT (witness not a .wtns), CUZK_ERR_CURVE (witness of
  * another field), CUZK_ERR_MISMATCH (witness length differs from the circuit's), CUZK_ERR_UNSAT
  * (the witness does not satisfy the circuit: a failing constraint, or a proof that does not

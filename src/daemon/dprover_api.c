@@ -9,6 +9,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/prover.h"
 
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,7 @@ struct dp_key {
     int has_circuit;      /* the R1CS is held: witnesses are checked constraint by constraint */
     const char *post_circuit; /* PoSt keys: the cuzk circuit name (config's static string), else NULL */
     uint32_t post_sectors;    /* its sector count override (0: Filecoin's) */
+    const char *porep_circuit; /* PoRep keys: the cuzk circuit name ("porep-32g"), else NULL */
     size_t n_vars;
     uint32_t n_public;
 };
@@ -239,7 +241,7 @@ static cuzk_status place_circuit(dp_engine *e, const dcfg_circuit *c, dp_key *k,
 cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint64_t *bytes, cuzk_error *err) {
     *out = NULL;
     *bytes = 0;
-    if (c->filecoin && !c->post_circuit) {
+    if (c->filecoin && !c->post_circuit && !c->porep_circuit) {
         /* No Filecoin circuit in this build: check the file's headers so a bad path or a truncated
          * file is still reported as such, then say what is missing. */
         char desc[2048];
@@ -255,6 +257,7 @@ cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint6
     cuzk_pk *pk = NULL;
     cuzk_status st = c->zkey           ? cuzk_pk_load_zkey(&pk, c->zkey, &lo, err)
                      : c->post_circuit ? cuzk_post_pk_load(&pk, c->post_circuit, c->sectors, c->params, &lo, err)
+                     : c->porep_circuit ? cuzk_porep_pk_load(&pk, c->porep_circuit, c->params, &lo, err)
                                        : cuzk_pk_load_params(&pk, c->params, c->r1cs, &lo, err);
     if (st) return st;
     cuzk_pk_info info;
@@ -269,6 +272,7 @@ cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint6
     k->has_circuit = info.has_circuit;
     k->post_circuit = c->post_circuit;
     k->post_sectors = c->sectors;
+    k->porep_circuit = c->porep_circuit;
     k->n_vars = info.n_vars;
     k->n_public = info.n_public;
     k->curve = info.curve;
@@ -536,8 +540,157 @@ out:
     return st;
 }
 
+/* ---- PoRep: a C1 output -> cuzk_porep_job -> one engine job of every partition ---- */
+typedef struct porep_synth_ctx {
+    const dp_input *in;
+    cuzk_porep_job *job;
+    double ms; /* summed over partitions (they may overlap with proving) */
+    pthread_mutex_t mu;
+} porep_synth_ctx;
+
+static cuzk_status porep_synth(void *vctx, uint32_t partition, uint64_t *witness, size_t n_vars, cuzk_error *err) {
+    porep_synth_ctx *sc = vctx;
+    double t0 = now_ms();
+    cuzk_status st = wait_debug(sc->in, err);
+    if (st == CUZK_OK) st = cuzk_porep_job_synth(sc->job, partition, witness, n_vars, err);
+    pthread_mutex_lock(&sc->mu);
+    sc->ms += now_ms() - t0;
+    pthread_mutex_unlock(&sc->mu);
+    return st;
+}
+
+/* public.json of a PoRep answer: one snarkjs public.json array per partition, in an array */
+static char *porep_public_json(const uint8_t *proofs, size_t proof_bytes, const uint8_t *pub, uint32_t parts, size_t np) {
+    size_t cap = 16, n = 0;
+    char *s = malloc(cap);
+    if (!s) return NULL;
+    s[n++] = '[';
+    for (uint32_t k = 0; k < parts; k++) {
+        cuzk_proof pf;
+        if (cuzk_proof_from_bytes(&pf, CUZK_CURVE_BLS12_381, proofs + (size_t)k * proof_bytes, proof_bytes,
+                                  pub + (size_t)k * np * 32, (uint32_t)np, NULL) != CUZK_OK) {
+            free(s);
+            return NULL;
+        }
+        size_t m = strlen(pf.public_json);
+        char *t = realloc(s, cap = n + m + 4);
+        if (!t) {
+            cuzk_proof_free(&pf);
+            free(s);
+            return NULL;
+        }
+        s = t;
+        if (k) s[n++] = ',';
+        memcpy(s + n, pf.public_json, m);
+        n += m;
+        cuzk_proof_free(&pf);
+    }
+    s[n++] = ']';
+    s[n] = 0;
+    return s;
+}
+
+static cuzk_status prove_porep(dp_engine *e, dp_key *k, const dp_input *in, dp_proof *out, cuzk_error *err) {
+    cuzk_porep_request rq;
+    memset(&rq, 0, sizeof rq);
+    rq.c1 = in->wtns;
+    rq.c1_len = in->wtns_len;
+    rq.check_replica_id = 1; /* Curio names the sector and the miner: replica_id must follow from them */
+    cuzk_porep_prover_id(rq.prover_id, in->miner_id);
+    rq.sector_id = in->sector_id;
+    rq.nthreads = e->synth_threads;
+    porep_synth_ctx sc;
+    memset(&sc, 0, sizeof sc);
+    sc.in = in;
+    pthread_mutex_init(&sc.mu, NULL);
+    double t0 = now_ms();
+    cuzk_status st = cuzk_porep_job_create(&sc.job, &rq, err); /* reads and checks the whole C1 output */
+    double t_check = now_ms() - t0;
+    uint8_t *pub = NULL;
+    cuzk_job_result res;
+    memset(&res, 0, sizeof res);
+    int have_res = 0;
+    if (st) goto out;
+    uint32_t parts = cuzk_porep_job_partitions(sc.job);
+    size_t np = cuzk_porep_job_n_public(sc.job);
+    if (cuzk_porep_job_registered_proof(sc.job) != in->registered_proof) {
+        st = cuzk_error_set(err, CUZK_ERR_INVALID, __FILE__, __LINE__,
+                            "the C1 output is of registered proof %" PRIu64 ", the request names %" PRIu64,
+                            cuzk_porep_job_registered_proof(sc.job), in->registered_proof);
+        goto out;
+    }
+    if (strcmp(cuzk_porep_job_circuit(sc.job), k->porep_circuit) != 0 || cuzk_porep_job_n_vars(sc.job) != k->n_vars ||
+        np != k->n_public) {
+        st = cuzk_error_set(err, CUZK_ERR_MISMATCH, __FILE__, __LINE__,
+                            "the C1 output is for circuit %s (%zu values, %zu public inputs), the key %s has %zu and %u",
+                            cuzk_porep_job_circuit(sc.job), cuzk_porep_job_n_vars(sc.job), np, k->id, k->n_vars,
+                            k->n_public);
+        goto out;
+    }
+    /* the public inputs from the public data alone (replica_id, comm_d, comm_r, seed, the graph) */
+    pub = malloc((size_t)parts * np * 32 + 1);
+    if (!pub) { st = cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "out of memory"); goto out; }
+    for (uint32_t p = 0; p < parts && st == CUZK_OK; p++)
+        st = cuzk_porep_job_public_inputs(sc.job, p, pub + (size_t)p * np * 32, err);
+    if (st) goto out;
+    cuzk_job_desc d;
+    memset(&d, 0, sizeof d);
+    d.circuit = k->circ;
+    d.n_partitions = parts;
+    d.synth = porep_synth;
+    d.synth_ctx = &sc;
+    d.witness_form = CUZK_WITNESS_FR_MONT;
+    cuzk_error jerr;
+    if ((st = engine_run(k, &d, in, &res, &jerr, err)) != CUZK_OK) goto out;
+    have_res = 1;
+    if (res.state == CUZK_JOB_CANCELLED || *in->cancel) {
+        st = cuzk_error_set(err, CUZK_ERR_CANCELLED, __FILE__, __LINE__, "cancelled");
+        goto out;
+    }
+    if (res.state == CUZK_JOB_FAILED) {
+        if (err) *err = jerr;
+        st = res.status ? res.status : CUZK_ERR_ARG;
+        goto out;
+    }
+    out->synth_ms = sc.ms + t_check;
+    for (uint32_t p = 0; p < parts && res.timings; p++)
+        out->prove_ms += res.timings[p].start_call_ms + res.timings[p].finish_call_ms;
+    for (uint32_t p = 0; p < parts; p++) {
+        cuzk_error verr;
+        memset(&verr, 0, sizeof verr);
+        if (cuzk_verify(k->vk, CUZK_PUBLIC_CANON, pub + (size_t)p * np * 32, np * 32, CUZK_PROOF_CURVE_BYTES,
+                        res.proofs + (size_t)p * res.proof_bytes, res.proof_bytes, &verr) != CUZK_OK) {
+            st = cuzk_error_set(err, CUZK_ERR_UNSAT, __FILE__, __LINE__,
+                                "partition %u: the PoRep proof does not verify against the public inputs derived from "
+                                "the public data (parameters of another circuit?): %s", p, verr.msg);
+            goto out;
+        }
+    }
+    out->proof = malloc((size_t)parts * res.proof_bytes);
+    out->public_json = porep_public_json(res.proofs, res.proof_bytes, pub, parts, np);
+    out->proof_json = strdup("null");
+    if (!out->proof || !out->public_json || !out->proof_json) {
+        dp_proof_free(out);
+        st = cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "out of memory for the proof");
+        goto out;
+    }
+    memcpy(out->proof, res.proofs, (size_t)parts * res.proof_bytes);
+    out->proof_len = (size_t)parts * res.proof_bytes;
+out:
+    if (have_res) cuzk_job_result_free(&res);
+    free(pub);
+    cuzk_porep_job_free(sc.job);
+    pthread_mutex_destroy(&sc.mu);
+    return st;
+}
+
 cuzk_status dp_prove(dp_engine *e, dp_key *k, const dp_input *in, dp_proof *out, cuzk_error *err) {
     memset(out, 0, sizeof *out);
+    if (k->porep_circuit) {
+        if (!in->porep)
+            return cuzk_error_set(err, CUZK_ERR_ARG, __FILE__, __LINE__, "circuit %s proves POREP_SEAL_COMMIT jobs only", k->id);
+        return prove_porep(e, k, in, out, err);
+    }
     if (k->post_circuit) return prove_post(e, k, in, out, err);
     return prove_engine(e, k, in, out, err);
 }

@@ -32,6 +32,8 @@ typedef struct job {
     uint8_t randomness[32];
     uint64_t partition;
     int api_version;
+    int porep;               /* PoRep: witness holds the C1 output */
+    uint64_t sector_id, miner_id, registered_proof;
     int state;               /* JS_* */
     int result;              /* JR_* once JS_DONE */
     volatile int cancel;
@@ -359,6 +361,10 @@ static void *worker_main(void *arg) {
             memcpy(in.randomness, j->randomness, 32);
             in.partition = j->partition;
             in.api_version = j->api_version;
+            in.porep = j->porep;
+            in.sector_id = j->sector_id;
+            in.miner_id = j->miner_id;
+            in.registered_proof = j->registered_proof;
             in.cancel = &j->cancel;
             in.delay_ms = J->cfg->debug_prove_delay_ms;
             in.hold = J->cfg->debug_hold_circuit && strcmp(J->cfg->debug_hold_circuit, j->circuit_id) == 0;
@@ -366,7 +372,7 @@ static void *worker_main(void *arg) {
             in.started_ctx = &sa;
             pthread_mutex_unlock(&J->mu);
             dlog(DLOG_DEBUG, "job %s: proving circuit %s (%s %zu bytes)", j->id, j->circuit_id,
-                 j->n_vanilla ? "vanilla proofs" : "witness", j->witness_len);
+                 j->porep ? "C1 output" : j->n_vanilla ? "vanilla proofs" : "witness", j->witness_len);
             st = dp_prove(J->E, key, &in, &res, &err);
             pthread_mutex_lock(&J->mu);
             j->engine_job = 0;
@@ -386,11 +392,14 @@ static void *worker_main(void *arg) {
                  j->prove_ms);
         } else {
             char msg[700];
-            if (j->n_vanilla && (st == CUZK_ERR_FORMAT || st == CUZK_ERR_INVALID || st == CUZK_ERR_IO))
+            if (j->porep && (st == CUZK_ERR_FORMAT || st == CUZK_ERR_INVALID || st == CUZK_ERR_IO))
+                snprintf(msg, sizeof msg, "the C1 output was refused, nothing was proved: %s",
+                         err.msg[0] ? err.msg : cuzk_status_str(st));
+            else if (j->n_vanilla && (st == CUZK_ERR_FORMAT || st == CUZK_ERR_INVALID || st == CUZK_ERR_IO))
                 snprintf(msg, sizeof msg, "a vanilla proof was refused, nothing was proved: %s",
                          err.msg[0] ? err.msg : cuzk_status_str(st));
             else
-                snprintf(msg, sizeof msg, "%s: %s", j->n_vanilla ? cuzk_status_str(st) : status_phrase(st),
+                snprintf(msg, sizeof msg, "%s: %s", j->n_vanilla || j->porep ? cuzk_status_str(st) : status_phrase(st),
                          err.msg[0] ? err.msg : cuzk_status_str(st));
             finish_locked(J, j, JR_FAILED, msg);
             dlog(DLOG_INFO, "job %s failed: %s", j->id, msg);
@@ -614,6 +623,10 @@ int jobs_submit(jobs *J, job_submit *s, char job_id[32], uint32_t *queue_pos, in
         memcpy(j->randomness, s->randomness, 32);
         j->partition = s->partition;
         j->api_version = s->api_version;
+        j->porep = s->porep;
+        j->sector_id = s->sector_id;
+        j->miner_id = s->miner_id;
+        j->registered_proof = s->registered_proof;
         j->state = JS_QUEUED;
         list_push(&J->q[j->priority], j);
         J->n_queued++;

@@ -65,6 +65,11 @@ typedef struct job_submit {
     uint8_t randomness[32];
     uint64_t partition;
     int api_version;
+    /* PoRep (POREP_SEAL_COMMIT; circuit_id a configured PoRep circuit): the C1 output as Curio
+     * sends it in `witness` (taken over as above), the sector, the miner (prover_id) and the
+     * RegisteredSealProof the C1 must be of */
+    int porep;
+    uint64_t sector_id, miner_id, registered_proof;
 } job_submit;
 
 /* Returns a gRPC status code (CGRPC_*); msg gets the reason when not OK. */

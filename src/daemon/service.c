@@ -184,6 +184,55 @@ static int post_request(service *s, const Cuzk__V1__SubmitProofRequest *r, job_s
     return 0;
 }
 
+/* ---- PoRep requests ----
+ * registered_proof is a RegisteredSealProof (go-state-types abi/sector.go): 0..4
+ * StackedDrg{2KiB,8MiB,512MiB,32GiB,64GiB}V1, 5..9 ...V1_1, 10..14 ...V1_1_Feat_SyntheticPoRep;
+ * 15..19 (NI-PoRep) is not proved here. vanilla_proof carries the C1 output (Curio's wrapper or
+ * the bare JSON); it is read and checked by the worker (a bad one FAILS the job, named). Checks
+ * the request only: 0 ok; 1 refused (why); -1 out of memory (out set). */
+static int porep_request(service *s, const Cuzk__V1__SubmitProofRequest *r, job_submit *js, char *why, size_t cap,
+                         cgrpc_reply *out) {
+    static const char *const SIZE_NAMES[5] = {"2KiB", "8MiB", "512MiB", "32GiB", "64GiB"};
+    uint64_t rp = r->registered_proof;
+    if (rp > 14) {
+        snprintf(why, cap, "cuzk cannot prove this POREP_SEAL_COMMIT request: registered_proof %" PRIu64 " is not a "
+                 "RegisteredSealProof cuzk proves (0..4 V1, 5..9 V1_1, 10..14 V1_1 + SyntheticPoRep; 15..19 NI-PoRep is "
+                 "not supported)", rp);
+        return 1;
+    }
+    uint64_t size = POST_SIZES[rp % 5];
+    if (r->sector_size && r->sector_size != size) {
+        snprintf(why, cap, "cuzk cannot prove this POREP_SEAL_COMMIT request: sector_size %" PRIu64 " does not match "
+                 "registered_proof %" PRIu64 " (%s: %" PRIu64 " bytes)", r->sector_size, rp, SIZE_NAMES[rp % 5], size);
+        return 1;
+    }
+    const char *id = dcfg_porep_id(size);
+    const dcfg_circuit *c = id ? dcfg_find_circuit(s->cfg, id) : NULL;
+    if (!c) {
+        snprintf(why, cap, "cuzk cannot prove POREP_SEAL_COMMIT %s here: no [circuits.\"%s\"] (its params) in the "
+                 "configuration", SIZE_NAMES[rp % 5], id ? id : "?");
+        return 1;
+    }
+    if (r->vanilla_proof.len == 0) {
+        snprintf(why, cap, "POREP_SEAL_COMMIT: vanilla_proof (field 10) is empty: it carries the C1 output "
+                 "({\"SectorNum\", \"Phase1Out\", \"SectorSize\"})");
+        return 1;
+    }
+    js->witness = malloc(r->vanilla_proof.len);
+    if (!js->witness) {
+        fail(out, CGRPC_RESOURCE_EXHAUSTED, "out of memory for the C1 output (%zu bytes)", r->vanilla_proof.len);
+        return -1;
+    }
+    memcpy(js->witness, r->vanilla_proof.data, r->vanilla_proof.len);
+    js->witness_len = r->vanilla_proof.len;
+    js->porep = 1;
+    js->sector_id = r->sector_number;
+    js->miner_id = r->miner_id;
+    js->registered_proof = rp;
+    js->circuit_id = c->id;
+    return 0;
+}
+
 /* Submits; fills job_id/pos. Returns 0 or -1 with out set. *created: a new job was made. */
 static int submit(service *s, Cuzk__V1__SubmitProofRequest *r, char job_id[32], uint32_t *pos, int *created,
                   cgrpc_reply *out) {
@@ -231,10 +280,13 @@ static int submit(service *s, Cuzk__V1__SubmitProofRequest *r, char job_id[32], 
         int pr = post_request(s, r, &js, failmsg, sizeof failmsg, out);
         if (pr < 0) return -1;
         if (pr > 0) js.fail_message = failmsg;
+    } else if (js.kind == JK_POREP) {
+        int pr = porep_request(s, r, &js, failmsg, sizeof failmsg, out);
+        if (pr < 0) return -1;
+        if (pr > 0) js.fail_message = failmsg;
     } else {
         snprintf(failmsg, sizeof failmsg,
-                 "cuzk cannot prove %s yet: this build has no %s circuit (the job was not attempted)", kname,
-                 js.kind == JK_POREP ? "PoRep" : js.kind == JK_SNAP ? "SnapDeals" : "PoSt");
+                 "cuzk cannot prove %s yet: this build has no SnapDeals circuit (the job was not attempted)", kname);
         js.fail_message = failmsg;
     }
     if (input_hash(r, js.input_hash)) {

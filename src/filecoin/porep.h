@@ -70,13 +70,16 @@ const char *porep_proof_name(uint64_t registered_proof);
 uint64_t porep_proof_from_name(const char *name);
 
 /* The 14 parents of node (6 DRG, with the predecessor in slot 5 under 1.0 and slot 0 later, then
- * 8 expander), node < nodes. */
+ * 8 expander), node < nodes. Under 1.0 the expander's permuted index is truncated to u32 before
+ * the division by 8 (graph.rs:377), which matters at 32 and 64 GiB only. Cost: ~50 BLAKE2b
+ * compressions (the Feistel) per node; batches and internals in porep_graph.h. */
 void porep_parents(const porep_params *pp, uint64_t node, uint32_t out[POREP_PARENTS]);
 
 /* replica_id = SHA-256(prover_id || sector_id u64 BE || ticket || comm_d || porep_id), byte 31 &= 0x3f. */
 void porep_replica_id(uint8_t out[32], const uint8_t prover_id[32], uint64_t sector_id, const uint8_t ticket[32],
                       const uint8_t comm_d[32], const uint8_t porep_id[32]);
-/* prover_id of a miner actor id: u64 LE, zero-padded to 32 bytes. */
+/* prover_id of a miner actor id: the payload of its ID address f0<id>, i.e. the id as an unsigned
+ * LEB128 varint (1000 -> e8 07), zero-padded to 32 bytes (filecoin-ffi toProverID). */
 void porep_prover_id(uint8_t out[32], uint64_t miner_id);
 
 /* The label of node in layer (1-based): SHA-256(replica_id || layer u32 BE || node u64 BE || 0^20

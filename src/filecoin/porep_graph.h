@@ -60,6 +60,12 @@ void porep_parents_range(const porep_params *pp, uint64_t first, uint64_t count,
  * Errors: CUZK_ERR_NOMEM, CUZK_ERR_ARG (NULL). */
 cuzk_status porep_parent_cache_digest(uint8_t out[32], const porep_params *pp, int nthreads, cuzk_error *err);
 
+/* porep_labels_all with the parents computed chunk_nodes nodes at a time in every layer
+ * (chunk_nodes 0: porep_labels_all's choice, all nodes at once up to 2^20 nodes, else 2^16;
+ * >= nodes: all at once). The labels do not depend on it. Errors: those of porep_labels_all. */
+cuzk_status porep_labels_all_chunked(uint8_t (*out)[32], const porep_params *pp, const uint8_t replica_id[32],
+                                     int nthreads, uint64_t chunk_nodes, cuzk_error *err);
+
 /* Interactive challenge j (challenges.rs:36-56): (LE integer of SHA-256(replica_id || seed ||
  * u32 LE j)) mod (nodes - 1) + 1. nodes >= 2. */
 uint64_t porep_interactive_challenge(const uint8_t replica_id[32], const uint8_t seed[32], uint32_t j, uint64_t nodes);

@@ -213,7 +213,15 @@ static cuzk_status write_pair(const char *proof_path, const void *proof, size_t 
 
 cuzk_status cuzk_write_outputs(const char *proof_path, const void *proof, size_t proof_len, const char *public_path,
                                const char *public_json, cuzk_error *err) {
-    if (!proof_path || !public_path || !proof || !public_json) return ERR(err, CUZK_ERR_ARG, "cuzk_write_outputs: NULL argument");
+    if (!proof_path || !proof || (public_path && !public_json)) return ERR(err, CUZK_ERR_ARG, "cuzk_write_outputs: NULL argument");
+    if (!public_path) { /* the proof alone */
+        char tp[4200];
+        outfile_tmp_name(tp, sizeof tp, proof_path);
+        cuzk_status st = write_bytes(tp, proof, proof_len, err);
+        if (st == CUZK_OK) st = outfile_commit(tp, proof_path, err);
+        if (st != CUZK_OK) outfile_discard(tp);
+        return st;
+    }
     return write_pair(proof_path, proof, proof_len, public_path, public_json, err);
 }
 
@@ -307,11 +315,11 @@ typedef struct prove_in {
     cuzk_curve w_curve;
 } prove_in;
 
-static cuzk_status prove_begin(prove_in *pi, const char *const *ins, int n_in, const char *const *outs,
+static cuzk_status prove_begin(prove_in *pi, const char *const *ins, int n_in, const char *const *outs, int n_out,
                                const char *wtns_path, const cuzk_prove_opts *o, cuzk_error *err) {
     cuzk_status st;
     memset(pi, 0, sizeof *pi);
-    if ((st = cuzk_check_outputs(ins, n_in, outs, 2, err)) != CUZK_OK) return st;
+    if ((st = cuzk_check_outputs(ins, n_in, outs, n_out, err)) != CUZK_OK) return st;
     if ((o->fixed_r != NULL) != (o->fixed_s != NULL)) return ERR(err, CUZK_ERR_ARG, "fixed r and s must be given together");
     if (o->fixed_r) {
         if ((st = parse_scalar(pi->r, o->fixed_r, "r", err)) != CUZK_OK) return st;
@@ -357,7 +365,7 @@ cuzk_status cuzk_prove_zkey_files(const char *zkey_path, const char *wtns_path, 
     if (!zkey_path || !wtns_path || !proof_json_path || !public_json_path)
         return ERR(err, CUZK_ERR_ARG, "prove: missing path");
     const char *ins[] = {zkey_path, wtns_path, o->r1cs_path}, *outs[] = {proof_json_path, public_json_path};
-    if ((st = prove_begin(&pi, ins, 3, outs, wtns_path, o, err)) != CUZK_OK) goto out;
+    if ((st = prove_begin(&pi, ins, 3, outs, 2, wtns_path, o, err)) != CUZK_OK) goto out;
     if (o->check_witness && !o->r1cs_path) {
         st = ERR(err, CUZK_ERR_ARG, "--check with a zkey needs the circuit's .r1cs (--r1cs FILE): the zkey does not store C");
         goto out;
@@ -418,8 +426,8 @@ cuzk_status cuzk_prove_params_files(const char *params_path, const char *r1cs_pa
     memset(&pi, 0, sizeof pi);
     if (!params_path || !r1cs_path || !wtns_path || !proof_bin_path || !public_json_path)
         return ERR(err, CUZK_ERR_ARG, "prove: missing path");
-    const char *ins[] = {params_path, r1cs_path, wtns_path}, *outs[] = {proof_bin_path, public_json_path};
-    if ((st = prove_begin(&pi, ins, 3, outs, wtns_path, o, err)) != CUZK_OK) goto out;
+    const char *ins[] = {params_path, r1cs_path, wtns_path}, *outs[] = {proof_bin_path, public_json_path, o->proof_json_path};
+    if ((st = prove_begin(&pi, ins, 3, outs, o->proof_json_path ? 3 : 2, wtns_path, o, err)) != CUZK_OK) goto out;
     if (pi.w_curve != CUZK_CURVE_BLS12_381) {
         st = ERR(err, CUZK_ERR_CURVE, "%s is a %s witness; the bellperson flavour is BLS12-381 only (bn128 circuits prove "
                  "from a .zkey)", wtns_path, pi.w_curve == CUZK_CURVE_BN254 ? "bn128 (BN254)" : cuzk_curve_name(pi.w_curve));
@@ -448,7 +456,23 @@ cuzk_status cuzk_prove_params_files(const char *params_path, const char *r1cs_pa
                                          &tm, err), err, false, params_path, r1cs_path, wtns_path);
     t0 = now_ms();
     if (st != CUZK_OK) goto out;
-    st = write_pair(proof_bin_path, proof.bellperson, sizeof proof.bellperson, public_json_path, proof.public_json, err);
+    if (o->proof_json_path) {
+        /* the JSON first, committed after the pair: all three outputs or none */
+        char tj[4200];
+        outfile_tmp_name(tj, sizeof tj, o->proof_json_path);
+        if ((st = write_bytes(tj, proof.proof_json, proof.proof_json_len, err)) != CUZK_OK) {
+            outfile_discard(tj);
+            goto out;
+        }
+        st = write_pair(proof_bin_path, proof.bellperson, sizeof proof.bellperson, public_json_path, proof.public_json, err);
+        if (st == CUZK_OK && (st = outfile_commit(tj, o->proof_json_path, err)) != CUZK_OK) {
+            outfile_discard(proof_bin_path);
+            outfile_discard(public_json_path);
+        }
+        if (st != CUZK_OK) outfile_discard(tj);
+    } else {
+        st = write_pair(proof_bin_path, proof.bellperson, sizeof proof.bellperson, public_json_path, proof.public_json, err);
+    }
     t1 = now_ms(); tm.write_ms = t1 - t0; t0 = t1;
 out:
     cuzk_proof_free(&proof);

@@ -299,9 +299,69 @@ typedef struct bp_sections {
     uint32_t count[S_COUNT];
 } bp_sections;
 
-/* Reads the counts and checks every section against the bytes left; fills *sec when not NULL. */
+const char *bellperson_origin_str(bellperson_origin o) {
+    switch (o) {
+    case BELLPERSON_ORIGIN_PARAMS: return "bellperson .params";
+    case BELLPERSON_ORIGIN_MPC: return "phase-2 MPC parameters (bellman phase2)";
+    case BELLPERSON_ORIGIN_MPC_SNARKJS: return "phase-2 MPC parameters (snarkjs zkey export bellman)";
+    }
+    return "?";
+}
+
+const char *bellperson_domain_str(bellperson_domain d) {
+    return d == BELLPERSON_DOMAIN_SNARKJS ? "snarkjs (5^t)" : d == BELLPERSON_DOMAIN_BELLMAN ? "bellman (7^t)" : "?";
+}
+
+/* The phase-2 MPC trailer: cs hash, u32 count, contributions of delta_after, s, s_delta (G1),
+ * r_delta (G2) and a transcript hash (bellperson.h). */
+#define MPC_HASH_BYTES 64
+#define MPC_TRANSCRIPT_BYTES 64
+#define MPC_CONTRIB_BYTES(g1, g2) (3 * (g1) + (g2) + MPC_TRANSCRIPT_BYTES)
+
+static uint32_t be32_at(const uint8_t *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+/* Whether `left` bytes at p are exactly an MPC trailer with g1/g2-byte points; *k its count. */
+static bool mpc_trailer_fits(const uint8_t *p, size_t left, size_t g1, size_t g2, uint32_t *k) {
+    if (left < MPC_HASH_BYTES + 4) return false;
+    *k = be32_at(p + MPC_HASH_BYTES);
+    return (uint64_t)MPC_HASH_BYTES + 4 + (uint64_t)*k * MPC_CONTRIB_BYTES(g1, g2) == left;
+}
+
+/* Whether data[0, size) is, to the byte, a parameters file (with or without an MPC trailer)
+ * whose points are g1 / g2 bytes: the BN254 test (64 / 128) of read_layout's errors. */
+static bool fits_layout(const uint8_t *data, size_t size, size_t g1, size_t g2) {
+    size_t off = 3 * g1 + 3 * g2;
+    if (size < off) return false;
+    for (int k = 0; k < 6; k++) {
+        if (size - off < 4) return false;
+        uint64_t n = be32_at(data + off), elt = k == 5 ? g2 : g1;
+        off += 4;
+        if (n * elt > size - off) return false;
+        off += (size_t)(n * elt);
+    }
+    uint32_t nk;
+    return off == size || mpc_trailer_fits(data + off, size - off, g1, g2, &nk);
+}
+
+static cuzk_status read_layout_bls(bellperson_layout *out, bp_sections *sec, const uint8_t *data, size_t size,
+                                   const char *what, cuzk_error *err);
+
+/* Reads the counts and checks every section against the bytes left; fills *sec when not NULL. A
+ * file that fails as BLS12-381 but fits the BN254 point sizes is named so (CUZK_ERR_CURVE). */
 static cuzk_status read_layout(bellperson_layout *out, bp_sections *sec, const uint8_t *data, size_t size,
                                const char *what, cuzk_error *err) {
+    cuzk_status st = read_layout_bls(out, sec, data, size, what, err);
+    if (st == CUZK_ERR_FORMAT && fits_layout(data, size, 64, 128))
+        return ERR(err, CUZK_ERR_CURVE, "%s: this is a BN254 (bn128) parameters file (64-byte G1, 128-byte G2 points, "
+                   "e.g. `snarkjs zkey export bellman` of a bn128 zkey); bellperson parameters are BLS12-381 only: "
+                   "prove a bn128 circuit from its .zkey", what);
+    return st;
+}
+
+static cuzk_status read_layout_bls(bellperson_layout *out, bp_sections *sec, const uint8_t *data, size_t size,
+                                   const char *what, cuzk_error *err) {
     byte_cursor c = {data, size};
     bp_sections t;
     memset(&t, 0, sizeof t);
@@ -333,11 +393,32 @@ static cuzk_status read_layout(bellperson_layout *out, bp_sections *sec, const u
         c.p += (size_t)n * elt;
         c.left -= (size_t)n * elt;
     }
-    if (c.left != 0)
-        return ERR(err, CUZK_ERR_FORMAT, "%s: oversized: %zu trailing bytes after b_g2 (the counts account for %zu of %zu bytes)",
-                   what, c.left, size - c.left, size);
+    bellperson_origin origin = BELLPERSON_ORIGIN_PARAMS;
+    uint32_t n_contrib = 0;
+    if (c.left != 0) {
+        if (!mpc_trailer_fits(c.p, c.left, G1_UNCOMPRESSED_BYTES, G2_UNCOMPRESSED_BYTES, &n_contrib)) {
+            if (c.left < MPC_HASH_BYTES + 4)
+                return ERR(err, CUZK_ERR_FORMAT, "%s: oversized: %zu trailing bytes after b_g2 (the counts account for %zu of "
+                           "%zu bytes; a phase-2 MPC trailer is at least %d bytes)", what, c.left, size - c.left, size,
+                           MPC_HASH_BYTES + 4);
+            return ERR(err, CUZK_ERR_FORMAT, "%s: oversized: %zu trailing bytes after b_g2 (the counts account for %zu of %zu "
+                       "bytes), and no phase-2 MPC trailer either: its count says %u contributions, which take %llu bytes "
+                       "(truncated MPC file?)", what, c.left, size - c.left, size, n_contrib,
+                       (unsigned long long)MPC_HASH_BYTES + 4 +
+                           (unsigned long long)n_contrib * MPC_CONTRIB_BYTES(G1_UNCOMPRESSED_BYTES, G2_UNCOMPRESSED_BYTES));
+        }
+        /* snarkjs writes a point per wire in each A/B query (bellperson.h) */
+        uint64_t n_vars = (uint64_t)t.count[S_IC] + t.count[S_L];
+        origin = t.count[S_A] == n_vars && t.count[S_B_G1] == n_vars && t.count[S_B_G2] == n_vars
+                     ? BELLPERSON_ORIGIN_MPC_SNARKJS
+                     : BELLPERSON_ORIGIN_MPC;
+    }
     if (out) {
         memset(out, 0, sizeof *out);
+        out->origin = origin;
+        out->domain = origin == BELLPERSON_ORIGIN_MPC_SNARKJS ? BELLPERSON_DOMAIN_SNARKJS : BELLPERSON_DOMAIN_BELLMAN;
+        out->n_contributions = n_contrib;
+        out->params_bytes = size - c.left;
         out->file_bytes = size;
         out->n_ic = t.count[S_IC];
         out->n_h = t.count[S_H];
@@ -458,7 +539,17 @@ typedef struct bp_scan {
     void *progress_user;
     double last_report_ms;              /* touched by tid 0 only */
     int release_input;                  /* drop each chunk's input pages once read */
+    bool inf_ok[S_COUNT];               /* sections where the point at infinity is valid (snarkjs MPC) */
 } bp_scan;
+
+/* The point at infinity as snarkjs writes it (all zero bytes) or with the zcash flag (0x40, then
+ * zeros). */
+static bool is_infinity_encoding(const uint8_t *in, size_t n) {
+    if (in[0] & 0xbf) return false;
+    for (size_t i = 1; i < n; i++)
+        if (in[i]) return false;
+    return true;
+}
 
 static uint32_t sec_chunk(int s) { return sec_is_g2(s) ? CHUNK_G2 : CHUNK_G1; }
 
@@ -495,6 +586,13 @@ static void scan_worker(void *vc, size_t b, size_t e, int tid) {
         const uint8_t *in = c->data + c->sec.off[s];
         for (uint64_t i = i0; i < i1; i++) {
             pt_fault f;
+            if (c->inf_ok[s] && is_infinity_encoding(in + i * elt, elt)) {
+                if (c->out[s]) {
+                    if (sec_is_g2(s)) g2_affine_set_infinity((g2_affine *)c->out[s] + i);
+                    else g1_affine_set_infinity((g1_affine *)c->out[s] + i);
+                }
+                continue;
+            }
             if (sec_is_g2(s)) f = g2_decode(c->out[s] ? (g2_affine *)c->out[s] + i : NULL, in + i * elt, c->level);
             else f = g1_decode(c->out[s] ? (g1_affine *)c->out[s] + i : NULL, in + i * elt, c->level);
             if (f) {
@@ -512,6 +610,20 @@ static void scan_worker(void *vc, size_t b, size_t e, int tid) {
             }
         }
     }
+}
+
+/* Moves the finite points of v[0, n) to its front, in order; returns how many there are. */
+static uint32_t drop_infinity_g1(g1_affine *v, uint32_t n) {
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (!g1_affine_is_infinity(&v[i])) v[k++] = v[i];
+    return k;
+}
+static uint32_t drop_infinity_g2(g2_affine *v, uint32_t n) {
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (!g2_affine_is_infinity(&v[i])) v[k++] = v[i];
+    return k;
 }
 
 /* Plain host memory for the decoded block; big blocks are 2 MiB aligned and asked for
@@ -548,6 +660,8 @@ cuzk_status bellperson_params_decode(bellperson_params *p, const uint8_t *data, 
     c->progress_user = o->progress_user;
     c->total_bytes = size;
     c->release_input = o->release_input;
+    if (lay.origin == BELLPERSON_ORIGIN_MPC_SNARKJS)
+        c->inf_ok[S_L] = c->inf_ok[S_A] = c->inf_ok[S_B_G1] = c->inf_ok[S_B_G2] = true;
     c->last_report_ms = now_ms();
     atomic_init(&c->next_chunk, 0);
     atomic_init(&c->first_bad, UINT64_MAX);
@@ -645,6 +759,15 @@ cuzk_status bellperson_params_decode(bellperson_params *p, const uint8_t *data, 
         p->g2_block_bytes = g2_block ? g2_bytes : 0;
         p->block_free = o->alloc ? o->free : NULL;
         p->block_ctx = o->alloc ? o->alloc_ctx : NULL;
+        p->origin = lay.origin;
+        p->domain = lay.domain;
+        p->n_contributions = lay.n_contributions;
+        if (lay.origin == BELLPERSON_ORIGIN_MPC_SNARKJS) {
+            /* bellperson's A/B queries: only the wires that occur (the prover's density selection) */
+            p->n_a = drop_infinity_g1(p->a, p->n_a);
+            p->n_b_g1 = drop_infinity_g1(p->b_g1, p->n_b_g1);
+            p->n_b_g2 = drop_infinity_g2(p->b_g2, p->n_b_g2);
+        }
         ic = NULL;
         block = NULL;
         g2_block = NULL;
@@ -692,10 +815,23 @@ cuzk_status bellperson_vk_decode(groth16_vk *vk, const uint8_t *data, size_t siz
     memset(vk, 0, sizeof *vk);
     if (!data && size) return ERR(err, CUZK_ERR_ARG, "%s: NULL data", what);
     byte_cursor c = {data, size};
-    if ((st = r_vk(vk, &c, what, true, err))) goto out;
-    if (c.left != 0)
-        st = ERR(err, CUZK_ERR_FORMAT, "%s: %zu trailing bytes after ic (a .params file? give the .vk written with it)",
-                 what, c.left);
+    if ((st = r_vk(vk, &c, what, true, err))) {
+        if (fits_layout(data, size, 64, 128)) st = read_layout(NULL, NULL, data, size, what, err); /* the BN254 error */
+        goto out;
+    }
+    if (c.left != 0) {
+        /* the vk at the front of a phase-2 MPC file (the whole layout must hold) */
+        bellperson_layout lay;
+        cuzk_error e2;
+        memset(&e2, 0, sizeof e2);
+        cuzk_status s2 = read_layout(&lay, NULL, data, size, "as parameters", &e2);
+        if (s2 == CUZK_OK && lay.origin != BELLPERSON_ORIGIN_PARAMS) goto out;
+        if (s2 == CUZK_OK)
+            st = ERR(err, CUZK_ERR_FORMAT, "%s: %zu trailing bytes after ic: this is a .params file; give the .vk "
+                     "written with it (or a phase-2 MPC parameters file)", what, c.left);
+        else
+            st = ERR(err, CUZK_ERR_FORMAT, "%s: %zu trailing bytes after ic (not a .vk; %s)", what, c.left, e2.msg);
+    }
 out:
     if (st) groth16_vk_free(vk);
     return st;

@@ -15,6 +15,25 @@
  * decodes and checks at the requested cuzk_check_level. The error names the section and index of
  * the FIRST bad point in file order (lowest index; the same point whatever the thread count).
  *
+ * Phase-2 MPC parameters (the Filecoin/zcash phase-2 ceremony format, also what `snarkjs zkey
+ * export bellman` writes) are the same parameters followed by a trailer: the 64-byte circuit hash,
+ * u32 (big-endian) number of contributions, and per contribution delta_after (G1), s (G1),
+ * s_delta (G1), r_delta (G2), all uncompressed, and a 64-byte transcript hash (544 bytes). The
+ * loader reads them as parameters (the trailer is checked for size, not verified: cuzk does not
+ * check the ceremony). Two origins write this format, with different QAPs:
+ *   bellman phase2 (Filecoin's ceremony): A/B queries without the points at infinity (like
+ *     .params), Lagrange points on bellperson's roots of unity (7^t);
+ *   snarkjs (`zkey export bellman`, tests/fixtures/FORMATS.md sections 3 and 5): the A/B queries
+ *     hold a point for EVERY wire (the point at infinity, all zero bytes, where the wire is absent
+ *     from A or B), so n_a = n_b_g1 = n_b_g2 = n_ic + n_l; the A/B/L/IC points are Lagrange
+ *     evaluations on snarkjs's roots (5^t), and so the prover must interpolate the rows on those
+ *     roots (bellperson_params.domain). The H points are the monomial ones [tau^i Z(tau)/delta]
+ *     either way (the export converts them).
+ * The origin is read from the layout: MPC trailer + unfiltered query counts = snarkjs. (A circuit
+ * in which every wire occurs in both A and B would look unfiltered either way; Filecoin's circuits
+ * never are.) The loader then drops the points at infinity from a, b_g1, b_g2 (bellperson's
+ * density selection, which the prover applies); l keeps them (a wire in no constraint).
+ *
  * Thread-safety: the functions are reentrant; a bellperson_params is not synchronized (read it
  * from any number of threads, write it from one).
  */
@@ -27,6 +46,24 @@
 
 #include "cuzk/cuzk.h"
 #include "formats/json.h"
+
+/* Where a parameters file comes from (bellperson_layout.origin). */
+typedef enum bellperson_origin {
+    BELLPERSON_ORIGIN_PARAMS = 0,      /* plain .params (bellperson Parameters::write) */
+    BELLPERSON_ORIGIN_MPC = 1,         /* phase-2 MPC parameters, bellman phase2 (filtered queries) */
+    BELLPERSON_ORIGIN_MPC_SNARKJS = 2  /* phase-2 MPC parameters from `snarkjs zkey export bellman` */
+} bellperson_origin;
+/* "bellperson .params", "phase-2 MPC (bellman phase2)", "phase-2 MPC (snarkjs zkey export bellman)". */
+const char *bellperson_origin_str(bellperson_origin o);
+
+/* The roots of unity the QAP of the parameters is built on: the row c of the circuit is the
+ * point omega^c. Values equal src/poly/ntt.h's ntt_roots (and src/cuda/gpu.h's gpu_roots). */
+typedef enum bellperson_domain {
+    BELLPERSON_DOMAIN_BELLMAN = 0,     /* 7^t: bellman, bellperson, blst (every .params) */
+    BELLPERSON_DOMAIN_SNARKJS = 1      /* 5^t: snarkjs (BELLPERSON_ORIGIN_MPC_SNARKJS) */
+} bellperson_domain;
+/* "bellman (7^t)" or "snarkjs (5^t)". */
+const char *bellperson_domain_str(bellperson_domain d);
 
 /* Decoded parameters, host memory, Montgomery affine points (src/ec/ec.h).
  * Storage: when `block` is not NULL, h, l, a, b_g1 and b_g2 point into that one allocation of
@@ -51,6 +88,10 @@ typedef struct bellperson_params {
     size_t g2_block_bytes;
     void (*block_free)(void *ctx, void *ptr, size_t bytes);
     void *block_ctx;
+    /* what the file was (zeroed struct: plain .params, bellman roots) */
+    bellperson_origin origin;
+    bellperson_domain domain;     /* the roots the prover interpolates the rows on */
+    uint32_t n_contributions;     /* MPC files: contributions in the trailer */
 } bellperson_params;
 
 /* What the counts of a .params file say, checked against its size. */
@@ -60,13 +101,21 @@ typedef struct bellperson_layout {
     size_t block_bytes;       /* the decoded points (bellperson_params.block, plus g2_block when apart) */
     size_t g1_bytes;          /* of which the G1 queries h, l, a, b_g1 (64-byte rounded each) */
     size_t host_bytes;        /* block_bytes + the decoded ic array: host memory of a load */
+    /* MPC files (origin != PARAMS): the trailer after b_g2. The counts above are the file's
+     * (for snarkjs: a, b_g1, b_g2 before the points at infinity are dropped, an upper bound). */
+    bellperson_origin origin;
+    bellperson_domain domain;
+    uint32_t n_contributions;
+    size_t params_bytes;      /* bytes up to the end of b_g2 (= file_bytes for a plain .params) */
 } bellperson_layout;
 
-/* Reads the counts of the .params bytes data[0, size) (a few header words; points untouched).
- * what: the name used in messages ("bellperson params /path"). Errors: CUZK_ERR_FORMAT when the
- * data ends before a count or inside a section ("truncated", "h claims N points (B bytes), only
- * L bytes left"), when bytes follow b_g2 ("K trailing bytes after b_g2"), or when ic is empty;
- * CUZK_ERR_ARG for NULL out/what. */
+/* Reads the counts of the .params (or MPC) bytes data[0, size) (a few header words; points
+ * untouched). what: the name used in messages ("bellperson params /path"). Errors:
+ * CUZK_ERR_FORMAT when the data ends before a count or inside a section ("truncated", "h claims N
+ * points (B bytes), only L bytes left"), when bytes follow b_g2 that are no MPC trailer ("K
+ * trailing bytes after b_g2"), when an MPC trailer is cut ("phase-2 MPC trailer: ... truncated"),
+ * or when ic is empty; CUZK_ERR_CURVE when the bytes fit the BN254 (bn128) layout instead (64-byte
+ * G1, 128-byte G2: `snarkjs zkey export bellman` of a bn128 zkey); CUZK_ERR_ARG for NULL out/what. */
 cuzk_status bellperson_params_layout(bellperson_layout *out, const uint8_t *data, size_t size, const char *what,
                                      cuzk_error *err);
 
@@ -96,6 +145,10 @@ typedef struct bellperson_load_opts {
 /* Decodes (and checks, at opts->check) the .params bytes data[0, size) into *p; p NULL: check
  * only (nothing is allocated but a few KiB). opts NULL: defaults. The data may be a mapped file
  * (mapped_file.h); it is read once, front to back, by all threads.
+ * MPC files: the points at infinity (all zero bytes, or the 0x40 flag and zeros) are accepted in
+ * l, a, b_g1 and b_g2 (only there; vk, ic and h are checked as in a .params); on return a, b_g1
+ * and b_g2 hold only the finite points (n_a, n_b_g1, n_b_g2 count those), and origin, domain and
+ * n_contributions say what the file was.
  * Errors (on error *p is zeroed, nothing is held):
  *   CUZK_ERR_FORMAT  as bellperson_params_layout
  *   CUZK_ERR_POINT   "<what>: <section> point <index>: <why>" for the first bad point in file
@@ -144,8 +197,10 @@ void bellperson_writer_g1s(bellperson_writer *w, const g1_affine *p, size_t n, i
 void bellperson_writer_g2s(bellperson_writer *w, const g2_affine *p, size_t n, int nthreads);
 uint64_t bellperson_writer_bytes(const bellperson_writer *w);          /* written so far */
 cuzk_status bellperson_writer_close(bellperson_writer *w, const char *path, cuzk_error *err);
+/* A .vk file, or the vk at the front of a phase-2 MPC parameters file (its whole layout is checked
+ * first, points untouched but the vk's). A plain .params is refused (give its .vk). */
 cuzk_status bellperson_vk_load(groth16_vk *vk, const char *path, cuzk_error *err);
-/* bellperson_vk_load of a .vk image of size bytes in memory; `what` names it in messages. */
+/* bellperson_vk_load of a .vk (or MPC) image of size bytes in memory; `what` names it in messages. */
 cuzk_status bellperson_vk_decode(groth16_vk *vk, const uint8_t *data, size_t size, const char *what, cuzk_error *err);
 
 #define BELLPERSON_PROOF_BYTES 192

@@ -172,11 +172,38 @@ static cuzk_status describe_json(sbuf *b, const mapped_file *f, cuzk_error *err)
     return st;
 }
 
-/* bellperson: counts consistent with the size, to the byte. 0: not bellperson, 1: .vk, 2: .params */
-static int describe_bellperson(sbuf *b, const mapped_file *f) {
+/* bellperson: counts consistent with the size, to the byte (a phase-2 MPC trailer allowed).
+ * 0: not bellperson, 1: .vk, 2: .params or MPC parameters, 3: BN254 parameters (*st set, an
+ * error: bellperson parameters are BLS12-381 only). */
+static int describe_bellperson(sbuf *b, const mapped_file *f, cuzk_status *st, cuzk_error *err) {
     byte_cursor c = {f->m_data, f->size_bytes};
     const uint8_t *p;
     uint32_t n[6];
+    bellperson_layout lay;
+    cuzk_error e2;
+    char what[1100];
+    snprintf(what, sizeof what, "bellperson params %s", f->path);
+    cuzk_status ls = bellperson_params_layout(&lay, f->m_data, f->size_bytes, what, &e2);
+    if (ls == CUZK_ERR_CURVE) {
+        *st = ERR(err, ls, "%s", e2.msg);
+        return 3;
+    }
+    if (ls == CUZK_OK) {
+        if (lay.origin == BELLPERSON_ORIGIN_PARAMS) put(b, "bellperson parameters (.params), curve bls12381\n");
+        else
+            put(b, "%s, curve bls12381: parameters + circuit hash + %u contribution%s (not verified)\n",
+                bellperson_origin_str(lay.origin), lay.n_contributions, lay.n_contributions == 1 ? "" : "s");
+        put(b, "points: ic %u, h %u (domain %llu), l %u, a %u, b_g1 %u, b_g2 %u\n", lay.n_ic, lay.n_h,
+            (unsigned long long)lay.n_h + 1, lay.n_l, lay.n_a, lay.n_b_g1, lay.n_b_g2);
+        if (lay.origin == BELLPERSON_ORIGIN_MPC_SNARKJS)
+            put(b, "A/B queries: one point per wire (%u; infinity where a wire is absent, dropped on load)\n"
+                   "domain: roots of unity %s, chosen from the file (the prover interpolates on them)\n",
+                lay.n_a, bellperson_domain_str(lay.domain));
+        else if (lay.origin == BELLPERSON_ORIGIN_MPC)
+            put(b, "domain: roots of unity %s, chosen from the file (A/B queries without points at infinity)\n",
+                bellperson_domain_str(lay.domain));
+        return 2;
+    }
     if (!cursor_take(&c, 3 * 96 + 3 * 192, &p) || !cursor_u32be(&c, &n[0])) return 0;
     if ((uint64_t)n[0] * 96 > c.left) return 0;
     c.p += (size_t)n[0] * 96;
@@ -185,17 +212,7 @@ static int describe_bellperson(sbuf *b, const mapped_file *f) {
         put(b, "bellperson verifying key (.vk), curve bls12381\nic: %u points (public inputs incl. ONE)\n", n[0]);
         return 1;
     }
-    for (int k = 1; k < 6; k++) {
-        size_t elt = k == 5 ? 192 : 96;
-        if (!cursor_u32be(&c, &n[k]) || (uint64_t)n[k] * elt > c.left) return 0;
-        c.p += (size_t)n[k] * elt;
-        c.left -= (size_t)n[k] * elt;
-    }
-    if (c.left != 0) return 0;
-    put(b, "bellperson parameters (.params), curve bls12381\n"
-           "points: ic %u, h %u (domain %llu), l %u, a %u, b_g1 %u, b_g2 %u\n",
-        n[0], n[1], (unsigned long long)n[1] + 1, n[2], n[3], n[4], n[5]);
-    return 2;
+    return 0;
 }
 
 cuzk_status file_describe(char *buf, size_t cap, const char *path, cuzk_error *err) {
@@ -213,7 +230,8 @@ static cuzk_status check_bellperson(sbuf *b, const mapped_file *f, const bellper
     bellperson_layout lay;
     bellperson_params_layout(&lay, f->m_data, f->size_bytes, what, NULL);
     unsigned long long n = 6ull + lay.n_ic + lay.n_h + lay.n_l + lay.n_a + lay.n_b_g1 + lay.n_b_g2;
-    put(b, "points: all %llu valid (check %s), %.2f s, %.2f GB/s\n", n, cuzk_check_level_str(check->check), s,
+    put(b, "points: all %llu valid (check %s%s), %.2f s, %.2f GB/s\n", n, cuzk_check_level_str(check->check),
+        lay.origin == BELLPERSON_ORIGIN_MPC_SNARKJS ? "; the point at infinity allowed in l, a, b_g1, b_g2" : "", s,
         s > 0 ? (double)f->size_bytes / s / 1e9 : 0.0);
     return CUZK_OK;
 }
@@ -240,8 +258,8 @@ cuzk_status file_describe_ex(char *buf, size_t cap, const char *path, const bell
         st = describe_iden3(&b, &f, err);
     } else if (i < f.size_bytes && (d[i] == '{' || d[i] == '[')) {
         st = describe_json(&b, &f, err);
-    } else if (f.size_bytes > 0 && (kind = describe_bellperson(&b, &f)) != 0) {
-        st = CUZK_OK;
+    } else if (f.size_bytes > 0 && (kind = describe_bellperson(&b, &f, &st, err)) != 0) {
+        if (kind != 3) st = CUZK_OK;
         if (check && kind == 2) st = check_bellperson(&b, &f, check, err);
     } else if (f.size_bytes == BELLPERSON_PROOF_BYTES) {
         groth16_proof pr;

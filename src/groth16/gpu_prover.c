@@ -505,8 +505,11 @@ cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *g
     if ((st = groth16_abort_point("H and B_G2", err)) != CUZK_OK) goto out;
 
     /* 2. H on the device: d_a <- the H scalars (Montgomery) */
-    if ((st = gpu_h_bellperson_async(gpu_ctx_stream(ctx), (struct fr *)d_a, (struct fr *)d_b, (struct fr *)d_c,
-                                     gp->log_m, err)) != CUZK_OK) goto out;
+    /* on the roots of the parameters' QAP (7^t; 5^t for snarkjs's MPC export: formats/bellperson.h) */
+    if ((st = gpu_h_bellperson_roots_async(gpu_ctx_stream(ctx), (struct fr *)d_a, (struct fr *)d_b, (struct fr *)d_c,
+                                           gp->log_m, gp->p->domain == BELLPERSON_DOMAIN_SNARKJS ? GPU_ROOTS_SNARKJS
+                                                                                              : GPU_ROOTS_BELLPERSON,
+                                           err)) != CUZK_OK) goto out;
     /* while the GPU runs H: the B scalars on the host, then B_G2 on CPU threads (unless B_G2 runs
      * on the device after the G1 MSMs) */
     if (!gp->b_g2_device) {

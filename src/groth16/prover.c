@@ -362,8 +362,13 @@ cuzk_status groth16_prove_bellperson_start(groth16_pending **out, const bellpers
     t1 = now_ms(); tm.abc_ms = t1 - t0; t0 = t1;
     if ((st = groth16_abort_point("H", err)) != CUZK_OK) goto out;
 
-    /* 2. h coefficients; a, b, c and the twiddles are done after this */
-    if ((st = ntt_domain_init(&d, log_m, NTT_ROOTS_BELLPERSON)) != CUZK_OK) {
+    /* 2. h coefficients; a, b, c and the twiddles are done after this. The rows are interpolated
+     * on the roots the parameters' QAP was built on (7^t; 5^t for snarkjs's MPC export, whose A/B/L
+     * points are Lagrange evaluations on those roots): h's coefficients, and so the H MSM over the
+     * monomial points [tau^i Z(tau)/delta], depend on that choice; the coset shift does not. */
+    _Static_assert((int)BELLPERSON_DOMAIN_BELLMAN == (int)NTT_ROOTS_BELLPERSON &&
+                   (int)BELLPERSON_DOMAIN_SNARKJS == (int)NTT_ROOTS_SNARKJS, "bellperson_domain = ntt_roots");
+    if ((st = ntt_domain_init(&d, log_m, (ntt_roots)p->domain)) != CUZK_OK) {
         ERR(err, st, "NTT domain 2^%d", log_m);
         goto out;
     }

@@ -1,6 +1,6 @@
 /* libFuzzer harness for every file parser cuzk has: the same bytes are fed to each loader (zkey,
- * wtns, r1cs, bellperson params and vk, proof/public/vk JSON, bellperson proof decoding) and to
- * file_describe. A loader may reject the input with any status; it must never crash, hang, read
+ * wtns, r1cs, bellperson params and vk, proof/public/vk JSON, bellperson proof decoding, the PoRep
+ * C1 output's JSON or Curio wrapper, then its checks when it reads) and to file_describe. A loader may reject the input with any status; it must never crash, hang, read
  * out of bounds (ASan) or leak (LSan).
  *   make fuzz                   # builds build-fuzz/fuzz_parsers, runs it for $FUZZ_SECONDS (60)
  * Seed corpus: tools/fuzz/corpus (small real files of every kind). */
@@ -14,6 +14,7 @@
 #include "formats/bellperson.h"
 #include "formats/json.h"
 #include "formats/snarkjs.h"
+#include "filecoin/porep_c1.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -44,6 +45,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t n_pub = 0;
     if (public_json_read(&pub, &n_pub, path, &e) == CUZK_OK) free(pub);
     if (size >= BELLPERSON_PROOF_BYTES) (void)bellperson_proof_decode(&pr, data, &e);
+    porep_c1 c1;
+    if (porep_c1_read(&c1, data, size, NULL, &e) == CUZK_OK) {
+        porep_c1_check_opts o = {.nthreads = 1};
+        (void)porep_c1_check(&c1, &o, &e);
+        porep_c1_free(&c1);
+    }
     char buf[4096];
     (void)file_describe(buf, sizeof buf, path, &e);
     close(fd);

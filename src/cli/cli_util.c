@@ -1,0 +1,110 @@
+/* The CLI's shared helpers (cli_util.h). */
+#include "cli_util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cuzk/groth16.h"
+
+int cli_fail(cuzk_status st, const cuzk_error *e) {
+    fprintf(stderr, "cuzk: error: %s (%s)\n", e && e->msg[0] ? e->msg : cuzk_status_str(st), cuzk_status_str(st));
+    return cuzk_exit_code(st);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, const char *arg) {
+    fprintf(stderr, "cuzk %s: ", cmd);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nRun 'cuzk %s --help' for usage.\n", cmd);
+    return 2;
+}
+
+bool cli_parse_u64(const char *s, uint64_t *out) {
+    if (!s || !*s || !isdigit((unsigned char)*s)) return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end) return false;
+    *out = (uint64_t)v;
+    return true;
+}
+
+bool cli_parse_int(const char *s, long *out) {
+    if (!s || !*s) return false;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end) return false;
+    *out = v;
+    return true;
+}
+
+static int hexval(int c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    c = tolower(c);
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+}
+
+bool cli_parse_hex(const char *s, uint8_t *out, size_t n) {
+    if (!s) return false;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s += 2;
+    if (strlen(s) != 2 * n) return false;
+    for (size_t i = 0; i < n; i++) {
+        int hi = hexval((unsigned char)s[2 * i]), lo = hexval((unsigned char)s[2 * i + 1]);
+        if (hi < 0 || lo < 0) return false;
+        out[i] = (uint8_t)(hi << 4 | lo);
+    }
+    return true;
+}
+
+void cli_hex(char *out, const uint8_t *in, size_t n) {
+    static const char d[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) {
+        out[2 * i] = d[in[i] >> 4];
+        out[2 * i + 1] = d[in[i] & 15];
+    }
+    out[2 * n] = 0;
+}
+
+double cli_wall_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+uint8_t *cli_slurp(const char *path, size_t *n, cuzk_error *err) {
+    *n = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cuzk_error_set(err, CUZK_ERR_IO, __FILE__, __LINE__, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat sb;
+    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        fclose(f);
+        cuzk_error_set(err, CUZK_ERR_IO, __FILE__, __LINE__, "%s: not a regular file", path);
+        return NULL;
+    }
+    size_t len = (size_t)sb.st_size;
+    uint8_t *d = malloc(len + 1);
+    if (!d) {
+        fclose(f);
+        cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "%s: out of memory for %zu bytes", path, len);
+        return NULL;
+    }
+    if (fread(d, 1, len, f) != len) {
+        fclose(f);
+        free(d);
+        cuzk_error_set(err, CUZK_ERR_IO, __FILE__, __LINE__, "%s: cannot read", path);
+        return NULL;
+    }
+    fclose(f);
+    d[len] = 0;
+    *n = len;
+    return d;
+}

@@ -1,0 +1,30 @@
+/* Small helpers shared by the cuzk CLI's command files: error and usage lines, number and hex
+ * arguments, a wall clock. Front-end code: uses the public API only. Thread-safety: the printing
+ * helpers write to stderr; call them from the main thread. */
+#ifndef CUZK_CLI_UTIL_H
+#define CUZK_CLI_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/cuzk.h"
+
+/* "cuzk: error: <message> (<status>)" on stderr; returns the exit code of st (cuzk_exit_code). */
+int cli_fail(cuzk_status st, const cuzk_error *e);
+/* "cuzk <cmd>: <fmt with arg>" and a hint line naming '<cmd> --help'; returns 2. */
+int cli_usage_error(const char *cmd, const char *fmt, const char *arg);
+/* Decimal integers (no sign for u64); false on junk, overflow or an empty string. */
+bool cli_parse_u64(const char *s, uint64_t *out);
+bool cli_parse_int(const char *s, long *out);
+/* Exactly 2n hex digits (an optional 0x prefix) into out[0..n), in the order written. */
+bool cli_parse_hex(const char *s, uint8_t *out, size_t n);
+/* n bytes as 2n lowercase hex digits into out (2n + 1 bytes). */
+void cli_hex(char *out, const uint8_t *in, size_t n);
+/* Monotonic wall clock in milliseconds. */
+double cli_wall_ms(void);
+/* The whole file into a new malloc'd buffer (*n bytes, plus a NUL), or NULL with err set
+ * (CUZK_ERR_IO naming the path). */
+uint8_t *cli_slurp(const char *path, size_t *n, cuzk_error *err);
+
+#endif
