@@ -4,11 +4,11 @@
  * recording in parts against one builder byte for byte, and witnesses of C1 outputs that satisfy
  * the recorded R1CS.
  *
- * The C1 outputs here are made by the test over sparse trees (only the challenged leaves, their
- * parents' columns and the paths exist; every other leaf is one default value): the labels are
- * SHA-256 of the columns' rows as the circuit reads them, the trees are real SHA-256 / Poseidon
- * trees. The parents are arbitrary nodes, not the SDR graph's (the circuit takes them from the
- * columns it is given; the graph only enters through the public inputs). */
+ * C1 outputs: sealed 2 KiB sectors and sparse 8 MiB / 32 GiB / 64 GiB C1s (filecoin/porep_seal.h),
+ * and C1s made here over sparse trees (only the challenged leaves, their parents' columns and the
+ * paths exist; every other leaf is one default value) whose labels are OpenSSL SHA-256 of the
+ * columns' rows and whose parents are either the graph's or arbitrary nodes (the circuit takes
+ * them from the columns it is given; the graph only enters through the public inputs). */
 #include "test.h"
 #include "test_filecoin.h"
 
@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "filecoin/porep_circuit.h"
+#include "filecoin/porep_seal.h"
 #include "gadgets/sdr.h"
 #include "r1cs/r1cs.h"
 #include "util/timer.h"
@@ -356,6 +357,63 @@ TEST(porep_circuit, label_gadget_equals_sha256) {
     }
 }
 
+/* SHA-256 on a witness-only builder (gadgets/sha256.c's lean path) equals the generic gadget on a
+ * recording builder: the same aux values, counts, and output Booleans; messages and states mixing
+ * constants, allocated bits and negations, several lengths (1 to 3 blocks) */
+TEST(porep_circuit, sha256_witness_path_equals_generic) {
+    for (int it = 0; it < test_iters(24); it++) {
+        size_t nbytes = (size_t)(test_rand64() % 150);
+        unsigned mix = (unsigned)(it % 8);   /* 0: no constants ... 7: almost all constants */
+        bool compress = it % 3 == 2;
+        uint64_t seed = test_rand64();
+        cs c[2];
+        cs_bool out[2][256];
+        for (int m = 0; m < 2; m++) {
+            REQUIRE(cs_init(&c[m], m ? CS_MATRICES | CS_WITNESS : CS_WITNESS) == CUZK_OK);
+            CHECK(c[m].lc_on == (m == 1));
+            /* the same inputs in both builders: replay the generator */
+            uint64_t x = seed;
+            cs_bool *msg = malloc((8 * nbytes + 1024) * sizeof *msg);
+            REQUIRE(msg);
+            for (size_t i = 0; i < 8 * nbytes + 1024; i++) {
+                x = x * 6364136223846793005ull + 1442695040888963407ull;
+                bool v = (x >> 33) & 1;
+                unsigned k = (unsigned)((x >> 40) % 8);
+                if (k < mix) msg[i] = bool_const(v);
+                else {
+                    cs_bool b = bool_alloc(&c[m], v);
+                    msg[i] = k == 7 ? bool_not(b) : b;
+                }
+            }
+            if (compress) {   /* one compression of a state of mixed kinds */
+                cs_u32 cur[8], o[8];
+                for (int k = 0; k < 8; k++) cur[k] = u32_from_bits_be(msg + 32 * k);
+                sha256_compress_gadget(&c[m], o, msg + 256, cur);
+                for (int k = 0; k < 8; k++) u32_to_bits_be(out[m] + 32 * k, &o[k]);
+            } else {
+                sha256_gadget(&c[m], out[m], msg, 8 * nbytes);
+            }
+            free(msg);
+            REQUIRE(c[m].status == CUZK_OK);
+        }
+        CHECK_EQ_INT(c[0].n_aux, c[1].n_aux);
+        CHECK_EQ_INT(c[0].n_constraints, c[1].n_constraints);
+        CHECK_MSG(c[0].n_aux == c[1].n_aux && !memcmp(c[0].aux_w, c[1].aux_w, c[0].n_aux * sizeof(fr)),
+                  "iteration %d (%zu bytes, mix %u): other aux values", it, nbytes, mix);
+        for (int i = 0; i < 256; i++)
+            CHECK_MSG(out[0][i].kind == out[1][i].kind && out[0][i].value == out[1][i].value &&
+                          (out[0][i].kind == BOOL_CONST || out[0][i].var == out[1][i].var),
+                      "iteration %d: output bit %d differs", it, i);
+        if (!compress) {   /* and the recorded one is satisfied */
+            uint32_t bad;
+            char msg[600];
+            CHECK_MSG(cs_check_recorded(&c[1], &bad, msg, sizeof msg), "%s", msg);
+        }
+        cs_free(&c[0]);
+        cs_free(&c[1]);
+    }
+}
+
 /* upstream's count (create_label.rs test_create_label): 38 x 256 allocated bits (replica_id and
  * 37 parents, bytes_into_boolean_vec_be), layer 3, node 22 a constant: 532,025 constraints */
 TEST(porep_circuit, label_gadget_upstream_count) {
@@ -570,7 +628,8 @@ static void check_witness(const porep_params *pp, bool graph, bool one_builder) 
         char msg[600];
         CHECK_MSG(cs_check_recorded(&c, &bad, msg, sizeof msg), "%s", msg);
         cs_free(&c);
-        /* a column row changed: the labels no longer open in tree C */
+        /* a column row changed: the labels no longer open in tree C; the unit-by-unit check
+         * finds the row the whole R1CS's check finds */
         fr one;
         fr_one(&one);
         fr_add(&c1.proofs[1].exp[3].rows[0], &c1.proofs[1].exp[3].rows[0], &one);
@@ -578,6 +637,13 @@ static void check_witness(const porep_params *pp, bool graph, bool one_builder) 
         REQUIRE(porep_synthesize(&c, pp, &c1, 0) == CUZK_OK);
         CHECK(!cs_check_recorded(&c, &bad, msg, sizeof msg));
         cs_free(&c);
+        REQUIRE_MSG(porep_witness_parallel(w2, nw, pp, &c1, 0, 2, &e) == CUZK_OK, "%s", e.msg);
+        uint64_t bad2;
+        CHECK(porep_check_witness_parallel(w2, nw, pp, 3, &bad2, &e) == CUZK_ERR_UNSAT);
+        CHECK_MSG(bad2 == bad, "unit check: row %llu, whole R1CS: row %u", (unsigned long long)bad2, bad);
+    } else {
+        uint64_t bad;
+        CHECK_MSG(porep_check_witness_parallel(w2, nw, pp, 2, &bad, &e) == CUZK_OK, "%s", e.msg);
     }
     free(w2);
     free(want);
@@ -596,11 +662,108 @@ TEST(porep_circuit, witness_satisfies_2k) {
     }
 }
 
-/* 8 MiB, random columns (the sector's labels would take seconds): 3.8M constraints satisfied */
-TEST(porep_circuit, witness_satisfies_8m) {
+/* A C1 output from porep_seal / porep_c1_sparse, partition k: the parallel witness holds
+ * porep_public_inputs' values from the public data alone; with one_builder it equals one
+ * builder's witness, which satisfies the recorded R1CS; else (large sizes) it is checked unit by
+ * unit. */
+static void check_c1(const porep_c1 *c1, uint32_t k, bool one_builder, const char *what) {
+    const porep_params *pp = &c1->pp;
+    porep_sizes sz;
+    porep_circuit_sizes(pp, &sz);
+    size_t nw = (size_t)(sz.n_inputs + sz.n_aux), npub = (size_t)sz.n_inputs - 1;
+    fr *w = malloc(nw * sizeof *w), *pub = malloc(npub * sizeof *pub);
+    REQUIRE(w && pub);
+    cuzk_error e = {0};
+    double t0 = now_ms();
+    REQUIRE_MSG(porep_witness_parallel(w, nw, pp, c1, k, 0, &e) == CUZK_OK, "%s: %s", what, e.msg);
+    printf("  %s partition %u: witness (all threads) %.0f ms\n", what, k, now_ms() - t0);
+    REQUIRE_MSG(porep_public_inputs(pub, pp, c1->replica_id, c1->comm_d, c1->comm_r, c1->seed, k, &e) == CUZK_OK, "%s", e.msg);
+    CHECK_MSG(!memcmp(pub, w + 1, npub * sizeof *pub), "%s partition %u: porep_public_inputs differs from the witness's inputs", what, k);
+    if (one_builder) {
+        cs c;
+        REQUIRE(cs_init(&c, CS_MATRICES | CS_WITNESS) == CUZK_OK);
+        REQUIRE_MSG(porep_synthesize(&c, pp, c1, k) == CUZK_OK, "%s", c.err.msg);
+        fr *w1;
+        size_t n1;
+        REQUIRE(cs_witness(&c, &w1, &n1) == CUZK_OK);
+        CHECK_MSG(n1 == nw && !memcmp(w1, w, nw * sizeof *w), "%s: the parallel witness differs from one builder's", what);
+        free(w1);
+        uint32_t bad;
+        char msg[600];
+        CHECK_MSG(cs_check_recorded(&c, &bad, msg, sizeof msg), "%s: %s", what, msg);
+        cs_free(&c);
+    } else {
+        uint64_t bad;
+        t0 = now_ms();
+        CHECK_MSG(porep_check_witness_parallel(w, nw, pp, 0, &bad, &e) == CUZK_OK, "%s: %s", what, e.msg);
+        printf("  %s partition %u: checked unit by unit (all threads) %.1f s\n", what, k, (now_ms() - t0) / 1000);
+    }
+    free(w);
+    free(pub);
+}
+
+/* sealed 2 KiB sectors (porep_seal, porep_c1_from_sector): V1, V1_1 and V1_1 + Synthetic PoRep */
+TEST(porep_circuit, sealed_2k_sectors_satisfy) {
+    static const uint64_t ids[] = {0, 5, 10};
+    for (size_t i = 0; i < 3; i++) {
+        porep_params pp;
+        cuzk_error e = {0};
+        REQUIRE(porep_params_from_proof(&pp, ids[i], &e) == CUZK_OK);
+        uint8_t *data = malloc(pp.sector_size), prover[32], ticket[32], seed[32];
+        REQUIRE(data);
+        test_rand_bytes(data, pp.sector_size);
+        for (uint64_t v = 0; v < pp.nodes; v++) data[32 * v + 31] &= 0x3f;
+        porep_prover_id(prover, 1000 + i);
+        test_rand_bytes(ticket, 32);
+        test_rand_bytes(seed, 32);
+        porep_sector s;
+        REQUIRE_MSG(porep_seal(&s, &pp, data, prover, 7 + i, ticket, 2, &e) == CUZK_OK, "%s", e.msg);
+        porep_c1 c1;
+        REQUIRE_MSG(porep_c1_from_sector(&c1, &s, seed, 2, &e) == CUZK_OK, "%s", e.msg);
+        char what[64];
+        snprintf(what, sizeof what, "sealed 2 KiB (proof %llu)", (unsigned long long)ids[i]);
+        check_c1(&c1, 0, i != 1, what);   /* V1_1 checked unit by unit, the others on one builder */
+        free(c1.proofs);
+        porep_sector_free(&s);
+        free(data);
+    }
+}
+
+/* a sparse 8 MiB C1 (porep_c1_sparse): 3.8M constraints satisfied on one builder */
+TEST(porep_circuit, sparse_8m_c1_satisfies) {
     porep_params pp;
-    pp_for(&pp, 8ull << 20);
-    check_witness(&pp, false, true);
+    cuzk_error e = {0};
+    REQUIRE(porep_params_from_proof(&pp, 6, &e) == CUZK_OK);
+    uint8_t prover[32], ticket[32], seed[32], salt[32];
+    porep_prover_id(prover, 1234);
+    test_rand_bytes(ticket, 32);
+    test_rand_bytes(seed, 32);
+    test_rand_bytes(salt, 32);
+    porep_c1 c1;
+    REQUIRE_MSG(porep_c1_sparse(&c1, &pp, prover, 42, ticket, seed, salt, 2, &e) == CUZK_OK, "%s", e.msg);
+    check_c1(&c1, 0, true, "sparse 8 MiB");
+    free(c1.proofs);
+}
+
+/* 32 GiB and 64 GiB sparse C1s: partitions 0 and 9 witnessed on all threads, checked unit by unit
+ * (4.2 GB witness each; on two busy shared cores: witness 7-14 s, checks 48 s and 94 s) */
+TEST(porep_circuit, sparse_32g_64g_c1_satisfy) {
+    if (!getenv("CUZK_TEST_LONG")) SKIP("130M-value witnesses, 4.2 GB, minutes of checking (CUZK_TEST_LONG=1 runs it)");
+    static const uint64_t ids[] = {8, 9};
+    for (size_t i = 0; i < 2; i++) {
+        porep_params pp;
+        cuzk_error e = {0};
+        REQUIRE(porep_params_from_proof(&pp, ids[i], &e) == CUZK_OK);
+        uint8_t prover[32], ticket[32], seed[32], salt[32];
+        porep_prover_id(prover, 1000);
+        test_rand_bytes(ticket, 32);
+        test_rand_bytes(seed, 32);
+        test_rand_bytes(salt, 32);
+        porep_c1 c1;
+        REQUIRE_MSG(porep_c1_sparse(&c1, &pp, prover, 1, ticket, seed, salt, 0, &e) == CUZK_OK, "%s", e.msg);
+        check_c1(&c1, i ? 9 : 0, false, i ? "sparse 64 GiB" : "sparse 32 GiB");
+        free(c1.proofs);
+    }
 }
 
 /* the graph's parameters have the shapes the counts were checked for */
@@ -616,4 +779,94 @@ TEST(porep_circuit, graph_params_have_the_circuit_shapes) {
                   "proof %llu: another shape", (unsigned long long)id);
         CHECK(porep_circuit_check(&a, &e) == CUZK_OK);
     }
+}
+
+/* bad parameters and C1 outputs: refused with CUZK_ERR_ARG naming the problem, nothing crashes */
+TEST(porep_circuit, bad_input_refused) {
+    porep_params pp, bad;
+    pp_for(&pp, 2048);
+    cuzk_error e = {0};
+    bad = pp; bad.layers = 3;
+    CHECK(porep_circuit_check(&bad, &e) == CUZK_ERR_ARG && strstr(e.msg, "layers"));
+    bad = pp; bad.challenges = 0;
+    CHECK(porep_circuit_check(&bad, &e) == CUZK_ERR_ARG && strstr(e.msg, "challenges"));
+    bad = pp; bad.nodes = 96;
+    CHECK(porep_circuit_check(&bad, &e) == CUZK_ERR_ARG);
+    bad = pp; bad.shape.base_levels = 3;
+    CHECK(porep_circuit_check(&bad, &e) == CUZK_ERR_ARG && strstr(e.msg, "shape"));
+    porep_sizes sz;
+    porep_circuit_sizes(&bad, &sz);
+    CHECK(sz.n_inputs == 0 && sz.n_aux == 0 && sz.n_constraints == 0);
+    r1cs r;
+    CHECK(porep_record_parallel(&r, &bad, 2, &e) == CUZK_ERR_ARG && r.n_constraints == 0);
+    porep_counts pc;
+    CHECK(porep_count_parallel(&pc, &bad, 2, &e) == CUZK_ERR_ARG);
+    cs c;
+    REQUIRE(cs_init(&c, 0) == CUZK_OK);
+    CHECK(porep_synthesize(&c, &bad, NULL, 0) == CUZK_ERR_ARG && c.status == CUZK_ERR_ARG);
+    cs_free(&c);
+
+    porep_c1 c1;
+    uint64_t parents[POREP_MAX_CHALLENGES][POREP_PARENTS];
+    fake_c1(&c1, parents, &pp, NULL);
+    porep_circuit_sizes(&pp, &sz);
+    size_t nw = (size_t)(sz.n_inputs + sz.n_aux);
+    fr *w = malloc(nw * sizeof *w), pub[39];
+    REQUIRE(w);
+    CHECK(porep_witness_parallel(w, nw - 1, &pp, &c1, 0, 2, &e) == CUZK_ERR_ARG && strstr(e.msg, "values"));
+    CHECK(porep_witness_parallel(w, nw, &pp, NULL, 0, 2, &e) == CUZK_ERR_ARG);
+    CHECK(porep_witness_parallel(w, nw, &pp, &c1, 1, 2, &e) == CUZK_ERR_ARG && strstr(e.msg, "partition"));
+    REQUIRE(cs_init(&c, 0) == CUZK_OK);
+    CHECK(porep_synthesize(&c, &pp, &c1, 1) == CUZK_ERR_ARG);
+    cs_free(&c);
+    c1.n_challenges = 1;
+    CHECK(porep_witness_parallel(w, nw, &pp, &c1, 0, 2, &e) == CUZK_ERR_ARG && strstr(e.msg, "challenges"));
+    c1.n_challenges = 2;
+    uint8_t keep[32];
+    memcpy(keep, c1.replica_id, 32);
+    memset(c1.replica_id, 0xff, 32);
+    CHECK(porep_witness_parallel(w, nw, &pp, &c1, 0, 2, &e) == CUZK_ERR_ARG && strstr(e.msg, "replica_id"));
+    REQUIRE(cs_init(&c, 0) == CUZK_OK);
+    CHECK(porep_synthesize(&c, &pp, &c1, 0) == CUZK_ERR_ARG);
+    cs_free(&c);
+    memcpy(c1.replica_id, keep, 32);
+    uint64_t row;
+    CHECK(porep_check_witness_parallel(w, nw + 1, &pp, 2, &row, &e) == CUZK_ERR_ARG);
+
+    /* public inputs: a value that is not a canonical Fr, a partition past the last */
+    porep_params ppg;
+    REQUIRE(porep_params_from_proof(&ppg, 5, &e) == CUZK_OK);
+    uint8_t big[32];
+    memset(big, 0xff, 32);
+    CHECK(porep_public_inputs(pub, &ppg, c1.replica_id, c1.comm_d, big, c1.seed, 0, &e) == CUZK_ERR_ARG && strstr(e.msg, "comm_r"));
+    CHECK(porep_public_inputs(pub, &ppg, c1.replica_id, big, c1.comm_r, c1.seed, 0, &e) == CUZK_ERR_ARG && strstr(e.msg, "comm_d"));
+    CHECK(porep_public_inputs(pub, &ppg, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, 1, &e) == CUZK_ERR_ARG);
+    CHECK(porep_public_inputs(pub, &ppg, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, 0, &e) == CUZK_OK);
+    free(w);
+    free(c1.proofs);
+}
+
+/* the witness's speed (CUZK_TEST_BENCH=1): 8 MiB, one thread, a few runs */
+TEST(porep_circuit, bench_witness_8m) {
+    if (!getenv("CUZK_TEST_BENCH")) SKIP("benchmark (CUZK_TEST_BENCH=1 runs it)");
+    porep_params pp;
+    pp_for(&pp, 8ull << 20);
+    porep_c1 c1;
+    uint64_t parents[POREP_MAX_CHALLENGES][POREP_PARENTS];
+    fake_c1(&c1, parents, &pp, NULL);
+    porep_sizes sz;
+    porep_circuit_sizes(&pp, &sz);
+    size_t nw = (size_t)(sz.n_inputs + sz.n_aux);
+    fr *w = malloc(nw * sizeof *w);
+    REQUIRE(w);
+    memset(w, 0, nw * sizeof *w);
+    cuzk_error e = {0};
+    for (int it = 0; it < 5; it++) {
+        double t0 = now_ms();
+        REQUIRE_MSG(porep_witness_parallel(w, nw, &pp, &c1, 0, 1, &e) == CUZK_OK, "%s", e.msg);
+        double ms = now_ms() - t0;
+        printf("  8 MiB witness, one thread: %.0f ms (%.1f ns per aux)\n", ms, ms * 1e6 / (double)sz.n_aux);
+    }
+    free(w);
+    free(c1.proofs);
 }

@@ -660,6 +660,106 @@ cuzk_status porep_witness_parallel(fr *w, size_t n_w, const porep_params *pp, co
     return st;
 }
 
+/* ---- checking a witness unit by unit -------------------------------------------------------- */
+
+typedef struct cpar {
+    const fr *w;
+    const porep_params *pp;
+    const porep_layout *ly;
+    const unit *units;
+    const uint64_t *row0;     /* per unit: its first row */
+    size_t n_units;
+    size_t next;              /* atomic */
+    uint64_t bad;             /* atomic minimum: the first unsatisfied row, UINT64_MAX if none */
+    cuzk_status st;           /* a builder failure (not UNSAT) */
+    cuzk_error err;
+    int failed;
+} cpar;
+
+/* <row r of m, w> with m's columns encoded (input i as i, aux j as CS_AUX | j) */
+static void row_eval(fr *out, const csr_matrix *m, uint32_t r, const fr *w, uint64_t n_inputs) {
+    fr x;
+    fr_zero(out);
+    for (uint64_t z = m->row_ptr[r]; z < m->row_ptr[r + 1]; z++) {
+        uint32_t v = m->col[z];
+        const fr *val = (v & CS_AUX) ? &w[n_inputs + (v & ~CS_AUX)] : &w[v];
+        fr_mul(&x, csr_val(m, z), val);
+        fr_add(out, out, &x);
+    }
+}
+
+static void check_worker(void *ctx, size_t b, size_t e, int tid) {
+    (void)b; (void)e; (void)tid;
+    cpar *p = ctx;
+    for (;;) {
+        size_t i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED);
+        if (i >= p->n_units || __atomic_load_n(&p->failed, __ATOMIC_ACQUIRE)) return;
+        const unit *u = &p->units[i];
+        if (p->row0[i] >= __atomic_load_n(&p->bad, __ATOMIC_RELAXED)) continue;   /* an earlier row failed */
+        cs c;
+        cs_part part;
+        cs_init_part(&c, CS_MATRICES, u->in0, u->aux0, (uint32_t)u->sz.cons, NULL);
+        unit_run(&c, p->ly, p->pp, u, NULL, NULL, NULL);
+        if (cs_take_part(&c, &part) != CUZK_OK) {
+            if (!__atomic_exchange_n(&p->failed, 1, __ATOMIC_ACQ_REL)) { p->st = c.status; p->err = c.err; }
+            cs_free(&c);
+            return;
+        }
+        cs_free(&c);
+        for (uint32_t r = 0; r < part.m[0].n_rows; r++) {
+            fr a, bv, cv;
+            row_eval(&a, &part.m[0], r, p->w, p->ly->n_inputs);
+            row_eval(&bv, &part.m[1], r, p->w, p->ly->n_inputs);
+            row_eval(&cv, &part.m[2], r, p->w, p->ly->n_inputs);
+            fr_mul(&a, &a, &bv);
+            if (!fr_eq(&a, &cv)) {
+                uint64_t row = p->row0[i] + r, cur = __atomic_load_n(&p->bad, __ATOMIC_RELAXED);
+                while (row < cur && !__atomic_compare_exchange_n(&p->bad, &cur, row, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+                break;
+            }
+        }
+        cs_part_free(&part);
+    }
+}
+
+cuzk_status porep_check_witness_parallel(const fr *w, size_t n_w, const porep_params *pp, int nthreads, uint64_t *bad_row,
+                                         cuzk_error *err) {
+    if (bad_row) *bad_row = UINT64_MAX;
+    porep_layout *ly = malloc(sizeof *ly);
+    if (!ly) return ERR(err, CUZK_ERR_NOMEM, "PoRep circuit: out of memory");
+    unit *units = NULL;
+    uint64_t *row0 = NULL;
+    size_t n_units = 0;
+    cuzk_status st = layout_get(ly, pp, err);
+    if (st == CUZK_OK && n_w != ly->n_inputs + ly->n_aux)
+        st = ERR(err, CUZK_ERR_ARG, "PoRep witness check: %zu values given, the circuit has %llu", n_w,
+                 (unsigned long long)(ly->n_inputs + ly->n_aux));
+    if (st == CUZK_OK && (!(units = units_make(ly, pp, &n_units)) || !(row0 = malloc(n_units * sizeof *row0))))
+        st = ERR(err, CUZK_ERR_NOMEM, "PoRep witness check: out of memory");
+    if (st == CUZK_OK) {
+        uint64_t r = 0;
+        for (size_t i = 0; i < n_units; i++) { row0[i] = r; r += units[i].sz.cons; }
+        cpar p;
+        memset(&p, 0, sizeof p);
+        p.w = w; p.pp = pp; p.ly = ly; p.units = units; p.row0 = row0; p.n_units = n_units; p.bad = UINT64_MAX;
+        int T = nthreads > 0 ? nthreads : cuzk_num_threads();
+        size_t t = (size_t)T < n_units ? (size_t)T : n_units;
+        parallel_for(t, (int)t, check_worker, &p);
+        if (p.failed) {
+            st = p.st;
+            if (err) *err = p.err;
+        } else if (p.bad != UINT64_MAX) {
+            if (bad_row) *bad_row = p.bad;
+            st = ERR(err, CUZK_ERR_UNSAT, "PoRep witness does not satisfy constraint %llu: <A,w>*<B,w> != <C,w>",
+                     (unsigned long long)p.bad);
+        }
+    }
+    free(row0);
+    free(units);
+    free(ly);
+    return st;
+}
+
 /* ---- public inputs ---------------------------------------------------------------------------- */
 
 cuzk_status porep_public_inputs(fr *out, const porep_params *pp, const uint8_t replica_id[32], const uint8_t comm_d[32],

@@ -79,6 +79,15 @@ cuzk_status porep_count_parallel(porep_counts *out, const porep_params *pp, int 
 cuzk_status porep_witness_parallel(fr *w, size_t n_w, const porep_params *pp, const porep_c1 *c1, uint32_t k, int nthreads,
                                    cuzk_error *err);
 
+/* Checks <A_j, w> * <B_j, w> = <C_j, w> for every row j of the circuit without holding its R1CS:
+ * each unit recorded on its own (as porep_record_parallel's parts) and its rows evaluated on w
+ * ([inputs | aux], n_w = n_inputs + n_aux, Montgomery), on nthreads threads (<= 0: all CPUs).
+ * Returns CUZK_ERR_UNSAT with *bad_row (may be NULL) = the first unsatisfied row in circuit order,
+ * whatever the thread count. Memory: one unit's matrices per thread (a label: ~60 MB). Errors:
+ * CUZK_ERR_ARG (pp, n_w), CUZK_ERR_NOMEM, CUZK_ERR_UNSAT. */
+cuzk_status porep_check_witness_parallel(const fr *w, size_t n_w, const porep_params *pp, int nthreads, uint64_t *bad_row,
+                                         cuzk_error *err);
+
 /* The public inputs of partition k without ONE (n_inputs - 1 = 3 + 18 * pp->challenges values,
  * Montgomery) from public data only: replica_id, comm_d, comm_r (32-byte LE canonical Fr), then
  * per challenge of porep_challenges(pp, replica_id, comm_r, seed, k) c: c, porep_parents(c)[0..14),
