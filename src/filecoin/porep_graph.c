@@ -381,9 +381,10 @@ static void feistel_encode_many(uint64_t *u, size_t count, const uint64_t keys[3
         u64x4 left = (x & f->lmask) >> f->half, right = x & f->rmask;
         for (int i = 0; i < 3; i++) {
             u64x4 m[16], v[16];
-            for (int j = 0; j < 16; j++) m[j] = z;
+            memset(m, 0, sizeof m); /* (not a loop of m[j] = z: GCC 12 -O3 then warns m[1] uninitialized) */
+            const uint64_t kb = __builtin_bswap64(keys[i]);
             m[0] = BSWAP4(right);
-            m[1] = z + __builtin_bswap64(keys[i]);
+            m[1] = (u64x4){kb, kb, kb, kb};
             v[0] = z + h0;
             for (int j = 1; j < 8; j++) v[j] = z + B2B_IV[j];
             for (int j = 0; j < 8; j++) v[8 + j] = z + B2B_IV[j];
