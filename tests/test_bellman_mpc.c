@@ -202,6 +202,43 @@ TEST(bellman_mpc, layout_reports_the_origin) {
     free(d);
 }
 
+/* bellman's phase2 writes the MPC format with filtered A/B queries on bellman's roots: our own
+ * setup's .params with a trailer appended (the trailer is sized, not verified) is read as such,
+ * proved on 7^t, and the proof verifies; `info` says so. */
+TEST(bellman_mpc, bellman_phase2_origin_keeps_bellman_roots) {
+    const char *cp = tmp("phase2.params"), *cv = tmp("phase2.vk"), *mpc = tmp("phase2_mpc.params");
+    int rc = cli("setup -q --seed 11 '%s' '%s' '%s'", FIX("bellman_chain", "circuit.r1cs"), cp, cv);
+    REQUIRE_MSG(rc == 0, "setup: %s", g_log);
+    size_t n;
+    uint8_t *d = test_slurp(cp, &n);
+    REQUIRE(d);
+    uint8_t *m = calloc(n + 64 + 4 + 2 * 544, 1);
+    REQUIRE(m);
+    memcpy(m, d, n);
+    for (size_t i = 0; i < 64; i++) m[n + i] = (uint8_t)(0xa0 + i); /* circuit hash */
+    m[n + 64 + 3] = 2;                                              /* two contributions */
+    memset(m + n + 68, 0x5a, 2 * 544);
+    REQUIRE(write_file(mpc, m, n + 68 + 2 * 544));
+    bellperson_params p;
+    cuzk_error e = {0};
+    REQUIRE_MSG(bellperson_params_load(&p, mpc, false, &e) == CUZK_OK, "%s", e.msg);
+    CHECK(p.origin == BELLPERSON_ORIGIN_MPC && p.domain == BELLPERSON_DOMAIN_BELLMAN && p.n_contributions == 2);
+    CHECK(p.n_a < p.vk.n_public + 1 + p.n_l || p.n_b_g1 < p.vk.n_public + 1 + p.n_l); /* filtered */
+    bellperson_params_free(&p);
+    rc = cli("info '%s'", mpc);
+    CHECK_MSG(rc == 0 && strstr(g_log, "(bellman phase2)") && strstr(g_log, "2 contributions") &&
+                  strstr(g_log, "bellman (7^t), chosen from the file"),
+              "info: rc %d: %s", rc, g_log);
+    const char *bin = tmp("phase2.bin"), *pub = tmp("phase2_public.json");
+    rc = cli("prove -q --backend cpu --params '%s' --r1cs '%s' '%s' '%s' '%s'", mpc, FIX("bellman_chain", "circuit.r1cs"),
+             FIX("bellman_chain", "witness.wtns"), bin, pub);
+    CHECK_MSG(rc == 0, "prove: rc %d: %s", rc, g_log);
+    rc = cli("verify --vk '%s' '%s' '%s'", cv, pub, bin);
+    CHECK_MSG(rc == 0 && strstr(g_log, "OK"), "verify: rc %d: %s", rc, g_log);
+    free(m);
+    free(d);
+}
+
 /* ---- proving ----------------------------------------------------------------------------------- */
 
 /* exact text equality, refprove.mjs's trailing newline aside */
