@@ -60,6 +60,46 @@ TEST(gpu_prove, prove_fixtures_byte_identical_to_cpu) {
     }
 }
 
+/* Phase-2 MPC parameters from `snarkjs zkey export bellman` (tests/fixtures/regen_bellman_mpc.sh):
+ * the GPU's H on snarkjs's roots (gpu_h_bellperson_roots_async) and its MSMs over the queries
+ * without their points at infinity give the CPU's bytes, which are refprove's proof_fixed.json
+ * (the bellman_mpc suite checks that on the CPU). bellman_chain: domain 32, where the roots matter;
+ * dropped_unused --O0: an L point at infinity. */
+TEST(gpu_prove, snarkjs_mpc_params_byte_identical_to_cpu) {
+    if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
+    static const char *const f[][3] = {{"bellman_chain", "bellman_mpc.params", "circuit.r1cs"},
+                                       {"multiplier", "bellman_mpc.params", "circuit.r1cs"},
+                                       {"dropped_unused", "bellman_mpc_O0.params", "circuit_O0.r1cs"}};
+    static const char *const wtns[] = {"witness.wtns", "witness.wtns", "witness_O0.wtns"};
+    for (int i = 0; i < 3; i++) {
+        char dir[1024], params[1200], r1cs_p[1200], wt[1200], bin[2][1200], js[2][1200], pub[1200];
+        snprintf(dir, sizeof dir, "%s", test_fixture("bls12381/"));
+        snprintf(params, sizeof params, "%s%s/%s", dir, f[i][0], f[i][1]);
+        snprintf(r1cs_p, sizeof r1cs_p, "%s%s/%s", dir, f[i][0], f[i][2]);
+        snprintf(wt, sizeof wt, "%s%s/%s", dir, f[i][0], wtns[i]);
+        snprintf(pub, sizeof pub, "%s/gp_mpc_public.json", test_tmpdir());
+        for (int b = 0; b < 2; b++) {
+            snprintf(bin[b], sizeof bin[b], "%s/gp_mpc_%d.bin", test_tmpdir(), b);
+            snprintf(js[b], sizeof js[b], "%s/gp_mpc_%d.json", test_tmpdir(), b);
+            cuzk_prove_opts o = {.fixed_r = FIXED_R, .fixed_s = FIXED_S, .proof_json_path = js[b],
+                                 .backend = b ? CUZK_BACKEND_GPU : CUZK_BACKEND_CPU};
+            cuzk_prove_timings t = {0};
+            cuzk_error e = {0};
+            cuzk_status st = cuzk_prove_params_files(params, r1cs_p, wt, bin[b], pub, &o, &t, &e);
+            CHECK_MSG(st == CUZK_OK, "%s backend %d: %s", f[i][0], b, e.msg);
+            CHECK(t.backend && !strcmp(t.backend, b ? "gpu" : "cpu"));
+        }
+        static char x[1 << 16], y[1 << 16];
+        size_t nx = slurp(bin[0], x, sizeof x), ny = slurp(bin[1], y, sizeof y);
+        CHECK_MSG(nx == 192 && nx == ny && !memcmp(x, y, nx), "%s: GPU proof differs from CPU proof", f[i][0]);
+        nx = slurp(js[0], x, sizeof x);
+        ny = slurp(js[1], y, sizeof y);
+        CHECK_MSG(nx > 0 && nx == ny && !memcmp(x, y, nx), "%s: GPU proof.json differs from CPU's", f[i][0]);
+        cuzk_error e = {0};
+        CHECK(cuzk_verify_bellperson_files(params, pub, bin[1], &e) == CUZK_OK);
+    }
+}
+
 /* bellperson flavour on synthetic PoRep-shaped circuits of several sizes (odd, non-power-of-two),
  * through groth16_prover_create with the GPU backend value. */
 TEST(gpu_prove, prove_synthetic_byte_identical_to_cpu) {

@@ -157,6 +157,10 @@ cuzk_status bellperson_params_write(const char *path, const bellperson_params *p
     if (!path || !p || !p->vk.ic || (p->n_h && !p->h) || (p->n_l && !p->l) || (p->n_a && !p->a) ||
         (p->n_b_g1 && !p->b_g1) || (p->n_b_g2 && !p->b_g2))
         return ERR(err, CUZK_ERR_ARG, "bellperson_params_write: NULL argument");
+    if (p->domain != BELLPERSON_DOMAIN_BELLMAN)
+        return ERR(err, CUZK_ERR_UNSUPPORTED, "bellperson_params_write: these parameters are built on the %s roots of "
+                   "unity, which a .params file cannot record (its readers assume bellman's 7^t): keep the MPC file",
+                   bellperson_domain_str(p->domain));
     bellperson_writer *w;
     cuzk_status st;
     if ((st = bellperson_writer_open(&w, path, err))) return st;

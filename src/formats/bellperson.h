@@ -175,6 +175,8 @@ size_t bellperson_params_take_g1(bellperson_params *p, bellperson_params *g1);
 /* Host bytes *p holds (block or arrays, plus ic). */
 size_t bellperson_params_host_bytes(const bellperson_params *p);
 
+/* Writes a plain .params (no MPC trailer). CUZK_ERR_UNSUPPORTED for parameters on snarkjs's roots
+ * (domain SNARKJS: a .params cannot say so, and would be proved on the wrong roots). */
 cuzk_status bellperson_params_write(const char *path, const bellperson_params *p, cuzk_error *err);
 
 cuzk_status bellperson_vk_write(const char *path, const groth16_vk *vk, cuzk_error *err);

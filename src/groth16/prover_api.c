@@ -219,6 +219,9 @@ static cuzk_status load_params_any(cuzk_pk **out, const char *params_path, const
     st = params_path ? bellperson_params_load_ex(&pk->p, params_path, &lo, err)
                      : bellperson_params_decode(&pk->p, params, params_len, "bellperson params <in memory>", &lo, err);
     if (st != CUZK_OK) goto fail;
+    if (pk->p.origin != BELLPERSON_ORIGIN_PARAMS)
+        cuzk_log(CUZK_LOG_INFO, "%s (%u contributions, not verified): rows interpolated on the %s roots of unity",
+                 bellperson_origin_str(pk->p.origin), pk->p.n_contributions, bellperson_domain_str(pk->p.domain));
     if ((st = params_fit(&pk->cs, &pk->p, err)) != CUZK_OK) goto fail;
     pk->key.convention = CUZK_CONVENTION_BELLPERSON;
     pk->key.p = &pk->p;
