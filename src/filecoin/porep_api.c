@@ -146,7 +146,8 @@ cuzk_status cuzk_porep_job_create(cuzk_porep_job **out, const cuzk_porep_request
         st = porep_c1_check(&job->c1, &co, err);
     }
     if (st != CUZK_OK) {
-        prefix_err(err, req->c1_path ? req->c1_path : "C1 output");
+        /* the reader's and checker's messages begin "C1 output: " already: name the file only */
+        if (req->c1_path) prefix_err(err, req->c1_path);
         cuzk_porep_job_free(job);
         return st;
     }

@@ -4,6 +4,7 @@
 //
 //   client basic -addr unix:///path -out proofs.jsonl
 //   client load  -addr 127.0.0.1:port -n 40 -tag g -out proofs.jsonl
+//   client porep -addr unix:///path -c1 c1.json -miner 1000 -sector 7 -dir dir
 //
 // Proofs are written one JSON object a line ({"c", "proof_json", "public_json"}) for the Node
 // script to verify with snarkjs. Prints "ok <check>" lines; exits 1 on a failure.
@@ -187,12 +188,50 @@ func load(conn *grpc.ClientConn, tag string, n int) {
 	ok(good == n, fmt.Sprintf("load %s: %d/%d COMPLETED with their own public input", tag, good, n))
 }
 
+// porep sends a PoRep C2 job as Curio does (RegisteredSealProof 5, 2 KiB, the C1 output in
+// Curio's wrapper) and writes its proof and public inputs to dir/go.proof.bin and
+// dir/go.public.json for run.sh to verify; a C1 of another miner is FAILED with the reason.
+func porep(conn *grpc.ClientConn, tag, c1path string, miner, sector uint64, dir string) {
+	c1, err := os.ReadFile(c1path)
+	if err != nil {
+		ok(false, "read the C1 output", err)
+		return
+	}
+	req := func(id string, m uint64) *pb.SubmitProofRequest {
+		return &pb.SubmitProofRequest{RequestId: id, ProofKind: pb.ProofKind_POREP_SEAL_COMMIT, Priority: pb.Priority_NORMAL,
+			RegisteredProof: 5, SectorSize: 2048, VanillaProof: c1, SectorNumber: sector, MinerId: m}
+	}
+	pr := &pb.ProveResponse{}
+	err = invoke(conn, "Prove", &pb.ProveRequest{Submit: req(fmt.Sprintf("%s-porep-%d-%d", tag, miner, sector+1), miner+1)}, pr, time.Minute)
+	ok(err == nil && pr.Result != nil && pr.Result.Status == pb.AwaitProofResponse_FAILED && len(pr.Result.Proof) == 0 &&
+		strings.Contains(pr.Result.ErrorMessage, "the C1 output was refused") && strings.Contains(pr.Result.ErrorMessage, "replica_id"),
+		"PoRep of another miner: FAILED, replica_id named, no proof", err, pr.Result)
+	sr := &pb.SubmitProofResponse{}
+	err = invoke(conn, "SubmitProof", req(fmt.Sprintf("%s-porep-%d-%d", tag, miner, sector), miner), sr, time.Minute)
+	ok(err == nil && strings.HasPrefix(sr.JobId, "job-"), "PoRep SubmitProof", err)
+	if err != nil {
+		return
+	}
+	ar := &pb.AwaitProofResponse{}
+	err = invoke(conn, "AwaitProof", &pb.AwaitProofRequest{JobId: sr.JobId}, ar, 10*time.Minute)
+	ok(err == nil && ar.Status == pb.AwaitProofResponse_COMPLETED && len(ar.Proof) == 192, "PoRep 2 KiB: COMPLETED, 192 bytes", err,
+		ar.Status, ar.ErrorMessage)
+	if err == nil && len(ar.Proof) > 0 {
+		os.WriteFile(dir+"/go.proof.bin", ar.Proof, 0644)
+		os.WriteFile(dir+"/go.public.json", []byte(ar.PublicJson), 0644)
+	}
+}
+
 func main() {
 	encoding.RegisterCodec(codecV2{})
 	addr := flag.String("addr", "", "daemon address")
 	out := flag.String("out", "/dev/null", "proofs file (JSON lines)")
 	n := flag.Int("n", 40, "load: jobs")
 	tag := flag.String("tag", "g", "request_id prefix")
+	c1 := flag.String("c1", "", "porep: the C1 output (Curio's wrapper)")
+	miner := flag.Uint64("miner", 0, "porep: miner id")
+	sector := flag.Uint64("sector", 0, "porep: sector number")
+	dir := flag.String("dir", ".", "porep: where the proof and its public inputs go")
 	flag.CommandLine.Parse(os.Args[2:])
 	var err error
 	outFile, err = os.OpenFile(*out, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0644)
@@ -212,6 +251,8 @@ func main() {
 		basic(conn, *tag)
 	case "load":
 		load(conn, *tag, *n)
+	case "porep":
+		porep(conn, *tag, *c1, *miner, *sector, *dir)
 	default:
 		fmt.Println("unknown scenario", os.Args[1])
 		os.Exit(2)

@@ -7,9 +7,9 @@
 // with distinct witnesses, all verified), slow (priorities, cancel, timeout, client disconnect; needs a
 // daemon with debug.prove_delay_ms), sigterm (jobs in flight when the daemon gets SIGTERM),
 // gpufail (a circuit that cannot be made resident on the GPU: engine.gpu_fallback), hostg1 (a
-// .params key's host G1 copy: srs.keep_host_g1), post (PoSt jobs: daemon P of run.sh),
-// post-latency (WinningPoSt timing), verify-file (verify proofs written by the Go client). Prints
-// "ok <check>" lines; exits 1 on a failure.
+// .params key's host G1 copy: srs.keep_host_g1), post (PoSt jobs: daemon P of run.sh), porep
+// (PoRep C2 jobs: daemon R), post-latency (WinningPoSt timing), verify-file (verify proofs written
+// by the Go client). Prints "ok <check>" lines; exits 1 on a failure.
 'use strict';
 const path = require('path');
 const fs = require('fs');
@@ -736,6 +736,93 @@ async function post() {
   ok(x && x.status === 'COMPLETED' && x.proof.length === 192, 'WinningPoSt again after the bad requests: COMPLETED');
 }
 
+// PoRep C2 through the daemon (daemon R of run.sh: porep-2k, INSECURE test parameters): --c1 is a
+// sealed 2 KiB sector's C1 output in Curio's wrapper ({"SectorNum", "Phase1Out": base64,
+// "SectorSize"}), --miner and --sector its miner id and sector number. The job is sent as Curio
+// sends it; its proof and public inputs are written to --out for `cuzk verify-seal` and the
+// independent oracle (run.sh). Bad requests and bad C1 outputs are FAILED with the reason, no proof.
+async function porep() {
+  const out = opt('out');
+  const wrapper = fs.readFileSync(opt('c1'));
+  const miner = Number(opt('miner'));
+  const sector = Number(opt('sector'));
+  const req = (f) => Object.assign({ request_id: `porep-${miner}-${sector}`, proof_kind: 'POREP_SEAL_COMMIT', priority: 'NORMAL',
+    registered_proof: 5, sector_size: 2048, vanilla_proof: wrapper, sector_number: sector, miner_id: miner }, f);
+  const prove = async (r) => {
+    const x = await call('Prove', { submit: r }, 600000);
+    return x.err ? { err: x.err } : x.resp.result;
+  };
+  const why = (x) => x && (x.err ? x.err.message : x.error_message);
+
+  // 1. Curio's request: SubmitProof, then AwaitProof
+  const s = await call('SubmitProof', req({}));
+  ok(!s.err && s.resp.job_id, 'PoRep SubmitProof accepted', s.err && s.err.details);
+  if (!s.err) {
+    const a = await call('AwaitProof', { job_id: s.resp.job_id, timeout_ms: 0 }, 600000);
+    const x = a.err ? { err: a.err } : a.resp;
+    ok(x.status === 'COMPLETED' && x.proof && x.proof.length === 192, 'PoRep 2 KiB: COMPLETED, 192 bytes (1 partition)', why(x));
+    if (x.proof && x.proof.length) {
+      fs.writeFileSync(path.join(out, 'node.proof.bin'), x.proof);
+      fs.writeFileSync(path.join(out, 'node.public.json'), x.public_json);
+      console.log(`porep: total ${x.total_ms} ms: queue ${x.queue_wait_ms}, key load ${x.srs_load_ms}, synthesis ${x.synthesis_ms}, prove ${x.gpu_compute_ms}`);
+    }
+    const s2 = await call('SubmitProof', req({}));
+    ok(!s2.err && s2.resp.job_id === s.resp.job_id, 'the same request again (a Curio retry): the same job', s2.err ? s2.err.details : s2.resp);
+  }
+
+  // 2. bad C1 outputs and requests: FAILED with the reason, no proof
+  const w = JSON.parse(wrapper);
+  const innerText = Buffer.from(w.Phase1Out, 'base64').toString();
+  const inner = JSON.parse(innerText);
+  ok(JSON.stringify(inner) === innerText, 'the C1 JSON round-trips through JSON.parse (no precision lost)');
+  const wrap = (o) => Buffer.from(JSON.stringify(Object.assign({}, w, { Phase1Out: Buffer.from(JSON.stringify(o)).toString('base64') })));
+  const copy = () => JSON.parse(innerText);
+  // one byte of a sibling hash of the first challenge's comm_r_last path changed
+  const badPath = copy();
+  const variant = Object.keys(badPath.vanilla_proofs)[0];
+  const firstHashes = (o) => {
+    if (o && typeof o === 'object') {
+      if (Array.isArray(o.hashes) && Array.isArray(o.hashes[0])) return o.hashes;
+      for (const v of Object.values(o)) { const h = firstHashes(v); if (h) return h; }
+    }
+    return null;
+  };
+  const hs = firstHashes(badPath.vanilla_proofs[variant][0][0].comm_r_last_proof);
+  ok(hs !== null, 'found a Merkle path in the C1 (comm_r_last_proof)');
+  if (hs) hs[0][0] ^= 1;
+  const badSeed = copy();
+  badSeed.seed[0] ^= 1;
+  const C1R = /^the C1 output was refused, nothing was proved: /;
+  const bad = [
+    ['another miner_id (replica_id mismatch)', req({ request_id: `${tag}-miner`, miner_id: miner + 1 }), C1R, /replica_id/],
+    ['another sector_number', req({ request_id: `${tag}-sector`, sector_number: sector + 1 }), C1R, new RegExp(`replica_id.*sector_id ${sector + 1}`)],
+    ['registered_proof 0 (V1 2 KiB) for a V1_1 C1', req({ request_id: `${tag}-rp0`, registered_proof: 0 }), C1R,
+      /registered proof 5, the request names 0/],
+    ['registered_proof 8 (32 GiB) for a 2 KiB C1', req({ request_id: `${tag}-rp8`, registered_proof: 8, sector_size: 34359738368 }),
+      /cannot prove POREP_SEAL_COMMIT 32GiB/, /no \[circuits."porep-32g"\]/],
+    ['registered_proof 15 (NI-PoRep)', req({ request_id: `${tag}-rp15`, registered_proof: 15 }), /registered_proof 15/, /NI-PoRep/],
+    ['sector_size of another size', req({ request_id: `${tag}-size`, sector_size: 8388608 }), /sector_size 8388608 does not match/,
+      /registered_proof 5 \(2KiB/],
+    ['an empty vanilla_proof', req({ request_id: `${tag}-empty`, vanilla_proof: Buffer.alloc(0) }), /vanilla_proof/, /empty/],
+    ['a truncated wrapper', req({ request_id: `${tag}-trunc`, vanilla_proof: wrapper.subarray(0, wrapper.length >> 1) }), C1R,
+      /truncat|end of|unterminated|expected/i],
+    ['Phase1Out not base64', req({ request_id: `${tag}-b64`, vanilla_proof: Buffer.from(JSON.stringify(Object.assign({}, w, { Phase1Out: '!!not base64!!' }))) }),
+      C1R, /Phase1Out: not base64/],
+    ['a changed byte in a Merkle path', req({ request_id: `${tag}-path`, vanilla_proof: wrap(badPath) }), C1R, /comm_r_last|path|root/],
+    ['a C1 with another seed', req({ request_id: `${tag}-seed`, vanilla_proof: wrap(badSeed) }), C1R, /challenge/],
+  ];
+  for (const [what, r, re1, re2] of bad) {
+    const t0 = Date.now();
+    const x = await prove(r);
+    ok(x && x.status === 'FAILED' && re1.test(x.error_message) && re2.test(x.error_message) && !(x.proof && x.proof.length) &&
+       !/C1 output: C1 output/.test(x.error_message),
+       `PoRep with ${what}: FAILED, says why, no proof (${Date.now() - t0} ms)`, why(x));
+    if (x && x.error_message) console.log(`  ${what}: ${x.error_message}`);
+  }
+  const st = await call('GetStatus', {});
+  ok(!st.err && st.resp.total_proofs_failed >= bad.length, 'GetStatus counts the failed jobs', st.resp && st.resp.total_proofs_failed);
+}
+
 // Latency of WinningPoSt 32 GiB jobs (bench/RESULTS.md): --n jobs of the --vproof vanilla proof
 // (default winning-66.vproof: one sector, 66 challenges, randomness 0), one after another, each timed from the Prove call to the
 // reply, with the daemon's stage times.
@@ -766,7 +853,7 @@ async function verifyFile() {
 
 (async () => {
   const t0 = Date.now();
-  const fn = { basic, load, slow, sigterm, retention, budget, gpufail, hostg1, post, 'post-latency': postLatency, bn254, bnslow,
+  const fn = { basic, load, slow, sigterm, retention, budget, gpufail, hostg1, post, porep, 'post-latency': postLatency, bn254, bnslow,
     'verify-file': verifyFile }[scenario];
   if (!fn) { console.error('unknown scenario ' + scenario); process.exit(2); }
   try { await fn(); } catch (e) { failures++; console.log('FAIL exception: ' + (e && e.stack)); }

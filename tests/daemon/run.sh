@@ -2,7 +2,9 @@
 # cuzkd end-to-end tests (ctest "daemon"): starts the daemon itself on a unix socket and on
 # loopback TCP and drives it with two independent gRPC stacks, Node (@grpc/grpc-js, pinned in
 # tests/js) and Go (Debian's grpc-go, GOPATH mode). Every proof is checked with snarkjs (PoSt
-# proofs: with `cuzk verify --vk` against public inputs from tests/daemon/post_public.py).
+# proofs: with `cuzk verify --vk` against public inputs from tests/daemon/post_public.py; PoRep
+# proofs: with `cuzk verify-seal`, their public inputs against tests/porep/porep_public.py).
+# $CUZK_POREP_FIXTURE: a porep-2k fixture of tests/porep/fixture.sh (unset: made in the temp dir).
 #   tests/daemon/run.sh path/to/cuzkd [path/to/cuzk]   (cuzk: default, next to cuzkd)
 # Exit 0 all passed, 1 a failure, 77 a tool is missing (tools/install-deps.sh --test installs them).
 set -u
@@ -470,6 +472,67 @@ EOT
     stop_ok "daemon P" "$PP" "$SP"
 fi
 echo "PoSt section: $(( $(date +%s) - t_post )) s"
+
+# ---- daemon R: Filecoin PoRep C2 (porep-2k, INSECURE test parameters, a sealed 2 KiB sector) ------
+# The fixture of tests/porep/fixture.sh ($CUZK_POREP_FIXTURE under ctest; else made here, ~3 min):
+# porep2k.params / .vk and c1.json, the C1 output in Curio's wrapper; env: its public data.
+t_porep=$(date +%s)
+PR=${CUZK_POREP_FIXTURE:-}
+porep_ok=1
+if [ -z "$PR" ]; then
+    PR=$W/porep-2k
+    if ! bash "$ROOT/tests/porep/fixture.sh" "$CUZK" "$PR" > "$W/porep-fixture.log" 2>&1; then
+        echo "FAIL PoRep fixture (tests/porep/fixture.sh):"; tail -5 "$W/porep-fixture.log"; fails=$((fails + 1)); porep_ok=0
+    fi
+fi
+if [ $porep_ok = 1 ] && [ ! -f "$PR/env" ]; then echo "FAIL no PoRep fixture in $PR"; fails=$((fails + 1)); porep_ok=0; fi
+if [ $porep_ok = 1 ]; then
+    # shellcheck disable=SC1091
+    . "$PR/env"   # MINER SECTOR RP TICKET SEED COMM_R COMM_D
+    RD=$W/porep
+    mkdir -p "$RD"
+    SR=$W/porep.sock
+    cat > "$W/r.toml" <<EOT
+[server]
+listen = ["unix://$SR"]
+[engine]
+backend = "cpu"
+workers = 1
+prove_threads = 2
+[circuits."porep-2k"]
+params = "$PR/porep2k.params"
+EOT
+    cfg_case "PoRep circuit with r1cs refused" 2 'porep-2k: a PoRep circuit takes params = "..." only' \
+        "$(printf '[circuits."porep-2k"]\nparams = "%s"\nr1cs = "%s"' "$PR/porep2k.params" "$PR/porep2k.params")"
+    cfg_case "PoRep circuit with zkey refused" 2 'porep-2k: a PoRep circuit takes params = "..." only' \
+        "$(printf '[circuits."porep-2k"]\nzkey = "%s"' "$FIX/circuit_final.zkey")"
+    cfg_case "PoRep config checks OK" 0 "OK" "$(cat "$W/r.toml")"
+    start porep "$W/r.toml"
+    RP_PID=$PID
+    # Node: Curio's request, then the bad requests and C1 outputs; Go: one more proof after them
+    check "node porep (a C2 as Curio sends it; bad requests and C1 outputs FAILED with the reason)" \
+        node "$HERE/client.js" porep --addr "unix://$SR" --c1 "$PR/c1.json" --miner "$MINER" --sector "$SECTOR" --out "$RD" --tag r
+    check "go porep (the daemon still proves after the refusals)" \
+        "$GOC" porep -addr "unix://$SR" -c1 "$PR/c1.json" -miner "$MINER" -sector "$SECTOR" -dir "$RD" -tag gr
+    VS=(--vk "$PR/porep2k.vk" --registered-proof "$RP" --miner-id "$MINER" --sector-id "$SECTOR" --comm-r "$COMM_R"
+        --comm-d "$COMM_D" --ticket "$TICKET" --seed "$SEED")
+    python3 "$ROOT/tests/porep/porep_public.py" "$RP" "$MINER" "$SECTOR" "$TICKET" "$SEED" "$COMM_R" "$COMM_D" > "$RD/oracle.json"
+    for c in node go; do
+        if [ ! -s "$RD/$c.proof.bin" ]; then echo "FAIL $c: no PoRep proof from the daemon"; fails=$((fails + 1)); continue; fi
+        if "$CUZK" verify-seal "${VS[@]}" "$RD/$c.proof.bin" > "$RD/vs.out" 2>&1; then
+            echo "PASS $c: the PoRep proof from cuzkd verifies (cuzk verify-seal, public data only)"
+        else echo "FAIL $c: cuzk verify-seal of the daemon's PoRep proof:"; cat "$RD/vs.out"; fails=$((fails + 1)); fi
+        "$CUZK" verify-seal "${VS[@]}" --miner-id $((MINER + 1)) "$RD/$c.proof.bin" > /dev/null 2>&1; rc=$?
+        if [ $rc = 1 ]; then echo "PASS $c: the same proof for another miner: INVALID";
+        else echo "FAIL $c: the proof checked for another miner: exit $rc"; fails=$((fails + 1)); fi
+        if python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); sys.exit(0 if a == b else 1)' \
+             "$RD/$c.public.json" "$RD/oracle.json"; then
+            echo "PASS $c: the daemon's public_json equals the public inputs of the oracle (tests/porep/porep_public.py)"
+        else echo "FAIL $c: the daemon's public_json differs from the oracle"; head -c 300 "$RD/$c.public.json"; echo; fails=$((fails + 1)); fi
+    done
+    stop_ok "daemon R" "$RP_PID" "$SR"
+fi
+echo "PoRep section: $(( $(date +%s) - t_porep )) s"
 
 # ---- daemons G, H: a .params key's host copy of its G1 queries (srs.keep_host_g1) --------------
 # The GPU engine gives it back once the queries are resident (GetStatus host_released_bytes > 0)
