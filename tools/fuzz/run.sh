@@ -10,9 +10,10 @@
 #   FUZZ_TARGETS="fuzz_post fuzz_daemon"   run only these      JOBS=n   build jobs (default nproc)
 # The library and the harnesses are built in build-fuzz/lib (CMake, -DCUZK_FUZZ=ON; ccache when
 # installed); each target's corpus grows in build-fuzz/corpus/<target> from the checked-in seeds
-# in tools/fuzz/corpus/<target> (tools/fuzz/make_seeds.py). A finding (crash, leak, timeout over
-# 10 s, memory over 4 GiB) is written to build-fuzz/<target>-crash-* (or leak-, timeout-, oom-)
-# and the exit status is 1; replay one with build-fuzz/lib/<target> <file>. Exit 4: no clang.
+# in tools/fuzz/corpus/<target without fuzz_> (tools/fuzz/make_seeds.py). A finding (crash, leak,
+# timeout over 10 s, memory over 4 GiB) is written to build-fuzz/<target>-crash-* (or leak-,
+# timeout-, oom-) and the exit status is 1; replay one with build-fuzz/lib/<target> <file>.
+# Exit 4: no clang.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SECS=${1:-${FUZZ_SECONDS:-60}}
@@ -41,8 +42,10 @@ per=$((SECS / ${#TARGETS[@]}))
 [ "$per" -ge 1 ] || per=1
 found=()
 for t in "${TARGETS[@]}"; do
+    seeds=tools/fuzz/corpus/${t#fuzz_}
+    [ -n "$(ls "$seeds" 2>/dev/null)" ] || { echo "fuzz: $t: no seeds in $seeds" >&2; exit 2; }
     mkdir -p "$OUT/corpus/$t"
-    cp -n tools/fuzz/corpus/"$t"/* "$OUT/corpus/$t/" 2>/dev/null || true
+    cp -n "$seeds"/* "$OUT/corpus/$t/"
     rc=0
     # -max_len: a PoSt vanilla proof of 10 challenges at 32 GiB is 25 KB, a 2 KiB C1 output ~100 KB
     "$OUT/lib/$t" -max_total_time="$per" -max_len=131072 -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
