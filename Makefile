@@ -4,7 +4,8 @@
 #   make test       install missing packages (GMP, pinned snarkjs), build, run all tests (ctest), summary last
 #   make test-asan  the host tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make test-gpu   build for sm_90a and run the GPU tests, summary table last; without a GPU: one line, exit 0
-#   make fuzz       install clang if missing, libFuzzer + ASan over every file parser for FUZZ_SECONDS (default 60)
+#   make fuzz       install clang if missing, then libFuzzer + ASan/UBSan (tools/fuzz/run.sh) over every file
+#                   parser, the PoSt vanilla proofs and cuzkd's request checks for FUZZ_SECONDS in all (default 60)
 #   make bench      benchmarks (cuzk bench ...), see bench/RESULTS.md
 #   make install    build, then install into PREFIX (default /usr/local): lib/libcuzk.so, include/cuzk,
 #                   lib/pkgconfig/cuzk.pc, lib/cmake/cuzk, bin/cuzk, bin/cuzk-bench, bin/cuzkd (when built)

@@ -2,9 +2,8 @@
  * wtns, r1cs, bellperson params and vk, proof/public/vk JSON, bellperson proof decoding, the PoRep
  * C1 output's JSON or Curio wrapper, then its checks when it reads) and to file_describe. A loader may reject the input with any status; it must never crash, hang, read
  * out of bounds (ASan) or leak (LSan).
- *   make fuzz                   # builds build-fuzz/fuzz_parsers, runs it for $FUZZ_SECONDS (60)
- * Seed corpus: tools/fuzz/corpus (small real files of every kind). */
-#define _GNU_SOURCE
+ *   make fuzz       # runs every target in tools/fuzz (tools/fuzz/run.sh; this one: build-fuzz/lib/fuzz_parsers)
+ * Seed corpus: tools/fuzz/corpus/parsers (small real files of every kind, a real 2 KiB C1 output). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
