@@ -3,17 +3,17 @@
 #include "bench.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cuzk/bench.h"
 #include "cuzk/groth16.h"
 
-#ifndef CUZK_GIT_HASH
-#define CUZK_GIT_HASH "unknown"
-#endif
 #ifndef CUZK_SOURCE_DIR_STR
 #define CUZK_SOURCE_DIR_STR "."
 #endif
@@ -85,7 +85,7 @@ static void header(const char *what, const bench_opts *o) {
     char curve[48] = "";
     if (o->curve != CUZK_CURVE_BLS12_381) snprintf(curve, sizeof curve, " (%s)", cuzk_curve_name(o->curve));
     printf("# cuzk bench %s%s | cuzk %s (git %s) | CPU: %s, %d threads | median of %d (min..max)\n", what, curve,
-           CUZK_VERSION, CUZK_GIT_HASH, cpu, o->nthreads > 0 ? o->nthreads : cuzk_threads(), o->repeat);
+           cuzk_version_string(), cuzk_git_commit(), cpu, o->nthreads > 0 ? o->nthreads : cuzk_threads(), o->repeat);
 }
 
 static int fail_status(const char *what, cuzk_status st, const cuzk_error *e) {
@@ -190,6 +190,27 @@ static int bench_msm(const bench_opts *o) {
 }
 
 /* ---- prove --------------------------------------------------------------------------------- */
+/* The curve of a .wtns (the prime in its header: cuzk_witness_count over a mapping of the file),
+ * for the prove table's curve column; "?" when the file does not say. */
+static const char *wtns_curve(const char *wt) {
+    const char *name = "?";
+    int fd = open(wt, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return name;
+    struct stat sb;
+    if (fstat(fd, &sb) == 0 && sb.st_size > 0) {
+        void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (m != MAP_FAILED) {
+            cuzk_witness w = {CUZK_WITNESS_WTNS, m, (size_t)sb.st_size};
+            size_t n = 0;
+            cuzk_curve c = CUZK_CURVE_UNKNOWN;
+            if (cuzk_witness_count(&w, &n, &c, NULL) == CUZK_OK && c != CUZK_CURVE_UNKNOWN) name = cuzk_curve_name(c);
+            munmap(m, (size_t)sb.st_size);
+        }
+    }
+    close(fd);
+    return name;
+}
+
 static int bench_prove_one(const bench_opts *o, const char *zk, const char *wt) {
     char proof[4096], pub[4096];
     snprintf(proof, sizeof proof, "/tmp/cuzk-bench-proof-%d.json", (int)getpid());
@@ -217,7 +238,7 @@ static int bench_prove_one(const bench_opts *o, const char *zk, const char *wt) 
     const char *name = zk, *p = zk + strlen(zk);
     int slashes = 0;
     while (p > zk) { p--; if (*p == '/' && ++slashes == 2) { name = p + 1; break; } }
-    printf("%-40s %8u %-8s %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f\n", name, t.domain_size,
+    printf("%-40s %-10s %8u %-8s %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f\n", name, wtns_curve(wt), t.domain_size,
            t.backend ? t.backend : "cpu", a.med, a.min, a.max, d.med, b.med, c.med);
     unlink(proof);
     unlink(pub);
@@ -228,8 +249,8 @@ static int bench_prove(const bench_opts *o) {
     header("prove", o);
     printf("backend requested: %s (the backend each proof ran on is in the 'ran on' column)\n",
            o->backend == CUZK_BACKEND_CPU ? "cpu" : o->backend == CUZK_BACKEND_GPU ? "gpu" : "auto");
-    printf("%-40s %8s %-8s %10s %10s %10s %10s %10s %10s\n", "circuit", "domain", "ran on", "total ms", "min", "max",
-           "load", "H", "MSMs");
+    printf("%-40s %-10s %8s %-8s %10s %10s %10s %10s %10s %10s\n", "circuit", "curve", "domain", "ran on", "total ms", "min",
+           "max", "load", "H", "MSMs");
     if (o->zkey) return bench_prove_one(o, o->zkey, o->wtns);
     /* the fixtures of both curves (the file's curve picks the curve) */
     const char *circ[][2] = {{"bls12381", "multiplier"}, {"bls12381", "merkle_mimc5"},

@@ -19,10 +19,6 @@
 #include "bench.h"
 #include "cuzk/bench.h"
 
-#ifndef CUZK_GIT_HASH
-#define CUZK_GIT_HASH "unknown"
-#endif
-
 int bench_load_main(int argc, char **argv);
 
 enum { POOL = 64 };
@@ -164,8 +160,8 @@ int bench_load_main(int argc, char **argv) {
         if (stat(small, &sb) != 0 && make_file(small, qs) != 0) { fprintf(stderr, "cuzk bench load: cannot write %s\n", small); return 4; }
         fprintf(stderr, "files ready in %.1f s: %s, %s\n", (bench_now_ms() - t0) / 1e3, big, small);
     }
-    printf("# cuzk bench load | cuzk %s (git %s) | %d threads | median of %d (min..max), GB/s of file\n", CUZK_VERSION,
-           CUZK_GIT_HASH, nthreads > 0 ? nthreads : cuzk_threads(), repeat);
+    printf("# cuzk bench load | cuzk %s (git %s) | %d threads | median of %d (min..max), GB/s of file\n", cuzk_version_string(),
+           cuzk_git_commit(), nthreads > 0 ? nthreads : cuzk_threads(), repeat);
     printf("| what  | level | file        | page cache | median        | min..max |\n");
     printf("|---|---|---|---|---|---|\n");
     int rc = 0;

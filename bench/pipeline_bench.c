@@ -22,10 +22,6 @@
 #include "../src/cli/frontend.h" /* the CLI's helpers, shared with the benchmarks: MSM tuning from the environment */
 #include "../src/cli/progress.h" /* the CLI's progress line */
 
-#ifndef CUZK_GIT_HASH
-#define CUZK_GIT_HASH "unknown"
-#endif
-
 int bench_pipeline_main(int argc, char **argv);
 
 typedef struct {
@@ -300,7 +296,7 @@ int bench_pipeline_main(int argc, char **argv) {
         snprintf(devs_s + strlen(devs_s), sizeof devs_s - strlen(devs_s), ", %d prove-start workers each", wpd);
     printf("# cuzk bench pipeline | cuzk %s (git %s) | backend %s | %d CPUs, prove threads %d | synthesis workers %d, "
            "finish workers %d%s\n",
-           CUZK_VERSION, CUZK_GIT_HASH, gb_name, cuzk_threads(), threads, S, F, devs_s);
+           cuzk_version_string(), cuzk_git_commit(), gb_name, cuzk_threads(), threads, S, F, devs_s);
 
     cuzk_synthetic_opts sopt;
     cuzk_synthetic_opts_init(&sopt, N);

@@ -29,10 +29,6 @@
 #include "cuzk/filecoin.h"
 #include "cuzk/prover.h"
 
-#ifndef CUZK_GIT_HASH
-#define CUZK_GIT_HASH "unknown"
-#endif
-
 #define GIB (1024.0 * 1024.0 * 1024.0)
 
 static uint8_t *slurp(const char *path, size_t *n) {
@@ -119,7 +115,7 @@ int porep_prove_run(const porep_prove_opts *o) {
     size_t np = cuzk_porep_job_n_public(job), nv = cuzk_porep_job_n_vars(job);
     printf("# cuzk bench porep --prove | git %s | registered proof %" PRIu64 " | circuit %s | %u partitions | %zu vars, %zu public "
            "inputs | backend %s | %d threads | %d synthesis workers | C1 %s (%zu bytes)\n",
-           CUZK_GIT_HASH, cuzk_porep_job_registered_proof(job), circuit, parts, nv, np, gpu ? "gpu" : "cpu", T,
+           cuzk_git_commit(), cuzk_porep_job_registered_proof(job), circuit, parts, nv, np, gpu ? "gpu" : "cpu", T,
            o->synthesis_workers, o->c1 ? o->c1 : "sparse, made in memory", c1_len);
     printf("c1: %s %.1f ms; read + every check (challenges, paths, roots, parents, labels, encoding, replica_id) %.1f ms\n",
            o->c1 ? "read" : "made", t_c1, t_check);

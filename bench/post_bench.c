@@ -22,10 +22,6 @@
 #include "bench.h"
 #include "cuzk/bench.h"
 
-#ifndef CUZK_GIT_HASH
-#define CUZK_GIT_HASH "unknown"
-#endif
-
 int bench_post_main(int argc, char **argv);
 
 static double cpu_ms(void) {
@@ -131,7 +127,7 @@ int bench_post_main(int argc, char **argv) {
     cuzk_bench_post_describe(h, &sz);
     int nt = threads > 0 ? (int)threads : cuzk_threads();
     printf("# cuzk bench post  git %s  circuit %s  sectors %u x %u challenges  inputs %llu  aux %llu  constraints %llu  threads %d\n",
-           CUZK_GIT_HASH, circuit, sz.sector_count, sz.challenge_count, (unsigned long long)sz.n_inputs, (unsigned long long)sz.n_aux,
+           cuzk_git_commit(), circuit, sz.sector_count, sz.challenge_count, (unsigned long long)sz.n_inputs, (unsigned long long)sz.n_aux,
            (unsigned long long)sz.n_constraints, nt);
     int rc = 0;
     if (!no_witness) {

@@ -36,10 +36,6 @@
 #include "cuzk/filecoin.h"
 #include "cuzk/prover.h"
 
-#ifndef CUZK_GIT_HASH
-#define CUZK_GIT_HASH "unknown"
-#endif
-
 #define GIB (1024.0 * 1024.0 * 1024.0)
 
 /* "stage:" lines, printed (and flushed) as each stage ends, so that a run stopped by a time limit
@@ -163,7 +159,7 @@ int post_prove_run(const post_prove_opts *o) {
     const cuzk_bench_post_info sz = pp;
     printf("# cuzk bench post --prove | git %s | circuit %s | %u sectors x %u challenges | inputs %llu aux %llu constraints %llu "
            "| backend %s | %d threads | %zu vanilla proof file(s)\n",
-           CUZK_GIT_HASH, o->circuit, pp.sector_count, pp.challenge_count, (unsigned long long)sz.n_inputs,
+           cuzk_git_commit(), o->circuit, pp.sector_count, pp.challenge_count, (unsigned long long)sz.n_inputs,
            (unsigned long long)sz.n_aux, (unsigned long long)sz.n_constraints, gb_name, T, o->n_vproofs);
 
     /* 1. the vanilla proofs, read and checked before anything heavy (this is the warm-up job) */

@@ -13,6 +13,6 @@ static inline bool gpu_present(void) {
     if (gpu_device_count(&n, NULL) != CUZK_OK) return false;
     return n > 0;
 }
-#define NEED_GPU() do { if (!gpu_present()) SKIP("no CUDA device"); } while (0)
+#define NEED_GPU() do { if (!gpu_present()) SKIP(TEST_NO_GPU); } while (0)
 
 #endif

@@ -1,5 +1,7 @@
 /* The cuzk test runner. Usage: cuzk_tests [--suite S] [--list] [--filter SUBSTR]
- * Prints "N passed, N failed, N skipped" last; exit 0 only when nothing failed. */
+ * Prints "N passed, N failed, N skipped" last; exit 0 only when nothing failed, 77 when every test
+ * that ran skipped. A test passes only when it made at least one check (tests/test.h) and none
+ * failed; a skip needs a reason. */
 #include "test.h"
 #include "util/rng.h"
 
@@ -16,6 +18,7 @@ static size_t g_ntests, g_cap;
 
 int test_failures;
 int test_skipped;
+long test_checks;
 static const char *g_cur_suite, *g_cur_name;
 static uint64_t g_seed, g_rng[4];
 static int g_iters = 1;
@@ -38,6 +41,23 @@ void test_fail(const char *file, int line, const char *fmt, ...) {
     fflush(stdout);
     va_end(ap);
     test_failures++;
+}
+
+void test_skip(const char *file, int line, const char *fmt, ...) {
+    char why[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    const char *p = why;
+    while (*p == ' ' || *p == '\t') p++;
+    if (!*p) { /* a skip that says nothing hides whatever it skipped */
+        test_fail(file, line, "SKIP without a reason (say why the test cannot run here)");
+        return;
+    }
+    test_skipped = 1;
+    printf("  skip: %s\n", why);
+    fflush(stdout);
 }
 
 static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
@@ -183,7 +203,7 @@ int main(int argc, char **argv) {
         if (filter && !strstr(full, filter)) continue;
         if (list) { printf("%s\n", full); continue; }
         g_cur_suite = t->suite; g_cur_name = t->name;
-        test_failures = 0; test_skipped = 0;
+        test_failures = 0; test_skipped = 0; test_checks = 0;
         seed_for(t);
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -193,9 +213,13 @@ int main(int argc, char **argv) {
         clock_gettime(CLOCK_MONOTONIC, &t1);
         double ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
         ran++;
+        if (!test_failures && !test_skipped && test_checks == 0) {
+            printf("  FAIL %s: made no check (a test must assert something, or SKIP with a reason)\n", full);
+            test_failures++;
+        }
         if (test_failures) { failed++; printf("[ FAIL ] %s (%.1f ms)\n", full, ms); }
         else if (test_skipped) { skipped++; printf("[ SKIP ] %s\n", full); }
-        else { passed++; printf("[  OK  ] %s (%.1f ms)\n", full, ms); }
+        else { passed++; printf("[  OK  ] %s (%.1f ms, %ld checks)\n", full, ms, test_checks); }
         fflush(stdout);
     }
     if (list) return 0;

@@ -625,3 +625,220 @@ TEST(cli, help_and_messages_cosmetics) {
     snprintf(args, sizeof args, "info '%s'", nul);
     CHECK_MSG(cli(args) == 3 && strstr(g_log, "NUL character in JSON string") && !strstr(g_log, "JSON_ALLOW_NUL"), "%s", g_log);
 }
+
+/* ---- what a new user found (issue 26) ----------------------------------------------------------- */
+
+/* A copy of the proof.json at src whose pi_a.x is replaced by the string value, at dst. */
+static bool proof_with_pi_a_x(const char *src, const char *dst, const char *value) {
+    size_t n;
+    char *s = (char *)test_slurp(src, &n);
+    if (!s) return false;
+    /* the first string inside the pi_a array */
+    char *at = strstr(s, "\"pi_a\"");
+    char *br = at ? strchr(at, '[') : NULL;
+    char *q1 = br ? strchr(br, '"') : NULL;
+    char *q2 = q1 ? strchr(q1 + 1, '"') : NULL;
+    FILE *f = q2 ? fopen(dst, "w") : NULL;
+    if (!f) { free(s); return false; }
+    fprintf(f, "%.*s%s%s", (int)(q1 + 1 - s), s, value, q2);
+    fclose(f);
+    free(s);
+    return true;
+}
+
+/* Decimal n + k for a decimal string n and a digit k, into out (cap > strlen(n) + 1). */
+static void dec_add_small(char *out, size_t cap, const char *n, int k) {
+    size_t len = strlen(n);
+    if (len + 2 > cap) { out[0] = 0; return; }
+    out[0] = '0';
+    memcpy(out + 1, n, len + 1);
+    for (size_t i = len + 1; i-- > 0 && k;) {
+        int d = out[i] - '0' + k;
+        out[i] = (char)('0' + d % 10);
+        k = d / 10;
+    }
+    if (out[0] == '0') memmove(out, out + 1, len + 1);
+}
+
+/* A proof whose coordinate is a decimal number >= q is an invalid proof like any other: exit 1,
+ * "INVALID: ... >= q: not a field element", on both curves, and so is one off the curve; a value
+ * that is not a decimal string at all is not a proof.json (exit 3, one line); a key with a
+ * coordinate >= q is a bad input (exit 3). */
+TEST(cli, proof_value_not_a_field_element_is_invalid) {
+    /* the base-field primes (independent of the library: the curves' published moduli) */
+    static const char *const Q[2] = {
+        "4002409555221667393417789825735904156556882819939007885332058136124031650490837864442687629129015664037894272559787",
+        "21888242871839275222246405745257275088696311157297823662689037894645226208583"};
+    static const char *const dir[2] = {"bls12381/multiplier/", "bn128/multiplier/"};
+    char args[16384], path[1024], src[1024], vk[1100], pub[1100], big[256];
+    for (int c = 0; c < 2; c++) {
+        snprintf(src, sizeof src, "%s", test_fixture(dir[c]));
+        snprintf(vk, sizeof vk, "%sverification_key.json", src);
+        snprintf(pub, sizeof pub, "%spublic.json", src);
+        strncat(src, "proof.json", sizeof src - strlen(src) - 1);
+        dec_add_small(big, sizeof big, Q[c], 5);
+        REQUIRE(strlen(big) == strlen(Q[c]));
+        const char *ge[] = {Q[c], big, "9999999999999999999999999999999999999999999999999999999999999999999999999999999999"
+                                         "99999999999999999999999999999999999999999999999999999"};
+        for (int i = 0; i < 3; i++) {
+            snprintf(path, sizeof path, "%s/ge_q_%d_%d.json", test_tmpdir(), c, i);
+            REQUIRE(proof_with_pi_a_x(src, path, ge[i]));
+            snprintf(args, sizeof args, "verify '%s' '%s' '%s'", vk, pub, path);
+            int rc = cli(args);
+            CHECK_MSG(rc == 1 && strstr(g_log, "INVALID") && strstr(g_log, "pi_a.x is >= q: not a field element"),
+                      "%s value %d: exit %d: %s", dir[c], i, rc, g_log);
+        }
+        /* off the curve (x = 5): also exit 1 */
+        snprintf(path, sizeof path, "%s/off_curve_%d.json", test_tmpdir(), c);
+        REQUIRE(proof_with_pi_a_x(src, path, "5"));
+        snprintf(args, sizeof args, "verify '%s' '%s' '%s'", vk, pub, path);
+        int rc = cli(args);
+        CHECK_MSG(rc == 1 && strstr(g_log, "INVALID"), "%s off the curve: exit %d: %s", dir[c], rc, g_log);
+        /* not a decimal string: not a proof.json, exit 3 with one line */
+        const char *nd[] = {"-5", "0x12", "", "1e3"};
+        for (int i = 0; i < 4; i++) {
+            snprintf(path, sizeof path, "%s/not_dec_%d_%d.json", test_tmpdir(), c, i);
+            REQUIRE(proof_with_pi_a_x(src, path, nd[i]));
+            snprintf(args, sizeof args, "verify '%s' '%s' '%s'", vk, pub, path);
+            rc = cli_stderr(args);
+            CHECK_MSG(rc == 3 && count_lines(g_log) == 1 && strstr(g_log, "not a decimal string"), "%s '%s': exit %d: %s",
+                      dir[c], nd[i], rc, g_log);
+        }
+    }
+    /* a verification key with a coordinate >= q: the key is a bad input, exit 3 */
+    size_t n;
+    char *k = (char *)test_slurp(FIX("multiplier", "verification_key.json"), &n);
+    REQUIRE(k);
+    char *at = strstr(k, "\"vk_alpha_1\"");
+    char *q1 = at ? strchr(strchr(at, '[') + 1, '"') : NULL, *q2 = q1 ? strchr(q1 + 1, '"') : NULL;
+    REQUIRE(q2);
+    snprintf(path, sizeof path, "%s/vk_ge_q.json", test_tmpdir());
+    FILE *f = fopen(path, "w");
+    REQUIRE(f);
+    fprintf(f, "%.*s%s%s", (int)(q1 + 1 - k), k, Q[0], q2);
+    fclose(f);
+    free(k);
+    snprintf(args, sizeof args, "verify '%s' '%s' '%s'", path, FIX("multiplier", "public.json"), FIX("multiplier", "proof.json"));
+    int rc = cli_stderr(args);
+    CHECK_MSG(rc == 3 && count_lines(g_log) == 1 && strstr(g_log, "not a field element"), "vk >= q: exit %d: %s", rc, g_log);
+    /* --help and the README say so */
+    CHECK(cli("verify --help") == 0 && strstr(g_log, "not a field element") && strstr(g_log, "exits 1"));
+}
+
+/* An output that cannot be created is named as the user wrote it, never by its temporary
+ * ("<path>.tmp.<pid>"), by prove, setup (both curves) and the bellperson form, before any work;
+ * and the check leaves no temporary behind. */
+TEST(cli, unwritable_output_names_the_users_path) {
+    char args[16384], pub[1024];
+    snprintf(pub, sizeof pub, "%s/uw_public.json", test_tmpdir());
+    /* /proc refuses new files even to root, whom access(W_OK) lets through */
+    snprintf(args, sizeof args, "prove '%s' '%s' /proc/cuzk_proof.json '%s'", FIX("multiplier", "circuit_final.zkey"),
+             FIX("multiplier", "witness.wtns"), pub);
+    int rc = cli_stderr(args);
+    CHECK_MSG(rc == 3 && count_lines(g_log) == 1 && strstr(g_log, "/proc/cuzk_proof.json") && !strstr(g_log, ".tmp."),
+              "prove: exit %d: %s", rc, g_log);
+    snprintf(args, sizeof args, "prove '%s' '%s' '%s/uw_proof.json' /proc/cuzk_public.json",
+             FIX("multiplier", "circuit_final.zkey"), FIX("multiplier", "witness.wtns"), test_tmpdir());
+    rc = cli_stderr(args);
+    CHECK_MSG(rc == 3 && strstr(g_log, "/proc/cuzk_public.json") && !strstr(g_log, ".tmp."), "prove public: exit %d: %s", rc,
+              g_log);
+    snprintf(args, sizeof args, "setup --seed 1 '%s' /proc/cuzk.params '%s/uw.vk'", FIX("multiplier", "circuit.r1cs"),
+             test_tmpdir());
+    rc = cli_stderr(args);
+    CHECK_MSG(rc == 3 && count_lines(g_log) == 1 && strstr(g_log, "/proc/cuzk.params") && !strstr(g_log, ".tmp.") &&
+                  !strstr(g_log, "INSECURE"),
+              "setup: exit %d: %s", rc, g_log);
+    snprintf(args, sizeof args, "setup --seed 1 '%s' --zkey /proc/cuzk.zkey", test_fixture("bn128/multiplier/circuit.r1cs"));
+    rc = cli_stderr(args);
+    CHECK_MSG(rc == 3 && count_lines(g_log) == 1 && strstr(g_log, "/proc/cuzk.zkey") && !strstr(g_log, ".tmp."),
+              "setup bn128: exit %d: %s", rc, g_log);
+    /* nothing left beside the outputs of a good run or of the refused ones */
+    char out[4096];
+    CHECK_EQ_INT(test_run(out, sizeof out, "ls -a '%s' | grep -c '\\.tmp\\.' || true", test_tmpdir()), 0);
+    CHECK_MSG(out[0] == '0', "temporaries left in %s: %s", test_tmpdir(), out);
+}
+
+/* setup: an error found before the work starts (arguments, outputs, an unreadable, truncated or
+ * bn128 circuit given .params outputs) is one line, with no INSECURE banner; a setup that runs
+ * prints the banner once, on stderr. */
+TEST(cli, setup_banner_only_after_the_inputs_are_checked) {
+    char args[16384], trunc[1024];
+    snprintf(trunc, sizeof trunc, "%s/trunc.r1cs", test_tmpdir());
+    {
+        size_t n;
+        uint8_t *b = test_slurp(FIX("multiplier", "circuit.r1cs"), &n);
+        REQUIRE(b && n > 100);
+        FILE *f = fopen(trunc, "wb");
+        REQUIRE(f);
+        fwrite(b, 1, 100, f);
+        fclose(f);
+        free(b);
+    }
+    const char *d = test_tmpdir();
+    char cases[5][4096];
+    snprintf(cases[0], sizeof cases[0], "setup '%s' '%s/b.params' '%s/b.vk'", trunc, d, d);
+    snprintf(cases[1], sizeof cases[1], "setup '%s' '%s/b.params' '%s/b.vk'", test_fixture("bn128/multiplier/circuit.r1cs"), d, d);
+    snprintf(cases[2], sizeof cases[2], "setup /nonexistent/c.r1cs '%s/b.params' '%s/b.vk'", d, d);
+    snprintf(cases[3], sizeof cases[3], "setup '%s' '%s/b.params' '%s/b.params'", FIX("multiplier", "circuit.r1cs"), d, d);
+    snprintf(cases[4], sizeof cases[4], "setup '%s' --zkey '%s/b.zkey'", trunc, d);
+    for (int i = 0; i < 5; i++) {
+        int rc = cli_stderr(cases[i]);
+        CHECK_MSG((rc == 2 || rc == 3) && !strstr(g_log, "INSECURE") && strstr(g_log, "error") &&
+                      (rc == 3 ? count_lines(g_log) == 1 : count_lines(g_log) <= 2), /* usage errors add a hint line */
+                  "case %d (%s): exit %d: %s", i, cases[i], rc, g_log);
+    }
+    snprintf(args, sizeof args, "setup --seed 3 '%s' '%s/g.params' '%s/g.vk'", FIX("multiplier", "circuit.r1cs"), d, d);
+    int rc = cli_stderr(args);
+    const char *b = strstr(g_log, "INSECURE: single-party test parameters");
+    CHECK_MSG(rc == 0 && b && !strstr(b + 1, "INSECURE: single-party"), "good setup: exit %d: %s", rc, g_log);
+}
+
+/* verify --vk takes the bellperson pair; given snarkjs JSON (the proof.json or the
+ * verification_key.json) it says to drop --vk, in one line, exit 3. */
+TEST(cli, verify_vk_with_snarkjs_json_suggests_dropping_vk) {
+    char args[16384];
+    const char *d = test_tmpdir();
+    snprintf(args, sizeof args, "setup -q --seed 4 '%s' '%s/v.params' '%s/v.vk'", FIX("multiplier", "circuit.r1cs"), d, d);
+    REQUIRE_MSG(cli(args) == 0, "%s", g_log);
+    /* a snarkjs proof.json with a bellperson .vk */
+    snprintf(args, sizeof args, "verify --vk '%s/v.vk' '%s' '%s'", d, FIX("multiplier", "public.json"), FIX("multiplier", "proof.json"));
+    int rc = cli_stderr(args);
+    CHECK_MSG(rc == 3 && count_lines(g_log) == 1 && strstr(g_log, "without --vk") && strstr(g_log, "proof.json is a JSON file"),
+              "proof.json: exit %d: %s", rc, g_log);
+    /* the whole snarkjs triple behind --vk */
+    snprintf(args, sizeof args, "verify --vk '%s' '%s' '%s'", FIX("multiplier", "verification_key.json"),
+             FIX("multiplier", "public.json"), FIX("multiplier", "proof.json"));
+    rc = cli_stderr(args);
+    CHECK_MSG(rc == 3 && count_lines(g_log) == 1 && strstr(g_log, "without --vk") && strstr(g_log, "verification_key.json"),
+              "triple: exit %d: %s", rc, g_log);
+    /* a 192-byte proof of the wrong size stays a plain format error (no JSON hint) */
+    char bin[1024];
+    snprintf(bin, sizeof bin, "%s/short.bin", d);
+    FILE *f = fopen(bin, "wb");
+    REQUIRE(f);
+    for (int i = 0; i < 100; i++) fputc(i, f);
+    fclose(f);
+    snprintf(args, sizeof args, "verify --vk '%s/v.vk' '%s' '%s'", d, FIX("multiplier", "public.json"), bin);
+    rc = cli_stderr(args);
+    CHECK_MSG(rc == 3 && count_lines(g_log) == 1 && strstr(g_log, "192 bytes") && !strstr(g_log, "without --vk"),
+              "short proof: exit %d: %s", rc, g_log);
+}
+
+/* bench prove over the bundled circuits: the same circuit name on two curves is told apart by a
+ * curve column (the curve of each witness file). */
+TEST(cli, bench_prove_has_a_curve_column) {
+    int rc = cli("bench prove --repeat 1 --backend cpu --threads 2");
+    REQUIRE_MSG(rc == 0, "exit %d: %s", rc, g_log);
+    CHECK_MSG(strstr(g_log, " curve ") != NULL, "no curve column: %s", g_log);
+    int bls = 0, bn = 0;
+    for (const char *l = g_log; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        if (strncmp(l, "multiplier/circuit_final.zkey", 29) != 0) continue;
+        const char *e = strchr(l, '\n');
+        size_t len = e ? (size_t)(e - l) : strlen(l);
+        char row[512];
+        snprintf(row, sizeof row, "%.*s", (int)(len < 511 ? len : 511), l);
+        if (strstr(row, " bls12-381 ")) bls++;
+        if (strstr(row, " bn254 ")) bn++;
+    }
+    CHECK_MSG(bls == 1 && bn == 1, "multiplier rows: %d bls12-381, %d bn254: %s", bls, bn, g_log);
+}

@@ -177,6 +177,13 @@ TEST(ff, sqrt) {
         CHECK(fp2_eq(&v, &u2));
     }
 }
+#else
+TEST_WITHOUT_GMP(ff, fp_ops_vs_gmp)
+TEST_WITHOUT_GMP(ff, fr_ops_vs_gmp)
+TEST_WITHOUT_GMP(ff, bn254_fp_ops_vs_gmp)
+TEST_WITHOUT_GMP(ff, bn254_fr_ops_vs_gmp)
+TEST_WITHOUT_GMP(ff, bn254_sqrt)
+TEST_WITHOUT_GMP(ff, sqrt)
 #endif
 
 TEST(ff, fp2_field_laws) {
@@ -236,6 +243,8 @@ TEST(ff, generic_ops_vs_gmp) {
     test_ff_bn254_sqrt();
     ff_force_generic(false);
 }
+#else
+TEST_WITHOUT_GMP(ff, generic_ops_vs_gmp)
 #endif
 
 /* Edge operands (all reduced mod m): 0, 1, 2, m-1, m-2, (m-1)/2, (m+1)/2, R mod m, R^2 mod m,

@@ -108,6 +108,8 @@ TEST(formats, decimal_vs_gmp) {
     }
     mpz_clear(z);
 }
+#else
+TEST_WITHOUT_GMP(formats, decimal_vs_gmp)
 #endif
 
 /* ---- wtns --------------------------------------------------------------------------------- */

@@ -5,7 +5,7 @@
 
 #ifndef CUZK_HAVE_CUDA
 
-TEST(gpu, available) { SKIP("built without CUDA"); }
+TEST(gpu, available) { SKIP(TEST_NO_GPU); }
 
 #else
 

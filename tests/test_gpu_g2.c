@@ -11,7 +11,7 @@
 
 #ifndef CUZK_HAVE_CUDA
 
-TEST(gpu_g2, available) { SKIP("built without CUDA"); }
+TEST(gpu_g2, available) { SKIP(TEST_NO_GPU); }
 
 #else
 

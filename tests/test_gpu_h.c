@@ -6,7 +6,7 @@
 
 #ifndef CUZK_HAVE_CUDA
 
-TEST(gpu_h, available) { SKIP("built without CUDA"); }
+TEST(gpu_h, available) { SKIP(TEST_NO_GPU); }
 
 #else
 

@@ -10,7 +10,7 @@
 
 #ifndef CUZK_HAVE_CUDA
 
-TEST(gpu_msm, available) { SKIP("built without CUDA"); }
+TEST(gpu_msm, available) { SKIP(TEST_NO_GPU); }
 
 #else
 

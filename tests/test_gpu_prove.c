@@ -31,7 +31,7 @@ static size_t slurp(const char *p, char *buf, size_t cap) {
 }
 
 TEST(gpu_prove, prove_fixtures_byte_identical_to_cpu) {
-    if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
+    if (!have_gpu()) SKIP(TEST_NO_GPU);
     const char *circ[] = {"multiplier", "merkle_mimc5"};
     for (int i = 0; i < 2; i++) {
         char zk[1024], wt[1024], vk[1024], out[2][1024], pub[1024];
@@ -103,7 +103,7 @@ TEST(gpu_prove, snarkjs_mpc_params_byte_identical_to_cpu) {
 /* bellperson flavour on synthetic PoRep-shaped circuits of several sizes (odd, non-power-of-two),
  * through groth16_prover_create with the GPU backend value. */
 TEST(gpu_prove, prove_synthetic_byte_identical_to_cpu) {
-    if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
+    if (!have_gpu()) SKIP(TEST_NO_GPU);
     const uint32_t sizes[] = {1000, 4093, 1u << 16};
     for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
         synthetic_params sp;
@@ -180,7 +180,7 @@ static void gp_log_stdout(void *user, cuzk_log_level level, const char *msg) {
  * two witnesses per prover (the resident parts are reused), fixed r, s: byte-identical to the CPU
  * prover, and valid. */
 TEST(gpu_prove, resident_prover_byte_identical_to_cpu) {
-    if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
+    if (!have_gpu()) SKIP(TEST_NO_GPU);
     const uint32_t sizes[] = {8, 9, 1000, 4093, (1u << 14) - 329 - 1, 1u << 16, (1u << 20) - 1000};
     const uint32_t pubs[] = {0, 1, 7, 328, 328, 5, 328};
     for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
@@ -242,7 +242,7 @@ TEST(gpu_prove, resident_prover_byte_identical_to_cpu) {
 /* Misuse and bad data: parameters of another circuit, wrong witness length, witness[0] != 1,
  * a witness that does not satisfy (the proof must not verify). */
 TEST(gpu_prove, resident_prover_rejects_bad_input) {
-    if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
+    if (!have_gpu()) SKIP(TEST_NO_GPU);
     gp_circuit c, d;
     REQUIRE(gp_make(&c, 1000, 3));
     REQUIRE(gp_make(&d, 2000, 3));
@@ -313,7 +313,7 @@ static bool gp_cpu_partition_proof(uint8_t out[192], gp_circuit *c, fr *w, const
 }
 
 TEST(gpu_prove, engine_gpu_backend_equals_cpu_single_calls) {
-    if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
+    if (!have_gpu()) SKIP(TEST_NO_GPU);
     gp_circuit c;
     REQUIRE(gp_make(&c, 3000, 9));
     enum { P = 3 };
@@ -371,7 +371,7 @@ TEST(gpu_prove, engine_gpu_backend_equals_cpu_single_calls) {
 #include "srs/store.h"
 
 TEST(gpu_prove, srs_store_gpu_tier_feeds_the_prover) {
-    if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
+    if (!have_gpu()) SKIP(TEST_NO_GPU);
     gp_circuit c;
     REQUIRE(gp_make(&c, 5000, 4));
     char path[1024];
@@ -425,7 +425,7 @@ TEST(gpu_prove, srs_store_gpu_tier_feeds_the_prover) {
  * engine uploads only the circuit; its GPU budget counts the borrowed SRS, and a budget below the
  * need fails the preload with CUZK_ERR_NOMEM_DEVICE while one at the need passes. */
 TEST(gpu_prove, engine_on_store_srs_and_gpu_budget) {
-    if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
+    if (!have_gpu()) SKIP(TEST_NO_GPU);
     gp_circuit c;
     REQUIRE(gp_make(&c, 2500, 5));
     char path[1024];
@@ -519,7 +519,7 @@ static bool same_proof(const groth16_proof *a, const groth16_proof *b) {
  * counted in its device bytes and dropped when the option is turned off again (then the CPU
  * threads compute it, same proof). */
 TEST(gpu_prove, device_b_g2_byte_identical_to_cpu) {
-    if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
+    if (!have_gpu()) SKIP(TEST_NO_GPU);
     const uint32_t sizes[] = {8, 9, 1000, 4093, 1u << 16, (1u << 20) - 1000};
     const uint32_t pubs[] = {0, 1, 7, 328, 5, 328};
     for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
@@ -607,7 +607,7 @@ static bool b2_case(gp_circuit *c, fr **w, fr *r, fr *s, groth16_proof *pc) {
  * on top, the automatic choice stays on CPU threads and the job still proves. Every proof equals the
  * CPU's; the partition timings say where B_G2 ran. */
 TEST(gpu_prove, automatic_b_g2_choice) {
-    if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
+    if (!have_gpu()) SKIP(TEST_NO_GPU);
     gp_circuit c;
     fr *w = NULL, r, s;
     groth16_proof pc;
@@ -672,7 +672,7 @@ TEST(gpu_prove, automatic_b_g2_choice) {
  * srs_gpu_ops_b_g2 holds the B_G2 query (counted in its GPU tier), and a prover on it uses that
  * copy instead of uploading its own. */
 TEST(gpu_prove, device_b_g2_through_backend_engine_and_store) {
-    if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
+    if (!have_gpu()) SKIP(TEST_NO_GPU);
     gp_circuit c;
     fr *w = NULL, r, s;
     groth16_proof pc, pg;
@@ -781,7 +781,7 @@ static cuzk_status rg_synth_cb(void *ctx, uint32_t partition, uint64_t *witness,
 }
 
 TEST(gpu_prove, engine_release_host_g1_keeps_proving) {
-    if (!have_gpu()) SKIP("no CUDA device (or no CUDA in this build)");
+    if (!have_gpu()) SKIP(TEST_NO_GPU);
     char r1cs_path[1024], params[1024], vkp[1024], wp[1024];
     snprintf(r1cs_path, sizeof r1cs_path, "%s", test_fixture("bls12381/merkle_mimc5/circuit.r1cs"));
     snprintf(wp, sizeof wp, "%s", test_fixture("bls12381/merkle_mimc5/witness.wtns"));

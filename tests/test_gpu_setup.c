@@ -6,7 +6,7 @@
 
 #ifndef CUZK_HAVE_CUDA
 
-TEST(gpu_setup, available) { SKIP("built without CUDA"); }
+TEST(gpu_setup, available) { SKIP(TEST_NO_GPU); }
 
 #else
 

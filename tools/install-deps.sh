@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Install what cuzk needs on a fresh Debian 12 / Ubuntu LTS machine (as root, or with sudo).
 #   tools/install-deps.sh          build: C and C++ compilers, libc headers, make, cmake, pkg-config,
-#                                  jansson (JSON), OpenSSL (SHA-256); for the daemon (cuzkd): gRPC C++,
-#                                  protobuf-c, libmicrohttpd, toml++
+#                                  git and CA certificates (the commit `cuzk version` reports; https
+#                                  for git and npm), jansson (JSON), OpenSSL (SHA-256); for the daemon
+#                                  (cuzkd): gRPC C++, protobuf-c, libmicrohttpd, toml++
 #   tools/install-deps.sh --test   also the test oracles: GMP, Node.js/npm, the pinned snarkjs and
 #                                  gRPC-js (npm), Go with Debian's grpc-go and protoc-gen-go (daemon tests)
 #   tools/install-deps.sh --fuzz   also clang with libFuzzer (make fuzz)
@@ -23,6 +24,8 @@ DEPS_BUILD=(
     make
     cmake
     pkg-config
+    git:git        # the build records its commit: cuzk version, cuzkd --version, benchmark headers
+    ca-certificates # https: git clone/fetch and npm ci (tests/js) on a minimal system
     libjansson-dev # JSON (snarkjs files)
     libssl-dev     # OpenSSL's SHA-256 (Filecoin challenge derivation)
     # cuzkd (src/daemon): gRPC C++ callback API, protobuf-c messages, HTTP /metrics, TOML config
@@ -54,7 +57,7 @@ for a in "$@"; do
     case $a in
         --test) sets+=(TEST) ;;
         --fuzz) sets+=(FUZZ) ;;
-        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
         *) echo "install-deps: unknown option '$a' (--test, --fuzz)" >&2; exit 2 ;;
     esac
 done

@@ -1,4 +1,5 @@
-/* cuzk: a Groth16 proving engine (BLS12-381), C11 host code with an optional CUDA backend.
+/* cuzk: a Groth16 proving engine for BLS12-381 and BN254 (circom's bn128), C11 host code with an
+ * optional CUDA backend.
  *
  * This header holds what every part of the public API shares: the status codes, the optional
  * caller-owned error detail, and the log callback. The library never prints; it logs through
@@ -17,6 +18,8 @@
 extern "C" {
 #endif
 
+/* The version of these headers (compile time). The loaded libcuzk.so reports its own at run time:
+ * cuzk_version_string() and cuzk_git_commit(). */
 #define CUZK_VERSION "0.1.0"
 
 /* Marks every public declaration: the library is built with hidden visibility, so only what is
@@ -58,6 +61,14 @@ typedef enum cuzk_status {
 
 /* Short English description of a status ("file format error"). Never NULL. */
 CUZK_API const char *cuzk_status_str(cuzk_status st);
+
+/* The version of the loaded library ("0.1.0"; equal to CUZK_VERSION when headers and library
+ * match). Static string, never NULL. Thread-safe. */
+CUZK_API const char *cuzk_version_string(void);
+/* The git commit the loaded library was built from: the short hash ("1a2b3c4"); for a build from a
+ * source archive "<hash> (source archive)"; "none (not built from git)" when the sources were not
+ * a git checkout or git was missing at configure time. Static string, never NULL. Thread-safe. */
+CUZK_API const char *cuzk_git_commit(void);
 
 /* A finer reason for some failures (cuzk_error.detail), for callers that act on it: branch on
  * it, never on the message text (which may change). */

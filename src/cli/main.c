@@ -20,10 +20,6 @@
 #include "porep_cmds.h"
 #include "progress.h" /* the progress line: the CLI's own terminal helper */
 
-#ifndef CUZK_GIT_HASH
-#define CUZK_GIT_HASH "none (not built from git)"
-#endif
-
 static const char *g_prog = "cuzk";
 
 #define INSECURE_BANNER "INSECURE: single-party test parameters"
@@ -58,7 +54,7 @@ static void print_main_help(FILE *f) {
         "CUZK_GPU_B2=0 keeps it on CPU threads; CUZK_GPU_MSM_ACCUM=affine selects the batch-affine\n"
         "accumulation of the GPU's G1 MSMs (experimental; default: tasks);\n"
         "CUZK_VERBOSE=1 prints the library's notices.\n",
-        CUZK_VERSION);
+        cuzk_version_string());
 }
 
 static void print_prove_help(FILE *f) {
@@ -111,7 +107,9 @@ static void print_verify_help(FILE *f) {
         "       cuzk verify --vk circuit.vk public.json proof.bin\n"
         "\n"
         "Checks a Groth16 proof. Prints OK and exits 0 when it is valid; prints INVALID and exits 1\n"
-        "when it is not; exits 3 when an input file cannot be used.\n"
+        "when it is not, whatever is wrong with its values (a point off the curve, a coordinate >= q:\n"
+        "not a field element); exits 3 when an input file cannot be used (missing, not JSON, not a\n"
+        "proof.json or a 192-byte proof at all, another curve, a bad key or public.json).\n"
         "\n"
         "options:\n"
         "  --vk FILE   bellperson verifying key (.vk), or phase-2 MPC parameters (their vk); the proof\n"
@@ -420,6 +418,16 @@ static int cmd_prove(int argc, char **argv) {
     return 0;
 }
 
+/* Whether the file at path starts (after white space) with '{': a JSON object, e.g. a snarkjs file. */
+static bool looks_like_json(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    int c;
+    do c = fgetc(f); while (c == ' ' || c == '\t' || c == '\n' || c == '\r');
+    fclose(f);
+    return c == '{';
+}
+
 static int cmd_verify(int argc, char **argv) {
     const char *vk = NULL, *pos[3];
     int npos = 0, json = 0, quiet = 0;
@@ -457,11 +465,36 @@ static int cmd_verify(int argc, char **argv) {
         if (!json && !quiet) printf("INVALID: %s\n", e.msg);
         return 1;
     }
+    /* --vk takes the bellperson pair (.vk, 192-byte proof): snarkjs JSON files given to it get the
+     * form that reads them */
+    if (vk && st != CUZK_ERR_IO && st != CUZK_ERR_NOMEM) {
+        const char *js = looks_like_json(vk) ? vk : looks_like_json(pos[1]) ? pos[1] : NULL;
+        if (js) {
+            fprintf(stderr, "%s: error: %s is a JSON file (snarkjs?), but --vk takes a bellperson .vk and a 192-byte proof: "
+                    "verify it without --vk: cuzk verify verification_key.json public.json proof.json (%s)\n",
+                    g_prog, js, cuzk_status_str(CUZK_ERR_FORMAT));
+            return cuzk_exit_code(CUZK_ERR_FORMAT);
+        }
+    }
     return fail(st, &e);
 }
 
+/* setup's progress: the INSECURE banner comes once the circuit is read (arguments, outputs and the
+ * circuit checked: an error before that is one line, alone), then the bar. */
+typedef struct setup_view {
+    progress *bar;
+    bool banner; /* print the banner (not -q, not --json) */
+    bool banner_done;
+} setup_view;
+
 static void setup_progress(void *user, const char *stage, uint64_t done, uint64_t total) {
-    progress_update(user, stage, done, total);
+    setup_view *v = user;
+    if (!v->banner_done) {
+        if (!strcmp(stage, "circuit") && done < total) return; /* still reading the circuit */
+        v->banner_done = true;
+        if (v->banner) fprintf(stderr, "%s: whoever runs this setup knows the toxic waste and can forge proofs\n", INSECURE_BANNER);
+    }
+    progress_update(v->bar, stage, done, total);
 }
 
 static bool parse_u64(const char *s, uint64_t *out) {
@@ -588,14 +621,13 @@ static int cmd_setup(int argc, char **argv) {
         }
         if (cuzk_check_outputs(ins, r1cs_path ? 1 : 0, outs, n_out, &e) != CUZK_OK) return fail(e.code, &e);
     }
-    progress *bar = progress_new(stderr, -1, !quiet && !json);
+    setup_view view = {progress_new(stderr, -1, !quiet && !json), !quiet && !json, false};
     o.progress = setup_progress;
-    o.progress_user = bar;
-    if (!quiet && !json) fprintf(stderr, "%s: whoever runs this setup knows the toxic waste and can forge proofs\n", INSECURE_BANNER);
+    o.progress_user = &view;
     cuzk_setup_timings t = {0};
     cuzk_error e = {0};
     cuzk_status st = cuzk_setup(r1cs_path, params_path, vk_path, &o, &t, &e);
-    progress_free(bar);
+    progress_free(view.bar);
     if (json) {
         printf("{\"status\": \"%s\", \"insecure\": true, ", st == CUZK_OK ? "ok" : "error");
         if (st != CUZK_OK) { printf("\"error\": "); json_escape_print(e.msg); printf(", "); }
@@ -860,7 +892,7 @@ int main(int argc, char **argv) {
     if (argc < 2) { print_main_help(stderr); return 2; }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) { print_main_help(stdout); return 0; }
-    if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) { printf("cuzk %s (git %s)\n", CUZK_VERSION, CUZK_GIT_HASH); return 0; }
+    if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) { printf("cuzk %s (git %s)\n", cuzk_version_string(), cuzk_git_commit()); return 0; }
     if (!strcmp(cmd, "prove")) return cmd_prove(argc - 1, argv + 1);
     if (!strcmp(cmd, "verify")) return cmd_verify(argc - 1, argv + 1);
     if (!strcmp(cmd, "setup")) return cmd_setup(argc - 1, argv + 1);

@@ -103,7 +103,7 @@ int main(int argc, char **argv) {
             cfg_path = val;
         } else if (strcmp(argv[i], "--check-config") == 0) check_only = 1;
         else if (strcmp(argv[i], "--version") == 0) {
-            printf("cuzkd %s (git %s; prover: %s)\n", CUZK_VERSION, CUZK_GIT_HASH, dp_impl_name());
+            printf("cuzkd %s (git %s; prover: %s)\n", cuzk_version_string(), cuzk_git_commit(), dp_impl_name());
             return 0;
         }
         else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) { usage(stdout); return 0; }

@@ -51,7 +51,7 @@ cuzk_status cuzk_engine_trace_write(cuzk_engine *e, const char *path, cuzk_error
     outfile_tmp_name(tmp, sizeof tmp, path);
     FILE *f = fopen(tmp, "w");
     if (!f) {
-        cuzk_status st = ERR(err, CUZK_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
+        cuzk_status st = ERR(err, CUZK_ERR_IO, "cannot write %s: %s", path, strerror(errno));
         outfile_discard(tmp);
         return st;
     }

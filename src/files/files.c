@@ -178,15 +178,16 @@ static cuzk_status parse_scalar(uint8_t out[32], const char *s, const char *what
 }
 
 /* ---- outputs ----------------------------------------------------------------------------------- */
-static cuzk_status write_bytes(const char *path, const void *b, size_t n, cuzk_error *err) {
-    FILE *f = fopen(path, "wb");
+/* n bytes into tmp (outfile_tmp_name of path); errors name path, the output the user asked for. */
+static cuzk_status write_bytes(const char *tmp, const char *path, const void *b, size_t n, cuzk_error *err) {
+    FILE *f = fopen(tmp, "wb");
     if (!f) return ERR(err, CUZK_ERR_IO, "cannot create %s: %s", path, strerror(errno));
     size_t w = fwrite(b, 1, n, f);
     int e = errno;
     if (fclose(f) != 0) e = errno;
     else if (w == n) return CUZK_OK;
-    outfile_discard(path);
-    return ERR(err, CUZK_ERR_IO, "cannot write %s: %s", path, strerror(e));
+    outfile_discard(tmp);
+    return ERR(err, CUZK_ERR_IO, "cannot write %s: %s", path, strerror(e ? e : EIO));
 }
 
 /* The proof (text or bytes) and public.json text through temporaries, committed together: both
@@ -196,8 +197,8 @@ static cuzk_status write_pair(const char *proof_path, const void *proof, size_t 
     char tp[4200], tq[4200];
     outfile_tmp_name(tp, sizeof tp, proof_path);
     outfile_tmp_name(tq, sizeof tq, public_path);
-    cuzk_status st = write_bytes(tp, proof, proof_len, err);
-    if (st == CUZK_OK) st = write_bytes(tq, public_json, strlen(public_json), err);
+    cuzk_status st = write_bytes(tp, proof_path, proof, proof_len, err);
+    if (st == CUZK_OK) st = write_bytes(tq, public_path, public_json, strlen(public_json), err);
     if (st != CUZK_OK) {
         outfile_discard(tp);
         outfile_discard(tq);
@@ -217,7 +218,7 @@ cuzk_status cuzk_write_outputs(const char *proof_path, const void *proof, size_t
     if (!public_path) { /* the proof alone */
         char tp[4200];
         outfile_tmp_name(tp, sizeof tp, proof_path);
-        cuzk_status st = write_bytes(tp, proof, proof_len, err);
+        cuzk_status st = write_bytes(tp, proof_path, proof, proof_len, err);
         if (st == CUZK_OK) st = outfile_commit(tp, proof_path, err);
         if (st != CUZK_OK) outfile_discard(tp);
         return st;
@@ -460,7 +461,7 @@ cuzk_status cuzk_prove_params_files(const char *params_path, const char *r1cs_pa
         /* the JSON first, committed after the pair: all three outputs or none */
         char tj[4200];
         outfile_tmp_name(tj, sizeof tj, o->proof_json_path);
-        if ((st = write_bytes(tj, proof.proof_json, proof.proof_json_len, err)) != CUZK_OK) {
+        if ((st = write_bytes(tj, o->proof_json_path, proof.proof_json, proof.proof_json_len, err)) != CUZK_OK) {
             outfile_discard(tj);
             goto out;
         }

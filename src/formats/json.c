@@ -121,10 +121,26 @@ static cuzk_status json_src_open(json_t **root, const json_src *src, const char 
 
 static bool jstr_eq(const json_t *v, const char *s) { return json_is_string(v) && strcmp(json_string_value(v), s) == 0; }
 
+/* A string of decimal digits (what decimal_to_limbs reads, whatever its size). */
+static bool is_decimal_digits(const json_t *v) {
+    if (!json_is_string(v)) return false;
+    const char *s = json_string_value(v);
+    if (!*s) return false;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9') return false;
+    return true;
+}
+
+/* A coordinate: a decimal string < q. A number >= q is a value no point can have: CUZK_ERR_POINT
+ * (cuzk_verify reports a proof with one as INVALID, like any other proof whose points are not
+ * valid); anything else is not the format: CUZK_ERR_FORMAT. */
 static cuzk_status read_fp(fp *out, const json_t *v, const char *what, const char *name, cuzk_error *err) {
     uint64_t l[fp_LIMBS];
-    if (!json_is_string(v) || !decimal_to_limbs(l, fp_LIMBS, json_string_value(v), fp_MODULUS))
+    if (!json_is_string(v) || !decimal_to_limbs(l, fp_LIMBS, json_string_value(v), fp_MODULUS)) {
+        if (is_decimal_digits(v))
+            return ERR(err, CUZK_ERR_POINT, "%s: %s is >= q: not a field element", what, name);
         return ERR(err, CUZK_ERR_FORMAT, "%s: %s is not a decimal string < q", what, name);
+    }
     fp_from_canon(out, l);
     return CUZK_OK;
 }
@@ -132,7 +148,8 @@ static cuzk_status read_fp(fp *out, const json_t *v, const char *what, const cha
 static cuzk_status read_fr(fr *out, const json_t *v, const char *what, const char *name, cuzk_error *err) {
     uint64_t l[fr_LIMBS];
     if (!json_is_string(v) || !decimal_to_limbs(l, fr_LIMBS, json_string_value(v), fr_MODULUS))
-        return ERR(err, CUZK_ERR_FORMAT, "%s: %s is not a decimal string < r", what, name);
+        return ERR(err, CUZK_ERR_FORMAT, is_decimal_digits(v) ? "%s: %s is >= r: not a field element"
+                                                              : "%s: %s is not a decimal string < r", what, name);
     fr_from_canon(out, l);
     return CUZK_OK;
 }

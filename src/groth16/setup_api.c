@@ -59,6 +59,7 @@ static cuzk_status setup_bn254(const char *r1cs_path, const char *zkey_path, con
     run->backend = be; /* the BN254 points are computed by the CPU comb on either (src/groth16/backend.c) */
     outfile_tmp_name(tz, sizeof tz, zkey_path);
     st = bn254_groth16_setup_zkey_r1cs(r1cs_path, opts->seed, tz, run, err);
+    if (st != CUZK_OK) outfile_name_output(err, tz, zkey_path);
     if (st == CUZK_OK) st = outfile_commit(tz, zkey_path, err);
     outfile_discard(tz); /* gone already when committed */
     return st;
@@ -205,6 +206,12 @@ cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const cha
         goto done;
     }
 done:
+    /* a writer's error names the user's output, not its temporary */
+    if (st != CUZK_OK) {
+        if (tp[0]) outfile_name_output(err, tp, params_path);
+        if (tv[0]) outfile_name_output(err, tv, vk_path);
+        if (tz[0]) outfile_name_output(err, tz, opts->zkey_path);
+    }
     /* temporaries left (failure) are removed and forgotten; committed ones are gone already */
     if (tp[0]) outfile_discard(tp);
     if (tv[0]) outfile_discard(tv);

@@ -2,6 +2,7 @@
 #include "util/outfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -73,6 +74,15 @@ void outfile_tmp_name(char *buf, size_t cap, const char *path) {
     partial_add(buf);
 }
 
+void outfile_name_output(cuzk_error *err, const char *tmp, const char *path) {
+    if (!err || !tmp || !path || !strcmp(tmp, path)) return;
+    char *at = strstr(err->msg, tmp);
+    if (!at) return;
+    char m[sizeof err->msg];
+    snprintf(m, sizeof m, "%.*s%s%s", (int)(at - err->msg), err->msg, path, at + strlen(tmp));
+    snprintf(err->msg, sizeof err->msg, "%s", m);
+}
+
 void outfile_discard(const char *path) {
     struct stat st;
     if (partial_del(path) || (lstat(path, &st) == 0 && S_ISREG(st.st_mode))) unlink(path);
@@ -140,6 +150,18 @@ cuzk_status outfile_check_paths(const char *const *ins, int n_in, const char *co
             int e = errno; /* is_special_file's stat must not replace the reason */
             if (!outfile_is_special(outs[i]))
                 return ERR(err, CUZK_ERR_IO, "cannot write %s: %s (directory %s)", outs[i], strerror(e), dir);
+        } else if (!outfile_is_special(outs[i])) {
+            /* the temporary itself, created and removed: where root passes access() but the file
+             * system refuses (/proc, a read-only bind mount), the error names the user's path */
+            char t[PATH_MAX + 1], probe[PATH_MAX + 64];
+            snprintf(probe, sizeof probe, "%s.tmp.%ld", out_target(outs[i], t, sizeof t), (long)getpid());
+            int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+            if (fd < 0 && errno != EEXIST)
+                return ERR(err, CUZK_ERR_IO, "cannot write %s: %s", outs[i], strerror(errno));
+            if (fd >= 0) {
+                close(fd);
+                unlink(probe);
+            }
         }
     }
     return CUZK_OK;

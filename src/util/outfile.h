@@ -27,6 +27,11 @@ void outfile_tmp_name(char *buf, size_t cap, const char *path);
  * CUZK_ERR_IO when the rename fails (tmp is then removed; err gives the reason). */
 cuzk_status outfile_commit(const char *tmp, const char *path, cuzk_error *err);
 
+/* After a failed write of tmp (the outfile_tmp_name of path): where err's message names the
+ * temporary ("cannot create /out/proof.json.tmp.123: ..."), it names path instead, the output the
+ * user asked for. err may be NULL. Thread-safe (touches only *err). */
+void outfile_name_output(cuzk_error *err, const char *tmp, const char *path);
+
 /* Removes a temporary, or an output this process wrote: never a device, FIFO or directory. */
 void outfile_discard(const char *path);
 
@@ -35,8 +40,10 @@ void outfile_remove_partials(void);
 
 /* The checks of cuzk_check_outputs (include/cuzk/groth16.h), shared by the file API (src/files)
  * and setup: no output is a directory, an input (same path, or same device and inode) or another
- * output (special files excepted), and every output's directory is writable. ins[j] may be NULL.
- * CUZK_ERR_ARG or CUZK_ERR_IO naming the path. Opens nothing. Thread-safe. */
+ * output (special files excepted), and every output's directory is writable: a temporary is created
+ * there and removed at once (permission bits alone do not tell: root passes access() on /proc).
+ * ins[j] may be NULL. CUZK_ERR_ARG or CUZK_ERR_IO naming the path. Leaves nothing behind.
+ * Thread-safe. */
 cuzk_status outfile_check_paths(const char *const *ins, int n_in, const char *const *outs, int n_out, cuzk_error *err);
 
 #endif

@@ -1178,6 +1178,15 @@ static cuzk_status synth_wtns_gate(void *ctx, uint32_t partition, uint64_t *witn
     return cuzk_witness_convert(&w, CUZK_CURVE_BLS12_381, CUZK_WITNESS_FR_MONT, witness, n_vars, err);
 }
 
+/* The loaded library names its version (the headers' CUZK_VERSION when both are of one build) and
+ * its commit: static strings, never NULL or empty, the same on every call. */
+static void test_version(void) {
+    const char *v = cuzk_version_string(), *c = cuzk_git_commit();
+    CHECK(v && !strcmp(v, CUZK_VERSION));
+    CHECK(c && c[0] && strlen(c) < 128);
+    CHECK(cuzk_version_string() == v && cuzk_git_commit() == c);
+}
+
 static void test_engine_helpers(void) {
     cuzk_pk *pk = NULL;
     cuzk_circuit *c = NULL;
@@ -1346,6 +1355,7 @@ int main(void) {
         perror("mkdtemp");
         return 1;
     }
+    test_version();
     test_zkey_circuit("multiplier");
     test_zkey_circuit("merkle_mimc5");
     test_bad_keys();

@@ -382,12 +382,14 @@ start e "$W/e.toml"
 E=$PID
 EB=$(node -e 'require("http").get({host:"127.0.0.1",port:'"$HE"',path:"/status"},r=>{let d="";r.on("data",c=>d+=c);
   r.on("end",()=>console.log(JSON.parse(d).engine_backend))}).on("error",()=>console.log("?"))')
+# the skip reason of the GPU sub-cases, worded as the C suites word it ("no GPU: ...")
+NOGPU="no GPU: $(sed -n 's/.*no usable GPU (\(.*\)); engine.gpu_fallback.*/\1/p' "$W/e.log" | head -1) (engine backend '$EB')"
 if [ "$EB" = gpu ]; then
     GWHY='needs [0-9.]+ GiB of GPU memory.*GPU budget is'; GCODE=RESOURCE_EXHAUSTED
     echo "SKIP gpu_fallback without a usable GPU: this machine has one (the gpu_budget case runs instead)"
 else
     GWHY='found no usable device'; GCODE=UNAVAILABLE
-    echo "SKIP gpu_fallback on a real GPU (gpu_budget far below the circuit's need): engine backend '$EB', no usable GPU here: $(sed -n 's/.*no usable GPU (\(.*\)); engine.gpu_fallback.*/\1/p' "$W/e.log" | head -1)"
+    echo "SKIP gpu_fallback on a real GPU (gpu_budget far below the circuit's need): $NOGPU"
 fi
 check "gpu_fallback = cpu ($GCODE case): the circuit is proved on the CPU" \
     node "$HERE/client.js" gpufail --expect cpu --addr "unix://$SE" --http "127.0.0.1:$HE"
@@ -561,7 +563,7 @@ if "$CUZK" setup --seed 5 -q --zkey "$W/pmult.zkey" "$FIX/circuit.r1cs" "$W/pmul
             echo "PASS the release is logged with its bytes"; else echo "FAIL no release line in the log"; fails=$((fails + 1)); fi
         g1_run h2 gpu true kept
     else
-        echo "SKIP keep_host_g1 on a real GPU (the copy released, and kept with keep_host_g1 = true): no usable GPU here (engine backend '$EB')"
+        echo "SKIP keep_host_g1 on a real GPU (the copy released, and kept with keep_host_g1 = true): $NOGPU"
     fi
 else
     echo "FAIL cuzk setup of the .params test key:"; cat "$W/setup.log"; fails=$((fails + 1))
