@@ -4,12 +4,16 @@
 #include <stdlib.h>
 
 size_t sdr_reverse_bit_numbering(cs_bool *out, const cs_bool *in, size_t n) {
+    /* out[j] = in[j ^ 7] (bits of each byte reversed); the pad of a partial last byte is false.
+     * One index loop: GCC 12 at -O3 reads the nested byte/bit form as out of bounds. */
     size_t m = (n + 7) / 8 * 8;
-    for (size_t byte = 0; byte < m; byte += 8)
-        for (size_t i = 0; i < 8; i++) {
-            size_t src = byte + 7 - i;
-            out[byte + i] = src < n ? in[src] : bool_const(false);
-        }
+    for (size_t j = 0; j < m; j++) {
+        size_t src = j ^ 7;
+        if (src < n)
+            out[j] = in[src];
+        else
+            out[j] = bool_const(false);
+    }
     return m;
 }
 
