@@ -131,8 +131,9 @@ static cuzk_status c1_fill(porep_c1 *out, c1_view *v, const uint8_t seed[32], in
     }
     for (size_t i = 0; i < (size_t)np * nc; i++)
         if (ch[i] == 0 || ch[i] >= pp->nodes) {
+            unsigned long long node = ch[i];
             free(ch);
-            return ERR(err, CUZK_ERR_ARG, "C1: challenge %zu is node %llu of %llu", i, (unsigned long long)ch[i],
+            return ERR(err, CUZK_ERR_ARG, "C1: challenge %zu is node %llu of %llu", i, node,
                        (unsigned long long)pp->nodes);
         }
     v->challenges = ch;
