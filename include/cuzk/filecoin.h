@@ -154,7 +154,8 @@ typedef struct cuzk_porep_request {
     size_t c1_len;
     const char *c1_path;
     /* 1: check replica_id against SHA-256(prover_id, sector_id, ticket, comm_d, porep_id) (Curio's
-     * request carries miner_id and sector_number); 0: take the C1's replica_id as it is. */
+     * request carries miner_id and sector_number), and a Curio wrapper's SectorNum against
+     * sector_id (CUZK_ERR_INVALID when either differs); 0: take the C1's replica_id as it is. */
     int check_replica_id;
     uint8_t prover_id[32];               /* cuzk_porep_prover_id(miner_id) */
     uint64_t sector_id;

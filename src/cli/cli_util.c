@@ -108,3 +108,11 @@ uint8_t *cli_slurp(const char *path, size_t *n, cuzk_error *err) {
     *n = len;
     return d;
 }
+
+bool cli_repeated(char **argv, int i) {
+    const char *a = argv[i];
+    if (a[0] != '-' || a[1] != '-' || !a[2]) return false;
+    for (int j = 1; j < i; j++)
+        if (!strcmp(argv[j], a)) return true;
+    return false;
+}

@@ -17,6 +17,9 @@ int cli_usage_error(const char *cmd, const char *fmt, const char *arg);
 /* Decimal integers (no sign for u64); false on junk, overflow or an empty string. */
 bool cli_parse_u64(const char *s, uint64_t *out);
 bool cli_parse_int(const char *s, long *out);
+/* true when the option argv[i] (an "--name") was already given among argv[1..i): the parsers
+ * refuse a repeated option instead of letting the last one win silently. */
+bool cli_repeated(char **argv, int i);
 /* Exactly 2n hex digits (an optional 0x prefix) into out[0..n), in the order written. */
 bool cli_parse_hex(const char *s, uint8_t *out, size_t n);
 /* n bytes as 2n lowercase hex digits into out (2n + 1 bytes). */

@@ -102,6 +102,7 @@ int cli_cmd_make_c1(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (cli_repeated(argv, i)) return cli_usage_error(cmd, "%s is given twice", a);
         int rc;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { print_make_c1_help(stdout); return 0; }
         else if (!strcmp(a, "--registered-proof")) { if ((rc = parse_registered_proof(cmd, v, &rp))) return rc; i++; }
@@ -232,6 +233,7 @@ int cli_cmd_prove_porep(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (cli_repeated(argv, i)) return cli_usage_error(cmd, "%s is given twice", a);
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { print_prove_porep_help(stdout); return 0; }
         else if (!strcmp(a, "--params")) { if (!v) return cli_usage_error(cmd, "%s needs a file", a); params = v; i++; }
         else if (!strcmp(a, "--r1cs")) { if (!v) return cli_usage_error(cmd, "%s needs a file", a); r1cs = v; i++; }
@@ -268,8 +270,8 @@ int cli_cmd_prove_porep(int argc, char **argv) {
     if (!cli_msm_from_env(&eo.msm, "cuzk prove-porep")) return 2;
     cuzk_error e = {0};
     const char *ins[3] = {pos[0], params, r1cs};
-    const char *outs[1] = {pos[1]};
-    cuzk_status st = cuzk_check_outputs(ins, 3, outs, 1, &e);
+    const char *outs[2] = {pos[1], trace};   /* --trace too: refused now, not after the prove */
+    cuzk_status st = cuzk_check_outputs(ins, 3, outs, trace ? 2 : 1, &e);
     if (st) return cli_fail(st, &e);
     for (int k = 1; k < 3; k++) {   /* the key's files must open before the C1 checks */
         if (!ins[k]) continue;
@@ -428,6 +430,7 @@ static void print_verify_seal_help(FILE *f) {
         "  --sector-id N, --ticket HEX, --seed HEX\n"
         "  --print-inputs          print the derived public inputs as JSON on stdout: an array (per\n"
         "                          partition) of arrays of decimal strings (ONE not included), then verify\n"
+        "                          (OK / INVALID then go to stderr, so stdout stays one JSON document)\n"
         "                          (with --print-inputs and no proof file: print only, exit 0)\n"
         "  -q                      print nothing; the exit code tells\n");
 }
@@ -442,6 +445,7 @@ int cli_cmd_verify_seal(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (cli_repeated(argv, i)) return cli_usage_error(cmd, "%s is given twice", a);
         int rc;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { print_verify_seal_help(stdout); return 0; }
         else if (!strcmp(a, "--vk")) { if (!v) return cli_usage_error(cmd, "%s needs a file", a); vk_path = v; i++; }
@@ -458,6 +462,8 @@ int cli_cmd_verify_seal(int argc, char **argv) {
         else if (!strcmp(a, "--sector-size")) { if (!v || !cli_parse_u64(v, &pub.sector_size)) return cli_usage_error(cmd, "--sector-size needs bytes (got '%s')", v ? v : ""); i++; }
         else if (!strcmp(a, "--comm-r")) { if ((rc = parse_hex32(cmd, a, v, pub.comm_r))) return rc; have[0] = 1; i++; }
         else if (!strcmp(a, "--comm-d")) { if ((rc = parse_hex32(cmd, a, v, pub.comm_d))) return rc; have[1] = 1; i++; }
+        else if ((!strcmp(a, "--prover-id") || !strcmp(a, "--miner-id")) && have[2])
+            return cli_usage_error(cmd, "%s", "give --prover-id or --miner-id, not both");
         else if (!strcmp(a, "--prover-id")) { if ((rc = parse_hex32(cmd, a, v, pub.prover_id))) return rc; have[2] = 1; i++; }
         else if (!strcmp(a, "--miner-id")) {
             uint64_t m;
@@ -543,13 +549,13 @@ int cli_cmd_verify_seal(int argc, char **argv) {
         st = cuzk_verify(vk, CUZK_PUBLIC_CANON, inputs + (size_t)k * np * 32, np * 32, CUZK_PROOF_BELLPERSON,
                          proof + (size_t)k * CUZK_PROOF_BELLPERSON_BYTES, CUZK_PROOF_BELLPERSON_BYTES, &ve);
         if (st == CUZK_ERR_INVALID) {
-            if (!quiet) printf("INVALID: partition %u: %s\n", k, ve.msg[0] ? ve.msg : "the pairing check fails");
+            if (!quiet) fprintf(print ? stderr : stdout, "INVALID: partition %u: %s\n", k, ve.msg[0] ? ve.msg : "the pairing check fails");
             rc = 1;
             goto out;
         }
         if (st) { rc = cli_fail(st, &ve); goto out; }
     }
-    if (!quiet) printf("OK\n");
+    if (!quiet) fprintf(print ? stderr : stdout, "OK\n");   /* stdout stays JSON with --print-inputs */
 out:
     cuzk_vk_free(vk);
     free(vkb);

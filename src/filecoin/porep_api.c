@@ -134,8 +134,14 @@ cuzk_status cuzk_porep_job_create(cuzk_porep_job **out, const cuzk_porep_request
         return ERR(err, CUZK_ERR_NOMEM, "PoRep: out of memory");
     }
     job->nthreads = req->nthreads;
-    st = porep_c1_read(&job->c1, buf, len, NULL, err);
+    uint64_t wrapper_sector = UINT64_MAX;
+    st = porep_c1_read(&job->c1, buf, len, &wrapper_sector, err);
     free(owned);
+    /* Curio's wrapper names its sector: a request for another sector is refused (the proof would be
+     * for the request's sector id, the wrapper's bookkeeping for another) */
+    if (st == CUZK_OK && req->check_replica_id && wrapper_sector != UINT64_MAX && wrapper_sector != req->sector_id)
+        st = ERR(err, CUZK_ERR_INVALID, "C1 output: Curio's wrapper says SectorNum %llu, the request is for sector %llu",
+                 (unsigned long long)wrapper_sector, (unsigned long long)req->sector_id);
     if (st == CUZK_OK) {
         porep_c1_check_opts co;
         memset(&co, 0, sizeof co);

@@ -838,7 +838,7 @@ static void rd_wrapper(jr *r, porep_c1 *c1, uint64_t *sector_num) {
     char key[48];
     while (obj_key(r, &first, key, sizeof key)) {
         size_t m = push_field(r, key);
-        if (field(r, key, "SectorNum", 1, &seen)) num = rd_uint(r, UINT64_MAX);
+        if (field(r, key, "SectorNum", 1, &seen)) num = rd_uint(r, INT64_MAX); /* abi.MaxSectorNumber */
         else if (field(r, key, "Phase1Out", 2, &seen)) rd_string_span(r, &b, &e);
         else if (field(r, key, "SectorSize", 4, &seen)) size = rd_uint(r, UINT64_MAX);
         else skip_value(r, 0);

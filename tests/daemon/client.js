@@ -795,7 +795,7 @@ async function porep() {
   const C1R = /^the C1 output was refused, nothing was proved: /;
   const bad = [
     ['another miner_id (replica_id mismatch)', req({ request_id: `${tag}-miner`, miner_id: miner + 1 }), C1R, /replica_id/],
-    ['another sector_number', req({ request_id: `${tag}-sector`, sector_number: sector + 1 }), C1R, new RegExp(`replica_id.*sector_id ${sector + 1}`)],
+    ['another sector_number (the wrapper names its sector)', req({ request_id: `${tag}-sector`, sector_number: sector + 1 }), C1R, new RegExp(`SectorNum ${sector}, the request is for sector ${sector + 1}`)],
     ['registered_proof 0 (V1 2 KiB) for a V1_1 C1', req({ request_id: `${tag}-rp0`, registered_proof: 0 }), C1R,
       /registered proof 5, the request names 0/],
     ['registered_proof 8 (32 GiB) for a 2 KiB C1', req({ request_id: `${tag}-rp8`, registered_proof: 8, sector_size: 34359738368 }),

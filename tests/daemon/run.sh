@@ -524,7 +524,8 @@ EOT
         if "$CUZK" verify-seal "${VS[@]}" "$RD/$c.proof.bin" > "$RD/vs.out" 2>&1; then
             echo "PASS $c: the PoRep proof from cuzkd verifies (cuzk verify-seal, public data only)"
         else echo "FAIL $c: cuzk verify-seal of the daemon's PoRep proof:"; cat "$RD/vs.out"; fails=$((fails + 1)); fi
-        "$CUZK" verify-seal "${VS[@]}" --miner-id $((MINER + 1)) "$RD/$c.proof.bin" > /dev/null 2>&1; rc=$?
+        VS2=("${VS[@]}"); VS2[5]=$((MINER + 1))   # --miner-id's value: the same proof for another miner
+        "$CUZK" verify-seal "${VS2[@]}" "$RD/$c.proof.bin" > /dev/null 2>&1; rc=$?
         if [ $rc = 1 ]; then echo "PASS $c: the same proof for another miner: INVALID";
         else echo "FAIL $c: the proof checked for another miner: exit $rc"; fails=$((fails + 1)); fi
         if python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); sys.exit(0 if a == b else 1)' \

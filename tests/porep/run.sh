@@ -40,16 +40,29 @@ fi
 
 # 2. verify-seal from public data only
 expect_rc "verify-seal accepts the proof" 0 '^OK' "$CUZK" verify-seal "${VS[@]}" "$W/proof.bin"
+vs_with() { # vs_with --opt VALUE: VS2 = VS with that option's value replaced (an option given twice is refused)
+    VS2=(); local i
+    for ((i = 0; i < ${#VS[@]}; i++)); do
+        VS2+=("${VS[i]}")
+        if [ "${VS[i]}" = "$1" ]; then VS2+=("$2"); i=$((i + 1)); fi
+    done
+}
 flip() { # flip HEX: the same 32 bytes with the first byte's low bit changed
     printf '%02x%s' $(( 0x${1:0:2} ^ 1 )) "${1:2}"
 }
 for what in seed ticket comm-r comm-d; do
     case $what in seed) v=$SEED ;; ticket) v=$TICKET ;; comm-r) v=$COMM_R ;; comm-d) v=$COMM_D ;; esac
-    expect_rc "verify-seal: a changed $what gives INVALID" 1 'INVALID' \
-        "$CUZK" verify-seal "${VS[@]}" "--$what" "$(flip "$v")" "$W/proof.bin"
+    vs_with "--$what" "$(flip "$v")"
+    expect_rc "verify-seal: a changed $what gives INVALID" 1 'INVALID' "$CUZK" verify-seal "${VS2[@]}" "$W/proof.bin"
 done
-expect_rc "verify-seal: another miner gives INVALID" 1 'INVALID' "$CUZK" verify-seal "${VS[@]}" --miner-id $((MINER + 1)) "$W/proof.bin"
-expect_rc "verify-seal: another sector gives INVALID" 1 'INVALID' "$CUZK" verify-seal "${VS[@]}" --sector-id $((SECTOR + 1)) "$W/proof.bin"
+vs_with --miner-id $((MINER + 1))
+expect_rc "verify-seal: another miner gives INVALID" 1 'INVALID' "$CUZK" verify-seal "${VS2[@]}" "$W/proof.bin"
+vs_with --sector-id $((SECTOR + 1))
+expect_rc "verify-seal: another sector gives INVALID" 1 'INVALID' "$CUZK" verify-seal "${VS2[@]}" "$W/proof.bin"
+expect_rc "verify-seal: an option given twice is a usage error" 2 'given twice' \
+    "$CUZK" verify-seal "${VS[@]}" --sector-id $((SECTOR + 1)) "$W/proof.bin"
+expect_rc "verify-seal: --prover-id with --miner-id is a usage error" 2 'not both' \
+    "$CUZK" verify-seal "${VS[@]}" --prover-id "$(printf '%064d' 0)" "$W/proof.bin"
 for off in 0 100 191; do
     cp "$W/proof.bin" "$W/bad.bin"
     b=$(od -An -tu1 -j $off -N1 "$W/bad.bin" | tr -d ' ')
@@ -64,8 +77,9 @@ head -c 191 "$W/proof.bin" > "$W/short.bin"
 expect_rc "verify-seal: a truncated proof file is refused" 3 '192' "$CUZK" verify-seal "${VS[@]}" "$W/short.bin"
 expect_rc "verify-seal: a missing argument is a usage error" 2 'comm-r' \
     "$CUZK" verify-seal --vk "$F/porep2k.vk" --registered-proof "$RP" --miner-id "$MINER" "$W/proof.bin"
+vs_with --registered-proof 15
 expect_rc "verify-seal: registered proof 15 (NI-PoRep) is refused" 2 'registered' \
-    "$CUZK" verify-seal "${VS[@]}" --registered-proof 15 "$W/proof.bin"
+    "$CUZK" verify-seal "${VS2[@]}" "$W/proof.bin"
 
 # 3. --print-inputs against the independent oracle
 "$CUZK" verify-seal "${VS[@]}" --print-inputs > "$W/inputs.json" 2>&1
@@ -73,6 +87,11 @@ python3 "$HERE/porep_public.py" "$RP" "$MINER" "$SECTOR" "$TICKET" "$SEED" "$COM
 if python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); sys.exit(0 if a == b and len(a[0]) == 39 else 1)' \
      "$W/inputs.json" "$W/oracle.json"; then pass "verify-seal --print-inputs = tests/porep/porep_public.py (39 inputs)";
 else fail "--print-inputs differs from the oracle"; head -c 400 "$W/inputs.json"; echo; head -c 400 "$W/oracle.json"; echo; fi
+# with a proof file: stdout is still one JSON document (the verdict goes to stderr), exit 0
+"$CUZK" verify-seal "${VS[@]}" --print-inputs "$W/proof.bin" > "$W/inputs2.json" 2> "$W/verdict.txt"; rc=$?
+if [ $rc = 0 ] && grep -q '^OK' "$W/verdict.txt" && cmp -s "$W/inputs.json" "$W/inputs2.json"; then
+    pass "verify-seal --print-inputs proof.bin: stdout is the JSON alone, OK on stderr, exit 0"
+else fail "verify-seal --print-inputs proof.bin: exit $rc, stderr '$(head -c 100 "$W/verdict.txt")'"; fi
 
 # 4. bad C1 outputs: refused before any synthesis, with a reason (exit 3)
 P=(--backend cpu --params "$F/porep2k.params" --r1cs "$F/porep2k.r1cs")
@@ -90,6 +109,8 @@ bad = json.loads(json.dumps(inner)); bad["seed"][0] ^= 1; save("seed", bad)
 bad = json.loads(json.dumps(inner)); bad["comm_r"][3] ^= 1; save("commr", bad)
 bad = json.loads(json.dumps(inner)); bad["registered_proof"] = "StackedDrg8MiBV1_1"; save("regproof", bad)
 save("sectorsize", dict(w, SectorSize=8388608), wrap=False)
+save("sectornum", dict(w, SectorNum=w["SectorNum"] + 1), wrap=False)
+save("sectornum_big", dict(w, SectorNum=2**64 - 1), wrap=False)
 save("base64", dict(w, Phase1Out="!!not base64!!"), wrap=False)
 PY
 expect_rc "prove-porep: a C1 with another seed (challenges differ)" 3 'challenge' "$CUZK" prove-porep "${P[@]}" "$W/seed.json" "$W/x.bin"
@@ -97,6 +118,14 @@ expect_rc "prove-porep: a C1 with a changed comm_r" 3 'comm_r' "$CUZK" prove-por
 expect_rc "prove-porep: a C1 of another registered proof" 3 '8MiB|registered|SectorSize|size' "$CUZK" prove-porep "${P[@]}" "$W/regproof.json" "$W/x.bin"
 expect_rc "prove-porep: Curio's SectorSize disagrees" 3 'SectorSize' "$CUZK" prove-porep "${P[@]}" "$W/sectorsize.json" "$W/x.bin"
 expect_rc "prove-porep: Phase1Out not base64" 3 'base64' "$CUZK" prove-porep "${P[@]}" "$W/base64.json" "$W/x.bin"
+expect_rc "prove-porep: Curio's SectorNum is not the sector asked for" 3 'SectorNum' \
+    "$CUZK" prove-porep "${P[@]}" --miner-id "$MINER" --sector-id "$SECTOR" "$W/sectornum.json" "$W/x.bin"
+expect_rc "prove-porep: SectorNum above Filecoin's largest sector number" 3 'SectorNum' \
+    "$CUZK" prove-porep "${P[@]}" "$W/sectornum_big.json" "$W/x.bin"
+expect_rc "prove-porep: an unwritable --trace is refused before any work" 3 'no-such-dir' \
+    "$CUZK" prove-porep "${P[@]}" --trace /no-such-dir/trace.json "$F/c1.json" "$W/x.bin"
+expect_rc "prove-porep: an option given twice is a usage error" 2 'given twice' \
+    "$CUZK" prove-porep "${P[@]}" --backend cpu "$F/c1.json" "$W/x.bin"
 expect_rc "prove-porep: replica_id of another miner" 3 'replica_id' \
     "$CUZK" prove-porep "${P[@]}" --miner-id $((MINER + 1)) --sector-id "$SECTOR" "$F/c1.json" "$W/x.bin"
 [ ! -e "$W/x.bin" ] && pass "no proof file is left by a refused C1" || fail "a refused C1 left $W/x.bin"
