@@ -426,7 +426,7 @@ TEST(porep_circuit, label_gadget_upstream_count) {
         for (int i = 0; i < 256; i++) par[k][i] = bool_alloc(&c, false);
         ex[k] = par[k];
     }
-    for (int i = 0; i < 64; i++) node[i] = bool_const((22 >> i) & 1);
+    for (int i = 0; i < 64; i++) node[i] = bool_const((22ULL >> i) & 1);
     sdr_create_label_gadget(&c, id, ex, 3, node);
     CHECK_EQ_INT(c.n_constraints, 532025);
     cs_free(&c);
