@@ -26,7 +26,8 @@
  *      cuzk_prove's proof and snarkjs's proof_fixed.json / public.json (cuzk_proof_from_bytes);
  *      witnesses of the wrong length or curve, unsatisfied (check_witness), not canonical in
  *      BN254's field or without ONE fail the job with the reason; BLS12-381 and BN254 jobs
- *      interleaved in one engine under one host budget; a queued BN254 job cancelled.
+ *      interleaved in one engine under one host budget; a queued BN254 job cancelled;
+ *   9. the device list (cuzk_gpu_device_count / cuzk_gpu_device_info).
  * Exit status 0 when every check passed, 1 otherwise; one line per failed check on stderr.
  */
 #include <stdint.h>
@@ -1187,6 +1188,27 @@ static void test_version(void) {
     CHECK(cuzk_version_string() == v && cuzk_git_commit() == c);
 }
 
+/* The device list (cuzk_gpu_device_count, cuzk_gpu_device_info): a build without CUDA says
+ * UNSUPPORTED with 0 devices; with CUDA the count is >= 0 and each device describes itself in one
+ * NUL-terminated line; an ordinal past the count fails; bad arguments are CUZK_ERR_ARG. */
+static void test_devices(void) {
+    cuzk_error e = {0};
+    int n = -1;
+    cuzk_status st = cuzk_gpu_device_count(&n, &e);
+    CHECK((st == CUZK_OK && n >= 0) || (st == CUZK_ERR_UNSUPPORTED && n == 0));
+    char info[160];
+    for (int d = 0; st == CUZK_OK && d < n; d++) {
+        CHECK_ST(cuzk_gpu_device_info(d, info, sizeof info, &e), CUZK_OK);
+        CHECK(info[0] && strlen(info) < sizeof info && !strchr(info, '\n'));
+    }
+    info[0] = 'x';
+    CHECK(cuzk_gpu_device_info(n > 0 ? n : 0, info, sizeof info, &e) != CUZK_OK && info[0] == 0);
+    CHECK_ST(cuzk_gpu_device_count(NULL, &e), CUZK_ERR_ARG);
+    CHECK_ST(cuzk_gpu_device_info(-1, info, sizeof info, &e), CUZK_ERR_ARG);
+    CHECK_ST(cuzk_gpu_device_info(0, NULL, 16, &e), CUZK_ERR_ARG);
+    CHECK_ST(cuzk_gpu_device_info(0, info, 0, &e), CUZK_ERR_ARG);
+}
+
 static void test_engine_helpers(void) {
     cuzk_pk *pk = NULL;
     cuzk_circuit *c = NULL;
@@ -1356,6 +1378,7 @@ int main(void) {
         return 1;
     }
     test_version();
+    test_devices();
     test_zkey_circuit("multiplier");
     test_zkey_circuit("merkle_mimc5");
     test_bad_keys();
