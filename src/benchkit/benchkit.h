@@ -120,8 +120,10 @@ int benchkit_gpu_msm_window_bits(size_t n);
 
 /* A G1 MSM of n random resident points (random x on the curve, not necessarily in the subgroup:
  * the cost is the same) with uniform scalars below 2^254, window window_bits (<= 0: the default
- * for n). curve: BLS12-381 or BN254. */
-cuzk_status benchkit_gpu_msm(cuzk_curve curve, size_t n, int window_bits, cuzk_gpu_msm_accum accum, int warmup,
+ * for n). curve: BLS12-381 or BN254. msm (may be NULL: automatic): the options a prover would
+ * carry (include/cuzk/prover.h); its accumulation, affine pairs per thread and chunk points are
+ * used (its window is window_bits; b_g2_on_gpu does not apply). */
+cuzk_status benchkit_gpu_msm(cuzk_curve curve, size_t n, int window_bits, const cuzk_msm_opts *msm, int warmup,
                              int reps, float *times_ms, cuzk_error *err);
 
 /* Phases of the last timed run of benchkit_gpu_msm01 (CUDA-event ms; counts of scalars). */
@@ -135,13 +137,15 @@ typedef struct benchkit_gpu_msm_stats {
 } benchkit_gpu_msm_stats;
 /* The prover's BLS12-381 G1 MSM (classification, the ones, the Pippenger tail) over n resident
  * random points, a fraction frac01 in [0, 1] of the scalars 0 or 1 (half each), the rest uniform
- * below r (Montgomery form when montgomery != 0, as the prover's witness). stats may be NULL. */
-cuzk_status benchkit_gpu_msm01(size_t n, double frac01, int montgomery, cuzk_gpu_msm_accum accum, int warmup,
+ * below r (Montgomery form when montgomery != 0, as the prover's witness), tuned by msm as a
+ * prover's (may be NULL: automatic; b_g2_on_gpu does not apply). stats may be NULL. */
+cuzk_status benchkit_gpu_msm01(size_t n, double frac01, int montgomery, const cuzk_msm_opts *msm, int warmup,
                                int reps, float *times_ms, benchkit_gpu_msm_stats *stats, cuzk_error *err);
 /* The prover's BLS12-381 G2 MSM (the same design as the G1 one, over G2: the device B_G2 of
  * cuzk_msm_opts.b_g2_on_gpu) over n resident random G2 points (sums of random multiples of the
  * generator, made on the device before timing), scalars as benchkit_gpu_msm01's; window_bits
- * <= 0: the default for the tail, else 2..20. Always the TASKS accumulation. stats may be NULL. */
+ * <= 0: the default for the tail, else 2..20. Always the TASKS accumulation (as the provers' G2
+ * MSMs). stats may be NULL. */
 cuzk_status benchkit_gpu_msm2(size_t n, int window_bits, double frac01, int montgomery, int warmup, int reps,
                               float *times_ms, benchkit_gpu_msm_stats *stats, cuzk_error *err);
 /* Forward NTTs of `batch` vectors of 2^log_m random elements: BLS12-381 (bellperson roots, any

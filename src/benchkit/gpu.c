@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "groth16/prove.h"
 #include "util/log.h"
 #ifdef CUZK_HAVE_CUDA
 #include "cuda/gpu.h"
@@ -28,41 +29,26 @@ int benchkit_gpu_msm_window_bits(size_t n) {
 #endif
 }
 
-#ifdef CUZK_HAVE_CUDA
-/* TASKS / RUNS / AFFINE hold for one call; the library's default is restored after it */
-static void accum_begin(cuzk_gpu_msm_accum a) {
-    if (a == CUZK_GPU_MSM_ACCUM_RUNS) gpu_msm_set_accumulation(GPU_MSM_ACCUM_RUNS);
-    else if (a == CUZK_GPU_MSM_ACCUM_TASKS) gpu_msm_set_accumulation(GPU_MSM_ACCUM_TASKS);
-    else if (a == CUZK_GPU_MSM_ACCUM_AFFINE) gpu_msm_set_accumulation(GPU_MSM_ACCUM_AFFINE);
-}
-static void accum_end(cuzk_gpu_msm_accum a) {
-    if (a != CUZK_GPU_MSM_ACCUM_DEFAULT) gpu_msm_set_accumulation(gpu_msm_default_accumulation());
-}
-#endif
-
-static cuzk_status check_accum(const char *what, cuzk_gpu_msm_accum a, cuzk_error *err) {
-    if (a != CUZK_GPU_MSM_ACCUM_DEFAULT && a != CUZK_GPU_MSM_ACCUM_TASKS && a != CUZK_GPU_MSM_ACCUM_RUNS &&
-        a != CUZK_GPU_MSM_ACCUM_AFFINE)
-        return ERR(err, CUZK_ERR_ARG, "%s: unknown accumulation %d", what, (int)a);
-    return CUZK_OK;
+/* The MSM options' accumulation and affine pairs are checked as the provers check them. */
+static cuzk_status check_msm(const char *what, const cuzk_msm_opts *msm, cuzk_error *err) {
+    return groth16_msm_opts_check(msm, what, err);
 }
 
-cuzk_status benchkit_gpu_msm(cuzk_curve curve, size_t n, int window_bits, cuzk_gpu_msm_accum accum, int warmup,
+cuzk_status benchkit_gpu_msm(cuzk_curve curve, size_t n, int window_bits, const cuzk_msm_opts *msm, int warmup,
                              int reps, float *times_ms, cuzk_error *err) {
     const char *what = "benchkit_gpu_msm";
     cuzk_status st;
-    if ((st = check_reps(what, warmup, reps, times_ms, err)) != CUZK_OK || (st = check_accum(what, accum, err)) != CUZK_OK)
+    if ((st = check_reps(what, warmup, reps, times_ms, err)) != CUZK_OK || (st = check_msm(what, msm, err)) != CUZK_OK)
         return st;
     if (n == 0 || n > ((size_t)1 << 28)) return ERR(err, CUZK_ERR_ARG, "%s: %zu points (1 .. 2^28)", what, n);
     if (curve != CUZK_CURVE_BLS12_381 && curve != CUZK_CURVE_BN254)
         return ERR(err, CUZK_ERR_ARG, "%s: unknown curve %d", what, (int)curve);
 #ifdef CUZK_HAVE_CUDA
     int c = window_bits > 0 ? window_bits : gpu_msm_window_bits(n);
-    accum_begin(accum);
-    st = curve == CUZK_CURVE_BN254 ? gpu_bench_bn254_g1_msm(n, c, warmup, reps, times_ms, err)
-                                   : gpu_bench_g1_msm(n, c, warmup, reps, times_ms, err);
-    accum_end(accum);
-    return st;
+    gpu_msm_tuning t = gpu_msm_tuning_of(msm);
+    t.window_bits = 0; /* the window is c */
+    return curve == CUZK_CURVE_BN254 ? gpu_bench_bn254_g1_msm(n, c, &t, warmup, reps, times_ms, err)
+                                     : gpu_bench_g1_msm(n, c, &t, warmup, reps, times_ms, err);
 #else
     (void)window_bits;
     return NO_CUDA(what);
@@ -89,21 +75,20 @@ static void msm_stats_out(benchkit_gpu_msm_stats *o, const gpu_msm_stats *s) {
 }
 #endif
 
-cuzk_status benchkit_gpu_msm01(size_t n, double frac01, int montgomery, cuzk_gpu_msm_accum accum, int warmup, int reps,
+cuzk_status benchkit_gpu_msm01(size_t n, double frac01, int montgomery, const cuzk_msm_opts *msm, int warmup, int reps,
                                float *times_ms, benchkit_gpu_msm_stats *stats, cuzk_error *err) {
     const char *what = "benchkit_gpu_msm01";
     cuzk_status st;
     if (stats) memset(stats, 0, sizeof *stats);
-    if ((st = check_reps(what, warmup, reps, times_ms, err)) != CUZK_OK || (st = check_accum(what, accum, err)) != CUZK_OK)
+    if ((st = check_reps(what, warmup, reps, times_ms, err)) != CUZK_OK || (st = check_msm(what, msm, err)) != CUZK_OK)
         return st;
     if (n == 0 || n > ((size_t)1 << 28)) return ERR(err, CUZK_ERR_ARG, "%s: %zu points (1 .. 2^28)", what, n);
     if (!(frac01 >= 0 && frac01 <= 1)) return ERR(err, CUZK_ERR_ARG, "%s: fraction %g outside [0, 1]", what, frac01);
 #ifdef CUZK_HAVE_CUDA
     gpu_msm_stats s;
     memset(&s, 0, sizeof s);
-    accum_begin(accum);
-    st = gpu_bench_g1_msm01(n, frac01, montgomery != 0, warmup, reps, times_ms, &s, err);
-    accum_end(accum);
+    const gpu_msm_tuning t = gpu_msm_tuning_of(msm);
+    st = gpu_bench_g1_msm01(n, frac01, montgomery != 0, &t, warmup, reps, times_ms, &s, err);
     if (st == CUZK_OK && stats) msm_stats_out(stats, &s);
     return st;
 #else

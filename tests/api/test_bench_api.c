@@ -106,9 +106,16 @@ static void test_gpu_kernels(void) {
     cuzk_status st = cuzk_gpu_device_count(&count, &e);
     CHECK((st == CUZK_OK && count >= 0) || (st == CUZK_ERR_UNSUPPORTED && count == 0));
     float t[4];
-    CHECK_ST(benchkit_gpu_msm(CUZK_CURVE_BLS12_381, 1024, 0, CUZK_GPU_MSM_ACCUM_DEFAULT, 0, 0, t, &e), CUZK_ERR_ARG);
+    CHECK_ST(benchkit_gpu_msm(CUZK_CURVE_BLS12_381, 1024, 0, NULL, 0, 0, t, &e), CUZK_ERR_ARG);
+    /* MSM options no prover takes (an unknown accumulation, affine pairs out of range) */
+    cuzk_msm_opts bad = {0};
+    bad.accumulation = (cuzk_gpu_msm_accum)7;
+    CHECK_ST(benchkit_gpu_msm(CUZK_CURVE_BLS12_381, 1024, 0, &bad, 0, 1, t, &e), CUZK_ERR_ARG);
+    bad.accumulation = CUZK_GPU_MSM_ACCUM_AFFINE;
+    bad.affine_pairs_per_thread = 257;
+    CHECK_ST(benchkit_gpu_msm01(1024, 0.5, 0, &bad, 0, 1, t, NULL, &e), CUZK_ERR_ARG);
     CHECK_ST(benchkit_gpu_ntt(CUZK_CURVE_BN254, 10, 2, 0, 1, t, &e), CUZK_ERR_ARG);
-    CHECK_ST(benchkit_gpu_msm01(1024, 1.5, 0, CUZK_GPU_MSM_ACCUM_DEFAULT, 0, 1, t, NULL, &e), CUZK_ERR_ARG);
+    CHECK_ST(benchkit_gpu_msm01(1024, 1.5, 0, NULL, 0, 1, t, NULL, &e), CUZK_ERR_ARG);
     CHECK_ST(benchkit_gpu_fixed_base(3, 1024, 0, 1, t, t, &e), CUZK_ERR_ARG);
     CHECK_ST(benchkit_gpu_msm2(1024, 0, -0.5, 0, 0, 1, t, NULL, &e), CUZK_ERR_ARG);
     CHECK_ST(benchkit_gpu_msm2(1024, 21, 0.5, 0, 0, 1, t, NULL, &e), CUZK_ERR_ARG);
@@ -123,12 +130,17 @@ static void test_gpu_kernels(void) {
         CHECK(cuzk_gpu_device_info(0, info, sizeof info, &e) != CUZK_OK);
     } else {
         /* a device: every kernel runs and reports positive times */
-        CHECK_ST(benchkit_gpu_msm(CUZK_CURVE_BLS12_381, 1 << 12, 0, CUZK_GPU_MSM_ACCUM_RUNS, 0, 2, t, &e), CUZK_OK);
+        const cuzk_msm_opts runs = {.accumulation = CUZK_GPU_MSM_ACCUM_RUNS};
+        const cuzk_msm_opts tasks = {.accumulation = CUZK_GPU_MSM_ACCUM_TASKS};
+        const cuzk_msm_opts affine = {.accumulation = CUZK_GPU_MSM_ACCUM_AFFINE, .affine_pairs_per_thread = 16};
+        CHECK_ST(benchkit_gpu_msm(CUZK_CURVE_BLS12_381, 1 << 12, 0, &runs, 0, 2, t, &e), CUZK_OK);
         CHECK(t[0] > 0 && t[1] > 0);
         CHECK_ST(benchkit_gpu_ntt(CUZK_CURVE_BN254, 12, 1, 0, 1, t, &e), CUZK_OK);
         benchkit_gpu_msm_stats s;
-        CHECK_ST(benchkit_gpu_msm01(1 << 12, 0.9, 1, CUZK_GPU_MSM_ACCUM_TASKS, 0, 1, t, &s, &e), CUZK_OK);
+        CHECK_ST(benchkit_gpu_msm01(1 << 12, 0.9, 1, &tasks, 0, 1, t, &s, &e), CUZK_OK);
         CHECK(s.n_zero + s.n_one + s.n_other == (size_t)1 << 12);
+        CHECK_ST(benchkit_gpu_msm01(1 << 14, 0.2, 1, &affine, 0, 1, t, &s, &e), CUZK_OK);
+        CHECK(s.n_zero + s.n_one + s.n_other == (size_t)1 << 14 && t[0] > 0);
         CHECK_ST(benchkit_gpu_msm2(1 << 12, 0, 0.5, 1, 0, 1, t, &s, &e), CUZK_OK);
         CHECK(s.n_zero + s.n_one + s.n_other == (size_t)1 << 12 && t[0] > 0);
     }
