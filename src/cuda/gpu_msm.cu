@@ -108,7 +108,12 @@ const uint32_t TASK_HEAVY = 256;      /* pairs per task in a bucket larger than 
 const uint32_t HEAVY_PARTIALS = 32;   /* buckets with more task partials are summed by a block tree */
 const unsigned HEAVY_BLOCKS = 2048;   /* grid of msm_heavy_bucket_kernel (blocks loop over the list) */
 const size_t MIN_CHUNK = 64;
-const uint32_t AFF_PAIRS_DEFAULT = 32; /* gpu_msm_tuning.aff_pairs 0 (see the affine pass below) */
+/* Batch-affine pairs per thread per level (the batch of an inversion is AFF_BLOCK times it) when
+ * the job's tuning.aff_pairs is 0: 32 (1..256 there, for experiments). Thread 0's inversion is
+ * ~450 dependent products during which its block waits; with 32 pairs a thread the other blocks of
+ * the SM have enough work (4 products and a squaring a pair) to cover it (bench/GPU_RESULTS.md,
+ * session 9). */
+const uint32_t AFF_PAIRS_DEFAULT = 32;
 
 /* The accumulation a job's tuning asks for (NULL, DEFAULT or an unknown value: TASKS). Per job,
  * read by the plan of each MSM: no process-wide mode. */
@@ -514,12 +519,6 @@ __global__ void __launch_bounds__(128) msm_runs_heavy_kernel(const uint32_t *__r
 
 /* ---- batch-affine pre-reduction of the buckets (GPU_MSM_ACCUM_AFFINE, G1 only): the kernels are
  * in src/cuda/msm_affine.cuh, their driver (affine_pass) below ---------------------------------- */
-/* pairs per thread per level (the batch of an inversion is AFF_BLOCK times it): 32
- * (AFF_PAIRS_DEFAULT), or the job's tuning.aff_pairs (1..256, for experiments). Thread 0's
- * inversion is ~450 dependent products during which its block waits; with 32 pairs a thread the
- * other blocks of the SM have enough work (4 products and a squaring a pair) to cover it
- * (bench/GPU_RESULTS.md, session 9). */
-
 /* thread per (window, segment): segment covers bucket indices [s*L, (s+1)*L) of window w, i.e.
  * digit magnitudes k = s*L + 1 .. (s+1)*L. out = sum_k k * B_k over the segment:
  *   running sums: for k = L-1 .. 0: run += B_k, acc += run (acc = sum_k (k - s*L + 1) B_k);
