@@ -29,16 +29,12 @@ int benchkit_gpu_msm_window_bits(size_t n) {
 #endif
 }
 
-/* The MSM options' accumulation and affine pairs are checked as the provers check them. */
-static cuzk_status check_msm(const char *what, const cuzk_msm_opts *msm, cuzk_error *err) {
-    return groth16_msm_opts_check(msm, what, err);
-}
-
 cuzk_status benchkit_gpu_msm(cuzk_curve curve, size_t n, int window_bits, const cuzk_msm_opts *msm, int warmup,
                              int reps, float *times_ms, cuzk_error *err) {
     const char *what = "benchkit_gpu_msm";
     cuzk_status st;
-    if ((st = check_reps(what, warmup, reps, times_ms, err)) != CUZK_OK || (st = check_msm(what, msm, err)) != CUZK_OK)
+    if ((st = check_reps(what, warmup, reps, times_ms, err)) != CUZK_OK ||
+        (st = groth16_msm_opts_check(msm, what, err)) != CUZK_OK) /* the options as provers check them */
         return st;
     if (n == 0 || n > ((size_t)1 << 28)) return ERR(err, CUZK_ERR_ARG, "%s: %zu points (1 .. 2^28)", what, n);
     if (curve != CUZK_CURVE_BLS12_381 && curve != CUZK_CURVE_BN254)
@@ -80,7 +76,8 @@ cuzk_status benchkit_gpu_msm01(size_t n, double frac01, int montgomery, const cu
     const char *what = "benchkit_gpu_msm01";
     cuzk_status st;
     if (stats) memset(stats, 0, sizeof *stats);
-    if ((st = check_reps(what, warmup, reps, times_ms, err)) != CUZK_OK || (st = check_msm(what, msm, err)) != CUZK_OK)
+    if ((st = check_reps(what, warmup, reps, times_ms, err)) != CUZK_OK ||
+        (st = groth16_msm_opts_check(msm, what, err)) != CUZK_OK) /* the options as provers check them */
         return st;
     if (n == 0 || n > ((size_t)1 << 28)) return ERR(err, CUZK_ERR_ARG, "%s: %zu points (1 .. 2^28)", what, n);
     if (!(frac01 >= 0 && frac01 <= 1)) return ERR(err, CUZK_ERR_ARG, "%s: fraction %g outside [0, 1]", what, frac01);
