@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cuzk/bench.h"
+#include "../src/benchkit/benchkit.h" /* the bench kit (static, internal: not in libcuzk.so) */
 #include "cuzk/groth16.h"
 
 #ifndef CUZK_SOURCE_DIR_STR
@@ -93,24 +93,24 @@ static int fail_status(const char *what, cuzk_status st, const cuzk_error *e) {
     return cuzk_exit_code(st);
 }
 
-/* ---- field and group ops (timed inside the library: include/cuzk/bench.h) ------------------------ */
+/* ---- field and group ops (timed inside the library: src/benchkit/benchkit.h) ---------------------- */
 static int bench_field(const bench_opts *o) {
     header("field", o);
     printf("%-28s %12s %12s %12s\n", "op", "ns/op", "min", "max");
     double v[64];
     int R = o->repeat > 64 ? 64 : o->repeat;
     /* iterations per timed run, by the cost of the operation */
-    static const uint64_t iters[CUZK_BENCH_N_OPS] = {2000000, 2000000, 2000000, 2000, 500000, 500000, 500000, 500000, 200000};
-    for (int op = 0; op < CUZK_BENCH_N_OPS; op++) {
+    static const uint64_t iters[BENCHKIT_N_OPS] = {2000000, 2000000, 2000000, 2000, 500000, 500000, 500000, 500000, 200000};
+    for (int op = 0; op < BENCHKIT_N_OPS; op++) {
         for (int rep = -1; rep < R; rep++) {
             cuzk_error e = {0};
             double ns = 0;
-            cuzk_status st = cuzk_bench_op_time(o->curve, (cuzk_bench_op)op, iters[op], &ns, &e);
+            cuzk_status st = benchkit_op_time(o->curve, (benchkit_op)op, iters[op], &ns, &e);
             if (st != CUZK_OK) return fail_status("field", st, &e);
             if (rep >= 0) v[rep] = ns;
         }
         stat3 s = stats(v, R);
-        printf("%-28s %12.1f %12.1f %12.1f\n", cuzk_bench_op_name((cuzk_bench_op)op), s.med, s.min, s.max);
+        printf("%-28s %12.1f %12.1f %12.1f\n", benchkit_op_name((benchkit_op)op), s.med, s.min, s.max);
     }
     return 0;
 }
@@ -120,9 +120,9 @@ static int bench_ntt(const bench_opts *o) {
     header("ntt", o);
     printf("%-10s %12s %12s %12s %14s\n", "size", "fwd ms", "min", "max", "coset-inv ms");
     for (int lg = o->lo; lg <= o->hi; lg++) {
-        cuzk_bench_ntt *h = NULL;
+        benchkit_ntt *h = NULL;
         cuzk_error e = {0};
-        cuzk_status st = cuzk_bench_ntt_create(&h, o->curve, lg, 0x853c49e6748fea9bull + (uint64_t)lg, &e);
+        cuzk_status st = benchkit_ntt_create(&h, o->curve, lg, 0x853c49e6748fea9bull + (uint64_t)lg, &e);
         if (st != CUZK_OK) {
             printf("2^%d: %s\n", lg, st == CUZK_ERR_NOMEM ? "out of memory" : e.msg);
             continue;
@@ -131,10 +131,10 @@ static int bench_ntt(const bench_opts *o) {
         int R = o->repeat > 64 ? 64 : o->repeat;
         for (int rep = -1; rep < R && st == CUZK_OK; rep++) {
             double fwd = 0, inv = 0;
-            st = cuzk_bench_ntt_run(h, o->nthreads, &fwd, &inv, &e);
+            st = benchkit_ntt_run(h, o->nthreads, &fwd, &inv, &e);
             if (rep >= 0) { v[rep] = fwd; w[rep] = inv; }
         }
-        cuzk_bench_ntt_destroy(h);
+        benchkit_ntt_destroy(h);
         if (st != CUZK_OK) return fail_status("ntt", st, &e);
         stat3 s = stats(v, R), s2 = stats(w, R);
         printf("2^%-8d %12.2f %12.2f %12.2f %14.2f\n", lg, s.med, s.min, s.max, s2.med);
@@ -145,12 +145,12 @@ static int bench_ntt(const bench_opts *o) {
 /* ---- MSM ----------------------------------------------------------------------------------- */
 static int bench_msm(const bench_opts *o) {
     header("msm", o);
-    cuzk_bench_msm *h = NULL;
+    benchkit_msm *h = NULL;
     cuzk_error e = {0};
-    cuzk_status st = cuzk_bench_msm_create_group(&h, o->curve, o->group, (size_t)1 << o->hi, 0x853c49e6748fea9bull, &e);
+    cuzk_status st = benchkit_msm_create_group(&h, o->curve, o->group, (size_t)1 << o->hi, 0x853c49e6748fea9bull, &e);
     if (o->group == 2) printf("group: G2\n");
     if (st == CUZK_OK && o->xyzz) {
-        cuzk_bench_msm_set_xyzz(h, 1);
+        benchkit_msm_set_xyzz(h, 1);
         printf("accumulation: one XYZZ mixed addition per point (--xyzz)\n");
     }
     if (st != CUZK_OK) return fail_status("msm", st, &e);
@@ -165,24 +165,24 @@ static int bench_msm(const bench_opts *o) {
         int R = o->repeat > 64 ? 64 : o->repeat;
         for (int rep = -1; rep < R && st == CUZK_OK; rep++) {
             double t_rand = 0, t_01 = 0, t_x = 0;
-            st = cuzk_bench_msm_run(h, n, CUZK_BENCH_SCALARS_RANDOM, o->nthreads, &t_rand, &e);
-            if (st == CUZK_OK) st = cuzk_bench_msm_run(h, n, CUZK_BENCH_SCALARS_01, o->nthreads, &t_01, &e);
+            st = benchkit_msm_run(h, n, BENCHKIT_SCALARS_RANDOM, o->nthreads, &t_rand, &e);
+            if (st == CUZK_OK) st = benchkit_msm_run(h, n, BENCHKIT_SCALARS_01, o->nthreads, &t_01, &e);
             if (st == CUZK_OK && o->compare) { /* interleaved with the others: the same machine state */
-                cuzk_bench_msm_set_xyzz(h, 1);
-                st = cuzk_bench_msm_run(h, n, CUZK_BENCH_SCALARS_RANDOM, o->nthreads, &t_x, &e);
-                cuzk_bench_msm_set_xyzz(h, o->xyzz);
+                benchkit_msm_set_xyzz(h, 1);
+                st = benchkit_msm_run(h, n, BENCHKIT_SCALARS_RANDOM, o->nthreads, &t_x, &e);
+                benchkit_msm_set_xyzz(h, o->xyzz);
             }
             if (rep >= 0) { v[rep] = t_rand; w[rep] = t_01; x[rep] = t_x; }
         }
         if (st != CUZK_OK) break;
         stat3 s = stats(v, R), s2 = stats(w, R), s3 = stats(x, R);
         if (o->compare)
-            printf("2^%-8d %8d %12.2f %12.2f %12.2f %16.2f %14.2f %14.3f\n", lg, cuzk_bench_msm_window_bits(n), s.med, s.min,
+            printf("2^%-8d %8d %12.2f %12.2f %12.2f %16.2f %14.2f %14.3f\n", lg, benchkit_msm_window_bits(n), s.med, s.min,
                    s.max, s2.med, s3.med, s.med / s3.med);
         else
-            printf("2^%-8d %8d %12.2f %12.2f %12.2f %16.2f\n", lg, cuzk_bench_msm_window_bits(n), s.med, s.min, s.max, s2.med);
+            printf("2^%-8d %8d %12.2f %12.2f %12.2f %16.2f\n", lg, benchkit_msm_window_bits(n), s.med, s.min, s.max, s2.med);
     }
-    cuzk_bench_msm_destroy(h);
+    benchkit_msm_destroy(h);
     if (st == CUZK_OK && o->compare)
         printf("(the library adds affine buckets in batches from window %d up for %s, one XYZZ point at a time below:\n"
                " there both columns run the same method and the ratio is noise)\n", o->group == 2 ? 11 : 13, o->group == 2 ? "G2" : "G1");

@@ -1,9 +1,11 @@
 /* `cuzk bench ...`: benchmarks of every layer, medians of repeats. Results are tracked in
  * bench/RESULTS.md; benchmarks never pass or fail.
  *
- * cuzk-bench is a front end like the cuzk CLI: it reaches the library through include/cuzk only
- * (the kernels, synthetic circuits and fake devices it times through include/cuzk/bench.h) and
- * links libcuzk.so; tools/check-layers.sh holds it to that. Its own helpers are declared here. */
+ * cuzk-bench is a front end like the cuzk CLI: it reaches the library through include/cuzk and,
+ * for the kernels, synthetic circuits and fake devices it times beyond proving, the bench kit's
+ * one header src/benchkit/benchkit.h (itself include/-only); tools/check-layers.sh holds it to
+ * that. It links the static bench kit and core (cuzk_benchkit, cuzk_core), not libcuzk.so, whose
+ * exports are the public API alone. Its own helpers are declared here. */
 #ifndef CUZK_BENCH_BENCH_H
 #define CUZK_BENCH_BENCH_H
 

@@ -1,9 +1,10 @@
 /* `cuzk bench gpu`: G1 MSM, Fr NTT, H and fixed-base on device-resident data, CUDA-event timed,
- * median of repeats after warm-up, through the public GPU kernel timings (include/cuzk/bench.h:
- * cuzk_gpu_bench_*). Run by tools/test-gpu.sh (`cuzk-bench gpu ...`).
+ * median of repeats after warm-up, through the bench kit's GPU kernel timings (src/benchkit/benchkit.h:
+ * benchkit_gpu_*). Run by tools/test-gpu.sh (`cuzk-bench gpu ...`).
  * Usage: cuzk bench gpu [msm LOG_N [WINDOW]]... [ntt LOG_M [BATCH]]... [h LOG_M [1 = snarkjs]]...
  *                  [msm01 LOG_N [FRAC] [mont]]... [msm2 LOG_N [FRAC] [mont] [wWINDOW]]...
- *                  [fb1 LOG_N]... [fb2 LOG_N]... [tasks | runs | affine] (G1 MSM accumulation for the cases after it)
+ *                  [fb1 LOG_N]... [fb2 LOG_N]... [tasks | runs | affine [kPAIRS]] (G1 MSM accumulation for the
+ *                  cases after it, given to them as a prover's cuzk_msm_opts; kPAIRS: affine pairs per thread)
  *                  [bn254 | bls12_381] (the curve of the msm / ntt cases after it; BLS12-381 first)
  * Prints one line per case: kind, size, median / min / max ms, and a floor estimate (fb1/fb2:
  * wall-clock of the whole host-to-host call, its kernel time, points per second). */
@@ -12,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/bench.h"
+#include "../src/benchkit/benchkit.h" /* the bench kit (static, internal: not in libcuzk.so) */
+#include "../src/cli/frontend.h"       /* the CLI's helpers: the MSM knobs of the environment */
 
 static int cmpf(const void *a, const void *b) {
     float x = *(const float *)a, y = *(const float *)b;
@@ -23,16 +25,17 @@ static int cmpf(const void *a, const void *b) {
  * pairs per second on an H200; an Fp product ~ 576 pairs (12x32 limbs), an Fr product ~ 256. */
 #define MAD_PER_S 10.9e12
 
-/* msm01 LOG_N FRAC [mont]: the prover's G1 MSM (cuzk_gpu_bench_msm01) over 2^LOG_N resident random points, a fraction FRAC of
+/* msm01 LOG_N FRAC [mont]: the prover's G1 MSM (benchkit_gpu_msm01) over 2^LOG_N resident random points, a fraction FRAC of
  * the scalars 0 or 1 (half each), the rest random (Montgomery form with "mont"); CUDA-event time of
  * the whole run, median of repeats, then the phases of the last run (classification, the ones
  * sum, the Pippenger tail split into digits / sort / bucket bounds / accumulation / reduction).
  * Floor: the ones as n_one mixed XYZZ additions of 10 products, the tail as n_other * W mixed
  * additions of 11. */
-/* " T" while "tasks" is selected (labels of the MSM cases) */
-static const char *accum = "";
-/* the accumulation the MSM cases run with ("tasks" / "runs"; the library's own until one is named) */
-static cuzk_gpu_msm_accum accum_mode = CUZK_GPU_MSM_ACCUM_DEFAULT;
+/* " T" while "tasks" is selected, " A" (" A k=K") while "affine" [kK] is (labels of the MSM cases) */
+static char accum[24] = "";
+/* the MSM options the MSM cases run with (accumulation and affine pairs per thread; the library's
+ * defaults until one is named), as a prover would carry them */
+static cuzk_msm_opts msm_opts;
 /* "bn254" / "bls12_381": the curve of the msm and ntt cases that follow (BLS12-381 first) */
 static bool bn254 = false;
 
@@ -49,16 +52,16 @@ static int bench_msm01(int argc, char **argv, int *i) {
     size_t n = (size_t)1 << lg;
     int reps = lg >= 24 ? 5 : 9;
     float t[16];
-    cuzk_gpu_msm_stats s;
+    benchkit_gpu_msm_stats s;
     char label[64];
     snprintf(label, sizeof label, "msm01 2^%d f=%.2f%s%s", lg, frac, mont ? " m" : "", accum);
-    cuzk_status st = cuzk_gpu_bench_msm01(n, frac, mont, accum_mode, 1, reps, t, &s, &e);
+    cuzk_status st = benchkit_gpu_msm01(n, frac, mont, &msm_opts, 1, reps, t, &s, &e);
     if (st != CUZK_OK) {
         printf("%-22s FAILED: %s (cuda %d)\n", label, e.msg, e.cuda_error);
         return 1;
     }
     qsort(t, (size_t)reps, sizeof *t, cmpf);
-    int c = cuzk_gpu_msm_window_bits(s.n_other ? s.n_other : 1);
+    int c = benchkit_gpu_msm_window_bits(s.n_other ? s.n_other : 1);
     double floor_ms = ((double)s.n_one * 10 + (double)s.n_other * (255 / c + 1) * 11) * 576 / MAD_PER_S * 1e3;
     printf("RESULT %-22s median %9.2f ms  min %9.2f  max %9.2f  (floor %.1f ms, %.1fx)\n", label, t[reps / 2], t[0],
            t[reps - 1], floor_ms, t[reps / 2] / floor_ms);
@@ -70,10 +73,10 @@ static int bench_msm01(int argc, char **argv, int *i) {
     return 0;
 }
 
-/* msm2 LOG_N [FRAC] [mont] [wC]: the prover's G2 MSM (BLS12-381 G2, cuzk_gpu_bench_msm2) over
+/* msm2 LOG_N [FRAC] [mont] [wC]: the prover's G2 MSM (BLS12-381 G2, benchkit_gpu_msm2) over
  * 2^LOG_N resident random G2 points, FRAC of the scalars 0 or 1 (default 0: all random below r; the
  * prover's B_G2 sees its witness's mix, e.g. 0.95), Montgomery with "mont", window C with "wC"
- * (default: cuzk_gpu_msm_window_bits of the tail). Same output as msm01.
+ * (default: benchkit_gpu_msm_window_bits of the tail). Same output as msm01.
  * Floor: a G2 mixed XYZZ addition (madd-2008-s, 8M + 2S over Fp2) is 8 x 3 + 2 x 2 = 28 Fp
  * products (Karatsuba products, complex squarings) against 10 for G1: 2.8x; the ones as n_one such
  * additions, the tail as n_other * W. Points are 192 bytes (G1: 96), so the memory-bound parts
@@ -95,18 +98,18 @@ static int bench_msm2(int argc, char **argv, int *i) {
     size_t n = (size_t)1 << lg;
     int reps = lg >= 24 ? 5 : 9;
     float t[16];
-    cuzk_gpu_msm_stats s;
+    benchkit_gpu_msm_stats s;
     char label[64];
     char wtxt[16] = "";
     if (window) snprintf(wtxt, sizeof wtxt, " w%d", window);
     snprintf(label, sizeof label, "msm2 2^%d f=%.2f%s%s", lg, frac, mont ? " m" : "", wtxt);
-    cuzk_status st = cuzk_gpu_bench_msm2(n, window, frac, mont, 1, reps, t, &s, &e);
+    cuzk_status st = benchkit_gpu_msm2(n, window, frac, mont, 1, reps, t, &s, &e);
     if (st != CUZK_OK) {
         printf("%-22s FAILED: %s (cuda %d)\n", label, e.msg, e.cuda_error);
         return 1;
     }
     qsort(t, (size_t)reps, sizeof *t, cmpf);
-    int c = s.tail_window_bits ? s.tail_window_bits : cuzk_gpu_msm_window_bits(s.n_other ? s.n_other : 1);
+    int c = s.tail_window_bits ? s.tail_window_bits : benchkit_gpu_msm_window_bits(s.n_other ? s.n_other : 1);
     double floor_ms = ((double)s.n_one + (double)s.n_other * (255 / c + 1)) * 28 * 576 / MAD_PER_S * 1e3;
     printf("RESULT %-22s median %9.2f ms  min %9.2f  max %9.2f  (floor %.1f ms, %.1fx)\n", label, t[reps / 2], t[0],
            t[reps - 1], floor_ms, t[reps / 2] / floor_ms);
@@ -125,7 +128,7 @@ int bench_gpu_main(int argc, char **argv) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("usage: cuzk bench gpu [msm LOG_N [WINDOW]]... [ntt LOG_M [BATCH]]... [h LOG_M [1 = snarkjs]]...\n"
                    "                      [msm01 LOG_N [FRAC] [mont]]... [msm2 LOG_N [FRAC] [mont] [wWINDOW]]...\n"
-                   "                      [fb1 LOG_N]... [fb2 LOG_N]... [tasks | runs | affine] [bn254 | bls12_381]\n"
+                   "                      [fb1 LOG_N]... [fb2 LOG_N]... [tasks | runs | affine [kPAIRS]] [bn254 | bls12_381]\n"
                    "\n"
                    "Times GPU kernels on device-resident data (CUDA events; median, min and max of repeats after a\n"
                    "warm-up) and prints one RESULT line per case with a floor estimate:\n"
@@ -135,7 +138,9 @@ int bench_gpu_main(int argc, char **argv) {
                    "  ntt LOG_M [BATCH]    forward Fr NTT of BATCH vectors of 2^LOG_M\n"
                    "  h LOG_M [1]          the Groth16 H step (1: snarkjs roots)\n"
                    "  fb1 / fb2 LOG_N      fixed-base G1 / G2 multiplication (setup), host to host\n"
-                   "  tasks | runs | affine  the G1 MSM accumulation of the cases after it\n"
+                   "  tasks | runs | affine [kPAIRS]  the G1 MSM accumulation of the cases after it (kPAIRS:\n"
+                   "                       affine pairs per thread, 1..256, default 32; before any of them:\n"
+                   "                       $CUZK_GPU_MSM_ACCUM, $CUZK_GPU_MSM_AFF_K, else the library's default)\n"
                    "  bn254 | bls12_381    the curve of the msm / ntt cases after it (default BLS12-381)\n"
                    "Needs a CUDA build and device (exit 4 otherwise); tools/bench-vs-peer.sh puts sppark next to it.\n");
             return 0;
@@ -155,14 +160,38 @@ int bench_gpu_main(int argc, char **argv) {
         return 4;
     }
     if (cuzk_gpu_device_info(0, info, sizeof info, &e) == CUZK_OK) printf("device: %s\n", info);
+    /* $CUZK_GPU_MSM_ACCUM / $CUZK_GPU_MSM_AFF_K: the accumulation of the MSM cases until a
+     * "tasks" / "runs" / "affine" case names another (the window and chunk are the cases' own) */
+    cuzk_msm_opts env;
+    if (!cli_msm_from_env(&env, "cuzk bench gpu")) return 2;
+    msm_opts.accumulation = env.accumulation;
+    msm_opts.affine_pairs_per_thread = env.affine_pairs_per_thread;
+    if (env.accumulation == CUZK_GPU_MSM_ACCUM_TASKS) snprintf(accum, sizeof accum, " T");
+    if (env.accumulation == CUZK_GPU_MSM_ACCUM_AFFINE) {
+        if (env.affine_pairs_per_thread) snprintf(accum, sizeof accum, " A k=%d", env.affine_pairs_per_thread);
+        else snprintf(accum, sizeof accum, " A");
+    }
     int rc = 0;
     for (int i = 1; i < argc; i++) {
-        /* "tasks" / "runs" / "affine": the MSM accumulation for the cases that follow
-         * (cuzk_gpu_msm_accum); labels carry " T" (tasks) or " A" (affine) */
+        /* "tasks" / "runs" / "affine [kK]": the MSM accumulation for the cases that follow
+         * (cuzk_msm_opts.accumulation, .affine_pairs_per_thread); labels carry " T" (tasks) or
+         * " A" (affine, " A k=K" with K pairs per thread) */
         if (!strcmp(argv[i], "tasks") || !strcmp(argv[i], "runs") || !strcmp(argv[i], "affine")) {
             const bool tasks = !strcmp(argv[i], "tasks"), aff = !strcmp(argv[i], "affine");
-            accum_mode = tasks ? CUZK_GPU_MSM_ACCUM_TASKS : aff ? CUZK_GPU_MSM_ACCUM_AFFINE : CUZK_GPU_MSM_ACCUM_RUNS;
-            accum = tasks ? " T" : aff ? " A" : "";
+            msm_opts.accumulation = tasks ? CUZK_GPU_MSM_ACCUM_TASKS : aff ? CUZK_GPU_MSM_ACCUM_AFFINE : CUZK_GPU_MSM_ACCUM_RUNS;
+            msm_opts.affine_pairs_per_thread = 0;
+            snprintf(accum, sizeof accum, "%s", tasks ? " T" : aff ? " A" : "");
+            if (aff && i + 1 < argc && argv[i + 1][0] == 'k') {
+                char *end;
+                long k = strtol(argv[i + 1] + 1, &end, 10);
+                if (*end || k < 1 || k > 256) {
+                    fprintf(stderr, "cuzk bench gpu: affine %s: pairs per thread must be k1..k256\n", argv[i + 1]);
+                    return 2;
+                }
+                msm_opts.affine_pairs_per_thread = (int)k;
+                snprintf(accum, sizeof accum, " A k=%ld", k);
+                i++;
+            }
             continue;
         }
         if (!strcmp(argv[i], "bn254") || !strcmp(argv[i], "bls12_381")) {
@@ -198,7 +227,7 @@ int bench_gpu_main(int argc, char **argv) {
             size_t n = (size_t)1 << lg;
             float kt[16];
             reps = lg >= 24 ? 3 : 5;
-            st = cuzk_gpu_bench_fixed_base(is_fb, n, 1, reps, t, kt, &e);
+            st = benchkit_gpu_fixed_base(is_fb, n, 1, reps, t, kt, &e);
             snprintf(label, sizeof label, "fb_g%d 2^%d", is_fb, lg);
             if (st != CUZK_OK) {
                 printf("%-22s FAILED: %s (cuda %d)\n", label, e.msg, e.cuda_error);
@@ -215,22 +244,22 @@ int bench_gpu_main(int argc, char **argv) {
             fflush(stdout);
             continue;
         } else if (is_h) {
-            st = cuzk_gpu_bench_h(extra == 1 ? CUZK_CONVENTION_SNARKJS : CUZK_CONVENTION_BELLPERSON, lg, 1, reps, t, &e);
+            st = benchkit_gpu_h(extra == 1 ? CUZK_CONVENTION_SNARKJS : CUZK_CONVENTION_BELLPERSON, lg, 1, reps, t, &e);
             /* bellperson: 7 transforms (snarkjs 6) of (m/2) log m products */
             double m = (double)((size_t)1 << lg);
             floor_ms = (extra == 1 ? 6 : 7) * (m / 2) * lg * 256 / MAD_PER_S * 1e3;
             snprintf(label, sizeof label, "h_%s 2^%d", extra == 1 ? "snarkjs" : "bellperson", lg);
         } else if (is_msm) {
             size_t n = (size_t)1 << lg;
-            int c = extra > 0 ? extra : cuzk_gpu_msm_window_bits(n);
-            st = cuzk_gpu_bench_msm(bn254 ? CUZK_CURVE_BN254 : CUZK_CURVE_BLS12_381, n, c, accum_mode, 1, reps, t, &e);
+            int c = extra > 0 ? extra : benchkit_gpu_msm_window_bits(n);
+            st = benchkit_gpu_msm(bn254 ? CUZK_CURVE_BN254 : CUZK_CURVE_BLS12_381, n, c, &msm_opts, 1, reps, t, &e);
             int W = 255 / c + 1;
             /* bucket accumulation: n*W mixed additions ~ 11 Fp products (8M + 3S) */
             floor_ms = (double)n * W * 11 * (bn254 ? 256 : 576) / MAD_PER_S * 1e3; /* BN254 Fp: 8 limbs */
             snprintf(label, sizeof label, "msm_g1%s 2^%d c=%d%s", bn254 ? "_bn254" : "", lg, c, accum);
         } else {
             size_t batch = extra > 0 ? (size_t)extra : 1;
-            st = cuzk_gpu_bench_ntt(bn254 ? CUZK_CURVE_BN254 : CUZK_CURVE_BLS12_381, lg, bn254 ? 1 : batch, 1, reps, t, &e);
+            st = benchkit_gpu_ntt(bn254 ? CUZK_CURVE_BN254 : CUZK_CURVE_BLS12_381, lg, bn254 ? 1 : batch, 1, reps, t, &e);
             /* floor = the larger of the memory floor (read + write once, 32 B per element, ~4.3 TB/s
              * measured copy rate) and the radix-2 product floor ((m/2) log m Fr products of 256
              * 32-bit multiply-adds each): the NTT is multiply-bound (bench/GPU_RESULTS.md) */

@@ -5,7 +5,7 @@
  * points, so the file is cheap to write and every point passes every check), then times:
  *   check   every point checked, nothing kept (cuzk info)
  *   load    checked and decoded into host memory (cuzk prove)
- * (cuzk_bench_params_read of include/cuzk/bench.h; the points from cuzk_bench_random_points)
+ * (benchkit_params_read of src/benchkit/benchkit.h; the points from benchkit_random_points)
  * at the levels none and curve on the whole file and full on a 1/256 sample (the subgroup check
  * costs ~100x more). --cold drops the file's pages from the page cache before every run
  * (posix_fadvise DONTNEED on this file only), so the disk is timed too. */
@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "cuzk/bench.h"
+#include "../src/benchkit/benchkit.h" /* the bench kit (static, internal: not in libcuzk.so) */
 
 int bench_load_main(int argc, char **argv);
 
@@ -26,8 +26,8 @@ enum { POOL = 64 };
 /* POOL random subgroup points of G1 and G2, uncompressed as a .params file holds them */
 static int pool_points(uint8_t g1[POOL][96], uint8_t g2[POOL][192]) {
     cuzk_error e = {0};
-    if (cuzk_bench_random_points(CUZK_CURVE_BLS12_381, 1, POOL, 0x5eed5eed12345678ull, &g1[0][0], &e) != CUZK_OK ||
-        cuzk_bench_random_points(CUZK_CURVE_BLS12_381, 2, POOL, 0x5eed5eed87654321ull, &g2[0][0], &e) != CUZK_OK) {
+    if (benchkit_random_points(CUZK_CURVE_BLS12_381, 1, POOL, 0x5eed5eed12345678ull, &g1[0][0], &e) != CUZK_OK ||
+        benchkit_random_points(CUZK_CURVE_BLS12_381, 2, POOL, 0x5eed5eed87654321ull, &g2[0][0], &e) != CUZK_OK) {
         fprintf(stderr, "cuzk bench load: %s\n", e.msg);
         return -1;
     }
@@ -92,7 +92,7 @@ static int bench_row(const char *path, const char *what, cuzk_check_level level,
         cuzk_error e = {0};
         uint64_t bytes = 0;
         double t0 = bench_now_ms();
-        cuzk_status st = cuzk_bench_params_read(path, level, nthreads, strcmp(what, "check") != 0, &bytes, &e);
+        cuzk_status st = benchkit_params_read(path, level, nthreads, strcmp(what, "check") != 0, &bytes, &e);
         double s = (bench_now_ms() - t0) / 1e3;
         if (st) {
             fprintf(stderr, "cuzk bench load: %s\n", e.msg);

@@ -1,6 +1,7 @@
 /* cuzk-bench: the benchmarks (`cuzk bench ...` runs this executable; see bench.h). A program of
- * its own next to the cuzk CLI, a front end like it: the public API only (include/cuzk, with the
- * kernel timings and synthetic circuits of include/cuzk/bench.h), linked against libcuzk.so. */
+ * its own next to the cuzk CLI, a front end like it: the public API (include/cuzk) and the kernel
+ * timings and synthetic circuits of the bench kit (src/benchkit/benchkit.h), linked statically
+ * against the bench kit and the core (not libcuzk.so). */
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
 /* cuzk bench pipeline: K jobs of P partitions of a PoRep-shaped synthetic circuit through the
  * engine (include/cuzk/engine.h); every proof verified; throughput, per-stage medians, the cleanup
  * gap of every layer, peak host RSS, and a Chrome trace. The circuit, its keys and the fake
- * devices come from include/cuzk/bench.h: parameters from the INSECURE single-party test setup
- * (cuzk_synthetic_setup), made once per run, or from a .params file (`cuzk setup --synthetic
- * porep` with the same circuit options) loaded through the SRS store (cuzk_synthetic_load_params):
+ * devices come from src/benchkit/benchkit.h: parameters from the INSECURE single-party test setup
+ * (benchkit_synthetic_setup), made once per run, or from a .params file (`cuzk setup --synthetic
+ * porep` with the same circuit options) loaded through the SRS store (benchkit_synthetic_load_params):
  * mapped, checked, decoded into pinned memory and made resident on the GPU, each step timed, so
  * the run also gives the cold-start cost and the time to the first proof. */
 #include <errno.h>
@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 
 #include "bench.h"
-#include "cuzk/bench.h"
+#include "../src/benchkit/benchkit.h" /* the bench kit (static, internal: not in libcuzk.so) */
 #include "cuzk/engine.h"
 #include "cuzk/groth16.h"
 #include "../src/cli/frontend.h" /* the CLI's helpers, shared with the benchmarks: MSM tuning from the environment */
@@ -25,7 +25,7 @@
 int bench_pipeline_main(int argc, char **argv);
 
 typedef struct {
-    const cuzk_synthetic *syn;
+    const benchkit_synthetic *syn;
     uint64_t job;
     int threads; /* S synthesis workers run at once: each takes its share of the CPUs */
     progress *bar;              /* the proving progress line (stderr) */
@@ -42,7 +42,7 @@ static void bench_setup_progress(void *user, const char *stage, uint64_t done, u
 
 static cuzk_status bench_synth_cb(void *ctx, uint32_t part, uint64_t *w, size_t n_vars, cuzk_error *err) {
     const bench_synth *b = ctx;
-    cuzk_status st = cuzk_synthetic_witness(b->syn, b->job * 1000003u + part, w, n_vars, b->threads, err);
+    cuzk_status st = benchkit_synthetic_witness(b->syn, b->job * 1000003u + part, w, n_vars, b->threads, err);
     /* the engine proves a partition right after its synthesis (bounded queues): the count of
      * synthesized partitions is the proving progress */
     unsigned k = __atomic_add_fetch(b->synthesized, 1, __ATOMIC_RELAXED);
@@ -107,7 +107,7 @@ int bench_pipeline_main(int argc, char **argv) {
     const char *trace = NULL, *backend = "auto", *params_path = NULL;
     uint64_t circuit_seed = 1;
     cuzk_msm_opts msm; /* GPU MSM tuning: $CUZK_MSM_WINDOW / $CUZK_MSM_CHUNK / $CUZK_GPU_B2 (0 / 1: B_G2 on CPU
-                          threads / the GPU; unset: automatic) */
+                          threads / the GPU; unset: automatic) / $CUZK_GPU_MSM_ACCUM / $CUZK_GPU_MSM_AFF_K */
     if (!cli_msm_from_env(&msm, "cuzk bench")) return 2;
     cuzk_check_level params_check = CUZK_CHECK_CURVE;
     int check_given = 0, keep_host_srs = 0;
@@ -294,24 +294,32 @@ int bench_pipeline_main(int argc, char **argv) {
     }
     if (wpd > 1 && strlen(devs_s) + 40 < sizeof devs_s)
         snprintf(devs_s + strlen(devs_s), sizeof devs_s - strlen(devs_s), ", %d prove-start workers each", wpd);
+    /* a non-default G1 MSM accumulation is part of what was measured */
+    static const char *const accum_names[] = {"default", "tasks", "runs", "affine"};
+    char accum_s[64] = "";
+    if (msm.accumulation != CUZK_GPU_MSM_ACCUM_DEFAULT && (unsigned)msm.accumulation < 4)
+        snprintf(accum_s, sizeof accum_s, " | MSM accumulation %s", accum_names[msm.accumulation]);
+    if (msm.accumulation == CUZK_GPU_MSM_ACCUM_AFFINE && msm.affine_pairs_per_thread > 0)
+        snprintf(accum_s + strlen(accum_s), sizeof accum_s - strlen(accum_s), " (%d pairs a thread)",
+                 msm.affine_pairs_per_thread);
     printf("# cuzk bench pipeline | cuzk %s (git %s) | backend %s | %d CPUs, prove threads %d | synthesis workers %d, "
-           "finish workers %d%s\n",
-           cuzk_version_string(), cuzk_git_commit(), gb_name, cuzk_threads(), threads, S, F, devs_s);
+           "finish workers %d%s%s\n",
+           cuzk_version_string(), cuzk_git_commit(), gb_name, cuzk_threads(), threads, S, F, devs_s, accum_s);
 
-    cuzk_synthetic_opts sopt;
-    cuzk_synthetic_opts_init(&sopt, N);
+    benchkit_synthetic_opts sopt;
+    benchkit_synthetic_opts_init(&sopt, N);
     sopt.n_public = n_public;
     sopt.frac01 = frac01;
     sopt.seed = circuit_seed;
-    cuzk_synthetic *syn = NULL;
+    benchkit_synthetic *syn = NULL;
     double t0 = bench_now_ms();
-    if (cuzk_synthetic_create(&syn, &sopt, &err) != CUZK_OK) {
+    if (benchkit_synthetic_create(&syn, &sopt, &err) != CUZK_OK) {
         fprintf(stderr, "cuzk bench pipeline: synthetic circuit: %s\n", err.msg);
         return 4;
     }
     double t_gen = bench_now_ms() - t0;
-    cuzk_synthetic_info ss;
-    cuzk_synthetic_describe(syn, &ss);
+    benchkit_synthetic_info ss;
+    benchkit_synthetic_describe(syn, &ss);
     printf("circuit: synthetic PoRep-shaped, %u constraints, %u public, %u vars, domain 2^%d (%.1f%% full); "
            "nnz/row A %.2f B %.2f C %.2f; aux in A %.1f%%, in B %.1f%%; made in %.1f ms\n",
            N, n_public, ss.n_vars, __builtin_ctzll((unsigned long long)ss.domain_size),
@@ -321,7 +329,7 @@ int bench_pipeline_main(int argc, char **argv) {
     int srs_resident = 0; /* the key's G1 queries were made resident by the load (one device) */
     double t_cold = 0; /* SRS load + preload: what a first proof pays before its own work */
     if (params_path) {
-        cuzk_params_load_opts lo = {0};
+        benchkit_params_load_opts lo = {0};
         lo.check = params_check;
         lo.gpu_device = gpu ? device : -1;
         /* a store's device copy serves one device: several devices each upload their own (preload) */
@@ -331,19 +339,19 @@ int bench_pipeline_main(int argc, char **argv) {
         /* with $CUZK_GPU_B2=1 the device copy holds the B_G2 query too (the provers use it); the
          * automatic choice (unset) uploads a prover's own copy when it fits, else keeps CPU threads */
         lo.gpu_b_g2 = lo.gpu_resident && msm.b_g2_on_gpu > 0;
-        cuzk_params_load_report rep;
+        benchkit_params_load_report rep;
         t0 = bench_now_ms();
-        cuzk_status st = cuzk_synthetic_load_params(&pk, syn, params_path, &lo, &rep, &err);
+        cuzk_status st = benchkit_synthetic_load_params(&pk, syn, params_path, &lo, &rep, &err);
         if (st == CUZK_ERR_MISMATCH) {
             fprintf(stderr, "cuzk bench pipeline: %s; parameters for this circuit are made by `cuzk setup --synthetic "
                     "porep --constraints %u --public %u --frac01 %g --circuit-seed %llu`\n", err.msg, N, n_public, frac01,
                     (unsigned long long)circuit_seed);
-            cuzk_synthetic_release(syn);
+            benchkit_synthetic_release(syn);
             return 3;
         }
         if (st != CUZK_OK) {
             fprintf(stderr, "cuzk bench pipeline: --params: %s\n", err.msg); /* err names the file */
-            cuzk_synthetic_release(syn);
+            benchkit_synthetic_release(syn);
             return st == CUZK_ERR_NOMEM || st == CUZK_ERR_NOMEM_DEVICE ? 4 : 3;
         }
         t_cold = bench_now_ms() - t0;
@@ -367,14 +375,14 @@ int bench_pipeline_main(int argc, char **argv) {
         uint64_t seed = 0x5eed;
         t0 = bench_now_ms();
         progress *sbar = progress_new(stderr, -1, true);
-        cuzk_status sst = cuzk_synthetic_setup(&pk, syn, &seed, gb, 0, bench_setup_progress, sbar, &err);
+        cuzk_status sst = benchkit_synthetic_setup(&pk, syn, &seed, gb, 0, bench_setup_progress, sbar, &err);
         progress_free(sbar);
         if (sst != CUZK_OK) {
             fprintf(stderr, "cuzk bench pipeline: setup: %s\n", err.msg);
-            cuzk_synthetic_release(syn);
+            benchkit_synthetic_release(syn);
             return 4;
         }
-        printf("parameters: INSECURE single-party test parameters (cuzk_synthetic_setup, fixed seed), made in "
+        printf("parameters: INSECURE single-party test parameters (benchkit_synthetic_setup, fixed seed), made in "
                "%.1f ms; every proof is verified against them\n", bench_now_ms() - t0);
     }
 
@@ -401,7 +409,7 @@ int bench_pipeline_main(int argc, char **argv) {
     cuzk_job_id *ids = calloc(K, sizeof *ids);
     cuzk_job_result *res = calloc(K, sizeof *res);
     if (!bs || !ids || !res ||
-        (n_fake ? cuzk_engine_create_fake(&e, &o, n_fake, &err) : cuzk_engine_create(&e, &o, &err)) != CUZK_OK ||
+        (n_fake ? benchkit_engine_create_fake(&e, &o, n_fake, &err) : cuzk_engine_create(&e, &o, &err)) != CUZK_OK ||
         cuzk_circuit_create(&cc, pk, &err) != CUZK_OK || cuzk_vk_from_pk(&vk, pk, &err) != CUZK_OK) {
         fprintf(stderr, "cuzk bench pipeline: engine: %s\n", err.msg);
         rc = 4;
@@ -435,7 +443,7 @@ int bench_pipeline_main(int argc, char **argv) {
         /* the host copies of the G1 queries are not read again (the device holds them; B_G2 and the
          * vk stay on the host): give their memory back */
         size_t freed = 0;
-        if (cuzk_bench_drop_host_g1(pk, &freed, &err) == CUZK_OK)
+        if (benchkit_drop_host_g1(pk, &freed, &err) == CUZK_OK)
             printf("host: released the host copies of the G1 queries (%.2f GiB)\n", (double)freed / 1073741824.0);
     }
     double t_submit = bench_now_ms();
@@ -672,7 +680,7 @@ out:
     cuzk_circuit_destroy(cc);
     cuzk_vk_free(vk);
     cuzk_pk_release(pk);
-    cuzk_synthetic_release(syn);
+    benchkit_synthetic_release(syn);
     progress_free(pbar);
     if (res)
         for (uint32_t k = 0; k < K; k++) cuzk_job_result_free(&res[k]);

@@ -6,7 +6,7 @@
  *      proof (cuzk_porep_seal_c1 sparse: only the challenged nodes, their parents' columns and the
  *      paths are real; every check passes); read and checked in full (cuzk_porep_job_create);
  *   2. the circuit recorded once in memory on all cores and INSECURE test parameters made in
- *      memory (cuzk_bench_porep_setup: no .r1cs, ~44 GB at 32 GiB, no .params, ~45 GB);
+ *      memory (benchkit_porep_setup: no .r1cs, ~44 GB at 32 GiB, no .params, ~45 GB);
  *   3. the engine makes the circuit resident and the host copies of the G1 queries are released;
  *   4. one engine job per sector of every partition: synthesis (witness-only, all cores, up to
  *      --synthesis-workers partitions at once) beside the GPU's proof of the one before; every
@@ -24,7 +24,7 @@
 #include "bench.h"
 #include "../src/cli/frontend.h" /* the CLI's helpers: MSM tuning from the environment */
 #include "../src/cli/progress.h" /* the CLI's progress line */
-#include "cuzk/bench.h"
+#include "../src/benchkit/benchkit.h" /* the bench kit (static, internal: not in libcuzk.so) */
 #include "cuzk/engine.h"
 #include "cuzk/filecoin.h"
 #include "cuzk/prover.h"
@@ -126,7 +126,7 @@ int porep_prove_run(const porep_prove_opts *o) {
     cuzk_circuit *cc = NULL;
     cuzk_engine *eng = NULL;
     uint8_t *pub = NULL;
-    cuzk_bench_post_record r;
+    benchkit_post_record r;
     memset(&r, 0, sizeof r);
 
     /* 2. record + parameters in memory */
@@ -139,7 +139,7 @@ int porep_prove_run(const porep_prove_opts *o) {
         stage_line("record + setup begin", 0, NULL);
         uint64_t seed = o->seed;
         t0 = bench_now_ms();
-        cuzk_status s = cuzk_bench_porep_setup(&pk, circuit, &seed, gb, T, setup_progress, &sp, &r, &st, &err);
+        cuzk_status s = benchkit_porep_setup(&pk, circuit, &seed, gb, T, setup_progress, &sp, &r, &st, &err);
         progress_free(sp.bar);
         if (s != CUZK_OK || cuzk_vk_from_pk(&vk, pk, &err) != CUZK_OK) {
             fprintf(stderr, "cuzk bench porep: record/setup: %s\n", err.msg);
@@ -185,7 +185,7 @@ int porep_prove_run(const porep_prove_opts *o) {
     printf("preload: %.1f ms", t_pre);
     if (gpu) {
         size_t freed = 0;
-        if (cuzk_bench_drop_host_g1(pk, &freed, &err) != CUZK_OK) { fprintf(stderr, "cuzk bench porep: %s\n", err.msg); rc = 4; goto out; }
+        if (benchkit_drop_host_g1(pk, &freed, &err) != CUZK_OK) { fprintf(stderr, "cuzk bench porep: %s\n", err.msg); rc = 4; goto out; }
         printf(": resident on the GPU %.2f GiB; host copies of the G1 queries released (%.2f GiB)", (double)es.gpu_resident_bytes / GIB,
                (double)freed / GIB);
     }

@@ -1,13 +1,13 @@
-/* cuzk bench post: speed of the Filecoin PoSt circuits (include/cuzk/bench.h section 5:
- * cuzk_bench_post_*, over the circuits of include/cuzk/filecoin.h).
+/* cuzk bench post: speed of the Filecoin PoSt circuits (src/benchkit/benchkit.h section 5:
+ * benchkit_post_*, over the circuits of include/cuzk/filecoin.h).
  *
  *   witness    witness-only synthesis of one partition on --threads threads (sectors split over
  *              threads), median of --repeat runs; and on 1 thread (--no-single skips it)
  *   record     --record: one recording pass that counts densities (no matrices kept) on --threads
- *              threads (CUZK_BENCH_POST_COUNT), the counts printed on a "counts:" line
- *   matrices   --matrices: the CSR matrices recorded on --threads threads (CUZK_BENCH_POST_MATRICES;
+ *              threads (BENCHKIT_POST_COUNT), the counts printed on a "counts:" line
+ *   matrices   --matrices: the CSR matrices recorded on --threads threads (BENCHKIT_POST_MATRICES;
  *              memory ~12 GB at a full 32 GiB WindowPoSt partition); --serial adds the same on
- *              one builder and checks that both give the same R1CS (CUZK_BENCH_POST_SERIAL)
+ *              one builder and checks that both give the same R1CS (BENCHKIT_POST_SERIAL)
  *   prove      --prove: whole proofs in one process (bench/post_prove.c)
  * Sectors: the vanilla proof given with --vproof (checked first; --randomness, default 0), padded
  * to the circuit's sector count as rust-fil-proofs pads; without it one blank sector (all values
@@ -20,7 +20,7 @@
 #include <time.h>
 
 #include "bench.h"
-#include "cuzk/bench.h"
+#include "../src/benchkit/benchkit.h" /* the bench kit (static, internal: not in libcuzk.so) */
 
 int bench_post_main(int argc, char **argv);
 
@@ -117,14 +117,14 @@ int bench_post_main(int argc, char **argv) {
     if (repeat < 0) repeat = 3;
     if (repeat == 0) { fprintf(stderr, "cuzk bench post: --repeat must be >= 1 here\n"); return 2; }
     /* the circuit and its sectors: every vanilla proof read and checked (with --randomness) */
-    cuzk_bench_post *h = NULL;
-    cuzk_status st = cuzk_bench_post_create(&h, circuit, (uint32_t)sectors, vproofs, n_vproofs, rnd, &e);
+    benchkit_post *h = NULL;
+    cuzk_status st = benchkit_post_create(&h, circuit, (uint32_t)sectors, vproofs, n_vproofs, rnd, &e);
     if (st != CUZK_OK) {
         fprintf(stderr, "cuzk bench post: %s\n", e.msg);
         return st == CUZK_ERR_ARG ? 2 : st == CUZK_ERR_NOMEM ? 4 : 3;
     }
-    cuzk_bench_post_info sz;
-    cuzk_bench_post_describe(h, &sz);
+    benchkit_post_info sz;
+    benchkit_post_describe(h, &sz);
     int nt = threads > 0 ? (int)threads : cuzk_threads();
     printf("# cuzk bench post  git %s  circuit %s  sectors %u x %u challenges  inputs %llu  aux %llu  constraints %llu  threads %d\n",
            cuzk_git_commit(), circuit, sz.sector_count, sz.challenge_count, (unsigned long long)sz.n_inputs, (unsigned long long)sz.n_aux,
@@ -137,21 +137,21 @@ int bench_post_main(int argc, char **argv) {
         if (!w || !ms || !cms) {
             fprintf(stderr, "cuzk bench post: out of memory for %zu witness values\n", nw);
             free(w); free(ms); free(cms);
-            cuzk_bench_post_destroy(h);
+            benchkit_post_destroy(h);
             return 4;
         }
         int thread_counts[2] = {nt, 1};
         long reps = repeat;
         for (int k = 0; k < (nt > 1 && !no_single ? 2 : 1) && !rc; k++) {
             /* one untimed run first: page faults of the witness buffer, caches */
-            if (k == 0 && cuzk_bench_post_witness(h, w, nw, thread_counts[k], &e) != CUZK_OK) {
+            if (k == 0 && benchkit_post_witness(h, w, nw, thread_counts[k], &e) != CUZK_OK) {
                 fprintf(stderr, "cuzk bench post: %s\n", e.msg);
                 rc = 3;
                 break;
             }
             for (long r = 0; r < reps; r++) {
                 double t0 = bench_now_ms(), c0 = cpu_ms();
-                cuzk_bench_post_witness(h, w, nw, thread_counts[k], &e);
+                benchkit_post_witness(h, w, nw, thread_counts[k], &e);
                 ms[r] = bench_now_ms() - t0;
                 cms[r] = cpu_ms() - c0;
             }
@@ -167,9 +167,9 @@ int bench_post_main(int argc, char **argv) {
         free(w);
     }
     if (record && !rc) {
-        cuzk_bench_post_record pc;
+        benchkit_post_record pc;
         double t0 = bench_now_ms(), c0 = cpu_ms();
-        if (cuzk_bench_post_record_pass(h, CUZK_BENCH_POST_COUNT, nt, &pc, &e) != CUZK_OK) {
+        if (benchkit_post_record_pass(h, BENCHKIT_POST_COUNT, nt, &pc, &e) != CUZK_OK) {
             fprintf(stderr, "cuzk bench post: %s\n", e.msg);
             rc = 4;
         } else {
@@ -180,9 +180,9 @@ int bench_post_main(int argc, char **argv) {
         }
     }
     if (matrices && !rc) {
-        cuzk_bench_post_record r;
+        benchkit_post_record r;
         double t0 = bench_now_ms(), c0 = cpu_ms();
-        if (cuzk_bench_post_record_pass(h, CUZK_BENCH_POST_MATRICES, nt, &r, &e) != CUZK_OK) {
+        if (benchkit_post_record_pass(h, BENCHKIT_POST_MATRICES, nt, &r, &e) != CUZK_OK) {
             fprintf(stderr, "cuzk bench post: %s\n", e.msg);
             rc = 4;
         } else {
@@ -190,9 +190,9 @@ int bench_post_main(int argc, char **argv) {
                    cpu_ms() - c0, nt, (unsigned long long)r.nnz_a, (unsigned long long)r.nnz_b, (unsigned long long)r.nnz_c);
         }
         if (serial && !rc) {
-            cuzk_bench_post_record r1;
+            benchkit_post_record r1;
             t0 = bench_now_ms(), c0 = cpu_ms();
-            if (cuzk_bench_post_record_pass(h, CUZK_BENCH_POST_SERIAL, 1, &r1, &e) != CUZK_OK) {
+            if (benchkit_post_record_pass(h, BENCHKIT_POST_SERIAL, 1, &r1, &e) != CUZK_OK) {
                 fprintf(stderr, "cuzk bench post: %s\n", e.msg);
                 rc = 4;
             } else {
@@ -202,6 +202,6 @@ int bench_post_main(int argc, char **argv) {
             }
         }
     }
-    cuzk_bench_post_destroy(h);
+    benchkit_post_destroy(h);
     return rc;
 }

@@ -5,9 +5,9 @@
  *   1. the vanilla proofs are read and checked first (cuzk_post_job_create: bad input fails in
  *      milliseconds, before any heavy work);
  *   2. the circuit is recorded once, in memory, in the engine's CSR form, on all cores
- *      (cuzk_bench_post_record_pass MATRICES; no .r1cs file: at full size it would be ~41 GB);
+ *      (benchkit_post_record_pass MATRICES; no .r1cs file: at full size it would be ~41 GB);
  *   3. INSECURE test parameters are made in memory from that shape (random toxic waste from a
- *      fixed seed, point sets on the GPU with the GPU backend: cuzk_bench_post_setup; no .params
+ *      fixed seed, point sets on the GPU with the GPU backend: benchkit_post_setup; no .params
  *      file: ~61 GB at full size);
  *   4. the engine makes the circuit resident (preload) and the host copies of the G1 queries are
  *      released;
@@ -31,7 +31,7 @@
 #include "bench.h"
 #include "../src/cli/frontend.h" /* the CLI's helpers: MSM tuning from the environment */
 #include "../src/cli/progress.h" /* the CLI's progress line */
-#include "cuzk/bench.h"
+#include "../src/benchkit/benchkit.h" /* the bench kit (static, internal: not in libcuzk.so) */
 #include "cuzk/engine.h"
 #include "cuzk/filecoin.h"
 #include "cuzk/prover.h"
@@ -95,7 +95,7 @@ static void le_add_one(uint8_t *x) {
 typedef struct {
     double circuit, qap, points, preload, prove, peak, params;
 } mem_model;
-static void model_memory(mem_model *mm, const cuzk_bench_post_record *r, size_t n_a, size_t n_b, bool gpu) {
+static void model_memory(mem_model *mm, const benchkit_post_record *r, size_t n_a, size_t n_b, bool gpu) {
     double ni = (double)r->n_inputs, nv = ni + (double)r->n_aux, naux = nv - ni;
     size_t m = 1;
     while (m < (size_t)r->n_constraints + ni) m <<= 1;
@@ -149,14 +149,14 @@ int post_prove_run(const post_prove_opts *o) {
     memcpy(rq.randomness, o->randomness, 32);
     rq.nthreads = T;
     /* the circuit's shape (its sectors do not matter to the matrices: one blank sector) */
-    cuzk_bench_post *h = NULL;
-    if (cuzk_bench_post_create(&h, o->circuit, o->sectors, NULL, 0, NULL, &err) != CUZK_OK) {
+    benchkit_post *h = NULL;
+    if (benchkit_post_create(&h, o->circuit, o->sectors, NULL, 0, NULL, &err) != CUZK_OK) {
         fprintf(stderr, "cuzk bench post: %s\n", err.msg);
         return err.code == CUZK_ERR_NOMEM ? 4 : 2;
     }
-    cuzk_bench_post_info pp;
-    cuzk_bench_post_describe(h, &pp);
-    const cuzk_bench_post_info sz = pp;
+    benchkit_post_info pp;
+    benchkit_post_describe(h, &pp);
+    const benchkit_post_info sz = pp;
     printf("# cuzk bench post --prove | git %s | circuit %s | %u sectors x %u challenges | inputs %llu aux %llu constraints %llu "
            "| backend %s | %d threads | %zu vanilla proof file(s)\n",
            cuzk_git_commit(), o->circuit, pp.sector_count, pp.challenge_count, (unsigned long long)sz.n_inputs,
@@ -167,21 +167,21 @@ int post_prove_run(const post_prove_opts *o) {
     cuzk_post_job *job0 = NULL;
     if (cuzk_post_job_create(&job0, &rq, &err) != CUZK_OK) {
         fprintf(stderr, "cuzk bench post: %s\n", err.msg);
-        cuzk_bench_post_destroy(h);
+        benchkit_post_destroy(h);
         return err.code == CUZK_ERR_NOMEM ? 4 : err.code == CUZK_ERR_ARG ? 2 : 3;
     }
     if (cuzk_post_job_partitions(job0) != 1) {
         fprintf(stderr, "cuzk bench post: %zu vanilla proofs make %u partitions: --prove takes one partition (at most %u files)\n",
                 o->n_vproofs, cuzk_post_job_partitions(job0), pp.sector_count);
         cuzk_post_job_free(job0);
-        cuzk_bench_post_destroy(h);
+        benchkit_post_destroy(h);
         return 2;
     }
     printf("vanilla: %zu file(s) read and checked (paths hash to comm_r_last, comm_r = Poseidon(comm_c, comm_r_last), "
            "leaves = the derived challenges) in %.1f ms; the partition is padded with the last\n", o->n_vproofs, bench_now_ms() - t0);
 
     int rc = 0;
-    cuzk_bench_post_record r;
+    benchkit_post_record r;
     memset(&r, 0, sizeof r);
     cuzk_pk *pk = NULL;
     cuzk_vk *vk = NULL;
@@ -194,7 +194,7 @@ int post_prove_run(const post_prove_opts *o) {
     /* 2. record (kept in the handle for the setup) */
     stage_line("record begins", 0, NULL);
     t0 = bench_now_ms();
-    if (cuzk_bench_post_record_pass(h, CUZK_BENCH_POST_MATRICES, T, &r, &err) != CUZK_OK) {
+    if (benchkit_post_record_pass(h, BENCHKIT_POST_MATRICES, T, &r, &err) != CUZK_OK) {
         fprintf(stderr, "cuzk bench post: recording: %s\n", err.msg);
         rc = 4;
         goto out;
@@ -234,7 +234,7 @@ int post_prove_run(const post_prove_opts *o) {
         stage_line("setup begins", 0, NULL);
         uint64_t seed = o->seed;
         t0 = bench_now_ms();
-        cuzk_status s = cuzk_bench_post_setup(&pk, h, &seed, gb, T, setup_progress, &sp, &st, &err);
+        cuzk_status s = benchkit_post_setup(&pk, h, &seed, gb, T, setup_progress, &sp, &st, &err);
         progress_free(sp.bar);
         if (s == CUZK_OK && sp.stage[0] && sp.done != sp.total) {
             char name[64];
@@ -267,7 +267,8 @@ int post_prove_run(const post_prove_opts *o) {
     eo.backend = gpu ? CUZK_BACKEND_GPU : CUZK_BACKEND_CPU;
     eo.pinned_budget_bytes = 2 * 32 * (size_t)r_n_vars + 4096;
     eo.no_trace = 1;
-    /* $CUZK_MSM_WINDOW / $CUZK_MSM_CHUNK / $CUZK_GPU_B2 (B_G2 on the GPU), as the pipeline bench */
+    /* $CUZK_MSM_WINDOW / $CUZK_MSM_CHUNK / $CUZK_GPU_B2 (B_G2 on the GPU) / $CUZK_GPU_MSM_ACCUM /
+     * $CUZK_GPU_MSM_AFF_K, as the pipeline bench */
     if (!cli_msm_from_env(&eo.msm, "cuzk bench post")) {
         rc = 2;
         goto out;
@@ -296,7 +297,7 @@ int post_prove_run(const post_prove_opts *o) {
     printf("preload: %.1f ms", t_pre);
     if (gpu) {
         size_t freed = 0;
-        if (cuzk_bench_drop_host_g1(pk, &freed, &err) != CUZK_OK) {
+        if (benchkit_drop_host_g1(pk, &freed, &err) != CUZK_OK) {
             fprintf(stderr, "cuzk bench post: %s\n", err.msg);
             rc = 4;
             goto out;
@@ -395,7 +396,7 @@ out:
     cuzk_circuit_destroy(cc);
     cuzk_vk_free(vk);
     cuzk_pk_release(pk);
-    cuzk_bench_post_destroy(h);
+    benchkit_post_destroy(h);
     free(lat);
     free(synth);
     cuzk_post_job_free(job0);

@@ -390,9 +390,18 @@ TEST(cli, special_outputs_signals_and_bench_args) {
     snprintf(args, sizeof args, "sh -c \"CUZK_GPU_B2=2 '%s' bench pipeline --constraints 1000 2>&1\"", CLI);
     CHECK_EQ_INT(test_run(g_log, sizeof g_log, "%s", args), 2);
     CHECK_MSG(strstr(g_log, "CUZK_GPU_B2 must be an integer from 0 to 1") != NULL, "%s", g_log);
+    /* the MSM accumulation knobs: read by the programs (the library reads no tuning variable) */
+    snprintf(args, sizeof args, "sh -c \"CUZK_GPU_MSM_ACCUM=fast '%s' prove '%s' '%s' '%s' '%s/p.json' 2>&1\"", CLI,
+             FIX("multiplier", "circuit_final.zkey"), FIX("multiplier", "witness.wtns"), proof, test_tmpdir());
+    CHECK_EQ_INT(test_run(g_log, sizeof g_log, "%s", args), 2);
+    CHECK_MSG(strstr(g_log, "CUZK_GPU_MSM_ACCUM must be tasks, runs, affine or default (got 'fast')") != NULL, "%s",
+              g_log);
+    snprintf(args, sizeof args, "sh -c \"CUZK_GPU_MSM_AFF_K=0 '%s' bench pipeline --constraints 1000 2>&1\"", CLI);
+    CHECK_EQ_INT(test_run(g_log, sizeof g_log, "%s", args), 2);
+    CHECK_MSG(strstr(g_log, "CUZK_GPU_MSM_AFF_K must be an integer from 1 to 256") != NULL, "%s", g_log);
     snprintf(args, sizeof args,
-             "sh -c \"CUZK_THREADS=1 CUZK_MSM_WINDOW=10 CUZK_MSM_CHUNK=4096 CUZK_GPU_B2=1 '%s' prove '%s' '%s' '%s' "
-             "'%s/p.json' 2>&1\"",
+             "sh -c \"CUZK_THREADS=1 CUZK_MSM_WINDOW=10 CUZK_MSM_CHUNK=4096 CUZK_GPU_B2=1 CUZK_GPU_MSM_ACCUM=affine "
+             "CUZK_GPU_MSM_AFF_K=16 '%s' prove '%s' '%s' '%s' '%s/p.json' 2>&1\"",
              CLI, FIX("multiplier", "circuit_final.zkey"), FIX("multiplier", "witness.wtns"), proof, test_tmpdir());
     CHECK_MSG(test_run(g_log, sizeof g_log, "%s", args) == 0, "%s", g_log);
 }

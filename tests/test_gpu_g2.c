@@ -408,7 +408,7 @@ TEST(gpu_g2, chunks_windows_accumulations) {
     }
     g_tuning = (gpu_msm_tuning){0};
     for (int mode = 0; mode < 2; mode++) {
-        gpu_msm_set_accumulation(mode ? GPU_MSM_ACCUM_RUNS : GPU_MSM_ACCUM_TASKS);
+        g_tuning = (gpu_msm_tuning){.accum = mode ? GPU_MSM_ACCUM_RUNS : GPU_MSM_ACCUM_TASKS}; /* G2: tasks both */
         const char *mn = mode ? "runs" : "tasks";
         char what[96];
         for (size_t i = 0; i < n; i++) scalar_of_kind(&s[i], (int)(i % 5));
@@ -421,7 +421,7 @@ TEST(gpu_g2, chunks_windows_accumulations) {
         snprintf(what, sizeof what, "%s: all r-1 (one heavy bucket per window)", mn);
         check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
     }
-    gpu_msm_set_accumulation(GPU_MSM_ACCUM_TASKS);
+    g_tuning = (gpu_msm_tuning){0};
     free(b);
     free(s);
     gpu_ctx_destroy(ctx);

@@ -582,8 +582,8 @@ TEST(gpu_msm, heavy_buckets) {
     gpu_ctx_destroy(ctx);
 }
 
-/* The three accumulations of the tail (GPU_MSM_ACCUM_RUNS, the default every other test uses,
- * GPU_MSM_ACCUM_TASKS and GPU_MSM_ACCUM_AFFINE) against the CPU: odd and non-power-of-two sizes,
+/* The three accumulations of the tail (GPU_MSM_ACCUM_RUNS, GPU_MSM_ACCUM_TASKS, the default every
+ * other test uses, and GPU_MSM_ACCUM_AFFINE, each the job's tuning.accum) against the CPU: odd and non-power-of-two sizes,
  * buckets that cross the runs of R pairs (random scalars at small windows), one bucket over
  * thousands of runs (all equal scalars: the heavy path), scalars 0 / 1 / r-1, repeated, opposite
  * and infinity bases. The affine levels meet every exceptional pair there: P + P (repeated bases
@@ -600,7 +600,7 @@ static void accum_modes(bool large) {
     for (int mode = 0; mode < 3; mode++) {
         static const gpu_msm_accum modes[] = {GPU_MSM_ACCUM_RUNS, GPU_MSM_ACCUM_TASKS, GPU_MSM_ACCUM_AFFINE};
         static const char *names[] = {"runs", "tasks", "affine"};
-        gpu_msm_set_accumulation(modes[mode]);
+        g_tuning = (gpu_msm_tuning){.accum = modes[mode]};
         const char *mn = names[mode];
         char what[96];
         for (size_t t = 0; t < sizeof sizes / sizeof *sizes && !large; t++) {
@@ -638,7 +638,7 @@ static void accum_modes(bool large) {
         snprintf(what, sizeof what, "%s: 2^16+5 random", mn);
         check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
     }
-    gpu_msm_set_accumulation(GPU_MSM_ACCUM_RUNS);
+    g_tuning = (gpu_msm_tuning){0};
     free(b);
     free(s);
     gpu_ctx_destroy(ctx);
@@ -667,12 +667,11 @@ TEST(gpu_msm, affine_levels) {
     g1_affine *b = malloc(n * sizeof *b);
     scalar256 *s = malloc(n * sizeof *s);
     REQUIRE(b && s);
-    gpu_msm_set_accumulation(GPU_MSM_ACCUM_AFFINE);
     char what[96];
     static const int windows[] = {3, 6, 9};
     for (size_t wi = 0; wi < sizeof windows / sizeof *windows; wi++) {
         const int c = windows[wi];
-        g_tuning = (gpu_msm_tuning){.window_bits = c};
+        g_tuning = (gpu_msm_tuning){.window_bits = c, .accum = GPU_MSM_ACCUM_AFFINE};
         rand_bases(b, n);
         for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
         snprintf(what, sizeof what, "affine c=%d: random", c);
@@ -694,18 +693,75 @@ TEST(gpu_msm, affine_levels) {
         check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
     }
     /* several chunks (the plan is made for the largest), a short last one */
-    g_tuning = (gpu_msm_tuning){.window_bits = 5, .chunk_points = 10000};
+    g_tuning = (gpu_msm_tuning){.window_bits = 5, .chunk_points = 10000, .accum = GPU_MSM_ACCUM_AFFINE};
     rand_bases(b, n);
     for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
     check_case(ctx, "affine c=5, chunks of 10000", b, n, 0, s, n, NULL, n, NULL);
     /* the default window at 2^16 + 7 (c = 12, 3 levels), with an index and an offset */
-    g_tuning = (gpu_msm_tuning){0};
+    g_tuning = (gpu_msm_tuning){.accum = GPU_MSM_ACCUM_AFFINE};
     uint32_t *idx = malloc((n - 100) * sizeof *idx);
     REQUIRE(idx);
     for (size_t i = 0; i < n - 100; i++) idx[i] = (uint32_t)((i * 7919) % (n - 100));
     check_case(ctx, "affine default window, index, offset 100", b, n, 100, s, n, idx, n - 100, NULL);
     free(idx);
-    gpu_msm_set_accumulation(GPU_MSM_ACCUM_RUNS);
+    /* pairs per thread per level (tuning.aff_pairs, cuzk_msm_opts.affine_pairs_per_thread): the
+     * batch of one inversion from 128 to 128 x 256 pairs; 0 and out of range take the default 32 */
+    static const uint32_t pairs[] = {1, 7, 16, 64, 256, 0, 1000};
+    for (size_t pi = 0; pi < sizeof pairs / sizeof *pairs; pi++) {
+        g_tuning = (gpu_msm_tuning){.window_bits = 6, .accum = GPU_MSM_ACCUM_AFFINE, .aff_pairs = pairs[pi]};
+        rand_bases(b, n);
+        for (size_t i = 0; i < n; i++) scalar_of_kind(&s[i], (int)(i % 5));
+        for (size_t i = 3; i + 1 < n; i += 5) b[i + 1] = b[i];
+        snprintf(what, sizeof what, "affine c=6, %u pairs per thread", pairs[pi]);
+        check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+    }
+    g_tuning = (gpu_msm_tuning){0};
+    free(b);
+    free(s);
+    gpu_ctx_destroy(ctx);
+}
+
+/* The accumulation is a field of each job (no process-wide mode): one gpu_g1_msm_run of four jobs
+ * over the same bases and scalars with DEFAULT, RUNS, AFFINE (16 pairs a thread) and TASKS gives
+ * the CPU's sum in every job; the scratch bound follows each job's tuning (AFFINE's at a small
+ * window is at least the tasks', never less). */
+TEST(gpu_msm, accum_per_job) {
+    NEED_GPU();
+    gpu_ctx *ctx = new_ctx();
+    REQUIRE(ctx);
+    const size_t n = 40009;
+    g1_affine *b = malloc(n * sizeof *b);
+    scalar256 *s = malloc(n * sizeof *s);
+    REQUIRE(b && s);
+    rand_bases(b, n);
+    for (size_t i = 0; i < n; i++) scalar_of_kind(&s[i], (int)(i % 5));
+    g1_jacobian ref;
+    ref_msm(&ref, b, s, NULL, n);
+    cuzk_error e = {0};
+    gpu_g1_bases *gb = NULL;
+    CHECK_MSG(gpu_g1_bases_upload(ctx, &gb, (const struct g1_affine *)b, n, &e) == CUZK_OK, "upload: %s", e.msg);
+    void *d_s = gb ? upload_scalars(ctx, s, n, 1) : NULL;
+    if (gb && d_s) {
+        static const gpu_msm_accum modes[4] = {GPU_MSM_ACCUM_DEFAULT, GPU_MSM_ACCUM_RUNS, GPU_MSM_ACCUM_AFFINE,
+                                               GPU_MSM_ACCUM_TASKS};
+        g1_jacobian got[4];
+        gpu_msm_job jobs[4];
+        memset(got, 0x5a, sizeof got);
+        for (int j = 0; j < 4; j++)
+            jobs[j] = (gpu_msm_job){.bases = gb, .n = n, .d_scalars = d_s, .form = GPU_SCALARS_MONTGOMERY,
+                                    .out = (struct g1_jacobian *)&got[j],
+                                    .tuning = {.window_bits = 8, .accum = modes[j], .aff_pairs = 16}};
+        cuzk_status st = gpu_g1_msm_run(ctx, jobs, 4, NULL, &e);
+        CHECK_MSG(st == CUZK_OK, "4 jobs: %s", e.msg);
+        for (int j = 0; st == CUZK_OK && j < 4; j++)
+            CHECK_MSG(same_point(&got[j], &ref), "job %d (accum %d) != g1_msm", j, (int)modes[j]);
+        const size_t s_tasks = gpu_g1_msm_scratch_bytes(n, &jobs[3].tuning);
+        const size_t s_aff = gpu_g1_msm_scratch_bytes(n, &jobs[2].tuning);
+        CHECK_MSG(s_tasks > 0 && s_aff >= s_tasks, "scratch: affine %zu < tasks %zu", s_aff, s_tasks);
+        CHECK(gpu_g1_msm_scratch_bytes(n, &jobs[0].tuning) == s_tasks); /* DEFAULT is TASKS */
+    }
+    gpu_buf_free(ctx, d_s);
+    gpu_g1_bases_free(gb);
     free(b);
     free(s);
     gpu_ctx_destroy(ctx);

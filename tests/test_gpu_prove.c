@@ -666,6 +666,66 @@ TEST(gpu_prove, automatic_b_g2_choice) {
     gp_free(&c);
 }
 
+/* The G1 MSMs' accumulation is per prover (cuzk_msm_opts.accumulation and
+ * affine_pairs_per_thread, carried by the backend config down to each MSM job; issue 26 item 4):
+ * four provers of one key alive at once in one process, with DEFAULT, RUNS, AFFINE (8 pairs a
+ * thread) and TASKS, prove in interleaved order, twice each, and every proof equals the CPU's; an
+ * engine with AFFINE proves a partition equal to the CPU's. */
+TEST(gpu_prove, msm_accumulation_per_prover) {
+    if (!have_gpu()) SKIP(TEST_NO_GPU);
+    gp_circuit c;
+    fr *w = NULL, r, s;
+    groth16_proof pc;
+    REQUIRE(b2_case(&c, &w, &r, &s, &pc));
+    cuzk_error e = {0};
+    groth16_key key = {CUZK_CURVE_BLS12_381, CUZK_CONVENTION_BELLPERSON, NULL, &c.p, &c.cs};
+    static const cuzk_gpu_msm_accum modes[4] = {CUZK_GPU_MSM_ACCUM_DEFAULT, CUZK_GPU_MSM_ACCUM_RUNS,
+                                                CUZK_GPU_MSM_ACCUM_AFFINE, CUZK_GPU_MSM_ACCUM_TASKS};
+    groth16_prover *pv[4] = {NULL};
+    for (int m = 0; m < 4; m++) {
+        groth16_backend_cfg cfg = {0};
+        cfg.msm.accumulation = modes[m];
+        cfg.msm.affine_pairs_per_thread = 8;
+        cfg.msm.window_bits = 7; /* long buckets at 3000 rows: the affine levels run */
+        cuzk_status st = groth16_prover_create(&pv[m], &key, &groth16_backend_gpu_ops, &cfg, &e);
+        CHECK_MSG(st == CUZK_OK, "prover (accumulation %d): %s", (int)modes[m], e.msg);
+    }
+    for (int round = 0; round < 2; round++)
+        for (int k = 0; k < 4; k++) {
+            const int m = round ? 3 - k : k;
+            if (!pv[m]) continue;
+            groth16_proof pg;
+            groth16_timings t = {0};
+            cuzk_status st = groth16_prove_one(pv[m], &pg, w, c.cs.n_vars, &r, &s, 0, &t, &e);
+            CHECK_MSG(st == CUZK_OK, "prove_one (accumulation %d): %s", (int)modes[m], e.msg);
+            if (st == CUZK_OK)
+                CHECK_MSG(same_proof(&pc, &pg), "accumulation %d, round %d: proof differs from the CPU's", (int)modes[m],
+                          round);
+        }
+    for (int m = 0; m < 4; m++) groth16_prover_destroy(pv[m]);
+
+    uint64_t rs[8];
+    memcpy(&rs[0], &r, sizeof r);
+    memcpy(&rs[4], &s, sizeof s);
+    cuzk_engine_opts o = {0};
+    o.backend = CUZK_BACKEND_GPU;
+    o.msm.accumulation = CUZK_GPU_MSM_ACCUM_AFFINE;
+    cuzk_engine *eng = NULL;
+    REQUIRE(cuzk_engine_create(&eng, &o, &e) == CUZK_OK);
+    cuzk_job_result res = {0};
+    REQUIRE_MSG(gp_engine_job(eng, &c, NULL, 1, rs, &res, &e), "job: %s", e.msg);
+    CHECK_MSG(res.state == CUZK_JOB_DONE, "engine job with the affine accumulation: %s", e.msg);
+    if (res.state == CUZK_JOB_DONE) {
+        uint8_t bc[192];
+        bellperson_proof_encode(bc, &pc);
+        CHECK_MSG(!memcmp(bc, res.proofs, 192), "engine proof (affine accumulation) differs from the CPU proof");
+    }
+    cuzk_job_result_free(&res);
+    cuzk_engine_destroy(eng);
+    free(w);
+    gp_free(&c);
+}
+
 /* The option as the prover and engine take it (cuzk_msm_opts.b_g2_on_gpu in the backend config):
  * groth16_prove_one on a GPU backend value, and the engine (proofs of 2 partitions equal the CPU's;
  * its trace shows B_G2 on the GPU track and no wait in finish); an SRS store's device copy made with

@@ -12,7 +12,7 @@
 #
 # Usage: tools/bench-vs-peer.sh [msm LG]... [ntt LG]... [tasks | runs | affine]...
 #   default cases: msm 20 msm 22 msm 24 msm 26 ntt 24 ntt 26 ntt 27
-#   tasks / runs / affine: cuzk's MSM accumulation (gpu_msm_set_accumulation) for the msm cases after it,
+#   tasks / runs / affine: cuzk's MSM accumulation (cuzk_msm_opts.accumulation) for the msm cases after it,
 #   e.g. "tasks msm 24 runs msm 24" puts both next to one sppark measurement of 2^24.
 # env: PEER_DIR (default .peer), PEER_REBUILD=1 (build the peer even when PEER_DIR/build has it), BUILD (default build-gpu: the cuzk build, shared with
 #      tools/test-gpu.sh; an existing build is only brought up to date), JOBS, PEER_REPS (7),

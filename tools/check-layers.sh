@@ -2,8 +2,12 @@
 # Checks the #include graph of src/, bench/, include/ and tests/ against the layer table of
 # DESIGN.md section 2 (encoded below): a lower layer never includes a higher one, and a front end
 # (src/cli, src/daemon, bench/) includes nothing but the public headers (include/) and its own
-# folder (bench/ also the CLI's helpers in src/cli). The file layer (src/files) uses the core only
-# through include/; src/benchkit implements include/cuzk/bench.h and nothing names it.
+# folder (bench/ also the CLI's helpers in src/cli and the bench kit's header). The file layer
+# (src/files) uses the core only through include/. src/benchkit, the bench kit (an internal static
+# library over the core, not in libcuzk.so), is named by nothing in src/; its one interface,
+# src/benchkit/benchkit.h, includes only include/ and is what bench/ (cuzk-bench) and the test
+# tests/api/test_bench_api.c include. The CLI reaches the benchmarks by running cuzk-bench
+# (`cuzk bench ...` execs it), never through the kit.
 #
 #   tools/check-layers.sh [ROOT]     check the tree at ROOT (default: this repository); prints
 #                                    one line per violation, "file:line: rule: what", exit 1 if any
@@ -46,11 +50,15 @@ if [ "${1:-}" = "--self-test" ]; then
     mk src/newthing/x.c '#include "util/log.h"'                         # folder not in the table
     mk bench/b.c "$(printf '#include "engine/reaper.h"\n#include "cuda/gpu.h"')"   # bench -> src (twice)
     mk bench/c.c '#include "../tests/test.h"'                          # bench -> tests
-    mk bench/ok.c "$(printf '#include "cuzk/cuzk.h"\n#include "b.h"\n#include "../src/cli/cli_util.h"')"
+    mk bench/ok.c "$(printf '#include "cuzk/cuzk.h"\n#include "b.h"\n#include "../src/cli/cli_util.h"\n#include "../src/benchkit/benchkit.h"')"
+    mk bench/d.c '#include "../src/benchkit/k.h"'                       # bench -> the kit's insides
     mk bench/b.h ''
     mk src/benchkit/k.c "$(printf '#include "cuzk/cuzk.h"\n#include "engine/reaper.h"\n#include "cuda/gpu.h"')"
     mk src/engine/usebk.c '#include "benchkit/k.h"'                    # the core -> benchkit
     mk src/benchkit/k.h '#include "cuzk/cuzk.h"'
+    mk src/benchkit/benchkit.h "$(printf '#include "cuzk/cuzk.h"\n#include "util/log.h"')"   # the kit's header -> src
+    mk src/cli/usekit.c '#include "../benchkit/benchkit.h"'             # the CLI -> the kit (it execs cuzk-bench)
+    mk tests/api/kit.c "$(printf '#include "../../src/benchkit/benchkit.h"\n#include "../../src/benchkit/k.h"')"   # 2nd: API test -> src
     mk src/cli/usebk.c '#include "../benchkit/k.h"'                    # front end -> src
     mk tests/t.c "$(printf '#include "cuda/gpu.h"\n#include "test.h"')"
     mk tests/test.h ''
@@ -76,6 +84,10 @@ if [ "${1:-}" = "--self-test" ]; then
         "bench/c.c:1: front-end"
         "src/engine/usebk.c:1: layer"
         "src/cli/usebk.c:1: front-end"
+        "bench/d.c:1: front-end"
+        "src/benchkit/benchkit.h:2: kit-header"
+        "src/cli/usekit.c:1: front-end"
+        "tests/api/kit.c:2: front-end"
         "tests/api/t.c:1: front-end"
     )
     bad=0
@@ -136,9 +148,10 @@ MAY_USE = {
     # uses it only through its public headers (include/, which every source may include): of
     # src/ only util (output files through a temporary, clocks). Nothing below names it.
     "files":    ["util"],
-    # What benchmarks need beyond proving (include/cuzk/bench.h: kernel timings per curve, GPU
-    # kernel timings, synthetic circuits and their keys, fake-device engines, PoSt synthesis),
-    # implemented over the core's internals; nothing names it but the public header it implements.
+    # The bench kit: what benchmarks need beyond proving (kernel timings per curve, GPU kernel
+    # timings, synthetic circuits and their keys, fake-device engines, PoSt and PoRep recording),
+    # over the core's internals; an internal static library (cuzk_benchkit), not in libcuzk.so.
+    # Nothing in src/ names it; bench/ includes its one header KIT_HEADER (below).
     "benchkit": ["util", "ff", "ec", "poly", "msm", "curves", "cuda", "formats", "r1cs", "circuit",
                  "gadgets", "filecoin", "groth16", "srs", "engine"],
 }
@@ -148,10 +161,14 @@ ONLY_FILES = {
     ("cuda", "curves"): r"^src/curves/[a-z0-9_]+/[a-z0-9_]*constants\.h$",
 }
 # Front ends: the public API (include/) and their own folder only. bench/ (cuzk-bench) is one too:
-# include/, bench/ and the CLI's helpers (src/cli/frontend.h, progress.h: themselves front-end code
-# under the same rule), which both programs share.
+# include/, bench/, the CLI's helpers (src/cli/frontend.h, progress.h: themselves front-end code
+# under the same rule), which both programs share, and the bench kit's one header (KIT_HEADER).
 FRONT_ENDS = {"cli", "daemon"}
 BENCH_MAY_INCLUDE_SRC = {"cli"}
+# The bench kit's interface (src/benchkit): includes include/ only (so bench/ reaches nothing else
+# of src/ through it); of src/ it is all that bench/ and tests/api/ may include besides the CLI's
+# helpers (bench/). The CLI and the daemon may not: `cuzk bench` runs the cuzk-bench program.
+KIT_HEADER = "src/benchkit/benchkit.h"
 # Headers the build generates (not in the tree): src/daemon's protoc-c output.
 GENERATED = {"proving.pb-c.h"}
 # tests/ may include anything but tests/api/ (the public API test: include/ only).
@@ -246,6 +263,9 @@ for rel in files:
             continue
         if kind == "public":
             bad(rel, ln, "public", f"a public header includes {tgt} (include/ may include only include/)")
+        elif rel == KIT_HEADER:
+            bad(rel, ln, "kit-header", f"the bench kit's header includes {tgt}: it may include only include/ "
+                                       f"(bench/ includes it)")
         elif kind == "src" and folder in FRONT_ENDS:
             if not (tkind == "src" and tfolder == folder):
                 bad(rel, ln, "front-end", f"src/{folder} includes {tgt}: front ends use include/ and their own folder only")
@@ -264,15 +284,16 @@ for rel in files:
                                       f"files matching {ONLY_FILES[(folder, tfolder)]}")
         elif kind == "bench":
             # a front end: include/ (handled above), bench/ itself, the CLI's helpers
-            if tkind == "bench":
+            if tkind == "bench" or tgt == KIT_HEADER:
                 pass
             elif not (tkind == "src" and tfolder in BENCH_MAY_INCLUDE_SRC):
-                bad(rel, ln, "front-end", f"bench includes {tgt}: cuzk-bench uses include/, bench/ and the CLI's "
-                                          f"helpers (src/cli) only")
+                bad(rel, ln, "front-end", f"bench includes {tgt}: cuzk-bench uses include/, bench/, the CLI's "
+                                          f"helpers (src/cli) and {KIT_HEADER} only")
         elif rel.startswith("tests/api/"):
-            # the public API test: only include/ (and its own folder), like a library user
-            if not tgt.startswith("tests/api/"):
-                bad(rel, ln, "front-end", f"the public API test includes {tgt}: include/ only")
+            # the public API tests: only include/ (and their own folder), like a library user; the
+            # bench kit's test also its header, as cuzk-bench
+            if not tgt.startswith("tests/api/") and tgt != KIT_HEADER:
+                bad(rel, ln, "front-end", f"the public API test includes {tgt}: include/ (and {KIT_HEADER}) only")
         # other tests: anything
 
 for v in violations:

@@ -126,7 +126,7 @@ if [ $DO_TEST = 1 ]; then
 fi
 
 if [ $DO_BENCH = 1 ]; then
-  # `cuzk-bench gpu` (bench/gpu_bench.c over the public GPU kernel timings of include/cuzk/bench.h)
+  # `cuzk-bench gpu` (bench/gpu_bench.c over the bench kit's GPU kernel timings, src/benchkit/benchkit.h)
   if [ -x "$BUILD/cuzk-bench" ]; then
     "$BUILD/cuzk-bench" gpu ${GPU_BENCH_ARGS:-ntt 20 ntt 24 ntt 26 ntt 27 msm 20 msm 22 msm 24 msm 24 15 msm 24 17} 2>&1 | tee "$BUILD.bench.log"
     while read -r line; do

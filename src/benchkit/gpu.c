@@ -1,10 +1,11 @@
-/* The GPU kernel timings of include/cuzk/bench.h (section 2) over the device code's benchmark
+/* The GPU kernel timings of the bench kit (benchkit.h, section 2) over the device code's benchmark
  * entry points (src/cuda/gpu.h: gpu_bench_*), checked here. Builds without CUDA answer
  * CUZK_ERR_UNSUPPORTED. */
-#include "cuzk/bench.h"
+#include "benchkit/benchkit.h"
 
 #include <string.h>
 
+#include "groth16/prove.h"
 #include "util/log.h"
 #ifdef CUZK_HAVE_CUDA
 #include "cuda/gpu.h"
@@ -19,27 +20,7 @@ static cuzk_status check_reps(const char *what, int warmup, int reps, const void
     return CUZK_OK;
 }
 
-cuzk_status cuzk_gpu_device_count(int *count, cuzk_error *err) {
-    if (!count) return ERR(err, CUZK_ERR_ARG, "cuzk_gpu_device_count: NULL argument");
-    *count = 0;
-#ifdef CUZK_HAVE_CUDA
-    return gpu_device_count(count, err);
-#else
-    return NO_CUDA("cuzk_gpu_device_count");
-#endif
-}
-
-cuzk_status cuzk_gpu_device_info(int device, char *buf, size_t cap, cuzk_error *err) {
-    if (!buf || !cap || device < 0) return ERR(err, CUZK_ERR_ARG, "cuzk_gpu_device_info: NULL buffer or bad device");
-    buf[0] = 0;
-#ifdef CUZK_HAVE_CUDA
-    return gpu_device_info(device, buf, cap, err);
-#else
-    return NO_CUDA("cuzk_gpu_device_info");
-#endif
-}
-
-int cuzk_gpu_msm_window_bits(size_t n) {
+int benchkit_gpu_msm_window_bits(size_t n) {
 #ifdef CUZK_HAVE_CUDA
     return gpu_msm_window_bits(n ? n : 1);
 #else
@@ -48,41 +29,22 @@ int cuzk_gpu_msm_window_bits(size_t n) {
 #endif
 }
 
-#ifdef CUZK_HAVE_CUDA
-/* TASKS / RUNS / AFFINE hold for one call; the library's default is restored after it */
-static void accum_begin(cuzk_gpu_msm_accum a) {
-    if (a == CUZK_GPU_MSM_ACCUM_RUNS) gpu_msm_set_accumulation(GPU_MSM_ACCUM_RUNS);
-    else if (a == CUZK_GPU_MSM_ACCUM_TASKS) gpu_msm_set_accumulation(GPU_MSM_ACCUM_TASKS);
-    else if (a == CUZK_GPU_MSM_ACCUM_AFFINE) gpu_msm_set_accumulation(GPU_MSM_ACCUM_AFFINE);
-}
-static void accum_end(cuzk_gpu_msm_accum a) {
-    if (a != CUZK_GPU_MSM_ACCUM_DEFAULT) gpu_msm_set_accumulation(gpu_msm_default_accumulation());
-}
-#endif
-
-static cuzk_status check_accum(const char *what, cuzk_gpu_msm_accum a, cuzk_error *err) {
-    if (a != CUZK_GPU_MSM_ACCUM_DEFAULT && a != CUZK_GPU_MSM_ACCUM_TASKS && a != CUZK_GPU_MSM_ACCUM_RUNS &&
-        a != CUZK_GPU_MSM_ACCUM_AFFINE)
-        return ERR(err, CUZK_ERR_ARG, "%s: unknown accumulation %d", what, (int)a);
-    return CUZK_OK;
-}
-
-cuzk_status cuzk_gpu_bench_msm(cuzk_curve curve, size_t n, int window_bits, cuzk_gpu_msm_accum accum, int warmup,
-                               int reps, float *times_ms, cuzk_error *err) {
-    const char *what = "cuzk_gpu_bench_msm";
+cuzk_status benchkit_gpu_msm(cuzk_curve curve, size_t n, int window_bits, const cuzk_msm_opts *msm, int warmup,
+                             int reps, float *times_ms, cuzk_error *err) {
+    const char *what = "benchkit_gpu_msm";
     cuzk_status st;
-    if ((st = check_reps(what, warmup, reps, times_ms, err)) != CUZK_OK || (st = check_accum(what, accum, err)) != CUZK_OK)
+    if ((st = check_reps(what, warmup, reps, times_ms, err)) != CUZK_OK ||
+        (st = groth16_msm_opts_check(msm, what, err)) != CUZK_OK) /* the options as provers check them */
         return st;
     if (n == 0 || n > ((size_t)1 << 28)) return ERR(err, CUZK_ERR_ARG, "%s: %zu points (1 .. 2^28)", what, n);
     if (curve != CUZK_CURVE_BLS12_381 && curve != CUZK_CURVE_BN254)
         return ERR(err, CUZK_ERR_ARG, "%s: unknown curve %d", what, (int)curve);
 #ifdef CUZK_HAVE_CUDA
     int c = window_bits > 0 ? window_bits : gpu_msm_window_bits(n);
-    accum_begin(accum);
-    st = curve == CUZK_CURVE_BN254 ? gpu_bench_bn254_g1_msm(n, c, warmup, reps, times_ms, err)
-                                   : gpu_bench_g1_msm(n, c, warmup, reps, times_ms, err);
-    accum_end(accum);
-    return st;
+    gpu_msm_tuning t = gpu_msm_tuning_of(msm);
+    t.window_bits = 0; /* the window is c */
+    return curve == CUZK_CURVE_BN254 ? gpu_bench_bn254_g1_msm(n, c, &t, warmup, reps, times_ms, err)
+                                     : gpu_bench_g1_msm(n, c, &t, warmup, reps, times_ms, err);
 #else
     (void)window_bits;
     return NO_CUDA(what);
@@ -91,7 +53,7 @@ cuzk_status cuzk_gpu_bench_msm(cuzk_curve curve, size_t n, int window_bits, cuzk
 
 #ifdef CUZK_HAVE_CUDA
 /* the device MSM's phase figures (src/cuda/gpu.h gpu_msm_stats) as the public struct */
-static void msm_stats_out(cuzk_gpu_msm_stats *o, const gpu_msm_stats *s) {
+static void msm_stats_out(benchkit_gpu_msm_stats *o, const gpu_msm_stats *s) {
     o->classify_ms = s->classify_ms;
     o->ones_ms = s->ones_ms;
     o->tail_ms = s->tail_ms;
@@ -109,21 +71,21 @@ static void msm_stats_out(cuzk_gpu_msm_stats *o, const gpu_msm_stats *s) {
 }
 #endif
 
-cuzk_status cuzk_gpu_bench_msm01(size_t n, double frac01, int montgomery, cuzk_gpu_msm_accum accum, int warmup, int reps,
-                                 float *times_ms, cuzk_gpu_msm_stats *stats, cuzk_error *err) {
-    const char *what = "cuzk_gpu_bench_msm01";
+cuzk_status benchkit_gpu_msm01(size_t n, double frac01, int montgomery, const cuzk_msm_opts *msm, int warmup, int reps,
+                               float *times_ms, benchkit_gpu_msm_stats *stats, cuzk_error *err) {
+    const char *what = "benchkit_gpu_msm01";
     cuzk_status st;
     if (stats) memset(stats, 0, sizeof *stats);
-    if ((st = check_reps(what, warmup, reps, times_ms, err)) != CUZK_OK || (st = check_accum(what, accum, err)) != CUZK_OK)
+    if ((st = check_reps(what, warmup, reps, times_ms, err)) != CUZK_OK ||
+        (st = groth16_msm_opts_check(msm, what, err)) != CUZK_OK) /* the options as provers check them */
         return st;
     if (n == 0 || n > ((size_t)1 << 28)) return ERR(err, CUZK_ERR_ARG, "%s: %zu points (1 .. 2^28)", what, n);
     if (!(frac01 >= 0 && frac01 <= 1)) return ERR(err, CUZK_ERR_ARG, "%s: fraction %g outside [0, 1]", what, frac01);
 #ifdef CUZK_HAVE_CUDA
     gpu_msm_stats s;
     memset(&s, 0, sizeof s);
-    accum_begin(accum);
-    st = gpu_bench_g1_msm01(n, frac01, montgomery != 0, warmup, reps, times_ms, &s, err);
-    accum_end(accum);
+    const gpu_msm_tuning t = gpu_msm_tuning_of(msm);
+    st = gpu_bench_g1_msm01(n, frac01, montgomery != 0, &t, warmup, reps, times_ms, &s, err);
     if (st == CUZK_OK && stats) msm_stats_out(stats, &s);
     return st;
 #else
@@ -132,9 +94,9 @@ cuzk_status cuzk_gpu_bench_msm01(size_t n, double frac01, int montgomery, cuzk_g
 #endif
 }
 
-cuzk_status cuzk_gpu_bench_msm2(size_t n, int window_bits, double frac01, int montgomery, int warmup, int reps,
-                                float *times_ms, cuzk_gpu_msm_stats *stats, cuzk_error *err) {
-    const char *what = "cuzk_gpu_bench_msm2";
+cuzk_status benchkit_gpu_msm2(size_t n, int window_bits, double frac01, int montgomery, int warmup, int reps,
+                              float *times_ms, benchkit_gpu_msm_stats *stats, cuzk_error *err) {
+    const char *what = "benchkit_gpu_msm2";
     cuzk_status st;
     if (stats) memset(stats, 0, sizeof *stats);
     if ((st = check_reps(what, warmup, reps, times_ms, err)) != CUZK_OK) return st;
@@ -155,9 +117,9 @@ cuzk_status cuzk_gpu_bench_msm2(size_t n, int window_bits, double frac01, int mo
 #endif
 }
 
-cuzk_status cuzk_gpu_bench_ntt(cuzk_curve curve, int log_m, size_t batch, int warmup, int reps, float *times_ms,
-                               cuzk_error *err) {
-    const char *what = "cuzk_gpu_bench_ntt";
+cuzk_status benchkit_gpu_ntt(cuzk_curve curve, int log_m, size_t batch, int warmup, int reps, float *times_ms,
+                             cuzk_error *err) {
+    const char *what = "benchkit_gpu_ntt";
     cuzk_status st;
     if ((st = check_reps(what, warmup, reps, times_ms, err)) != CUZK_OK) return st;
     if (log_m < 1 || log_m > 28 || batch < 1) return ERR(err, CUZK_ERR_ARG, "%s: log_m %d (1..28), batch %zu", what, log_m, batch);
@@ -172,8 +134,8 @@ cuzk_status cuzk_gpu_bench_ntt(cuzk_curve curve, int log_m, size_t batch, int wa
 #endif
 }
 
-cuzk_status cuzk_gpu_bench_h(cuzk_convention convention, int log_m, int warmup, int reps, float *times_ms, cuzk_error *err) {
-    const char *what = "cuzk_gpu_bench_h";
+cuzk_status benchkit_gpu_h(cuzk_convention convention, int log_m, int warmup, int reps, float *times_ms, cuzk_error *err) {
+    const char *what = "benchkit_gpu_h";
     cuzk_status st;
     if ((st = check_reps(what, warmup, reps, times_ms, err)) != CUZK_OK) return st;
     if (log_m < 1 || log_m > 28) return ERR(err, CUZK_ERR_ARG, "%s: log_m %d (1..28)", what, log_m);
@@ -187,9 +149,9 @@ cuzk_status cuzk_gpu_bench_h(cuzk_convention convention, int log_m, int warmup, 
 #endif
 }
 
-cuzk_status cuzk_gpu_bench_fixed_base(int group, size_t n, int warmup, int reps, float *wall_ms, float *kernel_ms,
-                                      cuzk_error *err) {
-    const char *what = "cuzk_gpu_bench_fixed_base";
+cuzk_status benchkit_gpu_fixed_base(int group, size_t n, int warmup, int reps, float *wall_ms, float *kernel_ms,
+                                    cuzk_error *err) {
+    const char *what = "benchkit_gpu_fixed_base";
     cuzk_status st;
     if ((st = check_reps(what, warmup, reps, wall_ms, err)) != CUZK_OK) return st;
     if (!kernel_ms || (group != 1 && group != 2) || n == 0 || n > ((size_t)1 << 28))

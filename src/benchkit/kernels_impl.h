@@ -1,4 +1,4 @@
-/* The CPU kernel timings of include/cuzk/bench.h (section 1) for one curve. Included once per
+/* The CPU kernel timings of src/benchkit/benchkit.h (section 1) for one curve. Included once per
  * curve, after the curve's names are bound (kernels_bls12_381.c: curves/bls12_381/curve.h;
  * kernels_bn254.c: curves/bn254/bind.h, which maps every unprefixed name X to bn254_X), with
  *   BK_TABLE       the name of the benchkit_curve table defined here;
@@ -35,7 +35,7 @@ static void bk_rand_fp(fp *x, uint64_t *rng) {
 
 enum { BK_OPERANDS = 1 << 14 };
 
-static cuzk_status bk_op_time(cuzk_bench_op op, uint64_t iters, double *ns_per_op, cuzk_error *err) {
+static cuzk_status bk_op_time(benchkit_op op, uint64_t iters, double *ns_per_op, cuzk_error *err) {
     fr *a = malloc(BK_OPERANDS * sizeof *a);
     fp *x = malloc(BK_OPERANDS * sizeof *x);
     if (!a || !x) {
@@ -66,15 +66,15 @@ static cuzk_status bk_op_time(cuzk_bench_op op, uint64_t iters, double *ns_per_o
     const uint64_t mask = BK_OPERANDS - 1;
     double t0 = now_ms();
     switch (op) {
-    case CUZK_BENCH_FP_MUL: for (uint64_t it = 0; it < iters; it++) fp_mul(&acc, &acc, &x[it & mask]); break;
-    case CUZK_BENCH_FP_SQR: for (uint64_t it = 0; it < iters; it++) fp_sqr(&acc, &acc); break;
-    case CUZK_BENCH_FR_MUL: for (uint64_t it = 0; it < iters; it++) fr_mul(&facc, &facc, &a[it & mask]); break;
-    case CUZK_BENCH_FP_INV: for (uint64_t it = 0; it < iters; it++) fp_inv(&acc, &acc); break;
-    case CUZK_BENCH_G1_ADD_MIXED: for (uint64_t it = 0; it < iters; it++) g1_jacobian_add_mixed(&j, &j, &g); break;
-    case CUZK_BENCH_G1_ADD: for (uint64_t it = 0; it < iters; it++) g1_jacobian_add(&j, &j, &gj); break;
-    case CUZK_BENCH_G1_XYZZ_ADD_MIXED: for (uint64_t it = 0; it < iters; it++) g1_xyzz_add_mixed(&xz, &xz, &g); break;
-    case CUZK_BENCH_G1_DBL: for (uint64_t it = 0; it < iters; it++) g1_jacobian_dbl(&j, &j); break;
-    case CUZK_BENCH_G2_ADD_MIXED: for (uint64_t it = 0; it < iters; it++) g2_jacobian_add_mixed(&k, &k, &h); break;
+    case BENCHKIT_FP_MUL: for (uint64_t it = 0; it < iters; it++) fp_mul(&acc, &acc, &x[it & mask]); break;
+    case BENCHKIT_FP_SQR: for (uint64_t it = 0; it < iters; it++) fp_sqr(&acc, &acc); break;
+    case BENCHKIT_FR_MUL: for (uint64_t it = 0; it < iters; it++) fr_mul(&facc, &facc, &a[it & mask]); break;
+    case BENCHKIT_FP_INV: for (uint64_t it = 0; it < iters; it++) fp_inv(&acc, &acc); break;
+    case BENCHKIT_G1_ADD_MIXED: for (uint64_t it = 0; it < iters; it++) g1_jacobian_add_mixed(&j, &j, &g); break;
+    case BENCHKIT_G1_ADD: for (uint64_t it = 0; it < iters; it++) g1_jacobian_add(&j, &j, &gj); break;
+    case BENCHKIT_G1_XYZZ_ADD_MIXED: for (uint64_t it = 0; it < iters; it++) g1_xyzz_add_mixed(&xz, &xz, &g); break;
+    case BENCHKIT_G1_DBL: for (uint64_t it = 0; it < iters; it++) g1_jacobian_dbl(&j, &j); break;
+    case BENCHKIT_G2_ADD_MIXED: for (uint64_t it = 0; it < iters; it++) g2_jacobian_add_mixed(&k, &k, &h); break;
     default: break; /* checked by the caller */
     }
     double dt = now_ms() - t0;
@@ -213,9 +213,9 @@ static cuzk_status bk_msm_create(void **out, int group, size_t n_max, uint64_t s
     return CUZK_OK;
 }
 
-static void bk_msm_run(void *h, size_t n, cuzk_bench_scalars kind, int nthreads, int xyzz, double *ms) {
+static void bk_msm_run(void *h, size_t n, benchkit_scalars kind, int nthreads, int xyzz, double *ms) {
     bk_msm *m = h;
-    const scalar256 *sc = kind == CUZK_BENCH_SCALARS_01 ? m->sc01 : m->sc;
+    const scalar256 *sc = kind == BENCHKIT_SCALARS_01 ? m->sc01 : m->sc;
     msm_opts o = {xyzz ? MSM_ACCUM_XYZZ : MSM_ACCUM_AUTO};
     double t0 = now_ms();
     if (m->group == 2) {

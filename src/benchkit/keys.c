@@ -13,18 +13,18 @@
 typedef struct key_owner {
     bellperson_params params;
     r1cs cs;               /* owned when the circuit was moved in (zeroed otherwise) */
-    cuzk_synthetic *syn;   /* a reference, when the circuit is a synthetic one's */
+    benchkit_synthetic *syn;   /* a reference, when the circuit is a synthetic one's */
 } key_owner;
 
 static void key_owner_free(void *p) {
     key_owner *o = p;
     bellperson_params_free(&o->params);
     r1cs_free(&o->cs);
-    cuzk_synthetic_release(o->syn);
+    benchkit_synthetic_release(o->syn);
     free(o);
 }
 
-cuzk_status benchkit_setup_key(cuzk_pk **out, r1cs *take, const r1cs *view, cuzk_synthetic *syn, const uint64_t *seed,
+cuzk_status benchkit_setup_key(cuzk_pk **out, r1cs *take, const r1cs *view, benchkit_synthetic *syn, const uint64_t *seed,
                                cuzk_backend backend, int nthreads, cuzk_progress_fn progress, void *progress_user,
                                cuzk_setup_timings *t, cuzk_error *err) {
     *out = NULL;
@@ -52,17 +52,17 @@ cuzk_status benchkit_setup_key(cuzk_pk **out, r1cs *take, const r1cs *view, cuzk
         return st;
     }
     if (take) memset(take, 0, sizeof *take);
-    if (syn) o->syn = cuzk_synthetic_retain(syn);
+    if (syn) o->syn = benchkit_synthetic_retain(syn);
     return CUZK_OK;
 }
 
-cuzk_status cuzk_bench_drop_host_g1(cuzk_pk *pk, size_t *freed_bytes, cuzk_error *err) {
+cuzk_status benchkit_drop_host_g1(cuzk_pk *pk, size_t *freed_bytes, cuzk_error *err) {
     if (freed_bytes) *freed_bytes = 0;
     if (!pk || pk->owner_free != key_owner_free)
-        return ERR(err, CUZK_ERR_ARG, "cuzk_bench_drop_host_g1: not a key made in memory (cuzk_synthetic_setup, "
-                   "cuzk_bench_post_setup)");
+        return ERR(err, CUZK_ERR_ARG, "benchkit_drop_host_g1: not a key made in memory (benchkit_synthetic_setup, "
+                   "benchkit_post_setup)");
     bellperson_params *p = &((key_owner *)pk->owner)->params;
-    if (p->block) return ERR(err, CUZK_ERR_ARG, "cuzk_bench_drop_host_g1: the parameters are one block");
+    if (p->block) return ERR(err, CUZK_ERR_ARG, "benchkit_drop_host_g1: the parameters are one block");
     size_t freed = 0;
     if (p->a) freed += (size_t)p->n_a * sizeof(g1_affine);
     if (p->b_g1) freed += (size_t)p->n_b_g1 * sizeof(g1_affine);

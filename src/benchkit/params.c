@@ -1,6 +1,6 @@
-/* bellperson .params files for benchmarks (include/cuzk/bench.h, section 4): random subgroup
+/* bellperson .params files for benchmarks (src/benchkit/benchkit.h, section 4): random subgroup
  * points in the file's uncompressed encoding, and a timed read at a check level. */
-#include "cuzk/bench.h"
+#include "benchkit/benchkit.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -11,12 +11,12 @@
 #include "util/log.h"
 #include "util/rng.h"
 
-cuzk_status cuzk_bench_random_points(cuzk_curve curve, int group, size_t n, uint64_t seed, uint8_t *out, cuzk_error *err) {
-    if (!out && n) return ERR(err, CUZK_ERR_ARG, "cuzk_bench_random_points: NULL output");
+cuzk_status benchkit_random_points(cuzk_curve curve, int group, size_t n, uint64_t seed, uint8_t *out, cuzk_error *err) {
+    if (!out && n) return ERR(err, CUZK_ERR_ARG, "benchkit_random_points: NULL output");
     if (curve != CUZK_CURVE_BLS12_381)
-        return ERR(err, CUZK_ERR_ARG, "cuzk_bench_random_points: bellperson's uncompressed points are BLS12-381's (curve %s)",
+        return ERR(err, CUZK_ERR_ARG, "benchkit_random_points: bellperson's uncompressed points are BLS12-381's (curve %s)",
                    cuzk_curve_name(curve));
-    if (group != 1 && group != 2) return ERR(err, CUZK_ERR_ARG, "cuzk_bench_random_points: group %d (1 or 2)", group);
+    if (group != 1 && group != 2) return ERR(err, CUZK_ERR_ARG, "benchkit_random_points: group %d (1 or 2)", group);
     uint64_t rng = seed;
     g1_affine a;
     g2_affine b;
@@ -47,12 +47,12 @@ cuzk_status cuzk_bench_random_points(cuzk_curve curve, int group, size_t n, uint
     return CUZK_OK;
 }
 
-cuzk_status cuzk_bench_params_read(const char *path, cuzk_check_level level, int nthreads, int decode,
-                                   uint64_t *file_bytes, cuzk_error *err) {
+cuzk_status benchkit_params_read(const char *path, cuzk_check_level level, int nthreads, int decode,
+                                 uint64_t *file_bytes, cuzk_error *err) {
     if (file_bytes) *file_bytes = 0;
-    if (!path || nthreads < 0) return ERR(err, CUZK_ERR_ARG, "cuzk_bench_params_read: NULL path or negative thread count");
+    if (!path || nthreads < 0) return ERR(err, CUZK_ERR_ARG, "benchkit_params_read: NULL path or negative thread count");
     if (level < CUZK_CHECK_DEFAULT || level > CUZK_CHECK_FULL)
-        return ERR(err, CUZK_ERR_ARG, "cuzk_bench_params_read: check level %d", (int)level);
+        return ERR(err, CUZK_ERR_ARG, "benchkit_params_read: check level %d", (int)level);
     bellperson_load_opts o;
     memset(&o, 0, sizeof o);
     o.check = level;

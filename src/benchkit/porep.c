@@ -1,7 +1,7 @@
-/* Filecoin PoRep circuits for benchmarks (include/cuzk/bench.h, section 6): the StackedCircuit of
+/* Filecoin PoRep circuits for benchmarks (src/benchkit/benchkit.h, section 6): the StackedCircuit of
  * one partition recorded in memory (src/filecoin/porep_circuit.h) and a key with INSECURE
  * parameters for it (keys.c). */
-#include "cuzk/bench.h"
+#include "benchkit/benchkit.h"
 
 #include <string.h>
 
@@ -21,11 +21,11 @@ static cuzk_status params_of(porep_params *pp, const char *circuit, cuzk_error *
                circuit ? circuit : "(null)");
 }
 
-cuzk_status cuzk_bench_porep_setup(cuzk_pk **out, const char *circuit, const uint64_t *seed, cuzk_backend backend,
-                                   int nthreads, cuzk_progress_fn progress, void *progress_user, cuzk_bench_post_record *rec,
-                                   cuzk_setup_timings *t, cuzk_error *err) {
+cuzk_status benchkit_porep_setup(cuzk_pk **out, const char *circuit, const uint64_t *seed, cuzk_backend backend,
+                                   int nthreads, cuzk_progress_fn progress, void *progress_user, benchkit_post_record *rec,
+                                 cuzk_setup_timings *t, cuzk_error *err) {
     if (rec) memset(rec, 0, sizeof *rec);
-    if (!out) return ERR(err, CUZK_ERR_ARG, "cuzk_bench_porep_setup: NULL argument");
+    if (!out) return ERR(err, CUZK_ERR_ARG, "benchkit_porep_setup: NULL argument");
     *out = NULL;
     porep_params pp;
     cuzk_status st = params_of(&pp, circuit, err);

@@ -1,7 +1,7 @@
-/* Filecoin PoSt circuits for benchmarks (include/cuzk/bench.h, section 5): one partition's
+/* Filecoin PoSt circuits for benchmarks (src/benchkit/benchkit.h, section 5): one partition's
  * sectors (checked vanilla proofs, or one blank sector), the witness-only and recording passes of
  * src/filecoin/post.h, and keys with INSECURE parameters for the recorded matrices (keys.c). */
-#include "cuzk/bench.h"
+#include "benchkit/benchkit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +14,7 @@
 #include "util/log.h"
 #include "util/timer.h"
 
-struct cuzk_bench_post {
+struct benchkit_post {
     post_params pp;
     post_sector *secs;
     size_t n_secs;
@@ -23,7 +23,7 @@ struct cuzk_bench_post {
     int has_kept;
 };
 
-void cuzk_bench_post_destroy(cuzk_bench_post *h) {
+void benchkit_post_destroy(benchkit_post *h) {
     if (!h) return;
     for (size_t k = 0; k < h->n_secs; k++) post_sector_free(&h->secs[k]);
     free(h->secs);
@@ -39,15 +39,15 @@ static void name_file(cuzk_status st, cuzk_error *err, const char *path) {
     ERR(err, st, "%s: %.400s", path, m);
 }
 
-cuzk_status cuzk_bench_post_create(cuzk_bench_post **out, const char *circuit, uint32_t sectors,
-                                   const char *const *vproof_paths, size_t n_vproofs, const uint8_t *randomness,
-                                   cuzk_error *err) {
-    if (!out || !circuit || (n_vproofs && !vproof_paths)) return ERR(err, CUZK_ERR_ARG, "cuzk_bench_post_create: NULL argument");
+cuzk_status benchkit_post_create(benchkit_post **out, const char *circuit, uint32_t sectors,
+                                 const char *const *vproof_paths, size_t n_vproofs, const uint8_t *randomness,
+                                 cuzk_error *err) {
+    if (!out || !circuit || (n_vproofs && !vproof_paths)) return ERR(err, CUZK_ERR_ARG, "benchkit_post_create: NULL argument");
     *out = NULL;
     static const uint8_t zero[32];
     const uint8_t *rnd = randomness ? randomness : zero;
-    cuzk_bench_post *h = calloc(1, sizeof *h);
-    if (!h) return ERR(err, CUZK_ERR_NOMEM, "cuzk_bench_post_create");
+    benchkit_post *h = calloc(1, sizeof *h);
+    if (!h) return ERR(err, CUZK_ERR_NOMEM, "benchkit_post_create");
     cuzk_status st = post_params_from_name(&h->pp, circuit, err);
     if (st != CUZK_OK) {
         free(h);
@@ -64,7 +64,7 @@ cuzk_status cuzk_bench_post_create(cuzk_bench_post **out, const char *circuit, u
     }
     h->n_secs = n_vproofs ? (winning ? h->pp.sector_count : n_vproofs) : 1;
     h->secs = calloc(h->n_secs, sizeof *h->secs);
-    if (!h->secs) st = ERR(err, CUZK_ERR_NOMEM, "cuzk_bench_post_create: %zu sectors", h->n_secs);
+    if (!h->secs) st = ERR(err, CUZK_ERR_NOMEM, "benchkit_post_create: %zu sectors", h->n_secs);
     /* every file read first (up to the first that cannot be), then the sectors read checked on all
      * threads: the error reported is the first in file order, as reading and checking each file
      * in turn gives (cuzk_post_job_create does the same) */
@@ -76,7 +76,7 @@ cuzk_status cuzk_bench_post_create(cuzk_bench_post **out, const char *circuit, u
         mapped_file f;
         const char *path = vproof_paths[k];
         if (!path) {
-            rst = ERR(&rerr, CUZK_ERR_ARG, "cuzk_bench_post_create: vanilla proof %zu: NULL path", k);
+            rst = ERR(&rerr, CUZK_ERR_ARG, "benchkit_post_create: vanilla proof %zu: NULL path", k);
             break;
         }
         if ((rst = mapped_file_open(&f, path, &rerr)) == CUZK_OK) {
@@ -107,7 +107,7 @@ cuzk_status cuzk_bench_post_create(cuzk_bench_post **out, const char *circuit, u
         if (!s->leaves || !s->roots || !s->paths) st = ERR(err, CUZK_ERR_NOMEM, "blank sector");
     }
     if (st != CUZK_OK) {
-        cuzk_bench_post_destroy(h);
+        benchkit_post_destroy(h);
         return st;
     }
     post_circuit_sizes(&h->pp, &h->sz);
@@ -115,7 +115,7 @@ cuzk_status cuzk_bench_post_create(cuzk_bench_post **out, const char *circuit, u
     return CUZK_OK;
 }
 
-void cuzk_bench_post_describe(const cuzk_bench_post *h, cuzk_bench_post_info *out) {
+void benchkit_post_describe(const benchkit_post *h, benchkit_post_info *out) {
     if (!out) return;
     memset(out, 0, sizeof *out);
     if (!h) return;
@@ -126,10 +126,10 @@ void cuzk_bench_post_describe(const cuzk_bench_post *h, cuzk_bench_post_info *ou
     out->n_constraints = h->sz.n_constraints;
 }
 
-cuzk_status cuzk_bench_post_witness(const cuzk_bench_post *h, uint64_t *w, size_t n_vars, int nthreads, cuzk_error *err) {
-    if (!h || !w || nthreads < 0) return ERR(err, CUZK_ERR_ARG, "cuzk_bench_post_witness: NULL argument");
+cuzk_status benchkit_post_witness(const benchkit_post *h, uint64_t *w, size_t n_vars, int nthreads, cuzk_error *err) {
+    if (!h || !w || nthreads < 0) return ERR(err, CUZK_ERR_ARG, "benchkit_post_witness: NULL argument");
     if (n_vars != h->sz.n_inputs + h->sz.n_aux)
-        return ERR(err, CUZK_ERR_MISMATCH, "cuzk_bench_post_witness: %zu values, the circuit has %llu", n_vars,
+        return ERR(err, CUZK_ERR_MISMATCH, "benchkit_post_witness: %zu values, the circuit has %llu", n_vars,
                    (unsigned long long)(h->sz.n_inputs + h->sz.n_aux));
     return post_witness_parallel((fr *)w, n_vars, &h->pp, h->secs, h->n_secs, nthreads, err);
 }
@@ -148,13 +148,13 @@ static int r1cs_equal(const r1cs *x, const r1cs *y) {
     return 1;
 }
 
-cuzk_status cuzk_bench_post_record_pass(cuzk_bench_post *h, cuzk_bench_post_pass pass, int nthreads,
-                                        cuzk_bench_post_record *out, cuzk_error *err) {
+cuzk_status benchkit_post_record_pass(benchkit_post *h, benchkit_post_pass pass, int nthreads,
+                                      benchkit_post_record *out, cuzk_error *err) {
     if (out) memset(out, 0, sizeof *out);
-    if (!h || !out || nthreads < 0) return ERR(err, CUZK_ERR_ARG, "cuzk_bench_post_record_pass: NULL argument");
+    if (!h || !out || nthreads < 0) return ERR(err, CUZK_ERR_ARG, "benchkit_post_record_pass: NULL argument");
     cuzk_status st;
     switch (pass) {
-    case CUZK_BENCH_POST_COUNT: {
+    case BENCHKIT_POST_COUNT: {
         post_counts pc;
         if ((st = post_count_parallel(&pc, &h->pp, nthreads, err)) != CUZK_OK) return st;
         out->n_inputs = pc.n_inputs;
@@ -165,7 +165,7 @@ cuzk_status cuzk_bench_post_record_pass(cuzk_bench_post *h, cuzk_bench_post_pass
         out->b_inputs = pc.b_in;
         return CUZK_OK;
     }
-    case CUZK_BENCH_POST_MATRICES: {
+    case BENCHKIT_POST_MATRICES: {
         r1cs_free(&h->kept);
         h->has_kept = 0;
         double ms[2];
@@ -186,9 +186,9 @@ cuzk_status cuzk_bench_post_record_pass(cuzk_bench_post *h, cuzk_bench_post_pass
         out->queries_ms = now_ms() - t0;
         return st;
     }
-    case CUZK_BENCH_POST_SERIAL: {
+    case BENCHKIT_POST_SERIAL: {
         if (!h->has_kept)
-            return ERR(err, CUZK_ERR_ARG, "cuzk_bench_post_record_pass: SERIAL compares with kept matrices: run MATRICES first");
+            return ERR(err, CUZK_ERR_ARG, "benchkit_post_record_pass: SERIAL compares with kept matrices: run MATRICES first");
         cs c;
         r1cs r1;
         memset(&r1, 0, sizeof r1);
@@ -215,15 +215,15 @@ cuzk_status cuzk_bench_post_record_pass(cuzk_bench_post *h, cuzk_bench_post_pass
         return st;
     }
     }
-    return ERR(err, CUZK_ERR_ARG, "cuzk_bench_post_record_pass: unknown pass %d", (int)pass);
+    return ERR(err, CUZK_ERR_ARG, "benchkit_post_record_pass: unknown pass %d", (int)pass);
 }
 
-cuzk_status cuzk_bench_post_setup(cuzk_pk **out, cuzk_bench_post *h, const uint64_t *seed, cuzk_backend backend,
-                                  int nthreads, cuzk_progress_fn progress, void *progress_user, cuzk_setup_timings *t,
-                                  cuzk_error *err) {
-    if (!out || !h) return ERR(err, CUZK_ERR_ARG, "cuzk_bench_post_setup: NULL argument");
+cuzk_status benchkit_post_setup(cuzk_pk **out, benchkit_post *h, const uint64_t *seed, cuzk_backend backend,
+                                int nthreads, cuzk_progress_fn progress, void *progress_user, cuzk_setup_timings *t,
+                                cuzk_error *err) {
+    if (!out || !h) return ERR(err, CUZK_ERR_ARG, "benchkit_post_setup: NULL argument");
     *out = NULL;
-    if (!h->has_kept) return ERR(err, CUZK_ERR_ARG, "cuzk_bench_post_setup: no recorded matrices (a MATRICES pass first)");
+    if (!h->has_kept) return ERR(err, CUZK_ERR_ARG, "benchkit_post_setup: no recorded matrices (a MATRICES pass first)");
     cuzk_status st = benchkit_setup_key(out, &h->kept, NULL, NULL, seed, backend, nthreads, progress, progress_user, t, err);
     if (st == CUZK_OK) h->has_kept = 0; /* moved into the key */
     return st;

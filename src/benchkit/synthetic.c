@@ -1,9 +1,9 @@
-/* Synthetic PoRep-shaped circuits and their keys (include/cuzk/bench.h, section 3): the circuit of
+/* Synthetic PoRep-shaped circuits and their keys (src/benchkit/benchkit.h, section 3): the circuit of
  * src/r1cs/synthetic.h behind a reference-counted handle, INSECURE parameters made in memory
  * (src/groth16/setup.h) or loaded through the SRS store (src/srs/store.h), each wrapped into a
  * proving key (groth16_pk_wrap_bellperson) whose owner keeps the parameters and a reference to
  * the circuit; and engines on fake devices (src/engine/engine_internal.h). */
-#include "cuzk/bench.h"
+#include "benchkit/benchkit.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -16,14 +16,14 @@
 #include "srs/store.h"
 #include "util/log.h"
 
-struct cuzk_synthetic {
+struct benchkit_synthetic {
     atomic_int refs;
     synthetic_params sp;
     r1cs cs;
     synthetic_stats stats;
 };
 
-void cuzk_synthetic_opts_init(cuzk_synthetic_opts *o, uint32_t constraints) {
+void benchkit_synthetic_opts_init(benchkit_synthetic_opts *o, uint32_t constraints) {
     if (!o) return;
     synthetic_params sp;
     synthetic_params_default(&sp, constraints);
@@ -35,8 +35,8 @@ void cuzk_synthetic_opts_init(cuzk_synthetic_opts *o, uint32_t constraints) {
 
 #define SYNTH_MAX_ROWS ((uint64_t)1 << 28)
 
-cuzk_status cuzk_synthetic_create(cuzk_synthetic **out, const cuzk_synthetic_opts *o, cuzk_error *err) {
-    if (!out || !o) return ERR(err, CUZK_ERR_ARG, "cuzk_synthetic_create: NULL argument");
+cuzk_status benchkit_synthetic_create(benchkit_synthetic **out, const benchkit_synthetic_opts *o, cuzk_error *err) {
+    if (!out || !o) return ERR(err, CUZK_ERR_ARG, "benchkit_synthetic_create: NULL argument");
     *out = NULL;
     uint64_t rows = (uint64_t)o->constraints + o->n_public + 1;
     if (o->constraints < 8 || rows > SYNTH_MAX_ROWS)
@@ -45,7 +45,7 @@ cuzk_status cuzk_synthetic_create(cuzk_synthetic **out, const cuzk_synthetic_opt
                    "public inputs + 1 at most 2^28)", o->constraints, o->n_public);
     if (!(o->frac01 >= 0 && o->frac01 <= 1))
         return ERR(err, CUZK_ERR_ARG, "synthetic circuit: frac01 %g outside [0, 1]", o->frac01);
-    cuzk_synthetic *s = calloc(1, sizeof *s);
+    benchkit_synthetic *s = calloc(1, sizeof *s);
     if (!s) return ERR(err, CUZK_ERR_NOMEM, "synthetic circuit");
     atomic_init(&s->refs, 1);
     synthetic_params_default(&s->sp, o->constraints);
@@ -67,7 +67,7 @@ static uint64_t csr_host_bytes(const csr_matrix *m) {
     return 8 * ((uint64_t)m->n_rows + 1) + 8 * (uint64_t)m->nnz + sizeof(fr) * (uint64_t)m->n_coef;
 }
 
-void cuzk_synthetic_describe(const cuzk_synthetic *s, cuzk_synthetic_info *out) {
+void benchkit_synthetic_describe(const benchkit_synthetic *s, benchkit_synthetic_info *out) {
     if (!out) return;
     memset(out, 0, sizeof *out);
     if (!s) return;
@@ -85,31 +85,31 @@ void cuzk_synthetic_describe(const cuzk_synthetic *s, cuzk_synthetic_info *out) 
     out->host_bytes = sizeof *s + csr_host_bytes(&s->cs.a) + csr_host_bytes(&s->cs.b) + csr_host_bytes(&s->cs.c);
 }
 
-cuzk_status cuzk_synthetic_witness(const cuzk_synthetic *s, uint64_t witness_seed, uint64_t *w, size_t n_vars,
-                                   int nthreads, cuzk_error *err) {
-    if (!s || !w) return ERR(err, CUZK_ERR_ARG, "cuzk_synthetic_witness: NULL argument");
-    if ((uintptr_t)w % 8) return ERR(err, CUZK_ERR_ARG, "cuzk_synthetic_witness: the buffer must be 8-byte aligned");
+cuzk_status benchkit_synthetic_witness(const benchkit_synthetic *s, uint64_t witness_seed, uint64_t *w, size_t n_vars,
+                                       int nthreads, cuzk_error *err) {
+    if (!s || !w) return ERR(err, CUZK_ERR_ARG, "benchkit_synthetic_witness: NULL argument");
+    if ((uintptr_t)w % 8) return ERR(err, CUZK_ERR_ARG, "benchkit_synthetic_witness: the buffer must be 8-byte aligned");
     if (n_vars != s->cs.n_vars)
-        return ERR(err, CUZK_ERR_MISMATCH, "cuzk_synthetic_witness: %zu values asked, the circuit has %u", n_vars,
+        return ERR(err, CUZK_ERR_MISMATCH, "benchkit_synthetic_witness: %zu values asked, the circuit has %u", n_vars,
                    s->cs.n_vars);
     return synthetic_witness_mt((fr *)w, n_vars, &s->cs, &s->sp, witness_seed, nthreads, err);
 }
 
-cuzk_synthetic *cuzk_synthetic_retain(cuzk_synthetic *s) {
+benchkit_synthetic *benchkit_synthetic_retain(benchkit_synthetic *s) {
     if (s) atomic_fetch_add(&s->refs, 1);
     return s;
 }
 
-void cuzk_synthetic_release(cuzk_synthetic *s) {
+void benchkit_synthetic_release(benchkit_synthetic *s) {
     if (!s || atomic_fetch_sub(&s->refs, 1) != 1) return;
     r1cs_free(&s->cs);
     free(s);
 }
 
 /* ---- keys: INSECURE parameters made in memory (keys.c) ------------------------------------------ */
-cuzk_status cuzk_synthetic_setup(cuzk_pk **out, cuzk_synthetic *s, const uint64_t *seed, cuzk_backend backend,
-                                 int nthreads, cuzk_progress_fn progress, void *progress_user, cuzk_error *err) {
-    if (!out || !s) return ERR(err, CUZK_ERR_ARG, "cuzk_synthetic_setup: NULL argument");
+cuzk_status benchkit_synthetic_setup(cuzk_pk **out, benchkit_synthetic *s, const uint64_t *seed, cuzk_backend backend,
+                                     int nthreads, cuzk_progress_fn progress, void *progress_user, cuzk_error *err) {
+    if (!out || !s) return ERR(err, CUZK_ERR_ARG, "benchkit_synthetic_setup: NULL argument");
     return benchkit_setup_key(out, NULL, &s->cs, s, seed, backend, nthreads, progress, progress_user, NULL, err);
 }
 
@@ -117,28 +117,28 @@ cuzk_status cuzk_synthetic_setup(cuzk_pk **out, cuzk_synthetic *s, const uint64_
 typedef struct store_owner {
     srs_store *store;
     srs_handle h;
-    cuzk_synthetic *s;
+    benchkit_synthetic *s;
 } store_owner;
 
 static void store_owner_free(void *p) {
     store_owner *o = p;
     srs_store_release(o->store, &o->h);
     srs_store_destroy(o->store);
-    cuzk_synthetic_release(o->s);
+    benchkit_synthetic_release(o->s);
     free(o);
 }
 
-cuzk_status cuzk_synthetic_load_params(cuzk_pk **out, cuzk_synthetic *s, const char *params_path,
-                                       const cuzk_params_load_opts *opts, cuzk_params_load_report *report,
-                                       cuzk_error *err) {
-    cuzk_params_load_opts dflt = {CUZK_CHECK_DEFAULT, 0, -1, 0, 0, 0};
-    const cuzk_params_load_opts *lo = opts ? opts : &dflt;
+cuzk_status benchkit_synthetic_load_params(cuzk_pk **out, benchkit_synthetic *s, const char *params_path,
+                                           const benchkit_params_load_opts *opts, benchkit_params_load_report *report,
+                                           cuzk_error *err) {
+    benchkit_params_load_opts dflt = {CUZK_CHECK_DEFAULT, 0, -1, 0, 0, 0};
+    const benchkit_params_load_opts *lo = opts ? opts : &dflt;
     if (report) memset(report, 0, sizeof *report);
-    if (!out || !s || !params_path) return ERR(err, CUZK_ERR_ARG, "cuzk_synthetic_load_params: NULL argument");
+    if (!out || !s || !params_path) return ERR(err, CUZK_ERR_ARG, "benchkit_synthetic_load_params: NULL argument");
     *out = NULL;
     if (lo->nthreads < 0 || lo->gpu_device < -1 || (lo->gpu_resident && lo->gpu_device < 0) ||
         (lo->release_host_g1 && !lo->gpu_resident) || (lo->gpu_b_g2 && !lo->gpu_resident))
-        return ERR(err, CUZK_ERR_ARG, "cuzk_synthetic_load_params: thread count %d, device %d, resident %d, release %d, "
+        return ERR(err, CUZK_ERR_ARG, "benchkit_synthetic_load_params: thread count %d, device %d, resident %d, release %d, "
                    "B_G2 %d (releasing the host G1 copy and a device B_G2 need the GPU copy)", lo->nthreads,
                    lo->gpu_device, lo->gpu_resident, lo->release_host_g1, lo->gpu_b_g2);
     srs_store_opts so;
@@ -150,11 +150,11 @@ cuzk_status cuzk_synthetic_load_params(cuzk_pk **out, cuzk_synthetic *s, const c
     if (lo->gpu_device >= 0) {
         so.ops = lo->gpu_b_g2 ? srs_gpu_ops_b_g2(lo->gpu_device) : srs_gpu_ops(lo->gpu_device);
         if (!so.ops)
-            return ERR(err, CUZK_ERR_UNSUPPORTED, "cuzk_synthetic_load_params: no GPU hooks for device %d (a build "
+            return ERR(err, CUZK_ERR_UNSUPPORTED, "benchkit_synthetic_load_params: no GPU hooks for device %d (a build "
                        "without CUDA, or a device ordinal above 15)", lo->gpu_device);
     }
     store_owner *o = calloc(1, sizeof *o);
-    if (!o) return ERR(err, CUZK_ERR_NOMEM, "cuzk_synthetic_load_params");
+    if (!o) return ERR(err, CUZK_ERR_NOMEM, "benchkit_synthetic_load_params");
     cuzk_status st = srs_store_create(&o->store, &so, err);
     /* the warm tier first (map + one checking pass over the file: the disk-read rate), then the
      * decoded host copy and the device copy from the mapping, each timed by the store */
@@ -175,7 +175,7 @@ cuzk_status cuzk_synthetic_load_params(cuzk_pk **out, cuzk_synthetic *s, const c
         free(o);
         return st;
     }
-    o->s = cuzk_synthetic_retain(s);
+    o->s = benchkit_synthetic_retain(s);
     if (report) {
         srs_entry_info inf;
         memset(&inf, 0, sizeof inf);
@@ -194,10 +194,10 @@ cuzk_status cuzk_synthetic_load_params(cuzk_pk **out, cuzk_synthetic *s, const c
 }
 
 /* ---- engines on fake devices -------------------------------------------------------------------- */
-cuzk_status cuzk_engine_create_fake(cuzk_engine **out, const cuzk_engine_opts *opts, int n, cuzk_error *err) {
-    if (!out) return ERR(err, CUZK_ERR_ARG, "cuzk_engine_create_fake: NULL argument");
+cuzk_status benchkit_engine_create_fake(cuzk_engine **out, const cuzk_engine_opts *opts, int n, cuzk_error *err) {
+    if (!out) return ERR(err, CUZK_ERR_ARG, "benchkit_engine_create_fake: NULL argument");
     *out = NULL;
     if (opts && opts->backend != CUZK_BACKEND_CPU && opts->backend != CUZK_BACKEND_AUTO)
-        return ERR(err, CUZK_ERR_ARG, "cuzk_engine_create_fake: fake devices run the CPU prover (backend cpu)");
+        return ERR(err, CUZK_ERR_ARG, "benchkit_engine_create_fake: fake devices run the CPU prover (backend cpu)");
     return engine_create_fake(out, opts, n, NULL, err);
 }

@@ -31,8 +31,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "cuzk/cuzk.h"
+#include "cuzk/prover.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -209,13 +211,49 @@ void gpu_g1_bases_free(gpu_g1_bases *b);
 
 /* ==== G1 MSM over resident bases, with the 0/1 split ========================================== */
 typedef enum { GPU_SCALARS_CANONICAL = 0, GPU_SCALARS_MONTGOMERY = 1 } gpu_scalar_form;
+/* How the tail's Pippenger pass accumulates its sorted (bucket, point) pairs into buckets (the
+ * values of include/cuzk/prover.h cuzk_gpu_msm_accum):
+ *   GPU_MSM_ACCUM_DEFAULT (0): TASKS.
+ *   GPU_MSM_ACCUM_TASKS: a bucket is split into tasks of at most K pairs, one thread per task.
+ *   GPU_MSM_ACCUM_RUNS: every thread adds a run of the same number of sorted pairs and cuts it at
+ *     bucket boundaries; the pieces of buckets that cross runs are added after (an experiment:
+ *     bench/GPU_RESULTS.md session 4 has its measurements).
+ *   GPU_MSM_ACCUM_AFFINE: batch-affine levels first (pairs of each bucket added in affine
+ *     coordinates, one shared inversion per block of 128 threads x aff_pairs pairs), the tasks over
+ *     what is left (src/cuda/gpu_msm.cu, msm_aff_level_kernel). The sort's free double buffers hold
+ *     its level data when they are large enough, else it allocates ~72 bytes a point of one window
+ *     more (gpu_g1_msm_scratch_bytes counts it, for the tuning it is given).
+ * All give the same result (tests/test_gpu_msm.c runs each against the CPU). A field of each job's
+ * tuning, read when its plan is made: no process-wide state. G2 MSMs (gpu_g2_msm_run) always use
+ * the tasks (RUNS and AFFINE are taken as TASKS there); an unknown value is TASKS. */
+typedef enum {
+    GPU_MSM_ACCUM_DEFAULT = 0,
+    GPU_MSM_ACCUM_TASKS = 1,
+    GPU_MSM_ACCUM_RUNS = 2,
+    GPU_MSM_ACCUM_AFFINE = 3
+} gpu_msm_accum;
 /* Tuning of one MSM; zeros (the default of a zero-initialized job) mean automatic. */
 typedef struct gpu_msm_tuning {
     int window_bits;      /* Pippenger window c of the tail, 0: gpu_msm_window_bits(chunk points);
                              else clamped to 2..22 */
     size_t chunk_points;  /* tail points per pass, 0: 2^25 (bounds the tail's scratch); smaller
                              values are raised to 64 */
+    gpu_msm_accum accum;  /* the tail's bucket accumulation (above), 0: TASKS */
+    uint32_t aff_pairs;   /* AFFINE: pairs per thread per level, 1..256; 0 (or out of range): 32 */
 } gpu_msm_tuning;
+/* The device tuning of the public MSM options (include/cuzk/prover.h cuzk_msm_opts: window,
+ * chunk, accumulation, affine pairs per thread; b_g2_on_gpu is the prover's, not an MSM's). NULL:
+ * zeros (automatic). Values are passed as they are (the device code clamps them). */
+static inline gpu_msm_tuning gpu_msm_tuning_of(const cuzk_msm_opts *o) {
+    gpu_msm_tuning t;
+    memset(&t, 0, sizeof t);
+    if (!o) return t;
+    t.window_bits = o->window_bits > 0 ? o->window_bits : 0;
+    t.chunk_points = o->chunk_points;
+    t.accum = (gpu_msm_accum)o->accumulation;
+    t.aff_pairs = o->affine_pairs_per_thread > 0 ? (uint32_t)o->affine_pairs_per_thread : 0;
+    return t;
+}
 typedef struct gpu_msm_job {
     const gpu_g1_bases *bases;  /* made on the same ctx */
     size_t base_offset;         /* uses bases[base_offset .. base_offset + n) */
@@ -349,17 +387,19 @@ size_t gpu_g2_msm_scratch_bytes(size_t n, const gpu_msm_tuning *tuning);
 /* MSM of n points: bases are random curve points (random x, y = sqrt(x^3 + 4); not necessarily in
  * the prime-order subgroup, which does not change the cost), scalars uniform below 2^254, both
  * generated on the device and kept there. Runs `warmup` untimed then `reps` timed MSMs; writes
- * each time in milliseconds to times_ms[reps] (not sorted). window_bits <= 0: default for n. */
-cuzk_status gpu_bench_g1_msm(size_t n, int window_bits, int warmup, int reps, float *times_ms,
-                             cuzk_error *err);
+ * each time in milliseconds to times_ms[reps] (not sorted). window_bits <= 0: default for n.
+ * tuning (may be NULL: the defaults) is the job's (accumulation, affine pairs per thread, chunk
+ * points; a window_bits > 0 argument overrides its window). */
+cuzk_status gpu_bench_g1_msm(size_t n, int window_bits, const gpu_msm_tuning *tuning, int warmup, int reps,
+                             float *times_ms, cuzk_error *err);
 /* MSM over n resident random points through gpu_g1_msm_run (one job): a fraction `frac01` of the
  * scalars (evenly spread, chosen by a hash) are 0 or 1 (half each), the rest uniform below 2^254;
  * generated on the device in canonical form (`montgomery`: converted to Montgomery form first, so
  * the run converts back). Runs `warmup` untimed then `reps` timed runs, CUDA-event times of the
  * whole gpu_g1_msm_run (its host synchronizations included) into times_ms[reps]; *stats (may be
- * NULL) gets the stats of the last run. */
-cuzk_status gpu_bench_g1_msm01(size_t n, double frac01, bool montgomery, int warmup, int reps, float *times_ms,
-                               gpu_msm_stats *stats, cuzk_error *err);
+ * NULL) gets the stats of the last run. tuning (may be NULL: the defaults) is the job's. */
+cuzk_status gpu_bench_g1_msm01(size_t n, double frac01, bool montgomery, const gpu_msm_tuning *tuning, int warmup,
+                               int reps, float *times_ms, gpu_msm_stats *stats, cuzk_error *err);
 /* G2 MSM over n resident random G2 points through gpu_g2_msm_run (one job): the points are sums
  * P_(i mod 1024) + Q_(i / 1024) of random 64-bit multiples of the G2 generator (made on the device
  * before timing); scalars as gpu_bench_g1_msm01's (frac01 of them 0 or 1, the rest uniform below
@@ -375,26 +415,6 @@ cuzk_status gpu_bench_ntt(int log_m, size_t batch, int warmup, int reps, float *
 /* Default Pippenger window (bits) for a tail (chunk) of n points; a job's tuning.window_bits
  * overrides it (experiments; bench/GPU_RESULTS.md has the measured sweep). */
 int gpu_msm_window_bits(size_t n);
-
-/* How the tail's Pippenger pass accumulates its sorted (bucket, point) pairs into buckets:
- *   GPU_MSM_ACCUM_TASKS (the default): a bucket is split into tasks of at most K pairs, one
- *     thread per task.
- *   GPU_MSM_ACCUM_RUNS: every thread adds a run of the same number of sorted pairs and cuts it at
- *     bucket boundaries; the pieces of buckets that cross runs are added after (an experiment:
- *     bench/GPU_RESULTS.md session 4 has its measurements).
- *   GPU_MSM_ACCUM_AFFINE: batch-affine levels first (pairs of each bucket added in affine
- *     coordinates, one shared inversion per block of 128 threads x 32 pairs), the tasks over what is left
- *     (src/cuda/gpu_msm.cu, msm_aff_level_kernel). The sort's free double buffers hold its level
- *     data when they are large enough, else it allocates ~72 bytes a point of one window more
- *     (gpu_g1_msm_scratch_bytes counts it).
- * All give the same result (tests/test_gpu_msm.c runs each against the CPU). Process-wide, read
- * when a gpu_g1_msm_run call starts: for tests and benchmarks; not thread-safe against
- * concurrent MSMs. The G2 MSMs (gpu_g2_msm_run) always use the tasks. The default is TASKS, or
- * what the environment variable CUZK_GPU_MSM_ACCUM names (tasks, runs or affine) when the library
- * is loaded; gpu_msm_default_accumulation returns it. */
-typedef enum { GPU_MSM_ACCUM_RUNS = 0, GPU_MSM_ACCUM_TASKS = 1, GPU_MSM_ACCUM_AFFINE = 2 } gpu_msm_accum;
-void gpu_msm_set_accumulation(gpu_msm_accum mode);
-gpu_msm_accum gpu_msm_default_accumulation(void);
 
 /* ---- H on the device (issue 3 item 2) ------------------------------------------------------ */
 /* The Groth16 H step of src/poly/ntt.h on device-resident vectors, enqueued on `stream` (a
@@ -516,8 +536,8 @@ cuzk_status gpu_bn254_g2_msm_run(gpu_ctx *ctx, const gpu_g2_msm_job *jobs, size_
 cuzk_status gpu_bn254_h_snarkjs_async(void *stream, struct bn254_fr *d_a, struct bn254_fr *d_b, struct bn254_fr *d_c,
                                       int log_m, cuzk_error *err);
 cuzk_status gpu_bn254_h(struct bn254_fr *a, const struct bn254_fr *b, int log_m, cuzk_error *err);
-cuzk_status gpu_bench_bn254_g1_msm(size_t n, int window_bits, int warmup, int reps, float *times_ms,
-                                   cuzk_error *err);
+cuzk_status gpu_bench_bn254_g1_msm(size_t n, int window_bits, const gpu_msm_tuning *tuning, int warmup, int reps,
+                                   float *times_ms, cuzk_error *err);
 cuzk_status gpu_bench_bn254_ntt(int log_m, int warmup, int reps, float *times_ms, cuzk_error *err);
 
 #ifdef __cplusplus

@@ -108,16 +108,24 @@ const uint32_t TASK_HEAVY = 256;      /* pairs per task in a bucket larger than 
 const uint32_t HEAVY_PARTIALS = 32;   /* buckets with more task partials are summed by a block tree */
 const unsigned HEAVY_BLOCKS = 2048;   /* grid of msm_heavy_bucket_kernel (blocks loop over the list) */
 const size_t MIN_CHUNK = 64;
-/* gpu_msm_set_accumulation (tests and benchmarks compare them); the default, read once from
- * CUZK_GPU_MSM_ACCUM (gpu_msm_default_accumulation) */
-int accum_from_env() {
-    const char *v = getenv("CUZK_GPU_MSM_ACCUM");
-    if (v && !strcmp(v, "affine")) return GPU_MSM_ACCUM_AFFINE;
-    if (v && !strcmp(v, "runs")) return GPU_MSM_ACCUM_RUNS;
-    return GPU_MSM_ACCUM_TASKS;
+/* Batch-affine pairs per thread per level (the batch of an inversion is AFF_BLOCK times it) when
+ * the job's tuning.aff_pairs is 0: 32 (1..256 there, for experiments). Thread 0's inversion is
+ * ~450 dependent products during which its block waits; with 32 pairs a thread the other blocks of
+ * the SM have enough work (4 products and a squaring a pair) to cover it (bench/GPU_RESULTS.md,
+ * session 9). */
+const uint32_t AFF_PAIRS_DEFAULT = 32;
+
+/* The accumulation a job's tuning asks for (NULL, DEFAULT or an unknown value: TASKS). Per job,
+ * read by the plan of each MSM: no process-wide mode. */
+gpu_msm_accum tuned_accum(const gpu_msm_tuning *t) {
+    const gpu_msm_accum a = t ? t->accum : GPU_MSM_ACCUM_DEFAULT;
+    return a == GPU_MSM_ACCUM_RUNS || a == GPU_MSM_ACCUM_AFFINE ? a : GPU_MSM_ACCUM_TASKS;
 }
-const int g_accum_default = accum_from_env();
-int g_accum_mode = g_accum_default;
+/* Pairs per thread per affine level: t->aff_pairs when 1..256, else AFF_PAIRS_DEFAULT. */
+uint32_t tuned_aff_pairs(const gpu_msm_tuning *t) {
+    const uint32_t k = t ? t->aff_pairs : 0;
+    return k >= 1 && k <= 256 ? k : AFF_PAIRS_DEFAULT;
+}
 
 inline unsigned nblocks(size_t n, unsigned bs) { return (unsigned)((n + bs - 1) / bs); }
 
@@ -511,17 +519,6 @@ __global__ void __launch_bounds__(128) msm_runs_heavy_kernel(const uint32_t *__r
 
 /* ---- batch-affine pre-reduction of the buckets (GPU_MSM_ACCUM_AFFINE, G1 only): the kernels are
  * in src/cuda/msm_affine.cuh, their driver (affine_pass) below ---------------------------------- */
-/* pairs per thread per level (the batch of an inversion is AFF_BLOCK times it): 32, or
- * CUZK_GPU_MSM_AFF_K (1..256, for experiments). Thread 0's inversion is ~450 dependent products
- * during which its block waits; with 32 pairs a thread the other blocks of the SM have enough work
- * (4 products and a squaring a pair) to cover it (bench/GPU_RESULTS.md, session 9). */
-uint32_t aff_k_from_env() {
-    const char *v = getenv("CUZK_GPU_MSM_AFF_K");
-    const long k = v ? strtol(v, NULL, 10) : 0;
-    return k >= 1 && k <= 256 ? (uint32_t)k : 32;
-}
-const uint32_t g_aff_k = aff_k_from_env();
-
 /* thread per (window, segment): segment covers bucket indices [s*L, (s+1)*L) of window w, i.e.
  * digit magnitudes k = s*L + 1 .. (s+1)*L. out = sum_k k * B_k over the segment:
  *   running sums: for k = L-1 .. 0: run += B_k, acc += run (acc = sum_k (k - s*L + 1) B_k);
@@ -643,7 +640,7 @@ struct tail_plan {
      * tasks (avals, aff_vals) live in the sort's free double buffers when they fit (aff_own = 0),
      * else in buffers of their own */
     int aff, aff_L, aff_G, aff_own;
-    uint32_t aff_K; /* pairs per thread per level (g_aff_k) */
+    uint32_t aff_K; /* pairs per thread per level (tuned_aff_pairs) */
     size_t aff_slots, aff_pre, aff_vals;
     uint32_t *acnt, *aoff, *qoff, *off2, *bend2;
     affine_pt *own_abuf;
@@ -672,19 +669,20 @@ size_t aff_task_bound(const tail_plan<G> *p, size_t cn, int gw) {
     return left / (K < TASK_HEAVY ? K : TASK_HEAVY) + nbg + 1;
 }
 
-/* the batch-affine plan of p (plan_sizes): levels while a bucket keeps >= 4 pairs on average
- * afterwards (the rest, and heavy buckets, go to the tasks); G windows per group, as many as the
- * sort's free double buffers (npairs words each) hold, else one window in buffers of its own */
+/* the batch-affine plan of p (plan_sizes) when the tuning t asks for it (G1 only): levels while a
+ * bucket keeps >= 4 pairs on average afterwards (the rest, and heavy buckets, go to the tasks); G
+ * windows per group, as many as the sort's free double buffers (npairs words each) hold, else one
+ * window in buffers of its own */
 template <class G>
-void plan_affine(tail_plan<G> *p) {
+void plan_affine(tail_plan<G> *p, const gpu_msm_tuning *t) {
     p->aff = 0;
-    if (g_accum_mode != GPU_MSM_ACCUM_AFFINE || G::FP_PER_COORD != 1) return;
+    if (tuned_accum(t) != GPU_MSM_ACCUM_AFFINE || G::FP_PER_COORD != 1) return;
     int L = 0;
     while (L < 16 && (p->cn >> (L + 1)) >= 4 * (size_t)p->nbw) L++;
     if (L == 0) return;
     p->aff = 1;
     p->aff_L = L;
-    p->aff_K = g_aff_k;
+    p->aff_K = tuned_aff_pairs(t);
     const size_t alt = p->npairs * sizeof(uint32_t);
     for (int g = p->W; g >= 0; g--) {
         p->aff_G = g > 0 ? g : 1;
@@ -702,8 +700,10 @@ void plan_affine(tail_plan<G> *p) {
     if (tb > p->max_tasks) p->max_tasks = tb;
 }
 
+/* The plan of tail chunks of at most cn points at window c, with the accumulation (and its pairs
+ * per thread) of the job's tuning t (NULL: the defaults). */
 template <class G>
-void plan_sizes(tail_plan<G> *p, size_t cn, int c) {
+void plan_sizes(tail_plan<G> *p, size_t cn, int c, const gpu_msm_tuning *t) {
     memset(p, 0, sizeof *p);
     p->cn = cn;
     p->c = c;
@@ -722,7 +722,7 @@ void plan_sizes(tail_plan<G> *p, size_t cn, int c) {
     p->L = 1u << SEG_LOG;
     if (p->L > p->nbw) p->L = p->nbw;
     p->seg_per_win = p->nbw / p->L;
-    p->runs = g_accum_mode == GPU_MSM_ACCUM_RUNS && G::FP_PER_COORD == 1; /* G2: tasks only (tail_chunk) */
+    p->runs = tuned_accum(t) == GPU_MSM_ACCUM_RUNS && G::FP_PER_COORD == 1; /* G2: tasks only (tail_chunk) */
     /* runs of R pairs: R = npairs / 2^18 (~2 waves of 128-thread blocks on 132 SMs at 4 blocks
      * each is 2^16 threads; more threads than that only add partials), between 16 and 256: at
      * most 256, so a bucket holding every pair has no more partials than the per-bucket tasks of
@@ -730,7 +730,7 @@ void plan_sizes(tail_plan<G> *p, size_t cn, int c) {
     size_t R = p->npairs >> 18;
     p->R = (uint32_t)(R < 16 ? 16 : R > 256 ? 256 : R);
     p->nthreads = (p->npairs + p->R - 1) / p->R;
-    plan_affine(p);
+    plan_affine(p, t);
 }
 
 template <class G>
@@ -1136,7 +1136,7 @@ cuzk_status msm_job(gpu_ctx *ctx, const typename group_api<G>::job *job, int win
     if (n_other) {
         const size_t cn = n_other < cmax ? n_other : cmax;
         nchunks = (n_other + cn - 1) / cn;
-        plan_sizes(&p, cn, window > 0 ? window : gpu_msm_window_bits(cn));
+        plan_sizes(&p, cn, window > 0 ? window : gpu_msm_window_bits(cn), &job->tuning);
         st = plan_alloc(ctx, &sc, &p, err);
         if (st != CUZK_OK) goto out;
         if (stats) {
@@ -1352,11 +1352,6 @@ extern "C" cuzk_status gpu_bn254_g2_msm_run(gpu_ctx *ctx, const gpu_g2_msm_job *
     return msm_run<bn254_g2>(ctx, jobs, n_jobs, 0, stats, err);
 }
 
-extern "C" void gpu_msm_set_accumulation(gpu_msm_accum mode) {
-    g_accum_mode = mode == GPU_MSM_ACCUM_RUNS || mode == GPU_MSM_ACCUM_AFFINE ? mode : GPU_MSM_ACCUM_TASKS;
-}
-extern "C" gpu_msm_accum gpu_msm_default_accumulation(void) { return (gpu_msm_accum)g_accum_default; }
-
 extern "C" cuzk_status gpu_g1_msm_reserve(gpu_ctx *ctx, size_t n_max, size_t pool_bytes, cuzk_error *err) {
     GPU_ARG(ctx, "gpu_g1_msm_reserve: ctx is NULL");
     CTX_ENTER();
@@ -1403,7 +1398,7 @@ size_t scratch_bytes(size_t n, const gpu_msm_tuning *tuning) {
     const size_t cn = n < chunk_limit(tuning) ? n : chunk_limit(tuning);
     size_t part_tmp = 0, sort_tmp = 0, scan_tmp = 0;
     tail_plan<G> p;
-    plan_sizes(&p, cn, tuned_window(tuning, cn));
+    plan_sizes(&p, cn, tuned_window(tuning, cn), tuning);
     {
         /* size queries only: no device memory is touched */
         cub::DoubleBuffer<uint32_t> dk(NULL, NULL), dv(NULL, NULL);
@@ -1683,8 +1678,8 @@ out:
 }
 
 template <class G>
-cuzk_status bench_run(size_t n, int window, double frac01, bool montgomery, int warmup, int reps,
-                      float *times_ms, gpu_msm_stats *stats_out, cuzk_error *err) {
+cuzk_status bench_run(size_t n, int window, const gpu_msm_tuning *tuning, double frac01, bool montgomery, int warmup,
+                      int reps, float *times_ms, gpu_msm_stats *stats_out, cuzk_error *err) {
     typedef typename G::curve C;
     cuzk_status st = CUZK_OK;
     gpu_ctx *ctx = NULL;
@@ -1726,6 +1721,7 @@ cuzk_status bench_run(size_t n, int window, double frac01, bool montgomery, int 
     job.d_scalars = d_s;
     job.form = montgomery ? GPU_SCALARS_MONTGOMERY : GPU_SCALARS_CANONICAL;
     job.out = (decltype(job.out))&h_out;
+    if (tuning) job.tuning = *tuning;
     for (int r = -warmup; r < reps; r++) {
         msm_random_scalars_kernel<C><<<nblocks(n, 256), 256, 0, ctx->stream>>>(d_s, n, 777 + (uint64_t)(r + warmup),
                                                                             f > 0 ? thresh : 0, montgomery);
@@ -1751,29 +1747,30 @@ out:
 }
 }  // namespace
 
-extern "C" cuzk_status gpu_bench_g1_msm(size_t n, int window_bits, int warmup, int reps, float *times_ms,
-                                        cuzk_error *err) {
+extern "C" cuzk_status gpu_bench_g1_msm(size_t n, int window_bits, const gpu_msm_tuning *tuning, int warmup, int reps,
+                                        float *times_ms, cuzk_error *err) {
     GPU_ARG(n >= 1 && n < ((size_t)1 << 31) && reps >= 1 && times_ms, "gpu_bench_g1_msm: bad args");
     GPU_ARG(window_bits <= 0 || (window_bits >= 2 && window_bits <= 20), "gpu_bench_g1_msm: bad window");
-    return bench_run<api_g1>(n, window_bits, 0.0, false, warmup, reps, times_ms, NULL, err);
+    return bench_run<api_g1>(n, window_bits, tuning, 0.0, false, warmup, reps, times_ms, NULL, err);
 }
 
-extern "C" cuzk_status gpu_bench_bn254_g1_msm(size_t n, int window_bits, int warmup, int reps, float *times_ms,
-                                              cuzk_error *err) {
+extern "C" cuzk_status gpu_bench_bn254_g1_msm(size_t n, int window_bits, const gpu_msm_tuning *tuning, int warmup,
+                                              int reps, float *times_ms, cuzk_error *err) {
     GPU_ARG(n >= 1 && n < ((size_t)1 << 31) && reps >= 1 && times_ms, "gpu_bench_bn254_g1_msm: bad args");
     GPU_ARG(window_bits <= 0 || (window_bits >= 2 && window_bits <= 20), "gpu_bench_bn254_g1_msm: bad window");
-    return bench_run<bn254_g1>(n, window_bits, 0.0, false, warmup, reps, times_ms, NULL, err);
+    return bench_run<bn254_g1>(n, window_bits, tuning, 0.0, false, warmup, reps, times_ms, NULL, err);
 }
 
-extern "C" cuzk_status gpu_bench_g1_msm01(size_t n, double frac01, bool montgomery, int warmup, int reps,
-                                          float *times_ms, gpu_msm_stats *stats, cuzk_error *err) {
+extern "C" cuzk_status gpu_bench_g1_msm01(size_t n, double frac01, bool montgomery, const gpu_msm_tuning *tuning,
+                                          int warmup, int reps, float *times_ms, gpu_msm_stats *stats,
+                                          cuzk_error *err) {
     GPU_ARG(n >= 1 && n < ((size_t)1 << 31) && reps >= 1 && times_ms, "gpu_bench_g1_msm01: bad args");
-    return bench_run<api_g1>(n, 0, frac01, montgomery, warmup, reps, times_ms, stats, err);
+    return bench_run<api_g1>(n, 0, tuning, frac01, montgomery, warmup, reps, times_ms, stats, err);
 }
 
 extern "C" cuzk_status gpu_bench_g2_msm(size_t n, int window_bits, double frac01, bool montgomery, int warmup,
                                         int reps, float *times_ms, gpu_msm_stats *stats, cuzk_error *err) {
     GPU_ARG(n >= 1 && n < ((size_t)1 << 31) && reps >= 1 && times_ms, "gpu_bench_g2_msm: bad args");
     GPU_ARG(window_bits <= 0 || (window_bits >= 2 && window_bits <= 20), "gpu_bench_g2_msm: bad window");
-    return bench_run<api_g2>(n, window_bits, frac01, montgomery, warmup, reps, times_ms, stats, err);
+    return bench_run<api_g2>(n, window_bits, NULL, frac01, montgomery, warmup, reps, times_ms, stats, err);
 }

@@ -178,8 +178,10 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_opts *opts, 
     *out = NULL;
     cuzk_engine_opts dflt = {0};
     const cuzk_engine_opts *o = opts ? opts : &dflt;
+    cuzk_status st = groth16_msm_opts_check(&o->msm, "cuzk_engine_create", err);
+    if (st != CUZK_OK) return st;
     const groth16_backend_ops *ops = NULL;
-    cuzk_status st = groth16_backend_pick(CUZK_CURVE_BLS12_381, o->backend, &ops, err);
+    st = groth16_backend_pick(CUZK_CURVE_BLS12_381, o->backend, &ops, err);
     if (st != CUZK_OK) return st;
     int gpu = (ops->caps & GROTH16_CAP_DEVICE) != 0;
     /* the devices: the list, or the one gpu_device; the CPU is one "device" */

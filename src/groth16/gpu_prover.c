@@ -58,9 +58,7 @@ cuzk_status groth16_gpu_pinned_alloc(void **out, size_t bytes, cuzk_error *err) 
     return ERR(err, CUZK_ERR_UNSUPPORTED, "this build has no CUDA backend");
 }
 void groth16_gpu_pinned_free(void *p) { (void)p; }
-void groth16_gpu_prover_set_msm(groth16_gpu_prover *gp, int window_bits, size_t chunk_points) {
-    (void)gp; (void)window_bits; (void)chunk_points;
-}
+void groth16_gpu_prover_set_msm(groth16_gpu_prover *gp, const cuzk_msm_opts *msm) { (void)gp; (void)msm; }
 cuzk_status groth16_gpu_prover_set_b_g2(groth16_gpu_prover *gp, bool on_device, cuzk_error *err) {
     (void)gp; (void)on_device;
     return ERR(err, CUZK_ERR_UNSUPPORTED, "this build has no CUDA backend");
@@ -192,10 +190,15 @@ struct groth16_gpu_prover {
     pthread_mutex_t mu;          /* one start at a time */
 };
 
-void groth16_gpu_prover_set_msm(groth16_gpu_prover *gp, int window_bits, size_t chunk_points) {
+_Static_assert((int)GPU_MSM_ACCUM_DEFAULT == (int)CUZK_GPU_MSM_ACCUM_DEFAULT &&
+                   (int)GPU_MSM_ACCUM_TASKS == (int)CUZK_GPU_MSM_ACCUM_TASKS &&
+                   (int)GPU_MSM_ACCUM_RUNS == (int)CUZK_GPU_MSM_ACCUM_RUNS &&
+                   (int)GPU_MSM_ACCUM_AFFINE == (int)CUZK_GPU_MSM_ACCUM_AFFINE,
+               "the device accumulation values are the public ones");
+
+void groth16_gpu_prover_set_msm(groth16_gpu_prover *gp, const cuzk_msm_opts *msm) {
     if (!gp) return;
-    gp->msm.window_bits = window_bits > 0 ? window_bits : 0;
-    gp->msm.chunk_points = chunk_points;
+    gp->msm = gpu_msm_tuning_of(msm);
 }
 
 static void prover_drop_own_b_g2(groth16_gpu_prover *gp) {
@@ -684,7 +687,7 @@ static cuzk_status gpu_bind(void **state, const groth16_key *k, const groth16_ba
         if (!k->p || !k->cs) { st = ERR(err, CUZK_ERR_ARG, "gpu backend: bellperson key without parameters or circuit"); goto out; }
         st = cfg->gpu_srs ? groth16_gpu_prover_create_on(&g->gp, cfg->gpu_srs, k->p, k->cs, err)
                           : groth16_gpu_prover_create(&g->gp, k->p, k->cs, cfg->device, err);
-        if (st == CUZK_OK) groth16_gpu_prover_set_msm(g->gp, cfg->msm.window_bits, cfg->msm.chunk_points);
+        if (st == CUZK_OK) groth16_gpu_prover_set_msm(g->gp, &cfg->msm);
         if (st == CUZK_OK) st = gpu_choose_b_g2(g, cfg, err);
     } else if (k->convention == CUZK_CONVENTION_SNARKJS) {
         const zkey *z = k->z;
@@ -723,7 +726,7 @@ static cuzk_status zkey_gpu_msm(void *ctx, g1_jacobian *out, groth16_query q, co
     if (st != CUZK_OK) return st;
     if ((st = gpu_copy_h2d_async(g->ctx, d_s, scalars, n * sizeof(scalar256), err)) == CUZK_OK) {
         gpu_msm_job job = {g->q[q], 0, n, d_s, GPU_SCALARS_CANONICAL, NULL, (struct g1_jacobian *)out,
-                           {g->msm.window_bits, g->msm.chunk_points}};
+                           gpu_msm_tuning_of(&g->msm)};
         st = gpu_g1_msm_run(g->ctx, &job, 1, NULL, err);
     }
     gpu_buf_free(g->ctx, d_s);
@@ -787,7 +790,7 @@ static size_t gpu_device_bytes_ops(void *vs) {
 static size_t gpu_proof_device_bytes_ops(void *vs) {
     gpu_backend_state *g = vs;
     if (g->gp) return groth16_gpu_proof_device_bytes(g->gp);
-    const gpu_msm_tuning t = {g->msm.window_bits, g->msm.chunk_points};
+    const gpu_msm_tuning t = gpu_msm_tuning_of(&g->msm);
     return (size_t)g->k->z->domain_size * sizeof(fr) + gpu_g1_msm_scratch_bytes(g->k->z->domain_size, &t);
 }
 static void gpu_device_mem_ops(void *vs, size_t *pool_bytes, size_t *device_used) {

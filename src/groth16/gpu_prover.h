@@ -108,11 +108,14 @@ cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *g
                                     const fr *r, const fr *s, int nthreads, groth16_release_fn release,
                                     void *release_ctx, groth16_timings *t, cuzk_error *err);
 
-/* Tuning of the prover's four G1 MSMs (src/cuda/gpu.h gpu_msm_tuning): window_bits 0 = automatic
- * (src/cuda/gpu.h gpu_msm_window_bits), else clamped to 2..22; chunk_points 0 = automatic (2^25), else at least
- * 64. Proofs do not depend on it (only time and scratch do); groth16_gpu_proof_device_bytes
- * follows it. Must not race with a start on the same prover. NULL gp: no-op. */
-void groth16_gpu_prover_set_msm(groth16_gpu_prover *gp, int window_bits, size_t chunk_points);
+/* Tuning of the prover's MSMs (its four G1 MSMs and the device B_G2 MSM; src/cuda/gpu.h
+ * gpu_msm_tuning_of): window_bits 0 = automatic (src/cuda/gpu.h gpu_msm_window_bits), else clamped
+ * to 2..22; chunk_points 0 = automatic (2^25), else at least 64; the G1 MSMs' accumulation and
+ * affine pairs per thread (0: TASKS, 32; the G2 MSM always uses TASKS); b_g2_on_gpu is not read
+ * here (groth16_gpu_prover_set_b_g2). Kept per prover: provers of one process may differ. Proofs do
+ * not depend on it (only time and scratch do); groth16_gpu_proof_device_bytes follows it. Must not
+ * race with a start on the same prover. NULL gp: no-op; NULL msm: automatic. */
+void groth16_gpu_prover_set_msm(groth16_gpu_prover *gp, const cuzk_msm_opts *msm);
 
 /* Where the B_G2 MSM runs: on_device false (the default) on CPU threads during the device stages;
  * true on the device after the four G1 MSMs (start then returns with B_G2 done, its time in

@@ -152,7 +152,7 @@ cuzk_status groth16_prover_create(groth16_prover **out, const groth16_key *k, co
         return ERR(err, CUZK_ERR_UNSUPPORTED, "a %s key given to the %s prover", cuzk_curve_name(k->curve),
                    cuzk_curve_name(CURVE_ID));
     if (k->convention == CUZK_CONVENTION_BELLPERSON && k->p) {
-        /* a key whose host G1 queries were given back (cuzk_bench_drop_host_g1, an SRS store's lean
+        /* a key whose host G1 queries were given back (benchkit_drop_host_g1, an SRS store's lean
          * view) binds only to a device backend that borrows a resident copy of them */
         const bellperson_params *p = k->p;
         bool borrowed = cfg && cfg->gpu_srs && (ops->caps & GROTH16_CAP_SHARED_SRS);

@@ -76,6 +76,11 @@ typedef struct groth16_backend_cfg {
                                           the automatic B_G2 choice stays on CPU threads when the
                                           query on the device would not fit it */
 } groth16_backend_cfg;
+/* CUZK_ERR_ARG naming `who` when the MSM options hold a value no backend takes (an accumulation
+ * outside cuzk_gpu_msm_accum, affine pairs per thread outside 0..256); the other fields are
+ * clamped by the device code. NULL o: CUZK_OK. Checked by every entry point that takes them
+ * (cuzk_prover_create, cuzk_engine_create), whatever the backend. Thread-safe. */
+cuzk_status groth16_msm_opts_check(const cuzk_msm_opts *o, const char *who, cuzk_error *err);
 
 typedef struct groth16_backend_ops {
     const char *name;                  /* "cpu", "gpu" */

@@ -320,8 +320,10 @@ cuzk_status cuzk_prover_create(cuzk_prover **out, cuzk_pk *pk, const cuzk_prover
 #endif
     *out = NULL;
     if (o->nthreads < 0 || o->device < 0) return ERR(err, CUZK_ERR_ARG, "cuzk_prover_create: negative thread count or device");
+    cuzk_status st = groth16_msm_opts_check(&o->msm, "cuzk_prover_create", err);
+    if (st != CUZK_OK) return st;
     const groth16_backend_ops *ops = NULL;
-    cuzk_status st = groth16_backend_pick(pk->key.curve, o->backend, &ops, err);
+    st = groth16_backend_pick(pk->key.curve, o->backend, &ops, err);
     if (st != CUZK_OK) return st;
     cuzk_prover *p = calloc(1, sizeof *p);
     if (!p) return ERR(err, CUZK_ERR_NOMEM, "cuzk_prover_create");

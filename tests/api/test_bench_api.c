@@ -1,16 +1,18 @@
-/* include/cuzk/bench.h alone, as cuzk-bench uses it: built with include/ as its only include path
- * and linked against libcuzk.so, like tests/api/test_public_api.c.
+/* The bench kit's interface (src/benchkit/benchkit.h) as cuzk-bench uses it: built with include/
+ * as its only include path plus that one header (by relative path; tools/check-layers.sh allows
+ * nothing else of src/), and linked as cuzk-bench is, against the static bench kit and core
+ * (cuzk_benchkit, cuzk_core): libcuzk.so exports none of it.
  *
  *   1. CPU kernels on both curves: every operation, NTT and MSM runs and reports a positive time;
  *      bad arguments are CUZK_ERR_ARG (never a crash).
- *   2. GPU kernels: a build without CUDA says UNSUPPORTED with 0 devices; with CUDA and no device
- *      the count is 0; bad arguments are CUZK_ERR_ARG either way.
+ *   2. GPU kernels: a build without CUDA says UNSUPPORTED with 0 devices (the public device
+ *      count); with CUDA and no device the count is 0; bad arguments are CUZK_ERR_ARG either way.
  *   3. A synthetic circuit: its witnesses prove (cuzk_prove) into proofs that verify against the
  *      key's vk (the oracle: the pairing check), for a key made in memory and for one loaded from
  *      the .params file cuzk_setup writes for the same circuit (fixed r, s: the same proof bytes
  *      from both keys, since cuzk_setup with the same seed makes the same parameters); parameters
  *      of another circuit are MISMATCH; an engine on 2 fake devices proves a job of 4 partitions
- *      that verify; after cuzk_bench_drop_host_g1 a new prover is refused (ARG).
+ *      that verify; after benchkit_drop_host_g1 a new prover is refused (ARG).
  *   4. .params reads at each level, random points decode (a file of them passes FULL checks), a
  *      truncated file is FORMAT.
  *   5. PoSt: a blank sector and the golden vanilla proofs: sizes, witness (the same on 1 and 2
@@ -24,7 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cuzk/bench.h"
+#include "../../src/benchkit/benchkit.h"
 #include "cuzk/cuzk.h"
 #include "cuzk/engine.h"
 #include "cuzk/filecoin.h"
@@ -59,43 +61,43 @@ static void test_cpu_kernels(void) {
     cuzk_error e = {0};
     const cuzk_curve curves[2] = {CUZK_CURVE_BLS12_381, CUZK_CURVE_BN254};
     for (int c = 0; c < 2; c++) {
-        for (int op = 0; op < CUZK_BENCH_N_OPS; op++) {
+        for (int op = 0; op < BENCHKIT_N_OPS; op++) {
             double ns = -1;
-            CHECK_ST(cuzk_bench_op_time(curves[c], (cuzk_bench_op)op, 50, &ns, &e), CUZK_OK);
+            CHECK_ST(benchkit_op_time(curves[c], (benchkit_op)op, 50, &ns, &e), CUZK_OK);
             CHECK(ns > 0);
-            CHECK(strcmp(cuzk_bench_op_name((cuzk_bench_op)op), "?") != 0);
+            CHECK(strcmp(benchkit_op_name((benchkit_op)op), "?") != 0);
         }
-        cuzk_bench_ntt *n = NULL;
-        CHECK_ST(cuzk_bench_ntt_create(&n, curves[c], 8, 1, &e), CUZK_OK);
+        benchkit_ntt *n = NULL;
+        CHECK_ST(benchkit_ntt_create(&n, curves[c], 8, 1, &e), CUZK_OK);
         double f = -1, i = -1;
-        if (n) CHECK_ST(cuzk_bench_ntt_run(n, 1, &f, &i, &e), CUZK_OK);
+        if (n) CHECK_ST(benchkit_ntt_run(n, 1, &f, &i, &e), CUZK_OK);
         CHECK(f >= 0 && i >= 0);
-        cuzk_bench_ntt_destroy(n);
-        cuzk_bench_msm *m = NULL;
-        CHECK_ST(cuzk_bench_msm_create(&m, curves[c], 300, 2, &e), CUZK_OK);
+        benchkit_ntt_destroy(n);
+        benchkit_msm *m = NULL;
+        CHECK_ST(benchkit_msm_create(&m, curves[c], 300, 2, &e), CUZK_OK);
         double ms = -1;
         if (m) {
-            CHECK_ST(cuzk_bench_msm_run(m, 300, CUZK_BENCH_SCALARS_RANDOM, 2, &ms, &e), CUZK_OK);
+            CHECK_ST(benchkit_msm_run(m, 300, BENCHKIT_SCALARS_RANDOM, 2, &ms, &e), CUZK_OK);
             CHECK(ms >= 0);
-            CHECK_ST(cuzk_bench_msm_run(m, 200, CUZK_BENCH_SCALARS_01, 0, &ms, &e), CUZK_OK);
-            CHECK_ST(cuzk_bench_msm_run(m, 301, CUZK_BENCH_SCALARS_RANDOM, 1, &ms, &e), CUZK_ERR_ARG);
-            CHECK_ST(cuzk_bench_msm_run(m, 0, CUZK_BENCH_SCALARS_RANDOM, 1, &ms, &e), CUZK_ERR_ARG);
+            CHECK_ST(benchkit_msm_run(m, 200, BENCHKIT_SCALARS_01, 0, &ms, &e), CUZK_OK);
+            CHECK_ST(benchkit_msm_run(m, 301, BENCHKIT_SCALARS_RANDOM, 1, &ms, &e), CUZK_ERR_ARG);
+            CHECK_ST(benchkit_msm_run(m, 0, BENCHKIT_SCALARS_RANDOM, 1, &ms, &e), CUZK_ERR_ARG);
         }
-        cuzk_bench_msm_destroy(m);
+        benchkit_msm_destroy(m);
     }
     double ns;
-    CHECK_ST(cuzk_bench_op_time(CUZK_CURVE_UNKNOWN, CUZK_BENCH_FP_MUL, 10, &ns, &e), CUZK_ERR_ARG);
-    CHECK_ST(cuzk_bench_op_time(CUZK_CURVE_BLS12_381, CUZK_BENCH_N_OPS, 10, &ns, &e), CUZK_ERR_ARG);
-    CHECK_ST(cuzk_bench_op_time(CUZK_CURVE_BLS12_381, CUZK_BENCH_FP_MUL, 0, &ns, &e), CUZK_ERR_ARG);
-    cuzk_bench_ntt *n = (cuzk_bench_ntt *)1;
-    CHECK_ST(cuzk_bench_ntt_create(&n, CUZK_CURVE_BLS12_381, 0, 1, &e), CUZK_ERR_ARG);
+    CHECK_ST(benchkit_op_time(CUZK_CURVE_UNKNOWN, BENCHKIT_FP_MUL, 10, &ns, &e), CUZK_ERR_ARG);
+    CHECK_ST(benchkit_op_time(CUZK_CURVE_BLS12_381, BENCHKIT_N_OPS, 10, &ns, &e), CUZK_ERR_ARG);
+    CHECK_ST(benchkit_op_time(CUZK_CURVE_BLS12_381, BENCHKIT_FP_MUL, 0, &ns, &e), CUZK_ERR_ARG);
+    benchkit_ntt *n = (benchkit_ntt *)1;
+    CHECK_ST(benchkit_ntt_create(&n, CUZK_CURVE_BLS12_381, 0, 1, &e), CUZK_ERR_ARG);
     CHECK(n == NULL);
-    CHECK_ST(cuzk_bench_ntt_create(&n, CUZK_CURVE_BN254, 29, 1, &e), CUZK_ERR_ARG);
-    cuzk_bench_msm *m = NULL;
-    CHECK_ST(cuzk_bench_msm_create(&m, CUZK_CURVE_BLS12_381, 0, 1, &e), CUZK_ERR_ARG);
-    CHECK(cuzk_bench_msm_window_bits(1 << 16) > 0);
-    cuzk_bench_ntt_destroy(NULL);
-    cuzk_bench_msm_destroy(NULL);
+    CHECK_ST(benchkit_ntt_create(&n, CUZK_CURVE_BN254, 29, 1, &e), CUZK_ERR_ARG);
+    benchkit_msm *m = NULL;
+    CHECK_ST(benchkit_msm_create(&m, CUZK_CURVE_BLS12_381, 0, 1, &e), CUZK_ERR_ARG);
+    CHECK(benchkit_msm_window_bits(1 << 16) > 0);
+    benchkit_ntt_destroy(NULL);
+    benchkit_msm_destroy(NULL);
 }
 
 static void test_gpu_kernels(void) {
@@ -104,56 +106,68 @@ static void test_gpu_kernels(void) {
     cuzk_status st = cuzk_gpu_device_count(&count, &e);
     CHECK((st == CUZK_OK && count >= 0) || (st == CUZK_ERR_UNSUPPORTED && count == 0));
     float t[4];
-    CHECK_ST(cuzk_gpu_bench_msm(CUZK_CURVE_BLS12_381, 1024, 0, CUZK_GPU_MSM_ACCUM_DEFAULT, 0, 0, t, &e), CUZK_ERR_ARG);
-    CHECK_ST(cuzk_gpu_bench_ntt(CUZK_CURVE_BN254, 10, 2, 0, 1, t, &e), CUZK_ERR_ARG);
-    CHECK_ST(cuzk_gpu_bench_msm01(1024, 1.5, 0, CUZK_GPU_MSM_ACCUM_DEFAULT, 0, 1, t, NULL, &e), CUZK_ERR_ARG);
-    CHECK_ST(cuzk_gpu_bench_fixed_base(3, 1024, 0, 1, t, t, &e), CUZK_ERR_ARG);
-    CHECK_ST(cuzk_gpu_bench_msm2(1024, 0, -0.5, 0, 0, 1, t, NULL, &e), CUZK_ERR_ARG);
-    CHECK_ST(cuzk_gpu_bench_msm2(1024, 21, 0.5, 0, 0, 1, t, NULL, &e), CUZK_ERR_ARG);
-    CHECK_ST(cuzk_gpu_bench_msm2(0, 0, 0.5, 0, 0, 1, t, NULL, &e), CUZK_ERR_ARG);
+    CHECK_ST(benchkit_gpu_msm(CUZK_CURVE_BLS12_381, 1024, 0, NULL, 0, 0, t, &e), CUZK_ERR_ARG);
+    /* MSM options no prover takes (an unknown accumulation, affine pairs out of range) */
+    cuzk_msm_opts bad = {0};
+    bad.accumulation = (cuzk_gpu_msm_accum)7;
+    CHECK_ST(benchkit_gpu_msm(CUZK_CURVE_BLS12_381, 1024, 0, &bad, 0, 1, t, &e), CUZK_ERR_ARG);
+    bad.accumulation = CUZK_GPU_MSM_ACCUM_AFFINE;
+    bad.affine_pairs_per_thread = 257;
+    CHECK_ST(benchkit_gpu_msm01(1024, 0.5, 0, &bad, 0, 1, t, NULL, &e), CUZK_ERR_ARG);
+    CHECK_ST(benchkit_gpu_ntt(CUZK_CURVE_BN254, 10, 2, 0, 1, t, &e), CUZK_ERR_ARG);
+    CHECK_ST(benchkit_gpu_msm01(1024, 1.5, 0, NULL, 0, 1, t, NULL, &e), CUZK_ERR_ARG);
+    CHECK_ST(benchkit_gpu_fixed_base(3, 1024, 0, 1, t, t, &e), CUZK_ERR_ARG);
+    CHECK_ST(benchkit_gpu_msm2(1024, 0, -0.5, 0, 0, 1, t, NULL, &e), CUZK_ERR_ARG);
+    CHECK_ST(benchkit_gpu_msm2(1024, 21, 0.5, 0, 0, 1, t, NULL, &e), CUZK_ERR_ARG);
+    CHECK_ST(benchkit_gpu_msm2(0, 0, 0.5, 0, 0, 1, t, NULL, &e), CUZK_ERR_ARG);
     if (st == CUZK_ERR_UNSUPPORTED || count == 0) {
         /* no device to time on: a well-formed request fails cleanly (no CUDA in the build or no
          * usable driver: UNSUPPORTED; no device: DEVICE) */
-        cuzk_status s2 = cuzk_gpu_bench_ntt(CUZK_CURVE_BLS12_381, 10, 1, 0, 1, t, &e);
+        cuzk_status s2 = benchkit_gpu_ntt(CUZK_CURVE_BLS12_381, 10, 1, 0, 1, t, &e);
         CHECK(s2 == CUZK_ERR_UNSUPPORTED || s2 == CUZK_ERR_DEVICE);
         CHECK(st != CUZK_ERR_UNSUPPORTED || s2 == CUZK_ERR_UNSUPPORTED);
         char info[64];
         CHECK(cuzk_gpu_device_info(0, info, sizeof info, &e) != CUZK_OK);
     } else {
         /* a device: every kernel runs and reports positive times */
-        CHECK_ST(cuzk_gpu_bench_msm(CUZK_CURVE_BLS12_381, 1 << 12, 0, CUZK_GPU_MSM_ACCUM_RUNS, 0, 2, t, &e), CUZK_OK);
+        const cuzk_msm_opts runs = {.accumulation = CUZK_GPU_MSM_ACCUM_RUNS};
+        const cuzk_msm_opts tasks = {.accumulation = CUZK_GPU_MSM_ACCUM_TASKS};
+        const cuzk_msm_opts affine = {.accumulation = CUZK_GPU_MSM_ACCUM_AFFINE, .affine_pairs_per_thread = 16};
+        CHECK_ST(benchkit_gpu_msm(CUZK_CURVE_BLS12_381, 1 << 12, 0, &runs, 0, 2, t, &e), CUZK_OK);
         CHECK(t[0] > 0 && t[1] > 0);
-        CHECK_ST(cuzk_gpu_bench_ntt(CUZK_CURVE_BN254, 12, 1, 0, 1, t, &e), CUZK_OK);
-        cuzk_gpu_msm_stats s;
-        CHECK_ST(cuzk_gpu_bench_msm01(1 << 12, 0.9, 1, CUZK_GPU_MSM_ACCUM_TASKS, 0, 1, t, &s, &e), CUZK_OK);
+        CHECK_ST(benchkit_gpu_ntt(CUZK_CURVE_BN254, 12, 1, 0, 1, t, &e), CUZK_OK);
+        benchkit_gpu_msm_stats s;
+        CHECK_ST(benchkit_gpu_msm01(1 << 12, 0.9, 1, &tasks, 0, 1, t, &s, &e), CUZK_OK);
         CHECK(s.n_zero + s.n_one + s.n_other == (size_t)1 << 12);
-        CHECK_ST(cuzk_gpu_bench_msm2(1 << 12, 0, 0.5, 1, 0, 1, t, &s, &e), CUZK_OK);
+        CHECK_ST(benchkit_gpu_msm01(1 << 14, 0.2, 1, &affine, 0, 1, t, &s, &e), CUZK_OK);
+        CHECK(s.n_zero + s.n_one + s.n_other == (size_t)1 << 14 && t[0] > 0);
+        CHECK_ST(benchkit_gpu_msm2(1 << 12, 0, 0.5, 1, 0, 1, t, &s, &e), CUZK_OK);
         CHECK(s.n_zero + s.n_one + s.n_other == (size_t)1 << 12 && t[0] > 0);
     }
 }
 
 /* ---- 3: synthetic circuits ----------------------------------------------------------------------- */
 typedef struct {
-    const cuzk_synthetic *s;
+    const benchkit_synthetic *s;
 } job_ctx;
 static cuzk_status job_synth(void *ctx, uint32_t partition, uint64_t *witness, size_t n_vars, cuzk_error *err) {
     const job_ctx *j = ctx;
-    return cuzk_synthetic_witness(j->s, 100 + partition, witness, n_vars, 1, err);
+    return benchkit_synthetic_witness(j->s, 100 + partition, witness, n_vars, 1, err);
 }
 
 /* proves witness seed `ws` of s with pk (fixed r, s when fixed), verifies it against the pk's vk;
  * the proof's 192 bytes into out when not NULL */
-static void prove_verify(cuzk_pk *pk, const cuzk_synthetic *s, uint64_t ws, int fixed, uint8_t *out) {
+static void prove_verify(cuzk_pk *pk, const benchkit_synthetic *s, uint64_t ws, int fixed, uint8_t *out) {
     cuzk_error e = {0};
-    cuzk_synthetic_info si;
-    cuzk_synthetic_describe(s, &si);
+    benchkit_synthetic_info si;
+    benchkit_synthetic_describe(s, &si);
     uint64_t *w = malloc((size_t)si.n_vars * 32);
     cuzk_prover *pv = NULL;
     cuzk_vk *vk = NULL;
     cuzk_proof p = {0};
     CHECK(w != NULL);
     if (!w) return;
-    CHECK_ST(cuzk_synthetic_witness(s, ws, w, si.n_vars, 0, &e), CUZK_OK);
+    CHECK_ST(benchkit_synthetic_witness(s, ws, w, si.n_vars, 0, &e), CUZK_OK);
     cuzk_prover_opts po = {0};
     po.backend = CUZK_BACKEND_CPU;
     CHECK_ST(cuzk_prover_create(&pv, pk, &po, &e), CUZK_OK);
@@ -181,25 +195,25 @@ static void prove_verify(cuzk_pk *pk, const cuzk_synthetic *s, uint64_t ws, int 
 
 static void test_synthetic(const char *tmp) {
     cuzk_error e = {0};
-    cuzk_synthetic_opts so;
-    cuzk_synthetic_opts_init(&so, 200);
+    benchkit_synthetic_opts so;
+    benchkit_synthetic_opts_init(&so, 200);
     CHECK(so.constraints == 200 && so.n_public == 328 && so.frac01 > 0.9 && so.seed == 1);
     so.n_public = 3;
-    cuzk_synthetic *s = NULL;
-    CHECK_ST(cuzk_synthetic_create(&s, &so, &e), CUZK_OK);
+    benchkit_synthetic *s = NULL;
+    CHECK_ST(benchkit_synthetic_create(&s, &so, &e), CUZK_OK);
     if (!s) return;
-    cuzk_synthetic_info si;
-    cuzk_synthetic_describe(s, &si);
+    benchkit_synthetic_info si;
+    benchkit_synthetic_describe(s, &si);
     CHECK(si.n_constraints == 200 && si.n_public == 3 && si.n_vars == 204 && si.domain_size == 256);
     CHECK(si.a_per_row > 0 && si.b_per_row > 0 && si.host_bytes > 0);
     uint64_t *w = malloc((size_t)si.n_vars * 32);
-    CHECK_ST(cuzk_synthetic_witness(s, 1, w, si.n_vars - 1, 1, &e), CUZK_ERR_MISMATCH);
+    CHECK_ST(benchkit_synthetic_witness(s, 1, w, si.n_vars - 1, 1, &e), CUZK_ERR_MISMATCH);
     free(w);
 
     /* a key made in memory (seed 7): proofs of two witnesses verify */
     cuzk_pk *pk = NULL;
     uint64_t seed = 7;
-    CHECK_ST(cuzk_synthetic_setup(&pk, s, &seed, CUZK_BACKEND_CPU, 0, NULL, NULL, &e), CUZK_OK);
+    CHECK_ST(benchkit_synthetic_setup(&pk, s, &seed, CUZK_BACKEND_CPU, 0, NULL, NULL, &e), CUZK_OK);
     uint8_t proof_mem[192] = {0}, proof_file[192] = {1};
     if (pk) {
         cuzk_pk_info pi;
@@ -226,9 +240,9 @@ static void test_synthetic(const char *tmp) {
     o.synth_seed = so.seed;
     CHECK_ST(cuzk_setup(NULL, params, vkp, &o, NULL, &e), CUZK_OK);
     cuzk_pk *pkf = NULL;
-    cuzk_params_load_report rep;
-    cuzk_params_load_opts lo = {CUZK_CHECK_FULL, 0, -1, 0, 0, 0};
-    CHECK_ST(cuzk_synthetic_load_params(&pkf, s, params, &lo, &rep, &e), CUZK_OK);
+    benchkit_params_load_report rep;
+    benchkit_params_load_opts lo = {CUZK_CHECK_FULL, 0, -1, 0, 0, 0};
+    CHECK_ST(benchkit_synthetic_load_params(&pkf, s, params, &lo, &rep, &e), CUZK_OK);
     if (pkf) {
         CHECK(rep.file_bytes > 0 && rep.host_bytes > 0 && rep.device_bytes == 0 && !rep.pinned);
         prove_verify(pkf, s, 1, 1, proof_file);
@@ -236,16 +250,16 @@ static void test_synthetic(const char *tmp) {
     }
     lo.gpu_resident = 1; /* without a device */
     cuzk_pk *bad = NULL;
-    CHECK_ST(cuzk_synthetic_load_params(&bad, s, params, &lo, NULL, &e), CUZK_ERR_ARG);
+    CHECK_ST(benchkit_synthetic_load_params(&bad, s, params, &lo, NULL, &e), CUZK_ERR_ARG);
     /* parameters of another circuit */
-    cuzk_synthetic *other = NULL;
+    benchkit_synthetic *other = NULL;
     so.constraints = 201;
-    CHECK_ST(cuzk_synthetic_create(&other, &so, &e), CUZK_OK);
+    CHECK_ST(benchkit_synthetic_create(&other, &so, &e), CUZK_OK);
     lo.gpu_resident = 0;
-    if (other) CHECK_ST(cuzk_synthetic_load_params(&bad, other, params, &lo, NULL, &e), CUZK_ERR_MISMATCH);
+    if (other) CHECK_ST(benchkit_synthetic_load_params(&bad, other, params, &lo, NULL, &e), CUZK_ERR_MISMATCH);
     CHECK(bad == NULL && strstr(e.msg, params));
-    cuzk_synthetic_release(other);
-    CHECK_ST(cuzk_bench_drop_host_g1(pkf, NULL, &e), CUZK_ERR_ARG); /* not a setup key */
+    benchkit_synthetic_release(other);
+    CHECK_ST(benchkit_drop_host_g1(pkf, NULL, &e), CUZK_ERR_ARG); /* not a setup key */
     cuzk_pk_release(pkf);
     unlink(params);
     unlink(vkp);
@@ -261,10 +275,10 @@ static void test_synthetic(const char *tmp) {
         eo.backend = CUZK_BACKEND_CPU;
         eo.prove_threads = 1;
         eo.no_trace = 1;
-        CHECK_ST(cuzk_engine_create_fake(&eng, &eo, 2, &e), CUZK_OK);
+        CHECK_ST(benchkit_engine_create_fake(&eng, &eo, 2, &e), CUZK_OK);
         eo.backend = CUZK_BACKEND_GPU;
         cuzk_engine *no = NULL;
-        CHECK_ST(cuzk_engine_create_fake(&no, &eo, 2, &e), CUZK_ERR_ARG);
+        CHECK_ST(benchkit_engine_create_fake(&no, &eo, 2, &e), CUZK_ERR_ARG);
     }
     if (eng && c && vk) {
         CHECK(cuzk_engine_n_devices(eng) == 2);
@@ -291,7 +305,7 @@ static void test_synthetic(const char *tmp) {
     /* the host G1 queries given back: no new prover (they would need them) */
     if (pk) {
         size_t freed = 0;
-        CHECK_ST(cuzk_bench_drop_host_g1(pk, &freed, &e), CUZK_OK);
+        CHECK_ST(benchkit_drop_host_g1(pk, &freed, &e), CUZK_OK);
         CHECK(freed > 200 * 96);
         cuzk_prover *pv = NULL;
         cuzk_prover_opts po = {0};
@@ -300,12 +314,12 @@ static void test_synthetic(const char *tmp) {
         CHECK(pv == NULL && strstr(e.msg, "released"));
     }
     cuzk_pk_release(pk);
-    cuzk_synthetic_release(s); /* after the keys: they hold references of their own */
+    benchkit_synthetic_release(s); /* after the keys: they hold references of their own */
     so.constraints = 4;
-    CHECK_ST(cuzk_synthetic_create(&s, &so, &e), CUZK_ERR_ARG);
+    CHECK_ST(benchkit_synthetic_create(&s, &so, &e), CUZK_ERR_ARG);
     so.constraints = 100;
     so.frac01 = 2;
-    CHECK_ST(cuzk_synthetic_create(&s, &so, &e), CUZK_ERR_ARG);
+    CHECK_ST(benchkit_synthetic_create(&s, &so, &e), CUZK_ERR_ARG);
 }
 
 /* ---- 4: .params files ------------------------------------------------------------------------------ */
@@ -317,11 +331,11 @@ static void put_u32be(FILE *f, uint32_t v) {
 static void test_params(const char *tmp) {
     cuzk_error e = {0};
     uint8_t g1[8][96], g2[4][192];
-    CHECK_ST(cuzk_bench_random_points(CUZK_CURVE_BLS12_381, 1, 8, 3, &g1[0][0], &e), CUZK_OK);
-    CHECK_ST(cuzk_bench_random_points(CUZK_CURVE_BLS12_381, 2, 4, 4, &g2[0][0], &e), CUZK_OK);
+    CHECK_ST(benchkit_random_points(CUZK_CURVE_BLS12_381, 1, 8, 3, &g1[0][0], &e), CUZK_OK);
+    CHECK_ST(benchkit_random_points(CUZK_CURVE_BLS12_381, 2, 4, 4, &g2[0][0], &e), CUZK_OK);
     CHECK(memcmp(g1[0], g1[1], 96) != 0);
-    CHECK_ST(cuzk_bench_random_points(CUZK_CURVE_BN254, 1, 1, 3, &g1[0][0], &e), CUZK_ERR_ARG);
-    CHECK_ST(cuzk_bench_random_points(CUZK_CURVE_BLS12_381, 3, 1, 3, &g1[0][0], &e), CUZK_ERR_ARG);
+    CHECK_ST(benchkit_random_points(CUZK_CURVE_BN254, 1, 1, 3, &g1[0][0], &e), CUZK_ERR_ARG);
+    CHECK_ST(benchkit_random_points(CUZK_CURVE_BLS12_381, 3, 1, 3, &g1[0][0], &e), CUZK_ERR_ARG);
     /* a .params of these points (DESIGN.md section 5): vk, ic, then h, l, a, b_g1, b_g2 */
     char path[1024];
     snprintf(path, sizeof path, "%s/rand.params", tmp);
@@ -346,80 +360,80 @@ static void test_params(const char *tmp) {
     for (int l = 0; l < 3; l++)
         for (int decode = 0; decode < 2; decode++) {
             uint64_t bytes = 0;
-            CHECK_ST(cuzk_bench_params_read(path, levels[l], 1, decode, &bytes, &e), CUZK_OK);
+            CHECK_ST(benchkit_params_read(path, levels[l], 1, decode, &bytes, &e), CUZK_OK);
             CHECK(bytes == 96 * 5 + 192 * 3 + 4 * 6 + 96 * 8 + 192 * 2);
         }
     CHECK(truncate(path, 700) == 0);
-    CHECK_ST(cuzk_bench_params_read(path, CUZK_CHECK_CURVE, 1, 1, NULL, &e), CUZK_ERR_FORMAT);
+    CHECK_ST(benchkit_params_read(path, CUZK_CHECK_CURVE, 1, 1, NULL, &e), CUZK_ERR_FORMAT);
     unlink(path);
-    CHECK_ST(cuzk_bench_params_read(path, CUZK_CHECK_CURVE, 1, 0, NULL, &e), CUZK_ERR_IO);
+    CHECK_ST(benchkit_params_read(path, CUZK_CHECK_CURVE, 1, 0, NULL, &e), CUZK_ERR_IO);
 }
 
 /* ---- 5: PoSt ----------------------------------------------------------------------------------------- */
 static void test_post(void) {
     cuzk_error e = {0};
-    cuzk_bench_post *h = NULL;
+    benchkit_post *h = NULL;
     char vproof[1024], winning[1024];
     snprintf(vproof, sizeof vproof, "%s/filecoin/post.vproof", CUZK_FIXTURES_DIR);
     snprintf(winning, sizeof winning, "%s/filecoin/winning.vproof", CUZK_FIXTURES_DIR);
     const char *files[1] = {vproof};
     for (int k = 0; k < 2; k++) {
-        CHECK_ST(cuzk_bench_post_create(&h, k ? "window-post-32g" : "window-post-2k", 2, k ? files : NULL, (size_t)k, NULL, &e),
+        CHECK_ST(benchkit_post_create(&h, k ? "window-post-32g" : "window-post-2k", 2, k ? files : NULL, (size_t)k, NULL, &e),
                  CUZK_OK);
         if (!h) continue;
-        cuzk_bench_post_info in;
-        cuzk_bench_post_describe(h, &in);
+        benchkit_post_info in;
+        benchkit_post_describe(h, &in);
         CHECK(in.sector_count == 2 && in.challenge_count == 10 && in.n_inputs == 1 + 2 * 11 && in.n_constraints > 0);
         size_t n = (size_t)(in.n_inputs + in.n_aux);
         uint64_t *w = malloc(n * 32), *w1 = malloc(n * 32);
-        CHECK_ST(cuzk_bench_post_witness(h, w, n, 2, &e), CUZK_OK);
-        CHECK_ST(cuzk_bench_post_witness(h, w1, n, 1, &e), CUZK_OK);
+        CHECK_ST(benchkit_post_witness(h, w, n, 2, &e), CUZK_OK);
+        CHECK_ST(benchkit_post_witness(h, w1, n, 1, &e), CUZK_OK);
         CHECK(!memcmp(w, w1, n * 32)); /* the thread count changes nothing */
-        CHECK_ST(cuzk_bench_post_witness(h, w, n - 1, 1, &e), CUZK_ERR_MISMATCH);
+        CHECK_ST(benchkit_post_witness(h, w, n - 1, 1, &e), CUZK_ERR_MISMATCH);
         free(w);
         free(w1);
-        cuzk_bench_post_record r0, r1, r2;
-        CHECK_ST(cuzk_bench_post_record_pass(h, CUZK_BENCH_POST_SERIAL, 1, &r2, &e), CUZK_ERR_ARG); /* nothing kept */
-        CHECK_ST(cuzk_bench_post_record_pass(h, CUZK_BENCH_POST_COUNT, 2, &r0, &e), CUZK_OK);
-        CHECK_ST(cuzk_bench_post_record_pass(h, CUZK_BENCH_POST_MATRICES, 2, &r1, &e), CUZK_OK);
-        CHECK_ST(cuzk_bench_post_record_pass(h, CUZK_BENCH_POST_SERIAL, 1, &r2, &e), CUZK_OK);
+        benchkit_post_record r0, r1, r2;
+        CHECK_ST(benchkit_post_record_pass(h, BENCHKIT_POST_SERIAL, 1, &r2, &e), CUZK_ERR_ARG); /* nothing kept */
+        CHECK_ST(benchkit_post_record_pass(h, BENCHKIT_POST_COUNT, 2, &r0, &e), CUZK_OK);
+        CHECK_ST(benchkit_post_record_pass(h, BENCHKIT_POST_MATRICES, 2, &r1, &e), CUZK_OK);
+        CHECK_ST(benchkit_post_record_pass(h, BENCHKIT_POST_SERIAL, 1, &r2, &e), CUZK_OK);
         CHECK(r0.n_constraints == in.n_constraints && r1.n_constraints == in.n_constraints && r2.n_constraints == in.n_constraints);
         CHECK(r0.n_inputs == in.n_inputs && r0.n_aux == in.n_aux && r1.n_aux == in.n_aux);
         CHECK(r0.a_aux > 0 && r0.b_aux > 0 && r1.nnz_a > 0 && r1.nnz_b > 0 && r1.nnz_c > 0 && r1.matrix_bytes > 0);
         CHECK(r2.same_as_kept == 1 && r2.nnz_a == r1.nnz_a && r2.nnz_c == r1.nnz_c);
         /* the key's queries: the aux wires in A and B plus the inputs (A: every one) */
         CHECK(r1.query_a == r0.a_aux + r0.n_inputs && r1.query_b == r0.b_aux + r0.b_inputs);
-        cuzk_bench_post_destroy(h);
+        benchkit_post_destroy(h);
         h = NULL;
     }
-    CHECK_ST(cuzk_bench_post_create(&h, "window-post-3g", 0, NULL, 0, NULL, &e), CUZK_ERR_ARG);
+    CHECK_ST(benchkit_post_create(&h, "window-post-3g", 0, NULL, 0, NULL, &e), CUZK_ERR_ARG);
     const char *none[1] = {"/nonexistent.vproof"};
-    CHECK_ST(cuzk_bench_post_create(&h, "window-post-32g", 2, none, 1, NULL, &e), CUZK_ERR_IO);
+    CHECK_ST(benchkit_post_create(&h, "window-post-32g", 2, none, 1, NULL, &e), CUZK_ERR_IO);
     const char *three[3] = {vproof, vproof, vproof};
-    CHECK_ST(cuzk_bench_post_create(&h, "window-post-32g", 2, three, 3, NULL, &e), CUZK_ERR_ARG); /* more files than sectors */
+    CHECK_ST(benchkit_post_create(&h, "window-post-32g", 2, three, 3, NULL, &e), CUZK_ERR_ARG); /* more files than sectors */
     /* a vanilla proof for another sector size; another randomness (the leaf is not the challenge) */
-    cuzk_status st = cuzk_bench_post_create(&h, "window-post-2k", 2, files, 1, NULL, &e);
+    cuzk_status st = benchkit_post_create(&h, "window-post-2k", 2, files, 1, NULL, &e);
     CHECK(st == CUZK_ERR_FORMAT || st == CUZK_ERR_INVALID);
     CHECK(h == NULL && strstr(e.msg, "post.vproof"));
     uint8_t rnd[32] = {1};
-    CHECK_ST(cuzk_bench_post_create(&h, "window-post-32g", 2, files, 1, rnd, &e), CUZK_ERR_INVALID);
+    CHECK_ST(benchkit_post_create(&h, "window-post-32g", 2, files, 1, rnd, &e), CUZK_ERR_INVALID);
 
     /* a key for the recorded WinningPoSt circuit (2 sectors): engine jobs of the golden vanilla
      * proof verify against the public inputs derived from the public data, and not with one changed */
     const char *wf[1] = {winning};
-    CHECK_ST(cuzk_bench_post_create(&h, "winning-post-32g", 2, NULL, 0, NULL, &e), CUZK_OK);
+    CHECK_ST(benchkit_post_create(&h, "winning-post-32g", 2, NULL, 0, NULL, &e), CUZK_OK);
     cuzk_pk *pk = NULL;
     uint64_t seed = 5;
     if (h) {
         cuzk_setup_timings t;
-        CHECK_ST(cuzk_bench_post_setup(&pk, h, &seed, CUZK_BACKEND_CPU, 2, NULL, NULL, &t, &e), CUZK_ERR_ARG); /* not recorded */
-        cuzk_bench_post_record r;
-        CHECK_ST(cuzk_bench_post_record_pass(h, CUZK_BENCH_POST_MATRICES, 2, &r, &e), CUZK_OK);
-        CHECK_ST(cuzk_bench_post_setup(&pk, h, &seed, CUZK_BACKEND_CPU, 2, NULL, NULL, &t, &e), CUZK_OK);
+        CHECK_ST(benchkit_post_setup(&pk, h, &seed, CUZK_BACKEND_CPU, 2, NULL, NULL, &t, &e), CUZK_ERR_ARG); /* not recorded */
+        benchkit_post_record r;
+        CHECK_ST(benchkit_post_record_pass(h, BENCHKIT_POST_MATRICES, 2, &r, &e), CUZK_OK);
+        CHECK_ST(benchkit_post_setup(&pk, h, &seed, CUZK_BACKEND_CPU, 2, NULL, NULL, &t, &e), CUZK_OK);
         CHECK(t.n_stages > 0);
         /* the matrices moved into the key */
-        CHECK_ST(cuzk_bench_post_record_pass(h, CUZK_BENCH_POST_SERIAL, 1, &r, &e), CUZK_ERR_ARG);
-        cuzk_bench_post_destroy(h);
+        CHECK_ST(benchkit_post_record_pass(h, BENCHKIT_POST_SERIAL, 1, &r, &e), CUZK_ERR_ARG);
+        benchkit_post_destroy(h);
         h = NULL;
     }
     cuzk_post_request rq;
@@ -474,13 +488,13 @@ static void test_post(void) {
     cuzk_post_job_free(job);
     /* the host G1 copies of a key made in memory can be given back */
     size_t freed = 0;
-    if (pk) CHECK_ST(cuzk_bench_drop_host_g1(pk, &freed, &e), CUZK_OK);
+    if (pk) CHECK_ST(benchkit_drop_host_g1(pk, &freed, &e), CUZK_OK);
     CHECK(!pk || freed > 0);
     cuzk_pk_release(pk);
 }
 
 int main(void) {
-    char tmp[] = "/tmp/cuzk_bench_api.XXXXXX";
+    char tmp[] = "/tmp/benchkit_api.XXXXXX";
     if (!mkdtemp(tmp)) {
         perror("mkdtemp");
         return 1;

@@ -26,7 +26,10 @@
  *      cuzk_prove's proof and snarkjs's proof_fixed.json / public.json (cuzk_proof_from_bytes);
  *      witnesses of the wrong length or curve, unsatisfied (check_witness), not canonical in
  *      BN254's field or without ONE fail the job with the reason; BLS12-381 and BN254 jobs
- *      interleaved in one engine under one host budget; a queued BN254 job cancelled.
+ *      interleaved in one engine under one host budget; a queued BN254 job cancelled;
+ *   9. the device list (cuzk_gpu_device_count / cuzk_gpu_device_info); the MSM options
+ *      (cuzk_msm_opts: bad accumulation / affine pairs refused by prover and engine, valid ones
+ *      taken per prover).
  * Exit status 0 when every check passed, 1 otherwise; one line per failed check on stderr.
  */
 #include <stdint.h>
@@ -1187,6 +1190,94 @@ static void test_version(void) {
     CHECK(cuzk_version_string() == v && cuzk_git_commit() == c);
 }
 
+/* The device list (cuzk_gpu_device_count, cuzk_gpu_device_info): a build without CUDA says
+ * UNSUPPORTED with 0 devices; with CUDA the count is >= 0 and each device describes itself in one
+ * NUL-terminated line; an ordinal past the count fails; bad arguments are CUZK_ERR_ARG. */
+static void test_devices(void) {
+    cuzk_error e = {0};
+    int n = -1;
+    cuzk_status st = cuzk_gpu_device_count(&n, &e);
+    CHECK((st == CUZK_OK && n >= 0) || (st == CUZK_ERR_UNSUPPORTED && n == 0));
+    char info[160];
+    for (int d = 0; st == CUZK_OK && d < n; d++) {
+        CHECK_ST(cuzk_gpu_device_info(d, info, sizeof info, &e), CUZK_OK);
+        CHECK(info[0] && strlen(info) < sizeof info && !strchr(info, '\n'));
+    }
+    info[0] = 'x';
+    CHECK(cuzk_gpu_device_info(n > 0 ? n : 0, info, sizeof info, &e) != CUZK_OK && info[0] == 0);
+    CHECK_ST(cuzk_gpu_device_count(NULL, &e), CUZK_ERR_ARG);
+    CHECK_ST(cuzk_gpu_device_info(-1, info, sizeof info, &e), CUZK_ERR_ARG);
+    CHECK_ST(cuzk_gpu_device_info(0, NULL, 16, &e), CUZK_ERR_ARG);
+    CHECK_ST(cuzk_gpu_device_info(0, info, 0, &e), CUZK_ERR_ARG);
+}
+
+/* The GPU MSM options are per prover and engine (cuzk_msm_opts): an accumulation outside
+ * cuzk_gpu_msm_accum or affine pairs per thread outside 0..256 is CUZK_ERR_ARG from
+ * cuzk_prover_create and cuzk_engine_create, whatever the backend; valid ones are taken by the CPU
+ * backend (which ignores them), and two provers of one key with different options prove the same
+ * proof with the same r, s. */
+static void test_msm_opts(void) {
+    cuzk_error e = {0};
+    char path[1024];
+    snprintf(path, sizeof path, "%s/bls12381/multiplier/circuit_final.zkey", CUZK_FIXTURES_DIR);
+    size_t wlen = 0;
+    uint8_t *wbytes = slurp("bls12381/multiplier/witness.wtns", &wlen);
+    cuzk_pk *pk = NULL;
+    CHECK_ST(cuzk_pk_load_zkey(&pk, path, NULL, &e), CUZK_OK);
+    CHECK(wbytes != NULL);
+    if (!pk || !wbytes) goto out;
+    cuzk_prover_opts po = {0};
+    cuzk_prover *pv = (cuzk_prover *)1;
+    po.backend = CUZK_BACKEND_CPU;
+    po.msm.accumulation = (cuzk_gpu_msm_accum)4;
+    CHECK_ST(cuzk_prover_create(&pv, pk, &po, &e), CUZK_ERR_ARG);
+    CHECK(pv == NULL && strstr(e.msg, "accumulation"));
+    po.msm.accumulation = CUZK_GPU_MSM_ACCUM_AFFINE;
+    po.msm.affine_pairs_per_thread = 257;
+    CHECK_ST(cuzk_prover_create(&pv, pk, &po, &e), CUZK_ERR_ARG);
+    po.msm.affine_pairs_per_thread = -1;
+    CHECK_ST(cuzk_prover_create(&pv, pk, &po, &e), CUZK_ERR_ARG);
+    cuzk_engine_opts eo = {0};
+    cuzk_engine *eng = (cuzk_engine *)1;
+    eo.backend = CUZK_BACKEND_CPU;
+    eo.msm.accumulation = (cuzk_gpu_msm_accum)-1;
+    CHECK_ST(cuzk_engine_create(&eng, &eo, &e), CUZK_ERR_ARG);
+    CHECK(eng == NULL);
+    eo.msm.accumulation = CUZK_GPU_MSM_ACCUM_RUNS;
+    eo.msm.affine_pairs_per_thread = 300;
+    CHECK_ST(cuzk_engine_create(&eng, &eo, &e), CUZK_ERR_ARG);
+    eo.msm.affine_pairs_per_thread = 256;
+    CHECK_ST(cuzk_engine_create(&eng, &eo, &e), CUZK_OK);
+    cuzk_engine_destroy(eng);
+    /* valid options on the CPU backend: the same proof bytes for two provers of one key */
+    static const uint8_t r[32] = {7}, s[32] = {11};
+    cuzk_proof_opts pr = {0};
+    pr.fixed_r = r;
+    pr.fixed_s = s;
+    cuzk_witness w = {CUZK_WITNESS_WTNS, wbytes, wlen};
+    cuzk_proof p1 = {0}, p2 = {0};
+    cuzk_prover *a = NULL, *b = NULL;
+    po.msm.affine_pairs_per_thread = 16;
+    CHECK_ST(cuzk_prover_create(&a, pk, &po, &e), CUZK_OK);
+    po.msm.accumulation = CUZK_GPU_MSM_ACCUM_TASKS;
+    po.msm.affine_pairs_per_thread = 0;
+    CHECK_ST(cuzk_prover_create(&b, pk, &po, &e), CUZK_OK);
+    if (a && b) {
+        CHECK_ST(cuzk_prove(a, &p1, &w, &pr, NULL, &e), CUZK_OK);
+        CHECK_ST(cuzk_prove(b, &p2, &w, &pr, NULL, &e), CUZK_OK);
+        CHECK(p1.has_bellperson && p2.has_bellperson && !memcmp(p1.bellperson, p2.bellperson, sizeof p1.bellperson) &&
+              p1.proof_json && p2.proof_json &&
+              !strcmp(p1.proof_json, p2.proof_json));
+    }
+    cuzk_proof_free(&p1);
+    cuzk_proof_free(&p2);
+    cuzk_prover_destroy(a);
+    cuzk_prover_destroy(b);
+out:
+    cuzk_pk_release(pk);
+    free(wbytes);
+}
+
 static void test_engine_helpers(void) {
     cuzk_pk *pk = NULL;
     cuzk_circuit *c = NULL;
@@ -1356,6 +1447,8 @@ int main(void) {
         return 1;
     }
     test_version();
+    test_devices();
+    test_msm_opts();
     test_zkey_circuit("multiplier");
     test_zkey_circuit("merkle_mimc5");
     test_bad_keys();
