@@ -263,7 +263,9 @@ void *engine_synth_main(void *arg) {
             }
             if (st == CUZK_OK && j->check_witness) {
                 uint32_t bad = 0;
-                st = j->gc->check_witness(j->circ.cs, (const uint64_t *)p->w, j->n_vars, &bad, &perr);
+                groth16_key raw;
+                st = j->gc->check_witness(engine_circuit_key(&j->circ, &raw), (const uint64_t *)p->w, j->n_vars, &bad,
+                                          &perr);
             }
         }
         tm->synth_call_ms = tc1 - tc0;
@@ -295,7 +297,9 @@ static void trace_stages(cuzk_engine *e, int tid, int dev, double t, const groth
     const uint64_t jid = j->id;
     int gpu = (e->caps & GROTH16_CAP_DEVICE) != 0;
     /* the overlap is the bellperson convention's (a zkey's finish computes B_G2 itself) */
-    int b2_overlap = (e->caps & GROTH16_CAP_B2_OVERLAP) != 0 && engine_circuit_key(&j->circ).convention == CUZK_CONVENTION_BELLPERSON;
+    groth16_key raw;
+    int b2_overlap = (e->caps & GROTH16_CAP_B2_OVERLAP) != 0 &&
+                     j->gc->key_convention(engine_circuit_key(&j->circ, &raw)) == CUZK_CONVENTION_BELLPERSON;
     if (!finish) {
         const char *n[8] = {"witness upload", "a/b/c (SpMV)", "H (NTTs)", "MSM A (G1)", "MSM B (G1)", "MSM L (G1)",
                             "MSM H (G1)", "MSM B (G2)"};
