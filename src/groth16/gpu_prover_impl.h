@@ -80,20 +80,16 @@ static cuzk_status nogpu_bind(void **state, const CN(groth16_key) *k, const grot
 }
 static void nogpu_unbind(void *state) { (void)state; }
 static size_t nogpu_start_bytes(const CN(groth16_key) *k, int nthreads) { (void)k; (void)nthreads; return 0; }
-static cuzk_status nogpu_start(void *state, CN(groth16_pending) **out, const CN(fr) *w, size_t n_w, const CN(fr) *r, const CN(fr) *s,
-                               int nthreads, groth16_release_fn release, void *release_ctx, groth16_timings *t,
-                               cuzk_error *err) {
-    (void)state; (void)w; (void)n_w; (void)r; (void)s; (void)nthreads; (void)release; (void)release_ctx; (void)t;
-    *out = NULL;
-    return ERR(err, CUZK_ERR_UNSUPPORTED, "this build has no CUDA backend");
-}
 const CN(groth16_backend_ops) CN(groth16_backend_gpu_ops) = {
     .info = {.name = "gpu",
              .caps = GROTH16_CAP_DEVICE | GROTH16_CAP_B2_OVERLAP | GROTH16_CAP_PINNED_HOST | GROTH16_CAP_SHARED_SRS},
     .bind = nogpu_bind,
     .unbind = nogpu_unbind,
     .start_bytes = nogpu_start_bytes,
-    .start = nogpu_start,
+    .snarkjs = &CN(groth16_stages_cpu), /* never run: bind fails */
+#if CURVE_BELLPERSON
+    .bellperson = &groth16_bp_stages_cpu,
+#endif
 };
 
 #else
@@ -446,161 +442,187 @@ cuzk_status groth16_gpu_prover_create(groth16_gpu_prover **out, const bellperson
 }
 
 /* B scalars for B_G2 (host, canonical): w at the B selection. */
+/* ---- the GPU's bellperson stages (groth16_bellperson_start runs them) ------------------------
+ * One proof on the prover's device: begin takes the prover's lock (one proof on the device at a
+ * time) and end gives it back with the device buffers: the witness (n_vars Fr) and a, b, c (m Fr
+ * each; H leaves the h coefficients in a). */
+typedef struct gpu_bp_run {
+    groth16_gpu_prover *gp;
+    const CN(fr) *w;
+    size_t n_w;
+    CN(fr) *d_w, *d_a, *d_b, *d_c;
+} gpu_bp_run;
+
+static cuzk_status gpu_bp_begin(void *ctx, void **run, const bellperson_params *p, const CN(r1cs) *cs, const CN(fr) *w,
+                                size_t n_w, groth16_release_fn release, void *release_ctx, groth16_b2_place *b2,
+                                cuzk_error *err) {
+    (void)release;
+    (void)release_ctx;
+    groth16_gpu_prover *gp = ctx;
+    if (p != gp->p || cs != gp->cs) return ERR(err, CUZK_ERR_ARG, "gpu stages: a key the prover was not made for");
+    gpu_bp_run *u = calloc(1, sizeof *u);
+    if (!u) return ERR(err, CUZK_ERR_NOMEM, "gpu stages");
+    u->gp = gp;
+    u->w = w;
+    u->n_w = n_w;
+    *b2 = gp->b_g2_device ? GROTH16_B2_ON_DEVICE : GROTH16_B2_ON_THREADS;
+    pthread_mutex_lock(&gp->mu);
+    *run = u;
+    return CUZK_OK;
+}
+
+static void gpu_bp_end(void *vr) {
+    gpu_bp_run *u = vr;
+    groth16_gpu_prover *gp = u->gp;
+    if (gp->ctx) {
+        gpu_buf_free(gp->ctx, u->d_w);
+        gpu_buf_free(gp->ctx, u->d_a);
+        gpu_buf_free(gp->ctx, u->d_b);
+        gpu_buf_free(gp->ctx, u->d_c);
+    }
+    pthread_mutex_unlock(&gp->mu);
+    free(u);
+}
+
+/* the witness to the device */
+static cuzk_status gpu_bp_upload(void *vr, cuzk_error *err) {
+    gpu_bp_run *u = vr;
+    gpu_ctx *ctx = u->gp->ctx;
+    const size_t m = u->gp->m;
+    cuzk_status st;
+    if ((st = gpu_buf_alloc(ctx, (void **)&u->d_w, u->n_w * sizeof(CN(fr)), err)) != CUZK_OK) return st;
+    if ((st = gpu_buf_alloc(ctx, (void **)&u->d_a, m * sizeof(CN(fr)), err)) != CUZK_OK) return st;
+    if ((st = gpu_buf_alloc(ctx, (void **)&u->d_b, m * sizeof(CN(fr)), err)) != CUZK_OK) return st;
+    if ((st = gpu_buf_alloc(ctx, (void **)&u->d_c, m * sizeof(CN(fr)), err)) != CUZK_OK) return st;
+    if ((st = gpu_copy_h2d_async(ctx, u->d_w, u->w, u->n_w * sizeof(CN(fr)), err)) != CUZK_OK) return st;
+    return gpu_sync(ctx, err);
+}
+
+/* a/b/c by SpMV over the resident matrices */
+static cuzk_status gpu_bp_abc(void *vr, int nthreads, cuzk_error *err) {
+    (void)nthreads;
+    gpu_bp_run *u = vr;
+    cuzk_status st = gpu_r1cs_abc_async(u->gp->ctx, (struct fr *)u->d_a, (struct fr *)u->d_b, (struct fr *)u->d_c,
+                                        u->gp->m, u->gp->d_cs, (const struct fr *)u->d_w, err);
+    return st == CUZK_OK ? gpu_sync(u->gp->ctx, err) : st;
+}
+
+/* H launched on the device (h_wait joins it): d_a <- the H scalars (Montgomery), on the roots of
+ * the parameters' QAP (7^t; 5^t for snarkjs's MPC export: formats/bellperson.h) */
+static cuzk_status gpu_bp_h(void *vr, int nthreads, cuzk_error *err) {
+    (void)nthreads;
+    gpu_bp_run *u = vr;
+    groth16_gpu_prover *gp = u->gp;
+    return gpu_h_bellperson_roots_async(gpu_ctx_stream(gp->ctx), (struct fr *)u->d_a, (struct fr *)u->d_b,
+                                        (struct fr *)u->d_c, gp->log_m,
+                                        gp->p->domain == BELLPERSON_DOMAIN_SNARKJS ? GPU_ROOTS_SNARKJS : GPU_ROOTS_BELLPERSON,
+                                        err);
+}
+static cuzk_status gpu_bp_h_wait(void *vr, cuzk_error *err) { return gpu_sync(((gpu_bp_run *)vr)->gp->ctx, err); }
+
 typedef struct { scalar256 *out; const CN(fr) *w; const uint32_t *idx; } bsel_ctx;
 static void bsel_range(void *vctx, size_t b, size_t e, int tid) {
     (void)tid;
     bsel_ctx *c = vctx;
     for (size_t i = b; i < e; i++) CN(fr_to_canon)(c->out[i].l, &c->w[c->idx[i]]);
 }
+/* the B selection on the host, from the host witness (the selection was checked at create) */
+static cuzk_status gpu_bp_b_scalars(void *vr, scalar256 *out, int nthreads, cuzk_error *err) {
+    (void)err;
+    gpu_bp_run *u = vr;
+    bsel_ctx bc = {out, u->w, u->gp->idx_b};
+    parallel_for(u->gp->n_b, nthreads, bsel_range, &bc);
+    return CUZK_OK;
+}
+
+/* one G1 MSM over the resident query, scalars straight from the device witness (A, B1 through
+ * their selections, L) or from H (d_a) */
+static cuzk_status gpu_bp_g1_msm(void *vr, CN(g1_jacobian) *out, groth16_query q, const scalar256 *b_scalars,
+                                 int nthreads, cuzk_error *err) {
+    (void)b_scalars;
+    (void)nthreads;
+    static const char *const msm_name[4] = {"A", "B1", "L", "H"};
+    gpu_bp_run *u = vr;
+    groth16_gpu_prover *gp = u->gp;
+    gpu_msm_job job;
+    switch (q) {
+    case GROTH16_Q_A:
+        job = (gpu_msm_job){gp->a, 0, gp->n_a, u->d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_a, (struct g1_jacobian *)out, gp->msm};
+        break;
+    case GROTH16_Q_B1:
+        job = (gpu_msm_job){gp->b_g1, 0, gp->n_b, u->d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_b, (struct g1_jacobian *)out,
+                            gp->msm};
+        break;
+    case GROTH16_Q_L:
+        job = (gpu_msm_job){gp->l, 0, gp->n_aux, u->d_w + gp->n_inputs, GPU_SCALARS_MONTGOMERY, NULL,
+                            (struct g1_jacobian *)out, gp->msm};
+        break;
+    case GROTH16_Q_H:
+        job = (gpu_msm_job){gp->h, 0, gp->m - 1, u->d_a, GPU_SCALARS_MONTGOMERY, NULL, (struct g1_jacobian *)out, gp->msm};
+        break;
+    default:
+        return ERR(err, CUZK_ERR_ARG, "gpu stages: query %d", (int)q);
+    }
+    gpu_msm_stats ms;
+    memset(&ms, 0, sizeof ms);
+    double tw = now_ms();
+    cuzk_status st = gpu_g1_msm_run(gp->ctx, &job, 1, &ms, err);
+    if (st != CUZK_OK) return st;
+    /* the stage is the wall time of this call (the sequence times it): the GPU's event time plus
+     * what the host does around it (scratch, launches, the result's readback and Horner sum) */
+    cuzk_log(CUZK_LOG_DEBUG,
+             "GPU MSM %s: n %zu (0: %zu, 1: %zu, other: %zu) classify %.2f ones %.2f tail %.2f (digits %.2f sort "
+             "%.2f buckets %.2f accumulate %.2f reduce %.2f, %zu chunks) events %.2f ms, wall %.2f ms",
+             msm_name[q], job.n, ms.n_zero, ms.n_one, ms.n_other, ms.classify_ms, ms.ones_ms, ms.tail_ms,
+             ms.tail_digits_ms, ms.tail_sort_ms, ms.tail_buckets_ms, ms.tail_accum_ms, ms.tail_reduce_ms, ms.tail_chunks,
+             ms.total_ms, now_ms() - tw);
+    return CUZK_OK;
+}
+
+/* B_G2 on the device (groth16_gpu_prover_set_b_g2): the B1 job's scalars and selection over the
+ * resident G2 query */
+static cuzk_status gpu_bp_b2_msm(void *vr, CN(g2_jacobian) *out, cuzk_error *err) {
+    gpu_bp_run *u = vr;
+    groth16_gpu_prover *gp = u->gp;
+    gpu_g2_msm_job j2 = {gp->b_g2, 0, gp->n_b, u->d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_b, (struct g2_jacobian *)out,
+                         gp->msm};
+    gpu_msm_stats ms2;
+    memset(&ms2, 0, sizeof ms2);
+    double tw = now_ms();
+    cuzk_status st = gpu_g2_msm_run(gp->ctx, &j2, 1, &ms2, err);
+    if (st != CUZK_OK) return st;
+    cuzk_log(CUZK_LOG_DEBUG,
+             "GPU MSM B2 (G2): n %zu (0: %zu, 1: %zu, other: %zu) classify %.2f ones %.2f tail %.2f (digits %.2f "
+             "sort %.2f buckets %.2f accumulate %.2f reduce %.2f, %zu chunks) events %.2f ms, wall %.2f ms",
+             j2.n, ms2.n_zero, ms2.n_one, ms2.n_other, ms2.classify_ms, ms2.ones_ms, ms2.tail_ms, ms2.tail_digits_ms,
+             ms2.tail_sort_ms, ms2.tail_buckets_ms, ms2.tail_accum_ms, ms2.tail_reduce_ms, ms2.tail_chunks, ms2.total_ms,
+             now_ms() - tw);
+    return CUZK_OK;
+}
+
+/* ctx: the groth16_gpu_prover */
+static const groth16_bp_stages gpu_bp_stages = {
+    .begin = gpu_bp_begin,
+    .upload = gpu_bp_upload,
+    .abc = gpu_bp_abc,
+    .h = gpu_bp_h,
+    .h_wait = gpu_bp_h_wait,
+    .b_scalars = gpu_bp_b_scalars,
+    .g1_msm = gpu_bp_g1_msm,
+    .b2_msm = gpu_bp_b2_msm,
+    .end = gpu_bp_end,
+};
 
 cuzk_status groth16_gpu_prove_start(CN(groth16_pending) **out, groth16_gpu_prover *gp, const CN(fr) *w, size_t n_w,
                                     const CN(fr) *r, const CN(fr) *s, int nthreads, groth16_release_fn release,
                                     void *release_ctx, groth16_timings *t, cuzk_error *err) {
-    cuzk_status st = CUZK_OK;
-    groth16_timings tm = {0};
-    CN(groth16_pending) *pend = NULL;
-    CN(fr) *d_w = NULL, *d_a = NULL, *d_b = NULL, *d_c = NULL;
-    if (t) *t = tm;
-    if (!out || !gp || !w || !r || !s) return ERR(err, CUZK_ERR_ARG, "groth16_gpu_prove_start: NULL argument");
-    *out = NULL;
-    if (n_w != gp->cs->n_vars)
-        return ERR(err, CUZK_ERR_MISMATCH, "witness has %zu values but the circuit has %u variables", n_w, gp->cs->n_vars);
-    if (!CN(fr_is_one)(&w[0])) return ERR(err, CUZK_ERR_MISMATCH, "witness value 0 must be 1 (the constant wire)");
-    if (nthreads <= 0) nthreads = cuzk_num_threads();
-    pthread_mutex_lock(&gp->mu);
-    double t0 = now_ms(), t1;
-    const size_t m = gp->m;
-    gpu_ctx *ctx = gp->ctx;
-
-    pend = calloc(1, sizeof *pend);
-    if (!pend) { st = ERR(err, CUZK_ERR_NOMEM, "pending proof"); goto out; }
-    pend->release = release;
-    pend->release_ctx = release_ctx;
-    if (!gp->b_g2_device) {
-        pend->n_b = gp->n_b;
-        pend->b_scalars = malloc((gp->n_b ? gp->n_b : 1) * sizeof(scalar256));
-        if (!pend->b_scalars) { st = ERR(err, CUZK_ERR_NOMEM, "B scalars (%zu)", gp->n_b); goto out; }
+    if (!gp) {
+        if (out) *out = NULL;
+        if (t) memset(t, 0, sizeof *t);
+        return ERR(err, CUZK_ERR_ARG, "groth16_gpu_prove_start: NULL argument");
     }
-    if ((st = groth16_abort_point("the witness upload", err)) != CUZK_OK) goto out;
-
-    /* 1. witness to the device; a/b/c by SpMV there */
-    if ((st = gpu_buf_alloc(ctx, (void **)&d_w, n_w * sizeof(CN(fr)), err)) != CUZK_OK) goto out;
-    if ((st = gpu_buf_alloc(ctx, (void **)&d_a, m * sizeof(CN(fr)), err)) != CUZK_OK) goto out;
-    if ((st = gpu_buf_alloc(ctx, (void **)&d_b, m * sizeof(CN(fr)), err)) != CUZK_OK) goto out;
-    if ((st = gpu_buf_alloc(ctx, (void **)&d_c, m * sizeof(CN(fr)), err)) != CUZK_OK) goto out;
-    if ((st = gpu_copy_h2d_async(ctx, d_w, w, n_w * sizeof(CN(fr)), err)) != CUZK_OK) goto out;
-    if ((st = gpu_sync(ctx, err)) != CUZK_OK) goto out;
-    t1 = now_ms(); tm.upload_ms = t1 - t0; t0 = t1;
-    if ((st = groth16_abort_point("a/b/c", err)) != CUZK_OK) goto out;
-    if ((st = gpu_r1cs_abc_async(ctx, (struct CN(fr) *)d_a, (struct CN(fr) *)d_b, (struct CN(fr) *)d_c, m, gp->d_cs,
-                                 (const struct CN(fr) *)d_w, err)) != CUZK_OK) goto out;
-    if ((st = gpu_sync(ctx, err)) != CUZK_OK) goto out;
-    t1 = now_ms(); tm.abc_ms = t1 - t0; t0 = t1;
-    if ((st = groth16_abort_point("H and B_G2", err)) != CUZK_OK) goto out;
-
-    /* 2. H on the device: d_a <- the H scalars (Montgomery) */
-    /* on the roots of the parameters' QAP (7^t; 5^t for snarkjs's MPC export: formats/bellperson.h) */
-    if ((st = gpu_h_bellperson_roots_async(gpu_ctx_stream(ctx), (struct CN(fr) *)d_a, (struct CN(fr) *)d_b, (struct CN(fr) *)d_c,
-                                           gp->log_m, gp->p->domain == BELLPERSON_DOMAIN_SNARKJS ? GPU_ROOTS_SNARKJS
-                                                                                              : GPU_ROOTS_BELLPERSON,
-                                           err)) != CUZK_OK) goto out;
-    /* while the GPU runs H: the B scalars on the host, then B_G2 on CPU threads (unless B_G2 runs
-     * on the device after the G1 MSMs) */
-    if (!gp->b_g2_device) {
-        bsel_ctx bc = {pend->b_scalars, w, gp->idx_b};
-        parallel_for(gp->n_b, nthreads, bsel_range, &bc);
-        pend->b_g2 = gp->p->b_g2;
-        if ((st = CN(groth16_pending_start_b2)(pend, nthreads, err)) != CUZK_OK) goto out;
-    }
-    if ((st = gpu_sync(ctx, err)) != CUZK_OK) goto out;
-    t1 = now_ms(); tm.h_ms = t1 - t0; t0 = t1;
-
-    /* 3. the four G1 MSMs in one call, scalars straight from the device witness and H */
-    gpu_msm_job jobs[4] = {
-        {gp->a, 0, gp->n_a, d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_a, (struct CN(g1_jacobian) *)&pend->mr.a, gp->msm},
-        {gp->b_g1, 0, gp->n_b, d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_b, (struct CN(g1_jacobian) *)&pend->mr.b1, gp->msm},
-        {gp->l, 0, gp->n_aux, d_w + gp->n_inputs, GPU_SCALARS_MONTGOMERY, NULL, (struct CN(g1_jacobian) *)&pend->mr.c,
-         gp->msm},
-        {gp->h, 0, m - 1, d_a, GPU_SCALARS_MONTGOMERY, NULL, (struct CN(g1_jacobian) *)&pend->mr.h, gp->msm},
-    };
-    gpu_msm_stats ms[4];
-    double msm_wall[4];
-    static const char *const msm_name[4] = {"A", "B1", "L", "H"};
-    for (int j = 0; j < 4; j++) {
-        if (abort_requested()) {
-            /* B_G2 runs on CPU threads: the pending goes back with the status, and the caller frees
-             * it (groth16_pending_free joins them) off the device's path (with the device B_G2 there
-             * are no threads: freed here) */
-            st = ERR(err, CUZK_ERR_CANCELLED, "cancelled before MSM %s", msm_name[j]);
-            if (!gp->b_g2_device) {
-                *out = pend;
-                pend = NULL;
-            }
-            goto out;
-        }
-        memset(&ms[j], 0, sizeof ms[j]);
-        double tw = now_ms();
-        if ((st = gpu_g1_msm_run(ctx, &jobs[j], 1, &ms[j], err)) != CUZK_OK) goto out;
-        msm_wall[j] = now_ms() - tw;
-        cuzk_log(CUZK_LOG_DEBUG,
-                 "GPU MSM %s: n %zu (0: %zu, 1: %zu, other: %zu) classify %.2f ones %.2f tail %.2f (digits %.2f sort "
-                 "%.2f buckets %.2f accumulate %.2f reduce %.2f, %zu chunks) events %.2f ms, wall %.2f ms",
-                 msm_name[j], jobs[j].n, ms[j].n_zero, ms[j].n_one, ms[j].n_other, ms[j].classify_ms, ms[j].ones_ms,
-                 ms[j].tail_ms, ms[j].tail_digits_ms, ms[j].tail_sort_ms, ms[j].tail_buckets_ms, ms[j].tail_accum_ms,
-                 ms[j].tail_reduce_ms, ms[j].tail_chunks, ms[j].total_ms, now_ms() - tw);
-    }
-    /* each MSM stage is the wall time of its call on this thread: the GPU's event time (in the
-     * debug line above) plus what the host does around it (scratch, launches, the result's
-     * readback and Horner sum), so that the stages account for the whole call */
-    tm.msm_a_ms = msm_wall[0];
-    tm.msm_b1_ms = msm_wall[1];
-    tm.msm_l_ms = msm_wall[2];
-    tm.msm_h_ms = msm_wall[3];
-
-    /* 4. B_G2 on the device (groth16_gpu_prover_set_b_g2): the B1 job's scalars and selection over
-     * the resident G2 query; finish then only assembles */
-    if (gp->b_g2_device) {
-        if ((st = groth16_abort_point("MSM B2 (G2, on the device)", err)) != CUZK_OK) goto out;
-        gpu_g2_msm_job j2 = {gp->b_g2, 0, gp->n_b, d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_b,
-                             (struct CN(g2_jacobian) *)&pend->mr.b2, gp->msm};
-        gpu_msm_stats ms2;
-        memset(&ms2, 0, sizeof ms2);
-        double tw = now_ms();
-        if ((st = gpu_g2_msm_run(ctx, &j2, 1, &ms2, err)) != CUZK_OK) goto out;
-        tm.msm_b2_ms = now_ms() - tw;
-        tm.b2_device = 1;
-        pend->b2_done = 1;
-        pend->b2_ms = tm.msm_b2_ms;
-        cuzk_log(CUZK_LOG_DEBUG,
-                 "GPU MSM B2 (G2): n %zu (0: %zu, 1: %zu, other: %zu) classify %.2f ones %.2f tail %.2f (digits %.2f "
-                 "sort %.2f buckets %.2f accumulate %.2f reduce %.2f, %zu chunks) events %.2f ms, wall %.2f ms",
-                 j2.n, ms2.n_zero, ms2.n_one, ms2.n_other, ms2.classify_ms, ms2.ones_ms, ms2.tail_ms,
-                 ms2.tail_digits_ms, ms2.tail_sort_ms, ms2.tail_buckets_ms, ms2.tail_accum_ms, ms2.tail_reduce_ms,
-                 ms2.tail_chunks, ms2.total_ms, tm.msm_b2_ms);
-    }
-
-    pend->alpha1 = gp->p->vk.alpha1;
-    pend->beta1 = gp->p->vk.beta1;
-    pend->beta2 = gp->p->vk.beta2;
-    pend->delta1 = gp->p->vk.delta1;
-    pend->delta2 = gp->p->vk.delta2;
-    pend->r = *r;
-    pend->s = *s;
-    *out = pend;
-    pend = NULL;
-out:
-    if (gp->ctx) {
-        gpu_buf_free(ctx, d_w);
-        gpu_buf_free(ctx, d_a);
-        gpu_buf_free(ctx, d_b);
-        gpu_buf_free(ctx, d_c);
-    }
-    CN(groth16_pending_free)(pend); /* joins a B_G2 thread that was started */
-    pthread_mutex_unlock(&gp->mu);
-    tm.total_ms = tm.upload_ms + tm.abc_ms + tm.h_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_l_ms + tm.msm_h_ms +
-                  (tm.b2_device ? tm.msm_b2_ms : 0);
-    if (t) *t = tm;
-    return st;
+    return groth16_bellperson_start(out, gp->p, gp->cs, &gpu_bp_stages, gp, w, n_w, r, s, nthreads, release, release_ctx,
+                                    t, err);
 }
 #endif /* CURVE_BELLPERSON */
 
@@ -774,19 +796,35 @@ static size_t gpu_start_bytes_ops(const CN(groth16_key) *k, int nthreads) {
     return CN(groth16_zkey_start_bytes)(k->z);
 }
 
-static cuzk_status gpu_start_ops(void *vs, CN(groth16_pending) **out, const CN(fr) *w, size_t n_w, const CN(fr) *r, const CN(fr) *s,
-                                 int nthreads, groth16_release_fn release, void *release_ctx, groth16_timings *t,
-                                 cuzk_error *err) {
-    gpu_backend_state *g = vs;
-#if CURVE_BELLPERSON
-    if (g->gp) return groth16_gpu_prove_start(out, g->gp, w, n_w, r, s, nthreads, release, release_ctx, t, err);
-#endif
-    CN(groth16_stages) stg = {g, zkey_gpu_msm, zkey_gpu_h};
-    pthread_mutex_lock(&g->mu);
-    cuzk_status st = CN(groth16_zkey_start)(out, g->k->z, &stg, w, n_w, r, s, nthreads, release, release_ctx, t, err);
-    pthread_mutex_unlock(&g->mu);
-    return st;
+/* The stages prove_start runs on this backend's state (ctx: the gpu_backend_state).
+ * snarkjs: one start on the device at a time (the state's lock) */
+static cuzk_status zkey_gpu_begin(void *ctx, cuzk_error *err) {
+    (void)err;
+    pthread_mutex_lock(&((gpu_backend_state *)ctx)->mu);
+    return CUZK_OK;
 }
+static void zkey_gpu_end(void *ctx) { pthread_mutex_unlock(&((gpu_backend_state *)ctx)->mu); }
+static const CN(groth16_stages) gpu_snarkjs_stages = {
+    .begin = zkey_gpu_begin, .end = zkey_gpu_end, .g1_msm = zkey_gpu_msm, .h_snarkjs = zkey_gpu_h};
+#if CURVE_BELLPERSON
+/* bellperson: the stages of the state's groth16_gpu_prover */
+static cuzk_status gpu_state_bp_begin(void *ctx, void **run, const bellperson_params *p, const CN(r1cs) *cs,
+                                      const CN(fr) *w, size_t n_w, groth16_release_fn release, void *release_ctx,
+                                      groth16_b2_place *b2, cuzk_error *err) {
+    return gpu_bp_begin(((gpu_backend_state *)ctx)->gp, run, p, cs, w, n_w, release, release_ctx, b2, err);
+}
+static const groth16_bp_stages gpu_state_bp_stages = {
+    .begin = gpu_state_bp_begin,
+    .upload = gpu_bp_upload,
+    .abc = gpu_bp_abc,
+    .h = gpu_bp_h,
+    .h_wait = gpu_bp_h_wait,
+    .b_scalars = gpu_bp_b_scalars,
+    .g1_msm = gpu_bp_g1_msm,
+    .b2_msm = gpu_bp_b2_msm,
+    .end = gpu_bp_end,
+};
+#endif
 
 static size_t gpu_device_bytes_ops(void *vs) {
     gpu_backend_state *g = vs;
@@ -855,7 +893,10 @@ const CN(groth16_backend_ops) CN(groth16_backend_gpu_ops) = {
     .bind = gpu_bind,
     .unbind = gpu_unbind,
     .start_bytes = gpu_start_bytes_ops,
-    .start = gpu_start_ops,
+    .snarkjs = &gpu_snarkjs_stages,
+#if CURVE_BELLPERSON
+    .bellperson = &gpu_state_bp_stages,
+#endif
 };
 
 #endif

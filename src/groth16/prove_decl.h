@@ -25,32 +25,8 @@ void CN(groth16_key_vk)(CN(groth16_vk) *out, const CN(groth16_key) *k);
 static inline const groth16_key_any *CN(groth16_key_erase)(const CN(groth16_key) *k) { return (const groth16_key_any *)k; }
 static inline const CN(groth16_key) *CN(groth16_key_unerase)(const groth16_key_any *k) { return (const CN(groth16_key) *)k; }
 
-/* ---- backends ------------------------------------------------------------------------------------ */
-typedef struct CN(groth16_backend_ops) {
-    groth16_backend_info info;         /* first: name, caps, device queries (no curve type) */
-    /* Makes the per-key state (GPU: context and uploads). k is borrowed for the state's life.
-     * Errors: CUZK_ERR_UNSUPPORTED (a convention or curve it cannot run), those of the device. */
-    cuzk_status (*bind)(void **state, const CN(groth16_key) *k, const groth16_backend_cfg *cfg, cuzk_error *err);
-    void (*unbind)(void *state);
-    /* Upper bound of the host bytes one start of key k allocates, the pending included (a budget
-     * reserves it before binding: no state needed). */
-    size_t (*start_bytes)(const CN(groth16_key) *k, int nthreads);
-    /* groth16_prove_start's work (see there). */
-    cuzk_status (*start)(void *state, CN(groth16_pending) **out, const CN(fr) *w, size_t n_w, const CN(fr) *r, const CN(fr) *s,
-                         int nthreads, groth16_release_fn release, void *release_ctx, groth16_timings *t,
-                         cuzk_error *err);
-} CN(groth16_backend_ops);
-
-extern const CN(groth16_backend_ops) CN(groth16_backend_cpu_ops);
-extern const CN(groth16_backend_ops) CN(groth16_backend_gpu_ops); /* builds without CUDA: bind is UNSUPPORTED */
-
-/* Resolves a user request to this curve's backend ops: AUTO -> GPU when this build has CUDA, a
- * device is present and the device code handles the curve, else CPU (an INFO log line); GPU ->
- * CUZK_ERR_DEVICE when there is none (CUZK_ERR_UNSUPPORTED for a curve the device code does not
- * handle); CPU -> CPU. */
-cuzk_status CN(groth16_backend_pick)(cuzk_backend requested, const CN(groth16_backend_ops) **out, cuzk_error *err);
-
 /* ---- the prover ------------------------------------------------------------------------------------ */
+typedef struct CN(groth16_backend_ops) CN(groth16_backend_ops); /* below */
 typedef struct CN(groth16_prover) CN(groth16_prover);
 
 /* Binds k (borrowed for the prover's life) to ops (bind runs here, once). cfg may be NULL. */
@@ -84,28 +60,104 @@ cuzk_status CN(groth16_prove_finish)(CN(groth16_proof) *out, CN(groth16_pending)
 cuzk_status CN(groth16_prove_one)(CN(groth16_prover) *pv, CN(groth16_proof) *out, const CN(fr) *w, size_t n_w, const CN(fr) *r,
                                   const CN(fr) *s, int nthreads, groth16_timings *t, cuzk_error *err);
 
-/* ---- the stages of a start, per backend: ONE sequence per convention --------------------------
- * Each convention's start (groth16_zkey_start; groth16_bellperson_run for bellperson keys) is
- * written once, as the sequence of its stages, and runs them through a backend's groth16_stages:
- * the CPU backend's (groth16_stages_cpu: src/poly, src/msm on CPU threads) or the GPU backend's
- * (device kernels over the key's resident data). */
+/* ---- ONE sequence per convention, its stages per backend ---------------------------------------
+ * groth16_prove_start runs the key's convention as one sequence, written once (prove_impl.h):
+ *   snarkjs     groth16_zkey_start: a/b by the zkey's coefficient rows and C = A*B on the host, H on
+ *               the odd coset, the four G1 MSMs; B_G2 in finish;
+ *   bellperson  groth16_bellperson_start: [the witness to the device], a/b/c, H (with the B
+ *               scalars and B_G2's launch on CPU threads while the device runs H), the four G1
+ *               MSMs, [B_G2 on the device]; else B_G2 in finish;
+ * over the stages of the prover's backend (groth16_backend_ops.snarkjs / .bellperson): the CPU's
+ * run on CPU threads over host arrays (src/poly, src/msm), the GPU's on the device over the key's
+ * resident data. The checks, cancellation points, timings, release hook and pending are the
+ * sequence's, the same on every backend. */
+
+/* snarkjs stages (ctx: the backend state; the CPU's take any). */
 typedef struct CN(groth16_stages) {
     void *ctx;
+    /* optional: around one start (the GPU: one start on the device at a time) */
+    cuzk_status (*begin)(void *ctx, cuzk_error *err);
+    void (*end)(void *ctx);
     /* out = sum scalars[i] * bases[i], bases = the query q of the key on the host (the CPU uses
      * them; a device backend its resident copy), scalars canonical on the host. */
     cuzk_status (*g1_msm)(void *ctx, CN(g1_jacobian) *out, groth16_query q, const CN(g1_affine) *bases,
-                          const scalar256 *scalars, size_t n, int nthreads, cuzk_error *err);
+                              const scalar256 *scalars, size_t n, int nthreads, cuzk_error *err);
     /* h_snarkjs of src/poly/ntt.h (same inputs and outputs). */
     cuzk_status (*h_snarkjs)(void *ctx, const CN(ntt_domain) *d, CN(fr) *a, CN(fr) *b, CN(fr) *c, int nthreads, cuzk_error *err);
 } CN(groth16_stages);
 extern const CN(groth16_stages) CN(groth16_stages_cpu);
 
-/* snarkjs convention start over the given stages (prover.c): a/b by the zkey's rows, C = A*B, H on
- * the odd coset, the G1 MSMs; the pending keeps the witness scalars for B_G2 over z->b2 (borrowed). */
+/* snarkjs convention start over the given stages: a/b by the zkey's rows, C = A*B, H on the odd
+ * coset, the G1 MSMs; the pending keeps the witness scalars for B_G2 over z->b2 (borrowed). */
 cuzk_status CN(groth16_zkey_start)(CN(groth16_pending) **out, const CN(zkey) *z, const CN(groth16_stages) *stg, const CN(fr) *w,
                                    size_t n_w, const CN(fr) *r, const CN(fr) *s, int nthreads, groth16_release_fn release,
                                    void *release_ctx, groth16_timings *t, cuzk_error *err);
 size_t CN(groth16_zkey_start_bytes)(const CN(zkey) *z);
+
+#if CURVE_BELLPERSON
+/* bellperson stages, over one proof's state `run` that begin makes and end gives back (on every
+ * path): host scratch on the CPU; on the GPU the prover's lock and the device buffers. The
+ * sequence calls begin, [upload], abc, h, [b_scalars with B_G2 on threads], [h_wait], the four
+ * g1_msm (A, B1, L, H), [b2_msm with B_G2 on the device], end; every stage may fail (its status
+ * ends the start). Large host buffers go through the start's release hook. */
+typedef struct groth16_bp_stages {
+    /* ctx: the backend state (the CPU's: any). p, cs, w (n_w = cs->n_vars values, Montgomery,
+     * w[0] = 1) are read until end. *b2: where B_G2 runs for this proof. */
+    cuzk_status (*begin)(void *ctx, void **run, const bellperson_params *p, const CN(r1cs) *cs, const CN(fr) *w, size_t n_w,
+                         groth16_release_fn release, void *release_ctx, groth16_b2_place *b2, cuzk_error *err);
+    /* optional: the witness to where abc runs (the GPU: the device) */
+    cuzk_status (*upload)(void *run, cuzk_error *err);
+    /* a, b, c = A w, B w, C w, plus one A row per input */
+    cuzk_status (*abc)(void *run, int nthreads, cuzk_error *err);
+    /* H on the roots of the parameters' QAP (p->domain); with h_wait it may only launch it */
+    cuzk_status (*h)(void *run, int nthreads, cuzk_error *err);
+    cuzk_status (*h_wait)(void *run, cuzk_error *err); /* optional */
+    /* the B-selected witness values, canonical: out[0 .. p->n_b_g2) (B_G2's scalars, and the B1
+     * MSM's on the CPU). CUZK_ERR_MISMATCH when the circuit selects another count. */
+    cuzk_status (*b_scalars)(void *run, scalar256 *out, int nthreads, cuzk_error *err);
+    /* out = the G1 MSM over query q of the key (A, B1, L, H) with the proof's scalars; b_scalars:
+     * those of the B selection (b_scalars' output) when the sequence holds them, else NULL. */
+    cuzk_status (*g1_msm)(void *run, CN(g1_jacobian) *out, groth16_query q, const scalar256 *b_scalars, int nthreads,
+                              cuzk_error *err);
+    /* optional: B_G2 on the device (*b2 == GROTH16_B2_ON_DEVICE) */
+    cuzk_status (*b2_msm)(void *run, CN(g2_jacobian) *out, cuzk_error *err);
+    void (*end)(void *run);
+} groth16_bp_stages;
+extern const groth16_bp_stages groth16_bp_stages_cpu;
+
+/* bellperson convention start over the given stages (ctx: the stages' backend state). Contract as
+ * groth16_prove_bellperson_start (groth16.h), which is this over groth16_bp_stages_cpu. */
+cuzk_status groth16_bellperson_start(CN(groth16_pending) **out, const bellperson_params *p, const CN(r1cs) *cs,
+                                     const groth16_bp_stages *stg, void *ctx, const CN(fr) *w, size_t n_w, const CN(fr) *r,
+                                     const CN(fr) *s, int nthreads, groth16_release_fn release, void *release_ctx,
+                                     groth16_timings *t, cuzk_error *err);
+#endif
+
+/* ---- backends ------------------------------------------------------------------------------------ */
+typedef struct CN(groth16_backend_ops) {
+    groth16_backend_info info;         /* first: name, caps, device queries (no curve type) */
+    /* Makes the per-key state (GPU: context and uploads). k is borrowed for the state's life.
+     * Errors: CUZK_ERR_UNSUPPORTED (a convention or curve it cannot run), those of the device. */
+    cuzk_status (*bind)(void **state, const CN(groth16_key) *k, const groth16_backend_cfg *cfg, cuzk_error *err);
+    void (*unbind)(void *state);
+    /* Upper bound of the host bytes one start of key k allocates, the pending included (a budget
+     * reserves it before binding: no state needed). */
+    size_t (*start_bytes)(const CN(groth16_key) *k, int nthreads);
+    /* The stages groth16_prove_start runs, per convention, their ctx the state bind made (the
+     * sequences are the orchestration's, the same on every backend: see above). */
+    const CN(groth16_stages) *snarkjs;
+#if CURVE_BELLPERSON
+    const groth16_bp_stages *bellperson;
+#endif
+} CN(groth16_backend_ops);
+
+extern const CN(groth16_backend_ops) CN(groth16_backend_cpu_ops);
+extern const CN(groth16_backend_ops) CN(groth16_backend_gpu_ops); /* builds without CUDA: bind is UNSUPPORTED */
+
+/* Resolves a user request to this curve's backend ops: AUTO -> GPU when this build has CUDA and
+ * a device is present, else CPU (an INFO log line); GPU -> CUZK_ERR_DEVICE when there is none;
+ * CPU -> CPU. */
+cuzk_status CN(groth16_backend_pick)(cuzk_backend requested, const CN(groth16_backend_ops) **out, cuzk_error *err);
 
 /* ---- a proof as bytes (groth16/prove.h: 192 bytes on BLS12-381, 256 on BN254) ------------------ */
 size_t CN(groth16_proof_bytes)(void);

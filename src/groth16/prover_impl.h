@@ -1,6 +1,8 @@
-/* Groth16 CPU prover, both conventions (src/groth16/groth16.h), of one curve: a template,
- * instantiated per curve (src/groth16/groth16_<curve>.c); every curve-dependent name is CN(name).
- * The bellperson convention is BLS12-381's only (CURVE_BELLPERSON). */
+/* The Groth16 CPU backend of one curve (src/groth16/groth16.h): its stages of both conventions
+ * (the sequences that run them are prove_impl.h's), r and s, the proof's assembly, pendings and
+ * finish, and the CPU reference calls. A template, instantiated per curve
+ * (src/groth16/groth16_<curve>.c); every curve-dependent name is CN(name). The bellperson
+ * convention is BLS12-381's only (CURVE_BELLPERSON). */
 #include "groth16/groth16.h"
 
 #include <errno.h>
@@ -98,7 +100,7 @@ void CN(groth16_assemble)(CN(groth16_proof) *out, const CN(groth16_msm_results) 
     CN(g1_jacobian_to_affine)(&out->c, &c);
 }
 
-/* ---- snarkjs convention ------------------------------------------------------------------ */
+/* ---- the CPU's snarkjs stages (groth16_zkey_start runs them) ------------------------------ */
 static cuzk_status cpu_g1_msm(void *ctx, CN(g1_jacobian) *out, groth16_query q, const CN(g1_affine) *bases,
                               const scalar256 *scalars, size_t n, int nthreads, cuzk_error *err) {
     (void)ctx;
@@ -113,7 +115,7 @@ static cuzk_status cpu_h_snarkjs(void *ctx, const CN(ntt_domain) *d, CN(fr) *a, 
     CN(h_snarkjs)(d, a, b, c, nthreads);
     return CUZK_OK;
 }
-const CN(groth16_stages) CN(groth16_stages_cpu) = {NULL, cpu_g1_msm, cpu_h_snarkjs};
+const CN(groth16_stages) CN(groth16_stages_cpu) = {.g1_msm = cpu_g1_msm, .h_snarkjs = cpu_h_snarkjs};
 
 size_t CN(groth16_zkey_start_bytes)(const CN(zkey) *z) {
     if (!z) return 0;
@@ -125,101 +127,6 @@ size_t CN(groth16_zkey_start_bytes)(const CN(zkey) *z) {
     int c = msm_window_bits(big);
     bytes += (size_t)cuzk_num_threads() * ((size_t)1 << (c - 1)) * sizeof(CN(g2_xyzz)) + 4096 * sizeof(CN(g2_xyzz));
     return bytes;
-}
-
-cuzk_status CN(groth16_zkey_start)(CN(groth16_pending) **out, const CN(zkey) *z, const CN(groth16_stages) *stg, const CN(fr) *w,
-                                   size_t n_w, const CN(fr) *r, const CN(fr) *s, int nthreads, groth16_release_fn release,
-                                   void *release_ctx, groth16_timings *t, cuzk_error *err) {
-    cuzk_status st = CUZK_OK;
-    groth16_timings tm = {0};
-    double t0 = now_ms(), t1;
-    CN(fr) *a = NULL, *b = NULL, *c = NULL;
-    scalar256 *ws = NULL, *hs = NULL;
-    CN(ntt_domain) d = {0};
-    CN(groth16_pending) *pend = NULL;
-    if (t) *t = tm;
-    if (!out || !z || !stg || !w || !r || !s) return ERR(err, CUZK_ERR_ARG, "groth16_zkey_start: NULL argument");
-    *out = NULL;
-    if (n_w != z->n_vars)
-        return ERR(err, CUZK_ERR_MISMATCH, "witness has %zu values but the zkey expects %u", n_w, z->n_vars);
-    if (!CN(fr_is_one)(&w[0]))
-        return ERR(err, CUZK_ERR_MISMATCH, "witness value 0 must be 1 (the constant wire)");
-    size_t m = z->domain_size;
-    pend = calloc(1, sizeof *pend);
-    a = calloc(m, sizeof *a);
-    b = calloc(m, sizeof *b);
-    c = calloc(m, sizeof *c);
-    ws = malloc(n_w * sizeof *ws);
-    hs = malloc(m * sizeof *hs);
-    if (!pend || !a || !b || !c || !ws || !hs) { st = ERR(err, CUZK_ERR_NOMEM, "prover scratch (%zu rows)", m); goto out; }
-    pend->release = release;
-    pend->release_ctx = release_ctx;
-    if ((st = groth16_abort_point("a/b", err)) != CUZK_OK) goto out;
-
-    /* 1. rows: A_T[row] += v * w[wire] (and B) */
-    for (uint32_t i = 0; i < z->n_coefs; i++) {
-        const CN(zkey_coef) *k = &z->coefs[i];
-        CN(fr) prod;
-        CN(fr_mul)(&prod, &k->value, &w[k->wire]);
-        CN(fr) *dst = k->matrix == 0 ? &a[k->row] : &b[k->row];
-        CN(fr_add)(dst, dst, &prod);
-    }
-    t1 = now_ms(); tm.abc_ms = t1 - t0; t0 = t1;
-    if ((st = groth16_abort_point("H", err)) != CUZK_OK) goto out;
-
-    /* 2. H on the odd coset */
-    if ((st = CN(ntt_domain_init)(&d, z->log_domain, NTT_ROOTS_SNARKJS)) != CUZK_OK) {
-        ERR(err, st, "NTT domain 2^%d", z->log_domain);
-        goto out;
-    }
-    if ((st = stg->h_snarkjs(stg->ctx, &d, a, b, c, nthreads, err)) != CUZK_OK) goto out;
-    CN(groth16_frs_to_scalars)(hs, a, m, nthreads);
-    CN(groth16_frs_to_scalars)(ws, w, n_w, nthreads);
-    groth16_release_buf(release, release_ctx, a, m * sizeof *a); a = NULL;
-    groth16_release_buf(release, release_ctx, b, m * sizeof *b); b = NULL;
-    groth16_release_buf(release, release_ctx, c, m * sizeof *c); c = NULL;
-    t1 = now_ms(); tm.h_ms = t1 - t0; t0 = t1;
-
-    /* 3. G1 MSMs; B_G2 runs in finish over the same witness scalars (kept by the pending) */
-    if ((st = groth16_abort_point("MSM A", err)) != CUZK_OK) goto out;
-    if ((st = stg->g1_msm(stg->ctx, &pend->mr.a, GROTH16_Q_A, z->a, ws, n_w, nthreads, err)) != CUZK_OK) goto out;
-    t1 = now_ms(); tm.msm_a_ms = t1 - t0; t0 = t1;
-    if ((st = groth16_abort_point("MSM B1", err)) != CUZK_OK) goto out;
-    if ((st = stg->g1_msm(stg->ctx, &pend->mr.b1, GROTH16_Q_B1, z->b1, ws, n_w, nthreads, err)) != CUZK_OK) goto out;
-    t1 = now_ms(); tm.msm_b1_ms = t1 - t0; t0 = t1;
-    if ((st = groth16_abort_point("MSM L", err)) != CUZK_OK) goto out;
-    if ((st = stg->g1_msm(stg->ctx, &pend->mr.c, GROTH16_Q_L, z->c, ws + z->n_public + 1, n_w - z->n_public - 1,
-                          nthreads, err)) != CUZK_OK) goto out;
-    t1 = now_ms(); tm.msm_l_ms = t1 - t0; t0 = t1;
-    if ((st = groth16_abort_point("MSM H", err)) != CUZK_OK) goto out;
-    if ((st = stg->g1_msm(stg->ctx, &pend->mr.h, GROTH16_Q_H, z->h, hs, m, nthreads, err)) != CUZK_OK) goto out;
-    groth16_release_buf(release, release_ctx, hs, m * sizeof *hs); hs = NULL;
-    t1 = now_ms(); tm.msm_h_ms = t1 - t0; t0 = t1;
-
-    pend->alpha1 = z->alpha1;
-    pend->beta1 = z->beta1;
-    pend->beta2 = z->beta2;
-    pend->delta1 = z->delta1;
-    pend->delta2 = z->delta2;
-    pend->r = *r;
-    pend->s = *s;
-    pend->b_g2 = z->b2;
-    pend->b_scalars = ws;
-    pend->n_b = n_w;
-    ws = NULL;
-    *out = pend;
-    pend = NULL;
-out:
-    groth16_release_buf(release, release_ctx, a, m * sizeof *a);
-    groth16_release_buf(release, release_ctx, b, m * sizeof *b);
-    groth16_release_buf(release, release_ctx, c, m * sizeof *c);
-    groth16_release_buf(release, release_ctx, ws, n_w * sizeof *ws);
-    groth16_release_buf(release, release_ctx, hs, m * sizeof *hs);
-    CN(ntt_domain_free)(&d);
-    CN(groth16_pending_free)(pend);
-    tm.total_ms = tm.abc_ms + tm.h_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_l_ms + tm.msm_h_ms;
-    if (t) *t = tm;
-    return st;
 }
 
 cuzk_status CN(groth16_prove_zkey)(CN(groth16_proof) *out, const CN(zkey) *z, const CN(fr) *w, size_t n_w,
@@ -240,7 +147,7 @@ cuzk_status CN(groth16_prove_zkey)(CN(groth16_proof) *out, const CN(zkey) *z, co
     return st;
 }
 
-/* ---- bellperson convention ---------------------------------------------------------------- */
+/* ---- pendings, and B_G2 on CPU threads ------------------------------------------------------ */
 
 static void *b2_thread_main(void *arg) {
     CN(groth16_pending) *pend = arg;
@@ -251,7 +158,7 @@ static void *b2_thread_main(void *arg) {
 }
 
 cuzk_status CN(groth16_pending_start_b2)(CN(groth16_pending) *pend, int nthreads, cuzk_error *err) {
-    if (!pend || pend->b2_started) return ERR(err, CUZK_ERR_ARG, "CN(groth16_pending_start_b2): NULL or already started");
+    if (!pend || pend->b2_started) return ERR(err, CUZK_ERR_ARG, "groth16_pending_start_b2: NULL or already started");
     pend->b2_nthreads = nthreads;
     int rc = pthread_create(&pend->b2_thread, NULL, b2_thread_main, pend);
     if (rc != 0) return ERR(err, CUZK_ERR_NOMEM, "B_G2 thread: %s", strerror(rc));
@@ -308,140 +215,170 @@ void CN(groth16_pending_free)(CN(groth16_pending) *pend) {
 }
 
 #if CURVE_BELLPERSON
+/* ---- the CPU's bellperson stages (groth16_bellperson_start runs them) ------------------------
+ * One proof's host scratch: a, b, c (m Fr each; H leaves the h coefficients in a), the witness
+ * and h as canonical scalars, the A selection, the densities of A and B. Each buffer goes back
+ * through the release hook as soon as the sequence is past it, and cpu_bp_end gives back the
+ * rest on every path. */
+typedef struct cpu_bp_run {
+    const bellperson_params *p;
+    const CN(r1cs) *cs;
+    const CN(fr) *w;
+    size_t n_w, m, n_inputs, n_aux;
+    int log_m;
+    groth16_release_fn release;
+    void *release_ctx;
+    CN(fr) *a, *b, *c;
+    scalar256 *ws, *sel, *hs;
+    r1cs_density dens_a, dens_b;
+    CN(ntt_domain) d;
+} cpu_bp_run;
+
+static void cpu_bp_end(void *vr) {
+    cpu_bp_run *u = vr;
+    if (!u) return;
+    groth16_release_fn rel = u->release;
+    void *rc = u->release_ctx;
+    groth16_release_buf(rel, rc, u->a, u->m * sizeof *u->a);
+    groth16_release_buf(rel, rc, u->b, u->m * sizeof *u->b);
+    groth16_release_buf(rel, rc, u->c, u->m * sizeof *u->c);
+    groth16_release_buf(rel, rc, u->d.twiddles, u->m / 2 * sizeof(CN(fr)));
+    groth16_release_buf(rel, rc, u->d.twiddles_inv, u->m / 2 * sizeof(CN(fr)));
+    groth16_release_buf(rel, rc, u->ws, u->n_w * sizeof *u->ws);
+    groth16_release_buf(rel, rc, u->sel, u->n_w * sizeof *u->sel);
+    groth16_release_buf(rel, rc, u->hs, u->m * sizeof *u->hs);
+    groth16_release_buf(rel, rc, u->dens_a.words, (u->n_w + 63) / 64 * 8);
+    groth16_release_buf(rel, rc, u->dens_b.words, (u->n_w + 63) / 64 * 8);
+    free(u);
+}
+
+static cuzk_status cpu_bp_begin(void *ctx, void **run, const bellperson_params *p, const CN(r1cs) *cs, const CN(fr) *w,
+                                size_t n_w, groth16_release_fn release, void *release_ctx, groth16_b2_place *b2,
+                                cuzk_error *err) {
+    (void)ctx;
+    *b2 = GROTH16_B2_IN_FINISH;
+    cpu_bp_run *u = calloc(1, sizeof *u);
+    if (!u) return ERR(err, CUZK_ERR_NOMEM, "prover scratch");
+    u->p = p;
+    u->cs = cs;
+    u->w = w;
+    u->n_w = n_w;
+    u->n_inputs = (size_t)cs->n_public + 1;
+    u->n_aux = cs->n_vars - u->n_inputs;
+    u->log_m = CN(groth16_bellperson_log_m)(cs);
+    u->m = (size_t)1 << u->log_m;
+    u->release = release;
+    u->release_ctx = release_ctx;
+    *run = u;
+    u->a = calloc(u->m, sizeof *u->a);
+    u->b = calloc(u->m, sizeof *u->b);
+    u->c = calloc(u->m, sizeof *u->c);
+    u->ws = malloc(n_w * sizeof *u->ws);
+    u->sel = malloc(n_w * sizeof *u->sel);
+    u->hs = malloc(u->m * sizeof *u->hs);
+    if (!u->a || !u->b || !u->c || !u->ws || !u->sel || !u->hs)
+        return ERR(err, CUZK_ERR_NOMEM, "prover scratch (%zu rows)", u->m);
+    return CUZK_OK;
+}
+
+/* a/b/c: rows of the circuit, then one A row per input (A = input_i, B = C = 0); the densities */
+static cuzk_status cpu_bp_abc(void *vr, int nthreads, cuzk_error *err) {
+    cpu_bp_run *u = vr;
+    const CN(r1cs) *cs = u->cs;
+    cuzk_status st;
+    CN(csr_spmv)(u->a, &cs->a, u->w, nthreads);
+    CN(csr_spmv)(u->b, &cs->b, u->w, nthreads);
+    CN(csr_spmv)(u->c, &cs->c, u->w, nthreads);
+    for (size_t i = 0; i < u->n_inputs; i++) u->a[cs->n_constraints + i] = u->w[i];
+    if ((st = CN(r1cs_density_of)(&u->dens_a, &cs->a, u->n_w, nthreads, err)) != CUZK_OK) return st;
+    return CN(r1cs_density_of)(&u->dens_b, &cs->b, u->n_w, nthreads, err);
+}
+
+/* h coefficients; a, b, c and the twiddles are done after this. The rows are interpolated on the
+ * roots the parameters' QAP was built on (7^t; 5^t for snarkjs's MPC export, whose A/B/L points
+ * are Lagrange evaluations on those roots): h's coefficients, and so the H MSM over the monomial
+ * points [tau^i Z(tau)/delta], depend on that choice; the coset shift does not. */
+static cuzk_status cpu_bp_h(void *vr, int nthreads, cuzk_error *err) {
+    cpu_bp_run *u = vr;
+    cuzk_status st;
+    _Static_assert((int)BELLPERSON_DOMAIN_BELLMAN == (int)NTT_ROOTS_BELLPERSON &&
+                   (int)BELLPERSON_DOMAIN_SNARKJS == (int)NTT_ROOTS_SNARKJS, "bellperson_domain = ntt_roots");
+    if ((st = CN(ntt_domain_init)(&u->d, u->log_m, (ntt_roots)u->p->domain)) != CUZK_OK)
+        return ERR(err, st, "NTT domain 2^%d", u->log_m);
+    h_bellperson(&u->d, u->a, u->b, u->c, nthreads);
+    CN(groth16_frs_to_scalars)(u->hs, u->a, u->m - 1, nthreads);
+    CN(groth16_frs_to_scalars)(u->ws, u->w, u->n_w, nthreads);
+    groth16_release_buf(u->release, u->release_ctx, u->a, u->m * sizeof *u->a); u->a = NULL;
+    groth16_release_buf(u->release, u->release_ctx, u->b, u->m * sizeof *u->b); u->b = NULL;
+    groth16_release_buf(u->release, u->release_ctx, u->c, u->m * sizeof *u->c); u->c = NULL;
+    groth16_release_buf(u->release, u->release_ctx, u->d.twiddles, u->m / 2 * sizeof(CN(fr))); u->d.twiddles = NULL;
+    groth16_release_buf(u->release, u->release_ctx, u->d.twiddles_inv, u->m / 2 * sizeof(CN(fr))); u->d.twiddles_inv = NULL;
+    return CUZK_OK;
+}
+
+/* the B selection: inputs and aux with B-density (the densities go back after it) */
+static cuzk_status cpu_bp_b_scalars(void *vr, scalar256 *out, int nthreads, cuzk_error *err) {
+    (void)nthreads;
+    cpu_bp_run *u = vr;
+    const bellperson_params *p = u->p;
+    size_t k = 0;
+    for (size_t i = 0; i < u->n_w; i++)
+        if (r1cs_density_test(&u->dens_b, i)) {
+            if (k < p->n_b_g2) out[k] = u->ws[i];
+            k++;
+        }
+    if (k != p->n_b_g1 || k != p->n_b_g2)
+        return ERR(err, CUZK_ERR_MISMATCH, "B queries have %u/%u points but the witness selects %zu", p->n_b_g1,
+                   p->n_b_g2, k);
+    groth16_release_buf(u->release, u->release_ctx, u->dens_a.words, (u->n_w + 63) / 64 * 8); u->dens_a.words = NULL;
+    groth16_release_buf(u->release, u->release_ctx, u->dens_b.words, (u->n_w + 63) / 64 * 8); u->dens_b.words = NULL;
+    return CUZK_OK;
+}
+
+static cuzk_status cpu_bp_g1_msm(void *vr, CN(g1_jacobian) *out, groth16_query q, const scalar256 *b_scalars,
+                                 int nthreads, cuzk_error *err) {
+    cpu_bp_run *u = vr;
+    const bellperson_params *p = u->p;
+    switch (q) {
+    case GROTH16_Q_A: { /* all inputs (dense by the extra rows), then aux with A-density */
+        size_t k = 0;
+        for (size_t i = 0; i < u->n_w; i++)
+            if (i < u->n_inputs || r1cs_density_test(&u->dens_a, i)) u->sel[k++] = u->ws[i];
+        if (k != p->n_a) return ERR(err, CUZK_ERR_MISMATCH, "A query has %u points but the witness selects %zu", p->n_a, k);
+        CN(g1_msm)(out, p->a, u->sel, k, nthreads);
+        return CUZK_OK;
+    }
+    case GROTH16_Q_B1:
+        CN(g1_msm)(out, p->b_g1, b_scalars, p->n_b_g1, nthreads);
+        groth16_release_buf(u->release, u->release_ctx, u->sel, u->n_w * sizeof *u->sel); u->sel = NULL;
+        return CUZK_OK;
+    case GROTH16_Q_L:
+        CN(g1_msm)(out, p->l, u->ws + u->n_inputs, u->n_aux, nthreads);
+        groth16_release_buf(u->release, u->release_ctx, u->ws, u->n_w * sizeof *u->ws); u->ws = NULL;
+        return CUZK_OK;
+    case GROTH16_Q_H:
+        CN(g1_msm)(out, p->h, u->hs, u->m - 1, nthreads);
+        groth16_release_buf(u->release, u->release_ctx, u->hs, u->m * sizeof *u->hs); u->hs = NULL;
+        return CUZK_OK;
+    }
+    return ERR(err, CUZK_ERR_ARG, "cpu stages: query %d", (int)q);
+}
+
+const groth16_bp_stages groth16_bp_stages_cpu = {
+    .begin = cpu_bp_begin,
+    .abc = cpu_bp_abc,
+    .h = cpu_bp_h,
+    .b_scalars = cpu_bp_b_scalars,
+    .g1_msm = cpu_bp_g1_msm,
+    .end = cpu_bp_end,
+};
+
 cuzk_status groth16_prove_bellperson_start(CN(groth16_pending) **out, const bellperson_params *p, const CN(r1cs) *cs,
                                            const CN(fr) *w, size_t n_w, const CN(fr) *r, const CN(fr) *s, int nthreads,
                                            groth16_release_fn release, void *release_ctx, groth16_timings *t,
                                            cuzk_error *err) {
-    cuzk_status st = CUZK_OK;
-    groth16_timings tm = {0};
-    double t0 = now_ms(), t1;
-    CN(fr) *a = NULL, *b = NULL, *c = NULL;
-    scalar256 *ws = NULL, *sel = NULL, *hs = NULL;
-    r1cs_density dens_a = {0}, dens_b = {0};
-    CN(ntt_domain) d = {0};
-    CN(groth16_pending) *pend = NULL;
-    if (t) *t = tm;
-    if (!out || !p || !cs || !w || !r || !s) return ERR(err, CUZK_ERR_ARG, "groth16_prove_bellperson_start: NULL argument");
-    *out = NULL;
-    if (n_w != cs->n_vars)
-        return ERR(err, CUZK_ERR_MISMATCH, "witness has %zu values but the circuit has %u variables", n_w, cs->n_vars);
-    if (!CN(fr_is_one)(&w[0])) return ERR(err, CUZK_ERR_MISMATCH, "witness value 0 must be 1 (the constant wire)");
-    size_t n_inputs = (size_t)cs->n_public + 1, n_aux = cs->n_vars - n_inputs;
-    int log_m = CN(groth16_bellperson_log_m)(cs);
-    size_t m = (size_t)1 << log_m;
-    if (p->vk.n_public + 1 != n_inputs || p->n_l != n_aux || p->n_h != m - 1)
-        return ERR(err, CUZK_ERR_MISMATCH,
-                   "parameters do not fit the circuit: ic %u/l %u/h %u vs inputs %zu/aux %zu/h %zu",
-                   p->vk.n_public + 1, p->n_l, p->n_h, n_inputs, n_aux, m - 1);
-
-    pend = calloc(1, sizeof *pend);
-    a = calloc(m, sizeof *a);
-    b = calloc(m, sizeof *b);
-    c = calloc(m, sizeof *c);
-    ws = malloc(n_w * sizeof *ws);
-    sel = malloc(n_w * sizeof *sel);
-    hs = malloc(m * sizeof *hs);
-    if (!pend || !a || !b || !c || !ws || !sel || !hs) {
-        st = ERR(err, CUZK_ERR_NOMEM, "prover scratch (%zu rows)", m);
-        goto out;
-    }
-    pend->release = release;
-    pend->release_ctx = release_ctx;
-    if ((st = groth16_abort_point("a/b/c", err)) != CUZK_OK) goto out;
-    /* 1. a/b/c: rows of the circuit, then one A row per input (A = input_i, B = C = 0) */
-    CN(csr_spmv)(a, &cs->a, w, nthreads);
-    CN(csr_spmv)(b, &cs->b, w, nthreads);
-    CN(csr_spmv)(c, &cs->c, w, nthreads);
-    for (size_t i = 0; i < n_inputs; i++) a[cs->n_constraints + i] = w[i];
-    if ((st = CN(r1cs_density_of)(&dens_a, &cs->a, n_w, nthreads, err)) != CUZK_OK) goto out;
-    if ((st = CN(r1cs_density_of)(&dens_b, &cs->b, n_w, nthreads, err)) != CUZK_OK) goto out;
-    t1 = now_ms(); tm.abc_ms = t1 - t0; t0 = t1;
-    if ((st = groth16_abort_point("H", err)) != CUZK_OK) goto out;
-
-    /* 2. h coefficients; a, b, c and the twiddles are done after this. The rows are interpolated
-     * on the roots the parameters' QAP was built on (7^t; 5^t for snarkjs's MPC export, whose A/B/L
-     * points are Lagrange evaluations on those roots): h's coefficients, and so the H MSM over the
-     * monomial points [tau^i Z(tau)/delta], depend on that choice; the coset shift does not. */
-    _Static_assert((int)BELLPERSON_DOMAIN_BELLMAN == (int)NTT_ROOTS_BELLPERSON &&
-                   (int)BELLPERSON_DOMAIN_SNARKJS == (int)NTT_ROOTS_SNARKJS, "bellperson_domain = ntt_roots");
-    if ((st = CN(ntt_domain_init)(&d, log_m, (ntt_roots)p->domain)) != CUZK_OK) {
-        ERR(err, st, "NTT domain 2^%d", log_m);
-        goto out;
-    }
-    h_bellperson(&d, a, b, c, nthreads);
-    CN(groth16_frs_to_scalars)(hs, a, m - 1, nthreads);
-    CN(groth16_frs_to_scalars)(ws, w, n_w, nthreads);
-    groth16_release_buf(release, release_ctx, a, m * sizeof *a); a = NULL;
-    groth16_release_buf(release, release_ctx, b, m * sizeof *b); b = NULL;
-    groth16_release_buf(release, release_ctx, c, m * sizeof *c); c = NULL;
-    groth16_release_buf(release, release_ctx, d.twiddles, m / 2 * sizeof(CN(fr))); d.twiddles = NULL;
-    groth16_release_buf(release, release_ctx, d.twiddles_inv, m / 2 * sizeof(CN(fr))); d.twiddles_inv = NULL;
-    t1 = now_ms(); tm.h_ms = t1 - t0; t0 = t1;
-
-    /* 3. G1 MSMs. A: all inputs (dense by the extra rows), then aux with A-density. */
-    if ((st = groth16_abort_point("MSM A", err)) != CUZK_OK) goto out;
-    size_t k = 0;
-    for (size_t i = 0; i < n_w; i++)
-        if (i < n_inputs || r1cs_density_test(&dens_a, i)) sel[k++] = ws[i];
-    if (k != p->n_a) {
-        st = ERR(err, CUZK_ERR_MISMATCH, "A query has %u points but the witness selects %zu", p->n_a, k);
-        goto out;
-    }
-    CN(g1_msm)(&pend->mr.a, p->a, sel, k, nthreads);
-    t1 = now_ms(); tm.msm_a_ms = t1 - t0; t0 = t1;
-    if ((st = groth16_abort_point("MSM B1", err)) != CUZK_OK) goto out;
-    /* B: inputs and aux with B-density; the selection is kept for B_G2 in finish */
-    k = 0;
-    for (size_t i = 0; i < n_w; i++)
-        if (r1cs_density_test(&dens_b, i)) sel[k++] = ws[i];
-    if (k != p->n_b_g1 || k != p->n_b_g2) {
-        st = ERR(err, CUZK_ERR_MISMATCH, "B queries have %u/%u points but the witness selects %zu",
-                 p->n_b_g1, p->n_b_g2, k);
-        goto out;
-    }
-    pend->b_scalars = malloc((k ? k : 1) * sizeof *pend->b_scalars);
-    if (!pend->b_scalars) { st = ERR(err, CUZK_ERR_NOMEM, "B scalars (%zu)", k); goto out; }
-    pend->n_b = k;
-    memcpy(pend->b_scalars, sel, k * sizeof *sel);
-    groth16_release_buf(release, release_ctx, dens_a.words, (n_w + 63) / 64 * 8); dens_a.words = NULL;
-    groth16_release_buf(release, release_ctx, dens_b.words, (n_w + 63) / 64 * 8); dens_b.words = NULL;
-    CN(g1_msm)(&pend->mr.b1, p->b_g1, pend->b_scalars, k, nthreads);
-    groth16_release_buf(release, release_ctx, sel, n_w * sizeof *sel); sel = NULL;
-    t1 = now_ms(); tm.msm_b1_ms = t1 - t0; t0 = t1;
-    if ((st = groth16_abort_point("MSM L", err)) != CUZK_OK) goto out;
-    CN(g1_msm)(&pend->mr.c, p->l, ws + n_inputs, n_aux, nthreads);
-    groth16_release_buf(release, release_ctx, ws, n_w * sizeof *ws); ws = NULL;
-    t1 = now_ms(); tm.msm_l_ms = t1 - t0; t0 = t1;
-    if ((st = groth16_abort_point("MSM H", err)) != CUZK_OK) goto out;
-    CN(g1_msm)(&pend->mr.h, p->h, hs, m - 1, nthreads);
-    groth16_release_buf(release, release_ctx, hs, m * sizeof *hs); hs = NULL;
-    t1 = now_ms(); tm.msm_h_ms = t1 - t0; t0 = t1;
-
-    pend->alpha1 = p->vk.alpha1;
-    pend->beta1 = p->vk.beta1;
-    pend->beta2 = p->vk.beta2;
-    pend->delta1 = p->vk.delta1;
-    pend->delta2 = p->vk.delta2;
-    pend->r = *r;
-    pend->s = *s;
-    pend->b_g2 = p->b_g2;
-    *out = pend;
-    pend = NULL;
-out:
-    groth16_release_buf(release, release_ctx, a, m * sizeof *a);
-    groth16_release_buf(release, release_ctx, b, m * sizeof *b);
-    groth16_release_buf(release, release_ctx, c, m * sizeof *c);
-    groth16_release_buf(release, release_ctx, d.twiddles, m / 2 * sizeof(CN(fr)));
-    groth16_release_buf(release, release_ctx, d.twiddles_inv, m / 2 * sizeof(CN(fr)));
-    groth16_release_buf(release, release_ctx, ws, n_w * sizeof *ws);
-    groth16_release_buf(release, release_ctx, sel, n_w * sizeof *sel);
-    groth16_release_buf(release, release_ctx, hs, m * sizeof *hs);
-    groth16_release_buf(release, release_ctx, dens_a.words, (n_w + 63) / 64 * 8);
-    groth16_release_buf(release, release_ctx, dens_b.words, (n_w + 63) / 64 * 8);
-    CN(groth16_pending_free)(pend);
-    tm.total_ms = tm.abc_ms + tm.h_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_l_ms + tm.msm_h_ms;
-    if (t) *t = tm;
-    return st;
+    return groth16_bellperson_start(out, p, cs, &groth16_bp_stages_cpu, NULL, w, n_w, r, s, nthreads, release,
+                                    release_ctx, t, err);
 }
 #endif
 
