@@ -453,19 +453,14 @@ typedef struct gpu_bp_run {
     CN(fr) *d_w, *d_a, *d_b, *d_c;
 } gpu_bp_run;
 
-static cuzk_status gpu_bp_begin(void *ctx, void **run, const bellperson_params *p, const CN(r1cs) *cs, const CN(fr) *w,
-                                size_t n_w, groth16_release_fn release, void *release_ctx, groth16_b2_place *b2,
-                                cuzk_error *err) {
-    (void)release;
-    (void)release_ctx;
-    groth16_gpu_prover *gp = ctx;
+static cuzk_status gpu_bp_begin(groth16_gpu_prover *gp, void **run, const bellperson_params *p, const CN(r1cs) *cs,
+                                const CN(fr) *w, size_t n_w, cuzk_error *err) {
     if (p != gp->p || cs != gp->cs) return ERR(err, CUZK_ERR_ARG, "gpu stages: a key the prover was not made for");
     gpu_bp_run *u = calloc(1, sizeof *u);
     if (!u) return ERR(err, CUZK_ERR_NOMEM, "gpu stages");
     u->gp = gp;
     u->w = w;
     u->n_w = n_w;
-    *b2 = gp->b_g2_device ? GROTH16_B2_ON_DEVICE : GROTH16_B2_ON_THREADS;
     pthread_mutex_lock(&gp->mu);
     *run = u;
     return CUZK_OK;
@@ -600,30 +595,6 @@ static cuzk_status gpu_bp_b2_msm(void *vr, CN(g2_jacobian) *out, cuzk_error *err
     return CUZK_OK;
 }
 
-/* ctx: the groth16_gpu_prover */
-static const groth16_bp_stages gpu_bp_stages = {
-    .begin = gpu_bp_begin,
-    .upload = gpu_bp_upload,
-    .abc = gpu_bp_abc,
-    .h = gpu_bp_h,
-    .h_wait = gpu_bp_h_wait,
-    .b_scalars = gpu_bp_b_scalars,
-    .g1_msm = gpu_bp_g1_msm,
-    .b2_msm = gpu_bp_b2_msm,
-    .end = gpu_bp_end,
-};
-
-cuzk_status groth16_gpu_prove_start(CN(groth16_pending) **out, groth16_gpu_prover *gp, const CN(fr) *w, size_t n_w,
-                                    const CN(fr) *r, const CN(fr) *s, int nthreads, groth16_release_fn release,
-                                    void *release_ctx, groth16_timings *t, cuzk_error *err) {
-    if (!gp) {
-        if (out) *out = NULL;
-        if (t) memset(t, 0, sizeof *t);
-        return ERR(err, CUZK_ERR_ARG, "groth16_gpu_prove_start: NULL argument");
-    }
-    return groth16_bellperson_start(out, gp->p, gp->cs, &gpu_bp_stages, gp, w, n_w, r, s, nthreads, release, release_ctx,
-                                    t, err);
-}
 #endif /* CURVE_BELLPERSON */
 
 /* ==== the GPU backend value (src/groth16/prove.h) =============================================
@@ -807,11 +778,15 @@ static void zkey_gpu_end(void *ctx) { pthread_mutex_unlock(&((gpu_backend_state 
 static const CN(groth16_stages) gpu_snarkjs_stages = {
     .begin = zkey_gpu_begin, .end = zkey_gpu_end, .g1_msm = zkey_gpu_msm, .h_snarkjs = zkey_gpu_h};
 #if CURVE_BELLPERSON
-/* bellperson: the stages of the state's groth16_gpu_prover */
+/* bellperson: the stages of the state's groth16_gpu_prover (ctx: a gpu_backend_state) */
 static cuzk_status gpu_state_bp_begin(void *ctx, void **run, const bellperson_params *p, const CN(r1cs) *cs,
                                       const CN(fr) *w, size_t n_w, groth16_release_fn release, void *release_ctx,
                                       groth16_b2_place *b2, cuzk_error *err) {
-    return gpu_bp_begin(((gpu_backend_state *)ctx)->gp, run, p, cs, w, n_w, release, release_ctx, b2, err);
+    (void)release;
+    (void)release_ctx;
+    groth16_gpu_prover *gp = ((gpu_backend_state *)ctx)->gp;
+    *b2 = gp->b_g2_device ? GROTH16_B2_ON_DEVICE : GROTH16_B2_ON_THREADS;
+    return gpu_bp_begin(gp, run, p, cs, w, n_w, err);
 }
 static const groth16_bp_stages gpu_state_bp_stages = {
     .begin = gpu_state_bp_begin,
@@ -824,6 +799,22 @@ static const groth16_bp_stages gpu_state_bp_stages = {
     .b2_msm = gpu_bp_b2_msm,
     .end = gpu_bp_end,
 };
+
+/* gpu_prover.h: the sequence over the prover's stages (a backend state naming it, nothing else) */
+cuzk_status groth16_gpu_prove_start(CN(groth16_pending) **out, groth16_gpu_prover *gp, const CN(fr) *w, size_t n_w,
+                                    const CN(fr) *r, const CN(fr) *s, int nthreads, groth16_release_fn release,
+                                    void *release_ctx, groth16_timings *t, cuzk_error *err) {
+    if (!gp) {
+        if (out) *out = NULL;
+        if (t) memset(t, 0, sizeof *t);
+        return ERR(err, CUZK_ERR_ARG, "groth16_gpu_prove_start: NULL argument");
+    }
+    gpu_backend_state g;
+    memset(&g, 0, sizeof g);
+    g.gp = gp;
+    return groth16_bellperson_start(out, gp->p, gp->cs, &gpu_state_bp_stages, &g, w, n_w, r, s, nthreads, release,
+                                    release_ctx, t, err);
+}
 #endif
 
 static size_t gpu_device_bytes_ops(void *vs) {

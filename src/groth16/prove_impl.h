@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "groth16/backend.h"
 #include "groth16/prover_internal.h"
 #include "util/log.h"
 #include "util/parallel.h"
@@ -97,32 +98,12 @@ const CN(groth16_backend_ops) CN(groth16_backend_cpu_ops) = {
 /* ---- resolution ------------------------------------------------------------------------------- */
 cuzk_status CN(groth16_backend_pick)(cuzk_backend requested, const CN(groth16_backend_ops) **out, cuzk_error *err) {
     *out = &CN(groth16_backend_cpu_ops);
-    if (requested == CUZK_BACKEND_CPU) return CUZK_OK;
-    if (requested != CUZK_BACKEND_AUTO && requested != CUZK_BACKEND_GPU)
+    if (requested != CUZK_BACKEND_AUTO && requested != CUZK_BACKEND_CPU && requested != CUZK_BACKEND_GPU)
         return ERR(err, CUZK_ERR_ARG, "unknown backend %d", (int)requested);
-    int count = 0;
-#ifdef CUZK_HAVE_CUDA
-    cuzk_error gerr = {0};
-    if (gpu_device_count(&count, &gerr) != CUZK_OK) count = 0;
-#endif
-    if (count > 0) {
-        *out = &CN(groth16_backend_gpu_ops);
-        return CUZK_OK;
-    }
-    if (requested == CUZK_BACKEND_GPU) {
-#ifdef CUZK_HAVE_CUDA
-        return ERR(err, CUZK_ERR_DEVICE, "--backend gpu: no CUDA device found");
-#else
-        return ERR(err, CUZK_ERR_DEVICE,
-                   "--backend gpu: this build has no CUDA backend (built without nvcc or with -DCUZK_CUDA=OFF)");
-#endif
-    }
-#ifdef CUZK_HAVE_CUDA
-    cuzk_log(CUZK_LOG_INFO, "no GPU found: proving on the CPU");
-#else
-    cuzk_log(CUZK_LOG_INFO, "this build has no CUDA backend: proving on the CPU");
-#endif
-    return CUZK_OK;
+    groth16_backend be; /* the device choice is every curve's (src/groth16/backend.c) */
+    cuzk_status st = groth16_backend_resolve(requested, &be, err);
+    if (st == CUZK_OK && be == GROTH16_BACKEND_GPU) *out = &CN(groth16_backend_gpu_ops);
+    return st;
 }
 
 /* ---- the prover ------------------------------------------------------------------------------- */
@@ -341,12 +322,12 @@ cuzk_status groth16_bellperson_start(CN(groth16_pending) **out, const bellperson
         return ERR(err, CUZK_ERR_MISMATCH,
                    "parameters do not fit the circuit: ic %u/l %u/h %u vs inputs %zu/aux %zu/h %zu",
                    p->vk.n_public + 1, p->n_l, p->n_h, n_inputs, n_aux, m - 1);
-    double t0 = now_ms(), t1;
     pend = calloc(1, sizeof *pend);
     if (!pend) return ERR(err, CUZK_ERR_NOMEM, "pending proof");
     pend->release = release;
     pend->release_ctx = release_ctx;
     if ((st = stg->begin(ctx, &run, p, cs, w, n_w, release, release_ctx, &b2, err)) != CUZK_OK) goto out;
+    double t0 = now_ms(), t1; /* after begin: a wait for the device's lock is no stage's time */
     if (b2 == GROTH16_B2_ON_THREADS && nthreads <= 0) nthreads = cuzk_num_threads();
 
     /* 1. the witness to where a/b/c are computed (a device), then a/b/c */
