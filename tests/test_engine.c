@@ -366,8 +366,9 @@ static size_t tb_start_bytes(void *ctx, const cuzk_circuit *c, int nthreads) {
     (void)ctx;
     return engine_backend_cpu.start_bytes(NULL, c, nthreads) + sizeof(test_pending);
 }
-static cuzk_status tb_start(void *ctx, void **pending, uint64_t job, uint32_t part, const cuzk_circuit *c, const fr *w,
-                            size_t n_w, const fr *r, const fr *s, int nthreads, groth16_release_fn rel, void *rel_ctx,
+static cuzk_status tb_start(void *ctx, void **pending, uint64_t job, uint32_t part, const cuzk_circuit *c,
+                            const groth16_fr_any *w, size_t n_w, const groth16_fr_any *r, const groth16_fr_any *s,
+                            int nthreads, groth16_release_fn rel, void *rel_ctx,
                             groth16_timings *t, cuzk_error *err) {
     test_be *tb = ctx;
     *pending = NULL;
@@ -773,8 +774,9 @@ TEST(engine, cancel_queued_and_running_jobs) {
  * CUZK_ERR_CANCELLED at its first boundary; finish never runs, the job ends CANCELLED and every
  * budget byte comes back. A second job on the same engine then proves normally. */
 typedef struct { atomic_int entered, inner_status, finishes; } cancel_be;
-static cuzk_status cb_start(void *ctx, void **pending, uint64_t job, uint32_t part, const cuzk_circuit *c, const fr *w,
-                            size_t n_w, const fr *r, const fr *s, int nthreads, groth16_release_fn rel, void *rel_ctx,
+static cuzk_status cb_start(void *ctx, void **pending, uint64_t job, uint32_t part, const cuzk_circuit *c,
+                            const groth16_fr_any *w, size_t n_w, const groth16_fr_any *r, const groth16_fr_any *s,
+                            int nthreads, groth16_release_fn rel, void *rel_ctx,
                             groth16_timings *t, cuzk_error *err) {
     cancel_be *cb = ctx;
     *pending = NULL;
@@ -911,8 +913,9 @@ static size_t db_start_bytes(void *ctx, const cuzk_circuit *c, int nthreads) {
     (void)ctx;
     return engine_backend_cpu.start_bytes(NULL, c, nthreads) + sizeof(dev_pending);
 }
-static cuzk_status db_start(void *ctx, void **pending, uint64_t job, uint32_t part, const cuzk_circuit *c, const fr *w,
-                            size_t n_w, const fr *r, const fr *s, int nthreads, groth16_release_fn rel, void *rel_ctx,
+static cuzk_status db_start(void *ctx, void **pending, uint64_t job, uint32_t part, const cuzk_circuit *c,
+                            const groth16_fr_any *w, size_t n_w, const groth16_fr_any *r, const groth16_fr_any *s,
+                            int nthreads, groth16_release_fn rel, void *rel_ctx,
                             groth16_timings *t, cuzk_error *err) {
     dev_be *d = ctx;
     *pending = NULL;

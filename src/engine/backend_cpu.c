@@ -52,7 +52,7 @@ static size_t cpu_start_bytes(void *ctx, const cuzk_circuit *c, int nthreads) {
 }
 
 static cuzk_status cpu_start(void *ctx, void **pending, uint64_t job, uint32_t partition, const cuzk_circuit *c,
-                             const fr *w, size_t n_w, const fr *r, const fr *s, int nthreads,
+                             const groth16_fr_any *w, size_t n_w, const groth16_fr_any *r, const groth16_fr_any *s, int nthreads,
                              groth16_release_fn release, void *release_ctx, groth16_timings *t, cuzk_error *err) {
     (void)ctx;
     (void)job;
@@ -64,7 +64,7 @@ static cuzk_status cpu_start(void *ctx, void **pending, uint64_t job, uint32_t p
     *pending = NULL;
     cuzk_status st = gc->prover_create(&pv, engine_circuit_key(c, &raw), gc->cpu, NULL, err);
     if (st == CUZK_OK)
-        st = gc->prove_start(pv, &p, (const uint64_t *)w, n_w, (const uint64_t *)r, (const uint64_t *)s, nthreads, release,
+        st = gc->prove_start(pv, &p, w, n_w, r, s, nthreads, release,
                              release_ctx, t, err);
     gc->prover_destroy(pv); /* the pending owns what finish needs; the key's data is the circuit's */
     *pending = p;

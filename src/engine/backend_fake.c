@@ -174,7 +174,7 @@ static cuzk_status fake_fault(fake_dev *d, const char *where, uint32_t partition
 }
 
 static cuzk_status fake_start(void *ctx, void **pending, uint64_t job, uint32_t partition, const cuzk_circuit *c,
-                              const fr *w, size_t n_w, const fr *r, const fr *s, int nthreads,
+                              const groth16_fr_any *w, size_t n_w, const groth16_fr_any *r, const groth16_fr_any *s, int nthreads,
                               groth16_release_fn release, void *release_ctx, groth16_timings *t, cuzk_error *err) {
     fake_dev *d = ctx;
     *pending = NULL;

@@ -110,7 +110,7 @@ static size_t dev_start_bytes(void *ctx, const cuzk_circuit *c, int nthreads) {
 }
 
 static cuzk_status dev_start(void *ctx, void **pending, uint64_t job, uint32_t partition, const cuzk_circuit *c,
-                             const fr *w, size_t n_w, const fr *r, const fr *s, int nthreads,
+                             const groth16_fr_any *w, size_t n_w, const groth16_fr_any *r, const groth16_fr_any *s, int nthreads,
                              groth16_release_fn release, void *release_ctx, groth16_timings *t, cuzk_error *err) {
     (void)job;
     (void)partition;
@@ -119,8 +119,8 @@ static cuzk_status dev_start(void *ctx, void **pending, uint64_t job, uint32_t p
     *pending = NULL;
     cuzk_status st = get_prover(ctx, c, &pv, err);
     if (st == CUZK_OK)
-        st = engine_circuit_curve(c)->prove_start(pv, &p, (const uint64_t *)w, n_w, (const uint64_t *)r,
-                                                  (const uint64_t *)s, nthreads, release, release_ctx, t, err);
+        st = engine_circuit_curve(c)->prove_start(pv, &p, w, n_w, r,
+                                                  s, nthreads, release, release_ctx, t, err);
     *pending = p;
     return st;
 }
@@ -195,7 +195,7 @@ static cuzk_status dev_preload(void *ctx, const cuzk_circuit *c, cuzk_error *err
     if (st != CUZK_OK || !(d->host_ops->caps & GROTH16_CAP_PINNED_HOST)) return st;
     /* pin the witness buffers now: pinning runs page by page (~1 s per 4 GiB), which would
      * otherwise land on the first partitions' synthesis stage */
-    size_t bytes = engine_circuit_n_vars(c) * sizeof(fr);
+    size_t bytes = engine_circuit_n_vars(c) * sizeof(groth16_fr_any);
     void *got[DEV_MAX_PINNED];
     size_t n = 0;
     while (n < d->max_pin) {

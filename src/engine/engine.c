@@ -327,7 +327,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_desc *d, cuzk_job_
                    e->n_dev);
     const groth16_curve *gc = engine_circuit_curve(d->circuit); /* not NULL: engine_circuit_valid */
     const size_t n_vars = engine_circuit_n_vars(d->circuit);
-    size_t part_bytes = n_vars * sizeof(fr) + e->be->start_bytes(e->be_ctx[0], d->circuit, e->o.prove_threads);
+    size_t part_bytes = n_vars * sizeof(groth16_fr_any) + e->be->start_bytes(e->be_ctx[0], d->circuit, e->o.prove_threads);
     if (e->o.host_budget_bytes && part_bytes > e->o.host_budget_bytes)
         return ERR(err, CUZK_ERR_MISMATCH,
                    "cuzk_engine_submit: one partition needs %zu bytes of host memory but the budget is %zu", part_bytes,
@@ -441,7 +441,7 @@ cuzk_status cuzk_engine_wait(cuzk_engine *e, cuzk_job_id id, cuzk_job_result *ou
         else {
             /* the proofs are already in the encoding of the circuit's curve (its finish wrote them) */
             memcpy(out->proofs, j->proofs, (size_t)j->P * j->proof_bytes);
-            for (size_t i = 0; i < (size_t)j->P * j->n_public; i++) j->gc->fr_to_bytes(out->public_inputs + 32 * i, j->pub[i].l);
+            for (size_t i = 0; i < (size_t)j->P * j->n_public; i++) j->gc->fr_to_bytes(out->public_inputs + 32 * i, &j->pub[i]);
         }
     }
     if (st != CUZK_OK) cuzk_job_result_free(out);

@@ -6,9 +6,8 @@
  * (BLS12-381, BN254) side by side in one queue. It does no field arithmetic itself: everything that
  * depends on the curve (the key's counts, the prover, witness conversion and checks, r and s, the
  * proof's bytes, public inputs as bytes) goes through the circuit's groth16_curve table
- * (engine_circuit_curve). Its witness, r/s and public-input buffers are typed `fr` below only as
- * storage: one Fr value of the circuit's curve, 4 x uint64 limbs (Montgomery), the same 32 bytes
- * on every curve; for a BN254 circuit they hold BN254 values. */
+ * (engine_circuit_curve). Its witness, r/s and public-input buffers hold groth16_fr_any values
+ * (src/groth16/prove.h): Fr values of the circuit's curve, which only that curve's table reads. */
 #ifndef CUZK_ENGINE_ENGINE_INTERNAL_H
 #define CUZK_ENGINE_ENGINE_INTERNAL_H
 
@@ -59,7 +58,7 @@ typedef struct engine_backend {
     size_t (*start_bytes)(void *be_ctx, const cuzk_circuit *c, int nthreads);
     /* job, partition: for logs and tests only. w, r, s: values of c's curve (Montgomery). */
     cuzk_status (*start)(void *be_ctx, void **pending, uint64_t job, uint32_t partition, const cuzk_circuit *c,
-                         const fr *w, size_t n_w, const fr *r, const fr *s, int nthreads, groth16_release_fn release,
+                         const groth16_fr_any *w, size_t n_w, const groth16_fr_any *r, const groth16_fr_any *s, int nthreads, groth16_release_fn release,
                          void *release_ctx, groth16_timings *t, cuzk_error *err);
     /* the proof of the pending start made for circuit c, written to proof[0 .. proof_bytes of c's
      * curve) (engine_circuit_curve(c)->proof_bytes: BLS12-381 192, BN254 256) */

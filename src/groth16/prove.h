@@ -95,8 +95,13 @@ typedef enum { GROTH16_B2_IN_FINISH = 0, GROTH16_B2_ON_THREADS = 1, GROTH16_B2_O
  *              .zkey files: little-endian Montgomery coordinates; infinity is all zero bytes). */
 #define GROTH16_PROOF_MAX_BYTES 256
 
-/* ---- erased handles: a curve's key, prover and pending as code compiled once holds them --------
- * Never defined: a groth16_key_any * is a pointer to the groth16_key of the curve whose table it
+/* ---- erased values and handles: a curve's Fr values, key, prover and pending as code compiled
+ * once holds them ----------------------------------------------------------------------------------
+ * groth16_fr_any: one Fr value of some curve (the engine's witnesses, r and s, public inputs): 4 x
+ * 64-bit limbs, least significant first, Montgomery unless said otherwise; the layout of every
+ * curve's fr (each instance checks it), read as a value only by that curve's table. */
+typedef struct groth16_fr_any { uint64_t l[4]; } groth16_fr_any;
+/* The handles are never defined: a groth16_key_any * is a pointer to the groth16_key of the curve whose table it
  * goes to (CN(groth16_key_erase) makes one), and likewise for provers and pendings. */
 typedef struct groth16_key_any groth16_key_any;
 typedef struct groth16_prover_any groth16_prover_any;
@@ -113,10 +118,9 @@ typedef struct groth16_pending_any groth16_pending_any;
 /* Each curve's instantiation defines one table (groth16_curve_table, bn254_groth16_curve_table;
  * src/groth16/prove_impl.h); groth16_curve_get (src/groth16/curves.c, compiled once) returns the
  * table of any curve. Code compiled once (the engine, the public API's entry points) reaches a
- * curve only through its table, so the entries take no curve type: an Fr value is 4 x uint64
- * limbs (32 bytes, least significant limb first: the layout of fr on every curve), Montgomery
- * unless said otherwise; keys, provers and pendings are erased handles (above) of the table's
- * curve; public handles (cuzk_pk, cuzk_prover, cuzk_vk) must be of the table's curve (their
+ * curve only through its table, so the entries take no curve type: Fr values are
+ * groth16_fr_any (Montgomery unless said otherwise), keys, provers and pendings erased handles
+ * (above) of the table's curve; public handles (cuzk_pk, cuzk_prover, cuzk_vk) must be of the table's curve (their
  * curve tag; src/groth16/pk.h). Immutable; thread-safe. */
 typedef struct groth16_curve {
     cuzk_curve id;
@@ -142,25 +146,25 @@ typedef struct groth16_curve {
     const groth16_backend_info *(*prover_backend)(const groth16_prover_any *pv);
     void *(*prover_state)(const groth16_prover_any *pv);
     /* groth16_prove_start: w n_w values, r and s one value each (Montgomery) */
-    cuzk_status (*prove_start)(groth16_prover_any *pv, groth16_pending_any **out, const uint64_t *w, size_t n_w,
-                               const uint64_t *r, const uint64_t *s, int nthreads, groth16_release_fn release,
-                               void *release_ctx, groth16_timings *t, cuzk_error *err);
+    cuzk_status (*prove_start)(groth16_prover_any *pv, groth16_pending_any **out, const groth16_fr_any *w, size_t n_w,
+                               const groth16_fr_any *r, const groth16_fr_any *s, int nthreads,
+                               groth16_release_fn release, void *release_ctx, groth16_timings *t, cuzk_error *err);
     /* groth16_prove_finish, the proof written to proof[0 .. proof_bytes) */
     cuzk_status (*prove_finish)(uint8_t *proof, groth16_pending_any *pend, int nthreads, groth16_timings *t,
                                 cuzk_error *err);
     size_t (*pending_bytes)(const groth16_pending_any *pend);
     void (*pending_free)(groth16_pending_any *pend);
     /* r or s: uniform in Fr from the OS RNG (groth16_random_fr), Montgomery */
-    cuzk_status (*random_fr)(uint64_t *out, cuzk_error *err);
+    cuzk_status (*random_fr)(groth16_fr_any *out, cuzk_error *err);
     /* A witness of n values made ready for a prover, in place: canonical != 0 converts canonical
      * values to Montgomery (a value >= r: CUZK_ERR_FORMAT naming its index); then value 0 must be
      * ONE (CUZK_ERR_MISMATCH). */
-    cuzk_status (*witness_ready)(uint64_t *w, size_t n, int canonical, cuzk_error *err);
+    cuzk_status (*witness_ready)(groth16_fr_any *w, size_t n, int canonical, cuzk_error *err);
     /* r1cs_check_witness over the key's circuit (key_has_cs must hold) */
-    cuzk_status (*check_witness)(const groth16_key_any *k, const uint64_t *w, size_t n, uint32_t *bad_row,
+    cuzk_status (*check_witness)(const groth16_key_any *k, const groth16_fr_any *w, size_t n, uint32_t *bad_row,
                                  cuzk_error *err);
     /* one value, Montgomery, as 32 canonical little-endian bytes */
-    void (*fr_to_bytes)(uint8_t *out, const uint64_t *in);
+    void (*fr_to_bytes)(uint8_t *out, const groth16_fr_any *in);
 
     /* ---- the public API's per-curve half (include/cuzk/prover.h; src/groth16/pk_impl.h) ----------
      * The public functions (src/groth16/prover_api.c) check their arguments, pick the table by the

@@ -4,7 +4,12 @@
  * prove_impl.h, gpu_prover_impl.h and pk_impl.h whose functions it lists. */
 #include "groth16/prove.h"
 
-_Static_assert(sizeof(CN(fr)) == 32 && sizeof(CN(fr)) == 4 * sizeof(uint64_t), "an Fr value is 4 x uint64 limbs");
+/* An erased Fr value is this curve's fr: the only place the two meet */
+_Static_assert(sizeof(CN(fr)) == sizeof(groth16_fr_any) && sizeof(CN(fr)) == 4 * sizeof(uint64_t) &&
+                   _Alignof(CN(fr)) == _Alignof(groth16_fr_any),
+               "an Fr value is 4 x uint64 limbs");
+static const CN(fr) *fr_of(const groth16_fr_any *v) { return (const CN(fr) *)v; }
+static CN(fr) *fr_of_mut(groth16_fr_any *v) { return (CN(fr) *)v; }
 
 static const CN(groth16_key) *key_of(const groth16_key_any *k) { return CN(groth16_key_unerase)(k); }
 static CN(groth16_prover) *prover_of(groth16_prover_any *pv) { return (CN(groth16_prover) *)pv; }
@@ -55,12 +60,12 @@ static const groth16_backend_info *tbl_prover_backend(const groth16_prover_any *
 }
 static void *tbl_prover_state(const groth16_prover_any *pv) { return CN(groth16_prover_state)(prover_of_const(pv)); }
 
-static cuzk_status tbl_prove_start(groth16_prover_any *pv, groth16_pending_any **out, const uint64_t *w, size_t n_w,
-                                   const uint64_t *r, const uint64_t *s, int nthreads, groth16_release_fn release,
-                                   void *release_ctx, groth16_timings *t, cuzk_error *err) {
+static cuzk_status tbl_prove_start(groth16_prover_any *pv, groth16_pending_any **out, const groth16_fr_any *w,
+                                   size_t n_w, const groth16_fr_any *r, const groth16_fr_any *s, int nthreads,
+                                   groth16_release_fn release, void *release_ctx, groth16_timings *t, cuzk_error *err) {
     CN(groth16_pending) *p = NULL;
-    cuzk_status st = CN(groth16_prove_start)(prover_of(pv), &p, (const CN(fr) *)w, n_w, (const CN(fr) *)r,
-                                             (const CN(fr) *)s, nthreads, release, release_ctx, t, err);
+    cuzk_status st = CN(groth16_prove_start)(prover_of(pv), &p, fr_of(w), n_w, fr_of(r), fr_of(s), nthreads, release,
+                                             release_ctx, t, err);
     *out = (groth16_pending_any *)p;
     return st;
 }
@@ -77,10 +82,10 @@ static size_t tbl_pending_bytes(const groth16_pending_any *p) {
 }
 static void tbl_pending_free(groth16_pending_any *p) { CN(groth16_pending_free)(pending_of(p)); }
 
-static cuzk_status tbl_random_fr(uint64_t *out, cuzk_error *err) { return CN(groth16_random_fr)((CN(fr) *)out, err); }
+static cuzk_status tbl_random_fr(groth16_fr_any *out, cuzk_error *err) { return CN(groth16_random_fr)(fr_of_mut(out), err); }
 
-static cuzk_status tbl_witness_ready(uint64_t *w, size_t n, int canonical, cuzk_error *err) {
-    CN(fr) *v = (CN(fr) *)w;
+static cuzk_status tbl_witness_ready(groth16_fr_any *w, size_t n, int canonical, cuzk_error *err) {
+    CN(fr) *v = fr_of_mut(w);
     if (n == 0) return ERR(err, CUZK_ERR_MISMATCH, "an empty witness (value 0 must be ONE)");
     if (canonical)
         for (size_t i = 0; i < n; i++) {
@@ -95,14 +100,14 @@ static cuzk_status tbl_witness_ready(uint64_t *w, size_t n, int canonical, cuzk_
     return CUZK_OK;
 }
 
-static cuzk_status tbl_check_witness(const groth16_key_any *k, const uint64_t *w, size_t n, uint32_t *bad_row,
+static cuzk_status tbl_check_witness(const groth16_key_any *k, const groth16_fr_any *w, size_t n, uint32_t *bad_row,
                                      cuzk_error *err) {
     const CN(groth16_key) *key = key_of(k);
     if (!key->cs) return ERR(err, CUZK_ERR_ARG, "checking the witness needs the key's circuit");
-    return CN(r1cs_check_witness)(key->cs, (const CN(fr) *)w, n, bad_row, err);
+    return CN(r1cs_check_witness)(key->cs, fr_of(w), n, bad_row, err);
 }
 
-static void tbl_fr_to_bytes(uint8_t *out, const uint64_t *in) { CN(fr_to_bytes_le)(out, 32, (const CN(fr) *)in); }
+static void tbl_fr_to_bytes(uint8_t *out, const groth16_fr_any *in) { CN(fr_to_bytes_le)(out, 32, fr_of(in)); }
 
 const groth16_curve CN(groth16_curve_table) = {
     .id = CURVE_ID,
