@@ -135,6 +135,18 @@ static void fixed_rs(fr *r, fr *s, uint64_t k) {
     fr_from_u64(s, 2000 + 3 * k);
 }
 
+/* c's synthetic witness for seed (malloc'd, caller frees), NULL (a failed check) if it cannot be made. */
+static fr *witness_for(const small_circuit *c, uint64_t seed) {
+    fr *w = malloc(c->cs.n_vars * sizeof *w);
+    CHECK_MSG(w, "witness: out of memory");
+    if (w && synthetic_witness(w, c->cs.n_vars, &c->cs, &c->sp, seed, NULL) != CUZK_OK) {
+        CHECK_MSG(0, "synthetic_witness failed");
+        free(w);
+        w = NULL;
+    }
+    return w;
+}
+
 typedef struct { size_t bytes, calls; } release_count;
 static void counting_release(void *ctx, void *ptr, size_t bytes) {
     release_count *rc = ctx;
@@ -146,9 +158,8 @@ static void counting_release(void *ctx, void *ptr, size_t bytes) {
 TEST(engine, split_prover_equals_single_call) {
     small_circuit c;
     REQUIRE(small_circuit_make(&c, 1000, 4));
-    fr *w = malloc(c.cs.n_vars * sizeof *w);
+    fr *w = witness_for(&c, 5);
     REQUIRE(w);
-    REQUIRE(synthetic_witness(w, c.cs.n_vars, &c.cs, &c.sp, 5, NULL) == CUZK_OK);
     fr r, s;
     fixed_rs(&r, &s, 1);
     groth16_proof one, split;
@@ -199,9 +210,8 @@ static int counting_probe(void *ctx) {
 TEST(engine, start_stops_at_every_stage_boundary) {
     small_circuit c;
     REQUIRE(small_circuit_make(&c, 1000, 4));
-    fr *w = malloc(c.cs.n_vars * sizeof *w);
+    fr *w = witness_for(&c, 5);
     REQUIRE(w);
-    REQUIRE(synthetic_witness(w, c.cs.n_vars, &c.cs, &c.sp, 5, NULL) == CUZK_OK);
     fr r, s;
     fixed_rs(&r, &s, 1);
     static const char *const stage[6] = {"a/b/c", "H", "MSM A", "MSM B1", "MSM L", "MSM H"};
@@ -289,6 +299,60 @@ static cuzk_status synth_cb(void *vctx, uint32_t part, uint64_t *witness, size_t
     return st;
 }
 
+/* A synthesis context for c: no delays, no corrupt partition. */
+static void synth_init(synth_ctx *sc, const small_circuit *c) {
+    memset(sc, 0, sizeof *sc);
+    sc->c = c;
+    sc->corrupt_partition = -1;
+}
+
+/* Submits d and waits for it: its id in *id, the result in *r (caller frees). */
+static cuzk_status submit_wait(cuzk_engine *e, const cuzk_job_desc *d, cuzk_job_id *id, cuzk_job_result *r,
+                               cuzk_error *err) {
+    cuzk_status st = cuzk_engine_submit(e, d, id, err);
+    return st == CUZK_OK ? cuzk_engine_wait(e, *id, r, err) : st;
+}
+
+/* d runs and fails as a whole: state FAILED with status `want`, no proofs, the message naming
+ * `needle`. */
+static void check_job_fails(cuzk_engine *e, const cuzk_job_desc *d, cuzk_status want, const char *needle) {
+    cuzk_job_id id;
+    cuzk_job_result r;
+    cuzk_error err = {0};
+    REQUIRE(submit_wait(e, d, &id, &r, &err) == CUZK_OK);
+    CHECK_EQ_INT(r.state, CUZK_JOB_FAILED);
+    CHECK_EQ_INT(r.status, want);
+    CHECK(r.proofs == NULL);
+    CHECK_MSG(strstr(err.msg, needle) != NULL, "message: %s (should name %s)", err.msg, needle);
+    cuzk_job_result_free(&r);
+}
+
+/* The engine's trace written to file (in the test folder) and read back: how many events name a
+ * thread for which match() holds; -1 (a failed check) when the trace cannot be written or read. */
+static int trace_names(cuzk_engine *e, const char *file, bool (*match)(const char *name)) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", test_tmpdir(), file);
+    cuzk_status st = cuzk_engine_trace_write(e, path, NULL);
+    CHECK_EQ_INT(st, CUZK_OK);
+    json_error_t je;
+    json_t *root = st == CUZK_OK ? json_load_file(path, 0, &je) : NULL;
+    CHECK_MSG(root, "trace %s: not JSON", path);
+    if (!root) return -1;
+    int named = 0;
+    json_t *ev;
+    size_t k;
+    json_array_foreach(json_object_get(root, "traceEvents"), k, ev) {
+        const char *nm = json_string_value(json_object_get(json_object_get(ev, "args"), "name"));
+        if (nm && match(nm)) named++;
+    }
+    json_decref(root);
+    return named;
+}
+static bool one_worker_per_device(const char *nm) { return !strncmp(nm, "prove-start worker (device ", 27); }
+static bool two_workers_per_device(const char *nm) {
+    return !strcmp(nm, "prove-start worker 1 (device 1)") || !strcmp(nm, "prove-start worker 0 (device 0)");
+}
+
 /* A backend wrapping the CPU one: per-partition delays and injected failures. */
 typedef struct {
     double start_delay_ms[16], finish_delay_ms[16];
@@ -302,8 +366,9 @@ static size_t tb_start_bytes(void *ctx, const cuzk_circuit *c, int nthreads) {
     (void)ctx;
     return engine_backend_cpu.start_bytes(NULL, c, nthreads) + sizeof(test_pending);
 }
-static cuzk_status tb_start(void *ctx, void **pending, uint64_t job, uint32_t part, const cuzk_circuit *c, const fr *w,
-                            size_t n_w, const fr *r, const fr *s, int nthreads, groth16_release_fn rel, void *rel_ctx,
+static cuzk_status tb_start(void *ctx, void **pending, uint64_t job, uint32_t part, const cuzk_circuit *c,
+                            const groth16_fr_any *w, size_t n_w, const groth16_fr_any *r, const groth16_fr_any *s,
+                            int nthreads, groth16_release_fn rel, void *rel_ctx,
                             groth16_timings *t, cuzk_error *err) {
     test_be *tb = ctx;
     *pending = NULL;
@@ -413,9 +478,8 @@ TEST(engine, pipeline_proofs_verify_and_equal_single_calls) {
     o.prove_threads = 2;
     cuzk_engine *e = NULL;
     REQUIRE(cuzk_engine_create(&e, &o, NULL) == CUZK_OK);
-    synth_ctx sc = {0};
-    sc.c = c;
-    sc.corrupt_partition = -1;
+    synth_ctx sc;
+    synth_init(&sc, c);
     cuzk_job_desc d = {&cc, P, synth_cb, &sc, rs, 1, CUZK_WITNESS_FR_MONT};
     cuzk_job_id id1, id2;
     REQUIRE(cuzk_engine_submit(e, &d, &id1, NULL) == CUZK_OK);
@@ -495,15 +559,13 @@ TEST(engine, out_of_order_completion_in_order_proofs) {
     o.prove_threads = 2;
     cuzk_engine *e = NULL;
     REQUIRE(engine_create_with_backend(&e, &o, &k_test_backend, &tb, NULL) == CUZK_OK);
-    synth_ctx sc = {0};
-    sc.c = c;
-    sc.corrupt_partition = -1;
+    synth_ctx sc;
+    synth_init(&sc, c);
     sc.delay_ms[0] = 150; /* and synthesizes after partition 1 */
     cuzk_job_desc d = {&cc, P, synth_cb, &sc, rs, 0, CUZK_WITNESS_FR_MONT};
     cuzk_job_id id;
-    REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
     cuzk_job_result r;
-    REQUIRE(cuzk_engine_wait(e, id, &r, NULL) == CUZK_OK);
+    REQUIRE(submit_wait(e, &d, &id, &r, NULL) == CUZK_OK);
     CHECK_EQ_INT(r.state, CUZK_JOB_DONE);
     REQUIRE(r.proofs);
     CHECK_MEM(r.proofs, want, sizeof want);
@@ -596,14 +658,12 @@ TEST(engine, slow_free_does_not_lengthen_prove_latency) {
         cuzk_engine *e = NULL;
         REQUIRE(cuzk_engine_create(&e, &o, NULL) == CUZK_OK);
         if (slow) engine_test_set_free_delay(e, 100);
-        synth_ctx sc = {0};
-        sc.c = c;
-        sc.corrupt_partition = -1;
+        synth_ctx sc;
+        synth_init(&sc, c);
         cuzk_job_desc d = {&cc, P, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT};
         cuzk_job_id id;
-        REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
         cuzk_job_result r;
-        REQUIRE(cuzk_engine_wait(e, id, &r, NULL) == CUZK_OK);
+        REQUIRE(submit_wait(e, &d, &id, &r, NULL) == CUZK_OK);
         CHECK_EQ_INT(r.state, CUZK_JOB_DONE);
         CHECK(verify_all(c, &r));
         cuzk_engine_stats st;
@@ -642,9 +702,8 @@ TEST(engine, budget_never_exceeded_under_concurrency) {
     cuzk_engine *e = NULL;
     REQUIRE(cuzk_engine_create(&e, &o, NULL) == CUZK_OK);
     engine_test_set_free_delay(e, 5); /* frees lag a little: the budget must wait for them */
-    synth_ctx sc = {0};
-    sc.c = c;
-    sc.corrupt_partition = -1;
+    synth_ctx sc;
+    synth_init(&sc, c);
     cuzk_job_desc d = {&cc, P, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT};
     cuzk_job_id ids[3];
     for (int k = 0; k < 3; k++) REQUIRE(cuzk_engine_submit(e, &d, &ids[k], NULL) == CUZK_OK);
@@ -680,9 +739,8 @@ TEST(engine, cancel_queued_and_running_jobs) {
     o.prove_threads = 2;
     cuzk_engine *e = NULL;
     REQUIRE(cuzk_engine_create(&e, &o, NULL) == CUZK_OK);
-    synth_ctx sc = {0};
-    sc.c = c;
-    sc.corrupt_partition = -1;
+    synth_ctx sc;
+    synth_init(&sc, c);
     for (int i = 0; i < 16; i++) sc.delay_ms[i] = 150;
     cuzk_job_desc d = {&cc, 6, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT};
     cuzk_job_id running, queued;
@@ -716,8 +774,9 @@ TEST(engine, cancel_queued_and_running_jobs) {
  * CUZK_ERR_CANCELLED at its first boundary; finish never runs, the job ends CANCELLED and every
  * budget byte comes back. A second job on the same engine then proves normally. */
 typedef struct { atomic_int entered, inner_status, finishes; } cancel_be;
-static cuzk_status cb_start(void *ctx, void **pending, uint64_t job, uint32_t part, const cuzk_circuit *c, const fr *w,
-                            size_t n_w, const fr *r, const fr *s, int nthreads, groth16_release_fn rel, void *rel_ctx,
+static cuzk_status cb_start(void *ctx, void **pending, uint64_t job, uint32_t part, const cuzk_circuit *c,
+                            const groth16_fr_any *w, size_t n_w, const groth16_fr_any *r, const groth16_fr_any *s,
+                            int nthreads, groth16_release_fn rel, void *rel_ctx,
                             groth16_timings *t, cuzk_error *err) {
     cancel_be *cb = ctx;
     *pending = NULL;
@@ -764,9 +823,8 @@ TEST(engine, cancel_stops_a_running_start_at_a_stage_boundary) {
     o.host_budget_bytes = (size_t)1 << 30;
     cuzk_engine *e = NULL;
     REQUIRE(engine_create_with_backend(&e, &o, &k_cancel_backend, &cb, NULL) == CUZK_OK);
-    synth_ctx sc = {0};
-    sc.c = c;
-    sc.corrupt_partition = -1;
+    synth_ctx sc;
+    synth_init(&sc, c);
     cuzk_job_desc d = {&cc, 1, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT};
     cuzk_job_id id;
     REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
@@ -816,15 +874,13 @@ TEST(engine, blocked_producers_enter_in_arrival_order) {
     o.prove_threads = 1;
     cuzk_engine *e = NULL;
     REQUIRE(engine_create_with_backend(&e, &o, &k_test_backend, &tb, NULL) == CUZK_OK);
-    synth_ctx sc = {0};
-    sc.c = c;
-    sc.corrupt_partition = -1;
+    synth_ctx sc;
+    synth_init(&sc, c);
     for (int i = 0; i < P; i++) sc.delay_ms[i] = 20 + 15 * i;
     cuzk_job_desc d = {&cc, P, synth_cb, &sc, rs, 0, CUZK_WITNESS_FR_MONT};
     cuzk_job_id id;
-    REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
     cuzk_job_result r;
-    REQUIRE(cuzk_engine_wait(e, id, &r, NULL) == CUZK_OK);
+    REQUIRE(submit_wait(e, &d, &id, &r, NULL) == CUZK_OK);
     CHECK_EQ_INT(r.state, CUZK_JOB_DONE);
     REQUIRE(r.timings);
     double arrive[P], blocked = 0;
@@ -857,8 +913,9 @@ static size_t db_start_bytes(void *ctx, const cuzk_circuit *c, int nthreads) {
     (void)ctx;
     return engine_backend_cpu.start_bytes(NULL, c, nthreads) + sizeof(dev_pending);
 }
-static cuzk_status db_start(void *ctx, void **pending, uint64_t job, uint32_t part, const cuzk_circuit *c, const fr *w,
-                            size_t n_w, const fr *r, const fr *s, int nthreads, groth16_release_fn rel, void *rel_ctx,
+static cuzk_status db_start(void *ctx, void **pending, uint64_t job, uint32_t part, const cuzk_circuit *c,
+                            const groth16_fr_any *w, size_t n_w, const groth16_fr_any *r, const groth16_fr_any *s,
+                            int nthreads, groth16_release_fn rel, void *rel_ctx,
                             groth16_timings *t, cuzk_error *err) {
     dev_be *d = ctx;
     *pending = NULL;
@@ -926,14 +983,12 @@ TEST(engine, several_devices_one_prove_worker_each) {
     cuzk_engine *e = NULL;
     REQUIRE(engine_create_with_backends(&e, &o, &k_dev_backend, ctx, D, NULL) == CUZK_OK);
     CHECK_EQ_INT(cuzk_engine_n_devices(e), D);
-    synth_ctx sc = {0};
-    sc.c = c;
-    sc.corrupt_partition = -1;
+    synth_ctx sc;
+    synth_init(&sc, c);
     cuzk_job_desc d = {&cc, P, synth_cb, &sc, rs, 0, CUZK_WITNESS_FR_MONT};
     cuzk_job_id id;
-    REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
     cuzk_job_result r;
-    REQUIRE(cuzk_engine_wait(e, id, &r, NULL) == CUZK_OK);
+    REQUIRE(submit_wait(e, &d, &id, &r, NULL) == CUZK_OK);
     CHECK_EQ_INT(r.state, CUZK_JOB_DONE);
     REQUIRE(r.proofs);
     CHECK_MEM(r.proofs, want, sizeof want);
@@ -948,21 +1003,7 @@ TEST(engine, several_devices_one_prove_worker_each) {
     }
     CHECK_EQ_INT(total, P);
     /* the trace names one prove-start worker per device */
-    char path[1024];
-    snprintf(path, sizeof path, "%s/engine_devices_trace.json", test_tmpdir());
-    REQUIRE(cuzk_engine_trace_write(e, path, NULL) == CUZK_OK);
-    json_error_t je;
-    json_t *root = json_load_file(path, 0, &je);
-    REQUIRE(root);
-    int named = 0;
-    json_t *ev;
-    size_t k;
-    json_array_foreach(json_object_get(root, "traceEvents"), k, ev) {
-        const char *nm = json_string_value(json_object_get(json_object_get(ev, "args"), "name"));
-        if (nm && !strncmp(nm, "prove-start worker (device ", 27)) named++;
-    }
-    CHECK_EQ_INT(named, D);
-    json_decref(root);
+    CHECK_EQ_INT(trace_names(e, "engine_devices_trace.json", one_worker_per_device), D);
     check_all_released(e);
     cuzk_job_result_free(&r);
     cuzk_engine_destroy(e);
@@ -1001,13 +1042,12 @@ static int run_job_checked(cuzk_engine *e, const small_circuit *c, const cuzk_ci
     if (!rs || !want) goto done;
     make_rs(rs, P);
     expected_proofs(want, c, P, rs);
-    synth_ctx sc = {0};
-    sc.c = c;
-    sc.corrupt_partition = -1;
+    synth_ctx sc;
+    synth_init(&sc, c);
     cuzk_job_desc d = {cc, P, synth_cb, &sc, rs, 0, CUZK_WITNESS_FR_MONT};
     cuzk_job_id id;
     cuzk_error err = {0};
-    if (cuzk_engine_submit(e, &d, &id, &err) != CUZK_OK || cuzk_engine_wait(e, id, out, &err) != CUZK_OK) goto done;
+    if (submit_wait(e, &d, &id, out, &err) != CUZK_OK) goto done;
     CHECK_MSG(out->state == CUZK_JOB_DONE, "job state %d: %s", (int)out->state, err.msg);
     if (out->state != CUZK_JOB_DONE || !out->proofs) goto done;
     CHECK_MEM(out->proofs, want, 192 * (size_t)P);
@@ -1144,20 +1184,10 @@ TEST(engine_devices, circuit_too_large_for_every_device_fails_cleanly) {
     cuzk_engine_opts o = dev_opts();
     cuzk_engine *e = NULL;
     REQUIRE(engine_create_fake(&e, &o, 2, cfg, NULL) == CUZK_OK);
-    synth_ctx sc = {0};
-    sc.c = a;
-    sc.corrupt_partition = -1;
+    synth_ctx sc;
+    synth_init(&sc, a);
     cuzk_job_desc d = {&ca, 4, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT};
-    cuzk_job_id id;
-    REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
-    cuzk_job_result r;
-    cuzk_error err = {0};
-    REQUIRE(cuzk_engine_wait(e, id, &r, &err) == CUZK_OK);
-    CHECK_EQ_INT(r.state, CUZK_JOB_FAILED);
-    CHECK_EQ_INT(r.status, CUZK_ERR_NOMEM_DEVICE);
-    CHECK(r.proofs == NULL);
-    CHECK_MSG(strstr(err.msg, "budget") != NULL, "message: %s", err.msg);
-    cuzk_job_result_free(&r);
+    check_job_fails(e, &d, CUZK_ERR_NOMEM_DEVICE, "budget");
     for (int i = 0; i < 2; i++) {
         engine_fake_info in;
         engine_fake_get_info(engine_device_ctx(e, i), &in);
@@ -1250,21 +1280,11 @@ TEST(engine_devices, every_device_lost_fails_the_job_cleanly) {
     cuzk_engine_opts o = dev_opts();
     cuzk_engine *e = NULL;
     REQUIRE(engine_create_fake(&e, &o, 2, cfg, NULL) == CUZK_OK);
-    synth_ctx sc = {0};
-    sc.c = a;
-    sc.corrupt_partition = -1;
+    synth_ctx sc;
+    synth_init(&sc, a);
     cuzk_job_desc d = {&ca, 6, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT};
     for (int round = 0; round < 2; round++) {
-        cuzk_job_id id;
-        REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
-        cuzk_job_result r;
-        cuzk_error err = {0};
-        REQUIRE(cuzk_engine_wait(e, id, &r, &err) == CUZK_OK);
-        CHECK_EQ_INT(r.state, CUZK_JOB_FAILED);
-        CHECK_EQ_INT(r.status, CUZK_ERR_DEVICE);
-        CHECK(r.proofs == NULL);
-        CHECK_MSG(strstr(err.msg, "device") != NULL, "message: %s", err.msg);
-        cuzk_job_result_free(&r);
+        check_job_fails(e, &d, CUZK_ERR_DEVICE, "device");
     }
     CHECK(engine_device_dead(e, 0) && engine_device_dead(e, 1));
     check_all_released(e);
@@ -1282,9 +1302,8 @@ TEST(engine_devices, cancel_releases_every_device) {
     cuzk_engine_opts o = dev_opts();
     cuzk_engine *e = NULL;
     REQUIRE(engine_create_fake(&e, &o, 2, cfg, NULL) == CUZK_OK);
-    synth_ctx sc = {0};
-    sc.c = a;
-    sc.corrupt_partition = -1;
+    synth_ctx sc;
+    synth_init(&sc, a);
     cuzk_job_desc d = {&ca, 12, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT};
     cuzk_job_id id;
     REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
@@ -1331,22 +1350,7 @@ TEST(engine_devices, two_workers_per_device_results_in_partition_order) {
     for (int i = 0; i < P && r.timings; i++) on1 += r.timings[i].device == 1;
     CHECK_MSG(on1 >= 1 && on1 < P, "%d of %d partitions on device 1", on1, P);
     cuzk_job_result_free(&r);
-    char path[1024];
-    snprintf(path, sizeof path, "%s/engine_dev_wpd_trace.json", test_tmpdir());
-    REQUIRE(cuzk_engine_trace_write(e, path, NULL) == CUZK_OK);
-    json_error_t je;
-    json_t *root = json_load_file(path, 0, &je);
-    REQUIRE(root);
-    int named = 0;
-    json_t *ev;
-    size_t k;
-    json_array_foreach(json_object_get(root, "traceEvents"), k, ev) {
-        const char *nm = json_string_value(json_object_get(json_object_get(ev, "args"), "name"));
-        if (nm && (!strcmp(nm, "prove-start worker 1 (device 1)") || !strcmp(nm, "prove-start worker 0 (device 0)")))
-            named++;
-    }
-    CHECK_EQ_INT(named, 2);
-    json_decref(root);
+    CHECK_EQ_INT(trace_names(e, "engine_dev_wpd_trace.json", two_workers_per_device), 2);
     check_all_released(e);
     cuzk_engine_destroy(e);
     /* out of range */

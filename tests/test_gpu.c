@@ -13,7 +13,7 @@ TEST(gpu, available) { SKIP(TEST_NO_GPU); }
 
 #include "cuda/gpu.h"
 #include "cuda/gpu_r1cs.h"
-#include "gpu_test.h"
+#include "gpu_msm_test.h"
 #include "test_csr.h"
 #include "curves/bls12_381/curve.h"
 
@@ -216,34 +216,6 @@ TEST(gpu, ntt_roundtrip_2_22) {
 
 /* ---- MSM --------------------------------------------------------------------------------- */
 
-static void rand_scalar(scalar256 *s) {
-    uint64_t t[4];
-    test_rand_bytes(t, sizeof t);
-    fr_mod(s->l, t);
-}
-
-/* n affine points: P_0 random multiple of G, P_{i+1} = P_i + Q, Q a random multiple. */
-static void rand_bases(g1_affine *out, size_t n) {
-    g1_affine g, q;
-    g1_jacobian gj, p, qj;
-    g1_generator(&g);
-    g1_jacobian_from_affine(&gj, &g);
-    scalar256 k;
-    rand_scalar(&k);
-    g1_mul_vartime(&p, &gj, k.l, 4);
-    rand_scalar(&k);
-    g1_mul_vartime(&qj, &gj, k.l, 4);
-    g1_jacobian_to_affine(&q, &qj);
-    g1_jacobian *tmp = malloc(n * sizeof *tmp);
-    if (!tmp) abort();
-    for (size_t i = 0; i < n; i++) {
-        tmp[i] = p;
-        g1_jacobian_add_mixed(&p, &p, &q);
-    }
-    g1s_jacobian_to_affine(out, tmp, n);
-    free(tmp);
-}
-
 static void naive_msm(g1_jacobian *out, const g1_affine *b, const scalar256 *s, size_t n) {
     g1_jacobian_set_infinity(out);
     for (size_t i = 0; i < n; i++) {
@@ -278,7 +250,7 @@ TEST(gpu, msm_small) {
     scalar256 s[100];
     for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
         size_t n = sizes[k];
-        if (n) rand_bases(b, n);
+        if (n) rand_bases_g1(b, n);
         for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
         msm_check("random", b, s, n);
     }
@@ -290,7 +262,7 @@ TEST(gpu, msm_1000) {
     g1_affine *b = malloc(n * sizeof *b);
     scalar256 *s = malloc(n * sizeof *s);
     REQUIRE(b && s);
-    rand_bases(b, n);
+    rand_bases_g1(b, n);
     for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
     msm_check("random 1000", b, s, n);
     free(b);
@@ -304,7 +276,7 @@ TEST(gpu, msm_adversarial) {
     scalar256 *s = malloc(n * sizeof *s);
     REQUIRE(b && s);
     static const uint64_t r[4] = BLS12_381_FR_MODULUS;
-    rand_bases(b, n);
+    rand_bases_g1(b, n);
     /* all zero */
     memset(s, 0, n * sizeof *s);
     msm_check("all-zero scalars", b, s, n);
@@ -348,7 +320,7 @@ TEST(gpu, msm_65539) {
     g1_affine *b = malloc(n * sizeof *b);
     scalar256 *s = malloc(n * sizeof *s);
     REQUIRE(b && s);
-    rand_bases(b, n);
+    rand_bases_g1(b, n);
     for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
     msm_check("random 2^16+3", b, s, n);
     /* one hot bucket: every scalar equal (one bucket per window holds all n points) */

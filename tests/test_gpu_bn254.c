@@ -24,30 +24,7 @@ TEST(gpu_bn254, available) { SKIP(TEST_NO_GPU); }
 #include "cuzk/prover.h"
 #include "curves/bn254/curve.h"
 #include "bn254_circuit.h"
-#include "gpu_test.h"
-
-static const uint64_t R_BN254[4] = BN254_FR_MODULUS;
-
-/* canonical scalar uniform below r (rejection) */
-static void rand_scalar(scalar256 *s) {
-    for (;;) {
-        for (int k = 0; k < 4; k++) s->l[k] = test_rand64();
-        s->l[3] &= 0x3fffffffffffffffull;
-        int lt = 0;
-        for (int k = 3; k >= 0; k--) {
-            if (s->l[k] != R_BN254[k]) { lt = s->l[k] < R_BN254[k]; break; }
-        }
-        if (lt) return;
-    }
-}
-static void small_scalar(scalar256 *s, uint64_t v) {
-    memset(s, 0, sizeof *s);
-    s->l[0] = v;
-}
-static void r_minus(scalar256 *s, uint64_t k) {
-    memcpy(s->l, R_BN254, sizeof s->l);
-    s->l[0] -= k; /* r's low limb is far above any k used here */
-}
+#include "gpu_msm_test.h" /* BN254 scalars: bn254_rand_scalar, bn254_r_minus */
 
 /* n random multiples of the generator (affine), one inversion for all */
 static void rand_bases(bn254_g1_affine *b, size_t n) {
@@ -60,7 +37,7 @@ static void rand_bases(bn254_g1_affine *b, size_t n) {
     for (size_t i = 0; i < n; i++) {
         scalar256 s;
         bn254_fr k;
-        rand_scalar(&s);
+        bn254_rand_scalar(&s);
         bn254_fr_from_canon(&k, s.l);
         bn254_g1_mul_fr_vartime(&j[i], &gj, &k);
     }
@@ -89,7 +66,7 @@ TEST(gpu_bn254, msm_vs_cpu) {
     for (size_t t = 0; t < sizeof sizes / sizeof *sizes; t++) {
         const size_t n = sizes[t];
         rand_bases(b, n ? n : 1);
-        for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
+        for (size_t i = 0; i < n; i++) bn254_rand_scalar(&s[i]);
         check_msm("random", b, s, n);
         /* 0, 1, 2, r-1, random; infinity, repeated and opposite bases */
         for (size_t i = 0; i < n; i++) {
@@ -97,15 +74,15 @@ TEST(gpu_bn254, msm_vs_cpu) {
             case 0: small_scalar(&s[i], 0); break;
             case 1: small_scalar(&s[i], 1); break;
             case 2: small_scalar(&s[i], 2); break;
-            case 3: r_minus(&s[i], 1); break;
-            default: rand_scalar(&s[i]); break;
+            case 3: bn254_r_minus(&s[i], 1); break;
+            default: bn254_rand_scalar(&s[i]); break;
             }
         }
         for (size_t i = 0; i < n; i += 13) bn254_g1_affine_set_infinity(&b[i]);
         for (size_t i = 5; i + 1 < n; i += 11) b[i + 1] = b[i];
         for (size_t i = 8; i + 1 < n; i += 17) bn254_g1_affine_neg(&b[i + 1], &b[i]);
         check_msm("kinds, inf/repeated/opposite bases", b, s, n);
-        for (size_t i = 0; i < n; i++) r_minus(&s[i], 1);
+        for (size_t i = 0; i < n; i++) bn254_r_minus(&s[i], 1);
         check_msm("all r-1 (one bucket per window)", b, s, n);
     }
     /* P next to -P with equal scalars: the hot bucket sums to infinity */
@@ -114,7 +91,7 @@ TEST(gpu_bn254, msm_vs_cpu) {
     for (size_t i = 1; i < n; i += 2) bn254_g1_affine_neg(&b[i], &b[i - 1]);
     bn254_g1_affine_set_infinity(&b[n - 1]);
     scalar256 common;
-    rand_scalar(&common);
+    bn254_rand_scalar(&common);
     for (size_t i = 0; i < n; i++) s[i] = common;
     check_msm("equal scalars, P/-P pairs", b, s, n);
     free(b);
@@ -129,7 +106,7 @@ TEST(gpu_bn254, ntt_vs_cpu) {
         REQUIRE(x && y);
         for (size_t i = 0; i < m; i++) {
             scalar256 s;
-            rand_scalar(&s);
+            bn254_rand_scalar(&s);
             bn254_fr_from_canon(&x[i], s.l);
         }
         bn254_ntt_domain d;
@@ -169,7 +146,7 @@ TEST(gpu_bn254, ntt_shifted_vs_cpu) {
         REQUIRE(x && y);
         for (size_t i = 0; i < batch * m; i++) {
             scalar256 s;
-            rand_scalar(&s);
+            bn254_rand_scalar(&s);
             bn254_fr_from_canon(&x[i], s.l);
         }
         bn254_ntt_domain d;
@@ -180,7 +157,7 @@ TEST(gpu_bn254, ntt_shifted_vs_cpu) {
                 bn254_ntt_root_of_unity(&g, lg + 1, NTT_ROOTS_SNARKJS);
             } else {
                 scalar256 s;
-                rand_scalar(&s);
+                bn254_rand_scalar(&s);
                 bn254_fr_from_canon(&g, s.l);
             }
             memcpy(y, x, batch * m * sizeof *x);
@@ -225,11 +202,11 @@ TEST(gpu_bn254, h_snarkjs_vs_cpu) {
         for (int kind = 0; kind < 3; kind++) {
             for (size_t i = 0; i < m; i++) {
                 scalar256 s;
-                if (kind == 0) rand_scalar(&s);
+                if (kind == 0) bn254_rand_scalar(&s);
                 else if (kind == 1) small_scalar(&s, 0);
-                else r_minus(&s, 1);
+                else bn254_r_minus(&s, 1);
                 bn254_fr_from_canon(&a[i], s.l);
-                if (kind == 0) rand_scalar(&s);
+                if (kind == 0) bn254_rand_scalar(&s);
                 bn254_fr_from_canon(&b[i], s.l);
             }
             memcpy(ga, a, m * sizeof *a);
@@ -270,8 +247,8 @@ TEST(gpu_bn254, resident_msm_vs_cpu) {
         uint64_t k = test_rand64() % 10;
         if (k < 3) small_scalar(&s[i], 0);      /* 30 % zeros */
         else if (k < 6) small_scalar(&s[i], 1); /* 30 % ones */
-        else if (k == 6) r_minus(&s[i], 1);
-        else rand_scalar(&s[i]);
+        else if (k == 6) bn254_r_minus(&s[i], 1);
+        else bn254_rand_scalar(&s[i]);
         bn254_fr f;
         bn254_fr_from_canon(&f, s[i].l);
         memcpy(sm[i].l, &f, 32); /* Montgomery bytes */

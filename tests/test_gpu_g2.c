@@ -22,111 +22,11 @@ TEST(gpu_g2, available) { SKIP(TEST_NO_GPU); }
 #include "curves/bn254/curve.h"
 #include "gpu_msm_test.h"
 
-/* ---- inputs (BLS12-381) ------------------------------------------------------------------ */
-
-enum { K_RANDOM, K_ZERO, K_ONE, K_RM1, K_TWO };
-static void scalar_of_kind(scalar256 *s, int kind) {
-    switch (kind) {
-    case K_ZERO: small_scalar(s, 0); break;
-    case K_ONE: small_scalar(s, 1); break;
-    case K_RM1: r_minus(s, 1); break;
-    case K_TWO: small_scalar(s, 2); break;
-    default: rand_scalar(s); break;
-    }
-}
-/* frac01 of the scalars 0 or 1 (half each), the rest random; 1 in 16 of the rest r-1 or 2 */
-static void mix_scalars(scalar256 *s, size_t n, double frac01) {
-    for (size_t i = 0; i < n; i++) {
-        uint64_t h = test_rand64();
-        double u = (double)(h >> 11) / 9007199254740992.0;
-        if (u < frac01) scalar_of_kind(&s[i], (h & 1) ? K_ONE : K_ZERO);
-        else if ((h & 30) == 0) scalar_of_kind(&s[i], (h & 32) ? K_RM1 : K_TWO);
-        else rand_scalar(&s[i]);
-    }
-}
-
-/* n affine G2 points: P_0 a random multiple of the generator, P_{i+1} = P_i + Q, Q a random
- * multiple (one inversion for all). */
-static void rand_bases(g2_affine *out, size_t n) {
-    g2_affine g, q;
-    g2_jacobian gj, p, qj;
-    g2_generator(&g);
-    g2_jacobian_from_affine(&gj, &g);
-    scalar256 k;
-    rand_scalar(&k);
-    g2_mul_vartime(&p, &gj, k.l, 4);
-    rand_scalar(&k);
-    g2_mul_vartime(&qj, &gj, k.l, 4);
-    g2_jacobian_to_affine(&q, &qj);
-    g2_jacobian *tmp = malloc((n ? n : 1) * sizeof *tmp);
-    if (!tmp) abort();
-    for (size_t i = 0; i < n; i++) {
-        tmp[i] = p;
-        g2_jacobian_add_mixed(&p, &p, &q);
-    }
-    g2s_jacobian_to_affine(out, tmp, n);
-    free(tmp);
-}
-
-static bool same_point(const g2_jacobian *a, const g2_jacobian *b) {
-    g2_affine x, y;
-    g2_jacobian_to_affine(&x, a);
-    g2_jacobian_to_affine(&y, b);
-    return g2_affine_eq(&x, &y);
-}
-
-/* out = sum_{k<n} s[idx ? idx[k] : k] * b[k] on the CPU */
-static void ref_msm(g2_jacobian *out, const g2_affine *b, const scalar256 *s, const uint32_t *idx, size_t n) {
-    scalar256 *g = malloc((n ? n : 1) * sizeof *g);
-    if (!g) abort();
-    for (size_t k = 0; k < n; k++) g[k] = s[idx ? idx[k] : k];
-    g2_msm(out, b, g, n, 0);
-    free(g);
-}
-
-/* Device copy of the scalars s[0..ns), in Montgomery form when mont (fr_from_canon of `curve`:
- * 0 BLS12-381, 1 BN254). */
-static void *upload_scalars(gpu_ctx *ctx, const scalar256 *s, size_t ns, bool mont, int curve) {
-    void *d = NULL;
-    cuzk_error e = {0};
-    scalar256 *tmp = malloc((ns ? ns : 1) * sizeof *tmp);
-    if (!tmp) abort();
-    for (size_t i = 0; i < ns; i++) {
-        if (mont && curve == 0) fr_from_canon((fr *)&tmp[i], s[i].l);
-        else if (mont) bn254_fr_from_canon((bn254_fr *)&tmp[i], s[i].l);
-        else tmp[i] = s[i];
-    }
-    cuzk_status st = gpu_buf_alloc(ctx, &d, ns * 32, &e);
-    if (st == CUZK_OK) st = gpu_copy_h2d_async(ctx, d, tmp, ns * 32, &e);
-    if (st == CUZK_OK) st = gpu_sync(ctx, &e);
-    CHECK_MSG(st == CUZK_OK, "upload scalars: %s", e.msg);
-    free(tmp);
-    return d;
-}
-static void *upload_u32(gpu_ctx *ctx, const uint32_t *v, size_t n) {
-    void *d = NULL;
-    cuzk_error e = {0};
-    cuzk_status st = gpu_buf_alloc(ctx, &d, n * 4, &e);
-    if (st == CUZK_OK) st = gpu_copy_h2d_async(ctx, d, v, n * 4, &e);
-    if (st == CUZK_OK) st = gpu_sync(ctx, &e);
-    CHECK_MSG(st == CUZK_OK, "upload index: %s", e.msg);
-    return d;
-}
+/* inputs: tests/gpu_msm_test.h */
 
 /* The tuning check_case gives its jobs (zeros: automatic). */
 static gpu_msm_tuning g_tuning;
 
-/* host counts of zero / one / other scalars of a job */
-static void count_kinds(const scalar256 *s, const uint32_t *idx, size_t n, size_t c[3]) {
-    c[0] = c[1] = c[2] = 0;
-    for (size_t k = 0; k < n; k++) {
-        const scalar256 *x = &s[idx ? idx[k] : k];
-        bool hi0 = (x->l[1] | x->l[2] | x->l[3]) == 0;
-        if (hi0 && x->l[0] == 0) c[0]++;
-        else if (hi0 && x->l[0] == 1) c[1]++;
-        else c[2]++;
-    }
-}
 
 /* One job over resident bases: sum_{k<n} s[idx ? idx[k] : k] * b[off + k] (s: ns canonical
  * scalars), on the GPU in both scalar forms, checked against g2_msm and the classification
@@ -140,12 +40,12 @@ static void check_case(gpu_ctx *ctx, const char *what, const g2_affine *b, size_
     if (st != CUZK_OK) return;
     CHECK(gpu_g2_bases_count(gb) == nb && gpu_g2_bases_bytes(gb) == nb * sizeof(g2_affine));
     g2_jacobian ref;
-    ref_msm(&ref, b + off, s, idx, n);
+    ref_msm_g2(&ref, b + off, s, idx, n);
     size_t c[3];
     count_kinds(s, idx, n, c);
     void *d_idx = idx ? upload_u32(ctx, idx, n) : NULL;
     for (int mont = 0; mont < 2; mont++) {
-        void *d_s = upload_scalars(ctx, s, ns, mont, 0);
+        void *d_s = upload_scalars(ctx, s, ns, mont, CUZK_CURVE_BLS12_381);
         g2_jacobian got;
         memset(&got, 0x5a, sizeof got);
         gpu_g2_msm_job job = {.bases = gb, .base_offset = off, .n = n, .d_scalars = d_s,
@@ -156,7 +56,7 @@ static void check_case(gpu_ctx *ctx, const char *what, const g2_affine *b, size_
         CHECK_MSG(st == CUZK_OK, "%s (n=%zu, %s): %s (%s)", what, n, mont ? "mont" : "canon", cuzk_status_str(st),
                   e.msg);
         if (st == CUZK_OK) {
-            CHECK_MSG(same_point(&got, &ref), "%s (n=%zu, %s): GPU != g2_msm", what, n, mont ? "mont" : "canon");
+            CHECK_MSG(same_point_g2(&got, &ref), "%s (n=%zu, %s): GPU != g2_msm", what, n, mont ? "mont" : "canon");
             CHECK_MSG(stats.n_zero == c[0] && stats.n_one == c[1] && stats.n_other == c[2],
                       "%s: counts %zu/%zu/%zu, want %zu/%zu/%zu", what, stats.n_zero, stats.n_one, stats.n_other, c[0],
                       c[1], c[2]);
@@ -178,7 +78,7 @@ TEST(gpu_g2, host_array_sizes) {
     g2_affine *b = malloc(nmax * sizeof *b);
     scalar256 *s = malloc(nmax * sizeof *s);
     REQUIRE(b && s);
-    rand_bases(b, nmax);
+    rand_bases_g2(b, nmax);
     for (size_t t = 0; t < sizeof sizes / sizeof *sizes; t++) {
         const size_t n = sizes[t];
         for (int pass = 0; pass < 2; pass++) {
@@ -192,7 +92,7 @@ TEST(gpu_g2, host_array_sizes) {
                                         (const struct scalar256 *)s, n, &e);
             CHECK_MSG(st == CUZK_OK, "gpu_g2_msm n=%zu: %s", n, e.msg);
             if (st == CUZK_OK)
-                CHECK_MSG(same_point(&got, &ref), "gpu_g2_msm n=%zu (%s): GPU != g2_msm", n, pass ? "kinds" : "random");
+                CHECK_MSG(same_point_g2(&got, &ref), "gpu_g2_msm n=%zu (%s): GPU != g2_msm", n, pass ? "kinds" : "random");
             if (n == 0 && st == CUZK_OK) CHECK(g2_jacobian_is_infinity(&got));
         }
     }
@@ -211,7 +111,7 @@ TEST(gpu_g2, small_sizes) {
     scalar256 s[257];
     for (size_t t = 0; t < sizeof sizes / sizeof *sizes; t++) {
         const size_t n = sizes[t];
-        rand_bases(b, n ? n : 1);
+        rand_bases_g2(b, n ? n : 1);
         for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
         check_case(ctx, "random", b, n, 0, s, n, NULL, n, NULL);
         mix_scalars(s, n, 0.6);
@@ -227,7 +127,7 @@ TEST(gpu_g2, small_sizes) {
     check_case(ctx, "single, base at infinity", b, 1, 0, s, 1, NULL, 1, NULL);
     /* two bases: P + P and P + (-P) with every scalar pair kind (the doubling and infinity
      * branches with one or two points) */
-    rand_bases(b, 1);
+    rand_bases_g2(b, 1);
     for (int k0 = K_RANDOM; k0 <= K_TWO; k0++)
         for (int k1 = K_RANDOM; k1 <= K_TWO; k1++) {
             scalar_of_kind(&s[0], k0);
@@ -249,7 +149,7 @@ TEST(gpu_g2, adversarial) {
     g2_affine *b = malloc(n * sizeof *b);
     scalar256 *s = malloc(n * sizeof *s);
     REQUIRE(b && s);
-    rand_bases(b, n);
+    rand_bases_g2(b, n);
     gpu_msm_stats st;
 
     for (size_t i = 0; i < n; i++) small_scalar(&s[i], 0);
@@ -292,7 +192,7 @@ TEST(gpu_g2, adversarial) {
     for (size_t i = 0; i < n; i++) s[i] = common;
     check_case(ctx, "equal scalars, P and -P", b, n, 0, s, n, NULL, n, NULL);
     /* equal scalars (one hot bucket per window), both digit signs */
-    rand_bases(b, n);
+    rand_bases_g2(b, n);
     for (size_t i = 0; i < n; i++) small_scalar(&s[i], (i % 2) ? 0xffffffffull : 12345);
     check_case(ctx, "equal small scalars", b, n, 0, s, n, NULL, n, NULL);
     /* all bases at infinity */
@@ -313,7 +213,7 @@ TEST(gpu_g2, index_and_offset) {
     scalar256 *s = malloc(ns * sizeof *s);
     uint32_t *idx = malloc(n * sizeof *idx);
     REQUIRE(b && s && idx);
-    rand_bases(b, nb);
+    rand_bases_g2(b, nb);
     mix_scalars(s, ns, 0.7);
     for (size_t k = 0; k < n; k++) idx[k] = (uint32_t)(test_rand64() % ns); /* gathers with repeats */
     check_case(ctx, "gather + offset", b, nb, off, s, ns, idx, n, NULL);
@@ -336,12 +236,13 @@ TEST(gpu_g2, several_jobs) {
     g2_affine *b = malloc(nb * sizeof *b);
     scalar256 *s = malloc(nb * sizeof *s);
     REQUIRE(b && s);
-    rand_bases(b, nb);
+    rand_bases_g2(b, nb);
     mix_scalars(s, nb, 0.8);
     gpu_g2_bases *gb = NULL;
     CHECK_OK(gpu_g2_bases_upload(ctx, &gb, (const struct g2_affine *)b, nb, &e));
     REQUIRE(gb);
-    void *d_c = upload_scalars(ctx, s, nb, false, 0), *d_m = upload_scalars(ctx, s, nb, true, 0);
+    void *d_c = upload_scalars(ctx, s, nb, false, CUZK_CURVE_BLS12_381);
+    void *d_m = upload_scalars(ctx, s, nb, true, CUZK_CURVE_BLS12_381);
     enum { J = 5 };
     const size_t offs[J] = {0, 100, 4999, 0, 2500}, ns[J] = {5000, 1000, 1, 0, 2500};
     g2_jacobian got[J], ref[J];
@@ -352,7 +253,7 @@ TEST(gpu_g2, several_jobs) {
                                    .d_scalars = (const uint8_t *)(j % 2 ? d_m : d_c) + 32 * offs[j],
                                    .form = j % 2 ? GPU_SCALARS_MONTGOMERY : GPU_SCALARS_CANONICAL,
                                    .out = (struct g2_jacobian *)&got[j]};
-        ref_msm(&ref[j], b + offs[j], s + offs[j], NULL, ns[j]);
+        ref_msm_g2(&ref[j], b + offs[j], s + offs[j], NULL, ns[j]);
         size_t c[3];
         count_kinds(s + offs[j], NULL, ns[j], c);
         for (int k = 0; k < 3; k++) tot[k] += c[k];
@@ -360,7 +261,7 @@ TEST(gpu_g2, several_jobs) {
     gpu_msm_stats st;
     cuzk_status rc = gpu_g2_msm_run(ctx, jobs, J, &st, &e);
     CHECK_MSG(rc == CUZK_OK, "gpu_g2_msm_run: %s", e.msg);
-    for (int j = 0; j < J && rc == CUZK_OK; j++) CHECK_MSG(same_point(&got[j], &ref[j]), "job %d wrong", j);
+    for (int j = 0; j < J && rc == CUZK_OK; j++) CHECK_MSG(same_point_g2(&got[j], &ref[j]), "job %d wrong", j);
     CHECK(g2_jacobian_is_infinity(&got[3]));
     CHECK(st.n_zero == tot[0] && st.n_one == tot[1] && st.n_other == tot[2]);
     CHECK(st.total_ms > 0 && st.total_ms >= st.classify_ms);
@@ -384,7 +285,7 @@ TEST(gpu_g2, chunks_windows_accumulations) {
     g2_affine *b = malloc(n * sizeof *b);
     scalar256 *s = malloc(n * sizeof *s);
     REQUIRE(b && s);
-    rand_bases(b, n);
+    rand_bases_g2(b, n);
     for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
     for (size_t i = 0; i < n; i += 7) r_minus(&s[i], 1);
     gpu_msm_stats st;
@@ -438,7 +339,7 @@ TEST(gpu_g2, heavy_buckets) {
     g2_affine *b = malloc(n * sizeof *b);
     scalar256 *s = malloc(n * sizeof *s);
     REQUIRE(b && s);
-    rand_bases(b, n);
+    rand_bases_g2(b, n);
     for (size_t i = 0; i < n; i++) r_minus(&s[i], 1 + (test_rand64() & 0xffff));
     check_case(ctx, "r - small (16 bits)", b, n, 0, s, n, NULL, n, NULL);
     scalar256 common;
@@ -464,7 +365,7 @@ TEST(gpu_g2, bad_args_and_memory) {
     gpu_ctx *ctx = new_ctx();
     REQUIRE(ctx);
     g2_affine b[4];
-    rand_bases(b, 4);
+    rand_bases_g2(b, 4);
     gpu_g2_bases *gb = NULL, *bad = (gpu_g2_bases *)1;
     CHECK_EQ_INT(gpu_g2_bases_upload(ctx, NULL, (const struct g2_affine *)b, 4, &e), CUZK_ERR_ARG);
     CHECK_EQ_INT(gpu_g2_bases_upload(ctx, &bad, NULL, 4, &e), CUZK_ERR_ARG);
@@ -531,55 +432,6 @@ TEST(gpu_g2, bad_args_and_memory) {
 
 /* ---- BN254 (the same templates over BN254's G2) ------------------------------------------------- */
 
-static const uint64_t R_BN254[4] = BN254_FR_MODULUS;
-
-static void bn_rand_scalar(scalar256 *s) {
-    for (;;) {
-        for (int k = 0; k < 4; k++) s->l[k] = test_rand64();
-        s->l[3] &= 0x3fffffffffffffffull;
-        int lt = 0;
-        for (int k = 3; k >= 0; k--) {
-            if (s->l[k] != R_BN254[k]) { lt = s->l[k] < R_BN254[k]; break; }
-        }
-        if (lt) return;
-    }
-}
-static void bn_scalar_of_kind(scalar256 *s, int kind) {
-    memset(s, 0, sizeof *s);
-    switch (kind) {
-    case K_ZERO: break;
-    case K_ONE: s->l[0] = 1; break;
-    case K_TWO: s->l[0] = 2; break;
-    case K_RM1: memcpy(s->l, R_BN254, sizeof s->l); s->l[0] -= 1; break;
-    default: bn_rand_scalar(s); break;
-    }
-}
-static void bn_rand_bases(bn254_g2_affine *out, size_t n) {
-    bn254_g2_affine g, q;
-    bn254_g2_jacobian gj, p, qj;
-    bn254_g2_generator(&g);
-    bn254_g2_jacobian_from_affine(&gj, &g);
-    scalar256 k;
-    bn_rand_scalar(&k);
-    bn254_g2_mul_vartime(&p, &gj, k.l, 4);
-    bn_rand_scalar(&k);
-    bn254_g2_mul_vartime(&qj, &gj, k.l, 4);
-    bn254_g2_jacobian_to_affine(&q, &qj);
-    bn254_g2_jacobian *tmp = malloc((n ? n : 1) * sizeof *tmp);
-    if (!tmp) abort();
-    for (size_t i = 0; i < n; i++) {
-        tmp[i] = p;
-        bn254_g2_jacobian_add_mixed(&p, &p, &q);
-    }
-    bn254_g2s_jacobian_to_affine(out, tmp, n);
-    free(tmp);
-}
-static bool bn_same(const bn254_g2_jacobian *a, const bn254_g2_jacobian *b) {
-    bn254_g2_affine x, y;
-    bn254_g2_jacobian_to_affine(&x, a);
-    bn254_g2_jacobian_to_affine(&y, b);
-    return bn254_g2_affine_eq(&x, &y);
-}
 
 TEST(gpu_g2, bn254_vs_cpu) {
     NEED_GPU();
@@ -590,9 +442,10 @@ TEST(gpu_g2, bn254_vs_cpu) {
     REQUIRE(b && s);
     for (size_t t = 0; t < sizeof sizes / sizeof *sizes; t++) {
         const size_t n = sizes[t];
-        bn_rand_bases(b, n);
+        rand_bases_bn254_g2(b, n);
         for (int pass = 0; pass < 3; pass++) {
-            for (size_t i = 0; i < n; i++) bn_scalar_of_kind(&s[i], pass == 0 ? K_RANDOM : (int)(test_rand64() % 5));
+            for (size_t i = 0; i < n; i++)
+                scalar_of_kind_on(&s[i], pass == 0 ? K_RANDOM : (int)(test_rand64() % 5), CUZK_CURVE_BN254);
             if (pass == 2) {
                 /* infinity, repeated and opposite bases */
                 for (size_t i = 0; i < n; i += 13) bn254_g2_affine_set_infinity(&b[i]);
@@ -606,15 +459,15 @@ TEST(gpu_g2, bn254_vs_cpu) {
             cuzk_status st = gpu_bn254_g2_msm((struct bn254_g2_jacobian *)&got, (const struct bn254_g2_affine *)b,
                                               (const struct scalar256 *)s, n, &e);
             CHECK_MSG(st == CUZK_OK, "gpu_bn254_g2_msm n=%zu: %s", n, e.msg);
-            if (st == CUZK_OK) CHECK_MSG(bn_same(&got, &ref), "gpu_bn254_g2_msm n=%zu pass %d: GPU != CPU", n, pass);
+            if (st == CUZK_OK) CHECK_MSG(same_point_bn254_g2(&got, &ref), "gpu_bn254_g2_msm n=%zu pass %d: GPU != CPU", n, pass);
         }
     }
     /* the resident form: Montgomery scalars through an index, an offset; G2 bases of BLS12-381 refused */
     gpu_ctx *ctx = new_ctx();
     REQUIRE(ctx);
     const size_t n = 3001, off = 98;
-    bn_rand_bases(b, n + off);
-    for (size_t i = 0; i < n; i++) bn_scalar_of_kind(&s[i], (int)(test_rand64() % 5));
+    rand_bases_bn254_g2(b, n + off);
+    for (size_t i = 0; i < n; i++) scalar_of_kind_on(&s[i], (int)(test_rand64() % 5), CUZK_CURVE_BN254);
     uint32_t *idx = malloc(n * sizeof *idx);
     scalar256 *g = malloc(n * sizeof *g);
     REQUIRE(idx && g);
@@ -624,14 +477,14 @@ TEST(gpu_g2, bn254_vs_cpu) {
     gpu_g2_bases *gb = NULL;
     CHECK_OK(gpu_bn254_g2_bases_upload(ctx, &gb, (const struct bn254_g2_affine *)b, n + off, &e));
     CHECK(gpu_g2_bases_bytes(gb) == (n + off) * 128);
-    void *d_s = upload_scalars(ctx, s, n, true, 1), *d_idx = upload_u32(ctx, idx, n);
+    void *d_s = upload_scalars(ctx, s, n, true, CUZK_CURVE_BN254), *d_idx = upload_u32(ctx, idx, n);
     bn254_g2_jacobian ref, got;
     bn254_g2_msm(&ref, b + off, g, n, 0);
     gpu_g2_msm_job job = {.bases = gb, .base_offset = off, .n = n, .d_scalars = d_s, .form = GPU_SCALARS_MONTGOMERY,
                           .d_index = d_idx, .out = (struct g2_jacobian *)&got};
     cuzk_status st = gpu_bn254_g2_msm_run(ctx, &job, 1, NULL, &e);
     CHECK_MSG(st == CUZK_OK, "gpu_bn254_g2_msm_run: %s", e.msg);
-    if (st == CUZK_OK) CHECK_MSG(bn_same(&got, &ref), "gpu_bn254_g2_msm_run (mont, index, offset): GPU != CPU");
+    if (st == CUZK_OK) CHECK_MSG(same_point_bn254_g2(&got, &ref), "gpu_bn254_g2_msm_run (mont, index, offset): GPU != CPU");
     CHECK_EQ_INT(gpu_g2_msm_run(ctx, &job, 1, NULL, &e), CUZK_ERR_ARG); /* BN254 bases, BLS12-381 run */
     gpu_buf_free(ctx, d_s);
     gpu_buf_free(ctx, d_idx);

@@ -21,97 +21,7 @@ TEST(gpu_msm, available) { SKIP(TEST_NO_GPU); }
 #include "gpu_msm_test.h"
 #include "curves/bls12_381/curve.h"
 
-
-/* ---- inputs ------------------------------------------------------------------------------ */
-
-/* n affine points: P_0 a random multiple of G, P_{i+1} = P_i + Q, Q a random multiple. */
-static void rand_bases(g1_affine *out, size_t n) {
-    g1_affine g, q;
-    g1_jacobian gj, p, qj;
-    g1_generator(&g);
-    g1_jacobian_from_affine(&gj, &g);
-    scalar256 k;
-    rand_scalar(&k);
-    g1_mul_vartime(&p, &gj, k.l, 4);
-    rand_scalar(&k);
-    g1_mul_vartime(&qj, &gj, k.l, 4);
-    g1_jacobian_to_affine(&q, &qj);
-    g1_jacobian *tmp = malloc(n * sizeof *tmp);
-    if (!tmp) abort();
-    for (size_t i = 0; i < n; i++) {
-        tmp[i] = p;
-        g1_jacobian_add_mixed(&p, &p, &q);
-    }
-    g1s_jacobian_to_affine(out, tmp, n);
-    free(tmp);
-}
-
-/* scalar kinds for mixes */
-enum { K_RANDOM, K_ZERO, K_ONE, K_RM1, K_TWO };
-static void scalar_of_kind(scalar256 *s, int kind) {
-    switch (kind) {
-    case K_ZERO: small_scalar(s, 0); break;
-    case K_ONE: small_scalar(s, 1); break;
-    case K_RM1: r_minus(s, 1); break;
-    case K_TWO: small_scalar(s, 2); break;
-    default: rand_scalar(s); break;
-    }
-}
-/* frac01 of the scalars 0 or 1 (half each), the rest random; 1 in 16 of the rest r-1 or 2 */
-static void mix_scalars(scalar256 *s, size_t n, double frac01) {
-    for (size_t i = 0; i < n; i++) {
-        uint64_t h = test_rand64();
-        double u = (double)(h >> 11) / 9007199254740992.0;
-        if (u < frac01) scalar_of_kind(&s[i], (h & 1) ? K_ONE : K_ZERO);
-        else if ((h & 30) == 0) scalar_of_kind(&s[i], (h & 32) ? K_RM1 : K_TWO);
-        else rand_scalar(&s[i]);
-    }
-}
-
-/* ---- running and checking ------------------------------------------------------------------ */
-
-static bool same_point(const g1_jacobian *a, const g1_jacobian *b) {
-    g1_affine x, y;
-    g1_jacobian_to_affine(&x, a);
-    g1_jacobian_to_affine(&y, b);
-    return g1_affine_eq(&x, &y);
-}
-
-/* out = sum_{k<n} s[idx ? idx[k] : k] * b[k] on the CPU */
-static void ref_msm(g1_jacobian *out, const g1_affine *b, const scalar256 *s, const uint32_t *idx, size_t n) {
-    scalar256 *g = malloc((n ? n : 1) * sizeof *g);
-    if (!g) abort();
-    for (size_t k = 0; k < n; k++) g[k] = s[idx ? idx[k] : k];
-    g1_msm(out, b, g, n, 0);
-    free(g);
-}
-
-/* Device copy of the scalars s[0..ns), in Montgomery form when mont. */
-static void *upload_scalars(gpu_ctx *ctx, const scalar256 *s, size_t ns, bool mont) {
-    void *d = NULL;
-    cuzk_error e = {0};
-    fr *tmp = malloc((ns ? ns : 1) * sizeof *tmp);
-    if (!tmp) abort();
-    for (size_t i = 0; i < ns; i++) {
-        if (mont) fr_from_canon(&tmp[i], s[i].l);
-        else memcpy(tmp[i].l, s[i].l, sizeof tmp[i].l);
-    }
-    cuzk_status st = gpu_buf_alloc(ctx, &d, ns * 32, &e);
-    if (st == CUZK_OK) st = gpu_copy_h2d_async(ctx, d, tmp, ns * 32, &e);
-    if (st == CUZK_OK) st = gpu_sync(ctx, &e);
-    CHECK_MSG(st == CUZK_OK, "upload scalars: %s", e.msg);
-    free(tmp);
-    return d;
-}
-static void *upload_u32(gpu_ctx *ctx, const uint32_t *v, size_t n) {
-    void *d = NULL;
-    cuzk_error e = {0};
-    cuzk_status st = gpu_buf_alloc(ctx, &d, n * 4, &e);
-    if (st == CUZK_OK) st = gpu_copy_h2d_async(ctx, d, v, n * 4, &e);
-    if (st == CUZK_OK) st = gpu_sync(ctx, &e);
-    CHECK_MSG(st == CUZK_OK, "upload index: %s", e.msg);
-    return d;
-}
+/* inputs: tests/gpu_msm_test.h */
 
 /* The tuning check_case gives its jobs (zeros: automatic); set by the chunking and window tests. */
 static gpu_msm_tuning g_tuning;
@@ -126,10 +36,10 @@ static void check_case(gpu_ctx *ctx, const char *what, const g1_affine *b, size_
     CHECK_MSG(st == CUZK_OK, "%s: upload: %s", what, e.msg);
     if (st != CUZK_OK) return;
     g1_jacobian ref;
-    ref_msm(&ref, b + off, s, idx, n);
+    ref_msm_g1(&ref, b + off, s, idx, n);
     void *d_idx = idx ? upload_u32(ctx, idx, n) : NULL;
     for (int mont = 0; mont < 2; mont++) {
-        void *d_s = upload_scalars(ctx, s, ns, mont);
+        void *d_s = upload_scalars(ctx, s, ns, mont, CUZK_CURVE_BLS12_381);
         g1_jacobian got;
         memset(&got, 0x5a, sizeof got);
         gpu_msm_job job = {.bases = gb, .base_offset = off, .n = n, .d_scalars = d_s,
@@ -140,7 +50,7 @@ static void check_case(gpu_ctx *ctx, const char *what, const g1_affine *b, size_
         CHECK_MSG(st == CUZK_OK, "%s (n=%zu, %s): %s (%s)", what, n, mont ? "mont" : "canon", cuzk_status_str(st),
                   e.msg);
         if (st == CUZK_OK) {
-            CHECK_MSG(same_point(&got, &ref), "%s (n=%zu, %s): GPU != g1_msm", what, n, mont ? "mont" : "canon");
+            CHECK_MSG(same_point_g1(&got, &ref), "%s (n=%zu, %s): GPU != g1_msm", what, n, mont ? "mont" : "canon");
             CHECK_MSG(stats.n_zero + stats.n_one + stats.n_other == n, "%s: counts %zu+%zu+%zu != %zu", what,
                       stats.n_zero, stats.n_one, stats.n_other, n);
             if (!mont && stats_out) *stats_out = stats;
@@ -151,17 +61,6 @@ static void check_case(gpu_ctx *ctx, const char *what, const g1_affine *b, size_
     gpu_g1_bases_free(gb);
 }
 
-/* host counts of zero / one / other scalars of a job */
-static void count_kinds(const scalar256 *s, const uint32_t *idx, size_t n, size_t c[3]) {
-    c[0] = c[1] = c[2] = 0;
-    for (size_t k = 0; k < n; k++) {
-        const scalar256 *x = &s[idx ? idx[k] : k];
-        bool hi0 = (x->l[1] | x->l[2] | x->l[3]) == 0;
-        if (hi0 && x->l[0] == 0) c[0]++;
-        else if (hi0 && x->l[0] == 1) c[1]++;
-        else c[2]++;
-    }
-}
 
 /* ---- the device context ------------------------------------------------------------------- */
 
@@ -215,7 +114,7 @@ TEST(gpu_msm, ctx_basics) {
 
     /* resident bytes follow the bases */
     g1_affine b[7];
-    rand_bases(b, 7);
+    rand_bases_g1(b, 7);
     gpu_g1_bases *gb = NULL, *empty = NULL;
     CHECK_OK(gpu_g1_bases_upload(ctx, &gb, (const struct g1_affine *)b, 7, &e));
     CHECK_OK(gpu_g1_bases_upload(ctx, &empty, NULL, 0, &e));
@@ -241,7 +140,7 @@ TEST(gpu_msm, bad_args) {
     gpu_ctx *ctx = new_ctx();
     REQUIRE(ctx);
     g1_affine b[4];
-    rand_bases(b, 4);
+    rand_bases_g1(b, 4);
     gpu_g1_bases *gb = NULL;
     CHECK_OK(gpu_g1_bases_upload(ctx, &gb, (const struct g1_affine *)b, 4, &e));
     g1_jacobian out;
@@ -288,7 +187,7 @@ TEST(gpu_msm, oom_keeps_ctx) {
     CHECK(!gpu_ctx_dead(ctx));
     /* bases too large for any device (2^31 - 1 points = 206 GB): the host array is never read */
     g1_affine one_point[1];
-    rand_bases(one_point, 1);
+    rand_bases_g1(one_point, 1);
     gpu_g1_bases *gb = NULL;
     st = gpu_g1_bases_upload(ctx, &gb, (const struct g1_affine *)one_point, ((size_t)1 << 31) - 1, &e);
     CHECK_MSG(st == CUZK_ERR_NOMEM_DEVICE, "absurd gpu_g1_bases_upload: %s (%s)", cuzk_status_str(st), e.msg);
@@ -300,7 +199,7 @@ TEST(gpu_msm, oom_keeps_ctx) {
     g1_affine *b = malloc(n * sizeof *b);
     scalar256 *s = malloc(n * sizeof *s);
     REQUIRE(b && s);
-    rand_bases(b, n);
+    rand_bases_g1(b, n);
     mix_scalars(s, n, 0.5);
     check_case(ctx, "after OOM", b, n, 0, s, n, NULL, n, NULL);
     free(b);
@@ -317,7 +216,7 @@ TEST(gpu_fault, illegal_address) {
     gpu_ctx *ctx = new_ctx();
     REQUIRE(ctx);
     g1_affine b[64];
-    rand_bases(b, 64);
+    rand_bases_g1(b, 64);
     gpu_g1_bases *gb = NULL;
     CHECK_OK(gpu_g1_bases_upload(ctx, &gb, (const struct g1_affine *)b, 64, &e));
     g1_jacobian out;
@@ -367,7 +266,7 @@ TEST(gpu_msm, small_sizes) {
     scalar256 s[257];
     for (size_t t = 0; t < sizeof sizes / sizeof *sizes; t++) {
         const size_t n = sizes[t];
-        rand_bases(b, n ? n : 1);
+        rand_bases_g1(b, n ? n : 1);
         for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
         check_case(ctx, "random", b, n, 0, s, n, NULL, n, NULL);
         mix_scalars(s, n, 0.6);
@@ -389,7 +288,7 @@ TEST(gpu_msm, adversarial) {
     g1_affine *b = malloc(n * sizeof *b);
     scalar256 *s = malloc(n * sizeof *s);
     REQUIRE(b && s);
-    rand_bases(b, n);
+    rand_bases_g1(b, n);
     gpu_msm_stats st;
     size_t c[3];
 
@@ -426,7 +325,7 @@ TEST(gpu_msm, adversarial) {
     mix_scalars(s, n, 0.9);
     check_case(ctx, "mixed, P and -P", b, n, 0, s, n, NULL, n, NULL);
     /* equal scalars (one hot bucket per window), both digit signs */
-    rand_bases(b, n);
+    rand_bases_g1(b, n);
     for (size_t i = 0; i < n; i++) small_scalar(&s[i], (i % 2) ? 0xffffffffull : 12345);
     check_case(ctx, "equal scalars", b, n, 0, s, n, NULL, n, NULL);
     /* all bases at infinity */
@@ -447,7 +346,7 @@ TEST(gpu_msm, index_and_offset) {
     scalar256 *s = malloc(ns * sizeof *s);
     uint32_t *idx = malloc(n * sizeof *idx);
     REQUIRE(b && s && idx);
-    rand_bases(b, nb);
+    rand_bases_g1(b, nb);
     mix_scalars(s, ns, 0.7);
     for (size_t k = 0; k < n; k++) idx[k] = (uint32_t)(test_rand64() % ns); /* gathers with repeats */
     gpu_msm_stats st;
@@ -474,12 +373,13 @@ TEST(gpu_msm, several_jobs) {
     g1_affine *b = malloc(nb * sizeof *b);
     scalar256 *s = malloc(nb * sizeof *s);
     REQUIRE(b && s);
-    rand_bases(b, nb);
+    rand_bases_g1(b, nb);
     mix_scalars(s, nb, 0.8);
     gpu_g1_bases *gb = NULL;
     CHECK_OK(gpu_g1_bases_upload(ctx, &gb, (const struct g1_affine *)b, nb, &e));
     REQUIRE(gb);
-    void *d_c = upload_scalars(ctx, s, nb, false), *d_m = upload_scalars(ctx, s, nb, true);
+    void *d_c = upload_scalars(ctx, s, nb, false, CUZK_CURVE_BLS12_381);
+    void *d_m = upload_scalars(ctx, s, nb, true, CUZK_CURVE_BLS12_381);
     enum { J = 5 };
     const size_t offs[J] = {0, 100, 4999, 0, 2500}, ns[J] = {5000, 1000, 1, 0, 2500};
     g1_jacobian got[J], ref[J];
@@ -490,7 +390,7 @@ TEST(gpu_msm, several_jobs) {
                                 .d_scalars = (const uint8_t *)(j % 2 ? d_m : d_c) + 32 * offs[j],
                                 .form = j % 2 ? GPU_SCALARS_MONTGOMERY : GPU_SCALARS_CANONICAL,
                                 .out = (struct g1_jacobian *)&got[j]};
-        ref_msm(&ref[j], b + offs[j], s + offs[j], NULL, ns[j]);
+        ref_msm_g1(&ref[j], b + offs[j], s + offs[j], NULL, ns[j]);
         size_t c[3];
         count_kinds(s + offs[j], NULL, ns[j], c);
         for (int k = 0; k < 3; k++) tot[k] += c[k];
@@ -498,7 +398,7 @@ TEST(gpu_msm, several_jobs) {
     gpu_msm_stats st;
     cuzk_status rc = gpu_g1_msm_run(ctx, jobs, J, &st, &e);
     CHECK_MSG(rc == CUZK_OK, "gpu_g1_msm_run: %s", e.msg);
-    for (int j = 0; j < J && rc == CUZK_OK; j++) CHECK_MSG(same_point(&got[j], &ref[j]), "job %d wrong", j);
+    for (int j = 0; j < J && rc == CUZK_OK; j++) CHECK_MSG(same_point_g1(&got[j], &ref[j]), "job %d wrong", j);
     CHECK(st.n_zero == tot[0] && st.n_one == tot[1] && st.n_other == tot[2]);
     CHECK(st.total_ms > 0 && st.total_ms >= st.classify_ms);
     printf("  stats: classify %.3f ones %.3f tail %.3f total %.3f ms\n", st.classify_ms, st.ones_ms, st.tail_ms,
@@ -519,7 +419,7 @@ TEST(gpu_msm, chunking) {
     g1_affine *b = malloc(n * sizeof *b);
     scalar256 *s = malloc(n * sizeof *s);
     REQUIRE(b && s);
-    rand_bases(b, n);
+    rand_bases_g1(b, n);
     for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
     for (size_t i = 0; i < n; i += 7) r_minus(&s[i], 1);
     g_tuning = (gpu_msm_tuning){.chunk_points = 1000};
@@ -555,7 +455,7 @@ TEST(gpu_msm, heavy_buckets) {
     g1_affine *b = malloc(n * sizeof *b);
     scalar256 *s = malloc(n * sizeof *s);
     REQUIRE(b && s);
-    rand_bases(b, n);
+    rand_bases_g1(b, n);
     for (size_t i = 0; i < n; i++) r_minus(&s[i], 1 + (test_rand64() & 0xffff));
     check_case(ctx, "r - small (16 bits)", b, n, 0, s, n, NULL, n, NULL);
     scalar256 common;
@@ -605,7 +505,7 @@ static void accum_modes(bool large) {
         char what[96];
         for (size_t t = 0; t < sizeof sizes / sizeof *sizes && !large; t++) {
             const size_t n = sizes[t];
-            rand_bases(b, n);
+            rand_bases_g1(b, n);
             for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
             snprintf(what, sizeof what, "%s: random", mn);
             check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
@@ -621,7 +521,7 @@ static void accum_modes(bool large) {
         }
         if (!large) continue;
         const size_t n = nmax;
-        rand_bases(b, n);
+        rand_bases_g1(b, n);
         scalar256 common;
         rand_scalar(&common);
         for (size_t i = 0; i < n; i++) s[i] = common;
@@ -630,7 +530,7 @@ static void accum_modes(bool large) {
         for (size_t i = 1; i < n; i += 2) g1_affine_neg(&b[i], &b[i - 1]);
         snprintf(what, sizeof what, "%s: 2^16+5 equal scalars, P/-P pairs", mn);
         check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
-        rand_bases(b, n);
+        rand_bases_g1(b, n);
         for (size_t i = 0; i < n; i++) r_minus(&s[i], 1 + (test_rand64() & 0xffff));
         snprintf(what, sizeof what, "%s: 2^16+5 r - small", mn);
         check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
@@ -672,7 +572,7 @@ TEST(gpu_msm, affine_levels) {
     for (size_t wi = 0; wi < sizeof windows / sizeof *windows; wi++) {
         const int c = windows[wi];
         g_tuning = (gpu_msm_tuning){.window_bits = c, .accum = GPU_MSM_ACCUM_AFFINE};
-        rand_bases(b, n);
+        rand_bases_g1(b, n);
         for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
         snprintf(what, sizeof what, "affine c=%d: random", c);
         check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
@@ -694,7 +594,7 @@ TEST(gpu_msm, affine_levels) {
     }
     /* several chunks (the plan is made for the largest), a short last one */
     g_tuning = (gpu_msm_tuning){.window_bits = 5, .chunk_points = 10000, .accum = GPU_MSM_ACCUM_AFFINE};
-    rand_bases(b, n);
+    rand_bases_g1(b, n);
     for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
     check_case(ctx, "affine c=5, chunks of 10000", b, n, 0, s, n, NULL, n, NULL);
     /* the default window at 2^16 + 7 (c = 12, 3 levels), with an index and an offset */
@@ -709,7 +609,7 @@ TEST(gpu_msm, affine_levels) {
     static const uint32_t pairs[] = {1, 7, 16, 64, 256, 0, 1000};
     for (size_t pi = 0; pi < sizeof pairs / sizeof *pairs; pi++) {
         g_tuning = (gpu_msm_tuning){.window_bits = 6, .accum = GPU_MSM_ACCUM_AFFINE, .aff_pairs = pairs[pi]};
-        rand_bases(b, n);
+        rand_bases_g1(b, n);
         for (size_t i = 0; i < n; i++) scalar_of_kind(&s[i], (int)(i % 5));
         for (size_t i = 3; i + 1 < n; i += 5) b[i + 1] = b[i];
         snprintf(what, sizeof what, "affine c=6, %u pairs per thread", pairs[pi]);
@@ -733,7 +633,7 @@ TEST(gpu_msm, accum_per_job) {
     g1_affine *b = malloc(n * sizeof *b);
     scalar256 *s = malloc(n * sizeof *s);
     REQUIRE(b && s);
-    rand_bases(b, n);
+    rand_bases_g1(b, n);
     for (size_t i = 0; i < n; i++) scalar_of_kind(&s[i], (int)(i % 5));
     g1_jacobian ref;
     ref_msm(&ref, b, s, NULL, n);
@@ -777,7 +677,7 @@ TEST(gpu_msm, forced_windows) {
     g1_affine *b = malloc(n * sizeof *b);
     scalar256 *s = malloc(n * sizeof *s);
     REQUIRE(b && s);
-    rand_bases(b, n);
+    rand_bases_g1(b, n);
     for (int c = 13; c <= 18; c++) {
         char what[64];
         g_tuning = (gpu_msm_tuning){.window_bits = c};
@@ -821,7 +721,7 @@ TEST(gpu_msm, size_2_16_plus_3) {
     g1_affine *b = malloc(n * sizeof *b);
     scalar256 *s = malloc(n * sizeof *s);
     REQUIRE(b && s);
-    rand_bases(b, n);
+    rand_bases_g1(b, n);
     gpu_msm_stats st;
     for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
     check_case(ctx, "random 2^16+3", b, n, 0, s, n, NULL, n, &st);

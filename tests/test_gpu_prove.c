@@ -631,10 +631,10 @@ TEST(gpu_prove, automatic_b_g2_choice) {
             CHECK_MSG(t.b2_device == (mode == 0), "b_g2_on_gpu %d: B_G2 ran %s", mode, t.b2_device ? "on the GPU" : "on CPU threads");
         }
         void *state = groth16_prover_state(pv);
-        if (mode < 0) bytes_cpu = groth16_backend_gpu_ops.device_bytes(state);
+        if (mode < 0) bytes_cpu = groth16_backend_gpu_ops.info.device_bytes(state);
         else {
-            bytes_dev = groth16_backend_gpu_ops.device_bytes(state);
-            proof_dev = groth16_backend_gpu_ops.proof_device_bytes(state);
+            bytes_dev = groth16_backend_gpu_ops.info.device_bytes(state);
+            proof_dev = groth16_backend_gpu_ops.info.proof_device_bytes(state);
         }
         groth16_prover_destroy(pv);
     }

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Checks the #include graph of src/, bench/, include/ and tests/ against the layer table of
-# DESIGN.md section 2 (encoded below): a lower layer never includes a higher one, and a front end
+# DESIGN.md section 2 (encoded below, MAY_USE; the script also checks that the table of DESIGN.md
+# names, row by row, the same folders as MAY_USE, so the two cannot drift apart): a lower layer
+# never includes a higher one, and a front end
 # (src/cli, src/daemon, bench/) includes nothing but the public headers (include/) and its own
 # folder (bench/ also the CLI's helpers in src/cli and the bench kit's header). The file layer
 # (src/files) uses the core only through include/. src/benchkit, the bench kit (an internal static
@@ -64,6 +66,9 @@ if [ "${1:-}" = "--self-test" ]; then
     mk tests/test.h ''
     mk tests/api/t.c '#include "util/log.h"'                            # the public API test -> src
     mk src/ff/cmt.c "$(printf '/* #include "engine/reaper.h" */\n// #include "engine/reaper.h"\n#include "util/log.h"')"
+    # DESIGN.md section 2 as this repository has it, with one row that disagrees with the script
+    sed 's/^| `src\/util\/` \(.*\) | — |$/| `src\/util\/` \1 | ff |/' "$(dirname "$0")/../DESIGN.md" >"$t/DESIGN.md"
+    dl=$(grep -n '^| `src/util/` .* | ff |$' "$t/DESIGN.md" | cut -d: -f1)
     out=$("$0" "$t" 2>&1) && { echo "self-test: violations were not detected"; exit 1; }
     want=(
         "include/cuzk/bad.h:1: public"
@@ -89,6 +94,7 @@ if [ "${1:-}" = "--self-test" ]; then
         "src/cli/usekit.c:1: front-end"
         "tests/api/kit.c:2: front-end"
         "tests/api/t.c:1: front-end"
+        "DESIGN.md:${dl:-?}: design"
     )
     bad=0
     for w in "${want[@]}"; do
@@ -295,6 +301,56 @@ for rel in files:
             if not tgt.startswith("tests/api/") and tgt != KIT_HEADER:
                 bad(rel, ln, "front-end", f"the public API test includes {tgt}: include/ (and {KIT_HEADER}) only")
         # other tests: anything
+
+# ---- DESIGN.md section 2 names the same layering as MAY_USE --------------------------------------
+# Each row of its table whose first cell names src/<folder>/ folders gives, in its "may use" cell,
+# the folders that one may use directly ("a, b"; several folders in one row: "x: a, b; y: c";
+# "—": nothing; a parenthesised note is not a folder); front ends ("`include/` only") are
+# FRONT_ENDS. Every folder of MAY_USE and FRONT_ENDS must have a row. Skipped when ROOT has no
+# DESIGN.md.
+design = os.path.join(root, "DESIGN.md")
+if os.path.isfile(design):
+    with open(design, encoding="utf-8") as fh:
+        lines = fh.read().split("\n")
+    try:
+        start = next(i for i, l in enumerate(lines) if l.startswith("## 2."))
+    except StopIteration:
+        start = None
+    if start is None:
+        bad("DESIGN.md", 1, "design", "no section 2 (the layer table)")
+    else:
+        seen = set()
+        for ln in range(start + 1, len(lines)):
+            l = lines[ln]
+            if l.startswith("## "):
+                break
+            if not l.startswith("| `src/"):
+                continue
+            cells = [c.strip() for c in l.strip().strip("|").split("|")]
+            folders = re.findall(r"`src/([a-z0-9_]+)/", cells[0])
+            use = re.sub(r"\([^)]*\)", "", cells[-1]).replace("`", "").strip()
+            parts = {}
+            if ":" in use:
+                for part in use.split(";"):
+                    k, _, v = part.partition(":")
+                    parts[k.strip()] = v
+            for f in folders:
+                seen.add(f)
+                if f in FRONT_ENDS:
+                    if "include/ only" not in use:
+                        bad("DESIGN.md", ln + 1, "design", f"src/{f} is a front end (include/ only) in tools/check-layers.sh")
+                    continue
+                if f not in MAY_USE:
+                    bad("DESIGN.md", ln + 1, "design", f"src/{f} is in DESIGN.md but not in tools/check-layers.sh")
+                    continue
+                v = parts.get(f, use) if parts else use
+                named = set() if v.strip() in ("—", "-", "") else {x.strip() for x in v.split(",") if x.strip()}
+                if named != set(MAY_USE[f]):
+                    bad("DESIGN.md", ln + 1, "design",
+                        f"src/{f} may use {', '.join(sorted(named)) or 'nothing'} in DESIGN.md, "
+                        f"{', '.join(sorted(MAY_USE[f])) or 'nothing'} in tools/check-layers.sh")
+        for f in sorted((set(MAY_USE) | FRONT_ENDS) - seen):
+            bad("DESIGN.md", start + 1, "design", f"src/{f} has no row in the table of section 2")
 
 for v in violations:
     print(v)

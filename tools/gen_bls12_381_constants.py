@@ -42,4 +42,26 @@ print("#define BLS12_381_FR_ROOT_7_CANON %s" % arr(pow(7, t, R), 4))
 print("/* 5^t, canonical: snarkjs's root of unity of order 2^32 (FORMATS.md section 5) */")
 print("#define BLS12_381_FR_ROOT_5_CANON %s" % arr(pow(5, t, R), 4))
 print()
+# the zcash/IETF generators (draft-irtf-cfrg-pairing-friendly-curves, BLS12-381)
+G1X = 0x17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb
+G1Y = 0x08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1
+G2X = (0x024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8,
+       0x13e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e)
+G2Y = (0x0ce5d527727d6e118cc9cdc6da2e351aadfd9baa8cbdd3a76d429a695160d12c923ac9cc3baca289e193548608b82801,
+       0x0606c4a02ea734cc32acd2b02bc28b99cb3e287e85a763af267492ab572e99ab3f370d275cec1da1aaa9075ff05f79be)
+assert (G1Y * G1Y - G1X ** 3 - 4) % P == 0, "G1 generator on y^2 = x^3 + 4"
+def mont_limbs(vals):
+    return ", ".join("0x%016xull" % v for x in vals for v in limbs(x * 2 ** 384 % P, 6))
+print("/* the zcash/IETF generators (draft-irtf-cfrg-pairing-friendly-curves), Montgomery form, 64-bit")
+print(" * limbs little-endian, the affine coordinates in order (G1: x, y; G2: x.c0, x.c1, y.c0, y.c1):")
+print(" * the bytes of g1_affine / g2_affine (src/curves/bls12_381/curve.h) and of the device's points.")
+print(" * G1 x = 0x%x" % G1X)
+print(" *    y = 0x%x" % G1Y)
+print(" * G2 x = 0x%x" % G2X[0])
+print(" *      + 0x%x u" % G2X[1])
+print(" *    y = 0x%x" % G2Y[0])
+print(" *      + 0x%x u */" % G2Y[1])
+print("#define BLS12_381_G1_GENERATOR_MONT {%s}" % mont_limbs([G1X, G1Y]))
+print("#define BLS12_381_G2_GENERATOR_MONT {%s}" % mont_limbs([G2X[0], G2X[1], G2Y[0], G2Y[1]]))
+print()
 print("#endif")

@@ -113,12 +113,15 @@ typedef enum cuzk_check_level {
 /* Short name of a level ("none", "curve", "full"); "curve" for DEFAULT. Never NULL. */
 CUZK_API const char *cuzk_check_level_str(cuzk_check_level level);
 
-/* Progress of a long operation (loading a 47 GB SRS): done_bytes of total_bytes so far, in the
- * named part (`what`, e.g. "h"; a static string, valid during the call). Called on the thread
- * that started the operation, never concurrently with itself: once at the start (done_bytes 0),
- * then at most about 20 times a second, and once with done_bytes == total_bytes at the end of a
- * successful run. Must not call back into the operation that reports. */
-typedef void (*cuzk_progress_fn)(void *user, const char *what, uint64_t done_bytes, uint64_t total_bytes);
+/* Progress of a long operation: `done` of `total` units so far, in the named part (`what`: a short
+ * static string such as "h", valid during the call). The units are those of the call that takes
+ * the callback: file bytes for loads (a .params file, an SRS: then `what` is a section and the last
+ * call of a successful load has done == total), work items of the stage for setups and circuit
+ * writing (total 0: not known yet). Calls never overlap: one at a time, on the thread that started
+ * the operation (setups also from their helper threads, still one at a time); once at the start
+ * (done 0), then at most a few times a second. Must not call back into the operation that reports.
+ * The one progress type of the API (include/cuzk/groth16.h, filecoin.h, bench.h use it too). */
+typedef void (*cuzk_progress_fn)(void *user, const char *what, uint64_t done, uint64_t total);
 
 /* Log levels and the log callback. `msg` is one line without newline, valid during the call. */
 typedef enum { CUZK_LOG_ERROR = 0, CUZK_LOG_WARN = 1, CUZK_LOG_INFO = 2, CUZK_LOG_DEBUG = 3 } cuzk_log_level;

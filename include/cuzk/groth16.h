@@ -112,10 +112,8 @@ CUZK_API cuzk_status cuzk_verify_bellperson_files(const char *vk_path, const cha
  * Whoever runs a setup knows the toxic waste (tau, alpha, beta, gamma, delta) and can forge
  * proofs for the circuit: for tests and benchmarks only; real circuits need a ceremony. */
 
-/* Progress of a long call: stage (a short static name such as "h"), done of total units (total 0:
- * unknown). Called on the thread that made the call, between pieces of work (at most a few times
- * per second at scale); must not call back into cuzk. */
-typedef void (*cuzk_progress_fn)(void *user, const char *stage, uint64_t done, uint64_t total);
+/* Progress reports: cuzk_progress_fn (include/cuzk/cuzk.h); a setup reports its stages ("h", "l",
+ * ...) in work items. */
 
 typedef enum {
     CUZK_SETUP_R1CS = 0,            /* the circuit of the .r1cs file given to cuzk_setup */

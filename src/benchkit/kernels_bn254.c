@@ -1,6 +1,7 @@
-/* The CPU kernel timings (kernels_impl.h) instantiated for BN254: every unprefixed curve name
- * bound to bn254_ (src/curves/bn254/bind.h); NTTs with the snarkjs roots (its only convention). */
-#include "curves/bn254/bind.h"
+/* The CPU kernel timings (kernels_impl.h) instantiated for BN254 (src/curves/bn254/ns.h: every
+ * curve-dependent name is bn254_'s); NTTs with the snarkjs roots (its only convention). */
+#define CURVE_INSTANCE_BN254 1
+#include "curves/ns_reset.h"
 
 #define BK_TABLE benchkit_bn254
 #define BK_NTT_ROOTS NTT_ROOTS_SNARKJS

@@ -56,8 +56,9 @@ cuzk_status benchkit_setup_key(cuzk_pk **out, r1cs *take, const r1cs *view, benc
     return CUZK_OK;
 }
 
-cuzk_status benchkit_drop_host_g1(cuzk_pk *pk, size_t *freed_bytes, cuzk_error *err) {
+cuzk_status benchkit_drop_host_g1(cuzk_pk *handle, size_t *freed_bytes, cuzk_error *err) {
     if (freed_bytes) *freed_bytes = 0;
+    groth16_pk *pk = groth16_pk_of(handle); /* keys made in memory are BLS12-381's */
     if (!pk || pk->owner_free != key_owner_free)
         return ERR(err, CUZK_ERR_ARG, "benchkit_drop_host_g1: not a key made in memory (benchkit_synthetic_setup, "
                    "benchkit_post_setup)");

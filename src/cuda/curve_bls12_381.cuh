@@ -52,18 +52,10 @@ struct bls12_381 {
         constexpr uint64_t r5[4] = BLS12_381_FR_ROOT_5_CANON;
         return roots == 1 ? CUZK_LIMB32(r5, i) : CUZK_LIMB32(r7, i);
     }
-    /* zcash/IETF generators in Montgomery form (as src/ec/g1.c, g2.c), for the benchmarks */
-    static constexpr uint64_t G1_GEN_MONT[12] = {
-        0x5cb38790fd530c16ull, 0x7817fc679976fff5ull, 0x154f95c7143ba1c1ull, 0xf0ae6acdf3d0e747ull,
-        0xedce6ecc21dbf440ull, 0x120177419e0bfb75ull, 0xbaac93d50ce72271ull, 0x8c22631a7918fd8eull,
-        0xdd595f13570725ceull, 0x51ac582950405194ull, 0x0e1c8c3fad0059c0ull, 0x0bbc3efc5008a26aull};
-    static constexpr uint64_t G2_GEN_MONT[24] = {
-        0xf5f28fa202940a10ull, 0xb3f5fb2687b4961aull, 0xa1a893b53e2ae580ull, 0x9894999d1a3caee9ull,
-        0x6f67b7631863366bull, 0x058191924350bcd7ull, 0xa5a9c0759e23f606ull, 0xaaa0c59dbccd60c3ull,
-        0x3bb17e18e2867806ull, 0x1b1ab6cc8541b367ull, 0xc2b6ed0ef2158547ull, 0x11922a097360edf3ull,
-        0x4c730af860494c4aull, 0x597cfa1f5e369c5aull, 0xe7e6856caa0a635aull, 0xbbefb5e96e0d495full,
-        0x07d3a975f0ef25a2ull, 0x0083fd8e7e80dae5ull, 0xadc0fc92df64b05dull, 0x18aa270a2b1461dcull,
-        0x86adac6a3be4eba0ull, 0x79495c4ec93da33aull, 0xe7175850a43ccaedull, 0x0b2bc2a163de1bf2ull};
+    /* the zcash/IETF generators, Montgomery form (src/curves/bls12_381/constants.h), for setup and the
+     * benchmarks */
+    static constexpr uint64_t G1_GEN_MONT[12] = BLS12_381_G1_GENERATOR_MONT;
+    static constexpr uint64_t G2_GEN_MONT[24] = BLS12_381_G2_GENERATOR_MONT;
 };
 
 static_assert(sizeof(bls12_381::fp) == 48 && sizeof(bls12_381::fr) == 32, "BLS12-381 field layout");

@@ -510,7 +510,7 @@ cuzk_status gpu_bench_fixed_base(int g2, size_t n, int warmup, int reps, float *
  *     G2 (the D-twist over Fp2 = Fp[u]/(u^2 + 1); bn254_g2_affine 128 bytes, bn254_g2_jacobian
  *     192), as the BLS12-381 gpu_g2_* functions; gpu_g2_bases_count, _bytes and _free serve both
  *     curves, and each run refuses bases of the other curve (CUZK_ERR_ARG).
- * The BN254 compile of src/groth16/gpu_prover.c reaches these under the BLS12-381 names. */
+ * The BN254 instance of src/groth16/gpu_prover_impl.h reaches these as GN(name) (src/ff/ns.h). */
 struct bn254_fr;
 struct bn254_g1_affine;
 struct bn254_g1_jacobian;

@@ -1,31 +1,24 @@
-/* "The curve this translation unit is compiled for": BLS12-381 by default; BN254 when the unit is
- * compiled with src/curves/bn254/upper.h forced in front (CMakeLists.txt compiles the curve-generic
- * upper-layer sources, CUZK_CURVE_GENERIC_SRC, a second time that way). Code above the curve
- * layers that is written once for every curve includes this header instead of a curve's own
- * curve.h, and names the curve's metadata through:
- *   CURVE_ID            cuzk_curve value (include/cuzk/prover.h)
- *   CURVE_SNARKJS_NAME  the "curve" string of snarkjs JSON files ("bls12381", "bn128")
- *   CURVE_PRIME_Q/R     the iden3 prime ids of Fp and Fr (src/formats/iden3.h)
- * Everything else (types, fields, groups, pairing, NTT, MSM) keeps its unprefixed name, which means
- * the bn254_ one in a BN254 unit (src/curves/bn254/bind.h).
+/* Every curve cuzk has, for code above the curve layers: the BLS12-381 names (unprefixed: fr,
+ * g1_affine, pairing, ...) and the BN254 ones (bn254_fr, bn254_g1_affine, ...), and CN() / GN()
+ * (src/ff/ns.h) for curve-generic code.
+ *
+ * Curve-generic code above the curves (the snarkjs formats, r1cs, the prover orchestration, the
+ * verifier, setup, the public API's per-curve half) is written once, every curve-dependent name
+ * spelled CN(name), and instantiated per curve (src/curves/README.md, "Above the curve layers"):
+ *   - a header declares its curve-independent part once, then runs one declaration pass per
+ *     curve over its *_decl.h template: #include "curves/<curve>/ns.h", the template, and at the
+ *     end #include "curves/ns_reset.h";
+ *   - a layer's instantiation file per curve (e.g. src/groth16/groth16_bn254.c) defines
+ *     CURVE_INSTANCE_<CURVE> (BLS12_381, BN254), includes "curves/ns_reset.h" (which sets the
+ *     unit's name space) and then the layer's *_impl.h templates.
+ * In a pass or an instantiation, src/curves/<curve>/ns.h has set CURVE_NS, CURVE_ID, CURVE_NAME,
+ * CURVE_SNARKJS_NAME, CURVE_PRIME_Q/R, CURVE_BELLPERSON and CURVE_GPU_NS.
  */
 #ifndef CUZK_CURVES_CURVE_H
 #define CUZK_CURVES_CURVE_H
 
-#include "cuzk/prover.h" /* cuzk_curve */
-
-#if defined(CUZK_CURVE_BOUND_BN254)
-#include "curves/bn254/bind.h"
-#define CURVE_ID CUZK_CURVE_BN254
-#define CURVE_SNARKJS_NAME "bn128"
-#define CURVE_PRIME_Q PRIME_BN254_Q
-#define CURVE_PRIME_R PRIME_BN254_R
-#else
 #include "curves/bls12_381/curve.h"
-#define CURVE_ID CUZK_CURVE_BLS12_381
-#define CURVE_SNARKJS_NAME "bls12381"
-#define CURVE_PRIME_Q PRIME_BLS12_381_Q
-#define CURVE_PRIME_R PRIME_BLS12_381_R
-#endif
+#include "curves/bn254/curve.h"
+#include "ff/ns.h"
 
 #endif

@@ -2,6 +2,7 @@
  * memory budget, resident circuits with reference counts, and an injected sticky fault, so the
  * engine's routing and isolation over several devices are tested without a GPU. */
 #include "engine/engine_internal.h"
+#include "groth16/pk.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -33,22 +34,26 @@ typedef struct fake_pending {
 } fake_pending;
 
 size_t engine_fake_srs_bytes(const cuzk_circuit *c) {
-    groth16_key k = engine_circuit_key(c);
-    if (k.convention == CUZK_CONVENTION_SNARKJS) {
-        /* the zkey's G1 queries A, B1, C (aux wires), H (the counts through the key's curve: the
-         * zkey struct is that compile's) */
-        const groth16_curve *gc = engine_circuit_curve(c);
-        size_t n = gc->key_n_vars(&k), np = gc->key_n_public(&k), m = gc->key_domain(&k);
-        return (2 * n + (n - np - 1) + m) * 96;
+    groth16_key raw;
+    const groth16_key_any *k = engine_circuit_key(c, &raw);
+    /* a bellperson key (BLS12-381's): its four G1 queries */
+    const groth16_pk *bls = c->pk ? groth16_pk_of_const(c->pk) : NULL;
+    const groth16_key *bk = c->pk ? (bls ? &bls->key : NULL) : &raw;
+    if (bk && bk->convention == CUZK_CONVENTION_BELLPERSON) {
+        const bellperson_params *p = bk->p;
+        return ((size_t)p->n_a + p->n_b_g1 + p->n_l + p->n_h) * 96;
     }
-    const bellperson_params *p = k.p;
-    return ((size_t)p->n_a + p->n_b_g1 + p->n_l + p->n_h) * 96;
+    /* a zkey's G1 queries A, B1, C (aux wires), H (the counts through the key's curve) */
+    const groth16_curve *gc = engine_circuit_curve(c);
+    size_t n = gc->key_n_vars(k), np = gc->key_n_public(k), m = gc->key_domain(k);
+    return (2 * n + (n - np - 1) + m) * 96;
 }
 size_t engine_fake_proof_bytes(const cuzk_circuit *c) {
     /* witness + a, b, c + H (each n_vars or domain-sized Fr vectors) */
-    groth16_key k = engine_circuit_key(c);
+    groth16_key raw;
+    const groth16_key_any *k = engine_circuit_key(c, &raw);
     const groth16_curve *gc = engine_circuit_curve(c);
-    return (gc->key_n_vars(&k) + 4 * gc->key_domain(&k)) * 32;
+    return (gc->key_n_vars(k) + 4 * gc->key_domain(k)) * 32;
 }
 
 static void sleep_ms(double ms) {
@@ -169,7 +174,7 @@ static cuzk_status fake_fault(fake_dev *d, const char *where, uint32_t partition
 }
 
 static cuzk_status fake_start(void *ctx, void **pending, uint64_t job, uint32_t partition, const cuzk_circuit *c,
-                              const fr *w, size_t n_w, const fr *r, const fr *s, int nthreads,
+                              const groth16_fr_any *w, size_t n_w, const groth16_fr_any *r, const groth16_fr_any *s, int nthreads,
                               groth16_release_fn release, void *release_ctx, groth16_timings *t, cuzk_error *err) {
     fake_dev *d = ctx;
     *pending = NULL;

@@ -3,7 +3,7 @@
  * use by the prove worker or ahead of time by preload (on the GPU this uploads the circuit's SRS
  * G1 queries and matrices once; later partitions and jobs reuse it), and a pool of pinned
  * witness buffers when the backend declares GROTH16_CAP_PINNED_HOST. Devices are reached only
- * through groth16_backend_ops (src/groth16/prove.h), and each circuit's prover through the table of
+ * through the backends' groth16_backend_info (src/groth16/prove.h), and each circuit's prover through the table of
  * its curve (a context holds provers of BLS12-381 and BN254 circuits side by side). */
 #include "engine/engine_internal.h"
 
@@ -20,8 +20,8 @@
 typedef struct engine_dev {
     cuzk_backend want;           /* CPU or GPU (resolved by cuzk_engine_create) */
     groth16_backend_cfg cfg;     /* device, MSM options */
-    const groth16_backend_ops *host_ops; /* BLS12-381's backend: device-wide only (pinned memory, caps,
-                                            name, device queries), the same for every curve */
+    const groth16_backend_info *host_ops; /* BLS12-381's backend: device-wide only (pinned memory, caps,
+                                             name, device queries), the same for every curve */
     size_t pinned_budget, gpu_budget;
     pthread_mutex_t mu;
     /* pinned witness pool: free ones are reused by size */
@@ -36,23 +36,25 @@ typedef struct engine_dev {
     struct {
         cuzk_circuit circ;           /* the descriptor it was made for (engine_circuit_same) */
         int busy;                    /* a free slot (pv NULL) whose prover is being destroyed */
-        groth16_key key;             /* the prover borrows it: it lives here, at a stable address */
-        const groth16_curve *gc;     /* the key's curve: the prover is that compile's */
-        groth16_prover *pv;
+        groth16_key raw;             /* a circuit's (cs, params) key: the prover borrows it, so it lives
+                                        here, at a stable address */
+        const groth16_key_any *key;  /* the circuit's key (the pk's, or raw) */
+        const groth16_curve *gc;     /* the key's curve: the prover is that curve's */
+        groth16_prover_any *pv;
     } c[DEV_MAX_CIRCUITS];
 } engine_dev;
 
 /* The backend of a circuit's curve on this context. */
-static cuzk_status dev_ops(const engine_dev *d, const groth16_curve *gc, const groth16_key *k,
-                           const groth16_backend_ops **out, cuzk_error *err) {
+static cuzk_status dev_ops(const engine_dev *d, const groth16_curve *gc, const groth16_backend_info **out,
+                           cuzk_error *err) {
     *out = NULL;
-    if (!gc) return ERR(err, CUZK_ERR_UNSUPPORTED, "curve %s is not supported by this build", cuzk_curve_name(k->curve));
+    if (!gc) return ERR(err, CUZK_ERR_UNSUPPORTED, "a curve not supported by this build");
     *out = d->want == CUZK_BACKEND_GPU ? gc->gpu : gc->cpu;
     if (!*out) return ERR(err, CUZK_ERR_UNSUPPORTED, "curve %s has no %s backend", gc->name, d->want == CUZK_BACKEND_GPU ? "GPU" : "CPU");
     return CUZK_OK;
 }
 
-static cuzk_status get_prover(engine_dev *d, const cuzk_circuit *c, groth16_prover **out, cuzk_error *err) {
+static cuzk_status get_prover(engine_dev *d, const cuzk_circuit *c, groth16_prover_any **out, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
     pthread_mutex_lock(&d->mu);
     size_t i = d->n;
@@ -67,14 +69,14 @@ static cuzk_status get_prover(engine_dev *d, const cuzk_circuit *c, groth16_prov
         st = ERR(err, CUZK_ERR_UNSUPPORTED, "engine: more than %d circuits on one device", DEV_MAX_CIRCUITS);
         goto out;
     }
-    d->c[i].key = engine_circuit_key(c);
+    d->c[i].key = engine_circuit_key(c, &d->c[i].raw);
     const groth16_curve *gc = engine_circuit_curve(c);
-    const groth16_backend_ops *ops = NULL;
-    if ((st = dev_ops(d, gc, &d->c[i].key, &ops, err)) != CUZK_OK) goto out;
+    const groth16_backend_info *ops = NULL;
+    if ((st = dev_ops(d, gc, &ops, err)) != CUZK_OK) goto out;
     groth16_backend_cfg cfg = d->cfg;
     cfg.gpu_srs = c->gpu_srs;
     cfg.gpu_budget = d->gpu_budget;
-    if ((st = gc->prover_create(out, &d->c[i].key, ops, &cfg, err)) != CUZK_OK) goto out;
+    if ((st = gc->prover_create(out, d->c[i].key, ops, &cfg, err)) != CUZK_OK) goto out;
     if (d->gpu_budget && ops->device_bytes && ops->proof_device_bytes) {
         /* what the prover holds (a shared SRS counts too) + one proof's peak from the pool */
         void *state = gc->prover_state(*out);
@@ -100,24 +102,25 @@ out:
 
 static size_t dev_start_bytes(void *ctx, const cuzk_circuit *c, int nthreads) {
     engine_dev *d = ctx;
-    groth16_key k = engine_circuit_key(c);
-    const groth16_backend_ops *ops = NULL;
-    if (dev_ops(d, engine_circuit_curve(c), &k, &ops, NULL) != CUZK_OK) return 0;
-    return ops->start_bytes(&k, nthreads);
+    const groth16_curve *gc = engine_circuit_curve(c);
+    groth16_key raw;
+    const groth16_backend_info *ops = NULL;
+    if (dev_ops(d, gc, &ops, NULL) != CUZK_OK) return 0;
+    return gc->start_bytes(engine_circuit_key(c, &raw), ops, nthreads);
 }
 
 static cuzk_status dev_start(void *ctx, void **pending, uint64_t job, uint32_t partition, const cuzk_circuit *c,
-                             const fr *w, size_t n_w, const fr *r, const fr *s, int nthreads,
+                             const groth16_fr_any *w, size_t n_w, const groth16_fr_any *r, const groth16_fr_any *s, int nthreads,
                              groth16_release_fn release, void *release_ctx, groth16_timings *t, cuzk_error *err) {
     (void)job;
     (void)partition;
-    groth16_prover *pv = NULL;
-    groth16_pending *p = NULL;
+    groth16_prover_any *pv = NULL;
+    groth16_pending_any *p = NULL;
     *pending = NULL;
     cuzk_status st = get_prover(ctx, c, &pv, err);
     if (st == CUZK_OK)
-        st = engine_circuit_curve(c)->prove_start(pv, &p, (const uint64_t *)w, n_w, (const uint64_t *)r,
-                                                  (const uint64_t *)s, nthreads, release, release_ctx, t, err);
+        st = engine_circuit_curve(c)->prove_start(pv, &p, w, n_w, r,
+                                                  s, nthreads, release, release_ctx, t, err);
     *pending = p;
     return st;
 }
@@ -187,12 +190,12 @@ static void dev_witness_free(void *ctx, void *ptr) {
 
 static cuzk_status dev_preload(void *ctx, const cuzk_circuit *c, cuzk_error *err) {
     engine_dev *d = ctx;
-    groth16_prover *pv = NULL;
+    groth16_prover_any *pv = NULL;
     cuzk_status st = get_prover(d, c, &pv, err);
     if (st != CUZK_OK || !(d->host_ops->caps & GROTH16_CAP_PINNED_HOST)) return st;
     /* pin the witness buffers now: pinning runs page by page (~1 s per 4 GiB), which would
      * otherwise land on the first partitions' synthesis stage */
-    size_t bytes = engine_circuit_n_vars(c) * sizeof(fr);
+    size_t bytes = engine_circuit_n_vars(c) * sizeof(groth16_fr_any);
     void *got[DEV_MAX_PINNED];
     size_t n = 0;
     while (n < d->max_pin) {
@@ -223,7 +226,7 @@ static void dev_stats(void *ctx, engine_dev_stats *out) {
     int mem_done = 0;
     for (size_t i = 0; i < d->n; i++) {
         if (!d->c[i].pv) continue;
-        const groth16_backend_ops *ops = d->c[i].gc->prover_ops(d->c[i].pv);
+        const groth16_backend_info *ops = d->c[i].gc->prover_backend(d->c[i].pv);
         void *state = d->c[i].gc->prover_state(d->c[i].pv);
         if (ops->device_bytes) out->resident_bytes += ops->device_bytes(state);
         if (!mem_done && ops->device_mem) {
@@ -242,7 +245,7 @@ static void dev_stats(void *ctx, engine_dev_stats *out) {
  * never move, since each prover borrows its slot's key). */
 static void dev_forget(void *ctx, const cuzk_circuit *c) {
     engine_dev *d = ctx;
-    groth16_prover *pv = NULL;
+    groth16_prover_any *pv = NULL;
     const groth16_curve *gc = NULL;
     pthread_mutex_lock(&d->mu);
     for (size_t i = 0; i < d->n; i++)

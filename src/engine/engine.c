@@ -180,10 +180,10 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_opts *opts, 
     const cuzk_engine_opts *o = opts ? opts : &dflt;
     cuzk_status st = groth16_msm_opts_check(&o->msm, "cuzk_engine_create", err);
     if (st != CUZK_OK) return st;
-    const groth16_backend_ops *ops = NULL;
-    st = groth16_backend_pick(CUZK_CURVE_BLS12_381, o->backend, &ops, err);
+    const groth16_backend_ops *ops = NULL; /* the device choice is the same for every curve */
+    st = groth16_backend_pick(o->backend, &ops, err);
     if (st != CUZK_OK) return st;
-    int gpu = (ops->caps & GROTH16_CAP_DEVICE) != 0;
+    int gpu = (ops->info.caps & GROTH16_CAP_DEVICE) != 0;
     /* the devices: the list, or the one gpu_device; the CPU is one "device" */
     int n = 1, dev_id[CUZK_ENGINE_MAX_DEVICES] = {o->gpu_device};
     if (gpu && o->n_gpu_devices) {
@@ -225,24 +225,16 @@ int cuzk_engine_n_devices(const cuzk_engine *e) { return e ? e->n_dev : 0; }
 cuzk_status cuzk_circuit_create(cuzk_circuit **out, cuzk_pk *pk, cuzk_error *err) {
     if (!out || !pk) return ERR(err, CUZK_ERR_ARG, "cuzk_circuit_create: NULL argument");
     *out = NULL;
-    /* The key's view (curve tag first) sits at the same place in the handles of every curve's
-     * compile (src/groth16/pk.h), so it is read before anything curve-specific; the rest goes
-     * through the table of the key's curve (engine_circuit_curve). */
-    const groth16_key *k = groth16_pk_key(pk);
-    const groth16_curve *gc = groth16_curve_get(k->curve);
-    if (!gc)
+    /* everything about the key goes through the table of its curve (engine_circuit_curve) */
+    if (!groth16_curve_get(pk->curve))
         return ERR(err, CUZK_ERR_UNSUPPORTED, "cuzk_circuit_create: curve %s is not in this build",
-                   cuzk_curve_name(k->curve));
-    if (k->convention != CUZK_CONVENTION_BELLPERSON && k->convention != CUZK_CONVENTION_SNARKJS)
-        return ERR(err, CUZK_ERR_ARG, "cuzk_circuit_create: a key of unknown convention %d", (int)k->convention);
+                   cuzk_curve_name(pk->curve));
     cuzk_circuit *c = calloc(1, sizeof *c);
     if (!c) return ERR(err, CUZK_ERR_NOMEM, "cuzk_circuit_create");
-    c->cs = k->cs;     /* bellperson: the circuit; snarkjs: the r1cs loaded with the zkey, or NULL */
-    c->params = k->p;  /* NULL for a zkey */
     /* G1 queries the key's owner already made resident (one device), or NULL. Only BLS12-381
-     * bellperson keys have them (groth16_pk_wrap_bellperson), and the rest of struct cuzk_pk is
-     * laid out per curve: a BN254 key's is not read here. */
-    c->gpu_srs = k->curve == CUZK_CURVE_BLS12_381 ? pk->gpu_srs : NULL;
+     * bellperson keys have them (groth16_pk_wrap_bellperson). */
+    const groth16_pk *bls = groth16_pk_of_const(pk);
+    c->gpu_srs = bls ? bls->gpu_srs : NULL;
     c->pk = cuzk_pk_retain(pk);
     *out = c;
     return CUZK_OK;
@@ -277,12 +269,10 @@ cuzk_status cuzk_engine_release_host_g1(cuzk_engine *e, const cuzk_circuit *c, s
         return ERR(err, CUZK_ERR_UNSUPPORTED,
                    "cuzk_engine_release_host_g1: the %s backend proves from the host copies of the G1 queries",
                    e->backend_name);
-    cuzk_pk *pk = c->pk;
     /* a key loaded from a .params file (cuzk_pk_load_params*): it owns its parameters, the G1
-     * queries in an allocation of their own (g2_apart). Bellperson keys are BLS12-381's: the curve
-     * and convention are read first (the rest of struct cuzk_pk is laid out per curve). */
-    if (!pk || pk->key.curve != CUZK_CURVE_BLS12_381 || pk->key.convention != CUZK_CONVENTION_BELLPERSON ||
-        pk->owner_free || pk->key.p != &pk->p)
+     * queries in an allocation of their own (g2_apart). Bellperson keys are BLS12-381's. */
+    groth16_pk *pk = groth16_pk_of(c->pk);
+    if (!pk || pk->key.convention != CUZK_CONVENTION_BELLPERSON || pk->owner_free || pk->key.p != &pk->p)
         return ERR(err, CUZK_ERR_UNSUPPORTED,
                    "cuzk_engine_release_host_g1: only keys loaded from a bellperson .params file "
                    "(cuzk_pk_load_params) can give back their host G1 queries");
@@ -327,7 +317,9 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_desc *d, cuzk_job_
     if (d->witness_form != 0 && d->witness_form != CUZK_WITNESS_FR_MONT && d->witness_form != CUZK_WITNESS_FR_CANON)
         return ERR(err, CUZK_ERR_ARG, "cuzk_engine_submit: the synthesis callback writes Fr limbs (Montgomery or canonical), not %d",
                    (int)d->witness_form);
-    if (d->check_witness && !d->circuit->cs)
+    groth16_key raw;
+    if (d->check_witness &&
+        !engine_circuit_curve(d->circuit)->key_has_cs(engine_circuit_key(d->circuit, &raw)))
         return ERR(err, CUZK_ERR_ARG,
                    "cuzk_engine_submit: check_witness needs the circuit's R1CS: load the zkey with its .r1cs "
                    "(cuzk_pk_load_opts.r1cs_path)");
@@ -337,7 +329,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_desc *d, cuzk_job_
                    e->n_dev);
     const groth16_curve *gc = engine_circuit_curve(d->circuit); /* not NULL: engine_circuit_valid */
     const size_t n_vars = engine_circuit_n_vars(d->circuit);
-    size_t part_bytes = n_vars * sizeof(fr) + e->be->start_bytes(e->be_ctx[0], d->circuit, e->o.prove_threads);
+    size_t part_bytes = n_vars * sizeof(groth16_fr_any) + e->be->start_bytes(e->be_ctx[0], d->circuit, e->o.prove_threads);
     if (e->o.host_budget_bytes && part_bytes > e->o.host_budget_bytes)
         return ERR(err, CUZK_ERR_MISMATCH,
                    "cuzk_engine_submit: one partition needs %zu bytes of host memory but the budget is %zu", part_bytes,
@@ -451,7 +443,7 @@ cuzk_status cuzk_engine_wait(cuzk_engine *e, cuzk_job_id id, cuzk_job_result *ou
         else {
             /* the proofs are already in the encoding of the circuit's curve (its finish wrote them) */
             memcpy(out->proofs, j->proofs, (size_t)j->P * j->proof_bytes);
-            for (size_t i = 0; i < (size_t)j->P * j->n_public; i++) j->gc->fr_to_bytes(out->public_inputs + 32 * i, j->pub[i].l);
+            for (size_t i = 0; i < (size_t)j->P * j->n_public; i++) j->gc->fr_to_bytes(out->public_inputs + 32 * i, &j->pub[i]);
         }
     }
     if (st != CUZK_OK) cuzk_job_result_free(out);

@@ -6,9 +6,8 @@
  * (BLS12-381, BN254) side by side in one queue. It does no field arithmetic itself: everything that
  * depends on the curve (the key's counts, the prover, witness conversion and checks, r and s, the
  * proof's bytes, public inputs as bytes) goes through the circuit's groth16_curve table
- * (engine_circuit_curve). Its witness, r/s and public-input buffers are typed `fr` below only as
- * storage: one Fr value of the circuit's curve, 4 x uint64 limbs (Montgomery), the same 32 bytes
- * on every curve; for a BN254 circuit they hold BN254 values. */
+ * (engine_circuit_curve). Its witness, r/s and public-input buffers hold groth16_fr_any values
+ * (src/groth16/prove.h): Fr values of the circuit's curve, which only that curve's table reads. */
 #ifndef CUZK_ENGINE_ENGINE_INTERNAL_H
 #define CUZK_ENGINE_ENGINE_INTERNAL_H
 
@@ -22,9 +21,8 @@
 
 /* The circuit of a job: all borrowed, read-only, must outlive every job naming the circuit.
  * Either made from a proving key (cuzk_circuit_create: pk set, the key's groth16_key is the
- * circuit's, of either convention; cs = the key's circuit when it holds one, params = its
- * bellperson parameters or NULL for a zkey), or assembled by internal code and tests from a
- * bellperson (cs, params) pair (pk NULL).
+ * circuit's, of either convention and any curve; cs and params NULL), or assembled by internal
+ * code and tests from a BLS12-381 bellperson (cs, params) pair (pk NULL).
  * gpu_srs: optional device copy of params' G1 queries already resident (e.g. an SRS store
  * handle acquired at SRS_TIER_GPU, src/srs/store.h: handle.device); the GPU backend then uploads
  * only the circuit. NULL: the GPU backend uploads its own copy of the G1 queries. Ignored by the
@@ -60,7 +58,7 @@ typedef struct engine_backend {
     size_t (*start_bytes)(void *be_ctx, const cuzk_circuit *c, int nthreads);
     /* job, partition: for logs and tests only. w, r, s: values of c's curve (Montgomery). */
     cuzk_status (*start)(void *be_ctx, void **pending, uint64_t job, uint32_t partition, const cuzk_circuit *c,
-                         const fr *w, size_t n_w, const fr *r, const fr *s, int nthreads, groth16_release_fn release,
+                         const groth16_fr_any *w, size_t n_w, const groth16_fr_any *r, const groth16_fr_any *s, int nthreads, groth16_release_fn release,
                          void *release_ctx, groth16_timings *t, cuzk_error *err);
     /* the proof of the pending start made for circuit c, written to proof[0 .. proof_bytes of c's
      * curve) (engine_circuit_curve(c)->proof_bytes: BLS12-381 192, BN254 256) */
@@ -105,9 +103,11 @@ typedef struct engine_backend {
 
 enum { ENGINE_ROUTE_RESIDENT = 0, ENGINE_ROUTE_ADMIT = 1, ENGINE_ROUTE_CAN = 2 };
 
-/* The key view of a circuit: its proving key's (either convention, any curve) when made from
- * one, else the bellperson key of (cs, params) on BLS12-381. */
-groth16_key engine_circuit_key(const cuzk_circuit *c);
+/* The key of a circuit, as its curve's table takes it: its proving key's (either convention, any
+ * curve; valid while the circuit lives) when made from one, else the bellperson key of
+ * (cs, params) on BLS12-381, written to *raw (the returned handle points there: valid while *raw
+ * lives and is unchanged). */
+const groth16_key_any *engine_circuit_key(const cuzk_circuit *c, groth16_key *raw);
 /* The table of the circuit's curve (src/groth16/prove.h); never NULL for a circuit the engine
  * accepted (cuzk_circuit_create checks it). */
 const groth16_curve *engine_circuit_curve(const cuzk_circuit *c);
@@ -132,7 +132,7 @@ extern const engine_backend engine_backend_cpu;
  * context), and, when that backend declares
  * GROTH16_CAP_PINNED_HOST, a pool of pinned witness buffers (at most max_witnesses, within
  * pinned_budget_bytes; 0: 16 GiB). gpu_budget_bytes: see cuzk_engine_opts (0: no check).
- * It reaches devices only through groth16_backend_ops. */
+ * It reaches devices only through the curves' tables and their backends' groth16_backend_info. */
 extern const engine_backend engine_backend_prover;
 cuzk_status engine_dev_create(void **out, cuzk_backend want, const groth16_backend_cfg *cfg, size_t pinned_budget_bytes,
                               size_t gpu_budget_bytes, size_t max_witnesses, cuzk_error *err);

@@ -51,7 +51,7 @@ typedef struct job {
     size_t n_vars, part_bytes;
     cuzk_synth_fn synth;
     void *synth_ctx;
-    fr *rs;                   /* 2P values (the circuit's Fr, Montgomery) or NULL */
+    groth16_fr_any *rs;       /* 2P values (the circuit's Fr, Montgomery) or NULL */
     int check_witness;
     cuzk_witness_form witness_form;
     uint32_t next_synth, n_terminal;
@@ -61,7 +61,7 @@ typedef struct job {
     cuzk_error err;
     uint32_t failed_part;
     uint8_t *proofs;          /* P * proof_bytes, partition order */
-    fr *pub;                  /* P * n_public values of the circuit's Fr (Montgomery) */
+    groth16_fr_any *pub;      /* P * n_public values of the circuit's Fr (Montgomery) */
     cuzk_partition_timings *tm; /* P */
     double submit_ms, done_ms;
     struct job *next;
@@ -74,7 +74,7 @@ typedef struct part {
     int dev;                  /* the device whose prove worker started it (its pending is that backend's) */
     int routed;               /* holds a residency reference on dev (backend route), dropped by part_unroute */
     uint32_t retries;         /* times restarted on another device after a device was lost */
-    fr *w;                    /* n_vars values of the circuit's Fr (engine_internal.h: storage only) */
+    groth16_fr_any *w;        /* n_vars values of the circuit's Fr */
     size_t w_bytes;
     int w_pooled;             /* w came from a backend's witness_alloc (returned through witness_free) */
     void *w_ctx;              /* that backend context */

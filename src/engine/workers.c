@@ -244,7 +244,7 @@ void *engine_synth_main(void *arg) {
         double ts0 = now_ms();
         cuzk_error perr = {0};
         cuzk_status st = CUZK_OK;
-        p->w_bytes = j->n_vars * sizeof(fr);
+        p->w_bytes = j->n_vars * sizeof(groth16_fr_any);
         /* witness buffers come from device 0's pool (pinned memory serves every device) */
         p->w = e->be->witness_alloc ? e->be->witness_alloc(e->be_ctx[0], p->w_bytes) : NULL;
         p->w_pooled = p->w != NULL;
@@ -258,18 +258,20 @@ void *engine_synth_main(void *arg) {
             if (st == CUZK_OK) {
                 /* in the circuit's field: canonical limbs -> Montgomery in place, value 0 is ONE */
                 cuzk_error werr = {0};
-                st = j->gc->witness_ready((uint64_t *)p->w, j->n_vars, j->witness_form == CUZK_WITNESS_FR_CANON, &werr);
+                st = j->gc->witness_ready(p->w, j->n_vars, j->witness_form == CUZK_WITNESS_FR_CANON, &werr);
                 if (st != CUZK_OK) ERR(&perr, st, "partition %u: %s", idx, werr.msg);
             }
             if (st == CUZK_OK && j->check_witness) {
                 uint32_t bad = 0;
-                st = j->gc->check_witness(j->circ.cs, (const uint64_t *)p->w, j->n_vars, &bad, &perr);
+                groth16_key raw;
+                st = j->gc->check_witness(engine_circuit_key(&j->circ, &raw), p->w, j->n_vars, &bad,
+                                          &perr);
             }
         }
         tm->synth_call_ms = tc1 - tc0;
         trace_add(e, "synthesis (callback)", tid, tc0, tc1, j->id, idx, p->w_bytes);
         if (st != CUZK_OK) { part_fail(p, st, &perr); continue; }
-        if (j->n_public) memcpy(&j->pub[(size_t)idx * j->n_public], p->w + 1, j->n_public * sizeof(fr));
+        if (j->n_public) memcpy(&j->pub[(size_t)idx * j->n_public], p->w + 1, j->n_public * sizeof *p->w);
         double ts1 = now_ms();
         tm->synth_stage_ms = ts1 - ts0;
         trace_add(e, "synthesis stage", tid, ts0, ts1, j->id, idx, 0);
@@ -295,7 +297,9 @@ static void trace_stages(cuzk_engine *e, int tid, int dev, double t, const groth
     const uint64_t jid = j->id;
     int gpu = (e->caps & GROTH16_CAP_DEVICE) != 0;
     /* the overlap is the bellperson convention's (a zkey's finish computes B_G2 itself) */
-    int b2_overlap = (e->caps & GROTH16_CAP_B2_OVERLAP) != 0 && engine_circuit_key(&j->circ).convention == CUZK_CONVENTION_BELLPERSON;
+    groth16_key raw;
+    int b2_overlap = (e->caps & GROTH16_CAP_B2_OVERLAP) != 0 &&
+                     j->gc->key_convention(engine_circuit_key(&j->circ, &raw)) == CUZK_CONVENTION_BELLPERSON;
     if (!finish) {
         const char *n[8] = {"witness upload", "a/b/c (SpMV)", "H (NTTs)", "MSM A (G1)", "MSM B (G1)", "MSM L (G1)",
                             "MSM H (G1)", "MSM B (G2)"};
@@ -343,11 +347,11 @@ void *engine_prove_main(void *arg) {
             part_fail(p, CUZK_ERR_DEVICE, &lost);
             continue;
         }
-        fr r, s;
+        groth16_fr_any r, s;
         cuzk_error perr = {0};
         cuzk_status st = CUZK_OK;
         if (j->rs) { r = j->rs[2 * (size_t)p->idx]; s = j->rs[2 * (size_t)p->idx + 1]; }
-        else if ((st = j->gc->random_fr(r.l, &perr)) == CUZK_OK) st = j->gc->random_fr(s.l, &perr); /* in the circuit's Fr */
+        else if ((st = j->gc->random_fr(&r, &perr)) == CUZK_OK) st = j->gc->random_fr(&s, &perr); /* in the circuit's Fr */
         if (st != CUZK_OK) { part_fail(p, st, &perr); continue; }
         groth16_timings gt = {0};
         double tc0 = now_ms();

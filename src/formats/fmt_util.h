@@ -19,16 +19,11 @@ void *fmt_aligned_array(size_t n, size_t elt);
 typedef enum { PT_OK = 0, PT_NOT_CANONICAL, PT_NOT_ON_CURVE, PT_NOT_IN_SUBGROUP, PT_INFINITY, PT_BAD_FLAGS } pt_fault;
 const char *pt_fault_str(pt_fault f);
 
-/* Validates n points in Montgomery affine form (infinity = all zero allowed): coordinates < p,
- * on the curve, and in the subgroup when `subgroup`. Multithreaded. Returns the smallest bad
- * index (and *fault), or n when all are fine. */
-size_t g1s_check(const g1_affine *pts, size_t n, bool subgroup, pt_fault *fault);
-size_t g2s_check(const g2_affine *pts, size_t n, bool subgroup, pt_fault *fault);
-
-/* Decodes n zcash-uncompressed points from `in` (96 or 192 bytes each) into out, rejecting
- * infinity, checking canonical/on-curve and optionally the subgroup. Multithreaded. Returns the
- * smallest bad index (and *fault) or n. */
-size_t g1s_from_uncompressed(g1_affine *out, const uint8_t *in, size_t n, bool subgroup, pt_fault *fault);
-size_t g2s_from_uncompressed(g2_affine *out, const uint8_t *in, size_t n, bool subgroup, pt_fault *fault);
+/* one declaration pass per curve: g1s_check, bn254_g1s_check, ... */
+#include "curves/bls12_381/ns.h"
+#include "formats/fmt_util_decl.h"
+#include "curves/bn254/ns.h"
+#include "formats/fmt_util_decl.h"
+#include "curves/ns_reset.h"
 
 #endif

@@ -1,7 +1,6 @@
-/* The per-curve tables of the prover orchestration (src/groth16/prove.h): compiled once (not in
- * CUZK_CURVE_GENERIC_SRC), so that every compile, and code compiled once such as the engine,
- * reaches every curve's table. */
-#include "groth16/curve_dispatch.h"
+/* The per-curve tables of the prover orchestration (src/groth16/prove.h): compiled once, so that
+ * code compiled once (the engine, the public API's entry points) and every curve's instance reach
+ * every curve's table. Adding a curve: its table here. */
 #include "groth16/prove.h"
 
 const groth16_curve *groth16_curve_get(cuzk_curve c) {

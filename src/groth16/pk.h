@@ -1,5 +1,11 @@
-/* The proving key behind the public cuzk_pk handle (include/cuzk/prover.h): what it owns and the
- * groth16_key view the prover orchestration (src/groth16/prove.h) and the engine use. Not installed. */
+/* The proving key behind the public cuzk_pk handle (include/cuzk/prover.h): the head every curve's
+ * key shares (reference count, curve tag) and, per curve, what the key owns and the groth16_key
+ * view the prover orchestration (src/groth16/prove.h) uses. Not installed.
+ *
+ * A cuzk_pk * is a pointer to the head of one curve's groth16_pk (groth16_pk for BLS12-381,
+ * bn254_groth16_pk for BN254: distinct types, src/curves/curve.h). Code compiled once reads the
+ * head only and reaches the rest through the curve's table (groth16_curve_get(pk->curve)->pk_key,
+ * ...); code of one curve converts with its checked groth16_pk_of / bn254_groth16_pk_of. */
 #ifndef CUZK_GROTH16_PK_H
 #define CUZK_GROTH16_PK_H
 
@@ -9,38 +15,26 @@
 #include "cuzk/prover.h"
 #include "groth16/prove.h"
 
+/* The public handles' heads. Each is the first member of its curve's struct (src/groth16/pk_impl.h
+ * for cuzk_prover and cuzk_vk), so a handle converts to and from it. */
 struct cuzk_pk {
     atomic_int refs;
-    groth16_key key;        /* views into the fields below, or into an owner's data */
-    zkey z;                 /* SNARKJS: owned */
-    bellperson_params p;    /* BELLPERSON: owned (loaded keys; zeroed for wrapped ones) */
-    r1cs cs;                /* owned (zeroed for wrapped keys: their key.cs is the owner's) */
-    int has_cs;             /* key.cs is set: the circuit is held */
-    uint64_t host_bytes;
-    /* keys over borrowed data (groth16_pk_wrap_bellperson): owner_free(owner) at the last release */
-    void (*owner_free)(void *owner);
-    void *owner;
-    struct groth16_gpu_srs *gpu_srs; /* optional: the key's G1 queries already resident on one device
-                                        (the owner's; engine circuits made from the key borrow it) */
+    cuzk_curve curve;
+};
+struct cuzk_prover {
+    cuzk_curve curve;
+    cuzk_pk *pk;          /* one reference */
+    int nthreads;
+};
+struct cuzk_vk {
+    cuzk_curve curve;
 };
 
-/* The key's view (valid while pk lives). NULL for NULL. */
-static inline const groth16_key *groth16_pk_key(const cuzk_pk *pk) { return pk ? &pk->key : NULL; }
-
-/* A BLS12-381 bellperson key over borrowed views: cs and p (and gpu_srs, optional) must stay
- * valid and unchanged until the key's last release, which calls owner_free(owner) (owner_free may
- * be NULL). The counts of p must fit cs (CUZK_ERR_MISMATCH as cuzk_pk_load_params says otherwise;
- * owner_free is then not called: the caller still owns everything). host_bytes: what the owner
- * holds for it. *out has one reference. Errors also CUZK_ERR_ARG, CUZK_ERR_NOMEM. */
-cuzk_status groth16_pk_wrap_bellperson(cuzk_pk **out, const r1cs *cs, const bellperson_params *p,
-                                       struct groth16_gpu_srs *gpu_srs, uint64_t host_bytes, void (*owner_free)(void *),
-                                       void *owner, cuzk_error *err);
-
-/* A BLS12-381 bellperson key from the .params file at params_path for the circuit *cs (made in
- * memory, e.g. a recorded PoSt circuit): *cs is moved into the key (zeroed here, freed on
- * failure). Checks and errors as cuzk_pk_load_params (opts->expect_n_vars, point checks,
- * CUZK_ERR_MISMATCH for parameters of another circuit). Not in a BN254-bound build. */
-cuzk_status groth16_pk_load_params_cs(cuzk_pk **out, const char *params_path, r1cs *cs, const cuzk_pk_load_opts *opts,
-                                      cuzk_error *err);
+/* one declaration pass per curve: groth16_pk, bn254_groth16_pk, ... */
+#include "curves/bls12_381/ns.h"
+#include "groth16/pk_decl.h"
+#include "curves/bn254/ns.h"
+#include "groth16/pk_decl.h"
+#include "curves/ns_reset.h"
 
 #endif

@@ -3,8 +3,9 @@
  * their files as they are computed) and `info` descriptions with point checks. They need the
  * format writers and readers, so they live in the core; the file API that proves and verifies
  * from files is a layer above, over the public in-memory API (src/files/files.c). Bellperson
- * parameters are BLS12-381's: a bn128 .r1cs gets a .zkey alone, made by the BN254 compile of
- * src/groth16/setup.c (bn254_groth16_setup_zkey_r1cs), and .params/.vk for it are CUZK_ERR_CURVE. */
+ * parameters are BLS12-381's: a bn128 .r1cs gets a .zkey alone, made by the BN254 instance of
+ * src/groth16/setup_impl.h (bn254_groth16_setup_zkey_r1cs), and .params/.vk for it are
+ * CUZK_ERR_CURVE. */
 #include "cuzk/groth16.h"
 
 #include <stdio.h>
@@ -13,7 +14,6 @@
 
 #include "formats/curve_sniff.h"
 #include "groth16/backend.h"
-#include "groth16/curve_dispatch.h"
 #include "groth16/groth16.h"
 #include "groth16/setup.h"
 #include "r1cs/synthetic.h"
@@ -22,6 +22,18 @@
 #include "util/parallel.h"
 #include "util/sysmem.h"
 #include "util/timer.h"
+
+/* ---- stage bookkeeping (groth16/setup.h) ------------------------------------------------- */
+
+void groth16_setup_stage_add(cuzk_setup_timings *t, const char *name, double ms) {
+    if (!t) return;
+    for (int i = 0; i < t->n_stages; i++)
+        if (!strcmp(t->stage[i].name, name)) {
+            t->stage[i].ms += ms;
+            return;
+        }
+    if (t->n_stages < CUZK_SETUP_MAX_STAGES) t->stage[t->n_stages++] = (cuzk_setup_stage){name, ms};
+}
 
 /* ---- setup ------------------------------------------------------------------------------- */
 
@@ -47,7 +59,7 @@ static uint64_t peak_rss_bytes(void) {
 
 #define SETUP_MAX_DOMAIN ((uint64_t)1 << 28)
 
-/* A bn128 .r1cs: the .zkey alone, by the BN254 compile of setup.c */
+/* A bn128 .r1cs: the .zkey alone, by the BN254 instance of setup_impl.h */
 static cuzk_status setup_bn254(const char *r1cs_path, const char *zkey_path, const cuzk_setup_opts *opts,
                                groth16_setup_run *run, cuzk_error *err) {
     char tz[4200];

@@ -7,6 +7,8 @@
  */
 #include "curves/bls12_381/curve.h"
 
+#include <string.h>
+
 /* b = 4 */
 static const fp G1_B_MONT = {{0xaa270000000cfff3ull, 0x53cc0032fc34000aull, 0x478fe97a6b0a807full,
                               0xb1d37ebee6ba24d7ull, 0x8ec9733bbf78ab2full, 0x09d645513d83de7eull}};
@@ -21,17 +23,11 @@ static void g1_curve_b(fp *b) { *b = G1_B_MONT; }
 #undef EC_F
 #undef EC_G
 
-/* zcash/IETF generator (draft-irtf-cfrg-pairing-friendly-curves, BLS12-381 G1):
- * x = 0x17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb
- * y = 0x08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1 */
-static const g1_affine G1_GENERATOR_MONT = {
-    {{0x5cb38790fd530c16ull, 0x7817fc679976fff5ull, 0x154f95c7143ba1c1ull, 0xf0ae6acdf3d0e747ull,
-      0xedce6ecc21dbf440ull, 0x120177419e0bfb75ull}},
-    {{0xbaac93d50ce72271ull, 0x8c22631a7918fd8eull, 0xdd595f13570725ceull, 0x51ac582950405194ull,
-      0x0e1c8c3fad0059c0ull, 0x0bbc3efc5008a26aull}},
-};
+/* the zcash/IETF generator (src/curves/bls12_381/constants.h: x, y, Montgomery limbs) */
+static const uint64_t G1_GENERATOR_MONT[12] = BLS12_381_G1_GENERATOR_MONT;
+_Static_assert(sizeof(G1_GENERATOR_MONT) == sizeof(g1_affine), "g1_affine is x, y limbs");
 
-void g1_generator(g1_affine *r) { *r = G1_GENERATOR_MONT; }
+void g1_generator(g1_affine *r) { memcpy(r, G1_GENERATOR_MONT, sizeof *r); }
 
 /* beta: the cube root of unity in Fp for which phi(x, y) = (beta x, y) acts on G1 as [-x^2]
  * (x the BLS parameter). beta = 0x5f19672fdf76ce51ba69c6076a0f77eaddb3a93be6f89688de17d813620a00022e01fffffffefffe

@@ -9,6 +9,8 @@
  */
 #include "curves/bls12_381/curve.h"
 
+#include <string.h>
+
 /* b = 4(1 + u) = 4 + 4u */
 static const fp2 G2_B_MONT = {
     {{0xaa270000000cfff3ull, 0x53cc0032fc34000aull, 0x478fe97a6b0a807full, 0xb1d37ebee6ba24d7ull,
@@ -27,23 +29,12 @@ static void g2_curve_b(fp2 *b) { *b = G2_B_MONT; }
 #undef EC_F
 #undef EC_G
 
-/* zcash/IETF generator (draft-irtf-cfrg-pairing-friendly-curves, BLS12-381 G2):
- * x.c0 = 0x024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8
- * x.c1 = 0x13e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e
- * y.c0 = 0x0ce5d527727d6e118cc9cdc6da2e351aadfd9baa8cbdd3a76d429a695160d12c923ac9cc3baca289e193548608b82801
- * y.c1 = 0x0606c4a02ea734cc32acd2b02bc28b99cb3e287e85a763af267492ab572e99ab3f370d275cec1da1aaa9075ff05f79be */
-static const g2_affine G2_GENERATOR_MONT = {
-    {{{0xf5f28fa202940a10ull, 0xb3f5fb2687b4961aull, 0xa1a893b53e2ae580ull, 0x9894999d1a3caee9ull,
-       0x6f67b7631863366bull, 0x058191924350bcd7ull}},
-     {{0xa5a9c0759e23f606ull, 0xaaa0c59dbccd60c3ull, 0x3bb17e18e2867806ull, 0x1b1ab6cc8541b367ull,
-       0xc2b6ed0ef2158547ull, 0x11922a097360edf3ull}}},
-    {{{0x4c730af860494c4aull, 0x597cfa1f5e369c5aull, 0xe7e6856caa0a635aull, 0xbbefb5e96e0d495full,
-       0x07d3a975f0ef25a2ull, 0x0083fd8e7e80dae5ull}},
-     {{0xadc0fc92df64b05dull, 0x18aa270a2b1461dcull, 0x86adac6a3be4eba0ull, 0x79495c4ec93da33aull,
-       0xe7175850a43ccaedull, 0x0b2bc2a163de1bf2ull}}},
-};
+/* the zcash/IETF generator (src/curves/bls12_381/constants.h: x.c0, x.c1, y.c0, y.c1, Montgomery
+ * limbs) */
+static const uint64_t G2_GENERATOR_MONT[24] = BLS12_381_G2_GENERATOR_MONT;
+_Static_assert(sizeof(G2_GENERATOR_MONT) == sizeof(g2_affine), "g2_affine is x.c0, x.c1, y.c0, y.c1 limbs");
 
-void g2_generator(g2_affine *r) { *r = G2_GENERATOR_MONT; }
+void g2_generator(g2_affine *r) { memcpy(r, G2_GENERATOR_MONT, sizeof *r); }
 
 /* psi = untwist o Frobenius o twist: psi(x, y) = (conj(x) cx, conj(y) cy) with
  * cx = 1/(1+u)^((p-1)/3) = 0x1a0111ea397fe699ec02408663d4de85aa0d857d89759ad4897d29650fb85f9b409427eb4f49fffd8bfd00000000aaad u

@@ -1,4 +1,6 @@
-/* snarkjs JSON files: proof.json, public.json, verification_key.json (FORMATS.md section 6). */
+/* snarkjs JSON files of one curve: proof.json, public.json, verification_key.json (FORMATS.md
+ * section 6). A template, instantiated per curve (src/formats/formats_<curve>.c); every
+ * curve-dependent name is CN(name). */
 #include "formats/json.h"
 #include "curves/curve.h"
 #include "formats/fmt_util.h"
@@ -13,65 +15,6 @@
 __extension__ typedef unsigned __int128 u128;
 
 #define MAX_LIMBS 8
-
-/* ---- decimal <-> limbs -------------------------------------------------------------------- */
-
-void limbs_to_decimal(char *buf, size_t cap, const uint64_t *l, int n) {
-    if (cap == 0) return;
-    if (n > MAX_LIMBS) n = MAX_LIMBS;
-    uint64_t t[MAX_LIMBS];
-    memcpy(t, l, sizeof(uint64_t) * (size_t)n);
-    /* 160 digits are enough for 8 limbs (2^512 < 10^155) */
-    char digits[160];
-    int nd = 0;
-    int top = n;
-    while (top > 0 && t[top - 1] == 0) top--;
-    while (top > 0) {
-        /* t /= 10^19, remainder r */
-        const uint64_t D = 10000000000000000000ull;
-        uint64_t r = 0;
-        for (int i = top - 1; i >= 0; i--) {
-            u128 cur = ((u128)r << 64) | t[i];
-            t[i] = (uint64_t)(cur / D);
-            r = (uint64_t)(cur % D);
-        }
-        while (top > 0 && t[top - 1] == 0) top--;
-        for (int k = 0; k < 19; k++) {
-            digits[nd++] = (char)('0' + r % 10);
-            r /= 10;
-            if (top == 0 && r == 0) break;
-        }
-    }
-    if (nd == 0) digits[nd++] = '0';
-    size_t o = 0;
-    while (nd > 0 && o + 1 < cap) buf[o++] = digits[--nd];
-    buf[o] = 0;
-}
-
-bool decimal_to_limbs(uint64_t *l, int n, const char *s, const uint64_t *mod) {
-    if (!s || !*s || n <= 0 || n > MAX_LIMBS) return false;
-    uint64_t t[MAX_LIMBS] = {0};
-    size_t len = strlen(s);
-    if (len > 200) return false;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] < '0' || s[i] > '9') return false;
-        uint64_t carry = (uint64_t)(s[i] - '0');
-        for (int k = 0; k < n; k++) {
-            u128 cur = (u128)t[k] * 10 + carry;
-            t[k] = (uint64_t)cur;
-            carry = (uint64_t)(cur >> 64);
-        }
-        if (carry) return false; /* does not fit in n limbs */
-    }
-    if (mod) {
-        /* t < mod ? */
-        int k = n - 1;
-        while (k >= 0 && t[k] == mod[k]) k--;
-        if (k < 0 || t[k] > mod[k]) return false;
-    }
-    memcpy(l, t, sizeof(uint64_t) * (size_t)n);
-    return true;
-}
 
 /* ---- reading ----------------------------------------------------------------------------- */
 
@@ -89,12 +32,12 @@ static cuzk_status json_open(json_t **root, const char *path, const char *what, 
         errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
         return ERR(err, CUZK_ERR_IO, "%s: %s is not a regular file", what, path);
     }
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return ERR(err, CUZK_ERR_IO, "%s: cannot open %s: %s", what, path, strerror(errno));
+    FILE *f = fopen(path, "rb");
+    if (!f) return ERR(err, CUZK_ERR_IO, "%s: cannot open %s: %s", what, path, strerror(errno));
     json_error_t je;
-    *root = json_loadf(fp, JSON_REJECT_DUPLICATES, &je);
-    int rd_err = ferror(fp);
-    fclose(fp);
+    *root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
+    int rd_err = ferror(f);
+    fclose(f);
     if (!*root) {
         if (rd_err) return ERR(err, CUZK_ERR_IO, "%s: reading %s failed", what, path);
         return ERR(err, CUZK_ERR_FORMAT, "%s: %s: invalid JSON at line %d: %s", what, path, je.line, json_reason(&je));
@@ -134,28 +77,28 @@ static bool is_decimal_digits(const json_t *v) {
 /* A coordinate: a decimal string < q. A number >= q is a value no point can have: CUZK_ERR_POINT
  * (cuzk_verify reports a proof with one as INVALID, like any other proof whose points are not
  * valid); anything else is not the format: CUZK_ERR_FORMAT. */
-static cuzk_status read_fp(fp *out, const json_t *v, const char *what, const char *name, cuzk_error *err) {
-    uint64_t l[fp_LIMBS];
-    if (!json_is_string(v) || !decimal_to_limbs(l, fp_LIMBS, json_string_value(v), fp_MODULUS)) {
+static cuzk_status read_fp(CN(fp) *out, const json_t *v, const char *what, const char *name, cuzk_error *err) {
+    uint64_t l[CN(fp_LIMBS)];
+    if (!json_is_string(v) || !decimal_to_limbs(l, CN(fp_LIMBS), json_string_value(v), CN(fp_MODULUS))) {
         if (is_decimal_digits(v))
             return ERR(err, CUZK_ERR_POINT, "%s: %s is >= q: not a field element", what, name);
         return ERR(err, CUZK_ERR_FORMAT, "%s: %s is not a decimal string < q", what, name);
     }
-    fp_from_canon(out, l);
+    CN(fp_from_canon)(out, l);
     return CUZK_OK;
 }
 
-static cuzk_status read_fr(fr *out, const json_t *v, const char *what, const char *name, cuzk_error *err) {
-    uint64_t l[fr_LIMBS];
-    if (!json_is_string(v) || !decimal_to_limbs(l, fr_LIMBS, json_string_value(v), fr_MODULUS))
+static cuzk_status read_fr(CN(fr) *out, const json_t *v, const char *what, const char *name, cuzk_error *err) {
+    uint64_t l[CN(fr_LIMBS)];
+    if (!json_is_string(v) || !decimal_to_limbs(l, CN(fr_LIMBS), json_string_value(v), CN(fr_MODULUS)))
         return ERR(err, CUZK_ERR_FORMAT, is_decimal_digits(v) ? "%s: %s is >= r: not a field element"
                                                               : "%s: %s is not a decimal string < r", what, name);
-    fr_from_canon(out, l);
+    CN(fr_from_canon)(out, l);
     return CUZK_OK;
 }
 
 /* G1 [x, y, z]: z "1" affine; ["0", "1", "0"] (infinity) is refused, CUZK_ERR_POINT. */
-static cuzk_status read_g1(g1_affine *out, const json_t *v, const char *what, const char *name, bool sub,
+static cuzk_status read_g1(CN(g1_affine) *out, const json_t *v, const char *what, const char *name, bool sub,
                            cuzk_error *err) {
     cuzk_status st;
     char nm[96];
@@ -176,12 +119,12 @@ static cuzk_status read_g1(g1_affine *out, const json_t *v, const char *what, co
     snprintf(nm, sizeof nm, "%s.y", name);
     if ((st = read_fp(&out->y, json_array_get(v, 1), what, nm, err))) return st;
     pt_fault f;
-    if (g1s_check(out, 1, sub, &f) != 1 || g1_affine_is_infinity(out))
-        return ERR(err, CUZK_ERR_POINT, "%s: %s: %s", what, name, g1_affine_is_infinity(out) ? "not on the curve" : pt_fault_str(f));
+    if (CN(g1s_check)(out, 1, sub, &f) != 1 || CN(g1_affine_is_infinity)(out))
+        return ERR(err, CUZK_ERR_POINT, "%s: %s: %s", what, name, CN(g1_affine_is_infinity)(out) ? "not on the curve" : pt_fault_str(f));
     return CUZK_OK;
 }
 
-static cuzk_status read_fp2(fp2 *out, const json_t *v, const char *what, const char *name, cuzk_error *err) {
+static cuzk_status read_fp2(CN(fp2) *out, const json_t *v, const char *what, const char *name, cuzk_error *err) {
     cuzk_status st;
     char nm[96];
     if (!json_is_array(v) || json_array_size(v) != 2)
@@ -193,37 +136,37 @@ static cuzk_status read_fp2(fp2 *out, const json_t *v, const char *what, const c
 }
 
 /* G2 [[x0, x1], [y0, y1], ["1", "0"]]; infinity [["0","0"],["1","0"],["0","0"]] is refused. */
-static cuzk_status read_g2(g2_affine *out, const json_t *v, const char *what, const char *name, bool sub,
+static cuzk_status read_g2(CN(g2_affine) *out, const json_t *v, const char *what, const char *name, bool sub,
                            cuzk_error *err) {
     cuzk_status st;
     char nm[96];
     if (!json_is_array(v) || json_array_size(v) != 3)
         return ERR(err, CUZK_ERR_FORMAT, "%s: %s is not a G2 point [x, y, z]", what, name);
-    fp2 x, y, z;
+    CN(fp2) x, y, z;
     snprintf(nm, sizeof nm, "%s.x", name);
     if ((st = read_fp2(&x, json_array_get(v, 0), what, nm, err))) return st;
     snprintf(nm, sizeof nm, "%s.y", name);
     if ((st = read_fp2(&y, json_array_get(v, 1), what, nm, err))) return st;
     snprintf(nm, sizeof nm, "%s.z", name);
     if ((st = read_fp2(&z, json_array_get(v, 2), what, nm, err))) return st;
-    if (fp2_is_zero(&z)) {
-        fp2 one;
-        fp2_one(&one);
-        if (!fp2_is_zero(&x) || !fp2_eq(&y, &one))
+    if (CN(fp2_is_zero)(&z)) {
+        CN(fp2) one;
+        CN(fp2_one)(&one);
+        if (!CN(fp2_is_zero)(&x) || !CN(fp2_eq)(&y, &one))
             return ERR(err, CUZK_ERR_FORMAT, "%s: %s has z = 0 but is not the point at infinity", what, name);
         return ERR(err, CUZK_ERR_POINT, "%s: %s is the point at infinity (a degenerate %s)", what, name,
                    name[0] == 'p' ? "proof" : "key");
     }
-    if (!fp2_is_one(&z)) return ERR(err, CUZK_ERR_FORMAT, "%s: %s: z must be [\"1\", \"0\"] (affine)", what, name);
+    if (!CN(fp2_is_one)(&z)) return ERR(err, CUZK_ERR_FORMAT, "%s: %s: z must be [\"1\", \"0\"] (affine)", what, name);
     out->x = x;
     out->y = y;
     pt_fault f;
-    if (g2s_check(out, 1, sub, &f) != 1 || g2_affine_is_infinity(out))
-        return ERR(err, CUZK_ERR_POINT, "%s: %s: %s", what, name, g2_affine_is_infinity(out) ? "not on the curve" : pt_fault_str(f));
+    if (CN(g2s_check)(out, 1, sub, &f) != 1 || CN(g2_affine_is_infinity)(out))
+        return ERR(err, CUZK_ERR_POINT, "%s: %s: %s", what, name, CN(g2_affine_is_infinity)(out) ? "not on the curve" : pt_fault_str(f));
     return CUZK_OK;
 }
 
-/* "protocol" must be "groth16"; "curve" must name this compile's curve. A proof may leave "curve"
+/* "protocol" must be "groth16"; "curve" must name this curve. A proof may leave "curve"
  * out (curve_optional): rapidsnark writes {pi_a, pi_b, pi_c, protocol} only, and snarkjs verifies
  * such proofs with the verification key's curve; points of another curve then fail their checks. */
 static cuzk_status check_protocol_curve(const json_t *root, const char *what, bool curve_optional, cuzk_error *err) {
@@ -244,7 +187,7 @@ static cuzk_status check_protocol_curve(const json_t *root, const char *what, bo
     return ERR(err, CUZK_ERR_CURVE, "%s: curve \"%s\" is not supported (bls12381 and bn128 are)", what, cv);
 }
 
-static cuzk_status proof_json_read_src(groth16_proof *p, const json_src *src, cuzk_error *err) {
+static cuzk_status proof_json_read_src(CN(groth16_proof) *p, const json_src *src, cuzk_error *err) {
     const char *path = src->name;
     json_t *root;
     cuzk_status st;
@@ -265,16 +208,16 @@ out:
     return st;
 }
 
-cuzk_status proof_json_read(groth16_proof *p, const char *path, cuzk_error *err) {
+cuzk_status CN(proof_json_read)(CN(groth16_proof) *p, const char *path, cuzk_error *err) {
     json_src src = {path, NULL, 0};
     return proof_json_read_src(p, &src, err);
 }
-cuzk_status proof_json_read_mem(groth16_proof *p, const char *data, size_t len, const char *name, cuzk_error *err) {
+cuzk_status CN(proof_json_read_mem)(CN(groth16_proof) *p, const char *data, size_t len, const char *name, cuzk_error *err) {
     json_src src = {name ? name : "<memory>", data ? data : "", len};
     return proof_json_read_src(p, &src, err);
 }
 
-static cuzk_status public_json_read_src(fr **out, size_t *n, const json_src *src, cuzk_error *err) {
+static cuzk_status public_json_read_src(CN(fr) **out, size_t *n, const json_src *src, cuzk_error *err) {
     const char *path = src->name;
     json_t *root;
     cuzk_status st;
@@ -286,7 +229,7 @@ static cuzk_status public_json_read_src(fr **out, size_t *n, const json_src *src
         goto out;
     }
     size_t k = json_array_size(root);
-    fr *v = malloc((k ? k : 1) * sizeof(fr));
+    CN(fr) *v = malloc((k ? k : 1) * sizeof(CN(fr)));
     if (!v) { st = ERR(err, CUZK_ERR_NOMEM, "public inputs: cannot allocate %zu values", k); goto out; }
     for (size_t i = 0; i < k; i++) {
         char nm[64];
@@ -303,22 +246,22 @@ out:
     return st;
 }
 
-cuzk_status public_json_read(fr **out, size_t *n, const char *path, cuzk_error *err) {
+cuzk_status CN(public_json_read)(CN(fr) **out, size_t *n, const char *path, cuzk_error *err) {
     json_src src = {path, NULL, 0};
     return public_json_read_src(out, n, &src, err);
 }
-cuzk_status public_json_read_mem(fr **out, size_t *n, const char *data, size_t len, const char *name, cuzk_error *err) {
+cuzk_status CN(public_json_read_mem)(CN(fr) **out, size_t *n, const char *data, size_t len, const char *name, cuzk_error *err) {
     json_src src = {name ? name : "<memory>", data ? data : "", len};
     return public_json_read_src(out, n, &src, err);
 }
 
-void groth16_vk_free(groth16_vk *vk) {
+void CN(groth16_vk_free)(CN(groth16_vk) *vk) {
     if (!vk) return;
     free(vk->ic);
     memset(vk, 0, sizeof *vk);
 }
 
-static cuzk_status vk_json_read_src(groth16_vk *vk, const json_src *src, cuzk_error *err) {
+static cuzk_status vk_json_read_src(CN(groth16_vk) *vk, const json_src *src, cuzk_error *err) {
     const char *path = src->name;
     json_t *root;
     cuzk_status st;
@@ -345,7 +288,7 @@ static cuzk_status vk_json_read_src(groth16_vk *vk, const json_src *src, cuzk_er
     if ((st = read_g2(&vk->beta2, json_object_get(root, "vk_beta_2"), W, "vk_beta_2", true, err))) goto out;
     if ((st = read_g2(&vk->gamma2, json_object_get(root, "vk_gamma_2"), W, "vk_gamma_2", true, err))) goto out;
     if ((st = read_g2(&vk->delta2, json_object_get(root, "vk_delta_2"), W, "vk_delta_2", true, err))) goto out;
-    vk->ic = fmt_aligned_array((size_t)n_pub + 1, sizeof(g1_affine));
+    vk->ic = fmt_aligned_array((size_t)n_pub + 1, sizeof(CN(g1_affine)));
     if (!vk->ic) { st = ERR(err, CUZK_ERR_NOMEM, "%s: cannot allocate IC", W); goto out; }
     vk->n_public = n_pub;
     for (uint32_t i = 0; i <= n_pub; i++) {
@@ -354,37 +297,37 @@ static cuzk_status vk_json_read_src(groth16_vk *vk, const json_src *src, cuzk_er
         if ((st = read_g1(&vk->ic[i], json_array_get(ic, i), W, nm, true, err))) goto out;
     }
 out:
-    if (st) groth16_vk_free(vk);
+    if (st) CN(groth16_vk_free)(vk);
     json_decref(root);
     return st;
 }
 
-cuzk_status vk_json_read(groth16_vk *vk, const char *path, cuzk_error *err) {
+cuzk_status CN(vk_json_read)(CN(groth16_vk) *vk, const char *path, cuzk_error *err) {
     json_src src = {path, NULL, 0};
     return vk_json_read_src(vk, &src, err);
 }
-cuzk_status vk_json_read_mem(groth16_vk *vk, const char *data, size_t len, const char *name, cuzk_error *err) {
+cuzk_status CN(vk_json_read_mem)(CN(groth16_vk) *vk, const char *data, size_t len, const char *name, cuzk_error *err) {
     json_src src = {name ? name : "<memory>", data ? data : "", len};
     return vk_json_read_src(vk, &src, err);
 }
 
 /* ---- writing ----------------------------------------------------------------------------- */
 
-static json_t *dec_fp(const fp *a) {
-    uint64_t l[fp_LIMBS];
+static json_t *dec_fp(const CN(fp) *a) {
+    uint64_t l[CN(fp_LIMBS)];
     char buf[160];
-    fp_to_canon(l, a);
-    limbs_to_decimal(buf, sizeof buf, l, fp_LIMBS);
+    CN(fp_to_canon)(l, a);
+    limbs_to_decimal(buf, sizeof buf, l, CN(fp_LIMBS));
     return json_string(buf);
 }
 
-static json_t *g1_json(const g1_affine *p) {
-    if (g1_affine_is_infinity(p)) return json_pack("[sss]", "0", "1", "0");
+static json_t *g1_json(const CN(g1_affine) *p) {
+    if (CN(g1_affine_is_infinity)(p)) return json_pack("[sss]", "0", "1", "0");
     return json_pack("[oos]", dec_fp(&p->x), dec_fp(&p->y), "1");
 }
 
-static json_t *g2_json(const g2_affine *p) {
-    if (g2_affine_is_infinity(p)) return json_pack("[[ss][ss][ss]]", "0", "0", "1", "0", "0", "0");
+static json_t *g2_json(const CN(g2_affine) *p) {
+    if (CN(g2_affine_is_infinity)(p)) return json_pack("[[ss][ss][ss]]", "0", "0", "1", "0", "0", "0");
     return json_pack("[[oo][oo][ss]]", dec_fp(&p->x.c0), dec_fp(&p->x.c1), dec_fp(&p->y.c0), dec_fp(&p->y.c1), "1",
                      "0");
 }
@@ -406,24 +349,24 @@ static cuzk_status json_write(json_t *root, const char *path, const char *what, 
     return CUZK_OK;
 }
 
-static json_t *proof_json(const groth16_proof *p) {
+static json_t *proof_json(const CN(groth16_proof) *p) {
     return json_pack("{s:o, s:o, s:o, s:s, s:s}", "pi_a", g1_json(&p->a), "pi_b", g2_json(&p->b), "pi_c",
                      g1_json(&p->c), "protocol", "groth16", "curve", CURVE_SNARKJS_NAME);
 }
 
-cuzk_status proof_json_write(const char *path, const groth16_proof *p, cuzk_error *err) {
+cuzk_status CN(proof_json_write)(const char *path, const CN(groth16_proof) *p, cuzk_error *err) {
     if (!path || !p) return ERR(err, CUZK_ERR_ARG, "proof_json_write: NULL argument");
     return json_write(proof_json(p), path, "proof.json", err);
 }
 
-char *proof_json_text(const groth16_proof *p) { return p ? json_text(proof_json(p)) : NULL; }
+char *CN(proof_json_text)(const CN(groth16_proof) *p) { return p ? json_text(proof_json(p)) : NULL; }
 
-static json_t *public_json(const fr *pub, size_t n) {
+static json_t *public_json(const CN(fr) *pub, size_t n) {
     json_t *root = json_array();
     for (size_t i = 0; root && i < n; i++) {
         uint64_t l[4];
         char buf[160];
-        fr_to_canon(l, &pub[i]);
+        CN(fr_to_canon)(l, &pub[i]);
         limbs_to_decimal(buf, sizeof buf, l, 4);
         if (json_array_append_new(root, json_string(buf)) != 0) {
             json_decref(root);
@@ -433,22 +376,22 @@ static json_t *public_json(const fr *pub, size_t n) {
     return root;
 }
 
-cuzk_status public_json_write(const char *path, const fr *pub, size_t n, cuzk_error *err) {
+cuzk_status CN(public_json_write)(const char *path, const CN(fr) *pub, size_t n, cuzk_error *err) {
     if (!path || (!pub && n)) return ERR(err, CUZK_ERR_ARG, "public_json_write: NULL argument");
     return json_write(public_json(pub, n), path, "public.json", err);
 }
 
-char *public_json_text(const fr *pub, size_t n) { return pub || !n ? json_text(public_json(pub, n)) : NULL; }
+char *CN(public_json_text)(const CN(fr) *pub, size_t n) { return pub || !n ? json_text(public_json(pub, n)) : NULL; }
 
 /* e(alpha1, beta2) as snarkjs writes it: [[c0.c0, c0.c1, c0.c2], [c1.c0, c1.c1, c1.c2]], each Fp2
  * [c0, c1]; same tower as ffjavascript (checked against the fixtures' verification_key.json). */
-static json_t *alphabeta_json(const g1_affine *alpha1, const g2_affine *beta2) {
-    fp12 f;
-    pairing(&f, alpha1, beta2);
-    const fp6 *h[2] = {&f.c0, &f.c1};
+static json_t *alphabeta_json(const CN(g1_affine) *alpha1, const CN(g2_affine) *beta2) {
+    CN(fp12) f;
+    CN(pairing)(&f, alpha1, beta2);
+    const CN(fp6) *h[2] = {&f.c0, &f.c1};
     json_t *outer = json_array();
     for (int i = 0; outer && i < 2; i++) {
-        const fp2 *c[3] = {&h[i]->c0, &h[i]->c1, &h[i]->c2};
+        const CN(fp2) *c[3] = {&h[i]->c0, &h[i]->c1, &h[i]->c2};
         json_t *mid = json_pack("[[oo][oo][oo]]", dec_fp(&c[0]->c0), dec_fp(&c[0]->c1), dec_fp(&c[1]->c0),
                                 dec_fp(&c[1]->c1), dec_fp(&c[2]->c0), dec_fp(&c[2]->c1));
         if (!mid || json_array_append_new(outer, mid) != 0) {
@@ -459,7 +402,7 @@ static json_t *alphabeta_json(const g1_affine *alpha1, const g2_affine *beta2) {
     return outer;
 }
 
-cuzk_status vk_json_write(const char *path, const groth16_vk *vk, cuzk_error *err) {
+cuzk_status CN(vk_json_write)(const char *path, const CN(groth16_vk) *vk, cuzk_error *err) {
     if (!path || !vk || !vk->ic) return ERR(err, CUZK_ERR_ARG, "vk_json_write: NULL argument");
     json_t *ic = json_array();
     for (uint32_t i = 0; ic && i <= vk->n_public; i++) {
@@ -477,13 +420,13 @@ cuzk_status vk_json_write(const char *path, const groth16_vk *vk, cuzk_error *er
     return json_write(root, path, "verification_key.json", err);
 }
 
-cuzk_status json_check_file(const char *path, int is_vk, cuzk_error *err) {
+cuzk_status CN(json_check_file)(const char *path, int is_vk, cuzk_error *err) {
     if (is_vk) {
-        groth16_vk vk = {0};
-        cuzk_status st = vk_json_read(&vk, path, err);
-        groth16_vk_free(&vk);
+        CN(groth16_vk) vk = {0};
+        cuzk_status st = CN(vk_json_read)(&vk, path, err);
+        CN(groth16_vk_free)(&vk);
         return st;
     }
-    groth16_proof p;
-    return proof_json_read(&p, path, err);
+    CN(groth16_proof) p;
+    return CN(proof_json_read)(&p, path, err);
 }

@@ -1,6 +1,7 @@
 /* circom/snarkjs files <-> CSR (declared in r1cs.h): the .r1cs reader (FORMATS.md section 1) and
  * the coefficient section of a .zkey (FORMATS.md section 3). The containers are parsed and
- * written by src/formats; this file only maps their records to and from csr_matrix. */
+ * written by src/formats; this file only maps their records to and from csr_matrix. A template,
+ * instantiated per curve (src/r1cs/r1cs_<curve>.c); every curve-dependent name is CN(name). */
 #include "r1cs/r1cs.h"
 
 #include "formats/fmt_util.h"
@@ -36,9 +37,9 @@ static cuzk_status r1cs_count(uint64_t nnz[3], byte_cursor c, uint32_t n_constra
     return CUZK_OK;
 }
 
-static cuzk_status r1cs_parse(r1cs *cs, const mapped_file *f, cuzk_error *err);
+static cuzk_status r1cs_parse(CN(r1cs) *cs, const mapped_file *f, cuzk_error *err);
 
-cuzk_status r1cs_load(r1cs *cs, const char *path, cuzk_error *err) {
+cuzk_status CN(r1cs_load)(CN(r1cs) *cs, const char *path, cuzk_error *err) {
     mapped_file f;
     cuzk_status st;
     memset(cs, 0, sizeof *cs);
@@ -48,7 +49,7 @@ cuzk_status r1cs_load(r1cs *cs, const char *path, cuzk_error *err) {
     return st;
 }
 
-cuzk_status r1cs_load_mem(r1cs *cs, const uint8_t *data, size_t size, const char *name, cuzk_error *err) {
+cuzk_status CN(r1cs_load_mem)(CN(r1cs) *cs, const uint8_t *data, size_t size, const char *name, cuzk_error *err) {
     mapped_file f;
     memset(cs, 0, sizeof *cs);
     if (!data && size) return ERR(err, CUZK_ERR_ARG, "r1cs: NULL data");
@@ -58,12 +59,12 @@ cuzk_status r1cs_load_mem(r1cs *cs, const uint8_t *data, size_t size, const char
     return st;
 }
 
-static cuzk_status r1cs_parse(r1cs *cs, const mapped_file *f, cuzk_error *err) {
+static cuzk_status r1cs_parse(CN(r1cs) *cs, const mapped_file *f, cuzk_error *err) {
     const char *path = f->path;
     iden3_file t;
     byte_cursor c;
     cuzk_status st;
-    csr_builder bld[3];
+    CN(csr_builder) bld[3];
     memset(bld, 0, sizeof bld);
     if ((st = iden3_parse(&t, f, "r1cs", 1, "r1cs", err))) goto out;
     if (t.sec[4].present || t.sec[5].present) {
@@ -139,7 +140,7 @@ static cuzk_status r1cs_parse(r1cs *cs, const mapped_file *f, cuzk_error *err) {
     uint64_t nnz[3];
     if ((st = r1cs_count(nnz, c, n_constraints, path, err))) goto out;
     for (int m = 0; m < 3; m++) {
-        if (csr_builder_init(&bld[m], n_constraints, nnz[m])) {
+        if (CN(csr_builder_init)(&bld[m], n_constraints, nnz[m])) {
             st = ERR(err, CUZK_ERR_NOMEM, "r1cs: %s: cannot allocate %llu terms", path, (unsigned long long)nnz[m]);
             goto out;
         }
@@ -151,7 +152,7 @@ static cuzk_status r1cs_parse(r1cs *cs, const mapped_file *f, cuzk_error *err) {
             for (uint32_t k = 0; k < nt; k++) {
                 uint32_t wire = 0;
                 const uint8_t *v = NULL;
-                fr val;
+                CN(fr) val;
                 cursor_u32le(&c, &wire);
                 cursor_take(&c, 32, &v);
                 if (wire >= n_wires) {
@@ -159,33 +160,33 @@ static cuzk_status r1cs_parse(r1cs *cs, const mapped_file *f, cuzk_error *err) {
                              MAT_NAME[m], k, wire, n_wires);
                     goto out;
                 }
-                if (!fr_from_bytes_le(&val, v, 32)) {
+                if (!CN(fr_from_bytes_le)(&val, v, 32)) {
                     st = ERR(err, CUZK_ERR_FORMAT, "r1cs: %s: constraint %u, %s term %u: coefficient not canonical (>= r)",
                              path, j, MAT_NAME[m], k);
                     goto out;
                 }
                 /* the hints are exact: only the coefficient table can grow */
-                if ((st = csr_builder_push(&bld[m], wire, &val)) != CUZK_OK) {
+                if ((st = CN(csr_builder_push)(&bld[m], wire, &val)) != CUZK_OK) {
                     st = ERR(err, st, "r1cs: %s: constraint %u, %s term %u: cannot add the coefficient to the "
                              "table (%s)", path, j, MAT_NAME[m], k, cuzk_status_str(st));
                     goto out;
                 }
             }
-            if ((st = csr_builder_end_row(&bld[m])) != CUZK_OK) {
+            if ((st = CN(csr_builder_end_row)(&bld[m])) != CUZK_OK) {
                 st = ERR(err, st, "r1cs: %s: constraint %u: %s", path, j, cuzk_status_str(st));
                 goto out;
             }
         }
     }
-    csr_builder_finish(&bld[0], &cs->a);
-    csr_builder_finish(&bld[1], &cs->b);
-    csr_builder_finish(&bld[2], &cs->c);
+    CN(csr_builder_finish)(&bld[0], &cs->a);
+    CN(csr_builder_finish)(&bld[1], &cs->b);
+    CN(csr_builder_finish)(&bld[2], &cs->c);
     cs->n_constraints = n_constraints;
     cs->n_vars = n_wires;
     cs->n_public = n_out + n_pub_in;
 out:
-    for (int m = 0; m < 3; m++) csr_builder_free(&bld[m]);
-    if (st) r1cs_free(cs);
+    for (int m = 0; m < 3; m++) CN(csr_builder_free)(&bld[m]);
+    if (st) CN(r1cs_free)(cs);
     return st;
 }
 
@@ -194,7 +195,7 @@ out:
 #define COEF_ROWS_PER_BLOCK 16384
 
 typedef struct {
-    const r1cs *cs;
+    const CN(r1cs) *cs;
     uint32_t j0;
     uint64_t base; /* a.row_ptr[j0] + b.row_ptr[j0] */
     uint8_t *buf;
@@ -203,44 +204,44 @@ typedef struct {
 static void coef_rows(void *vc, size_t b, size_t e, int tid) {
     (void)tid;
     coef_ctx *c = vc;
-    const csr_matrix *A = &c->cs->a, *B = &c->cs->b;
+    const CN(csr_matrix) *A = &c->cs->a, *B = &c->cs->b;
     for (size_t jj = b; jj < e; jj++) {
         uint32_t j = c->j0 + (uint32_t)jj;
         uint8_t *p = c->buf + ZKEY_COEF_BYTES * (A->row_ptr[j] + B->row_ptr[j] - c->base);
         for (uint64_t k = A->row_ptr[j]; k < A->row_ptr[j + 1]; k++, p += ZKEY_COEF_BYTES)
-            zkey_coef_encode(p, 0, j, A->col[k], csr_val(A, k));
+            CN(zkey_coef_encode)(p, 0, j, A->col[k], CN(csr_val)(A, k));
         for (uint64_t k = B->row_ptr[j]; k < B->row_ptr[j + 1]; k++, p += ZKEY_COEF_BYTES)
-            zkey_coef_encode(p, 1, j, B->col[k], csr_val(B, k));
+            CN(zkey_coef_encode)(p, 1, j, B->col[k], CN(csr_val)(B, k));
     }
 }
 
-void zkey_writer_coefs(zkey_writer *w, const r1cs *cs, int nthreads) {
-    if (!zkey_writer_ok(w)) return;
+void CN(zkey_writer_coefs)(CN(zkey_writer) *w, const CN(r1cs) *cs, int nthreads) {
+    if (!CN(zkey_writer_ok)(w)) return;
     uint32_t n_rows = cs->n_constraints;
-    zkey_writer_coef_section(w, cs->a.nnz + cs->b.nnz + (uint64_t)cs->n_public + 1);
+    CN(zkey_writer_coef_section)(w, cs->a.nnz + cs->b.nnz + (uint64_t)cs->n_public + 1);
     uint8_t *buf = NULL;
     size_t cap = 0;
-    for (uint32_t j0 = 0; j0 < n_rows && zkey_writer_ok(w); j0 += COEF_ROWS_PER_BLOCK) {
+    for (uint32_t j0 = 0; j0 < n_rows && CN(zkey_writer_ok)(w); j0 += COEF_ROWS_PER_BLOCK) {
         uint32_t j1 = n_rows - j0 < COEF_ROWS_PER_BLOCK ? n_rows : j0 + COEF_ROWS_PER_BLOCK;
         uint64_t base = cs->a.row_ptr[j0] + cs->b.row_ptr[j0];
         size_t n = (size_t)(cs->a.row_ptr[j1] + cs->b.row_ptr[j1] - base);
         if (n * ZKEY_COEF_BYTES > cap) {
             free(buf);
             cap = n * ZKEY_COEF_BYTES;
-            if (!(buf = malloc(cap))) { zkey_writer_fail_nomem(w); break; }
+            if (!(buf = malloc(cap))) { CN(zkey_writer_fail_nomem)(w); break; }
         }
         coef_ctx c = {cs, j0, base, buf};
         parallel_for(j1 - j0, nthreads, coef_rows, &c);
-        zkey_writer_coef_records(w, buf, n);
+        CN(zkey_writer_coef_records)(w, buf, n);
     }
     free(buf);
     /* the public-input rows: A[nConstraints + i][i] = 1 for i = 0..nPublic */
-    fr one;
-    fr_one(&one);
-    for (uint32_t i = 0; i <= cs->n_public && zkey_writer_ok(w); i++) {
+    CN(fr) one;
+    CN(fr_one)(&one);
+    for (uint32_t i = 0; i <= cs->n_public && CN(zkey_writer_ok)(w); i++) {
         uint8_t rec[ZKEY_COEF_BYTES];
-        zkey_coef_encode(rec, 0, n_rows + i, i, &one);
-        zkey_writer_coef_records(w, rec, 1);
+        CN(zkey_coef_encode)(rec, 0, n_rows + i, i, &one);
+        CN(zkey_writer_coef_records)(w, rec, 1);
     }
 }
 
@@ -255,9 +256,9 @@ static void r1w_bytes(r1w *w, const void *p, size_t n) { if (w->ok && n && fwrit
 static void r1w_u32(r1w *w, uint32_t v) { uint8_t b[4]; for (int i = 0; i < 4; i++) b[i] = (uint8_t)(v >> (8 * i)); r1w_bytes(w, b, 4); }
 static void r1w_u64(r1w *w, uint64_t v) { uint8_t b[8]; for (int i = 0; i < 8; i++) b[i] = (uint8_t)(v >> (8 * i)); r1w_bytes(w, b, 8); }
 
-cuzk_status r1cs_save(const char *path, const r1cs *cs, cuzk_error *err) {
+cuzk_status CN(r1cs_save)(const char *path, const CN(r1cs) *cs, cuzk_error *err) {
     if (!path || !cs) return ERR(err, CUZK_ERR_ARG, "r1cs_save: NULL argument");
-    const csr_matrix *m[3] = {&cs->a, &cs->b, &cs->c};
+    const CN(csr_matrix) *m[3] = {&cs->a, &cs->b, &cs->c};
     uint64_t sec2 = 0;
     for (int k = 0; k < 3; k++) {
         if (m[k]->n_rows != cs->n_constraints) return ERR(err, CUZK_ERR_ARG, "r1cs_save: matrix %s has %u rows, not %u", MAT_NAME[k], m[k]->n_rows, cs->n_constraints);
@@ -273,7 +274,7 @@ cuzk_status r1cs_save(const char *path, const r1cs *cs, cuzk_error *err) {
     /* section 1: header */
     uint8_t prime[32];
     for (int i = 0; i < 4; i++)
-        for (int b = 0; b < 8; b++) prime[8 * i + b] = (uint8_t)(fr_MODULUS[i] >> (8 * b));
+        for (int b = 0; b < 8; b++) prime[8 * i + b] = (uint8_t)(CN(fr_MODULUS)[i] >> (8 * b));
     r1w_u32(&w, 1);
     r1w_u64(&w, 4 + 32 + 4 * 4 + 8 + 4);
     r1w_u32(&w, 32);
@@ -294,7 +295,7 @@ cuzk_status r1cs_save(const char *path, const r1cs *cs, cuzk_error *err) {
             r1w_u32(&w, (uint32_t)(e - b));
             for (uint64_t t = b; t < e; t++) {
                 r1w_u32(&w, m[k]->col[t]);
-                fr_to_bytes_le(v, 32, csr_val(m[k], t));
+                CN(fr_to_bytes_le)(v, 32, CN(csr_val)(m[k], t));
                 r1w_bytes(&w, v, 32);
             }
         }

@@ -1,4 +1,5 @@
-/* snarkjs Groth16 .zkey reader (FORMATS.md section 3). */
+/* snarkjs Groth16 .zkey reader (FORMATS.md section 3) of one curve: a template, instantiated per
+ * curve (src/formats/formats_<curve>.c); every curve-dependent name is CN(name). */
 #include "formats/fmt_util.h"
 #include "formats/iden3.h"
 #include "formats/snarkjs.h"
@@ -8,14 +9,14 @@
 #include <string.h>
 
 /* G1 / G2 affine points in M form: the bytes of g1_affine / g2_affine on a little-endian host
- * (96 / 192 bytes for bls12381, 64 / 128 for bn128). This file is compiled once per curve. */
-#define SG1 ((unsigned)sizeof(g1_affine))
-#define SG2 ((unsigned)sizeof(g2_affine))
+ * (96 / 192 bytes for bls12381, 64 / 128 for bn128). */
+#define SG1 ((unsigned)sizeof(CN(g1_affine)))
+#define SG2 ((unsigned)sizeof(CN(g2_affine)))
 
 static const char *const SECTION_NAME[11] = {"", "protocol", "header", "IC", "coefficients", "A", "B1",
                                              "B2", "C", "H", "contributions"};
 
-void zkey_free(zkey *z) {
+void CN(zkey_free)(CN(zkey) *z) {
     if (!z) return;
     free(z->ic);
     free(z->a);
@@ -37,28 +38,28 @@ static cuzk_status point_error(cuzk_error *err, const char *path, unsigned sec, 
  * checks cost nothing); the B2 section only with check_subgroup (one 127-bit multiplication per
  * point: seconds for large keys; a B2 point outside G2 with a nonzero witness value makes a proof
  * that fails the self-verification instead). */
-static cuzk_status header_g1(g1_affine *out, byte_cursor *c, const char *name, bool sub, const char *path,
+static cuzk_status header_g1(CN(g1_affine) *out, byte_cursor *c, const char *name, bool sub, const char *path,
                              cuzk_error *err) {
     const uint8_t *p = c->p; /* the caller checked the section size */
     cursor_take(c, SG1, &p);
     memcpy(out, p, SG1);
     pt_fault f;
-    if (g1s_check(out, 1, sub, &f) != 1)
+    if (CN(g1s_check)(out, 1, sub, &f) != 1)
         return ERR(err, CUZK_ERR_POINT, "zkey: %s: section 2 (header) point %s: %s", path, name, pt_fault_str(f));
-    if (g1_affine_is_infinity(out))
+    if (CN(g1_affine_is_infinity)(out))
         return ERR(err, CUZK_ERR_POINT, "zkey: %s: section 2 (header) point %s is the point at infinity (a degenerate key)",
                    path, name);
     return CUZK_OK;
 }
-static cuzk_status header_g2(g2_affine *out, byte_cursor *c, const char *name, bool sub, const char *path,
+static cuzk_status header_g2(CN(g2_affine) *out, byte_cursor *c, const char *name, bool sub, const char *path,
                              cuzk_error *err) {
     const uint8_t *p = c->p;
     cursor_take(c, SG2, &p);
     memcpy(out, p, SG2);
     pt_fault f;
-    if (g2s_check(out, 1, sub, &f) != 1)
+    if (CN(g2s_check)(out, 1, sub, &f) != 1)
         return ERR(err, CUZK_ERR_POINT, "zkey: %s: section 2 (header) point %s: %s", path, name, pt_fault_str(f));
-    if (g2_affine_is_infinity(out))
+    if (CN(g2_affine_is_infinity)(out))
         return ERR(err, CUZK_ERR_POINT, "zkey: %s: section 2 (header) point %s is the point at infinity (a degenerate key)",
                    path, name);
     return CUZK_OK;
@@ -81,7 +82,7 @@ static cuzk_status load_points(void **out, const iden3_file *t, const mapped_fil
                    (unsigned long long)count, id);
     memcpy(a, c.p, (size_t)(count * elt));
     pt_fault fault;
-    size_t bad = elt == SG1 ? g1s_check(a, (size_t)count, sub, &fault) : g2s_check(a, (size_t)count, sub, &fault);
+    size_t bad = elt == SG1 ? CN(g1s_check)(a, (size_t)count, sub, &fault) : CN(g2s_check)(a, (size_t)count, sub, &fault);
     if (bad != count) {
         free(a);
         return point_error(err, f->path, id, bad, fault);
@@ -90,9 +91,9 @@ static cuzk_status load_points(void **out, const iden3_file *t, const mapped_fil
     return CUZK_OK;
 }
 
-static cuzk_status zkey_parse(zkey *z, const mapped_file *f, bool check_subgroup, cuzk_error *err);
+static cuzk_status zkey_parse(CN(zkey) *z, const mapped_file *f, bool check_subgroup, cuzk_error *err);
 
-cuzk_status zkey_load(zkey *z, const char *path, bool check_subgroup, cuzk_error *err) {
+cuzk_status CN(zkey_load)(CN(zkey) *z, const char *path, bool check_subgroup, cuzk_error *err) {
     mapped_file f;
     cuzk_status st;
     memset(z, 0, sizeof *z);
@@ -102,8 +103,8 @@ cuzk_status zkey_load(zkey *z, const char *path, bool check_subgroup, cuzk_error
     return st;
 }
 
-cuzk_status zkey_load_mem(zkey *z, const uint8_t *data, size_t size, const char *name, bool check_subgroup,
-                          cuzk_error *err) {
+cuzk_status CN(zkey_load_mem)(CN(zkey) *z, const uint8_t *data, size_t size, const char *name, bool check_subgroup,
+                              cuzk_error *err) {
     mapped_file f;
     memset(z, 0, sizeof *z);
     if (!data && size) return ERR(err, CUZK_ERR_ARG, "zkey: NULL data");
@@ -113,7 +114,7 @@ cuzk_status zkey_load_mem(zkey *z, const uint8_t *data, size_t size, const char 
     return st;
 }
 
-static cuzk_status zkey_parse(zkey *z, const mapped_file *f, bool check_subgroup, cuzk_error *err) {
+static cuzk_status zkey_parse(CN(zkey) *z, const mapped_file *f, bool check_subgroup, cuzk_error *err) {
     const char *path = f->path;
     iden3_file t;
     byte_cursor c;
@@ -177,7 +178,7 @@ static cuzk_status zkey_parse(zkey *z, const mapped_file *f, bool check_subgroup
     /* point sections */
     if ((st = load_points((void **)&z->ic, &t, f, 3, (uint64_t)n_public + 1, SG1, check_subgroup, err))) goto out;
     for (uint32_t i = 0; i <= n_public; i++)
-        if (g1_affine_is_infinity(&z->ic[i])) {
+        if (CN(g1_affine_is_infinity)(&z->ic[i])) {
             st = ERR(err, CUZK_ERR_POINT, "zkey: %s: section 3 (IC) point %u is the point at infinity (a degenerate key)",
                      path, i);
             goto out;
@@ -198,7 +199,7 @@ static cuzk_status zkey_parse(zkey *z, const mapped_file *f, bool check_subgroup
         goto out;
     }
     if (n_coefs) {
-        z->coefs = fmt_aligned_array(n_coefs, sizeof(zkey_coef));
+        z->coefs = fmt_aligned_array(n_coefs, sizeof(CN(zkey_coef)));
         if (!z->coefs) {
             st = ERR(err, CUZK_ERR_NOMEM, "zkey: %s: cannot allocate %u coefficients", path, n_coefs);
             goto out;
@@ -206,7 +207,7 @@ static cuzk_status zkey_parse(zkey *z, const mapped_file *f, bool check_subgroup
     }
     uint32_t max_row = 0;
     for (uint32_t i = 0; i < n_coefs; i++) {
-        zkey_coef *k = &z->coefs[i];
+        CN(zkey_coef) *k = &z->coefs[i];
         const uint8_t *v = c.p + 12; /* size checked above */
         cursor_u32le(&c, &k->matrix);
         cursor_u32le(&c, &k->row);
@@ -218,15 +219,15 @@ static cuzk_status zkey_parse(zkey *z, const mapped_file *f, bool check_subgroup
                      "(matrix < 2, row < %u, wire < %u)", path, i, k->matrix, k->row, k->wire, domain, n_vars);
             goto out;
         }
-        fr m2;
+        CN(fr) m2;
         memcpy(m2.l, v, 32);
-        if (!fr_is_canon(m2.l)) {
+        if (!CN(fr_is_canon)(m2.l)) {
             st = ERR(err, CUZK_ERR_FORMAT, "zkey: %s: section 4 (coefficients) record %u: value not canonical (>= r)",
                      path, i);
             goto out;
         }
         /* stored v*R^2; one Montgomery reduction gives v*R, the Montgomery form of v */
-        fr_to_canon(k->value.l, &m2);
+        CN(fr_to_canon)(k->value.l, &m2);
         if (k->row > max_row) max_row = k->row;
     }
     z->n_coefs = n_coefs;
@@ -234,6 +235,6 @@ static cuzk_status zkey_parse(zkey *z, const mapped_file *f, bool check_subgroup
      * of them, row nConstraints + nPublic, is the highest row of the file */
     z->n_constraints = n_coefs && max_row >= n_public ? max_row - n_public : 0;
 out:
-    if (st) zkey_free(z);
+    if (st) CN(zkey_free)(z);
     return st;
 }

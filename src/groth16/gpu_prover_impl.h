@@ -1,4 +1,7 @@
-/* Groth16 GPU prover (src/groth16/gpu_prover.h). */
+/* Groth16 GPU backend of one curve: a template, instantiated per curve
+ * (src/groth16/groth16_<curve>.c; every curve-dependent name is CN(name), a curve's device entry
+ * point GN(name)). The snarkjs convention on every curve; the bellperson GPU prover
+ * (src/groth16/gpu_prover.h) on BLS12-381 only (CURVE_BELLPERSON). */
 #include "groth16/gpu_prover.h"
 
 #include <pthread.h>
@@ -13,7 +16,8 @@
 
 #ifndef CUZK_HAVE_CUDA
 
-cuzk_status groth16_gpu_prover_create(groth16_gpu_prover **out, const bellperson_params *p, const r1cs *cs,
+#if CURVE_BELLPERSON /* the bellperson GPU prover (gpu_prover.h) is BLS12-381's */
+cuzk_status groth16_gpu_prover_create(groth16_gpu_prover **out, const bellperson_params *p, const CN(r1cs) *cs,
                                       int device, cuzk_error *err) {
     (void)p; (void)cs; (void)device;
     if (out) *out = NULL;
@@ -31,7 +35,7 @@ size_t groth16_gpu_srs_bytes_for(const bellperson_params *p, unsigned parts) { (
 bool groth16_gpu_srs_has_b_g2(const groth16_gpu_srs *srs) { (void)srs; return false; }
 void groth16_gpu_srs_free(groth16_gpu_srs *srs) { (void)srs; }
 cuzk_status groth16_gpu_prover_create_on(groth16_gpu_prover **out, groth16_gpu_srs *srs, const bellperson_params *p,
-                                         const r1cs *cs, cuzk_error *err) {
+                                         const CN(r1cs) *cs, cuzk_error *err) {
     (void)srs; (void)p; (void)cs;
     if (out) *out = NULL;
     return ERR(err, CUZK_ERR_UNSUPPORTED, "this build has no CUDA backend");
@@ -44,8 +48,8 @@ void groth16_gpu_prover_mem(const groth16_gpu_prover *gp, size_t *pool_reserved,
 }
 bool groth16_gpu_prover_dead(const groth16_gpu_prover *gp) { (void)gp; return true; }
 size_t groth16_gpu_start_bytes(const groth16_gpu_prover *gp) { (void)gp; return 0; }
-cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *gp, const fr *w, size_t n_w,
-                                    const fr *r, const fr *s, int nthreads, groth16_release_fn release,
+cuzk_status groth16_gpu_prove_start(CN(groth16_pending) **out, groth16_gpu_prover *gp, const CN(fr) *w, size_t n_w,
+                                    const CN(fr) *r, const CN(fr) *s, int nthreads, groth16_release_fn release,
                                     void *release_ctx, groth16_timings *t, cuzk_error *err) {
     (void)gp; (void)w; (void)n_w; (void)r; (void)s; (void)nthreads; (void)release; (void)release_ctx;
     if (out) *out = NULL;
@@ -64,29 +68,26 @@ cuzk_status groth16_gpu_prover_set_b_g2(groth16_gpu_prover *gp, bool on_device, 
     return ERR(err, CUZK_ERR_UNSUPPORTED, "this build has no CUDA backend");
 }
 bool groth16_gpu_prover_b_g2_on_device(const groth16_gpu_prover *gp) { (void)gp; return false; }
+#endif
 
 /* The GPU backend value (src/groth16/prove.h) of a build without CUDA: binding fails. */
-static cuzk_status nogpu_bind(void **state, const groth16_key *k, const groth16_backend_cfg *cfg, cuzk_error *err) {
+static cuzk_status nogpu_bind(void **state, const CN(groth16_key) *k, const groth16_backend_cfg *cfg, cuzk_error *err) {
     (void)k; (void)cfg;
     *state = NULL;
     return ERR(err, CUZK_ERR_UNSUPPORTED, "this build has no CUDA backend (built without nvcc or with -DCUZK_CUDA=OFF)");
 }
 static void nogpu_unbind(void *state) { (void)state; }
-static size_t nogpu_start_bytes(const groth16_key *k, int nthreads) { (void)k; (void)nthreads; return 0; }
-static cuzk_status nogpu_start(void *state, groth16_pending **out, const fr *w, size_t n_w, const fr *r, const fr *s,
-                               int nthreads, groth16_release_fn release, void *release_ctx, groth16_timings *t,
-                               cuzk_error *err) {
-    (void)state; (void)w; (void)n_w; (void)r; (void)s; (void)nthreads; (void)release; (void)release_ctx; (void)t;
-    *out = NULL;
-    return ERR(err, CUZK_ERR_UNSUPPORTED, "this build has no CUDA backend");
-}
-const groth16_backend_ops groth16_backend_gpu_ops = {
-    .name = "gpu",
-    .caps = GROTH16_CAP_DEVICE | GROTH16_CAP_B2_OVERLAP | GROTH16_CAP_PINNED_HOST | GROTH16_CAP_SHARED_SRS,
+static size_t nogpu_start_bytes(const CN(groth16_key) *k, int nthreads) { (void)k; (void)nthreads; return 0; }
+const CN(groth16_backend_ops) CN(groth16_backend_gpu_ops) = {
+    .info = {.name = "gpu",
+             .caps = GROTH16_CAP_DEVICE | GROTH16_CAP_B2_OVERLAP | GROTH16_CAP_PINNED_HOST | GROTH16_CAP_SHARED_SRS},
     .bind = nogpu_bind,
     .unbind = nogpu_unbind,
     .start_bytes = nogpu_start_bytes,
-    .start = nogpu_start,
+    .snarkjs = &CN(groth16_stages_cpu), /* never run: bind fails */
+#if CURVE_BELLPERSON
+    .bellperson = &groth16_bp_stages_cpu,
+#endif
 };
 
 #else
@@ -94,19 +95,8 @@ const groth16_backend_ops groth16_backend_gpu_ops = {
 #include "cuda/gpu.h"
 #include "cuda/gpu_r1cs.h"
 
-#ifdef CUZK_CURVE_BOUND_BN254
-/* The BN254 compile of this file (CUZK_CURVE_GENERIC_SRC in CMakeLists.txt): fr, g1_affine, ...
- * are BN254's here, so the curve-specific device entry points must be BN254's too (src/cuda/gpu.h,
- * same signatures). Only the snarkjs part below runs for BN254: gpu_bind refuses bellperson keys,
- * so the bellperson prover compiled here is never reached (its device calls would be BLS12-381's). */
-#define gpu_g1_bases_upload gpu_bn254_g1_bases_upload
-#define gpu_g1_msm_run gpu_bn254_g1_msm_run
-#define gpu_g2_bases_upload gpu_bn254_g2_bases_upload
-#define gpu_g2_msm_run gpu_bn254_g2_msm_run
-#define gpu_ntt gpu_bn254_ntt
-#define gpu_h_snarkjs_async gpu_bn254_h_snarkjs_async
-#endif
 
+#if CURVE_BELLPERSON /* the bellperson GPU prover (gpu_prover.h): BLS12-381 */
 struct groth16_gpu_srs {
     gpu_ctx *ctx;
     gpu_g1_bases *a, *b_g1, *l, *h;
@@ -130,8 +120,8 @@ bool groth16_gpu_srs_has_b_g2(const groth16_gpu_srs *srs) { return srs && srs->b
 
 size_t groth16_gpu_srs_bytes_for(const bellperson_params *p, unsigned parts) {
     if (!p) return 0;
-    size_t b = ((size_t)p->n_a + p->n_b_g1 + p->n_l + p->n_h) * sizeof(g1_affine);
-    if (parts & GROTH16_GPU_SRS_B_G2) b += (size_t)p->n_b_g2 * sizeof(g2_affine);
+    size_t b = ((size_t)p->n_a + p->n_b_g1 + p->n_l + p->n_h) * sizeof(CN(g1_affine));
+    if (parts & GROTH16_GPU_SRS_B_G2) b += (size_t)p->n_b_g2 * sizeof(CN(g2_affine));
     return b;
 }
 
@@ -174,7 +164,7 @@ struct groth16_gpu_prover {
     groth16_gpu_srs *srs;        /* borrowed, or owned when own_srs */
     int own_srs;
     const bellperson_params *p;  /* borrowed */
-    const r1cs *cs;              /* borrowed */
+    const CN(r1cs) *cs;              /* borrowed */
     size_t m, n_inputs, n_aux;
     int log_m;
     gpu_g1_bases *a, *b_g1, *l, *h; /* the SRS's */
@@ -243,7 +233,7 @@ size_t groth16_gpu_proof_device_bytes(const groth16_gpu_prover *gp) {
         size_t s2 = gpu_g2_msm_scratch_bytes(gp->n_b, &gp->msm);
         if (s2 > scratch) scratch = s2;
     }
-    return ((size_t)gp->cs->n_vars + 3 * gp->m) * sizeof(fr) + scratch;
+    return ((size_t)gp->cs->n_vars + 3 * gp->m) * sizeof(CN(fr)) + scratch;
 }
 void groth16_gpu_prover_mem(const groth16_gpu_prover *gp, size_t *pool_reserved, size_t *device_used) {
     *pool_reserved = *device_used = 0;
@@ -258,21 +248,21 @@ bool groth16_gpu_prover_dead(const groth16_gpu_prover *gp) { return !gp || gpu_c
 size_t groth16_gpu_start_bytes(const groth16_gpu_prover *gp) {
     if (!gp) return 0;
     /* with the device B_G2, no host B scalars */
-    return sizeof(groth16_pending) + (gp->b_g2_device ? 0 : gp->n_b * sizeof(scalar256)) + 4096;
+    return sizeof(CN(groth16_pending)) + (gp->b_g2_device ? 0 : gp->n_b * sizeof(scalar256)) + 4096;
 }
 
 /* Index lists of the A and B queries: A = every input, then aux variables with A-density;
  * B = variables (inputs included) with B-density. Counts must equal the parameters'. */
 static cuzk_status build_selections(uint32_t **idx_a, size_t *n_a, uint32_t **idx_b, size_t *n_b,
-                                    const bellperson_params *p, const r1cs *cs, cuzk_error *err) {
+                                    const bellperson_params *p, const CN(r1cs) *cs, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
     size_t n_w = cs->n_vars, n_inputs = (size_t)cs->n_public + 1;
     r1cs_density da = {0}, db = {0};
     *idx_a = malloc((n_w ? n_w : 1) * sizeof(uint32_t));
     *idx_b = malloc((n_w ? n_w : 1) * sizeof(uint32_t));
     if (!*idx_a || !*idx_b) { st = ERR(err, CUZK_ERR_NOMEM, "density selections (%zu variables)", n_w); goto out; }
-    if ((st = r1cs_density_of(&da, &cs->a, n_w, 0, err)) != CUZK_OK) goto out;
-    if ((st = r1cs_density_of(&db, &cs->b, n_w, 0, err)) != CUZK_OK) goto out;
+    if ((st = CN(r1cs_density_of)(&da, &cs->a, n_w, 0, err)) != CUZK_OK) goto out;
+    if ((st = CN(r1cs_density_of)(&db, &cs->b, n_w, 0, err)) != CUZK_OK) goto out;
     size_t ka = 0, kb = 0;
     for (size_t i = 0; i < n_w; i++) {
         if (i < n_inputs || r1cs_density_test(&da, i)) (*idx_a)[ka++] = (uint32_t)i;
@@ -295,12 +285,12 @@ out:
     return st;
 }
 
-static gpu_csr_host csr_view(const csr_matrix *m) {
-    fr one, minus_one;
-    fr_one(&one);
-    fr_neg(&minus_one, &one);
-    gpu_csr_host h = {m->n_rows, m->nnz, m->row_ptr, m->col, m->coef_id, m->n_coef, (const struct fr *)m->coef,
-                      csr_coef_find(m, &one), csr_coef_find(m, &minus_one)};
+static gpu_csr_host csr_view(const CN(csr_matrix) *m) {
+    CN(fr) one, minus_one;
+    CN(fr_one)(&one);
+    CN(fr_neg)(&minus_one, &one);
+    gpu_csr_host h = {m->n_rows, m->nnz, m->row_ptr, m->col, m->coef_id, m->n_coef, (const struct CN(fr) *)m->coef,
+                      CN(csr_coef_find)(m, &one), CN(csr_coef_find)(m, &minus_one)};
     return h;
 }
 
@@ -327,7 +317,7 @@ static cuzk_status prover_reserve(groth16_gpu_prover *gp, bool strict, cuzk_erro
 }
 
 cuzk_status groth16_gpu_prover_create_on(groth16_gpu_prover **out, groth16_gpu_srs *srs, const bellperson_params *p,
-                                         const r1cs *cs, cuzk_error *err) {
+                                         const CN(r1cs) *cs, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
     uint32_t *idx_a = NULL;
     if (!out || !srs || !p || !cs) return ERR(err, CUZK_ERR_ARG, "groth16_gpu_prover_create: NULL argument");
@@ -344,7 +334,7 @@ cuzk_status groth16_gpu_prover_create_on(groth16_gpu_prover **out, groth16_gpu_s
     gp->h = srs->h;
     gp->p = p;
     gp->cs = cs;
-    gp->log_m = groth16_bellperson_log_m(cs);
+    gp->log_m = CN(groth16_bellperson_log_m)(cs);
     gp->m = (size_t)1 << gp->log_m;
     gp->n_inputs = (size_t)cs->n_public + 1;
     gp->n_aux = cs->n_vars - gp->n_inputs;
@@ -392,8 +382,8 @@ static void prover_b_g2_need(const groth16_gpu_prover *gp, size_t *resident, siz
     *resident = groth16_gpu_prover_device_bytes(gp);
     *peak = groth16_gpu_proof_device_bytes(gp);
     if (gp->b_g2_device) return;
-    if (!groth16_gpu_srs_has_b_g2(gp->srs)) *resident += (size_t)gp->n_b * sizeof(g2_affine);
-    const size_t vec = ((size_t)gp->cs->n_vars + 3 * gp->m) * sizeof(fr);
+    if (!groth16_gpu_srs_has_b_g2(gp->srs)) *resident += (size_t)gp->n_b * sizeof(CN(g2_affine));
+    const size_t vec = ((size_t)gp->cs->n_vars + 3 * gp->m) * sizeof(CN(fr));
     const size_t s2 = gpu_g2_msm_scratch_bytes(gp->n_b, &gp->msm);
     if (vec + s2 > *peak) *peak = vec + s2;
 }
@@ -436,7 +426,7 @@ static cuzk_status prover_set_b_g2(groth16_gpu_prover *gp, bool on_device, bool 
 
 bool groth16_gpu_prover_b_g2_on_device(const groth16_gpu_prover *gp) { return gp && gp->b_g2_device; }
 
-cuzk_status groth16_gpu_prover_create(groth16_gpu_prover **out, const bellperson_params *p, const r1cs *cs,
+cuzk_status groth16_gpu_prover_create(groth16_gpu_prover **out, const bellperson_params *p, const CN(r1cs) *cs,
                                       int device, cuzk_error *err) {
     if (!out || !p || !cs) return ERR(err, CUZK_ERR_ARG, "groth16_gpu_prover_create: NULL argument");
     *out = NULL;
@@ -455,174 +445,173 @@ cuzk_status groth16_gpu_prover_create(groth16_gpu_prover **out, const bellperson
 }
 
 /* B scalars for B_G2 (host, canonical): w at the B selection. */
-typedef struct { scalar256 *out; const fr *w; const uint32_t *idx; } bsel_ctx;
+/* ---- the GPU's bellperson stages (groth16_bellperson_start runs them) ------------------------
+ * One proof on the prover's device: begin takes the prover's lock (one proof on the device at a
+ * time) and end gives it back with the device buffers: the witness (n_vars Fr) and a, b, c (m Fr
+ * each; H leaves the h coefficients in a). */
+typedef struct gpu_bp_run {
+    groth16_gpu_prover *gp;
+    const CN(fr) *w;
+    size_t n_w;
+    CN(fr) *d_w, *d_a, *d_b, *d_c;
+} gpu_bp_run;
+
+static cuzk_status gpu_bp_begin(groth16_gpu_prover *gp, void **run, const bellperson_params *p, const CN(r1cs) *cs,
+                                const CN(fr) *w, size_t n_w, cuzk_error *err) {
+    if (p != gp->p || cs != gp->cs) return ERR(err, CUZK_ERR_ARG, "gpu stages: a key the prover was not made for");
+    gpu_bp_run *u = calloc(1, sizeof *u);
+    if (!u) return ERR(err, CUZK_ERR_NOMEM, "gpu stages");
+    u->gp = gp;
+    u->w = w;
+    u->n_w = n_w;
+    pthread_mutex_lock(&gp->mu);
+    *run = u;
+    return CUZK_OK;
+}
+
+static void gpu_bp_end(void *vr) {
+    gpu_bp_run *u = vr;
+    groth16_gpu_prover *gp = u->gp;
+    if (gp->ctx) {
+        gpu_buf_free(gp->ctx, u->d_w);
+        gpu_buf_free(gp->ctx, u->d_a);
+        gpu_buf_free(gp->ctx, u->d_b);
+        gpu_buf_free(gp->ctx, u->d_c);
+    }
+    pthread_mutex_unlock(&gp->mu);
+    free(u);
+}
+
+/* the witness to the device */
+static cuzk_status gpu_bp_upload(void *vr, cuzk_error *err) {
+    gpu_bp_run *u = vr;
+    gpu_ctx *ctx = u->gp->ctx;
+    const size_t m = u->gp->m;
+    cuzk_status st;
+    if ((st = gpu_buf_alloc(ctx, (void **)&u->d_w, u->n_w * sizeof(CN(fr)), err)) != CUZK_OK) return st;
+    if ((st = gpu_buf_alloc(ctx, (void **)&u->d_a, m * sizeof(CN(fr)), err)) != CUZK_OK) return st;
+    if ((st = gpu_buf_alloc(ctx, (void **)&u->d_b, m * sizeof(CN(fr)), err)) != CUZK_OK) return st;
+    if ((st = gpu_buf_alloc(ctx, (void **)&u->d_c, m * sizeof(CN(fr)), err)) != CUZK_OK) return st;
+    if ((st = gpu_copy_h2d_async(ctx, u->d_w, u->w, u->n_w * sizeof(CN(fr)), err)) != CUZK_OK) return st;
+    return gpu_sync(ctx, err);
+}
+
+/* a/b/c by SpMV over the resident matrices */
+static cuzk_status gpu_bp_abc(void *vr, int nthreads, cuzk_error *err) {
+    (void)nthreads;
+    gpu_bp_run *u = vr;
+    cuzk_status st = gpu_r1cs_abc_async(u->gp->ctx, (struct fr *)u->d_a, (struct fr *)u->d_b, (struct fr *)u->d_c,
+                                        u->gp->m, u->gp->d_cs, (const struct fr *)u->d_w, err);
+    return st == CUZK_OK ? gpu_sync(u->gp->ctx, err) : st;
+}
+
+/* H launched on the device (h_wait joins it): d_a <- the H scalars (Montgomery), on the roots of
+ * the parameters' QAP (7^t; 5^t for snarkjs's MPC export: formats/bellperson.h) */
+static cuzk_status gpu_bp_h(void *vr, int nthreads, cuzk_error *err) {
+    (void)nthreads;
+    gpu_bp_run *u = vr;
+    groth16_gpu_prover *gp = u->gp;
+    return gpu_h_bellperson_roots_async(gpu_ctx_stream(gp->ctx), (struct fr *)u->d_a, (struct fr *)u->d_b,
+                                        (struct fr *)u->d_c, gp->log_m,
+                                        gp->p->domain == BELLPERSON_DOMAIN_SNARKJS ? GPU_ROOTS_SNARKJS : GPU_ROOTS_BELLPERSON,
+                                        err);
+}
+static cuzk_status gpu_bp_h_wait(void *vr, cuzk_error *err) { return gpu_sync(((gpu_bp_run *)vr)->gp->ctx, err); }
+
+typedef struct { scalar256 *out; const CN(fr) *w; const uint32_t *idx; } bsel_ctx;
 static void bsel_range(void *vctx, size_t b, size_t e, int tid) {
     (void)tid;
     bsel_ctx *c = vctx;
-    for (size_t i = b; i < e; i++) fr_to_canon(c->out[i].l, &c->w[c->idx[i]]);
+    for (size_t i = b; i < e; i++) CN(fr_to_canon)(c->out[i].l, &c->w[c->idx[i]]);
+}
+/* the B selection on the host, from the host witness (the selection was checked at create) */
+static cuzk_status gpu_bp_b_scalars(void *vr, scalar256 *out, int nthreads, cuzk_error *err) {
+    (void)err;
+    gpu_bp_run *u = vr;
+    bsel_ctx bc = {out, u->w, u->gp->idx_b};
+    parallel_for(u->gp->n_b, nthreads, bsel_range, &bc);
+    return CUZK_OK;
 }
 
-cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *gp, const fr *w, size_t n_w,
-                                    const fr *r, const fr *s, int nthreads, groth16_release_fn release,
-                                    void *release_ctx, groth16_timings *t, cuzk_error *err) {
-    cuzk_status st = CUZK_OK;
-    groth16_timings tm = {0};
-    groth16_pending *pend = NULL;
-    fr *d_w = NULL, *d_a = NULL, *d_b = NULL, *d_c = NULL;
-    if (t) *t = tm;
-    if (!out || !gp || !w || !r || !s) return ERR(err, CUZK_ERR_ARG, "groth16_gpu_prove_start: NULL argument");
-    *out = NULL;
-    if (n_w != gp->cs->n_vars)
-        return ERR(err, CUZK_ERR_MISMATCH, "witness has %zu values but the circuit has %u variables", n_w, gp->cs->n_vars);
-    if (!fr_is_one(&w[0])) return ERR(err, CUZK_ERR_MISMATCH, "witness value 0 must be 1 (the constant wire)");
-    if (nthreads <= 0) nthreads = cuzk_num_threads();
-    pthread_mutex_lock(&gp->mu);
-    double t0 = now_ms(), t1;
-    const size_t m = gp->m;
-    gpu_ctx *ctx = gp->ctx;
-
-    pend = calloc(1, sizeof *pend);
-    if (!pend) { st = ERR(err, CUZK_ERR_NOMEM, "pending proof"); goto out; }
-    pend->release = release;
-    pend->release_ctx = release_ctx;
-    if (!gp->b_g2_device) {
-        pend->n_b = gp->n_b;
-        pend->b_scalars = malloc((gp->n_b ? gp->n_b : 1) * sizeof(scalar256));
-        if (!pend->b_scalars) { st = ERR(err, CUZK_ERR_NOMEM, "B scalars (%zu)", gp->n_b); goto out; }
-    }
-    if ((st = groth16_abort_point("the witness upload", err)) != CUZK_OK) goto out;
-
-    /* 1. witness to the device; a/b/c by SpMV there */
-    if ((st = gpu_buf_alloc(ctx, (void **)&d_w, n_w * sizeof(fr), err)) != CUZK_OK) goto out;
-    if ((st = gpu_buf_alloc(ctx, (void **)&d_a, m * sizeof(fr), err)) != CUZK_OK) goto out;
-    if ((st = gpu_buf_alloc(ctx, (void **)&d_b, m * sizeof(fr), err)) != CUZK_OK) goto out;
-    if ((st = gpu_buf_alloc(ctx, (void **)&d_c, m * sizeof(fr), err)) != CUZK_OK) goto out;
-    if ((st = gpu_copy_h2d_async(ctx, d_w, w, n_w * sizeof(fr), err)) != CUZK_OK) goto out;
-    if ((st = gpu_sync(ctx, err)) != CUZK_OK) goto out;
-    t1 = now_ms(); tm.upload_ms = t1 - t0; t0 = t1;
-    if ((st = groth16_abort_point("a/b/c", err)) != CUZK_OK) goto out;
-    if ((st = gpu_r1cs_abc_async(ctx, (struct fr *)d_a, (struct fr *)d_b, (struct fr *)d_c, m, gp->d_cs,
-                                 (const struct fr *)d_w, err)) != CUZK_OK) goto out;
-    if ((st = gpu_sync(ctx, err)) != CUZK_OK) goto out;
-    t1 = now_ms(); tm.abc_ms = t1 - t0; t0 = t1;
-    if ((st = groth16_abort_point("H and B_G2", err)) != CUZK_OK) goto out;
-
-    /* 2. H on the device: d_a <- the H scalars (Montgomery) */
-    /* on the roots of the parameters' QAP (7^t; 5^t for snarkjs's MPC export: formats/bellperson.h) */
-    if ((st = gpu_h_bellperson_roots_async(gpu_ctx_stream(ctx), (struct fr *)d_a, (struct fr *)d_b, (struct fr *)d_c,
-                                           gp->log_m, gp->p->domain == BELLPERSON_DOMAIN_SNARKJS ? GPU_ROOTS_SNARKJS
-                                                                                              : GPU_ROOTS_BELLPERSON,
-                                           err)) != CUZK_OK) goto out;
-    /* while the GPU runs H: the B scalars on the host, then B_G2 on CPU threads (unless B_G2 runs
-     * on the device after the G1 MSMs) */
-    if (!gp->b_g2_device) {
-        bsel_ctx bc = {pend->b_scalars, w, gp->idx_b};
-        parallel_for(gp->n_b, nthreads, bsel_range, &bc);
-        pend->b_g2 = gp->p->b_g2;
-        if ((st = groth16_pending_start_b2(pend, nthreads, err)) != CUZK_OK) goto out;
-    }
-    if ((st = gpu_sync(ctx, err)) != CUZK_OK) goto out;
-    t1 = now_ms(); tm.h_ms = t1 - t0; t0 = t1;
-
-    /* 3. the four G1 MSMs in one call, scalars straight from the device witness and H */
-    gpu_msm_job jobs[4] = {
-        {gp->a, 0, gp->n_a, d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_a, (struct g1_jacobian *)&pend->mr.a, gp->msm},
-        {gp->b_g1, 0, gp->n_b, d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_b, (struct g1_jacobian *)&pend->mr.b1, gp->msm},
-        {gp->l, 0, gp->n_aux, d_w + gp->n_inputs, GPU_SCALARS_MONTGOMERY, NULL, (struct g1_jacobian *)&pend->mr.c,
-         gp->msm},
-        {gp->h, 0, m - 1, d_a, GPU_SCALARS_MONTGOMERY, NULL, (struct g1_jacobian *)&pend->mr.h, gp->msm},
-    };
-    gpu_msm_stats ms[4];
-    double msm_wall[4];
+/* one G1 MSM over the resident query, scalars straight from the device witness (A, B1 through
+ * their selections, L) or from H (d_a) */
+static cuzk_status gpu_bp_g1_msm(void *vr, CN(g1_jacobian) *out, groth16_query q, const scalar256 *b_scalars,
+                                 int nthreads, cuzk_error *err) {
+    (void)b_scalars;
+    (void)nthreads;
     static const char *const msm_name[4] = {"A", "B1", "L", "H"};
-    for (int j = 0; j < 4; j++) {
-        if (abort_requested()) {
-            /* B_G2 runs on CPU threads: the pending goes back with the status, and the caller frees
-             * it (groth16_pending_free joins them) off the device's path (with the device B_G2 there
-             * are no threads: freed here) */
-            st = ERR(err, CUZK_ERR_CANCELLED, "cancelled before MSM %s", msm_name[j]);
-            if (!gp->b_g2_device) {
-                *out = pend;
-                pend = NULL;
-            }
-            goto out;
-        }
-        memset(&ms[j], 0, sizeof ms[j]);
-        double tw = now_ms();
-        if ((st = gpu_g1_msm_run(ctx, &jobs[j], 1, &ms[j], err)) != CUZK_OK) goto out;
-        msm_wall[j] = now_ms() - tw;
-        cuzk_log(CUZK_LOG_DEBUG,
-                 "GPU MSM %s: n %zu (0: %zu, 1: %zu, other: %zu) classify %.2f ones %.2f tail %.2f (digits %.2f sort "
-                 "%.2f buckets %.2f accumulate %.2f reduce %.2f, %zu chunks) events %.2f ms, wall %.2f ms",
-                 msm_name[j], jobs[j].n, ms[j].n_zero, ms[j].n_one, ms[j].n_other, ms[j].classify_ms, ms[j].ones_ms,
-                 ms[j].tail_ms, ms[j].tail_digits_ms, ms[j].tail_sort_ms, ms[j].tail_buckets_ms, ms[j].tail_accum_ms,
-                 ms[j].tail_reduce_ms, ms[j].tail_chunks, ms[j].total_ms, now_ms() - tw);
+    gpu_bp_run *u = vr;
+    groth16_gpu_prover *gp = u->gp;
+    gpu_msm_job job;
+    switch (q) {
+    case GROTH16_Q_A:
+        job = (gpu_msm_job){gp->a, 0, gp->n_a, u->d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_a, (struct g1_jacobian *)out, gp->msm};
+        break;
+    case GROTH16_Q_B1:
+        job = (gpu_msm_job){gp->b_g1, 0, gp->n_b, u->d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_b, (struct g1_jacobian *)out,
+                            gp->msm};
+        break;
+    case GROTH16_Q_L:
+        job = (gpu_msm_job){gp->l, 0, gp->n_aux, u->d_w + gp->n_inputs, GPU_SCALARS_MONTGOMERY, NULL,
+                            (struct g1_jacobian *)out, gp->msm};
+        break;
+    case GROTH16_Q_H:
+        job = (gpu_msm_job){gp->h, 0, gp->m - 1, u->d_a, GPU_SCALARS_MONTGOMERY, NULL, (struct g1_jacobian *)out, gp->msm};
+        break;
+    default:
+        return ERR(err, CUZK_ERR_ARG, "gpu stages: query %d", (int)q);
     }
-    /* each MSM stage is the wall time of its call on this thread: the GPU's event time (in the
-     * debug line above) plus what the host does around it (scratch, launches, the result's
-     * readback and Horner sum), so that the stages account for the whole call */
-    tm.msm_a_ms = msm_wall[0];
-    tm.msm_b1_ms = msm_wall[1];
-    tm.msm_l_ms = msm_wall[2];
-    tm.msm_h_ms = msm_wall[3];
-
-    /* 4. B_G2 on the device (groth16_gpu_prover_set_b_g2): the B1 job's scalars and selection over
-     * the resident G2 query; finish then only assembles */
-    if (gp->b_g2_device) {
-        if ((st = groth16_abort_point("MSM B2 (G2, on the device)", err)) != CUZK_OK) goto out;
-        gpu_g2_msm_job j2 = {gp->b_g2, 0, gp->n_b, d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_b,
-                             (struct g2_jacobian *)&pend->mr.b2, gp->msm};
-        gpu_msm_stats ms2;
-        memset(&ms2, 0, sizeof ms2);
-        double tw = now_ms();
-        if ((st = gpu_g2_msm_run(ctx, &j2, 1, &ms2, err)) != CUZK_OK) goto out;
-        tm.msm_b2_ms = now_ms() - tw;
-        tm.b2_device = 1;
-        pend->b2_done = 1;
-        pend->b2_ms = tm.msm_b2_ms;
-        cuzk_log(CUZK_LOG_DEBUG,
-                 "GPU MSM B2 (G2): n %zu (0: %zu, 1: %zu, other: %zu) classify %.2f ones %.2f tail %.2f (digits %.2f "
-                 "sort %.2f buckets %.2f accumulate %.2f reduce %.2f, %zu chunks) events %.2f ms, wall %.2f ms",
-                 j2.n, ms2.n_zero, ms2.n_one, ms2.n_other, ms2.classify_ms, ms2.ones_ms, ms2.tail_ms,
-                 ms2.tail_digits_ms, ms2.tail_sort_ms, ms2.tail_buckets_ms, ms2.tail_accum_ms, ms2.tail_reduce_ms,
-                 ms2.tail_chunks, ms2.total_ms, tm.msm_b2_ms);
-    }
-
-    pend->alpha1 = gp->p->vk.alpha1;
-    pend->beta1 = gp->p->vk.beta1;
-    pend->beta2 = gp->p->vk.beta2;
-    pend->delta1 = gp->p->vk.delta1;
-    pend->delta2 = gp->p->vk.delta2;
-    pend->r = *r;
-    pend->s = *s;
-    *out = pend;
-    pend = NULL;
-out:
-    if (gp->ctx) {
-        gpu_buf_free(ctx, d_w);
-        gpu_buf_free(ctx, d_a);
-        gpu_buf_free(ctx, d_b);
-        gpu_buf_free(ctx, d_c);
-    }
-    groth16_pending_free(pend); /* joins a B_G2 thread that was started */
-    pthread_mutex_unlock(&gp->mu);
-    tm.total_ms = tm.upload_ms + tm.abc_ms + tm.h_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_l_ms + tm.msm_h_ms +
-                  (tm.b2_device ? tm.msm_b2_ms : 0);
-    if (t) *t = tm;
-    return st;
+    gpu_msm_stats ms;
+    memset(&ms, 0, sizeof ms);
+    double tw = now_ms();
+    cuzk_status st = gpu_g1_msm_run(gp->ctx, &job, 1, &ms, err);
+    if (st != CUZK_OK) return st;
+    /* the stage is the wall time of this call (the sequence times it): the GPU's event time plus
+     * what the host does around it (scratch, launches, the result's readback and Horner sum) */
+    cuzk_log(CUZK_LOG_DEBUG,
+             "GPU MSM %s: n %zu (0: %zu, 1: %zu, other: %zu) classify %.2f ones %.2f tail %.2f (digits %.2f sort "
+             "%.2f buckets %.2f accumulate %.2f reduce %.2f, %zu chunks) events %.2f ms, wall %.2f ms",
+             msm_name[q], job.n, ms.n_zero, ms.n_one, ms.n_other, ms.classify_ms, ms.ones_ms, ms.tail_ms,
+             ms.tail_digits_ms, ms.tail_sort_ms, ms.tail_buckets_ms, ms.tail_accum_ms, ms.tail_reduce_ms, ms.tail_chunks,
+             ms.total_ms, now_ms() - tw);
+    return CUZK_OK;
 }
 
+/* B_G2 on the device (groth16_gpu_prover_set_b_g2): the B1 job's scalars and selection over the
+ * resident G2 query */
+static cuzk_status gpu_bp_b2_msm(void *vr, CN(g2_jacobian) *out, cuzk_error *err) {
+    gpu_bp_run *u = vr;
+    groth16_gpu_prover *gp = u->gp;
+    gpu_g2_msm_job j2 = {gp->b_g2, 0, gp->n_b, u->d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_b, (struct g2_jacobian *)out,
+                         gp->msm};
+    gpu_msm_stats ms2;
+    memset(&ms2, 0, sizeof ms2);
+    double tw = now_ms();
+    cuzk_status st = gpu_g2_msm_run(gp->ctx, &j2, 1, &ms2, err);
+    if (st != CUZK_OK) return st;
+    cuzk_log(CUZK_LOG_DEBUG,
+             "GPU MSM B2 (G2): n %zu (0: %zu, 1: %zu, other: %zu) classify %.2f ones %.2f tail %.2f (digits %.2f "
+             "sort %.2f buckets %.2f accumulate %.2f reduce %.2f, %zu chunks) events %.2f ms, wall %.2f ms",
+             j2.n, ms2.n_zero, ms2.n_one, ms2.n_other, ms2.classify_ms, ms2.ones_ms, ms2.tail_ms, ms2.tail_digits_ms,
+             ms2.tail_sort_ms, ms2.tail_buckets_ms, ms2.tail_accum_ms, ms2.tail_reduce_ms, ms2.tail_chunks, ms2.total_ms,
+             now_ms() - tw);
+    return CUZK_OK;
+}
+
+#endif /* CURVE_BELLPERSON */
 
 /* ==== the GPU backend value (src/groth16/prove.h) =============================================
  * bellperson keys: a groth16_gpu_prover (SRS G1 queries, matrices and selections resident).
  * snarkjs keys: a device context with the zkey's four G1 queries resident; a/b by the zkey rows
  * and the pointwise steps of H on the host, the NTTs of H and the G1 MSMs on the device. */
 typedef struct gpu_backend_state {
-    const groth16_key *k;
+    const CN(groth16_key) *k;
+#if CURVE_BELLPERSON
     groth16_gpu_prover *gp;      /* bellperson */
+    groth16_gpu_srs *srs;        /* bellperson: a borrowed resident SRS, or NULL */
+#endif
     gpu_ctx *ctx;                /* snarkjs */
     gpu_g1_bases *q[4];          /* snarkjs: A, B1, L (= the zkey's C), H */
-    groth16_gpu_srs *srs;        /* bellperson: a borrowed resident SRS, or NULL */
     size_t zkey_bytes;
     cuzk_msm_opts msm;           /* the device MSMs' tuning (cfg->msm) */
     pthread_mutex_t mu;          /* snarkjs: one start at a time */
@@ -631,13 +620,16 @@ typedef struct gpu_backend_state {
 static void gpu_unbind(void *vs) {
     gpu_backend_state *g = vs;
     if (!g) return;
+#if CURVE_BELLPERSON
     groth16_gpu_prover_destroy(g->gp);
+#endif
     for (int i = 0; i < 4; i++) gpu_g1_bases_free(g->q[i]);
     gpu_ctx_destroy(g->ctx);
     pthread_mutex_destroy(&g->mu);
     free(g);
 }
 
+#if CURVE_BELLPERSON
 /* Where a bellperson key's B_G2 MSM runs (cuzk_msm_opts.b_g2_on_gpu): 1 on the device (its
  * errors are the bind's), -1 on CPU threads, 0 (automatic) on the device unless it does not fit,
  * then on CPU threads, said in one log line. "Fits": first, with an engine GPU budget, the prover's
@@ -672,8 +664,9 @@ static cuzk_status gpu_choose_b_g2(gpu_backend_state *g, const groth16_backend_c
     if (st != CUZK_OK && err) *err = e2;
     return st;
 }
+#endif
 
-static cuzk_status gpu_bind(void **state, const groth16_key *k, const groth16_backend_cfg *cfg, cuzk_error *err) {
+static cuzk_status gpu_bind(void **state, const CN(groth16_key) *k, const groth16_backend_cfg *cfg, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
     *state = NULL;
     gpu_backend_state *g = calloc(1, sizeof *g);
@@ -681,23 +674,27 @@ static cuzk_status gpu_bind(void **state, const groth16_key *k, const groth16_ba
     pthread_mutex_init(&g->mu, NULL);
     g->k = k;
     g->msm = cfg->msm;
-    g->srs = cfg->gpu_srs;
     if (k->convention == CUZK_CONVENTION_BELLPERSON) {
-        if (CURVE_ID != CUZK_CURVE_BLS12_381) { st = ERR(err, CUZK_ERR_UNSUPPORTED, "the bellperson convention is BLS12-381 only"); goto out; }
+#if !CURVE_BELLPERSON
+        st = ERR(err, CUZK_ERR_UNSUPPORTED, "the bellperson convention is BLS12-381 only");
+        goto out;
+#else
+        g->srs = cfg->gpu_srs;
         if (!k->p || !k->cs) { st = ERR(err, CUZK_ERR_ARG, "gpu backend: bellperson key without parameters or circuit"); goto out; }
         st = cfg->gpu_srs ? groth16_gpu_prover_create_on(&g->gp, cfg->gpu_srs, k->p, k->cs, err)
                           : groth16_gpu_prover_create(&g->gp, k->p, k->cs, cfg->device, err);
         if (st == CUZK_OK) groth16_gpu_prover_set_msm(g->gp, &cfg->msm);
         if (st == CUZK_OK) st = gpu_choose_b_g2(g, cfg, err);
+#endif
     } else if (k->convention == CUZK_CONVENTION_SNARKJS) {
-        const zkey *z = k->z;
+        const CN(zkey) *z = k->z;
         if (!z) { st = ERR(err, CUZK_ERR_ARG, "gpu backend: snarkjs key without its zkey"); goto out; }
         double t0 = now_ms();
         if ((st = gpu_ctx_create(&g->ctx, cfg->device, err)) != CUZK_OK) goto out;
-        const g1_affine *src[4] = {z->a, z->b1, z->c, z->h};
+        const CN(g1_affine) *src[4] = {z->a, z->b1, z->c, z->h};
         size_t n[4] = {z->n_vars, z->n_vars, (size_t)z->n_vars - z->n_public - 1, z->domain_size};
         for (int i = 0; i < 4; i++) {
-            if ((st = gpu_g1_bases_upload(g->ctx, &g->q[i], (const struct g1_affine *)src[i], n[i], err)) != CUZK_OK)
+            if ((st = GN(g1_bases_upload)(g->ctx, &g->q[i], src[i], n[i], err)) != CUZK_OK)
                 goto out;
             g->zkey_bytes += gpu_g1_bases_bytes(g->q[i]);
         }
@@ -716,7 +713,7 @@ out:
 }
 
 /* snarkjs stage: MSM over a resident query, scalars copied from the host */
-static cuzk_status zkey_gpu_msm(void *ctx, g1_jacobian *out, groth16_query q, const g1_affine *bases,
+static cuzk_status zkey_gpu_msm(void *ctx, CN(g1_jacobian) *out, groth16_query q, const CN(g1_affine) *bases,
                                 const scalar256 *scalars, size_t n, int nthreads, cuzk_error *err) {
     (void)bases;
     (void)nthreads;
@@ -725,9 +722,11 @@ static cuzk_status zkey_gpu_msm(void *ctx, g1_jacobian *out, groth16_query q, co
     cuzk_status st = gpu_buf_alloc(g->ctx, &d_s, (n ? n : 1) * sizeof(scalar256), err);
     if (st != CUZK_OK) return st;
     if ((st = gpu_copy_h2d_async(g->ctx, d_s, scalars, n * sizeof(scalar256), err)) == CUZK_OK) {
-        gpu_msm_job job = {g->q[q], 0, n, d_s, GPU_SCALARS_CANONICAL, NULL, (struct g1_jacobian *)out,
+        /* gpu_msm_job.out is typed with BLS12-381's name for every curve: it points to this curve's
+         * g1_jacobian (src/cuda/gpu.h, GN(g1_msm_run) of this curve) */
+        gpu_msm_job job = {g->q[q], 0, n, d_s, GPU_SCALARS_CANONICAL, NULL, (struct g1_jacobian *)(void *)out,
                            gpu_msm_tuning_of(&g->msm)};
-        st = gpu_g1_msm_run(g->ctx, &job, 1, NULL, err);
+        st = GN(g1_msm_run)(g->ctx, &job, 1, NULL, err);
     }
     gpu_buf_free(g->ctx, d_s);
     return st;
@@ -736,13 +735,13 @@ static cuzk_status zkey_gpu_msm(void *ctx, g1_jacobian *out, groth16_query q, co
 /* snarkjs stage: the H step on the device, fused (gpu_h_snarkjs_async on the prover's context:
  * the same values as h_snarkjs of src/poly/ntt.h); a (the result) comes back, b and c are not
  * read after H by groth16_zkey_start. */
-static cuzk_status zkey_gpu_h(void *ctx, const ntt_domain *d, fr *a, fr *b, fr *c, int nthreads, cuzk_error *err) {
+static cuzk_status zkey_gpu_h(void *ctx, const CN(ntt_domain) *d, CN(fr) *a, CN(fr) *b, CN(fr) *c, int nthreads, cuzk_error *err) {
     gpu_backend_state *g = ctx;
     if (d->log_m < 1) { /* a domain of one point: nothing for the device to do */
-        h_snarkjs(d, a, b, c, nthreads);
+        CN(h_snarkjs)(d, a, b, c, nthreads);
         return CUZK_OK;
     }
-    size_t bytes = d->m * sizeof(fr);
+    size_t bytes = d->m * sizeof(CN(fr));
     void *d_a = NULL, *d_b = NULL, *d_c = NULL;
     cuzk_status st;
     if ((st = gpu_buf_alloc(g->ctx, &d_a, bytes, err)) != CUZK_OK) goto out;
@@ -750,7 +749,7 @@ static cuzk_status zkey_gpu_h(void *ctx, const ntt_domain *d, fr *a, fr *b, fr *
     if ((st = gpu_buf_alloc(g->ctx, &d_c, bytes, err)) != CUZK_OK) goto out;
     if ((st = gpu_copy_h2d_async(g->ctx, d_a, a, bytes, err)) != CUZK_OK) goto out;
     if ((st = gpu_copy_h2d_async(g->ctx, d_b, b, bytes, err)) != CUZK_OK) goto out;
-    if ((st = gpu_h_snarkjs_async(gpu_ctx_stream(g->ctx), d_a, d_b, d_c, d->log_m, err)) != CUZK_OK) goto out;
+    if ((st = GN(h_snarkjs_async)(gpu_ctx_stream(g->ctx), d_a, d_b, d_c, d->log_m, err)) != CUZK_OK) goto out;
     if ((st = gpu_copy_d2h_async(g->ctx, a, d_a, bytes, err)) != CUZK_OK) goto out;
     st = gpu_sync(g->ctx, err);
 out:
@@ -760,46 +759,92 @@ out:
     return st;
 }
 
-static size_t gpu_start_bytes_ops(const groth16_key *k, int nthreads) {
+static size_t gpu_start_bytes_ops(const CN(groth16_key) *k, int nthreads) {
     (void)nthreads;
     /* bellperson: the pending and its B scalars (a/b/c, H and the MSM scratch live on the device);
      * snarkjs: the host stages of groth16_zkey_start */
+#if CURVE_BELLPERSON
     if (k->convention == CUZK_CONVENTION_BELLPERSON)
-        return sizeof(groth16_pending) + (size_t)k->p->n_b_g2 * sizeof(scalar256) + 4096; /* CPU B_G2 (the larger) */
-    return groth16_zkey_start_bytes(k->z);
+        return sizeof(CN(groth16_pending)) + (size_t)k->p->n_b_g2 * sizeof(scalar256) + 4096; /* CPU B_G2 (the larger) */
+#endif
+    return CN(groth16_zkey_start_bytes)(k->z);
 }
 
-static cuzk_status gpu_start_ops(void *vs, groth16_pending **out, const fr *w, size_t n_w, const fr *r, const fr *s,
-                                 int nthreads, groth16_release_fn release, void *release_ctx, groth16_timings *t,
-                                 cuzk_error *err) {
-    gpu_backend_state *g = vs;
-    if (g->gp) return groth16_gpu_prove_start(out, g->gp, w, n_w, r, s, nthreads, release, release_ctx, t, err);
-    groth16_stages stg = {g, zkey_gpu_msm, zkey_gpu_h};
-    pthread_mutex_lock(&g->mu);
-    cuzk_status st = groth16_zkey_start(out, g->k->z, &stg, w, n_w, r, s, nthreads, release, release_ctx, t, err);
-    pthread_mutex_unlock(&g->mu);
-    return st;
+/* The stages prove_start runs on this backend's state (ctx: the gpu_backend_state).
+ * snarkjs: one start on the device at a time (the state's lock) */
+static cuzk_status zkey_gpu_begin(void *ctx, cuzk_error *err) {
+    (void)err;
+    pthread_mutex_lock(&((gpu_backend_state *)ctx)->mu);
+    return CUZK_OK;
 }
+static void zkey_gpu_end(void *ctx) { pthread_mutex_unlock(&((gpu_backend_state *)ctx)->mu); }
+static const CN(groth16_stages) gpu_snarkjs_stages = {
+    .begin = zkey_gpu_begin, .end = zkey_gpu_end, .g1_msm = zkey_gpu_msm, .h_snarkjs = zkey_gpu_h};
+#if CURVE_BELLPERSON
+/* bellperson: the stages of the state's groth16_gpu_prover (ctx: a gpu_backend_state) */
+static cuzk_status gpu_state_bp_begin(void *ctx, void **run, const bellperson_params *p, const CN(r1cs) *cs,
+                                      const CN(fr) *w, size_t n_w, groth16_release_fn release, void *release_ctx,
+                                      groth16_b2_place *b2, cuzk_error *err) {
+    (void)release;
+    (void)release_ctx;
+    groth16_gpu_prover *gp = ((gpu_backend_state *)ctx)->gp;
+    *b2 = gp->b_g2_device ? GROTH16_B2_ON_DEVICE : GROTH16_B2_ON_THREADS;
+    return gpu_bp_begin(gp, run, p, cs, w, n_w, err);
+}
+static const groth16_bp_stages gpu_state_bp_stages = {
+    .begin = gpu_state_bp_begin,
+    .upload = gpu_bp_upload,
+    .abc = gpu_bp_abc,
+    .h = gpu_bp_h,
+    .h_wait = gpu_bp_h_wait,
+    .b_scalars = gpu_bp_b_scalars,
+    .g1_msm = gpu_bp_g1_msm,
+    .b2_msm = gpu_bp_b2_msm,
+    .end = gpu_bp_end,
+};
+
+/* gpu_prover.h: the sequence over the prover's stages (a backend state naming it, nothing else) */
+cuzk_status groth16_gpu_prove_start(CN(groth16_pending) **out, groth16_gpu_prover *gp, const CN(fr) *w, size_t n_w,
+                                    const CN(fr) *r, const CN(fr) *s, int nthreads, groth16_release_fn release,
+                                    void *release_ctx, groth16_timings *t, cuzk_error *err) {
+    if (!gp) {
+        if (out) *out = NULL;
+        if (t) memset(t, 0, sizeof *t);
+        return ERR(err, CUZK_ERR_ARG, "groth16_gpu_prove_start: NULL argument");
+    }
+    gpu_backend_state g;
+    memset(&g, 0, sizeof g);
+    g.gp = gp;
+    return groth16_bellperson_start(out, gp->p, gp->cs, &gpu_state_bp_stages, &g, w, n_w, r, s, nthreads, release,
+                                    release_ctx, t, err);
+}
+#endif
 
 static size_t gpu_device_bytes_ops(void *vs) {
     gpu_backend_state *g = vs;
+#if CURVE_BELLPERSON
     /* a borrowed SRS (held by an SRS store) is resident for this prover too */
     if (g->gp) return groth16_gpu_prover_device_bytes(g->gp) + (g->srs ? groth16_gpu_srs_bytes(g->srs) : 0);
+#endif
     return g->zkey_bytes;
 }
 static size_t gpu_proof_device_bytes_ops(void *vs) {
     gpu_backend_state *g = vs;
+#if CURVE_BELLPERSON
     if (g->gp) return groth16_gpu_proof_device_bytes(g->gp);
+#endif
     const gpu_msm_tuning t = gpu_msm_tuning_of(&g->msm);
-    return (size_t)g->k->z->domain_size * sizeof(fr) + gpu_g1_msm_scratch_bytes(g->k->z->domain_size, &t);
+    return (size_t)g->k->z->domain_size * sizeof(CN(fr)) + gpu_g1_msm_scratch_bytes(g->k->z->domain_size, &t);
 }
 static void gpu_device_mem_ops(void *vs, size_t *pool_bytes, size_t *device_used) {
     gpu_backend_state *g = vs;
     *pool_bytes = *device_used = 0;
+#if CURVE_BELLPERSON
     if (g->gp) {
         groth16_gpu_prover_mem(g->gp, pool_bytes, device_used);
         return;
     }
+#endif
     gpu_mem_stats ms;
     cuzk_error e = {0};
     if (g->ctx && gpu_ctx_mem(g->ctx, &ms, &e) == CUZK_OK) {
@@ -809,7 +854,10 @@ static void gpu_device_mem_ops(void *vs, size_t *pool_bytes, size_t *device_used
 }
 static bool gpu_dead_ops(void *vs) {
     gpu_backend_state *g = vs;
-    return g->gp ? groth16_gpu_prover_dead(g->gp) : (!g->ctx || gpu_ctx_dead(g->ctx));
+#if CURVE_BELLPERSON
+    if (g->gp) return groth16_gpu_prover_dead(g->gp);
+#endif
+    return !g->ctx || gpu_ctx_dead(g->ctx);
 }
 static void *gpu_host_alloc_ops(size_t bytes) {
     void *p = NULL;
@@ -826,20 +874,23 @@ static cuzk_status gpu_device_query_ops(int device, size_t *total_bytes, size_t 
     return gpu_device_mem_info(device, total_bytes, free_bytes, name, cap, err);
 }
 
-const groth16_backend_ops groth16_backend_gpu_ops = {
-    .name = "gpu",
-    .caps = GROTH16_CAP_DEVICE | GROTH16_CAP_B2_OVERLAP | GROTH16_CAP_PINNED_HOST | GROTH16_CAP_SHARED_SRS,
+const CN(groth16_backend_ops) CN(groth16_backend_gpu_ops) = {
+    .info = {.name = "gpu",
+             .caps = GROTH16_CAP_DEVICE | GROTH16_CAP_B2_OVERLAP | GROTH16_CAP_PINNED_HOST | GROTH16_CAP_SHARED_SRS,
+             .device_bytes = gpu_device_bytes_ops,
+             .proof_device_bytes = gpu_proof_device_bytes_ops,
+             .device_mem = gpu_device_mem_ops,
+             .dead = gpu_dead_ops,
+             .host_alloc = gpu_host_alloc_ops,
+             .host_free = gpu_host_free_ops,
+             .device_query = gpu_device_query_ops},
     .bind = gpu_bind,
     .unbind = gpu_unbind,
     .start_bytes = gpu_start_bytes_ops,
-    .start = gpu_start_ops,
-    .device_bytes = gpu_device_bytes_ops,
-    .proof_device_bytes = gpu_proof_device_bytes_ops,
-    .device_mem = gpu_device_mem_ops,
-    .dead = gpu_dead_ops,
-    .host_alloc = gpu_host_alloc_ops,
-    .host_free = gpu_host_free_ops,
-    .device_query = gpu_device_query_ops,
+    .snarkjs = &gpu_snarkjs_stages,
+#if CURVE_BELLPERSON
+    .bellperson = &gpu_state_bp_stages,
+#endif
 };
 
 #endif

@@ -1,4 +1,5 @@
-/* snarkjs .wtns reader and writer (FORMATS.md section 2). */
+/* snarkjs .wtns reader and writer (FORMATS.md section 2) of one curve: a template, instantiated per
+ * curve (src/formats/formats_<curve>.c); every curve-dependent name is CN(name). */
 #include "formats/fmt_util.h"
 #include "formats/iden3.h"
 #include "formats/snarkjs.h"
@@ -9,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static cuzk_status wtns_parse(wtns *w, uint32_t *count, const mapped_file *f, cuzk_error *err);
+static cuzk_status wtns_parse(CN(wtns) *w, uint32_t *count, const mapped_file *f, cuzk_error *err);
 
-cuzk_status wtns_load(wtns *w, const char *path, cuzk_error *err) {
+cuzk_status CN(wtns_load)(CN(wtns) *w, const char *path, cuzk_error *err) {
     mapped_file f;
     cuzk_status st;
     memset(w, 0, sizeof *w);
@@ -21,7 +22,7 @@ cuzk_status wtns_load(wtns *w, const char *path, cuzk_error *err) {
     return st;
 }
 
-cuzk_status wtns_load_mem(wtns *w, const uint8_t *data, size_t size, const char *name, cuzk_error *err) {
+cuzk_status CN(wtns_load_mem)(CN(wtns) *w, const uint8_t *data, size_t size, const char *name, cuzk_error *err) {
     mapped_file f;
     memset(w, 0, sizeof *w);
     if (!data && size) return ERR(err, CUZK_ERR_ARG, "wtns: NULL data");
@@ -31,7 +32,7 @@ cuzk_status wtns_load_mem(wtns *w, const uint8_t *data, size_t size, const char 
     return st;
 }
 
-cuzk_status wtns_count_mem(uint32_t *n, const uint8_t *data, size_t size, const char *name, cuzk_error *err) {
+cuzk_status CN(wtns_count_mem)(uint32_t *n, const uint8_t *data, size_t size, const char *name, cuzk_error *err) {
     mapped_file f;
     *n = 0;
     if (!data && size) return ERR(err, CUZK_ERR_ARG, "wtns: NULL data");
@@ -43,7 +44,7 @@ cuzk_status wtns_count_mem(uint32_t *n, const uint8_t *data, size_t size, const 
 
 /* Parses into w, or with w NULL checks the layout only (prime, sizes; values not read) and
  * gives the value count in *count. */
-static cuzk_status wtns_parse(wtns *w, uint32_t *count, const mapped_file *f, cuzk_error *err) {
+static cuzk_status wtns_parse(CN(wtns) *w, uint32_t *count, const mapped_file *f, cuzk_error *err) {
     const char *path = f->path;
     iden3_file t;
     byte_cursor c;
@@ -81,10 +82,10 @@ static cuzk_status wtns_parse(wtns *w, uint32_t *count, const mapped_file *f, cu
         goto out;
     }
     cursor_take(&c, (size_t)n * 32, &vals);
-    fr *v = fmt_aligned_array(n, sizeof(fr));
+    CN(fr) *v = fmt_aligned_array(n, sizeof(CN(fr)));
     if (!v) { st = ERR(err, CUZK_ERR_NOMEM, "wtns: %s: cannot allocate %u values", path, n); goto out; }
     for (uint32_t i = 0; i < n; i++) {
-        if (!fr_from_bytes_le(&v[i], vals + (size_t)i * 32, 32)) {
+        if (!CN(fr_from_bytes_le)(&v[i], vals + (size_t)i * 32, 32)) {
             free(v);
             st = ERR(err, CUZK_ERR_FORMAT, "wtns: %s: witness value %u is not canonical (>= r)", path, i);
             goto out;
@@ -96,40 +97,40 @@ out:
     return st;
 }
 
-void wtns_free(wtns *w) {
+void CN(wtns_free)(CN(wtns) *w) {
     if (!w) return;
     free(w->w);
     memset(w, 0, sizeof *w);
 }
 
-static void put_u32(uint8_t *p, uint32_t v) { for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i)); }
-static void put_u64(uint8_t *p, uint64_t v) { for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i)); }
+static void wtns_put_u32(uint8_t *p, uint32_t v) { for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i)); }
+static void wtns_put_u64(uint8_t *p, uint64_t v) { for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i)); }
 
-cuzk_status wtns_write(const char *path, const fr *w, uint32_t n, cuzk_error *err) {
+cuzk_status CN(wtns_write)(const char *path, const CN(fr) *w, uint32_t n, cuzk_error *err) {
     if (!path || (!w && n)) return ERR(err, CUZK_ERR_ARG, "wtns_write: NULL argument");
-    FILE *fp = fopen(path, "wb");
-    if (!fp) return ERR(err, CUZK_ERR_IO, "wtns: cannot create %s: %s", path, strerror(errno));
-    const uint64_t *r = fr_MODULUS;
+    FILE *f = fopen(path, "wb");
+    if (!f) return ERR(err, CUZK_ERR_IO, "wtns: cannot create %s: %s", path, strerror(errno));
+    const uint64_t *r = CN(fr_MODULUS);
     uint8_t hdr[12 + 12 + 40 + 12];
     memcpy(hdr, "wtns", 4);
-    put_u32(hdr + 4, 2);
-    put_u32(hdr + 8, 2);
-    put_u32(hdr + 12, 1);
-    put_u64(hdr + 16, 40);
-    put_u32(hdr + 24, 32);
+    wtns_put_u32(hdr + 4, 2);
+    wtns_put_u32(hdr + 8, 2);
+    wtns_put_u32(hdr + 12, 1);
+    wtns_put_u64(hdr + 16, 40);
+    wtns_put_u32(hdr + 24, 32);
     for (int i = 0; i < 32; i++) hdr[28 + i] = (uint8_t)(r[i / 8] >> (8 * (i % 8)));
-    put_u32(hdr + 60, n);
-    put_u32(hdr + 64, 2);
-    put_u64(hdr + 68, (uint64_t)n * 32);
-    bool ok = fwrite(hdr, 1, sizeof hdr, fp) == sizeof hdr;
+    wtns_put_u32(hdr + 60, n);
+    wtns_put_u32(hdr + 64, 2);
+    wtns_put_u64(hdr + 68, (uint64_t)n * 32);
+    bool ok = fwrite(hdr, 1, sizeof hdr, f) == sizeof hdr;
     uint8_t buf[32 * 256];
     for (uint32_t i = 0; ok && i < n;) {
         uint32_t k = 0;
-        for (; k < 256 && i < n; k++, i++) fr_to_bytes_le(buf + 32 * k, 32, &w[i]);
-        ok = fwrite(buf, 32, k, fp) == k;
+        for (; k < 256 && i < n; k++, i++) CN(fr_to_bytes_le)(buf + 32 * k, 32, &w[i]);
+        ok = fwrite(buf, 32, k, f) == k;
     }
     int e = errno;
-    if (fclose(fp) != 0) { ok = false; e = errno; }
+    if (fclose(f) != 0) { ok = false; e = errno; }
     if (!ok) {
         errno = e;
         return ERR(err, CUZK_ERR_IO, "wtns: writing %s failed: %s", path, strerror(e));

@@ -1,8 +1,9 @@
 /* Groth16 test-parameter generation (src/groth16/setup.h): toxic waste, Lagrange basis at tau,
  * QAP evaluation by a transposed SpMV, and the point sets of both conventions through the
  * backend's fixed-base hook. SINGLE-PARTY AND INSECURE: for tests and benchmarks only.
- * Compiled once per curve (CMakeLists.txt, CUZK_CURVE_GENERIC_SRC): the snarkjs .zkey for
- * BLS12-381 and BN254; the bellperson .params (and its sinks) in the BLS12-381 compile only. */
+ * A template, instantiated per curve (src/groth16/groth16_<curve>.c; every curve-dependent name is
+ * CN(name)): the snarkjs .zkey for BLS12-381 and BN254; the bellperson .params (and its sinks) for
+ * BLS12-381 only (CURVE_BELLPERSON). */
 #include "groth16/setup.h"
 
 #include <pthread.h>
@@ -18,28 +19,14 @@
 
 #define SETUP_MAX_LOG 28
 /* the zkey's H points live on the odd coset of the size-2m domain: 2m needs roots of unity */
-#ifdef CUZK_CURVE_BOUND_BN254
-#define ZKEY_MAX_LOG (BN254_FR_TWO_ADICITY - 1)
-#else
-#define ZKEY_MAX_LOG SETUP_MAX_LOG
-#endif
+#undef ZKEY_MAX_LOG
+#define ZKEY_MAX_LOG (CURVE_FR_TWO_ADICITY - 1 < SETUP_MAX_LOG ? CURVE_FR_TWO_ADICITY - 1 : SETUP_MAX_LOG)
 #define CPU_CHUNK_PER_THREAD 16384
 #define GPU_CHUNK ((size_t)1 << 25) /* few calls: each builds its table and pinned staging */
 #define QAP_HOT_COLS 64 /* columns counted per task, not atomically (ONE and the first inputs are hot) */
 
 static int resolve_threads(int nthreads) { return nthreads > 0 ? nthreads : cuzk_num_threads(); }
 
-/* ---- stage bookkeeping ------------------------------------------------------------------ */
-
-void groth16_setup_stage_add(cuzk_setup_timings *t, const char *name, double ms) {
-    if (!t) return;
-    for (int i = 0; i < t->n_stages; i++)
-        if (!strcmp(t->stage[i].name, name)) {
-            t->stage[i].ms += ms;
-            return;
-        }
-    if (t->n_stages < CUZK_SETUP_MAX_STAGES) t->stage[t->n_stages++] = (cuzk_setup_stage){name, ms};
-}
 
 static void report(const groth16_setup_run *run, const char *stage, uint64_t done, uint64_t total) {
     if (run->progress) run->progress(run->progress_user, stage, done, total);
@@ -62,48 +49,48 @@ static void wipe_free(void *p, size_t bytes, int nthreads) {
 
 /* ---- toxic waste ------------------------------------------------------------------------ */
 
-static cuzk_status draw_one(fr *out, uint64_t *state, bool seeded, cuzk_error *err) {
-    if (!seeded) return groth16_random_fr(out, err);
+static cuzk_status draw_one(CN(fr) *out, uint64_t *state, bool seeded, cuzk_error *err) {
+    if (!seeded) return CN(groth16_random_fr)(out, err);
     uint8_t b[64];
     for (int i = 0; i < 8; i++) {
         uint64_t v = splitmix64_next(state);
         memcpy(b + 8 * i, &v, 8);
     }
-    fr_from_bytes_wide_le(out, b, sizeof b);
+    CN(fr_from_bytes_wide_le)(out, b, sizeof b);
     explicit_bzero(b, sizeof b);
     return CUZK_OK;
 }
 
 /* x^(2^32) == 1: x lies in some power-of-two domain, where Z(x) = 0 */
-static bool is_two_adic_root(const fr *x) {
-    fr t = *x;
-    for (int i = 0; i < 32; i++) fr_sqr(&t, &t);
-    return fr_is_one(&t);
+static bool is_two_adic_root(const CN(fr) *x) {
+    CN(fr) t = *x;
+    for (int i = 0; i < 32; i++) CN(fr_sqr)(&t, &t);
+    return CN(fr_is_one)(&t);
 }
 
-cuzk_status groth16_toxic_draw(groth16_toxic *t, const uint64_t *seed, cuzk_error *err) {
+cuzk_status CN(groth16_toxic_draw)(CN(groth16_toxic) *t, const uint64_t *seed, cuzk_error *err) {
     uint64_t state = seed ? *seed : 0;
-    fr *const f[5] = {&t->tau, &t->alpha, &t->beta, &t->gamma, &t->delta};
+    CN(fr) *const f[5] = {&t->tau, &t->alpha, &t->beta, &t->gamma, &t->delta};
     for (int i = 0; i < 5; i++) {
         for (int tries = 0;; tries++) {
             if (tries == 100) return ERR(err, CUZK_ERR_RANDOM, "setup: 100 unusable toxic-waste draws");
             cuzk_status st = draw_one(f[i], &state, seed != NULL, err);
-            if (st != CUZK_OK) { groth16_toxic_wipe(t); return st; }
-            if (!fr_is_zero(f[i]) && !(i == 0 && is_two_adic_root(f[i]))) break;
+            if (st != CUZK_OK) { CN(groth16_toxic_wipe)(t); return st; }
+            if (!CN(fr_is_zero)(f[i]) && !(i == 0 && is_two_adic_root(f[i]))) break;
         }
     }
     explicit_bzero(&state, sizeof state);
     return CUZK_OK;
 }
 
-void groth16_toxic_wipe(groth16_toxic *t) { explicit_bzero(t, sizeof *t); }
+void CN(groth16_toxic_wipe)(CN(groth16_toxic) *t) { explicit_bzero(t, sizeof *t); }
 
 /* ---- Lagrange basis at tau -------------------------------------------------------------- */
 
 typedef struct {
-    fr *out;
+    CN(fr) *out;
     size_t begin;
-    fr x0, step, step_inv, scale;
+    CN(fr) x0, step, step_inv, scale;
 } lagrange_ctx;
 
 /* out[i] = scale / (x0 step^(begin+i) - 1) on [b, e): prefix products forward, one inversion,
@@ -112,32 +99,32 @@ static void lagrange_run(void *vc, size_t b, size_t e, int tid) {
     (void)tid;
     lagrange_ctx *c = vc;
     uint64_t j0 = (uint64_t)(c->begin + b);
-    fr x, acc, one, d;
-    fr_one(&one);
-    fr_pow_vartime(&x, &c->step, &j0, 1);
-    fr_mul(&x, &x, &c->x0);
-    fr_one(&acc);
+    CN(fr) x, acc, one, d;
+    CN(fr_one)(&one);
+    CN(fr_pow_vartime)(&x, &c->step, &j0, 1);
+    CN(fr_mul)(&x, &x, &c->x0);
+    CN(fr_one)(&acc);
     for (size_t i = b; i < e; i++) {
         c->out[i] = acc;
-        fr_sub(&d, &x, &one);
-        fr_mul(&acc, &acc, &d);
-        fr_mul(&x, &x, &c->step);
+        CN(fr_sub)(&d, &x, &one);
+        CN(fr_mul)(&acc, &acc, &d);
+        CN(fr_mul)(&x, &x, &c->step);
     }
-    fr_inv(&acc, &acc);
-    fr_mul(&acc, &acc, &c->scale); /* scale / prod */
+    CN(fr_inv)(&acc, &acc);
+    CN(fr_mul)(&acc, &acc, &c->scale); /* scale / prod */
     for (size_t i = e; i-- > b;) {
-        fr_mul(&x, &x, &c->step_inv);
-        fr_sub(&d, &x, &one);
-        fr_mul(&c->out[i], &c->out[i], &acc);
-        fr_mul(&acc, &acc, &d);
+        CN(fr_mul)(&x, &x, &c->step_inv);
+        CN(fr_sub)(&d, &x, &one);
+        CN(fr_mul)(&c->out[i], &c->out[i], &acc);
+        CN(fr_mul)(&acc, &acc, &d);
     }
 }
 
-void setup_lagrange_range(fr *out, size_t begin, size_t end, const fr *x0, const fr *step, const fr *scale,
-                          int nthreads) {
+void CN(setup_lagrange_range)(CN(fr) *out, size_t begin, size_t end, const CN(fr) *x0, const CN(fr) *step, const CN(fr) *scale,
+                              int nthreads) {
     if (end <= begin) return;
     lagrange_ctx c = {out, begin, *x0, *step, *step, *scale};
-    fr_inv(&c.step_inv, step);
+    CN(fr_inv)(&c.step_inv, step);
     size_t n = end - begin;
     /* each thread chunk pays one inversion (~400 multiplications) */
     parallel_for(n, n >= 4096 ? nthreads : 1, lagrange_run, &c);
@@ -145,37 +132,37 @@ void setup_lagrange_range(fr *out, size_t begin, size_t end, const fr *x0, const
 }
 
 /* x0, step, s for L_j(tau) * scale = s / (x0 step^j - 1) on the size-2^log_m domain */
-static void lagrange_params(fr *x0, fr *step, fr *s, int log_m, ntt_roots roots, const fr *tau, const fr *scale) {
-    fr omega, z, one, minv;
+static void lagrange_params(CN(fr) *x0, CN(fr) *step, CN(fr) *s, int log_m, ntt_roots roots, const CN(fr) *tau, const CN(fr) *scale) {
+    CN(fr) omega, z, one, minv;
     uint64_t m = (uint64_t)1 << log_m;
-    ntt_root_of_unity(&omega, log_m, roots);
-    fr_inv(step, &omega);
+    CN(ntt_root_of_unity)(&omega, log_m, roots);
+    CN(fr_inv)(step, &omega);
     *x0 = *tau;
-    fr_one(&one);
-    fr_pow_vartime(&z, tau, &m, 1);
-    fr_sub(&z, &z, &one); /* Z(tau) = tau^m - 1 */
-    fr_from_u64(&minv, m);
-    fr_inv(&minv, &minv);
-    fr_mul(s, &z, &minv);
-    if (scale) fr_mul(s, s, scale);
+    CN(fr_one)(&one);
+    CN(fr_pow_vartime)(&z, tau, &m, 1);
+    CN(fr_sub)(&z, &z, &one); /* Z(tau) = tau^m - 1 */
+    CN(fr_from_u64)(&minv, m);
+    CN(fr_inv)(&minv, &minv);
+    CN(fr_mul)(s, &z, &minv);
+    if (scale) CN(fr_mul)(s, s, scale);
     explicit_bzero(&z, sizeof z);
 }
 
-void setup_lagrange(fr *out, int log_m, ntt_roots roots, const fr *tau, const fr *scale, int nthreads) {
-    fr x0, step, s;
+void CN(setup_lagrange)(CN(fr) *out, int log_m, ntt_roots roots, const CN(fr) *tau, const CN(fr) *scale, int nthreads) {
+    CN(fr) x0, step, s;
     lagrange_params(&x0, &step, &s, log_m, roots, tau, scale);
-    setup_lagrange_range(out, 0, (size_t)1 << log_m, &x0, &step, &s, nthreads);
+    CN(setup_lagrange_range)(out, 0, (size_t)1 << log_m, &x0, &step, &s, nthreads);
     explicit_bzero(&x0, sizeof x0);
     explicit_bzero(&s, sizeof s);
 }
 
 /* L^(2m)_k(tau) = ((tau^(2m) - 1) / 2m) / (tau omega_2m^-k - 1); k = 2j + 1:
  * x0 = tau omega_2m^-1, step = omega_2m^-2 = omega_m^-1 */
-void setup_odd_coset_params(fr *x0, fr *step, fr *s, int log_m, const fr *tau, const fr *scale) {
-    fr x0_2m, step_2m;
+void CN(setup_odd_coset_params)(CN(fr) *x0, CN(fr) *step, CN(fr) *s, int log_m, const CN(fr) *tau, const CN(fr) *scale) {
+    CN(fr) x0_2m, step_2m;
     lagrange_params(&x0_2m, &step_2m, s, log_m + 1, NTT_ROOTS_SNARKJS, tau, scale);
-    fr_mul(x0, tau, &step_2m);
-    fr_sqr(step, &step_2m);
+    CN(fr_mul)(x0, tau, &step_2m);
+    CN(fr_sqr)(step, &step_2m);
     explicit_bzero(&x0_2m, sizeof x0_2m);
 }
 
@@ -186,17 +173,17 @@ void setup_odd_coset_params(fr *x0, fr *step, fr *s, int log_m, const fr *tau, c
 typedef struct { uint32_t row, id; } qap_entry;
 
 typedef struct {
-    const csr_matrix *M;
-    const fr *lag;
+    const CN(csr_matrix) *M;
+    const CN(fr) *lag;
     const uint8_t *kind;  /* per coefficient id: 0 zero (skipped), 1 one (the product is L_row), 2 other */
     size_t n_cols, n_hot;
     int n_tasks;
     uint64_t *pos;        /* n_cols + 1: counts, then column starts, then (after the scatter) ends */
-    fr *hot_acc;          /* n_tasks x n_hot: each task's sums of the hot columns (secret) */
+    CN(fr) *hot_acc;          /* n_tasks x n_hot: each task's sums of the hot columns (secret) */
     uint64_t *hot_cnt;    /* n_tasks x n_hot: each task's nonzeros in the hot columns */
     qap_entry *idx;       /* the cold columns' nonzeros in column order */
     uint64_t *col_split;  /* n_tasks + 1: the sum pass's column ranges, balanced by nonzeros */
-    fr *out;
+    CN(fr) *out;
     uint8_t *dens;
 } qap_ctx;
 
@@ -206,13 +193,13 @@ static void task_rows(const qap_ctx *c, int t, uint32_t *b, uint32_t *e) {
     *e = (uint32_t)(n * (uint64_t)(t + 1) / (uint64_t)c->n_tasks);
 }
 
-static inline void qap_term(fr *acc, const qap_ctx *c, uint32_t id, const fr *l) {
+static inline void qap_term(CN(fr) *acc, const qap_ctx *c, uint32_t id, const CN(fr) *l) {
     if (c->kind[id] == 1) {
-        fr_add(acc, acc, l);
+        CN(fr_add)(acc, acc, l);
     } else {
-        fr t;
-        fr_mul(&t, &c->M->coef[id], l);
-        fr_add(acc, acc, &t);
+        CN(fr) t;
+        CN(fr_mul)(&t, &c->M->coef[id], l);
+        CN(fr_add)(acc, acc, &t);
     }
 }
 
@@ -220,10 +207,10 @@ static inline void qap_term(fr *acc, const qap_ctx *c, uint32_t id, const fr *l)
 static void qap_count(void *vc, size_t tb, size_t te, int tid) {
     (void)tid;
     qap_ctx *c = vc;
-    const csr_matrix *M = c->M;
+    const CN(csr_matrix) *M = c->M;
     for (size_t t = tb; t < te; t++) {
         uint64_t *hc = c->hot_cnt + t * c->n_hot;
-        fr *ha = c->hot_acc + t * c->n_hot;
+        CN(fr) *ha = c->hot_acc + t * c->n_hot;
         uint32_t rb, re;
         task_rows(c, (int)t, &rb, &re);
         for (uint32_t j = rb; j < re; j++)
@@ -245,7 +232,7 @@ static void qap_count(void *vc, size_t tb, size_t te, int tid) {
 static void qap_scatter(void *vc, size_t tb, size_t te, int tid) {
     (void)tid;
     qap_ctx *c = vc;
-    const csr_matrix *M = c->M;
+    const CN(csr_matrix) *M = c->M;
     for (size_t t = tb; t < te; t++) {
         uint32_t rb, re;
         task_rows(c, (int)t, &rb, &re);
@@ -266,8 +253,8 @@ static void qap_sum(void *vc, size_t tb, size_t te, int tid) {
     for (size_t t = tb; t < te; t++)
         for (uint64_t i = c->col_split[t]; i < c->col_split[t + 1]; i++) {
             uint64_t s = c->pos[i - 1], e = c->pos[i];
-            fr acc;
-            fr_zero(&acc);
+            CN(fr) acc;
+            CN(fr_zero)(&acc);
             for (uint64_t k = s; k < e; k++) qap_term(&acc, c, c->idx[k].id, &c->lag[c->idx[k].row]);
             c->out[i] = acc;
             if (c->dens) c->dens[i] = e > s;
@@ -303,8 +290,8 @@ static void prefix_sum(uint64_t *a, size_t n, int nthreads, uint64_t *part /* nt
     parallel_for((size_t)nthreads, nthreads, prefix_add, &c);
 }
 
-cuzk_status setup_qap_columns(fr *out, uint8_t *dens, const csr_matrix *M, size_t n_cols, const fr *lag, int nthreads,
-                              cuzk_error *err) {
+cuzk_status CN(setup_qap_columns)(CN(fr) *out, uint8_t *dens, const CN(csr_matrix) *M, size_t n_cols, const CN(fr) *lag, int nthreads,
+                                  cuzk_error *err) {
     int T = resolve_threads(nthreads);
     qap_ctx c = {.M = M, .lag = lag, .n_cols = n_cols, .out = out, .dens = dens};
     c.n_hot = n_cols < QAP_HOT_COLS ? n_cols : QAP_HOT_COLS;
@@ -313,8 +300,8 @@ cuzk_status setup_qap_columns(fr *out, uint8_t *dens, const csr_matrix *M, size_
     uint64_t part[4096];
     int pt = T < 4096 ? T : 4096;
     size_t nh = (size_t)c.n_tasks * (c.n_hot ? c.n_hot : 1);
-    fr one;
-    fr_one(&one);
+    CN(fr) one;
+    CN(fr_one)(&one);
     uint8_t *kind = malloc(M->n_coef ? M->n_coef : 1);
     c.kind = kind;
     c.pos = calloc(n_cols + 1, sizeof *c.pos);
@@ -327,7 +314,7 @@ cuzk_status setup_qap_columns(fr *out, uint8_t *dens, const csr_matrix *M, size_
         goto out;
     }
     for (uint32_t i = 0; i < M->n_coef; i++)
-        kind[i] = fr_is_zero(&M->coef[i]) ? 0 : !memcmp(&M->coef[i], &one, sizeof one) ? 1 : 2;
+        kind[i] = CN(fr_is_zero)(&M->coef[i]) ? 0 : !memcmp(&M->coef[i], &one, sizeof one) ? 1 : 2;
     /* 1. the hot columns' sums; the cold columns' counts */
     parallel_for((size_t)c.n_tasks, T, qap_count, &c);
     /* 2. the cold columns' starts */
@@ -343,11 +330,11 @@ cuzk_status setup_qap_columns(fr *out, uint8_t *dens, const csr_matrix *M, size_
     /* 4. per-column sums: the hot columns from the tasks' sums, the cold ones from the index in
      *    n_tasks ranges of about nnz / n_tasks nonzeros (pos[i] is now column i's end) */
     for (size_t col = 0; col < c.n_hot; col++) {
-        fr acc;
+        CN(fr) acc;
         uint64_t n = 0;
-        fr_zero(&acc);
+        CN(fr_zero)(&acc);
         for (int t = 0; t < c.n_tasks; t++) {
-            fr_add(&acc, &acc, &c.hot_acc[(size_t)t * c.n_hot + col]);
+            CN(fr_add)(&acc, &acc, &c.hot_acc[(size_t)t * c.n_hot + col]);
             n += c.hot_cnt[(size_t)t * c.n_hot + col];
         }
         out[col] = acc;
@@ -381,20 +368,20 @@ out:
 /* ---- point sets in chunks through the fixed-base hook ------------------------------------ */
 
 /* Writes the scalars [b, e) of a generated set into out[0 .. e-b). */
-typedef void (*scalar_gen_fn)(void *ctx, fr *out, size_t b, size_t e, int nthreads);
+typedef void (*scalar_gen_fn)(void *ctx, CN(fr) *out, size_t b, size_t e, int nthreads);
 
 typedef struct {
     const groth16_setup_run *run;
     const char *stage;
     bool g2;
     const void *gen;           /* g1_affine or g2_affine */
-    const fr *scalars;         /* the whole set, or NULL: gen_fn */
+    const CN(fr) *scalars;         /* the whole set, or NULL: gen_fn */
     scalar_gen_fn gen_fn;
     void *gen_ctx;
     size_t n;
     /* where the chunks go: a params sink or a zkey writer */
     const groth16_params_sink *sink;
-    zkey_writer *zw;
+    CN(zkey_writer) *zw;
     double sink_ms;            /* time spent in sink / writer calls (overlapped with the stage) */
 } point_job;
 
@@ -422,8 +409,8 @@ static void *write_chunk(void *arg) {
     w->st = CUZK_OK;
     if (j->sink) w->st = j->g2 ? j->sink->g2s(j->sink->ctx, w->pts, w->n, &w->err) : j->sink->g1s(j->sink->ctx, w->pts, w->n, &w->err);
     if (j->zw) {
-        if (j->g2) zkey_writer_g2s(j->zw, w->pts, w->n);
-        else zkey_writer_g1s(j->zw, w->pts, w->n);
+        if (j->g2) CN(zkey_writer_g2s)(j->zw, w->pts, w->n);
+        else CN(zkey_writer_g1s)(j->zw, w->pts, w->n);
     }
     w->ms = now_ms() - s0;
     return NULL;
@@ -438,9 +425,9 @@ static cuzk_status run_points(point_job *j, cuzk_error *err) {
     int T = j->run->nthreads;
     size_t chunk = chunk_points(j->run);
     if (chunk > j->n) chunk = j->n;
-    size_t elt = j->g2 ? sizeof(g2_affine) : sizeof(g1_affine);
+    size_t elt = j->g2 ? sizeof(CN(g2_affine)) : sizeof(CN(g1_affine));
     void *pts[2] = {NULL, NULL};
-    fr *buf = NULL;
+    CN(fr) *buf = NULL;
     pthread_t th;
     bool running = false;
     write_task wt;
@@ -458,10 +445,10 @@ static cuzk_status run_points(point_job *j, cuzk_error *err) {
     for (size_t b = 0, i = 0; b < j->n; b += chunk, i++) {
         size_t e = j->n - b < chunk ? j->n : b + chunk;
         void *cur = pts[i & 1]; /* its previous write (chunk i - 2) was joined last iteration */
-        const fr *k = j->scalars ? j->scalars + b : buf;
+        const CN(fr) *k = j->scalars ? j->scalars + b : buf;
         if (!j->scalars) j->gen_fn(j->gen_ctx, buf, b, e, T);
-        st = j->g2 ? groth16_g2_fixed_base(j->run->backend, cur, j->gen, k, e - b, T, err)
-                   : groth16_g1_fixed_base(j->run->backend, cur, j->gen, k, e - b, T, err);
+        st = j->g2 ? CN(groth16_g2_fixed_base)(j->run->backend, cur, j->gen, k, e - b, T, err)
+                   : CN(groth16_g1_fixed_base)(j->run->backend, cur, j->gen, k, e - b, T, err);
         if (st != CUZK_OK) goto out;
         report(j->run, j->stage, e, j->n);
         if (running) {
@@ -504,24 +491,24 @@ out:
     return st;
 }
 
-#ifndef CUZK_CURVE_BOUND_BN254 /* the bellperson convention is BLS12-381 only */
+#if CURVE_BELLPERSON /* the bellperson convention is BLS12-381 only */
 /* h_i = tau^i * hz on [b, e) (bellperson h query: hz = Z(tau) / delta) */
-typedef struct { fr *out; size_t base; fr tau, hz; } powers_ctx;
+typedef struct { CN(fr) *out; size_t base; CN(fr) tau, hz; } powers_ctx;
 static void powers_run(void *vc, size_t b, size_t e, int tid) {
     (void)tid;
     powers_ctx *c = vc;
     uint64_t i0 = (uint64_t)(c->base + b);
-    fr p;
-    fr_pow_vartime(&p, &c->tau, &i0, 1);
-    fr_mul(&p, &p, &c->hz);
+    CN(fr) p;
+    CN(fr_pow_vartime)(&p, &c->tau, &i0, 1);
+    CN(fr_mul)(&p, &p, &c->hz);
     for (size_t i = b; i < e; i++) {
         c->out[i] = p;
-        fr_mul(&p, &p, &c->tau);
+        CN(fr_mul)(&p, &p, &c->tau);
     }
     explicit_bzero(&p, sizeof p);
 }
-typedef struct { fr tau, hz; } h_gen;
-static void h_gen_fn(void *ctx, fr *out, size_t b, size_t e, int nthreads) {
+typedef struct { CN(fr) tau, hz; } h_gen;
+static void h_gen_fn(void *ctx, CN(fr) *out, size_t b, size_t e, int nthreads) {
     h_gen *g = ctx;
     powers_ctx c = {out, b, g->tau, g->hz};
     parallel_for(e - b, e - b >= 4096 ? nthreads : 1, powers_run, &c);
@@ -531,15 +518,15 @@ static void h_gen_fn(void *ctx, fr *out, size_t b, size_t e, int nthreads) {
 #endif
 
 /* zkey H: the odd-coset Lagrange basis over delta on [b, e) */
-typedef struct { fr x0, step, s; } odd_gen;
-static void odd_gen_fn(void *ctx, fr *out, size_t b, size_t e, int nthreads) {
+typedef struct { CN(fr) x0, step, s; } odd_gen;
+static void odd_gen_fn(void *ctx, CN(fr) *out, size_t b, size_t e, int nthreads) {
     odd_gen *g = ctx;
-    setup_lagrange_range(out, b, e, &g->x0, &g->step, &g->s, nthreads);
+    CN(setup_lagrange_range)(out, b, e, &g->x0, &g->step, &g->s, nthreads);
 }
 
 /* ---- shared pieces of both conventions --------------------------------------------------- */
 
-static cuzk_status domain_of(const r1cs *cs, int max_log, int *log_m, cuzk_error *err) {
+static cuzk_status domain_of(const CN(r1cs) *cs, int max_log, int *log_m, cuzk_error *err) {
     uint64_t n = (uint64_t)cs->n_constraints + cs->n_public + 1;
     int k = 0;
     while (((uint64_t)1 << k) < n) k++;
@@ -552,14 +539,14 @@ static cuzk_status domain_of(const r1cs *cs, int max_log, int *log_m, cuzk_error
 }
 
 /* vk points (ic not set): [alpha]_1, [beta]_1, [delta]_1, [beta]_2, [gamma]_2, [delta]_2 */
-static cuzk_status vk_points(groth16_vk *vk, const groth16_toxic *tw, groth16_backend be, int nthreads, cuzk_error *err) {
-    g1_affine g1, p1[3];
-    g2_affine g2, p2[3];
-    g1_generator(&g1);
-    g2_generator(&g2);
-    fr k1[3] = {tw->alpha, tw->beta, tw->delta}, k2[3] = {tw->beta, tw->gamma, tw->delta};
-    cuzk_status st = groth16_g1_fixed_base(be, p1, &g1, k1, 3, nthreads, err);
-    if (st == CUZK_OK) st = groth16_g2_fixed_base(be, p2, &g2, k2, 3, nthreads, err);
+static cuzk_status vk_points(CN(groth16_vk) *vk, const CN(groth16_toxic) *tw, groth16_backend be, int nthreads, cuzk_error *err) {
+    CN(g1_affine) g1, p1[3];
+    CN(g2_affine) g2, p2[3];
+    CN(g1_generator)(&g1);
+    CN(g2_generator)(&g2);
+    CN(fr) k1[3] = {tw->alpha, tw->beta, tw->delta}, k2[3] = {tw->beta, tw->gamma, tw->delta};
+    cuzk_status st = CN(groth16_g1_fixed_base)(be, p1, &g1, k1, 3, nthreads, err);
+    if (st == CUZK_OK) st = CN(groth16_g2_fixed_base)(be, p2, &g2, k2, 3, nthreads, err);
     explicit_bzero(k1, sizeof k1);
     explicit_bzero(k2, sizeof k2);
     if (st != CUZK_OK) return st;
@@ -574,15 +561,15 @@ static cuzk_status vk_points(groth16_vk *vk, const groth16_toxic *tw, groth16_ba
 
 /* The QAP at tau in one convention: u (+ input rows), v, and w into k; densities optional. */
 typedef struct {
-    fr *u, *v, *k;
+    CN(fr) *u, *v, *k;
     size_t n_u, n_v, n_k; /* their lengths (n_vars until compacted) */
     uint8_t *dens_a, *dens_b, *dens_c;
 } qap_vectors;
 
 static void qap_vectors_free(qap_vectors *q, int T) {
-    wipe_free(q->u, q->n_u * sizeof(fr), T);
-    wipe_free(q->v, q->n_v * sizeof(fr), T);
-    wipe_free(q->k, q->n_k * sizeof(fr), T);
+    wipe_free(q->u, q->n_u * sizeof(CN(fr)), T);
+    wipe_free(q->v, q->n_v * sizeof(CN(fr)), T);
+    wipe_free(q->k, q->n_k * sizeof(CN(fr)), T);
     free(q->dens_a);
     free(q->dens_b);
     free(q->dens_c);
@@ -590,27 +577,27 @@ static void qap_vectors_free(qap_vectors *q, int T) {
 }
 
 /* k_i = (beta u_i + alpha v_i + w_i) * (i < n_ic ? 1/gamma : 1/delta), w_i given in k */
-typedef struct { const fr *u, *v; fr *k; size_t n_ic; fr alpha, beta, gi, di; } combine_ctx;
+typedef struct { const CN(fr) *u, *v; CN(fr) *k; size_t n_ic; CN(fr) alpha, beta, gi, di; } combine_ctx;
 static void combine_run(void *vc, size_t b, size_t e, int tid) {
     (void)tid;
     combine_ctx *c = vc;
     for (size_t i = b; i < e; i++) {
-        fr t, s;
-        fr_mul(&t, &c->beta, &c->u[i]);
-        fr_mul(&s, &c->alpha, &c->v[i]);
-        fr_add(&t, &t, &s);
-        fr_add(&t, &t, &c->k[i]);
-        fr_mul(&c->k[i], &t, i < c->n_ic ? &c->gi : &c->di);
+        CN(fr) t, s;
+        CN(fr_mul)(&t, &c->beta, &c->u[i]);
+        CN(fr_mul)(&s, &c->alpha, &c->v[i]);
+        CN(fr_add)(&t, &t, &s);
+        CN(fr_add)(&t, &t, &c->k[i]);
+        CN(fr_mul)(&c->k[i], &t, i < c->n_ic ? &c->gi : &c->di);
     }
 }
 
-static cuzk_status qap_at_tau(qap_vectors *q, const r1cs *cs, int log_m, ntt_roots roots, const groth16_toxic *tw,
+static cuzk_status qap_at_tau(qap_vectors *q, const CN(r1cs) *cs, int log_m, ntt_roots roots, const CN(groth16_toxic) *tw,
                               bool densities, const groth16_setup_run *run, const char *stage, cuzk_error *err) {
     int T = resolve_threads(run->nthreads);
     size_t m = (size_t)1 << log_m, n_vars = cs->n_vars, n_inputs = (size_t)cs->n_public + 1;
     cuzk_status st = CUZK_OK;
     memset(q, 0, sizeof *q);
-    fr *lag = malloc(m * sizeof *lag);
+    CN(fr) *lag = malloc(m * sizeof *lag);
     q->u = malloc(n_vars * sizeof *q->u);
     q->v = malloc(n_vars * sizeof *q->v);
     q->k = malloc(n_vars * sizeof *q->k);
@@ -625,18 +612,18 @@ static cuzk_status qap_at_tau(qap_vectors *q, const r1cs *cs, int log_m, ntt_roo
         goto out;
     }
     report(run, stage, 0, 5);
-    setup_lagrange(lag, log_m, roots, &tw->tau, NULL, T);
+    CN(setup_lagrange)(lag, log_m, roots, &tw->tau, NULL, T);
     report(run, stage, 1, 5);
-    if ((st = setup_qap_columns(q->u, q->dens_a, &cs->a, n_vars, lag, T, err)) != CUZK_OK) goto out;
-    for (size_t i = 0; i < n_inputs; i++) fr_add(&q->u[i], &q->u[i], &lag[cs->n_constraints + i]);
+    if ((st = CN(setup_qap_columns)(q->u, q->dens_a, &cs->a, n_vars, lag, T, err)) != CUZK_OK) goto out;
+    for (size_t i = 0; i < n_inputs; i++) CN(fr_add)(&q->u[i], &q->u[i], &lag[cs->n_constraints + i]);
     report(run, stage, 2, 5);
-    if ((st = setup_qap_columns(q->v, q->dens_b, &cs->b, n_vars, lag, T, err)) != CUZK_OK) goto out;
+    if ((st = CN(setup_qap_columns)(q->v, q->dens_b, &cs->b, n_vars, lag, T, err)) != CUZK_OK) goto out;
     report(run, stage, 3, 5);
-    if ((st = setup_qap_columns(q->k, q->dens_c, &cs->c, n_vars, lag, T, err)) != CUZK_OK) goto out;
+    if ((st = CN(setup_qap_columns)(q->k, q->dens_c, &cs->c, n_vars, lag, T, err)) != CUZK_OK) goto out;
     report(run, stage, 4, 5);
     combine_ctx c = {q->u, q->v, q->k, n_inputs, tw->alpha, tw->beta, tw->gamma, tw->delta};
-    fr_inv(&c.gi, &tw->gamma);
-    fr_inv(&c.di, &tw->delta);
+    CN(fr_inv)(&c.gi, &tw->gamma);
+    CN(fr_inv)(&c.di, &tw->delta);
     parallel_for(n_vars, n_vars >= 4096 ? T : 1, combine_run, &c);
     explicit_bzero(&c, sizeof c);
     report(run, stage, 5, 5);
@@ -646,15 +633,15 @@ out:
     return st;
 }
 
-#ifndef CUZK_CURVE_BOUND_BN254
+#if CURVE_BELLPERSON
 /* ---- bellperson parameters --------------------------------------------------------------- */
 
 /* Keeps x[i] where keep[i] (or i < always), in order: a new array replaces *x (the old one is
  * wiped and freed); returns the count, or SIZE_MAX when the new array cannot be allocated.
  * Parallel: per-task counts, offsets, then each task copies its kept elements. */
 typedef struct {
-    const fr *in;
-    fr *out;
+    const CN(fr) *in;
+    CN(fr) *out;
     const uint8_t *keep;
     size_t n, always;
     int n_tasks;
@@ -679,7 +666,7 @@ static void compact_copy(void *vc, size_t tb, size_t te, int tid) {
             if (kept(c, i)) c->out[k++] = c->in[i];
     }
 }
-static size_t compact(fr **x, size_t n, const uint8_t *keep, size_t always, int T) {
+static size_t compact(CN(fr) **x, size_t n, const uint8_t *keep, size_t always, int T) {
     size_t cnt[256];
     compact_ctx c = {*x, NULL, keep, n, always, T < 256 ? T : 256, cnt};
     parallel_for((size_t)c.n_tasks, T, compact_count, &c);
@@ -696,7 +683,7 @@ static size_t compact(fr **x, size_t n, const uint8_t *keep, size_t always, int 
     return total;
 }
 
-cuzk_status groth16_setup_params(const r1cs *cs, const groth16_toxic *tw, const groth16_params_sink *sink,
+cuzk_status groth16_setup_params(const CN(r1cs) *cs, const CN(groth16_toxic) *tw, const groth16_params_sink *sink,
                                  const groth16_setup_run *run, cuzk_error *err) {
     cuzk_status st;
     int log_m = 0, T = resolve_threads(run->nthreads);
@@ -706,11 +693,11 @@ cuzk_status groth16_setup_params(const r1cs *cs, const groth16_toxic *tw, const 
     groth16_setup_run r = *run;
     r.nthreads = T;
     qap_vectors q;
-    groth16_vk vk = {0};
-    g1_affine g1;
-    g2_affine g2;
-    g1_generator(&g1);
-    g2_generator(&g2);
+    CN(groth16_vk) vk = {0};
+    CN(g1_affine) g1;
+    CN(g2_affine) g2;
+    CN(g1_generator)(&g1);
+    CN(g2_generator)(&g2);
 
     /* scalars */
     double t0 = now_ms();
@@ -730,20 +717,20 @@ cuzk_status groth16_setup_params(const r1cs *cs, const groth16_toxic *tw, const 
     if ((st = vk_points(&vk, tw, r.backend, T, err)) != CUZK_OK) goto out;
     vk.n_public = cs->n_public;
     if (!(vk.ic = malloc(n_inputs * sizeof *vk.ic))) { st = ERR(err, CUZK_ERR_NOMEM, "setup: ic"); goto out; }
-    if ((st = groth16_g1_fixed_base(r.backend, vk.ic, &g1, q.k, n_inputs, T, err)) != CUZK_OK) goto out;
+    if ((st = CN(groth16_g1_fixed_base)(r.backend, vk.ic, &g1, q.k, n_inputs, T, err)) != CUZK_OK) goto out;
     groth16_setup_stage_add(r.t, "vk+ic", now_ms() - t0);
     if ((st = sink->vk(sink->ctx, &vk, err)) != CUZK_OK) goto out;
 
     /* h_i = tau^i Z(tau) / delta, i < m - 1 */
     {
         h_gen hg;
-        fr one, di;
+        CN(fr) one, di;
         uint64_t me = m;
-        fr_one(&one);
-        fr_pow_vartime(&hg.hz, &tw->tau, &me, 1);
-        fr_sub(&hg.hz, &hg.hz, &one);
-        fr_inv(&di, &tw->delta);
-        fr_mul(&hg.hz, &hg.hz, &di);
+        CN(fr_one)(&one);
+        CN(fr_pow_vartime)(&hg.hz, &tw->tau, &me, 1);
+        CN(fr_sub)(&hg.hz, &hg.hz, &one);
+        CN(fr_inv)(&di, &tw->delta);
+        CN(fr_mul)(&hg.hz, &hg.hz, &di);
         hg.tau = tw->tau;
         point_job j = {.run = &r, .stage = "h", .gen = &g1, .gen_fn = h_gen_fn, .gen_ctx = &hg, .n = m - 1, .sink = sink};
         if ((st = sink->begin(sink->ctx, SETUP_SET_H, (uint32_t)(m - 1), err)) == CUZK_OK) st = run_points(&j, err);
@@ -756,7 +743,7 @@ cuzk_status groth16_setup_params(const r1cs *cs, const groth16_toxic *tw, const 
         point_job j = {.run = &r, .stage = "l", .gen = &g1, .scalars = q.k + n_inputs, .n = n_aux, .sink = sink};
         if ((st = sink->begin(sink->ctx, SETUP_SET_L, (uint32_t)n_aux, err)) == CUZK_OK) st = run_points(&j, err);
         if (st != CUZK_OK) goto out;
-        wipe_free(q.k, n_vars * sizeof(fr), T);
+        wipe_free(q.k, n_vars * sizeof(CN(fr)), T);
         q.k = NULL;
     }
     /* a: inputs, then A-dense aux */
@@ -790,12 +777,12 @@ out:
     return st;
 }
 
-#endif /* !CUZK_CURVE_BOUND_BN254 */
+#endif /* CURVE_BELLPERSON */
 
 /* ---- snarkjs zkey ------------------------------------------------------------------------ */
 
-cuzk_status groth16_setup_zkey(const r1cs *cs, const groth16_toxic *tw, const char *path, uint64_t *bytes,
-                               const groth16_setup_run *run, cuzk_error *err) {
+cuzk_status CN(groth16_setup_zkey)(const CN(r1cs) *cs, const CN(groth16_toxic) *tw, const char *path, uint64_t *bytes,
+                                   const groth16_setup_run *run, cuzk_error *err) {
     cuzk_status st;
     int log_m = 0, T = resolve_threads(run->nthreads);
     if ((st = domain_of(cs, ZKEY_MAX_LOG, &log_m, err)) != CUZK_OK) return st;
@@ -803,41 +790,41 @@ cuzk_status groth16_setup_zkey(const r1cs *cs, const groth16_toxic *tw, const ch
     groth16_setup_run r = *run;
     r.nthreads = T;
     qap_vectors q;
-    zkey_writer *zw = NULL;
-    g1_affine g1, *ic = NULL;
-    g2_affine g2;
-    g1_generator(&g1);
-    g2_generator(&g2);
+    CN(zkey_writer) *zw = NULL;
+    CN(g1_affine) g1, *ic = NULL;
+    CN(g2_affine) g2;
+    CN(g1_generator)(&g1);
+    CN(g2_generator)(&g2);
 
     double t0 = now_ms();
     if ((st = qap_at_tau(&q, cs, log_m, NTT_ROOTS_SNARKJS, tw, false, &r, "zkey scalars", err)) != CUZK_OK) return st;
     groth16_setup_stage_add(r.t, "zkey scalars", now_ms() - t0);
 
     t0 = now_ms();
-    groth16_vk vk = {0};
+    CN(groth16_vk) vk = {0};
     if ((st = vk_points(&vk, tw, r.backend, T, err)) != CUZK_OK) goto out;
-    zkey h = {.n_vars = cs->n_vars, .n_public = cs->n_public, .domain_size = (uint32_t)m, .alpha1 = vk.alpha1,
+    CN(zkey) h = {.n_vars = cs->n_vars, .n_public = cs->n_public, .domain_size = (uint32_t)m, .alpha1 = vk.alpha1,
               .beta1 = vk.beta1, .beta2 = vk.beta2, .gamma2 = vk.gamma2, .delta1 = vk.delta1, .delta2 = vk.delta2};
     if (!(ic = malloc(n_ic * sizeof *ic))) { st = ERR(err, CUZK_ERR_NOMEM, "setup: zkey IC"); goto out; }
-    if ((st = groth16_g1_fixed_base(r.backend, ic, &g1, q.k, n_ic, T, err)) != CUZK_OK) goto out;
+    if ((st = CN(groth16_g1_fixed_base)(r.backend, ic, &g1, q.k, n_ic, T, err)) != CUZK_OK) goto out;
     groth16_setup_stage_add(r.t, "zkey ic", now_ms() - t0);
 
     t0 = now_ms();
     report(&r, "zkey write", 0, 0);
-    if ((st = zkey_writer_open(&zw, path, &h, err)) != CUZK_OK) goto out;
-    zkey_writer_coefs(zw, cs, T);
-    zkey_writer_section(zw, 3, n_ic);
-    zkey_writer_g1s(zw, ic, n_ic);
+    if ((st = CN(zkey_writer_open)(&zw, path, &h, err)) != CUZK_OK) goto out;
+    CN(zkey_writer_coefs)(zw, cs, T);
+    CN(zkey_writer_section)(zw, 3, n_ic);
+    CN(zkey_writer_g1s)(zw, ic, n_ic);
     groth16_setup_stage_add(r.t, "zkey write", now_ms() - t0);
 
-    struct { const char *stage; uint32_t id; bool g2; const fr *k; size_t n; } sets[] = {
+    struct { const char *stage; uint32_t id; bool g2; const CN(fr) *k; size_t n; } sets[] = {
         {"zkey a", 5, false, q.u, n_vars},
         {"zkey b1", 6, false, q.v, n_vars},
         {"zkey b2", 7, true, q.v, n_vars},
         {"zkey c", 8, false, q.k + n_ic, n_vars - n_ic},
     };
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
-        zkey_writer_section(zw, sets[i].id, sets[i].n);
+        CN(zkey_writer_section)(zw, sets[i].id, sets[i].n);
         point_job j = {.run = &r, .stage = sets[i].stage, .g2 = sets[i].g2, .gen = sets[i].g2 ? (const void *)&g2 : (const void *)&g1,
                        .scalars = sets[i].k, .n = sets[i].n, .zw = zw};
         if ((st = run_points(&j, err)) != CUZK_OK) goto out;
@@ -845,10 +832,10 @@ cuzk_status groth16_setup_zkey(const r1cs *cs, const groth16_toxic *tw, const ch
     }
     {
         odd_gen og;
-        fr di;
-        fr_inv(&di, &tw->delta);
-        setup_odd_coset_params(&og.x0, &og.step, &og.s, log_m, &tw->tau, &di);
-        zkey_writer_section(zw, 9, m);
+        CN(fr) di;
+        CN(fr_inv)(&di, &tw->delta);
+        CN(setup_odd_coset_params)(&og.x0, &og.step, &og.s, log_m, &tw->tau, &di);
+        CN(zkey_writer_section)(zw, 9, m);
         point_job j = {.run = &r, .stage = "zkey h", .gen = &g1, .gen_fn = odd_gen_fn, .gen_ctx = &og, .n = m, .zw = zw};
         st = run_points(&j, err);
         groth16_setup_stage_add(r.t, "zkey write", j.sink_ms);
@@ -859,8 +846,8 @@ cuzk_status groth16_setup_zkey(const r1cs *cs, const groth16_toxic *tw, const ch
 out:
     if (zw) {
         t0 = now_ms();
-        if (bytes) *bytes = zkey_writer_bytes(zw) + 12 + 68; /* + section 10 */
-        cuzk_status cs_st = zkey_writer_close(zw, path, st == CUZK_OK ? err : NULL);
+        if (bytes) *bytes = CN(zkey_writer_bytes)(zw) + 12 + 68; /* + section 10 */
+        cuzk_status cs_st = CN(zkey_writer_close)(zw, path, st == CUZK_OK ? err : NULL);
         if (st == CUZK_OK) st = cs_st;
         groth16_setup_stage_add(r.t, "zkey write", now_ms() - t0);
     }
@@ -869,15 +856,15 @@ out:
     return st;
 }
 
-cuzk_status groth16_setup_zkey_r1cs(const char *r1cs_path, const uint64_t *seed, const char *zkey_path,
-                                    const groth16_setup_run *run, cuzk_error *err) {
+cuzk_status CN(groth16_setup_zkey_r1cs)(const char *r1cs_path, const uint64_t *seed, const char *zkey_path,
+                                        const groth16_setup_run *run, cuzk_error *err) {
     cuzk_setup_timings *tm = run->t;
-    r1cs cs = {0};
-    groth16_toxic tw;
+    CN(r1cs) cs = {0};
+    CN(groth16_toxic) tw;
     memset(&tw, 0, sizeof tw);
     double t0 = now_ms();
     report(run, "circuit", 0, 1);
-    cuzk_status st = r1cs_load(&cs, r1cs_path, err);
+    cuzk_status st = CN(r1cs_load)(&cs, r1cs_path, err);
     if (st != CUZK_OK) goto out;
     report(run, "circuit", 1, 1);
     groth16_setup_stage_add(tm, "circuit", now_ms() - t0);
@@ -889,17 +876,17 @@ cuzk_status groth16_setup_zkey_r1cs(const char *r1cs_path, const uint64_t *seed,
         tm->n_public = cs.n_public;
         tm->domain_size = m > UINT32_MAX ? 0 : (uint32_t)m;
     }
-    if ((st = groth16_toxic_draw(&tw, seed, err)) != CUZK_OK) goto out;
-    st = groth16_setup_zkey(&cs, &tw, zkey_path, tm ? &tm->zkey_bytes : NULL, run, err);
+    if ((st = CN(groth16_toxic_draw)(&tw, seed, err)) != CUZK_OK) goto out;
+    st = CN(groth16_setup_zkey)(&cs, &tw, zkey_path, tm ? &tm->zkey_bytes : NULL, run, err);
 out:
-    groth16_toxic_wipe(&tw);
+    CN(groth16_toxic_wipe)(&tw);
     t0 = now_ms();
-    r1cs_free(&cs);
+    CN(r1cs_free)(&cs);
     groth16_setup_stage_add(tm, "free", now_ms() - t0);
     return st;
 }
 
-#ifndef CUZK_CURVE_BOUND_BN254 /* bellperson .params in memory or in files */
+#if CURVE_BELLPERSON /* bellperson .params in memory or in files */
 /* ---- sinks ------------------------------------------------------------------------------- */
 
 /* In memory: the lists of a bellperson_params, allocated at begin and filled chunk by chunk. */
@@ -925,7 +912,7 @@ static void parallel_copy(void *dst, const void *src, size_t bytes, int nthreads
     parallel_for(bytes, bytes >= g_pcopy_min ? nthreads : 1, pcopy_run, &c);
 }
 
-static cuzk_status mem_vk(void *ctx, const groth16_vk *vk, cuzk_error *err) {
+static cuzk_status mem_vk(void *ctx, const CN(groth16_vk) *vk, cuzk_error *err) {
     mem_sink *s = ctx;
     s->p->vk = *vk;
     size_t n = (size_t)vk->n_public + 1;
@@ -939,7 +926,7 @@ static cuzk_status mem_begin(void *ctx, groth16_setup_set set, uint32_t n, cuzk_
     s->set = set;
     s->filled = 0;
     size_t k = n ? n : 1;
-    void *a = set == SETUP_SET_B_G2 ? malloc(k * sizeof(g2_affine)) : malloc(k * sizeof(g1_affine));
+    void *a = set == SETUP_SET_B_G2 ? malloc(k * sizeof(CN(g2_affine))) : malloc(k * sizeof(CN(g1_affine)));
     if (!a) return ERR(err, CUZK_ERR_NOMEM, "setup: %u points", n);
     switch (set) {
     case SETUP_SET_H: p->h = a; p->n_h = n; break;
@@ -950,16 +937,16 @@ static cuzk_status mem_begin(void *ctx, groth16_setup_set set, uint32_t n, cuzk_
     }
     return CUZK_OK;
 }
-static cuzk_status mem_g1s(void *ctx, const g1_affine *pts, size_t n, cuzk_error *err) {
+static cuzk_status mem_g1s(void *ctx, const CN(g1_affine) *pts, size_t n, cuzk_error *err) {
     mem_sink *s = ctx;
-    g1_affine *dst = s->set == SETUP_SET_H ? s->p->h : s->set == SETUP_SET_L ? s->p->l
+    CN(g1_affine) *dst = s->set == SETUP_SET_H ? s->p->h : s->set == SETUP_SET_L ? s->p->l
                    : s->set == SETUP_SET_A ? s->p->a : s->set == SETUP_SET_B_G1 ? s->p->b_g1 : NULL;
     if (!dst) return ERR(err, CUZK_ERR_ARG, "setup: G1 points for a G2 list");
     parallel_copy(dst + s->filled, pts, n * sizeof *pts, s->nthreads);
     s->filled += n;
     return CUZK_OK;
 }
-static cuzk_status mem_g2s(void *ctx, const g2_affine *pts, size_t n, cuzk_error *err) {
+static cuzk_status mem_g2s(void *ctx, const CN(g2_affine) *pts, size_t n, cuzk_error *err) {
     mem_sink *s = ctx;
     if (s->set != SETUP_SET_B_G2) return ERR(err, CUZK_ERR_ARG, "setup: G2 points for a G1 list");
     parallel_copy(s->p->b_g2 + s->filled, pts, n * sizeof *pts, s->nthreads);
@@ -967,34 +954,34 @@ static cuzk_status mem_g2s(void *ctx, const g2_affine *pts, size_t n, cuzk_error
     return CUZK_OK;
 }
 
-cuzk_status groth16_setup_bellperson(bellperson_params *out, const r1cs *cs, const uint64_t *seed, int nthreads,
+cuzk_status groth16_setup_bellperson(bellperson_params *out, const CN(r1cs) *cs, const uint64_t *seed, int nthreads,
                                      cuzk_error *err) {
     return groth16_setup_bellperson_on(GROTH16_BACKEND_CPU, out, cs, seed, nthreads, err);
 }
 
-cuzk_status groth16_setup_bellperson_on(groth16_backend be, bellperson_params *out, const r1cs *cs, const uint64_t *seed,
+cuzk_status groth16_setup_bellperson_on(groth16_backend be, bellperson_params *out, const CN(r1cs) *cs, const uint64_t *seed,
                                         int nthreads, cuzk_error *err) {
     return groth16_setup_bellperson_progress(be, out, cs, seed, nthreads, NULL, NULL, err);
 }
 
-cuzk_status groth16_setup_bellperson_progress(groth16_backend be, bellperson_params *out, const r1cs *cs,
+cuzk_status groth16_setup_bellperson_progress(groth16_backend be, bellperson_params *out, const CN(r1cs) *cs,
                                               const uint64_t *seed, int nthreads, cuzk_progress_fn progress,
                                               void *progress_user, cuzk_error *err) {
     return groth16_setup_bellperson_timed(be, out, cs, seed, nthreads, progress, progress_user, NULL, err);
 }
 
-cuzk_status groth16_setup_bellperson_timed(groth16_backend be, bellperson_params *out, const r1cs *cs, const uint64_t *seed,
+cuzk_status groth16_setup_bellperson_timed(groth16_backend be, bellperson_params *out, const CN(r1cs) *cs, const uint64_t *seed,
                                            int nthreads, cuzk_progress_fn progress, void *progress_user,
                                            cuzk_setup_timings *t, cuzk_error *err) {
     memset(out, 0, sizeof *out);
-    groth16_toxic tw;
-    cuzk_status st = groth16_toxic_draw(&tw, seed, err);
+    CN(groth16_toxic) tw;
+    cuzk_status st = CN(groth16_toxic_draw)(&tw, seed, err);
     if (st != CUZK_OK) return st;
     mem_sink ms = {out, SETUP_SET_H, 0, resolve_threads(nthreads)};
     groth16_params_sink sink = {&ms, mem_vk, mem_begin, mem_g1s, mem_g2s};
     groth16_setup_run run = {.nthreads = nthreads, .backend = be, .progress = progress, .progress_user = progress_user, .t = t};
     st = groth16_setup_params(cs, &tw, &sink, &run, err);
-    groth16_toxic_wipe(&tw);
+    CN(groth16_toxic_wipe)(&tw);
     if (st != CUZK_OK) bellperson_params_free(out);
     return st;
 }
@@ -1007,7 +994,7 @@ struct groth16_params_file_sink {
     uint64_t vk_bytes;
 };
 
-static cuzk_status file_vk(void *ctx, const groth16_vk *vk, cuzk_error *err) {
+static cuzk_status file_vk(void *ctx, const CN(groth16_vk) *vk, cuzk_error *err) {
     groth16_params_file_sink *s = ctx;
     double t0 = now_ms();
     bellperson_writer_vk(s->w, vk);
@@ -1036,11 +1023,11 @@ static cuzk_status file_points(groth16_params_file_sink *s, const void *pts, siz
     groth16_setup_stage_add(s->run->t, "write", now_ms() - t0);
     return CUZK_OK; /* write errors are sticky; close reports them */
 }
-static cuzk_status file_g1s(void *ctx, const g1_affine *pts, size_t n, cuzk_error *err) {
+static cuzk_status file_g1s(void *ctx, const CN(g1_affine) *pts, size_t n, cuzk_error *err) {
     (void)err;
     return file_points(ctx, pts, n, false);
 }
-static cuzk_status file_g2s(void *ctx, const g2_affine *pts, size_t n, cuzk_error *err) {
+static cuzk_status file_g2s(void *ctx, const CN(g2_affine) *pts, size_t n, cuzk_error *err) {
     (void)err;
     return file_points(ctx, pts, n, true);
 }
@@ -1072,4 +1059,4 @@ cuzk_status groth16_params_file_sink_close(groth16_params_file_sink *s, uint64_t
     free(s);
     return st;
 }
-#endif /* !CUZK_CURVE_BOUND_BN254 */
+#endif /* CURVE_BELLPERSON */

@@ -1,4 +1,6 @@
-/* CSR constraint systems: building, freeing, SpMV, witness check (r1cs.h). */
+/* CSR constraint systems over one curve's Fr: building, freeing, SpMV, witness check (r1cs.h). A
+ * template, instantiated per curve (src/r1cs/r1cs_<curve>.c); every curve-dependent name is
+ * CN(name). */
 #include "r1cs/r1cs.h"
 #include "util/log.h"
 #include "util/parallel.h"
@@ -8,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void csr_free(csr_matrix *m) {
+static void csr_free(CN(csr_matrix) *m) {
     free(m->row_ptr);
     free(m->col);
     free(m->coef_id);
@@ -16,7 +18,7 @@ static void csr_free(csr_matrix *m) {
     memset(m, 0, sizeof *m);
 }
 
-void r1cs_free(r1cs *cs) {
+void CN(r1cs_free)(CN(r1cs) *cs) {
     if (!cs) return;
     csr_free(&cs->a);
     csr_free(&cs->b);
@@ -24,9 +26,9 @@ void r1cs_free(r1cs *cs) {
     memset(cs, 0, sizeof *cs);
 }
 
-uint32_t csr_coef_find(const csr_matrix *m, const fr *v) {
+uint32_t CN(csr_coef_find)(const CN(csr_matrix) *m, const CN(fr) *v) {
     for (uint32_t i = 0; i < m->n_coef; i++)
-        if (fr_eq(&m->coef[i], v)) return i;
+        if (CN(fr_eq)(&m->coef[i], v)) return i;
     return CSR_NO_COEF;
 }
 
@@ -37,20 +39,20 @@ enum { COEF_CAP0 = 16, ROWS_CAP0 = 16 };
 /* One finalizer over the folded limbs: Montgomery forms of distinct values already differ in
  * every limb, small integers included (v R mod r). */
 static inline uint64_t rotl64(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-static inline uint64_t coef_hash(const fr *v) {
+static inline uint64_t coef_hash(const CN(fr) *v) {
     return splitmix64_mix(v->l[0] ^ rotl64(v->l[1], 17) ^ rotl64(v->l[2], 31) ^ rotl64(v->l[3], 47));
 }
 
 /* The slot holding *v (its id + 1 there), or the empty slot where it would go (0 there). */
-static inline uint64_t slot_probe(const csr_builder *b, const fr *v) {
+static inline uint64_t slot_probe(const CN(csr_builder) *b, const CN(fr) *v) {
     uint64_t h = coef_hash(v) & b->slot_mask;
     for (uint32_t s; (s = b->slot[h]) != 0; h = (h + 1) & b->slot_mask)
-        if (fr_eq(&b->m.coef[s - 1], v)) break;
+        if (CN(fr_eq)(&b->m.coef[s - 1], v)) break;
     return h;
 }
 
 /* Doubles the hash index (load stays <= 1/2). */
-static cuzk_status slots_grow(csr_builder *b) {
+static cuzk_status slots_grow(CN(csr_builder) *b) {
     uint64_t n = 2 * (b->slot_mask + 1);
     if (n > SIZE_MAX / sizeof(uint32_t)) return CUZK_ERR_NOMEM;
     uint32_t *s = calloc((size_t)n, sizeof *s);
@@ -66,7 +68,7 @@ static cuzk_status slots_grow(csr_builder *b) {
     return CUZK_OK;
 }
 
-cuzk_status csr_builder_init(csr_builder *b, uint32_t rows_hint, uint64_t nnz_hint) {
+cuzk_status CN(csr_builder_init)(CN(csr_builder) *b, uint32_t rows_hint, uint64_t nnz_hint) {
     memset(b, 0, sizeof *b);
     b->rows_cap = rows_hint;
     b->nnz_cap = nnz_hint ? nnz_hint : 1;
@@ -79,25 +81,25 @@ cuzk_status csr_builder_init(csr_builder *b, uint32_t rows_hint, uint64_t nnz_hi
     b->m.coef = malloc(b->coef_cap * sizeof *b->m.coef);
     b->slot = calloc(b->slot_mask + 1, sizeof *b->slot);
     if (!b->m.row_ptr || !b->m.col || !b->m.coef_id || !b->m.coef || !b->slot) {
-        csr_builder_free(b);
+        CN(csr_builder_free)(b);
         return CUZK_ERR_NOMEM;
     }
     b->m.row_ptr[0] = 0;
     return CUZK_OK;
 }
 
-cuzk_status csr_builder_coef(csr_builder *b, uint32_t *id, const fr *v) {
+cuzk_status CN(csr_builder_coef)(CN(csr_builder) *b, uint32_t *id, const CN(fr) *v) {
     uint64_t h = slot_probe(b, v);
     if (b->slot[h]) {
         *id = b->slot[h] - 1;
         return CUZK_OK;
     }
-    csr_matrix *m = &b->m;
+    CN(csr_matrix) *m = &b->m;
     if (m->n_coef == MAX_COEF) return CUZK_ERR_UNSUPPORTED;
     if (m->n_coef == b->coef_cap) {
         uint64_t cap = 2 * (uint64_t)b->coef_cap;
         if (cap > MAX_COEF) cap = MAX_COEF;
-        fr *c = realloc(m->coef, (size_t)cap * sizeof *c);
+        CN(fr) *c = realloc(m->coef, (size_t)cap * sizeof *c);
         if (!c) return CUZK_ERR_NOMEM;
         m->coef = c;
         b->coef_cap = (uint32_t)cap;
@@ -113,8 +115,8 @@ cuzk_status csr_builder_coef(csr_builder *b, uint32_t *id, const fr *v) {
     return CUZK_OK;
 }
 
-cuzk_status csr_builder_push_id(csr_builder *b, uint32_t col, uint32_t id) {
-    csr_matrix *m = &b->m;
+cuzk_status CN(csr_builder_push_id)(CN(csr_builder) *b, uint32_t col, uint32_t id) {
+    CN(csr_matrix) *m = &b->m;
     if (id >= m->n_coef) return CUZK_ERR_ARG;
     if (m->nnz == b->nnz_cap) {
         uint64_t cap = 2 * b->nnz_cap;
@@ -132,14 +134,14 @@ cuzk_status csr_builder_push_id(csr_builder *b, uint32_t col, uint32_t id) {
     return CUZK_OK;
 }
 
-cuzk_status csr_builder_push(csr_builder *b, uint32_t col, const fr *v) {
+cuzk_status CN(csr_builder_push)(CN(csr_builder) *b, uint32_t col, const CN(fr) *v) {
     uint32_t id;
-    cuzk_status st = csr_builder_coef(b, &id, v);
-    return st != CUZK_OK ? st : csr_builder_push_id(b, col, id);
+    cuzk_status st = CN(csr_builder_coef)(b, &id, v);
+    return st != CUZK_OK ? st : CN(csr_builder_push_id)(b, col, id);
 }
 
-cuzk_status csr_builder_end_row(csr_builder *b) {
-    csr_matrix *m = &b->m;
+cuzk_status CN(csr_builder_end_row)(CN(csr_builder) *b) {
+    CN(csr_matrix) *m = &b->m;
     if (m->n_rows == UINT32_MAX) return CUZK_ERR_ARG;
     if (m->n_rows == b->rows_cap) {
         uint64_t cap = b->rows_cap < ROWS_CAP0 ? ROWS_CAP0 : 2 * (uint64_t)b->rows_cap;
@@ -153,8 +155,8 @@ cuzk_status csr_builder_end_row(csr_builder *b) {
     return CUZK_OK;
 }
 
-void csr_builder_finish(csr_builder *b, csr_matrix *out) {
-    csr_matrix *m = &b->m;
+void CN(csr_builder_finish)(CN(csr_builder) *b, CN(csr_matrix) *out) {
+    CN(csr_matrix) *m = &b->m;
     m->nnz = m->row_ptr[m->n_rows]; /* an unclosed row is dropped */
     /* trimming: a failed shrink keeps the larger block */
     if (m->n_rows < b->rows_cap) {
@@ -172,7 +174,7 @@ void csr_builder_finish(csr_builder *b, csr_matrix *out) {
         free(m->coef);
         m->coef = NULL;
     } else if (m->n_coef < b->coef_cap) {
-        fr *c = realloc(m->coef, (size_t)m->n_coef * sizeof *c);
+        CN(fr) *c = realloc(m->coef, (size_t)m->n_coef * sizeof *c);
         if (c) m->coef = c;
     }
     free(b->slot);
@@ -180,7 +182,7 @@ void csr_builder_finish(csr_builder *b, csr_matrix *out) {
     memset(b, 0, sizeof *b);
 }
 
-void csr_builder_free(csr_builder *b) {
+void CN(csr_builder_free)(CN(csr_builder) *b) {
     if (!b) return;
     csr_free(&b->m);
     free(b->slot);
@@ -188,27 +190,27 @@ void csr_builder_free(csr_builder *b) {
 }
 
 typedef struct spmv_ctx {
-    fr *out;
-    const csr_matrix *m;
-    const fr *w;
+    CN(fr) *out;
+    const CN(csr_matrix) *m;
+    const CN(fr) *w;
 } spmv_ctx;
 
 static void spmv_rows(void *vc, size_t begin, size_t end, int tid) {
     (void)tid;
     const spmv_ctx *c = vc;
-    const csr_matrix *m = c->m;
+    const CN(csr_matrix) *m = c->m;
     for (size_t j = begin; j < end; j++) {
-        fr acc, t;
-        fr_zero(&acc);
+        CN(fr) acc, t;
+        CN(fr_zero)(&acc);
         for (uint64_t k = m->row_ptr[j]; k < m->row_ptr[j + 1]; k++) {
-            fr_mul(&t, csr_val(m, k), &c->w[m->col[k]]);
-            fr_add(&acc, &acc, &t);
+            CN(fr_mul)(&t, CN(csr_val)(m, k), &c->w[m->col[k]]);
+            CN(fr_add)(&acc, &acc, &t);
         }
         c->out[j] = acc;
     }
 }
 
-void csr_spmv(fr *out, const csr_matrix *m, const fr *w, int nthreads) {
+void CN(csr_spmv)(CN(fr) *out, const CN(csr_matrix) *m, const CN(fr) *w, int nthreads) {
     spmv_ctx c = {out, m, w};
     if (m->n_rows == 0) return;
     /* below a few thousand terms threads cost more than they save */
@@ -216,23 +218,23 @@ void csr_spmv(fr *out, const csr_matrix *m, const fr *w, int nthreads) {
     parallel_for(m->n_rows, nthreads, spmv_rows, &c);
 }
 
-cuzk_status r1cs_check_witness(const r1cs *cs, const fr *w, size_t n_w, uint32_t *bad_row, cuzk_error *err) {
+cuzk_status CN(r1cs_check_witness)(const CN(r1cs) *cs, const CN(fr) *w, size_t n_w, uint32_t *bad_row, cuzk_error *err) {
     if (!cs || (!w && n_w)) return ERR(err, CUZK_ERR_ARG, "r1cs_check_witness: NULL argument");
     if (n_w != cs->n_vars)
         return ERR(err, CUZK_ERR_MISMATCH, "r1cs_check_witness: witness has %zu values, the r1cs has %u wires", n_w,
                    cs->n_vars);
     uint32_t n = cs->n_constraints;
     if (n == 0) return CUZK_OK;
-    fr *abc = malloc((size_t)n * 3 * sizeof(fr));
+    CN(fr) *abc = malloc((size_t)n * 3 * sizeof(CN(fr)));
     if (!abc) return ERR(err, CUZK_ERR_NOMEM, "r1cs_check_witness: cannot allocate 3 x %u values", n);
-    csr_spmv(abc, &cs->a, w, 0);
-    csr_spmv(abc + n, &cs->b, w, 0);
-    csr_spmv(abc + 2 * (size_t)n, &cs->c, w, 0);
+    CN(csr_spmv)(abc, &cs->a, w, 0);
+    CN(csr_spmv)(abc + n, &cs->b, w, 0);
+    CN(csr_spmv)(abc + 2 * (size_t)n, &cs->c, w, 0);
     cuzk_status st = CUZK_OK;
     for (uint32_t j = 0; j < n; j++) {
-        fr ab;
-        fr_mul(&ab, &abc[j], &abc[n + j]);
-        if (!fr_eq(&ab, &abc[2 * (size_t)n + j])) {
+        CN(fr) ab;
+        CN(fr_mul)(&ab, &abc[j], &abc[n + j]);
+        if (!CN(fr_eq)(&ab, &abc[2 * (size_t)n + j])) {
             if (bad_row) *bad_row = j;
             st = ERR(err, CUZK_ERR_UNSAT, "witness does not satisfy constraint %u: <A,w>*<B,w> != <C,w>", j);
             break;
@@ -244,7 +246,7 @@ cuzk_status r1cs_check_witness(const r1cs *cs, const fr *w, size_t n_w, uint32_t
 
 /* ---- density bitmaps ---------------------------------------------------------------------- */
 typedef struct {
-    const csr_matrix *m;
+    const CN(csr_matrix) *m;
     const uint8_t *zero;     /* per table entry: the coefficient is 0 */
     _Atomic uint64_t *words;
     size_t n_vars;
@@ -265,7 +267,7 @@ static void density_range(void *vc, size_t begin, size_t end, int tid) {
     }
 }
 
-cuzk_status r1cs_density_of(r1cs_density *out, const csr_matrix *m, size_t n_vars, int nthreads, cuzk_error *err) {
+cuzk_status CN(r1cs_density_of)(r1cs_density *out, const CN(csr_matrix) *m, size_t n_vars, int nthreads, cuzk_error *err) {
     if (!out) return ERR(err, CUZK_ERR_ARG, "r1cs_density_of: NULL output");
     memset(out, 0, sizeof *out);
     if (!m) return ERR(err, CUZK_ERR_ARG, "r1cs_density_of: NULL matrix");
@@ -277,7 +279,7 @@ cuzk_status r1cs_density_of(r1cs_density *out, const csr_matrix *m, size_t n_var
         free(zero);
         return ERR(err, CUZK_ERR_NOMEM, "density bitmap of %zu variables", n_vars);
     }
-    for (uint32_t i = 0; i < m->n_coef; i++) zero[i] = fr_is_zero(&m->coef[i]);
+    for (uint32_t i = 0; i < m->n_coef; i++) zero[i] = CN(fr_is_zero)(&m->coef[i]);
     density_ctx c = {m, zero, words, n_vars, 0};
     parallel_for(m->nnz, nthreads, density_range, &c);
     free(zero);
@@ -289,10 +291,4 @@ cuzk_status r1cs_density_of(r1cs_density *out, const csr_matrix *m, size_t n_var
     out->n_vars = n_vars;
     for (size_t i = 0; i < nw; i++) out->count += (size_t)__builtin_popcountll(out->words[i]);
     return CUZK_OK;
-}
-
-void r1cs_density_free(r1cs_density *d) {
-    if (!d) return;
-    free(d->words);
-    memset(d, 0, sizeof *d);
 }
