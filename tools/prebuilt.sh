@@ -5,6 +5,10 @@
 #                                      for sm_90a, build cuzk, cuzk-bench, cuzk_tests and libcuzk.so,
 #                                      strip them and pack them into .prebuilt/h200.tar.xz with the
 #                                      commit they were built from (.prebuilt/COMMIT)
+#   tools/prebuilt.sh pack-daemon [BUILD]  (after pack, here) cuzkd of BUILD, the shared libraries it
+#                                      loads beyond glibc/libstdc++ (gRPC, protobuf-c, microhttpd,
+#                                      toml++, ...: the GPU machine has none of them) and the Go
+#                                      client of tests/daemon (static) into .prebuilt/daemon.tar.xz
 #   source tools/prebuilt.sh unpack    (on the GPU machine, in the checkout's root) unpack into
 #                                      /opt/cuzk-prebuilt, unpack .deps/*.deb (jansson, GMP) into
 #                                      /opt/cuzk-deps, export LD_LIBRARY_PATH, PATH and
@@ -44,6 +48,29 @@ prebuilt_pack() {
     echo "packed .prebuilt/h200.tar.xz ($(du -h .prebuilt/h200.tar.xz | cut -f1)) from $(head -c 12 .prebuilt/COMMIT)"
 }
 
+prebuilt_pack_daemon() {
+    local build=${1:-build-h200} root
+    root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+    cd "$root" || return 2
+    cmake --build "$build" -j"$(nproc)" --target cuzkd || return 1
+    local stage
+    stage=$(mktemp -d) || return 1
+    mkdir -p "$stage/lib"
+    strip -o "$stage/cuzkd" "$build/cuzkd" || { rm -rf "$stage"; return 1; }
+    # every library cuzkd loads except the C/C++ runtime the GPU machine has (cuzk runs there)
+    ldd "$build/cuzkd" | awk '/=> \//{print $3}' |
+        grep -v -E '/(libc|libm|libpthread|libdl|librt|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so' |
+        while read -r f; do cp -L "$f" "$stage/lib/"; done
+    CGO_ENABLED=0 bash tests/daemon/build-go-client.sh "$stage/tmp" "$stage/cuzkd-client" >/dev/null || { rm -rf "$stage"; return 1; }
+    rm -rf "$stage/tmp"
+    mkdir -p .prebuilt
+    (cd "$stage" && tar -c .) | xz -9e -T"$(nproc)" >.prebuilt/daemon.tar.xz.tmp && mv .prebuilt/daemon.tar.xz.tmp .prebuilt/daemon.tar.xz
+    local rc=$?
+    rm -rf "$stage"
+    [ $rc = 0 ] && echo "packed .prebuilt/daemon.tar.xz ($(du -h .prebuilt/daemon.tar.xz | cut -f1)): cuzkd, its libraries, cuzkd-client"
+    return $rc
+}
+
 prebuilt_unpack() {
     [ -f .prebuilt/h200.tar.xz ] || { echo "prebuilt.sh: no .prebuilt/h200.tar.xz (carry .prebuilt)" >&2; return 1; }
     mkdir -p /opt/cuzk-prebuilt /opt/cuzk-deps
@@ -53,9 +80,15 @@ prebuilt_unpack() {
         python3 -c 'import lzma,sys,tarfile; tarfile.open(fileobj=lzma.open(sys.argv[1])).extractall(sys.argv[2])' \
             .prebuilt/h200.tar.xz /opt/cuzk-prebuilt || return 1
     fi
-    local f
+    local f daemon_lib=
+    if [ -f .prebuilt/daemon.tar.xz ]; then # cuzkd and its libraries (pack-daemon)
+        mkdir -p /opt/cuzk-prebuilt/daemon
+        tar -xJf .prebuilt/daemon.tar.xz -C /opt/cuzk-prebuilt/daemon || return 1
+        ln -sf daemon/cuzkd daemon/cuzkd-client /opt/cuzk-prebuilt/
+        daemon_lib=:/opt/cuzk-prebuilt/daemon/lib
+    fi
     for f in .deps/*.deb; do [ -f "$f" ] && dpkg -x "$f" /opt/cuzk-deps; done
-    export LD_LIBRARY_PATH=/opt/cuzk-prebuilt:/opt/cuzk-deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    export LD_LIBRARY_PATH=/opt/cuzk-prebuilt:/opt/cuzk-deps/usr/lib/x86_64-linux-gnu$daemon_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     export PATH=/opt/cuzk-prebuilt:$PATH PREBUILT=/opt/cuzk-prebuilt CUZK_FIXTURES_DIR=$PWD/tests/fixtures
     local want
     want=$(head -1 .prebuilt/COMMIT 2>/dev/null)
@@ -67,6 +100,7 @@ prebuilt_unpack() {
 
 case "${1:-}" in
     pack) shift; prebuilt_pack "$@" ;;
+    pack-daemon) shift; prebuilt_pack_daemon "$@" ;;
     unpack) prebuilt_unpack ;;
     *) sed -n '2,/^set -u/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'
        [ "${1:-}" = -h ] || [ "${1:-}" = --help ] ;;

@@ -60,15 +60,10 @@ stop_ok() { # stop_ok NAME PID SOCKET: SIGTERM, exit 0 within 20 s, socket remov
 }
 
 # ---- Go client (GOPATH mode over Debian's packages) -------------------------------------------
-G=$W/go
-mkdir -p "$G/src/cuzk.test/cuzkpb" "$G/src/cuzk.test/client"
-protoc --proto_path="$ROOT/src/daemon" --go_out="$G/src/cuzk.test/cuzkpb" --go_opt=paths=source_relative \
-    --go_opt=Mproving.proto=cuzk.test/cuzkpb proving.proto || exit 1
-cp "$HERE/client.go" "$G/src/cuzk.test/client/"
 # the Go build cache lives next to the daemon binary: kept between runs, no $HOME needed
-export GOCACHE="${GOCACHE:-$(dirname "$CUZKD")/go-cache}"
-(cd "$G/src/cuzk.test/client" && GO111MODULE=off GOPATH="$G:/usr/share/gocode" GOFLAGS= go build -o "$G/client" .) || { echo "FAIL go build"; exit 1; }
-GOC=$G/client
+GOCACHE="${GOCACHE:-$(dirname "$CUZKD")/go-cache}" bash "$HERE/build-go-client.sh" "$W" "$W/go-client" ||
+    { echo "FAIL go build"; exit 1; }
+GOC=$W/go-client
 
 # ---- fixtures: a broken key for preload tests --------------------------------------------------
 head -c 2000 "$FIX/circuit_final.zkey" > "$W/truncated.zkey"
