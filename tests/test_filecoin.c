@@ -593,6 +593,28 @@ TEST(filecoin, cli_setup_prove_verify_window_2k) {
     for (int k = 0; k < 32; k++) snprintf(hex + 2 * k, 3, "%02x", rnd[k]);
     int rc = test_run(out, sizeof out, "%s setup -q --seed 3 --circuit window-post-2k %s/w.r1cs %s/w.params %s/w.vk", CUZK_CLI_PATH, dir, dir, dir);
     REQUIRE(rc == 0);
+    /* the circuit recorded in memory (no .r1cs: cuzk_post_setup): byte-identical parameters and vk
+     * from the same seed; an unknown name refused with no output left */
+    rc = test_run(out, sizeof out, "%s setup -q --seed 3 --circuit window-post-2k %s/m.params %s/m.vk", CUZK_CLI_PATH, dir, dir);
+    CHECK_MSG(rc == 0, "setup in memory: rc %d %s", rc, out);
+    {
+        const char *pairs[2][2] = {{"w.params", "m.params"}, {"w.vk", "m.vk"}};
+        for (int i = 0; i < 2; i++) {
+            char pa[700], pb[700];
+            snprintf(pa, sizeof pa, "%s/%s", dir, pairs[i][0]);
+            snprintf(pb, sizeof pb, "%s/%s", dir, pairs[i][1]);
+            size_t na = 0, nb = 0;
+            uint8_t *da = test_slurp(pa, &na), *db = test_slurp(pb, &nb);
+            CHECK_MSG(da && db && na == nb && na > 0 && !memcmp(da, db, na), "%s and %s differ", pa, pb);
+            free(da);
+            free(db);
+        }
+        rc = test_run(out, sizeof out, "%s setup -q --seed 3 --circuit window-post-3k %s/n.params %s/n.vk 2>&1", CUZK_CLI_PATH, dir, dir);
+        CHECK_MSG(rc != 0 && strstr(out, "window-post-3k"), "unknown circuit in memory: rc %d %s", rc, out);
+        char np[700];
+        snprintf(np, sizeof np, "%s/n.params", dir);
+        CHECK(access(np, F_OK) != 0);
+    }
     rc = test_run(out, sizeof out, "%s prove-post -q --circuit window-post-2k --params %s/w.params --r1cs %s/w.r1cs --randomness %s "
                   "--vanilla %s --vanilla %s %s/p.bin %s/p.json", CUZK_CLI_PATH, dir, dir, hex, vp[0], vp[1], dir, dir);
     CHECK_MSG(rc == 0, "prove-post: %s", out);

@@ -42,6 +42,15 @@ extern "C" {
 CUZK_API cuzk_status cuzk_post_r1cs_write(const char *circuit, uint32_t sectors, const char *r1cs_path, cuzk_progress_fn progress,
                                  void *progress_user, cuzk_error *err);
 
+/* INSECURE test parameters for a PoSt circuit (circuit, sectors as for cuzk_post_r1cs_write)
+ * recorded in memory: cuzk_setup (include/cuzk/groth16.h) without the .r1cs file in between.
+ * params_path, vk_path as there (opts->zkey_path too); opts->circuit must be CUZK_SETUP_R1CS (the
+ * default); opts->progress also gets the stage "record"; t (may be NULL) gets the recording time as
+ * its first stage. Memory: the recorded R1CS plus cuzk_setup's. Errors: CUZK_ERR_ARG (unknown
+ * name), those of cuzk_setup; no output is left on failure. Thread-safety: reentrant. */
+CUZK_API cuzk_status cuzk_post_setup(const char *circuit, uint32_t sectors, const char *params_path, const char *vk_path,
+                                     const cuzk_setup_opts *opts, cuzk_setup_timings *t, cuzk_error *err);
+
 /* Loads the bellperson .params file made for a PoSt circuit (circuit, sectors as for
  * cuzk_post_r1cs_write; `cuzk setup --circuit NAME [--sectors N]` makes INSECURE test ones, real
  * ones come from Filecoin's ceremony) with the circuit recorded in memory on all cores: no .r1cs
@@ -136,6 +145,16 @@ CUZK_API void cuzk_post_job_free(cuzk_post_job *job);
  * CUZK_ERR_IO, CUZK_ERR_NOMEM. Thread-safety: reentrant. */
 CUZK_API cuzk_status cuzk_porep_r1cs_write(const char *circuit, const char *r1cs_path, cuzk_progress_fn progress,
                                            void *progress_user, cuzk_error *err);
+
+/* INSECURE test parameters for a PoRep circuit by name, recorded in memory: cuzk_setup
+ * (include/cuzk/groth16.h) without the .r1cs file in between (41 GB at 32 GiB; the .params there
+ * is ~47 GB). params_path, vk_path as there (opts->zkey_path too); opts->circuit must be
+ * CUZK_SETUP_R1CS (the default); opts->progress also gets the stage "record"; t (may be NULL) gets
+ * the recording time as its first stage. Memory: the recorded R1CS (~14 GB at 32 GiB) plus
+ * cuzk_setup's (peak ~64 GiB at 32 GiB with the GPU). Errors: CUZK_ERR_ARG (unknown name), those
+ * of cuzk_setup; no output is left on failure. Thread-safety: reentrant. */
+CUZK_API cuzk_status cuzk_porep_setup(const char *circuit, const char *params_path, const char *vk_path,
+                                      const cuzk_setup_opts *opts, cuzk_setup_timings *t, cuzk_error *err);
 
 /* Loads a bellperson .params file made for a PoRep circuit (Filecoin's, or INSECURE test ones from
  * `cuzk setup --circuit porep-SIZE`) with the circuit recorded in memory on all cores (opts->nthreads

@@ -129,7 +129,7 @@ static void print_setup_help(FILE *f) {
         "usage: cuzk setup [options] circuit.r1cs out.params out.vk\n"
         "       cuzk setup [options] circuit.r1cs --zkey out.zkey\n"
         "       cuzk setup --synthetic porep --constraints N [options] out.params out.vk\n"
-        "       cuzk setup --circuit NAME [--sectors N] [options] out.r1cs out.params out.vk\n"
+        "       cuzk setup --circuit NAME [--sectors N] [options] [out.r1cs] out.params out.vk\n"
         "\n"
         INSECURE_BANNER ".\n"
         "Makes Groth16 parameters (bellperson .params + .vk, and with --zkey a snarkjs .zkey) for the\n"
@@ -151,7 +151,8 @@ static void print_setup_help(FILE *f) {
         "    --public K         public inputs (default 328)\n"
         "    --frac01 F         fraction of 0/1 aux values (default 0.95)\n"
         "    --circuit-seed S   structure seed (default 1; the pipeline bench uses the same defaults)\n"
-        "  --circuit NAME       a Filecoin circuit, recorded natively and written to out.r1cs first:\n"
+        "  --circuit NAME       a Filecoin circuit, recorded natively (in memory; also written to out.r1cs\n"
+        "                       when given: ~41 GB for porep-32g, whose .params is ~47 GB):\n"
         "                       window-post-SIZE, winning-post-SIZE or porep-SIZE (one PoRep partition),\n"
         "                       SIZE 2k 8m 512m 32g 64g\n"
         "    --sectors N        (PoSt) N sectors per circuit instead of the real count (a smaller test circuit)\n"
@@ -576,20 +577,26 @@ static int cmd_setup(int argc, char **argv) {
         }
     }
     const char *r1cs_path = NULL, *params_path = NULL, *vk_path = NULL;
+    int named_in_memory = 0; /* --circuit NAME out.params out.vk: recorded in memory, no .r1cs written */
     if (named_sectors && !named) return usage_error("setup", "%s", "--sectors needs --circuit NAME");
     if (named && synthetic) return usage_error("setup", "%s", "--circuit and --synthetic exclude each other");
     if (named) {
         if (synth_opt) return usage_error("setup", "%s", "--constraints, --public, --frac01 and --circuit-seed need --synthetic porep");
-        if (npos != 3) return usage_error("setup", "%s", "expected: --circuit NAME out.r1cs out.params out.vk");
-        cuzk_error e = {0};
-        const char *outs[] = {pos[0], pos[1], pos[2]};
-        if (cuzk_check_outputs(NULL, 0, outs, 3, &e) != CUZK_OK) return fail(e.code, &e);
-        if (!quiet && !json) fprintf(stderr, "cuzk setup: recording %s%s into %s\n", named, named_sectors ? " (sector count reduced: a test circuit)" : "", pos[0]);
+        if (npos != 2 && npos != 3)
+            return usage_error("setup", "%s", "expected: --circuit NAME [out.r1cs] out.params out.vk");
         int porep = !strncmp(named, "porep-", 6);
         if (porep && named_sectors) return usage_error("setup", "%s", "--sectors is for PoSt circuits, not porep-SIZE");
-        cuzk_status wst = porep ? cuzk_porep_r1cs_write(named, pos[0], NULL, NULL, &e)
-                                : cuzk_post_r1cs_write(named, (uint32_t)named_sectors, pos[0], NULL, NULL, &e);
-        if (wst != CUZK_OK) return fail(wst, &e);
+        cuzk_error e = {0};
+        if (npos == 2) { /* recorded in memory, no .r1cs file: below, with cuzk_porep_setup / cuzk_post_setup */
+            named_in_memory = 1;
+        } else {
+            const char *outs[] = {pos[0], pos[1], pos[2]};
+            if (cuzk_check_outputs(NULL, 0, outs, 3, &e) != CUZK_OK) return fail(e.code, &e);
+            if (!quiet && !json) fprintf(stderr, "cuzk setup: recording %s%s into %s\n", named, named_sectors ? " (sector count reduced: a test circuit)" : "", pos[0]);
+            cuzk_status wst = porep ? cuzk_porep_r1cs_write(named, pos[0], NULL, NULL, &e)
+                                    : cuzk_post_r1cs_write(named, (uint32_t)named_sectors, pos[0], NULL, NULL, &e);
+            if (wst != CUZK_OK) return fail(wst, &e);
+        }
     }
     if (synthetic) {
         if (!have_n) return usage_error("setup", "%s", "--synthetic porep needs --constraints N (the number of rows)");
@@ -599,7 +606,10 @@ static int cmd_setup(int argc, char **argv) {
         vk_path = pos[1];
     } else {
         if (synth_opt) return usage_error("setup", "%s", "--constraints, --public, --frac01 and --circuit-seed need --synthetic porep");
-        if (npos == 1 && o.zkey_path) { /* the .zkey alone */
+        if (named_in_memory) {
+            params_path = pos[0];
+            vk_path = pos[1];
+        } else if (npos == 1 && o.zkey_path) { /* the .zkey alone */
             r1cs_path = pos[0];
         } else {
             if (npos != 3) return usage_error("setup", "%s", "expected: circuit.r1cs out.params out.vk, or circuit.r1cs --zkey out.zkey");
@@ -628,7 +638,14 @@ static int cmd_setup(int argc, char **argv) {
     o.progress_user = &view;
     cuzk_setup_timings t = {0};
     cuzk_error e = {0};
-    cuzk_status st = cuzk_setup(r1cs_path, params_path, vk_path, &o, &t, &e);
+    cuzk_status st;
+    if (named_in_memory) {
+        if (!quiet && !json) fprintf(stderr, "cuzk setup: recording %s%s in memory\n", named, named_sectors ? " (sector count reduced: a test circuit)" : "");
+        st = !strncmp(named, "porep-", 6) ? cuzk_porep_setup(named, params_path, vk_path, &o, &t, &e)
+                                          : cuzk_post_setup(named, (uint32_t)named_sectors, params_path, vk_path, &o, &t, &e);
+    } else {
+        st = cuzk_setup(r1cs_path, params_path, vk_path, &o, &t, &e);
+    }
     progress_free(view.bar);
     if (json) {
         printf("{\"status\": \"%s\", \"insecure\": true, ", st == CUZK_OK ? "ok" : "error");
@@ -651,7 +668,7 @@ static int cmd_setup(int argc, char **argv) {
         printf("\"total\": %.3f}}\n", t.total_ms);
     }
     if (st != CUZK_OK) {
-        if (named) cuzk_discard_output(r1cs_path); /* the .r1cs recorded above: outputs only on success */
+        if (named && r1cs_path) cuzk_discard_output(r1cs_path); /* the .r1cs recorded above: outputs only on success */
         return fail(st, &e);
     }
     if (quiet || json) return 0;

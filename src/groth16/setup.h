@@ -62,6 +62,14 @@ typedef struct groth16_setup_run {
 /* Adds ms to the stage `name` of t (appends it the first time). t may be NULL. */
 void groth16_setup_stage_add(cuzk_setup_timings *t, const char *name, double ms);
 
+/* cuzk_setup (include/cuzk/groth16.h) for a BLS12-381 circuit the caller recorded in memory (the
+ * Filecoin circuits: cuzk_porep_setup, cuzk_post_setup), so no .r1cs file is written or read (41 GB
+ * for a 32 GiB PoRep partition). *cs is taken whatever the outcome (freed; zeroed). record_ms is
+ * reported as the timings' first stage, "record". opts->circuit must be CUZK_SETUP_R1CS (default).
+ * Errors: those of cuzk_setup. */
+cuzk_status groth16_setup_recorded(r1cs *cs, double record_ms, const char *params_path, const char *vk_path,
+                                   const cuzk_setup_opts *opts, cuzk_setup_timings *t, cuzk_error *err);
+
 /* The bellperson point lists, in file order. */
 typedef enum { SETUP_SET_H = 0, SETUP_SET_L, SETUP_SET_A, SETUP_SET_B_G1, SETUP_SET_B_G2 } groth16_setup_set;
 

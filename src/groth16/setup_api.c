@@ -77,8 +77,10 @@ static cuzk_status setup_bn254(const char *r1cs_path, const char *zkey_path, con
     return st;
 }
 
-cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const char *vk_path,
-                       const cuzk_setup_opts *opts, cuzk_setup_timings *t, cuzk_error *err) {
+/* cuzk_setup's body, for a circuit read from r1cs_path, the synthetic one, or one recorded by the
+ * caller (recorded != NULL: taken, *recorded zeroed; record_ms is reported as its stage "record"). */
+static cuzk_status setup_run(const char *r1cs_path, r1cs *recorded, double record_ms, const char *params_path,
+                             const char *vk_path, const cuzk_setup_opts *opts, cuzk_setup_timings *t, cuzk_error *err) {
     cuzk_setup_opts dflt;
     if (!opts) {
         cuzk_setup_opts_init(&dflt);
@@ -87,6 +89,11 @@ cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const cha
     cuzk_setup_timings tm = {0};
     double t_start = now_ms(), t0;
     r1cs cs = {0};
+    if (recorded) {
+        cs = *recorded;
+        memset(recorded, 0, sizeof *recorded);
+        groth16_setup_stage_add(&tm, "record", record_ms);
+    }
     groth16_toxic tw;
     char tp[4200] = "", tv[4200] = "", tz[4200] = "";
     cuzk_status st;
@@ -105,8 +112,10 @@ cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const cha
         st = ERR(err, CUZK_ERR_ARG, "setup: unknown circuit kind %d", (int)opts->circuit);
         goto done;
     }
-    if (!synth && !r1cs_path) { st = ERR(err, CUZK_ERR_ARG, "setup: missing circuit.r1cs"); goto done; }
-    if (!synth && curve_sniff_iden3_file(r1cs_path) == CUZK_CURVE_BN254) {
+    if (!synth && !r1cs_path && !recorded) { st = ERR(err, CUZK_ERR_ARG, "setup: missing circuit.r1cs"); goto done; }
+    if (synth && recorded) { st = ERR(err, CUZK_ERR_ARG, "setup: a recorded circuit is not the synthetic one"); goto done; }
+    if (r1cs_path && recorded) { st = ERR(err, CUZK_ERR_ARG, "setup: give either an .r1cs file or a recorded circuit"); goto done; }
+    if (r1cs_path && !synth && curve_sniff_iden3_file(r1cs_path) == CUZK_CURVE_BN254) {
         if (with_params)
             st = ERR(err, CUZK_ERR_CURVE,
                      "setup: %s is a bn128 (BN254) circuit; bellperson .params/.vk are BLS12-381 only: write a "
@@ -179,7 +188,7 @@ cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const cha
         sp.frac01 = opts->synth_frac01;
         sp.seed = opts->synth_seed;
         if ((st = synthetic_r1cs(&cs, &sp, err)) != CUZK_OK) goto done;
-    } else if ((st = r1cs_load(&cs, r1cs_path, err)) != CUZK_OK) {
+    } else if (!recorded && (st = r1cs_load(&cs, r1cs_path, err)) != CUZK_OK) {
         goto done;
     }
     if (run.progress) run.progress(run.progress_user, "circuit", 1, 1);
@@ -236,6 +245,21 @@ done:
     tm.peak_rss_bytes = peak_rss_bytes();
     if (t) *t = tm;
     return st;
+}
+
+cuzk_status cuzk_setup(const char *r1cs_path, const char *params_path, const char *vk_path,
+                       const cuzk_setup_opts *opts, cuzk_setup_timings *t, cuzk_error *err) {
+    return setup_run(r1cs_path, NULL, 0, params_path, vk_path, opts, t, err);
+}
+
+cuzk_status groth16_setup_recorded(r1cs *cs, double record_ms, const char *params_path, const char *vk_path,
+                                   const cuzk_setup_opts *opts, cuzk_setup_timings *t, cuzk_error *err) {
+    if (!cs) return ERR(err, CUZK_ERR_ARG, "setup: no circuit");
+    if (opts && opts->circuit != CUZK_SETUP_R1CS) {
+        r1cs_free(cs);
+        return ERR(err, CUZK_ERR_ARG, "setup: a recorded circuit takes opts->circuit = CUZK_SETUP_R1CS");
+    }
+    return setup_run(NULL, cs, record_ms, params_path, vk_path, opts, t, err);
 }
 
 cuzk_status cuzk_setup_files(const char *r1cs_path, const char *params_path, const char *vk_path,
