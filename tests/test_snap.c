@@ -559,3 +559,125 @@ TEST(snap, curio_json_roundtrip) {
     snap_blobs_free(got, ng);
     free(js);
 }
+
+/* ---- sparse updates ---- */
+
+/* the sparse trees hold what fully built trees over their leaves hold (2 KiB, 16 KiB, 8 MiB) */
+static void check_sparse_full(uint64_t bytes) {
+    snap_params sp;
+    cuzk_error e = {0};
+    REQUIRE(snap_params_init(&sp, bytes, &e) == CUZK_OK);
+    uint8_t salt[32];
+    test_rand_bytes(salt, 32);
+    snap_sparse *s;
+    REQUIRE_MSG(snap_sparse_make(&s, &sp, salt, &e) == CUZK_OK, "%s", e.msg);
+    uint64_t n = sp.nodes;
+    uint8_t (*lv)[32] = malloc(n * 32), (*up)[32] = malloc(n * 32);
+    REQUIRE(lv && up);
+    for (int tree = 0; tree < 3; tree++) {
+        int levels = tree == 0 ? sp.challenge_bit_len : merkle_levels(&sp.shape);
+        for (uint64_t v = 0; v < n; v++) REQUIRE(snap_sparse_node(s, tree, 0, v, lv[v]));
+        uint64_t m = n;
+        for (int l = 0; l < levels; l++) {
+            int a = tree == 0 ? 2 : merkle_level_arity(&sp.shape, l);
+            m /= (uint64_t)a;
+            for (uint64_t p = 0; p < m; p++) {
+                if (tree == 0) {
+                    porep_sha256_node(up[p], lv[2 * p], lv[2 * p + 1]);
+                } else {
+                    fr in[16], h;
+                    for (int i = 0; i < a; i++) (void)fr_from_bytes_le(&in[i], lv[p * (uint64_t)a + (uint64_t)i], 32);
+                    poseidon_hash(&h, in, a);
+                    fr_to_bytes_le(up[p], 32, &h);
+                }
+            }
+            memcpy(lv, up, m * 32);
+            /* every node of the level (a sample of 4096 at most) */
+            uint64_t step = m > 4096 ? m / 4096 : 1;
+            bool same = true;
+            for (uint64_t p = 0; p < m; p += step) {
+                uint8_t b[32];
+                REQUIRE(snap_sparse_node(s, tree, l + 1, p, b));
+                same &= !memcmp(b, lv[p], 32);
+            }
+            CHECK_MSG(same, "%llu bytes, tree %d, level %d: the sparse nodes differ from the full tree's", (unsigned long long)bytes,
+                      tree, l + 1);
+        }
+    }
+    /* the commitments are the full trees' */
+    uint8_t b[32];
+    REQUIRE(snap_sparse_node(s, 0, sp.challenge_bit_len, 0, b));
+    CHECK_MEM(b, snap_sparse_public(s)->comm_d_new, 32);
+    for (uint32_t k = 0; k < (uint32_t)sp.partitions; k++) {
+        snap_partition_proof p;
+        REQUIRE_MSG(snap_sparse_partition_proof(&p, s, k, &e) == CUZK_OK, "%s", e.msg);
+        CHECK_MSG(snap_partition_check(&sp, &p, k, snap_sparse_public(s), &e) == CUZK_OK, "partition %u: %s", k, e.msg);
+        snap_partition_proof_free(&p);
+    }
+    free(lv);
+    free(up);
+    snap_sparse_free(s);
+}
+
+TEST(snap, sparse_equals_full_trees) {
+    check_sparse_full(2048);
+    check_sparse_full(16384);
+    check_sparse_full(8ull << 20);
+}
+
+/* a sparse 2 KiB and 8 MiB update's partition satisfies the circuit */
+TEST(snap, sparse_small_satisfies) {
+    static const uint64_t sizes[] = {2048, 8ull << 20};
+    for (size_t i = 0; i < 2; i++) {
+        snap_params sp;
+        cuzk_error e = {0};
+        REQUIRE(snap_params_init(&sp, sizes[i], &e) == CUZK_OK);
+        uint8_t salt[32];
+        test_rand_bytes(salt, 32);
+        snap_sparse *s;
+        REQUIRE_MSG(snap_sparse_make(&s, &sp, salt, &e) == CUZK_OK, "%s", e.msg);
+        snap_update u;   /* check_partition reads sp and pub only */
+        memset(&u, 0, sizeof u);
+        u.sp = sp;
+        u.pub = *snap_sparse_public(s);
+        uint32_t k = (uint32_t)sp.partitions - 1;
+        snap_partition_proof p;
+        REQUIRE_MSG(snap_sparse_partition_proof(&p, s, k, &e) == CUZK_OK, "%s", e.msg);
+        check_partition(&u, &p, k, i == 0);
+        snap_partition_proof_free(&p);
+        snap_sparse_free(s);
+    }
+}
+
+/* 32 GiB: the sparse update's 16 partition proofs pass every check; with CUZK_TEST_LONG, the
+ * witness of partition 15 (81M constraints) is checked part by part */
+TEST(snap, sparse_32g) {
+    if (getenv("CUZK_ASAN") && !getenv("CUZK_TEST_FULL")) SKIP("32 GiB sparse update: slow under the sanitizers (CUZK_TEST_FULL=1 runs it)");
+    snap_params sp;
+    cuzk_error e = {0};
+    REQUIRE(snap_params_init(&sp, 32ull << 30, &e) == CUZK_OK);
+    uint8_t salt[32];
+    test_rand_bytes(salt, 32);
+    snap_sparse *s;
+    double t0 = now_ms();
+    REQUIRE_MSG(snap_sparse_make(&s, &sp, salt, &e) == CUZK_OK, "%s", e.msg);
+    printf("  32 GiB sparse update (commitments): %.1f s\n", (now_ms() - t0) / 1000);
+    t0 = now_ms();
+    for (uint32_t k = 0; k < 16; k++) {
+        snap_partition_proof p, q;
+        REQUIRE_MSG(snap_sparse_partition_proof(&p, s, k, &e) == CUZK_OK, "%s", e.msg);
+        REQUIRE(roundtrip(&q, &p, &sp));
+        CHECK_MSG(snap_partition_check(&sp, &q, k, snap_sparse_public(s), &e) == CUZK_OK, "partition %u: %s", k, e.msg);
+        if (k == 15 && getenv("CUZK_TEST_LONG")) {
+            snap_update u;
+            memset(&u, 0, sizeof u);
+            u.sp = sp;
+            u.pub = *snap_sparse_public(s);
+            check_partition(&u, &q, k, false);
+        }
+        snap_partition_proof_free(&p);
+        snap_partition_proof_free(&q);
+    }
+    printf("  16 partition proofs made, written, read and checked: %.1f s\n", (now_ms() - t0) / 1000);
+    snap_sparse_free(s);
+}

@@ -49,4 +49,36 @@ void snap_update_free(snap_update *u);
  * CUZK_ERR_ARG (k), CUZK_ERR_NOMEM; *out zeroed then. */
 cuzk_status snap_update_partition_proof(snap_partition_proof *out, const snap_update *u, uint32_t k, cuzk_error *err);
 
+/* ---- a consistent SPARSE update of any size (32 GiB included), without a sector ------------
+ * No sector is sealed or encoded: every node of the three trees is a deterministic function, and
+ * only the nodes a proof needs are computed (lazily, remembered). Leaves, for node v in block
+ * b = v >> block_log and at offset o = v mod P within its period (P = 2^min(6, block_log)):
+ *   tree D new   d(b, o) = SHA-256(salt || "cuzk sparse snap" || 'd' || b || o), byte 31 &= 0x3f
+ *   tree R old   r(b, o) likewise with 'o' (a field element: the top two bits are clear)
+ *   tree R new   r(b, o) + d(b, o) * rho(phi, v >> (log2 nodes - h))   (the update's encoding)
+ * with block_log = log2 nodes - max(h, partition_bit_len + apex_bit_len) (clamped to >= 0): a
+ * block never spans two rho values or two apex leaves, so the apex leaves and the rhos all differ.
+ * A node whose leaves lie in one block and cover whole periods has one value per (level, block); a
+ * smaller one, one per (level, block, offset); a larger one is its own. comm_c is a salted value;
+ * comm_r_old = Poseidon_2(comm_c, root of tree R old), comm_d_new the root of tree D new,
+ * comm_r_new = Poseidon_2(comm_c, root of tree R new): every check of snap_partition_check passes
+ * and every partition's witness satisfies the circuit. Cost at 32 GiB: ~60 thousand Poseidon and
+ * SHA-256 hashes for the commitments, a few thousand more per partition proof. */
+typedef struct snap_sparse snap_sparse;
+
+/* Makes the sparse update of sp's size (and h) for salt. *out owned (snap_sparse_free). Errors:
+ * CUZK_ERR_ARG (NULL), CUZK_ERR_NOMEM. Thread-safety: a snap_sparse is used by one thread at a
+ * time (its node cache grows). */
+cuzk_status snap_sparse_make(snap_sparse **out, const snap_params *sp, const uint8_t salt[32], cuzk_error *err);
+void snap_sparse_free(snap_sparse *s);
+/* The public data (commitments) of the sparse update. */
+const snap_public *snap_sparse_public(const snap_sparse *s);
+/* Partition k's vanilla proof (as snap_update_partition_proof). Errors: CUZK_ERR_ARG (k),
+ * CUZK_ERR_NOMEM; *out zeroed then. */
+cuzk_status snap_sparse_partition_proof(snap_partition_proof *out, snap_sparse *s, uint32_t k, cuzk_error *err);
+/* Node pos of level (0 = leaves) of tree 0 (D new: the 32 bytes), 1 (R old) or 2 (R new) (the
+ * Fr's 32 bytes LE): what the sparse trees hold, for tests against fully built trees. Returns
+ * false (out zeroed) for a position out of range or when out of memory. */
+bool snap_sparse_node(snap_sparse *s, int tree, int level, uint64_t pos, uint8_t out[32]);
+
 #endif
