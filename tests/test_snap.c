@@ -681,3 +681,99 @@ TEST(snap, sparse_32g) {
     printf("  16 partition proofs made, written, read and checked: %.1f s\n", (now_ms() - t0) / 1000);
     snap_sparse_free(s);
 }
+
+/* ---- the public API ---- */
+
+#include "cuzk/filecoin.h"
+
+/* make_update -> job (from Curio's JSON and from the per-partition bincode) -> synth: the
+ * witness's inputs are cuzk_snap_public_inputs' and it satisfies the circuit; bad requests refused */
+TEST(snap, api_job_from_curio_forms) {
+    cuzk_error e = {0};
+    cuzk_snap_update_request ur = {0, 9, 0, 2};
+    uint8_t *js;
+    size_t len;
+    uint8_t c[3][32];
+    REQUIRE_MSG(cuzk_snap_make_update(&ur, &js, &len, c[0], c[1], c[2], &e) == CUZK_OK, "%s", e.msg);
+    cuzk_snap_request req;
+    memset(&req, 0, sizeof req);
+    req.registered_proof = 0;
+    req.json = js;
+    req.json_len = len;
+    memcpy(req.comm_r_old, c[0], 32);
+    memcpy(req.comm_d_new, c[1], 32);
+    memcpy(req.comm_r_new, c[2], 32);
+    req.nthreads = 2;
+    cuzk_snap_job *job;
+    REQUIRE_MSG(cuzk_snap_job_create(&job, &req, &e) == CUZK_OK, "%s", e.msg);
+    CHECK_EQ_INT(cuzk_snap_job_partitions(job), 1);
+    CHECK(!strcmp(cuzk_snap_job_circuit(job), "snap-2k"));
+    CHECK_EQ_INT(cuzk_snap_job_n_public(job), 4);
+    size_t nv = cuzk_snap_job_n_vars(job);
+    CHECK_EQ_INT(nv, 5 + 1703569);
+    uint64_t *w = malloc(nv * 32);
+    uint8_t pub[4 * 32], *all;
+    REQUIRE(w);
+    REQUIRE_MSG(cuzk_snap_job_synth(job, 0, w, nv, &e) == CUZK_OK, "%s", e.msg);
+    REQUIRE(cuzk_snap_job_public_inputs(job, 0, pub, &e) == CUZK_OK);
+    cuzk_snap_public sp = {0, {0}, {0}, {0}};
+    memcpy(sp.comm_r_old, c[0], 32);
+    memcpy(sp.comm_d_new, c[1], 32);
+    memcpy(sp.comm_r_new, c[2], 32);
+    uint32_t P;
+    size_t np;
+    REQUIRE(cuzk_snap_public_inputs(&sp, &P, &np, &all, &e) == CUZK_OK);
+    CHECK(P == 1 && np == 4 && !memcmp(all, pub, sizeof pub));
+    for (int i = 0; i < 4; i++) {   /* the witness holds them (Montgomery) */
+        fr x;
+        (void)fr_from_bytes_le(&x, pub + 32 * i, 32);
+        CHECK(!memcmp(&x, w + 4 * (1 + i), 32));
+    }
+    snap_params spp;
+    REQUIRE(snap_params_init(&spp, 2048, &e) == CUZK_OK);
+    uint64_t bad;
+    CHECK_MSG(snap_check_witness_parallel((const fr *)(void *)w, nv, &spp, 2, &bad, &e) == CUZK_OK, "%s", e.msg);
+    cuzk_post_free(all);
+    cuzk_snap_job_free(job);
+    /* the same proofs as Curio's vanilla_proofs (bincode per partition) */
+    snap_blob *blobs;
+    size_t nb;
+    REQUIRE(snap_vproofs_json_split(&blobs, &nb, 16, js, len, &e) == CUZK_OK && nb == 1);
+    const uint8_t *parts[1] = {blobs[0].data};
+    size_t lens[1] = {blobs[0].len};
+    req.json = NULL;
+    req.json_len = 0;
+    req.parts = parts;
+    req.part_lens = lens;
+    req.n_parts = 1;
+    REQUIRE_MSG(cuzk_snap_job_create(&job, &req, &e) == CUZK_OK, "%s", e.msg);
+    cuzk_snap_job_free(job);
+    /* refused: two forms, another partition count, another size, a changed commitment, a
+     * commitment that is not a field element */
+    req.json = js;
+    CHECK(cuzk_snap_job_create(&job, &req, &e) == CUZK_ERR_ARG && !job);
+    req.json = NULL;
+    req.n_parts = 2;
+    const uint8_t *parts2[2] = {blobs[0].data, blobs[0].data};
+    size_t lens2[2] = {blobs[0].len, blobs[0].len};
+    req.parts = parts2;
+    req.part_lens = lens2;
+    CHECK(cuzk_snap_job_create(&job, &req, &e) == CUZK_ERR_FORMAT);
+    req.parts = parts;
+    req.part_lens = lens;
+    req.n_parts = 1;
+    req.registered_proof = 1;
+    CHECK(cuzk_snap_job_create(&job, &req, &e) == CUZK_ERR_FORMAT);
+    req.registered_proof = 7;
+    CHECK(cuzk_snap_job_create(&job, &req, &e) == CUZK_ERR_ARG);
+    req.registered_proof = 0;
+    req.comm_d_new[0] ^= 1;
+    CHECK(cuzk_snap_job_create(&job, &req, &e) == CUZK_ERR_INVALID);
+    CHECK_MSG(strstr(e.msg, "partition 0 challenge 0: proof_d_new: root is not comm_d_new") != NULL, "%s", e.msg);
+    req.comm_d_new[0] ^= 1;
+    memset(req.comm_r_new, 0xff, 32);
+    CHECK(cuzk_snap_job_create(&job, &req, &e) == CUZK_ERR_ARG);
+    snap_blobs_free(blobs, nb);
+    free(w);
+    cuzk_post_free(js);
+}
