@@ -777,3 +777,42 @@ TEST(snap, api_job_from_curio_forms) {
     free(w);
     cuzk_post_free(js);
 }
+
+/* the committed 2 KiB update (tests/fixtures/filecoin/snap_2k.*: make-update --registered-proof 0
+ * --data-seed 3): it passes the checks, and make_update still makes it byte for byte */
+TEST(snap, golden_2k_update) {
+    size_t n, jn;
+    uint8_t *js = test_slurp(test_fixture("filecoin/snap_2k.vproofs.json"), &n);
+    char *pubj = (char *)test_slurp(test_fixture("filecoin/snap_2k.json"), &jn);
+    REQUIRE(js && pubj);
+    cuzk_snap_request req;
+    memset(&req, 0, sizeof req);
+    static const char *const keys[3] = {"\"comm_r_old\": \"", "\"comm_d_new\": \"", "\"comm_r_new\": \""};
+    uint8_t *dst[3] = {req.comm_r_old, req.comm_d_new, req.comm_r_new};
+    for (int k = 0; k < 3; k++) {
+        const char *p = strstr(pubj, keys[k]);
+        REQUIRE(p);
+        p += strlen(keys[k]);
+        for (int i = 0; i < 32; i++) {
+            unsigned v;
+            REQUIRE(sscanf(p + 2 * i, "%2x", &v) == 1);
+            dst[k][i] = (uint8_t)v;
+        }
+    }
+    req.registered_proof = 0;
+    req.json = js;
+    req.json_len = n;
+    cuzk_error e = {0};
+    cuzk_snap_job *job;
+    CHECK_MSG(cuzk_snap_job_create(&job, &req, &e) == CUZK_OK, "%s", e.msg);
+    cuzk_snap_job_free(job);
+    cuzk_snap_update_request ur = {0, 3, 0, 2};
+    uint8_t *again, c[3][32];
+    size_t an;
+    REQUIRE_MSG(cuzk_snap_make_update(&ur, &again, &an, c[0], c[1], c[2], &e) == CUZK_OK, "%s", e.msg);
+    CHECK(an == n && !memcmp(again, js, n));
+    for (int k = 0; k < 3; k++) CHECK_MEM(c[k], dst[k], 32);
+    cuzk_post_free(again);
+    free(js);
+    free(pubj);
+}
