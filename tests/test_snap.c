@@ -68,8 +68,12 @@ TEST(snap, params_are_upstreams) {
     REQUIRE(snap_params_init(&sp, 32ull << 30, &e) == CUZK_OK);
     CHECK_EQ_INT(snap_k_and_h_select(&sp, 5), 5 | 8 << 4);
     CHECK_EQ_INT(sp.digests, 10);
+    /* 2 KiB: hs = [1; 6], h = hs[3] = 1 whose first position is 0: h_select 1 */
     REQUIRE(snap_params_init(&sp, 2048, &e) == CUZK_OK);
-    CHECK_EQ_INT(snap_k_and_h_select(&sp, 0), 8);
+    CHECK_EQ_INT(sp.h_index, 0);
+    CHECK_EQ_INT(snap_k_and_h_select(&sp, 0), 1);
+    REQUIRE(snap_params_init(&sp, 8ull << 20, &e) == CUZK_OK);
+    CHECK_EQ_INT(snap_k_and_h_select(&sp, 3), 3 | 8 << 2);
 }
 
 /* plain reference: poseidon_ref.poseidon([0, 1], tag=2**40) and poseidon([comm_r_new, 7], tag=2**40) */

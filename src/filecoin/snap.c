@@ -49,7 +49,10 @@ cuzk_status snap_params_init(snap_params *out, uint64_t sector_size, cuzk_error 
         out->apex_leaves = nodes <= (1u << 8) ? 8 : 128;
         out->apex_bit_len = ilog2((uint64_t)out->apex_leaves);
         for (int j = 0; j < SNAP_HS; j++) out->hs[j] = nodes <= (1u << 10) ? 1 : 7 + j;
+        /* h = h_default = hs[3]; h_select is the bit of its FIRST position in hs (circuit.rs
+         * PublicInputs::new): 3 for [7..12], 0 for [1; 6] */
         out->h_index = 3;
+        while (out->h_index > 0 && out->hs[out->h_index - 1] == out->hs[3]) out->h_index--;
         int rest = out->challenge_bit_len - ilog2((uint64_t)(g_sizes[i].sub ? g_sizes[i].sub : 1)) -
                    ilog2((uint64_t)(g_sizes[i].top ? g_sizes[i].top : 1));
         out->shape = (merkle_shape){8, rest / 3, g_sizes[i].sub, g_sizes[i].top};

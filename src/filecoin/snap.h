@@ -15,7 +15,8 @@
  *
  * Facts (constants.rs): sector sizes in nodes of 32 bytes; partitions 1 (<= 8 KiB), 2 (<= 32 KiB),
  * 4 (<= 16 MiB), 16; challenges per partition 10 (<= 16 MiB), 86; apex leaves per partition 8
- * (<= 8 KiB), 128; hs = [1; 6] (<= 32 KiB), [7, 8, 9, 10, 11, 12]; h = hs[3] (h_default); tree R
+ * (<= 8 KiB), 128; hs = [1; 6] (<= 32 KiB), [7, 8, 9, 10, 11, 12]; h = hs[3] (h_default), its
+ * h_select = 1 << (its first position in hs); tree R
  * shapes (base, sub, top): 1 KiB (8,4,0), 2 KiB (8,0,0), 4 KiB (8,2,0), 8 KiB (8,4,0), 16 KiB
  * (8,8,0), 32 KiB (8,8,2), 8 MiB (8,0,0), 16 MiB (8,2,0), 512 MiB (8,0,0), 32 GiB (8,8,0), 64 GiB
  * (8,8,2). Tree D: binary SHA-256 over the new data (porep_sha256_node).
@@ -56,7 +57,8 @@ typedef struct snap_params {
     int challenges;              /* per partition */
     int apex_leaves, apex_bit_len;
     int hs[SNAP_HS];
-    int h_index;                 /* the h used: hs[h_index]; 3 by default (h_default) */
+    int h_index;                 /* the h used: hs[h_index]; by default the first position of
+                                  * h_default = hs[3] in hs: 3 from 8 MiB up, 0 below */
     int h;                       /* hs[h_index] */
     merkle_shape shape;          /* tree R (old and new replica), Poseidon */
     /* derived */
@@ -74,11 +76,12 @@ cuzk_status snap_params_from_proof(snap_params *out, uint64_t registered_proof, 
 /* "snap-2k", "snap-8m", "snap-512m", "snap-32g", "snap-64g" (and the test sizes snap-1k, -4k,
  * -8k, -16k, -32k, -16m). Errors: CUZK_ERR_ARG. */
 cuzk_status snap_params_from_name(snap_params *out, const char *name, cuzk_error *err);
-/* Uses h = hs[h_index] instead of the default (the circuit's h_select bit h_index). Errors:
- * CUZK_ERR_ARG (h_index not in 0..5). */
+/* Uses h = hs[h_index] and the circuit's h_select bit h_index instead of the default (tests:
+ * Filecoin's proofs always use the default). Errors: CUZK_ERR_ARG (h_index not in 0..5). */
 cuzk_status snap_params_set_h_index(snap_params *sp, int h_index, cuzk_error *err);
 
-/* The circuit's first public input: k | (1 << h_index) << partition_bit_len. */
+/* The circuit's first public input: k | (1 << h_index) << partition_bit_len (32 GiB: k | 8 << 4;
+ * 2 KiB: 1). */
 uint64_t snap_k_and_h_select(const snap_params *sp, uint32_t k);
 
 /* The challenges of partition k (sp->challenges nodes, each in [k nodes / partitions, (k + 1)

@@ -76,7 +76,7 @@ def params(rp):
     rest = cbl - (sub.bit_length() - 1 if sub else 0) - (top.bit_length() - 1 if top else 0)
     arities = [8] * (rest // 3) + ([sub] if sub else []) + ([top] if top else [])
     return dict(cbl=cbl, parts=parts, pbl=parts.bit_length() - 1, ch=10 if n <= 2**19 else 86,
-                apex=8 if n <= 2**8 else 128, h=hs[3], h_index=3, arities=arities)
+                apex=8 if n <= 2**8 else 128, h=hs[3], h_index=hs.index(hs[3]), arities=arities)
 
 def challenges(p, comm_r_new, k):
     b = p['cbl'] - p['pbl']; q = 254 // b
