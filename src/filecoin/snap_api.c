@@ -159,7 +159,9 @@ cuzk_status cuzk_snap_job_create(cuzk_snap_job **out, const cuzk_snap_request *r
     size_t n_blobs = 0;
     const char *src = req->json_path ? req->json_path : "vanilla proofs";
     if (req->parts) {
-        if (req->n_parts != P)
+        if (!req->part_lens)
+            st = ERR(err, CUZK_ERR_ARG, "SnapDeals: partition proofs without their lengths");
+        else if (req->n_parts != P)
             st = ERR(err, CUZK_ERR_FORMAT, "SnapDeals: %zu partition proofs, registered update proof %llu has %u partitions",
                      req->n_parts, (unsigned long long)req->registered_proof, P);
         for (size_t k = 0; st == CUZK_OK && k < P; k++) {
