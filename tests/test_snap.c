@@ -820,3 +820,27 @@ TEST(snap, golden_2k_update) {
     free(js);
     free(pubj);
 }
+
+/* commitments as Curio sends them (cid.Bytes()): the CIDv1 of go-fil-commcid, or 32 raw bytes */
+TEST(snap, commitment_from_cid_bytes) {
+    uint8_t d[32], out[32], cid[48];
+    cuzk_error e = {0};
+    test_rand_bytes(d, 32);
+    CHECK(cuzk_commitment_from_bytes(out, d, 32, CUZK_COMMITMENT_SEALED, &e) == CUZK_OK && !memcmp(out, d, 32));
+    /* bafk... sealed: 01 | f102 | b401 | 20 | digest */
+    static const uint8_t SP[8] = {0x01, 0x82, 0xe2, 0x03, 0x81, 0xe8, 0x02, 0x20}, UP[7] = {0x01, 0x81, 0xe2, 0x03, 0x92, 0x20, 0x20};
+    memcpy(cid, SP, 8);
+    memcpy(cid + 8, d, 32);
+    memset(out, 0, 32);
+    CHECK(cuzk_commitment_from_bytes(out, cid, 40, CUZK_COMMITMENT_SEALED, &e) == CUZK_OK && !memcmp(out, d, 32));
+    CHECK(cuzk_commitment_from_bytes(out, cid, 40, CUZK_COMMITMENT_UNSEALED, &e) == CUZK_ERR_FORMAT);
+    CHECK(cuzk_commitment_from_bytes(out, cid, 39, CUZK_COMMITMENT_SEALED, &e) == CUZK_ERR_FORMAT);
+    memcpy(cid, UP, 7);
+    memcpy(cid + 7, d, 32);
+    memset(out, 0, 32);
+    CHECK(cuzk_commitment_from_bytes(out, cid, 39, CUZK_COMMITMENT_UNSEALED, &e) == CUZK_OK && !memcmp(out, d, 32));
+    cid[2] ^= 1;
+    CHECK(cuzk_commitment_from_bytes(out, cid, 39, CUZK_COMMITMENT_UNSEALED, &e) == CUZK_ERR_FORMAT);
+    CHECK(strstr(e.msg, "unsealed") != NULL);
+    CHECK(cuzk_commitment_from_bytes(out, NULL, 0, CUZK_COMMITMENT_SEALED, &e) == CUZK_ERR_FORMAT);
+}

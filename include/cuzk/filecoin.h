@@ -323,6 +323,19 @@ typedef struct cuzk_snap_public {
 CUZK_API cuzk_status cuzk_snap_public_inputs(const cuzk_snap_public *pub, uint32_t *n_partitions, size_t *n_public,
                                              uint8_t **out, cuzk_error *err);
 
+/* A commitment as Curio's request carries it: Curio (lib/ffi/cuzk_funcs.go ProveUpdateCuzk) sends
+ * comm_r_old, comm_r_new and comm_d_new as cid.Bytes(), the binary CIDv1 of the commitment, not
+ * the raw 32 bytes. out = the 32-byte digest, from either in_len = 32 raw bytes or a CIDv1 of the
+ * kind's codec and multihash (go-fil-commcid): sealed (comm_r) 0x01, codec 0xf102
+ * (fil-commitment-sealed), multihash 0xb401 (poseidon-bls12_381-a2-fc1, Go/Rust POSEIDON_BLS12_381_A1_FC1),
+ * length 32, digest (40
+ * bytes); unsealed (comm_d) codec 0xf101 (fil-commitment-unsealed), multihash 0x1012
+ * (sha2-256-trunc254-padded), length 32, digest (39 bytes). Errors: CUZK_ERR_ARG (NULL),
+ * CUZK_ERR_FORMAT (another length, version, codec or multihash: named). Reentrant. */
+typedef enum cuzk_commitment_kind { CUZK_COMMITMENT_SEALED = 0, CUZK_COMMITMENT_UNSEALED = 1 } cuzk_commitment_kind;
+CUZK_API cuzk_status cuzk_commitment_from_bytes(uint8_t out[32], const uint8_t *in, size_t in_len, cuzk_commitment_kind kind,
+                                                cuzk_error *err);
+
 /* ---- test data: an update of a small sector sealed in memory, or a sparse update of any size ----
  * Not an updater for production: vanilla proofs that Filecoin's verifier and cuzk accept, for
  * tests and benchmarks. */

@@ -267,6 +267,28 @@ cuzk_status cuzk_snap_public_inputs(const cuzk_snap_public *pub, uint32_t *n_par
     return CUZK_OK;
 }
 
+/* ---- commitments as Curio sends them ---- */
+
+cuzk_status cuzk_commitment_from_bytes(uint8_t out[32], const uint8_t *in, size_t in_len, cuzk_commitment_kind kind,
+                                       cuzk_error *err) {
+    if (!out || (!in && in_len)) return ERR(err, CUZK_ERR_ARG, "cuzk_commitment_from_bytes: NULL argument");
+    if (in_len == 32) {
+        memcpy(out, in, 32);
+        return CUZK_OK;
+    }
+    /* CIDv1 = 0x01 | varint codec | varint multihash code | varint 32 | digest */
+    static const uint8_t SEALED[8] = {0x01, 0x82, 0xe2, 0x03, 0x81, 0xe8, 0x02, 0x20};
+    static const uint8_t UNSEALED[7] = {0x01, 0x81, 0xe2, 0x03, 0x92, 0x20, 0x20};
+    const uint8_t *pre = kind == CUZK_COMMITMENT_SEALED ? SEALED : UNSEALED;
+    size_t np = kind == CUZK_COMMITMENT_SEALED ? sizeof SEALED : sizeof UNSEALED;
+    const char *what = kind == CUZK_COMMITMENT_SEALED ? "a sealed commitment (CIDv1 fil-commitment-sealed, poseidon-bls12_381-a2-fc1)"
+                                                      : "an unsealed commitment (CIDv1 fil-commitment-unsealed, sha2-256-trunc254-padded)";
+    if (in_len != np + 32 || memcmp(in, pre, np) != 0)
+        return ERR(err, CUZK_ERR_FORMAT, "%zu bytes are neither 32 raw bytes nor %s (%zu bytes)", in_len, what, np + 32);
+    memcpy(out, in + np, 32);
+    return CUZK_OK;
+}
+
 /* ---- test data ---- */
 
 static uint64_t mix64(uint64_t *s) {
