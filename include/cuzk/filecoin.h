@@ -327,10 +327,10 @@ CUZK_API cuzk_status cuzk_snap_public_inputs(const cuzk_snap_public *pub, uint32
  * comm_r_old, comm_r_new and comm_d_new as cid.Bytes(), the binary CIDv1 of the commitment, not
  * the raw 32 bytes. out = the 32-byte digest, from either in_len = 32 raw bytes or a CIDv1 of the
  * kind's codec and multihash (go-fil-commcid): sealed (comm_r) 0x01, codec 0xf102
- * (fil-commitment-sealed), multihash 0xb401 (poseidon-bls12_381-a2-fc1, Go/Rust POSEIDON_BLS12_381_A1_FC1),
- * length 32, digest (40
- * bytes); unsealed (comm_d) codec 0xf101 (fil-commitment-unsealed), multihash 0x1012
- * (sha2-256-trunc254-padded), length 32, digest (39 bytes). Errors: CUZK_ERR_ARG (NULL),
+ * (fil-commitment-sealed), multihash 0xb401 (poseidon-bls12_381-a2-fc1, in Go and Rust
+ * POSEIDON_BLS12_381_A1_FC1), length 32, digest (40 bytes); unsealed (comm_d) codec 0xf101
+ * (fil-commitment-unsealed), multihash 0x1012 (sha2-256-trunc254-padded), length 32, digest (39
+ * bytes). Errors: CUZK_ERR_ARG (NULL),
  * CUZK_ERR_FORMAT (another length, version, codec or multihash: named). Reentrant. */
 typedef enum cuzk_commitment_kind { CUZK_COMMITMENT_SEALED = 0, CUZK_COMMITMENT_UNSEALED = 1 } cuzk_commitment_kind;
 CUZK_API cuzk_status cuzk_commitment_from_bytes(uint8_t out[32], const uint8_t *in, size_t in_len, cuzk_commitment_kind kind,
