@@ -10,7 +10,7 @@ Lines: `<kind> <name> key value ...`. The tests need only this file, not the mod
 import hashlib, os, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
-model = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, '..', '..', 'shared', 'filecoin', 'model')
+model = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith('--') else os.path.join(here, '..', '..', 'shared', 'filecoin', 'model')
 if not os.path.isdir(model):
     model = '/work/shared/filecoin/model'
 sys.path.insert(0, model)
@@ -52,6 +52,19 @@ for a in (2, 4, 8):
     gadget('insert_%d' % a, g_insert(a))
 def g_tobits(cs): cc.to_bits_le(cs)
 gadget('to_bits_le', g_tobits)
+
+# SnapDeals (EmptySectorUpdateCircuit, one partition): counts of snap.py at every allowed size
+# (first in the file; `--only-snap` prints these lines alone, ~4 minutes: the 32 and 64 GiB circuits)
+import snap
+snap_lines = []
+for name, nodes in [("1k", 2**5), ("2k", 2**6), ("4k", 2**7), ("8k", 2**8), ("16k", 2**9), ("32k", 2**10),
+                    ("8m", 2**18), ("16m", 2**19), ("512m", 2**24), ("32g", 2**30), ("64g", 2**31)]:
+    cs = snap.snap_circuit(nodes)
+    line('snap', name, 'inputs', cs.inp, 'aux', cs.aux, 'constraints', cs.c, 'partitions', snap.partition_count(nodes))
+    snap_lines.append(out[-1])
+if '--only-snap' in sys.argv:
+    print('\n'.join(snap_lines))
+    sys.exit(0)
 
 # Poseidon circuit witness (neptune's optimised form): hash of the aux values, per arity
 for a in (2, 4, 8, 11):

@@ -1,5 +1,5 @@
-/* cuzk public API: Filecoin circuits: PoSt (WinningPoSt, WindowPoSt: rust-fil-proofs FallbackPoSt)
- * and PoRep C2 (SDR StackedDrg; its section below).
+/* cuzk public API: Filecoin circuits: PoSt (WinningPoSt, WindowPoSt: rust-fil-proofs FallbackPoSt),
+ * PoRep C2 (SDR StackedDrg) and SnapDeals (EmptySectorUpdate): their sections below.
  *
  * Circuits by name: "window-post-SIZE" or "winning-post-SIZE", SIZE one of 2k, 8m, 512m, 32g, 64g
  * (WindowPoSt: 10 challenges per sector, 2349 sectors per partition at 32 GiB, 2300 at 64 GiB, 2
@@ -261,6 +261,124 @@ typedef struct cuzk_porep_seal_request {
  * not a field element), CUZK_ERR_NOMEM. Reentrant. */
 CUZK_API cuzk_status cuzk_porep_seal_c1(const cuzk_porep_seal_request *req, uint8_t **c1, size_t *c1_len, uint8_t comm_r[32],
                                         uint8_t comm_d[32], cuzk_error *err);
+
+/* ==== SnapDeals (EmptySectorUpdate: rust-fil-proofs storage-proofs-update) =================
+ * Circuits by name "snap-SIZE", SIZE one of 2k, 8m, 512m, 32g, 64g: the EmptySectorUpdateCircuit
+ * of ONE partition (32 GiB: 81,049,499 constraints, 5 inputs with ONE, 16 partitions; 2 KiB:
+ * 1,705,039 constraints, 1 partition), the R1CS Filecoin's update parameters were made for. A
+ * sector's update proof is one Groth16 proof per partition, 192 bytes each, in partition order.
+ * Public inputs of partition k: k | h_select << log2(partitions) (h = 10 of [7..12] at 8 MiB and
+ * up, h_select = 8; [1; 6] below), comm_r_old, comm_d_new, comm_r_new.
+ *
+ * The vanilla proofs: one PartitionProof per partition in the bincode form filecoin-ffi returns
+ * (rust-filecoin-proofs-api PartitionProofBytes) and Curio sends as vanilla_proofs; Curio keeps
+ * them in the update cache as a JSON array of base64 strings of those bytes (its snap-vproof.json):
+ * either form is taken. Every count comes from the registered update proof, never from the input.
+ *
+ * The flow mirrors PoRep's: cuzk_snap_pk_load, cuzk_circuit_create, per sector
+ * cuzk_snap_job_create (reads and checks every partition proof: nothing is synthesized from one
+ * that fails), one engine job of cuzk_snap_job_partitions partitions with cuzk_snap_job_synth;
+ * verify with cuzk_verify against cuzk_snap_public_inputs (from public data alone). */
+
+/* Records the circuit of a name and writes it as a circom .r1cs file (~28 GB at 32 GiB: use
+ * cuzk_snap_pk_load there). Errors: CUZK_ERR_ARG (unknown name), CUZK_ERR_IO, CUZK_ERR_NOMEM. */
+CUZK_API cuzk_status cuzk_snap_r1cs_write(const char *circuit, const char *r1cs_path, cuzk_progress_fn progress,
+                                          void *progress_user, cuzk_error *err);
+
+/* INSECURE test parameters for a SnapDeals circuit by name, recorded in memory: cuzk_setup without
+ * the .r1cs file in between (as cuzk_porep_setup; `cuzk setup --circuit snap-SIZE out.params
+ * out.vk`). Errors: CUZK_ERR_ARG (unknown name), those of cuzk_setup. Thread-safety: reentrant. */
+CUZK_API cuzk_status cuzk_snap_setup(const char *circuit, const char *params_path, const char *vk_path,
+                                     const cuzk_setup_opts *opts, cuzk_setup_timings *t, cuzk_error *err);
+/* Loads a .params file made for a SnapDeals circuit (Filecoin's, or INSECURE test ones from `cuzk
+ * setup --circuit snap-SIZE`) with the circuit recorded in memory on all cores. As
+ * cuzk_porep_pk_load. */
+CUZK_API cuzk_status cuzk_snap_pk_load(cuzk_pk **out, const char *circuit, const char *params_path,
+                                       const cuzk_pk_load_opts *opts, cuzk_error *err);
+
+typedef struct cuzk_snap_request {
+    uint64_t registered_proof;           /* RegisteredUpdateProof: 0..4 = 2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB */
+    /* The partition proofs, give exactly one of: Curio's JSON array of base64 strings in memory
+     * (json, json_len) or in a file (json_path); or the bincode of each partition in partition
+     * order (parts[i]: part_lens[i] bytes, n_parts of them: Curio's vanilla_proofs). Borrowed,
+     * read during cuzk_snap_job_create only. */
+    const uint8_t *json;
+    size_t json_len;
+    const char *json_path;
+    const uint8_t *const *parts;
+    const size_t *part_lens;
+    size_t n_parts;
+    /* The public data: the commitments as 32-byte little-endian field elements (the raw 32 bytes
+     * of the CIDs' digests). */
+    uint8_t comm_r_old[32], comm_d_new[32], comm_r_new[32];
+    int nthreads;                        /* checks and synthesis; 0: all online CPUs */
+} cuzk_snap_request;
+
+typedef struct cuzk_snap_job cuzk_snap_job;
+
+/* Reads every partition proof and checks it as Filecoin's verifier would (counts, challenges from
+ * comm_r_new, every Merkle path against its root, comm_r_old / comm_r_new = Poseidon(comm_c, root),
+ * the apex leaves and the partition path against comm_d_new, the encoding leaf_r_new = leaf_r_old +
+ * leaf_d_new * rho). Errors: CUZK_ERR_ARG (request, a commitment that is not a field element),
+ * CUZK_ERR_IO (file), CUZK_ERR_FORMAT (not a partition proof: the message names the partition,
+ * challenge, field and byte), CUZK_ERR_INVALID (a check failed, named likewise), CUZK_ERR_NOMEM.
+ * Thread-safety: a job is read-only after creation. */
+CUZK_API cuzk_status cuzk_snap_job_create(cuzk_snap_job **out, const cuzk_snap_request *req, cuzk_error *err);
+CUZK_API uint32_t cuzk_snap_job_partitions(const cuzk_snap_job *job);
+/* "snap-32g" and the like. */
+CUZK_API const char *cuzk_snap_job_circuit(const cuzk_snap_job *job);
+CUZK_API size_t cuzk_snap_job_n_vars(const cuzk_snap_job *job);
+CUZK_API size_t cuzk_snap_job_n_public(const cuzk_snap_job *job);
+/* Partition k's public inputs (n_public canonical 32-byte values) into out. Errors: CUZK_ERR_ARG. */
+CUZK_API cuzk_status cuzk_snap_job_public_inputs(const cuzk_snap_job *job, uint32_t k, uint8_t *out, cuzk_error *err);
+/* cuzk_synth_fn: synth_ctx = the job; the witness of partition k in Montgomery form
+ * (CUZK_WITNESS_FR_MONT) on req->nthreads threads. Errors: CUZK_ERR_ARG, CUZK_ERR_NOMEM. */
+CUZK_API cuzk_status cuzk_snap_job_synth(void *job, uint32_t partition, uint64_t *witness, size_t n_vars, cuzk_error *err);
+CUZK_API void cuzk_snap_job_free(cuzk_snap_job *job);
+
+/* The public data of an update, what Filecoin's verify_empty_sector_update_proof takes. */
+typedef struct cuzk_snap_public {
+    uint64_t registered_proof;           /* RegisteredUpdateProof 0..4 */
+    uint8_t comm_r_old[32], comm_d_new[32], comm_r_new[32];
+} cuzk_snap_public;
+
+/* Every partition's public inputs: *out = partitions * n_public canonical 32-byte values
+ * (malloc'd, cuzk_post_free), partition-major. Errors: CUZK_ERR_ARG (unknown id, a commitment that
+ * is not a field element), CUZK_ERR_NOMEM. Reentrant. */
+CUZK_API cuzk_status cuzk_snap_public_inputs(const cuzk_snap_public *pub, uint32_t *n_partitions, size_t *n_public,
+                                             uint8_t **out, cuzk_error *err);
+
+/* A commitment as Curio's request carries it: Curio (lib/ffi/cuzk_funcs.go ProveUpdateCuzk) sends
+ * comm_r_old, comm_r_new and comm_d_new as cid.Bytes(), the binary CIDv1 of the commitment, not
+ * the raw 32 bytes. out = the 32-byte digest, from either in_len = 32 raw bytes or a CIDv1 of the
+ * kind's codec and multihash (go-fil-commcid): sealed (comm_r) 0x01, codec 0xf102
+ * (fil-commitment-sealed), multihash 0xb401 (poseidon-bls12_381-a2-fc1, in Go and Rust
+ * POSEIDON_BLS12_381_A1_FC1), length 32, digest (40 bytes); unsealed (comm_d) codec 0xf101
+ * (fil-commitment-unsealed), multihash 0x1012 (sha2-256-trunc254-padded), length 32, digest (39
+ * bytes). Errors: CUZK_ERR_ARG (NULL),
+ * CUZK_ERR_FORMAT (another length, version, codec or multihash: named). Reentrant. */
+typedef enum cuzk_commitment_kind { CUZK_COMMITMENT_SEALED = 0, CUZK_COMMITMENT_UNSEALED = 1 } cuzk_commitment_kind;
+CUZK_API cuzk_status cuzk_commitment_from_bytes(uint8_t out[32], const uint8_t *in, size_t in_len, cuzk_commitment_kind kind,
+                                                cuzk_error *err);
+
+/* ---- test data: an update of a small sector sealed in memory, or a sparse update of any size ----
+ * Not an updater for production: vanilla proofs that Filecoin's verifier and cuzk accept, for
+ * tests and benchmarks. */
+typedef struct cuzk_snap_update_request {
+    uint64_t registered_proof;           /* RegisteredUpdateProof 0..4 */
+    uint64_t data_seed;                  /* pseudo-random old and new data, salt of a sparse update */
+    int sparse;                          /* 1: no sector: consistent sparse trees (any size, 32 GiB
+                                            included); 0: seal a sector in memory (2 KiB, 8 MiB) and
+                                            update it */
+    int nthreads;                        /* 0: all online CPUs */
+} cuzk_snap_update_request;
+
+/* Makes an update's partition proofs as Curio's JSON file (*json, malloc'd, cuzk_post_free, *len
+ * bytes) and its commitments. Errors: CUZK_ERR_ARG (id; a non-sparse update above 8 MiB),
+ * CUZK_ERR_NOMEM. Reentrant. */
+CUZK_API cuzk_status cuzk_snap_make_update(const cuzk_snap_update_request *req, uint8_t **json, size_t *len,
+                                           uint8_t comm_r_old[32], uint8_t comm_d_new[32], uint8_t comm_r_new[32],
+                                           cuzk_error *err);
 
 #ifdef __cplusplus
 }

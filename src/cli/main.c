@@ -18,6 +18,7 @@
 #include "cuzk/prover.h"
 #include "cuzk/groth16.h"
 #include "porep_cmds.h"
+#include "snap_cmds.h"
 #include "progress.h" /* the progress line: the CLI's own terminal helper */
 
 static const char *g_prog = "cuzk";
@@ -40,6 +41,9 @@ static void print_main_help(FILE *f) {
         "  prove-porep Filecoin PoRep C2    cuzk prove-porep --params porep.params c1.json proof.bin\n"
         "  verify-seal check a PoRep proof  cuzk verify-seal --vk porep.vk --registered-proof 8 ... proof.bin\n"
         "  make-c1  PoRep C1 test data      cuzk make-c1 --registered-proof 5 c1.json\n"
+        "  prove-update  SnapDeals update   cuzk prove-update --params snap.params --registered-proof 3 ... vproofs.json proof.bin\n"
+        "  verify-update check an update    cuzk verify-update --vk snap.vk --registered-proof 3 ... proof.bin\n"
+        "  make-update   update test data   cuzk make-update --registered-proof 0 vproofs.json\n"
         "  info     describe a file         cuzk info circuit.zkey\n"
         "  bench    benchmarks              cuzk bench field|ntt|msm|prove|pipeline|load|post|gpu\n"
         "  version  print the version\n"
@@ -153,7 +157,8 @@ static void print_setup_help(FILE *f) {
         "    --circuit-seed S   structure seed (default 1; the pipeline bench uses the same defaults)\n"
         "  --circuit NAME       a Filecoin circuit, recorded natively (in memory; also written to out.r1cs\n"
         "                       when given: ~41 GB for porep-32g, whose .params is ~47 GB):\n"
-        "                       window-post-SIZE, winning-post-SIZE or porep-SIZE (one PoRep partition),\n"
+        "                       window-post-SIZE, winning-post-SIZE, porep-SIZE (one PoRep partition) or\n"
+        "                       snap-SIZE (one SnapDeals update partition),\n"
         "                       SIZE 2k 8m 512m 32g 64g\n"
         "    --sectors N        (PoSt) N sectors per circuit instead of the real count (a smaller test circuit)\n"
         "  --json               print a JSON summary on stdout\n"
@@ -584,17 +589,18 @@ static int cmd_setup(int argc, char **argv) {
         if (synth_opt) return usage_error("setup", "%s", "--constraints, --public, --frac01 and --circuit-seed need --synthetic porep");
         if (npos != 2 && npos != 3)
             return usage_error("setup", "%s", "expected: --circuit NAME [out.r1cs] out.params out.vk");
-        int porep = !strncmp(named, "porep-", 6);
-        if (porep && named_sectors) return usage_error("setup", "%s", "--sectors is for PoSt circuits, not porep-SIZE");
+        int porep = !strncmp(named, "porep-", 6), snap = !strncmp(named, "snap-", 5);
+        if ((porep || snap) && named_sectors) return usage_error("setup", "%s", "--sectors is for PoSt circuits, not porep-SIZE or snap-SIZE");
         cuzk_error e = {0};
-        if (npos == 2) { /* recorded in memory, no .r1cs file: below, with cuzk_porep_setup / cuzk_post_setup */
+        if (npos == 2) { /* recorded in memory, no .r1cs file: below, with cuzk_{porep,snap,post}_setup */
             named_in_memory = 1;
         } else {
             const char *outs[] = {pos[0], pos[1], pos[2]};
             if (cuzk_check_outputs(NULL, 0, outs, 3, &e) != CUZK_OK) return fail(e.code, &e);
             if (!quiet && !json) fprintf(stderr, "cuzk setup: recording %s%s into %s\n", named, named_sectors ? " (sector count reduced: a test circuit)" : "", pos[0]);
-            cuzk_status wst = porep ? cuzk_porep_r1cs_write(named, pos[0], NULL, NULL, &e)
-                                    : cuzk_post_r1cs_write(named, (uint32_t)named_sectors, pos[0], NULL, NULL, &e);
+            cuzk_status wst = porep  ? cuzk_porep_r1cs_write(named, pos[0], NULL, NULL, &e)
+                              : snap ? cuzk_snap_r1cs_write(named, pos[0], NULL, NULL, &e)
+                                     : cuzk_post_r1cs_write(named, (uint32_t)named_sectors, pos[0], NULL, NULL, &e);
             if (wst != CUZK_OK) return fail(wst, &e);
         }
     }
@@ -642,7 +648,8 @@ static int cmd_setup(int argc, char **argv) {
     if (named_in_memory) {
         if (!quiet && !json) fprintf(stderr, "cuzk setup: recording %s%s in memory\n", named, named_sectors ? " (sector count reduced: a test circuit)" : "");
         st = !strncmp(named, "porep-", 6) ? cuzk_porep_setup(named, params_path, vk_path, &o, &t, &e)
-                                          : cuzk_post_setup(named, (uint32_t)named_sectors, params_path, vk_path, &o, &t, &e);
+             : !strncmp(named, "snap-", 5) ? cuzk_snap_setup(named, params_path, vk_path, &o, &t, &e)
+                                           : cuzk_post_setup(named, (uint32_t)named_sectors, params_path, vk_path, &o, &t, &e);
     } else {
         st = cuzk_setup(r1cs_path, params_path, vk_path, &o, &t, &e);
     }
@@ -919,6 +926,9 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "prove-porep")) return cli_cmd_prove_porep(argc - 1, argv + 1);
     if (!strcmp(cmd, "verify-seal")) return cli_cmd_verify_seal(argc - 1, argv + 1);
     if (!strcmp(cmd, "make-c1")) return cli_cmd_make_c1(argc - 1, argv + 1);
+    if (!strcmp(cmd, "prove-update")) return cli_cmd_prove_update(argc - 1, argv + 1);
+    if (!strcmp(cmd, "verify-update")) return cli_cmd_verify_update(argc - 1, argv + 1);
+    if (!strcmp(cmd, "make-update")) return cli_cmd_make_update(argc - 1, argv + 1);
     if (!strcmp(cmd, "info")) return cmd_info(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench")) return cli_exec_bench(argc - 1, argv + 1);
     fprintf(stderr, "%s: unknown command '%s'\n", g_prog, cmd);

@@ -342,7 +342,9 @@ static void set_const_num(cs *cs, elt *e, const fr *v) {
     cs_lc_add(cs, &e->lc, CS_ONE, v);
 }
 
-cs_num poseidon_gadget(cs *cs, const cs_num *in, int arity) {
+cs_num poseidon_gadget(cs *cs, const cs_num *in, int arity) { return poseidon_gadget_tag(cs, in, arity, NULL); }
+
+cs_num poseidon_gadget_tag(cs *cs, const cs_num *in, int arity, const fr *tag) {
     cs_num res = {CS_AUX, {{0}}};
     const poseidon_consts *pc = poseidon_consts_get(arity);
     if (!pc) { cs_fail(cs, CUZK_ERR_UNSUPPORTED, "poseidon: arity %d", arity); return res; }
@@ -350,7 +352,7 @@ cs_num poseidon_gadget(cs *cs, const cs_num *in, int arity) {
     elt el[PT_MAX], nw[PT_MAX];
     memset(el, 0, sizeof el);
     memset(nw, 0, sizeof nw);
-    set_const_num(cs, &el[0], &pc->tag);
+    set_const_num(cs, &el[0], tag ? tag : &pc->tag);
     for (int i = 0; i < arity; i++) { el[i + 1].alloc = true; el[i + 1].var = in[i].var; el[i + 1].val = in[i].value; }
     const fr *k = pc->crc;
     int round = 0;

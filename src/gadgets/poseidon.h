@@ -51,5 +51,10 @@ static inline bool poseidon_hash_plain(fr *out, const fr *in, int arity) { retur
 
 /* The circuit: out = Poseidon(in[0..arity)), allocated. Unsupported arity: the cs fails. */
 cs_num poseidon_gadget(cs *cs, const cs_num *in, int arity);
+/* The same with the domain tag `tag` in state[0] (NULL: 2^arity - 1), a constant as in neptune's
+ * circuit::poseidon_hash (the tag element is Elt::num_from_fr): the constraint shape is the
+ * default tag's, only the values differ. SnapDeals' randomness uses HashType::Custom(Arbitrary(1)),
+ * tag 1 * 2^40 (storage-proofs-update constants.rs, neptune hash_type.rs). */
+cs_num poseidon_gadget_tag(cs *cs, const cs_num *in, int arity, const fr *tag);
 
 #endif

@@ -3,6 +3,9 @@
 
   tools/fuzz/corpus/post/    fuzz_post: parameter byte, sector_index, 32 bytes of randomness, then a
                              real vanilla proof (tests/fixtures/filecoin/post.vproof, winning.vproof)
+  tools/fuzz/corpus/snap/    fuzz_snap: size byte, partition, the three commitments, then a 2 KiB
+                             update's partition proofs made by cuzk (tests/fixtures/filecoin/
+                             snap_2k.vproofs.json: Curio's JSON form, and one partition's bincode)
   tools/fuzz/corpus/daemon/  fuzz_daemon: method byte, then a cuzk.v1 request message (protobuf wire
                              format, written here by hand from src/daemon/proving.proto) carrying
                              those vanilla proofs, the 2 KiB C1 output, the multiplier witness
@@ -78,6 +81,15 @@ def main():
     write('post', 'window-32g-real.bin', hdr(1, 3, 0, 3) + post)
     write('post', 'winning-32g-2slots.bin', hdr(0, 3, 2) + winning)
     write('post', 'winning-32g-10slots.bin', hdr(0, 3, 3) + post)
+
+    # fuzz_snap: byte 0 = size | 0x80 for Curio's JSON form, byte 1 = partition, the three
+    # commitments, then the proof bytes (fuzz_snap.c); a 2 KiB update made by cuzk
+    import base64, json
+    snap_pub = json.loads(read(FIX, 'snap_2k.json'))
+    snap_json = read(FIX, 'snap_2k.vproofs.json')
+    comms = b''.join(bytes.fromhex(snap_pub[k]) for k in ('comm_r_old', 'comm_d_new', 'comm_r_new'))
+    write('snap', '2k-json.bin', bytes([0x80, 0]) + comms + snap_json)
+    write('snap', '2k-bincode.bin', bytes([0, 0]) + comms + base64.b64decode(json.loads(snap_json)[0]))
 
     c1 = read(HERE, 'corpus', 'parsers', 'porep_c1_2k.json')
     wtns = read(HERE, 'corpus', 'parsers', 'multiplier.wtns')

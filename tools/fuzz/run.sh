@@ -4,6 +4,7 @@
 #   fuzz_parsers  every file loader (zkey, wtns, r1cs, params, vk, JSON, proof, the PoRep C1 output
 #                 and its checks) on the same bytes
 #   fuzz_post     the PoSt vanilla-proof reader and its checks (a parameter header, then the proof)
+#   fuzz_snap     the SnapDeals partition-proof readers (bincode, Curio's JSON) and their checks
 #   fuzz_daemon   cuzkd's request decoding and checks (a method byte, then the protobuf message),
 #                 and the worker's vanilla-proof / C1 reading of what they accept
 # Usage: tools/fuzz/run.sh [seconds]   the total over all targets (default $FUZZ_SECONDS or 60)
@@ -18,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 SECS=${1:-${FUZZ_SECONDS:-60}}
 OUT=build-fuzz
-ALL=(fuzz_parsers fuzz_post fuzz_daemon)
+ALL=(fuzz_parsers fuzz_post fuzz_snap fuzz_daemon)
 read -r -a TARGETS <<<"${FUZZ_TARGETS:-${ALL[*]}}"
 for c in clang clang++; do
     command -v $c >/dev/null || { echo "fuzz: $c is needed (tools/install-deps.sh --fuzz, or make fuzz)" >&2; exit 4; }

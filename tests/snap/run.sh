@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# SnapDeals through the CLI at 2 KiB (ctest snap_cli; needs the snap2k fixture of
+# tests/snap/fixture.sh): an update of a sector sealed by cuzk (make-update), proved by
+# prove-update (CPU) and accepted by verify-update from the public data only; a changed
+# commitment or proof byte gives exit 1; --print-inputs equals the independent oracle
+# tests/snap/snap_oracle.py, which also re-verifies the partition proofs in Python; bad
+# partition proofs and arguments exit 3 and 2 with a reason.
+#   tests/snap/run.sh path/to/cuzk FIXTURE_DIR
+set -u
+CUZK=$(readlink -f "$1")
+F=$2
+HERE=$(cd "$(dirname "$0")" && pwd)
+[ -f "$F/env" ] || { echo "snap_cli: no fixture in $F (tests/snap/fixture.sh)"; exit 1; }
+# shellcheck disable=SC1091
+. "$F/env"
+W=$(mktemp -d "${TMPDIR:-/tmp}/snap-cli.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+fails=0
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1"; fails=$((fails + 1)); }
+expect_rc() { # expect_rc NAME RC PATTERN CMD...: exit code RC and stderr+stdout matching PATTERN
+    local name=$1 want=$2 pat=$3; shift 3
+    "$@" > "$W/o" 2>&1
+    local rc=$?
+    if [ "$rc" = "$want" ] && grep -Eq -- "$pat" "$W/o"; then pass "$name (exit $rc)";
+    else fail "$name: exit $rc (want $want), output:"; head -5 "$W/o"; fi
+}
+C=(--registered-proof "$RP" --comm-r-old "$COMM_R_OLD" --comm-d-new "$COMM_D_NEW" --comm-r-new "$COMM_R_NEW")
+P=(--backend cpu --params "$F/snap2k.params" --r1cs "$F/snap2k.r1cs")
+
+# 0. the partition proofs, verified independently (Python: bincode, SHA-256, plain Poseidon)
+if python3 "$HERE/snap_oracle.py" check "$F/vproofs.json" "$RP" "$COMM_R_OLD" "$COMM_D_NEW" "$COMM_R_NEW" > "$W/o" 2>&1; then
+    pass "snap_oracle.py accepts make-update's partition proofs ($(tail -1 "$W/o"))"
+else fail "snap_oracle.py refuses make-update's partition proofs:"; tail -3 "$W/o"; fi
+
+# 1. prove (CPU), every partition verified by prove-update itself
+if "$CUZK" prove-update "${P[@]}" "${C[@]}" --json "$F/vproofs.json" "$W/proof.bin" > "$W/prove.json" 2> "$W/prove.err"; then
+    sz=$(stat -c %s "$W/proof.bin")
+    [ "$sz" = 192 ] && pass "prove-update: 1 partition, 192 bytes" || fail "prove-update: $sz bytes"
+    python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["partitions"] == 1 and j["circuit"] == "snap-2k", j' \
+        "$W/prove.json" && pass "prove-update --json: a summary" || fail "prove-update --json"
+else
+    fail "prove-update exit $?"; cat "$W/prove.err"; echo "$fails failed"; exit 1
+fi
+
+# 2. verify-update from public data only
+V=(--vk "$F/snap2k.vk" "${C[@]}")
+expect_rc "verify-update accepts the proof" 0 '^OK' "$CUZK" verify-update "${V[@]}" "$W/proof.bin"
+flip() { printf '%02x%s' $(( 0x${1:0:2} ^ 1 )) "${1:2}"; }
+for what in comm-r-old comm-d-new comm-r-new; do
+    case $what in comm-r-old) v=$COMM_R_OLD ;; comm-d-new) v=$COMM_D_NEW ;; comm-r-new) v=$COMM_R_NEW ;; esac
+    V2=(); for ((i = 0; i < ${#V[@]}; i++)); do V2+=("${V[i]}"); if [ "${V[i]}" = "--$what" ]; then V2+=("$(flip "$v")"); i=$((i + 1)); fi; done
+    expect_rc "verify-update: a changed $what gives INVALID" 1 'INVALID' "$CUZK" verify-update "${V2[@]}" "$W/proof.bin"
+done
+for off in 0 100 191; do
+    cp "$W/proof.bin" "$W/bad.bin"
+    b=$(od -An -tu1 -j $off -N1 "$W/bad.bin" | tr -d ' ')
+    printf "$(printf '\\%03o' $(( (b ^ 4) & 255 )))" | dd of="$W/bad.bin" bs=1 seek=$off conv=notrunc 2>/dev/null
+    "$CUZK" verify-update "${V[@]}" "$W/bad.bin" > "$W/o" 2>&1
+    rc=$?
+    if [ $rc = 1 ] || [ $rc = 3 ]; then pass "verify-update: proof byte $off changed -> exit $rc ($(head -c 80 "$W/o"))";
+    else fail "verify-update: proof byte $off changed -> exit $rc"; cat "$W/o"; fi
+done
+head -c 191 "$W/proof.bin" > "$W/short.bin"
+expect_rc "verify-update: a truncated proof file is refused" 3 '192' "$CUZK" verify-update "${V[@]}" "$W/short.bin"
+expect_rc "verify-update: a missing commitment is a usage error" 2 'comm-r-new' \
+    "$CUZK" verify-update --vk "$F/snap2k.vk" --registered-proof "$RP" --comm-r-old "$COMM_R_OLD" --comm-d-new "$COMM_D_NEW" "$W/proof.bin"
+expect_rc "verify-update: registered update proof 5 is refused" 2 'registered' \
+    "$CUZK" verify-update --vk "$F/snap2k.vk" --registered-proof 5 --comm-r-old "$COMM_R_OLD" --comm-d-new "$COMM_D_NEW" \
+    --comm-r-new "$COMM_R_NEW" "$W/proof.bin"
+expect_rc "verify-update: a 2 KiB proof given as an 8 MiB update's (4 partitions) is refused" 3 '768' \
+    "$CUZK" verify-update --vk "$F/snap2k.vk" --registered-proof 1 --comm-r-old "$COMM_R_OLD" --comm-d-new "$COMM_D_NEW" \
+    --comm-r-new "$COMM_R_NEW" "$W/proof.bin"
+
+# 3. --print-inputs against the independent oracle
+"$CUZK" verify-update "${C[@]}" --print-inputs > "$W/inputs.json" 2>&1
+python3 "$HERE/snap_oracle.py" inputs "$RP" "$COMM_R_OLD" "$COMM_D_NEW" "$COMM_R_NEW" > "$W/oracle.json"
+if python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); sys.exit(0 if a == b and len(a[0]) == 4 else 1)' \
+     "$W/inputs.json" "$W/oracle.json"; then pass "verify-update --print-inputs = tests/snap/snap_oracle.py (4 inputs)";
+else fail "--print-inputs differs from the oracle"; head -c 400 "$W/inputs.json"; echo; head -c 400 "$W/oracle.json"; echo; fi
+"$CUZK" verify-update "${V[@]}" --print-inputs "$W/proof.bin" > "$W/inputs2.json" 2> "$W/verdict.txt"; rc=$?
+if [ $rc = 0 ] && grep -q '^OK' "$W/verdict.txt" && cmp -s "$W/inputs.json" "$W/inputs2.json"; then
+    pass "verify-update --print-inputs proof.bin: stdout is the JSON alone, OK on stderr, exit 0"
+else fail "verify-update --print-inputs proof.bin: exit $rc, stderr '$(head -c 100 "$W/verdict.txt")'"; fi
+
+# 4. bad partition proofs: refused before any synthesis, with a reason (exit 3)
+python3 "$HERE/snap_oracle.py" tamper "$F/vproofs.json" "$W"
+expect_rc "prove-update: a leaf_r_old changed" 3 'partition 0 challenge 3 \(node [0-9]+\): proof_r_old' \
+    "$CUZK" prove-update "${P[@]}" "${C[@]}" "$W/leaf_r_old.json" "$W/x.bin"
+expect_rc "prove-update: a tree D sibling changed" 3 'partition 0 challenge 7 \(node [0-9]+\): proof_d_new' \
+    "$CUZK" prove-update "${P[@]}" "${C[@]}" "$W/sib_d.json" "$W/x.bin"
+expect_rc "prove-update: comm_c changed" 3 'comm_r_old is not Poseidon' "$CUZK" prove-update "${P[@]}" "${C[@]}" "$W/comm_c.json" "$W/x.bin"
+expect_rc "prove-update: a truncated partition proof" 3 'truncated' "$CUZK" prove-update "${P[@]}" "${C[@]}" "$W/trunc.json" "$W/x.bin"
+expect_rc "prove-update: two partition proofs for a 1-partition sector" 3 '2 partition proofs' \
+    "$CUZK" prove-update "${P[@]}" "${C[@]}" "$W/two.json" "$W/x.bin"
+expect_rc "prove-update: not base64" 3 'base64' "$CUZK" prove-update "${P[@]}" "${C[@]}" "$W/b64.json" "$W/x.bin"
+C2=(--registered-proof "$RP" --comm-r-old "$COMM_R_OLD" --comm-d-new "$COMM_D_NEW" --comm-r-new "$(flip "$COMM_R_NEW")")
+expect_rc "prove-update: another comm_r_new" 3 'comm_r_new is not Poseidon' "$CUZK" prove-update "${P[@]}" "${C2[@]}" "$F/vproofs.json" "$W/x.bin"
+expect_rc "prove-update: the proofs of another size" 3 'has 4 partitions' \
+    "$CUZK" prove-update "${P[@]}" --registered-proof 1 --comm-r-old "$COMM_R_OLD" --comm-d-new "$COMM_D_NEW" \
+    --comm-r-new "$COMM_R_NEW" "$F/vproofs.json" "$W/x.bin"
+[ ! -e "$W/x.bin" ] && pass "no proof file is left by refused partition proofs" || fail "a refused update left $W/x.bin"
+expect_rc "prove-update: an option given twice is a usage error" 2 'given twice' \
+    "$CUZK" prove-update "${P[@]}" --backend cpu "${C[@]}" "$F/vproofs.json" "$W/x.bin"
+expect_rc "prove-update: --registered-proof is required" 2 'registered-proof' \
+    "$CUZK" prove-update "${P[@]}" --comm-r-old "$COMM_R_OLD" --comm-d-new "$COMM_D_NEW" --comm-r-new "$COMM_R_NEW" "$F/vproofs.json" "$W/x.bin"
+
+echo "snap_cli: $fails failed"
+[ $fails = 0 ]
