@@ -20,6 +20,7 @@
 
 #include "config.h"
 #include "cuzk/cuzk.h"
+#include "cuzk/filecoin.h"
 
 typedef struct dp_engine dp_engine;
 typedef struct dp_key dp_key;
@@ -126,6 +127,20 @@ typedef struct dp_input {
  * verify against the key), CUZK_ERR_NOMEM, CUZK_ERR_IO, CUZK_ERR_CANCELLED, the engine's
  * (CUZK_ERR_MISMATCH: one proof needs more than engine.job_budget; device errors). */
 cuzk_status dp_prove(dp_engine *e, dp_key *k, const dp_input *in, dp_proof *out, cuzk_error *err);
+/* The library request of a Filecoin job's first step (reading and checking its inputs), made one
+ * way for dp_prove and for the fuzz harness (tools/fuzz/fuzz_daemon.c), which feeds the library
+ * what a worker would.
+ * dp_post_request: a PoSt job of the key's circuit (circuit: a cuzk PoSt name, sectors: its sector
+ * count, 0 for Filecoin's) over in's vanilla proofs, laid end to end in in->wtns
+ * (in->vanilla_lens[i] bytes each): bufs (in->n_vanilla entries, the caller's) gets where each
+ * starts; *rq borrows bufs, in->vanilla_lens and in->wtns. Threads: nthreads (0: all).
+ * Errors: CUZK_ERR_ARG (no vanilla proofs, or lengths that do not add up to in->wtns_len). */
+cuzk_status dp_post_request(cuzk_post_request *rq, const uint8_t **bufs, const char *circuit, uint32_t sectors,
+                            const dp_input *in, int nthreads, cuzk_error *err);
+/* dp_porep_request: a PoRep job over in's C1 output (in->wtns, borrowed), its replica_id and a Curio
+ * wrapper's SectorNum checked against in->miner_id and in->sector_id (Curio names both). */
+void dp_porep_request(cuzk_porep_request *rq, const dp_input *in, int nthreads);
+
 /* Cancels the engine job `engine_job` (from dp_input.started): partitions not yet started are
  * dropped, a partition in a stage stops at its next stage boundary. Unknown ids are ignored. */
 void dp_cancel(dp_engine *e, uint64_t engine_job);

@@ -470,34 +470,55 @@ static cuzk_status post_synth(void *vctx, uint32_t partition, uint64_t *witness,
     return st;
 }
 
-static cuzk_status prove_post(dp_engine *e, dp_key *k, const dp_input *in, dp_proof *out, cuzk_error *err) {
+cuzk_status dp_post_request(cuzk_post_request *rq, const uint8_t **bufs, const char *circuit, uint32_t sectors,
+                            const dp_input *in, int nthreads, cuzk_error *err) {
+    memset(rq, 0, sizeof *rq);
     if (!in->n_vanilla || !in->vanilla_lens)
         return cuzk_error_set(err, CUZK_ERR_ARG, __FILE__, __LINE__, "a PoSt job without vanilla proofs");
-    const uint8_t **bufs = calloc(in->n_vanilla, sizeof *bufs);
-    if (!bufs) return cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "out of memory");
     size_t off = 0;
     for (size_t i = 0; i < in->n_vanilla; i++) {
-        if (in->vanilla_lens[i] > in->wtns_len - off) { /* the job table's own packing: never */
-            free(bufs);
+        if (in->vanilla_lens[i] > in->wtns_len - off) /* the job table's own packing: never */
             return cuzk_error_set(err, CUZK_ERR_ARG, __FILE__, __LINE__, "vanilla proof %zu overruns the request", i);
-        }
         bufs[i] = in->wtns + off;
         off += in->vanilla_lens[i];
     }
+    if (off != in->wtns_len)
+        return cuzk_error_set(err, CUZK_ERR_ARG, __FILE__, __LINE__,
+                              "the vanilla proofs (%zu bytes) do not fill the request's %zu bytes", off, in->wtns_len);
+    rq->circuit = circuit;
+    rq->sectors = sectors;
+    rq->vanilla_bufs = bufs;
+    rq->vanilla_lens = in->vanilla_lens;
+    rq->n_vanilla = in->n_vanilla;
+    memcpy(rq->randomness, in->randomness, 32);
+    rq->partition = in->partition;
+    rq->api_version = in->api_version;
+    rq->nthreads = nthreads;
+    return CUZK_OK;
+}
+
+void dp_porep_request(cuzk_porep_request *rq, const dp_input *in, int nthreads) {
+    memset(rq, 0, sizeof *rq);
+    rq->c1 = in->wtns;
+    rq->c1_len = in->wtns_len;
+    rq->check_replica_id = 1; /* Curio names the sector and the miner: replica_id must follow from them */
+    cuzk_porep_prover_id(rq->prover_id, in->miner_id);
+    rq->sector_id = in->sector_id;
+    rq->nthreads = nthreads;
+}
+
+static cuzk_status prove_post(dp_engine *e, dp_key *k, const dp_input *in, dp_proof *out, cuzk_error *err) {
+    const uint8_t **bufs = calloc(in->n_vanilla ? in->n_vanilla : 1, sizeof *bufs);
+    if (!bufs) return cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "out of memory");
     cuzk_post_request rq;
-    memset(&rq, 0, sizeof rq);
-    rq.circuit = k->post_circuit;
-    rq.sectors = k->post_sectors;
-    rq.vanilla_bufs = bufs;
-    rq.vanilla_lens = in->vanilla_lens;
-    rq.n_vanilla = in->n_vanilla;
-    memcpy(rq.randomness, in->randomness, 32);
-    rq.partition = in->partition;
-    rq.api_version = in->api_version;
-    rq.nthreads = e->synth_threads;
+    cuzk_status st = dp_post_request(&rq, bufs, k->post_circuit, k->post_sectors, in, e->synth_threads, err);
+    if (st) {
+        free(bufs);
+        return st;
+    }
     post_synth_ctx sc = {in, NULL, 0};
     double t0 = now_ms();
-    cuzk_status st = cuzk_post_job_create(&sc.job, &rq, err); /* reads and checks every vanilla proof */
+    st = cuzk_post_job_create(&sc.job, &rq, err); /* reads and checks every vanilla proof */
     free(bufs);
     if (st) return st;
     double t_check = now_ms() - t0;
@@ -594,13 +615,7 @@ static char *porep_public_json(const uint8_t *proofs, size_t proof_bytes, const 
 
 static cuzk_status prove_porep(dp_engine *e, dp_key *k, const dp_input *in, dp_proof *out, cuzk_error *err) {
     cuzk_porep_request rq;
-    memset(&rq, 0, sizeof rq);
-    rq.c1 = in->wtns;
-    rq.c1_len = in->wtns_len;
-    rq.check_replica_id = 1; /* Curio names the sector and the miner: replica_id must follow from them */
-    cuzk_porep_prover_id(rq.prover_id, in->miner_id);
-    rq.sector_id = in->sector_id;
-    rq.nthreads = e->synth_threads;
+    dp_porep_request(&rq, in, e->synth_threads);
     porep_synth_ctx sc;
     memset(&sc, 0, sizeof sc);
     sc.in = in;
