@@ -19,6 +19,8 @@
 
 /* ---- shared argument parsing ---- */
 
+#define MINER_ID_USAGE "--miner-id needs an actor id: 1000, or its ID address f01000 / t01000 (got '%s')"
+
 /* --registered-proof N: 0..14 */
 static int parse_registered_proof(const char *cmd, const char *v, uint64_t *out) {
     if (!v || !cli_parse_u64(v, out) || *out > 14)
@@ -73,7 +75,7 @@ static void print_make_c1_help(FILE *f) {
         "options:\n"
         "  --registered-proof N  RegisteredSealProof id: 0..4 V1, 5..9 V1_1, 10..14 V1_1 + Synthetic\n"
         "                        (2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB in each group; 8 = 32 GiB V1_1)\n"
-        "  --miner-id M          the miner's actor id, gives prover_id (default 1000)\n"
+        "  --miner-id M          the miner's actor id (1000, f01000 or t01000), gives prover_id (default 1000)\n"
         "  --sector-id N         sector number (default 1)\n"
         "  --ticket HEX          32 bytes (default: all zero)\n"
         "  --seed HEX            the interactive seed, 32 bytes (default: all zero)\n"
@@ -106,7 +108,7 @@ int cli_cmd_make_c1(int argc, char **argv) {
         int rc;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { print_make_c1_help(stdout); return 0; }
         else if (!strcmp(a, "--registered-proof")) { if ((rc = parse_registered_proof(cmd, v, &rp))) return rc; i++; }
-        else if (!strcmp(a, "--miner-id")) { if (!v || !cli_parse_u64(v, &miner)) return cli_usage_error(cmd, "--miner-id needs an actor id (got '%s')", v ? v : ""); i++; }
+        else if (!strcmp(a, "--miner-id")) { if (!v || !cli_parse_miner_id(v, &miner)) return cli_usage_error(cmd, MINER_ID_USAGE, v ? v : ""); i++; }
         else if (!strcmp(a, "--sector-id")) { if (!v || !cli_parse_u64(v, &req.sector_id)) return cli_usage_error(cmd, "--sector-id needs a number (got '%s')", v ? v : ""); i++; }
         else if (!strcmp(a, "--ticket")) { if ((rc = parse_hex32(cmd, a, v, req.ticket))) return rc; i++; }
         else if (!strcmp(a, "--seed")) { if ((rc = parse_hex32(cmd, a, v, req.seed))) return rc; i++; }
@@ -185,7 +187,8 @@ static void print_prove_porep_help(FILE *f) {
         "  --r1cs FILE          the circuit as a .r1cs file (cuzk setup --circuit porep-SIZE writes one);\n"
         "                       default: recorded in memory (~14 GB and ~1 min at 32 GiB)\n"
         "  --miner-id M         with --sector-id: check replica_id against prover_id(M), the sector id,\n"
-        "  --sector-id N        the ticket, comm_d and porep_id (default: the C1's replica_id is used)\n"
+        "  --sector-id N        the ticket, comm_d and porep_id (default: the C1's replica_id is used);\n"
+        "                       M is the actor id: 1000, or its ID address f01000 / t01000\n"
         "  --backend B          cpu | gpu | auto (default auto: the GPU when present)\n"
         "  --threads N          CPU threads (default: all CPUs)\n"
         "  --synthesis-workers N  partitions synthesized at once (default 2)\n"
@@ -238,7 +241,7 @@ int cli_cmd_prove_porep(int argc, char **argv) {
         else if (!strcmp(a, "--params")) { if (!v) return cli_usage_error(cmd, "%s needs a file", a); params = v; i++; }
         else if (!strcmp(a, "--r1cs")) { if (!v) return cli_usage_error(cmd, "%s needs a file", a); r1cs = v; i++; }
         else if (!strcmp(a, "--trace")) { if (!v) return cli_usage_error(cmd, "%s needs a file", a); trace = v; i++; }
-        else if (!strcmp(a, "--miner-id")) { if (!v || !cli_parse_u64(v, &miner)) return cli_usage_error(cmd, "--miner-id needs an actor id (got '%s')", v ? v : ""); have_miner = 1; i++; }
+        else if (!strcmp(a, "--miner-id")) { if (!v || !cli_parse_miner_id(v, &miner)) return cli_usage_error(cmd, MINER_ID_USAGE, v ? v : ""); have_miner = 1; i++; }
         else if (!strcmp(a, "--sector-id")) { if (!v || !cli_parse_u64(v, &req.sector_id)) return cli_usage_error(cmd, "--sector-id needs a number (got '%s')", v ? v : ""); have_sector = 1; i++; }
         else if (!strcmp(a, "--backend")) {
             if (!v) return cli_usage_error(cmd, "%s needs cpu, gpu or auto", a);
@@ -426,7 +429,7 @@ static void print_verify_seal_help(FILE *f) {
         "  --synthetic             (Synthetic PoRep challenges, 1.2 only)\n"
         "  --comm-r HEX, --comm-d HEX   the commitments, 32 bytes each as stored (little-endian field elements)\n"
         "  --prover-id HEX         32 bytes (a miner f0<id>: the id as a LEB128 varint, zero-padded)\n"
-        "  --miner-id M            instead of --prover-id\n"
+        "  --miner-id M            instead of --prover-id: the actor id (1000, f01000 or t01000)\n"
         "  --sector-id N, --ticket HEX, --seed HEX\n"
         "  --print-inputs          print the derived public inputs as JSON on stdout: an array (per\n"
         "                          partition) of arrays of decimal strings (ONE not included), then verify\n"
@@ -467,7 +470,7 @@ int cli_cmd_verify_seal(int argc, char **argv) {
         else if (!strcmp(a, "--prover-id")) { if ((rc = parse_hex32(cmd, a, v, pub.prover_id))) return rc; have[2] = 1; i++; }
         else if (!strcmp(a, "--miner-id")) {
             uint64_t m;
-            if (!v || !cli_parse_u64(v, &m)) return cli_usage_error(cmd, "--miner-id needs an actor id (got '%s')", v ? v : "");
+            if (!v || !cli_parse_miner_id(v, &m)) return cli_usage_error(cmd, MINER_ID_USAGE, v ? v : "");
             cuzk_porep_prover_id(pub.prover_id, m);
             have[2] = 1;
             i++;

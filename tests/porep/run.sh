@@ -57,6 +57,13 @@ for what in seed ticket comm-r comm-d; do
 done
 vs_with --miner-id $((MINER + 1))
 expect_rc "verify-seal: another miner gives INVALID" 1 'INVALID' "$CUZK" verify-seal "${VS2[@]}" "$W/proof.bin"
+for addr in "f0$MINER" "t0$MINER"; do   # a miner's ID address (mainnet f0, testnet t0) is its actor id
+    vs_with --miner-id "$addr"
+    expect_rc "verify-seal: --miner-id $addr (an ID address) is miner $MINER" 0 '^OK' "$CUZK" verify-seal "${VS2[@]}" "$W/proof.bin"
+done
+vs_with --miner-id "f1$MINER"
+expect_rc "verify-seal: --miner-id f1... (not an ID address) is a usage error" 2 'f01000 / t01000' \
+    "$CUZK" verify-seal "${VS2[@]}" "$W/proof.bin"
 vs_with --sector-id $((SECTOR + 1))
 expect_rc "verify-seal: another sector gives INVALID" 1 'INVALID' "$CUZK" verify-seal "${VS2[@]}" "$W/proof.bin"
 expect_rc "verify-seal: an option given twice is a usage error" 2 'given twice' \
