@@ -169,9 +169,12 @@ typedef struct cuzk_porep_job cuzk_porep_job;
  * against its root, the roots against comm_d / comm_c / comm_r_last and comm_r = Poseidon(comm_c,
  * comm_r_last), the parents' indices, the labels of every challenged node from its parents, the
  * encoding. Errors: CUZK_ERR_ARG (request), CUZK_ERR_IO (file), CUZK_ERR_FORMAT (not a C1 output:
- * the message names the partition, challenge and field), CUZK_ERR_INVALID (a check failed, named
- * likewise), CUZK_ERR_NOMEM. A hostile input cannot make it allocate more than the registered
- * proof's C1 holds. Thread-safety: a job is read-only after creation. */
+ * the message names the partition, challenge and field; also an input longer than any C1 output
+ * can be: 8 x the widest compact JSON of its registered proof, whitespace included (~350 MB at
+ * 32 GiB; a file longer than the largest proof's is refused before it is read), CUZK_ERR_INVALID
+ * (a check failed, named likewise), CUZK_ERR_NOMEM.
+ * A hostile input cannot make it allocate more than the registered proof's C1 holds.
+ * Thread-safety: a job is read-only after creation. */
 CUZK_API cuzk_status cuzk_porep_job_create(cuzk_porep_job **out, const cuzk_porep_request *req, cuzk_error *err);
 CUZK_API uint32_t cuzk_porep_job_partitions(const cuzk_porep_job *job);
 /* The circuit name ("porep-32g") and the RegisteredSealProof id of the C1 output. */

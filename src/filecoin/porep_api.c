@@ -96,6 +96,13 @@ static uint8_t *slurp(const char *path, size_t *n, cuzk_error *err, cuzk_status 
     if (!f) { *st = ERR(err, CUZK_ERR_IO, "cannot open C1 output %s: %s", path, strerror(errno)); return NULL; }
     struct stat sb;
     if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) { fclose(f); *st = ERR(err, CUZK_ERR_IO, "%s is not a regular file", path); return NULL; }
+    if ((uint64_t)sb.st_size > porep_c1_max_bytes_any()) { /* refused before it is read */
+        fclose(f);
+        *st = ERR(err, CUZK_ERR_FORMAT, "%s: %llu bytes, longer than any C1 output can be (a 64 GiB sector's in Curio's "
+                  "wrapper: %zu bytes at most, whitespace included): not a C1 output; nothing was read", path,
+                  (unsigned long long)sb.st_size, porep_c1_max_bytes_any());
+        return NULL;
+    }
     uint8_t *d = malloc(sb.st_size > 0 ? (size_t)sb.st_size : 1);
     if (!d) { fclose(f); *st = ERR(err, CUZK_ERR_NOMEM, "out of memory reading %s", path); return NULL; }
     if (fread(d, 1, (size_t)sb.st_size, f) != (size_t)sb.st_size) {

@@ -120,6 +120,11 @@ save("sectornum", dict(w, SectorNum=w["SectorNum"] + 1), wrap=False)
 save("sectornum_big", dict(w, SectorNum=2**64 - 1), wrap=False)
 save("base64", dict(w, Phase1Out="!!not base64!!"), wrap=False)
 PY
+# a file longer than any C1 output can be: refused from its size, before it is read (sparse: no disk)
+truncate -s 2G "$W/huge.json"
+expect_rc "prove-porep: a 2 GB file is refused before it is read" 3 'longer than any C1 output can be.*nothing was read' \
+    "$CUZK" prove-porep "${P[@]}" "$W/huge.json" "$W/x.bin"
+rm -f "$W/huge.json"
 expect_rc "prove-porep: a C1 with another seed (challenges differ)" 3 'challenge' "$CUZK" prove-porep "${P[@]}" "$W/seed.json" "$W/x.bin"
 expect_rc "prove-porep: a C1 with a changed comm_r" 3 'comm_r' "$CUZK" prove-porep "${P[@]}" "$W/commr.json" "$W/x.bin"
 expect_rc "prove-porep: a C1 of another registered proof" 3 '8MiB|registered|SectorSize|size' "$CUZK" prove-porep "${P[@]}" "$W/regproof.json" "$W/x.bin"
