@@ -605,7 +605,24 @@ TEST(engine, failing_partition_fails_job_and_frees_everything) {
     CHECK_EQ_INT(r.failed_partition, 2);
     CHECK_EQ_INT(err.code, CUZK_ERR_UNSAT);
     CHECK(r.proofs == NULL);
+    CHECK_MSG(strstr(err.msg, "partition 2: witness does not satisfy constraint"), "%s", err.msg);
     cuzk_job_result_free(&r);
+    /* 1b. CUZK_CHECK_WITNESS_FIRST checks partition 0 only: the same job goes through (partition
+     * 2's proof is made from its bad witness), a bad partition 0 fails it with UNSAT */
+    d.check_witness = CUZK_CHECK_WITNESS_FIRST;
+    REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
+    REQUIRE(cuzk_engine_wait(e, id, &r, &err) == CUZK_OK);
+    CHECK_EQ_INT(r.state, CUZK_JOB_DONE);
+    cuzk_job_result_free(&r);
+    sc.corrupt_partition = 0;
+    REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
+    REQUIRE(cuzk_engine_wait(e, id, &r, &err) == CUZK_OK);
+    CHECK_EQ_INT(r.state, CUZK_JOB_FAILED);
+    CHECK_EQ_INT(r.status, CUZK_ERR_UNSAT);
+    CHECK_EQ_INT(r.failed_partition, 0);
+    CHECK_MSG(strstr(err.msg, "partition 0: witness does not satisfy constraint"), "%s", err.msg);
+    cuzk_job_result_free(&r);
+    d.check_witness = 1;
     /* 2. an injected failure in start of partition 1, and 3. in finish of partition 3; a healthy
      * job submitted behind them still succeeds */
     sc.corrupt_partition = -1;

@@ -134,6 +134,8 @@ typedef struct cuzk_engine_opts {
 typedef cuzk_status (*cuzk_synth_fn)(void *synth_ctx, uint32_t partition, uint64_t *witness, size_t n_vars,
                                      cuzk_error *err);
 
+#define CUZK_CHECK_WITNESS_FIRST 2 /* cuzk_job_desc.check_witness: partition 0 only */
+
 typedef struct cuzk_job_desc {
     const cuzk_circuit *circuit; /* borrowed; must outlive the job */
     uint32_t n_partitions;       /* P >= 1 */
@@ -143,9 +145,12 @@ typedef struct cuzk_job_desc {
      * partition i uses r = limbs [8i, 8i+4), s = [8i+4, 8i+8) (the circuit's Fr, Montgomery, < r:
      * not checked). Copied at submit; for tests (fixed r, s make proofs reproducible). */
     const uint64_t *fixed_rs;
-    int check_witness;           /* check every constraint after synthesis: CUZK_ERR_UNSAT fails the job,
-                                    its message naming the first failing constraint. Needs the
-                                    circuit's R1CS (a zkey key loaded with its .r1cs) */
+    int check_witness;           /* 1: check every constraint of every partition after synthesis:
+                                    CUZK_ERR_UNSAT fails the job, its message naming the partition
+                                    and the first failing constraint; CUZK_CHECK_WITNESS_FIRST: of
+                                    partition 0 only, before it goes to the prover (once per job:
+                                    that the R1CS, e.g. from a .r1cs file, is the circuit the synthesis
+                                    fills). Needs the circuit's R1CS (a zkey key loaded with its .r1cs) */
     cuzk_witness_form witness_form; /* what synth writes: 0 or CUZK_WITNESS_FR_MONT (Montgomery),
                                     or CUZK_WITNESS_FR_CANON (canonical; a value >= the curve's r
                                     fails the job with CUZK_ERR_FORMAT). Either way a value 0 that

@@ -272,24 +272,33 @@ int cli_cmd_prove_porep(int argc, char **argv) {
     if (have_miner != have_sector) return cli_usage_error(cmd, "%s", "--miner-id and --sector-id go together");
     if (!cli_msm_from_env(&eo.msm, "cuzk prove-porep")) return 2;
     cuzk_error e = {0};
+    cuzk_status st;
+    /* The cheap checks first, before the C1 output is read and long before any synthesis: the
+     * backend, the outputs, and the key files' headers (which circuit the .params is for; the
+     * .r1cs's counts against it). */
+    if (eo.backend == CUZK_BACKEND_GPU) {
+        cuzk_backend b;
+        if ((st = cuzk_backend_resolve(CUZK_BACKEND_GPU, &b, &e))) return cli_fail(st, &e);
+    }
     const char *ins[3] = {pos[0], params, r1cs};
     const char *outs[2] = {pos[1], trace};   /* --trace too: refused now, not after the prove */
-    cuzk_status st = cuzk_check_outputs(ins, 3, outs, trace ? 2 : 1, &e);
+    st = cuzk_check_outputs(ins, 3, outs, trace ? 2 : 1, &e);
     if (st) return cli_fail(st, &e);
-    for (int k = 1; k < 3; k++) {   /* the key's files must open before the C1 checks */
-        if (!ins[k]) continue;
-        FILE *f = fopen(ins[k], "rb");
-        if (!f) {
-            st = cuzk_error_set(&e, CUZK_ERR_IO, __FILE__, __LINE__, "%s: cannot open", ins[k]);
+    const char *key_circuit = NULL;
+    if ((st = cuzk_porep_circuit_of_file(params, &key_circuit, &e))) return cli_fail(st, &e);
+    if (r1cs) {
+        cuzk_file_shape want;
+        char what[1200];
+        snprintf(what, sizeof what, "circuit %s (the one %s is for)", key_circuit, params);
+        if ((st = cuzk_porep_circuit_shape(&want, key_circuit, &e)) || (st = cuzk_file_shape_check(r1cs, &want, what, &e)))
             return cli_fail(st, &e);
-        }
-        fclose(f);
     }
     if (have_miner) {
         req.check_replica_id = 1;
         cuzk_porep_prover_id(req.prover_id, miner);
     }
     req.c1_path = pos[0];
+    req.circuit = key_circuit; /* a C1 of another sector size: refused before its checks */
     cuzk_porep_job *job = NULL;
     cuzk_pk *pk = NULL;
     cuzk_vk *vk = NULL;
@@ -300,8 +309,13 @@ int cli_cmd_prove_porep(int argc, char **argv) {
     uint8_t *pub = NULL;
     int rc = 0;
     double t0 = cli_wall_ms();
-    if (!quiet) fprintf(stderr, "cuzk prove-porep: reading and checking %s\n", pos[0]);
+    if (!quiet) fprintf(stderr, "cuzk prove-porep: %s is for %s; reading and checking %s\n", params, key_circuit, pos[0]);
     if ((st = cuzk_porep_job_create(&job, &req, &e))) {
+        if (st == CUZK_ERR_MISMATCH) { /* a C1 of another size than the key's: name the key */
+            char m[sizeof e.msg];
+            memcpy(m, e.msg, sizeof m);
+            cuzk_error_set(&e, st, __FILE__, __LINE__, "%.700s (--params %s)", m, params);
+        }
         rc = cli_fail(st, &e);
         if (st == CUZK_ERR_INVALID) rc = 3; /* a C1 output that fails its checks is bad input, not an invalid Groth16 proof */
         goto out;
@@ -340,12 +354,21 @@ int cli_cmd_prove_porep(int argc, char **argv) {
     jd.synth = synth_progress;
     jd.synth_ctx = &sc;
     jd.witness_form = CUZK_WITNESS_FR_MONT;
+    /* a .r1cs from a file: partition 0's witness is checked against it before that partition is
+     * proved (a changed constraint is named now, not found as a proof that does not verify) */
+    if (r1cs) jd.check_witness = CUZK_CHECK_WITNESS_FIRST;
     cuzk_job_id id;
     if ((st = cuzk_engine_submit(eng, &jd, &id, &e))) { rc = cli_fail(st, &e); goto out; }
     if ((st = cuzk_engine_wait(eng, id, &res, &e))) { rc = cli_fail(st, &e); goto out; }
     if (res.state != CUZK_JOB_DONE) {
         st = res.status ? res.status : CUZK_ERR_CANCELLED;
         if (!e.msg[0]) cuzk_error_set(&e, st, __FILE__, __LINE__, "partition %u failed", res.failed_partition);
+        else if (st == CUZK_ERR_UNSAT && r1cs) {
+            char m[sizeof e.msg];
+            memcpy(m, e.msg, sizeof m);
+            cuzk_error_set(&e, st, __FILE__, __LINE__, "%s: %.500s: not the %s circuit the C1 output is synthesized for "
+                           "(changed or corrupt)", r1cs, m, circuit);
+        }
         rc = cli_fail(st, &e);
         goto out;
     }
@@ -363,6 +386,18 @@ int cli_cmd_prove_porep(int argc, char **argv) {
         }
         st = cuzk_verify(vk, CUZK_PUBLIC_CANON, pub, np * 32, CUZK_PROOF_CURVE_BYTES, res.proofs + (size_t)k * res.proof_bytes,
                          res.proof_bytes, &e);
+        if (st == CUZK_ERR_INVALID) {
+            /* made from a checked C1 output with this key, the proof verifies against the key's own
+             * verifying key unless the key files are not one key of the circuit: a bad input file */
+            char m[sizeof e.msg];
+            memcpy(m, e.msg, sizeof m);
+            st = cuzk_error_set(&e, CUZK_ERR_MISMATCH, __FILE__, __LINE__,
+                                "partition %u: the proof does not verify against the key's own verifying key (%.300s): "
+                                "%s%s%s is not a consistent key of circuit %s (changed or corrupt)", k, m, params,
+                                r1cs ? " with " : "", r1cs ? r1cs : "", circuit);
+            rc = cli_fail(st, &e);
+            goto out;
+        }
         if (st) {
             char m[sizeof e.msg];
             memcpy(m, e.msg, sizeof m);

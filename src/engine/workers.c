@@ -261,11 +261,13 @@ void *engine_synth_main(void *arg) {
                 st = j->gc->witness_ready(p->w, j->n_vars, j->witness_form == CUZK_WITNESS_FR_CANON, &werr);
                 if (st != CUZK_OK) ERR(&perr, st, "partition %u: %s", idx, werr.msg);
             }
-            if (st == CUZK_OK && j->check_witness) {
+            if (st == CUZK_OK && j->check_witness && (j->check_witness != CUZK_CHECK_WITNESS_FIRST || idx == 0)) {
                 uint32_t bad = 0;
                 groth16_key raw;
-                st = j->gc->check_witness(engine_circuit_key(&j->circ, &raw), p->w, j->n_vars, &bad,
-                                          &perr);
+                cuzk_error cerr = {0};
+                st = j->gc->check_witness(engine_circuit_key(&j->circ, &raw), p->w, j->n_vars, &bad, &cerr);
+                if (st != CUZK_OK && j->P > 1) ERR(&perr, st, "partition %u: %s", idx, cerr.msg);
+                else if (st != CUZK_OK) perr = cerr;
             }
         }
         tm->synth_call_ms = tc1 - tc0;
