@@ -156,6 +156,16 @@ typedef struct cuzk_job_desc {
                                     fails the job with CUZK_ERR_FORMAT). Either way a value 0 that
                                     is not ONE fails it with CUZK_ERR_MISMATCH. CUZK_WITNESS_WTNS:
                                     CUZK_ERR_ARG */
+    /* Optional progress reports (the library never prints): progress(progress_user, what, done,
+     * total) as partitions move through the stages, with what = "partition <k>: <stage>" (valid
+     * during the call), done = partitions proved so far, total = n_partitions. Stages: "synthesis",
+     * "witness check", "prove start", then the prover's own steps as each begins ("a/b/c", "H",
+     * "MSM A", "MSM B1", "MSM L", "MSM H", ...: the names of its stage boundaries), "finish" (and
+     * "MSM B (G2)" where the CPU finish computes it), "proved" (done counts it). Called from the
+     * engine's worker threads, one call at a time per job, never after cuzk_engine_wait returned;
+     * it must be quick and must not call into the engine. NULL: none. */
+    cuzk_progress_fn progress;
+    void *progress_user;
 } cuzk_job_desc;
 
 typedef enum { CUZK_JOB_DONE = 0, CUZK_JOB_FAILED = 1, CUZK_JOB_CANCELLED = 2 } cuzk_job_state;

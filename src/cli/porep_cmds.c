@@ -5,13 +5,16 @@
 #include "porep_cmds.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli_util.h"
 #include "frontend.h"
+#include "progress.h"
 #include "cuzk/engine.h"
 #include "cuzk/filecoin.h"
 #include "cuzk/groth16.h"
@@ -202,13 +205,33 @@ static void print_prove_porep_help(FILE *f) {
         "  cuzk prove-porep --params porep2k.params --r1cs porep2k.r1cs c1.json proof.bin\n");
 }
 
+/* What the operator sees while a sector proves: one progress line (progress.h) with the engine's
+ * stage reports ("partition 0: MSM L"), the time spent, partitions proved of all; redrawn on a
+ * terminal, a plain line every PROGRESS_LOG_SECONDS in a log, also while one step runs for minutes
+ * (a CPU partition on a small machine): a timer thread ticks the line. */
 typedef struct synth_ctx {
     cuzk_porep_job *job;
     uint32_t partitions;
-    int quiet;
     double t0;
     volatile uint32_t done;
+    progress *bar;
+    pthread_t ticker;
+    int ticking;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int stop;
+    char step[96];      /* the last stage report, and when it came (under mu) */
+    double step_ms;
 } synth_ctx;
+
+/* The line's detail: the step, and how long it has run once that is a while. */
+static void show_step(synth_ctx *c) {
+    char d[128];
+    double s = (cli_wall_ms() - c->step_ms) / 1e3;
+    if (s >= 10) snprintf(d, sizeof d, "%s, %.0f s in it", c->step, s);
+    else snprintf(d, sizeof d, "%s", c->step);
+    progress_detail(c->bar, d);
+}
 
 static cuzk_status synth_progress(void *user, uint32_t partition, uint64_t *w, size_t n_vars, cuzk_error *err) {
     synth_ctx *c = user;
@@ -216,11 +239,65 @@ static cuzk_status synth_progress(void *user, uint32_t partition, uint64_t *w, s
     cuzk_status st = cuzk_porep_job_synth(c->job, partition, w, n_vars, err);
     if (st == CUZK_OK) {
         uint32_t d = __atomic_add_fetch(&c->done, 1, __ATOMIC_RELAXED);
-        if (!c->quiet)
-            fprintf(stderr, "cuzk prove-porep: partition %u synthesized in %.1f s (%u of %u, %.1f s since start)\n", partition,
-                    (cli_wall_ms() - t) / 1e3, d, c->partitions, (cli_wall_ms() - c->t0) / 1e3);
+        char line[200];
+        snprintf(line, sizeof line, "cuzk prove-porep: partition %u synthesized in %.1f s (%u of %u, %.1f s since start)",
+                 partition, (cli_wall_ms() - t) / 1e3, d, c->partitions, (cli_wall_ms() - c->t0) / 1e3);
+        progress_message(c->bar, line);
     }
     return st;
+}
+
+/* cuzk_job_desc.progress: the engine's stage reports on the line */
+static void prove_progress(void *user, const char *what, uint64_t done, uint64_t total) {
+    synth_ctx *c = user;
+    pthread_mutex_lock(&c->mu);
+    snprintf(c->step, sizeof c->step, "%s", what);
+    c->step_ms = cli_wall_ms();
+    show_step(c);
+    pthread_mutex_unlock(&c->mu);
+    progress_update(c->bar, "proving", done, total);
+}
+
+/* cuzk_pk_load_opts.progress: the key's file bytes decoded */
+static void load_progress(void *user, const char *what, uint64_t done, uint64_t total) {
+    synth_ctx *c = user;
+    pthread_mutex_lock(&c->mu);
+    snprintf(c->step, sizeof c->step, "%s", what);
+    c->step_ms = cli_wall_ms();
+    show_step(c);
+    pthread_mutex_unlock(&c->mu);
+    progress_update(c->bar, "loading key", done, total);
+}
+
+static void *ticker_main(void *arg) {
+    synth_ctx *c = arg;
+    pthread_mutex_lock(&c->mu);
+    while (!c->stop) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 250000000;
+        if (ts.tv_nsec >= 1000000000) { ts.tv_sec++; ts.tv_nsec -= 1000000000; }
+        pthread_cond_timedwait(&c->cv, &c->mu, &ts);
+        if (c->stop) break;
+        if (c->step[0]) show_step(c);
+        progress_tick(c->bar);
+    }
+    pthread_mutex_unlock(&c->mu);
+    return NULL;
+}
+
+/* Ends the line (and its timer) so that other output can follow. */
+static void progress_end(synth_ctx *c) {
+    if (c->ticking) {
+        pthread_mutex_lock(&c->mu);
+        c->stop = 1;
+        pthread_cond_signal(&c->cv);
+        pthread_mutex_unlock(&c->mu);
+        pthread_join(c->ticker, NULL);
+        c->ticking = 0;
+    }
+    progress_free(c->bar);
+    c->bar = NULL;
 }
 
 int cli_cmd_prove_porep(int argc, char **argv) {
@@ -308,6 +385,10 @@ int cli_cmd_prove_porep(int argc, char **argv) {
     memset(&res, 0, sizeof res);
     uint8_t *pub = NULL;
     int rc = 0;
+    synth_ctx sc;
+    memset(&sc, 0, sizeof sc);
+    pthread_mutex_init(&sc.mu, NULL);
+    pthread_cond_init(&sc.cv, NULL);
     double t0 = cli_wall_ms();
     if (!quiet) fprintf(stderr, "cuzk prove-porep: %s is for %s; reading and checking %s\n", params, key_circuit, pos[0]);
     if ((st = cuzk_porep_job_create(&job, &req, &e))) {
@@ -326,27 +407,37 @@ int cli_cmd_prove_porep(int argc, char **argv) {
     if (!quiet)
         fprintf(stderr, "cuzk prove-porep: %s (registered proof %" PRIu64 "), %u partition(s), checked in %.1f ms; loading %s\n",
                 circuit, cuzk_porep_job_registered_proof(job), P, t1 - t0, params);
+    /* from here on the progress line: the key's load, then every stage of every partition */
+    sc.job = job;
+    sc.partitions = P;
+    sc.bar = progress_new(stderr, -1, !quiet);
+    sc.ticking = sc.bar && !quiet && pthread_create(&sc.ticker, NULL, ticker_main, &sc) == 0;
     cuzk_pk_load_opts lo;
     memset(&lo, 0, sizeof lo);
     lo.nthreads = req.nthreads;
+    lo.progress = load_progress;
+    lo.progress_user = &sc;
     st = r1cs ? cuzk_pk_load_params(&pk, params, r1cs, &lo, &e) : cuzk_porep_pk_load(&pk, circuit, params, &lo, &e);
-    if (st) { rc = cli_fail(st, &e); goto out; }
-    if ((st = cuzk_vk_from_pk(&vk, pk, &e))) { rc = cli_fail(st, &e); goto out; }
+    if (st) { progress_end(&sc); rc = cli_fail(st, &e); goto out; }
+    if ((st = cuzk_vk_from_pk(&vk, pk, &e))) { progress_end(&sc); rc = cli_fail(st, &e); goto out; }
     double t2 = cli_wall_ms();
-    if ((st = cuzk_engine_create(&eng, &eo, &e))) { rc = cli_fail(st, &e); goto out; }
-    if ((st = cuzk_circuit_create(&circ, pk, &e))) { rc = cli_fail(st, &e); goto out; }
+    if ((st = cuzk_engine_create(&eng, &eo, &e))) { progress_end(&sc); rc = cli_fail(st, &e); goto out; }
+    if ((st = cuzk_circuit_create(&circ, pk, &e))) { progress_end(&sc); rc = cli_fail(st, &e); goto out; }
     if (cuzk_circuit_n_vars(circ) != cuzk_porep_job_n_vars(job)) {
         st = cuzk_error_set(&e, CUZK_ERR_MISMATCH, __FILE__, __LINE__,
                             "%s has %zu variables, the %s circuit of %s %zu: parameters of another circuit",
                             r1cs ? r1cs : params, cuzk_circuit_n_vars(circ), circuit, pos[0], cuzk_porep_job_n_vars(job));
+        progress_end(&sc);
         rc = cli_fail(st, &e);
         goto out;
     }
-    if ((st = cuzk_engine_preload(eng, circ, &e))) { rc = cli_fail(st, &e); goto out; }
+    if ((st = cuzk_engine_preload(eng, circ, &e))) { progress_end(&sc); rc = cli_fail(st, &e); goto out; }
     double t3 = cli_wall_ms();
-    if (!quiet) fprintf(stderr, "cuzk prove-porep: proving on %s (key %.1f s, preload %.1f s)\n", cuzk_engine_backend_name(eng),
-                        (t2 - t1) / 1e3, (t3 - t2) / 1e3);
-    synth_ctx sc = {job, P, quiet, t3, 0};
+    char line[200];
+    snprintf(line, sizeof line, "cuzk prove-porep: proving on %s (key %.1f s, preload %.1f s)", cuzk_engine_backend_name(eng),
+             (t2 - t1) / 1e3, (t3 - t2) / 1e3);
+    progress_message(sc.bar, line);
+    sc.t0 = t3;
     cuzk_job_desc jd;
     memset(&jd, 0, sizeof jd);
     jd.circuit = circ;
@@ -354,12 +445,16 @@ int cli_cmd_prove_porep(int argc, char **argv) {
     jd.synth = synth_progress;
     jd.synth_ctx = &sc;
     jd.witness_form = CUZK_WITNESS_FR_MONT;
+    jd.progress = prove_progress;
+    jd.progress_user = &sc;
     /* a .r1cs from a file: partition 0's witness is checked against it before that partition is
      * proved (a changed constraint is named now, not found as a proof that does not verify) */
     if (r1cs) jd.check_witness = CUZK_CHECK_WITNESS_FIRST;
     cuzk_job_id id;
-    if ((st = cuzk_engine_submit(eng, &jd, &id, &e))) { rc = cli_fail(st, &e); goto out; }
-    if ((st = cuzk_engine_wait(eng, id, &res, &e))) { rc = cli_fail(st, &e); goto out; }
+    if ((st = cuzk_engine_submit(eng, &jd, &id, &e))) { progress_end(&sc); rc = cli_fail(st, &e); goto out; }
+    st = cuzk_engine_wait(eng, id, &res, &e);
+    progress_end(&sc); /* the job is over: no report comes any more */
+    if (st) { rc = cli_fail(st, &e); goto out; }
     if (res.state != CUZK_JOB_DONE) {
         st = res.status ? res.status : CUZK_ERR_CANCELLED;
         if (!e.msg[0]) cuzk_error_set(&e, st, __FILE__, __LINE__, "partition %u failed", res.failed_partition);
@@ -433,6 +528,9 @@ int cli_cmd_prove_porep(int argc, char **argv) {
                 (t4 - t3) / 1e3 / P, t5 - t4, synth / P / 1e3, start / P / 1e3, fin / P / 1e3);
     }
 out:
+    progress_end(&sc);
+    pthread_cond_destroy(&sc.cv);
+    pthread_mutex_destroy(&sc.mu);
     free(pub);
     cuzk_job_result_free(&res);
     if (eng) cuzk_engine_destroy(eng);

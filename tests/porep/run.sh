@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # PoRep C2 through the CLI at 2 KiB (ctest porep_cli; needs the porep2k fixture of
-# tests/porep/fixture.sh): a sector sealed by cuzk (make-c1), proved by prove-porep (CPU) and accepted by verify-seal from the public data only; a changed seed, ticket, comm_r, comm_d,
+# tests/porep/fixture.sh): a sector sealed by cuzk (make-c1), proved by prove-porep (CPU, its
+# progress lines checked) and accepted by verify-seal from the public data only; a changed seed, ticket, comm_r, comm_d,
 # miner, sector or proof byte gives exit 1; --print-inputs equals the independent Python oracle
 # tests/porep/porep_public.py; bad C1 files and arguments exit 3 and 2 with a reason; bad key files,
 # and --backend gpu without a GPU, are refused before the C1 output is read.
@@ -34,6 +35,13 @@ if "$CUZK" prove-porep --backend cpu --params "$F/porep2k.params" --r1cs "$F/por
     [ "$sz" = 192 ] && pass "prove-porep: 1 partition, 192 bytes" || fail "prove-porep: $sz bytes"
     python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["partitions"] == 1, j' "$W/prove.json" \
         && pass "prove-porep --json: a summary" || fail "prove-porep --json"
+    # progress an operator can read while a CPU partition proves for minutes: in a log, a line every
+    # 5 s naming the partition's current step (when the prove took long enough to get one)
+    ms=$(python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["prove_ms"]))' "$W/prove.json")
+    if [ "${ms:-0}" -lt 12000 ]; then pass "prove-porep progress: the prove took ${ms} ms, no 5 s line due";
+    elif grep -Eq '^proving .*step 0/1 .*partition 0: (a/b/c|H|MSM [A-Z0-9]+|MSM B \(G2\))' "$W/prove.err"; then
+        pass "prove-porep progress: $(grep -c '^proving ' "$W/prove.err") lines over ${ms} ms, e.g. '$(grep '^proving ' "$W/prove.err" | tail -1)'"
+    else fail "prove-porep progress: no progress line in ${ms} ms:"; cat "$W/prove.err"; fi
 else
     fail "prove-porep exit $?"; cat "$W/prove.err"; echo "$fails failed"; exit 1
 fi
