@@ -70,6 +70,15 @@ void dp_engine_mem_stats(dp_engine *e, dp_engine_mem *out);
  * ids (no circuit in this build). PoSt and PoRep ids record their R1CS in memory
  * (cuzk_post_pk_load, cuzk_porep_pk_load). */
 cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint64_t *bytes, cuzk_error *err);
+/* The cheap check of a configured circuit's key files, from their headers only (no point decoded,
+ * nothing recorded: milliseconds, whatever the size): each file exists, is readable, is the kind
+ * of file its key names and is as long as its headers say; a .zkey and its .r1cs, or a .params
+ * and its .r1cs, are of one circuit; a PoSt or PoRep .params is for the circuit of its id (the
+ * counts of cuzk_post_circuit_shape / cuzk_porep_circuit_shape). What --check-config and the start
+ * run for circuits that are not preloaded (a load would find the same, later). Errors: those of
+ * cuzk_file_shape_read and cuzk_file_shape_check (CUZK_ERR_IO, _FORMAT, _CURVE, _MISMATCH), the
+ * message naming the file. Thread-safe. */
+cuzk_status dp_key_files_check(const dcfg_circuit *c, cuzk_error *err);
 /* Releases the key and what the engine holds for it (its device copy). NULL is a no-op. */
 void dp_key_free(dp_engine *e, dp_key *k);
 /* Host bytes the key gave back once its G1 queries were resident on the GPU: a bellperson .params

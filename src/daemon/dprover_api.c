@@ -240,6 +240,53 @@ static cuzk_status place_circuit(dp_engine *e, const dcfg_circuit *c, dp_key *k,
     return CUZK_OK;
 }
 
+cuzk_status dp_key_files_check(const dcfg_circuit *c, cuzk_error *err) {
+    cuzk_file_shape key, want;
+    cuzk_status st;
+    char what[1200];
+    if (c->post_circuit || c->porep_circuit) {
+        st = c->post_circuit ? cuzk_post_circuit_shape(&want, c->post_circuit, c->sectors, err)
+                             : cuzk_porep_circuit_shape(&want, c->porep_circuit, err);
+        if (st) return st;
+        const char *name = c->post_circuit ? c->post_circuit : c->porep_circuit;
+        if (strcmp(name, c->id) == 0 && !c->sectors) snprintf(what, sizeof what, "circuit %s", c->id);
+        else snprintf(what, sizeof what, "circuit %s (%s%s)", c->id, name, c->sectors ? ", a reduced sector count" : "");
+        return cuzk_file_shape_check(c->params, &want, what, err);
+    }
+    /* a generic key (or a Filecoin id this build cannot prove): its own file, then its .r1cs against it */
+    const char *main = c->zkey ? c->zkey : c->params;
+    if (c->zkey) { /* a .zkey starts with its magic: without it, say so (not what the bytes would be as parameters) */
+        char magic[4] = {0};
+        FILE *f = fopen(main, "rb");
+        size_t got = f ? fread(magic, 1, 4, f) : 0;
+        if (f) fclose(f);
+        if (f && (got != 4 || memcmp(magic, "zkey", 4) != 0))
+            return cuzk_error_set(err, CUZK_ERR_FORMAT, __FILE__, __LINE__, "zkey: %s: bad magic (expected 'zkey')", main);
+    }
+    if ((st = cuzk_file_shape_read(&key, main, err))) return st;
+    if (c->zkey && strcmp(key.kind, "zkey") != 0)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, __FILE__, __LINE__, "%s: a %s, not a .zkey (zkey = \"...\")", main, key.kind);
+    if (c->params && strcmp(key.kind, "bellperson params") != 0 && strcmp(key.kind, "phase-2 MPC params") != 0)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, __FILE__, __LINE__, "%s: a %s, not bellperson parameters (params = \"...\")",
+                              main, key.kind);
+    if (!c->r1cs) return CUZK_OK;
+    snprintf(what, sizeof what, "the key %s", main);
+    return cuzk_file_shape_check(c->r1cs, &key, what, err);
+}
+
+/* A failed load's message names the file at fault: the loaders name it in most messages; where
+ * one does not, the circuit's key file is put in front. */
+static cuzk_status name_key_file(const dcfg_circuit *c, cuzk_status st, cuzk_error *err) {
+    if (!err) return st;
+    const char *files[3] = {c->zkey, c->params, c->r1cs};
+    for (int i = 0; i < 3; i++)
+        if (files[i] && strstr(err->msg, files[i])) return st;
+    char m[sizeof err->msg];
+    memcpy(m, err->msg, sizeof m);
+    return cuzk_error_set(err, st, __FILE__, __LINE__, "%s: %.700s", c->zkey ? c->zkey : c->params,
+                          m[0] ? m : cuzk_status_str(st));
+}
+
 cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint64_t *bytes, cuzk_error *err) {
     *out = NULL;
     *bytes = 0;
@@ -261,7 +308,7 @@ cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint6
                      : c->post_circuit ? cuzk_post_pk_load(&pk, c->post_circuit, c->sectors, c->params, &lo, err)
                      : c->porep_circuit ? cuzk_porep_pk_load(&pk, c->porep_circuit, c->params, &lo, err)
                                        : cuzk_pk_load_params(&pk, c->params, c->r1cs, &lo, err);
-    if (st) return st;
+    if (st) return name_key_file(c, st, err);
     cuzk_pk_info info;
     memset(&info, 0, sizeof info);
     cuzk_pk_describe(pk, &info, NULL);
