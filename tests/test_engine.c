@@ -464,6 +464,28 @@ __attribute__((destructor)) static void circ_free(void) {
     if (g_circ_ok == 1) small_circuit_free(&g_circ);
 }
 
+/* A job's progress reports, as a front end would draw them. */
+typedef struct progress_log {
+    atomic_int inside;       /* a report in progress: calls must never overlap */
+    int overlapped, n, decreasing;
+    uint64_t last_done, total;
+    char what[256][96];
+} progress_log;
+static void progress_rec(void *user, const char *what, uint64_t done, uint64_t total) {
+    progress_log *pl = user;
+    if (atomic_fetch_add(&pl->inside, 1) != 0) pl->overlapped = 1;
+    if (done < pl->last_done) pl->decreasing = 1;
+    pl->last_done = done;
+    pl->total = total;
+    if (pl->n < 256) snprintf(pl->what[pl->n++], sizeof pl->what[0], "%s", what);
+    atomic_fetch_sub(&pl->inside, 1);
+}
+static int progress_saw(const progress_log *pl, const char *what) {
+    for (int i = 0; i < pl->n; i++)
+        if (!strcmp(pl->what[i], what)) return 1;
+    return 0;
+}
+
 TEST(engine, pipeline_proofs_verify_and_equal_single_calls) {
     const small_circuit *c = circ();
     REQUIRE(c);
@@ -480,9 +502,12 @@ TEST(engine, pipeline_proofs_verify_and_equal_single_calls) {
     REQUIRE(cuzk_engine_create(&e, &o, NULL) == CUZK_OK);
     synth_ctx sc;
     synth_init(&sc, c);
-    cuzk_job_desc d = {&cc, P, synth_cb, &sc, rs, 1, CUZK_WITNESS_FR_MONT};
+    static progress_log pl; /* job 1 reports its progress: every stage of every partition, one call at a time */
+    memset(&pl, 0, sizeof pl);
+    cuzk_job_desc d = {&cc, P, synth_cb, &sc, rs, 1, CUZK_WITNESS_FR_MONT, progress_rec, &pl};
     cuzk_job_id id1, id2;
     REQUIRE(cuzk_engine_submit(e, &d, &id1, NULL) == CUZK_OK);
+    d.progress = NULL;
     d.fixed_rs = NULL; /* second job: random r, s, proofs must still verify */
     REQUIRE(cuzk_engine_submit(e, &d, &id2, NULL) == CUZK_OK);
     cuzk_job_result r1, r2;
@@ -496,6 +521,20 @@ TEST(engine, pipeline_proofs_verify_and_equal_single_calls) {
     CHECK(verify_all(c, &r1));
     CHECK(verify_all(c, &r2));
     CHECK(memcmp(r1.proofs, r2.proofs, sizeof want) != 0);
+    /* the progress reports: from synthesis to "proved" for every partition, the prover's own steps
+     * in between (the CPU prover's stage boundaries), partitions proved counted up to P */
+    CHECK(!pl.overlapped && !pl.decreasing && pl.last_done == P && pl.total == P && pl.n > 8 * P);
+    for (int i = 0; i < P; i++) {
+        static const char *const stages[] = {"synthesis", "witness check", "prove start", "a/b/c", "H", "MSM A", "MSM B1",
+                                             "MSM L", "MSM H", "finish", "MSM B (G2)", "proved"};
+        for (size_t k = 0; k < sizeof stages / sizeof stages[0]; k++) {
+            char w[64];
+            snprintf(w, sizeof w, "partition %d: %s", i, stages[k]);
+            CHECK_MSG(progress_saw(&pl, w), "no progress report '%s' (%d reports)", w, pl.n);
+        }
+    }
+    CHECK_MSG(pl.n > 0 && !strncmp(pl.what[pl.n - 1], "partition ", 10) && strstr(pl.what[pl.n - 1], ": proved"), "last: %s",
+              pl.n ? pl.what[pl.n - 1] : "");
     /* timings are filled and the layers nest */
     for (int i = 0; i < P; i++) {
         const cuzk_partition_timings *t = &r1.timings[i];
@@ -562,7 +601,7 @@ TEST(engine, out_of_order_completion_in_order_proofs) {
     synth_ctx sc;
     synth_init(&sc, c);
     sc.delay_ms[0] = 150; /* and synthesizes after partition 1 */
-    cuzk_job_desc d = {&cc, P, synth_cb, &sc, rs, 0, CUZK_WITNESS_FR_MONT};
+    cuzk_job_desc d = {&cc, P, synth_cb, &sc, rs, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
     cuzk_job_id id;
     cuzk_job_result r;
     REQUIRE(submit_wait(e, &d, &id, &r, NULL) == CUZK_OK);
@@ -594,7 +633,7 @@ TEST(engine, failing_partition_fails_job_and_frees_everything) {
     synth_ctx sc = {0};
     sc.c = c;
     sc.corrupt_partition = 2;
-    cuzk_job_desc d = {&cc, P, synth_cb, &sc, NULL, 1, CUZK_WITNESS_FR_MONT};
+    cuzk_job_desc d = {&cc, P, synth_cb, &sc, NULL, 1, CUZK_WITNESS_FR_MONT, NULL, NULL};
     cuzk_job_id id;
     REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
     cuzk_job_result r;
@@ -605,7 +644,24 @@ TEST(engine, failing_partition_fails_job_and_frees_everything) {
     CHECK_EQ_INT(r.failed_partition, 2);
     CHECK_EQ_INT(err.code, CUZK_ERR_UNSAT);
     CHECK(r.proofs == NULL);
+    CHECK_MSG(strstr(err.msg, "partition 2: witness does not satisfy constraint"), "%s", err.msg);
     cuzk_job_result_free(&r);
+    /* 1b. CUZK_CHECK_WITNESS_FIRST checks partition 0 only: the same job goes through (partition
+     * 2's proof is made from its bad witness), a bad partition 0 fails it with UNSAT */
+    d.check_witness = CUZK_CHECK_WITNESS_FIRST;
+    REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
+    REQUIRE(cuzk_engine_wait(e, id, &r, &err) == CUZK_OK);
+    CHECK_EQ_INT(r.state, CUZK_JOB_DONE);
+    cuzk_job_result_free(&r);
+    sc.corrupt_partition = 0;
+    REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
+    REQUIRE(cuzk_engine_wait(e, id, &r, &err) == CUZK_OK);
+    CHECK_EQ_INT(r.state, CUZK_JOB_FAILED);
+    CHECK_EQ_INT(r.status, CUZK_ERR_UNSAT);
+    CHECK_EQ_INT(r.failed_partition, 0);
+    CHECK_MSG(strstr(err.msg, "partition 0: witness does not satisfy constraint"), "%s", err.msg);
+    cuzk_job_result_free(&r);
+    d.check_witness = 1;
     /* 2. an injected failure in start of partition 1, and 3. in finish of partition 3; a healthy
      * job submitted behind them still succeeds */
     sc.corrupt_partition = -1;
@@ -660,7 +716,7 @@ TEST(engine, slow_free_does_not_lengthen_prove_latency) {
         if (slow) engine_test_set_free_delay(e, 100);
         synth_ctx sc;
         synth_init(&sc, c);
-        cuzk_job_desc d = {&cc, P, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT};
+        cuzk_job_desc d = {&cc, P, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
         cuzk_job_id id;
         cuzk_job_result r;
         REQUIRE(submit_wait(e, &d, &id, &r, NULL) == CUZK_OK);
@@ -704,7 +760,7 @@ TEST(engine, budget_never_exceeded_under_concurrency) {
     engine_test_set_free_delay(e, 5); /* frees lag a little: the budget must wait for them */
     synth_ctx sc;
     synth_init(&sc, c);
-    cuzk_job_desc d = {&cc, P, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT};
+    cuzk_job_desc d = {&cc, P, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
     cuzk_job_id ids[3];
     for (int k = 0; k < 3; k++) REQUIRE(cuzk_engine_submit(e, &d, &ids[k], NULL) == CUZK_OK);
     for (int k = 0; k < 3; k++) {
@@ -742,7 +798,7 @@ TEST(engine, cancel_queued_and_running_jobs) {
     synth_ctx sc;
     synth_init(&sc, c);
     for (int i = 0; i < 16; i++) sc.delay_ms[i] = 150;
-    cuzk_job_desc d = {&cc, 6, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT};
+    cuzk_job_desc d = {&cc, 6, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
     cuzk_job_id running, queued;
     double t0 = now_ms();
     REQUIRE(cuzk_engine_submit(e, &d, &running, NULL) == CUZK_OK);
@@ -825,7 +881,7 @@ TEST(engine, cancel_stops_a_running_start_at_a_stage_boundary) {
     REQUIRE(engine_create_with_backend(&e, &o, &k_cancel_backend, &cb, NULL) == CUZK_OK);
     synth_ctx sc;
     synth_init(&sc, c);
-    cuzk_job_desc d = {&cc, 1, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT};
+    cuzk_job_desc d = {&cc, 1, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
     cuzk_job_id id;
     REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
     for (int i = 0; i < 5000 && !atomic_load(&cb.entered); i++) sleep_ms(1);
@@ -877,7 +933,7 @@ TEST(engine, blocked_producers_enter_in_arrival_order) {
     synth_ctx sc;
     synth_init(&sc, c);
     for (int i = 0; i < P; i++) sc.delay_ms[i] = 20 + 15 * i;
-    cuzk_job_desc d = {&cc, P, synth_cb, &sc, rs, 0, CUZK_WITNESS_FR_MONT};
+    cuzk_job_desc d = {&cc, P, synth_cb, &sc, rs, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
     cuzk_job_id id;
     cuzk_job_result r;
     REQUIRE(submit_wait(e, &d, &id, &r, NULL) == CUZK_OK);
@@ -985,7 +1041,7 @@ TEST(engine, several_devices_one_prove_worker_each) {
     CHECK_EQ_INT(cuzk_engine_n_devices(e), D);
     synth_ctx sc;
     synth_init(&sc, c);
-    cuzk_job_desc d = {&cc, P, synth_cb, &sc, rs, 0, CUZK_WITNESS_FR_MONT};
+    cuzk_job_desc d = {&cc, P, synth_cb, &sc, rs, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
     cuzk_job_id id;
     cuzk_job_result r;
     REQUIRE(submit_wait(e, &d, &id, &r, NULL) == CUZK_OK);
@@ -1044,7 +1100,7 @@ static int run_job_checked(cuzk_engine *e, const small_circuit *c, const cuzk_ci
     expected_proofs(want, c, P, rs);
     synth_ctx sc;
     synth_init(&sc, c);
-    cuzk_job_desc d = {cc, P, synth_cb, &sc, rs, 0, CUZK_WITNESS_FR_MONT};
+    cuzk_job_desc d = {cc, P, synth_cb, &sc, rs, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
     cuzk_job_id id;
     cuzk_error err = {0};
     if (submit_wait(e, &d, &id, out, &err) != CUZK_OK) goto done;
@@ -1093,8 +1149,8 @@ TEST(engine_devices, partitions_go_to_the_device_holding_their_srs) {
     sa.c = a;
     sb.c = b;
     sa.corrupt_partition = sb.corrupt_partition = -1;
-    cuzk_job_desc da = {&ca, PA, synth_cb, &sa, rsa, 0, CUZK_WITNESS_FR_MONT};
-    cuzk_job_desc db = {&cb, PB, synth_cb, &sb, rsb, 0, CUZK_WITNESS_FR_MONT};
+    cuzk_job_desc da = {&ca, PA, synth_cb, &sa, rsa, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
+    cuzk_job_desc db = {&cb, PB, synth_cb, &sb, rsb, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
     cuzk_job_id ia, ib;
     REQUIRE(cuzk_engine_submit(e, &da, &ia, NULL) == CUZK_OK);
     REQUIRE(cuzk_engine_submit(e, &db, &ib, NULL) == CUZK_OK);
@@ -1186,7 +1242,7 @@ TEST(engine_devices, circuit_too_large_for_every_device_fails_cleanly) {
     REQUIRE(engine_create_fake(&e, &o, 2, cfg, NULL) == CUZK_OK);
     synth_ctx sc;
     synth_init(&sc, a);
-    cuzk_job_desc d = {&ca, 4, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT};
+    cuzk_job_desc d = {&ca, 4, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
     check_job_fails(e, &d, CUZK_ERR_NOMEM_DEVICE, "budget");
     for (int i = 0; i < 2; i++) {
         engine_fake_info in;
@@ -1282,7 +1338,7 @@ TEST(engine_devices, every_device_lost_fails_the_job_cleanly) {
     REQUIRE(engine_create_fake(&e, &o, 2, cfg, NULL) == CUZK_OK);
     synth_ctx sc;
     synth_init(&sc, a);
-    cuzk_job_desc d = {&ca, 6, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT};
+    cuzk_job_desc d = {&ca, 6, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
     for (int round = 0; round < 2; round++) {
         check_job_fails(e, &d, CUZK_ERR_DEVICE, "device");
     }
@@ -1304,7 +1360,7 @@ TEST(engine_devices, cancel_releases_every_device) {
     REQUIRE(engine_create_fake(&e, &o, 2, cfg, NULL) == CUZK_OK);
     synth_ctx sc;
     synth_init(&sc, a);
-    cuzk_job_desc d = {&ca, 12, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT};
+    cuzk_job_desc d = {&ca, 12, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
     cuzk_job_id id;
     REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
     sleep_ms(150); /* both devices are in a start */

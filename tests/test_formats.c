@@ -5,6 +5,7 @@
 #include "test_csr.h"
 #include "test_rand.h"
 
+#include "cuzk/filecoin.h"
 #include "curves/bls12_381/curve.h"
 #include "formats/bellperson.h"
 #include "formats/json.h"
@@ -610,4 +611,67 @@ TEST(formats, file_describe_kinds) {
     REQUIRE(file_describe(buf, 8, path, NULL) == CUZK_OK);
     CHECK(strlen(buf) == 7);
     bellperson_params_free(&p);
+}
+
+/* Shapes from headers (cuzk_file_shape_read, cuzk_file_shape_check; include/cuzk/groth16.h): a
+ * zkey, its r1cs and its bellman MPC export agree on the circuit; other kinds of file, truncated
+ * files and files of another circuit are refused naming the file; the PoRep circuits' shapes. */
+TEST(formats, file_shape) {
+    static const char *const dirs[] = {"multiplier", "bellman_chain"};
+    for (int d = 0; d < 2; d++) {
+        char rel[128];
+        cuzk_file_shape z, r, p;
+        cuzk_error e = {0};
+        snprintf(rel, sizeof rel, "bls12381/%s/circuit_final.zkey", dirs[d]);
+        REQUIRE_MSG(cuzk_file_shape_read(&z, test_fixture(rel), &e) == CUZK_OK, "%s", e.msg);
+        snprintf(rel, sizeof rel, "bls12381/%s/circuit.r1cs", dirs[d]);
+        REQUIRE_MSG(cuzk_file_shape_read(&r, test_fixture(rel), &e) == CUZK_OK, "%s", e.msg);
+        snprintf(rel, sizeof rel, "bls12381/%s/bellman_mpc.params", dirs[d]);
+        REQUIRE_MSG(cuzk_file_shape_read(&p, test_fixture(rel), &e) == CUZK_OK, "%s", e.msg);
+        CHECK(!strcmp(z.kind, "zkey") && !strcmp(r.kind, "r1cs") && !strcmp(p.kind, "phase-2 MPC params"));
+        CHECK(z.curve == CUZK_CURVE_BLS12_381 && r.curve == z.curve && p.curve == z.curve);
+        CHECK(z.n_public == r.n_public && p.n_public == r.n_public && z.n_aux == r.n_aux && p.n_aux == r.n_aux);
+        CHECK(r.n_constraints > 0 && z.n_constraints == 0 && r.domain == p.domain && z.domain >= r.n_public + 1);
+        CHECK(r.file_bytes > 0 && z.file_bytes > r.file_bytes / 100);
+        /* the r1cs and the MPC file are of the zkey's circuit */
+        snprintf(rel, sizeof rel, "bls12381/%s/circuit.r1cs", dirs[d]);
+        CHECK_EQ_INT(cuzk_file_shape_check(test_fixture(rel), &z, "the zkey", &e), CUZK_OK);
+        snprintf(rel, sizeof rel, "bls12381/%s/bellman_mpc.params", dirs[d]);
+        CHECK_EQ_INT(cuzk_file_shape_check(test_fixture(rel), &r, "the r1cs", &e), CUZK_OK);
+    }
+    cuzk_file_shape s, want;
+    cuzk_error e = {0};
+    /* another circuit: MISMATCH naming the file and both shapes */
+    REQUIRE(cuzk_file_shape_read(&want, test_fixture("bls12381/bellman_chain/circuit.r1cs"), &e) == CUZK_OK);
+    const char *mul = test_fixture("bls12381/multiplier/circuit.r1cs");
+    CHECK_EQ_INT(cuzk_file_shape_check(mul, &want, "circuit x", &e), CUZK_ERR_MISMATCH);
+    CHECK_MSG(strstr(e.msg, mul) && strstr(e.msg, "circuit x needs") && strstr(e.msg, "made for another circuit"), "%s", e.msg);
+    /* another curve */
+    CHECK_EQ_INT(cuzk_file_shape_check(test_fixture("bn128/multiplier/circuit.r1cs"), &want, "circuit x", &e), CUZK_ERR_CURVE);
+    /* not a key or circuit; missing; truncated */
+    CHECK_EQ_INT(cuzk_file_shape_read(&s, test_fixture("bls12381/multiplier/witness.wtns"), &e), CUZK_ERR_FORMAT);
+    CHECK(s.kind == NULL && strstr(e.msg, "witness.wtns"));
+    CHECK_EQ_INT(cuzk_file_shape_read(&s, "/no/such/file.params", &e), CUZK_ERR_IO);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/trunc_shape.zkey", test_tmpdir());
+    size_t n = 0;
+    uint8_t *zk = test_slurp(test_fixture("bls12381/multiplier/circuit_final.zkey"), &n);
+    REQUIRE(zk && n > 100);
+    FILE *f = fopen(path, "wb");
+    REQUIRE(f);
+    fwrite(zk, 1, n - 1, f);
+    fclose(f);
+    free(zk);
+    CHECK_EQ_INT(cuzk_file_shape_read(&s, path, &e), CUZK_ERR_FORMAT);
+    CHECK_MSG(strstr(e.msg, path), "%s", e.msg);
+    remove(path);
+    /* the PoRep circuits by name (CIRCUITS.md section 5: 32 GiB 130,278,541 constraints, 328 inputs) */
+    REQUIRE(cuzk_porep_circuit_shape(&s, "porep-32g", &e) == CUZK_OK);
+    CHECK(s.n_public == 327 && s.n_constraints == 130278541 && s.n_aux == 130169893 && s.domain == (1ull << 27));
+    REQUIRE(cuzk_porep_circuit_shape(&s, "porep-2k", &e) == CUZK_OK);
+    CHECK(s.n_public == 39 && s.n_constraints == 2687921 && s.domain == (1ull << 22));
+    CHECK_EQ_INT(cuzk_porep_circuit_shape(&s, "porep-1t", &e), CUZK_ERR_ARG);
+    const char *c = "x";
+    CHECK_EQ_INT(cuzk_porep_circuit_of_file(mul, &c, &e), CUZK_ERR_MISMATCH);
+    CHECK_MSG(c == NULL && strstr(e.msg, "not made for any PoRep circuit"), "%s", e.msg);
 }

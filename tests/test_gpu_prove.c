@@ -293,7 +293,7 @@ static bool gp_engine_job(cuzk_engine *eng, gp_circuit *c, const cuzk_circuit *c
                           cuzk_job_result *res, cuzk_error *e) {
     cuzk_circuit own = {&c->cs, &c->p, NULL, NULL};
     gp_synth gs = {&c->cs, &c->sp};
-    cuzk_job_desc d = {cc ? cc : &own, P, gp_synth_cb, &gs, rs, 0, CUZK_WITNESS_FR_MONT};
+    cuzk_job_desc d = {cc ? cc : &own, P, gp_synth_cb, &gs, rs, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
     cuzk_job_id id;
     return cuzk_engine_submit(eng, &d, &id, e) == CUZK_OK && cuzk_engine_wait(eng, id, res, e) == CUZK_OK;
 }
@@ -334,7 +334,7 @@ TEST(gpu_prove, engine_gpu_backend_equals_cpu_single_calls) {
     gp_synth gs = {&c.cs, &c.sp};
     cuzk_job_id ids[2];
     for (int k = 0; k < 2; k++) {
-        cuzk_job_desc d = {&cc, P, gp_synth_cb, &gs, rs, 0, CUZK_WITNESS_FR_MONT};
+        cuzk_job_desc d = {&cc, P, gp_synth_cb, &gs, rs, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
         REQUIRE(cuzk_engine_submit(eng, &d, &ids[k], &e) == CUZK_OK);
     }
     fr *w = malloc(c.cs.n_vars * sizeof *w);

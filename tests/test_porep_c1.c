@@ -16,7 +16,9 @@
 #include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "cuzk/filecoin.h"
 #include "filecoin/porep_c1.h"
 
 /* ---- helpers ---- */
@@ -439,6 +441,73 @@ static char *wrap(const char *text, uint64_t size) {
     snprintf(o, m, "{\"SectorNum\":9,\"Phase1Out\":\"%s\",\"SectorSize\":%llu}", b64, (unsigned long long)size);
     free(b64);
     return o;
+}
+
+/* The size bound (porep_c1_max_bytes): what the writer makes at the widest fits (8 x of it is
+ * the bound); a 32 GiB C1 is tens of MB; a longer input is refused naming the bound, a file longer
+ * than any C1 before it is read. */
+TEST(porep_c1, size_bound) {
+    static const uint64_t ids[] = {5, 8, 9, 13};
+    for (size_t t = 0; t < sizeof ids / sizeof ids[0]; t++) {
+        porep_c1 a;
+        REQUIRE(rand_c1(&a, ids[t]));
+        for (int wrapper = 0; wrapper < 2; wrapper++) {
+            uint8_t *txt = NULL;
+            size_t n = 0;
+            cuzk_error e = {0};
+            REQUIRE(porep_c1_write(&a, wrapper, UINT64_MAX >> 1, &txt, &n, &e) == CUZK_OK);
+            size_t max = porep_c1_max_bytes(&a.pp, wrapper), widest = max / POREP_C1_WHITESPACE_FACTOR;
+            CHECK_MSG(n <= widest && n > widest / 2, "id %llu wrapper %d: %zu bytes written, widest %zu",
+                      (unsigned long long)ids[t], wrapper, n, widest);
+            CHECK(max <= porep_c1_max_bytes_any());
+            if (ids[t] == 8 && !wrapper) {
+                printf("  32 GiB C1 output: %zu bytes written (random values), %zu at the widest\n", n, widest);
+                CHECK(widest < (64u << 20)); /* tens of MB */
+            }
+            free(txt);
+        }
+        porep_c1_free(&a);
+    }
+    /* the 2 KiB fixture: fits; with whitespace past the bound: refused when registered_proof is read */
+    size_t n;
+    uint8_t *fx = load_fixture(&n);
+    REQUIRE(fx);
+    porep_params pp;
+    REQUIRE(porep_params_from_proof(&pp, 5, NULL) == CUZK_OK);
+    size_t max = porep_c1_max_bytes(&pp, 0);
+    REQUIRE(n < max);
+    uint8_t *big = malloc(max + 1);
+    REQUIRE(big);
+    memcpy(big, fx, n);
+    memset(big + n, ' ', max + 1 - n);
+    porep_c1 c;
+    cuzk_error e = {0};
+    CHECK_EQ_INT(porep_c1_read(&c, big, max, NULL, &e), CUZK_OK); /* whitespace up to the bound is fine */
+    porep_c1_free(&c);
+    CHECK_EQ_INT(porep_c1_read(&c, big, max + 1, NULL, &e), CUZK_ERR_FORMAT);
+    CHECK_MSG(strstr(e.msg, "longer than any C1 output of StackedDrg2KiBV1_1") && strstr(e.msg, "at most"), "%s", e.msg);
+    free(big);
+    free(fx);
+    /* longer than any C1: refused before a byte is read (the buffer is one byte) */
+    uint8_t one = '{';
+    memset(&e, 0, sizeof e);
+    CHECK_EQ_INT(porep_c1_read(&c, &one, porep_c1_max_bytes_any() + 1, NULL, &e), CUZK_ERR_FORMAT);
+    CHECK_MSG(strstr(e.msg, "longer than any C1 output can be"), "%s", e.msg);
+    /* a file: refused from its size (a sparse file: nothing on disk), before it is read */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/huge_c1.json", test_tmpdir());
+    FILE *f = fopen(path, "w");
+    REQUIRE(f);
+    CHECK(ftruncate(fileno(f), (off_t)porep_c1_max_bytes_any() + 1) == 0);
+    fclose(f);
+    cuzk_porep_request rq;
+    memset(&rq, 0, sizeof rq);
+    rq.c1_path = path;
+    cuzk_porep_job *job = NULL;
+    memset(&e, 0, sizeof e);
+    CHECK_EQ_INT(cuzk_porep_job_create(&job, &rq, &e), CUZK_ERR_FORMAT);
+    CHECK_MSG(job == NULL && strstr(e.msg, path) && strstr(e.msg, "nothing was read"), "%s", e.msg);
+    remove(path);
 }
 
 TEST(porep_c1, format_errors) {

@@ -755,6 +755,41 @@ TEST(setup, progress_line_modes) {
     CHECK(!strcmp(progress_fmt_count(b, sizeof b, 999), "999"));
 }
 
+/* A long step inside a stage: progress_tick draws the stage again with the time spent and the
+ * detail, before any rate is known; progress_message prints a line above the bar and draws the
+ * bar again; a log gets no tick line before PROGRESS_LOG_SECONDS. */
+TEST(setup, progress_tick_detail_message) {
+    char path[1024];
+    tmp_path(path, sizeof path, "progress_tick.txt");
+    for (int mode = 0; mode < 2; mode++) {
+        FILE *f = fopen(path, "w+");
+        REQUIRE(f);
+        progress *p = progress_new(f, mode == 0 ? 1 : 0, true);
+        REQUIRE(p);
+        progress_tick(p); /* no stage yet: nothing */
+        progress_detail(p, "partition 0: MSM L");
+        progress_update(p, "proving", 0, 2);
+        struct timespec ts = {0, 150 * 1000000L};
+        nanosleep(&ts, NULL);
+        progress_tick(p);
+        progress_message(p, "a line of its own");
+        progress_free(p);
+        fflush(f);
+        fseek(f, 0, SEEK_SET);
+        char buf[4096];
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        buf[n] = 0;
+        fclose(f);
+        if (mode == 0) {
+            char *tick = strstr(buf, "step 0/2"), *msg = strstr(buf, "a line of its own\n");
+            CHECK_MSG(tick && strstr(buf, "so far  partition 0: MSM L") && msg && tick < msg &&
+                          strstr(msg, "partition 0: MSM L"), "tty: '%s'", buf);
+        } else {
+            CHECK_MSG(!strcmp(buf, "a line of its own\n"), "plain: '%s'", buf);
+        }
+    }
+}
+
 /* Small chunks (many fixed-base calls, writes overlapped with computing) give the same bytes as
  * the default chunking, for .params, .vk and .zkey. */
 TEST(setup, chunked_writes_equal_default) {

@@ -134,6 +134,8 @@ typedef struct cuzk_engine_opts {
 typedef cuzk_status (*cuzk_synth_fn)(void *synth_ctx, uint32_t partition, uint64_t *witness, size_t n_vars,
                                      cuzk_error *err);
 
+#define CUZK_CHECK_WITNESS_FIRST 2 /* cuzk_job_desc.check_witness: partition 0 only */
+
 typedef struct cuzk_job_desc {
     const cuzk_circuit *circuit; /* borrowed; must outlive the job */
     uint32_t n_partitions;       /* P >= 1 */
@@ -143,14 +145,27 @@ typedef struct cuzk_job_desc {
      * partition i uses r = limbs [8i, 8i+4), s = [8i+4, 8i+8) (the circuit's Fr, Montgomery, < r:
      * not checked). Copied at submit; for tests (fixed r, s make proofs reproducible). */
     const uint64_t *fixed_rs;
-    int check_witness;           /* check every constraint after synthesis: CUZK_ERR_UNSAT fails the job,
-                                    its message naming the first failing constraint. Needs the
-                                    circuit's R1CS (a zkey key loaded with its .r1cs) */
+    int check_witness;           /* 1: check every constraint of every partition after synthesis:
+                                    CUZK_ERR_UNSAT fails the job, its message naming the partition
+                                    and the first failing constraint; CUZK_CHECK_WITNESS_FIRST: of
+                                    partition 0 only, before it goes to the prover (once per job:
+                                    that the R1CS, e.g. from a .r1cs file, is the circuit the synthesis
+                                    fills). Needs the circuit's R1CS (a zkey key loaded with its .r1cs) */
     cuzk_witness_form witness_form; /* what synth writes: 0 or CUZK_WITNESS_FR_MONT (Montgomery),
                                     or CUZK_WITNESS_FR_CANON (canonical; a value >= the curve's r
                                     fails the job with CUZK_ERR_FORMAT). Either way a value 0 that
                                     is not ONE fails it with CUZK_ERR_MISMATCH. CUZK_WITNESS_WTNS:
                                     CUZK_ERR_ARG */
+    /* Optional progress reports (the library never prints): progress(progress_user, what, done,
+     * total) as partitions move through the stages, with what = "partition <k>: <stage>" (valid
+     * during the call), done = partitions proved so far, total = n_partitions. Stages: "synthesis",
+     * "witness check", "prove start", then the prover's own steps as each begins ("a/b/c", "H",
+     * "MSM A", "MSM B1", "MSM L", "MSM H", ...: the names of its stage boundaries), "finish" (and
+     * "MSM B (G2)" where the CPU finish computes it), "proved" (done counts it). Called from the
+     * engine's worker threads, one call at a time per job, never after cuzk_engine_wait returned;
+     * it must be quick and must not call into the engine. NULL: none. */
+    cuzk_progress_fn progress;
+    void *progress_user;
 } cuzk_job_desc;
 
 typedef enum { CUZK_JOB_DONE = 0, CUZK_JOB_FAILED = 1, CUZK_JOB_CANCELLED = 2 } cuzk_job_state;

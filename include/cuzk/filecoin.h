@@ -63,6 +63,11 @@ CUZK_API cuzk_status cuzk_post_setup(const char *circuit, uint32_t sectors, cons
 CUZK_API cuzk_status cuzk_post_pk_load(cuzk_pk **out, const char *circuit, uint32_t sectors, const char *params_path,
                                        const cuzk_pk_load_opts *opts, cuzk_error *err);
 
+/* The shape of a PoSt circuit (circuit, sectors as for cuzk_post_r1cs_write; include/cuzk/groth16.h
+ * cuzk_file_shape, kind "circuit") from one blank sector's counts: nothing recorded.
+ * Errors: CUZK_ERR_ARG (unknown name), CUZK_ERR_NOMEM. Reentrant. */
+CUZK_API cuzk_status cuzk_post_circuit_shape(cuzk_file_shape *out, const char *circuit, uint32_t sectors, cuzk_error *err);
+
 typedef struct cuzk_post_request {
     const char *circuit;                 /* a name as above */
     uint32_t sectors;                    /* 0: the real sector count */
@@ -165,6 +170,18 @@ CUZK_API cuzk_status cuzk_porep_setup(const char *circuit, const char *params_pa
 CUZK_API cuzk_status cuzk_porep_pk_load(cuzk_pk **out, const char *circuit, const char *params_path,
                                         const cuzk_pk_load_opts *opts, cuzk_error *err);
 
+/* The shape of circuit "porep-SIZE" (include/cuzk/groth16.h cuzk_file_shape, kind "circuit"):
+ * public inputs, private variables, constraints and bellperson's domain, from the circuit's
+ * sizes (nothing recorded: milliseconds). cuzk_file_shape_check(params, &shape, ...) then tells
+ * from a file's headers whether it was made for the circuit. Errors: CUZK_ERR_ARG (unknown name).
+ * Reentrant. */
+CUZK_API cuzk_status cuzk_porep_circuit_shape(cuzk_file_shape *out, const char *circuit, cuzk_error *err);
+/* Which PoRep circuit ("porep-2k" .. "porep-64g", a static string) a .params, .zkey or .r1cs
+ * file is made for, from its headers (cuzk_file_shape_read). Errors: those of
+ * cuzk_file_shape_read; CUZK_ERR_MISMATCH when it fits none ("<path>: a bellperson params of N
+ * public inputs and M private variables: not made for any PoRep circuit"). Reentrant. */
+CUZK_API cuzk_status cuzk_porep_circuit_of_file(const char *path, const char **circuit, cuzk_error *err);
+
 typedef struct cuzk_porep_request {
     /* The C1 output: rust-fil-proofs' SealCommitPhase1Output as serde JSON, or Curio's wrapper
      * {"SectorNum": n, "Phase1Out": base64 of that JSON, "SectorSize": n}; in memory (c1, c1_len:
@@ -179,6 +196,10 @@ typedef struct cuzk_porep_request {
     uint8_t prover_id[32];               /* cuzk_porep_prover_id(miner_id) */
     uint64_t sector_id;
     int nthreads;                        /* checks and synthesis; 0: all online CPUs */
+    /* Optional: the circuit ("porep-2k" ...) the caller's key is for (e.g. cuzk_porep_circuit_of_file
+     * of its .params). A C1 output of another sector size is then CUZK_ERR_MISMATCH, found as soon
+     * as its registered proof is read, before any check. NULL: any. */
+    const char *circuit;
 } cuzk_porep_request;
 
 typedef struct cuzk_porep_job cuzk_porep_job;
@@ -188,9 +209,13 @@ typedef struct cuzk_porep_job cuzk_porep_job;
  * against its root, the roots against comm_d / comm_c / comm_r_last and comm_r = Poseidon(comm_c,
  * comm_r_last), the parents' indices, the labels of every challenged node from its parents, the
  * encoding. Errors: CUZK_ERR_ARG (request), CUZK_ERR_IO (file), CUZK_ERR_FORMAT (not a C1 output:
- * the message names the partition, challenge and field), CUZK_ERR_INVALID (a check failed, named
- * likewise), CUZK_ERR_NOMEM. A hostile input cannot make it allocate more than the registered
- * proof's C1 holds. Thread-safety: a job is read-only after creation. */
+ * the message names the partition, challenge and field; also an input longer than any C1 output
+ * can be: 8 x the widest compact JSON of its registered proof, whitespace included (~350 MB at
+ * 32 GiB; a file longer than the largest proof's is refused before it is read), CUZK_ERR_INVALID
+ * (a check failed, named likewise), CUZK_ERR_MISMATCH (a C1 output of another circuit than
+ * req->circuit), CUZK_ERR_NOMEM.
+ * A hostile input cannot make it allocate more than the registered proof's C1 holds.
+ * Thread-safety: a job is read-only after creation. */
 CUZK_API cuzk_status cuzk_porep_job_create(cuzk_porep_job **out, const cuzk_porep_request *req, cuzk_error *err);
 CUZK_API uint32_t cuzk_porep_job_partitions(const cuzk_porep_job *job);
 /* The circuit name ("porep-32g") and the RegisteredSealProof id of the C1 output. */

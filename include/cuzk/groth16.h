@@ -195,6 +195,40 @@ CUZK_API cuzk_status cuzk_describe_file(char *buf, size_t cap, const char *path,
 CUZK_API cuzk_status cuzk_describe_file_checked(char *buf, size_t cap, const char *path, cuzk_check_level level, int nthreads,
                                        cuzk_progress_fn progress, void *progress_user, cuzk_error *err);
 
+/* ---- shapes: the circuit a key or circuit file is made for, from its headers ------------------
+ * What cuzk_file_shape_read finds in a file's headers, or what a named circuit needs
+ * (cuzk_porep_circuit_shape, cuzk_post_circuit_shape: include/cuzk/filecoin.h). A count the
+ * source does not hold is 0. */
+typedef struct cuzk_file_shape {
+    const char *kind;        /* "bellperson params", "phase-2 MPC params", "zkey", "r1cs", "circuit" (static) */
+    cuzk_curve curve;
+    uint64_t n_public;       /* public inputs, ONE not counted */
+    uint64_t n_aux;          /* private variables: a witness is 1 + n_public + n_aux values */
+    uint64_t n_constraints;  /* the circuit's own constraints (.r1cs and named circuits; else 0) */
+    uint64_t domain;         /* the evaluation domain m: .params h + 1; .zkey its header's; .r1cs and
+                                named circuits bellperson's, the smallest power of two >=
+                                n_constraints + n_public + 1 (at least 2) */
+    uint64_t file_bytes;     /* the file's size (0 for a named circuit) */
+} cuzk_file_shape;
+
+/* Reads the shape of a bellperson .params (or phase-2 MPC parameters), snarkjs Groth16 .zkey or
+ * circom .r1cs file from its headers alone: a few pages of the file, no point decoded, no
+ * constraint read (milliseconds for a 47 GB .params). Checks the size against the headers:
+ * .params to the byte (as the loader), .zkey every point section, .r1cs its container and
+ * wire map. Errors: CUZK_ERR_ARG (NULL), CUZK_ERR_IO (missing, unreadable, not a regular file),
+ * CUZK_ERR_FORMAT (another kind of file, truncated, sizes that disagree with the counts, a .zkey
+ * of another protocol), CUZK_ERR_CURVE (a prime of no supported curve; BN254 points in the
+ * bellperson layout). Messages name the file. *out is zeroed on error. Reentrant. */
+CUZK_API cuzk_status cuzk_file_shape_read(cuzk_file_shape *out, const char *path, cuzk_error *err);
+
+/* The cheap check before a key is loaded: cuzk_file_shape_read(path), then the file must be made
+ * for the circuit `want` describes (named `what` in messages, e.g. "circuit porep-32g"): the same
+ * curve, public inputs and private variables, and the same domain and constraint count where
+ * both know them (a .zkey's domain is not compared). Errors: those of cuzk_file_shape_read;
+ * CUZK_ERR_CURVE (another curve), CUZK_ERR_MISMATCH ("<path>: bellperson params of 40 public
+ * inputs, 2686853 private variables, domain 2^22; circuit porep-32g needs 328, ..."). Reentrant. */
+CUZK_API cuzk_status cuzk_file_shape_check(const char *path, const cuzk_file_shape *want, const char *what, cuzk_error *err);
+
 /* Exit code of the cuzk CLI for a status: 0 ok, 1 invalid proof, 2 usage, 3 bad input,
  * 4 resources (memory, GPU, RNG, output not writable). */
 CUZK_API int cuzk_exit_code(cuzk_status st);

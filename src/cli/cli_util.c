@@ -43,6 +43,11 @@ bool cli_parse_int(const char *s, long *out) {
     return true;
 }
 
+bool cli_parse_miner_id(const char *s, uint64_t *out) {
+    if (s && (s[0] == 'f' || s[0] == 't') && s[1] == '0') s += 2; /* ID address: protocol 0 */
+    return cli_parse_u64(s, out);
+}
+
 static int hexval(int c) {
     if (c >= '0' && c <= '9') return c - '0';
     c = tolower(c);

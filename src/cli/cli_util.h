@@ -17,6 +17,9 @@ int cli_usage_error(const char *cmd, const char *fmt, const char *arg);
 /* Decimal integers (no sign for u64); false on junk, overflow or an empty string. */
 bool cli_parse_u64(const char *s, uint64_t *out);
 bool cli_parse_int(const char *s, long *out);
+/* A miner's actor id: decimal ("1000") or its Filecoin ID address, mainnet "f0<id>" or testnet
+ * "t0<id>" ("f01000"); false on anything else (f1/f2/f3/f4 addresses name no actor id). */
+bool cli_parse_miner_id(const char *s, uint64_t *out);
 /* true when the option argv[i] (an "--name") was already given among argv[1..i): the parsers
  * refuse a repeated option instead of letting the last one win silently. */
 bool cli_repeated(char **argv, int i);

@@ -5,19 +5,24 @@
 #include "porep_cmds.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli_util.h"
 #include "frontend.h"
+#include "progress.h"
 #include "cuzk/engine.h"
 #include "cuzk/filecoin.h"
 #include "cuzk/groth16.h"
 #include "cuzk/prover.h"
 
 /* ---- shared argument parsing ---- */
+
+#define MINER_ID_USAGE "--miner-id needs an actor id: 1000, or its ID address f01000 / t01000 (got '%s')"
 
 /* --registered-proof N: 0..14 */
 static int parse_registered_proof(const char *cmd, const char *v, uint64_t *out) {
@@ -73,7 +78,7 @@ static void print_make_c1_help(FILE *f) {
         "options:\n"
         "  --registered-proof N  RegisteredSealProof id: 0..4 V1, 5..9 V1_1, 10..14 V1_1 + Synthetic\n"
         "                        (2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB in each group; 8 = 32 GiB V1_1)\n"
-        "  --miner-id M          the miner's actor id, gives prover_id (default 1000)\n"
+        "  --miner-id M          the miner's actor id (1000, f01000 or t01000), gives prover_id (default 1000)\n"
         "  --sector-id N         sector number (default 1)\n"
         "  --ticket HEX          32 bytes (default: all zero)\n"
         "  --seed HEX            the interactive seed, 32 bytes (default: all zero)\n"
@@ -106,7 +111,7 @@ int cli_cmd_make_c1(int argc, char **argv) {
         int rc;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { print_make_c1_help(stdout); return 0; }
         else if (!strcmp(a, "--registered-proof")) { if ((rc = parse_registered_proof(cmd, v, &rp))) return rc; i++; }
-        else if (!strcmp(a, "--miner-id")) { if (!v || !cli_parse_u64(v, &miner)) return cli_usage_error(cmd, "--miner-id needs an actor id (got '%s')", v ? v : ""); i++; }
+        else if (!strcmp(a, "--miner-id")) { if (!v || !cli_parse_miner_id(v, &miner)) return cli_usage_error(cmd, MINER_ID_USAGE, v ? v : ""); i++; }
         else if (!strcmp(a, "--sector-id")) { if (!v || !cli_parse_u64(v, &req.sector_id)) return cli_usage_error(cmd, "--sector-id needs a number (got '%s')", v ? v : ""); i++; }
         else if (!strcmp(a, "--ticket")) { if ((rc = parse_hex32(cmd, a, v, req.ticket))) return rc; i++; }
         else if (!strcmp(a, "--seed")) { if ((rc = parse_hex32(cmd, a, v, req.seed))) return rc; i++; }
@@ -185,7 +190,8 @@ static void print_prove_porep_help(FILE *f) {
         "  --r1cs FILE          the circuit as a .r1cs file (cuzk setup --circuit porep-SIZE writes one);\n"
         "                       default: recorded in memory (~14 GB and ~1 min at 32 GiB)\n"
         "  --miner-id M         with --sector-id: check replica_id against prover_id(M), the sector id,\n"
-        "  --sector-id N        the ticket, comm_d and porep_id (default: the C1's replica_id is used)\n"
+        "  --sector-id N        the ticket, comm_d and porep_id (default: the C1's replica_id is used);\n"
+        "                       M is the actor id: 1000, or its ID address f01000 / t01000\n"
         "  --backend B          cpu | gpu | auto (default auto: the GPU when present)\n"
         "  --threads N          CPU threads (default: all CPUs)\n"
         "  --synthesis-workers N  partitions synthesized at once (default 2)\n"
@@ -199,13 +205,33 @@ static void print_prove_porep_help(FILE *f) {
         "  cuzk prove-porep --params porep2k.params --r1cs porep2k.r1cs c1.json proof.bin\n");
 }
 
+/* What the operator sees while a sector proves: one progress line (progress.h) with the engine's
+ * stage reports ("partition 0: MSM L"), the time spent, partitions proved of all; redrawn on a
+ * terminal, a plain line every PROGRESS_LOG_SECONDS in a log, also while one step runs for minutes
+ * (a CPU partition on a small machine): a timer thread ticks the line. */
 typedef struct synth_ctx {
     cuzk_porep_job *job;
     uint32_t partitions;
-    int quiet;
     double t0;
     volatile uint32_t done;
+    progress *bar;
+    pthread_t ticker;
+    int ticking;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int stop;
+    char step[96];      /* the last stage report, and when it came (under mu) */
+    double step_ms;
 } synth_ctx;
+
+/* The line's detail: the step, and how long it has run once that is a while. */
+static void show_step(synth_ctx *c) {
+    char d[128];
+    double s = (cli_wall_ms() - c->step_ms) / 1e3;
+    if (s >= 10) snprintf(d, sizeof d, "%s, %.0f s in it", c->step, s);
+    else snprintf(d, sizeof d, "%s", c->step);
+    progress_detail(c->bar, d);
+}
 
 static cuzk_status synth_progress(void *user, uint32_t partition, uint64_t *w, size_t n_vars, cuzk_error *err) {
     synth_ctx *c = user;
@@ -213,11 +239,65 @@ static cuzk_status synth_progress(void *user, uint32_t partition, uint64_t *w, s
     cuzk_status st = cuzk_porep_job_synth(c->job, partition, w, n_vars, err);
     if (st == CUZK_OK) {
         uint32_t d = __atomic_add_fetch(&c->done, 1, __ATOMIC_RELAXED);
-        if (!c->quiet)
-            fprintf(stderr, "cuzk prove-porep: partition %u synthesized in %.1f s (%u of %u, %.1f s since start)\n", partition,
-                    (cli_wall_ms() - t) / 1e3, d, c->partitions, (cli_wall_ms() - c->t0) / 1e3);
+        char line[200];
+        snprintf(line, sizeof line, "cuzk prove-porep: partition %u synthesized in %.1f s (%u of %u, %.1f s since start)",
+                 partition, (cli_wall_ms() - t) / 1e3, d, c->partitions, (cli_wall_ms() - c->t0) / 1e3);
+        progress_message(c->bar, line);
     }
     return st;
+}
+
+/* cuzk_job_desc.progress: the engine's stage reports on the line */
+static void prove_progress(void *user, const char *what, uint64_t done, uint64_t total) {
+    synth_ctx *c = user;
+    pthread_mutex_lock(&c->mu);
+    snprintf(c->step, sizeof c->step, "%s", what);
+    c->step_ms = cli_wall_ms();
+    show_step(c);
+    pthread_mutex_unlock(&c->mu);
+    progress_update(c->bar, "proving", done, total);
+}
+
+/* cuzk_pk_load_opts.progress: the key's file bytes decoded */
+static void load_progress(void *user, const char *what, uint64_t done, uint64_t total) {
+    synth_ctx *c = user;
+    pthread_mutex_lock(&c->mu);
+    snprintf(c->step, sizeof c->step, "%s", what);
+    c->step_ms = cli_wall_ms();
+    show_step(c);
+    pthread_mutex_unlock(&c->mu);
+    progress_update(c->bar, "loading key", done, total);
+}
+
+static void *ticker_main(void *arg) {
+    synth_ctx *c = arg;
+    pthread_mutex_lock(&c->mu);
+    while (!c->stop) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 250000000;
+        if (ts.tv_nsec >= 1000000000) { ts.tv_sec++; ts.tv_nsec -= 1000000000; }
+        pthread_cond_timedwait(&c->cv, &c->mu, &ts);
+        if (c->stop) break;
+        if (c->step[0]) show_step(c);
+        progress_tick(c->bar);
+    }
+    pthread_mutex_unlock(&c->mu);
+    return NULL;
+}
+
+/* Ends the line (and its timer) so that other output can follow. */
+static void progress_end(synth_ctx *c) {
+    if (c->ticking) {
+        pthread_mutex_lock(&c->mu);
+        c->stop = 1;
+        pthread_cond_signal(&c->cv);
+        pthread_mutex_unlock(&c->mu);
+        pthread_join(c->ticker, NULL);
+        c->ticking = 0;
+    }
+    progress_free(c->bar);
+    c->bar = NULL;
 }
 
 int cli_cmd_prove_porep(int argc, char **argv) {
@@ -238,7 +318,7 @@ int cli_cmd_prove_porep(int argc, char **argv) {
         else if (!strcmp(a, "--params")) { if (!v) return cli_usage_error(cmd, "%s needs a file", a); params = v; i++; }
         else if (!strcmp(a, "--r1cs")) { if (!v) return cli_usage_error(cmd, "%s needs a file", a); r1cs = v; i++; }
         else if (!strcmp(a, "--trace")) { if (!v) return cli_usage_error(cmd, "%s needs a file", a); trace = v; i++; }
-        else if (!strcmp(a, "--miner-id")) { if (!v || !cli_parse_u64(v, &miner)) return cli_usage_error(cmd, "--miner-id needs an actor id (got '%s')", v ? v : ""); have_miner = 1; i++; }
+        else if (!strcmp(a, "--miner-id")) { if (!v || !cli_parse_miner_id(v, &miner)) return cli_usage_error(cmd, MINER_ID_USAGE, v ? v : ""); have_miner = 1; i++; }
         else if (!strcmp(a, "--sector-id")) { if (!v || !cli_parse_u64(v, &req.sector_id)) return cli_usage_error(cmd, "--sector-id needs a number (got '%s')", v ? v : ""); have_sector = 1; i++; }
         else if (!strcmp(a, "--backend")) {
             if (!v) return cli_usage_error(cmd, "%s needs cpu, gpu or auto", a);
@@ -269,24 +349,33 @@ int cli_cmd_prove_porep(int argc, char **argv) {
     if (have_miner != have_sector) return cli_usage_error(cmd, "%s", "--miner-id and --sector-id go together");
     if (!cli_msm_from_env(&eo.msm, "cuzk prove-porep")) return 2;
     cuzk_error e = {0};
+    cuzk_status st;
+    /* The cheap checks first, before the C1 output is read and long before any synthesis: the
+     * backend, the outputs, and the key files' headers (which circuit the .params is for; the
+     * .r1cs's counts against it). */
+    if (eo.backend == CUZK_BACKEND_GPU) {
+        cuzk_backend b;
+        if ((st = cuzk_backend_resolve(CUZK_BACKEND_GPU, &b, &e))) return cli_fail(st, &e);
+    }
     const char *ins[3] = {pos[0], params, r1cs};
     const char *outs[2] = {pos[1], trace};   /* --trace too: refused now, not after the prove */
-    cuzk_status st = cuzk_check_outputs(ins, 3, outs, trace ? 2 : 1, &e);
+    st = cuzk_check_outputs(ins, 3, outs, trace ? 2 : 1, &e);
     if (st) return cli_fail(st, &e);
-    for (int k = 1; k < 3; k++) {   /* the key's files must open before the C1 checks */
-        if (!ins[k]) continue;
-        FILE *f = fopen(ins[k], "rb");
-        if (!f) {
-            st = cuzk_error_set(&e, CUZK_ERR_IO, __FILE__, __LINE__, "%s: cannot open", ins[k]);
+    const char *key_circuit = NULL;
+    if ((st = cuzk_porep_circuit_of_file(params, &key_circuit, &e))) return cli_fail(st, &e);
+    if (r1cs) {
+        cuzk_file_shape want;
+        char what[1200];
+        snprintf(what, sizeof what, "circuit %s (the one %s is for)", key_circuit, params);
+        if ((st = cuzk_porep_circuit_shape(&want, key_circuit, &e)) || (st = cuzk_file_shape_check(r1cs, &want, what, &e)))
             return cli_fail(st, &e);
-        }
-        fclose(f);
     }
     if (have_miner) {
         req.check_replica_id = 1;
         cuzk_porep_prover_id(req.prover_id, miner);
     }
     req.c1_path = pos[0];
+    req.circuit = key_circuit; /* a C1 of another sector size: refused before its checks */
     cuzk_porep_job *job = NULL;
     cuzk_pk *pk = NULL;
     cuzk_vk *vk = NULL;
@@ -296,9 +385,18 @@ int cli_cmd_prove_porep(int argc, char **argv) {
     memset(&res, 0, sizeof res);
     uint8_t *pub = NULL;
     int rc = 0;
+    synth_ctx sc;
+    memset(&sc, 0, sizeof sc);
+    pthread_mutex_init(&sc.mu, NULL);
+    pthread_cond_init(&sc.cv, NULL);
     double t0 = cli_wall_ms();
-    if (!quiet) fprintf(stderr, "cuzk prove-porep: reading and checking %s\n", pos[0]);
+    if (!quiet) fprintf(stderr, "cuzk prove-porep: %s is for %s; reading and checking %s\n", params, key_circuit, pos[0]);
     if ((st = cuzk_porep_job_create(&job, &req, &e))) {
+        if (st == CUZK_ERR_MISMATCH) { /* a C1 of another size than the key's: name the key */
+            char m[sizeof e.msg];
+            memcpy(m, e.msg, sizeof m);
+            cuzk_error_set(&e, st, __FILE__, __LINE__, "%.700s (--params %s)", m, params);
+        }
         rc = cli_fail(st, &e);
         if (st == CUZK_ERR_INVALID) rc = 3; /* a C1 output that fails its checks is bad input, not an invalid Groth16 proof */
         goto out;
@@ -309,27 +407,37 @@ int cli_cmd_prove_porep(int argc, char **argv) {
     if (!quiet)
         fprintf(stderr, "cuzk prove-porep: %s (registered proof %" PRIu64 "), %u partition(s), checked in %.1f ms; loading %s\n",
                 circuit, cuzk_porep_job_registered_proof(job), P, t1 - t0, params);
+    /* from here on the progress line: the key's load, then every stage of every partition */
+    sc.job = job;
+    sc.partitions = P;
+    sc.bar = progress_new(stderr, -1, !quiet);
+    sc.ticking = sc.bar && !quiet && pthread_create(&sc.ticker, NULL, ticker_main, &sc) == 0;
     cuzk_pk_load_opts lo;
     memset(&lo, 0, sizeof lo);
     lo.nthreads = req.nthreads;
+    lo.progress = load_progress;
+    lo.progress_user = &sc;
     st = r1cs ? cuzk_pk_load_params(&pk, params, r1cs, &lo, &e) : cuzk_porep_pk_load(&pk, circuit, params, &lo, &e);
-    if (st) { rc = cli_fail(st, &e); goto out; }
-    if ((st = cuzk_vk_from_pk(&vk, pk, &e))) { rc = cli_fail(st, &e); goto out; }
+    if (st) { progress_end(&sc); rc = cli_fail(st, &e); goto out; }
+    if ((st = cuzk_vk_from_pk(&vk, pk, &e))) { progress_end(&sc); rc = cli_fail(st, &e); goto out; }
     double t2 = cli_wall_ms();
-    if ((st = cuzk_engine_create(&eng, &eo, &e))) { rc = cli_fail(st, &e); goto out; }
-    if ((st = cuzk_circuit_create(&circ, pk, &e))) { rc = cli_fail(st, &e); goto out; }
+    if ((st = cuzk_engine_create(&eng, &eo, &e))) { progress_end(&sc); rc = cli_fail(st, &e); goto out; }
+    if ((st = cuzk_circuit_create(&circ, pk, &e))) { progress_end(&sc); rc = cli_fail(st, &e); goto out; }
     if (cuzk_circuit_n_vars(circ) != cuzk_porep_job_n_vars(job)) {
         st = cuzk_error_set(&e, CUZK_ERR_MISMATCH, __FILE__, __LINE__,
                             "%s has %zu variables, the %s circuit of %s %zu: parameters of another circuit",
                             r1cs ? r1cs : params, cuzk_circuit_n_vars(circ), circuit, pos[0], cuzk_porep_job_n_vars(job));
+        progress_end(&sc);
         rc = cli_fail(st, &e);
         goto out;
     }
-    if ((st = cuzk_engine_preload(eng, circ, &e))) { rc = cli_fail(st, &e); goto out; }
+    if ((st = cuzk_engine_preload(eng, circ, &e))) { progress_end(&sc); rc = cli_fail(st, &e); goto out; }
     double t3 = cli_wall_ms();
-    if (!quiet) fprintf(stderr, "cuzk prove-porep: proving on %s (key %.1f s, preload %.1f s)\n", cuzk_engine_backend_name(eng),
-                        (t2 - t1) / 1e3, (t3 - t2) / 1e3);
-    synth_ctx sc = {job, P, quiet, t3, 0};
+    char line[200];
+    snprintf(line, sizeof line, "cuzk prove-porep: proving on %s (key %.1f s, preload %.1f s)", cuzk_engine_backend_name(eng),
+             (t2 - t1) / 1e3, (t3 - t2) / 1e3);
+    progress_message(sc.bar, line);
+    sc.t0 = t3;
     cuzk_job_desc jd;
     memset(&jd, 0, sizeof jd);
     jd.circuit = circ;
@@ -337,12 +445,25 @@ int cli_cmd_prove_porep(int argc, char **argv) {
     jd.synth = synth_progress;
     jd.synth_ctx = &sc;
     jd.witness_form = CUZK_WITNESS_FR_MONT;
+    jd.progress = prove_progress;
+    jd.progress_user = &sc;
+    /* a .r1cs from a file: partition 0's witness is checked against it before that partition is
+     * proved (a changed constraint is named now, not found as a proof that does not verify) */
+    if (r1cs) jd.check_witness = CUZK_CHECK_WITNESS_FIRST;
     cuzk_job_id id;
-    if ((st = cuzk_engine_submit(eng, &jd, &id, &e))) { rc = cli_fail(st, &e); goto out; }
-    if ((st = cuzk_engine_wait(eng, id, &res, &e))) { rc = cli_fail(st, &e); goto out; }
+    if ((st = cuzk_engine_submit(eng, &jd, &id, &e))) { progress_end(&sc); rc = cli_fail(st, &e); goto out; }
+    st = cuzk_engine_wait(eng, id, &res, &e);
+    progress_end(&sc); /* the job is over: no report comes any more */
+    if (st) { rc = cli_fail(st, &e); goto out; }
     if (res.state != CUZK_JOB_DONE) {
         st = res.status ? res.status : CUZK_ERR_CANCELLED;
         if (!e.msg[0]) cuzk_error_set(&e, st, __FILE__, __LINE__, "partition %u failed", res.failed_partition);
+        else if (st == CUZK_ERR_UNSAT && r1cs) {
+            char m[sizeof e.msg];
+            memcpy(m, e.msg, sizeof m);
+            cuzk_error_set(&e, st, __FILE__, __LINE__, "%s: %.500s: not the %s circuit the C1 output is synthesized for "
+                           "(changed or corrupt)", r1cs, m, circuit);
+        }
         rc = cli_fail(st, &e);
         goto out;
     }
@@ -360,6 +481,18 @@ int cli_cmd_prove_porep(int argc, char **argv) {
         }
         st = cuzk_verify(vk, CUZK_PUBLIC_CANON, pub, np * 32, CUZK_PROOF_CURVE_BYTES, res.proofs + (size_t)k * res.proof_bytes,
                          res.proof_bytes, &e);
+        if (st == CUZK_ERR_INVALID) {
+            /* made from a checked C1 output with this key, the proof verifies against the key's own
+             * verifying key unless the key files are not one key of the circuit: a bad input file */
+            char m[sizeof e.msg];
+            memcpy(m, e.msg, sizeof m);
+            st = cuzk_error_set(&e, CUZK_ERR_MISMATCH, __FILE__, __LINE__,
+                                "partition %u: the proof does not verify against the key's own verifying key (%.300s): "
+                                "%s%s%s is not a consistent key of circuit %s (changed or corrupt)", k, m, params,
+                                r1cs ? " with " : "", r1cs ? r1cs : "", circuit);
+            rc = cli_fail(st, &e);
+            goto out;
+        }
         if (st) {
             char m[sizeof e.msg];
             memcpy(m, e.msg, sizeof m);
@@ -395,6 +528,9 @@ int cli_cmd_prove_porep(int argc, char **argv) {
                 (t4 - t3) / 1e3 / P, t5 - t4, synth / P / 1e3, start / P / 1e3, fin / P / 1e3);
     }
 out:
+    progress_end(&sc);
+    pthread_cond_destroy(&sc.cv);
+    pthread_mutex_destroy(&sc.mu);
     free(pub);
     cuzk_job_result_free(&res);
     if (eng) cuzk_engine_destroy(eng);
@@ -426,7 +562,7 @@ static void print_verify_seal_help(FILE *f) {
         "  --synthetic             (Synthetic PoRep challenges, 1.2 only)\n"
         "  --comm-r HEX, --comm-d HEX   the commitments, 32 bytes each as stored (little-endian field elements)\n"
         "  --prover-id HEX         32 bytes (a miner f0<id>: the id as a LEB128 varint, zero-padded)\n"
-        "  --miner-id M            instead of --prover-id\n"
+        "  --miner-id M            instead of --prover-id: the actor id (1000, f01000 or t01000)\n"
         "  --sector-id N, --ticket HEX, --seed HEX\n"
         "  --print-inputs          print the derived public inputs as JSON on stdout: an array (per\n"
         "                          partition) of arrays of decimal strings (ONE not included), then verify\n"
@@ -467,7 +603,7 @@ int cli_cmd_verify_seal(int argc, char **argv) {
         else if (!strcmp(a, "--prover-id")) { if ((rc = parse_hex32(cmd, a, v, pub.prover_id))) return rc; have[2] = 1; i++; }
         else if (!strcmp(a, "--miner-id")) {
             uint64_t m;
-            if (!v || !cli_parse_u64(v, &m)) return cli_usage_error(cmd, "--miner-id needs an actor id (got '%s')", v ? v : "");
+            if (!v || !cli_parse_miner_id(v, &m)) return cli_usage_error(cmd, MINER_ID_USAGE, v ? v : "");
             cuzk_porep_prover_id(pub.prover_id, m);
             have[2] = 1;
             i++;

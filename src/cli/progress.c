@@ -28,6 +28,7 @@ struct progress {
     bool pending;    /* TTY: the stage's last update is not on screen (drawn when the stage ends) */
     uint64_t last_done, last_total;
     bool active; /* a stage has started */
+    char detail[80]; /* progress_detail */
 };
 
 progress *progress_new(FILE *f, int tty, bool enabled) {
@@ -78,6 +79,11 @@ static void draw(progress *p, uint64_t done, uint64_t total, double now) {
             fmt_eta(e, sizeof e, rate > 0 ? (double)(total - done) / rate : -1);
             snprintf(eta, sizeof eta, "ETA %s", e);
         }
+        if (done == 0) { /* no rate yet (progress_tick): the time spent stands for the ETA */
+            char e[16];
+            fmt_eta(e, sizeof e, el);
+            snprintf(eta, sizeof eta, "%s so far", e);
+        }
         if (total < 100) /* steps, not items: no rate */
             fprintf(p->f, "%-14s [%s] %5.1f%%  step %llu/%llu  %s", p->stage, bar, 100 * frac,
                     (unsigned long long)done, (unsigned long long)total, eta);
@@ -86,6 +92,7 @@ static void draw(progress *p, uint64_t done, uint64_t total, double now) {
     } else {
         fprintf(p->f, "%-14s %8s  %8s/s  %.1fs", p->stage, d, r, el);
     }
+    if (p->detail[0]) fprintf(p->f, "  %s", p->detail);
 }
 
 /* TTY: the last state of a stage that ended without its final update drawn (unknown total, or
@@ -137,6 +144,49 @@ void progress_update(progress *p, const char *stage, uint64_t done, uint64_t tot
         fflush(p->f);
         p->last_draw_ms = now;
     }
+    pthread_mutex_unlock(&p->lock);
+}
+
+void progress_detail(progress *p, const char *detail) {
+    if (!p || !p->enabled) return;
+    pthread_mutex_lock(&p->lock);
+    snprintf(p->detail, sizeof p->detail, "%s", detail ? detail : "");
+    pthread_mutex_unlock(&p->lock);
+}
+
+void progress_tick(progress *p) {
+    if (!p || !p->enabled) return;
+    pthread_mutex_lock(&p->lock);
+    double now = now_ms();
+    if (p->active && !p->stage_done) {
+        if (p->tty && now - p->last_draw_ms >= TTY_REDRAW_MS) {
+            fputs("\r\033[K", p->f);
+            draw(p, p->last_done, p->last_total, now);
+            fflush(p->f);
+            p->last_draw_ms = now;
+            p->drawn = true;
+            p->pending = false;
+        } else if (!p->tty && now - p->last_draw_ms >= PROGRESS_LOG_SECONDS * 1e3) {
+            draw(p, p->last_done, p->last_total, now);
+            fputc('\n', p->f);
+            fflush(p->f);
+            p->last_draw_ms = now;
+        }
+    }
+    pthread_mutex_unlock(&p->lock);
+}
+
+void progress_message(progress *p, const char *line) {
+    if (!p || !p->enabled) return;
+    pthread_mutex_lock(&p->lock);
+    if (p->tty && p->drawn) fputs("\r\033[K", p->f);
+    fprintf(p->f, "%s\n", line);
+    if (p->tty && p->drawn && p->active) { /* the bar again, below the line */
+        double now = now_ms();
+        draw(p, p->last_done, p->last_total, now);
+        p->last_draw_ms = now;
+    }
+    fflush(p->f);
     pthread_mutex_unlock(&p->lock);
 }
 

@@ -30,6 +30,20 @@ progress *progress_new(FILE *f, int tty, bool enabled);
  * (total 0: unknown, no percentage). */
 void progress_update(progress *p, const char *stage, uint64_t done, uint64_t total);
 
+/* A short text shown after the current stage's numbers ("partition 0: MSM L"), kept until the next
+ * call (NULL or "": none); it starts no stage and draws nothing by itself. */
+void progress_detail(progress *p, const char *detail);
+
+/* Draws the current stage again with the time spent in it, also when no update came (a long step
+ * inside the stage) and before any rate is known (the elapsed time then stands for the ETA): on a
+ * TTY at most every 100 ms, otherwise one plain line every PROGRESS_LOG_SECONDS. For a caller's
+ * timer thread; nothing before the first stage. */
+void progress_tick(progress *p);
+
+/* A line of normal output while a bar may be on screen: on a TTY the bar is cleared, the line
+ * printed, the bar drawn again below it; otherwise just the line. line has no newline. */
+void progress_message(progress *p, const char *line);
+
 /* Ends the current line (on a TTY) so that normal output can follow; frees p. NULL: no-op. */
 void progress_free(progress *p);
 

@@ -34,7 +34,8 @@ static void usage(FILE *f) {
     fprintf(f,
             "usage: cuzkd [--config FILE] [--check-config]\n"
             "  --config FILE     TOML configuration (default /etc/cuzk/cuzkd.toml)\n"
-            "  --check-config    validate the configuration (and the circuits' files) and exit\n"
+            "  --check-config    validate the configuration and the circuits' files (preloaded ones are loaded;\n"
+            "                    the others' headers checked: size, counts, circuit) and exit\n"
             "  --version         print the version and the git commit it was built from\n"
             "Serves cuzk.v1.ProvingEngine (gRPC) on server.listen, /metrics and /status on server.http.\n"
             "SIGTERM/SIGINT: stop taking jobs, let running ones finish for jobs.shutdown_grace_s, cancel the\n"
@@ -148,7 +149,19 @@ int main(int argc, char **argv) {
             return 2;
         }
         for (int i = 0; i < cfg.n_circuits; i++) {
-            if (!cfg.circuits[i].preload) continue;
+            if (!cfg.circuits[i].preload) {
+                /* not loaded at the start: its files' headers are checked (sizes, counts, circuit) */
+                cuzk_error kerr;
+                memset(&kerr, 0, sizeof kerr);
+                if (dp_key_files_check(&cfg.circuits[i], &kerr) != CUZK_OK) {
+                    fprintf(stderr, "cuzkd: %s: circuit %s: %s (preload = false: the daemon would start, and every "
+                            "job of this circuit would fail)\n", cfg_path, cfg.circuits[i].id, kerr.msg);
+                    jobs_destroy(CJ);
+                    dcfg_free(&cfg);
+                    return 2;
+                }
+                continue;
+            }
             char msg[600];
             int pr = jobs_preload_at_start(CJ, cfg.circuits[i].id, msg, sizeof msg);
             if (pr == 1) /* the daemon would start and serve the rest */
@@ -240,6 +253,7 @@ int main(int argc, char **argv) {
         goto out;
     }
     svc.J = J;
+    jobs_check_key_files(J); /* the circuits not preloaded: their files' headers (errors logged, the rest served) */
     for (int i = 0; i < cfg.n_circuits; i++) {
         if (!cfg.circuits[i].preload) continue;
         char msg[600];

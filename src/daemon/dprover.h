@@ -20,6 +20,7 @@
 
 #include "config.h"
 #include "cuzk/cuzk.h"
+#include "cuzk/filecoin.h"
 
 typedef struct dp_engine dp_engine;
 typedef struct dp_key dp_key;
@@ -69,6 +70,15 @@ void dp_engine_mem_stats(dp_engine *e, dp_engine_mem *out);
  * ids (no circuit in this build). PoSt and PoRep ids record their R1CS in memory
  * (cuzk_post_pk_load, cuzk_porep_pk_load). */
 cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint64_t *bytes, cuzk_error *err);
+/* The cheap check of a configured circuit's key files, from their headers only (no point decoded,
+ * nothing recorded: milliseconds, whatever the size): each file exists, is readable, is the kind
+ * of file its key names and is as long as its headers say; a .zkey and its .r1cs, or a .params
+ * and its .r1cs, are of one circuit; a PoSt or PoRep .params is for the circuit of its id (the
+ * counts of cuzk_post_circuit_shape / cuzk_porep_circuit_shape). What --check-config and the start
+ * run for circuits that are not preloaded (a load would find the same, later). Errors: those of
+ * cuzk_file_shape_read and cuzk_file_shape_check (CUZK_ERR_IO, _FORMAT, _CURVE, _MISMATCH), the
+ * message naming the file. Thread-safe. */
+cuzk_status dp_key_files_check(const dcfg_circuit *c, cuzk_error *err);
 /* Releases the key and what the engine holds for it (its device copy). NULL is a no-op. */
 void dp_key_free(dp_engine *e, dp_key *k);
 /* Host bytes the key gave back once its G1 queries were resident on the GPU: a bellperson .params
@@ -126,6 +136,20 @@ typedef struct dp_input {
  * verify against the key), CUZK_ERR_NOMEM, CUZK_ERR_IO, CUZK_ERR_CANCELLED, the engine's
  * (CUZK_ERR_MISMATCH: one proof needs more than engine.job_budget; device errors). */
 cuzk_status dp_prove(dp_engine *e, dp_key *k, const dp_input *in, dp_proof *out, cuzk_error *err);
+/* The library request of a Filecoin job's first step (reading and checking its inputs), made one
+ * way for dp_prove and for the fuzz harness (tools/fuzz/fuzz_daemon.c), which feeds the library
+ * what a worker would.
+ * dp_post_request: a PoSt job of the key's circuit (circuit: a cuzk PoSt name, sectors: its sector
+ * count, 0 for Filecoin's) over in's vanilla proofs, laid end to end in in->wtns
+ * (in->vanilla_lens[i] bytes each): bufs (in->n_vanilla entries, the caller's) gets where each
+ * starts; *rq borrows bufs, in->vanilla_lens and in->wtns. Threads: nthreads (0: all).
+ * Errors: CUZK_ERR_ARG (no vanilla proofs, or lengths that do not add up to in->wtns_len). */
+cuzk_status dp_post_request(cuzk_post_request *rq, const uint8_t **bufs, const char *circuit, uint32_t sectors,
+                            const dp_input *in, int nthreads, cuzk_error *err);
+/* dp_porep_request: a PoRep job over in's C1 output (in->wtns, borrowed), its replica_id and a Curio
+ * wrapper's SectorNum checked against in->miner_id and in->sector_id (Curio names both). */
+void dp_porep_request(cuzk_porep_request *rq, const dp_input *in, int nthreads);
+
 /* Cancels the engine job `engine_job` (from dp_input.started): partitions not yet started are
  * dropped, a partition in a stage stops at its next stage boundary. Unknown ids are ignored. */
 void dp_cancel(dp_engine *e, uint64_t engine_job);

@@ -240,6 +240,53 @@ static cuzk_status place_circuit(dp_engine *e, const dcfg_circuit *c, dp_key *k,
     return CUZK_OK;
 }
 
+cuzk_status dp_key_files_check(const dcfg_circuit *c, cuzk_error *err) {
+    cuzk_file_shape key, want;
+    cuzk_status st;
+    char what[1200];
+    if (c->post_circuit || c->porep_circuit) {
+        st = c->post_circuit ? cuzk_post_circuit_shape(&want, c->post_circuit, c->sectors, err)
+                             : cuzk_porep_circuit_shape(&want, c->porep_circuit, err);
+        if (st) return st;
+        const char *name = c->post_circuit ? c->post_circuit : c->porep_circuit;
+        if (strcmp(name, c->id) == 0 && !c->sectors) snprintf(what, sizeof what, "circuit %s", c->id);
+        else snprintf(what, sizeof what, "circuit %s (%s%s)", c->id, name, c->sectors ? ", a reduced sector count" : "");
+        return cuzk_file_shape_check(c->params, &want, what, err);
+    }
+    /* a generic key (or a Filecoin id this build cannot prove): its own file, then its .r1cs against it */
+    const char *main = c->zkey ? c->zkey : c->params;
+    if (c->zkey) { /* a .zkey starts with its magic: without it, say so (not what the bytes would be as parameters) */
+        char magic[4] = {0};
+        FILE *f = fopen(main, "rb");
+        size_t got = f ? fread(magic, 1, 4, f) : 0;
+        if (f) fclose(f);
+        if (f && (got != 4 || memcmp(magic, "zkey", 4) != 0))
+            return cuzk_error_set(err, CUZK_ERR_FORMAT, __FILE__, __LINE__, "zkey: %s: bad magic (expected 'zkey')", main);
+    }
+    if ((st = cuzk_file_shape_read(&key, main, err))) return st;
+    if (c->zkey && strcmp(key.kind, "zkey") != 0)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, __FILE__, __LINE__, "%s: a %s, not a .zkey (zkey = \"...\")", main, key.kind);
+    if (c->params && strcmp(key.kind, "bellperson params") != 0 && strcmp(key.kind, "phase-2 MPC params") != 0)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, __FILE__, __LINE__, "%s: a %s, not bellperson parameters (params = \"...\")",
+                              main, key.kind);
+    if (!c->r1cs) return CUZK_OK;
+    snprintf(what, sizeof what, "the key %s", main);
+    return cuzk_file_shape_check(c->r1cs, &key, what, err);
+}
+
+/* A failed load's message names the file at fault: the loaders name it in most messages; where
+ * one does not, the circuit's key file is put in front. */
+static cuzk_status name_key_file(const dcfg_circuit *c, cuzk_status st, cuzk_error *err) {
+    if (!err) return st;
+    const char *files[3] = {c->zkey, c->params, c->r1cs};
+    for (int i = 0; i < 3; i++)
+        if (files[i] && strstr(err->msg, files[i])) return st;
+    char m[sizeof err->msg];
+    memcpy(m, err->msg, sizeof m);
+    return cuzk_error_set(err, st, __FILE__, __LINE__, "%s: %.700s", c->zkey ? c->zkey : c->params,
+                          m[0] ? m : cuzk_status_str(st));
+}
+
 cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint64_t *bytes, cuzk_error *err) {
     *out = NULL;
     *bytes = 0;
@@ -261,7 +308,7 @@ cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint6
                      : c->post_circuit ? cuzk_post_pk_load(&pk, c->post_circuit, c->sectors, c->params, &lo, err)
                      : c->porep_circuit ? cuzk_porep_pk_load(&pk, c->porep_circuit, c->params, &lo, err)
                                        : cuzk_pk_load_params(&pk, c->params, c->r1cs, &lo, err);
-    if (st) return st;
+    if (st) return name_key_file(c, st, err);
     cuzk_pk_info info;
     memset(&info, 0, sizeof info);
     cuzk_pk_describe(pk, &info, NULL);
@@ -470,34 +517,55 @@ static cuzk_status post_synth(void *vctx, uint32_t partition, uint64_t *witness,
     return st;
 }
 
-static cuzk_status prove_post(dp_engine *e, dp_key *k, const dp_input *in, dp_proof *out, cuzk_error *err) {
+cuzk_status dp_post_request(cuzk_post_request *rq, const uint8_t **bufs, const char *circuit, uint32_t sectors,
+                            const dp_input *in, int nthreads, cuzk_error *err) {
+    memset(rq, 0, sizeof *rq);
     if (!in->n_vanilla || !in->vanilla_lens)
         return cuzk_error_set(err, CUZK_ERR_ARG, __FILE__, __LINE__, "a PoSt job without vanilla proofs");
-    const uint8_t **bufs = calloc(in->n_vanilla, sizeof *bufs);
-    if (!bufs) return cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "out of memory");
     size_t off = 0;
     for (size_t i = 0; i < in->n_vanilla; i++) {
-        if (in->vanilla_lens[i] > in->wtns_len - off) { /* the job table's own packing: never */
-            free(bufs);
+        if (in->vanilla_lens[i] > in->wtns_len - off) /* the job table's own packing: never */
             return cuzk_error_set(err, CUZK_ERR_ARG, __FILE__, __LINE__, "vanilla proof %zu overruns the request", i);
-        }
         bufs[i] = in->wtns + off;
         off += in->vanilla_lens[i];
     }
+    if (off != in->wtns_len)
+        return cuzk_error_set(err, CUZK_ERR_ARG, __FILE__, __LINE__,
+                              "the vanilla proofs (%zu bytes) do not fill the request's %zu bytes", off, in->wtns_len);
+    rq->circuit = circuit;
+    rq->sectors = sectors;
+    rq->vanilla_bufs = bufs;
+    rq->vanilla_lens = in->vanilla_lens;
+    rq->n_vanilla = in->n_vanilla;
+    memcpy(rq->randomness, in->randomness, 32);
+    rq->partition = in->partition;
+    rq->api_version = in->api_version;
+    rq->nthreads = nthreads;
+    return CUZK_OK;
+}
+
+void dp_porep_request(cuzk_porep_request *rq, const dp_input *in, int nthreads) {
+    memset(rq, 0, sizeof *rq);
+    rq->c1 = in->wtns;
+    rq->c1_len = in->wtns_len;
+    rq->check_replica_id = 1; /* Curio names the sector and the miner: replica_id must follow from them */
+    cuzk_porep_prover_id(rq->prover_id, in->miner_id);
+    rq->sector_id = in->sector_id;
+    rq->nthreads = nthreads;
+}
+
+static cuzk_status prove_post(dp_engine *e, dp_key *k, const dp_input *in, dp_proof *out, cuzk_error *err) {
+    const uint8_t **bufs = calloc(in->n_vanilla ? in->n_vanilla : 1, sizeof *bufs);
+    if (!bufs) return cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "out of memory");
     cuzk_post_request rq;
-    memset(&rq, 0, sizeof rq);
-    rq.circuit = k->post_circuit;
-    rq.sectors = k->post_sectors;
-    rq.vanilla_bufs = bufs;
-    rq.vanilla_lens = in->vanilla_lens;
-    rq.n_vanilla = in->n_vanilla;
-    memcpy(rq.randomness, in->randomness, 32);
-    rq.partition = in->partition;
-    rq.api_version = in->api_version;
-    rq.nthreads = e->synth_threads;
+    cuzk_status st = dp_post_request(&rq, bufs, k->post_circuit, k->post_sectors, in, e->synth_threads, err);
+    if (st) {
+        free(bufs);
+        return st;
+    }
     post_synth_ctx sc = {in, NULL, 0};
     double t0 = now_ms();
-    cuzk_status st = cuzk_post_job_create(&sc.job, &rq, err); /* reads and checks every vanilla proof */
+    st = cuzk_post_job_create(&sc.job, &rq, err); /* reads and checks every vanilla proof */
     free(bufs);
     if (st) return st;
     double t_check = now_ms() - t0;
@@ -594,13 +662,7 @@ static char *porep_public_json(const uint8_t *proofs, size_t proof_bytes, const 
 
 static cuzk_status prove_porep(dp_engine *e, dp_key *k, const dp_input *in, dp_proof *out, cuzk_error *err) {
     cuzk_porep_request rq;
-    memset(&rq, 0, sizeof rq);
-    rq.c1 = in->wtns;
-    rq.c1_len = in->wtns_len;
-    rq.check_replica_id = 1; /* Curio names the sector and the miner: replica_id must follow from them */
-    cuzk_porep_prover_id(rq.prover_id, in->miner_id);
-    rq.sector_id = in->sector_id;
-    rq.nthreads = e->synth_threads;
+    dp_porep_request(&rq, in, e->synth_threads);
     porep_synth_ctx sc;
     memset(&sc, 0, sizeof sc);
     sc.in = in;

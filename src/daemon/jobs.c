@@ -4,6 +4,7 @@
 #include "cgrpc.h"
 #include "dlog.h"
 #include "dprover.h"
+#include "pbvalid.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -59,6 +60,8 @@ typedef struct srs_entry {
     uint64_t bytes;
     uint32_t refs;
     double last_used, load_ms;
+    char load_error[600];    /* the last failure to load the key ("" once loaded): the server's files */
+    uint64_t load_failures;
 } srs_entry;
 
 #define HIST_N 14
@@ -224,6 +227,13 @@ static srs_entry *srs_find(jobs *J, const char *id) {
     return NULL;
 }
 
+/* A message cut to its buffer may end inside a UTF-8 sequence (a path in it): drop the partial
+ * character, since the message goes out as a protobuf string and in JSON. */
+static void utf8_cut(char *s) {
+    size_t n = strlen(s);
+    for (int k = 0; k < 3 && n && !utf8_valid((const uint8_t *)s, n); k++) s[--n] = 0;
+}
+
 /* Takes a reference on a loaded key, loading it if needed (lock held on entry and exit). */
 static cuzk_status srs_acquire_locked(jobs *J, srs_entry *e, int *was_loaded, double *load_ms, cuzk_error *err) {
     while (e->loading) pthread_cond_wait(&J->srs_cv, &J->mu);
@@ -242,9 +252,14 @@ static cuzk_status srs_acquire_locked(jobs *J, srs_entry *e, int *was_loaded, do
         e->loading = 0;
         pthread_cond_broadcast(&J->srs_cv);
         if (st) {
-            dlog(DLOG_WARN, "circuit %s cannot be loaded: %s", e->c->id, err ? err->msg : cuzk_status_str(st));
+            /* the daemon's own files: an error of this server, whoever's job asked for the key */
+            snprintf(e->load_error, sizeof e->load_error, "%s", err && err->msg[0] ? err->msg : cuzk_status_str(st));
+            utf8_cut(e->load_error);
+            e->load_failures++;
+            dlog(DLOG_ERROR, "circuit %s cannot be loaded: %s", e->c->id, e->load_error);
             return st;
         }
+        e->load_error[0] = 0;
         uint64_t budget = J->cfg->host_budget_bytes;
         if (budget) {
             /* Host budget: release idle keys, least recently used first, until the new one fits. */
@@ -342,10 +357,10 @@ static void *worker_main(void *arg) {
         cuzk_error err;
         memset(&err, 0, sizeof err);
         cuzk_status st = CUZK_OK;
-        int was_loaded = 0;
+        int was_loaded = 0, key_failed = 0;
         double load_ms = 0;
         if (!e) st = cuzk_error_set(&err, CUZK_ERR_ARG, __FILE__, __LINE__, "unknown circuit %s", j->circuit_id);
-        else st = srs_acquire_locked(J, e, &was_loaded, &load_ms, &err);
+        else key_failed = (st = srs_acquire_locked(J, e, &was_loaded, &load_ms, &err)) != CUZK_OK;
         j->srs_ms = load_ms;
         dp_proof res;
         memset(&res, 0, sizeof res);
@@ -391,8 +406,12 @@ static void *worker_main(void *arg) {
             dlog(DLOG_INFO, "job %s completed in %.1f ms (prover %.1f ms)", j->id, j->t_end - j->t_submit,
                  j->prove_ms);
         } else {
-            char msg[700];
-            if (j->porep && (st == CUZK_ERR_FORMAT || st == CUZK_ERR_INVALID || st == CUZK_ERR_IO))
+            char msg[900];
+            if (key_failed) /* not the request's fault: say whose it is, and which file */
+                snprintf(msg, sizeof msg, "server error: the key of circuit %s cannot be loaded, nothing was proved (the "
+                         "daemon's own file is at fault, not the request): %s: %s", j->circuit_id, cuzk_status_str(st),
+                         err.msg[0] ? err.msg : cuzk_status_str(st));
+            else if (j->porep && (st == CUZK_ERR_FORMAT || st == CUZK_ERR_INVALID || st == CUZK_ERR_IO))
                 snprintf(msg, sizeof msg, "the C1 output was refused, nothing was proved: %s",
                          err.msg[0] ? err.msg : cuzk_status_str(st));
             else if (j->n_vanilla && (st == CUZK_ERR_FORMAT || st == CUZK_ERR_INVALID || st == CUZK_ERR_IO))
@@ -401,6 +420,7 @@ static void *worker_main(void *arg) {
             else
                 snprintf(msg, sizeof msg, "%s: %s", j->n_vanilla || j->porep ? cuzk_status_str(st) : status_phrase(st),
                          err.msg[0] ? err.msg : cuzk_status_str(st));
+            utf8_cut(msg);
             finish_locked(J, j, JR_FAILED, msg);
             dlog(DLOG_INFO, "job %s failed: %s", j->id, msg);
         }
@@ -776,6 +796,28 @@ int jobs_preload_at_start(jobs *J, const char *circuit_id, char *msg, size_t cap
     return st == CUZK_ERR_NOMEM_DEVICE || st == CUZK_ERR_DEVICE ? 1 : -1;
 }
 
+int jobs_check_key_files(jobs *J) {
+    int failed = 0;
+    for (int i = 0; i < J->n_srs; i++) {
+        srs_entry *e = &J->srs[i];
+        if (e->c->preload) continue;
+        cuzk_error err;
+        memset(&err, 0, sizeof err);
+        cuzk_status st = dp_key_files_check(e->c, &err); /* headers only: no lock needed, nothing loads yet */
+        if (st == CUZK_OK) continue;
+        failed++;
+        pthread_mutex_lock(&J->mu);
+        if (!e->key) {
+            snprintf(e->load_error, sizeof e->load_error, "%s", err.msg[0] ? err.msg : cuzk_status_str(st));
+            utf8_cut(e->load_error);
+        }
+        pthread_mutex_unlock(&J->mu);
+        dlog(DLOG_ERROR, "circuit %s: its key files are not what it needs: %s (the daemon serves the other circuits; "
+                         "this one's jobs fail until the file is fixed)", e->c->id, err.msg[0] ? err.msg : cuzk_status_str(st));
+    }
+    return failed;
+}
+
 int jobs_evict(jobs *J, const char *circuit_id, int *was_loaded, uint64_t *freed_bytes, char *msg, size_t cap) {
     *was_loaded = 0;
     *freed_bytes = 0;
@@ -840,6 +882,8 @@ void jobs_get_status(jobs *J, jobs_status *st) {
         s->ref_count = e->refs;
         s->backend = e->key ? dp_key_backend(e->key) : "";
         s->host_released_bytes = dp_key_host_released(e->key);
+        snprintf(s->load_error, sizeof s->load_error, "%s", e->key ? "" : e->load_error);
+        s->load_failures = e->load_failures;
     }
     st->n_workers = J->n_workers;
     st->workers = calloc(J->n_workers, sizeof(jobs_worker_info));
@@ -963,6 +1007,11 @@ char *jobs_metrics_text(jobs *J) {
     for (int i = 0; i < J->n_srs; i++)
         sb_printf(&b, "cuzk_srs_gpu_fallback{circuit_id=\"%s\"} %d\n", J->srs[i].c->id,
                   J->srs[i].key && strcmp(dp_key_backend(J->srs[i].key), "cpu (GPU fallback)") == 0);
+    sb_printf(&b, "# HELP cuzk_srs_load_failures_total Loads of the circuit's key that failed (its files are at "
+                  "fault: GetStatus and /status give the reason).\n# TYPE cuzk_srs_load_failures_total counter\n");
+    for (int i = 0; i < J->n_srs; i++)
+        sb_printf(&b, "cuzk_srs_load_failures_total{circuit_id=\"%s\"} %" PRIu64 "\n", J->srs[i].c->id,
+                  J->srs[i].load_failures);
     sb_printf(&b, "# HELP cuzk_srs_ref_count Proofs running on the circuit's key.\n# TYPE cuzk_srs_ref_count gauge\n");
     for (int i = 0; i < J->n_srs; i++)
         sb_printf(&b, "cuzk_srs_ref_count{circuit_id=\"%s\"} %u\n", J->srs[i].c->id, J->srs[i].refs);
@@ -999,6 +1048,8 @@ char *jobs_status_json(jobs *J) {
         json_object_set_new(e, "ref_count", json_integer(st.srs[i].ref_count));
         json_object_set_new(e, "backend", json_string(st.srs[i].backend));
         json_object_set_new(e, "host_released_bytes", json_integer((json_int_t)st.srs[i].host_released_bytes));
+        json_object_set_new(e, "load_error", json_string(st.srs[i].load_error));
+        json_object_set_new(e, "load_failures", json_integer((json_int_t)st.srs[i].load_failures));
         json_array_append_new(s, e);
     }
     json_object_set_new(o, "loaded_srs", s);

@@ -105,6 +105,11 @@ int jobs_preload(jobs *J, const char *circuit_id, int *already_loaded, uint64_t 
  * rest, and the circuit's jobs fail with that reason); -1 any other failure (the start stops). */
 int jobs_preload_at_start(jobs *J, const char *circuit_id, char *msg, size_t cap);
 int jobs_evict(jobs *J, const char *circuit_id, int *was_loaded, uint64_t *freed_bytes, char *msg, size_t cap);
+/* The start's check of the circuits that are not preloaded (dp_key_files_check: headers only): a
+ * failure is logged as an error naming the circuit and the file, and kept as the key's load_error
+ * (GetStatus, /status) until a load of it succeeds; the daemon serves the rest. Returns how many
+ * failed. */
+int jobs_check_key_files(jobs *J);
 
 typedef struct jobs_srs_info {
     const char *circuit_id;  /* the configuration's string */
@@ -113,6 +118,8 @@ typedef struct jobs_srs_info {
     uint32_t ref_count;
     const char *backend;     /* loaded: where it proves ("gpu", "cpu", "cpu (GPU fallback)"); "" when not */
     uint64_t host_released_bytes; /* loaded: host bytes its G1 queries gave back once on the GPU */
+    char load_error[600];    /* not loaded: why its last load failed (the file named; "" if none) */
+    uint64_t load_failures;  /* loads of it that failed since the start */
 } jobs_srs_info;
 
 typedef struct jobs_worker_info {

@@ -192,6 +192,8 @@ static void h_status(service *s, const uint8_t *req, size_t len, cgrpc_reply *ou
         ss[i].ref_count = st.srs[i].ref_count;
         ss[i].backend = (char *)st.srs[i].backend;
         ss[i].host_released_bytes = st.srs[i].host_released_bytes;
+        ss[i].load_error = st.srs[i].load_error;
+        ss[i].load_failures = st.srs[i].load_failures;
         sp[i] = &ss[i];
     }
     resp.n_loaded_srs = (size_t)st.n_srs;

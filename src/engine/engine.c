@@ -348,6 +348,9 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_desc *d, cuzk_job_
     j->synth_ctx = d->synth_ctx;
     j->check_witness = d->check_witness;
     j->witness_form = d->witness_form;
+    j->progress = d->progress;
+    j->progress_user = d->progress_user;
+    pthread_mutex_init(&j->progress_mu, NULL);
     atomic_init(&j->dead, 0);
     j->proofs = calloc(P, j->proof_bytes);
     j->pub = calloc((size_t)P * (j->n_public ? j->n_public : 1), sizeof *j->pub);

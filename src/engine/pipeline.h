@@ -64,8 +64,17 @@ typedef struct job {
     groth16_fr_any *pub;      /* P * n_public values of the circuit's Fr (Montgomery) */
     cuzk_partition_timings *tm; /* P */
     double submit_ms, done_ms;
+    cuzk_progress_fn progress;  /* the job's progress reports (cuzk_job_desc), or NULL */
+    void *progress_user;
+    pthread_mutex_t progress_mu; /* one report at a time; guards n_proved */
+    uint32_t n_proved;          /* partitions whose proof is stored */
     struct job *next;
 } job;
+
+/* A progress report of job j (no-op without a progress function): "partition <idx>: <stage>",
+ * done = partitions proved so far, total = P. Called before the partition is terminal (the job
+ * lives); proved = 1 counts partition idx proved first. */
+void engine_job_progress(job *j, uint32_t idx, const char *stage, int proved);
 
 typedef struct part {
     cuzk_engine *e;

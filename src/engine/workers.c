@@ -4,6 +4,7 @@
  * release hook that hands every buffer to the reaper. */
 #include "engine/pipeline.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -31,8 +32,26 @@ void engine_job_kill_locked(cuzk_engine *e, job *j) {
     engine_job_check_complete_locked(e, j);
 }
 
+void engine_job_progress(job *j, uint32_t idx, const char *stage, int proved) {
+    if (!j->progress) return;
+    char what[96];
+    snprintf(what, sizeof what, "partition %u: %s", idx, stage);
+    pthread_mutex_lock(&j->progress_mu);
+    if (proved) j->n_proved++;
+    j->progress(j->progress_user, what, j->n_proved, j->P);
+    pthread_mutex_unlock(&j->progress_mu);
+}
+
+/* The stage notes of a prover call (util/abort.h) as the job's progress reports. */
+typedef struct stage_ctx { job *j; uint32_t idx; } stage_ctx;
+static void stage_note(void *ctx, const char *stage) {
+    stage_ctx *sc = ctx;
+    engine_job_progress(sc->j, sc->idx, stage, 0);
+}
+
 void engine_job_free(job *j) {
     if (!j) return;
+    pthread_mutex_destroy(&j->progress_mu);
     if (j->rs) explicit_bzero(j->rs, 2 * (size_t)j->P * sizeof *j->rs);
     free(j->rs);
     free(j->proofs);
@@ -83,6 +102,7 @@ static void part_release(void *ctx, void *ptr, size_t bytes) {
 static void part_terminal(part *p, const uint8_t *proof) {
     cuzk_engine *e = p->e;
     job *j = p->j;
+    if (proof) engine_job_progress(j, p->idx, "proved", 1); /* before it is terminal: the job lives */
     pthread_mutex_lock(&e->mu);
     if (proof) memcpy(j->proofs + (size_t)p->idx * j->proof_bytes, proof, j->proof_bytes);
     j->n_terminal++;
@@ -253,6 +273,7 @@ void *engine_synth_main(void *arg) {
         double tc0 = now_ms(), tc1 = tc0;
         if (!p->w) st = ERR(&perr, CUZK_ERR_NOMEM, "partition %u: witness of %zu bytes", idx, p->w_bytes);
         else {
+            engine_job_progress(j, idx, "synthesis", 0);
             st = j->synth(j->synth_ctx, idx, (uint64_t *)p->w, j->n_vars, &perr);
             tc1 = now_ms();
             if (st == CUZK_OK) {
@@ -261,11 +282,14 @@ void *engine_synth_main(void *arg) {
                 st = j->gc->witness_ready(p->w, j->n_vars, j->witness_form == CUZK_WITNESS_FR_CANON, &werr);
                 if (st != CUZK_OK) ERR(&perr, st, "partition %u: %s", idx, werr.msg);
             }
-            if (st == CUZK_OK && j->check_witness) {
+            if (st == CUZK_OK && j->check_witness && (j->check_witness != CUZK_CHECK_WITNESS_FIRST || idx == 0)) {
+                engine_job_progress(j, idx, "witness check", 0);
                 uint32_t bad = 0;
                 groth16_key raw;
-                st = j->gc->check_witness(engine_circuit_key(&j->circ, &raw), p->w, j->n_vars, &bad,
-                                          &perr);
+                cuzk_error cerr = {0};
+                st = j->gc->check_witness(engine_circuit_key(&j->circ, &raw), p->w, j->n_vars, &bad, &cerr);
+                if (st != CUZK_OK && j->P > 1) ERR(&perr, st, "partition %u: %s", idx, cerr.msg);
+                else if (st != CUZK_OK) perr = cerr;
             }
         }
         tm->synth_call_ms = tc1 - tc0;
@@ -355,10 +379,15 @@ void *engine_prove_main(void *arg) {
         if (st != CUZK_OK) { part_fail(p, st, &perr); continue; }
         groth16_timings gt = {0};
         double tc0 = now_ms();
-        /* a cancellation stops the start at its next stage boundary (util/abort.h) */
+        /* a cancellation stops the start at its next stage boundary (util/abort.h), where the
+         * job's progress hears the stage's name */
+        stage_ctx sn = {j, p->idx};
+        engine_job_progress(j, p->idx, "prove start", 0);
         abort_probe_set(engine_job_dead, j);
+        abort_stage_set(stage_note, &sn);
         st = e->be->start(be_ctx, &p->pending, j->id, p->idx, &j->circ, p->w, j->n_vars, &r, &s, e->o.prove_threads,
                           part_release, p, &gt, &perr);
+        abort_stage_set(NULL, NULL);
         abort_probe_set(NULL, NULL);
         double tc1 = now_ms();
         explicit_bzero(&r, sizeof r);
@@ -425,9 +454,13 @@ void *engine_finish_main(void *arg) {
         uint8_t proof[GROTH16_PROOF_MAX_BYTES]; /* j->proof_bytes of them: the encoding of the circuit's curve */
         cuzk_error perr = {0};
         double tc0 = now_ms();
+        stage_ctx sn = {j, p->idx};
+        engine_job_progress(j, p->idx, "finish", 0);
         abort_probe_set(engine_job_dead, j);
+        abort_stage_set(stage_note, &sn);
         cuzk_status st = e->be->finish(e->be_ctx[p->dev], &j->circ, proof, p->pending, j->id, p->idx, e->o.finish_threads,
                                        &gt, &perr);
+        abort_stage_set(NULL, NULL);
         abort_probe_set(NULL, NULL);
         double tc1 = now_ms();
         e->be->pending_free(e->be_ctx[p->dev], &j->circ, p->pending);

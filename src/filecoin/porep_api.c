@@ -75,6 +75,52 @@ cuzk_status cuzk_porep_setup(const char *circuit, const char *params_path, const
     return groth16_setup_recorded(&r, now_ms() - t0, params_path, vk_path, opts, t, err); /* r taken */
 }
 
+cuzk_status cuzk_porep_circuit_shape(cuzk_file_shape *out, const char *circuit, cuzk_error *err) {
+    if (!out) return ERR(err, CUZK_ERR_ARG, "cuzk_porep_circuit_shape: NULL argument");
+    memset(out, 0, sizeof *out);
+    porep_params pp;
+    cuzk_status st = params_of_name(&pp, circuit, err);
+    if (st != CUZK_OK) return st;
+    porep_sizes sz;
+    porep_circuit_sizes(&pp, &sz); /* from the units' sizes: nothing recorded */
+    if (!sz.n_inputs) return ERR(err, CUZK_ERR_NOMEM, "PoRep: cannot size circuit %s", circuit);
+    out->kind = "circuit";
+    out->curve = CUZK_CURVE_BLS12_381;
+    out->n_public = sz.n_inputs - 1;
+    out->n_aux = sz.n_aux;
+    out->n_constraints = sz.n_constraints;
+    out->domain = file_shape_domain(sz.n_constraints, out->n_public);
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_porep_circuit_of_file(const char *path, const char **circuit, cuzk_error *err) {
+    if (circuit) *circuit = NULL;
+    if (!path || !circuit) return ERR(err, CUZK_ERR_ARG, "cuzk_porep_circuit_of_file: NULL argument");
+    cuzk_file_shape got;
+    cuzk_status st = cuzk_file_shape_read(&got, path, err);
+    if (st != CUZK_OK) return st;
+    static const char *const NAMES[5] = {"porep-2k", "porep-8m", "porep-512m", "porep-32g", "porep-64g"};
+    char known[200];
+    size_t n = 0;
+    known[0] = 0;
+    for (int i = 0; i < 5; i++) {
+        cuzk_file_shape want;
+        if (cuzk_porep_circuit_shape(&want, NAMES[i], NULL) != CUZK_OK) continue;
+        if (got.curve == want.curve && got.n_public == want.n_public && got.n_aux == want.n_aux &&
+            (!strcmp(got.kind, "zkey") || !got.domain || got.domain == want.domain) &&
+            (!got.n_constraints || got.n_constraints == want.n_constraints)) {
+            *circuit = NAMES[i];
+            return CUZK_OK;
+        }
+        int k = snprintf(known + n, sizeof known - n, "%s%s %llu", n ? ", " : "", NAMES[i] + 6,
+                         (unsigned long long)want.n_public);
+        if (k > 0 && (size_t)k < sizeof known - n) n += (size_t)k;
+    }
+    return ERR(err, CUZK_ERR_MISMATCH, "%s: a %s of %llu public inputs and %llu private variables: not made for any PoRep "
+               "circuit (public inputs: %s)", path, got.kind, (unsigned long long)got.n_public,
+               (unsigned long long)got.n_aux, known);
+}
+
 cuzk_status cuzk_porep_pk_load(cuzk_pk **out, const char *circuit, const char *params_path, const cuzk_pk_load_opts *opts,
                                cuzk_error *err) {
     if (out) *out = NULL;
@@ -82,6 +128,14 @@ cuzk_status cuzk_porep_pk_load(cuzk_pk **out, const char *circuit, const char *p
     porep_params pp;
     cuzk_status st;
     if ((st = params_of_name(&pp, circuit, err)) != CUZK_OK) return st;
+    /* the file's headers first: a file of another circuit, or a truncated one, is named before the
+     * circuit is recorded (a minute at 32 GiB) */
+    cuzk_file_shape want;
+    char what[64];
+    snprintf(what, sizeof what, "circuit %s", circuit);
+    if ((st = cuzk_porep_circuit_shape(&want, circuit, err)) != CUZK_OK ||
+        (st = cuzk_file_shape_check(params_path, &want, what, err)) != CUZK_OK)
+        return st;
     r1cs r;
     if ((st = porep_record_parallel(&r, &pp, opts ? opts->nthreads : 0, err)) != CUZK_OK) return st;
     st = groth16_pk_load_params_cs(out, params_path, &r, opts, err); /* r moved into the key */
@@ -113,6 +167,13 @@ static uint8_t *slurp(const char *path, size_t *n, cuzk_error *err, cuzk_status 
     if (!f) { *st = ERR(err, CUZK_ERR_IO, "cannot open C1 output %s: %s", path, strerror(errno)); return NULL; }
     struct stat sb;
     if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) { fclose(f); *st = ERR(err, CUZK_ERR_IO, "%s is not a regular file", path); return NULL; }
+    if ((uint64_t)sb.st_size > porep_c1_max_bytes_any()) { /* refused before it is read */
+        fclose(f);
+        *st = ERR(err, CUZK_ERR_FORMAT, "%s: %llu bytes, longer than any C1 output can be (a 64 GiB sector's in Curio's "
+                  "wrapper: %zu bytes at most, whitespace included): not a C1 output; nothing was read", path,
+                  (unsigned long long)sb.st_size, porep_c1_max_bytes_any());
+        return NULL;
+    }
     uint8_t *d = malloc(sb.st_size > 0 ? (size_t)sb.st_size : 1);
     if (!d) { fclose(f); *st = ERR(err, CUZK_ERR_NOMEM, "out of memory reading %s", path); return NULL; }
     if (fread(d, 1, (size_t)sb.st_size, f) != (size_t)sb.st_size) {
@@ -156,6 +217,10 @@ cuzk_status cuzk_porep_job_create(cuzk_porep_job **out, const cuzk_porep_request
     free(owned);
     /* Curio's wrapper names its sector: a request for another sector is refused (the proof would be
      * for the request's sector id, the wrapper's bookkeeping for another) */
+    /* the key's circuit: a C1 output of another sector size is refused before the (costly) checks */
+    if (st == CUZK_OK && req->circuit && strcmp(req->circuit, name_of_size(job->c1.pp.sector_size)) != 0)
+        st = ERR(err, CUZK_ERR_MISMATCH, "C1 output: registered proof %s is circuit %s; the key is for circuit %s",
+                 porep_proof_name(job->c1.pp.registered_proof), name_of_size(job->c1.pp.sector_size), req->circuit);
     if (st == CUZK_OK && req->check_replica_id && wrapper_sector != UINT64_MAX && wrapper_sector != req->sector_id)
         st = ERR(err, CUZK_ERR_INVALID, "C1 output: Curio's wrapper says SectorNum %llu, the request is for sector %llu",
                  (unsigned long long)wrapper_sector, (unsigned long long)req->sector_id);

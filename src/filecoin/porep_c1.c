@@ -727,6 +727,10 @@ static void rd_c1(jr *r, porep_c1 *c1) {
                     jfail(r, CUZK_ERR_FORMAT, "unknown registered proof \"%s\"", shown);
                 } else if (porep_params_from_proof(&c1->pp, id, &e2) != CUZK_OK) {
                     jfail(r, CUZK_ERR_FORMAT, "%s: %s", name, e2.msg);
+                } else if (r->n > porep_c1_max_bytes(&c1->pp, 0)) {
+                    /* before any proof is read: the bytes a C1 of this proof can take at most */
+                    jfail(r, CUZK_ERR_FORMAT, "%zu bytes, longer than any C1 output of %s can be (%zu bytes at most, "
+                          "whitespace included): not a C1 output of it", r->n, name, porep_c1_max_bytes(&c1->pp, 0));
                 } else have_pp = true;
             }
         } else if (field(r, key, "vanilla_proofs", 2, &seen)) {
@@ -888,6 +892,9 @@ cuzk_status porep_c1_read(porep_c1 *out, const uint8_t *buf, size_t len, uint64_
     if (!out) return ERR(err, CUZK_ERR_ARG, "porep_c1_read: NULL out");
     memset(out, 0, sizeof *out);
     if (!buf && len) return ERR(err, CUZK_ERR_ARG, "porep_c1_read: NULL buffer");
+    if (len > porep_c1_max_bytes_any())
+        return ERR(err, CUZK_ERR_FORMAT, "C1 output: %zu bytes, longer than any C1 output can be (a 64 GiB sector's in "
+                   "Curio's wrapper: %zu bytes at most, whitespace included): not a C1 output", len, porep_c1_max_bytes_any());
     jr r = {.p = buf, .n = len, .err = err, .prefix = "", .part = -1, .chal = -1};
     /* the wrapper or the C1 output itself: told apart by the first key */
     bool wrapper = false;
@@ -1152,6 +1159,74 @@ cuzk_status porep_c1_write(const porep_c1 *c1, int curio_wrapper, uint64_t secto
     *out = (uint8_t *)b.p;
     *len = b.n;
     return CUZK_OK;
+}
+
+/* ---- the most bytes a C1 output can take ---- */
+
+size_t porep_c1_max_bytes(const porep_params *pp, int curio_wrapper) {
+    const char *name = porep_proof_name(pp->registered_proof);
+    if (!name || !shape_variant(pp->sector_size) || pp->partitions < 1 || pp->partitions > POREP_MAX_PARTITIONS ||
+        pp->challenges < 1 || pp->challenges > POREP_MAX_CHALLENGES || pp->layers < 1 || pp->layers > POREP_MAX_LAYERS ||
+        pp->d_levels < 1 || pp->d_levels > MERKLE_MAX_LEVELS || merkle_levels(&pp->shape) > MERKLE_MAX_LEVELS)
+        return 0;
+    /* one challenge proof at its widest: every byte of every value 3 digits (100..255), every
+     * index and node the largest its type prints */
+    porep_challenge_proof *cp = malloc(sizeof *cp);
+    if (!cp) return SIZE_MAX; /* no bound known: nothing refused */
+    uint8_t b[32];
+    memset(b, 100, sizeof b); /* < r: a field element */
+    fr wide;
+    fr_from_bytes_le(&wide, b, 32);
+    memset(cp, 0xff, sizeof *cp); /* every index and node at its type's largest */
+    merkle_path *paths[2 + 1 + POREP_DRG_DEGREE + POREP_EXP_DEGREE];
+    int np = 0;
+    paths[np++] = &cp->comm_d_path;
+    paths[np++] = &cp->comm_r_last_path;
+    porep_column_proof *cols[1 + POREP_DRG_DEGREE + POREP_EXP_DEGREE];
+    int nc = 0;
+    cols[nc++] = &cp->c_x;
+    for (int j = 0; j < POREP_DRG_DEGREE; j++) cols[nc++] = &cp->drg[j];
+    for (int j = 0; j < POREP_EXP_DEGREE; j++) cols[nc++] = &cp->exp[j];
+    for (int j = 0; j < nc; j++) {
+        for (int l = 0; l < POREP_MAX_LAYERS; l++) cols[j]->rows[l] = wide;
+        cols[j]->leaf = wide;
+        cols[j]->root = wide;
+        paths[np++] = &cols[j]->path;
+    }
+    for (int j = 0; j < np; j++)
+        for (int l = 0; l < MERKLE_MAX_LEVELS; l++)
+            for (int a = 0; a < 15; a++) paths[j]->siblings[l][a] = wide;
+    cp->comm_d_leaf = cp->comm_d_root = cp->comm_r_last_leaf = cp->comm_r_last_root = wide;
+    for (int l = 0; l <= POREP_MAX_LAYERS; l++) {
+        porep_label_proof *lp = l < POREP_MAX_LAYERS ? &cp->labeling[l] : &cp->encoding;
+        for (int q = 0; q < POREP_LABEL_PARENTS; q++) lp->parents[q] = wide;
+    }
+    wb w = {0};
+    wb_challenge_proof(&w, cp, pp);
+    free(cp);
+    size_t one = w.n;
+    bool oom = w.oom;
+    free(w.p);
+    if (oom) return SIZE_MAX;
+    /* {"registered_proof":"..","vanilla_proofs":{"..":[[..],..]},"comm_r":D,...,"ticket":D}: the
+     * names and five 32-byte values fit in 1 KiB */
+    size_t json = 1024 + (size_t)pp->partitions * (3 + (size_t)pp->challenges * (one + 1));
+    if (curio_wrapper) json = (json + 2) / 3 * 4 + 1024; /* base64, SectorNum, SectorSize */
+    return POREP_C1_WHITESPACE_FACTOR * json;
+}
+
+size_t porep_c1_max_bytes_any(void) {
+    static size_t cached; /* the same for every call: computed once (a race computes it twice) */
+    size_t m = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    if (m) return m;
+    for (uint64_t id = 0; id <= 14; id++) {
+        porep_params pp;
+        if (porep_params_from_proof(&pp, id, NULL) != CUZK_OK) continue;
+        size_t k = porep_c1_max_bytes(&pp, 1);
+        if (k > m) m = k;
+    }
+    __atomic_store_n(&cached, m, __ATOMIC_RELAXED);
+    return m;
 }
 
 /* ==== the checks ============================================================================ */

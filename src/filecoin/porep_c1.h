@@ -45,9 +45,10 @@
  * the 32-byte values as they are in the JSON and n_partitions x n_challenges proofs (owned:
  * porep_c1_free). curio_sector_num (may be NULL) gets the wrapper's SectorNum, UINT64_MAX when
  * the input was not a wrapper.
- * Errors: CUZK_ERR_ARG (NULL out or buf), CUZK_ERR_FORMAT (not JSON, not this shape, a count that
- * is not the registered proof's, a value that is not a field element, an NI-PoRep or unknown
- * registered proof, bad base64, a SectorSize that is not the proof's; the message names the
+ * Errors: CUZK_ERR_ARG (NULL out or buf), CUZK_ERR_FORMAT (longer than porep_c1_max_bytes_any, or
+ * than porep_c1_max_bytes of its registered proof, found as soon as that is read; not JSON, not
+ * this shape, a count that is not the registered proof's, a value that is not a field element,
+ * an NI-PoRep or unknown registered proof, bad base64, a SectorSize that is not the proof's; the message names the
  * partition, challenge and field: "partition 0 challenge 1: comm_d_proofs.data.Single.path.path:
  * 5 levels, 6 expected"), CUZK_ERR_NOMEM. *out is zeroed on failure. */
 cuzk_status porep_c1_read(porep_c1 *out, const uint8_t *buf, size_t len, uint64_t *curio_sector_num, cuzk_error *err);
@@ -87,5 +88,16 @@ cuzk_status porep_c1_check(const porep_c1 *c1, const porep_c1_check_opts *opts, 
  * registered proof id), CUZK_ERR_NOMEM. */
 cuzk_status porep_c1_write(const porep_c1 *c1, int curio_wrapper, uint64_t sector_id, uint8_t **out, size_t *len,
                            cuzk_error *err);
+
+/* The most bytes a C1 output of pp's registered proof can take: 8 x what serde_json and Curio
+ * write at the widest (compact JSON with every byte value and index at its widest, plus 1 KiB;
+ * curio_wrapper != 0: the base64 wrapper around it). The factor leaves room for whitespace: a
+ * pretty-printer's indentation (`jq .`, 2 spaces) makes a C1 about 7 x longer; `jq -c` removes it.
+ * 0 for parameters without a registered proof. porep_c1_max_bytes_any: the largest over every
+ * registered proof (64 GiB, wrapped). The reader refuses longer inputs (porep_c1_read): a 32 GiB
+ * C1 output is ~40 MB as written, at most ~350 MB whitespace included. Reentrant. */
+#define POREP_C1_WHITESPACE_FACTOR 8
+size_t porep_c1_max_bytes(const porep_params *pp, int curio_wrapper);
+size_t porep_c1_max_bytes_any(void);
 
 #endif

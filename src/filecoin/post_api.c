@@ -62,6 +62,14 @@ cuzk_status cuzk_post_pk_load(cuzk_pk **out, const char *circuit, uint32_t secto
     post_params pp;
     cuzk_status st;
     if ((st = params_of(&pp, circuit, sectors, err)) != CUZK_OK) return st;
+    /* the file's headers first: a file of another circuit or sector count, or a truncated one, is
+     * named before the circuit is recorded */
+    cuzk_file_shape want;
+    char what[96];
+    snprintf(what, sizeof what, "circuit %s%s", circuit, sectors ? " (a reduced sector count)" : "");
+    if ((st = cuzk_post_circuit_shape(&want, circuit, sectors, err)) != CUZK_OK ||
+        (st = cuzk_file_shape_check(params_path, &want, what, err)) != CUZK_OK)
+        return st;
     r1cs r;
     if ((st = post_record_parallel(&r, &pp, opts ? opts->nthreads : 0, err)) != CUZK_OK) return st;
     st = groth16_pk_load_params_cs(out, params_path, &r, opts, err); /* r moved into the key */
@@ -71,6 +79,24 @@ cuzk_status cuzk_post_pk_load(cuzk_pk **out, const char *circuit, uint32_t secto
         ERR(err, st, "%s for circuit %s%s: %.400s", params_path, circuit, sectors ? " (reduced sector count)" : "", m);
     }
     return st;
+}
+
+cuzk_status cuzk_post_circuit_shape(cuzk_file_shape *out, const char *circuit, uint32_t sectors, cuzk_error *err) {
+    if (!out) return ERR(err, CUZK_ERR_ARG, "cuzk_post_circuit_shape: NULL argument");
+    memset(out, 0, sizeof *out);
+    post_params pp;
+    cuzk_status st = params_of(&pp, circuit, sectors, err);
+    if (st != CUZK_OK) return st;
+    post_sizes sz;
+    post_circuit_sizes(&pp, &sz); /* one blank sector counted: nothing recorded */
+    if (!sz.n_inputs) return ERR(err, CUZK_ERR_NOMEM, "PoSt: out of memory sizing circuit %s", circuit);
+    out->kind = "circuit";
+    out->curve = CUZK_CURVE_BLS12_381;
+    out->n_public = sz.n_inputs - 1;
+    out->n_aux = sz.n_aux;
+    out->n_constraints = sz.n_constraints;
+    out->domain = file_shape_domain(sz.n_constraints, out->n_public);
+    return CUZK_OK;
 }
 
 static uint8_t *slurp(const char *path, size_t *n, cuzk_error *err, cuzk_status *st) {

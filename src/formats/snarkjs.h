@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "cuzk/cuzk.h"
+#include "cuzk/groth16.h"
 #include "curves/curve.h"
 
 #define ZKEY_COEF_BYTES 44
@@ -42,5 +43,12 @@ cuzk_status file_describe(char *buf, size_t cap, const char *path, cuzk_error *e
 struct bellperson_load_opts;
 cuzk_status file_describe_ex(char *buf, size_t cap, const char *path, const struct bellperson_load_opts *check,
                              cuzk_error *err);
+
+/* cuzk_file_shape_read (include/cuzk/groth16.h): a .params, .zkey or .r1cs file's shape from its
+ * headers (src/formats/shape.c). */
+cuzk_status file_shape_read(cuzk_file_shape *out, const char *path, cuzk_error *err);
+/* bellperson's evaluation domain m of a circuit: the smallest power of two >= n_constraints +
+ * n_public + 1 (ONE), at least 2. */
+uint64_t file_shape_domain(uint64_t n_constraints, uint64_t n_public);
 
 #endif

@@ -19,9 +19,11 @@
 #error "groth16/prover_internal.h belongs to a curve's instantiation of src/groth16 (groth16_<curve>.c)"
 #endif
 
-/* A stage boundary of a start or finish: CUZK_ERR_CANCELLED (naming the stage not begun) when the
- * calling thread's abort probe fires (util/abort.h), else CUZK_OK. */
+/* A stage boundary of a start or finish: the calling thread's stage note hears next_stage
+ * (util/abort.h: the engine's progress reports); CUZK_ERR_CANCELLED (naming the stage not begun)
+ * when its abort probe fires, else CUZK_OK. */
 static inline cuzk_status groth16_abort_point(const char *next_stage, cuzk_error *err) {
+    abort_stage_note(next_stage);
     return abort_requested() ? ERR(err, CUZK_ERR_CANCELLED, "cancelled before %s", next_stage) : CUZK_OK;
 }
 

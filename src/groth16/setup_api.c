@@ -285,3 +285,40 @@ cuzk_status cuzk_describe_file_checked(char *buf, size_t cap, const char *path, 
     lo.progress_user = progress_user;
     return file_describe_ex(buf, cap, path, &lo, err);
 }
+
+cuzk_status cuzk_file_shape_read(cuzk_file_shape *out, const char *path, cuzk_error *err) {
+    return file_shape_read(out, path, err);
+}
+
+/* "40 public inputs, 2686853 private variables, domain 2^22, 2687880 constraints" (what is known) */
+static void shape_desc(char *buf, size_t cap, const cuzk_file_shape *s) {
+    int lg = 0;
+    while (lg < 63 && ((uint64_t)1 << lg) < s->domain) lg++;
+    int n = snprintf(buf, cap, "%llu public inputs, %llu private variables", (unsigned long long)s->n_public,
+                     (unsigned long long)s->n_aux);
+    if (n > 0 && (size_t)n < cap && s->domain)
+        n += snprintf(buf + n, cap - (size_t)n, ", domain 2^%d", lg);
+    if (n > 0 && (size_t)n < cap && s->n_constraints)
+        snprintf(buf + n, cap - (size_t)n, ", %llu constraints", (unsigned long long)s->n_constraints);
+}
+
+cuzk_status cuzk_file_shape_check(const char *path, const cuzk_file_shape *want, const char *what, cuzk_error *err) {
+    if (!path || !want) return ERR(err, CUZK_ERR_ARG, "cuzk_file_shape_check: NULL argument");
+    if (!what) what = "the circuit";
+    cuzk_file_shape got;
+    cuzk_status st = file_shape_read(&got, path, err);
+    if (st) return st;
+    if (want->curve != CUZK_CURVE_UNKNOWN && got.curve != want->curve)
+        return ERR(err, CUZK_ERR_CURVE, "%s: a %s of curve %s; %s is of curve %s", path, got.kind, cuzk_curve_name(got.curve),
+                   what, cuzk_curve_name(want->curve));
+    bool zkey = !strcmp(got.kind, "zkey") || (want->kind && !strcmp(want->kind, "zkey"));
+    if (got.n_public != want->n_public || got.n_aux != want->n_aux ||
+        (!zkey && got.domain && want->domain && got.domain != want->domain) ||
+        (got.n_constraints && want->n_constraints && got.n_constraints != want->n_constraints)) {
+        char g[200], w[200];
+        shape_desc(g, sizeof g, &got);
+        shape_desc(w, sizeof w, want);
+        return ERR(err, CUZK_ERR_MISMATCH, "%s: %s of %s; %s needs %s: made for another circuit", path, got.kind, g, what, w);
+    }
+    return CUZK_OK;
+}

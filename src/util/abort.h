@@ -15,6 +15,16 @@
 
 typedef int (*abort_probe_fn)(void *ctx);
 
+/* Stage notes: the same long calls name the stage they are about to begin at each of those
+ * boundaries (abort_stage_note, before abort_requested); a thread that set a note function hears
+ * them (the engine's workers: a job's progress reports). Thread-local like the probe; the
+ * function must be quick. */
+typedef void (*abort_stage_fn)(void *ctx, const char *stage);
+/* Sets (fn non-NULL) or clears (fn NULL) the calling thread's note function. */
+void abort_stage_set(abort_stage_fn fn, void *ctx);
+/* Tells the calling thread's note function (if any) that `stage` begins. */
+void abort_stage_note(const char *stage);
+
 /* Sets (fn non-NULL) or clears (fn NULL) the calling thread's probe. */
 void abort_probe_set(abort_probe_fn fn, void *ctx);
 /* 1 when the calling thread's probe says stop, 0 otherwise (no probe: 0). */

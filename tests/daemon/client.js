@@ -8,7 +8,7 @@
 // daemon with debug.prove_delay_ms), sigterm (jobs in flight when the daemon gets SIGTERM),
 // gpufail (a circuit that cannot be made resident on the GPU: engine.gpu_fallback), hostg1 (a
 // .params key's host G1 copy: srs.keep_host_g1), post (PoSt jobs: daemon P of run.sh), porep
-// (PoRep C2 jobs: daemon R), post-latency (WinningPoSt timing), verify-file (verify proofs written
+// (PoRep C2 jobs: daemon R), porep-badkey (a broken porep-2k .params: a server error), post-latency (WinningPoSt timing), verify-file (verify proofs written
 // by the Go client). Prints "ok <check>" lines; exits 1 on a failure.
 'use strict';
 const path = require('path');
@@ -823,6 +823,44 @@ async function porep() {
   ok(!st.err && st.resp.total_proofs_failed >= bad.length, 'GetStatus counts the failed jobs', st.resp && st.resp.total_proofs_failed);
 }
 
+// PoRep on a daemon whose porep-2k .params (--params) is broken and not preloaded: the start's
+// header check already shows it in GetStatus; the job FAILS as a server error naming the file and
+// never blaming the C1 output; the failed load is counted (GetStatus, /status, /metrics).
+async function porepBadKey() {
+  const wrapper = fs.readFileSync(opt('c1'));
+  const bad = opt('params');
+  const miner = Number(opt('miner'));
+  const sector = Number(opt('sector'));
+  const srs = async () => {
+    const st = await call('GetStatus', {});
+    return st.resp && st.resp.loaded_srs.find((e) => e.circuit_id === 'porep-2k');
+  };
+  let s = await srs();
+  ok(s && s.tier === 'COLD' && s.load_error.includes(bad) && /truncated/.test(s.load_error) && Number(s.load_failures) === 0,
+     'GetStatus before any job: the key\'s load_error names the broken file (the start\'s header check)', s);
+  const r = await call('Prove', { submit: { request_id: `${tag}-badkey`, proof_kind: 'POREP_SEAL_COMMIT', priority: 'NORMAL',
+    registered_proof: 5, sector_size: 2048, vanilla_proof: wrapper, sector_number: sector, miner_id: miner } }, 600000);
+  const x = r.err ? { err: r.err } : r.resp.result;
+  const m = (x && x.error_message) || '';
+  ok(x && x.status === 'FAILED' && /^server error: the key of circuit porep-2k cannot be loaded, nothing was proved \(the daemon's own file is at fault, not the request\)/.test(m) &&
+     m.includes(bad) && !/C1 output/.test(m) && !(x.proof && x.proof.length),
+     'PoRep on a broken .params: FAILED as a server error naming the file, the C1 output not blamed', m || (x && x.err && x.err.message));
+  if (m) console.log(`  ${m}`);
+  s = await srs();
+  ok(s && s.tier === 'COLD' && s.load_error.includes(bad) && Number(s.load_failures) >= 1,
+     'GetStatus after the job: load_error names the file, load_failures counted', s);
+  const hp = opt('http');
+  if (hp) {
+    let h = await httpGet(hp, '/status');
+    let j = null;
+    try { j = JSON.parse(h.body); } catch (e) { /* checked below */ }
+    const e = j && j.loaded_srs && j.loaded_srs.find((q) => q.circuit_id === 'porep-2k');
+    ok(e && e.load_error.includes(bad) && e.load_failures >= 1, 'HTTP /status: the key\'s load_error and load_failures', e);
+    h = await httpGet(hp, '/metrics');
+    ok(/cuzk_srs_load_failures_total\{circuit_id="porep-2k"\} [1-9]/.test(h.body), 'HTTP /metrics: cuzk_srs_load_failures_total');
+  }
+}
+
 // Latency of WinningPoSt 32 GiB jobs (bench/RESULTS.md): --n jobs of the --vproof vanilla proof
 // (default winning-66.vproof: one sector, 66 challenges, randomness 0), one after another, each timed from the Prove call to the
 // reply, with the daemon's stage times.
@@ -853,7 +891,8 @@ async function verifyFile() {
 
 (async () => {
   const t0 = Date.now();
-  const fn = { basic, load, slow, sigterm, retention, budget, gpufail, hostg1, post, porep, 'post-latency': postLatency, bn254, bnslow,
+  const fn = { basic, load, slow, sigterm, retention, budget, gpufail, hostg1, post, porep, 'porep-badkey': porepBadKey,
+    'post-latency': postLatency, bn254, bnslow,
     'verify-file': verifyFile }[scenario];
   if (!fn) { console.error('unknown scenario ' + scenario); process.exit(2); }
   try { await fn(); } catch (e) { failures++; console.log('FAIL exception: ' + (e && e.stack)); }

@@ -113,7 +113,15 @@ cfg_case() { # cfg_case NAME EXPECTED_RC PATTERN CONFIG_TEXT
     "$CUZKD" --config "$W/bad.toml" --check-config > "$W/cfg.out" 2>&1; local rc=$?
     if [ $rc = "$2" ] && grep -q -- "$3" "$W/cfg.out"; then echo "PASS config: $1"; else echo "FAIL config: $1 (exit $rc)"; cat "$W/cfg.out"; fails=$((fails + 1)); fi
 }
-cfg_case "valid file" 0 "OK" "$(cat "$W/a.toml")"
+# a.toml names broken keys on purpose (their jobs and preloads must fail): without them it checks OK;
+# with them --check-config names the first one, a circuit without preload (headers only: no load)
+cfg_case "valid file" 0 "OK" "$(sed '/^\[circuits\.\(truncated\|corrupt\)\]/,+1d' "$W/a.toml")"
+cfg_case "a truncated or corrupt key without preload: --check-config names the circuit and the file" 2 \
+    "circuit \(truncated\|corrupt\): zkey: .*\(truncated\|corrupt\).zkey: .*preload = false" "$(cat "$W/a.toml")"
+cfg_case "a zkey with another circuit's r1cs, no preload: named" 2 "circuit m: .*merkle_mimc5/circuit.r1cs: r1cs of .*made for another circuit" \
+    "$(printf '[server]\nlisten = ["unix://%s/m.sock"]\n[circuits.m]\nzkey = "%s"\nr1cs = "%s"' "$W" "$FIX/circuit_final.zkey" "$ROOT/tests/fixtures/bls12381/merkle_mimc5/circuit.r1cs")"
+cfg_case "a .zkey given as params, no preload: named" 2 "circuit m: .*circuit_final.zkey: a zkey, not bellperson parameters" \
+    "$(printf '[server]\nlisten = ["unix://%s/m.sock"]\n[circuits.m]\nparams = "%s"\nr1cs = "%s"' "$W" "$FIX/circuit_final.zkey" "$FIX/circuit.r1cs")"
 cfg_case "unknown key named" 2 "server.lissen" $'[server]\nlissen = "x"'
 cfg_case "missing key file named" 2 "no-such.zkey" $'[circuits.x]\nzkey = "/no-such.zkey"'
 cfg_case "TOML syntax error with line" 2 "bad.toml:[0-9]" $'[server]\nlisten = [\n'
@@ -537,6 +545,29 @@ EOT
         else echo "FAIL $c: the daemon's public_json differs from the oracle"; head -c 300 "$RD/$c.public.json"; echo; fails=$((fails + 1)); fi
     done
     stop_ok "daemon R" "$RP_PID" "$SR"
+
+    # the daemon's own .params broken (preload = false): --check-config names it from its header; a
+    # started daemon logs it, shows it in GetStatus (load_error) and fails the job as a server error
+    # naming the file, never blaming the C1 output the request carried
+    head -c 1000000 "$PR/porep2k.params" > "$W/broken2k.params"
+    cfg_case "a truncated PoRep .params without preload: --check-config names it" 2 \
+        "circuit porep-2k: bellperson params .*broken2k.params: truncated.*preload = false" \
+        "$(printf '[server]\nlisten = ["unix://%s/m.sock"]\n[circuits."porep-2k"]\nparams = "%s"' "$W" "$W/broken2k.params")"
+    cfg_case "PoRep .params of another sector size without preload: named" 2 \
+        "circuit porep-8m: .*porep2k.params: bellperson params of 39 public inputs, 2685673 private.*porep-8m needs 39 public inputs, 3842449" \
+        "$(printf '[server]\nlisten = ["unix://%s/m.sock"]\n[circuits."porep-8m"]\nparams = "%s"' "$W" "$PR/porep2k.params")"
+    SB=$W/porepbad.sock; HB=$(free_port)
+    printf '[server]\nlisten = ["unix://%s"]\nhttp = "127.0.0.1:%s"\n[engine]\nbackend = "cpu"\nworkers = 1\n[circuits."porep-2k"]\nparams = "%s"\n' \
+        "$SB" "$HB" "$W/broken2k.params" > "$W/rb.toml"
+    start porepbad "$W/rb.toml"
+    RB_PID=$PID
+    if grep -q "error: circuit porep-2k: its key files are not what it needs: .*broken2k.params: truncated" "$W/porepbad.log"; then
+        echo "PASS a broken .params without preload: the start logs an error naming the circuit and the file"
+    else echo "FAIL a broken .params without preload: no error at the start"; cat "$W/porepbad.log"; fails=$((fails + 1)); fi
+    check "node porep-badkey (the daemon's broken .params is a server error, not the C1's)" \
+        node "$HERE/client.js" porep-badkey --addr "unix://$SB" --http "127.0.0.1:$HB" --c1 "$PR/c1.json" --miner "$MINER" \
+        --sector "$SECTOR" --params "$W/broken2k.params" --tag rb
+    stop_ok "daemon R (broken key)" "$RB_PID" "$SB"
 fi
 echo "PoRep section: $(( $(date +%s) - t_porep )) s"
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # PoRep C2 through the CLI at 2 KiB (ctest porep_cli; needs the porep2k fixture of
-# tests/porep/fixture.sh): a sector sealed by cuzk (make-c1), proved by prove-porep (CPU) and
-# accepted by verify-seal from the public data only; a changed seed, ticket, comm_r, comm_d,
+# tests/porep/fixture.sh): a sector sealed by cuzk (make-c1), proved by prove-porep (CPU, its
+# progress lines checked) and accepted by verify-seal from the public data only; a changed seed, ticket, comm_r, comm_d,
 # miner, sector or proof byte gives exit 1; --print-inputs equals the independent Python oracle
-# tests/porep/porep_public.py; bad C1 files and arguments exit 3 and 2 with a reason.
+# tests/porep/porep_public.py; bad C1 files and arguments exit 3 and 2 with a reason; bad key files,
+# and --backend gpu without a GPU, are refused before the C1 output is read.
 #   tests/porep/run.sh path/to/cuzk FIXTURE_DIR
 set -u
 CUZK=$(readlink -f "$1")
@@ -34,6 +35,13 @@ if "$CUZK" prove-porep --backend cpu --params "$F/porep2k.params" --r1cs "$F/por
     [ "$sz" = 192 ] && pass "prove-porep: 1 partition, 192 bytes" || fail "prove-porep: $sz bytes"
     python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["partitions"] == 1, j' "$W/prove.json" \
         && pass "prove-porep --json: a summary" || fail "prove-porep --json"
+    # progress an operator can read while a CPU partition proves for minutes: in a log, a line every
+    # 5 s naming the partition's current step (when the prove took long enough to get one)
+    ms=$(python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["prove_ms"]))' "$W/prove.json")
+    if [ "${ms:-0}" -lt 12000 ]; then pass "prove-porep progress: the prove took ${ms} ms, no 5 s line due";
+    elif grep -Eq '^proving .*step 0/1 .*partition 0: (a/b/c|H|MSM [A-Z0-9]+|MSM B \(G2\))' "$W/prove.err"; then
+        pass "prove-porep progress: $(grep -c '^proving ' "$W/prove.err") lines over ${ms} ms, e.g. '$(grep '^proving ' "$W/prove.err" | tail -1)'"
+    else fail "prove-porep progress: no progress line in ${ms} ms:"; cat "$W/prove.err"; fi
 else
     fail "prove-porep exit $?"; cat "$W/prove.err"; echo "$fails failed"; exit 1
 fi
@@ -57,6 +65,13 @@ for what in seed ticket comm-r comm-d; do
 done
 vs_with --miner-id $((MINER + 1))
 expect_rc "verify-seal: another miner gives INVALID" 1 'INVALID' "$CUZK" verify-seal "${VS2[@]}" "$W/proof.bin"
+for addr in "f0$MINER" "t0$MINER"; do   # a miner's ID address (mainnet f0, testnet t0) is its actor id
+    vs_with --miner-id "$addr"
+    expect_rc "verify-seal: --miner-id $addr (an ID address) is miner $MINER" 0 '^OK' "$CUZK" verify-seal "${VS2[@]}" "$W/proof.bin"
+done
+vs_with --miner-id "f1$MINER"
+expect_rc "verify-seal: --miner-id f1... (not an ID address) is a usage error" 2 'f01000 / t01000' \
+    "$CUZK" verify-seal "${VS2[@]}" "$W/proof.bin"
 vs_with --sector-id $((SECTOR + 1))
 expect_rc "verify-seal: another sector gives INVALID" 1 'INVALID' "$CUZK" verify-seal "${VS2[@]}" "$W/proof.bin"
 expect_rc "verify-seal: an option given twice is a usage error" 2 'given twice' \
@@ -113,6 +128,11 @@ save("sectornum", dict(w, SectorNum=w["SectorNum"] + 1), wrap=False)
 save("sectornum_big", dict(w, SectorNum=2**64 - 1), wrap=False)
 save("base64", dict(w, Phase1Out="!!not base64!!"), wrap=False)
 PY
+# a file longer than any C1 output can be: refused from its size, before it is read (sparse: no disk)
+truncate -s 2G "$W/huge.json"
+expect_rc "prove-porep: a 2 GB file is refused before it is read" 3 'longer than any C1 output can be.*nothing was read' \
+    "$CUZK" prove-porep "${P[@]}" "$W/huge.json" "$W/x.bin"
+rm -f "$W/huge.json"
 expect_rc "prove-porep: a C1 with another seed (challenges differ)" 3 'challenge' "$CUZK" prove-porep "${P[@]}" "$W/seed.json" "$W/x.bin"
 expect_rc "prove-porep: a C1 with a changed comm_r" 3 'comm_r' "$CUZK" prove-porep "${P[@]}" "$W/commr.json" "$W/x.bin"
 expect_rc "prove-porep: a C1 of another registered proof" 3 '8MiB|registered|SectorSize|size' "$CUZK" prove-porep "${P[@]}" "$W/regproof.json" "$W/x.bin"
@@ -130,6 +150,48 @@ expect_rc "prove-porep: replica_id of another miner" 3 'replica_id' \
     "$CUZK" prove-porep "${P[@]}" --miner-id $((MINER + 1)) --sector-id "$SECTOR" "$F/c1.json" "$W/x.bin"
 [ ! -e "$W/x.bin" ] && pass "no proof file is left by a refused C1" || fail "a refused C1 left $W/x.bin"
 expect_rc "prove-porep: --miner-id without --sector-id" 2 'go together' "$CUZK" prove-porep "${P[@]}" --miner-id 5 "$F/c1.json" "$W/x.bin"
+
+# 5. key files and the backend: the cheap checks come before the C1 output is read, a changed
+# constraint of the .r1cs is named before any partition is proved; every one exit 3 naming the file
+# (a C1 path that does not exist shows what was not read: its error would be exit 3 "cannot open")
+expect_rc "prove-porep: a .r1cs of another circuit, refused before the C1 is read" 3 \
+    "multiplier/circuit.r1cs: r1cs of 1 public inputs.*circuit porep-2k .* needs 39 public inputs.*made for another circuit" \
+    "$CUZK" prove-porep --backend cpu --params "$F/porep2k.params" --r1cs "$HERE/../fixtures/bls12381/multiplier/circuit.r1cs" \
+    "$W/no-such-c1.json" "$W/x.bin"
+head -c 100000000 "$F/porep2k.r1cs" > "$W/trunc.r1cs"
+expect_rc "prove-porep: a truncated .r1cs, refused before the C1 is read" 3 "trunc.r1cs.*(past the end|truncated)" \
+    "$CUZK" prove-porep --backend cpu --params "$F/porep2k.params" --r1cs "$W/trunc.r1cs" "$W/no-such-c1.json" "$W/x.bin"
+rm -f "$W/trunc.r1cs"
+expect_rc "prove-porep: a .vk as --params, refused before the C1 is read" 3 "porep2k.vk.*not parameters" \
+    "$CUZK" prove-porep --backend cpu --params "$F/porep2k.vk" "$W/no-such-c1.json" "$W/x.bin"
+# porep-8m's parameters (a sparse file with its counts: only a header check can take it) and a 2 KiB C1
+python3 - "$W/fake8m.params" <<'PY'
+import struct, sys
+f = open(sys.argv[1], 'wb'); off = 864   # vk: 3 G1 + 3 G2, uncompressed
+for n, pt in ((40, 96), (2**22 - 1, 96), (3842449, 96), (1, 96), (1, 96), (1, 192)):   # ic h l a b_g1 b_g2
+    f.seek(off); f.write(struct.pack('>I', n)); off += 4 + n * pt
+f.truncate(off)
+PY
+expect_rc "prove-porep: porep-8m parameters and a 2 KiB C1: refused before the C1's checks" 3 \
+    "c1.json: C1 output: registered proof StackedDrg2KiBV1_1 is circuit porep-2k; the key is for circuit porep-8m \(--params .*fake8m.params\)" \
+    "$CUZK" prove-porep --backend cpu --params "$W/fake8m.params" "$F/c1.json" "$W/x.bin"
+rm -f "$W/fake8m.params"
+"$CUZK" prove-porep --backend gpu --params "$F/porep2k.params" "$W/no-such-c1.json" "$W/x.bin" > "$W/o" 2>&1; rc=$?
+if [ $rc = 4 ] && grep -Eq -- '--backend gpu: (this build has no CUDA backend|no CUDA device found)' "$W/o"; then
+    pass "prove-porep --backend gpu without a GPU: exit 4 before the C1 is read ($(head -c 90 "$W/o"))"
+elif [ $rc = 3 ] && grep -q 'no-such-c1.json' "$W/o" && command -v nvidia-smi > /dev/null; then
+    pass "prove-porep --backend gpu: a GPU is present, the backend is fine (exit 3 for the missing C1)"
+else fail "prove-porep --backend gpu without a GPU: exit $rc"; cat "$W/o"; fi
+# a changed coefficient of the ONE term of the first constraint that has one: the key loads, and
+# partition 0's witness is checked against the .r1cs before it is proved
+python3 "$HERE/tamper_r1cs.py" "$F/porep2k.r1cs" "$W/tampered.r1cs" > "$W/tamper.txt"
+t0=$(date +%s)
+expect_rc "prove-porep: a .r1cs with a changed constraint: named before any partition is proved" 3 \
+    "tampered.r1cs: witness does not satisfy constraint [0-9]+.*not the porep-2k circuit.*changed or corrupt" \
+    "$CUZK" prove-porep --backend cpu --params "$F/porep2k.params" --r1cs "$W/tampered.r1cs" "$F/c1.json" "$W/x.bin"
+echo "  ($(cat "$W/tamper.txt"); refused in $(( $(date +%s) - t0 )) s, the prove takes minutes)"
+rm -f "$W/tampered.r1cs"
+[ ! -e "$W/x.bin" ] && pass "no proof file is left by a refused key" || fail "a refused key left $W/x.bin"
 
 echo "porep_cli: $fails failed"
 [ $fails = 0 ]

@@ -8,9 +8,9 @@
  * protobuf-c's unpack). A SubmitProofRequest (Prove: its submit field) then goes through
  * request_submit_check against a fixed configuration loaded by the daemon's own loader
  * (dcfg_load: PoSt circuits real and reduced, PoRep 2 KiB and 32 GiB, one generic circuit), and a
- * request it accepts for proving goes on to what the worker does first (dprover_api.c): the PoSt
- * vanilla proofs to cuzk_post_job_create, the PoRep C1 output to cuzk_porep_job_create, both on
- * one thread. The other messages stop after decoding: their handlers only look the job table up.
+ * request it accepts for proving goes on to what the worker does first (dprover_api.c, the same
+ * dp_post_request / dp_porep_request): the PoSt vanilla proofs to cuzk_post_job_create, the PoRep
+ * C1 output to cuzk_porep_job_create, both on one thread. The other messages stop after decoding: their handlers only look the job table up.
  * Invariants checked (a violation aborts: a finding): a refused call has a gRPC status and a
  * message; a refused submit leaves nothing allocated; an accepted PoSt request's vanilla proofs
  * fill its witness exactly; a failing job has a reason. Nothing may crash, read out of bounds,
@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "cuzk/filecoin.h"
+#include "dprover.h"
 #include "request.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -65,29 +66,34 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     return 0;
 }
 
-/* The worker's first step on an accepted PoSt request (dprover_api.c prove_post). */
+/* What a worker would get for the job (jobs.c: the job's fields as a dp_input). */
+static void input_of(dp_input *in, const job_submit *js) {
+    memset(in, 0, sizeof *in);
+    in->wtns = js->witness;
+    in->wtns_len = js->witness_len;
+    in->vanilla_lens = js->vanilla_lens;
+    in->n_vanilla = js->n_vanilla;
+    memcpy(in->randomness, js->randomness, 32);
+    in->partition = js->partition;
+    in->api_version = js->api_version;
+    in->porep = js->porep;
+    in->sector_id = js->sector_id;
+    in->miner_id = js->miner_id;
+    in->registered_proof = js->registered_proof;
+}
+
+/* The worker's first step on an accepted PoSt request (dprover_api.c prove_post, through the same
+ * dp_post_request). */
 static void post_worker(const dcfg_circuit *c, const job_submit *js) {
     const uint8_t **bufs = calloc(js->n_vanilla, sizeof *bufs);
     if (!bufs) return;
-    size_t off = 0;
-    for (size_t i = 0; i < js->n_vanilla; i++) {
-        bufs[i] = js->witness + off;
-        off += js->vanilla_lens[i];
-    }
-    if (off != js->witness_len) abort(); /* the request's proofs fill the witness exactly */
+    dp_input in;
+    input_of(&in, js);
     cuzk_post_request rq;
-    memset(&rq, 0, sizeof rq);
-    rq.circuit = c->post_circuit;
-    rq.sectors = c->sectors;
-    rq.vanilla_bufs = bufs;
-    rq.vanilla_lens = js->vanilla_lens;
-    rq.n_vanilla = js->n_vanilla;
-    memcpy(rq.randomness, js->randomness, 32);
-    rq.partition = js->partition;
-    rq.api_version = js->api_version;
-    rq.nthreads = 1;
-    cuzk_post_job *job = NULL;
     cuzk_error e = {0};
+    /* an accepted request's proofs fill its witness exactly */
+    if (dp_post_request(&rq, bufs, c->post_circuit, c->sectors, &in, 1, &e) != CUZK_OK) abort();
+    cuzk_post_job *job = NULL;
     cuzk_status st = cuzk_post_job_create(&job, &rq, &e);
     free(bufs);
     if (st != CUZK_OK) {
@@ -101,16 +107,13 @@ static void post_worker(const dcfg_circuit *c, const job_submit *js) {
     cuzk_post_job_free(job);
 }
 
-/* The worker's first step on an accepted PoRep request (dprover_api.c prove_porep). */
+/* The worker's first step on an accepted PoRep request (dprover_api.c prove_porep, through the same
+ * dp_porep_request). */
 static void porep_worker(const job_submit *js) {
+    dp_input in;
+    input_of(&in, js);
     cuzk_porep_request rq;
-    memset(&rq, 0, sizeof rq);
-    rq.c1 = js->witness;
-    rq.c1_len = js->witness_len;
-    rq.check_replica_id = 1;
-    cuzk_porep_prover_id(rq.prover_id, js->miner_id);
-    rq.sector_id = js->sector_id;
-    rq.nthreads = 1;
+    dp_porep_request(&rq, &in, 1);
     cuzk_porep_job *job = NULL;
     cuzk_error e = {0};
     cuzk_status st = cuzk_porep_job_create(&job, &rq, &e);
