@@ -547,6 +547,10 @@ static size_t write_vproof(uint8_t *buf, const post_params *pp, const post_secto
     put_u64(&p, s->n_challenges);
     for (uint32_t c = 0; c < s->n_challenges; c++) {
         for (int i = 0; i < 4; i++) *p++ = (uint8_t)(variant >> (8 * i));
+        if (variant == 0) { /* SingleProof {root, leaf, path} (storage-proofs-core merkle/proof.rs) */
+            put_fr(&p, &s->roots[c]);
+            put_fr(&p, &s->leaves[c]);
+        }
         for (uint32_t path = 0, l = 0; path <= variant; path++) {
             uint32_t levels = path == 0 ? (uint32_t)sh->base_levels : 1;
             put_u64(&p, levels);
@@ -557,8 +561,10 @@ static size_t write_vproof(uint8_t *buf, const post_params *pp, const post_secto
                 put_u64(&p, s->paths[c].index[l]);
             }
         }
-        put_fr(&p, &s->roots[c]);
-        put_fr(&p, &s->leaves[c]);
+        if (variant != 0) { /* SubProof, TopProof: {paths..., root, leaf} */
+            put_fr(&p, &s->roots[c]);
+            put_fr(&p, &s->leaves[c]);
+        }
     }
     put_fr(&p, &s->comm_c);
     put_fr(&p, &s->comm_r_last);
@@ -1157,7 +1163,10 @@ TEST(filecoin, job_create_reports_the_first_bad_vanilla_proof) {
         REQUIRE(ml[i] <= sizeof mem[i]);
         post_sector_free(&s);
     }
-    const size_t sib0 = 8 + 32 + 8 + 8 + 4 + 8 + 8;   /* first sibling of challenge 0 */
+    /* 2 KiB proofs are SingleProofs: per challenge u32 variant, root, leaf, then the path */
+    const size_t sib0 = 8 + 32 + 8 + 8 + 4 + 32 + 32 + 8 + 8;   /* first sibling of challenge 0 */
+    const size_t per_challenge = (ml[2] - 56 - 64) / post_vanilla_challenges(&pp);
+    const long last_root = (long)(ml[2] - 64 - per_challenge + 4); /* the last challenge's root */
     struct {
         const char *what;
         long off[3];   /* per file: a byte to flip (-1: none) */
@@ -1169,7 +1178,7 @@ TEST(filecoin, job_create_reports_the_first_bad_vanilla_proof) {
         {"path of 1, comm_r of 2", {-1, (long)sib0 + 3, 8 + 5}, {0, 0, 0}, CUZK_ERR_INVALID, "vanilla proof 1:", "challenge 0: the inclusion path"},
         {"path of 1, 2 truncated", {-1, (long)sib0 + 3, -1}, {0, 0, 7}, CUZK_ERR_INVALID, "vanilla proof 1:", "does not hash"},
         {"0 truncated, comm_r of 1", {-1, 8 + 5, -1}, {7, 0, 0}, CUZK_ERR_FORMAT, "vanilla proof 0:", "truncated"},
-        {"root of 2 only", {-1, -1, (long)ml[2] - 64 - 64}, {0, 0, 0}, CUZK_ERR_INVALID, "vanilla proof 2:", "root is not comm_r_last"},
+        {"root of 2 only", {-1, -1, last_root}, {0, 0, 0}, CUZK_ERR_INVALID, "vanilla proof 2:", "root is not comm_r_last"},
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         const uint8_t *bufs[3];

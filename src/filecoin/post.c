@@ -145,6 +145,12 @@ cuzk_status post_vproof_read(post_sector *out, const post_params *pp, const uint
                        (unsigned long long)c, variant, at, variant ? "" : "out", size_name(pp->sector_size), want_variant);
             break;
         }
+        /* storage-proofs-core merkle/proof.rs: SingleProof is {root, leaf, path}; SubProof and
+         * TopProof are {base_proof, sub_proof[, top_proof], root, leaf} */
+        if (variant == 0) {
+            rd_fr(&r, &out->roots[c], "root");
+            rd_fr(&r, &out->leaves[c], "leaf");
+        }
         int level = 0;
         for (uint32_t path = 0; path <= variant && r.st == CUZK_OK; path++) {
             uint64_t want_levels = path == 0 ? (uint64_t)sh->base_levels : 1;
@@ -164,8 +170,10 @@ cuzk_status post_vproof_read(post_sector *out, const post_params *pp, const uint
                 out->paths[c].index[level] = (uint32_t)idx;
             }
         }
-        rd_fr(&r, &out->roots[c], "root");
-        rd_fr(&r, &out->leaves[c], "leaf");
+        if (variant != 0) {
+            rd_fr(&r, &out->roots[c], "root");
+            rd_fr(&r, &out->leaves[c], "leaf");
+        }
     }
     rd_fr(&r, &out->comm_c, "comm_c");
     rd_fr(&r, &out->comm_r_last, "comm_r_last");

@@ -9,9 +9,11 @@
  *
  * Vanilla proofs: the bincode 1.x form of one sector's proof (CIRCUITS.md section 4, the golden
  * file's layout): u64 sector_id | 32 B comm_r | u64 sector count (1) | per sector: u64 challenge
- * count, per challenge {u32 variant (0 base, 1 base+sub, 2 base+sub+top); that many paths, each
- * u64 levels, per level u64 sibling count, siblings (32 B, Fr little-endian canonical), u64 index;
- * 32 B root; 32 B leaf}; 32 B comm_c; 32 B comm_r_last. Every length and index is bounds-checked.
+ * count, per challenge {u32 variant: 0 (Single, 2 KiB..512 MiB trees): 32 B root, 32 B leaf, one
+ * path; 1 (Sub, 32 GiB) / 2 (Top, 64 GiB): 2 / 3 paths, then 32 B root, 32 B leaf (the field order of
+ * storage-proofs-core merkle/proof.rs SingleProof / SubProof / TopProof); a path is u64 levels, per
+ * level u64 sibling count, siblings (32 B, Fr little-endian canonical), u64 index}; 32 B comm_c;
+ * 32 B comm_r_last. Every length and index is bounds-checked.
  *
  * Thread-safety: reentrant; the synthesis functions may run concurrently on different cs.
  */
