@@ -272,12 +272,12 @@ TEST(gpu_bn254, resident_msm_vs_cpu) {
     bn254_g1_jacobian got[4], ref[4];
     const size_t off = 1234;
     gpu_msm_job jobs[4] = {
-        {.bases = gb, .n = n, .d_scalars = d_s, .form = GPU_SCALARS_CANONICAL, .out = (struct g1_jacobian *)&got[0]},
-        {.bases = gb, .n = n, .d_scalars = d_sm, .form = GPU_SCALARS_MONTGOMERY, .out = (struct g1_jacobian *)&got[1]},
+        {.bases = gb, .n = n, .d_scalars = d_s, .form = GPU_SCALARS_CANONICAL, .out = &got[0]},
+        {.bases = gb, .n = n, .d_scalars = d_sm, .form = GPU_SCALARS_MONTGOMERY, .out = &got[1]},
         {.bases = gb, .n = n_idx, .d_scalars = d_sm, .form = GPU_SCALARS_MONTGOMERY, .d_index = (const uint32_t *)d_idx,
-         .out = (struct g1_jacobian *)&got[2]},
+         .out = &got[2]},
         {.bases = gb, .base_offset = off, .n = n - off, .d_scalars = (const char *)d_s + off * 32,
-         .form = GPU_SCALARS_CANONICAL, .out = (struct g1_jacobian *)&got[3]},
+         .form = GPU_SCALARS_CANONICAL, .out = &got[3]},
     };
     gpu_msm_stats ms;
     cuzk_status st = gpu_bn254_g1_msm_run(ctx, jobs, 4, &ms, &e);
@@ -294,7 +294,7 @@ TEST(gpu_bn254, resident_msm_vs_cpu) {
     CHECK(strstr(e.msg, "another curve") != NULL);
     static const uint64_t zero_pt[12];
     REQUIRE(gpu_g1_bases_upload(ctx, &bls, (const struct g1_affine *)zero_pt, 1, &e) == CUZK_OK);
-    gpu_msm_job jb = {.bases = bls, .n = 1, .d_scalars = d_s, .out = (struct g1_jacobian *)&got[0]};
+    gpu_msm_job jb = {.bases = bls, .n = 1, .d_scalars = d_s, .out = &got[0]};
     CHECK_EQ_INT(gpu_bn254_g1_msm_run(ctx, &jb, 1, NULL, &e), CUZK_ERR_ARG);
     CHECK(!gpu_ctx_dead(ctx));
     gpu_buf_free(ctx, d_s);

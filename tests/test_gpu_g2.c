@@ -50,7 +50,7 @@ static void check_case(gpu_ctx *ctx, const char *what, const g2_affine *b, size_
         memset(&got, 0x5a, sizeof got);
         gpu_g2_msm_job job = {.bases = gb, .base_offset = off, .n = n, .d_scalars = d_s,
                               .form = mont ? GPU_SCALARS_MONTGOMERY : GPU_SCALARS_CANONICAL,
-                              .d_index = d_idx, .out = (struct g2_jacobian *)&got, .tuning = g_tuning};
+                              .d_index = d_idx, .out = &got, .tuning = g_tuning};
         gpu_msm_stats stats;
         st = gpu_g2_msm_run(ctx, &job, 1, &stats, &e);
         CHECK_MSG(st == CUZK_OK, "%s (n=%zu, %s): %s (%s)", what, n, mont ? "mont" : "canon", cuzk_status_str(st),
@@ -252,7 +252,7 @@ TEST(gpu_g2, several_jobs) {
         jobs[j] = (gpu_g2_msm_job){.bases = gb, .base_offset = offs[j], .n = ns[j],
                                    .d_scalars = (const uint8_t *)(j % 2 ? d_m : d_c) + 32 * offs[j],
                                    .form = j % 2 ? GPU_SCALARS_MONTGOMERY : GPU_SCALARS_CANONICAL,
-                                   .out = (struct g2_jacobian *)&got[j]};
+                                   .out = &got[j]};
         ref_msm_g2(&ref[j], b + offs[j], s + offs[j], NULL, ns[j]);
         size_t c[3];
         count_kinds(s + offs[j], NULL, ns[j], c);
@@ -380,13 +380,13 @@ TEST(gpu_g2, bad_args_and_memory) {
     void *d_s = NULL;
     CHECK_OK(gpu_buf_alloc(ctx, &d_s, 4 * 32, &e));
     CHECK_OK(gpu_memset_async(ctx, d_s, 0, 4 * 32, &e));
-    gpu_g2_msm_job job = {.bases = gb, .base_offset = 1, .n = 4, .d_scalars = d_s, .out = (struct g2_jacobian *)&out};
+    gpu_g2_msm_job job = {.bases = gb, .base_offset = 1, .n = 4, .d_scalars = d_s, .out = &out};
     CHECK_EQ_INT(gpu_g2_msm_run(ctx, &job, 1, NULL, &e), CUZK_ERR_ARG); /* offset + n > count */
     CHECK_MSG(strstr(e.msg, "gpu_g2_msm_run") != NULL, "message: %s", e.msg);
     job.base_offset = 0;
     job.out = NULL;
     CHECK_EQ_INT(gpu_g2_msm_run(ctx, &job, 1, NULL, &e), CUZK_ERR_ARG);
-    job.out = (struct g2_jacobian *)&out;
+    job.out = &out;
     job.d_scalars = NULL;
     CHECK_EQ_INT(gpu_g2_msm_run(ctx, &job, 1, NULL, &e), CUZK_ERR_ARG);
     job.d_scalars = d_s;
@@ -481,7 +481,7 @@ TEST(gpu_g2, bn254_vs_cpu) {
     bn254_g2_jacobian ref, got;
     bn254_g2_msm(&ref, b + off, g, n, 0);
     gpu_g2_msm_job job = {.bases = gb, .base_offset = off, .n = n, .d_scalars = d_s, .form = GPU_SCALARS_MONTGOMERY,
-                          .d_index = d_idx, .out = (struct g2_jacobian *)&got};
+                          .d_index = d_idx, .out = &got};
     cuzk_status st = gpu_bn254_g2_msm_run(ctx, &job, 1, NULL, &e);
     CHECK_MSG(st == CUZK_OK, "gpu_bn254_g2_msm_run: %s", e.msg);
     if (st == CUZK_OK) CHECK_MSG(same_point_bn254_g2(&got, &ref), "gpu_bn254_g2_msm_run (mont, index, offset): GPU != CPU");

@@ -44,7 +44,7 @@ static void check_case(gpu_ctx *ctx, const char *what, const g1_affine *b, size_
         memset(&got, 0x5a, sizeof got);
         gpu_msm_job job = {.bases = gb, .base_offset = off, .n = n, .d_scalars = d_s,
                            .form = mont ? GPU_SCALARS_MONTGOMERY : GPU_SCALARS_CANONICAL,
-                           .d_index = d_idx, .out = (struct g1_jacobian *)&got, .tuning = g_tuning};
+                           .d_index = d_idx, .out = &got, .tuning = g_tuning};
         gpu_msm_stats stats;
         st = gpu_g1_msm_run(ctx, &job, 1, &stats, &e);
         CHECK_MSG(st == CUZK_OK, "%s (n=%zu, %s): %s (%s)", what, n, mont ? "mont" : "canon", cuzk_status_str(st),
@@ -146,12 +146,12 @@ TEST(gpu_msm, bad_args) {
     g1_jacobian out;
     void *d_s = NULL;
     CHECK_OK(gpu_buf_alloc(ctx, &d_s, 4 * 32, &e));
-    gpu_msm_job job = {.bases = gb, .base_offset = 1, .n = 4, .d_scalars = d_s, .out = (struct g1_jacobian *)&out};
+    gpu_msm_job job = {.bases = gb, .base_offset = 1, .n = 4, .d_scalars = d_s, .out = &out};
     CHECK(gpu_g1_msm_run(ctx, &job, 1, NULL, &e) == CUZK_ERR_ARG);   /* offset + n > count */
     job.base_offset = 0;
     job.out = NULL;
     CHECK(gpu_g1_msm_run(ctx, &job, 1, NULL, &e) == CUZK_ERR_ARG);
-    job.out = (struct g1_jacobian *)&out;
+    job.out = &out;
     job.d_scalars = NULL;
     CHECK(gpu_g1_msm_run(ctx, &job, 1, NULL, &e) == CUZK_ERR_ARG);
     job.d_scalars = d_s;
@@ -221,7 +221,7 @@ TEST(gpu_fault, illegal_address) {
     CHECK_OK(gpu_g1_bases_upload(ctx, &gb, (const struct g1_affine *)b, 64, &e));
     g1_jacobian out;
     gpu_msm_job job = {.bases = gb, .n = 64, .d_scalars = (const void *)(uintptr_t)0x1000,
-                       .out = (struct g1_jacobian *)&out};
+                       .out = &out};
     cuzk_status st = gpu_g1_msm_run(ctx, &job, 1, NULL, &e);
     printf("  faulting run: %s: %s\n", cuzk_status_str(st), e.msg);
     CHECK(st == CUZK_ERR_DEVICE);
@@ -389,7 +389,7 @@ TEST(gpu_msm, several_jobs) {
         jobs[j] = (gpu_msm_job){.bases = gb, .base_offset = offs[j], .n = ns[j],
                                 .d_scalars = (const uint8_t *)(j % 2 ? d_m : d_c) + 32 * offs[j],
                                 .form = j % 2 ? GPU_SCALARS_MONTGOMERY : GPU_SCALARS_CANONICAL,
-                                .out = (struct g1_jacobian *)&got[j]};
+                                .out = &got[j]};
         ref_msm_g1(&ref[j], b + offs[j], s + offs[j], NULL, ns[j]);
         size_t c[3];
         count_kinds(s + offs[j], NULL, ns[j], c);
@@ -649,7 +649,7 @@ TEST(gpu_msm, accum_per_job) {
         memset(got, 0x5a, sizeof got);
         for (int j = 0; j < 4; j++)
             jobs[j] = (gpu_msm_job){.bases = gb, .n = n, .d_scalars = d_s, .form = GPU_SCALARS_MONTGOMERY,
-                                    .out = (struct g1_jacobian *)&got[j],
+                                    .out = &got[j],
                                     .tuning = {.window_bits = 8, .accum = modes[j], .aff_pairs = 16}};
         cuzk_status st = gpu_g1_msm_run(ctx, jobs, 4, NULL, &e);
         CHECK_MSG(st == CUZK_OK, "4 jobs: %s", e.msg);
