@@ -24,7 +24,7 @@ TEST(gpu_bn254, available) { SKIP(TEST_NO_GPU); }
 #include "cuzk/prover.h"
 #include "curves/bn254/curve.h"
 #include "bn254_circuit.h"
-#include "gpu_msm_test.h" /* BN254 scalars: bn254_rand_scalar, bn254_r_minus */
+#include "gpu_msm_test.h" /* BN254 scalars (bn254_rand_scalar, bn254_r_minus), adversarial_bases_bn254_g1 */
 
 /* n random multiples of the generator (affine), one inversion for all */
 static void rand_bases(bn254_g1_affine *b, size_t n) {
@@ -78,9 +78,7 @@ TEST(gpu_bn254, msm_vs_cpu) {
             default: bn254_rand_scalar(&s[i]); break;
             }
         }
-        for (size_t i = 0; i < n; i += 13) bn254_g1_affine_set_infinity(&b[i]);
-        for (size_t i = 5; i + 1 < n; i += 11) b[i + 1] = b[i];
-        for (size_t i = 8; i + 1 < n; i += 17) bn254_g1_affine_neg(&b[i + 1], &b[i]);
+        adversarial_bases_bn254_g1(b, n);
         check_msm("kinds, inf/repeated/opposite bases", b, s, n);
         for (size_t i = 0; i < n; i++) bn254_r_minus(&s[i], 1);
         check_msm("all r-1 (one bucket per window)", b, s, n);
