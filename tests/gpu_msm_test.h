@@ -1,8 +1,11 @@
 /* Shared by the device MSM suites (tests/test_gpu_msm.c: G1, tests/test_gpu_g2.c: G2, and the
  * BN254 and kernel suites, tests/test_gpu_bn254.c, tests/test_gpu.c; built only with CUDA):
  * CHECK_OK, a device context on device 0, canonical Fr scalars of each curve (uniform below r,
- * small values, r - k, kinds and 0/1-heavy mixes), device copies of scalars and indices, and per
- * group (g1, g2, bn254_g1, bn254_g2) random bases, the CPU reference MSM and point equality. */
+ * small values, r - k, kinds and 0/1-heavy mixes), device copies of scalars and indices, the tuning
+ * the resident-MSM checks give their jobs, and per group (g1, g2, bn254_g1, bn254_g2) the helpers
+ * of tests/gpu_msm_test_impl.h: random bases, point equality, the CPU reference MSM, adversarial
+ * bases, the host-array and resident MSM checked against the CPU, and the case sequences the G1
+ * and G2 suites share. */
 #ifndef CUZK_TESTS_GPU_MSM_TEST_H
 #define CUZK_TESTS_GPU_MSM_TEST_H
 
@@ -11,6 +14,7 @@
 
 #include "cuda/gpu.h"
 #include "curves/curve.h"
+#include "ff/ns.h" /* CUZK_CAT2, for the template */
 #include "cuzk/prover.h" /* cuzk_curve */
 #include "gpu_test.h"
 
@@ -64,6 +68,16 @@ static inline void bn254_r_minus(scalar256 *s, uint64_t k) {
     s->l[0] -= k;
 }
 
+/* uniform below r, r - k: r of `curve` */
+static inline void rand_scalar_on(scalar256 *s, cuzk_curve curve) {
+    if (curve == CUZK_CURVE_BN254) bn254_rand_scalar(s);
+    else rand_scalar(s);
+}
+static inline void r_minus_on(scalar256 *s, uint64_t k, cuzk_curve curve) {
+    if (curve == CUZK_CURVE_BN254) bn254_r_minus(s, k);
+    else r_minus(s, k);
+}
+
 /* scalar kinds for mixes */
 enum { K_RANDOM, K_ZERO, K_ONE, K_RM1, K_TWO };
 static inline void scalar_of_kind_on(scalar256 *s, int kind, cuzk_curve curve) {
@@ -71,22 +85,23 @@ static inline void scalar_of_kind_on(scalar256 *s, int kind, cuzk_curve curve) {
     case K_ZERO: small_scalar(s, 0); break;
     case K_ONE: small_scalar(s, 1); break;
     case K_TWO: small_scalar(s, 2); break;
-    case K_RM1: curve == CUZK_CURVE_BN254 ? bn254_r_minus(s, 1) : r_minus(s, 1); break;
-    default: curve == CUZK_CURVE_BN254 ? bn254_rand_scalar(s) : rand_scalar(s); break;
+    case K_RM1: r_minus_on(s, 1, curve); break;
+    default: rand_scalar_on(s, curve); break;
     }
 }
 static inline void scalar_of_kind(scalar256 *s, int kind) { scalar_of_kind_on(s, kind, CUZK_CURVE_BLS12_381); }
-/* frac01 of the scalars 0 or 1 (half each), the rest random; 1 in 16 of the rest r-1 or 2
- * (BLS12-381) */
-static inline void mix_scalars(scalar256 *s, size_t n, double frac01) {
+/* frac01 of the scalars 0 or 1 (half each), the rest random; 1 in 16 of the rest r-1 or 2 (r of
+ * `curve`; mix_scalars: BLS12-381) */
+static inline void mix_scalars_on(scalar256 *s, size_t n, double frac01, cuzk_curve curve) {
     for (size_t i = 0; i < n; i++) {
         uint64_t h = test_rand64();
         double u = (double)(h >> 11) / 9007199254740992.0;
-        if (u < frac01) scalar_of_kind(&s[i], (h & 1) ? K_ONE : K_ZERO);
-        else if ((h & 30) == 0) scalar_of_kind(&s[i], (h & 32) ? K_RM1 : K_TWO);
-        else rand_scalar(&s[i]);
+        if (u < frac01) scalar_of_kind_on(&s[i], (h & 1) ? K_ONE : K_ZERO, curve);
+        else if ((h & 30) == 0) scalar_of_kind_on(&s[i], (h & 32) ? K_RM1 : K_TWO, curve);
+        else rand_scalar_on(&s[i], curve);
     }
 }
+static inline void mix_scalars(scalar256 *s, size_t n, double frac01) { mix_scalars_on(s, n, frac01, CUZK_CURVE_BLS12_381); }
 /* host counts of zero / one / other scalars of a job */
 static inline void count_kinds(const scalar256 *s, const uint32_t *idx, size_t n, size_t c[3]) {
     c[0] = c[1] = c[2] = 0;
@@ -128,49 +143,38 @@ static inline void *upload_u32(gpu_ctx *ctx, const uint32_t *v, size_t n) {
     return d;
 }
 
-/* ---- per group: rand_bases_G, same_point_G, ref_msm_G ------------------------------------------
- * rand_bases_G(out, n): n affine points, P_0 a random multiple of the generator, P_{i+1} = P_i + Q,
- * Q a random multiple (one inversion for all); RAND_K draws the multiples.
- * same_point_G(a, b): a and b (Jacobian) are the same point.
- * ref_msm_G(out, b, s, idx, n): out = sum_{k<n} s[idx ? idx[k] : k] * b[k] on the CPU. */
-#define GPU_MSM_TEST_GROUP(G, RAND_K)                                                                \
-    static inline void rand_bases_##G(G##_affine *out, size_t n) {                                   \
-        G##_affine g, q;                                                                             \
-        G##_jacobian gj, p, qj;                                                                      \
-        G##_generator(&g);                                                                           \
-        G##_jacobian_from_affine(&gj, &g);                                                           \
-        scalar256 k;                                                                                 \
-        RAND_K(&k);                                                                                  \
-        G##_mul_vartime(&p, &gj, k.l, 4);                                                            \
-        RAND_K(&k);                                                                                  \
-        G##_mul_vartime(&qj, &gj, k.l, 4);                                                           \
-        G##_jacobian_to_affine(&q, &qj);                                                             \
-        G##_jacobian *tmp = malloc((n ? n : 1) * sizeof *tmp);                                       \
-        if (!tmp) abort();                                                                           \
-        for (size_t i = 0; i < n; i++) {                                                             \
-            tmp[i] = p;                                                                              \
-            G##_jacobian_add_mixed(&p, &p, &q);                                                      \
-        }                                                                                            \
-        G##s_jacobian_to_affine(out, tmp, n);                                                        \
-        free(tmp);                                                                                   \
-    }                                                                                                \
-    static inline bool same_point_##G(const G##_jacobian *a, const G##_jacobian *b) {                \
-        G##_affine x, y;                                                                             \
-        G##_jacobian_to_affine(&x, a);                                                               \
-        G##_jacobian_to_affine(&y, b);                                                               \
-        return G##_affine_eq(&x, &y);                                                                \
-    }                                                                                                \
-    static inline void ref_msm_##G(G##_jacobian *out, const G##_affine *b, const scalar256 *s, const uint32_t *idx, \
-                                   size_t n) {                                                       \
-        scalar256 *g = malloc((n ? n : 1) * sizeof *g);                                              \
-        if (!g) abort();                                                                             \
-        for (size_t k = 0; k < n; k++) g[k] = s[idx ? idx[k] : k];                                   \
-        G##_msm(out, b, g, n, 0);                                                                    \
-        free(g);                                                                                     \
-    }
-GPU_MSM_TEST_GROUP(g1, rand_scalar)
-GPU_MSM_TEST_GROUP(g2, rand_scalar)
-GPU_MSM_TEST_GROUP(bn254_g1, bn254_rand_scalar)
-GPU_MSM_TEST_GROUP(bn254_g2, bn254_rand_scalar)
+/* The tuning check_case_G gives its jobs (zeros: automatic); a test that sets it puts zeros back. */
+static gpu_msm_tuning g_tuning;
+
+/* ---- per group: tests/gpu_msm_test_impl.h ------------------------------------------------------
+ * The names of its templates (and of tests/gpu_msm_test_suite.h's), for the group of the pass
+ * (MSMT_G, MSMT_GPU_G: see gpu_msm_test_impl.h). */
+#define TG(suffix) CUZK_CAT2(MSMT_G, suffix)                        /* TG(_affine): g1_affine */
+#define TD(suffix) CUZK_CAT2(CUZK_CAT2(gpu_, MSMT_G), suffix)       /* TD(_msm_run): gpu_g1_msm_run */
+#define TB(suffix) CUZK_CAT2(CUZK_CAT2(gpu_, MSMT_GPU_G), suffix)   /* TB(_bases): gpu_g1_bases */
+#define TESTG(name) CUZK_CAT2(name, CUZK_CAT2(_, MSMT_G))           /* TESTG(check_case): check_case_g1 */
+#define TG_STR_(x) #x
+#define TG_STR(x) TG_STR_(x)
+#define TG_NAME TG_STR(MSMT_G) /* "g1", "bn254_g2" */
+#define MSMT_G g1
+#define MSMT_GPU_G g1
+#define MSMT_JOB gpu_msm_job
+#define MSMT_CURVE CUZK_CURVE_BLS12_381
+#include "gpu_msm_test_impl.h"
+#define MSMT_G g2
+#define MSMT_GPU_G g2
+#define MSMT_JOB gpu_g2_msm_job
+#define MSMT_CURVE CUZK_CURVE_BLS12_381
+#include "gpu_msm_test_impl.h"
+#define MSMT_G bn254_g1
+#define MSMT_GPU_G g1
+#define MSMT_JOB gpu_msm_job
+#define MSMT_CURVE CUZK_CURVE_BN254
+#include "gpu_msm_test_impl.h"
+#define MSMT_G bn254_g2
+#define MSMT_GPU_G g2
+#define MSMT_JOB gpu_g2_msm_job
+#define MSMT_CURVE CUZK_CURVE_BN254
+#include "gpu_msm_test_impl.h"
 
 #endif

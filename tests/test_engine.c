@@ -107,28 +107,13 @@ TEST(engine, reaper_slow_free_off_the_caller) {
 #include "formats/snarkjs.h"
 #include "groth16/groth16.h"
 #include "groth16/prove.h"
-#include "r1cs/synthetic.h"
+#include "synth_circuit.h"
 
-typedef struct {
-    synthetic_params sp;
-    r1cs cs;
-    bellperson_params p;
-} small_circuit;
-
-static int small_circuit_make(small_circuit *c, uint32_t rows, uint32_t n_public) {
-    memset(c, 0, sizeof *c);
-    synthetic_params_default(&c->sp, rows);
-    c->sp.n_public = n_public;
-    c->sp.seed = 42;
-    cuzk_error e = {0};
-    if (synthetic_r1cs(&c->cs, &c->sp, &e) != CUZK_OK) return 0;
-    uint64_t seed = 7;
-    if (groth16_setup_bellperson(&c->p, &c->cs, &seed, 2, &e) != CUZK_OK) { r1cs_free(&c->cs); return 0; }
-    return 1;
-}
-static void small_circuit_free(small_circuit *c) {
-    bellperson_params_free(&c->p);
-    r1cs_free(&c->cs);
+/* The suite's circuits: tests/synth_circuit.h with fixed seeds (circuit 42, setup 7 on the CPU with
+ * two threads). */
+typedef synth_circuit small_circuit;
+static bool small_circuit_make(small_circuit *c, uint32_t rows, uint32_t n_public) {
+    return synth_circuit_make(c, rows, n_public, 42, 7, GROTH16_BACKEND_CPU, 2);
 }
 static void fixed_rs(fr *r, fr *s, uint64_t k) {
     fr_from_u64(r, 1000 + k);
@@ -147,6 +132,18 @@ static fr *witness_for(const small_circuit *c, uint64_t seed) {
     return w;
 }
 
+/* The split prover tests' case: *c the 1000-row circuit with 4 public inputs, r and s fixed (k = 1);
+ * returns its witness of seed 5 (caller frees both), or NULL after a failed check, with nothing
+ * left to free. */
+static fr *split_case(small_circuit *c, fr *r, fr *s) {
+    bool made = small_circuit_make(c, 1000, 4);
+    CHECK_MSG(made, "the 1000-row circuit");
+    fr *w = made ? witness_for(c, 5) : NULL;
+    if (!w && made) synth_circuit_free(c);
+    fixed_rs(r, s, 1);
+    return w;
+}
+
 typedef struct { size_t bytes, calls; } release_count;
 static void counting_release(void *ctx, void *ptr, size_t bytes) {
     release_count *rc = ctx;
@@ -157,11 +154,8 @@ static void counting_release(void *ctx, void *ptr, size_t bytes) {
 
 TEST(engine, split_prover_equals_single_call) {
     small_circuit c;
-    REQUIRE(small_circuit_make(&c, 1000, 4));
-    fr *w = witness_for(&c, 5);
+    fr r, s, *w = split_case(&c, &r, &s);
     REQUIRE(w);
-    fr r, s;
-    fixed_rs(&r, &s, 1);
     groth16_proof one, split;
     cuzk_error e = {0};
     REQUIRE(groth16_prove_bellperson(&one, &c.p, &c.cs, w, c.cs.n_vars, &r, &s, 2, NULL, &e) == CUZK_OK);
@@ -194,7 +188,7 @@ TEST(engine, split_prover_equals_single_call) {
                  CUZK_ERR_MISMATCH);
     CHECK(pend == NULL);
     free(w);
-    small_circuit_free(&c);
+    synth_circuit_free(&c);
 }
 
 /* Cancellation inside a start (util/abort.h): a probe that fires at its k-th question stops the
@@ -209,11 +203,8 @@ static int counting_probe(void *ctx) {
 
 TEST(engine, start_stops_at_every_stage_boundary) {
     small_circuit c;
-    REQUIRE(small_circuit_make(&c, 1000, 4));
-    fr *w = witness_for(&c, 5);
+    fr r, s, *w = split_case(&c, &r, &s);
     REQUIRE(w);
-    fr r, s;
-    fixed_rs(&r, &s, 1);
     static const char *const stage[6] = {"a/b/c", "H", "MSM A", "MSM B1", "MSM L", "MSM H"};
     for (int k = 1; k <= 7; k++) {
         probe_state ps = {k, 0};
@@ -249,7 +240,7 @@ TEST(engine, start_stops_at_every_stage_boundary) {
     /* no probe on this thread: never aborted */
     CHECK_EQ_INT(abort_requested(), 0);
     free(w);
-    small_circuit_free(&c);
+    synth_circuit_free(&c);
 
     /* the snarkjs convention's start: the same six boundaries */
     zkey z;
@@ -313,6 +304,17 @@ static cuzk_status submit_wait(cuzk_engine *e, const cuzk_job_desc *d, cuzk_job_
     return st == CUZK_OK ? cuzk_engine_wait(e, *id, r, err) : st;
 }
 
+/* Submits d and waits for it (the result in *r, caller frees): checks the wait and that the job
+ * ended DONE; false (after a failed check, *r unset) when it could not be submitted or waited for. */
+static bool submit_wait_done(cuzk_engine *e, const cuzk_job_desc *d, cuzk_job_result *r) {
+    cuzk_job_id id;
+    cuzk_status st = submit_wait(e, d, &id, r, NULL);
+    CHECK_EQ_INT(st, CUZK_OK);
+    if (st != CUZK_OK) return false;
+    CHECK_EQ_INT(r->state, CUZK_JOB_DONE);
+    return true;
+}
+
 /* d runs and fails as a whole: state FAILED with status `want`, no proofs, the message naming
  * `needle`. */
 static void check_job_fails(cuzk_engine *e, const cuzk_job_desc *d, cuzk_status want, const char *needle) {
@@ -327,9 +329,9 @@ static void check_job_fails(cuzk_engine *e, const cuzk_job_desc *d, cuzk_status 
     cuzk_job_result_free(&r);
 }
 
-/* The engine's trace written to file (in the test folder) and read back: how many events name a
- * thread for which match() holds; -1 (a failed check) when the trace cannot be written or read. */
-static int trace_names(cuzk_engine *e, const char *file, bool (*match)(const char *name)) {
+/* The engine's trace written to file (in the test folder) and read back (caller json_decref's); NULL,
+ * after a failed check, when it cannot be written or read. */
+static json_t *trace_read(cuzk_engine *e, const char *file) {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", test_tmpdir(), file);
     cuzk_status st = cuzk_engine_trace_write(e, path, NULL);
@@ -337,6 +339,12 @@ static int trace_names(cuzk_engine *e, const char *file, bool (*match)(const cha
     json_error_t je;
     json_t *root = st == CUZK_OK ? json_load_file(path, 0, &je) : NULL;
     CHECK_MSG(root, "trace %s: not JSON", path);
+    return root;
+}
+/* The engine's trace (trace_read): how many events name a thread for which match() holds; -1 (a
+ * failed check) when the trace cannot be written or read. */
+static int trace_names(cuzk_engine *e, const char *file, bool (*match)(const char *name)) {
+    json_t *root = trace_read(e, file);
     if (!root) return -1;
     int named = 0;
     json_t *ev;
@@ -353,67 +361,102 @@ static bool two_workers_per_device(const char *nm) {
     return !strcmp(nm, "prove-start worker 1 (device 1)") || !strcmp(nm, "prove-start worker 0 (device 0)");
 }
 
-/* A backend wrapping the CPU one: per-partition delays and injected failures. */
+/* Backends wrapping the CPU one (engine_backend_cpu): a wrap_be is its context, with hooks around
+ * the CPU's start, finish and free (each may be NULL), embedded first in each test backend's own
+ * context. The engine holds a wrap_pending: the CPU's pending, its partition and the wrap_be that
+ * started it. */
+typedef struct wrap_be wrap_be;
+struct wrap_be {
+    cuzk_status (*before_start)(wrap_be *w, uint32_t part, cuzk_error *err); /* non-OK: the start fails so */
+    void (*after_start)(wrap_be *w, uint32_t part, cuzk_status st);           /* the CPU start's status */
+    cuzk_status (*before_finish)(wrap_be *w, uint32_t part, const wrap_be *started_by, cuzk_error *err);
+    void (*after_finish)(wrap_be *w, uint32_t part, cuzk_status st);
+    void (*before_free)(wrap_be *w, const wrap_be *started_by);
+};
+typedef struct { void *inner; uint32_t part; const wrap_be *started_by; } wrap_pending;
+
+static size_t wb_start_bytes(void *ctx, const cuzk_circuit *c, int nthreads) {
+    (void)ctx;
+    return engine_backend_cpu.start_bytes(NULL, c, nthreads) + sizeof(wrap_pending);
+}
+static cuzk_status wb_start(void *ctx, void **pending, uint64_t job, uint32_t part, const cuzk_circuit *c,
+                            const groth16_fr_any *w, size_t n_w, const groth16_fr_any *r, const groth16_fr_any *s,
+                            int nthreads, groth16_release_fn rel, void *rel_ctx,
+                            groth16_timings *t, cuzk_error *err) {
+    wrap_be *wb = ctx;
+    *pending = NULL;
+    cuzk_status st = wb->before_start ? wb->before_start(wb, part, err) : CUZK_OK;
+    if (st != CUZK_OK) return st;
+    wrap_pending *wp = malloc(sizeof *wp);
+    if (!wp) return CUZK_ERR_NOMEM;
+    wp->part = part;
+    wp->started_by = wb;
+    st = engine_backend_cpu.start(NULL, &wp->inner, job, part, c, w, n_w, r, s, nthreads, rel, rel_ctx, t, err);
+    if (wb->after_start) wb->after_start(wb, part, st);
+    if (st != CUZK_OK) { free(wp); return st; }
+    *pending = wp;
+    return CUZK_OK;
+}
+static cuzk_status wb_finish(void *ctx, const cuzk_circuit *c, uint8_t *out, void *pending, uint64_t job,
+                             uint32_t part, int nthreads, groth16_timings *t, cuzk_error *err) {
+    wrap_be *wb = ctx;
+    wrap_pending *wp = pending;
+    cuzk_status st = wb->before_finish ? wb->before_finish(wb, part, wp->started_by, err) : CUZK_OK;
+    if (st != CUZK_OK) return st;
+    st = engine_backend_cpu.finish(NULL, c, out, wp->inner, job, part, nthreads, t, err);
+    if (wb->after_finish) wb->after_finish(wb, part, st);
+    return st;
+}
+static size_t wb_pending_bytes(void *ctx, const cuzk_circuit *c, const void *pending) {
+    (void)ctx;
+    const wrap_pending *wp = pending;
+    return engine_backend_cpu.pending_bytes(NULL, c, wp->inner) + sizeof *wp;
+}
+static void wb_pending_free(void *ctx, const cuzk_circuit *c, void *pending) {
+    wrap_be *wb = ctx;
+    wrap_pending *wp = pending;
+    if (!wp) return;
+    if (wb->before_free) wb->before_free(wb, wp->started_by);
+    engine_backend_cpu.pending_free(NULL, c, wp->inner);
+    free(wp);
+}
+static const engine_backend k_wrap_backend = {.name = "cpu-wrapped",
+                                              .start_bytes = wb_start_bytes,
+                                              .start = wb_start,
+                                              .finish = wb_finish,
+                                              .pending_bytes = wb_pending_bytes,
+                                              .pending_free = wb_pending_free};
+
+/* The test backend: per-partition delays and injected failures. */
 typedef struct {
+    wrap_be w;
     double start_delay_ms[16], finish_delay_ms[16];
     int fail_start_partition, fail_finish_partition; /* -1: none */
     int finish_after[16];      /* finish of partition i waits until partition finish_after[i] - 1 finished (0: none) */
     atomic_int finished[16];
 } test_be;
-typedef struct { void *inner; uint32_t part; } test_pending;
-
-static size_t tb_start_bytes(void *ctx, const cuzk_circuit *c, int nthreads) {
-    (void)ctx;
-    return engine_backend_cpu.start_bytes(NULL, c, nthreads) + sizeof(test_pending);
-}
-static cuzk_status tb_start(void *ctx, void **pending, uint64_t job, uint32_t part, const cuzk_circuit *c,
-                            const groth16_fr_any *w, size_t n_w, const groth16_fr_any *r, const groth16_fr_any *s,
-                            int nthreads, groth16_release_fn rel, void *rel_ctx,
-                            groth16_timings *t, cuzk_error *err) {
-    test_be *tb = ctx;
-    *pending = NULL;
+static cuzk_status tb_before_start(wrap_be *w, uint32_t part, cuzk_error *err) {
+    test_be *tb = (test_be *)w;
     if (part < 16 && tb->start_delay_ms[part] > 0) sleep_ms(tb->start_delay_ms[part]);
     if ((int)part == tb->fail_start_partition) return cuzk_error_set(err, CUZK_ERR_DEVICE, __FILE__, __LINE__, "injected");
-    test_pending *tp = malloc(sizeof *tp);
-    if (!tp) return CUZK_ERR_NOMEM;
-    tp->part = part;
-    cuzk_status st = engine_backend_cpu.start(NULL, &tp->inner, job, part, c, w, n_w, r, s, nthreads, rel, rel_ctx, t, err);
-    if (st != CUZK_OK) { free(tp); return st; }
-    *pending = tp;
     return CUZK_OK;
 }
-static cuzk_status tb_finish(void *ctx, const cuzk_circuit *c, uint8_t *out, void *pending, uint64_t job,
-                             uint32_t part, int nthreads, groth16_timings *t, cuzk_error *err) {
-    test_be *tb = ctx;
-    test_pending *tp = pending;
+static cuzk_status tb_before_finish(wrap_be *w, uint32_t part, const wrap_be *started_by, cuzk_error *err) {
+    test_be *tb = (test_be *)w;
+    (void)started_by;
     if (part < 16 && tb->finish_delay_ms[part] > 0) sleep_ms(tb->finish_delay_ms[part]);
     if (part < 16 && tb->finish_after[part] > 0)
         for (int k = 0; k < 2000 && !atomic_load(&tb->finished[tb->finish_after[part] - 1]); k++) sleep_ms(5);
     if ((int)part == tb->fail_finish_partition) return cuzk_error_set(err, CUZK_ERR_DEVICE, __FILE__, __LINE__, "injected");
-    cuzk_status st = engine_backend_cpu.finish(NULL, c, out, tp->inner, job, part, nthreads, t, err);
-    if (part < 16) atomic_store(&tb->finished[part], 1);
-    return st;
+    return CUZK_OK;
 }
-static size_t tb_pending_bytes(void *ctx, const cuzk_circuit *c, const void *pending) {
-    (void)ctx;
-    const test_pending *tp = pending;
-    return engine_backend_cpu.pending_bytes(NULL, c, tp->inner) + sizeof *tp;
+static void tb_after_finish(wrap_be *w, uint32_t part, cuzk_status st) {
+    (void)st;
+    if (part < 16) atomic_store(&((test_be *)w)->finished[part], 1);
 }
-static void tb_pending_free(void *ctx, const cuzk_circuit *c, void *pending) {
-    (void)ctx;
-    test_pending *tp = pending;
-    if (!tp) return;
-    engine_backend_cpu.pending_free(NULL, c, tp->inner);
-    free(tp);
-}
-static const engine_backend k_test_backend = {.name = "test",
-                                              .start_bytes = tb_start_bytes,
-                                              .start = tb_start,
-                                              .finish = tb_finish,
-                                              .pending_bytes = tb_pending_bytes,
-                                              .pending_free = tb_pending_free};
 static void test_be_init(test_be *tb) {
     memset(tb, 0, sizeof *tb);
+    tb->w = (wrap_be){.before_start = tb_before_start, .before_finish = tb_before_finish, .after_finish = tb_after_finish};
     tb->fail_start_partition = tb->fail_finish_partition = -1;
 }
 
@@ -461,7 +504,53 @@ static const small_circuit *circ(void) {
     return g_circ_ok == 1 ? &g_circ : NULL;
 }
 __attribute__((destructor)) static void circ_free(void) {
-    if (g_circ_ok == 1) small_circuit_free(&g_circ);
+    if (g_circ_ok == 1) synth_circuit_free(&g_circ);
+}
+
+/* A job of P <= 16 partitions of c as the tests submit it: c, c as the engine takes it (cc), the
+ * synthesis context (synth_init), the description d (Montgomery witnesses, no witness check), r and
+ * s random (JOB_RS_RANDOM) or fixed (fixed_rs(k) for partition k, in rs), and with
+ * JOB_RS_EXPECTED the proofs single calls give with them (want, expected_proofs). Made in place
+ * (d points into it), never copied. */
+typedef enum { JOB_RS_RANDOM, JOB_RS_FIXED, JOB_RS_EXPECTED } job_rs;
+typedef struct {
+    const small_circuit *c;
+    cuzk_circuit cc;
+    synth_ctx sc;
+    cuzk_job_desc d;
+    uint64_t rs[8 * 16];
+    uint8_t want[192 * 16];
+} test_job;
+static void test_job_init(test_job *j, const small_circuit *c, uint32_t P, job_rs rs) {
+    j->c = c;
+    j->cc = (cuzk_circuit){&c->cs, &c->p, NULL, NULL};
+    synth_init(&j->sc, c);
+    j->d = (cuzk_job_desc){&j->cc, P, synth_cb, &j->sc, rs != JOB_RS_RANDOM ? j->rs : NULL, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
+    if (rs != JOB_RS_RANDOM) make_rs(j->rs, P);
+    if (rs == JOB_RS_EXPECTED) expected_proofs(j->want, c, P, j->rs);
+}
+/* *j a job of P partitions of the suite's circuit (circ(), test_job_init); false (after a failed
+ * check) when the circuit cannot be made. */
+static bool circ_job(test_job *j, uint32_t P, job_rs rs) {
+    const small_circuit *c = circ();
+    CHECK_MSG(c, "the suite's circuit");
+    if (c) test_job_init(j, c, P, rs);
+    return c != NULL;
+}
+/* Waits for job id, which must end CANCELLED with no proofs. */
+static void check_cancelled(cuzk_engine *e, cuzk_job_id id) {
+    cuzk_job_result r;
+    REQUIRE(cuzk_engine_wait(e, id, &r, NULL) == CUZK_OK);
+    CHECK_EQ_INT(r.state, CUZK_JOB_CANCELLED);
+    CHECK(r.proofs == NULL);
+    cuzk_job_result_free(&r);
+}
+/* The end of a test: its last result r freed (NULL: none), every buffer, budget byte and pending
+ * free back (check_all_released), then e destroyed. */
+static void engine_done(cuzk_engine *e, cuzk_job_result *r) {
+    if (r) cuzk_job_result_free(r);
+    check_all_released(e);
+    cuzk_engine_destroy(e);
 }
 
 /* A job's progress reports, as a front end would draw them. */
@@ -487,29 +576,22 @@ static int progress_saw(const progress_log *pl, const char *what) {
 }
 
 TEST(engine, pipeline_proofs_verify_and_equal_single_calls) {
-    const small_circuit *c = circ();
-    REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     enum { P = 3 };
-    uint64_t rs[8 * P];
-    make_rs(rs, P);
-    uint8_t want[192 * P];
-    expected_proofs(want, c, P, rs);
-    cuzk_engine_opts o = {0};
-    o.synthesis_workers = 2;
-    o.prove_threads = 2;
+    test_job j;
+    if (!circ_job(&j, P, JOB_RS_EXPECTED)) return;
+    j.d.check_witness = 1;
+    cuzk_engine_opts o = {.synthesis_workers = 2, .prove_threads = 2};
     cuzk_engine *e = NULL;
     REQUIRE(cuzk_engine_create(&e, &o, NULL) == CUZK_OK);
-    synth_ctx sc;
-    synth_init(&sc, c);
     static progress_log pl; /* job 1 reports its progress: every stage of every partition, one call at a time */
     memset(&pl, 0, sizeof pl);
-    cuzk_job_desc d = {&cc, P, synth_cb, &sc, rs, 1, CUZK_WITNESS_FR_MONT, progress_rec, &pl};
+    j.d.progress = progress_rec;
+    j.d.progress_user = &pl;
     cuzk_job_id id1, id2;
-    REQUIRE(cuzk_engine_submit(e, &d, &id1, NULL) == CUZK_OK);
-    d.progress = NULL;
-    d.fixed_rs = NULL; /* second job: random r, s, proofs must still verify */
-    REQUIRE(cuzk_engine_submit(e, &d, &id2, NULL) == CUZK_OK);
+    REQUIRE(cuzk_engine_submit(e, &j.d, &id1, NULL) == CUZK_OK);
+    j.d.progress = NULL;
+    j.d.fixed_rs = NULL; /* second job: random r, s, proofs must still verify */
+    REQUIRE(cuzk_engine_submit(e, &j.d, &id2, NULL) == CUZK_OK);
     cuzk_job_result r1, r2;
     cuzk_error err = {0};
     REQUIRE(cuzk_engine_wait(e, id1, &r1, &err) == CUZK_OK);
@@ -517,10 +599,10 @@ TEST(engine, pipeline_proofs_verify_and_equal_single_calls) {
     CHECK_EQ_INT(r1.state, CUZK_JOB_DONE);
     CHECK_EQ_INT(r2.state, CUZK_JOB_DONE);
     REQUIRE(r1.proofs && r2.proofs);
-    CHECK_MEM(r1.proofs, want, sizeof want);
-    CHECK(verify_all(c, &r1));
-    CHECK(verify_all(c, &r2));
-    CHECK(memcmp(r1.proofs, r2.proofs, sizeof want) != 0);
+    CHECK_MEM(r1.proofs, j.want, 192 * P);
+    CHECK(verify_all(j.c, &r1));
+    CHECK(verify_all(j.c, &r2));
+    CHECK(memcmp(r1.proofs, r2.proofs, 192 * P) != 0);
     /* the progress reports: from synthesis to "proved" for every partition, the prover's own steps
      * in between (the CPU prover's stage boundaries), partitions proved counted up to P */
     CHECK(!pl.overlapped && !pl.decreasing && pl.last_done == P && pl.total == P && pl.n > 8 * P);
@@ -554,12 +636,8 @@ TEST(engine, pipeline_proofs_verify_and_equal_single_calls) {
     CHECK_EQ_INT(cuzk_engine_wait(e, id1, &r1, NULL), CUZK_ERR_ARG); /* already waited */
     CHECK_EQ_INT(cuzk_engine_cancel(e, id1), CUZK_ERR_ARG);
     /* the trace is valid JSON with complete events on several threads */
-    char path[512];
-    snprintf(path, sizeof path, "%s/trace.json", test_tmpdir());
-    REQUIRE(cuzk_engine_trace_write(e, path, NULL) == CUZK_OK);
-    json_error_t je;
-    json_t *root = json_load_file(path, 0, &je);
-    REQUIRE(root);
+    json_t *root = trace_read(e, "trace.json");
+    if (!root) return;
     json_t *ev = json_object_get(root, "traceEvents");
     CHECK(json_is_array(ev) && json_array_size(ev) > 20);
     int n_x = 0, saw_free = 0, saw_start = 0;
@@ -573,69 +651,48 @@ TEST(engine, pipeline_proofs_verify_and_equal_single_calls) {
     }
     json_decref(root);
     CHECK(n_x > 20 && saw_free && saw_start);
-    check_all_released(e);
     cuzk_job_result_free(&r1);
-    cuzk_job_result_free(&r2);
-    cuzk_engine_destroy(e);
+    engine_done(e, &r2);
 }
 
 TEST(engine, out_of_order_completion_in_order_proofs) {
-    const small_circuit *c = circ();
-    REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     enum { P = 4 };
-    uint64_t rs[8 * P];
-    make_rs(rs, P);
-    uint8_t want[192 * P];
-    expected_proofs(want, c, P, rs);
+    test_job j;
+    if (!circ_job(&j, P, JOB_RS_EXPECTED)) return;
+    j.sc.delay_ms[0] = 150; /* partition 0 synthesizes after partition 1 */
     test_be tb;
     test_be_init(&tb);
-    tb.finish_after[0] = 3 + 1; /* partition 0 finishes after partition 3 */
+    tb.finish_after[0] = 3 + 1; /* and finishes after partition 3 */
     tb.finish_after[1] = 2 + 1; /* and 1 after 2 */
-    cuzk_engine_opts o = {0};
-    o.synthesis_workers = 2;
-    o.finish_workers = 3;
-    o.prove_threads = 2;
+    cuzk_engine_opts o = {.synthesis_workers = 2, .finish_workers = 3, .prove_threads = 2};
     cuzk_engine *e = NULL;
-    REQUIRE(engine_create_with_backend(&e, &o, &k_test_backend, &tb, NULL) == CUZK_OK);
-    synth_ctx sc;
-    synth_init(&sc, c);
-    sc.delay_ms[0] = 150; /* and synthesizes after partition 1 */
-    cuzk_job_desc d = {&cc, P, synth_cb, &sc, rs, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
-    cuzk_job_id id;
+    REQUIRE(engine_create_with_backend(&e, &o, &k_wrap_backend, &tb.w, NULL) == CUZK_OK);
     cuzk_job_result r;
-    REQUIRE(submit_wait(e, &d, &id, &r, NULL) == CUZK_OK);
-    CHECK_EQ_INT(r.state, CUZK_JOB_DONE);
+    if (!submit_wait_done(e, &j.d, &r)) return;
     REQUIRE(r.proofs);
-    CHECK_MEM(r.proofs, want, sizeof want);
+    CHECK_MEM(r.proofs, j.want, 192 * P);
     CHECK_MSG(r.timings[0].t_end_ms > r.timings[3].t_end_ms && r.timings[1].t_end_ms > r.timings[2].t_end_ms,
               "completion order was not shuffled");
-    CHECK(verify_all(c, &r));
-    check_all_released(e);
-    cuzk_job_result_free(&r);
-    cuzk_engine_destroy(e);
+    CHECK(verify_all(j.c, &r));
+    engine_done(e, &r);
 }
 
 TEST(engine, failing_partition_fails_job_and_frees_everything) {
     const small_circuit *c = circ();
     REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
-    enum { P = 4 };
     test_be tb;
     test_be_init(&tb);
-    cuzk_engine_opts o = {0};
-    o.synthesis_workers = 2;
-    o.finish_workers = 2;
-    o.prove_threads = 2;
+    cuzk_engine_opts o = {.synthesis_workers = 2, .finish_workers = 2, .prove_threads = 2};
     cuzk_engine *e = NULL;
-    REQUIRE(engine_create_with_backend(&e, &o, &k_test_backend, &tb, NULL) == CUZK_OK);
+    REQUIRE(engine_create_with_backend(&e, &o, &k_wrap_backend, &tb.w, NULL) == CUZK_OK);
     /* 1. a corrupted witness of partition 2, caught by the witness check: UNSAT */
-    synth_ctx sc = {0};
-    sc.c = c;
-    sc.corrupt_partition = 2;
-    cuzk_job_desc d = {&cc, P, synth_cb, &sc, NULL, 1, CUZK_WITNESS_FR_MONT, NULL, NULL};
+    test_job j;
+    test_job_init(&j, c, 4, JOB_RS_RANDOM);
+    j.sc.corrupt_partition = 2;
+    j.d.check_witness = 1;
+    cuzk_job_desc *d = &j.d;
     cuzk_job_id id;
-    REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
+    REQUIRE(cuzk_engine_submit(e, d, &id, NULL) == CUZK_OK);
     cuzk_job_result r;
     cuzk_error err = {0};
     REQUIRE(cuzk_engine_wait(e, id, &r, &err) == CUZK_OK);
@@ -648,26 +705,26 @@ TEST(engine, failing_partition_fails_job_and_frees_everything) {
     cuzk_job_result_free(&r);
     /* 1b. CUZK_CHECK_WITNESS_FIRST checks partition 0 only: the same job goes through (partition
      * 2's proof is made from its bad witness), a bad partition 0 fails it with UNSAT */
-    d.check_witness = CUZK_CHECK_WITNESS_FIRST;
-    REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
+    d->check_witness = CUZK_CHECK_WITNESS_FIRST;
+    REQUIRE(cuzk_engine_submit(e, d, &id, NULL) == CUZK_OK);
     REQUIRE(cuzk_engine_wait(e, id, &r, &err) == CUZK_OK);
     CHECK_EQ_INT(r.state, CUZK_JOB_DONE);
     cuzk_job_result_free(&r);
-    sc.corrupt_partition = 0;
-    REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
+    j.sc.corrupt_partition = 0;
+    REQUIRE(cuzk_engine_submit(e, d, &id, NULL) == CUZK_OK);
     REQUIRE(cuzk_engine_wait(e, id, &r, &err) == CUZK_OK);
     CHECK_EQ_INT(r.state, CUZK_JOB_FAILED);
     CHECK_EQ_INT(r.status, CUZK_ERR_UNSAT);
     CHECK_EQ_INT(r.failed_partition, 0);
     CHECK_MSG(strstr(err.msg, "partition 0: witness does not satisfy constraint"), "%s", err.msg);
     cuzk_job_result_free(&r);
-    d.check_witness = 1;
+    d->check_witness = 1;
     /* 2. an injected failure in start of partition 1, and 3. in finish of partition 3; a healthy
      * job submitted behind them still succeeds */
-    sc.corrupt_partition = -1;
+    j.sc.corrupt_partition = -1;
     tb.fail_start_partition = 1;
-    d.check_witness = 0;
-    REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
+    d->check_witness = 0;
+    REQUIRE(cuzk_engine_submit(e, d, &id, NULL) == CUZK_OK);
     REQUIRE(cuzk_engine_wait(e, id, &r, &err) == CUZK_OK);
     CHECK_EQ_INT(r.state, CUZK_JOB_FAILED);
     CHECK_EQ_INT(r.status, CUZK_ERR_DEVICE);
@@ -676,9 +733,9 @@ TEST(engine, failing_partition_fails_job_and_frees_everything) {
     tb.fail_start_partition = -1;
     tb.fail_finish_partition = 3;
     cuzk_job_id id2;
-    REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
-    d.n_partitions = 2; /* partitions 0, 1 only: never reaches the failing one */
-    REQUIRE(cuzk_engine_submit(e, &d, &id2, NULL) == CUZK_OK);
+    REQUIRE(cuzk_engine_submit(e, d, &id, NULL) == CUZK_OK);
+    d->n_partitions = 2; /* partitions 0, 1 only: never reaches the failing one */
+    REQUIRE(cuzk_engine_submit(e, d, &id2, NULL) == CUZK_OK);
     REQUIRE(cuzk_engine_wait(e, id, &r, &err) == CUZK_OK);
     CHECK_EQ_INT(r.state, CUZK_JOB_FAILED);
     CHECK_EQ_INT(r.failed_partition, 3);
@@ -689,10 +746,10 @@ TEST(engine, failing_partition_fails_job_and_frees_everything) {
     cuzk_job_result_free(&r);
     check_all_released(e);
     /* misuse */
-    cuzk_job_desc bad = d;
+    cuzk_job_desc bad = *d;
     bad.n_partitions = 0;
     CHECK_EQ_INT(cuzk_engine_submit(e, &bad, &id, NULL), CUZK_ERR_ARG);
-    bad = d;
+    bad = *d;
     bad.synth = NULL;
     CHECK_EQ_INT(cuzk_engine_submit(e, &bad, &id, NULL), CUZK_ERR_ARG);
     CHECK_EQ_INT(cuzk_engine_wait(e, 12345, &r, NULL), CUZK_ERR_ARG);
@@ -704,23 +761,18 @@ TEST(engine, failing_partition_fails_job_and_frees_everything) {
 TEST(engine, slow_free_does_not_lengthen_prove_latency) {
     const small_circuit *c = circ();
     REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     enum { P = 2 };
     double call_ms[2] = {0, 0};
     double done_pending[2] = {0, 0};
     for (int slow = 0; slow < 2; slow++) {
-        cuzk_engine_opts o = {0};
-        o.prove_threads = 2;
+        cuzk_engine_opts o = {.prove_threads = 2};
         cuzk_engine *e = NULL;
         REQUIRE(cuzk_engine_create(&e, &o, NULL) == CUZK_OK);
         if (slow) engine_test_set_free_delay(e, 100);
-        synth_ctx sc;
-        synth_init(&sc, c);
-        cuzk_job_desc d = {&cc, P, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
-        cuzk_job_id id;
+        test_job j;
+        test_job_init(&j, c, P, JOB_RS_RANDOM);
         cuzk_job_result r;
-        REQUIRE(submit_wait(e, &d, &id, &r, NULL) == CUZK_OK);
-        CHECK_EQ_INT(r.state, CUZK_JOB_DONE);
+        if (!submit_wait_done(e, &j.d, &r)) return;
         CHECK(verify_all(c, &r));
         cuzk_engine_stats st;
         cuzk_engine_get_stats(e, &st);
@@ -746,23 +798,16 @@ TEST(engine, slow_free_does_not_lengthen_prove_latency) {
 TEST(engine, budget_never_exceeded_under_concurrency) {
     const small_circuit *c = circ();
     REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     size_t part = (size_t)c->cs.n_vars * sizeof(fr) + groth16_bellperson_start_bytes(&c->p, &c->cs, 2);
-    enum { P = 3 };
-    cuzk_engine_opts o = {0};
-    o.synthesis_workers = 3;
-    o.finish_workers = 2;
-    o.prove_threads = 2;
-    o.queue_depth = 4;
-    o.host_budget_bytes = part * 2 + part / 2; /* room for two partitions at a time */
+    cuzk_engine_opts o = {.synthesis_workers = 3, .finish_workers = 2, .prove_threads = 2, .queue_depth = 4,
+                          .host_budget_bytes = part * 2 + part / 2}; /* room for two partitions at a time */
     cuzk_engine *e = NULL;
     REQUIRE(cuzk_engine_create(&e, &o, NULL) == CUZK_OK);
     engine_test_set_free_delay(e, 5); /* frees lag a little: the budget must wait for them */
-    synth_ctx sc;
-    synth_init(&sc, c);
-    cuzk_job_desc d = {&cc, P, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
+    test_job j;
+    test_job_init(&j, c, 3, JOB_RS_RANDOM);
     cuzk_job_id ids[3];
-    for (int k = 0; k < 3; k++) REQUIRE(cuzk_engine_submit(e, &d, &ids[k], NULL) == CUZK_OK);
+    for (int k = 0; k < 3; k++) REQUIRE(cuzk_engine_submit(e, &j.d, &ids[k], NULL) == CUZK_OK);
     for (int k = 0; k < 3; k++) {
         cuzk_job_result r;
         REQUIRE(cuzk_engine_wait(e, ids[k], &r, NULL) == CUZK_OK);
@@ -783,44 +828,35 @@ TEST(engine, budget_never_exceeded_under_concurrency) {
     o.host_budget_bytes = part / 2;
     REQUIRE(cuzk_engine_create(&e, &o, NULL) == CUZK_OK);
     cuzk_job_id id;
-    CHECK_EQ_INT(cuzk_engine_submit(e, &d, &id, NULL), CUZK_ERR_MISMATCH);
+    CHECK_EQ_INT(cuzk_engine_submit(e, &j.d, &id, NULL), CUZK_ERR_MISMATCH);
     cuzk_engine_destroy(e);
 }
 
 TEST(engine, cancel_queued_and_running_jobs) {
     const small_circuit *c = circ();
     REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
-    cuzk_engine_opts o = {0};
-    o.prove_threads = 2;
+    cuzk_engine_opts o = {.prove_threads = 2};
     cuzk_engine *e = NULL;
     REQUIRE(cuzk_engine_create(&e, &o, NULL) == CUZK_OK);
-    synth_ctx sc;
-    synth_init(&sc, c);
-    for (int i = 0; i < 16; i++) sc.delay_ms[i] = 150;
-    cuzk_job_desc d = {&cc, 6, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
+    test_job j;
+    test_job_init(&j, c, 6, JOB_RS_RANDOM);
+    for (int i = 0; i < 16; i++) j.sc.delay_ms[i] = 150;
     cuzk_job_id running, queued;
     double t0 = now_ms();
-    REQUIRE(cuzk_engine_submit(e, &d, &running, NULL) == CUZK_OK);
-    REQUIRE(cuzk_engine_submit(e, &d, &queued, NULL) == CUZK_OK);
+    REQUIRE(cuzk_engine_submit(e, &j.d, &running, NULL) == CUZK_OK);
+    REQUIRE(cuzk_engine_submit(e, &j.d, &queued, NULL) == CUZK_OK);
     CHECK_EQ_INT(cuzk_engine_cancel(e, queued), CUZK_OK);
     sleep_ms(200); /* the first job is running: partition 0 synthesized, partition 1 synthesizing */
     CHECK_EQ_INT(cuzk_engine_cancel(e, running), CUZK_OK);
-    cuzk_job_result r;
-    REQUIRE(cuzk_engine_wait(e, queued, &r, NULL) == CUZK_OK);
-    CHECK_EQ_INT(r.state, CUZK_JOB_CANCELLED);
-    CHECK(r.proofs == NULL);
-    cuzk_job_result_free(&r);
-    REQUIRE(cuzk_engine_wait(e, running, &r, NULL) == CUZK_OK);
-    CHECK_EQ_INT(r.state, CUZK_JOB_CANCELLED);
-    cuzk_job_result_free(&r);
+    check_cancelled(e, queued);
+    check_cancelled(e, running);
     double dt = now_ms() - t0;
-    int calls = atomic_load(&sc.calls);
+    int calls = atomic_load(&j.sc.calls);
     CHECK_MSG(calls <= 3, "%d partitions were synthesized after the cancellations", calls);
     CHECK_MSG(dt < 12 * 150, "cancellation took %.1f ms", dt);
     check_all_released(e);
     /* a job still queued at destroy is cancelled and freed by destroy */
-    REQUIRE(cuzk_engine_submit(e, &d, &queued, NULL) == CUZK_OK);
+    REQUIRE(cuzk_engine_submit(e, &j.d, &queued, NULL) == CUZK_OK);
     cuzk_engine_destroy(e);
 }
 
@@ -829,61 +865,44 @@ TEST(engine, cancel_queued_and_running_jobs) {
  * set by the engine's prove worker, says so), then runs the real CPU start, which must answer
  * CUZK_ERR_CANCELLED at its first boundary; finish never runs, the job ends CANCELLED and every
  * budget byte comes back. A second job on the same engine then proves normally. */
-typedef struct { atomic_int entered, inner_status, finishes; } cancel_be;
-static cuzk_status cb_start(void *ctx, void **pending, uint64_t job, uint32_t part, const cuzk_circuit *c,
-                            const groth16_fr_any *w, size_t n_w, const groth16_fr_any *r, const groth16_fr_any *s,
-                            int nthreads, groth16_release_fn rel, void *rel_ctx,
-                            groth16_timings *t, cuzk_error *err) {
-    cancel_be *cb = ctx;
-    *pending = NULL;
-    if (atomic_fetch_add(&cb->entered, 1) == 0)
+typedef struct {
+    wrap_be w;
+    atomic_int entered, inner_status, finishes;
+} cancel_be;
+static cuzk_status cb_before_start(wrap_be *w, uint32_t part, cuzk_error *err) {
+    (void)part;
+    (void)err;
+    if (atomic_fetch_add(&((cancel_be *)w)->entered, 1) == 0)
         for (int i = 0; i < 4000 && !abort_requested(); i++) sleep_ms(1); /* the first start waits for the cancel */
-    cuzk_status st = engine_backend_cpu.start(NULL, pending, job, part, c, w, n_w, r, s, nthreads, rel, rel_ctx, t, err);
-    atomic_store(&cb->inner_status, (int)st);
-    return st;
+    return CUZK_OK;
 }
-static cuzk_status cb_finish(void *ctx, const cuzk_circuit *c, uint8_t *out, void *pending, uint64_t job,
-                             uint32_t part, int nthreads, groth16_timings *t, cuzk_error *err) {
-    atomic_fetch_add(&((cancel_be *)ctx)->finishes, 1);
-    return engine_backend_cpu.finish(NULL, c, out, pending, job, part, nthreads, t, err);
+static void cb_after_start(wrap_be *w, uint32_t part, cuzk_status st) {
+    (void)part;
+    atomic_store(&((cancel_be *)w)->inner_status, (int)st);
 }
-static size_t cb_start_bytes(void *ctx, const cuzk_circuit *c, int nthreads) {
-    (void)ctx;
-    return engine_backend_cpu.start_bytes(NULL, c, nthreads);
+static cuzk_status cb_before_finish(wrap_be *w, uint32_t part, const wrap_be *started_by, cuzk_error *err) {
+    (void)part;
+    (void)started_by;
+    (void)err;
+    atomic_fetch_add(&((cancel_be *)w)->finishes, 1);
+    return CUZK_OK;
 }
-static size_t cb_pending_bytes(void *ctx, const cuzk_circuit *c, const void *p) {
-    (void)ctx;
-    return engine_backend_cpu.pending_bytes(NULL, c, p);
-}
-static void cb_pending_free(void *ctx, const cuzk_circuit *c, void *p) {
-    (void)ctx;
-    engine_backend_cpu.pending_free(NULL, c, p);
-}
-static const engine_backend k_cancel_backend = {.name = "cancel-test",
-                                                .start_bytes = cb_start_bytes,
-                                                .start = cb_start,
-                                                .finish = cb_finish,
-                                                .pending_bytes = cb_pending_bytes,
-                                                .pending_free = cb_pending_free};
 
 TEST(engine, cancel_stops_a_running_start_at_a_stage_boundary) {
     const small_circuit *c = circ();
     REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
-    cancel_be cb;
+    cancel_be cb = {.w = {.before_start = cb_before_start, .after_start = cb_after_start,
+                          .before_finish = cb_before_finish}};
     atomic_init(&cb.entered, 0);
     atomic_init(&cb.inner_status, -1);
     atomic_init(&cb.finishes, 0);
-    cuzk_engine_opts o = {0};
-    o.prove_threads = 2;
-    o.host_budget_bytes = (size_t)1 << 30;
+    cuzk_engine_opts o = {.prove_threads = 2, .host_budget_bytes = (size_t)1 << 30};
     cuzk_engine *e = NULL;
-    REQUIRE(engine_create_with_backend(&e, &o, &k_cancel_backend, &cb, NULL) == CUZK_OK);
-    synth_ctx sc;
-    synth_init(&sc, c);
-    cuzk_job_desc d = {&cc, 1, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
+    REQUIRE(engine_create_with_backend(&e, &o, &k_wrap_backend, &cb.w, NULL) == CUZK_OK);
+    test_job j;
+    test_job_init(&j, c, 1, JOB_RS_RANDOM);
     cuzk_job_id id;
-    REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
+    REQUIRE(cuzk_engine_submit(e, &j.d, &id, NULL) == CUZK_OK);
     for (int i = 0; i < 5000 && !atomic_load(&cb.entered); i++) sleep_ms(1);
     REQUIRE(atomic_load(&cb.entered) == 1);
     double t0 = now_ms();
@@ -898,14 +917,12 @@ TEST(engine, cancel_stops_a_running_start_at_a_stage_boundary) {
     cuzk_job_result_free(&r);
     check_all_released(e);
     /* the engine goes on: the next job proves and verifies */
-    REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
+    REQUIRE(cuzk_engine_submit(e, &j.d, &id, NULL) == CUZK_OK);
     REQUIRE(cuzk_engine_wait(e, id, &r, NULL) == CUZK_OK);
     CHECK_EQ_INT(r.state, CUZK_JOB_DONE);
     CHECK(r.state == CUZK_JOB_DONE && verify_all(c, &r));
     CHECK_EQ_INT(atomic_load(&cb.finishes), 1);
-    cuzk_job_result_free(&r);
-    check_all_released(e);
-    cuzk_engine_destroy(e);
+    engine_done(e, &r);
 }
 
 /* Producers blocked on a full prove queue get in first come, first in: with a slow prove stage
@@ -914,30 +931,18 @@ TEST(engine, cancel_stops_a_running_start_at_a_stage_boundary) {
  * prove order). Arrival = submit + queue + budget wait + synthesis stage (one job, submitted at
  * once). */
 TEST(engine, blocked_producers_enter_in_arrival_order) {
-    const small_circuit *c = circ();
-    REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     enum { P = 8 };
-    uint64_t rs[8 * P];
-    make_rs(rs, P);
+    test_job j;
+    if (!circ_job(&j, P, JOB_RS_FIXED)) return;
+    for (int i = 0; i < P; i++) j.sc.delay_ms[i] = 20 + 15 * i;
     test_be tb;
     test_be_init(&tb);
     for (int i = 0; i < P; i++) tb.start_delay_ms[i] = 60;
-    cuzk_engine_opts o = {0};
-    o.synthesis_workers = 4;
-    o.finish_workers = 1;
-    o.queue_depth = 1;
-    o.prove_threads = 1;
+    cuzk_engine_opts o = {.synthesis_workers = 4, .finish_workers = 1, .queue_depth = 1, .prove_threads = 1};
     cuzk_engine *e = NULL;
-    REQUIRE(engine_create_with_backend(&e, &o, &k_test_backend, &tb, NULL) == CUZK_OK);
-    synth_ctx sc;
-    synth_init(&sc, c);
-    for (int i = 0; i < P; i++) sc.delay_ms[i] = 20 + 15 * i;
-    cuzk_job_desc d = {&cc, P, synth_cb, &sc, rs, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
-    cuzk_job_id id;
+    REQUIRE(engine_create_with_backend(&e, &o, &k_wrap_backend, &tb.w, NULL) == CUZK_OK);
     cuzk_job_result r;
-    REQUIRE(submit_wait(e, &d, &id, &r, NULL) == CUZK_OK);
-    CHECK_EQ_INT(r.state, CUZK_JOB_DONE);
+    if (!submit_wait_done(e, &j.d, &r)) return;
     REQUIRE(r.timings);
     double arrive[P], blocked = 0;
     for (int i = 0; i < P; i++) {
@@ -947,108 +952,68 @@ TEST(engine, blocked_producers_enter_in_arrival_order) {
     }
     CHECK_MSG(blocked > 100, "the queue never filled (blocked %.1f ms in all): the test shows nothing", blocked);
     for (int i = 0; i < P; i++)
-        for (int j = 0; j < P; j++)
-            if (arrive[j] - arrive[i] > 5)
-                CHECK_MSG(r.timings[i].t_end_ms < r.timings[j].t_end_ms,
-                          "partition %d arrived %.1f ms before %d but was proved after it", i, arrive[j] - arrive[i], j);
-    CHECK(verify_all(c, &r));
-    check_all_released(e);
-    cuzk_job_result_free(&r);
-    cuzk_engine_destroy(e);
+        for (int k = 0; k < P; k++)
+            if (arrive[k] - arrive[i] > 5)
+                CHECK_MSG(r.timings[i].t_end_ms < r.timings[k].t_end_ms,
+                          "partition %d arrived %.1f ms before %d but was proved after it", i, arrive[k] - arrive[i], k);
+    CHECK(verify_all(j.c, &r));
+    engine_done(e, &r);
 }
 
 /* Several devices: one prove-start worker per backend context, all fed by the one prove queue;
  * each pending is finished and freed by the context that started it; proofs equal single calls. */
 typedef struct {
+    wrap_be w;
     int dev;
     atomic_int starts, finishes, mismatched;
 } dev_be;
-typedef struct { void *inner; dev_be *owner; } dev_pending;
-
-static size_t db_start_bytes(void *ctx, const cuzk_circuit *c, int nthreads) {
-    (void)ctx;
-    return engine_backend_cpu.start_bytes(NULL, c, nthreads) + sizeof(dev_pending);
-}
-static cuzk_status db_start(void *ctx, void **pending, uint64_t job, uint32_t part, const cuzk_circuit *c,
-                            const groth16_fr_any *w, size_t n_w, const groth16_fr_any *r, const groth16_fr_any *s,
-                            int nthreads, groth16_release_fn rel, void *rel_ctx,
-                            groth16_timings *t, cuzk_error *err) {
-    dev_be *d = ctx;
-    *pending = NULL;
+static cuzk_status db_before_start(wrap_be *w, uint32_t part, cuzk_error *err) {
+    (void)w;
+    (void)part;
+    (void)err;
     sleep_ms(30); /* a device is busy for a while: the other workers take the next partitions */
-    dev_pending *dp = malloc(sizeof *dp);
-    if (!dp) return CUZK_ERR_NOMEM;
-    dp->owner = d;
-    cuzk_status st = engine_backend_cpu.start(NULL, &dp->inner, job, part, c, w, n_w, r, s, nthreads, rel, rel_ctx, t, err);
-    if (st != CUZK_OK) { free(dp); return st; }
-    atomic_fetch_add(&d->starts, 1);
-    *pending = dp;
     return CUZK_OK;
 }
-static cuzk_status db_finish(void *ctx, const cuzk_circuit *c, uint8_t *out, void *pending, uint64_t job,
-                             uint32_t part, int nthreads, groth16_timings *t, cuzk_error *err) {
-    dev_be *d = ctx;
-    dev_pending *dp = pending;
-    if (dp->owner != d) atomic_fetch_add(&d->mismatched, 1);
+static void db_after_start(wrap_be *w, uint32_t part, cuzk_status st) {
+    (void)part;
+    if (st == CUZK_OK) atomic_fetch_add(&((dev_be *)w)->starts, 1);
+}
+static cuzk_status db_before_finish(wrap_be *w, uint32_t part, const wrap_be *started_by, cuzk_error *err) {
+    dev_be *d = (dev_be *)w;
+    (void)part;
+    (void)err;
+    if (started_by != w) atomic_fetch_add(&d->mismatched, 1);
     atomic_fetch_add(&d->finishes, 1);
-    return engine_backend_cpu.finish(NULL, c, out, dp->inner, job, part, nthreads, t, err);
+    return CUZK_OK;
 }
-static size_t db_pending_bytes(void *ctx, const cuzk_circuit *c, const void *pending) {
-    (void)ctx;
-    const dev_pending *dp = pending;
-    return engine_backend_cpu.pending_bytes(NULL, c, dp->inner) + sizeof *dp;
+static void db_before_free(wrap_be *w, const wrap_be *started_by) {
+    if (started_by != w) atomic_fetch_add(&((dev_be *)w)->mismatched, 1);
 }
-static void db_pending_free(void *ctx, const cuzk_circuit *c, void *pending) {
-    dev_be *d = ctx;
-    dev_pending *dp = pending;
-    if (!dp) return;
-    if (dp->owner != d) atomic_fetch_add(&d->mismatched, 1);
-    engine_backend_cpu.pending_free(NULL, c, dp->inner);
-    free(dp);
-}
-static const engine_backend k_dev_backend = {.name = "devices",
-                                             .start_bytes = db_start_bytes,
-                                             .start = db_start,
-                                             .finish = db_finish,
-                                             .pending_bytes = db_pending_bytes,
-                                             .pending_free = db_pending_free};
 
 TEST(engine, several_devices_one_prove_worker_each) {
-    const small_circuit *c = circ();
-    REQUIRE(c);
-    cuzk_circuit cc = {&c->cs, &c->p, NULL, NULL};
     enum { P = 6, D = 3 };
-    uint64_t rs[8 * P];
-    make_rs(rs, P);
-    uint8_t want[192 * P];
-    expected_proofs(want, c, P, rs);
+    test_job j;
+    if (!circ_job(&j, P, JOB_RS_EXPECTED)) return;
     dev_be devs[D];
     void *ctx[D];
     for (int i = 0; i < D; i++) {
+        devs[i].w = (wrap_be){.before_start = db_before_start, .after_start = db_after_start,
+                              .before_finish = db_before_finish, .before_free = db_before_free};
         devs[i].dev = i;
         atomic_init(&devs[i].starts, 0);
         atomic_init(&devs[i].finishes, 0);
         atomic_init(&devs[i].mismatched, 0);
-        ctx[i] = &devs[i];
+        ctx[i] = &devs[i].w;
     }
-    cuzk_engine_opts o = {0};
-    o.synthesis_workers = 3;
-    o.finish_workers = 2;
-    o.prove_threads = 1;
-    o.queue_depth = 4;
+    cuzk_engine_opts o = {.synthesis_workers = 3, .finish_workers = 2, .prove_threads = 1, .queue_depth = 4};
     cuzk_engine *e = NULL;
-    REQUIRE(engine_create_with_backends(&e, &o, &k_dev_backend, ctx, D, NULL) == CUZK_OK);
+    REQUIRE(engine_create_with_backends(&e, &o, &k_wrap_backend, ctx, D, NULL) == CUZK_OK);
     CHECK_EQ_INT(cuzk_engine_n_devices(e), D);
-    synth_ctx sc;
-    synth_init(&sc, c);
-    cuzk_job_desc d = {&cc, P, synth_cb, &sc, rs, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
-    cuzk_job_id id;
     cuzk_job_result r;
-    REQUIRE(submit_wait(e, &d, &id, &r, NULL) == CUZK_OK);
-    CHECK_EQ_INT(r.state, CUZK_JOB_DONE);
+    if (!submit_wait_done(e, &j.d, &r)) return;
     REQUIRE(r.proofs);
-    CHECK_MEM(r.proofs, want, sizeof want);
-    CHECK(verify_all(c, &r));
+    CHECK_MEM(r.proofs, j.want, 192 * P);
+    CHECK(verify_all(j.c, &r));
     int total = 0;
     for (int i = 0; i < D; i++) {
         int n = atomic_load(&devs[i].starts);
@@ -1060,9 +1025,7 @@ TEST(engine, several_devices_one_prove_worker_each) {
     CHECK_EQ_INT(total, P);
     /* the trace names one prove-start worker per device */
     CHECK_EQ_INT(trace_names(e, "engine_devices_trace.json", one_worker_per_device), D);
-    check_all_released(e);
-    cuzk_job_result_free(&r);
-    cuzk_engine_destroy(e);
+    engine_done(e, &r);
 }
 
 /* ---- fake devices (engine_internal.h: engine_backend_fake): routing, budgets, isolation ------
@@ -1076,43 +1039,31 @@ static const small_circuit *circ_b(void) { /* a second, smaller circuit */
     return g_circ_b_ok == 1 ? &g_circ_b : NULL;
 }
 __attribute__((destructor)) static void circ_b_free(void) {
-    if (g_circ_b_ok == 1) small_circuit_free(&g_circ_b);
+    if (g_circ_b_ok == 1) synth_circuit_free(&g_circ_b);
 }
 
 static cuzk_engine_opts dev_opts(void) {
-    cuzk_engine_opts o = {0};
-    o.synthesis_workers = 2;
-    o.finish_workers = 2;
-    o.prove_threads = 1;
-    o.queue_depth = 4;
-    return o;
+    return (cuzk_engine_opts){.synthesis_workers = 2, .finish_workers = 2, .prove_threads = 1, .queue_depth = 4};
+}
+/* *e = an engine of dev_opts() over n fake devices configured by cfg[0..n) */
+static cuzk_status fake_engine(cuzk_engine **e, int n, const engine_fake_cfg *cfg) {
+    cuzk_engine_opts o = dev_opts();
+    return engine_create_fake(e, &o, n, cfg, NULL);
 }
 
-/* Submits P partitions of c (fixed r, s), waits, and checks state DONE, proofs equal to single
- * calls, in partition order, and verifying. Returns the result (caller frees) in *out. */
-static int run_job_checked(cuzk_engine *e, const small_circuit *c, const cuzk_circuit *cc, uint32_t P,
-                           cuzk_job_result *out) {
-    uint64_t *rs = malloc(8 * (size_t)P * sizeof *rs);
-    uint8_t *want = malloc(192 * (size_t)P);
-    int ok = 0;
-    if (!rs || !want) goto done;
-    make_rs(rs, P);
-    expected_proofs(want, c, P, rs);
-    synth_ctx sc;
-    synth_init(&sc, c);
-    cuzk_job_desc d = {cc, P, synth_cb, &sc, rs, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
+/* Submits P <= 16 partitions of c (fixed r, s), waits, and checks state DONE, proofs equal to
+ * single calls, in partition order, and verifying. Returns the result (caller frees) in *out. */
+static int run_job_checked(cuzk_engine *e, const small_circuit *c, uint32_t P, cuzk_job_result *out) {
+    test_job j;
+    test_job_init(&j, c, P, JOB_RS_EXPECTED);
     cuzk_job_id id;
     cuzk_error err = {0};
-    if (submit_wait(e, &d, &id, out, &err) != CUZK_OK) goto done;
+    if (submit_wait(e, &j.d, &id, out, &err) != CUZK_OK) return 0;
     CHECK_MSG(out->state == CUZK_JOB_DONE, "job state %d: %s", (int)out->state, err.msg);
-    if (out->state != CUZK_JOB_DONE || !out->proofs) goto done;
-    CHECK_MEM(out->proofs, want, 192 * (size_t)P);
+    if (out->state != CUZK_JOB_DONE || !out->proofs) return 0;
+    CHECK_MEM(out->proofs, j.want, 192 * (size_t)P);
     CHECK(verify_all(c, out));
-    ok = memcmp(out->proofs, want, 192 * (size_t)P) == 0;
-done:
-    free(rs);
-    free(want);
-    return ok;
+    return memcmp(out->proofs, j.want, 192 * (size_t)P) == 0;
 }
 
 /* Two circuits, two devices whose budgets each hold one of them: every partition goes to the
@@ -1124,13 +1075,10 @@ TEST(engine_devices, partitions_go_to_the_device_holding_their_srs) {
     size_t need_a = engine_fake_srs_bytes(&ca) + engine_fake_proof_bytes(&ca);
     size_t need_b = engine_fake_srs_bytes(&cb) + engine_fake_proof_bytes(&cb);
     REQUIRE(need_b < need_a);
-    engine_fake_cfg cfg[2] = {{0}};
-    cfg[0].budget_bytes = need_a;     /* A alone (A + B does not fit) */
-    cfg[1].budget_bytes = need_b;     /* B alone (A never fits) */
-    cfg[0].start_delay_ms = cfg[1].start_delay_ms = 10;
-    cuzk_engine_opts o = dev_opts();
+    /* device 0 holds A alone (A + B does not fit), device 1 B alone (A never fits) */
+    engine_fake_cfg cfg[2] = {{.budget_bytes = need_a, .start_delay_ms = 10}, {.budget_bytes = need_b, .start_delay_ms = 10}};
     cuzk_engine *e = NULL;
-    REQUIRE(engine_create_fake(&e, &o, 2, cfg, NULL) == CUZK_OK);
+    REQUIRE(fake_engine(&e, 2, cfg) == CUZK_OK);
     void *d0 = engine_device_ctx(e, 0), *d1 = engine_device_ctx(e, 1);
     REQUIRE(d0 && d1 && !engine_device_ctx(e, 2));
     REQUIRE(engine_backend_fake.preload(d0, &ca, NULL) == CUZK_OK);
@@ -1139,29 +1087,20 @@ TEST(engine_devices, partitions_go_to_the_device_holding_their_srs) {
     cuzk_error err = {0};
     CHECK_EQ_INT(engine_backend_fake.preload(d1, &ca, &err), CUZK_ERR_NOMEM_DEVICE);
     enum { PA = 5, PB = 5 };
-    uint64_t rsa[8 * PA], rsb[8 * PB];
-    make_rs(rsa, PA);
-    make_rs(rsb, PB);
-    uint8_t wa[192 * PA], wb[192 * PB];
-    expected_proofs(wa, a, PA, rsa);
-    expected_proofs(wb, b, PB, rsb);
-    synth_ctx sa = {0}, sb = {0};
-    sa.c = a;
-    sb.c = b;
-    sa.corrupt_partition = sb.corrupt_partition = -1;
-    cuzk_job_desc da = {&ca, PA, synth_cb, &sa, rsa, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
-    cuzk_job_desc db = {&cb, PB, synth_cb, &sb, rsb, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
+    test_job ja, jb;
+    test_job_init(&ja, a, PA, JOB_RS_EXPECTED);
+    test_job_init(&jb, b, PB, JOB_RS_EXPECTED);
     cuzk_job_id ia, ib;
-    REQUIRE(cuzk_engine_submit(e, &da, &ia, NULL) == CUZK_OK);
-    REQUIRE(cuzk_engine_submit(e, &db, &ib, NULL) == CUZK_OK);
+    REQUIRE(cuzk_engine_submit(e, &ja.d, &ia, NULL) == CUZK_OK);
+    REQUIRE(cuzk_engine_submit(e, &jb.d, &ib, NULL) == CUZK_OK);
     cuzk_job_result ra, rb;
     REQUIRE(cuzk_engine_wait(e, ia, &ra, NULL) == CUZK_OK);
     REQUIRE(cuzk_engine_wait(e, ib, &rb, NULL) == CUZK_OK);
     CHECK_EQ_INT(ra.state, CUZK_JOB_DONE);
     CHECK_EQ_INT(rb.state, CUZK_JOB_DONE);
     REQUIRE(ra.proofs && rb.proofs);
-    CHECK_MEM(ra.proofs, wa, sizeof wa);
-    CHECK_MEM(rb.proofs, wb, sizeof wb);
+    CHECK_MEM(ra.proofs, ja.want, 192 * PA);
+    CHECK_MEM(rb.proofs, jb.want, 192 * PB);
     CHECK(verify_all(a, &ra));
     CHECK(verify_all(b, &rb));
     for (int i = 0; i < PA; i++) CHECK_EQ_INT(ra.timings[i].device, 0);
@@ -1179,10 +1118,8 @@ TEST(engine_devices, partitions_go_to_the_device_holding_their_srs) {
     CHECK_MSG(i1.max_need_bytes <= cfg[1].budget_bytes, "device 1 used %zu of %zu", i1.max_need_bytes, cfg[1].budget_bytes);
     CHECK_EQ_INT(i0.refs, 0);
     CHECK_EQ_INT(i1.refs, 0);
-    check_all_released(e);
     cuzk_job_result_free(&ra);
-    cuzk_job_result_free(&rb);
-    cuzk_engine_destroy(e);
+    engine_done(e, &rb);
 }
 
 /* A circuit resident on device 0 only: device 1, whose budget allows it, takes partitions too and
@@ -1193,11 +1130,9 @@ TEST(engine_devices, second_device_only_when_its_budget_allows) {
     REQUIRE(a);
     cuzk_circuit ca = {&a->cs, &a->p, NULL, NULL};
     size_t srs = engine_fake_srs_bytes(&ca), need = srs + engine_fake_proof_bytes(&ca);
-    engine_fake_cfg cfg[3] = {{0}};
-    cfg[0].budget_bytes = need;
-    cfg[1].budget_bytes = need;
-    cfg[2].budget_bytes = need - 1;
-    for (int i = 0; i < 3; i++) cfg[i].start_delay_ms = 40;
+    engine_fake_cfg cfg[3] = {{.budget_bytes = need, .start_delay_ms = 40},
+                              {.budget_bytes = need, .start_delay_ms = 40},
+                              {.budget_bytes = need - 1, .start_delay_ms = 40}};
     cuzk_engine_opts o = dev_opts();
     o.synthesis_workers = 3;
     cuzk_engine *e = NULL;
@@ -1206,7 +1141,7 @@ TEST(engine_devices, second_device_only_when_its_budget_allows) {
     REQUIRE(engine_backend_fake.preload(engine_device_ctx(e, 0), &ca, NULL) == CUZK_OK);
     enum { P = 8 };
     cuzk_job_result r;
-    CHECK(run_job_checked(e, a, &ca, P, &r));
+    CHECK(run_job_checked(e, a, P, &r));
     engine_fake_info in[3];
     for (int i = 0; i < 3; i++) engine_fake_get_info(engine_device_ctx(e, i), &in[i]);
     CHECK_MSG(in[0].starts >= 1 && in[1].starts >= 1, "starts: %llu, %llu", (unsigned long long)in[0].starts,
@@ -1223,9 +1158,7 @@ TEST(engine_devices, second_device_only_when_its_budget_allows) {
         if (r.timings[i].device < 3) on[r.timings[i].device]++;
     CHECK_EQ_INT(on[0], in[0].starts);
     CHECK_EQ_INT(on[1], in[1].starts);
-    cuzk_job_result_free(&r);
-    check_all_released(e);
-    cuzk_engine_destroy(e);
+    engine_done(e, &r);
 }
 
 /* No device's budget can ever hold the circuit: the job fails with CUZK_ERR_NOMEM_DEVICE and a
@@ -1235,23 +1168,19 @@ TEST(engine_devices, circuit_too_large_for_every_device_fails_cleanly) {
     REQUIRE(a);
     cuzk_circuit ca = {&a->cs, &a->p, NULL, NULL};
     size_t need = engine_fake_srs_bytes(&ca) + engine_fake_proof_bytes(&ca);
-    engine_fake_cfg cfg[2] = {{0}};
-    cfg[0].budget_bytes = cfg[1].budget_bytes = need / 2;
-    cuzk_engine_opts o = dev_opts();
+    engine_fake_cfg cfg[2] = {{.budget_bytes = need / 2}, {.budget_bytes = need / 2}};
     cuzk_engine *e = NULL;
-    REQUIRE(engine_create_fake(&e, &o, 2, cfg, NULL) == CUZK_OK);
-    synth_ctx sc;
-    synth_init(&sc, a);
-    cuzk_job_desc d = {&ca, 4, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
-    check_job_fails(e, &d, CUZK_ERR_NOMEM_DEVICE, "budget");
+    REQUIRE(fake_engine(&e, 2, cfg) == CUZK_OK);
+    test_job j;
+    test_job_init(&j, a, 4, JOB_RS_RANDOM);
+    check_job_fails(e, &j.d, CUZK_ERR_NOMEM_DEVICE, "budget");
     for (int i = 0; i < 2; i++) {
         engine_fake_info in;
         engine_fake_get_info(engine_device_ctx(e, i), &in);
         CHECK_EQ_INT(in.refs, 0);
         CHECK_EQ_INT(in.resident_bytes, 0);
     }
-    check_all_released(e);
-    cuzk_engine_destroy(e);
+    engine_done(e, NULL);
 }
 
 /* A device hits a sticky fault (at its start or at a finish): it is marked dead, the partition it
@@ -1260,17 +1189,14 @@ TEST(engine_devices, circuit_too_large_for_every_device_fails_cleanly) {
 static void failing_device_case(int at_finish) {
     const small_circuit *a = circ();
     REQUIRE(a);
-    cuzk_circuit ca = {&a->cs, &a->p, NULL, NULL};
-    engine_fake_cfg cfg[2] = {{0}};
-    cfg[0].start_delay_ms = cfg[1].start_delay_ms = 30;
+    engine_fake_cfg cfg[2] = {{.start_delay_ms = 30}, {.start_delay_ms = 30}};
     if (at_finish) cfg[1].fail_at_finish = 2;
     else cfg[1].fail_at_start = 2;
-    cuzk_engine_opts o = dev_opts();
     cuzk_engine *e = NULL;
-    REQUIRE(engine_create_fake(&e, &o, 2, cfg, NULL) == CUZK_OK);
+    REQUIRE(fake_engine(&e, 2, cfg) == CUZK_OK);
     enum { P = 8 };
     cuzk_job_result r;
-    CHECK(run_job_checked(e, a, &ca, P, &r));
+    CHECK(run_job_checked(e, a, P, &r));
     CHECK(!engine_device_dead(e, 0));
     CHECK(engine_device_dead(e, 1));
     engine_fake_info i0, i1;
@@ -1289,7 +1215,7 @@ static void failing_device_case(int at_finish) {
     CHECK_MSG(retried >= 1, "no partition was retried");
     cuzk_job_result_free(&r);
     /* the engine keeps proving on device 0 */
-    CHECK(run_job_checked(e, a, &ca, 3, &r));
+    CHECK(run_job_checked(e, a, 3, &r));
     for (int i = 0; i < 3 && r.timings; i++) CHECK_EQ_INT(r.timings[i].device, 0);
     cuzk_job_result_free(&r);
     engine_fake_get_info(engine_device_ctx(e, 0), &i0);
@@ -1297,12 +1223,8 @@ static void failing_device_case(int at_finish) {
     CHECK_EQ_INT(i0.refs, 0);
     CHECK_EQ_INT(i1.refs, 0);
     /* a trace with a track per device and the loss on it */
-    char path[1024];
-    snprintf(path, sizeof path, "%s/engine_dev_fault_trace.json", test_tmpdir());
-    REQUIRE(cuzk_engine_trace_write(e, path, NULL) == CUZK_OK);
-    json_error_t je;
-    json_t *root = json_load_file(path, 0, &je);
-    REQUIRE(root);
+    json_t *root = trace_read(e, "engine_dev_fault_trace.json");
+    if (!root) return;
     int tracks = 0, lost = 0;
     json_t *ev;
     size_t k;
@@ -1318,8 +1240,7 @@ static void failing_device_case(int at_finish) {
     CHECK_EQ_INT(tracks, 2);
     CHECK_EQ_INT(lost, 1);
     json_decref(root);
-    check_all_released(e);
-    cuzk_engine_destroy(e);
+    engine_done(e, NULL);
 }
 TEST(engine_devices, failing_device_at_start_partitions_retried_elsewhere) { failing_device_case(0); }
 TEST(engine_devices, failing_device_at_finish_partitions_retried_elsewhere) { failing_device_case(1); }
@@ -1327,49 +1248,27 @@ TEST(engine_devices, failing_device_at_finish_partitions_retried_elsewhere) { fa
 /* Every device lost: the job fails with CUZK_ERR_DEVICE (no hang), everything is released, and a
  * later job fails the same way at once. */
 TEST(engine_devices, every_device_lost_fails_the_job_cleanly) {
-    const small_circuit *a = circ();
-    REQUIRE(a);
-    cuzk_circuit ca = {&a->cs, &a->p, NULL, NULL};
-    engine_fake_cfg cfg[2] = {{0}};
-    cfg[0].fail_at_start = 1;
-    cfg[1].fail_at_finish = 1;
-    cuzk_engine_opts o = dev_opts();
+    test_job j;
+    if (!circ_job(&j, 6, JOB_RS_RANDOM)) return;
     cuzk_engine *e = NULL;
-    REQUIRE(engine_create_fake(&e, &o, 2, cfg, NULL) == CUZK_OK);
-    synth_ctx sc;
-    synth_init(&sc, a);
-    cuzk_job_desc d = {&ca, 6, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
-    for (int round = 0; round < 2; round++) {
-        check_job_fails(e, &d, CUZK_ERR_DEVICE, "device");
-    }
+    REQUIRE(fake_engine(&e, 2, (engine_fake_cfg[]){{.fail_at_start = 1}, {.fail_at_finish = 1}}) == CUZK_OK);
+    for (int round = 0; round < 2; round++) check_job_fails(e, &j.d, CUZK_ERR_DEVICE, "device");
     CHECK(engine_device_dead(e, 0) && engine_device_dead(e, 1));
-    check_all_released(e);
-    cuzk_engine_destroy(e);
+    engine_done(e, NULL);
 }
 
 /* Cancelling a job spread over devices: it ends CANCELLED, every buffer and budget byte and every
  * device's residency reference comes back, and the engine proves the next job correctly. */
 TEST(engine_devices, cancel_releases_every_device) {
-    const small_circuit *a = circ();
-    REQUIRE(a);
-    cuzk_circuit ca = {&a->cs, &a->p, NULL, NULL};
-    engine_fake_cfg cfg[2] = {{0}};
-    cfg[0].start_delay_ms = cfg[1].start_delay_ms = 80;
-    cuzk_engine_opts o = dev_opts();
+    test_job j;
+    if (!circ_job(&j, 12, JOB_RS_RANDOM)) return;
     cuzk_engine *e = NULL;
-    REQUIRE(engine_create_fake(&e, &o, 2, cfg, NULL) == CUZK_OK);
-    synth_ctx sc;
-    synth_init(&sc, a);
-    cuzk_job_desc d = {&ca, 12, synth_cb, &sc, NULL, 0, CUZK_WITNESS_FR_MONT, NULL, NULL};
+    REQUIRE(fake_engine(&e, 2, (engine_fake_cfg[]){{.start_delay_ms = 80}, {.start_delay_ms = 80}}) == CUZK_OK);
     cuzk_job_id id;
-    REQUIRE(cuzk_engine_submit(e, &d, &id, NULL) == CUZK_OK);
+    REQUIRE(cuzk_engine_submit(e, &j.d, &id, NULL) == CUZK_OK);
     sleep_ms(150); /* both devices are in a start */
     CHECK_EQ_INT(cuzk_engine_cancel(e, id), CUZK_OK);
-    cuzk_job_result r;
-    REQUIRE(cuzk_engine_wait(e, id, &r, NULL) == CUZK_OK);
-    CHECK_EQ_INT(r.state, CUZK_JOB_CANCELLED);
-    CHECK(r.proofs == NULL);
-    cuzk_job_result_free(&r);
+    check_cancelled(e, id);
     int started = 0;
     for (int i = 0; i < 2; i++) {
         engine_fake_info in;
@@ -1379,10 +1278,9 @@ TEST(engine_devices, cancel_releases_every_device) {
     }
     CHECK_MSG(started < 12, "%d of 12 partitions started after the cancellation", started);
     check_all_released(e);
-    CHECK(run_job_checked(e, a, &ca, 4, &r));
-    cuzk_job_result_free(&r);
-    check_all_released(e);
-    cuzk_engine_destroy(e);
+    cuzk_job_result r;
+    CHECK(run_job_checked(e, j.c, 4, &r));
+    engine_done(e, &r);
 }
 
 /* Two prove-start workers per device on devices of different speeds: partitions complete out of
@@ -1390,10 +1288,7 @@ TEST(engine_devices, cancel_releases_every_device) {
 TEST(engine_devices, two_workers_per_device_results_in_partition_order) {
     const small_circuit *a = circ();
     REQUIRE(a);
-    cuzk_circuit ca = {&a->cs, &a->p, NULL, NULL};
-    engine_fake_cfg cfg[2] = {{0}};
-    cfg[0].start_delay_ms = 5;
-    cfg[1].start_delay_ms = 90;
+    engine_fake_cfg cfg[2] = {{.start_delay_ms = 5}, {.start_delay_ms = 90}}; /* a fast and a slow device */
     cuzk_engine_opts o = dev_opts();
     o.synthesis_workers = 3;
     o.gpu_workers_per_device = 2;
@@ -1401,14 +1296,13 @@ TEST(engine_devices, two_workers_per_device_results_in_partition_order) {
     REQUIRE(engine_create_fake(&e, &o, 2, cfg, NULL) == CUZK_OK);
     enum { P = 8 };
     cuzk_job_result r;
-    CHECK(run_job_checked(e, a, &ca, P, &r));
+    CHECK(run_job_checked(e, a, P, &r));
     int on1 = 0;
     for (int i = 0; i < P && r.timings; i++) on1 += r.timings[i].device == 1;
     CHECK_MSG(on1 >= 1 && on1 < P, "%d of %d partitions on device 1", on1, P);
     cuzk_job_result_free(&r);
     CHECK_EQ_INT(trace_names(e, "engine_dev_wpd_trace.json", two_workers_per_device), 2);
-    check_all_released(e);
-    cuzk_engine_destroy(e);
+    engine_done(e, NULL);
     /* out of range */
     o.gpu_workers_per_device = 5;
     cuzk_error err = {0};

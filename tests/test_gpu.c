@@ -297,9 +297,7 @@ TEST(gpu, msm_adversarial) {
         default: rand_scalar(&s[i]); break;
         }
     }
-    for (size_t i = 0; i < n; i += 13) g1_affine_set_infinity(&b[i]);
-    for (size_t i = 5; i + 1 < n; i += 11) b[i + 1] = b[i];            /* repeated base */
-    for (size_t i = 8; i + 1 < n; i += 17) g1_affine_neg(&b[i + 1], &b[i]); /* P next to -P */
+    adversarial_bases_g1(b, n); /* infinity, repeated bases, P next to -P */
     msm_check("mixed adversarial", b, s, n);
     /* same scalar everywhere with repeated and opposite bases: P + P and P + (-P) in one bucket */
     for (size_t i = 0; i < n; i++) {

@@ -24,7 +24,7 @@ TEST(gpu_bn254, available) { SKIP(TEST_NO_GPU); }
 #include "cuzk/prover.h"
 #include "curves/bn254/curve.h"
 #include "bn254_circuit.h"
-#include "gpu_msm_test.h" /* BN254 scalars: bn254_rand_scalar, bn254_r_minus */
+#include "gpu_msm_test.h" /* BN254 scalars (bn254_rand_scalar, bn254_r_minus), adversarial_bases_bn254_g1 */
 
 /* n random multiples of the generator (affine), one inversion for all */
 static void rand_bases(bn254_g1_affine *b, size_t n) {
@@ -78,9 +78,7 @@ TEST(gpu_bn254, msm_vs_cpu) {
             default: bn254_rand_scalar(&s[i]); break;
             }
         }
-        for (size_t i = 0; i < n; i += 13) bn254_g1_affine_set_infinity(&b[i]);
-        for (size_t i = 5; i + 1 < n; i += 11) b[i + 1] = b[i];
-        for (size_t i = 8; i + 1 < n; i += 17) bn254_g1_affine_neg(&b[i + 1], &b[i]);
+        adversarial_bases_bn254_g1(b, n);
         check_msm("kinds, inf/repeated/opposite bases", b, s, n);
         for (size_t i = 0; i < n; i++) bn254_r_minus(&s[i], 1);
         check_msm("all r-1 (one bucket per window)", b, s, n);
@@ -272,12 +270,12 @@ TEST(gpu_bn254, resident_msm_vs_cpu) {
     bn254_g1_jacobian got[4], ref[4];
     const size_t off = 1234;
     gpu_msm_job jobs[4] = {
-        {.bases = gb, .n = n, .d_scalars = d_s, .form = GPU_SCALARS_CANONICAL, .out = (struct g1_jacobian *)&got[0]},
-        {.bases = gb, .n = n, .d_scalars = d_sm, .form = GPU_SCALARS_MONTGOMERY, .out = (struct g1_jacobian *)&got[1]},
+        {.bases = gb, .n = n, .d_scalars = d_s, .form = GPU_SCALARS_CANONICAL, .out = &got[0]},
+        {.bases = gb, .n = n, .d_scalars = d_sm, .form = GPU_SCALARS_MONTGOMERY, .out = &got[1]},
         {.bases = gb, .n = n_idx, .d_scalars = d_sm, .form = GPU_SCALARS_MONTGOMERY, .d_index = (const uint32_t *)d_idx,
-         .out = (struct g1_jacobian *)&got[2]},
+         .out = &got[2]},
         {.bases = gb, .base_offset = off, .n = n - off, .d_scalars = (const char *)d_s + off * 32,
-         .form = GPU_SCALARS_CANONICAL, .out = (struct g1_jacobian *)&got[3]},
+         .form = GPU_SCALARS_CANONICAL, .out = &got[3]},
     };
     gpu_msm_stats ms;
     cuzk_status st = gpu_bn254_g1_msm_run(ctx, jobs, 4, &ms, &e);
@@ -294,7 +292,7 @@ TEST(gpu_bn254, resident_msm_vs_cpu) {
     CHECK(strstr(e.msg, "another curve") != NULL);
     static const uint64_t zero_pt[12];
     REQUIRE(gpu_g1_bases_upload(ctx, &bls, (const struct g1_affine *)zero_pt, 1, &e) == CUZK_OK);
-    gpu_msm_job jb = {.bases = bls, .n = 1, .d_scalars = d_s, .out = (struct g1_jacobian *)&got[0]};
+    gpu_msm_job jb = {.bases = bls, .n = 1, .d_scalars = d_s, .out = &got[0]};
     CHECK_EQ_INT(gpu_bn254_g1_msm_run(ctx, &jb, 1, NULL, &e), CUZK_ERR_ARG);
     CHECK(!gpu_ctx_dead(ctx));
     gpu_buf_free(ctx, d_s);

@@ -1,7 +1,8 @@
 /* gpu_msm suite: the device context (src/cuda/gpu.h: gpu_ctx_*, buffers, events, pinned memory,
  * OOM, dead-on-sticky-fault) and the G1 MSM over resident bases with the 0/1 split
  * (gpu_g1_msm_run), every result against the CPU reference (src/msm/msm.h g1_msm, canonical
- * scalars) compared as affine points, on random and adversarial inputs.
+ * scalars) compared as affine points, on random and adversarial inputs. The checks and the case
+ * sequences it shares with the G2 suite (tests/test_gpu_g2.c) are tests/gpu_msm_test_impl.h's.
  * Suite gpu_fault (run by gpu_msm/sticky_fault in a child process, only with
  * CUZK_TEST_GPU_FAULT=1): an illegal address inside the MSM must leave a dead ctx that reports
  * CUZK_ERR_DEVICE, not a crash.
@@ -21,46 +22,7 @@ TEST(gpu_msm, available) { SKIP(TEST_NO_GPU); }
 #include "gpu_msm_test.h"
 #include "curves/bls12_381/curve.h"
 
-/* inputs: tests/gpu_msm_test.h */
-
-/* The tuning check_case gives its jobs (zeros: automatic); set by the chunking and window tests. */
-static gpu_msm_tuning g_tuning;
-
-/* One job: sum_{k<n} s[idx ? idx[k] : k] * b[off + k] (s: ns canonical scalars), on the GPU in
- * both scalar forms, checked against the CPU; stats of the canonical run into *stats_out. */
-static void check_case(gpu_ctx *ctx, const char *what, const g1_affine *b, size_t nb, size_t off,
-                       const scalar256 *s, size_t ns, const uint32_t *idx, size_t n, gpu_msm_stats *stats_out) {
-    cuzk_error e = {0};
-    gpu_g1_bases *gb = NULL;
-    cuzk_status st = gpu_g1_bases_upload(ctx, &gb, (const struct g1_affine *)b, nb, &e);
-    CHECK_MSG(st == CUZK_OK, "%s: upload: %s", what, e.msg);
-    if (st != CUZK_OK) return;
-    g1_jacobian ref;
-    ref_msm_g1(&ref, b + off, s, idx, n);
-    void *d_idx = idx ? upload_u32(ctx, idx, n) : NULL;
-    for (int mont = 0; mont < 2; mont++) {
-        void *d_s = upload_scalars(ctx, s, ns, mont, CUZK_CURVE_BLS12_381);
-        g1_jacobian got;
-        memset(&got, 0x5a, sizeof got);
-        gpu_msm_job job = {.bases = gb, .base_offset = off, .n = n, .d_scalars = d_s,
-                           .form = mont ? GPU_SCALARS_MONTGOMERY : GPU_SCALARS_CANONICAL,
-                           .d_index = d_idx, .out = (struct g1_jacobian *)&got, .tuning = g_tuning};
-        gpu_msm_stats stats;
-        st = gpu_g1_msm_run(ctx, &job, 1, &stats, &e);
-        CHECK_MSG(st == CUZK_OK, "%s (n=%zu, %s): %s (%s)", what, n, mont ? "mont" : "canon", cuzk_status_str(st),
-                  e.msg);
-        if (st == CUZK_OK) {
-            CHECK_MSG(same_point_g1(&got, &ref), "%s (n=%zu, %s): GPU != g1_msm", what, n, mont ? "mont" : "canon");
-            CHECK_MSG(stats.n_zero + stats.n_one + stats.n_other == n, "%s: counts %zu+%zu+%zu != %zu", what,
-                      stats.n_zero, stats.n_one, stats.n_other, n);
-            if (!mont && stats_out) *stats_out = stats;
-        }
-        gpu_buf_free(ctx, d_s);
-    }
-    gpu_buf_free(ctx, d_idx);
-    gpu_g1_bases_free(gb);
-}
-
+/* inputs, check_case_g1 and the shared case sequences: tests/gpu_msm_test.h */
 
 /* ---- the device context ------------------------------------------------------------------- */
 
@@ -116,7 +78,7 @@ TEST(gpu_msm, ctx_basics) {
     g1_affine b[7];
     rand_bases_g1(b, 7);
     gpu_g1_bases *gb = NULL, *empty = NULL;
-    CHECK_OK(gpu_g1_bases_upload(ctx, &gb, (const struct g1_affine *)b, 7, &e));
+    CHECK_OK(gpu_g1_bases_upload(ctx, &gb, b, 7, &e));
     CHECK_OK(gpu_g1_bases_upload(ctx, &empty, NULL, 0, &e));
     CHECK(gpu_g1_bases_count(gb) == 7 && gpu_g1_bases_bytes(gb) == 7 * 96);
     CHECK(gpu_g1_bases_count(empty) == 0);
@@ -134,39 +96,19 @@ TEST(gpu_msm, ctx_basics) {
     gpu_ctx_destroy(ctx);
 }
 
+/* Misuse of gpu_g1_msm_run (job_misuse_g1): refused, the ctx still alive. */
 TEST(gpu_msm, bad_args) {
     NEED_GPU();
-    cuzk_error e = {0};
     gpu_ctx *ctx = new_ctx();
     REQUIRE(ctx);
     g1_affine b[4];
-    rand_bases_g1(b, 4);
-    gpu_g1_bases *gb = NULL;
-    CHECK_OK(gpu_g1_bases_upload(ctx, &gb, (const struct g1_affine *)b, 4, &e));
+    gpu_g1_bases *gb = resident_bases_g1(ctx, b, 4);
     g1_jacobian out;
+    cuzk_error e = {0};
     void *d_s = NULL;
     CHECK_OK(gpu_buf_alloc(ctx, &d_s, 4 * 32, &e));
-    gpu_msm_job job = {.bases = gb, .base_offset = 1, .n = 4, .d_scalars = d_s, .out = (struct g1_jacobian *)&out};
-    CHECK(gpu_g1_msm_run(ctx, &job, 1, NULL, &e) == CUZK_ERR_ARG);   /* offset + n > count */
-    job.base_offset = 0;
-    job.out = NULL;
-    CHECK(gpu_g1_msm_run(ctx, &job, 1, NULL, &e) == CUZK_ERR_ARG);
-    job.out = (struct g1_jacobian *)&out;
-    job.d_scalars = NULL;
-    CHECK(gpu_g1_msm_run(ctx, &job, 1, NULL, &e) == CUZK_ERR_ARG);
-    job.d_scalars = d_s;
-    job.form = (gpu_scalar_form)7;
-    CHECK(gpu_g1_msm_run(ctx, &job, 1, NULL, &e) == CUZK_ERR_ARG);
-    CHECK(gpu_g1_msm_run(ctx, NULL, 1, NULL, &e) == CUZK_ERR_ARG);
-    CHECK(gpu_g1_msm_run(ctx, NULL, 0, NULL, &e) == CUZK_OK);
-    CHECK(gpu_g1_msm_run(NULL, &job, 1, NULL, &e) == CUZK_ERR_ARG);
-    /* bases of another ctx */
-    gpu_ctx *other = new_ctx();
-    if (other) {
-        job.form = GPU_SCALARS_CANONICAL;
-        CHECK(gpu_g1_msm_run(other, &job, 1, NULL, &e) == CUZK_ERR_ARG);
-        gpu_ctx_destroy(other);
-    }
+    gpu_msm_job job = {.bases = gb, .n = 4, .d_scalars = d_s, .out = &out};
+    job_misuse_g1(ctx, &job);
     CHECK(!gpu_ctx_dead(ctx));
     gpu_buf_free(ctx, d_s);
     gpu_g1_bases_free(gb);
@@ -189,7 +131,7 @@ TEST(gpu_msm, oom_keeps_ctx) {
     g1_affine one_point[1];
     rand_bases_g1(one_point, 1);
     gpu_g1_bases *gb = NULL;
-    st = gpu_g1_bases_upload(ctx, &gb, (const struct g1_affine *)one_point, ((size_t)1 << 31) - 1, &e);
+    st = gpu_g1_bases_upload(ctx, &gb, one_point, ((size_t)1 << 31) - 1, &e);
     CHECK_MSG(st == CUZK_ERR_NOMEM_DEVICE, "absurd gpu_g1_bases_upload: %s (%s)", cuzk_status_str(st), e.msg);
     CHECK(gb == NULL);
     CHECK(!gpu_ctx_dead(ctx));
@@ -201,7 +143,7 @@ TEST(gpu_msm, oom_keeps_ctx) {
     REQUIRE(b && s);
     rand_bases_g1(b, n);
     mix_scalars(s, n, 0.5);
-    check_case(ctx, "after OOM", b, n, 0, s, n, NULL, n, NULL);
+    check_case_g1(ctx, "after OOM", b, n, 0, s, n, NULL, n, NULL);
     free(b);
     free(s);
     gpu_ctx_destroy(ctx);
@@ -216,12 +158,9 @@ TEST(gpu_fault, illegal_address) {
     gpu_ctx *ctx = new_ctx();
     REQUIRE(ctx);
     g1_affine b[64];
-    rand_bases_g1(b, 64);
-    gpu_g1_bases *gb = NULL;
-    CHECK_OK(gpu_g1_bases_upload(ctx, &gb, (const struct g1_affine *)b, 64, &e));
+    gpu_g1_bases *gb = resident_bases_g1(ctx, b, 64);
     g1_jacobian out;
-    gpu_msm_job job = {.bases = gb, .n = 64, .d_scalars = (const void *)(uintptr_t)0x1000,
-                       .out = (struct g1_jacobian *)&out};
+    gpu_msm_job job = {.bases = gb, .n = 64, .d_scalars = (const void *)(uintptr_t)0x1000, .out = &out};
     cuzk_status st = gpu_g1_msm_run(ctx, &job, 1, NULL, &e);
     printf("  faulting run: %s: %s\n", cuzk_status_str(st), e.msg);
     CHECK(st == CUZK_ERR_DEVICE);
@@ -261,203 +200,38 @@ TEST(gpu_msm, small_sizes) {
     NEED_GPU();
     gpu_ctx *ctx = new_ctx();
     REQUIRE(ctx);
-    static const size_t sizes[] = {0, 1, 2, 3, 4, 5, 7, 17, 31, 100, 129, 257};
-    g1_affine b[257];
-    scalar256 s[257];
-    for (size_t t = 0; t < sizeof sizes / sizeof *sizes; t++) {
-        const size_t n = sizes[t];
-        rand_bases_g1(b, n ? n : 1);
-        for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
-        check_case(ctx, "random", b, n, 0, s, n, NULL, n, NULL);
-        mix_scalars(s, n, 0.6);
-        check_case(ctx, "mixed", b, n, 0, s, n, NULL, n, NULL);
-    }
-    /* single scalars 0 / 1 / 2 / r-1 / random on one base */
-    for (int kind = K_RANDOM; kind <= K_TWO; kind++) {
-        scalar_of_kind(&s[0], kind);
-        check_case(ctx, "single", b, 1, 0, s, 1, NULL, 1, NULL);
-    }
+    small_sizes_g1(ctx);
     gpu_ctx_destroy(ctx);
 }
 
-TEST(gpu_msm, adversarial) {
-    NEED_GPU();
-    gpu_ctx *ctx = new_ctx();
-    REQUIRE(ctx);
-    const size_t n = 2011;
-    g1_affine *b = malloc(n * sizeof *b);
-    scalar256 *s = malloc(n * sizeof *s);
-    REQUIRE(b && s);
-    rand_bases_g1(b, n);
-    gpu_msm_stats st;
-    size_t c[3];
-
-    for (size_t i = 0; i < n; i++) small_scalar(&s[i], 0);
-    check_case(ctx, "all zero", b, n, 0, s, n, NULL, n, &st);
-    CHECK(st.n_zero == n && st.n_one == 0 && st.n_other == 0);
-    for (size_t i = 0; i < n; i++) small_scalar(&s[i], 1);
-    check_case(ctx, "all one", b, n, 0, s, n, NULL, n, &st);
-    CHECK(st.n_one == n && st.tail_chunks == 0);
-    for (size_t i = 0; i < n; i++) r_minus(&s[i], 1);
-    check_case(ctx, "all r-1", b, n, 0, s, n, NULL, n, NULL);
-    for (size_t i = 0; i < n; i++) small_scalar(&s[i], 2);
-    check_case(ctx, "all two", b, n, 0, s, n, NULL, n, NULL);
-    for (size_t i = 0; i < n; i++) small_scalar(&s[i], i & 1);
-    check_case(ctx, "alternating 0/1", b, n, 0, s, n, NULL, n, NULL);
+static void adversarial(gpu_ctx *ctx, g1_affine *b, scalar256 *s, size_t n) {
+    uniform_scalars_g1(ctx, b, s, n);
     for (int rep = 0; rep < 2; rep++) {
+        gpu_msm_stats st;
+        size_t c[3];
         mix_scalars(s, n, 0.95);
         count_kinds(s, NULL, n, c);
-        check_case(ctx, "95% 0/1", b, n, 0, s, n, NULL, n, &st);
+        check_case_g1(ctx, "95% 0/1", b, n, 0, s, n, NULL, n, &st);
         CHECK(st.n_zero == c[0] && st.n_one == c[1] && st.n_other == c[2]);
     }
-    /* every kind, with infinity bases, repeated bases, P next to -P */
-    for (size_t i = 0; i < n; i++) scalar_of_kind(&s[i], (int)(i % 5));
-    for (size_t i = 0; i < n; i += 13) g1_affine_set_infinity(&b[i]);
-    for (size_t i = 5; i + 1 < n; i += 11) b[i + 1] = b[i];
-    for (size_t i = 8; i + 1 < n; i += 17) g1_affine_neg(&b[i + 1], &b[i]);
-    check_case(ctx, "kinds, inf/repeated/opposite bases", b, n, 0, s, n, NULL, n, NULL);
-    for (size_t i = 0; i < n; i++) small_scalar(&s[i], 1);
-    check_case(ctx, "ones, inf/repeated/opposite bases", b, n, 0, s, n, NULL, n, NULL);
-    /* all bases the same / alternating P, -P with 0/1 scalars (the ones sum doubles and cancels) */
-    for (size_t i = 1; i < n; i++) b[i] = b[1];
-    check_case(ctx, "ones, one repeated base", b, n, 0, s, n, NULL, n, NULL);
-    for (size_t i = 1; i < n; i += 2) g1_affine_neg(&b[i], &b[i - 1]);
-    mix_scalars(s, n, 0.9);
-    check_case(ctx, "mixed, P and -P", b, n, 0, s, n, NULL, n, NULL);
-    /* equal scalars (one hot bucket per window), both digit signs */
-    rand_bases_g1(b, n);
-    for (size_t i = 0; i < n; i++) small_scalar(&s[i], (i % 2) ? 0xffffffffull : 12345);
-    check_case(ctx, "equal scalars", b, n, 0, s, n, NULL, n, NULL);
-    /* all bases at infinity */
-    for (size_t i = 0; i < n; i++) g1_affine_set_infinity(&b[i]);
-    mix_scalars(s, n, 0.5);
-    check_case(ctx, "all bases infinity", b, n, 0, s, n, NULL, n, NULL);
-    free(b);
-    free(s);
-    gpu_ctx_destroy(ctx);
+    adversarial_bases_cases_g1(ctx, b, s, n);
+    opposite_pairs_case_g1(ctx, b, s, n); /* the ones sum doubles and cancels */
+    equal_scalars_and_infinity_g1(ctx, b, s, n);
 }
+TEST(gpu_msm, adversarial) { NEED_GPU(); with_msm_inputs_g1(2011, adversarial); }
 
-TEST(gpu_msm, index_and_offset) {
-    NEED_GPU();
-    gpu_ctx *ctx = new_ctx();
-    REQUIRE(ctx);
-    const size_t nb = 3001, ns = 997, n = 2500, off = 333;
-    g1_affine *b = malloc(nb * sizeof *b);
-    scalar256 *s = malloc(ns * sizeof *s);
-    uint32_t *idx = malloc(n * sizeof *idx);
-    REQUIRE(b && s && idx);
-    rand_bases_g1(b, nb);
-    mix_scalars(s, ns, 0.7);
-    for (size_t k = 0; k < n; k++) idx[k] = (uint32_t)(test_rand64() % ns); /* gathers with repeats */
-    gpu_msm_stats st;
-    size_t c[3];
-    count_kinds(s, idx, n, c);
-    check_case(ctx, "gather + offset", b, nb, off, s, ns, idx, n, &st);
-    CHECK(st.n_zero == c[0] && st.n_one == c[1] && st.n_other == c[2]);
-    for (size_t k = 0; k < n; k++) idx[k] = (uint32_t)((k * 7) % 13); /* few scalars, many repeats */
-    check_case(ctx, "gather of 13", b, nb, nb - n, s, ns, idx, n, NULL);
-    check_case(ctx, "offset, no index", b, nb, 17, s, ns, NULL, ns, NULL);
-    check_case(ctx, "offset at the end, n = 0", b, nb, nb, s, ns, NULL, 0, NULL);
-    free(b);
-    free(s);
-    free(idx);
-    gpu_ctx_destroy(ctx);
+static void chunking(gpu_ctx *ctx, g1_affine *b, scalar256 *s, size_t n) {
+    static const size_t chunks[] = {1000, 64, 1}; /* 1 is raised to the minimum, 64 */
+    chunk_cases_g1(ctx, b, s, n, chunks, 3);
 }
-
-TEST(gpu_msm, several_jobs) {
-    NEED_GPU();
-    cuzk_error e = {0};
-    gpu_ctx *ctx = new_ctx();
-    REQUIRE(ctx);
-    const size_t nb = 5000;
-    g1_affine *b = malloc(nb * sizeof *b);
-    scalar256 *s = malloc(nb * sizeof *s);
-    REQUIRE(b && s);
-    rand_bases_g1(b, nb);
-    mix_scalars(s, nb, 0.8);
-    gpu_g1_bases *gb = NULL;
-    CHECK_OK(gpu_g1_bases_upload(ctx, &gb, (const struct g1_affine *)b, nb, &e));
-    REQUIRE(gb);
-    void *d_c = upload_scalars(ctx, s, nb, false, CUZK_CURVE_BLS12_381);
-    void *d_m = upload_scalars(ctx, s, nb, true, CUZK_CURVE_BLS12_381);
-    enum { J = 5 };
-    const size_t offs[J] = {0, 100, 4999, 0, 2500}, ns[J] = {5000, 1000, 1, 0, 2500};
-    g1_jacobian got[J], ref[J];
-    gpu_msm_job jobs[J];
-    size_t tot[3] = {0, 0, 0};
-    for (int j = 0; j < J; j++) {
-        jobs[j] = (gpu_msm_job){.bases = gb, .base_offset = offs[j], .n = ns[j],
-                                .d_scalars = (const uint8_t *)(j % 2 ? d_m : d_c) + 32 * offs[j],
-                                .form = j % 2 ? GPU_SCALARS_MONTGOMERY : GPU_SCALARS_CANONICAL,
-                                .out = (struct g1_jacobian *)&got[j]};
-        ref_msm_g1(&ref[j], b + offs[j], s + offs[j], NULL, ns[j]);
-        size_t c[3];
-        count_kinds(s + offs[j], NULL, ns[j], c);
-        for (int k = 0; k < 3; k++) tot[k] += c[k];
-    }
-    gpu_msm_stats st;
-    cuzk_status rc = gpu_g1_msm_run(ctx, jobs, J, &st, &e);
-    CHECK_MSG(rc == CUZK_OK, "gpu_g1_msm_run: %s", e.msg);
-    for (int j = 0; j < J && rc == CUZK_OK; j++) CHECK_MSG(same_point_g1(&got[j], &ref[j]), "job %d wrong", j);
-    CHECK(st.n_zero == tot[0] && st.n_one == tot[1] && st.n_other == tot[2]);
-    CHECK(st.total_ms > 0 && st.total_ms >= st.classify_ms);
-    printf("  stats: classify %.3f ones %.3f tail %.3f total %.3f ms\n", st.classify_ms, st.ones_ms, st.tail_ms,
-           st.total_ms);
-    gpu_buf_free(ctx, d_c);
-    gpu_buf_free(ctx, d_m);
-    gpu_g1_bases_free(gb);
-    free(b);
-    free(s);
-    gpu_ctx_destroy(ctx);
-}
-
-TEST(gpu_msm, chunking) {
-    NEED_GPU();
-    gpu_ctx *ctx = new_ctx();
-    REQUIRE(ctx);
-    const size_t n = 5003;
-    g1_affine *b = malloc(n * sizeof *b);
-    scalar256 *s = malloc(n * sizeof *s);
-    REQUIRE(b && s);
-    rand_bases_g1(b, n);
-    for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
-    for (size_t i = 0; i < n; i += 7) r_minus(&s[i], 1);
-    g_tuning = (gpu_msm_tuning){.chunk_points = 1000};
-    gpu_msm_stats st;
-    check_case(ctx, "random, chunks of 1000", b, n, 0, s, n, NULL, n, &st);
-    CHECK_MSG(st.tail_chunks == 6, "tail_chunks %zu, want 6", st.tail_chunks);
-    mix_scalars(s, n, 0.5);
-    size_t c[3];
-    count_kinds(s, NULL, n, c);
-    check_case(ctx, "50% 0/1, chunks of 1000", b, n, 0, s, n, NULL, n, &st);
-    CHECK(st.tail_chunks == (c[2] + 999) / 1000);
-    g_tuning = (gpu_msm_tuning){.chunk_points = 64};
-    check_case(ctx, "50% 0/1, chunks of 64", b, n, 0, s, n, NULL, n, &st);
-    CHECK(st.tail_chunks == (c[2] + 63) / 64);
-    g_tuning = (gpu_msm_tuning){.chunk_points = 1}; /* raised to the minimum, 64 */
-    check_case(ctx, "50% 0/1, chunks of 1 (64)", b, n, 0, s, n, NULL, n, &st);
-    CHECK(st.tail_chunks == (c[2] + 63) / 64);
-    g_tuning = (gpu_msm_tuning){0};
-    free(b);
-    free(s);
-    gpu_ctx_destroy(ctx);
-}
+TEST(gpu_msm, chunking) { NEED_GPU(); with_msm_inputs_g1(5003, chunking); }
 
 /* Heavy buckets: scalars sharing their high digits (r - small, a random common value + small,
  * all equal), at a size where a bucket's task partials outnumber the serial limit, so the block
  * tree (msm_heavy_bucket_kernel) sums them; with repeated and opposite bases inside the heavy
  * bucket (partials that double or cancel to infinity). */
-TEST(gpu_msm, heavy_buckets) {
-    NEED_GPU();
-    gpu_ctx *ctx = new_ctx();
-    REQUIRE(ctx);
-    const size_t n = ((size_t)1 << 16) + 5;
-    g1_affine *b = malloc(n * sizeof *b);
-    scalar256 *s = malloc(n * sizeof *s);
-    REQUIRE(b && s);
-    rand_bases_g1(b, n);
-    for (size_t i = 0; i < n; i++) r_minus(&s[i], 1 + (test_rand64() & 0xffff));
-    check_case(ctx, "r - small (16 bits)", b, n, 0, s, n, NULL, n, NULL);
+static void heavy_buckets(gpu_ctx *ctx, g1_affine *b, scalar256 *s, size_t n) {
+    r_small_case_g1(ctx, b, s, n);
     scalar256 common;
     rand_scalar(&common);
     common.l[0] &= ~0xffffffull;
@@ -465,22 +239,12 @@ TEST(gpu_msm, heavy_buckets) {
         s[i] = common;
         s[i].l[0] |= test_rand64() & 0xffffff;
     }
-    check_case(ctx, "common high bits + 24 random bits", b, n, 0, s, n, NULL, n, NULL);
+    check_case_g1(ctx, "common high bits + 24 random bits", b, n, 0, s, n, NULL, n, NULL);
     for (size_t i = 0; i < n; i++) s[i] = common;
-    check_case(ctx, "all scalars equal (random)", b, n, 0, s, n, NULL, n, NULL);
-    /* the same, with repeated and opposite bases: partial sums that double and cancel */
-    for (size_t i = 0; i + 1 < n; i += 7) b[i + 1] = b[i];
-    for (size_t i = 3; i + 1 < n; i += 9) g1_affine_neg(&b[i + 1], &b[i]);
-    for (size_t i = 0; i < n; i += 101) g1_affine_set_infinity(&b[i]);
-    check_case(ctx, "all equal, repeated/opposite/infinity bases", b, n, 0, s, n, NULL, n, NULL);
-    /* P, -P pairs only: the heavy bucket sums to infinity */
-    for (size_t i = 1; i < n; i += 2) g1_affine_neg(&b[i], &b[i - 1]);
-    g1_affine_set_infinity(&b[n - 1]);
-    check_case(ctx, "all equal, P/-P pairs (sum at infinity)", b, n, 0, s, n, NULL, n, NULL);
-    free(b);
-    free(s);
-    gpu_ctx_destroy(ctx);
+    check_case_g1(ctx, "all scalars equal (random)", b, n, 0, s, n, NULL, n, NULL);
+    heavy_equal_cases_g1(ctx, b, s, n);
 }
+TEST(gpu_msm, heavy_buckets) { NEED_GPU(); with_msm_inputs_g1(((size_t)1 << 16) + 5, heavy_buckets); }
 
 /* The three accumulations of the tail (GPU_MSM_ACCUM_RUNS, GPU_MSM_ACCUM_TASKS, the default every
  * other test uses, and GPU_MSM_ACCUM_AFFINE, each the job's tuning.accum) against the CPU: odd and non-power-of-two sizes,
@@ -489,13 +253,7 @@ TEST(gpu_msm, heavy_buckets) {
  * and infinity bases. The affine levels meet every exceptional pair there: P + P (repeated bases
  * with equal digits), P + (-P) (opposite bases; equal scalars with P/-P pairs), infinity on
  * either side, and results at infinity fed to the next level. */
-static void accum_modes(bool large) {
-    gpu_ctx *ctx = new_ctx();
-    REQUIRE(ctx);
-    const size_t nmax = ((size_t)1 << 16) + 5;
-    g1_affine *b = malloc(nmax * sizeof *b);
-    scalar256 *s = malloc(nmax * sizeof *s);
-    REQUIRE(b && s);
+static void accum_modes(gpu_ctx *ctx, g1_affine *b, scalar256 *s, size_t nmax, bool large) {
     static const size_t sizes[] = {1, 2, 3, 17, 257, 1000, 4099, 20011};
     for (int mode = 0; mode < 3; mode++) {
         static const gpu_msm_accum modes[] = {GPU_MSM_ACCUM_RUNS, GPU_MSM_ACCUM_TASKS, GPU_MSM_ACCUM_AFFINE};
@@ -508,16 +266,8 @@ static void accum_modes(bool large) {
             rand_bases_g1(b, n);
             for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
             snprintf(what, sizeof what, "%s: random", mn);
-            check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
-            for (size_t i = 0; i < n; i++) scalar_of_kind(&s[i], (int)(i % 5));
-            for (size_t i = 0; i < n; i += 13) g1_affine_set_infinity(&b[i]);
-            for (size_t i = 5; i + 1 < n; i += 11) b[i + 1] = b[i];
-            for (size_t i = 8; i + 1 < n; i += 17) g1_affine_neg(&b[i + 1], &b[i]);
-            snprintf(what, sizeof what, "%s: kinds 0/1/2/r-1/random, inf/repeated/opposite bases", mn);
-            check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
-            for (size_t i = 0; i < n; i++) r_minus(&s[i], 1);
-            snprintf(what, sizeof what, "%s: all r-1", mn);
-            check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+            check_case_g1(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+            kinds_then_r_minus_1_g1(ctx, b, s, n, mn);
         }
         if (!large) continue;
         const size_t n = nmax;
@@ -526,47 +276,33 @@ static void accum_modes(bool large) {
         rand_scalar(&common);
         for (size_t i = 0; i < n; i++) s[i] = common;
         snprintf(what, sizeof what, "%s: 2^16+5 equal scalars", mn);
-        check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+        check_case_g1(ctx, what, b, n, 0, s, n, NULL, n, NULL);
         for (size_t i = 1; i < n; i += 2) g1_affine_neg(&b[i], &b[i - 1]);
         snprintf(what, sizeof what, "%s: 2^16+5 equal scalars, P/-P pairs", mn);
-        check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+        check_case_g1(ctx, what, b, n, 0, s, n, NULL, n, NULL);
         rand_bases_g1(b, n);
         for (size_t i = 0; i < n; i++) r_minus(&s[i], 1 + (test_rand64() & 0xffff));
         snprintf(what, sizeof what, "%s: 2^16+5 r - small", mn);
-        check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+        check_case_g1(ctx, what, b, n, 0, s, n, NULL, n, NULL);
         for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
         snprintf(what, sizeof what, "%s: 2^16+5 random", mn);
-        check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+        check_case_g1(ctx, what, b, n, 0, s, n, NULL, n, NULL);
     }
     g_tuning = (gpu_msm_tuning){0};
-    free(b);
-    free(s);
-    gpu_ctx_destroy(ctx);
 }
 /* small: sizes up to 20011 (all r-1 at n >= 1000 already takes the heavy path: one bucket over
  * more than 32 runs); run under compute-sanitizer by tools/test-gpu.sh */
-TEST(gpu_msm, accum_modes_small) {
-    NEED_GPU();
-    accum_modes(false);
-}
-TEST(gpu_msm, accum_modes_large) {
-    NEED_GPU();
-    accum_modes(true);
-}
+static void accum_modes_small(gpu_ctx *ctx, g1_affine *b, scalar256 *s, size_t n) { accum_modes(ctx, b, s, n, false); }
+static void accum_modes_large(gpu_ctx *ctx, g1_affine *b, scalar256 *s, size_t n) { accum_modes(ctx, b, s, n, true); }
+TEST(gpu_msm, accum_modes_small) { NEED_GPU(); with_msm_inputs_g1(((size_t)1 << 16) + 5, accum_modes_small); }
+TEST(gpu_msm, accum_modes_large) { NEED_GPU(); with_msm_inputs_g1(((size_t)1 << 16) + 5, accum_modes_large); }
 
 /* The affine levels at their depths: small windows give long buckets (c = 3: 2^16 / 4 pairs a
  * bucket, 12 levels; c = 6..9: 8..5 levels), odd and even bucket sizes at every level, several
  * windows per group and several chunks; heavy buckets (equal scalars: one bucket a window),
  * every pair P + P (equal bases, equal scalars), every pair P + (-P), and infinity bases in runs;
  * against the CPU. */
-TEST(gpu_msm, affine_levels) {
-    NEED_GPU();
-    gpu_ctx *ctx = new_ctx();
-    REQUIRE(ctx);
-    const size_t n = ((size_t)1 << 16) + 7;
-    g1_affine *b = malloc(n * sizeof *b);
-    scalar256 *s = malloc(n * sizeof *s);
-    REQUIRE(b && s);
+static void affine_levels(gpu_ctx *ctx, g1_affine *b, scalar256 *s, size_t n) {
     char what[96];
     static const int windows[] = {3, 6, 9};
     for (size_t wi = 0; wi < sizeof windows / sizeof *windows; wi++) {
@@ -575,34 +311,34 @@ TEST(gpu_msm, affine_levels) {
         rand_bases_g1(b, n);
         for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
         snprintf(what, sizeof what, "affine c=%d: random", c);
-        check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+        check_case_g1(ctx, what, b, n, 0, s, n, NULL, n, NULL);
         for (size_t i = 0; i < n; i += 7) g1_affine_set_infinity(&b[i]);
         for (size_t i = 3; i + 1 < n; i += 5) b[i + 1] = b[i];
         for (size_t i = 2; i + 1 < n; i += 9) g1_affine_neg(&b[i + 1], &b[i]);
         for (size_t i = 0; i < n; i++) scalar_of_kind(&s[i], (int)(i % 5));
         snprintf(what, sizeof what, "affine c=%d: kinds, inf/repeated/opposite bases", c);
-        check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+        check_case_g1(ctx, what, b, n, 0, s, n, NULL, n, NULL);
         /* equal scalars over equal bases: every level-0 pair is P + P, and so on up */
         scalar256 common;
         rand_scalar(&common);
         for (size_t i = 0; i < n; i++) { s[i] = common; b[i] = b[1]; }
         snprintf(what, sizeof what, "affine c=%d: all equal (doublings)", c);
-        check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+        check_case_g1(ctx, what, b, n, 0, s, n, NULL, n, NULL);
         for (size_t i = 1; i < n; i += 2) g1_affine_neg(&b[i], &b[i - 1]);
         snprintf(what, sizeof what, "affine c=%d: equal scalars, P/-P pairs", c);
-        check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+        check_case_g1(ctx, what, b, n, 0, s, n, NULL, n, NULL);
     }
     /* several chunks (the plan is made for the largest), a short last one */
     g_tuning = (gpu_msm_tuning){.window_bits = 5, .chunk_points = 10000, .accum = GPU_MSM_ACCUM_AFFINE};
     rand_bases_g1(b, n);
     for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
-    check_case(ctx, "affine c=5, chunks of 10000", b, n, 0, s, n, NULL, n, NULL);
+    check_case_g1(ctx, "affine c=5, chunks of 10000", b, n, 0, s, n, NULL, n, NULL);
     /* the default window at 2^16 + 7 (c = 12, 3 levels), with an index and an offset */
     g_tuning = (gpu_msm_tuning){.accum = GPU_MSM_ACCUM_AFFINE};
-    uint32_t *idx = malloc((n - 100) * sizeof *idx);
+    uint32_t *idx = malloc(n * sizeof *idx); /* n - 100 used */
     REQUIRE(idx);
     for (size_t i = 0; i < n - 100; i++) idx[i] = (uint32_t)((i * 7919) % (n - 100));
-    check_case(ctx, "affine default window, index, offset 100", b, n, 100, s, n, idx, n - 100, NULL);
+    check_case_g1(ctx, "affine default window, index, offset 100", b, n, 100, s, n, idx, n - 100, NULL);
     free(idx);
     /* pairs per thread per level (tuning.aff_pairs, cuzk_msm_opts.affine_pairs_per_thread): the
      * batch of one inversion from 128 to 128 x 256 pairs; 0 and out of range take the default 32 */
@@ -613,33 +349,23 @@ TEST(gpu_msm, affine_levels) {
         for (size_t i = 0; i < n; i++) scalar_of_kind(&s[i], (int)(i % 5));
         for (size_t i = 3; i + 1 < n; i += 5) b[i + 1] = b[i];
         snprintf(what, sizeof what, "affine c=6, %u pairs per thread", pairs[pi]);
-        check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+        check_case_g1(ctx, what, b, n, 0, s, n, NULL, n, NULL);
     }
     g_tuning = (gpu_msm_tuning){0};
-    free(b);
-    free(s);
-    gpu_ctx_destroy(ctx);
 }
+TEST(gpu_msm, affine_levels) { NEED_GPU(); with_msm_inputs_g1(((size_t)1 << 16) + 7, affine_levels); }
 
 /* The accumulation is a field of each job (no process-wide mode): one gpu_g1_msm_run of four jobs
  * over the same bases and scalars with DEFAULT, RUNS, AFFINE (16 pairs a thread) and TASKS gives
  * the CPU's sum in every job; the scratch bound follows each job's tuning (AFFINE's at a small
  * window is at least the tasks', never less). */
-TEST(gpu_msm, accum_per_job) {
-    NEED_GPU();
-    gpu_ctx *ctx = new_ctx();
-    REQUIRE(ctx);
-    const size_t n = 40009;
-    g1_affine *b = malloc(n * sizeof *b);
-    scalar256 *s = malloc(n * sizeof *s);
-    REQUIRE(b && s);
-    rand_bases_g1(b, n);
+static void accum_per_job(gpu_ctx *ctx, g1_affine *b, scalar256 *s, size_t n) {
     for (size_t i = 0; i < n; i++) scalar_of_kind(&s[i], (int)(i % 5));
     g1_jacobian ref;
     ref_msm_g1(&ref, b, s, NULL, n);
     cuzk_error e = {0};
     gpu_g1_bases *gb = NULL;
-    CHECK_MSG(gpu_g1_bases_upload(ctx, &gb, (const struct g1_affine *)b, n, &e) == CUZK_OK, "upload: %s", e.msg);
+    CHECK_MSG(gpu_g1_bases_upload(ctx, &gb, b, n, &e) == CUZK_OK, "upload: %s", e.msg);
     void *d_s = gb ? upload_scalars(ctx, s, n, true, CUZK_CURVE_BLS12_381) : NULL;
     if (gb && d_s) {
         static const gpu_msm_accum modes[4] = {GPU_MSM_ACCUM_DEFAULT, GPU_MSM_ACCUM_RUNS, GPU_MSM_ACCUM_AFFINE,
@@ -649,8 +375,7 @@ TEST(gpu_msm, accum_per_job) {
         memset(got, 0x5a, sizeof got);
         for (int j = 0; j < 4; j++)
             jobs[j] = (gpu_msm_job){.bases = gb, .n = n, .d_scalars = d_s, .form = GPU_SCALARS_MONTGOMERY,
-                                    .out = (struct g1_jacobian *)&got[j],
-                                    .tuning = {.window_bits = 8, .accum = modes[j], .aff_pairs = 16}};
+                                    .out = &got[j], .tuning = {.window_bits = 8, .accum = modes[j], .aff_pairs = 16}};
         cuzk_status st = gpu_g1_msm_run(ctx, jobs, 4, NULL, &e);
         CHECK_MSG(st == CUZK_OK, "4 jobs: %s", e.msg);
         for (int j = 0; st == CUZK_OK && j < 4; j++)
@@ -662,42 +387,32 @@ TEST(gpu_msm, accum_per_job) {
     }
     gpu_buf_free(ctx, d_s);
     gpu_g1_bases_free(gb);
-    free(b);
-    free(s);
-    gpu_ctx_destroy(ctx);
 }
+TEST(gpu_msm, accum_per_job) { NEED_GPU(); with_msm_inputs_g1(40009, accum_per_job); }
 
 /* Windows of 13..18 bits (forced through the job's tuning on a small MSM: the experiments'
  * windows) against the CPU, with random, 95 % 0/1 and r - small scalars. */
-TEST(gpu_msm, forced_windows) {
-    NEED_GPU();
-    gpu_ctx *ctx = new_ctx();
-    REQUIRE(ctx);
-    const size_t n = 20011;
-    g1_affine *b = malloc(n * sizeof *b);
-    scalar256 *s = malloc(n * sizeof *s);
-    REQUIRE(b && s);
-    rand_bases_g1(b, n);
+static void forced_windows(gpu_ctx *ctx, g1_affine *b, scalar256 *s, size_t n) {
     for (int c = 13; c <= 18; c++) {
         char what[64];
         g_tuning = (gpu_msm_tuning){.window_bits = c};
         gpu_msm_stats st;
         for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
         snprintf(what, sizeof what, "random, c=%d", c);
-        check_case(ctx, what, b, n, 0, s, n, NULL, n, &st);
+        check_case_g1(ctx, what, b, n, 0, s, n, NULL, n, &st);
         CHECK_MSG(st.tail_window_bits == c, "tail window %d, want %d", st.tail_window_bits, c);
         mix_scalars(s, n, 0.95);
         snprintf(what, sizeof what, "95%% 0/1, c=%d", c);
-        check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+        check_case_g1(ctx, what, b, n, 0, s, n, NULL, n, NULL);
         for (size_t i = 0; i < n; i++) r_minus(&s[i], 1 + (test_rand64() & 0xfff));
         snprintf(what, sizeof what, "r - small, c=%d", c);
-        check_case(ctx, what, b, n, 0, s, n, NULL, n, NULL);
+        check_case_g1(ctx, what, b, n, 0, s, n, NULL, n, NULL);
     }
     /* out of range: clamped to 2..22 (c = 2: 128 windows, more than the default host scratch) */
     g_tuning = (gpu_msm_tuning){.window_bits = 1};
     {
         gpu_msm_stats st;
-        check_case(ctx, "r - small, c=1 (2: 128 windows)", b, n, 0, s, n, NULL, n, &st);
+        check_case_g1(ctx, "r - small, c=1 (2: 128 windows)", b, n, 0, s, n, NULL, n, &st);
         CHECK_EQ_INT(st.tail_window_bits, 2);
     }
     g_tuning = (gpu_msm_tuning){0};
@@ -708,35 +423,31 @@ TEST(gpu_msm, forced_windows) {
     CHECK_EQ_INT(gpu_msm_window_bits((size_t)1 << 24), 18);
     CHECK_EQ_INT(gpu_msm_window_bits((size_t)1 << 25), 20);
     CHECK_EQ_INT(gpu_msm_window_bits((size_t)1 << 27), 20);
-    free(b);
-    free(s);
-    gpu_ctx_destroy(ctx);
 }
+TEST(gpu_msm, forced_windows) { NEED_GPU(); with_msm_inputs_g1(20011, forced_windows); }
 
-TEST(gpu_msm, size_2_16_plus_3) {
-    NEED_GPU();
-    gpu_ctx *ctx = new_ctx();
-    REQUIRE(ctx);
-    const size_t n = ((size_t)1 << 16) + 3;
-    g1_affine *b = malloc(n * sizeof *b);
-    scalar256 *s = malloc(n * sizeof *s);
-    REQUIRE(b && s);
-    rand_bases_g1(b, n);
+static void size_2_16_plus_3(gpu_ctx *ctx, g1_affine *b, scalar256 *s, size_t n) {
     gpu_msm_stats st;
     for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
-    check_case(ctx, "random 2^16+3", b, n, 0, s, n, NULL, n, &st);
+    check_case_g1(ctx, "random 2^16+3", b, n, 0, s, n, NULL, n, &st);
     printf("  random:  classify %.3f ones %.3f tail %.3f (digits+sort %.3f accum %.3f reduce %.3f) total %.3f ms\n",
            st.classify_ms, st.ones_ms, st.tail_ms, st.tail_digits_ms, st.tail_accum_ms, st.tail_reduce_ms,
            st.total_ms);
     mix_scalars(s, n, 0.95);
-    check_case(ctx, "95% 0/1 2^16+3", b, n, 0, s, n, NULL, n, &st);
+    check_case_g1(ctx, "95% 0/1 2^16+3", b, n, 0, s, n, NULL, n, &st);
     printf("  95%% 0/1: classify %.3f ones %.3f tail %.3f total %.3f ms\n", st.classify_ms, st.ones_ms, st.tail_ms,
            st.total_ms);
     for (size_t i = 0; i < n; i++) small_scalar(&s[i], test_rand64() & 1);
-    check_case(ctx, "all 0/1 2^16+3", b, n, 0, s, n, NULL, n, &st);
-    free(b);
-    free(s);
-    gpu_ctx_destroy(ctx);
+    check_case_g1(ctx, "all 0/1 2^16+3", b, n, 0, s, n, NULL, n, &st);
 }
+TEST(gpu_msm, size_2_16_plus_3) { NEED_GPU(); with_msm_inputs_g1(((size_t)1 << 16) + 3, size_2_16_plus_3); }
+
+/* index_and_offset, several_jobs: tests/gpu_msm_test_suite.h */
+#define MSMT_G g1
+#define MSMT_GPU_G g1
+#define MSMT_JOB gpu_msm_job
+#define MSMT_CURVE CUZK_CURVE_BLS12_381
+#define MSMT_SUITE gpu_msm
+#include "gpu_msm_test_suite.h"
 
 #endif

@@ -13,6 +13,7 @@
 #include "groth16/prove.h"
 #include "groth16/setup.h"
 #include "r1cs/synthetic.h"
+#include "synth_circuit.h"
 
 #define FIXED_R "0x1ab4b9a7f2c0d3e5a6978877665544332211ffeeddccbbaa9988776655443322"
 #define FIXED_S "0x2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90a1b"
@@ -147,27 +148,12 @@ TEST(gpu_prove, prove_synthetic_byte_identical_to_cpu) {
 #include "engine/engine_internal.h"
 #include "groth16/gpu_prover.h"
 
-typedef struct {
-    r1cs cs;
-    bellperson_params p;
-    synthetic_params sp;
-} gp_circuit;
-
+/* The suite's circuits: tests/synth_circuit.h with random seeds, the parameters made on the GPU
+ * when the setup's fixed-base step can use it (the same bytes as the CPU's). */
+typedef synth_circuit gp_circuit;
 static bool gp_make(gp_circuit *c, uint32_t n_constraints, uint32_t n_public) {
-    memset(c, 0, sizeof *c);
-    synthetic_params_default(&c->sp, n_constraints);
-    c->sp.n_public = n_public;
-    c->sp.seed = test_rand64();
-    cuzk_error e = {0};
-    if (synthetic_r1cs(&c->cs, &c->sp, &e) != CUZK_OK) return false;
-    uint64_t seed = test_rand64();
-    /* parameters on the GPU when the setup's fixed-base step can use it (same bytes as the CPU's) */
-    cuzk_status st = groth16_setup_bellperson_on(GROTH16_BACKEND_GPU, &c->p, &c->cs, &seed, 0, &e);
-    return st == CUZK_OK;
-}
-static void gp_free(gp_circuit *c) {
-    bellperson_params_free(&c->p);
-    r1cs_free(&c->cs);
+    const uint64_t circuit_seed = test_rand64(), setup_seed = test_rand64();
+    return synth_circuit_make(c, n_constraints, n_public, circuit_seed, setup_seed, GROTH16_BACKEND_GPU, 0);
 }
 
 static void gp_log_stdout(void *user, cuzk_log_level level, const char *msg) {
@@ -190,7 +176,7 @@ TEST(gpu_prove, resident_prover_byte_identical_to_cpu) {
         groth16_gpu_prover *gp = NULL;
         cuzk_status st = groth16_gpu_prover_create(&gp, &c.p, &c.cs, 0, &e);
         CHECK_MSG(st == CUZK_OK, "create %u: %s", sizes[k], e.msg);
-        if (st != CUZK_OK) { gp_free(&c); continue; }
+        if (st != CUZK_OK) { synth_circuit_free(&c); continue; }
         fr *w = malloc(c.cs.n_vars * sizeof *w);
         REQUIRE(w);
         for (int rep = 0; rep < 2; rep++) {
@@ -235,7 +221,7 @@ TEST(gpu_prove, resident_prover_byte_identical_to_cpu) {
         CHECK(!groth16_gpu_prover_dead(gp));
         groth16_gpu_prover_destroy(gp);
         free(w);
-        gp_free(&c);
+        synth_circuit_free(&c);
     }
 }
 
@@ -274,8 +260,8 @@ TEST(gpu_prove, resident_prover_rejects_bad_input) {
     CHECK(!groth16_gpu_prover_dead(gp));
     groth16_gpu_prover_destroy(gp);
     free(w);
-    gp_free(&c);
-    gp_free(&d);
+    synth_circuit_free(&c);
+    synth_circuit_free(&d);
 }
 
 /* The engine on the GPU backend: 2 jobs x 3 partitions with fixed r, s give the CPU single-call
@@ -362,7 +348,7 @@ TEST(gpu_prove, engine_gpu_backend_equals_cpu_single_calls) {
     CHECK(strstr(buf, "GPU stream") != NULL);
     cuzk_engine_destroy(eng);
     free(w);
-    gp_free(&c);
+    synth_circuit_free(&c);
 }
 
 /* The SRS store's GPU tier with the real device hooks: the SRS written to a .params file, loaded
@@ -418,7 +404,7 @@ TEST(gpu_prove, srs_store_gpu_tier_feeds_the_prover) {
         free(w);
     }
     CHECK_EQ_INT(srs_store_destroy(store), CUZK_OK);
-    gp_free(&c);
+    synth_circuit_free(&c);
 }
 
 /* The engine on an SRS store's device copy (cuzk_circuit.gpu_srs): proofs equal the CPU's and the
@@ -492,7 +478,7 @@ TEST(gpu_prove, engine_on_store_srs_and_gpu_budget) {
     srs_store_release(store, &h);
     CHECK_EQ_INT(srs_store_evict(store, path, SRS_TIER_GPU, &e), CUZK_OK);
     CHECK_EQ_INT(srs_store_destroy(store), CUZK_OK);
-    gp_free(&c);
+    synth_circuit_free(&c);
 }
 
 /* ---- B_G2 on the device (groth16_gpu_prover_set_b_g2, cuzk_msm_opts.b_g2_on_gpu) ----------------- */
@@ -529,7 +515,7 @@ TEST(gpu_prove, device_b_g2_byte_identical_to_cpu) {
         groth16_gpu_prover *gp = NULL;
         cuzk_status st = groth16_gpu_prover_create(&gp, &c.p, &c.cs, 0, &e);
         CHECK_MSG(st == CUZK_OK, "create %u: %s", sizes[k], e.msg);
-        if (st != CUZK_OK) { gp_free(&c); continue; }
+        if (st != CUZK_OK) { synth_circuit_free(&c); continue; }
         const size_t dev0 = groth16_gpu_prover_device_bytes(gp), peak0 = groth16_gpu_proof_device_bytes(gp);
         CHECK(!groth16_gpu_prover_b_g2_on_device(gp));
         st = groth16_gpu_prover_set_b_g2(gp, true, &e);
@@ -585,7 +571,7 @@ TEST(gpu_prove, device_b_g2_byte_identical_to_cpu) {
         CHECK(!groth16_gpu_prover_dead(gp));
         groth16_gpu_prover_destroy(gp);
         free(w);
-        gp_free(&c);
+        synth_circuit_free(&c);
     }
 }
 
@@ -663,7 +649,7 @@ TEST(gpu_prove, automatic_b_g2_choice) {
         cuzk_engine_destroy(eng);
     }
     free(w);
-    gp_free(&c);
+    synth_circuit_free(&c);
 }
 
 /* The G1 MSMs' accumulation is per prover (cuzk_msm_opts.accumulation and
@@ -723,7 +709,7 @@ TEST(gpu_prove, msm_accumulation_per_prover) {
     cuzk_job_result_free(&res);
     cuzk_engine_destroy(eng);
     free(w);
-    gp_free(&c);
+    synth_circuit_free(&c);
 }
 
 /* The option as the prover and engine take it (cuzk_msm_opts.b_g2_on_gpu in the backend config):
@@ -824,7 +810,7 @@ TEST(gpu_prove, device_b_g2_through_backend_engine_and_store) {
     }
     CHECK_EQ_INT(srs_store_destroy(store), CUZK_OK);
     free(w);
-    gp_free(&c);
+    synth_circuit_free(&c);
 }
 
 /* cuzk_engine_release_host_g1: a .params key on the GPU engine gives back the host copy of its G1

@@ -264,8 +264,12 @@ typedef struct gpu_msm_job {
                                    (canonical values below 2^255 are summed correctly too) */
     const uint32_t *d_index;    /* optional DEVICE array of n: scalar of base k (k < n) is
                                    d_scalars[d_index[k]]; repeats allowed; NULL: d_scalars[k] */
-    struct g1_jacobian *out;    /* HOST result: sum_{k<n} scalar_k * bases[base_offset + k]
-                                   (Jacobian, Montgomery coordinates, Z = 0 at infinity) */
+    void *out;                  /* HOST result: sum_{k<n} scalar_k * bases[base_offset + k]
+                                   (Jacobian, Montgomery coordinates, Z = 0 at infinity) on the
+                                   curve of the run function: a g1_jacobian for gpu_g1_msm_run, a
+                                   bn254_g1_jacobian for gpu_bn254_g1_msm_run (GN(g1_msm_run),
+                                   src/ff/ns.h). Untyped because the job serves both curves, as
+                                   its bases do; the run checks the bases' curve, not out's */
     gpu_msm_tuning tuning;      /* zeros: automatic */
 } gpu_msm_job;
 typedef struct gpu_msm_stats {
@@ -364,8 +368,10 @@ typedef struct gpu_g2_msm_job {
                                    d_index reaches) */
     gpu_scalar_form form;       /* Montgomery or canonical, every value < r */
     const uint32_t *d_index;    /* optional DEVICE array of n: scalar of base k is d_scalars[d_index[k]] */
-    struct g2_jacobian *out;    /* HOST result: sum_{k<n} scalar_k * bases[base_offset + k]
-                                   (Jacobian over Fp2, Montgomery, Z = 0 at infinity) */
+    void *out;                  /* HOST result: sum_{k<n} scalar_k * bases[base_offset + k]
+                                   (Jacobian over Fp2, Montgomery, Z = 0 at infinity) on the
+                                   curve of the run function, as gpu_msm_job's: a g2_jacobian for
+                                   gpu_g2_msm_run, a bn254_g2_jacobian for gpu_bn254_g2_msm_run */
     gpu_msm_tuning tuning;      /* zeros: automatic (the G1 defaults: window gpu_msm_window_bits,
                                    chunks of 2^25) */
 } gpu_g2_msm_job;

@@ -1230,7 +1230,7 @@ cuzk_status msm_run(gpu_ctx *ctx, const typename group_api<G>::job *jobs, size_t
     if (stats) memset(stats, 0, sizeof *stats);
     for (size_t i = 0; i < n_jobs; i++) {
         if (jobs[i].n == 0) {
-            jacobian_infinity<G>((typename G::jacobian *)jobs[i].out);
+            jacobian_infinity<G>(static_cast<typename G::jacobian *>(jobs[i].out)); /* the run's curve and group */
             continue;
         }
         cuzk_status st = msm_job<G>(ctx, &jobs[i], window, stats, err);
@@ -1482,7 +1482,7 @@ cuzk_status host_array_msm(typename G::jacobian *out, const typename G::affine *
     job.n = n;
     job.d_scalars = d_s;
     job.form = GPU_SCALARS_CANONICAL;
-    job.out = (decltype(job.out))out;
+    job.out = out;
     st = msm_run<G>(ctx, &job, 1, 0, NULL, err);
 out:
     gpu_buf_free(ctx, d_s);
@@ -1720,7 +1720,7 @@ cuzk_status bench_run(size_t n, int window, const gpu_msm_tuning *tuning, double
     job.n = n;
     job.d_scalars = d_s;
     job.form = montgomery ? GPU_SCALARS_MONTGOMERY : GPU_SCALARS_CANONICAL;
-    job.out = (decltype(job.out))&h_out;
+    job.out = &h_out;
     if (tuning) job.tuning = *tuning;
     for (int r = -warmup; r < reps; r++) {
         msm_random_scalars_kernel<C><<<nblocks(n, 256), 256, 0, ctx->stream>>>(d_s, n, 777 + (uint64_t)(r + warmup),

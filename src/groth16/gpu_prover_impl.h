@@ -545,18 +545,16 @@ static cuzk_status gpu_bp_g1_msm(void *vr, CN(g1_jacobian) *out, groth16_query q
     gpu_msm_job job;
     switch (q) {
     case GROTH16_Q_A:
-        job = (gpu_msm_job){gp->a, 0, gp->n_a, u->d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_a, (struct g1_jacobian *)out, gp->msm};
+        job = (gpu_msm_job){gp->a, 0, gp->n_a, u->d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_a, out, gp->msm};
         break;
     case GROTH16_Q_B1:
-        job = (gpu_msm_job){gp->b_g1, 0, gp->n_b, u->d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_b, (struct g1_jacobian *)out,
-                            gp->msm};
+        job = (gpu_msm_job){gp->b_g1, 0, gp->n_b, u->d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_b, out, gp->msm};
         break;
     case GROTH16_Q_L:
-        job = (gpu_msm_job){gp->l, 0, gp->n_aux, u->d_w + gp->n_inputs, GPU_SCALARS_MONTGOMERY, NULL,
-                            (struct g1_jacobian *)out, gp->msm};
+        job = (gpu_msm_job){gp->l, 0, gp->n_aux, u->d_w + gp->n_inputs, GPU_SCALARS_MONTGOMERY, NULL, out, gp->msm};
         break;
     case GROTH16_Q_H:
-        job = (gpu_msm_job){gp->h, 0, gp->m - 1, u->d_a, GPU_SCALARS_MONTGOMERY, NULL, (struct g1_jacobian *)out, gp->msm};
+        job = (gpu_msm_job){gp->h, 0, gp->m - 1, u->d_a, GPU_SCALARS_MONTGOMERY, NULL, out, gp->msm};
         break;
     default:
         return ERR(err, CUZK_ERR_ARG, "gpu stages: query %d", (int)q);
@@ -582,8 +580,7 @@ static cuzk_status gpu_bp_g1_msm(void *vr, CN(g1_jacobian) *out, groth16_query q
 static cuzk_status gpu_bp_b2_msm(void *vr, CN(g2_jacobian) *out, cuzk_error *err) {
     gpu_bp_run *u = vr;
     groth16_gpu_prover *gp = u->gp;
-    gpu_g2_msm_job j2 = {gp->b_g2, 0, gp->n_b, u->d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_b, (struct g2_jacobian *)out,
-                         gp->msm};
+    gpu_g2_msm_job j2 = {gp->b_g2, 0, gp->n_b, u->d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_b, out, gp->msm};
     gpu_msm_stats ms2;
     memset(&ms2, 0, sizeof ms2);
     double tw = now_ms();
@@ -722,10 +719,8 @@ static cuzk_status zkey_gpu_msm(void *ctx, CN(g1_jacobian) *out, groth16_query q
     cuzk_status st = gpu_buf_alloc(g->ctx, &d_s, (n ? n : 1) * sizeof(scalar256), err);
     if (st != CUZK_OK) return st;
     if ((st = gpu_copy_h2d_async(g->ctx, d_s, scalars, n * sizeof(scalar256), err)) == CUZK_OK) {
-        /* gpu_msm_job.out is typed with BLS12-381's name for every curve: it points to this curve's
-         * g1_jacobian (src/cuda/gpu.h, GN(g1_msm_run) of this curve) */
-        gpu_msm_job job = {g->q[q], 0, n, d_s, GPU_SCALARS_CANONICAL, NULL, (struct g1_jacobian *)(void *)out,
-                           gpu_msm_tuning_of(&g->msm)};
+        /* out: this curve's g1_jacobian, the point GN(g1_msm_run) writes (src/cuda/gpu.h gpu_msm_job) */
+        gpu_msm_job job = {g->q[q], 0, n, d_s, GPU_SCALARS_CANONICAL, NULL, out, gpu_msm_tuning_of(&g->msm)};
         st = GN(g1_msm_run)(g->ctx, &job, 1, NULL, err);
     }
     gpu_buf_free(g->ctx, d_s);
