@@ -70,6 +70,12 @@ typedef struct job_submit {
      * RegisteredSealProof the C1 must be of */
     int porep;
     uint64_t sector_id, miner_id, registered_proof;
+    /* SnapDeals (SNAP_DEALS_UPDATE; circuit_id a configured SnapDeals circuit): the partition
+     * proofs laid out as PoSt's vanilla proofs (witness, vanilla_lens, n_vanilla: taken over),
+     * the RegisteredUpdateProof in registered_proof, the commitments as 32-byte little-endian
+     * field elements */
+    int snap;
+    uint8_t comm_r_old[32], comm_d_new[32], comm_r_new[32];
 } job_submit;
 
 /* Returns a gRPC status code (CGRPC_*); msg gets the reason when not OK. */
