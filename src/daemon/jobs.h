@@ -103,8 +103,8 @@ int jobs_cancel(jobs *J, const char *job_id, int *found, int *was_running);
 
 /* Loads a circuit's key now (PreloadSRS). Returns a gRPC status: NOT_FOUND (no such circuit),
  * RESOURCE_EXHAUSTED (host budget, or GPU memory with engine.gpu_fallback "none"), UNAVAILABLE
- * (no usable GPU, engine.gpu_fallback "none"), UNIMPLEMENTED (Filecoin ids), FAILED_PRECONDITION
- * (a bad key file); msg names the circuit and the reason. */
+ * (no usable GPU, engine.gpu_fallback "none"), FAILED_PRECONDITION (a bad key file); msg names the
+ * circuit and the reason. */
 int jobs_preload(jobs *J, const char *circuit_id, int *already_loaded, uint64_t *load_ms, char *msg, size_t cap);
 /* jobs_preload for the configuration's preload = true: 0 loaded; 1 the circuit cannot be made
  * resident on the GPU and engine.gpu_fallback is "none" (msg says why: the daemon serves the
