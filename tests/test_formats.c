@@ -671,6 +671,13 @@ TEST(formats, file_shape) {
     REQUIRE(cuzk_porep_circuit_shape(&s, "porep-2k", &e) == CUZK_OK);
     CHECK(s.n_public == 39 && s.n_constraints == 2687921 && s.domain == (1ull << 22));
     CHECK_EQ_INT(cuzk_porep_circuit_shape(&s, "porep-1t", &e), CUZK_ERR_ARG);
+    /* the SnapDeals circuits by name (issue 24: 32 GiB 81,049,499 constraints a partition, 5 inputs) */
+    REQUIRE(cuzk_snap_circuit_shape(&s, "snap-32g", &e) == CUZK_OK);
+    CHECK(s.n_public == 4 && s.n_constraints == 81049499 && s.domain == (1ull << 27));
+    REQUIRE(cuzk_snap_circuit_shape(&s, "snap-2k", &e) == CUZK_OK);
+    CHECK(s.n_public == 4 && s.n_constraints == 1705039 && s.n_aux == 1703569 && s.domain == (1ull << 21));
+    CHECK_EQ_INT(cuzk_snap_circuit_shape(&s, "snap-1t", &e), CUZK_ERR_ARG);
+    CHECK_EQ_INT(cuzk_snap_circuit_shape(&s, "porep-2k", &e), CUZK_ERR_ARG);
     const char *c = "x";
     CHECK_EQ_INT(cuzk_porep_circuit_of_file(mul, &c, &e), CUZK_ERR_MISMATCH);
     CHECK_MSG(c == NULL && strstr(e.msg, "not made for any PoRep circuit"), "%s", e.msg);

@@ -321,6 +321,13 @@ CUZK_API cuzk_status cuzk_snap_setup(const char *circuit, const char *params_pat
 CUZK_API cuzk_status cuzk_snap_pk_load(cuzk_pk **out, const char *circuit, const char *params_path,
                                        const cuzk_pk_load_opts *opts, cuzk_error *err);
 
+/* The shape of circuit "snap-SIZE" (include/cuzk/groth16.h cuzk_file_shape, kind "circuit"): public
+ * inputs, private variables, constraints and bellperson's domain, from the circuit's sizes
+ * (nothing recorded: milliseconds). cuzk_file_shape_check(params, &shape, ...) then tells from a
+ * file's headers whether it was made for the circuit (cuzkd --check-config). Errors: CUZK_ERR_ARG
+ * (unknown name), CUZK_ERR_NOMEM. Reentrant. */
+CUZK_API cuzk_status cuzk_snap_circuit_shape(cuzk_file_shape *out, const char *circuit, cuzk_error *err);
+
 typedef struct cuzk_snap_request {
     uint64_t registered_proof;           /* RegisteredUpdateProof: 0..4 = 2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB */
     /* The partition proofs, give exactly one of: Curio's JSON array of base64 strings in memory

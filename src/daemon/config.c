@@ -96,8 +96,6 @@ static int check_readable(const char *path, const char *what, const char *file, 
     return 0;
 }
 
-static const char *const FILECOIN_IDS[] = {"snap-32g", "snap-64g", NULL};
-
 /* PoRep ids: Curio's porep-32g/64g, and the small sizes (tests); the cuzk circuit of the same name */
 static const struct porep_id {
     const char *id;
@@ -108,6 +106,19 @@ static const struct porep_id {
 const char *dcfg_porep_id(uint64_t sector_size) {
     for (int i = 0; POREP_IDS[i].id; i++)
         if (POREP_IDS[i].sector_size == sector_size) return POREP_IDS[i].id;
+    return NULL;
+}
+
+/* SnapDeals ids: Curio's snap-32g/64g, and the small sizes (tests); the cuzk circuit of the same name */
+static const struct snap_id {
+    const char *id;
+    uint64_t sector_size;
+} SNAP_IDS[] = {{"snap-2k", 2048ull},        {"snap-8m", 8ull << 20}, {"snap-512m", 512ull << 20},
+                {"snap-32g", 32ull << 30},   {"snap-64g", 64ull << 30}, {NULL, 0}};
+
+const char *dcfg_snap_id(uint64_t sector_size) {
+    for (int i = 0; SNAP_IDS[i].id; i++)
+        if (SNAP_IDS[i].sector_size == sector_size) return SNAP_IDS[i].id;
     return NULL;
 }
 
@@ -427,8 +438,12 @@ int dcfg_load(dcfg *c, const char *path, char *err, size_t cap) {
                 if (!json_is_boolean(p)) { fail(err, cap, "%s: %s.preload: expected true or false", path, tname); goto out; }
                 cc->preload = json_is_true(p);
             }
-            for (int i = 0; FILECOIN_IDS[i]; i++)
-                if (strcmp(id, FILECOIN_IDS[i]) == 0) cc->filecoin = 1;
+            for (int i = 0; SNAP_IDS[i].id; i++)
+                if (strcmp(id, SNAP_IDS[i].id) == 0) {
+                    cc->filecoin = 1;
+                    cc->snap_circuit = SNAP_IDS[i].id;
+                    cc->snap_sector_size = SNAP_IDS[i].sector_size;
+                }
             for (int i = 0; POST_IDS[i].id; i++)
                 if (strcmp(id, POST_IDS[i].id) == 0) {
                     cc->filecoin = 1;
@@ -454,9 +469,9 @@ int dcfg_load(dcfg *c, const char *path, char *err, size_t cap) {
                      tname);
                 goto out;
             }
-            if ((cc->post_circuit || cc->porep_circuit) && (cc->zkey || cc->r1cs)) {
+            if ((cc->post_circuit || cc->porep_circuit || cc->snap_circuit) && (cc->zkey || cc->r1cs)) {
                 fail(err, cap, "%s: %s: a %s circuit takes params = \"...\" only (bellperson .params; its R1CS is "
-                     "recorded in memory)", path, tname, cc->post_circuit ? "PoSt" : "PoRep");
+                     "recorded in memory)", path, tname, cc->post_circuit ? "PoSt" : cc->porep_circuit ? "PoRep" : "SnapDeals");
                 goto out;
             }
             if (!!cc->zkey == !!cc->params) {

@@ -23,10 +23,13 @@ typedef struct dcfg_circuit {
     int post_kind;
     uint64_t post_sector_size;
     /* PoRep ids ("porep-2k" ... "porep-64g": dcfg_porep_id): the cuzk circuit ("porep-32g", ...;
-     * include/cuzk/filecoin.h) and sector size; the R1CS is recorded in memory. NULL/0 for others
-     * (SnapDeals ids are not provable by this build yet). */
+     * include/cuzk/filecoin.h) and sector size; the R1CS is recorded in memory. NULL/0 for others. */
     const char *porep_circuit;
     uint64_t porep_sector_size;
+    /* SnapDeals ids ("snap-2k" ... "snap-64g": dcfg_snap_id): the cuzk circuit of the same name
+     * (include/cuzk/filecoin.h) and sector size; the R1CS is recorded in memory. NULL/0 for others. */
+    const char *snap_circuit;
+    uint64_t snap_sector_size;
     uint32_t sectors;   /* testing only (key `sectors`): a PoSt circuit of this many sectors, a
                            different circuit than Filecoin's (INSECURE test parameters); 0: real */
 } dcfg_circuit;
@@ -77,5 +80,7 @@ const dcfg_circuit *dcfg_find_circuit(const dcfg *c, const char *id);
 const char *dcfg_post_id(int kind, uint64_t sector_size);
 /* The PoRep circuit id of a sector size ("porep-32g"), or NULL. */
 const char *dcfg_porep_id(uint64_t sector_size);
+/* The SnapDeals circuit id of a sector size ("snap-32g"), or NULL. */
+const char *dcfg_snap_id(uint64_t sector_size);
 
 #endif

@@ -66,15 +66,14 @@ void dp_engine_mem_stats(dp_engine *e, dp_engine_mem *out);
  * "none" the load fails with CUZK_ERR_NOMEM_DEVICE or CUZK_ERR_DEVICE and that message.
  * Errors: those of the key loaders (CUZK_ERR_IO, _FORMAT, _CURVE, _POINT, _NOMEM), of the upload
  * (CUZK_ERR_NOMEM_DEVICE, CUZK_ERR_DEVICE, CUZK_ERR_MISMATCH), CUZK_ERR_MISMATCH (a PoSt id's
- * .params made for another circuit or sector count), CUZK_ERR_UNSUPPORTED for SnapDeals
- * ids (no circuit in this build). PoSt and PoRep ids record their R1CS in memory
- * (cuzk_post_pk_load, cuzk_porep_pk_load). */
+ * .params made for another circuit or sector count). PoSt, PoRep and SnapDeals ids record their
+ * R1CS in memory (cuzk_post_pk_load, cuzk_porep_pk_load, cuzk_snap_pk_load). */
 cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint64_t *bytes, cuzk_error *err);
 /* The cheap check of a configured circuit's key files, from their headers only (no point decoded,
  * nothing recorded: milliseconds, whatever the size): each file exists, is readable, is the kind
  * of file its key names and is as long as its headers say; a .zkey and its .r1cs, or a .params
- * and its .r1cs, are of one circuit; a PoSt or PoRep .params is for the circuit of its id (the
- * counts of cuzk_post_circuit_shape / cuzk_porep_circuit_shape). What --check-config and the start
+ * and its .r1cs, are of one circuit; a PoSt, PoRep or SnapDeals .params is for the circuit of its
+ * id (the counts of cuzk_post_circuit_shape / cuzk_porep_circuit_shape / cuzk_snap_circuit_shape). What --check-config and the start
  * run for circuits that are not preloaded (a load would find the same, later). Errors: those of
  * cuzk_file_shape_read and cuzk_file_shape_check (CUZK_ERR_IO, _FORMAT, _CURVE, _MISMATCH), the
  * message naming the file. Thread-safe. */
@@ -115,6 +114,12 @@ typedef struct dp_input {
      * request names (the C1's must be the same) */
     int porep;
     uint64_t sector_id, miner_id, registered_proof;
+    /* SnapDeals keys: one partition proof per partition (bincode) laid out as PoSt's vanilla proofs
+     * (wtns, vanilla_lens, n_vanilla); the RegisteredUpdateProof in registered_proof; the
+     * commitments as 32-byte little-endian field elements (the request's raw bytes or its CIDs'
+     * digests) */
+    int snap;
+    uint8_t comm_r_old[32], comm_d_new[32], comm_r_new[32];
     const volatile int *cancel; /* read while proving: nonzero stops the proof (CUZK_ERR_CANCELLED) */
     uint64_t delay_ms;    /* testing: the witness step takes at least this long */
     int hold;             /* testing: the witness step waits until *cancel */
@@ -129,7 +134,9 @@ typedef struct dp_input {
  * proved. For a PoRep key, every partition of a sector from its C1 output (one engine job, the
  * partitions pipelined), checked the same way first (cuzk_porep_job_create); out->proof gets the
  * partitions' proofs concatenated (192 bytes each, partition order), out->public_json the public
- * inputs per partition. The proof is verified against public inputs derived again from the public data before
+ * inputs per partition. A SnapDeals key likewise from the partition proofs and the commitments
+ * (cuzk_snap_job_create: a proof that fails is CUZK_ERR_FORMAT / CUZK_ERR_INVALID naming the
+ * partition, challenge and field; nothing is proved). The proof is verified against public inputs derived again from the public data before
  * it is returned. Errors: CUZK_ERR_FORMAT (witness not a .wtns), CUZK_ERR_CURVE (witness of
  * another field), CUZK_ERR_MISMATCH (witness length differs from the circuit's), CUZK_ERR_UNSAT
  * (the witness does not satisfy the circuit: a failing constraint, or a proof that does not
@@ -149,6 +156,11 @@ cuzk_status dp_post_request(cuzk_post_request *rq, const uint8_t **bufs, const c
 /* dp_porep_request: a PoRep job over in's C1 output (in->wtns, borrowed), its replica_id and a Curio
  * wrapper's SectorNum checked against in->miner_id and in->sector_id (Curio names both). */
 void dp_porep_request(cuzk_porep_request *rq, const dp_input *in, int nthreads);
+/* dp_snap_request: a SnapDeals job over in's partition proofs (laid out as dp_post_request's;
+ * bufs: in->n_vanilla entries, the caller's), in->registered_proof and the commitments; *rq
+ * borrows bufs, in->vanilla_lens and in->wtns. Errors: as dp_post_request's. */
+cuzk_status dp_snap_request(cuzk_snap_request *rq, const uint8_t **bufs, const dp_input *in, int nthreads,
+                            cuzk_error *err);
 
 /* Cancels the engine job `engine_job` (from dp_input.started): partitions not yet started are
  * dropped, a partition in a stage stops at its next stage boundary. Unknown ids are ignored. */

@@ -45,6 +45,7 @@ struct dp_key {
     const char *post_circuit; /* PoSt keys: the cuzk circuit name (config's static string), else NULL */
     uint32_t post_sectors;    /* its sector count override (0: Filecoin's) */
     const char *porep_circuit; /* PoRep keys: the cuzk circuit name ("porep-32g"), else NULL */
+    const char *snap_circuit;  /* SnapDeals keys: the cuzk circuit name ("snap-32g"), else NULL */
     size_t n_vars;
     uint32_t n_public;
 };
@@ -244,16 +245,17 @@ cuzk_status dp_key_files_check(const dcfg_circuit *c, cuzk_error *err) {
     cuzk_file_shape key, want;
     cuzk_status st;
     char what[1200];
-    if (c->post_circuit || c->porep_circuit) {
-        st = c->post_circuit ? cuzk_post_circuit_shape(&want, c->post_circuit, c->sectors, err)
-                             : cuzk_porep_circuit_shape(&want, c->porep_circuit, err);
+    if (c->post_circuit || c->porep_circuit || c->snap_circuit) {
+        st = c->post_circuit    ? cuzk_post_circuit_shape(&want, c->post_circuit, c->sectors, err)
+             : c->porep_circuit ? cuzk_porep_circuit_shape(&want, c->porep_circuit, err)
+                                : cuzk_snap_circuit_shape(&want, c->snap_circuit, err);
         if (st) return st;
-        const char *name = c->post_circuit ? c->post_circuit : c->porep_circuit;
+        const char *name = c->post_circuit ? c->post_circuit : c->porep_circuit ? c->porep_circuit : c->snap_circuit;
         if (strcmp(name, c->id) == 0 && !c->sectors) snprintf(what, sizeof what, "circuit %s", c->id);
         else snprintf(what, sizeof what, "circuit %s (%s%s)", c->id, name, c->sectors ? ", a reduced sector count" : "");
         return cuzk_file_shape_check(c->params, &want, what, err);
     }
-    /* a generic key (or a Filecoin id this build cannot prove): its own file, then its .r1cs against it */
+    /* a generic key: its own file, then its .r1cs against it */
     const char *main = c->zkey ? c->zkey : c->params;
     if (c->zkey) { /* a .zkey starts with its magic: without it, say so (not what the bytes would be as parameters) */
         char magic[4] = {0};
@@ -290,16 +292,6 @@ static cuzk_status name_key_file(const dcfg_circuit *c, cuzk_status st, cuzk_err
 cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint64_t *bytes, cuzk_error *err) {
     *out = NULL;
     *bytes = 0;
-    if (c->filecoin && !c->post_circuit && !c->porep_circuit) {
-        /* No Filecoin circuit in this build: check the file's headers so a bad path or a truncated
-         * file is still reported as such, then say what is missing. */
-        char desc[2048];
-        cuzk_status st = cuzk_describe_file(desc, sizeof desc, c->params, err);
-        if (st) return st;
-        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, __FILE__, __LINE__,
-                              "cuzk cannot prove %s yet: this build has no Filecoin circuits (its parameter file "
-                              "%s was checked)", c->id, c->params);
-    }
     cuzk_pk_load_opts lo;
     memset(&lo, 0, sizeof lo);
     lo.r1cs_path = c->zkey ? c->r1cs : NULL;
@@ -307,6 +299,7 @@ cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint6
     cuzk_status st = c->zkey           ? cuzk_pk_load_zkey(&pk, c->zkey, &lo, err)
                      : c->post_circuit ? cuzk_post_pk_load(&pk, c->post_circuit, c->sectors, c->params, &lo, err)
                      : c->porep_circuit ? cuzk_porep_pk_load(&pk, c->porep_circuit, c->params, &lo, err)
+                     : c->snap_circuit ? cuzk_snap_pk_load(&pk, c->snap_circuit, c->params, &lo, err)
                                        : cuzk_pk_load_params(&pk, c->params, c->r1cs, &lo, err);
     if (st) return name_key_file(c, st, err);
     cuzk_pk_info info;
@@ -322,6 +315,7 @@ cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint6
     k->post_circuit = c->post_circuit;
     k->post_sectors = c->sectors;
     k->porep_circuit = c->porep_circuit;
+    k->snap_circuit = c->snap_circuit;
     k->n_vars = info.n_vars;
     k->n_public = info.n_public;
     k->curve = info.curve;
@@ -517,11 +511,10 @@ static cuzk_status post_synth(void *vctx, uint32_t partition, uint64_t *witness,
     return st;
 }
 
-cuzk_status dp_post_request(cuzk_post_request *rq, const uint8_t **bufs, const char *circuit, uint32_t sectors,
-                            const dp_input *in, int nthreads, cuzk_error *err) {
-    memset(rq, 0, sizeof *rq);
+/* Where each of in's vanilla proofs starts in in->wtns (the job table lays them end to end). */
+static cuzk_status split_vanilla(const uint8_t **bufs, const dp_input *in, const char *what, cuzk_error *err) {
     if (!in->n_vanilla || !in->vanilla_lens)
-        return cuzk_error_set(err, CUZK_ERR_ARG, __FILE__, __LINE__, "a PoSt job without vanilla proofs");
+        return cuzk_error_set(err, CUZK_ERR_ARG, __FILE__, __LINE__, "a %s job without vanilla proofs", what);
     size_t off = 0;
     for (size_t i = 0; i < in->n_vanilla; i++) {
         if (in->vanilla_lens[i] > in->wtns_len - off) /* the job table's own packing: never */
@@ -532,6 +525,14 @@ cuzk_status dp_post_request(cuzk_post_request *rq, const uint8_t **bufs, const c
     if (off != in->wtns_len)
         return cuzk_error_set(err, CUZK_ERR_ARG, __FILE__, __LINE__,
                               "the vanilla proofs (%zu bytes) do not fill the request's %zu bytes", off, in->wtns_len);
+    return CUZK_OK;
+}
+
+cuzk_status dp_post_request(cuzk_post_request *rq, const uint8_t **bufs, const char *circuit, uint32_t sectors,
+                            const dp_input *in, int nthreads, cuzk_error *err) {
+    memset(rq, 0, sizeof *rq);
+    cuzk_status st = split_vanilla(bufs, in, "PoSt", err);
+    if (st) return st;
     rq->circuit = circuit;
     rq->sectors = sectors;
     rq->vanilla_bufs = bufs;
@@ -552,6 +553,22 @@ void dp_porep_request(cuzk_porep_request *rq, const dp_input *in, int nthreads) 
     cuzk_porep_prover_id(rq->prover_id, in->miner_id);
     rq->sector_id = in->sector_id;
     rq->nthreads = nthreads;
+}
+
+cuzk_status dp_snap_request(cuzk_snap_request *rq, const uint8_t **bufs, const dp_input *in, int nthreads,
+                            cuzk_error *err) {
+    memset(rq, 0, sizeof *rq);
+    cuzk_status st = split_vanilla(bufs, in, "SnapDeals", err);
+    if (st) return st;
+    rq->registered_proof = in->registered_proof;
+    rq->parts = bufs;
+    rq->part_lens = in->vanilla_lens;
+    rq->n_parts = in->n_vanilla;
+    memcpy(rq->comm_r_old, in->comm_r_old, 32);
+    memcpy(rq->comm_d_new, in->comm_d_new, 32);
+    memcpy(rq->comm_r_new, in->comm_r_new, 32);
+    rq->nthreads = nthreads;
+    return CUZK_OK;
 }
 
 static cuzk_status prove_post(dp_engine *e, dp_key *k, const dp_input *in, dp_proof *out, cuzk_error *err) {
@@ -610,27 +627,28 @@ out:
     return st;
 }
 
-/* ---- PoRep: a C1 output -> cuzk_porep_job -> one engine job of every partition ---- */
-typedef struct porep_synth_ctx {
+/* ---- PoRep and SnapDeals: every partition of a sector as one engine job ---- */
+typedef struct parts_synth_ctx {
     const dp_input *in;
-    cuzk_porep_job *job;
+    cuzk_synth_fn fn;  /* cuzk_porep_job_synth, cuzk_snap_job_synth */
+    void *job;
     double ms; /* summed over partitions (they may overlap with proving) */
     pthread_mutex_t mu;
-} porep_synth_ctx;
+} parts_synth_ctx;
 
-static cuzk_status porep_synth(void *vctx, uint32_t partition, uint64_t *witness, size_t n_vars, cuzk_error *err) {
-    porep_synth_ctx *sc = vctx;
+static cuzk_status parts_synth(void *vctx, uint32_t partition, uint64_t *witness, size_t n_vars, cuzk_error *err) {
+    parts_synth_ctx *sc = vctx;
     double t0 = now_ms();
     cuzk_status st = wait_debug(sc->in, err);
-    if (st == CUZK_OK) st = cuzk_porep_job_synth(sc->job, partition, witness, n_vars, err);
+    if (st == CUZK_OK) st = sc->fn(sc->job, partition, witness, n_vars, err);
     pthread_mutex_lock(&sc->mu);
     sc->ms += now_ms() - t0;
     pthread_mutex_unlock(&sc->mu);
     return st;
 }
 
-/* public.json of a PoRep answer: one snarkjs public.json array per partition, in an array */
-static char *porep_public_json(const uint8_t *proofs, size_t proof_bytes, const uint8_t *pub, uint32_t parts, size_t np) {
+/* public.json of a multi-partition answer: one snarkjs public.json array per partition, in an array */
+static char *parts_public_json(const uint8_t *proofs, size_t proof_bytes, const uint8_t *pub, uint32_t parts, size_t np) {
     size_t cap = 16, n = 0;
     char *s = malloc(cap);
     if (!s) return NULL;
@@ -660,53 +678,23 @@ static char *porep_public_json(const uint8_t *proofs, size_t proof_bytes, const 
     return s;
 }
 
-static cuzk_status prove_porep(dp_engine *e, dp_key *k, const dp_input *in, dp_proof *out, cuzk_error *err) {
-    cuzk_porep_request rq;
-    dp_porep_request(&rq, in, e->synth_threads);
-    porep_synth_ctx sc;
-    memset(&sc, 0, sizeof sc);
-    sc.in = in;
-    pthread_mutex_init(&sc.mu, NULL);
-    double t0 = now_ms();
-    cuzk_status st = cuzk_porep_job_create(&sc.job, &rq, err); /* reads and checks the whole C1 output */
-    double t_check = now_ms() - t0;
-    uint8_t *pub = NULL;
-    cuzk_job_result res;
-    memset(&res, 0, sizeof res);
-    int have_res = 0;
-    if (st) goto out;
-    uint32_t parts = cuzk_porep_job_partitions(sc.job);
-    size_t np = cuzk_porep_job_n_public(sc.job);
-    if (cuzk_porep_job_registered_proof(sc.job) != in->registered_proof) {
-        st = cuzk_error_set(err, CUZK_ERR_INVALID, __FILE__, __LINE__,
-                            "the C1 output is of registered proof %" PRIu64 ", the request names %" PRIu64,
-                            cuzk_porep_job_registered_proof(sc.job), in->registered_proof);
-        goto out;
-    }
-    if (strcmp(cuzk_porep_job_circuit(sc.job), k->porep_circuit) != 0 || cuzk_porep_job_n_vars(sc.job) != k->n_vars ||
-        np != k->n_public) {
-        st = cuzk_error_set(err, CUZK_ERR_MISMATCH, __FILE__, __LINE__,
-                            "the C1 output is for circuit %s (%zu values, %zu public inputs), the key %s has %zu and %u",
-                            cuzk_porep_job_circuit(sc.job), cuzk_porep_job_n_vars(sc.job), np, k->id, k->n_vars,
-                            k->n_public);
-        goto out;
-    }
-    /* the public inputs from the public data alone (replica_id, comm_d, comm_r, seed, the graph) */
-    pub = malloc((size_t)parts * np * 32 + 1);
-    if (!pub) { st = cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "out of memory"); goto out; }
-    for (uint32_t p = 0; p < parts && st == CUZK_OK; p++)
-        st = cuzk_porep_job_public_inputs(sc.job, p, pub + (size_t)p * np * 32, err);
-    if (st) goto out;
+/* Proves the parts partitions of sc's job (checked already) as one engine job of the key, verifies
+ * each proof against pub (parts x np canonical 32-byte values, from the public data alone) and
+ * packs the answer: the proofs concatenated in partition order, public_json one array per
+ * partition. what names the proof in a failed verification ("PoRep", "SnapDeals"). */
+static cuzk_status prove_parts(dp_key *k, const dp_input *in, parts_synth_ctx *sc, uint32_t parts, const uint8_t *pub,
+                               size_t np, const char *what, dp_proof *out, cuzk_error *err) {
     cuzk_job_desc d;
     memset(&d, 0, sizeof d);
     d.circuit = k->circ;
     d.n_partitions = parts;
-    d.synth = porep_synth;
-    d.synth_ctx = &sc;
+    d.synth = parts_synth;
+    d.synth_ctx = sc;
     d.witness_form = CUZK_WITNESS_FR_MONT;
+    cuzk_job_result res;
     cuzk_error jerr;
-    if ((st = engine_run(k, &d, in, &res, &jerr, err)) != CUZK_OK) goto out;
-    have_res = 1;
+    cuzk_status st = engine_run(k, &d, in, &res, &jerr, err);
+    if (st) return st;
     if (res.state == CUZK_JOB_CANCELLED || *in->cancel) {
         st = cuzk_error_set(err, CUZK_ERR_CANCELLED, __FILE__, __LINE__, "cancelled");
         goto out;
@@ -716,7 +704,6 @@ static cuzk_status prove_porep(dp_engine *e, dp_key *k, const dp_input *in, dp_p
         st = res.status ? res.status : CUZK_ERR_ARG;
         goto out;
     }
-    out->synth_ms = sc.ms + t_check;
     for (uint32_t p = 0; p < parts && res.timings; p++)
         out->prove_ms += res.timings[p].start_call_ms + res.timings[p].finish_call_ms;
     for (uint32_t p = 0; p < parts; p++) {
@@ -725,13 +712,13 @@ static cuzk_status prove_porep(dp_engine *e, dp_key *k, const dp_input *in, dp_p
         if (cuzk_verify(k->vk, CUZK_PUBLIC_CANON, pub + (size_t)p * np * 32, np * 32, CUZK_PROOF_CURVE_BYTES,
                         res.proofs + (size_t)p * res.proof_bytes, res.proof_bytes, &verr) != CUZK_OK) {
             st = cuzk_error_set(err, CUZK_ERR_UNSAT, __FILE__, __LINE__,
-                                "partition %u: the PoRep proof does not verify against the public inputs derived from "
-                                "the public data (parameters of another circuit?): %s", p, verr.msg);
+                                "partition %u: the %s proof does not verify against the public inputs derived from "
+                                "the public data (parameters of another circuit?): %s", p, what, verr.msg);
             goto out;
         }
     }
     out->proof = malloc((size_t)parts * res.proof_bytes);
-    out->public_json = porep_public_json(res.proofs, res.proof_bytes, pub, parts, np);
+    out->public_json = parts_public_json(res.proofs, res.proof_bytes, pub, parts, np);
     out->proof_json = strdup("null");
     if (!out->proof || !out->public_json || !out->proof_json) {
         dp_proof_free(out);
@@ -741,9 +728,101 @@ static cuzk_status prove_porep(dp_engine *e, dp_key *k, const dp_input *in, dp_p
     memcpy(out->proof, res.proofs, (size_t)parts * res.proof_bytes);
     out->proof_len = (size_t)parts * res.proof_bytes;
 out:
-    if (have_res) cuzk_job_result_free(&res);
+    cuzk_job_result_free(&res);
+    return st;
+}
+
+/* PoRep: a C1 output -> cuzk_porep_job -> one engine job of every partition */
+static cuzk_status prove_porep(dp_engine *e, dp_key *k, const dp_input *in, dp_proof *out, cuzk_error *err) {
+    cuzk_porep_request rq;
+    dp_porep_request(&rq, in, e->synth_threads);
+    cuzk_porep_job *job = NULL;
+    parts_synth_ctx sc;
+    memset(&sc, 0, sizeof sc);
+    sc.in = in;
+    sc.fn = cuzk_porep_job_synth;
+    pthread_mutex_init(&sc.mu, NULL);
+    double t0 = now_ms();
+    cuzk_status st = cuzk_porep_job_create(&job, &rq, err); /* reads and checks the whole C1 output */
+    double t_check = now_ms() - t0;
+    uint8_t *pub = NULL;
+    if (st) goto out;
+    sc.job = job;
+    uint32_t parts = cuzk_porep_job_partitions(job);
+    size_t np = cuzk_porep_job_n_public(job);
+    if (cuzk_porep_job_registered_proof(job) != in->registered_proof) {
+        st = cuzk_error_set(err, CUZK_ERR_INVALID, __FILE__, __LINE__,
+                            "the C1 output is of registered proof %" PRIu64 ", the request names %" PRIu64,
+                            cuzk_porep_job_registered_proof(job), in->registered_proof);
+        goto out;
+    }
+    if (strcmp(cuzk_porep_job_circuit(job), k->porep_circuit) != 0 || cuzk_porep_job_n_vars(job) != k->n_vars ||
+        np != k->n_public) {
+        st = cuzk_error_set(err, CUZK_ERR_MISMATCH, __FILE__, __LINE__,
+                            "the C1 output is for circuit %s (%zu values, %zu public inputs), the key %s has %zu and %u",
+                            cuzk_porep_job_circuit(job), cuzk_porep_job_n_vars(job), np, k->id, k->n_vars,
+                            k->n_public);
+        goto out;
+    }
+    /* the public inputs from the public data alone (replica_id, comm_d, comm_r, seed, the graph) */
+    pub = malloc((size_t)parts * np * 32 + 1);
+    if (!pub) { st = cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "out of memory"); goto out; }
+    for (uint32_t p = 0; p < parts && st == CUZK_OK; p++)
+        st = cuzk_porep_job_public_inputs(job, p, pub + (size_t)p * np * 32, err);
+    if (st) goto out;
+    st = prove_parts(k, in, &sc, parts, pub, np, "PoRep", out, err);
+    out->synth_ms = sc.ms + t_check;
+out:
     free(pub);
-    cuzk_porep_job_free(sc.job);
+    cuzk_porep_job_free(job);
+    pthread_mutex_destroy(&sc.mu);
+    return st;
+}
+
+/* SnapDeals: the partition proofs and the commitments -> cuzk_snap_job -> one engine job of every
+ * partition */
+static cuzk_status prove_snap(dp_engine *e, dp_key *k, const dp_input *in, dp_proof *out, cuzk_error *err) {
+    const uint8_t **bufs = calloc(in->n_vanilla ? in->n_vanilla : 1, sizeof *bufs);
+    if (!bufs) return cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "out of memory");
+    cuzk_snap_request rq;
+    cuzk_status st = dp_snap_request(&rq, bufs, in, e->synth_threads, err);
+    if (st) {
+        free(bufs);
+        return st;
+    }
+    cuzk_snap_job *job = NULL;
+    parts_synth_ctx sc;
+    memset(&sc, 0, sizeof sc);
+    sc.in = in;
+    sc.fn = cuzk_snap_job_synth;
+    pthread_mutex_init(&sc.mu, NULL);
+    double t0 = now_ms();
+    st = cuzk_snap_job_create(&job, &rq, err); /* reads and checks every partition proof */
+    double t_check = now_ms() - t0;
+    free(bufs);
+    uint8_t *pub = NULL;
+    if (st) goto out;
+    sc.job = job;
+    uint32_t parts = cuzk_snap_job_partitions(job);
+    size_t np = cuzk_snap_job_n_public(job);
+    if (strcmp(cuzk_snap_job_circuit(job), k->snap_circuit) != 0 || cuzk_snap_job_n_vars(job) != k->n_vars ||
+        np != k->n_public) {
+        st = cuzk_error_set(err, CUZK_ERR_MISMATCH, __FILE__, __LINE__,
+                            "the update is for circuit %s (%zu values, %zu public inputs), the key %s has %zu and %u",
+                            cuzk_snap_job_circuit(job), cuzk_snap_job_n_vars(job), np, k->id, k->n_vars, k->n_public);
+        goto out;
+    }
+    /* the public inputs from the public data alone (the three commitments, the partition, h) */
+    pub = malloc((size_t)parts * np * 32 + 1);
+    if (!pub) { st = cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "out of memory"); goto out; }
+    for (uint32_t p = 0; p < parts && st == CUZK_OK; p++)
+        st = cuzk_snap_job_public_inputs(job, p, pub + (size_t)p * np * 32, err);
+    if (st) goto out;
+    st = prove_parts(k, in, &sc, parts, pub, np, "SnapDeals", out, err);
+    out->synth_ms = sc.ms + t_check;
+out:
+    free(pub);
+    cuzk_snap_job_free(job);
     pthread_mutex_destroy(&sc.mu);
     return st;
 }
@@ -754,6 +833,11 @@ cuzk_status dp_prove(dp_engine *e, dp_key *k, const dp_input *in, dp_proof *out,
         if (!in->porep)
             return cuzk_error_set(err, CUZK_ERR_ARG, __FILE__, __LINE__, "circuit %s proves POREP_SEAL_COMMIT jobs only", k->id);
         return prove_porep(e, k, in, out, err);
+    }
+    if (k->snap_circuit) {
+        if (!in->snap)
+            return cuzk_error_set(err, CUZK_ERR_ARG, __FILE__, __LINE__, "circuit %s proves SNAP_DEALS_UPDATE jobs only", k->id);
+        return prove_snap(e, k, in, out, err);
     }
     if (k->post_circuit) return prove_post(e, k, in, out, err);
     return prove_engine(e, k, in, out, err);

@@ -35,6 +35,8 @@ typedef struct job {
     int api_version;
     int porep;               /* PoRep: witness holds the C1 output */
     uint64_t sector_id, miner_id, registered_proof;
+    int snap;                /* SnapDeals: witness holds the partition proofs (vanilla_lens) */
+    uint8_t comm_r_old[32], comm_d_new[32], comm_r_new[32];
     int state;               /* JS_* */
     int result;              /* JR_* once JS_DONE */
     volatile int cancel;
@@ -380,6 +382,10 @@ static void *worker_main(void *arg) {
             in.sector_id = j->sector_id;
             in.miner_id = j->miner_id;
             in.registered_proof = j->registered_proof;
+            in.snap = j->snap;
+            memcpy(in.comm_r_old, j->comm_r_old, 32);
+            memcpy(in.comm_d_new, j->comm_d_new, 32);
+            memcpy(in.comm_r_new, j->comm_r_new, 32);
             in.cancel = &j->cancel;
             in.delay_ms = J->cfg->debug_prove_delay_ms;
             in.hold = J->cfg->debug_hold_circuit && strcmp(J->cfg->debug_hold_circuit, j->circuit_id) == 0;
@@ -387,7 +393,8 @@ static void *worker_main(void *arg) {
             in.started_ctx = &sa;
             pthread_mutex_unlock(&J->mu);
             dlog(DLOG_DEBUG, "job %s: proving circuit %s (%s %zu bytes)", j->id, j->circuit_id,
-                 j->porep ? "C1 output" : j->n_vanilla ? "vanilla proofs" : "witness", j->witness_len);
+                 j->porep ? "C1 output" : j->snap ? "partition proofs" : j->n_vanilla ? "vanilla proofs" : "witness",
+                 j->witness_len);
             st = dp_prove(J->E, key, &in, &res, &err);
             pthread_mutex_lock(&J->mu);
             j->engine_job = 0;
@@ -413,6 +420,9 @@ static void *worker_main(void *arg) {
                          err.msg[0] ? err.msg : cuzk_status_str(st));
             else if (j->porep && (st == CUZK_ERR_FORMAT || st == CUZK_ERR_INVALID || st == CUZK_ERR_IO))
                 snprintf(msg, sizeof msg, "the C1 output was refused, nothing was proved: %s",
+                         err.msg[0] ? err.msg : cuzk_status_str(st));
+            else if (j->snap && (st == CUZK_ERR_FORMAT || st == CUZK_ERR_INVALID || st == CUZK_ERR_IO))
+                snprintf(msg, sizeof msg, "the partition proofs were refused, nothing was proved: %s",
                          err.msg[0] ? err.msg : cuzk_status_str(st));
             else if (j->n_vanilla && (st == CUZK_ERR_FORMAT || st == CUZK_ERR_INVALID || st == CUZK_ERR_IO))
                 snprintf(msg, sizeof msg, "a vanilla proof was refused, nothing was proved: %s",
@@ -647,6 +657,10 @@ int jobs_submit(jobs *J, job_submit *s, char job_id[32], uint32_t *queue_pos, in
         j->sector_id = s->sector_id;
         j->miner_id = s->miner_id;
         j->registered_proof = s->registered_proof;
+        j->snap = s->snap;
+        memcpy(j->comm_r_old, s->comm_r_old, 32);
+        memcpy(j->comm_d_new, s->comm_d_new, 32);
+        memcpy(j->comm_r_new, s->comm_r_new, 32);
         j->state = JS_QUEUED;
         list_push(&J->q[j->priority], j);
         J->n_queued++;

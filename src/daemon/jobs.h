@@ -70,6 +70,12 @@ typedef struct job_submit {
      * RegisteredSealProof the C1 must be of */
     int porep;
     uint64_t sector_id, miner_id, registered_proof;
+    /* SnapDeals (SNAP_DEALS_UPDATE; circuit_id a configured SnapDeals circuit): the partition
+     * proofs laid out as PoSt's vanilla proofs (witness, vanilla_lens, n_vanilla: taken over),
+     * the RegisteredUpdateProof in registered_proof, the commitments as 32-byte little-endian
+     * field elements */
+    int snap;
+    uint8_t comm_r_old[32], comm_d_new[32], comm_r_new[32];
 } job_submit;
 
 /* Returns a gRPC status code (CGRPC_*); msg gets the reason when not OK. */
@@ -97,8 +103,8 @@ int jobs_cancel(jobs *J, const char *job_id, int *found, int *was_running);
 
 /* Loads a circuit's key now (PreloadSRS). Returns a gRPC status: NOT_FOUND (no such circuit),
  * RESOURCE_EXHAUSTED (host budget, or GPU memory with engine.gpu_fallback "none"), UNAVAILABLE
- * (no usable GPU, engine.gpu_fallback "none"), UNIMPLEMENTED (Filecoin ids), FAILED_PRECONDITION
- * (a bad key file); msg names the circuit and the reason. */
+ * (no usable GPU, engine.gpu_fallback "none"), FAILED_PRECONDITION (a bad key file); msg names the
+ * circuit and the reason. */
 int jobs_preload(jobs *J, const char *circuit_id, int *already_loaded, uint64_t *load_ms, char *msg, size_t cap);
 /* jobs_preload for the configuration's preload = true: 0 loaded; 1 the circuit cannot be made
  * resident on the GPU and engine.gpu_fallback is "none" (msg says why: the daemon serves the

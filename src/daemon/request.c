@@ -5,6 +5,8 @@
 
 #include "pbvalid.h"
 
+#include "cuzk/filecoin.h"
+
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -202,6 +204,98 @@ static int porep_request(const dcfg *cfg, const Cuzk__V1__SubmitProofRequest *r,
     return 0;
 }
 
+/* ---- SnapDeals requests ----
+ * registered_proof is a RegisteredUpdateProof (go-state-types abi/sector.go): 0..4
+ * StackedDrg{2KiB,8MiB,512MiB,32GiB,64GiB}V1. vanilla_proofs carries one PartitionProof per
+ * partition (bincode, as rust-filecoin-proofs-api returns them and Curio forwards them); comm_r_old,
+ * comm_r_new and comm_d_new the commitments, as the raw 32 bytes (cuzk-v1) or as Curio's
+ * ProveUpdateCuzk sends them, cid.Bytes() (cuzk_commitment_from_bytes takes both). The partition
+ * proofs are read and checked by the worker (a bad one FAILS the job, named). Checks the request
+ * only: 0 ok; 1 refused (why); -1 out of memory (out set). */
+static int snap_commitment(uint8_t out[32], const ProtobufCBinaryData *b, const char *name, int field, cuzk_commitment_kind kind,
+                           char *why, size_t cap) {
+    cuzk_error e;
+    memset(&e, 0, sizeof e);
+    if (b->len == 0) {
+        snprintf(why, cap, "SNAP_DEALS_UPDATE: %s (field %d) is empty: it carries the commitment (32 raw bytes or its CID)",
+                 name, field);
+        return 1;
+    }
+    if (cuzk_commitment_from_bytes(out, b->data, b->len, kind, &e) != CUZK_OK) {
+        snprintf(why, cap, "SNAP_DEALS_UPDATE: %s (field %d): %s", name, field, e.msg[0] ? e.msg : "not a commitment");
+        return 1;
+    }
+    if (!fr_canonical_le(out)) {
+        snprintf(why, cap, "SNAP_DEALS_UPDATE: %s (field %d): not a BLS12-381 field element (>= the modulus, little-endian)",
+                 name, field);
+        return 1;
+    }
+    return 0;
+}
+
+static int snap_request(const dcfg *cfg, const Cuzk__V1__SubmitProofRequest *r, job_submit *js, char *why, size_t cap,
+                        cgrpc_reply *out) {
+    static const uint32_t PARTITIONS[5] = {1, 4, 16, 16, 16}; /* storage-proofs-update constants.rs */
+    uint64_t rp = r->registered_proof;
+    if (rp > 4) {
+        snprintf(why, cap, "cuzk cannot prove this SNAP_DEALS_UPDATE request: registered_proof %" PRIu64 " is not a "
+                 "RegisteredUpdateProof (0..4: StackedDrg 2KiB, 8MiB, 512MiB, 32GiB, 64GiB V1)", rp);
+        return 1;
+    }
+    uint64_t size = POST_SIZES[rp];
+    if (r->sector_size && r->sector_size != size) {
+        snprintf(why, cap, "cuzk cannot prove this SNAP_DEALS_UPDATE request: sector_size %" PRIu64 " does not match "
+                 "registered_proof %" PRIu64 " (%s: %" PRIu64 " bytes)", r->sector_size, rp, POST_SIZE_NAMES[rp], size);
+        return 1;
+    }
+    const char *id = dcfg_snap_id(size);
+    const dcfg_circuit *c = id ? dcfg_find_circuit(cfg, id) : NULL;
+    if (!c) {
+        snprintf(why, cap, "cuzk cannot prove SNAP_DEALS_UPDATE %s here: no [circuits.\"%s\"] (its params) in the "
+                 "configuration", POST_SIZE_NAMES[rp], id ? id : "?");
+        return 1;
+    }
+    if (r->n_vanilla_proofs != PARTITIONS[rp]) {
+        snprintf(why, cap, "SNAP_DEALS_UPDATE: %zu vanilla proofs (field 11); registered_proof %" PRIu64 " (%s) takes %u, "
+                 "one partition proof per partition", r->n_vanilla_proofs, rp, POST_SIZE_NAMES[rp], PARTITIONS[rp]);
+        return 1;
+    }
+    for (size_t i = 0; i < r->n_vanilla_proofs; i++)
+        if (r->vanilla_proofs[i].len == 0) {
+            snprintf(why, cap, "SNAP_DEALS_UPDATE: vanilla proof %zu (field 11) is empty: it carries partition %zu's proof",
+                     i, i);
+            return 1;
+        }
+    if (snap_commitment(js->comm_r_old, &r->comm_r_old, "comm_r_old", 30, CUZK_COMMITMENT_SEALED, why, cap) ||
+        snap_commitment(js->comm_r_new, &r->comm_r_new, "comm_r_new", 31, CUZK_COMMITMENT_SEALED, why, cap) ||
+        snap_commitment(js->comm_d_new, &r->comm_d_new, "comm_d_new", 32, CUZK_COMMITMENT_UNSEALED, why, cap))
+        return 1;
+    size_t total = 0;
+    for (size_t i = 0; i < r->n_vanilla_proofs; i++) total += r->vanilla_proofs[i].len;
+    js->vanilla_lens = malloc(r->n_vanilla_proofs * sizeof *js->vanilla_lens);
+    js->witness = malloc(total);
+    if (!js->vanilla_lens || !js->witness) {
+        free(js->vanilla_lens);
+        free(js->witness);
+        js->vanilla_lens = NULL;
+        js->witness = NULL;
+        request_fail(out, CGRPC_RESOURCE_EXHAUSTED, "out of memory for the partition proofs (%zu bytes)", total);
+        return -1;
+    }
+    size_t off = 0;
+    for (size_t i = 0; i < r->n_vanilla_proofs; i++) {
+        memcpy(js->witness + off, r->vanilla_proofs[i].data, r->vanilla_proofs[i].len);
+        js->vanilla_lens[i] = r->vanilla_proofs[i].len;
+        off += r->vanilla_proofs[i].len;
+    }
+    js->witness_len = total;
+    js->n_vanilla = r->n_vanilla_proofs;
+    js->snap = 1;
+    js->registered_proof = rp;
+    js->circuit_id = c->id;
+    return 0;
+}
+
 /* The checks of every kind, then the input hash and the generic witness copy. */
 int request_submit_check(const dcfg *cfg, const Cuzk__V1__SubmitProofRequest *r, job_submit *js, char *failmsg,
                          size_t cap, cgrpc_reply *out) {
@@ -251,9 +345,9 @@ int request_submit_check(const dcfg *cfg, const Cuzk__V1__SubmitProofRequest *r,
         if (pr < 0) return -1;
         if (pr > 0) js->fail_message = failmsg;
     } else {
-        snprintf(failmsg, cap,
-                 "cuzk cannot prove %s yet: this build has no SnapDeals circuit (the job was not attempted)", kname);
-        js->fail_message = failmsg;
+        int pr = snap_request(cfg, r, js, failmsg, cap, out);
+        if (pr < 0) return -1;
+        if (pr > 0) js->fail_message = failmsg;
     }
     if (input_hash(r, js->input_hash)) {
         free(js->witness);

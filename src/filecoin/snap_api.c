@@ -15,6 +15,7 @@
 #include "filecoin/snap.h"
 #include "filecoin/snap_circuit.h"
 #include "filecoin/snap_seal.h"
+#include "formats/snarkjs.h"
 #include "groth16/pk.h"
 #include "groth16/setup.h"
 #include "util/log.h"
@@ -91,6 +92,24 @@ cuzk_status cuzk_snap_pk_load(cuzk_pk **out, const char *circuit, const char *pa
         ERR(err, st, "%s for circuit %s: %.400s", params_path, circuit, m);
     }
     return st;
+}
+
+cuzk_status cuzk_snap_circuit_shape(cuzk_file_shape *out, const char *circuit, cuzk_error *err) {
+    if (!out) return ERR(err, CUZK_ERR_ARG, "cuzk_snap_circuit_shape: NULL argument");
+    memset(out, 0, sizeof *out);
+    snap_params sp;
+    cuzk_status st = params_of_name(&sp, circuit, err);
+    if (st != CUZK_OK) return st;
+    snap_sizes sz;
+    snap_circuit_sizes(&sp, &sz); /* from the layout: nothing recorded */
+    if (!sz.n_inputs) return ERR(err, CUZK_ERR_NOMEM, "SnapDeals: cannot size circuit %s", circuit);
+    out->kind = "circuit";
+    out->curve = CUZK_CURVE_BLS12_381;
+    out->n_public = sz.n_inputs - 1;
+    out->n_aux = sz.n_aux;
+    out->n_constraints = sz.n_constraints;
+    out->domain = file_shape_domain(sz.n_constraints, out->n_public);
+    return CUZK_OK;
 }
 
 /* ---- jobs ---- */

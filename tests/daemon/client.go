@@ -5,6 +5,7 @@
 //	client basic -addr unix:///path -out proofs.jsonl
 //	client load  -addr 127.0.0.1:port -n 40 -tag g -out proofs.jsonl
 //	client porep -addr unix:///path -c1 c1.json -miner 1000 -sector 7 -dir dir [-rp 5 -sector-size 2048]
+//	client snap  -addr unix:///path -vproofs vproofs.json -comm-r-old HEX -comm-d-new HEX -comm-r-new HEX -dir dir
 //
 // Proofs are written one JSON object a line ({"c", "proof_json", "public_json"}) for the Node
 // script to verify with snarkjs. Prints "ok <check>" lines; exits 1 on a failure.
@@ -13,7 +14,9 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -229,6 +232,50 @@ func porep(conn *grpc.ClientConn, tag, c1path string, miner, sector uint64, rp, 
 	}
 }
 
+// snap sends a SnapDeals job (RegisteredUpdateProof 0, 2 KiB) with the commitments as their raw 32
+// bytes (the cuzk-v1 document's form; Curio's CIDs are the Node client's) and writes its proof and
+// public inputs to dir/go.proof.bin and dir/go.public.json for run.sh to verify; a request whose
+// comm_r_new is another commitment is FAILED with the reason first.
+func snap(conn *grpc.ClientConn, tag, vpath, rOld, dNew, rNew, dir string) {
+	js, err := os.ReadFile(vpath)
+	var b64 []string
+	if err == nil {
+		err = json.Unmarshal(js, &b64)
+	}
+	parts := make([][]byte, len(b64))
+	for i, b := range b64 {
+		if parts[i], err = base64.StdEncoding.DecodeString(b); err != nil {
+			break
+		}
+	}
+	ro, e1 := hex.DecodeString(rOld)
+	dn, e2 := hex.DecodeString(dNew)
+	rn, e3 := hex.DecodeString(rNew)
+	if err != nil || e1 != nil || e2 != nil || e3 != nil || len(parts) != 1 {
+		ok(false, "read the partition proofs and the commitments", err, e1, e2, e3, len(parts))
+		return
+	}
+	req := func(id string, commRNew []byte) *pb.SubmitProofRequest {
+		return &pb.SubmitProofRequest{RequestId: id, ProofKind: pb.ProofKind_SNAP_DEALS_UPDATE, Priority: pb.Priority_NORMAL,
+			RegisteredProof: 0, SectorSize: 2048, VanillaProofs: parts, SectorNumber: 1, MinerId: 1000,
+			CommROld: ro, CommRNew: commRNew, CommDNew: dn}
+	}
+	pr := &pb.ProveResponse{}
+	err = invoke(conn, "Prove", &pb.ProveRequest{Submit: req(tag+"-snap-bad", ro)}, pr, time.Minute)
+	ok(err == nil && pr.Result != nil && pr.Result.Status == pb.AwaitProofResponse_FAILED && len(pr.Result.Proof) == 0 &&
+		strings.HasPrefix(pr.Result.ErrorMessage, "the partition proofs were refused, nothing was proved: partition 0"),
+		"SnapDeals with another comm_r_new: FAILED, the partition named, no proof", err, pr.Result)
+	pr = &pb.ProveResponse{}
+	t0 := time.Now()
+	err = invoke(conn, "Prove", &pb.ProveRequest{Submit: req(tag+"-snap", rn)}, pr, 10*time.Minute)
+	ok(err == nil && pr.Result != nil && pr.Result.Status == pb.AwaitProofResponse_COMPLETED && len(pr.Result.Proof) == 192,
+		fmt.Sprintf("SnapDeals 2 KiB, raw 32-byte commitments: COMPLETED, 192 bytes (%.1f s)", time.Since(t0).Seconds()), err, pr.Result)
+	if err == nil && pr.Result != nil && len(pr.Result.Proof) > 0 {
+		os.WriteFile(dir+"/go.proof.bin", pr.Result.Proof, 0644)
+		os.WriteFile(dir+"/go.public.json", []byte(pr.Result.PublicJson), 0644)
+	}
+}
+
 func main() {
 	encoding.RegisterCodec(codecV2{})
 	addr := flag.String("addr", "", "daemon address")
@@ -241,6 +288,10 @@ func main() {
 	dir := flag.String("dir", ".", "porep: where the proof and its public inputs go")
 	rp := flag.Uint64("rp", 5, "porep: RegisteredSealProof id (5: 2 KiB V1_1, 8: 32 GiB V1_1)")
 	sectorSize := flag.Uint64("sector-size", 2048, "porep: sector size in bytes")
+	vproofs := flag.String("vproofs", "", "snap: Curio's JSON file of the partition proofs")
+	commROld := flag.String("comm-r-old", "", "snap: comm_r_old, 64 hex digits")
+	commDNew := flag.String("comm-d-new", "", "snap: comm_d_new, 64 hex digits")
+	commRNew := flag.String("comm-r-new", "", "snap: comm_r_new, 64 hex digits")
 	flag.CommandLine.Parse(os.Args[2:])
 	var err error
 	outFile, err = os.OpenFile(*out, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0644)
@@ -262,6 +313,8 @@ func main() {
 		load(conn, *tag, *n)
 	case "porep":
 		porep(conn, *tag, *c1, *miner, *sector, *rp, *sectorSize, *dir)
+	case "snap":
+		snap(conn, *tag, *vproofs, *commROld, *commDNew, *commRNew, *dir)
 	default:
 		fmt.Println("unknown scenario", os.Args[1])
 		os.Exit(2)

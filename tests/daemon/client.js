@@ -8,7 +8,8 @@
 // daemon with debug.prove_delay_ms), sigterm (jobs in flight when the daemon gets SIGTERM),
 // gpufail (a circuit that cannot be made resident on the GPU: engine.gpu_fallback), hostg1 (a
 // .params key's host G1 copy: srs.keep_host_g1), post (PoSt jobs: daemon P of run.sh), porep
-// (PoRep C2 jobs: daemon R), porep-badkey (a broken porep-2k .params: a server error), post-latency (WinningPoSt timing), verify-file (verify proofs written
+// (PoRep C2 jobs: daemon R), porep-badkey (a broken porep-2k .params: a server error), snap (SnapDeals
+// jobs: daemon S), post-latency (WinningPoSt timing), verify-file (verify proofs written
 // by the Go client). Prints "ok <check>" lines; exits 1 on a failure.
 'use strict';
 const path = require('path');
@@ -861,6 +862,83 @@ async function porepBadKey() {
   }
 }
 
+// SnapDeals through the daemon (daemon S of run.sh: snap-2k, INSECURE test parameters): --vproofs is
+// Curio's JSON file of the update's partition proofs (base64 of each partition's bincode), --comm-r-old,
+// --comm-d-new, --comm-r-new the commitments (64 hex digits, the bytes as stored). The job is sent as
+// Curio's ProveUpdateCuzk sends it (the commitments as cid.Bytes()); its proof and public inputs are
+// written to --out for `cuzk verify-update` and the independent oracle (run.sh). Bad requests and bad
+// partition proofs are FAILED with the reason, no proof.
+const SEALED_CID = Buffer.from('0182e20381e80220', 'hex');   // CIDv1 fil-commitment-sealed poseidon-bls12_381-a2-fc1 32
+const UNSEALED_CID = Buffer.from('0181e203922020', 'hex');   // CIDv1 fil-commitment-unsealed sha2-256-trunc254-padded 32
+async function snap() {
+  const out = opt('out');
+  const parts = JSON.parse(fs.readFileSync(opt('vproofs'), 'utf8')).map((b) => Buffer.from(b, 'base64'));
+  const rawc = { comm_r_old: Buffer.from(opt('comm-r-old'), 'hex'), comm_d_new: Buffer.from(opt('comm-d-new'), 'hex'),
+    comm_r_new: Buffer.from(opt('comm-r-new'), 'hex') };
+  const cids = { comm_r_old: Buffer.concat([SEALED_CID, rawc.comm_r_old]), comm_d_new: Buffer.concat([UNSEALED_CID, rawc.comm_d_new]),
+    comm_r_new: Buffer.concat([SEALED_CID, rawc.comm_r_new]) };
+  const req = (f) => Object.assign({ request_id: 'snap-1000-1', proof_kind: 'SNAP_DEALS_UPDATE', priority: 'NORMAL',
+    registered_proof: 0, sector_size: 2048, vanilla_proofs: parts, sector_number: 1, miner_id: 1000 }, cids, f);
+  const prove = async (r) => {
+    const x = await call('Prove', { submit: r }, 600000);
+    return x.err ? { err: x.err } : x.resp.result;
+  };
+  const why = (x) => x && (x.err ? x.err.message : x.error_message);
+  ok(parts.length === 1 && parts[0].length > 1000, `the 2 KiB update has 1 partition proof (${parts[0] && parts[0].length} bytes)`);
+
+  // 1. Curio's request (CIDs): Prove
+  let x = await prove(req({}));
+  ok(x && x.status === 'COMPLETED' && x.proof && x.proof.length === 192, 'SnapDeals 2 KiB, commitments as CIDs: COMPLETED, 192 bytes (1 partition)', why(x));
+  if (x && x.proof && x.proof.length) {
+    fs.writeFileSync(path.join(out, 'node.proof.bin'), x.proof);
+    fs.writeFileSync(path.join(out, 'node.public.json'), x.public_json);
+    console.log(`snap: total ${x.total_ms} ms: queue ${x.queue_wait_ms}, key load ${x.srs_load_ms}, synthesis ${x.synthesis_ms}, prove ${x.gpu_compute_ms}`);
+  }
+  const s1 = await call('SubmitProof', req({}));
+  const s2 = await call('SubmitProof', req({}));
+  ok(!s1.err && !s2.err && s1.resp.job_id === s2.resp.job_id, 'the same request again (a Curio retry): the same job', s1.err || s2.err);
+
+  // 2. bad requests and partition proofs: FAILED with the reason, no proof
+  const half = parts[0].subarray(0, parts[0].length >> 1);
+  const flipped = Buffer.from(parts[0]);
+  flipped[flipped.length - 40] ^= 1;   // a byte near the end: the last challenge's tree R new path
+  const PR = /^the partition proofs were refused, nothing was proved: /;
+  const bad = [
+    ['another comm_r_new (comm_r_old in its place)', req({ request_id: 'snap-rnew', comm_r_new: cids.comm_r_old }), PR, /partition 0: .*comm_r_new/],
+    ['a truncated partition proof', req({ request_id: 'snap-trunc', vanilla_proofs: [half] }), PR, /partition 0: .*truncated/],
+    ['a changed byte in the partition proof', req({ request_id: 'snap-flip', vanilla_proofs: [flipped] }), PR,
+      /partition 0 challenge \d+ \(node \d+\): proof_r_new/],
+    ['two partition proofs for 1 partition', req({ request_id: 'snap-two', vanilla_proofs: [parts[0], parts[0]] }),
+      /2 vanilla proofs \(field 11\)/, /takes 1, one partition proof per partition/],
+    ['no partition proof', req({ request_id: 'snap-none', vanilla_proofs: [] }), /0 vanilla proofs/, /takes 1/],
+    ['an empty partition proof', req({ request_id: 'snap-emptyp', vanilla_proofs: [Buffer.alloc(0)] }), /vanilla proof 0/, /is empty/],
+    ['comm_d_new as a sealed CID', req({ request_id: 'snap-dcodec', comm_d_new: Buffer.concat([SEALED_CID, rawc.comm_d_new]) }),
+      /comm_d_new \(field 32\)/, /neither 32 raw bytes nor an unsealed commitment/],
+    ['comm_r_old of 33 bytes', req({ request_id: 'snap-33', comm_r_old: Buffer.concat([rawc.comm_r_old, Buffer.alloc(1)]) }),
+      /comm_r_old \(field 30\)/, /33 bytes are neither/],
+    ['an empty comm_r_new', req({ request_id: 'snap-nornew', comm_r_new: Buffer.alloc(0) }), /comm_r_new \(field 31\)/, /is empty/],
+    ['comm_r_old not a field element', req({ request_id: 'snap-fr', comm_r_old: Buffer.alloc(32, 0xff) }), /comm_r_old/,
+      /not a BLS12-381 field element/],
+    ['registered_proof 5 (not a RegisteredUpdateProof)', req({ request_id: 'snap-rp5', registered_proof: 5 }), /registered_proof 5/,
+      /not a RegisteredUpdateProof/],
+    ['registered_proof 3 (32 GiB, not configured)', req({ request_id: 'snap-rp3', registered_proof: 3, sector_size: 34359738368 }),
+      /cannot prove SNAP_DEALS_UPDATE 32GiB here/, /no \[circuits."snap-32g"\]/],
+    ['sector_size of another size', req({ request_id: 'snap-size', sector_size: 8388608 }), /sector_size 8388608 does not match/,
+      /registered_proof 0 \(2KiB/],
+  ];
+  for (const [what, r, re1, re2] of bad) {
+    const t0 = Date.now();
+    x = await prove(r);
+    ok(x && x.status === 'FAILED' && re1.test(x.error_message) && re2.test(x.error_message) && !(x.proof && x.proof.length),
+       `SnapDeals with ${what}: FAILED, says why, no proof (${Date.now() - t0} ms)`, why(x));
+    if (x && x.error_message) console.log(`  ${what}: ${x.error_message}`);
+  }
+  const st = await call('GetStatus', {});
+  ok(!st.err && st.resp.total_proofs_failed >= bad.length, 'GetStatus counts the failed jobs', st.resp && st.resp.total_proofs_failed);
+  const q = st.resp && st.resp.queues.find((e) => e.proof_kind === 'SNAP_DEALS_UPDATE');
+  ok(q && q.pending === 0 && q.in_progress === 0, 'GetStatus: the SNAP_DEALS_UPDATE queue is empty again', q);
+}
+
 // Latency of WinningPoSt 32 GiB jobs (bench/RESULTS.md): --n jobs of the --vproof vanilla proof
 // (default winning-66.vproof: one sector, 66 challenges, randomness 0), one after another, each timed from the Prove call to the
 // reply, with the daemon's stage times.
@@ -891,7 +969,7 @@ async function verifyFile() {
 
 (async () => {
   const t0 = Date.now();
-  const fn = { basic, load, slow, sigterm, retention, budget, gpufail, hostg1, post, porep, 'porep-badkey': porepBadKey,
+  const fn = { basic, load, slow, sigterm, retention, budget, gpufail, hostg1, post, porep, 'porep-badkey': porepBadKey, snap,
     'post-latency': postLatency, bn254, bnslow,
     'verify-file': verifyFile }[scenario];
   if (!fn) { console.error('unknown scenario ' + scenario); process.exit(2); }

@@ -3,8 +3,10 @@
 # loopback TCP and drives it with two independent gRPC stacks, Node (@grpc/grpc-js, pinned in
 # tests/js) and Go (Debian's grpc-go, GOPATH mode). Every proof is checked with snarkjs (PoSt
 # proofs: with `cuzk verify --vk` against public inputs from tests/daemon/post_public.py; PoRep
-# proofs: with `cuzk verify-seal`, their public inputs against tests/porep/porep_public.py).
+# proofs: with `cuzk verify-seal`, their public inputs against tests/porep/porep_public.py;
+# SnapDeals proofs: with `cuzk verify-update`, their public inputs against tests/snap/snap_oracle.py).
 # $CUZK_POREP_FIXTURE: a porep-2k fixture of tests/porep/fixture.sh (unset: made in the temp dir).
+# $CUZK_SNAP_FIXTURE: a snap-2k fixture of tests/snap/fixture.sh (unset: made in the temp dir).
 #   tests/daemon/run.sh path/to/cuzkd [path/to/cuzk]   (cuzk: default, next to cuzkd)
 # Exit 0 all passed, 1 a failure, 77 a tool is missing (tools/install-deps.sh --test installs them).
 set -u
@@ -570,6 +572,76 @@ EOT
     stop_ok "daemon R (broken key)" "$RB_PID" "$SB"
 fi
 echo "PoRep section: $(( $(date +%s) - t_porep )) s"
+
+# ---- daemon S: Filecoin SnapDeals (snap-2k, INSECURE test parameters, an update made by cuzk) ----
+# The fixture of tests/snap/fixture.sh ($CUZK_SNAP_FIXTURE under ctest; else made here, ~3-8 min):
+# snap2k.params / .vk and vproofs.json, Curio's JSON file of the partition proofs; env: the
+# update's public data (RP COMM_R_OLD COMM_D_NEW COMM_R_NEW). The daemon takes the .params only.
+t_snap=$(date +%s)
+SX=${CUZK_SNAP_FIXTURE:-}
+snap_ok=1
+if [ "$SX" = skip ]; then
+    echo "SKIP SnapDeals section (daemon S) in a sanitizer build: its INSECURE snap-2k setup takes too long under ASan; make test runs it"
+    snap_ok=0
+elif [ -z "$SX" ]; then
+    SX=$W/snap-2k
+    if ! bash "$ROOT/tests/snap/fixture.sh" "$CUZK" "$SX" > "$W/snap-fixture.log" 2>&1; then
+        echo "FAIL SnapDeals fixture (tests/snap/fixture.sh):"; tail -5 "$W/snap-fixture.log"; fails=$((fails + 1)); snap_ok=0
+    fi
+fi
+if [ $snap_ok = 1 ] && [ ! -f "$SX/env" ]; then echo "FAIL no SnapDeals fixture in $SX"; fails=$((fails + 1)); snap_ok=0; fi
+if [ $snap_ok = 1 ]; then
+    # shellcheck disable=SC1091
+    . "$SX/env"   # RP COMM_R_OLD COMM_D_NEW COMM_R_NEW
+    SD=$W/snap
+    mkdir -p "$SD"
+    SS=$W/snap.sock
+    cat > "$W/s.toml" <<EOT
+[server]
+listen = ["unix://$SS"]
+[engine]
+backend = "cpu"
+workers = 1
+prove_threads = 2
+[circuits."snap-2k"]
+params = "$SX/snap2k.params"
+EOT
+    cfg_case "SnapDeals circuit with r1cs refused" 2 'snap-2k: a SnapDeals circuit takes params = "..." only' \
+        "$(printf '[circuits."snap-2k"]\nparams = "%s"\nr1cs = "%s"' "$SX/snap2k.params" "$SX/snap2k.r1cs")"
+    cfg_case "SnapDeals config checks OK" 0 "OK" "$(cat "$W/s.toml")"
+    head -c 1000000 "$SX/snap2k.params" > "$W/broken-snap2k.params"
+    cfg_case "a truncated SnapDeals .params without preload: --check-config names it" 2 \
+        "circuit snap-2k: bellperson params .*broken-snap2k.params: truncated.*preload = false" \
+        "$(printf '[server]\nlisten = ["unix://%s/m.sock"]\n[circuits."snap-2k"]\nparams = "%s"' "$W" "$W/broken-snap2k.params")"
+    cfg_case "snap-2k .params as snap-8m without preload: named" 2 \
+        "circuit snap-8m: .*snap2k.params: bellperson params of 4 public inputs.*snap-8m needs 4 public inputs" \
+        "$(printf '[server]\nlisten = ["unix://%s/m.sock"]\n[circuits."snap-8m"]\nparams = "%s"' "$W" "$SX/snap2k.params")"
+    start snap "$W/s.toml"
+    SS_PID=$PID
+    SC=(--comm-r-old "$COMM_R_OLD" --comm-d-new "$COMM_D_NEW" --comm-r-new "$COMM_R_NEW")
+    check "node snap (an update as Curio sends it, CIDs; bad requests and partition proofs FAILED with the reason)" \
+        node "$HERE/client.js" snap --addr "unix://$SS" --vproofs "$SX/vproofs.json" "${SC[@]}" --out "$SD" --tag s
+    check "go snap (raw 32-byte commitments; the daemon still proves after the refusals)" \
+        "$GOC" snap -addr "unix://$SS" -vproofs "$SX/vproofs.json" -comm-r-old "$COMM_R_OLD" -comm-d-new "$COMM_D_NEW" \
+        -comm-r-new "$COMM_R_NEW" -dir "$SD" -tag gs
+    python3 "$ROOT/tests/snap/snap_oracle.py" inputs "$RP" "$COMM_R_OLD" "$COMM_D_NEW" "$COMM_R_NEW" > "$SD/oracle.json"
+    for c in node go; do
+        if [ ! -s "$SD/$c.proof.bin" ]; then echo "FAIL $c: no SnapDeals proof from the daemon"; fails=$((fails + 1)); continue; fi
+        if "$CUZK" verify-update --vk "$SX/snap2k.vk" --registered-proof "$RP" "${SC[@]}" "$SD/$c.proof.bin" > "$SD/vu.out" 2>&1; then
+            echo "PASS $c: the SnapDeals proof from cuzkd verifies (cuzk verify-update, public data only)"
+        else echo "FAIL $c: cuzk verify-update of the daemon's SnapDeals proof:"; cat "$SD/vu.out"; fails=$((fails + 1)); fi
+        "$CUZK" verify-update --vk "$SX/snap2k.vk" --registered-proof "$RP" --comm-r-old "$COMM_R_OLD" --comm-d-new "$COMM_D_NEW" \
+            --comm-r-new "$COMM_R_OLD" "$SD/$c.proof.bin" > /dev/null 2>&1; rc=$?
+        if [ $rc = 1 ]; then echo "PASS $c: the same proof checked with another comm_r_new: INVALID";
+        else echo "FAIL $c: the proof checked with another comm_r_new: exit $rc"; fails=$((fails + 1)); fi
+        if python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); sys.exit(0 if a == b else 1)' \
+             "$SD/$c.public.json" "$SD/oracle.json"; then
+            echo "PASS $c: the daemon's public_json equals the public inputs of the oracle (tests/snap/snap_oracle.py)"
+        else echo "FAIL $c: the daemon's public_json differs from the oracle"; head -c 300 "$SD/$c.public.json"; echo; fails=$((fails + 1)); fi
+    done
+    stop_ok "daemon S" "$SS_PID" "$SS"
+fi
+echo "SnapDeals section: $(( $(date +%s) - t_snap )) s"
 
 # ---- daemons G, H: a .params key's host copy of its G1 queries (srs.keep_host_g1) --------------
 # The GPU engine gives it back once the queries are resident (GetStatus host_released_bytes > 0)

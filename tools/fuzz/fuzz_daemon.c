@@ -7,13 +7,14 @@
  * Every message goes through request_decode (the wire-level UTF-8 check of pbvalid.c, then
  * protobuf-c's unpack). A SubmitProofRequest (Prove: its submit field) then goes through
  * request_submit_check against a fixed configuration loaded by the daemon's own loader
- * (dcfg_load: PoSt circuits real and reduced, PoRep 2 KiB and 32 GiB, one generic circuit), and a
- * request it accepts for proving goes on to what the worker does first (dprover_api.c, the same
- * dp_post_request / dp_porep_request): the PoSt vanilla proofs to cuzk_post_job_create, the PoRep
- * C1 output to cuzk_porep_job_create, both on one thread. The other messages stop after decoding: their handlers only look the job table up.
+ * (dcfg_load: PoSt circuits real and reduced, PoRep 2 KiB and 32 GiB, SnapDeals 2 KiB and 32 GiB,
+ * one generic circuit), and a request it accepts for proving goes on to what the worker does first
+ * (dprover_api.c, the same dp_post_request / dp_porep_request / dp_snap_request): the PoSt vanilla
+ * proofs to cuzk_post_job_create, the PoRep C1 output to cuzk_porep_job_create, the SnapDeals
+ * partition proofs and commitments to cuzk_snap_job_create, all on one thread. The other messages stop after decoding: their handlers only look the job table up.
  * Invariants checked (a violation aborts: a finding): a refused call has a gRPC status and a
- * message; a refused submit leaves nothing allocated; an accepted PoSt request's vanilla proofs
- * fill its witness exactly; a failing job has a reason. Nothing may crash, read out of bounds,
+ * message; a refused submit leaves nothing allocated; an accepted PoSt or SnapDeals request's
+ * vanilla proofs fill its witness exactly; a failing job has a reason. Nothing may crash, read out of bounds,
  * overflow or leak.
  *   make fuzz       # runs every target in tools/fuzz (tools/fuzz/run.sh)
  * Seeds: tools/fuzz/corpus/daemon (tools/fuzz/make_seeds.py). */
@@ -57,8 +58,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
              "[circuits.wpost-64g]\nparams = \"%s\"\n"
              "[circuits.porep-2k]\nparams = \"%s\"\n"
              "[circuits.porep-32g]\nparams = \"%s\"\n"
+             "[circuits.snap-2k]\nparams = \"%s\"\n"
+             "[circuits.snap-32g]\nparams = \"%s\"\n"
              "[circuits.multiplier]\nzkey = \"%s\"\n",
-             key, key, key, key, key, key, key, key);
+             key, key, key, key, key, key, key, key, key, key);
     if (memfile("cuzk-fuzz-toml", toml, toml_path) < 0 || dcfg_load(&CFG, toml_path, err, sizeof err) != 0) {
         fprintf(stderr, "fuzz_daemon: the configuration does not load: %s\n", err);
         abort();
@@ -80,6 +83,10 @@ static void input_of(dp_input *in, const job_submit *js) {
     in->sector_id = js->sector_id;
     in->miner_id = js->miner_id;
     in->registered_proof = js->registered_proof;
+    in->snap = js->snap;
+    memcpy(in->comm_r_old, js->comm_r_old, 32);
+    memcpy(in->comm_d_new, js->comm_d_new, 32);
+    memcpy(in->comm_r_new, js->comm_r_new, 32);
 }
 
 /* The worker's first step on an accepted PoSt request (dprover_api.c prove_post, through the same
@@ -129,6 +136,31 @@ static void porep_worker(const job_submit *js) {
     cuzk_porep_job_free(job);
 }
 
+/* The worker's first step on an accepted SnapDeals request (dprover_api.c prove_snap, through the
+ * same dp_snap_request). */
+static void snap_worker(const job_submit *js) {
+    const uint8_t **bufs = calloc(js->n_vanilla, sizeof *bufs);
+    if (!bufs) return;
+    dp_input in;
+    input_of(&in, js);
+    cuzk_snap_request rq;
+    cuzk_error e = {0};
+    /* an accepted request's partition proofs fill its witness exactly */
+    if (dp_snap_request(&rq, bufs, &in, 1, &e) != CUZK_OK) abort();
+    cuzk_snap_job *job = NULL;
+    cuzk_status st = cuzk_snap_job_create(&job, &rq, &e);
+    free(bufs);
+    if (st != CUZK_OK) {
+        if (job || !e.msg[0]) abort();
+        return;
+    }
+    size_t np = cuzk_snap_job_n_public(job);
+    uint8_t *pub = malloc(np * 32 + 1);
+    if (pub && cuzk_snap_job_partitions(job) >= 1) (void)cuzk_snap_job_public_inputs(job, 0, pub, &e);
+    free(pub);
+    cuzk_snap_job_free(job);
+}
+
 static void submit(const Cuzk__V1__SubmitProofRequest *r) {
     job_submit js;
     char failmsg[400];
@@ -150,6 +182,10 @@ static void submit(const Cuzk__V1__SubmitProofRequest *r) {
         const dcfg_circuit *c = dcfg_find_circuit(&CFG, js.circuit_id);
         if (!c || !c->porep_circuit || !js.porep || !js.witness_len) abort();
         porep_worker(&js);
+    } else if (js.kind == JK_SNAP) {
+        const dcfg_circuit *c = dcfg_find_circuit(&CFG, js.circuit_id);
+        if (!c || !c->snap_circuit || !js.snap || !js.n_vanilla || !js.vanilla_lens) abort();
+        snap_worker(&js);
     } else if (js.kind == JK_GENERIC) {
         const dcfg_circuit *c = dcfg_find_circuit(&CFG, js.circuit_id);
         if (!c || c->filecoin || !js.witness_len) abort();

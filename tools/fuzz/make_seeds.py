@@ -63,7 +63,7 @@ def fb(num, b):                     # a bytes / string / message field
 # SubmitProofRequest field numbers
 REQUEST_ID, PROOF_KIND, SECTOR_SIZE, REGISTERED_PROOF, PRIORITY = 1, 2, 3, 4, 5
 VANILLA_PROOF, VANILLA_PROOFS, SECTOR_NUMBER, MINER_ID, RANDOMNESS, PARTITION = 10, 11, 20, 21, 22, 23
-COMM_R_OLD, CIRCUIT_ID, WITNESS = 30, 100, 101
+COMM_R_OLD, COMM_R_NEW, COMM_D_NEW, CIRCUIT_ID, WITNESS = 30, 31, 32, 100, 101
 POREP, SNAP, WPOST, WINNING, GENERIC = 1, 2, 3, 4, 100
 # fuzz_daemon's method byte
 M_SUBMIT, M_PROVE, M_AWAIT, M_CANCEL, M_STATUS, M_METRICS, M_PRELOAD, M_EVICT = range(8)
@@ -93,6 +93,18 @@ def main():
 
     c1 = read(HERE, 'corpus', 'parsers', 'porep_c1_2k.json')
     wtns = read(HERE, 'corpus', 'parsers', 'multiplier.wtns')
+    # go-fil-commcid: CIDv1 | fil-commitment-sealed 0xf102 | poseidon-bls12_381-a2-fc1 0xb401 | 32;
+    # fil-commitment-unsealed 0xf101 | sha2-256-trunc254-padded 0x1012 | 32 (cuzk_commitment_from_bytes)
+    SEALED, UNSEALED = bytes.fromhex('0182e20381e80220'), bytes.fromhex('0181e203922020')
+
+    def snap_req(cid):
+        c = {k: bytes.fromhex(snap_pub[k]) for k in ('comm_r_old', 'comm_d_new', 'comm_r_new')}
+        if cid:
+            c = {'comm_r_old': SEALED + c['comm_r_old'], 'comm_r_new': SEALED + c['comm_r_new'],
+                 'comm_d_new': UNSEALED + c['comm_d_new']}
+        return (fb(REQUEST_ID, 'snap') + fv(PROOF_KIND, SNAP) + fv(SECTOR_SIZE, 2048) + fv(REGISTERED_PROOF, 0) +
+                fb(VANILLA_PROOFS, base64.b64decode(json.loads(snap_json)[0])) + fb(COMM_R_OLD, c['comm_r_old']) +
+                fb(COMM_R_NEW, c['comm_r_new']) + fb(COMM_D_NEW, c['comm_d_new']))
     wpost = (fb(REQUEST_ID, 'wpost-1') + fv(PROOF_KIND, WPOST) + fv(SECTOR_SIZE, 32 << 30) +
              fv(REGISTERED_PROOF, 13) + fv(PRIORITY, 3) + fb(VANILLA_PROOFS, post) + fb(RANDOMNESS, zero) +
              fv(PARTITION, 0))
@@ -107,6 +119,9 @@ def main():
                             fv(MINER_ID, 1000)),
         'submit-generic': (M_SUBMIT, fv(PROOF_KIND, GENERIC) + fb(CIRCUIT_ID, 'multiplier') + fb(WITNESS, wtns)),
         'submit-snap': (M_SUBMIT, fv(PROOF_KIND, SNAP) + fv(REGISTERED_PROOF, 3) + fb(COMM_R_OLD, zero)),
+        # a 2 KiB update as Curio sends it: its partition proof, the commitments as raw bytes or CIDs
+        'submit-snap-2k': (M_SUBMIT, snap_req(False)),
+        'submit-snap-2k-cid': (M_SUBMIT, snap_req(True)),
         'prove-wpost-32g': (M_PROVE, fb(1, wpost)),
         'await': (M_AWAIT, fb(1, 'job-1') + fv(2, 1000)),
         'cancel': (M_CANCEL, fb(1, 'job-1')),
