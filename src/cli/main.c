@@ -19,6 +19,7 @@
 #include "cuzk/groth16.h"
 #include "porep_cmds.h"
 #include "snap_cmds.h"
+#include "cli_util.h"
 #include "progress.h" /* the progress line: the CLI's own terminal helper */
 
 static const char *g_prog = "cuzk";
@@ -525,6 +526,7 @@ static int cmd_setup(int argc, char **argv) {
     cuzk_setup_opts_init(&o);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (cli_repeated(argv, i)) return usage_error("setup", "%s is given twice", a);
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { print_setup_help(stdout); return 0; }
         else if (!strcmp(a, "--seed")) {
             if (++i >= argc || !parse_u64(argv[i], &seed)) return usage_error("setup", "%s needs a non-negative integer", "--seed");
@@ -590,6 +592,9 @@ static int cmd_setup(int argc, char **argv) {
         if (npos != 2 && npos != 3)
             return usage_error("setup", "%s", "expected: --circuit NAME [out.r1cs] out.params out.vk");
         int porep = !strncmp(named, "porep-", 6), snap = !strncmp(named, "snap-", 5);
+        if (!porep && !snap && strncmp(named, "window-post-", 12) && strncmp(named, "winning-post-", 13))
+            return usage_error("setup", "unknown circuit '%s' (window-post-SIZE, winning-post-SIZE, porep-SIZE or snap-SIZE; "
+                               "SIZE 2k 8m 512m 32g 64g)", named);
         if ((porep || snap) && named_sectors) return usage_error("setup", "%s", "--sectors is for PoSt circuits, not porep-SIZE or snap-SIZE");
         cuzk_error e = {0};
         if (npos == 2) { /* recorded in memory, no .r1cs file: below, with cuzk_{porep,snap,post}_setup */

@@ -292,6 +292,18 @@ int cli_cmd_prove_update(int argc, char **argv) {
     const char *circuit = cuzk_snap_job_circuit(job);
     uint32_t P = cuzk_snap_job_partitions(job);
     if (!quiet) fprintf(stderr, "cuzk prove-update: %s, %u partition(s), checked in %.1f ms; loading %s\n", circuit, P, t1 - t0, params);
+    {
+        /* the key files' headers against the circuit the partition proofs are for, before the
+         * circuit is recorded and the key loaded (gigabytes at 32 GiB) */
+        cuzk_file_shape want;
+        char what[300];
+        snprintf(what, sizeof what, "circuit %s (the partition proofs' sector size)", circuit);
+        if ((st = cuzk_snap_circuit_shape(&want, circuit, &e)) || (st = cuzk_file_shape_check(params, &want, what, &e)) ||
+            (r1cs && (st = cuzk_file_shape_check(r1cs, &want, what, &e)))) {
+            rc = cli_fail(st, &e);
+            goto out;
+        }
+    }
     cuzk_pk_load_opts lo;
     memset(&lo, 0, sizeof lo);
     lo.nthreads = req.nthreads;
@@ -319,12 +331,21 @@ int cli_cmd_prove_update(int argc, char **argv) {
     jd.synth = synth_progress;
     jd.synth_ctx = &sc;
     jd.witness_form = CUZK_WITNESS_FR_MONT;
+    /* a .r1cs from a file: partition 0's witness is checked against it before that partition is
+     * proved (a changed constraint is named now, not found as a proof that does not verify) */
+    if (r1cs) jd.check_witness = CUZK_CHECK_WITNESS_FIRST;
     cuzk_job_id id;
     if ((st = cuzk_engine_submit(eng, &jd, &id, &e))) { rc = cli_fail(st, &e); goto out; }
     if ((st = cuzk_engine_wait(eng, id, &res, &e))) { rc = cli_fail(st, &e); goto out; }
     if (res.state != CUZK_JOB_DONE) {
         st = res.status ? res.status : CUZK_ERR_CANCELLED;
         if (!e.msg[0]) cuzk_error_set(&e, st, __FILE__, __LINE__, "partition %u failed", res.failed_partition);
+        else if (st == CUZK_ERR_UNSAT && r1cs) {
+            char m[sizeof e.msg];
+            memcpy(m, e.msg, sizeof m);
+            cuzk_error_set(&e, st, __FILE__, __LINE__, "%s: %.500s: not the %s circuit the partition proofs are synthesized "
+                           "for (changed or corrupt)", r1cs, m, circuit);
+        }
         rc = cli_fail(st, &e);
         goto out;
     }
@@ -342,6 +363,18 @@ int cli_cmd_prove_update(int argc, char **argv) {
         }
         st = cuzk_verify(vk, CUZK_PUBLIC_CANON, pub, np * 32, CUZK_PROOF_CURVE_BYTES, res.proofs + (size_t)k * res.proof_bytes,
                          res.proof_bytes, &e);
+        if (st == CUZK_ERR_INVALID) {
+            /* made from checked partition proofs with this key, the proof verifies against the key's
+             * own verifying key unless the key files are not one key of the circuit: a bad input file */
+            char m[sizeof e.msg];
+            memcpy(m, e.msg, sizeof m);
+            st = cuzk_error_set(&e, CUZK_ERR_MISMATCH, __FILE__, __LINE__,
+                                "partition %u: the proof does not verify against the key's own verifying key (%.300s): "
+                                "%s%s%s is not a consistent key of circuit %s (changed or corrupt)", k, m, params,
+                                r1cs ? " with " : "", r1cs ? r1cs : "", circuit);
+            rc = cli_fail(st, &e);
+            goto out;
+        }
         if (st) {
             char m[sizeof e.msg];
             memcpy(m, e.msg, sizeof m);

@@ -711,9 +711,14 @@ static cuzk_status prove_parts(dp_key *k, const dp_input *in, parts_synth_ctx *s
         memset(&verr, 0, sizeof verr);
         if (cuzk_verify(k->vk, CUZK_PUBLIC_CANON, pub + (size_t)p * np * 32, np * 32, CUZK_PROOF_CURVE_BYTES,
                         res.proofs + (size_t)p * res.proof_bytes, res.proof_bytes, &verr) != CUZK_OK) {
+            /* the request passed every check of its vanilla proofs and the witness was made from them:
+             * a proof that fails the key's own verifying key means the daemon's key is not one
+             * consistent key of the circuit (a changed or corrupt .params), not a bad request */
             st = cuzk_error_set(err, CUZK_ERR_UNSAT, __FILE__, __LINE__,
-                                "partition %u: the %s proof does not verify against the public inputs derived from "
-                                "the public data (parameters of another circuit?): %s", p, what, verr.msg);
+                                "server error: partition %u: the %s proof does not verify against the key's own verifying key "
+                                "(%s): the key of circuit %s is not one consistent key of the circuit (the daemon's own "
+                                ".params is changed or corrupt, or made for another circuit), not the request's fault",
+                                p, what, verr.msg, k->id);
             goto out;
         }
     }

@@ -427,6 +427,8 @@ static void *worker_main(void *arg) {
             else if (j->n_vanilla && (st == CUZK_ERR_FORMAT || st == CUZK_ERR_INVALID || st == CUZK_ERR_IO))
                 snprintf(msg, sizeof msg, "a vanilla proof was refused, nothing was proved: %s",
                          err.msg[0] ? err.msg : cuzk_status_str(st));
+            else if (!strncmp(err.msg, "server error: ", 14)) /* the daemon's own fault, said as such */
+                snprintf(msg, sizeof msg, "%s", err.msg);
             else
                 snprintf(msg, sizeof msg, "%s: %s", j->n_vanilla || j->porep ? cuzk_status_str(st) : status_phrase(st),
                          err.msg[0] ? err.msg : cuzk_status_str(st));
