@@ -105,5 +105,28 @@ expect_rc "prove-update: an option given twice is a usage error" 2 'given twice'
 expect_rc "prove-update: --registered-proof is required" 2 'registered-proof' \
     "$CUZK" prove-update "${P[@]}" --comm-r-old "$COMM_R_OLD" --comm-d-new "$COMM_D_NEW" --comm-r-new "$COMM_R_NEW" "$F/vproofs.json" "$W/x.bin"
 
+# 5. the key files, checked before the expensive work (from a fresh user's pass): a 2 KiB key with
+# a 32 GiB update refused from the headers before the 81M-constraint circuit is recorded; a
+# changed coefficient in the .r1cs named from partition 0's witness before any proof; setup
+# refuses a repeated option and names every circuit family
+"$CUZK" make-update --sparse --registered-proof 3 --json "$W/sp32.json" > "$W/sp32.info" 2> "$W/o" ||
+    { fail "make-update --sparse 32 GiB:"; head -3 "$W/o"; }
+if [ -s "$W/sp32.info" ]; then
+    S32=($(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(j["comm_r_old"], j["comm_d_new"], j["comm_r_new"])' "$W/sp32.info"))
+    t0=$(date +%s)
+    expect_rc "prove-update: a 2 KiB key with a 32 GiB update refused from the headers" 3 'needs 4 public inputs, 80978488 private' \
+        "$CUZK" prove-update --backend cpu --params "$F/snap2k.params" --registered-proof 3 --comm-r-old "${S32[0]}" \
+        --comm-d-new "${S32[1]}" --comm-r-new "${S32[2]}" "$W/sp32.json" "$W/x.bin"
+    [ $(( $(date +%s) - t0 )) -lt 30 ] && pass "  ... within 30 s (nothing recorded)" || fail "  ... took $(( $(date +%s) - t0 )) s"
+fi
+if python3 "$HERE/../porep/tamper_r1cs.py" "$F/snap2k.r1cs" "$W/tampered.r1cs" > "$W/tamper.txt" 2>&1; then
+    expect_rc "prove-update: a changed .r1cs coefficient named before any proof" 3 "tampered.r1cs: witness does not satisfy constraint" \
+        "$CUZK" prove-update --backend cpu --params "$F/snap2k.params" --r1cs "$W/tampered.r1cs" "${C[@]}" "$F/vproofs.json" "$W/x.bin"
+else fail "tamper_r1cs.py:"; cat "$W/tamper.txt"; fi
+expect_rc "setup: an option given twice is a usage error" 2 '--seed is given twice' \
+    "$CUZK" setup --seed 1 --seed 2 --circuit snap-2k "$W/s.params" "$W/s.vk"
+expect_rc "setup: an unknown circuit names every family" 2 'porep-SIZE or snap-SIZE' \
+    "$CUZK" setup --circuit snap "$W/s.params" "$W/s.vk"
+
 echo "snap_cli: $fails failed"
 [ $fails = 0 ]
