@@ -16,7 +16,6 @@
 #include "groth16/pk.h"
 #include "groth16/setup.h"
 #include "util/log.h"
-#include "util/timer.h"
 
 static const struct { const char *name; uint64_t size; } SIZES[5] = {
     {"2k", 2048ull}, {"8m", 8ull << 20}, {"512m", 512ull << 20}, {"32g", 32ull << 30}, {"64g", 64ull << 30}};
@@ -60,19 +59,16 @@ cuzk_status cuzk_porep_r1cs_write(const char *circuit, const char *r1cs_path, cu
     return st;
 }
 
+static cuzk_status record_porep(r1cs *out, const void *ctx, int nthreads, cuzk_error *err) {
+    return porep_record_parallel(out, (porep_params const *)ctx, nthreads, err);
+}
+
 cuzk_status cuzk_porep_setup(const char *circuit, const char *params_path, const char *vk_path,
                                       const cuzk_setup_opts *opts, cuzk_setup_timings *t, cuzk_error *err) {
     porep_params pp;
     cuzk_status st;
     if ((st = params_of_name(&pp, circuit, err)) != CUZK_OK) return st;
-    cuzk_progress_fn progress = opts ? opts->progress : NULL;
-    void *pu = opts ? opts->progress_user : NULL;
-    if (progress) progress(pu, "record", 0, 1);
-    double t0 = now_ms();
-    r1cs r;
-    if ((st = porep_record_parallel(&r, &pp, opts ? opts->nthreads : 0, err)) != CUZK_OK) return st;
-    if (progress) progress(pu, "record", 1, 1);
-    return groth16_setup_recorded(&r, now_ms() - t0, params_path, vk_path, opts, t, err); /* r taken */
+    return groth16_setup_record(record_porep, &pp, params_path, vk_path, opts, t, err);
 }
 
 cuzk_status cuzk_porep_circuit_shape(cuzk_file_shape *out, const char *circuit, cuzk_error *err) {

@@ -12,7 +12,6 @@
 #include "groth16/setup.h"
 #include "formats/snarkjs.h"
 #include "util/log.h"
-#include "util/timer.h"
 
 static cuzk_status params_of(post_params *pp, const char *circuit, uint32_t sectors, cuzk_error *err) {
     if (!circuit) return ERR(err, CUZK_ERR_ARG, "PoSt: no circuit name");
@@ -40,19 +39,16 @@ cuzk_status cuzk_post_r1cs_write(const char *circuit, uint32_t sectors, const ch
     return st;
 }
 
+static cuzk_status record_post(r1cs *out, const void *ctx, int nthreads, cuzk_error *err) {
+    return post_record_parallel(out, (post_params const *)ctx, nthreads, err);
+}
+
 cuzk_status cuzk_post_setup(const char *circuit, uint32_t sectors, const char *params_path, const char *vk_path,
                                       const cuzk_setup_opts *opts, cuzk_setup_timings *t, cuzk_error *err) {
     post_params pp;
     cuzk_status st;
     if ((st = params_of(&pp, circuit, sectors, err)) != CUZK_OK) return st;
-    cuzk_progress_fn progress = opts ? opts->progress : NULL;
-    void *pu = opts ? opts->progress_user : NULL;
-    if (progress) progress(pu, "record", 0, 1);
-    double t0 = now_ms();
-    r1cs r;
-    if ((st = post_record_parallel(&r, &pp, opts ? opts->nthreads : 0, err)) != CUZK_OK) return st;
-    if (progress) progress(pu, "record", 1, 1);
-    return groth16_setup_recorded(&r, now_ms() - t0, params_path, vk_path, opts, t, err); /* r taken */
+    return groth16_setup_record(record_post, &pp, params_path, vk_path, opts, t, err);
 }
 
 cuzk_status cuzk_post_pk_load(cuzk_pk **out, const char *circuit, uint32_t sectors, const char *params_path,

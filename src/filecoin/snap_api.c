@@ -19,7 +19,6 @@
 #include "groth16/pk.h"
 #include "groth16/setup.h"
 #include "util/log.h"
-#include "util/timer.h"
 #include "util/parallel.h"
 
 #define SNAP_NAMES "snap-2k, snap-8m, snap-512m, snap-32g, snap-64g"
@@ -61,19 +60,16 @@ cuzk_status cuzk_snap_r1cs_write(const char *circuit, const char *r1cs_path, cuz
     return st;
 }
 
+static cuzk_status record_snap(r1cs *out, const void *ctx, int nthreads, cuzk_error *err) {
+    return snap_record_parallel(out, (snap_params const *)ctx, nthreads, err);
+}
+
 cuzk_status cuzk_snap_setup(const char *circuit, const char *params_path, const char *vk_path,
                             const cuzk_setup_opts *opts, cuzk_setup_timings *t, cuzk_error *err) {
     snap_params sp;
     cuzk_status st;
     if ((st = params_of_name(&sp, circuit, err)) != CUZK_OK) return st;
-    cuzk_progress_fn progress = opts ? opts->progress : NULL;
-    void *pu = opts ? opts->progress_user : NULL;
-    if (progress) progress(pu, "record", 0, 1);
-    double t0 = now_ms();
-    r1cs r;
-    if ((st = snap_record_parallel(&r, &sp, opts ? opts->nthreads : 0, err)) != CUZK_OK) return st;
-    if (progress) progress(pu, "record", 1, 1);
-    return groth16_setup_recorded(&r, now_ms() - t0, params_path, vk_path, opts, t, err); /* r taken */
+    return groth16_setup_record(record_snap, &sp, params_path, vk_path, opts, t, err);
 }
 
 cuzk_status cuzk_snap_pk_load(cuzk_pk **out, const char *circuit, const char *params_path, const cuzk_pk_load_opts *opts,

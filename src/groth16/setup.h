@@ -70,6 +70,13 @@ void groth16_setup_stage_add(cuzk_setup_timings *t, const char *name, double ms)
 cuzk_status groth16_setup_recorded(r1cs *cs, double record_ms, const char *params_path, const char *vk_path,
                                    const cuzk_setup_opts *opts, cuzk_setup_timings *t, cuzk_error *err);
 
+/* groth16_setup_recorded for a circuit recorded by record(out, ctx, nthreads, err) (a Filecoin
+ * family's parallel recorder over its parameters ctx), reporting the stage "record" to
+ * opts->progress and timing it. Errors: record's, those of cuzk_setup. */
+typedef cuzk_status (*groth16_record_fn)(r1cs *out, const void *ctx, int nthreads, cuzk_error *err);
+cuzk_status groth16_setup_record(groth16_record_fn record, const void *ctx, const char *params_path, const char *vk_path,
+                                 const cuzk_setup_opts *opts, cuzk_setup_timings *t, cuzk_error *err);
+
 /* The bellperson point lists, in file order. */
 typedef enum { SETUP_SET_H = 0, SETUP_SET_L, SETUP_SET_A, SETUP_SET_B_G1, SETUP_SET_B_G2 } groth16_setup_set;
 

@@ -262,6 +262,19 @@ cuzk_status groth16_setup_recorded(r1cs *cs, double record_ms, const char *param
     return setup_run(NULL, cs, record_ms, params_path, vk_path, opts, t, err);
 }
 
+cuzk_status groth16_setup_record(groth16_record_fn record, const void *ctx, const char *params_path, const char *vk_path,
+                                 const cuzk_setup_opts *opts, cuzk_setup_timings *t, cuzk_error *err) {
+    cuzk_progress_fn progress = opts ? opts->progress : NULL;
+    void *pu = opts ? opts->progress_user : NULL;
+    if (progress) progress(pu, "record", 0, 1);
+    double t0 = now_ms();
+    r1cs r;
+    cuzk_status st = record(&r, ctx, opts ? opts->nthreads : 0, err);
+    if (st != CUZK_OK) return st;
+    if (progress) progress(pu, "record", 1, 1);
+    return groth16_setup_recorded(&r, now_ms() - t0, params_path, vk_path, opts, t, err); /* r taken */
+}
+
 cuzk_status cuzk_setup_files(const char *r1cs_path, const char *params_path, const char *vk_path,
                              const uint64_t *seed, int nthreads, cuzk_error *err) {
     cuzk_setup_opts o;
