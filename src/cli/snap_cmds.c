@@ -425,6 +425,8 @@ static void print_verify_update_help(FILE *f) {
     fprintf(f,
         "usage: cuzk verify-update --vk FILE --registered-proof N --comm-r-old HEX --comm-d-new HEX\n"
         "                          --comm-r-new HEX [--print-inputs] proof.bin\n"
+        "       cuzk verify-update --print-inputs --registered-proof N --comm-r-old HEX --comm-d-new HEX\n"
+        "                          --comm-r-new HEX              (the public inputs alone: no --vk, no proof)\n"
         "\n"
         "What Filecoin's verify_empty_sector_update_proof does: derives every partition's public inputs\n"
         "from the public data alone (k | h_select << log2(partitions), comm_r_old, comm_d_new, comm_r_new)\n"
