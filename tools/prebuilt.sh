@@ -9,6 +9,9 @@
 #                                      loads beyond glibc/libstdc++ (gRPC, protobuf-c, microhttpd,
 #                                      toml++, ...: the GPU machine has none of them) and the Go
 #                                      client of tests/daemon (static) into .prebuilt/daemon.tar.xz
+#   tools/prebuilt.sh merge-daemon     (after pack-daemon) fold daemon.tar.xz into h200.tar.xz: one xz
+#                                      stream stores the CUDA kernels of libcuzk.so and cuzkd once
+#                                      (~35 MB instead of ~59 MB: a daemon call's carry fits 64 MiB)
 #   source tools/prebuilt.sh unpack    (on the GPU machine, in the checkout's root) unpack into
 #                                      /opt/cuzk-prebuilt, unpack .deps/*.deb (jansson, GMP) into
 #                                      /opt/cuzk-deps, export LD_LIBRARY_PATH, PATH and
@@ -71,6 +74,25 @@ prebuilt_pack_daemon() {
     return $rc
 }
 
+prebuilt_merge_daemon() {
+    # one xz stream for both archives: cuzkd links the CUDA kernels statically, as libcuzk.so has
+    # them, so one 64 MiB dictionary stores them once (two archives: ~59 MB; one: ~35 MB)
+    local root stage
+    root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+    cd "$root" || return 2
+    [ -f .prebuilt/h200.tar.xz ] && [ -f .prebuilt/daemon.tar.xz ] ||
+        { echo "prebuilt.sh: merge-daemon needs .prebuilt/h200.tar.xz and .prebuilt/daemon.tar.xz (pack, pack-daemon)" >&2; return 1; }
+    stage=$(mktemp -d) || return 1
+    mkdir -p "$stage/daemon"
+    tar -xJf .prebuilt/h200.tar.xz -C "$stage" && tar -xJf .prebuilt/daemon.tar.xz -C "$stage/daemon" &&
+        (cd "$stage" && tar -c .) | xz -9e -T"$(nproc)" >.prebuilt/h200.tar.xz.tmp &&
+        mv .prebuilt/h200.tar.xz.tmp .prebuilt/h200.tar.xz && rm .prebuilt/daemon.tar.xz
+    local rc=$?
+    rm -rf "$stage"
+    [ $rc = 0 ] && echo "merged: .prebuilt/h200.tar.xz ($(du -h .prebuilt/h200.tar.xz | cut -f1)) holds cuzkd and its libraries too"
+    return $rc
+}
+
 prebuilt_unpack() {
     [ -f .prebuilt/h200.tar.xz ] || { echo "prebuilt.sh: no .prebuilt/h200.tar.xz (carry .prebuilt)" >&2; return 1; }
     mkdir -p /opt/cuzk-prebuilt /opt/cuzk-deps
@@ -84,6 +106,8 @@ prebuilt_unpack() {
     if [ -f .prebuilt/daemon.tar.xz ]; then # cuzkd and its libraries (pack-daemon)
         mkdir -p /opt/cuzk-prebuilt/daemon
         tar -xJf .prebuilt/daemon.tar.xz -C /opt/cuzk-prebuilt/daemon || return 1
+    fi
+    if [ -x /opt/cuzk-prebuilt/daemon/cuzkd ]; then # from daemon.tar.xz or folded into h200.tar.xz (merge-daemon)
         ln -sf daemon/cuzkd daemon/cuzkd-client /opt/cuzk-prebuilt/
         daemon_lib=:/opt/cuzk-prebuilt/daemon/lib
     fi
@@ -101,6 +125,7 @@ prebuilt_unpack() {
 case "${1:-}" in
     pack) shift; prebuilt_pack "$@" ;;
     pack-daemon) shift; prebuilt_pack_daemon "$@" ;;
+    merge-daemon) prebuilt_merge_daemon ;;
     unpack) prebuilt_unpack ;;
     *) sed -n '2,/^set -u/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'
        [ "${1:-}" = -h ] || [ "${1:-}" = --help ] ;;
