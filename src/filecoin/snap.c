@@ -8,6 +8,7 @@
 #include "filecoin/bincode.h"
 #include "filecoin/porep.h"
 #include "gadgets/poseidon.h"
+#include "util/base64.h"
 #include "util/log.h"
 
 /* ---- parameters ------------------------------------------------------------------------------ */
@@ -266,50 +267,6 @@ cuzk_status snap_partition_proof_write(const snap_partition_proof *p, const snap
 
 /* ---- Curio's file: a JSON array of base64 strings --------------------------------------------- */
 
-static int b64_val(uint8_t c) {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-}
-
-/* decodes s[0..n) (standard alphabet, padded; "\/" is '/') into out (room for n / 4 * 3);
- * returns the length or SIZE_MAX with *bad = the offset of the first bad character */
-static size_t b64_decode(uint8_t *out, const uint8_t *s, size_t n, size_t *bad) {
-    size_t k = 0, q = 0, pad = 0;
-    uint32_t acc = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t at = i;
-        uint8_t c = s[i];
-        if (c == '\\') {
-            if (i + 1 < n && s[i + 1] == '/') { c = '/'; i++; }
-            else { *bad = at; return SIZE_MAX; }
-        }
-        int v;
-        if (c == '=') {
-            if (q < 2) { *bad = at; return SIZE_MAX; }
-            pad++;
-            v = 0;
-        } else {
-            v = b64_val(c);
-            if (v < 0 || pad) { *bad = at; return SIZE_MAX; }
-        }
-        acc = acc << 6 | (uint32_t)v;
-        if (++q == 4) {
-            out[k++] = (uint8_t)(acc >> 16);
-            if (pad < 2) out[k++] = (uint8_t)(acc >> 8);
-            if (pad < 1) out[k++] = (uint8_t)acc;
-            q = 0;
-            acc = 0;
-            if (pad && i + 1 != n) { *bad = i + 1; return SIZE_MAX; }
-        }
-    }
-    if (q) { *bad = n; return SIZE_MAX; }
-    return k;
-}
-
 void snap_blobs_free(snap_blob *parts, size_t n) {
     if (!parts) return;
     for (size_t i = 0; i < n; i++) free(parts[i].data);
@@ -356,11 +313,14 @@ cuzk_status snap_vproofs_json_split(snap_blob **parts, size_t *n_parts, size_t m
                 st = ERR(err, CUZK_ERR_FORMAT, "SnapDeals vanilla proofs: more than %zu partition proofs", max_parts);
                 goto out;
             }
-            size_t bad = 0, len;
-            v[k].data = malloc((i - s0) / 4 * 3 + 3);
+            size_t bad = 0, len = 0, cap = base64_decoded_max(i - s0);
+            v[k].data = malloc(cap + 1);
             if (!v[k].data) { st = ERR(err, CUZK_ERR_NOMEM, "SnapDeals vanilla proofs: out of memory"); goto out; }
-            if ((len = b64_decode(v[k].data, json + s0, i - s0, &bad)) == SIZE_MAX) {
-                st = ERR(err, CUZK_ERR_FORMAT, "SnapDeals vanilla proofs: partition %zu: bad base64 at byte %zu", k, s0 + bad);
+            if (!base64_decode(v[k].data, cap, &len, (const char *)json + s0, i - s0, BASE64_JSON_SLASH, &bad)) {
+                char why[64];
+                base64_describe(why, sizeof why, (const char *)json + s0, i - s0, bad);
+                st = ERR(err, CUZK_ERR_FORMAT, "SnapDeals vanilla proofs: partition %zu: not base64: %s of the string at byte %zu", k,
+                         why, s0);
                 k++;
                 goto out;
             }
@@ -384,32 +344,18 @@ out:
     return CUZK_OK;
 }
 
-static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
 cuzk_status snap_vproofs_json_join(uint8_t **out, size_t *len, const snap_blob *parts, size_t n, cuzk_error *err) {
     if (!out || !len || (!parts && n)) return ERR(err, CUZK_ERR_ARG, "SnapDeals vanilla proofs: NULL argument");
     size_t cap = 3;
-    for (size_t i = 0; i < n; i++) cap += (parts[i].len + 2) / 3 * 4 + 3;
+    for (size_t i = 0; i < n; i++) cap += base64_encoded_len(parts[i].len) + 3;
     uint8_t *s = malloc(cap), *o = s;
     if (!s) return ERR(err, CUZK_ERR_NOMEM, "SnapDeals vanilla proofs: out of memory");
     *o++ = '[';
     for (size_t i = 0; i < n; i++) {
         if (i) *o++ = ',';
         *o++ = '"';
-        const uint8_t *d = parts[i].data;
-        size_t m = parts[i].len, j = 0;
-        for (; j + 3 <= m; j += 3) {
-            uint32_t v = (uint32_t)d[j] << 16 | (uint32_t)d[j + 1] << 8 | d[j + 2];
-            *o++ = (uint8_t)B64[v >> 18]; *o++ = (uint8_t)B64[(v >> 12) & 63];
-            *o++ = (uint8_t)B64[(v >> 6) & 63]; *o++ = (uint8_t)B64[v & 63];
-        }
-        if (m - j == 1) {
-            uint32_t v = (uint32_t)d[j] << 16;
-            *o++ = (uint8_t)B64[v >> 18]; *o++ = (uint8_t)B64[(v >> 12) & 63]; *o++ = '='; *o++ = '=';
-        } else if (m - j == 2) {
-            uint32_t v = (uint32_t)d[j] << 16 | (uint32_t)d[j + 1] << 8;
-            *o++ = (uint8_t)B64[v >> 18]; *o++ = (uint8_t)B64[(v >> 12) & 63]; *o++ = (uint8_t)B64[(v >> 6) & 63]; *o++ = '=';
-        }
+        base64_encode((char *)o, parts[i].data, parts[i].len);
+        o += base64_encoded_len(parts[i].len);
         *o++ = '"';
     }
     *o++ = ']';
