@@ -67,6 +67,36 @@ bool cli_parse_hex(const char *s, uint8_t *out, size_t n) {
     return true;
 }
 
+int cli_parse_hex32(const char *cmd, const char *opt, const char *v, uint8_t out[32]) {
+    if (!v || !cli_parse_hex(v, out, 32)) {
+        fprintf(stderr, "cuzk %s: %s needs 64 hex digits (32 bytes, in the order they are stored)", cmd, opt);
+        fprintf(stderr, "; got '%s'\nRun 'cuzk %s --help' for usage.\n", v ? v : "", cmd);
+        return 2;
+    }
+    return 0;
+}
+
+void cli_le32_decimal(char *out, const uint8_t b[32]) {
+    uint64_t l[4];
+    for (int i = 0; i < 4; i++) {
+        l[i] = 0;
+        for (int j = 7; j >= 0; j--) l[i] = l[i] << 8 | b[8 * i + j];
+    }
+    char tmp[80];
+    int n = 0;
+    do {
+        unsigned __int128 r = 0;
+        for (int i = 3; i >= 0; i--) {
+            unsigned __int128 cur = (r << 64) | l[i];
+            l[i] = (uint64_t)(cur / 10);
+            r = cur % 10;
+        }
+        tmp[n++] = (char)('0' + (int)r);
+    } while (l[0] | l[1] | l[2] | l[3]);
+    for (int i = 0; i < n; i++) out[i] = tmp[n - 1 - i];
+    out[n] = 0;
+}
+
 void cli_hex(char *out, const uint8_t *in, size_t n) {
     static const char d[] = "0123456789abcdef";
     for (size_t i = 0; i < n; i++) {

@@ -25,6 +25,11 @@ bool cli_parse_miner_id(const char *s, uint64_t *out);
 bool cli_repeated(char **argv, int i);
 /* Exactly 2n hex digits (an optional 0x prefix) into out[0..n), in the order written. */
 bool cli_parse_hex(const char *s, uint8_t *out, size_t n);
+/* The 32-byte value of option opt (ticket, seed, ids): 64 hex digits; else a usage error naming
+ * opt and cmd. Returns 0, or 2 after the message. */
+int cli_parse_hex32(const char *cmd, const char *opt, const char *v, uint8_t out[32]);
+/* 32 bytes little-endian -> the integer in decimal (out: 80 bytes). */
+void cli_le32_decimal(char *out, const uint8_t b[32]);
 /* n bytes as 2n lowercase hex digits into out (2n + 1 bytes). */
 void cli_hex(char *out, const uint8_t *in, size_t n);
 /* Monotonic wall clock in milliseconds. */
