@@ -288,7 +288,7 @@ out:
 static void print_verify_seal_help(FILE *f) {
     fprintf(f,
         "usage: cuzk verify-seal --vk FILE (--registered-proof N | --porep-id HEX --api-version V [--synthetic]\n"
-        "                        --sector-size BYTES) --comm-r HEX --comm-d HEX --prover-id HEX --sector-id N\n"
+        "                        --sector-size BYTES) --comm-r HEX|CID --comm-d HEX|CID --prover-id HEX --sector-id N\n"
         "                        --ticket HEX --seed HEX [--print-inputs] proof.bin\n"
         "\n"
         "What Filecoin's verify_seal does: derives every partition's public inputs from the public data\n"
@@ -302,7 +302,9 @@ static void print_verify_seal_help(FILE *f) {
         "  --registered-proof N    RegisteredSealProof id 0..14 (8 = 32 GiB V1_1); or instead:\n"
         "  --porep-id HEX          32 bytes, with --api-version 1.0|1.1|1.2, --sector-size BYTES and\n"
         "  --synthetic             (Synthetic PoRep challenges, 1.2 only)\n"
-        "  --comm-r HEX, --comm-d HEX   the commitments, 32 bytes each as stored (little-endian field elements)\n"
+        "  --comm-r HEX|CID, --comm-d HEX|CID   the commitments: 64 hex digits, the 32 bytes as stored\n"
+        "                          (little-endian field elements), or their CIDs as lotus and Curio print\n"
+        "                          them (bagboea4b... for comm_r, baga6ea4seaq... for comm_d) or in hex\n"
         "  --prover-id HEX         32 bytes (a miner f0<id>: the id as a LEB128 varint, zero-padded)\n"
         "  --miner-id M            instead of --prover-id: the actor id (1000, f01000 or t01000)\n"
         "  --sector-id N, --ticket HEX, --seed HEX\n"
@@ -338,8 +340,8 @@ int cli_cmd_verify_seal(int argc, char **argv) {
             i++;
         } else if (!strcmp(a, "--synthetic")) pub.synthetic = 1;
         else if (!strcmp(a, "--sector-size")) { if (!v || !cli_parse_u64(v, &pub.sector_size)) return cli_usage_error(cmd, "--sector-size needs bytes (got '%s')", v ? v : ""); i++; }
-        else if (!strcmp(a, "--comm-r")) { if ((rc = cli_parse_hex32(cmd, a, v, pub.comm_r))) return rc; have[0] = 1; i++; }
-        else if (!strcmp(a, "--comm-d")) { if ((rc = cli_parse_hex32(cmd, a, v, pub.comm_d))) return rc; have[1] = 1; i++; }
+        else if (!strcmp(a, "--comm-r")) { if ((rc = cli_parse_commitment(cmd, a, v, CUZK_COMMITMENT_SEALED, pub.comm_r))) return rc; have[0] = 1; i++; }
+        else if (!strcmp(a, "--comm-d")) { if ((rc = cli_parse_commitment(cmd, a, v, CUZK_COMMITMENT_UNSEALED, pub.comm_d))) return rc; have[1] = 1; i++; }
         else if ((!strcmp(a, "--prover-id") || !strcmp(a, "--miner-id")) && have[2])
             return cli_usage_error(cmd, "%s", "give --prover-id or --miner-id, not both");
         else if (!strcmp(a, "--prover-id")) { if ((rc = cli_parse_hex32(cmd, a, v, pub.prover_id))) return rc; have[2] = 1; i++; }

@@ -25,19 +25,20 @@ static int parse_update_proof(const char *cmd, const char *v, uint64_t *out) {
     return 0;
 }
 
-/* the three commitments: --comm-r-old, --comm-d-new, --comm-r-new; returns 0, 2 (usage) or -1 (not one of them) */
+/* the three commitments: --comm-r-old, --comm-d-new, --comm-r-new (hex or CID, cli_parse_commitment);
+ * returns 0, 2 (usage) or -1 (not one of them) */
 static int parse_comm(const char *cmd, const char *a, const char *v, uint8_t old[32], uint8_t d[32], uint8_t neu[32], int have[3]) {
     int k = !strcmp(a, "--comm-r-old") ? 0 : !strcmp(a, "--comm-d-new") ? 1 : !strcmp(a, "--comm-r-new") ? 2 : -1;
     if (k < 0) return -1;
     uint8_t *dst = k == 0 ? old : k == 1 ? d : neu;
-    int rc = cli_parse_hex32(cmd, a, v, dst);
+    int rc = cli_parse_commitment(cmd, a, v, k == 1 ? CUZK_COMMITMENT_UNSEALED : CUZK_COMMITMENT_SEALED, dst);
     if (!rc) have[k] = 1;
     return rc;
 }
 static int need_comms(const char *cmd, const int have[3]) {
     static const char *const N[3] = {"--comm-r-old", "--comm-d-new", "--comm-r-new"};
     for (int k = 0; k < 3; k++)
-        if (!have[k]) return cli_usage_error(cmd, "%s HEX is required", N[k]);
+        if (!have[k]) return cli_usage_error(cmd, "%s HEX|CID is required", N[k]);
     return 0;
 }
 
@@ -143,8 +144,10 @@ static void print_prove_update_help(FILE *f) {
         "  --params FILE           the update .params of the sector size (required)\n"
         "  --r1cs FILE             the circuit as a .r1cs file (default: recorded in memory)\n"
         "  --registered-proof N    RegisteredUpdateProof: 0 2 KiB, 1 8 MiB, 2 512 MiB, 3 32 GiB, 4 64 GiB\n"
-        "  --comm-r-old HEX, --comm-d-new HEX, --comm-r-new HEX   the commitments, 32 bytes each as stored\n"
-        "                          (little-endian field elements: the digests of the CIDs)\n"
+        "  --comm-r-old HEX|CID, --comm-d-new HEX|CID, --comm-r-new HEX|CID   the commitments: 64 hex\n"
+        "                          digits, the 32 bytes as stored (little-endian field elements: the\n"
+        "                          digests of the CIDs), or the CIDs as lotus and Curio print them\n"
+        "                          (bagboea4b... for comm_r, baga6ea4seaq... for comm_d) or in hex\n"
         "  --backend B             cpu | gpu | auto (default auto)\n"
         "  --threads N             CPU threads (default: all CPUs)\n"
         "  --synthesis-workers N   partitions synthesized at once (default 2)\n"
@@ -280,7 +283,8 @@ static void print_verify_update_help(FILE *f) {
         "options:\n"
         "  --vk FILE               the update verifying key (bellperson .vk) of the sector size\n"
         "  --registered-proof N    RegisteredUpdateProof: 0 2 KiB, 1 8 MiB, 2 512 MiB, 3 32 GiB, 4 64 GiB\n"
-        "  --comm-r-old HEX, --comm-d-new HEX, --comm-r-new HEX   32 bytes each as stored\n"
+        "  --comm-r-old HEX|CID, --comm-d-new HEX|CID, --comm-r-new HEX|CID   64 hex digits (32 bytes as\n"
+        "                          stored) or the CID (bagboea4b... comm_r, baga6ea4seaq... comm_d)\n"
         "  --print-inputs          print the derived public inputs as JSON on stdout: an array (per\n"
         "                          partition) of arrays of decimal strings (ONE not included); the verdict\n"
         "                          then goes to stderr; with no proof file: print only, exit 0\n"
