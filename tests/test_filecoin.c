@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "filecoin/bincode.h"
 #include "filecoin/post.h"
 #include "groth16/groth16.h"
 #include "util/timer.h"
@@ -257,6 +258,64 @@ TEST(filecoin, corrupted_vanilla_proofs_refused) {
     read_and_check(d, n, "window-post-2k", &e);
     CHECK_MSG(strstr(e.msg, "another sector size"), "%s", e.msg);
     free(d);
+}
+
+/* the shared bincode reader (filecoin/bincode.h) of the PoSt and SnapDeals vanilla proofs: the
+ * first failure is kept and names the prefix, the unit, the section, the path level, the field and
+ * the byte; reads after it return zeros and move nothing; never a read past the end */
+TEST(filecoin, bincode_reader_names_the_field) {
+    uint8_t b[64] = {0};
+    b[0] = 7;                                      /* u64 7 */
+    b[8] = 1;                                      /* u32 1 */
+    memset(b + 12, 0xff, 32);                      /* not a canonical Fr */
+    cuzk_error e = {0};
+    bincode_reader r;
+    bincode_init(&r, b, 20, "test proof: ", &e);
+    CHECK(bincode_u64(&r, "a") == 7 && bincode_u32(&r, "b") == 1 && r.off == 12);
+    r.unit = "challenge";
+    r.index = 3;
+    r.section = "proof_x";
+    fr x;
+    bincode_fr(&r, &x, "leaf");
+    CHECK(!bincode_ok(&r) && r.st == CUZK_ERR_FORMAT && r.off == 12 && fr_is_zero(&x));
+    CHECK_MSG(!strcmp(e.msg, "test proof: challenge 3: proof_x: truncated: leaf at byte 12 needs 32 bytes, 8 left"), "%s", e.msg);
+    CHECK(bincode_u64(&r, "later") == 0 && r.off == 12 && strstr(e.msg, "leaf"));   /* the first failure stays */
+    bincode_init(&r, b, 44, "p: ", &e);
+    r.off = 12;
+    bincode_fr(&r, &x, "root");
+    CHECK_MSG(!strcmp(e.msg, "p: root at byte 12 is not a canonical Fr (>= r)"), "%s", e.msg);
+    bincode_init(&r, b, 16, "p: ", &e);
+    CHECK(bincode_u64_eq(&r, 8, "apex count") == 0 && !bincode_ok(&r));
+    CHECK_MSG(!strcmp(e.msg, "p: apex count is 7 at byte 0, expected 8 for this sector size"), "%s", e.msg);
+    bincode_init(&r, b, 16, "p: ", &e);
+    CHECK(bincode_u64_eq(&r, 7, "apex count") == 7 && !bincode_end(&r));
+    CHECK_MSG(!strcmp(e.msg, "p: 8 trailing bytes after byte 8"), "%s", e.msg);
+    bincode_init(&r, NULL, 0, "p: ", &e);
+    CHECK(bincode_end(&r) && bincode_u32(&r, "x") == 0 && strstr(e.msg, "truncated: x at byte 0 needs 4 bytes, 0 left"));
+    /* a MerkleProof: the variant of the shape, then a path level's index below its arity */
+    merkle_shape single = {2, 1, 0, 0}, sub = {8, 1, 8, 0};
+    merkle_path path;
+    fr leaf, root;
+    uint8_t m[4 + 64 + 8 + 8 + 32 + 8] = {0};
+    size_t o = 4 + 64;
+    m[o] = 1;                                      /* 1 level */
+    m[o + 8] = 1;                                  /* 1 sibling */
+    m[o + 8 + 8 + 32] = 2;                         /* index 2: not below the arity 2 */
+    bincode_init(&r, m, sizeof m, "p: ", &e);
+    bincode_merkle_proof(&r, &sub, &path, &leaf, &root);
+    CHECK_MSG(strstr(e.msg, "MerkleProof variant 0 (Single) at byte 0, but this sector size's tree needs variant 1 (Sub)") &&
+              strstr(e.msg, "another sector size"), "%s", e.msg);
+    bincode_init(&r, m, sizeof m, "p: ", &e);
+    bincode_merkle_proof(&r, &single, &path, &leaf, &root);
+    CHECK_MSG(!strcmp(e.msg, "p: path level 0: index 2 at byte 116 is not below the arity 2"), "%s", e.msg);
+    m[o + 8 + 8 + 32] = 1;
+    bincode_init(&r, m, sizeof m, "p: ", &e);
+    bincode_merkle_proof(&r, &single, &path, &leaf, &root);
+    CHECK(bincode_end(&r) && path.index[0] == 1);
+    m[o] = 2;                                      /* 2 levels for a 1-level tree */
+    bincode_init(&r, m, sizeof m, "p: ", &e);
+    bincode_merkle_proof(&r, &single, &path, &leaf, &root);
+    CHECK_MSG(!strcmp(e.msg, "p: path length (levels) is 2 at byte 68, expected 1 for this sector size"), "%s", e.msg);
 }
 
 /* counts and densities of a circuit from a recording pass (CS_DENSITY), against the model */

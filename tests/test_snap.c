@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/evp.h>
+
 #include "circuit/cs.h"
 #include "filecoin/porep_seal.h"
 #include "filecoin/snap.h"
@@ -17,6 +19,7 @@
 #include "gadgets/poseidon.h"
 #include "test.h"
 #include "test_filecoin.h"
+#include "util/base64.h"
 #include "util/timer.h"
 
 static void fr_of_hex(fr *out, const char *hex) {
@@ -562,6 +565,44 @@ TEST(snap, curio_json_roundtrip) {
     CHECK(ng == 0);
     snap_blobs_free(got, ng);
     free(js);
+}
+
+/* the one base64 decoder of Curio's files (util/base64.h; the C1 wrapper's Phase1Out uses it too):
+ * every length and padding against OpenSSL's encoder, and strictness: bad characters, misplaced
+ * or inner padding, a length not a multiple of 4, "\/" only when asked for, never past the output */
+TEST(snap, base64_strict_and_bounded) {
+    uint8_t raw[64], out[64];
+    char enc[100], ref[100];
+    size_t len, bad;
+    for (size_t n = 0; n <= 48; n++) {
+        test_rand_bytes(raw, n);
+        base64_encode(enc, raw, n);
+        size_t m = base64_encoded_len(n);
+        CHECK_EQ_INT(EVP_EncodeBlock((unsigned char *)ref, raw, (int)n), (int)m);
+        CHECK_MSG(!memcmp(enc, ref, m), "%zu bytes: %.*s, OpenSSL %s", n, (int)m, enc, ref);
+        CHECK_MSG(base64_decode(out, base64_decoded_max(m), &len, enc, m, 0, &bad) && len == n && !memcmp(out, raw, n),
+                  "%zu bytes", n);
+        if (n) CHECK_MSG(!base64_decode(out, n - 1, &len, enc, m, 0, &bad) && bad == SIZE_MAX, "%zu bytes, room for one less", n);
+    }
+    static const struct { const char *s; size_t bad; const char *why; } refused[] = {
+        {"A*AA", 1, "'*' at character 1"},       {"AAA", 3, "3 characters, not a multiple of 4"},
+        {"A===", 1, "'=' at character 1"},       {"AA=A", 3, "'A' at character 3"},
+        {"AA==AAAA", 4, "'A' at character 4"},   {"AAAA\n", 4, "byte 0x0a at character 4"},
+        {"AA\\/", 2, "'\\' at character 2"},     {"AAA-", 3, "'-' at character 3"},
+        {"AAA_", 3, "'_' at character 3"},       {"AAAA ", 4, "' ' at character 4"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        const char *s = refused[i].s;
+        char why[64];
+        bool ok = base64_decode(out, sizeof out, &len, s, strlen(s), 0, &bad);
+        base64_describe(why, sizeof why, s, strlen(s), bad);
+        CHECK_MSG(!ok && bad == refused[i].bad && !strcmp(why, refused[i].why), "'%s': %d, bad %zu, '%s'", s, ok, bad, why);
+    }
+    /* JSON's escaped solidus: "\/" is '/' with BASE64_JSON_SLASH, and only before '/' */
+    CHECK(base64_decode(out, sizeof out, &len, "ab\\/+", 5, BASE64_JSON_SLASH, &bad) && len == 3 && out[0] == 0x69 &&
+          out[1] == 0xbf && out[2] == 0xfe);
+    CHECK(!base64_decode(out, sizeof out, &len, "ab\\n", 4, BASE64_JSON_SLASH, &bad) && bad == 2);
+    CHECK(!base64_decode(out, sizeof out, &len, "abc\\", 4, BASE64_JSON_SLASH, &bad) && bad == 3);
 }
 
 /* ---- sparse updates ---- */

@@ -67,6 +67,92 @@ bool cli_parse_hex(const char *s, uint8_t *out, size_t n) {
     return true;
 }
 
+int cli_parse_hex32(const char *cmd, const char *opt, const char *v, uint8_t out[32]) {
+    if (!v || !cli_parse_hex(v, out, 32)) {
+        fprintf(stderr, "cuzk %s: %s needs 64 hex digits (32 bytes, in the order they are stored)", cmd, opt);
+        fprintf(stderr, "; got '%s'\nRun 'cuzk %s --help' for usage.\n", v ? v : "", cmd);
+        return 2;
+    }
+    return 0;
+}
+
+/* multibase base32 (RFC 4648 alphabet a-z 2-7, no padding; 'b' lowercase, 'B' uppercase) into
+ * out[0..cap); false on another character, more than cap bytes, or nonzero or 5+ left-over bits */
+static bool base32_decode(uint8_t *out, size_t cap, size_t *len, const char *s, bool upper) {
+    uint32_t acc = 0;
+    int bits = 0;
+    size_t k = 0;
+    for (; *s; s++) {
+        int c = (unsigned char)*s, v;
+        if (c >= (upper ? 'A' : 'a') && c <= (upper ? 'Z' : 'z')) v = c - (upper ? 'A' : 'a');
+        else if (c >= '2' && c <= '7') v = c - '2' + 26;
+        else return false;
+        acc = (acc << 5 | (uint32_t)v) & 0xfff;   /* < 8 bits kept + 5 new */
+        bits += 5;
+        if (bits >= 8) {
+            if (k == cap) return false;
+            bits -= 8;
+            out[k++] = (uint8_t)(acc >> bits);
+        }
+    }
+    if (bits >= 5 || (acc & ((1u << bits) - 1))) return false;
+    *len = k;
+    return true;
+}
+
+int cli_parse_commitment(const char *cmd, const char *opt, const char *v, cuzk_commitment_kind kind, uint8_t out[32]) {
+    static const char *const WHAT[2] = {"a sealed commitment (comm_r", "an unsealed commitment (comm_d"};
+    static const char *const CID[2] = {"bagboea4b...", "baga6ea4seaq..."};
+    static const char *const CODEC[2] = {"fil-commitment-sealed", "fil-commitment-unsealed"};
+    int k = kind != CUZK_COMMITMENT_SEALED;
+    if (v && cli_parse_hex(v, out, 32)) return 0;   /* the raw 32 bytes */
+    uint8_t cid[64];
+    size_t n = 0;
+    bool ok = false;
+    if (v && (v[0] == 'b' || v[0] == 'B')) ok = base32_decode(cid, sizeof cid, &n, v + 1, v[0] == 'B');
+    else if (v) {   /* the CID's bytes in hex */
+        size_t len = strlen(v) - (v[0] == '0' && (v[1] == 'x' || v[1] == 'X') ? 2 : 0);
+        if (len % 2 == 0 && len / 2 <= sizeof cid) ok = cli_parse_hex(v, cid, n = len / 2);
+    }
+    if (!ok || n == 0) {
+        fprintf(stderr, "cuzk %s: %s needs %s): 64 hex digits (the 32 bytes as stored), its CID (%s) or the CID's bytes in "
+                "hex; got '%.120s'\nRun 'cuzk %s --help' for usage.\n", cmd, opt, WHAT[k], CID[k], v ? v : "", cmd);
+        return 2;
+    }
+    cuzk_error e;
+    memset(&e, 0, sizeof e);
+    if (cuzk_commitment_from_bytes(out, cid, n, kind, &e) == CUZK_OK) return 0;
+    uint8_t other[32];
+    if (cuzk_commitment_from_bytes(other, cid, n, k ? CUZK_COMMITMENT_SEALED : CUZK_COMMITMENT_UNSEALED, NULL) == CUZK_OK)
+        fprintf(stderr, "cuzk %s: %s takes %s, CID %s, %s); '%.120s' is the CID of %s, %s)\nRun 'cuzk %s --help' for usage.\n",
+                cmd, opt, WHAT[k], CID[k], CODEC[k], v, WHAT[!k], CODEC[!k], cmd);
+    else
+        fprintf(stderr, "cuzk %s: %s: '%.120s' is not a commitment's CID: %s\nRun 'cuzk %s --help' for usage.\n", cmd, opt, v,
+                e.msg[0] ? e.msg : "unknown CID", cmd);
+    return 2;
+}
+
+void cli_le32_decimal(char *out, const uint8_t b[32]) {
+    uint64_t l[4];
+    for (int i = 0; i < 4; i++) {
+        l[i] = 0;
+        for (int j = 7; j >= 0; j--) l[i] = l[i] << 8 | b[8 * i + j];
+    }
+    char tmp[80];
+    int n = 0;
+    do {
+        unsigned __int128 r = 0;
+        for (int i = 3; i >= 0; i--) {
+            unsigned __int128 cur = (r << 64) | l[i];
+            l[i] = (uint64_t)(cur / 10);
+            r = cur % 10;
+        }
+        tmp[n++] = (char)('0' + (int)r);
+    } while (l[0] | l[1] | l[2] | l[3]);
+    for (int i = 0; i < n; i++) out[i] = tmp[n - 1 - i];
+    out[n] = 0;
+}
+
 void cli_hex(char *out, const uint8_t *in, size_t n) {
     static const char d[] = "0123456789abcdef";
     for (size_t i = 0; i < n; i++) {

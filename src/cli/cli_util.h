@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "cuzk/cuzk.h"
+#include "cuzk/filecoin.h"
 
 /* "cuzk: error: <message> (<status>)" on stderr; returns the exit code of st (cuzk_exit_code). */
 int cli_fail(cuzk_status st, const cuzk_error *e);
@@ -25,6 +26,18 @@ bool cli_parse_miner_id(const char *s, uint64_t *out);
 bool cli_repeated(char **argv, int i);
 /* Exactly 2n hex digits (an optional 0x prefix) into out[0..n), in the order written. */
 bool cli_parse_hex(const char *s, uint8_t *out, size_t n);
+/* The 32-byte value of option opt (ticket, seed, ids): 64 hex digits; else a usage error naming
+ * opt and cmd. Returns 0, or 2 after the message. */
+int cli_parse_hex32(const char *cmd, const char *opt, const char *v, uint8_t out[32]);
+/* A commitment of option opt into out (the 32 bytes as stored: the little-endian field element),
+ * taken in any form lotus, Curio and cuzk print: 64 hex digits (the raw bytes); the CID string
+ * (multibase base32, 'b' lowercase as lotus and Curio print them, or 'B' uppercase): a comm_r is
+ * bagboea4b5abc..., a comm_d baga6ea4seaq...; or the CID's bytes in hex (cid.Bytes(), what Curio
+ * sends cuzkd). The CID must be of kind's codec and multihash (cuzk_commitment_from_bytes): a
+ * comm_d's CID given for a comm_r is refused naming both. Returns 0, or 2 after a usage message. */
+int cli_parse_commitment(const char *cmd, const char *opt, const char *v, cuzk_commitment_kind kind, uint8_t out[32]);
+/* 32 bytes little-endian -> the integer in decimal (out: 80 bytes). */
+void cli_le32_decimal(char *out, const uint8_t b[32]);
 /* n bytes as 2n lowercase hex digits into out (2n + 1 bytes). */
 void cli_hex(char *out, const uint8_t *in, size_t n);
 /* Monotonic wall clock in milliseconds. */

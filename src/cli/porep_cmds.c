@@ -5,16 +5,13 @@
 #include "porep_cmds.h"
 
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
+#include "cli_partitions.h"
 #include "cli_util.h"
 #include "frontend.h"
-#include "progress.h"
 #include "cuzk/engine.h"
 #include "cuzk/filecoin.h"
 #include "cuzk/groth16.h"
@@ -29,37 +26,6 @@ static int parse_registered_proof(const char *cmd, const char *v, uint64_t *out)
     if (!v || !cli_parse_u64(v, out) || *out > 14)
         return cli_usage_error(cmd, "--registered-proof needs a RegisteredSealProof id 0..14 (got '%s'); 8 is 32 GiB V1_1", v ? v : "");
     return 0;
-}
-
-static int parse_hex32(const char *cmd, const char *opt, const char *v, uint8_t out[32]) {
-    if (!v || !cli_parse_hex(v, out, 32)) {
-        fprintf(stderr, "cuzk %s: %s needs 64 hex digits (32 bytes, in the order they are stored)", cmd, opt);
-        fprintf(stderr, "; got '%s'\nRun 'cuzk %s --help' for usage.\n", v ? v : "", cmd);
-        return 2;
-    }
-    return 0;
-}
-
-/* 32 bytes little-endian -> decimal string (out: 80 bytes) */
-static void le32_decimal(char *out, const uint8_t b[32]) {
-    uint64_t l[4];
-    for (int i = 0; i < 4; i++) {
-        l[i] = 0;
-        for (int j = 7; j >= 0; j--) l[i] = l[i] << 8 | b[8 * i + j];
-    }
-    char tmp[80];
-    int n = 0;
-    do {
-        unsigned __int128 r = 0;
-        for (int i = 3; i >= 0; i--) {
-            unsigned __int128 cur = (r << 64) | l[i];
-            l[i] = (uint64_t)(cur / 10);
-            r = cur % 10;
-        }
-        tmp[n++] = (char)('0' + (int)r);
-    } while (l[0] | l[1] | l[2] | l[3]);
-    for (int i = 0; i < n; i++) out[i] = tmp[n - 1 - i];
-    out[n] = 0;
 }
 
 /* ---- make-c1 ---- */
@@ -113,8 +79,8 @@ int cli_cmd_make_c1(int argc, char **argv) {
         else if (!strcmp(a, "--registered-proof")) { if ((rc = parse_registered_proof(cmd, v, &rp))) return rc; i++; }
         else if (!strcmp(a, "--miner-id")) { if (!v || !cli_parse_miner_id(v, &miner)) return cli_usage_error(cmd, MINER_ID_USAGE, v ? v : ""); i++; }
         else if (!strcmp(a, "--sector-id")) { if (!v || !cli_parse_u64(v, &req.sector_id)) return cli_usage_error(cmd, "--sector-id needs a number (got '%s')", v ? v : ""); i++; }
-        else if (!strcmp(a, "--ticket")) { if ((rc = parse_hex32(cmd, a, v, req.ticket))) return rc; i++; }
-        else if (!strcmp(a, "--seed")) { if ((rc = parse_hex32(cmd, a, v, req.seed))) return rc; i++; }
+        else if (!strcmp(a, "--ticket")) { if ((rc = cli_parse_hex32(cmd, a, v, req.ticket))) return rc; i++; }
+        else if (!strcmp(a, "--seed")) { if ((rc = cli_parse_hex32(cmd, a, v, req.seed))) return rc; i++; }
         else if (!strcmp(a, "--data")) { if (!v) return cli_usage_error(cmd, "%s needs a file", a); data_path = v; i++; }
         else if (!strcmp(a, "--data-seed")) { if (!v || !cli_parse_u64(v, &req.data_seed)) return cli_usage_error(cmd, "--data-seed needs an integer (got '%s')", v ? v : ""); i++; }
         else if (!strcmp(a, "--sparse")) req.sparse = 1;
@@ -205,99 +171,8 @@ static void print_prove_porep_help(FILE *f) {
         "  cuzk prove-porep --params porep2k.params --r1cs porep2k.r1cs c1.json proof.bin\n");
 }
 
-/* What the operator sees while a sector proves: one progress line (progress.h) with the engine's
- * stage reports ("partition 0: MSM L"), the time spent, partitions proved of all; redrawn on a
- * terminal, a plain line every PROGRESS_LOG_SECONDS in a log, also while one step runs for minutes
- * (a CPU partition on a small machine): a timer thread ticks the line. */
-typedef struct synth_ctx {
-    cuzk_porep_job *job;
-    uint32_t partitions;
-    double t0;
-    volatile uint32_t done;
-    progress *bar;
-    pthread_t ticker;
-    int ticking;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    int stop;
-    char step[96];      /* the last stage report, and when it came (under mu) */
-    double step_ms;
-} synth_ctx;
-
-/* The line's detail: the step, and how long it has run once that is a while. */
-static void show_step(synth_ctx *c) {
-    char d[128];
-    double s = (cli_wall_ms() - c->step_ms) / 1e3;
-    if (s >= 10) snprintf(d, sizeof d, "%s, %.0f s in it", c->step, s);
-    else snprintf(d, sizeof d, "%s", c->step);
-    progress_detail(c->bar, d);
-}
-
-static cuzk_status synth_progress(void *user, uint32_t partition, uint64_t *w, size_t n_vars, cuzk_error *err) {
-    synth_ctx *c = user;
-    double t = cli_wall_ms();
-    cuzk_status st = cuzk_porep_job_synth(c->job, partition, w, n_vars, err);
-    if (st == CUZK_OK) {
-        uint32_t d = __atomic_add_fetch(&c->done, 1, __ATOMIC_RELAXED);
-        char line[200];
-        snprintf(line, sizeof line, "cuzk prove-porep: partition %u synthesized in %.1f s (%u of %u, %.1f s since start)",
-                 partition, (cli_wall_ms() - t) / 1e3, d, c->partitions, (cli_wall_ms() - c->t0) / 1e3);
-        progress_message(c->bar, line);
-    }
-    return st;
-}
-
-/* cuzk_job_desc.progress: the engine's stage reports on the line */
-static void prove_progress(void *user, const char *what, uint64_t done, uint64_t total) {
-    synth_ctx *c = user;
-    pthread_mutex_lock(&c->mu);
-    snprintf(c->step, sizeof c->step, "%s", what);
-    c->step_ms = cli_wall_ms();
-    show_step(c);
-    pthread_mutex_unlock(&c->mu);
-    progress_update(c->bar, "proving", done, total);
-}
-
-/* cuzk_pk_load_opts.progress: the key's file bytes decoded */
-static void load_progress(void *user, const char *what, uint64_t done, uint64_t total) {
-    synth_ctx *c = user;
-    pthread_mutex_lock(&c->mu);
-    snprintf(c->step, sizeof c->step, "%s", what);
-    c->step_ms = cli_wall_ms();
-    show_step(c);
-    pthread_mutex_unlock(&c->mu);
-    progress_update(c->bar, "loading key", done, total);
-}
-
-static void *ticker_main(void *arg) {
-    synth_ctx *c = arg;
-    pthread_mutex_lock(&c->mu);
-    while (!c->stop) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 250000000;
-        if (ts.tv_nsec >= 1000000000) { ts.tv_sec++; ts.tv_nsec -= 1000000000; }
-        pthread_cond_timedwait(&c->cv, &c->mu, &ts);
-        if (c->stop) break;
-        if (c->step[0]) show_step(c);
-        progress_tick(c->bar);
-    }
-    pthread_mutex_unlock(&c->mu);
-    return NULL;
-}
-
-/* Ends the line (and its timer) so that other output can follow. */
-static void progress_end(synth_ctx *c) {
-    if (c->ticking) {
-        pthread_mutex_lock(&c->mu);
-        c->stop = 1;
-        pthread_cond_signal(&c->cv);
-        pthread_mutex_unlock(&c->mu);
-        pthread_join(c->ticker, NULL);
-        c->ticking = 0;
-    }
-    progress_free(c->bar);
-    c->bar = NULL;
+static cuzk_status porep_public_inputs(const void *job, uint32_t k, uint8_t *out, cuzk_error *err) {
+    return cuzk_porep_job_public_inputs(job, k, out, err);
 }
 
 int cli_cmd_prove_porep(int argc, char **argv) {
@@ -377,18 +252,7 @@ int cli_cmd_prove_porep(int argc, char **argv) {
     req.c1_path = pos[0];
     req.circuit = key_circuit; /* a C1 of another sector size: refused before its checks */
     cuzk_porep_job *job = NULL;
-    cuzk_pk *pk = NULL;
-    cuzk_vk *vk = NULL;
-    cuzk_engine *eng = NULL;
-    cuzk_circuit *circ = NULL;
-    cuzk_job_result res;
-    memset(&res, 0, sizeof res);
-    uint8_t *pub = NULL;
     int rc = 0;
-    synth_ctx sc;
-    memset(&sc, 0, sizeof sc);
-    pthread_mutex_init(&sc.mu, NULL);
-    pthread_cond_init(&sc.cv, NULL);
     double t0 = cli_wall_ms();
     if (!quiet) fprintf(stderr, "cuzk prove-porep: %s is for %s; reading and checking %s\n", params, key_circuit, pos[0]);
     if ((st = cuzk_porep_job_create(&job, &req, &e))) {
@@ -407,136 +271,14 @@ int cli_cmd_prove_porep(int argc, char **argv) {
     if (!quiet)
         fprintf(stderr, "cuzk prove-porep: %s (registered proof %" PRIu64 "), %u partition(s), checked in %.1f ms; loading %s\n",
                 circuit, cuzk_porep_job_registered_proof(job), P, t1 - t0, params);
-    /* from here on the progress line: the key's load, then every stage of every partition */
-    sc.job = job;
-    sc.partitions = P;
-    sc.bar = progress_new(stderr, -1, !quiet);
-    sc.ticking = sc.bar && !quiet && pthread_create(&sc.ticker, NULL, ticker_main, &sc) == 0;
-    cuzk_pk_load_opts lo;
-    memset(&lo, 0, sizeof lo);
-    lo.nthreads = req.nthreads;
-    lo.progress = load_progress;
-    lo.progress_user = &sc;
-    st = r1cs ? cuzk_pk_load_params(&pk, params, r1cs, &lo, &e) : cuzk_porep_pk_load(&pk, circuit, params, &lo, &e);
-    if (st) { progress_end(&sc); rc = cli_fail(st, &e); goto out; }
-    if ((st = cuzk_vk_from_pk(&vk, pk, &e))) { progress_end(&sc); rc = cli_fail(st, &e); goto out; }
-    double t2 = cli_wall_ms();
-    if ((st = cuzk_engine_create(&eng, &eo, &e))) { progress_end(&sc); rc = cli_fail(st, &e); goto out; }
-    if ((st = cuzk_circuit_create(&circ, pk, &e))) { progress_end(&sc); rc = cli_fail(st, &e); goto out; }
-    if (cuzk_circuit_n_vars(circ) != cuzk_porep_job_n_vars(job)) {
-        st = cuzk_error_set(&e, CUZK_ERR_MISMATCH, __FILE__, __LINE__,
-                            "%s has %zu variables, the %s circuit of %s %zu: parameters of another circuit",
-                            r1cs ? r1cs : params, cuzk_circuit_n_vars(circ), circuit, pos[0], cuzk_porep_job_n_vars(job));
-        progress_end(&sc);
-        rc = cli_fail(st, &e);
-        goto out;
-    }
-    if ((st = cuzk_engine_preload(eng, circ, &e))) { progress_end(&sc); rc = cli_fail(st, &e); goto out; }
-    double t3 = cli_wall_ms();
-    char line[200];
-    snprintf(line, sizeof line, "cuzk prove-porep: proving on %s (key %.1f s, preload %.1f s)", cuzk_engine_backend_name(eng),
-             (t2 - t1) / 1e3, (t3 - t2) / 1e3);
-    progress_message(sc.bar, line);
-    sc.t0 = t3;
-    cuzk_job_desc jd;
-    memset(&jd, 0, sizeof jd);
-    jd.circuit = circ;
-    jd.n_partitions = P;
-    jd.synth = synth_progress;
-    jd.synth_ctx = &sc;
-    jd.witness_form = CUZK_WITNESS_FR_MONT;
-    jd.progress = prove_progress;
-    jd.progress_user = &sc;
-    /* a .r1cs from a file: partition 0's witness is checked against it before that partition is
-     * proved (a changed constraint is named now, not found as a proof that does not verify) */
-    if (r1cs) jd.check_witness = CUZK_CHECK_WITNESS_FIRST;
-    cuzk_job_id id;
-    if ((st = cuzk_engine_submit(eng, &jd, &id, &e))) { progress_end(&sc); rc = cli_fail(st, &e); goto out; }
-    st = cuzk_engine_wait(eng, id, &res, &e);
-    progress_end(&sc); /* the job is over: no report comes any more */
-    if (st) { rc = cli_fail(st, &e); goto out; }
-    if (res.state != CUZK_JOB_DONE) {
-        st = res.status ? res.status : CUZK_ERR_CANCELLED;
-        if (!e.msg[0]) cuzk_error_set(&e, st, __FILE__, __LINE__, "partition %u failed", res.failed_partition);
-        else if (st == CUZK_ERR_UNSAT && r1cs) {
-            char m[sizeof e.msg];
-            memcpy(m, e.msg, sizeof m);
-            cuzk_error_set(&e, st, __FILE__, __LINE__, "%s: %.500s: not the %s circuit the C1 output is synthesized for "
-                           "(changed or corrupt)", r1cs, m, circuit);
-        }
-        rc = cli_fail(st, &e);
-        goto out;
-    }
-    double t4 = cli_wall_ms();
-    size_t np = cuzk_porep_job_n_public(job);
-    pub = malloc(np * 32);
-    if (!pub) { rc = cli_fail(cuzk_error_set(&e, CUZK_ERR_NOMEM, __FILE__, __LINE__, "out of memory"), &e); goto out; }
-    for (uint32_t k = 0; k < P; k++) {
-        if ((st = cuzk_porep_job_public_inputs(job, k, pub, &e))) { rc = cli_fail(st, &e); goto out; }
-        if (res.n_public != np || memcmp(res.public_inputs + (size_t)k * np * 32, pub, np * 32)) {
-            st = cuzk_error_set(&e, CUZK_ERR_MISMATCH, __FILE__, __LINE__,
-                                "partition %u: the witness's public inputs are not the ones derived from the public data", k);
-            rc = cli_fail(st, &e);
-            goto out;
-        }
-        st = cuzk_verify(vk, CUZK_PUBLIC_CANON, pub, np * 32, CUZK_PROOF_CURVE_BYTES, res.proofs + (size_t)k * res.proof_bytes,
-                         res.proof_bytes, &e);
-        if (st == CUZK_ERR_INVALID) {
-            /* made from a checked C1 output with this key, the proof verifies against the key's own
-             * verifying key unless the key files are not one key of the circuit: a bad input file */
-            char m[sizeof e.msg];
-            memcpy(m, e.msg, sizeof m);
-            st = cuzk_error_set(&e, CUZK_ERR_MISMATCH, __FILE__, __LINE__,
-                                "partition %u: the proof does not verify against the key's own verifying key (%.300s): "
-                                "%s%s%s is not a consistent key of circuit %s (changed or corrupt)", k, m, params,
-                                r1cs ? " with " : "", r1cs ? r1cs : "", circuit);
-            rc = cli_fail(st, &e);
-            goto out;
-        }
-        if (st) {
-            char m[sizeof e.msg];
-            memcpy(m, e.msg, sizeof m);
-            cuzk_error_set(&e, st, __FILE__, __LINE__, "partition %u: the proof does not verify: %.400s", k, m);
-            rc = cli_fail(st, &e);
-            goto out;
-        }
-    }
-    double t5 = cli_wall_ms();
-    if ((st = cuzk_write_outputs(pos[1], res.proofs, (size_t)P * res.proof_bytes, NULL, NULL, &e))) { rc = cli_fail(st, &e); goto out; }
-    if (trace && (st = cuzk_engine_trace_write(eng, trace, &e))) { rc = cli_fail(st, &e); goto out; }
-    double synth = 0, start = 0, fin = 0;
-    for (uint32_t k = 0; k < P; k++) {
-        synth += res.timings[k].synth_call_ms;
-        start += res.timings[k].start_call_ms;
-        fin += res.timings[k].finish_call_ms;
-    }
-    if (json) {
-        printf("{\"circuit\": \"%s\", \"registered_proof\": %" PRIu64 ", \"partitions\": %u, \"backend\": \"%s\", "
-               "\"check_ms\": %.1f, \"key_ms\": %.1f, \"preload_ms\": %.1f, \"prove_ms\": %.1f, \"verify_ms\": %.1f, "
-               "\"synthesis_ms_per_partition\": %.1f, \"prove_start_ms_per_partition\": %.1f, \"finish_ms_per_partition\": %.1f, "
-               "\"proof_bytes\": %zu, \"proof\": \"",
-               circuit, cuzk_porep_job_registered_proof(job), P, cuzk_engine_backend_name(eng), t1 - t0, t2 - t1, t3 - t2, t4 - t3,
-               t5 - t4, synth / P, start / P, fin / P, (size_t)P * res.proof_bytes);
-        for (size_t i = 0; i < (size_t)P * res.proof_bytes; i++) printf("%02x", res.proofs[i]);
-        printf("\"}\n");
-    } else if (!quiet) {
-        fprintf(stderr,
-                "cuzk prove-porep: %u partition(s) proved and verified; wrote %s (%zu bytes)\n"
-                "  checks %.1f ms | key %.1f s | preload %.1f s | prove %.2f s (%.2f s per partition) | verify %.1f ms\n"
-                "  per partition: synthesis %.2f s, prove start %.2f s, finish %.2f s\n",
-                P, pos[1], (size_t)P * res.proof_bytes, t1 - t0, (t2 - t1) / 1e3, (t3 - t2) / 1e3, (t4 - t3) / 1e3,
-                (t4 - t3) / 1e3 / P, t5 - t4, synth / P / 1e3, start / P / 1e3, fin / P / 1e3);
-    }
+    cli_prove_partitions pp = {
+        .cmd = cmd, .job = job, .circuit = circuit, .partitions = P, .n_vars = cuzk_porep_job_n_vars(job),
+        .n_public = cuzk_porep_job_n_public(job), .registered_proof = cuzk_porep_job_registered_proof(job), .params = params,
+        .r1cs = r1cs, .vars_of = pos[0], .synthesized_for = "the C1 output is", .pk_load = cuzk_porep_pk_load,
+        .synth = cuzk_porep_job_synth, .public_inputs = porep_public_inputs, .engine = &eo, .nthreads = req.nthreads,
+        .out_path = pos[1], .trace_path = trace, .json = json, .quiet = quiet, .t0 = t0, .t1 = t1};
+    rc = cli_prove_partitions_run(&pp);
 out:
-    progress_end(&sc);
-    pthread_cond_destroy(&sc.cv);
-    pthread_mutex_destroy(&sc.mu);
-    free(pub);
-    cuzk_job_result_free(&res);
-    if (eng) cuzk_engine_destroy(eng);
-    cuzk_circuit_destroy(circ);
-    cuzk_vk_free(vk);
-    if (pk) cuzk_pk_release(pk);
     cuzk_porep_job_free(job);
     return rc;
 }
@@ -546,7 +288,7 @@ out:
 static void print_verify_seal_help(FILE *f) {
     fprintf(f,
         "usage: cuzk verify-seal --vk FILE (--registered-proof N | --porep-id HEX --api-version V [--synthetic]\n"
-        "                        --sector-size BYTES) --comm-r HEX --comm-d HEX --prover-id HEX --sector-id N\n"
+        "                        --sector-size BYTES) --comm-r HEX|CID --comm-d HEX|CID --prover-id HEX --sector-id N\n"
         "                        --ticket HEX --seed HEX [--print-inputs] proof.bin\n"
         "\n"
         "What Filecoin's verify_seal does: derives every partition's public inputs from the public data\n"
@@ -560,7 +302,9 @@ static void print_verify_seal_help(FILE *f) {
         "  --registered-proof N    RegisteredSealProof id 0..14 (8 = 32 GiB V1_1); or instead:\n"
         "  --porep-id HEX          32 bytes, with --api-version 1.0|1.1|1.2, --sector-size BYTES and\n"
         "  --synthetic             (Synthetic PoRep challenges, 1.2 only)\n"
-        "  --comm-r HEX, --comm-d HEX   the commitments, 32 bytes each as stored (little-endian field elements)\n"
+        "  --comm-r HEX|CID, --comm-d HEX|CID   the commitments: 64 hex digits, the 32 bytes as stored\n"
+        "                          (little-endian field elements), or their CIDs as lotus and Curio print\n"
+        "                          them (bagboea4b... for comm_r, baga6ea4seaq... for comm_d) or in hex\n"
         "  --prover-id HEX         32 bytes (a miner f0<id>: the id as a LEB128 varint, zero-padded)\n"
         "  --miner-id M            instead of --prover-id: the actor id (1000, f01000 or t01000)\n"
         "  --sector-id N, --ticket HEX, --seed HEX\n"
@@ -586,7 +330,7 @@ int cli_cmd_verify_seal(int argc, char **argv) {
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { print_verify_seal_help(stdout); return 0; }
         else if (!strcmp(a, "--vk")) { if (!v) return cli_usage_error(cmd, "%s needs a file", a); vk_path = v; i++; }
         else if (!strcmp(a, "--registered-proof")) { if ((rc = parse_registered_proof(cmd, v, &pub.registered_proof))) return rc; i++; }
-        else if (!strcmp(a, "--porep-id")) { if ((rc = parse_hex32(cmd, a, v, pub.porep_id))) return rc; have_pid = 1; i++; }
+        else if (!strcmp(a, "--porep-id")) { if ((rc = cli_parse_hex32(cmd, a, v, pub.porep_id))) return rc; have_pid = 1; i++; }
         else if (!strcmp(a, "--api-version")) {
             if (!v) return cli_usage_error(cmd, "%s needs 1.0, 1.1 or 1.2", a);
             if (!strcmp(v, "1.0")) pub.api_version = 10;
@@ -596,11 +340,11 @@ int cli_cmd_verify_seal(int argc, char **argv) {
             i++;
         } else if (!strcmp(a, "--synthetic")) pub.synthetic = 1;
         else if (!strcmp(a, "--sector-size")) { if (!v || !cli_parse_u64(v, &pub.sector_size)) return cli_usage_error(cmd, "--sector-size needs bytes (got '%s')", v ? v : ""); i++; }
-        else if (!strcmp(a, "--comm-r")) { if ((rc = parse_hex32(cmd, a, v, pub.comm_r))) return rc; have[0] = 1; i++; }
-        else if (!strcmp(a, "--comm-d")) { if ((rc = parse_hex32(cmd, a, v, pub.comm_d))) return rc; have[1] = 1; i++; }
+        else if (!strcmp(a, "--comm-r")) { if ((rc = cli_parse_commitment(cmd, a, v, CUZK_COMMITMENT_SEALED, pub.comm_r))) return rc; have[0] = 1; i++; }
+        else if (!strcmp(a, "--comm-d")) { if ((rc = cli_parse_commitment(cmd, a, v, CUZK_COMMITMENT_UNSEALED, pub.comm_d))) return rc; have[1] = 1; i++; }
         else if ((!strcmp(a, "--prover-id") || !strcmp(a, "--miner-id")) && have[2])
             return cli_usage_error(cmd, "%s", "give --prover-id or --miner-id, not both");
-        else if (!strcmp(a, "--prover-id")) { if ((rc = parse_hex32(cmd, a, v, pub.prover_id))) return rc; have[2] = 1; i++; }
+        else if (!strcmp(a, "--prover-id")) { if ((rc = cli_parse_hex32(cmd, a, v, pub.prover_id))) return rc; have[2] = 1; i++; }
         else if (!strcmp(a, "--miner-id")) {
             uint64_t m;
             if (!v || !cli_parse_miner_id(v, &m)) return cli_usage_error(cmd, MINER_ID_USAGE, v ? v : "");
@@ -608,8 +352,8 @@ int cli_cmd_verify_seal(int argc, char **argv) {
             have[2] = 1;
             i++;
         } else if (!strcmp(a, "--sector-id")) { if (!v || !cli_parse_u64(v, &pub.sector_id)) return cli_usage_error(cmd, "--sector-id needs a number (got '%s')", v ? v : ""); have[3] = 1; i++; }
-        else if (!strcmp(a, "--ticket")) { if ((rc = parse_hex32(cmd, a, v, pub.ticket))) return rc; have[4] = 1; i++; }
-        else if (!strcmp(a, "--seed")) { if ((rc = parse_hex32(cmd, a, v, pub.seed))) return rc; have[5] = 1; i++; }
+        else if (!strcmp(a, "--ticket")) { if ((rc = cli_parse_hex32(cmd, a, v, pub.ticket))) return rc; have[4] = 1; i++; }
+        else if (!strcmp(a, "--seed")) { if ((rc = cli_parse_hex32(cmd, a, v, pub.seed))) return rc; have[5] = 1; i++; }
         else if (!strcmp(a, "--print-inputs")) print = 1;
         else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) quiet = 1;
         else if (a[0] == '-' && a[1]) return cli_usage_error(cmd, "unknown option '%s'", a);
@@ -638,64 +382,8 @@ int cli_cmd_verify_seal(int argc, char **argv) {
         int rc = cli_fail(st, &e);
         return st == CUZK_ERR_ARG ? 2 : rc;
     }
-    if (print) {
-        printf("[");
-        for (uint32_t k = 0; k < P; k++) {
-            printf("%s\n  [", k ? "," : "");
-            for (size_t i = 0; i < np; i++) {
-                char d[80];
-                le32_decimal(d, inputs + ((size_t)k * np + i) * 32);
-                printf("%s\"%s\"", i ? ", " : "", d);
-            }
-            printf("]");
-        }
-        printf("\n]\n");
-        if (!proof_path) {
-            cuzk_post_free(inputs);
-            return 0;
-        }
-    }
-    int rc = 0;
-    size_t vk_len = 0, proof_len = 0;
-    uint8_t *vkb = NULL, *proof = NULL;
-    cuzk_vk *vk = NULL;
-    if (!(vkb = cli_slurp(vk_path, &vk_len, &e))) { rc = cli_fail(CUZK_ERR_IO, &e); goto out; }
-    if ((st = cuzk_vk_load_bellperson(&vk, vkb, vk_len, &e))) {
-        char m[sizeof e.msg];
-        memcpy(m, e.msg, sizeof m);
-        cuzk_error_set(&e, st, __FILE__, __LINE__, "%s: %.400s", vk_path, m);
-        rc = cli_fail(st, &e);
-        goto out;
-    }
-    if (cuzk_vk_n_public(vk) != np) {
-        st = cuzk_error_set(&e, CUZK_ERR_MISMATCH, __FILE__, __LINE__, "%s has %u public inputs; this sector's PoRep circuit has %zu: "
-                            "the verifying key of another circuit or sector size", vk_path, cuzk_vk_n_public(vk), np);
-        rc = cli_fail(st, &e);
-        goto out;
-    }
-    if (!(proof = cli_slurp(proof_path, &proof_len, &e))) { rc = cli_fail(CUZK_ERR_IO, &e); goto out; }
-    if (proof_len != (size_t)P * CUZK_PROOF_BELLPERSON_BYTES) {
-        st = cuzk_error_set(&e, CUZK_ERR_FORMAT, __FILE__, __LINE__, "%s: %zu bytes; this sector's proof is %u partition(s) x 192 = %u bytes",
-                            proof_path, proof_len, P, P * CUZK_PROOF_BELLPERSON_BYTES);
-        rc = cli_fail(st, &e);
-        goto out;
-    }
-    for (uint32_t k = 0; k < P; k++) {
-        cuzk_error ve = {0};
-        st = cuzk_verify(vk, CUZK_PUBLIC_CANON, inputs + (size_t)k * np * 32, np * 32, CUZK_PROOF_BELLPERSON,
-                         proof + (size_t)k * CUZK_PROOF_BELLPERSON_BYTES, CUZK_PROOF_BELLPERSON_BYTES, &ve);
-        if (st == CUZK_ERR_INVALID) {
-            if (!quiet) fprintf(print ? stderr : stdout, "INVALID: partition %u: %s\n", k, ve.msg[0] ? ve.msg : "the pairing check fails");
-            rc = 1;
-            goto out;
-        }
-        if (st) { rc = cli_fail(st, &ve); goto out; }
-    }
-    if (!quiet) fprintf(print ? stderr : stdout, "OK\n");   /* stdout stays JSON with --print-inputs */
-out:
-    cuzk_vk_free(vk);
-    free(vkb);
-    free(proof);
+    int rc = cli_verify_partitions_run(inputs, P, np, print, quiet, vk_path, proof_path, "this sector's PoRep circuit",
+                                       "another circuit or sector size", "this sector's proof");
     cuzk_post_free(inputs);
     return rc;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_partitions.h"
 #include "cli_util.h"
 #include "frontend.h"
 #include "cuzk/engine.h"
@@ -24,50 +25,20 @@ static int parse_update_proof(const char *cmd, const char *v, uint64_t *out) {
     return 0;
 }
 
-static int parse_hex32(const char *cmd, const char *opt, const char *v, uint8_t out[32]) {
-    if (!v || !cli_parse_hex(v, out, 32)) {
-        fprintf(stderr, "cuzk %s: %s needs 64 hex digits (32 bytes, in the order they are stored)", cmd, opt);
-        fprintf(stderr, "; got '%s'\nRun 'cuzk %s --help' for usage.\n", v ? v : "", cmd);
-        return 2;
-    }
-    return 0;
-}
-
-/* 32 bytes little-endian -> decimal string (out: 80 bytes) */
-static void le32_decimal(char *out, const uint8_t b[32]) {
-    uint64_t l[4];
-    for (int i = 0; i < 4; i++) {
-        l[i] = 0;
-        for (int j = 7; j >= 0; j--) l[i] = l[i] << 8 | b[8 * i + j];
-    }
-    char tmp[80];
-    int n = 0;
-    do {
-        unsigned __int128 r = 0;
-        for (int i = 3; i >= 0; i--) {
-            unsigned __int128 cur = (r << 64) | l[i];
-            l[i] = (uint64_t)(cur / 10);
-            r = cur % 10;
-        }
-        tmp[n++] = (char)('0' + (int)r);
-    } while (l[0] | l[1] | l[2] | l[3]);
-    for (int i = 0; i < n; i++) out[i] = tmp[n - 1 - i];
-    out[n] = 0;
-}
-
-/* the three commitments: --comm-r-old, --comm-d-new, --comm-r-new; returns 0, 2 (usage) or -1 (not one of them) */
+/* the three commitments: --comm-r-old, --comm-d-new, --comm-r-new (hex or CID, cli_parse_commitment);
+ * returns 0, 2 (usage) or -1 (not one of them) */
 static int parse_comm(const char *cmd, const char *a, const char *v, uint8_t old[32], uint8_t d[32], uint8_t neu[32], int have[3]) {
     int k = !strcmp(a, "--comm-r-old") ? 0 : !strcmp(a, "--comm-d-new") ? 1 : !strcmp(a, "--comm-r-new") ? 2 : -1;
     if (k < 0) return -1;
     uint8_t *dst = k == 0 ? old : k == 1 ? d : neu;
-    int rc = parse_hex32(cmd, a, v, dst);
+    int rc = cli_parse_commitment(cmd, a, v, k == 1 ? CUZK_COMMITMENT_UNSEALED : CUZK_COMMITMENT_SEALED, dst);
     if (!rc) have[k] = 1;
     return rc;
 }
 static int need_comms(const char *cmd, const int have[3]) {
     static const char *const N[3] = {"--comm-r-old", "--comm-d-new", "--comm-r-new"};
     for (int k = 0; k < 3; k++)
-        if (!have[k]) return cli_usage_error(cmd, "%s HEX is required", N[k]);
+        if (!have[k]) return cli_usage_error(cmd, "%s HEX|CID is required", N[k]);
     return 0;
 }
 
@@ -173,8 +144,10 @@ static void print_prove_update_help(FILE *f) {
         "  --params FILE           the update .params of the sector size (required)\n"
         "  --r1cs FILE             the circuit as a .r1cs file (default: recorded in memory)\n"
         "  --registered-proof N    RegisteredUpdateProof: 0 2 KiB, 1 8 MiB, 2 512 MiB, 3 32 GiB, 4 64 GiB\n"
-        "  --comm-r-old HEX, --comm-d-new HEX, --comm-r-new HEX   the commitments, 32 bytes each as stored\n"
-        "                          (little-endian field elements: the digests of the CIDs)\n"
+        "  --comm-r-old HEX|CID, --comm-d-new HEX|CID, --comm-r-new HEX|CID   the commitments: 64 hex\n"
+        "                          digits, the 32 bytes as stored (little-endian field elements: the\n"
+        "                          digests of the CIDs), or the CIDs as lotus and Curio print them\n"
+        "                          (bagboea4b... for comm_r, baga6ea4seaq... for comm_d) or in hex\n"
         "  --backend B             cpu | gpu | auto (default auto)\n"
         "  --threads N             CPU threads (default: all CPUs)\n"
         "  --synthesis-workers N   partitions synthesized at once (default 2)\n"
@@ -188,25 +161,8 @@ static void print_prove_update_help(FILE *f) {
         "      --comm-r-old ... --comm-d-new ... --comm-r-new ... vproofs.json proof.bin\n");
 }
 
-typedef struct synth_ctx {
-    cuzk_snap_job *job;
-    uint32_t partitions;
-    int quiet;
-    double t0;
-    volatile uint32_t done;
-} synth_ctx;
-
-static cuzk_status synth_progress(void *user, uint32_t partition, uint64_t *w, size_t n_vars, cuzk_error *err) {
-    synth_ctx *c = user;
-    double t = cli_wall_ms();
-    cuzk_status st = cuzk_snap_job_synth(c->job, partition, w, n_vars, err);
-    if (st == CUZK_OK) {
-        uint32_t d = __atomic_add_fetch(&c->done, 1, __ATOMIC_RELAXED);
-        if (!c->quiet)
-            fprintf(stderr, "cuzk prove-update: partition %u synthesized in %.1f s (%u of %u, %.1f s since start)\n", partition,
-                    (cli_wall_ms() - t) / 1e3, d, c->partitions, (cli_wall_ms() - c->t0) / 1e3);
-    }
-    return st;
+static cuzk_status snap_public_inputs(const void *job, uint32_t k, uint8_t *out, cuzk_error *err) {
+    return cuzk_snap_job_public_inputs(job, k, out, err);
 }
 
 int cli_cmd_prove_update(int argc, char **argv) {
@@ -273,13 +229,6 @@ int cli_cmd_prove_update(int argc, char **argv) {
     }
     req.json_path = pos[0];
     cuzk_snap_job *job = NULL;
-    cuzk_pk *pk = NULL;
-    cuzk_vk *vk = NULL;
-    cuzk_engine *eng = NULL;
-    cuzk_circuit *circ = NULL;
-    cuzk_job_result res;
-    memset(&res, 0, sizeof res);
-    uint8_t *pub = NULL;
     double t0 = cli_wall_ms();
     if (!quiet) fprintf(stderr, "cuzk prove-update: reading and checking %s\n", pos[0]);
     if ((st = cuzk_snap_job_create(&job, &req, &e))) {
@@ -304,117 +253,14 @@ int cli_cmd_prove_update(int argc, char **argv) {
             goto out;
         }
     }
-    cuzk_pk_load_opts lo;
-    memset(&lo, 0, sizeof lo);
-    lo.nthreads = req.nthreads;
-    st = r1cs ? cuzk_pk_load_params(&pk, params, r1cs, &lo, &e) : cuzk_snap_pk_load(&pk, circuit, params, &lo, &e);
-    if (st) { rc = cli_fail(st, &e); goto out; }
-    if ((st = cuzk_vk_from_pk(&vk, pk, &e))) { rc = cli_fail(st, &e); goto out; }
-    double t2 = cli_wall_ms();
-    if ((st = cuzk_engine_create(&eng, &eo, &e))) { rc = cli_fail(st, &e); goto out; }
-    if ((st = cuzk_circuit_create(&circ, pk, &e))) { rc = cli_fail(st, &e); goto out; }
-    if (cuzk_circuit_n_vars(circ) != cuzk_snap_job_n_vars(job)) {
-        st = cuzk_error_set(&e, CUZK_ERR_MISMATCH, __FILE__, __LINE__, "%s has %zu variables, the %s circuit %zu: parameters of another circuit",
-                            r1cs ? r1cs : params, cuzk_circuit_n_vars(circ), circuit, cuzk_snap_job_n_vars(job));
-        rc = cli_fail(st, &e);
-        goto out;
-    }
-    if ((st = cuzk_engine_preload(eng, circ, &e))) { rc = cli_fail(st, &e); goto out; }
-    double t3 = cli_wall_ms();
-    if (!quiet) fprintf(stderr, "cuzk prove-update: proving on %s (key %.1f s, preload %.1f s)\n", cuzk_engine_backend_name(eng),
-                        (t2 - t1) / 1e3, (t3 - t2) / 1e3);
-    synth_ctx sc = {job, P, quiet, t3, 0};
-    cuzk_job_desc jd;
-    memset(&jd, 0, sizeof jd);
-    jd.circuit = circ;
-    jd.n_partitions = P;
-    jd.synth = synth_progress;
-    jd.synth_ctx = &sc;
-    jd.witness_form = CUZK_WITNESS_FR_MONT;
-    /* a .r1cs from a file: partition 0's witness is checked against it before that partition is
-     * proved (a changed constraint is named now, not found as a proof that does not verify) */
-    if (r1cs) jd.check_witness = CUZK_CHECK_WITNESS_FIRST;
-    cuzk_job_id id;
-    if ((st = cuzk_engine_submit(eng, &jd, &id, &e))) { rc = cli_fail(st, &e); goto out; }
-    if ((st = cuzk_engine_wait(eng, id, &res, &e))) { rc = cli_fail(st, &e); goto out; }
-    if (res.state != CUZK_JOB_DONE) {
-        st = res.status ? res.status : CUZK_ERR_CANCELLED;
-        if (!e.msg[0]) cuzk_error_set(&e, st, __FILE__, __LINE__, "partition %u failed", res.failed_partition);
-        else if (st == CUZK_ERR_UNSAT && r1cs) {
-            char m[sizeof e.msg];
-            memcpy(m, e.msg, sizeof m);
-            cuzk_error_set(&e, st, __FILE__, __LINE__, "%s: %.500s: not the %s circuit the partition proofs are synthesized "
-                           "for (changed or corrupt)", r1cs, m, circuit);
-        }
-        rc = cli_fail(st, &e);
-        goto out;
-    }
-    double t4 = cli_wall_ms();
-    size_t np = cuzk_snap_job_n_public(job);
-    pub = malloc(np * 32);
-    if (!pub) { rc = cli_fail(cuzk_error_set(&e, CUZK_ERR_NOMEM, __FILE__, __LINE__, "out of memory"), &e); goto out; }
-    for (uint32_t k = 0; k < P; k++) {
-        if ((st = cuzk_snap_job_public_inputs(job, k, pub, &e))) { rc = cli_fail(st, &e); goto out; }
-        if (res.n_public != np || memcmp(res.public_inputs + (size_t)k * np * 32, pub, np * 32)) {
-            st = cuzk_error_set(&e, CUZK_ERR_MISMATCH, __FILE__, __LINE__,
-                                "partition %u: the witness's public inputs are not the ones derived from the public data", k);
-            rc = cli_fail(st, &e);
-            goto out;
-        }
-        st = cuzk_verify(vk, CUZK_PUBLIC_CANON, pub, np * 32, CUZK_PROOF_CURVE_BYTES, res.proofs + (size_t)k * res.proof_bytes,
-                         res.proof_bytes, &e);
-        if (st == CUZK_ERR_INVALID) {
-            /* made from checked partition proofs with this key, the proof verifies against the key's
-             * own verifying key unless the key files are not one key of the circuit: a bad input file */
-            char m[sizeof e.msg];
-            memcpy(m, e.msg, sizeof m);
-            st = cuzk_error_set(&e, CUZK_ERR_MISMATCH, __FILE__, __LINE__,
-                                "partition %u: the proof does not verify against the key's own verifying key (%.300s): "
-                                "%s%s%s is not a consistent key of circuit %s (changed or corrupt)", k, m, params,
-                                r1cs ? " with " : "", r1cs ? r1cs : "", circuit);
-            rc = cli_fail(st, &e);
-            goto out;
-        }
-        if (st) {
-            char m[sizeof e.msg];
-            memcpy(m, e.msg, sizeof m);
-            cuzk_error_set(&e, st, __FILE__, __LINE__, "partition %u: the proof does not verify: %.400s", k, m);
-            rc = cli_fail(st, &e);
-            goto out;
-        }
-    }
-    double t5 = cli_wall_ms();
-    if ((st = cuzk_write_outputs(pos[1], res.proofs, (size_t)P * res.proof_bytes, NULL, NULL, &e))) { rc = cli_fail(st, &e); goto out; }
-    double synth = 0, start = 0, fin = 0;
-    for (uint32_t k = 0; k < P; k++) {
-        synth += res.timings[k].synth_call_ms;
-        start += res.timings[k].start_call_ms;
-        fin += res.timings[k].finish_call_ms;
-    }
-    if (json) {
-        printf("{\"circuit\": \"%s\", \"registered_proof\": %" PRIu64 ", \"partitions\": %u, \"backend\": \"%s\", "
-               "\"check_ms\": %.1f, \"key_ms\": %.1f, \"preload_ms\": %.1f, \"prove_ms\": %.1f, \"verify_ms\": %.1f, "
-               "\"synthesis_ms_per_partition\": %.1f, \"prove_start_ms_per_partition\": %.1f, \"finish_ms_per_partition\": %.1f, "
-               "\"proof_bytes\": %zu, \"proof\": \"",
-               circuit, rp, P, cuzk_engine_backend_name(eng), t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4, synth / P, start / P,
-               fin / P, (size_t)P * res.proof_bytes);
-        for (size_t i = 0; i < (size_t)P * res.proof_bytes; i++) printf("%02x", res.proofs[i]);
-        printf("\"}\n");
-    } else if (!quiet) {
-        fprintf(stderr,
-                "cuzk prove-update: %u partition(s) proved and verified; wrote %s (%zu bytes)\n"
-                "  checks %.1f ms | key %.1f s | preload %.1f s | prove %.2f s (%.2f s per partition) | verify %.1f ms\n"
-                "  per partition: synthesis %.2f s, prove start %.2f s, finish %.2f s\n",
-                P, pos[1], (size_t)P * res.proof_bytes, t1 - t0, (t2 - t1) / 1e3, (t3 - t2) / 1e3, (t4 - t3) / 1e3,
-                (t4 - t3) / 1e3 / P, t5 - t4, synth / P / 1e3, start / P / 1e3, fin / P / 1e3);
-    }
+    cli_prove_partitions pp = {
+        .cmd = cmd, .job = job, .circuit = circuit, .partitions = P, .n_vars = cuzk_snap_job_n_vars(job),
+        .n_public = cuzk_snap_job_n_public(job), .registered_proof = rp, .params = params, .r1cs = r1cs,
+        .synthesized_for = "the partition proofs are", .pk_load = cuzk_snap_pk_load, .synth = cuzk_snap_job_synth,
+        .public_inputs = snap_public_inputs, .engine = &eo, .nthreads = req.nthreads, .out_path = pos[1], .json = json,
+        .quiet = quiet, .t0 = t0, .t1 = t1};
+    rc = cli_prove_partitions_run(&pp);
 out:
-    free(pub);
-    cuzk_job_result_free(&res);
-    if (eng) cuzk_engine_destroy(eng);
-    cuzk_circuit_destroy(circ);
-    cuzk_vk_free(vk);
-    if (pk) cuzk_pk_release(pk);
     cuzk_snap_job_free(job);
     return rc;
 }
@@ -437,7 +283,8 @@ static void print_verify_update_help(FILE *f) {
         "options:\n"
         "  --vk FILE               the update verifying key (bellperson .vk) of the sector size\n"
         "  --registered-proof N    RegisteredUpdateProof: 0 2 KiB, 1 8 MiB, 2 512 MiB, 3 32 GiB, 4 64 GiB\n"
-        "  --comm-r-old HEX, --comm-d-new HEX, --comm-r-new HEX   32 bytes each as stored\n"
+        "  --comm-r-old HEX|CID, --comm-d-new HEX|CID, --comm-r-new HEX|CID   64 hex digits (32 bytes as\n"
+        "                          stored) or the CID (bagboea4b... comm_r, baga6ea4seaq... comm_d)\n"
         "  --print-inputs          print the derived public inputs as JSON on stdout: an array (per\n"
         "                          partition) of arrays of decimal strings (ONE not included); the verdict\n"
         "                          then goes to stderr; with no proof file: print only, exit 0\n"
@@ -481,63 +328,8 @@ int cli_cmd_verify_update(int argc, char **argv) {
         rc = cli_fail(st, &e);
         return st == CUZK_ERR_ARG ? 2 : rc;
     }
-    if (print) {
-        printf("[");
-        for (uint32_t k = 0; k < P; k++) {
-            printf("%s\n  [", k ? "," : "");
-            for (size_t i = 0; i < np; i++) {
-                char d[80];
-                le32_decimal(d, inputs + ((size_t)k * np + i) * 32);
-                printf("%s\"%s\"", i ? ", " : "", d);
-            }
-            printf("]");
-        }
-        printf("\n]\n");
-        if (!proof_path) {
-            cuzk_post_free(inputs);
-            return 0;
-        }
-    }
-    size_t vk_len = 0, proof_len = 0;
-    uint8_t *vkb = NULL, *proof = NULL;
-    cuzk_vk *vk = NULL;
-    if (!(vkb = cli_slurp(vk_path, &vk_len, &e))) { rc = cli_fail(CUZK_ERR_IO, &e); goto out; }
-    if ((st = cuzk_vk_load_bellperson(&vk, vkb, vk_len, &e))) {
-        char m[sizeof e.msg];
-        memcpy(m, e.msg, sizeof m);
-        cuzk_error_set(&e, st, __FILE__, __LINE__, "%s: %.400s", vk_path, m);
-        rc = cli_fail(st, &e);
-        goto out;
-    }
-    if (cuzk_vk_n_public(vk) != np) {
-        st = cuzk_error_set(&e, CUZK_ERR_MISMATCH, __FILE__, __LINE__, "%s has %u public inputs; the update circuit has %zu: the "
-                            "verifying key of another circuit", vk_path, cuzk_vk_n_public(vk), np);
-        rc = cli_fail(st, &e);
-        goto out;
-    }
-    if (!(proof = cli_slurp(proof_path, &proof_len, &e))) { rc = cli_fail(CUZK_ERR_IO, &e); goto out; }
-    if (proof_len != (size_t)P * CUZK_PROOF_BELLPERSON_BYTES) {
-        st = cuzk_error_set(&e, CUZK_ERR_FORMAT, __FILE__, __LINE__, "%s: %zu bytes; this update's proof is %u partition(s) x 192 = %u bytes",
-                            proof_path, proof_len, P, P * CUZK_PROOF_BELLPERSON_BYTES);
-        rc = cli_fail(st, &e);
-        goto out;
-    }
-    for (uint32_t k = 0; k < P; k++) {
-        cuzk_error ve = {0};
-        st = cuzk_verify(vk, CUZK_PUBLIC_CANON, inputs + (size_t)k * np * 32, np * 32, CUZK_PROOF_BELLPERSON,
-                         proof + (size_t)k * CUZK_PROOF_BELLPERSON_BYTES, CUZK_PROOF_BELLPERSON_BYTES, &ve);
-        if (st == CUZK_ERR_INVALID) {
-            if (!quiet) fprintf(print ? stderr : stdout, "INVALID: partition %u: %s\n", k, ve.msg[0] ? ve.msg : "the pairing check fails");
-            rc = 1;
-            goto out;
-        }
-        if (st) { rc = cli_fail(st, &ve); goto out; }
-    }
-    if (!quiet) fprintf(print ? stderr : stdout, "OK\n");
-out:
-    cuzk_vk_free(vk);
-    free(vkb);
-    free(proof);
+    rc = cli_verify_partitions_run(inputs, P, np, print, quiet, vk_path, proof_path, "the update circuit", "another circuit",
+                                   "this update's proof");
     cuzk_post_free(inputs);
     return rc;
 }

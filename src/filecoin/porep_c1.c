@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/base64.h"
 #include "util/log.h"
 #include "util/parallel.h"
 #include "util/text.h"
@@ -762,75 +763,6 @@ static void rd_end(jr *r) {
     if (r->st == CUZK_OK && peek(r) >= 0) jfail(r, CUZK_ERR_FORMAT, "trailing characters at byte %zu", r->off);
 }
 
-/* ---- base64 (RFC 4648 standard alphabet, padded: Go's encoding/json for []byte) ---- */
-
-static int b64_val(uint8_t c) {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-}
-
-/* Decodes the raw JSON string contents s[0..n) ("\/" taken as '/', no other escape) into a new
- * buffer. Returns NULL with *bad_at set (offset in s) on bad base64, or with *bad_at = SIZE_MAX
- * when out of memory. */
-static uint8_t *b64_decode(const uint8_t *s, size_t n, size_t *out_len, size_t *bad_at) {
-    uint8_t *out = malloc(n / 4 * 3 + 3);
-    if (!out) {
-        *bad_at = SIZE_MAX;
-        return NULL;
-    }
-    size_t k = 0, q = 0, pad = 0;
-    uint32_t acc = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t at = i;
-        uint8_t c = s[i];
-        if (c == '\\') {
-            if (i + 1 < n && s[i + 1] == '/') {
-                c = '/';
-                i++;
-            } else goto bad;
-        }
-        int v;
-        if (c == '=') {
-            if (q < 2) goto bad;
-            pad++;
-            v = 0;
-        } else {
-            v = b64_val(c);
-            if (v < 0 || pad) goto bad;
-        }
-        acc = acc << 6 | (uint32_t)v;
-        if (++q == 4) {
-            out[k++] = (uint8_t)(acc >> 16);
-            if (pad < 2) out[k++] = (uint8_t)(acc >> 8);
-            if (pad < 1) out[k++] = (uint8_t)acc;
-            q = 0;
-            acc = 0;
-            if (pad && i + 1 != n) {   /* padding ends the data */
-                at = i + 1;
-                goto bad;
-            }
-        }
-        continue;
-    bad:
-        free(out);
-        *bad_at = at;
-        return NULL;
-    }
-    if (q != 0) {
-        free(out);
-        *bad_at = n;
-        return NULL;
-    }
-    *out_len = k;
-    return out;
-}
-
-static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
 /* Curio's wrapper {"SectorNum": n, "Phase1Out": base64, "SectorSize": n}. */
 static void rd_wrapper(jr *r, porep_c1 *c1, uint64_t *sector_num) {
     static const char *const names[] = {"SectorNum", "Phase1Out", "SectorSize"};
@@ -851,18 +783,19 @@ static void rd_wrapper(jr *r, porep_c1 *c1, uint64_t *sector_num) {
     need_fields(r, seen, names, 3);
     rd_end(r);
     if (r->st != CUZK_OK) return;
-    size_t n = 0, bad = 0;
-    uint8_t *json = b64_decode(r->p + b, e - b, &n, &bad);
+    /* Phase1Out: the JSON in base64 (Go's encoding/json for []byte; "\/" taken as '/') */
+    const char *s64 = (const char *)r->p + b;
+    size_t n = 0, bad = 0, cap = base64_decoded_max(e - b);
+    uint8_t *json = malloc(cap + 1);
     if (!json) {
-        if (bad == SIZE_MAX) jfail(r, CUZK_ERR_NOMEM, "no memory to decode Phase1Out (%zu bytes)", e - b);
-        else if (bad >= e - b) jfail(r, CUZK_ERR_FORMAT, "Phase1Out: not base64: %zu characters, not a multiple of 4", e - b);
-        else {
-            uint8_t c = r->p[b + bad];
-            char shown[16];
-            if (c >= 0x20 && c < 0x7f) snprintf(shown, sizeof shown, "'%c'", c);
-            else snprintf(shown, sizeof shown, "byte 0x%02x", c);
-            jfail(r, CUZK_ERR_FORMAT, "Phase1Out: not base64: %s at character %zu", shown, bad);
-        }
+        jfail(r, CUZK_ERR_NOMEM, "no memory to decode Phase1Out (%zu bytes)", e - b);
+        return;
+    }
+    if (!base64_decode(json, cap, &n, s64, e - b, BASE64_JSON_SLASH, &bad)) {
+        char why[64];
+        base64_describe(why, sizeof why, s64, e - b, bad);
+        jfail(r, CUZK_ERR_FORMAT, "Phase1Out: not base64: %s", why);
+        free(json);
         return;
     }
     jr in = {.p = json, .n = n, .err = r->err, .prefix = "Phase1Out: ", .part = -1, .chal = -1};
@@ -1118,31 +1051,15 @@ cuzk_status porep_c1_write(const porep_c1 *c1, int curio_wrapper, uint64_t secto
     wb b = {0};
     wb_c1(&b, c1, name, variant);
     if (curio_wrapper && !b.oom) {
-        size_t n = b.n, m = (n + 2) / 3 * 4;
+        size_t n = b.n, m = base64_encoded_len(n);
         wb w = {0};
         if (wb_reserve(&w, m + 96)) {
             wb_s(&w, "{\"SectorNum\":");
             wb_u64(&w, sector_id);
             wb_s(&w, ",\"Phase1Out\":\"");
             if (wb_reserve(&w, m + 64)) {
-                char *o = w.p + w.n;
-                const uint8_t *s = (const uint8_t *)b.p;
-                size_t i = 0;
-                for (; i + 3 <= n; i += 3) {
-                    uint32_t v = (uint32_t)s[i] << 16 | (uint32_t)s[i + 1] << 8 | s[i + 2];
-                    *o++ = B64[v >> 18];
-                    *o++ = B64[v >> 12 & 63];
-                    *o++ = B64[v >> 6 & 63];
-                    *o++ = B64[v & 63];
-                }
-                if (i < n) {
-                    uint32_t v = (uint32_t)s[i] << 16 | (i + 1 < n ? (uint32_t)s[i + 1] << 8 : 0);
-                    *o++ = B64[v >> 18];
-                    *o++ = B64[v >> 12 & 63];
-                    *o++ = i + 1 < n ? B64[v >> 6 & 63] : '=';
-                    *o++ = '=';
-                }
-                w.n = (size_t)(o - w.p);
+                base64_encode(w.p + w.n, (const uint8_t *)b.p, n);
+                w.n += m;
                 w.p[w.n] = 0;
             }
             wb_s(&w, "\",\"SectorSize\":");

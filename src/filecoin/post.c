@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filecoin/bincode.h"
 #include "util/log.h"
 #include "util/parallel.h"
 #include "util/timer.h"
@@ -58,128 +59,39 @@ void post_sector_free(post_sector *s) {
     memset(s, 0, sizeof *s);
 }
 
-/* ---- bincode reader ---- */
-typedef struct { const uint8_t *p; size_t n, off; cuzk_error *err; cuzk_status st; } rd;
-
-static bool rd_need(rd *r, size_t k, const char *what) {
-    if (r->st != CUZK_OK) return false;
-    if (r->n - r->off < k) {
-        r->st = ERR(r->err, CUZK_ERR_FORMAT, "vanilla proof truncated: %s at byte %zu needs %zu bytes, %zu left", what, r->off, k,
-                    r->n - r->off);
-        return false;
-    }
-    return true;
-}
-static uint64_t rd_u64(rd *r, const char *what) {
-    if (!rd_need(r, 8, what)) return 0;
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++) v |= (uint64_t)r->p[r->off + i] << (8 * i);
-    r->off += 8;
-    return v;
-}
-static uint32_t rd_u32(rd *r, const char *what) {
-    if (!rd_need(r, 4, what)) return 0;
-    uint32_t v = 0;
-    for (int i = 0; i < 4; i++) v |= (uint32_t)r->p[r->off + i] << (8 * i);
-    r->off += 4;
-    return v;
-}
-static void rd_fr(rd *r, fr *out, const char *what) {
-    if (!rd_need(r, 32, what)) { fr_zero(out); return; }
-    if (!fr_from_bytes_le(out, r->p + r->off, 32)) {
-        r->st = ERR(r->err, CUZK_ERR_FORMAT, "vanilla proof: %s at byte %zu is not a canonical Fr (>= r)", what, r->off);
-        fr_zero(out);
-        return;
-    }
-    r->off += 32;
-}
-static void rd_expect(rd *r, uint64_t got, uint64_t want, const char *what, size_t at) {
-    if (r->st != CUZK_OK || got == want) return;
-    r->st = ERR(r->err, CUZK_ERR_FORMAT, "vanilla proof: %s is %llu at byte %zu, expected %llu for this circuit's sector size", what,
-                (unsigned long long)got, at, (unsigned long long)want);
-}
-
-static const char *size_name(uint64_t b) {
-    switch (b) {
-    case 2048ull: return "2 KiB";
-    case 8ull << 20: return "8 MiB";
-    case 512ull << 20: return "512 MiB";
-    case 32ull << 30: return "32 GiB";
-    default: return "64 GiB";
-    }
-}
-
 cuzk_status post_vproof_read(post_sector *out, const post_params *pp, const uint8_t *data, size_t n, cuzk_error *err) {
     memset(out, 0, sizeof *out);
-    rd r = {data, n, 0, err, CUZK_OK};
-    const merkle_shape *sh = &pp->shape;
-    out->sector_id = rd_u64(&r, "sector_id");
-    rd_fr(&r, &out->comm_r, "comm_r");
+    /* storage-proofs-post fallback/vanilla.rs: sector_id, comm_r, then Vec<SectorProof> of one
+     * sector: Vec<MerkleProof> (the challenges' inclusion proofs), comm_c, comm_r_last */
+    bincode_reader r;
+    bincode_init(&r, data, n, "vanilla proof: ", err);
+    out->sector_id = bincode_u64(&r, "sector_id");
+    bincode_fr(&r, &out->comm_r, "comm_r");
+    bincode_u64_eq(&r, 1, "sector count (one sector per vanilla-proof file)");
     size_t at = r.off;
-    rd_expect(&r, rd_u64(&r, "sector count"), 1, "sector count (one sector per vanilla-proof file)", at);
-    at = r.off;
-    uint64_t nch = rd_u64(&r, "challenge count");
-    if (r.st == CUZK_OK && nch != post_vanilla_challenges(pp))
-        r.st = pp->kind == POST_WINNING
-                   ? ERR(err, CUZK_ERR_FORMAT,
-                         "vanilla proof: challenge count is %llu at byte %zu; this WinningPoSt circuit takes one proof of %u "
-                         "challenges (one per slot: 66 in Filecoin's circuit, N with --sectors N; a WindowPoSt proof has 10)",
-                         (unsigned long long)nch, at, post_vanilla_challenges(pp))
-                   : ERR(err, CUZK_ERR_FORMAT,
-                         "vanilla proof: challenge count is %llu at byte %zu; a WindowPoSt sector proof has %u (a WinningPoSt "
-                         "proof has one per slot)", (unsigned long long)nch, at, post_vanilla_challenges(pp));
-    if (r.st != CUZK_OK) return r.st;
+    uint64_t nch = bincode_u64(&r, "challenge count");
+    if (bincode_ok(&r) && nch != post_vanilla_challenges(pp))
+        bincode_fail(&r, pp->kind == POST_WINNING
+                             ? "challenge count is %llu at byte %zu; this WinningPoSt circuit takes one proof of %u challenges "
+                               "(one per slot: 66 in Filecoin's circuit, N with --sectors N; a WindowPoSt proof has 10)"
+                             : "challenge count is %llu at byte %zu; a WindowPoSt sector proof has %u (a WinningPoSt proof has "
+                               "one per slot)",
+                     (unsigned long long)nch, at, post_vanilla_challenges(pp));
+    if (!bincode_ok(&r)) return r.st;
     out->n_challenges = (uint32_t)nch;
     out->leaves = calloc(nch, sizeof *out->leaves);
     out->roots = calloc(nch, sizeof *out->roots);
     out->paths = calloc(nch, sizeof *out->paths);
     if (!out->leaves || !out->roots || !out->paths) { post_sector_free(out); return ERR(err, CUZK_ERR_NOMEM, "vanilla proof: out of memory"); }
-    uint32_t want_variant = sh->top_arity ? 2 : sh->sub_arity ? 1 : 0;
-    for (uint64_t c = 0; c < nch && r.st == CUZK_OK; c++) {
-        at = r.off;
-        uint32_t variant = rd_u32(&r, "Merkle proof variant");
-        if (r.st == CUZK_OK && variant != want_variant) {
-            r.st = ERR(err, CUZK_ERR_FORMAT,
-                       "vanilla proof: challenge %llu has a Merkle proof of variant %u at byte %zu (a tree with%s sub/top levels), "
-                       "but %s sectors need variant %u: a vanilla proof for another sector size?",
-                       (unsigned long long)c, variant, at, variant ? "" : "out", size_name(pp->sector_size), want_variant);
-            break;
-        }
-        /* storage-proofs-core merkle/proof.rs: SingleProof is {root, leaf, path}; SubProof and
-         * TopProof are {base_proof, sub_proof[, top_proof], root, leaf} */
-        if (variant == 0) {
-            rd_fr(&r, &out->roots[c], "root");
-            rd_fr(&r, &out->leaves[c], "leaf");
-        }
-        int level = 0;
-        for (uint32_t path = 0; path <= variant && r.st == CUZK_OK; path++) {
-            uint64_t want_levels = path == 0 ? (uint64_t)sh->base_levels : 1;
-            at = r.off;
-            uint64_t lv = rd_u64(&r, "path length");
-            rd_expect(&r, lv, want_levels, "path length (levels)", at);
-            for (uint64_t l = 0; l < lv && r.st == CUZK_OK; l++, level++) {
-                int arity = merkle_level_arity(sh, level);
-                at = r.off;
-                rd_expect(&r, rd_u64(&r, "sibling count"), (uint64_t)arity - 1, "sibling count", at);
-                for (int k = 0; k < arity - 1; k++) rd_fr(&r, &out->paths[c].siblings[level][k], "path element");
-                at = r.off;
-                uint64_t idx = rd_u64(&r, "index");
-                if (r.st == CUZK_OK && idx >= (uint64_t)arity)
-                    r.st = ERR(err, CUZK_ERR_FORMAT, "vanilla proof: index %llu at byte %zu is not below the arity %d",
-                               (unsigned long long)idx, at, arity);
-                out->paths[c].index[level] = (uint32_t)idx;
-            }
-        }
-        if (variant != 0) {
-            rd_fr(&r, &out->roots[c], "root");
-            rd_fr(&r, &out->leaves[c], "leaf");
-        }
+    r.unit = "challenge";
+    for (uint64_t c = 0; c < nch && bincode_ok(&r); c++) {
+        r.index = (long)c;
+        bincode_merkle_proof(&r, &pp->shape, &out->paths[c], &out->leaves[c], &out->roots[c]);
     }
-    rd_fr(&r, &out->comm_c, "comm_c");
-    rd_fr(&r, &out->comm_r_last, "comm_r_last");
-    if (r.st == CUZK_OK && r.off != n)
-        r.st = ERR(err, CUZK_ERR_FORMAT, "vanilla proof: %zu trailing bytes after byte %zu", n - r.off, r.off);
-    if (r.st != CUZK_OK) post_sector_free(out);
+    r.index = -1;
+    bincode_fr(&r, &out->comm_c, "comm_c");
+    bincode_fr(&r, &out->comm_r_last, "comm_r_last");
+    if (!bincode_end(&r)) post_sector_free(out);
     return r.st;
 }
 

@@ -1,13 +1,14 @@
 /* SnapDeals parameters, challenges, randomness, partition proofs and their checks (snap.h). */
 #include "filecoin/snap.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "filecoin/bincode.h"
 #include "filecoin/porep.h"
 #include "gadgets/poseidon.h"
+#include "util/base64.h"
 #include "util/log.h"
 
 /* ---- parameters ------------------------------------------------------------------------------ */
@@ -147,132 +148,38 @@ void snap_partition_proof_free(snap_partition_proof *p) {
     memset(p, 0, sizeof *p);
 }
 
-typedef struct rd {
-    const uint8_t *p;
-    size_t n, off;
-    cuzk_error *err;
-    cuzk_status st;
-    long chal;              /* the challenge being read, -1 outside */
-    const char *field;      /* "proof_r_old" ... */
-} rd;
-
-static void rfail(rd *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void rfail(rd *r, const char *fmt, ...) {
-    if (r->st != CUZK_OK) return;
-    char msg[200], where[96] = "";
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (r->chal >= 0) snprintf(where, sizeof where, "challenge %ld: %s: ", r->chal, r->field ? r->field : "");
-    r->st = ERR(r->err, CUZK_ERR_FORMAT, "SnapDeals partition proof: %s%s", where, msg);
-}
-
-static bool rd_need(rd *r, size_t k, const char *what) {
-    if (r->st != CUZK_OK) return false;
-    if (r->n - r->off < k) {
-        rfail(r, "truncated: %s at byte %zu needs %zu bytes, %zu left", what, r->off, k, r->n - r->off);
-        return false;
-    }
-    return true;
-}
-static uint64_t rd_u64(rd *r, const char *what) {
-    if (!rd_need(r, 8, what)) return 0;
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++) v |= (uint64_t)r->p[r->off + i] << (8 * i);
-    r->off += 8;
-    return v;
-}
-static uint32_t rd_u32(rd *r, const char *what) {
-    if (!rd_need(r, 4, what)) return 0;
-    uint32_t v = 0;
-    for (int i = 0; i < 4; i++) v |= (uint32_t)r->p[r->off + i] << (8 * i);
-    r->off += 4;
-    return v;
-}
-static void rd_fr(rd *r, fr *out, const char *what) {
-    fr_zero(out);
-    if (!rd_need(r, 32, what)) return;
-    if (!fr_from_bytes_le(out, r->p + r->off, 32)) {
-        rfail(r, "%s at byte %zu is not a field element (>= r)", what, r->off);
-        return;
-    }
-    r->off += 32;
-}
-static void rd_count(rd *r, uint64_t want, const char *what) {
-    size_t at = r->off;
-    uint64_t got = rd_u64(r, what);
-    if (r->st == CUZK_OK && got != want)
-        rfail(r, "%s is %llu at byte %zu, %llu for this sector size", what, (unsigned long long)got, at,
-              (unsigned long long)want);
-}
-
-/* one path of `levels` levels of one arity, into p at level first */
-static void rd_path(rd *r, merkle_path *p, int first, int levels, int arity, const char *what) {
-    rd_count(r, (uint64_t)levels, what);
-    for (int l = 0; l < levels && r->st == CUZK_OK; l++) {
-        rd_count(r, (uint64_t)arity - 1, "sibling count");
-        for (int s = 0; s < arity - 1; s++) rd_fr(r, &p->siblings[first + l][s], "sibling");
-        size_t at = r->off;
-        uint64_t idx = rd_u64(r, "index");
-        if (r->st == CUZK_OK && idx >= (uint64_t)arity)
-            rfail(r, "%s level %d: index %llu at byte %zu is not below the arity %d", what, l, (unsigned long long)idx, at, arity);
-        p->index[first + l] = (uint32_t)idx;
-    }
-}
-
-/* a MerkleProof of shape sh (tree D: base 2, levels levels) */
-static void rd_merkle(rd *r, const merkle_shape *sh, merkle_path *p, fr *leaf, fr *root) {
-    size_t at = r->off;
-    uint32_t variant = rd_u32(r, "MerkleProof variant");
-    uint32_t want = sh->top_arity ? 2 : sh->sub_arity ? 1 : 0;
-    if (r->st == CUZK_OK && variant != want) {
-        rfail(r, "MerkleProof variant %u at byte %zu, %u (%s) for this sector size's tree", variant, at, want,
-              want == 2 ? "Top" : want == 1 ? "Sub" : "Single");
-        return;
-    }
-    if (variant == 0) {
-        rd_fr(r, root, "root");
-        rd_fr(r, leaf, "leaf");
-        rd_path(r, p, 0, sh->base_levels, sh->base_arity, "path");
-        return;
-    }
-    rd_path(r, p, 0, sh->base_levels, sh->base_arity, "base path");
-    rd_path(r, p, sh->base_levels, 1, sh->sub_arity, "sub path");
-    if (variant == 2) rd_path(r, p, sh->base_levels + 1, 1, sh->top_arity, "top path");
-    rd_fr(r, root, "root");
-    rd_fr(r, leaf, "leaf");
-}
-
 static merkle_shape tree_d_shape(const snap_params *sp) { return (merkle_shape){2, sp->challenge_bit_len, 0, 0}; }
 
 cuzk_status snap_partition_proof_read(snap_partition_proof *out, const snap_params *sp, const uint8_t *data, size_t n,
                                       cuzk_error *err) {
     if (!out || !sp || (!data && n)) return ERR(err, CUZK_ERR_ARG, "SnapDeals partition proof: NULL argument");
     memset(out, 0, sizeof *out);
-    rd r = {data, n, 0, err, CUZK_OK, -1, NULL};
-    rd_fr(&r, &out->comm_c, "comm_c");
-    rd_count(&r, (uint64_t)sp->apex_leaves, "apex_leafs count");
-    for (int i = 0; i < sp->apex_leaves; i++) rd_fr(&r, &out->apex_leafs[i], "apex leaf");
-    rd_count(&r, (uint64_t)sp->challenges, "challenge_proofs count");
-    if (r.st != CUZK_OK) return r.st;
+    /* storage-proofs-update vanilla.rs PartitionProof {comm_c, apex_leafs, challenge_proofs} */
+    bincode_reader r;
+    bincode_init(&r, data, n, "SnapDeals partition proof: ", err);
+    bincode_fr(&r, &out->comm_c, "comm_c");
+    bincode_u64_eq(&r, (uint64_t)sp->apex_leaves, "apex_leafs count");
+    for (int i = 0; i < sp->apex_leaves; i++) bincode_fr(&r, &out->apex_leafs[i], "apex leaf");
+    bincode_u64_eq(&r, (uint64_t)sp->challenges, "challenge_proofs count");
+    if (!bincode_ok(&r)) return r.st;
     out->proofs = calloc((size_t)sp->challenges, sizeof *out->proofs);
     if (!out->proofs) return ERR(err, CUZK_ERR_NOMEM, "SnapDeals partition proof: out of memory");
     out->n_challenges = (uint32_t)sp->challenges;
     merkle_shape d = tree_d_shape(sp);
-    for (int c = 0; c < sp->challenges && r.st == CUZK_OK; c++) {
+    r.unit = "challenge";
+    for (int c = 0; c < sp->challenges && bincode_ok(&r); c++) {
         snap_challenge_proof *q = &out->proofs[c];
-        r.chal = c;
-        r.field = "proof_r_old";
-        rd_merkle(&r, &sp->shape, &q->path_r_old, &q->leaf_r_old, &q->root_r_old);
-        r.field = "proof_d_new";
-        rd_merkle(&r, &d, &q->path_d_new, &q->leaf_d_new, &q->root_d_new);
-        r.field = "proof_r_new";
-        rd_merkle(&r, &sp->shape, &q->path_r_new, &q->leaf_r_new, &q->root_r_new);
+        r.index = c;
+        r.section = "proof_r_old";
+        bincode_merkle_proof(&r, &sp->shape, &q->path_r_old, &q->leaf_r_old, &q->root_r_old);
+        r.section = "proof_d_new";
+        bincode_merkle_proof(&r, &d, &q->path_d_new, &q->leaf_d_new, &q->root_d_new);
+        r.section = "proof_r_new";
+        bincode_merkle_proof(&r, &sp->shape, &q->path_r_new, &q->leaf_r_new, &q->root_r_new);
     }
-    r.chal = -1;
-    if (r.st == CUZK_OK && r.off != n) rfail(&r, "%zu trailing bytes after byte %zu", n - r.off, r.off);
-    if (r.st != CUZK_OK) snap_partition_proof_free(out);
+    r.index = -1;
+    r.section = NULL;
+    if (!bincode_end(&r)) snap_partition_proof_free(out);
     return r.st;
 }
 
@@ -360,50 +267,6 @@ cuzk_status snap_partition_proof_write(const snap_partition_proof *p, const snap
 
 /* ---- Curio's file: a JSON array of base64 strings --------------------------------------------- */
 
-static int b64_val(uint8_t c) {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-}
-
-/* decodes s[0..n) (standard alphabet, padded; "\/" is '/') into out (room for n / 4 * 3);
- * returns the length or SIZE_MAX with *bad = the offset of the first bad character */
-static size_t b64_decode(uint8_t *out, const uint8_t *s, size_t n, size_t *bad) {
-    size_t k = 0, q = 0, pad = 0;
-    uint32_t acc = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t at = i;
-        uint8_t c = s[i];
-        if (c == '\\') {
-            if (i + 1 < n && s[i + 1] == '/') { c = '/'; i++; }
-            else { *bad = at; return SIZE_MAX; }
-        }
-        int v;
-        if (c == '=') {
-            if (q < 2) { *bad = at; return SIZE_MAX; }
-            pad++;
-            v = 0;
-        } else {
-            v = b64_val(c);
-            if (v < 0 || pad) { *bad = at; return SIZE_MAX; }
-        }
-        acc = acc << 6 | (uint32_t)v;
-        if (++q == 4) {
-            out[k++] = (uint8_t)(acc >> 16);
-            if (pad < 2) out[k++] = (uint8_t)(acc >> 8);
-            if (pad < 1) out[k++] = (uint8_t)acc;
-            q = 0;
-            acc = 0;
-            if (pad && i + 1 != n) { *bad = i + 1; return SIZE_MAX; }
-        }
-    }
-    if (q) { *bad = n; return SIZE_MAX; }
-    return k;
-}
-
 void snap_blobs_free(snap_blob *parts, size_t n) {
     if (!parts) return;
     for (size_t i = 0; i < n; i++) free(parts[i].data);
@@ -450,11 +313,14 @@ cuzk_status snap_vproofs_json_split(snap_blob **parts, size_t *n_parts, size_t m
                 st = ERR(err, CUZK_ERR_FORMAT, "SnapDeals vanilla proofs: more than %zu partition proofs", max_parts);
                 goto out;
             }
-            size_t bad = 0, len;
-            v[k].data = malloc((i - s0) / 4 * 3 + 3);
+            size_t bad = 0, len = 0, cap = base64_decoded_max(i - s0);
+            v[k].data = malloc(cap + 1);
             if (!v[k].data) { st = ERR(err, CUZK_ERR_NOMEM, "SnapDeals vanilla proofs: out of memory"); goto out; }
-            if ((len = b64_decode(v[k].data, json + s0, i - s0, &bad)) == SIZE_MAX) {
-                st = ERR(err, CUZK_ERR_FORMAT, "SnapDeals vanilla proofs: partition %zu: bad base64 at byte %zu", k, s0 + bad);
+            if (!base64_decode(v[k].data, cap, &len, (const char *)json + s0, i - s0, BASE64_JSON_SLASH, &bad)) {
+                char why[64];
+                base64_describe(why, sizeof why, (const char *)json + s0, i - s0, bad);
+                st = ERR(err, CUZK_ERR_FORMAT, "SnapDeals vanilla proofs: partition %zu: not base64: %s of the string at byte %zu", k,
+                         why, s0);
                 k++;
                 goto out;
             }
@@ -478,32 +344,18 @@ out:
     return CUZK_OK;
 }
 
-static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
 cuzk_status snap_vproofs_json_join(uint8_t **out, size_t *len, const snap_blob *parts, size_t n, cuzk_error *err) {
     if (!out || !len || (!parts && n)) return ERR(err, CUZK_ERR_ARG, "SnapDeals vanilla proofs: NULL argument");
     size_t cap = 3;
-    for (size_t i = 0; i < n; i++) cap += (parts[i].len + 2) / 3 * 4 + 3;
+    for (size_t i = 0; i < n; i++) cap += base64_encoded_len(parts[i].len) + 3;
     uint8_t *s = malloc(cap), *o = s;
     if (!s) return ERR(err, CUZK_ERR_NOMEM, "SnapDeals vanilla proofs: out of memory");
     *o++ = '[';
     for (size_t i = 0; i < n; i++) {
         if (i) *o++ = ',';
         *o++ = '"';
-        const uint8_t *d = parts[i].data;
-        size_t m = parts[i].len, j = 0;
-        for (; j + 3 <= m; j += 3) {
-            uint32_t v = (uint32_t)d[j] << 16 | (uint32_t)d[j + 1] << 8 | d[j + 2];
-            *o++ = (uint8_t)B64[v >> 18]; *o++ = (uint8_t)B64[(v >> 12) & 63];
-            *o++ = (uint8_t)B64[(v >> 6) & 63]; *o++ = (uint8_t)B64[v & 63];
-        }
-        if (m - j == 1) {
-            uint32_t v = (uint32_t)d[j] << 16;
-            *o++ = (uint8_t)B64[v >> 18]; *o++ = (uint8_t)B64[(v >> 12) & 63]; *o++ = '='; *o++ = '=';
-        } else if (m - j == 2) {
-            uint32_t v = (uint32_t)d[j] << 16 | (uint32_t)d[j + 1] << 8;
-            *o++ = (uint8_t)B64[v >> 18]; *o++ = (uint8_t)B64[(v >> 12) & 63]; *o++ = (uint8_t)B64[(v >> 6) & 63]; *o++ = '=';
-        }
+        base64_encode((char *)o, parts[i].data, parts[i].len);
+        o += base64_encoded_len(parts[i].len);
         *o++ = '"';
     }
     *o++ = ']';

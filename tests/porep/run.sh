@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # PoRep C2 through the CLI at 2 KiB (ctest porep_cli; needs the porep2k fixture of
 # tests/porep/fixture.sh): a sector sealed by cuzk (make-c1), proved by prove-porep (CPU, its
-# progress lines checked) and accepted by verify-seal from the public data only; a changed seed, ticket, comm_r, comm_d,
+# progress lines checked) and accepted by verify-seal from the public data only (the commitments also
+# as CIDs); a changed seed, ticket, comm_r, comm_d,
 # miner, sector or proof byte gives exit 1; --print-inputs equals the independent Python oracle
 # tests/porep/porep_public.py; bad C1 files and arguments exit 3 and 2 with a reason; bad key files,
 # and --backend gpu without a GPU, are refused before the C1 output is read.
@@ -94,6 +95,21 @@ expect_rc "verify-seal: a missing argument is a usage error" 2 'comm-r' \
     "$CUZK" verify-seal --vk "$F/porep2k.vk" --registered-proof "$RP" --miner-id "$MINER" "$W/proof.bin"
 vs_with --registered-proof 15
 expect_rc "verify-seal: registered proof 15 (NI-PoRep) is refused" 2 'registered' \
+    "$CUZK" verify-seal "${VS2[@]}" "$W/proof.bin"
+
+# 2b. --comm-r and --comm-d as CIDs (lotus and Curio print bagboea4b... / baga6ea4seaq...): the same
+# verdict; the two swapped are refused naming the kinds (exit 2)
+cid() { # cid r|d HEX: the go-fil-commcid CID string of the 32-byte commitment HEX
+    python3 -c 'import base64,sys; b=bytes.fromhex({"r":"0182e20381e80220","d":"0181e203922020"}[sys.argv[1]]+sys.argv[2]); print("b"+base64.b32encode(b).decode().lower().rstrip("="))' "$1" "$2"
+}
+VSC=(--vk "$F/porep2k.vk" --registered-proof "$RP" --miner-id "$MINER" --sector-id "$SECTOR" --comm-r "$(cid r "$COMM_R")"
+     --comm-d "$(cid d "$COMM_D")" --ticket "$TICKET" --seed "$SEED")
+expect_rc "verify-seal: --comm-r and --comm-d as CIDs" 0 '^OK' "$CUZK" verify-seal "${VSC[@]}" "$W/proof.bin"
+vs_with --comm-r "$(cid d "$COMM_R")"
+expect_rc "verify-seal: a comm_d CID as --comm-r is refused" 2 '--comm-r takes a sealed commitment.*is the CID of an unsealed' \
+    "$CUZK" verify-seal "${VS2[@]}" "$W/proof.bin"
+vs_with --comm-d "$(cid r "$COMM_D")"
+expect_rc "verify-seal: a comm_r CID as --comm-d is refused" 2 '--comm-d takes an unsealed commitment.*is the CID of a sealed' \
     "$CUZK" verify-seal "${VS2[@]}" "$W/proof.bin"
 
 # 3. --print-inputs against the independent oracle

@@ -2,7 +2,8 @@
 # SnapDeals through the CLI at 2 KiB (ctest snap_cli; needs the snap2k fixture of
 # tests/snap/fixture.sh): an update of a sector sealed by cuzk (make-update), proved by
 # prove-update (CPU) and accepted by verify-update from the public data only; a changed
-# commitment or proof byte gives exit 1; --print-inputs equals the independent oracle
+# commitment or proof byte gives exit 1; the commitments also as CIDs (a CID of the wrong kind is
+# refused); --print-inputs equals the independent oracle
 # tests/snap/snap_oracle.py, which also re-verifies the partition proofs in Python; bad
 # partition proofs and arguments exit 3 and 2 with a reason.
 #   tests/snap/run.sh path/to/cuzk FIXTURE_DIR
@@ -82,6 +83,55 @@ else fail "--print-inputs differs from the oracle"; head -c 400 "$W/inputs.json"
 if [ $rc = 0 ] && grep -q '^OK' "$W/verdict.txt" && cmp -s "$W/inputs.json" "$W/inputs2.json"; then
     pass "verify-update --print-inputs proof.bin: stdout is the JSON alone, OK on stderr, exit 0"
 else fail "verify-update --print-inputs proof.bin: exit $rc, stderr '$(head -c 100 "$W/verdict.txt")'"; fi
+
+# 3b. the commitments as CIDs, the way lotus and Curio print them (multibase base32: bagboea4b...
+# for comm_r, baga6ea4seaq... for comm_d; or 'B' upper case) or as the CID's bytes in hex: the
+# same public inputs and the same verdict; a CID of the other kind, another codec or no CID at all
+# is a usage error (exit 2) naming the option
+cid() { # cid r|d HEX b32|B32|hex: the go-fil-commcid CID of the 32-byte commitment HEX
+    python3 - "$@" <<'PY'
+import base64, sys
+kind, h, form = sys.argv[1:4]
+b = bytes.fromhex({"r": "0182e20381e80220", "d": "0181e203922020"}[kind] + h)
+if form == "hex": print(b.hex())
+elif form == "B32": print("B" + base64.b32encode(b).decode().rstrip("="))
+else: print("b" + base64.b32encode(b).decode().lower().rstrip("="))
+PY
+}
+RO=$(cid r "$COMM_R_OLD" b32); DN=$(cid d "$COMM_D_NEW" b32); RN=$(cid r "$COMM_R_NEW" b32)
+case "$RO:$DN" in bagboea4b*:baga6ea4seaq*) pass "CID strings of the commitments: ${RO:0:16}... ${DN:0:16}..." ;;
+    *) fail "cid(): '$RO' '$DN' are not bagboea4b... / baga6ea4seaq..." ;; esac
+CC=(--registered-proof "$RP" --comm-r-old "$RO" --comm-d-new "$DN" --comm-r-new "$RN")
+expect_rc "verify-update: the commitments as CID strings" 0 '^OK' "$CUZK" verify-update --vk "$F/snap2k.vk" "${CC[@]}" "$W/proof.bin"
+expect_rc "verify-update: as the CIDs' bytes in hex and base32 upper case" 0 '^OK' \
+    "$CUZK" verify-update --vk "$F/snap2k.vk" --registered-proof "$RP" --comm-r-old "$(cid r "$COMM_R_OLD" hex)" \
+    --comm-d-new "$(cid d "$COMM_D_NEW" B32)" --comm-r-new "0x$(cid r "$COMM_R_NEW" hex)" "$W/proof.bin"
+"$CUZK" verify-update "${CC[@]}" --print-inputs > "$W/inputs_cid.json" 2>&1
+cmp -s "$W/inputs.json" "$W/inputs_cid.json" && pass "verify-update --print-inputs: CIDs give the inputs hex gives" \
+    || fail "--print-inputs with CIDs differs: $(head -c 200 "$W/inputs_cid.json")"
+expect_rc "verify-update: a CID of another digest gives INVALID" 1 'INVALID' \
+    "$CUZK" verify-update --vk "$F/snap2k.vk" --registered-proof "$RP" --comm-r-old "$RO" --comm-d-new "$DN" \
+    --comm-r-new "$(cid r "$(flip "$COMM_R_NEW")" b32)" "$W/proof.bin"
+expect_rc "verify-update: comm_d's CID as --comm-r-old is refused" 2 \
+    '--comm-r-old takes a sealed commitment \(comm_r.*is the CID of an unsealed commitment \(comm_d' \
+    "$CUZK" verify-update --vk "$F/snap2k.vk" --registered-proof "$RP" --comm-r-old "$DN" --comm-d-new "$DN" \
+    --comm-r-new "$RN" "$W/proof.bin"
+expect_rc "verify-update: a comm_r CID as --comm-d-new is refused" 2 \
+    '--comm-d-new takes an unsealed commitment \(comm_d.*is the CID of a sealed commitment' \
+    "$CUZK" verify-update --print-inputs --registered-proof "$RP" --comm-r-old "$RO" --comm-d-new "$(cid r "$COMM_D_NEW" hex)" \
+    --comm-r-new "$RN"
+bad_codec="$(cid r "$COMM_R_OLD" hex | sed 's/^0182e203/0183e203/')"
+expect_rc "verify-update: a CID of another codec is refused" 2 "--comm-r-old: '0183e203.*' is not a commitment's CID" \
+    "$CUZK" verify-update --print-inputs --registered-proof "$RP" --comm-r-old "$bad_codec" --comm-d-new "$DN" --comm-r-new "$RN"
+for junk in bagboea4b1 "${RO}a" "${RO:0:40}" xyz ""; do
+    expect_rc "verify-update: --comm-r-old '${junk:0:24}' is a usage error" 2 '--comm-r-old needs a sealed commitment' \
+        "$CUZK" verify-update --print-inputs --registered-proof "$RP" --comm-r-old "$junk" --comm-d-new "$DN" --comm-r-new "$RN"
+done
+expect_rc "verify-update: 33 bytes in hex are not a CID" 2 "--comm-r-old: '${COMM_R_OLD}00' is not a commitment's CID: 33 bytes" \
+    "$CUZK" verify-update --print-inputs --registered-proof "$RP" --comm-r-old "${COMM_R_OLD}00" --comm-d-new "$DN" --comm-r-new "$RN"
+expect_rc "prove-update: comm_d's CID as --comm-r-new is refused before any work" 2 '--comm-r-new takes a sealed commitment' \
+    "$CUZK" prove-update "${P[@]}" --registered-proof "$RP" --comm-r-old "$RO" --comm-d-new "$DN" --comm-r-new "$DN" \
+    "$F/vproofs.json" "$W/x.bin"
 
 # 4. bad partition proofs: refused before any synthesis, with a reason (exit 3)
 python3 "$HERE/snap_oracle.py" tamper "$F/vproofs.json" "$W"
