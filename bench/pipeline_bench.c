@@ -79,6 +79,9 @@ static void usage(FILE *f) {
         "  --fake-devices N        for testing the multi-device engine without a GPU: N fake devices\n"
         "                          (the CPU prover behind the device interface; --backend cpu)\n"
         "  --budget-mib M          host memory budget (default: unlimited, still accounted)\n"
+        "  --gpu-budget GIB        device memory the circuit may use on each GPU (default: the device's\n"
+        "                          free memory); its memory plan streams what does not fit from host\n"
+        "                          memory, and a budget too small for any plan fails the preload\n"
         "  --public N              public inputs (default 328)\n"
         "  --frac01 F              fraction of 0/1 aux values (default 0.95)\n"
         "  --circuit-seed S        structure seed of the synthetic circuit (default 1)\n"
@@ -103,7 +106,7 @@ static void usage(FILE *f) {
 int bench_pipeline_main(int argc, char **argv) {
     uint32_t P = 2, N = 16000, K = 3, n_public = 328;
     int S = 1, F = 1, T = 0, timings = 0;
-    double frac01 = 0.95, budget_mib = 0;
+    double frac01 = 0.95, budget_mib = 0, gpu_budget_gib = 0;
     const char *trace = NULL, *backend = "auto", *params_path = NULL;
     uint64_t circuit_seed = 1;
     cuzk_msm_opts msm; /* GPU MSM tuning: $CUZK_MSM_WINDOW / $CUZK_MSM_CHUNK / $CUZK_GPU_B2 (0 / 1: B_G2 on CPU
@@ -116,7 +119,8 @@ int bench_pipeline_main(int argc, char **argv) {
     static const char *const with_value[] = {"--partitions", "--constraints", "--proofs", "--synthesis-workers",
                                              "--finish-workers", "--threads", "--device", "--public", "--backend",
                                              "--devices", "--workers-per-device", "--fake-devices",
-                                             "--budget-mib", "--frac01", "--trace", "--params", "--circuit-seed"};
+                                             "--budget-mib", "--frac01", "--trace", "--params", "--circuit-seed",
+                                             "--gpu-budget"};
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
@@ -181,6 +185,9 @@ int bench_pipeline_main(int argc, char **argv) {
         else if (!strcmp(a, "--budget-mib") && more) {
             if (!bench_parse_double("--budget-mib", argv[++i], 0, 1e9, &d)) return 2;
             budget_mib = d;
+        } else if (!strcmp(a, "--gpu-budget") && more) {
+            if (!bench_parse_double("--gpu-budget", argv[++i], 0, 1e6, &d)) return 2;
+            gpu_budget_gib = d;
         } else if (!strcmp(a, "--frac01") && more) {
             if (!bench_parse_double("--frac01", argv[++i], 0, 1, &d)) return 2;
             frac01 = d;
@@ -333,7 +340,8 @@ int bench_pipeline_main(int argc, char **argv) {
         lo.check = params_check;
         lo.gpu_device = gpu ? device : -1;
         /* a store's device copy serves one device: several devices each upload their own (preload) */
-        lo.gpu_resident = gpu && n_dev_run == 1;
+        /* with --gpu-budget the memory plan decides what is resident: the store keeps the pinned host copy */
+        lo.gpu_resident = gpu && n_dev_run == 1 && gpu_budget_gib <= 0;
         /* on the GPU the host needs only vk, ic and b_g2 once the upload is done (issue 13) */
         lo.release_host_g1 = lo.gpu_resident && !keep_host_srs;
         /* with $CUZK_GPU_B2=1 the device copy holds the B_G2 query too (the provers use it); the
@@ -391,6 +399,7 @@ int bench_pipeline_main(int argc, char **argv) {
     o.finish_workers = F;
     o.prove_threads = threads;
     o.host_budget_bytes = (size_t)(budget_mib * 1048576.0);
+    o.gpu_budget_bytes = (size_t)(gpu_budget_gib * 1073741824.0);
     o.backend = gb;
     o.gpu_device = device;
     o.gpu_workers_per_device = wpd;
@@ -436,8 +445,14 @@ int bench_pipeline_main(int argc, char **argv) {
                    (double)es0.gpu_resident_bytes / n_dev_run / 1073741824.0, bench_now_ms() - t0);
         else
             printf("preload: %s + circuit matrices resident on GPU %d: %.2f GiB in %.1f ms (once per circuit)\n",
-                   srs_resident ? "the store's SRS" : "SRS G1 queries", device, (double)es0.gpu_resident_bytes / 1073741824.0,
-                   bench_now_ms() - t0);
+                   srs_resident ? "the store's SRS" : "SRS G1 queries of the memory plan", device,
+                   (double)es0.gpu_resident_bytes / 1073741824.0, bench_now_ms() - t0);
+        for (int d = 0; d < n_dev_run; d++) {
+            cuzk_device_stats ds;
+            if (cuzk_engine_device_stats(e, d, &ds) == CUZK_OK && ds.memory_plan[0])
+                printf("memory plan, GPU %d%s: %s\n", ds.ordinal, gpu_budget_gib > 0 ? " (--gpu-budget)" : "",
+                       ds.memory_plan);
+        }
     }
     if (gpu && !params_path) {
         /* the host copies of the G1 queries are not read again (the device holds them; B_G2 and the
@@ -629,11 +644,12 @@ int bench_pipeline_main(int argc, char **argv) {
            (unsigned long long)est.reaper_items_freed, (double)est.reaper_bytes_freed / 1048576.0, est.reaper_busy_ms,
            (double)pending_at_end / 1048576.0, t_drain);
     if (gpu)
-        printf("GPU memory: resident %.2f GiB (SRS G1 queries + matrices), pool high-water %.2f GiB (per-proof vectors "
-               "+ MSM scratch), device used now %.2f GiB; pinned witness buffers %.2f GiB, pageable fallbacks %llu\n",
+        printf("GPU memory: resident %.2f GiB (SRS queries of the memory plan + matrices), arena + pool %.2f GiB "
+               "(per-proof vectors + MSM scratch), streamed %.2f GiB per proof, device used now %.2f GiB; pinned witness "
+               "buffers %.2f GiB, pageable fallbacks %llu\n",
                (double)est.gpu_resident_bytes / 1073741824.0, (double)est.gpu_pool_bytes / 1073741824.0,
-               (double)est.gpu_device_used_bytes / 1073741824.0, (double)est.pinned_bytes / 1073741824.0,
-               (unsigned long long)est.pinned_fallbacks);
+               (double)est.gpu_streamed_bytes / 1073741824.0, (double)est.gpu_device_used_bytes / 1073741824.0,
+               (double)est.pinned_bytes / 1073741824.0, (unsigned long long)est.pinned_fallbacks);
     char budget_s[64];
     if (est.budget_limit) snprintf(budget_s, sizeof budget_s, "%.1f MiB", (double)est.budget_limit / 1048576.0);
     else snprintf(budget_s, sizeof budget_s, "unlimited");

@@ -496,4 +496,88 @@ TEST(gpu_g2, bn254_vs_cpu) {
     free(s);
 }
 
+/* ---- streamed bases (issue 23 item 2): B_G2 on the device when its query is not resident ---------
+ * One job over host G2 points in chunks of S (pinned or pageable), both scalar forms, against the
+ * CPU, inside an arena of exactly the planned size (gpu_g2_msm_stream_scratch_bytes + scalars). */
+static void check_streamed(gpu_ctx *ctx, const char *what, const g2_affine *hb, size_t off, const scalar256 *s, size_t ns,
+                           const uint32_t *idx, size_t n, size_t S) {
+    cuzk_error e = {0};
+    g2_jacobian ref;
+    ref_msm_g2(&ref, hb + off, s, idx, n);
+    gpu_msm_tuning t = g_tuning;
+    t.stream_points = S;
+    const size_t need = 2 * (ns * 32 + 512) + (idx ? n * 4 + 512 : 0) + gpu_g2_msm_stream_scratch_bytes(n, &t);
+    CHECK_OK(gpu_ctx_arena_set(ctx, need, &e));
+    gpu_ctx_mem_reset_high(ctx);
+    void *d_idx = idx ? upload_u32(ctx, idx, n) : NULL;
+    for (int mont = 0; mont < 2; mont++) {
+        void *d_s = upload_scalars(ctx, s, ns, mont, CUZK_CURVE_BLS12_381);
+        g2_jacobian got;
+        memset(&got, 0x5a, sizeof got);
+        gpu_g2_msm_job job = {.h_bases = hb, .base_offset = off, .n = n, .d_scalars = d_s,
+                              .form = mont ? GPU_SCALARS_MONTGOMERY : GPU_SCALARS_CANONICAL,
+                              .d_index = d_idx, .out = (struct g2_jacobian *)&got, .tuning = t};
+        gpu_msm_stats stats;
+        cuzk_status st = gpu_g2_msm_run(ctx, &job, 1, &stats, &e);
+        CHECK_MSG(st == CUZK_OK, "%s (n=%zu, S=%zu): %s (%s)", what, n, S, cuzk_status_str(st), e.msg);
+        if (st == CUZK_OK) {
+            CHECK_MSG(same_point_g2(&got, &ref), "%s (n=%zu, S=%zu, %s): streamed GPU != g2_msm", what, n, S,
+                      mont ? "mont" : "canon");
+            CHECK(n == 0 || stats.stream_bytes == n * sizeof(g2_affine));
+        }
+        gpu_buf_free(ctx, d_s);
+    }
+    gpu_buf_free(ctx, d_idx);
+    gpu_mem_stats ms;
+    CHECK_OK(gpu_ctx_mem(ctx, &ms, &e));
+    CHECK_MSG(ms.arena_overflows == 0, "%s: %llu allocations overflowed the planned arena", what,
+              (unsigned long long)ms.arena_overflows);
+    CHECK_OK(gpu_ctx_arena_set(ctx, 0, &e));
+}
+
+TEST(gpu_g2, streamed_bases) {
+    NEED_GPU();
+    cuzk_error e = {0};
+    gpu_ctx *ctx = new_ctx();
+    REQUIRE(ctx);
+    const size_t nmax = 3001;
+    g2_affine *pageable = malloc(nmax * sizeof *pageable), *pinned = NULL;
+    scalar256 *s = malloc(nmax * sizeof *s);
+    uint32_t *idx = malloc(nmax * sizeof *idx);
+    REQUIRE(pageable && s && idx);
+    CHECK_OK(gpu_host_alloc_pinned((void **)&pinned, nmax * sizeof *pinned, &e));
+    REQUIRE(pinned);
+    rand_bases_g2(pageable, nmax);
+    memcpy(pinned, pageable, nmax * sizeof *pinned);
+    static const size_t ns_[] = {1, 64, 65, 1000, 3001};
+    static const size_t Ss[] = {64, 100, 1000, 4096};
+    for (size_t i = 0; i < sizeof ns_ / sizeof *ns_; i++)
+        for (size_t j = 0; j < sizeof Ss / sizeof *Ss; j++) {
+            mix_scalars(s, ns_[i], (i + j) % 2 ? 0.95 : 0.3);
+            check_streamed(ctx, j % 2 ? "mixed, pageable" : "mixed, pinned", j % 2 ? pageable : pinned, 0, s, ns_[i],
+                           NULL, ns_[i], Ss[j]);
+        }
+    /* the prover's B_G2 shape: a gather through the B selection, Montgomery witness values */
+    for (size_t k = 0; k < 2000; k++) idx[k] = (uint32_t)(test_rand64() % 1500);
+    mix_scalars(s, 1500, 0.9);
+    check_streamed(ctx, "gather + offset", pinned, 1000, s, 1500, idx, 2000, 333);
+    /* adversarial: kinds, infinity, repeated and opposite bases across chunk boundaries */
+    const size_t n = 1500;
+    for (size_t i = 0; i < n; i++) scalar_of_kind(&s[i], (int)(i % 5));
+    for (size_t i = 0; i < n; i += 13) g2_affine_set_infinity(&pinned[i]);
+    for (size_t i = 5; i + 1 < n; i += 11) pinned[i + 1] = pinned[i];
+    for (size_t i = 8; i + 1 < n; i += 17) g2_affine_neg(&pinned[i + 1], &pinned[i]);
+    check_streamed(ctx, "kinds, inf/repeated/opposite bases", pinned, 0, s, n, NULL, n, 200);
+    for (size_t i = 0; i < n; i++) small_scalar(&s[i], 1);
+    check_streamed(ctx, "all one", pinned, 0, s, n, NULL, n, 200);
+    for (size_t i = 0; i < n; i++) r_minus(&s[i], 1);
+    check_streamed(ctx, "all r-1", pinned, 0, s, n, NULL, n, 700);
+    CHECK(!gpu_ctx_dead(ctx));
+    gpu_host_free_pinned(pinned);
+    free(pageable);
+    free(s);
+    free(idx);
+    gpu_ctx_destroy(ctx);
+}
+
 #endif

@@ -46,6 +46,8 @@ static memplan_input input_of(const shape *s, size_t budget) {
     in.m = (size_t)1 << s->log_m;
     in.circuit_bytes = s->circuit_bytes;
     in.tables_bytes = (in.m / 2 + 7 + 2 * (1024 + in.m / 1024)) * 32;
+    /* the prover's device margin: max(512 MiB, 1/64 of the device) */
+    in.margin_bytes = budget / 64 > ((size_t)512 << 20) ? budget / 64 : ((size_t)512 << 20);
     return in;
 }
 
@@ -203,6 +205,7 @@ TEST(memplan, monotone_in_budget) {
             /* the refusal's figure is a budget that fits */
             if (!p.fits) {
                 memplan_input in2 = input_of(shapes[s], p.min_need_bytes);
+                in2.margin_bytes = in.margin_bytes;
                 memplan q;
                 memplan_make(&q, &in2);
                 CHECK_MSG(q.fits, "%s: min_need %zu does not fit", what, p.min_need_bytes);

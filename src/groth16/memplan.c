@@ -52,13 +52,13 @@ size_t memplan_model_scratch(void *ctx, int g2, int streamed, size_t n, int wind
 
 static size_t point_bytes(const memplan_input *in, int q) { return q == MEMPLAN_B2 ? in->g2_bytes : in->g1_bytes; }
 
-/* The bytes of plan p (places, chunks set) for in. */
-static void plan_eval(memplan *p, const memplan_input *in) {
+void memplan_eval(memplan *p, const memplan_input *in) {
     memplan_scratch_fn sf = in->scratch ? in->scratch : memplan_model_scratch;
     const size_t vw = in->n_vars * in->fr_bytes + ALIGN, vm = in->m * in->fr_bytes + ALIGN;
     p->query_bytes = 0;
     p->streamed_bytes = 0;
     for (int q = 0; q < MEMPLAN_NQ; q++) {
+        p->q_bytes[q] = in->n[q] * point_bytes(in, q);
         if (p->place[q] == MEMPLAN_RESIDENT || ((in->given >> q) & 1)) p->query_bytes += in->n[q] * point_bytes(in, q);
         if (p->place[q] == MEMPLAN_STREAMED) p->streamed_bytes += in->n[q] * point_bytes(in, q);
     }
@@ -81,7 +81,9 @@ static void plan_eval(memplan *p, const memplan_input *in) {
     if (p->phase_bytes[1] > p->arena_bytes) p->arena_bytes = p->phase_bytes[1];
     if (p->phase_bytes[2] > p->arena_bytes) p->arena_bytes = p->phase_bytes[2];
     p->need_bytes = p->resident_bytes + p->arena_bytes + p->margin_bytes;
+    p->budget_bytes = in->budget_bytes;
     p->fits = p->need_bytes <= in->budget_bytes;
+    p->chunk_window_bits = p->window_bits > 0 ? p->window_bits : memplan_window_bits(p->chunk_points);
 }
 
 /* the order in which queries stream (memplan.h says why) */
@@ -111,6 +113,20 @@ static int streamable(const memplan_input *in, memplan_place b2) {
     return k;
 }
 
+/* At most this many chunks a streamed query: each chunk is one MSM with its own launches and host
+ * waits (~0.3 ms), so tiny chunks over a large query would cost seconds. */
+#define MAX_STREAM_CHUNKS 256
+
+/* the streamed queries of p have at most MAX_STREAM_CHUNKS chunks each */
+static bool chunks_ok(const memplan *p, const memplan_input *in) {
+    for (int q = 0; q < MEMPLAN_NQ; q++) {
+        if (p->place[q] != MEMPLAN_STREAMED) continue;
+        const size_t S = p->stream_points[q == MEMPLAN_B2 ? 1 : 0];
+        if (S && in->n[q] > MAX_STREAM_CHUNKS * S) return false;
+    }
+    return true;
+}
+
 void memplan_make(memplan *out, const memplan_input *in) {
     memset(out, 0, sizeof *out);
     static const size_t chunks[] = {(size_t)1 << 25, (size_t)1 << 24, (size_t)1 << 23, (size_t)1 << 22,
@@ -119,10 +135,11 @@ void memplan_make(memplan *out, const memplan_input *in) {
     /* streamed chunks (G1, G2): at most 2^24 G1 points (two staging buffers of 1.5 GiB) */
     static const size_t streams[][2] = {{(size_t)1 << 24, (size_t)1 << 23}, {(size_t)1 << 23, (size_t)1 << 22},
                                         {(size_t)1 << 22, (size_t)1 << 21}, {(size_t)1 << 21, (size_t)1 << 20},
-                                        {(size_t)1 << 20, (size_t)1 << 19}};
+                                        {(size_t)1 << 20, (size_t)1 << 19}, {(size_t)1 << 18, (size_t)1 << 17},
+                                        {(size_t)1 << 16, (size_t)1 << 15}, {(size_t)1 << 14, (size_t)1 << 13},
+                                        {(size_t)1 << 12, (size_t)1 << 11}};
     enum { N_STREAMS = sizeof streams / sizeof *streams };
-    const size_t margin =
-        in->margin_bytes ? in->margin_bytes : (in->budget_bytes / 64 > ((size_t)512 << 20) ? in->budget_bytes / 64 : ((size_t)512 << 20));
+    const size_t margin = in->margin_bytes;
     const size_t user_chunk[1] = {in->chunk_points};
     const size_t *cl = in->chunk_points ? user_chunk : chunks;
     const int ncl = in->chunk_points ? 1 : N_CHUNKS;
@@ -145,9 +162,12 @@ void memplan_make(memplan *out, const memplan_input *in) {
         const memplan_place b2 = b2opts[nb2 - 1];
         set_places(&lean, in, streamable(in, b2), b2);
         lean.chunk_points = cl[ncl - 1];
-        lean.stream_points[0] = in->stream_points ? in->stream_points : streams[N_STREAMS - 1][0];
-        lean.stream_points[1] = in->stream_points ? in->stream_points : streams[N_STREAMS - 1][1];
-        plan_eval(&lean, in);
+        for (int si = N_STREAMS - 1; si >= 0; si--) { /* the smallest chunks within MAX_STREAM_CHUNKS */
+            lean.stream_points[0] = in->stream_points ? in->stream_points : streams[si][0];
+            lean.stream_points[1] = in->stream_points ? in->stream_points : streams[si][1];
+            if (in->stream_points || chunks_ok(&lean, in)) break;
+        }
+        memplan_eval(&lean, in);
     }
 
     for (int bi = 0; bi < nb2; bi++) {
@@ -164,8 +184,9 @@ void memplan_make(memplan *out, const memplan_input *in) {
                         if (k > 0) {
                             p.stream_points[0] = in->stream_points ? in->stream_points : streams[si][0];
                             p.stream_points[1] = in->stream_points ? in->stream_points : streams[si][1];
+                            if (!in->stream_points && !chunks_ok(&p, in)) continue;
                         }
-                        plan_eval(&p, in);
+                        memplan_eval(&p, in);
                         if (p.fits) goto found;
                     }
                 }

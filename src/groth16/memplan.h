@@ -74,8 +74,10 @@ typedef struct memplan_input {
     int window_bits;              /* the user's MSM window (0: automatic) */
     size_t chunk_points;          /* the user's MSM tail chunk (0: the plan chooses) */
     size_t stream_points;         /* the user's streamed chunk (0: the plan chooses) */
-    size_t margin_bytes;          /* left free for what no plan counts (CUDA's lazily loaded
-                                     kernels, small pool allocations); 0: max(512 MiB, budget/64) */
+    size_t margin_bytes;          /* kept free within the budget for what no plan counts (CUDA's
+                                     lazily loaded kernels, small pool allocations): the prover
+                                     takes its device margin off the free memory instead and
+                                     passes 0 here, so that an engine's GPU budget is the need */
     memplan_scratch_fn scratch;   /* NULL: memplan_model_scratch */
     void *scratch_ctx;
 } memplan_input;
@@ -87,6 +89,7 @@ typedef struct memplan {
     int window_bits;                  /* the MSMs' window (0: automatic for each MSM) */
     int chunk_window_bits;            /* the window of a full chunk (memplan_window_bits, or the user's) */
     size_t stream_points[2];          /* G1 / G2 points per streamed chunk (0: that group streams nothing) */
+    size_t q_bytes[MEMPLAN_NQ];       /* the bytes of each query (points x point size) */
     size_t query_bytes;               /* resident query bytes (given ones included) */
     size_t resident_bytes;            /* query_bytes + circuit + tables */
     size_t arena_bytes;               /* one proof's device peak: the arena */
@@ -103,6 +106,11 @@ typedef struct memplan {
  * in->budget_bytes, with out->min_need_bytes the least any plan needs (and the rest of *out the
  * leanest plan). */
 void memplan_make(memplan *out, const memplan_input *in);
+
+/* Recomputes the bytes of p (query_bytes .. need_bytes, fits, budget_bytes) for in, keeping its
+ * places, chunks, window and margin: a plan changed after memplan_make (B_G2 moved, another MSM
+ * tuning). */
+void memplan_eval(memplan *p, const memplan_input *in);
 
 /* One line describing p ("resident A B1 L B2, streamed H (chunks of 2^24); MSM chunk 2^25 window
  * 20; arena 18.80 GiB; need 74.1 of 79.1 GiB"), NUL-terminated into buf[cap]. Returns the length
