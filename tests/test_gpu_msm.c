@@ -636,11 +636,11 @@ TEST(gpu_msm, accum_per_job) {
     rand_bases_g1(b, n);
     for (size_t i = 0; i < n; i++) scalar_of_kind(&s[i], (int)(i % 5));
     g1_jacobian ref;
-    ref_msm(&ref, b, s, NULL, n);
+    ref_msm_g1(&ref, b, s, NULL, n);
     cuzk_error e = {0};
     gpu_g1_bases *gb = NULL;
     CHECK_MSG(gpu_g1_bases_upload(ctx, &gb, (const struct g1_affine *)b, n, &e) == CUZK_OK, "upload: %s", e.msg);
-    void *d_s = gb ? upload_scalars(ctx, s, n, 1) : NULL;
+    void *d_s = gb ? upload_scalars(ctx, s, n, true, CUZK_CURVE_BLS12_381) : NULL;
     if (gb && d_s) {
         static const gpu_msm_accum modes[4] = {GPU_MSM_ACCUM_DEFAULT, GPU_MSM_ACCUM_RUNS, GPU_MSM_ACCUM_AFFINE,
                                                GPU_MSM_ACCUM_TASKS};
@@ -654,7 +654,7 @@ TEST(gpu_msm, accum_per_job) {
         cuzk_status st = gpu_g1_msm_run(ctx, jobs, 4, NULL, &e);
         CHECK_MSG(st == CUZK_OK, "4 jobs: %s", e.msg);
         for (int j = 0; st == CUZK_OK && j < 4; j++)
-            CHECK_MSG(same_point(&got[j], &ref), "job %d (accum %d) != g1_msm", j, (int)modes[j]);
+            CHECK_MSG(same_point_g1(&got[j], &ref), "job %d (accum %d) != g1_msm", j, (int)modes[j]);
         const size_t s_tasks = gpu_g1_msm_scratch_bytes(n, &jobs[3].tuning);
         const size_t s_aff = gpu_g1_msm_scratch_bytes(n, &jobs[2].tuning);
         CHECK_MSG(s_tasks > 0 && s_aff >= s_tasks, "scratch: affine %zu < tasks %zu", s_aff, s_tasks);

@@ -229,7 +229,8 @@ struct groth16_gpu_prover {
     gpu_g1_bases *own_q[4];      /* G1 queries this prover uploaded (freed with it) */
     const CN(g1_affine) *h_q[4]; /* streamed G1 queries: their host arrays (p's) */
     int borrows_g1;              /* p->g1_stream_borrows holds one for this prover */
-    void *registered[MEMPLAN_NQ];/* host ranges this prover page-locked (unregistered with it) */
+    void *registered[MEMPLAN_NQ + 2]; /* host ranges this prover page-locked (unregistered with it):
+                                    per query, or p's block / g2_block (slots NQ, NQ + 1) */
     gpu_r1cs *d_cs;
     uint32_t *d_idx_a, *d_idx_b; /* device: witness index of every A / B query point */
     uint32_t *idx_b;             /* host copy of the B selection (for the B_G2 scalars) */
@@ -283,20 +284,48 @@ static void log_plan(const groth16_gpu_prover *gp, const char *what) {
     cuzk_log(CUZK_LOG_INFO, "GPU memory plan on device %d (%s): %s", gpu_ctx_device(gp->ctx), what, line);
 }
 
-/* page-locks [ptr, ptr + bytes) unless it is already (copies at the bus's speed, overlapping the
- * MSMs); a failure leaves it pageable (slower copies, same results) with a warning */
-static void prover_pin_host(groth16_gpu_prover *gp, int slot, const void *ptr, size_t bytes) {
+/* Page-locks the host memory of streamed query q (copies at the bus's speed, overlapping the MSMs)
+ * unless it is already (an SRS store's pinned copy). Queries inside p's one allocation (block, or
+ * g2_block for B_G2) lock that whole allocation once: two arrays of one block share pages at
+ * their boundary, and a range registered in part would leave a copy half pinned. A failure
+ * leaves it pageable (slower copies, same results) with a warning. */
+static void prover_pin_host(groth16_gpu_prover *gp, int q, const void *ptr, size_t bytes) {
+    const bellperson_params *p = gp->p;
+    int slot = q;
+    if (q == MEMPLAN_B2 && p->g2_block) {
+        ptr = p->g2_block;
+        bytes = p->g2_block_bytes;
+        slot = MEMPLAN_NQ + 1;
+    } else if (p->block && (q != MEMPLAN_B2 || !p->g2_block)) {
+        ptr = p->block;
+        bytes = p->block_bytes;
+        slot = MEMPLAN_NQ;
+    }
     if (!ptr || !bytes || gp->registered[slot] || gpu_host_is_pinned(ptr)) return;
     double t0 = now_ms();
     cuzk_error e = {0};
     if (gpu_host_register((void *)ptr, bytes, &e) != CUZK_OK) {
         cuzk_log(CUZK_LOG_WARN, "GPU prover on device %d: the streamed %s query stays pageable (%s): slower copies",
-                 gpu_ctx_device(gp->ctx), memplan_query_name(slot), e.msg);
+                 gpu_ctx_device(gp->ctx), memplan_query_name(q), e.msg);
         return;
     }
     gp->registered[slot] = (void *)ptr;
-    cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: host copy of the streamed %s query page-locked (%.2f GiB) in %.0f ms",
-             gpu_ctx_device(gp->ctx), memplan_query_name(slot), (double)bytes / (1u << 30), now_ms() - t0);
+    cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: host memory of the streamed %s query page-locked (%.2f GiB%s) in "
+             "%.0f ms", gpu_ctx_device(gp->ctx), memplan_query_name(q), (double)bytes / (1u << 30),
+             slot >= MEMPLAN_NQ ? ", the parameters' whole allocation" : "", now_ms() - t0);
+}
+
+/* The ctx's arena to the plan's: exactly, on the prover's own ctx; on a borrowed SRS's ctx (shared
+ * by the SRS's provers) it only grows. */
+static cuzk_status prover_arena_fit(groth16_gpu_prover *gp, cuzk_error *err) {
+    size_t arena = gp->plan.arena_bytes;
+    if (!gp->own_srs) {
+        gpu_mem_stats ms;
+        cuzk_status st = gpu_ctx_mem(gp->ctx, &ms, err);
+        if (st != CUZK_OK) return st;
+        if (ms.arena_bytes > arena) arena = ms.arena_bytes;
+    }
+    return gpu_ctx_arena_set(gp->ctx, arena, err);
 }
 
 void groth16_gpu_prover_set_msm(groth16_gpu_prover *gp, const cuzk_msm_opts *msm) {
@@ -309,7 +338,7 @@ void groth16_gpu_prover_set_msm(groth16_gpu_prover *gp, const cuzk_msm_opts *msm
     if (t.chunk_points > 0) gp->plan.chunk_points = t.chunk_points;
     memplan_eval(&gp->plan, &gp->plan_in);
     cuzk_error e = {0};
-    if (gpu_ctx_arena_set(gp->ctx, gp->plan.arena_bytes, &e) != CUZK_OK)
+    if (prover_arena_fit(gp, &e) != CUZK_OK)
         cuzk_log(CUZK_LOG_WARN, "GPU prover on device %d: the arena cannot grow to %.2f GiB for the new MSM tuning (%s): "
                  "proofs take the rest from the pool", gpu_ctx_device(gp->ctx), (double)gp->plan.arena_bytes / (1u << 30), e.msg);
 }
@@ -331,12 +360,13 @@ void groth16_gpu_prover_destroy(groth16_gpu_prover *gp) {
         gpu_buf_free(gp->ctx, gp->d_idx_a);
         cuzk_error e = {0};
         (void)gpu_sync(gp->ctx, &e);
-        (void)gpu_ctx_arena_set(gp->ctx, 0, &e);
+        /* an own ctx's arena goes with the ctx; a borrowed SRS's ctx keeps its arena (other provers
+         * of the SRS may plan on it; freed with the SRS) */
     }
     prover_drop_own_b_g2(gp);
     for (int q = 0; q < 4; q++) gpu_g1_bases_free(gp->own_q[q]);
     gpu_r1cs_free(gp->d_cs);
-    for (int i = 0; i < MEMPLAN_NQ; i++) gpu_host_unregister(gp->registered[i]);
+    for (int i = 0; i < MEMPLAN_NQ + 2; i++) gpu_host_unregister(gp->registered[i]);
     if (gp->borrows_g1) __atomic_fetch_sub(&((bellperson_params *)gp->p)->g1_stream_borrows, 1, __ATOMIC_ACQ_REL);
     if (gp->own_srs) groth16_gpu_srs_free(gp->srs);
     free(gp->idx_b);
@@ -587,11 +617,15 @@ cuzk_status groth16_gpu_prover_create_planned(groth16_gpu_prover **out, groth16_
     /* ---- one proof's arena, the MSMs' host scratch, the NTT tables ---- */
     {
         double tr = now_ms();
-        if ((st = gpu_ctx_arena_set(gp->ctx, gp->plan.arena_bytes, err)) != CUZK_OK) goto out;
+        if ((st = prover_arena_fit(gp, err)) != CUZK_OK) goto out;
         size_t n_max = gp->n_a;
         if (gp->n_b > n_max) n_max = gp->n_b;
         if (gp->n_aux > n_max) n_max = gp->n_aux;
         if (gp->m - 1 > n_max) n_max = gp->m - 1;
+        /* the host scratch holds a window set per tail chunk: sized for the plan's chunks (the
+         * reserve counts chunks of 2^25) */
+        if (gp->plan.chunk_points && gp->plan.chunk_points < ((size_t)1 << 25))
+            n_max *= ((size_t)1 << 25) / gp->plan.chunk_points;
         if ((st = gpu_g1_msm_reserve(gp->ctx, n_max, 0, err)) != CUZK_OK) goto out;
         if ((st = prover_warm_h(gp, err)) != CUZK_OK) goto out;
         cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: arena of one proof (%.2f GiB), MSM host scratch and NTT tables "
@@ -674,11 +708,11 @@ cuzk_status groth16_gpu_prover_set_b_g2(groth16_gpu_prover *gp, bool on_device, 
         }
     }
     memplan_eval(&gp->plan, &gp->plan_in);
-    if ((st = gpu_ctx_arena_set(gp->ctx, gp->plan.arena_bytes, err)) != CUZK_OK) {
+    if ((st = prover_arena_fit(gp, err)) != CUZK_OK) {
         prover_drop_own_b_g2(gp);
         gp->plan = before;
         cuzk_error e3 = {0};
-        (void)gpu_ctx_arena_set(gp->ctx, gp->plan.arena_bytes, &e3);
+        (void)prover_arena_fit(gp, &e3);
         return st;
     }
     gp->b_g2_device = 1;
