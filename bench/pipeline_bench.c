@@ -783,7 +783,7 @@ next_budget:
     if (n_budgets > 1) {
         printf("\n==== cuzk bench pipeline: one run per GPU budget (%u jobs x %u partitions each) ====\n", K, P);
         printf("%-10s %-7s %9s %9s %8s %8s %8s  %s\n", "budget", "valid", "s/proof", "GPU busy", "resident", "arena",
-               "streamed", "memory plan (GiB)");
+               "streamed", "memory plan (sizes in GiB)");
         for (int bi = 0; bi < n_budgets; bi++) printf("%s\n", brow[bi]);
     }
 out:

@@ -49,11 +49,14 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,memory.used --format=csv
 if [ "${BENCH_ONLY:-0}" != 1 ]; then
   : >"$TLOG"
   run_tests() { # suite [filter]
-    local args=(--suite "$1")
+    local args=(--suite "$1") one
     [ -n "${2:-}" ] && args+=(--filter "$2")
-    timeout "${LIMIT_TESTS:-200}" "$BIN/cuzk_tests" "${args[@]}" >>"$TLOG" 2>&1
+    one=$(mktemp)
+    timeout "${LIMIT_TESTS:-200}" "$BIN/cuzk_tests" "${args[@]}" >"$one" 2>&1
     local rc=$?
-    row "tests: $1${2:+ ($2)}" "rc $rc$([ $rc = 124 ] && echo ' (timed out)'): $(grep -E '^[0-9]+ passed, ' "$TLOG" | tail -1)"
+    cat "$one" >>"$TLOG"
+    row "tests: $1${2:+ ($2)}" "rc $rc$([ $rc = 124 ] && echo ' (timed out)'): $(grep -E '^[0-9]+ passed, ' "$one" | tail -1)"
+    rm -f "$one"
   }
   run_tests memplan
   run_tests gpu_msm streamed_bases
@@ -75,7 +78,6 @@ if [ "${TESTS_ONLY:-0}" != 1 ]; then
   prc=$?
   grep -E '^(circuit|parameters|preload|memory plan|verified|throughput|GPU busy|GPU memory|memory:|==== run)' "$PLOG"
   grep -E 'GPU memory plan|streamed:|refused' "$PLOG" | head -20
-  tail -n 8 "$PLOG"
   row "pipeline ${PARTS} x N=$N, budgets $BUDGETS" "rc $prc$([ $prc = 124 ] && echo ' (timed out)')"
 fi
 
