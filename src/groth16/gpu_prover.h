@@ -119,7 +119,9 @@ cuzk_status groth16_gpu_prover_create(groth16_gpu_prover **out, const bellperson
  * valid (they own what finish needs). NULL is a no-op. */
 void groth16_gpu_prover_destroy(groth16_gpu_prover *gp);
 
-/* Bytes resident on the device (bases + matrices + index lists + the prover's own B_G2 copy). */
+/* Bytes resident on the device for this prover: the SRS queries it uploaded (those of its plan
+ * kept resident, on its own context), matrices, index lists, the NTT tables of its domain and its
+ * own B_G2 copy (a borrowed SRS is not counted here). */
 size_t groth16_gpu_prover_device_bytes(const groth16_gpu_prover *gp);
 
 /* The device bytes of one proof at its peak: the plan's arena (memplan.arena_bytes: the witness

@@ -235,7 +235,8 @@ struct groth16_gpu_prover {
     uint32_t *d_idx_a, *d_idx_b; /* device: witness index of every A / B query point */
     uint32_t *idx_b;             /* host copy of the B selection (for the B_G2 scalars) */
     size_t n_a, n_b;
-    size_t resident_bytes;       /* matrices, selections, own G1 queries and an own B_G2 copy */
+    size_t resident_bytes;       /* matrices, selections, the NTT tables of the domain, own G1 queries and
+                                    an own B_G2 copy */
     gpu_msm_tuning msm;          /* the device MSMs' tuning (chunk and window of the plan) */
     gpu_g2_bases *b_g2;          /* the device B_G2 query when resident: the SRS's, or own_b_g2 */
     int own_b_g2;                /* b_g2 uploaded by this prover (the SRS has none): freed with it */
@@ -409,11 +410,9 @@ size_t groth16_gpu_start_bytes(const groth16_gpu_prover *gp) {
     return sizeof(CN(groth16_pending)) + (gp->b_g2_device ? 0 : gp->n_b * sizeof(scalar256)) + 4096;
 }
 
-/* The device bytes gpu_r1cs_upload will hold for m (src/cuda/gpu_r1cs.h), with the arena's
- * alignment as margin. */
+/* The device bytes gpu_r1cs_upload will hold for m (gpu_r1cs_bytes counts them so; src/cuda/gpu_r1cs.h). */
 static size_t csr_device_bytes(const CN(csr_matrix) *m) {
-    return ((size_t)m->n_rows + 1) * 8 + (m->nnz ? (size_t)m->nnz : 1) * 8 + (m->n_coef ? (size_t)m->n_coef : 1) * sizeof(CN(fr)) +
-           3 * 512;
+    return ((size_t)m->n_rows + 1) * 8 + (size_t)m->nnz * 8 + (size_t)m->n_coef * sizeof(CN(fr));
 }
 
 /* The NTT / H tables of a domain of 2^log_m (src/cuda/gpu.h gpu_h_cache_bytes), per roots used. */
@@ -511,8 +510,9 @@ cuzk_status groth16_gpu_prover_create_planned(groth16_gpu_prover **out, groth16_
         in->fr_bytes = sizeof(CN(fr));
         in->n_vars = cs->n_vars;
         in->m = gp->m;
+        /* exactly what the prover will report resident for them (groth16_gpu_prover_device_bytes) */
         in->circuit_bytes = csr_device_bytes(&cs->a) + csr_device_bytes(&cs->b) + csr_device_bytes(&cs->c) +
-                            (gp->n_a + gp->n_b + 2) * sizeof(uint32_t) + 2 * 512;
+                            ((gp->n_a ? gp->n_a : 1) + (gp->n_b ? gp->n_b : 1)) * sizeof(uint32_t);
         in->tables_bytes = tables_bytes(gp->log_m);
         in->given = (gp->srs->a ? 1u << MEMPLAN_A : 0) | (gp->srs->b_g1 ? 1u << MEMPLAN_B1 : 0) |
                     (gp->srs->l ? 1u << MEMPLAN_L : 0) | (gp->srs->h ? 1u << MEMPLAN_H : 0) |
@@ -542,6 +542,7 @@ cuzk_status groth16_gpu_prover_create_planned(groth16_gpu_prover **out, groth16_
     }
 
     /* ---- what the plan keeps resident, and the host arrays of what it streams ---- */
+    gpu_ctx_pool_trim(gp->ctx); /* the pool's idle memory was counted as available: give it back first */
     {
         gpu_g1_bases *sq[4] = {gp->srs->a, gp->srs->b_g1, gp->srs->l, gp->srs->h};
         const CN(g1_affine) *hq[4] = {p->a, p->b_g1, p->l, p->h};
@@ -611,7 +612,8 @@ cuzk_status groth16_gpu_prover_create_planned(groth16_gpu_prover **out, groth16_
         if ((st = gpu_copy_h2d_async(gp->ctx, gp->d_idx_a, idx_a, gp->n_a * sizeof(uint32_t), err)) != CUZK_OK) goto out;
         if ((st = gpu_copy_h2d_async(gp->ctx, gp->d_idx_b, gp->idx_b, gp->n_b * sizeof(uint32_t), err)) != CUZK_OK) goto out;
         if ((st = gpu_sync(gp->ctx, err)) != CUZK_OK) goto out;
-        gp->resident_bytes += gpu_r1cs_bytes(gp->d_cs) + ba + bb;
+        /* the NTT tables of the domain (made below, cached per device) are this circuit's too */
+        gp->resident_bytes += gpu_r1cs_bytes(gp->d_cs) + ba + bb + gp->plan_in.tables_bytes;
     }
 
     /* ---- one proof's arena, the MSMs' host scratch, the NTT tables ---- */
