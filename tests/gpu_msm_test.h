@@ -162,7 +162,7 @@ static inline void *upload_u32(gpu_ctx *ctx, const uint32_t *v, size_t n) {
     }                                                                                                \
     static inline void ref_msm_##G(G##_jacobian *out, const G##_affine *b, const scalar256 *s, const uint32_t *idx, \
                                    size_t n) {                                                       \
-        scalar256 *g = malloc((n ? n : 1) * sizeof *g);                                              \
+        scalar256 *g = calloc(n ? n : 1, sizeof *g);                                                 \
         if (!g) abort();                                                                             \
         for (size_t k = 0; k < n; k++) g[k] = s[idx ? idx[k] : k];                                   \
         G##_msm(out, b, g, n, 0);                                                                    \
