@@ -61,6 +61,19 @@ static double sumv(const double *v, size_t n) {
     return s;
 }
 
+/* "X GiB" from a plan's refusal ("... needs at least X GiB of GPU memory ..."), for the runs' table */
+static const char *pst_need(const char *msg) {
+    static char buf[32];
+    const char *p = strstr(msg, "at least ");
+    if (!p) return "more";
+    p += strlen("at least ");
+    size_t n = 0;
+    while (p[n] && n + 1 < sizeof buf && strncmp(p + n, " of", 3)) n++;
+    memcpy(buf, p, n);
+    buf[n] = 0;
+    return buf;
+}
+
 static void usage(FILE *f) {
     fprintf(f,
         "usage: cuzk bench pipeline [options]\n"
@@ -79,6 +92,11 @@ static void usage(FILE *f) {
         "  --fake-devices N        for testing the multi-device engine without a GPU: N fake devices\n"
         "                          (the CPU prover behind the device interface; --backend cpu)\n"
         "  --budget-mib M          host memory budget (default: unlimited, still accounted)\n"
+        "  --gpu-budget GIB[,GIB]  device memory the circuit may use on each GPU (default, or 0: the\n"
+        "                          device's free memory); its memory plan streams what does not fit\n"
+        "                          from host memory, and a budget too small for any plan fails the\n"
+        "                          preload. A list runs the jobs once per budget over the same key\n"
+        "                          (host copies kept) and ends with a table of the runs\n"
         "  --public N              public inputs (default 328)\n"
         "  --frac01 F              fraction of 0/1 aux values (default 0.95)\n"
         "  --circuit-seed S        structure seed of the synthetic circuit (default 1)\n"
@@ -103,7 +121,9 @@ static void usage(FILE *f) {
 int bench_pipeline_main(int argc, char **argv) {
     uint32_t P = 2, N = 16000, K = 3, n_public = 328;
     int S = 1, F = 1, T = 0, timings = 0;
-    double frac01 = 0.95, budget_mib = 0;
+    double frac01 = 0.95, budget_mib = 0, gpu_budget_gib = 0;
+    double budgets[8] = {0}; /* --gpu-budget LIST: GiB per run, 0 unlimited */
+    int n_budgets = 1;
     const char *trace = NULL, *backend = "auto", *params_path = NULL;
     uint64_t circuit_seed = 1;
     cuzk_msm_opts msm; /* GPU MSM tuning: $CUZK_MSM_WINDOW / $CUZK_MSM_CHUNK / $CUZK_GPU_B2 (0 / 1: B_G2 on CPU
@@ -116,7 +136,8 @@ int bench_pipeline_main(int argc, char **argv) {
     static const char *const with_value[] = {"--partitions", "--constraints", "--proofs", "--synthesis-workers",
                                              "--finish-workers", "--threads", "--device", "--public", "--backend",
                                              "--devices", "--workers-per-device", "--fake-devices",
-                                             "--budget-mib", "--frac01", "--trace", "--params", "--circuit-seed"};
+                                             "--budget-mib", "--frac01", "--trace", "--params", "--circuit-seed",
+                                             "--gpu-budget"};
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
@@ -181,6 +202,27 @@ int bench_pipeline_main(int argc, char **argv) {
         else if (!strcmp(a, "--budget-mib") && more) {
             if (!bench_parse_double("--budget-mib", argv[++i], 0, 1e9, &d)) return 2;
             budget_mib = d;
+        } else if (!strcmp(a, "--gpu-budget") && more) {
+            /* one budget, or a comma-separated list: one run each over the same key */
+            char buf[256];
+            snprintf(buf, sizeof buf, "%s", argv[++i]);
+            n_budgets = 0;
+            for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+                if (n_budgets == (int)(sizeof budgets / sizeof *budgets)) {
+                    fprintf(stderr, "cuzk bench pipeline: --gpu-budget takes at most %d budgets\n",
+                            (int)(sizeof budgets / sizeof *budgets));
+                    return 2;
+                }
+                if (!bench_parse_double("--gpu-budget", tok, 0, 1e6, &d)) return 2;
+                budgets[n_budgets++] = d;
+            }
+            if (!n_budgets) {
+                fprintf(stderr, "cuzk bench pipeline: --gpu-budget needs a number of GiB (or a list)\n");
+                return 2;
+            }
+            gpu_budget_gib = 0;
+            for (int q = 0; q < n_budgets; q++)
+                if (budgets[q] > gpu_budget_gib) gpu_budget_gib = budgets[q];
         } else if (!strcmp(a, "--frac01") && more) {
             if (!bench_parse_double("--frac01", argv[++i], 0, 1, &d)) return 2;
             frac01 = d;
@@ -333,7 +375,8 @@ int bench_pipeline_main(int argc, char **argv) {
         lo.check = params_check;
         lo.gpu_device = gpu ? device : -1;
         /* a store's device copy serves one device: several devices each upload their own (preload) */
-        lo.gpu_resident = gpu && n_dev_run == 1;
+        /* with --gpu-budget the memory plan decides what is resident: the store keeps the pinned host copy */
+        lo.gpu_resident = gpu && n_dev_run == 1 && gpu_budget_gib <= 0;
         /* on the GPU the host needs only vk, ic and b_g2 once the upload is done (issue 13) */
         lo.release_host_g1 = lo.gpu_resident && !keep_host_srs;
         /* with $CUZK_GPU_B2=1 the device copy holds the B_G2 query too (the provers use it); the
@@ -386,11 +429,30 @@ int bench_pipeline_main(int argc, char **argv) {
                "%.1f ms; every proof is verified against them\n", bench_now_ms() - t0);
     }
 
+    cuzk_engine *e = NULL;
+    int rc = 0, rc_refused = 0;
+    progress *pbar = NULL;
+    cuzk_circuit *cc = NULL;
+    cuzk_vk *vk = NULL;
+    bench_synth *bs = NULL;
+    cuzk_job_id *ids = NULL;
+    cuzk_job_result *res = NULL;
+    double *v = NULL;
+    char brow[8][1024];
+    memset(brow, 0, sizeof brow);
+    for (int bi = 0; bi < n_budgets; bi++) {
+    const double run_budget_gib = budgets[bi];
+    double run_busy = 0;
+    char bname[32];
+    if (run_budget_gib > 0) snprintf(bname, sizeof bname, "%g GiB", run_budget_gib);
+    else snprintf(bname, sizeof bname, "unlimited");
+    if (n_budgets > 1) printf("\n==== run %d of %d: GPU budget %s ====\n", bi + 1, n_budgets, bname);
     cuzk_engine_opts o = {0};
     o.synthesis_workers = S;
     o.finish_workers = F;
     o.prove_threads = threads;
     o.host_budget_bytes = (size_t)(budget_mib * 1048576.0);
+    o.gpu_budget_bytes = (size_t)(run_budget_gib * 1073741824.0);
     o.backend = gb;
     o.gpu_device = device;
     o.gpu_workers_per_device = wpd;
@@ -399,15 +461,14 @@ int bench_pipeline_main(int argc, char **argv) {
         memcpy(o.gpu_devices, devices, sizeof devices);
     }
     o.msm = msm;
-    cuzk_engine *e = NULL;
-    int rc = 0;
+    e = NULL;
     unsigned n_synthesized = 0;
-    progress *pbar = NULL; /* freed after the engine: its synthesis workers update it */
-    cuzk_circuit *cc = NULL;
-    cuzk_vk *vk = NULL;
-    bench_synth *bs = calloc(K, sizeof *bs);
-    cuzk_job_id *ids = calloc(K, sizeof *ids);
-    cuzk_job_result *res = calloc(K, sizeof *res);
+    pbar = NULL; /* freed after the engine: its synthesis workers update it */
+    cc = NULL;
+    vk = NULL;
+    bs = calloc(K, sizeof *bs);
+    ids = calloc(K, sizeof *ids);
+    res = calloc(K, sizeof *res);
     if (!bs || !ids || !res ||
         (n_fake ? benchkit_engine_create_fake(&e, &o, n_fake, &err) : cuzk_engine_create(&e, &o, &err)) != CUZK_OK ||
         cuzk_circuit_create(&cc, pk, &err) != CUZK_OK || cuzk_vk_from_pk(&vk, pk, &err) != CUZK_OK) {
@@ -418,6 +479,13 @@ int bench_pipeline_main(int argc, char **argv) {
     t0 = bench_now_ms();
     {
         cuzk_status pst = cuzk_engine_preload(e, cc, &err);
+        if (pst == CUZK_ERR_NOMEM_DEVICE && n_budgets > 1) {
+            /* this budget is too small for any plan: said, and the next budget runs */
+            printf("preload: refused: %s\n", err.msg);
+            snprintf(brow[bi], sizeof brow[bi], "%-10s refused at preload (%s needed)", bname, pst_need(err.msg));
+            rc_refused++;
+            goto next_budget;
+        }
         if (pst != CUZK_OK) {
             fprintf(stderr, "cuzk bench pipeline: preload: %s%s\n", err.msg,
                     pst == CUZK_ERR_MISMATCH && params_path ? " (are the parameters for this circuit? see --circuit-seed / --frac01)" : "");
@@ -436,10 +504,16 @@ int bench_pipeline_main(int argc, char **argv) {
                    (double)es0.gpu_resident_bytes / n_dev_run / 1073741824.0, bench_now_ms() - t0);
         else
             printf("preload: %s + circuit matrices resident on GPU %d: %.2f GiB in %.1f ms (once per circuit)\n",
-                   srs_resident ? "the store's SRS" : "SRS G1 queries", device, (double)es0.gpu_resident_bytes / 1073741824.0,
-                   bench_now_ms() - t0);
+                   srs_resident ? "the store's SRS" : "SRS G1 queries of the memory plan", device,
+                   (double)es0.gpu_resident_bytes / 1073741824.0, bench_now_ms() - t0);
+        for (int d = 0; d < n_dev_run; d++) {
+            cuzk_device_stats ds;
+            if (cuzk_engine_device_stats(e, d, &ds) == CUZK_OK && ds.memory_plan[0])
+                printf("memory plan, GPU %d%s: %s\n", ds.ordinal, gpu_budget_gib > 0 ? " (--gpu-budget)" : "",
+                       ds.memory_plan);
+        }
     }
-    if (gpu && !params_path) {
+    if (gpu && !params_path && n_budgets == 1) {
         /* the host copies of the G1 queries are not read again (the device holds them; B_G2 and the
          * vk stay on the host): give their memory back */
         size_t freed = 0;
@@ -502,7 +576,7 @@ int bench_pipeline_main(int argc, char **argv) {
 
     /* per-stage medians over all partitions */
     size_t np = (size_t)K * P;
-    double *v = malloc(np * sizeof *v);
+    v = malloc(np * sizeof *v);
     if (!v) { rc = 4; goto out; }
 #define COLLECT(expr)                                                                              \
     do {                                                                                           \
@@ -532,6 +606,7 @@ int bench_pipeline_main(int argc, char **argv) {
         /* the prove-start worker is the GPU's only client: its prover-stage time is the GPU's busy time */
         COLLECT(t->start_inner_ms);
         double busy = sumv(v, nq);
+        run_busy = t_all > 0 ? 100 * busy / t_all : 0;
         if (n_dev_run == 1)
             printf("%s busy: %.1f%% of the run (prove-start stages %.1f ms of %.1f ms)\n",
                    gpu ? "GPU" : "prove-start worker", t_all > 0 ? 100 * busy / t_all : 0, busy, t_all);
@@ -629,11 +704,12 @@ int bench_pipeline_main(int argc, char **argv) {
            (unsigned long long)est.reaper_items_freed, (double)est.reaper_bytes_freed / 1048576.0, est.reaper_busy_ms,
            (double)pending_at_end / 1048576.0, t_drain);
     if (gpu)
-        printf("GPU memory: resident %.2f GiB (SRS G1 queries + matrices), pool high-water %.2f GiB (per-proof vectors "
-               "+ MSM scratch), device used now %.2f GiB; pinned witness buffers %.2f GiB, pageable fallbacks %llu\n",
+        printf("GPU memory: resident %.2f GiB (SRS queries of the memory plan + matrices), arena + pool %.2f GiB "
+               "(per-proof vectors + MSM scratch), streamed %.2f GiB per proof, device used now %.2f GiB; pinned witness "
+               "buffers %.2f GiB, pageable fallbacks %llu\n",
                (double)est.gpu_resident_bytes / 1073741824.0, (double)est.gpu_pool_bytes / 1073741824.0,
-               (double)est.gpu_device_used_bytes / 1073741824.0, (double)est.pinned_bytes / 1073741824.0,
-               (unsigned long long)est.pinned_fallbacks);
+               (double)est.gpu_streamed_bytes / 1073741824.0, (double)est.gpu_device_used_bytes / 1073741824.0,
+               (double)est.pinned_bytes / 1073741824.0, (unsigned long long)est.pinned_fallbacks);
     char budget_s[64];
     if (est.budget_limit) snprintf(budget_s, sizeof budget_s, "%.1f MiB", (double)est.budget_limit / 1048576.0);
     else snprintf(budget_s, sizeof budget_s, "unlimited");
@@ -675,7 +751,43 @@ int bench_pipeline_main(int argc, char **argv) {
         else printf("\ntrace: %s (open in https://ui.perfetto.dev or chrome://tracing)\n", trace);
     }
     free(v);
+    v = NULL;
+    if (n_budgets > 1) {
+        cuzk_device_stats ds0;
+        memset(&ds0, 0, sizeof ds0);
+        (void)cuzk_engine_device_stats(e, 0, &ds0);
+        snprintf(brow[bi], sizeof brow[bi], "%-10s %3u/%-3u %9.3f %8.1f%% %8.2f %8.2f %8.2f  %s", bname, ok, K * P,
+                 t_all / 1e3 / K, run_busy, (double)est.gpu_resident_bytes / 1073741824.0,
+                 (double)est.gpu_pool_bytes / 1073741824.0, (double)est.gpu_streamed_bytes / 1073741824.0,
+                 ds0.memory_plan);
+    }
+next_budget:
+    /* this run's engine and results go; the key stays for the next budget */
+    cuzk_engine_destroy(e);
+    e = NULL;
+    cuzk_circuit_destroy(cc);
+    cc = NULL;
+    cuzk_vk_free(vk);
+    vk = NULL;
+    progress_free(pbar);
+    pbar = NULL;
+    if (res)
+        for (uint32_t k = 0; k < K; k++) cuzk_job_result_free(&res[k]);
+    free(res);
+    free(ids);
+    free(bs);
+    res = NULL;
+    ids = NULL;
+    bs = NULL;
+    }
+    if (n_budgets > 1) {
+        printf("\n==== cuzk bench pipeline: one run per GPU budget (%u jobs x %u partitions each) ====\n", K, P);
+        printf("%-10s %-7s %9s %9s %8s %8s %8s  %s\n", "budget", "valid", "s/proof", "GPU busy", "resident", "arena",
+               "streamed", "memory plan (sizes in GiB)");
+        for (int bi = 0; bi < n_budgets; bi++) printf("%s\n", brow[bi]);
+    }
 out:
+    free(v);
     cuzk_engine_destroy(e);
     cuzk_circuit_destroy(cc);
     cuzk_vk_free(vk);

@@ -36,6 +36,7 @@ static void help(FILE *f) {
                "                       [--repeat R] [--record] [--matrices [--serial]] [--no-witness] [--no-single]\n"
                "       cuzk bench post --prove --circuit NAME [--sectors N] --vproof FILE... [--randomness HEX]\n"
                "                       [--backend cpu|gpu|auto] [--threads T] [--repeat R] [--seed S] [--check-witness]\n"
+               "                       [--gpu-budget GIB]\n"
                "  NAME: window-post-SIZE or winning-post-SIZE, SIZE 2k 8m 512m 32g 64g\n"
                "  --sectors N      circuit with N sectors instead of the real count (INSECURE test shapes)\n"
                "  --vproof FILE    a vanilla proof (bincode, one sector); repeat for more sectors (--prove: one\n"
@@ -70,6 +71,7 @@ int bench_post_main(int argc, char **argv) {
     static const char *vproofs[MAX_VPROOFS];
     size_t n_vproofs = 0;
     long sectors = 0, threads = 0, repeat = -1, seed = 1;
+    double gpu_budget = 0;
     bool record = false, matrices = false, serial = false, prove = false, check_witness = false, no_witness = false,
          no_single = false;
     uint8_t rnd[32] = {0};
@@ -90,6 +92,7 @@ int bench_post_main(int argc, char **argv) {
         else if (!strcmp(a, "--threads") && more) { if (!bench_parse_long(a, argv[++i], 1, 4096, &threads)) return 2; }
         else if (!strcmp(a, "--repeat") && more) { if (!bench_parse_long(a, argv[++i], 0, 1000, &repeat)) return 2; }
         else if (!strcmp(a, "--seed") && more) { if (!bench_parse_long(a, argv[++i], 0, 0x7fffffffL, &seed)) return 2; }
+        else if (!strcmp(a, "--gpu-budget") && more) { if (!bench_parse_double(a, argv[++i], 0, 1e6, &gpu_budget)) return 2; }
         else if (!strcmp(a, "--record")) record = true;
         else if (!strcmp(a, "--matrices")) matrices = true;
         else if (!strcmp(a, "--serial")) serial = true;
@@ -108,7 +111,7 @@ int bench_post_main(int argc, char **argv) {
             return 2;
         }
         post_prove_opts po = {circuit, (uint32_t)sectors, vproofs, n_vproofs, {0}, backend, (int)threads, repeat < 0 ? 0 : (int)repeat,
-                              (uint64_t)seed, check_witness};
+                              (uint64_t)seed, check_witness, gpu_budget};
         memcpy(po.randomness, rnd, 32);
         return post_prove_run(&po);
     }

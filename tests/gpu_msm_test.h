@@ -4,8 +4,8 @@
  * small values, r - k, kinds and 0/1-heavy mixes), device copies of scalars and indices, the tuning
  * the resident-MSM checks give their jobs, and per group (g1, g2, bn254_g1, bn254_g2) the helpers
  * of tests/gpu_msm_test_impl.h: random bases, point equality, the CPU reference MSM, adversarial
- * bases, the host-array and resident MSM checked against the CPU, and the case sequences the G1
- * and G2 suites share. */
+ * bases, the host-array, resident and streamed (host bases, issue 23) MSM checked against the
+ * CPU, and the case sequences the G1 and G2 suites share. */
 #ifndef CUZK_TESTS_GPU_MSM_TEST_H
 #define CUZK_TESTS_GPU_MSM_TEST_H
 

@@ -51,7 +51,7 @@ static inline bool TESTG(same_point)(const TG(_jacobian) *a, const TG(_jacobian)
 /* out = sum_{k<n} s[idx ? idx[k] : k] * b[k] on the CPU */
 static inline void TESTG(ref_msm)(TG(_jacobian) *out, const TG(_affine) *b, const scalar256 *s, const uint32_t *idx,
                                   size_t n) {
-    scalar256 *g = malloc((n ? n : 1) * sizeof *g);
+    scalar256 *g = calloc(n ? n : 1, sizeof *g); /* calloc: gcc -O3 sees g[0] maybe uninitialized at n = 0 */
     if (!g) abort();
     for (size_t k = 0; k < n; k++) g[k] = s[idx ? idx[k] : k];
     TG(_msm)(out, b, g, n, 0);
@@ -148,6 +148,62 @@ static inline void TESTG(check_case)(gpu_ctx *ctx, const char *what, const TG(_a
     }
     gpu_buf_free(ctx, d_idx);
     TB(_bases_free)(gb);
+}
+
+/* ---- streamed bases (issue 23 item 2) -------------------------------------------------------------
+ * One job over h_bases (the n points hb[off .. off + n) in HOST memory, pinned or pageable) in
+ * chunks of S points, with the tuning g_tuning and stream_points S, in both scalar forms, against
+ * the CPU; the stats count the copied bytes and chunks (S below 64 is raised to 64) and every
+ * scalar once. With `arena` the ctx's arena is exactly room for the scalars (twice), the index
+ * and TB(_msm_stream_scratch_bytes)(n) (the prover's plan), and nothing may overflow it; the arena
+ * is dropped after. The suites use it for BLS12-381, whose queries the bellperson prover streams
+ * (for BN254 the scratch bound, sized for BLS12-381's points, would only over-count). */
+static inline void TESTG(check_streamed)(gpu_ctx *ctx, const char *what, const TG(_affine) *hb, size_t off,
+                                         const scalar256 *s, size_t ns, const uint32_t *idx, size_t n, size_t S,
+                                         bool arena) {
+    cuzk_error e = {0};
+    TG(_jacobian) ref;
+    TESTG(ref_msm)(&ref, hb + off, s, idx, n);
+    gpu_msm_tuning t = g_tuning;
+    t.stream_points = S;
+    if (arena) {
+        const size_t need = 2 * (ns * 32 + 512) + (idx ? n * 4 + 512 : 0) + TB(_msm_stream_scratch_bytes)(n, &t);
+        cuzk_status st = gpu_ctx_arena_set(ctx, need, &e);
+        CHECK_MSG(st == CUZK_OK, "%s: arena of %zu bytes: %s", what, need, e.msg);
+        gpu_ctx_mem_reset_high(ctx);
+    }
+    void *d_idx = idx ? upload_u32(ctx, idx, n) : NULL;
+    for (int mont = 0; mont < 2; mont++) {
+        void *d_s = upload_scalars(ctx, s, ns, mont, MSMT_CURVE);
+        TG(_jacobian) got;
+        memset(&got, 0x5a, sizeof got);
+        MSMT_JOB job = {.h_bases = hb, .base_offset = off, .n = n, .d_scalars = d_s,
+                        .form = mont ? GPU_SCALARS_MONTGOMERY : GPU_SCALARS_CANONICAL,
+                        .d_index = d_idx, .out = &got, .tuning = t};
+        gpu_msm_stats stats;
+        cuzk_status st = TD(_msm_run)(ctx, &job, 1, &stats, &e);
+        CHECK_MSG(st == CUZK_OK, "%s (n=%zu, S=%zu, %s): %s (%s)", what, n, S, mont ? "mont" : "canon",
+                  cuzk_status_str(st), e.msg);
+        if (st == CUZK_OK) {
+            CHECK_MSG(TESTG(same_point)(&got, &ref), "%s (n=%zu, S=%zu, %s): streamed GPU != %s_msm", what, n, S,
+                      mont ? "mont" : "canon", TG_NAME);
+            const size_t Se = S < 64 ? 64 : S;
+            CHECK_MSG(n == 0 || (stats.stream_bytes == n * sizeof(TG(_affine)) && stats.stream_chunks == (n + Se - 1) / Se),
+                      "%s: streamed %zu bytes in %zu chunks (n=%zu, S=%zu)", what, stats.stream_bytes, stats.stream_chunks,
+                      n, S);
+            CHECK(stats.n_zero + stats.n_one + stats.n_other == n);
+        }
+        gpu_buf_free(ctx, d_s);
+    }
+    gpu_buf_free(ctx, d_idx);
+    if (arena) {
+        gpu_mem_stats ms;
+        CHECK_OK(gpu_ctx_mem(ctx, &ms, &e));
+        CHECK_MSG(ms.arena_overflows == 0, "%s: %llu allocations overflowed an arena of the planned size", what,
+                  (unsigned long long)ms.arena_overflows);
+        CHECK(ms.arena_high_bytes <= ms.arena_bytes && ms.arena_used_bytes == 0);
+        CHECK_OK(gpu_ctx_arena_set(ctx, 0, &e));
+    }
 }
 
 /* ---- case sequences shared by the G1 and G2 suites (scalars of MSMT_CURVE) ----------------------- */

@@ -241,4 +241,51 @@ TEST(gpu_g2, bn254_vs_cpu) { NEED_GPU(); with_msm_inputs_bn254_g2(4099, bn254_vs
 #define MSMT_SUITE gpu_g2
 #include "gpu_msm_test_suite.h"
 
+/* ---- streamed bases (issue 23 item 2): B_G2 on the device when its query is not resident ---------
+ * check_streamed_g2 (tests/gpu_msm_test_impl.h), always inside an arena of exactly the planned size,
+ * over pinned and pageable host G2 points: sizes around the chunk, the prover's gather, adversarial
+ * scalars and bases. */
+TEST(gpu_g2, streamed_bases) {
+    NEED_GPU();
+    cuzk_error e = {0};
+    gpu_ctx *ctx = new_ctx();
+    REQUIRE(ctx);
+    const size_t nmax = 3001;
+    g2_affine *pageable = malloc(nmax * sizeof *pageable), *pinned = NULL;
+    scalar256 *s = malloc(nmax * sizeof *s);
+    uint32_t *idx = malloc(nmax * sizeof *idx);
+    REQUIRE(pageable && s && idx);
+    CHECK_OK(gpu_host_alloc_pinned((void **)&pinned, nmax * sizeof *pinned, &e));
+    REQUIRE(pinned);
+    rand_bases_g2(pageable, nmax);
+    memcpy(pinned, pageable, nmax * sizeof *pinned);
+    static const size_t ns_[] = {1, 64, 65, 1000, 3001};
+    static const size_t Ss[] = {64, 100, 1000, 4096};
+    for (size_t i = 0; i < sizeof ns_ / sizeof *ns_; i++)
+        for (size_t j = 0; j < sizeof Ss / sizeof *Ss; j++) {
+            mix_scalars(s, ns_[i], (i + j) % 2 ? 0.95 : 0.3);
+            check_streamed_g2(ctx, j % 2 ? "mixed, pageable" : "mixed, pinned", j % 2 ? pageable : pinned, 0, s, ns_[i],
+                              NULL, ns_[i], Ss[j], true);
+        }
+    /* the prover's B_G2 shape: a gather through the B selection, Montgomery witness values */
+    for (size_t k = 0; k < 2000; k++) idx[k] = (uint32_t)(test_rand64() % 1500);
+    mix_scalars(s, 1500, 0.9);
+    check_streamed_g2(ctx, "gather + offset", pinned, 1000, s, 1500, idx, 2000, 333, true);
+    /* adversarial: kinds, infinity, repeated and opposite bases across chunk boundaries */
+    const size_t n = 1500;
+    for (size_t i = 0; i < n; i++) scalar_of_kind(&s[i], (int)(i % 5));
+    adversarial_bases_g2(pinned, n);
+    check_streamed_g2(ctx, "kinds, inf/repeated/opposite bases", pinned, 0, s, n, NULL, n, 200, true);
+    for (size_t i = 0; i < n; i++) small_scalar(&s[i], 1);
+    check_streamed_g2(ctx, "all one", pinned, 0, s, n, NULL, n, 200, true);
+    for (size_t i = 0; i < n; i++) r_minus(&s[i], 1);
+    check_streamed_g2(ctx, "all r-1", pinned, 0, s, n, NULL, n, 700, true);
+    CHECK(!gpu_ctx_dead(ctx));
+    gpu_host_free_pinned(pinned);
+    free(pageable);
+    free(s);
+    free(idx);
+    gpu_ctx_destroy(ctx);
+}
+
 #endif

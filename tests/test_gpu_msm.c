@@ -450,4 +450,149 @@ TEST(gpu_msm, size_2_16_plus_3) { NEED_GPU(); with_msm_inputs_g1(((size_t)1 << 1
 #define MSMT_SUITE gpu_msm
 #include "gpu_msm_test_suite.h"
 
+/* ---- streamed bases (issue 23 item 2): the job's points in host memory, copied in chunks ---------
+ * check_streamed_g1 (tests/gpu_msm_test_impl.h) over pinned, pageable and registered host memory:
+ * sizes around the chunk, index and offset, adversarial scalars and bases, a resident and a
+ * streamed job in one run. */
+TEST(gpu_msm, streamed_bases) {
+    NEED_GPU();
+    cuzk_error e = {0};
+    gpu_ctx *ctx = new_ctx();
+    REQUIRE(ctx);
+    const size_t nmax = 5003;
+    g1_affine *pageable = malloc(nmax * sizeof *pageable), *pinned = NULL;
+    scalar256 *s = malloc(nmax * sizeof *s);
+    uint32_t *idx = malloc(nmax * sizeof *idx);
+    REQUIRE(pageable && s && idx);
+    CHECK_OK(gpu_host_alloc_pinned((void **)&pinned, nmax * sizeof *pinned, &e));
+    REQUIRE(pinned);
+    rand_bases_g1(pageable, nmax);
+    memcpy(pinned, pageable, nmax * sizeof *pinned);
+    CHECK(gpu_host_is_pinned(pinned) && !gpu_host_is_pinned(pageable));
+    /* sizes around the chunk: n < S, n = S, n = kS, n = kS + 1, S below the minimum (64) */
+    static const size_t ns_[] = {1, 63, 64, 65, 1000, 5003};
+    static const size_t Ss[] = {1, 64, 100, 1000, 4096, 10000};
+    for (size_t i = 0; i < sizeof ns_ / sizeof *ns_; i++)
+        for (size_t j = 0; j < sizeof Ss / sizeof *Ss; j++) {
+            const size_t n = ns_[i];
+            mix_scalars(s, n, (i + j) % 2 ? 0.95 : 0.3);
+            char what[64];
+            snprintf(what, sizeof what, "mixed, %s", j % 2 ? "pageable" : "pinned");
+            check_streamed_g1(ctx, what, j % 2 ? pageable : pinned, 0, s, n, NULL, n, Ss[j], j == 2);
+        }
+    /* the resident job over the same points and scalars gives the same point */
+    mix_scalars(s, nmax, 0.5);
+    check_case_g1(ctx, "resident (reference run)", pinned, nmax, 0, s, nmax, NULL, nmax, NULL);
+    check_streamed_g1(ctx, "5003 in chunks of 128", pinned, 0, s, nmax, NULL, nmax, 128, true);
+    /* index and offset: chunk boundaries cut the index list */
+    for (size_t k = 0; k < 2500; k++) idx[k] = (uint32_t)(test_rand64() % 997);
+    check_streamed_g1(ctx, "gather + offset", pinned, 333, s, 997, idx, 2500, 300, true);
+    check_streamed_g1(ctx, "offset, no index", pinned, 17, s, 3000, NULL, 3000, 777, false);
+    /* adversarial scalars and bases, across chunks */
+    const size_t n = 2011;
+    for (size_t i = 0; i < n; i++) small_scalar(&s[i], 0);
+    check_streamed_g1(ctx, "all zero", pinned, 0, s, n, NULL, n, 500, true);
+    for (size_t i = 0; i < n; i++) small_scalar(&s[i], 1);
+    check_streamed_g1(ctx, "all one", pinned, 0, s, n, NULL, n, 500, false);
+    for (size_t i = 0; i < n; i++) r_minus(&s[i], 1);
+    check_streamed_g1(ctx, "all r-1", pinned, 0, s, n, NULL, n, 500, false);
+    for (size_t i = 0; i < n; i++) scalar_of_kind(&s[i], (int)(i % 5));
+    adversarial_bases_g1(pinned, n);
+    check_streamed_g1(ctx, "kinds, inf/repeated/opposite bases", pinned, 0, s, n, NULL, n, 250, true);
+    for (size_t i = 0; i < n; i++) small_scalar(&s[i], 12345);
+    check_streamed_g1(ctx, "equal scalars", pinned, 0, s, n, NULL, n, 1000, false);
+    /* a tail chunk below the stream chunk, and the window of the tuning */
+    mix_scalars(s, n, 0.2);
+    g_tuning = (gpu_msm_tuning){.chunk_points = 200, .window_bits = 7};
+    check_streamed_g1(ctx, "tail chunks of 200, window 7", pinned, 0, s, n, NULL, n, 700, true);
+    g_tuning = (gpu_msm_tuning){0};
+    /* n = 0 gives infinity without touching h_bases */
+    check_streamed_g1(ctx, "n = 0", pinned, 0, s, 0, NULL, 0, 64, false);
+    /* two jobs in one run: one resident, one streamed */
+    {
+        gpu_g1_bases *gb = NULL;
+        CHECK_OK(gpu_g1_bases_upload(ctx, &gb, pinned, n, &e));
+        void *d_s = upload_scalars(ctx, s, n, true, CUZK_CURVE_BLS12_381);
+        g1_jacobian got[2], ref;
+        gpu_msm_job jobs[2] = {
+            {.bases = gb, .n = n, .d_scalars = d_s, .form = GPU_SCALARS_MONTGOMERY, .out = &got[0]},
+            {.h_bases = pinned, .n = n, .d_scalars = d_s, .form = GPU_SCALARS_MONTGOMERY,
+             .out = &got[1], .tuning = {.stream_points = 300}}};
+        ref_msm_g1(&ref, pinned, s, NULL, n);
+        CHECK_OK(gpu_g1_msm_run(ctx, jobs, 2, NULL, &e));
+        CHECK(same_point_g1(&got[0], &ref) && same_point_g1(&got[1], &ref));
+        /* neither bases nor h_bases: misuse */
+        jobs[1].h_bases = NULL;
+        CHECK(gpu_g1_msm_run(ctx, &jobs[1], 1, NULL, &e) == CUZK_ERR_ARG);
+        gpu_buf_free(ctx, d_s);
+        gpu_g1_bases_free(gb);
+    }
+    /* registered (page-locked in place) pageable memory */
+    CHECK_OK(gpu_host_register(pageable, nmax * sizeof *pageable, &e));
+    CHECK(gpu_host_is_pinned(pageable));
+    mix_scalars(s, nmax, 0.9);
+    check_streamed_g1(ctx, "registered host memory", pageable, 0, s, nmax, NULL, nmax, 1024, true);
+    gpu_host_unregister(pageable);
+    CHECK(!gpu_host_is_pinned(pageable));
+    CHECK(!gpu_ctx_dead(ctx));
+    gpu_host_free_pinned(pinned);
+    free(pageable);
+    free(s);
+    free(idx);
+    gpu_ctx_destroy(ctx);
+}
+
+/* The ctx's arena (gpu_ctx_arena_set): a stack of 512-byte aligned blocks; a block freed out of
+ * order comes back once the blocks above it are freed; what does not fit goes to the pool and is
+ * counted; the arena cannot be replaced while a block is in use. */
+TEST(gpu_msm, arena) {
+    NEED_GPU();
+    cuzk_error e = {0};
+    gpu_ctx *ctx = new_ctx();
+    REQUIRE(ctx);
+    CHECK_OK(gpu_ctx_arena_set(ctx, 10000, &e));
+    gpu_mem_stats ms;
+    CHECK_OK(gpu_ctx_mem(ctx, &ms, &e));
+    CHECK(ms.arena_bytes == 10240 && ms.arena_used_bytes == 0 && ms.arena_high_bytes == 0);
+    void *a = NULL, *b = NULL, *c = NULL, *d = NULL;
+    CHECK_OK(gpu_buf_alloc(ctx, &a, 1000, &e));
+    CHECK_OK(gpu_buf_alloc(ctx, &b, 3000, &e));
+    CHECK((char *)b - (char *)a == 1024);
+    CHECK_OK(gpu_buf_alloc(ctx, &c, 100, &e));
+    CHECK_OK(gpu_ctx_mem(ctx, &ms, &e));
+    CHECK(ms.arena_used_bytes == 1024 + 3072 + 512 && ms.arena_overflows == 0);
+    CHECK(gpu_ctx_arena_set(ctx, 20000, &e) == CUZK_ERR_ARG); /* blocks in use */
+    gpu_buf_free(ctx, b); /* not the top: kept until c goes */
+    CHECK_OK(gpu_ctx_mem(ctx, &ms, &e));
+    CHECK(ms.arena_used_bytes == 1024 + 3072 + 512);
+    gpu_buf_free(ctx, c);
+    CHECK_OK(gpu_ctx_mem(ctx, &ms, &e));
+    CHECK(ms.arena_used_bytes == 1024);
+    CHECK_OK(gpu_buf_alloc(ctx, &d, 20000, &e)); /* too large: the pool */
+    CHECK_OK(gpu_ctx_mem(ctx, &ms, &e));
+    CHECK(ms.arena_overflows == 1 && ms.arena_used_bytes == 1024);
+    /* the blocks are real device memory */
+    uint8_t h[1000], back[1000];
+    for (int i = 0; i < 1000; i++) h[i] = (uint8_t)(i * 13);
+    CHECK_OK(gpu_copy_h2d_async(ctx, a, h, 1000, &e));
+    CHECK_OK(gpu_copy_d2h_async(ctx, back, a, 1000, &e));
+    CHECK_OK(gpu_sync(ctx, &e));
+    CHECK(!memcmp(h, back, 1000));
+    gpu_buf_free(ctx, d);
+    gpu_buf_free(ctx, a);
+    CHECK_OK(gpu_ctx_mem(ctx, &ms, &e));
+    CHECK(ms.arena_used_bytes == 0 && ms.arena_high_bytes == 1024 + 3072 + 512);
+    gpu_ctx_mem_reset_high(ctx);
+    CHECK_OK(gpu_ctx_mem(ctx, &ms, &e));
+    CHECK(ms.arena_high_bytes == 0 && ms.arena_overflows == 0);
+    /* an absurd arena: NOMEM_DEVICE, the ctx stays usable without one */
+    CHECK(gpu_ctx_arena_set(ctx, 2 * ms.device_total_bytes, &e) == CUZK_ERR_NOMEM_DEVICE);
+    CHECK_OK(gpu_ctx_mem(ctx, &ms, &e));
+    CHECK(ms.arena_bytes == 0 && !gpu_ctx_dead(ctx));
+    CHECK_OK(gpu_buf_alloc(ctx, &a, 1000, &e));
+    gpu_buf_free(ctx, a);
+    CHECK_OK(gpu_ctx_arena_set(ctx, 0, &e));
+    gpu_ctx_destroy(ctx);
+}
+
 #endif

@@ -589,9 +589,11 @@ static bool b2_case(gp_circuit *c, fr **w, fr *r, fr *s, groth16_proof *pc) {
 }
 
 /* The automatic B_G2 choice (cuzk_msm_opts.b_g2_on_gpu = 0, the default): the GPU when the query
- * fits; -1 keeps CPU threads; with an engine GPU budget that fits the circuit but not the B_G2 query
- * on top, the automatic choice stays on CPU threads and the job still proves. Every proof equals the
- * CPU's; the partition timings say where B_G2 ran. */
+ * fits; -1 keeps CPU threads. Under an engine GPU budget (the memory plan, src/groth16/memplan.h):
+ * one that fits the circuit but not the B_G2 query on top keeps B_G2 on the device (the plan
+ * streams what does not fit: H first, then B_G2) rather than on CPU threads; one that fits only
+ * the circuit with B_G2 on CPU threads (not even the G2 MSM's scratch) puts it there, and the job
+ * still proves. Every proof equals the CPU's; the partition timings say where B_G2 ran. */
 TEST(gpu_prove, automatic_b_g2_choice) {
     if (!have_gpu()) SKIP(TEST_NO_GPU);
     gp_circuit c;
@@ -600,7 +602,7 @@ TEST(gpu_prove, automatic_b_g2_choice) {
     REQUIRE(b2_case(&c, &w, &r, &s, &pc));
     cuzk_error e = {0};
     groth16_key key = {CUZK_CURVE_BLS12_381, CUZK_CONVENTION_BELLPERSON, NULL, &c.p, &c.cs};
-    size_t bytes_cpu = 0, bytes_dev = 0, proof_dev = 0;
+    size_t bytes_cpu = 0, bytes_dev = 0, proof_dev = 0, proof_cpu = 0;
     for (int mode = -1; mode <= 0; mode++) {
         groth16_backend_cfg cfg = {0};
         cfg.msm.b_g2_on_gpu = mode;
@@ -617,36 +619,48 @@ TEST(gpu_prove, automatic_b_g2_choice) {
             CHECK_MSG(t.b2_device == (mode == 0), "b_g2_on_gpu %d: B_G2 ran %s", mode, t.b2_device ? "on the GPU" : "on CPU threads");
         }
         void *state = groth16_prover_state(pv);
-        if (mode < 0) bytes_cpu = groth16_backend_gpu_ops.info.device_bytes(state);
-        else {
+        if (mode < 0) {
+            bytes_cpu = groth16_backend_gpu_ops.info.device_bytes(state);
+            proof_cpu = groth16_backend_gpu_ops.info.proof_device_bytes(state);
+        } else {
             bytes_dev = groth16_backend_gpu_ops.info.device_bytes(state);
             proof_dev = groth16_backend_gpu_ops.info.proof_device_bytes(state);
         }
         groth16_prover_destroy(pv);
     }
     CHECK_MSG(bytes_dev > bytes_cpu, "the device B_G2 query is not counted (%zu vs %zu bytes)", bytes_dev, bytes_cpu);
+    CHECK_MSG(proof_dev > proof_cpu, "the G2 MSM's scratch is not in the device B_G2's arena (%zu vs %zu bytes)", proof_dev,
+              proof_cpu);
 
-    /* the engine with a GPU budget between the two needs: automatic -> CPU threads, proof right */
-    if (bytes_dev > bytes_cpu) {
+    /* the engine under two GPU budgets: between the two needs (B_G2 stays on the device), and
+     * room for the circuit with B_G2 on CPU threads only (it goes there) */
+    if (bytes_dev > bytes_cpu && proof_dev > proof_cpu + ((size_t)8 << 20)) {
         uint64_t rs[8];
         memcpy(&rs[0], &r, sizeof r);
         memcpy(&rs[4], &s, sizeof s);
-        cuzk_engine_opts o = {0};
-        o.backend = CUZK_BACKEND_GPU;
-        o.gpu_budget_bytes = bytes_cpu + proof_dev + (bytes_dev - bytes_cpu) / 2;
-        cuzk_engine *eng = NULL;
-        REQUIRE(cuzk_engine_create(&eng, &o, &e) == CUZK_OK);
-        cuzk_job_result res = {0};
-        REQUIRE_MSG(gp_engine_job(eng, &c, NULL, 1, rs, &res, &e), "job: %s", e.msg);
-        CHECK_MSG(res.state == CUZK_JOB_DONE, "job under a budget without room for B_G2: %s", e.msg);
-        if (res.state == CUZK_JOB_DONE) {
-            uint8_t bc[192];
-            bellperson_proof_encode(bc, &pc);
-            CHECK_MSG(!memcmp(bc, res.proofs, 192), "engine proof (B_G2 on CPU threads) differs from the CPU proof");
-            CHECK_MSG(res.timings && res.timings[0].b2_on_device == 0, "B_G2 on the GPU over the budget");
+        const size_t budgets[2] = {bytes_cpu + proof_dev + (bytes_dev - bytes_cpu) / 2,
+                                   bytes_cpu + proof_cpu + ((size_t)4 << 20)};
+        for (int k = 0; k < 2; k++) {
+            cuzk_engine_opts o = {0};
+            o.backend = CUZK_BACKEND_GPU;
+            o.gpu_budget_bytes = budgets[k];
+            cuzk_engine *eng = NULL;
+            REQUIRE(cuzk_engine_create(&eng, &o, &e) == CUZK_OK);
+            cuzk_job_result res = {0};
+            REQUIRE_MSG(gp_engine_job(eng, &c, NULL, 1, rs, &res, &e), "job: %s", e.msg);
+            CHECK_MSG(res.state == CUZK_JOB_DONE, "job under the budget %d: %s", k, e.msg);
+            if (res.state == CUZK_JOB_DONE) {
+                uint8_t bc[192];
+                bellperson_proof_encode(bc, &pc);
+                CHECK_MSG(!memcmp(bc, res.proofs, 192), "engine proof (budget %d) differs from the CPU proof", k);
+                CHECK_MSG(res.timings && res.timings[0].b2_on_device == (k == 0), "budget %d: B_G2 ran %s", k,
+                          res.timings && res.timings[0].b2_on_device ? "on the GPU" : "on CPU threads");
+            }
+            cuzk_device_stats ds;
+            if (cuzk_engine_device_stats(eng, 0, &ds) == CUZK_OK) printf("  budget %d: %s\n", k, ds.memory_plan);
+            cuzk_job_result_free(&res);
+            cuzk_engine_destroy(eng);
         }
-        cuzk_job_result_free(&res);
-        cuzk_engine_destroy(eng);
     }
     free(w);
     synth_circuit_free(&c);
@@ -885,4 +899,179 @@ TEST(gpu_prove, engine_release_host_g1_keeps_proving) {
     cuzk_circuit_destroy(circ);
     cuzk_pk_release(pk);
     cuzk_vk_free(vk);
+}
+
+/* ---- the memory plan (src/groth16/memplan.h, issue 23): budgets forced down from "everything
+ * resident" until the plan streams every query, then below the leanest plan. Each plan's prover
+ * gives the CPU's proof byte for byte (fixed r, s; B_G2 on the device: resident, then streamed),
+ * its proofs stay inside the arena the plan sized (no allocation spills to the pool: the
+ * allocator's high-water mark is within the plan), and a budget below the leanest plan is
+ * refused at creation (preload) with the bytes it needs. Streamed chunks of 512 points, so that
+ * a 20000-constraint circuit streams in many chunks. */
+static bool mp_prove_check(groth16_gpu_prover *gp, gp_circuit *c, const fr *w, const fr *r, const fr *s,
+                           const groth16_proof *pc, const char *what) {
+    cuzk_error e = {0};
+    groth16_gpu_arena_stats as;
+    groth16_gpu_prover_arena(gp, &as, true);
+    const memplan *p = groth16_gpu_prover_plan(gp);
+    groth16_proof pg;
+    groth16_timings ts = {0}, tf = {0};
+    int bad = gp_prove(&pg, gp, c, w, r, s, &ts, &tf, &e);
+    CHECK_MSG(!bad, "%s: prove: %s", what, e.msg);
+    if (bad) return false;
+    CHECK_MSG(same_proof(pc, &pg), "%s: proof differs from the CPU's", what);
+    CHECK(groth16_verify(&c->p.vk, w + 1, c->cs.n_public, &pg, &e) == CUZK_OK);
+    CHECK_MSG(ts.b2_device == (p->place[MEMPLAN_B2] != MEMPLAN_HOST_THREADS), "%s: B_G2 ran %s", what,
+              ts.b2_device ? "on the device" : "on CPU threads");
+    groth16_gpu_prover_arena(gp, &as, false);
+    CHECK_MSG(as.arena_bytes >= p->arena_bytes && as.high_bytes <= as.arena_bytes,
+              "%s: arena %zu (plan %zu), high-water %zu", what, as.arena_bytes, p->arena_bytes, as.high_bytes);
+    CHECK_MSG(as.overflows == 0, "%s: %llu allocations spilled out of the planned arena", what,
+              (unsigned long long)as.overflows);
+    CHECK_MSG(as.pool_transient_bytes <= ((size_t)16 << 20), "%s: %zu pool bytes beside the arena", what,
+              as.pool_transient_bytes);
+    printf("  %-28s arena high-water %.1f of %.1f MiB (plan %.1f), pool beside it %.1f KiB\n", what,
+           as.high_bytes / 1048576.0, as.arena_bytes / 1048576.0, p->arena_bytes / 1048576.0,
+           as.pool_transient_bytes / 1024.0);
+    return true;
+}
+
+static int mp_streamed(const memplan *p) {
+    int k = 0;
+    for (int q = 0; q < MEMPLAN_NQ; q++) k += p->place[q] == MEMPLAN_STREAMED;
+    return k;
+}
+
+TEST(gpu_prove, memory_plan_budgets) {
+    if (!have_gpu()) SKIP(TEST_NO_GPU);
+    gp_circuit c;
+    REQUIRE(gp_make(&c, 20000, 9));
+    fr *w = malloc(c.cs.n_vars * sizeof *w);
+    REQUIRE(w);
+    cuzk_error e = {0};
+    REQUIRE(synthetic_witness(w, c.cs.n_vars, &c.cs, &c.sp, 77, &e) == CUZK_OK);
+    fr r, s;
+    fr_from_u64(&r, test_rand64());
+    fr_from_u64(&s, test_rand64());
+    fr_neg(&s, &s);
+    groth16_proof pc;
+    REQUIRE(groth16_prove_bellperson(&pc, &c.p, &c.cs, w, c.cs.n_vars, &r, &s, 0, NULL, &e) == CUZK_OK);
+
+    groth16_gpu_plan_opts o;
+    memset(&o, 0, sizeof o);
+    o.msm.b_g2_on_gpu = 1;
+    o.stream_points = 512;
+    /* 1. no budget: everything resident (the device holds far more) */
+    groth16_gpu_prover *gp = NULL;
+    cuzk_set_log(gp_log_stdout, NULL, CUZK_LOG_INFO);
+    cuzk_status st = groth16_gpu_prover_create_planned(&gp, NULL, &c.p, &c.cs, 0, &o, &e);
+    cuzk_set_log(NULL, NULL, CUZK_LOG_WARN);
+    REQUIRE_MSG(st == CUZK_OK, "create: %s", e.msg);
+    const memplan full = *groth16_gpu_prover_plan(gp);
+    REQUIRE(full.fits);
+    CHECK(mp_streamed(&full) == 0 && full.place[MEMPLAN_B2] == MEMPLAN_RESIDENT);
+    CHECK(groth16_gpu_proof_device_bytes(gp) == full.arena_bytes);
+    mp_prove_check(gp, &c, w, &r, &s, &pc, "everything resident");
+    /* a second proof reuses the arena: still inside it */
+    mp_prove_check(gp, &c, w, &r, &s, &pc, "everything resident, again");
+    groth16_gpu_prover_destroy(gp);
+
+    /* 2. the budget shrinks by each query in the streaming order (H, B_G2, L, A, B_G1), keeping
+     * room for the staging buffers: the plan streams them one by one */
+    static const int order[MEMPLAN_NQ] = {MEMPLAN_H, MEMPLAN_B2, MEMPLAN_L, MEMPLAN_A, MEMPLAN_B1};
+    size_t cut = 0;
+    int prev = 0, seen_b2_streamed = 0;
+    for (int k = 1; k <= MEMPLAN_NQ; k++) {
+        const int q = order[k - 1];
+        cut += full.q_bytes[q];
+        /* the streamed MSMs' staging (2 x 512 points) is paid for by their smaller scratch (one chunk's) */
+        const size_t slack = (size_t)64 << 10;
+        o.budget_bytes = full.need_bytes - cut + slack;
+        char what[64];
+        snprintf(what, sizeof what, "budget - %d queries", k);
+        gp = NULL;
+        st = groth16_gpu_prover_create_planned(&gp, NULL, &c.p, &c.cs, 0, &o, &e);
+        CHECK_MSG(st == CUZK_OK, "%s (%zu bytes): %s", what, o.budget_bytes, e.msg);
+        if (st != CUZK_OK) continue;
+        const memplan *p = groth16_gpu_prover_plan(gp);
+        char line[640];
+        memplan_describe(p, line, sizeof line);
+        printf("  %s: %s\n", what, line);
+        CHECK(p->fits && p->need_bytes <= o.budget_bytes);
+        CHECK_MSG(mp_streamed(p) >= k && mp_streamed(p) >= prev, "%s: %d queries streamed", what, mp_streamed(p));
+        prev = mp_streamed(p);
+        if (full.q_bytes[q] > slack)
+            CHECK_MSG(p->place[q] == MEMPLAN_STREAMED, "%s: %s is not streamed", what, memplan_query_name(q));
+        CHECK(p->place[MEMPLAN_B2] != MEMPLAN_HOST_THREADS); /* b_g2_on_gpu = 1 */
+        seen_b2_streamed |= p->place[MEMPLAN_B2] == MEMPLAN_STREAMED;
+        CHECK(groth16_gpu_prover_device_bytes(gp) + p->streamed_bytes >= p->query_bytes);
+        mp_prove_check(gp, &c, w, &r, &s, &pc, what);
+        groth16_gpu_prover_destroy(gp);
+    }
+    CHECK(seen_b2_streamed);
+    /* the key's host G1 copy is borrowed while a prover streams it, and given back after */
+    CHECK(c.p.g1_stream_borrows == 0);
+
+    /* 3. below the leanest plan: refused at creation, naming the bytes it needs */
+    o.budget_bytes = full.phase_bytes[0] / 2;
+    gp = NULL;
+    st = groth16_gpu_prover_create_planned(&gp, NULL, &c.p, &c.cs, 0, &o, &e);
+    CHECK_MSG(st == CUZK_ERR_NOMEM_DEVICE, "a budget of %zu bytes: %s (%s)", o.budget_bytes, cuzk_status_str(st), e.msg);
+    CHECK(gp == NULL);
+    CHECK_MSG(strstr(e.msg, "needs at least") != NULL, "refusal message: %s", e.msg);
+    printf("  refusal: %s\n", e.msg);
+
+    /* 4. B_G2 automatic under a budget without room for its query: on the device, streamed (not
+     * CPU threads) */
+    o.msm.b_g2_on_gpu = 0;
+    o.budget_bytes = full.need_bytes - full.q_bytes[MEMPLAN_H] - full.q_bytes[MEMPLAN_B2] / 2;
+    gp = NULL;
+    st = groth16_gpu_prover_create_planned(&gp, NULL, &c.p, &c.cs, 0, &o, &e);
+    CHECK_MSG(st == CUZK_OK, "automatic B_G2 under a budget: %s", e.msg);
+    if (st == CUZK_OK) {
+        const memplan *p = groth16_gpu_prover_plan(gp);
+        CHECK_MSG(p->place[MEMPLAN_B2] == MEMPLAN_STREAMED, "B_G2 %s although streaming it fits",
+                  p->place[MEMPLAN_B2] == MEMPLAN_HOST_THREADS ? "on CPU threads" : "resident");
+        mp_prove_check(gp, &c, w, &r, &s, &pc, "automatic B_G2, tight budget");
+        groth16_gpu_prover_destroy(gp);
+    }
+
+    /* 5. through the engine: a GPU budget that streams H, proofs equal the CPU's, the device's
+     * status reports the plan */
+    {
+        uint64_t rs[8];
+        memcpy(&rs[0], &r, sizeof r);
+        memcpy(&rs[4], &s, sizeof s);
+        cuzk_engine_opts eo = {0};
+        eo.backend = CUZK_BACKEND_GPU;
+        /* the engine's plan chooses its own stream chunks (down to 2^12 points): H, B_G2 and L go */
+        eo.gpu_budget_bytes = full.need_bytes - full.q_bytes[MEMPLAN_H] - full.q_bytes[MEMPLAN_B2] - full.q_bytes[MEMPLAN_L] +
+                              ((size_t)2 << 20);
+        cuzk_engine *eng = NULL;
+        REQUIRE(cuzk_engine_create(&eng, &eo, &e) == CUZK_OK);
+        cuzk_job_result res = {0};
+        REQUIRE_MSG(gp_engine_job(eng, &c, NULL, 1, rs, &res, &e), "job: %s", e.msg);
+        CHECK_MSG(res.state == CUZK_JOB_DONE, "engine job under a GPU budget: %s", e.msg);
+        if (res.state == CUZK_JOB_DONE) {
+            uint8_t bc[192];
+            fr *w2 = malloc(c.cs.n_vars * sizeof *w2);
+            REQUIRE(w2);
+            REQUIRE(gp_cpu_partition_proof(bc, &c, w2, rs, 0, &e));
+            CHECK_MSG(!memcmp(bc, res.proofs, 192), "engine proof under a GPU budget differs from the CPU proof");
+            free(w2);
+        }
+        cuzk_job_result_free(&res);
+        cuzk_device_stats ds;
+        CHECK(cuzk_engine_device_stats(eng, 0, &ds) == CUZK_OK);
+        CHECK_MSG(strstr(ds.memory_plan, "fits") == ds.memory_plan && !strstr(ds.memory_plan, "streamed []"),
+                  "device status plan: '%s'", ds.memory_plan);
+        CHECK(ds.streamed_bytes >= full.q_bytes[MEMPLAN_H]);
+        cuzk_engine_stats es;
+        cuzk_engine_get_stats(eng, &es);
+        CHECK(es.gpu_streamed_bytes == ds.streamed_bytes);
+        printf("  engine status: %s\n", ds.memory_plan);
+        cuzk_engine_destroy(eng);
+    }
+    free(w);
+    synth_circuit_free(&c);
 }

@@ -297,6 +297,8 @@ typedef struct cuzk_engine_stats {
     size_t gpu_device_used_bytes; /* GPU backend: total - free of the whole device */
     size_t pinned_bytes;        /* GPU backend: pinned witness buffers held by the pool */
     uint64_t pinned_fallbacks;  /* witnesses that got pageable memory (pinned budget used up) */
+    size_t gpu_streamed_bytes;  /* GPU backend: SRS bytes the memory plans stream host -> device per
+                                   proof (queries not resident; summed over devices and circuits) */
 } cuzk_engine_stats;
 CUZK_API void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *out);
 
@@ -308,8 +310,13 @@ typedef struct cuzk_device_stats {
     size_t free_bytes;          /* GPU backend: free now, whoever holds the rest; 0 on the CPU */
     size_t resident_bytes;      /* GPU backend: this engine's circuits resident there (SRS G1 queries,
                                    matrices; a borrowed SRS included) */
-    size_t pool_bytes;          /* GPU backend: the device's stream-ordered pool (high-water mark) */
+    size_t pool_bytes;          /* GPU backend: one proof's memory: the circuits' arenas (their memory
+                                   plans' per-proof peak) + the device's stream-ordered pool (high-water mark) */
     int dead;                   /* 1 after a sticky fault: it takes no partition */
+    size_t streamed_bytes;      /* GPU backend: SRS bytes the memory plans copy host -> device per proof */
+    char memory_plan[512];      /* GPU backend: each circuit's memory plan on this device, one line
+                                   each, "; "-joined (what is resident, what streams, the MSM chunks,
+                                   the arena, where B_G2 runs); "" on the CPU */
 } cuzk_device_stats;
 /* Fills *out for device d. Errors: CUZK_ERR_ARG (NULL, d out of range). Thread-safe (the GPU
  * backend queries the device: a call of about a millisecond). */

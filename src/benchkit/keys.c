@@ -64,6 +64,11 @@ cuzk_status benchkit_drop_host_g1(cuzk_pk *handle, size_t *freed_bytes, cuzk_err
                    "benchkit_post_setup)");
     bellperson_params *p = &((key_owner *)pk->owner)->params;
     if (p->block) return ERR(err, CUZK_ERR_ARG, "benchkit_drop_host_g1: the parameters are one block");
+    if (__atomic_load_n(&p->g1_stream_borrows, __ATOMIC_ACQUIRE)) {
+        /* a GPU prover's memory plan streams G1 queries from them (src/groth16/memplan.h): kept */
+        cuzk_log(CUZK_LOG_INFO, "benchkit: the host G1 queries stay: a GPU prover streams some of them each proof");
+        return CUZK_OK;
+    }
     size_t freed = 0;
     if (p->a) freed += (size_t)p->n_a * sizeof(g1_affine);
     if (p->b_g1) freed += (size_t)p->n_b_g1 * sizeof(g1_affine);

@@ -9,9 +9,24 @@
 
 #include "cuda/util.cuh"
 
+/* The ctx's arena (gpu.h gpu_ctx_arena_set): one cudaMalloc used as a stack of blocks. */
+struct gpu_arena {
+    char *base;                          /* NULL: no arena (temporaries from the pool) */
+    size_t cap, top, high;
+    enum { MAX_BLOCKS = 1024 };
+    struct block {
+        size_t off, bytes;
+        bool freed;
+    } blk[MAX_BLOCKS];
+    int nblk;
+    uint64_t overflows;                  /* allocations that went to the pool */
+};
+
 struct gpu_ctx {
     int device;
     cudaStream_t stream;
+    cudaStream_t copy_stream;            /* streamed MSMs' host -> device copies (made on first use) */
+    gpu_arena arena;
     cudaMemPool_t pool;                  /* the device's default pool */
     std::atomic<int> dead;               /* 0 alive, 1 being marked, 2 dead (dead_msg set) */
     char dead_msg[400];                  /* the first sticky error, written once (0 -> 1 -> 2) */
@@ -56,6 +71,15 @@ cuzk_status ctx_enter(gpu_ctx *ctx, cuzk_error *err, const char *file, int line)
 /* Pinned host scratch of at least `bytes` in ctx->h_small (grown on demand; waits for the stream
  * before replacing it). */
 cuzk_status ctx_host_scratch(gpu_ctx *ctx, size_t bytes, cuzk_error *err);
+
+/* A device temporary of `bytes` for work on ctx->stream: from the ctx's arena when it has one and
+ * the block fits (else counted as an overflow), otherwise cudaMallocAsync on ctx->stream. *p =
+ * NULL on failure. ctx_free gives it back (arena: marks the block, pops freed blocks at the top;
+ * pool: cudaFreeAsync on ctx->stream); NULL ok. One thread at a time per ctx (the ctx's rule). */
+cudaError_t ctx_alloc(gpu_ctx *ctx, void **p, size_t bytes);
+void ctx_free(gpu_ctx *ctx, void *p);
+/* ctx->copy_stream, made on first use. */
+cudaError_t ctx_copy_stream(gpu_ctx *ctx, cudaStream_t *out);
 
 }  // namespace cuzk_dev
 

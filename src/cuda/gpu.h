@@ -147,12 +147,39 @@ typedef struct gpu_mem_stats {
     size_t pool_reserved_bytes, pool_used_bytes;    /* the device's default stream-ordered pool
                                                        (cudaMemPoolAttrReservedMemCurrent /
                                                        cudaMemPoolAttrUsedMemCurrent), all ctxs */
+    size_t pool_used_high_bytes;                    /* cudaMemPoolAttrUsedMemHigh (since the last
+                                                       gpu_ctx_mem_reset_high), all ctxs */
     size_t resident_bytes;                          /* device bytes of the gpu_g1_bases and
                                                        gpu_g2_bases (and other resident objects)
                                                        alive on this ctx */
+    size_t arena_bytes;                             /* the ctx's arena (gpu_ctx_arena_set), 0: none */
+    size_t arena_used_bytes, arena_high_bytes;      /* in use now; high-water mark since the arena
+                                                       was made or gpu_ctx_mem_reset_high */
+    uint64_t arena_overflows;                       /* allocations the arena could not hold, which
+                                                       went to the pool instead (a plan that is too
+                                                       small: a bug the tests look for) */
 } gpu_mem_stats;
 /* Fills *out. CUZK_ERR_ARG, CUZK_ERR_DEVICE (dead ctx or CUDA failure). */
 cuzk_status gpu_ctx_mem(gpu_ctx *ctx, gpu_mem_stats *out, cuzk_error *err);
+/* Restarts the high-water marks of gpu_ctx_mem (the arena's, and the device pool's UsedMemHigh at
+ * its current use). NULL or a dead ctx: nothing. */
+void gpu_ctx_mem_reset_high(gpu_ctx *ctx);
+
+/* The ctx's arena (issue 23: a memory plan per device, never exceeded at run time): one plain
+ * cudaMalloc of `bytes` made now, from which every later device temporary of the ctx is taken
+ * (gpu_buf_alloc, the MSMs' scratch and staging buffers) as a stack: an allocation takes the top
+ * (512-byte aligned), a free marks its block and gives back every freed block at the top. So a
+ * proof whose allocations the plan bounds cannot run out of device memory once the arena exists.
+ * Stream order makes the reuse safe: every user of the ctx's memory runs on the ctx stream (the
+ * streamed MSM's copy stream is joined before its staging buffers are freed). An allocation
+ * the arena cannot hold goes to the pool (cudaMallocAsync) and is counted in arena_overflows.
+ * bytes = 0 frees the arena (temporaries go to the pool again). Replacing an arena waits for the
+ * stream; blocks still in use are CUZK_ERR_ARG (nothing changed). Errors: CUZK_ERR_NOMEM_DEVICE
+ * (cudaMalloc failed: the ctx keeps no arena and stays usable), CUZK_ERR_ARG, CUZK_ERR_DEVICE. */
+cuzk_status gpu_ctx_arena_set(gpu_ctx *ctx, size_t bytes, cuzk_error *err);
+/* Trims the device's default pool to what is in use now (cudaMemPoolTrimTo), so that memory it
+ * reserved but holds idle can be made resident (a plan for another circuit on the device). */
+void gpu_ctx_pool_trim(gpu_ctx *ctx);
 
 /* Device buffers: stream-ordered (cudaMallocAsync / cudaFreeAsync on the ctx stream, from the
  * pool). *d_ptr = `bytes` bytes of device memory (256-byte aligned), usable by work enqueued on
@@ -180,6 +207,15 @@ cuzk_status gpu_sync(gpu_ctx *ctx, cuzk_error *err);
  * memory synchronizes the device: keep it off hot paths (the reaper). */
 cuzk_status gpu_host_alloc_pinned(void **h_ptr, size_t bytes, cuzk_error *err);
 void gpu_host_free_pinned(void *h_ptr);
+/* Page-locks an existing host range [h_ptr, h_ptr + bytes) (cudaHostRegister, portable), so
+ * copies from it run at the bus's speed and overlap kernels (the streamed MSMs' bases).
+ * gpu_host_unregister undoes it; it must come before the range is freed. Slow (the pages are
+ * locked one by one, about 1 s per 4 GiB): at preload. Errors: CUZK_ERR_NOMEM (locking failed),
+ * CUZK_ERR_ARG, CUZK_ERR_UNSUPPORTED (no device). Thread-safe. */
+cuzk_status gpu_host_register(void *h_ptr, size_t bytes, cuzk_error *err);
+void gpu_host_unregister(void *h_ptr);
+/* True when h_ptr is page-locked host memory (cudaHostAlloc'd or registered). */
+bool gpu_host_is_pinned(const void *h_ptr);
 
 /* Events, for the reaper: free a buffer only after the GPU work that reads it has finished.
  * gpu_event_record: *out = a new event marking the current end of the ctx stream (work enqueued
@@ -240,6 +276,8 @@ typedef struct gpu_msm_tuning {
                              values are raised to 64 */
     gpu_msm_accum accum;  /* the tail's bucket accumulation (above), 0: TASKS */
     uint32_t aff_pairs;   /* AFFINE: pairs per thread per level, 1..256; 0 (or out of range): 32 */
+    size_t stream_points; /* streamed jobs (h_bases): points per copied chunk, 0: the chunk limit
+                             (chunk_points or 2^25); smaller values are raised to 64 */
 } gpu_msm_tuning;
 /* The device tuning of the public MSM options (include/cuzk/prover.h cuzk_msm_opts: window,
  * chunk, accumulation, affine pairs per thread; b_g2_on_gpu is the prover's, not an MSM's). NULL:
@@ -255,7 +293,7 @@ static inline gpu_msm_tuning gpu_msm_tuning_of(const cuzk_msm_opts *o) {
     return t;
 }
 typedef struct gpu_msm_job {
-    const gpu_g1_bases *bases;  /* made on the same ctx */
+    const gpu_g1_bases *bases;  /* made on the same ctx; NULL: h_bases (streamed) */
     size_t base_offset;         /* uses bases[base_offset .. base_offset + n) */
     size_t n;                   /* base_offset + n <= gpu_g1_bases_count(bases); n < 2^31 */
     const void *d_scalars;      /* DEVICE array of 4 x uint64 little-endian Fr elements: n of them
@@ -271,6 +309,11 @@ typedef struct gpu_msm_job {
                                    src/ff/ns.h). Untyped because the job serves both curves, as
                                    its bases do; the run checks the bases' curve, not out's */
     gpu_msm_tuning tuning;      /* zeros: automatic */
+    const void *h_bases;        /* used when `bases` is NULL: a HOST array of the group's affine
+                                   points (the layout of gpu_g1_bases_upload's input; page-locked
+                                   for copy/compute overlap: gpu_host_alloc_pinned or
+                                   gpu_host_register, pageable works but copies synchronously),
+                                   streamed: see "Streamed bases" below */
 } gpu_msm_job;
 typedef struct gpu_msm_stats {
     float classify_ms, ones_ms, tail_ms, total_ms;   /* CUDA-event times summed over the jobs:
@@ -289,6 +332,9 @@ typedef struct gpu_msm_stats {
     float tail_buckets_ms;                           /* bucket bounds and task offsets */
     int tail_window_bits;                            /* window c of the last job with a tail (0:
                                                         no tail ran) */
+    size_t stream_bytes;                             /* streamed jobs: bases copied host -> device */
+    float stream_copy_ms;                            /* their copies' CUDA-event time (copy stream) */
+    size_t stream_chunks;                            /* chunks copied */
 } gpu_msm_stats;
 /* Runs the jobs in order on the ctx stream and waits for them; job i writes *jobs[i].out.
  * Per job, each scalar is classified (Montgomery 1 is R mod r, canonical 1 is 1):
@@ -309,6 +355,13 @@ typedef struct gpu_msm_stats {
  * or index faults here: the ctx is dead); the outputs of jobs not completed are unspecified. */
 cuzk_status gpu_g1_msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs, gpu_msm_stats *stats,
                            cuzk_error *err);
+/* Streamed bases (issue 23 item 2): a job with bases NULL and h_bases set reads its points from
+ * host memory, h_bases[base_offset .. base_offset + n), in chunks of S = min(n,
+ * tuning.stream_points) points: two device staging buffers of S points (from the ctx's arena or
+ * pool), chunk i + 1 copied on the ctx's copy stream while chunk i's MSM (the algorithm above,
+ * over those S bases and their scalars) runs on the ctx stream; the chunks' sums are added on the
+ * host. Same result as the resident job. Device scratch: gpu_g1_msm_stream_scratch_bytes. Stats
+ * add stream_bytes and stream_copy_ms (the copies' CUDA-event time, for the bus's rate). */
 
 /* Upper bound of the device bytes one gpu_g1_msm_run job of n scalars with `tuning` (NULL: the
  * defaults) takes from the ctx's pool at its peak (the two index lists, the ones partial sums,
@@ -317,6 +370,10 @@ cuzk_status gpu_g1_msm_run(gpu_ctx *ctx, const gpu_msm_job *jobs, size_t n_jobs,
  * Host arithmetic only (CUB's temporary-size queries allocate nothing); 0 when n is 0. For budget
  * checks (the engine's GPU budget): the real peak is lower when most scalars are 0 or 1. */
 size_t gpu_g1_msm_scratch_bytes(size_t n, const gpu_msm_tuning *tuning);
+/* The same for a streamed job (h_bases) of n points: the two staging buffers of S points plus the
+ * scratch of an MSM of S points (S = min(n, stream points of tuning)). G2: 192-byte points. */
+size_t gpu_g1_msm_stream_scratch_bytes(size_t n, const gpu_msm_tuning *tuning);
+size_t gpu_g2_msm_stream_scratch_bytes(size_t n, const gpu_msm_tuning *tuning);
 
 /* Makes the first gpu_g1_msm_run (or gpu_g2_msm_run) of jobs up to n_max scalars cost what later
  * ones cost: sizes the ctx's pinned host scratch for such a job of either group (growing it waits for the stream and calls
@@ -361,7 +418,7 @@ void gpu_g2_bases_free(gpu_g2_bases *b);
 
 /* One G2 MSM over resident bases: the fields of gpu_msm_job with G2 bases and a G2 result. */
 typedef struct gpu_g2_msm_job {
-    const gpu_g2_bases *bases;  /* made on the same ctx */
+    const gpu_g2_bases *bases;  /* made on the same ctx; NULL: h_bases (streamed) */
     size_t base_offset;         /* uses bases[base_offset .. base_offset + n) */
     size_t n;                   /* base_offset + n <= gpu_g2_bases_count(bases); n < 2^31 */
     const void *d_scalars;      /* DEVICE Fr array, as gpu_msm_job's (n of them, or as many as
@@ -374,6 +431,8 @@ typedef struct gpu_g2_msm_job {
                                    gpu_g2_msm_run, a bn254_g2_jacobian for gpu_bn254_g2_msm_run */
     gpu_msm_tuning tuning;      /* zeros: automatic (the G1 defaults: window gpu_msm_window_bits,
                                    chunks of 2^25) */
+    const void *h_bases;        /* bases NULL: HOST G2 points streamed as gpu_msm_job's h_bases
+                                   (B_G2 on the device when its query is not resident) */
 } gpu_g2_msm_job;
 /* Runs the jobs in order on the ctx stream and waits for them: gpu_g1_msm_run's algorithm, its
  * classification of the scalars (0 skipped, 1 summed directly, the rest by Pippenger in chunks)

@@ -88,6 +88,61 @@ out:
     return st;
 }
 
+static const size_t ARENA_ALIGN = 512;
+
+cudaError_t ctx_alloc(gpu_ctx *ctx, void **p, size_t bytes) {
+    *p = NULL;
+    gpu_arena *a = &ctx->arena;
+    if (a->base) {
+        const size_t sz = ((bytes ? bytes : 1) + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
+        if (a->nblk < gpu_arena::MAX_BLOCKS && sz <= a->cap - a->top) {
+            gpu_arena::block *b = &a->blk[a->nblk++];
+            b->off = a->top;
+            b->bytes = sz;
+            b->freed = false;
+            *p = a->base + a->top;
+            a->top += sz;
+            if (a->top > a->high) a->high = a->top;
+            return cudaSuccess;
+        }
+        a->overflows++;
+    }
+    return cudaMallocAsync(p, bytes ? bytes : 1, ctx->stream);
+}
+
+void ctx_free(gpu_ctx *ctx, void *p) {
+    if (!p) return;
+    gpu_arena *a = &ctx->arena;
+    if (a->base && (char *)p >= a->base && (char *)p < a->base + a->cap) {
+        const size_t off = (size_t)((char *)p - a->base);
+        for (int i = a->nblk - 1; i >= 0; i--)
+            if (a->blk[i].off == off && !a->blk[i].freed) {
+                a->blk[i].freed = true;
+                break;
+            }
+        while (a->nblk > 0 && a->blk[a->nblk - 1].freed) {
+            a->nblk--;
+            a->top = a->blk[a->nblk].off;
+        }
+        return;
+    }
+    if (ctx->dead.load()) return;
+    cudaError_t e = cudaFreeAsync(p, ctx->stream);
+    if (e != cudaSuccess) (void)ctx_fail(ctx, NULL, e, __FILE__, __LINE__, "cudaFreeAsync");
+}
+
+cudaError_t ctx_copy_stream(gpu_ctx *ctx, cudaStream_t *out) {
+    if (!ctx->copy_stream) {
+        cudaError_t e = cudaStreamCreateWithFlags(&ctx->copy_stream, cudaStreamNonBlocking);
+        if (e != cudaSuccess) {
+            ctx->copy_stream = NULL;
+            return e;
+        }
+    }
+    *out = ctx->copy_stream;
+    return cudaSuccess;
+}
+
 }  // namespace cuzk_dev
 
 /* ---- context -------------------------------------------------------------------------------- */
@@ -104,6 +159,8 @@ extern "C" cuzk_status gpu_ctx_create(gpu_ctx **out, int device, cuzk_error *err
     if (!ctx) return dev_error(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "gpu_ctx_create: out of memory");
     ctx->device = device;
     ctx->stream = NULL;
+    ctx->copy_stream = NULL;
+    memset(&ctx->arena, 0, sizeof ctx->arena);
     ctx->pool = NULL;
     ctx->dead.store(0);
     ctx->dead_msg[0] = 0;
@@ -140,10 +197,15 @@ extern "C" void gpu_ctx_destroy(gpu_ctx *ctx) {
     if (!ctx) return;
     int cur = -1;
     if (cudaGetDevice(&cur) == cudaSuccess && cur != ctx->device) (void)cudaSetDevice(ctx->device);
+    if (ctx->copy_stream) {
+        (void)cudaStreamSynchronize(ctx->copy_stream);
+        (void)cudaStreamDestroy(ctx->copy_stream);
+    }
     if (ctx->stream) {
         (void)cudaStreamSynchronize(ctx->stream);
         (void)cudaStreamDestroy(ctx->stream);
     }
+    if (ctx->arena.base && !ctx->dead.load()) (void)cudaFree(ctx->arena.base);
     if (ctx->h_small) (void)cudaFreeHost(ctx->h_small);
     if (ctx->pool && !ctx->dead.load()) (void)cudaMemPoolTrimTo(ctx->pool, 0);
     (void)cudaGetLastError();
@@ -159,18 +221,65 @@ extern "C" cuzk_status gpu_ctx_mem(gpu_ctx *ctx, gpu_mem_stats *out, cuzk_error 
     CTX_ENTER();
     cuzk_status st = CUZK_OK;
     size_t fr = 0, tot = 0;
-    uint64_t res = 0, used = 0;
+    uint64_t res = 0, used = 0, high = 0;
     memset(out, 0, sizeof *out);
     CTX_CU(cudaMemGetInfo(&fr, &tot));
     CTX_CU(cudaMemPoolGetAttribute(ctx->pool, cudaMemPoolAttrReservedMemCurrent, &res));
     CTX_CU(cudaMemPoolGetAttribute(ctx->pool, cudaMemPoolAttrUsedMemCurrent, &used));
+    CTX_CU(cudaMemPoolGetAttribute(ctx->pool, cudaMemPoolAttrUsedMemHigh, &high));
     out->device_total_bytes = tot;
     out->device_free_bytes = fr;
     out->pool_reserved_bytes = (size_t)res;
     out->pool_used_bytes = (size_t)used;
+    out->pool_used_high_bytes = (size_t)high;
     out->resident_bytes = ctx->resident_bytes.load();
+    out->arena_bytes = ctx->arena.cap;
+    out->arena_used_bytes = ctx->arena.top;
+    out->arena_high_bytes = ctx->arena.high;
+    out->arena_overflows = ctx->arena.overflows;
 out:
     return st;
+}
+
+extern "C" void gpu_ctx_mem_reset_high(gpu_ctx *ctx) {
+    if (!ctx || ctx->dead.load() || ctx_enter(ctx, NULL, __FILE__, __LINE__) != CUZK_OK) return;
+    ctx->arena.high = ctx->arena.top;
+    ctx->arena.overflows = 0;
+    uint64_t zero = 0;
+    (void)cudaMemPoolSetAttribute(ctx->pool, cudaMemPoolAttrUsedMemHigh, &zero);
+    (void)cudaGetLastError();
+}
+
+extern "C" cuzk_status gpu_ctx_arena_set(gpu_ctx *ctx, size_t bytes, cuzk_error *err) {
+    CTX_ENTER();
+    cuzk_status st = CUZK_OK;
+    void *p = NULL;
+    if (ctx->arena.nblk > 0)
+        return dev_error(err, CUZK_ERR_ARG, __FILE__, __LINE__,
+                         "gpu_ctx_arena_set: %d arena blocks are still in use", ctx->arena.nblk);
+    bytes = (bytes + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
+    if (bytes == ctx->arena.cap && ctx->arena.base) return CUZK_OK;
+    CTX_CU(cudaStreamSynchronize(ctx->stream));
+    if (ctx->arena.base) {
+        CTX_CU(cudaFree(ctx->arena.base));
+        memset(&ctx->arena, 0, sizeof ctx->arena);
+    }
+    if (bytes) {
+        /* idle pool memory first goes back to the device, so the arena can take it */
+        (void)cudaMemPoolTrimTo(ctx->pool, 0);
+        CTX_CU(cudaMalloc(&p, bytes)); /* out of memory: NOMEM_DEVICE, the ctx keeps no arena */
+        ctx->arena.base = (char *)p;
+        ctx->arena.cap = bytes;
+    }
+out:
+    return st;
+}
+
+extern "C" void gpu_ctx_pool_trim(gpu_ctx *ctx) {
+    if (!ctx || ctx->dead.load() || ctx_enter(ctx, NULL, __FILE__, __LINE__) != CUZK_OK) return;
+    (void)cudaStreamSynchronize(ctx->stream);
+    (void)cudaMemPoolTrimTo(ctx->pool, 0);
+    (void)cudaGetLastError();
 }
 
 /* ---- buffers and copies --------------------------------------------------------------------- */
@@ -181,7 +290,7 @@ extern "C" cuzk_status gpu_buf_alloc(gpu_ctx *ctx, void **d_ptr, size_t bytes, c
     CTX_ENTER();
     cuzk_status st = CUZK_OK;
     if (bytes == 0) return CUZK_OK;
-    CTX_CU(cudaMallocAsync(d_ptr, bytes, ctx->stream));
+    CTX_CU(ctx_alloc(ctx, d_ptr, bytes));
     return CUZK_OK;
 out:
     *d_ptr = NULL;
@@ -189,10 +298,13 @@ out:
 }
 
 extern "C" void gpu_buf_free(gpu_ctx *ctx, void *d_ptr) {
-    if (!ctx || !d_ptr || ctx->dead.load()) return;
+    if (!ctx || !d_ptr) return;
+    if (ctx->dead.load()) {
+        ctx_free(ctx, d_ptr); /* an arena block is bookkeeping only; a pool one is left alone */
+        return;
+    }
     if (ctx_enter(ctx, NULL, __FILE__, __LINE__) != CUZK_OK) return;
-    cudaError_t e = cudaFreeAsync(d_ptr, ctx->stream);
-    if (e != cudaSuccess) (void)ctx_fail(ctx, NULL, e, __FILE__, __LINE__, "cudaFreeAsync");
+    ctx_free(ctx, d_ptr);
 }
 
 extern "C" cuzk_status gpu_copy_h2d_async(gpu_ctx *ctx, void *d_dst, const void *src, size_t bytes,
@@ -251,6 +363,33 @@ extern "C" cuzk_status gpu_host_alloc_pinned(void **h_ptr, size_t bytes, cuzk_er
 
 extern "C" void gpu_host_free_pinned(void *h_ptr) {
     if (h_ptr) (void)cudaFreeHost(h_ptr);
+}
+
+extern "C" cuzk_status gpu_host_register(void *h_ptr, size_t bytes, cuzk_error *err) {
+    GPU_ARG(h_ptr || bytes == 0, "gpu_host_register: h_ptr is NULL");
+    if (bytes == 0) return CUZK_OK;
+    cudaError_t e = cudaHostRegister(h_ptr, bytes, cudaHostRegisterPortable);
+    if (e == cudaSuccess) return CUZK_OK;
+    cuzk_status st = gpu_fail(err, e, __FILE__, __LINE__, "cudaHostRegister");
+    if (st == CUZK_ERR_NOMEM_DEVICE || e == cudaErrorInvalidValue || e == cudaErrorHostMemoryAlreadyRegistered) {
+        st = CUZK_ERR_NOMEM; /* host memory could not be locked */
+        if (err) err->code = st;
+    }
+    return st;
+}
+
+extern "C" void gpu_host_unregister(void *h_ptr) {
+    if (h_ptr && cudaHostUnregister(h_ptr) != cudaSuccess) (void)cudaGetLastError();
+}
+
+extern "C" bool gpu_host_is_pinned(const void *h_ptr) {
+    if (!h_ptr) return false;
+    cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, h_ptr) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return false;
+    }
+    return a.type == cudaMemoryTypeHost;
 }
 
 /* ---- events ---------------------------------------------------------------------------------- */

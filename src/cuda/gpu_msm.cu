@@ -604,15 +604,15 @@ cudaError_t scratch_alloc(scratch *s, T **out, size_t count) {
     *out = NULL;
     if (s->n == (int)(sizeof s->p / sizeof s->p[0])) return cudaErrorInvalidValue;
     void *q = NULL;
-    cudaError_t e = cudaMallocAsync(&q, count ? count * sizeof(T) : 1, s->ctx->stream);
+    cudaError_t e = ctx_alloc(s->ctx, &q, count ? count * sizeof(T) : 1); /* the ctx's arena, or its pool */
     if (e != cudaSuccess) return e;
     s->p[s->n++] = q;
     *out = (T *)q;
     return cudaSuccess;
 }
+/* in reverse: the arena is a stack */
 void scratch_release(scratch *s) {
-    if (!s->ctx->dead.load())
-        for (int i = s->n - 1; i >= 0; i--) (void)cudaFreeAsync(s->p[i], s->ctx->stream);
+    for (int i = s->n - 1; i >= 0; i--) ctx_free(s->ctx, s->p[i]);
     s->n = 0;
     (void)cudaGetLastError();
 }
@@ -1044,10 +1044,11 @@ void host_horner_add(typename G::host_xyzz *acc, const typename G::xyzz *win, in
     acc->add(r);
 }
 
-/* One job (validated, n >= 1). window: 0 = the job's tuning, else the default for the chunk size. */
+/* One job over resident bases (validated, n >= 1). window: 0 = the job's tuning, else the
+ * default for the chunk size. acc NULL: the result goes to job->out; else it is added to *acc. */
 template <class G>
 cuzk_status msm_job(gpu_ctx *ctx, const typename group_api<G>::job *job, int window, gpu_msm_stats *stats,
-                    cuzk_error *err) {
+                    typename G::host_xyzz *acc_out, cuzk_error *err) {
     MSM_GROUP_TYPES(G);
     cuzk_status st = CUZK_OK;
     cudaStream_t s = ctx->stream;
@@ -1166,9 +1167,13 @@ cuzk_status msm_job(gpu_ctx *ctx, const typename group_api<G>::job *job, int win
         typename G::host_xyzz acc;
         memcpy(&acc, h_ones, sizeof acc);
         for (size_t ci = 0; ci < nchunks; ci++) host_horner_add<G>(&acc, h_wins + ci * p.W, p.W, p.c);
-        const auto r = acc.to_jacobian();
-        static_assert(sizeof r == sizeof(jacobian_pt), "jacobian layout");
-        memcpy(job->out, &r, sizeof r);
+        if (acc_out) {
+            acc_out->add(acc);
+        } else {
+            const auto r = acc.to_jacobian();
+            static_assert(sizeof r == sizeof(jacobian_pt), "jacobian layout");
+            memcpy(job->out, &r, sizeof r);
+        }
     }
     if (stats) {
         stats->classify_ms += ev_ms(ev[EV_BEGIN], ev[EV_CLASS]);
@@ -1203,6 +1208,111 @@ out:
     return st;
 }
 
+/* Points per streamed chunk: t->stream_points (at least MIN_CHUNK), 0: the chunk limit. */
+size_t stream_limit(const gpu_msm_tuning *t) {
+    const size_t v = t ? t->stream_points : 0;
+    if (v > 0) return v < MIN_CHUNK ? MIN_CHUNK : v;
+    return chunk_limit(t);
+}
+
+/* One job over host bases (job->h_bases, validated, n >= 1): chunks of S points copied into two
+ * device staging buffers on the ctx's copy stream, chunk i + 1 while chunk i's MSM (msm_job over
+ * the staged points) runs on the ctx stream; the chunks' sums added on the host. msm_job waits for
+ * its own work before returning, so when chunk i's job returns, its staging buffer is free for
+ * chunk i + 2. */
+enum { STREAM_EVENTS_MAX = 2 };
+template <class G>
+cuzk_status msm_job_streamed(gpu_ctx *ctx, const typename group_api<G>::job *job, int window, gpu_msm_stats *stats,
+                             cuzk_error *err) {
+    MSM_GROUP_TYPES(G);
+    cuzk_status st = CUZK_OK;
+    const size_t n = job->n, pt = sizeof(affine_pt);
+    size_t S = stream_limit(&job->tuning);
+    if (S > n) S = n;
+    const size_t nsub = (n + S - 1) / S;
+    const char *h = (const char *)job->h_bases + job->base_offset * pt;
+    const uint64_t *scalars = (const uint64_t *)job->d_scalars;
+    const int nbuf = nsub > 1 ? 2 : 1;
+    affine_pt *stage[2] = {NULL, NULL};
+    cudaEvent_t ready = NULL, copied[2] = {NULL, NULL}, cb[2] = {NULL, NULL}, ce[2] = {NULL, NULL};
+    cudaStream_t cs = NULL;
+    typename G::host_xyzz acc = G::host_xyzz::inf();
+    bool copying = false;
+    float copy_ms = 0;
+    CTX_CU(ctx_copy_stream(ctx, &cs));
+    for (int b = 0; b < nbuf; b++) {
+        CTX_CU(ctx_alloc(ctx, (void **)&stage[b], S * pt));
+        CTX_CU(cudaEventCreateWithFlags(&copied[b], cudaEventDisableTiming));
+        if (stats) {
+            CTX_CU(cudaEventCreate(&cb[b]));
+            CTX_CU(cudaEventCreate(&ce[b]));
+        }
+    }
+    /* the staging buffers are the ctx stream's memory (arena or pool): the copy stream writes
+     * them only after the ctx stream has passed their allocation */
+    CTX_CU(cudaEventCreateWithFlags(&ready, cudaEventDisableTiming));
+    CTX_CU(cudaEventRecord(ready, ctx->stream));
+    CTX_CU(cudaStreamWaitEvent(cs, ready, 0));
+    copying = true;
+    for (size_t i = 0; i <= nsub; i++) {
+        /* enqueue the copy of chunk i (its buffer's previous job, chunk i - 2, has returned) */
+        if (i < nsub) {
+            const int b = (int)(i & 1);
+            const size_t k0 = i * S, len = n - k0 < S ? n - k0 : S;
+            if (stats) CTX_CU(cudaEventRecord(cb[b], cs));
+            CTX_CU(cudaMemcpyAsync(stage[b], h + k0 * pt, len * pt, cudaMemcpyHostToDevice, cs));
+            if (stats) CTX_CU(cudaEventRecord(ce[b], cs));
+            CTX_CU(cudaEventRecord(copied[b], cs));
+        }
+        /* then run chunk i - 1, whose copy was enqueued before */
+        if (i == 0) continue;
+        {
+            const size_t j = i - 1;
+            const int b = (int)(j & 1);
+            const size_t k0 = j * S, len = n - k0 < S ? n - k0 : S;
+            CTX_CU(cudaStreamWaitEvent(ctx->stream, copied[b], 0));
+            typename group_api<G>::bases tmp;
+            tmp.ctx = ctx;
+            tmp.d_pts = stage[b];
+            tmp.n = len;
+            tmp.pt_bytes = pt;
+            typename group_api<G>::job sub = *job;
+            sub.bases = &tmp;
+            sub.h_bases = NULL;
+            sub.base_offset = 0;
+            sub.n = len;
+            if (job->d_index) sub.d_index = job->d_index + k0;
+            else sub.d_scalars = scalars + 4 * k0;
+            if ((st = msm_job<G>(ctx, &sub, window, stats, &acc, err)) != CUZK_OK) goto out;
+            if (stats) {
+                float ms = 0;
+                if (cudaEventElapsedTime(&ms, cb[b], ce[b]) == cudaSuccess) copy_ms += ms;
+                else (void)cudaGetLastError();
+                stats->stream_bytes += len * pt;
+                stats->stream_chunks++;
+            }
+        }
+    }
+    {
+        const auto r = acc.to_jacobian();
+        static_assert(sizeof r == sizeof(jacobian_pt), "jacobian layout");
+        memcpy(job->out, &r, sizeof r);
+    }
+    if (stats) stats->stream_copy_ms += copy_ms;
+out:
+    /* no copy may still write a staging buffer when it goes back to the arena / pool */
+    if (copying && cs) (void)cudaStreamSynchronize(cs);
+    for (int b = nbuf - 1; b >= 0; b--) ctx_free(ctx, stage[b]);
+    for (int b = 0; b < 2; b++) {
+        if (copied[b]) (void)cudaEventDestroy(copied[b]);
+        if (cb[b]) (void)cudaEventDestroy(cb[b]);
+        if (ce[b]) (void)cudaEventDestroy(ce[b]);
+    }
+    if (ready) (void)cudaEventDestroy(ready);
+    (void)cudaGetLastError();
+    return st;
+}
+
 /* A misuse of the entry point of group G: CUZK_ERR_ARG naming it. */
 #define RUN_ARG(cond, what)                                                                                \
     do {                                                                                                   \
@@ -1219,11 +1329,13 @@ cuzk_status msm_run(gpu_ctx *ctx, const typename group_api<G>::job *jobs, size_t
         RUN_ARG(j->out, "job out is NULL");
         RUN_ARG(j->n < ((size_t)1 << 31), "job n >= 2^31");
         if (j->n == 0) continue;
-        RUN_ARG(j->bases && j->d_scalars, "job bases or d_scalars is NULL");
-        RUN_ARG(j->bases->ctx == ctx, "bases were uploaded on another ctx");
-        RUN_ARG(j->bases->pt_bytes == sizeof(typename G::affine), "bases of another curve or group");
-        RUN_ARG(j->base_offset <= j->bases->n && j->n <= j->bases->n - j->base_offset,
-                "base_offset + n > number of bases");
+        RUN_ARG((j->bases || j->h_bases) && j->d_scalars, "job bases (and h_bases) or d_scalars is NULL");
+        if (j->bases) {
+            RUN_ARG(j->bases->ctx == ctx, "bases were uploaded on another ctx");
+            RUN_ARG(j->bases->pt_bytes == sizeof(typename G::affine), "bases of another curve or group");
+            RUN_ARG(j->base_offset <= j->bases->n && j->n <= j->bases->n - j->base_offset,
+                    "base_offset + n > number of bases");
+        }
         RUN_ARG(j->form == GPU_SCALARS_CANONICAL || j->form == GPU_SCALARS_MONTGOMERY, "bad scalar form");
     }
     CTX_ENTER();
@@ -1233,7 +1345,8 @@ cuzk_status msm_run(gpu_ctx *ctx, const typename group_api<G>::job *jobs, size_t
             jacobian_infinity<G>(static_cast<typename G::jacobian *>(jobs[i].out)); /* the run's curve and group */
             continue;
         }
-        cuzk_status st = msm_job<G>(ctx, &jobs[i], window, stats, err);
+        cuzk_status st = jobs[i].bases ? msm_job<G>(ctx, &jobs[i], window, stats, NULL, err)
+                                       : msm_job_streamed<G>(ctx, &jobs[i], window, stats, err);
         if (st != CUZK_OK) return st;
     }
     return CUZK_OK;
@@ -1449,6 +1562,24 @@ extern "C" size_t gpu_g1_msm_scratch_bytes(size_t n, const gpu_msm_tuning *tunin
 }
 extern "C" size_t gpu_g2_msm_scratch_bytes(size_t n, const gpu_msm_tuning *tuning) {
     return scratch_bytes<api_g2>(n, tuning);
+}
+namespace {
+/* a streamed job: two staging buffers of S points (one when S = n) + one MSM of S points, with
+ * the arena's alignment per staging buffer */
+template <class G>
+size_t stream_scratch_bytes(size_t n, const gpu_msm_tuning *tuning) {
+    if (n == 0) return 0;
+    size_t S = stream_limit(tuning);
+    if (S > n) S = n;
+    const size_t nbuf = S < n ? 2 : 1;
+    return nbuf * (S * sizeof(typename G::affine) + 512) + scratch_bytes<G>(S, tuning);
+}
+}  // namespace
+extern "C" size_t gpu_g1_msm_stream_scratch_bytes(size_t n, const gpu_msm_tuning *tuning) {
+    return stream_scratch_bytes<api_g1>(n, tuning);
+}
+extern "C" size_t gpu_g2_msm_stream_scratch_bytes(size_t n, const gpu_msm_tuning *tuning) {
+    return stream_scratch_bytes<api_g2>(n, tuning);
 }
 
 /* Host arrays: a ctx of its own on the current device (the call is synchronous and

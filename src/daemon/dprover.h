@@ -41,7 +41,9 @@ typedef struct dp_device {
     char name[96];
     uint64_t total_bytes, free_bytes;  /* device memory (0 on the CPU backend) */
     uint64_t resident_bytes;           /* the engine's circuits resident there */
-    uint64_t pool_bytes;               /* the device's proof pool (high-water mark) */
+    uint64_t pool_bytes;               /* the device's proof memory: arenas + pool (high-water mark) */
+    uint64_t streamed_bytes;           /* SRS bytes streamed host -> device per proof (memory plans) */
+    char memory_plan[512];             /* the circuits' memory plans there ("" on the CPU backend) */
     int dead;
 } dp_device;
 /* Fills up to cap devices of the engine; returns how many it has. */

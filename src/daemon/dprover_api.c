@@ -147,6 +147,9 @@ int dp_engine_devices(dp_engine *e, dp_device *out, int cap) {
         out[d].free_bytes = ds.free_bytes;
         out[d].resident_bytes = ds.resident_bytes;
         out[d].pool_bytes = ds.pool_bytes;
+        out[d].streamed_bytes = ds.streamed_bytes;
+        memcpy(out[d].memory_plan, ds.memory_plan, sizeof out[d].memory_plan);
+        out[d].memory_plan[sizeof out[d].memory_plan - 1] = 0;
         out[d].dead = ds.dead;
     }
     return n;

@@ -949,13 +949,14 @@ char *jobs_metrics_text(jobs *J) {
         {"cuzk_gpu_vram_total_bytes", "Device memory of each of the engine's GPUs (0 on the CPU backend)."},
         {"cuzk_gpu_vram_free_bytes", "Free device memory of each GPU now."},
         {"cuzk_gpu_resident_bytes", "Device bytes of the circuits resident on each GPU (SRS G1 queries, matrices)."},
-        {"cuzk_gpu_pool_bytes", "Each GPU's proof memory pool (high-water mark)."},
+        {"cuzk_gpu_pool_bytes", "Each GPU's proof memory: the circuits' arenas and the pool (high-water mark)."},
+        {"cuzk_gpu_streamed_bytes", "SRS bytes each GPU's memory plans stream from host memory per proof."},
     };
-    for (int m = 0; m < 4; m++) {
+    for (int m = 0; m < 5; m++) {
         sb_printf(&b, "# HELP %s %s\n# TYPE %s gauge\n", G[m].name, G[m].help, G[m].name);
         for (int d = 0; d < n_dev; d++) {
             uint64_t v = m == 0 ? dev[d].total_bytes : m == 1 ? dev[d].free_bytes : m == 2 ? dev[d].resident_bytes
-                                                                                        : dev[d].pool_bytes;
+                         : m == 3 ? dev[d].pool_bytes : dev[d].streamed_bytes;
             sb_printf(&b, "%s{ordinal=\"%d\"} %" PRIu64 "\n", G[m].name, dev[d].ordinal, v);
         }
     }
@@ -1088,6 +1089,8 @@ char *jobs_status_json(jobs *J) {
         json_object_set_new(e, "vram_free_bytes", json_integer((json_int_t)st.devices[i].free_bytes));
         json_object_set_new(e, "resident_bytes", json_integer((json_int_t)st.devices[i].resident_bytes));
         json_object_set_new(e, "pool_bytes", json_integer((json_int_t)st.devices[i].pool_bytes));
+        json_object_set_new(e, "streamed_bytes", json_integer((json_int_t)st.devices[i].streamed_bytes));
+        json_object_set_new(e, "memory_plan", json_string(st.devices[i].memory_plan));
         json_object_set_new(e, "dead", json_boolean(st.devices[i].dead));
         json_array_append_new(g, e);
     }

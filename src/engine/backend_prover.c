@@ -8,6 +8,7 @@
 #include "engine/engine_internal.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,8 +86,8 @@ static cuzk_status get_prover(engine_dev *d, const cuzk_circuit *c, groth16_prov
             gc->prover_destroy(*out);
             *out = NULL;
             st = ERR(err, CUZK_ERR_NOMEM_DEVICE,
-                     "the circuit needs %.2f GiB of GPU memory (resident SRS G1 queries and matrices + one proof's "
-                     "peak: witness, a/b/c, H and MSM scratch) but the GPU budget is %.2f GiB",
+                     "the circuit needs %.2f GiB of GPU memory (what its memory plan keeps resident + one proof's "
+                     "arena: witness, a/b/c, H and MSM scratch) but the GPU budget is %.2f GiB",
                      (double)need / 1073741824.0, (double)d->gpu_budget / 1073741824.0);
             goto out;
         }
@@ -229,6 +230,16 @@ static void dev_stats(void *ctx, engine_dev_stats *out) {
         const groth16_backend_info *ops = d->c[i].gc->prover_backend(d->c[i].pv);
         void *state = d->c[i].gc->prover_state(d->c[i].pv);
         if (ops->device_bytes) out->resident_bytes += ops->device_bytes(state);
+        if (ops->memory_plan) {
+            char line[640];
+            size_t streamed = 0;
+            line[0] = 0;
+            ops->memory_plan(state, line, sizeof line, &streamed);
+            out->streamed_bytes += streamed;
+            size_t l = strlen(out->plan);
+            if (line[0] && l + 3 < sizeof out->plan)
+                snprintf(out->plan + l, sizeof out->plan - l, "%s%s", l ? "; " : "", line);
+        }
         if (!mem_done && ops->device_mem) {
             size_t used = 0;
             ops->device_mem(state, &out->pool_bytes, &used);

@@ -279,6 +279,12 @@ cuzk_status cuzk_engine_release_host_g1(cuzk_engine *e, const cuzk_circuit *c, s
     if (!pk->p.block && !pk->p.a && !pk->p.b_g1 && !pk->p.l && !pk->p.h) return CUZK_OK; /* given back before */
     cuzk_status st = cuzk_engine_preload(e, c, err); /* resident on every device, or nothing is freed */
     if (st != CUZK_OK) return st;
+    if (__atomic_load_n(&pk->p.g1_stream_borrows, __ATOMIC_ACQUIRE)) {
+        /* a device's memory plan streams some G1 queries from this host copy (src/groth16/memplan.h) */
+        cuzk_log(CUZK_LOG_INFO, "engine: the host G1 queries stay: a GPU prover's memory plan streams some of them "
+                 "from host memory each proof");
+        return CUZK_OK;
+    }
     bellperson_params g1;
     size_t freed = bellperson_params_take_g1(&pk->p, &g1);
     if (!freed)
@@ -480,6 +486,7 @@ void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *out) {
             out->gpu_device_used_bytes += ds.device_used_bytes;
             out->pinned_bytes += ds.pinned_bytes;
             out->pinned_fallbacks += ds.pinned_fallbacks;
+            out->gpu_streamed_bytes += ds.streamed_bytes;
         }
     out->reaper_busy_ms = rs.busy_ms;
 }
@@ -495,6 +502,8 @@ cuzk_status cuzk_engine_device_stats(cuzk_engine *e, int d, cuzk_device_stats *o
     out->free_bytes = ds.free_bytes;
     out->resident_bytes = ds.resident_bytes;
     out->pool_bytes = ds.pool_bytes;
+    out->streamed_bytes = ds.streamed_bytes;
+    snprintf(out->memory_plan, sizeof out->memory_plan, "%s", ds.plan);
     out->dead = atomic_load(&e->dev_dead[d]);
     return CUZK_OK;
 }

@@ -44,6 +44,8 @@ typedef struct engine_dev_stats {
     uint64_t pinned_fallbacks;/* witnesses that got pageable memory */
     size_t total_bytes, free_bytes; /* the whole device's memory (backends with device_query) */
     char name[96];            /* the device's name ("" when the backend has none) */
+    size_t streamed_bytes;    /* bytes the circuits' memory plans copy host -> device per proof (summed) */
+    char plan[512];           /* the memory plans (src/groth16/memplan.h), one per circuit, "; "-joined */
 } engine_dev_stats;
 
 /* An engine backend: how the engine's stages reach a prover. `pending` is opaque to the engine.

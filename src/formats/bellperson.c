@@ -273,6 +273,7 @@ size_t bellperson_params_host_bytes(const bellperson_params *p) {
 size_t bellperson_params_take_g1(bellperson_params *p, bellperson_params *g1) {
     if (g1) memset(g1, 0, sizeof *g1);
     if (!p || !g1 || !p->block || !p->g2_block) return 0;
+    if (__atomic_load_n(&p->g1_stream_borrows, __ATOMIC_ACQUIRE)) return 0; /* a GPU prover streams them */
     g1->h = p->h;
     g1->l = p->l;
     g1->a = p->a;

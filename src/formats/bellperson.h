@@ -92,6 +92,10 @@ typedef struct bellperson_params {
     bellperson_origin origin;
     bellperson_domain domain;     /* the roots the prover interpolates the rows on */
     uint32_t n_contributions;     /* MPC files: contributions in the trailer */
+    /* GPU provers that stream G1 queries from this host copy (src/groth16/memplan.h): while
+     * nonzero the G1 queries must not be freed (cuzk_engine_release_host_g1 and
+     * benchkit_drop_host_g1 keep them). Updated with atomics by the GPU prover only. */
+    uint32_t g1_stream_borrows;
 } bellperson_params;
 
 /* What the counts of a .params file say, checked against its size. */
@@ -170,7 +174,8 @@ void bellperson_params_free(bellperson_params *p);
  * h, l, a, b_g1, block and allocator are set, counts and vk are not), for the caller to free with
  * bellperson_params_free(g1) when it likes (e.g. on a reaper). p keeps its counts, vk and b_g2,
  * with h, l, a, b_g1 NULL. Returns the bytes moved; 0 (and nothing moved) when p has no separate
- * G1 block (not loaded with g2_apart, or already taken). */
+ * G1 block (not loaded with g2_apart, or already taken) or a GPU prover streams them
+ * (g1_stream_borrows). */
 size_t bellperson_params_take_g1(bellperson_params *p, bellperson_params *g1);
 /* Host bytes *p holds (block or arrays, plus ic). */
 size_t bellperson_params_host_bytes(const bellperson_params *p);

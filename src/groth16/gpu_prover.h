@@ -14,10 +14,17 @@
  * a resident B_G2 query: the SRS's when it has one, else the prover's own copy). The proof bytes
  * equal the CPU prover's for the same r, s either way (tests/test_gpu_prove.c).
  *
- * Memory: device = the resident parts above (groth16_gpu_prover_device_bytes) + per proof the
- * witness and a/b/c (n_vars + 3m Fr) + MSM scratch from the context's stream-ordered pool;
- * host = the B selection index (n_b u32) and, per pending, n_b scalars (none with the device
- * B_G2).
+ * Memory: a plan per device (src/groth16/memplan.h, issue 23), made when the prover is created,
+ * before anything is uploaded: from the device's free memory (or a smaller budget) it keeps the
+ * SRS queries resident that fit (the others stream from page-locked host memory in chunks each
+ * proof, which needs their host copy for the prover's life: g1_stream_borrows), chooses the MSM
+ * chunks and where B_G2 runs (the device first, its query resident or streamed), and sizes the
+ * context's arena (src/cuda/gpu.h gpu_ctx_arena_set) to one proof's peak: the witness, a/b/c
+ * (b and c given back after H, a after the H MSM) and the largest MSM's scratch. Every device
+ * temporary of a proof comes from that arena, so a proof cannot run out of device memory once
+ * the prover exists. device = the resident parts (groth16_gpu_prover_device_bytes) + the arena
+ * (groth16_gpu_proof_device_bytes) + the NTT tables; host = the B selection index (n_b u32) and,
+ * per pending, n_b scalars (none with the device B_G2).
  * Thread-safety: one prover serves one proof at a time (start calls are serialized by a mutex
  * inside); finish and pending_free may run on other threads concurrently with the next start.
  * Errors common to all calls: CUZK_ERR_UNSUPPORTED (a build without CUDA), CUZK_ERR_NOMEM_DEVICE,
@@ -30,6 +37,7 @@
 #include <stddef.h>
 
 #include "groth16/groth16.h"
+#include "groth16/memplan.h"
 
 typedef struct groth16_gpu_prover groth16_gpu_prover;
 
@@ -61,16 +69,49 @@ bool groth16_gpu_srs_has_b_g2(const groth16_gpu_srs *srs);
 void groth16_gpu_srs_free(groth16_gpu_srs *srs);
 
 
+/* How a prover plans its device memory (groth16_gpu_prover_create_planned). */
+typedef struct groth16_gpu_plan_opts {
+    size_t budget_bytes;   /* device bytes the circuit may use (resident queries, borrowed SRS, matrices,
+                              tables, arena); 0: no limit but the device's free memory (which always
+                              bounds it: free + the borrowed SRS + the pool's idle reserve) */
+    cuzk_msm_opts msm;     /* the MSMs' tuning: window_bits, chunk_points (0: the plan chooses),
+                              accumulation, affine pairs; b_g2_on_gpu: 1 the device (resident or
+                              streamed, never CPU threads), -1 CPU threads, 0 automatic: the device
+                              unless no plan with it fits */
+    size_t stream_points;  /* points per streamed chunk (0: the plan chooses) */
+} groth16_gpu_plan_opts;
+
+/* The planned prover: srs NULL makes the prover's own device context on `device` and uploads the
+ * queries the plan keeps resident; a borrowed srs (made from p, outliving the prover) keeps its
+ * queries resident (device is then srs's). Makes the plan (src/groth16/memplan.h: logged, one
+ * line at INFO), refuses a budget too small for any plan with CUZK_ERR_NOMEM_DEVICE and a
+ * message naming the bytes the leanest plan needs, then uploads the resident queries and the
+ * circuit, page-locks the host arrays of streamed queries (unless already pinned), sizes the
+ * arena and the MSMs' host scratch, and builds the NTT tables of the domain (an H over zeros), so
+ * the first proof does only proving work. p and cs borrowed as for groth16_gpu_prover_create.
+ * Errors: as groth16_gpu_prover_create; CUZK_ERR_ARG also when a query the plan streams is not in
+ * host memory (released after an upload). On failure nothing is held. */
+cuzk_status groth16_gpu_prover_create_planned(groth16_gpu_prover **out, groth16_gpu_srs *srs, const bellperson_params *p,
+                                              const r1cs *cs, int device, const groth16_gpu_plan_opts *opts,
+                                              cuzk_error *err);
+/* The prover's plan (kept in step by set_msm and set_b_g2). NULL for NULL. */
+const memplan *groth16_gpu_prover_plan(const groth16_gpu_prover *gp);
+
 /* A prover on an SRS already resident (borrowed: it must outlive the prover, e.g. held by an SRS
  * store handle). p must be the parameters srs was made from (vk, b_g2, counts are read from it).
- * Uploads only the circuit (matrices, selections). Errors as groth16_gpu_prover_create. */
+ * Uploads only the circuit (matrices, selections): groth16_gpu_prover_create_planned with the
+ * default options and B_G2 on CPU threads (groth16_gpu_prover_set_b_g2 moves it). Errors as
+ * groth16_gpu_prover_create. */
 cuzk_status groth16_gpu_prover_create_on(groth16_gpu_prover **out, groth16_gpu_srs *srs, const bellperson_params *p,
                                          const r1cs *cs, cuzk_error *err);
 
-/* Uploads p's G1 queries and cs's matrices to device `device` (see above). p and cs are
- * borrowed: both must outlive the prover (p->b_g2 is read by every finish). On failure *out =
- * NULL and nothing is held. Errors also: CUZK_ERR_ARG (NULL), CUZK_ERR_MISMATCH (parameters of
- * another circuit: counts or densities differ), CUZK_ERR_NOMEM. Logs the bytes it made resident. */
+/* Uploads p's G1 queries (those the plan keeps resident: on a device that holds them, all) and
+ * cs's matrices to device `device` (see above): groth16_gpu_prover_create_planned with the
+ * default options and B_G2 on CPU threads. p and cs are borrowed: both must outlive the prover
+ * (p->b_g2 is read by every finish). On failure *out = NULL and nothing is held. Errors also:
+ * CUZK_ERR_ARG (NULL), CUZK_ERR_MISMATCH (parameters of another circuit: counts or densities
+ * differ), CUZK_ERR_NOMEM, CUZK_ERR_NOMEM_DEVICE (no plan fits the device). Logs the plan and the
+ * bytes it made resident. */
 cuzk_status groth16_gpu_prover_create(groth16_gpu_prover **out, const bellperson_params *p, const r1cs *cs,
                                       int device, cuzk_error *err);
 
@@ -78,19 +119,34 @@ cuzk_status groth16_gpu_prover_create(groth16_gpu_prover **out, const bellperson
  * valid (they own what finish needs). NULL is a no-op. */
 void groth16_gpu_prover_destroy(groth16_gpu_prover *gp);
 
-/* Bytes resident on the device (bases + matrices + index lists + the prover's own B_G2 copy). */
+/* Bytes resident on the device for this prover: the SRS queries it uploaded (those of its plan
+ * kept resident, on its own context), matrices, index lists, the NTT tables of its domain and its
+ * own B_G2 copy (a borrowed SRS is not counted here). */
 size_t groth16_gpu_prover_device_bytes(const groth16_gpu_prover *gp);
 
-/* Upper bound of the device bytes one proof takes from the pool at its peak: the witness and
- * a/b/c ((n_vars + 3m) Fr), which live through the MSMs, plus the largest of the four MSMs'
- * scratch (gpu_g1_msm_scratch_bytes, as if no scalar were 0 or 1), or of the B_G2 MSM's
- * (gpu_g2_msm_scratch_bytes) when it runs on the device. */
+/* The device bytes of one proof at its peak: the plan's arena (memplan.arena_bytes: the witness
+ * and a/b/c ((n_vars + 3m) Fr) through H, then the witness, the H scalars and the largest MSM's
+ * scratch (gpu_g1_msm_scratch_bytes, as if no scalar were 0 or 1; a streamed MSM's staging
+ * buffers and one chunk's scratch), then the witness and the B_G2 MSM's when it runs on the
+ * device). */
 size_t groth16_gpu_proof_device_bytes(const groth16_gpu_prover *gp);
 
-/* Device memory now: *pool_reserved = bytes the device's stream-ordered pool holds (its high-water
- * mark, since freed memory stays pooled), *device_used = total - free of the whole device.
- * Zeros when gp is NULL or the query fails. */
+/* Device memory now: *pool_reserved = the prover's arena plus what the device's stream-ordered
+ * pool holds (its high-water mark, since freed memory stays pooled), *device_used = total - free
+ * of the whole device. Zeros when gp is NULL or the query fails. */
 void groth16_gpu_prover_mem(const groth16_gpu_prover *gp, size_t *pool_reserved, size_t *device_used);
+
+/* The arena's use since the prover was made (or the last call with reset), for tests and logs:
+ * its size, high-water mark, the allocations it could not hold (each one a plan that was too
+ * small: tests require 0), and the device pool's use above what it holds now (its UsedMemHigh -
+ * UsedMemCurrent: the transient allocations that bypassed the arena, e.g. the H step's constants).
+ * reset (after filling *out) restarts the marks. Zeros for NULL. */
+typedef struct groth16_gpu_arena_stats {
+    size_t arena_bytes, high_bytes;
+    uint64_t overflows;
+    size_t pool_transient_bytes;
+} groth16_gpu_arena_stats;
+void groth16_gpu_prover_arena(groth16_gpu_prover *gp, groth16_gpu_arena_stats *out, bool reset);
 
 /* True after a sticky CUDA fault: every later start fails with CUZK_ERR_DEVICE. */
 bool groth16_gpu_prover_dead(const groth16_gpu_prover *gp);
@@ -117,15 +173,16 @@ cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *g
  * race with a start on the same prover. NULL gp: no-op; NULL msm: automatic. */
 void groth16_gpu_prover_set_msm(groth16_gpu_prover *gp, const cuzk_msm_opts *msm);
 
-/* Where the B_G2 MSM runs: on_device false (the default) on CPU threads during the device stages;
- * true on the device after the four G1 MSMs (start then returns with B_G2 done, its time in
- * msm_b2_ms and b2_device = 1 in the start timings; finish only assembles). Turning it on makes
- * the B_G2 query resident: the SRS's copy when it has one (GROTH16_GPU_SRS_B_G2), else one
- * uploaded by the prover (n_b x 192 bytes, counted in groth16_gpu_prover_device_bytes and freed
- * when turned off or with the prover), and grows the pool reservation to the new per-proof peak
- * (groth16_gpu_proof_device_bytes). Proof bytes do not depend on it. Must not race with a start.
- * Errors (the setting is unchanged then): CUZK_ERR_ARG (NULL, B_G2 not in host memory),
- * CUZK_ERR_MISMATCH (query counts), CUZK_ERR_NOMEM_DEVICE, CUZK_ERR_DEVICE, CUZK_ERR_UNSUPPORTED
+/* Where the B_G2 MSM runs: on_device false on CPU threads during the device stages; true on the
+ * device after the four G1 MSMs (start then returns with B_G2 done, its time in msm_b2_ms and
+ * b2_device = 1 in the start timings; finish only assembles). Turning it on uses the SRS's copy
+ * of the query when it has one (GROTH16_GPU_SRS_B_G2), else uploads one (n_b x 192 bytes,
+ * counted in groth16_gpu_prover_device_bytes and freed when turned off or with the prover), or,
+ * when that does not fit the device, streams the query from host memory in chunks; and grows the
+ * arena to the new per-proof peak (groth16_gpu_proof_device_bytes). The plan follows. Proof
+ * bytes do not depend on it. Must not race with a start. Errors (the setting is unchanged then):
+ * CUZK_ERR_ARG (NULL, B_G2 not in host memory), CUZK_ERR_MISMATCH (query counts),
+ * CUZK_ERR_NOMEM_DEVICE (not even the streamed form fits), CUZK_ERR_DEVICE, CUZK_ERR_UNSUPPORTED
  * (no CUDA). */
 cuzk_status groth16_gpu_prover_set_b_g2(groth16_gpu_prover *gp, bool on_device, cuzk_error *err);
 bool groth16_gpu_prover_b_g2_on_device(const groth16_gpu_prover *gp);

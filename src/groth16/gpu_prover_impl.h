@@ -5,6 +5,7 @@
 #include "groth16/gpu_prover.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,18 @@ cuzk_status groth16_gpu_prover_create(groth16_gpu_prover **out, const bellperson
     return ERR(err, CUZK_ERR_UNSUPPORTED, "this build has no CUDA backend (built without nvcc or with -DCUZK_CUDA=OFF)");
 }
 void groth16_gpu_prover_destroy(groth16_gpu_prover *gp) { (void)gp; }
+cuzk_status groth16_gpu_prover_create_planned(groth16_gpu_prover **out, groth16_gpu_srs *srs, const bellperson_params *p,
+                                              const CN(r1cs) *cs, int device, const groth16_gpu_plan_opts *opts,
+                                              cuzk_error *err) {
+    (void)srs; (void)p; (void)cs; (void)device; (void)opts;
+    if (out) *out = NULL;
+    return ERR(err, CUZK_ERR_UNSUPPORTED, "this build has no CUDA backend (built without nvcc or with -DCUZK_CUDA=OFF)");
+}
+const memplan *groth16_gpu_prover_plan(const groth16_gpu_prover *gp) { (void)gp; return NULL; }
+void groth16_gpu_prover_arena(groth16_gpu_prover *gp, groth16_gpu_arena_stats *out, bool reset) {
+    (void)gp; (void)reset;
+    if (out) memset(out, 0, sizeof *out);
+}
 cuzk_status groth16_gpu_srs_create(groth16_gpu_srs **out, const bellperson_params *p, int device, unsigned parts,
                                    cuzk_error *err) {
     (void)p; (void)device; (void)parts;
@@ -159,97 +172,6 @@ cuzk_status groth16_gpu_pinned_alloc(void **out, size_t bytes, cuzk_error *err) 
 }
 void groth16_gpu_pinned_free(void *p) { gpu_host_free_pinned(p); }
 
-struct groth16_gpu_prover {
-    gpu_ctx *ctx;                /* the SRS's */
-    groth16_gpu_srs *srs;        /* borrowed, or owned when own_srs */
-    int own_srs;
-    const bellperson_params *p;  /* borrowed */
-    const CN(r1cs) *cs;              /* borrowed */
-    size_t m, n_inputs, n_aux;
-    int log_m;
-    gpu_g1_bases *a, *b_g1, *l, *h; /* the SRS's */
-    gpu_r1cs *d_cs;
-    uint32_t *d_idx_a, *d_idx_b; /* device: witness index of every A / B query point */
-    uint32_t *idx_b;             /* host copy of the B selection (for the B_G2 scalars) */
-    size_t n_a, n_b;
-    size_t resident_bytes;       /* matrices, selections and an own B_G2 copy (own_b_g2) */
-    gpu_msm_tuning msm;          /* the device MSMs' tuning (zeros: automatic) */
-    gpu_g2_bases *b_g2;          /* the device B_G2 query when b_g2_device: the SRS's, or own_b_g2 */
-    int own_b_g2;                /* b_g2 uploaded by this prover (the SRS has none): freed with it */
-    int b_g2_device;             /* B_G2 MSM on the device (groth16_gpu_prover_set_b_g2) */
-    pthread_mutex_t mu;          /* one start at a time */
-};
-
-_Static_assert((int)GPU_MSM_ACCUM_DEFAULT == (int)CUZK_GPU_MSM_ACCUM_DEFAULT &&
-                   (int)GPU_MSM_ACCUM_TASKS == (int)CUZK_GPU_MSM_ACCUM_TASKS &&
-                   (int)GPU_MSM_ACCUM_RUNS == (int)CUZK_GPU_MSM_ACCUM_RUNS &&
-                   (int)GPU_MSM_ACCUM_AFFINE == (int)CUZK_GPU_MSM_ACCUM_AFFINE,
-               "the device accumulation values are the public ones");
-
-void groth16_gpu_prover_set_msm(groth16_gpu_prover *gp, const cuzk_msm_opts *msm) {
-    if (!gp) return;
-    gp->msm = gpu_msm_tuning_of(msm);
-}
-
-static void prover_drop_own_b_g2(groth16_gpu_prover *gp) {
-    if (gp->own_b_g2) {
-        gp->resident_bytes -= gpu_g2_bases_bytes(gp->b_g2);
-        gpu_g2_bases_free(gp->b_g2);
-    }
-    gp->b_g2 = NULL;
-    gp->own_b_g2 = 0;
-}
-
-void groth16_gpu_prover_destroy(groth16_gpu_prover *gp) {
-    if (!gp) return;
-    if (gp->ctx) {
-        gpu_buf_free(gp->ctx, gp->d_idx_a);
-        gpu_buf_free(gp->ctx, gp->d_idx_b);
-        cuzk_error e = {0};
-        (void)gpu_sync(gp->ctx, &e);
-    }
-    prover_drop_own_b_g2(gp);
-    gpu_r1cs_free(gp->d_cs);
-    if (gp->own_srs) groth16_gpu_srs_free(gp->srs);
-    free(gp->idx_b);
-    pthread_mutex_destroy(&gp->mu);
-    free(gp);
-}
-
-size_t groth16_gpu_prover_device_bytes(const groth16_gpu_prover *gp) {
-    return gp ? gp->resident_bytes + (gp->own_srs ? gp->srs->bytes : 0) : 0;
-}
-size_t groth16_gpu_proof_device_bytes(const groth16_gpu_prover *gp) {
-    if (!gp) return 0;
-    /* witness + a/b/c live through the MSMs (d_a holds H's scalars); the largest MSM's scratch
-     * comes on top (the four run one after another and return their scratch to the pool) */
-    size_t n_max = gp->n_a;
-    if (gp->n_b > n_max) n_max = gp->n_b;
-    if (gp->n_aux > n_max) n_max = gp->n_aux;
-    if (gp->m - 1 > n_max) n_max = gp->m - 1;
-    size_t scratch = gpu_g1_msm_scratch_bytes(n_max, &gp->msm);
-    if (gp->b_g2_device) {
-        /* the B_G2 MSM runs after the G1 ones, with the same vectors alive */
-        size_t s2 = gpu_g2_msm_scratch_bytes(gp->n_b, &gp->msm);
-        if (s2 > scratch) scratch = s2;
-    }
-    return ((size_t)gp->cs->n_vars + 3 * gp->m) * sizeof(CN(fr)) + scratch;
-}
-void groth16_gpu_prover_mem(const groth16_gpu_prover *gp, size_t *pool_reserved, size_t *device_used) {
-    *pool_reserved = *device_used = 0;
-    gpu_mem_stats ms;
-    cuzk_error e = {0};
-    if (!gp || gpu_ctx_mem(gp->ctx, &ms, &e) != CUZK_OK) return;
-    *pool_reserved = ms.pool_reserved_bytes;
-    *device_used = ms.device_total_bytes - ms.device_free_bytes;
-}
-bool groth16_gpu_prover_dead(const groth16_gpu_prover *gp) { return !gp || gpu_ctx_dead(gp->ctx); }
-
-size_t groth16_gpu_start_bytes(const groth16_gpu_prover *gp) {
-    if (!gp) return 0;
-    /* with the device B_G2, no host B scalars */
-    return sizeof(CN(groth16_pending)) + (gp->b_g2_device ? 0 : gp->n_b * sizeof(scalar256)) + 4096;
-}
 
 /* Index lists of the A and B queries: A = every input, then aux variables with A-density;
  * B = variables (inputs included) with B-density. Counts must equal the parameters'. */
@@ -294,46 +216,256 @@ static gpu_csr_host csr_view(const CN(csr_matrix) *m) {
     return h;
 }
 
-/* What the first proof would otherwise do on its critical path, outside every timed stage: grow
- * the MSMs' pinned host scratch (a cudaFreeHost + cudaHostAlloc with the stream drained, slow when
- * the SRS store has tens of GB pinned and the page cache is full of the mapped .params) and the
- * device pool to one proof's peak. Done at preload (create, and set_b_g2 when the peak grows); if
- * the pool cannot take the peak now, proofs still try (the peak is an upper bound): only a dead
- * device fails, or, with strict (the automatic B_G2 choice), CUZK_ERR_NOMEM_DEVICE too. */
-static cuzk_status prover_reserve(groth16_gpu_prover *gp, bool strict, cuzk_error *err) {
-    size_t n_max = gp->n_a;
-    if (gp->n_b > n_max) n_max = gp->n_b;
-    if (gp->n_aux > n_max) n_max = gp->n_aux;
-    if (gp->m - 1 > n_max) n_max = gp->m - 1;
-    double tr = now_ms();
-    cuzk_error rerr = {0};
-    cuzk_status rst = gpu_g1_msm_reserve(gp->ctx, n_max, groth16_gpu_proof_device_bytes(gp), &rerr);
-    if (rst == CUZK_ERR_DEVICE || (strict && rst == CUZK_ERR_NOMEM_DEVICE)) return ERR(err, rst, "%s", rerr.msg);
-    cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: MSM host scratch and pool reserved for one proof "
-             "(%.2f GiB%s) in %.0f ms%s%s", gpu_ctx_device(gp->ctx),
-             (double)groth16_gpu_proof_device_bytes(gp) / (1u << 30), gp->b_g2_device ? ", B_G2 on the device" : "",
-             now_ms() - tr, rst == CUZK_OK ? "" : ": not reserved: ", rst == CUZK_OK ? "" : rerr.msg);
-    return CUZK_OK;
+struct groth16_gpu_prover {
+    gpu_ctx *ctx;                /* the SRS's */
+    groth16_gpu_srs *srs;        /* borrowed, or owned when own_srs (then it holds only the ctx) */
+    int own_srs;
+    const bellperson_params *p;  /* borrowed */
+    const CN(r1cs) *cs;              /* borrowed */
+    size_t m, n_inputs, n_aux;
+    int log_m;
+    gpu_g1_bases *q[4];          /* the resident G1 queries (A, B1, L, H): the SRS's or own_q; NULL when
+                                    the plan streams the query */
+    gpu_g1_bases *own_q[4];      /* G1 queries this prover uploaded (freed with it) */
+    const CN(g1_affine) *h_q[4]; /* streamed G1 queries: their host arrays (p's) */
+    int borrows_g1;              /* p->g1_stream_borrows holds one for this prover */
+    void *registered[MEMPLAN_NQ + 2]; /* host ranges this prover page-locked (unregistered with it):
+                                    per query, or p's block / g2_block (slots NQ, NQ + 1) */
+    gpu_r1cs *d_cs;
+    uint32_t *d_idx_a, *d_idx_b; /* device: witness index of every A / B query point */
+    uint32_t *idx_b;             /* host copy of the B selection (for the B_G2 scalars) */
+    size_t n_a, n_b;
+    size_t resident_bytes;       /* matrices, selections, the NTT tables of the domain, own G1 queries and
+                                    an own B_G2 copy */
+    gpu_msm_tuning msm;          /* the device MSMs' tuning (chunk and window of the plan) */
+    gpu_g2_bases *b_g2;          /* the device B_G2 query when resident: the SRS's, or own_b_g2 */
+    int own_b_g2;                /* b_g2 uploaded by this prover (the SRS has none): freed with it */
+    const CN(g2_affine) *h_b2;   /* B_G2 streamed from the host (p->b_g2) */
+    int b_g2_device;             /* B_G2 MSM on the device (resident or streamed) */
+    memplan plan;                /* the device memory plan (memplan.h), kept in step with the above */
+    memplan_input plan_in;       /* its inputs (for memplan_eval when the tuning or B_G2 changes) */
+    pthread_mutex_t mu;          /* one start at a time */
+};
+
+_Static_assert((int)GPU_MSM_ACCUM_DEFAULT == (int)CUZK_GPU_MSM_ACCUM_DEFAULT &&
+                   (int)GPU_MSM_ACCUM_TASKS == (int)CUZK_GPU_MSM_ACCUM_TASKS &&
+                   (int)GPU_MSM_ACCUM_RUNS == (int)CUZK_GPU_MSM_ACCUM_RUNS &&
+                   (int)GPU_MSM_ACCUM_AFFINE == (int)CUZK_GPU_MSM_ACCUM_AFFINE,
+               "the device accumulation values are the public ones");
+_Static_assert(MEMPLAN_A == (int)GROTH16_Q_A && MEMPLAN_B1 == (int)GROTH16_Q_B1 && MEMPLAN_L == (int)GROTH16_Q_L &&
+                   MEMPLAN_H == (int)GROTH16_Q_H,
+               "the plan's queries are numbered as groth16_query");
+
+static const char *const q_long[4] = {"A", "B_G1", "L", "H"};
+
+/* the plan's scratch callback: the device code's bounds for the prover's tuning */
+static size_t prover_scratch_fn(void *ctx, int g2, int streamed, size_t n, int window_bits, size_t chunk_points,
+                                size_t stream_points) {
+    const groth16_gpu_prover *gp = ctx;
+    gpu_msm_tuning t = gp->msm;
+    t.window_bits = window_bits;
+    t.chunk_points = chunk_points;
+    t.stream_points = stream_points;
+    if (streamed) return g2 ? gpu_g2_msm_stream_scratch_bytes(n, &t) : gpu_g1_msm_stream_scratch_bytes(n, &t);
+    return g2 ? gpu_g2_msm_scratch_bytes(n, &t) : gpu_g1_msm_scratch_bytes(n, &t);
 }
 
-cuzk_status groth16_gpu_prover_create_on(groth16_gpu_prover **out, groth16_gpu_srs *srs, const bellperson_params *p,
-                                         const CN(r1cs) *cs, cuzk_error *err) {
+/* the tuning of one MSM of the prover: the plan's chunk and window; stream_points for a streamed one */
+static gpu_msm_tuning prover_tuning(const groth16_gpu_prover *gp, int g2) {
+    gpu_msm_tuning t = gp->msm;
+    t.chunk_points = gp->plan.chunk_points;
+    t.window_bits = gp->plan.window_bits;
+    t.stream_points = gp->plan.stream_points[g2 ? 1 : 0];
+    return t;
+}
+
+static void log_plan(const groth16_gpu_prover *gp, const char *what) {
+    char line[640];
+    memplan_describe(&gp->plan, line, sizeof line);
+    cuzk_log(CUZK_LOG_INFO, "GPU memory plan on device %d (%s): %s", gpu_ctx_device(gp->ctx), what, line);
+}
+
+/* Page-locks the host memory of streamed query q (copies at the bus's speed, overlapping the MSMs)
+ * unless it is already (an SRS store's pinned copy). Queries inside p's one allocation (block, or
+ * g2_block for B_G2) lock that whole allocation once: two arrays of one block share pages at
+ * their boundary, and a range registered in part would leave a copy half pinned. A failure
+ * leaves it pageable (slower copies, same results) with a warning. */
+static void prover_pin_host(groth16_gpu_prover *gp, int q, const void *ptr, size_t bytes) {
+    const bellperson_params *p = gp->p;
+    int slot = q;
+    if (q == MEMPLAN_B2 && p->g2_block) {
+        ptr = p->g2_block;
+        bytes = p->g2_block_bytes;
+        slot = MEMPLAN_NQ + 1;
+    } else if (p->block && (q != MEMPLAN_B2 || !p->g2_block)) {
+        ptr = p->block;
+        bytes = p->block_bytes;
+        slot = MEMPLAN_NQ;
+    }
+    if (!ptr || !bytes || gp->registered[slot] || gpu_host_is_pinned(ptr)) return;
+    double t0 = now_ms();
+    cuzk_error e = {0};
+    if (gpu_host_register((void *)ptr, bytes, &e) != CUZK_OK) {
+        cuzk_log(CUZK_LOG_WARN, "GPU prover on device %d: the streamed %s query stays pageable (%s): slower copies",
+                 gpu_ctx_device(gp->ctx), memplan_query_name(q), e.msg);
+        return;
+    }
+    gp->registered[slot] = (void *)ptr;
+    cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: host memory of the streamed %s query page-locked (%.2f GiB%s) in "
+             "%.0f ms", gpu_ctx_device(gp->ctx), memplan_query_name(q), (double)bytes / (1u << 30),
+             slot >= MEMPLAN_NQ ? ", the parameters' whole allocation" : "", now_ms() - t0);
+}
+
+/* The ctx's arena to the plan's: exactly, on the prover's own ctx; on a borrowed SRS's ctx (shared
+ * by the SRS's provers) it only grows. */
+static cuzk_status prover_arena_fit(groth16_gpu_prover *gp, cuzk_error *err) {
+    size_t arena = gp->plan.arena_bytes;
+    if (!gp->own_srs) {
+        gpu_mem_stats ms;
+        cuzk_status st = gpu_ctx_mem(gp->ctx, &ms, err);
+        if (st != CUZK_OK) return st;
+        if (ms.arena_bytes > arena) arena = ms.arena_bytes;
+    }
+    return gpu_ctx_arena_set(gp->ctx, arena, err);
+}
+
+void groth16_gpu_prover_set_msm(groth16_gpu_prover *gp, const cuzk_msm_opts *msm) {
+    if (!gp) return;
+    const gpu_msm_tuning t = gpu_msm_tuning_of(msm);
+    gp->msm.accum = t.accum;
+    gp->msm.aff_pairs = t.aff_pairs;
+    /* a given window or chunk replaces the plan's; the arena follows the new peak */
+    if (t.window_bits > 0) gp->plan.window_bits = t.window_bits;
+    if (t.chunk_points > 0) gp->plan.chunk_points = t.chunk_points;
+    memplan_eval(&gp->plan, &gp->plan_in);
+    cuzk_error e = {0};
+    if (prover_arena_fit(gp, &e) != CUZK_OK)
+        cuzk_log(CUZK_LOG_WARN, "GPU prover on device %d: the arena cannot grow to %.2f GiB for the new MSM tuning (%s): "
+                 "proofs take the rest from the pool", gpu_ctx_device(gp->ctx), (double)gp->plan.arena_bytes / (1u << 30), e.msg);
+}
+
+static void prover_drop_own_b_g2(groth16_gpu_prover *gp) {
+    if (gp->own_b_g2) {
+        gp->resident_bytes -= gpu_g2_bases_bytes(gp->b_g2);
+        gpu_g2_bases_free(gp->b_g2);
+    }
+    gp->b_g2 = NULL;
+    gp->own_b_g2 = 0;
+    gp->h_b2 = NULL;
+}
+
+void groth16_gpu_prover_destroy(groth16_gpu_prover *gp) {
+    if (!gp) return;
+    if (gp->ctx) {
+        gpu_buf_free(gp->ctx, gp->d_idx_b);
+        gpu_buf_free(gp->ctx, gp->d_idx_a);
+        cuzk_error e = {0};
+        (void)gpu_sync(gp->ctx, &e);
+        /* an own ctx's arena goes with the ctx; a borrowed SRS's ctx keeps its arena (other provers
+         * of the SRS may plan on it; freed with the SRS) */
+    }
+    prover_drop_own_b_g2(gp);
+    for (int q = 0; q < 4; q++) gpu_g1_bases_free(gp->own_q[q]);
+    gpu_r1cs_free(gp->d_cs);
+    for (int i = 0; i < MEMPLAN_NQ + 2; i++) gpu_host_unregister(gp->registered[i]);
+    if (gp->borrows_g1) __atomic_fetch_sub(&((bellperson_params *)gp->p)->g1_stream_borrows, 1, __ATOMIC_ACQ_REL);
+    if (gp->own_srs) groth16_gpu_srs_free(gp->srs);
+    free(gp->idx_b);
+    pthread_mutex_destroy(&gp->mu);
+    free(gp);
+}
+
+size_t groth16_gpu_prover_device_bytes(const groth16_gpu_prover *gp) {
+    return gp ? gp->resident_bytes + (gp->own_srs ? gp->srs->bytes : 0) : 0;
+}
+size_t groth16_gpu_proof_device_bytes(const groth16_gpu_prover *gp) { return gp ? gp->plan.arena_bytes : 0; }
+const memplan *groth16_gpu_prover_plan(const groth16_gpu_prover *gp) { return gp ? &gp->plan : NULL; }
+void groth16_gpu_prover_mem(const groth16_gpu_prover *gp, size_t *pool_reserved, size_t *device_used) {
+    *pool_reserved = *device_used = 0;
+    gpu_mem_stats ms;
+    cuzk_error e = {0};
+    if (!gp || gpu_ctx_mem(gp->ctx, &ms, &e) != CUZK_OK) return;
+    *pool_reserved = ms.pool_reserved_bytes + ms.arena_bytes;
+    *device_used = ms.device_total_bytes - ms.device_free_bytes;
+}
+void groth16_gpu_prover_arena(groth16_gpu_prover *gp, groth16_gpu_arena_stats *out, bool reset) {
+    if (out) memset(out, 0, sizeof *out);
+    gpu_mem_stats ms;
+    cuzk_error e = {0};
+    if (!gp || gpu_ctx_mem(gp->ctx, &ms, &e) != CUZK_OK) return;
+    if (out) {
+        out->arena_bytes = ms.arena_bytes;
+        out->high_bytes = ms.arena_high_bytes;
+        out->overflows = ms.arena_overflows;
+        out->pool_transient_bytes =
+            ms.pool_used_high_bytes > ms.pool_used_bytes ? ms.pool_used_high_bytes - ms.pool_used_bytes : 0;
+    }
+    if (reset) gpu_ctx_mem_reset_high(gp->ctx);
+}
+bool groth16_gpu_prover_dead(const groth16_gpu_prover *gp) { return !gp || gpu_ctx_dead(gp->ctx); }
+
+size_t groth16_gpu_start_bytes(const groth16_gpu_prover *gp) {
+    if (!gp) return 0;
+    /* with the device B_G2, no host B scalars */
+    return sizeof(CN(groth16_pending)) + (gp->b_g2_device ? 0 : gp->n_b * sizeof(scalar256)) + 4096;
+}
+
+/* The device bytes gpu_r1cs_upload will hold for m (gpu_r1cs_bytes counts them so; src/cuda/gpu_r1cs.h). */
+static size_t csr_device_bytes(const CN(csr_matrix) *m) {
+    return ((size_t)m->n_rows + 1) * 8 + (size_t)m->nnz * 8 + (size_t)m->n_coef * sizeof(CN(fr));
+}
+
+/* The NTT / H tables of a domain of 2^log_m (src/cuda/gpu.h gpu_h_cache_bytes), per roots used. */
+static size_t tables_bytes(int log_m) {
+    const size_t m = (size_t)1 << log_m;
+    return ((m / 2 ? m / 2 : 1) + 7 + 2 * (1024 + (m / 1024 ? m / 1024 : 1))) * sizeof(CN(fr)) + 4 * 512;
+}
+
+/* An H over zeros in the arena: builds the domain's NTT tables (cached per device) and loads the
+ * H kernels now, off the first proof's path; its buffers are the first proof's a, b, c. */
+static cuzk_status prover_warm_h(groth16_gpu_prover *gp, cuzk_error *err) {
+    const size_t bytes = gp->m * sizeof(CN(fr));
+    void *d[3] = {NULL, NULL, NULL};
+    cuzk_status st = CUZK_OK;
+    for (int i = 0; i < 3 && st == CUZK_OK; i++) st = gpu_buf_alloc(gp->ctx, &d[i], bytes, err);
+    for (int i = 0; i < 3 && st == CUZK_OK; i++) st = gpu_memset_async(gp->ctx, d[i], 0, bytes, err);
+    if (st == CUZK_OK)
+        st = gpu_h_bellperson_roots_async(gpu_ctx_stream(gp->ctx), d[0], d[1], d[2], gp->log_m,
+                                          gp->p->domain == BELLPERSON_DOMAIN_SNARKJS ? GPU_ROOTS_SNARKJS : GPU_ROOTS_BELLPERSON,
+                                          err);
+    if (st == CUZK_OK) st = gpu_sync(gp->ctx, err);
+    for (int i = 2; i >= 0; i--) gpu_buf_free(gp->ctx, d[i]);
+    return st;
+}
+
+cuzk_status groth16_gpu_prover_create_planned(groth16_gpu_prover **out, groth16_gpu_srs *srs, const bellperson_params *p,
+                                              const CN(r1cs) *cs, int device, const groth16_gpu_plan_opts *opts,
+                                              cuzk_error *err) {
     cuzk_status st = CUZK_OK;
     uint32_t *idx_a = NULL;
-    if (!out || !srs || !p || !cs) return ERR(err, CUZK_ERR_ARG, "groth16_gpu_prover_create: NULL argument");
+    if (!out || !p || !cs) return ERR(err, CUZK_ERR_ARG, "groth16_gpu_prover_create: NULL argument");
     *out = NULL;
+    const groth16_gpu_plan_opts dflt = {0};
+    const groth16_gpu_plan_opts *o = opts ? opts : &dflt;
     double t0 = now_ms();
     groth16_gpu_prover *gp = calloc(1, sizeof *gp);
     if (!gp) return ERR(err, CUZK_ERR_NOMEM, "groth16_gpu_prover_create");
     pthread_mutex_init(&gp->mu, NULL);
-    gp->srs = srs;
-    gp->ctx = srs->ctx;
-    gp->a = srs->a;
-    gp->b_g1 = srs->b_g1;
-    gp->l = srs->l;
-    gp->h = srs->h;
     gp->p = p;
     gp->cs = cs;
+    gp->msm = gpu_msm_tuning_of(&o->msm);
+    if (srs) {
+        gp->srs = srs;
+    } else {
+        if (!(gp->srs = calloc(1, sizeof *gp->srs))) {
+            st = ERR(err, CUZK_ERR_NOMEM, "groth16_gpu_prover_create");
+            goto out;
+        }
+        gp->own_srs = 1;
+        if ((st = gpu_ctx_create(&gp->srs->ctx, device, err)) != CUZK_OK) goto out;
+    }
+    gp->ctx = gp->srs->ctx;
+    device = gpu_ctx_device(gp->ctx);
     gp->log_m = CN(groth16_bellperson_log_m)(cs);
     gp->m = (size_t)1 << gp->log_m;
     gp->n_inputs = (size_t)cs->n_public + 1;
@@ -343,108 +475,259 @@ cuzk_status groth16_gpu_prover_create_on(groth16_gpu_prover **out, groth16_gpu_s
                  p->vk.n_public + 1, p->n_l, p->n_h, gp->n_inputs, gp->n_aux, gp->m - 1);
         goto out;
     }
-    if (gpu_g1_bases_count(srs->a) != p->n_a || gpu_g1_bases_count(srs->b_g1) != p->n_b_g1 ||
-        gpu_g1_bases_count(srs->l) != p->n_l || gpu_g1_bases_count(srs->h) != p->n_h) {
-        st = ERR(err, CUZK_ERR_MISMATCH, "the resident SRS was made from other parameters (query sizes differ)");
-        goto out;
+    {
+        const gpu_g1_bases *sq[4] = {gp->srs->a, gp->srs->b_g1, gp->srs->l, gp->srs->h};
+        const size_t pn[4] = {p->n_a, p->n_b_g1, p->n_l, p->n_h};
+        for (int q = 0; q < 4; q++)
+            if (sq[q] && gpu_g1_bases_count(sq[q]) != pn[q]) {
+                st = ERR(err, CUZK_ERR_MISMATCH, "the resident SRS was made from other parameters (query sizes differ)");
+                goto out;
+            }
     }
     if ((st = build_selections(&idx_a, &gp->n_a, &gp->idx_b, &gp->n_b, p, cs, err)) != CUZK_OK) goto out;
-    gpu_csr_host ha = csr_view(&cs->a), hb = csr_view(&cs->b), hc = csr_view(&cs->c);
-    if ((st = gpu_r1cs_upload(gp->ctx, &gp->d_cs, &ha, &hb, &hc, (uint32_t)gp->n_inputs, err)) != CUZK_OK) goto out;
-    size_t ba = (gp->n_a ? gp->n_a : 1) * sizeof(uint32_t), bb = (gp->n_b ? gp->n_b : 1) * sizeof(uint32_t);
-    if ((st = gpu_buf_alloc(gp->ctx, (void **)&gp->d_idx_a, ba, err)) != CUZK_OK) goto out;
-    if ((st = gpu_buf_alloc(gp->ctx, (void **)&gp->d_idx_b, bb, err)) != CUZK_OK) goto out;
-    if ((st = gpu_copy_h2d_async(gp->ctx, gp->d_idx_a, idx_a, gp->n_a * sizeof(uint32_t), err)) != CUZK_OK) goto out;
-    if ((st = gpu_copy_h2d_async(gp->ctx, gp->d_idx_b, gp->idx_b, gp->n_b * sizeof(uint32_t), err)) != CUZK_OK) goto out;
-    if ((st = gpu_sync(gp->ctx, err)) != CUZK_OK) goto out;
-    gp->resident_bytes = gpu_r1cs_bytes(gp->d_cs) + ba + bb;
-    if ((st = prover_reserve(gp, false, err)) != CUZK_OK) goto out;
-    cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: circuit resident (%.2f GiB: matrices, selections) in %.0f ms",
-             gpu_ctx_device(gp->ctx), (double)gp->resident_bytes / (1u << 30), now_ms() - t0);
+
+    /* ---- the plan, before anything is uploaded ---- */
+    {
+        gpu_mem_stats ms;
+        if ((st = gpu_ctx_mem(gp->ctx, &ms, err)) != CUZK_OK) goto out;
+        const size_t given_bytes = groth16_gpu_srs_bytes(gp->srs);
+        const size_t idle = ms.pool_reserved_bytes > ms.pool_used_bytes ? ms.pool_reserved_bytes - ms.pool_used_bytes : 0;
+        /* the device's headroom for what no plan counts (CUDA's lazily loaded kernels, small pool
+         * allocations of the H step): max(512 MiB, 1/64 of the device), off its free memory */
+        const size_t dev_margin = ms.device_total_bytes / 64 > ((size_t)512 << 20) ? ms.device_total_bytes / 64
+                                                                                   : ((size_t)512 << 20);
+        const size_t room = ms.device_free_bytes + idle, avail = (room > dev_margin ? room - dev_margin : 0) + given_bytes;
+        memplan_input *in = &gp->plan_in;
+        in->budget_bytes = o->budget_bytes && o->budget_bytes < avail ? o->budget_bytes : avail;
+        in->margin_bytes = 0;
+        in->n[MEMPLAN_A] = gp->n_a;
+        in->n[MEMPLAN_B1] = gp->n_b;
+        in->n[MEMPLAN_L] = gp->n_aux;
+        in->n[MEMPLAN_H] = gp->m - 1;
+        in->n[MEMPLAN_B2] = gp->n_b;
+        in->g1_bytes = sizeof(CN(g1_affine));
+        in->g2_bytes = sizeof(CN(g2_affine));
+        in->fr_bytes = sizeof(CN(fr));
+        in->n_vars = cs->n_vars;
+        in->m = gp->m;
+        /* exactly what the prover will report resident for them (groth16_gpu_prover_device_bytes) */
+        in->circuit_bytes = csr_device_bytes(&cs->a) + csr_device_bytes(&cs->b) + csr_device_bytes(&cs->c) +
+                            ((gp->n_a ? gp->n_a : 1) + (gp->n_b ? gp->n_b : 1)) * sizeof(uint32_t);
+        in->tables_bytes = tables_bytes(gp->log_m);
+        in->given = (gp->srs->a ? 1u << MEMPLAN_A : 0) | (gp->srs->b_g1 ? 1u << MEMPLAN_B1 : 0) |
+                    (gp->srs->l ? 1u << MEMPLAN_L : 0) | (gp->srs->h ? 1u << MEMPLAN_H : 0) |
+                    (gp->srs->b_g2 ? 1u << MEMPLAN_B2 : 0);
+        in->b2_want = o->msm.b_g2_on_gpu;
+        if (in->b2_want == 0 && !gp->srs->b_g2 && gp->n_b && !p->b_g2) in->b2_want = -1; /* nothing to upload */
+        in->window_bits = gp->msm.window_bits;
+        in->chunk_points = gp->msm.chunk_points;
+        in->stream_points = o->stream_points;
+        in->scratch = prover_scratch_fn;
+        in->scratch_ctx = gp;
+        memplan_make(&gp->plan, in);
+        log_plan(gp, gp->own_srs ? "the device's free memory" : "beside a resident SRS");
+        if (!gp->plan.fits) {
+            char gb[64] = "";
+            if (o->budget_bytes) snprintf(gb, sizeof gb, ", GPU budget %.2f GiB", (double)o->budget_bytes / 1073741824.0);
+            st = ERR(err, CUZK_ERR_NOMEM_DEVICE,
+                     "GPU memory plan on device %d: the circuit needs at least %.2f GiB of GPU memory (every SRS query "
+                     "streamed, the smallest MSM chunks; the witness and a/b/c of one proof alone are %.2f GiB) but may "
+                     "use %.2f GiB (device free %.2f GiB less a %.2f GiB margin%s%s)",
+                     device, (double)gp->plan.min_need_bytes / 1073741824.0,
+                     (double)gp->plan.phase_bytes[0] / 1073741824.0, (double)in->budget_bytes / 1073741824.0,
+                     (double)room / 1073741824.0, (double)dev_margin / 1073741824.0,
+                     given_bytes ? ", plus the resident SRS" : "", gb);
+            goto out;
+        }
+    }
+
+    /* ---- what the plan keeps resident, and the host arrays of what it streams ---- */
+    gpu_ctx_pool_trim(gp->ctx); /* the pool's idle memory was counted as available: give it back first */
+    {
+        gpu_g1_bases *sq[4] = {gp->srs->a, gp->srs->b_g1, gp->srs->l, gp->srs->h};
+        const CN(g1_affine) *hq[4] = {p->a, p->b_g1, p->l, p->h};
+        const size_t pn[4] = {p->n_a, p->n_b_g1, p->n_l, p->n_h};
+        for (int q = 0; q < 4; q++) {
+            if (sq[q]) {
+                gp->q[q] = sq[q];
+            } else if (gp->plan.place[q] == MEMPLAN_RESIDENT) {
+                if (pn[q] && !hq[q]) {
+                    st = ERR(err, CUZK_ERR_ARG, "the parameters' %s query is not in host memory", q_long[q]);
+                    goto out;
+                }
+                if ((st = gpu_g1_bases_upload(gp->ctx, &gp->own_q[q], hq[q], pn[q], err)) != CUZK_OK) goto out;
+                gp->q[q] = gp->own_q[q];
+                gp->resident_bytes += gpu_g1_bases_bytes(gp->own_q[q]);
+            } else {
+                if (pn[q] && !hq[q]) {
+                    st = ERR(err, CUZK_ERR_ARG, "the plan streams the %s query but its host copy was released",
+                             q_long[q]);
+                    goto out;
+                }
+                gp->h_q[q] = hq[q];
+                prover_pin_host(gp, q, hq[q], pn[q] * sizeof(CN(g1_affine)));
+                if (!gp->borrows_g1) {
+                    __atomic_fetch_add(&((bellperson_params *)p)->g1_stream_borrows, 1, __ATOMIC_ACQ_REL);
+                    gp->borrows_g1 = 1;
+                }
+            }
+        }
+    }
+    if (gp->plan.place[MEMPLAN_B2] != MEMPLAN_HOST_THREADS) {
+        if (p->n_b_g2 != gp->n_b) {
+            st = ERR(err, CUZK_ERR_MISMATCH, "B_G2 query has %u points but the circuit selects %zu", p->n_b_g2, gp->n_b);
+            goto out;
+        }
+        if (gp->srs->b_g2) {
+            if (gpu_g2_bases_count(gp->srs->b_g2) != gp->n_b) {
+                st = ERR(err, CUZK_ERR_MISMATCH, "the resident SRS's B_G2 query has %zu points, the circuit selects %zu",
+                         gpu_g2_bases_count(gp->srs->b_g2), gp->n_b);
+                goto out;
+            }
+            gp->b_g2 = gp->srs->b_g2;
+        } else if (gp->n_b && !p->b_g2) {
+            st = ERR(err, CUZK_ERR_ARG, "the parameters' B_G2 query is not in host memory");
+            goto out;
+        } else if (gp->plan.place[MEMPLAN_B2] == MEMPLAN_RESIDENT) {
+            if ((st = gpu_g2_bases_upload(gp->ctx, &gp->b_g2, p->b_g2, gp->n_b, err)) != CUZK_OK) goto out;
+            gp->own_b_g2 = 1;
+            gp->resident_bytes += gpu_g2_bases_bytes(gp->b_g2);
+        } else {
+            gp->h_b2 = p->b_g2;
+            prover_pin_host(gp, MEMPLAN_B2, p->b_g2, gp->n_b * sizeof(CN(g2_affine)));
+        }
+        gp->b_g2_device = 1;
+    }
+
+    /* ---- the circuit ---- */
+    {
+        gpu_csr_host ha = csr_view(&cs->a), hb = csr_view(&cs->b), hc = csr_view(&cs->c);
+        if ((st = gpu_r1cs_upload(gp->ctx, &gp->d_cs, &ha, &hb, &hc, (uint32_t)gp->n_inputs, err)) != CUZK_OK) goto out;
+    }
+    {
+        size_t ba = (gp->n_a ? gp->n_a : 1) * sizeof(uint32_t), bb = (gp->n_b ? gp->n_b : 1) * sizeof(uint32_t);
+        /* the selections live below the arena's proofs (a plain allocation: the arena is set after) */
+        if ((st = gpu_buf_alloc(gp->ctx, (void **)&gp->d_idx_a, ba, err)) != CUZK_OK) goto out;
+        if ((st = gpu_buf_alloc(gp->ctx, (void **)&gp->d_idx_b, bb, err)) != CUZK_OK) goto out;
+        if ((st = gpu_copy_h2d_async(gp->ctx, gp->d_idx_a, idx_a, gp->n_a * sizeof(uint32_t), err)) != CUZK_OK) goto out;
+        if ((st = gpu_copy_h2d_async(gp->ctx, gp->d_idx_b, gp->idx_b, gp->n_b * sizeof(uint32_t), err)) != CUZK_OK) goto out;
+        if ((st = gpu_sync(gp->ctx, err)) != CUZK_OK) goto out;
+        /* the NTT tables of the domain (made below, cached per device) are this circuit's too */
+        gp->resident_bytes += gpu_r1cs_bytes(gp->d_cs) + ba + bb + gp->plan_in.tables_bytes;
+    }
+
+    /* ---- one proof's arena, the MSMs' host scratch, the NTT tables ---- */
+    {
+        double tr = now_ms();
+        if ((st = prover_arena_fit(gp, err)) != CUZK_OK) goto out;
+        size_t n_max = gp->n_a;
+        if (gp->n_b > n_max) n_max = gp->n_b;
+        if (gp->n_aux > n_max) n_max = gp->n_aux;
+        if (gp->m - 1 > n_max) n_max = gp->m - 1;
+        /* the host scratch holds a window set per tail chunk: sized for the plan's chunks (the
+         * reserve counts chunks of 2^25) */
+        if (gp->plan.chunk_points && gp->plan.chunk_points < ((size_t)1 << 25))
+            n_max *= ((size_t)1 << 25) / gp->plan.chunk_points;
+        if ((st = gpu_g1_msm_reserve(gp->ctx, n_max, 0, err)) != CUZK_OK) goto out;
+        if ((st = prover_warm_h(gp, err)) != CUZK_OK) goto out;
+        cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: arena of one proof (%.2f GiB), MSM host scratch and NTT tables "
+                 "made in %.0f ms", device, (double)gp->plan.arena_bytes / (1u << 30), now_ms() - tr);
+    }
+    cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: resident %.2f GiB (matrices, selections%s%s) in %.0f ms", device,
+             (double)groth16_gpu_prover_device_bytes(gp) / (1u << 30), gp->own_srs ? ", SRS queries of the plan" : "",
+             gp->own_b_g2 ? ", B_G2" : "", now_ms() - t0);
     *out = gp;
     gp = NULL;
 out:
     free(idx_a);
+    if (gp && !gp->ctx && gp->own_srs) { /* no ctx was made */
+        free(gp->srs);
+        gp->own_srs = 0;
+    }
     groth16_gpu_prover_destroy(gp);
     return st;
 }
 
-/* set_b_g2 with strict: a pool that cannot take the new peak is CUZK_ERR_NOMEM_DEVICE (B_G2 stays on
- * CPU threads) instead of a notice */
-static cuzk_status prover_set_b_g2(groth16_gpu_prover *gp, bool on_device, bool strict, cuzk_error *err);
+cuzk_status groth16_gpu_prover_create_on(groth16_gpu_prover **out, groth16_gpu_srs *srs, const bellperson_params *p,
+                                         const CN(r1cs) *cs, cuzk_error *err) {
+    if (!out || !srs || !p || !cs) return ERR(err, CUZK_ERR_ARG, "groth16_gpu_prover_create: NULL argument");
+    groth16_gpu_plan_opts o;
+    memset(&o, 0, sizeof o);
+    o.msm.b_g2_on_gpu = -1;
+    return groth16_gpu_prover_create_planned(out, srs, p, cs, gpu_ctx_device(srs->ctx), &o, err);
+}
+
+cuzk_status groth16_gpu_prover_create(groth16_gpu_prover **out, const bellperson_params *p, const CN(r1cs) *cs,
+                                      int device, cuzk_error *err) {
+    if (!out || !p || !cs) return ERR(err, CUZK_ERR_ARG, "groth16_gpu_prover_create: NULL argument");
+    groth16_gpu_plan_opts o;
+    memset(&o, 0, sizeof o);
+    o.msm.b_g2_on_gpu = -1;
+    return groth16_gpu_prover_create_planned(out, NULL, p, cs, device, &o, err);
+}
+
 cuzk_status groth16_gpu_prover_set_b_g2(groth16_gpu_prover *gp, bool on_device, cuzk_error *err) {
-    return prover_set_b_g2(gp, on_device, false, err);
-}
-
-/* The prover's device bytes and one proof's peak if B_G2 ran on the device (its query uploaded
- * unless the resident SRS holds it; the B_G2 MSM's scratch against the G1 MSMs' largest). */
-static void prover_b_g2_need(const groth16_gpu_prover *gp, size_t *resident, size_t *peak) {
-    *resident = groth16_gpu_prover_device_bytes(gp);
-    *peak = groth16_gpu_proof_device_bytes(gp);
-    if (gp->b_g2_device) return;
-    if (!groth16_gpu_srs_has_b_g2(gp->srs)) *resident += (size_t)gp->n_b * sizeof(CN(g2_affine));
-    const size_t vec = ((size_t)gp->cs->n_vars + 3 * gp->m) * sizeof(CN(fr));
-    const size_t s2 = gpu_g2_msm_scratch_bytes(gp->n_b, &gp->msm);
-    if (vec + s2 > *peak) *peak = vec + s2;
-}
-
-static cuzk_status prover_set_b_g2(groth16_gpu_prover *gp, bool on_device, bool strict, cuzk_error *err) {
     if (!gp) return ERR(err, CUZK_ERR_ARG, "groth16_gpu_prover_set_b_g2: NULL prover");
     if (!on_device) {
         prover_drop_own_b_g2(gp);
         gp->b_g2_device = 0;
+        gp->plan.place[MEMPLAN_B2] = MEMPLAN_HOST_THREADS;
+        gp->plan.stream_points[1] = 0;
+        memplan_eval(&gp->plan, &gp->plan_in);
         return CUZK_OK;
     }
     if (gp->b_g2_device) return CUZK_OK;
     if (gp->p->n_b_g2 != gp->n_b)
         return ERR(err, CUZK_ERR_MISMATCH, "B_G2 query has %u points but the circuit selects %zu", gp->p->n_b_g2, gp->n_b);
     double t0 = now_ms();
+    const memplan before = gp->plan;
+    cuzk_status st = CUZK_OK;
     if (groth16_gpu_srs_has_b_g2(gp->srs)) {
         if (gpu_g2_bases_count(gp->srs->b_g2) != gp->n_b)
             return ERR(err, CUZK_ERR_MISMATCH, "the resident SRS's B_G2 query has %zu points, the circuit selects %zu",
                        gpu_g2_bases_count(gp->srs->b_g2), gp->n_b);
         gp->b_g2 = gp->srs->b_g2;
+        gp->plan.place[MEMPLAN_B2] = MEMPLAN_RESIDENT;
     } else {
         if (gp->n_b && !gp->p->b_g2)
             return ERR(err, CUZK_ERR_ARG, "groth16_gpu_prover_set_b_g2: the parameters' B_G2 query is not in host memory");
-        cuzk_status st = gpu_g2_bases_upload(gp->ctx, &gp->b_g2, gp->p->b_g2, gp->n_b, err);
-        if (st != CUZK_OK) return st;
-        gp->own_b_g2 = 1;
-        gp->resident_bytes += gpu_g2_bases_bytes(gp->b_g2);
+        /* resident when the device takes it (and the grown arena) within the budget, else streamed */
+        gp->plan.place[MEMPLAN_B2] = MEMPLAN_RESIDENT;
+        memplan_eval(&gp->plan, &gp->plan_in);
+        cuzk_error e2 = {0};
+        if (gp->plan.fits && (st = gpu_g2_bases_upload(gp->ctx, &gp->b_g2, gp->p->b_g2, gp->n_b, &e2)) == CUZK_OK) {
+            gp->own_b_g2 = 1;
+            gp->resident_bytes += gpu_g2_bases_bytes(gp->b_g2);
+        } else if (st == CUZK_ERR_DEVICE) {
+            gp->plan = before;
+            if (err) *err = e2;
+            return st;
+        } else {
+            gp->plan.place[MEMPLAN_B2] = MEMPLAN_STREAMED;
+            gp->plan.stream_points[1] = gp->plan_in.stream_points ? gp->plan_in.stream_points : (size_t)1 << 22;
+            gp->h_b2 = gp->p->b_g2;
+            prover_pin_host(gp, MEMPLAN_B2, gp->p->b_g2, gp->n_b * sizeof(CN(g2_affine)));
+        }
+    }
+    memplan_eval(&gp->plan, &gp->plan_in);
+    if ((st = prover_arena_fit(gp, err)) != CUZK_OK) {
+        prover_drop_own_b_g2(gp);
+        gp->plan = before;
+        cuzk_error e3 = {0};
+        (void)prover_arena_fit(gp, &e3);
+        return st;
     }
     gp->b_g2_device = 1;
     cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: B_G2 MSM on the device, its query (%.2f GiB) %s in %.0f ms",
-             gpu_ctx_device(gp->ctx), (double)gpu_g2_bases_bytes(gp->b_g2) / (1u << 30),
-             gp->own_b_g2 ? "uploaded" : "from the resident SRS", now_ms() - t0);
-    cuzk_status st = prover_reserve(gp, strict, err);
-    if (st != CUZK_OK) {
-        prover_drop_own_b_g2(gp);
-        gp->b_g2_device = 0;
-    }
-    return st;
+             gpu_ctx_device(gp->ctx), (double)gp->n_b * sizeof(CN(g2_affine)) / (1u << 30),
+             gp->own_b_g2 ? "uploaded" : gp->h_b2 ? "streamed from host memory" : "from the resident SRS", now_ms() - t0);
+    log_plan(gp, "B_G2 moved to the device");
+    return CUZK_OK;
 }
 
 bool groth16_gpu_prover_b_g2_on_device(const groth16_gpu_prover *gp) { return gp && gp->b_g2_device; }
 
-cuzk_status groth16_gpu_prover_create(groth16_gpu_prover **out, const bellperson_params *p, const CN(r1cs) *cs,
-                                      int device, cuzk_error *err) {
-    if (!out || !p || !cs) return ERR(err, CUZK_ERR_ARG, "groth16_gpu_prover_create: NULL argument");
-    *out = NULL;
-    double t0 = now_ms();
-    groth16_gpu_srs *srs = NULL;
-    cuzk_status st = groth16_gpu_srs_create(&srs, p, device, 0, err);
-    if (st != CUZK_OK) return st;
-    cuzk_log(CUZK_LOG_INFO, "GPU SRS on device %d: %.2f GiB of G1 queries resident in %.0f ms", device,
-             (double)srs->bytes / (1u << 30), now_ms() - t0);
-    if ((st = groth16_gpu_prover_create_on(out, srs, p, cs, err)) != CUZK_OK) {
-        groth16_gpu_srs_free(srs);
-        return st;
-    }
-    (*out)->own_srs = 1;
-    return CUZK_OK;
-}
 
-/* B scalars for B_G2 (host, canonical): w at the B selection. */
 /* ---- the GPU's bellperson stages (groth16_bellperson_start runs them) ------------------------
  * One proof on the prover's device: begin takes the prover's lock (one proof on the device at a
  * time) and end gives it back with the device buffers: the witness (n_vars Fr) and a, b, c (m Fr
@@ -473,10 +756,10 @@ static void gpu_bp_end(void *vr) {
     gpu_bp_run *u = vr;
     groth16_gpu_prover *gp = u->gp;
     if (gp->ctx) {
-        gpu_buf_free(gp->ctx, u->d_w);
-        gpu_buf_free(gp->ctx, u->d_a);
-        gpu_buf_free(gp->ctx, u->d_b);
         gpu_buf_free(gp->ctx, u->d_c);
+        gpu_buf_free(gp->ctx, u->d_b);
+        gpu_buf_free(gp->ctx, u->d_a);
+        gpu_buf_free(gp->ctx, u->d_w);
     }
     pthread_mutex_unlock(&gp->mu);
     free(u);
@@ -511,10 +794,18 @@ static cuzk_status gpu_bp_h(void *vr, int nthreads, cuzk_error *err) {
     (void)nthreads;
     gpu_bp_run *u = vr;
     groth16_gpu_prover *gp = u->gp;
-    return gpu_h_bellperson_roots_async(gpu_ctx_stream(gp->ctx), (struct fr *)u->d_a, (struct fr *)u->d_b,
-                                        (struct fr *)u->d_c, gp->log_m,
-                                        gp->p->domain == BELLPERSON_DOMAIN_SNARKJS ? GPU_ROOTS_SNARKJS : GPU_ROOTS_BELLPERSON,
-                                        err);
+    cuzk_status st = gpu_h_bellperson_roots_async(gpu_ctx_stream(gp->ctx), (struct fr *)u->d_a, (struct fr *)u->d_b,
+                                                  (struct fr *)u->d_c, gp->log_m,
+                                                  gp->p->domain == BELLPERSON_DOMAIN_SNARKJS ? GPU_ROOTS_SNARKJS
+                                                                                             : GPU_ROOTS_BELLPERSON,
+                                                  err);
+    if (st != CUZK_OK) return st;
+    /* b and c are H's scratch, dead once it is done: given back now (stream-ordered: the MSMs,
+     * enqueued after H, reuse them; the plan counts on it) */
+    gpu_buf_free(gp->ctx, u->d_c);
+    gpu_buf_free(gp->ctx, u->d_b);
+    u->d_c = u->d_b = NULL;
+    return CUZK_OK;
 }
 static cuzk_status gpu_bp_h_wait(void *vr, cuzk_error *err) { return gpu_sync(((gpu_bp_run *)vr)->gp->ctx, err); }
 
@@ -542,22 +833,33 @@ static cuzk_status gpu_bp_g1_msm(void *vr, CN(g1_jacobian) *out, groth16_query q
     static const char *const msm_name[4] = {"A", "B1", "L", "H"};
     gpu_bp_run *u = vr;
     groth16_gpu_prover *gp = u->gp;
+    if ((int)q < 0 || (int)q > 3) return ERR(err, CUZK_ERR_ARG, "gpu stages: query %d", (int)q);
     gpu_msm_job job;
+    memset(&job, 0, sizeof job);
+    job.bases = gp->q[q]; /* NULL: streamed from the host array (the plan) */
+    job.h_bases = gp->q[q] ? NULL : gp->h_q[q];
+    job.form = GPU_SCALARS_MONTGOMERY;
+    job.out = out;
+    job.tuning = prover_tuning(gp, 0);
     switch (q) {
     case GROTH16_Q_A:
-        job = (gpu_msm_job){gp->a, 0, gp->n_a, u->d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_a, out, gp->msm};
+        job.n = gp->n_a;
+        job.d_scalars = u->d_w;
+        job.d_index = gp->d_idx_a;
         break;
     case GROTH16_Q_B1:
-        job = (gpu_msm_job){gp->b_g1, 0, gp->n_b, u->d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_b, out, gp->msm};
+        job.n = gp->n_b;
+        job.d_scalars = u->d_w;
+        job.d_index = gp->d_idx_b;
         break;
     case GROTH16_Q_L:
-        job = (gpu_msm_job){gp->l, 0, gp->n_aux, u->d_w + gp->n_inputs, GPU_SCALARS_MONTGOMERY, NULL, out, gp->msm};
+        job.n = gp->n_aux;
+        job.d_scalars = u->d_w + gp->n_inputs;
         break;
-    case GROTH16_Q_H:
-        job = (gpu_msm_job){gp->h, 0, gp->m - 1, u->d_a, GPU_SCALARS_MONTGOMERY, NULL, out, gp->msm};
+    default: /* H */
+        job.n = gp->m - 1;
+        job.d_scalars = u->d_a;
         break;
-    default:
-        return ERR(err, CUZK_ERR_ARG, "gpu stages: query %d", (int)q);
     }
     gpu_msm_stats ms;
     memset(&ms, 0, sizeof ms);
@@ -566,12 +868,20 @@ static cuzk_status gpu_bp_g1_msm(void *vr, CN(g1_jacobian) *out, groth16_query q
     if (st != CUZK_OK) return st;
     /* the stage is the wall time of this call (the sequence times it): the GPU's event time plus
      * what the host does around it (scratch, launches, the result's readback and Horner sum) */
+    const double wall = now_ms() - tw;
     cuzk_log(CUZK_LOG_DEBUG,
              "GPU MSM %s: n %zu (0: %zu, 1: %zu, other: %zu) classify %.2f ones %.2f tail %.2f (digits %.2f sort "
              "%.2f buckets %.2f accumulate %.2f reduce %.2f, %zu chunks) events %.2f ms, wall %.2f ms",
              msm_name[q], job.n, ms.n_zero, ms.n_one, ms.n_other, ms.classify_ms, ms.ones_ms, ms.tail_ms,
              ms.tail_digits_ms, ms.tail_sort_ms, ms.tail_buckets_ms, ms.tail_accum_ms, ms.tail_reduce_ms, ms.tail_chunks,
-             ms.total_ms, now_ms() - tw);
+             ms.total_ms, wall);
+    if (ms.stream_bytes)
+        cuzk_log(CUZK_LOG_DEBUG,
+                 "GPU MSM %s streamed: %.2f GiB in %zu chunks, copies %.2f ms (%.2f GB/s on the bus), MSM %.2f GB/s of "
+                 "bases over its wall time",
+                 msm_name[q], (double)ms.stream_bytes / (1u << 30), ms.stream_chunks, ms.stream_copy_ms,
+                 ms.stream_copy_ms > 0 ? (double)ms.stream_bytes / ms.stream_copy_ms / 1e6 : 0.0,
+                 wall > 0 ? (double)ms.stream_bytes / wall / 1e6 : 0.0);
     return CUZK_OK;
 }
 
@@ -580,7 +890,19 @@ static cuzk_status gpu_bp_g1_msm(void *vr, CN(g1_jacobian) *out, groth16_query q
 static cuzk_status gpu_bp_b2_msm(void *vr, CN(g2_jacobian) *out, cuzk_error *err) {
     gpu_bp_run *u = vr;
     groth16_gpu_prover *gp = u->gp;
-    gpu_g2_msm_job j2 = {gp->b_g2, 0, gp->n_b, u->d_w, GPU_SCALARS_MONTGOMERY, gp->d_idx_b, out, gp->msm};
+    /* the H scalars are dead after the H MSM: their memory goes to the G2 MSM (the plan) */
+    gpu_buf_free(gp->ctx, u->d_a);
+    u->d_a = NULL;
+    gpu_g2_msm_job j2;
+    memset(&j2, 0, sizeof j2);
+    j2.bases = gp->b_g2; /* NULL: streamed from the host array (the plan) */
+    j2.h_bases = gp->b_g2 ? NULL : gp->h_b2;
+    j2.n = gp->n_b;
+    j2.d_scalars = u->d_w;
+    j2.form = GPU_SCALARS_MONTGOMERY;
+    j2.d_index = gp->d_idx_b;
+    j2.out = out;
+    j2.tuning = prover_tuning(gp, 1);
     gpu_msm_stats ms2;
     memset(&ms2, 0, sizeof ms2);
     double tw = now_ms();
@@ -592,8 +914,13 @@ static cuzk_status gpu_bp_b2_msm(void *vr, CN(g2_jacobian) *out, cuzk_error *err
              j2.n, ms2.n_zero, ms2.n_one, ms2.n_other, ms2.classify_ms, ms2.ones_ms, ms2.tail_ms, ms2.tail_digits_ms,
              ms2.tail_sort_ms, ms2.tail_buckets_ms, ms2.tail_accum_ms, ms2.tail_reduce_ms, ms2.tail_chunks, ms2.total_ms,
              now_ms() - tw);
+    if (ms2.stream_bytes)
+        cuzk_log(CUZK_LOG_DEBUG, "GPU MSM B2 streamed: %.2f GiB in %zu chunks, copies %.2f ms (%.2f GB/s on the bus)",
+                 (double)ms2.stream_bytes / (1u << 30), ms2.stream_chunks, ms2.stream_copy_ms,
+                 ms2.stream_copy_ms > 0 ? (double)ms2.stream_bytes / ms2.stream_copy_ms / 1e6 : 0.0);
     return CUZK_OK;
 }
+
 
 #endif /* CURVE_BELLPERSON */
 
@@ -626,42 +953,6 @@ static void gpu_unbind(void *vs) {
     free(g);
 }
 
-#if CURVE_BELLPERSON
-/* Where a bellperson key's B_G2 MSM runs (cuzk_msm_opts.b_g2_on_gpu): 1 on the device (its
- * errors are the bind's), -1 on CPU threads, 0 (automatic) on the device unless it does not fit,
- * then on CPU threads, said in one log line. "Fits": first, with an engine GPU budget, the prover's
- * device bytes + one proof's peak with B_G2 on the device (the query, the G2 MSM's scratch; as
- * backend_prover.c checks them) within the budget, decided before anything is uploaded; then the
- * query's upload and the pool's growth to the new peak succeed (a device out-of-memory there leaves
- * nothing behind). Measured (bench/RESULTS.md section 25): a 2^27 PoRep partition's B_G2 16 ms on
- * the H200 against 2.7-5.3 s on 16 CPU threads, the full WindowPoSt partition's 2.2 s against
- * 276 s, WinningPoSt's 15 ms against ~1 s. */
-static cuzk_status gpu_choose_b_g2(gpu_backend_state *g, const groth16_backend_cfg *cfg, cuzk_error *err) {
-    const int want = cfg->msm.b_g2_on_gpu;
-    if (want < 0) return CUZK_OK;
-    if (want > 0) return groth16_gpu_prover_set_b_g2(g->gp, true, err);
-    size_t resident, peak;
-    prover_b_g2_need(g->gp, &resident, &peak);
-    const size_t need = resident + (g->srs ? groth16_gpu_srs_bytes(g->srs) : 0) + peak;
-    if (cfg->gpu_budget && need > cfg->gpu_budget) {
-        cuzk_log(CUZK_LOG_INFO,
-                 "GPU prover on device %d: B_G2 MSM on CPU threads (with it on the device the circuit would need "
-                 "%.2f GiB, over the GPU budget of %.2f GiB)",
-                 cfg->device, (double)need / 1073741824.0, (double)cfg->gpu_budget / 1073741824.0);
-        return CUZK_OK;
-    }
-    cuzk_error e2;
-    memset(&e2, 0, sizeof e2);
-    cuzk_status st = prover_set_b_g2(g->gp, true, true, &e2);
-    if (st == CUZK_ERR_NOMEM_DEVICE) {
-        cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: B_G2 MSM on CPU threads (it does not fit the device: %s)",
-                 cfg->device, e2.msg);
-        return CUZK_OK;
-    }
-    if (st != CUZK_OK && err) *err = e2;
-    return st;
-}
-#endif
 
 static cuzk_status gpu_bind(void **state, const CN(groth16_key) *k, const groth16_backend_cfg *cfg, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
@@ -678,10 +969,16 @@ static cuzk_status gpu_bind(void **state, const CN(groth16_key) *k, const groth1
 #else
         g->srs = cfg->gpu_srs;
         if (!k->p || !k->cs) { st = ERR(err, CUZK_ERR_ARG, "gpu backend: bellperson key without parameters or circuit"); goto out; }
-        st = cfg->gpu_srs ? groth16_gpu_prover_create_on(&g->gp, cfg->gpu_srs, k->p, k->cs, err)
-                          : groth16_gpu_prover_create(&g->gp, k->p, k->cs, cfg->device, err);
-        if (st == CUZK_OK) groth16_gpu_prover_set_msm(g->gp, &cfg->msm);
-        if (st == CUZK_OK) st = gpu_choose_b_g2(g, cfg, err);
+        /* the memory plan (src/groth16/memplan.h): within the engine's GPU budget and the device's
+         * free memory; B_G2 (cuzk_msm_opts.b_g2_on_gpu): 1 on the device, -1 on CPU threads, 0 on
+         * the device (its query resident, else streamed) unless no plan with it fits. Measured
+         * (bench/RESULTS.md section 25): a 2^27 PoRep partition's B_G2 16 ms on the H200 against
+         * 2.7-5.3 s on 16 CPU threads, the full WindowPoSt partition's 2.2 s against 276 s. */
+        groth16_gpu_plan_opts po;
+        memset(&po, 0, sizeof po);
+        po.budget_bytes = cfg->gpu_budget;
+        po.msm = cfg->msm;
+        st = groth16_gpu_prover_create_planned(&g->gp, cfg->gpu_srs, k->p, k->cs, cfg->device, &po, err);
 #endif
     } else if (k->convention == CUZK_CONVENTION_SNARKJS) {
         const CN(zkey) *z = k->z;
@@ -720,7 +1017,8 @@ static cuzk_status zkey_gpu_msm(void *ctx, CN(g1_jacobian) *out, groth16_query q
     if (st != CUZK_OK) return st;
     if ((st = gpu_copy_h2d_async(g->ctx, d_s, scalars, n * sizeof(scalar256), err)) == CUZK_OK) {
         /* out: this curve's g1_jacobian, the point GN(g1_msm_run) writes (src/cuda/gpu.h gpu_msm_job) */
-        gpu_msm_job job = {g->q[q], 0, n, d_s, GPU_SCALARS_CANONICAL, NULL, out, gpu_msm_tuning_of(&g->msm)};
+        gpu_msm_job job = {.bases = g->q[q], .n = n, .d_scalars = d_s, .form = GPU_SCALARS_CANONICAL,
+                           .out = out, .tuning = gpu_msm_tuning_of(&g->msm)};
         st = GN(g1_msm_run)(g->ctx, &job, 1, NULL, err);
     }
     gpu_buf_free(g->ctx, d_s);
@@ -847,6 +1145,20 @@ static void gpu_device_mem_ops(void *vs, size_t *pool_bytes, size_t *device_used
         *device_used = ms.device_total_bytes - ms.device_free_bytes;
     }
 }
+static void gpu_memory_plan_ops(void *vs, char *buf, size_t cap, size_t *streamed_bytes) {
+    gpu_backend_state *g = vs;
+    if (cap) buf[0] = 0;
+    *streamed_bytes = 0;
+#if CURVE_BELLPERSON
+    const memplan *p = groth16_gpu_prover_plan(g->gp);
+    if (p) {
+        memplan_describe(p, buf, cap);
+        *streamed_bytes = p->streamed_bytes;
+    }
+#else
+    (void)g;
+#endif
+}
 static bool gpu_dead_ops(void *vs) {
     gpu_backend_state *g = vs;
 #if CURVE_BELLPERSON
@@ -875,6 +1187,7 @@ const CN(groth16_backend_ops) CN(groth16_backend_gpu_ops) = {
              .device_bytes = gpu_device_bytes_ops,
              .proof_device_bytes = gpu_proof_device_bytes_ops,
              .device_mem = gpu_device_mem_ops,
+             .memory_plan = gpu_memory_plan_ops,
              .dead = gpu_dead_ops,
              .host_alloc = gpu_host_alloc_ops,
              .host_free = gpu_host_free_ops,

@@ -83,6 +83,9 @@ typedef struct groth16_backend_info {
     void (*host_free)(void *ptr);
     cuzk_status (*device_query)(int device, size_t *total_bytes, size_t *free_bytes, char *name, size_t cap,
                                 cuzk_error *err);
+    /* the state's device memory plan (src/groth16/memplan.h): one line into buf[cap] (memplan_describe),
+     * *streamed_bytes the bytes it copies host -> device per proof; "" and 0 without a plan */
+    void (*memory_plan)(void *state, char *buf, size_t cap, size_t *streamed_bytes);
 } groth16_backend_info;
 
 /* Which query set of the key an MSM runs over (so a device backend can use its resident copy). */
