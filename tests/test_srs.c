@@ -1,8 +1,9 @@
 /* Suite "srs": the .params loader at scale (check levels, lowest bad point under parallel
  * validation, size checks, progress) and the SRS store (src/srs/store.h) on a fake device:
  * reference counts, LRU order, budgets under concurrency, BUSY evictions that free nothing,
- * waiting on a concurrent load, stats. CPU only, a few seconds; run under ASan/LSan by
- * `make test-asan`. */
+ * waiting on a concurrent load, stats; the pread decode and the pre-decoded SRS cache
+ * (src/formats/srs_cache.h: round trip, stale/corrupt/truncated caches refused and the .params
+ * decoded; tests named cache_*). CPU only, a few seconds; run under ASan/LSan by `make test-asan`. */
 #include "test.h"
 #include "cuzk/groth16.h"
 #include "test_rand.h"
@@ -1284,7 +1285,7 @@ TEST(srs, store_releases_host_g1_once_on_the_gpu) {
 
 /* pread(2) per thread (bellperson_params_load_ex's default) and the mapping (use_mmap) decode to
  * the same bytes, at every level and thread count; so does bellperson_params_decode of a copy. */
-TEST(srs_cache, pread_decode_equals_mapped_decode) {
+TEST(srs, cache_pread_decode_equals_mapped_decode) {
     counts c = {3, 12000, 700, 500, 300, 200}; /* > 1 MiB (parallel), h spans 3 chunks */
     bellperson_params orig;
     const char *path = write_params_file("pread.params", c, &orig);
@@ -1318,7 +1319,7 @@ TEST(srs_cache, pread_decode_equals_mapped_decode) {
 }
 
 /* The pread path reports the first bad point as the mapped path does. */
-TEST(srs_cache, pread_decode_names_the_first_bad_point) {
+TEST(srs, cache_pread_decode_names_the_first_bad_point) {
     counts c = {2, 9000, 500, 400, 300, 100};
     const char *path = write_params_file("pread_bad.params", c, NULL);
     size_t n;
@@ -1384,7 +1385,7 @@ static void set_mtime(const char *path, const struct stat *sb) {
 
 /* A cache equals the decode byte for byte (one block and g2 apart, several 4 MiB chunks), is
  * used by load_ex (logged), and serves a lower check level but not a higher one. */
-TEST(srs_cache, round_trip_equals_the_decode) {
+TEST(srs, cache_round_trip_equals_the_decode) {
     counts c = {4, 60000, 20000, 9000, 3000, 1500}; /* G1 region ~8.8 MB: 3 chunks */
     bellperson_params orig;
     const char *path = write_params_file("cache_rt.params", c, &orig);
@@ -1440,7 +1441,7 @@ TEST(srs_cache, round_trip_equals_the_decode) {
 /* Stale caches (the .params touched, resized, or changed at a sampled place under the same
  * mtime) and corrupt ones (a payload byte, a header byte, the magic, truncated, the version)
  * are refused with a message saying why, and load_ex falls back to the .params with its checks. */
-TEST(srs_cache, stale_or_corrupt_cache_is_refused_and_the_params_decoded) {
+TEST(srs, cache_stale_or_corrupt_cache_is_refused_and_the_params_decoded) {
     counts c = {2, 50000, 3000, 2000, 1000, 500};
     bellperson_params orig;
     const char *path = write_params_file("cache_bad.params", c, &orig);
@@ -1546,7 +1547,7 @@ TEST(srs_cache, stale_or_corrupt_cache_is_refused_and_the_params_decoded) {
 }
 
 /* Misuse and a truncated .params beside a cache. */
-TEST(srs_cache, misuse_and_truncated_params) {
+TEST(srs, cache_misuse_and_truncated_params) {
     counts c = {2, 300, 20, 15, 10, 8};
     bellperson_params orig;
     const char *path = write_params_file("cache_mis.params", c, &orig);
