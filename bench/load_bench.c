@@ -84,15 +84,21 @@ static void drop_cache(const char *path) {
 
 /* One row: `what` at `level` over path, repeat times; prints GB/s median (min..max). */
 static int bench_row(const char *path, const char *what, cuzk_check_level level, int repeat, int nthreads, int cold) {
+    benchkit_read_mode mode = !strcmp(what, "check")   ? BENCHKIT_READ_CHECK_MMAP
+                              : !strcmp(what, "load")  ? BENCHKIT_READ_DECODE_MMAP
+                              : !strcmp(what, "pread") ? BENCHKIT_READ_DECODE_PREAD
+                                                       : BENCHKIT_READ_CACHE;
+    char cache[600];
+    snprintf(cache, sizeof cache, "%s.cuzk-srs", path);
     double gbs[64];
     size_t size = 0;
     if (repeat > 64) repeat = 64;
     for (int r = 0; r < repeat; r++) {
-        if (cold) drop_cache(path);
+        if (cold) drop_cache(mode == BENCHKIT_READ_CACHE ? cache : path);
         cuzk_error e = {0};
         uint64_t bytes = 0;
         double t0 = bench_now_ms();
-        cuzk_status st = benchkit_params_read(path, level, nthreads, strcmp(what, "check") != 0, &bytes, &e);
+        cuzk_status st = benchkit_params_read_mode(path, level, nthreads, mode, &bytes, &e);
         double s = (bench_now_ms() - t0) / 1e3;
         if (st) {
             fprintf(stderr, "cuzk bench load: %s\n", e.msg);
@@ -112,10 +118,15 @@ static int bench_row(const char *path, const char *what, cuzk_check_level level,
 static void help(FILE *f) {
     fprintf(f,
         "usage: cuzk bench load [--gb G] [--file PATH] [--levels L] [--repeat N] [--threads N] [--cold] [--keep]\n"
+        "                       [--no-cache]\n"
         "\n"
         ".params loading throughput per check level (none, curve on the whole file; full on a 1/256\n"
         "sample): 'check' checks every point and keeps nothing (cuzk info), 'load' also decodes into\n"
-        "host memory (cuzk prove). The file is made of valid random points in PoRep proportions.\n"
+        "host memory through the file's mapping (the path before issue 23), 'pread' decodes with\n"
+        "pread(2) per thread (cuzk prove now), 'cache' reads the pre-decoded cache <file>.cuzk-srs\n"
+        "(made first at the curve level, its make time printed; GB/s of the cache file). The file\n"
+        "is made of valid random points in PoRep proportions.\n"
+        "  --no-cache   no pread/cache rows (the rows before issue 23 only)\n"
         "  --gb G       size of the generated file in GB (default 1; a PoRep SRS is ~47)\n"
         "  --file PATH  time this .params file instead (full on the whole file: slow)\n"
         "  --levels L   comma-separated subset of none,curve,full (default all three)\n"
@@ -128,7 +139,7 @@ static void help(FILE *f) {
 int bench_load_main(int argc, char **argv) {
     double gb = 1.0;
     const char *file = NULL;
-    int repeat = 3, nthreads = 0, cold = 0, keep = 0;
+    int repeat = 3, nthreads = 0, cold = 0, keep = 0, no_cache = 0;
     const char *levels = "none,curve,full";
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--gb") && i + 1 < argc) gb = atof(argv[++i]);
@@ -138,6 +149,7 @@ int bench_load_main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--cold")) cold = 1;
         else if (!strcmp(argv[i], "--levels") && i + 1 < argc) levels = argv[++i];
         else if (!strcmp(argv[i], "--keep")) keep = 1;
+        else if (!strcmp(argv[i], "--no-cache")) no_cache = 1;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { help(stdout); return 0; }
         else { help(stderr); return 2; }
     }
@@ -165,12 +177,27 @@ int bench_load_main(int argc, char **argv) {
     printf("| what  | level | file        | page cache | median        | min..max |\n");
     printf("|---|---|---|---|---|---|\n");
     int rc = 0;
-    const char *whats[] = {"check", "load"};
-    for (int w = 0; w < 2 && !rc; w++) {
+    char cache[600];
+    snprintf(cache, sizeof cache, "%s.cuzk-srs", big);
+    if (!no_cache) {
+        struct stat cb;
+        int had = stat(cache, &cb) == 0;
+        double md = 0, mw = 0;
+        cuzk_error e = {0};
+        if (benchkit_srs_cache_make(big, CUZK_CHECK_CURVE, nthreads, &md, &mw, &e) != CUZK_OK) {
+            fprintf(stderr, "cuzk bench load: making the cache: %s\n", e.msg);
+            return 3;
+        }
+        printf("# cache %s made: decode (curve, pread) %.2f s + write %.2f s%s\n", cache, md / 1e3, mw / 1e3,
+               had ? " (replaced the one there)" : "");
+    }
+    const char *whats[] = {"check", "load", "pread", "cache"};
+    for (int w = 0; w < (no_cache ? 2 : 4) && !rc; w++) {
         if (strstr(levels, "none")) rc |= bench_row(big, whats[w], CUZK_CHECK_NONE, repeat, nthreads, cold);
         if (!rc && strstr(levels, "curve")) rc |= bench_row(big, whats[w], CUZK_CHECK_CURVE, repeat, nthreads, cold);
-        if (!rc && strstr(levels, "full")) rc |= bench_row(small, whats[w], CUZK_CHECK_FULL, repeat, nthreads, cold);
+        if (!rc && w < 2 && strstr(levels, "full")) rc |= bench_row(small, whats[w], CUZK_CHECK_FULL, repeat, nthreads, cold);
     }
+    if (!no_cache && (!file || !keep)) unlink(cache);
     if (!file && !keep) {
         unlink(big);
         unlink(small);

@@ -1,8 +1,9 @@
 /* Suite "srs": the .params loader at scale (check levels, lowest bad point under parallel
  * validation, size checks, progress) and the SRS store (src/srs/store.h) on a fake device:
  * reference counts, LRU order, budgets under concurrency, BUSY evictions that free nothing,
- * waiting on a concurrent load, stats. CPU only, a few seconds; run under ASan/LSan by
- * `make test-asan`. */
+ * waiting on a concurrent load, stats; the pread decode and the pre-decoded SRS cache
+ * (src/formats/srs_cache.h: round trip, stale/corrupt/truncated caches refused and the .params
+ * decoded; tests named cache_*). CPU only, a few seconds; run under ASan/LSan by `make test-asan`. */
 #include "test.h"
 #include "cuzk/groth16.h"
 #include "test_rand.h"
@@ -1273,4 +1274,309 @@ TEST(srs, store_releases_host_g1_once_on_the_gpu) {
     bellperson_params_free(&ref);
     unlink(params);
     unlink(vkp);
+}
+
+/* ---- the pread decode and the pre-decoded cache (issue 23 item 4) ------------------------ */
+
+#include "formats/srs_cache.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+/* pread(2) per thread (bellperson_params_load_ex's default) and the mapping (use_mmap) decode to
+ * the same bytes, at every level and thread count; so does bellperson_params_decode of a copy. */
+TEST(srs, cache_pread_decode_equals_mapped_decode) {
+    counts c = {3, 12000, 700, 500, 300, 200}; /* > 1 MiB (parallel), h spans 3 chunks */
+    bellperson_params orig;
+    const char *path = write_params_file("pread.params", c, &orig);
+    size_t n;
+    uint8_t *b = slurp(path, &n);
+    REQUIRE(b);
+    cuzk_check_level lv[] = {CUZK_CHECK_NONE, CUZK_CHECK_CURVE};
+    for (int i = 0; i < 2; i++)
+        for (int threads = 1; threads <= 3; threads++) {
+            bellperson_params pm, pp, pd;
+            bellperson_load_opts o;
+            memset(&o, 0, sizeof o);
+            o.check = lv[i];
+            o.nthreads = threads;
+            o.no_cache = 1;
+            cuzk_error e = {0};
+            o.use_mmap = 1;
+            REQUIRE(bellperson_params_load_ex(&pm, path, &o, &e) == CUZK_OK);
+            o.use_mmap = 0;
+            REQUIRE(bellperson_params_load_ex(&pp, path, &o, &e) == CUZK_OK);
+            REQUIRE(bellperson_params_decode(&pd, b, n, "t", &o, &e) == CUZK_OK);
+            CHECK(params_equal(&pm, &orig) && params_equal(&pp, &orig) && params_equal(&pd, &orig));
+            CHECK(pm.block_bytes == pp.block_bytes && !memcmp(pm.block, pp.block, pm.block_bytes));
+            CHECK(!memcmp(pd.block, pp.block, pp.block_bytes));
+            bellperson_params_free(&pm);
+            bellperson_params_free(&pp);
+            bellperson_params_free(&pd);
+        }
+    free(b);
+    bellperson_params_free(&orig);
+}
+
+/* The pread path reports the first bad point as the mapped path does. */
+TEST(srs, cache_pread_decode_names_the_first_bad_point) {
+    counts c = {2, 9000, 500, 400, 300, 100};
+    const char *path = write_params_file("pread_bad.params", c, NULL);
+    size_t n;
+    uint8_t *b = slurp(path, &n);
+    REQUIRE(b);
+    b[off_of(c, "l", 123) + 95] ^= 1; /* y changes: off the curve */
+    b[off_of(c, "b_g2", 7) + 5] ^= 1;
+    spit(path, b, n);
+    bellperson_load_opts o;
+    memset(&o, 0, sizeof o);
+    o.nthreads = 3;
+    o.no_cache = 1;
+    bellperson_params p;
+    cuzk_error e = {0}, em = {0};
+    CHECK(bellperson_params_load_ex(&p, path, &o, &e) == CUZK_ERR_POINT);
+    o.use_mmap = 1;
+    CHECK(bellperson_params_load_ex(&p, path, &o, &em) == CUZK_ERR_POINT);
+    CHECK_MSG(strstr(e.msg, "l point 123") != NULL && !strcmp(e.msg, em.msg), "%s | %s", e.msg, em.msg);
+    free(b);
+}
+
+typedef struct log_grab { char last[1024]; int warns, cache_loads; } log_grab;
+static void grab_log(void *user, cuzk_log_level level, const char *msg) {
+    log_grab *g = user;
+    if (level == CUZK_LOG_WARN) { g->warns++; snprintf(g->last, sizeof g->last, "%s", msg); }
+    if (strstr(msg, "SRS cache:") && strstr(msg, "loaded from")) g->cache_loads++;
+}
+
+static void make_cache(const char *params, cuzk_check_level lvl) {
+    bellperson_params p;
+    bellperson_load_opts o;
+    memset(&o, 0, sizeof o);
+    o.check = lvl;
+    o.no_cache = 1;
+    cuzk_error e = {0};
+    if (bellperson_params_load_ex(&p, params, &o, &e) != CUZK_OK) { test_fail(__FILE__, __LINE__, "%s", e.msg); return; }
+    char cp[600];
+    srs_cache_path(cp, sizeof cp, params);
+    if (srs_cache_write(cp, params, &p, lvl, 2, &e) != CUZK_OK) test_fail(__FILE__, __LINE__, "%s", e.msg);
+    bellperson_params_free(&p);
+}
+
+/* Loads with the cache allowed, capturing the log; returns the status. */
+static cuzk_status load_logged(bellperson_params *p, const char *path, cuzk_check_level lvl, int apart, log_grab *g,
+                               cuzk_error *e) {
+    bellperson_load_opts o;
+    memset(&o, 0, sizeof o);
+    o.check = lvl;
+    o.nthreads = 2;
+    o.g2_apart = apart;
+    memset(g, 0, sizeof *g);
+    cuzk_set_log(grab_log, g, CUZK_LOG_INFO);
+    cuzk_status st = bellperson_params_load_ex(p, path, &o, e);
+    cuzk_set_log(NULL, NULL, CUZK_LOG_WARN);
+    return st;
+}
+
+/* Sets path's mtime to (sec, nsec). */
+static void set_mtime(const char *path, const struct stat *sb) {
+    struct timespec ts[2] = {sb->st_atim, sb->st_mtim};
+    utimensat(AT_FDCWD, path, ts, 0);
+}
+
+/* A cache equals the decode byte for byte (one block and g2 apart, several 4 MiB chunks), is
+ * used by load_ex (logged), and serves a lower check level but not a higher one. */
+TEST(srs, cache_round_trip_equals_the_decode) {
+    counts c = {4, 60000, 20000, 9000, 3000, 1500}; /* G1 region ~8.8 MB: 3 chunks */
+    bellperson_params orig;
+    const char *path = write_params_file("cache_rt.params", c, &orig);
+    make_cache(path, CUZK_CHECK_CURVE);
+    char cp[600];
+    srs_cache_path(cp, sizeof cp, path);
+    srs_cache_info inf;
+    cuzk_error e = {0};
+    REQUIRE_MSG(srs_cache_probe(cp, path, CUZK_CHECK_DEFAULT, &inf, &e) == CUZK_OK, "%s", e.msg);
+    CHECK(inf.check == CUZK_CHECK_CURVE && inf.n_h == c.h && inf.n_b_g2 == c.b_g2 && inf.n_ic == c.ic);
+    CHECK(inf.g1_off % SRS_CACHE_ALIGN == 0 && inf.g2_off % SRS_CACHE_ALIGN == 0 && inf.n_sums >= 5);
+    for (int apart = 0; apart <= 1; apart++) {
+        bellperson_params p, d;
+        log_grab g;
+        REQUIRE_MSG(load_logged(&p, path, CUZK_CHECK_CURVE, apart, &g, &e) == CUZK_OK, "%s", e.msg);
+        CHECK_MSG(g.cache_loads == 1 && g.warns == 0, "loads %d warns %d %s", g.cache_loads, g.warns, g.last);
+        CHECK(params_equal(&p, &orig));
+        bellperson_load_opts o;
+        memset(&o, 0, sizeof o);
+        o.no_cache = 1;
+        o.g2_apart = apart;
+        REQUIRE(bellperson_params_load_ex(&d, path, &o, &e) == CUZK_OK);
+        CHECK(p.block_bytes == d.block_bytes && !memcmp(p.block, d.block, d.block_bytes));
+        CHECK(p.g2_block_bytes == d.g2_block_bytes && (!apart || !memcmp(p.g2_block, d.g2_block, d.g2_block_bytes)));
+        CHECK(!memcmp(&p.vk.beta2, &d.vk.beta2, sizeof p.vk.beta2) && !memcmp(&p.vk.gamma2, &d.vk.gamma2, sizeof p.vk.gamma2));
+        CHECK(p.origin == d.origin && p.domain == d.domain && p.vk.n_public == d.vk.n_public);
+        bellperson_params_free(&p);
+        bellperson_params_free(&d);
+    }
+    /* a NONE request is served too; FULL is not (the cache was made at CURVE): refused, decoded */
+    {
+        bellperson_params p;
+        log_grab g;
+        REQUIRE(load_logged(&p, path, CUZK_CHECK_NONE, 0, &g, &e) == CUZK_OK);
+        CHECK(g.cache_loads == 1);
+        bellperson_params_free(&p);
+        CHECK(srs_cache_probe(cp, path, CUZK_CHECK_FULL, NULL, &e) == CUZK_ERR_MISMATCH);
+        CHECK_MSG(strstr(e.msg, "checked at the curve level") != NULL, "%s", e.msg);
+    }
+    /* CUZK_SRS_CACHE=off: not even looked at */
+    {
+        setenv("CUZK_SRS_CACHE", "off", 1);
+        bellperson_params p;
+        log_grab g;
+        REQUIRE(load_logged(&p, path, CUZK_CHECK_CURVE, 0, &g, &e) == CUZK_OK);
+        CHECK(g.cache_loads == 0 && params_equal(&p, &orig));
+        bellperson_params_free(&p);
+        unsetenv("CUZK_SRS_CACHE");
+    }
+    bellperson_params_free(&orig);
+}
+
+/* Stale caches (the .params touched, resized, or changed at a sampled place under the same
+ * mtime) and corrupt ones (a payload byte, a header byte, the magic, truncated, the version)
+ * are refused with a message saying why, and load_ex falls back to the .params with its checks. */
+TEST(srs, cache_stale_or_corrupt_cache_is_refused_and_the_params_decoded) {
+    counts c = {2, 50000, 3000, 2000, 1000, 500};
+    bellperson_params orig;
+    const char *path = write_params_file("cache_bad.params", c, &orig);
+    char cp[600];
+    srs_cache_path(cp, sizeof cp, path);
+    size_t pn;
+    uint8_t *pb = slurp(path, &pn);
+    REQUIRE(pb);
+    struct {
+        const char *what, *msg;
+        cuzk_status probe; /* what srs_cache_probe says (CUZK_OK: only the payload is bad) */
+    } cases[] = {
+        {"touched", "was modified after", CUZK_ERR_MISMATCH},
+        {"content", "content digest", CUZK_ERR_MISMATCH},
+        {"payload", "checksum of chunk", CUZK_OK},
+        {"header", "corrupt header", CUZK_ERR_FORMAT},
+        {"magic", "not a cuzk SRS cache", CUZK_ERR_FORMAT},
+        {"truncated", "truncated", CUZK_ERR_FORMAT},
+        {"version", "version 2", CUZK_ERR_FORMAT},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        spit(path, pb, pn);
+        make_cache(path, CUZK_CHECK_CURVE);
+        struct stat sb;
+        REQUIRE(stat(path, &sb) == 0);
+        size_t cn;
+        uint8_t *cb = slurp(cp, &cn);
+        REQUIRE(cb);
+        const char *w = cases[k].what;
+        if (!strcmp(w, "touched")) {
+            struct stat t = sb;
+            t.st_mtim.tv_sec += 5;
+            set_mtime(path, &t);
+        } else if (!strcmp(w, "content")) {
+            uint8_t *q = malloc(pn);
+            memcpy(q, pb, pn);
+            /* a G1 point of h swapped for another valid one, in the first 64 KiB (sampled) */
+            memcpy(q + off_of(c, "h", 3), pb + off_of(c, "h", 4), 96);
+            if (!memcmp(q + off_of(c, "h", 3), pb + off_of(c, "h", 3), 96)) memcpy(q + off_of(c, "h", 3), pb + off_of(c, "h", 5), 96);
+            spit(path, q, pn);
+            free(q);
+            set_mtime(path, &sb);
+        } else if (!strcmp(w, "payload")) {
+            srs_cache_info inf;
+            REQUIRE(srs_cache_probe(cp, path, CUZK_CHECK_CURVE, &inf, NULL) == CUZK_OK);
+            cb[inf.g1_off + inf.g1_bytes / 2] ^= 0x10;
+            spit(cp, cb, cn);
+        } else if (!strcmp(w, "header")) {
+            cb[100] ^= 1; /* inside the counts */
+            spit(cp, cb, cn);
+        } else if (!strcmp(w, "magic")) {
+            cb[0] = 'X';
+            spit(cp, cb, cn);
+        } else if (!strcmp(w, "truncated")) {
+            spit(cp, cb, cn - 4096);
+        } else if (!strcmp(w, "version")) {
+            uint32_t v = 2;
+            memcpy(cb + 8, &v, 4);
+            spit(cp, cb, cn);
+        }
+        free(cb);
+        cuzk_error e = {0};
+        cuzk_status ps = srs_cache_probe(cp, path, CUZK_CHECK_CURVE, NULL, &e);
+        CHECK_MSG(ps == cases[k].probe, "%s: probe %d: %s", w, (int)ps, e.msg);
+        if (ps != CUZK_OK) CHECK_MSG(strstr(e.msg, cases[k].msg) != NULL, "%s: %s", w, e.msg);
+        bellperson_params p;
+        memset(&e, 0, sizeof e);
+        if (!strcmp(w, "payload")) {
+            bellperson_load_opts o;
+            memset(&o, 0, sizeof o);
+            CHECK(srs_cache_load(&p, cp, path, &o, &e) == CUZK_ERR_FORMAT);
+            CHECK_MSG(strstr(e.msg, "checksum of chunk") && strstr(e.msg, "G1 queries"), "%s", e.msg);
+            CHECK(p.block == NULL && p.vk.ic == NULL);
+        }
+        log_grab g;
+        REQUIRE_MSG(load_logged(&p, path, CUZK_CHECK_CURVE, 1, &g, &e) == CUZK_OK, "%s: %s", w, e.msg);
+        CHECK_MSG(g.cache_loads == 0 && g.warns == 1 && strstr(g.last, cases[k].msg) && strstr(g.last, "decoding"),
+                  "%s: %d warns, last: %s", w, g.warns, g.last);
+        if (!strcmp(w, "content")) {
+            /* the decode reads the file as it is now */
+            CHECK(!memcmp(&p.h[3], &orig.h[4], sizeof(g1_affine)) || !memcmp(&p.h[3], &orig.h[5], sizeof(g1_affine)));
+        } else {
+            CHECK(params_equal(&p, &orig));
+        }
+        bellperson_params_free(&p);
+    }
+    /* a bad point in the .params under a stale cache: the decode's check still catches it */
+    {
+        uint8_t *q = malloc(pn);
+        memcpy(q, pb, pn);
+        q[off_of(c, "a", 11) + 95] ^= 1;
+        spit(path, q, pn);
+        free(q);
+        bellperson_params p;
+        cuzk_error e = {0};
+        log_grab g;
+        CHECK(load_logged(&p, path, CUZK_CHECK_CURVE, 0, &g, &e) == CUZK_ERR_POINT);
+        CHECK_MSG(strstr(e.msg, "a point 11") != NULL && g.warns == 1, "%s", e.msg);
+    }
+    unlink(cp);
+    free(pb);
+    bellperson_params_free(&orig);
+}
+
+/* Misuse and a truncated .params beside a cache. */
+TEST(srs, cache_misuse_and_truncated_params) {
+    counts c = {2, 300, 20, 15, 10, 8};
+    bellperson_params orig;
+    const char *path = write_params_file("cache_mis.params", c, &orig);
+    char cp[600];
+    srs_cache_path(cp, sizeof cp, path);
+    cuzk_error e = {0};
+    CHECK(srs_cache_write(cp, path, &orig, CUZK_CHECK_NONE, 1, &e) == CUZK_ERR_ARG);
+    CHECK(srs_cache_write(NULL, path, &orig, CUZK_CHECK_CURVE, 1, &e) == CUZK_ERR_ARG);
+    CHECK(srs_cache_probe(cp, path, CUZK_CHECK_CURVE, NULL, &e) == CUZK_ERR_IO && e.sys_errno == ENOENT);
+    REQUIRE(srs_cache_write(cp, path, &orig, CUZK_CHECK_FULL, 1, &e) == CUZK_OK);
+    CHECK(srs_cache_probe(cp, path, CUZK_CHECK_FULL, NULL, &e) == CUZK_OK);
+    /* the .params cut short: the cache is stale (size), and the decode says truncated */
+    size_t n;
+    uint8_t *b = slurp(path, &n);
+    REQUIRE(b);
+    spit(path, b, n - 50);
+    CHECK(srs_cache_probe(cp, path, CUZK_CHECK_CURVE, NULL, &e) == CUZK_ERR_MISMATCH);
+    CHECK_MSG(strstr(e.msg, "is stale") != NULL, "%s", e.msg);
+    bellperson_params p;
+    log_grab g;
+    CHECK(load_logged(&p, path, CUZK_CHECK_CURVE, 0, &g, &e) == CUZK_ERR_FORMAT);
+    CHECK_MSG(strstr(e.msg, "truncated") != NULL && g.warns == 1, "%s", e.msg);
+    /* the hash: deterministic, seeded, every length */
+    uint8_t buf[100];
+    for (int i = 0; i < 100; i++) buf[i] = (uint8_t)i;
+    CHECK(srs_cache_hash(buf, 100, 1) == srs_cache_hash(buf, 100, 1));
+    CHECK(srs_cache_hash(buf, 100, 1) != srs_cache_hash(buf, 100, 2));
+    for (size_t k = 0; k < 99; k++) CHECK(srs_cache_hash(buf, k, 0) != srs_cache_hash(buf, k + 1, 0));
+    unlink(cp);
+    free(b);
+    bellperson_params_free(&orig);
 }

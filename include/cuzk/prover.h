@@ -134,6 +134,33 @@ CUZK_API cuzk_status cuzk_pk_load_params(cuzk_pk **out, const char *params_path,
 CUZK_API cuzk_status cuzk_pk_load_params_mem(cuzk_pk **out, const uint8_t *params, size_t params_len, const uint8_t *r1cs,
                                     size_t r1cs_len, const cuzk_pk_load_opts *opts, cuzk_error *err);
 
+/* The pre-decoded SRS cache of a bellperson .params file (issue 23, the cold start): the file's
+ * points decoded once into cuzk's memory layout (affine, Montgomery form, little-endian limbs) in
+ * `<params>.cuzk-srs`, with a header recording the format version, the .params' size, mtime and a
+ * sampled content digest, the check level the points were verified at, and a checksum per 4 MiB.
+ * cuzk_pk_load_params (and the Filecoin key loaders, cuzkd's preload, the SRS store) then read
+ * the cache instead of decoding the file when it is valid for that file and a check level >= the
+ * one asked for; a stale, corrupt, truncated or weaker cache is refused with a warning naming the
+ * reason, and the .params is decoded as before. CUZK_SRS_CACHE=off in the environment ignores
+ * every cache. Format: src/formats/srs_cache.h.
+ *
+ * cuzk_srs_cache_make: decodes params_path with every point checked at `check` (DEFAULT: CURVE;
+ * FULL adds the subgroup check; NONE is refused) on nthreads threads (<= 0: all), then writes
+ * cache_path (NULL: params_path + ".cuzk-srs") atomically (a temporary file, renamed). Host
+ * memory: the decoded parameters (about the .params' size). Errors: CUZK_ERR_ARG, those of
+ * cuzk_pk_load_params for the file (IO, FORMAT, POINT, CURVE), CUZK_ERR_IO writing, CUZK_ERR_NOMEM.
+ *
+ * cuzk_srs_cache_check: whether the cache would be used for a load at `check`: its header,
+ * staleness and level, then (thorough 1) every chunk's checksum, then (thorough 2) also a decode of
+ * the .params at `check` compared with the cache byte for byte. CUZK_OK: valid. Errors:
+ * CUZK_ERR_IO (no cache, errno ENOENT; unreadable), CUZK_ERR_FORMAT (corrupt, truncated, other
+ * version), CUZK_ERR_MISMATCH (stale, weaker check, or a thorough-2 difference), and those of the
+ * .params' decode. Both functions are thread-safe (reentrant). */
+CUZK_API cuzk_status cuzk_srs_cache_make(const char *params_path, const char *cache_path, cuzk_check_level check,
+                                         int nthreads, cuzk_error *err);
+CUZK_API cuzk_status cuzk_srs_cache_check(const char *params_path, const char *cache_path, cuzk_check_level check,
+                                          int thorough, int nthreads, cuzk_error *err);
+
 /* Adds a reference and returns pk (NULL stays NULL). Atomic. */
 CUZK_API cuzk_pk *cuzk_pk_retain(cuzk_pk *pk);
 /* Drops a reference; the last one frees the key. Provers, vks and engine circuits made from a

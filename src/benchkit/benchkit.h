@@ -281,6 +281,22 @@ cuzk_status benchkit_random_points(cuzk_curve curve, int group, size_t n, uint64
  * the file's size. Errors: CUZK_ERR_IO, _FORMAT, _POINT (section and index named), CUZK_ERR_NOMEM. */
 cuzk_status benchkit_params_read(const char *path, cuzk_check_level level, int nthreads, int decode,
                                  uint64_t *file_bytes, cuzk_error *err);
+/* How benchkit_params_read_mode reads (issue 23 item 4: the cold start's phases). */
+typedef enum benchkit_read_mode {
+    BENCHKIT_READ_CHECK_MMAP = 0,  /* = benchkit_params_read decode 0: through the mapping, nothing kept */
+    BENCHKIT_READ_DECODE_MMAP = 1, /* = decode 1: decoded through the mapping (the path before issue 23) */
+    BENCHKIT_READ_DECODE_PREAD = 2,/* decoded with pread(2) per thread (bellperson_params_load_ex, no cache) */
+    BENCHKIT_READ_CACHE = 3        /* loaded from the pre-decoded cache <path>.cuzk-srs (CUZK_ERR_MISMATCH /
+                                      _FORMAT / _IO when it is stale, corrupt or missing: no fallback) */
+} benchkit_read_mode;
+/* Reads path as `mode` says at `level` on nthreads threads; *file_bytes: the bytes read (the
+ * .params, or the cache). Errors as benchkit_params_read. */
+cuzk_status benchkit_params_read_mode(const char *path, cuzk_check_level level, int nthreads, benchkit_read_mode mode,
+                                      uint64_t *file_bytes, cuzk_error *err);
+/* Makes <path>.cuzk-srs (src/formats/srs_cache.h) from the .params at path, checked at level
+ * (CURVE or FULL) on nthreads threads; *ms_decode / *ms_write (may be NULL) the two phases. */
+cuzk_status benchkit_srs_cache_make(const char *path, cuzk_check_level level, int nthreads, double *ms_decode,
+                                    double *ms_write, cuzk_error *err);
 
 /* ---- 5. Filecoin PoSt circuits ---------------------------------------------------------------
  * One partition of a PoSt circuit (names as include/cuzk/filecoin.h; sectors > 0: that many

@@ -8,6 +8,8 @@
 #include "curves/bls12_381/curve.h"
 #include "formats/bellperson.h"
 #include "formats/mapped_file.h"
+#include "formats/srs_cache.h"
+#include "util/timer.h"
 #include "util/log.h"
 #include "util/rng.h"
 
@@ -71,5 +73,63 @@ cuzk_status benchkit_params_read(const char *path, cuzk_check_level level, int n
         st = bellperson_params_decode(NULL, f.m_data, f.size_bytes, what, &o, err);
     }
     mapped_file_close(&f);
+    return st;
+}
+
+cuzk_status benchkit_params_read_mode(const char *path, cuzk_check_level level, int nthreads, benchkit_read_mode mode,
+                                      uint64_t *file_bytes, cuzk_error *err) {
+    if (mode == BENCHKIT_READ_CHECK_MMAP || mode == BENCHKIT_READ_DECODE_MMAP)
+        return benchkit_params_read(path, level, nthreads, mode == BENCHKIT_READ_DECODE_MMAP, file_bytes, err);
+    if (file_bytes) *file_bytes = 0;
+    if (!path || nthreads < 0) return ERR(err, CUZK_ERR_ARG, "benchkit_params_read_mode: NULL path or negative thread count");
+    bellperson_load_opts o;
+    memset(&o, 0, sizeof o);
+    o.check = level;
+    o.nthreads = nthreads;
+    bellperson_params p;
+    cuzk_status st;
+    char cp[4200];
+    if (srs_cache_path(cp, sizeof cp, path) < 0) return ERR(err, CUZK_ERR_ARG, "benchkit_params_read_mode: path too long");
+    if (mode == BENCHKIT_READ_DECODE_PREAD) {
+        o.no_cache = 1;
+        st = bellperson_params_load_ex(&p, path, &o, err);
+    } else if (mode == BENCHKIT_READ_CACHE) {
+        st = srs_cache_load(&p, cp, path, &o, err);
+    } else {
+        return ERR(err, CUZK_ERR_ARG, "benchkit_params_read_mode: mode %d", (int)mode);
+    }
+    if (st == CUZK_OK && file_bytes) {
+        srs_cache_info inf;
+        if (mode == BENCHKIT_READ_CACHE && srs_cache_probe(cp, path, level, &inf, NULL) == CUZK_OK) *file_bytes = inf.file_bytes;
+        else {
+            mapped_file f;
+            if (mapped_file_open(&f, path, NULL) == CUZK_OK) {
+                *file_bytes = f.size_bytes;
+                mapped_file_close(&f);
+            }
+        }
+    }
+    bellperson_params_free(&p);
+    return st;
+}
+
+cuzk_status benchkit_srs_cache_make(const char *path, cuzk_check_level level, int nthreads, double *ms_decode,
+                                    double *ms_write, cuzk_error *err) {
+    bellperson_load_opts o;
+    memset(&o, 0, sizeof o);
+    o.check = level;
+    o.nthreads = nthreads;
+    o.no_cache = 1;
+    bellperson_params p;
+    double t0 = now_ms();
+    cuzk_status st = bellperson_params_load_ex(&p, path, &o, err);
+    double t1 = now_ms();
+    if (st != CUZK_OK) return st;
+    char cp[4200];
+    if (srs_cache_path(cp, sizeof cp, path) < 0) st = ERR(err, CUZK_ERR_ARG, "benchkit_srs_cache_make: path too long");
+    else st = srs_cache_write(cp, path, &p, level, nthreads, err);
+    if (ms_decode) *ms_decode = t1 - t0;
+    if (ms_write) *ms_write = now_ms() - t1;
+    bellperson_params_free(&p);
     return st;
 }

@@ -46,6 +46,7 @@ static void print_main_help(FILE *f) {
         "  verify-update check an update    cuzk verify-update --vk snap.vk --registered-proof 3 ... proof.bin\n"
         "  make-update   update test data   cuzk make-update --registered-proof 0 vproofs.json\n"
         "  info     describe a file         cuzk info circuit.zkey\n"
+        "  srs-cache pre-decoded .params    cuzk srs-cache make porep.params (loads it in seconds)\n"
         "  bench    benchmarks              cuzk bench field|ntt|msm|prove|pipeline|load|post|gpu\n"
         "  version  print the version\n"
         "\n"
@@ -59,6 +60,7 @@ static void print_main_help(FILE *f) {
         "CUZK_GPU_B2=0 keeps it on CPU threads; CUZK_GPU_MSM_ACCUM=affine selects the batch-affine\n"
         "accumulation of the GPU's G1 MSMs (experimental; default: tasks; also runs), with\n"
         "CUZK_GPU_MSM_AFF_K=<1..256> pairs per thread (default 32);\n"
+        "CUZK_SRS_CACHE=off ignores pre-decoded SRS caches (cuzk srs-cache);\n"
         "CUZK_VERBOSE=1 prints the library's notices.\n",
         cuzk_version_string());
 }
@@ -918,6 +920,76 @@ static int cmd_info(int argc, char **argv) {
     return rc;
 }
 
+static void print_srs_cache_help(FILE *f) {
+    fprintf(f,
+        "usage: cuzk srs-cache make  [--full-check] [--threads N] [--cache PATH] circuit.params\n"
+        "       cuzk srs-cache check [--full-check] [--verify | --compare] [--threads N] [--cache PATH] circuit.params\n"
+        "\n"
+        "The pre-decoded SRS cache of a bellperson .params file: its points decoded once (affine,\n"
+        "Montgomery form: cuzk's memory layout) into circuit.params.cuzk-srs, next to it. Every load of\n"
+        "that .params (cuzk prove --params, prove-porep, prove-update, prove-post, cuzkd's preload)\n"
+        "then reads the cache at disk or memory speed instead of decoding and checking 47 GB of points,\n"
+        "as long as the cache is valid: same format version, made from this very file (its size, mtime\n"
+        "and a sampled content digest are recorded), its points checked then at a level at least the\n"
+        "one asked for, and every 4 MiB chunk matching its checksum. A stale, corrupt or truncated\n"
+        "cache is refused with a warning that says why, and the .params is decoded as before (remake\n"
+        "the cache after replacing the .params). CUZK_SRS_CACHE=off ignores caches.\n"
+        "\n"
+        "  make           decode circuit.params with every point checked (on the curve; --full-check:\n"
+        "                 also in the prime-order subgroup, ~100x slower, then the cache serves\n"
+        "                 full-check loads too) and write the cache (atomically: a temporary, renamed)\n"
+        "  check          say whether the cache would be used: header, version, staleness, level\n"
+        "    --verify     also read every chunk and compare its checksum\n"
+        "    --compare    also decode circuit.params again and compare the cache with it byte for byte\n"
+        "  --full-check   the level: make checks the subgroup too; check asks for a full-check cache\n"
+        "  --threads N    worker threads (default: all CPUs)\n"
+        "  --cache PATH   the cache file (default: circuit.params.cuzk-srs)\n"
+        "Exit codes: 0 ok (check: the cache is valid), 2 usage, 3 bad .params or bad/stale cache, 4 I/O\n"
+        "or memory.\n");
+}
+
+static int cmd_srs_cache(int argc, char **argv) {
+    if (argc < 2) { print_srs_cache_help(stderr); return 2; }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) { print_srs_cache_help(stdout); return 0; }
+    const char *sub = argv[1], *params = NULL, *cache = NULL;
+    if (strcmp(sub, "make") && strcmp(sub, "check")) return usage_error("srs-cache", "unknown subcommand '%s' (make or check)", sub);
+    int nthreads = 0, thorough = 0;
+    cuzk_check_level level = CUZK_CHECK_CURVE;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { print_srs_cache_help(stdout); return 0; }
+        else if (!strcmp(a, "--full-check")) level = CUZK_CHECK_FULL;
+        else if (!strcmp(a, "--verify") && !strcmp(sub, "check")) thorough = thorough > 1 ? thorough : 1;
+        else if (!strcmp(a, "--compare") && !strcmp(sub, "check")) thorough = 2;
+        else if (!strcmp(a, "--cache")) {
+            if (++i >= argc) return usage_error("srs-cache", "%s needs a path", "--cache");
+            cache = argv[i];
+        } else if (!strcmp(a, "--threads")) {
+            long v;
+            if (++i >= argc || !parse_int(argv[i], &v) || v < 0 || v > 4096)
+                return usage_error("srs-cache", "%s needs a thread count", "--threads");
+            nthreads = (int)v;
+        } else if (a[0] == '-' && a[1]) return usage_error("srs-cache", "unknown option '%s'", a);
+        else if (params) return usage_error("srs-cache", "%s", "expected one .params file");
+        else params = a;
+    }
+    if (!params) return usage_error("srs-cache", "%s", "expected a .params file");
+    cuzk_error e = {0};
+    double t0 = wall_ms();
+    cuzk_status st = !strcmp(sub, "make") ? cuzk_srs_cache_make(params, cache, level, nthreads, &e)
+                                          : cuzk_srs_cache_check(params, cache, level, thorough, nthreads, &e);
+    if (st != CUZK_OK) return fail(st, &e);
+    if (!strcmp(sub, "make"))
+        printf("cuzk srs-cache: made %s%s in %.1f s (points checked at the %s level)\n", cache ? cache : params,
+               cache ? "" : ".cuzk-srs", (wall_ms() - t0) / 1e3, cuzk_check_level_str(level));
+    else
+        printf("cuzk srs-cache: %s%s is valid for %s at the %s level%s (%.1f s)\n", cache ? cache : params,
+               cache ? "" : ".cuzk-srs", params, cuzk_check_level_str(level),
+               thorough == 2 ? ", checksums verified, equal to a fresh decode" : thorough ? ", checksums verified" : "",
+               (wall_ms() - t0) / 1e3);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (!cli_frontend_init(argc, argv, "cuzk")) return 2;
     if (argc < 2) { print_main_help(stderr); return 2; }
@@ -935,6 +1007,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "verify-update")) return cli_cmd_verify_update(argc - 1, argv + 1);
     if (!strcmp(cmd, "make-update")) return cli_cmd_make_update(argc - 1, argv + 1);
     if (!strcmp(cmd, "info")) return cmd_info(argc - 1, argv + 1);
+    if (!strcmp(cmd, "srs-cache")) return cmd_srs_cache(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench")) return cli_exec_bench(argc - 1, argv + 1);
     fprintf(stderr, "%s: unknown command '%s'\n", g_prog, cmd);
     fprintf(stderr, "run '%s --help' for the commands\n", g_prog);

@@ -2,11 +2,13 @@
 #include "formats/bellperson.h"
 #include "formats/fmt_util.h"
 #include "formats/mapped_file.h"
+#include "formats/srs_cache.h"
 #include "util/log.h"
 #include "util/parallel.h"
 #include "util/timer.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -544,6 +546,10 @@ typedef struct bp_scan {
     void *progress_user;
     double last_report_ms;              /* touched by tid 0 only */
     int release_input;                  /* drop each chunk's input pages once read */
+    int fd;                             /* >= 0: chunks are read with pread(2) from this file into a
+                                           buffer per thread (no page faults on `data`, no madvise);
+                                           -1: read from `data` */
+    _Atomic int read_errno;             /* a failed pread (0: none) */
     bool inf_ok[S_COUNT];               /* sections where the point at infinity is valid (snarkjs MPC) */
 } bp_scan;
 
@@ -574,11 +580,37 @@ static void release_range(const uint8_t *b, const uint8_t *e) {
     if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
 }
 
+/* Reads n bytes at off of fd into buf (all of them, or false with errno set). */
+static bool pread_all(int fd, uint8_t *buf, size_t n, uint64_t off) {
+    while (n) {
+        ssize_t r = pread(fd, buf, n, (off_t)off);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) {
+            if (r == 0) errno = EIO; /* the file shrank under us */
+            return false;
+        }
+        buf += r;
+        n -= (size_t)r;
+        off += (uint64_t)r;
+    }
+    return true;
+}
+
+#define CHUNK_BYTES_MAX ((size_t)CHUNK_G1 * G1_UNCOMPRESSED_BYTES > (size_t)CHUNK_G2 * G2_UNCOMPRESSED_BYTES \
+                             ? (size_t)CHUNK_G1 * G1_UNCOMPRESSED_BYTES : (size_t)CHUNK_G2 * G2_UNCOMPRESSED_BYTES)
+
 static void scan_worker(void *vc, size_t b, size_t e, int tid) {
     (void)b;
     (void)e;
     bp_scan *c = vc;
     int s = 0;
+    uint8_t *rbuf = NULL; /* the pread path's buffer (one chunk; stays in this core's caches) */
+    if (c->fd >= 0 && !(rbuf = malloc(CHUNK_BYTES_MAX))) {
+        int z = 0;
+        atomic_compare_exchange_strong(&c->read_errno, &z, ENOMEM);
+        scan_min(&c->first_bad, 0);
+        return;
+    }
     for (;;) {
         uint64_t k = atomic_fetch_add(&c->next_chunk, 1);
         if (k >= c->first_chunk[S_COUNT]) break;
@@ -589,23 +621,34 @@ static void scan_worker(void *vc, size_t b, size_t e, int tid) {
         if (c->first_ord[s] + i0 >= atomic_load(&c->first_bad)) break; /* later chunks lie further on */
         size_t elt = sec_is_g2(s) ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES;
         const uint8_t *in = c->data + c->sec.off[s];
+        if (rbuf) {
+            /* the chunk's bytes, read into this thread's buffer */
+            if (!pread_all(c->fd, rbuf, (size_t)(i1 - i0) * elt, c->sec.off[s] + i0 * elt)) {
+                int z = 0, en = errno ? errno : EIO;
+                atomic_compare_exchange_strong(&c->read_errno, &z, en);
+                scan_min(&c->first_bad, 0); /* every worker stops */
+                break;
+            }
+        }
+        const uint8_t *cin = rbuf ? rbuf : in + i0 * elt; /* point i at cin + (i - i0) * elt */
         for (uint64_t i = i0; i < i1; i++) {
             pt_fault f;
-            if (c->inf_ok[s] && is_infinity_encoding(in + i * elt, elt)) {
+            const uint8_t *pt = cin + (i - i0) * elt;
+            if (c->inf_ok[s] && is_infinity_encoding(pt, elt)) {
                 if (c->out[s]) {
                     if (sec_is_g2(s)) g2_affine_set_infinity((g2_affine *)c->out[s] + i);
                     else g1_affine_set_infinity((g1_affine *)c->out[s] + i);
                 }
                 continue;
             }
-            if (sec_is_g2(s)) f = g2_decode(c->out[s] ? (g2_affine *)c->out[s] + i : NULL, in + i * elt, c->level);
-            else f = g1_decode(c->out[s] ? (g1_affine *)c->out[s] + i : NULL, in + i * elt, c->level);
+            if (sec_is_g2(s)) f = g2_decode(c->out[s] ? (g2_affine *)c->out[s] + i : NULL, pt, c->level);
+            else f = g1_decode(c->out[s] ? (g1_affine *)c->out[s] + i : NULL, pt, c->level);
             if (f) {
                 scan_min(&c->first_bad, c->first_ord[s] + i);
                 break;
             }
         }
-        if (c->release_input) release_range(in + i0 * elt, in + i1 * elt);
+        if (c->release_input && !rbuf) release_range(in + i0 * elt, in + i1 * elt);
         uint64_t done = atomic_fetch_add(&c->done_bytes, (i1 - i0) * elt) + (i1 - i0) * elt;
         if (tid == 0 && c->progress) {
             double t = now_ms();
@@ -615,6 +658,7 @@ static void scan_worker(void *vc, size_t b, size_t e, int tid) {
             }
         }
     }
+    free(rbuf);
 }
 
 /* Moves the finite points of v[0, n) to its front, in order; returns how many there are. */
@@ -631,9 +675,11 @@ static uint32_t drop_infinity_g2(g2_affine *v, uint32_t n) {
     return k;
 }
 
-/* Plain host memory for the decoded block; big blocks are 2 MiB aligned and asked for
- * transparent huge pages (fewer first-touch faults while decoding, fewer TLB misses in MSMs). */
-static void *default_block_alloc(size_t bytes) {
+/* Plain host memory for the decoded block (bellperson_block_alloc): big blocks are 2 MiB aligned
+ * and asked for transparent huge pages (fewer first-touch faults while decoding, fewer TLB misses
+ * in MSMs). */
+void *bellperson_block_alloc(const bellperson_load_opts *o, size_t bytes) {
+    if (o && o->alloc) return o->alloc(o->alloc_ctx, bytes);
     const size_t huge = (size_t)2 << 20;
     if (bytes < 2 * huge) return aligned_alloc(64, ROUND64(bytes));
     size_t rounded = (bytes + huge - 1) & ~(huge - 1);
@@ -644,8 +690,22 @@ static void *default_block_alloc(size_t bytes) {
     return p;
 }
 
+void bellperson_block_free(const bellperson_load_opts *o, void *ptr, size_t bytes) {
+    if (!ptr) return;
+    if (o && o->alloc) {
+        if (o->free) o->free(o->alloc_ctx, ptr, bytes);
+    } else {
+        free(ptr);
+    }
+}
+
 cuzk_status bellperson_params_decode(bellperson_params *p, const uint8_t *data, size_t size, const char *what,
                                      const bellperson_load_opts *opts, cuzk_error *err) {
+    return bellperson_params_decode_fd(p, data, size, -1, what, opts, err);
+}
+
+cuzk_status bellperson_params_decode_fd(bellperson_params *p, const uint8_t *data, size_t size, int fd, const char *what,
+                                        const bellperson_load_opts *opts, cuzk_error *err) {
     static const bellperson_load_opts dflt;
     const bellperson_load_opts *o = opts ? opts : &dflt;
     bp_scan *c = NULL;
@@ -665,6 +725,8 @@ cuzk_status bellperson_params_decode(bellperson_params *p, const uint8_t *data, 
     c->progress_user = o->progress_user;
     c->total_bytes = size;
     c->release_input = o->release_input;
+    c->fd = fd;
+    atomic_init(&c->read_errno, 0);
     if (lay.origin == BELLPERSON_ORIGIN_MPC_SNARKJS)
         c->inf_ok[S_L] = c->inf_ok[S_A] = c->inf_ok[S_B_G1] = c->inf_ok[S_B_G2] = true;
     c->last_report_ms = now_ms();
@@ -689,7 +751,7 @@ cuzk_status bellperson_params_decode(bellperson_params *p, const uint8_t *data, 
         for (int k = 0; k < 2; k++) {
             size_t want = k ? g2_bytes : block_bytes;
             if (!want) continue;
-            void *b = o->alloc ? o->alloc(o->alloc_ctx, want) : default_block_alloc(want);
+            void *b = bellperson_block_alloc(o, want);
             if (!b || ((uintptr_t)b & 63)) {
                 if (b) {
                     if (o->alloc) { if (o->free) o->free(o->alloc_ctx, b, want); }
@@ -742,6 +804,13 @@ cuzk_status bellperson_params_decode(bellperson_params *p, const uint8_t *data, 
     if (c->progress) c->progress(c->progress_user, SEC_NAME[S_ALPHA1], 0, size);
     parallel_for((size_t)nthreads, nthreads, scan_worker, c);
     uint64_t bad = atomic_load(&c->first_bad);
+    int rerr = atomic_load(&c->read_errno);
+    if (rerr) {
+        errno = rerr;
+        st = ERR(err, rerr == ENOMEM ? CUZK_ERR_NOMEM : CUZK_ERR_IO, "%s: reading the points failed: %s", what,
+                 strerror(rerr));
+        goto out;
+    }
     if (bad != UINT64_MAX) {
         int s = 0;
         while (s + 1 < S_COUNT && bad >= c->first_ord[s + 1]) s++;
@@ -800,10 +869,19 @@ cuzk_status bellperson_params_load_ex(bellperson_params *p, const char *path, co
     cuzk_status st;
     if (p) memset(p, 0, sizeof *p);
     if (!p || !path) return ERR(err, CUZK_ERR_ARG, "bellperson_params_load: NULL argument");
-    if ((st = mapped_file_open(&f, path, err))) return st;
+    static const bellperson_load_opts dflt;
+    const bellperson_load_opts *o = opts ? opts : &dflt;
     char what[1100];
     snprintf(what, sizeof what, "bellperson params %s", path);
-    st = bellperson_params_decode(p, f.m_data, f.size_bytes, what, opts, err);
+    /* a pre-decoded cache next to the file (srs_cache.h) when there is a valid one; a stale or
+     * corrupt one is refused with a log line and the file is decoded */
+    if (!o->no_cache && srs_cache_try_load(p, path, o) == CUZK_OK) return CUZK_OK;
+    if ((st = mapped_file_open(&f, path, err))) return st;
+    /* the layout from the mapping (a few pages); the points with pread(2) on all threads */
+    int fd = o->use_mmap ? -1 : open(path, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    st = bellperson_params_decode_fd(p, f.m_data, f.size_bytes, fd, what, opts, err);
+    if (fd >= 0) close(fd);
     mapped_file_close(&f);
     return st;
 }

@@ -144,7 +144,24 @@ typedef struct bellperson_load_opts {
      * them; a later read faults them back in). So decoding a 47 GB file does not add 47 GB of
      * mapped pages to the peak RSS. Never set it for anonymous memory: it would be zeroed. */
     int release_input;
+    /* bellperson_params_load_ex only: 1 reads the points through the file's mapping (page faults;
+     * release_input applies) instead of pread(2) into a buffer per thread (the default: no page
+     * faults on the input, no madvise, no TLB shootdowns between the decoding threads). */
+    int use_mmap;
+    /* bellperson_params_load_ex only (p not NULL): 1 ignores a pre-decoded cache next to the file
+     * (src/formats/srs_cache.h); 0 loads from it when one is there and valid (made from this very
+     * file, verified at a level >= check), else decodes the file (a stale or corrupt cache is
+     * refused with a log line saying why). The environment CUZK_SRS_CACHE=off does what 1 does.
+     * cache_path: NULL for the file's path + SRS_CACHE_SUFFIX. */
+    int no_cache;
+    const char *cache_path;
 } bellperson_load_opts;
+
+/* The decoded block's memory as bellperson_params_decode takes it: o->alloc when set, else
+ * 64-byte aligned host memory (2 MiB aligned, transparent huge pages asked for, when large); and
+ * its release (o->free, or free()). For the loaders of this layer (srs_cache.c). */
+void *bellperson_block_alloc(const bellperson_load_opts *o, size_t bytes);
+void bellperson_block_free(const bellperson_load_opts *o, void *ptr, size_t bytes);
 
 /* Decodes (and checks, at opts->check) the .params bytes data[0, size) into *p; p NULL: check
  * only (nothing is allocated but a few KiB). opts NULL: defaults. The data may be a mapped file
@@ -162,8 +179,17 @@ typedef struct bellperson_load_opts {
 cuzk_status bellperson_params_decode(bellperson_params *p, const uint8_t *data, size_t size, const char *what,
                                      const bellperson_load_opts *opts, cuzk_error *err);
 
-/* Maps path (mapped_file.h) and runs bellperson_params_decode; CUZK_ERR_IO when it cannot be
- * opened or mapped. The mapping is released before returning. */
+/* = bellperson_params_decode, except that with fd >= 0 (the same file, open for reading) the
+ * points are read with pread(2) into a buffer per thread rather than through `data` (which is
+ * then read for the layout and the error message only; release_input is not needed). A read that
+ * fails: CUZK_ERR_IO. */
+cuzk_status bellperson_params_decode_fd(bellperson_params *p, const uint8_t *data, size_t size, int fd, const char *what,
+                                        const bellperson_load_opts *opts, cuzk_error *err);
+
+/* Loads the parameters of path: from its pre-decoded cache when there is a valid one (see
+ * opts->no_cache), else maps the file (mapped_file.h) for the layout and decodes its points with
+ * bellperson_params_decode_fd (pread on all threads; opts->use_mmap: through the mapping).
+ * CUZK_ERR_IO when it cannot be opened, mapped or read. Nothing stays mapped or open. */
 cuzk_status bellperson_params_load_ex(bellperson_params *p, const char *path, const bellperson_load_opts *opts,
                                       cuzk_error *err);
 /* = load_ex with check CURVE (check_subgroup false) or FULL (true), all threads, no progress. */

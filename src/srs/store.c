@@ -13,15 +13,18 @@
 #include "srs/store.h"
 
 #include "formats/mapped_file.h"
+#include "formats/srs_cache.h"
 #include "util/log.h"
 #include "util/timer.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 typedef struct srs_entry {
     struct srs_entry *next;
@@ -33,7 +36,9 @@ typedef struct srs_entry {
     bellperson_params params;        /* PINNED */
     void *d_handle;                  /* GPU */
     size_t file_bytes, host_bytes;   /* from the layout (0 until first read) */
-    bool validated;                  /* points checked at the store's level once */
+    bool validated;                  /* points checked at the store's level once (a file whose
+                                        check a valid cache vouched for at MAPPED is not: its
+                                        next decode checks it, should the cache fail then) */
     bool g1_released;                /* PINNED view without its G1 queries (release_host_g1) */
     bool loading;
     uint32_t refs, refs_device;
@@ -284,6 +289,20 @@ static void publish(srs_store *s, srs_entry *e, srs_tier t, size_t bytes, double
     s->load_ms[t] += ms;
 }
 
+/* Whether e's file has a pre-decoded cache (src/formats/srs_cache.h) that serves the store's
+ * check level; its reason is logged when one is there but refused. */
+static bool cache_vouches(srs_store *s, srs_entry *e) {
+    const char *env = getenv("CUZK_SRS_CACHE");
+    if (env && (!strcmp(env, "off") || !strcmp(env, "0"))) return false;
+    char cp[4200];
+    if (srs_cache_path(cp, sizeof cp, e->key) < 0 || access(cp, F_OK) != 0) return false;
+    cuzk_error ce;
+    memset(&ce, 0, sizeof ce);
+    if (srs_cache_probe(cp, e->key, s->o.check, NULL, &ce) == CUZK_OK) return true;
+    cuzk_log(CUZK_LOG_WARN, "%s; the store decodes %s instead", ce.msg, e->given);
+    return false;
+}
+
 static cuzk_status load_mapped(srs_store *s, srs_entry *e, cuzk_error *err) {
     double t0 = now_ms();
     mapped_file f;
@@ -291,18 +310,24 @@ static cuzk_status load_mapped(srs_store *s, srs_entry *e, cuzk_error *err) {
     bellperson_load_opts lo;
     char what[1100];
     cuzk_status st;
+    bool vouched = false;
     snprintf(what, sizeof what, "bellperson params %s", e->given);
     if ((st = mapped_file_open(&f, e->key, err))) return st;
     if ((st = bellperson_params_layout(&lay, f.m_data, f.size_bytes, what, err))) goto fail;
     if ((st = reserve(s, SRS_TIER_MAPPED, f.size_bytes, err))) goto fail;
     load_opts(s, e, &lo);
-    if (lo.check != CUZK_CHECK_NONE) {
-        st = bellperson_params_decode(NULL, f.m_data, f.size_bytes, what, &lo, err);
+    if (lo.check != CUZK_CHECK_NONE && cache_vouches(s, e)) {
+        /* a valid pre-decoded cache made from this very file at the store's level (or higher):
+         * its points need no second check, and the PINNED load will read the cache instead */
+        cuzk_log(CUZK_LOG_INFO, "SRS store: %s has a valid pre-decoded cache: its points are not checked again", e->given);
+        vouched = true;
+    } else if (lo.check != CUZK_CHECK_NONE) {
+        st = bellperson_params_decode_fd(NULL, f.m_data, f.size_bytes, -1, what, &lo, err);
         if (st) {
             unreserve(s, SRS_TIER_MAPPED, f.size_bytes);
             goto fail;
         }
-    } else {
+    } else if (!vouched) {
         (void)madvise((void *)f.m_data, f.size_bytes, MADV_WILLNEED);
     }
     pthread_mutex_lock(&s->mu);
@@ -310,6 +335,7 @@ static cuzk_status load_mapped(srs_store *s, srs_entry *e, cuzk_error *err) {
     e->file_bytes = f.size_bytes;
     e->host_bytes = lay.host_bytes;
     publish(s, e, SRS_TIER_MAPPED, f.size_bytes, now_ms() - t0);
+    if (vouched) e->validated = false; /* not checked here: load_pinned reads the cache, or checks */
     pthread_mutex_unlock(&s->mu);
     return CUZK_OK;
 fail:
@@ -340,7 +366,20 @@ static cuzk_status load_pinned(srs_store *s, srs_entry *e, cuzk_error *err) {
         lo.free = s->ops.pinned_free;
         lo.alloc_ctx = s->ops.ctx;
     }
-    if ((st = bellperson_params_decode(&p, src->m_data, src->size_bytes, what, &lo, err))) {
+    /* the pre-decoded cache first (it is checked against the file and at the store's level) */
+    if (srs_cache_try_load(&p, e->key, &lo) == CUZK_OK) {
+        pthread_mutex_lock(&s->mu);
+        e->params = p;
+        e->file_bytes = src->size_bytes;
+        e->host_bytes = lay.host_bytes;
+        publish(s, e, SRS_TIER_PINNED, lay.host_bytes, now_ms() - t0);
+        pthread_mutex_unlock(&s->mu);
+        goto out;
+    }
+    int fd = open(e->key, O_RDONLY | O_CLOEXEC); /* the points with pread on all threads (no faults) */
+    st = bellperson_params_decode_fd(&p, src->m_data, src->size_bytes, fd, what, &lo, err);
+    if (fd >= 0) close(fd);
+    if (st) {
         unreserve(s, SRS_TIER_PINNED, lay.host_bytes);
         goto out;
     }
