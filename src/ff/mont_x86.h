@@ -58,6 +58,54 @@ void mont_sqr4_generic(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64
  * n is 4 or 6 and mont_x86_enabled, else the generic C (out of line on x86-64, inline elsewhere).
  * n is a compile-time constant at every call site, so the n tests fold away and what remains is
  * one well-predicted branch on a global flag and a direct call. */
+/* The 4-limb product inline (the same CIOS as mont_mul4_x86, src/ff/mont_x86.c, bit-identical):
+ * no call, and the arrays are declared as memory inputs instead of a "memory" clobber, so the
+ * compiler keeps the caller's values in registers across it. Plain inline asm needs no target
+ * attribute (the assembler, not the compiler, sees MULX/ADCX/ADOX); it only runs where
+ * mont_x86_enabled, as the out-of-line one. Measured in bench/RESULTS.md section 29. */
+#ifdef MONT_X86
+#define MONT4_MX_(src, tl, th)                                                                   \
+    "mulxq " src ", %[lo], %[hi]\n\t"                                                           \
+    "adcxq %[lo], %[" #tl "]\n\t"                                                               \
+    "adoxq %[hi], %[" #th "]\n\t"
+#define MONT4_ROUND_(i, t0, t1, t2, t3, t4)                                                      \
+    "movq " #i "*8(%[b]), %[d]\n\t"                                                             \
+    "xorl %k[lo], %k[lo]\n\t"                                                                   \
+    MONT4_MX_("0*8(%[a])", t0, t1) MONT4_MX_("1*8(%[a])", t1, t2)                               \
+    MONT4_MX_("2*8(%[a])", t2, t3) MONT4_MX_("3*8(%[a])", t3, t4)                               \
+    "adcq $0, %[" #t4 "]\n\t"                                                                   \
+    "movq %[" #t0 "], %[d]\n\t"                                                                 \
+    "imulq %[inv], %[d]\n\t"                                                                    \
+    "xorl %k[lo], %k[lo]\n\t"                                                                   \
+    MONT4_MX_("0*8(%[m])", t0, t1) MONT4_MX_("1*8(%[m])", t1, t2)                               \
+    MONT4_MX_("2*8(%[m])", t2, t3) MONT4_MX_("3*8(%[m])", t3, t4)                               \
+    "adcq $0, %[" #t4 "]\n\t"
+MONT_INLINE void mont_mul4_x86_inline(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
+                                      uint64_t inv) {
+    uint64_t x0, x1, x2, x3, x4, lo, hi, d;
+    __asm__(
+        "xorl %k[x0], %k[x0]\n\t" "xorl %k[x1], %k[x1]\n\t" "xorl %k[x2], %k[x2]\n\t"
+        "xorl %k[x3], %k[x3]\n\t" "xorl %k[x4], %k[x4]\n\t"
+        MONT4_ROUND_(0, x0, x1, x2, x3, x4)
+        MONT4_ROUND_(1, x1, x2, x3, x4, x0)
+        MONT4_ROUND_(2, x2, x3, x4, x0, x1)
+        MONT4_ROUND_(3, x3, x4, x0, x1, x2)
+        "movq %[x4], %[lo]\n\t" "subq 0*8(%[m]), %[lo]\n\t"
+        "movq %[x0], %[hi]\n\t" "sbbq 1*8(%[m]), %[hi]\n\t"
+        "movq %[x1], %[d]\n\t"  "sbbq 2*8(%[m]), %[d]\n\t"
+        "movq %[x2], %[x3]\n\t" "sbbq 3*8(%[m]), %[x3]\n\t"
+        "cmovncq %[lo], %[x4]\n\t" "cmovncq %[hi], %[x0]\n\t" "cmovncq %[d], %[x1]\n\t"
+        "cmovncq %[x3], %[x2]\n\t"
+        : [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3), [x4] "=&r"(x4),
+          [lo] "=&r"(lo), [hi] "=&r"(hi), [d] "=&d"(d)
+        : [a] "r"(a), [b] "r"(b), [m] "r"(m), [inv] "rm"(inv),
+          "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b), "m"(*(const uint64_t(*)[4])m)
+        : "cc");
+    (void)x3; (void)lo; (void)hi; (void)d;
+    r[0] = x4; r[1] = x0; r[2] = x1; r[3] = x2;
+}
+#endif
+
 MONT_INLINE void mont_mul_auto(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
                                uint64_t inv, int n) {
 #ifdef MONT_X86
@@ -67,7 +115,7 @@ MONT_INLINE void mont_mul_auto(uint64_t *r, const uint64_t *a, const uint64_t *b
         return;
     }
     if (n == 4) {
-        if (__builtin_expect(mont_x86_enabled, 1)) mont_mul4_x86(r, a, b, m, inv);
+        if (__builtin_expect(mont_x86_enabled, 1)) mont_mul4_x86_inline(r, a, b, m, inv);
         else mont_mul4_generic(r, a, b, m, inv);
         return;
     }
@@ -83,7 +131,7 @@ MONT_INLINE void mont_sqr_auto(uint64_t *r, const uint64_t *a, const uint64_t *m
         return;
     }
     if (n == 4) {
-        if (__builtin_expect(mont_x86_enabled, 1)) mont_sqr4_x86(r, a, m, inv);
+        if (__builtin_expect(mont_x86_enabled, 1)) mont_mul4_x86_inline(r, a, a, m, inv);
         else mont_sqr4_generic(r, a, m, inv);
         return;
     }
