@@ -3,23 +3,15 @@
 #include "formats/fmt_util.h"
 
 #include <stdlib.h>
-#include <sys/mman.h>
 
 void *fmt_aligned_array(size_t n, size_t elt) {
     if (n == 0 || elt == 0) return NULL;
-    if (n > SIZE_MAX / elt - ((size_t)2 << 20)) return NULL;
+    if (n > SIZE_MAX / elt - 64) return NULL;
     size_t bytes = (n * elt + 63) & ~(size_t)63;
-    /* big arrays (a zkey's point sections): 2 MiB aligned and asked for transparent huge pages,
-     * so that first touch takes one fault per 2 MiB instead of per 4 KiB (bench/RESULTS.md
-     * section 29: the page faults of the copies were ~5 % of a 2^17 proof) */
-    const size_t huge = (size_t)2 << 20;
-    if (bytes < 2 * huge) return aligned_alloc(64, bytes);
-    size_t rounded = (bytes + huge - 1) & ~(huge - 1);
-    void *p = aligned_alloc(huge, rounded);
-#ifdef MADV_HUGEPAGE
-    if (p) (void)madvise(p, rounded, MADV_HUGEPAGE);
-#endif
-    return p;
+    /* no MADV_HUGEPAGE here: with the kernel's defrag=madvise a huge-page fault compacts memory
+     * first, and on this shared machine that made the zkey load 2x slower (bench/RESULTS.md
+     * section 29) */
+    return aligned_alloc(64, bytes);
 }
 
 const char *pt_fault_str(pt_fault f) {
