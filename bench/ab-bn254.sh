@@ -11,6 +11,7 @@ echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for ((i = 0; i < R; i++)); do
   for nc in "$@"; do
     n=${nc%%=*} c=${nc#*=}
+    # shellcheck disable=SC2086  # CMD is a command line: split on purpose
     /usr/bin/time -f "$n %e %U %S" $c "$D/circuit_final.zkey" "$D/witness.wtns" "$T/$n.proof.json" "$T/$n.public.json" \
       >/dev/null 2>>"$T/times" || echo "$n FAILED" >>"$T/times"
   done
