@@ -516,6 +516,108 @@ TEST(bn254, h_snarkjs_naive) {
 MSM_TEST(bn254_g1, g1)
 MSM_TEST(bn254_g2, g2)
 
+/* The batched affine accumulation on BN254 (issue 27: two interleaved product chains per batch,
+ * odd and even batch sizes, the waiting list relieved without part-full flushes, XYZZ buckets
+ * for the top windows whose digits reach few buckets) against the naive sum of double-and-add
+ * products, with MSM_ACCUM_AFFINE so that small n take that path too: sizes 1, 2, 3, 5 (one
+ * batch of each parity), 700 and 3001; scalars random, 0, 1, r - 1, small (< 2^bits: every window
+ * above them is a few-bucket window, down to the one bucket of windows above every bit), or a few
+ * distinct values (busy buckets: most points wait); bases random, repeated, -P, infinity. Then
+ * n = 40000 random (22 windows of 12 bits: the top one of 4 buckets) against the per-point XYZZ
+ * accumulation, which the test above checks against naive. */
+static size_t affine_case_scalars(scalar256 *sc, size_t n, int mode) {
+    static const int small_bits[] = {1, 8, 30, 100, 200};
+    bn254_fr few[3];
+    for (int i = 0; i < 3; i++) rand_fr(&few[i]);
+    for (size_t i = 0; i < n; i++) {
+        bn254_fr k;
+        memset(sc[i].l, 0, sizeof sc[i].l);
+        if (mode < 5) { /* < 2^bits */
+            int bits = small_bits[mode];
+            test_rand_bytes(sc[i].l, sizeof sc[i].l);
+            for (int l = 0; l < 4; l++) {
+                int lo = 64 * l;
+                if (bits <= lo) sc[i].l[l] = 0;
+                else if (bits < lo + 64) sc[i].l[l] &= ((uint64_t)1 << (bits - lo)) - 1;
+            }
+            continue;
+        }
+        if (mode == 5) k = few[test_rand64() % 3]; /* few distinct scalars */
+        else {
+            int sk = (int)(test_rand64() % 8);
+            if (sk == 0) bn254_fr_zero(&k);
+            else if (sk == 1) bn254_fr_one(&k);
+            else if (sk == 2) { bn254_fr_one(&k); bn254_fr_neg(&k, &k); }
+            else rand_fr(&k);
+        }
+        bn254_fr_to_canon(sc[i].l, &k);
+    }
+    return n;
+}
+#define MSM_AFFINE_TEST(G, NAME)                                                                 \
+    TEST(bn254, NAME##_msm_affine_paths_vs_naive) {                                              \
+        const size_t sizes[] = {1, 2, 3, 5, 700, 3001};                                          \
+        const msm_opts ao = {MSM_ACCUM_AFFINE};                                                  \
+        for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)                             \
+            for (int mode = 0; mode < 7; mode++) {                                               \
+                size_t n = sizes[si];                                                            \
+                /* the naive sum is slow: n = 3001 for G1's random and few-distinct scalars only */ \
+                if (n == 3001 && ((mode < 5 && mode != 2) || sizeof(G##_affine) > 64)) continue;  \
+                G##_affine *bases = malloc(n * sizeof *bases);                                   \
+                scalar256 *sc = malloc(n * sizeof *sc);                                          \
+                REQUIRE(bases && sc);                                                            \
+                for (size_t i = 0; i < n; i++) {                                                 \
+                    int kind = (int)(test_rand64() % 16);                                        \
+                    if (i > 0 && kind == 0) bases[i] = bases[i - 1];                             \
+                    else if (i > 0 && kind == 1) G##_affine_neg(&bases[i], &bases[i - 1]);       \
+                    else if (kind == 2) G##_affine_set_infinity(&bases[i]);                      \
+                    else if (i >= 16 && kind == 3) bases[i] = bases[i - 16];                      \
+                    else NAME##_rand(&bases[i], NULL);                                           \
+                }                                                                                \
+                affine_case_scalars(sc, n, mode);                                                \
+                G##_jacobian want, got, t;                                                       \
+                G##_jacobian_set_infinity(&want);                                                \
+                for (size_t i = 0; i < n; i++) {                                                 \
+                    G##_jacobian_from_affine(&t, &bases[i]);                                     \
+                    G##_mul_vartime(&t, &t, sc[i].l, 4);                                         \
+                    G##_jacobian_add(&want, &want, &t);                                          \
+                }                                                                                \
+                for (int thr = 1; thr <= 3; thr += 2) {                                          \
+                    G##_msm_with(&got, bases, sc, n, thr, &ao);                                  \
+                    CHECK_MSG(G##_jacobian_eq(&got, &want), #G " affine n = %zu, mode %d, %d threads", \
+                              n, mode, thr);                                                     \
+                }                                                                                \
+                free(bases);                                                                     \
+                free(sc);                                                                        \
+            }                                                                                    \
+    }
+MSM_AFFINE_TEST(bn254_g1, g1)
+MSM_AFFINE_TEST(bn254_g2, g2)
+
+TEST(bn254, g1_msm_affine_equals_xyzz_40000) {
+    const size_t n = 40000;
+    bn254_g1_affine *b = malloc(n * sizeof *b);
+    scalar256 *sc = malloc(n * sizeof *sc);
+    REQUIRE(b && sc);
+    /* random bases cheaply: a chain P_i = P_(i-1) + Q_(i mod 8) */
+    bn254_g1_affine q[8];
+    for (int i = 0; i < 8; i++) g1_rand(&q[i], NULL);
+    bn254_g1_jacobian acc;
+    bn254_g1_jacobian_from_affine(&acc, &q[0]);
+    for (size_t i = 0; i < n; i++) {
+        bn254_g1_jacobian_add_mixed(&acc, &acc, &q[i % 8]);
+        bn254_g1_jacobian_to_affine(&b[i], &acc);
+    }
+    affine_case_scalars(sc, n, 6);
+    const msm_opts ao = {MSM_ACCUM_AFFINE}, xo = {MSM_ACCUM_XYZZ};
+    bn254_g1_jacobian p, r;
+    bn254_g1_msm_with(&p, b, sc, n, 2, &ao);
+    bn254_g1_msm_with(&r, b, sc, n, 2, &xo);
+    CHECK(bn254_g1_jacobian_eq(&p, &r));
+    free(b);
+    free(sc);
+}
+
 TEST(bn254, fixed_base_vs_mul) {
     bn254_g1_affine g, out[40];
     bn254_g2_affine h, out2[40];

@@ -107,6 +107,42 @@ TEST(cli, prove_verify_ok_and_invalid) {
     CHECK_MSG(rc == 1 || rc == 3, "rc %d: %s", rc, g_log);
 }
 
+/* Under rapidsnark's name (a link called `prover`): rapidsnark's argument order, nothing on stdout,
+ * exit 0 on success and 1 on every failure (a wrong argument count with rapidsnark's message, a
+ * missing file, a witness of another circuit), where `cuzk prove` says 2 and 3. */
+TEST(cli, rapidsnark_name_and_exit_codes) {
+    char link[4096], args[32768], proof[4096], pub[4096], cmd[40000];
+    snprintf(link, sizeof link, "%s/prover", test_tmpdir());
+    unlink(link);
+    REQUIRE(symlink(CLI, link) == 0);
+    snprintf(proof, sizeof proof, "%s/rs_proof.json", test_tmpdir());
+    snprintf(pub, sizeof pub, "%s/rs_public.json", test_tmpdir());
+    const char *zk = test_fixture("bn128/merkle_mimc5/circuit_final.zkey");
+    const char *wt = test_fixture("bn128/merkle_mimc5/witness.wtns");
+    snprintf(cmd, sizeof cmd, "'%s' '%s' '%s' '%s' '%s'", link, zk, wt, proof, pub);
+    int rc = test_run(g_log, sizeof g_log, "%s", cmd);
+    CHECK_MSG(rc == 0 && g_log[0] == 0, "rc %d: %s", rc, g_log);
+    snprintf(args, sizeof args, "verify '%s' '%s' '%s'", test_fixture("bn128/merkle_mimc5/verification_key.json"), pub,
+             proof);
+    CHECK_MSG(cli(args) == 0, "%s", g_log);
+    snprintf(cmd, sizeof cmd, "'%s' '%s' '%s'", link, zk, wt);
+    rc = test_run(g_log, sizeof g_log, "%s", cmd);
+    CHECK_MSG(rc == 1 && strstr(g_log, "Invalid number of parameters"), "rc %d: %s", rc, g_log);
+    snprintf(cmd, sizeof cmd, "'%s' '%s/none.zkey' '%s' '%s' '%s'", link, test_tmpdir(), wt, proof, pub);
+    rc = test_run(g_log, sizeof g_log, "%s", cmd);
+    CHECK_MSG(rc == 1, "rc %d: %s", rc, g_log);
+    /* another circuit's witness: rapidsnark would write a proof that does not verify */
+    snprintf(cmd, sizeof cmd, "'%s' '%s' '%s' '%s' '%s'", link, zk, test_fixture("bn128/multiplier/witness.wtns"),
+             proof, pub);
+    rc = test_run(g_log, sizeof g_log, "%s", cmd);
+    CHECK_MSG(rc == 1, "rc %d: %s", rc, g_log);
+    snprintf(args, sizeof args, "prove '%s' '%s' '%s' '%s'", zk, test_fixture("bn128/multiplier/witness.wtns"), proof,
+             pub);
+    rc = cli(args);
+    CHECK_MSG(rc == 3, "cuzk prove: rc %d: %s", rc, g_log);
+    unlink(link);
+}
+
 /* Runs the CLI keeping only its stderr in g_log. */
 static int cli_stderr(const char *args) {
     char cmd[40000];

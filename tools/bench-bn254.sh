@@ -115,6 +115,17 @@ find_node() {
       note "npm ci failed (log $LOG_DIR/npm.log)"
     fi
   fi
+  # circom2's WASI shim passes wasm pointers above 2 GiB on as negative numbers (RangeError "Start
+  # offset -1875863712 is outside the bounds of the buffer" while compiling sha256_32blk): make
+  # them unsigned in its argument wrapper (idempotent; only the git-ignored npm copy is touched)
+  local wasi=$npm_dir/node_modules/circom2/vendor/wasi.js
+  if [ -n "$NODE" ] && [ -f "$wasi" ] && ! grep -q 'cuzk bench workaround' "$wasi"; then
+    "$NODE" -e 'const fs = require("fs"), f = process.argv[1], s = fs.readFileSync(f, "utf8");
+      const old = "(...args) => {\n        try {\n            return f(...args)";
+      const add = "(...args) => {\n        try {\n            // cuzk bench workaround: wasm i32 pointers above 2 GiB arrive negative\n" +
+        "            args = args.map((a) => (typeof a === \"number\" && a < 0 && Number.isInteger(a) ? a >>> 0 : a))\n            return f(...args)";
+      if (s.includes(old)) fs.writeFileSync(f, s.replace(old, add)); else console.error("wasi.js: pattern not found, not patched");' "$wasi"
+  fi
   [ -n "$NODE" ] && [ -f "$npm_dir/node_modules/snarkjs/build/cli.cjs" ] && SNARKJS=$npm_dir/node_modules/snarkjs/build/cli.cjs
   if [ -n "$SNARKJS" ]; then say "node $("$NODE" --version), snarkjs $SNARKJS"; else note "snarkjs: not available (node or the pinned package missing)"; fi
 }

@@ -103,6 +103,9 @@ static void print_prove_help(FILE *f) {
         "  cuzk prove circuit_final.zkey witness.wtns proof.json public.json --timings\n"
         "  cuzk prove --params c.params --r1cs c.r1cs witness.wtns proof.bin public.json\n"
         "\n"
+        "rapidsnark's interface: run through a link named 'prover' (or 'rapidsnark'), cuzk is\n"
+        "'cuzk prove -q' with rapidsnark's exit codes: 0 ok, 1 any failure (README.md).\n"
+        "\n"
         "environment (GPU backend): CUZK_MSM_WINDOW=<bits> and CUZK_MSM_CHUNK=<points> tune the MSMs\n"
         "(default automatic); the B_G2 MSM of a bellperson key runs on the GPU when it fits there,\n"
         "else on CPU threads: CUZK_GPU_B2=0 keeps it on CPU threads, CUZK_GPU_B2=1 makes a GPU prove\n"
@@ -990,7 +993,49 @@ static int cmd_srs_cache(int argc, char **argv) {
     return 0;
 }
 
+/* rapidsnark's interface, when this program runs under rapidsnark's name (a link named `prover`,
+ * what rapidsnark's build makes, or `rapidsnark`): `prover circuit.zkey witness.wtns proof.json
+ * public.json` is `cuzk prove -q` with the same files, and, as rapidsnark, every failure exits 1
+ * (EXIT_FAILURE) with the reason on stderr, a wrong argument count too (rapidsnark's
+ * "Invalid number of parameters" and its usage line). cuzk's own options stay accepted. Exit
+ * 130 / 143 on SIGINT / SIGTERM are kept (what a shell reports for rapidsnark killed so). */
+static bool rapidsnark_name(const char *argv0) {
+    const char *b = strrchr(argv0 ? argv0 : "", '/');
+    b = b ? b + 1 : argv0 ? argv0 : "";
+    return !strcmp(b, "prover") || !strcmp(b, "rapidsnark");
+}
+
+static int rapidsnark_main(int argc, char **argv) {
+    int files = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { print_prove_help(stdout); return 0; }
+        if (a[0] != '-' || !a[1]) files++;
+        else if (!strcmp(a, "--threads") || !strcmp(a, "--backend") || !strcmp(a, "--r1cs")) i++; /* their value */
+        else if (!strcmp(a, "--fixed-rs")) i += 2;
+    }
+    if (files != 4) {
+        fprintf(stderr, "Invalid number of parameters\n");
+        fprintf(stderr, "Usage: %s <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n", g_prog);
+        return 1;
+    }
+    char **av = malloc(((size_t)argc + 2) * sizeof *av);
+    if (!av) { fprintf(stderr, "Error: out of memory\n"); return 1; }
+    av[0] = (char *)"prove";
+    av[1] = (char *)"-q";
+    for (int i = 1; i < argc; i++) av[i + 1] = argv[i];
+    av[argc + 1] = NULL;
+    int rc = cmd_prove(argc + 1, av);
+    free(av);
+    return rc == 0 || rc == 130 || rc == 143 ? rc : 1;
+}
+
 int main(int argc, char **argv) {
+    if (argc >= 1 && rapidsnark_name(argv[0])) {
+        g_prog = "prover";
+        if (!cli_frontend_init(argc, argv, g_prog)) return 1;
+        return rapidsnark_main(argc, argv);
+    }
     if (!cli_frontend_init(argc, argv, "cuzk")) return 2;
     if (argc < 2) { print_main_help(stderr); return 2; }
     const char *cmd = argv[1];

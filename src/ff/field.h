@@ -41,9 +41,9 @@
     MONT_INLINE bool F##_is_zero(const F *a) { return mont_is_zero(a->l, N); }                  \
     MONT_INLINE bool F##_is_one(const F *a) { return mont_eq(a->l, F##_R_, N); }                \
     MONT_INLINE bool F##_eq(const F *a, const F *b) { return mont_eq(a->l, b->l, N); }          \
-    MONT_INLINE void F##_add(F *r, const F *a, const F *b) { mont_add(r->l, a->l, b->l, F##_MODULUS, N); } \
-    MONT_INLINE void F##_sub(F *r, const F *a, const F *b) { mont_sub(r->l, a->l, b->l, F##_MODULUS, N); } \
-    MONT_INLINE void F##_dbl(F *r, const F *a) { mont_add(r->l, a->l, a->l, F##_MODULUS, N); }  \
+    MONT_INLINE void F##_add(F *r, const F *a, const F *b) { mont_add_auto(r->l, a->l, b->l, F##_MODULUS, N); } \
+    MONT_INLINE void F##_sub(F *r, const F *a, const F *b) { mont_sub_auto(r->l, a->l, b->l, F##_MODULUS, N); } \
+    MONT_INLINE void F##_dbl(F *r, const F *a) { mont_add_auto(r->l, a->l, a->l, F##_MODULUS, N); }  \
     MONT_INLINE void F##_neg(F *r, const F *a) { mont_neg(r->l, a->l, F##_MODULUS, N); }        \
     /* mul/sqr: x86-64 asm when the CPU has BMI2+ADX (src/ff/mont_x86.h), else generic C */    \
     MONT_INLINE void F##_mul(F *r, const F *a, const F *b) {                                    \

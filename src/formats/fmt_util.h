@@ -12,7 +12,8 @@
 #error "cuzk formats assume a little-endian host (zkey point bytes are copied as limbs)"
 #endif
 
-/* 64-byte aligned, n * elt bytes (rounded up); NULL when n == 0 or on failure (check n). */
+/* 64-byte aligned, n * elt bytes (rounded up); NULL when n == 0 or on failure (check n). free()
+ * frees. */
 void *fmt_aligned_array(size_t n, size_t elt);
 
 /* Why a point was rejected. */

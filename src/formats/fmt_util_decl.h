@@ -6,6 +6,12 @@
  * index (and *fault), or n when all are fine. */
 size_t CN(g1s_check)(const CN(g1_affine) *pts, size_t n, bool subgroup, pt_fault *fault);
 size_t CN(g2s_check)(const CN(g2_affine) *pts, size_t n, bool subgroup, pt_fault *fault);
+/* The same checks fused with the copy of the n points' bytes (the zkey's in-memory form: the
+ * limbs of Montgomery affine coordinates, little-endian; 64 / 128 bytes a point) from src into
+ * dst: each thread copies a block and checks it while it is in cache. dst holds the n points
+ * when n is returned; after a bad index, the points from it on may be uncopied. */
+size_t CN(g1s_copy_check)(CN(g1_affine) *dst, const uint8_t *src, size_t n, bool subgroup, pt_fault *fault);
+size_t CN(g2s_copy_check)(CN(g2_affine) *dst, const uint8_t *src, size_t n, bool subgroup, pt_fault *fault);
 
 #if CURVE_BELLPERSON /* the zcash encodings are BLS12-381's */
 /* Decodes n zcash-uncompressed points from `in` (96 or 192 bytes each) into out, rejecting

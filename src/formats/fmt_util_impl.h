@@ -69,6 +69,37 @@ __attribute__((unused)) static pt_fault decode_fault(ec_decode_result r) {
     return PT_NOT_ON_CURVE;
 }
 
+/* copy + check, a block at a time (the block stays in L1/L2 between its copy and its check) */
+#define COPY_CHECK_BLOCK 512
+static void g1_copy_check_fn(void *vc, size_t b, size_t e, int tid) {
+    (void)tid;
+    scan_ctx *c = vc;
+    CN(g1_affine) *dst = c->out;
+    const uint8_t *src = c->in;
+    for (size_t i0 = b; i0 < e && i0 < atomic_load(&c->first_bad); i0 += COPY_CHECK_BLOCK) {
+        size_t i1 = e - i0 < COPY_CHECK_BLOCK ? e : i0 + COPY_CHECK_BLOCK;
+        memcpy(&dst[i0], src + i0 * sizeof *dst, (i1 - i0) * sizeof *dst);
+        for (size_t i = i0; i < i1; i++) {
+            pt_fault f = g1_fault(&dst[i], c->subgroup);
+            if (f) { scan_report(c, i, f); return; }
+        }
+    }
+}
+static void g2_copy_check_fn(void *vc, size_t b, size_t e, int tid) {
+    (void)tid;
+    scan_ctx *c = vc;
+    CN(g2_affine) *dst = c->out;
+    const uint8_t *src = c->in;
+    for (size_t i0 = b; i0 < e && i0 < atomic_load(&c->first_bad); i0 += COPY_CHECK_BLOCK) {
+        size_t i1 = e - i0 < COPY_CHECK_BLOCK ? e : i0 + COPY_CHECK_BLOCK;
+        memcpy(&dst[i0], src + i0 * sizeof *dst, (i1 - i0) * sizeof *dst);
+        for (size_t i = i0; i < i1; i++) {
+            pt_fault f = g2_fault(&dst[i], c->subgroup);
+            if (f) { scan_report(c, i, f); return; }
+        }
+    }
+}
+
 #if CURVE_BELLPERSON /* zcash encodings: BLS12-381 only */
 static pt_fault g1_dec_one(CN(g1_affine) *out, const uint8_t *in, bool subgroup) {
     pt_fault f = decode_fault(g1_affine_from_uncompressed(out, in));
@@ -128,6 +159,16 @@ size_t CN(g1s_check)(const CN(g1_affine) *pts, size_t n, bool subgroup, pt_fault
 size_t CN(g2s_check)(const CN(g2_affine) *pts, size_t n, bool subgroup, pt_fault *fault) {
     size_t bad = run_scan(g2_check_fn, pts, NULL, n, subgroup);
     if (fault) *fault = bad < n ? g2_fault(&pts[bad], subgroup) : PT_OK;
+    return bad;
+}
+size_t CN(g1s_copy_check)(CN(g1_affine) *dst, const uint8_t *src, size_t n, bool subgroup, pt_fault *fault) {
+    size_t bad = run_scan(g1_copy_check_fn, src, dst, n, subgroup);
+    if (fault) *fault = bad < n ? g1_fault(&dst[bad], subgroup) : PT_OK;
+    return bad;
+}
+size_t CN(g2s_copy_check)(CN(g2_affine) *dst, const uint8_t *src, size_t n, bool subgroup, pt_fault *fault) {
+    size_t bad = run_scan(g2_copy_check_fn, src, dst, n, subgroup);
+    if (fault) *fault = bad < n ? g2_fault(&dst[bad], subgroup) : PT_OK;
     return bad;
 }
 #if CURVE_BELLPERSON

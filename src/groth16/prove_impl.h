@@ -199,6 +199,58 @@ cuzk_status CN(groth16_prove_one)(CN(groth16_prover) *pv, CN(groth16_proof) *out
     return st;
 }
 
+/* ---- the zkey's rows: a[row] = sum of A's v * w[wire] over the row's records, b the same for B ---
+ * Records sorted by (matrix, row), as snarkjs and cuzk setup write them, are split into one range
+ * per thread whose ends fall between rows, so the threads write disjoint rows; any other order is
+ * summed on one thread (the sums are the same either way: field addition). a, b: m zeros on entry. */
+typedef struct {
+    const CN(zkey_coef) *coefs;
+    const CN(fr) *w;
+    CN(fr) *a, *b;
+    size_t *cut; /* nparts + 1 record indices */
+} CN(zkey_rows_ctx);
+
+static void CN(zkey_rows_run)(void *vctx, size_t begin, size_t end, int tid) {
+    (void)tid;
+    const CN(zkey_rows_ctx) *x = vctx;
+    for (size_t part = begin; part < end; part++)
+        for (size_t i = x->cut[part]; i < x->cut[part + 1]; i++) {
+            const CN(zkey_coef) *k = &x->coefs[i];
+            CN(fr) prod;
+            CN(fr_mul)(&prod, &k->value, &x->w[k->wire]);
+            CN(fr) *dst = k->matrix == 0 ? &x->a[k->row] : &x->b[k->row];
+            CN(fr_add)(dst, dst, &prod);
+        }
+}
+
+static void CN(zkey_rows)(CN(fr) *a, CN(fr) *b, const CN(zkey) *z, const CN(fr) *w, int nthreads) {
+    size_t n = z->n_coefs;
+    if (nthreads <= 0) nthreads = cuzk_num_threads();
+    size_t parts = n < 2048 || nthreads < 2 ? 1 : (size_t)nthreads;
+    for (size_t i = 1; parts > 1 && i < n; i++) { /* sorted by (matrix, row)? */
+        const CN(zkey_coef) *p = &z->coefs[i - 1], *q = &z->coefs[i];
+        if (p->matrix > q->matrix || (p->matrix == q->matrix && p->row > q->row)) parts = 1;
+    }
+    size_t cut_1[2] = {0, n};
+    size_t *cut = parts > 1 ? malloc((parts + 1) * sizeof *cut) : cut_1;
+    if (!cut) { cut = cut_1; parts = 1; }
+    if (parts > 1) {
+        cut[0] = 0;
+        for (size_t p = 1; p < parts; p++) {
+            size_t i = n * p / parts;
+            if (i < cut[p - 1]) i = cut[p - 1];
+            /* move the cut past the rest of its row (the same matrix and row) */
+            while (i > 0 && i < n && z->coefs[i].matrix == z->coefs[i - 1].matrix && z->coefs[i].row == z->coefs[i - 1].row)
+                i++;
+            cut[p] = i;
+        }
+        cut[parts] = n;
+    }
+    CN(zkey_rows_ctx) x = {z->coefs, w, a, b, cut};
+    parallel_for(parts, (int)parts, CN(zkey_rows_run), &x);
+    if (cut != cut_1) free(cut);
+}
+
 /* ---- the sequences: one per convention, over a backend's stages (prove.h) ----------------------- */
 cuzk_status CN(groth16_zkey_start)(CN(groth16_pending) **out, const CN(zkey) *z, const CN(groth16_stages) *stg, const CN(fr) *w,
                                    size_t n_w, const CN(fr) *r, const CN(fr) *s, int nthreads, groth16_release_fn release,
@@ -233,13 +285,7 @@ cuzk_status CN(groth16_zkey_start)(CN(groth16_pending) **out, const CN(zkey) *z,
     if ((st = groth16_abort_point("a/b", err)) != CUZK_OK) goto out;
 
     /* 1. rows: A_T[row] += v * w[wire] (and B) */
-    for (uint32_t i = 0; i < z->n_coefs; i++) {
-        const CN(zkey_coef) *k = &z->coefs[i];
-        CN(fr) prod;
-        CN(fr_mul)(&prod, &k->value, &w[k->wire]);
-        CN(fr) *dst = k->matrix == 0 ? &a[k->row] : &b[k->row];
-        CN(fr_add)(dst, dst, &prod);
-    }
+    CN(zkey_rows)(a, b, z, w, nthreads);
     t1 = now_ms(); tm.abc_ms = t1 - t0; t0 = t1;
     if ((st = groth16_abort_point("H", err)) != CUZK_OK) goto out;
 

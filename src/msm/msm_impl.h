@@ -100,35 +100,98 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
         size_t nb, nw, cap; /* open batch, waiting points, batch size of the task */              \
     } G##_msm_scratch;                                                                           \
                                                                                                  \
-    /* The open batch's additions: bk[bj[i]] += bq[i] for i < nb, one inversion. */              \
+    /* The open batch's additions: bk[bj[i]] += bq[i] for i < nb, one inversion. Two interleaved \
+     * product chains (even and odd i; pre[i] = den[i] * pre[i - 2]) and the additions two at a  \
+     * time: every step of one chain depends on the one before, and one addition is four         \
+     * dependent products deep, so the CPU overlaps two independent ones where it would wait on  \
+     * one (bench/RESULTS.md section 29). Additions i of a batch hit distinct buckets. */         \
+    static inline void G##_msm_add_one(G##_msm_scratch *sc, size_t i, const F *d_inv) {          \
+        F t, lam, x3;                                                                            \
+        G##_affine *b = &sc->bk[sc->bj[i]];                                                      \
+        const G##_affine *q = &sc->bq[i];                                                        \
+        F##_sub(&t, &q->y, &b->y);                                                               \
+        F##_mul(&lam, &t, d_inv);                    /* (y2 - y1) / (x2 - x1) */                 \
+        F##_sqr(&x3, &lam);                                                                      \
+        F##_sub(&x3, &x3, &b->x);                                                                \
+        F##_sub(&x3, &x3, &q->x);                    /* lam^2 - x1 - x2 */                       \
+        F##_sub(&t, &b->x, &x3);                                                                 \
+        F##_mul(&t, &lam, &t);                                                                   \
+        F##_sub(&b->y, &t, &b->y);                   /* lam (x1 - x3) - y1 */                    \
+        b->x = x3;                                                                               \
+        sc->state[sc->bj[i]] = 1;                                                                \
+    }                                                                                            \
     static void G##_msm_flush(G##_msm_scratch *sc) {                                             \
         size_t n = sc->nb;                                                                       \
         if (!n) return;                                                                          \
-        sc->pre[0] = sc->den[0];                                                                 \
-        for (size_t i = 1; i < n; i++) F##_mul(&sc->pre[i], &sc->pre[i - 1], &sc->den[i]);       \
-        F inv, t, lam, x3;                                                                       \
-        F##_inv_vartime(&inv, &sc->pre[n - 1]); /* public points: variable time is fine */        \
-        for (size_t i = n; i-- > 0;) {                                                           \
-            /* inv = 1 / (den[0] ... den[i]) here */                                             \
+        F *pre = sc->pre, *den = sc->den;                                                        \
+        pre[0] = den[0];                                                                         \
+        if (n > 1) pre[1] = den[1];                                                              \
+        for (size_t i = 2; i + 1 < n; i += 2) {                                                  \
+            F##_mul(&pre[i], &pre[i - 2], &den[i]);                                              \
+            F##_mul(&pre[i + 1], &pre[i - 1], &den[i + 1]);                                      \
+        }                                                                                        \
+        if (n > 2 && (n & 1)) F##_mul(&pre[n - 1], &pre[n - 3], &den[n - 1]);                    \
+        /* inv[k] = 1 / (product of chain k), k = parity; one inversion for both */              \
+        F inv[2];                                                                                \
+        if (n == 1) {                                                                            \
+            F##_inv_vartime(&inv[0], &pre[0]); /* public points: variable time is fine */        \
+        } else {                                                                                 \
+            const size_t l0 = (n - 1) & 1 ? n - 2 : n - 1, l1 = l0 == n - 1 ? n - 2 : n - 1;     \
+            F both, ib;                                                                          \
+            F##_mul(&both, &pre[l0], &pre[l1]);                                                  \
+            F##_inv_vartime(&ib, &both);                                                         \
+            F##_mul(&inv[l0 & 1], &ib, &pre[l1]);                                                \
+            F##_mul(&inv[l1 & 1], &ib, &pre[l0]);                                                \
+        }                                                                                        \
+        size_t i = n;                                                                            \
+        if (n & 1) { /* the odd one out first: i = n - 1 (even) */                               \
+            i = n - 1;                                                                           \
             F d_inv;                                                                             \
-            if (i) {                                                                             \
-                F##_mul(&d_inv, &inv, &sc->pre[i - 1]);                                          \
-                F##_mul(&inv, &inv, &sc->den[i]);                                                \
+            if (i >= 2) {                                                                        \
+                F##_mul(&d_inv, &inv[0], &pre[i - 2]);                                           \
+                F##_mul(&inv[0], &inv[0], &den[i]);                                              \
             } else {                                                                             \
-                d_inv = inv;                                                                     \
+                d_inv = inv[0];                                                                  \
             }                                                                                    \
-            G##_affine *b = &sc->bk[sc->bj[i]];                                                  \
-            const G##_affine *q = &sc->bq[i];                                                    \
-            F##_sub(&t, &q->y, &b->y);                                                           \
-            F##_mul(&lam, &t, &d_inv);                   /* (y2 - y1) / (x2 - x1) */             \
-            F##_sqr(&x3, &lam);                                                                  \
-            F##_sub(&x3, &x3, &b->x);                                                            \
-            F##_sub(&x3, &x3, &q->x);                    /* lam^2 - x1 - x2 */                   \
-            F##_sub(&t, &b->x, &x3);                                                             \
-            F##_mul(&t, &lam, &t);                                                               \
-            F##_sub(&b->y, &t, &b->y);                   /* lam (x1 - x3) - y1 */                \
-            b->x = x3;                                                                           \
-            sc->state[sc->bj[i]] = 1;                                                            \
+            G##_msm_add_one(sc, i, &d_inv);                                                      \
+        }                                                                                        \
+        /* pairs (i - 2, i - 1): one of each chain */                                            \
+        while (i >= 2) {                                                                         \
+            i -= 2;                                                                              \
+            F d0, d1; /* d_inv of i (even chain) and i + 1 (odd chain) */                       \
+            const size_t e = i, o = i + 1;                                                       \
+            if (e >= 2) {                                                                        \
+                F##_mul(&d0, &inv[e & 1], &pre[e - 2]);                                          \
+                F##_mul(&d1, &inv[o & 1], &pre[o - 2]);                                          \
+                F##_mul(&inv[e & 1], &inv[e & 1], &den[e]);                                      \
+                F##_mul(&inv[o & 1], &inv[o & 1], &den[o]);                                      \
+            } else {                                                                             \
+                d0 = inv[e & 1];                                                                 \
+                d1 = inv[o & 1];                                                                 \
+            }                                                                                    \
+            F t0, t1, l0, l1, x0, x1;                                                            \
+            G##_affine *b0 = &sc->bk[sc->bj[e]], *b1 = &sc->bk[sc->bj[o]];                       \
+            const G##_affine *q0 = &sc->bq[e], *q1 = &sc->bq[o];                                 \
+            F##_sub(&t0, &q0->y, &b0->y);                                                        \
+            F##_sub(&t1, &q1->y, &b1->y);                                                        \
+            F##_mul(&l0, &t0, &d0);                                                              \
+            F##_mul(&l1, &t1, &d1);                                                              \
+            F##_sqr(&x0, &l0);                                                                   \
+            F##_sqr(&x1, &l1);                                                                   \
+            F##_sub(&x0, &x0, &b0->x);                                                           \
+            F##_sub(&x1, &x1, &b1->x);                                                           \
+            F##_sub(&x0, &x0, &q0->x);                                                           \
+            F##_sub(&x1, &x1, &q1->x);                                                           \
+            F##_sub(&t0, &b0->x, &x0);                                                           \
+            F##_sub(&t1, &b1->x, &x1);                                                           \
+            F##_mul(&t0, &l0, &t0);                                                              \
+            F##_mul(&t1, &l1, &t1);                                                              \
+            F##_sub(&b0->y, &t0, &b0->y);                                                        \
+            F##_sub(&b1->y, &t1, &b1->y);                                                        \
+            b0->x = x0;                                                                          \
+            b1->x = x1;                                                                          \
+            sc->state[sc->bj[e]] = 1;                                                            \
+            sc->state[sc->bj[o]] = 1;                                                            \
         }                                                                                        \
         sc->nb = 0;                                                                              \
     }                                                                                            \
@@ -167,6 +230,20 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
         return 1;                                                                                \
     }                                                                                            \
                                                                                                  \
+    /* The waiting list is full: flushes the open batch and feeds the waiting points once into    \
+     * the next one (a point whose bucket is already there waits again; the first one never does, \
+     * so the list has room afterwards). The next batch fills with new points before its flush:  \
+     * flushing it now, part-full, would spend an inversion on few additions. */                  \
+    static void G##_msm_relieve(G##_msm_scratch *sc) {                                           \
+        G##_msm_flush(sc);                                                                       \
+        size_t nw = sc->nw;                                                                      \
+        sc->nw = 0;                                                                              \
+        for (size_t i = 0; i < nw; i++) {                                                        \
+            G##_affine q = sc->wq[i]; /* a put writes the list at index <= i */                  \
+            (void)G##_msm_put(sc, sc->wj[i], &q);                                                \
+        }                                                                                        \
+    }                                                                                            \
+                                                                                                 \
     /* Flushes the open batch, then feeds the waiting points again, until none is left. */       \
     static void G##_msm_drain(G##_msm_scratch *sc) {                                             \
         while (sc->nb || sc->nw) {                                                               \
@@ -189,6 +266,8 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
         uint64_t h[5];                                                                           \
         G##_msm_scratch *scratch; /* one per thread */                                           \
         int xyzz;                 /* MSM_ACCUM_XYZZ: scratch[t].bx instead of the affine buckets */ \
+        int xyzz_from;            /* affine mode: windows from this one on use bx (few buckets) */ \
+        size_t nbx;               /* bx entries per thread (nb, or the few-bucket windows' count) */ \
         G##_xyzz *partial; /* ntasks: window w, chunk ch at w * nchunks + ch */                  \
         atomic_size_t next;                                                                      \
     } G##_msm_ctx;                                                                               \
@@ -200,7 +279,12 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
         const size_t i0 = x->n * ch / x->nchunks, i1 = x->n * (ch + 1) / x->nchunks;            \
         const uint32_t half = (uint32_t)1 << (x->c - 1);                                         \
         const int off = w * x->c;                                                                \
-        if (x->xyzz) for (size_t j = 0; j < nb; j++) G##_xyzz_set_infinity(&sc->bx[j]);           \
+        /* XYZZ buckets: every window with MSM_ACCUM_XYZZ; in affine mode the top windows, whose  \
+         * digits reach few buckets (scalars < 2^maxbits): a batch there would hold few additions \
+         * per inversion and most points would wait (the pathology of bench/RESULTS.md s. 29) */ \
+        const int xyzz = x->xyzz || w >= x->xyzz_from;                                           \
+        const size_t nbr = xyzz ? x->nbx : nb; /* buckets that can be hit */                    \
+        if (xyzz) for (size_t j = 0; j < nbr; j++) G##_xyzz_set_infinity(&sc->bx[j]);             \
         else memset(sc->state, 0, nb);                                                           \
         sc->nb = sc->nw = 0;                                                                     \
         sc->cap = msm_batch_cap(nb);                                                             \
@@ -222,16 +306,16 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
                 G##_affine_neg(&q, p);                                                           \
                 j = half - v - 1;                                                                \
             }                                                                                    \
-            if (x->xyzz) G##_xyzz_add_mixed(&sc->bx[j], &sc->bx[j], &q);                         \
-            else while (!G##_msm_put(sc, j, &q)) G##_msm_drain(sc);                              \
+            if (xyzz) G##_xyzz_add_mixed(&sc->bx[j], &sc->bx[j], &q);                            \
+            else while (!G##_msm_put(sc, j, &q)) G##_msm_relieve(sc);                            \
         }                                                                                        \
-        if (!x->xyzz) G##_msm_drain(sc);                                                         \
+        if (!xyzz) G##_msm_drain(sc);                                                            \
         /* running sum: sum_j (j + 1) bk[j] */                                                   \
         G##_xyzz run, sum;                                                                       \
         G##_xyzz_set_infinity(&run);                                                             \
         G##_xyzz_set_infinity(&sum);                                                             \
-        for (size_t j = nb; j-- > 0;) {                                                          \
-            if (x->xyzz) G##_xyzz_add(&run, &run, &sc->bx[j]);                                   \
+        for (size_t j = nbr; j-- > 0;) {                                                         \
+            if (xyzz) G##_xyzz_add(&run, &run, &sc->bx[j]);                                      \
             else if (sc->state[j]) G##_xyzz_add_mixed(&run, &run, &sc->bk[j]);                   \
             G##_xyzz_add(&sum, &sum, &run);                                                      \
         }                                                                                        \
@@ -295,6 +379,30 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
         atomic_init(&x.next, 0);                                                                 \
         int nth = (size_t)nthreads < x.ntasks ? nthreads : (int)x.ntasks;                        \
         const size_t nbk = (size_t)1 << (x.c - 1);                                               \
+        x.xyzz_from = x.nwin;                                                                    \
+        x.nbx = nbk;                                                                             \
+        if (!x.xyzz) {                                                                           \
+            /* scalars < 2^maxbits: window w (off = w c) with maxbits - off <= c - 2 has digits  \
+             * (k >> off) + carry in [0, 2^(maxbits - off)], so buckets j < 2^(maxbits - off);   \
+             * from the first window where that is under 4 batches' worth, XYZZ buckets */      \
+            uint64_t or_[4] = {0, 0, 0, 0};                                                      \
+            for (size_t i = 0; i < n; i++)                                                       \
+                for (int l = 0; l < 4; l++) or_[l] |= scalars[i].l[l];                           \
+            int maxbits = 0;                                                                     \
+            for (int l = 3; l >= 0; l--)                                                         \
+                if (or_[l]) { maxbits = 64 * l + 64 - __builtin_clzll(or_[l]); break; }          \
+            const size_t cap = msm_batch_cap(nbk);                                               \
+            for (int w = 0; w < x.nwin; w++) {                                                   \
+                int room = maxbits - w * x.c; /* bits of k >> off */                             \
+                if (room > x.c - 2) continue;                                                    \
+                size_t used = room <= 0 ? 1 : ((size_t)1 << room);                               \
+                if (used < 4 * cap) {                                                            \
+                    x.xyzz_from = w;                                                             \
+                    x.nbx = used;                                                                \
+                    break;                                                                       \
+                }                                                                                \
+            }                                                                                    \
+        }                                                                                        \
         x.scratch = calloc((size_t)nth, sizeof *x.scratch);                                      \
         x.partial = malloc(x.ntasks * sizeof(G##_xyzz));                                         \
         int ok = x.scratch && x.partial;                                                         \
@@ -312,7 +420,9 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
                 s_->bq = malloc(2 * cap * sizeof(G##_affine));                                   \
                 s_->den = malloc(2 * cap * sizeof(F));                                           \
                 s_->bj = malloc(2 * cap * sizeof(uint32_t));                                     \
-                ok = s_->bk && s_->state && s_->bq && s_->den && s_->bj;                         \
+                if (x.xyzz_from < x.nwin) s_->bx = malloc(x.nbx * sizeof(G##_xyzz));              \
+                ok = s_->bk && s_->state && s_->bq && s_->den && s_->bj &&                       \
+                     (x.xyzz_from == x.nwin || s_->bx);                                          \
                 if (ok) {                                                                        \
                     s_->wq = s_->bq + cap;                                                       \
                     s_->pre = s_->den + cap;                                                     \
