@@ -161,6 +161,13 @@ CUZK_API cuzk_status cuzk_srs_cache_make(const char *params_path, const char *ca
 CUZK_API cuzk_status cuzk_srs_cache_check(const char *params_path, const char *cache_path, cuzk_check_level check,
                                           int thorough, int nthreads, cuzk_error *err);
 
+/* What the last load of a .params in this process did with its SRS cache: 0 no cache was read
+ * (none there, CUZK_SRS_CACHE=off, no load yet), 1 the points came from a cache (buf: its path),
+ * 2 a cache was refused and the .params decoded (buf: the warning, with the reason). buf may be
+ * NULL. For messages and summaries (a failed proof names the cache its points came from).
+ * Thread-safe; with concurrent loads the last one wins. */
+CUZK_API int cuzk_srs_cache_last_use(char *buf, size_t cap);
+
 /* Adds a reference and returns pk (NULL stays NULL). Atomic. */
 CUZK_API cuzk_pk *cuzk_pk_retain(cuzk_pk *pk);
 /* Drops a reference; the last one frees the key. Provers, vks and engine circuits made from a

@@ -1,12 +1,14 @@
 /* The pre-decoded SRS cache (srs_cache.h). */
 #include "formats/srs_cache.h"
 #include "formats/fmt_util.h"
+#include "formats/mapped_file.h"
 #include "util/log.h"
 #include "util/parallel.h"
 #include "util/timer.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -257,8 +259,10 @@ cuzk_status srs_cache_write(const char *cache_path, const char *params_path, con
         return ERR(err, CUZK_ERR_ARG, "srs_cache_write: a cache records parameters checked at the curve or full level, "
                    "not %s", cuzk_check_level_str(verified));
     if (nthreads <= 0) nthreads = cuzk_num_threads();
+    /* the temporary: a new file of a unique name (mkstemp: O_CREAT|O_EXCL, so a symlink planted
+     * at a guessable name is never followed) in the cache's directory, renamed over the cache */
     char tmp[4200];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", cache_path) >= (int)sizeof tmp)
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", cache_path) >= (int)sizeof tmp)
         return ERR(err, CUZK_ERR_ARG, "srs_cache_write: path too long");
     disk_header h;
     memset(&h, 0, sizeof h);
@@ -337,11 +341,13 @@ cuzk_status srs_cache_write(const char *cache_path, const char *params_path, con
         st = ERR(err, CUZK_ERR_NOMEM, "srs_cache_write: cannot allocate its buffers");
         goto out;
     }
-    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    fd = mkostemp(tmp, O_CLOEXEC);
     if (fd < 0) {
-        st = ERR(err, CUZK_ERR_IO, "%s: cannot create: %s", tmp, strerror(errno));
+        st = ERR(err, CUZK_ERR_IO, "%s: cannot create a temporary next to it: %s", cache_path, strerror(errno));
+        tmp[0] = 0; /* nothing to remove */
         goto out;
     }
+    (void)fchmod(fd, 0644);
     if (ftruncate(fd, (off_t)h.file_bytes) != 0) {
         st = ERR(err, CUZK_ERR_IO, "%s: cannot size it to %llu bytes: %s", tmp, (unsigned long long)h.file_bytes,
                  strerror(errno));
@@ -375,7 +381,7 @@ cuzk_status srs_cache_write(const char *cache_path, const char *params_path, con
     }
 out:
     if (fd >= 0) close(fd);
-    if (st) (void)unlink(tmp);
+    if (st && tmp[0]) (void)unlink(tmp);
     free(page);
     free(buf);
     free(sums);
@@ -451,6 +457,48 @@ static void info_of(srs_cache_info *i, const disk_header *h) {
     i->file_bytes = h->file_bytes;
 }
 
+/* The header's counts and kind against what the .params's own header says (its counts, read
+ * from a mapping: a few pages): a cache that claims other points than the .params has is refused
+ * before anything is allocated for them. The decoded counts of an MPC file may be smaller than the
+ * file's (points at infinity dropped from l, a, b_g1, b_g2), never larger; ic and h never drop. */
+static cuzk_status header_vs_params(const disk_header *h, const char *cache_path, const char *params_path,
+                                    cuzk_error *err) {
+    mapped_file f;
+    memset(&f, 0, sizeof f);
+    cuzk_error e2;
+    memset(&e2, 0, sizeof e2);
+    if (mapped_file_open(&f, params_path, &e2) != CUZK_OK)
+        return ERR(err, CUZK_ERR_IO, "%s: cannot read its header: %s", params_path, e2.msg);
+    bellperson_layout L;
+    char what[1100];
+    snprintf(what, sizeof what, "bellperson params %s", params_path);
+    cuzk_status st = bellperson_params_layout(&L, f.m_data, f.size_bytes, what, &e2);
+    mapped_file_close(&f);
+    if (st != CUZK_OK)
+        return ERR(err, CUZK_ERR_MISMATCH, "SRS cache %s not used: its .params does not parse (%s)", cache_path, e2.msg);
+    const int mpc = L.origin != BELLPERSON_ORIGIN_PARAMS;
+    const char *bad = NULL;
+    uint32_t cv = 0, pv = 0;
+#define CMP_EQ(f, name) if (!bad && h->f != L.f) { bad = name; cv = h->f; pv = L.f; }
+#define CMP_LE(f, name) if (!bad && (mpc ? h->f > L.f : h->f != L.f)) { bad = name; cv = h->f; pv = L.f; }
+    CMP_EQ(n_ic, "ic")
+    CMP_EQ(n_h, "h")
+    CMP_LE(n_l, "l")
+    CMP_LE(n_a, "a")
+    CMP_LE(n_b_g1, "b_g1")
+    CMP_LE(n_b_g2, "b_g2")
+#undef CMP_EQ
+#undef CMP_LE
+    if (bad)
+        return ERR(err, CUZK_ERR_MISMATCH, "SRS cache %s does not match %s: it claims %u %s points, the .params header "
+                   "says %u%s", cache_path, params_path, cv, bad, pv, mpc ? " (at most, an MPC file)" : "");
+    if (h->origin != (uint32_t)L.origin || h->domain != (uint32_t)L.domain || h->n_contributions != L.n_contributions)
+        return ERR(err, CUZK_ERR_MISMATCH, "SRS cache %s does not match %s: its header says origin %u, domain %u, %u "
+                   "contributions; the .params says origin %u, domain %u, %u contributions", cache_path, params_path,
+                   h->origin, h->domain, h->n_contributions, (unsigned)L.origin, (unsigned)L.domain, L.n_contributions);
+    return CUZK_OK;
+}
+
 /* Opens cache_path and checks its header against params_path and the level; *fd_out the open
  * cache on CUZK_OK. */
 static cuzk_status probe_open(const char *cache_path, const char *params_path, cuzk_check_level check, disk_header *h,
@@ -486,6 +534,7 @@ static cuzk_status probe_open(const char *cache_path, const char *params_path, c
                  (long long)ps.st_mtim.tv_nsec, (long long)h->params_mtime_sec, (long long)h->params_mtime_nsec);
         goto fail;
     }
+    if ((st = header_vs_params(h, cache_path, params_path, err))) goto fail;
     {
         uint64_t d = 0, sz = 0;
         if ((st = srs_cache_params_digest(params_path, &d, &sz, err))) goto fail;
@@ -557,8 +606,16 @@ static void load_worker(void *vc, size_t b, size_t e, int tid) {
     }
 }
 
+static cuzk_status load_impl(bellperson_params *p, const char *cache_path, const char *params_path,
+                             const bellperson_load_opts *opts, cuzk_check_level *recorded, cuzk_error *err);
+
 cuzk_status srs_cache_load(bellperson_params *p, const char *cache_path, const char *params_path,
                            const bellperson_load_opts *opts, cuzk_error *err) {
+    return load_impl(p, cache_path, params_path, opts, NULL, err);
+}
+
+static cuzk_status load_impl(bellperson_params *p, const char *cache_path, const char *params_path,
+                             const bellperson_load_opts *opts, cuzk_check_level *recorded, cuzk_error *err) {
     static const bellperson_load_opts dflt;
     const bellperson_load_opts *o = opts ? opts : &dflt;
     if (p) memset(p, 0, sizeof *p);
@@ -567,6 +624,7 @@ cuzk_status srs_cache_load(bellperson_params *p, const char *cache_path, const c
     int fd;
     cuzk_status st = probe_open(cache_path, params_path, o->check, &h, &fd, err);
     if (st) return st;
+    if (recorded) *recorded = (cuzk_check_level)h.check;
     uint8_t *vk = NULL, *block = NULL, *g2_block = NULL;
     uint64_t *sums = NULL;
     g1_affine *ic = NULL;
@@ -709,6 +767,36 @@ out:
     return st;
 }
 
+int srs_cache_is_cache(const char *path) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return -1;
+    char m[sizeof MAGIC];
+    int r = pread_full(fd, m, sizeof m, 0) && !memcmp(m, MAGIC, sizeof MAGIC);
+    close(fd);
+    return r;
+}
+
+/* ---- the last use, for the CLI's messages ---------------------------------------------------- */
+
+static pthread_mutex_t g_last_mu = PTHREAD_MUTEX_INITIALIZER;
+static int g_last_kind;          /* 0 none, 1 used, 2 refused */
+static char g_last_text[4400];   /* the cache's path (used) or the warning (refused) */
+
+static void last_set(int kind, const char *text) {
+    pthread_mutex_lock(&g_last_mu);
+    g_last_kind = kind;
+    snprintf(g_last_text, sizeof g_last_text, "%s", text ? text : "");
+    pthread_mutex_unlock(&g_last_mu);
+}
+
+int srs_cache_last_use(char *buf, size_t cap) {
+    pthread_mutex_lock(&g_last_mu);
+    int k = g_last_kind;
+    if (buf && cap) snprintf(buf, cap, "%s", k ? g_last_text : "");
+    pthread_mutex_unlock(&g_last_mu);
+    return k;
+}
+
 cuzk_status srs_cache_try_load(bellperson_params *p, const char *params_path, const bellperson_load_opts *o) {
     static const bellperson_load_opts dflt;
     if (!o) o = &dflt;
@@ -720,20 +808,27 @@ cuzk_status srs_cache_try_load(bellperson_params *p, const char *params_path, co
         if (srs_cache_path(def, sizeof def, params_path) < 0) return CUZK_ERR_ARG;
         cp = def;
     }
-    struct stat sb;
+    struct stat sb, ps;
     if (stat(cp, &sb) != 0) return CUZK_ERR_IO; /* no cache: the usual case, nothing to say */
+    if (stat(params_path, &ps) != 0) return CUZK_ERR_IO; /* no .params: the decode says so, not the cache */
     cuzk_error e;
     memset(&e, 0, sizeof e);
     double t0 = now_ms();
-    cuzk_status st = srs_cache_load(p, cp, params_path, o, &e);
+    cuzk_check_level cache_level = CUZK_CHECK_CURVE;
+    cuzk_status st = load_impl(p, cp, params_path, o, &cache_level, &e);
     double ms = now_ms() - t0;
     if (st == CUZK_OK) {
+        last_set(1, cp);
         cuzk_log(CUZK_LOG_INFO, "SRS cache: %s loaded from %s in %.2f s (%.2f GB/s; points not checked again: the "
-                 "cache vouches for the %s check of this very file)", params_path, cp, ms / 1e3,
-                 (double)sb.st_size / 1e6 / (ms > 0.001 ? ms : 0.001), cuzk_check_level_str(level_of(o->check)));
+                 "the cache recorded them checked at the %s level from this very file%s)", params_path, cp, ms / 1e3,
+                 (double)sb.st_size / 1e6 / (ms > 0.001 ? ms : 0.001), cuzk_check_level_str(cache_level),
+                 level_of(o->check) == CUZK_CHECK_NONE ? "; no check was asked for" : "");
         return CUZK_OK;
     }
-    cuzk_log(CUZK_LOG_WARN, "%s; decoding %s instead (remake the cache: cuzk srs-cache make %s)", e.msg, params_path,
+    char w[4400];
+    snprintf(w, sizeof w, "%s; decoding %s instead (remake the cache: cuzk srs-cache make %s)", e.msg, params_path,
              params_path);
+    last_set(2, w);
+    cuzk_log(CUZK_LOG_WARN, "%s", w);
     return st;
 }

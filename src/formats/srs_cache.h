@@ -74,7 +74,7 @@ int srs_cache_path(char *buf, size_t cap, const char *params_path);
 cuzk_status srs_cache_params_digest(const char *path, uint64_t *digest, uint64_t *size, cuzk_error *err);
 
 /* Writes the cache of p (decoded from params_path, verified at `verified`: CURVE or FULL) to
- * cache_path: into cache_path + ".tmp", then renamed, so a reader never sees half a file. The
+ * cache_path: into a new temporary of a unique name (mkstemp) in its directory, then renamed, so a reader never sees half a file. The
  * .params must not have changed since p was decoded from it (its size, mtime and digest are read
  * now). nthreads <= 0: all. Errors: CUZK_ERR_ARG (NULL, p without a vk, verified NONE),
  * CUZK_ERR_IO (cannot write; errno kept), CUZK_ERR_NOMEM. */
@@ -104,6 +104,15 @@ cuzk_status srs_cache_load(bellperson_params *p, const char *cache_path, const c
  * CUZK_ERR_IO quietly; a refused one is logged at WARN with its reason and the way to remake
  * it). CUZK_SRS_CACHE=off in the environment: CUZK_ERR_UNSUPPORTED, nothing read. */
 cuzk_status srs_cache_try_load(bellperson_params *p, const char *params_path, const bellperson_load_opts *o);
+
+/* Whether the file at path starts with a cache's magic: 1 yes, 0 no (another file, or shorter),
+ * -1 it cannot be opened (errno kept). */
+int srs_cache_is_cache(const char *path);
+
+/* What the last srs_cache_try_load of this process did: 0 nothing (no cache, CUZK_SRS_CACHE=off,
+ * or no load yet), 1 used a cache (buf: its path), 2 refused one (buf: the warning, with the
+ * reason). buf may be NULL. Thread-safe (the last one wins when loads run concurrently). */
+int srs_cache_last_use(char *buf, size_t cap);
 
 /* The 64-bit checksum of the cache (four 64-bit lanes over 32-byte stripes, xxHash64's round and
  * merge: Collet, github.com/Cyan4973/xxHash; not bit-compatible with XXH64): for tests and tools. */

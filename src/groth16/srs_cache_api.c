@@ -4,11 +4,14 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "formats/bellperson.h"
 #include "formats/srs_cache.h"
 #include "util/log.h"
+#include "util/outfile.h"
 #include "util/timer.h"
 
 static cuzk_status cache_path_of(char *buf, size_t cap, const char *params_path, const char *cache_path,
@@ -38,6 +41,16 @@ cuzk_status cuzk_srs_cache_make(const char *params_path, const char *cache_path,
     char cp[4200];
     cuzk_status st = cache_path_of(cp, sizeof cp, params_path, cache_path, err);
     if (st) return st;
+    /* the cache is an output: never the .params itself (same path or same file through a link),
+     * never a directory; and an existing file there is replaced only when it is a cache */
+    {
+        const char *ins[1] = {params_path}, *outs[1] = {cp};
+        if ((st = outfile_check_paths(ins, 1, outs, 1, err)) != CUZK_OK) return st;
+        struct stat sb;
+        if (stat(cp, &sb) == 0 && S_ISREG(sb.st_mode) && srs_cache_is_cache(cp) != 1)
+            return ERR(err, CUZK_ERR_ARG, "%s exists and is not a cuzk SRS cache: not overwritten (remove it, or give "
+                       "another --cache path)", cp);
+    }
     bellperson_params p;
     double t0 = now_ms();
     if ((st = decode_params(&p, params_path, check, nthreads, err)) != CUZK_OK) return st;
@@ -70,19 +83,31 @@ cuzk_status cuzk_srs_cache_check(const char *params_path, const char *cache_path
         bellperson_params_free(&c);
         return st;
     }
+    /* what a prover reads: the counts, the kind (origin, roots, contributions), each query's
+     * points and the verifying key. Not block_bytes: a decode of an MPC file sizes its block for
+     * the file's counts (an upper bound: its points at infinity are dropped after), the cache for
+     * the finite points only. */
     const char *diff = NULL;
-    if (c.block_bytes != d.block_bytes || c.n_h != d.n_h || c.n_l != d.n_l || c.n_a != d.n_a || c.n_b_g1 != d.n_b_g1 ||
-        c.n_b_g2 != d.n_b_g2 || c.vk.n_public != d.vk.n_public)
-        diff = "the counts";
-    else if (memcmp(c.block, d.block, c.block_bytes))
+    if (c.n_h != d.n_h || c.n_l != d.n_l || c.n_a != d.n_a || c.n_b_g1 != d.n_b_g1 || c.n_b_g2 != d.n_b_g2 ||
+        c.vk.n_public != d.vk.n_public)
+        diff = "the point counts";
+    else if (c.origin != d.origin || c.domain != d.domain || c.n_contributions != d.n_contributions)
+        diff = "the origin, domain or contribution count";
+    else if ((c.n_h && memcmp(c.h, d.h, (size_t)c.n_h * sizeof *c.h)) ||
+             (c.n_l && memcmp(c.l, d.l, (size_t)c.n_l * sizeof *c.l)) ||
+             (c.n_a && memcmp(c.a, d.a, (size_t)c.n_a * sizeof *c.a)) ||
+             (c.n_b_g1 && memcmp(c.b_g1, d.b_g1, (size_t)c.n_b_g1 * sizeof *c.b_g1)) ||
+             (c.n_b_g2 && memcmp(c.b_g2, d.b_g2, (size_t)c.n_b_g2 * sizeof *c.b_g2)))
         diff = "the points";
     else if (memcmp(c.vk.ic, d.vk.ic, ((size_t)c.vk.n_public + 1) * sizeof *c.vk.ic) ||
              memcmp(&c.vk.alpha1, &d.vk.alpha1, sizeof c.vk.alpha1) || memcmp(&c.vk.beta1, &d.vk.beta1, sizeof c.vk.beta1) ||
              memcmp(&c.vk.beta2, &d.vk.beta2, sizeof c.vk.beta2) || memcmp(&c.vk.gamma2, &d.vk.gamma2, sizeof c.vk.gamma2) ||
              memcmp(&c.vk.delta1, &d.vk.delta1, sizeof c.vk.delta1) || memcmp(&c.vk.delta2, &d.vk.delta2, sizeof c.vk.delta2))
         diff = "the verifying key";
-    if (diff) st = ERR(err, CUZK_ERR_MISMATCH, "SRS cache %s: %s differ from a decode of %s", cp, diff, params_path);
+    if (diff) st = ERR(err, CUZK_ERR_MISMATCH, "SRS cache %s: %s differ from a fresh decode of %s", cp, diff, params_path);
     bellperson_params_free(&c);
     bellperson_params_free(&d);
     return st;
 }
+
+int cuzk_srs_cache_last_use(char *buf, size_t cap) { return srs_cache_last_use(buf, cap); }
