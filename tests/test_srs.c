@@ -6,6 +6,7 @@
  * decoded; tests named cache_*). CPU only, a few seconds; run under ASan/LSan by `make test-asan`. */
 #include "test.h"
 #include "cuzk/groth16.h"
+#include "cuzk/prover.h"
 #include "test_rand.h"
 
 #include "curves/bls12_381/curve.h"
@@ -1579,4 +1580,132 @@ TEST(srs, cache_misuse_and_truncated_params) {
     unlink(cp);
     free(b);
     bellperson_params_free(&orig);
+}
+
+/* A cache re-sealed to claim other counts (far more h points, sized as a sparse file) or another
+ * origin than its .params header says is refused before its points are allocated, with a reason,
+ * and the load decodes the .params. */
+TEST(srs, cache_counts_checked_against_the_params_header) {
+    counts c = {2, 300, 20, 15, 10, 8};
+    bellperson_params orig;
+    const char *path = write_params_file("cache_cnt.params", c, &orig);
+    char cp[600];
+    srs_cache_path(cp, sizeof cp, path);
+    size_t cn;
+    struct {
+        uint32_t d[9];
+        const char *msg;
+    } cases[] = {
+        {{2, 300 + 4000000, 20, 15, 10, 8, 0, 0, 0}, "claims 4000300 h points"},
+        {{2, 300, 21, 15, 10, 8, 0, 0, 0}, "claims 21 l points"},
+        {{3, 300, 20, 15, 10, 8, 0, 0, 0}, "claims 3 ic points"},
+        {{2, 300, 20, 15, 10, 9, 0, 0, 0}, "claims 9 b_g2 points"},
+        {{2, 300, 20, 15, 10, 8, 1, 0, 0}, "origin 1"},
+        {{2, 300, 20, 15, 10, 8, 0, 1, 0}, "domain 1"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        make_cache(path, CUZK_CHECK_CURVE);
+        uint8_t *cb = slurp(cp, &cn);
+        REQUIRE(cb);
+        uint64_t fb = srs_cache_header_reseal(cb, cases[k].d);
+        spit(cp, cb, SRS_CACHE_HEADER_BYTES < cn ? cn : SRS_CACHE_HEADER_BYTES);
+        REQUIRE(truncate(cp, (off_t)fb) == 0); /* the size the forged header says (sparse) */
+        free(cb);
+        cuzk_error e = {0};
+        CHECK(srs_cache_probe(cp, path, CUZK_CHECK_CURVE, NULL, &e) == CUZK_ERR_MISMATCH);
+        CHECK_MSG(strstr(e.msg, cases[k].msg) != NULL, "%zu: %s", k, e.msg);
+        bellperson_params p;
+        log_grab g;
+        REQUIRE_MSG(load_logged(&p, path, CUZK_CHECK_CURVE, 0, &g, &e) == CUZK_OK, "%s", e.msg);
+        CHECK_MSG(g.cache_loads == 0 && g.warns == 1 && strstr(g.last, cases[k].msg), "%zu: %s", k, g.last);
+        CHECK(params_equal(&p, &orig));
+        char buf[4400];
+        CHECK(cuzk_srs_cache_last_use(buf, sizeof buf) == 2 && strstr(buf, cases[k].msg));
+        bellperson_params_free(&p);
+    }
+    unlink(cp);
+    bellperson_params_free(&orig);
+}
+
+/* make never writes over an input (the .params itself, or a hard link to it) nor over a file
+ * that is not a cache; its temporary has a fresh name (a symlink planted at the old fixed name
+ * "<cache>.tmp" is not followed) and nothing is left behind. */
+TEST(srs, cache_make_refuses_inputs_and_other_files) {
+    counts c = {2, 300, 20, 15, 10, 8};
+    const char *path = write_params_file("cache_out.params", c, NULL);
+    size_t n0, n1;
+    uint8_t *b0 = slurp(path, &n0);
+    REQUIRE(b0);
+    cuzk_error e = {0};
+    CHECK(cuzk_srs_cache_make(path, path, CUZK_CHECK_CURVE, 1, &e) == CUZK_ERR_ARG);
+    CHECK_MSG(strstr(e.msg, "also an input") != NULL, "%s", e.msg);
+    char ln[600], vk[600], cp[600], tmp[700], victim[600];
+    snprintf(ln, sizeof ln, "%s/cache_out_link.params", test_tmpdir());
+    unlink(ln);
+    REQUIRE(link(path, ln) == 0);
+    CHECK(cuzk_srs_cache_make(path, ln, CUZK_CHECK_CURVE, 1, &e) == CUZK_ERR_ARG);
+    uint8_t *b1 = slurp(path, &n1);
+    CHECK(b1 && n1 == n0 && !memcmp(b0, b1, n0));
+    free(b1);
+    snprintf(vk, sizeof vk, "%s/cache_out.vk", test_tmpdir());
+    spit(vk, (const uint8_t *)"not a cache", 11);
+    CHECK(cuzk_srs_cache_make(path, vk, CUZK_CHECK_CURVE, 1, &e) == CUZK_ERR_ARG);
+    CHECK_MSG(strstr(e.msg, "not a cuzk SRS cache") != NULL, "%s", e.msg);
+    b1 = slurp(vk, &n1);
+    CHECK(b1 && n1 == 11);
+    free(b1);
+    /* a planted symlink at the old fixed temporary name */
+    srs_cache_path(cp, sizeof cp, path);
+    snprintf(tmp, sizeof tmp, "%s.tmp", cp);
+    snprintf(victim, sizeof victim, "%s/cache_out_victim", test_tmpdir());
+    unlink(tmp);
+    unlink(victim);
+    REQUIRE(symlink(victim, tmp) == 0);
+    REQUIRE_MSG(cuzk_srs_cache_make(path, NULL, CUZK_CHECK_CURVE, 1, &e) == CUZK_OK, "%s", e.msg);
+    struct stat sb;
+    CHECK(lstat(victim, &sb) != 0);
+    CHECK(srs_cache_probe(cp, path, CUZK_CHECK_CURVE, NULL, &e) == CUZK_OK);
+    /* an existing cache is replaced */
+    REQUIRE_MSG(cuzk_srs_cache_make(path, NULL, CUZK_CHECK_CURVE, 1, &e) == CUZK_OK, "%s", e.msg);
+    /* a failed write leaves no temporary: a directory that cannot be written */
+    {
+        char dir[600], dcp[700];
+        snprintf(dir, sizeof dir, "%s/cache_out_ro", test_tmpdir());
+        mkdir(dir, 0755);
+        snprintf(dcp, sizeof dcp, "%s/x.cuzk-srs", dir);
+        chmod(dir, 0555);
+        if (access(dir, W_OK) != 0) CHECK(cuzk_srs_cache_make(path, dcp, CUZK_CHECK_CURVE, 1, &e) == CUZK_ERR_IO);
+        chmod(dir, 0755);
+        rmdir(dir);
+    }
+    unlink(tmp);
+    unlink(ln);
+    unlink(vk);
+    unlink(cp);
+    free(b0);
+}
+
+/* --compare of valid caches of MPC files (points at infinity dropped: the decode's block is sized
+ * for the file's counts, the cache's for the finite points) says equal. */
+TEST(srs, cache_compare_mpc_fixtures) {
+    const char *fx[] = {"bls12381/multiplier/bellman_mpc.params", "bls12381/bellman_chain/bellman_mpc.params",
+                        "bls12381/dropped_unused/bellman_mpc.params"};
+    for (size_t k = 0; k < 3; k++) {
+        size_t n;
+        uint8_t *b = test_slurp(test_fixture(fx[k]), &n);
+        REQUIRE(b);
+        char path[600], cp[700];
+        snprintf(path, sizeof path, "%s/cache_mpc%zu.params", test_tmpdir(), k);
+        snprintf(cp, sizeof cp, "%s%s", path, SRS_CACHE_SUFFIX);
+        spit(path, b, n);
+        free(b);
+        cuzk_error e = {0};
+        REQUIRE_MSG(cuzk_srs_cache_make(path, NULL, CUZK_CHECK_CURVE, 1, &e) == CUZK_OK, "%s", e.msg);
+        CHECK_MSG(cuzk_srs_cache_check(path, NULL, CUZK_CHECK_CURVE, 2, 1, &e) == CUZK_OK, "%s: %s", fx[k], e.msg);
+        /* the loader serves it and it matches the kind its header records */
+        srs_cache_info inf;
+        CHECK(srs_cache_probe(cp, path, CUZK_CHECK_CURVE, &inf, &e) == CUZK_OK && inf.origin != BELLPERSON_ORIGIN_PARAMS);
+        unlink(cp);
+        unlink(path);
+    }
 }

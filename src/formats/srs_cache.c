@@ -767,6 +767,34 @@ out:
     return st;
 }
 
+uint64_t srs_cache_header_reseal(void *page, const uint32_t *counts) {
+    disk_header h;
+    memcpy(&h, page, sizeof h);
+    if (counts) {
+        h.n_ic = counts[0];
+        h.n_h = counts[1];
+        h.n_l = counts[2];
+        h.n_a = counts[3];
+        h.n_b_g1 = counts[4];
+        h.n_b_g2 = counts[5];
+        h.origin = counts[6];
+        h.domain = counts[7];
+        h.n_contributions = counts[8];
+    }
+    h.vk_bytes = 3 * sizeof(g1_affine) + 3 * sizeof(g2_affine) + (uint64_t)h.n_ic * sizeof(g1_affine);
+    h.g1_bytes = ROUND64((uint64_t)h.n_h * sizeof(g1_affine)) + ROUND64((uint64_t)h.n_l * sizeof(g1_affine)) +
+                 ROUND64((uint64_t)h.n_a * sizeof(g1_affine)) + ROUND64((uint64_t)h.n_b_g1 * sizeof(g1_affine));
+    h.g2_bytes = ROUND64((uint64_t)h.n_b_g2 * sizeof(g2_affine));
+    h.g1_off = ROUND_ALIGN(h.vk_off + h.vk_bytes);
+    h.g2_off = ROUND_ALIGN(h.g1_off + h.g1_bytes);
+    h.sums_off = h.g2_off + h.g2_bytes;
+    h.n_sums = n_chunks(h.vk_bytes) + n_chunks(h.g1_bytes) + n_chunks(h.g2_bytes);
+    h.file_bytes = h.sums_off + h.n_sums * 8;
+    header_seal(&h);
+    memcpy(page, &h, sizeof h);
+    return h.file_bytes;
+}
+
 int srs_cache_is_cache(const char *path) {
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) return -1;

@@ -105,6 +105,12 @@ cuzk_status srs_cache_load(bellperson_params *p, const char *cache_path, const c
  * it). CUZK_SRS_CACHE=off in the environment: CUZK_ERR_UNSUPPORTED, nothing read. */
 cuzk_status srs_cache_try_load(bellperson_params *p, const char *params_path, const bellperson_load_opts *o);
 
+/* For tests and tools (forging a cache as an attacker would): sets the header in page (the first
+ * SRS_CACHE_HEADER_BYTES of a cache) to counts[0..8] = n_ic, n_h, n_l, n_a, n_b_g1, n_b_g2, origin,
+ * domain, n_contributions (counts NULL: unchanged), recomputes the region offsets and sizes from
+ * them and reseals its checksum. Returns the file size the header then says. */
+uint64_t srs_cache_header_reseal(void *page, const uint32_t *counts);
+
 /* Whether the file at path starts with a cache's magic: 1 yes, 0 no (another file, or shorter),
  * -1 it cannot be opened (errno kept). */
 int srs_cache_is_cache(const char *path);
