@@ -4,6 +4,7 @@
 #include "formats/json.h"
 #include "formats/mapped_file.h"
 #include "formats/snarkjs.h"
+#include "formats/srs_cache.h"
 #include "util/log.h"
 #include "util/text.h"
 #include "util/timer.h"
@@ -253,7 +254,19 @@ cuzk_status file_describe_ex(char *buf, size_t cap, const char *path, const bell
     const uint8_t *d = f.m_data;
     size_t i = 0;
     while (i < f.size_bytes && (d[i] == ' ' || d[i] == '\n' || d[i] == '\r' || d[i] == '\t')) i++;
-    if (f.size_bytes >= 4 && (!memcmp(d, "zkey", 4) || !memcmp(d, "wtns", 4) || !memcmp(d, "r1cs", 4) ||
+    if (f.size_bytes >= 8 && !memcmp(d, "cuzk-srs", 8)) {
+        /* the pre-decoded SRS cache of a .params (srs_cache.h): its header, named for its .params */
+        char hint[4200], line[6000];
+        size_t pl = strlen(path), sl = strlen(SRS_CACHE_SUFFIX);
+        const char *hp = NULL;
+        if (pl > sl && !strcmp(path + pl - sl, SRS_CACHE_SUFFIX) && pl - sl < sizeof hint) {
+            snprintf(hint, sizeof hint, "%.*s", (int)(pl - sl), path);
+            hp = hint;
+        }
+        srs_cache_describe(line, sizeof line, path, hp);
+        put(&b, "%s", line);
+        st = CUZK_OK;
+    } else if (f.size_bytes >= 4 && (!memcmp(d, "zkey", 4) || !memcmp(d, "wtns", 4) || !memcmp(d, "r1cs", 4) ||
                               !memcmp(d, "ptau", 4))) {
         st = describe_iden3(&b, &f, err);
     } else if (i < f.size_bytes && (d[i] == '{' || d[i] == '[')) {

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define ROUND64(x) (((x) + 63) & ~(uint64_t)63)
@@ -765,6 +766,47 @@ out:
     if (g2_block) bellperson_block_free(o, g2_block, g2_bytes);
     if (st) memset(p, 0, sizeof *p);
     return st;
+}
+
+cuzk_status srs_cache_read_info(const char *cache_path, srs_cache_info *info, cuzk_error *err) {
+    if (!cache_path || !info) return ERR(err, CUZK_ERR_ARG, "srs_cache_read_info: NULL argument");
+    memset(info, 0, sizeof *info);
+    int fd = open(cache_path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return ERR(err, CUZK_ERR_IO, "SRS cache %s: cannot open: %s", cache_path, strerror(errno));
+    struct stat cs;
+    disk_header h;
+    cuzk_status st;
+    if (fstat(fd, &cs) != 0) st = ERR(err, CUZK_ERR_IO, "SRS cache %s: cannot stat: %s", cache_path, strerror(errno));
+    else st = header_read(fd, cache_path, &h, (uint64_t)cs.st_size, err);
+    close(fd);
+    if (st == CUZK_OK) info_of(info, &h);
+    return st;
+}
+
+int srs_cache_describe(char *buf, size_t cap, const char *cache_path, const char *params_hint) {
+    srs_cache_info i;
+    cuzk_error e;
+    memset(&e, 0, sizeof e);
+    cuzk_status st = srs_cache_read_info(cache_path, &i, &e);
+    if (st != CUZK_OK) return snprintf(buf, cap, "cuzk SRS cache (pre-decoded .params), unreadable: %s\n", e.msg);
+    static const char *const org[] = {"plain .params", "bellman phase-2 MPC", "snarkjs MPC (zkey export bellman)"};
+    time_t t = (time_t)i.params_mtime_sec;
+    struct tm tm;
+    char when[64] = "?";
+    if (gmtime_r(&t, &tm)) strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
+    return snprintf(buf, cap,
+                    "cuzk SRS cache (pre-decoded bellperson .params), format version %u, points checked at the %s level "
+                    "when made\n"
+                    "made from: %s%s%llu bytes, modified %s (mtime %lld.%09lld), content digest %016llx\n"
+                    "kind: %s, %u contributions\n"
+                    "points: ic %u, h %u, l %u, a %u, b_g1 %u, b_g2 %u (decoded: points at infinity dropped)\n"
+                    "give the .params itself to prove/verify/info: loads of it read this cache when it is valid "
+                    "(cuzk srs-cache check)\n",
+                    i.version, cuzk_check_level_str(i.check), params_hint ? params_hint : "",
+                    params_hint ? ", " : "a .params of ", (unsigned long long)i.params_size, when,
+                    (long long)i.params_mtime_sec, (long long)i.params_mtime_nsec,
+                    (unsigned long long)i.params_digest, i.origin <= 2 ? org[i.origin] : "?", i.n_contributions,
+                    i.n_ic, i.n_h, i.n_l, i.n_a, i.n_b_g1, i.n_b_g2);
 }
 
 uint64_t srs_cache_header_reseal(void *page, const uint32_t *counts) {

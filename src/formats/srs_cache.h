@@ -105,6 +105,14 @@ cuzk_status srs_cache_load(bellperson_params *p, const char *cache_path, const c
  * it). CUZK_SRS_CACHE=off in the environment: CUZK_ERR_UNSUPPORTED, nothing read. */
 cuzk_status srs_cache_try_load(bellperson_params *p, const char *params_path, const bellperson_load_opts *o);
 
+/* The header of cache_path alone (no .params compared, no payload read): CUZK_OK and *info when
+ * it is an intact cache header of this build's layout; else as srs_cache_probe's header errors. */
+cuzk_status srs_cache_read_info(const char *cache_path, srs_cache_info *info, cuzk_error *err);
+
+/* A few lines describing cache_path (version, level, counts, the .params it was made from:
+ * params_hint names it when known, else its size and mtime) into buf[cap], as snprintf. */
+int srs_cache_describe(char *buf, size_t cap, const char *cache_path, const char *params_hint);
+
 /* For tests and tools (forging a cache as an attacker would): sets the header in page (the first
  * SRS_CACHE_HEADER_BYTES of a cache) to counts[0..8] = n_ic, n_h, n_l, n_a, n_b_g1, n_b_g2, origin,
  * domain, n_contributions (counts NULL: unchanged), recomputes the region offsets and sizes from
