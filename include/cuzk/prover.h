@@ -168,6 +168,10 @@ CUZK_API cuzk_status cuzk_srs_cache_check(const char *params_path, const char *c
  * Thread-safe; with concurrent loads the last one wins. */
 CUZK_API int cuzk_srs_cache_last_use(char *buf, size_t cap);
 
+/* The check level recorded in the header of the SRS cache at cache_path (CURVE or FULL); DEFAULT
+ * when the file is no intact cache (cannot be read, not a cache, corrupt header). */
+CUZK_API cuzk_check_level cuzk_srs_cache_level(const char *cache_path);
+
 /* Adds a reference and returns pk (NULL stays NULL). Atomic. */
 CUZK_API cuzk_pk *cuzk_pk_retain(cuzk_pk *pk);
 /* Drops a reference; the last one frees the key. Provers, vks and engine circuits made from a

@@ -941,14 +941,16 @@ static void print_srs_cache_help(FILE *f) {
         "  make           decode circuit.params with every point checked (on the curve; --full-check:\n"
         "                 also in the prime-order subgroup, ~100x slower, then the cache serves\n"
         "                 full-check loads too) and write the cache (atomically: a temporary, renamed)\n"
-        "  check          say whether the cache would be used: header, version, staleness, level\n"
-        "    --verify     also read every chunk and compare its checksum\n"
+        "  check          say whether the cache would be used, from its header only: version,\n"
+        "                 staleness, counts against the .params header, level (the chunks are not\n"
+        "                 read: a load still refuses a cache whose chunk checksums differ)\n"
+        "    --verify     also read every chunk and compare its checksum (what a load checks)\n"
         "    --compare    also decode circuit.params again and compare the cache with it byte for byte\n"
         "  --full-check   the level: make checks the subgroup too; check asks for a full-check cache\n"
         "  --threads N    worker threads (default: all CPUs)\n"
         "  --cache PATH   the cache file (default: circuit.params.cuzk-srs)\n"
-        "Exit codes: 0 ok (check: the cache is valid), 2 usage, 3 bad .params or bad/stale cache, 4 I/O\n"
-        "or memory.\n");
+        "Exit codes: 0 ok (check: the cache is valid), 2 usage (or --cache naming an input or a file that\n"
+        "is not a cache), 3 bad .params or bad/stale cache, 4 I/O (a missing file, a failed write) or memory.\n");
 }
 
 static int cmd_srs_cache(int argc, char **argv) {
@@ -981,14 +983,23 @@ static int cmd_srs_cache(int argc, char **argv) {
     double t0 = wall_ms();
     cuzk_status st = !strcmp(sub, "make") ? cuzk_srs_cache_make(params, cache, level, nthreads, &e)
                                           : cuzk_srs_cache_check(params, cache, level, thorough, nthreads, &e);
-    if (st != CUZK_OK) return fail(st, &e);
+    if (st != CUZK_OK) {
+        int rc = fail(st, &e);
+        return st == CUZK_ERR_IO ? 4 : rc; /* as the help says: 4 for I/O */
+    }
+    char cpath[4200];
+    snprintf(cpath, sizeof cpath, "%s%s", cache ? cache : params, cache ? "" : ".cuzk-srs");
+    cuzk_check_level rec = cuzk_srs_cache_level(cpath);
+    if (rec == CUZK_CHECK_DEFAULT) rec = level;
     if (!strcmp(sub, "make"))
         printf("cuzk srs-cache: made %s%s in %.1f s (points checked at the %s level)\n", cache ? cache : params,
                cache ? "" : ".cuzk-srs", (wall_ms() - t0) / 1e3, cuzk_check_level_str(level));
     else
-        printf("cuzk srs-cache: %s%s is valid for %s at the %s level%s (%.1f s)\n", cache ? cache : params,
-               cache ? "" : ".cuzk-srs", params, cuzk_check_level_str(level),
-               thorough == 2 ? ", checksums verified, equal to a fresh decode" : thorough ? ", checksums verified" : "",
+        printf("cuzk srs-cache: %s: %s for %s (points checked at the %s level when made; serves %s loads)%s (%.1f s)\n",
+               cpath, thorough ? "valid" : "header valid", params, cuzk_check_level_str(rec),
+               rec == CUZK_CHECK_FULL ? "full-check and curve-check" : "curve-check",
+               thorough == 2 ? ", checksums verified, equal to a fresh decode"
+               : thorough ? ", checksums verified" : "; chunks not read: --verify reads and checks them",
                (wall_ms() - t0) / 1e3);
     return 0;
 }

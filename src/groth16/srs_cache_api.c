@@ -111,3 +111,9 @@ cuzk_status cuzk_srs_cache_check(const char *params_path, const char *cache_path
 }
 
 int cuzk_srs_cache_last_use(char *buf, size_t cap) { return srs_cache_last_use(buf, cap); }
+
+cuzk_check_level cuzk_srs_cache_level(const char *cache_path) {
+    srs_cache_info i;
+    if (!cache_path || srs_cache_read_info(cache_path, &i, NULL) != CUZK_OK) return CUZK_CHECK_DEFAULT;
+    return i.check;
+}
