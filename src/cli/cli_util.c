@@ -114,6 +114,28 @@ int cli_parse_commitment(const char *cmd, const char *opt, const char *v, cuzk_c
         size_t len = strlen(v) - (v[0] == '0' && (v[1] == 'x' || v[1] == 'X') ? 2 : 0);
         if (len % 2 == 0 && len / 2 <= sizeof cid) ok = cli_parse_hex(v, cid, n = len / 2);
     }
+    if (!ok && v && (v[0] == 'b' || v[0] == 'B') && strlen(v) > 1) {
+        /* say what is wrong with the base32 */
+        bool up = v[0] == 'B';
+        for (size_t i = 1; v[i]; i++) {
+            char c = v[i];
+            if (!((c >= (up ? 'A' : 'a') && c <= (up ? 'Z' : 'z')) || (c >= '2' && c <= '7'))) {
+                fprintf(stderr, "cuzk %s: %s: '%.120s' is not a valid CID: bad base32 character '%c' at %zu\nRun 'cuzk %s "
+                        "--help' for usage.\n", cmd, opt, v, c, i, cmd);
+                return 2;
+            }
+        }
+        fprintf(stderr, "cuzk %s: %s: '%.120s' is not a valid CID: wrong length (%zu base32 characters)\nRun 'cuzk %s "
+                "--help' for usage.\n", cmd, opt, v, strlen(v) - 1, cmd);
+        return 2;
+    }
+    if (ok && n == 32 && (v[0] == 'b' || v[0] == 'B')) {
+        /* 32 raw bytes in base32, no CID prefix: a CID string must decode to a CID */
+        fprintf(stderr, "cuzk %s: %s: '%.120s' is not a valid CID: it decodes to 32 bytes with no CID prefix (codec, "
+                "multihash); give the CID (%s) or the 32 bytes as 64 hex digits\nRun 'cuzk %s --help' for usage.\n",
+                cmd, opt, v, CID[k], cmd);
+        return 2;
+    }
     if (!ok || n == 0) {
         fprintf(stderr, "cuzk %s: %s needs %s): 64 hex digits (the 32 bytes as stored), its CID (%s) or the CID's bytes in "
                 "hex; got '%.120s'\nRun 'cuzk %s --help' for usage.\n", cmd, opt, WHAT[k], CID[k], v ? v : "", cmd);

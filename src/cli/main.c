@@ -278,10 +278,14 @@ static int fail(cuzk_status st, const cuzk_error *e) {
     return cuzk_exit_code(st);
 }
 
+static bool g_rapidsnark; /* running as rapidsnark's `prover`: it has no subcommands */
+
 static int usage_error(const char *cmd, const char *fmt, const char *arg) {
-    fprintf(stderr, "%s %s: ", g_prog, cmd);
+    if (g_rapidsnark) fprintf(stderr, "%s: ", g_prog);
+    else fprintf(stderr, "%s %s: ", g_prog, cmd);
     fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nRun '%s %s --help' for usage.\n", g_prog, cmd);
+    if (g_rapidsnark) fprintf(stderr, "\nRun '%s --help' for usage.\n", g_prog);
+    else fprintf(stderr, "\nRun '%s %s --help' for usage.\n", g_prog, cmd);
     return 2;
 }
 
@@ -346,6 +350,36 @@ static void json_escape_print(const char *s) {
     putchar('"');
 }
 
+/* The SRS cache's part in a prove (cuzk_srs_cache_last_use): a refused cache is a warning an
+ * operator must see, so with -q (no log sink) it is printed here; a failed proof whose points
+ * came from a cache says so. */
+static void srs_cache_after_prove(cuzk_status st, cuzk_error *e, int quiet) {
+    char buf[4400];
+    int k = cuzk_srs_cache_last_use(buf, sizeof buf);
+    if (k == 2 && quiet) fprintf(stderr, "%s: warning: %s\n", g_prog, buf);
+    if (k == 1 && (st == CUZK_ERR_INVALID || st == CUZK_ERR_UNSAT) && e) { /* a proof that fails to verify or satisfy */
+        size_t n = strlen(e->msg);
+        snprintf(e->msg + n, sizeof e->msg - n, " (points read from the SRS cache %s; retry with CUZK_SRS_CACHE=off or "
+                 "remake it)", buf);
+    }
+}
+
+static void srs_cache_json(void) {
+    char buf[4400];
+    int k = cuzk_srs_cache_last_use(buf, sizeof buf);
+    printf("\"srs_cache\": {\"use\": \"%s\"", k == 1 ? "used" : k == 2 ? "refused" : "none");
+    if (k) { printf(", \"%s\": ", k == 1 ? "path" : "reason"); json_escape_print(buf); }
+    printf("}, ");
+}
+
+/* A cache given where its .params is expected. */
+static bool is_srs_cache_arg(const char *cmd, const char *opt, const char *path) {
+    if (!path || cuzk_srs_cache_level(path) == CUZK_CHECK_DEFAULT) return false;
+    fprintf(stderr, "%s %s: %s %s is an SRS cache (cuzk srs-cache): give the .params it was made from (its cache is "
+            "read from beside it)\n", g_prog, cmd, opt, path);
+    return true;
+}
+
 static int cmd_prove(int argc, char **argv) {
     cuzk_prove_opts o = {0};
     const char *params = NULL, *pos[4];
@@ -385,6 +419,7 @@ static int cmd_prove(int argc, char **argv) {
         }
     }
     if (!cli_msm_from_env(&o.msm, "cuzk prove")) return 2;
+    if (is_srs_cache_arg("prove", "--params", params)) return 2;
     cuzk_prove_timings t = {0};
     cuzk_error e = {0};
     cuzk_status st;
@@ -410,10 +445,12 @@ static int cmd_prove(int argc, char **argv) {
         public_out = pos[3];
         st = cuzk_prove_zkey_files(pos[0], pos[1], pos[2], pos[3], &o, &t, &e);
     }
+    if (params) srs_cache_after_prove(st, &e, quiet);
     if (json) {
         printf("{\"status\": \"%s\", ", st == CUZK_OK ? "ok" : "error");
         if (st != CUZK_OK) { printf("\"error\": "); json_escape_print(e.msg); printf(", "); }
         else { printf("\"proof\": "); json_escape_print(proof_out); printf(", \"public\": "); json_escape_print(public_out); printf(", "); }
+        if (params) srs_cache_json();
         printf("\"backend\": \"%s\", ", t.backend ? t.backend : "cpu");
         printf("\"constraints\": %u, \"domain_size\": %u, \"n_vars\": %u, \"n_public\": %u, ", t.constraints,
                t.domain_size, t.n_vars, t.n_public);
@@ -461,6 +498,7 @@ static int cmd_verify(int argc, char **argv) {
     cuzk_status st;
     if (vk) {
         if (npos != 2) return usage_error("verify", "%s", "expected: --vk circuit.vk public.json proof.bin");
+        if (is_srs_cache_arg("verify", "--vk", vk)) return 2;
         st = cuzk_verify_bellperson_files(vk, pos[0], pos[1], &e);
     } else {
         if (npos != 3) return usage_error("verify", "%s", "expected: verification_key.json public.json proof.json");
@@ -1044,6 +1082,7 @@ static int rapidsnark_main(int argc, char **argv) {
 int main(int argc, char **argv) {
     if (argc >= 1 && rapidsnark_name(argv[0])) {
         g_prog = "prover";
+        g_rapidsnark = true;
         if (!cli_frontend_init(argc, argv, g_prog)) return 1;
         return rapidsnark_main(argc, argv);
     }
