@@ -123,10 +123,22 @@ expect_rc "verify-update: a comm_r CID as --comm-d-new is refused" 2 \
 bad_codec="$(cid r "$COMM_R_OLD" hex | sed 's/^0182e203/0183e203/')"
 expect_rc "verify-update: a CID of another codec is refused" 2 "--comm-r-old: '0183e203.*' is not a commitment's CID" \
     "$CUZK" verify-update --print-inputs --registered-proof "$RP" --comm-r-old "$bad_codec" --comm-d-new "$DN" --comm-r-new "$RN"
-for junk in bagboea4b1 "${RO}a" "${RO:0:40}" xyz ""; do
+for junk in xyz ""; do
     expect_rc "verify-update: --comm-r-old '${junk:0:24}' is a usage error" 2 '--comm-r-old needs a sealed commitment' \
         "$CUZK" verify-update --print-inputs --registered-proof "$RP" --comm-r-old "$junk" --comm-d-new "$DN" --comm-r-new "$RN"
 done
+# malformed base32: the message says what is wrong with it
+expect_rc "verify-update: a bad base32 character is named" 2 "is not a valid CID: bad base32 character '1' at 9" \
+    "$CUZK" verify-update --print-inputs --registered-proof "$RP" --comm-r-old bagboea4b1 --comm-d-new "$DN" --comm-r-new "$RN"
+for junk in "${RO}a" "${RO:0:40}"; do
+    expect_rc "verify-update: --comm-r-old '${junk:0:24}' (cut or extended) has the wrong length" 2 \
+        'is not a valid CID: wrong length' \
+        "$CUZK" verify-update --print-inputs --registered-proof "$RP" --comm-r-old "$junk" --comm-d-new "$DN" --comm-r-new "$RN"
+done
+# 32 raw bytes in base32, no CID prefix: refused, not taken as the commitment
+bare="b$(python3 -c "import base64,sys;print(base64.b32encode(bytes.fromhex(sys.argv[1])).decode().lower().rstrip('='))" "$COMM_R_OLD")"
+expect_rc "verify-update: base32 of the bare 32 bytes is no CID" 2 'is not a valid CID: it decodes to 32 bytes with no CID prefix' \
+    "$CUZK" verify-update --print-inputs --registered-proof "$RP" --comm-r-old "$bare" --comm-d-new "$DN" --comm-r-new "$RN"
 expect_rc "verify-update: 33 bytes in hex are not a CID" 2 "--comm-r-old: '${COMM_R_OLD}00' is not a commitment's CID: 33 bytes" \
     "$CUZK" verify-update --print-inputs --registered-proof "$RP" --comm-r-old "${COMM_R_OLD}00" --comm-d-new "$DN" --comm-r-new "$RN"
 expect_rc "prove-update: comm_d's CID as --comm-r-new is refused before any work" 2 '--comm-r-new takes a sealed commitment' \
