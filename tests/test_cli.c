@@ -2,6 +2,7 @@
  * 3 bad input file, 4 resources) and a one-line reason on stderr for every bad input class. */
 #include "test.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -886,4 +887,84 @@ TEST(cli, bench_prove_has_a_curve_column) {
         if (strstr(row, " bn254 ")) bn++;
     }
     CHECK_MSG(bls == 1 && bn == 1, "multiplier rows: %d bls12-381, %d bn254: %s", bls, bn, g_log);
+}
+
+/* cuzk srs-cache as an operator meets it: make refuses to write over its input or a non-cache,
+ * check says what it checked and the level the cache recorded, I/O errors exit 4 (as its help
+ * says), info describes a cache, prove/verify refuse a cache where the .params/vk belongs, and a
+ * refused cache is reported on stderr even with -q and in --json. */
+TEST(cli, srs_cache_cli) {
+    const char *src = FIX("multiplier", "bellman_mpc.params");
+    const char *pp = corrupt_copy(src, "cli_srs.params", -1, -1, 0);
+    REQUIRE(pp);
+    char args[20000], cp[1100], vk[1100], proof[1100], pub[1100];
+    snprintf(cp, sizeof cp, "%s.cuzk-srs", pp);
+    snprintf(vk, sizeof vk, "%s/cli_srs.vk", test_tmpdir());
+    snprintf(proof, sizeof proof, "%s/cli_srs_proof.bin", test_tmpdir());
+    snprintf(pub, sizeof pub, "%s/cli_srs_public.json", test_tmpdir());
+    unlink(cp);
+    snprintf(args, sizeof args, "srs-cache make --cache '%s' '%s'", pp, pp);
+    CHECK_MSG(cli(args) == 2 && strstr(g_log, "also an input"), "%s", g_log);
+    FILE *f = fopen(vk, "w");
+    REQUIRE(f);
+    fputs("a vk", f);
+    fclose(f);
+    snprintf(args, sizeof args, "srs-cache make --cache '%s' '%s'", vk, pp);
+    CHECK_MSG(cli(args) == 2 && strstr(g_log, "is not a cuzk SRS cache"), "%s", g_log);
+    snprintf(args, sizeof args, "srs-cache make --full-check '%s'", pp);
+    CHECK_MSG(cli(args) == 0, "%s", g_log);
+    snprintf(args, sizeof args, "srs-cache check '%s'", pp);
+    CHECK_MSG(cli(args) == 0 && strstr(g_log, "header valid") && strstr(g_log, "chunks not read: --verify") &&
+                  strstr(g_log, "at the full level"), "%s", g_log);
+    snprintf(args, sizeof args, "srs-cache check --compare '%s'", pp);
+    CHECK_MSG(cli(args) == 0 && strstr(g_log, "equal to a fresh decode"), "%s", g_log);
+    snprintf(args, sizeof args, "srs-cache make '%s/none.params'", test_tmpdir());
+    CHECK_MSG(cli(args) == 4, "%s", g_log);
+    snprintf(args, sizeof args, "info '%s'", cp);
+    CHECK_MSG(cli(args) == 0 && strstr(g_log, "cuzk SRS cache") && strstr(g_log, "full level") && strstr(g_log, pp),
+              "%s", g_log);
+    snprintf(args, sizeof args, "prove --params '%s' --r1cs '%s' '%s' '%s' '%s'", cp, FIX("multiplier", "circuit.r1cs"),
+             FIX("multiplier", "witness.wtns"), proof, pub);
+    CHECK_MSG(cli(args) == 2 && strstr(g_log, "is an SRS cache"), "%s", g_log);
+    snprintf(args, sizeof args, "verify --vk '%s' '%s' '%s'", cp, pub, proof);
+    CHECK_MSG(cli(args) == 2 && strstr(g_log, "is an SRS cache"), "%s", g_log);
+    /* used: --json says so */
+    snprintf(args, sizeof args, "prove --json --params '%s' --r1cs '%s' '%s' '%s' '%s'", pp,
+             FIX("multiplier", "circuit.r1cs"), FIX("multiplier", "witness.wtns"), proof, pub);
+    CHECK_MSG(cli(args) == 0 && strstr(g_log, "\"srs_cache\": {\"use\": \"used\""), "%s", g_log);
+    /* stale (the .params touched): refused, the warning on stderr even with -q */
+    struct timespec ts[2] = {{0, UTIME_OMIT}, {12345, 0}};
+    REQUIRE(utimensat(AT_FDCWD, pp, ts, 0) == 0);
+    snprintf(args, sizeof args, "prove -q --params '%s' --r1cs '%s' '%s' '%s' '%s'", pp, FIX("multiplier", "circuit.r1cs"),
+             FIX("multiplier", "witness.wtns"), proof, pub);
+    CHECK_MSG(cli_stderr(args) == 0 && strstr(g_log, "is stale") && strstr(g_log, "decoding"), "%s", g_log);
+    snprintf(args, sizeof args, "prove -q --json --params '%s' --r1cs '%s' '%s' '%s' '%s'", pp,
+             FIX("multiplier", "circuit.r1cs"), FIX("multiplier", "witness.wtns"), proof, pub);
+    CHECK_MSG(cli(args) == 0 && strstr(g_log, "\"use\": \"refused\", \"reason\": "), "%s", g_log);
+    /* the .params gone, the cache there: the error is about the .params, no cache warning first */
+    snprintf(args, sizeof args, "prove --params '%s/cli_srs_none.params' --r1cs '%s' '%s' '%s' '%s'", test_tmpdir(),
+             FIX("multiplier", "circuit.r1cs"), FIX("multiplier", "witness.wtns"), proof, pub);
+    {
+        char ncp[1100];
+        snprintf(ncp, sizeof ncp, "%s/cli_srs_none.params.cuzk-srs", test_tmpdir());
+        char cmd[3000];
+        snprintf(cmd, sizeof cmd, "cp '%s' '%s'", cp, ncp);
+        REQUIRE(system(cmd) == 0);
+        CHECK_MSG(cli_stderr(args) == 3 && !strstr(g_log, "SRS cache") && count_lines(g_log) == 1, "%s", g_log);
+        unlink(ncp);
+    }
+    /* rapidsnark's name: a usage error reads as its own */
+    char link[1100], cmd[3000];
+    snprintf(link, sizeof link, "%s/prover", test_tmpdir());
+    unlink(link);
+    REQUIRE(symlink(CLI, link) == 0);
+    snprintf(cmd, sizeof cmd, "'%s' --bogus a b c d", link);
+    int rc = test_run(g_log, sizeof g_log, "%s", cmd);
+    CHECK_MSG(rc == 1 && strstr(g_log, "prover: unknown option '--bogus'") && strstr(g_log, "Run 'prover --help'") &&
+                  !strstr(g_log, "prover prove"), "rc %d: %s", rc, g_log);
+    unlink(link);
+    unlink(cp);
+    unlink(vk);
+    unlink(proof);
+    unlink(pub);
 }
