@@ -968,3 +968,48 @@ TEST(cli, srs_cache_cli) {
     unlink(proof);
     unlink(pub);
 }
+
+/* A cache that passes every check of a load (its chunk checksums re-made) but holds other points
+ * (two h points swapped): the proof fails its self-verification and the error names the cache
+ * and the way out. */
+#include "formats/srs_cache.h"
+#include "curves/bls12_381/curve.h"
+TEST(cli, srs_cache_bad_points_are_named_in_the_failure) {
+    const char *pp = corrupt_copy(FIX("multiplier", "bellman_mpc.params"), "cli_srs_bad.params", -1, -1, 0);
+    REQUIRE(pp);
+    char args[20000], cp[1100], proof[1100], pub[1100];
+    snprintf(cp, sizeof cp, "%s.cuzk-srs", pp);
+    snprintf(proof, sizeof proof, "%s/cli_srs_bad_proof.bin", test_tmpdir());
+    snprintf(pub, sizeof pub, "%s/cli_srs_bad_public.json", test_tmpdir());
+    snprintf(args, sizeof args, "srs-cache make '%s'", pp);
+    REQUIRE_MSG(cli(args) == 0, "%s", g_log);
+    srs_cache_info inf;
+    REQUIRE(srs_cache_probe(cp, pp, CUZK_CHECK_CURVE, &inf, NULL) == CUZK_OK && inf.n_h >= 2);
+    size_t n;
+    uint8_t *b = test_slurp(cp, &n);
+    REQUIRE(b && inf.g1_bytes <= SRS_CACHE_CHUNK);
+    uint8_t t[sizeof(g1_affine)];
+    uint8_t *h0 = b + inf.g1_off, *h1 = h0 + sizeof(g1_affine);
+    memcpy(t, h0, sizeof t);
+    memcpy(h0, h1, sizeof t);
+    memcpy(h1, t, sizeof t);
+    uint64_t vk_chunks = (inf.vk_bytes + SRS_CACHE_CHUNK - 1) / SRS_CACHE_CHUNK;
+    uint64_t s = srs_cache_hash(h0, (size_t)inf.g1_bytes, 0);
+    memcpy(b + inf.sums_off + 8 * vk_chunks, &s, 8);
+    FILE *f = fopen(cp, "wb");
+    REQUIRE(f && fwrite(b, 1, n, f) == n);
+    fclose(f);
+    free(b);
+    snprintf(args, sizeof args, "prove --params '%s' --r1cs '%s' '%s' '%s' '%s'", pp, FIX("multiplier", "circuit.r1cs"),
+             FIX("multiplier", "witness.wtns"), proof, pub);
+    int rc = cli_stderr(args);
+    CHECK_MSG(rc != 0 && strstr(g_log, "points read from the SRS cache") && strstr(g_log, "CUZK_SRS_CACHE=off"),
+              "rc %d: %s", rc, g_log);
+    snprintf(args, sizeof args, "CUZK_SRS_CACHE=off '%s' prove --params '%s' --r1cs '%s' '%s' '%s' '%s'", CLI, pp,
+             FIX("multiplier", "circuit.r1cs"), FIX("multiplier", "witness.wtns"), proof, pub);
+    rc = test_run(g_log, sizeof g_log, "%s", args);
+    CHECK_MSG(rc == 0, "rc %d: %s", rc, g_log);
+    unlink(cp);
+    unlink(proof);
+    unlink(pub);
+}
