@@ -132,6 +132,7 @@ int cli_prove_partitions_run(const cli_prove_partitions *pp) {
     lo.progress = load_progress;
     lo.progress_user = &sc;
     st = r1cs ? cuzk_pk_load_params(&pk, params, r1cs, &lo, &e) : pp->pk_load(&pk, circuit, params, &lo, &e);
+    cli_srs_cache_quiet_warning(pp->quiet);
     if (st) goto fail;
     if ((st = cuzk_vk_from_pk(&vk, pk, &e))) goto fail;
     double t2 = cli_wall_ms();
@@ -200,6 +201,7 @@ int cli_prove_partitions_run(const cli_prove_partitions *pp) {
                                 "partition %u: the proof does not verify against the key's own verifying key (%.300s): "
                                 "%s%s%s is not a consistent key of circuit %s (changed or corrupt)", k, m, params,
                                 r1cs ? " with " : "", r1cs ? r1cs : "", circuit);
+            cli_srs_cache_note(&e);
             goto fail;
         }
         if (st) {
@@ -223,9 +225,11 @@ int cli_prove_partitions_run(const cli_prove_partitions *pp) {
         printf("{\"circuit\": \"%s\", \"registered_proof\": %" PRIu64 ", \"partitions\": %u, \"backend\": \"%s\", "
                "\"check_ms\": %.1f, \"key_ms\": %.1f, \"preload_ms\": %.1f, \"prove_ms\": %.1f, \"verify_ms\": %.1f, "
                "\"synthesis_ms_per_partition\": %.1f, \"prove_start_ms_per_partition\": %.1f, \"finish_ms_per_partition\": %.1f, "
-               "\"proof_bytes\": %zu, \"proof\": \"",
+               "\"proof_bytes\": %zu, ",
                circuit, pp->registered_proof, P, cuzk_engine_backend_name(eng), t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4,
                synth / P, start / P, fin / P, bytes);
+        cli_srs_cache_json();
+        printf("\"proof\": \"");
         for (size_t i = 0; i < bytes; i++) printf("%02x", res.proofs[i]);
         printf("\"}\n");
     } else if (!pp->quiet) {
@@ -239,6 +243,7 @@ int cli_prove_partitions_run(const cli_prove_partitions *pp) {
     goto out;
 fail:
     progress_end(&sc);   /* before the error line */
+    if (st == CUZK_ERR_INVALID || st == CUZK_ERR_UNSAT) cli_srs_cache_note(&e); /* fails to verify or satisfy */
     rc = cli_fail(st, &e);
 out:
     progress_end(&sc);

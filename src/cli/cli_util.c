@@ -1,5 +1,6 @@
 /* The CLI's shared helpers (cli_util.h). */
 #include "cli_util.h"
+#include "cuzk/prover.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -228,4 +229,33 @@ bool cli_repeated(char **argv, int i) {
     for (int j = 1; j < i; j++)
         if (!strcmp(argv[j], a)) return true;
     return false;
+}
+
+void cli_srs_cache_quiet_warning(int quiet) {
+    char buf[4400];
+    if (quiet && cuzk_srs_cache_last_use(buf, sizeof buf) == 2) fprintf(stderr, "cuzk: warning: %s\n", buf);
+}
+
+void cli_srs_cache_note(cuzk_error *e) {
+    char buf[4400];
+    if (!e || cuzk_srs_cache_last_use(buf, sizeof buf) != 1 || strstr(e->msg, "points read from the SRS cache")) return;
+    size_t n = strlen(e->msg);
+    snprintf(e->msg + n, sizeof e->msg - n, " (points read from the SRS cache %s; retry with CUZK_SRS_CACHE=off or remake "
+             "it)", buf);
+}
+
+void cli_srs_cache_json(void) {
+    char buf[4400];
+    int k = cuzk_srs_cache_last_use(buf, sizeof buf);
+    printf("\"srs_cache\": {\"use\": \"%s\"", k == 1 ? "used" : k == 2 ? "refused" : "none");
+    if (k) {
+        printf(", \"%s\": \"", k == 1 ? "path" : "reason");
+        for (const char *c = buf; *c; c++) {
+            if (*c == '"' || *c == '\\') printf("\\%c", *c);
+            else if ((unsigned char)*c < 0x20) printf("\\u%04x", *c);
+            else putchar(*c);
+        }
+        putchar('"');
+    }
+    printf("}, ");
 }

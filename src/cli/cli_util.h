@@ -46,4 +46,17 @@ double cli_wall_ms(void);
  * (CUZK_ERR_IO naming the path). */
 uint8_t *cli_slurp(const char *path, size_t *n, cuzk_error *err);
 
+/* The SRS cache's part in the last load of a .params (cuzk_srs_cache_last_use):
+ * cli_srs_cache_quiet_warning: with -q no log line is printed, but a refused cache is a warning an
+ * operator must see: printed here on stderr ("cuzk: warning: ..."); nothing when !quiet (the log
+ * printed it) or no cache was refused.
+ * cli_srs_cache_note: when the points came from a cache, appends "(points read from the SRS cache
+ * X; retry with CUZK_SRS_CACHE=off or remake it)" to e's message (for a proof that fails to
+ * verify or satisfy).
+ * cli_srs_cache_json: prints `"srs_cache": {"use": "used"|"refused"|"none"[, "path"|"reason": ..]}, `
+ * on stdout (a member of a JSON summary, with its trailing comma). */
+void cli_srs_cache_quiet_warning(int quiet);
+void cli_srs_cache_note(cuzk_error *e);
+void cli_srs_cache_json(void);
+
 #endif

@@ -350,28 +350,6 @@ static void json_escape_print(const char *s) {
     putchar('"');
 }
 
-/* The SRS cache's part in a prove (cuzk_srs_cache_last_use): a refused cache is a warning an
- * operator must see, so with -q (no log sink) it is printed here; a failed proof whose points
- * came from a cache says so. */
-static void srs_cache_after_prove(cuzk_status st, cuzk_error *e, int quiet) {
-    char buf[4400];
-    int k = cuzk_srs_cache_last_use(buf, sizeof buf);
-    if (k == 2 && quiet) fprintf(stderr, "%s: warning: %s\n", g_prog, buf);
-    if (k == 1 && (st == CUZK_ERR_INVALID || st == CUZK_ERR_UNSAT) && e) { /* a proof that fails to verify or satisfy */
-        size_t n = strlen(e->msg);
-        snprintf(e->msg + n, sizeof e->msg - n, " (points read from the SRS cache %s; retry with CUZK_SRS_CACHE=off or "
-                 "remake it)", buf);
-    }
-}
-
-static void srs_cache_json(void) {
-    char buf[4400];
-    int k = cuzk_srs_cache_last_use(buf, sizeof buf);
-    printf("\"srs_cache\": {\"use\": \"%s\"", k == 1 ? "used" : k == 2 ? "refused" : "none");
-    if (k) { printf(", \"%s\": ", k == 1 ? "path" : "reason"); json_escape_print(buf); }
-    printf("}, ");
-}
-
 /* A cache given where its .params is expected. */
 static bool is_srs_cache_arg(const char *cmd, const char *opt, const char *path) {
     if (!path || cuzk_srs_cache_level(path) == CUZK_CHECK_DEFAULT) return false;
@@ -445,12 +423,15 @@ static int cmd_prove(int argc, char **argv) {
         public_out = pos[3];
         st = cuzk_prove_zkey_files(pos[0], pos[1], pos[2], pos[3], &o, &t, &e);
     }
-    if (params) srs_cache_after_prove(st, &e, quiet);
+    if (params) {
+        cli_srs_cache_quiet_warning(quiet);
+        if (st == CUZK_ERR_INVALID || st == CUZK_ERR_UNSAT) cli_srs_cache_note(&e); /* fails to verify or satisfy */
+    }
     if (json) {
         printf("{\"status\": \"%s\", ", st == CUZK_OK ? "ok" : "error");
         if (st != CUZK_OK) { printf("\"error\": "); json_escape_print(e.msg); printf(", "); }
         else { printf("\"proof\": "); json_escape_print(proof_out); printf(", \"public\": "); json_escape_print(public_out); printf(", "); }
-        if (params) srs_cache_json();
+        if (params) cli_srs_cache_json();
         printf("\"backend\": \"%s\", ", t.backend ? t.backend : "cpu");
         printf("\"constraints\": %u, \"domain_size\": %u, \"n_vars\": %u, \"n_public\": %u, ", t.constraints,
                t.domain_size, t.n_vars, t.n_public);
@@ -896,12 +877,18 @@ static int cmd_prove_post(int argc, char **argv) {
     }
     double t1 = wall_ms();
     if (!quiet) fprintf(stderr, "cuzk prove-post: loading %s\n", params);
-    if ((st = cuzk_pk_load_params(&pk, params, r1cs, NULL, &e)) != CUZK_OK) { rc = fail(st, &e); goto out; }
+    st = cuzk_pk_load_params(&pk, params, r1cs, NULL, &e);
+    cli_srs_cache_quiet_warning(quiet);
+    if (st != CUZK_OK) { rc = fail(st, &e); goto out; }
     if ((st = cuzk_prover_create(&pr, pk, &po, &e)) != CUZK_OK) { rc = fail(st, &e); goto out; }
     double t2 = wall_ms();
     if (!quiet) fprintf(stderr, "cuzk prove-post: proving (%s)\n", cuzk_prover_backend_name(pr));
     cuzk_witness wit = {CUZK_WITNESS_FR_MONT, w, wlen};
-    if ((st = cuzk_prove(pr, &proof, &wit, NULL, NULL, &e)) != CUZK_OK) { rc = fail(st, &e); goto out; }
+    if ((st = cuzk_prove(pr, &proof, &wit, NULL, NULL, &e)) != CUZK_OK) {
+        if (st == CUZK_ERR_INVALID || st == CUZK_ERR_UNSAT) cli_srs_cache_note(&e); /* fails to verify or satisfy */
+        rc = fail(st, &e);
+        goto out;
+    }
     double t3 = wall_ms();
     if (proof.n_public != npub || memcmp(proof.public_inputs, pub, npub * 32)) {
         st = cuzk_error_set(&e, CUZK_ERR_MISMATCH, __FILE__, __LINE__, "the proof's public inputs are not the ones derived from the public data");

@@ -34,7 +34,7 @@ if "$CUZK" prove-porep --backend cpu --params "$F/porep2k.params" --r1cs "$F/por
      --sector-id "$SECTOR" --json "$F/c1.json" "$W/proof.bin" > "$W/prove.json" 2> "$W/prove.err"; then
     sz=$(stat -c %s "$W/proof.bin")
     [ "$sz" = 192 ] && pass "prove-porep: 1 partition, 192 bytes" || fail "prove-porep: $sz bytes"
-    python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["partitions"] == 1, j' "$W/prove.json" \
+    python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["partitions"] == 1 and j["srs_cache"]["use"] in ("used", "refused", "none"), j' "$W/prove.json" \
         && pass "prove-porep --json: a summary" || fail "prove-porep --json"
     # progress an operator can read while a CPU partition proves for minutes: in a log, a line every
     # 5 s naming the partition's current step (when the prove took long enough to get one)
