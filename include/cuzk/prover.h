@@ -150,8 +150,11 @@ CUZK_API cuzk_status cuzk_pk_load_params_mem(cuzk_pk **out, const uint8_t *param
  * memory: the decoded parameters (about the .params' size). Errors: CUZK_ERR_ARG, those of
  * cuzk_pk_load_params for the file (IO, FORMAT, POINT, CURVE), CUZK_ERR_IO writing, CUZK_ERR_NOMEM.
  *
+ * cuzk_srs_cache_make refuses (CUZK_ERR_ARG) a cache_path that is params_path itself (or the same
+ * file through a link) or an existing file that is not a cache; the temporary has a unique name.
+ *
  * cuzk_srs_cache_check: whether the cache would be used for a load at `check`: its header,
- * staleness and level, then (thorough 1) every chunk's checksum, then (thorough 2) also a decode of
+ * staleness, counts and kind against the .params' header, and level (thorough 0: no chunk read), then (thorough 1) every chunk's checksum, then (thorough 2) also a decode of
  * the .params at `check` compared with the cache byte for byte. CUZK_OK: valid. Errors:
  * CUZK_ERR_IO (no cache, errno ENOENT; unreadable), CUZK_ERR_FORMAT (corrupt, truncated, other
  * version), CUZK_ERR_MISMATCH (stale, weaker check, or a thorough-2 difference), and those of the

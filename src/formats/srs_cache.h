@@ -87,8 +87,10 @@ cuzk_status srs_cache_write(const char *cache_path, const char *params_path, con
  *   CUZK_ERR_IO        the cache (errno ENOENT: there is none) or the .params cannot be read
  *   CUZK_ERR_FORMAT    not a cache, another version or layout, a corrupt header, a size that
  *                      does not match the header (truncated)
- *   CUZK_ERR_MISMATCH  stale: made from another .params (size, mtime or digest differ), or
- *                      verified at a lower level than `check` */
+ *   CUZK_ERR_MISMATCH  stale: made from another .params (size, mtime or digest differ); counts,
+ *                      origin, domain or contribution count other than the .params' header says
+ *                      (for an MPC file l, a, b_g1, b_g2 may be fewer: points at infinity
+ *                      dropped); or verified at a lower level than `check` */
 cuzk_status srs_cache_probe(const char *cache_path, const char *params_path, cuzk_check_level check,
                             srs_cache_info *info, cuzk_error *err);
 
