@@ -889,7 +889,7 @@ cuzk_status srs_cache_try_load(bellperson_params *p, const char *params_path, co
     double ms = now_ms() - t0;
     if (st == CUZK_OK) {
         last_set(1, cp);
-        cuzk_log(CUZK_LOG_INFO, "SRS cache: %s loaded from %s in %.2f s (%.2f GB/s; points not checked again: the "
+        cuzk_log(CUZK_LOG_INFO, "SRS cache: %s loaded from %s in %.2f s (%.2f GB/s; points not checked again: "
                  "the cache recorded them checked at the %s level from this very file%s)", params_path, cp, ms / 1e3,
                  (double)sb.st_size / 1e6 / (ms > 0.001 ? ms : 0.001), cuzk_check_level_str(cache_level),
                  level_of(o->check) == CUZK_CHECK_NONE ? "; no check was asked for" : "");
