@@ -294,6 +294,25 @@ size_t bellperson_params_take_g1(bellperson_params *p, bellperson_params *g1) {
 
 #define ROUND64(x) (((x) + 63) & ~(size_t)63)
 
+void bellperson_params_bind_block(bellperson_params *p, uint8_t *block, void *g2_block, uint32_t n_h, uint32_t n_l,
+                                  uint32_t n_a, uint32_t n_b_g1, uint32_t n_b_g2) {
+    uint8_t *q = block;
+    p->n_h = n_h;
+    p->n_l = n_l;
+    p->n_a = n_a;
+    p->n_b_g1 = n_b_g1;
+    p->n_b_g2 = n_b_g2;
+    p->h = n_h ? (g1_affine *)q : NULL;
+    q += ROUND64((size_t)n_h * sizeof(g1_affine));
+    p->l = n_l ? (g1_affine *)q : NULL;
+    q += ROUND64((size_t)n_l * sizeof(g1_affine));
+    p->a = n_a ? (g1_affine *)q : NULL;
+    q += ROUND64((size_t)n_a * sizeof(g1_affine));
+    p->b_g1 = n_b_g1 ? (g1_affine *)q : NULL;
+    q += ROUND64((size_t)n_b_g1 * sizeof(g1_affine));
+    p->b_g2 = n_b_g2 ? (g2_affine *)(g2_block ? (uint8_t *)g2_block : q) : NULL;
+}
+
 /* The point sections of a .params file in file order: six vk points, then ic, h, l, a, b_g1, b_g2. */
 enum { S_ALPHA1, S_BETA1, S_BETA2, S_GAMMA2, S_DELTA1, S_DELTA2, S_IC, S_H, S_L, S_A, S_B_G1, S_B_G2, S_COUNT };
 static const char *const SEC_NAME[S_COUNT] = {"vk alpha_g1", "vk beta_g1", "vk beta_g2", "vk gamma_g2",
@@ -769,21 +788,7 @@ cuzk_status bellperson_params_decode_fd(bellperson_params *p, const uint8_t *dat
             st = ERR(err, CUZK_ERR_NOMEM, "%s: cannot allocate %u ic points", what, lay.n_ic);
             goto out;
         }
-        uint8_t *q = block;
-        p->n_h = lay.n_h;
-        p->n_l = lay.n_l;
-        p->n_a = lay.n_a;
-        p->n_b_g1 = lay.n_b_g1;
-        p->n_b_g2 = lay.n_b_g2;
-        p->h = lay.n_h ? (g1_affine *)q : NULL;
-        q += ROUND64((size_t)lay.n_h * sizeof(g1_affine));
-        p->l = lay.n_l ? (g1_affine *)q : NULL;
-        q += ROUND64((size_t)lay.n_l * sizeof(g1_affine));
-        p->a = lay.n_a ? (g1_affine *)q : NULL;
-        q += ROUND64((size_t)lay.n_a * sizeof(g1_affine));
-        p->b_g1 = lay.n_b_g1 ? (g1_affine *)q : NULL;
-        q += ROUND64((size_t)lay.n_b_g1 * sizeof(g1_affine));
-        p->b_g2 = lay.n_b_g2 ? (g2_affine *)(g2_block ? (uint8_t *)g2_block : q) : NULL;
+        bellperson_params_bind_block(p, block, g2_block, lay.n_h, lay.n_l, lay.n_a, lay.n_b_g1, lay.n_b_g2);
         c->out[S_ALPHA1] = &p->vk.alpha1;
         c->out[S_BETA1] = &p->vk.beta1;
         c->out[S_BETA2] = &p->vk.beta2;

@@ -124,6 +124,13 @@ cuzk_status bellperson_params_layout(bellperson_layout *out, const uint8_t *data
                                      cuzk_error *err);
 
 /* Options of a load; a zeroed struct is the default (CURVE checks, all threads, plain memory). */
+/* Sets p's query counts and points h, l, a, b_g1 into `block` in this order, each array rounded
+ * up to 64 bytes (the layout bellperson_params_load decodes into and the SRS cache stores:
+ * bellperson_layout.g1_bytes), and b_g2 into g2_block, or right after b_g1 in `block` when
+ * g2_block is NULL. A count of 0 gives a NULL array. Neither block is owned or freed here. */
+void bellperson_params_bind_block(bellperson_params *p, uint8_t *block, void *g2_block, uint32_t n_h, uint32_t n_l,
+                                  uint32_t n_a, uint32_t n_b_g1, uint32_t n_b_g2);
+
 typedef struct bellperson_load_opts {
     cuzk_check_level check;
     int nthreads;                 /* 0: cuzk_num_threads() */

@@ -726,23 +726,7 @@ static cuzk_status load_impl(bellperson_params *p, const char *cache_path, const
         q += sizeof(g2_affine);
         memcpy(ic, q, (size_t)h.n_ic * sizeof *ic);
     }
-    {
-        uint8_t *q = block;
-        p->n_h = h.n_h;
-        p->n_l = h.n_l;
-        p->n_a = h.n_a;
-        p->n_b_g1 = h.n_b_g1;
-        p->n_b_g2 = h.n_b_g2;
-        p->h = h.n_h ? (g1_affine *)q : NULL;
-        q += ROUND64((uint64_t)h.n_h * sizeof(g1_affine));
-        p->l = h.n_l ? (g1_affine *)q : NULL;
-        q += ROUND64((uint64_t)h.n_l * sizeof(g1_affine));
-        p->a = h.n_a ? (g1_affine *)q : NULL;
-        q += ROUND64((uint64_t)h.n_a * sizeof(g1_affine));
-        p->b_g1 = h.n_b_g1 ? (g1_affine *)q : NULL;
-        q += ROUND64((uint64_t)h.n_b_g1 * sizeof(g1_affine));
-        p->b_g2 = h.n_b_g2 ? (g2_affine *)(g2_block ? g2_block : q) : NULL;
-    }
+    bellperson_params_bind_block(p, block, g2_block, h.n_h, h.n_l, h.n_a, h.n_b_g1, h.n_b_g2);
     p->vk.ic = ic;
     p->vk.n_public = h.n_ic - 1;
     p->block = block;
