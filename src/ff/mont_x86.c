@@ -70,19 +70,6 @@ bool ff_asm_active(void) { return mont_x86_enabled; }
     MX_("3*8(%[m])", t3, t4) MX_("4*8(%[m])", t4, t5) MX_("5*8(%[m])", t5, t6)                  \
     "adcq $0, %[" #t6 "]\n\t"
 
-#define ROUND4_(i, t0, t1, t2, t3, t4)                                                           \
-    "movq " #i "*8(%[b]), %[d]\n\t"                                                             \
-    "xorl %k[lo], %k[lo]\n\t"                                                                   \
-    MX_("0*8(%[a])", t0, t1) MX_("1*8(%[a])", t1, t2)                                           \
-    MX_("2*8(%[a])", t2, t3) MX_("3*8(%[a])", t3, t4)                                           \
-    "adcq $0, %[" #t4 "]\n\t"                                                                   \
-    "movq %[" #t0 "], %[d]\n\t"                                                                 \
-    "imulq %[inv], %[d]\n\t"                                                                    \
-    "xorl %k[lo], %k[lo]\n\t"                                                                   \
-    MX_("0*8(%[m])", t0, t1) MX_("1*8(%[m])", t1, t2)                                           \
-    MX_("2*8(%[m])", t2, t3) MX_("3*8(%[m])", t3, t4)                                           \
-    "adcq $0, %[" #t4 "]\n\t"
-
 __attribute__((target("bmi2,adx")))
 void mont_mul6_x86(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t inv) {
     uint64_t x0, x1, x2, x3, x4, x5, x6, lo, hi, d;
@@ -115,29 +102,10 @@ void mont_mul6_x86(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint
     r[0] = x6; r[1] = x0; r[2] = x1; r[3] = x2; r[4] = x3; r[5] = x4;
 }
 
-__attribute__((target("bmi2,adx")))
+/* the inline CIOS of mont_x86.h, out of line for the dispatch of mont_mul_auto's callers that
+ * take its address or want no inlining */
 void mont_mul4_x86(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t inv) {
-    uint64_t x0, x1, x2, x3, x4, lo, hi, d;
-    __asm__(
-        "xorl %k[x0], %k[x0]\n\t" "xorl %k[x1], %k[x1]\n\t" "xorl %k[x2], %k[x2]\n\t"
-        "xorl %k[x3], %k[x3]\n\t" "xorl %k[x4], %k[x4]\n\t"
-        ROUND4_(0, x0, x1, x2, x3, x4)
-        ROUND4_(1, x1, x2, x3, x4, x0)
-        ROUND4_(2, x2, x3, x4, x0, x1)
-        ROUND4_(3, x3, x4, x0, x1, x2)
-        /* result limbs 0..3 in x4 x0 x1 x2; x3 is free */
-        "movq %[x4], %[lo]\n\t" "subq 0*8(%[m]), %[lo]\n\t"
-        "movq %[x0], %[hi]\n\t" "sbbq 1*8(%[m]), %[hi]\n\t"
-        "movq %[x1], %[d]\n\t"  "sbbq 2*8(%[m]), %[d]\n\t"
-        "movq %[x2], %[x3]\n\t" "sbbq 3*8(%[m]), %[x3]\n\t"
-        "cmovncq %[lo], %[x4]\n\t" "cmovncq %[hi], %[x0]\n\t" "cmovncq %[d], %[x1]\n\t"
-        "cmovncq %[x3], %[x2]\n\t"
-        : [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3), [x4] "=&r"(x4),
-          [lo] "=&r"(lo), [hi] "=&r"(hi), [d] "=&d"(d)
-        : [a] "r"(a), [b] "r"(b), [m] "r"(m), [inv] "rm"(inv)
-        : "cc", "memory");
-    (void)x3; (void)lo; (void)hi; (void)d;
-    r[0] = x4; r[1] = x0; r[2] = x1; r[3] = x2;
+    mont_mul4_x86_inline(r, a, b, m, inv);
 }
 
 /* Squaring is the product with itself: a dedicated off-diagonal squaring is left for later. */

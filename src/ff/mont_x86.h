@@ -62,7 +62,7 @@ void mont_sqr4_generic(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64
  * no call, and the arrays are declared as memory inputs instead of a "memory" clobber, so the
  * compiler keeps the caller's values in registers across it. Plain inline asm needs no target
  * attribute (the assembler, not the compiler, sees MULX/ADCX/ADOX); it only runs where
- * mont_x86_enabled, as the out-of-line one. Measured in bench/RESULTS.md section 29. */
+ * mont_x86_enabled, as the out-of-line one. Measured in bench/RESULTS.md section 31. */
 #ifdef MONT_X86
 #define MONT4_MX_(src, tl, th)                                                                   \
     "mulxq " src ", %[lo], %[hi]\n\t"                                                           \

@@ -10,7 +10,7 @@ void *fmt_aligned_array(size_t n, size_t elt) {
     size_t bytes = (n * elt + 63) & ~(size_t)63;
     /* no MADV_HUGEPAGE here: with the kernel's defrag=madvise a huge-page fault compacts memory
      * first, and on this shared machine that made the zkey load 2x slower (bench/RESULTS.md
-     * section 29) */
+     * section 31) */
     return aligned_alloc(64, bytes);
 }
 

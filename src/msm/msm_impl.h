@@ -104,7 +104,7 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
      * product chains (even and odd i; pre[i] = den[i] * pre[i - 2]) and the additions two at a  \
      * time: every step of one chain depends on the one before, and one addition is four         \
      * dependent products deep, so the CPU overlaps two independent ones where it would wait on  \
-     * one (bench/RESULTS.md section 29). Additions i of a batch hit distinct buckets. */         \
+     * one (bench/RESULTS.md section 31). Additions i of a batch hit distinct buckets. */         \
     static inline void G##_msm_add_one(G##_msm_scratch *sc, size_t i, const F *d_inv) {          \
         F t, lam, x3;                                                                            \
         G##_affine *b = &sc->bk[sc->bj[i]];                                                      \
