@@ -55,8 +55,10 @@ typedef struct post_prove_opts {
     int repeat;                /* jobs after the warm-up job (0: one job) */
     uint64_t seed;             /* toxic-waste seed of the test parameters */
     int check_witness;         /* the engine checks every constraint after synthesis */
-    double gpu_budget_gib;     /* the engine's GPU budget (0: the device's free memory; issue 23's
-                                  memory plan streams what does not fit) */
+    double gpu_budgets[8];     /* the engine's GPU budget per run, GiB (0: the device's free memory;
+                                  issue 23's memory plan streams what does not fit): one engine,
+                                  preload and job set each, over the same record and parameters */
+    int n_budgets;             /* 0 or 1: one run */
 } post_prove_opts;
 int post_prove_run(const post_prove_opts *o);
 

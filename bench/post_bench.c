@@ -36,7 +36,7 @@ static void help(FILE *f) {
                "                       [--repeat R] [--record] [--matrices [--serial]] [--no-witness] [--no-single]\n"
                "       cuzk bench post --prove --circuit NAME [--sectors N] --vproof FILE... [--randomness HEX]\n"
                "                       [--backend cpu|gpu|auto] [--threads T] [--repeat R] [--seed S] [--check-witness]\n"
-               "                       [--gpu-budget GIB]\n"
+               "                       [--gpu-budget GIB[,GIB...]]\n"
                "  NAME: window-post-SIZE or winning-post-SIZE, SIZE 2k 8m 512m 32g 64g\n"
                "  --sectors N      circuit with N sectors instead of the real count (INSECURE test shapes)\n"
                "  --vproof FILE    a vanilla proof (bincode, one sector); repeat for more sectors (--prove: one\n"
@@ -48,6 +48,9 @@ static void help(FILE *f) {
                "                   resident, prove through the engine and verify (--repeat R: R jobs after a\n"
                "                   warm-up; latency = job creation + submit -> proof)\n"
                "  --check-witness  --prove: the engine checks every constraint after synthesis\n"
+               "  --gpu-budget GIB[,GIB...]  --prove: device memory the circuit may use (0: the device's free\n"
+               "                   memory); a list runs one engine each (preload + jobs, every proof verified)\n"
+               "                   over the same parameters; a budget too small for any plan is refused at preload\n"
                "examples:\n"
                "  cuzk bench post --circuit window-post-32g --sectors 16 --vproof tests/fixtures/filecoin/post.vproof --record\n"
                "  cuzk bench post --prove --circuit winning-post-32g --vproof tests/fixtures/filecoin/winning-66.vproof --repeat 10\n");
@@ -71,7 +74,8 @@ int bench_post_main(int argc, char **argv) {
     static const char *vproofs[MAX_VPROOFS];
     size_t n_vproofs = 0;
     long sectors = 0, threads = 0, repeat = -1, seed = 1;
-    double gpu_budget = 0;
+    double gpu_budgets[8] = {0};
+    int n_budgets = 0;
     bool record = false, matrices = false, serial = false, prove = false, check_witness = false, no_witness = false,
          no_single = false;
     uint8_t rnd[32] = {0};
@@ -92,7 +96,22 @@ int bench_post_main(int argc, char **argv) {
         else if (!strcmp(a, "--threads") && more) { if (!bench_parse_long(a, argv[++i], 1, 4096, &threads)) return 2; }
         else if (!strcmp(a, "--repeat") && more) { if (!bench_parse_long(a, argv[++i], 0, 1000, &repeat)) return 2; }
         else if (!strcmp(a, "--seed") && more) { if (!bench_parse_long(a, argv[++i], 0, 0x7fffffffL, &seed)) return 2; }
-        else if (!strcmp(a, "--gpu-budget") && more) { if (!bench_parse_double(a, argv[++i], 0, 1e6, &gpu_budget)) return 2; }
+        else if (!strcmp(a, "--gpu-budget") && more) {
+            /* one budget, or a comma-separated list: one engine each over the same parameters */
+            char buf[256];
+            snprintf(buf, sizeof buf, "%s", argv[++i]);
+            n_budgets = 0;
+            for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+                if (n_budgets == (int)(sizeof gpu_budgets / sizeof *gpu_budgets)) {
+                    fprintf(stderr, "cuzk bench post: --gpu-budget takes at most %d budgets\n",
+                            (int)(sizeof gpu_budgets / sizeof *gpu_budgets));
+                    return 2;
+                }
+                if (!bench_parse_double(a, tok, 0, 1e6, &gpu_budgets[n_budgets])) return 2;
+                n_budgets++;
+            }
+            if (!n_budgets) { fprintf(stderr, "cuzk bench post: --gpu-budget needs a number of GiB (or a list)\n"); return 2; }
+        }
         else if (!strcmp(a, "--record")) record = true;
         else if (!strcmp(a, "--matrices")) matrices = true;
         else if (!strcmp(a, "--serial")) serial = true;
@@ -111,7 +130,8 @@ int bench_post_main(int argc, char **argv) {
             return 2;
         }
         post_prove_opts po = {circuit, (uint32_t)sectors, vproofs, n_vproofs, {0}, backend, (int)threads, repeat < 0 ? 0 : (int)repeat,
-                              (uint64_t)seed, check_witness, gpu_budget};
+                              (uint64_t)seed, check_witness, {0}, n_budgets};
+        memcpy(po.gpu_budgets, gpu_budgets, sizeof gpu_budgets);
         memcpy(po.randomness, rnd, 32);
         return post_prove_run(&po);
     }

@@ -187,6 +187,7 @@ int post_prove_run(const post_prove_opts *o) {
     cuzk_vk *vk = NULL;
     cuzk_circuit *cc = NULL;
     cuzk_engine *eng = NULL;
+    uint8_t *pub = NULL;
     double *lat = calloc((size_t)o->repeat + 1, sizeof *lat);
     double *synth = calloc((size_t)o->repeat + 1, sizeof *synth);
     if (!lat || !synth) { fprintf(stderr, "cuzk bench post: out of memory\n"); rc = 4; goto out; }
@@ -258,141 +259,174 @@ int post_prove_run(const post_prove_opts *o) {
         printf(" ms; peak RSS so far %.2f GiB\n", (double)bench_peak_rss_kib() / 1048576.0);
     }
 
-    /* 4. the engine, the circuit resident */
-    cuzk_engine_opts eo;
-    memset(&eo, 0, sizeof eo);
-    eo.synthesis_workers = 1;
-    eo.finish_workers = 1;
-    eo.prove_threads = T;
-    eo.backend = gpu ? CUZK_BACKEND_GPU : CUZK_BACKEND_CPU;
-    eo.pinned_budget_bytes = 2 * 32 * (size_t)r_n_vars + 4096;
-    eo.gpu_budget_bytes = (size_t)(o->gpu_budget_gib * 1073741824.0);
-    eo.no_trace = 1;
-    /* $CUZK_MSM_WINDOW / $CUZK_MSM_CHUNK / $CUZK_GPU_B2 (B_G2 on the GPU) / $CUZK_GPU_MSM_ACCUM /
-     * $CUZK_GPU_MSM_AFF_K, as the pipeline bench */
-    if (!cli_msm_from_env(&eo.msm, "cuzk bench post")) {
-        rc = 2;
-        goto out;
-    }
-    if (cuzk_engine_create(&eng, &eo, &err) != CUZK_OK) {
-        fprintf(stderr, "cuzk bench post: engine: %s\n", err.msg);
-        rc = 4;
-        goto out;
-    }
-    if (cuzk_circuit_create(&cc, pk, &err) != CUZK_OK) {
-        fprintf(stderr, "cuzk bench post: engine circuit: %s\n", err.msg);
-        rc = 4;
-        goto out;
-    }
-    stage_line("preload begins", 0, NULL);
-    t0 = bench_now_ms();
-    if (cuzk_engine_preload(eng, cc, &err) != CUZK_OK) {
-        fprintf(stderr, "cuzk bench post: preload: %s\n", err.msg);
-        rc = 4;
-        goto out;
-    }
-    double t_pre = bench_now_ms() - t0;
-    stage_line("preload", t_pre, NULL);
-    cuzk_engine_stats es;
-    cuzk_engine_get_stats(eng, &es);
-    printf("preload: %.1f ms", t_pre);
-    if (gpu) {
-        size_t freed = 0;
-        if (benchkit_drop_host_g1(pk, &freed, &err) != CUZK_OK) {
-            fprintf(stderr, "cuzk bench post: %s\n", err.msg);
+    /* 4. per GPU budget: the engine, the circuit resident (the plan), the jobs */
+    const int n_budgets = o->n_budgets > 0 ? o->n_budgets : 1;
+    int n_refused = 0;
+    size_t np = cuzk_post_job_n_public(job0);
+    if (!(pub = malloc(np * 32))) { rc = 4; goto out; }
+    for (int bi = 0; bi < n_budgets && rc == 0; bi++) {
+        const double budget_gib = o->n_budgets > 0 ? o->gpu_budgets[bi] : 0;
+        if (n_budgets > 1)
+            printf("budget: %.0f GiB%s (run %d of %d)\n", budget_gib,
+                   budget_gib > 0 ? "" : " (unlimited: the device's free memory)", bi + 1, n_budgets);
+        cuzk_engine_opts eo;
+        memset(&eo, 0, sizeof eo);
+        eo.synthesis_workers = 1;
+        eo.finish_workers = 1;
+        eo.prove_threads = T;
+        eo.backend = gpu ? CUZK_BACKEND_GPU : CUZK_BACKEND_CPU;
+        eo.pinned_budget_bytes = 2 * 32 * (size_t)r_n_vars + 4096;
+        eo.gpu_budget_bytes = (size_t)(budget_gib * 1073741824.0);
+        eo.no_trace = 1;
+        /* $CUZK_MSM_WINDOW / $CUZK_MSM_CHUNK / $CUZK_GPU_B2 (B_G2 on the GPU) / $CUZK_GPU_MSM_ACCUM /
+         * $CUZK_GPU_MSM_AFF_K, as the pipeline bench */
+        if (!cli_msm_from_env(&eo.msm, "cuzk bench post")) {
+            rc = 2;
+            goto out;
+        }
+        if (cuzk_engine_create(&eng, &eo, &err) != CUZK_OK) {
+            fprintf(stderr, "cuzk bench post: engine: %s\n", err.msg);
             rc = 4;
             goto out;
         }
-        printf(": G1 queries + matrices resident on the GPU, %.2f GiB; host copies of the G1 queries released (%.2f GiB)",
-               (double)es.gpu_resident_bytes / GIB, (double)freed / GIB);
-    }
-    printf("\n");
-
-    /* 5. jobs: the warm-up (job0, already created) and --repeat more */
-    size_t np = cuzk_post_job_n_public(job0);
-    uint8_t *pub = malloc(np * 32);
-    if (!pub) { rc = 4; goto out; }
-    int n_jobs = o->repeat + (o->repeat > 0 ? 1 : 0), n_ok = 0;
-    if (n_jobs == 0) n_jobs = 1;
-    for (int j = 0; j < n_jobs && rc == 0; j++) {
-        cuzk_post_job *job = job0;
-        double tc = 0, tj = bench_now_ms();
-        if (j > 0) {
-            if (cuzk_post_job_create(&job, &rq, &err) != CUZK_OK) { fprintf(stderr, "cuzk bench post: %s\n", err.msg); rc = 3; break; }
-            tc = bench_now_ms() - tj;
+        if (!cc && cuzk_circuit_create(&cc, pk, &err) != CUZK_OK) {
+            fprintf(stderr, "cuzk bench post: engine circuit: %s\n", err.msg);
+            rc = 4;
+            goto out;
         }
-        cuzk_job_desc d;
-        memset(&d, 0, sizeof d);
-        d.circuit = cc;
-        d.n_partitions = 1;
-        d.synth = cuzk_post_job_synth;
-        d.synth_ctx = job;
-        d.check_witness = o->check_witness;
-        cuzk_job_id id;
-        cuzk_job_result res;
-        memset(&res, 0, sizeof res);
-        if (j == 0) stage_line("job 0 begins (synthesis, prove, B_G2, finish)", 0, NULL);
-        if (cuzk_engine_submit(eng, &d, &id, &err) != CUZK_OK || cuzk_engine_wait(eng, id, &res, &err) != CUZK_OK ||
-            res.state != CUZK_JOB_DONE) {
-            fprintf(stderr, "cuzk bench post: job %d failed: %s\n", j, err.msg);
+        stage_line("preload begins", 0, NULL);
+        t0 = bench_now_ms();
+        if (cuzk_engine_preload(eng, cc, &err) != CUZK_OK) {
+            fprintf(stderr, "cuzk bench post: preload: %s\n", err.msg);
+            if (n_budgets > 1 && err.code == CUZK_ERR_NOMEM_DEVICE) {
+                /* a budget below every plan: refused before any work, as it must be; the next budget runs */
+                printf("budget %.0f GiB: refused at preload: %s\n", budget_gib, err.msg);
+                n_refused++;
+                cuzk_engine_destroy(eng);
+                eng = NULL;
+                continue;
+            }
+            rc = 4;
+            goto out;
+        }
+        double t_pre = bench_now_ms() - t0;
+        stage_line("preload", t_pre, NULL);
+        cuzk_engine_stats es;
+        cuzk_engine_get_stats(eng, &es);
+        printf("preload: %.1f ms", t_pre);
+        if (gpu) {
+            cuzk_device_stats ds;
+            if (cuzk_engine_device_stats(eng, 0, &ds) == CUZK_OK && ds.memory_plan[0])
+                printf(": plan %s;", ds.memory_plan);
+            /* with one run the host copies of the resident G1 queries go (streamed ones stay borrowed);
+             * a later budget's preload needs them all */
+            size_t freed = 0;
+            if (n_budgets == 1 && benchkit_drop_host_g1(pk, &freed, &err) != CUZK_OK) {
+                fprintf(stderr, "cuzk bench post: %s\n", err.msg);
+                rc = 4;
+                goto out;
+            }
+            printf(" resident on the GPU %.2f GiB (queries of the plan + matrices); host copies of the G1 queries released "
+                   "(%.2f GiB)", (double)es.gpu_resident_bytes / GIB, (double)freed / GIB);
+        }
+        printf("\n");
+
+        /* 5. jobs: the warm-up (job0 for the first budget) and --repeat more */
+        int n_jobs = o->repeat + (o->repeat > 0 ? 1 : 0), n_ok = 0;
+        double last_ms = 0;
+        if (n_jobs == 0) n_jobs = 1;
+        for (int j = 0; j < n_jobs && rc == 0; j++) {
+            cuzk_post_job *job = job0;
+            double tc = 0, tj = bench_now_ms();
+            if (j > 0 || bi > 0) {
+                if (cuzk_post_job_create(&job, &rq, &err) != CUZK_OK) { fprintf(stderr, "cuzk bench post: %s\n", err.msg); rc = 3; break; }
+                tc = bench_now_ms() - tj;
+            }
+            cuzk_job_desc d;
+            memset(&d, 0, sizeof d);
+            d.circuit = cc;
+            d.n_partitions = 1;
+            d.synth = cuzk_post_job_synth;
+            d.synth_ctx = job;
+            d.check_witness = o->check_witness;
+            cuzk_job_id id;
+            cuzk_job_result res;
+            memset(&res, 0, sizeof res);
+            if (j == 0) stage_line("job 0 begins (synthesis, prove, B_G2, finish)", 0, NULL);
+            if (cuzk_engine_submit(eng, &d, &id, &err) != CUZK_OK || cuzk_engine_wait(eng, id, &res, &err) != CUZK_OK ||
+                res.state != CUZK_JOB_DONE) {
+                fprintf(stderr, "cuzk bench post: job %d failed: %s\n", j, err.msg);
+                cuzk_job_result_free(&res);
+                if (job != job0) cuzk_post_job_free(job);
+                rc = 4;
+                break;
+            }
+            double t_proof = res.wait_return_ms - res.submit_ms;
+            /* verify against public inputs derived again from the public data */
+            double tv = bench_now_ms();
+            bool ok = cuzk_post_job_public_inputs(job, 0, pub, &err) == CUZK_OK && !memcmp(pub, res.public_inputs, np * 32);
+            ok = ok && cuzk_verify(vk, CUZK_PUBLIC_CANON, pub, np * 32, CUZK_PROOF_BELLPERSON, res.proofs, 192, &err) == CUZK_OK;
+            double t_ver = bench_now_ms() - tv;
+            if (j == 0) stage_line("job 0 (submit -> proof)", t_proof, NULL);
+            bool neg = false;
+            if (ok && j == 0) {
+                /* and not against another statement: the last challenge index + 1 */
+                le_add_one(pub + 32 * (np - 1));
+                neg = cuzk_verify(vk, CUZK_PUBLIC_CANON, pub, np * 32, CUZK_PROOF_BELLPERSON, res.proofs, 192, NULL) == CUZK_ERR_INVALID;
+                ok = neg;
+            }
+            n_ok += ok;
+            const cuzk_partition_timings *t = &res.timings[0];
+            lat[j] = tc + t_proof;
+            last_ms = t_proof;
+            synth[j] = t->synth_call_ms;
+            printf("job %d%s: create (vanilla read + checks) %.1f ms | synthesis %.1f | prove start %.1f (upload %.1f, a/b/c %.1f, H %.1f, "
+                   "MSM A %.1f B1 %.1f L %.1f H %.1f) | B_G2 %.1f (%s) | finish (assembly) %.1f | submit -> proof %.1f | "
+                   "latency %.1f ms | verify %.1f ms: %s%s\n",
+                   j, j == 0 && n_jobs > 1 ? " (warm-up)" : "", tc, t->synth_call_ms, t->start_inner_ms, t->upload_ms, t->abc_ms, t->h_ms,
+                   t->msm_a_ms, t->msm_b1_ms, t->msm_l_ms, t->msm_h_ms, t->msm_b2_ms,
+                   gpu && t->b2_on_device ? "on the GPU" : gpu ? "CPU threads, overlapped with the GPU" : "CPU threads",
+                   t->finish_inner_ms, t_proof, lat[j], t_ver, ok ? "OK" : "FAILED",
+                   j == 0 ? (neg ? " (and INVALID with a changed input)" : "") : "");
             cuzk_job_result_free(&res);
             if (job != job0) cuzk_post_job_free(job);
-            rc = 4;
-            break;
         }
-        double t_proof = res.wait_return_ms - res.submit_ms;
-        /* verify against public inputs derived again from the public data */
-        double tv = bench_now_ms();
-        bool ok = cuzk_post_job_public_inputs(job, 0, pub, &err) == CUZK_OK && !memcmp(pub, res.public_inputs, np * 32);
-        ok = ok && cuzk_verify(vk, CUZK_PUBLIC_CANON, pub, np * 32, CUZK_PROOF_BELLPERSON, res.proofs, 192, &err) == CUZK_OK;
-        double t_ver = bench_now_ms() - tv;
-        if (j == 0) stage_line("job 0 (submit -> proof)", t_proof, NULL);
-        bool neg = false;
-        if (ok && j == 0) {
-            /* and not against another statement: the last challenge index + 1 */
-            le_add_one(pub + 32 * (np - 1));
-            neg = cuzk_verify(vk, CUZK_PUBLIC_CANON, pub, np * 32, CUZK_PROOF_BELLPERSON, res.proofs, 192, NULL) == CUZK_ERR_INVALID;
-            ok = neg;
+        if (rc == 0) {
+            printf("verified: %d/%d proofs valid%s\n", n_ok, n_jobs, n_ok == n_jobs ? "" : "  <-- FAILURES");
+            if (n_ok != n_jobs) {
+                fprintf(stderr, "cuzk bench post: %d of %d proofs did not verify\n", n_jobs - n_ok, n_jobs);
+                rc = 1;
+            }
+            if (n_jobs > 1) {
+                /* the jobs after the warm-up */
+                double *v = lat + 1, *s = synth + 1;
+                size_t k = (size_t)n_jobs - 1;
+                qsort(v, k, sizeof *v, bench_cmp_double);
+                qsort(s, k, sizeof *s, bench_cmp_double);
+                printf("latency: %zu jobs after a warm-up: median %.1f ms, min %.1f, max %.1f (create + submit -> proof); "
+                       "synthesis median %.1f ms\n", k, v[k / 2], v[0], v[k - 1], s[k / 2]);
+            }
         }
-        n_ok += ok;
-        const cuzk_partition_timings *t = &res.timings[0];
-        lat[j] = tc + t_proof;
-        synth[j] = t->synth_call_ms;
-        printf("job %d%s: create (vanilla read + checks) %.1f ms | synthesis %.1f | prove start %.1f (upload %.1f, a/b/c %.1f, H %.1f, "
-               "MSM A %.1f B1 %.1f L %.1f H %.1f) | B_G2 %.1f (%s) | finish (assembly) %.1f | submit -> proof %.1f | "
-               "latency %.1f ms | verify %.1f ms: %s%s\n",
-               j, j == 0 && n_jobs > 1 ? " (warm-up)" : "", tc, t->synth_call_ms, t->start_inner_ms, t->upload_ms, t->abc_ms, t->h_ms,
-               t->msm_a_ms, t->msm_b1_ms, t->msm_l_ms, t->msm_h_ms, t->msm_b2_ms,
-               gpu && t->b2_on_device ? "on the GPU" : gpu ? "CPU threads, overlapped with the GPU" : "CPU threads",
-               t->finish_inner_ms, t_proof, lat[j], t_ver, ok ? "OK" : "FAILED",
-               j == 0 ? (neg ? " (and INVALID with a changed input)" : "") : "");
-        cuzk_job_result_free(&res);
-        if (job != job0) cuzk_post_job_free(job);
+        cuzk_engine_get_stats(eng, &es);
+        if (gpu)
+            printf("GPU memory: resident %.2f GiB, pool high-water %.2f GiB, device used %.2f GiB; pinned witness buffers %.2f GiB\n",
+                   (double)es.gpu_resident_bytes / GIB, (double)es.gpu_pool_bytes / GIB, (double)es.gpu_device_used_bytes / GIB,
+                   (double)es.pinned_bytes / GIB);
+        if (n_budgets > 1) {
+            cuzk_device_stats ds;
+            memset(&ds, 0, sizeof ds);
+            (void)cuzk_engine_device_stats(eng, 0, &ds);
+            printf("budget %.0f GiB: %d/%d verified, submit -> proof %.1f ms (last job), GPU resident %.2f GiB, streamed %.2f GiB "
+                   "a proof, device used %.2f GiB\n", budget_gib, n_ok, n_jobs, last_ms, (double)es.gpu_resident_bytes / GIB,
+                   (double)ds.streamed_bytes / GIB, (double)es.gpu_device_used_bytes / GIB);
+        }
+        cuzk_engine_destroy(eng);
+        eng = NULL;
     }
-    free(pub);
-    if (rc == 0) {
-        printf("verified: %d/%d proofs valid%s\n", n_ok, n_jobs, n_ok == n_jobs ? "" : "  <-- FAILURES");
-        if (n_ok != n_jobs) {
-            fprintf(stderr, "cuzk bench post: %d of %d proofs did not verify\n", n_jobs - n_ok, n_jobs);
-            rc = 1;
-        }
-        if (n_jobs > 1) {
-            /* the jobs after the warm-up */
-            double *v = lat + 1, *s = synth + 1;
-            size_t k = (size_t)n_jobs - 1;
-            qsort(v, k, sizeof *v, bench_cmp_double);
-            qsort(s, k, sizeof *s, bench_cmp_double);
-            printf("latency: %zu jobs after a warm-up: median %.1f ms, min %.1f, max %.1f (create + submit -> proof); "
-                   "synthesis median %.1f ms\n", k, v[k / 2], v[0], v[k - 1], s[k / 2]);
-        }
-    }
-    cuzk_engine_get_stats(eng, &es);
-    if (gpu)
-        printf("GPU memory: resident %.2f GiB, pool high-water %.2f GiB, device used %.2f GiB; pinned witness buffers %.2f GiB\n",
-               (double)es.gpu_resident_bytes / GIB, (double)es.gpu_pool_bytes / GIB, (double)es.gpu_device_used_bytes / GIB,
-               (double)es.pinned_bytes / GIB);
+    if (rc == 0 && n_refused == n_budgets) rc = 4;
     printf("memory: peak host RSS (VmHWM) %.2f GiB; model %.2f GiB\n", (double)bench_peak_rss_kib() / 1048576.0, mm.peak / GIB);
 out:
+    free(pub);
     cuzk_engine_destroy(eng);
     cuzk_circuit_destroy(cc);
     cuzk_vk_free(vk);

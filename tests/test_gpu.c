@@ -362,26 +362,33 @@ static void r1cs_spmv_check(gpu_ctx *ctx, uint32_t rows, uint32_t n_vars, int ki
     REQUIRE(gpu_buf_alloc(ctx, (void **)&d_w, n_vars * sizeof(fr), &e) == CUZK_OK);
     REQUIRE(gpu_buf_alloc(ctx, (void **)&d_abc, 3 * m * sizeof(fr), &e) == CUZK_OK);
     check_status(gpu_copy_h2d_async(ctx, d_w, w, n_vars * sizeof(fr), &e), &e, "h2d w");
-    for (int mode = 0; mode < 3; mode++) {
+    /* modes 0-2 resident; 3-5 the same matrices streamed from host memory in row blocks of 1, 7
+     * and 1000 (block 1: every row of more than one nonzero is a block alone) */
+    static const uint64_t blocks[3] = {1, 7, 1000};
+    for (int mode = 0; mode < 6; mode++) {
+        const int streamed = mode >= 3;
+        if (streamed && mode == 3 && rows > 6000) continue; /* one block per row: too many launches */
         gpu_csr_host h[3];
         for (int i = 0; i < 3; i++) {
             const csr_matrix *x = &t[i].m;
             h[i] = (gpu_csr_host){x->n_rows, x->nnz, x->row_ptr, x->col, x->coef_id, x->n_coef,
                                   (const struct fr *)x->coef, csr_coef_find(x, &one), csr_coef_find(x, &minus_one)};
-            if (mode == 1) h[i].id_one = h[i].id_minus_one = UINT32_MAX;
+            if (mode % 3 == 1) h[i].id_one = h[i].id_minus_one = UINT32_MAX;
         }
-        if (mode == 2) {
+        if (mode % 3 == 2) {
             h[1].coef_id = id2;
             h[1].n_coef = bm->n_coef + 1;
             h[1].coef = (const struct fr *)coef2;
         }
         gpu_r1cs *cs = NULL;
-        cuzk_status st = gpu_r1cs_upload(ctx, &cs, &h[0], &h[1], &h[2], n_inputs, &e);
-        check_status(st, &e, "gpu_r1cs_upload");
+        cuzk_status st = streamed ? gpu_r1cs_attach_host(ctx, &cs, &h[0], &h[1], &h[2], n_inputs, blocks[mode - 3], &e)
+                                  : gpu_r1cs_upload(ctx, &cs, &h[0], &h[1], &h[2], n_inputs, &e);
+        check_status(st, &e, streamed ? "gpu_r1cs_attach_host" : "gpu_r1cs_upload");
         if (st != CUZK_OK) break;
+        CHECK(gpu_r1cs_streamed(cs) == (streamed != 0));
         size_t bytes = 0;
         for (int i = 0; i < 3; i++)
-            bytes += ((size_t)rows + 1) * 8 + h[i].nnz * 8 + (size_t)h[i].n_coef * 32;
+            bytes += (streamed ? 0 : ((size_t)rows + 1) * 8 + h[i].nnz * 8) + (size_t)h[i].n_coef * 32;
         CHECK_EQ_INT(gpu_r1cs_bytes(cs), bytes);
         memset(got, 0xa5, 3 * m * sizeof *got);
         check_status(gpu_memset_async(ctx, d_abc, 0xa5, 3 * m * sizeof(fr), &e), &e, "memset");
@@ -422,6 +429,11 @@ TEST(gpu, r1cs_spmv_vs_cpu) {
     h.id_one = UINT32_MAX;
     h.n_coef = 0;
     CHECK(t.m.nnz == 0 || (gpu_r1cs_upload(ctx, &cs, &h, &h, &h, 0, &e) == CUZK_ERR_ARG && cs == NULL));
+    CHECK(t.m.nnz == 0 || (gpu_r1cs_attach_host(ctx, &cs, &h, &h, &h, 0, 0, &e) == CUZK_ERR_ARG && cs == NULL));
+    /* row offsets that do not end at nnz (a corrupt host CSR) */
+    h.n_coef = t.m.n_coef;
+    h.nnz = t.m.nnz + 1;
+    CHECK(gpu_r1cs_attach_host(ctx, &cs, &h, &h, &h, 0, 0, &e) == CUZK_ERR_ARG && cs == NULL);
     test_csr_free(&t);
     gpu_ctx_destroy(ctx);
 }

@@ -976,38 +976,51 @@ TEST(gpu_prove, memory_plan_budgets) {
     mp_prove_check(gp, &c, w, &r, &s, &pc, "everything resident, again");
     groth16_gpu_prover_destroy(gp);
 
-    /* 2. the budget shrinks by each query in the streaming order (H, B_G2, L, A, B_G1), keeping
-     * room for the staging buffers: the plan streams them one by one */
+    /* 2. each budget is one byte below the need of the plan before it, so the plan must stream
+     * more (with the stream chunk given and a tail chunk above n, no other choice shrinks it):
+     * queries go in the streaming order (H, B_G2, L, A, B_G1), each plan fits its budget, and
+     * proofs stay byte-identical, until every query streams, then the matrices (their row blocks
+     * copied for a/b/c each proof: src/cuda/gpu_r1cs.h), and the next budget is refused. Which
+     * budget streams which query is not asserted: at this size the MSM scratch, not the queries,
+     * dominates the arena, and streaming B_G2 saves more than L's bytes. */
     static const int order[MEMPLAN_NQ] = {MEMPLAN_H, MEMPLAN_B2, MEMPLAN_L, MEMPLAN_A, MEMPLAN_B1};
-    size_t cut = 0;
-    int prev = 0, seen_b2_streamed = 0;
-    for (int k = 1; k <= MEMPLAN_NQ; k++) {
-        const int q = order[k - 1];
-        cut += full.q_bytes[q];
-        /* the streamed MSMs' staging (2 x 512 points) is paid for by their smaller scratch (one chunk's) */
-        const size_t slack = (size_t)64 << 10;
-        o.budget_bytes = full.need_bytes - cut + slack;
+    int prev = 0, seen_b2_streamed = 0, steps = 0, cs_streamed = 0;
+    size_t prev_need = full.need_bytes;
+    while ((prev < MEMPLAN_NQ || !cs_streamed) && steps < 2 * MEMPLAN_NQ + 2) {
+        steps++;
+        o.budget_bytes = prev_need - 1;
         char what[64];
-        snprintf(what, sizeof what, "budget - %d queries", k);
+        snprintf(what, sizeof what, "budget %zu (step %d)", o.budget_bytes, steps);
         gp = NULL;
         st = groth16_gpu_prover_create_planned(&gp, NULL, &c.p, &c.cs, 0, &o, &e);
-        CHECK_MSG(st == CUZK_OK, "%s (%zu bytes): %s", what, o.budget_bytes, e.msg);
-        if (st != CUZK_OK) continue;
+        CHECK_MSG(st == CUZK_OK, "%s: %s (previous plan streamed %d queries)", what, e.msg, prev);
+        if (st != CUZK_OK) break;
         const memplan *p = groth16_gpu_prover_plan(gp);
         char line[640];
         memplan_describe(p, line, sizeof line);
         printf("  %s: %s\n", what, line);
         CHECK(p->fits && p->need_bytes <= o.budget_bytes);
-        CHECK_MSG(mp_streamed(p) >= k && mp_streamed(p) >= prev, "%s: %d queries streamed", what, mp_streamed(p));
-        prev = mp_streamed(p);
-        if (full.q_bytes[q] > slack)
-            CHECK_MSG(p->place[q] == MEMPLAN_STREAMED, "%s: %s is not streamed", what, memplan_query_name(q));
+        const int k = mp_streamed(p);
+        /* more queries stream at each step, except where the matrices start to stream (then as
+         * few queries as fit beside them); the matrices stream only once every query streamed */
+        const int cs_now = p->circuit == MEMPLAN_STREAMED;
+        CHECK_MSG(k > prev || (cs_now && !cs_streamed), "%s: %d queries streamed, %d before", what, k, prev);
+        CHECK_MSG(!cs_now || cs_streamed || prev == MEMPLAN_NQ, "%s: matrices streamed before every query did", what);
+        CHECK_MSG(cs_streamed <= cs_now, "%s: matrices resident again", what);
+        cs_streamed = cs_now;
+        for (int i = 0; i < MEMPLAN_NQ; i++) /* a prefix of the order */
+            CHECK_MSG((p->place[order[i]] == MEMPLAN_STREAMED) == (i < k), "%s: %s %s", what,
+                      memplan_query_name(order[i]), i < k ? "not streamed" : "streamed out of order");
         CHECK(p->place[MEMPLAN_B2] != MEMPLAN_HOST_THREADS); /* b_g2_on_gpu = 1 */
         seen_b2_streamed |= p->place[MEMPLAN_B2] == MEMPLAN_STREAMED;
         CHECK(groth16_gpu_prover_device_bytes(gp) + p->streamed_bytes >= p->query_bytes);
         mp_prove_check(gp, &c, w, &r, &s, &pc, what);
+        prev = k;
+        prev_need = p->need_bytes;
         groth16_gpu_prover_destroy(gp);
     }
+    CHECK_MSG(prev == MEMPLAN_NQ && cs_streamed, "the descent ended with %d queries streamed, matrices %s", prev,
+              cs_streamed ? "streamed" : "resident");
     CHECK(seen_b2_streamed);
     /* the key's host G1 copy is borrowed while a prover streams it, and given back after */
     CHECK(c.p.g1_stream_borrows == 0);

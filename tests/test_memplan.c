@@ -7,9 +7,8 @@
 
 #include "groth16/memplan.h"
 #include "test.h"
-#ifdef CUZK_HAVE_CUDA
-#include "cuda/gpu.h"
-#endif
+#include "cuda/gpu.h"      /* gpu_msm_window_bits: inline, plain C */
+#include "cuda/gpu_r1cs.h" /* gpu_r1cs_stage_bytes: inline, plain C */
 
 #define GIB ((size_t)1 << 30)
 
@@ -45,6 +44,9 @@ static memplan_input input_of(const shape *s, size_t budget) {
     in.n_vars = s->inputs + s->aux;
     in.m = (size_t)1 << s->log_m;
     in.circuit_bytes = s->circuit_bytes;
+    /* streamed matrices keep the selections (4 bytes a selected A / B point) and tiny tables */
+    in.circuit_min_bytes = (in.n[MEMPLAN_A] + in.n[MEMPLAN_B1]) * 4 + 4096;
+    in.circuit_stage_bytes = gpu_r1cs_stage_bytes(0, 0);
     in.tables_bytes = (in.m / 2 + 7 + 2 * (1024 + in.m / 1024)) * 32;
     /* the prover's device margin: max(512 MiB, 1/64 of the device) */
     in.margin_bytes = budget / 64 > ((size_t)512 << 20) ? budget / 64 : ((size_t)512 << 20);
@@ -92,7 +94,20 @@ static void check_invariants(const memplan *p, const memplan_input *in, const ch
         if (p->place[q] == MEMPLAN_RESIDENT) res += b;
         else str += b;
     }
-    CHECK_MSG(res == p->query_bytes && str == p->streamed_bytes && res + str == all, "%s: query bytes", what);
+    const size_t mat = p->circuit == MEMPLAN_STREAMED ? in->circuit_bytes - in->circuit_min_bytes : 0;
+    CHECK_MSG(res == p->query_bytes && str + mat == p->streamed_bytes && res + str == all, "%s: query bytes", what);
+    /* the matrices stream last: only when no plan with them resident fits (every query streamed
+     * included); their staging is in the H step's phase */
+    if (p->circuit == MEMPLAN_STREAMED) {
+        CHECK_MSG(in->circuit_stage_bytes > 0, "%s: matrices streamed without staging", what);
+        memplan_input r = *in;
+        r.circuit_stage_bytes = 0; /* the matrices cannot stream */
+        memplan q;
+        memplan_make(&q, &r);
+        CHECK_MSG(!q.fits || q.place[MEMPLAN_B2] == MEMPLAN_HOST_THREADS, "%s: matrices streamed although a plan "
+                  "with them resident and B_G2 on the device fits", what);
+        CHECK(p->phase_bytes[0] >= (in->n_vars + 3 * in->m) * in->fr_bytes + in->circuit_stage_bytes);
+    }
     char line[512];
     int l = memplan_describe(p, line, sizeof line);
     CHECK(l > 0 && (size_t)l < sizeof line);
@@ -141,15 +156,18 @@ TEST(memplan, porep_32g) {
     CHECK(p.place[MEMPLAN_H] == MEMPLAN_STREAMED);
     CHECK(p.place[MEMPLAN_B2] != MEMPLAN_HOST_THREADS);
     CHECK(p.stream_points[0] > 0);
-    /* 24 and 16 GiB: the witness and a, b, c alone (16 GiB) + the matrices do not fit: refused,
-     * saying how much the leanest plan needs */
+    /* 24 GiB: the matrices stream (with them resident not even every query streamed leaves room
+     * for the witness and a, b, c: 15.9 GiB), with as few queries as fit; B_G2 on the device */
     p = plan_of(&POREP, 24, "");
-    CHECK(!p.fits);
-    CHECK(p.min_need_bytes > usable(24));
-    CHECK(p.min_need_bytes < (size_t)32 << 30);
+    REQUIRE(p.fits);
+    CHECK(p.circuit == MEMPLAN_STREAMED);
+    CHECK(p.place[MEMPLAN_B2] != MEMPLAN_HOST_THREADS);
+    /* 16 GiB: the witness and a, b, c of one proof alone are 15.9 GiB: refused, saying how much
+     * the leanest plan needs */
     p = plan_of(&POREP, 16, "");
     CHECK(!p.fits);
     CHECK(p.min_need_bytes > usable(16));
+    CHECK(p.min_need_bytes < (size_t)21 << 30);
 }
 
 TEST(memplan, window_post_32g) {
@@ -166,12 +184,15 @@ TEST(memplan, window_post_32g) {
     p = plan_of(&WINDOW, 48, "");
     REQUIRE(p.fits);
     CHECK(p.place[MEMPLAN_B2] != MEMPLAN_HOST_THREADS);
-    /* 24 / 16 GiB: the matrices (12 GiB) and the H step's vectors (16 GiB) do not fit */
+    /* 24 GiB: the matrices (12 GiB) stream, and queries as far as needed; B_G2 on the device */
     p = plan_of(&WINDOW, 24, "");
-    CHECK(!p.fits);
-    CHECK(p.min_need_bytes > usable(24));
+    REQUIRE(p.fits);
+    CHECK(p.circuit == MEMPLAN_STREAMED);
+    CHECK(p.place[MEMPLAN_B2] != MEMPLAN_HOST_THREADS);
+    /* 16 GiB: the H step's vectors (15.8 GiB) alone do not fit */
     p = plan_of(&WINDOW, 16, "");
     CHECK(!p.fits);
+    CHECK(p.min_need_bytes > usable(16));
 }
 
 TEST(memplan, winning_post_32g) {
@@ -287,11 +308,10 @@ TEST(memplan, window_rule) {
     CHECK_EQ_INT(memplan_window_bits((size_t)1 << 20), 16);
     CHECK_EQ_INT(memplan_window_bits((size_t)1 << 10), 6);
     CHECK_EQ_INT(memplan_window_bits(1), 4);
-#ifdef CUZK_HAVE_CUDA
+    /* one rule: the plan's is the device code's inline (src/cuda/gpu.h), with or without CUDA */
     for (int lg = 0; lg <= 30; lg++)
         for (int d = -1; d <= 1; d++) {
             size_t n = ((size_t)1 << lg) + (size_t)(lg > 1 ? d : 0);
             CHECK_MSG(memplan_window_bits(n) == gpu_msm_window_bits(n), "n %zu", n);
         }
-#endif
 }

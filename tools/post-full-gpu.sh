@@ -29,7 +29,8 @@
 # rebuilds and still fits). Host memory for window: ~86 GiB peak (model printed by the run).
 #
 # env: BUILD (default build-gpu), PREBUILT (a folder with cuzk-bench built for sm_90a elsewhere,
-# tools/prebuilt.sh: skips the build), JOBS, BUDGET_S (seconds this call may use in all, build
+# tools/prebuilt.sh: skips the build), GPU_BUDGETS (window: GiB list for --gpu-budget, e.g.
+# 0,48,24: one engine each over the same parameters, issue 23), JOBS, BUDGET_S (seconds this call may use in all, build
 # included; default 570), WINNING_JOBS (default 20). Logs under $OUT (or ./bench-out), at most
 # 8 files; a table is printed last. For a dry run of this script on a machine without a GPU:
 # SMALL=1 (reduced circuits: 1, 4, 2 and 2 sectors), BACKEND=cpu, CMAKE_ARGS=-DCUZK_CUDA=OFF.
@@ -157,7 +158,8 @@ for m in "${EXP[@]}"; do
       row winning "$LAST_RC" "$LAST_S" "latency ${l:-no result} | last job: ${j:-} | ${v:-not verified}" ;;
     window)
       echo "window: each stage's time as it ends (bench/RESULTS.md section 20); the whole log is post_window.log"
-      STREAM=1 run window $((rem - 5)) "$BENCH" post --prove --backend "$BACKEND" --circuit window-post-32g "${CWND[@]}" --vproof "$VP"
+      STREAM=1 run window $((rem - 5)) "$BENCH" post --prove --backend "$BACKEND" --circuit window-post-32g "${CWND[@]}" --vproof "$VP" \
+        ${GPU_BUDGETS:+--gpu-budget "$GPU_BUDGETS"}
       L=$DEST/post_window.log
       # the stage lines in one compact field (a stopped run shows where it was)
       stages=$(grep '^stage:' "$L" | grep -v -e ' begins ' -e '(running)' | sed -E 's/^stage: \+[0-9.]+ s //; s/ ms( .*)?$//' |
@@ -171,6 +173,8 @@ for m in "${EXP[@]}"; do
       v=$(grep -m1 '^verified:' "$L" | sed 's/verified: //')
       row window "$LAST_RC" "$LAST_S" "${rec:-no record} | ${set_:-no setup} | ${pre:-no preload} | ${job:-no proof} | ${v:-not verified} | ${mem:-}"
       row window-stages - - "${stages:-none} | last: ${last:-none}"
+      # GPU_BUDGETS: one line per budget (verified, submit -> proof, resident, streamed), or its refusal
+      while read -r bl; do row window-budget - - "${bl#budget }"; done < <(grep -E '^budget [0-9]+ GiB: ' "$L")
       tail -n 20 "$L" ;;
   esac
 done

@@ -189,6 +189,13 @@ void gpu_ctx_pool_trim(gpu_ctx *ctx);
  * to the pool when that work is done); NULL ok; errors are ignored (dead ctx: nothing is done). */
 cuzk_status gpu_buf_alloc(gpu_ctx *ctx, void **d_ptr, size_t bytes, cuzk_error *err);
 void gpu_buf_free(gpu_ctx *ctx, void *d_ptr);
+/* Long-lived device buffers that are not a proof's temporaries (a prover's selection lists): a
+ * plain cudaMalloc, never taken from the arena (a block of the arena that outlives a proof would
+ * pin the arena's stack and keep it from being resized), counted in gpu_ctx_mem's resident_bytes
+ * until gpu_buf_free_resident(ctx, d_ptr, bytes) with the same bytes (which waits for the ctx
+ * stream). bytes = 0 gives *d_ptr = NULL. Errors as gpu_buf_alloc. */
+cuzk_status gpu_buf_alloc_resident(gpu_ctx *ctx, void **d_ptr, size_t bytes, cuzk_error *err);
+void gpu_buf_free_resident(gpu_ctx *ctx, void *d_ptr, size_t bytes);
 /* Enqueue a copy of `bytes` bytes (host <-> device) or a memset on the ctx stream. With pinned host
  * memory the call returns at once and the host buffer must stay valid and unchanged until the
  * stream reaches the copy (gpu_sync, gpu_event_sync); with pageable memory CUDA stages it and the
@@ -478,8 +485,24 @@ cuzk_status gpu_bench_ntt(int log_m, size_t batch, int warmup, int reps, float *
                           cuzk_error *err);
 
 /* Default Pippenger window (bits) for a tail (chunk) of n points; a job's tuning.window_bits
- * overrides it (experiments; bench/GPU_RESULTS.md has the measured sweep). */
-int gpu_msm_window_bits(size_t n);
+ * overrides it (experiments; bench/GPU_RESULTS.md has the measured sweep). Inline, plain C: the
+ * memory plan (src/groth16/memplan.c) sizes the MSM scratch by the same rule without CUDA.
+ * lg - 4 up to 2^23 points (c <= 16); 18 at 2^24; 20 from 2^25 (the chunk of large MSMs).
+ * Measured (bench/GPU_RESULTS.md session 8, uniform scalars below r, buckets in size order):
+ * 2^24: c = 16 116.1 ms, 17 117.1, 18 114.2, 20 115.6; 2^26 (two 2^25 chunks): 16 457.2,
+ * 18 439.4, 20 417.1. Before the size ordering (session 3) the short, uneven buckets of large
+ * windows lost (c = 20: 399 ms at 2^24 against 251 at c = 16). Used for G2 as well (every step
+ * costs ~3x, so the balance between accumulation and reduction is the same to first order). */
+static inline int gpu_msm_window_bits(size_t n) {
+    int lg = 0;
+    while (lg < 63 && ((size_t)2 << lg) <= n) lg++;
+    int c = lg - 4;
+    if (c < 4) c = 4;
+    if (c > 16) c = 16;
+    if (lg == 24) c = 18;
+    if (lg >= 25) c = 20;
+    return c;
+}
 
 /* ---- H on the device (issue 3 item 2) ------------------------------------------------------ */
 /* The Groth16 H step of src/poly/ntt.h on device-resident vectors, enqueued on `stream` (a

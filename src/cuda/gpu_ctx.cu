@@ -297,6 +297,29 @@ out:
     return st;
 }
 
+extern "C" cuzk_status gpu_buf_alloc_resident(gpu_ctx *ctx, void **d_ptr, size_t bytes, cuzk_error *err) {
+    GPU_ARG(d_ptr, "gpu_buf_alloc_resident: d_ptr is NULL");
+    *d_ptr = NULL;
+    CTX_ENTER();
+    cuzk_status st = CUZK_OK;
+    if (bytes == 0) return CUZK_OK;
+    CTX_CU(cudaMalloc(d_ptr, bytes));
+    ctx->resident_bytes += bytes;
+    return CUZK_OK;
+out:
+    *d_ptr = NULL;
+    return st;
+}
+
+extern "C" void gpu_buf_free_resident(gpu_ctx *ctx, void *d_ptr, size_t bytes) {
+    if (!ctx || !d_ptr) return;
+    ctx->resident_bytes -= bytes;
+    if (ctx->dead.load() || ctx_enter(ctx, NULL, __FILE__, __LINE__) != CUZK_OK) return;
+    (void)cudaStreamSynchronize(ctx->stream);
+    (void)cudaFree(d_ptr);
+    (void)cudaGetLastError();
+}
+
 extern "C" void gpu_buf_free(gpu_ctx *ctx, void *d_ptr) {
     if (!ctx || !d_ptr) return;
     if (ctx->dead.load()) {

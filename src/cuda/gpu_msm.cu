@@ -1486,22 +1486,7 @@ out:
     return st;
 }
 
-extern "C" int gpu_msm_window_bits(size_t n) {
-    int lg = 0;
-    while (lg < 63 && ((size_t)2 << lg) <= n) lg++;
-    /* lg - 4 up to 2^23 points (c <= 16); 18 at 2^24; 20 from 2^25 (the chunk of large MSMs).
-     * Measured (bench/GPU_RESULTS.md session 8, uniform scalars below r, buckets in size order):
-     * 2^24: c = 16 116.1 ms, 17 117.1, 18 114.2, 20 115.6; 2^26 (two 2^25 chunks): 16 457.2,
-     * 18 439.4, 20 417.1. Before the size ordering (session 3) the short, uneven buckets of large
-     * windows lost (c = 20: 399 ms at 2^24 against 251 at c = 16). Used for G2 as well (every step
-     * costs ~3x, so the balance between accumulation and reduction is the same to first order). */
-    int c = lg - 4;
-    if (c < 4) c = 4;
-    if (c > 16) c = 16;
-    if (lg == 24) c = 18;
-    if (lg >= 25) c = 20;
-    return c;
-}
+/* gpu_msm_window_bits: the inline rule of gpu.h (the memory plan uses the same one). */
 
 namespace {
 template <class G>

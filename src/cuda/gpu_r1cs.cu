@@ -10,6 +10,7 @@
  * system average 2.4 / 1.0 / 2.2 nonzeros, so the kernel is bound by the gather of w (random
  * access, 32 B per nonzero) and the col / id streams (8 B per nonzero); a warp per row would idle
  * most lanes. */
+#include "cuda/ctx_internal.cuh"
 #include "cuda/curves.cuh"
 #include "cuda/gpu_r1cs.h"
 #include "cuda/util.cuh"
@@ -27,9 +28,21 @@ struct gpu_csr_dev {
     uint32_t id_one, id_minus_one; /* UINT32_MAX: not in the table */
 };
 
+/* A streamed matrix's row blocks: block i is rows [blk[i], blk[i + 1]) (host, n_blk + 1 entries). */
+struct gpu_csr_stream {
+    const uint64_t *row_ptr; /* host, borrowed */
+    const uint32_t *col, *coef_id;
+    uint32_t *blk;
+    uint32_t n_blk;
+};
+
 struct gpu_r1cs {
     gpu_ctx *ctx;
-    gpu_csr_dev m[3];
+    gpu_csr_dev m[3];          /* streamed: only n_rows, nnz, the coefficient table and the ids */
+    gpu_csr_stream hs[3];      /* streamed: the host arrays and their blocks */
+    bool streamed;
+    uint64_t block_nnz;        /* streamed: rows and nonzeros of a block (a longer row: alone) */
+    uint64_t stage_nnz;        /* streamed: the most nonzeros of any block */
     uint32_t n_inputs;
     size_t bytes;
 };
@@ -39,12 +52,13 @@ template <class C>
 __global__ void r1cs_spmv_kernel(typename C::fr *__restrict__ out, const uint64_t *__restrict__ row_ptr,
                                  const uint32_t *__restrict__ col, const uint32_t *__restrict__ coef_id,
                                  const typename C::fr *__restrict__ coef, uint32_t id_one, uint32_t id_minus_one,
-                                 const typename C::fr *__restrict__ w, uint32_t n_rows) {
+                                 const typename C::fr *__restrict__ w, uint32_t n_rows, uint64_t k0) {
     CUZK_CURVE_TYPES(C);
     uint32_t row = blockIdx.x * blockDim.x + threadIdx.x;
     if (row >= n_rows) return;
     fr_t acc = fr_t::zero();
-    for (uint64_t k = row_ptr[row], e = row_ptr[row + 1]; k < e; k++) {
+    /* k0: the first nonzero of a streamed block (its col / coef_id start there); 0 resident */
+    for (uint64_t k = row_ptr[row] - k0, e = row_ptr[row + 1] - k0; k < e; k++) {
         uint32_t id = coef_id[k];
         fr_t x = w[col[k]];
         if (id == id_one) acc = acc + x;
@@ -137,8 +151,173 @@ extern "C" size_t gpu_r1cs_bytes(const gpu_r1cs *cs) { return cs ? cs->bytes : 0
 
 extern "C" void gpu_r1cs_free(gpu_r1cs *cs) {
     if (!cs) return;
-    for (int i = 0; i < 3; i++) csr_free(&cs->m[i]);
+    for (int i = 0; i < 3; i++) {
+        csr_free(&cs->m[i]);
+        free(cs->hs[i].blk);
+    }
     free(cs);
+}
+
+extern "C" bool gpu_r1cs_streamed(const gpu_r1cs *cs) { return cs && cs->streamed; }
+
+/* The row blocks of a streamed matrix: at most B rows and B nonzeros each, a longer row alone
+ * (binary search on row_ptr per block). *max_nnz: the most nonzeros of a block. */
+static bool csr_blocks(gpu_csr_stream *hs, const gpu_csr_host *h, uint64_t B, uint64_t *max_nnz) {
+    size_t cap = 16;
+    hs->blk = (uint32_t *)malloc(cap * sizeof *hs->blk);
+    if (!hs->blk) return false;
+    hs->blk[0] = 0;
+    hs->n_blk = 0;
+    uint32_t r0 = 0;
+    while (r0 < h->n_rows) {
+        /* the largest r1 <= r0 + B with row_ptr[r1] - row_ptr[r0] <= B */
+        uint64_t lo = r0 + 1, hi = (uint64_t)r0 + B < h->n_rows ? (uint64_t)r0 + B : h->n_rows;
+        if (h->row_ptr[lo] - h->row_ptr[r0] > B) {
+            hi = lo; /* one long row */
+        } else {
+            while (lo < hi) {
+                const uint64_t mid = lo + (hi - lo + 1) / 2;
+                if (h->row_ptr[mid] - h->row_ptr[r0] <= B) lo = mid;
+                else hi = mid - 1;
+            }
+        }
+        const uint32_t r1 = (uint32_t)hi;
+        const uint64_t nz = h->row_ptr[r1] - h->row_ptr[r0];
+        if (nz > *max_nnz) *max_nnz = nz;
+        if ((size_t)hs->n_blk + 2 > cap) {
+            cap *= 2;
+            uint32_t *nb = (uint32_t *)realloc(hs->blk, cap * sizeof *nb);
+            if (!nb) return false;
+            hs->blk = nb;
+        }
+        hs->blk[++hs->n_blk] = r1;
+        r0 = r1;
+    }
+    return true;
+}
+
+extern "C" cuzk_status gpu_r1cs_attach_host(gpu_ctx *ctx, gpu_r1cs **out, const gpu_csr_host *a,
+                                            const gpu_csr_host *b, const gpu_csr_host *c, uint32_t n_inputs,
+                                            uint64_t block_nnz, cuzk_error *err) {
+    GPU_ARG(ctx && out && a && b && c, "gpu_r1cs_attach_host: NULL argument");
+    *out = NULL;
+    GPU_ARG(a->n_rows == b->n_rows && a->n_rows == c->n_rows, "gpu_r1cs_attach_host: matrices differ in rows");
+    const gpu_csr_host *h[3] = {a, b, c};
+    for (int i = 0; i < 3; i++) {
+        GPU_ARG(h[i]->row_ptr && (h[i]->nnz == 0 || (h[i]->col && h[i]->coef_id)), "gpu_r1cs_attach_host: NULL array");
+        GPU_ARG(h[i]->nnz == 0 || h[i]->n_coef > 0, "gpu_r1cs_attach_host: nonzeros without a coefficient table");
+        GPU_ARG((h[i]->id_one == UINT32_MAX || h[i]->id_one < h[i]->n_coef) &&
+                    (h[i]->id_minus_one == UINT32_MAX || h[i]->id_minus_one < h[i]->n_coef),
+                "gpu_r1cs_attach_host: id of 1 or -1 outside the coefficient table");
+        GPU_ARG(h[i]->row_ptr[0] == 0 && h[i]->row_ptr[h[i]->n_rows] == h[i]->nnz,
+                "gpu_r1cs_attach_host: row offsets do not span the nonzeros");
+    }
+    if (gpu_ctx_dead(ctx)) return gpu_sync(ctx, err);
+    cuzk_status st = CUZK_OK;
+    cudaStream_t s = (cudaStream_t)gpu_ctx_stream(ctx);
+    gpu_r1cs *r = (gpu_r1cs *)calloc(1, sizeof *r);
+    if (!r) {
+        if (err) cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "gpu_r1cs_attach_host: host allocation");
+        return CUZK_ERR_NOMEM;
+    }
+    r->ctx = ctx;
+    r->n_inputs = n_inputs;
+    r->streamed = true;
+    r->block_nnz = block_nnz ? block_nnz : GPU_R1CS_BLOCK_NNZ;
+    for (int i = 0; i < 3; i++) {
+        gpu_csr_dev *m = &r->m[i];
+        m->n_rows = h[i]->n_rows;
+        m->nnz = h[i]->nnz;
+        m->n_coef = h[i]->n_coef;
+        m->id_one = h[i]->id_one;
+        m->id_minus_one = h[i]->id_minus_one;
+        CU(cudaMalloc(&m->d_coef, (h[i]->n_coef ? (size_t)h[i]->n_coef : 1) * sizeof(api_curve::fr)));
+        if (h[i]->n_coef)
+            CU(cudaMemcpyAsync(m->d_coef, h[i]->coef, (size_t)h[i]->n_coef * sizeof(api_curve::fr),
+                               cudaMemcpyHostToDevice, s));
+        r->bytes += (size_t)h[i]->n_coef * sizeof(api_curve::fr);
+        r->hs[i].row_ptr = h[i]->row_ptr;
+        r->hs[i].col = h[i]->col;
+        r->hs[i].coef_id = h[i]->coef_id;
+        if (!csr_blocks(&r->hs[i], h[i], r->block_nnz, &r->stage_nnz)) {
+            if (err) cuzk_error_set(err, CUZK_ERR_NOMEM, __FILE__, __LINE__, "gpu_r1cs_attach_host: host allocation");
+            st = CUZK_ERR_NOMEM;
+            goto out;
+        }
+    }
+    if ((st = gpu_sync(ctx, err)) != CUZK_OK) goto out;
+    *out = r;
+    r = NULL;
+out:
+    gpu_r1cs_free(r);
+    return st;
+}
+
+/* a/b/c of a streamed cs: every matrix's row blocks through two staging buffers (module comment
+ * of gpu_r1cs.h). The copy stream writes buffer j only after the sums that read its previous
+ * block are done (event `used`); the sums wait for their copy (event `copied`). */
+static cuzk_status abc_streamed(gpu_ctx *ctx, api_curve::fr *const out[3], const gpu_r1cs *cs, const api_curve::fr *w,
+                                cuzk_error *err) {
+    cuzk_status st = CUZK_OK;
+    const uint64_t R = cs->block_nnz, Z = cs->stage_nnz > R ? cs->stage_nnz : R;
+    uint64_t *d_rp[2] = {NULL, NULL};
+    uint32_t *d_col[2] = {NULL, NULL}, *d_id[2] = {NULL, NULL};
+    cudaEvent_t ready = NULL, copied[2] = {NULL, NULL}, used[2] = {NULL, NULL};
+    cudaStream_t cp = NULL;
+    bool copying = false;
+    CTX_CU(ctx_copy_stream(ctx, &cp));
+    for (int j = 0; j < 2; j++) {
+        CTX_CU(ctx_alloc(ctx, (void **)&d_rp[j], (R + 1) * sizeof(uint64_t)));
+        CTX_CU(ctx_alloc(ctx, (void **)&d_col[j], Z * sizeof(uint32_t)));
+        CTX_CU(ctx_alloc(ctx, (void **)&d_id[j], Z * sizeof(uint32_t)));
+        CTX_CU(cudaEventCreateWithFlags(&copied[j], cudaEventDisableTiming));
+        CTX_CU(cudaEventCreateWithFlags(&used[j], cudaEventDisableTiming));
+    }
+    /* the staging is the ctx stream's memory: the copy stream writes it after its allocation */
+    CTX_CU(cudaEventCreateWithFlags(&ready, cudaEventDisableTiming));
+    CTX_CU(cudaEventRecord(ready, ctx->stream));
+    CTX_CU(cudaStreamWaitEvent(cp, ready, 0));
+    copying = true;
+    {
+        unsigned long long seq = 0; /* blocks enqueued over the three matrices: buffer seq & 1 */
+        for (int i = 0; i < 3; i++) {
+            const gpu_csr_dev *d = &cs->m[i];
+            const gpu_csr_stream *hs = &cs->hs[i];
+            for (uint32_t bk = 0; bk < hs->n_blk; bk++, seq++) {
+                const int j = (int)(seq & 1);
+                const uint32_t r0 = hs->blk[bk], r1 = hs->blk[bk + 1], nr = r1 - r0;
+                const uint64_t k0 = hs->row_ptr[r0], nz = hs->row_ptr[r1] - k0;
+                if (seq >= 2) CTX_CU(cudaStreamWaitEvent(cp, used[j], 0));
+                CTX_CU(cudaMemcpyAsync(d_rp[j], hs->row_ptr + r0, ((size_t)nr + 1) * sizeof(uint64_t),
+                                       cudaMemcpyHostToDevice, cp));
+                if (nz) {
+                    CTX_CU(cudaMemcpyAsync(d_col[j], hs->col + k0, nz * sizeof(uint32_t), cudaMemcpyHostToDevice, cp));
+                    CTX_CU(cudaMemcpyAsync(d_id[j], hs->coef_id + k0, nz * sizeof(uint32_t), cudaMemcpyHostToDevice, cp));
+                }
+                CTX_CU(cudaEventRecord(copied[j], cp));
+                CTX_CU(cudaStreamWaitEvent(ctx->stream, copied[j], 0));
+                r1cs_spmv_kernel<api_curve><<<(nr + 255) / 256, 256, 0, ctx->stream>>>(
+                    out[i] + r0, d_rp[j], d_col[j], d_id[j], d->d_coef, d->id_one, d->id_minus_one, w, nr, k0);
+                CTX_CU(cudaGetLastError());
+                CTX_CU(cudaEventRecord(used[j], ctx->stream));
+            }
+        }
+    }
+out:
+    /* no copy may still write a staging buffer when it goes back to the arena / pool (the sums
+     * that read them are ordered before any later user on the ctx stream) */
+    if (copying && cp) (void)cudaStreamSynchronize(cp);
+    for (int j = 1; j >= 0; j--) {
+        ctx_free(ctx, d_id[j]);
+        ctx_free(ctx, d_col[j]);
+        ctx_free(ctx, d_rp[j]);
+    }
+    for (int j = 0; j < 2; j++) {
+        if (copied[j]) (void)cudaEventDestroy(copied[j]);
+        if (used[j]) (void)cudaEventDestroy(used[j]);
+    }
+    if (ready) (void)cudaEventDestroy(ready);
+    return st;
 }
 
 extern "C" cuzk_status gpu_r1cs_abc_async(gpu_ctx *ctx, struct fr *d_a, struct fr *d_b, struct fr *d_c, size_t m,
@@ -153,14 +332,15 @@ extern "C" cuzk_status gpu_r1cs_abc_async(gpu_ctx *ctx, struct fr *d_a, struct f
     for (int i = 0; i < 3; i++) {
         /* rows beyond the constraints are zero (then a gets the input rows) */
         if (m > rows) CU(cudaMemsetAsync(out[i] + rows, 0, (m - rows) * sizeof(api_curve::fr), s));
-        if (rows) {
+        if (rows && !cs->streamed) {
             const gpu_csr_dev *d = &cs->m[i];
             r1cs_spmv_kernel<api_curve><<<(rows + 255) / 256, 256, 0, s>>>(out[i], d->d_row_ptr, d->d_col, d->d_coef_id,
                                                                 d->d_coef, d->id_one, d->id_minus_one,
-                                                                (const api_curve::fr *)d_w, rows);
+                                                                (const api_curve::fr *)d_w, rows, 0);
             CU_LAUNCH("r1cs_spmv_kernel");
         }
     }
+    if (rows && cs->streamed && (st = abc_streamed(ctx, out, cs, (const api_curve::fr *)d_w, err)) != CUZK_OK) goto out;
     if (cs->n_inputs) {
         r1cs_input_rows_kernel<api_curve><<<(cs->n_inputs + 255) / 256, 256, 0, s>>>(out[0], (const api_curve::fr *)d_w, rows,
                                                                           cs->n_inputs);

@@ -4,6 +4,7 @@
 #ifndef CUZK_CUDA_GPU_R1CS_H
 #define CUZK_CUDA_GPU_R1CS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,10 +43,34 @@ cuzk_status gpu_r1cs_upload(gpu_ctx *ctx, gpu_r1cs **out, const gpu_csr_host *a,
 size_t gpu_r1cs_bytes(const gpu_r1cs *cs);
 void gpu_r1cs_free(gpu_r1cs *cs); /* NULL is a no-op; the ctx must still exist */
 
+/* The matrices streamed from host memory (issue 23: a device smaller than the circuit): only the
+ * coefficient tables go to the device (gpu_r1cs_bytes counts them); the CSR arrays (row_ptr, col,
+ * coef_id) stay in the caller's host memory, BORROWED until gpu_r1cs_free (valid and unchanged;
+ * page-locked by the caller for bus speed: gpu_host_register, else CUDA stages the copies), and
+ * gpu_r1cs_abc_async copies them each call in row blocks of at most block_nnz nonzeros and
+ * block_nnz rows (a longer row is a block alone) through two staging buffers taken from the ctx
+ * (its arena: gpu_r1cs_stage_bytes), block i + 1 copied on the ctx's copy stream while block i's
+ * rows are summed. block_nnz 0: GPU_R1CS_BLOCK_NNZ. Errors as gpu_r1cs_upload. */
+#define GPU_R1CS_BLOCK_NNZ ((uint64_t)1 << 24)
+cuzk_status gpu_r1cs_attach_host(gpu_ctx *ctx, gpu_r1cs **out, const gpu_csr_host *a, const gpu_csr_host *b,
+                                 const gpu_csr_host *c, uint32_t n_inputs, uint64_t block_nnz, cuzk_error *err);
+/* True when cs streams its matrices (gpu_r1cs_attach_host). */
+bool gpu_r1cs_streamed(const gpu_r1cs *cs);
+/* The device bytes the staging of a streamed gpu_r1cs_abc_async takes (two buffers, each
+ * block_nnz + 1 row offsets and max(block_nnz, the longest row) columns and ids), for plans made
+ * before the attach. Plain C. */
+static inline size_t gpu_r1cs_stage_bytes(uint64_t block_nnz, uint64_t max_row_nnz) {
+    if (!block_nnz) block_nnz = GPU_R1CS_BLOCK_NNZ;
+    const uint64_t nz = max_row_nnz > block_nnz ? max_row_nnz : block_nnz;
+    return 2 * (((size_t)block_nnz + 1) * 8 + (size_t)nz * 8 + 3 * 512);
+}
+
 /* Enqueues on the ctx stream: d_a = A*d_w, d_b = B*d_w, d_c = C*d_w on the n_rows rows,
  * d_a[n_rows + i] = d_w[i] for i < n_inputs, every other entry < m zero (bellperson's a/b/c).
  * d_a, d_b, d_c: DEVICE, m Fr each (m >= n_rows + n_inputs); d_w: DEVICE, the witness (n_vars Fr,
- * Montgomery). The caller syncs (gpu_sync) before reading. */
+ * Montgomery). The caller syncs (gpu_sync) before reading. A streamed cs (gpu_r1cs_attach_host)
+ * copies its row blocks on the way and returns once the last copy is done (the sums may still
+ * run); its staging comes from the ctx (arena or pool) and is given back before it returns. */
 cuzk_status gpu_r1cs_abc_async(gpu_ctx *ctx, struct fr *d_a, struct fr *d_b, struct fr *d_c, size_t m,
                                const gpu_r1cs *cs, const struct fr *d_w, cuzk_error *err);
 

@@ -229,9 +229,11 @@ struct groth16_gpu_prover {
     gpu_g1_bases *own_q[4];      /* G1 queries this prover uploaded (freed with it) */
     const CN(g1_affine) *h_q[4]; /* streamed G1 queries: their host arrays (p's) */
     int borrows_g1;              /* p->g1_stream_borrows holds one for this prover */
-    void *registered[MEMPLAN_NQ + 2]; /* host ranges this prover page-locked (unregistered with it):
-                                    per query, or p's block / g2_block (slots NQ, NQ + 1) */
-    gpu_r1cs *d_cs;
+    void *registered[MEMPLAN_NQ + 2 + 9]; /* host ranges this prover page-locked (unregistered with it):
+                                    per query, or p's block / g2_block (slots NQ, NQ + 1), then the
+                                    row_ptr, col and coef_id of streamed matrices A, B, C */
+    gpu_r1cs *d_cs;               /* the matrices: resident, or streamed (the plan's circuit place) */
+    uint64_t cs_block;            /* the row block of streamed matrices (csr_stream_block) */
     uint32_t *d_idx_a, *d_idx_b; /* device: witness index of every A / B query point */
     uint32_t *idx_b;             /* host copy of the B selection (for the B_G2 scalars) */
     size_t n_a, n_b;
@@ -357,8 +359,8 @@ static void prover_drop_own_b_g2(groth16_gpu_prover *gp) {
 void groth16_gpu_prover_destroy(groth16_gpu_prover *gp) {
     if (!gp) return;
     if (gp->ctx) {
-        gpu_buf_free(gp->ctx, gp->d_idx_b);
-        gpu_buf_free(gp->ctx, gp->d_idx_a);
+        gpu_buf_free_resident(gp->ctx, gp->d_idx_b, (gp->n_b ? gp->n_b : 1) * sizeof(uint32_t));
+        gpu_buf_free_resident(gp->ctx, gp->d_idx_a, (gp->n_a ? gp->n_a : 1) * sizeof(uint32_t));
         cuzk_error e = {0};
         (void)gpu_sync(gp->ctx, &e);
         /* an own ctx's arena goes with the ctx; a borrowed SRS's ctx keeps its arena (other provers
@@ -367,7 +369,7 @@ void groth16_gpu_prover_destroy(groth16_gpu_prover *gp) {
     prover_drop_own_b_g2(gp);
     for (int q = 0; q < 4; q++) gpu_g1_bases_free(gp->own_q[q]);
     gpu_r1cs_free(gp->d_cs);
-    for (int i = 0; i < MEMPLAN_NQ + 2; i++) gpu_host_unregister(gp->registered[i]);
+    for (int i = 0; i < MEMPLAN_NQ + 2 + 9; i++) gpu_host_unregister(gp->registered[i]);
     if (gp->borrows_g1) __atomic_fetch_sub(&((bellperson_params *)gp->p)->g1_stream_borrows, 1, __ATOMIC_ACQ_REL);
     if (gp->own_srs) groth16_gpu_srs_free(gp->srs);
     free(gp->idx_b);
@@ -413,6 +415,57 @@ size_t groth16_gpu_start_bytes(const groth16_gpu_prover *gp) {
 /* The device bytes gpu_r1cs_upload will hold for m (gpu_r1cs_bytes counts them so; src/cuda/gpu_r1cs.h). */
 static size_t csr_device_bytes(const CN(csr_matrix) *m) {
     return ((size_t)m->n_rows + 1) * 8 + (size_t)m->nnz * 8 + (size_t)m->n_coef * sizeof(CN(fr));
+}
+
+/* The longest row of the three matrices (the staging of streamed a/b/c holds one: gpu_r1cs.h). */
+static uint64_t csr_max_row_nnz(const CN(r1cs) *cs) {
+    const CN(csr_matrix) *m[3] = {&cs->a, &cs->b, &cs->c};
+    uint64_t mx = 0;
+    for (int i = 0; i < 3; i++)
+        for (uint32_t r = 0; r < m[i]->n_rows; r++) {
+            const uint64_t n = m[i]->row_ptr[r + 1] - m[i]->row_ptr[r];
+            if (n > mx) mx = n;
+        }
+    return mx;
+}
+
+/* The row block of streamed matrices: GPU_R1CS_BLOCK_NNZ (the staging is then ~0.5 GiB, small
+ * beside a 2^27 circuit's ~10 GiB of matrices), halved while four blocks would cover the largest
+ * matrix, so that a small circuit's staging stays a fraction of its matrices. */
+static uint64_t csr_stream_block(const CN(r1cs) *cs) {
+    uint64_t big = cs->a.n_rows;
+    const uint64_t nz[3] = {cs->a.nnz, cs->b.nnz, cs->c.nnz};
+    for (int i = 0; i < 3; i++)
+        if (nz[i] > big) big = nz[i];
+    uint64_t b = GPU_R1CS_BLOCK_NNZ;
+    while (b > 64 && 4 * b > big) b /= 2;
+    return b;
+}
+
+/* Page-locks the CSR arrays of streamed matrices (slots NQ + 2 ...; a failure leaves them pageable:
+ * slower copies, same result). */
+static void prover_pin_matrices(groth16_gpu_prover *gp) {
+    const CN(csr_matrix) *m[3] = {&gp->cs->a, &gp->cs->b, &gp->cs->c};
+    double t0 = now_ms();
+    size_t total = 0;
+    for (int i = 0; i < 3; i++) {
+        const void *ptr[3] = {m[i]->row_ptr, m[i]->col, m[i]->coef_id};
+        const size_t bytes[3] = {((size_t)m[i]->n_rows + 1) * 8, (size_t)m[i]->nnz * 4, (size_t)m[i]->nnz * 4};
+        for (int k = 0; k < 3; k++) {
+            const int slot = MEMPLAN_NQ + 2 + 3 * i + k;
+            if (!ptr[k] || !bytes[k] || gpu_host_is_pinned(ptr[k])) continue;
+            cuzk_error e = {0};
+            if (gpu_host_register((void *)ptr[k], bytes[k], &e) != CUZK_OK) {
+                cuzk_log(CUZK_LOG_WARN, "GPU prover on device %d: the streamed matrices stay pageable (%s): slower copies",
+                         gpu_ctx_device(gp->ctx), e.msg);
+                return;
+            }
+            gp->registered[slot] = (void *)ptr[k];
+            total += bytes[k];
+        }
+    }
+    cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: host memory of the streamed matrices page-locked (%.2f GiB) in %.0f ms",
+             gpu_ctx_device(gp->ctx), (double)total / (1u << 30), now_ms() - t0);
 }
 
 /* The NTT / H tables of a domain of 2^log_m (src/cuda/gpu.h gpu_h_cache_bytes), per roots used. */
@@ -511,8 +564,13 @@ cuzk_status groth16_gpu_prover_create_planned(groth16_gpu_prover **out, groth16_
         in->n_vars = cs->n_vars;
         in->m = gp->m;
         /* exactly what the prover will report resident for them (groth16_gpu_prover_device_bytes) */
-        in->circuit_bytes = csr_device_bytes(&cs->a) + csr_device_bytes(&cs->b) + csr_device_bytes(&cs->c) +
-                            ((gp->n_a ? gp->n_a : 1) + (gp->n_b ? gp->n_b : 1)) * sizeof(uint32_t);
+        const size_t sel_bytes = ((gp->n_a ? gp->n_a : 1) + (gp->n_b ? gp->n_b : 1)) * sizeof(uint32_t);
+        in->circuit_bytes = csr_device_bytes(&cs->a) + csr_device_bytes(&cs->b) + csr_device_bytes(&cs->c) + sel_bytes;
+        /* streamed matrices keep their coefficient tables; the staging first assumes no row longer
+         * than a block (made exact below when the plan streams them) */
+        in->circuit_min_bytes = ((size_t)cs->a.n_coef + cs->b.n_coef + cs->c.n_coef) * sizeof(CN(fr)) + sel_bytes;
+        gp->cs_block = csr_stream_block(cs);
+        in->circuit_stage_bytes = gpu_r1cs_stage_bytes(gp->cs_block, 0);
         in->tables_bytes = tables_bytes(gp->log_m);
         in->given = (gp->srs->a ? 1u << MEMPLAN_A : 0) | (gp->srs->b_g1 ? 1u << MEMPLAN_B1 : 0) |
                     (gp->srs->l ? 1u << MEMPLAN_L : 0) | (gp->srs->h ? 1u << MEMPLAN_H : 0) |
@@ -525,6 +583,13 @@ cuzk_status groth16_gpu_prover_create_planned(groth16_gpu_prover **out, groth16_
         in->scratch = prover_scratch_fn;
         in->scratch_ctx = gp;
         memplan_make(&gp->plan, in);
+        if (gp->plan.circuit == MEMPLAN_STREAMED || !gp->plan.fits) {
+            const size_t exact = gpu_r1cs_stage_bytes(gp->cs_block, csr_max_row_nnz(cs));
+            if (exact != in->circuit_stage_bytes) {
+                in->circuit_stage_bytes = exact;
+                memplan_make(&gp->plan, in);
+            }
+        }
         log_plan(gp, gp->own_srs ? "the device's free memory" : "beside a resident SRS");
         if (!gp->plan.fits) {
             char gb[64] = "";
@@ -602,13 +667,22 @@ cuzk_status groth16_gpu_prover_create_planned(groth16_gpu_prover **out, groth16_
     /* ---- the circuit ---- */
     {
         gpu_csr_host ha = csr_view(&cs->a), hb = csr_view(&cs->b), hc = csr_view(&cs->c);
-        if ((st = gpu_r1cs_upload(gp->ctx, &gp->d_cs, &ha, &hb, &hc, (uint32_t)gp->n_inputs, err)) != CUZK_OK) goto out;
+        if (gp->plan.circuit == MEMPLAN_STREAMED) {
+            /* the plan streams the matrices: their host arrays are borrowed (the key holds them) */
+            if ((st = gpu_r1cs_attach_host(gp->ctx, &gp->d_cs, &ha, &hb, &hc, (uint32_t)gp->n_inputs, gp->cs_block, err)) !=
+                CUZK_OK)
+                goto out;
+            prover_pin_matrices(gp);
+        } else if ((st = gpu_r1cs_upload(gp->ctx, &gp->d_cs, &ha, &hb, &hc, (uint32_t)gp->n_inputs, err)) != CUZK_OK) {
+            goto out;
+        }
     }
     {
         size_t ba = (gp->n_a ? gp->n_a : 1) * sizeof(uint32_t), bb = (gp->n_b ? gp->n_b : 1) * sizeof(uint32_t);
-        /* the selections live below the arena's proofs (a plain allocation: the arena is set after) */
-        if ((st = gpu_buf_alloc(gp->ctx, (void **)&gp->d_idx_a, ba, err)) != CUZK_OK) goto out;
-        if ((st = gpu_buf_alloc(gp->ctx, (void **)&gp->d_idx_b, bb, err)) != CUZK_OK) goto out;
+        /* the selections outlive every proof: plain device allocations, never arena blocks (a
+         * borrowed SRS's ctx may already have an arena, which its next resize must find empty) */
+        if ((st = gpu_buf_alloc_resident(gp->ctx, (void **)&gp->d_idx_a, ba, err)) != CUZK_OK) goto out;
+        if ((st = gpu_buf_alloc_resident(gp->ctx, (void **)&gp->d_idx_b, bb, err)) != CUZK_OK) goto out;
         if ((st = gpu_copy_h2d_async(gp->ctx, gp->d_idx_a, idx_a, gp->n_a * sizeof(uint32_t), err)) != CUZK_OK) goto out;
         if ((st = gpu_copy_h2d_async(gp->ctx, gp->d_idx_b, gp->idx_b, gp->n_b * sizeof(uint32_t), err)) != CUZK_OK) goto out;
         if ((st = gpu_sync(gp->ctx, err)) != CUZK_OK) goto out;
@@ -633,8 +707,10 @@ cuzk_status groth16_gpu_prover_create_planned(groth16_gpu_prover **out, groth16_
         cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: arena of one proof (%.2f GiB), MSM host scratch and NTT tables "
                  "made in %.0f ms", device, (double)gp->plan.arena_bytes / (1u << 30), now_ms() - tr);
     }
-    cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: resident %.2f GiB (matrices, selections%s%s) in %.0f ms", device,
-             (double)groth16_gpu_prover_device_bytes(gp) / (1u << 30), gp->own_srs ? ", SRS queries of the plan" : "",
+    cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: resident %.2f GiB (%s, selections%s%s) in %.0f ms", device,
+             (double)groth16_gpu_prover_device_bytes(gp) / (1u << 30),
+             gpu_r1cs_streamed(gp->d_cs) ? "coefficient tables of the streamed matrices" : "matrices",
+             gp->own_srs ? ", SRS queries of the plan" : "",
              gp->own_b_g2 ? ", B_G2" : "", now_ms() - t0);
     *out = gp;
     gp = NULL;

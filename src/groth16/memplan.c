@@ -1,6 +1,8 @@
 /* The device memory plan of a bellperson GPU prover: src/groth16/memplan.h. */
 #include "groth16/memplan.h"
 
+#include "cuda/gpu.h" /* gpu_msm_window_bits: plain C, inline */
+
 #include <stdio.h>
 #include <string.h>
 
@@ -11,16 +13,7 @@
 static const char *const q_name[MEMPLAN_NQ] = {"A", "B1", "L", "H", "B2"};
 const char *memplan_query_name(int q) { return q >= 0 && q < MEMPLAN_NQ ? q_name[q] : "?"; }
 
-int memplan_window_bits(size_t n) {
-    int lg = 0;
-    while (lg < 63 && ((size_t)2 << lg) <= n) lg++;
-    int c = lg - 4;
-    if (c < 4) c = 4;
-    if (c > 16) c = 16;
-    if (lg == 24) c = 18;
-    if (lg >= 25) c = 20;
-    return c;
-}
+int memplan_window_bits(size_t n) { return gpu_msm_window_bits(n); }
 
 size_t memplan_model_scratch(void *ctx, int g2, int streamed, size_t n, int window_bits, size_t chunk_points,
                              size_t stream_points) {
@@ -62,8 +55,10 @@ void memplan_eval(memplan *p, const memplan_input *in) {
         if (p->place[q] == MEMPLAN_RESIDENT || ((in->given >> q) & 1)) p->query_bytes += in->n[q] * point_bytes(in, q);
         if (p->place[q] == MEMPLAN_STREAMED) p->streamed_bytes += in->n[q] * point_bytes(in, q);
     }
-    p->resident_bytes = p->query_bytes + in->circuit_bytes + in->tables_bytes;
-    p->phase_bytes[0] = vw + 3 * vm;
+    const bool cs_streamed = p->circuit == MEMPLAN_STREAMED;
+    p->resident_bytes = p->query_bytes + (cs_streamed ? in->circuit_min_bytes : in->circuit_bytes) + in->tables_bytes;
+    if (cs_streamed) p->streamed_bytes += in->circuit_bytes - in->circuit_min_bytes;
+    p->phase_bytes[0] = vw + 3 * vm + (cs_streamed ? in->circuit_stage_bytes : 0);
     p->phase_bytes[1] = 0;
     for (int q = MEMPLAN_A; q <= MEMPLAN_H; q++) {
         if (!in->n[q]) continue;
@@ -161,6 +156,7 @@ void memplan_make(memplan *out, const memplan_input *in) {
     {
         const memplan_place b2 = b2opts[nb2 - 1];
         set_places(&lean, in, streamable(in, b2), b2);
+        lean.circuit = in->circuit_stage_bytes ? MEMPLAN_STREAMED : MEMPLAN_RESIDENT;
         lean.chunk_points = cl[ncl - 1];
         for (int si = N_STREAMS - 1; si >= 0; si--) { /* the smallest chunks within MAX_STREAM_CHUNKS */
             lean.stream_points[0] = in->stream_points ? in->stream_points : streams[si][0];
@@ -170,26 +166,31 @@ void memplan_make(memplan *out, const memplan_input *in) {
         memplan_eval(&lean, in);
     }
 
+    /* the matrices stream last: only when no plan fits with them resident (memplan.h), and then
+     * with as few queries streamed as fit beside them; B_G2 goes to CPU threads only after both */
+    const int n_cs = in->circuit_stage_bytes ? 2 : 1;
     for (int bi = 0; bi < nb2; bi++) {
         const memplan_place b2 = b2opts[bi];
         const int kmax = streamable(in, b2);
-        for (int tier = 0; tier < 2; tier++)
-            for (int k = 0; k <= kmax; k++)
-                for (int ci = tiers[tier][0]; ci < tiers[tier][1]; ci++) {
-                    const int ns = k == 0 ? 1 : in->stream_points ? 1 : N_STREAMS;
-                    for (int si = 0; si < ns; si++) {
-                        set_places(&p, in, k, b2);
-                        p.chunk_points = cl[ci];
-                        p.stream_points[0] = p.stream_points[1] = 0;
-                        if (k > 0) {
-                            p.stream_points[0] = in->stream_points ? in->stream_points : streams[si][0];
-                            p.stream_points[1] = in->stream_points ? in->stream_points : streams[si][1];
-                            if (!in->stream_points && !chunks_ok(&p, in)) continue;
+        for (int csi = 0; csi < n_cs; csi++)
+            for (int tier = 0; tier < 2; tier++)
+                for (int k = 0; k <= kmax; k++)
+                    for (int ci = tiers[tier][0]; ci < tiers[tier][1]; ci++) {
+                        const int ns = k == 0 ? 1 : in->stream_points ? 1 : N_STREAMS;
+                        for (int si = 0; si < ns; si++) {
+                            set_places(&p, in, k, b2);
+                            p.circuit = csi ? MEMPLAN_STREAMED : MEMPLAN_RESIDENT;
+                            p.chunk_points = cl[ci];
+                            p.stream_points[0] = p.stream_points[1] = 0;
+                            if (k > 0) {
+                                p.stream_points[0] = in->stream_points ? in->stream_points : streams[si][0];
+                                p.stream_points[1] = in->stream_points ? in->stream_points : streams[si][1];
+                                if (!in->stream_points && !chunks_ok(&p, in)) continue;
+                            }
+                            memplan_eval(&p, in);
+                            if (p.fits) goto found;
                         }
-                        memplan_eval(&p, in);
-                        if (p.fits) goto found;
                     }
-                }
     }
     /* nothing fits: the leanest plan, refused */
     p = lean;
@@ -234,6 +235,10 @@ int memplan_describe(const memplan *p, char *buf, size_t cap) {
     if (p->stream_points[0] && p->stream_points[1]) snprintf(sc, sizeof sc, " (chunks of %s G1 / %s G2 points)", s1, s2);
     else if (p->stream_points[0]) snprintf(sc, sizeof sc, " (chunks of %s points)", s1);
     else if (p->stream_points[1]) snprintf(sc, sizeof sc, " (chunks of %s points)", s2);
+    if (p->circuit == MEMPLAN_STREAMED) {
+        size_t l = strlen(str);
+        snprintf(str + l, 64 - l, "%smatrices", l ? " " : "");
+    }
     return snprintf(buf, cap,
                     "%s: resident [%s], streamed [%s]%s, B_G2 %s; MSM chunk %s, window %d%s; arena %.2f GiB "
                     "(H step %.2f, G1 MSMs %.2f, B_G2 %.2f); resident %.2f GiB; need %.2f GiB of %.2f "

@@ -24,6 +24,12 @@
  *   MSM's scratch.
  * Resident: the queries kept there, the circuit (matrices, selection lists), the NTT tables.
  *
+ * The matrices stream last: when no plan fits with them resident, even with every query streamed
+ * (a 32 GiB PoRep or WindowPoSt partition within 24 GiB: the witness and a/b/c are 15.9 GiB), only
+ * their coefficient tables stay and a/b/c are computed from row blocks copied through two staging
+ * buffers (src/cuda/gpu_r1cs.h gpu_r1cs_attach_host), ~8-12 GiB over the bus a proof; queries
+ * then stream in the order below only as far as needed beside them.
+ *
  * Which queries stream first: H, then B_G2, L, A, B_G1. H's scalars are the H polynomial's
  * coefficients, uniform in Fr, so its MSM is a full Pippenger (about 6 ns a point on an H200)
  * that hides the copy of its points (96 bytes, about 2 ns a point at 50 GB/s); A, B and L take
@@ -67,6 +73,10 @@ typedef struct memplan_input {
     size_t n_vars;                /* witness values */
     size_t m;                     /* the domain (a power of two) */
     size_t circuit_bytes;         /* resident matrices and selection lists */
+    size_t circuit_min_bytes;     /* what stays resident when the matrices stream (their
+                                     coefficient tables and the selection lists) */
+    size_t circuit_stage_bytes;   /* the staging buffers of the streamed a/b/c (the arena, during the
+                                     H step); 0: the matrices cannot stream (always resident) */
     size_t tables_bytes;          /* the NTT / H tables of the domain (cached per device) */
     unsigned given;               /* bit q: query q is already resident (a borrowed SRS): kept,
                                      counted in the budget, never streamed */
@@ -85,6 +95,9 @@ typedef struct memplan_input {
 typedef struct memplan {
     bool fits;                        /* false: no plan fits the budget (min_need_bytes says how much) */
     memplan_place place[MEMPLAN_NQ];
+    memplan_place circuit;            /* the matrices: RESIDENT, or STREAMED (row blocks copied from
+                                         page-locked host memory for a/b/c, each proof) when no plan
+                                         with them resident fits */
     size_t chunk_points;              /* the MSMs' tail chunk */
     int window_bits;                  /* the MSMs' window (0: automatic for each MSM) */
     int chunk_window_bits;            /* the window of a full chunk (memplan_window_bits, or the user's) */
@@ -99,7 +112,7 @@ typedef struct memplan {
     size_t budget_bytes;
     size_t min_need_bytes;            /* the need of the leanest plan (every query streamed,
                                          the smallest chunks): the budget a refusal asks for */
-    size_t streamed_bytes;            /* bytes copied host -> device per proof */
+    size_t streamed_bytes;            /* bytes copied host -> device per proof (queries and matrices) */
 } memplan;
 
 /* *out = the plan for in (see the top of this file); out->fits false when none fits
@@ -120,8 +133,8 @@ int memplan_describe(const memplan *p, char *buf, size_t cap);
 /* The name of query q ("A", "B1", "L", "H", "B2"). */
 const char *memplan_query_name(int q);
 
-/* The device code's rule for the window of a tail of n points (src/cuda/gpu.h
- * gpu_msm_window_bits, which a GPU test compares with this), for plans and logs without CUDA. */
+/* The device code's rule for the window of a tail of n points: src/cuda/gpu.h
+ * gpu_msm_window_bits (one inline rule, usable without CUDA), for plans and logs. */
 int memplan_window_bits(size_t n);
 
 /* A model of the MSM scratch of src/cuda/gpu_msm.cu (the same buffers; CUB's temporary storage
