@@ -47,6 +47,7 @@ static memplan_input input_of(const shape *s, size_t budget) {
     /* streamed matrices keep the selections (4 bytes a selected A / B point) and tiny tables */
     in.circuit_min_bytes = (in.n[MEMPLAN_A] + in.n[MEMPLAN_B1]) * 4 + 4096;
     in.circuit_stage_bytes = gpu_r1cs_stage_bytes(0, 0);
+    in.park_ok = true;
     in.tables_bytes = (in.m / 2 + 7 + 2 * (1024 + in.m / 1024)) * 32;
     /* the prover's device margin: max(512 MiB, 1/64 of the device) */
     in.margin_bytes = budget / 64 > ((size_t)512 << 20) ? budget / 64 : ((size_t)512 << 20);
@@ -63,8 +64,14 @@ static void check_invariants(const memplan *p, const memplan_input *in, const ch
     CHECK_MSG(p->fits == (p->need_bytes <= in->budget_bytes), "%s: fits %d need %zu budget %zu", what, p->fits,
               p->need_bytes, in->budget_bytes);
     CHECK_MSG(p->min_need_bytes <= p->need_bytes, "%s: min need above need", what);
-    /* the proof's vectors: witness + a, b, c in the H phase */
-    CHECK_MSG(p->phase_bytes[0] >= (in->n_vars + 3 * in->m) * in->fr_bytes, "%s: H phase", what);
+    /* the proof's vectors: witness + a, b, c in the H phase; the lean H: the witness and one of
+     * them, then two */
+    if (!p->h_parked)
+        CHECK_MSG(p->phase_bytes[0] >= (in->n_vars + 3 * in->m) * in->fr_bytes, "%s: H phase", what);
+    else
+        CHECK_MSG(p->phase_bytes[0] >= (in->n_vars + in->m) * in->fr_bytes && p->phase_bytes[0] >= 2 * in->m * in->fr_bytes &&
+                      p->park_bytes == 3 * in->m * in->fr_bytes, "%s: lean H phase", what);
+    CHECK_MSG(p->h_parked || p->park_bytes == 0, "%s: park bytes without the lean H", what);
     /* streaming goes in the documented order: a query streams only when every query before it
      * (not given, B_G2 not on CPU threads) streams too */
     int seen_resident = 0;
@@ -95,18 +102,30 @@ static void check_invariants(const memplan *p, const memplan_input *in, const ch
         else str += b;
     }
     const size_t mat = p->circuit == MEMPLAN_STREAMED ? in->circuit_bytes - in->circuit_min_bytes : 0;
-    CHECK_MSG(res == p->query_bytes && str + mat == p->streamed_bytes && res + str == all, "%s: query bytes", what);
+    const size_t park = p->h_parked ? (3 * in->m + in->n_vars) * in->fr_bytes : 0;
+    CHECK_MSG(res == p->query_bytes && str + mat + park == p->streamed_bytes && res + str == all, "%s: query bytes", what);
+    /* the lean H only when no plan without it fits (with B_G2 on the device) */
+    if (p->h_parked) {
+        CHECK(in->park_ok);
+        memplan_input r = *in;
+        r.park_ok = false;
+        memplan q;
+        memplan_make(&q, &r);
+        CHECK_MSG(!q.fits || q.place[MEMPLAN_B2] == MEMPLAN_HOST_THREADS, "%s: lean H although a plan without it fits",
+                  what);
+    }
     /* the matrices stream last: only when no plan with them resident fits (every query streamed
      * included); their staging is in the H step's phase */
     if (p->circuit == MEMPLAN_STREAMED) {
         CHECK_MSG(in->circuit_stage_bytes > 0, "%s: matrices streamed without staging", what);
         memplan_input r = *in;
         r.circuit_stage_bytes = 0; /* the matrices cannot stream */
+        r.park_ok = false;
         memplan q;
         memplan_make(&q, &r);
         CHECK_MSG(!q.fits || q.place[MEMPLAN_B2] == MEMPLAN_HOST_THREADS, "%s: matrices streamed although a plan "
                   "with them resident and B_G2 on the device fits", what);
-        CHECK(p->phase_bytes[0] >= (in->n_vars + 3 * in->m) * in->fr_bytes + in->circuit_stage_bytes);
+        if (!p->h_parked) CHECK(p->phase_bytes[0] >= (in->n_vars + 3 * in->m) * in->fr_bytes + in->circuit_stage_bytes);
     }
     char line[512];
     int l = memplan_describe(p, line, sizeof line);
@@ -162,12 +181,26 @@ TEST(memplan, porep_32g) {
     REQUIRE(p.fits);
     CHECK(p.circuit == MEMPLAN_STREAMED);
     CHECK(p.place[MEMPLAN_B2] != MEMPLAN_HOST_THREADS);
-    /* 16 GiB: the witness and a, b, c of one proof alone are 15.9 GiB: refused, saying how much
-     * the leanest plan needs */
+    /* 16 GiB: the witness and a, b, c of one proof alone are 15.9 GiB: the lean H parks a, b, c
+     * in host memory; B_G2 stays on the device */
     p = plan_of(&POREP, 16, "");
+    REQUIRE(p.fits);
+    CHECK(p.h_parked && p.circuit == MEMPLAN_STREAMED);
+    CHECK(p.place[MEMPLAN_B2] != MEMPLAN_HOST_THREADS);
+    /* without the lean H (a prover that cannot park): refused, saying how much it needs */
+    {
+        memplan_input in = input_of(&POREP, usable(16));
+        in.park_ok = false;
+        memplan q;
+        memplan_make(&q, &in);
+        check_invariants(&q, &in, "porep-32g on 16 GiB without the lean H");
+        CHECK(!q.fits);
+        CHECK(q.min_need_bytes > usable(16) && q.min_need_bytes < (size_t)21 << 30);
+    }
+    /* 12 GiB: refused (the lean H's two vectors, the witness and the tables do not fit) */
+    p = plan_of(&POREP, 12, "");
     CHECK(!p.fits);
-    CHECK(p.min_need_bytes > usable(16));
-    CHECK(p.min_need_bytes < (size_t)21 << 30);
+    CHECK(p.min_need_bytes > usable(12));
 }
 
 TEST(memplan, window_post_32g) {
@@ -189,10 +222,11 @@ TEST(memplan, window_post_32g) {
     REQUIRE(p.fits);
     CHECK(p.circuit == MEMPLAN_STREAMED);
     CHECK(p.place[MEMPLAN_B2] != MEMPLAN_HOST_THREADS);
-    /* 16 GiB: the H step's vectors (15.8 GiB) alone do not fit */
+    /* 16 GiB: the H step's vectors (15.8 GiB) do not fit: the lean H */
     p = plan_of(&WINDOW, 16, "");
-    CHECK(!p.fits);
-    CHECK(p.min_need_bytes > usable(16));
+    REQUIRE(p.fits);
+    CHECK(p.h_parked && p.circuit == MEMPLAN_STREAMED);
+    CHECK(p.place[MEMPLAN_B2] != MEMPLAN_HOST_THREADS);
 }
 
 TEST(memplan, winning_post_32g) {

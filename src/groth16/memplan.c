@@ -58,7 +58,14 @@ void memplan_eval(memplan *p, const memplan_input *in) {
     const bool cs_streamed = p->circuit == MEMPLAN_STREAMED;
     p->resident_bytes = p->query_bytes + (cs_streamed ? in->circuit_min_bytes : in->circuit_bytes) + in->tables_bytes;
     if (cs_streamed) p->streamed_bytes += in->circuit_bytes - in->circuit_min_bytes;
-    p->phase_bytes[0] = vw + 3 * vm + (cs_streamed ? in->circuit_stage_bytes : 0);
+    const size_t stage = cs_streamed ? in->circuit_stage_bytes : 0;
+    p->phase_bytes[0] = vw + 3 * vm + stage;
+    p->park_bytes = 0;
+    if (p->h_parked) { /* one vector beside the witness (and the staging), then two */
+        p->phase_bytes[0] = vw + vm + stage > 2 * vm ? vw + vm + stage : 2 * vm;
+        p->park_bytes = 3 * in->m * in->fr_bytes;
+        p->streamed_bytes += 3 * in->m * in->fr_bytes + in->n_vars * in->fr_bytes;
+    }
     p->phase_bytes[1] = 0;
     for (int q = MEMPLAN_A; q <= MEMPLAN_H; q++) {
         if (!in->n[q]) continue;
@@ -157,6 +164,7 @@ void memplan_make(memplan *out, const memplan_input *in) {
         const memplan_place b2 = b2opts[nb2 - 1];
         set_places(&lean, in, streamable(in, b2), b2);
         lean.circuit = in->circuit_stage_bytes ? MEMPLAN_STREAMED : MEMPLAN_RESIDENT;
+        lean.h_parked = in->park_ok;
         lean.chunk_points = cl[ncl - 1];
         for (int si = N_STREAMS - 1; si >= 0; si--) { /* the smallest chunks within MAX_STREAM_CHUNKS */
             lean.stream_points[0] = in->stream_points ? in->stream_points : streams[si][0];
@@ -168,11 +176,14 @@ void memplan_make(memplan *out, const memplan_input *in) {
 
     /* the matrices stream last: only when no plan fits with them resident (memplan.h), and then
      * with as few queries streamed as fit beside them; B_G2 goes to CPU threads only after both */
-    const int n_cs = in->circuit_stage_bytes ? 2 : 1;
+    /* mode 0: matrices resident; 1: streamed; 2: streamed (when they can) and the lean H */
     for (int bi = 0; bi < nb2; bi++) {
         const memplan_place b2 = b2opts[bi];
         const int kmax = streamable(in, b2);
-        for (int csi = 0; csi < n_cs; csi++)
+        for (int mode = 0; mode < 3; mode++) {
+            if (mode == 1 && !in->circuit_stage_bytes) continue;
+            if (mode == 2 && !in->park_ok) continue;
+            const int csi = mode >= 1 && in->circuit_stage_bytes;
             for (int tier = 0; tier < 2; tier++)
                 for (int k = 0; k <= kmax; k++)
                     for (int ci = tiers[tier][0]; ci < tiers[tier][1]; ci++) {
@@ -180,6 +191,7 @@ void memplan_make(memplan *out, const memplan_input *in) {
                         for (int si = 0; si < ns; si++) {
                             set_places(&p, in, k, b2);
                             p.circuit = csi ? MEMPLAN_STREAMED : MEMPLAN_RESIDENT;
+                            p.h_parked = mode == 2;
                             p.chunk_points = cl[ci];
                             p.stream_points[0] = p.stream_points[1] = 0;
                             if (k > 0) {
@@ -191,6 +203,7 @@ void memplan_make(memplan *out, const memplan_input *in) {
                             if (p.fits) goto found;
                         }
                     }
+        }
     }
     /* nothing fits: the leanest plan, refused */
     p = lean;
@@ -238,6 +251,10 @@ int memplan_describe(const memplan *p, char *buf, size_t cap) {
     if (p->circuit == MEMPLAN_STREAMED) {
         size_t l = strlen(str);
         snprintf(str + l, 64 - l, "%smatrices", l ? " " : "");
+    }
+    if (p->h_parked) {
+        size_t l = strlen(str);
+        snprintf(str + l, 64 - l, "%sa/b/c (lean H)", l ? " " : "");
     }
     return snprintf(buf, cap,
                     "%s: resident [%s], streamed [%s]%s, B_G2 %s; MSM chunk %s, window %d%s; arena %.2f GiB "

@@ -30,6 +30,13 @@
  * buffers (src/cuda/gpu_r1cs.h gpu_r1cs_attach_host), ~8-12 GiB over the bus a proof; queries
  * then stream in the order below only as far as needed beside them.
  *
+ * Last of all (no plan fits with the matrices streamed), the lean H: the witness and a/b/c of one
+ * proof (15.9 GiB at 2^27) are what a 16 GiB card cannot hold, so a, b and c are summed one at a
+ * time beside the witness and each copied to page-locked host memory, the witness is given back,
+ * H runs on two device vectors (a, b up, a*b, then c up into b's place: src/cuda/gpu.h
+ * gpu_h_bellperson_parked_async) and the witness goes up again for the MSMs: ~28 GB more over the
+ * bus a proof, the H step's peak max(witness + one vector, two vectors) instead of witness + 3.
+ *
  * Which queries stream first: H, then B_G2, L, A, B_G1. H's scalars are the H polynomial's
  * coefficients, uniform in Fr, so its MSM is a full Pippenger (about 6 ns a point on an H200)
  * that hides the copy of its points (96 bytes, about 2 ns a point at 50 GB/s); A, B and L take
@@ -80,6 +87,8 @@ typedef struct memplan_input {
     size_t tables_bytes;          /* the NTT / H tables of the domain (cached per device) */
     unsigned given;               /* bit q: query q is already resident (a borrowed SRS): kept,
                                      counted in the budget, never streamed */
+    bool park_ok;                 /* the prover can park a, b, c in page-locked host memory for the
+                                     H step (the lean H: memplan.h's top) */
     int b2_want;                  /* B_G2: -1 CPU threads, 0 automatic (the device first), 1 the device */
     int window_bits;              /* the user's MSM window (0: automatic) */
     size_t chunk_points;          /* the user's MSM tail chunk (0: the plan chooses) */
@@ -98,6 +107,11 @@ typedef struct memplan {
     memplan_place circuit;            /* the matrices: RESIDENT, or STREAMED (row blocks copied from
                                          page-locked host memory for a/b/c, each proof) when no plan
                                          with them resident fits */
+    bool h_parked;                    /* the lean H: a, b, c summed one at a time beside the witness
+                                         and parked in page-locked host memory (park_bytes), the
+                                         witness given back during H (two vectors on the device),
+                                         uploaded again for the MSMs */
+    size_t park_bytes;                /* host bytes the lean H parks a, b, c in (3 m Fr), 0 without */
     size_t chunk_points;              /* the MSMs' tail chunk */
     int window_bits;                  /* the MSMs' window (0: automatic for each MSM) */
     int chunk_window_bits;            /* the window of a full chunk (memplan_window_bits, or the user's) */
