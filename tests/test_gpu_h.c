@@ -13,9 +13,14 @@ TEST(gpu_h, available) { SKIP(TEST_NO_GPU); }
 #include <stdlib.h>
 
 #include "cuda/gpu.h"
+#include "cuda/gpu_h_parked.h"
 #include "gpu_test.h"
 #include "curves/bls12_381/curve.h"
 
+
+static void check_status(cuzk_status st, const cuzk_error *e, const char *what) {
+    CHECK_MSG(st == CUZK_OK, "%s: %s (%s, cuda %d)", what, cuzk_status_str(st), e->msg, e->cuda_error);
+}
 
 static void fill_fr(fr *v, size_t n) {
     for (size_t i = 0; i < n; i++) {
@@ -122,6 +127,83 @@ TEST(gpu_h, large) {
         h_case(sizes[k], GPU_ROOTS_BELLPERSON, sizes[k] == 20 ? 3 : 0);
         h_case(sizes[k], GPU_ROOTS_SNARKJS, 0);
     }
+}
+
+/* The lean H (gpu_h_bellperson_parked_async: a, b on the device, c in page-locked host memory)
+ * against the CPU's h_bellperson, on 7^t and 5^t roots; kind as h_case (0 random, 2 edge values,
+ * 3 satisfied) */
+static void h_parked_case(gpu_ctx *ctx, int log_m, gpu_roots roots, int kind) {
+    const size_t m = (size_t)1 << log_m, bytes = m * sizeof(fr);
+    fr *a = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes), *got = malloc(bytes), *hc = NULL;
+    REQUIRE(a && b && c && got);
+    fill_fr(a, m);
+    fill_fr(b, m);
+    fill_fr(c, m);
+    if (kind == 2)
+        for (size_t i = 0; i < m; i += 2) {
+            fr *v = (i / 2) % 3 == 0 ? a : (i / 2) % 3 == 1 ? b : c;
+            if ((i / 6) % 3 == 0) fr_zero(&v[i]);
+            else if ((i / 6) % 3 == 1) fr_one(&v[i]);
+            else { fr_one(&v[i]); fr_neg(&v[i], &v[i]); }
+        }
+    if (kind == 3)
+        for (size_t i = 0; i < m; i++) {
+            if (i < m - m / 4) fr_mul(&c[i], &a[i], &b[i]);
+            else { fr_zero(&a[i]); fr_zero(&b[i]); fr_zero(&c[i]); }
+        }
+    cuzk_error e = {0};
+    REQUIRE(gpu_host_alloc_pinned((void **)&hc, bytes, &e) == CUZK_OK);
+    memcpy(hc, c, bytes);
+    fr *d_a = NULL, *d_b = NULL;
+    REQUIRE(gpu_buf_alloc(ctx, (void **)&d_a, bytes, &e) == CUZK_OK);
+    REQUIRE(gpu_buf_alloc(ctx, (void **)&d_b, bytes, &e) == CUZK_OK);
+    check_status(gpu_copy_h2d_async(ctx, d_a, a, bytes, &e), &e, "h2d a");
+    check_status(gpu_copy_h2d_async(ctx, d_b, b, bytes, &e), &e, "h2d b");
+    cuzk_status st = gpu_h_bellperson_parked_async(gpu_ctx_stream(ctx), (struct fr *)d_a, (struct fr *)d_b,
+                                                   (const struct fr *)hc, log_m, roots, &e);
+    CHECK_MSG(st == CUZK_OK, "parked H log_m %d: %s", log_m, e.msg);
+    check_status(gpu_copy_d2h_async(ctx, got, d_a, bytes, &e), &e, "d2h a");
+    check_status(gpu_sync(ctx, &e), &e, "sync");
+    ntt_domain d;
+    REQUIRE(ntt_domain_init(&d, log_m, roots == GPU_ROOTS_SNARKJS ? NTT_ROOTS_SNARKJS : NTT_ROOTS_BELLPERSON) == CUZK_OK);
+    h_bellperson(&d, a, b, c, 0);
+    if (st == CUZK_OK) {
+        size_t bad = 0, first = 0;
+        for (size_t i = 0; i < m; i++)
+            if (!fr_eq(&a[i], &got[i])) { if (!bad) first = i; bad++; }
+        CHECK_MSG(bad == 0, "parked H %s log_m %d kind %d: %zu of %zu wrong, first at %zu",
+                  roots == GPU_ROOTS_SNARKJS ? "5^t" : "7^t", log_m, kind, bad, m, first);
+        if (kind == 3) CHECK(fr_is_zero(&got[m - 1]));
+    }
+    ntt_domain_free(&d);
+    gpu_buf_free(ctx, d_b);
+    gpu_buf_free(ctx, d_a);
+    check_status(gpu_sync(ctx, &e), &e, "sync");
+    gpu_host_free_pinned(hc);
+    free(a); free(b); free(c); free(got);
+}
+
+TEST(gpu_h, parked_equals_cpu) {
+    NEED_GPU();
+    gpu_ctx *ctx = NULL;
+    cuzk_error e = {0};
+    REQUIRE(gpu_ctx_create(&ctx, 0, &e) == CUZK_OK);
+    static const int sizes[] = {1, 2, 5, 11, 12, 13, 17, 20, 21};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        h_parked_case(ctx, sizes[k], GPU_ROOTS_BELLPERSON, (int)(k % 3 == 0 ? 0 : k % 3 == 1 ? 2 : 3));
+        h_parked_case(ctx, sizes[k], GPU_ROOTS_SNARKJS, sizes[k] % 2 ? 3 : 0);
+    }
+    /* misuse: equal or overlapping device vectors, no host c, bad sizes */
+    fr x[4];
+    CHECK(gpu_h_bellperson_parked_async(gpu_ctx_stream(ctx), (struct fr *)x, (struct fr *)x, (struct fr *)x, 1,
+                                        GPU_ROOTS_BELLPERSON, &e) == CUZK_ERR_ARG);
+    CHECK(gpu_h_bellperson_parked_async(gpu_ctx_stream(ctx), (struct fr *)x, (struct fr *)(x + 1), (struct fr *)x, 1,
+                                        GPU_ROOTS_BELLPERSON, &e) == CUZK_ERR_ARG);
+    CHECK(gpu_h_bellperson_parked_async(gpu_ctx_stream(ctx), (struct fr *)x, (struct fr *)(x + 2), NULL, 1,
+                                        GPU_ROOTS_BELLPERSON, &e) == CUZK_ERR_ARG);
+    CHECK(gpu_h_bellperson_parked_async(gpu_ctx_stream(ctx), (struct fr *)x, (struct fr *)(x + 2), (struct fr *)x, 29,
+                                        GPU_ROOTS_BELLPERSON, &e) == CUZK_ERR_ARG);
+    gpu_ctx_destroy(ctx);
 }
 
 TEST(gpu_h, bad_args) {

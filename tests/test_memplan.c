@@ -70,7 +70,7 @@ static void check_invariants(const memplan *p, const memplan_input *in, const ch
         CHECK_MSG(p->phase_bytes[0] >= (in->n_vars + 3 * in->m) * in->fr_bytes, "%s: H phase", what);
     else
         CHECK_MSG(p->phase_bytes[0] >= (in->n_vars + in->m) * in->fr_bytes && p->phase_bytes[0] >= 2 * in->m * in->fr_bytes &&
-                      p->park_bytes == 3 * in->m * in->fr_bytes, "%s: lean H phase", what);
+                      p->park_bytes == 2 * in->m * in->fr_bytes, "%s: lean H phase", what);
     CHECK_MSG(p->h_parked || p->park_bytes == 0, "%s: park bytes without the lean H", what);
     /* streaming goes in the documented order: a query streams only when every query before it
      * (not given, B_G2 not on CPU threads) streams too */
@@ -102,7 +102,7 @@ static void check_invariants(const memplan *p, const memplan_input *in, const ch
         else str += b;
     }
     const size_t mat = p->circuit == MEMPLAN_STREAMED ? in->circuit_bytes - in->circuit_min_bytes : 0;
-    const size_t park = p->h_parked ? (3 * in->m + in->n_vars) * in->fr_bytes : 0;
+    const size_t park = p->h_parked ? (2 * in->m + in->n_vars) * in->fr_bytes : 0;
     CHECK_MSG(res == p->query_bytes && str + mat + park == p->streamed_bytes && res + str == all, "%s: query bytes", what);
     /* the lean H only when no plan without it fits (with B_G2 on the device) */
     if (p->h_parked) {

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 
 #include "cuda/curves.cuh"
+#include "cuda/gpu_h_parked.h"
 #include "cuda/util.cuh"
 #include "cuda/ntt_internal.cuh"
 
@@ -294,7 +295,7 @@ __global__ void __launch_bounds__(PASS_THREADS) ntt_pass_kernel(const ntt_pass_a
             x = x * (ld_tab(p.post_lo + (i & ((1u << TAB_LOG) - 1))) * ld_tab(p.post_hi + (i >> TAB_LOG)));
         }
         if (p.pw_a) {
-            fr_t y = p.pw_a[idx] * p.pw_b[idx] - x;
+            fr_t y = (p.pw_b ? p.pw_a[idx] * p.pw_b[idx] : p.pw_a[idx]) - x; /* pw_b NULL: 1 */
             if (p.pw_scale) y = y * *p.pw_scale;
             p.pw_a[idx] = y;
         } else {
@@ -622,6 +623,71 @@ cuzk_status h_async(cudaStream_t s, typename C::fr *a, typename C::fr *b, typena
     return ntt_execute<C>(tb, &j, 0, 1, s, err);
 }
 
+/* a[i] *= b[i] */
+template <class C>
+__global__ void fr_mul_inplace_kernel(typename C::fr *a, const typename C::fr *b, size_t n) {
+    CUZK_CURVE_TYPES(C);
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) a[i] = a[i] * b[i];
+}
+
+/* The lean H (gpu_h_parked.h): h_async's bellperson steps on two device vectors, c from host. */
+template <class C>
+cuzk_status h_parked_async(cudaStream_t s, typename C::fr *a, typename C::fr *b, const typename C::fr *h_c, int log_m,
+                           int tables, cuzk_error *err) {
+    CUZK_CURVE_TYPES(C);
+    cuzk_status st = CUZK_OK;
+    const ntt_tables<C> *tb = NULL;
+    const size_t lo_n = (size_t)1 << TAB_LOG, m = (size_t)1 << log_m;
+    st = ntt_tables_get<C>(&tb, tables, log_m, err);
+    if (st != CUZK_OK) return st;
+    const fr_t *fwd_lo = tb->d_hscale, *fwd_hi = tb->d_hscale + lo_n;
+    const fr_t *inv_lo = tb->d_hscale + lo_n + tb->n_hi, *inv_hi = tb->d_hscale + 2 * lo_n + tb->n_hi;
+    ntt_job<C> j;
+    /* 1. iNTT(a, b): bit-reversed coefficients times g^i/m; 2. coset evaluations, natural order */
+    memset(&j, 0, sizeof j);
+    j.nvec = 2;
+    j.in[0] = j.work[0] = j.out[0] = a;
+    j.in[1] = j.work[1] = j.out[1] = b;
+    j.post_lo = fwd_lo;
+    j.post_hi = fwd_hi;
+    j.post_brev = 1;
+    if ((st = ntt_execute<C>(tb, &j, 1, 1, s, err)) != CUZK_OK) return st;
+    j.post_lo = j.post_hi = NULL;
+    j.post_brev = 0;
+    if ((st = ntt_execute<C>(tb, &j, 0, 0, s, err)) != CUZK_OK) return st;
+    /* a = a * b; c into b's place */
+    fr_mul_inplace_kernel<C><<<(unsigned)((m + 255) / 256), 256, 0, s>>>(a, b, m);
+    CU_LAUNCH("fr_mul_inplace_kernel");
+    CU(cudaMemcpyAsync(b, h_c, m * sizeof(fr_t), cudaMemcpyHostToDevice, s));
+    /* 3. iNTT(c), then its coset evaluations: the last pass computes a = (a - c) / Z(g) */
+    memset(&j, 0, sizeof j);
+    j.nvec = 1;
+    j.in[0] = j.work[0] = j.out[0] = b;
+    j.post_lo = fwd_lo;
+    j.post_hi = fwd_hi;
+    j.post_brev = 1;
+    if ((st = ntt_execute<C>(tb, &j, 1, 1, s, err)) != CUZK_OK) return st;
+    j.post_lo = j.post_hi = NULL;
+    j.post_brev = 0;
+    j.pw_a = a;
+    j.pw_b = NULL;
+    j.pw_scale = tb->d_consts + NTT_C_ZINV;
+    if ((st = ntt_execute<C>(tb, &j, 0, 0, s, err)) != CUZK_OK) return st;
+    /* 4. coset iNTT of a: gather a -> b, passes on b, last pass -> a with g^-i/m */
+    memset(&j, 0, sizeof j);
+    j.nvec = 1;
+    j.in[0] = a;
+    j.work[0] = b;
+    j.out[0] = a;
+    j.gather = 1;
+    j.post_lo = inv_lo;
+    j.post_hi = inv_hi;
+    return ntt_execute<C>(tb, &j, 0, 1, s, err);
+out:
+    return st;
+}
+
 }  // namespace
 
 namespace {
@@ -696,6 +762,21 @@ extern "C" cuzk_status gpu_h_bellperson_roots_async(void *stream, struct fr *d_a
             "gpu_h_bellperson_roots_async: NULL or overlapping vectors");
     return h_async<api_curve>((cudaStream_t)stream, (api_curve::fr *)d_a, (api_curve::fr *)d_b, (api_curve::fr *)d_c, log_m, 0,
                               roots == GPU_ROOTS_SNARKJS ? TABLES_SNARKJS_ROOTS_G7 : 0, err);
+}
+
+extern "C" cuzk_status gpu_h_bellperson_parked_async(void *stream, struct fr *d_a, struct fr *d_b, const struct fr *h_c,
+                                                     int log_m, gpu_roots roots, cuzk_error *err) {
+    GPU_ARG(log_m >= 1 && log_m <= 28, "gpu_h_bellperson_parked_async: log_m out of [1, 28]");
+    GPU_ARG(roots == GPU_ROOTS_BELLPERSON || roots == GPU_ROOTS_SNARKJS, "gpu_h_bellperson_parked_async: bad roots");
+    GPU_ARG(h_c && d_a && d_b && d_a != d_b, "gpu_h_bellperson_parked_async: NULL or equal vectors");
+    {
+        const char *pa = (const char *)d_a, *pb = (const char *)d_b;
+        const size_t bytes = ((size_t)32) << log_m;
+        GPU_ARG(pa + bytes <= pb || pb + bytes <= pa, "gpu_h_bellperson_parked_async: overlapping vectors");
+    }
+    return h_parked_async<api_curve>((cudaStream_t)stream, (api_curve::fr *)d_a, (api_curve::fr *)d_b,
+                                     (const api_curve::fr *)h_c, log_m,
+                                     roots == GPU_ROOTS_SNARKJS ? TABLES_SNARKJS_ROOTS_G7 : 0, err);
 }
 
 extern "C" cuzk_status gpu_h_snarkjs_async(void *stream, struct fr *d_a, struct fr *d_b,

@@ -281,6 +281,7 @@ static cuzk_status abc_streamed(gpu_ctx *ctx, api_curve::fr *const out[3], const
     {
         unsigned long long seq = 0; /* blocks enqueued over the three matrices: buffer seq & 1 */
         for (int i = 0; i < 3; i++) {
+            if (!out[i]) continue;
             const gpu_csr_dev *d = &cs->m[i];
             const gpu_csr_stream *hs = &cs->hs[i];
             for (uint32_t bk = 0; bk < hs->n_blk; bk++, seq++) {
@@ -322,7 +323,7 @@ out:
 
 extern "C" cuzk_status gpu_r1cs_abc_async(gpu_ctx *ctx, struct fr *d_a, struct fr *d_b, struct fr *d_c, size_t m,
                                           const gpu_r1cs *cs, const struct fr *d_w, cuzk_error *err) {
-    GPU_ARG(ctx && d_a && d_b && d_c && cs && d_w, "gpu_r1cs_abc_async: NULL argument");
+    GPU_ARG(ctx && (d_a || d_b || d_c) && cs && d_w, "gpu_r1cs_abc_async: NULL argument");
     const uint32_t rows = cs->m[0].n_rows;
     GPU_ARG((size_t)rows + cs->n_inputs <= m, "gpu_r1cs_abc_async: m is smaller than rows + inputs");
     if (gpu_ctx_dead(ctx)) return gpu_sync(ctx, err);
@@ -330,6 +331,7 @@ extern "C" cuzk_status gpu_r1cs_abc_async(gpu_ctx *ctx, struct fr *d_a, struct f
     cudaStream_t s = (cudaStream_t)gpu_ctx_stream(ctx);
     api_curve::fr *out[3] = {(api_curve::fr *)d_a, (api_curve::fr *)d_b, (api_curve::fr *)d_c};
     for (int i = 0; i < 3; i++) {
+        if (!out[i]) continue; /* not wanted this call (the lean H sums one at a time) */
         /* rows beyond the constraints are zero (then a gets the input rows) */
         if (m > rows) CU(cudaMemsetAsync(out[i] + rows, 0, (m - rows) * sizeof(api_curve::fr), s));
         if (rows && !cs->streamed) {
@@ -341,7 +343,7 @@ extern "C" cuzk_status gpu_r1cs_abc_async(gpu_ctx *ctx, struct fr *d_a, struct f
         }
     }
     if (rows && cs->streamed && (st = abc_streamed(ctx, out, cs, (const api_curve::fr *)d_w, err)) != CUZK_OK) goto out;
-    if (cs->n_inputs) {
+    if (cs->n_inputs && out[0]) {
         r1cs_input_rows_kernel<api_curve><<<(cs->n_inputs + 255) / 256, 256, 0, s>>>(out[0], (const api_curve::fr *)d_w, rows,
                                                                           cs->n_inputs);
         CU_LAUNCH("r1cs_input_rows_kernel");

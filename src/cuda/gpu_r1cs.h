@@ -67,6 +67,7 @@ static inline size_t gpu_r1cs_stage_bytes(uint64_t block_nnz, uint64_t max_row_n
 
 /* Enqueues on the ctx stream: d_a = A*d_w, d_b = B*d_w, d_c = C*d_w on the n_rows rows,
  * d_a[n_rows + i] = d_w[i] for i < n_inputs, every other entry < m zero (bellperson's a/b/c).
+ * Any one or two of d_a, d_b, d_c may be NULL: that vector is not computed this call.
  * d_a, d_b, d_c: DEVICE, m Fr each (m >= n_rows + n_inputs); d_w: DEVICE, the witness (n_vars Fr,
  * Montgomery). The caller syncs (gpu_sync) before reading. A streamed cs (gpu_r1cs_attach_host)
  * copies its row blocks on the way and returns once the last copy is done (the sums may still

@@ -79,6 +79,8 @@ typedef struct groth16_gpu_plan_opts {
                               streamed, never CPU threads), -1 CPU threads, 0 automatic: the device
                               unless no plan with it fits */
     size_t stream_points;  /* points per streamed chunk (0: the plan chooses) */
+    int lean_h;            /* 0: the plan chooses the lean H (memplan.h) only when nothing else fits;
+                              1: always (tests, experiments); -1: never */
 } groth16_gpu_plan_opts;
 
 /* The planned prover: srs NULL makes the prover's own device context on `device` and uploads the

@@ -106,6 +106,7 @@ const CN(groth16_backend_ops) CN(groth16_backend_gpu_ops) = {
 #else
 
 #include "cuda/gpu.h"
+#include "cuda/gpu_h_parked.h"
 #include "cuda/gpu_r1cs.h"
 
 
@@ -234,6 +235,8 @@ struct groth16_gpu_prover {
                                     row_ptr, col and coef_id of streamed matrices A, B, C */
     gpu_r1cs *d_cs;               /* the matrices: resident, or streamed (the plan's circuit place) */
     uint64_t cs_block;            /* the row block of streamed matrices (csr_stream_block) */
+    CN(fr) *h_park;               /* the lean H (plan.h_parked): page-locked host memory for c and b
+                                     of one proof (2 m Fr: c at 0, b at m), made with the plan */
     uint32_t *d_idx_a, *d_idx_b; /* device: witness index of every A / B query point */
     uint32_t *idx_b;             /* host copy of the B selection (for the B_G2 scalars) */
     size_t n_a, n_b;
@@ -369,6 +372,7 @@ void groth16_gpu_prover_destroy(groth16_gpu_prover *gp) {
     prover_drop_own_b_g2(gp);
     for (int q = 0; q < 4; q++) gpu_g1_bases_free(gp->own_q[q]);
     gpu_r1cs_free(gp->d_cs);
+    gpu_host_free_pinned(gp->h_park);
     for (int i = 0; i < MEMPLAN_NQ + 2 + 9; i++) gpu_host_unregister(gp->registered[i]);
     if (gp->borrows_g1) __atomic_fetch_sub(&((bellperson_params *)gp->p)->g1_stream_borrows, 1, __ATOMIC_ACQ_REL);
     if (gp->own_srs) groth16_gpu_srs_free(gp->srs);
@@ -480,6 +484,19 @@ static cuzk_status prover_warm_h(groth16_gpu_prover *gp, cuzk_error *err) {
     const size_t bytes = gp->m * sizeof(CN(fr));
     void *d[3] = {NULL, NULL, NULL};
     cuzk_status st = CUZK_OK;
+    if (gp->plan.h_parked) { /* two device vectors, c from the (zeroed) park buffer */
+        for (int i = 0; i < 2 && st == CUZK_OK; i++) st = gpu_buf_alloc(gp->ctx, &d[i], bytes, err);
+        for (int i = 0; i < 2 && st == CUZK_OK; i++) st = gpu_memset_async(gp->ctx, d[i], 0, bytes, err);
+        if (st == CUZK_OK) st = gpu_copy_d2h_async(gp->ctx, gp->h_park, d[0], bytes, err);
+        if (st == CUZK_OK)
+            st = gpu_h_bellperson_parked_async(gpu_ctx_stream(gp->ctx), d[0], d[1], (const struct fr *)gp->h_park, gp->log_m,
+                                               gp->p->domain == BELLPERSON_DOMAIN_SNARKJS ? GPU_ROOTS_SNARKJS
+                                                                                          : GPU_ROOTS_BELLPERSON,
+                                               err);
+        if (st == CUZK_OK) st = gpu_sync(gp->ctx, err);
+        for (int i = 1; i >= 0; i--) gpu_buf_free(gp->ctx, d[i]);
+        return st;
+    }
     for (int i = 0; i < 3 && st == CUZK_OK; i++) st = gpu_buf_alloc(gp->ctx, &d[i], bytes, err);
     for (int i = 0; i < 3 && st == CUZK_OK; i++) st = gpu_memset_async(gp->ctx, d[i], 0, bytes, err);
     if (st == CUZK_OK)
@@ -575,6 +592,8 @@ cuzk_status groth16_gpu_prover_create_planned(groth16_gpu_prover **out, groth16_
         in->given = (gp->srs->a ? 1u << MEMPLAN_A : 0) | (gp->srs->b_g1 ? 1u << MEMPLAN_B1 : 0) |
                     (gp->srs->l ? 1u << MEMPLAN_L : 0) | (gp->srs->h ? 1u << MEMPLAN_H : 0) |
                     (gp->srs->b_g2 ? 1u << MEMPLAN_B2 : 0);
+        in->park_ok = o->lean_h >= 0; /* the lean H: gpu_bp_upload / gpu_bp_abc / gpu_bp_h below */
+        in->park_always = o->lean_h > 0;
         in->b2_want = o->msm.b_g2_on_gpu;
         if (in->b2_want == 0 && !gp->srs->b_g2 && gp->n_b && !p->b_g2) in->b2_want = -1; /* nothing to upload */
         in->window_bits = gp->msm.window_bits;
@@ -604,6 +623,14 @@ cuzk_status groth16_gpu_prover_create_planned(groth16_gpu_prover **out, groth16_
                      given_bytes ? ", plus the resident SRS" : "", gb);
             goto out;
         }
+    }
+
+    /* ---- the lean H's host buffers ---- */
+    if (gp->plan.h_parked) {
+        double tp = now_ms();
+        if ((st = gpu_host_alloc_pinned((void **)&gp->h_park, 2 * gp->m * sizeof(CN(fr)), err)) != CUZK_OK) goto out;
+        cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: the lean H parks c and b of each proof in %.2f GiB of page-locked "
+                 "host memory (made in %.0f ms)", device, (double)(2 * gp->m * sizeof(CN(fr))) / (1u << 30), now_ms() - tp);
     }
 
     /* ---- what the plan keeps resident, and the host arrays of what it streams ---- */
@@ -841,12 +868,18 @@ static void gpu_bp_end(void *vr) {
     free(u);
 }
 
-/* the witness to the device */
+/* the witness to the device (the lean H: a's vector below it, b and c come later) */
 static cuzk_status gpu_bp_upload(void *vr, cuzk_error *err) {
     gpu_bp_run *u = vr;
     gpu_ctx *ctx = u->gp->ctx;
     const size_t m = u->gp->m;
     cuzk_status st;
+    if (u->gp->plan.h_parked) {
+        if ((st = gpu_buf_alloc(ctx, (void **)&u->d_a, m * sizeof(CN(fr)), err)) != CUZK_OK) return st;
+        if ((st = gpu_buf_alloc(ctx, (void **)&u->d_w, u->n_w * sizeof(CN(fr)), err)) != CUZK_OK) return st;
+        if ((st = gpu_copy_h2d_async(ctx, u->d_w, u->w, u->n_w * sizeof(CN(fr)), err)) != CUZK_OK) return st;
+        return gpu_sync(ctx, err);
+    }
     if ((st = gpu_buf_alloc(ctx, (void **)&u->d_w, u->n_w * sizeof(CN(fr)), err)) != CUZK_OK) return st;
     if ((st = gpu_buf_alloc(ctx, (void **)&u->d_a, m * sizeof(CN(fr)), err)) != CUZK_OK) return st;
     if ((st = gpu_buf_alloc(ctx, (void **)&u->d_b, m * sizeof(CN(fr)), err)) != CUZK_OK) return st;
@@ -859,6 +892,26 @@ static cuzk_status gpu_bp_upload(void *vr, cuzk_error *err) {
 static cuzk_status gpu_bp_abc(void *vr, int nthreads, cuzk_error *err) {
     (void)nthreads;
     gpu_bp_run *u = vr;
+    groth16_gpu_prover *gp = u->gp;
+    if (gp->plan.h_parked) {
+        /* the lean H (memplan.h): c, then b, each summed into a's vector and parked in host memory,
+         * then a; the witness goes back (on top of the arena's stack), b comes up again */
+        gpu_ctx *ctx = gp->ctx;
+        const size_t bytes = gp->m * sizeof(CN(fr));
+        struct fr *x = (struct fr *)u->d_a;
+        const struct fr *w = (const struct fr *)u->d_w;
+        cuzk_status st;
+        if ((st = gpu_r1cs_abc_async(ctx, NULL, NULL, x, gp->m, gp->d_cs, w, err)) != CUZK_OK) return st;
+        if ((st = gpu_copy_d2h_async(ctx, gp->h_park, x, bytes, err)) != CUZK_OK) return st;
+        if ((st = gpu_r1cs_abc_async(ctx, NULL, x, NULL, gp->m, gp->d_cs, w, err)) != CUZK_OK) return st;
+        if ((st = gpu_copy_d2h_async(ctx, gp->h_park + gp->m, x, bytes, err)) != CUZK_OK) return st;
+        if ((st = gpu_r1cs_abc_async(ctx, x, NULL, NULL, gp->m, gp->d_cs, w, err)) != CUZK_OK) return st;
+        gpu_buf_free(ctx, u->d_w);
+        u->d_w = NULL;
+        if ((st = gpu_buf_alloc(ctx, (void **)&u->d_b, bytes, err)) != CUZK_OK) return st;
+        if ((st = gpu_copy_h2d_async(ctx, u->d_b, gp->h_park + gp->m, bytes, err)) != CUZK_OK) return st;
+        return gpu_sync(ctx, err);
+    }
     cuzk_status st = gpu_r1cs_abc_async(u->gp->ctx, (struct fr *)u->d_a, (struct fr *)u->d_b, (struct fr *)u->d_c,
                                         u->gp->m, u->gp->d_cs, (const struct fr *)u->d_w, err);
     return st == CUZK_OK ? gpu_sync(u->gp->ctx, err) : st;
@@ -870,6 +923,20 @@ static cuzk_status gpu_bp_h(void *vr, int nthreads, cuzk_error *err) {
     (void)nthreads;
     gpu_bp_run *u = vr;
     groth16_gpu_prover *gp = u->gp;
+    if (gp->plan.h_parked) {
+        /* the lean H on a and b, c from host memory; then b goes and the witness comes up again
+         * for the MSMs (stream-ordered after H) */
+        cuzk_status st = gpu_h_bellperson_parked_async(gpu_ctx_stream(gp->ctx), (struct fr *)u->d_a, (struct fr *)u->d_b,
+                                                       (const struct fr *)gp->h_park, gp->log_m,
+                                                       gp->p->domain == BELLPERSON_DOMAIN_SNARKJS ? GPU_ROOTS_SNARKJS
+                                                                                                  : GPU_ROOTS_BELLPERSON,
+                                                       err);
+        if (st != CUZK_OK) return st;
+        gpu_buf_free(gp->ctx, u->d_b);
+        u->d_b = NULL;
+        if ((st = gpu_buf_alloc(gp->ctx, (void **)&u->d_w, u->n_w * sizeof(CN(fr)), err)) != CUZK_OK) return st;
+        return gpu_copy_h2d_async(gp->ctx, u->d_w, u->w, u->n_w * sizeof(CN(fr)), err);
+    }
     cuzk_status st = gpu_h_bellperson_roots_async(gpu_ctx_stream(gp->ctx), (struct fr *)u->d_a, (struct fr *)u->d_b,
                                                   (struct fr *)u->d_c, gp->log_m,
                                                   gp->p->domain == BELLPERSON_DOMAIN_SNARKJS ? GPU_ROOTS_SNARKJS

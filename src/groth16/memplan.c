@@ -63,8 +63,8 @@ void memplan_eval(memplan *p, const memplan_input *in) {
     p->park_bytes = 0;
     if (p->h_parked) { /* one vector beside the witness (and the staging), then two */
         p->phase_bytes[0] = vw + vm + stage > 2 * vm ? vw + vm + stage : 2 * vm;
-        p->park_bytes = 3 * in->m * in->fr_bytes;
-        p->streamed_bytes += 3 * in->m * in->fr_bytes + in->n_vars * in->fr_bytes;
+        p->park_bytes = 2 * in->m * in->fr_bytes; /* c and b wait there (a stays on the device) */
+        p->streamed_bytes += 2 * in->m * in->fr_bytes + in->n_vars * in->fr_bytes;
     }
     p->phase_bytes[1] = 0;
     for (int q = MEMPLAN_A; q <= MEMPLAN_H; q++) {
@@ -183,6 +183,7 @@ void memplan_make(memplan *out, const memplan_input *in) {
         for (int mode = 0; mode < 3; mode++) {
             if (mode == 1 && !in->circuit_stage_bytes) continue;
             if (mode == 2 && !in->park_ok) continue;
+            if (mode < 2 && in->park_ok && in->park_always) continue;
             const int csi = mode >= 1 && in->circuit_stage_bytes;
             for (int tier = 0; tier < 2; tier++)
                 for (int k = 0; k <= kmax; k++)

@@ -31,11 +31,12 @@
  * then stream in the order below only as far as needed beside them.
  *
  * Last of all (no plan fits with the matrices streamed), the lean H: the witness and a/b/c of one
- * proof (15.9 GiB at 2^27) are what a 16 GiB card cannot hold, so a, b and c are summed one at a
- * time beside the witness and each copied to page-locked host memory, the witness is given back,
- * H runs on two device vectors (a, b up, a*b, then c up into b's place: src/cuda/gpu.h
- * gpu_h_bellperson_parked_async) and the witness goes up again for the MSMs: ~28 GB more over the
- * bus a proof, the H step's peak max(witness + one vector, two vectors) instead of witness + 3.
+ * proof (15.9 GiB at 2^27) are what a 16 GiB card cannot hold, so c, b and a are summed one at a
+ * time into one device vector beside the witness, c and b copied to page-locked host memory, the
+ * witness is given back, b comes up again, H runs on two device vectors (c up into b's place after
+ * a*b: src/cuda/gpu_h_parked.h) and the witness goes up again for the MSMs: ~20 GB more over the
+ * bus a proof (8 GiB down, 12 up at 2^27), the H step's peak max(witness + one vector, two
+ * vectors) instead of witness + three.
  *
  * Which queries stream first: H, then B_G2, L, A, B_G1. H's scalars are the H polynomial's
  * coefficients, uniform in Fr, so its MSM is a full Pippenger (about 6 ns a point on an H200)
@@ -89,6 +90,7 @@ typedef struct memplan_input {
                                      counted in the budget, never streamed */
     bool park_ok;                 /* the prover can park a, b, c in page-locked host memory for the
                                      H step (the lean H: memplan.h's top) */
+    bool park_always;             /* with park_ok: only plans with the lean H (tests, experiments) */
     int b2_want;                  /* B_G2: -1 CPU threads, 0 automatic (the device first), 1 the device */
     int window_bits;              /* the user's MSM window (0: automatic) */
     size_t chunk_points;          /* the user's MSM tail chunk (0: the plan chooses) */
@@ -111,7 +113,7 @@ typedef struct memplan {
                                          and parked in page-locked host memory (park_bytes), the
                                          witness given back during H (two vectors on the device),
                                          uploaded again for the MSMs */
-    size_t park_bytes;                /* host bytes the lean H parks a, b, c in (3 m Fr), 0 without */
+    size_t park_bytes;                /* host bytes the lean H parks c and b in (2 m Fr), 0 without */
     size_t chunk_points;              /* the MSMs' tail chunk */
     int window_bits;                  /* the MSMs' window (0: automatic for each MSM) */
     int chunk_window_bits;            /* the window of a full chunk (memplan_window_bits, or the user's) */
