@@ -76,8 +76,11 @@ void memplan_eval(memplan *p, const memplan_input *in) {
     p->phase_bytes[2] = 0;
     if (p->place[MEMPLAN_B2] != MEMPLAN_HOST_THREADS && in->n[MEMPLAN_B2]) {
         const int st = p->place[MEMPLAN_B2] == MEMPLAN_STREAMED;
-        p->phase_bytes[2] = vw + sf(in->scratch_ctx, 1, st, in->n[MEMPLAN_B2], p->window_bits, p->chunk_points,
-                                    st ? p->stream_points[1] : 0);
+        /* the lean H leaves the H scalars below the witness on the arena's stack: given back
+         * before B_G2, they are not popped, so they count here */
+        p->phase_bytes[2] = vw + (p->h_parked ? vm : 0) +
+                            sf(in->scratch_ctx, 1, st, in->n[MEMPLAN_B2], p->window_bits, p->chunk_points,
+                               st ? p->stream_points[1] : 0);
     }
     p->arena_bytes = p->phase_bytes[0];
     if (p->phase_bytes[1] > p->arena_bytes) p->arena_bytes = p->phase_bytes[1];
