@@ -1049,33 +1049,43 @@ TEST(gpu_prove, memory_plan_budgets) {
         groth16_gpu_prover_destroy(gp);
     }
 
-    /* 5. the lean H (a, b, c parked in host memory, the witness given back during H; the plan
-     * takes it only below ~16 GiB at 2^27, so forced here), alone and with every query and the
-     * matrices streamed: byte-identical proofs, every allocation inside the planned arena */
-    for (int lean = 0; lean < 2; lean++) {
+    /* 5. the lean H (c and b parked in host memory, the witness given back during H; the plan
+     * takes it only below ~16 GiB at 2^27, so forced here): first with no budget, then descending
+     * as in 2 until every query and the matrices stream too; byte-identical proofs, every
+     * allocation inside the planned arena */
+    {
         groth16_gpu_plan_opts lo = o;
         lo.budget_bytes = 0;
         lo.lean_h = 1;
-        if (lean == 1) lo.budget_bytes = prev_need; /* the descent's last plan: everything streamed */
-        gp = NULL;
-        st = groth16_gpu_prover_create_planned(&gp, NULL, &c.p, &c.cs, 0, &lo, &e);
-        CHECK_MSG(st == CUZK_OK, "lean H %d: %s", lean, e.msg);
-        if (st != CUZK_OK) continue;
-        const memplan *p = groth16_gpu_prover_plan(gp);
-        char line[640];
-        memplan_describe(p, line, sizeof line);
-        printf("  lean H %d: %s\n", lean, line);
-        CHECK(p->fits && p->h_parked);
-        {   /* c and b: two vectors of the domain (a power of two >= constraints + inputs) */
-            const size_t dm = p->park_bytes / (2 * sizeof(fr));
-            CHECK(p->park_bytes == 2 * dm * sizeof(fr) && dm && !(dm & (dm - 1)) &&
-                  dm >= (size_t)c.cs.n_constraints + c.cs.n_public + 1 && dm < 2 * ((size_t)c.cs.n_constraints + c.cs.n_public + 1));
+        int lsteps = 0, lk = -1, lcs = 0;
+        while (lsteps < 2 * MEMPLAN_NQ + 2 && !(lk == MEMPLAN_NQ && lcs)) {
+            lsteps++;
+            char what[64];
+            snprintf(what, sizeof what, "lean H, budget %zu", lo.budget_bytes);
+            gp = NULL;
+            st = groth16_gpu_prover_create_planned(&gp, NULL, &c.p, &c.cs, 0, &lo, &e);
+            CHECK_MSG(st == CUZK_OK, "%s: %s", what, e.msg);
+            if (st != CUZK_OK) break;
+            const memplan *p = groth16_gpu_prover_plan(gp);
+            char line[640];
+            memplan_describe(p, line, sizeof line);
+            printf("  %s: %s\n", what, line);
+            CHECK(p->fits && p->h_parked && strstr(line, "lean H") != NULL);
+            {   /* c and b: two vectors of the domain (a power of two >= constraints + inputs) */
+                const size_t dm = p->park_bytes / (2 * sizeof(fr)), need_m = (size_t)c.cs.n_constraints + c.cs.n_public + 1;
+                CHECK(p->park_bytes == 2 * dm * sizeof(fr) && dm && !(dm & (dm - 1)) && dm >= need_m && dm < 2 * need_m);
+            }
+            const int k = mp_streamed(p);
+            CHECK_MSG(k > lk || (p->circuit == MEMPLAN_STREAMED && !lcs), "%s: %d queries streamed, %d before", what, k, lk);
+            lk = k;
+            lcs = p->circuit == MEMPLAN_STREAMED;
+            mp_prove_check(gp, &c, w, &r, &s, &pc, what);
+            if (lsteps == 1) mp_prove_check(gp, &c, w, &r, &s, &pc, "lean H, again");
+            lo.budget_bytes = p->need_bytes - 1;
+            groth16_gpu_prover_destroy(gp);
         }
-        CHECK(strstr(line, "lean H") != NULL);
-        if (lean == 1) CHECK(mp_streamed(p) == MEMPLAN_NQ && p->circuit == MEMPLAN_STREAMED);
-        mp_prove_check(gp, &c, w, &r, &s, &pc, lean ? "lean H, all streamed" : "lean H");
-        mp_prove_check(gp, &c, w, &r, &s, &pc, lean ? "lean H, all streamed, again" : "lean H, again");
-        groth16_gpu_prover_destroy(gp);
+        CHECK_MSG(lk == MEMPLAN_NQ && lcs, "the lean H descent ended with %d queries streamed, matrices %s", lk,
+                  lcs ? "streamed" : "resident");
     }
 
     /* 6. through the engine: a GPU budget that streams H, proofs equal the CPU's, the device's
