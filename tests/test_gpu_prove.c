@@ -408,8 +408,11 @@ TEST(gpu_prove, srs_store_gpu_tier_feeds_the_prover) {
 }
 
 /* The engine on an SRS store's device copy (cuzk_circuit.gpu_srs): proofs equal the CPU's and the
- * engine uploads only the circuit; its GPU budget counts the borrowed SRS, and a budget below the
- * need fails the preload with CUZK_ERR_NOMEM_DEVICE while one at the need passes. */
+ * engine uploads only the circuit; its GPU budget counts the borrowed SRS, and a budget that holds
+ * the borrowed SRS and nothing more fails the preload with CUZK_ERR_NOMEM_DEVICE (the queries are
+ * given, so no plan streams them; the matrices and the lean H still need an arena) while one at
+ * the prover's need passes. (One byte below the need is not a refusal any more: the plan then
+ * streams the matrices or parks a, b, c.) */
 TEST(gpu_prove, engine_on_store_srs_and_gpu_budget) {
     if (!have_gpu()) SKIP(TEST_NO_GPU);
     gp_circuit c;
@@ -437,7 +440,7 @@ TEST(gpu_prove, engine_on_store_srs_and_gpu_budget) {
     for (int pass = 0; pass < 2; pass++) {
         cuzk_engine_opts o = {0};
         o.backend = CUZK_BACKEND_GPU;
-        o.gpu_budget_bytes = pass == 0 ? need - 1 : need;
+        o.gpu_budget_bytes = pass == 0 ? groth16_gpu_srs_bytes(h.device) + ((size_t)1 << 20) : need;
         cuzk_engine *eng = NULL;
         REQUIRE(cuzk_engine_create(&eng, &o, &e) == CUZK_OK);
         cuzk_status st = cuzk_engine_preload(eng, &cc, &e);
