@@ -260,15 +260,17 @@ int memplan_describe(const memplan *p, char *buf, size_t cap) {
         size_t l = strlen(str);
         snprintf(str + l, 64 - l, "%sa/b/c (lean H)", l ? " " : "");
     }
+    char park[64] = "";
+    if (p->h_parked) snprintf(park, sizeof park, "; parks %.2f GiB of page-locked host memory", p->park_bytes / GIB);
     return snprintf(buf, cap,
                     "%s: resident [%s], streamed [%s]%s, B_G2 %s; MSM chunk %s, window %d%s; arena %.2f GiB "
                     "(H step %.2f, G1 MSMs %.2f, B_G2 %.2f); resident %.2f GiB; need %.2f GiB of %.2f "
-                    "(margin %.2f); streams %.2f GiB a proof",
+                    "(margin %.2f); streams %.2f GiB a proof%s",
                     p->fits ? "fits" : "does not fit", res, str, sc,
                     p->place[MEMPLAN_B2] == MEMPLAN_HOST_THREADS ? "on CPU threads"
                     : p->place[MEMPLAN_B2] == MEMPLAN_STREAMED   ? "on the device (streamed)"
                                                                  : "on the device",
                     c1, p->chunk_window_bits, p->window_bits > 0 ? " (given)" : "", p->arena_bytes / GIB,
                     p->phase_bytes[0] / GIB, p->phase_bytes[1] / GIB, p->phase_bytes[2] / GIB, p->resident_bytes / GIB,
-                    p->need_bytes / GIB, p->budget_bytes / GIB, p->margin_bytes / GIB, p->streamed_bytes / GIB);
+                    p->need_bytes / GIB, p->budget_bytes / GIB, p->margin_bytes / GIB, p->streamed_bytes / GIB, park);
 }
