@@ -88,11 +88,15 @@ typedef struct groth16_gpu_plan_opts {
  * queries resident (device is then srs's). Makes the plan (src/groth16/memplan.h: logged, one
  * line at INFO), refuses a budget too small for any plan with CUZK_ERR_NOMEM_DEVICE and a
  * message naming the bytes the leanest plan needs, then uploads the resident queries and the
- * circuit, page-locks the host arrays of streamed queries (unless already pinned), sizes the
- * arena and the MSMs' host scratch, and builds the NTT tables of the domain (an H over zeros), so
- * the first proof does only proving work. p and cs borrowed as for groth16_gpu_prover_create.
- * Errors: as groth16_gpu_prover_create; CUZK_ERR_ARG also when a query the plan streams is not in
- * host memory (released after an upload). On failure nothing is held. */
+ * circuit (or, when the plan streams the matrices, only their coefficient tables: cs's CSR arrays
+ * are then read each proof and must stay unchanged while the prover lives), page-locks the host
+ * arrays of streamed queries and matrices (unless already pinned; a failure leaves them pageable:
+ * slower copies), allocates the lean H's 2 m Fr of page-locked host memory when the plan parks a,
+ * b, c (plan.park_bytes), sizes the arena and the MSMs' host scratch, and builds the NTT tables of
+ * the domain (an H over zeros), so the first proof does only proving work. p and cs borrowed as
+ * for groth16_gpu_prover_create. Errors: as groth16_gpu_prover_create; CUZK_ERR_ARG also when a
+ * query the plan streams is not in host memory (released after an upload); CUZK_ERR_NOMEM when
+ * the lean H's host memory cannot be page-locked. On failure nothing is held. */
 cuzk_status groth16_gpu_prover_create_planned(groth16_gpu_prover **out, groth16_gpu_srs *srs, const bellperson_params *p,
                                               const r1cs *cs, int device, const groth16_gpu_plan_opts *opts,
                                               cuzk_error *err);
