@@ -7,7 +7,11 @@
  *                  cases after it, given to them as a prover's cuzk_msm_opts; kPAIRS: affine pairs per thread)
  *                  [bn254 | bls12_381] (the curve of the msm / ntt cases after it; BLS12-381 first)
  * Prints one line per case: kind, size, median / min / max ms, and a floor estimate (fb1/fb2:
- * wall-clock of the whole host-to-host call, its kernel time, points per second). */
+ * wall-clock of the whole host-to-host call, its kernel time, points per second). Every timed
+ * case's result is checked by the bench kit (src/benchkit/gpu.c: MSMs against the known discrete
+ * logarithms of their bases, NTTs against naive sums at sampled indices, fixed-base products at
+ * sampled indices); a case whose result is wrong prints FAILED with the reason instead of its
+ * times, and the exit status is 1. RESULT lines end in "checked". */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,7 +67,7 @@ static int bench_msm01(int argc, char **argv, int *i) {
     qsort(t, (size_t)reps, sizeof *t, cmpf);
     int c = benchkit_gpu_msm_window_bits(s.n_other ? s.n_other : 1);
     double floor_ms = ((double)s.n_one * 10 + (double)s.n_other * (255 / c + 1) * 11) * 576 / MAD_PER_S * 1e3;
-    printf("RESULT %-22s median %9.2f ms  min %9.2f  max %9.2f  (floor %.1f ms, %.1fx)\n", label, t[reps / 2], t[0],
+    printf("RESULT %-22s median %9.2f ms  min %9.2f  max %9.2f  (floor %.1f ms, %.1fx)  checked\n", label, t[reps / 2], t[0],
            t[reps - 1], floor_ms, t[reps / 2] / floor_ms);
     printf("       last run: classify %.2f, ones %.2f, tail %.2f (digits %.2f, sort %.2f, buckets %.2f, accumulate %.2f, "
            "reduce %.2f; %zu chunk%s), total %.2f ms; scalars 0: %zu, 1: %zu, other: %zu\n",
@@ -111,7 +115,7 @@ static int bench_msm2(int argc, char **argv, int *i) {
     qsort(t, (size_t)reps, sizeof *t, cmpf);
     int c = s.tail_window_bits ? s.tail_window_bits : benchkit_gpu_msm_window_bits(s.n_other ? s.n_other : 1);
     double floor_ms = ((double)s.n_one + (double)s.n_other * (255 / c + 1)) * 28 * 576 / MAD_PER_S * 1e3;
-    printf("RESULT %-22s median %9.2f ms  min %9.2f  max %9.2f  (floor %.1f ms, %.1fx)\n", label, t[reps / 2], t[0],
+    printf("RESULT %-22s median %9.2f ms  min %9.2f  max %9.2f  (floor %.1f ms, %.1fx)  checked\n", label, t[reps / 2], t[0],
            t[reps - 1], floor_ms, t[reps / 2] / floor_ms);
     printf("       last run: classify %.2f, ones %.2f, tail %.2f (digits %.2f, sort %.2f, buckets %.2f, accumulate %.2f, "
            "reduce %.2f; %zu chunk%s, c = %d), total %.2f ms; scalars 0: %zu, 1: %zu, other: %zu\n",
@@ -238,7 +242,7 @@ int bench_gpu_main(int argc, char **argv) {
             qsort(kt, (size_t)reps, sizeof *kt, cmpf);
             /* floor: 32 mixed XYZZ additions of 11 products (G2: 3 Fp products each) per point */
             floor_ms = (double)n * 32 * 11 * (is_fb == 2 ? 3 : 1) * 576 / MAD_PER_S * 1e3;
-            printf("RESULT %-22s median %9.2f ms  min %9.2f  max %9.2f  kernels %.2f ms  %.2f Mpt/s wall, %.2f Mpt/s kernels  (floor %.1f ms)\n",
+            printf("RESULT %-22s median %9.2f ms  min %9.2f  max %9.2f  kernels %.2f ms  %.2f Mpt/s wall, %.2f Mpt/s kernels  (floor %.1f ms)  checked\n",
                    label, t[reps / 2], t[0], t[reps - 1], kt[reps / 2], n / (t[reps / 2] * 1e3),
                    n / (kt[reps / 2] * 1e3), floor_ms);
             fflush(stdout);
@@ -275,7 +279,7 @@ int bench_gpu_main(int argc, char **argv) {
             continue;
         }
         qsort(t, (size_t)reps, sizeof *t, cmpf);
-        printf("RESULT %-22s median %9.2f ms  min %9.2f  max %9.2f  (floor %.1f ms, %.1fx)\n", label,
+        printf("RESULT %-22s median %9.2f ms  min %9.2f  max %9.2f  (floor %.1f ms, %.1fx)  checked\n", label,
                t[reps / 2], t[0], t[reps - 1], floor_ms, t[reps / 2] / floor_ms);
         fflush(stdout);
     }

@@ -21,9 +21,16 @@
 #      as BENCH_CURVES="bls12_381 bn254"), LOG_DIR (default: $OUT when set, else
 #      the build folder's parent), CUZK_COMMIT (the commit named in the table; default: .prebuilt/COMMIT when
 #      PREBUILT is set, else git's HEAD).
-# Inputs on both sides: G1 MSM with scalars uniform below r and distinct random curve points;
-# NTT forward, natural order in and out, one vector of random Fr elements.
-# Exit status: 0 when both sides ran every case, 1 otherwise (the table marks what is missing).
+# Inputs on both sides: G1 MSM with scalars uniform below r and distinct points of G1 (sums of
+# random multiples of the generator); NTT forward, natural order in and out, one vector of random
+# Fr elements.
+# Checks: every timed cuzk case checks its own result (cuzk bench gpu: the MSM against [K] G for the
+# known discrete logarithms of its bases, the NTT against naive sums at sampled indices; a wrong
+# result prints FAILED instead of a time); the peer checks its MSMs against blst / a host
+# double-and-add and its NTT (delta and round trip) before timing ("check sppark ... PASS|FAIL").
+# The table's last column says whether both sides' checks passed.
+# Exit status: 0 when both sides ran every case and every check passed, 1 otherwise (the table
+# marks what is missing or failed).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 # the commit the timed binaries were built from: a prebuilt's (.prebuilt/COMMIT, tools/prebuilt.sh),
@@ -109,9 +116,13 @@ PEER_CURVES=$CURVES PEER_BUILD="$PEER_DIR/build" PEER_LOG_DIR="$LOG_DIR" PEER_RE
 say "peer run done (rc $?)"
 grep -E "^(check|info) sppark" "$LOG_DIR/peer-run.log" | sed 's/^/  /'
 grep -E "FAILED" "$LOG_DIR/cuzk-bench.log" "$LOG_DIR/peer-run.log" | sed 's/^/  /'
+# the peer's checks: every "check sppark" line PASS, and every binary's "done sppark failures=0"
+PEER_CHECKS=$(grep -c '^check sppark .* PASS' "$LOG_DIR/peer-run.log")
+PEER_FAILS=$(( $(grep -c '^check sppark .* FAIL' "$LOG_DIR/peer-run.log") + $(grep -cE '^done sppark failures=[1-9]' "$LOG_DIR/peer-run.log") ))
 
 # 4. the table
 RC=0
+[ "$PEER_FAILS" -eq 0 ] && [ "$PEER_CHECKS" -gt 0 ] || RC=1
 cuzk_ms() {  # op lg mode curve -> median ms or "-"
   local pat sfx=
   [ "$4" = bn254 ] && sfx=_bn254
@@ -121,7 +132,8 @@ cuzk_ms() {  # op lg mode curve -> median ms or "-"
     msm.*) pat="^RESULT msm_g1$sfx 2\\^$2 c=[0-9]+ +median" ;;
     ntt.*) pat="^RESULT ntt$sfx 2\\^$2 x1 " ;;
   esac
-  grep -E "$pat" "$LOG_DIR/cuzk-bench.log" | head -1 | sed -E 's/.* median +([0-9.]+) ms.*/\1/' | grep -E '^[0-9.]+$' || echo -
+  # only a RESULT line that says "checked" (the bench checked the result it timed)
+  grep -E "$pat.* checked$" "$LOG_DIR/cuzk-bench.log" | head -1 | sed -E 's/.* median +([0-9.]+) ms.*/\1/' | grep -E '^[0-9.]+$' || echo -
 }
 peer_ms() {  # op lg curve -> median ms or "-"
   local op
@@ -137,7 +149,8 @@ peer_ms() {  # op lg curve -> median ms or "-"
   echo "==== cuzk vs sppark (same GPU, one run; ratio = cuzk / sppark, < 1: cuzk faster) ===="
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1
   echo "cuzk ${CUZK_COMMIT:-$(cuzk_commit)}, sppark $(awk '$1=="sppark"{print $2, $3}' "$PEER_DIR/src/COMMITS" 2>/dev/null)"
-  printf '%-10s %-28s %-6s %10s %10s %7s\n' curve kernel size cuzk_ms sppark_ms ratio
+  echo "checks: cuzk's timed results each checked (RESULT ... checked); sppark: $PEER_CHECKS PASS, $PEER_FAILS FAIL"
+  printf '%-10s %-28s %-6s %10s %10s %7s %8s\n' curve kernel size cuzk_ms sppark_ms ratio checked
   for c in $CURVES; do
     mode=""
     for (( i = 0; i < ${#CASES[@]}; i += 2 )); do
@@ -150,7 +163,10 @@ peer_ms() {  # op lg curve -> median ms or "-"
       if [ "$a" != - ] && [ "$b" != - ]; then r=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", a / b }'); fi
       { [ "$a" = - ] || [ "$b" = - ]; } && RC=1
       case $op in msm) k="G1 MSM, random${mode:+ ($mode)}" ;; ntt) k="Fr NTT, forward" ;; esac
-      printf '%-10s %-28s 2^%-4s %10s %10s %7s\n' "$c" "$k" "$lg" "$a" "$b" "$r"
+      ck=both
+      [ "$a" = - ] && ck=no-cuzk
+      [ "$PEER_FAILS" -eq 0 ] && [ "$PEER_CHECKS" -gt 0 ] || ck=PEER-FAIL
+      printf '%-10s %-28s 2^%-4s %10s %10s %7s %8s\n' "$c" "$k" "$lg" "$a" "$b" "$r" "$ck"
     done
   done
 } > "$LOG_DIR/bench-vs-peer.txt"   # no pipe: RC is set in this shell

@@ -18,6 +18,25 @@ typedef struct benchkit_curve {
     /* n <= the n_max of create (checked by the caller) */
     void (*msm_run)(void *h, size_t n, benchkit_scalars kind, int nthreads, int xyzz, double *ms);
     void (*msm_free)(void *h);
+    /* The checks of the GPU benchmarks' results (src/benchkit/gpu.c) by the CPU code of the curve:
+     * CUZK_OK, or CUZK_ERR_DEVICE naming what differs (CUZK_ERR_NOMEM). group 1: G1, 2: G2. */
+    void (*generator)(int group, void *out); /* affine, Montgomery */
+    /* result (the group's Jacobian) = sum_i s_i base_i over the bench bases of src/cuda/gpu.h;
+     * scalars n x 4 limbs, canonical or (montgomery) Montgomery */
+    cuzk_status (*gpu_msm_check)(int group, const void *result, const uint64_t *scalars, size_t n, int montgomery,
+                                 int nthreads, cuzk_error *err);
+    /* y = the forward NTT of x (batch vectors of 2^log_m, Montgomery, the curve's bench roots), at
+     * indices 0, 1, m - 1 and extra mod m of the first and last vector (naive sums) */
+    cuzk_status (*gpu_ntt_check)(int log_m, size_t batch, const void *x, const void *y, uint64_t extra, int nthreads,
+                                 cuzk_error *err);
+    /* h = the H step (snarkjs 0: bellperson, 1: snarkjs) of rows a, b (ab: a then b, m each) and
+     * c = a * b, by the polynomial identity at a random point (bellperson) or at sampled coset
+     * points (snarkjs); seed draws them */
+    cuzk_status (*gpu_h_check)(int snarkjs, int log_m, const void *ab, const void *h, uint64_t seed, int nthreads,
+                               cuzk_error *err);
+    /* points[i] = scalars[i] G (affine) at 64 indices: 0, n - 1 and 62 drawn from the seed rng */
+    cuzk_status (*gpu_fixed_base_check)(int group, const uint64_t *scalars, const void *points, size_t n, uint64_t rng,
+                                        cuzk_error *err);
 } benchkit_curve;
 
 extern const benchkit_curve benchkit_bls12_381;

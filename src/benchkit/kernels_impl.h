@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "benchkit/kernels.h"
+#include "cuda/gpu.h" /* the GPU benchmarks' bases (gpu_bench_dlog): plain C, no CUDA needed */
 #include "util/log.h"
+#include "util/parallel.h"
 #include "util/rng.h"
 #include "util/timer.h"
 
@@ -231,6 +233,333 @@ static void bk_msm_run(void *h, size_t n, benchkit_scalars kind, int nthreads, i
     }
 }
 
+/* ---- checks of the GPU benchmarks' results (src/benchkit/gpu.c), with this curve's CPU code ---- */
+
+static void bk_generator(int group, void *out) {
+    if (group == 2) CN(g2_generator)((CN(g2_affine) *)out);
+    else CN(g1_generator)((CN(g1_affine) *)out);
+}
+
+/* Column sums of the scalars (as integers, 5 limbs: at most 2^31 terms below 2^256): row sums
+ * q[i / NT] over each block of NT consecutive scalars, and per-thread column sums a[t][i mod NT]. */
+typedef struct bk_sums {
+    const uint64_t *sc;
+    size_t n;
+    uint64_t (*q)[5];
+    uint64_t (*a)[GPU_BENCH_NT][5];
+} bk_sums;
+
+static void bk_add5(uint64_t acc[5], const uint64_t v[4]) {
+    unsigned __int128 c = 0;
+    for (int k = 0; k < 4; k++) {
+        c += (unsigned __int128)acc[k] + v[k];
+        acc[k] = (uint64_t)c;
+        c >>= 64;
+    }
+    acc[4] += (uint64_t)c;
+}
+
+static void bk_sums_fn(void *ctx, size_t q0, size_t q1, int tid) {
+    bk_sums *s = ctx;
+    for (size_t q = q0; q < q1; q++) {
+        const size_t i0 = q * GPU_BENCH_NT, i1 = i0 + GPU_BENCH_NT < s->n ? i0 + GPU_BENCH_NT : s->n;
+        for (size_t i = i0; i < i1; i++) {
+            bk_add5(s->q[q], s->sc + 4 * i);
+            bk_add5(s->a[tid][i - i0], s->sc + 4 * i);
+        }
+    }
+}
+
+/* *k += (sum as an integer mod r) * gpu_bench_dlog(j) */
+static void bk_fold(CN(fr) *k, const uint64_t sum[5], uint64_t j) {
+    CN(fr) v, d;
+    uint8_t b[40];
+    for (int w = 0; w < 5; w++)
+        for (int i = 0; i < 8; i++) b[8 * w + i] = (uint8_t)(sum[w] >> (8 * i));
+    CN(fr_from_bytes_wide_le)(&v, b, sizeof b);
+    CN(fr_from_u64)(&d, gpu_bench_dlog(j));
+    CN(fr_mul)(&v, &v, &d);
+    CN(fr_add)(k, k, &v);
+}
+
+/* The MSM of the bench bases (src/cuda/gpu.h: base i = [dlog(i mod NT) + dlog(NT + i / NT)] G)
+ * with these scalars is [K] G, K = sum_i s_i (dlog(i mod NT) + dlog(NT + i / NT)) mod r, computed
+ * here from column and row sums of the scalars; result (a Jacobian of the group) must equal it. */
+static cuzk_status bk_gpu_msm_check(int group, const void *result, const uint64_t *scalars, size_t n, int montgomery,
+                                    int nthreads, cuzk_error *err) {
+    if (nthreads <= 0) nthreads = cuzk_num_threads();
+    const size_t nq = (n + GPU_BENCH_NT - 1) / GPU_BENCH_NT;
+    bk_sums s = {scalars, n, calloc(nq, sizeof *s.q), calloc((size_t)nthreads, sizeof *s.a)};
+    if (!s.q || !s.a) {
+        free(s.q);
+        free(s.a);
+        return ERR(err, CUZK_ERR_NOMEM, "GPU MSM check: sums of %zu scalars", n);
+    }
+    parallel_for(nq, nthreads, bk_sums_fn, &s);
+    CN(fr) k;
+    CN(fr_zero)(&k);
+    for (size_t q = 0; q < nq; q++) bk_fold(&k, s.q[q], GPU_BENCH_NT + q);
+    for (size_t j = 0; j < GPU_BENCH_NT && j < n; j++) {
+        uint64_t col[5] = {0};
+        for (int t = 0; t < nthreads; t++) {
+            uint64_t v4[4] = {s.a[t][j][0], s.a[t][j][1], s.a[t][j][2], s.a[t][j][3]};
+            bk_add5(col, v4);
+            col[4] += s.a[t][j][4];
+        }
+        bk_fold(&k, col, j);
+    }
+    free(s.q);
+    free(s.a);
+    if (montgomery) { /* the limbs were v R mod r: K so far is R times the sum */
+        CN(fr) rinv;
+        memset(&rinv, 0, sizeof rinv);
+        rinv.l[0] = 1; /* the Montgomery form of R^-1 */
+        CN(fr_mul)(&k, &k, &rinv);
+    }
+    bool ok;
+    if (group == 2) {
+        CN(g2_affine) g;
+        CN(g2_jacobian) e;
+        CN(g2_generator)(&g);
+        CN(g2_jacobian_from_affine)(&e, &g);
+        CN(g2_mul_fr_vartime)(&e, &e, &k);
+        ok = CN(g2_jacobian_eq)(&e, (const CN(g2_jacobian) *)result);
+    } else {
+        CN(g1_affine) g;
+        CN(g1_jacobian) e;
+        CN(g1_generator)(&g);
+        CN(g1_jacobian_from_affine)(&e, &g);
+        CN(g1_mul_fr_vartime)(&e, &e, &k);
+        ok = CN(g1_jacobian_eq)(&e, (const CN(g1_jacobian) *)result);
+    }
+    if (!ok)
+        return ERR(err, CUZK_ERR_DEVICE,
+                   "GPU G%d MSM of %zu points: the device's result is not [K] G for the known discrete logarithms "
+                   "of its bases (a wrong MSM)", group, n);
+    return CUZK_OK;
+}
+
+/* sum over j in [j0, j1) of x[j] w^j, into parts[tid] */
+typedef struct bk_eval {
+    const CN(fr) *x;
+    CN(fr) w;
+    CN(fr) *parts;
+} bk_eval;
+
+static void bk_eval_fn(void *ctx, size_t j0, size_t j1, int tid) {
+    bk_eval *e = ctx;
+    CN(fr) p, acc, t;
+    uint64_t ex[1] = {j0};
+    CN(fr_pow_vartime)(&p, &e->w, ex, 1);
+    CN(fr_zero)(&acc);
+    for (size_t j = j0; j < j1; j++) {
+        CN(fr_mul)(&t, &e->x[j], &p);
+        CN(fr_add)(&acc, &acc, &t);
+        CN(fr_mul)(&p, &p, &e->w);
+    }
+    CN(fr_add)(&e->parts[tid], &e->parts[tid], &acc);
+}
+
+/* y = NTT(x) (forward, natural order, the curve's bench roots) for each of `batch` vectors of 2^log_m:
+ * checked at indices 0, 1, m - 1 and `extra` (a fresh random index, given by the caller) of the
+ * first and the last vector, each against the naive sum_j x_j omega^(jk). */
+static cuzk_status bk_gpu_ntt_check(int log_m, size_t batch, const void *xv, const void *yv, uint64_t extra,
+                                    int nthreads, cuzk_error *err) {
+    if (nthreads <= 0) nthreads = cuzk_num_threads();
+    const size_t m = (size_t)1 << log_m;
+    CN(fr) omega;
+    CN(ntt_root_of_unity)(&omega, log_m, BK_NTT_ROOTS);
+    CN(fr) *parts = malloc((size_t)nthreads * sizeof *parts);
+    if (!parts) return ERR(err, CUZK_ERR_NOMEM, "GPU NTT check");
+    const size_t ks[4] = {0, 1, m - 1, extra % m};
+    const size_t vs[2] = {0, batch - 1};
+    for (int vi = 0; vi < (batch > 1 ? 2 : 1); vi++) {
+        const CN(fr) *x = (const CN(fr) *)xv + vs[vi] * m, *y = (const CN(fr) *)yv + vs[vi] * m;
+        for (int ki = 0; ki < 4; ki++) {
+            bk_eval e = {x, omega, parts};
+            uint64_t ex[1] = {ks[ki]};
+            CN(fr_pow_vartime)(&e.w, &omega, ex, 1);
+            for (int t = 0; t < nthreads; t++) CN(fr_zero)(&parts[t]);
+            parallel_for(m, nthreads, bk_eval_fn, &e);
+            CN(fr) sum;
+            CN(fr_zero)(&sum);
+            for (int t = 0; t < nthreads; t++) CN(fr_add)(&sum, &sum, &parts[t]);
+            if (!CN(fr_eq)(&sum, &y[ks[ki]])) {
+                free(parts);
+                return ERR(err, CUZK_ERR_DEVICE,
+                           "GPU NTT of 2^%d (vector %zu of %zu): output %zu is not sum_j x_j omega^(j %zu) (a wrong transform)",
+                           log_m, vs[vi], batch, ks[ki], ks[ki]);
+            }
+        }
+    }
+    free(parts);
+    return CUZK_OK;
+}
+
+/* Lagrange evaluations at x (not a 2^log_m-th root of unity) of the row values a, b and a * b:
+ * out[v] = sum_j val_v[j] L_j(x), L_j(x) = omega^j (x^m - 1) / (m (x - omega^j)); blocks of
+ * BK_LAG_K rows share one inversion (Montgomery's trick). */
+enum { BK_LAG_K = 256 };
+typedef struct bk_lag {
+    const CN(fr) *a, *b;
+    CN(fr) x, omega;
+    CN(fr) (*parts)[3];
+} bk_lag;
+
+static void bk_lag_fn(void *ctx, size_t j0, size_t j1, int tid) {
+    bk_lag *l = ctx;
+    CN(fr) w, acc[3], w_[BK_LAG_K], pre[BK_LAG_K];
+    uint64_t ex[1] = {j0};
+    CN(fr_pow_vartime)(&w, &l->omega, ex, 1);
+    for (int v = 0; v < 3; v++) CN(fr_zero)(&acc[v]);
+    for (size_t b0 = j0; b0 < j1; b0 += BK_LAG_K) {
+        const size_t nb = j1 - b0 < BK_LAG_K ? j1 - b0 : BK_LAG_K;
+        CN(fr) prod, d, inv, t, c;
+        CN(fr_from_u64)(&prod, 1);
+        for (size_t t_ = 0; t_ < nb; t_++) {
+            w_[t_] = w;
+            pre[t_] = prod;
+            CN(fr_sub)(&d, &l->x, &w);
+            CN(fr_mul)(&prod, &prod, &d);
+            CN(fr_mul)(&w, &w, &l->omega);
+        }
+        CN(fr_inv)(&inv, &prod);
+        for (size_t t_ = nb; t_-- > 0;) {
+            const size_t j = b0 + t_;
+            CN(fr) dinv;
+            CN(fr_mul)(&dinv, &inv, &pre[t_]); /* 1 / (x - omega^j) */
+            CN(fr_sub)(&d, &l->x, &w_[t_]);
+            CN(fr_mul)(&inv, &inv, &d);
+            CN(fr_mul)(&c, &w_[t_], &dinv); /* omega^j / (x - omega^j) */
+            CN(fr_mul)(&t, &l->a[j], &c);
+            CN(fr_add)(&acc[0], &acc[0], &t);
+            CN(fr_mul)(&t, &l->b[j], &c);
+            CN(fr_add)(&acc[1], &acc[1], &t);
+            CN(fr_mul)(&t, &l->a[j], &l->b[j]);
+            CN(fr_mul)(&t, &t, &c);
+            CN(fr_add)(&acc[2], &acc[2], &t);
+        }
+    }
+    for (int v = 0; v < 3; v++) CN(fr_add)(&l->parts[tid][v], &l->parts[tid][v], &acc[v]);
+}
+
+/* A(x) B(x) - C(x) for the polynomials through a, b, a * b on the rows omega^j of the convention */
+static void bk_abc_at(CN(fr) *out, const CN(fr) *a, const CN(fr) *b, int log_m, ntt_roots roots, const CN(fr) *x,
+                      CN(fr) (*parts)[3], int nthreads) {
+    const size_t m = (size_t)1 << log_m;
+    bk_lag l = {a, b, *x, {{0}}, parts};
+    CN(ntt_root_of_unity)(&l.omega, log_m, roots); /* the rows are at the convention's omega^j */
+    for (int t = 0; t < nthreads; t++)
+        for (int v = 0; v < 3; v++) CN(fr_zero)(&parts[t][v]);
+    parallel_for(m, nthreads, bk_lag_fn, &l);
+    CN(fr) e[3], f, one, minv;
+    for (int v = 0; v < 3; v++) {
+        CN(fr_zero)(&e[v]);
+        for (int t = 0; t < nthreads; t++) CN(fr_add)(&e[v], &e[v], &parts[t][v]);
+    }
+    uint64_t ex[1] = {m};
+    CN(fr_pow_vartime)(&f, x, ex, 1); /* (x^m - 1) / m */
+    CN(fr_from_u64)(&one, 1);
+    CN(fr_sub)(&f, &f, &one);
+    CN(fr_from_u64)(&minv, m);
+    CN(fr_inv)(&minv, &minv);
+    CN(fr_mul)(&f, &f, &minv);
+    for (int v = 0; v < 3; v++) CN(fr_mul)(&e[v], &e[v], &f);
+    CN(fr_mul)(out, &e[0], &e[1]);
+    CN(fr_sub)(out, out, &e[2]);
+}
+
+/* The H step's result h (m Fr) for rows a, b (2 m Fr: a then b) and c = a * b:
+ *   bellperson (snarkjs 0): the coefficients of H = (A B - C) / Z, checked by the identity
+ *     H(tau) (tau^m - 1) = A(tau) B(tau) - C(tau) at a fresh random tau, and h_(m-1) = 0;
+ *   snarkjs: h_j = A(g w^j) B(g w^j) - C(g w^j), g = omega_2m, at j = 0, m - 1 and a random j.
+ * A, B, C are evaluated from the rows by Lagrange's formula (no NTT). */
+static cuzk_status bk_gpu_h_check(int snarkjs, int log_m, const void *abv, const void *hv, uint64_t seed, int nthreads,
+                                  cuzk_error *err) {
+    if (nthreads <= 0) nthreads = cuzk_num_threads();
+    const size_t m = (size_t)1 << log_m;
+    const CN(fr) *a = abv, *b = (const CN(fr) *)abv + m, *h = hv;
+    CN(fr)(*parts)[3] = malloc((size_t)nthreads * sizeof *parts);
+    CN(fr) *hp = malloc((size_t)nthreads * sizeof *hp);
+    if (!parts || !hp) {
+        free(parts);
+        free(hp);
+        return ERR(err, CUZK_ERR_NOMEM, "GPU H check");
+    }
+    cuzk_status st = CUZK_OK;
+    if (!snarkjs) {
+        CN(fr) tau, lhs, rhs, z, one;
+        bk_rand_fr(&tau, &seed);
+        bk_abc_at(&rhs, a, b, log_m, NTT_ROOTS_BELLPERSON, &tau, parts, nthreads);
+        bk_eval e = {h, tau, hp};
+        for (int t = 0; t < nthreads; t++) CN(fr_zero)(&hp[t]);
+        parallel_for(m, nthreads, bk_eval_fn, &e);
+        CN(fr_zero)(&lhs);
+        for (int t = 0; t < nthreads; t++) CN(fr_add)(&lhs, &lhs, &hp[t]);
+        uint64_t ex[1] = {m};
+        CN(fr_pow_vartime)(&z, &tau, ex, 1);
+        CN(fr_from_u64)(&one, 1);
+        CN(fr_sub)(&z, &z, &one);
+        CN(fr_mul)(&lhs, &lhs, &z);
+        if (!CN(fr_eq)(&lhs, &rhs) || !CN(fr_is_zero)(&h[m - 1]))
+            st = ERR(err, CUZK_ERR_DEVICE,
+                     "GPU H (bellperson) of 2^%d: H(tau) Z(tau) != A(tau) B(tau) - C(tau) at a random tau, or h_(m-1) != 0 "
+                     "(a wrong H)", log_m);
+    } else {
+        CN(fr) g, omega, x, want;
+        CN(h_coset_shift)(&g, log_m, NTT_ROOTS_SNARKJS);
+        CN(ntt_root_of_unity)(&omega, log_m, NTT_ROOTS_SNARKJS);
+        const size_t js[3] = {0, m - 1, (size_t)(splitmix64_next(&seed) % m)};
+        for (int k = 0; k < 3 && st == CUZK_OK; k++) {
+            uint64_t ex[1] = {js[k]};
+            CN(fr_pow_vartime)(&x, &omega, ex, 1);
+            CN(fr_mul)(&x, &x, &g);
+            bk_abc_at(&want, a, b, log_m, NTT_ROOTS_SNARKJS, &x, parts, nthreads);
+            if (!CN(fr_eq)(&want, &h[js[k]]))
+                st = ERR(err, CUZK_ERR_DEVICE,
+                         "GPU H (snarkjs) of 2^%d: output %zu is not A B - C at g omega^%zu (a wrong H)", log_m, js[k],
+                         js[k]);
+        }
+    }
+    free(parts);
+    free(hp);
+    return st;
+}
+
+/* points[i] = scalars[i] G (affine; scalars as Montgomery Fr) at `samples` indices: 0, n - 1 and
+ * the others drawn from rng */
+static cuzk_status bk_gpu_fixed_base_check(int group, const uint64_t *scalars, const void *points, size_t n,
+                                           uint64_t rng, cuzk_error *err) {
+    for (int t = 0; t < 64; t++) {
+        const size_t i = t == 0 ? 0 : t == 1 ? n - 1 : (size_t)(splitmix64_next(&rng) % n);
+        CN(fr) k;
+        memcpy(&k, scalars + 4 * i, sizeof k);
+        bool ok;
+        if (group == 2) {
+            CN(g2_affine) g, a;
+            CN(g2_jacobian) e;
+            CN(g2_generator)(&g);
+            CN(g2_jacobian_from_affine)(&e, &g);
+            CN(g2_mul_fr_vartime)(&e, &e, &k);
+            CN(g2_jacobian_to_affine)(&a, &e);
+            ok = CN(g2_affine_eq)(&a, (const CN(g2_affine) *)points + i);
+        } else {
+            CN(g1_affine) g, a;
+            CN(g1_jacobian) e;
+            CN(g1_generator)(&g);
+            CN(g1_jacobian_from_affine)(&e, &g);
+            CN(g1_mul_fr_vartime)(&e, &e, &k);
+            CN(g1_jacobian_to_affine)(&a, &e);
+            ok = CN(g1_affine_eq)(&a, (const CN(g1_affine) *)points + i);
+        }
+        if (!ok)
+            return ERR(err, CUZK_ERR_DEVICE, "GPU fixed-base G%d of %zu points: point %zu is not its scalar times G",
+                       group, n, i);
+    }
+    return CUZK_OK;
+}
+
 const benchkit_curve BK_TABLE = {
     bk_op_time, bk_ntt_create, bk_ntt_run, bk_ntt_free, bk_msm_create, bk_msm_run, bk_msm_free,
+    bk_generator, bk_gpu_msm_check, bk_gpu_ntt_check, bk_gpu_h_check, bk_gpu_fixed_base_check,
 };

@@ -455,33 +455,60 @@ cuzk_status gpu_g2_msm_run(gpu_ctx *ctx, const gpu_g2_msm_job *jobs, size_t n_jo
  * gpu_g1_msm_scratch_bytes (host arithmetic only; 0 when n is 0). */
 size_t gpu_g2_msm_scratch_bytes(size_t n, const gpu_msm_tuning *tuning);
 
-/* ---- benchmarks (device-resident data, CUDA-event timed) ------------------------------------ */
-/* MSM of n points: bases are random curve points (random x, y = sqrt(x^3 + 4); not necessarily in
- * the prime-order subgroup, which does not change the cost), scalars uniform below 2^254, both
- * generated on the device and kept there. Runs `warmup` untimed then `reps` timed MSMs; writes
- * each time in milliseconds to times_ms[reps] (not sorted). window_bits <= 0: default for n.
- * tuning (may be NULL: the defaults) is the job's (accumulation, affine pairs per thread, chunk
- * points; a window_bits > 0 argument overrides its window). */
+/* ---- benchmarks (device-resident data, CUDA-event timed, results handed back to be checked) ---- */
+/* The benchmark bases (every gpu_bench_*msm*): base i of n is
+ *   [gpu_bench_dlog(i mod GPU_BENCH_NT) + gpu_bench_dlog(GPU_BENCH_NT + i / GPU_BENCH_NT)] * G
+ * for the generator G the caller gives, made on the device before timing (a table of the
+ * GPU_BENCH_NT + ceil(n / GPU_BENCH_NT) multiples, then one affine addition per base). Their
+ * discrete logarithms are known, so the caller can check a timed MSM against
+ * [sum_i s_i dlog_i] * G with field arithmetic and one scalar multiplication (src/benchkit/gpu.c).
+ * The multiples are distinct odd 64-bit values with the top bit set, so no sum is P + P or P - P. */
+#define GPU_BENCH_NT 1024
+#ifdef __CUDACC__
+__host__ __device__
+#endif
+static inline uint64_t gpu_bench_dlog(uint64_t j) {
+    uint64_t z = 0x1234 + j * 0x9e3779b97f4a7c15ull + 0x9e3779b97f4a7c15ull; /* SplitMix64 of j */
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return (z ^ (z >> 31)) | 1 | (1ull << 63);
+}
+/* What a timed MSM benchmark reads and hands back (the caller's memory). */
+typedef struct gpu_bench_msm_io {
+    const void *generator; /* IN, required: G of the group, affine, Montgomery, the host layout of the
+                              curve's g1_affine / g2_affine (bn254_g1_affine for the BN254 bench) */
+    void *result;          /* OUT, may be NULL: the last timed run's MSM, the host g1_jacobian /
+                              g2_jacobian of the curve (Montgomery, Z = 0 at infinity) */
+    uint64_t *scalars;     /* OUT, may be NULL: n x 4 uint64, the last timed run's scalars exactly as
+                              the MSM read them (Montgomery when the bench was asked for it) */
+} gpu_bench_msm_io;
+/* G1 MSM of n points over the bases above, scalars uniform below r, both generated on the device
+ * and kept there. Runs `warmup` untimed then `reps` timed MSMs (fresh scalars each); writes each
+ * time in milliseconds to times_ms[reps] (not sorted). window_bits <= 0: default for n. tuning
+ * (may be NULL: the defaults) is the job's (accumulation, chunk points; a window_bits > 0 argument
+ * overrides its window). io: above (required for its generator). */
 cuzk_status gpu_bench_g1_msm(size_t n, int window_bits, const gpu_msm_tuning *tuning, int warmup, int reps,
-                             float *times_ms, cuzk_error *err);
-/* MSM over n resident random points through gpu_g1_msm_run (one job): a fraction `frac01` of the
- * scalars (evenly spread, chosen by a hash) are 0 or 1 (half each), the rest uniform below 2^254;
+                             float *times_ms, const gpu_bench_msm_io *io, cuzk_error *err);
+/* MSM over n resident bench bases through gpu_g1_msm_run (one job): a fraction `frac01` of the
+ * scalars (evenly spread, chosen by a hash) are 0 or 1 (half each), the rest uniform below r;
  * generated on the device in canonical form (`montgomery`: converted to Montgomery form first, so
  * the run converts back). Runs `warmup` untimed then `reps` timed runs, CUDA-event times of the
  * whole gpu_g1_msm_run (its host synchronizations included) into times_ms[reps]; *stats (may be
  * NULL) gets the stats of the last run. tuning (may be NULL: the defaults) is the job's. */
 cuzk_status gpu_bench_g1_msm01(size_t n, double frac01, bool montgomery, const gpu_msm_tuning *tuning, int warmup,
-                               int reps, float *times_ms, gpu_msm_stats *stats, cuzk_error *err);
-/* G2 MSM over n resident random G2 points through gpu_g2_msm_run (one job): the points are sums
- * P_(i mod 1024) + Q_(i / 1024) of random 64-bit multiples of the G2 generator (made on the device
- * before timing); scalars as gpu_bench_g1_msm01's (frac01 of them 0 or 1, the rest uniform below
- * r; Montgomery when `montgomery`); window_bits <= 0: the default for the tail, else 2..20.
- * CUDA-event times of the whole run into times_ms[reps] after `warmup` untimed runs; *stats (may
- * be NULL) gets the last run's. Device memory: 192 n + 32 n bytes plus the MSM's scratch. */
+                               int reps, float *times_ms, gpu_msm_stats *stats, const gpu_bench_msm_io *io,
+                               cuzk_error *err);
+/* G2 MSM over n resident bench bases of G2 through gpu_g2_msm_run (one job); scalars as
+ * gpu_bench_g1_msm01's (frac01 of them 0 or 1, the rest uniform below r; Montgomery when
+ * `montgomery`); window_bits <= 0: the default for the tail, else 2..20. CUDA-event times of the
+ * whole run into times_ms[reps] after `warmup` untimed runs; *stats (may be NULL) gets the last
+ * run's. Device memory: 192 n + 32 n bytes plus the MSM's scratch. */
 cuzk_status gpu_bench_g2_msm(size_t n, int window_bits, double frac01, bool montgomery, int warmup, int reps,
-                             float *times_ms, gpu_msm_stats *stats, cuzk_error *err);
-/* NTT of `batch` vectors of 2^log_m random elements, forward, bellperson roots, data on device. */
-cuzk_status gpu_bench_ntt(int log_m, size_t batch, int warmup, int reps, float *times_ms,
+                             float *times_ms, gpu_msm_stats *stats, const gpu_bench_msm_io *io, cuzk_error *err);
+/* NTT of `batch` vectors of 2^log_m random elements, forward, bellperson roots, data on device,
+ * out of place. x_out, y_out (may be NULL; HOST, batch << log_m Fr each, Montgomery): the last
+ * timed run's input and output, for the caller's check. */
+cuzk_status gpu_bench_ntt(int log_m, size_t batch, int warmup, int reps, float *times_ms, void *x_out, void *y_out,
                           cuzk_error *err);
 
 /* Default Pippenger window (bits) for a tail (chunk) of n points; a job's tuning.window_bits
@@ -568,16 +595,20 @@ cuzk_status gpu_g2_fixed_base(struct g2_affine *out, const struct g2_affine *gen
 void gpu_fixed_base_set_chunk(size_t points);
 
 /* ---- benchmarks of this section ---------------------------------------------------------- */
-/* H of three random device vectors of 2^log_m elements (cached tables built before timing),
- * CUDA-event time of the whole gpu_h_*_async sequence per repeat into times_ms[reps]. */
-cuzk_status gpu_bench_h(gpu_roots convention, int log_m, int warmup, int reps, float *times_ms,
-                        cuzk_error *err);
+/* H of random device vectors a, b of 2^log_m elements and c = a * b on the rows (a satisfied
+ * system; cached tables built before timing), CUDA-event time of the whole gpu_h_*_async sequence
+ * per repeat into times_ms[reps]. ab_out (2 m Fr: a then b) and h_out (m Fr), HOST, each may be
+ * NULL: the last timed run's inputs and result (Montgomery), for the caller's check. */
+cuzk_status gpu_bench_h(gpu_roots convention, int log_m, int warmup, int reps, float *times_ms, void *ab_out,
+                        void *h_out, cuzk_error *err);
 /* gpu_g1_fixed_base (g2 = 0) or gpu_g2_fixed_base (g2 = 1) of the zcash generator with n random
  * host scalars into a host array: wall_ms[r] = host wall-clock time of the whole call (table
  * build, pinned staging, copies both ways); kernel_ms[r] = CUDA-event time of its kernels
- * (summed over chunks; the two streams may overlap). */
-cuzk_status gpu_bench_fixed_base(int g2, size_t n, int warmup, int reps, float *wall_ms,
-                                 float *kernel_ms, cuzk_error *err);
+ * (summed over chunks; the two streams may overlap). scalars_out (n x 4 uint64: the scalars as
+ * Montgomery Fr) and points_out (n host g1_affine / g2_affine), each may be NULL: what every run
+ * computed (the same each run), for the caller's check. */
+cuzk_status gpu_bench_fixed_base(int g2, size_t n, int warmup, int reps, float *wall_ms, float *kernel_ms,
+                                 uint64_t *scalars_out, void *points_out, cuzk_error *err);
 
 /* ---- BN254 (snarkjs / circom "bn128") -------------------------------------------------------
  * The same kernels instantiated for BN254 (src/cuda/curve_bn254.cuh); the bytes are those of the
@@ -625,8 +656,9 @@ cuzk_status gpu_bn254_h_snarkjs_async(void *stream, struct bn254_fr *d_a, struct
                                       int log_m, cuzk_error *err);
 cuzk_status gpu_bn254_h(struct bn254_fr *a, const struct bn254_fr *b, int log_m, cuzk_error *err);
 cuzk_status gpu_bench_bn254_g1_msm(size_t n, int window_bits, const gpu_msm_tuning *tuning, int warmup, int reps,
-                                   float *times_ms, cuzk_error *err);
-cuzk_status gpu_bench_bn254_ntt(int log_m, int warmup, int reps, float *times_ms, cuzk_error *err);
+                                   float *times_ms, const gpu_bench_msm_io *io, cuzk_error *err);
+cuzk_status gpu_bench_bn254_ntt(int log_m, int warmup, int reps, float *times_ms, void *x_out, void *y_out,
+                                cuzk_error *err);
 
 #ifdef __cplusplus
 }

@@ -1640,36 +1640,6 @@ __device__ __forceinline__ uint64_t mix64(uint64_t z) {
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
 }
-/* random x below the largest power of two under p, first x, x+1, ... with x^3 + b a square;
- * y = (x^3 + b)^((p+1)/4) (p = 3 mod 4 for the curves instantiated: BLS12-381, BN254). On the
- * curve, not necessarily in the prime-order subgroup: enough for timing. */
-template <class C>
-__global__ void msm_random_points_kernel(typename C::g1_affine *pts, size_t n, uint64_t seed) {
-    CUZK_CURVE_TYPES(C);
-    constexpr int N = fp_t::N;
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    fp_t x = fp_t::zero();
-    for (int k = 0; k < N / 2; k++) {
-        uint64_t v = mix64(seed ^ (i * (N / 2) + k) * 0xd1342543de82ef95ull);
-        x.l[2 * k] = (uint32_t)v;
-        x.l[2 * k + 1] = (uint32_t)(v >> 32);
-    }
-    const fp_t m = fp_t::modulus_minus(0);
-    x.l[N - 1] &= (1u << (31 - __clz(m.l[N - 1]))) - 1;
-    uint32_t e[N];
-    /* (p + 1) / 4 */
-    uint32_t c = 1;
-    for (int k = 0; k < N; k++) { uint64_t s = (uint64_t)m.l[k] + c; e[k] = (uint32_t)s; c = (uint32_t)(s >> 32); }
-    for (int k = 0; k < N; k++) e[k] = (e[k] >> 2) | (k + 1 < N ? e[k + 1] << 30 : 0);
-    const fp_t b = fp_t::from_u32(C::G1_B);
-    for (;;) {
-        fp_t y2 = x.sqr() * x + b;
-        fp_t y = fp_t::pow(y2, e, N);
-        if (y.sqr() == y2) { pts[i].x = x; pts[i].y = y; return; }
-        x = x + fp_t::one();
-    }
-}
 /* canonical scalars: with probability frac01 (per element, by hash) 0 or 1, else uniform below r
  * (rejection sampling on the bit length of r, as the peer benchmark draws them and like the
  * prover's H scalars); mont: converted to Montgomery form */
@@ -1703,17 +1673,18 @@ __global__ void msm_random_scalars_kernel(uint64_t *s, size_t n, uint64_t seed, 
     for (int k = 0; k < 4; k++) s[4 * i + k] = (uint64_t)f.l[2 * k] | ((uint64_t)f.l[2 * k + 1] << 32);
 }
 
-/* G2 benchmark points (G2 has no cheap square root to draw x from): tab[j] = k_j * gen, affine,
- * k_j a random odd 64-bit multiple (double-and-add in XYZZ, one inversion), for j < nt.
+/* The bench bases' table (src/cuda/gpu.h gpu_bench_dlog): tab[j] = gpu_bench_dlog(j) * gen, affine,
+ * for j < nt (a 64-bit double-and-add in XYZZ, one inversion).
  * Every step is one XYZZ addition through one call site (a doubling is acc + acc), as in
  * msm_segment_kernel: the form with separate inlined doubling and mixed-addition sites produced
- * infinity for every entry on the H200 (session 8, G2 formulas inlined; not understood; the
- * MSM kernels' results were right), and bench_run now counts infinite bases and fails on any. */
+ * infinity for every entry of G2 on the H200 (session 8, G2 formulas inlined; not understood; the
+ * MSM kernels' results were right); bench_run counts infinite bases and fails on any, and the
+ * caller checks every timed result against the known discrete logarithms. */
 template <class F>
-__global__ void msm_bench_table_kernel(affine_t<F> *tab, size_t nt, affine_t<F> gen, uint64_t seed) {
+__global__ void msm_bench_table_kernel(affine_t<F> *tab, size_t nt, affine_t<F> gen) {
     const size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= nt) return;
-    const uint64_t k = mix64(seed + j * 0x9e3779b97f4a7c15ull) | 1 | (1ull << 63);
+    const uint64_t k = gpu_bench_dlog(j);
     const xyzz_t<F> g = xyzz_t<F>::from_affine(gen);
     xyzz_t<F> acc = xyzz_t<F>::inf();
     for (int st = 0; st < 128; st++) {
@@ -1729,8 +1700,9 @@ __global__ void msm_bench_table_kernel(affine_t<F> *tab, size_t nt, affine_t<F> 
 
 /* pts[i] = P[i mod nt] + Q[i / nt] (affine chord additions), for i < n: BENCH_SUM_K consecutive
  * points per thread sharing one inversion (Montgomery's trick; the prefix products are kept in
- * pts[i].x meanwhile). P and Q are independent random multiples of the generator, so P = +-Q
- * (a zero denominator) has probability ~2^-60 per point: not handled (timing data only). */
+ * pts[i].x meanwhile). P and Q are distinct multiples k G with odd 64-bit k of top bit 1, so P = +-Q
+ * (a zero denominator) does not occur (a collision of gpu_bench_dlog would give wrong bases, which
+ * the caller's check of the result reports). */
 const int BENCH_SUM_K = 16;
 template <class F>
 __global__ void msm_bench_sum_kernel(affine_t<F> *pts, size_t n, const affine_t<F> *P, size_t nt,
@@ -1764,29 +1736,19 @@ __global__ void msm_bench_count_inf_kernel(const A *pts, size_t n, unsigned long
     if (i < n && pts[i].is_inf()) atomicAdd(count, 1ull);
 }
 
-/* The bench's n random bases of group G, on the device (d_pts: n points). */
-template <class C>
-cuzk_status bench_bases(gpu_ctx *ctx, const g1_of<C> *, void *d_pts, size_t n, cuzk_error *err) {
+/* The bench's n bases (src/cuda/gpu.h: known discrete logarithms) of the group of `gen` (affine,
+ * Montgomery, host layout = the device's), on the device (d_pts: n points). */
+template <class F>
+cuzk_status bench_bases(gpu_ctx *ctx, const affine_t<F> *gen, affine_t<F> *d_pts, size_t n, cuzk_error *err) {
+    typedef affine_t<F> A;
     cuzk_status st = CUZK_OK;
-    msm_random_points_kernel<C><<<nblocks(n, 128), 128, 0, ctx->stream>>>((typename C::g1_affine *)d_pts, n, 0x1234);
-    CTX_LAUNCH("msm_random_points_kernel");
-out:
-    return st;
-}
-template <class C>
-cuzk_status bench_bases(gpu_ctx *ctx, const g2_of<C> *, void *d_pts, size_t n, cuzk_error *err) {
-    typedef typename C::fp2 F;
-    typedef typename C::g2_affine A;
-    cuzk_status st = CUZK_OK;
-    const size_t nt = 1024, nq = (n + nt - 1) / nt;
-    A gen, *tab = NULL;
-    static_assert(sizeof gen == sizeof C::G2_GEN_MONT, "G2 generator layout");
-    memcpy(&gen, C::G2_GEN_MONT, sizeof gen); /* x.c0, x.c1, y.c0, y.c1: the host g2_affine */
+    const size_t nt = GPU_BENCH_NT, nq = (n + nt - 1) / nt;
+    A *tab = NULL;
     CTX_CU(cudaMallocAsync((void **)&tab, (nt + nq) * sizeof(A), ctx->stream));
-    msm_bench_table_kernel<F><<<nblocks(nt + nq, 128), 128, 0, ctx->stream>>>(tab, nt + nq, gen, 0x1234);
+    msm_bench_table_kernel<F><<<nblocks(nt + nq, 128), 128, 0, ctx->stream>>>(tab, nt + nq, *gen);
     CTX_LAUNCH("msm_bench_table_kernel");
     msm_bench_sum_kernel<F><<<nblocks((n + BENCH_SUM_K - 1) / BENCH_SUM_K, 128), 128, 0, ctx->stream>>>(
-        (A *)d_pts, n, tab, nt, tab + nt);
+        d_pts, n, tab, nt, tab + nt);
     CTX_LAUNCH("msm_bench_sum_kernel");
 out:
     if (tab) (void)cudaFreeAsync(tab, ctx->stream);
@@ -1795,7 +1757,8 @@ out:
 
 template <class G>
 cuzk_status bench_run(size_t n, int window, const gpu_msm_tuning *tuning, double frac01, bool montgomery, int warmup,
-                      int reps, float *times_ms, gpu_msm_stats *stats_out, cuzk_error *err) {
+                      int reps, float *times_ms, gpu_msm_stats *stats_out, const gpu_bench_msm_io *io,
+                      cuzk_error *err) {
     typedef typename G::curve C;
     cuzk_status st = CUZK_OK;
     gpu_ctx *ctx = NULL;
@@ -1815,7 +1778,9 @@ cuzk_status bench_run(size_t n, int window, const gpu_msm_tuning *tuning, double
     if ((st = gpu_buf_alloc(ctx, (void **)&d_s, n * 32, err)) != CUZK_OK) goto out;
     CTX_CU(cudaEventCreate(&e0));
     CTX_CU(cudaEventCreate(&e1));
-    if ((st = bench_bases(ctx, (const G *)NULL, b->d_pts, n, err)) != CUZK_OK) goto out;
+    if ((st = bench_bases(ctx, (const typename G::affine *)io->generator, (typename G::affine *)b->d_pts, n, err)) !=
+        CUZK_OK)
+        goto out;
     {
         /* a benchmark over points at infinity times nothing (the accumulation skips them) */
         unsigned long long h_inf = 0;
@@ -1850,6 +1815,9 @@ cuzk_status bench_run(size_t n, int window, const gpu_msm_tuning *tuning, double
         if (r >= 0) CTX_CU(cudaEventElapsedTime(&times_ms[r], e0, e1));
     }
     if (stats_out) *stats_out = stats;
+    /* the last timed run, for the caller's check */
+    if (io->result) memcpy(io->result, &h_out, sizeof h_out);
+    if (io->scalars) CTX_CU(cudaMemcpy(io->scalars, d_s, n * 32, cudaMemcpyDeviceToHost));
 out:
     if (e0) cudaEventDestroy(e0);
     if (e1) cudaEventDestroy(e1);
@@ -1864,29 +1832,34 @@ out:
 }  // namespace
 
 extern "C" cuzk_status gpu_bench_g1_msm(size_t n, int window_bits, const gpu_msm_tuning *tuning, int warmup, int reps,
-                                        float *times_ms, cuzk_error *err) {
+                                        float *times_ms, const gpu_bench_msm_io *io, cuzk_error *err) {
     GPU_ARG(n >= 1 && n < ((size_t)1 << 31) && reps >= 1 && times_ms, "gpu_bench_g1_msm: bad args");
     GPU_ARG(window_bits <= 0 || (window_bits >= 2 && window_bits <= 20), "gpu_bench_g1_msm: bad window");
-    return bench_run<api_g1>(n, window_bits, tuning, 0.0, false, warmup, reps, times_ms, NULL, err);
+    GPU_ARG(io && io->generator, "gpu_bench_g1_msm: no generator");
+    return bench_run<api_g1>(n, window_bits, tuning, 0.0, false, warmup, reps, times_ms, NULL, io, err);
 }
 
 extern "C" cuzk_status gpu_bench_bn254_g1_msm(size_t n, int window_bits, const gpu_msm_tuning *tuning, int warmup,
-                                              int reps, float *times_ms, cuzk_error *err) {
+                                              int reps, float *times_ms, const gpu_bench_msm_io *io, cuzk_error *err) {
     GPU_ARG(n >= 1 && n < ((size_t)1 << 31) && reps >= 1 && times_ms, "gpu_bench_bn254_g1_msm: bad args");
     GPU_ARG(window_bits <= 0 || (window_bits >= 2 && window_bits <= 20), "gpu_bench_bn254_g1_msm: bad window");
-    return bench_run<bn254_g1>(n, window_bits, tuning, 0.0, false, warmup, reps, times_ms, NULL, err);
+    GPU_ARG(io && io->generator, "gpu_bench_bn254_g1_msm: no generator");
+    return bench_run<bn254_g1>(n, window_bits, tuning, 0.0, false, warmup, reps, times_ms, NULL, io, err);
 }
 
 extern "C" cuzk_status gpu_bench_g1_msm01(size_t n, double frac01, bool montgomery, const gpu_msm_tuning *tuning,
                                           int warmup, int reps, float *times_ms, gpu_msm_stats *stats,
-                                          cuzk_error *err) {
+                                          const gpu_bench_msm_io *io, cuzk_error *err) {
     GPU_ARG(n >= 1 && n < ((size_t)1 << 31) && reps >= 1 && times_ms, "gpu_bench_g1_msm01: bad args");
-    return bench_run<api_g1>(n, 0, tuning, frac01, montgomery, warmup, reps, times_ms, stats, err);
+    GPU_ARG(io && io->generator, "gpu_bench_g1_msm01: no generator");
+    return bench_run<api_g1>(n, 0, tuning, frac01, montgomery, warmup, reps, times_ms, stats, io, err);
 }
 
 extern "C" cuzk_status gpu_bench_g2_msm(size_t n, int window_bits, double frac01, bool montgomery, int warmup,
-                                        int reps, float *times_ms, gpu_msm_stats *stats, cuzk_error *err) {
+                                        int reps, float *times_ms, gpu_msm_stats *stats, const gpu_bench_msm_io *io,
+                                        cuzk_error *err) {
     GPU_ARG(n >= 1 && n < ((size_t)1 << 31) && reps >= 1 && times_ms, "gpu_bench_g2_msm: bad args");
     GPU_ARG(window_bits <= 0 || (window_bits >= 2 && window_bits <= 20), "gpu_bench_g2_msm: bad window");
-    return bench_run<api_g2>(n, window_bits, NULL, frac01, montgomery, warmup, reps, times_ms, stats, err);
+    GPU_ARG(io && io->generator, "gpu_bench_g2_msm: no generator");
+    return bench_run<api_g2>(n, window_bits, NULL, frac01, montgomery, warmup, reps, times_ms, stats, io, err);
 }

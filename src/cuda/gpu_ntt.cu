@@ -891,7 +891,8 @@ __global__ void ntt_random_kernel(typename C::fr *a, size_t n, uint64_t seed) {
 
 namespace {
 template <class C>
-cuzk_status bench_ntt(int log_m, size_t batch, int warmup, int reps, float *times_ms, int roots, cuzk_error *err) {
+cuzk_status bench_ntt(int log_m, size_t batch, int warmup, int reps, float *times_ms, int roots, void *x_out,
+                      void *y_out, cuzk_error *err) {
     GPU_ARG(log_m >= 1 && log_m <= 28 && batch >= 1 && reps >= 1 && times_ms, "gpu_bench_ntt: bad args");
     cuzk_status st = CUZK_OK;
     const ntt_tables<C> *tb = NULL;
@@ -914,6 +915,9 @@ cuzk_status bench_ntt(int log_m, size_t batch, int warmup, int reps, float *time
         CU(cudaEventSynchronize(e1));
         if (r >= 0) CU(cudaEventElapsedTime(&times_ms[r], e0, e1));
     }
+    /* the last run's input and output, for the caller's check (d_x is only read) */
+    if (x_out) CU(cudaMemcpy(x_out, d_x, total * sizeof(typename C::fr), cudaMemcpyDeviceToHost));
+    if (y_out) CU(cudaMemcpy(y_out, d_y, total * sizeof(typename C::fr), cudaMemcpyDeviceToHost));
 out:
     if (e0) cudaEventDestroy(e0);
     if (e1) cudaEventDestroy(e1);
@@ -923,18 +927,19 @@ out:
 }
 }  // namespace
 
-extern "C" cuzk_status gpu_bench_ntt(int log_m, size_t batch, int warmup, int reps, float *times_ms,
-                                     cuzk_error *err) {
-    return bench_ntt<api_curve>(log_m, batch, warmup, reps, times_ms, 0, err);
+extern "C" cuzk_status gpu_bench_ntt(int log_m, size_t batch, int warmup, int reps, float *times_ms, void *x_out,
+                                     void *y_out, cuzk_error *err) {
+    return bench_ntt<api_curve>(log_m, batch, warmup, reps, times_ms, 0, x_out, y_out, err);
 }
 
-extern "C" cuzk_status gpu_bench_bn254_ntt(int log_m, int warmup, int reps, float *times_ms, cuzk_error *err) {
+extern "C" cuzk_status gpu_bench_bn254_ntt(int log_m, int warmup, int reps, float *times_ms, void *x_out, void *y_out,
+                                           cuzk_error *err) {
     GPU_ARG(log_m <= bn254::FR_TWO_ADICITY, "gpu_bench_bn254_ntt: log_m > 28");
-    return bench_ntt<bn254>(log_m, 1, warmup, reps, times_ms, 1, err);
+    return bench_ntt<bn254>(log_m, 1, warmup, reps, times_ms, 1, x_out, y_out, err);
 }
 
-extern "C" cuzk_status gpu_bench_h(gpu_roots convention, int log_m, int warmup, int reps,
-                                   float *times_ms, cuzk_error *err) {
+extern "C" cuzk_status gpu_bench_h(gpu_roots convention, int log_m, int warmup, int reps, float *times_ms,
+                                   void *ab_out, void *h_out, cuzk_error *err) {
     GPU_ARG(log_m >= 1 && log_m <= 28 && reps >= 1 && times_ms, "gpu_bench_h: bad args");
     GPU_ARG(convention == GPU_ROOTS_BELLPERSON || convention == GPU_ROOTS_SNARKJS, "gpu_bench_h: bad convention");
     cuzk_status st = CUZK_OK;
@@ -949,8 +954,15 @@ extern "C" cuzk_status gpu_bench_h(gpu_roots convention, int log_m, int warmup, 
     CU(cudaEventCreate(&e0));
     CU(cudaEventCreate(&e1));
     for (int r = -warmup; r < reps; r++) {
-        ntt_random_kernel<api_curve><<<nblocks(3 * m, 256), 256>>>(d, 3 * m, 777 + (uint64_t)r);
+        ntt_random_kernel<api_curve><<<nblocks(2 * m, 256), 256>>>(d, 2 * m, 777 + (uint64_t)r);
         CU_LAUNCH("ntt_random_kernel");
+        /* c = a * b on the rows (a satisfied system: A B - C is divisible by Z, so the caller can
+         * check the result against the identity H Z = A B - C); snarkjs reads only a and b */
+        CU(cudaMemcpyAsync(d + 2 * m, d, m * sizeof(api_curve::fr), cudaMemcpyDeviceToDevice, 0));
+        fr_mul_inplace_kernel<api_curve><<<(unsigned)((m + 255) / 256), 256>>>(d + 2 * m, d + m, m);
+        CU_LAUNCH("fr_mul_inplace_kernel");
+        if (r == reps - 1 && ab_out) /* the last run's a and b (the run clobbers them) */
+            CU(cudaMemcpy(ab_out, d, 2 * m * sizeof(api_curve::fr), cudaMemcpyDeviceToHost));
         CU(cudaEventRecord(e0));
         st = h_async<api_curve>(0, d, d + m, d + 2 * m, log_m, snarkjs, snarkjs, err);
         if (st != CUZK_OK) goto out;
@@ -958,6 +970,7 @@ extern "C" cuzk_status gpu_bench_h(gpu_roots convention, int log_m, int warmup, 
         CU(cudaEventSynchronize(e1));
         if (r >= 0) CU(cudaEventElapsedTime(&times_ms[r], e0, e1));
     }
+    if (h_out) CU(cudaMemcpy(h_out, d, m * sizeof(api_curve::fr), cudaMemcpyDeviceToHost));
 out:
     if (e0) cudaEventDestroy(e0);
     if (e1) cudaEventDestroy(e1);

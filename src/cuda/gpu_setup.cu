@@ -271,7 +271,8 @@ extern "C" cuzk_status gpu_g2_fixed_base(struct g2_affine *out, const struct g2_
 extern "C" void gpu_fixed_base_set_chunk(size_t points) { g_fb_chunk = points; }
 
 extern "C" cuzk_status gpu_bench_fixed_base(int g2, size_t n, int warmup, int reps, float *wall_ms,
-                                            float *kernel_ms, cuzk_error *err) {
+                                            float *kernel_ms, uint64_t *scalars_out, void *points_out,
+                                            cuzk_error *err) {
     GPU_ARG(n >= 1 && reps >= 1 && wall_ms && kernel_ms, "gpu_bench_fixed_base: bad args");
     cuzk_status st = CUZK_OK;
     const size_t pt_bytes = g2 ? sizeof(api_curve::g2_affine) : sizeof(api_curve::g1_affine);
@@ -313,6 +314,8 @@ extern "C" cuzk_status gpu_bench_fixed_base(int g2, size_t n, int warmup, int re
             kernel_ms[r] = kms;
         }
     }
+    if (st == CUZK_OK && scalars_out) memcpy(scalars_out, sc, n * sizeof(api_curve::fr));
+    if (st == CUZK_OK && points_out) memcpy(points_out, outp, n * pt_bytes);
     free(sc);
     free(outp);
     return st;
