@@ -111,15 +111,20 @@ int benchkit_msm_window_bits(size_t n);
 /* ---- 2. GPU kernels ----------------------------------------------------------------------------
  * All run on the calling thread's current CUDA device (0 unless the program changed it), on data
  * generated on the device and kept there, after `warmup` untimed runs; times_ms[0 .. reps) gets
- * each timed run (unsorted), 1 <= reps <= 64, 0 <= warmup <= 16. Errors of all: CUZK_ERR_ARG,
- * CUZK_ERR_UNSUPPORTED (a build without CUDA, a CUDA driver too old or missing, or a curve the
- * kernel has no instance for), CUZK_ERR_DEVICE (no device, a CUDA failure), CUZK_ERR_NOMEM_DEVICE. */
+ * each timed run (unsorted), 1 <= reps <= 64, 0 <= warmup <= 16. After the timing, the last timed
+ * run's result is checked on the CPU by code independent of the kernel (src/benchkit/gpu.c): MSMs
+ * against [K] G for the known discrete logarithms of their bases, NTTs and the H step against
+ * naive sums / the polynomial identity at sampled points, fixed-base products at sampled indices.
+ * Errors of all: CUZK_ERR_ARG, CUZK_ERR_UNSUPPORTED (a build without CUDA, a CUDA driver too old or
+ * missing, or a curve the kernel has no instance for), CUZK_ERR_DEVICE (no device, a CUDA failure,
+ * or a wrong result: the message says which check failed), CUZK_ERR_NOMEM_DEVICE, CUZK_ERR_NOMEM
+ * (the host copies for the check: up to 32 bytes a scalar, 64 an NTT element). */
 
 /* The default Pippenger window (bits) of a GPU MSM tail (chunk) of n points (BLS12-381). */
 int benchkit_gpu_msm_window_bits(size_t n);
 
-/* A G1 MSM of n random resident points (random x on the curve, not necessarily in the subgroup:
- * the cost is the same) with uniform scalars below 2^254, window window_bits (<= 0: the default
+/* A G1 MSM of n resident points of G1 (src/cuda/gpu.h gpu_bench_dlog: sums of two known multiples
+ * of the generator) with uniform scalars below r, window window_bits (<= 0: the default
  * for n). curve: BLS12-381 or BN254. msm (may be NULL: automatic): the options a prover would
  * carry (include/cuzk/prover.h); its accumulation, affine pairs per thread and chunk points are
  * used (its window is window_bits; b_g2_on_gpu does not apply). */
