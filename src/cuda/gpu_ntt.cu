@@ -556,71 +556,90 @@ bool fr_ptrs_ok(const void *a, const void *b, const void *c, size_t bytes) {
 
 /* H of the convention `snarkjs` (1: h_snarkjs; 0: h_bellperson) over the table kind `tables`
  * (0 with snarkjs = 0, 1 with snarkjs = 1, or TABLES_SNARKJS_ROOTS_G7 with snarkjs = 0) */
+/* The H step's tables (h_async, h_parked_async): the NTT tables of one domain and its coset scale
+ * rows (g^i/m forward, g^-i/m inverse, each as a low and a high table). */
 template <class C>
-cuzk_status h_async(cudaStream_t s, typename C::fr *a, typename C::fr *b, typename C::fr *c, int log_m, int snarkjs,
-                    int tables, cuzk_error *err) {
-    CUZK_CURVE_TYPES(C);
-    cuzk_status st = CUZK_OK;
-    const ntt_tables<C> *tb = NULL;
+struct h_tabs {
+    const ntt_tables<C> *tb;
+    const typename C::fr *fwd_lo, *fwd_hi, *inv_lo, *inv_hi;
+};
+template <class C>
+cuzk_status h_tabs_get(h_tabs<C> *t, int tables, int log_m, cuzk_error *err) {
     const size_t lo_n = (size_t)1 << TAB_LOG;
-    st = ntt_tables_get<C>(&tb, tables, log_m, err);
+    cuzk_status st = ntt_tables_get<C>(&t->tb, tables, log_m, err);
     if (st != CUZK_OK) return st;
-    const fr_t *fwd_lo = tb->d_hscale, *fwd_hi = tb->d_hscale + lo_n;
-    const fr_t *inv_lo = tb->d_hscale + lo_n + tb->n_hi, *inv_hi = tb->d_hscale + 2 * lo_n + tb->n_hi;
+    t->fwd_lo = t->tb->d_hscale;
+    t->fwd_hi = t->tb->d_hscale + lo_n;
+    t->inv_lo = t->tb->d_hscale + lo_n + t->tb->n_hi;
+    t->inv_hi = t->tb->d_hscale + 2 * lo_n + t->tb->n_hi;
+    return CUZK_OK;
+}
+/* a job over nvec vectors transformed in place */
+template <class C>
+void h_job_in_place(ntt_job<C> *j, int nvec, typename C::fr *v0, typename C::fr *v1, typename C::fr *v2) {
+    typename C::fr *v[3] = {v0, v1, v2};
+    memset(j, 0, sizeof *j);
+    j->nvec = nvec;
+    for (int i = 0; i < nvec; i++) j->in[i] = j->work[i] = j->out[i] = v[i];
+}
+/* iNTT of the job's vectors, then times g^i/m: the bit-reversed coefficients of the coset step */
+template <class C>
+cuzk_status h_to_coset_coeffs(const h_tabs<C> *t, ntt_job<C> *j, cudaStream_t s, cuzk_error *err) {
+    j->post_lo = t->fwd_lo;
+    j->post_hi = t->fwd_hi;
+    j->post_brev = 1;
+    cuzk_status st = ntt_execute<C>(t->tb, j, 1, 1, s, err);
+    j->post_lo = j->post_hi = NULL;
+    j->post_brev = 0;
+    return st;
+}
+/* the last step of the bellperson H: coset iNTT of a (gather a -> b, passes on b, the last pass
+ * -> a with g^-i/m): a becomes the coefficients of H; b is clobbered */
+template <class C>
+cuzk_status h_coset_inverse(const h_tabs<C> *t, typename C::fr *a, typename C::fr *b, cudaStream_t s, cuzk_error *err) {
     ntt_job<C> j;
-    if (snarkjs) {
-        /* 1. c = iNTT(a*b) then a, b: bit-reversed coefficients times g^i/m */
-        memset(&j, 0, sizeof j);
-        j.nvec = 1;
-        j.in[0] = j.work[0] = j.out[0] = c;
-        j.mul_a = a;
-        j.mul_b = b;
-        j.post_lo = fwd_lo;
-        j.post_hi = fwd_hi;
-        j.post_brev = 1;
-        if ((st = ntt_execute<C>(tb, &j, 1, 1, s, err)) != CUZK_OK) return st;
-        j.nvec = 2;
-        j.in[0] = j.work[0] = j.out[0] = a;
-        j.in[1] = j.work[1] = j.out[1] = b;
-        j.mul_a = j.mul_b = NULL;
-        if ((st = ntt_execute<C>(tb, &j, 1, 1, s, err)) != CUZK_OK) return st;
-        /* 2. coset evaluations, natural order; a = a*b - c */
-        memset(&j, 0, sizeof j);
-        j.nvec = 3;
-        j.in[0] = j.work[0] = j.out[0] = a;
-        j.in[1] = j.work[1] = j.out[1] = b;
-        j.in[2] = j.work[2] = j.out[2] = c;
-        j.pw_a = a;
-        j.pw_b = b;
-        return ntt_execute<C>(tb, &j, 0, 0, s, err);
-    }
-    /* 1. iNTT(a, b, c): bit-reversed coefficients times g^i/m */
-    memset(&j, 0, sizeof j);
-    j.nvec = 3;
-    j.in[0] = j.work[0] = j.out[0] = a;
-    j.in[1] = j.work[1] = j.out[1] = b;
-    j.in[2] = j.work[2] = j.out[2] = c;
-    j.post_lo = fwd_lo;
-    j.post_hi = fwd_hi;
-    j.post_brev = 1;
-    if ((st = ntt_execute<C>(tb, &j, 1, 1, s, err)) != CUZK_OK) return st;
-    /* 2. coset evaluations, natural order; a = (a*b - c) / Z(g) */
-    j.post_lo = j.post_hi = NULL;
-    j.post_brev = 0;
-    j.pw_a = a;
-    j.pw_b = b;
-    j.pw_scale = tb->d_consts + NTT_C_ZINV;
-    if ((st = ntt_execute<C>(tb, &j, 0, 0, s, err)) != CUZK_OK) return st;
-    /* 3. coset iNTT of a: gather a -> b, passes on b, last pass -> a with g^-i/m */
     memset(&j, 0, sizeof j);
     j.nvec = 1;
     j.in[0] = a;
     j.work[0] = b;
     j.out[0] = a;
     j.gather = 1;
-    j.post_lo = inv_lo;
-    j.post_hi = inv_hi;
-    return ntt_execute<C>(tb, &j, 0, 1, s, err);
+    j.post_lo = t->inv_lo;
+    j.post_hi = t->inv_hi;
+    return ntt_execute<C>(t->tb, &j, 0, 1, s, err);
+}
+
+template <class C>
+cuzk_status h_async(cudaStream_t s, typename C::fr *a, typename C::fr *b, typename C::fr *c, int log_m, int snarkjs,
+                    int tables, cuzk_error *err) {
+    h_tabs<C> t;
+    cuzk_status st = h_tabs_get<C>(&t, tables, log_m, err);
+    if (st != CUZK_OK) return st;
+    ntt_job<C> j;
+    if (snarkjs) {
+        /* 1. c = iNTT(a*b) then a, b: bit-reversed coefficients times g^i/m */
+        h_job_in_place<C>(&j, 1, c, NULL, NULL);
+        j.mul_a = a;
+        j.mul_b = b;
+        if ((st = h_to_coset_coeffs<C>(&t, &j, s, err)) != CUZK_OK) return st;
+        h_job_in_place<C>(&j, 2, a, b, NULL);
+        if ((st = h_to_coset_coeffs<C>(&t, &j, s, err)) != CUZK_OK) return st;
+        /* 2. coset evaluations, natural order; a = a*b - c */
+        h_job_in_place<C>(&j, 3, a, b, c);
+        j.pw_a = a;
+        j.pw_b = b;
+        return ntt_execute<C>(t.tb, &j, 0, 0, s, err);
+    }
+    /* 1. iNTT(a, b, c): bit-reversed coefficients times g^i/m */
+    h_job_in_place<C>(&j, 3, a, b, c);
+    if ((st = h_to_coset_coeffs<C>(&t, &j, s, err)) != CUZK_OK) return st;
+    /* 2. coset evaluations, natural order; a = (a*b - c) / Z(g) */
+    j.pw_a = a;
+    j.pw_b = b;
+    j.pw_scale = t.tb->d_consts + NTT_C_ZINV;
+    if ((st = ntt_execute<C>(t.tb, &j, 0, 0, s, err)) != CUZK_OK) return st;
+    /* 3. coset iNTT of a */
+    return h_coset_inverse<C>(&t, a, b, s, err);
 }
 
 /* a[i] *= b[i] */
@@ -637,53 +656,27 @@ cuzk_status h_parked_async(cudaStream_t s, typename C::fr *a, typename C::fr *b,
                            int tables, cuzk_error *err) {
     CUZK_CURVE_TYPES(C);
     cuzk_status st = CUZK_OK;
-    const ntt_tables<C> *tb = NULL;
-    const size_t lo_n = (size_t)1 << TAB_LOG, m = (size_t)1 << log_m;
-    st = ntt_tables_get<C>(&tb, tables, log_m, err);
-    if (st != CUZK_OK) return st;
-    const fr_t *fwd_lo = tb->d_hscale, *fwd_hi = tb->d_hscale + lo_n;
-    const fr_t *inv_lo = tb->d_hscale + lo_n + tb->n_hi, *inv_hi = tb->d_hscale + 2 * lo_n + tb->n_hi;
+    const size_t m = (size_t)1 << log_m;
+    h_tabs<C> t;
+    if ((st = h_tabs_get<C>(&t, tables, log_m, err)) != CUZK_OK) return st;
     ntt_job<C> j;
     /* 1. iNTT(a, b): bit-reversed coefficients times g^i/m; 2. coset evaluations, natural order */
-    memset(&j, 0, sizeof j);
-    j.nvec = 2;
-    j.in[0] = j.work[0] = j.out[0] = a;
-    j.in[1] = j.work[1] = j.out[1] = b;
-    j.post_lo = fwd_lo;
-    j.post_hi = fwd_hi;
-    j.post_brev = 1;
-    if ((st = ntt_execute<C>(tb, &j, 1, 1, s, err)) != CUZK_OK) return st;
-    j.post_lo = j.post_hi = NULL;
-    j.post_brev = 0;
-    if ((st = ntt_execute<C>(tb, &j, 0, 0, s, err)) != CUZK_OK) return st;
+    h_job_in_place<C>(&j, 2, a, b, NULL);
+    if ((st = h_to_coset_coeffs<C>(&t, &j, s, err)) != CUZK_OK) return st;
+    if ((st = ntt_execute<C>(t.tb, &j, 0, 0, s, err)) != CUZK_OK) return st;
     /* a = a * b; c into b's place */
     fr_mul_inplace_kernel<C><<<(unsigned)((m + 255) / 256), 256, 0, s>>>(a, b, m);
     CU_LAUNCH("fr_mul_inplace_kernel");
     CU(cudaMemcpyAsync(b, h_c, m * sizeof(fr_t), cudaMemcpyHostToDevice, s));
     /* 3. iNTT(c), then its coset evaluations: the last pass computes a = (a - c) / Z(g) */
-    memset(&j, 0, sizeof j);
-    j.nvec = 1;
-    j.in[0] = j.work[0] = j.out[0] = b;
-    j.post_lo = fwd_lo;
-    j.post_hi = fwd_hi;
-    j.post_brev = 1;
-    if ((st = ntt_execute<C>(tb, &j, 1, 1, s, err)) != CUZK_OK) return st;
-    j.post_lo = j.post_hi = NULL;
-    j.post_brev = 0;
+    h_job_in_place<C>(&j, 1, b, NULL, NULL);
+    if ((st = h_to_coset_coeffs<C>(&t, &j, s, err)) != CUZK_OK) return st;
     j.pw_a = a;
     j.pw_b = NULL;
-    j.pw_scale = tb->d_consts + NTT_C_ZINV;
-    if ((st = ntt_execute<C>(tb, &j, 0, 0, s, err)) != CUZK_OK) return st;
-    /* 4. coset iNTT of a: gather a -> b, passes on b, last pass -> a with g^-i/m */
-    memset(&j, 0, sizeof j);
-    j.nvec = 1;
-    j.in[0] = a;
-    j.work[0] = b;
-    j.out[0] = a;
-    j.gather = 1;
-    j.post_lo = inv_lo;
-    j.post_hi = inv_hi;
-    return ntt_execute<C>(tb, &j, 0, 1, s, err);
+    j.pw_scale = t.tb->d_consts + NTT_C_ZINV;
+    if ((st = ntt_execute<C>(t.tb, &j, 0, 0, s, err)) != CUZK_OK) return st;
+    /* 4. coset iNTT of a */
+    return h_coset_inverse<C>(&t, a, b, s, err);
 out:
     return st;
 }
