@@ -3,8 +3,8 @@
  * benchkit_gpu_*). Run by tools/test-gpu.sh (`cuzk-bench gpu ...`).
  * Usage: cuzk bench gpu [msm LOG_N [WINDOW]]... [ntt LOG_M [BATCH]]... [h LOG_M [1 = snarkjs]]...
  *                  [msm01 LOG_N [FRAC] [mont]]... [msm2 LOG_N [FRAC] [mont] [wWINDOW]]...
- *                  [fb1 LOG_N]... [fb2 LOG_N]... [tasks | runs | affine [kPAIRS]] (G1 MSM accumulation for the
- *                  cases after it, given to them as a prover's cuzk_msm_opts; kPAIRS: affine pairs per thread)
+ *                  [fb1 LOG_N]... [fb2 LOG_N]... [tasks | runs] (G1 MSM accumulation for the cases after
+ *                  it, given to them as a prover's cuzk_msm_opts)
  *                  [bn254 | bls12_381] (the curve of the msm / ntt cases after it; BLS12-381 first)
  * Prints one line per case: kind, size, median / min / max ms, and a floor estimate (fb1/fb2:
  * wall-clock of the whole host-to-host call, its kernel time, points per second). Every timed
@@ -35,10 +35,10 @@ static int cmpf(const void *a, const void *b) {
  * sum, the Pippenger tail split into digits / sort / bucket bounds / accumulation / reduction).
  * Floor: the ones as n_one mixed XYZZ additions of 10 products, the tail as n_other * W mixed
  * additions of 11. */
-/* " T" while "tasks" is selected, " A" (" A k=K") while "affine" [kK] is (labels of the MSM cases) */
+/* " T" while "tasks" is selected (labels of the MSM cases) */
 static char accum[24] = "";
-/* the MSM options the MSM cases run with (accumulation and affine pairs per thread; the library's
- * defaults until one is named), as a prover would carry them */
+/* the MSM options the MSM cases run with (the accumulation; the library's default until one is
+ * named), as a prover would carry them */
 static cuzk_msm_opts msm_opts;
 /* "bn254" / "bls12_381": the curve of the msm and ntt cases that follow (BLS12-381 first) */
 static bool bn254 = false;
@@ -132,7 +132,7 @@ int bench_gpu_main(int argc, char **argv) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("usage: cuzk bench gpu [msm LOG_N [WINDOW]]... [ntt LOG_M [BATCH]]... [h LOG_M [1 = snarkjs]]...\n"
                    "                      [msm01 LOG_N [FRAC] [mont]]... [msm2 LOG_N [FRAC] [mont] [wWINDOW]]...\n"
-                   "                      [fb1 LOG_N]... [fb2 LOG_N]... [tasks | runs | affine [kPAIRS]] [bn254 | bls12_381]\n"
+                   "                      [fb1 LOG_N]... [fb2 LOG_N]... [tasks | runs] [bn254 | bls12_381]\n"
                    "\n"
                    "Times GPU kernels on device-resident data (CUDA events; median, min and max of repeats after a\n"
                    "warm-up) and prints one RESULT line per case with a floor estimate:\n"
@@ -142,9 +142,8 @@ int bench_gpu_main(int argc, char **argv) {
                    "  ntt LOG_M [BATCH]    forward Fr NTT of BATCH vectors of 2^LOG_M\n"
                    "  h LOG_M [1]          the Groth16 H step (1: snarkjs roots)\n"
                    "  fb1 / fb2 LOG_N      fixed-base G1 / G2 multiplication (setup), host to host\n"
-                   "  tasks | runs | affine [kPAIRS]  the G1 MSM accumulation of the cases after it (kPAIRS:\n"
-                   "                       affine pairs per thread, 1..256, default 32; before any of them:\n"
-                   "                       $CUZK_GPU_MSM_ACCUM, $CUZK_GPU_MSM_AFF_K, else the library's default)\n"
+                   "  tasks | runs         the G1 MSM accumulation of the cases after it (before either:\n"
+                   "                       $CUZK_GPU_MSM_ACCUM, else the library's default)\n"
                    "  bn254 | bls12_381    the curve of the msm / ntt cases after it (default BLS12-381)\n"
                    "Needs a CUDA build and device (exit 4 otherwise); tools/bench-vs-peer.sh puts sppark next to it.\n");
             return 0;
@@ -164,39 +163,26 @@ int bench_gpu_main(int argc, char **argv) {
         return 4;
     }
     if (cuzk_gpu_device_info(0, info, sizeof info, &e) == CUZK_OK) printf("device: %s\n", info);
-    /* $CUZK_GPU_MSM_ACCUM / $CUZK_GPU_MSM_AFF_K: the accumulation of the MSM cases until a
-     * "tasks" / "runs" / "affine" case names another (the window and chunk are the cases' own) */
+    /* $CUZK_GPU_MSM_ACCUM: the accumulation of the MSM cases until a "tasks" / "runs" case names
+     * another (the window and chunk are the cases' own) */
     cuzk_msm_opts env;
     if (!cli_msm_from_env(&env, "cuzk bench gpu")) return 2;
     msm_opts.accumulation = env.accumulation;
-    msm_opts.affine_pairs_per_thread = env.affine_pairs_per_thread;
     if (env.accumulation == CUZK_GPU_MSM_ACCUM_TASKS) snprintf(accum, sizeof accum, " T");
-    if (env.accumulation == CUZK_GPU_MSM_ACCUM_AFFINE) {
-        if (env.affine_pairs_per_thread) snprintf(accum, sizeof accum, " A k=%d", env.affine_pairs_per_thread);
-        else snprintf(accum, sizeof accum, " A");
-    }
     int rc = 0;
     for (int i = 1; i < argc; i++) {
-        /* "tasks" / "runs" / "affine [kK]": the MSM accumulation for the cases that follow
-         * (cuzk_msm_opts.accumulation, .affine_pairs_per_thread); labels carry " T" (tasks) or
-         * " A" (affine, " A k=K" with K pairs per thread) */
-        if (!strcmp(argv[i], "tasks") || !strcmp(argv[i], "runs") || !strcmp(argv[i], "affine")) {
-            const bool tasks = !strcmp(argv[i], "tasks"), aff = !strcmp(argv[i], "affine");
-            msm_opts.accumulation = tasks ? CUZK_GPU_MSM_ACCUM_TASKS : aff ? CUZK_GPU_MSM_ACCUM_AFFINE : CUZK_GPU_MSM_ACCUM_RUNS;
-            msm_opts.affine_pairs_per_thread = 0;
-            snprintf(accum, sizeof accum, "%s", tasks ? " T" : aff ? " A" : "");
-            if (aff && i + 1 < argc && argv[i + 1][0] == 'k') {
-                char *end;
-                long k = strtol(argv[i + 1] + 1, &end, 10);
-                if (*end || k < 1 || k > 256) {
-                    fprintf(stderr, "cuzk bench gpu: affine %s: pairs per thread must be k1..k256\n", argv[i + 1]);
-                    return 2;
-                }
-                msm_opts.affine_pairs_per_thread = (int)k;
-                snprintf(accum, sizeof accum, " A k=%ld", k);
-                i++;
-            }
+        /* "tasks" / "runs": the MSM accumulation for the cases that follow
+         * (cuzk_msm_opts.accumulation); labels carry " T" (tasks) */
+        if (!strcmp(argv[i], "tasks") || !strcmp(argv[i], "runs")) {
+            const bool tasks = !strcmp(argv[i], "tasks");
+            msm_opts.accumulation = tasks ? CUZK_GPU_MSM_ACCUM_TASKS : CUZK_GPU_MSM_ACCUM_RUNS;
+            snprintf(accum, sizeof accum, "%s", tasks ? " T" : "");
             continue;
+        }
+        if (!strcmp(argv[i], "affine")) {
+            fprintf(stderr, "cuzk bench gpu: affine: the GPU batch-affine accumulation was removed (it was slower "
+                            "than tasks); the accumulations are tasks and runs\n");
+            return 2;
         }
         if (!strcmp(argv[i], "bn254") || !strcmp(argv[i], "bls12_381")) {
             bn254 = !strcmp(argv[i], "bn254");

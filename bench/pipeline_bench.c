@@ -127,7 +127,7 @@ int bench_pipeline_main(int argc, char **argv) {
     const char *trace = NULL, *backend = "auto", *params_path = NULL;
     uint64_t circuit_seed = 1;
     cuzk_msm_opts msm; /* GPU MSM tuning: $CUZK_MSM_WINDOW / $CUZK_MSM_CHUNK / $CUZK_GPU_B2 (0 / 1: B_G2 on CPU
-                          threads / the GPU; unset: automatic) / $CUZK_GPU_MSM_ACCUM / $CUZK_GPU_MSM_AFF_K */
+                          threads / the GPU; unset: automatic) / $CUZK_GPU_MSM_ACCUM */
     if (!cli_msm_from_env(&msm, "cuzk bench")) return 2;
     cuzk_check_level params_check = CUZK_CHECK_CURVE;
     int check_given = 0, keep_host_srs = 0;
@@ -337,13 +337,10 @@ int bench_pipeline_main(int argc, char **argv) {
     if (wpd > 1 && strlen(devs_s) + 40 < sizeof devs_s)
         snprintf(devs_s + strlen(devs_s), sizeof devs_s - strlen(devs_s), ", %d prove-start workers each", wpd);
     /* a non-default G1 MSM accumulation is part of what was measured */
-    static const char *const accum_names[] = {"default", "tasks", "runs", "affine"};
+    static const char *const accum_names[] = {"default", "tasks", "runs"};
     char accum_s[64] = "";
-    if (msm.accumulation != CUZK_GPU_MSM_ACCUM_DEFAULT && (unsigned)msm.accumulation < 4)
+    if (msm.accumulation != CUZK_GPU_MSM_ACCUM_DEFAULT && (unsigned)msm.accumulation < 3)
         snprintf(accum_s, sizeof accum_s, " | MSM accumulation %s", accum_names[msm.accumulation]);
-    if (msm.accumulation == CUZK_GPU_MSM_ACCUM_AFFINE && msm.affine_pairs_per_thread > 0)
-        snprintf(accum_s + strlen(accum_s), sizeof accum_s - strlen(accum_s), " (%d pairs a thread)",
-                 msm.affine_pairs_per_thread);
     printf("# cuzk bench pipeline | cuzk %s (git %s) | backend %s | %d CPUs, prove threads %d | synthesis workers %d, "
            "finish workers %d%s%s\n",
            cuzk_version_string(), cuzk_git_commit(), gb_name, cuzk_threads(), threads, S, F, devs_s, accum_s);

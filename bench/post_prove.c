@@ -278,8 +278,8 @@ int post_prove_run(const post_prove_opts *o) {
         eo.pinned_budget_bytes = 2 * 32 * (size_t)r_n_vars + 4096;
         eo.gpu_budget_bytes = (size_t)(budget_gib * 1073741824.0);
         eo.no_trace = 1;
-        /* $CUZK_MSM_WINDOW / $CUZK_MSM_CHUNK / $CUZK_GPU_B2 (B_G2 on the GPU) / $CUZK_GPU_MSM_ACCUM /
-         * $CUZK_GPU_MSM_AFF_K, as the pipeline bench */
+        /* $CUZK_MSM_WINDOW / $CUZK_MSM_CHUNK / $CUZK_GPU_B2 (B_G2 on the GPU) / $CUZK_GPU_MSM_ACCUM,
+         * as the pipeline bench */
         if (!cli_msm_from_env(&eo.msm, "cuzk bench post")) {
             rc = 2;
             goto out;

@@ -246,18 +246,16 @@ static void heavy_buckets(gpu_ctx *ctx, g1_affine *b, scalar256 *s, size_t n) {
 }
 TEST(gpu_msm, heavy_buckets) { NEED_GPU(); with_msm_inputs_g1(((size_t)1 << 16) + 5, heavy_buckets); }
 
-/* The three accumulations of the tail (GPU_MSM_ACCUM_RUNS, GPU_MSM_ACCUM_TASKS, the default every
- * other test uses, and GPU_MSM_ACCUM_AFFINE, each the job's tuning.accum) against the CPU: odd and non-power-of-two sizes,
+/* The two accumulations of the tail (GPU_MSM_ACCUM_RUNS and GPU_MSM_ACCUM_TASKS, the default every
+ * other test uses, each the job's tuning.accum) against the CPU: odd and non-power-of-two sizes,
  * buckets that cross the runs of R pairs (random scalars at small windows), one bucket over
  * thousands of runs (all equal scalars: the heavy path), scalars 0 / 1 / r-1, repeated, opposite
- * and infinity bases. The affine levels meet every exceptional pair there: P + P (repeated bases
- * with equal digits), P + (-P) (opposite bases; equal scalars with P/-P pairs), infinity on
- * either side, and results at infinity fed to the next level. */
+ * and infinity bases. */
 static void accum_modes(gpu_ctx *ctx, g1_affine *b, scalar256 *s, size_t nmax, bool large) {
     static const size_t sizes[] = {1, 2, 3, 17, 257, 1000, 4099, 20011};
-    for (int mode = 0; mode < 3; mode++) {
-        static const gpu_msm_accum modes[] = {GPU_MSM_ACCUM_RUNS, GPU_MSM_ACCUM_TASKS, GPU_MSM_ACCUM_AFFINE};
-        static const char *names[] = {"runs", "tasks", "affine"};
+    for (int mode = 0; mode < 2; mode++) {
+        static const gpu_msm_accum modes[] = {GPU_MSM_ACCUM_RUNS, GPU_MSM_ACCUM_TASKS};
+        static const char *names[] = {"runs", "tasks"};
         g_tuning = (gpu_msm_tuning){.accum = modes[mode]};
         const char *mn = names[mode];
         char what[96];
@@ -297,68 +295,10 @@ static void accum_modes_large(gpu_ctx *ctx, g1_affine *b, scalar256 *s, size_t n
 TEST(gpu_msm, accum_modes_small) { NEED_GPU(); with_msm_inputs_g1(((size_t)1 << 16) + 5, accum_modes_small); }
 TEST(gpu_msm, accum_modes_large) { NEED_GPU(); with_msm_inputs_g1(((size_t)1 << 16) + 5, accum_modes_large); }
 
-/* The affine levels at their depths: small windows give long buckets (c = 3: 2^16 / 4 pairs a
- * bucket, 12 levels; c = 6..9: 8..5 levels), odd and even bucket sizes at every level, several
- * windows per group and several chunks; heavy buckets (equal scalars: one bucket a window),
- * every pair P + P (equal bases, equal scalars), every pair P + (-P), and infinity bases in runs;
- * against the CPU. */
-static void affine_levels(gpu_ctx *ctx, g1_affine *b, scalar256 *s, size_t n) {
-    char what[96];
-    static const int windows[] = {3, 6, 9};
-    for (size_t wi = 0; wi < sizeof windows / sizeof *windows; wi++) {
-        const int c = windows[wi];
-        g_tuning = (gpu_msm_tuning){.window_bits = c, .accum = GPU_MSM_ACCUM_AFFINE};
-        rand_bases_g1(b, n);
-        for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
-        snprintf(what, sizeof what, "affine c=%d: random", c);
-        check_case_g1(ctx, what, b, n, 0, s, n, NULL, n, NULL);
-        for (size_t i = 0; i < n; i += 7) g1_affine_set_infinity(&b[i]);
-        for (size_t i = 3; i + 1 < n; i += 5) b[i + 1] = b[i];
-        for (size_t i = 2; i + 1 < n; i += 9) g1_affine_neg(&b[i + 1], &b[i]);
-        for (size_t i = 0; i < n; i++) scalar_of_kind(&s[i], (int)(i % 5));
-        snprintf(what, sizeof what, "affine c=%d: kinds, inf/repeated/opposite bases", c);
-        check_case_g1(ctx, what, b, n, 0, s, n, NULL, n, NULL);
-        /* equal scalars over equal bases: every level-0 pair is P + P, and so on up */
-        scalar256 common;
-        rand_scalar(&common);
-        for (size_t i = 0; i < n; i++) { s[i] = common; b[i] = b[1]; }
-        snprintf(what, sizeof what, "affine c=%d: all equal (doublings)", c);
-        check_case_g1(ctx, what, b, n, 0, s, n, NULL, n, NULL);
-        for (size_t i = 1; i < n; i += 2) g1_affine_neg(&b[i], &b[i - 1]);
-        snprintf(what, sizeof what, "affine c=%d: equal scalars, P/-P pairs", c);
-        check_case_g1(ctx, what, b, n, 0, s, n, NULL, n, NULL);
-    }
-    /* several chunks (the plan is made for the largest), a short last one */
-    g_tuning = (gpu_msm_tuning){.window_bits = 5, .chunk_points = 10000, .accum = GPU_MSM_ACCUM_AFFINE};
-    rand_bases_g1(b, n);
-    for (size_t i = 0; i < n; i++) rand_scalar(&s[i]);
-    check_case_g1(ctx, "affine c=5, chunks of 10000", b, n, 0, s, n, NULL, n, NULL);
-    /* the default window at 2^16 + 7 (c = 12, 3 levels), with an index and an offset */
-    g_tuning = (gpu_msm_tuning){.accum = GPU_MSM_ACCUM_AFFINE};
-    uint32_t *idx = malloc(n * sizeof *idx); /* n - 100 used */
-    REQUIRE(idx);
-    for (size_t i = 0; i < n - 100; i++) idx[i] = (uint32_t)((i * 7919) % (n - 100));
-    check_case_g1(ctx, "affine default window, index, offset 100", b, n, 100, s, n, idx, n - 100, NULL);
-    free(idx);
-    /* pairs per thread per level (tuning.aff_pairs, cuzk_msm_opts.affine_pairs_per_thread): the
-     * batch of one inversion from 128 to 128 x 256 pairs; 0 and out of range take the default 32 */
-    static const uint32_t pairs[] = {1, 7, 16, 64, 256, 0, 1000};
-    for (size_t pi = 0; pi < sizeof pairs / sizeof *pairs; pi++) {
-        g_tuning = (gpu_msm_tuning){.window_bits = 6, .accum = GPU_MSM_ACCUM_AFFINE, .aff_pairs = pairs[pi]};
-        rand_bases_g1(b, n);
-        for (size_t i = 0; i < n; i++) scalar_of_kind(&s[i], (int)(i % 5));
-        for (size_t i = 3; i + 1 < n; i += 5) b[i + 1] = b[i];
-        snprintf(what, sizeof what, "affine c=6, %u pairs per thread", pairs[pi]);
-        check_case_g1(ctx, what, b, n, 0, s, n, NULL, n, NULL);
-    }
-    g_tuning = (gpu_msm_tuning){0};
-}
-TEST(gpu_msm, affine_levels) { NEED_GPU(); with_msm_inputs_g1(((size_t)1 << 16) + 7, affine_levels); }
-
 /* The accumulation is a field of each job (no process-wide mode): one gpu_g1_msm_run of four jobs
- * over the same bases and scalars with DEFAULT, RUNS, AFFINE (16 pairs a thread) and TASKS gives
- * the CPU's sum in every job; the scratch bound follows each job's tuning (AFFINE's at a small
- * window is at least the tasks', never less). */
+ * over the same bases and scalars with DEFAULT, RUNS, an unknown value (3, once the removed
+ * batch-affine accumulation: taken as TASKS) and TASKS gives the CPU's sum in every job; the
+ * scratch bound follows each job's tuning (DEFAULT's and the unknown value's are the tasks'). */
 static void accum_per_job(gpu_ctx *ctx, g1_affine *b, scalar256 *s, size_t n) {
     for (size_t i = 0; i < n; i++) scalar_of_kind(&s[i], (int)(i % 5));
     g1_jacobian ref;
@@ -368,22 +308,22 @@ static void accum_per_job(gpu_ctx *ctx, g1_affine *b, scalar256 *s, size_t n) {
     CHECK_MSG(gpu_g1_bases_upload(ctx, &gb, b, n, &e) == CUZK_OK, "upload: %s", e.msg);
     void *d_s = gb ? upload_scalars(ctx, s, n, true, CUZK_CURVE_BLS12_381) : NULL;
     if (gb && d_s) {
-        static const gpu_msm_accum modes[4] = {GPU_MSM_ACCUM_DEFAULT, GPU_MSM_ACCUM_RUNS, GPU_MSM_ACCUM_AFFINE,
+        static const gpu_msm_accum modes[4] = {GPU_MSM_ACCUM_DEFAULT, GPU_MSM_ACCUM_RUNS, (gpu_msm_accum)3,
                                                GPU_MSM_ACCUM_TASKS};
         g1_jacobian got[4];
         gpu_msm_job jobs[4];
         memset(got, 0x5a, sizeof got);
         for (int j = 0; j < 4; j++)
             jobs[j] = (gpu_msm_job){.bases = gb, .n = n, .d_scalars = d_s, .form = GPU_SCALARS_MONTGOMERY,
-                                    .out = &got[j], .tuning = {.window_bits = 8, .accum = modes[j], .aff_pairs = 16}};
+                                    .out = &got[j], .tuning = {.window_bits = 8, .accum = modes[j]}};
         cuzk_status st = gpu_g1_msm_run(ctx, jobs, 4, NULL, &e);
         CHECK_MSG(st == CUZK_OK, "4 jobs: %s", e.msg);
         for (int j = 0; st == CUZK_OK && j < 4; j++)
             CHECK_MSG(same_point_g1(&got[j], &ref), "job %d (accum %d) != g1_msm", j, (int)modes[j]);
         const size_t s_tasks = gpu_g1_msm_scratch_bytes(n, &jobs[3].tuning);
-        const size_t s_aff = gpu_g1_msm_scratch_bytes(n, &jobs[2].tuning);
-        CHECK_MSG(s_tasks > 0 && s_aff >= s_tasks, "scratch: affine %zu < tasks %zu", s_aff, s_tasks);
+        CHECK(s_tasks > 0);
         CHECK(gpu_g1_msm_scratch_bytes(n, &jobs[0].tuning) == s_tasks); /* DEFAULT is TASKS */
+        CHECK(gpu_g1_msm_scratch_bytes(n, &jobs[2].tuning) == s_tasks); /* so is an unknown value */
     }
     gpu_buf_free(ctx, d_s);
     gpu_g1_bases_free(gb);

@@ -669,11 +669,10 @@ TEST(gpu_prove, automatic_b_g2_choice) {
     synth_circuit_free(&c);
 }
 
-/* The G1 MSMs' accumulation is per prover (cuzk_msm_opts.accumulation and
- * affine_pairs_per_thread, carried by the backend config down to each MSM job; issue 26 item 4):
- * four provers of one key alive at once in one process, with DEFAULT, RUNS, AFFINE (8 pairs a
- * thread) and TASKS, prove in interleaved order, twice each, and every proof equals the CPU's; an
- * engine with AFFINE proves a partition equal to the CPU's. */
+/* The G1 MSMs' accumulation is per prover (cuzk_msm_opts.accumulation, carried by the backend
+ * config down to each MSM job; issue 26 item 4): three provers of one key alive at once in one
+ * process, with DEFAULT, RUNS and TASKS, prove in interleaved order, twice each, and every proof
+ * equals the CPU's; an engine with RUNS proves a partition equal to the CPU's. */
 TEST(gpu_prove, msm_accumulation_per_prover) {
     if (!have_gpu()) SKIP(TEST_NO_GPU);
     gp_circuit c;
@@ -682,20 +681,19 @@ TEST(gpu_prove, msm_accumulation_per_prover) {
     REQUIRE(b2_case(&c, &w, &r, &s, &pc));
     cuzk_error e = {0};
     groth16_key key = {CUZK_CURVE_BLS12_381, CUZK_CONVENTION_BELLPERSON, NULL, &c.p, &c.cs};
-    static const cuzk_gpu_msm_accum modes[4] = {CUZK_GPU_MSM_ACCUM_DEFAULT, CUZK_GPU_MSM_ACCUM_RUNS,
-                                                CUZK_GPU_MSM_ACCUM_AFFINE, CUZK_GPU_MSM_ACCUM_TASKS};
-    groth16_prover *pv[4] = {NULL};
-    for (int m = 0; m < 4; m++) {
+    static const cuzk_gpu_msm_accum modes[3] = {CUZK_GPU_MSM_ACCUM_DEFAULT, CUZK_GPU_MSM_ACCUM_RUNS,
+                                                CUZK_GPU_MSM_ACCUM_TASKS};
+    groth16_prover *pv[3] = {NULL};
+    for (int m = 0; m < 3; m++) {
         groth16_backend_cfg cfg = {0};
         cfg.msm.accumulation = modes[m];
-        cfg.msm.affine_pairs_per_thread = 8;
-        cfg.msm.window_bits = 7; /* long buckets at 3000 rows: the affine levels run */
+        cfg.msm.window_bits = 7; /* long buckets at 3000 rows */
         cuzk_status st = groth16_prover_create(&pv[m], &key, &groth16_backend_gpu_ops, &cfg, &e);
         CHECK_MSG(st == CUZK_OK, "prover (accumulation %d): %s", (int)modes[m], e.msg);
     }
     for (int round = 0; round < 2; round++)
-        for (int k = 0; k < 4; k++) {
-            const int m = round ? 3 - k : k;
+        for (int k = 0; k < 3; k++) {
+            const int m = round ? 2 - k : k;
             if (!pv[m]) continue;
             groth16_proof pg;
             groth16_timings t = {0};
@@ -705,23 +703,23 @@ TEST(gpu_prove, msm_accumulation_per_prover) {
                 CHECK_MSG(same_proof(&pc, &pg), "accumulation %d, round %d: proof differs from the CPU's", (int)modes[m],
                           round);
         }
-    for (int m = 0; m < 4; m++) groth16_prover_destroy(pv[m]);
+    for (int m = 0; m < 3; m++) groth16_prover_destroy(pv[m]);
 
     uint64_t rs[8];
     memcpy(&rs[0], &r, sizeof r);
     memcpy(&rs[4], &s, sizeof s);
     cuzk_engine_opts o = {0};
     o.backend = CUZK_BACKEND_GPU;
-    o.msm.accumulation = CUZK_GPU_MSM_ACCUM_AFFINE;
+    o.msm.accumulation = CUZK_GPU_MSM_ACCUM_RUNS;
     cuzk_engine *eng = NULL;
     REQUIRE(cuzk_engine_create(&eng, &o, &e) == CUZK_OK);
     cuzk_job_result res = {0};
     REQUIRE_MSG(gp_engine_job(eng, &c, NULL, 1, rs, &res, &e), "job: %s", e.msg);
-    CHECK_MSG(res.state == CUZK_JOB_DONE, "engine job with the affine accumulation: %s", e.msg);
+    CHECK_MSG(res.state == CUZK_JOB_DONE, "engine job with the runs accumulation: %s", e.msg);
     if (res.state == CUZK_JOB_DONE) {
         uint8_t bc[192];
         bellperson_proof_encode(bc, &pc);
-        CHECK_MSG(!memcmp(bc, res.proofs, 192), "engine proof (affine accumulation) differs from the CPU proof");
+        CHECK_MSG(!memcmp(bc, res.proofs, 192), "engine proof (runs accumulation) differs from the CPU proof");
     }
     cuzk_job_result_free(&res);
     cuzk_engine_destroy(eng);

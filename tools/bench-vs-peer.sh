@@ -10,9 +10,9 @@
 #     cp -r ../shared/peer .peer        (.gitignore lists /.peer/)
 # and, on a remote GPU machine that receives only the working tree, send .peer along with it.
 #
-# Usage: tools/bench-vs-peer.sh [msm LG]... [ntt LG]... [tasks | runs | affine]...
+# Usage: tools/bench-vs-peer.sh [msm LG]... [ntt LG]... [tasks | runs]...
 #   default cases: msm 20 msm 22 msm 24 msm 26 ntt 24 ntt 26 ntt 27
-#   tasks / runs / affine: cuzk's MSM accumulation (cuzk_msm_opts.accumulation) for the msm cases after it,
+#   tasks / runs: cuzk's MSM accumulation (cuzk_msm_opts.accumulation) for the msm cases after it,
 #   e.g. "tasks msm 24 runs msm 24" puts both next to one sppark measurement of 2^24.
 # env: PEER_DIR (default .peer), PEER_REBUILD=1 (build the peer even when PEER_DIR/build has it), BUILD (default build-gpu: the cuzk build, shared with
 #      tools/test-gpu.sh; an existing build is only brought up to date), JOBS, PEER_REPS (7),
@@ -49,7 +49,7 @@ while [ $# -gt 0 ]; do
     msm|ntt)
       if [ $# -lt 2 ] || ! [[ $2 =~ ^[0-9]+$ ]]; then echo "bench-vs-peer.sh: '$1' needs a size (log2)" >&2; exit 2; fi
       CASES+=("$1" "$2"); shift ;;
-    tasks|runs|affine) CASES+=("$1" "-") ;;
+    tasks|runs) CASES+=("$1" "-") ;;
     -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-vs-peer.sh: unknown argument '$1' (--help)" >&2; exit 2 ;;
   esac
@@ -91,7 +91,7 @@ BN_ARGS=""
 PEER_CASES=()
 for (( i = 0; i < ${#CASES[@]}; i += 2 )); do
   case ${CASES[i]} in
-    tasks|runs|affine) ARGS="$ARGS ${CASES[i]}" ;;
+    tasks|runs) ARGS="$ARGS ${CASES[i]}" ;;
     *) ARGS="$ARGS ${CASES[i]} ${CASES[i+1]}"
        BN_ARGS="$BN_ARGS ${CASES[i]} ${CASES[i+1]}"
        [[ " ${PEER_CASES[*]-} " == *" ${CASES[i]}:${CASES[i+1]} "* ]] || PEER_CASES+=("${CASES[i]}:${CASES[i+1]}") ;;
@@ -128,7 +128,6 @@ cuzk_ms() {  # op lg mode curve -> median ms or "-"
   [ "$4" = bn254 ] && sfx=_bn254
   case $1.$3 in
     msm.tasks) pat="^RESULT msm_g1$sfx 2\\^$2 c=[0-9]+ T +median" ;;
-    msm.affine) pat="^RESULT msm_g1$sfx 2\\^$2 c=[0-9]+ A +median" ;;
     msm.*) pat="^RESULT msm_g1$sfx 2\\^$2 c=[0-9]+ +median" ;;
     ntt.*) pat="^RESULT ntt$sfx 2\\^$2 x1 " ;;
   esac
@@ -155,7 +154,7 @@ peer_ms() {  # op lg curve -> median ms or "-"
     mode=""
     for (( i = 0; i < ${#CASES[@]}; i += 2 )); do
       op=${CASES[i]}; lg=${CASES[i+1]}
-      case $op in tasks|runs|affine) mode=$op; continue ;; esac
+      case $op in tasks|runs) mode=$op; continue ;; esac
       [ "$c" = bn254 ] && mode=tasks
       a=$(cuzk_ms "$op" "$lg" "$mode" "$c")
       b=$(peer_ms "$op" "$lg" "$c")

@@ -206,24 +206,21 @@ CUZK_API cuzk_status cuzk_pk_describe(const cuzk_pk *pk, cuzk_pk_info *out, cuzk
  *   TASKS    a bucket is split into tasks of at most K pairs, one thread per task.
  *   RUNS     every thread adds a run of the same number of sorted pairs, cut at bucket
  *            boundaries (an experiment: bench/GPU_RESULTS.md session 4).
- *   AFFINE   batch-affine levels first (the pairs of each bucket added in affine coordinates, one
- *            shared inversion per block), the tasks over what is left (bench/GPU_RESULTS.md
- *            session 9); may take ~72 bytes a point of one window more scratch. */
+ * Any other value is CUZK_ERR_ARG. (3 was a batch-affine accumulation, removed: 1.65x slower than
+ * TASKS on an H100, bench/GPU_RESULTS.md session 9.) */
 typedef enum cuzk_gpu_msm_accum {
     CUZK_GPU_MSM_ACCUM_DEFAULT = 0,
     CUZK_GPU_MSM_ACCUM_TASKS = 1,
-    CUZK_GPU_MSM_ACCUM_RUNS = 2,
-    CUZK_GPU_MSM_ACCUM_AFFINE = 3
+    CUZK_GPU_MSM_ACCUM_RUNS = 2
 } cuzk_gpu_msm_accum;
 
 /* Tuning of the GPU MSMs, carried by each prover (cuzk_prover_opts.msm) and engine
  * (cuzk_engine_opts.msm) down to its MSM launches: two provers of one process may be tuned
  * differently. 0 everywhere means automatic (the tuned defaults). Values the device code cannot
- * honour are clamped by it, except an unknown accumulation or pairs per thread outside 0..256
- * (CUZK_ERR_ARG from the call that takes the options). Ignored by the CPU backend.
+ * honour are clamped by it, except an unknown accumulation (CUZK_ERR_ARG from the call that takes
+ * the options). Ignored by the CPU backend.
  * The library reads no environment variable for these (the programs map $CUZK_MSM_WINDOW,
- * $CUZK_MSM_CHUNK, $CUZK_GPU_B2, $CUZK_GPU_MSM_ACCUM and $CUZK_GPU_MSM_AFF_K onto them; cuzkd its
- * [engine] keys). Proofs do not depend on them, only time and device memory. */
+ * $CUZK_MSM_CHUNK, $CUZK_GPU_B2 and $CUZK_GPU_MSM_ACCUM onto them; cuzkd its [engine] keys). Proofs do not depend on them, only time and device memory. */
 typedef struct cuzk_msm_opts {
     int window_bits;      /* Pippenger window c for the non-0/1 scalars, 0: automatic (lg n - 4 up
                              to 2^23 points, 18 at 2^24, 20 from 2^25 per chunk); else clamped
@@ -239,10 +236,8 @@ typedef struct cuzk_msm_opts {
                              budget, then CPU threads (one log line says which). Measured on an H200 (bench/RESULTS.md
                              section 25): a 2^27 PoRep partition's B_G2 takes 16 ms there against
                              2.7-5.3 s on 16 CPU threads. snarkjs keys always run B_G2 on the CPU */
-    cuzk_gpu_msm_accum accumulation; /* the G1 MSMs' bucket accumulation (above); 0: DEFAULT */
-    int affine_pairs_per_thread; /* AFFINE: pairs each thread adds per batch-affine level (the
-                             batch of one inversion is 128 threads times it), 1..256; 0: 32
-                             (bench/GPU_RESULTS.md session 9). Ignored by the other methods */
+    cuzk_gpu_msm_accum accumulation; /* the G1 MSMs' bucket accumulation (above): 0 DEFAULT,
+                             1 TASKS, 2 RUNS */
 } cuzk_msm_opts;
 
 typedef struct cuzk_prover_opts {

@@ -126,8 +126,8 @@ int benchkit_gpu_msm_window_bits(size_t n);
 /* A G1 MSM of n resident points of G1 (src/cuda/gpu.h gpu_bench_dlog: sums of two known multiples
  * of the generator) with uniform scalars below r, window window_bits (<= 0: the default
  * for n). curve: BLS12-381 or BN254. msm (may be NULL: automatic): the options a prover would
- * carry (include/cuzk/prover.h); its accumulation, affine pairs per thread and chunk points are
- * used (its window is window_bits; b_g2_on_gpu does not apply). */
+ * carry (include/cuzk/prover.h); its accumulation and chunk points are used (its window is
+ * window_bits; b_g2_on_gpu does not apply). */
 cuzk_status benchkit_gpu_msm(cuzk_curve curve, size_t n, int window_bits, const cuzk_msm_opts *msm, int warmup,
                              int reps, float *times_ms, cuzk_error *err);
 

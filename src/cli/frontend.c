@@ -64,7 +64,7 @@ static int env_long(const char *name, const char *prog, long lo, long hi, long *
 int cli_msm_accum_parse(const char *s, cuzk_gpu_msm_accum *out) {
     static const struct { const char *name; cuzk_gpu_msm_accum v; } names[] = {
         {"default", CUZK_GPU_MSM_ACCUM_DEFAULT}, {"tasks", CUZK_GPU_MSM_ACCUM_TASKS},
-        {"runs", CUZK_GPU_MSM_ACCUM_RUNS}, {"affine", CUZK_GPU_MSM_ACCUM_AFFINE}};
+        {"runs", CUZK_GPU_MSM_ACCUM_RUNS}};
     for (size_t i = 0; s && i < sizeof names / sizeof *names; i++)
         if (!strcmp(s, names[i].name)) {
             *out = names[i].v;
@@ -74,23 +74,26 @@ int cli_msm_accum_parse(const char *s, cuzk_gpu_msm_accum *out) {
 }
 
 int cli_msm_from_env(cuzk_msm_opts *o, const char *prog) {
-    long w, c, b2, k;
+    long w, c, b2;
     memset(o, 0, sizeof *o);
     if (!env_long("CUZK_MSM_WINDOW", prog, 2, 22, &w) || !env_long("CUZK_MSM_CHUNK", prog, 64, 2147483647L, &c) ||
-        !env_long("CUZK_GPU_B2", prog, 0, 1, &b2) || !env_long("CUZK_GPU_MSM_AFF_K", prog, 1, 256, &k))
+        !env_long("CUZK_GPU_B2", prog, 0, 1, &b2))
         return 0;
     o->window_bits = (int)w;
     o->chunk_points = (size_t)c;
     /* $CUZK_GPU_B2: 1 the GPU, 0 CPU threads, unset: automatic (the GPU when its query fits) */
     const char *b2s = getenv("CUZK_GPU_B2");
     o->b_g2_on_gpu = !b2s || !*b2s ? 0 : b2 ? 1 : -1;
-    /* $CUZK_GPU_MSM_ACCUM: the G1 MSMs' bucket accumulation; $CUZK_GPU_MSM_AFF_K: its affine pairs
-     * per thread (the library reads neither: they become fields of the options) */
+    /* $CUZK_GPU_MSM_ACCUM: the G1 MSMs' bucket accumulation (the library reads none: it becomes a
+     * field of the options) */
     const char *acc = getenv("CUZK_GPU_MSM_ACCUM");
     if (acc && *acc && !cli_msm_accum_parse(acc, &o->accumulation)) {
-        fprintf(stderr, "%s: CUZK_GPU_MSM_ACCUM must be tasks, runs, affine or default (got '%s')\n", prog, acc);
+        if (!strcmp(acc, "affine"))
+            fprintf(stderr, "%s: CUZK_GPU_MSM_ACCUM=affine: the GPU batch-affine accumulation was removed (it was "
+                            "slower than tasks); CUZK_GPU_MSM_ACCUM must be tasks, runs or default\n", prog);
+        else
+            fprintf(stderr, "%s: CUZK_GPU_MSM_ACCUM must be tasks, runs or default (got '%s')\n", prog, acc);
         return 0;
     }
-    o->affine_pairs_per_thread = (int)k;
     return 1;
 }

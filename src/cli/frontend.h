@@ -20,14 +20,15 @@ int cli_threads_from_env(const char *prog);
 /* The GPU MSM tuning from the environment (the library reads none): $CUZK_MSM_WINDOW (window
  * bits, 2..22), $CUZK_MSM_CHUNK (tail points per pass, 64..2^31-1), $CUZK_GPU_B2 (1: B_G2 MSM on
  * the GPU, cuzk_msm_opts.b_g2_on_gpu = 1; 0: on CPU threads, -1), $CUZK_GPU_MSM_ACCUM (the G1
- * MSMs' bucket accumulation, cuzk_msm_opts.accumulation: tasks, runs, affine or default) and
- * $CUZK_GPU_MSM_AFF_K (affine pairs per thread, 1..256) into *o; unset or empty: 0 (automatic;
- * for B_G2: the GPU when its query fits). A bad value prints "<prog>: CUZK_MSM_WINDOW must be an
- * integer from 2 to 22 (got '...')" on stderr and returns 0 (the caller exits 2); else 1. */
+ * MSMs' bucket accumulation, cuzk_msm_opts.accumulation: tasks, runs or default; "affine", the
+ * removed batch-affine accumulation, is refused with a message that says so) into *o; unset or
+ * empty: 0 (automatic; for B_G2: the GPU when its query fits). A bad value prints "<prog>:
+ * CUZK_MSM_WINDOW must be an integer from 2 to 22 (got '...')" on stderr and returns 0 (the caller
+ * exits 2); else 1. */
 int cli_msm_from_env(cuzk_msm_opts *o, const char *prog);
 
-/* The accumulation named s ("tasks", "runs", "affine", "default") into *out: 1, or 0 for another
- * name or NULL (*out unchanged). */
+/* The accumulation named s ("tasks", "runs", "default") into *out: 1, or 0 for another name or
+ * NULL (*out unchanged). */
 int cli_msm_accum_parse(const char *s, cuzk_gpu_msm_accum *out);
 
 #endif

@@ -261,19 +261,14 @@ typedef enum { GPU_SCALARS_CANONICAL = 0, GPU_SCALARS_MONTGOMERY = 1 } gpu_scala
  *   GPU_MSM_ACCUM_RUNS: every thread adds a run of the same number of sorted pairs and cuts it at
  *     bucket boundaries; the pieces of buckets that cross runs are added after (an experiment:
  *     bench/GPU_RESULTS.md session 4 has its measurements).
- *   GPU_MSM_ACCUM_AFFINE: batch-affine levels first (pairs of each bucket added in affine
- *     coordinates, one shared inversion per block of 128 threads x aff_pairs pairs), the tasks over
- *     what is left (src/cuda/gpu_msm.cu, msm_aff_level_kernel). The sort's free double buffers hold
- *     its level data when they are large enough, else it allocates ~72 bytes a point of one window
- *     more (gpu_g1_msm_scratch_bytes counts it, for the tuning it is given).
+ * (Value 3 was a batch-affine accumulation, removed: 1.65x slower than TASKS on an H100, issue 25.)
  * All give the same result (tests/test_gpu_msm.c runs each against the CPU). A field of each job's
  * tuning, read when its plan is made: no process-wide state. G2 MSMs (gpu_g2_msm_run) always use
- * the tasks (RUNS and AFFINE are taken as TASKS there); an unknown value is TASKS. */
+ * the tasks (RUNS is taken as TASKS there); an unknown value is TASKS. */
 typedef enum {
     GPU_MSM_ACCUM_DEFAULT = 0,
     GPU_MSM_ACCUM_TASKS = 1,
-    GPU_MSM_ACCUM_RUNS = 2,
-    GPU_MSM_ACCUM_AFFINE = 3
+    GPU_MSM_ACCUM_RUNS = 2
 } gpu_msm_accum;
 /* Tuning of one MSM; zeros (the default of a zero-initialized job) mean automatic. */
 typedef struct gpu_msm_tuning {
@@ -282,13 +277,12 @@ typedef struct gpu_msm_tuning {
     size_t chunk_points;  /* tail points per pass, 0: 2^25 (bounds the tail's scratch); smaller
                              values are raised to 64 */
     gpu_msm_accum accum;  /* the tail's bucket accumulation (above), 0: TASKS */
-    uint32_t aff_pairs;   /* AFFINE: pairs per thread per level, 1..256; 0 (or out of range): 32 */
     size_t stream_points; /* streamed jobs (h_bases): points per copied chunk, 0: the chunk limit
                              (chunk_points or 2^25); smaller values are raised to 64 */
 } gpu_msm_tuning;
 /* The device tuning of the public MSM options (include/cuzk/prover.h cuzk_msm_opts: window,
- * chunk, accumulation, affine pairs per thread; b_g2_on_gpu is the prover's, not an MSM's). NULL:
- * zeros (automatic). Values are passed as they are (the device code clamps them). */
+ * chunk, accumulation; b_g2_on_gpu is the prover's, not an MSM's). NULL: zeros (automatic).
+ * Values are passed as they are (the device code clamps them). */
 static inline gpu_msm_tuning gpu_msm_tuning_of(const cuzk_msm_opts *o) {
     gpu_msm_tuning t;
     memset(&t, 0, sizeof t);
@@ -296,7 +290,6 @@ static inline gpu_msm_tuning gpu_msm_tuning_of(const cuzk_msm_opts *o) {
     t.window_bits = o->window_bits > 0 ? o->window_bits : 0;
     t.chunk_points = o->chunk_points;
     t.accum = (gpu_msm_accum)o->accumulation;
-    t.aff_pairs = o->affine_pairs_per_thread > 0 ? (uint32_t)o->affine_pairs_per_thread : 0;
     return t;
 }
 typedef struct gpu_msm_job {

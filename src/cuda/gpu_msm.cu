@@ -32,9 +32,8 @@
  *     d. msm_accumulate_kernel: thread per task, XYZZ accumulator, mixed additions of affine bases
  *        (y negated for negative digits); msm_bucket_sum_kernel adds each light bucket's task
  *        partials on one thread, msm_heavy_bucket_kernel those of buckets with more than 32
- *        partials by a block tree (list from cub::DeviceSelect). GPU_MSM_ACCUM_AFFINE (G1) first
- *        adds each bucket's pairs two by two in batch-affine levels (msm_aff_level_kernel) and
- *        gives the tasks only what is left; GPU_MSM_ACCUM_RUNS replaces the tasks by equal runs.
+ *        partials by a block tree (list from cub::DeviceSelect). GPU_MSM_ACCUM_RUNS replaces the
+ *        tasks by equal runs.
  *     e. bucket reduction per window: buckets cut into segments of L; each segment's running sum
  *        gives sum_k (k - lo + 1) B_k and sum_k B_k; the segment adds (lo - 1) * sum B_k (double
  *        and add). Segments of a window are then summed in groups (tree of launches), and the W
@@ -57,11 +56,9 @@
 
 #include "cuda/ctx_internal.cuh"
 #include "cuda/curves.cuh"
-#include "cuda/msm_affine.cuh"
 #include "cuda/util.cuh"
 
 using namespace cuzk_dev;
-using namespace cuzk_dev::msm_aff;
 
 /* Resident bases (src/cuda/gpu.h): G1 points (gpu_g1_bases) or G2 points (gpu_g2_bases) of
  * api_curve or of another instantiated curve (gpu_bn254_*); pt_bytes tells which (every curve and
@@ -100,6 +97,9 @@ struct group_api<g2_of<C> > {
 
 namespace {
 
+/* the sign of a sorted pair's value (point index | SIGN_BIT: y negated), as msm_digits_kernel
+ * writes it */
+const uint32_t SIGN_BIT = 0x80000000u;
 const int SEG_LOG = 4;        /* buckets per reduction segment: 2^4 */
 const uint32_t GROUP = 8;     /* points summed per thread in the tail's window trees */
 const uint32_t GROUP_ONES = 4; /* the same in the ones tree (more levels, shorter serial chains) */
@@ -108,23 +108,12 @@ const uint32_t TASK_HEAVY = 256;      /* pairs per task in a bucket larger than 
 const uint32_t HEAVY_PARTIALS = 32;   /* buckets with more task partials are summed by a block tree */
 const unsigned HEAVY_BLOCKS = 2048;   /* grid of msm_heavy_bucket_kernel (blocks loop over the list) */
 const size_t MIN_CHUNK = 64;
-/* Batch-affine pairs per thread per level (the batch of an inversion is AFF_BLOCK times it) when
- * the job's tuning.aff_pairs is 0: 32 (1..256 there, for experiments). Thread 0's inversion is
- * ~450 dependent products during which its block waits; with 32 pairs a thread the other blocks of
- * the SM have enough work (4 products and a squaring a pair) to cover it (bench/GPU_RESULTS.md,
- * session 9). */
-const uint32_t AFF_PAIRS_DEFAULT = 32;
 
 /* The accumulation a job's tuning asks for (NULL, DEFAULT or an unknown value: TASKS). Per job,
  * read by the plan of each MSM: no process-wide mode. */
 gpu_msm_accum tuned_accum(const gpu_msm_tuning *t) {
     const gpu_msm_accum a = t ? t->accum : GPU_MSM_ACCUM_DEFAULT;
-    return a == GPU_MSM_ACCUM_RUNS || a == GPU_MSM_ACCUM_AFFINE ? a : GPU_MSM_ACCUM_TASKS;
-}
-/* Pairs per thread per affine level: t->aff_pairs when 1..256, else AFF_PAIRS_DEFAULT. */
-uint32_t tuned_aff_pairs(const gpu_msm_tuning *t) {
-    const uint32_t k = t ? t->aff_pairs : 0;
-    return k >= 1 && k <= 256 ? k : AFF_PAIRS_DEFAULT;
+    return a == GPU_MSM_ACCUM_RUNS ? a : GPU_MSM_ACCUM_TASKS;
 }
 
 inline unsigned nblocks(size_t n, unsigned bs) { return (unsigned)((n + bs - 1) / bs); }
@@ -517,8 +506,6 @@ __global__ void __launch_bounds__(128) msm_runs_heavy_kernel(const uint32_t *__r
     }
 }
 
-/* ---- batch-affine pre-reduction of the buckets (GPU_MSM_ACCUM_AFFINE, G1 only): the kernels are
- * in src/cuda/msm_affine.cuh, their driver (affine_pass) below ---------------------------------- */
 /* thread per (window, segment): segment covers bucket indices [s*L, (s+1)*L) of window w, i.e.
  * digit magnitudes k = s*L + 1 .. (s+1)*L. out = sum_k k * B_k over the segment:
  *   running sums: for k = L-1 .. 0: run += B_k, acc += run (acc = sum_k (k - s*L + 1) B_k);
@@ -596,7 +583,7 @@ __global__ void __launch_bounds__(128) msm_segment_kernel(const typename G::xyzz
 /* Stream-ordered allocations of one run, freed together (in reverse) at its end. */
 struct scratch {
     gpu_ctx *ctx;
-    void *p[40]; /* msm_job's 6 buffers + plan_alloc's up to 32 */
+    void *p[32]; /* msm_job's 6 buffers + plan_alloc's 20 */
     int n;
 };
 template <class T>
@@ -635,73 +622,10 @@ struct tail_plan {
     int *n_heavy;
     char *temp;
     xyzz_pt *partials, *buckets, *seg, *seg2; /* runs: partials = pfirst, pfirst + nthreads = plast */
-    /* batch-affine pre-reduction (aff): L levels over groups of G windows; the level buffer (abuf,
-     * aff_slots points), the running products (pre, aff_pre elements) and the pairs left for the
-     * tasks (avals, aff_vals) live in the sort's free double buffers when they fit (aff_own = 0),
-     * else in buffers of their own */
-    int aff, aff_L, aff_G, aff_own;
-    uint32_t aff_K; /* pairs per thread per level (tuned_aff_pairs) */
-    size_t aff_slots, aff_pre, aff_vals;
-    uint32_t *acnt, *aoff, *qoff, *off2, *bend2;
-    affine_pt *own_abuf;
-    typename G::curve::fp *own_pre;
-    uint32_t *own_avals;
 };
 
-/* bytes of pre and avals together, 16-byte aligned */
-template <class G>
-size_t aff_pre_bytes(const tail_plan<G> *p) {
-    return (p->aff_pre * sizeof(typename G::curve::fp) + 15) / 16 * 16;
-}
-
-/* The tasks after the affine levels of a chunk of cn points: ~cn / 2^L pairs a window left, K
- * as plan_sizes sets it for that average, and a bound on the tasks of gw windows (each bucket
- * of m pairs keeps ceil(m / 2^L) <= m / 2^L + 1). */
-template <class G>
-uint32_t aff_task_k(const tail_plan<G> *p, size_t cn) {
-    const size_t avg = (cn >> p->aff_L) / p->nbw;
-    return (uint32_t)(2 * avg > 32 ? 2 * avg : 32);
-}
-template <class G>
-size_t aff_task_bound(const tail_plan<G> *p, size_t cn, int gw) {
-    const uint32_t K = aff_task_k(p, cn);
-    const size_t nbg = (size_t)gw * p->nbw, left = ((cn * (size_t)gw) >> p->aff_L) + nbg;
-    return left / (K < TASK_HEAVY ? K : TASK_HEAVY) + nbg + 1;
-}
-
-/* the batch-affine plan of p (plan_sizes) when the tuning t asks for it (G1 only): levels while a
- * bucket keeps >= 4 pairs on average afterwards (the rest, and heavy buckets, go to the tasks); G
- * windows per group, as many as the sort's free double buffers (npairs words each) hold, else one
- * window in buffers of its own */
-template <class G>
-void plan_affine(tail_plan<G> *p, const gpu_msm_tuning *t) {
-    p->aff = 0;
-    if (tuned_accum(t) != GPU_MSM_ACCUM_AFFINE || G::FP_PER_COORD != 1) return;
-    int L = 0;
-    while (L < 16 && (p->cn >> (L + 1)) >= 4 * (size_t)p->nbw) L++;
-    if (L == 0) return;
-    p->aff = 1;
-    p->aff_L = L;
-    p->aff_K = tuned_aff_pairs(t);
-    const size_t alt = p->npairs * sizeof(uint32_t);
-    for (int g = p->W; g >= 0; g--) {
-        p->aff_G = g > 0 ? g : 1;
-        p->aff_own = g == 0;
-        const size_t gp = p->cn * (size_t)p->aff_G, gb = (size_t)p->nbw * p->aff_G;
-        p->aff_slots = (gp + gb) / 2 + 1;
-        p->aff_pre = aff_pre_elems(gp, p->aff_K);
-        p->aff_vals = gp / 2 + gb + 1;
-        if (g == 0 || (p->aff_slots * sizeof(typename G::affine) <= alt &&
-                       aff_pre_bytes(p) + p->aff_vals * sizeof(uint32_t) <= alt))
-            break;
-    }
-    /* the task arrays (tmap, partials) serve the groups' tasks too */
-    const size_t tb = aff_task_bound(p, p->cn, p->aff_G);
-    if (tb > p->max_tasks) p->max_tasks = tb;
-}
-
-/* The plan of tail chunks of at most cn points at window c, with the accumulation (and its pairs
- * per thread) of the job's tuning t (NULL: the defaults). */
+/* The plan of tail chunks of at most cn points at window c, with the accumulation of the job's
+ * tuning t (NULL: the defaults). */
 template <class G>
 void plan_sizes(tail_plan<G> *p, size_t cn, int c, const gpu_msm_tuning *t) {
     memset(p, 0, sizeof *p);
@@ -730,7 +654,6 @@ void plan_sizes(tail_plan<G> *p, size_t cn, int c, const gpu_msm_tuning *t) {
     size_t R = p->npairs >> 18;
     p->R = (uint32_t)(R < 16 ? 16 : R > 256 ? 256 : R);
     p->nthreads = (p->npairs + p->R - 1) / p->R;
-    plan_affine(p, t);
 }
 
 template <class G>
@@ -777,116 +700,47 @@ cuzk_status plan_alloc(gpu_ctx *ctx, scratch *sc, tail_plan<G> *p, cuzk_error *e
     CTX_CU(scratch_alloc(sc, &p->buckets, (size_t)p->nb));
     CTX_CU(scratch_alloc(sc, &p->seg, (size_t)p->W * p->seg_per_win));
     CTX_CU(scratch_alloc(sc, &p->seg2, (size_t)p->W * p->seg_per_win));
-    if (p->aff) {
-        CTX_CU(scratch_alloc(sc, &p->acnt, (size_t)p->nb + 1));
-        CTX_CU(scratch_alloc(sc, &p->aoff, (size_t)p->nb + 1));
-        CTX_CU(scratch_alloc(sc, &p->qoff, (size_t)p->nb + 1));
-        CTX_CU(scratch_alloc(sc, &p->off2, (size_t)p->nb + 1));
-        CTX_CU(scratch_alloc(sc, &p->bend2, (size_t)p->nb + 1));
-        if (p->aff_own) {
-            CTX_CU(scratch_alloc(sc, &p->own_abuf, p->aff_slots));
-            CTX_CU(scratch_alloc(sc, &p->own_pre, p->aff_pre));
-            CTX_CU(scratch_alloc(sc, &p->own_avals, p->aff_vals));
-        }
-    }
 out:
     return st;
 }
 
-/* The tasks accumulation (msm_bucket_tasks) of nb buckets: bucket b is the sorted pairs
- * bstart[b] .. bend[b] of vals (point bases[v & ~SIGN_BIT], y negated when SIGN_BIT is set); its
- * sum goes to buckets[b]. K and max_tasks as plan_sizes computes them for these buckets (at most
- * p's: the task arrays are p's). ev_accum (or NULL) is recorded before the accumulation kernel. */
+/* The tasks accumulation (msm_bucket_tasks) of the plan's nb buckets: bucket b is the sorted
+ * pairs p->bstart[b] .. p->bend[b] of vals (point bases[v & ~SIGN_BIT], y negated when SIGN_BIT
+ * is set); its sum goes to p->buckets[b]. ev_accum (or NULL) is recorded before the accumulation
+ * kernel. */
 template <class G>
 cuzk_status tasks_pass(gpu_ctx *ctx, tail_plan<G> *p, const typename G::affine *bases, const uint32_t *vals,
-                       const uint32_t *bstart, const uint32_t *bend, uint32_t nb, uint32_t K, size_t max_tasks,
-                       typename G::xyzz *buckets, cudaEvent_t ev_accum, cuzk_error *err) {
+                       cudaEvent_t ev_accum, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
     cudaStream_t s = ctx->stream;
     size_t tb;
-    msm_sizes_kernel<<<nblocks(nb, 256), 256, 0, s>>>(bstart, bend, nb, p->sizes, p->ids);
+    msm_sizes_kernel<<<nblocks(p->nb, 256), 256, 0, s>>>(p->bstart, p->bend, p->nb, p->sizes, p->ids);
     CTX_LAUNCH("msm_sizes_kernel");
     tb = p->temp_bytes;
     CTX_CU(cub::DeviceRadixSort::SortPairsDescending(p->temp, tb, p->sizes, p->sizes2, p->ids, p->perm,
-                                                     (int64_t)nb, 0, p->size_bits, s));
+                                                     (int64_t)p->nb, 0, p->size_bits, s));
     CTX_LAUNCH("cub SortPairsDescending (bucket sizes)");
-    msm_ntasks_kernel<<<nblocks(nb + 1, 256), 256, 0, s>>>(p->sizes2, nb, K, p->ntasks);
+    msm_ntasks_kernel<<<nblocks(p->nb + 1, 256), 256, 0, s>>>(p->sizes2, p->nb, p->K, p->ntasks);
     CTX_LAUNCH("msm_ntasks_kernel");
     tb = p->temp_bytes;
-    CTX_CU(cub::DeviceScan::ExclusiveSum(p->temp, tb, p->ntasks, p->toff, (int)(nb + 1), s));
+    CTX_CU(cub::DeviceScan::ExclusiveSum(p->temp, tb, p->ntasks, p->toff, (int)(p->nb + 1), s));
     CTX_LAUNCH("cub ExclusiveSum");
-    msm_task_map_kernel<<<nblocks(nb, 256), 256, 0, s>>>(p->toff, nb, p->tmap);
+    msm_task_map_kernel<<<nblocks(p->nb, 256), 256, 0, s>>>(p->toff, p->nb, p->tmap);
     CTX_LAUNCH("msm_task_map_kernel");
     if (ev_accum) CTX_CU(cudaEventRecord(ev_accum, s));
-    msm_accumulate_kernel<G><<<nblocks(max_tasks, 128), 128, 0, s>>>(bases, vals, bstart, bend,
-                                                                      p->perm, p->toff, p->tmap, nb,
-                                                                      K, max_tasks, p->partials);
+    msm_accumulate_kernel<G><<<nblocks(p->max_tasks, 128), 128, 0, s>>>(bases, vals, p->bstart, p->bend, p->perm,
+                                                                         p->toff, p->tmap, p->nb, p->K,
+                                                                         p->max_tasks, p->partials);
     CTX_LAUNCH("msm_accumulate_kernel");
-    msm_bucket_sum_kernel<G><<<nblocks(nb, 128), 128, 0, s>>>(p->partials, p->toff, p->perm, nb,
-                                                                       buckets);
+    msm_bucket_sum_kernel<G><<<nblocks(p->nb, 128), 128, 0, s>>>(p->partials, p->toff, p->perm, p->nb, p->buckets);
     CTX_LAUNCH("msm_bucket_sum_kernel");
     tb = p->temp_bytes;
     CTX_CU(cub::DeviceSelect::If(p->temp, tb, thrust::counting_iterator<uint32_t>(0), p->heavy, p->n_heavy,
-                                 (int)nb, is_heavy_op{p->toff}, s));
+                                 (int)p->nb, is_heavy_op{p->toff}, s));
     CTX_LAUNCH("cub DeviceSelect::If (heavy buckets)");
     msm_heavy_bucket_kernel<G><<<HEAVY_BLOCKS, 128, 0, s>>>(p->partials, p->toff, p->perm, p->heavy, p->n_heavy,
-                                                          buckets);
+                                                          p->buckets);
     CTX_LAUNCH("msm_heavy_bucket_kernel");
-out:
-    return st;
-}
-
-/* GPU_MSM_ACCUM_AFFINE (G1): per group of p->aff_G windows, the batch-affine levels
- * (msm_aff_level_kernel) over the sorted pairs vals, then the tasks over what is left. alt_k and
- * alt_v: the sort's free double buffers (npairs words each), which hold the level buffer, the
- * running products and the pairs left unless p->aff_own. */
-template <class G>
-cuzk_status affine_pass(gpu_ctx *ctx, tail_plan<G> *p, size_t cn, const typename G::affine *bases,
-                        const uint32_t *vals, uint32_t *alt_k, uint32_t *alt_v, cuzk_error *err) {
-    typedef typename G::affine affine_pt;
-    typedef typename G::curve::fp fp_t;
-    cuzk_status st = CUZK_OK;
-    cudaStream_t s = ctx->stream;
-    const int L = p->aff_L;
-    affine_pt *abuf = p->aff_own ? p->own_abuf : (affine_pt *)(void *)alt_v;
-    fp_t *pre = p->aff_own ? p->own_pre : (fp_t *)(void *)alt_k;
-    uint32_t *avals = p->aff_own ? p->own_avals : (uint32_t *)(void *)((char *)alt_k + aff_pre_bytes(p));
-    const size_t blk = (size_t)p->aff_K * AFF_BLOCK;
-    for (int w0 = 0; w0 < p->W; w0 += p->aff_G) {
-        const int gw = p->W - w0 < p->aff_G ? p->W - w0 : p->aff_G;
-        const uint32_t nbg = (uint32_t)gw * p->nbw, b0 = (uint32_t)w0 * p->nbw;
-        const uint32_t *bs = p->bstart + b0, *be = p->bend + b0;
-        const size_t gp = cn * (size_t)gw;
-        size_t tb;
-        msm_aff_count_kernel<<<nblocks((size_t)nbg + 1, 256), 256, 0, s>>>(bs, be, nbg, 0, 0, p->acnt);
-        CTX_LAUNCH("msm_aff_count_kernel (slots)");
-        tb = p->temp_bytes;
-        CTX_CU(cub::DeviceScan::ExclusiveSum(p->temp, tb, p->acnt, p->aoff, (int)(nbg + 1), s));
-        CTX_LAUNCH("cub ExclusiveSum (affine slots)");
-        msm_aff_odd_kernel<G><<<nblocks(nbg, 256), 256, 0, s>>>(bases, vals, bs, be, p->aoff, nbg, abuf);
-        CTX_LAUNCH("msm_aff_odd_kernel");
-        for (int l = 0; l < L; l++) {
-            msm_aff_count_kernel<<<nblocks((size_t)nbg + 1, 256), 256, 0, s>>>(bs, be, nbg, 1, l, p->acnt);
-            CTX_LAUNCH("msm_aff_count_kernel (pairs)");
-            tb = p->temp_bytes;
-            CTX_CU(cub::DeviceScan::ExclusiveSum(p->temp, tb, p->acnt, p->qoff, (int)(nbg + 1), s));
-            CTX_LAUNCH("cub ExclusiveSum (affine pairs)");
-            const size_t q = aff_level_pairs_bound(gp, l, nbg);
-            msm_aff_level_kernel<G><<<(unsigned)((q + blk - 1) / blk), AFF_BLOCK, 0, s>>>(
-                bases, vals, bs, p->aoff, p->qoff, nbg, l, p->aff_K, abuf, pre);
-            CTX_LAUNCH("msm_aff_level_kernel");
-        }
-        msm_aff_count_kernel<<<nblocks((size_t)nbg + 1, 256), 256, 0, s>>>(bs, be, nbg, 2, L, p->acnt);
-        CTX_LAUNCH("msm_aff_count_kernel (left)");
-        tb = p->temp_bytes;
-        CTX_CU(cub::DeviceScan::ExclusiveSum(p->temp, tb, p->acnt, p->off2, (int)(nbg + 1), s));
-        CTX_LAUNCH("cub ExclusiveSum (affine left)");
-        msm_aff_compact_kernel<<<nblocks(nbg, 256), 256, 0, s>>>(bs, be, p->aoff, p->off2, nbg, L, avals, p->bend2);
-        CTX_LAUNCH("msm_aff_compact_kernel");
-        st = tasks_pass<G>(ctx, p, abuf, avals, p->off2, p->bend2, nbg, aff_task_k(p, cn), aff_task_bound(p, cn, gw),
-                           p->buckets + b0, NULL, err);
-        if (st != CUZK_OK) goto out;
-    }
 out:
     return st;
 }
@@ -942,15 +796,8 @@ cuzk_status tail_chunk(gpu_ctx *ctx, tail_plan<G> *p, size_t cn, const uint32_t 
                                                            p->buckets);
         CTX_LAUNCH("msm_runs_heavy_kernel");
     }
-    if (p->aff) {
-        if constexpr (G::FP_PER_COORD == 1) {
-            if (ev) CTX_CU(cudaEventRecord(ev[2], s));
-            st = affine_pass<G>(ctx, p, cn, bases, dv.Current(), dk.Alternate(), dv.Alternate(), err);
-            if (st != CUZK_OK) goto out;
-        }
-    } else if (!p->runs) {
-        st = tasks_pass<G>(ctx, p, bases, dv.Current(), p->bstart, p->bend, p->nb, p->K, p->max_tasks, p->buckets,
-                           ev ? ev[2] : NULL, err);
+    if (!p->runs) {
+        st = tasks_pass<G>(ctx, p, bases, dv.Current(), ev ? ev[2] : NULL, err);
         if (st != CUZK_OK) goto out;
     }
     if (ev) CTX_CU(cudaEventRecord(ev[3], s));
@@ -1531,14 +1378,7 @@ size_t scratch_bytes(size_t n, const gpu_msm_tuning *tuning) {
     b += (sort_tmp > scan_tmp ? sort_tmp : scan_tmp);
     const size_t parts = p.max_tasks > 2 * p.nthreads ? p.max_tasks : 2 * p.nthreads;
     b += (parts + (size_t)p.nb + 2 * (size_t)p.W * p.seg_per_win) * pt;
-    /* the affine levels: acnt, aoff, qoff, off2, bend2; their own level buffers when the sort's
-     * free double buffers are too small (plan_affine) */
-    if (p.aff) {
-        b += 5 * ((size_t)p.nb + 1) * sizeof(uint32_t);
-        if (p.aff_own)
-            b += p.aff_slots * sizeof(typename G::affine) + aff_pre_bytes(&p) + p.aff_vals * sizeof(uint32_t);
-    }
-    return b + 40 * align;
+    return b + 32 * align;
 }
 }  // namespace
 

@@ -292,7 +292,7 @@ int dcfg_load(dcfg *c, const char *path, char *err, size_t cap) {
     if ((t = json_object_get(root, "engine"))) {
         static const char *const k[] = {"backend",    "workers",       "prove_threads", "host_budget",
                                         "job_budget", "gpu_budget",    "pinned_budget", "devices",
-                                        "gpu_fallback", "msm_accumulation", "msm_affine_pairs", NULL};
+                                        "gpu_fallback", "msm_accumulation", NULL};
         if (!json_is_object(t)) { fail(err, cap, "%s: engine: expected a table", path); goto out; }
         if (check_keys(t, "engine", k, path, err, cap)) goto out;
         if (get_str(t, "backend", &c->backend, "engine", path, err, cap)) goto out;
@@ -312,20 +312,21 @@ int dcfg_load(dcfg *c, const char *path, char *err, size_t cap) {
         }
         json_t *ma = json_object_get(t, "msm_accumulation");
         if (ma) {
-            static const char *const names[] = {"default", "tasks", "runs", "affine"};
+            static const char *const names[] = {"default", "tasks", "runs"};
             c->msm_accumulation = -1;
-            for (int i = 0; json_is_string(ma) && i < 4; i++)
+            for (int i = 0; json_is_string(ma) && i < 3; i++)
                 if (!strcmp(json_string_value(ma), names[i])) c->msm_accumulation = i;
             if (c->msm_accumulation < 0) {
-                fail(err, cap, "%s: engine.msm_accumulation: expected \"default\", \"tasks\", \"runs\" or \"affine\"",
-                     path);
+                if (json_is_string(ma) && !strcmp(json_string_value(ma), "affine"))
+                    fail(err, cap, "%s: engine.msm_accumulation: \"affine\" (the GPU batch-affine accumulation) was "
+                                   "removed: it was slower than \"tasks\"; expected \"default\", \"tasks\" or \"runs\"",
+                         path);
+                else
+                    fail(err, cap, "%s: engine.msm_accumulation: expected \"default\", \"tasks\" or \"runs\"", path);
                 goto out;
             }
         }
-        uint64_t v = 0;
-        if (get_uint(t, "msm_affine_pairs", 256, &v, "engine", path, err, cap)) goto out;
-        c->msm_affine_pairs = (int)v;
-        v = (uint64_t)c->workers;
+        uint64_t v = (uint64_t)c->workers;
         if (get_uint(t, "workers", 64, &v, "engine", path, err, cap)) goto out;
         c->workers = v ? (int)v : 1;
         v = 0;

@@ -55,8 +55,7 @@ typedef struct dcfg {
     int devices[16];             /* CUDA ordinals of engine.devices */
     int n_devices;               /* 0: device 0 */
     int msm_accumulation;        /* engine.msm_accumulation: the GPU G1 MSMs' bucket accumulation, a
-                                    cuzk_gpu_msm_accum value (0 default, 1 tasks, 2 runs, 3 affine) */
-    int msm_affine_pairs;        /* engine.msm_affine_pairs: affine pairs per thread (1..256; 0: 32) */
+                                    cuzk_gpu_msm_accum value (0 default, 1 tasks, 2 runs) */
     uint64_t result_retention_ms;/* finished jobs are kept this long (default 10 min) */
     uint32_t max_retained;       /* and at most this many (default 10000) */
     uint32_t max_queued;         /* queued jobs beyond this are refused (default 100000) */

@@ -35,11 +35,8 @@ cuzk_status cuzk_gpu_device_info(int device, char *buf, size_t cap, cuzk_error *
 cuzk_status groth16_msm_opts_check(const cuzk_msm_opts *o, const char *who, cuzk_error *err) {
     if (!o) return CUZK_OK;
     if (o->accumulation != CUZK_GPU_MSM_ACCUM_DEFAULT && o->accumulation != CUZK_GPU_MSM_ACCUM_TASKS &&
-        o->accumulation != CUZK_GPU_MSM_ACCUM_RUNS && o->accumulation != CUZK_GPU_MSM_ACCUM_AFFINE)
+        o->accumulation != CUZK_GPU_MSM_ACCUM_RUNS)
         return ERR(err, CUZK_ERR_ARG, "%s: unknown MSM accumulation %d (cuzk_gpu_msm_accum: 0 default, 1 tasks, "
-                   "2 runs, 3 affine)", who, (int)o->accumulation);
-    if (o->affine_pairs_per_thread < 0 || o->affine_pairs_per_thread > 256)
-        return ERR(err, CUZK_ERR_ARG, "%s: affine_pairs_per_thread %d (1..256, 0: the default 32)", who,
-                   o->affine_pairs_per_thread);
+                   "2 runs; 3, the batch-affine accumulation, was removed)", who, (int)o->accumulation);
     return CUZK_OK;
 }

@@ -75,9 +75,9 @@ typedef struct groth16_gpu_plan_opts {
                               tables, arena); 0: no limit but the device's free memory (which always
                               bounds it: free + the borrowed SRS + the pool's idle reserve) */
     cuzk_msm_opts msm;     /* the MSMs' tuning: window_bits, chunk_points (0: the plan chooses),
-                              accumulation, affine pairs; b_g2_on_gpu: 1 the device (resident or
-                              streamed, never CPU threads), -1 CPU threads, 0 automatic: the device
-                              unless no plan with it fits */
+                              accumulation; b_g2_on_gpu: 1 the device (resident or streamed, never
+                              CPU threads), -1 CPU threads, 0 automatic: the device unless no plan
+                              with it fits */
     size_t stream_points;  /* points per streamed chunk (0: the plan chooses) */
     int lean_h;            /* 0: the plan chooses the lean H (memplan.h) only when nothing else fits;
                               1: always (tests, experiments); -1: never */
@@ -172,10 +172,10 @@ cuzk_status groth16_gpu_prove_start(groth16_pending **out, groth16_gpu_prover *g
 
 /* Tuning of the prover's MSMs (its four G1 MSMs and the device B_G2 MSM; src/cuda/gpu.h
  * gpu_msm_tuning_of): window_bits 0 = automatic (src/cuda/gpu.h gpu_msm_window_bits), else clamped
- * to 2..22; chunk_points 0 = automatic (2^25), else at least 64; the G1 MSMs' accumulation and
- * affine pairs per thread (0: TASKS, 32; the G2 MSM always uses TASKS); b_g2_on_gpu is not read
- * here (groth16_gpu_prover_set_b_g2). Kept per prover: provers of one process may differ. Proofs do
- * not depend on it (only time and scratch do); groth16_gpu_proof_device_bytes follows it. Must not
+ * to 2..22; chunk_points 0 = automatic (2^25), else at least 64; the G1 MSMs' accumulation (0:
+ * TASKS; the G2 MSM always uses TASKS); b_g2_on_gpu is not read here
+ * (groth16_gpu_prover_set_b_g2). Kept per prover: provers of one process may differ. Proofs do not
+ * depend on it (only time and scratch do); groth16_gpu_proof_device_bytes follows it. Must not
  * race with a start on the same prover. NULL gp: no-op; NULL msm: automatic. */
 void groth16_gpu_prover_set_msm(groth16_gpu_prover *gp, const cuzk_msm_opts *msm);
 

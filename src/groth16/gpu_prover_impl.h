@@ -254,8 +254,7 @@ struct groth16_gpu_prover {
 
 _Static_assert((int)GPU_MSM_ACCUM_DEFAULT == (int)CUZK_GPU_MSM_ACCUM_DEFAULT &&
                    (int)GPU_MSM_ACCUM_TASKS == (int)CUZK_GPU_MSM_ACCUM_TASKS &&
-                   (int)GPU_MSM_ACCUM_RUNS == (int)CUZK_GPU_MSM_ACCUM_RUNS &&
-                   (int)GPU_MSM_ACCUM_AFFINE == (int)CUZK_GPU_MSM_ACCUM_AFFINE,
+                   (int)GPU_MSM_ACCUM_RUNS == (int)CUZK_GPU_MSM_ACCUM_RUNS,
                "the device accumulation values are the public ones");
 _Static_assert(MEMPLAN_A == (int)GROTH16_Q_A && MEMPLAN_B1 == (int)GROTH16_Q_B1 && MEMPLAN_L == (int)GROTH16_Q_L &&
                    MEMPLAN_H == (int)GROTH16_Q_H,
@@ -338,7 +337,6 @@ void groth16_gpu_prover_set_msm(groth16_gpu_prover *gp, const cuzk_msm_opts *msm
     if (!gp) return;
     const gpu_msm_tuning t = gpu_msm_tuning_of(msm);
     gp->msm.accum = t.accum;
-    gp->msm.aff_pairs = t.aff_pairs;
     /* a given window or chunk replaces the plan's; the arena follows the new peak */
     if (t.window_bits > 0) gp->plan.window_bits = t.window_bits;
     if (t.chunk_points > 0) gp->plan.chunk_points = t.chunk_points;

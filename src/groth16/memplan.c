@@ -40,7 +40,7 @@ size_t memplan_model_scratch(void *ctx, int g2, int streamed, size_t n, int wind
     size_t b = 2 * n * 4 + 8 + (T + T / 4 + 2) * pt + cub;
     b += 4 * npairs * 4 + 9 * (nb + 1) * 4 + 4 + max_tasks * 4 + cub;
     b += (parts + nb + 2 * W * seg) * pt;
-    return b + 40 * ALIGN;
+    return b + 32 * ALIGN;
 }
 
 static size_t point_bytes(const memplan_input *in, int q) { return q == MEMPLAN_B2 ? in->g2_bytes : in->g1_bytes; }

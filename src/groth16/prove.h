@@ -60,8 +60,8 @@ typedef struct groth16_backend_cfg {
                                           query on the device would not fit it */
 } groth16_backend_cfg;
 /* CUZK_ERR_ARG naming `who` when the MSM options hold a value no backend takes (an accumulation
- * outside cuzk_gpu_msm_accum, affine pairs per thread outside 0..256); the other fields are
- * clamped by the device code. NULL o: CUZK_OK. Checked by every entry point that takes them
+ * outside cuzk_gpu_msm_accum: 0 default, 1 tasks, 2 runs); the other fields are clamped by the
+ * device code. NULL o: CUZK_OK. Checked by every entry point that takes them
  * (cuzk_prover_create, cuzk_engine_create), whatever the backend. Thread-safe. */
 cuzk_status groth16_msm_opts_check(const cuzk_msm_opts *o, const char *who, cuzk_error *err);
 

@@ -107,12 +107,11 @@ static void test_gpu_kernels(void) {
     CHECK((st == CUZK_OK && count >= 0) || (st == CUZK_ERR_UNSUPPORTED && count == 0));
     float t[4];
     CHECK_ST(benchkit_gpu_msm(CUZK_CURVE_BLS12_381, 1024, 0, NULL, 0, 0, t, &e), CUZK_ERR_ARG);
-    /* MSM options no prover takes (an unknown accumulation, affine pairs out of range) */
+    /* MSM options no prover takes (an unknown accumulation; 3, the removed batch-affine one) */
     cuzk_msm_opts bad = {0};
     bad.accumulation = (cuzk_gpu_msm_accum)7;
     CHECK_ST(benchkit_gpu_msm(CUZK_CURVE_BLS12_381, 1024, 0, &bad, 0, 1, t, &e), CUZK_ERR_ARG);
-    bad.accumulation = CUZK_GPU_MSM_ACCUM_AFFINE;
-    bad.affine_pairs_per_thread = 257;
+    bad.accumulation = (cuzk_gpu_msm_accum)3;
     CHECK_ST(benchkit_gpu_msm01(1024, 0.5, 0, &bad, 0, 1, t, NULL, &e), CUZK_ERR_ARG);
     CHECK_ST(benchkit_gpu_ntt(CUZK_CURVE_BN254, 10, 2, 0, 1, t, &e), CUZK_ERR_ARG);
     CHECK_ST(benchkit_gpu_msm01(1024, 1.5, 0, NULL, 0, 1, t, NULL, &e), CUZK_ERR_ARG);
@@ -132,14 +131,13 @@ static void test_gpu_kernels(void) {
         /* a device: every kernel runs and reports positive times */
         const cuzk_msm_opts runs = {.accumulation = CUZK_GPU_MSM_ACCUM_RUNS};
         const cuzk_msm_opts tasks = {.accumulation = CUZK_GPU_MSM_ACCUM_TASKS};
-        const cuzk_msm_opts affine = {.accumulation = CUZK_GPU_MSM_ACCUM_AFFINE, .affine_pairs_per_thread = 16};
         CHECK_ST(benchkit_gpu_msm(CUZK_CURVE_BLS12_381, 1 << 12, 0, &runs, 0, 2, t, &e), CUZK_OK);
         CHECK(t[0] > 0 && t[1] > 0);
         CHECK_ST(benchkit_gpu_ntt(CUZK_CURVE_BN254, 12, 1, 0, 1, t, &e), CUZK_OK);
         benchkit_gpu_msm_stats s;
         CHECK_ST(benchkit_gpu_msm01(1 << 12, 0.9, 1, &tasks, 0, 1, t, &s, &e), CUZK_OK);
         CHECK(s.n_zero + s.n_one + s.n_other == (size_t)1 << 12);
-        CHECK_ST(benchkit_gpu_msm01(1 << 14, 0.2, 1, &affine, 0, 1, t, &s, &e), CUZK_OK);
+        CHECK_ST(benchkit_gpu_msm01(1 << 14, 0.2, 1, &runs, 0, 1, t, &s, &e), CUZK_OK);
         CHECK(s.n_zero + s.n_one + s.n_other == (size_t)1 << 14 && t[0] > 0);
         CHECK_ST(benchkit_gpu_msm2(1 << 12, 0, 0.5, 1, 0, 1, t, &s, &e), CUZK_OK);
         CHECK(s.n_zero + s.n_one + s.n_other == (size_t)1 << 12 && t[0] > 0);

@@ -28,8 +28,8 @@
  *      BN254's field or without ONE fail the job with the reason; BLS12-381 and BN254 jobs
  *      interleaved in one engine under one host budget; a queued BN254 job cancelled;
  *   9. the device list (cuzk_gpu_device_count / cuzk_gpu_device_info); the MSM options
- *      (cuzk_msm_opts: bad accumulation / affine pairs refused by prover and engine, valid ones
- *      taken per prover).
+ *      (cuzk_msm_opts: a bad accumulation, the removed batch-affine one (3) included, refused by
+ *      prover and engine, valid ones taken per prover).
  * Exit status 0 when every check passed, 1 otherwise; one line per failed check on stderr.
  */
 #include <stdint.h>
@@ -1212,8 +1212,9 @@ static void test_devices(void) {
 }
 
 /* The GPU MSM options are per prover and engine (cuzk_msm_opts): an accumulation outside
- * cuzk_gpu_msm_accum or affine pairs per thread outside 0..256 is CUZK_ERR_ARG from
- * cuzk_prover_create and cuzk_engine_create, whatever the backend; valid ones are taken by the CPU
+ * cuzk_gpu_msm_accum (3 among them: the batch-affine accumulation, removed; the message says so
+ * and lists the valid values) is CUZK_ERR_ARG from cuzk_prover_create and cuzk_engine_create,
+ * whatever the backend; valid ones are taken by the CPU
  * backend (which ignores them), and two provers of one key with different options prove the same
  * proof with the same r, s. */
 static void test_msm_opts(void) {
@@ -1232,21 +1233,21 @@ static void test_msm_opts(void) {
     po.msm.accumulation = (cuzk_gpu_msm_accum)4;
     CHECK_ST(cuzk_prover_create(&pv, pk, &po, &e), CUZK_ERR_ARG);
     CHECK(pv == NULL && strstr(e.msg, "accumulation"));
-    po.msm.accumulation = CUZK_GPU_MSM_ACCUM_AFFINE;
-    po.msm.affine_pairs_per_thread = 257;
+    pv = (cuzk_prover *)1;
+    po.msm.accumulation = (cuzk_gpu_msm_accum)3; /* the removed batch-affine accumulation */
     CHECK_ST(cuzk_prover_create(&pv, pk, &po, &e), CUZK_ERR_ARG);
-    po.msm.affine_pairs_per_thread = -1;
-    CHECK_ST(cuzk_prover_create(&pv, pk, &po, &e), CUZK_ERR_ARG);
+    CHECK(pv == NULL && strstr(e.msg, "unknown MSM accumulation 3") && strstr(e.msg, "0 default, 1 tasks, 2 runs") &&
+          strstr(e.msg, "removed"));
     cuzk_engine_opts eo = {0};
     cuzk_engine *eng = (cuzk_engine *)1;
     eo.backend = CUZK_BACKEND_CPU;
     eo.msm.accumulation = (cuzk_gpu_msm_accum)-1;
     CHECK_ST(cuzk_engine_create(&eng, &eo, &e), CUZK_ERR_ARG);
     CHECK(eng == NULL);
-    eo.msm.accumulation = CUZK_GPU_MSM_ACCUM_RUNS;
-    eo.msm.affine_pairs_per_thread = 300;
+    eo.msm.accumulation = (cuzk_gpu_msm_accum)3;
     CHECK_ST(cuzk_engine_create(&eng, &eo, &e), CUZK_ERR_ARG);
-    eo.msm.affine_pairs_per_thread = 256;
+    CHECK(eng == NULL && strstr(e.msg, "accumulation 3"));
+    eo.msm.accumulation = CUZK_GPU_MSM_ACCUM_RUNS;
     CHECK_ST(cuzk_engine_create(&eng, &eo, &e), CUZK_OK);
     cuzk_engine_destroy(eng);
     /* valid options on the CPU backend: the same proof bytes for two provers of one key */
@@ -1257,10 +1258,9 @@ static void test_msm_opts(void) {
     cuzk_witness w = {CUZK_WITNESS_WTNS, wbytes, wlen};
     cuzk_proof p1 = {0}, p2 = {0};
     cuzk_prover *a = NULL, *b = NULL;
-    po.msm.affine_pairs_per_thread = 16;
+    po.msm.accumulation = CUZK_GPU_MSM_ACCUM_RUNS;
     CHECK_ST(cuzk_prover_create(&a, pk, &po, &e), CUZK_OK);
     po.msm.accumulation = CUZK_GPU_MSM_ACCUM_TASKS;
-    po.msm.affine_pairs_per_thread = 0;
     CHECK_ST(cuzk_prover_create(&b, pk, &po, &e), CUZK_OK);
     if (a && b) {
         CHECK_ST(cuzk_prove(a, &p1, &w, &pr, NULL, &e), CUZK_OK);

@@ -384,8 +384,11 @@ cfg_case "bad gpu_fallback value" 2 'engine.gpu_fallback: expected "none"' $'[en
 cfg_case "gpu_fallback not a string" 2 'engine.gpu_fallback: expected' $'[engine]\ngpu_fallback = true'
 cfg_case "bad msm_accumulation value" 2 'engine.msm_accumulation: expected "default"' $'[engine]\nmsm_accumulation = "fast"'
 cfg_case "msm_accumulation not a string" 2 'engine.msm_accumulation: expected' $'[engine]\nmsm_accumulation = 3'
-cfg_case "msm_affine_pairs over 256" 2 'engine.msm_affine_pairs: expected an integer from 0 to 256' $'[engine]\nmsm_affine_pairs = 257'
-cfg_case "msm accumulation and pairs taken" 0 "OK" "$(printf '[server]\nlisten = ["unix://%s/acc.sock"]\n[engine]\nmsm_accumulation = "affine"\nmsm_affine_pairs = 16' "$W")"
+# the GPU batch-affine accumulation was removed: "affine" is refused saying so, and its old key
+# msm_affine_pairs is an unknown key like any other, named
+cfg_case "msm_accumulation \"affine\" refused as removed" 2 'engine.msm_accumulation: "affine" (the GPU batch-affine accumulation) was removed.*expected "default", "tasks" or "runs"' $'[engine]\nmsm_accumulation = "affine"'
+cfg_case "msm_affine_pairs (removed) named as unknown" 2 'unknown key engine.msm_affine_pairs' $'[engine]\nmsm_affine_pairs = 16'
+cfg_case "msm accumulation taken" 0 "OK" "$(printf '[server]\nlisten = ["unix://%s/acc.sock"]\n[engine]\nmsm_accumulation = "runs"' "$W")"
 gpu_cfg "$W/e.toml" cpu
 start e "$W/e.toml"
 E=$PID
