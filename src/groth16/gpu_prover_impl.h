@@ -1208,7 +1208,8 @@ static size_t gpu_start_bytes_ops(const CN(groth16_key) *k, int nthreads) {
 
 /* The stages prove_start runs on this backend's state (ctx: the gpu_backend_state).
  * snarkjs: one start on the device at a time (the state's lock) */
-static cuzk_status zkey_gpu_begin(void *ctx, cuzk_error *err) {
+static cuzk_status zkey_gpu_begin(void *ctx, groth16_b2_place *b2, cuzk_error *err) {
+    (void)b2; /* B_G2 in finish */
     (void)err;
     pthread_mutex_lock(&((gpu_backend_state *)ctx)->mu);
     return CUZK_OK;
