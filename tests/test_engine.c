@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "util/abort.h"
+#include "util/log.h"
 #include "util/reaper.h"
 #include "util/timer.h"
 
@@ -258,6 +259,128 @@ TEST(engine, start_stops_at_every_stage_boundary) {
         CHECK_EQ_INT(st, CUZK_ERR_CANCELLED);
         CHECK(pend == NULL && ps.asked == k);
         CHECK_MSG(strstr(e.msg, zstage[k - 1]) != NULL, "zkey k %d: \"%s\" should name %s", k, e.msg, zstage[k - 1]);
+    }
+    wtns_free(&wt);
+    zkey_free(&z);
+}
+
+/* The snarkjs sequence's optional B_G2 stage (groth16_stages.b2_msm: the GPU backend's device
+ * B_G2), here over the CPU's G2 MSM with the CPU's other stages. A begin that puts B_G2 there
+ * (GROTH16_B2_ON_DEVICE) gets it called once, after the G1 MSMs, with finish's CPU inputs (the
+ * zkey's b2, the whole witness canonical, n_vars); the pending is done with B_G2: it keeps no
+ * witness scalars (they came back through the release hook inside start), finish computes nothing
+ * and reports start's B_G2 time, both timings say b2_device, and the proof is the CPU's. Without
+ * the stage (begin's ON_DEVICE is then ignored), or with a begin that leaves B_G2 in finish, the
+ * stage is not called and finish computes it (same proof). A failing stage fails the start (its
+ * status, no pending, end called, every buffer back); a probe that fires at the 7th stage boundary
+ * cancels before the device B_G2 ("MSM B2"). */
+typedef struct {
+    groth16_b2_place place; /* what begin sets */
+    cuzk_status fail;       /* the stage's status (CUZK_OK: it computes) */
+    const zkey *z;
+    const fr *w;
+    int begins, ends, calls, args_ok;
+} b2_stage_state;
+static cuzk_status b2_test_begin(void *ctx, groth16_b2_place *b2, cuzk_error *err) {
+    (void)err;
+    b2_stage_state *x = ctx;
+    x->begins++;
+    CHECK_EQ_INT(*b2, GROTH16_B2_IN_FINISH);
+    *b2 = x->place;
+    return CUZK_OK;
+}
+static void b2_test_end(void *ctx) { ((b2_stage_state *)ctx)->ends++; }
+static cuzk_status b2_test_msm(void *ctx, g2_jacobian *out, const g2_affine *bases, const scalar256 *scalars, size_t n,
+                               int nthreads, cuzk_error *err) {
+    b2_stage_state *x = ctx;
+    x->calls++;
+    int ok = bases == x->z->b2 && n == x->z->n_vars;
+    for (size_t i = 0; ok && i < n; i++) {
+        scalar256 c;
+        fr_to_canon(c.l, &x->w[i]);
+        ok = !memcmp(c.l, scalars[i].l, sizeof c.l);
+    }
+    x->args_ok = ok;
+    if (x->fail != CUZK_OK) return ERR(err, x->fail, "the test's B_G2 stage fails");
+    g2_msm(out, bases, scalars, n, nthreads);
+    return CUZK_OK;
+}
+
+TEST(engine, zkey_start_runs_the_b2_stage) {
+    zkey z;
+    wtns wt = {0};
+    REQUIRE(zkey_load(&z, CUZK_FIXTURES_DIR "/bls12381/merkle_mimc5/circuit_final.zkey", false, NULL) == CUZK_OK);
+    REQUIRE(wtns_load(&wt, CUZK_FIXTURES_DIR "/bls12381/merkle_mimc5/witness.wtns", NULL) == CUZK_OK);
+    fr r, s;
+    fixed_rs(&r, &s, 3);
+    cuzk_error e = {0};
+    groth16_proof ref;
+    REQUIRE(groth16_prove_zkey(&ref, &z, wt.w, wt.n, &r, &s, 2, NULL, &e) == CUZK_OK);
+    uint8_t bref[192], bgot[192];
+    bellperson_proof_encode(bref, &ref);
+    const size_t ws_bytes = (size_t)wt.n * sizeof(scalar256);
+    /* place, stage present, the stage's status */
+    static const struct { groth16_b2_place place; int stage; cuzk_status fail; } cases[] = {
+        {GROTH16_B2_ON_DEVICE, 1, CUZK_OK},    {GROTH16_B2_ON_DEVICE, 0, CUZK_OK},
+        {GROTH16_B2_IN_FINISH, 1, CUZK_OK},    {GROTH16_B2_ON_DEVICE, 1, CUZK_ERR_NOMEM_DEVICE}};
+    size_t pb[4] = {0};
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        b2_stage_state x = {cases[k].place, cases[k].fail, &z, wt.w, 0, 0, 0, 0};
+        groth16_stages stg = groth16_stages_cpu;
+        stg.ctx = &x;
+        stg.begin = b2_test_begin;
+        stg.end = b2_test_end;
+        stg.b2_msm = cases[k].stage ? b2_test_msm : NULL;
+        const int device = cases[k].place == GROTH16_B2_ON_DEVICE && cases[k].stage;
+        groth16_pending *pend = NULL;
+        groth16_timings ts = {0}, tf = {0};
+        release_count rc = {0};
+        cuzk_status st = groth16_zkey_start(&pend, &z, &stg, wt.w, wt.n, &r, &s, 2, counting_release, &rc, &ts, &e);
+        CHECK_EQ_INT(x.begins, 1);
+        CHECK_EQ_INT(x.ends, 1);
+        CHECK_EQ_INT(x.calls, device);
+        if (device) CHECK_MSG(x.args_ok, "case %zu: the B_G2 stage got other inputs than finish's CPU B_G2", k);
+        if (cases[k].fail != CUZK_OK) {
+            CHECK_EQ_INT(st, cases[k].fail);
+            CHECK(pend == NULL);
+            CHECK(rc.calls >= 5); /* a, b, c, h scalars, witness scalars */
+            continue;
+        }
+        CHECK_MSG(st == CUZK_OK, "case %zu: %s", k, e.msg);
+        if (st != CUZK_OK) continue;
+        pb[k] = groth16_pending_bytes(pend);
+        CHECK(rc.calls == (device ? 5u : 4u)); /* a, b, c, the h scalars, [the witness scalars] */
+        CHECK_EQ_INT(ts.b2_device, device);
+        if (device) CHECK(ts.msm_b2_ms > 0 && ts.total_ms >= ts.msm_b2_ms);
+        else CHECK(ts.msm_b2_ms == 0);
+        st = groth16_prove_bellperson_finish(&ref, pend, 2, &tf, &e);
+        groth16_pending_free(pend);
+        CHECK_MSG(st == CUZK_OK, "case %zu finish: %s", k, e.msg);
+        if (st != CUZK_OK) continue;
+        CHECK_EQ_INT(tf.b2_device, device);
+        if (device) CHECK(tf.msm_b2_ms == ts.msm_b2_ms);
+        bellperson_proof_encode(bgot, &ref);
+        CHECK_MSG(!memcmp(bref, bgot, 192), "case %zu: the proof differs from groth16_prove_zkey's", k);
+    }
+    /* the device B_G2's pending holds no witness scalars; B_G2 in finish keeps them */
+    CHECK_MSG(pb[0] + ws_bytes == pb[1] && pb[1] == pb[2], "pending bytes %zu (device), %zu, %zu (finish)", pb[0], pb[1],
+              pb[2]);
+    /* cancelled before the device B_G2: the 7th boundary */
+    {
+        b2_stage_state x = {GROTH16_B2_ON_DEVICE, CUZK_OK, &z, wt.w, 0, 0, 0, 0};
+        groth16_stages stg = groth16_stages_cpu;
+        stg.ctx = &x;
+        stg.begin = b2_test_begin;
+        stg.end = b2_test_end;
+        stg.b2_msm = b2_test_msm;
+        probe_state ps = {7, 0};
+        groth16_pending *pend = NULL;
+        abort_probe_set(counting_probe, &ps);
+        cuzk_status st = groth16_zkey_start(&pend, &z, &stg, wt.w, wt.n, &r, &s, 1, NULL, NULL, NULL, &e);
+        abort_probe_set(NULL, NULL);
+        CHECK_EQ_INT(st, CUZK_ERR_CANCELLED);
+        CHECK(pend == NULL && ps.asked == 7 && x.calls == 0 && x.ends == 1);
+        CHECK_MSG(strstr(e.msg, "MSM B2") != NULL, "\"%s\" should name MSM B2", e.msg);
     }
     wtns_free(&wt);
     zkey_free(&z);

@@ -3,10 +3,11 @@
  * and adversarial inputs (host arrays, and resident bases with Montgomery scalars, an index and
  * the 0/1 split), the NTT both ways and with a coset shift; then the GPU backend end to end: every
  * bn128 fixture proved with --backend gpu and fixed r, s gives the CPU backend's bytes and
- * snarkjs's reference proof, and verifies; random circuits up to 2^20 constraints likewise (GPU bytes
- * = CPU bytes); the engine on the GPU with a BN254 and a BLS12-381 circuit at once gives the CPU
- * engine's bytes. Skips cleanly without CUDA at build time or without a
- * device at run time. */
+ * snarkjs's reference proof, and verifies; so does each with B_G2 on the device and on CPU threads
+ * (cuzk_msm_opts.b_g2_on_gpu 1, 0, -1; the timings say where it ran); random circuits up to 2^20
+ * constraints likewise (GPU bytes = CPU bytes); the engine on the GPU with a BN254 and a BLS12-381
+ * circuit at once gives the CPU engine's bytes, B_G2 on the device. Skips cleanly without CUDA at
+ * build time or without a device at run time. */
 #include "test.h"
 
 #ifndef CUZK_HAVE_CUDA
@@ -25,6 +26,12 @@ TEST(gpu_bn254, available) { SKIP(TEST_NO_GPU); }
 #include "curves/bn254/curve.h"
 #include "bn254_circuit.h"
 #include "gpu_msm_test.h" /* BN254 scalars (bn254_rand_scalar, bn254_r_minus), adversarial_bases_bn254_g1 */
+#include "formats/snarkjs.h"
+#include "groth16/groth16.h"
+#include "groth16/prove.h"
+#include "curves/bn254/ns.h"
+#include "gpu_zkey_b2_impl.h" /* bn254_zkey_b2_check */
+#include "curves/ns_reset.h"
 
 /* n random multiples of the generator (affine), one inversion for all */
 static void rand_bases(bn254_g1_affine *b, size_t n) {
@@ -394,6 +401,20 @@ TEST(gpu_bn254, prove_fixtures_byte_identical_to_cpu) {
         CHECK(pgp.proof_json_len == pcp.proof_json_len && !memcmp(pgp.proof_json, pcp.proof_json, pcp.proof_json_len));
         cuzk_proof_free(&pgp);
     }
+    {   /* B_G2 kept on CPU threads (b_g2_on_gpu = -1): the same bytes */
+        cuzk_prover *pg2 = NULL;
+        cuzk_prover_opts og2 = {.backend = CUZK_BACKEND_GPU};
+        og2.msm.b_g2_on_gpu = -1;
+        REQUIRE(cuzk_prover_create(&pg2, pk, &og2, &e) == CUZK_OK);
+        st = cuzk_prove(pg2, &pgp, &wit, &fo, NULL, &e);
+        CHECK_MSG(st == CUZK_OK, "gpu prove (B_G2 on CPU threads): %s", e.msg);
+        if (st == CUZK_OK) {
+            CHECK_MSG(pgp.proof_json_len == pcp.proof_json_len && !memcmp(pgp.proof_json, pcp.proof_json, pcp.proof_json_len),
+                      "GPU proof with B_G2 on CPU threads differs from the CPU's");
+            cuzk_proof_free(&pgp);
+        }
+        cuzk_prover_destroy(pg2);
+    }
     cuzk_proof_free(&pcp);
     for (int rep = 0; rep < 3; rep++) { /* random r, s: self-verified inside, and verified here */
         st = cuzk_prove(pg, &pgp, &wit, NULL, NULL, &e);
@@ -413,6 +434,16 @@ TEST(gpu_bn254, prove_fixtures_byte_identical_to_cpu) {
     free(w);
 }
 
+
+/* Every bn128 fixture on the GPU backend value with B_G2 on the device (b_g2_on_gpu 1 and the
+ * automatic 0) and on CPU threads (-1): fixed r, s give the CPU backend's bytes, the timings say
+ * where B_G2 ran, the query is counted (tests/gpu_zkey_b2_impl.h). */
+TEST(gpu_bn254, zkey_device_b_g2_byte_identical_to_cpu) {
+    NEED_GPU();
+    static const char *circ[] = {"multiplier", "merkle_mimc5", "merkle_poseidon"};
+    for (size_t i = 0; i < sizeof circ / sizeof *circ; i++)
+        bn254_zkey_b2_check(bn_fx(circ[i], "circuit_final.zkey"), bn_fx(circ[i], "witness.wtns"));
+}
 
 /* Random bn128 circuits (tests/bn254_circuit.c) of 2^10, 2^16 and 2^20 constraints (domain exactly
  * 2^k): `cuzk setup` zkey, then --backend gpu and --backend cpu with fixed r, s give the same bytes,
@@ -491,6 +522,9 @@ TEST(gpu_bn254, engine_gpu_equals_cpu_with_both_curves) {
                     CHECK_EQ_INT(cuzk_verify(j % 2 ? vb : vn, CUZK_PUBLIC_CANON, res.public_inputs + 32 * (size_t)res.n_public * k,
                                              32 * (size_t)res.n_public, CUZK_PROOF_CURVE_BYTES,
                                              res.proofs + res.proof_bytes * k, res.proof_bytes, &e), CUZK_OK);
+                for (uint32_t k = 0; k < res.n_partitions; k++) /* zkeys of both curves: B_G2 on the device */
+                    CHECK_MSG(res.timings && res.timings[k].b2_on_device == be, "backend %s job %d: B_G2 ran %s",
+                              be ? "gpu" : "cpu", j, res.timings && res.timings[k].b2_on_device ? "on the GPU" : "on CPU");
                 pbytes[j] = res.proof_bytes * res.n_partitions;
                 bytes[be][j] = malloc(pbytes[j]);
                 if (bytes[be][j]) memcpy(bytes[be][j], res.proofs, pbytes[j]);

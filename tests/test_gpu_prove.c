@@ -61,6 +61,26 @@ TEST(gpu_prove, prove_fixtures_byte_identical_to_cpu) {
     }
 }
 
+/* ---- snarkjs keys: B_G2 on the device (cuzk_msm_opts.b_g2_on_gpu) ----------------------------- */
+#include "formats/snarkjs.h"
+#include "curves/bls12_381/ns.h"
+#include "gpu_zkey_b2_impl.h" /* zkey_b2_check */
+#include "curves/ns_reset.h"
+
+/* The bls12381 zkey fixtures on the GPU backend value with B_G2 on the device (b_g2_on_gpu 1 and
+ * the automatic 0) and on CPU threads (-1): fixed r, s give the CPU backend's bytes, the timings
+ * say where B_G2 ran, the query is counted (tests/gpu_zkey_b2_impl.h). */
+TEST(gpu_prove, zkey_device_b_g2_byte_identical_to_cpu) {
+    if (!have_gpu()) SKIP(TEST_NO_GPU);
+    static const char *const circ[] = {"multiplier", "merkle_mimc5"};
+    for (size_t i = 0; i < sizeof circ / sizeof *circ; i++) {
+        char zk[1024], wt[1024];
+        snprintf(zk, sizeof zk, "%s%s/circuit_final.zkey", test_fixture("bls12381/"), circ[i]);
+        snprintf(wt, sizeof wt, "%s%s/witness.wtns", test_fixture("bls12381/"), circ[i]);
+        zkey_b2_check(zk, wt);
+    }
+}
+
 /* Phase-2 MPC parameters from `snarkjs zkey export bellman` (tests/fixtures/regen_bellman_mpc.sh):
  * the GPU's H on snarkjs's roots (gpu_h_bellperson_roots_async) and its MSMs over the queries
  * without their points at infinity give the CPU's bytes, which are refprove's proof_fixed.json

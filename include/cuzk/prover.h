@@ -226,16 +226,20 @@ typedef struct cuzk_msm_opts {
                              to 2^23 points, 18 at 2^24, 20 from 2^25 per chunk); else clamped
                              to 2..22 */
     size_t chunk_points;  /* points per MSM chunk (bounds the scratch), 0: automatic */
-    int b_g2_on_gpu;      /* bellperson keys on the GPU backend, where the B_G2 MSM (over G2) runs:
-                             1: on the GPU after the G1 MSMs, over a resident copy of the key's
-                             B_G2 query (192 bytes per point, on top of the G1 queries; counted in
-                             the prover's device bytes and the engine's GPU budget; binding fails
-                             when it does not fit); -1: on CPU threads while the GPU works
-                             (nthreads of them); 0 (default): automatic, the GPU unless the query
+    int b_g2_on_gpu;      /* the GPU backend, where the B_G2 MSM (over G2) runs: 1: on the GPU
+                             after the G1 MSMs, over a resident copy of the key's B_G2 query (192
+                             bytes per point on BLS12-381, 128 on BN254, on top of the G1 queries;
+                             counted in the prover's device bytes and the engine's GPU budget;
+                             binding fails when it does not fit); -1: on CPU threads (nthreads of
+                             them; bellperson keys: while the GPU works; snarkjs keys: in the
+                             proof's finish step); 0 (default): automatic, the GPU unless the query
                              and the G2 MSM's scratch do not fit the device or the engine's GPU
-                             budget, then CPU threads (one log line says which). Measured on an H200 (bench/RESULTS.md
-                             section 25): a 2^27 PoRep partition's B_G2 takes 16 ms there against
-                             2.7-5.3 s on 16 CPU threads. snarkjs keys always run B_G2 on the CPU */
+                             budget, then CPU threads (one log line says which). Both conventions:
+                             bellperson keys, and snarkjs .zkey keys (whose B_G2 query of n_vars
+                             points is resident or B_G2 stays on CPU threads: never streamed
+                             like a bellperson plan's). Measured on an H200
+                             (bench/RESULTS.md section 25): a 2^27 PoRep partition's B_G2 takes
+                             16 ms there against 2.7-5.3 s on 16 CPU threads */
     cuzk_gpu_msm_accum accumulation; /* the G1 MSMs' bucket accumulation (above): 0 DEFAULT,
                              1 TASKS, 2 RUNS */
 } cuzk_msm_opts;

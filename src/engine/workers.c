@@ -320,7 +320,8 @@ static void trace_stages(cuzk_engine *e, int tid, int dev, double t, const groth
                          const job *j, uint32_t idx, double t_b2) {
     const uint64_t jid = j->id;
     int gpu = (e->caps & GROTH16_CAP_DEVICE) != 0;
-    /* the overlap is the bellperson convention's (a zkey's finish computes B_G2 itself) */
+    /* the overlap is the bellperson convention's (a zkey's B_G2 runs in its finish, or on the
+     * device at the end of its start: g->b2_device) */
     groth16_key raw;
     int b2_overlap = (e->caps & GROTH16_CAP_B2_OVERLAP) != 0 &&
                      j->gc->key_convention(engine_circuit_key(&j->circ, &raw)) == CUZK_CONVENTION_BELLPERSON;

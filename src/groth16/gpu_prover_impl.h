@@ -1067,8 +1067,10 @@ static cuzk_status gpu_bp_b2_msm(void *vr, CN(g2_jacobian) *out, cuzk_error *err
 
 /* ==== the GPU backend value (src/groth16/prove.h) =============================================
  * bellperson keys: a groth16_gpu_prover (SRS G1 queries, matrices and selections resident).
- * snarkjs keys: a device context with the zkey's four G1 queries resident; a/b by the zkey rows
- * and the pointwise steps of H on the host, the NTTs of H and the G1 MSMs on the device. */
+ * snarkjs keys: a device context with the zkey's four G1 queries resident, and its B_G2 query
+ * unless B_G2 stays on CPU threads (cuzk_msm_opts.b_g2_on_gpu: zkey_bind_b2); a/b by the zkey
+ * rows on the host, H (fused, C = A*B included) and the G1 MSMs on the device, then the B_G2 MSM
+ * over G2 on the device (zkey_gpu_b2), else in finish on CPU threads. */
 typedef struct gpu_backend_state {
     const CN(groth16_key) *k;
 #if CURVE_BELLPERSON
@@ -1077,7 +1079,9 @@ typedef struct gpu_backend_state {
 #endif
     gpu_ctx *ctx;                /* snarkjs */
     gpu_g1_bases *q[4];          /* snarkjs: A, B1, L (= the zkey's C), H */
-    size_t zkey_bytes;
+    gpu_g2_bases *b2;            /* snarkjs: the zkey's B_G2 query (n_vars points) when B_G2 runs on
+                                    the device, else NULL (finish runs it on CPU threads) */
+    size_t zkey_bytes;           /* snarkjs: the device bytes of q and b2 */
     cuzk_msm_opts msm;           /* the device MSMs' tuning (cfg->msm) */
     pthread_mutex_t mu;          /* snarkjs: one start at a time */
 } gpu_backend_state;
@@ -1089,11 +1093,79 @@ static void gpu_unbind(void *vs) {
     groth16_gpu_prover_destroy(g->gp);
 #endif
     for (int i = 0; i < 4; i++) gpu_g1_bases_free(g->q[i]);
+    gpu_g2_bases_free(g->b2);
     gpu_ctx_destroy(g->ctx);
     pthread_mutex_destroy(&g->mu);
     free(g);
 }
 
+/* snarkjs: one proof's device peak from the pool: the H step's MSM (m scalars and its scratch),
+ * or with the device B_G2 the G2 MSM's when larger (n_vars scalars and its scratch: the bound of
+ * BLS12-381's G2 points, which bounds BN254's smaller ones too). */
+static size_t zkey_proof_device_bytes(const gpu_backend_state *g, int with_b2) {
+    const CN(zkey) *z = g->k->z;
+    const gpu_msm_tuning t = gpu_msm_tuning_of(&g->msm);
+    size_t peak = (size_t)z->domain_size * sizeof(CN(fr)) + gpu_g1_msm_scratch_bytes(z->domain_size, &t);
+    if (with_b2) {
+        const size_t b2 = (size_t)z->n_vars * sizeof(scalar256) + gpu_g2_msm_scratch_bytes(z->n_vars, &t);
+        if (b2 > peak) peak = b2;
+    }
+    return peak;
+}
+
+/* snarkjs: the zkey's B_G2 query resident on g's device, after its G1 queries, as
+ * cuzk_msm_opts.b_g2_on_gpu asks (bellperson's convention): -1 never (B_G2 in finish on CPU
+ * threads); 1 always (a failed upload fails the bind); 0 unless the query and the G2 MSM's peak do
+ * not fit beside the G1 queries (the engine's GPU budget, cfg->gpu_budget, for the resident bytes
+ * plus one proof's peak; the device's free memory less a margin of max(512 MiB, 1/64 of the
+ * device)) or the upload runs out of device memory: then CPU threads, with a log line. Counted in
+ * g->zkey_bytes. */
+static cuzk_status zkey_bind_b2(gpu_backend_state *g, const CN(zkey) *z, const groth16_backend_cfg *cfg, cuzk_error *err) {
+    const int want = cfg->msm.b_g2_on_gpu;
+    const size_t n = z->n_vars, bytes = n * sizeof(CN(g2_affine));
+    const int dev = gpu_ctx_device(g->ctx);
+    if (want < 0) return CUZK_OK;
+    if (n && !z->b2) {
+        if (want > 0) return ERR(err, CUZK_ERR_ARG, "gpu backend: the zkey's B_G2 query is not in host memory");
+        return CUZK_OK;
+    }
+    if (want == 0) {
+        const size_t peak = zkey_proof_device_bytes(g, 1);
+        char why[192] = "";
+        gpu_mem_stats ms;
+        cuzk_error e = {0};
+        if (cfg->gpu_budget && g->zkey_bytes + bytes + peak > cfg->gpu_budget) {
+            snprintf(why, sizeof why, "the GPU budget of %.2f GiB", (double)cfg->gpu_budget / (1u << 30));
+        } else if (gpu_ctx_mem(g->ctx, &ms, &e) == CUZK_OK) {
+            const size_t idle = ms.pool_reserved_bytes > ms.pool_used_bytes ? ms.pool_reserved_bytes - ms.pool_used_bytes : 0;
+            const size_t margin = ms.device_total_bytes / 64 > ((size_t)512 << 20) ? ms.device_total_bytes / 64
+                                                                                 : ((size_t)512 << 20);
+            if (bytes + peak + margin > ms.device_free_bytes + idle)
+                snprintf(why, sizeof why, "the device's free %.2f GiB less a %.2f GiB margin",
+                         (double)(ms.device_free_bytes + idle) / (1u << 30), (double)margin / (1u << 30));
+        }
+        if (why[0]) {
+            cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: the zkey's B_G2 MSM runs on CPU threads (its query, %.2f "
+                     "GiB, and the G2 MSM's %.2f GiB do not fit %s)", dev, (double)bytes / (1u << 30),
+                     (double)peak / (1u << 30), why);
+            return CUZK_OK;
+        }
+    }
+    cuzk_error e2 = {0};
+    cuzk_status st = GN(g2_bases_upload)(g->ctx, &g->b2, z->b2, n, &e2);
+    if (st == CUZK_OK) {
+        g->zkey_bytes += gpu_g2_bases_bytes(g->b2);
+        return CUZK_OK;
+    }
+    g->b2 = NULL;
+    if (want == 0 && st == CUZK_ERR_NOMEM_DEVICE) {
+        cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: the zkey's B_G2 MSM runs on CPU threads (its query, %.2f GiB, "
+                 "does not fit the device: %s)", dev, (double)bytes / (1u << 30), e2.msg);
+        return CUZK_OK;
+    }
+    if (err) *err = e2;
+    return st;
+}
 
 static cuzk_status gpu_bind(void **state, const CN(groth16_key) *k, const groth16_backend_cfg *cfg, cuzk_error *err) {
     cuzk_status st = CUZK_OK;
@@ -1133,8 +1205,12 @@ static cuzk_status gpu_bind(void **state, const CN(groth16_key) *k, const groth1
                 goto out;
             g->zkey_bytes += gpu_g1_bases_bytes(g->q[i]);
         }
-        cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: zkey G1 queries resident (%.2f GiB) in %.0f ms", cfg->device,
-                 (double)g->zkey_bytes / (1u << 30), now_ms() - t0);
+        /* B_G2 (cuzk_msm_opts.b_g2_on_gpu): on the device when its query is resident, as for
+         * bellperson keys (at 2^20 the CPU's G2 MSM was the largest part of a hot-key proof) */
+        if ((st = zkey_bind_b2(g, z, cfg, err)) != CUZK_OK) goto out;
+        cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: zkey G1 queries%s resident (%.2f GiB) in %.0f ms; B_G2 MSM %s",
+                 cfg->device, g->b2 ? " and B_G2 query" : "", (double)g->zkey_bytes / (1u << 30), now_ms() - t0,
+                 g->b2 ? "on the device" : "on CPU threads");
     } else {
         st = ERR(err, CUZK_ERR_ARG, "gpu backend: unknown convention %d", (int)k->convention);
     }
@@ -1161,6 +1237,30 @@ static cuzk_status zkey_gpu_msm(void *ctx, CN(g1_jacobian) *out, groth16_query q
         gpu_msm_job job = {.bases = g->q[q], .n = n, .d_scalars = d_s, .form = GPU_SCALARS_CANONICAL,
                            .out = out, .tuning = gpu_msm_tuning_of(&g->msm)};
         st = GN(g1_msm_run)(g->ctx, &job, 1, NULL, err);
+    }
+    gpu_buf_free(g->ctx, d_s);
+    return st;
+}
+
+/* snarkjs stage: B_G2 = the G2 MSM over the resident B_G2 query (zkey_bind_b2), the witness
+ * scalars copied from the host (canonical, n = n_vars: the bases the host passes are the query's
+ * host copy, unread here) */
+static cuzk_status zkey_gpu_b2(void *ctx, CN(g2_jacobian) *out, const CN(g2_affine) *bases, const scalar256 *scalars,
+                               size_t n, int nthreads, cuzk_error *err) {
+    (void)bases;
+    (void)nthreads;
+    gpu_backend_state *g = ctx;
+    if (!g->b2 || gpu_g2_bases_count(g->b2) != n)
+        return ERR(err, CUZK_ERR_ARG, "gpu stages: a B_G2 MSM of %zu points, the resident query has %zu", n,
+                   g->b2 ? gpu_g2_bases_count(g->b2) : (size_t)0);
+    void *d_s = NULL;
+    cuzk_status st = gpu_buf_alloc(g->ctx, &d_s, (n ? n : 1) * sizeof(scalar256), err);
+    if (st != CUZK_OK) return st;
+    if ((st = gpu_copy_h2d_async(g->ctx, d_s, scalars, n * sizeof(scalar256), err)) == CUZK_OK) {
+        /* out: this curve's g2_jacobian, the point GN(g2_msm_run) writes (src/cuda/gpu.h gpu_g2_msm_job) */
+        gpu_g2_msm_job job = {.bases = g->b2, .n = n, .d_scalars = d_s, .form = GPU_SCALARS_CANONICAL,
+                              .out = out, .tuning = gpu_msm_tuning_of(&g->msm)};
+        st = GN(g2_msm_run)(g->ctx, &job, 1, NULL, err);
     }
     gpu_buf_free(g->ctx, d_s);
     return st;
@@ -1196,7 +1296,10 @@ out:
 static size_t gpu_start_bytes_ops(const CN(groth16_key) *k, int nthreads) {
     (void)nthreads;
     /* bellperson: the pending and its B scalars (a/b/c, H and the MSM scratch live on the device);
-     * snarkjs: the host stages of groth16_zkey_start */
+     * snarkjs: the host stages of groth16_zkey_start, the CPU's bound whether B_G2 runs on the
+     * device or not (no state here): the witness scalars are allocated by every start (the pending
+     * keeps them for finish's B_G2 on CPU threads; with the device B_G2 they go back at the end of
+     * start, and groth16_pending_bytes drops them), the MSM buckets are finish's CPU B_G2's */
 #if CURVE_BELLPERSON
     if (k->convention == CUZK_CONVENTION_BELLPERSON)
         return sizeof(CN(groth16_pending)) + (size_t)k->p->n_b_g2 * sizeof(scalar256) + 4096; /* CPU B_G2 (the larger) */
@@ -1205,15 +1308,21 @@ static size_t gpu_start_bytes_ops(const CN(groth16_key) *k, int nthreads) {
 }
 
 /* The stages prove_start runs on this backend's state (ctx: the gpu_backend_state).
- * snarkjs: one start on the device at a time (the state's lock) */
-static cuzk_status zkey_gpu_begin(void *ctx, cuzk_error *err) {
+ * snarkjs: one start on the device at a time (the state's lock); B_G2 on the device when the
+ * state holds its query */
+static cuzk_status zkey_gpu_begin(void *ctx, groth16_b2_place *b2, cuzk_error *err) {
     (void)err;
-    pthread_mutex_lock(&((gpu_backend_state *)ctx)->mu);
+    gpu_backend_state *g = ctx;
+    pthread_mutex_lock(&g->mu);
+    if (g->b2) *b2 = GROTH16_B2_ON_DEVICE;
     return CUZK_OK;
 }
 static void zkey_gpu_end(void *ctx) { pthread_mutex_unlock(&((gpu_backend_state *)ctx)->mu); }
-static const CN(groth16_stages) gpu_snarkjs_stages = {
-    .begin = zkey_gpu_begin, .end = zkey_gpu_end, .g1_msm = zkey_gpu_msm, .h_snarkjs = zkey_gpu_h};
+static const CN(groth16_stages) gpu_snarkjs_stages = {.begin = zkey_gpu_begin,
+                                                      .end = zkey_gpu_end,
+                                                      .g1_msm = zkey_gpu_msm,
+                                                      .h_snarkjs = zkey_gpu_h,
+                                                      .b2_msm = zkey_gpu_b2};
 #if CURVE_BELLPERSON
 /* bellperson: the stages of the state's groth16_gpu_prover (ctx: a gpu_backend_state) */
 static cuzk_status gpu_state_bp_begin(void *ctx, void **run, const bellperson_params *p, const CN(r1cs) *cs,
@@ -1267,8 +1376,7 @@ static size_t gpu_proof_device_bytes_ops(void *vs) {
 #if CURVE_BELLPERSON
     if (g->gp) return groth16_gpu_proof_device_bytes(g->gp);
 #endif
-    const gpu_msm_tuning t = gpu_msm_tuning_of(&g->msm);
-    return (size_t)g->k->z->domain_size * sizeof(CN(fr)) + gpu_g1_msm_scratch_bytes(g->k->z->domain_size, &t);
+    return zkey_proof_device_bytes(g, g->b2 != NULL);
 }
 static void gpu_device_mem_ops(void *vs, size_t *pool_bytes, size_t *device_used) {
     gpu_backend_state *g = vs;

@@ -91,8 +91,9 @@ typedef struct groth16_backend_info {
 /* Which query set of the key an MSM runs over (so a device backend can use its resident copy). */
 typedef enum { GROTH16_Q_A = 0, GROTH16_Q_B1 = 1, GROTH16_Q_L = 2, GROTH16_Q_H = 3 } groth16_query;
 
-/* Where a bellperson proof's B_G2 MSM runs: in finish (the CPU backend), on CPU threads that start
- * launches while the device runs H (finish joins them), or on the device after the G1 MSMs. */
+/* Where a proof's B_G2 MSM runs: in finish (the CPU backend; a snarkjs key whose B_G2 query is
+ * not on the device), on CPU threads that start launches while the device runs H (finish joins
+ * them; bellperson keys only), or on the device after the G1 MSMs. */
 typedef enum { GROTH16_B2_IN_FINISH = 0, GROTH16_B2_ON_THREADS = 1, GROTH16_B2_ON_DEVICE = 2 } groth16_b2_place;
 
 /* ---- a proof as bytes ------------------------------------------------------------------------ */

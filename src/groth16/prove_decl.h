@@ -63,7 +63,7 @@ cuzk_status CN(groth16_prove_one)(CN(groth16_prover) *pv, CN(groth16_proof) *out
 /* ---- ONE sequence per convention, its stages per backend ---------------------------------------
  * groth16_prove_start runs the key's convention as one sequence, written once (prove_impl.h):
  *   snarkjs     groth16_zkey_start: a/b by the zkey's coefficient rows and C = A*B on the host, H on
- *               the odd coset, the four G1 MSMs; B_G2 in finish;
+ *               the odd coset, the four G1 MSMs, [B_G2 on the device]; else B_G2 in finish;
  *   bellperson  groth16_bellperson_start: [the witness to the device], a/b/c, H (with the B
  *               scalars and B_G2's launch on CPU threads while the device runs H), the four G1
  *               MSMs, [B_G2 on the device]; else B_G2 in finish;
@@ -72,11 +72,15 @@ cuzk_status CN(groth16_prove_one)(CN(groth16_prover) *pv, CN(groth16_proof) *out
  * resident data. The checks, cancellation points, timings, release hook and pending are the
  * sequence's, the same on every backend. */
 
-/* snarkjs stages (ctx: the backend state; the CPU's take any). */
+/* snarkjs stages (ctx: the backend state; the CPU's take any). The sequence calls [begin], H,
+ * the four g1_msm (A, B1, L, H), [b2_msm when begin put B_G2 on the device], [end]. */
 typedef struct CN(groth16_stages) {
     void *ctx;
-    /* optional: around one start (the GPU: one start on the device at a time) */
-    cuzk_status (*begin)(void *ctx, cuzk_error *err);
+    /* optional: around one start (the GPU: one start on the device at a time). *b2 (where this
+     * proof's B_G2 MSM runs) is GROTH16_B2_IN_FINISH on entry: begin may set GROTH16_B2_ON_DEVICE
+     * when the stages have b2_msm (the GPU: its state holds the zkey's B_G2 query); any other
+     * value, or no begin, leaves B_G2 to finish (CPU threads). */
+    cuzk_status (*begin)(void *ctx, groth16_b2_place *b2, cuzk_error *err);
     void (*end)(void *ctx);
     /* out = sum scalars[i] * bases[i], bases = the query q of the key on the host (the CPU uses
      * them; a device backend its resident copy), scalars canonical on the host. */
@@ -84,11 +88,20 @@ typedef struct CN(groth16_stages) {
                               const scalar256 *scalars, size_t n, int nthreads, cuzk_error *err);
     /* h_snarkjs of src/poly/ntt.h (same inputs and outputs). */
     cuzk_status (*h_snarkjs)(void *ctx, const CN(ntt_domain) *d, CN(fr) *a, CN(fr) *b, CN(fr) *c, int nthreads, cuzk_error *err);
+    /* optional (NULL: B_G2 in finish, on CPU threads): out = sum scalars[i] * bases[i] over G2, run
+     * after the G1 MSMs when begin set GROTH16_B2_ON_DEVICE. bases = the zkey's B_G2 query on the
+     * host (z->b2; a device backend uses its resident copy), scalars = the witness, canonical on
+     * the host, n = n_vars: exactly what finish's CPU B_G2 would sum. */
+    cuzk_status (*b2_msm)(void *ctx, CN(g2_jacobian) *out, const CN(g2_affine) *bases, const scalar256 *scalars, size_t n,
+                          int nthreads, cuzk_error *err);
 } CN(groth16_stages);
 extern const CN(groth16_stages) CN(groth16_stages_cpu);
 
 /* snarkjs convention start over the given stages: a/b by the zkey's rows, C = A*B, H on the odd
- * coset, the G1 MSMs; the pending keeps the witness scalars for B_G2 over z->b2 (borrowed). */
+ * coset, the G1 MSMs, then B_G2 by stg->b2_msm when begin put it on the device (the pending is
+ * then done with B_G2: b2_done, the start timings' b2_device and msm_b2_ms, and the witness
+ * scalars go back through release right after it); else the pending keeps the witness scalars
+ * for finish's B_G2 over z->b2 (borrowed). */
 cuzk_status CN(groth16_zkey_start)(CN(groth16_pending) **out, const CN(zkey) *z, const CN(groth16_stages) *stg, const CN(fr) *w,
                                    size_t n_w, const CN(fr) *r, const CN(fr) *s, int nthreads, groth16_release_fn release,
                                    void *release_ctx, groth16_timings *t, cuzk_error *err);

@@ -263,6 +263,7 @@ cuzk_status CN(groth16_zkey_start)(CN(groth16_pending) **out, const CN(zkey) *z,
     CN(ntt_domain) d = {0};
     CN(groth16_pending) *pend = NULL;
     int began = 0;
+    groth16_b2_place b2 = GROTH16_B2_IN_FINISH;
     if (t) *t = tm;
     if (!out || !z || !stg || !w || !r || !s) return ERR(err, CUZK_ERR_ARG, "groth16_zkey_start: NULL argument");
     *out = NULL;
@@ -280,8 +281,9 @@ cuzk_status CN(groth16_zkey_start)(CN(groth16_pending) **out, const CN(zkey) *z,
     if (!pend || !a || !b || !c || !ws || !hs) { st = ERR(err, CUZK_ERR_NOMEM, "prover scratch (%zu rows)", m); goto out; }
     pend->release = release;
     pend->release_ctx = release_ctx;
-    if (stg->begin && (st = stg->begin(stg->ctx, err)) != CUZK_OK) goto out;
+    if (stg->begin && (st = stg->begin(stg->ctx, &b2, err)) != CUZK_OK) goto out;
     began = 1;
+    if (b2 != GROTH16_B2_ON_DEVICE || !stg->b2_msm) b2 = GROTH16_B2_IN_FINISH;
     if ((st = groth16_abort_point("a/b", err)) != CUZK_OK) goto out;
 
     /* 1. rows: A_T[row] += v * w[wire] (and B) */
@@ -302,7 +304,8 @@ cuzk_status CN(groth16_zkey_start)(CN(groth16_pending) **out, const CN(zkey) *z,
     groth16_release_buf(release, release_ctx, c, m * sizeof *c); c = NULL;
     t1 = now_ms(); tm.h_ms = t1 - t0; t0 = t1;
 
-    /* 3. G1 MSMs; B_G2 runs in finish over the same witness scalars (kept by the pending) */
+    /* 3. G1 MSMs; B_G2 over the same witness scalars: on the device below, else in finish (the
+     * pending keeps them) */
     if ((st = groth16_abort_point("MSM A", err)) != CUZK_OK) goto out;
     if ((st = stg->g1_msm(stg->ctx, &pend->mr.a, GROTH16_Q_A, z->a, ws, n_w, nthreads, err)) != CUZK_OK) goto out;
     t1 = now_ms(); tm.msm_a_ms = t1 - t0; t0 = t1;
@@ -318,6 +321,18 @@ cuzk_status CN(groth16_zkey_start)(CN(groth16_pending) **out, const CN(zkey) *z,
     groth16_release_buf(release, release_ctx, hs, m * sizeof *hs); hs = NULL;
     t1 = now_ms(); tm.msm_h_ms = t1 - t0; t0 = t1;
 
+    /* 4. B_G2 on the device (the witness scalars, n_vars of them, over z->b2: finish's CPU MSM's
+     * inputs): finish then only assembles, and the scalars go back now */
+    if (b2 == GROTH16_B2_ON_DEVICE) {
+        if ((st = groth16_abort_point("MSM B2 (G2, on the device)", err)) != CUZK_OK) goto out;
+        if ((st = stg->b2_msm(stg->ctx, &pend->mr.b2, z->b2, ws, n_w, nthreads, err)) != CUZK_OK) goto out;
+        t1 = now_ms(); tm.msm_b2_ms = t1 - t0; t0 = t1;
+        tm.b2_device = 1;
+        pend->b2_done = 1;
+        pend->b2_ms = tm.msm_b2_ms;
+        groth16_release_buf(release, release_ctx, ws, n_w * sizeof *ws); ws = NULL;
+    }
+
     pend->alpha1 = z->alpha1;
     pend->beta1 = z->beta1;
     pend->beta2 = z->beta2;
@@ -326,8 +341,8 @@ cuzk_status CN(groth16_zkey_start)(CN(groth16_pending) **out, const CN(zkey) *z,
     pend->r = *r;
     pend->s = *s;
     pend->b_g2 = z->b2;
-    pend->b_scalars = ws;
-    pend->n_b = n_w;
+    pend->b_scalars = ws; /* NULL when B_G2 is done */
+    pend->n_b = ws ? n_w : 0;
     ws = NULL;
     *out = pend;
     pend = NULL;
@@ -340,7 +355,8 @@ out:
     groth16_release_buf(release, release_ctx, hs, m * sizeof *hs);
     CN(ntt_domain_free)(&d);
     CN(groth16_pending_free)(pend);
-    tm.total_ms = tm.abc_ms + tm.h_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_l_ms + tm.msm_h_ms;
+    tm.total_ms = tm.abc_ms + tm.h_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_l_ms + tm.msm_h_ms +
+                  (tm.b2_device ? tm.msm_b2_ms : 0);
     if (t) *t = tm;
     return st;
 }

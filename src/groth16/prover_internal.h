@@ -34,17 +34,20 @@ typedef struct CN(groth16_msm_results) {
 } CN(groth16_msm_results);
 
 /* The pending proof between start and finish: everything finish touches, owned here, except the
- * B_G2 bases (the parameters' b_g2 array, borrowed: the parameters must outlive the pending).
- * B_G2 runs either in finish (CPU prover), or on a thread start launched (GPU prover: the CPU
+ * B_G2 bases (the parameters' b_g2 array or the zkey's b2, borrowed: the key must outlive the
+ * pending). B_G2 runs either in finish (CPU prover; GPU prover on a snarkjs key without its B_G2
+ * query on the device), or on a thread start launched (GPU prover, bellperson keys: the CPU
  * computes B_G2 while the GPU runs the G1 side; finish and groth16_pending_free join it), or on the
- * device inside start (GPU prover with the device B_G2: b2_done, no b_scalars). */
+ * device inside start (GPU prover with the device B_G2, either convention: b2_done, no
+ * b_scalars). */
 struct CN(groth16_pending) {
     CN(groth16_msm_results) mr;       /* a, b1, c (= L), h from start; b2 by the B_G2 step */
     CN(g1_affine) alpha1, beta1, delta1;
     CN(g2_affine) beta2, delta2;
     CN(fr) r, s;                      /* secrets: wiped by groth16_pending_free */
-    const CN(g2_affine) *b_g2;        /* borrowed: p->b_g2 */
-    scalar256 *b_scalars;         /* owned: n_b canonical scalars (inputs then aux with B density) */
+    const CN(g2_affine) *b_g2;        /* borrowed: p->b_g2 (bellperson) or z->b2 (snarkjs) */
+    scalar256 *b_scalars;         /* owned: n_b canonical scalars (bellperson: inputs then aux with B
+                                     density; snarkjs: the whole witness); NULL, n_b 0 when b2_done */
     size_t n_b;
     groth16_release_fn release;   /* how b_scalars is released (NULL: free) */
     void *release_ctx;
