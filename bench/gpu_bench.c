@@ -43,6 +43,57 @@ static cuzk_msm_opts msm_opts;
 /* "bn254" / "bls12_381": the curve of the msm and ntt cases that follow (BLS12-381 first) */
 static bool bn254 = false;
 
+/* The cases' words and numbers, checked before anything runs: a usage error is exit 2 (with a
+ * message) on any machine, not a device error, and no case is timed before a later word fails. */
+static bool is_uint(const char *a) {
+    if (!*a) return false;
+    for (; *a; a++)
+        if (*a < '0' || *a > '9') return false;
+    return true;
+}
+static bool is_frac(const char *a) { /* FRAC of msm01 / msm2: digits and one '.' */
+    int dots = 0, digits = 0;
+    for (; *a; a++) {
+        if (*a == '.') dots++;
+        else if (*a >= '0' && *a <= '9') digits++;
+        else return false;
+    }
+    return digits > 0 && dots <= 1;
+}
+static bool args_valid(int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "tasks") || !strcmp(a, "runs") || !strcmp(a, "bn254") || !strcmp(a, "bls12_381")) continue;
+        if (!strcmp(a, "affine")) {
+            fprintf(stderr, "cuzk bench gpu: the GPU batch-affine accumulation was removed (it was slower than "
+                            "tasks); the accumulations are tasks and runs\n");
+            return false;
+        }
+        const bool m01 = !strcmp(a, "msm01"), m2 = !strcmp(a, "msm2");
+        if (m01 || m2 || !strcmp(a, "msm") || !strcmp(a, "ntt") || !strcmp(a, "h") || !strcmp(a, "fb1") ||
+            !strcmp(a, "fb2")) {
+            if (i + 1 >= argc || !is_uint(argv[i + 1]) || atoi(argv[i + 1]) < 1 || atoi(argv[i + 1]) > 28) {
+                fprintf(stderr, "cuzk bench gpu: %s needs a size LOG (1..28), got %s (--help)\n", a,
+                        i + 1 < argc ? argv[i + 1] : "nothing");
+                return false;
+            }
+            i++;
+            /* the optional words of each case, in their order (their values are checked by the case) */
+            if (m01 || m2) {
+                if (i + 1 < argc && is_frac(argv[i + 1])) i++;
+                if (i + 1 < argc && !strcmp(argv[i + 1], "mont")) i++;
+                if (m2 && i + 1 < argc && argv[i + 1][0] == 'w' && is_uint(argv[i + 1] + 1)) i++;
+            } else if (i + 1 < argc && is_uint(argv[i + 1])) {
+                i++;
+            }
+            continue;
+        }
+        fprintf(stderr, "cuzk bench gpu: unknown argument '%s' (--help lists the cases)\n", a);
+        return false;
+    }
+    return true;
+}
+
 static int bench_msm01(int argc, char **argv, int *i) {
     cuzk_error e;
     memset(&e, 0, sizeof e);
@@ -148,6 +199,7 @@ int bench_gpu_main(int argc, char **argv) {
                    "Needs a CUDA build and device (exit 4 otherwise); tools/bench-vs-peer.sh puts sppark next to it.\n");
             return 0;
         }
+    if (!args_valid(argc, argv)) return 2; /* usage errors before any device question */
     char info[256];
     cuzk_error e;
     memset(&e, 0, sizeof e);

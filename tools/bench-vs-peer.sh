@@ -50,6 +50,7 @@ while [ $# -gt 0 ]; do
       if [ $# -lt 2 ] || ! [[ $2 =~ ^[0-9]+$ ]]; then echo "bench-vs-peer.sh: '$1' needs a size (log2)" >&2; exit 2; fi
       CASES+=("$1" "$2"); shift ;;
     tasks|runs) CASES+=("$1" "-") ;;
+    affine) echo "bench-vs-peer.sh: the GPU batch-affine accumulation was removed (it was slower than tasks): use tasks or runs" >&2; exit 2 ;;
     -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-vs-peer.sh: unknown argument '$1' (--help)" >&2; exit 2 ;;
   esac

@@ -57,7 +57,7 @@ static void print_main_help(FILE *f) {
         "and CUZK_MSM_CHUNK=<points> tune the GPU MSMs of prove and prove-post (default: automatic);\n"
         "their B_G2 MSM (bellperson keys and zkeys) runs on the GPU when its query fits there, else on\n"
         "CPU threads; when the GPU backend proves, CUZK_GPU_B2=1 requires the GPU for it and\n"
-        "CUZK_GPU_B2=0 keeps it on CPU threads; CUZK_GPU_MSM_ACCUM=tasks|runs picks the bucket\n"
+        "CUZK_GPU_B2=0 keeps it on CPU threads; CUZK_GPU_MSM_ACCUM=tasks|runs|default picks the bucket\n"
         "accumulation of the GPU's G1 MSMs (default: tasks);\n"
         "CUZK_SRS_CACHE=off ignores pre-decoded SRS caches (cuzk srs-cache);\n"
         "CUZK_VERBOSE=1 prints the library's notices.\n",
@@ -108,7 +108,7 @@ static void print_prove_help(FILE *f) {
         "environment (GPU backend): CUZK_MSM_WINDOW=<bits> and CUZK_MSM_CHUNK=<points> tune the MSMs\n"
         "(default automatic); the B_G2 MSM (either form) runs on the GPU when its query fits there,\n"
         "else on CPU threads: CUZK_GPU_B2=0 keeps it on CPU threads, CUZK_GPU_B2=1 makes a GPU prove\n"
-        "fail rather than fall back; CUZK_GPU_MSM_ACCUM=tasks|runs picks the G1 MSMs' bucket\n"
+        "fail rather than fall back; CUZK_GPU_MSM_ACCUM=tasks|runs|default picks the G1 MSMs' bucket\n"
         "accumulation; CUZK_THREADS=<n> caps the CPU threads.\n");
 }
 
