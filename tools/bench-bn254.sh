@@ -13,6 +13,9 @@
 #   tools/bench-bn254.sh [--runs N] [--large] [--no-snarkjs] [--no-rapidsnark]
 #       this machine's CPUs (cuzk --backend cpu); everything generated under BENCH_DIR
 #       (default build-bench/bn254, git-ignored: nothing big is ever committed)
+#   tools/bench-bn254.sh --make [--large]
+#       only makes the sha256 circuits, witnesses and keys under BENCH_DIR (no timing; used by
+#       tools/bench-bn254-daemon.sh --pack)
 #   tools/bench-bn254.sh --pack [--large]
 #       (after a host run) gathers into CARRY_DIR (default build-bench/carry, about 30 MiB) what a
 #       GPU machine that receives only the git tree needs: the sha256 circuits (.r1cs and .wtns, xz),
@@ -40,6 +43,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     --gpu) MODE=gpu ;;
     --pack) MODE=pack ;;
+    --make) MODE="make" ;;
     --large) LARGE=1 ;;
     --runs)
       if [ $# -lt 2 ] || ! [[ $2 =~ ^[1-9][0-9]*$ ]]; then echo "bench-bn254.sh: --runs needs a count" >&2; exit 2; fi
@@ -333,6 +337,16 @@ if [ "$MODE" = pack ]; then
   du -sh "$CARRY"; (cd "$CARRY" && find . -type f | sort | xargs ls -l | awk '{print $5"\t"$9}')
   echo "carry (device run): [\"${CARRY#"$ROOT"/}\", \".peer\", \".deps\"]"
   exit 0
+fi
+
+# ---- --make: the sha256 circuits, witnesses and keys only -----------------------------------------------
+if [ "$MODE" = make ]; then
+  CUZK=${CUZK:-$ROOT/build/cuzk}
+  [ -x "$CUZK" ] || { echo "bench-bn254.sh: no cuzk at $CUZK (make, or CUZK=path)" >&2; exit 2; }
+  find_node
+  for c in "${SHA[@]}"; do make_sha_host "$c" && make_sha_key "$c"; done
+  [ ${#NOTES[@]} -gt 0 ] && { echo "notes:"; printf '  %s\n' "${NOTES[@]}"; }
+  exit $RC
 fi
 
 # ---- host ------------------------------------------------------------------------------------------------

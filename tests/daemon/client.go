@@ -6,6 +6,12 @@
 //	client load  -addr 127.0.0.1:port -n 40 -tag g -out proofs.jsonl
 //	client porep -addr unix:///path -c1 c1.json -miner 1000 -sector 7 -dir dir [-rp 5 -sector-size 2048]
 //	client snap  -addr unix:///path -vproofs vproofs.json -comm-r-old HEX -comm-d-new HEX -comm-r-new HEX -dir dir
+//	client latency -addr unix:///path -circuit ID -wtns witness.wtns -n 5 -warmup 1 -out proofs.jsonl
+//
+// latency (tools/bench-bn254.sh --daemon): one Prove call at a time of a GENERIC_GROTH16 job with
+// the bytes of a .wtns file, a fresh request_id each; prints "latency i=I ms=M total_ms=T
+// prover_ms=P" per timed call (M: the client's wall time of the call, T and P: the daemon's) and a
+// "latency median_ms=... min_ms=..." line; a call that is not COMPLETED is a failure.
 //
 // Proofs are written one JSON object a line ({"c", "proof_json", "public_json"}) for the Node
 // script to verify with snarkjs. Prints "ok <check>" lines; exits 1 on a failure.
@@ -22,6 +28,7 @@ import (
 	"fmt"
 	"math/big"
 	"os"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -292,6 +299,9 @@ func main() {
 	commROld := flag.String("comm-r-old", "", "snap: comm_r_old, 64 hex digits")
 	commDNew := flag.String("comm-d-new", "", "snap: comm_d_new, 64 hex digits")
 	commRNew := flag.String("comm-r-new", "", "snap: comm_r_new, 64 hex digits")
+	circuit := flag.String("circuit", "", "latency: the circuit id of the configuration")
+	wtnsPath := flag.String("wtns", "", "latency: the witness (.wtns) sent with every call")
+	warmup := flag.Int("warmup", 1, "latency: untimed calls first")
 	flag.CommandLine.Parse(os.Args[2:])
 	var err error
 	outFile, err = os.OpenFile(*out, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0644)
@@ -315,6 +325,8 @@ func main() {
 		porep(conn, *tag, *c1, *miner, *sector, *rp, *sectorSize, *dir)
 	case "snap":
 		snap(conn, *tag, *vproofs, *commROld, *commDNew, *commRNew, *dir)
+	case "latency":
+		latency(conn, *tag, *circuit, *wtnsPath, *n, *warmup)
 	default:
 		fmt.Println("unknown scenario", os.Args[1])
 		os.Exit(2)
@@ -329,4 +341,45 @@ func main() {
 	if failures > 0 {
 		os.Exit(1)
 	}
+}
+
+// latency times Prove calls of one circuit, one at a time (see the header comment).
+func latency(conn *grpc.ClientConn, tag, circuit, path string, n, warmup int) {
+	w, err := os.ReadFile(path)
+	if err != nil || circuit == "" || n < 1 {
+		ok(false, "latency: needs -circuit, a readable -wtns and -n >= 1", err)
+		return
+	}
+	var ms []float64
+	for i := 0; i < warmup+n; i++ {
+		pr := &pb.ProveResponse{}
+		req := &pb.SubmitProofRequest{RequestId: fmt.Sprintf("%s-lat-%d-%d", tag, time.Now().UnixNano(), i),
+			ProofKind: pb.ProofKind_GENERIC_GROTH16, Priority: pb.Priority_HIGH, CircuitId: circuit, Witness: w}
+		t := time.Now()
+		err := invoke(conn, "Prove", &pb.ProveRequest{Submit: req}, pr, 30*time.Minute)
+		d := float64(time.Since(t).Microseconds()) / 1000
+		if err != nil || pr.Result == nil || pr.Result.Status != pb.AwaitProofResponse_COMPLETED {
+			msg := ""
+			if pr.Result != nil {
+				msg = pr.Result.ErrorMessage
+			}
+			ok(false, fmt.Sprintf("latency call %d COMPLETED", i), err, msg)
+			return
+		}
+		record(circuit, pr.Result)
+		if i < warmup {
+			fmt.Printf("latency warmup=%d ms=%.1f total_ms=%d prover_ms=%.1f\n", i, d, pr.Result.TotalMs, float64(pr.Result.ProverUs)/1000)
+			continue
+		}
+		ms = append(ms, d)
+		fmt.Printf("latency i=%d ms=%.1f total_ms=%d prover_ms=%.1f\n", i-warmup, d, pr.Result.TotalMs, float64(pr.Result.ProverUs)/1000)
+	}
+	sorted := append([]float64(nil), ms...)
+	sort.Float64s(sorted)
+	med := sorted[len(sorted)/2]
+	if len(sorted)%2 == 0 {
+		med = (sorted[len(sorted)/2-1] + sorted[len(sorted)/2]) / 2
+	}
+	fmt.Printf("latency median_ms=%.1f min_ms=%.1f n=%d\n", med, sorted[0], len(sorted))
+	ok(true, fmt.Sprintf("latency %s: %d calls COMPLETED", circuit, len(ms)))
 }
