@@ -9,6 +9,7 @@
 
 #include "benchkit/kernels.h"
 #include "cuda/gpu.h" /* the GPU benchmarks' bases (gpu_bench_dlog): plain C, no CUDA needed */
+#include "groth16/setup.h" /* setup_lagrange_range: the H check's Lagrange basis */
 #include "util/log.h"
 #include "util/parallel.h"
 #include "util/rng.h"
@@ -285,6 +286,26 @@ static void bk_fold(CN(fr) *k, const uint64_t sum[5], uint64_t j) {
 /* The MSM of the bench bases (src/cuda/gpu.h: base i = [dlog(i mod NT) + dlog(NT + i / NT)] G)
  * with these scalars is [K] G, K = sum_i s_i (dlog(i mod NT) + dlog(NT + i / NT)) mod r, computed
  * here from column and row sums of the scalars; result (a Jacobian of the group) must equal it. */
+/* bk_g1_is_kg, bk_g2_is_kg (one per group, from BK_KG_DEFINE): [k] G equals the Jacobian point
+ * jac when jac is not NULL, else the affine point aff; bk_is_kg picks the group (1 or 2). */
+#define BK_KG_DEFINE(G)                                                                              \
+    static bool bk_##G##_is_kg(const CN(fr) *k, const void *jac, const void *aff) {                 \
+        CN(G##_affine) g, a;                                                                         \
+        CN(G##_jacobian) e;                                                                          \
+        CN(G##_generator)(&g);                                                                       \
+        CN(G##_jacobian_from_affine)(&e, &g);                                                        \
+        CN(G##_mul_fr_vartime)(&e, &e, k);                                                           \
+        if (jac) return CN(G##_jacobian_eq)(&e, (const CN(G##_jacobian) *)jac);                      \
+        CN(G##_jacobian_to_affine)(&a, &e);                                                          \
+        return CN(G##_affine_eq)(&a, (const CN(G##_affine) *)aff);                                   \
+    }
+BK_KG_DEFINE(g1)
+BK_KG_DEFINE(g2)
+#undef BK_KG_DEFINE
+static bool bk_is_kg(int group, const CN(fr) *k, const void *jac, const void *aff) {
+    return group == 2 ? bk_g2_is_kg(k, jac, aff) : bk_g1_is_kg(k, jac, aff);
+}
+
 static cuzk_status bk_gpu_msm_check(int group, const void *result, const uint64_t *scalars, size_t n, int montgomery,
                                     int nthreads, cuzk_error *err) {
     if (nthreads <= 0) nthreads = cuzk_num_threads();
@@ -316,23 +337,7 @@ static cuzk_status bk_gpu_msm_check(int group, const void *result, const uint64_
         rinv.l[0] = 1; /* the Montgomery form of R^-1 */
         CN(fr_mul)(&k, &k, &rinv);
     }
-    bool ok;
-    if (group == 2) {
-        CN(g2_affine) g;
-        CN(g2_jacobian) e;
-        CN(g2_generator)(&g);
-        CN(g2_jacobian_from_affine)(&e, &g);
-        CN(g2_mul_fr_vartime)(&e, &e, &k);
-        ok = CN(g2_jacobian_eq)(&e, (const CN(g2_jacobian) *)result);
-    } else {
-        CN(g1_affine) g;
-        CN(g1_jacobian) e;
-        CN(g1_generator)(&g);
-        CN(g1_jacobian_from_affine)(&e, &g);
-        CN(g1_mul_fr_vartime)(&e, &e, &k);
-        ok = CN(g1_jacobian_eq)(&e, (const CN(g1_jacobian) *)result);
-    }
-    if (!ok)
+    if (!bk_is_kg(group, &k, result, NULL))
         return ERR(err, CUZK_ERR_DEVICE,
                    "GPU G%d MSM of %zu points: the device's result is not [K] G for the known discrete logarithms "
                    "of its bases (a wrong MSM)", group, n);
@@ -397,74 +402,61 @@ static cuzk_status bk_gpu_ntt_check(int log_m, size_t batch, const void *xv, con
 }
 
 /* Lagrange evaluations at x (not a 2^log_m-th root of unity) of the row values a, b and a * b:
- * out[v] = sum_j val_v[j] L_j(x), L_j(x) = omega^j (x^m - 1) / (m (x - omega^j)); blocks of
- * BK_LAG_K rows share one inversion (Montgomery's trick). */
-enum { BK_LAG_K = 256 };
-typedef struct bk_lag {
-    const CN(fr) *a, *b;
-    CN(fr) x, omega;
+ * e_v = sum_j val_v[j] L_j(x), the basis L_j(x) of the rows omega^j from the setup's
+ * CN(setup_lagrange_range) (groth16/setup.h) in blocks of BK_LAG_BLOCK, each block's three dot
+ * products on all threads. */
+enum { BK_LAG_BLOCK = 1 << 16 };
+typedef struct bk_dot3 {
+    const CN(fr) *a, *b, *lag; /* lag[j - base] = L_j(x) */
+    size_t base;
     CN(fr) (*parts)[3];
-} bk_lag;
+} bk_dot3;
 
-static void bk_lag_fn(void *ctx, size_t j0, size_t j1, int tid) {
-    bk_lag *l = ctx;
-    CN(fr) w, acc[3], w_[BK_LAG_K], pre[BK_LAG_K];
-    uint64_t ex[1] = {j0};
-    CN(fr_pow_vartime)(&w, &l->omega, ex, 1);
+static void bk_dot3_fn(void *ctx, size_t i0, size_t i1, int tid) {
+    bk_dot3 *d = ctx;
+    CN(fr) acc[3], t;
     for (int v = 0; v < 3; v++) CN(fr_zero)(&acc[v]);
-    for (size_t b0 = j0; b0 < j1; b0 += BK_LAG_K) {
-        const size_t nb = j1 - b0 < BK_LAG_K ? j1 - b0 : BK_LAG_K;
-        CN(fr) prod, d, inv, t, c;
-        CN(fr_from_u64)(&prod, 1);
-        for (size_t t_ = 0; t_ < nb; t_++) {
-            w_[t_] = w;
-            pre[t_] = prod;
-            CN(fr_sub)(&d, &l->x, &w);
-            CN(fr_mul)(&prod, &prod, &d);
-            CN(fr_mul)(&w, &w, &l->omega);
-        }
-        CN(fr_inv)(&inv, &prod);
-        for (size_t t_ = nb; t_-- > 0;) {
-            const size_t j = b0 + t_;
-            CN(fr) dinv;
-            CN(fr_mul)(&dinv, &inv, &pre[t_]); /* 1 / (x - omega^j) */
-            CN(fr_sub)(&d, &l->x, &w_[t_]);
-            CN(fr_mul)(&inv, &inv, &d);
-            CN(fr_mul)(&c, &w_[t_], &dinv); /* omega^j / (x - omega^j) */
-            CN(fr_mul)(&t, &l->a[j], &c);
-            CN(fr_add)(&acc[0], &acc[0], &t);
-            CN(fr_mul)(&t, &l->b[j], &c);
-            CN(fr_add)(&acc[1], &acc[1], &t);
-            CN(fr_mul)(&t, &l->a[j], &l->b[j]);
-            CN(fr_mul)(&t, &t, &c);
-            CN(fr_add)(&acc[2], &acc[2], &t);
-        }
+    for (size_t i = i0; i < i1; i++) {
+        const size_t j = d->base + i;
+        CN(fr_mul)(&t, &d->a[j], &d->lag[i]);
+        CN(fr_add)(&acc[0], &acc[0], &t);
+        CN(fr_mul)(&t, &d->b[j], &d->lag[i]);
+        CN(fr_add)(&acc[1], &acc[1], &t);
+        CN(fr_mul)(&t, &d->a[j], &d->b[j]);
+        CN(fr_mul)(&t, &t, &d->lag[i]);
+        CN(fr_add)(&acc[2], &acc[2], &t);
     }
-    for (int v = 0; v < 3; v++) CN(fr_add)(&l->parts[tid][v], &l->parts[tid][v], &acc[v]);
+    for (int v = 0; v < 3; v++) CN(fr_add)(&d->parts[tid][v], &d->parts[tid][v], &acc[v]);
 }
 
-/* A(x) B(x) - C(x) for the polynomials through a, b, a * b on the rows omega^j of the convention */
+/* *out = A(x) B(x) - C(x) for the polynomials through a, b, a * b on the rows omega^j of the
+ * convention. lag: scratch of min(m, BK_LAG_BLOCK) Fr. */
 static void bk_abc_at(CN(fr) *out, const CN(fr) *a, const CN(fr) *b, int log_m, ntt_roots roots, const CN(fr) *x,
-                      CN(fr) (*parts)[3], int nthreads) {
+                      CN(fr) (*parts)[3], CN(fr) *lag, int nthreads) {
     const size_t m = (size_t)1 << log_m;
-    bk_lag l = {a, b, *x, {{0}}, parts};
-    CN(ntt_root_of_unity)(&l.omega, log_m, roots); /* the rows are at the convention's omega^j */
+    CN(fr) omega_inv, scale, one, minv;
+    CN(ntt_root_of_unity)(&omega_inv, log_m, roots); /* the rows are at the convention's omega^j */
+    CN(fr_inv)(&omega_inv, &omega_inv);
+    uint64_t ex[1] = {m};
+    CN(fr_pow_vartime)(&scale, x, ex, 1); /* (x^m - 1) / m */
+    CN(fr_from_u64)(&one, 1);
+    CN(fr_sub)(&scale, &scale, &one);
+    CN(fr_from_u64)(&minv, m);
+    CN(fr_inv)(&minv, &minv);
+    CN(fr_mul)(&scale, &scale, &minv);
     for (int t = 0; t < nthreads; t++)
         for (int v = 0; v < 3; v++) CN(fr_zero)(&parts[t][v]);
-    parallel_for(m, nthreads, bk_lag_fn, &l);
-    CN(fr) e[3], f, one, minv;
+    for (size_t b0 = 0; b0 < m; b0 += BK_LAG_BLOCK) {
+        const size_t b1 = m - b0 < BK_LAG_BLOCK ? m : b0 + BK_LAG_BLOCK;
+        CN(setup_lagrange_range)(lag, b0, b1, x, &omega_inv, &scale, nthreads);
+        bk_dot3 d = {a, b, lag, b0, parts};
+        parallel_for(b1 - b0, nthreads, bk_dot3_fn, &d);
+    }
+    CN(fr) e[3];
     for (int v = 0; v < 3; v++) {
         CN(fr_zero)(&e[v]);
         for (int t = 0; t < nthreads; t++) CN(fr_add)(&e[v], &e[v], &parts[t][v]);
     }
-    uint64_t ex[1] = {m};
-    CN(fr_pow_vartime)(&f, x, ex, 1); /* (x^m - 1) / m */
-    CN(fr_from_u64)(&one, 1);
-    CN(fr_sub)(&f, &f, &one);
-    CN(fr_from_u64)(&minv, m);
-    CN(fr_inv)(&minv, &minv);
-    CN(fr_mul)(&f, &f, &minv);
-    for (int v = 0; v < 3; v++) CN(fr_mul)(&e[v], &e[v], &f);
     CN(fr_mul)(out, &e[0], &e[1]);
     CN(fr_sub)(out, out, &e[2]);
 }
@@ -481,16 +473,18 @@ static cuzk_status bk_gpu_h_check(int snarkjs, int log_m, const void *abv, const
     const CN(fr) *a = abv, *b = (const CN(fr) *)abv + m, *h = hv;
     CN(fr)(*parts)[3] = malloc((size_t)nthreads * sizeof *parts);
     CN(fr) *hp = malloc((size_t)nthreads * sizeof *hp);
-    if (!parts || !hp) {
+    CN(fr) *lag = malloc((m < BK_LAG_BLOCK ? m : BK_LAG_BLOCK) * sizeof *lag);
+    if (!parts || !hp || !lag) {
         free(parts);
         free(hp);
+        free(lag);
         return ERR(err, CUZK_ERR_NOMEM, "GPU H check");
     }
     cuzk_status st = CUZK_OK;
     if (!snarkjs) {
         CN(fr) tau, lhs, rhs, z, one;
         bk_rand_fr(&tau, &seed);
-        bk_abc_at(&rhs, a, b, log_m, NTT_ROOTS_BELLPERSON, &tau, parts, nthreads);
+        bk_abc_at(&rhs, a, b, log_m, NTT_ROOTS_BELLPERSON, &tau, parts, lag, nthreads);
         bk_eval e = {h, tau, hp};
         for (int t = 0; t < nthreads; t++) CN(fr_zero)(&hp[t]);
         parallel_for(m, nthreads, bk_eval_fn, &e);
@@ -514,7 +508,7 @@ static cuzk_status bk_gpu_h_check(int snarkjs, int log_m, const void *abv, const
             uint64_t ex[1] = {js[k]};
             CN(fr_pow_vartime)(&x, &omega, ex, 1);
             CN(fr_mul)(&x, &x, &g);
-            bk_abc_at(&want, a, b, log_m, NTT_ROOTS_SNARKJS, &x, parts, nthreads);
+            bk_abc_at(&want, a, b, log_m, NTT_ROOTS_SNARKJS, &x, parts, lag, nthreads);
             if (!CN(fr_eq)(&want, &h[js[k]]))
                 st = ERR(err, CUZK_ERR_DEVICE,
                          "GPU H (snarkjs) of 2^%d: output %zu is not A B - C at g omega^%zu (a wrong H)", log_m, js[k],
@@ -523,6 +517,7 @@ static cuzk_status bk_gpu_h_check(int snarkjs, int log_m, const void *abv, const
     }
     free(parts);
     free(hp);
+    free(lag);
     return st;
 }
 
@@ -534,25 +529,9 @@ static cuzk_status bk_gpu_fixed_base_check(int group, const uint64_t *scalars, c
         const size_t i = t == 0 ? 0 : t == 1 ? n - 1 : (size_t)(splitmix64_next(&rng) % n);
         CN(fr) k;
         memcpy(&k, scalars + 4 * i, sizeof k);
-        bool ok;
-        if (group == 2) {
-            CN(g2_affine) g, a;
-            CN(g2_jacobian) e;
-            CN(g2_generator)(&g);
-            CN(g2_jacobian_from_affine)(&e, &g);
-            CN(g2_mul_fr_vartime)(&e, &e, &k);
-            CN(g2_jacobian_to_affine)(&a, &e);
-            ok = CN(g2_affine_eq)(&a, (const CN(g2_affine) *)points + i);
-        } else {
-            CN(g1_affine) g, a;
-            CN(g1_jacobian) e;
-            CN(g1_generator)(&g);
-            CN(g1_jacobian_from_affine)(&e, &g);
-            CN(g1_mul_fr_vartime)(&e, &e, &k);
-            CN(g1_jacobian_to_affine)(&a, &e);
-            ok = CN(g1_affine_eq)(&a, (const CN(g1_affine) *)points + i);
-        }
-        if (!ok)
+        const void *p = group == 2 ? (const void *)((const CN(g2_affine) *)points + i)
+                                   : (const void *)((const CN(g1_affine) *)points + i);
+        if (!bk_is_kg(group, &k, NULL, p))
             return ERR(err, CUZK_ERR_DEVICE, "GPU fixed-base G%d of %zu points: point %zu is not its scalar times G",
                        group, n, i);
     }
