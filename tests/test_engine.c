@@ -703,7 +703,9 @@ TEST(engine, pipeline_proofs_verify_and_equal_single_calls) {
     test_job j;
     if (!circ_job(&j, P, JOB_RS_EXPECTED)) return;
     j.d.check_witness = 1;
-    cuzk_engine_opts o = {.synthesis_workers = 2, .prove_threads = 2};
+    /* the CPU backend, whose stage names the progress check below lists (AUTO picks the GPU on a
+     * GPU machine: its stages differ; the gpu_prove suite checks that backend) */
+    cuzk_engine_opts o = {.backend = CUZK_BACKEND_CPU, .synthesis_workers = 2, .prove_threads = 2};
     cuzk_engine *e = NULL;
     REQUIRE(cuzk_engine_create(&e, &o, NULL) == CUZK_OK);
     static progress_log pl; /* job 1 reports its progress: every stage of every partition, one call at a time */
@@ -888,7 +890,9 @@ TEST(engine, slow_free_does_not_lengthen_prove_latency) {
     double call_ms[2] = {0, 0};
     double done_pending[2] = {0, 0};
     for (int slow = 0; slow < 2; slow++) {
-        cuzk_engine_opts o = {.prove_threads = 2};
+        /* the CPU backend: its partitions' buffers are host memory freed through the reaper (on the
+         * GPU backend most of a partition lives in device buffers and pools, not the reaper) */
+        cuzk_engine_opts o = {.backend = CUZK_BACKEND_CPU, .prove_threads = 2};
         cuzk_engine *e = NULL;
         REQUIRE(cuzk_engine_create(&e, &o, NULL) == CUZK_OK);
         if (slow) engine_test_set_free_delay(e, 100);
@@ -922,8 +926,9 @@ TEST(engine, budget_never_exceeded_under_concurrency) {
     const small_circuit *c = circ();
     REQUIRE(c);
     size_t part = (size_t)c->cs.n_vars * sizeof(fr) + groth16_bellperson_start_bytes(&c->p, &c->cs, 2);
-    cuzk_engine_opts o = {.synthesis_workers = 3, .finish_workers = 2, .prove_threads = 2, .queue_depth = 4,
-                          .host_budget_bytes = part * 2 + part / 2}; /* room for two partitions at a time */
+    /* the CPU backend, whose host bytes per partition `part` is (the GPU backend's differ) */
+    cuzk_engine_opts o = {.backend = CUZK_BACKEND_CPU, .synthesis_workers = 3, .finish_workers = 2, .prove_threads = 2,
+                          .queue_depth = 4, .host_budget_bytes = part * 2 + part / 2}; /* room for two partitions at a time */
     cuzk_engine *e = NULL;
     REQUIRE(cuzk_engine_create(&e, &o, NULL) == CUZK_OK);
     engine_test_set_free_delay(e, 5); /* frees lag a little: the budget must wait for them */
