@@ -128,6 +128,11 @@ int bench_pipeline_main(int argc, char **argv) {
     uint64_t circuit_seed = 1;
     cuzk_msm_opts msm; /* GPU MSM tuning: $CUZK_MSM_WINDOW / $CUZK_MSM_CHUNK / $CUZK_GPU_B2 (0 / 1: B_G2 on CPU
                           threads / the GPU; unset: automatic) / $CUZK_GPU_MSM_ACCUM */
+    for (int i = 1; i < argc; i++) /* --help answers whatever the environment says */
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        }
     if (!cli_msm_from_env(&msm, "cuzk bench")) return 2;
     cuzk_check_level params_check = CUZK_CHECK_CURVE;
     int check_given = 0, keep_host_srs = 0;

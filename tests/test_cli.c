@@ -442,6 +442,10 @@ TEST(cli, special_outputs_signals_and_bench_args) {
     snprintf(args, sizeof args, "sh -c \"CUZK_GPU_MSM_ACCUM=affine '%s' bench pipeline --constraints 1000 2>&1\"", CLI);
     CHECK_EQ_INT(test_run(g_log, sizeof g_log, "%s", args), 2);
     CHECK_MSG(strstr(g_log, "batch-affine accumulation was removed") != NULL, "%s", g_log);
+    /* --help answers even under a bad tuning variable (it is about the options, not a run) */
+    snprintf(args, sizeof args, "sh -c \"CUZK_GPU_MSM_ACCUM=fast '%s' bench pipeline --help 2>&1\"", CLI);
+    CHECK_EQ_INT(test_run(g_log, sizeof g_log, "%s", args), 0);
+    CHECK_MSG(strstr(g_log, "--partitions") != NULL, "%s", g_log);
     snprintf(args, sizeof args,
              "sh -c \"CUZK_THREADS=1 CUZK_MSM_WINDOW=10 CUZK_MSM_CHUNK=4096 CUZK_GPU_B2=1 CUZK_GPU_MSM_ACCUM=runs "
              "'%s' prove '%s' '%s' '%s' '%s/p.json' 2>&1\"",
