@@ -24,6 +24,30 @@ static int fail(char *err, size_t cap, const char *fmt, ...) {
     return -1;
 }
 
+/* What a configuration value is, for an error message: a string quoted (at most 40 characters,
+ * control characters and quotes as \xNN), else its TOML type. */
+static const char *given(json_t *v, char *buf, size_t cap) {
+    if (!json_is_string(v)) {
+        snprintf(buf, cap, "%s", json_is_integer(v) ? "an integer" : json_is_real(v) ? "a number" : json_is_boolean(v) ? "a boolean"
+                                 : json_is_array(v) ? "an array" : json_is_object(v) ? "a table" : "a value");
+        return buf;
+    }
+    const char *s = json_string_value(v);
+    size_t o = 0;
+    if (cap < 8) return "";
+    buf[o++] = '"';
+    for (size_t i = 0; s[i] && o + 6 < cap; i++) {
+        if (i == 40) { o += (size_t)snprintf(buf + o, cap - o, "..."); break; }
+        const unsigned char ch = (unsigned char)s[i];
+        if (ch < 0x20 || ch == 0x7f || ch == '"' || ch == '\\') o += (size_t)snprintf(buf + o, cap - o, "\\x%02x", ch);
+        else buf[o++] = (char)ch;
+    }
+    if (o + 2 > cap) o = cap - 2;
+    buf[o++] = '"';
+    buf[o] = 0;
+    return buf;
+}
+
 /* Keys a table may hold; anything else is an error naming it. */
 static int check_keys(json_t *obj, const char *table, const char *const *allowed, const char *file, char *err,
                       size_t cap) {
@@ -297,15 +321,18 @@ int dcfg_load(dcfg *c, const char *path, char *err, size_t cap) {
         if (check_keys(t, "engine", k, path, err, cap)) goto out;
         if (get_str(t, "backend", &c->backend, "engine", path, err, cap)) goto out;
         if (strcmp(c->backend, "auto") && strcmp(c->backend, "cpu") && strcmp(c->backend, "gpu")) {
-            fail(err, cap, "%s: engine.backend: expected \"auto\", \"cpu\" or \"gpu\"", path);
+            char g[64];
+            fail(err, cap, "%s: engine.backend: %s: expected \"auto\", \"cpu\" or \"gpu\"", path,
+                 given(json_object_get(t, "backend"), g, sizeof g));
             goto out;
         }
         json_t *fb = json_object_get(t, "gpu_fallback");
         if (fb) {
             if (!json_is_string(fb) ||
                 (strcmp(json_string_value(fb), "none") && strcmp(json_string_value(fb), "cpu"))) {
-                fail(err, cap, "%s: engine.gpu_fallback: expected \"none\" (a circuit that cannot be made resident "
-                               "on the GPU fails) or \"cpu\" (it is proved on the CPU)", path);
+                char g[64];
+                fail(err, cap, "%s: engine.gpu_fallback: %s: expected \"none\" (a circuit that cannot be made resident "
+                               "on the GPU fails) or \"cpu\" (it is proved on the CPU)", path, given(fb, g, sizeof g));
                 goto out;
             }
             c->gpu_fallback_cpu = strcmp(json_string_value(fb), "cpu") == 0;
@@ -321,8 +348,11 @@ int dcfg_load(dcfg *c, const char *path, char *err, size_t cap) {
                     fail(err, cap, "%s: engine.msm_accumulation: \"affine\" (the GPU batch-affine accumulation) was "
                                    "removed: it was slower than \"tasks\"; expected \"default\", \"tasks\" or \"runs\"",
                          path);
-                else
-                    fail(err, cap, "%s: engine.msm_accumulation: expected \"default\", \"tasks\" or \"runs\"", path);
+                else {
+                    char g[64];
+                    fail(err, cap, "%s: engine.msm_accumulation: %s: expected \"default\", \"tasks\" or \"runs\"", path,
+                         given(ma, g, sizeof g));
+                }
                 goto out;
             }
         }

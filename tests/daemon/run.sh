@@ -380,10 +380,12 @@ preload = true
 zkey = "$BNFIX/circuit_final.zkey"
 EOT
 }
-cfg_case "bad gpu_fallback value" 2 'engine.gpu_fallback: expected "none"' $'[engine]\ngpu_fallback = "gpu"'
-cfg_case "gpu_fallback not a string" 2 'engine.gpu_fallback: expected' $'[engine]\ngpu_fallback = true'
-cfg_case "bad msm_accumulation value" 2 'engine.msm_accumulation: expected "default"' $'[engine]\nmsm_accumulation = "fast"'
-cfg_case "msm_accumulation not a string" 2 'engine.msm_accumulation: expected' $'[engine]\nmsm_accumulation = 3'
+cfg_case "bad gpu_fallback value" 2 'engine.gpu_fallback: "gpu": expected "none"' $'[engine]\ngpu_fallback = "gpu"'
+cfg_case "gpu_fallback not a string" 2 'engine.gpu_fallback: a boolean: expected' $'[engine]\ngpu_fallback = true'
+cfg_case "bad msm_accumulation value" 2 'engine.msm_accumulation: "fast": expected "default"' $'[engine]\nmsm_accumulation = "fast"'
+cfg_case "msm_accumulation not a string" 2 'engine.msm_accumulation: an integer: expected' $'[engine]\nmsm_accumulation = 3'
+cfg_case "bad backend value" 2 'engine.backend: "cuda": expected "auto"' $'[engine]\nbackend = "cuda"'
+cfg_case "control characters in a bad value are escaped" 2 'engine.msm_accumulation: "a\\x1bb": expected' $'[engine]\nmsm_accumulation = "a\\u001bb"'
 # the GPU batch-affine accumulation was removed: "affine" is refused saying so, and its old key
 # msm_affine_pairs is an unknown key like any other, named
 cfg_case "msm_accumulation \"affine\" refused as removed" 2 'engine.msm_accumulation: "affine" (the GPU batch-affine accumulation) was removed.*expected "default", "tasks" or "runs"' $'[engine]\nmsm_accumulation = "affine"'
