@@ -25,7 +25,8 @@
 #       unpack` of a pack with cuzkd: tools/prebuilt.sh pack, pack-daemon, merge-daemon; carry
 #       .prebuilt, .deps and CARRY_DIR) per circuit: the key by `cuzk setup --seed 1` (its sha256
 #       must equal the host's), rapidsnark RUNS whole processes (its last proof checked by `cuzk
-#       verify`), cuzkd with backend gpu and the circuit preloaded, one untimed Prove, then RUNS
+#       verify`), `cuzk prove` RUNS whole processes with --backend cpu and with --backend gpu (each
+#       last proof checked), cuzkd with backend gpu and the circuit preloaded, one untimed Prove, then RUNS
 #       timed Prove calls one at a time (tests/daemon/client.go latency). Default --runs 5. The table
 #       is printed last; with $OUT set the table, the logs and every cuzkd proof go there.
 #   tools/bench-bn254-daemon.sh --verify DIR       (host) `snarkjs groth16 verify` of every proof
@@ -186,7 +187,7 @@ if ldd "$RS" 2>/dev/null | grep -q "not found"; then
 fi
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | head -1
 say "$(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); cuzk $("$CUZK" --version 2>&1 | head -1)"
-declare -A NC DOM RSM DMED DMIN DPROV SETUP
+declare -A NC DOM RSM DMED DMIN DPROV SETUP CPUM GPUM
 for c in "${CIRCUITS[@]}"; do
   s=$CARRY/$c d=$G/$c
   [ -f "$s/circuit.r1cs.xz" ] || { fail "$c: not carried ($s)"; continue; }
@@ -215,6 +216,20 @@ for c in "${CIRCUITS[@]}"; do
   RSM[$c]=$(median < "$LOG/$c-rs.times")
   "$CUZK" verify "$s/verification_key.json" "$d/rs.public.json" "$d/rs.proof.json" > "$LOG/$c-rs-verify.log" 2>&1 || fail "$c: rapidsnark's proof does not verify"
   say "$c: rapidsnark $(paste -sd' ' "$LOG/$c-rs.times") ms"
+  # cuzk prove as whole processes, as rapidsnark runs: the CPU backend (issue 27 item 1 on this
+  # machine's cores) and the GPU backend (cold: CUDA start-up and the key upload in every run)
+  for be in cpu gpu; do
+    : > "$LOG/$c-cuzk-$be.times"
+    for (( i = 0; i < RUNS; i++ )); do
+      t=$(now_ms)
+      "$CUZK" prove -q --backend $be "$d/circuit_final.zkey" "$d/witness.wtns" "$d/$be.proof.json" "$d/$be.public.json" \
+        > "$LOG/$c-cuzk-$be.log" 2>&1 || { fail "$c: cuzk prove --backend $be ($LOG/$c-cuzk-$be.log)"; break; }
+      echo $(( $(now_ms) - t )) >> "$LOG/$c-cuzk-$be.times"
+    done
+    [ "$be" = cpu ] && CPUM[$c]=$(median < "$LOG/$c-cuzk-$be.times") || GPUM[$c]=$(median < "$LOG/$c-cuzk-$be.times")
+    "$CUZK" verify "$s/verification_key.json" "$d/$be.public.json" "$d/$be.proof.json" > /dev/null 2>&1 || fail "$c: cuzk's $be proof does not verify"
+    say "$c: cuzk prove --backend $be $(paste -sd' ' "$LOG/$c-cuzk-$be.times") ms"
+  done
   # cuzkd: GPU backend, the key preloaded (resident on the device), one Prove at a time
   sock=$G/cuzkd.sock
   printf '[server]\nlisten = ["unix://%s"]\nhttp = ""\n[log]\nlevel = "info"\n[engine]\nbackend = "gpu"\nworkers = 1\n[circuits.%s]\nzkey = "%s"\npreload = true\n' \
@@ -239,13 +254,17 @@ ratio() { if [[ ${1:-} =~ ^[0-9.]+$ ]] && [[ ${2:-} =~ ^[0-9.]+$ ]]; then awk -v
   echo "==== BN254 Groth16: cuzkd Prove (GPU, key hot) vs rapidsnark (whole process, $(nproc) CPUs), median ms of $RUNS ===="
   nvidia-smi --query-gpu=name --format=csv,noheader | head -1
   echo "cuzk $(git rev-parse --short HEAD 2>/dev/null || echo '?'); cuzkd $(head -c 12 .prebuilt/COMMIT 2>/dev/null)"
-  printf '%-13s %9s %7s %10s %9s %10s %11s %8s\n' circuit constr domain cuzkd_call cuzkd_min prover_ms rapidsnark rs/cuzkd
+  printf '%-13s %9s %7s %10s %9s %10s %9s %9s %11s %8s %8s\n' circuit constr domain cuzkd_call cuzkd_min prover_ms \
+    gpu_proc cpu_proc rapidsnark rs/cuzkd rs/cpu
   for c in "${CIRCUITS[@]}"; do
-    printf '%-13s %9s %7s %10s %9s %10s %11s %8s\n' "$c" "${NC[$c]:--}" "${DOM[$c]:--}" "${DMED[$c]:--}" "${DMIN[$c]:--}" \
-      "${DPROV[$c]:--}" "${RSM[$c]:--}" "$(ratio "${RSM[$c]:-}" "${DMED[$c]:-}")"
+    printf '%-13s %9s %7s %10s %9s %10s %9s %9s %11s %8s %8s\n' "$c" "${NC[$c]:--}" "${DOM[$c]:--}" "${DMED[$c]:--}" "${DMIN[$c]:--}" \
+      "${DPROV[$c]:--}" "${GPUM[$c]:--}" "${CPUM[$c]:--}" "${RSM[$c]:--}" "$(ratio "${RSM[$c]:-}" "${DMED[$c]:-}")" \
+      "$(ratio "${RSM[$c]:-}" "${CPUM[$c]:-}")"
   done
   echo "(cuzkd_call: the client's wall time of one Prove call over a unix socket, the .wtns bytes sent"
-  echo " with it; prover_ms: the daemon's time inside the prover; rapidsnark: whole process as it is run)"
+  echo " with it; prover_ms: the daemon's time inside the prover; gpu_proc, cpu_proc: whole cuzk prove"
+  echo " processes, --backend gpu (CUDA start-up and key upload each time) and cpu; rapidsnark: whole"
+  echo " process as it is run; ratios above 1: cuzk faster)"
   [ $RC = 0 ] && echo "all steps ran; every cuzkd proof verified by the daemon (tools/bench-bn254-daemon.sh --verify for snarkjs)" || echo "FAILURES above"
 } | tee "$G/table.txt"
 if [ -n "${OUT:-}" ]; then cp "$G/table.txt" "$OUT/" && tar -czf "$OUT/bench-bn254-daemon-logs.tar.gz" -C "$G" logs; fi
