@@ -3,6 +3,7 @@
 #include "test.h"
 
 #include <fcntl.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -50,8 +51,8 @@ static int count_lines(const char *s) {
 TEST(cli, help_and_usage) {
     CHECK_EQ_INT(cli("--help"), 0);
     CHECK(strstr(g_log, "prove") && strstr(g_log, "verify") && strstr(g_log, "Exit codes"));
-    const char *cmds[] = {"prove", "verify", "setup", "info", "bench"};
-    for (int i = 0; i < 5; i++) {
+    const char *cmds[] = {"prove", "verify", "setup", "info", "bench", "export-vk"};
+    for (int i = 0; i < 6; i++) {
         char a[64];
         snprintf(a, sizeof a, "%s --help", cmds[i]);
         CHECK_MSG(cli(a) == 0 && strstr(g_log, "usage:") && strstr(g_log, "example"), "%s --help: %s", cmds[i], g_log);
@@ -1022,4 +1023,80 @@ TEST(cli, srs_cache_bad_points_are_named_in_the_failure) {
     unlink(cp);
     unlink(proof);
     unlink(pub);
+}
+
+/* export-vk writes what snarkjs's `zkey export verificationkey` wrote for every committed fixture
+ * key (the same JSON values: the fixtures' verification_key.json are snarkjs's), on both curves;
+ * a bellperson .vk too (its proof, as proof.json, then verifies against the exported file); bad
+ * keys are refused with the file named, and nothing is written. */
+TEST(cli, export_vk_equals_snarkjs) {
+    static const char *const keys[] = {"bn128/multiplier", "bn128/merkle_mimc5", "bn128/merkle_poseidon",
+                                       "bls12381/multiplier", "bls12381/merkle_mimc5", "bls12381/bellman_chain"};
+    char args[16384], out[1024], zk[1024], vk[1024];
+    snprintf(out, sizeof out, "%s/vk_export.json", test_tmpdir());
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        char rel[256];
+        snprintf(rel, sizeof rel, "%s/circuit_final.zkey", keys[i]);
+        snprintf(zk, sizeof zk, "%s", test_fixture(rel));
+        snprintf(rel, sizeof rel, "%s/verification_key.json", keys[i]);
+        snprintf(vk, sizeof vk, "%s", test_fixture(rel));
+        snprintf(args, sizeof args, "export-vk '%s' '%s'", zk, out);
+        CHECK_MSG(cli(args) == 0, "%s: %s", keys[i], g_log);
+        json_error_t je;
+        json_t *a = json_load_file(out, 0, &je), *b = json_load_file(vk, 0, &je);
+        CHECK_MSG(a && b && json_equal(a, b), "%s: the exported key differs from snarkjs's", keys[i]);
+        json_decref(a);
+        json_decref(b);
+        remove(out);
+    }
+    /* a bellperson .vk: export, prove with --proof-json, verify against the exported JSON */
+    char params[1024], bvk[1024], pbin[1024], pub[1024], pjson[1024];
+    snprintf(params, sizeof params, "%s/ev.params", test_tmpdir());
+    snprintf(bvk, sizeof bvk, "%s/ev.vk", test_tmpdir());
+    snprintf(pbin, sizeof pbin, "%s/ev.bin", test_tmpdir());
+    snprintf(pub, sizeof pub, "%s/ev_public.json", test_tmpdir());
+    snprintf(pjson, sizeof pjson, "%s/ev_proof.json", test_tmpdir());
+    snprintf(args, sizeof args, "setup -q --seed 5 '%s' '%s' '%s'", FIX("multiplier", "circuit.r1cs"), params, bvk);
+    REQUIRE_MSG(cli(args) == 0, "%s", g_log);
+    snprintf(args, sizeof args, "export-vk -q '%s' '%s'", bvk, out);
+    CHECK_MSG(cli(args) == 0 && !g_log[0], "bellperson .vk: %s", g_log);
+    snprintf(args, sizeof args, "prove -q --params '%s' --r1cs '%s' '%s' '%s' '%s' --proof-json '%s'", params,
+             FIX("multiplier", "circuit.r1cs"), FIX("multiplier", "witness.wtns"), pbin, pub, pjson);
+    CHECK_MSG(cli(args) == 0, "%s", g_log);
+    snprintf(args, sizeof args, "verify '%s' '%s' '%s'", out, pub, pjson);
+    CHECK_MSG(cli(args) == 0 && strstr(g_log, "OK"), "the bellperson proof against the exported vk: %s", g_log);
+    /* refused, exit 3, the file named, no output */
+    remove(out);
+    const char *trunc = corrupt_copy(test_fixture("bn128/multiplier/circuit_final.zkey"), "ev_trunc.zkey", 300, -1, 0);
+    const char *badpt = corrupt_copy(test_fixture("bn128/multiplier/circuit_final.zkey"), "ev_badpt.zkey", -1, -1, 0);
+    REQUIRE(trunc && badpt);
+    const struct { const char *key, *want; } bad[] = {
+        {FIX("multiplier", "circuit.r1cs"), "is a .r1cs file, not a key"},
+        {FIX("multiplier", "witness.wtns"), "is a .wtns file, not a key"},
+        {trunc, "ev_trunc.zkey"},
+        {FIX("multiplier", "input.json"), "not a .zkey (no \"zkey\" magic) and not a bellperson .vk"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(args, sizeof args, "export-vk '%s' '%s'", bad[i].key, out);
+        CHECK_MSG(cli(args) == 3 && strstr(g_log, bad[i].want) && access(out, F_OK) != 0, "%s: %s", bad[i].key, g_log);
+    }
+    /* a point of the header moved off the curve: named. snarkjs writes the sections in order: the
+     * file header (12 bytes), section 1 (12 + 4), section 2's own 12, then n8q, q, n8r, r, nVars,
+     * nPublic, domain (84 bytes) before alpha1 */
+    {
+        FILE *f = fopen(badpt, "r+b");
+        REQUIRE(f);
+        const long off = 12 + 12 + 4 + 12 + 84 + 5; /* inside alpha1's x */
+        fseek(f, off, SEEK_SET);
+        int c = fgetc(f);
+        fseek(f, off, SEEK_SET);
+        fputc(c ^ 0x5a, f);
+        fclose(f);
+        snprintf(args, sizeof args, "export-vk '%s' '%s'", badpt, out);
+        CHECK_MSG(cli(args) == 3 && strstr(g_log, "alpha1") && access(out, F_OK) != 0, "%s", g_log);
+    }
+    snprintf(args, sizeof args, "export-vk '%s'", bvk);
+    CHECK_EQ_INT(cli(args), 2);
+    snprintf(args, sizeof args, "export-vk '%s' '%s'", bvk, bvk);
+    CHECK_MSG(cli(args) == 2 && strstr(g_log, "also an input"), "%s", g_log);
 }

@@ -417,6 +417,19 @@ CUZK_API cuzk_status cuzk_vk_load_json(cuzk_vk **out, const char *json, size_t l
 /* A verification key from a bellperson .vk image (len bytes): alpha1, beta1, beta2, gamma2,
  * delta1, delta2 (uncompressed), u32 big-endian count + ic points. Errors as above. */
 CUZK_API cuzk_status cuzk_vk_load_bellperson(cuzk_vk **out, const uint8_t *bytes, size_t len, cuzk_error *err);
+/* The verification key of a snarkjs .zkey file (bls12381 or bn128), read from the file's header and
+ * IC sections alone (milliseconds whatever the key's size; what `snarkjs zkey export
+ * verificationkey` exports): every point checked on the curve and in the subgroup, none at
+ * infinity. Errors: CUZK_ERR_ARG, CUZK_ERR_IO (cannot open or map), CUZK_ERR_FORMAT (not a zkey,
+ * truncated, a section of the wrong size), CUZK_ERR_UNSUPPORTED (not Groth16), CUZK_ERR_CURVE,
+ * CUZK_ERR_POINT (naming the point), CUZK_ERR_NOMEM. */
+CUZK_API cuzk_status cuzk_vk_load_zkey(cuzk_vk **out, const char *zkey_path, cuzk_error *err);
+/* vk as snarkjs verification_key.json text (the keys, order and layout snarkjs writes: protocol,
+ * curve, nPublic, vk_alpha_1, vk_beta_2, vk_gamma_2, vk_delta_2, vk_alphabeta_12, IC; numbers as
+ * decimal strings; a BLS12-381 key of any origin, bellperson's .vk too, as "bls12381"). *json is
+ * NUL-terminated, allocated with malloc: release it with free(); *len (may be NULL) its length
+ * without the NUL. Errors: CUZK_ERR_ARG, CUZK_ERR_NOMEM. Reentrant. */
+CUZK_API cuzk_status cuzk_vk_json(const cuzk_vk *vk, char **json, size_t *len, cuzk_error *err);
 /* The verification key of a proving key (copied: the vk does not reference pk). */
 CUZK_API cuzk_status cuzk_vk_from_pk(cuzk_vk **out, const cuzk_pk *pk, cuzk_error *err);
 /* Public inputs the key expects (ONE not counted). 0 for NULL. */

@@ -45,6 +45,7 @@ static void print_main_help(FILE *f) {
         "  prove-update  SnapDeals update   cuzk prove-update --params snap.params --registered-proof 3 ... vproofs.json proof.bin\n"
         "  verify-update check an update    cuzk verify-update --vk snap.vk --registered-proof 3 ... proof.bin\n"
         "  make-update   update test data   cuzk make-update --registered-proof 0 vproofs.json\n"
+        "  export-vk  verification key     cuzk export-vk circuit.zkey verification_key.json\n"
         "  info     describe a file         cuzk info circuit.zkey\n"
         "  srs-cache pre-decoded .params    cuzk srs-cache make porep.params (loads it in seconds)\n"
         "  bench    benchmarks              cuzk bench field|ntt|msm|prove|pipeline|load|post|gpu\n"
@@ -457,6 +458,105 @@ static bool looks_like_json(const char *path) {
     do c = fgetc(f); while (c == ' ' || c == '\t' || c == '\n' || c == '\r');
     fclose(f);
     return c == '{';
+}
+
+static void print_export_vk_help(FILE *f) {
+    fprintf(f,
+        "usage: cuzk export-vk KEY verification_key.json\n"
+        "\n"
+        "Writes the verification key of KEY as snarkjs's verification_key.json (what `snarkjs zkey\n"
+        "export verificationkey` writes; `snarkjs groth16 verify` and `cuzk verify` read it). KEY is a\n"
+        "snarkjs .zkey (bls12381 or bn128: only its header and IC sections are read, milliseconds\n"
+        "whatever its size) or a bellperson .vk (BLS12-381: its proofs, written as proof.json with\n"
+        "`cuzk prove --proof-json`, then verify in snarkjs too). Every point is checked on the curve\n"
+        "and in the subgroup. The output is written whole or not at all.\n"
+        "\n"
+        "options:\n"
+        "  -q, --quiet   print nothing on success\n"
+        "\n"
+        "exit codes: 0 written, 2 usage error, 3 bad key file, 4 out of memory\n"
+        "\n"
+        "example:\n"
+        "  cuzk export-vk circuit_final.zkey verification_key.json\n");
+}
+
+/* KEY begins with the iden3 magic "zkey": a snarkjs key; anything else is read as a bellperson .vk */
+static int cmd_export_vk(int argc, char **argv) {
+    const char *pos[2];
+    int npos = 0, quiet = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { print_export_vk_help(stdout); return 0; }
+        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) quiet = 1;
+        else if (a[0] == '-' && a[1]) return usage_error("export-vk", "unknown option '%s'", a);
+        else {
+            if (npos == 2) return usage_error("export-vk", "too many arguments ('%s')", a);
+            pos[npos++] = a;
+        }
+    }
+    if (npos != 2) return usage_error("export-vk", "%s", "expected: KEY (.zkey or bellperson .vk) verification_key.json");
+    cuzk_error e = {0};
+    const char *ins[1] = {pos[0]}, *outs[1] = {pos[1]};
+    if (cuzk_check_outputs(ins, 1, outs, 1, &e) != CUZK_OK) return fail(e.code, &e);
+    FILE *f = fopen(pos[0], "rb");
+    if (!f) {
+        fprintf(stderr, "%s: error: cannot open %s: %s (%s)\n", g_prog, pos[0], strerror(errno), cuzk_status_str(CUZK_ERR_IO));
+        return cuzk_exit_code(CUZK_ERR_IO);
+    }
+    char magic[4] = {0};
+    const bool zkey = fread(magic, 1, 4, f) == 4 && !memcmp(magic, "zkey", 4);
+    cuzk_vk *vk = NULL;
+    cuzk_status st;
+    if (!zkey && (!memcmp(magic, "r1cs", 4) || !memcmp(magic, "wtns", 4))) {
+        fclose(f);
+        fprintf(stderr, "%s: error: %s is a .%.4s file, not a key: give the circuit's .zkey or bellperson .vk (%s)\n", g_prog,
+                pos[0], magic, cuzk_status_str(CUZK_ERR_FORMAT));
+        return cuzk_exit_code(CUZK_ERR_FORMAT);
+    }
+    if (zkey) {
+        fclose(f);
+        st = cuzk_vk_load_zkey(&vk, pos[0], &e);
+    } else { /* a bellperson .vk: a few KiB, read whole (at most 64 MiB: ~1M public inputs) */
+        uint8_t *buf = NULL;
+        size_t len = 0, cap = 0;
+        rewind(f);
+        for (;;) {
+            if (len == cap) {
+                uint8_t *nb = cap < ((size_t)64 << 20) ? realloc(buf, cap ? 2 * cap : 65536) : NULL;
+                if (!nb) break;
+                buf = nb;
+                cap = cap ? 2 * cap : 65536;
+            }
+            size_t n = fread(buf + len, 1, cap - len, f);
+            if (n == 0) break;
+            len += n;
+        }
+        const bool rd_err = ferror(f) != 0, too_big = len == cap && !feof(f);
+        fclose(f);
+        if (rd_err || too_big || !buf) {
+            free(buf);
+            fprintf(stderr, "%s: error: %s: %s (%s)\n", g_prog, pos[0],
+                    rd_err ? "read error" : "neither a .zkey nor a bellperson .vk (too large)", cuzk_status_str(CUZK_ERR_FORMAT));
+            return cuzk_exit_code(rd_err ? CUZK_ERR_IO : CUZK_ERR_FORMAT);
+        }
+        st = cuzk_vk_load_bellperson(&vk, buf, len, &e);
+        free(buf);
+        if (st != CUZK_OK && st != CUZK_ERR_NOMEM) {
+            fprintf(stderr, "%s: error: %s is not a .zkey (no \"zkey\" magic) and not a bellperson .vk: %s (%s)\n", g_prog,
+                    pos[0], e.msg, cuzk_status_str(st));
+            return cuzk_exit_code(st);
+        }
+    }
+    char *json = NULL;
+    size_t len = 0;
+    if (st == CUZK_OK) st = cuzk_vk_json(vk, &json, &len, &e);
+    const uint32_t n_public = cuzk_vk_n_public(vk);
+    cuzk_vk_free(vk);
+    if (st == CUZK_OK) st = cuzk_write_outputs(pos[1], json, len, NULL, NULL, &e);
+    free(json);
+    if (st != CUZK_OK) return fail(st, &e);
+    if (!quiet) printf("%s: verification key of %s (%u public inputs)\n", pos[1], pos[0], n_public);
+    return 0;
 }
 
 static int cmd_verify(int argc, char **argv) {
@@ -1087,6 +1187,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "prove-update")) return cli_cmd_prove_update(argc - 1, argv + 1);
     if (!strcmp(cmd, "verify-update")) return cli_cmd_verify_update(argc - 1, argv + 1);
     if (!strcmp(cmd, "make-update")) return cli_cmd_make_update(argc - 1, argv + 1);
+    if (!strcmp(cmd, "export-vk")) return cmd_export_vk(argc - 1, argv + 1);
     if (!strcmp(cmd, "info")) return cmd_info(argc - 1, argv + 1);
     if (!strcmp(cmd, "srs-cache")) return cmd_srs_cache(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench")) return cli_exec_bench(argc - 1, argv + 1);

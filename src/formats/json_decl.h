@@ -27,6 +27,8 @@ cuzk_status CN(public_json_read)(CN(fr) **out, size_t *n, const char *path, cuzk
  * with the curve's pairing, as snarkjs does); readers ignore it. */
 cuzk_status CN(vk_json_read)(CN(groth16_vk) *vk, const char *path, cuzk_error *err);
 cuzk_status CN(vk_json_write)(const char *path, const CN(groth16_vk) *vk, cuzk_error *err);
+/* vk as verification_key.json text (snarkjs's keys and layout), malloc'd; NULL when out of memory. */
+char *CN(vk_json_text)(const CN(groth16_vk) *vk);
 
 /* The readers above over len bytes of memory (JSON text, need not be NUL-terminated); name
  * stands for the path in messages (NULL: "<memory>"). Same checks and statuses. */

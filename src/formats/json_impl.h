@@ -402,8 +402,7 @@ static json_t *alphabeta_json(const CN(g1_affine) *alpha1, const CN(g2_affine) *
     return outer;
 }
 
-cuzk_status CN(vk_json_write)(const char *path, const CN(groth16_vk) *vk, cuzk_error *err) {
-    if (!path || !vk || !vk->ic) return ERR(err, CUZK_ERR_ARG, "vk_json_write: NULL argument");
+static json_t *vk_json(const CN(groth16_vk) *vk) {
     json_t *ic = json_array();
     for (uint32_t i = 0; ic && i <= vk->n_public; i++) {
         if (json_array_append_new(ic, g1_json(&vk->ic[i])) != 0) {
@@ -411,14 +410,19 @@ cuzk_status CN(vk_json_write)(const char *path, const CN(groth16_vk) *vk, cuzk_e
             ic = NULL;
         }
     }
-    if (!ic) return ERR(err, CUZK_ERR_NOMEM, "verification_key.json: cannot build IC");
-    json_t *root = json_pack("{s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "protocol", "groth16", "curve",
-                             CURVE_SNARKJS_NAME, "nPublic", (json_int_t)vk->n_public, "vk_alpha_1", g1_json(&vk->alpha1),
-                             "vk_beta_2", g2_json(&vk->beta2), "vk_gamma_2", g2_json(&vk->gamma2), "vk_delta_2",
-                             g2_json(&vk->delta2), "vk_alphabeta_12", alphabeta_json(&vk->alpha1, &vk->beta2), "IC",
-                             ic);
-    return json_write(root, path, "verification_key.json", err);
+    if (!ic) return NULL;
+    return json_pack("{s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "protocol", "groth16", "curve", CURVE_SNARKJS_NAME,
+                     "nPublic", (json_int_t)vk->n_public, "vk_alpha_1", g1_json(&vk->alpha1), "vk_beta_2",
+                     g2_json(&vk->beta2), "vk_gamma_2", g2_json(&vk->gamma2), "vk_delta_2", g2_json(&vk->delta2),
+                     "vk_alphabeta_12", alphabeta_json(&vk->alpha1, &vk->beta2), "IC", ic);
 }
+
+cuzk_status CN(vk_json_write)(const char *path, const CN(groth16_vk) *vk, cuzk_error *err) {
+    if (!path || !vk || !vk->ic) return ERR(err, CUZK_ERR_ARG, "vk_json_write: NULL argument");
+    return json_write(vk_json(vk), path, "verification_key.json", err);
+}
+
+char *CN(vk_json_text)(const CN(groth16_vk) *vk) { return vk && vk->ic ? json_text(vk_json(vk)) : NULL; }
 
 cuzk_status CN(json_check_file)(const char *path, int is_vk, cuzk_error *err) {
     if (is_vk) {

@@ -24,6 +24,7 @@
 #include "cuzk/cuzk.h"
 #include "cuzk/groth16.h"
 #include "curves/curve.h"
+#include "formats/json.h" /* groth16_vk: zkey_load_vk */
 
 #define ZKEY_COEF_BYTES 44
 

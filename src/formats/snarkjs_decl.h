@@ -33,6 +33,11 @@ cuzk_status CN(zkey_load)(CN(zkey) *z, const char *path, bool check_subgroup, cu
 cuzk_status CN(zkey_load_mem)(CN(zkey) *z, const uint8_t *data, size_t size, const char *name, bool check_subgroup,
                               cuzk_error *err);
 void CN(zkey_free)(CN(zkey) *z);
+/* The verification key of a .zkey from its sections 1-3 alone (header, IC: milliseconds whatever
+ * the key's size; the other sections are not read, only their table entries): every point checked
+ * on the curve and in the subgroup, none at infinity. vk->ic is owned (groth16_vk_free). Errors as
+ * zkey_load's. */
+cuzk_status CN(zkey_load_vk)(CN(groth16_vk) *vk, const char *path, cuzk_error *err);
 
 /* Streaming .zkey writer (Groth16, bls12381, version 1, 10 sections; FORMATS.md section 3), so
  * that a generator writes each point section as soon as it is computed and frees it.

@@ -94,7 +94,7 @@ static cuzk_status load_points(void **out, const iden3_file *t, const mapped_fil
     return CUZK_OK;
 }
 
-static cuzk_status zkey_parse(CN(zkey) *z, const mapped_file *f, bool check_subgroup, cuzk_error *err);
+static cuzk_status zkey_parse(CN(zkey) *z, const mapped_file *f, bool check_subgroup, bool vk_only, cuzk_error *err);
 
 /* Section 4's records (44 bytes: u32 matrix, row, wire, value v*R^2 mod r little-endian) into
  * coefs, records [b, e) per call; a record out of range or not canonical lowers first_bad to its
@@ -141,9 +141,32 @@ cuzk_status CN(zkey_load)(CN(zkey) *z, const char *path, bool check_subgroup, cu
     cuzk_status st;
     memset(z, 0, sizeof *z);
     if ((st = mapped_file_open(&f, path, err))) return st;
-    st = zkey_parse(z, &f, check_subgroup, err);
+    st = zkey_parse(z, &f, check_subgroup, false, err);
     mapped_file_close(&f);
     return st;
+}
+
+cuzk_status CN(zkey_load_vk)(CN(groth16_vk) *vk, const char *path, cuzk_error *err) {
+    mapped_file f;
+    CN(zkey) z;
+    cuzk_status st;
+    memset(vk, 0, sizeof *vk);
+    memset(&z, 0, sizeof z);
+    if ((st = mapped_file_open(&f, path, err))) return st;
+    st = zkey_parse(&z, &f, true, true, err);
+    mapped_file_close(&f);
+    if (st) return st;
+    vk->alpha1 = z.alpha1;
+    vk->beta1 = z.beta1;
+    vk->beta2 = z.beta2;
+    vk->gamma2 = z.gamma2;
+    vk->delta1 = z.delta1;
+    vk->delta2 = z.delta2;
+    vk->n_public = z.n_public;
+    vk->ic = z.ic; /* moved */
+    z.ic = NULL;
+    CN(zkey_free)(&z);
+    return CUZK_OK;
 }
 
 cuzk_status CN(zkey_load_mem)(CN(zkey) *z, const uint8_t *data, size_t size, const char *name, bool check_subgroup,
@@ -152,12 +175,12 @@ cuzk_status CN(zkey_load_mem)(CN(zkey) *z, const uint8_t *data, size_t size, con
     memset(z, 0, sizeof *z);
     if (!data && size) return ERR(err, CUZK_ERR_ARG, "zkey: NULL data");
     mapped_file_borrow(&f, data, size, name);
-    cuzk_status st = zkey_parse(z, &f, check_subgroup, err);
+    cuzk_status st = zkey_parse(z, &f, check_subgroup, false, err);
     mapped_file_close(&f);
     return st;
 }
 
-static cuzk_status zkey_parse(CN(zkey) *z, const mapped_file *f, bool check_subgroup, cuzk_error *err) {
+static cuzk_status zkey_parse(CN(zkey) *z, const mapped_file *f, bool check_subgroup, bool vk_only, cuzk_error *err) {
     const char *path = f->path;
     iden3_file t;
     byte_cursor c;
@@ -226,6 +249,7 @@ static cuzk_status zkey_parse(CN(zkey) *z, const mapped_file *f, bool check_subg
                      path, i);
             goto out;
         }
+    if (vk_only) goto out; /* the verification key: sections 1-3 only */
     if ((st = load_points((void **)&z->a, &t, f, 5, n_vars, SG1, check_subgroup, err))) goto out;
     if ((st = load_points((void **)&z->b1, &t, f, 6, n_vars, SG1, check_subgroup, err))) goto out;
     if ((st = load_points((void **)&z->b2, &t, f, 7, n_vars, SG2, check_subgroup, err))) goto out;

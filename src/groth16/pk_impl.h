@@ -520,6 +520,20 @@ static cuzk_status tbl_vk_from_pk(cuzk_vk **out, const cuzk_pk *h, cuzk_error *e
     return vk_wrap(out, &vk, err);
 }
 
+static cuzk_status tbl_vk_load_zkey(cuzk_vk **out, const char *path, cuzk_error *err) {
+    CN(groth16_vk) vk;
+    cuzk_status st = CN(zkey_load_vk)(&vk, path, err);
+    return st == CUZK_OK ? vk_wrap(out, &vk, err) : st;
+}
+
+static cuzk_status tbl_vk_json(const cuzk_vk *h, char **json, size_t *len, cuzk_error *err) {
+    char *t = CN(vk_json_text)(&api_vk_of_const(h)->vk);
+    if (!t) return ERR(err, CUZK_ERR_NOMEM, "verification_key.json text");
+    *json = t;
+    if (len) *len = strlen(t);
+    return CUZK_OK;
+}
+
 static uint32_t tbl_vk_n_public(const cuzk_vk *vk) { return api_vk_of_const(vk)->vk.n_public; }
 
 static void tbl_vk_free(cuzk_vk *h) {

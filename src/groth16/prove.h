@@ -194,6 +194,8 @@ typedef struct groth16_curve {
     cuzk_status (*proof_from_bytes)(cuzk_proof *out, const uint8_t *proof, size_t proof_len,
                                     const uint8_t *public_inputs, uint32_t n_public, cuzk_error *err);
     cuzk_status (*vk_load_json)(cuzk_vk **out, const char *json, size_t len, cuzk_error *err);
+    cuzk_status (*vk_load_zkey)(cuzk_vk **out, const char *zkey_path, cuzk_error *err);
+    cuzk_status (*vk_json)(const cuzk_vk *vk, char **json, size_t *len, cuzk_error *err);
     cuzk_status (*vk_from_pk)(cuzk_vk **out, const cuzk_pk *pk, cuzk_error *err);
     uint32_t (*vk_n_public)(const cuzk_vk *vk);
     void (*vk_free)(cuzk_vk *vk);

@@ -195,6 +195,19 @@ cuzk_status cuzk_vk_load_json(cuzk_vk **out, const char *json, size_t len, cuzk_
     return file_curve(curve_sniff_json(json, len))->vk_load_json(out, json, len, err);
 }
 
+cuzk_status cuzk_vk_load_zkey(cuzk_vk **out, const char *zkey_path, cuzk_error *err) {
+    if (!out || !zkey_path) return ERR(err, CUZK_ERR_ARG, "cuzk_vk_load_zkey: NULL argument");
+    *out = NULL;
+    return file_curve(curve_sniff_iden3_file(zkey_path))->vk_load_zkey(out, zkey_path, err);
+}
+
+cuzk_status cuzk_vk_json(const cuzk_vk *vk, char **json, size_t *len, cuzk_error *err) {
+    if (json) *json = NULL;
+    if (len) *len = 0;
+    if (!vk || !json) return ERR(err, CUZK_ERR_ARG, "cuzk_vk_json: NULL argument");
+    return groth16_curve_get(vk->curve)->vk_json(vk, json, len, err);
+}
+
 cuzk_status cuzk_vk_load_bellperson(cuzk_vk **out, const uint8_t *bytes, size_t len, cuzk_error *err) {
     if (!out || !bytes) return ERR(err, CUZK_ERR_ARG, "cuzk_vk_load_bellperson: NULL argument");
     *out = NULL;

@@ -325,6 +325,27 @@ static void test_zkey_circuit(const char *dir) {
         /* snarkjs's own proof verifies with our key from the pk */
         CHECK_ST(cuzk_verify(vk_pk, CUZK_PUBLIC_JSON, p->public_json, p->public_json_len, CUZK_PROOF_SNARKJS_JSON, want,
                              flen, &e), CUZK_OK);
+        /* the key of the zkey's header alone (cuzk_vk_load_zkey), and the JSON text of a key
+         * (cuzk_vk_json) read back: both verify the proof */
+        cuzk_vk *vk_z = NULL, *vk_j = NULL;
+        char *vtext = NULL;
+        size_t vtlen = 0;
+        CHECK_ST(cuzk_vk_load_zkey(&vk_z, path, &e), CUZK_OK);
+        CHECK_ST(cuzk_vk_json(vk_pk, &vtext, &vtlen, &e), CUZK_OK);
+        CHECK(vtext && vtlen == strlen(vtext) && strstr(vtext, "\"vk_alphabeta_12\""));
+        if (vtext) CHECK_ST(cuzk_vk_load_json(&vk_j, vtext, vtlen, &e), CUZK_OK);
+        for (int k = 0; k < 2; k++) {
+            const cuzk_vk *v = k ? vk_j : vk_z;
+            if (!v) continue;
+            CHECK(cuzk_vk_n_public(v) == a.n_public);
+            CHECK_ST(cuzk_verify(v, CUZK_PUBLIC_JSON, p->public_json, p->public_json_len, CUZK_PROOF_SNARKJS_JSON,
+                                 p->proof_json, p->proof_json_len, &e), CUZK_OK);
+        }
+        free(vtext);
+        cuzk_vk_free(vk_z);
+        cuzk_vk_free(vk_j);
+        CHECK_ST(cuzk_vk_load_zkey(&vk_z, NULL, &e), CUZK_ERR_ARG);
+        CHECK_ST(cuzk_vk_json(NULL, &vtext, NULL, &e), CUZK_ERR_ARG);
         /* a wrong public input */
         uint8_t *bad_pub = malloc(32 * (size_t)p->n_public + 32);
         memcpy(bad_pub, p->public_inputs, 32 * (size_t)p->n_public);
