@@ -34,8 +34,10 @@ ProtobufCMessage *request_decode(const ProtobufCMessageDescriptor *d, const uint
  * failmsg (cap bytes, the reason). Returns -1 when the call itself is refused, out set:
  * INVALID_ARGUMENT (unknown proof kind or priority, request_id over 1024 bytes, a generic request
  * without circuit_id or witness, or naming a Filecoin circuit), NOT_FOUND (generic circuit_id not
- * configured), RESOURCE_EXHAUSTED (out of memory); nothing is left allocated in *js then. */
-int request_submit_check(const dcfg *cfg, const Cuzk__V1__SubmitProofRequest *r, job_submit *js, char *failmsg,
+ * configured), RESOURCE_EXHAUSTED (out of memory); nothing is left allocated in *js then.
+ * A generic request's witness moves from r into js->witness on success (r->witness is emptied, so
+ * the caller's free_unpacked of r leaves it): no copy of a witness of any size. */
+int request_submit_check(const dcfg *cfg, Cuzk__V1__SubmitProofRequest *r, job_submit *js, char *failmsg,
                          size_t cap, cgrpc_reply *out);
 
 #endif

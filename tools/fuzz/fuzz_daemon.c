@@ -161,7 +161,7 @@ static void snap_worker(const job_submit *js) {
     cuzk_snap_job_free(job);
 }
 
-static void submit(const Cuzk__V1__SubmitProofRequest *r) {
+static void submit(Cuzk__V1__SubmitProofRequest *r) {
     job_submit js;
     char failmsg[400];
     cgrpc_reply out;
@@ -211,7 +211,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     if (out.code != CGRPC_OK) abort();
     if (method == 0) {
-        submit((const Cuzk__V1__SubmitProofRequest *)m);
+        submit((Cuzk__V1__SubmitProofRequest *)m);
     } else if (method == 1) {
         const Cuzk__V1__ProveRequest *p = (const Cuzk__V1__ProveRequest *)m;
         if (p->submit) submit(p->submit);
