@@ -1065,6 +1065,28 @@ TEST(cli, export_vk_equals_snarkjs) {
     CHECK_MSG(cli(args) == 0, "%s", g_log);
     snprintf(args, sizeof args, "verify '%s' '%s' '%s'", out, pub, pjson);
     CHECK_MSG(cli(args) == 0 && strstr(g_log, "OK"), "the bellperson proof against the exported vk: %s", g_log);
+    /* the .params written with that .vk begins with the same key: only its start is read */
+    char out2[1100];
+    snprintf(out2, sizeof out2, "%s/vk_export_params.json", test_tmpdir());
+    snprintf(args, sizeof args, "export-vk -q '%s' '%s'", params, out2);
+    CHECK_MSG(cli(args) == 0, ".params: %s", g_log);
+    {
+        json_error_t je;
+        json_t *a = json_load_file(out, 0, &je), *b = json_load_file(out2, 0, &je);
+        CHECK_MSG(a && b && json_equal(a, b), "%s", "the key of the .params differs from its .vk's");
+        json_decref(a);
+        json_decref(b);
+    }
+    /* - writes the JSON alone to stdout */
+    snprintf(args, sizeof args, "export-vk '%s' - 2>/dev/null", bvk);
+    CHECK_EQ_INT(cli(args), 0);
+    {
+        json_error_t je;
+        json_t *a = json_loads(g_log, 0, &je), *b = json_load_file(out, 0, &je);
+        CHECK_MSG(a && b && json_equal(a, b), "stdout: %s", g_log);
+        json_decref(a);
+        json_decref(b);
+    }
     /* refused, exit 3, the file named, no output */
     remove(out);
     const char *trunc = corrupt_copy(test_fixture("bn128/multiplier/circuit_final.zkey"), "ev_trunc.zkey", 300, -1, 0);
@@ -1074,7 +1096,8 @@ TEST(cli, export_vk_equals_snarkjs) {
         {FIX("multiplier", "circuit.r1cs"), "is a .r1cs file, not a key"},
         {FIX("multiplier", "witness.wtns"), "is a .wtns file, not a key"},
         {trunc, "ev_trunc.zkey"},
-        {FIX("multiplier", "input.json"), "not a .zkey (no \"zkey\" magic) and not a bellperson .vk"},
+        {FIX("multiplier", "input.json"), "neither a .zkey (no \"zkey\" magic) nor a bellperson .vk"},
+        {test_tmpdir(), "is a directory"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(args, sizeof args, "export-vk '%s' '%s'", bad[i].key, out);

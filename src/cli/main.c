@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -462,14 +463,15 @@ static bool looks_like_json(const char *path) {
 
 static void print_export_vk_help(FILE *f) {
     fprintf(f,
-        "usage: cuzk export-vk KEY verification_key.json\n"
+        "usage: cuzk export-vk KEY verification_key.json|-\n"
         "\n"
         "Writes the verification key of KEY as snarkjs's verification_key.json (what `snarkjs zkey\n"
         "export verificationkey` writes; `snarkjs groth16 verify` and `cuzk verify` read it). KEY is a\n"
         "snarkjs .zkey (bls12381 or bn128: only its header and IC sections are read, milliseconds\n"
-        "whatever its size) or a bellperson .vk (BLS12-381: its proofs, written as proof.json with\n"
-        "`cuzk prove --proof-json`, then verify in snarkjs too). Every point is checked on the curve\n"
-        "and in the subgroup. The output is written whole or not at all.\n"
+        "whatever its size) or a bellperson .vk (BLS12-381; also the start of a bellperson .params or\n"
+        "phase-2 MPC parameters file, which begin with it): proofs written as proof.json by\n"
+        "`cuzk prove --proof-json` then verify in snarkjs too. Every point is checked on the curve\n"
+        "and in the subgroup. The output is written whole or not at all; - writes it to stdout.\n"
         "\n"
         "options:\n"
         "  -q, --quiet   print nothing on success\n"
@@ -480,7 +482,53 @@ static void print_export_vk_help(FILE *f) {
         "  cuzk export-vk circuit_final.zkey verification_key.json\n");
 }
 
-/* KEY begins with the iden3 magic "zkey": a snarkjs key; anything else is read as a bellperson .vk */
+/* the error line of export-vk: the key file named, the library's in-memory placeholder dropped */
+static int export_vk_fail(const char *key, cuzk_status st, const char *why) {
+    static const char ph[] = "bellperson vk <in memory>: ";
+    if (!strncmp(why, ph, sizeof ph - 1)) why += sizeof ph - 1;
+    fprintf(stderr, "%s: error: %s: %s (%s)\n", g_prog, key, why, cuzk_status_str(st));
+    return cuzk_exit_code(st);
+}
+
+/* A bellperson verification key at the start of f: alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1,
+ * delta_g2 (uncompressed: 96 and 192 bytes), a big-endian u32 count, that many IC points of 96
+ * bytes. A .vk is exactly that; bellperson .params and phase-2 MPC parameters begin with it, so only
+ * those bytes are read (never the rest of a multi-GB file). *buf is malloc'd. */
+static cuzk_status read_bellperson_vk(FILE *f, uint64_t file_size, uint8_t **buf, size_t *len, char *why, size_t cap) {
+    enum { HEAD = 96 + 96 + 192 + 192 + 96 + 192 };
+    uint8_t h[HEAD + 4];
+    *buf = NULL;
+    *len = 0;
+    rewind(f);
+    if (fread(h, 1, sizeof h, f) != sizeof h) {
+        snprintf(why, cap, "%s", "neither a .zkey (no \"zkey\" magic) nor a bellperson .vk: too short for a verification key");
+        return CUZK_ERR_FORMAT;
+    }
+    const uint64_t n_ic = (uint64_t)h[HEAD] << 24 | (uint64_t)h[HEAD + 1] << 16 | (uint64_t)h[HEAD + 2] << 8 | h[HEAD + 3];
+    const uint64_t need = sizeof h + 96 * n_ic;
+    if (n_ic == 0 || need > file_size) {
+        snprintf(why, cap, "neither a .zkey (no \"zkey\" magic) nor a bellperson .vk: its IC count %llu %s",
+                 (unsigned long long)n_ic, n_ic ? "runs past the end of the file" : "is zero");
+        return CUZK_ERR_FORMAT;
+    }
+    uint8_t *b = malloc((size_t)need);
+    if (!b) {
+        snprintf(why, cap, "cannot allocate %llu bytes for the verification key", (unsigned long long)need);
+        return CUZK_ERR_NOMEM;
+    }
+    memcpy(b, h, sizeof h);
+    if (fread(b + sizeof h, 1, (size_t)(need - sizeof h), f) != need - sizeof h) {
+        free(b);
+        snprintf(why, cap, "%s", ferror(f) ? "read error" : "truncated verification key");
+        return ferror(f) ? CUZK_ERR_IO : CUZK_ERR_FORMAT;
+    }
+    *buf = b;
+    *len = (size_t)need;
+    return CUZK_OK;
+}
+
+/* KEY begins with the iden3 magic "zkey": a snarkjs key; other iden3 files are named; anything
+ * else is read as a bellperson verification key (.vk, or the start of .params / MPC parameters). */
 static int cmd_export_vk(int argc, char **argv) {
     const char *pos[2];
     int npos = 0, quiet = 0;
@@ -491,71 +539,67 @@ static int cmd_export_vk(int argc, char **argv) {
         else if (a[0] == '-' && a[1]) return usage_error("export-vk", "unknown option '%s'", a);
         else {
             if (npos == 2) return usage_error("export-vk", "too many arguments ('%s')", a);
+            if (!*a) return usage_error("export-vk", "%s", "an empty file name");
             pos[npos++] = a;
         }
     }
-    if (npos != 2) return usage_error("export-vk", "%s", "expected: KEY (.zkey or bellperson .vk) verification_key.json");
+    if (npos != 2) return usage_error("export-vk", "%s", "expected: KEY (.zkey or bellperson .vk) verification_key.json (or - for stdout)");
+    const bool to_stdout = !strcmp(pos[1], "-");
     cuzk_error e = {0};
     const char *ins[1] = {pos[0]}, *outs[1] = {pos[1]};
-    if (cuzk_check_outputs(ins, 1, outs, 1, &e) != CUZK_OK) return fail(e.code, &e);
+    if (!to_stdout && cuzk_check_outputs(ins, 1, outs, 1, &e) != CUZK_OK) return fail(e.code, &e);
+    /* a regular file (a FIFO or device would block or never end; a directory is named) */
+    struct stat sb;
+    if (stat(pos[0], &sb) != 0) return export_vk_fail(pos[0], CUZK_ERR_IO, strerror(errno));
+    if (S_ISDIR(sb.st_mode)) return export_vk_fail(pos[0], CUZK_ERR_IO, "is a directory, not a key file");
+    if (!S_ISREG(sb.st_mode)) return export_vk_fail(pos[0], CUZK_ERR_IO, "not a regular file");
     FILE *f = fopen(pos[0], "rb");
-    if (!f) {
-        fprintf(stderr, "%s: error: cannot open %s: %s (%s)\n", g_prog, pos[0], strerror(errno), cuzk_status_str(CUZK_ERR_IO));
-        return cuzk_exit_code(CUZK_ERR_IO);
-    }
+    if (!f) return export_vk_fail(pos[0], CUZK_ERR_IO, strerror(errno));
     char magic[4] = {0};
     const bool zkey = fread(magic, 1, 4, f) == 4 && !memcmp(magic, "zkey", 4);
     cuzk_vk *vk = NULL;
     cuzk_status st;
     if (!zkey && (!memcmp(magic, "r1cs", 4) || !memcmp(magic, "wtns", 4))) {
         fclose(f);
-        fprintf(stderr, "%s: error: %s is a .%.4s file, not a key: give the circuit's .zkey or bellperson .vk (%s)\n", g_prog,
-                pos[0], magic, cuzk_status_str(CUZK_ERR_FORMAT));
-        return cuzk_exit_code(CUZK_ERR_FORMAT);
+        char why[160];
+        snprintf(why, sizeof why, "is a .%.4s file, not a key: give the circuit's .zkey or bellperson .vk", magic);
+        return export_vk_fail(pos[0], CUZK_ERR_FORMAT, why);
     }
     if (zkey) {
         fclose(f);
         st = cuzk_vk_load_zkey(&vk, pos[0], &e);
-    } else { /* a bellperson .vk: a few KiB, read whole (at most 64 MiB: ~1M public inputs) */
+        if (st != CUZK_OK) return fail(st, &e);
+    } else {
         uint8_t *buf = NULL;
-        size_t len = 0, cap = 0;
-        rewind(f);
-        for (;;) {
-            if (len == cap) {
-                uint8_t *nb = cap < ((size_t)64 << 20) ? realloc(buf, cap ? 2 * cap : 65536) : NULL;
-                if (!nb) break;
-                buf = nb;
-                cap = cap ? 2 * cap : 65536;
-            }
-            size_t n = fread(buf + len, 1, cap - len, f);
-            if (n == 0) break;
-            len += n;
-        }
-        const bool rd_err = ferror(f) != 0, too_big = len == cap && !feof(f);
+        size_t len = 0;
+        char why[512];
+        st = read_bellperson_vk(f, (uint64_t)sb.st_size, &buf, &len, why, sizeof why);
         fclose(f);
-        if (rd_err || too_big || !buf) {
-            free(buf);
-            fprintf(stderr, "%s: error: %s: %s (%s)\n", g_prog, pos[0],
-                    rd_err ? "read error" : "neither a .zkey nor a bellperson .vk (too large)", cuzk_status_str(CUZK_ERR_FORMAT));
-            return cuzk_exit_code(rd_err ? CUZK_ERR_IO : CUZK_ERR_FORMAT);
-        }
+        if (st != CUZK_OK) return export_vk_fail(pos[0], st, why);
         st = cuzk_vk_load_bellperson(&vk, buf, len, &e);
         free(buf);
         if (st != CUZK_OK && st != CUZK_ERR_NOMEM) {
-            fprintf(stderr, "%s: error: %s is not a .zkey (no \"zkey\" magic) and not a bellperson .vk: %s (%s)\n", g_prog,
-                    pos[0], e.msg, cuzk_status_str(st));
-            return cuzk_exit_code(st);
+            char m[sizeof e.msg + 128];
+            snprintf(m, sizeof m, "neither a .zkey (no \"zkey\" magic) nor a bellperson .vk: %s", e.msg);
+            return export_vk_fail(pos[0], st, m);
         }
+        if (st != CUZK_OK) return fail(st, &e);
     }
     char *json = NULL;
     size_t len = 0;
-    if (st == CUZK_OK) st = cuzk_vk_json(vk, &json, &len, &e);
+    st = cuzk_vk_json(vk, &json, &len, &e);
     const uint32_t n_public = cuzk_vk_n_public(vk);
     cuzk_vk_free(vk);
-    if (st == CUZK_OK) st = cuzk_write_outputs(pos[1], json, len, NULL, NULL, &e);
+    if (st == CUZK_OK && to_stdout) {
+        if (fwrite(json, 1, len, stdout) != len || fputc('\n', stdout) == EOF || fflush(stdout) != 0)
+            st = cuzk_error_set(&e, CUZK_ERR_IO, __FILE__, __LINE__, "cannot write the verification key to stdout: %s", strerror(errno));
+    } else if (st == CUZK_OK) {
+        st = cuzk_write_outputs(pos[1], json, len, NULL, NULL, &e);
+    }
     free(json);
     if (st != CUZK_OK) return fail(st, &e);
-    if (!quiet) printf("%s: verification key of %s (%u public inputs)\n", pos[1], pos[0], n_public);
+    /* the note goes to stderr: stdout stays the JSON's when the output is - or /dev/stdout */
+    if (!quiet && !to_stdout) fprintf(stderr, "%s: verification key of %s (%u public inputs)\n", pos[1], pos[0], n_public);
     return 0;
 }
 
