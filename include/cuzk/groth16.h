@@ -108,6 +108,15 @@ CUZK_API cuzk_status cuzk_verify_json_files(const char *vk_json_path, const char
 CUZK_API cuzk_status cuzk_verify_bellperson_files(const char *vk_path, const char *public_json_path,
                                          const char *proof_bin_path, cuzk_error *err);
 
+/* The verification key of a key file (`cuzk export-vk`): a snarkjs .zkey (its header and IC
+ * sections only: cuzk_vk_load_zkey), a bellperson .vk, or a bellperson .params / phase-2 MPC
+ * parameters file, which begin with their verifying key (only those bytes are read, whatever the
+ * file's size). *out is the caller's (cuzk_vk_free). Errors name the file: CUZK_ERR_ARG,
+ * CUZK_ERR_IO (cannot open or read; a directory, FIFO or device), CUZK_ERR_FORMAT (an .r1cs or
+ * .wtns, a truncated key, none of these kinds), CUZK_ERR_CURVE, CUZK_ERR_POINT, CUZK_ERR_NOMEM.
+ * Reentrant. */
+CUZK_API cuzk_status cuzk_vk_load_key_file(cuzk_vk **out, const char *key_path, cuzk_error *err);
+
 /* ---- setup: single-party, INSECURE test parameters ------------------------------------------
  * Whoever runs a setup knows the toxic waste (tau, alpha, beta, gamma, delta) and can forge
  * proofs for the circuit: for tests and benchmarks only; real circuits need a ceremony. */

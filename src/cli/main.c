@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -482,53 +481,7 @@ static void print_export_vk_help(FILE *f) {
         "  cuzk export-vk circuit_final.zkey verification_key.json\n");
 }
 
-/* the error line of export-vk: the key file named, the library's in-memory placeholder dropped */
-static int export_vk_fail(const char *key, cuzk_status st, const char *why) {
-    static const char ph[] = "bellperson vk <in memory>: ";
-    if (!strncmp(why, ph, sizeof ph - 1)) why += sizeof ph - 1;
-    fprintf(stderr, "%s: error: %s: %s (%s)\n", g_prog, key, why, cuzk_status_str(st));
-    return cuzk_exit_code(st);
-}
-
-/* A bellperson verification key at the start of f: alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1,
- * delta_g2 (uncompressed: 96 and 192 bytes), a big-endian u32 count, that many IC points of 96
- * bytes. A .vk is exactly that; bellperson .params and phase-2 MPC parameters begin with it, so only
- * those bytes are read (never the rest of a multi-GB file). *buf is malloc'd. */
-static cuzk_status read_bellperson_vk(FILE *f, uint64_t file_size, uint8_t **buf, size_t *len, char *why, size_t cap) {
-    enum { HEAD = 96 + 96 + 192 + 192 + 96 + 192 };
-    uint8_t h[HEAD + 4];
-    *buf = NULL;
-    *len = 0;
-    rewind(f);
-    if (fread(h, 1, sizeof h, f) != sizeof h) {
-        snprintf(why, cap, "%s", "neither a .zkey (no \"zkey\" magic) nor a bellperson .vk: too short for a verification key");
-        return CUZK_ERR_FORMAT;
-    }
-    const uint64_t n_ic = (uint64_t)h[HEAD] << 24 | (uint64_t)h[HEAD + 1] << 16 | (uint64_t)h[HEAD + 2] << 8 | h[HEAD + 3];
-    const uint64_t need = sizeof h + 96 * n_ic;
-    if (n_ic == 0 || need > file_size) {
-        snprintf(why, cap, "neither a .zkey (no \"zkey\" magic) nor a bellperson .vk: its IC count %llu %s",
-                 (unsigned long long)n_ic, n_ic ? "runs past the end of the file" : "is zero");
-        return CUZK_ERR_FORMAT;
-    }
-    uint8_t *b = malloc((size_t)need);
-    if (!b) {
-        snprintf(why, cap, "cannot allocate %llu bytes for the verification key", (unsigned long long)need);
-        return CUZK_ERR_NOMEM;
-    }
-    memcpy(b, h, sizeof h);
-    if (fread(b + sizeof h, 1, (size_t)(need - sizeof h), f) != need - sizeof h) {
-        free(b);
-        snprintf(why, cap, "%s", ferror(f) ? "read error" : "truncated verification key");
-        return ferror(f) ? CUZK_ERR_IO : CUZK_ERR_FORMAT;
-    }
-    *buf = b;
-    *len = (size_t)need;
-    return CUZK_OK;
-}
-
-/* KEY begins with the iden3 magic "zkey": a snarkjs key; other iden3 files are named; anything
- * else is read as a bellperson verification key (.vk, or the start of .params / MPC parameters). */
+/* KEY: whatever cuzk_vk_load_key_file reads (a .zkey, a bellperson .vk, .params or MPC file) */
 static int cmd_export_vk(int argc, char **argv) {
     const char *pos[2];
     int npos = 0, quiet = 0;
@@ -548,43 +501,9 @@ static int cmd_export_vk(int argc, char **argv) {
     cuzk_error e = {0};
     const char *ins[1] = {pos[0]}, *outs[1] = {pos[1]};
     if (!to_stdout && cuzk_check_outputs(ins, 1, outs, 1, &e) != CUZK_OK) return fail(e.code, &e);
-    /* a regular file (a FIFO or device would block or never end; a directory is named) */
-    struct stat sb;
-    if (stat(pos[0], &sb) != 0) return export_vk_fail(pos[0], CUZK_ERR_IO, strerror(errno));
-    if (S_ISDIR(sb.st_mode)) return export_vk_fail(pos[0], CUZK_ERR_IO, "is a directory, not a key file");
-    if (!S_ISREG(sb.st_mode)) return export_vk_fail(pos[0], CUZK_ERR_IO, "not a regular file");
-    FILE *f = fopen(pos[0], "rb");
-    if (!f) return export_vk_fail(pos[0], CUZK_ERR_IO, strerror(errno));
-    char magic[4] = {0};
-    const bool zkey = fread(magic, 1, 4, f) == 4 && !memcmp(magic, "zkey", 4);
     cuzk_vk *vk = NULL;
-    cuzk_status st;
-    if (!zkey && (!memcmp(magic, "r1cs", 4) || !memcmp(magic, "wtns", 4))) {
-        fclose(f);
-        char why[160];
-        snprintf(why, sizeof why, "is a .%.4s file, not a key: give the circuit's .zkey or bellperson .vk", magic);
-        return export_vk_fail(pos[0], CUZK_ERR_FORMAT, why);
-    }
-    if (zkey) {
-        fclose(f);
-        st = cuzk_vk_load_zkey(&vk, pos[0], &e);
-        if (st != CUZK_OK) return fail(st, &e);
-    } else {
-        uint8_t *buf = NULL;
-        size_t len = 0;
-        char why[512];
-        st = read_bellperson_vk(f, (uint64_t)sb.st_size, &buf, &len, why, sizeof why);
-        fclose(f);
-        if (st != CUZK_OK) return export_vk_fail(pos[0], st, why);
-        st = cuzk_vk_load_bellperson(&vk, buf, len, &e);
-        free(buf);
-        if (st != CUZK_OK && st != CUZK_ERR_NOMEM) {
-            char m[sizeof e.msg + 128];
-            snprintf(m, sizeof m, "neither a .zkey (no \"zkey\" magic) nor a bellperson .vk: %s", e.msg);
-            return export_vk_fail(pos[0], st, m);
-        }
-        if (st != CUZK_OK) return fail(st, &e);
-    }
+    cuzk_status st = cuzk_vk_load_key_file(&vk, pos[0], &e);
+    if (st != CUZK_OK) return fail(st, &e);
     char *json = NULL;
     size_t len = 0;
     st = cuzk_vk_json(vk, &json, &len, &e);

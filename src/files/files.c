@@ -526,6 +526,77 @@ out:
     return st;
 }
 
+/* ---- the verification key of a key file ------------------------------------------------------- */
+/* A bellperson verifying key at the start of f: alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1,
+ * delta_g2 (uncompressed G1 96 bytes, G2 192), a big-endian u32 count, that many IC points of 96
+ * bytes. A .vk is exactly that; .params and phase-2 MPC parameters begin with it: only those bytes
+ * are read. *buf is malloc'd. */
+static cuzk_status read_bellperson_vk(FILE *f, const char *path, uint64_t file_size, uint8_t **buf, size_t *len,
+                                      cuzk_error *err) {
+    enum { HEAD = 96 + 96 + 192 + 192 + 96 + 192 };
+    uint8_t h[HEAD + 4];
+    *buf = NULL;
+    *len = 0;
+    rewind(f);
+    if (fread(h, 1, sizeof h, f) != sizeof h)
+        return ERR(err, CUZK_ERR_FORMAT, "%s: neither a .zkey (no \"zkey\" magic) nor a bellperson .vk: too short for a "
+                   "verification key", path);
+    const uint64_t n_ic = (uint64_t)h[HEAD] << 24 | (uint64_t)h[HEAD + 1] << 16 | (uint64_t)h[HEAD + 2] << 8 | h[HEAD + 3];
+    const uint64_t need = sizeof h + 96 * n_ic;
+    if (n_ic == 0 || need > file_size)
+        return ERR(err, CUZK_ERR_FORMAT, "%s: neither a .zkey (no \"zkey\" magic) nor a bellperson .vk: its IC count %llu %s",
+                   path, (unsigned long long)n_ic, n_ic ? "runs past the end of the file" : "is zero");
+    uint8_t *b = malloc((size_t)need);
+    if (!b) return ERR(err, CUZK_ERR_NOMEM, "%s: cannot allocate %llu bytes for the verification key", path, (unsigned long long)need);
+    memcpy(b, h, sizeof h);
+    if (fread(b + sizeof h, 1, (size_t)(need - sizeof h), f) != need - sizeof h) {
+        const bool io = ferror(f) != 0;
+        free(b);
+        return ERR(err, io ? CUZK_ERR_IO : CUZK_ERR_FORMAT, "%s: %s", path, io ? "read error" : "truncated verification key");
+    }
+    *buf = b;
+    *len = (size_t)need;
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_vk_load_key_file(cuzk_vk **out, const char *key_path, cuzk_error *err) {
+    if (out) *out = NULL;
+    if (!out || !key_path) return ERR(err, CUZK_ERR_ARG, "cuzk_vk_load_key_file: NULL argument");
+    /* a regular file: a FIFO or device would block or never end; a directory is named */
+    struct stat sb;
+    if (stat(key_path, &sb) != 0) return ERR(err, CUZK_ERR_IO, "%s: %s", key_path, strerror(errno));
+    if (S_ISDIR(sb.st_mode)) return ERR(err, CUZK_ERR_IO, "%s: is a directory, not a key file", key_path);
+    if (!S_ISREG(sb.st_mode)) return ERR(err, CUZK_ERR_IO, "%s: not a regular file", key_path);
+    FILE *f = fopen(key_path, "rb");
+    if (!f) return ERR(err, CUZK_ERR_IO, "%s: %s", key_path, strerror(errno));
+    char magic[4] = {0};
+    const bool got = fread(magic, 1, 4, f) == 4;
+    if (got && !memcmp(magic, "zkey", 4)) {
+        fclose(f);
+        return cuzk_vk_load_zkey(out, key_path, err);
+    }
+    if (got && (!memcmp(magic, "r1cs", 4) || !memcmp(magic, "wtns", 4))) {
+        fclose(f);
+        return ERR(err, CUZK_ERR_FORMAT, "%s: is a .%.4s file, not a key: give the circuit's .zkey or bellperson .vk",
+                   key_path, magic);
+    }
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    cuzk_status st = read_bellperson_vk(f, key_path, (uint64_t)sb.st_size, &buf, &len, err);
+    fclose(f);
+    if (st != CUZK_OK) return st;
+    st = cuzk_vk_load_bellperson(out, buf, len, err);
+    free(buf);
+    if (st != CUZK_OK && st != CUZK_ERR_NOMEM && err) {
+        static const char ph[] = "bellperson vk <in memory>: ";
+        const char *why = strncmp(err->msg, ph, sizeof ph - 1) ? err->msg : err->msg + sizeof ph - 1;
+        char m[sizeof err->msg];
+        snprintf(m, sizeof m, "%s", why);
+        ERR(err, st, "%s: neither a .zkey (no \"zkey\" magic) nor a bellperson .vk: %s", key_path, m);
+    }
+    return st;
+}
+
 cuzk_status cuzk_verify_bellperson_files(const char *vk_path, const char *public_json_path,
                                          const char *proof_bin_path, cuzk_error *err) {
     input vk_in = {0}, pub_in = {0}, proof_in = {0};

@@ -344,6 +344,13 @@ static void test_zkey_circuit(const char *dir) {
         free(vtext);
         cuzk_vk_free(vk_z);
         cuzk_vk_free(vk_j);
+        /* the key-file loader reads the zkey the same way */
+        CHECK_ST(cuzk_vk_load_key_file(&vk_z, path, &e), CUZK_OK);
+        if (vk_z)
+            CHECK_ST(cuzk_verify(vk_z, CUZK_PUBLIC_JSON, p->public_json, p->public_json_len, CUZK_PROOF_SNARKJS_JSON,
+                                 p->proof_json, p->proof_json_len, &e), CUZK_OK);
+        cuzk_vk_free(vk_z);
+        vk_z = NULL;
         CHECK_ST(cuzk_vk_load_zkey(&vk_z, NULL, &e), CUZK_ERR_ARG);
         CHECK_ST(cuzk_vk_json(NULL, &vtext, NULL, &e), CUZK_ERR_ARG);
         /* a wrong public input */
