@@ -10,6 +10,9 @@
  *   (b2_device; with the device B_G2 start's msm_b2_ms, reported again by finish); the resident
  *   B_G2 query is counted in the backend's device bytes (n_vars points), its G2 MSM in one proof's
  *   device peak; a pending of the device B_G2 holds no witness scalars (groth16_pending_bytes).
+ *   All of it twice: with the zkey's A and B rows resident (the whole start on the device: the
+ *   start's upload stage is timed, the rows are counted in the device bytes) and kept on the host
+ *   (groth16_backend_cfg.zkey_rows_on_host: a/b on CPU threads, no upload stage).
  *
  * The caller skips without a GPU. */
 static void CN(zkey_b2_check)(const char *zkey_path, const char *wtns_path) {
@@ -48,12 +51,16 @@ static void CN(zkey_b2_check)(const char *zkey_path, const char *wtns_path) {
     CN(groth16_key_vk)(&vk, &key);
 
     static const int modes[3] = {1, 0, -1};
-    size_t dev[3] = {0}, peak[3] = {0}, pend_bytes[3] = {0};
+    size_t dev_rows[2][3] = {{0}};
+    for (int rh = 0; rh < 2; rh++) {
+    const char *rows = rh ? "rows on the host" : "rows resident";
+    size_t *dev = dev_rows[rh], peak[3] = {0}, pend_bytes[3] = {0};
     int ok[3] = {0};
     for (int k = 0; k < 3; k++) {
         groth16_backend_cfg cfg;
         memset(&cfg, 0, sizeof cfg);
         cfg.msm.b_g2_on_gpu = modes[k];
+        cfg.zkey_rows_on_host = rh;
         CN(groth16_prover) *pv = NULL;
         st = CN(groth16_prover_create)(&pv, &key, &CN(groth16_backend_gpu_ops), &cfg, &e);
         CHECK_MSG(st == CUZK_OK, "%s: GPU prover (b_g2_on_gpu %d): %s", zkey_path, modes[k], e.msg);
@@ -79,8 +86,11 @@ static void CN(zkey_b2_check)(const char *zkey_path, const char *wtns_path) {
                 break;
             }
             CN(groth16_proof_to_bytes)(bg, &pg);
-            CHECK_MSG(!memcmp(bc, bg, nb), "%s: b_g2_on_gpu %d, rep %d: the GPU proof differs from the CPU's", zkey_path,
-                      modes[k], rep);
+            CHECK_MSG(!memcmp(bc, bg, nb), "%s: %s, b_g2_on_gpu %d, rep %d: the GPU proof differs from the CPU's",
+                      zkey_path, rows, modes[k], rep);
+            CHECK_MSG((ts.upload_ms > 0) == (rh == 0 && z.log_domain >= 1),
+                      "%s: %s, b_g2_on_gpu %d: the start's upload stage took %.3f ms (the witness goes up once only "
+                      "with the rows resident)", zkey_path, rows, modes[k], ts.upload_ms);
             CHECK_MSG(CN(groth16_verify)(&vk, wt.w + 1, z.n_public, &pg, &e) == CUZK_OK, "%s: b_g2_on_gpu %d: %s",
                       zkey_path, modes[k], e.msg);
             CHECK_MSG(ts.b2_device == on_device && tf.b2_device == on_device,
@@ -107,6 +117,12 @@ static void CN(zkey_b2_check)(const char *zkey_path, const char *wtns_path) {
                   "%s: pending bytes %zu (1), %zu (0), %zu (-1): the device B_G2's pending still holds the witness "
                   "scalars (%zu bytes)", zkey_path, pend_bytes[0], pend_bytes[1], pend_bytes[2], ws);
     }
+    }
+    /* the resident rows are counted in the backend's device bytes */
+    for (int k = 0; k < 3; k++)
+        CHECK_MSG(z.log_domain < 1 || dev_rows[0][k] > dev_rows[1][k],
+                  "%s: b_g2_on_gpu %d: device bytes %zu with the rows resident, %zu without", zkey_path, modes[k],
+                  dev_rows[0][k], dev_rows[1][k]);
     CN(wtns_free)(&wt);
     CN(zkey_free)(&z);
 }

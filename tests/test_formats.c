@@ -7,6 +7,7 @@
 
 #include "cuzk/filecoin.h"
 #include "curves/bls12_381/curve.h"
+#include "curves/bn254/curve.h"
 #include "formats/bellperson.h"
 #include "formats/json.h"
 #include "formats/snarkjs.h"
@@ -114,6 +115,88 @@ TEST_WITHOUT_GMP(formats, decimal_vs_gmp)
 #endif
 
 /* ---- wtns --------------------------------------------------------------------------------- */
+/* wtns_convert_mem (the daemon's witness path: values straight into the caller's buffer, on all
+ * threads) on both curves: n values above the one-thread threshold, random below 2^252 plus 0, 1
+ * and r - 1; canonical limbs must be the file's bytes, Montgomery ones must give them back
+ * through to_canon (an independent round trip); a count that is not n_out writes nothing; of two
+ * values >= r in different chunks the lower index is named. */
+typedef cuzk_status (*wtns_conv_fn)(const uint8_t *, size_t, const char *, uint64_t *, size_t, bool, int, uint32_t *,
+                                    cuzk_error *);
+typedef void (*to_canon_fn)(uint64_t r[4], const void *a);
+static void bls_to_canon(uint64_t r[4], const void *a) { fr_to_canon(r, (const fr *)a); }
+static void bn_to_canon(uint64_t r[4], const void *a) { bn254_fr_to_canon(r, (const bn254_fr *)a); }
+
+static void wtns_convert_check(const uint64_t mod[4], wtns_conv_fn conv, to_canon_fn to_canon, const char *curve) {
+    const uint32_t n = 50000;
+    const size_t bytes = 12 + 12 + 40 + 12 + (size_t)n * 32;
+    uint8_t *img = malloc(bytes);
+    uint64_t *out = malloc((size_t)n * 32), *want = malloc((size_t)n * 32);
+    REQUIRE(img && out && want);
+    uint8_t *p = img;
+    memcpy(p, "wtns", 4);
+    uint32_t u32[3] = {2, 2, 1};
+    memcpy(p + 4, u32, 12);
+    uint64_t l40 = 40;
+    memcpy(p + 16, &l40, 8);
+    uint32_t n8 = 32;
+    memcpy(p + 24, &n8, 4);
+    memcpy(p + 28, mod, 32);
+    memcpy(p + 60, &n, 4);
+    uint32_t two = 2;
+    memcpy(p + 64, &two, 4);
+    uint64_t l2 = (uint64_t)n * 32;
+    memcpy(p + 68, &l2, 8);
+    uint8_t *vals = p + 76;
+    test_rand_bytes(vals, (size_t)n * 32);
+    for (uint32_t i = 0; i < n; i++) vals[32 * i + 31] &= 0x0f; /* < 2^252 < r on both curves */
+    memset(vals, 0, 32);
+    vals[0] = 1;                                  /* w[0] = 1 */
+    memset(vals + 32 * 7, 0, 32);                 /* 0 */
+    memcpy(vals + 32 * 9, mod, 32);
+    vals[32 * 9] -= 1;                            /* r - 1 (r is odd: no borrow) */
+    memcpy(want, vals, (size_t)n * 32);           /* little-endian limbs on this host */
+    cuzk_error err = {0};
+    uint32_t got_n = 0;
+    CHECK_MSG(conv(img, bytes, "t", out, n, false, 0, &got_n, &err) == CUZK_OK, "%s canonical: %s", curve, err.msg);
+    CHECK_EQ_INT(got_n, n);
+    CHECK_MEM(out, want, (size_t)n * 32);
+    memset(out, 0, (size_t)n * 32);
+    CHECK_MSG(conv(img, bytes, "t", out, n, true, 0, NULL, &err) == CUZK_OK, "%s Montgomery: %s", curve, err.msg);
+    size_t bad = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t c[4];
+        to_canon(c, out + 4 * i);
+        if (memcmp(c, want + 4 * i, 32) != 0) bad++;
+    }
+    CHECK_MSG(bad == 0, "%s: %zu Montgomery values do not round-trip", curve, bad);
+    /* a count other than n_out: nothing written */
+    memset(out, 0xab, (size_t)n * 32);
+    CHECK_EQ_INT(conv(img, bytes, "t", out, n + 1, true, 0, &got_n, &err), CUZK_ERR_MISMATCH);
+    CHECK_EQ_INT(got_n, n);
+    CHECK(out[0] == 0xababababababababull && out[4 * (size_t)n - 1] == 0xababababababababull);
+    /* two values >= r: r itself at 41000 and 2^256 - 1 at 30001; the lower is named, with both
+     * output forms and on one thread */
+    memcpy(vals + 32 * 41000, mod, 32);
+    memset(vals + 32 * 30001, 0xff, 32);
+    for (int mont = 0; mont < 2; mont++)
+        for (int th = 0; th <= 1; th++) {
+            memset(&err, 0, sizeof err);
+            CHECK_EQ_INT(conv(img, bytes, "t", out, n, mont, th, NULL, &err), CUZK_ERR_FORMAT);
+            CHECK_MSG(strstr(err.msg, "value 30001 ") != NULL, "%s: %s", curve, err.msg);
+        }
+    /* a truncated image is the loader's error, not a read past the end */
+    CHECK_EQ_INT(conv(img, bytes - 1, "t", out, n, true, 0, NULL, &err), CUZK_ERR_FORMAT);
+    free(img);
+    free(out);
+    free(want);
+}
+
+TEST(formats, wtns_convert_mem_both_curves) {
+    static const uint64_t RB[4] = BN254_FR_MODULUS;
+    wtns_convert_check(R, wtns_convert_mem, bls_to_canon, "bls12-381");
+    wtns_convert_check(RB, bn254_wtns_convert_mem, bn_to_canon, "bn254");
+}
+
 
 TEST(formats, wtns_multiplier_vs_json) {
     wtns w;

@@ -24,7 +24,8 @@ struct gpu_csr_dev {
     uint32_t *d_col;     /* nnz */
     uint32_t *d_coef_id; /* nnz, < n_coef */
     uint32_t n_coef;
-    api_curve::fr *d_coef;        /* n_coef (at least one entry allocated), Montgomery */
+    void *d_coef;                  /* n_coef Fr of the system's curve (at least one entry
+                                      allocated), Montgomery; 32 bytes each on both curves */
     uint32_t id_one, id_minus_one; /* UINT32_MAX: not in the table */
 };
 
@@ -45,7 +46,11 @@ struct gpu_r1cs {
     uint64_t stage_nnz;        /* streamed: the most nonzeros of any block */
     uint32_t n_inputs;
     size_t bytes;
+    bool bn254;                /* the coefficients and the vectors are BN254's Fr (gpu_bn254_r1cs_upload) */
 };
+
+/* Both curves' Fr are four 64-bit limbs: one byte count for the tables and vectors. */
+static_assert(sizeof(api_curve::fr) == 32 && sizeof(bn254::fr) == 32, "Fr is 32 bytes on both curves");
 
 /* Row sums with the +-1 fast path (by table id). */
 template <class C>
@@ -107,9 +112,8 @@ out:
     return st;
 }
 
-extern "C" cuzk_status gpu_r1cs_upload(gpu_ctx *ctx, gpu_r1cs **out, const gpu_csr_host *a,
-                                       const gpu_csr_host *b, const gpu_csr_host *c, uint32_t n_inputs,
-                                       cuzk_error *err) {
+static cuzk_status r1cs_upload(gpu_ctx *ctx, gpu_r1cs **out, const gpu_csr_host *a, const gpu_csr_host *b,
+                               const gpu_csr_host *c, uint32_t n_inputs, bool bn254, cuzk_error *err) {
     GPU_ARG(ctx && out && a && b && c, "gpu_r1cs_upload: NULL argument");
     *out = NULL;
     GPU_ARG(a->n_rows == b->n_rows && a->n_rows == c->n_rows, "gpu_r1cs_upload: matrices differ in rows");
@@ -130,6 +134,7 @@ extern "C" cuzk_status gpu_r1cs_upload(gpu_ctx *ctx, gpu_r1cs **out, const gpu_c
     }
     r->ctx = ctx;
     r->n_inputs = n_inputs;
+    r->bn254 = bn254;
     for (int i = 0; i < 3; i++) {
         if ((st = csr_upload(&r->m[i], h[i], s, err)) != CUZK_OK) goto out;
         r->bytes += ((size_t)h[i]->n_rows + 1) * sizeof(uint64_t) + h[i]->nnz * 2 * sizeof(uint32_t) +
@@ -145,6 +150,17 @@ out:
         free(r);
     }
     return st;
+}
+
+extern "C" cuzk_status gpu_r1cs_upload(gpu_ctx *ctx, gpu_r1cs **out, const gpu_csr_host *a, const gpu_csr_host *b,
+                                       const gpu_csr_host *c, uint32_t n_inputs, cuzk_error *err) {
+    return r1cs_upload(ctx, out, a, b, c, n_inputs, false, err);
+}
+
+extern "C" cuzk_status gpu_bn254_r1cs_upload(gpu_ctx *ctx, gpu_r1cs **out, const gpu_csr_host *a,
+                                             const gpu_csr_host *b, const gpu_csr_host *c, uint32_t n_inputs,
+                                             cuzk_error *err) {
+    return r1cs_upload(ctx, out, a, b, c, n_inputs, true, err);
 }
 
 extern "C" size_t gpu_r1cs_bytes(const gpu_r1cs *cs) { return cs ? cs->bytes : 0; }
@@ -256,7 +272,8 @@ out:
 /* a/b/c of a streamed cs: every matrix's row blocks through two staging buffers (module comment
  * of gpu_r1cs.h). The copy stream writes buffer j only after the sums that read its previous
  * block are done (event `used`); the sums wait for their copy (event `copied`). */
-static cuzk_status abc_streamed(gpu_ctx *ctx, api_curve::fr *const out[3], const gpu_r1cs *cs, const api_curve::fr *w,
+template <class C>
+static cuzk_status abc_streamed(gpu_ctx *ctx, typename C::fr *const out[3], const gpu_r1cs *cs, const typename C::fr *w,
                                 cuzk_error *err) {
     cuzk_status st = CUZK_OK;
     const uint64_t R = cs->block_nnz, Z = cs->stage_nnz > R ? cs->stage_nnz : R;
@@ -297,8 +314,9 @@ static cuzk_status abc_streamed(gpu_ctx *ctx, api_curve::fr *const out[3], const
                 }
                 CTX_CU(cudaEventRecord(copied[j], cp));
                 CTX_CU(cudaStreamWaitEvent(ctx->stream, copied[j], 0));
-                r1cs_spmv_kernel<api_curve><<<(nr + 255) / 256, 256, 0, ctx->stream>>>(
-                    out[i] + r0, d_rp[j], d_col[j], d_id[j], d->d_coef, d->id_one, d->id_minus_one, w, nr, k0);
+                r1cs_spmv_kernel<C><<<(nr + 255) / 256, 256, 0, ctx->stream>>>(
+                    out[i] + r0, d_rp[j], d_col[j], d_id[j], (const typename C::fr *)d->d_coef, d->id_one,
+                    d->id_minus_one, w, nr, k0);
                 CTX_CU(cudaGetLastError());
                 CTX_CU(cudaEventRecord(used[j], ctx->stream));
             }
@@ -321,33 +339,49 @@ out:
     return st;
 }
 
-extern "C" cuzk_status gpu_r1cs_abc_async(gpu_ctx *ctx, struct fr *d_a, struct fr *d_b, struct fr *d_c, size_t m,
-                                          const gpu_r1cs *cs, const struct fr *d_w, cuzk_error *err) {
-    GPU_ARG(ctx && (d_a || d_b || d_c) && cs && d_w, "gpu_r1cs_abc_async: NULL argument");
+/* gpu_r1cs_abc_async on curve C (the cs's: checked by the callers) */
+template <class C>
+static cuzk_status abc_async(gpu_ctx *ctx, typename C::fr *const out[3], size_t m, const gpu_r1cs *cs,
+                             const typename C::fr *d_w, cuzk_error *err) {
     const uint32_t rows = cs->m[0].n_rows;
     GPU_ARG((size_t)rows + cs->n_inputs <= m, "gpu_r1cs_abc_async: m is smaller than rows + inputs");
     if (gpu_ctx_dead(ctx)) return gpu_sync(ctx, err);
     cuzk_status st = CUZK_OK;
     cudaStream_t s = (cudaStream_t)gpu_ctx_stream(ctx);
-    api_curve::fr *out[3] = {(api_curve::fr *)d_a, (api_curve::fr *)d_b, (api_curve::fr *)d_c};
     for (int i = 0; i < 3; i++) {
         if (!out[i]) continue; /* not wanted this call (the lean H sums one at a time) */
         /* rows beyond the constraints are zero (then a gets the input rows) */
-        if (m > rows) CU(cudaMemsetAsync(out[i] + rows, 0, (m - rows) * sizeof(api_curve::fr), s));
+        if (m > rows) CU(cudaMemsetAsync(out[i] + rows, 0, (m - rows) * sizeof(typename C::fr), s));
         if (rows && !cs->streamed) {
             const gpu_csr_dev *d = &cs->m[i];
-            r1cs_spmv_kernel<api_curve><<<(rows + 255) / 256, 256, 0, s>>>(out[i], d->d_row_ptr, d->d_col, d->d_coef_id,
-                                                                d->d_coef, d->id_one, d->id_minus_one,
-                                                                (const api_curve::fr *)d_w, rows, 0);
+            r1cs_spmv_kernel<C><<<(rows + 255) / 256, 256, 0, s>>>(out[i], d->d_row_ptr, d->d_col, d->d_coef_id,
+                                                                (const typename C::fr *)d->d_coef, d->id_one,
+                                                                d->id_minus_one, d_w, rows, 0);
             CU_LAUNCH("r1cs_spmv_kernel");
         }
     }
-    if (rows && cs->streamed && (st = abc_streamed(ctx, out, cs, (const api_curve::fr *)d_w, err)) != CUZK_OK) goto out;
+    if (rows && cs->streamed && (st = abc_streamed<C>(ctx, out, cs, d_w, err)) != CUZK_OK) goto out;
     if (cs->n_inputs && out[0]) {
-        r1cs_input_rows_kernel<api_curve><<<(cs->n_inputs + 255) / 256, 256, 0, s>>>(out[0], (const api_curve::fr *)d_w, rows,
-                                                                          cs->n_inputs);
+        r1cs_input_rows_kernel<C><<<(cs->n_inputs + 255) / 256, 256, 0, s>>>(out[0], d_w, rows, cs->n_inputs);
         CU_LAUNCH("r1cs_input_rows_kernel");
     }
 out:
     return st;
+}
+
+extern "C" cuzk_status gpu_r1cs_abc_async(gpu_ctx *ctx, struct fr *d_a, struct fr *d_b, struct fr *d_c, size_t m,
+                                          const gpu_r1cs *cs, const struct fr *d_w, cuzk_error *err) {
+    GPU_ARG(ctx && (d_a || d_b || d_c) && cs && d_w, "gpu_r1cs_abc_async: NULL argument");
+    GPU_ARG(!cs->bn254, "gpu_r1cs_abc_async: the constraint system is BN254's (gpu_bn254_r1cs_abc_async)");
+    api_curve::fr *out[3] = {(api_curve::fr *)d_a, (api_curve::fr *)d_b, (api_curve::fr *)d_c};
+    return abc_async<api_curve>(ctx, out, m, cs, (const api_curve::fr *)d_w, err);
+}
+
+extern "C" cuzk_status gpu_bn254_r1cs_abc_async(gpu_ctx *ctx, struct bn254_fr *d_a, struct bn254_fr *d_b,
+                                                struct bn254_fr *d_c, size_t m, const gpu_r1cs *cs,
+                                                const struct bn254_fr *d_w, cuzk_error *err) {
+    GPU_ARG(ctx && (d_a || d_b || d_c) && cs && d_w, "gpu_bn254_r1cs_abc_async: NULL argument");
+    GPU_ARG(cs->bn254, "gpu_bn254_r1cs_abc_async: the constraint system is BLS12-381's (gpu_r1cs_abc_async)");
+    bn254::fr *out[3] = {(bn254::fr *)d_a, (bn254::fr *)d_b, (bn254::fr *)d_c};
+    return abc_async<bn254>(ctx, out, m, cs, (const bn254::fr *)d_w, err);
 }

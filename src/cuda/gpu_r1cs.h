@@ -27,7 +27,8 @@ typedef struct gpu_csr_host {
     const uint32_t *col;
     const uint32_t *coef_id;
     uint32_t n_coef;
-    const struct fr *coef;
+    const void *coef; /* n_coef Fr of the system's curve (BLS12-381's struct fr, or BN254's for
+                         gpu_bn254_r1cs_upload), 32 bytes each */
     uint32_t id_one, id_minus_one;
 } gpu_csr_host;
 
@@ -40,6 +41,11 @@ typedef struct gpu_csr_host {
 typedef struct gpu_r1cs gpu_r1cs;
 cuzk_status gpu_r1cs_upload(gpu_ctx *ctx, gpu_r1cs **out, const gpu_csr_host *a, const gpu_csr_host *b,
                             const gpu_csr_host *c, uint32_t n_inputs, cuzk_error *err);
+/* BN254's (a zkey's A and B rows, snarkjs convention): the same, the coefficient tables BN254's
+ * Fr (Montgomery); such a cs is evaluated by gpu_bn254_r1cs_abc_async only. Resident only (no
+ * streamed BN254 system). */
+cuzk_status gpu_bn254_r1cs_upload(gpu_ctx *ctx, gpu_r1cs **out, const gpu_csr_host *a, const gpu_csr_host *b,
+                                  const gpu_csr_host *c, uint32_t n_inputs, cuzk_error *err);
 size_t gpu_r1cs_bytes(const gpu_r1cs *cs);
 void gpu_r1cs_free(gpu_r1cs *cs); /* NULL is a no-op; the ctx must still exist */
 
@@ -74,6 +80,10 @@ static inline size_t gpu_r1cs_stage_bytes(uint64_t block_nnz, uint64_t max_row_n
  * run); its staging comes from the ctx (arena or pool) and is given back before it returns. */
 cuzk_status gpu_r1cs_abc_async(gpu_ctx *ctx, struct fr *d_a, struct fr *d_b, struct fr *d_c, size_t m,
                                const gpu_r1cs *cs, const struct fr *d_w, cuzk_error *err);
+/* The same over BN254's Fr, for a cs made by gpu_bn254_r1cs_upload (CUZK_ERR_ARG for one of the
+ * other curve, and gpu_r1cs_abc_async refuses a BN254 cs the same way). */
+cuzk_status gpu_bn254_r1cs_abc_async(gpu_ctx *ctx, struct bn254_fr *d_a, struct bn254_fr *d_b, struct bn254_fr *d_c,
+                                     size_t m, const gpu_r1cs *cs, const struct bn254_fr *d_w, cuzk_error *err);
 
 #ifdef __cplusplus
 }

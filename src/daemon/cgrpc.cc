@@ -30,6 +30,7 @@
 struct cgrpc_call {
     std::atomic<bool> cancelled{false};
     std::string peer;
+    double flatten_ms = 0; /* the request's slices copied into one buffer (cgrpc_call_flatten_ms) */
 };
 
 struct cgrpc_server;
@@ -174,7 +175,10 @@ void UnaryReactor::Run() {
     const uint8_t *data = nullptr;
     size_t len = 0;
     if (req_.Length() > 0) {
-        if (!req_.DumpToSingleSlice(&flat).ok()) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const bool ok = req_.DumpToSingleSlice(&flat).ok();
+        call_.flatten_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        if (!ok) {
             out.code = CGRPC_INTERNAL;
             std::snprintf(out.msg, sizeof out.msg, "cannot read the request message");
         } else {
@@ -276,6 +280,8 @@ extern "C" void cgrpc_set_log(cgrpc_log_fn fn) {
 extern "C" int cgrpc_call_cancelled(const cgrpc_call *call) { return call->cancelled.load() ? 1 : 0; }
 
 extern "C" const char *cgrpc_call_peer(const cgrpc_call *call) { return call->peer.c_str(); }
+
+extern "C" double cgrpc_call_flatten_ms(const cgrpc_call *call) { return call ? call->flatten_ms : 0; }
 
 extern "C" void cgrpc_shutdown(cgrpc_server *s, uint64_t grace_ms) {
     if (!s || !s->server)

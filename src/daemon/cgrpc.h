@@ -61,6 +61,9 @@ cgrpc_server *cgrpc_start(const cgrpc_opts *o, cgrpc_classify_fn classify, cgrpc
 int cgrpc_call_cancelled(const cgrpc_call *call);
 /* The client's address ("unix:", "ipv4:127.0.0.1:5555"); valid during the handler. */
 const char *cgrpc_call_peer(const cgrpc_call *call);
+/* Milliseconds the server took to copy the request's received slices into the one buffer the
+ * handler gets (0 for an empty request or a NULL call); valid during the handler. */
+double cgrpc_call_flatten_ms(const cgrpc_call *call);
 
 /* Stops accepting calls, lets calls in flight finish until grace_ms has passed, then cancels the
  * rest, and waits for every handler to return. */

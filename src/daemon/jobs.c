@@ -410,8 +410,13 @@ static void *worker_main(void *arg) {
         } else if (st == CUZK_OK) {
             j->res = res;
             finish_locked(J, j, JR_COMPLETED, NULL);
-            dlog(DLOG_INFO, "job %s completed in %.1f ms (prover %.1f ms)", j->id, j->t_end - j->t_submit,
-                 j->prove_ms);
+            /* where the job's time went: the queue, the witness into the prover's form (the
+             * synthesis of a generic job), the prover, and the rest (the engine's hand-offs, the
+             * proof's check against the key, its JSON) */
+            const double total = j->t_end - j->t_submit, queue = j->t_start - j->t_submit;
+            dlog(DLOG_INFO, "job %s completed in %.1f ms (queue %.1f, %s %.1f, prover %.1f, other %.1f ms)", j->id,
+                 total, queue, j->n_vanilla || j->porep || j->snap ? "synthesis" : "witness", j->synth_ms,
+                 j->prove_ms, total - queue - j->synth_ms - j->prove_ms);
         } else {
             char msg[900];
             if (key_failed) /* not the request's fault: say whose it is, and which file */

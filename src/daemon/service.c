@@ -37,13 +37,17 @@ static void reply(cgrpc_reply *out, const ProtobufCMessage *m) {
     out->body_len = n ? protobuf_c_message_pack(m, out->body) : 0;
 }
 
-/* Submits; fills job_id/pos. Returns 0 or -1 with out set. *created: a new job was made. */
+/* Submits; fills job_id/pos. Returns 0 or -1 with out set. *created: a new job was made.
+ * flatten_ms, decode_ms: what the request's copy into one buffer and its decoding took (for the
+ * debug line that says where a request's time went before its job). */
 static int submit(service *s, Cuzk__V1__SubmitProofRequest *r, char job_id[32], uint32_t *pos, int *created,
-                  cgrpc_reply *out) {
+                  double flatten_ms, double decode_ms, cgrpc_reply *out) {
     job_submit js;
     char failmsg[400];
     *created = 0;
+    const double t0 = jobs_now_ms();
     if (request_submit_check(s->cfg, r, &js, failmsg, sizeof failmsg, out)) return -1;
+    const double t1 = jobs_now_ms();
     const char *kname = jobs_kind_name(js.kind);
     int dedup = 0;
     int rc = jobs_submit(s->J, &js, job_id, pos, &dedup, out->msg, sizeof out->msg);
@@ -54,9 +58,10 @@ static int submit(service *s, Cuzk__V1__SubmitProofRequest *r, char job_id[32], 
         return -1;
     }
     *created = !dedup;
-    dlog(DLOG_DEBUG, "submit %s kind %s priority %d request_id \"%.100s\"%s -> %s (position %u)",
+    dlog(DLOG_DEBUG, "submit %s kind %s priority %d request_id \"%.100s\"%s -> %s (position %u; request %.1f ms: "
+         "flatten %.1f, decode %.1f, checks and input hash %.1f, submit %.1f)",
          js.circuit_id ? js.circuit_id : "-", kname, js.priority, r->request_id, dedup ? " (same job)" : "", job_id,
-         *pos);
+         *pos, flatten_ms + decode_ms + (jobs_now_ms() - t0), flatten_ms, decode_ms, t1 - t0, jobs_now_ms() - t1);
     return 0;
 }
 
@@ -81,14 +86,15 @@ static void fill_await(Cuzk__V1__AwaitProofResponse *a, const char *job_id, job_
 
 static int call_cancelled(const void *c) { return cgrpc_call_cancelled((const cgrpc_call *)c); }
 
-static void h_submit(service *s, const uint8_t *req, size_t len, cgrpc_reply *out) {
+static void h_submit(service *s, cgrpc_call *call, const uint8_t *req, size_t len, cgrpc_reply *out) {
+    const double t0 = jobs_now_ms();
     Cuzk__V1__SubmitProofRequest *r =
         (Cuzk__V1__SubmitProofRequest *)request_decode(&cuzk__v1__submit_proof_request__descriptor, req, len, out);
     if (!r) return;
     char id[32];
     uint32_t pos = 0;
     int created;
-    if (submit(s, r, id, &pos, &created, out) == 0) {
+    if (submit(s, r, id, &pos, &created, cgrpc_call_flatten_ms(call), jobs_now_ms() - t0, out) == 0) {
         Cuzk__V1__SubmitProofResponse resp = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
         resp.job_id = id;
         resp.queue_position = pos;
@@ -115,6 +121,7 @@ static void h_await(service *s, cgrpc_call *call, const uint8_t *req, size_t len
 }
 
 static void h_prove(service *s, cgrpc_call *call, const uint8_t *req, size_t len, cgrpc_reply *out) {
+    const double t0 = jobs_now_ms();
     Cuzk__V1__ProveRequest *r = (Cuzk__V1__ProveRequest *)request_decode(&cuzk__v1__prove_request__descriptor, req, len, out);
     if (!r) return;
     if (!r->submit) {
@@ -125,7 +132,7 @@ static void h_prove(service *s, cgrpc_call *call, const uint8_t *req, size_t len
     char id[32];
     uint32_t pos;
     int created;
-    if (submit(s, r->submit, id, &pos, &created, out) == 0) {
+    if (submit(s, r->submit, id, &pos, &created, cgrpc_call_flatten_ms(call), jobs_now_ms() - t0, out) == 0) {
         job_outcome o;
         int rc = jobs_await(s->J, id, 0, call_cancelled, call, &o, out->msg, sizeof out->msg);
         if (rc == CGRPC_CANCELLED && created) {
@@ -305,7 +312,7 @@ void service_handle(void *svc, cgrpc_call *call, const char *method, const uint8
                     cgrpc_reply *out) {
     service *s = svc;
     const char *m = method + sizeof PFX - 1;
-    if (strcmp(m, "SubmitProof") == 0) h_submit(s, req, len, out);
+    if (strcmp(m, "SubmitProof") == 0) h_submit(s, call, req, len, out);
     else if (strcmp(m, "AwaitProof") == 0) h_await(s, call, req, len, out);
     else if (strcmp(m, "Prove") == 0) h_prove(s, call, req, len, out);
     else if (strcmp(m, "CancelProof") == 0) h_cancel(s, req, len, out);

@@ -83,6 +83,13 @@ cuzk_status CN(wtns_load_mem)(CN(wtns) *w, const uint8_t *data, size_t size, con
 /* The value count of a .wtns image after checking its layout (header, prime of this
  * curve, section sizes) without reading the values. Errors as wtns_load_mem. */
 cuzk_status CN(wtns_count_mem)(uint32_t *n, const uint8_t *data, size_t size, const char *name, cuzk_error *err);
+/* The values of a .wtns image in memory (read during the call only) straight into the caller's
+ * out (n_out values of 4 little-endian 64-bit limbs): Montgomery form (mont) or canonical limbs,
+ * converted on nthreads threads (<= 0: the default count), no other copy made. *n (may be NULL):
+ * the file's count. Errors as wtns_load_mem; CUZK_ERR_MISMATCH when the count is not n_out
+ * (nothing written); CUZK_ERR_FORMAT names the first value >= r (out then partly written). */
+cuzk_status CN(wtns_convert_mem)(const uint8_t *data, size_t size, const char *name, uint64_t *out, size_t n_out,
+                                 bool mont, int nthreads, uint32_t *n, cuzk_error *err);
 /* Writes a version-2 .wtns with n values (Montgomery in, normal form on disk). */
 cuzk_status CN(wtns_write)(const char *path, const CN(fr) *w, uint32_t n, cuzk_error *err);
 void CN(wtns_free)(CN(wtns) *w);

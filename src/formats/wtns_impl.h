@@ -9,15 +9,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 
-static cuzk_status wtns_parse(CN(wtns) *w, uint32_t *count, const mapped_file *f, cuzk_error *err);
+#include "util/parallel.h"
+
+static cuzk_status wtns_parse(CN(wtns) *w, uint32_t *count, const uint8_t **values, const mapped_file *f,
+                              cuzk_error *err);
+
 
 cuzk_status CN(wtns_load)(CN(wtns) *w, const char *path, cuzk_error *err) {
     mapped_file f;
     cuzk_status st;
     memset(w, 0, sizeof *w);
     if ((st = mapped_file_open(&f, path, err))) return st;
-    st = wtns_parse(w, NULL, &f, err);
+    st = wtns_parse(w, NULL, NULL, &f, err);
     mapped_file_close(&f);
     return st;
 }
@@ -27,7 +32,7 @@ cuzk_status CN(wtns_load_mem)(CN(wtns) *w, const uint8_t *data, size_t size, con
     memset(w, 0, sizeof *w);
     if (!data && size) return ERR(err, CUZK_ERR_ARG, "wtns: NULL data");
     mapped_file_borrow(&f, data, size, name);
-    cuzk_status st = wtns_parse(w, NULL, &f, err);
+    cuzk_status st = wtns_parse(w, NULL, NULL, &f, err);
     mapped_file_close(&f);
     return st;
 }
@@ -37,14 +42,66 @@ cuzk_status CN(wtns_count_mem)(uint32_t *n, const uint8_t *data, size_t size, co
     *n = 0;
     if (!data && size) return ERR(err, CUZK_ERR_ARG, "wtns: NULL data");
     mapped_file_borrow(&f, data, size, name);
-    cuzk_status st = wtns_parse(NULL, n, &f, err);
+    cuzk_status st = wtns_parse(NULL, n, NULL, &f, err);
     mapped_file_close(&f);
     return st;
 }
 
-/* Parses into w, or with w NULL checks the layout only (prime, sizes; values not read) and
- * gives the value count in *count. */
-static cuzk_status wtns_parse(CN(wtns) *w, uint32_t *count, const mapped_file *f, cuzk_error *err) {
+/* n values of 32 canonical little-endian bytes each (vals) -> out (4 limbs each): Montgomery
+ * (mont) or canonical limbs, on nthreads threads (<= 0: default); chunks of the range run in
+ * parallel. CUZK_ERR_FORMAT names the first value >= r (out is then partly written). */
+typedef struct {
+    const uint8_t *vals;
+    uint64_t *out;
+    bool mont;
+    uint32_t bad; /* the lowest value index >= r, UINT32_MAX if none (under mu) */
+    pthread_mutex_t mu;
+} CN(wtns_conv);
+
+static void CN(wtns_conv_run)(void *vctx, size_t begin, size_t end, int tid) {
+    (void)tid;
+    CN(wtns_conv) *x = vctx;
+    for (size_t i = begin; i < end; i++) {
+        const uint8_t *b = x->vals + i * 32;
+        uint64_t *o = x->out + 4 * i, t[4];
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        memcpy(t, b, 32); /* the file's little-endian limbs as they are */
+#else
+        for (int l = 0; l < 4; l++) {
+            uint64_t v = 0;
+            for (int k = 7; k >= 0; k--) v = v << 8 | b[8 * l + k];
+            t[l] = v;
+        }
+#endif
+        const bool ok = CN(fr_is_canon)(t);
+        if (ok && x->mont) CN(fr_from_canon)((CN(fr) *)o, t);
+        else if (ok) memcpy(o, t, sizeof t);
+        if (!ok) {
+            pthread_mutex_lock(&x->mu);
+            if (i < x->bad) x->bad = (uint32_t)i;
+            pthread_mutex_unlock(&x->mu);
+            return; /* the chunk's first bad value; a lower one elsewhere wins */
+        }
+    }
+}
+
+static cuzk_status wtns_values(const uint8_t *vals, uint32_t n, uint64_t *out, bool mont, int nthreads, const char *path,
+                               cuzk_error *err) {
+    CN(wtns_conv) x = {vals, out, mont, UINT32_MAX, PTHREAD_MUTEX_INITIALIZER};
+    /* one thread below 2^14 values: a thread's start costs more than it saves */
+    parallel_for(n, n < (1u << 14) ? 1 : nthreads, CN(wtns_conv_run), &x);
+    pthread_mutex_destroy(&x.mu);
+    if (x.bad != UINT32_MAX)
+        return ERR(err, CUZK_ERR_FORMAT, "wtns: %s: witness value %u is not canonical (>= r)", path, x.bad);
+    return CUZK_OK;
+}
+
+#define WTNS_VIEW ((CN(wtns) *)(uintptr_t)1)
+
+/* Parses into w; with w NULL checks the layout only (prime, sizes; values not read) and gives
+ * the value count in *count; with w WTNS_VIEW the same, and *values points at the values. */
+static cuzk_status wtns_parse(CN(wtns) *w, uint32_t *count, const uint8_t **values, const mapped_file *f,
+                              cuzk_error *err) {
     const char *path = f->path;
     iden3_file t;
     byte_cursor c;
@@ -77,23 +134,42 @@ static cuzk_status wtns_parse(CN(wtns) *w, uint32_t *count, const mapped_file *f
         goto out;
     }
     if (n == 0) { st = ERR(err, CUZK_ERR_FORMAT, "wtns: %s: empty witness (w[0] = 1 missing)", path); goto out; }
-    if (!w) {
+    if (!w) { /* wtns_count_mem */
         *count = n;
         goto out;
     }
     cursor_take(&c, (size_t)n * 32, &vals);
+    if (w == WTNS_VIEW) { /* wtns_convert_mem: the values where they are */
+        *count = n;
+        *values = vals;
+        goto out;
+    }
     CN(fr) *v = fmt_aligned_array(n, sizeof(CN(fr)));
     if (!v) { st = ERR(err, CUZK_ERR_NOMEM, "wtns: %s: cannot allocate %u values", path, n); goto out; }
-    for (uint32_t i = 0; i < n; i++) {
-        if (!CN(fr_from_bytes_le)(&v[i], vals + (size_t)i * 32, 32)) {
-            free(v);
-            st = ERR(err, CUZK_ERR_FORMAT, "wtns: %s: witness value %u is not canonical (>= r)", path, i);
-            goto out;
-        }
+    if ((st = wtns_values(vals, n, (uint64_t *)v, true, 0, path, err)) != CUZK_OK) {
+        free(v);
+        goto out;
     }
     w->n = n;
     w->w = v;
 out:
+    return st;
+}
+
+cuzk_status CN(wtns_convert_mem)(const uint8_t *data, size_t size, const char *name, uint64_t *out, size_t n_out,
+                                 bool mont, int nthreads, uint32_t *n, cuzk_error *err) {
+    mapped_file f;
+    const uint8_t *vals = NULL;
+    uint32_t cnt = 0;
+    if (n) *n = 0;
+    if ((!data && size) || !out) return ERR(err, CUZK_ERR_ARG, "wtns: NULL data or output");
+    mapped_file_borrow(&f, data, size, name);
+    cuzk_status st = wtns_parse(WTNS_VIEW, &cnt, &vals, &f, err);
+    if (st == CUZK_OK && n) *n = cnt;
+    if (st == CUZK_OK && cnt != n_out)
+        st = ERR(err, CUZK_ERR_MISMATCH, "the witness has %u values but the circuit has %zu variables", cnt, n_out);
+    if (st == CUZK_OK) st = wtns_values(vals, cnt, out, mont, nthreads, f.path, err);
+    mapped_file_close(&f);
     return st;
 }
 

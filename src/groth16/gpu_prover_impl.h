@@ -109,6 +109,16 @@ const CN(groth16_backend_ops) CN(groth16_backend_gpu_ops) = {
 #include "cuda/gpu_h_parked.h"
 #include "cuda/gpu_r1cs.h"
 
+/* A host CSR matrix as the device entry points take it (src/cuda/gpu_r1cs.h), ids of +1 and -1
+ * found in its table. */
+static gpu_csr_host csr_view(const CN(csr_matrix) *m) {
+    CN(fr) one, minus_one;
+    CN(fr_one)(&one);
+    CN(fr_neg)(&minus_one, &one);
+    gpu_csr_host h = {m->n_rows, m->nnz, m->row_ptr, m->col, m->coef_id, m->n_coef, m->coef,
+                      CN(csr_coef_find)(m, &one), CN(csr_coef_find)(m, &minus_one)};
+    return h;
+}
 
 #if CURVE_BELLPERSON /* the bellperson GPU prover (gpu_prover.h): BLS12-381 */
 struct groth16_gpu_srs {
@@ -206,15 +216,6 @@ out:
         *idx_a = *idx_b = NULL;
     }
     return st;
-}
-
-static gpu_csr_host csr_view(const CN(csr_matrix) *m) {
-    CN(fr) one, minus_one;
-    CN(fr_one)(&one);
-    CN(fr_neg)(&minus_one, &one);
-    gpu_csr_host h = {m->n_rows, m->nnz, m->row_ptr, m->col, m->coef_id, m->n_coef, (const struct CN(fr) *)m->coef,
-                      CN(csr_coef_find)(m, &one), CN(csr_coef_find)(m, &minus_one)};
-    return h;
 }
 
 struct groth16_gpu_prover {
@@ -1081,7 +1082,10 @@ typedef struct gpu_backend_state {
     gpu_g1_bases *q[4];          /* snarkjs: A, B1, L (= the zkey's C), H */
     gpu_g2_bases *b2;            /* snarkjs: the zkey's B_G2 query (n_vars points) when B_G2 runs on
                                     the device, else NULL (finish runs it on CPU threads) */
-    size_t zkey_bytes;           /* snarkjs: the device bytes of q and b2 */
+    gpu_r1cs *rows;              /* snarkjs: the zkey's A and B rows (zkey_bind_rows) when they fit:
+                                    the whole start runs on the device (zkey_gpu_resident_start);
+                                    NULL: a/b on the host, the host stages */
+    size_t zkey_bytes;           /* snarkjs: the device bytes of q, b2 and rows */
     cuzk_msm_opts msm;           /* the device MSMs' tuning (cfg->msm) */
     pthread_mutex_t mu;          /* snarkjs: one start at a time */
 } gpu_backend_state;
@@ -1094,23 +1098,54 @@ static void gpu_unbind(void *vs) {
 #endif
     for (int i = 0; i < 4; i++) gpu_g1_bases_free(g->q[i]);
     gpu_g2_bases_free(g->b2);
+    gpu_r1cs_free(g->rows);
     gpu_ctx_destroy(g->ctx);
     pthread_mutex_destroy(&g->mu);
     free(g);
 }
 
-/* snarkjs: one proof's device peak from the pool: the H step's MSM (m scalars and its scratch),
- * or with the device B_G2 the G2 MSM's when larger (n_vars scalars and its scratch: the bound of
- * BLS12-381's G2 points, which bounds BN254's smaller ones too). */
-static size_t zkey_proof_device_bytes(const gpu_backend_state *g, int with_b2) {
+/* snarkjs: one proof's device peak from the pool. Host stages: the H step's MSM (m scalars and
+ * its scratch), or with the device B_G2 the G2 MSM's when larger (n_vars scalars and its scratch:
+ * the bound of BLS12-381's G2 points, which bounds BN254's smaller ones too). Resident rows
+ * (zkey_gpu_resident_start): the witness (n_vars Fr) for the whole start, beside the largest of
+ * a, b, c (3 m Fr, the H step), the H MSM (m Fr and its scratch), the witness MSMs' scratch and
+ * the G2 MSM's. */
+static size_t zkey_proof_device_bytes(const gpu_backend_state *g, int with_b2, int resident) {
     const CN(zkey) *z = g->k->z;
     const gpu_msm_tuning t = gpu_msm_tuning_of(&g->msm);
-    size_t peak = (size_t)z->domain_size * sizeof(CN(fr)) + gpu_g1_msm_scratch_bytes(z->domain_size, &t);
+    const size_t m = z->domain_size, nv = z->n_vars, fr = sizeof(CN(fr));
+    size_t peak = m * fr + gpu_g1_msm_scratch_bytes(m, &t);
+    if (resident) {
+        if (3 * m * fr > peak) peak = 3 * m * fr;
+        const size_t wm = gpu_g1_msm_scratch_bytes(nv, &t);
+        if (wm > peak) peak = wm;
+        if (with_b2 && gpu_g2_msm_scratch_bytes(nv, &t) > peak) peak = gpu_g2_msm_scratch_bytes(nv, &t);
+        return nv * fr + peak;
+    }
     if (with_b2) {
-        const size_t b2 = (size_t)z->n_vars * sizeof(scalar256) + gpu_g2_msm_scratch_bytes(z->n_vars, &t);
+        const size_t b2 = nv * sizeof(scalar256) + gpu_g2_msm_scratch_bytes(nv, &t);
         if (b2 > peak) peak = b2;
     }
     return peak;
+}
+
+/* Why `bytes` more resident and a proof's `peak` do not fit g's device (a phrase for a log line),
+ * or "" when they do: the engine's GPU budget, else the device's free memory (with what the pool
+ * holds idle) less a margin of max(512 MiB, 1/64 of the device). */
+static void zkey_room(gpu_backend_state *g, size_t bytes, size_t peak, size_t budget, char *why, size_t cap) {
+    gpu_mem_stats ms;
+    cuzk_error e = {0};
+    why[0] = 0;
+    if (budget && g->zkey_bytes + bytes + peak > budget) {
+        snprintf(why, cap, "the GPU budget of %.2f GiB", (double)budget / (1u << 30));
+    } else if (gpu_ctx_mem(g->ctx, &ms, &e) == CUZK_OK) {
+        const size_t idle = ms.pool_reserved_bytes > ms.pool_used_bytes ? ms.pool_reserved_bytes - ms.pool_used_bytes : 0;
+        const size_t margin = ms.device_total_bytes / 64 > ((size_t)512 << 20) ? ms.device_total_bytes / 64
+                                                                             : ((size_t)512 << 20);
+        if (bytes + peak + margin > ms.device_free_bytes + idle)
+            snprintf(why, cap, "the device's free %.2f GiB less a %.2f GiB margin",
+                     (double)(ms.device_free_bytes + idle) / (1u << 30), (double)margin / (1u << 30));
+    }
 }
 
 /* snarkjs: the zkey's B_G2 query resident on g's device, after its G1 queries, as
@@ -1130,20 +1165,9 @@ static cuzk_status zkey_bind_b2(gpu_backend_state *g, const CN(zkey) *z, const g
         return CUZK_OK;
     }
     if (want == 0) {
-        const size_t peak = zkey_proof_device_bytes(g, 1);
-        char why[192] = "";
-        gpu_mem_stats ms;
-        cuzk_error e = {0};
-        if (cfg->gpu_budget && g->zkey_bytes + bytes + peak > cfg->gpu_budget) {
-            snprintf(why, sizeof why, "the GPU budget of %.2f GiB", (double)cfg->gpu_budget / (1u << 30));
-        } else if (gpu_ctx_mem(g->ctx, &ms, &e) == CUZK_OK) {
-            const size_t idle = ms.pool_reserved_bytes > ms.pool_used_bytes ? ms.pool_reserved_bytes - ms.pool_used_bytes : 0;
-            const size_t margin = ms.device_total_bytes / 64 > ((size_t)512 << 20) ? ms.device_total_bytes / 64
-                                                                                 : ((size_t)512 << 20);
-            if (bytes + peak + margin > ms.device_free_bytes + idle)
-                snprintf(why, sizeof why, "the device's free %.2f GiB less a %.2f GiB margin",
-                         (double)(ms.device_free_bytes + idle) / (1u << 30), (double)margin / (1u << 30));
-        }
+        const size_t peak = zkey_proof_device_bytes(g, 1, 0);
+        char why[192];
+        zkey_room(g, bytes, peak, cfg->gpu_budget, why, sizeof why);
         if (why[0]) {
             cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: the zkey's B_G2 MSM runs on CPU threads (its query, %.2f "
                      "GiB, and the G2 MSM's %.2f GiB do not fit %s)", dev, (double)bytes / (1u << 30),
@@ -1164,6 +1188,99 @@ static cuzk_status zkey_bind_b2(gpu_backend_state *g, const CN(zkey) *z, const g
         return CUZK_OK;
     }
     if (err) *err = e2;
+    return st;
+}
+
+/* snarkjs: the zkey's A and B rows resident on g's device, after its queries, so that a proof's
+ * start runs there whole (zkey_gpu_resident_start: the witness goes up once; a/b, H and every
+ * MSM's scalars stay on the device). The records (any order; snarkjs and cuzk setup write them
+ * sorted by matrix and row) become CSR matrices (src/r1cs csr_builder: each row's terms in
+ * record order, values deduplicated into a table; C empty: snarkjs takes C = A*B on the rows).
+ * When they and the resident proof's peak do not fit (zkey_room), the host cannot build them, or
+ * the upload runs out of device memory: a log line, no rows, and proofs run the host stages.
+ * Counted in g->zkey_bytes. Errors: those of a failed device (CUZK_ERR_DEVICE). */
+static cuzk_status zkey_bind_rows(gpu_backend_state *g, const CN(zkey) *z, const groth16_backend_cfg *cfg, cuzk_error *err) {
+    const int dev = gpu_ctx_device(g->ctx);
+    if (z->log_domain < 1 || cfg->zkey_rows_on_host) return CUZK_OK; /* one point: the host's H; or asked */
+    uint32_t rows = 0;
+    uint64_t nnz[2] = {0, 0};
+    for (uint32_t i = 0; i < z->n_coefs; i++) {
+        const CN(zkey_coef) *k = &z->coefs[i];
+        if (k->row + 1 > rows) rows = k->row + 1;
+        nnz[k->matrix & 1]++;
+    }
+    /* the device bytes of gpu_r1cs_upload (gpu_r1cs_bytes), an upper bound (every value distinct) */
+    const size_t bytes = 3 * ((size_t)rows + 1) * sizeof(uint64_t) + (size_t)(nnz[0] + nnz[1]) * (8 + sizeof(CN(fr)));
+    char why[192];
+    zkey_room(g, bytes, zkey_proof_device_bytes(g, g->b2 != NULL, 1), cfg->gpu_budget, why, sizeof why);
+    if (why[0]) {
+        cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: the zkey's rows stay on the host (up to %.2f GiB with a proof's "
+                 "%.2f GiB on the device do not fit %s): a/b on CPU threads", dev, (double)bytes / (1u << 30),
+                 (double)zkey_proof_device_bytes(g, g->b2 != NULL, 1) / (1u << 30), why);
+        return CUZK_OK;
+    }
+    /* counting sort of the records by (matrix, row), stable: each row keeps its record order */
+    cuzk_status st = CUZK_OK;
+    CN(csr_matrix) mx[3];
+    memset(mx, 0, sizeof mx);
+    uint64_t *start = calloc(2 * (size_t)rows + 1, sizeof *start);
+    uint32_t *order = malloc(((size_t)z->n_coefs + 1) * sizeof *order);
+    CN(csr_builder) bld;
+    memset(&bld, 0, sizeof bld);
+    if (!start || !order) { st = CUZK_ERR_NOMEM; goto out; }
+    for (uint32_t i = 0; i < z->n_coefs; i++) start[(size_t)(z->coefs[i].matrix & 1) * rows + z->coefs[i].row + 1]++;
+    for (size_t j = 1; j <= 2 * (size_t)rows; j++) start[j] += start[j - 1];
+    for (uint32_t i = 0; i < z->n_coefs; i++) order[start[(size_t)(z->coefs[i].matrix & 1) * rows + z->coefs[i].row]++] = i;
+    /* start[j] is now the end of bucket j: bucket j is [start[j - 1], start[j]) (0 for j = 0) */
+    for (int mi = 0; mi < 2 && st == CUZK_OK; mi++) {
+        if ((st = CN(csr_builder_init)(&bld, rows, nnz[mi])) != CUZK_OK) break;
+        for (uint32_t r = 0; r < rows && st == CUZK_OK; r++) {
+            const size_t j = (size_t)mi * rows + r;
+            for (uint64_t x = j ? start[j - 1] : 0; x < start[j] && st == CUZK_OK; x++) {
+                const CN(zkey_coef) *k = &z->coefs[order[x]];
+                st = CN(csr_builder_push)(&bld, k->wire, &k->value);
+            }
+            if (st == CUZK_OK) st = CN(csr_builder_end_row)(&bld);
+        }
+        if (st != CUZK_OK) break;
+        CN(csr_builder_finish)(&bld, &mx[mi]);
+    }
+    if (st == CUZK_OK) { /* C: no terms (the device computes C = A*B in the H step) */
+        mx[2].n_rows = rows;
+        mx[2].row_ptr = calloc((size_t)rows + 1, sizeof *mx[2].row_ptr);
+        if (!mx[2].row_ptr) st = CUZK_ERR_NOMEM;
+    }
+    if (st == CUZK_OK) {
+        gpu_csr_host h[3] = {csr_view(&mx[0]), csr_view(&mx[1]), csr_view(&mx[2])};
+        cuzk_error e2 = {0};
+        st = GN(r1cs_upload)(g->ctx, &g->rows, &h[0], &h[1], &h[2], 0, &e2);
+        if (st == CUZK_OK) {
+            g->zkey_bytes += gpu_r1cs_bytes(g->rows);
+        } else if (st == CUZK_ERR_NOMEM_DEVICE) {
+            g->rows = NULL;
+            cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: the zkey's rows stay on the host (they do not fit the "
+                     "device: %s): a/b on CPU threads", dev, e2.msg);
+            st = CUZK_OK;
+        } else {
+            g->rows = NULL;
+            if (err) *err = e2;
+        }
+    }
+out:
+    if (st == CUZK_ERR_NOMEM || st == CUZK_ERR_UNSUPPORTED) { /* the host cannot build them: the host stages */
+        cuzk_log(CUZK_LOG_WARN, "GPU prover on device %d: the zkey's rows stay on the host (%s building their CSR "
+                 "matrices): a/b on CPU threads", dev, st == CUZK_ERR_NOMEM ? "out of host memory" : "too many values");
+        st = CUZK_OK;
+    }
+    CN(csr_builder_free)(&bld);
+    for (int i = 0; i < 3; i++) {
+        free(mx[i].row_ptr);
+        free(mx[i].col);
+        free(mx[i].coef_id);
+        free(mx[i].coef);
+    }
+    free(start);
+    free(order);
     return st;
 }
 
@@ -1208,9 +1325,11 @@ static cuzk_status gpu_bind(void **state, const CN(groth16_key) *k, const groth1
         /* B_G2 (cuzk_msm_opts.b_g2_on_gpu): on the device when its query is resident, as for
          * bellperson keys (at 2^20 the CPU's G2 MSM was the largest part of a hot-key proof) */
         if ((st = zkey_bind_b2(g, z, cfg, err)) != CUZK_OK) goto out;
-        cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: zkey G1 queries%s resident (%.2f GiB) in %.0f ms; B_G2 MSM %s",
-                 cfg->device, g->b2 ? " and B_G2 query" : "", (double)g->zkey_bytes / (1u << 30), now_ms() - t0,
-                 g->b2 ? "on the device" : "on CPU threads");
+        if ((st = zkey_bind_rows(g, z, cfg, err)) != CUZK_OK) goto out;
+        cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: zkey G1 queries%s%s resident (%.2f GiB) in %.0f ms; B_G2 MSM %s; "
+                 "a/b %s", cfg->device, g->b2 ? ", B_G2 query" : "", g->rows ? ", A and B rows" : "",
+                 (double)g->zkey_bytes / (1u << 30), now_ms() - t0, g->b2 ? "on the device" : "on CPU threads",
+                 g->rows ? "and H on the device, the witness uploaded once" : "on CPU threads");
     } else {
         st = ERR(err, CUZK_ERR_ARG, "gpu backend: unknown convention %d", (int)k->convention);
     }
@@ -1293,6 +1412,92 @@ out:
     return st;
 }
 
+/* snarkjs stage resident_start (prove_decl.h): the whole start on the device over the zkey's
+ * resident rows and queries. The witness (host, Montgomery; page-locked when the engine's buffer
+ * is) goes up once; a, b = A w, B w there; the fused H (C = A*B) leaves H's scalars in a; the H
+ * MSM runs first so that a goes back to the pool before the witness MSMs (A, B1, L, and B_G2 when
+ * b2 is not NULL) read the uploaded witness in Montgomery form. Each step is synced and timed; the
+ * sequence's cancellation points sit between them. CUZK_ERR_UNSUPPORTED when the rows are not
+ * resident (before any work). */
+static cuzk_status zkey_gpu_resident_start(void *ctx, const CN(fr) *w, size_t n_w, CN(g1_jacobian) *const g1[4],
+                                           CN(g2_jacobian) *b2, groth16_timings *tm, cuzk_error *err) {
+    gpu_backend_state *g = ctx;
+    if (!g->rows) return CUZK_ERR_UNSUPPORTED;
+    const CN(zkey) *z = g->k->z;
+    const size_t m = z->domain_size, n_in = (size_t)z->n_public + 1;
+    const size_t wb = n_w * sizeof(CN(fr)), mb = m * sizeof(CN(fr));
+    const gpu_msm_tuning tune = gpu_msm_tuning_of(&g->msm);
+    void *d_w = NULL, *d_a = NULL, *d_b = NULL, *d_c = NULL;
+    double t0 = now_ms(), t1;
+    cuzk_status st;
+    if (n_w != z->n_vars || n_w < n_in) return ERR(err, CUZK_ERR_MISMATCH, "witness has %zu values but the zkey expects %u",
+                                                   n_w, z->n_vars);
+    if ((st = groth16_abort_point("the witness upload", err)) != CUZK_OK) goto out;
+    if ((st = gpu_buf_alloc(g->ctx, &d_w, wb, err)) != CUZK_OK) goto out;
+    if ((st = gpu_copy_h2d_async(g->ctx, d_w, w, wb, err)) != CUZK_OK) goto out;
+    if ((st = gpu_sync(g->ctx, err)) != CUZK_OK) goto out;
+    t1 = now_ms(); tm->upload_ms = t1 - t0; t0 = t1;
+
+    if ((st = groth16_abort_point("a/b", err)) != CUZK_OK) goto out;
+    if ((st = gpu_buf_alloc(g->ctx, &d_a, mb, err)) != CUZK_OK) goto out;
+    if ((st = gpu_buf_alloc(g->ctx, &d_b, mb, err)) != CUZK_OK) goto out;
+    if ((st = gpu_buf_alloc(g->ctx, &d_c, mb, err)) != CUZK_OK) goto out;
+    if ((st = GN(r1cs_abc_async)(g->ctx, d_a, d_b, NULL, m, g->rows, d_w, err)) != CUZK_OK) goto out;
+    if ((st = gpu_sync(g->ctx, err)) != CUZK_OK) goto out;
+    t1 = now_ms(); tm->abc_ms = t1 - t0; t0 = t1;
+
+    if ((st = groth16_abort_point("H", err)) != CUZK_OK) goto out;
+    if ((st = GN(h_snarkjs_async)(gpu_ctx_stream(g->ctx), d_a, d_b, d_c, z->log_domain, err)) != CUZK_OK) goto out;
+    gpu_buf_free(g->ctx, d_c);
+    gpu_buf_free(g->ctx, d_b);
+    d_b = d_c = NULL;
+    if ((st = gpu_sync(g->ctx, err)) != CUZK_OK) goto out;
+    t1 = now_ms(); tm->h_ms = t1 - t0; t0 = t1;
+
+    if ((st = groth16_abort_point("MSM H", err)) != CUZK_OK) goto out;
+    {
+        gpu_msm_job job = {.bases = g->q[GROTH16_Q_H], .n = m, .d_scalars = d_a, .form = GPU_SCALARS_MONTGOMERY,
+                           .out = g1[GROTH16_Q_H], .tuning = tune};
+        if ((st = GN(g1_msm_run)(g->ctx, &job, 1, NULL, err)) != CUZK_OK) goto out;
+    }
+    gpu_buf_free(g->ctx, d_a);
+    d_a = NULL;
+    t1 = now_ms(); tm->msm_h_ms = t1 - t0; t0 = t1;
+
+    /* the witness MSMs: A and B1 over every wire, L over the private ones (the zkey's C query) */
+    {
+        static const char *const stage[3] = {"MSM A", "MSM B1", "MSM L"};
+        double *ms[3] = {&tm->msm_a_ms, &tm->msm_b1_ms, &tm->msm_l_ms};
+        const groth16_query q[3] = {GROTH16_Q_A, GROTH16_Q_B1, GROTH16_Q_L};
+        for (int i = 0; i < 3; i++) {
+            if ((st = groth16_abort_point(stage[i], err)) != CUZK_OK) goto out;
+            const size_t off = q[i] == GROTH16_Q_L ? n_in : 0;
+            gpu_msm_job job = {.bases = g->q[q[i]], .n = n_w - off, .d_scalars = (const CN(fr) *)d_w + off,
+                               .form = GPU_SCALARS_MONTGOMERY, .out = g1[q[i]], .tuning = tune};
+            if ((st = GN(g1_msm_run)(g->ctx, &job, 1, NULL, err)) != CUZK_OK) goto out;
+            t1 = now_ms(); *ms[i] = t1 - t0; t0 = t1;
+        }
+    }
+    if (b2) {
+        if ((st = groth16_abort_point("MSM B2 (G2, on the device)", err)) != CUZK_OK) goto out;
+        if (!g->b2 || gpu_g2_bases_count(g->b2) != n_w) {
+            st = ERR(err, CUZK_ERR_ARG, "gpu stages: a B_G2 MSM of %zu points, the resident query has %zu", n_w,
+                     g->b2 ? gpu_g2_bases_count(g->b2) : (size_t)0);
+            goto out;
+        }
+        gpu_g2_msm_job j2 = {.bases = g->b2, .n = n_w, .d_scalars = d_w, .form = GPU_SCALARS_MONTGOMERY,
+                             .out = b2, .tuning = tune};
+        if ((st = GN(g2_msm_run)(g->ctx, &j2, 1, NULL, err)) != CUZK_OK) goto out;
+        t1 = now_ms(); tm->msm_b2_ms = t1 - t0; t0 = t1;
+    }
+out:
+    gpu_buf_free(g->ctx, d_c);
+    gpu_buf_free(g->ctx, d_b);
+    gpu_buf_free(g->ctx, d_a);
+    gpu_buf_free(g->ctx, d_w);
+    return st;
+}
+
 static size_t gpu_start_bytes_ops(const CN(groth16_key) *k, int nthreads) {
     (void)nthreads;
     /* bellperson: the pending and its B scalars (a/b/c, H and the MSM scratch live on the device);
@@ -1322,7 +1527,8 @@ static const CN(groth16_stages) gpu_snarkjs_stages = {.begin = zkey_gpu_begin,
                                                       .end = zkey_gpu_end,
                                                       .g1_msm = zkey_gpu_msm,
                                                       .h_snarkjs = zkey_gpu_h,
-                                                      .b2_msm = zkey_gpu_b2};
+                                                      .b2_msm = zkey_gpu_b2,
+                                                      .resident_start = zkey_gpu_resident_start};
 #if CURVE_BELLPERSON
 /* bellperson: the stages of the state's groth16_gpu_prover (ctx: a gpu_backend_state) */
 static cuzk_status gpu_state_bp_begin(void *ctx, void **run, const bellperson_params *p, const CN(r1cs) *cs,
@@ -1376,7 +1582,7 @@ static size_t gpu_proof_device_bytes_ops(void *vs) {
 #if CURVE_BELLPERSON
     if (g->gp) return groth16_gpu_proof_device_bytes(g->gp);
 #endif
-    return zkey_proof_device_bytes(g, g->b2 != NULL);
+    return zkey_proof_device_bytes(g, g->b2 != NULL, g->rows != NULL);
 }
 static void gpu_device_mem_ops(void *vs, size_t *pool_bytes, size_t *device_used) {
     gpu_backend_state *g = vs;

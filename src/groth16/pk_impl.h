@@ -447,6 +447,15 @@ out:
 
 static cuzk_status tbl_witness_convert(const cuzk_witness *w, cuzk_witness_form out_form, uint64_t *out,
                                            size_t n_vars, cuzk_error *err) {
+    if (w->form == CUZK_WITNESS_WTNS && w->data) { /* straight into out, on every thread: no copy in between */
+        cuzk_status st = CN(wtns_convert_mem)(w->data, w->len, "<wtns in memory>", out, n_vars,
+                                              out_form == CUZK_WITNESS_FR_MONT, 0, NULL, err);
+        if (st != CUZK_OK) return st;
+        static const uint64_t one[4] = {1, 0, 0, 0};
+        if (out_form == CUZK_WITNESS_FR_MONT ? !CN(fr_is_one)((const CN(fr) *)out) : memcmp(out, one, sizeof one) != 0)
+            return ERR(err, CUZK_ERR_MISMATCH, "witness value 0 must be 1 (the constant wire)");
+        return CUZK_OK;
+    }
     const CN(fr) *wv = NULL;
     CN(fr) *owned = NULL;
     size_t n = 0;

@@ -72,8 +72,9 @@ cuzk_status CN(groth16_prove_one)(CN(groth16_prover) *pv, CN(groth16_proof) *out
  * resident data. The checks, cancellation points, timings, release hook and pending are the
  * sequence's, the same on every backend. */
 
-/* snarkjs stages (ctx: the backend state; the CPU's take any). The sequence calls [begin], H,
- * the four g1_msm (A, B1, L, H), [b2_msm when begin put B_G2 on the device], [end]. */
+/* snarkjs stages (ctx: the backend state; the CPU's take any). The sequence calls [begin], then
+ * resident_start when the stages have it and it runs, else H, the four g1_msm (A, B1, L, H),
+ * [b2_msm when begin put B_G2 on the device]; then [end]. */
 typedef struct CN(groth16_stages) {
     void *ctx;
     /* optional: around one start (the GPU: one start on the device at a time). *b2 (where this
@@ -94,6 +95,16 @@ typedef struct CN(groth16_stages) {
      * the host, n = n_vars: exactly what finish's CPU B_G2 would sum. */
     cuzk_status (*b2_msm)(void *ctx, CN(g2_jacobian) *out, const CN(g2_affine) *bases, const scalar256 *scalars, size_t n,
                           int nthreads, cuzk_error *err);
+    /* optional (NULL: the stages above on host vectors): the same start where the zkey's rows are
+     * resident with its queries (the GPU: the witness w, n_w values, Montgomery, goes up once; a/b
+     * by the rows, C = A*B and H run there; the four G1 MSMs, and B_G2 when with_b2, read scalars
+     * that never leave the device; only points come back). Called after begin, with the
+     * sequence's cancellation points between its steps; sets *g1[q] for each groth16_query q (A,
+     * B1, L, H), and *b2 unless b2 is NULL (B_G2 then in finish), and tm's upload, abc, h and
+     * msm_* times. CUZK_ERR_UNSUPPORTED, returned before any work (the rows are not resident: the
+     * device had no room), sends the sequence to the host stages; any other error ends the start. */
+    cuzk_status (*resident_start)(void *ctx, const CN(fr) *w, size_t n_w, CN(g1_jacobian) *const g1[4], CN(g2_jacobian) *b2,
+                                  groth16_timings *tm, cuzk_error *err);
 } CN(groth16_stages);
 extern const CN(groth16_stages) CN(groth16_stages_cpu);
 

@@ -252,6 +252,66 @@ static void CN(zkey_rows)(CN(fr) *a, CN(fr) *b, const CN(zkey) *z, const CN(fr) 
 }
 
 /* ---- the sequences: one per convention, over a backend's stages (prove.h) ----------------------- */
+/* groth16_zkey_start where the stages have resident_start: begin, the device's whole start, end;
+ * B_G2 in finish (CPU threads) when begin did not put it on the device: the witness scalars are
+ * made on the host for it then. CUZK_ERR_UNSUPPORTED (nothing done, nothing held): the caller
+ * runs the host stages. */
+static cuzk_status CN(groth16_zkey_start_resident)(CN(groth16_pending) **out, const CN(zkey) *z, const CN(groth16_stages) *stg,
+                                                   const CN(fr) *w, size_t n_w, const CN(fr) *r, const CN(fr) *s,
+                                                   int nthreads, groth16_release_fn release, void *release_ctx,
+                                                   groth16_timings *t, cuzk_error *err) {
+    groth16_timings tm = {0};
+    groth16_b2_place b2 = GROTH16_B2_IN_FINISH;
+    scalar256 *ws = NULL;
+    CN(groth16_pending) *pend = calloc(1, sizeof *pend);
+    if (!pend) return ERR(err, CUZK_ERR_NOMEM, "pending proof");
+    pend->release = release;
+    pend->release_ctx = release_ctx;
+    cuzk_status st = CUZK_OK;
+    if (stg->begin && (st = stg->begin(stg->ctx, &b2, err)) != CUZK_OK) {
+        CN(groth16_pending_free)(pend);
+        return st;
+    }
+    if (b2 != GROTH16_B2_ON_DEVICE || !stg->b2_msm) b2 = GROTH16_B2_IN_FINISH;
+    CN(g1_jacobian) *const g1[4] = {&pend->mr.a, &pend->mr.b1, &pend->mr.c, &pend->mr.h};
+    st = stg->resident_start(stg->ctx, w, n_w, g1, b2 == GROTH16_B2_ON_DEVICE ? &pend->mr.b2 : NULL, &tm, err);
+    if (stg->end) stg->end(stg->ctx);
+    if (st == CUZK_OK && b2 != GROTH16_B2_ON_DEVICE) { /* finish's B_G2 on CPU threads: its scalars */
+        double t0 = now_ms();
+        ws = malloc(n_w * sizeof *ws);
+        if (!ws) st = ERR(err, CUZK_ERR_NOMEM, "B_G2 scalars (%zu)", n_w);
+        else CN(groth16_frs_to_scalars)(ws, w, n_w, nthreads);
+        tm.msm_b1_ms += now_ms() - t0; /* made beside the B1 MSM's scalars, as the host sequence does */
+    }
+    if (st != CUZK_OK) {
+        CN(groth16_pending_free)(pend);
+        tm.total_ms = tm.upload_ms + tm.abc_ms + tm.h_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_l_ms + tm.msm_h_ms +
+                      (tm.b2_device ? tm.msm_b2_ms : 0);
+        if (t) *t = tm;
+        return st;
+    }
+    if (b2 == GROTH16_B2_ON_DEVICE) {
+        tm.b2_device = 1;
+        pend->b2_done = 1;
+        pend->b2_ms = tm.msm_b2_ms;
+    }
+    pend->alpha1 = z->alpha1;
+    pend->beta1 = z->beta1;
+    pend->beta2 = z->beta2;
+    pend->delta1 = z->delta1;
+    pend->delta2 = z->delta2;
+    pend->r = *r;
+    pend->s = *s;
+    pend->b_g2 = z->b2;
+    pend->b_scalars = ws; /* NULL when B_G2 is done */
+    pend->n_b = ws ? n_w : 0;
+    *out = pend;
+    tm.total_ms = tm.upload_ms + tm.abc_ms + tm.h_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_l_ms + tm.msm_h_ms +
+                  (tm.b2_device ? tm.msm_b2_ms : 0);
+    if (t) *t = tm;
+    return CUZK_OK;
+}
+
 cuzk_status CN(groth16_zkey_start)(CN(groth16_pending) **out, const CN(zkey) *z, const CN(groth16_stages) *stg, const CN(fr) *w,
                                    size_t n_w, const CN(fr) *r, const CN(fr) *s, int nthreads, groth16_release_fn release,
                                    void *release_ctx, groth16_timings *t, cuzk_error *err) {
@@ -272,6 +332,12 @@ cuzk_status CN(groth16_zkey_start)(CN(groth16_pending) **out, const CN(zkey) *z,
     if (!CN(fr_is_one)(&w[0]))
         return ERR(err, CUZK_ERR_MISMATCH, "witness value 0 must be 1 (the constant wire)");
     size_t m = z->domain_size;
+    if (stg->resident_start) { /* the whole start on the device when the rows are resident there */
+        st = CN(groth16_zkey_start_resident)(out, z, stg, w, n_w, r, s, nthreads, release, release_ctx, t, err);
+        if (st != CUZK_ERR_UNSUPPORTED) return st;
+        if (err) memset(err, 0, sizeof *err);
+        st = CUZK_OK;
+    }
     pend = calloc(1, sizeof *pend);
     a = calloc(m, sizeof *a);
     b = calloc(m, sizeof *b);
