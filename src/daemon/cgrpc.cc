@@ -31,6 +31,8 @@ struct cgrpc_call {
     std::atomic<bool> cancelled{false};
     std::string peer;
     double flatten_ms = 0; /* the request's slices copied into one buffer (cgrpc_call_flatten_ms) */
+    double receive_ms = 0; /* the call's start to its message read whole (cgrpc_call_receive_ms) */
+    std::chrono::steady_clock::time_point t_start = std::chrono::steady_clock::now();
 };
 
 struct cgrpc_server;
@@ -127,6 +129,7 @@ UnaryReactor::UnaryReactor(cgrpc_server *s, grpc::GenericCallbackServerContext *
 void UnaryReactor::OnCancel() { call_.cancelled = true; }
 
 void UnaryReactor::OnReadDone(bool ok) {
+    call_.receive_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - call_.t_start).count();
     if (!ok) {
         // No request message: the client half-closed without one, cancelled, or the message was
         // refused by the transport (over the size limit: gRPC reports that to the client itself).
@@ -282,6 +285,7 @@ extern "C" int cgrpc_call_cancelled(const cgrpc_call *call) { return call->cance
 extern "C" const char *cgrpc_call_peer(const cgrpc_call *call) { return call->peer.c_str(); }
 
 extern "C" double cgrpc_call_flatten_ms(const cgrpc_call *call) { return call ? call->flatten_ms : 0; }
+extern "C" double cgrpc_call_receive_ms(const cgrpc_call *call) { return call ? call->receive_ms : 0; }
 
 extern "C" void cgrpc_shutdown(cgrpc_server *s, uint64_t grace_ms) {
     if (!s || !s->server)

@@ -64,6 +64,9 @@ const char *cgrpc_call_peer(const cgrpc_call *call);
 /* Milliseconds the server took to copy the request's received slices into the one buffer the
  * handler gets (0 for an empty request or a NULL call); valid during the handler. */
 double cgrpc_call_flatten_ms(const cgrpc_call *call);
+/* Milliseconds from the call's start (its headers arrived) to its request message read whole: the
+ * message's trip over the connection (0 for a NULL call); valid during the handler. */
+double cgrpc_call_receive_ms(const cgrpc_call *call);
 
 /* Stops accepting calls, lets calls in flight finish until grace_ms has passed, then cancels the
  * rest, and waits for every handler to return. */

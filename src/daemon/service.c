@@ -38,10 +38,11 @@ static void reply(cgrpc_reply *out, const ProtobufCMessage *m) {
 }
 
 /* Submits; fills job_id/pos. Returns 0 or -1 with out set. *created: a new job was made.
- * flatten_ms, decode_ms: what the request's copy into one buffer and its decoding took (for the
- * debug line that says where a request's time went before its job). */
+ * call (may be NULL) and decode_ms: what the request's trip, its copy into one buffer and its
+ * decoding took (for the debug line that says where a request's time went before its job). */
 static int submit(service *s, Cuzk__V1__SubmitProofRequest *r, char job_id[32], uint32_t *pos, int *created,
-                  double flatten_ms, double decode_ms, cgrpc_reply *out) {
+                  const cgrpc_call *call, double decode_ms, cgrpc_reply *out) {
+    const double flatten_ms = cgrpc_call_flatten_ms(call);
     job_submit js;
     char failmsg[400];
     *created = 0;
@@ -58,10 +59,11 @@ static int submit(service *s, Cuzk__V1__SubmitProofRequest *r, char job_id[32], 
         return -1;
     }
     *created = !dedup;
-    dlog(DLOG_DEBUG, "submit %s kind %s priority %d request_id \"%.100s\"%s -> %s (position %u; request %.1f ms: "
-         "flatten %.1f, decode %.1f, checks and input hash %.1f, submit %.1f)",
+    dlog(DLOG_DEBUG, "submit %s kind %s priority %d request_id \"%.100s\"%s -> %s (position %u; request received in "
+         "%.1f ms, then %.1f ms here: flatten %.1f, decode %.1f, checks and input hash %.1f, submit %.1f)",
          js.circuit_id ? js.circuit_id : "-", kname, js.priority, r->request_id, dedup ? " (same job)" : "", job_id,
-         *pos, flatten_ms + decode_ms + (jobs_now_ms() - t0), flatten_ms, decode_ms, t1 - t0, jobs_now_ms() - t1);
+         *pos, cgrpc_call_receive_ms(call), flatten_ms + decode_ms + (jobs_now_ms() - t0), flatten_ms, decode_ms,
+         t1 - t0, jobs_now_ms() - t1);
     return 0;
 }
 
@@ -94,7 +96,7 @@ static void h_submit(service *s, cgrpc_call *call, const uint8_t *req, size_t le
     char id[32];
     uint32_t pos = 0;
     int created;
-    if (submit(s, r, id, &pos, &created, cgrpc_call_flatten_ms(call), jobs_now_ms() - t0, out) == 0) {
+    if (submit(s, r, id, &pos, &created, call, jobs_now_ms() - t0, out) == 0) {
         Cuzk__V1__SubmitProofResponse resp = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
         resp.job_id = id;
         resp.queue_position = pos;
@@ -132,7 +134,7 @@ static void h_prove(service *s, cgrpc_call *call, const uint8_t *req, size_t len
     char id[32];
     uint32_t pos;
     int created;
-    if (submit(s, r->submit, id, &pos, &created, cgrpc_call_flatten_ms(call), jobs_now_ms() - t0, out) == 0) {
+    if (submit(s, r->submit, id, &pos, &created, call, jobs_now_ms() - t0, out) == 0) {
         job_outcome o;
         int rc = jobs_await(s->J, id, 0, call_cancelled, call, &o, out->msg, sizeof out->msg);
         if (rc == CGRPC_CANCELLED && created) {
