@@ -232,7 +232,7 @@ for c in "${CIRCUITS[@]}"; do
   done
   # cuzkd: GPU backend, the key preloaded (resident on the device), one Prove at a time
   sock=$G/cuzkd.sock
-  printf '[server]\nlisten = ["unix://%s"]\nhttp = ""\n[log]\nlevel = "info"\n[engine]\nbackend = "gpu"\nworkers = 1\n[circuits.%s]\nzkey = "%s"\npreload = true\n' \
+  printf '[server]\nlisten = ["unix://%s"]\nhttp = ""\n[log]\nlevel = "debug"\n[engine]\nbackend = "gpu"\nworkers = 1\n[circuits.%s]\nzkey = "%s"\npreload = true\n' \
     "$sock" "$c" "$d/circuit_final.zkey" > "$G/$c.toml"
   "$BIN/cuzkd" --config "$G/$c.toml" > "$LOG/$c-cuzkd.out" 2> "$LOG/$c-cuzkd.log" &
   P=$!

@@ -32,6 +32,7 @@ struct cgrpc_call {
     std::string peer;
     double flatten_ms = 0; /* the request's slices copied into one buffer (cgrpc_call_flatten_ms) */
     double receive_ms = 0; /* the call's start to its message read whole (cgrpc_call_receive_ms) */
+    grpc::Slice flat;      /* the request as one buffer, the handler's req (cgrpc_call_keep_request) */
     std::chrono::steady_clock::time_point t_start = std::chrono::steady_clock::now();
 };
 
@@ -174,7 +175,7 @@ static void free_body(void *p) { std::free(p); }
 void UnaryReactor::Run() {
     cgrpc_reply out;
     std::memset(&out, 0, sizeof out);
-    grpc::Slice flat;
+    grpc::Slice &flat = call_.flat;
     const uint8_t *data = nullptr;
     size_t len = 0;
     if (req_.Length() > 0) {
@@ -286,6 +287,17 @@ extern "C" const char *cgrpc_call_peer(const cgrpc_call *call) { return call->pe
 
 extern "C" double cgrpc_call_flatten_ms(const cgrpc_call *call) { return call ? call->flatten_ms : 0; }
 extern "C" double cgrpc_call_receive_ms(const cgrpc_call *call) { return call ? call->receive_ms : 0; }
+
+extern "C" void *cgrpc_call_keep_request(cgrpc_call *call) {
+    if (!call || call->flat.size() == 0) return nullptr;
+    try {
+        return new grpc::Slice(call->flat); // one more reference to the same bytes, no copy
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+extern "C" void cgrpc_request_release(void *kept) { delete static_cast<grpc::Slice *>(kept); }
 
 extern "C" void cgrpc_shutdown(cgrpc_server *s, uint64_t grace_ms) {
     if (!s || !s->server)

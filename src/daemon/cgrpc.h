@@ -67,6 +67,12 @@ double cgrpc_call_flatten_ms(const cgrpc_call *call);
 /* Milliseconds from the call's start (its headers arrived) to its request message read whole: the
  * message's trip over the connection (0 for a NULL call); valid during the handler. */
 double cgrpc_call_receive_ms(const cgrpc_call *call);
+/* Keeps the handler's request bytes (req, len) alive past the handler's return, without a copy,
+ * until cgrpc_request_release(the handle returned): for a job that uses a large field in place.
+ * NULL for a NULL call, an empty request, or out of memory (nothing kept). Thread-safety: the
+ * handle may be released on any thread. */
+void *cgrpc_call_keep_request(cgrpc_call *call);
+void cgrpc_request_release(void *kept);
 
 /* Stops accepting calls, lets calls in flight finish until grace_ms has passed, then cancels the
  * rest, and waits for every handler to return. */

@@ -28,6 +28,8 @@ typedef struct job {
     char *circuit_id;
     uint8_t *witness;        /* GENERIC: the .wtns bytes; PoSt: the vanilla proofs, concatenated */
     size_t witness_len;
+    void *witness_owner;     /* the block witness lies in (job_submit.witness_owner), or NULL */
+    void (*witness_release)(void *owner);
     size_t *vanilla_lens;    /* PoSt: the length of each vanilla proof */
     size_t n_vanilla;
     uint8_t randomness[32];
@@ -140,10 +142,19 @@ static void list_remove(list *l, job *j) {
     l->n--;
 }
 
+/* Lets the witness go: its block of its own, or the request it lies in. */
+static void job_witness_free(job *j) {
+    if (j->witness_owner) j->witness_release(j->witness_owner);
+    else free(j->witness);
+    j->witness = NULL;
+    j->witness_owner = NULL;
+    j->witness_len = 0;
+}
+
 static void job_free(job *j) {
     free(j->request_id);
     free(j->circuit_id);
-    free(j->witness);
+    job_witness_free(j);
     free(j->vanilla_lens);
     free(j->error);
     dp_proof_free(&j->res);
@@ -199,9 +210,7 @@ static void finish_locked(jobs *J, job *j, int result, const char *error) {
     j->t_end = jobs_now_ms();
     j->completion_seq = ++J->completion_counter;
     if (error && !j->error) j->error = strdup(error);
-    free(j->witness);
-    j->witness = NULL;
-    j->witness_len = 0;
+    job_witness_free(j);
     free(j->vanilla_lens);
     j->vanilla_lens = NULL;
     j->n_vanilla = 0;
@@ -653,7 +662,10 @@ int jobs_submit(jobs *J, job_submit *s, char job_id[32], uint32_t *queue_pos, in
     } else {
         j->witness = s->witness;
         j->witness_len = s->witness_len;
+        j->witness_owner = s->witness_owner;
+        j->witness_release = s->witness_release;
         s->witness = NULL;
+        s->witness_owner = NULL;
         j->vanilla_lens = s->vanilla_lens;
         j->n_vanilla = s->n_vanilla;
         s->vanilla_lens = NULL;

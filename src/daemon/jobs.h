@@ -55,6 +55,10 @@ typedef struct job_submit {
     const char *circuit_id;  /* GENERIC: a configured circuit */
     uint8_t *witness;        /* GENERIC: .wtns bytes; taken over on success (set to NULL) */
     size_t witness_len;
+    void *witness_owner;     /* non-NULL: witness lies inside this block (the received request,
+                                decoded in place), let go by witness_release(witness_owner), not
+                                free(witness); taken over with the witness (set to NULL) */
+    void (*witness_release)(void *owner);
     const char *fail_message;/* non-NULL: the job completes FAILED at once with this message */
     /* PoSt (WPOST, WINNING; circuit_id a configured PoSt circuit): the vanilla proofs, one per
      * real sector, concatenated in `witness` (taken over as above), their lengths in

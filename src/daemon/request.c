@@ -37,6 +37,115 @@ ProtobufCMessage *request_decode(const ProtobufCMessageDescriptor *d, const uint
     return m;
 }
 
+/* ---- a generic witness decoded in place -----------------------------------------------------
+ * protobuf-c's unpack copies every bytes field into a block of its own: for a 100 MB witness one
+ * more copy into fresh pages on the way to the job. The split decode finds the witness field at
+ * the wire level, unpacks the message without it, and gives its place in the received bytes. */
+#define FIELD_SUBMIT 1                          /* ProveRequest.submit */
+#define FIELD_WITNESS 101                       /* SubmitProofRequest.witness */
+
+static int pb_varint(const uint8_t *p, size_t n, size_t *i, uint64_t *v) {
+    uint64_t x = 0;
+    for (int sh = 0; sh < 64 && *i < n; sh += 7) {
+        const uint8_t b = p[(*i)++];
+        x |= (uint64_t)(b & 0x7f) << sh;
+        if (!(b & 0x80)) {
+            *v = x;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* The top level of the message p[0, n): how many times field f occurs with wire type 2 (a length),
+ * the last one's key at *hdr, value at [*val, *end); -1 for bytes that are not a message (protobuf-c
+ * refuses them then) or f with another wire type. */
+static int pb_scan_len_field(const uint8_t *p, size_t n, uint32_t f, size_t *hdr, size_t *val, size_t *end) {
+    int count = 0;
+    size_t i = 0;
+    while (i < n) {
+        const size_t h = i;
+        uint64_t key, v;
+        if (pb_varint(p, n, &i, &key)) return -1;
+        const unsigned wt = (unsigned)(key & 7);
+        const uint64_t field = key >> 3;
+        switch (wt) {
+        case 0: if (pb_varint(p, n, &i, &v)) return -1; break;
+        case 1: if (n - i < 8) return -1; i += 8; break;
+        case 5: if (n - i < 4) return -1; i += 4; break;
+        case 2:
+            if (pb_varint(p, n, &i, &v) || v > n - i) return -1;
+            if (field == f) {
+                count++;
+                *hdr = h;
+                *val = i;
+                *end = i + (size_t)v;
+            }
+            i += (size_t)v;
+            continue;
+        default: return -1; /* groups: not in this schema */
+        }
+        if (field == f) return -1;
+    }
+    return count;
+}
+
+static size_t pb_put_varint(uint8_t *p, uint64_t v) {
+    size_t k = 0;
+    do {
+        p[k++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+        v >>= 7;
+    } while (v);
+    return k;
+}
+
+ProtobufCMessage *request_decode_split(const ProtobufCMessageDescriptor *d, const uint8_t *req, size_t len,
+                                       size_t min_split, cgrpc_reply *out, size_t *w_off, size_t *w_len) {
+    *w_off = *w_len = 0;
+    const int prove = d == &cuzk__v1__prove_request__descriptor;
+    if ((!prove && d != &cuzk__v1__submit_proof_request__descriptor) || len < min_split)
+        return request_decode(d, req, len, out);
+    /* the submit message: all of req, or the one submit field of a ProveRequest (a message field
+     * that occurs twice is merged by protobuf: then the plain decode) */
+    size_t s_hdr = 0, s_val = 0, s_end = len;
+    if (prove && pb_scan_len_field(req, len, FIELD_SUBMIT, &s_hdr, &s_val, &s_end) != 1)
+        return request_decode(d, req, len, out);
+    size_t w_hdr, w_val, w_end;
+    if (pb_scan_len_field(req + s_val, s_end - s_val, FIELD_WITNESS, &w_hdr, &w_val, &w_end) != 1 ||
+        w_end - w_val < min_split || w_end == w_val)
+        return request_decode(d, req, len, out);
+    w_hdr += s_val; w_val += s_val; w_end += s_val;
+    /* the message without the witness field; a ProveRequest's submit gets its new length */
+    const size_t sub_len = (s_end - s_val) - (w_end - w_hdr);
+    uint8_t *m = malloc(len - (w_end - w_hdr) + 16);
+    if (!m) {
+        request_fail(out, CGRPC_RESOURCE_EXHAUSTED, "%s: out of memory decoding the request", d->short_name);
+        return NULL;
+    }
+    size_t k = 0;
+    if (prove) {
+        memcpy(m, req, s_hdr);
+        k = s_hdr;
+        k += pb_put_varint(m + k, (uint64_t)FIELD_SUBMIT << 3 | 2);
+        k += pb_put_varint(m + k, sub_len);
+    }
+    memcpy(m + k, req + s_val, w_hdr - s_val);
+    k += w_hdr - s_val;
+    memcpy(m + k, req + w_end, s_end - w_end);
+    k += s_end - w_end;
+    if (prove) {
+        memcpy(m + k, req + s_end, len - s_end);
+        k += len - s_end;
+    }
+    ProtobufCMessage *msg = request_decode(d, m, k, out);
+    free(m);
+    if (msg) {
+        *w_off = w_val;
+        *w_len = w_end - w_val;
+    }
+    return msg;
+}
+
 /* Two independent 64-bit hashes of the request's inputs (every field but request_id and
  * priority), for request_id deduplication. */
 /* A field of HASH_TREE_MIN bytes or more is hashed as a tree: the SHA-256 of each HASH_LEAF

@@ -22,6 +22,18 @@ void request_fail(cgrpc_reply *out, int code, const char *fmt, ...) __attribute_
  * protobuf_c_message_free_unpacked), or NULL with out set to INVALID_ARGUMENT and the reason
  * ("<Message>: field <name>: ..." or "<Message>: malformed protobuf message"). */
 ProtobufCMessage *request_decode(const ProtobufCMessageDescriptor *d, const uint8_t *req, size_t len, cgrpc_reply *out);
+/* request_decode of a SubmitProofRequest, or of a ProveRequest holding one, that leaves a large
+ * generic witness (field 101, at least min_split bytes, and not empty: cuzkd's
+ * REQUEST_SPLIT_MIN; the fuzz harness takes 1) where it is: when the field occurs once (in the one
+ * submit of a ProveRequest), the message is unpacked without it and *w_off, *w_len give its bytes
+ * inside req (the decoded witness is empty: the caller points it there, keeps req alive while it
+ * is used, and empties it again before free_unpacked). Otherwise *w_len = 0 and this is
+ * request_decode (another message type, a small or repeated witness, bytes that are not a
+ * message: the same error as request_decode). The decoded fields are those of request_decode in
+ * every case. */
+#define REQUEST_SPLIT_MIN ((size_t)1 << 20) /* a smaller witness is copied: nothing to win */
+ProtobufCMessage *request_decode_split(const ProtobufCMessageDescriptor *d, const uint8_t *req, size_t len,
+                                       size_t min_split, cgrpc_reply *out, size_t *w_off, size_t *w_len);
 
 /* Checks a decoded SubmitProofRequest against the configuration and fills *js (zeroed here) for
  * jobs_submit: kind, priority (0 -> NORMAL), request_id, the input hash (request_id deduplication)

@@ -39,20 +39,33 @@ static void reply(cgrpc_reply *out, const ProtobufCMessage *m) {
 
 /* Submits; fills job_id/pos. Returns 0 or -1 with out set. *created: a new job was made.
  * call (may be NULL) and decode_ms: what the request's trip, its copy into one buffer and its
- * decoding took (for the debug line that says where a request's time went before its job). */
+ * decoding took (for the debug line that says where a request's time went before its job).
+ * in_place: r's witness when it lies in the call's request bytes (request_decode_split; else
+ * NULL): the job then keeps the request instead of a block of its own. */
 static int submit(service *s, Cuzk__V1__SubmitProofRequest *r, char job_id[32], uint32_t *pos, int *created,
-                  const cgrpc_call *call, double decode_ms, cgrpc_reply *out) {
+                  cgrpc_call *call, const uint8_t *in_place, double decode_ms, cgrpc_reply *out) {
     const double flatten_ms = cgrpc_call_flatten_ms(call);
     job_submit js;
     char failmsg[400];
     *created = 0;
     const double t0 = jobs_now_ms();
     if (request_submit_check(s->cfg, r, &js, failmsg, sizeof failmsg, out)) return -1;
+    if (in_place && js.witness == in_place) { /* the job keeps the received request, not a copy */
+        js.witness_owner = cgrpc_call_keep_request(call);
+        js.witness_release = cgrpc_request_release;
+        if (!js.witness_owner) {
+            js.witness = NULL;
+            free(js.vanilla_lens);
+            request_fail(out, CGRPC_RESOURCE_EXHAUSTED, "out of memory keeping the request's witness");
+            return -1;
+        }
+    }
     const double t1 = jobs_now_ms();
     const char *kname = jobs_kind_name(js.kind);
     int dedup = 0;
     int rc = jobs_submit(s->J, &js, job_id, pos, &dedup, out->msg, sizeof out->msg);
-    free(js.witness); /* NULL when the job took it */
+    if (js.witness_owner) js.witness_release(js.witness_owner); /* NULL when the job took it */
+    else free(js.witness);
     free(js.vanilla_lens);
     if (rc != CGRPC_OK) {
         out->code = rc;
@@ -60,10 +73,10 @@ static int submit(service *s, Cuzk__V1__SubmitProofRequest *r, char job_id[32], 
     }
     *created = !dedup;
     dlog(DLOG_DEBUG, "submit %s kind %s priority %d request_id \"%.100s\"%s -> %s (position %u; request received in "
-         "%.1f ms, then %.1f ms here: flatten %.1f, decode %.1f, checks and input hash %.1f, submit %.1f)",
+         "%.1f ms, then %.1f ms here: flatten %.1f, decode %.1f%s, checks and input hash %.1f, submit %.1f)",
          js.circuit_id ? js.circuit_id : "-", kname, js.priority, r->request_id, dedup ? " (same job)" : "", job_id,
          *pos, cgrpc_call_receive_ms(call), flatten_ms + decode_ms + (jobs_now_ms() - t0), flatten_ms, decode_ms,
-         t1 - t0, jobs_now_ms() - t1);
+         in_place ? " (the witness left in place)" : "", t1 - t0, jobs_now_ms() - t1);
     return 0;
 }
 
@@ -88,20 +101,39 @@ static void fill_await(Cuzk__V1__AwaitProofResponse *a, const char *job_id, job_
 
 static int call_cancelled(const void *c) { return cgrpc_call_cancelled((const cgrpc_call *)c); }
 
+/* The witness that request_decode_split left in the request bytes, set into r; NULL when there is
+ * none (then r's witness is protobuf-c's own block, or empty). */
+static const uint8_t *witness_in_place(Cuzk__V1__SubmitProofRequest *r, const uint8_t *req, size_t w_off, size_t w_len) {
+    if (!w_len) return NULL;
+    r->witness.data = (uint8_t *)req + w_off;
+    r->witness.len = w_len;
+    return r->witness.data;
+}
+/* Before free_unpacked: a witness still pointing into the request bytes is not protobuf-c's. */
+static void witness_unset(Cuzk__V1__SubmitProofRequest *r, const uint8_t *in_place) {
+    if (in_place && r->witness.data == in_place) {
+        r->witness.data = NULL;
+        r->witness.len = 0;
+    }
+}
+
 static void h_submit(service *s, cgrpc_call *call, const uint8_t *req, size_t len, cgrpc_reply *out) {
     const double t0 = jobs_now_ms();
-    Cuzk__V1__SubmitProofRequest *r =
-        (Cuzk__V1__SubmitProofRequest *)request_decode(&cuzk__v1__submit_proof_request__descriptor, req, len, out);
+    size_t w_off, w_len;
+    Cuzk__V1__SubmitProofRequest *r = (Cuzk__V1__SubmitProofRequest *)request_decode_split(
+        &cuzk__v1__submit_proof_request__descriptor, req, len, REQUEST_SPLIT_MIN, out, &w_off, &w_len);
     if (!r) return;
+    const uint8_t *in_place = witness_in_place(r, req, w_off, w_len);
     char id[32];
     uint32_t pos = 0;
     int created;
-    if (submit(s, r, id, &pos, &created, call, jobs_now_ms() - t0, out) == 0) {
+    if (submit(s, r, id, &pos, &created, call, in_place, jobs_now_ms() - t0, out) == 0) {
         Cuzk__V1__SubmitProofResponse resp = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
         resp.job_id = id;
         resp.queue_position = pos;
         reply(out, &resp.base);
     }
+    witness_unset(r, in_place);
     cuzk__v1__submit_proof_request__free_unpacked(r, NULL);
 }
 
@@ -124,17 +156,20 @@ static void h_await(service *s, cgrpc_call *call, const uint8_t *req, size_t len
 
 static void h_prove(service *s, cgrpc_call *call, const uint8_t *req, size_t len, cgrpc_reply *out) {
     const double t0 = jobs_now_ms();
-    Cuzk__V1__ProveRequest *r = (Cuzk__V1__ProveRequest *)request_decode(&cuzk__v1__prove_request__descriptor, req, len, out);
+    size_t w_off, w_len;
+    Cuzk__V1__ProveRequest *r = (Cuzk__V1__ProveRequest *)request_decode_split(
+        &cuzk__v1__prove_request__descriptor, req, len, REQUEST_SPLIT_MIN, out, &w_off, &w_len);
     if (!r) return;
-    if (!r->submit) {
+    if (!r->submit) { /* (a split decode always has a submit: the witness was found in it) */
         request_fail(out, CGRPC_INVALID_ARGUMENT, "ProveRequest: submit (field 1) is missing");
         cuzk__v1__prove_request__free_unpacked(r, NULL);
         return;
     }
+    const uint8_t *in_place = witness_in_place(r->submit, req, w_off, w_len);
     char id[32];
     uint32_t pos;
     int created;
-    if (submit(s, r->submit, id, &pos, &created, call, jobs_now_ms() - t0, out) == 0) {
+    if (submit(s, r->submit, id, &pos, &created, call, in_place, jobs_now_ms() - t0, out) == 0) {
         job_outcome o;
         int rc = jobs_await(s->J, id, 0, call_cancelled, call, &o, out->msg, sizeof out->msg);
         if (rc == CGRPC_CANCELLED && created) {
@@ -153,6 +188,7 @@ static void h_prove(service *s, cgrpc_call *call, const uint8_t *req, size_t len
         }
         job_outcome_free(&o);
     }
+    witness_unset(r->submit, in_place);
     cuzk__v1__prove_request__free_unpacked(r, NULL);
 }
 

@@ -90,6 +90,15 @@ func wtns(vals []*big.Int) []byte {
 	return out
 }
 
+// padded: w with a third section of n zero bytes (id 9, which .wtns readers skip), to make a
+// witness large enough that cuzkd decodes it in place (1 MiB or more).
+func padded(w []byte, n int) []byte {
+	out := append([]byte{}, w...)
+	binary.LittleEndian.PutUint32(out[8:12], 3)
+	out = append(append(out, u32(9)...), u64(uint64(n))...)
+	return append(out, make([]byte, n)...)
+}
+
 func mult(a, b *big.Int) ([]byte, string) {
 	c := new(big.Int).Mod(new(big.Int).Mul(a, b), R)
 	return wtns([]*big.Int{big.NewInt(1), c, a, b}), c.String()
@@ -143,6 +152,27 @@ func basic(conn *grpc.ClientConn, tag string) {
 	ok(err == nil && ar.Status == pb.AwaitProofResponse_COMPLETED && strings.Contains(ar.PublicJson, c2), "AwaitProof COMPLETED with its own public input", err)
 	if err == nil {
 		record(c2, ar)
+	}
+	// a 2 MiB witness: decoded in place (the job keeps the received request, no copy), through
+	// Prove and through SubmitProof twice (idempotent) then AwaitProof
+	w3, c3 := mult(randField(), randField())
+	wp := padded(w3, 2<<20)
+	pr3 := &pb.ProveResponse{}
+	err = invoke(conn, "Prove", &pb.ProveRequest{Submit: generic(tag+"-big-p", wp, pb.Priority_NORMAL)}, pr3, time.Minute)
+	ok(err == nil && pr3.Result != nil && pr3.Result.Status == pb.AwaitProofResponse_COMPLETED && strings.Contains(pr3.Result.PublicJson, c3),
+		"Prove of a 2 MiB witness COMPLETED with its own public input", err)
+	if err == nil && pr3.Result != nil {
+		record(c3, pr3.Result)
+	}
+	sr3, sr4 := &pb.SubmitProofResponse{}, &pb.SubmitProofResponse{}
+	err = invoke(conn, "SubmitProof", generic(tag+"-big-s", wp, pb.Priority_HIGH), sr3, time.Minute)
+	err2 := invoke(conn, "SubmitProof", generic(tag+"-big-s", wp, pb.Priority_HIGH), sr4, time.Minute)
+	ok(err == nil && err2 == nil && sr3.JobId != "" && sr4.JobId == sr3.JobId, "SubmitProof of a 2 MiB witness, twice: one job", err, err2)
+	ar3 := &pb.AwaitProofResponse{}
+	err = invoke(conn, "AwaitProof", &pb.AwaitProofRequest{JobId: sr3.JobId, TimeoutMs: 60000}, ar3, time.Minute)
+	ok(err == nil && ar3.Status == pb.AwaitProofResponse_COMPLETED && strings.Contains(ar3.PublicJson, c3), "AwaitProof of the 2 MiB witness COMPLETED", err)
+	if err == nil {
+		record(c3, ar3)
 	}
 	cr := &pb.CancelProofResponse{}
 	err = invoke(conn, "CancelProof", &pb.CancelProofRequest{JobId: sr.JobId}, cr, time.Minute)

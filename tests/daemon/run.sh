@@ -258,7 +258,8 @@ done
 cat "$W/goload.jsonl" >> "$W/go.jsonl"
 check "Go client's proofs verify in snarkjs" node "$HERE/client.js" verify-file --file "$W/go.jsonl"
 n=$(wc -l < "$W/go.jsonl")
-[ "$n" = 44 ] && echo "PASS go proofs recorded: 44" || { echo "FAIL go proofs recorded: $n (want 44)"; fails=$((fails + 1)); }
+# 2 basic runs x 4 (Prove, Await, and the 2 MiB witness through both) + 40 load jobs
+[ "$n" = 48 ] && echo "PASS go proofs recorded: 48" || { echo "FAIL go proofs recorded: $n (want 48)"; fails=$((fails + 1)); }
 grep -E "cuzk_proofs_completed_total\{proof_kind=\"GENERIC_GROTH16\"\}" <(node -e '
  require("http").get({host:"127.0.0.1",port:'"$HTTP"',path:"/metrics"},r=>{let d="";r.on("data",c=>d+=c);r.on("end",()=>console.log(d))})')
 stop_ok "daemon A" "$A" "$SOCK"

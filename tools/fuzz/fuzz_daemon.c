@@ -5,7 +5,8 @@
  *               4 GetStatus, 5 GetMetrics, 6 PreloadSRS, 7 EvictSRS
  *   bytes 1..   the serialized request message of that method (cuzk.v1, src/daemon/proving.proto)
  * Every message goes through request_decode (the wire-level UTF-8 check of pbvalid.c, then
- * protobuf-c's unpack). A SubmitProofRequest (Prove: its submit field) then goes through
+ * protobuf-c's unpack); a SubmitProof or Prove message also through request_decode_split (its
+ * witness left in the bytes), which must decode the same message. A SubmitProofRequest (Prove: its submit field) then goes through
  * request_submit_check against a fixed configuration loaded by the daemon's own loader
  * (dcfg_load: PoSt circuits real and reduced, PoRep 2 KiB and 32 GiB, SnapDeals 2 KiB and 32 GiB,
  * one generic circuit), and a request it accepts for proving goes on to what the worker does first
@@ -194,6 +195,37 @@ static void submit(Cuzk__V1__SubmitProofRequest *r) {
     free(js.vanilla_lens);
 }
 
+/* request_decode_split (every witness split: min_split 1) against request_decode's message m of
+ * the same bytes: it decodes too, and with its witness pointed into the bytes it packs to what m
+ * packs to (the same fields, the same unknown fields). */
+static void split_check(const ProtobufCMessageDescriptor *d, const uint8_t *req, size_t len, const ProtobufCMessage *m) {
+    cgrpc_reply out;
+    memset(&out, 0, sizeof out);
+    size_t w_off = 0, w_len = 0;
+    ProtobufCMessage *sm = request_decode_split(d, req, len, 1, &out, &w_off, &w_len);
+    if (!sm || out.code != CGRPC_OK) abort();
+    Cuzk__V1__SubmitProofRequest *sub = d == &cuzk__v1__prove_request__descriptor
+                                            ? ((Cuzk__V1__ProveRequest *)sm)->submit
+                                            : (Cuzk__V1__SubmitProofRequest *)sm;
+    if (w_len) {
+        if (!sub || sub->witness.len || w_off + w_len > len) abort();
+        sub->witness.data = (uint8_t *)req + w_off;
+        sub->witness.len = w_len;
+    }
+    size_t a = protobuf_c_message_get_packed_size(m), b = protobuf_c_message_get_packed_size(sm);
+    uint8_t *pa = malloc(a + 1), *pb = malloc(b + 1);
+    if (!pa || !pb) abort();
+    if (a != b || protobuf_c_message_pack(m, pa) != a || protobuf_c_message_pack(sm, pb) != b || memcmp(pa, pb, a))
+        abort();
+    free(pa);
+    free(pb);
+    if (w_len) {
+        sub->witness.data = NULL;
+        sub->witness.len = 0;
+    }
+    protobuf_c_message_free_unpacked(sm, NULL);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static const ProtobufCMessageDescriptor *const METHODS[8] = {
         &cuzk__v1__submit_proof_request__descriptor, &cuzk__v1__prove_request__descriptor,
@@ -210,6 +242,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         return 0;
     }
     if (out.code != CGRPC_OK) abort();
+    if (method <= 1) split_check(METHODS[method], data + 1, size - 1, m);
     if (method == 0) {
         submit((Cuzk__V1__SubmitProofRequest *)m);
     } else if (method == 1) {
