@@ -39,7 +39,9 @@ static void usage(FILE *f) {
             "  --version         print the version and the git commit it was built from\n"
             "Serves cuzk.v1.ProvingEngine (gRPC) on server.listen, /metrics and /status on server.http.\n"
             "SIGTERM/SIGINT: stop taking jobs, let running ones finish for jobs.shutdown_grace_s, cancel the\n"
-            "rest, exit 0 (a second signal cancels at once).\n");
+            "rest, exit 0 (a second signal cancels at once).\n"
+            "Every setting, with its default and meaning: src/daemon/cuzkd.example.toml in the source tree\n"
+            "(installed as share/doc/cuzk/cuzkd.example.toml); a one-circuit start: src/daemon/cuzkd.demo.toml.\n");
 }
 
 static void lib_log(void *user, cuzk_log_level level, const char *msg) {
