@@ -392,6 +392,52 @@ TEST(cli, special_outputs_signals_and_bench_args) {
         CHECK_EQ_INT(cli(args), 0);
         CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
         CHECK(stat(target, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 100);
+        /* a dangling link (relative, to a file not there yet): the target is created, the link stays */
+        char dir2[1024], dlink[1100], dtarget[1100];
+        snprintf(dir2, sizeof dir2, "%s/dangle", test_tmpdir());
+        mkdir(dir2, 0700);
+        snprintf(dlink, sizeof dlink, "%s/d.json", dir2);
+        snprintf(dtarget, sizeof dtarget, "%s/sub/t.json", dir2);
+        snprintf(args, sizeof args, "%s/sub", dir2);
+        mkdir(args, 0700);
+        unlink(dlink);
+        unlink(dtarget);
+        REQUIRE(symlink("sub/t.json", dlink) == 0);
+        snprintf(args, sizeof args, "prove '%s' '%s' '%s' '%s/pl.json'", FIX("multiplier", "circuit_final.zkey"),
+                 FIX("multiplier", "witness.wtns"), dlink, test_tmpdir());
+        CHECK_EQ_INT(cli(args), 0);
+        CHECK(lstat(dlink, &st) == 0 && S_ISLNK(st.st_mode));
+        CHECK(stat(dtarget, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 100);
+        /* a 255-character name (NAME_MAX): no room for ".tmp.<pid>", written through a short
+         * temporary beside it; nothing else left in the directory */
+        char dir3[1024], longp[1400], name[256];
+        snprintf(dir3, sizeof dir3, "%s/longname", test_tmpdir());
+        mkdir(dir3, 0700);
+        memset(name, 'p', 250);
+        memcpy(name + 250, ".json", 6);
+        snprintf(longp, sizeof longp, "%s/%s", dir3, name);
+        unlink(longp);
+        snprintf(args, sizeof args, "prove '%s' '%s' '%s' '%s/pl.json'", FIX("multiplier", "circuit_final.zkey"),
+                 FIX("multiplier", "witness.wtns"), longp, test_tmpdir());
+        CHECK_MSG(cli(args) == 0, "%s", g_log);
+        CHECK(stat(longp, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 100);
+        snprintf(args, sizeof args, "sh -c \"ls -A '%s' | wc -l\"", dir3);
+        test_run(g_log, sizeof g_log, "%s", args);
+        CHECK_MSG(atoi(g_log) == 1, "files in the directory of the long name: %s", g_log);
+        /* a key that cannot be mapped for want of address space (ulimit -v) is out of memory, exit
+         * 4, not an I/O error (not under ASan: its shadow memory needs the address space) */
+        if (!getenv("CUZK_ASAN")) {
+            char big[1100];
+            snprintf(big, sizeof big, "%s/big.zkey", dir3);
+            FILE *bf = fopen(big, "w");
+            REQUIRE(bf);
+            CHECK(ftruncate(fileno(bf), (off_t)1 << 32) == 0); /* 4 GiB, sparse */
+            fclose(bf);
+            snprintf(args, sizeof args, "sh -c \"ulimit -v 1000000; '%s' prove --backend cpu '%s' '%s' '%s/x.json' '%s/y.json'\"",
+                     CLI, big, FIX("multiplier", "witness.wtns"), dir3, dir3);
+            CHECK_MSG(test_run(g_log, sizeof g_log, "%s", args) == 4 && strstr(g_log, "out of host memory"), "%s", g_log);
+            unlink(big);
+        }
     }
     /* missing output directory: exit 3 at once, nothing written */
     unlink(proof);

@@ -137,7 +137,9 @@ static cuzk_status input_open(input *in, const char *path, bool text, cuzk_error
         in->data = empty;
     } else {
         void *m = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (m == MAP_FAILED) s = ERR(err, CUZK_ERR_IO, "%s: cannot map %zu bytes: %s", path, n, strerror(errno));
+        if (m == MAP_FAILED) /* ENOMEM: out of address space or memory, not I/O */
+            s = ERR(err, errno == ENOMEM ? CUZK_ERR_NOMEM : CUZK_ERR_IO, "%s: cannot map %zu bytes: %s", path, n,
+                    strerror(errno));
         else {
             in->map = m;
             in->data = m;

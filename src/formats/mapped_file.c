@@ -37,7 +37,9 @@ cuzk_status mapped_file_open(mapped_file *f, const char *path, cuzk_error *err) 
     close(fd);
     if (m == MAP_FAILED) {
         errno = e;
-        return ERR(err, CUZK_ERR_IO, "%s: cannot mmap %lld bytes: %s", path, (long long)st.st_size, strerror(e));
+        /* out of address space or memory (ulimit -v, a map count limit) is memory, not I/O */
+        return ERR(err, e == ENOMEM ? CUZK_ERR_NOMEM : CUZK_ERR_IO, "%s: cannot mmap %lld bytes: %s", path,
+                   (long long)st.st_size, strerror(e));
     }
     /* loaders read front to back once */
     (void)madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);

@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,15 +54,54 @@ bool outfile_is_special(const char *path) {
     return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
-/* The file an output path names: a symbolic link's target when path is a link that resolves (the
- * link stays, its target gets the content, as a shell redirection would), else path itself. */
+/* The file an output path names: a symbolic link's target when path is a link (the link stays,
+ * its target gets the content, as a shell redirection would), also when that target does not
+ * exist yet (a dangling link: the target is created, the link not replaced); else path itself.
+ * Links to links are followed (at most 40, as the kernel does). */
 static const char *out_target(const char *path, char *buf, size_t cap) {
     struct stat st;
-    char *r;
-    if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode) || !(r = realpath(path, NULL))) return path;
-    int n = snprintf(buf, cap, "%s", r);
-    free(r);
+    if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode)) return path;
+    char *r = realpath(path, NULL);
+    if (r) {
+        int n = snprintf(buf, cap, "%s", r);
+        free(r);
+        return n > 0 && (size_t)n < cap ? buf : path;
+    }
+    char cur[PATH_MAX + 1], link[PATH_MAX + 1];
+    snprintf(cur, sizeof cur, "%s", path);
+    for (int hop = 0; hop < 40; hop++) {
+        ssize_t k = readlink(cur, link, sizeof link - 1);
+        if (k < 0) break; /* not a link (any more): cur is the file to create */
+        link[k] = 0;
+        if (link[0] == '/') {
+            snprintf(cur, sizeof cur, "%s", link);
+        } else { /* relative to the link's directory */
+            char *slash = strrchr(cur, '/');
+            int n = slash ? snprintf(buf, cap, "%.*s/%s", (int)(slash - cur), cur, link) : snprintf(buf, cap, "%s", link);
+            if (n <= 0 || (size_t)n >= cap || (size_t)n >= sizeof cur) return path;
+            snprintf(cur, sizeof cur, "%s", buf);
+        }
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) break;
+    }
+    int n = snprintf(buf, cap, "%s", cur);
     return n > 0 && (size_t)n < cap ? buf : path;
+}
+
+/* The temporary for path's content, beside the file it names (out_target): "<file>.tmp.<pid>", or
+ * where that name would pass NAME_MAX (a name of ~250 characters) a short hidden one in the same
+ * directory, ".cuzk.tmp.<pid>.<n>" (same file system: the rename stays atomic). */
+static void tmp_beside(char *buf, size_t cap, const char *path) {
+    char t[PATH_MAX + 1];
+    const char *dst = out_target(path, t, sizeof t), *slash = strrchr(dst, '/');
+    const char *base = slash ? slash + 1 : dst;
+    char sfx[32];
+    snprintf(sfx, sizeof sfx, ".tmp.%ld", (long)getpid());
+    if (strlen(base) + strlen(sfx) <= NAME_MAX) {
+        snprintf(buf, cap, "%s%s", dst, sfx);
+    } else {
+        static atomic_uint seq;
+        snprintf(buf, cap, "%.*s.cuzk%s.%u", (int)(base - dst), dst, sfx, atomic_fetch_add(&seq, 1));
+    }
 }
 
 void outfile_tmp_name(char *buf, size_t cap, const char *path) {
@@ -69,8 +109,7 @@ void outfile_tmp_name(char *buf, size_t cap, const char *path) {
         snprintf(buf, cap, "%s", path);
         return;
     }
-    char t[PATH_MAX + 1];
-    snprintf(buf, cap, "%s.tmp.%ld", out_target(path, t, sizeof t), (long)getpid());
+    tmp_beside(buf, cap, path);
     partial_add(buf);
 }
 
@@ -153,8 +192,8 @@ cuzk_status outfile_check_paths(const char *const *ins, int n_in, const char *co
         } else if (!outfile_is_special(outs[i])) {
             /* the temporary itself, created and removed: where root passes access() but the file
              * system refuses (/proc, a read-only bind mount), the error names the user's path */
-            char t[PATH_MAX + 1], probe[PATH_MAX + 64];
-            snprintf(probe, sizeof probe, "%s.tmp.%ld", out_target(outs[i], t, sizeof t), (long)getpid());
+            char probe[PATH_MAX + 64];
+            tmp_beside(probe, sizeof probe, outs[i]);
             int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
             if (fd < 0 && errno != EEXIST)
                 return ERR(err, CUZK_ERR_IO, "cannot write %s: %s", outs[i], strerror(errno));
