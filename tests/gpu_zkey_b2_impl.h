@@ -10,9 +10,9 @@
  *   (b2_device; with the device B_G2 start's msm_b2_ms, reported again by finish); the resident
  *   B_G2 query is counted in the backend's device bytes (n_vars points), its G2 MSM in one proof's
  *   device peak; a pending of the device B_G2 holds no witness scalars (groth16_pending_bytes).
- *   All of it twice: with the zkey's A and B rows resident (the whole start on the device: the
- *   start's upload stage is timed, the rows are counted in the device bytes) and kept on the host
- *   (groth16_backend_cfg.zkey_rows_on_host: a/b on CPU threads, no upload stage).
+ *   All of it twice: with the zkey's A and B rows resident (groth16_backend_cfg.zkey_rows_resident:
+ *   the whole start on the device: the start's upload stage is timed, the rows are counted in the
+ *   device bytes) and kept on the host (the default: a/b on CPU threads, no upload stage).
  *
  * The caller skips without a GPU. */
 static void CN(zkey_b2_check)(const char *zkey_path, const char *wtns_path) {
@@ -60,7 +60,7 @@ static void CN(zkey_b2_check)(const char *zkey_path, const char *wtns_path) {
         groth16_backend_cfg cfg;
         memset(&cfg, 0, sizeof cfg);
         cfg.msm.b_g2_on_gpu = modes[k];
-        cfg.zkey_rows_on_host = rh;
+        cfg.zkey_rows_resident = !rh;
         CN(groth16_prover) *pv = NULL;
         st = CN(groth16_prover_create)(&pv, &key, &CN(groth16_backend_gpu_ops), &cfg, &e);
         CHECK_MSG(st == CUZK_OK, "%s: GPU prover (b_g2_on_gpu %d): %s", zkey_path, modes[k], e.msg);

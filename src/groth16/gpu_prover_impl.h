@@ -1083,8 +1083,9 @@ typedef struct gpu_backend_state {
     gpu_g2_bases *b2;            /* snarkjs: the zkey's B_G2 query (n_vars points) when B_G2 runs on
                                     the device, else NULL (finish runs it on CPU threads) */
     gpu_r1cs *rows;              /* snarkjs: the zkey's A and B rows (zkey_bind_rows) when they fit:
-                                    the whole start runs on the device (zkey_gpu_resident_start);
-                                    NULL: a/b on the host, the host stages */
+                                    the whole start runs on the device (zkey_gpu_resident_start;
+                                    groth16_backend_cfg.zkey_rows_resident); NULL: a/b on the host,
+                                    the host stages */
     size_t zkey_bytes;           /* snarkjs: the device bytes of q, b2 and rows */
     cuzk_msm_opts msm;           /* the device MSMs' tuning (cfg->msm) */
     pthread_mutex_t mu;          /* snarkjs: one start at a time */
@@ -1201,7 +1202,7 @@ static cuzk_status zkey_bind_b2(gpu_backend_state *g, const CN(zkey) *z, const g
  * Counted in g->zkey_bytes. Errors: those of a failed device (CUZK_ERR_DEVICE). */
 static cuzk_status zkey_bind_rows(gpu_backend_state *g, const CN(zkey) *z, const groth16_backend_cfg *cfg, cuzk_error *err) {
     const int dev = gpu_ctx_device(g->ctx);
-    if (z->log_domain < 1 || cfg->zkey_rows_on_host) return CUZK_OK; /* one point: the host's H; or asked */
+    if (z->log_domain < 1 || !cfg->zkey_rows_resident) return CUZK_OK; /* one point: the host's H; or not asked */
     uint32_t rows = 0;
     uint64_t nnz[2] = {0, 0};
     for (uint32_t i = 0; i < z->n_coefs; i++) {
