@@ -242,6 +242,13 @@ typedef struct cuzk_msm_opts {
                              16 ms there against 2.7-5.3 s on 16 CPU threads */
     cuzk_gpu_msm_accum accumulation; /* the G1 MSMs' bucket accumulation (above): 0 DEFAULT,
                              1 TASKS, 2 RUNS */
+    int zkey_rows_on_gpu; /* the GPU backend, snarkjs .zkey keys: 1 also puts the zkey's A and B
+                             coefficient rows on the device when they fit (counted like the
+                             queries) and runs a proof's start there whole: the witness goes up
+                             once, a/b by SpMV, H and every MSM read it there, only points come
+                             back; 0 (default): a/b summed on CPU threads, then H and the MSMs on
+                             the device. Experimental: tested against the CPU on every fixture, not
+                             yet measured on a GPU (bench/GPU_RESULTS.md, session 18) */
 } cuzk_msm_opts;
 
 typedef struct cuzk_prover_opts {

@@ -74,11 +74,12 @@ int cli_msm_accum_parse(const char *s, cuzk_gpu_msm_accum *out) {
 }
 
 int cli_msm_from_env(cuzk_msm_opts *o, const char *prog) {
-    long w, c, b2;
+    long w, c, b2, rows;
     memset(o, 0, sizeof *o);
     if (!env_long("CUZK_MSM_WINDOW", prog, 2, 22, &w) || !env_long("CUZK_MSM_CHUNK", prog, 64, 2147483647L, &c) ||
-        !env_long("CUZK_GPU_B2", prog, 0, 1, &b2))
+        !env_long("CUZK_GPU_B2", prog, 0, 1, &b2) || !env_long("CUZK_GPU_ZKEY_ROWS", prog, 0, 1, &rows))
         return 0;
+    o->zkey_rows_on_gpu = (int)rows; /* $CUZK_GPU_ZKEY_ROWS=1: a zkey's whole start on the device */
     o->window_bits = (int)w;
     o->chunk_points = (size_t)c;
     /* $CUZK_GPU_B2: 1 the GPU, 0 CPU threads, unset: automatic (the GPU when its query fits) */

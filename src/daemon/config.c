@@ -316,7 +316,7 @@ int dcfg_load(dcfg *c, const char *path, char *err, size_t cap) {
     if ((t = json_object_get(root, "engine"))) {
         static const char *const k[] = {"backend",    "workers",       "prove_threads", "host_budget",
                                         "job_budget", "gpu_budget",    "pinned_budget", "devices",
-                                        "gpu_fallback", "msm_accumulation", NULL};
+                                        "gpu_fallback", "msm_accumulation", "zkey_rows_on_gpu", NULL};
         if (!json_is_object(t)) { fail(err, cap, "%s: engine: expected a table", path); goto out; }
         if (check_keys(t, "engine", k, path, err, cap)) goto out;
         if (get_str(t, "backend", &c->backend, "engine", path, err, cap)) goto out;
@@ -336,6 +336,15 @@ int dcfg_load(dcfg *c, const char *path, char *err, size_t cap) {
                 goto out;
             }
             c->gpu_fallback_cpu = strcmp(json_string_value(fb), "cpu") == 0;
+        }
+        json_t *zr = json_object_get(t, "zkey_rows_on_gpu");
+        if (zr) {
+            if (!json_is_boolean(zr)) {
+                char g[64];
+                fail(err, cap, "%s: engine.zkey_rows_on_gpu: %s: expected true or false", path, given(zr, g, sizeof g));
+                goto out;
+            }
+            c->zkey_rows_on_gpu = json_is_true(zr);
         }
         json_t *ma = json_object_get(t, "msm_accumulation");
         if (ma) {

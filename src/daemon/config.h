@@ -54,6 +54,8 @@ typedef struct dcfg {
     uint64_t pinned_budget_bytes;/* pinned witness buffers (GPU backend; 0: 16 GiB) */
     int devices[16];             /* CUDA ordinals of engine.devices */
     int n_devices;               /* 0: device 0 */
+    int zkey_rows_on_gpu;        /* engine.zkey_rows_on_gpu: snarkjs keys' A and B rows on the device
+                                    too, a proof's start there whole (cuzk_msm_opts.zkey_rows_on_gpu) */
     int msm_accumulation;        /* engine.msm_accumulation: the GPU G1 MSMs' bucket accumulation, a
                                     cuzk_gpu_msm_accum value (0 default, 1 tasks, 2 runs) */
     uint64_t result_retention_ms;/* finished jobs are kept this long (default 10 min) */

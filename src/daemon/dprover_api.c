@@ -81,6 +81,7 @@ cuzk_status dp_engine_create(dp_engine **out, const dcfg *cfg, cuzk_error *err) 
     o.pinned_budget_bytes = (size_t)cfg->pinned_budget_bytes;
     o.no_trace = 1;
     o.msm.accumulation = (cuzk_gpu_msm_accum)cfg->msm_accumulation;
+    o.msm.zkey_rows_on_gpu = cfg->zkey_rows_on_gpu;
     o.n_gpu_devices = cfg->n_devices;
     for (int i = 0; i < cfg->n_devices && i < CUZK_ENGINE_MAX_DEVICES; i++) o.gpu_devices[i] = cfg->devices[i];
     if (o.backend == CUZK_BACKEND_CPU) o.gpu_workers_per_device = cfg->workers < 4 ? cfg->workers : 4;

@@ -60,10 +60,11 @@ typedef struct groth16_backend_cfg {
                                           query on the device would not fit it */
     int zkey_rows_resident;            /* GPU backend, snarkjs keys: 1 puts the zkey's A and B rows
                                           on the device when they fit, and a proof's start runs there
-                                          whole (zkey_bind_rows); 0: a/b on CPU threads, the host
-                                          stages. 0 by default until the resident start has run on
-                                          a GPU (session 18 got no device: tests/gpu_zkey_b2_impl.h
-                                          checks both against the CPU there) */
+                                          whole (zkey_bind_rows), as msm.zkey_rows_on_gpu = 1 does
+                                          (the public switch); 0: as msm says (default: a/b on CPU
+                                          threads, the host stages, until the resident start has
+                                          run on a GPU: tests/gpu_zkey_b2_impl.h checks both
+                                          against the CPU there) */
 } groth16_backend_cfg;
 /* CUZK_ERR_ARG naming `who` when the MSM options hold a value no backend takes (an accumulation
  * outside cuzk_gpu_msm_accum: 0 default, 1 tasks, 2 runs); the other fields are clamped by the
