@@ -252,6 +252,28 @@ static void CN(zkey_rows)(CN(fr) *a, CN(fr) *b, const CN(zkey) *z, const CN(fr) 
 }
 
 /* ---- the sequences: one per convention, over a backend's stages (prove.h) ----------------------- */
+/* A snarkjs start's pending: the key's points, r and s, and B_G2's inputs for finish (ws: the
+ * witness scalars, NULL when B_G2 is done; the pending owns them). */
+static void CN(zkey_pending_fill)(CN(groth16_pending) *pend, const CN(zkey) *z, const CN(fr) *r, const CN(fr) *s,
+                                  scalar256 *ws, size_t n_w) {
+    pend->alpha1 = z->alpha1;
+    pend->beta1 = z->beta1;
+    pend->beta2 = z->beta2;
+    pend->delta1 = z->delta1;
+    pend->delta2 = z->delta2;
+    pend->r = *r;
+    pend->s = *s;
+    pend->b_g2 = z->b2;
+    pend->b_scalars = ws;
+    pend->n_b = ws ? n_w : 0;
+}
+
+/* A start's total: its stages, B_G2 included when it ran on the device inside the start. */
+static inline double CN(start_total_ms)(const groth16_timings *tm) {
+    return tm->upload_ms + tm->abc_ms + tm->h_ms + tm->msm_a_ms + tm->msm_b1_ms + tm->msm_l_ms + tm->msm_h_ms +
+           (tm->b2_device ? tm->msm_b2_ms : 0);
+}
+
 /* groth16_zkey_start where the stages have resident_start: begin, the device's whole start, end;
  * B_G2 in finish (CPU threads) when begin did not put it on the device: the witness scalars are
  * made on the host for it then. CUZK_ERR_UNSUPPORTED (nothing done, nothing held): the caller
@@ -285,8 +307,7 @@ static cuzk_status CN(groth16_zkey_start_resident)(CN(groth16_pending) **out, co
     }
     if (st != CUZK_OK) {
         CN(groth16_pending_free)(pend);
-        tm.total_ms = tm.upload_ms + tm.abc_ms + tm.h_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_l_ms + tm.msm_h_ms +
-                      (tm.b2_device ? tm.msm_b2_ms : 0);
+        tm.total_ms = CN(start_total_ms)(&tm);
         if (t) *t = tm;
         return st;
     }
@@ -295,19 +316,9 @@ static cuzk_status CN(groth16_zkey_start_resident)(CN(groth16_pending) **out, co
         pend->b2_done = 1;
         pend->b2_ms = tm.msm_b2_ms;
     }
-    pend->alpha1 = z->alpha1;
-    pend->beta1 = z->beta1;
-    pend->beta2 = z->beta2;
-    pend->delta1 = z->delta1;
-    pend->delta2 = z->delta2;
-    pend->r = *r;
-    pend->s = *s;
-    pend->b_g2 = z->b2;
-    pend->b_scalars = ws; /* NULL when B_G2 is done */
-    pend->n_b = ws ? n_w : 0;
+    CN(zkey_pending_fill)(pend, z, r, s, ws, n_w);
     *out = pend;
-    tm.total_ms = tm.upload_ms + tm.abc_ms + tm.h_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_l_ms + tm.msm_h_ms +
-                  (tm.b2_device ? tm.msm_b2_ms : 0);
+    tm.total_ms = CN(start_total_ms)(&tm);
     if (t) *t = tm;
     return CUZK_OK;
 }
@@ -399,16 +410,7 @@ cuzk_status CN(groth16_zkey_start)(CN(groth16_pending) **out, const CN(zkey) *z,
         groth16_release_buf(release, release_ctx, ws, n_w * sizeof *ws); ws = NULL;
     }
 
-    pend->alpha1 = z->alpha1;
-    pend->beta1 = z->beta1;
-    pend->beta2 = z->beta2;
-    pend->delta1 = z->delta1;
-    pend->delta2 = z->delta2;
-    pend->r = *r;
-    pend->s = *s;
-    pend->b_g2 = z->b2;
-    pend->b_scalars = ws; /* NULL when B_G2 is done */
-    pend->n_b = ws ? n_w : 0;
+    CN(zkey_pending_fill)(pend, z, r, s, ws, n_w);
     ws = NULL;
     *out = pend;
     pend = NULL;
@@ -421,8 +423,7 @@ out:
     groth16_release_buf(release, release_ctx, hs, m * sizeof *hs);
     CN(ntt_domain_free)(&d);
     CN(groth16_pending_free)(pend);
-    tm.total_ms = tm.abc_ms + tm.h_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_l_ms + tm.msm_h_ms +
-                  (tm.b2_device ? tm.msm_b2_ms : 0);
+    tm.total_ms = CN(start_total_ms)(&tm); /* (no upload stage on the host: upload_ms is 0) */
     if (t) *t = tm;
     return st;
 }
@@ -529,8 +530,7 @@ cuzk_status groth16_bellperson_start(CN(groth16_pending) **out, const bellperson
 out:
     if (run) stg->end(run);
     CN(groth16_pending_free)(pend); /* joins a B_G2 thread that was started */
-    tm.total_ms = tm.upload_ms + tm.abc_ms + tm.h_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_l_ms + tm.msm_h_ms +
-                  (tm.b2_device ? tm.msm_b2_ms : 0);
+    tm.total_ms = CN(start_total_ms)(&tm);
     if (t) *t = tm;
     return st;
 }
