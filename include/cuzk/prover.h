@@ -247,8 +247,9 @@ typedef struct cuzk_msm_opts {
                              queries) and runs a proof's start there whole: the witness goes up
                              once, a/b by SpMV, H and every MSM read it there, only points come
                              back; 0 (default): a/b summed on CPU threads, then H and the MSMs on
-                             the device. Experimental: tested against the CPU on every fixture, not
-                             yet measured on a GPU (bench/GPU_RESULTS.md, session 18) */
+                             the device. Experimental: byte-identical to the CPU on an H100 (every
+                             fixture, random circuits to 2^20), its speed not yet measured
+                             (bench/GPU_RESULTS.md, session 18) */
 } cuzk_msm_opts;
 
 typedef struct cuzk_prover_opts {

@@ -62,9 +62,9 @@ typedef struct groth16_backend_cfg {
                                           on the device when they fit, and a proof's start runs there
                                           whole (zkey_bind_rows), as msm.zkey_rows_on_gpu = 1 does
                                           (the public switch); 0: as msm says (default: a/b on CPU
-                                          threads, the host stages, until the resident start has
-                                          run on a GPU: tests/gpu_zkey_b2_impl.h checks both
-                                          against the CPU there) */
+                                          threads, the host stages, until the resident start's
+                                          speed is measured; tests/gpu_zkey_b2_impl.h checks both
+                                          against the CPU on a GPU) */
 } groth16_backend_cfg;
 /* CUZK_ERR_ARG naming `who` when the MSM options hold a value no backend takes (an accumulation
  * outside cuzk_gpu_msm_accum: 0 default, 1 tasks, 2 runs); the other fields are clamped by the
