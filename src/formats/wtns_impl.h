@@ -96,10 +96,8 @@ static cuzk_status wtns_values(const uint8_t *vals, uint32_t n, uint64_t *out, b
     return CUZK_OK;
 }
 
-#define WTNS_VIEW ((CN(wtns) *)(uintptr_t)1)
-
 /* Parses into w; with w NULL checks the layout only (prime, sizes; values not read) and gives
- * the value count in *count; with w WTNS_VIEW the same, and *values points at the values. */
+ * the value count in *count, and with values non-NULL where the values lie (*values). */
 static cuzk_status wtns_parse(CN(wtns) *w, uint32_t *count, const uint8_t **values, const mapped_file *f,
                               cuzk_error *err) {
     const char *path = f->path;
@@ -134,14 +132,10 @@ static cuzk_status wtns_parse(CN(wtns) *w, uint32_t *count, const uint8_t **valu
         goto out;
     }
     if (n == 0) { st = ERR(err, CUZK_ERR_FORMAT, "wtns: %s: empty witness (w[0] = 1 missing)", path); goto out; }
-    if (!w) { /* wtns_count_mem */
-        *count = n;
-        goto out;
-    }
     cursor_take(&c, (size_t)n * 32, &vals);
-    if (w == WTNS_VIEW) { /* wtns_convert_mem: the values where they are */
+    if (!w) { /* wtns_count_mem; wtns_convert_mem takes the values where they are */
         *count = n;
-        *values = vals;
+        if (values) *values = vals;
         goto out;
     }
     CN(fr) *v = fmt_aligned_array(n, sizeof(CN(fr)));
@@ -164,7 +158,7 @@ cuzk_status CN(wtns_convert_mem)(const uint8_t *data, size_t size, const char *n
     if (n) *n = 0;
     if ((!data && size) || !out) return ERR(err, CUZK_ERR_ARG, "wtns: NULL data or output");
     mapped_file_borrow(&f, data, size, name);
-    cuzk_status st = wtns_parse(WTNS_VIEW, &cnt, &vals, &f, err);
+    cuzk_status st = wtns_parse(NULL, &cnt, &vals, &f, err);
     if (st == CUZK_OK && n) *n = cnt;
     if (st == CUZK_OK && cnt != n_out)
         st = ERR(err, CUZK_ERR_MISMATCH, "the witness has %u values but the circuit has %zu variables", cnt, n_out);
