@@ -2,6 +2,7 @@
 #include "test.h"
 #include "curves/bls12_381/curve.h"
 #include "curves/bn254/curve.h"
+#include "ff/vec52.h"
 
 #ifdef CUZK_HAVE_GMP
 #include <gmp.h>
@@ -351,3 +352,81 @@ TEST(ff, asm_vs_generic) {
     bn254_fr_asm_vs_generic();
     CHECK(ff_asm_active());
 }
+
+/* ---- the 8-lane IFMA arithmetic (src/ff/vec52.h) vs the scalar field ---------------------- */
+#ifdef FF_VEC52
+/* Lanes of every edge pair and of random pairs, 8 at a time: v52_add / v52_sub equal F_add /
+ * F_sub, v52_mul(a, b') with b' = 16 b mod m (the R'-form) equals F_mul(a, b), v52_mul of two
+ * R'-form values gives the R'-form of the product, and the AoS load/store round trip is exact.
+ * The scalar field is the oracle (itself checked against GMP above). */
+#define VEC52_VS_SCALAR(F, P)                                                                \
+    V52_TARGET static void F##_vec52_vs_scalar(void) {                                       \
+        static uint64_t e[256][4];                                                           \
+        int ne = F##_edges(e, 256);                                                          \
+        CHECK(ne > 40);                                                                      \
+        v52_mod M;                                                                           \
+        v52_mod_init(&M, F##_MODULUS, P##_INV);                                              \
+        long total = (long)ne * ne + test_iters(20000);                                      \
+        int bad = 0;                                                                         \
+        for (long base = 0; base < total && bad < 5; base += 8) {                            \
+            F x[8], y[8], y16[8], r[8], want[8];                                             \
+            for (int l = 0; l < 8; l++) {                                                    \
+                long it = base + l;                                                          \
+                if (it < (long)ne * ne) {                                                    \
+                    memcpy(x[l].l, e[it / ne], 32);                                          \
+                    memcpy(y[l].l, e[it % ne], 32);                                          \
+                } else {                                                                     \
+                    test_rand_bytes(x[l].l, 32); F##_mod(x[l].l, x[l].l);                    \
+                    test_rand_bytes(y[l].l, 32); F##_mod(y[l].l, y[l].l);                    \
+                }                                                                            \
+                y16[l] = y[l];                                                               \
+                for (int k = 0; k < 4; k++) F##_dbl(&y16[l], &y16[l]);                       \
+            }                                                                                \
+            v52 X, Y, Y16, R;                                                                \
+            v52_load_aos(&X, x[0].l);                                                        \
+            v52_load_aos(&Y, y[0].l);                                                        \
+            v52_load_aos(&Y16, y16[0].l);                                                    \
+            v52_store_aos(r[0].l, &X);                                                       \
+            bool ok = memcmp(r, x, sizeof x) == 0;                                           \
+            v52_add(&R, &X, &Y, &M);                                                         \
+            v52_store_aos(r[0].l, &R);                                                       \
+            for (int l = 0; l < 8; l++) { F##_add(&want[l], &x[l], &y[l]); }                 \
+            ok = ok && memcmp(r, want, sizeof r) == 0;                                       \
+            v52_sub(&R, &X, &Y, &M);                                                         \
+            v52_store_aos(r[0].l, &R);                                                       \
+            for (int l = 0; l < 8; l++) { F##_sub(&want[l], &x[l], &y[l]); }                 \
+            ok = ok && memcmp(r, want, sizeof r) == 0;                                       \
+            v52_mul(&R, &X, &Y16, &M);                                                       \
+            v52_store_aos(r[0].l, &R);                                                       \
+            for (int l = 0; l < 8; l++) { F##_mul(&want[l], &x[l], &y[l]); }                 \
+            ok = ok && memcmp(r, want, sizeof r) == 0;                                       \
+            /* R' x R' -> R': (16x)(16y) / 2^260 = 16 xy */                                   \
+            F x16[8];                                                                        \
+            for (int l = 0; l < 8; l++) {                                                    \
+                x16[l] = x[l];                                                               \
+                for (int k = 0; k < 4; k++) F##_dbl(&x16[l], &x16[l]);                       \
+                F##_mul(&want[l], &x[l], &y[l]);                                             \
+                for (int k = 0; k < 4; k++) F##_dbl(&want[l], &want[l]);                     \
+            }                                                                                \
+            v52_load_aos(&X, x16[0].l);                                                      \
+            v52_mul(&R, &X, &Y16, &M);                                                       \
+            v52_store_aos(r[0].l, &R);                                                       \
+            ok = ok && memcmp(r, want, sizeof r) == 0;                                       \
+            CHECK_MSG(ok, #F " vec52 != scalar in lanes %ld..%ld", base, base + 7);          \
+            if (!ok) bad++;                                                                  \
+        }                                                                                    \
+    }
+VEC52_VS_SCALAR(fr, BLS12_381_FR)
+VEC52_VS_SCALAR(bn254_fp, BN254_FP)
+VEC52_VS_SCALAR(bn254_fr, BN254_FR)
+
+TEST(ff, vec52_vs_scalar) {
+    ff_force_generic(false);
+    if (!ff_vec52_active()) SKIP("no AVX-512 IFMA on this CPU (or CUZK_NO_ASM set): the 8-lane path is not used here");
+    fr_vec52_vs_scalar();
+    bn254_fp_vec52_vs_scalar();
+    bn254_fr_vec52_vs_scalar();
+}
+#else
+TEST(ff, vec52_vs_scalar) { SKIP("not x86-64: the 8-lane IFMA path does not exist here"); }
+#endif

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 
 #include "curves/bls12_381/curve.h"
+#include "curves/bn254/curve.h"
+#include "ff/mont_x86.h"
 #include "test.h"
 
 /* Uniform below 2^254 < r: any value < r is a valid Montgomery representation. Cheap, so the
@@ -376,4 +378,90 @@ TEST(ntt, h_snarkjs_fixture) {
     free(h);
     free(ce);
     json_decref(root);
+}
+
+/* ---- the 8-lane IFMA transform (src/poly/ntt52.h) against the scalar one --------------------
+ * Every public transform and both H computations, on both curves' Fr, at every size from 2^1
+ * (below NTT52_MIN_LOG the vector path declines) to 2^16 / 2^17: random vectors and edge vectors (all
+ * m - 1, all zero but one entry), byte-identical to the scalar code (which the oracle tests above
+ * check against the naive DFT and Lagrange evaluation; they run on the vector path where it is
+ * available). */
+#define NTT_VEC_VS_SCALAR(P, F, ROOTS)                                                           \
+    static void P##ntt_vec_vs_scalar(int max_log) {                                               \
+        int bad = 0;                                                                              \
+        for (int lg = 1; lg <= max_log && bad < 3; lg++) {                                        \
+            size_t m = (size_t)1 << lg;                                                           \
+            P##ntt_domain d;                                                                      \
+            REQUIRE(P##ntt_domain_init(&d, lg, ROOTS) == CUZK_OK);                                \
+            F *x = malloc(3 * m * sizeof *x), *y = malloc(3 * m * sizeof *y), g;                  \
+            REQUIRE(x && y);                                                                      \
+            P##h_coset_shift(&g, lg, ROOTS);                                                      \
+            for (int kind = 0; kind < 3; kind++) {                                                \
+                for (size_t i = 0; i < 3 * m; i++) {                                              \
+                    if (kind == 0) {                                                              \
+                        test_rand_bytes(x[i].l, sizeof x[i].l);                                   \
+                        F##_mod(x[i].l, x[i].l);                                                  \
+                    } else if (kind == 1) {                                                       \
+                        F one;                                                                    \
+                        F##_one(&one);                                                            \
+                        F##_neg(&x[i], &one);                                                     \
+                    } else {                                                                      \
+                        F##_zero(&x[i]);                                                          \
+                        if (i % m == m / 2) F##_one(&x[i]);                                       \
+                    }                                                                             \
+                }                                                                                 \
+                for (int op = 0; op < 5; op++) {                                                  \
+                    F *r[2];                                                                      \
+                    for (int v = 0; v < 2; v++) {                                                 \
+                        ff_force_scalar(v == 0);                                                  \
+                        r[v] = v == 0 ? y : x;                                                    \
+                        if (v == 0) memcpy(y, x, 3 * m * sizeof *x);                              \
+                        F *a = r[v];                                                              \
+                        switch (op) {                                                             \
+                        case 0: P##ntt_forward(&d, a, 2); break;                                  \
+                        case 1: P##ntt_inverse(&d, a, 2); break;                                  \
+                        case 2: P##ntt_coset_forward(&d, a, &g, 2); break;                        \
+                        case 3: P##ntt_coset_inverse(&d, a, &g, 2); break;                        \
+                        default:                                                                  \
+                            P##h_snarkjs(&d, a, a + m, a + 2 * m, 2); /* same inputs: same code */ \
+                        }                                                                         \
+                    }                                                                             \
+                    ff_force_scalar(false);                                                       \
+                    bool same = memcmp(x, y, 3 * m * sizeof *x) == 0;                             \
+                    CHECK_MSG(same, #P "ntt vec52 != scalar: 2^%d, input kind %d, op %d", lg, kind, op); \
+                    if (!same) bad++;                                                             \
+                    memcpy(x, y, 3 * m * sizeof *x); /* continue from the scalar result */        \
+                }                                                                                 \
+            }                                                                                     \
+            free(x);                                                                              \
+            free(y);                                                                              \
+            P##ntt_domain_free(&d);                                                               \
+        }                                                                                         \
+    }
+NTT_VEC_VS_SCALAR(, fr, NTT_ROOTS_BELLPERSON)
+NTT_VEC_VS_SCALAR(bn254_, bn254_fr, NTT_ROOTS_SNARKJS)
+
+TEST(ntt, vec52_vs_scalar) {
+    ff_force_scalar(false);
+    if (!ff_vec52_active()) SKIP("no AVX-512 IFMA on this CPU (or CUZK_NO_ASM set): the 8-lane NTT is not used here");
+    ntt_vec_vs_scalar(16);
+    bn254_ntt_vec_vs_scalar(17);
+    /* the bellperson H (BLS12-381) on both paths */
+    for (int lg = 5; lg <= 16; lg += 11) {
+        size_t m = (size_t)1 << lg;
+        ntt_domain d;
+        REQUIRE(ntt_domain_init(&d, lg, NTT_ROOTS_BELLPERSON) == CUZK_OK);
+        fr *v[2];
+        for (int k = 0; k < 2; k++) REQUIRE((v[k] = malloc(3 * m * sizeof(fr))) != NULL);
+        rand_vec(v[0], 3 * m);
+        memcpy(v[1], v[0], 3 * m * sizeof(fr));
+        for (int k = 0; k < 2; k++) {
+            ff_force_scalar(k == 0);
+            h_bellperson(&d, v[k], v[k] + m, v[k] + 2 * m, 2);
+        }
+        ff_force_scalar(false);
+        CHECK_MSG(memcmp(v[0], v[1], m * sizeof(fr)) == 0, "h_bellperson vec52 != scalar at 2^%d", lg);
+        for (int k = 0; k < 2; k++) free(v[k]);
+        ntt_domain_free(&d);
+    }
 }

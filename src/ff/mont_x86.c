@@ -13,6 +13,7 @@
  * rounds t < 2m: one conditional subtraction of m (SUB/SBB, CMOVNC) gives the reduced result.
  */
 #include "ff/mont_x86.h"
+#include "ff/vec52.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,8 @@
 
 bool mont_x86_enabled = false;
 static bool mont_x86_default = false; /* CPU support and not CUZK_NO_ASM */
+bool ff_vec52_enabled = false;
+static bool ff_vec52_default = false;
 
 static bool cpu_has_bmi2_adx(void) {
     unsigned eax, ebx, ecx, edx;
@@ -29,6 +32,21 @@ static bool cpu_has_bmi2_adx(void) {
     __cpuid_count(7, 0, eax, ebx, ecx, edx);
     (void)eax; (void)ecx; (void)edx;
     return (ebx & (1u << 8)) && (ebx & (1u << 19)); /* BMI2, ADX */
+}
+
+/* AVX-512F and IFMA (CPUID leaf 7: EBX bits 16 and 21) with the OS saving the opmask and ZMM
+ * state (CPUID leaf 1 ECX bit 27 OSXSAVE, then XCR0 bits 1, 2, 5, 6, 7) */
+static bool cpu_has_avx512_ifma(void) {
+    unsigned eax, ebx, ecx, edx;
+    if (__get_cpuid_max(0, NULL) < 7) return false;
+    __cpuid(1, eax, ebx, ecx, edx);
+    if (!(ecx & (1u << 27))) return false;
+    unsigned xlo, xhi;
+    __asm__("xgetbv" : "=a"(xlo), "=d"(xhi) : "c"(0));
+    (void)xhi;
+    if ((xlo & 0xe6u) != 0xe6u) return false;
+    __cpuid_count(7, 0, eax, ebx, ecx, edx);
+    return (ebx & (1u << 16)) && (ebx & (1u << 21));
 }
 
 /* CUZK_NO_ASM is the one environment variable the host library reads, on purpose: it is not a
@@ -40,9 +58,16 @@ __attribute__((constructor)) static void mont_x86_init(void) {
     bool off = e && *e && strcmp(e, "0") != 0;
     mont_x86_default = cpu_has_bmi2_adx() && !off;
     mont_x86_enabled = mont_x86_default;
+    ff_vec52_default = !off && cpu_has_avx512_ifma();
+    ff_vec52_enabled = ff_vec52_default;
 }
 
-void ff_force_generic(bool on) { mont_x86_enabled = !on && mont_x86_default; }
+void ff_force_generic(bool on) {
+    mont_x86_enabled = !on && mont_x86_default;
+    ff_vec52_enabled = !on && ff_vec52_default;
+}
+void ff_force_scalar(bool on) { ff_vec52_enabled = !on && ff_vec52_default; }
+bool ff_vec52_active(void) { return ff_vec52_enabled; }
 bool ff_asm_active(void) { return mont_x86_enabled; }
 
 /* ---- the asm --------------------------------------------------------------------------------
@@ -135,6 +160,8 @@ void mont_sqr4_generic(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64
 #else /* not x86-64: the generic C only */
 
 void ff_force_generic(bool on) { (void)on; }
+void ff_force_scalar(bool on) { (void)on; }
 bool ff_asm_active(void) { return false; }
+bool ff_vec52_active(void) { return false; }
 
 #endif

@@ -13,7 +13,8 @@
  *
  * mont_x86_enabled is set once before main (constructor): the CPU has BMI2 and ADX (CPUID leaf 7)
  * and the environment does not set CUZK_NO_ASM to a non-empty value other than "0".
- * ff_force_generic(true) turns the asm off (tests use it to cover the generic path),
+ * ff_force_generic(true) turns the asm off, the 8-lane IFMA code of src/ff/vec52.h too (tests
+ * use it to cover the generic path),
  * ff_force_generic(false) restores that start-up choice. Not thread-safe against
  * concurrent field arithmetic: call it only while no other thread computes.
  * On other architectures MONT_X86 is undefined, ff_force_generic is a no-op and
@@ -32,6 +33,10 @@ extern "C" {
 
 void ff_force_generic(bool on);
 bool ff_asm_active(void); /* true when fp_mul etc. take the asm path */
+/* ff_force_scalar(true): the 8-lane IFMA code (src/ff/vec52.h) off, the scalar asm kept; false
+ * restores the start-up choice (tests and benchmarks compare the two; same thread rule) */
+void ff_force_scalar(bool on);
+bool ff_vec52_active(void); /* true when the 8-lane code runs */
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define MONT_X86 1

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "poly/ntt52.h"
 #include "util/parallel.h"
 
 #define NTT_MAX_LOG (NTT_TWO_ADICITY < 28 ? NTT_TWO_ADICITY : 28)
@@ -232,6 +233,41 @@ static void ntt_core(CN(fr) *a, int log_m, const CN(fr) *tw, int dif, int nthrea
     }
 }
 
+/* ---- the 8-lane path (src/poly/ntt52.h) ----------------------------------------------------
+ * Used when the CPU has AVX-512 IFMA (and CUZK_NO_ASM / ff_force_generic do not turn it off), the
+ * field fits (< 2^255) and m >= 2^NTT52_MIN_LOG; it gives the same values as the scalar code. Its
+ * tables and the blocks copy of the data (40 m bytes each) are built per call and freed before it
+ * returns; if one cannot be allocated the scalar code runs instead. */
+
+static bool vec_field(ntt52_field *f, int log_m) {
+    ntt52_field_init(f, CN(fr_MODULUS));
+    return log_m >= NTT52_MIN_LOG && ntt52_field_ok(f);
+}
+
+/* ntt_core through the vector path; false (a untouched) when it is not available */
+static bool ntt_core_vec(CN(fr) *a, int log_m, const CN(fr) *tw, int dif, int nthreads) {
+    ntt52_field f;
+    if (!vec_field(&f, log_m)) return false;
+    size_t m = (size_t)1 << log_m;
+    ntt52_twiddles t;
+    if (ntt52_twiddles_init(&t, (const uint64_t(*)[4])tw, log_m, &f) != CUZK_OK) return false;
+    uint64_t *blk = ntt52_blocks_alloc(m);
+    if (!blk) {
+        ntt52_twiddles_free(&t);
+        return false;
+    }
+    ntt52_to_blocks(blk, (const uint64_t(*)[4])a, m, nthreads);
+    ntt52_core(blk, &t, &f, dif, nthreads);
+    ntt52_from_blocks((uint64_t(*)[4])a, blk, m, nthreads);
+    ntt52_blocks_free(blk);
+    ntt52_twiddles_free(&t);
+    return true;
+}
+
+static void ntt_core_any(CN(fr) *a, int log_m, const CN(fr) *tw, int dif, int nthreads) {
+    if (!ntt_core_vec(a, log_m, tw, dif, nthreads)) ntt_core(a, log_m, tw, dif, nthreads);
+}
+
 /* ---- domain --------------------------------------------------------------------------- */
 
 cuzk_status CN(ntt_domain_init)(CN(ntt_domain) *d, int log_m, ntt_roots roots) {
@@ -279,14 +315,14 @@ void CN(ntt_domain_free)(CN(ntt_domain) *d) {
 
 void CN(ntt_forward)(const CN(ntt_domain) *d, CN(fr) *a, int nthreads) {
     bit_reverse(a, d->log_m, nthreads);
-    ntt_core(a, d->log_m, d->twiddles, 0, nthreads);
+    ntt_core_any(a, d->log_m, d->twiddles, 0, nthreads);
 }
 
 void CN(ntt_inverse)(const CN(ntt_domain) *d, CN(fr) *a, int nthreads) {
     CN(fr) one;
     CN(fr_one)(&one);
     bit_reverse(a, d->log_m, nthreads);
-    ntt_core(a, d->log_m, d->twiddles_inv, 0, nthreads);
+    ntt_core_any(a, d->log_m, d->twiddles_inv, 0, nthreads);
     powscale(a, d->m, &one, &d->m_inv, 0, nthreads);
 }
 
@@ -301,7 +337,7 @@ void CN(ntt_coset_inverse)(const CN(ntt_domain) *d, CN(fr) *a, const CN(fr) *shi
     CN(fr) shift_inv;
     CN(fr_inv)(&shift_inv, shift);
     bit_reverse(a, d->log_m, nthreads);
-    ntt_core(a, d->log_m, d->twiddles_inv, 0, nthreads);
+    ntt_core_any(a, d->log_m, d->twiddles_inv, 0, nthreads);
     /* one pass: a_i *= (1/m) * shift^-i */
     powscale(a, d->m, &shift_inv, &d->m_inv, 0, nthreads);
 }
@@ -373,6 +409,35 @@ static void domain_to_coset(const CN(ntt_domain) *d, CN(fr) *a, const brscale_ta
     ntt_core(a, d->log_m, d->twiddles, 0, nthreads);
 }
 
+/* domain_to_coset on n vectors through the vector path (the tables built once for all of them);
+ * false (nothing touched) when it is not available */
+static bool coset_vec(const CN(ntt_domain) *d, CN(fr) *const *v, int n, const brscale_tabs *t, int nthreads) {
+    ntt52_field f;
+    if (!vec_field(&f, d->log_m)) return false;
+    ntt52_twiddles tf, ti;
+    ntt52_scale sc;
+    uint64_t *blk = NULL;
+    bool ok = ntt52_twiddles_init(&tf, (const uint64_t(*)[4])d->twiddles, d->log_m, &f) == CUZK_OK;
+    ok = ntt52_twiddles_init(&ti, (const uint64_t(*)[4])d->twiddles_inv, d->log_m, &f) == CUZK_OK && ok;
+    ok = ntt52_scale_init(&sc, (const uint64_t(*)[4])t->lo_tab, (const uint64_t(*)[4])t->hi_tab, t->la,
+                          d->log_m - t->la, &f) == CUZK_OK && ok;
+    ok = ok && (blk = ntt52_blocks_alloc(d->m)) != NULL;
+    if (ok) {
+        for (int k = 0; k < n; k++) {
+            ntt52_to_blocks(blk, (const uint64_t(*)[4])v[k], d->m, nthreads);
+            ntt52_core(blk, &ti, &f, 1, nthreads);
+            ntt52_brscale(blk, &sc, &f, nthreads);
+            ntt52_core(blk, &tf, &f, 0, nthreads);
+            ntt52_from_blocks((uint64_t(*)[4])v[k], blk, d->m, nthreads);
+        }
+    }
+    ntt52_blocks_free(blk);
+    ntt52_scale_free(&sc);
+    ntt52_twiddles_free(&ti);
+    ntt52_twiddles_free(&tf);
+    return ok;
+}
+
 /* ---- pointwise ------------------------------------------------------------------------ */
 
 typedef struct {
@@ -429,9 +494,9 @@ void CN(h_bellperson)(const CN(ntt_domain) *d, CN(fr) *a, CN(fr) *b, CN(fr) *c, 
         CN(ntt_coset_inverse)(d, a, &g, nthreads);
         return;
     }
-    domain_to_coset(d, a, &fwd, nthreads);
-    domain_to_coset(d, b, &fwd, nthreads);
-    domain_to_coset(d, c, &fwd, nthreads);
+    CN(fr) *const abc[3] = {a, b, c};
+    if (!coset_vec(d, abc, 3, &fwd, nthreads))
+        for (int k = 0; k < 3; k++) domain_to_coset(d, abc[k], &fwd, nthreads);
     brscale_tabs_free(&fwd);
     pointwise(d->m, a, b, c, &zinv, 0, nthreads);
 
@@ -439,7 +504,7 @@ void CN(h_bellperson)(const CN(ntt_domain) *d, CN(fr) *a, CN(fr) *b, CN(fr) *c, 
      * one bit reversal to natural order */
     CN(fr) ginv;
     CN(fr_inv)(&ginv, &g);
-    ntt_core(a, d->log_m, d->twiddles_inv, 1, nthreads);
+    ntt_core_any(a, d->log_m, d->twiddles_inv, 1, nthreads);
     if (brscale_tabs_init(&inv, d->log_m, &ginv, &d->m_inv)) {
         brscale(a, d->log_m, &inv, nthreads);
         brscale_tabs_free(&inv);
@@ -463,9 +528,9 @@ void CN(h_snarkjs)(const CN(ntt_domain) *d, CN(fr) *a, CN(fr) *b, CN(fr) *c, int
             CN(ntt_coset_forward)(d, v[k], &g, nthreads);
         }
     } else {
-        domain_to_coset(d, a, &t, nthreads);
-        domain_to_coset(d, b, &t, nthreads);
-        domain_to_coset(d, c, &t, nthreads);
+        CN(fr) *const abc[3] = {a, b, c};
+        if (!coset_vec(d, abc, 3, &t, nthreads))
+            for (int k = 0; k < 3; k++) domain_to_coset(d, abc[k], &t, nthreads);
         brscale_tabs_free(&t);
     }
     pointwise(d->m, a, b, c, NULL, 0, nthreads);

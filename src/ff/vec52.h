@@ -1,0 +1,224 @@
+/* Eight field elements at a time: Montgomery arithmetic in radix 2^52 on AVX-512 IFMA, for odd
+ * moduli of four 64-bit limbs below 2^255 (BN254's Fp and Fr, BLS12-381's Fr).
+ *
+ * Representation. A v52 holds 8 elements, one per 64-bit lane, as 5 limb vectors: element k is
+ * sum_i l[i][k] * 2^(52 i), every limb < 2^52 ("normalized"). The values are the same integers as
+ * the scalar code's (src/ff/field.h: x*R mod m with R = 2^256, canonical, 0 <= v < m), only split
+ * differently: v52_from64 / v52_to64 convert between 4 limbs of 64 bits and 5 of 52, both ways
+ * exact for any value < 2^256.
+ *
+ * The product. v52_mul(a, b) = a * b * 2^-260 mod m (Montgomery with R' = 2^260: five rounds of
+ * 52-bit reduction, CIOS order; VPMADD52LUQ / VPMADD52HUQ give the low and high 52 bits of a
+ * 52 x 52-bit product added to a 64-bit lane). Because the scalar code's R is 2^256, not 2^260,
+ * a product of two data values would lose a factor 16; so the callers keep every *constant*
+ * (twiddles, scale factors) in R'-form, c' = c * 2^260 mod m (v52_to_rprime, or 16 modular
+ * doublings of the R-form value), and multiply data by constants:
+ *     v52_mul(x*2^256, c*2^260) = (x c) * 2^256 mod m        (R-form data stays R-form)
+ *     v52_mul(c*2^260, d*2^260) = (c d) * 2^260 mod m        (constants stay constants)
+ * Bounds: for a, b < m < 2^255 the Montgomery sum is < a b / 2^260 + m < 2m, and one conditional
+ * subtraction leaves it canonical: every function here takes and returns canonical values.
+ *
+ * Availability. Everything here is compiled for AVX-512F + IFMA through target attributes (the
+ * rest of the build needs no -m flags) and must only run where ff_vec52_enabled is true: the CPU
+ * reports AVX512F and AVX512IFMA (CPUID leaf 7), the OS saves the ZMM state (XCR0), and
+ * CUZK_NO_ASM does not turn the asm off (src/ff/mont_x86.c). ff_force_generic(true) clears it.
+ * Callers test ff_vec52_enabled once per call of a whole transform and fall back to the scalar
+ * code, which gives bit-identical results (tests/test_ntt.c compares the two).
+ * Thread-safety: pure functions.
+ * Source of the technique: S. Gueron and V. Krasnov, "Accelerating Big Integer Arithmetic Using
+ * Intel IFMA Extensions" (ARITH 2016); the CIOS order is Koc, Acar and Kaliski (IEEE Micro 1996).
+ */
+#ifndef CUZK_FF_VEC52_H
+#define CUZK_FF_VEC52_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ff/mont_x86.h"
+
+#ifdef MONT_X86
+#define FF_VEC52 1
+#include <immintrin.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* true where the 8-lane code may run (see above); written before main and by ff_force_generic */
+extern bool ff_vec52_enabled;
+
+#ifdef __cplusplus
+}
+#endif
+
+#define V52_TARGET __attribute__((target("avx512f,avx512ifma")))
+#define V52_INLINE static inline __attribute__((always_inline, target("avx512f,avx512ifma")))
+#define V52_MASK52 ((1ull << 52) - 1)
+
+/* 8 elements, limb vectors l[0] (bits 0..51) .. l[4] (bits 208..259) */
+typedef struct { __m512i l[5]; } v52;
+
+/* a modulus broadcast to every lane: its 5 limbs and -m^-1 mod 2^52 */
+typedef struct {
+    __m512i p[5];
+    __m512i pinv;
+} v52_mod;
+
+/* M for the modulus m (4 limbs, odd, < 2^255); inv64 = -m^-1 mod 2^64 (the field's P_INV). */
+V52_INLINE void v52_mod_init(v52_mod *M, const uint64_t m[4], uint64_t inv64) {
+    M->p[0] = _mm512_set1_epi64((long long)(m[0] & V52_MASK52));
+    M->p[1] = _mm512_set1_epi64((long long)(((m[0] >> 52) | (m[1] << 12)) & V52_MASK52));
+    M->p[2] = _mm512_set1_epi64((long long)(((m[1] >> 40) | (m[2] << 24)) & V52_MASK52));
+    M->p[3] = _mm512_set1_epi64((long long)(((m[2] >> 28) | (m[3] << 36)) & V52_MASK52));
+    M->p[4] = _mm512_set1_epi64((long long)(m[3] >> 16));
+    M->pinv = _mm512_set1_epi64((long long)(inv64 & V52_MASK52));
+}
+
+/* 4 limb vectors of 64 bits (lane k: limbs of element k) -> 5 of 52 bits, and back. */
+V52_INLINE void v52_from64(v52 *r, __m512i l0, __m512i l1, __m512i l2, __m512i l3) {
+    const __m512i M = _mm512_set1_epi64((long long)V52_MASK52);
+    r->l[0] = _mm512_and_si512(l0, M);
+    r->l[1] = _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(l0, 52), _mm512_slli_epi64(l1, 12)), M);
+    r->l[2] = _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(l1, 40), _mm512_slli_epi64(l2, 24)), M);
+    r->l[3] = _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(l2, 28), _mm512_slli_epi64(l3, 36)), M);
+    r->l[4] = _mm512_srli_epi64(l3, 16);
+}
+V52_INLINE void v52_to64(__m512i out[4], const v52 *a) {
+    out[0] = _mm512_or_si512(a->l[0], _mm512_slli_epi64(a->l[1], 52));
+    out[1] = _mm512_or_si512(_mm512_srli_epi64(a->l[1], 12), _mm512_slli_epi64(a->l[2], 40));
+    out[2] = _mm512_or_si512(_mm512_srli_epi64(a->l[2], 24), _mm512_slli_epi64(a->l[3], 28));
+    out[3] = _mm512_or_si512(_mm512_srli_epi64(a->l[3], 36), _mm512_slli_epi64(a->l[4], 16));
+}
+
+/* 8 consecutive elements of 4 limbs each (256 bytes, any alignment) <-> a v52: a transpose of
+ * 8 x 4 limbs by two rounds of two-source permutes, then the radix change. */
+V52_INLINE void v52_load_aos(v52 *r, const uint64_t *src) {
+    const __m512i z0 = _mm512_loadu_si512(src), z1 = _mm512_loadu_si512(src + 8);
+    const __m512i z2 = _mm512_loadu_si512(src + 16), z3 = _mm512_loadu_si512(src + 24);
+    const __m512i i01 = _mm512_set_epi64(13, 9, 5, 1, 12, 8, 4, 0);  /* limbs 0, 1 of 4 elements */
+    const __m512i i23 = _mm512_set_epi64(15, 11, 7, 3, 14, 10, 6, 2); /* limbs 2, 3 */
+    const __m512i u0 = _mm512_permutex2var_epi64(z0, i01, z1), u1 = _mm512_permutex2var_epi64(z0, i23, z1);
+    const __m512i u2 = _mm512_permutex2var_epi64(z2, i01, z3), u3 = _mm512_permutex2var_epi64(z2, i23, z3);
+    const __m512i lo = _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0), hi = _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);
+    v52_from64(r, _mm512_permutex2var_epi64(u0, lo, u2), _mm512_permutex2var_epi64(u0, hi, u2),
+               _mm512_permutex2var_epi64(u1, lo, u3), _mm512_permutex2var_epi64(u1, hi, u3));
+}
+V52_INLINE void v52_store_aos(uint64_t *dst, const v52 *a) {
+    __m512i L[4];
+    v52_to64(L, a);
+    /* L[j] lane k = limb j of element k -> z[e/2] = element e's 4 limbs, element e+1's 4 limbs */
+    const __m512i i0 = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0); /* (L0, L1) of elements 0-3 */
+    const __m512i i1 = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4); /* elements 4-7 */
+    const __m512i a01 = _mm512_permutex2var_epi64(L[0], i0, L[1]); /* e0l0 e0l1 e1l0 e1l1 e2.. e3.. */
+    const __m512i b01 = _mm512_permutex2var_epi64(L[0], i1, L[1]); /* e4..e7 */
+    const __m512i a23 = _mm512_permutex2var_epi64(L[2], i0, L[3]);
+    const __m512i b23 = _mm512_permutex2var_epi64(L[2], i1, L[3]);
+    const __m512i j0 = _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0), j1 = _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4);
+    _mm512_storeu_si512(dst, _mm512_permutex2var_epi64(a01, j0, a23));
+    _mm512_storeu_si512(dst + 8, _mm512_permutex2var_epi64(a01, j1, a23));
+    _mm512_storeu_si512(dst + 16, _mm512_permutex2var_epi64(b01, j0, b23));
+    _mm512_storeu_si512(dst + 24, _mm512_permutex2var_epi64(b01, j1, b23));
+}
+
+/* r = t if t < m else t - m, for normalized limbs t0..t3 and t4 < 2^52 holding a value < 2m */
+V52_INLINE void v52_csub_(v52 *r, __m512i t0, __m512i t1, __m512i t2, __m512i t3, __m512i t4,
+                          const v52_mod *M) {
+    const __m512i K = _mm512_set1_epi64((long long)V52_MASK52);
+    __m512i d0 = _mm512_sub_epi64(t0, M->p[0]);
+    __m512i d1 = _mm512_add_epi64(_mm512_sub_epi64(t1, M->p[1]), _mm512_srai_epi64(d0, 52));
+    __m512i d2 = _mm512_add_epi64(_mm512_sub_epi64(t2, M->p[2]), _mm512_srai_epi64(d1, 52));
+    __m512i d3 = _mm512_add_epi64(_mm512_sub_epi64(t3, M->p[3]), _mm512_srai_epi64(d2, 52));
+    __m512i d4 = _mm512_add_epi64(_mm512_sub_epi64(t4, M->p[4]), _mm512_srai_epi64(d3, 52));
+    const __mmask8 keep = _mm512_cmplt_epi64_mask(d4, _mm512_setzero_si512()); /* t - m < 0: keep t */
+    r->l[0] = _mm512_mask_blend_epi64(keep, _mm512_and_si512(d0, K), t0);
+    r->l[1] = _mm512_mask_blend_epi64(keep, _mm512_and_si512(d1, K), t1);
+    r->l[2] = _mm512_mask_blend_epi64(keep, _mm512_and_si512(d2, K), t2);
+    r->l[3] = _mm512_mask_blend_epi64(keep, _mm512_and_si512(d3, K), t3);
+    r->l[4] = _mm512_mask_blend_epi64(keep, d4, t4);
+}
+
+/* r = a + b mod m (canonical in, canonical out; r may alias) */
+V52_INLINE void v52_add(v52 *r, const v52 *a, const v52 *b, const v52_mod *M) {
+    const __m512i K = _mm512_set1_epi64((long long)V52_MASK52);
+    __m512i s0 = _mm512_add_epi64(a->l[0], b->l[0]);
+    __m512i s1 = _mm512_add_epi64(_mm512_add_epi64(a->l[1], b->l[1]), _mm512_srli_epi64(s0, 52));
+    __m512i s2 = _mm512_add_epi64(_mm512_add_epi64(a->l[2], b->l[2]), _mm512_srli_epi64(s1, 52));
+    __m512i s3 = _mm512_add_epi64(_mm512_add_epi64(a->l[3], b->l[3]), _mm512_srli_epi64(s2, 52));
+    __m512i s4 = _mm512_add_epi64(_mm512_add_epi64(a->l[4], b->l[4]), _mm512_srli_epi64(s3, 52));
+    v52_csub_(r, _mm512_and_si512(s0, K), _mm512_and_si512(s1, K), _mm512_and_si512(s2, K),
+              _mm512_and_si512(s3, K), s4, M);
+}
+
+/* r = a - b mod m (canonical in, canonical out; r may alias): d = a - b with signed carries,
+ * e = d + m, and e where d < 0 */
+V52_INLINE void v52_sub(v52 *r, const v52 *a, const v52 *b, const v52_mod *M) {
+    const __m512i K = _mm512_set1_epi64((long long)V52_MASK52);
+    __m512i d0 = _mm512_sub_epi64(a->l[0], b->l[0]);
+    __m512i d1 = _mm512_add_epi64(_mm512_sub_epi64(a->l[1], b->l[1]), _mm512_srai_epi64(d0, 52));
+    __m512i d2 = _mm512_add_epi64(_mm512_sub_epi64(a->l[2], b->l[2]), _mm512_srai_epi64(d1, 52));
+    __m512i d3 = _mm512_add_epi64(_mm512_sub_epi64(a->l[3], b->l[3]), _mm512_srai_epi64(d2, 52));
+    __m512i d4 = _mm512_add_epi64(_mm512_sub_epi64(a->l[4], b->l[4]), _mm512_srai_epi64(d3, 52));
+    d0 = _mm512_and_si512(d0, K);
+    d1 = _mm512_and_si512(d1, K);
+    d2 = _mm512_and_si512(d2, K);
+    d3 = _mm512_and_si512(d3, K);
+    const __mmask8 neg = _mm512_cmplt_epi64_mask(d4, _mm512_setzero_si512());
+    __m512i e0 = _mm512_add_epi64(d0, M->p[0]);
+    __m512i e1 = _mm512_add_epi64(_mm512_add_epi64(d1, M->p[1]), _mm512_srli_epi64(e0, 52));
+    __m512i e2 = _mm512_add_epi64(_mm512_add_epi64(d2, M->p[2]), _mm512_srli_epi64(e1, 52));
+    __m512i e3 = _mm512_add_epi64(_mm512_add_epi64(d3, M->p[3]), _mm512_srli_epi64(e2, 52));
+    __m512i e4 = _mm512_add_epi64(_mm512_add_epi64(d4, M->p[4]), _mm512_srli_epi64(e3, 52));
+    r->l[0] = _mm512_mask_blend_epi64(neg, d0, _mm512_and_si512(e0, K));
+    r->l[1] = _mm512_mask_blend_epi64(neg, d1, _mm512_and_si512(e1, K));
+    r->l[2] = _mm512_mask_blend_epi64(neg, d2, _mm512_and_si512(e2, K));
+    r->l[3] = _mm512_mask_blend_epi64(neg, d3, _mm512_and_si512(e3, K));
+    r->l[4] = _mm512_mask_blend_epi64(neg, d4, e4);
+}
+
+/* r = a * b * 2^-260 mod m, canonical (a, b canonical; r may alias). */
+V52_INLINE void v52_mul(v52 *r, const v52 *a, const v52 *b, const v52_mod *M) {
+    const __m512i Z = _mm512_setzero_si512(), K = _mm512_set1_epi64((long long)V52_MASK52);
+    __m512i t0 = Z, t1 = Z, t2 = Z, t3 = Z, t4 = Z, t5;
+#pragma GCC unroll 5
+    for (int i = 0; i < 5; i++) {
+        const __m512i bi = b->l[i];
+        t5 = Z;
+        t0 = _mm512_madd52lo_epu64(t0, a->l[0], bi);
+        t1 = _mm512_madd52lo_epu64(t1, a->l[1], bi);
+        t2 = _mm512_madd52lo_epu64(t2, a->l[2], bi);
+        t3 = _mm512_madd52lo_epu64(t3, a->l[3], bi);
+        t4 = _mm512_madd52lo_epu64(t4, a->l[4], bi);
+        t1 = _mm512_madd52hi_epu64(t1, a->l[0], bi);
+        t2 = _mm512_madd52hi_epu64(t2, a->l[1], bi);
+        t3 = _mm512_madd52hi_epu64(t3, a->l[2], bi);
+        t4 = _mm512_madd52hi_epu64(t4, a->l[3], bi);
+        t5 = _mm512_madd52hi_epu64(t5, a->l[4], bi);
+        const __m512i q = _mm512_madd52lo_epu64(Z, t0, M->pinv); /* t0 * (-m^-1) mod 2^52 */
+        t0 = _mm512_madd52lo_epu64(t0, q, M->p[0]);
+        t1 = _mm512_madd52lo_epu64(t1, q, M->p[1]);
+        t2 = _mm512_madd52lo_epu64(t2, q, M->p[2]);
+        t3 = _mm512_madd52lo_epu64(t3, q, M->p[3]);
+        t4 = _mm512_madd52lo_epu64(t4, q, M->p[4]);
+        t1 = _mm512_madd52hi_epu64(t1, q, M->p[0]);
+        t2 = _mm512_madd52hi_epu64(t2, q, M->p[1]);
+        t3 = _mm512_madd52hi_epu64(t3, q, M->p[2]);
+        t4 = _mm512_madd52hi_epu64(t4, q, M->p[3]);
+        t5 = _mm512_madd52hi_epu64(t5, q, M->p[4]);
+        /* t0 is now a multiple of 2^52: its carry moves up, the accumulator shifts one limb */
+        t0 = _mm512_add_epi64(t1, _mm512_srli_epi64(t0, 52));
+        t1 = t2;
+        t2 = t3;
+        t3 = t4;
+        t4 = t5;
+    }
+    /* normalize (every lane < 2^57 here; the value is < 2m < 2^256) */
+    t1 = _mm512_add_epi64(t1, _mm512_srli_epi64(t0, 52));
+    t2 = _mm512_add_epi64(t2, _mm512_srli_epi64(t1, 52));
+    t3 = _mm512_add_epi64(t3, _mm512_srli_epi64(t2, 52));
+    t4 = _mm512_add_epi64(t4, _mm512_srli_epi64(t3, 52));
+    v52_csub_(r, _mm512_and_si512(t0, K), _mm512_and_si512(t1, K), _mm512_and_si512(t2, K),
+              _mm512_and_si512(t3, K), t4, M);
+}
+
+#endif /* MONT_X86 */
+#endif
