@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "curves/bn254/curve.h"
+#include "ff/mont_x86.h"
 #include "test.h"
 
 static const uint64_t R_LIMBS[4] = BN254_FR_MODULUS;
@@ -641,5 +642,47 @@ TEST(bn254, fixed_base_vs_mul) {
         bn254_g2_mul_fr_vartime(&j2, &j2, &k[i]);
         bn254_g2_jacobian_to_affine(&a2, &j2);
         CHECK(bn254_g2_affine_eq(&a2, &out2[i]));
+    }
+}
+
+/* The 8-lane batch of affine additions (src/msm/msm52.h) against the scalar flush: the same
+ * buckets bit for bit, so the same output bytes, at sizes that leave partial groups of 8 and
+ * batches of one group, with repeated, negated and infinite bases among random ones (the
+ * affine tests above check the vector path against the naive sum where the CPU has IFMA). */
+TEST(bn254, g1_msm_vec52_vs_scalar) {
+    ff_force_scalar(false);
+    if (!ff_vec52_active()) SKIP("no AVX-512 IFMA on this CPU (or CUZK_NO_ASM set): the 8-lane flush is not used here");
+    static const size_t sizes[] = {1, 7, 9, 33, 100, 1000, 4099, 40000};
+    const msm_opts ao = {MSM_ACCUM_AFFINE};
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+        const size_t n = sizes[si];
+        bn254_g1_affine *b = malloc(n * sizeof *b);
+        scalar256 *sc = malloc(n * sizeof *sc);
+        REQUIRE(b && sc);
+        bn254_g1_affine q[8];
+        for (int i = 0; i < 8; i++) g1_rand(&q[i], NULL);
+        bn254_g1_jacobian acc;
+        bn254_g1_jacobian_from_affine(&acc, &q[0]);
+        for (size_t i = 0; i < n; i++) {
+            int kind = (int)(test_rand64() % 16);
+            bn254_g1_jacobian_add_mixed(&acc, &acc, &q[i % 8]);
+            if (i > 0 && kind == 0) b[i] = b[i - 1];
+            else if (i > 0 && kind == 1) bn254_g1_affine_neg(&b[i], &b[i - 1]);
+            else if (kind == 2) bn254_g1_affine_set_infinity(&b[i]);
+            else bn254_g1_jacobian_to_affine(&b[i], &acc);
+        }
+        for (int mode = 5; mode <= 6; mode++) {
+            affine_case_scalars(sc, n, mode);
+            bn254_g1_jacobian got[2];
+            for (int v = 0; v < 2; v++) {
+                ff_force_scalar(v == 0);
+                bn254_g1_msm_with(&got[v], b, sc, n, 2, &ao);
+            }
+            ff_force_scalar(false);
+            CHECK_MSG(memcmp(&got[0], &got[1], sizeof got[0]) == 0, "bn254 G1 MSM vec52 != scalar at n = %zu, mode %d",
+                      n, mode);
+        }
+        free(b);
+        free(sc);
     }
 }

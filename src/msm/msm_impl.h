@@ -24,10 +24,12 @@
  * each with its own bucket array (allocated once per call, before the threads start). The caller
  * combines the task results: acc = sum over windows from the top of acc * 2^c + window sum.
  *
- * One implementation, instantiated for G1 and G2 by MSM_DEFINE(G, F, AFFINE_MIN_C), F the base
- * field of G's coordinates (fp for G1, fp2 for G2; as curves are in src/ec) and AFFINE_MIN_C the
+ * One implementation, instantiated for G1 and G2 by MSM_DEFINE(G, F, AFFINE_MIN_C, VEC), F the
+ * base field of G's coordinates (fp for G1, fp2 for G2; as curves are in src/ec), AFFINE_MIN_C the
  * smallest window for which the batched affine additions are the default (below it the
- * inversions and the waiting points cost more than they save: bench/RESULTS.md section 20).
+ * inversions and the waiting points cost more than they save: bench/RESULTS.md section 20), and
+ * VEC a `const msm52_field *` when F has 4 limbs below 2^255 (the batch then runs 8 additions at
+ * a time on AVX-512 IFMA where the CPU has it: src/msm/msm52.h; same results), else NULL.
  */
 #include "msm/msm.h"
 
@@ -35,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "msm/msm52.h"
 #include "util/parallel.h"
 
 /* Affine additions per batch inversion, at most: the inversion (Fermat: ~570 multiplications)
@@ -86,7 +89,7 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
     return chunks;
 }
 
-#define MSM_DEFINE(G, F, AFFINE_MIN_C)                                                           \
+#define MSM_DEFINE(G, F, AFFINE_MIN_C, VEC)                                                      \
     /* a thread's buckets and batch: affine buckets with a state byte each (0 empty, 1 set,      \
      * 2 set and in the open batch), the batch's bucket indices, points, denominators and prefix  \
      * products, and the points waiting for a bucket of the open batch */                         \
@@ -98,6 +101,7 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
         G##_affine *bq, *wq;                                                                     \
         F *den, *pre;                                                                            \
         size_t nb, nw, cap; /* open batch, waiting points, batch size of the task */              \
+        void *vscratch;     /* the 8-lane flush's (src/msm/msm52.h), NULL: the scalar flush */    \
     } G##_msm_scratch;                                                                           \
                                                                                                  \
     /* The open batch's additions: bk[bj[i]] += bq[i] for i < nb, one inversion. Two interleaved \
@@ -123,6 +127,13 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
     static void G##_msm_flush(G##_msm_scratch *sc) {                                             \
         size_t n = sc->nb;                                                                       \
         if (!n) return;                                                                          \
+        if (sc->vscratch) { /* same additions, 8 at a time (allocated only where VEC serves) */   \
+            msm52_batch_add((uint64_t(*)[8])sc->bk, sc->bj, (const uint64_t(*)[8])sc->bq,        \
+                            (const uint64_t(*)[4])sc->den, n, (VEC), sc->vscratch);              \
+            for (size_t i = 0; i < n; i++) sc->state[sc->bj[i]] = 1;                             \
+            sc->nb = 0;                                                                          \
+            return;                                                                              \
+        }                                                                                        \
         F *pre = sc->pre, *den = sc->den;                                                        \
         pre[0] = den[0];                                                                         \
         if (n > 1) pre[1] = den[1];                                                              \
@@ -343,6 +354,7 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
             free(sc[t].bq);                                                                      \
             free(sc[t].den);                                                                     \
             free(sc[t].bj);                                                                      \
+            free(sc[t].vscratch);                                                                \
         }                                                                                        \
         free(sc);                                                                                \
     }                                                                                            \
@@ -423,6 +435,10 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
                 if (x.xyzz_from < x.nwin) s_->bx = malloc(x.nbx * sizeof(G##_xyzz));              \
                 ok = s_->bk && s_->state && s_->bq && s_->den && s_->bj &&                       \
                      (x.xyzz_from == x.nwin || s_->bx);                                          \
+                /* the 8-lane flush where the field and the CPU allow it (else NULL: scalar) */  \
+                const msm52_field *vf_ = (VEC);                                                  \
+                if (ok && vf_ && sizeof(F) == 32 && sizeof(G##_affine) == 64 && msm52_usable(vf_)) \
+                    s_->vscratch = aligned_alloc(64, (msm52_scratch_bytes(cap) + 63) / 64 * 64); \
                 if (ok) {                                                                        \
                     s_->wq = s_->bq + cap;                                                       \
                     s_->pre = s_->den + cap;                                                     \

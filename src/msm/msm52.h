@@ -1,0 +1,36 @@
+/* The CPU MSM's batch of affine bucket additions (src/msm/msm_impl.h, the flush) eight at a time
+ * on AVX-512 IFMA (src/ff/vec52.h), for G1 over a field of four 64-bit limbs below 2^255
+ * (BN254). Curve-independent: the field is given by its constants; the points are the scalar
+ * code's affine points (x then y, 4 limbs each, Montgomery form with R = 2^256, canonical).
+ *
+ * msm52_batch_add(bk, bj, bq, den, n) does, for i < n, bk[bj[i]] += bq[i] with
+ * den[i] = bq[i].x - bk[bj[i]].x (nonzero, computed by the caller) and distinct bj[i]: the same
+ * additions as the scalar flush, with the same results bit for bit (tests/test_msm.c compares the
+ * two). The shared inversion is Montgomery's trick over 16 interleaved chains (lanes x two
+ * parities), one scalar inversion for the whole batch. Products of two data values go through
+ * v52_mul with one operand shifted left by 4 bits: (16 a) b 2^-260 = a b 2^-256, the scalar
+ * code's Montgomery product.
+ *
+ * Requirements: msm52_usable(f) (the CPU has IFMA now and the modulus fits), a scratch of
+ * msm52_scratch_bytes(n) bytes aligned to 64. Thread-safety: reentrant; the scratch and the
+ * buckets belong to the calling thread.
+ */
+#ifndef CUZK_MSM_MSM52_H
+#define CUZK_MSM_MSM52_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct msm52_field {
+    const uint64_t *p;   /* the modulus, 4 limbs */
+    const uint64_t *r2;  /* R^2 mod p (R = 2^256), for the inversion */
+    const uint64_t *one; /* R mod p: 1 in Montgomery form */
+} msm52_field;
+
+bool msm52_usable(const msm52_field *f);
+size_t msm52_scratch_bytes(size_t n);
+void msm52_batch_add(uint64_t (*bk)[8], const uint32_t *bj, const uint64_t (*bq)[8], const uint64_t (*den)[4],
+                     size_t n, const msm52_field *f, void *scratch);
+
+#endif
