@@ -44,7 +44,10 @@
     MONT_INLINE void F##_add(F *r, const F *a, const F *b) { mont_add_auto(r->l, a->l, b->l, F##_MODULUS, N); } \
     MONT_INLINE void F##_sub(F *r, const F *a, const F *b) { mont_sub_auto(r->l, a->l, b->l, F##_MODULUS, N); } \
     MONT_INLINE void F##_dbl(F *r, const F *a) { mont_add_auto(r->l, a->l, a->l, F##_MODULUS, N); }  \
-    MONT_INLINE void F##_neg(F *r, const F *a) { mont_neg(r->l, a->l, F##_MODULUS, N); }        \
+    MONT_INLINE void F##_neg(F *r, const F *a) { /* 0 - a mod m: 0 stays 0 */                  \
+        static const uint64_t z_[N] = {0};                                                      \
+        mont_sub_auto(r->l, z_, a->l, F##_MODULUS, N);                                          \
+    }                                                                                           \
     /* mul/sqr: x86-64 asm when the CPU has BMI2+ADX (src/ff/mont_x86.h), else generic C */    \
     MONT_INLINE void F##_mul(F *r, const F *a, const F *b) {                                    \
         mont_mul_auto(r->l, a->l, b->l, F##_MODULUS, P##_INV, N);                               \

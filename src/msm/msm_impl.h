@@ -303,7 +303,7 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
             const scalar256 *k = &x->scalars[i];                                                 \
             if (scalar_is_zero(k)) continue;                                                     \
             const G##_affine *p = &x->bases[i];                                                  \
-            if (G##_affine_is_infinity(p)) continue;                                             \
+            if (F##_is_zero(&p->x) && F##_is_zero(&p->y)) continue; /* infinity (inline) */      \
             uint64_t s[5];                                                                       \
             scalar_add_offset(s, k, x->h);                                                       \
             uint32_t v = window_bits(s, off, x->c);                                              \
@@ -314,7 +314,8 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
                 q = *p;                                                                          \
                 j = v - half - 1;                                                                \
             } else {                                                                             \
-                G##_affine_neg(&q, p);                                                           \
+                q.x = p->x; /* -p, inline; infinity was skipped */                              \
+                F##_neg(&q.y, &p->y);                                                            \
                 j = half - v - 1;                                                                \
             }                                                                                    \
             if (xyzz) G##_xyzz_add_mixed(&sc->bx[j], &sc->bx[j], &q);                            \
