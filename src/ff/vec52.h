@@ -90,9 +90,9 @@ V52_INLINE void v52_to64(__m512i out[4], const v52 *a) {
     out[3] = _mm512_or_si512(_mm512_srli_epi64(a->l[3], 36), _mm512_slli_epi64(a->l[4], 16));
 }
 
-/* 8 consecutive elements of 4 limbs each (256 bytes, any alignment) <-> a v52: a transpose of
- * 8 x 4 limbs by two rounds of two-source permutes, then the radix change. */
-V52_INLINE void v52_load_aos(v52 *r, const uint64_t *src) {
+/* 8 consecutive elements of 4 limbs each (256 bytes) <-> 4 limb vectors (lane k: element k's
+ * limb j in vector j): a transpose of 8 x 4 limbs by two rounds of two-source permutes. */
+V52_INLINE void v52_aos_to_limbs(__m512i L[4], const uint64_t *src) {
     const __m512i z0 = _mm512_loadu_si512(src), z1 = _mm512_loadu_si512(src + 8);
     const __m512i z2 = _mm512_loadu_si512(src + 16), z3 = _mm512_loadu_si512(src + 24);
     const __m512i i01 = _mm512_set_epi64(13, 9, 5, 1, 12, 8, 4, 0);  /* limbs 0, 1 of 4 elements */
@@ -100,13 +100,13 @@ V52_INLINE void v52_load_aos(v52 *r, const uint64_t *src) {
     const __m512i u0 = _mm512_permutex2var_epi64(z0, i01, z1), u1 = _mm512_permutex2var_epi64(z0, i23, z1);
     const __m512i u2 = _mm512_permutex2var_epi64(z2, i01, z3), u3 = _mm512_permutex2var_epi64(z2, i23, z3);
     const __m512i lo = _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0), hi = _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);
-    v52_from64(r, _mm512_permutex2var_epi64(u0, lo, u2), _mm512_permutex2var_epi64(u0, hi, u2),
-               _mm512_permutex2var_epi64(u1, lo, u3), _mm512_permutex2var_epi64(u1, hi, u3));
+    L[0] = _mm512_permutex2var_epi64(u0, lo, u2);
+    L[1] = _mm512_permutex2var_epi64(u0, hi, u2);
+    L[2] = _mm512_permutex2var_epi64(u1, lo, u3);
+    L[3] = _mm512_permutex2var_epi64(u1, hi, u3);
 }
-V52_INLINE void v52_store_aos(uint64_t *dst, const v52 *a) {
-    __m512i L[4];
-    v52_to64(L, a);
-    /* L[j] lane k = limb j of element k -> z[e/2] = element e's 4 limbs, element e+1's 4 limbs */
+V52_INLINE void v52_limbs_to_aos(uint64_t *dst, const __m512i L[4]) {
+    /* L[j] lane k = limb j of element k -> element e's 4 limbs at dst + 4e */
     const __m512i i0 = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0); /* (L0, L1) of elements 0-3 */
     const __m512i i1 = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4); /* elements 4-7 */
     const __m512i a01 = _mm512_permutex2var_epi64(L[0], i0, L[1]); /* e0l0 e0l1 e1l0 e1l1 e2.. e3.. */
@@ -118,6 +118,17 @@ V52_INLINE void v52_store_aos(uint64_t *dst, const v52 *a) {
     _mm512_storeu_si512(dst + 8, _mm512_permutex2var_epi64(a01, j1, a23));
     _mm512_storeu_si512(dst + 16, _mm512_permutex2var_epi64(b01, j0, b23));
     _mm512_storeu_si512(dst + 24, _mm512_permutex2var_epi64(b01, j1, b23));
+}
+/* 8 consecutive elements (AoS, any alignment) <-> a v52 */
+V52_INLINE void v52_load_aos(v52 *r, const uint64_t *src) {
+    __m512i L[4];
+    v52_aos_to_limbs(L, src);
+    v52_from64(r, L[0], L[1], L[2], L[3]);
+}
+V52_INLINE void v52_store_aos(uint64_t *dst, const v52 *a) {
+    __m512i L[4];
+    v52_to64(L, a);
+    v52_limbs_to_aos(dst, L);
 }
 
 /* r = t if t < m else t - m, for normalized limbs t0..t3 and t4 < 2^52 holding a value < 2m */

@@ -17,7 +17,9 @@ void ntt52_field_init(ntt52_field *f, const uint64_t p[4]) {
 
 #ifdef FF_VEC52
 
-#define BLK 40 /* uint64_t per block: 5 limb vectors of 8 lanes */
+#define TB 40 /* uint64_t per twiddle block: 8 values as 5 limb vectors of 52 bits */
+#define DB 32 /* uint64_t per data block: 8 elements as 4 limb vectors of 64 bits, in place */
+#define TE 8  /* uint64_t per broadcast entry: one value's 5 limbs of 52 bits (padded) */
 #define LOG_CHUNK 8 /* first group: stages 0-7 on chunks of 2^8 elements (as src/poly/ntt_impl.h) */
 #define LOG_GROUP 8
 #define TILE_BLOCKS 2 /* columns per tile row: 16 elements */
@@ -26,7 +28,7 @@ bool ntt52_field_ok(const ntt52_field *f) {
     return ff_vec52_enabled && f && (f->p[0] & 1) && !(f->p[3] >> 63) && f->p[3] != 0;
 }
 
-/* value (R-form, < p) -> R'-form: 16 modular doublings' worth, i.e. x * 2^4 mod p */
+/* value (R-form, < p) -> R'-form: x * 2^4 mod p, four modular doublings */
 static void to_rprime(uint64_t r[4], const uint64_t v[4], const uint64_t p[4]) {
     uint64_t t[4];
     memcpy(t, v, sizeof t);
@@ -34,75 +36,79 @@ static void to_rprime(uint64_t r[4], const uint64_t v[4], const uint64_t p[4]) {
     memcpy(r, t, sizeof t);
 }
 
-/* element (4 limbs) -> lane `lane` of block b */
-static void put_lane(uint64_t *b, int lane, const uint64_t v[4]) {
+/* 4 limbs of 64 bits -> 5 of 52 at stride `stride` (1: an entry; 8: a lane of a block) */
+static void split52(uint64_t *b, size_t stride, const uint64_t v[4]) {
     const uint64_t M = V52_MASK52;
-    b[0 * 8 + lane] = v[0] & M;
-    b[1 * 8 + lane] = ((v[0] >> 52) | (v[1] << 12)) & M;
-    b[2 * 8 + lane] = ((v[1] >> 40) | (v[2] << 24)) & M;
-    b[3 * 8 + lane] = ((v[2] >> 28) | (v[3] << 36)) & M;
-    b[4 * 8 + lane] = v[3] >> 16;
+    b[0 * stride] = v[0] & M;
+    b[1 * stride] = ((v[0] >> 52) | (v[1] << 12)) & M;
+    b[2 * stride] = ((v[1] >> 40) | (v[2] << 24)) & M;
+    b[3 * stride] = ((v[2] >> 28) | (v[3] << 36)) & M;
+    b[4 * stride] = v[3] >> 16;
+}
+/* omega_(2^(s+1))^e in R'-form, 52-bit limbs at stride `stride`, from the scalar table */
+static void tw_put(uint64_t *b, size_t stride, const ntt52_twiddles *t, int s, size_t e, const uint64_t p[4]) {
+    uint64_t v[4];
+    to_rprime(v, t->tw[e << (t->log_m - 1 - s)], p);
+    split52(b, stride, v);
 }
 
-V52_INLINE void ld(v52 *v, const uint64_t *b) {
+V52_INLINE void ldt(v52 *v, const uint64_t *b) {
     for (int i = 0; i < 5; i++) v->l[i] = _mm512_load_si512(b + 8 * i);
 }
-V52_INLINE void st(uint64_t *b, const v52 *v) {
+V52_INLINE void stt(uint64_t *b, const v52 *v) {
     for (int i = 0; i < 5; i++) _mm512_store_si512(b + 8 * i, v->l[i]);
 }
-
-uint64_t *ntt52_blocks_alloc(size_t m) {
-    size_t bytes = (m + 7) / 8 * BLK * sizeof(uint64_t);
-    return aligned_alloc(64, bytes);
+V52_INLINE void bcast(v52 *v, const uint64_t *e) {
+    for (int i = 0; i < 5; i++) v->l[i] = _mm512_set1_epi64((long long)e[i]);
 }
-void ntt52_blocks_free(uint64_t *b) { free(b); }
+/* a data block: 4 limb vectors of 64 bits in place (the caller's array: any alignment) */
+V52_INLINE void ldd(v52 *v, const uint64_t *b) {
+    v52_from64(v, _mm512_loadu_si512(b), _mm512_loadu_si512(b + 8), _mm512_loadu_si512(b + 16),
+               _mm512_loadu_si512(b + 24));
+}
+V52_INLINE void std_(uint64_t *b, const v52 *v) {
+    __m512i L[4];
+    v52_to64(L, v);
+    for (int i = 0; i < 4; i++) _mm512_storeu_si512(b + 8 * i, L[i]);
+}
 
-/* Stage s's table: stages 0, 1, 2 one block each (lane l: omega_(2^(s+1))^(l mod 2^s), the
- * twiddle of the lane's pair); stage s >= 3 at block 2^(s-3) + 2, 2^(s-3) blocks. */
-static size_t stage_off(int s) { return s < 3 ? (size_t)s : ((size_t)1 << (s - 3)) + 2; }
-
-/* stage s >= 3: block 0 from the scalar table, then block k+1 = block k * omega^8 (one vector
- * product per 8 twiddles; R' x R' -> R') */
-V52_TARGET static void stage_chain(uint64_t *base, size_t nblk, const uint64_t (*tw)[4], int sh,
-                                   const ntt52_field *f) {
-    v52_mod M;
-    v52_mod_init(&M, f->p, f->inv64);
-    uint64_t v[4];
-    for (int l = 0; l < 8; l++) {
-        to_rprime(v, tw[(size_t)l << sh], f->p);
-        put_lane(base, l, v);
-    }
-    if (nblk < 2) return;
-    uint64_t w8[BLK];
-    to_rprime(v, tw[(size_t)8 << sh], f->p);
-    for (int l = 0; l < 8; l++) put_lane(w8, l, v);
-    v52 B, W;
-    ld(&B, base);
-    ld(&W, w8);
-    for (size_t k = 1; k < nblk; k++) {
-        v52_mul(&B, &B, &W, &M);
-        st(base + k * BLK, &B);
-    }
+/* The tables (uint64_t offsets into t->blk):
+ *   first group, stage s < min(8, log_m): blocks at (s < 3 ? s : 2^(s-3) + 2) * TB; stages 0-2
+ *     one block (lane l: omega_(2^(s+1))^(l mod 2^s), its pair's twiddle), stage s >= 3 2^(s-3)
+ *     blocks (omega_(2^(s+1))^j, j < 2^s);
+ *   stage s >= 8: V_s, 2 blocks (omega_(2^(s+1))^c, c < 16), and A_s, 2^(s - s0) entries of TE
+ *     (omega_(2^(s+1))^(u 2^s0), s0 = s rounded down to a multiple of 8): a tile's twiddle for
+ *     row u and columns lo0 + c is A_s[u] * omega^lo0 * V_s[c], so no table grows with m. */
+static size_t first_off(int s) { return s < 3 ? (size_t)s : ((size_t)1 << (s - 3)) + 2; }
+static size_t v_off(int log_m, int s) { return first_off(log_m < 8 ? log_m : 8) * TB + (size_t)(s - 8) * 2 * TB; }
+static size_t a_off(int log_m, int s) {
+    size_t o = v_off(log_m, log_m > 8 ? log_m : 8);
+    for (int k = 8; k < s; k++) o += ((size_t)1 << (k & 7)) * TE;
+    return o;
 }
 
 cuzk_status ntt52_twiddles_init(ntt52_twiddles *t, const uint64_t (*tw)[4], int log_m, const ntt52_field *f) {
     if (!t) return CUZK_ERR_ARG;
     memset(t, 0, sizeof *t);
     if (!tw || !f || log_m < NTT52_MIN_LOG || log_m > 40) return CUZK_ERR_ARG;
-    size_t nblk = stage_off(log_m);
-    t->blk = aligned_alloc(64, nblk * BLK * sizeof(uint64_t));
+    size_t words = a_off(log_m, log_m > 8 ? log_m : 8);
+    t->blk = aligned_alloc(64, (words * sizeof(uint64_t) + 63) / 64 * 64);
     if (!t->blk) return CUZK_ERR_NOMEM;
+    t->tw = tw;
     t->log_m = log_m;
     for (int s = 0; s < log_m; s++) {
-        uint64_t *base = t->blk + stage_off(s) * BLK;
-        if (s < 3) {
-            for (int l = 0; l < 8; l++) {
-                uint64_t v[4];
-                to_rprime(v, tw[(size_t)(l % (1 << s)) << (log_m - 1 - s)], f->p);
-                put_lane(base, l, v);
+        if (s < 8) {
+            uint64_t *base = t->blk + first_off(s) * TB;
+            size_t n = s < 3 ? 8 : (size_t)1 << s;
+            for (size_t i = 0; i < n; i++) {
+                size_t e = s < 3 ? i % ((size_t)1 << s) : i;
+                tw_put(base + (i / 8) * TB + i % 8, 8, t, s, e, f->p);
             }
         } else {
-            stage_chain(base, (size_t)1 << (s - 3), tw, log_m - 1 - s, f);
+            uint64_t *v = t->blk + v_off(log_m, s), *a = t->blk + a_off(log_m, s);
+            for (size_t c = 0; c < 16; c++) tw_put(v + (c / 8) * TB + c % 8, 8, t, s, c, f->p);
+            const int s0 = s & ~7;
+            for (size_t u = 0; u < ((size_t)1 << (s - s0)); u++) tw_put(a + u * TE, 1, t, s, u << s0, f->p);
         }
     }
     return CUZK_OK;
@@ -126,7 +132,7 @@ cuzk_status ntt52_scale_init(ntt52_scale *s, const uint64_t (*lo_tab)[4], const 
     memset(s, 0, sizeof *s);
     if (!lo_tab || !hi_tab || !f || la < 3 || lb < 0 || la > 30 || lb > 30) return CUZK_ERR_ARG;
     size_t nlo = (size_t)1 << la, nhi = (size_t)1 << lb;
-    s->lo = aligned_alloc(64, nlo / 8 * BLK * sizeof(uint64_t));
+    s->lo = aligned_alloc(64, nlo / 8 * TB * sizeof(uint64_t));
     s->hi = malloc(nhi * 5 * sizeof(uint64_t));
     if (!s->lo || !s->hi) {
         free(s->lo);
@@ -136,15 +142,14 @@ cuzk_status ntt52_scale_init(ntt52_scale *s, const uint64_t (*lo_tab)[4], const 
     }
     s->la = la;
     s->lb = lb;
-    uint64_t v[4], tmp[BLK];
+    uint64_t v[4];
     for (size_t i = 0; i < nlo; i++) {
         to_rprime(v, lo_tab[bitrev_(i, la)], f->p);
-        put_lane(s->lo + (i / 8) * BLK, (int)(i % 8), v);
+        split52(s->lo + (i / 8) * TB + i % 8, 8, v);
     }
     for (size_t k = 0; k < nhi; k++) {
         to_rprime(v, hi_tab[bitrev_(k, lb)], f->p);
-        put_lane(tmp, 0, v);
-        for (int l = 0; l < 5; l++) s->hi[k * 5 + l] = tmp[l * 8];
+        split52(s->hi + k * 5, 1, v);
     }
     return CUZK_OK;
 }
@@ -156,12 +161,10 @@ void ntt52_scale_free(ntt52_scale *s) {
     memset(s, 0, sizeof *s);
 }
 
-/* ---- blocks <-> elements ---------------------------------------------------------------- */
-
+/* ---- element order <-> blocks, in place ---------------------------------------------------- */
 
 typedef struct {
-    uint64_t *blk;
-    uint64_t (*a)[4];
+    uint64_t *a;
     int to;
 } conv_ctx;
 
@@ -169,45 +172,45 @@ V52_TARGET static void conv_run(void *vctx, size_t begin, size_t end, int tid) {
     (void)tid;
     const conv_ctx *c = vctx;
     for (size_t b = begin; b < end; b++) {
-        v52 v;
+        uint64_t *p = c->a + b * DB;
+        __m512i L[4];
         if (c->to) {
-            v52_load_aos(&v, c->a[8 * b]);
-            st(c->blk + b * BLK, &v);
+            v52_aos_to_limbs(L, p);
+            for (int i = 0; i < 4; i++) _mm512_storeu_si512(p + 8 * i, L[i]);
         } else {
-            ld(&v, c->blk + b * BLK);
-            v52_store_aos(c->a[8 * b], &v);
+            for (int i = 0; i < 4; i++) L[i] = _mm512_loadu_si512(p + 8 * i);
+            v52_limbs_to_aos(p, L);
         }
     }
 }
 
-void ntt52_to_blocks(uint64_t *blk, const uint64_t (*a)[4], size_t m, int nthreads) {
-    conv_ctx c = {blk, (uint64_t(*)[4])a, 1};
+void ntt52_to_blocks(uint64_t (*a)[4], size_t m, int nthreads) {
+    conv_ctx c = {a[0], 1};
     parallel_for(m / 8, m < 4096 ? 1 : nthreads, conv_run, &c);
 }
-void ntt52_from_blocks(uint64_t (*a)[4], const uint64_t *blk, size_t m, int nthreads) {
-    conv_ctx c = {(uint64_t *)blk, a, 0};
+void ntt52_from_blocks(uint64_t (*a)[4], size_t m, int nthreads) {
+    conv_ctx c = {a[0], 0};
     parallel_for(m / 8, m < 4096 ? 1 : nthreads, conv_run, &c);
 }
 
 /* ---- butterflies ------------------------------------------------------------------------- */
 
-/* blocks x, y at distance >= 8 elements, twiddle block w */
-V52_INLINE void bfly(uint64_t *x, uint64_t *y, const uint64_t *w, const v52_mod *M, int dif) {
-    v52 X, Y, W, t;
-    ld(&X, x);
-    ld(&Y, y);
-    ld(&W, w);
+/* data blocks x, y (elements at distance >= 8), twiddles W */
+V52_INLINE void bfly(uint64_t *x, uint64_t *y, const v52 *W, const v52_mod *M, int dif) {
+    v52 X, Y, t;
+    ldd(&X, x);
+    ldd(&Y, y);
     if (!dif) {
-        v52_mul(&t, &Y, &W, M);
+        v52_mul(&t, &Y, W, M);
         v52_sub(&Y, &X, &t, M);
         v52_add(&X, &X, &t, M);
     } else {
         v52_sub(&t, &X, &Y, M);
         v52_add(&X, &X, &Y, M);
-        v52_mul(&Y, &t, &W, M);
+        v52_mul(&Y, &t, W, M);
     }
-    st(x, &X);
-    st(y, &Y);
+    std_(x, &X);
+    std_(y, &Y);
 }
 
 /* stage s < 3 inside one block: lane l pairs with lane l ^ 2^s; the lanes with bit s set hold
@@ -218,48 +221,50 @@ V52_INLINE void bfly_in(uint64_t *b, int s, const uint64_t *w, const v52_mod *M,
                                  : _mm512_set_epi64(3, 2, 1, 0, 7, 6, 5, 4);
     const __mmask8 hi = s == 0 ? 0xAA : s == 1 ? 0xCC : 0xF0;
     v52 V, X, Y, W, S, D;
-    ld(&V, b);
-    ld(&W, w);
+    ldd(&V, b);
+    ldt(&W, w);
     for (int i = 0; i < 5; i++) {
         __m512i P = _mm512_permutexvar_epi64(idx, V.l[i]);
         X.l[i] = _mm512_mask_blend_epi64(hi, V.l[i], P);
         Y.l[i] = _mm512_mask_blend_epi64(hi, P, V.l[i]);
     }
+    v52 t;
     if (!dif) {
-        v52 t;
         v52_mul(&t, &Y, &W, M);
         v52_add(&S, &X, &t, M);
         v52_sub(&D, &X, &t, M);
     } else {
-        v52 t;
         v52_add(&S, &X, &Y, M);
         v52_sub(&t, &X, &Y, M);
         v52_mul(&D, &t, &W, M);
     }
     for (int i = 0; i < 5; i++) V.l[i] = _mm512_mask_blend_epi64(hi, S.l[i], D.l[i]);
-    st(b, &V);
+    std_(b, &V);
 }
 
 /* ---- the groups ---------------------------------------------------------------------------- */
 
 typedef struct {
-    uint64_t *blk;
+    uint64_t *a;
     const ntt52_twiddles *t;
+    const ntt52_field *f;
     v52_mod M;
     int log_m, s0, L, dif;
 } grp_ctx;
 
-/* stage s of a chunk of 2^L elements starting at block cb (the first group, s0 = 0) */
+/* stage s of a chunk of 2^L elements (nb blocks) starting at cb: the first group, s0 = 0 */
 V52_INLINE void chunk_stage(const grp_ctx *g, uint64_t *cb, size_t nb, int s) {
-    const uint64_t *tw = g->t->blk + stage_off(s) * BLK;
+    const uint64_t *tw = g->t->blk + first_off(s) * TB;
     if (s < 3) {
-        for (size_t b = 0; b < nb; b++) bfly_in(cb + b * BLK, s, tw, &g->M, g->dif);
+        for (size_t b = 0; b < nb; b++) bfly_in(cb + b * DB, s, tw, &g->M, g->dif);
         return;
     }
     const size_t h = (size_t)1 << (s - 3); /* pair distance in blocks */
-    for (size_t b0 = 0; b0 < nb; b0 += 2 * h)
-        for (size_t u = 0; u < h; u++)
-            bfly(cb + (b0 + u) * BLK, cb + (b0 + u + h) * BLK, tw + u * BLK, &g->M, g->dif);
+    for (size_t u = 0; u < h; u++) {
+        v52 W;
+        ldt(&W, tw + u * TB);
+        for (size_t b0 = 0; b0 < nb; b0 += 2 * h) bfly(cb + (b0 + u) * DB, cb + (b0 + u + h) * DB, &W, &g->M, g->dif);
+    }
 }
 
 V52_TARGET static void chunk_run(void *vctx, size_t begin, size_t end, int tid) {
@@ -267,7 +272,7 @@ V52_TARGET static void chunk_run(void *vctx, size_t begin, size_t end, int tid) 
     const grp_ctx *g = vctx;
     const size_t nb = (size_t)1 << (g->L - 3);
     for (size_t c = begin; c < end; c++) {
-        uint64_t *cb = g->blk + c * nb * BLK;
+        uint64_t *cb = g->a + c * nb * DB;
         if (!g->dif)
             for (int s = 0; s < g->L; s++) chunk_stage(g, cb, nb, s);
         else
@@ -276,17 +281,30 @@ V52_TARGET static void chunk_run(void *vctx, size_t begin, size_t end, int tid) 
 }
 
 /* A tile of a later group: rows t < 2^L at a stride of 2^s0 elements, TILE_BLOCKS blocks per row
- * starting at element lo0 of the row; base is the tile's first block. */
+ * from element lo0 of the row; base is the tile's first block. Row u's twiddles for this tile's
+ * columns: A_s[u] * (omega^lo0 * V_s[c]). */
 V52_INLINE void tile_stage(const grp_ctx *g, uint64_t *base, size_t lo0, int s) {
     const size_t rs = ((size_t)1 << g->s0) / 8; /* row stride in blocks */
     const size_t T = (size_t)1 << g->L, hs = (size_t)1 << (s - g->s0);
-    const uint64_t *tw = g->t->blk + stage_off(s) * BLK;
-    for (size_t r0 = 0; r0 < T; r0 += 2 * hs)
-        for (size_t u = 0; u < hs; u++) {
-            uint64_t *x = base + (r0 + u) * rs * BLK, *y = x + hs * rs * BLK;
-            const uint64_t *w = tw + ((u << g->s0) + lo0) / 8 * BLK;
-            for (size_t c = 0; c < TILE_BLOCKS; c++) bfly(x + c * BLK, y + c * BLK, w + c * BLK, &g->M, g->dif);
+    const uint64_t *vt = g->t->blk + v_off(g->log_m, s), *at = g->t->blk + a_off(g->log_m, s);
+    uint64_t e[TE];
+    tw_put(e, 1, g->t, s, lo0, g->f->p);
+    v52 C[TILE_BLOCKS], B;
+    bcast(&B, e);
+    for (int c = 0; c < TILE_BLOCKS; c++) {
+        v52 V;
+        ldt(&V, vt + c * TB);
+        v52_mul(&C[c], &B, &V, &g->M); /* R' x R' -> R' */
+    }
+    for (size_t u = 0; u < hs; u++) {
+        v52 A, W[TILE_BLOCKS];
+        bcast(&A, at + u * TE);
+        for (int c = 0; c < TILE_BLOCKS; c++) v52_mul(&W[c], &A, &C[c], &g->M);
+        for (size_t r0 = 0; r0 < T; r0 += 2 * hs) {
+            uint64_t *x = base + (r0 + u) * rs * DB, *y = x + hs * rs * DB;
+            for (int c = 0; c < TILE_BLOCKS; c++) bfly(x + c * DB, y + c * DB, &W[c], &g->M, g->dif);
         }
+    }
 }
 
 V52_TARGET static void tile_run(void *vctx, size_t begin, size_t end, int tid) {
@@ -295,7 +313,7 @@ V52_TARGET static void tile_run(void *vctx, size_t begin, size_t end, int tid) {
     const size_t cols = (size_t)1 << g->s0, w = TILE_BLOCKS * 8, per_hi = cols / w;
     for (size_t task = begin; task < end; task++) {
         size_t hi = task / per_hi, lo0 = (task % per_hi) * w;
-        uint64_t *base = g->blk + ((hi << (g->s0 + g->L)) + lo0) / 8 * BLK;
+        uint64_t *base = g->a + ((hi << (g->s0 + g->L)) + lo0) / 8 * DB;
         if (!g->dif)
             for (int s = g->s0; s < g->s0 + g->L; s++) tile_stage(g, base, lo0, s);
         else
@@ -305,7 +323,7 @@ V52_TARGET static void tile_run(void *vctx, size_t begin, size_t end, int tid) {
 
 V52_TARGET static void mod_init_(v52_mod *M, const ntt52_field *f) { v52_mod_init(M, f->p, f->inv64); }
 
-void ntt52_core(uint64_t *blk, const ntt52_twiddles *t, const ntt52_field *f, int dif, int nthreads) {
+void ntt52_core(uint64_t (*a)[4], const ntt52_twiddles *t, const ntt52_field *f, int dif, int nthreads) {
     const int log_m = t->log_m;
     const size_t m = (size_t)1 << log_m;
     int s0s[64], Ls[64], ng = 0;
@@ -319,8 +337,9 @@ void ntt52_core(uint64_t *blk, const ntt52_twiddles *t, const ntt52_field *f, in
     for (int gi = 0; gi < ng; gi++) {
         int k = dif ? ng - 1 - gi : gi;
         grp_ctx g;
-        g.blk = blk;
+        g.a = a[0];
         g.t = t;
+        g.f = f;
         mod_init_(&g.M, f);
         g.log_m = log_m;
         g.s0 = s0s[k];
@@ -339,7 +358,7 @@ void ntt52_core(uint64_t *blk, const ntt52_twiddles *t, const ntt52_field *f, in
 /* ---- bit-reversed scaling ----------------------------------------------------------------- */
 
 typedef struct {
-    uint64_t *blk;
+    uint64_t *a;
     const ntt52_scale *s;
     v52_mod M;
 } brs_ctx;
@@ -351,19 +370,18 @@ V52_TARGET static void brs_run(void *vctx, size_t begin, size_t end, int tid) {
     const size_t lo_blocks_mask = ((size_t)1 << (la - 3)) - 1;
     for (size_t b = begin; b < end; b++) {
         v52 A, LO, HI, f;
-        const uint64_t *h = c->s->hi + ((8 * b) >> la) * 5;
-        for (int i = 0; i < 5; i++) HI.l[i] = _mm512_set1_epi64((long long)h[i]);
-        ld(&LO, c->s->lo + (b & lo_blocks_mask) * BLK);
+        bcast(&HI, c->s->hi + ((8 * b) >> la) * 5);
+        ldt(&LO, c->s->lo + (b & lo_blocks_mask) * TB);
         v52_mul(&f, &LO, &HI, &c->M); /* R' x R' -> R' */
-        ld(&A, c->blk + b * BLK);
+        ldd(&A, c->a + b * DB);
         v52_mul(&A, &A, &f, &c->M); /* R x R' -> R */
-        st(c->blk + b * BLK, &A);
+        std_(c->a + b * DB, &A);
     }
 }
 
-void ntt52_brscale(uint64_t *blk, const ntt52_scale *s, const ntt52_field *f, int nthreads) {
+void ntt52_brscale(uint64_t (*a)[4], const ntt52_scale *s, const ntt52_field *f, int nthreads) {
     brs_ctx c;
-    c.blk = blk;
+    c.a = a[0];
     c.s = s;
     mod_init_(&c.M, f);
     size_t m = (size_t)1 << (s->la + s->lb);
@@ -386,19 +404,13 @@ cuzk_status ntt52_scale_init(ntt52_scale *s, const uint64_t (*lo_tab)[4], const 
     return CUZK_ERR_ARG;
 }
 void ntt52_scale_free(ntt52_scale *s) { (void)s; }
-uint64_t *ntt52_blocks_alloc(size_t m) { (void)m; return NULL; }
-void ntt52_blocks_free(uint64_t *b) { (void)b; }
-void ntt52_to_blocks(uint64_t *blk, const uint64_t (*a)[4], size_t m, int nthreads) {
-    (void)blk; (void)a; (void)m; (void)nthreads;
+void ntt52_to_blocks(uint64_t (*a)[4], size_t m, int nthreads) { (void)a; (void)m; (void)nthreads; }
+void ntt52_from_blocks(uint64_t (*a)[4], size_t m, int nthreads) { (void)a; (void)m; (void)nthreads; }
+void ntt52_core(uint64_t (*a)[4], const ntt52_twiddles *t, const ntt52_field *f, int dif, int nthreads) {
+    (void)a; (void)t; (void)f; (void)dif; (void)nthreads;
 }
-void ntt52_from_blocks(uint64_t (*a)[4], const uint64_t *blk, size_t m, int nthreads) {
-    (void)blk; (void)a; (void)m; (void)nthreads;
-}
-void ntt52_core(uint64_t *blk, const ntt52_twiddles *t, const ntt52_field *f, int dif, int nthreads) {
-    (void)blk; (void)t; (void)f; (void)dif; (void)nthreads;
-}
-void ntt52_brscale(uint64_t *blk, const ntt52_scale *s, const ntt52_field *f, int nthreads) {
-    (void)blk; (void)s; (void)f; (void)nthreads;
+void ntt52_brscale(uint64_t (*a)[4], const ntt52_scale *s, const ntt52_field *f, int nthreads) {
+    (void)a; (void)s; (void)f; (void)nthreads;
 }
 
 #endif

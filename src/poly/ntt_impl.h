@@ -235,9 +235,9 @@ static void ntt_core(CN(fr) *a, int log_m, const CN(fr) *tw, int dif, int nthrea
 
 /* ---- the 8-lane path (src/poly/ntt52.h) ----------------------------------------------------
  * Used when the CPU has AVX-512 IFMA (and CUZK_NO_ASM / ff_force_generic do not turn it off), the
- * field fits (< 2^255) and m >= 2^NTT52_MIN_LOG; it gives the same values as the scalar code. Its
- * tables and the blocks copy of the data (40 m bytes each) are built per call and freed before it
- * returns; if one cannot be allocated the scalar code runs instead. */
+ * field fits (< 2^255) and m >= 2^NTT52_MIN_LOG; it gives the same values as the scalar code. It
+ * works in place; its tables (a few KiB) are built per call and freed before it returns; if one
+ * cannot be allocated the scalar code runs instead. */
 
 static bool vec_field(ntt52_field *f, int log_m) {
     ntt52_field_init(f, CN(fr_MODULUS));
@@ -251,15 +251,9 @@ static bool ntt_core_vec(CN(fr) *a, int log_m, const CN(fr) *tw, int dif, int nt
     size_t m = (size_t)1 << log_m;
     ntt52_twiddles t;
     if (ntt52_twiddles_init(&t, (const uint64_t(*)[4])tw, log_m, &f) != CUZK_OK) return false;
-    uint64_t *blk = ntt52_blocks_alloc(m);
-    if (!blk) {
-        ntt52_twiddles_free(&t);
-        return false;
-    }
-    ntt52_to_blocks(blk, (const uint64_t(*)[4])a, m, nthreads);
-    ntt52_core(blk, &t, &f, dif, nthreads);
-    ntt52_from_blocks((uint64_t(*)[4])a, blk, m, nthreads);
-    ntt52_blocks_free(blk);
+    ntt52_to_blocks((uint64_t(*)[4])a, m, nthreads);
+    ntt52_core((uint64_t(*)[4])a, &t, &f, dif, nthreads);
+    ntt52_from_blocks((uint64_t(*)[4])a, m, nthreads);
     ntt52_twiddles_free(&t);
     return true;
 }
@@ -416,22 +410,20 @@ static bool coset_vec(const CN(ntt_domain) *d, CN(fr) *const *v, int n, const br
     if (!vec_field(&f, d->log_m)) return false;
     ntt52_twiddles tf, ti;
     ntt52_scale sc;
-    uint64_t *blk = NULL;
     bool ok = ntt52_twiddles_init(&tf, (const uint64_t(*)[4])d->twiddles, d->log_m, &f) == CUZK_OK;
     ok = ntt52_twiddles_init(&ti, (const uint64_t(*)[4])d->twiddles_inv, d->log_m, &f) == CUZK_OK && ok;
     ok = ntt52_scale_init(&sc, (const uint64_t(*)[4])t->lo_tab, (const uint64_t(*)[4])t->hi_tab, t->la,
                           d->log_m - t->la, &f) == CUZK_OK && ok;
-    ok = ok && (blk = ntt52_blocks_alloc(d->m)) != NULL;
     if (ok) {
         for (int k = 0; k < n; k++) {
-            ntt52_to_blocks(blk, (const uint64_t(*)[4])v[k], d->m, nthreads);
-            ntt52_core(blk, &ti, &f, 1, nthreads);
-            ntt52_brscale(blk, &sc, &f, nthreads);
-            ntt52_core(blk, &tf, &f, 0, nthreads);
-            ntt52_from_blocks((uint64_t(*)[4])v[k], blk, d->m, nthreads);
+            uint64_t(*a)[4] = (uint64_t(*)[4])v[k];
+            ntt52_to_blocks(a, d->m, nthreads);
+            ntt52_core(a, &ti, &f, 1, nthreads);
+            ntt52_brscale(a, &sc, &f, nthreads);
+            ntt52_core(a, &tf, &f, 0, nthreads);
+            ntt52_from_blocks(a, d->m, nthreads);
         }
     }
-    ntt52_blocks_free(blk);
     ntt52_scale_free(&sc);
     ntt52_twiddles_free(&ti);
     ntt52_twiddles_free(&tf);
