@@ -22,6 +22,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The smallest window for which the MSM uses affine buckets when this batch serves it (the
+ * scalar flush's threshold is 13): at 2^13-2^17 points with 2 threads, affine with windows of
+ * 10-13 bits took 0.6-0.7x the time of XYZZ buckets (bench/RESULTS.md section 34). */
+#define MSM52_AFFINE_MIN_C 10
+
 typedef struct msm52_field {
     const uint64_t *p;   /* the modulus, 4 limbs */
     const uint64_t *r2;  /* R^2 mod p (R = 2^256), for the inversion */

@@ -384,7 +384,10 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
         x.scalars = scalars;                                                                     \
         x.n = n;                                                                                 \
         x.c = msm_window_bits(n);                                                                \
-        x.xyzz = accum == MSM_ACCUM_XYZZ || (accum == MSM_ACCUM_AUTO && x.c < (AFFINE_MIN_C));   \
+        /* the 8-lane batch makes affine additions cheaper: affine from a smaller window */       \
+        const int vec_ = (VEC) != NULL && msm52_usable(VEC);                                     \
+        const int amin_ = vec_ ? MSM52_AFFINE_MIN_C : (AFFINE_MIN_C);                            \
+        x.xyzz = accum == MSM_ACCUM_XYZZ || (accum == MSM_ACCUM_AUTO && x.c < amin_);             \
         x.nwin = msm_windows(x.c);                                                               \
         x.nchunks = msm_chunks(n, x.nwin, nthreads);                                             \
         x.ntasks = (size_t)x.nwin * x.nchunks;                                                   \
@@ -438,7 +441,7 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
                      (x.xyzz_from == x.nwin || s_->bx);                                          \
                 /* the 8-lane flush where the field and the CPU allow it (else NULL: scalar) */  \
                 const msm52_field *vf_ = (VEC);                                                  \
-                if (ok && vf_ && sizeof(F) == 32 && sizeof(G##_affine) == 64 && msm52_usable(vf_)) \
+                if (ok && vec_ && vf_ && sizeof(F) == 32 && sizeof(G##_affine) == 64)              \
                     s_->vscratch = aligned_alloc(64, (msm52_scratch_bytes(cap) + 63) / 64 * 64); \
                 if (ok) {                                                                        \
                     s_->wq = s_->bq + cap;                                                       \
