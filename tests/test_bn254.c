@@ -645,13 +645,16 @@ TEST(bn254, fixed_base_vs_mul) {
     }
 }
 
-/* The 8-lane batch of affine additions (src/msm/msm52.h) against the scalar flush: the same
- * buckets bit for bit, so the same output bytes, at sizes that leave partial groups of 8 and
- * batches of one group, with repeated, negated and infinite bases among random ones (the
- * affine tests above check the vector path against the naive sum where the CPU has IFMA). */
+/* The 8-lane MSM code (src/msm/msm52.h: the batch of affine additions, the bucket sums in 8
+ * segments) against the scalar code: the same group element at sizes that leave partial groups
+ * of 8 and batches of one group, with repeated, negated and infinite bases among random ones;
+ * and one base repeated n times with small scalars, so that buckets, running sums and partial
+ * sums meet equal and opposite points (the lanes that fall back to the scalar additions),
+ * against sum(k) * P. (The affine tests above also run on the vector path where the CPU has
+ * IFMA, against the naive sum.) */
 TEST(bn254, g1_msm_vec52_vs_scalar) {
     ff_force_scalar(false);
-    if (!ff_vec52_active()) SKIP("no AVX-512 IFMA on this CPU (or CUZK_NO_ASM set): the 8-lane flush is not used here");
+    if (!ff_vec52_active()) SKIP("no AVX-512 IFMA on this CPU (or CUZK_NO_ASM set): the 8-lane MSM is not used here");
     static const size_t sizes[] = {1, 7, 9, 33, 100, 1000, 4099, 40000};
     const msm_opts ao = {MSM_ACCUM_AFFINE};
     for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
@@ -673,15 +676,48 @@ TEST(bn254, g1_msm_vec52_vs_scalar) {
         }
         for (int mode = 5; mode <= 6; mode++) {
             affine_case_scalars(sc, n, mode);
-            bn254_g1_jacobian got[2];
-            for (int v = 0; v < 2; v++) {
-                ff_force_scalar(v == 0);
-                bn254_g1_msm_with(&got[v], b, sc, n, 2, &ao);
+            for (int auto_ = 0; auto_ < 2; auto_++) {
+                bn254_g1_jacobian got[2];
+                for (int v = 0; v < 2; v++) {
+                    ff_force_scalar(v == 0);
+                    bn254_g1_msm_with(&got[v], b, sc, n, 2, auto_ ? NULL : &ao);
+                }
+                ff_force_scalar(false);
+                CHECK_MSG(bn254_g1_jacobian_eq(&got[0], &got[1]), "bn254 G1 MSM vec52 != scalar at n = %zu, mode %d%s",
+                          n, mode, auto_ ? ", auto" : ", affine");
             }
-            ff_force_scalar(false);
-            CHECK_MSG(memcmp(&got[0], &got[1], sizeof got[0]) == 0, "bn254 G1 MSM vec52 != scalar at n = %zu, mode %d",
-                      n, mode);
         }
+        free(b);
+        free(sc);
+    }
+    /* one base, small scalars: sum k_i P. Case 3: 6000 scalars 3 and 3000 scalars 6 fill two
+     * buckets with the same point 18000 P, so the running sum adds a point to itself and the
+     * partial sum meets the running sum (the exceptional lanes, done by the scalar additions) */
+    for (int rep = 0; rep < 4; rep++) {
+        const size_t n = rep == 0 ? 3000 : rep == 1 ? 20000 : rep == 2 ? 70000 : 9000;
+        bn254_g1_affine *b = malloc(n * sizeof *b), p;
+        scalar256 *sc = malloc(n * sizeof *sc);
+        REQUIRE(b && sc);
+        g1_rand(&p, NULL);
+        bn254_fr total, k;
+        bn254_fr_zero(&total);
+        for (size_t i = 0; i < n; i++) {
+            b[i] = p;
+            memset(sc[i].l, 0, sizeof sc[i].l);
+            sc[i].l[0] = rep == 3 ? (i % 3 == 2 ? 6 : 3) : rep == 2 ? 2 + i % 5 : 2 + test_rand64() % (rep == 0 ? 9000 : 50);
+            /* case 3: full-width scalars (affine buckets in the low windows), the low window's
+             * digit still 3 or 6 */
+            if (rep == 3) sc[i].l[3] = test_rand64() >> 4;
+            bn254_fr_from_canon(&k, sc[i].l);
+            bn254_fr_add(&total, &total, &k);
+        }
+        uint64_t tc[4];
+        bn254_fr_to_canon(tc, &total);
+        bn254_g1_jacobian got, want;
+        bn254_g1_msm_with(&got, b, sc, n, 2, NULL);
+        bn254_g1_jacobian_from_affine(&want, &p);
+        bn254_g1_mul_vartime(&want, &want, tc, 4);
+        CHECK_MSG(bn254_g1_jacobian_eq(&got, &want), "bn254 G1 MSM of one repeated base, n = %zu", n);
         free(b);
         free(sc);
     }

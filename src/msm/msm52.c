@@ -183,12 +183,211 @@ V52_TARGET void msm52_batch_add(uint64_t (*bk)[8], const uint32_t *bj, const uin
     }
 }
 
+/* ---- the bucket sums ------------------------------------------------------------------------ */
+
+V52_INLINE __mmask8 v52_is_zero(const v52 *a) {
+    __m512i o = _mm512_or_si512(_mm512_or_si512(a->l[0], a->l[1]), _mm512_or_si512(a->l[2], a->l[3]));
+    return _mm512_cmpeq_epi64_mask(_mm512_or_si512(o, a->l[4]), _mm512_setzero_si512());
+}
+V52_INLINE void v52_blend(v52 *r, __mmask8 k, const v52 *a, const v52 *b) { /* k ? b : a */
+    for (int i = 0; i < 5; i++) r->l[i] = _mm512_mask_blend_epi64(k, a->l[i], b->l[i]);
+}
+V52_INLINE void v52_bcast4(v52 *r, const uint64_t v[4]) {
+    uint64_t t[5];
+    t[0] = v[0] & V52_MASK52;
+    t[1] = ((v[0] >> 52) | (v[1] << 12)) & V52_MASK52;
+    t[2] = ((v[1] >> 40) | (v[2] << 24)) & V52_MASK52;
+    t[3] = ((v[2] >> 28) | (v[3] << 36)) & V52_MASK52;
+    t[4] = v[3] >> 16;
+    for (int i = 0; i < 5; i++) r->l[i] = _mm512_set1_epi64((long long)t[i]);
+}
+
+/* 8 XYZZ points, one per lane, and which lanes are the point at infinity */
+typedef struct {
+    v52 x, y, zz, zzz;
+    __mmask8 inf;
+} xyzz8;
+
+/* lane l of P <-> a scalar XYZZ (4 fields of 4 limbs) */
+V52_INLINE void lane_get(msm52_xyzz *o, const xyzz8 *P, int l) {
+    uint64_t t[8][4];
+    const v52 *f[4] = {&P->x, &P->y, &P->zz, &P->zzz};
+    uint64_t *d[4] = {o->x, o->y, o->zz, o->zzz};
+    for (int k = 0; k < 4; k++) {
+        v52_store_aos(t[0], f[k]);
+        memcpy(d[k], t[l], 32);
+    }
+}
+V52_INLINE void lane_set(xyzz8 *P, int l, const msm52_xyzz *o) {
+    uint64_t t[8][4];
+    v52 *f[4] = {&P->x, &P->y, &P->zz, &P->zzz};
+    const uint64_t *d[4] = {o->x, o->y, o->zz, o->zzz};
+    for (int k = 0; k < 4; k++) {
+        v52_store_aos(t[0], f[k]);
+        memcpy(t[l], d[k], 32);
+        v52_load_aos(f[k], t[0]);
+    }
+    const bool inf = (o->zz[0] | o->zz[1] | o->zz[2] | o->zz[3]) == 0;
+    P->inf = inf ? (__mmask8)(P->inf | (1u << l)) : (__mmask8)(P->inf & ~(1u << l));
+}
+
+/* R += Q (affine x, y) in the lanes of `has`; lanes where R is infinity take (x, y, 1, 1); lanes
+ * where R = +-Q go through the scalar add_mixed */
+V52_INLINE void add_mixed8(xyzz8 *R, const v52 *x, const v52 *y, __mmask8 has, const v52 *one, const v52_mod *M,
+                           const msm52_field *f, const uint64_t *const src[8]) {
+    v52 u2, s2, P, Rr, PP, PPP, Q, X3, Y3, t, ZZ3, ZZZ3;
+    mulr(&u2, x, &R->zz, M);
+    mulr(&s2, y, &R->zzz, M);
+    v52_sub(&P, &u2, &R->x, M);
+    v52_sub(&Rr, &s2, &R->y, M);
+    mulr(&PP, &P, &P, M);
+    mulr(&PPP, &P, &PP, M);
+    mulr(&Q, &R->x, &PP, M);
+    mulr(&X3, &Rr, &Rr, M);
+    v52_sub(&X3, &X3, &PPP, M);
+    v52_sub(&X3, &X3, &Q, M);
+    v52_sub(&X3, &X3, &Q, M);
+    v52_sub(&t, &Q, &X3, M);
+    mulr(&Y3, &Rr, &t, M);
+    mulr(&t, &R->y, &PPP, M);
+    v52_sub(&Y3, &Y3, &t, M);
+    mulr(&ZZ3, &R->zz, &PP, M);
+    mulr(&ZZZ3, &R->zzz, &PPP, M);
+    const __mmask8 set = has & R->inf, odd = has & (__mmask8)~R->inf & v52_is_zero(&P);
+    const __mmask8 add = has & (__mmask8)~R->inf & (__mmask8)~odd; /* odd lanes: scalar, below */
+    v52_blend(&R->x, add, &R->x, &X3);
+    v52_blend(&R->y, add, &R->y, &Y3);
+    v52_blend(&R->zz, add, &R->zz, &ZZ3);
+    v52_blend(&R->zzz, add, &R->zzz, &ZZZ3);
+    v52_blend(&R->x, set, &R->x, x);
+    v52_blend(&R->y, set, &R->y, y);
+    v52_blend(&R->zz, set, &R->zz, one);
+    v52_blend(&R->zzz, set, &R->zzz, one);
+    R->inf &= (__mmask8)~set;
+    for (int l = 0; odd && l < 8; l++) {
+        if (!(odd & (1u << l))) continue;
+        msm52_xyzz r;
+        lane_get(&r, R, l);
+        f->add_mixed(&r, &r, src[l]);
+        lane_set(R, l, &r);
+    }
+}
+
+/* S += R in every lane where R is not infinity (S infinity: S = R; S = +-R: the scalar add) */
+V52_INLINE void add8(xyzz8 *S, const xyzz8 *R, const v52_mod *M, const msm52_field *f) {
+    v52 u1, u2, s1, s2, P, Rr, PP, PPP, Q, X3, Y3, t, ZZ3, ZZZ3;
+    mulr(&u1, &S->x, &R->zz, M);
+    mulr(&u2, &R->x, &S->zz, M);
+    mulr(&s1, &S->y, &R->zzz, M);
+    mulr(&s2, &R->y, &S->zzz, M);
+    v52_sub(&P, &u2, &u1, M);
+    v52_sub(&Rr, &s2, &s1, M);
+    mulr(&PP, &P, &P, M);
+    mulr(&PPP, &P, &PP, M);
+    mulr(&Q, &u1, &PP, M);
+    mulr(&X3, &Rr, &Rr, M);
+    v52_sub(&X3, &X3, &PPP, M);
+    v52_sub(&X3, &X3, &Q, M);
+    v52_sub(&X3, &X3, &Q, M);
+    v52_sub(&t, &Q, &X3, M);
+    mulr(&Y3, &Rr, &t, M);
+    mulr(&t, &s1, &PPP, M);
+    v52_sub(&Y3, &Y3, &t, M);
+    mulr(&ZZ3, &S->zz, &R->zz, M);
+    mulr(&ZZ3, &ZZ3, &PP, M);
+    mulr(&ZZZ3, &S->zzz, &R->zzz, M);
+    mulr(&ZZZ3, &ZZZ3, &PPP, M);
+    const __mmask8 live = (__mmask8)~R->inf;
+    const __mmask8 set = live & S->inf, odd = live & (__mmask8)~S->inf & v52_is_zero(&P);
+    const __mmask8 add = live & (__mmask8)~S->inf & (__mmask8)~odd; /* odd lanes: scalar, below */
+    v52_blend(&S->x, add, &S->x, &X3);
+    v52_blend(&S->y, add, &S->y, &Y3);
+    v52_blend(&S->zz, add, &S->zz, &ZZ3);
+    v52_blend(&S->zzz, add, &S->zzz, &ZZZ3);
+    v52_blend(&S->x, set, &S->x, &R->x);
+    v52_blend(&S->y, set, &S->y, &R->y);
+    v52_blend(&S->zz, set, &S->zz, &R->zz);
+    v52_blend(&S->zzz, set, &S->zzz, &R->zzz);
+    S->inf &= (__mmask8)~set;
+    for (int l = 0; odd && l < 8; l++) {
+        if (!(odd & (1u << l))) continue;
+        msm52_xyzz a, b;
+        lane_get(&a, S, l);
+        lane_get(&b, R, l);
+        f->add(&a, &a, &b);
+        lane_set(S, l, &a);
+    }
+}
+
+V52_INLINE void lanes_out(msm52_xyzz out[8], const xyzz8 *P, const msm52_field *f) {
+    uint64_t t[4][8][4];
+    const v52 *src[4] = {&P->x, &P->y, &P->zz, &P->zzz};
+    for (int k = 0; k < 4; k++) v52_store_aos(t[k][0], src[k]);
+    for (int l = 0; l < 8; l++) {
+        if (P->inf & (1u << l)) { /* the scalar code's infinity: (1, 1, 0, 0) */
+            memcpy(out[l].x, f->one, 32);
+            memcpy(out[l].y, f->one, 32);
+            memset(out[l].zz, 0, 32);
+            memset(out[l].zzz, 0, 32);
+            continue;
+        }
+        memcpy(out[l].x, t[0][l], 32);
+        memcpy(out[l].y, t[1][l], 32);
+        memcpy(out[l].zz, t[2][l], 32);
+        memcpy(out[l].zzz, t[3][l], 32);
+    }
+}
+
+V52_TARGET bool msm52_bucket_sums(msm52_xyzz run[8], msm52_xyzz sum[8], const uint64_t (*bk)[8],
+                                  const uint8_t *state, size_t nb, const msm52_field *f) {
+    if (nb < 64 || nb % 8 || !f->add || !f->add_mixed) return false;
+    const size_t S = nb / 8;
+    v52_mod M;
+    v52_mod_init(&M, f->p, inv64_of(f->p));
+    v52 one;
+    v52_bcast4(&one, f->one);
+    xyzz8 R, Sm;
+    R.x = R.y = R.zz = R.zzz = one;
+    Sm = R;
+    R.inf = Sm.inf = 0xff;
+    static const uint64_t zero_row[8] = {0};
+    for (size_t t = S; t-- > 0;) {
+        __m512i rows[8];
+        const uint64_t *src[8];
+        __mmask8 has = 0;
+        for (int l = 0; l < 8; l++) {
+            size_t j = (size_t)l * S + t;
+            if (state[j]) {
+                has |= (__mmask8)(1u << l);
+                src[l] = bk[j];
+            } else {
+                src[l] = zero_row;
+            }
+            rows[l] = _mm512_loadu_si512(src[l]);
+        }
+        if (has) {
+            v52 x, y;
+            points_in(&x, &y, rows);
+            add_mixed8(&R, &x, &y, has, &one, &M, f, src);
+        }
+        add8(&Sm, &R, &M, f);
+    }
+    lanes_out(run, &R, f);
+    lanes_out(sum, &Sm, f);
+    return true;
+}
+
 #else
 
 bool msm52_usable(const msm52_field *f) { (void)f; return false; }
 void msm52_batch_add(uint64_t (*bk)[8], const uint32_t *bj, const uint64_t (*bq)[8], const uint64_t (*den)[4],
                      size_t n, const msm52_field *f, void *scratch) {
     (void)bk; (void)bj; (void)bq; (void)den; (void)n; (void)f; (void)scratch;
+}
+bool msm52_bucket_sums(msm52_xyzz run[8], msm52_xyzz sum[8], const uint64_t (*bk)[8], const uint8_t *state,
+                       size_t nb, const msm52_field *f) {
+    (void)run; (void)sum; (void)bk; (void)state; (void)nb; (void)f;
+    return false;
 }
 
 #endif

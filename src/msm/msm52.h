@@ -27,15 +27,34 @@
  * 10-13 bits took 0.6-0.7x the time of XYZZ buckets (bench/RESULTS.md section 34). */
 #define MSM52_AFFINE_MIN_C 10
 
+/* an XYZZ point of the scalar code (src/ec: x = X/ZZ, y = Y/ZZZ, ZZ^3 = ZZZ^2; infinity ZZ = 0) */
+typedef struct msm52_xyzz {
+    uint64_t x[4], y[4], zz[4], zzz[4];
+} msm52_xyzz;
+
 typedef struct msm52_field {
     const uint64_t *p;   /* the modulus, 4 limbs */
     const uint64_t *r2;  /* R^2 mod p (R = 2^256), for the inversion */
     const uint64_t *one; /* R mod p: 1 in Montgomery form */
+    /* the group's scalar XYZZ additions (r may alias p), for the lanes that meet an exception
+     * (equal or opposite points); NULL: msm52_bucket_sums declines */
+    void (*add)(msm52_xyzz *r, const msm52_xyzz *p, const msm52_xyzz *q);
+    void (*add_mixed)(msm52_xyzz *r, const msm52_xyzz *p, const uint64_t q[8]);
 } msm52_field;
 
 bool msm52_usable(const msm52_field *f);
 size_t msm52_scratch_bytes(size_t n);
 void msm52_batch_add(uint64_t (*bk)[8], const uint32_t *bj, const uint64_t (*bq)[8], const uint64_t (*den)[4],
                      size_t n, const msm52_field *f, void *scratch);
+
+/* The window's bucket sum in 8 segments of S = nb / 8 buckets, one per lane: lane l runs the
+ * running sum over buckets j in [l S, (l+1) S) with state[j] != 0 (affine bk[j]), from the top:
+ * run[l] = sum of those bk[j], sum[l] = sum of (j - l S + 1) bk[j]. The caller combines:
+ * sum_j (j+1) bk[j] = sum_l sum[l] + S * sum_l l run[l]. 22 vector products per step where the
+ * scalar code pays 2 XYZZ additions per bucket. Same group elements as the scalar running sum
+ * (other projective coordinates). false (nothing written) when nb < 64 or nb % 8 != 0 or the
+ * scalar additions are not given. */
+bool msm52_bucket_sums(msm52_xyzz run[8], msm52_xyzz sum[8], const uint64_t (*bk)[8], const uint8_t *state,
+                       size_t nb, const msm52_field *f);
 
 #endif

@@ -322,6 +322,26 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
             else while (!G##_msm_put(sc, j, &q)) G##_msm_relieve(sc);                            \
         }                                                                                        \
         if (!xyzz) G##_msm_drain(sc);                                                            \
+        /* the running sum 8 segments at a time (src/msm/msm52.h), then                          \
+         * sum_j (j+1) bk[j] = sum_l vs[l] + S sum_l l vr[l], S = nbr / 8 (a power of 2) */        \
+        if (!xyzz && sc->vscratch) {                                                             \
+            G##_xyzz vr[8], vs[8];                                                               \
+            _Static_assert(sizeof(G##_xyzz) == sizeof(msm52_xyzz) || sizeof(F) != 32, "layout"); \
+            if (msm52_bucket_sums((msm52_xyzz *)vr, (msm52_xyzz *)vs, (const uint64_t(*)[8])sc->bk, \
+                                  sc->state, nbr, (VEC))) {                                      \
+                G##_xyzz acc, w;                                                                 \
+                G##_xyzz_set_infinity(&acc);                                                     \
+                G##_xyzz_set_infinity(&w);                                                       \
+                for (int l = 7; l >= 1; l--) {                                                   \
+                    G##_xyzz_add(&acc, &acc, &vr[l]);                                            \
+                    G##_xyzz_add(&w, &w, &acc);                                                  \
+                }                                                                                \
+                for (size_t s_ = nbr / 8; s_ > 1; s_ >>= 1) G##_xyzz_dbl(&w, &w);               \
+                for (int l = 0; l < 8; l++) G##_xyzz_add(&w, &w, &vs[l]);                        \
+                x->partial[task] = w;                                                            \
+                return;                                                                          \
+            }                                                                                    \
+        }                                                                                        \
         /* running sum: sum_j (j + 1) bk[j] */                                                   \
         G##_xyzz run, sum;                                                                       \
         G##_xyzz_set_infinity(&run);                                                             \
