@@ -359,6 +359,23 @@ TEST(ff, asm_vs_generic) {
  * F_sub, v52_mul(a, b') with b' = 16 b mod m (the R'-form) equals F_mul(a, b), v52_mul of two
  * R'-form values gives the R'-form of the product, and the AoS load/store round trip is exact.
  * The scalar field is the oracle (itself checked against GMP above). */
+/* v += m as 256-bit integers (v < m < 2^255: no overflow) */
+static void mont_add_raw_(uint64_t v[4], const uint64_t m[4]) {
+    mont_u128 c = 0;
+    for (int i = 0; i < 4; i++) {
+        c += (mont_u128)v[i] + m[i];
+        v[i] = (uint64_t)c;
+        c >>= 64;
+    }
+}
+/* v < 2m */
+static bool lt_2m_(const uint64_t v[4], const uint64_t m[4]) {
+    uint64_t m2[4] = {m[0], m[1], m[2], m[3]};
+    mont_add_raw_(m2, m);
+    for (int i = 3; i >= 0; i--)
+        if (v[i] != m2[i]) return v[i] < m2[i];
+    return false;
+}
 #define VEC52_VS_SCALAR(F, P)                                                                \
     V52_TARGET static void F##_vec52_vs_scalar(void) {                                       \
         static uint64_t e[256][4];                                                           \
@@ -412,6 +429,35 @@ TEST(ff, asm_vs_generic) {
             v52_mul(&R, &X, &Y16, &M);                                                       \
             v52_store_aos(r[0].l, &R);                                                       \
             ok = ok && memcmp(r, want, sizeof r) == 0;                                       \
+            /* lazy forms (moduli < 2^254): x + m and y + m where they stay below 2m */        \
+            if (v52_lazy_ok(F##_MODULUS)) {                                                  \
+                F xl[8], yl[8];                                                              \
+                for (int l = 0; l < 8; l++) {                                                \
+                    xl[l] = x[l];                                                            \
+                    yl[l] = y[l];                                                            \
+                    if (l & 1) mont_add_raw_(xl[l].l, F##_MODULUS);                           \
+                    if (l & 2) mont_add_raw_(yl[l].l, F##_MODULUS);                           \
+                }                                                                            \
+                v52 XL, YL, T;                                                               \
+                v52_load_aos(&XL, xl[0].l);                                                  \
+                v52_load_aos(&YL, yl[0].l);                                                  \
+                v52_shl4(&T, &XL);                                                           \
+                v52_mul_lazy(&R, &T, &YL, &M);                                               \
+                F lz[8];                                                                     \
+                v52_store_aos(lz[0].l, &R);                                                  \
+                for (int l = 0; l < 8; l++) ok = ok && lt_2m_(lz[l].l, F##_MODULUS);          \
+                v52_canon(&R, &R, &M);                                                       \
+                v52_store_aos(r[0].l, &R);                                                   \
+                for (int l = 0; l < 8; l++) F##_mul(&want[l], &x[l], &y[l]);                 \
+                ok = ok && memcmp(r, want, sizeof r) == 0;                                   \
+                v52_sub_lazy(&R, &XL, &YL, &M);                                              \
+                v52_store_aos(lz[0].l, &R);                                                  \
+                for (int l = 0; l < 8; l++) ok = ok && lt_2m_(lz[l].l, F##_MODULUS);          \
+                v52_canon(&R, &R, &M);                                                       \
+                v52_store_aos(r[0].l, &R);                                                   \
+                for (int l = 0; l < 8; l++) F##_sub(&want[l], &x[l], &y[l]);                 \
+                ok = ok && memcmp(r, want, sizeof r) == 0;                                   \
+            }                                                                                \
             CHECK_MSG(ok, #F " vec52 != scalar in lanes %ld..%ld", base, base + 7);          \
             if (!ok) bad++;                                                                  \
         }                                                                                    \

@@ -61,6 +61,7 @@ typedef struct { __m512i l[5]; } v52;
 /* a modulus broadcast to every lane: its 5 limbs and -m^-1 mod 2^52 */
 typedef struct {
     __m512i p[5];
+    __m512i p2[5]; /* 2m */
     __m512i pinv;
 } v52_mod;
 
@@ -72,6 +73,18 @@ V52_INLINE void v52_mod_init(v52_mod *M, const uint64_t m[4], uint64_t inv64) {
     M->p[3] = _mm512_set1_epi64((long long)(((m[2] >> 28) | (m[3] << 36)) & V52_MASK52));
     M->p[4] = _mm512_set1_epi64((long long)(m[3] >> 16));
     M->pinv = _mm512_set1_epi64((long long)(inv64 & V52_MASK52));
+    uint64_t m2[5], c = 0, limb[5];
+    limb[0] = m[0] & V52_MASK52;
+    limb[1] = ((m[0] >> 52) | (m[1] << 12)) & V52_MASK52;
+    limb[2] = ((m[1] >> 40) | (m[2] << 24)) & V52_MASK52;
+    limb[3] = ((m[2] >> 28) | (m[3] << 36)) & V52_MASK52;
+    limb[4] = m[3] >> 16;
+    for (int i = 0; i < 5; i++) {
+        uint64_t v = 2 * limb[i] + c;
+        m2[i] = i < 4 ? v & V52_MASK52 : v;
+        c = v >> 52;
+    }
+    for (int i = 0; i < 5; i++) M->p2[i] = _mm512_set1_epi64((long long)m2[i]);
 }
 
 /* 4 limb vectors of 64 bits (lane k: limbs of element k) -> 5 of 52 bits, and back. */
@@ -186,8 +199,9 @@ V52_INLINE void v52_sub(v52 *r, const v52 *a, const v52 *b, const v52_mod *M) {
     r->l[4] = _mm512_mask_blend_epi64(neg, d4, e4);
 }
 
-/* r = a * b * 2^-260 mod m, canonical (a, b canonical; r may alias). */
-V52_INLINE void v52_mul(v52 *r, const v52 *a, const v52 *b, const v52_mod *M) {
+/* The Montgomery product a * b * 2^-260 mod m, before its final subtraction: < a b 2^-260 + m.
+ * canon: subtract m once where needed (the result < m when it was < 2m). */
+V52_INLINE void v52_mont_(v52 *r, const v52 *a, const v52 *b, const v52_mod *M, bool canon) {
     const __m512i Z = _mm512_setzero_si512(), K = _mm512_set1_epi64((long long)V52_MASK52);
     __m512i t0 = Z, t1 = Z, t2 = Z, t3 = Z, t4 = Z, t5;
 #pragma GCC unroll 5
@@ -227,8 +241,70 @@ V52_INLINE void v52_mul(v52 *r, const v52 *a, const v52 *b, const v52_mod *M) {
     t2 = _mm512_add_epi64(t2, _mm512_srli_epi64(t1, 52));
     t3 = _mm512_add_epi64(t3, _mm512_srli_epi64(t2, 52));
     t4 = _mm512_add_epi64(t4, _mm512_srli_epi64(t3, 52));
-    v52_csub_(r, _mm512_and_si512(t0, K), _mm512_and_si512(t1, K), _mm512_and_si512(t2, K),
-              _mm512_and_si512(t3, K), t4, M);
+    if (canon) {
+        v52_csub_(r, _mm512_and_si512(t0, K), _mm512_and_si512(t1, K), _mm512_and_si512(t2, K),
+                  _mm512_and_si512(t3, K), t4, M);
+    } else {
+        r->l[0] = _mm512_and_si512(t0, K);
+        r->l[1] = _mm512_and_si512(t1, K);
+        r->l[2] = _mm512_and_si512(t2, K);
+        r->l[3] = _mm512_and_si512(t3, K);
+        r->l[4] = t4;
+    }
+}
+
+/* r = a * b * 2^-260 mod m, canonical (a, b canonical; r may alias). */
+V52_INLINE void v52_mul(v52 *r, const v52 *a, const v52 *b, const v52_mod *M) { v52_mont_(r, a, b, M, true); }
+
+/* ---- lazy reduction: values in [0, 2m) --------------------------------------------------------
+ * For m < 2^254 (BN254's Fp and Fr, 2^253.6): with a < 32m and b < 2m the Montgomery sum is
+ * < 64 m^2 / 2^260 + m < 2m (1.76m for BN254), so v52_mul_lazy keeps [0, 2m) when one operand
+ * is a value of [0, 2m) shifted left by 4 bits (the callers' 2^-256 product) or below 2m itself.
+ * Callers check the bound on m (v52_lazy_ok) and canonicalize with v52_canon before a value
+ * leaves. */
+static inline bool v52_lazy_ok(const uint64_t m[4]) { return m[3] < (1ull << 62); /* m < 2^254 */ }
+V52_INLINE void v52_mul_lazy(v52 *r, const v52 *a, const v52 *b, const v52_mod *M) { v52_mont_(r, a, b, M, false); }
+
+/* r = 16 a as an integer (a < 2^256: the limbs move 4 bits up; a < 2m < 2^255 fits 260 bits):
+ * v52_mul(v52_shl4(a), b) = a b 2^-256 mod m, the scalar code's Montgomery product */
+V52_INLINE void v52_shl4(v52 *r, const v52 *a) {
+    const __m512i K = _mm512_set1_epi64((long long)V52_MASK52);
+    __m512i p = _mm512_setzero_si512();
+    for (int i = 0; i < 5; i++) {
+        __m512i v = _mm512_or_si512(_mm512_slli_epi64(a->l[i], 4), _mm512_srli_epi64(p, 48));
+        p = a->l[i];
+        r->l[i] = i < 4 ? _mm512_and_si512(v, K) : v;
+    }
+}
+
+/* [0, 2m) -> [0, m) */
+V52_INLINE void v52_canon(v52 *r, const v52 *a, const v52_mod *M) {
+    v52_csub_(r, a->l[0], a->l[1], a->l[2], a->l[3], a->l[4], M);
+}
+
+/* r = a - b mod m with a, b in [0, 2m): a - b, plus 2m where negative; in [0, 2m) */
+V52_INLINE void v52_sub_lazy(v52 *r, const v52 *a, const v52 *b, const v52_mod *M) {
+    const __m512i K = _mm512_set1_epi64((long long)V52_MASK52);
+    __m512i d0 = _mm512_sub_epi64(a->l[0], b->l[0]);
+    __m512i d1 = _mm512_add_epi64(_mm512_sub_epi64(a->l[1], b->l[1]), _mm512_srai_epi64(d0, 52));
+    __m512i d2 = _mm512_add_epi64(_mm512_sub_epi64(a->l[2], b->l[2]), _mm512_srai_epi64(d1, 52));
+    __m512i d3 = _mm512_add_epi64(_mm512_sub_epi64(a->l[3], b->l[3]), _mm512_srai_epi64(d2, 52));
+    __m512i d4 = _mm512_add_epi64(_mm512_sub_epi64(a->l[4], b->l[4]), _mm512_srai_epi64(d3, 52));
+    const __mmask8 neg = _mm512_cmplt_epi64_mask(d4, _mm512_setzero_si512());
+    d0 = _mm512_and_si512(d0, K);
+    d1 = _mm512_and_si512(d1, K);
+    d2 = _mm512_and_si512(d2, K);
+    d3 = _mm512_and_si512(d3, K);
+    __m512i e0 = _mm512_mask_add_epi64(d0, neg, d0, M->p2[0]);
+    __m512i e1 = _mm512_add_epi64(_mm512_mask_add_epi64(d1, neg, d1, M->p2[1]), _mm512_srli_epi64(e0, 52));
+    __m512i e2 = _mm512_add_epi64(_mm512_mask_add_epi64(d2, neg, d2, M->p2[2]), _mm512_srli_epi64(e1, 52));
+    __m512i e3 = _mm512_add_epi64(_mm512_mask_add_epi64(d3, neg, d3, M->p2[3]), _mm512_srli_epi64(e2, 52));
+    __m512i e4 = _mm512_add_epi64(_mm512_mask_add_epi64(d4, neg, d4, M->p2[4]), _mm512_srli_epi64(e3, 52));
+    r->l[0] = _mm512_and_si512(e0, K);
+    r->l[1] = _mm512_and_si512(e1, K);
+    r->l[2] = _mm512_and_si512(e2, K);
+    r->l[3] = _mm512_and_si512(e3, K);
+    r->l[4] = e4;
 }
 
 #endif /* MONT_X86 */

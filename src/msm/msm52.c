@@ -14,7 +14,7 @@ size_t msm52_scratch_bytes(size_t n) { return (n + 7) / 8 * BLK * sizeof(uint64_
 #ifdef FF_VEC52
 
 bool msm52_usable(const msm52_field *f) {
-    return ff_vec52_enabled && f && f->p && (f->p[0] & 1) && !(f->p[3] >> 63) && f->p[3] != 0;
+    return ff_vec52_enabled && f && f->p && (f->p[0] & 1) && v52_lazy_ok(f->p) && f->p[3] != 0;
 }
 
 static uint64_t inv64_of(const uint64_t p[4]) {
@@ -23,21 +23,10 @@ static uint64_t inv64_of(const uint64_t p[4]) {
     return (uint64_t)0 - x;
 }
 
-/* a * 16 as an integer (a < 2^255: fits 5 limbs of 52 bits) */
-V52_INLINE void shl4(v52 *r, const v52 *a) {
-    const __m512i K = _mm512_set1_epi64((long long)V52_MASK52);
-    __m512i p = _mm512_setzero_si512();
-    for (int i = 0; i < 5; i++) {
-        __m512i v = _mm512_or_si512(_mm512_slli_epi64(a->l[i], 4), _mm512_srli_epi64(p, 48));
-        p = a->l[i];
-        r->l[i] = i < 4 ? _mm512_and_si512(v, K) : v;
-    }
-}
-
 /* r = a b 2^-256 mod p: the scalar Montgomery product */
 V52_INLINE void mulr(v52 *r, const v52 *a, const v52 *b, const v52_mod *M) {
     v52 a16;
-    shl4(&a16, a);
+    v52_shl4(&a16, a);
     v52_mul(r, &a16, b, M);
 }
 
@@ -108,6 +97,8 @@ V52_TARGET void msm52_batch_add(uint64_t (*bk)[8], const uint32_t *bj, const uin
     uint64_t *pre = (uint64_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
     const size_t K = (n + 7) / 8;
 
+    /* Values in [0, 2p) between products (v52_mul_lazy, v52_sub_lazy: src/ff/vec52.h), each
+     * product's first operand shifted once for all its uses; canonical where a value leaves. */
     /* 1. two chains of prefix products per lane: pre_k = pre_(k-2) den_k */
     for (size_t k = 0; k < K; k++) {
         v52 D;
@@ -115,7 +106,8 @@ V52_TARGET void msm52_batch_add(uint64_t (*bk)[8], const uint32_t *bj, const uin
         if (k >= 2) {
             v52 P;
             ld(&P, pre + (k - 2) * BLK);
-            mulr(&D, &P, &D, &M);
+            v52_shl4(&P, &P);
+            v52_mul_lazy(&D, &P, &D, &M);
         }
         st(pre + k * BLK, &D);
     }
@@ -127,10 +119,12 @@ V52_TARGET void msm52_batch_add(uint64_t (*bk)[8], const uint32_t *bj, const uin
         uint64_t tmp[8][4];
         v52 E;
         ld(&E, pre + (K - 1) * BLK);
+        v52_canon(&E, &E, &M);
         v52_store_aos(tmp[0], &E);
         memcpy(e[(K - 1) & 1 ? 8 : 0], tmp, sizeof tmp);
         if (K >= 2) {
             ld(&E, pre + (K - 2) * BLK);
+            v52_canon(&E, &E, &M);
             v52_store_aos(tmp[0], &E);
             memcpy(e[(K - 2) & 1 ? 8 : 0], tmp, sizeof tmp);
         }
@@ -152,11 +146,12 @@ V52_TARGET void msm52_batch_add(uint64_t (*bk)[8], const uint32_t *bj, const uin
     for (size_t k = K; k-- > 0;) {
         v52 *Ic = &I[k & 1], d;
         if (k >= 2) {
-            v52 P, D;
+            v52 P, D, Is;
             ld(&P, pre + (k - 2) * BLK);
-            mulr(&d, Ic, &P, &M);
             load_den(&D, den, k, n, f->one);
-            mulr(Ic, Ic, &D, &M);
+            v52_shl4(&Is, Ic);
+            v52_mul_lazy(&d, &Is, &P, &M);
+            v52_mul_lazy(Ic, &Is, &D, &M);
         } else {
             d = *Ic;
         }
@@ -170,14 +165,19 @@ V52_TARGET void msm52_batch_add(uint64_t (*bk)[8], const uint32_t *bj, const uin
         v52 x1, y1, x2, y2, t, lam, x3, y3;
         points_in(&x1, &y1, rb);
         points_in(&x2, &y2, rq);
-        v52_sub(&t, &y2, &y1, &M);
-        mulr(&lam, &t, &d, &M);   /* (y2 - y1) / (x2 - x1) */
-        mulr(&x3, &lam, &lam, &M);
-        v52_sub(&x3, &x3, &x1, &M);
-        v52_sub(&x3, &x3, &x2, &M); /* lam^2 - x1 - x2 */
-        v52_sub(&t, &x1, &x3, &M);
-        mulr(&y3, &lam, &t, &M);
-        v52_sub(&y3, &y3, &y1, &M); /* lam (x1 - x3) - y1 */
+        v52_sub_lazy(&t, &y2, &y1, &M);
+        v52_shl4(&t, &t);
+        v52_mul_lazy(&lam, &t, &d, &M); /* (y2 - y1) / (x2 - x1) */
+        v52 ls;
+        v52_shl4(&ls, &lam);
+        v52_mul_lazy(&x3, &ls, &lam, &M);
+        v52_sub_lazy(&x3, &x3, &x1, &M);
+        v52_sub_lazy(&x3, &x3, &x2, &M); /* lam^2 - x1 - x2 */
+        v52_sub_lazy(&t, &x1, &x3, &M);
+        v52_mul_lazy(&y3, &ls, &t, &M);
+        v52_sub_lazy(&y3, &y3, &y1, &M); /* lam (x1 - x3) - y1 */
+        v52_canon(&x3, &x3, &M);
+        v52_canon(&y3, &y3, &M);
         points_out(rb, &x3, &y3);
         for (size_t l = 0; l < nl; l++) _mm512_storeu_si512(bk[bj[8 * k + l]], rb[l]);
     }
