@@ -144,21 +144,36 @@ V52_INLINE void v52_store_aos(uint64_t *dst, const v52 *a) {
     v52_limbs_to_aos(dst, L);
 }
 
-/* r = t if t < m else t - m, for normalized limbs t0..t3 and t4 < 2^52 holding a value < 2m */
-V52_INLINE void v52_csub_(v52 *r, __m512i t0, __m512i t1, __m512i t2, __m512i t3, __m512i t4,
-                          const v52_mod *M) {
+/* r = t if t < q else t - q, for normalized limbs t0..t3 and t4 < 2^52 holding a value < 2q;
+ * q = m (P = M->p) or q = 2m (P = M->p2) */
+V52_INLINE void v52_csub_q_(v52 *r, __m512i t0, __m512i t1, __m512i t2, __m512i t3, __m512i t4, const __m512i *P) {
     const __m512i K = _mm512_set1_epi64((long long)V52_MASK52);
-    __m512i d0 = _mm512_sub_epi64(t0, M->p[0]);
-    __m512i d1 = _mm512_add_epi64(_mm512_sub_epi64(t1, M->p[1]), _mm512_srai_epi64(d0, 52));
-    __m512i d2 = _mm512_add_epi64(_mm512_sub_epi64(t2, M->p[2]), _mm512_srai_epi64(d1, 52));
-    __m512i d3 = _mm512_add_epi64(_mm512_sub_epi64(t3, M->p[3]), _mm512_srai_epi64(d2, 52));
-    __m512i d4 = _mm512_add_epi64(_mm512_sub_epi64(t4, M->p[4]), _mm512_srai_epi64(d3, 52));
-    const __mmask8 keep = _mm512_cmplt_epi64_mask(d4, _mm512_setzero_si512()); /* t - m < 0: keep t */
+    __m512i d0 = _mm512_sub_epi64(t0, P[0]);
+    __m512i d1 = _mm512_add_epi64(_mm512_sub_epi64(t1, P[1]), _mm512_srai_epi64(d0, 52));
+    __m512i d2 = _mm512_add_epi64(_mm512_sub_epi64(t2, P[2]), _mm512_srai_epi64(d1, 52));
+    __m512i d3 = _mm512_add_epi64(_mm512_sub_epi64(t3, P[3]), _mm512_srai_epi64(d2, 52));
+    __m512i d4 = _mm512_add_epi64(_mm512_sub_epi64(t4, P[4]), _mm512_srai_epi64(d3, 52));
+    const __mmask8 keep = _mm512_cmplt_epi64_mask(d4, _mm512_setzero_si512()); /* t - q < 0: keep t */
     r->l[0] = _mm512_mask_blend_epi64(keep, _mm512_and_si512(d0, K), t0);
     r->l[1] = _mm512_mask_blend_epi64(keep, _mm512_and_si512(d1, K), t1);
     r->l[2] = _mm512_mask_blend_epi64(keep, _mm512_and_si512(d2, K), t2);
     r->l[3] = _mm512_mask_blend_epi64(keep, _mm512_and_si512(d3, K), t3);
     r->l[4] = _mm512_mask_blend_epi64(keep, d4, t4);
+}
+V52_INLINE void v52_csub_(v52 *r, __m512i t0, __m512i t1, __m512i t2, __m512i t3, __m512i t4,
+                          const v52_mod *M) {
+    v52_csub_q_(r, t0, t1, t2, t3, t4, M->p);
+}
+
+/* s = a + b, normalized (no reduction; a + b < 2^260) */
+V52_INLINE void v52_add_raw_(__m512i s[5], const v52 *a, const v52 *b) {
+    const __m512i K = _mm512_set1_epi64((long long)V52_MASK52);
+    __m512i c = _mm512_setzero_si512();
+    for (int i = 0; i < 5; i++) {
+        __m512i v = _mm512_add_epi64(_mm512_add_epi64(a->l[i], b->l[i]), c);
+        c = _mm512_srli_epi64(v, 52);
+        s[i] = i < 4 ? _mm512_and_si512(v, K) : v;
+    }
 }
 
 /* r = a + b mod m (canonical in, canonical out; r may alias) */
@@ -280,6 +295,13 @@ V52_INLINE void v52_shl4(v52 *r, const v52 *a) {
 /* [0, 2m) -> [0, m) */
 V52_INLINE void v52_canon(v52 *r, const v52 *a, const v52_mod *M) {
     v52_csub_(r, a->l[0], a->l[1], a->l[2], a->l[3], a->l[4], M);
+}
+
+/* r = a + b mod m with a, b in [0, 2m): a + b, less 2m where >= 2m; in [0, 2m) (m < 2^255) */
+V52_INLINE void v52_add_lazy(v52 *r, const v52 *a, const v52 *b, const v52_mod *M) {
+    __m512i s[5];
+    v52_add_raw_(s, a, b);
+    v52_csub_q_(r, s[0], s[1], s[2], s[3], s[4], M->p2);
 }
 
 /* r = a - b mod m with a, b in [0, 2m): a - b, plus 2m where negative; in [0, 2m) */

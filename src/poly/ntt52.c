@@ -165,6 +165,7 @@ void ntt52_scale_free(ntt52_scale *s) {
 
 typedef struct {
     uint64_t *a;
+    const v52_mod *M;
     int to;
 } conv_ctx;
 
@@ -177,19 +178,27 @@ V52_TARGET static void conv_run(void *vctx, size_t begin, size_t end, int tid) {
         if (c->to) {
             v52_aos_to_limbs(L, p);
             for (int i = 0; i < 4; i++) _mm512_storeu_si512(p + 8 * i, L[i]);
-        } else {
-            for (int i = 0; i < 4; i++) L[i] = _mm512_loadu_si512(p + 8 * i);
+        } else { /* lazy values in [0, 2m) -> canonical */
+            v52 v;
+            v52_from64(&v, _mm512_loadu_si512(p), _mm512_loadu_si512(p + 8), _mm512_loadu_si512(p + 16),
+                       _mm512_loadu_si512(p + 24));
+            v52_canon(&v, &v, c->M);
+            v52_to64(L, &v);
             v52_limbs_to_aos(p, L);
         }
     }
 }
 
+V52_TARGET static void mod_init_(v52_mod *M, const ntt52_field *f) { v52_mod_init(M, f->p, f->inv64); }
+
 void ntt52_to_blocks(uint64_t (*a)[4], size_t m, int nthreads) {
-    conv_ctx c = {a[0], 1};
+    conv_ctx c = {a[0], NULL, 1};
     parallel_for(m / 8, m < 4096 ? 1 : nthreads, conv_run, &c);
 }
-void ntt52_from_blocks(uint64_t (*a)[4], size_t m, int nthreads) {
-    conv_ctx c = {a[0], 0};
+void ntt52_from_blocks(uint64_t (*a)[4], size_t m, const ntt52_field *f, int nthreads) {
+    v52_mod M;
+    mod_init_(&M, f);
+    conv_ctx c = {a[0], &M, 0};
     parallel_for(m / 8, m < 4096 ? 1 : nthreads, conv_run, &c);
 }
 
@@ -201,13 +210,13 @@ V52_INLINE void bfly(uint64_t *x, uint64_t *y, const v52 *W, const v52_mod *M, i
     ldd(&X, x);
     ldd(&Y, y);
     if (!dif) {
-        v52_mul(&t, &Y, W, M);
-        v52_sub(&Y, &X, &t, M);
-        v52_add(&X, &X, &t, M);
+        v52_mul_lazy(&t, &Y, W, M);
+        v52_sub_lazy(&Y, &X, &t, M);
+        v52_add_lazy(&X, &X, &t, M);
     } else {
-        v52_sub(&t, &X, &Y, M);
-        v52_add(&X, &X, &Y, M);
-        v52_mul(&Y, &t, W, M);
+        v52_sub_lazy(&t, &X, &Y, M);
+        v52_add_lazy(&X, &X, &Y, M);
+        v52_mul_lazy(&Y, &t, W, M);
     }
     std_(x, &X);
     std_(y, &Y);
@@ -230,13 +239,13 @@ V52_INLINE void bfly_in(uint64_t *b, int s, const uint64_t *w, const v52_mod *M,
     }
     v52 t;
     if (!dif) {
-        v52_mul(&t, &Y, &W, M);
-        v52_add(&S, &X, &t, M);
-        v52_sub(&D, &X, &t, M);
+        v52_mul_lazy(&t, &Y, &W, M);
+        v52_add_lazy(&S, &X, &t, M);
+        v52_sub_lazy(&D, &X, &t, M);
     } else {
-        v52_add(&S, &X, &Y, M);
-        v52_sub(&t, &X, &Y, M);
-        v52_mul(&D, &t, &W, M);
+        v52_add_lazy(&S, &X, &Y, M);
+        v52_sub_lazy(&t, &X, &Y, M);
+        v52_mul_lazy(&D, &t, &W, M);
     }
     for (int i = 0; i < 5; i++) V.l[i] = _mm512_mask_blend_epi64(hi, S.l[i], D.l[i]);
     std_(b, &V);
@@ -321,8 +330,6 @@ V52_TARGET static void tile_run(void *vctx, size_t begin, size_t end, int tid) {
     }
 }
 
-V52_TARGET static void mod_init_(v52_mod *M, const ntt52_field *f) { v52_mod_init(M, f->p, f->inv64); }
-
 void ntt52_core(uint64_t (*a)[4], const ntt52_twiddles *t, const ntt52_field *f, int dif, int nthreads) {
     const int log_m = t->log_m;
     const size_t m = (size_t)1 << log_m;
@@ -374,7 +381,7 @@ V52_TARGET static void brs_run(void *vctx, size_t begin, size_t end, int tid) {
         ldt(&LO, c->s->lo + (b & lo_blocks_mask) * TB);
         v52_mul(&f, &LO, &HI, &c->M); /* R' x R' -> R' */
         ldd(&A, c->a + b * DB);
-        v52_mul(&A, &A, &f, &c->M); /* R x R' -> R */
+        v52_mul_lazy(&A, &A, &f, &c->M); /* R x R' -> R, lazy */
         std_(c->a + b * DB, &A);
     }
 }
@@ -405,7 +412,9 @@ cuzk_status ntt52_scale_init(ntt52_scale *s, const uint64_t (*lo_tab)[4], const 
 }
 void ntt52_scale_free(ntt52_scale *s) { (void)s; }
 void ntt52_to_blocks(uint64_t (*a)[4], size_t m, int nthreads) { (void)a; (void)m; (void)nthreads; }
-void ntt52_from_blocks(uint64_t (*a)[4], size_t m, int nthreads) { (void)a; (void)m; (void)nthreads; }
+void ntt52_from_blocks(uint64_t (*a)[4], size_t m, const ntt52_field *f, int nthreads) {
+    (void)a; (void)m; (void)f; (void)nthreads;
+}
 void ntt52_core(uint64_t (*a)[4], const ntt52_twiddles *t, const ntt52_field *f, int dif, int nthreads) {
     (void)a; (void)t; (void)f; (void)dif; (void)nthreads;
 }

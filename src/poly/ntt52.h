@@ -72,9 +72,10 @@ cuzk_status ntt52_scale_init(ntt52_scale *s, const uint64_t (*lo_tab)[4], const 
                              int lb, const ntt52_field *f);
 void ntt52_scale_free(ntt52_scale *s);
 
-/* a (m elements, uint64_t[4] each, m a multiple of 8) -> block layout, and back; in place. */
+/* a (m elements, uint64_t[4] each, m a multiple of 8) -> block layout, and back; in place. In
+ * block layout the values are lazy, in [0, 2p) (src/ff/vec52.h); from_blocks makes them canonical. */
 void ntt52_to_blocks(uint64_t (*a)[4], size_t m, int nthreads);
-void ntt52_from_blocks(uint64_t (*a)[4], size_t m, int nthreads);
+void ntt52_from_blocks(uint64_t (*a)[4], size_t m, const ntt52_field *f, int nthreads);
 
 /* All log_m stages on an array in block layout, no bit reversal: dif = 0 Cooley-Tukey
  * (bit-reversed -> natural), dif = 1 Gentleman-Sande (natural -> bit-reversed), as ntt_core of

@@ -253,7 +253,7 @@ static bool ntt_core_vec(CN(fr) *a, int log_m, const CN(fr) *tw, int dif, int nt
     if (ntt52_twiddles_init(&t, (const uint64_t(*)[4])tw, log_m, &f) != CUZK_OK) return false;
     ntt52_to_blocks((uint64_t(*)[4])a, m, nthreads);
     ntt52_core((uint64_t(*)[4])a, &t, &f, dif, nthreads);
-    ntt52_from_blocks((uint64_t(*)[4])a, m, nthreads);
+    ntt52_from_blocks((uint64_t(*)[4])a, m, &f, nthreads);
     ntt52_twiddles_free(&t);
     return true;
 }
@@ -421,7 +421,7 @@ static bool coset_vec(const CN(ntt_domain) *d, CN(fr) *const *v, int n, const br
             ntt52_core(a, &ti, &f, 1, nthreads);
             ntt52_brscale(a, &sc, &f, nthreads);
             ntt52_core(a, &tf, &f, 0, nthreads);
-            ntt52_from_blocks(a, d->m, nthreads);
+            ntt52_from_blocks(a, d->m, &f, nthreads);
         }
     }
     ntt52_scale_free(&sc);
