@@ -362,6 +362,46 @@ void ntt52_core(uint64_t (*a)[4], const ntt52_twiddles *t, const ntt52_field *f,
     }
 }
 
+/* ---- pointwise --------------------------------------------------------------------------- */
+
+typedef struct {
+    uint64_t (*a)[4];
+    const uint64_t (*b)[4];
+    uint64_t (*c)[4];
+    v52_mod M;
+    int op;
+} pw_ctx;
+
+V52_TARGET static void pw_run(void *vctx, size_t begin, size_t end, int tid) {
+    (void)tid;
+    const pw_ctx *x = vctx;
+    for (size_t i = begin; i < end; i++) {
+        v52 A, B, C, R;
+        v52_load_aos(&A, x->a[8 * i]);
+        v52_load_aos(&B, x->b[8 * i]);
+        v52_shl4(&A, &A);
+        v52_mul(&R, &A, &B, &x->M); /* (16 a) b 2^-260 = a b 2^-256, canonical */
+        if (x->op == 1) {
+            v52_store_aos(x->c[8 * i], &R);
+        } else {
+            v52_load_aos(&C, x->c[8 * i]);
+            v52_sub(&R, &R, &C, &x->M);
+            v52_store_aos(x->a[8 * i], &R);
+        }
+    }
+}
+
+void ntt52_pointwise(uint64_t (*a)[4], const uint64_t (*b)[4], uint64_t (*c)[4], size_t m, int op,
+                     const ntt52_field *f, int nthreads) {
+    pw_ctx x;
+    x.a = a;
+    x.b = b;
+    x.c = c;
+    x.op = op;
+    mod_init_(&x.M, f);
+    parallel_for(m / 8, m < 4096 ? 1 : nthreads, pw_run, &x);
+}
+
 /* ---- bit-reversed scaling ----------------------------------------------------------------- */
 
 typedef struct {
@@ -420,6 +460,10 @@ void ntt52_core(uint64_t (*a)[4], const ntt52_twiddles *t, const ntt52_field *f,
 }
 void ntt52_brscale(uint64_t (*a)[4], const ntt52_scale *s, const ntt52_field *f, int nthreads) {
     (void)a; (void)s; (void)f; (void)nthreads;
+}
+void ntt52_pointwise(uint64_t (*a)[4], const uint64_t (*b)[4], uint64_t (*c)[4], size_t m, int op,
+                     const ntt52_field *f, int nthreads) {
+    (void)a; (void)b; (void)c; (void)m; (void)op; (void)f; (void)nthreads;
 }
 
 #endif

@@ -82,6 +82,11 @@ void ntt52_from_blocks(uint64_t (*a)[4], size_t m, const ntt52_field *f, int nth
  * src/poly/ntt_impl.h. */
 void ntt52_core(uint64_t (*a)[4], const ntt52_twiddles *t, const ntt52_field *f, int dif, int nthreads);
 
+/* The H step's pointwise products on element arrays (element order, canonical in and out),
+ * m a multiple of 8: op 1: c = a * b; op 0: a = a * b - c. */
+void ntt52_pointwise(uint64_t (*a)[4], const uint64_t (*b)[4], uint64_t (*c)[4], size_t m, int op,
+                     const ntt52_field *f, int nthreads);
+
 /* a[p] *= the factor of p (see ntt52_scale), 2^(la+lb) elements in block layout. */
 void ntt52_brscale(uint64_t (*a)[4], const ntt52_scale *s, const ntt52_field *f, int nthreads);
 

@@ -457,6 +457,11 @@ static void pw_run(void *vctx, size_t begin, size_t end, int tid) {
 }
 
 static void pointwise(size_t m, CN(fr) *a, const CN(fr) *b, CN(fr) *c, const CN(fr) *scale, int op, int nthreads) {
+    ntt52_field f;
+    if (!scale && m % 8 == 0 && m >= 8 && vec_field(&f, NTT52_MIN_LOG)) { /* 8 lanes (src/poly/ntt52.h) */
+        ntt52_pointwise((uint64_t(*)[4])a, (const uint64_t(*)[4])b, (uint64_t(*)[4])c, m, op, &f, nthreads);
+        return;
+    }
     pw_ctx x = {a, b, c, scale, op};
     parallel_for(m, m < 4096 ? 1 : nthreads, pw_run, &x);
 }
