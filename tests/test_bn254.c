@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "curves/bn254/curve.h"
+#include "ec/ec52.h"
 #include "ff/mont_x86.h"
 #include "test.h"
 
@@ -721,4 +722,70 @@ TEST(bn254, g1_msm_vec52_vs_scalar) {
         free(b);
         free(sc);
     }
+}
+
+/* The 8-lane point checks (src/ec/ec52.h) against the scalar ones: random valid G1 and G2 points
+ * (and infinity) with faults planted at random places (a coordinate >= p, p itself, 2^256 - 1,
+ * off the curve by one bit, (0, y), (x, 0)): the prefix they accept passes the scalar checks,
+ * and stops at the first faulty point of each full group of 8 (the scalar code names it). */
+TEST(bn254, ec52_point_checks_vs_scalar) {
+    if (!ec52_usable(bn254_fp_MODULUS)) SKIP("no AVX-512 IFMA on this CPU (or CUZK_NO_ASM set): the 8-lane checks are not used here");
+    static const bn254_fp g1b = BN254_G1_B_MONT;
+    static const bn254_fp2 g2b = BN254_G2_B_MONT;
+    uint64_t g2bl[8];
+    memcpy(g2bl, g2b.c0.l, 32);
+    memcpy(g2bl + 4, g2b.c1.l, 32);
+    const size_t n = 203;
+    bn254_g1_affine *p1 = malloc(n * sizeof *p1);
+    bn254_g2_affine *p2 = malloc(n * sizeof *p2);
+    REQUIRE(p1 && p2);
+    for (int rep = 0; rep < 40; rep++) {
+        for (size_t i = 0; i < n; i++) {
+            if (i % 37 == 5) {
+                bn254_g1_affine_set_infinity(&p1[i]);
+                bn254_g2_affine_set_infinity(&p2[i]);
+            } else {
+                g1_rand(&p1[i], NULL);
+                g2_rand(&p2[i], NULL);
+            }
+        }
+        int faults = rep == 0 ? 0 : 1 + (int)(test_rand64() % 3);
+        for (int k = 0; k < faults; k++) {
+            size_t i = test_rand64() % n;
+            int kind = (int)(test_rand64() % 6);
+            uint64_t *c1 = test_rand64() & 1 ? p1[i].x.l : p1[i].y.l;
+            uint64_t *c2 = (uint64_t *)&p2[i] + 4 * (test_rand64() % 4);
+            for (int g = 0; g < 2; g++) {
+                uint64_t *c = g ? c2 : c1;
+                switch (kind) {
+                case 0: memcpy(c, bn254_fp_MODULUS, 32); break;                 /* = p */
+                case 1: memcpy(c, bn254_fp_MODULUS, 32); c[0] += 5; break;       /* > p */
+                case 2: memset(c, 0xff, 32); break;                              /* 2^256 - 1 */
+                case 3: c[0] ^= 1; if (!bn254_fp_is_canon(c)) c[0] ^= 3; break;   /* off the curve */
+                case 4: memset(g ? (uint64_t *)&p2[i] : p1[i].x.l, 0, g ? 64 : 32); break; /* x = 0 */
+                default: memset(g ? (uint64_t *)&p2[i] + 8 : p1[i].y.l, 0, g ? 64 : 32); break; /* y = 0 */
+                }
+            }
+        }
+        /* the scalar verdict per point */
+        size_t first1 = n, first2 = n;
+        for (size_t i = n; i-- > 0;) {
+            bool ok1 = bn254_fp_is_canon(p1[i].x.l) && bn254_fp_is_canon(p1[i].y.l) &&
+                       (bn254_g1_affine_is_infinity(&p1[i]) || bn254_g1_affine_is_on_curve(&p1[i]));
+            bool ok2 = bn254_fp_is_canon(p2[i].x.c0.l) && bn254_fp_is_canon(p2[i].x.c1.l) &&
+                       bn254_fp_is_canon(p2[i].y.c0.l) && bn254_fp_is_canon(p2[i].y.c1.l) &&
+                       (bn254_g2_affine_is_infinity(&p2[i]) || bn254_g2_affine_is_on_curve(&p2[i]));
+            if (!ok1) first1 = i;
+            if (!ok2) first2 = i;
+        }
+        size_t k1 = ec52_g1_prefix_ok((const uint64_t(*)[8])p1, n, bn254_fp_MODULUS, g1b.l);
+        size_t k2 = ec52_g2_prefix_ok((const uint64_t(*)[16])p2, n, bn254_fp_MODULUS, g2bl);
+        const size_t full = n / 8 * 8;
+        CHECK_MSG(k1 == (first1 < full ? first1 : full), "G1: 8-lane prefix %zu, scalar first fault %zu (rep %d)", k1,
+                  first1, rep);
+        CHECK_MSG(k2 == (first2 < full ? first2 : full), "G2: 8-lane prefix %zu, scalar first fault %zu (rep %d)", k2,
+                  first2, rep);
+    }
+    free(p1);
+    free(p2);
 }

@@ -144,6 +144,32 @@ V52_INLINE void v52_store_aos(uint64_t *dst, const v52 *a) {
     v52_limbs_to_aos(dst, L);
 }
 
+/* 8 x 8 qwords: c[j] lane l = r[l] lane j (its own inverse) */
+V52_INLINE void v52_transpose8(__m512i c[8], const __m512i r[8]) {
+    __m512i t[8], u[8];
+    for (int i = 0; i < 4; i++) {
+        t[2 * i] = _mm512_unpacklo_epi64(r[2 * i], r[2 * i + 1]);     /* r0[0] r1[0] r0[2] r1[2] .. */
+        t[2 * i + 1] = _mm512_unpackhi_epi64(r[2 * i], r[2 * i + 1]); /* r0[1] r1[1] r0[3] r1[3] .. */
+    }
+    const __m512i a = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0), b = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+    for (int h = 0; h < 2; h++) {
+        /* rows 4h..4h+3: u[4h+0] = column 0/4, u[4h+1] = 2/6, u[4h+2] = 1/5, u[4h+3] = 3/7 */
+        u[4 * h + 0] = _mm512_permutex2var_epi64(t[4 * h], a, t[4 * h + 2]);
+        u[4 * h + 1] = _mm512_permutex2var_epi64(t[4 * h], b, t[4 * h + 2]);
+        u[4 * h + 2] = _mm512_permutex2var_epi64(t[4 * h + 1], a, t[4 * h + 3]);
+        u[4 * h + 3] = _mm512_permutex2var_epi64(t[4 * h + 1], b, t[4 * h + 3]);
+    }
+    const __m512i lo = _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0), hi = _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);
+    c[0] = _mm512_permutex2var_epi64(u[0], lo, u[4]);
+    c[4] = _mm512_permutex2var_epi64(u[0], hi, u[4]);
+    c[2] = _mm512_permutex2var_epi64(u[1], lo, u[5]);
+    c[6] = _mm512_permutex2var_epi64(u[1], hi, u[5]);
+    c[1] = _mm512_permutex2var_epi64(u[2], lo, u[6]);
+    c[5] = _mm512_permutex2var_epi64(u[2], hi, u[6]);
+    c[3] = _mm512_permutex2var_epi64(u[3], lo, u[7]);
+    c[7] = _mm512_permutex2var_epi64(u[3], hi, u[7]);
+}
+
 /* r = t if t < q else t - q, for normalized limbs t0..t3 and t4 < 2^52 holding a value < 2q;
  * q = m (P = M->p) or q = 2m (P = M->p2) */
 V52_INLINE void v52_csub_q_(v52 *r, __m512i t0, __m512i t1, __m512i t2, __m512i t3, __m512i t4, const __m512i *P) {

@@ -37,36 +37,10 @@ V52_INLINE void st(uint64_t *b, const v52 *v) {
     for (int i = 0; i < 5; i++) _mm512_store_si512(b + 8 * i, v->l[i]);
 }
 
-/* 8 x 8 qwords: c[j] lane l = r[l] lane j (its own inverse) */
-V52_INLINE void transpose8(__m512i c[8], const __m512i r[8]) {
-    __m512i t[8], u[8];
-    for (int i = 0; i < 4; i++) {
-        t[2 * i] = _mm512_unpacklo_epi64(r[2 * i], r[2 * i + 1]);     /* r0[0] r1[0] r0[2] r1[2] .. */
-        t[2 * i + 1] = _mm512_unpackhi_epi64(r[2 * i], r[2 * i + 1]); /* r0[1] r1[1] r0[3] r1[3] .. */
-    }
-    const __m512i a = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0), b = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
-    for (int h = 0; h < 2; h++) {
-        /* rows 4h..4h+3: u[4h+0] = column 0/4, u[4h+1] = 2/6, u[4h+2] = 1/5, u[4h+3] = 3/7 */
-        u[4 * h + 0] = _mm512_permutex2var_epi64(t[4 * h], a, t[4 * h + 2]);
-        u[4 * h + 1] = _mm512_permutex2var_epi64(t[4 * h], b, t[4 * h + 2]);
-        u[4 * h + 2] = _mm512_permutex2var_epi64(t[4 * h + 1], a, t[4 * h + 3]);
-        u[4 * h + 3] = _mm512_permutex2var_epi64(t[4 * h + 1], b, t[4 * h + 3]);
-    }
-    const __m512i lo = _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0), hi = _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);
-    c[0] = _mm512_permutex2var_epi64(u[0], lo, u[4]);
-    c[4] = _mm512_permutex2var_epi64(u[0], hi, u[4]);
-    c[2] = _mm512_permutex2var_epi64(u[1], lo, u[5]);
-    c[6] = _mm512_permutex2var_epi64(u[1], hi, u[5]);
-    c[1] = _mm512_permutex2var_epi64(u[2], lo, u[6]);
-    c[5] = _mm512_permutex2var_epi64(u[2], hi, u[6]);
-    c[3] = _mm512_permutex2var_epi64(u[3], lo, u[7]);
-    c[7] = _mm512_permutex2var_epi64(u[3], hi, u[7]);
-}
-
 /* 8 affine points (rows of 8 qwords: x, y) -> x and y as v52 */
 V52_INLINE void points_in(v52 *x, v52 *y, const __m512i rows[8]) {
     __m512i c[8];
-    transpose8(c, rows);
+    v52_transpose8(c, rows);
     v52_from64(x, c[0], c[1], c[2], c[3]);
     v52_from64(y, c[4], c[5], c[6], c[7]);
 }
@@ -74,7 +48,7 @@ V52_INLINE void points_out(__m512i rows[8], const v52 *x, const v52 *y) {
     __m512i c[8];
     v52_to64(c, x);
     v52_to64(c + 4, y);
-    transpose8(rows, c);
+    v52_transpose8(rows, c);
 }
 
 /* group k's 8 denominators (lanes past n: 1) */

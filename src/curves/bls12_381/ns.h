@@ -10,6 +10,9 @@
  *   CURVE_BELLPERSON    1: bellperson .params keys, the zcash encodings and the 192-byte proof
  *   CURVE_GPU_FIXED_BASE  1: the device has the fixed-base kernels of setup (src/cuda/gpu.h)
  *   CURVE_GPU_NS        the prefix of the curve's device entry points (src/cuda/gpu.h; GN(X))
+ *   CURVE_EC52          1: G1 and G2 points are checked 8 at a time where the CPU has AVX-512
+ *                       IFMA (src/ec/ec52.h: 4-limb Fp, Fp2 = Fp[u]/(u^2 + 1)); then
+ *                       CURVE_G1_B_MONT / CURVE_G2_B_MONT are the curves' b (initializers)
  * No include guard: each inclusion (re)starts this name space. */
 #include "curves/ns_undef.h"
 #include "cuzk/prover.h"
@@ -26,3 +29,4 @@
 #define CURVE_BELLPERSON 1
 #define CURVE_GPU_FIXED_BASE 1
 #define CURVE_GPU_NS gpu_
+#define CURVE_EC52 0 /* 6-limb Fp */
