@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ff/mont.h"
+#include "ff/mont_x86.h"
 #include "ff/vec52.h"
 #include "util/parallel.h"
 
@@ -32,7 +33,7 @@ bool ntt52_field_ok(const ntt52_field *f) {
 static void to_rprime(uint64_t r[4], const uint64_t v[4], const uint64_t p[4]) {
     uint64_t t[4];
     memcpy(t, v, sizeof t);
-    for (int i = 0; i < 4; i++) mont_add(t, t, t, p, 4);
+    for (int i = 0; i < 4; i++) mont_add_auto(t, t, t, p, 4);
     memcpy(r, t, sizeof t);
 }
 
@@ -292,12 +293,10 @@ V52_TARGET static void chunk_run(void *vctx, size_t begin, size_t end, int tid) 
 /* A tile of a later group: rows t < 2^L at a stride of 2^s0 elements, TILE_BLOCKS blocks per row
  * from element lo0 of the row; base is the tile's first block. Row u's twiddles for this tile's
  * columns: A_s[u] * (omega^lo0 * V_s[c]). */
-V52_INLINE void tile_stage(const grp_ctx *g, uint64_t *base, size_t lo0, int s) {
+V52_INLINE void tile_stage(const grp_ctx *g, uint64_t *base, const uint64_t *e, int s) {
     const size_t rs = ((size_t)1 << g->s0) / 8; /* row stride in blocks */
     const size_t T = (size_t)1 << g->L, hs = (size_t)1 << (s - g->s0);
     const uint64_t *vt = g->t->blk + v_off(g->log_m, s), *at = g->t->blk + a_off(g->log_m, s);
-    uint64_t e[TE];
-    tw_put(e, 1, g->t, s, lo0, g->f->p);
     v52 C[TILE_BLOCKS], B;
     bcast(&B, e);
     for (int c = 0; c < TILE_BLOCKS; c++) {
@@ -323,10 +322,19 @@ V52_TARGET static void tile_run(void *vctx, size_t begin, size_t end, int tid) {
     for (size_t task = begin; task < end; task++) {
         size_t hi = task / per_hi, lo0 = (task % per_hi) * w;
         uint64_t *base = g->a + ((hi << (g->s0 + g->L)) + lo0) / 8 * DB;
+        /* omega_(2^(s+1))^lo0 for the group's stages, R'-form: one read of the scalar table, then
+         * squares downwards (omega_(2^s) = omega_(2^(s+1))^2) */
+        uint64_t e[LOG_GROUP][TE], v[4], r[4];
+        memcpy(v, g->t->tw[lo0 << (g->log_m - g->s0 - g->L)], sizeof v);
+        for (int s = g->s0 + g->L - 1; s >= g->s0; s--) {
+            to_rprime(r, v, g->f->p);
+            split52(e[s - g->s0], 1, r);
+            if (s > g->s0) mont_mul_auto(v, v, v, g->f->p, g->f->inv64, 4);
+        }
         if (!g->dif)
-            for (int s = g->s0; s < g->s0 + g->L; s++) tile_stage(g, base, lo0, s);
+            for (int s = g->s0; s < g->s0 + g->L; s++) tile_stage(g, base, e[s - g->s0], s);
         else
-            for (int s = g->s0 + g->L - 1; s >= g->s0; s--) tile_stage(g, base, lo0, s);
+            for (int s = g->s0 + g->L - 1; s >= g->s0; s--) tile_stage(g, base, e[s - g->s0], s);
     }
 }
 
