@@ -56,9 +56,6 @@ static void tw_put(uint64_t *b, size_t stride, const ntt52_twiddles *t, int s, s
 V52_INLINE void ldt(v52 *v, const uint64_t *b) {
     for (int i = 0; i < 5; i++) v->l[i] = _mm512_load_si512(b + 8 * i);
 }
-V52_INLINE void stt(uint64_t *b, const v52 *v) {
-    for (int i = 0; i < 5; i++) _mm512_store_si512(b + 8 * i, v->l[i]);
-}
 V52_INLINE void bcast(v52 *v, const uint64_t *e) {
     for (int i = 0; i < 5; i++) v->l[i] = _mm512_set1_epi64((long long)e[i]);
 }
