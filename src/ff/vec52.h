@@ -204,14 +204,9 @@ V52_INLINE void v52_add_raw_(__m512i s[5], const v52 *a, const v52 *b) {
 
 /* r = a + b mod m (canonical in, canonical out; r may alias) */
 V52_INLINE void v52_add(v52 *r, const v52 *a, const v52 *b, const v52_mod *M) {
-    const __m512i K = _mm512_set1_epi64((long long)V52_MASK52);
-    __m512i s0 = _mm512_add_epi64(a->l[0], b->l[0]);
-    __m512i s1 = _mm512_add_epi64(_mm512_add_epi64(a->l[1], b->l[1]), _mm512_srli_epi64(s0, 52));
-    __m512i s2 = _mm512_add_epi64(_mm512_add_epi64(a->l[2], b->l[2]), _mm512_srli_epi64(s1, 52));
-    __m512i s3 = _mm512_add_epi64(_mm512_add_epi64(a->l[3], b->l[3]), _mm512_srli_epi64(s2, 52));
-    __m512i s4 = _mm512_add_epi64(_mm512_add_epi64(a->l[4], b->l[4]), _mm512_srli_epi64(s3, 52));
-    v52_csub_(r, _mm512_and_si512(s0, K), _mm512_and_si512(s1, K), _mm512_and_si512(s2, K),
-              _mm512_and_si512(s3, K), s4, M);
+    __m512i s[5];
+    v52_add_raw_(s, a, b);
+    v52_csub_q_(r, s[0], s[1], s[2], s[3], s[4], M->p);
 }
 
 /* r = a - b mod m (canonical in, canonical out; r may alias): d = a - b with signed carries,

@@ -205,26 +205,35 @@ V52_INLINE void lane_set(xyzz8 *P, int l, const msm52_xyzz *o) {
     P->inf = inf ? (__mmask8)(P->inf | (1u << l)) : (__mmask8)(P->inf & ~(1u << l));
 }
 
+/* The x and y of an XYZZ addition (add-2008-s, as src/ec/curve_impl.h) from P = U2 - U1 and
+ * R = S2 - S1: PP = P^2, PPP = P PP, Q = U1 PP, X3 = R^2 - PPP - 2Q, Y3 = R (Q - X3) - S1 PPP;
+ * PP and PPP are returned for ZZ3 and ZZZ3. */
+V52_INLINE void xyzz_xy_(v52 *X3, v52 *Y3, v52 *PP, v52 *PPP, const v52 *P, const v52 *R, const v52 *U1,
+                         const v52 *S1, const v52_mod *M) {
+    v52 Q, t;
+    mulr(PP, P, P, M);
+    mulr(PPP, P, PP, M);
+    mulr(&Q, U1, PP, M);
+    mulr(X3, R, R, M);
+    v52_sub(X3, X3, PPP, M);
+    v52_sub(X3, X3, &Q, M);
+    v52_sub(X3, X3, &Q, M);
+    v52_sub(&t, &Q, X3, M);
+    mulr(Y3, R, &t, M);
+    mulr(&t, S1, PPP, M);
+    v52_sub(Y3, Y3, &t, M);
+}
+
 /* R += Q (affine x, y) in the lanes of `has`; lanes where R is infinity take (x, y, 1, 1); lanes
  * where R = +-Q go through the scalar add_mixed */
 V52_INLINE void add_mixed8(xyzz8 *R, const v52 *x, const v52 *y, __mmask8 has, const v52 *one, const v52_mod *M,
                            const msm52_field *f, const uint64_t *const src[8]) {
-    v52 u2, s2, P, Rr, PP, PPP, Q, X3, Y3, t, ZZ3, ZZZ3;
+    v52 u2, s2, P, Rr, PP, PPP, X3, Y3, ZZ3, ZZZ3;
     mulr(&u2, x, &R->zz, M);
     mulr(&s2, y, &R->zzz, M);
     v52_sub(&P, &u2, &R->x, M);
     v52_sub(&Rr, &s2, &R->y, M);
-    mulr(&PP, &P, &P, M);
-    mulr(&PPP, &P, &PP, M);
-    mulr(&Q, &R->x, &PP, M);
-    mulr(&X3, &Rr, &Rr, M);
-    v52_sub(&X3, &X3, &PPP, M);
-    v52_sub(&X3, &X3, &Q, M);
-    v52_sub(&X3, &X3, &Q, M);
-    v52_sub(&t, &Q, &X3, M);
-    mulr(&Y3, &Rr, &t, M);
-    mulr(&t, &R->y, &PPP, M);
-    v52_sub(&Y3, &Y3, &t, M);
+    xyzz_xy_(&X3, &Y3, &PP, &PPP, &P, &Rr, &R->x, &R->y, M);
     mulr(&ZZ3, &R->zz, &PP, M);
     mulr(&ZZZ3, &R->zzz, &PPP, M);
     const __mmask8 set = has & R->inf, odd = has & (__mmask8)~R->inf & v52_is_zero(&P);
@@ -249,24 +258,14 @@ V52_INLINE void add_mixed8(xyzz8 *R, const v52 *x, const v52 *y, __mmask8 has, c
 
 /* S += R in every lane where R is not infinity (S infinity: S = R; S = +-R: the scalar add) */
 V52_INLINE void add8(xyzz8 *S, const xyzz8 *R, const v52_mod *M, const msm52_field *f) {
-    v52 u1, u2, s1, s2, P, Rr, PP, PPP, Q, X3, Y3, t, ZZ3, ZZZ3;
+    v52 u1, u2, s1, s2, P, Rr, PP, PPP, X3, Y3, ZZ3, ZZZ3;
     mulr(&u1, &S->x, &R->zz, M);
     mulr(&u2, &R->x, &S->zz, M);
     mulr(&s1, &S->y, &R->zzz, M);
     mulr(&s2, &R->y, &S->zzz, M);
     v52_sub(&P, &u2, &u1, M);
     v52_sub(&Rr, &s2, &s1, M);
-    mulr(&PP, &P, &P, M);
-    mulr(&PPP, &P, &PP, M);
-    mulr(&Q, &u1, &PP, M);
-    mulr(&X3, &Rr, &Rr, M);
-    v52_sub(&X3, &X3, &PPP, M);
-    v52_sub(&X3, &X3, &Q, M);
-    v52_sub(&X3, &X3, &Q, M);
-    v52_sub(&t, &Q, &X3, M);
-    mulr(&Y3, &Rr, &t, M);
-    mulr(&t, &s1, &PPP, M);
-    v52_sub(&Y3, &Y3, &t, M);
+    xyzz_xy_(&X3, &Y3, &PP, &PPP, &P, &Rr, &u1, &s1, M);
     mulr(&ZZ3, &S->zz, &R->zz, M);
     mulr(&ZZ3, &ZZ3, &PP, M);
     mulr(&ZZZ3, &S->zzz, &R->zzz, M);
