@@ -596,20 +596,29 @@ static size_t affine_case_scalars(scalar256 *sc, size_t n, int mode) {
 MSM_AFFINE_TEST(bn254_g1, g1)
 MSM_AFFINE_TEST(bn254_g2, g2)
 
-TEST(bn254, g1_msm_affine_equals_xyzz_40000) {
-    const size_t n = 40000;
-    bn254_g1_affine *b = malloc(n * sizeof *b);
-    scalar256 *sc = malloc(n * sizeof *sc);
-    REQUIRE(b && sc);
-    /* random bases cheaply: a chain P_i = P_(i-1) + Q_(i mod 8) */
+/* n random G1 bases cheaply: a chain P_i = P_(i-1) + Q_(i mod 8); with `adversarial`, one in 16
+ * repeats the previous base, one in 16 negates it, one in 16 is infinity */
+static void g1_chain_bases(bn254_g1_affine *b, size_t n, bool adversarial) {
     bn254_g1_affine q[8];
     for (int i = 0; i < 8; i++) g1_rand(&q[i], NULL);
     bn254_g1_jacobian acc;
     bn254_g1_jacobian_from_affine(&acc, &q[0]);
     for (size_t i = 0; i < n; i++) {
+        int kind = adversarial ? (int)(test_rand64() % 16) : 15;
         bn254_g1_jacobian_add_mixed(&acc, &acc, &q[i % 8]);
-        bn254_g1_jacobian_to_affine(&b[i], &acc);
+        if (i > 0 && kind == 0) b[i] = b[i - 1];
+        else if (i > 0 && kind == 1) bn254_g1_affine_neg(&b[i], &b[i - 1]);
+        else if (kind == 2) bn254_g1_affine_set_infinity(&b[i]);
+        else bn254_g1_jacobian_to_affine(&b[i], &acc);
     }
+}
+
+TEST(bn254, g1_msm_affine_equals_xyzz_40000) {
+    const size_t n = 40000;
+    bn254_g1_affine *b = malloc(n * sizeof *b);
+    scalar256 *sc = malloc(n * sizeof *sc);
+    REQUIRE(b && sc);
+    g1_chain_bases(b, n, false);
     affine_case_scalars(sc, n, 6);
     const msm_opts ao = {MSM_ACCUM_AFFINE}, xo = {MSM_ACCUM_XYZZ};
     bn254_g1_jacobian p, r;
@@ -663,18 +672,7 @@ TEST(bn254, g1_msm_vec52_vs_scalar) {
         bn254_g1_affine *b = malloc(n * sizeof *b);
         scalar256 *sc = malloc(n * sizeof *sc);
         REQUIRE(b && sc);
-        bn254_g1_affine q[8];
-        for (int i = 0; i < 8; i++) g1_rand(&q[i], NULL);
-        bn254_g1_jacobian acc;
-        bn254_g1_jacobian_from_affine(&acc, &q[0]);
-        for (size_t i = 0; i < n; i++) {
-            int kind = (int)(test_rand64() % 16);
-            bn254_g1_jacobian_add_mixed(&acc, &acc, &q[i % 8]);
-            if (i > 0 && kind == 0) b[i] = b[i - 1];
-            else if (i > 0 && kind == 1) bn254_g1_affine_neg(&b[i], &b[i - 1]);
-            else if (kind == 2) bn254_g1_affine_set_infinity(&b[i]);
-            else bn254_g1_jacobian_to_affine(&b[i], &acc);
-        }
+        g1_chain_bases(b, n, true);
         for (int mode = 5; mode <= 6; mode++) {
             affine_case_scalars(sc, n, mode);
             for (int auto_ = 0; auto_ < 2; auto_++) {
