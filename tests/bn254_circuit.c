@@ -8,6 +8,7 @@
 
 #include "cuzk/groth16.h"
 #include "curves/bn254/curve.h"
+#include "ff/mont_x86.h"
 #include "test.h"
 #include "util/timer.h"
 
@@ -294,6 +295,23 @@ void bn254_random_circuit_check(int log_m, uint32_t n_public, const cuzk_backend
         }
     }
     if (!p0) return;
+
+    /* the CPU's scalar code (no 8-lane IFMA path: src/ff/vec52.h) gives the same bytes */
+    if (ff_vec52_active()) {
+        char ps[4096];
+        path_in_tmp(ps, sizeof ps, log_m, "cpu_scalar_proof.json");
+        cuzk_prove_opts o = {.fixed_r = FIXED_R, .fixed_s = FIXED_S, .backend = CUZK_BACKEND_CPU};
+        ff_force_scalar(true);
+        st = cuzk_prove_zkey_files(zkey, wtns, ps, pub, &o, NULL, &e);
+        ff_force_scalar(false);
+        CHECK_MSG(st == CUZK_OK, "2^%d cpu (scalar): prove: %s (%s)", log_m, cuzk_status_str(st), e.msg);
+        size_t ns = 0;
+        char *pss = st == CUZK_OK ? (char *)test_slurp(ps, &ns) : NULL;
+        if (pss)
+            CHECK_MSG(ns == n0 && !memcmp(pss, p0, ns), "2^%d: the CPU's scalar proof differs from the %s proof (fixed r, s)",
+                      log_m, backend_str(backends[0]));
+        free(pss);
+    }
 
     /* verify through the in-memory API; a wrong public input fails */
     cuzk_pk *pk = NULL;

@@ -442,12 +442,14 @@ TEST(bn128, cli) {
 
 /* Random circuits (tests/bn254_circuit.c, an independent .r1cs/.wtns writer): setup -> prove with
  * fixed and random r, s -> verify, a wrong public input rejected; snarkjs reads our zkey, verifies
- * our proof and proves with it (2^10). Domains 2^2 .. 2^10 (and 2^16 with CUZK_TEST_ITERS >= 4). */
+ * our proof and proves with it (2^10). Domains 2^2 .. 2^10 and 2^14 (and 2^16 with CUZK_TEST_ITERS >= 4);
+ * where the CPU has AVX-512 IFMA every fixed-r,s proof is also made by the scalar code: same bytes. */
 TEST(bn128, setup_random_circuits_prove_verify) {
     static const cuzk_backend cpu[] = {CUZK_BACKEND_CPU};
     bn254_random_circuit_check(2, 2, cpu, 1, false); /* 1 constraint */
     bn254_random_circuit_check(5, 0, cpu, 1, false); /* no public input */
     bn254_random_circuit_check(10, 3, cpu, 1, true);
+    bn254_random_circuit_check(14, 4, cpu, 1, false); /* windows of >= 10 bits: the 8-lane MSM */
     if (test_iters(1) >= 4) bn254_random_circuit_check(16, 8, cpu, 1, false);
     if (!test_snarkjs()) SKIP("snarkjs not installed (tools/install-deps.sh --test); checked our loader, prover and verifier only");
 }

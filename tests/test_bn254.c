@@ -664,7 +664,7 @@ TEST(bn254, fixed_base_vs_mul) {
  * IFMA, against the naive sum.) */
 TEST(bn254, g1_msm_vec52_vs_scalar) {
     ff_force_scalar(false);
-    if (!ff_vec52_active()) SKIP("no AVX-512 IFMA on this CPU (or CUZK_NO_ASM set): the 8-lane MSM is not used here");
+    if (!ff_vec52_active()) SKIP("no AVX-512 IFMA on this CPU (or CUZK_NO_ASM or CUZK_NO_IFMA set): the 8-lane MSM is not used here");
     static const size_t sizes[] = {1, 7, 9, 33, 100, 1000, 4099, 40000};
     const msm_opts ao = {MSM_ACCUM_AFFINE};
     for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
@@ -727,7 +727,7 @@ TEST(bn254, g1_msm_vec52_vs_scalar) {
  * off the curve by one bit, (0, y), (x, 0)): the prefix they accept passes the scalar checks,
  * and stops at the first faulty point of each full group of 8 (the scalar code names it). */
 TEST(bn254, ec52_point_checks_vs_scalar) {
-    if (!ec52_usable(bn254_fp_MODULUS)) SKIP("no AVX-512 IFMA on this CPU (or CUZK_NO_ASM set): the 8-lane checks are not used here");
+    if (!ec52_usable(bn254_fp_MODULUS)) SKIP("no AVX-512 IFMA on this CPU (or CUZK_NO_ASM or CUZK_NO_IFMA set): the 8-lane checks are not used here");
     static const bn254_fp g1b = BN254_G1_B_MONT;
     static const bn254_fp2 g2b = BN254_G2_B_MONT;
     uint64_t g2bl[8];

@@ -468,7 +468,7 @@ VEC52_VS_SCALAR(bn254_fr, BN254_FR)
 
 TEST(ff, vec52_vs_scalar) {
     ff_force_generic(false);
-    if (!ff_vec52_active()) SKIP("no AVX-512 IFMA on this CPU (or CUZK_NO_ASM set): the 8-lane path is not used here");
+    if (!ff_vec52_active()) SKIP("no AVX-512 IFMA on this CPU (or CUZK_NO_ASM or CUZK_NO_IFMA set): the 8-lane path is not used here");
     fr_vec52_vs_scalar();
     bn254_fp_vec52_vs_scalar();
     bn254_fr_vec52_vs_scalar();

@@ -443,7 +443,7 @@ NTT_VEC_VS_SCALAR(bn254_, bn254_fr, NTT_ROOTS_SNARKJS)
 
 TEST(ntt, vec52_vs_scalar) {
     ff_force_scalar(false);
-    if (!ff_vec52_active()) SKIP("no AVX-512 IFMA on this CPU (or CUZK_NO_ASM set): the 8-lane NTT is not used here");
+    if (!ff_vec52_active()) SKIP("no AVX-512 IFMA on this CPU (or CUZK_NO_ASM or CUZK_NO_IFMA set): the 8-lane NTT is not used here");
     ntt_vec_vs_scalar(16);
     bn254_ntt_vec_vs_scalar(17);
     /* the bellperson H (BLS12-381) on both paths */

@@ -7,7 +7,8 @@
  * ec52_g1_prefix_ok / ec52_g2_prefix_ok return k <= n: points [0, k) pass both checks; point k
  * (when k < n) failed one, or lies in the last partial group of 8, which is left to the caller:
  * the caller checks from index k on with its scalar code (which also names the fault). So the
- * result never accepts a point the scalar checks would refuse (tests/test_formats.c).
+ * result never accepts a point the scalar checks would refuse (tests/test_bn254.c
+ * ec52_point_checks_vs_scalar).
  * Requirements: ec52_usable(p). Thread-safety: pure functions.
  */
 #ifndef CUZK_EC_EC52_H

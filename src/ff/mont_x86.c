@@ -49,16 +49,22 @@ static bool cpu_has_avx512_ifma(void) {
     return (ebx & (1u << 16)) && (ebx & (1u << 21));
 }
 
-/* CUZK_NO_ASM is the one environment variable the host library reads, on purpose: it is not a
- * tuning knob but a diagnostic switch (the same results through the portable C path, to tell an
- * assembler fault from another), and it must act before the first multiplication of the process,
- * which may come from any entry point; the results never depend on it. */
+static bool env_on(const char *name) {
+    const char *e = getenv(name);
+    return e && *e && strcmp(e, "0") != 0;
+}
+
+/* CUZK_NO_ASM (all asm off: the portable C) and CUZK_NO_IFMA (only the 8-lane IFMA code off: the
+ * scalar MULX/ADX code stays) are read here on purpose, not through the options: they are not
+ * tuning knobs but diagnostic switches (the same results through another path, to tell an
+ * arithmetic fault from another, or to time one path against the other), and they must act
+ * before the first multiplication of the process, which may come from any entry point; the
+ * results never depend on them. */
 __attribute__((constructor)) static void mont_x86_init(void) {
-    const char *e = getenv("CUZK_NO_ASM");
-    bool off = e && *e && strcmp(e, "0") != 0;
+    const bool off = env_on("CUZK_NO_ASM");
     mont_x86_default = cpu_has_bmi2_adx() && !off;
     mont_x86_enabled = mont_x86_default;
-    ff_vec52_default = !off && cpu_has_avx512_ifma();
+    ff_vec52_default = !off && !env_on("CUZK_NO_IFMA") && cpu_has_avx512_ifma();
     ff_vec52_enabled = ff_vec52_default;
 }
 

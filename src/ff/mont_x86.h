@@ -12,7 +12,8 @@
  * "New Instructions Supporting Large Integer Arithmetic on Intel Architecture Processors" (2012).
  *
  * mont_x86_enabled is set once before main (constructor): the CPU has BMI2 and ADX (CPUID leaf 7)
- * and the environment does not set CUZK_NO_ASM to a non-empty value other than "0".
+ * and the environment does not set CUZK_NO_ASM to a non-empty value other than "0" (the 8-lane
+ * IFMA code of src/ff/vec52.h is also off under CUZK_NO_IFMA, which keeps this asm).
  * ff_force_generic(true) turns the asm off, the 8-lane IFMA code of src/ff/vec52.h too (tests
  * use it to cover the generic path),
  * ff_force_generic(false) restores that start-up choice. Not thread-safe against

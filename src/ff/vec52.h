@@ -20,8 +20,9 @@
  *
  * Availability. Everything here is compiled for AVX-512F + IFMA through target attributes (the
  * rest of the build needs no -m flags) and must only run where ff_vec52_enabled is true: the CPU
- * reports AVX512F and AVX512IFMA (CPUID leaf 7), the OS saves the ZMM state (XCR0), and
- * CUZK_NO_ASM does not turn the asm off (src/ff/mont_x86.c). ff_force_generic(true) clears it.
+ * reports AVX512F and AVX512IFMA (CPUID leaf 7), the OS saves the ZMM state (XCR0), and neither
+ * CUZK_NO_ASM (all asm off) nor CUZK_NO_IFMA (only this off) is set to a value other than "0"
+ * (src/ff/mont_x86.c). ff_force_generic(true) and ff_force_scalar(true) clear it.
  * Callers test ff_vec52_enabled once per call of a whole transform and fall back to the scalar
  * code, which gives bit-identical results (tests/test_ntt.c compares the two).
  * Thread-safety: pure functions.

@@ -5,8 +5,8 @@
  *
  * msm52_batch_add(bk, bj, bq, den, n) does, for i < n, bk[bj[i]] += bq[i] with
  * den[i] = bq[i].x - bk[bj[i]].x (nonzero, computed by the caller) and distinct bj[i]: the same
- * additions as the scalar flush, with the same results bit for bit (tests/test_msm.c compares the
- * two). The shared inversion is Montgomery's trick over 16 interleaved chains (lanes x two
+ * additions as the scalar flush, with the same results bit for bit (tests/test_bn254.c
+ * g1_msm_vec52_vs_scalar compares the MSMs; tests/bn254_circuit.c whole proofs). The shared inversion is Montgomery's trick over 16 interleaved chains (lanes x two
  * parities), one scalar inversion for the whole batch. Products of two data values go through
  * v52_mul with one operand shifted left by 4 bits: (16 a) b 2^-260 = a b 2^-256, the scalar
  * code's Montgomery product.
