@@ -656,7 +656,7 @@ TEST(bn254, fixed_base_vs_mul) {
 }
 
 /* The 8-lane MSM code (src/msm/msm52.h: the batch of affine additions, the bucket sums in 8
- * segments) against the scalar code: the same group element at sizes that leave partial groups
+ * segments, and below 10-bit windows 8 windows' XYZZ buckets at once) against the scalar code: the same group element at sizes that leave partial groups
  * of 8 and batches of one group, with repeated, negated and infinite bases among random ones;
  * and one base repeated n times with small scalars, so that buckets, running sums and partial
  * sums meet equal and opposite points (the lanes that fall back to the scalar additions),

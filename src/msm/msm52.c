@@ -350,6 +350,80 @@ V52_TARGET bool msm52_bucket_sums(msm52_xyzz run[8], msm52_xyzz sum[8], const ui
     return true;
 }
 
+/* ---- 8 windows of one point into XYZZ buckets ------------------------------------------------ */
+
+V52_TARGET void msm52_xyzz_add8(msm52_xyzz *const b[8], unsigned active, unsigned neg, const uint64_t p[8],
+                                const msm52_field *f) {
+    if (!(active & 0xff)) return;
+    v52_mod M;
+    v52_mod_init(&M, f->p, inv64_of(f->p));
+    v52 one, x, y, ny;
+    v52_bcast4(&one, f->one);
+    v52_bcast4(&x, p);
+    v52_bcast4(&y, p + 4);
+    const v52 zero = {{_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(),
+                       _mm512_setzero_si512()}};
+    v52_sub(&ny, &zero, &y, &M);
+    v52_blend(&y, (__mmask8)neg, &y, &ny); /* lane l: (-1)^neg_l y */
+    static const uint64_t zero_row[16] = {0};
+    __m512i lo[8], hi[8], c[8];
+    for (int l = 0; l < 8; l++) {
+        const uint64_t *src = (active >> l) & 1 ? b[l]->x : zero_row; /* x y zz zzz: 16 limbs */
+        lo[l] = _mm512_loadu_si512(src);
+        hi[l] = _mm512_loadu_si512(src + 8);
+    }
+    xyzz8 R;
+    v52_transpose8(c, lo);
+    v52_from64(&R.x, c[0], c[1], c[2], c[3]);
+    v52_from64(&R.y, c[4], c[5], c[6], c[7]);
+    v52_transpose8(c, hi);
+    v52_from64(&R.zz, c[0], c[1], c[2], c[3]);
+    v52_from64(&R.zzz, c[4], c[5], c[6], c[7]);
+    R.inf = v52_is_zero(&R.zz); /* the scalar code's infinity: ZZ = 0 */
+    /* the mixed addition of add_mixed8 without its fallback: the exceptional lanes are done in
+     * memory by the scalar code after the store */
+    v52 u2, s2, P, Rr, PP, PPP, X3, Y3, ZZ3, ZZZ3;
+    mulr(&u2, &x, &R.zz, &M);
+    mulr(&s2, &y, &R.zzz, &M);
+    v52_sub(&P, &u2, &R.x, &M);
+    v52_sub(&Rr, &s2, &R.y, &M);
+    xyzz_xy_(&X3, &Y3, &PP, &PPP, &P, &Rr, &R.x, &R.y, &M);
+    mulr(&ZZ3, &R.zz, &PP, &M);
+    mulr(&ZZZ3, &R.zzz, &PPP, &M);
+    const __mmask8 act = (__mmask8)active, set = act & R.inf, odd = act & (__mmask8)~R.inf & v52_is_zero(&P);
+    const __mmask8 add = act & (__mmask8)~R.inf & (__mmask8)~odd;
+    v52_blend(&R.x, add, &R.x, &X3);
+    v52_blend(&R.y, add, &R.y, &Y3);
+    v52_blend(&R.zz, add, &R.zz, &ZZ3);
+    v52_blend(&R.zzz, add, &R.zzz, &ZZZ3);
+    v52_blend(&R.x, set, &R.x, &x);
+    v52_blend(&R.y, set, &R.y, &y);
+    v52_blend(&R.zz, set, &R.zz, &one);
+    v52_blend(&R.zzz, set, &R.zzz, &one);
+    const __mmask8 out = set | add;
+    v52_to64(c, &R.x);
+    v52_to64(c + 4, &R.y);
+    v52_transpose8(lo, c);
+    v52_to64(c, &R.zz);
+    v52_to64(c + 4, &R.zzz);
+    v52_transpose8(hi, c);
+    for (int l = 0; l < 8; l++) {
+        if ((out >> l) & 1) {
+            _mm512_storeu_si512(b[l]->x, lo[l]);
+            _mm512_storeu_si512(b[l]->zz, hi[l]);
+        } else if ((odd >> l) & 1) { /* the bucket is +-P: doubling or infinity */
+            uint64_t q[8];
+            memcpy(q, p, 64);
+            if ((neg >> l) & 1) {
+                uint64_t t[8][4];
+                v52_store_aos(t[0], &y);
+                memcpy(q + 4, t[l], 32);
+            }
+            f->add_mixed(b[l], b[l], q);
+        }
+    }
+}
+
 #else
 
 bool msm52_usable(const msm52_field *f) { (void)f; return false; }
@@ -361,6 +435,10 @@ bool msm52_bucket_sums(msm52_xyzz run[8], msm52_xyzz sum[8], const uint64_t (*bk
                        size_t nb, const msm52_field *f) {
     (void)run; (void)sum; (void)bk; (void)state; (void)nb; (void)f;
     return false;
+}
+void msm52_xyzz_add8(msm52_xyzz *const b[8], unsigned active, unsigned neg, const uint64_t p[8],
+                     const msm52_field *f) {
+    (void)b; (void)active; (void)neg; (void)p; (void)f;
 }
 
 #endif

@@ -57,4 +57,12 @@ void msm52_batch_add(uint64_t (*bk)[8], const uint32_t *bj, const uint64_t (*bq)
 bool msm52_bucket_sums(msm52_xyzz run[8], msm52_xyzz sum[8], const uint64_t (*bk)[8], const uint8_t *state,
                        size_t nb, const msm52_field *f);
 
+/* One point into the XYZZ buckets of 8 windows (lane l: window l of a group; distinct buckets):
+ * *b[l] += (-1)^(bit l of neg) P for the lanes of `active` (bits 0-7), P = (x, y) affine (8
+ * limbs, not infinity); the small MSMs' accumulation (windows below MSM52_AFFINE_MIN_C), which
+ * the scalar code does one window at a time. Buckets at infinity (ZZ = 0) are set; a bucket
+ * equal to +-P goes through the scalar add_mixed (a doubling or infinity). */
+void msm52_xyzz_add8(msm52_xyzz *const b[8], unsigned active, unsigned neg, const uint64_t p[8],
+                     const msm52_field *f);
+
 #endif

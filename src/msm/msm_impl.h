@@ -28,8 +28,10 @@
  * base field of G's coordinates (fp for G1, fp2 for G2; as curves are in src/ec), AFFINE_MIN_C the
  * smallest window for which the batched affine additions are the default (below it the
  * inversions and the waiting points cost more than they save: bench/RESULTS.md section 20), and
- * VEC a `const msm52_field *` when F has 4 limbs below 2^255 (the batch then runs 8 additions at
- * a time on AVX-512 IFMA where the CPU has it: src/msm/msm52.h; same results), else NULL.
+ * VEC a `const msm52_field *` when F has 4 limbs below 2^254 (then, where the CPU has AVX-512
+ * IFMA, the batch runs 8 additions at a time, the bucket sums 8 segments at a time, and the
+ * small MSMs' XYZZ buckets take 8 windows of a point at a time: src/msm/msm52.h; the same group
+ * elements), else NULL.
  */
 #include "msm/msm.h"
 
@@ -392,6 +394,105 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
         }                                                                                        \
     }                                                                                            \
                                                                                                  \
+    /* The small MSMs (XYZZ buckets) with the 8-lane code: a task takes a group of 8 windows and  \
+     * a chunk of points; each point's 8 digits go to the 8 windows' buckets at once             \
+     * (msm52_xyzz_add8), then each window's running sum as in G##_msm_task. Same partial sums    \
+     * per (window, chunk) as the one-window tasks. */                                             \
+    typedef struct {                                                                             \
+        const G##_affine *bases;                                                                 \
+        const scalar256 *scalars;                                                                \
+        size_t n, nchunks, ntasks, nbk;                                                          \
+        int c, nwin;                                                                             \
+        uint64_t h[5];                                                                           \
+        G##_xyzz *bx;      /* per thread 8 nbk buckets */                                        \
+        G##_xyzz *partial; /* window w, chunk ch at w * nchunks + ch */                          \
+        atomic_size_t next;                                                                      \
+    } G##_msm8_ctx;                                                                              \
+    static void G##_msm8_worker(void *vctx, size_t begin, size_t end, int tid) {                 \
+        (void)begin;                                                                             \
+        (void)end;                                                                               \
+        G##_msm8_ctx *x = vctx;                                                                  \
+        G##_xyzz *bx = x->bx + (size_t)tid * 8 * x->nbk;                                         \
+        const uint32_t half = (uint32_t)1 << (x->c - 1);                                         \
+        for (;;) {                                                                               \
+            size_t t = atomic_fetch_add_explicit(&x->next, 1, memory_order_relaxed);             \
+            if (t >= x->ntasks) break;                                                           \
+            const int w0 = 8 * (int)(t / x->nchunks);                                            \
+            const size_t ch = t % x->nchunks;                                                    \
+            const int nw = x->nwin - w0 < 8 ? x->nwin - w0 : 8;                                  \
+            const size_t i0 = x->n * ch / x->nchunks, i1 = x->n * (ch + 1) / x->nchunks;         \
+            for (size_t j = 0; j < (size_t)nw * x->nbk; j++) G##_xyzz_set_infinity(&bx[j]);       \
+            for (size_t i = i0; i < i1; i++) {                                                   \
+                const scalar256 *k = &x->scalars[i];                                             \
+                if (scalar_is_zero(k)) continue;                                                 \
+                const G##_affine *p = &x->bases[i];                                              \
+                if (F##_is_zero(&p->x) && F##_is_zero(&p->y)) continue; /* infinity */          \
+                uint64_t s[5];                                                                   \
+                scalar_add_offset(s, k, x->h);                                                   \
+                msm52_xyzz *b8[8];                                                               \
+                unsigned active = 0, neg = 0;                                                    \
+                for (int l = 0; l < nw; l++) {                                                   \
+                    uint32_t v = window_bits(s, (w0 + l) * x->c, x->c);                          \
+                    if (v == half) continue; /* digit 0 */                                       \
+                    uint32_t j = v > half ? v - half - 1 : half - v - 1;                         \
+                    b8[l] = (msm52_xyzz *)&bx[(size_t)l * x->nbk + j];                           \
+                    active |= 1u << l;                                                           \
+                    if (v < half) neg |= 1u << l;                                                \
+                }                                                                                \
+                msm52_xyzz_add8(b8, active, neg, (const uint64_t *)p, (VEC));                    \
+            }                                                                                    \
+            for (int l = 0; l < nw; l++) { /* running sums: sum_j (j + 1) bx[j] */               \
+                const G##_xyzz *b = &bx[(size_t)l * x->nbk];                                     \
+                G##_xyzz run, sum;                                                               \
+                G##_xyzz_set_infinity(&run);                                                     \
+                G##_xyzz_set_infinity(&sum);                                                     \
+                for (size_t j = x->nbk; j-- > 0;) {                                              \
+                    G##_xyzz_add(&run, &run, &b[j]);                                             \
+                    G##_xyzz_add(&sum, &sum, &run);                                              \
+                }                                                                                \
+                x->partial[(size_t)(w0 + l) * x->nchunks + ch] = sum;                            \
+            }                                                                                    \
+        }                                                                                        \
+    }                                                                                            \
+    /* false: not done (the caller runs the one-window tasks) */                                 \
+    static bool G##_msm8(G##_jacobian *out, const G##_affine *bases, const scalar256 *scalars,   \
+                         size_t n, int nthreads, int c) {                                        \
+        G##_msm8_ctx x;                                                                          \
+        x.bases = bases;                                                                         \
+        x.scalars = scalars;                                                                     \
+        x.n = n;                                                                                 \
+        x.c = c;                                                                                 \
+        x.nwin = msm_windows(c);                                                                 \
+        x.nbk = (size_t)1 << (c - 1);                                                            \
+        const size_t ngroups = ((size_t)x.nwin + 7) / 8;                                         \
+        size_t want = 2 * (size_t)nthreads, ch = (want + ngroups - 1) / ngroups;                 \
+        x.nchunks = ch < 1 ? 1 : ch > n ? n : ch;                                                \
+        x.ntasks = ngroups * x.nchunks;                                                          \
+        msm_offset(x.h, c, x.nwin);                                                              \
+        atomic_init(&x.next, 0);                                                                 \
+        int nth = (size_t)nthreads < x.ntasks ? nthreads : (int)x.ntasks;                        \
+        x.bx = malloc((size_t)nth * 8 * x.nbk * sizeof(G##_xyzz));                               \
+        x.partial = malloc((size_t)x.nwin * x.nchunks * sizeof(G##_xyzz));                       \
+        if (!x.bx || !x.partial) {                                                               \
+            free(x.bx);                                                                          \
+            free(x.partial);                                                                     \
+            return false;                                                                        \
+        }                                                                                        \
+        parallel_for((size_t)nth, nth, G##_msm8_worker, &x);                                     \
+        G##_xyzz acc;                                                                            \
+        G##_xyzz_set_infinity(&acc);                                                             \
+        for (int w = x.nwin - 1; w >= 0; w--) {                                                  \
+            if (w != x.nwin - 1)                                                                 \
+                for (int i = 0; i < x.c; i++) G##_xyzz_dbl(&acc, &acc);                          \
+            for (size_t c_ = 0; c_ < x.nchunks; c_++)                                            \
+                G##_xyzz_add(&acc, &acc, &x.partial[(size_t)w * x.nchunks + c_]);                \
+        }                                                                                        \
+        G##_xyzz_to_jacobian(out, &acc);                                                         \
+        free(x.bx);                                                                              \
+        free(x.partial);                                                                         \
+        return true;                                                                             \
+    }                                                                                            \
+                                                                                                 \
     static void G##_msm_pippenger(G##_jacobian *out, const G##_affine *bases,                    \
                                   const scalar256 *scalars, size_t n, int nthreads, int accum) { \
         if (n == 0) {                                                                            \
@@ -408,6 +509,9 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
         const int vec_ = (VEC) != NULL && msm52_usable(VEC);                                     \
         const int amin_ = vec_ ? MSM52_AFFINE_MIN_C : (AFFINE_MIN_C);                            \
         x.xyzz = accum == MSM_ACCUM_XYZZ || (accum == MSM_ACCUM_AUTO && x.c < amin_);             \
+        if (vec_ && accum == MSM_ACCUM_AUTO && x.xyzz && sizeof(F) == 32 && sizeof(G##_affine) == 64 && \
+            G##_msm8(out, bases, scalars, n, nthreads, x.c))                                    \
+            return;                                                                              \
         x.nwin = msm_windows(x.c);                                                               \
         x.nchunks = msm_chunks(n, x.nwin, nthreads);                                             \
         x.ntasks = (size_t)x.nwin * x.nchunks;                                                   \
