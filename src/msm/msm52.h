@@ -1,19 +1,25 @@
-/* The CPU MSM's batch of affine bucket additions (src/msm/msm_impl.h, the flush) eight at a time
- * on AVX-512 IFMA (src/ff/vec52.h), for G1 over a field of four 64-bit limbs below 2^255
- * (BN254). Curve-independent: the field is given by its constants; the points are the scalar
- * code's affine points (x then y, 4 limbs each, Montgomery form with R = 2^256, canonical).
+/* The CPU MSM's hot loops eight lanes at a time on AVX-512 IFMA (src/ff/vec52.h), for G1 over a
+ * field of four 64-bit limbs below 2^254 (BN254; the lazy [0, 2p) reduction needs the bound).
+ * Curve-independent: the field is given by its constants and the group's scalar XYZZ additions;
+ * points are the scalar code's (affine x then y, XYZZ x y zz zzz; 4 limbs each, Montgomery form
+ * with R = 2^256, canonical). Used by src/msm/msm_impl.h where msm52_usable(f):
+ *   msm52_batch_add    the flush of a batch of affine bucket additions (windows of >= 10 bits);
+ *   msm52_bucket_sums  a window's running sum over its affine buckets, 8 segments at once;
+ *   msm52_xyzz_add8    one point into the XYZZ buckets of 8 windows (windows below 10 bits).
  *
  * msm52_batch_add(bk, bj, bq, den, n) does, for i < n, bk[bj[i]] += bq[i] with
  * den[i] = bq[i].x - bk[bj[i]].x (nonzero, computed by the caller) and distinct bj[i]: the same
- * additions as the scalar flush, with the same results bit for bit (tests/test_bn254.c
- * g1_msm_vec52_vs_scalar compares the MSMs; tests/bn254_circuit.c whole proofs). The shared inversion is Montgomery's trick over 16 interleaved chains (lanes x two
- * parities), one scalar inversion for the whole batch. Products of two data values go through
- * v52_mul with one operand shifted left by 4 bits: (16 a) b 2^-260 = a b 2^-256, the scalar
- * code's Montgomery product.
+ * additions as the scalar flush, with the same affine results bit for bit. The shared inversion
+ * is Montgomery's trick over 16 interleaved chains (lanes x two parities), one scalar inversion
+ * for the whole batch. Products of two data values go through v52_mul with one operand shifted
+ * left by 4 bits: (16 a) b 2^-260 = a b 2^-256, the scalar code's Montgomery product. The other
+ * two give the same group elements as the scalar code in other projective coordinates. Tests:
+ * tests/test_bn254.c g1_msm_vec52_vs_scalar (MSMs against the scalar code and sum(k) P, with the
+ * exceptional lanes exercised), tests/bn254_circuit.c (whole proofs, same bytes).
  *
- * Requirements: msm52_usable(f) (the CPU has IFMA now and the modulus fits), a scratch of
- * msm52_scratch_bytes(n) bytes aligned to 64. Thread-safety: reentrant; the scratch and the
- * buckets belong to the calling thread.
+ * Requirements: msm52_usable(f) (the CPU has IFMA now and the modulus fits), for the batch a
+ * scratch of msm52_scratch_bytes(n) bytes. Thread-safety: reentrant; the scratch and the buckets
+ * belong to the calling thread.
  */
 #ifndef CUZK_MSM_MSM52_H
 #define CUZK_MSM_MSM52_H
