@@ -210,31 +210,29 @@ V52_INLINE void v52_add(v52 *r, const v52 *a, const v52 *b, const v52_mod *M) {
     v52_csub_q_(r, s[0], s[1], s[2], s[3], s[4], M->p);
 }
 
-/* r = a - b mod m (canonical in, canonical out; r may alias): d = a - b with signed carries,
- * e = d + m, and e where d < 0 */
-V52_INLINE void v52_sub(v52 *r, const v52 *a, const v52 *b, const v52_mod *M) {
+/* r = a - b, plus q where negative (q = m: P = M->p; q = 2m: P = M->p2): d = a - b with signed
+ * carries, e = d + q, and e where d < 0. For a, b in [0, q): r in [0, q). r may alias. */
+V52_INLINE void v52_sub_q_(v52 *r, const v52 *a, const v52 *b, const __m512i *P) {
     const __m512i K = _mm512_set1_epi64((long long)V52_MASK52);
-    __m512i d0 = _mm512_sub_epi64(a->l[0], b->l[0]);
-    __m512i d1 = _mm512_add_epi64(_mm512_sub_epi64(a->l[1], b->l[1]), _mm512_srai_epi64(d0, 52));
-    __m512i d2 = _mm512_add_epi64(_mm512_sub_epi64(a->l[2], b->l[2]), _mm512_srai_epi64(d1, 52));
-    __m512i d3 = _mm512_add_epi64(_mm512_sub_epi64(a->l[3], b->l[3]), _mm512_srai_epi64(d2, 52));
-    __m512i d4 = _mm512_add_epi64(_mm512_sub_epi64(a->l[4], b->l[4]), _mm512_srai_epi64(d3, 52));
-    d0 = _mm512_and_si512(d0, K);
-    d1 = _mm512_and_si512(d1, K);
-    d2 = _mm512_and_si512(d2, K);
-    d3 = _mm512_and_si512(d3, K);
-    const __mmask8 neg = _mm512_cmplt_epi64_mask(d4, _mm512_setzero_si512());
-    __m512i e0 = _mm512_add_epi64(d0, M->p[0]);
-    __m512i e1 = _mm512_add_epi64(_mm512_add_epi64(d1, M->p[1]), _mm512_srli_epi64(e0, 52));
-    __m512i e2 = _mm512_add_epi64(_mm512_add_epi64(d2, M->p[2]), _mm512_srli_epi64(e1, 52));
-    __m512i e3 = _mm512_add_epi64(_mm512_add_epi64(d3, M->p[3]), _mm512_srli_epi64(e2, 52));
-    __m512i e4 = _mm512_add_epi64(_mm512_add_epi64(d4, M->p[4]), _mm512_srli_epi64(e3, 52));
-    r->l[0] = _mm512_mask_blend_epi64(neg, d0, _mm512_and_si512(e0, K));
-    r->l[1] = _mm512_mask_blend_epi64(neg, d1, _mm512_and_si512(e1, K));
-    r->l[2] = _mm512_mask_blend_epi64(neg, d2, _mm512_and_si512(e2, K));
-    r->l[3] = _mm512_mask_blend_epi64(neg, d3, _mm512_and_si512(e3, K));
-    r->l[4] = _mm512_mask_blend_epi64(neg, d4, e4);
+    __m512i d[5], e[5];
+    __m512i c = _mm512_setzero_si512();
+    for (int i = 0; i < 5; i++) {
+        __m512i v = _mm512_add_epi64(_mm512_sub_epi64(a->l[i], b->l[i]), c);
+        c = _mm512_srai_epi64(v, 52);
+        d[i] = i < 4 ? _mm512_and_si512(v, K) : v;
+    }
+    const __mmask8 neg = _mm512_cmplt_epi64_mask(d[4], _mm512_setzero_si512());
+    c = _mm512_setzero_si512();
+    for (int i = 0; i < 5; i++) {
+        __m512i v = _mm512_add_epi64(_mm512_add_epi64(d[i], P[i]), c);
+        c = _mm512_srli_epi64(v, 52);
+        e[i] = i < 4 ? _mm512_and_si512(v, K) : v;
+    }
+    for (int i = 0; i < 5; i++) r->l[i] = _mm512_mask_blend_epi64(neg, d[i], e[i]);
 }
+
+/* r = a - b mod m (canonical in, canonical out; r may alias) */
+V52_INLINE void v52_sub(v52 *r, const v52 *a, const v52 *b, const v52_mod *M) { v52_sub_q_(r, a, b, M->p); }
 
 /* The Montgomery product a * b * 2^-260 mod m, before its final subtraction: < a b 2^-260 + m.
  * canon: subtract m once where needed (the result < m when it was < 2m). */
@@ -327,29 +325,7 @@ V52_INLINE void v52_add_lazy(v52 *r, const v52 *a, const v52 *b, const v52_mod *
 }
 
 /* r = a - b mod m with a, b in [0, 2m): a - b, plus 2m where negative; in [0, 2m) */
-V52_INLINE void v52_sub_lazy(v52 *r, const v52 *a, const v52 *b, const v52_mod *M) {
-    const __m512i K = _mm512_set1_epi64((long long)V52_MASK52);
-    __m512i d0 = _mm512_sub_epi64(a->l[0], b->l[0]);
-    __m512i d1 = _mm512_add_epi64(_mm512_sub_epi64(a->l[1], b->l[1]), _mm512_srai_epi64(d0, 52));
-    __m512i d2 = _mm512_add_epi64(_mm512_sub_epi64(a->l[2], b->l[2]), _mm512_srai_epi64(d1, 52));
-    __m512i d3 = _mm512_add_epi64(_mm512_sub_epi64(a->l[3], b->l[3]), _mm512_srai_epi64(d2, 52));
-    __m512i d4 = _mm512_add_epi64(_mm512_sub_epi64(a->l[4], b->l[4]), _mm512_srai_epi64(d3, 52));
-    const __mmask8 neg = _mm512_cmplt_epi64_mask(d4, _mm512_setzero_si512());
-    d0 = _mm512_and_si512(d0, K);
-    d1 = _mm512_and_si512(d1, K);
-    d2 = _mm512_and_si512(d2, K);
-    d3 = _mm512_and_si512(d3, K);
-    __m512i e0 = _mm512_mask_add_epi64(d0, neg, d0, M->p2[0]);
-    __m512i e1 = _mm512_add_epi64(_mm512_mask_add_epi64(d1, neg, d1, M->p2[1]), _mm512_srli_epi64(e0, 52));
-    __m512i e2 = _mm512_add_epi64(_mm512_mask_add_epi64(d2, neg, d2, M->p2[2]), _mm512_srli_epi64(e1, 52));
-    __m512i e3 = _mm512_add_epi64(_mm512_mask_add_epi64(d3, neg, d3, M->p2[3]), _mm512_srli_epi64(e2, 52));
-    __m512i e4 = _mm512_add_epi64(_mm512_mask_add_epi64(d4, neg, d4, M->p2[4]), _mm512_srli_epi64(e3, 52));
-    r->l[0] = _mm512_and_si512(e0, K);
-    r->l[1] = _mm512_and_si512(e1, K);
-    r->l[2] = _mm512_and_si512(e2, K);
-    r->l[3] = _mm512_and_si512(e3, K);
-    r->l[4] = e4;
-}
+V52_INLINE void v52_sub_lazy(v52 *r, const v52 *a, const v52 *b, const v52_mod *M) { v52_sub_q_(r, a, b, M->p2); }
 
 #endif /* MONT_X86 */
 #endif

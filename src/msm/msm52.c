@@ -182,6 +182,14 @@ typedef struct {
     __mmask8 inf;
 } xyzz8;
 
+/* the lanes of k of P take (x, y, zz, zzz) */
+V52_INLINE void xyzz8_take(xyzz8 *P, __mmask8 k, const v52 *x, const v52 *y, const v52 *zz, const v52 *zzz) {
+    v52_blend(&P->x, k, &P->x, x);
+    v52_blend(&P->y, k, &P->y, y);
+    v52_blend(&P->zz, k, &P->zz, zz);
+    v52_blend(&P->zzz, k, &P->zzz, zzz);
+}
+
 /* lane l of P <-> a scalar XYZZ (4 fields of 4 limbs) */
 V52_INLINE void lane_get(msm52_xyzz *o, const xyzz8 *P, int l) {
     uint64_t t[8][4];
@@ -238,14 +246,8 @@ V52_INLINE void add_mixed8(xyzz8 *R, const v52 *x, const v52 *y, __mmask8 has, c
     mulr(&ZZZ3, &R->zzz, &PPP, M);
     const __mmask8 set = has & R->inf, odd = has & (__mmask8)~R->inf & v52_is_zero(&P);
     const __mmask8 add = has & (__mmask8)~R->inf & (__mmask8)~odd; /* odd lanes: scalar, below */
-    v52_blend(&R->x, add, &R->x, &X3);
-    v52_blend(&R->y, add, &R->y, &Y3);
-    v52_blend(&R->zz, add, &R->zz, &ZZ3);
-    v52_blend(&R->zzz, add, &R->zzz, &ZZZ3);
-    v52_blend(&R->x, set, &R->x, x);
-    v52_blend(&R->y, set, &R->y, y);
-    v52_blend(&R->zz, set, &R->zz, one);
-    v52_blend(&R->zzz, set, &R->zzz, one);
+    xyzz8_take(R, add, &X3, &Y3, &ZZ3, &ZZZ3);
+    xyzz8_take(R, set, x, y, one, one);
     R->inf &= (__mmask8)~set;
     for (int l = 0; odd && l < 8; l++) {
         if (!(odd & (1u << l))) continue;
@@ -273,14 +275,8 @@ V52_INLINE void add8(xyzz8 *S, const xyzz8 *R, const v52_mod *M, const msm52_fie
     const __mmask8 live = (__mmask8)~R->inf;
     const __mmask8 set = live & S->inf, odd = live & (__mmask8)~S->inf & v52_is_zero(&P);
     const __mmask8 add = live & (__mmask8)~S->inf & (__mmask8)~odd; /* odd lanes: scalar, below */
-    v52_blend(&S->x, add, &S->x, &X3);
-    v52_blend(&S->y, add, &S->y, &Y3);
-    v52_blend(&S->zz, add, &S->zz, &ZZ3);
-    v52_blend(&S->zzz, add, &S->zzz, &ZZZ3);
-    v52_blend(&S->x, set, &S->x, &R->x);
-    v52_blend(&S->y, set, &S->y, &R->y);
-    v52_blend(&S->zz, set, &S->zz, &R->zz);
-    v52_blend(&S->zzz, set, &S->zzz, &R->zzz);
+    xyzz8_take(S, add, &X3, &Y3, &ZZ3, &ZZZ3);
+    xyzz8_take(S, set, &R->x, &R->y, &R->zz, &R->zzz);
     S->inf &= (__mmask8)~set;
     for (int l = 0; odd && l < 8; l++) {
         if (!(odd & (1u << l))) continue;
@@ -392,14 +388,8 @@ V52_TARGET void msm52_xyzz_add8(msm52_xyzz *const b[8], unsigned active, unsigne
     mulr(&ZZZ3, &R.zzz, &PPP, &M);
     const __mmask8 act = (__mmask8)active, set = act & R.inf, odd = act & (__mmask8)~R.inf & v52_is_zero(&P);
     const __mmask8 add = act & (__mmask8)~R.inf & (__mmask8)~odd;
-    v52_blend(&R.x, add, &R.x, &X3);
-    v52_blend(&R.y, add, &R.y, &Y3);
-    v52_blend(&R.zz, add, &R.zz, &ZZ3);
-    v52_blend(&R.zzz, add, &R.zzz, &ZZZ3);
-    v52_blend(&R.x, set, &R.x, &x);
-    v52_blend(&R.y, set, &R.y, &y);
-    v52_blend(&R.zz, set, &R.zz, &one);
-    v52_blend(&R.zzz, set, &R.zzz, &one);
+    xyzz8_take(&R, add, &X3, &Y3, &ZZ3, &ZZZ3);
+    xyzz8_take(&R, set, &x, &y, &one, &one);
     const __mmask8 out = set | add;
     v52_to64(c, &R.x);
     v52_to64(c + 4, &R.y);

@@ -394,6 +394,19 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
         }                                                                                        \
     }                                                                                            \
                                                                                                  \
+    /* out = sum over windows from the top of acc * 2^c + the window's partial sums (one per      \
+     * chunk: window w, chunk ch at partial[w * nchunks + ch]) */                                 \
+    static void G##_msm_combine(G##_jacobian *out, const G##_xyzz *partial, int nwin, size_t nchunks, int c) { \
+        G##_xyzz acc;                                                                            \
+        G##_xyzz_set_infinity(&acc);                                                             \
+        for (int w = nwin - 1; w >= 0; w--) {                                                    \
+            if (w != nwin - 1)                                                                   \
+                for (int i = 0; i < c; i++) G##_xyzz_dbl(&acc, &acc);                            \
+            for (size_t ch = 0; ch < nchunks; ch++) G##_xyzz_add(&acc, &acc, &partial[(size_t)w * nchunks + ch]); \
+        }                                                                                        \
+        G##_xyzz_to_jacobian(out, &acc);                                                         \
+    }                                                                                            \
+                                                                                                 \
     /* The small MSMs (XYZZ buckets) with the 8-lane code: a task takes a group of 8 windows and  \
      * a chunk of points; each point's 8 digits go to the 8 windows' buckets at once             \
      * (msm52_xyzz_add8), then each window's running sum as in G##_msm_task. Same partial sums    \
@@ -479,15 +492,7 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
             return false;                                                                        \
         }                                                                                        \
         parallel_for((size_t)nth, nth, G##_msm8_worker, &x);                                     \
-        G##_xyzz acc;                                                                            \
-        G##_xyzz_set_infinity(&acc);                                                             \
-        for (int w = x.nwin - 1; w >= 0; w--) {                                                  \
-            if (w != x.nwin - 1)                                                                 \
-                for (int i = 0; i < x.c; i++) G##_xyzz_dbl(&acc, &acc);                          \
-            for (size_t c_ = 0; c_ < x.nchunks; c_++)                                            \
-                G##_xyzz_add(&acc, &acc, &x.partial[(size_t)w * x.nchunks + c_]);                \
-        }                                                                                        \
-        G##_xyzz_to_jacobian(out, &acc);                                                         \
+        G##_msm_combine(out, x.partial, x.nwin, x.nchunks, x.c);                                 \
         free(x.bx);                                                                              \
         free(x.partial);                                                                         \
         return true;                                                                             \
@@ -581,15 +586,7 @@ static inline size_t msm_chunks(size_t n, int nwin, int nthreads) {
             return;                                                                              \
         }                                                                                        \
         parallel_for((size_t)nth, nth, G##_msm_worker, &x);                                      \
-        G##_xyzz acc;                                                                            \
-        G##_xyzz_set_infinity(&acc);                                                             \
-        for (int w = x.nwin - 1; w >= 0; w--) {                                                  \
-            if (w != x.nwin - 1)                                                                 \
-                for (int i = 0; i < x.c; i++) G##_xyzz_dbl(&acc, &acc);                          \
-            for (size_t ch = 0; ch < x.nchunks; ch++)                                            \
-                G##_xyzz_add(&acc, &acc, &x.partial[(size_t)w * x.nchunks + ch]);                \
-        }                                                                                        \
-        G##_xyzz_to_jacobian(out, &acc);                                                         \
+        G##_msm_combine(out, x.partial, x.nwin, x.nchunks, x.c);                                 \
         G##_msm_scratch_free(x.scratch, nth);                                                    \
         free(x.partial);                                                                         \
     }                                                                                            \
