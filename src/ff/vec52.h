@@ -37,6 +37,13 @@
 
 #include "ff/mont_x86.h"
 
+/* -m^-1 mod 2^64 for an odd m (Newton: each step doubles the correct low bits, 6 reach 64) */
+static inline uint64_t v52_inv64(const uint64_t m[4]) {
+    uint64_t x = 1;
+    for (int i = 0; i < 6; i++) x *= 2 - m[0] * x;
+    return (uint64_t)0 - x;
+}
+
 #ifdef MONT_X86
 #define FF_VEC52 1
 #include <immintrin.h>
@@ -310,6 +317,32 @@ V52_INLINE void v52_shl4(v52 *r, const v52 *a) {
         p = a->l[i];
         r->l[i] = i < 4 ? _mm512_and_si512(v, K) : v;
     }
+}
+
+/* r = a b 2^-256 mod m: the scalar code's Montgomery product (a, b canonical, r canonical) */
+V52_INLINE void v52_mulr(v52 *r, const v52 *a, const v52 *b, const v52_mod *M) {
+    v52 a16;
+    v52_shl4(&a16, a);
+    v52_mul(r, &a16, b, M);
+}
+
+/* lanes whose value is 0 (normalized limbs), lanes where a = b, r = k ? b : a per lane */
+V52_INLINE __mmask8 v52_is_zero(const v52 *a) {
+    __m512i o = _mm512_or_si512(_mm512_or_si512(a->l[0], a->l[1]), _mm512_or_si512(a->l[2], a->l[3]));
+    return _mm512_cmpeq_epi64_mask(_mm512_or_si512(o, a->l[4]), _mm512_setzero_si512());
+}
+V52_INLINE __mmask8 v52_eq(const v52 *a, const v52 *b) {
+    __mmask8 k = 0xff;
+    for (int i = 0; i < 5; i++) k &= _mm512_cmpeq_epi64_mask(a->l[i], b->l[i]);
+    return k;
+}
+V52_INLINE void v52_blend(v52 *r, __mmask8 k, const v52 *a, const v52 *b) {
+    for (int i = 0; i < 5; i++) r->l[i] = _mm512_mask_blend_epi64(k, a->l[i], b->l[i]);
+}
+/* every lane = v (4 limbs of 64 bits) */
+V52_INLINE void v52_bcast4(v52 *r, const uint64_t v[4]) {
+    v52_from64(r, _mm512_set1_epi64((long long)v[0]), _mm512_set1_epi64((long long)v[1]),
+               _mm512_set1_epi64((long long)v[2]), _mm512_set1_epi64((long long)v[3]));
 }
 
 /* [0, 2m) -> [0, m) */

@@ -17,18 +17,6 @@ bool msm52_usable(const msm52_field *f) {
     return ff_vec52_enabled && f && f->p && (f->p[0] & 1) && v52_lazy_ok(f->p) && f->p[3] != 0;
 }
 
-static uint64_t inv64_of(const uint64_t p[4]) {
-    uint64_t x = 1;
-    for (int i = 0; i < 6; i++) x *= 2 - p[0] * x;
-    return (uint64_t)0 - x;
-}
-
-/* r = a b 2^-256 mod p: the scalar Montgomery product */
-V52_INLINE void mulr(v52 *r, const v52 *a, const v52 *b, const v52_mod *M) {
-    v52 a16;
-    v52_shl4(&a16, a);
-    v52_mul(r, &a16, b, M);
-}
 
 V52_INLINE void ld(v52 *v, const uint64_t *b) {
     for (int i = 0; i < 5; i++) v->l[i] = _mm512_load_si512(b + 8 * i);
@@ -65,7 +53,7 @@ V52_INLINE void load_den(v52 *D, const uint64_t (*den)[4], size_t k, size_t n, c
 V52_TARGET void msm52_batch_add(uint64_t (*bk)[8], const uint32_t *bj, const uint64_t (*bq)[8],
                                 const uint64_t (*den)[4], size_t n, const msm52_field *f, void *scratch) {
     if (!n) return;
-    const uint64_t inv = inv64_of(f->p);
+    const uint64_t inv = v52_inv64(f->p);
     v52_mod M;
     v52_mod_init(&M, f->p, inv);
     uint64_t *pre = (uint64_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
@@ -159,22 +147,6 @@ V52_TARGET void msm52_batch_add(uint64_t (*bk)[8], const uint32_t *bj, const uin
 
 /* ---- the bucket sums ------------------------------------------------------------------------ */
 
-V52_INLINE __mmask8 v52_is_zero(const v52 *a) {
-    __m512i o = _mm512_or_si512(_mm512_or_si512(a->l[0], a->l[1]), _mm512_or_si512(a->l[2], a->l[3]));
-    return _mm512_cmpeq_epi64_mask(_mm512_or_si512(o, a->l[4]), _mm512_setzero_si512());
-}
-V52_INLINE void v52_blend(v52 *r, __mmask8 k, const v52 *a, const v52 *b) { /* k ? b : a */
-    for (int i = 0; i < 5; i++) r->l[i] = _mm512_mask_blend_epi64(k, a->l[i], b->l[i]);
-}
-V52_INLINE void v52_bcast4(v52 *r, const uint64_t v[4]) {
-    uint64_t t[5];
-    t[0] = v[0] & V52_MASK52;
-    t[1] = ((v[0] >> 52) | (v[1] << 12)) & V52_MASK52;
-    t[2] = ((v[1] >> 40) | (v[2] << 24)) & V52_MASK52;
-    t[3] = ((v[2] >> 28) | (v[3] << 36)) & V52_MASK52;
-    t[4] = v[3] >> 16;
-    for (int i = 0; i < 5; i++) r->l[i] = _mm512_set1_epi64((long long)t[i]);
-}
 
 /* 8 XYZZ points, one per lane, and which lanes are the point at infinity */
 typedef struct {
@@ -219,16 +191,16 @@ V52_INLINE void lane_set(xyzz8 *P, int l, const msm52_xyzz *o) {
 V52_INLINE void xyzz_xy_(v52 *X3, v52 *Y3, v52 *PP, v52 *PPP, const v52 *P, const v52 *R, const v52 *U1,
                          const v52 *S1, const v52_mod *M) {
     v52 Q, t;
-    mulr(PP, P, P, M);
-    mulr(PPP, P, PP, M);
-    mulr(&Q, U1, PP, M);
-    mulr(X3, R, R, M);
+    v52_mulr(PP, P, P, M);
+    v52_mulr(PPP, P, PP, M);
+    v52_mulr(&Q, U1, PP, M);
+    v52_mulr(X3, R, R, M);
     v52_sub(X3, X3, PPP, M);
     v52_sub(X3, X3, &Q, M);
     v52_sub(X3, X3, &Q, M);
     v52_sub(&t, &Q, X3, M);
-    mulr(Y3, R, &t, M);
-    mulr(&t, S1, PPP, M);
+    v52_mulr(Y3, R, &t, M);
+    v52_mulr(&t, S1, PPP, M);
     v52_sub(Y3, Y3, &t, M);
 }
 
@@ -237,13 +209,13 @@ V52_INLINE void xyzz_xy_(v52 *X3, v52 *Y3, v52 *PP, v52 *PPP, const v52 *P, cons
 V52_INLINE void add_mixed8(xyzz8 *R, const v52 *x, const v52 *y, __mmask8 has, const v52 *one, const v52_mod *M,
                            const msm52_field *f, const uint64_t *const src[8]) {
     v52 u2, s2, P, Rr, PP, PPP, X3, Y3, ZZ3, ZZZ3;
-    mulr(&u2, x, &R->zz, M);
-    mulr(&s2, y, &R->zzz, M);
+    v52_mulr(&u2, x, &R->zz, M);
+    v52_mulr(&s2, y, &R->zzz, M);
     v52_sub(&P, &u2, &R->x, M);
     v52_sub(&Rr, &s2, &R->y, M);
     xyzz_xy_(&X3, &Y3, &PP, &PPP, &P, &Rr, &R->x, &R->y, M);
-    mulr(&ZZ3, &R->zz, &PP, M);
-    mulr(&ZZZ3, &R->zzz, &PPP, M);
+    v52_mulr(&ZZ3, &R->zz, &PP, M);
+    v52_mulr(&ZZZ3, &R->zzz, &PPP, M);
     const __mmask8 set = has & R->inf, odd = has & (__mmask8)~R->inf & v52_is_zero(&P);
     const __mmask8 add = has & (__mmask8)~R->inf & (__mmask8)~odd; /* odd lanes: scalar, below */
     xyzz8_take(R, add, &X3, &Y3, &ZZ3, &ZZZ3);
@@ -261,17 +233,17 @@ V52_INLINE void add_mixed8(xyzz8 *R, const v52 *x, const v52 *y, __mmask8 has, c
 /* S += R in every lane where R is not infinity (S infinity: S = R; S = +-R: the scalar add) */
 V52_INLINE void add8(xyzz8 *S, const xyzz8 *R, const v52_mod *M, const msm52_field *f) {
     v52 u1, u2, s1, s2, P, Rr, PP, PPP, X3, Y3, ZZ3, ZZZ3;
-    mulr(&u1, &S->x, &R->zz, M);
-    mulr(&u2, &R->x, &S->zz, M);
-    mulr(&s1, &S->y, &R->zzz, M);
-    mulr(&s2, &R->y, &S->zzz, M);
+    v52_mulr(&u1, &S->x, &R->zz, M);
+    v52_mulr(&u2, &R->x, &S->zz, M);
+    v52_mulr(&s1, &S->y, &R->zzz, M);
+    v52_mulr(&s2, &R->y, &S->zzz, M);
     v52_sub(&P, &u2, &u1, M);
     v52_sub(&Rr, &s2, &s1, M);
     xyzz_xy_(&X3, &Y3, &PP, &PPP, &P, &Rr, &u1, &s1, M);
-    mulr(&ZZ3, &S->zz, &R->zz, M);
-    mulr(&ZZ3, &ZZ3, &PP, M);
-    mulr(&ZZZ3, &S->zzz, &R->zzz, M);
-    mulr(&ZZZ3, &ZZZ3, &PPP, M);
+    v52_mulr(&ZZ3, &S->zz, &R->zz, M);
+    v52_mulr(&ZZ3, &ZZ3, &PP, M);
+    v52_mulr(&ZZZ3, &S->zzz, &R->zzz, M);
+    v52_mulr(&ZZZ3, &ZZZ3, &PPP, M);
     const __mmask8 live = (__mmask8)~R->inf;
     const __mmask8 set = live & S->inf, odd = live & (__mmask8)~S->inf & v52_is_zero(&P);
     const __mmask8 add = live & (__mmask8)~S->inf & (__mmask8)~odd; /* odd lanes: scalar, below */
@@ -312,7 +284,7 @@ V52_TARGET bool msm52_bucket_sums(msm52_xyzz run[8], msm52_xyzz sum[8], const ui
     if (nb < 64 || nb % 8 || !f->add || !f->add_mixed) return false;
     const size_t S = nb / 8;
     v52_mod M;
-    v52_mod_init(&M, f->p, inv64_of(f->p));
+    v52_mod_init(&M, f->p, v52_inv64(f->p));
     v52 one;
     v52_bcast4(&one, f->one);
     xyzz8 R, Sm;
@@ -352,7 +324,7 @@ V52_TARGET void msm52_xyzz_add8(msm52_xyzz *const b[8], unsigned active, unsigne
                                 const msm52_field *f) {
     if (!(active & 0xff)) return;
     v52_mod M;
-    v52_mod_init(&M, f->p, inv64_of(f->p));
+    v52_mod_init(&M, f->p, v52_inv64(f->p));
     v52 one, x, y, ny;
     v52_bcast4(&one, f->one);
     v52_bcast4(&x, p);
@@ -379,13 +351,13 @@ V52_TARGET void msm52_xyzz_add8(msm52_xyzz *const b[8], unsigned active, unsigne
     /* the mixed addition of add_mixed8 without its fallback: the exceptional lanes are done in
      * memory by the scalar code after the store */
     v52 u2, s2, P, Rr, PP, PPP, X3, Y3, ZZ3, ZZZ3;
-    mulr(&u2, &x, &R.zz, &M);
-    mulr(&s2, &y, &R.zzz, &M);
+    v52_mulr(&u2, &x, &R.zz, &M);
+    v52_mulr(&s2, &y, &R.zzz, &M);
     v52_sub(&P, &u2, &R.x, &M);
     v52_sub(&Rr, &s2, &R.y, &M);
     xyzz_xy_(&X3, &Y3, &PP, &PPP, &P, &Rr, &R.x, &R.y, &M);
-    mulr(&ZZ3, &R.zz, &PP, &M);
-    mulr(&ZZZ3, &R.zzz, &PPP, &M);
+    v52_mulr(&ZZ3, &R.zz, &PP, &M);
+    v52_mulr(&ZZZ3, &R.zzz, &PPP, &M);
     const __mmask8 act = (__mmask8)active, set = act & R.inf, odd = act & (__mmask8)~R.inf & v52_is_zero(&P);
     const __mmask8 add = act & (__mmask8)~R.inf & (__mmask8)~odd;
     xyzz8_take(&R, add, &X3, &Y3, &ZZ3, &ZZZ3);

@@ -11,9 +11,7 @@
 
 void ntt52_field_init(ntt52_field *f, const uint64_t p[4]) {
     memcpy(f->p, p, sizeof f->p);
-    uint64_t x = 1; /* Newton: x = p^-1 mod 2^64 (p odd), 6 steps double the correct bits to 64 */
-    for (int i = 0; i < 6; i++) x *= 2 - p[0] * x;
-    f->inv64 = (uint64_t)0 - x;
+    f->inv64 = v52_inv64(p);
 }
 
 #ifdef FF_VEC52

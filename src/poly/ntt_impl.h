@@ -458,7 +458,8 @@ static void pw_run(void *vctx, size_t begin, size_t end, int tid) {
 
 static void pointwise(size_t m, CN(fr) *a, const CN(fr) *b, CN(fr) *c, const CN(fr) *scale, int op, int nthreads) {
     ntt52_field f;
-    if (!scale && m % 8 == 0 && m >= 8 && vec_field(&f, NTT52_MIN_LOG)) { /* 8 lanes (src/poly/ntt52.h) */
+    ntt52_field_init(&f, CN(fr_MODULUS));
+    if (!scale && m % 8 == 0 && m >= 8 && ntt52_field_ok(&f)) { /* 8 lanes (src/poly/ntt52.h) */
         ntt52_pointwise((uint64_t(*)[4])a, (const uint64_t(*)[4])b, (uint64_t(*)[4])c, m, op, &f, nthreads);
         return;
     }
