@@ -27,10 +27,10 @@
 #       must equal the host's), rapidsnark RUNS whole processes (its last proof checked by `cuzk
 #       verify`), `cuzk prove` RUNS whole processes with --backend cpu and with --backend gpu (each
 #       last proof checked), cuzkd with backend gpu and the circuit preloaded, one untimed Prove, then RUNS
-#       timed Prove calls one at a time (tests/daemon/client.go latency). Default --runs 5. The table
+#       timed Prove calls one at a time, twice: the zkey's A/B rows on the host, then on the GPU (tests/daemon/client.go latency). Default --runs 5. The table
 #       is printed last; with $OUT set the table, the logs and every cuzkd proof go there.
 #   tools/bench-bn254-daemon.sh --verify DIR       (host) `snarkjs groth16 verify` of every proof
-#       DIR (the GPU run's $OUT) holds, with the host's verification keys. Exit 1 if any fails.
+#       DIR (the GPU run's $OUT) holds (CIRCUIT.proofs.jsonl: rows on the host; CIRCUIT-rows: on the GPU), with the host's verification keys. Exit 1 if any fails.
 # Exit status 0 when every step ran and every proof verified; 1 otherwise.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -73,9 +73,10 @@ if [ "$MODE" = verify ]; then
   SJ=$W/npm/node_modules/snarkjs/build/cli.cjs
   [ -f "$SJ" ] || { echo "bench-bn254-daemon.sh: no snarkjs at $SJ (tools/bench-bn254.sh --make installs it)" >&2; exit 2; }
   n=0
-  for c in "${CIRCUITS[@]}"; do
-    f=$VDIR/$c.proofs.jsonl
-    [ -f "$f" ] || { say "$c: no proofs in $VDIR"; continue; }
+  for tag in "${CIRCUITS[@]}" "${CIRCUITS[@]/%/-rows}"; do
+    c=${tag%-rows}
+    f=$VDIR/$tag.proofs.jsonl
+    [ -f "$f" ] || { say "$tag: no proofs in $VDIR"; continue; }
     vk=$W/$c/verification_key.json
     [ -f "$vk" ] || { fail "$c: no $vk"; continue; }
     t=$(mktemp -d)
@@ -84,7 +85,7 @@ if [ "$MODE" = verify ]; then
       node -e 'const l = JSON.parse(process.argv[1]); const fs = require("fs");
                fs.writeFileSync(process.argv[2] + "/proof.json", l.proof_json); fs.writeFileSync(process.argv[2] + "/public.json", l.public_json)' "$line" "$t"
       if node "$SJ" groth16 verify "$vk" "$t/public.json" "$t/proof.json" 2>&1 | grep -q 'OK!'; then n=$((n + 1))
-      else fail "$c: cuzkd proof $i does NOT verify in snarkjs"; fi
+      else fail "$tag: cuzkd proof $i does NOT verify in snarkjs"; fi
       i=$((i + 1))
     done < "$f"
     # the public signals equal those of the host's witness (snarkjs wtns export json: [1, pub..., ...])
@@ -93,10 +94,10 @@ if [ "$MODE" = verify ]; then
       node "$SJ" wtns export json "$W/$c/witness.wtns" "$t/w.json" >/dev/null 2>&1 &&
         want=$(node -e 'const w = JSON.parse(require("fs").readFileSync(process.argv[1])); console.log(JSON.stringify(w.slice(1, 1 + +process.argv[2])))' "$t/w.json" "$npub") &&
         got=$(head -1 "$f" | node -e 'let s = ""; process.stdin.on("data", d => s += d).on("end", () => console.log(JSON.stringify(JSON.parse(JSON.parse(s).public_json))))') &&
-        { [ "$want" = "$got" ] && say "$c: $i proofs verified by snarkjs; public signals = the witness's ($got)" ||
+        { [ "$want" = "$got" ] && say "$tag: $i proofs verified by snarkjs; public signals = the witness's ($got)" ||
             fail "$c: public signals $got, the witness has $want"; }
     else
-      say "$c: $i proofs verified by snarkjs"
+      say "$tag: $i proofs verified by snarkjs"
     fi
     rm -rf "$t"
   done
@@ -230,22 +231,27 @@ for c in "${CIRCUITS[@]}"; do
     "$CUZK" verify "$s/verification_key.json" "$d/$be.public.json" "$d/$be.proof.json" > /dev/null 2>&1 || fail "$c: cuzk's $be proof does not verify"
     say "$c: cuzk prove --backend $be $(paste -sd' ' "$LOG/$c-cuzk-$be.times") ms"
   done
-  # cuzkd: GPU backend, the key preloaded (resident on the device), one Prove at a time
+  # cuzkd: GPU backend, the key preloaded (resident on the device), one Prove at a time; twice:
+  # the zkey's A/B rows on the host (a/b summed on CPU threads: the default) and on the device
+  # (engine.zkey_rows_on_gpu = true: the whole proof start on the GPU), back to back
   sock=$G/cuzkd.sock
-  printf '[server]\nlisten = ["unix://%s"]\nhttp = ""\n[log]\nlevel = "debug"\n[engine]\nbackend = "gpu"\nworkers = 1\n[circuits.%s]\nzkey = "%s"\npreload = true\n' \
-    "$sock" "$c" "$d/circuit_final.zkey" > "$G/$c.toml"
-  "$BIN/cuzkd" --config "$G/$c.toml" > "$LOG/$c-cuzkd.out" 2> "$LOG/$c-cuzkd.log" &
-  P=$!
-  for _ in $(seq 600); do grep -q ready "$LOG/$c-cuzkd.out" 2>/dev/null && break; kill -0 $P 2>/dev/null || break; sleep 0.1; done
-  if ! grep -q ready "$LOG/$c-cuzkd.out" 2>/dev/null; then fail "$c: cuzkd did not start ($LOG/$c-cuzkd.log)"; kill $P 2>/dev/null; wait $P 2>/dev/null; continue; fi
-  rm -f "$DEST/$c.proofs.jsonl"
-  "$BIN/cuzkd-client" latency -addr "unix://$sock" -circuit "$c" -wtns "$d/witness.wtns" -n "$RUNS" -warmup 1 -tag "$c" \
-    -out "$DEST/$c.proofs.jsonl" > "$LOG/$c-latency.log" 2>&1 || fail "$c: cuzkd Prove calls ($LOG/$c-latency.log)"
-  kill -TERM $P; wait $P
-  cat "$LOG/$c-latency.log"
-  DMED[$c]=$(sed -nE 's/^latency median_ms=([0-9.]+).*/\1/p' "$LOG/$c-latency.log")
-  DMIN[$c]=$(sed -nE 's/^latency median_ms=.* min_ms=([0-9.]+).*/\1/p' "$LOG/$c-latency.log")
-  DPROV[$c]=$(sed -nE 's/^latency i=.* prover_ms=([0-9.]+)$/\1/p' "$LOG/$c-latency.log" | median)
+  for rows in host gpu; do
+    tag=$c; [ $rows = gpu ] && tag=$c-rows
+    printf '[server]\nlisten = ["unix://%s"]\nhttp = ""\n[log]\nlevel = "debug"\n[engine]\nbackend = "gpu"\nworkers = 1\nzkey_rows_on_gpu = %s\n[circuits.%s]\nzkey = "%s"\npreload = true\n' \
+      "$sock" "$([ $rows = gpu ] && echo true || echo false)" "$c" "$d/circuit_final.zkey" > "$G/$tag.toml"
+    "$BIN/cuzkd" --config "$G/$tag.toml" > "$LOG/$tag-cuzkd.out" 2> "$LOG/$tag-cuzkd.log" &
+    P=$!
+    for _ in $(seq 600); do grep -q ready "$LOG/$tag-cuzkd.out" 2>/dev/null && break; kill -0 $P 2>/dev/null || break; sleep 0.1; done
+    if ! grep -q ready "$LOG/$tag-cuzkd.out" 2>/dev/null; then fail "$c: cuzkd (rows on $rows) did not start ($LOG/$tag-cuzkd.log)"; kill $P 2>/dev/null; wait $P 2>/dev/null; continue; fi
+    rm -f "$DEST/$tag.proofs.jsonl"
+    "$BIN/cuzkd-client" latency -addr "unix://$sock" -circuit "$c" -wtns "$d/witness.wtns" -n "$RUNS" -warmup 1 -tag "$tag" \
+      -out "$DEST/$tag.proofs.jsonl" > "$LOG/$tag-latency.log" 2>&1 || fail "$c: cuzkd Prove calls, rows on $rows ($LOG/$tag-latency.log)"
+    kill -TERM $P; wait $P
+    say "$c: cuzkd, zkey rows on the $rows:"; cat "$LOG/$tag-latency.log"
+    DMED[$tag]=$(sed -nE 's/^latency median_ms=([0-9.]+).*/\1/p' "$LOG/$tag-latency.log")
+    DMIN[$tag]=$(sed -nE 's/^latency median_ms=.* min_ms=([0-9.]+).*/\1/p' "$LOG/$tag-latency.log")
+    DPROV[$tag]=$(sed -nE 's/^latency i=.* prover_ms=([0-9.]+)$/\1/p' "$LOG/$tag-latency.log" | median)
+  done
   rm -f "$d/circuit_final.zkey"   # a 2^22 key is ~1.6 GB: keep the disk for the next
 done
 ratio() { if [[ ${1:-} =~ ^[0-9.]+$ ]] && [[ ${2:-} =~ ^[0-9.]+$ ]]; then awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; else echo -; fi; }
@@ -254,17 +260,21 @@ ratio() { if [[ ${1:-} =~ ^[0-9.]+$ ]] && [[ ${2:-} =~ ^[0-9.]+$ ]]; then awk -v
   echo "==== BN254 Groth16: cuzkd Prove (GPU, key hot) vs rapidsnark (whole process, $(nproc) CPUs), median ms of $RUNS ===="
   nvidia-smi --query-gpu=name --format=csv,noheader | head -1
   echo "cuzk $(git rev-parse --short HEAD 2>/dev/null || echo '?'); cuzkd $(head -c 12 .prebuilt/COMMIT 2>/dev/null)"
-  printf '%-13s %9s %7s %10s %9s %10s %9s %9s %11s %8s %8s\n' circuit constr domain cuzkd_call cuzkd_min prover_ms \
+  printf '%-13s %9s %7s %6s %10s %9s %10s %9s %9s %11s %8s %8s\n' circuit constr domain rows cuzkd_call cuzkd_min prover_ms \
     gpu_proc cpu_proc rapidsnark rs/cuzkd rs/cpu
   for c in "${CIRCUITS[@]}"; do
-    printf '%-13s %9s %7s %10s %9s %10s %9s %9s %11s %8s %8s\n' "$c" "${NC[$c]:--}" "${DOM[$c]:--}" "${DMED[$c]:--}" "${DMIN[$c]:--}" \
-      "${DPROV[$c]:--}" "${GPUM[$c]:--}" "${CPUM[$c]:--}" "${RSM[$c]:--}" "$(ratio "${RSM[$c]:-}" "${DMED[$c]:-}")" \
-      "$(ratio "${RSM[$c]:-}" "${CPUM[$c]:-}")"
+    for rows in host gpu; do
+      tag=$c; [ $rows = gpu ] && tag=$c-rows
+      printf '%-13s %9s %7s %6s %10s %9s %10s %9s %9s %11s %8s %8s\n' "$c" "${NC[$c]:--}" "${DOM[$c]:--}" "$rows" "${DMED[$tag]:--}" \
+        "${DMIN[$tag]:--}" "${DPROV[$tag]:--}" "${GPUM[$c]:--}" "${CPUM[$c]:--}" "${RSM[$c]:--}" \
+        "$(ratio "${RSM[$c]:-}" "${DMED[$tag]:-}")" "$(ratio "${RSM[$c]:-}" "${CPUM[$c]:-}")"
+    done
   done
   echo "(cuzkd_call: the client's wall time of one Prove call over a unix socket, the .wtns bytes sent"
   echo " with it; prover_ms: the daemon's time inside the prover; gpu_proc, cpu_proc: whole cuzk prove"
   echo " processes, --backend gpu (CUDA start-up and key upload each time) and cpu; rapidsnark: whole"
-  echo " process as it is run; ratios above 1: cuzk faster)"
+  echo " process as it is run; rows: where the zkey's A/B rows are (host: a/b on CPU threads, the"
+  echo " default; gpu: engine.zkey_rows_on_gpu = true); ratios above 1: cuzk faster)"
   [ $RC = 0 ] && echo "all steps ran; every cuzkd proof verified by the daemon (tools/bench-bn254-daemon.sh --verify for snarkjs)" || echo "FAILURES above"
 } | tee "$G/table.txt"
 if [ -n "${OUT:-}" ]; then cp "$G/table.txt" "$OUT/" && tar -czf "$OUT/bench-bn254-daemon-logs.tar.gz" -C "$G" logs; fi
