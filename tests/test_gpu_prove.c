@@ -1148,3 +1148,110 @@ TEST(gpu_prove, memory_plan_budgets) {
     free(w);
     synth_circuit_free(&c);
 }
+
+/* Deferred G1 queries (cuzk_pk_load_opts.defer_g1, as cuzkd loads a .params on the GPU): the
+ * prover decodes the resident queries from the file straight into the device, through staging
+ * chunks of 512 points (stream_points; odd tails), and proves the CPU's bytes without any host
+ * copy of them; a plan that streams H brings H alone into host memory; a bad point of a G1 query
+ * is CUZK_ERR_POINT at creation (after some chunks went up: nothing kept, the device still
+ * proves); the engine's CPU fallback materializes. */
+TEST(gpu_prove, deferred_g1_from_the_file_byte_identical_to_cpu) {
+    if (!have_gpu()) SKIP(TEST_NO_GPU);
+    gp_circuit c;
+    REQUIRE(gp_make(&c, 20000, 9));
+    char path[1200], bad[1200];
+    snprintf(path, sizeof path, "%s/deferred.params", test_tmpdir());
+    snprintf(bad, sizeof bad, "%s/deferred_bad.params", test_tmpdir());
+    cuzk_error e = {0};
+    REQUIRE(bellperson_params_write(path, &c.p, &e) == CUZK_OK);
+    fr *w = malloc(c.cs.n_vars * sizeof *w);
+    REQUIRE(w);
+    REQUIRE(synthetic_witness(w, c.cs.n_vars, &c.cs, &c.sp, 91, &e) == CUZK_OK);
+    fr r, s;
+    fr_from_u64(&r, test_rand64());
+    fr_from_u64(&s, test_rand64());
+    groth16_proof pc;
+    REQUIRE(groth16_prove_bellperson(&pc, &c.p, &c.cs, w, c.cs.n_vars, &r, &s, 0, NULL, &e) == CUZK_OK);
+    bellperson_load_opts lo;
+    memset(&lo, 0, sizeof lo);
+    lo.defer_g1 = 1;
+    lo.g2_apart = 1;
+    lo.no_cache = 1;
+    bellperson_params p;
+    REQUIRE(bellperson_params_load_ex(&p, path, &lo, &e) == CUZK_OK);
+    REQUIRE(p.g1_src && !p.h && !p.a);
+    groth16_gpu_plan_opts o;
+    memset(&o, 0, sizeof o);
+    o.stream_points = 512;
+    groth16_gpu_prover *gp = NULL;
+    /* 1. everything resident: from the file to the device, nothing in host memory */
+    cuzk_set_log(gp_log_stdout, NULL, CUZK_LOG_INFO);
+    cuzk_status st = groth16_gpu_prover_create_planned(&gp, NULL, &p, &c.cs, 0, &o, &e);
+    cuzk_set_log(NULL, NULL, CUZK_LOG_WARN);
+    REQUIRE_MSG(st == CUZK_OK, "create from the file: %s", e.msg);
+    CHECK(!p.h && !p.l && !p.a && !p.b_g1);
+    const memplan full = *groth16_gpu_prover_plan(gp);
+    CHECK(mp_streamed(&full) == 0);
+    mp_prove_check(gp, &c, w, &r, &s, &pc, "deferred, all resident");
+    groth16_gpu_prover_destroy(gp);
+    /* 2. a budget that streams H: H alone comes into host memory */
+    o.budget_bytes = full.need_bytes - 1;
+    gp = NULL;
+    st = groth16_gpu_prover_create_planned(&gp, NULL, &p, &c.cs, 0, &o, &e);
+    REQUIRE_MSG(st == CUZK_OK, "create from the file, H streamed: %s", e.msg);
+    const memplan *pl = groth16_gpu_prover_plan(gp);
+    CHECK(pl->place[MEMPLAN_H] == MEMPLAN_STREAMED);
+    CHECK(p.h != NULL && !memcmp(p.h, c.p.h, sizeof(g1_affine) * c.p.n_h));
+    for (int q = 0; q < 3; q++)
+        CHECK_MSG((pl->place[q] == MEMPLAN_STREAMED) == !bellperson_params_g1_in_file(&p, q), "query %d", q);
+    mp_prove_check(gp, &c, w, &r, &s, &pc, "deferred, H streamed");
+    groth16_gpu_prover_destroy(gp);
+    bellperson_params_free(&p);
+    /* 3. a bad point late in A (several chunks in): refused at creation, naming it */
+    {
+        size_t n = 0;
+        uint8_t *b = test_slurp(path, &n);
+        REQUIRE(b);
+        bellperson_layout lay;
+        REQUIRE(bellperson_params_layout(&lay, b, n, "t", &e) == CUZK_OK);
+        /* a's offset: vk (864) + ic + h + l, with their u32 counts */
+        size_t off_a = 864 + 4 + 96 * (size_t)lay.n_ic + 4 + 96 * (size_t)lay.n_h + 4 + 96 * (size_t)lay.n_l + 4;
+        const uint32_t k = lay.n_a - 3;
+        b[off_a + 96 * (size_t)k + 95] ^= 1;
+        FILE *f = fopen(bad, "wb");
+        REQUIRE(f && fwrite(b, 1, n, f) == n);
+        fclose(f);
+        free(b);
+        REQUIRE(bellperson_params_load_ex(&p, bad, &lo, &e) == CUZK_OK); /* A is not read at load */
+        o.budget_bytes = 0;
+        gp = NULL;
+        st = groth16_gpu_prover_create_planned(&gp, NULL, &p, &c.cs, 0, &o, &e);
+        CHECK_EQ_INT(st, CUZK_ERR_POINT);
+        CHECK(gp == NULL);
+        char want[64];
+        snprintf(want, sizeof want, "a point %u: ", k);
+        CHECK_MSG(strstr(e.msg, want) != NULL, "%s", e.msg);
+        bellperson_params_free(&p);
+    }
+    /* the device is fine: the good file proves again */
+    REQUIRE(bellperson_params_load_ex(&p, path, &lo, &e) == CUZK_OK);
+    gp = NULL;
+    REQUIRE_MSG(groth16_gpu_prover_create_planned(&gp, NULL, &p, &c.cs, 0, &o, &e) == CUZK_OK, "%s", e.msg);
+    mp_prove_check(gp, &c, w, &r, &s, &pc, "deferred, after a refused file");
+    groth16_gpu_prover_destroy(gp);
+    /* 4. the CPU backend on the deferred key: materialized whole, the same proof */
+    {
+        groth16_key key = {CUZK_CURVE_BLS12_381, CUZK_CONVENTION_BELLPERSON, NULL, &p, &c.cs};
+        groth16_prover *pv = NULL;
+        groth16_proof pg;
+        st = groth16_prover_create(&pv, &key, &groth16_backend_cpu_ops, NULL, &e);
+        if (st == CUZK_OK) st = groth16_prove_one(pv, &pg, w, c.cs.n_vars, &r, &s, 0, NULL, &e);
+        groth16_prover_destroy(pv);
+        CHECK_MSG(st == CUZK_OK, "cpu on the deferred key: %s", e.msg);
+        CHECK(st != CUZK_OK || same_proof(&pc, &pg));
+        CHECK(p.h && p.l && p.a && p.b_g1);
+    }
+    bellperson_params_free(&p);
+    free(w);
+    synth_circuit_free(&c);
+}

@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
-# Cold start of a bellperson .params on a GPU machine (issue 23 item 4; bench/RESULTS.md section 30):
-# the load phases with and without the pre-decoded SRS cache (`cuzk srs-cache`), warm and cold page
-# cache, and the time + peak host RSS of a whole `cuzk bench pipeline --params` process (load through
-# the SRS store, GPU upload, the first proof verified) in each case. Logs under $OUT (or ./bench-out).
+# Cold start of a bellperson .params on a GPU machine (issue 23 item 4; bench/RESULTS.md sections 30,
+# 35): whole `cuzk bench pipeline --params` processes (load, preload, the first proof verified), each
+# with its wall time, the pipeline's own phase lines and its peak host RSS (VmHWM), for each load path:
+#   store   the SRS store: map + check every point, decode whole into pinned host memory, upload,
+#           release the host G1 copy (what `cuzk bench pipeline --params` did before)
+#   direct  as cuzkd loads a .params on the GPU (cuzk_pk_load_opts.defer_g1): vk, ic and B_G2 decoded
+#           at load, each G1 query decoded from the file straight into the device at the preload
+#   cache   the pre-decoded SRS cache (`cuzk srs-cache make`, then the store path reads it): only
+#           where the disk holds the cache beside the .params (~2 x 47 GB at full size)
+# warm (the file in the page cache) and, with COLD=1, cold (its pages dropped first).
 # Usage: tools/cold-start-gpu.sh [CUZK_BIN] N [P]
 #   N constraints of the PoRep-shaped synthetic circuit (130000000: the 47 GB PoRep size), P partitions
-#   (default 1: the first proof). env: DIR (default /tmp; the .params and its cache, ~2 x 47 GB at full
-#   size), PARAMS (an existing .params made by `cuzk setup --synthetic porep --constraints N`: no setup),
-#   LIMIT_S (per step, default 300), KEEP=1 keeps the files, PIPE_ARGS (extra pipeline arguments).
+#   (default 1: the first proof). env: DIR (default /tmp), PARAMS (an existing .params made by `cuzk
+#   setup --synthetic porep --constraints N`: no setup), MODES (default "direct store"; "cache" added
+#   when the disk has room), COLD=1, LIMIT_S (per step, default 300), KEEP=1 keeps the files,
+#   PIPE_ARGS (extra pipeline arguments), OUT (logs; default ./bench-out), BACKEND (default gpu;
+#   cpu: a dry run of the script without a GPU).
+# Exit 0 when every run proved and verified, 1 otherwise. A table is printed last.
 set -u
 BIN=${1:-build-gpu/cuzk}
 N=${2:?usage: tools/cold-start-gpu.sh [CUZK_BIN] N [P]}
@@ -17,45 +26,67 @@ DIR=${DIR:-/tmp}
 L=${LIMIT_S:-300}
 mkdir -p "$DEST" "$DIR"
 params=${PARAMS:-$DIR/porep_$N.params}
+RC=0
+ROWS=()
 drop() { # drops one file's pages from the page cache (this file only)
   python3 -c 'import os,sys; fd=os.open(sys.argv[1],os.O_RDONLY); os.fsync(fd); os.posix_fadvise(fd,0,0,os.POSIX_FADV_DONTNEED)' "$1" 2>/dev/null
 }
-timed() { # name, command...: wall seconds and peak RSS (GNU time) into $DEST/<name>.log
-  local name=$1; shift
-  /usr/bin/time -v timeout "$L" "$@" >"$DEST/$name.log" 2>&1
-  local rc=$?
-  printf '%-28s rc %-3s wall %8s  peak RSS %s kB\n' "$name" "$rc" \
-    "$(grep -m1 'Elapsed (wall' "$DEST/$name.log" | awk '{print $NF}')" \
-    "$(grep -m1 'Maximum resident' "$DEST/$name.log" | awk '{print $NF}')" | tee -a "$DEST/cold-start-summary.txt"
-}
-: >"$DEST/cold-start-summary.txt"
-nproc; free -g | head -2; df -h "$DIR" | tail -1
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+nproc; free -g | sed -n 1,2p; df -h "$DIR" | tail -1
 if [ ! -f "$params" ]; then
-  timed setup "$BIN" setup --synthetic porep --constraints "$N" "$params" "$DIR/porep_$N.vk"
+  t=$(now_ms)
+  timeout "$L" "$BIN" setup -q --synthetic porep --constraints "$N" "$params" "$DIR/porep_$N.vk" >"$DEST/setup.log" 2>&1 ||
+    { echo "cold-start: setup failed ($DEST/setup.log)"; tail -3 "$DEST/setup.log"; exit 1; }
+  echo "setup: $(( $(now_ms) - t )) ms"
 fi
+size=$(stat -c %s "$params")
 ls -l "$params"
-rm -f "$params.cuzk-srs"
-PIPE="bench pipeline --backend gpu --params $params --constraints $N --partitions $P --proofs 1 --timings ${PIPE_ARGS:-}"
-# 1. no cache (the .params decoded: pread on all threads), warm, then cold
-CUZK_SRS_CACHE=off timed pipeline_nocache_warm "$BIN" $PIPE
-drop "$params"
-CUZK_SRS_CACHE=off timed pipeline_nocache_cold "$BIN" $PIPE
-# 2. make the cache (decode with the curve check + write), then the same runs from it
-timed srs_cache_make "$BIN" srs-cache make "$params"
-timed srs_cache_check_verify "$BIN" srs-cache check --verify "$params"
-timed pipeline_cache_warm "$BIN" $PIPE
-drop "$params.cuzk-srs"; drop "$params"
-timed pipeline_cache_cold "$BIN" $PIPE
-# 3. the loader alone (GB/s of file; one run each; --cold drops the pages first)
-timeout "$L" "$BIN" bench load --file "$params" --levels curve --repeat 1 --keep >"$DEST/load_warm.log" 2>&1
-timeout "$L" "$BIN" bench load --file "$params" --levels curve --repeat 1 --keep --cold >"$DEST/load_cold.log" 2>&1
-cat "$DEST/load_warm.log" "$DEST/load_cold.log"
-# the disk's sequential read (the cold target is 2 x this)
-drop "$params"
-t0=$(date +%s%N); dd if="$params" of=/dev/null bs=16M 2>/dev/null; t1=$(date +%s%N)
-echo "sequential read of $(stat -c %s "$params") bytes: $(( (t1 - t0) / 1000000 )) ms" | tee -a "$DEST/cold-start-summary.txt"
-for f in pipeline_nocache_warm pipeline_nocache_cold pipeline_cache_warm pipeline_cache_cold; do
-  echo "== $f"; grep -E '^(parameters|preload):|SRS cache|first proof|s/proof|verified' "$DEST/$f.log" | head -8
+MODES=${MODES:-direct store}
+free_b=$(df -B1 --output=avail "$DIR" | tail -1)
+if [[ " $MODES " != *" cache "* ]] && [ "$free_b" -gt $(( size + (2 << 30) )) ]; then MODES="$MODES cache"; fi
+PIPE=(bench pipeline --backend "${BACKEND:-gpu}" --params "$params" --constraints "$N" --partitions "$P" --proofs 1 --timings)
+# run NAME ARGS...: one whole process; wall, its lines, peak RSS
+run() {
+  local name=$1; shift
+  local t rc
+  t=$(now_ms)
+  timeout "$L" "$BIN" "${PIPE[@]}" ${PIPE_ARGS:-} "$@" >"$DEST/$name.log" 2>&1
+  rc=$?
+  t=$(( $(now_ms) - t ))
+  local first rss ver
+  first=$(sed -nE 's/^first proof: .*\(([0-9.]+) ms with .*$/\1/p' "$DEST/$name.log" | head -1)
+  rss=$(sed -nE 's/^memory: peak host RSS \(VmHWM\) ([0-9.]+) MiB.*/\1/p' "$DEST/$name.log" | head -1)
+  ver=$(sed -nE 's/^verified: ([0-9]+\/[0-9]+) proofs valid.*/\1/p' "$DEST/$name.log" | head -1)
+  [ "$rc" = 0 ] || RC=1
+  ROWS+=("$(printf '%-14s rc %-3s wall %7.1f s  first proof %9s ms  peak RSS %7s GiB  verified %s' "$name" "$rc" \
+    "$(awk -v t="$t" 'BEGIN { print t / 1000 }')" "${first:--}" \
+    "$( [ -n "$rss" ] && awk -v r="$rss" 'BEGIN { printf "%.1f", r / 1024 }' || echo -)" "${ver:--}")")
+  echo "== $name (rc $rc, $t ms)"
+  grep -E '^(parameters|preload|first proof|verified|memory):' "$DEST/$name.log" | cut -c1-400
+  grep -E 'from the file: ' "$DEST/$name.log" | sed -E 's/^.*(GPU prover on device)/\1/' | head -4
+}
+for m in $MODES; do
+  case $m in
+    direct) args=(--direct-g1) ;;
+    store) args=() ;;
+    cache)
+      timeout "$L" "$BIN" srs-cache make "$params" >"$DEST/srs_cache_make.log" 2>&1 || { echo "cache: make failed"; RC=1; continue; }
+      args=() ;;
+    *) echo "cold-start: unknown mode $m"; RC=1; continue ;;
+  esac
+  CUZK_SRS_CACHE=$([ "$m" = cache ] && echo on || echo off) run "${m}_warm" "${args[@]}"
+  if [ "${COLD:-0}" = 1 ]; then
+    drop "$params"; [ "$m" = cache ] && drop "$params.cuzk-srs"
+    CUZK_SRS_CACHE=$([ "$m" = cache ] && echo on || echo off) run "${m}_cold" "${args[@]}"
+  fi
+  [ "$m" = cache ] && rm -f "$params.cuzk-srs"
 done
-[ "${KEEP:-0}" = 1 ] || { rm -f "$params.cuzk-srs"; [ -n "${PARAMS:-}" ] || rm -f "$params" "$DIR/porep_$N.vk"; }
-printf '\n==== cuzk cold start ====\n'; cat "$DEST/cold-start-summary.txt"
+if [ "${COLD:-0}" = 1 ]; then
+  drop "$params"
+  t0=$(now_ms); dd if="$params" of=/dev/null bs=16M 2>/dev/null
+  ROWS+=("sequential read of the .params ($size bytes, cold): $(( $(now_ms) - t0 )) ms")
+fi
+[ "${KEEP:-0}" = 1 ] || [ -n "${PARAMS:-}" ] || rm -f "$params" "$DIR/porep_$N.vk"
+printf '\n==== cuzk cold start: %s constraints, %s partition(s), %s ====\n' "$N" "$P" "$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || echo "no GPU")"
+printf '%s\n' "${ROWS[@]}"
+exit $RC

@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "benchkit/keys.h"
 #include "engine/engine_internal.h"
@@ -15,6 +16,7 @@
 #include "r1cs/synthetic.h"
 #include "srs/store.h"
 #include "util/log.h"
+#include "util/timer.h"
 
 struct benchkit_synthetic {
     atomic_int refs;
@@ -128,10 +130,61 @@ static void store_owner_free(void *p) {
     free(o);
 }
 
+/* direct_g1: the parameters owned by the key (freed at its last release), G1 queries in the file */
+typedef struct direct_owner {
+    bellperson_params p;
+    benchkit_synthetic *s;
+} direct_owner;
+
+static void direct_owner_free(void *v) {
+    direct_owner *o = v;
+    bellperson_params_free(&o->p);
+    benchkit_synthetic_release(o->s);
+    free(o);
+}
+
+static cuzk_status load_params_direct(cuzk_pk **out, benchkit_synthetic *s, const char *params_path,
+                                      const benchkit_params_load_opts *lo, benchkit_params_load_report *report,
+                                      cuzk_error *err) {
+    direct_owner *o = calloc(1, sizeof *o);
+    if (!o) return ERR(err, CUZK_ERR_NOMEM, "benchkit_synthetic_load_params");
+    bellperson_load_opts bo;
+    memset(&bo, 0, sizeof bo);
+    bo.check = lo->check;
+    bo.nthreads = lo->nthreads;
+    bo.g2_apart = 1;
+    bo.defer_g1 = 1;
+    double t0 = now_ms();
+    cuzk_status st = bellperson_params_load_ex(&o->p, params_path, &bo, err);
+    double t1 = now_ms();
+    if (st == CUZK_OK)
+        st = groth16_pk_wrap_bellperson(out, &s->cs, &o->p, NULL, bellperson_params_host_bytes(&o->p), direct_owner_free,
+                                        o, err);
+    if (st != CUZK_OK) {
+        if (st == CUZK_ERR_MISMATCH && err) {
+            char m[sizeof err->msg];
+            memcpy(m, err->msg, sizeof m);
+            ERR(err, st, "%s: %.400s", params_path, m);
+        }
+        bellperson_params_free(&o->p);
+        free(o);
+        return st;
+    }
+    o->s = benchkit_synthetic_retain(s);
+    if (report) {
+        struct stat sb;
+        report->file_bytes = stat(params_path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
+        report->host_bytes = report->host_bytes_now = bellperson_params_host_bytes(&o->p);
+        report->host_ms = t1 - t0;
+        report->direct = o->p.g1_src != NULL;
+    }
+    return CUZK_OK;
+}
+
 cuzk_status benchkit_synthetic_load_params(cuzk_pk **out, benchkit_synthetic *s, const char *params_path,
                                            const benchkit_params_load_opts *opts, benchkit_params_load_report *report,
                                            cuzk_error *err) {
-    benchkit_params_load_opts dflt = {CUZK_CHECK_DEFAULT, 0, -1, 0, 0, 0};
+    benchkit_params_load_opts dflt = {CUZK_CHECK_DEFAULT, 0, -1, 0, 0, 0, 0};
     const benchkit_params_load_opts *lo = opts ? opts : &dflt;
     if (report) memset(report, 0, sizeof *report);
     if (!out || !s || !params_path) return ERR(err, CUZK_ERR_ARG, "benchkit_synthetic_load_params: NULL argument");
@@ -152,6 +205,12 @@ cuzk_status benchkit_synthetic_load_params(cuzk_pk **out, benchkit_synthetic *s,
         if (!so.ops)
             return ERR(err, CUZK_ERR_UNSUPPORTED, "benchkit_synthetic_load_params: no GPU hooks for device %d (a build "
                        "without CUDA, or a device ordinal above 15)", lo->gpu_device);
+    }
+    if (lo->direct_g1) {
+        if (lo->gpu_resident || lo->release_host_g1 || lo->gpu_b_g2)
+            return ERR(err, CUZK_ERR_ARG, "benchkit_synthetic_load_params: direct_g1 loads without the SRS store (no "
+                       "resident copy, nothing to release)");
+        return load_params_direct(out, s, params_path, lo, report, err);
     }
     store_owner *o = calloc(1, sizeof *o);
     if (!o) return ERR(err, CUZK_ERR_NOMEM, "benchkit_synthetic_load_params");

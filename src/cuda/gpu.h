@@ -247,6 +247,21 @@ void gpu_event_destroy(gpu_event *ev);
 typedef struct gpu_g1_bases gpu_g1_bases;
 cuzk_status gpu_g1_bases_upload(gpu_ctx *ctx, gpu_g1_bases **out, const struct g1_affine *bases, size_t n,
                                 cuzk_error *err);
+/* = gpu_g1_bases_upload, with the points made chunk by chunk on the host instead of read from one
+ * host array: fill(fill_ctx, first, count, dst, err) writes points [first, first + count) into dst
+ * (page-locked staging of chunk_points points; 0: 2^20 = 96 MiB) and returns CUZK_OK, or an error
+ * that ends the upload with that status and message (nothing is kept). Two staging buffers: chunk
+ * i + 1 is filled while chunk i is copied, so a fill slower than the bus (a .params decode:
+ * bellperson_params_g1_read) hides the copy. The host never holds more than two chunks. fill runs
+ * on the calling thread, in order of `first`. stats (NULL: none): bytes uploaded, the fill's
+ * time and the wall time. Errors as gpu_g1_bases_upload, plus fill's. */
+typedef cuzk_status (*gpu_bases_fill_fn)(void *fill_ctx, size_t first, size_t count, void *dst, cuzk_error *err);
+typedef struct gpu_upload_stats {
+    size_t bytes;
+    double fill_ms, wall_ms;
+} gpu_upload_stats;
+cuzk_status gpu_g1_bases_upload_fill(gpu_ctx *ctx, gpu_g1_bases **out, size_t n, size_t chunk_points,
+                                     gpu_bases_fill_fn fill, void *fill_ctx, gpu_upload_stats *stats, cuzk_error *err);
 size_t gpu_g1_bases_count(const gpu_g1_bases *b);   /* n */
 size_t gpu_g1_bases_bytes(const gpu_g1_bases *b);   /* device bytes held (n * 96) */
 /* Waits for the ctx stream (work reading the points), then frees them. NULL ok. */

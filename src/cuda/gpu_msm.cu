@@ -57,6 +57,7 @@
 #include "cuda/ctx_internal.cuh"
 #include "cuda/curves.cuh"
 #include "cuda/util.cuh"
+#include "util/timer.h"
 
 using namespace cuzk_dev;
 
@@ -1277,6 +1278,66 @@ extern "C" cuzk_status gpu_g2_bases_upload(gpu_ctx *ctx, gpu_g2_bases **out, con
 extern "C" cuzk_status gpu_bn254_g2_bases_upload(gpu_ctx *ctx, gpu_g2_bases **out, const struct bn254_g2_affine *bases,
                                                  size_t n, cuzk_error *err) {
     return bases_upload<bn254_g2>(ctx, out, bases, n, "gpu_bn254_g2_bases_upload", err);
+}
+
+extern "C" cuzk_status gpu_g1_bases_upload_fill(gpu_ctx *ctx, gpu_g1_bases **out, size_t n, size_t chunk_points,
+                                                gpu_bases_fill_fn fill, void *fill_ctx, gpu_upload_stats *stats,
+                                                cuzk_error *err) {
+    const char *name = "gpu_g1_bases_upload_fill";
+    if (stats) memset(stats, 0, sizeof *stats);
+    if (!out) return dev_error(err, CUZK_ERR_ARG, __FILE__, __LINE__, "%s: out is NULL", name);
+    *out = NULL;
+    if (n && !fill) return dev_error(err, CUZK_ERR_ARG, __FILE__, __LINE__, "%s: fill is NULL", name);
+    if (n >= ((size_t)1 << 31)) return dev_error(err, CUZK_ERR_ARG, __FILE__, __LINE__, "%s: n >= 2^31", name);
+    CTX_ENTER();
+    const double t0 = now_ms();
+    cuzk_status st = bases_alloc<api_g1>(ctx, out, n, NULL, err);
+    if (st != CUZK_OK || !n) return st;
+    typedef api_g1::affine pt;
+    gpu_g1_bases *b = *out;
+    *out = NULL;
+    const size_t chunk = chunk_points ? (chunk_points < n ? chunk_points : n) : (n < ((size_t)1 << 20) ? n : ((size_t)1 << 20));
+    void *stage[2] = {NULL, NULL};
+    cudaEvent_t ev[2] = {NULL, NULL};
+    bool pending[2] = {false, false};
+    double fill_ms = 0;
+    for (int k = 0; k < 2 && k * chunk < n; k++) {
+        CTX_CU(cudaHostAlloc(&stage[k], chunk * sizeof(pt), cudaHostAllocPortable));
+        CTX_CU(cudaEventCreateWithFlags(&ev[k], cudaEventDisableTiming));
+    }
+    /* chunk i is decoded into stage[i & 1] while chunk i - 1 is copied from the other */
+    for (size_t first = 0, i = 0; first < n; first += chunk, i++) {
+        const int k = (int)(i & 1);
+        const size_t cnt = n - first < chunk ? n - first : chunk;
+        if (pending[k]) {
+            CTX_CU(cudaEventSynchronize(ev[k]));
+            pending[k] = false;
+        }
+        const double tf = now_ms();
+        if ((st = fill(fill_ctx, first, cnt, stage[k], err)) != CUZK_OK) goto out;
+        fill_ms += now_ms() - tf;
+        CTX_CU(cudaMemcpyAsync((pt *)b->d_pts + first, stage[k], cnt * sizeof(pt), cudaMemcpyHostToDevice, ctx->stream));
+        CTX_CU(cudaEventRecord(ev[k], ctx->stream));
+        pending[k] = true;
+    }
+    CTX_CU(cudaStreamSynchronize(ctx->stream));
+    pending[0] = pending[1] = false;
+    if (stats) {
+        stats->bytes = n * sizeof(pt);
+        stats->fill_ms = fill_ms;
+        stats->wall_ms = now_ms() - t0;
+    }
+    *out = b;
+    b = NULL;
+out:
+    /* the copies read the staging buffers: wait for them before freeing (also after a failure) */
+    for (int k = 0; k < 2; k++) {
+        if (pending[k] && ev[k]) (void)cudaEventSynchronize(ev[k]);
+        if (ev[k]) (void)cudaEventDestroy(ev[k]);
+        if (stage[k]) (void)cudaFreeHost(stage[k]);
+    }
+    if (b) gpu_g1_bases_free(b);
+    return st;
 }
 
 extern "C" size_t gpu_g1_bases_count(const gpu_g1_bases *b) { return b ? b->n : 0; }

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -243,9 +244,17 @@ static cuzk_status r_vk(groth16_vk *vk, byte_cursor *c, const char *what, bool s
     return CUZK_OK;
 }
 
+static void g1_source_close(struct bellperson_g1_source *src);
+
 void bellperson_params_free(bellperson_params *p) {
     if (!p) return;
     groth16_vk_free(&p->vk);
+    if (p->g1_src) {
+        /* the G1 arrays are the source's (materialized) or absent: never the block's */
+        g1_source_close(p->g1_src);
+        p->g1_src = NULL;
+        p->h = p->l = p->a = p->b_g1 = NULL;
+    }
     if (p->block || p->g2_block) {
         if (p->block) {
             if (p->block_free) p->block_free(p->block_ctx, p->block, p->block_bytes);
@@ -265,17 +274,24 @@ void bellperson_params_free(bellperson_params *p) {
     memset(p, 0, sizeof *p);
 }
 
+static size_t g1_source_bytes(const struct bellperson_g1_source *src);
+
 size_t bellperson_params_host_bytes(const bellperson_params *p) {
     if (!p) return 0;
     size_t ic = p->vk.ic ? ((size_t)p->vk.n_public + 1) * sizeof(g1_affine) : 0;
+    if (p->g1_src) return p->block_bytes + p->g2_block_bytes + ic + g1_source_bytes(p->g1_src);
     if (p->block || p->g2_block) return p->block_bytes + p->g2_block_bytes + ic;
     return ic + ((size_t)p->n_h + p->n_l + p->n_a + p->n_b_g1) * sizeof(g1_affine) + (size_t)p->n_b_g2 * sizeof(g2_affine);
 }
 
+static size_t g1_source_take(bellperson_params *p, bellperson_params *g1);
+
 size_t bellperson_params_take_g1(bellperson_params *p, bellperson_params *g1) {
     if (g1) memset(g1, 0, sizeof *g1);
-    if (!p || !g1 || !p->block || !p->g2_block) return 0;
+    if (!p || !g1) return 0;
     if (__atomic_load_n(&p->g1_stream_borrows, __ATOMIC_ACQUIRE)) return 0; /* a GPU prover streams them */
+    if (p->g1_src) return g1_source_take(p, g1); /* what was materialized; the file stays */
+    if (!p->block || !p->g2_block) return 0;
     g1->h = p->h;
     g1->l = p->l;
     g1->a = p->a;
@@ -639,7 +655,7 @@ static void scan_worker(void *vc, size_t b, size_t e, int tid) {
         uint64_t i1 = i0 + per < c->sec.count[s] ? i0 + per : c->sec.count[s];
         if (c->first_ord[s] + i0 >= atomic_load(&c->first_bad)) break; /* later chunks lie further on */
         size_t elt = sec_is_g2(s) ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES;
-        const uint8_t *in = c->data + c->sec.off[s];
+        const uint8_t *in = rbuf ? NULL : c->data + c->sec.off[s];
         if (rbuf) {
             /* the chunk's bytes, read into this thread's buffer */
             if (!pread_all(c->fd, rbuf, (size_t)(i1 - i0) * elt, c->sec.off[s] + i0 * elt)) {
@@ -692,6 +708,173 @@ static uint32_t drop_infinity_g2(g2_affine *v, uint32_t n) {
     for (uint32_t i = 0; i < n; i++)
         if (!g2_affine_is_infinity(&v[i])) v[k++] = v[i];
     return k;
+}
+
+/* ---- deferred G1 queries (bellperson_load_opts.defer_g1) --------------------------------- */
+
+/* The file sections of the G1 queries, in BELLPERSON_G1_* order (A, B_G1, L, H). */
+static const int G1_SEC[BELLPERSON_G1_NQ] = {S_A, S_B_G1, S_L, S_H};
+
+struct bellperson_g1_source {
+    int fd;                                /* the .params, open for pread (its own descriptor) */
+    cuzk_check_level level;                /* the load's check level */
+    uint64_t off[BELLPERSON_G1_NQ];        /* file offset of each query's first point */
+    uint32_t count[BELLPERSON_G1_NQ];
+    char what[1100];                       /* "bellperson params PATH", for messages */
+    pthread_mutex_t mu;                    /* serializes materialize */
+    void *own[BELLPERSON_G1_NQ];           /* arrays materialized into host memory */
+    size_t own_bytes[BELLPERSON_G1_NQ];
+};
+
+static g1_affine **g1_slot(bellperson_params *p, int q) {
+    switch (q) {
+    case BELLPERSON_G1_A: return &p->a;
+    case BELLPERSON_G1_B: return &p->b_g1;
+    case BELLPERSON_G1_L: return &p->l;
+    default: return &p->h;
+    }
+}
+
+static cuzk_status g1_source_open(struct bellperson_g1_source **out, int fd, const bp_sections *sec,
+                                  cuzk_check_level level, const char *what, cuzk_error *err) {
+    struct bellperson_g1_source *src = calloc(1, sizeof *src);
+    if (!src) return ERR(err, CUZK_ERR_NOMEM, "%s: cannot allocate the G1 source", what);
+    src->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (src->fd < 0) {
+        int en = errno;
+        free(src);
+        errno = en;
+        return ERR(err, CUZK_ERR_IO, "%s: cannot keep the file open for its G1 queries: %s", what, strerror(en));
+    }
+    src->level = level;
+    for (int q = 0; q < BELLPERSON_G1_NQ; q++) {
+        src->off[q] = sec->off[G1_SEC[q]];
+        src->count[q] = sec->count[G1_SEC[q]];
+    }
+    snprintf(src->what, sizeof src->what, "%s", what);
+    pthread_mutex_init(&src->mu, NULL);
+    *out = src;
+    return CUZK_OK;
+}
+
+static void g1_source_close(struct bellperson_g1_source *src) {
+    if (!src) return;
+    for (int q = 0; q < BELLPERSON_G1_NQ; q++) bellperson_block_free(NULL, src->own[q], src->own_bytes[q]);
+    if (src->fd >= 0) close(src->fd);
+    pthread_mutex_destroy(&src->mu);
+    free(src);
+}
+
+static size_t g1_source_bytes(const struct bellperson_g1_source *src) {
+    size_t b = 0;
+    for (int q = 0; q < BELLPERSON_G1_NQ; q++) b += __atomic_load_n(&src->own_bytes[q], __ATOMIC_ACQUIRE);
+    return b;
+}
+
+bool bellperson_params_g1_in_file(const bellperson_params *p, int q) {
+    if (!p || !p->g1_src || q < 0 || q >= BELLPERSON_G1_NQ) return false;
+    return p->g1_src->count[q] && !__atomic_load_n(g1_slot((bellperson_params *)p, q), __ATOMIC_ACQUIRE);
+}
+
+cuzk_status bellperson_params_g1_read(const bellperson_params *p, int q, size_t first, size_t n, g1_affine *dst,
+                                      int nthreads, cuzk_error *err) {
+    if (!p || !p->g1_src) return ERR(err, CUZK_ERR_ARG, "bellperson_params_g1_read: the G1 queries were not deferred");
+    const struct bellperson_g1_source *src = p->g1_src;
+    if (q < 0 || q >= BELLPERSON_G1_NQ || first > src->count[q] || n > src->count[q] - first || (n && !dst))
+        return ERR(err, CUZK_ERR_ARG, "bellperson_params_g1_read: query %d, points [%zu, %zu) (of %u)", q, first,
+                   first + n, q >= 0 && q < BELLPERSON_G1_NQ ? src->count[q] : 0);
+    if (!n) return CUZK_OK;
+    bp_scan *c = calloc(1, sizeof *c);
+    if (!c) return ERR(err, CUZK_ERR_NOMEM, "%s: cannot allocate the loader state", src->what);
+    /* one section holds the range: the scan's chunks, ordinals and error index are relative to it */
+    const int s0 = G1_SEC[q];
+    c->sec.off[s0] = src->off[q] + (uint64_t)first * G1_UNCOMPRESSED_BYTES;
+    c->sec.count[s0] = (uint32_t)n;
+    c->out[s0] = dst;
+    for (int s = 0; s < S_COUNT; s++) {
+        c->first_ord[s] = s > s0 ? n : 0;
+        c->first_chunk[s + 1] = c->first_chunk[s] + (c->sec.count[s] + sec_chunk(s) - 1) / sec_chunk(s);
+    }
+    c->level = src->level;
+    c->fd = src->fd;
+    atomic_init(&c->read_errno, 0);
+    atomic_init(&c->next_chunk, 0);
+    atomic_init(&c->first_bad, UINT64_MAX);
+    atomic_init(&c->done_bytes, 0);
+    int nt = nthreads > 0 ? nthreads : cuzk_num_threads();
+    if ((uint64_t)nt > c->first_chunk[S_COUNT]) nt = (int)c->first_chunk[S_COUNT];
+    if (nt < 1) nt = 1;
+    parallel_for((size_t)nt, nt, scan_worker, c);
+    cuzk_status st = CUZK_OK;
+    uint64_t bad = atomic_load(&c->first_bad);
+    int rerr = atomic_load(&c->read_errno);
+    if (rerr) {
+        errno = rerr;
+        st = ERR(err, rerr == ENOMEM ? CUZK_ERR_NOMEM : CUZK_ERR_IO, "%s: reading the %s points failed: %s", src->what,
+                 SEC_NAME[s0], strerror(rerr));
+    } else if (bad != UINT64_MAX) {
+        uint8_t pt[G1_UNCOMPRESSED_BYTES];
+        uint64_t i = first + bad;
+        if (!pread_all(src->fd, pt, sizeof pt, src->off[q] + i * G1_UNCOMPRESSED_BYTES)) {
+            int en = errno ? errno : EIO;
+            st = ERR(err, CUZK_ERR_IO, "%s: reading %s point %llu failed: %s", src->what, SEC_NAME[s0],
+                     (unsigned long long)i, strerror(en));
+        } else {
+            st = ERR(err, CUZK_ERR_POINT, "%s: %s point %llu: %s", src->what, SEC_NAME[s0], (unsigned long long)i,
+                     pt_fault_str(g1_decode(NULL, pt, src->level)));
+        }
+    }
+    free(c);
+    return st;
+}
+
+/* bellperson_params_take_g1 of a deferred load: the materialized arrays move into g1 as separate
+ * arrays (bellperson_params_free releases them with free(), as bellperson_block_alloc's memory);
+ * the queries are in the file again. */
+static size_t g1_source_take(bellperson_params *p, bellperson_params *g1) {
+    struct bellperson_g1_source *src = p->g1_src;
+    size_t moved = 0;
+    pthread_mutex_lock(&src->mu);
+    for (int q = 0; q < BELLPERSON_G1_NQ; q++) {
+        if (!src->own[q]) continue;
+        *g1_slot(g1, q) = src->own[q];
+        moved += src->own_bytes[q];
+        __atomic_store_n(g1_slot(p, q), NULL, __ATOMIC_RELEASE);
+        __atomic_store_n(&src->own_bytes[q], 0, __ATOMIC_RELEASE);
+        src->own[q] = NULL;
+    }
+    pthread_mutex_unlock(&src->mu);
+    return moved;
+}
+
+cuzk_status bellperson_params_g1_materialize(bellperson_params *p, unsigned mask, int nthreads, cuzk_error *err) {
+    if (!p) return ERR(err, CUZK_ERR_ARG, "bellperson_params_g1_materialize: NULL argument");
+    struct bellperson_g1_source *src = p->g1_src;
+    if (!src) return CUZK_OK;
+    cuzk_status st = CUZK_OK;
+    pthread_mutex_lock(&src->mu);
+    for (int q = 0; q < BELLPERSON_G1_NQ && st == CUZK_OK; q++) {
+        if (!(mask & (1u << q)) || !bellperson_params_g1_in_file(p, q)) continue;
+        size_t bytes = (size_t)src->count[q] * sizeof(g1_affine);
+        g1_affine *v = bellperson_block_alloc(NULL, bytes);
+        if (!v) {
+            st = ERR(err, CUZK_ERR_NOMEM, "%s: cannot allocate %zu bytes for the %s query", src->what, bytes,
+                     SEC_NAME[G1_SEC[q]]);
+            break;
+        }
+        double t0 = now_ms();
+        if ((st = bellperson_params_g1_read(p, q, 0, src->count[q], v, nthreads, err)) != CUZK_OK) {
+            bellperson_block_free(NULL, v, bytes);
+            break;
+        }
+        cuzk_log(CUZK_LOG_DEBUG, "%s: the %s query (%u points, %.2f GiB) decoded into host memory in %.0f ms", src->what,
+                 SEC_NAME[G1_SEC[q]], src->count[q], (double)bytes / 1073741824.0, now_ms() - t0);
+        src->own[q] = v;
+        __atomic_store_n(&src->own_bytes[q], bytes, __ATOMIC_RELEASE);
+        __atomic_store_n(g1_slot(p, q), v, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&src->mu);
+    return st;
 }
 
 /* Plain host memory for the decoded block (bellperson_block_alloc): big blocks are 2 MiB aligned
@@ -748,6 +931,17 @@ cuzk_status bellperson_params_decode_fd(bellperson_params *p, const uint8_t *dat
     atomic_init(&c->read_errno, 0);
     if (lay.origin == BELLPERSON_ORIGIN_MPC_SNARKJS)
         c->inf_ok[S_L] = c->inf_ok[S_A] = c->inf_ok[S_B_G1] = c->inf_ok[S_B_G2] = true;
+    /* deferred G1 queries (bellperson_load_opts.defer_g1): not scanned now, read from the file
+     * later (bellperson_params_g1_read) */
+    const int defer = p && o->defer_g1 && fd >= 0 && lay.origin != BELLPERSON_ORIGIN_MPC_SNARKJS;
+    const bp_sections all = c->sec;
+    uint64_t deferred_bytes = 0;
+    if (defer)
+        for (int s = S_H; s <= S_B_G1; s++) {
+            deferred_bytes += (uint64_t)c->sec.count[s] * G1_UNCOMPRESSED_BYTES;
+            c->sec.count[s] = 0;
+        }
+    c->total_bytes = size - deferred_bytes;
     c->last_report_ms = now_ms();
     atomic_init(&c->next_chunk, 0);
     atomic_init(&c->first_bad, UINT64_MAX);
@@ -760,9 +954,36 @@ cuzk_status bellperson_params_decode_fd(bellperson_params *p, const uint8_t *dat
             point_bytes += (uint64_t)c->sec.count[s] * (sec_is_g2(s) ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES);
             c->first_chunk[s + 1] = c->first_chunk[s] + (c->sec.count[s] + sec_chunk(s) - 1) / sec_chunk(s);
         }
-        atomic_store(&c->done_bytes, size - point_bytes);
+        atomic_store(&c->done_bytes, c->total_bytes - point_bytes);
     }
-    if (p) {
+    if (p && defer) {
+        /* only b_g2 is decoded into memory (its own block); the G1 arrays stay NULL */
+        g2_bytes = lay.block_bytes - lay.g1_bytes;
+        if (lay.n_b_g2 && !(g2_block = bellperson_block_alloc(o, g2_bytes))) {
+            st = ERR(err, CUZK_ERR_NOMEM, "%s: cannot allocate %zu bytes for the b_g2 points", what, g2_bytes);
+            goto out;
+        }
+        if (!lay.n_b_g2) g2_bytes = 0;
+        ic = malloc((size_t)lay.n_ic * sizeof *ic);
+        if (!ic) {
+            st = ERR(err, CUZK_ERR_NOMEM, "%s: cannot allocate %u ic points", what, lay.n_ic);
+            goto out;
+        }
+        p->n_h = lay.n_h;
+        p->n_l = lay.n_l;
+        p->n_a = lay.n_a;
+        p->n_b_g1 = lay.n_b_g1;
+        p->n_b_g2 = lay.n_b_g2;
+        p->b_g2 = g2_block;
+        c->out[S_ALPHA1] = &p->vk.alpha1;
+        c->out[S_BETA1] = &p->vk.beta1;
+        c->out[S_BETA2] = &p->vk.beta2;
+        c->out[S_GAMMA2] = &p->vk.gamma2;
+        c->out[S_DELTA1] = &p->vk.delta1;
+        c->out[S_DELTA2] = &p->vk.delta2;
+        c->out[S_IC] = ic;
+        c->out[S_B_G2] = p->b_g2;
+    } else if (p) {
         /* g2_apart: the G1 queries in `block`, b_g2 in g2_block */
         const int apart = o->g2_apart && lay.n_b_g2 && lay.g1_bytes;
         block_bytes = apart ? lay.g1_bytes : lay.block_bytes;
@@ -806,7 +1027,7 @@ cuzk_status bellperson_params_decode_fd(bellperson_params *p, const uint8_t *dat
     if ((uint64_t)nthreads > c->first_chunk[S_COUNT]) nthreads = (int)c->first_chunk[S_COUNT];
     if (size < ((size_t)1 << 20)) nthreads = 1; /* a small file is not worth a thread */
     if (nthreads < 1) nthreads = 1;
-    if (c->progress) c->progress(c->progress_user, SEC_NAME[S_ALPHA1], 0, size);
+    if (c->progress) c->progress(c->progress_user, SEC_NAME[S_ALPHA1], 0, c->total_bytes);
     parallel_for((size_t)nthreads, nthreads, scan_worker, c);
     uint64_t bad = atomic_load(&c->first_bad);
     int rerr = atomic_load(&c->read_errno);
@@ -828,7 +1049,8 @@ cuzk_status bellperson_params_decode_fd(bellperson_params *p, const uint8_t *dat
                      pt_fault_str(f));
         goto out;
     }
-    if (c->progress) c->progress(c->progress_user, SEC_NAME[S_B_G2], size, size);
+    if (c->progress) c->progress(c->progress_user, SEC_NAME[S_B_G2], c->total_bytes, c->total_bytes);
+    if (defer && (st = g1_source_open(&p->g1_src, fd, &all, c->level, what, err)) != CUZK_OK) goto out;
     if (p) {
         p->vk.ic = ic;
         p->vk.n_public = lay.n_ic - 1;
@@ -852,6 +1074,10 @@ cuzk_status bellperson_params_decode_fd(bellperson_params *p, const uint8_t *dat
         g2_block = NULL;
     }
 out:
+    if (st && p && p->g1_src) {
+        g1_source_close(p->g1_src);
+        p->g1_src = NULL;
+    }
     /* what was decoded is in this process's memory now: the input's last pages (the ends of the
      * chunks) go too */
     if (c && c->release_input && data && size) release_range(data, data + size);

@@ -78,7 +78,8 @@ typedef struct groth16_gpu_plan_opts {
                               accumulation; b_g2_on_gpu: 1 the device (resident or streamed, never
                               CPU threads), -1 CPU threads, 0 automatic: the device unless no plan
                               with it fits */
-    size_t stream_points;  /* points per streamed chunk (0: the plan chooses) */
+    size_t stream_points;  /* points per streamed chunk (0: the plan chooses); also the staging chunk of
+                              queries decoded from a deferred .params into the device (0: 2^20) */
     int lean_h;            /* 0: the plan chooses the lean H (memplan.h) only when nothing else fits;
                               1: always (tests, experiments); -1: never */
 } groth16_gpu_plan_opts;

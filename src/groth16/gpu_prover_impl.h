@@ -260,8 +260,22 @@ _Static_assert((int)GPU_MSM_ACCUM_DEFAULT == (int)CUZK_GPU_MSM_ACCUM_DEFAULT &&
 _Static_assert(MEMPLAN_A == (int)GROTH16_Q_A && MEMPLAN_B1 == (int)GROTH16_Q_B1 && MEMPLAN_L == (int)GROTH16_Q_L &&
                    MEMPLAN_H == (int)GROTH16_Q_H,
                "the plan's queries are numbered as groth16_query");
+_Static_assert(MEMPLAN_A == BELLPERSON_G1_A && MEMPLAN_B1 == BELLPERSON_G1_B && MEMPLAN_L == BELLPERSON_G1_L &&
+                   MEMPLAN_H == BELLPERSON_G1_H,
+               "the plan's queries are numbered as a deferred .params' (bellperson_params_g1_read)");
 
 static const char *const q_long[4] = {"A", "B_G1", "L", "H"};
+
+/* gpu_g1_bases_upload_fill's source for a deferred .params query (bellperson_params_g1_read on all
+ * threads); the prover's query order is bellperson's BELLPERSON_G1_* order. */
+typedef struct g1_file_fill {
+    const bellperson_params *p;
+    int q;
+} g1_file_fill;
+static cuzk_status g1_file_fill_fn(void *ctx, size_t first, size_t count, void *dst, cuzk_error *err) {
+    const g1_file_fill *f = ctx;
+    return bellperson_params_g1_read(f->p, f->q, first, count, dst, 0, err);
+}
 
 /* the plan's scratch callback: the device code's bounds for the prover's tuning */
 static size_t prover_scratch_fn(void *ctx, int g2, int streamed, size_t n, int window_bits, size_t chunk_points,
@@ -636,17 +650,40 @@ cuzk_status groth16_gpu_prover_create_planned(groth16_gpu_prover **out, groth16_
     gpu_ctx_pool_trim(gp->ctx); /* the pool's idle memory was counted as available: give it back first */
     {
         gpu_g1_bases *sq[4] = {gp->srs->a, gp->srs->b_g1, gp->srs->l, gp->srs->h};
-        const CN(g1_affine) *hq[4] = {p->a, p->b_g1, p->l, p->h};
         const size_t pn[4] = {p->n_a, p->n_b_g1, p->n_l, p->n_h};
+        /* a deferred load (bellperson_load_opts.defer_g1): the queries the plan streams come into
+         * host memory now (once per key); the resident ones go from the file to the device */
+        unsigned stream_mask = 0;
+        for (int q = 0; q < 4; q++)
+            if (!sq[q] && gp->plan.place[q] != MEMPLAN_RESIDENT && bellperson_params_g1_in_file(p, q)) stream_mask |= 1u << q;
+        if (stream_mask &&
+            (st = bellperson_params_g1_materialize((bellperson_params *)p, stream_mask, 0, err)) != CUZK_OK)
+            goto out;
+        const CN(g1_affine) *hq[4] = {__atomic_load_n(&p->a, __ATOMIC_ACQUIRE), __atomic_load_n(&p->b_g1, __ATOMIC_ACQUIRE),
+                                      __atomic_load_n(&p->l, __ATOMIC_ACQUIRE), __atomic_load_n(&p->h, __ATOMIC_ACQUIRE)};
         for (int q = 0; q < 4; q++) {
             if (sq[q]) {
                 gp->q[q] = sq[q];
             } else if (gp->plan.place[q] == MEMPLAN_RESIDENT) {
-                if (pn[q] && !hq[q]) {
-                    st = ERR(err, CUZK_ERR_ARG, "the parameters' %s query is not in host memory", q_long[q]);
-                    goto out;
+                if (pn[q] && !hq[q] && bellperson_params_g1_in_file(p, q)) {
+                    /* decoded and checked chunk by chunk into page-locked staging, copied up while
+                     * the next chunk is decoded: the host never holds the query */
+                    g1_file_fill ff = {p, q};
+                    gpu_upload_stats us;
+                    if ((st = gpu_g1_bases_upload_fill(gp->ctx, &gp->own_q[q], pn[q], o->stream_points, g1_file_fill_fn,
+                                                       &ff, &us, err)) !=
+                        CUZK_OK)
+                        goto out;
+                    cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: %s query from the file: %.2f GiB in %.0f ms "
+                             "(%.2f GB/s; decode %.0f ms)", device, q_long[q], (double)us.bytes / 1073741824.0,
+                             us.wall_ms, us.wall_ms > 0 ? (double)us.bytes / us.wall_ms / 1e6 : 0.0, us.fill_ms);
+                } else {
+                    if (pn[q] && !hq[q]) {
+                        st = ERR(err, CUZK_ERR_ARG, "the parameters' %s query is not in host memory", q_long[q]);
+                        goto out;
+                    }
+                    if ((st = gpu_g1_bases_upload(gp->ctx, &gp->own_q[q], hq[q], pn[q], err)) != CUZK_OK) goto out;
                 }
-                if ((st = gpu_g1_bases_upload(gp->ctx, &gp->own_q[q], hq[q], pn[q], err)) != CUZK_OK) goto out;
                 gp->q[q] = gp->own_q[q];
                 gp->resident_bytes += gpu_g1_bases_bytes(gp->own_q[q]);
             } else {

@@ -125,6 +125,13 @@ cuzk_status CN(groth16_prover_create)(CN(groth16_prover) **out, const CN(groth16
          * view) binds only to a device backend that borrows a resident copy of them */
         const bellperson_params *p = k->p;
         bool borrowed = cfg && cfg->gpu_srs && (ops->info.caps & GROTH16_CAP_SHARED_SRS);
+        if (p->g1_src && !(ops->info.caps & GROTH16_CAP_DEVICE)) {
+            /* G1 queries left in the file at load (defer_g1): a GPU prover reads them from there;
+             * the CPU's MSMs need them in host memory */
+            cuzk_status st = bellperson_params_g1_materialize((bellperson_params *)p, 0xfu, 0, err);
+            if (st != CUZK_OK) return st;
+        }
+        if (p->g1_src && (ops->info.caps & GROTH16_CAP_DEVICE)) borrowed = true; /* read from the file */
         if (((p->n_a && !p->a) || (p->n_b_g1 && !p->b_g1) || (p->n_l && !p->l) || (p->n_h && !p->h)) && !borrowed)
             return ERR(err, CUZK_ERR_ARG,
                        "the key's host G1 queries were released (after a GPU upload): only the GPU provers made "
