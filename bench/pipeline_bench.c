@@ -111,9 +111,9 @@ static void usage(FILE *f) {
         "  --keep-host-srs         with --params on the GPU: keep the host copy of the G1 queries and\n"
         "                          the mapped pages (default: released once on the GPU, so the peak\n"
         "                          host RSS is about the decoded file, not twice it)\n"
-        "  --direct-g1             with --params: load as cuzkd does on the GPU, not through the SRS\n"
-        "                          store: vk, ic and B_G2 decoded now, the G1 queries decoded from the\n"
-        "                          file straight into the device copy at the preload (read once, never\n"
+        "  --from-file             with --params: load as cuzkd does on the GPU, not through the SRS\n"
+        "                          store: vk and ic decoded now, the queries decoded from the file\n"
+        "                          straight into the device copy at the preload (read once, never\n"
         "                          whole in host memory; a CPU prover decodes them into host memory)\n"
         "  --trace FILE            write a Chrome trace (open in https://ui.perfetto.dev); written\n"
         "                          even when a proof fails (it is a diagnostic)\n"
@@ -139,7 +139,7 @@ int bench_pipeline_main(int argc, char **argv) {
         }
     if (!cli_msm_from_env(&msm, "cuzk bench")) return 2;
     cuzk_check_level params_check = CUZK_CHECK_CURVE;
-    int check_given = 0, keep_host_srs = 0, direct_g1 = 0;
+    int check_given = 0, keep_host_srs = 0, direct_srs = 0;
     int device = 0, device_given = 0, n_devices = 0, wpd = 1, n_fake = 0;
     int devices[CUZK_ENGINE_MAX_DEVICES] = {0};
     static const char *const with_value[] = {"--partitions", "--constraints", "--proofs", "--synthesis-workers",
@@ -260,7 +260,7 @@ int bench_pipeline_main(int argc, char **argv) {
         }
         else if (!strcmp(a, "--timings")) timings = 1;
         else if (!strcmp(a, "--keep-host-srs")) keep_host_srs = 1;
-        else if (!strcmp(a, "--direct-g1")) direct_g1 = 1;
+        else if (!strcmp(a, "--from-file")) direct_srs = 1;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
         else {
             fprintf(stderr, "cuzk bench pipeline: unknown option '%s'\n  (cuzk bench pipeline --help lists the options)\n", a);
@@ -289,13 +289,13 @@ int bench_pipeline_main(int argc, char **argv) {
         return 2;
     }
     if (n_devices) device = devices[0];
-    if ((direct_g1 || keep_host_srs) && !params_path) {
-        fprintf(stderr, "cuzk bench pipeline: --direct-g1 / --keep-host-srs apply to --params FILE only\n"
+    if ((direct_srs || keep_host_srs) && !params_path) {
+        fprintf(stderr, "cuzk bench pipeline: --from-file / --keep-host-srs apply to --params FILE only\n"
                 "  (cuzk bench pipeline --help lists the options)\n");
         return 2;
     }
-    if (direct_g1 && keep_host_srs) {
-        fprintf(stderr, "cuzk bench pipeline: --direct-g1 never holds the host copy --keep-host-srs would keep: give one\n"
+    if (direct_srs && keep_host_srs) {
+        fprintf(stderr, "cuzk bench pipeline: --from-file never holds the host copy --keep-host-srs would keep: give one\n"
                 "  (cuzk bench pipeline --help lists the options)\n");
         return 2;
     }
@@ -393,8 +393,8 @@ int bench_pipeline_main(int argc, char **argv) {
         lo.gpu_device = gpu ? device : -1;
         /* a store's device copy serves one device: several devices each upload their own (preload) */
         /* with --gpu-budget the memory plan decides what is resident: the store keeps the pinned host copy */
-        lo.gpu_resident = gpu && n_dev_run == 1 && gpu_budget_gib <= 0 && !direct_g1;
-        lo.direct_g1 = direct_g1;
+        lo.gpu_resident = gpu && n_dev_run == 1 && gpu_budget_gib <= 0 && !direct_srs;
+        lo.direct_srs = direct_srs;
         /* on the GPU the host needs only vk, ic and b_g2 once the upload is done (issue 13) */
         lo.release_host_g1 = lo.gpu_resident && !keep_host_srs;
         /* with $CUZK_GPU_B2=1 the device copy holds the B_G2 query too (the provers use it); the
@@ -418,13 +418,13 @@ int bench_pipeline_main(int argc, char **argv) {
         t_cold = bench_now_ms() - t0;
         srs_resident = rep.device_bytes > 0;
         double gb_file = (double)rep.file_bytes / 1e9;
-        if (direct_g1 && rep.direct)
-            printf("parameters: %s (%.2f GB) loaded directly: vk, ic and B_G2 decoded and checked (%s) in %.1f ms "
-                   "(%.2f GB in host memory); the G1 queries are decoded from the file at the preload (a GPU: straight "
+        if (direct_srs && rep.direct)
+            printf("parameters: %s (%.2f GB) loaded directly: vk and ic decoded and checked (%s) in %.1f ms "
+                   "(%.2f GB in host memory); the queries are decoded from the file at the preload (a GPU: straight "
                    "into its device copy; the CPU: into host memory) (RSS %.1f GiB now)", params_path, gb_file, cuzk_check_level_str(params_check), rep.host_ms,
                    (double)rep.host_bytes / 1e9, (double)bench_rss_kib() / 1048576.0);
-        else if (direct_g1)
-            printf("parameters: %s (%.2f GB) from its pre-decoded SRS cache, whole, in %.1f ms (--direct-g1 decodes "
+        else if (direct_srs)
+            printf("parameters: %s (%.2f GB) from its pre-decoded SRS cache, whole, in %.1f ms (--from-file decodes "
                    "a .params only)", params_path, gb_file, rep.host_ms);
         else
             printf("parameters: %s (%.2f GB) through the SRS store, %.1f ms in all: mapped + checked (%s) %.1f ms "
@@ -516,7 +516,7 @@ int bench_pipeline_main(int argc, char **argv) {
         if (pst != CUZK_OK) {
             fprintf(stderr, "cuzk bench pipeline: preload: %s%s\n", err.msg,
                     pst == CUZK_ERR_MISMATCH && params_path ? " (are the parameters for this circuit? see --circuit-seed / --frac01)" : "");
-            /* a bad .params point or read found at the preload (--direct-g1 reads the G1 queries
+            /* a bad .params point or read found at the preload (--from-file reads the queries
              * there) is the file's fault, as at the load */
             rc = pst == CUZK_ERR_MISMATCH || pst == CUZK_ERR_POINT || pst == CUZK_ERR_IO || pst == CUZK_ERR_FORMAT ? 3 : 4;
             goto out;

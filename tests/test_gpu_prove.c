@@ -1149,8 +1149,8 @@ TEST(gpu_prove, memory_plan_budgets) {
     synth_circuit_free(&c);
 }
 
-/* Deferred G1 queries (cuzk_pk_load_opts.defer_g1, as cuzkd loads a .params on the GPU): the
- * prover decodes the resident queries from the file straight into the device, through staging
+/* Deferred queries (cuzk_pk_load_opts.defer_queries, as cuzkd loads a .params on the GPU): the
+ * prover decodes the resident queries (B_G2 too) from the file straight into the device, through staging
  * chunks of 512 points (stream_points; odd tails), and proves the CPU's bytes without any host
  * copy of them; a plan that streams H brings H alone into host memory; a bad point of a G1 query
  * is CUZK_ERR_POINT at creation (after some chunks went up: nothing kept, the device still
@@ -1174,12 +1174,12 @@ TEST(gpu_prove, deferred_g1_from_the_file_byte_identical_to_cpu) {
     REQUIRE(groth16_prove_bellperson(&pc, &c.p, &c.cs, w, c.cs.n_vars, &r, &s, 0, NULL, &e) == CUZK_OK);
     bellperson_load_opts lo;
     memset(&lo, 0, sizeof lo);
-    lo.defer_g1 = 1;
+    lo.defer_queries = 1;
     lo.g2_apart = 1;
     lo.no_cache = 1;
     bellperson_params p;
     REQUIRE(bellperson_params_load_ex(&p, path, &lo, &e) == CUZK_OK);
-    REQUIRE(p.g1_src && !p.h && !p.a);
+    REQUIRE(p.q_src && !p.h && !p.a && !p.b_g2);
     groth16_gpu_plan_opts o;
     memset(&o, 0, sizeof o);
     o.stream_points = 512;
@@ -1189,11 +1189,17 @@ TEST(gpu_prove, deferred_g1_from_the_file_byte_identical_to_cpu) {
     cuzk_status st = groth16_gpu_prover_create_planned(&gp, NULL, &p, &c.cs, 0, &o, &e);
     cuzk_set_log(NULL, NULL, CUZK_LOG_WARN);
     REQUIRE_MSG(st == CUZK_OK, "create from the file: %s", e.msg);
-    CHECK(!p.h && !p.l && !p.a && !p.b_g1);
     const memplan full = *groth16_gpu_prover_plan(gp);
-    CHECK(mp_streamed(&full) == 0);
+    CHECK(mp_streamed(&full) == 0 && full.place[MEMPLAN_B2] == MEMPLAN_RESIDENT);
+    CHECK(!p.h && !p.l && !p.a && !p.b_g1 && !p.b_g2);
     mp_prove_check(gp, &c, w, &r, &s, &pc, "deferred, all resident");
+    /* B_G2 moved to CPU threads: its query comes into host memory, the same proof */
+    REQUIRE_MSG(groth16_gpu_prover_set_b_g2(gp, false, &e) == CUZK_OK, "%s", e.msg);
+    CHECK(p.b_g2 != NULL && !memcmp(p.b_g2, c.p.b_g2, sizeof(g2_affine) * c.p.n_b_g2));
+    mp_prove_check(gp, &c, w, &r, &s, &pc, "deferred, B_G2 on CPU threads");
     groth16_gpu_prover_destroy(gp);
+    bellperson_params_free(&p);
+    REQUIRE(bellperson_params_load_ex(&p, path, &lo, &e) == CUZK_OK);
     /* 2. a budget that streams H: H alone comes into host memory */
     o.budget_bytes = full.need_bytes - 1;
     gp = NULL;
@@ -1203,7 +1209,7 @@ TEST(gpu_prove, deferred_g1_from_the_file_byte_identical_to_cpu) {
     CHECK(pl->place[MEMPLAN_H] == MEMPLAN_STREAMED);
     CHECK(p.h != NULL && !memcmp(p.h, c.p.h, sizeof(g1_affine) * c.p.n_h));
     for (int q = 0; q < 3; q++)
-        CHECK_MSG((pl->place[q] == MEMPLAN_STREAMED) == !bellperson_params_g1_in_file(&p, q), "query %d", q);
+        CHECK_MSG((pl->place[q] == MEMPLAN_STREAMED) == !bellperson_params_in_file(&p, q), "query %d", q);
     mp_prove_check(gp, &c, w, &r, &s, &pc, "deferred, H streamed");
     groth16_gpu_prover_destroy(gp);
     bellperson_params_free(&p);
@@ -1249,7 +1255,7 @@ TEST(gpu_prove, deferred_g1_from_the_file_byte_identical_to_cpu) {
         groth16_prover_destroy(pv);
         CHECK_MSG(st == CUZK_OK, "cpu on the deferred key: %s", e.msg);
         CHECK(st != CUZK_OK || same_proof(&pc, &pg));
-        CHECK(p.h && p.l && p.a && p.b_g1);
+        CHECK(p.h && p.l && p.a && p.b_g1 && p.b_g2);
     }
     bellperson_params_free(&p);
     free(w);

@@ -1342,83 +1342,87 @@ TEST(srs, cache_pread_decode_names_the_first_bad_point) {
     free(b);
 }
 
-/* Deferred G1 queries (bellperson_load_opts.defer_g1): the load decodes vk, ic and b_g2 only;
- * any range of any G1 query read from the file equals the whole decode's; materialize brings
- * queries into memory (published once, counted in host bytes), take_g1 gives them back and they
- * are read from the file again; bad points are named by query and index, at the load's level;
- * a file cut after the load is an I/O error, never wrong points. */
-TEST(srs, defer_g1_reads_ranges_equal_to_the_decode) {
-    counts c = {3, 12000, 700, 9000, 300, 200}; /* h and a span several chunks */
+/* Deferred queries (bellperson_load_opts.defer_queries): the load decodes the vk and ic only; any
+ * range of any query (B_G2 too) read from the file equals the whole decode's; materialize brings
+ * queries into memory (published once, counted in host bytes), take_g1 gives the G1 ones back
+ * and they are read from the file again; bad points are named by query and index, at the load's
+ * level; a file cut after the load is an I/O error, never wrong points. */
+TEST(srs, defer_queries_reads_ranges_equal_to_the_decode) {
+    counts c = {3, 12000, 700, 9000, 300, 5000}; /* h, a and b_g2 span several chunks */
     bellperson_params ref;
     const char *path = write_params_file("defer.params", c, &ref);
     bellperson_load_opts o;
     memset(&o, 0, sizeof o);
     o.no_cache = 1;
-    o.defer_g1 = 1;
+    o.defer_queries = 1;
     o.nthreads = 3;
     bellperson_params p;
     cuzk_error e = {0};
     REQUIRE_MSG(bellperson_params_load_ex(&p, path, &o, &e) == CUZK_OK, "%s", e.msg);
-    CHECK(p.g1_src != NULL && p.h == NULL && p.l == NULL && p.a == NULL && p.b_g1 == NULL && p.block == NULL);
+    CHECK(p.q_src != NULL && p.h == NULL && p.l == NULL && p.a == NULL && p.b_g1 == NULL && p.b_g2 == NULL);
+    CHECK(p.block == NULL && p.g2_block == NULL);
     CHECK(p.n_h == c.h && p.n_l == c.l && p.n_a == c.a && p.n_b_g1 == c.b_g1 && p.n_b_g2 == c.b_g2);
-    CHECK(!memcmp(p.b_g2, ref.b_g2, sizeof(g2_affine) * c.b_g2) && !memcmp(p.vk.ic, ref.vk.ic, sizeof(g1_affine) * c.ic));
-    CHECK(!memcmp(&p.vk.delta2, &ref.vk.delta2, sizeof p.vk.delta2));
-    const size_t vk_b2 = bellperson_params_host_bytes(&p);
-    CHECK(vk_b2 < (size_t)c.b_g2 * sizeof(g2_affine) + (size_t)c.ic * sizeof(g1_affine) + 4096);
-    const g1_affine *want[4] = {ref.a, ref.b_g1, ref.l, ref.h};
-    const uint32_t cnt[4] = {c.a, c.b_g1, c.l, c.h};
-    g1_affine *buf = malloc(sizeof(g1_affine) * c.h);
+    CHECK(!memcmp(p.vk.ic, ref.vk.ic, sizeof(g1_affine) * c.ic) && !memcmp(&p.vk.delta2, &ref.vk.delta2, sizeof p.vk.delta2));
+    const size_t ic_bytes = bellperson_params_host_bytes(&p);
+    CHECK(ic_bytes == sizeof(g1_affine) * c.ic);
+    const void *want[5] = {ref.a, ref.b_g1, ref.l, ref.h, ref.b_g2};
+    const uint32_t cnt[5] = {c.a, c.b_g1, c.l, c.h, c.b_g2};
+    const size_t pb[5] = {sizeof(g1_affine), sizeof(g1_affine), sizeof(g1_affine), sizeof(g1_affine), sizeof(g2_affine)};
+    uint8_t *buf = malloc(sizeof(g2_affine) * c.h);
     REQUIRE(buf);
-    for (int q = 0; q < 4; q++) {
-        CHECK(bellperson_params_g1_in_file(&p, q));
+    for (int q = 0; q < BELLPERSON_NQ; q++) {
+        CHECK(bellperson_params_in_file(&p, q));
         size_t cuts[][2] = {{0, cnt[q]}, {0, 1}, {cnt[q] - 1, 1}, {cnt[q] / 3, cnt[q] / 2}, {cnt[q], 0}};
         for (int k = 0; k < 5; k++) {
             for (int t = 1; t <= 4; t += 3) {
-                memset(buf, 0xab, sizeof(g1_affine) * c.h);
-                REQUIRE_MSG(bellperson_params_g1_read(&p, q, cuts[k][0], cuts[k][1], buf, t, &e) == CUZK_OK, "%s", e.msg);
-                CHECK_MSG(!memcmp(buf, want[q] + cuts[k][0], sizeof(g1_affine) * cuts[k][1]), "query %d range %d", q, k);
+                memset(buf, 0xab, sizeof(g2_affine) * c.h);
+                REQUIRE_MSG(bellperson_params_read(&p, q, cuts[k][0], cuts[k][1], buf, t, &e) == CUZK_OK, "%s", e.msg);
+                CHECK_MSG(!memcmp(buf, (const uint8_t *)want[q] + pb[q] * cuts[k][0], pb[q] * cuts[k][1]),
+                          "query %d range %d", q, k);
             }
         }
         /* out of bounds: refused, nothing read */
-        CHECK(bellperson_params_g1_read(&p, q, cnt[q], 1, buf, 0, &e) == CUZK_ERR_ARG);
-        CHECK(bellperson_params_g1_read(&p, q, 1, cnt[q], buf, 0, &e) == CUZK_ERR_ARG);
+        CHECK(bellperson_params_read(&p, q, cnt[q], 1, buf, 0, &e) == CUZK_ERR_ARG);
+        CHECK(bellperson_params_read(&p, q, 1, cnt[q], buf, 0, &e) == CUZK_ERR_ARG);
     }
-    CHECK(bellperson_params_g1_read(&p, 4, 0, 1, buf, 0, &e) == CUZK_ERR_ARG);
-    CHECK(bellperson_params_g1_read(&ref, 0, 0, 1, buf, 0, &e) == CUZK_ERR_ARG); /* not deferred */
+    CHECK(bellperson_params_read(&p, BELLPERSON_NQ, 0, 1, buf, 0, &e) == CUZK_ERR_ARG);
+    CHECK(bellperson_params_read(&ref, 0, 0, 1, buf, 0, &e) == CUZK_ERR_ARG); /* not deferred */
     /* materialize two queries: they are in memory and counted; the others stay in the file */
-    REQUIRE(bellperson_params_g1_materialize(&p, (1u << BELLPERSON_G1_L) | (1u << BELLPERSON_G1_H), 0, &e) == CUZK_OK);
-    CHECK(p.l && p.h && !p.a && !p.b_g1);
-    CHECK(!memcmp(p.l, ref.l, sizeof(g1_affine) * c.l) && !memcmp(p.h, ref.h, sizeof(g1_affine) * c.h));
-    CHECK(!bellperson_params_g1_in_file(&p, BELLPERSON_G1_H) && bellperson_params_g1_in_file(&p, BELLPERSON_G1_A));
-    CHECK(bellperson_params_host_bytes(&p) == vk_b2 + sizeof(g1_affine) * ((size_t)c.l + c.h));
-    const g1_affine *h_before = p.h;
-    REQUIRE(bellperson_params_g1_materialize(&p, 0xf, 0, &e) == CUZK_OK); /* the rest; l and h kept as they were */
-    CHECK(p.h == h_before && !memcmp(p.a, ref.a, sizeof(g1_affine) * c.a) && !memcmp(p.b_g1, ref.b_g1, sizeof(g1_affine) * c.b_g1));
-    /* a streaming GPU prover holds them: nothing taken; then taken, and read from the file again */
+    REQUIRE(bellperson_params_materialize(&p, (1u << BELLPERSON_Q_L) | (1u << BELLPERSON_Q_B2), 0, &e) == CUZK_OK);
+    CHECK(p.l && p.b_g2 && !p.a && !p.b_g1 && !p.h);
+    CHECK(!memcmp(p.l, ref.l, sizeof(g1_affine) * c.l) && !memcmp(p.b_g2, ref.b_g2, sizeof(g2_affine) * c.b_g2));
+    CHECK(!bellperson_params_in_file(&p, BELLPERSON_Q_B2) && bellperson_params_in_file(&p, BELLPERSON_Q_A));
+    CHECK(bellperson_params_host_bytes(&p) == ic_bytes + sizeof(g1_affine) * c.l + sizeof(g2_affine) * c.b_g2);
+    const g1_affine *l_before = p.l;
+    REQUIRE(bellperson_params_materialize(&p, (1u << BELLPERSON_NQ) - 1, 0, &e) == CUZK_OK); /* the rest */
+    CHECK(p.l == l_before && !memcmp(p.a, ref.a, sizeof(g1_affine) * c.a) && !memcmp(p.h, ref.h, sizeof(g1_affine) * c.h));
+    CHECK(!memcmp(p.b_g1, ref.b_g1, sizeof(g1_affine) * c.b_g1));
+    /* a streaming GPU prover holds them: nothing taken; then the G1 ones are taken (B_G2 stays) and
+     * read from the file again */
     bellperson_params g1;
     p.g1_stream_borrows = 1;
-    CHECK(bellperson_params_take_g1(&p, &g1) == 0 && p.h == h_before);
+    CHECK(bellperson_params_take_g1(&p, &g1) == 0 && p.l == l_before);
     p.g1_stream_borrows = 0;
     CHECK(bellperson_params_take_g1(&p, &g1) == sizeof(g1_affine) * ((size_t)c.h + c.l + c.a + c.b_g1));
-    CHECK(!p.h && !p.l && !p.a && !p.b_g1 && bellperson_params_g1_in_file(&p, BELLPERSON_G1_H));
-    CHECK(g1.h == h_before && !memcmp(g1.a, ref.a, sizeof(g1_affine) * c.a));
-    CHECK(bellperson_params_host_bytes(&p) == vk_b2);
+    CHECK(!p.h && !p.l && !p.a && !p.b_g1 && p.b_g2 && bellperson_params_in_file(&p, BELLPERSON_Q_H));
+    CHECK(g1.l == l_before && !memcmp(g1.a, ref.a, sizeof(g1_affine) * c.a) && g1.b_g2 == NULL);
+    CHECK(bellperson_params_host_bytes(&p) == ic_bytes + sizeof(g2_affine) * c.b_g2);
     bellperson_params_free(&g1);
-    REQUIRE(bellperson_params_g1_read(&p, BELLPERSON_G1_H, 5, 100, buf, 0, &e) == CUZK_OK);
+    REQUIRE(bellperson_params_read(&p, BELLPERSON_Q_H, 5, 100, buf, 0, &e) == CUZK_OK);
     CHECK(!memcmp(buf, ref.h + 5, sizeof(g1_affine) * 100));
     bellperson_params_free(&p);
-    CHECK(p.g1_src == NULL);
-    /* the same with the whole decode for comparison: the non-deferred paths are unchanged */
-    o.defer_g1 = 0;
+    CHECK(p.q_src == NULL && p.b_g2 == NULL);
+    /* the whole decode for comparison: the paths without deferral are unchanged */
+    o.defer_queries = 0;
     REQUIRE(bellperson_params_load_ex(&p, path, &o, &e) == CUZK_OK);
-    CHECK(p.g1_src == NULL && params_equal(&p, &ref));
+    CHECK(p.q_src == NULL && params_equal(&p, &ref));
     bellperson_params_free(&p);
     free(buf);
     bellperson_params_free(&ref);
 }
 
-TEST(srs, defer_g1_names_bad_points_when_read_and_keeps_eager_sections_checked) {
-    counts c = {2, 9000, 500, 400, 300, 100};
+TEST(srs, defer_queries_names_bad_points_when_read_and_keeps_eager_sections_checked) {
+    counts c = {2, 9000, 500, 400, 300, 3000};
     bellperson_params ref;
     const char *path = write_params_file("defer_bad.params", c, &ref);
     size_t n;
@@ -1427,44 +1431,47 @@ TEST(srs, defer_g1_names_bad_points_when_read_and_keeps_eager_sections_checked) 
     b[off_of(c, "h", 4321) + 95] ^= 1; /* off the curve */
     b[off_of(c, "h", 8000) + 95] ^= 1;
     b[off_of(c, "a", 7) + 95] ^= 1;
+    b[off_of(c, "b_g2", 2500) + 5] ^= 1;
     spit(path, b, n);
     bellperson_load_opts o;
     memset(&o, 0, sizeof o);
     o.no_cache = 1;
-    o.defer_g1 = 1;
+    o.defer_queries = 1;
     o.nthreads = 3;
     bellperson_params p;
     cuzk_error e = {0};
-    /* the G1 queries are not read at load: it succeeds */
+    /* the queries are not read at load: it succeeds */
     REQUIRE_MSG(bellperson_params_load_ex(&p, path, &o, &e) == CUZK_OK, "%s", e.msg);
-    g1_affine *buf = malloc(sizeof(g1_affine) * c.h);
+    g1_affine *buf = malloc(sizeof(g2_affine) * c.h);
     REQUIRE(buf);
-    CHECK(bellperson_params_g1_read(&p, BELLPERSON_G1_H, 0, c.h, buf, 3, &e) == CUZK_ERR_POINT);
+    CHECK(bellperson_params_read(&p, BELLPERSON_Q_H, 0, c.h, buf, 3, &e) == CUZK_ERR_POINT);
     CHECK_MSG(strstr(e.msg, "h point 4321: ") && strstr(e.msg, path), "%s", e.msg);
-    CHECK(bellperson_params_g1_read(&p, BELLPERSON_G1_H, 4322, c.h - 4322, buf, 2, &e) == CUZK_ERR_POINT);
+    CHECK(bellperson_params_read(&p, BELLPERSON_Q_H, 4322, c.h - 4322, buf, 2, &e) == CUZK_ERR_POINT);
     CHECK_MSG(strstr(e.msg, "h point 8000: "), "%s", e.msg);
-    REQUIRE(bellperson_params_g1_read(&p, BELLPERSON_G1_H, 0, 4321, buf, 2, &e) == CUZK_OK); /* before it: fine */
+    REQUIRE(bellperson_params_read(&p, BELLPERSON_Q_H, 0, 4321, buf, 2, &e) == CUZK_OK); /* before it: fine */
     CHECK(!memcmp(buf, ref.h, sizeof(g1_affine) * 4321));
-    CHECK(bellperson_params_g1_materialize(&p, 1u << BELLPERSON_G1_A, 0, &e) == CUZK_ERR_POINT);
+    CHECK(bellperson_params_read(&p, BELLPERSON_Q_B2, 100, c.b_g2 - 100, buf, 2, &e) == CUZK_ERR_POINT);
+    CHECK_MSG(strstr(e.msg, "b_g2 point 2500: "), "%s", e.msg);
+    CHECK(bellperson_params_materialize(&p, 1u << BELLPERSON_Q_A, 0, &e) == CUZK_ERR_POINT);
     CHECK_MSG(strstr(e.msg, "a point 7: ") && p.a == NULL, "%s", e.msg);
-    CHECK(bellperson_params_host_bytes(&p) < (size_t)c.b_g2 * sizeof(g2_affine) + 4096 + 96 * c.ic);
+    CHECK(bellperson_params_host_bytes(&p) == sizeof(g1_affine) * c.ic);
     /* no check level: the bad points are not seen */
     bellperson_params_free(&p);
     o.check = CUZK_CHECK_NONE;
     REQUIRE(bellperson_params_load_ex(&p, path, &o, &e) == CUZK_OK);
-    CHECK(bellperson_params_g1_read(&p, BELLPERSON_G1_H, 0, c.h, buf, 3, &e) == CUZK_OK);
+    CHECK(bellperson_params_read(&p, BELLPERSON_Q_H, 0, c.h, buf, 3, &e) == CUZK_OK);
     /* the file cut after the load: an I/O error naming the query, not points */
     REQUIRE(truncate(path, (off_t)off_of(c, "h", 6000)) == 0);
-    CHECK(bellperson_params_g1_read(&p, BELLPERSON_G1_H, 5000, 2000, buf, 2, &e) == CUZK_ERR_IO);
+    CHECK(bellperson_params_read(&p, BELLPERSON_Q_H, 5000, 2000, buf, 2, &e) == CUZK_ERR_IO);
     CHECK_MSG(strstr(e.msg, "reading the h points failed"), "%s", e.msg);
     bellperson_params_free(&p);
-    /* a bad point in an eager section (b_g2) still fails the load */
+    /* a bad point in an eager section (ic) still fails the load */
     o.check = CUZK_CHECK_CURVE;
-    b[off_of(c, "b_g2", 9) + 5] ^= 1;
+    b[off_of(c, "ic", 1) + 95] ^= 1;
     spit(path, b, n);
     CHECK(bellperson_params_load_ex(&p, path, &o, &e) == CUZK_ERR_POINT);
-    CHECK_MSG(strstr(e.msg, "b_g2 point 9"), "%s", e.msg);
-    CHECK(p.g1_src == NULL && p.b_g2 == NULL);
+    CHECK_MSG(strstr(e.msg, "ic point 1"), "%s", e.msg);
+    CHECK(p.q_src == NULL);
     free(buf);
     free(b);
     bellperson_params_free(&ref);

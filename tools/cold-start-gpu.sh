@@ -4,8 +4,8 @@
 # with its wall time, the pipeline's own phase lines and its peak host RSS (VmHWM), for each load path:
 #   store   the SRS store: map + check every point, decode whole into pinned host memory, upload,
 #           release the host G1 copy (what `cuzk bench pipeline --params` did before)
-#   direct  as cuzkd loads a .params on the GPU (cuzk_pk_load_opts.defer_g1): vk, ic and B_G2 decoded
-#           at load, each G1 query decoded from the file straight into the device at the preload
+#   direct  as cuzkd loads a .params on the GPU (cuzk_pk_load_opts.defer_queries): vk and ic decoded
+#           at load, each query decoded from the file straight into the device at the preload
 #   cache   the pre-decoded SRS cache (`cuzk srs-cache make`, then the store path reads it): only
 #           where the disk holds the cache beside the .params (~2 x 47 GB at full size)
 # warm (the file in the page cache) and, with COLD=1, cold (its pages dropped first).
@@ -67,7 +67,7 @@ run() {
 }
 for m in $MODES; do
   case $m in
-    direct) args=(--direct-g1) ;;
+    direct) args=(--from-file) ;;
     store) args=() ;;
     cache)
       timeout "$L" "$BIN" srs-cache make "$params" >"$DEST/srs_cache_make.log" 2>&1 || { echo "cache: make failed"; RC=1; continue; }

@@ -106,17 +106,17 @@ typedef struct cuzk_pk_load_opts {
      * the zkey's header). 0: not checked here (cuzk_prove checks every witness). */
     size_t expect_n_vars;
     /* bellperson .params only (cuzk_pk_load_params, cuzk_porep/post/snap_pk_load): 1 leaves the
-     * G1 queries h, l, a, b_g1 (about 90 % of a PoRep file) in the file at load: only the vk, ic
-     * and B_G2 are decoded and checked then, and the key keeps the file open. A GPU prover (the
-     * engine's preload) decodes and checks each query chunk by chunk straight into its device
-     * copy, so the host never holds them (a 32 GiB PoRep key: ~14 GiB of host memory instead of
-     * ~55 GiB at the peak, and the file is read once); queries its memory plan streams, and every
-     * query of a CPU prover, are decoded into host memory when that prover is made. So a bad G1
-     * point is CUZK_ERR_POINT at preload, not at load, and the file must stay as it is while the
-     * key lives (a failed read is CUZK_ERR_IO then). Not deferred (decoded whole at load, as with
-     * 0): a valid pre-decoded SRS cache next to the file (cuzk_srs_cache_make: read whole, faster
-     * than a decode), phase-2 MPC files exported by snarkjs, .zkey keys (ignored). */
-    int defer_g1;
+     * SRS queries h, l, a, b_g1 and b_g2 (all but the vk: ~45 of the 47 GB of a PoRep file) in the
+     * file at load: only the vk and ic are decoded and checked then, and the key keeps the file
+     * open. A GPU prover (the engine's preload) decodes and checks each query it keeps resident
+     * chunk by chunk straight into its device copy, so the host never holds them (the file is read
+     * once); queries its memory plan streams or runs on CPU threads (B_G2), and every query of a
+     * CPU prover, are decoded into host memory when that prover is made. So a bad point is
+     * CUZK_ERR_POINT at preload, not at load, and the file must stay as it is while the key lives
+     * (a failed read is CUZK_ERR_IO then). Not deferred (decoded whole at load, as with 0): a valid
+     * pre-decoded SRS cache next to the file (cuzk_srs_cache_make: read whole, faster than a
+     * decode), phase-2 MPC files exported by snarkjs, .zkey keys (ignored). */
+    int defer_queries;
 } cuzk_pk_load_opts;
 
 /* Loads a snarkjs Groth16 .zkey (snarkjs 0.7.6 layout, tests/fixtures/FORMATS.md section 3).

@@ -234,11 +234,11 @@ typedef struct benchkit_params_load_opts {
                                           x 192 bytes more, in device_bytes), for provers that run B_G2 on
                                           the GPU (cuzk_msm_opts.b_g2_on_gpu: they use this copy instead of
                                                    uploading their own) */
-    int direct_g1;            /* 1: as cuzkd loads a .params for the GPU (cuzk_pk_load_opts.defer_g1),
-                                 not through the SRS store: vk, ic and b_g2 decoded and checked now
-                                 (host_ms), the G1 queries left in the file for the engine's preload
-                                 to decode straight into its device copy (never whole in host
-                                 memory). gpu_resident, release_host_g1 and gpu_b_g2 must be 0 */
+    int direct_srs;           /* 1: as cuzkd loads a .params for the GPU (cuzk_pk_load_opts.defer_queries),
+                                 not through the SRS store: vk and ic decoded and checked now
+                                 (host_ms), the queries left in the file for the engine's preload to
+                                 decode straight into its device copy (never whole in host memory).
+                                 gpu_resident, release_host_g1 and gpu_b_g2 must be 0 */
 } benchkit_params_load_opts;
 typedef struct benchkit_params_load_report {
     uint64_t file_bytes, host_bytes, device_bytes;
@@ -249,7 +249,7 @@ typedef struct benchkit_params_load_report {
     int host_g1_released;     /* 1: release_host_g1 took effect */
     uint64_t host_bytes_now;  /* host bytes the key's parameters hold after the load (host_bytes,
                                                    or less once the G1 queries are released) */
-    int direct;               /* direct_g1 took effect: the G1 queries are in the file (a valid SRS
+    int direct;               /* direct_srs took effect: the queries are in the file (a valid SRS
                                  cache next to it is read whole instead) */
 } benchkit_params_load_report;
 /* The key of s from a bellperson .params file made for it (`cuzk setup --synthetic porep` with

@@ -130,7 +130,7 @@ static void store_owner_free(void *p) {
     free(o);
 }
 
-/* direct_g1: the parameters owned by the key (freed at its last release), G1 queries in the file */
+/* direct_srs: the parameters owned by the key (freed at its last release), the queries in the file */
 typedef struct direct_owner {
     bellperson_params p;
     benchkit_synthetic *s;
@@ -153,7 +153,7 @@ static cuzk_status load_params_direct(cuzk_pk **out, benchkit_synthetic *s, cons
     bo.check = lo->check;
     bo.nthreads = lo->nthreads;
     bo.g2_apart = 1;
-    bo.defer_g1 = 1;
+    bo.defer_queries = 1;
     double t0 = now_ms();
     cuzk_status st = bellperson_params_load_ex(&o->p, params_path, &bo, err);
     double t1 = now_ms();
@@ -176,7 +176,7 @@ static cuzk_status load_params_direct(cuzk_pk **out, benchkit_synthetic *s, cons
         report->file_bytes = stat(params_path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
         report->host_bytes = report->host_bytes_now = bellperson_params_host_bytes(&o->p);
         report->host_ms = t1 - t0;
-        report->direct = o->p.g1_src != NULL;
+        report->direct = o->p.q_src != NULL;
     }
     return CUZK_OK;
 }
@@ -206,9 +206,9 @@ cuzk_status benchkit_synthetic_load_params(cuzk_pk **out, benchkit_synthetic *s,
             return ERR(err, CUZK_ERR_UNSUPPORTED, "benchkit_synthetic_load_params: no GPU hooks for device %d (a build "
                        "without CUDA, or a device ordinal above 15)", lo->gpu_device);
     }
-    if (lo->direct_g1) {
+    if (lo->direct_srs) {
         if (lo->gpu_resident || lo->release_host_g1 || lo->gpu_b_g2)
-            return ERR(err, CUZK_ERR_ARG, "benchkit_synthetic_load_params: direct_g1 loads without the SRS store (no "
+            return ERR(err, CUZK_ERR_ARG, "benchkit_synthetic_load_params: direct_srs loads without the SRS store (no "
                        "resident copy, nothing to release)");
         return load_params_direct(out, s, params_path, lo, report, err);
     }

@@ -426,6 +426,10 @@ cuzk_status gpu_g2_msm(struct g2_jacobian *out, const struct g2_affine *bases,
 typedef struct gpu_g2_bases gpu_g2_bases;
 cuzk_status gpu_g2_bases_upload(gpu_ctx *ctx, gpu_g2_bases **out, const struct g2_affine *bases, size_t n,
                                 cuzk_error *err);
+/* = gpu_g1_bases_upload_fill for G2 points (g2_affine layout; staging of chunk_points points, 0: 2^20
+ * = 192 MiB). */
+cuzk_status gpu_g2_bases_upload_fill(gpu_ctx *ctx, gpu_g2_bases **out, size_t n, size_t chunk_points,
+                                     gpu_bases_fill_fn fill, void *fill_ctx, gpu_upload_stats *stats, cuzk_error *err);
 size_t gpu_g2_bases_count(const gpu_g2_bases *b);   /* n */
 size_t gpu_g2_bases_bytes(const gpu_g2_bases *b);   /* device bytes held (n * 192) */
 /* Waits for the ctx stream (work reading the points), then frees them. NULL ok. */

@@ -1280,10 +1280,11 @@ extern "C" cuzk_status gpu_bn254_g2_bases_upload(gpu_ctx *ctx, gpu_g2_bases **ou
     return bases_upload<bn254_g2>(ctx, out, bases, n, "gpu_bn254_g2_bases_upload", err);
 }
 
-extern "C" cuzk_status gpu_g1_bases_upload_fill(gpu_ctx *ctx, gpu_g1_bases **out, size_t n, size_t chunk_points,
-                                                gpu_bases_fill_fn fill, void *fill_ctx, gpu_upload_stats *stats,
-                                                cuzk_error *err) {
-    const char *name = "gpu_g1_bases_upload_fill";
+namespace {
+template <class G>
+cuzk_status bases_upload_fill(gpu_ctx *ctx, typename group_api<G>::bases **out, size_t n, size_t chunk_points,
+                              gpu_bases_fill_fn fill, void *fill_ctx, gpu_upload_stats *stats, const char *name,
+                              cuzk_error *err) {
     if (stats) memset(stats, 0, sizeof *stats);
     if (!out) return dev_error(err, CUZK_ERR_ARG, __FILE__, __LINE__, "%s: out is NULL", name);
     *out = NULL;
@@ -1291,11 +1292,14 @@ extern "C" cuzk_status gpu_g1_bases_upload_fill(gpu_ctx *ctx, gpu_g1_bases **out
     if (n >= ((size_t)1 << 31)) return dev_error(err, CUZK_ERR_ARG, __FILE__, __LINE__, "%s: n >= 2^31", name);
     CTX_ENTER();
     const double t0 = now_ms();
-    cuzk_status st = bases_alloc<api_g1>(ctx, out, n, NULL, err);
-    if (st != CUZK_OK || !n) return st;
-    typedef api_g1::affine pt;
-    gpu_g1_bases *b = *out;
-    *out = NULL;
+    typename group_api<G>::bases *b = NULL;
+    cuzk_status st = bases_alloc<G>(ctx, &b, n, NULL, err);
+    if (st != CUZK_OK) return st;
+    if (!n) {
+        *out = b;
+        return CUZK_OK;
+    }
+    typedef typename G::affine pt;
     const size_t chunk = chunk_points ? (chunk_points < n ? chunk_points : n) : (n < ((size_t)1 << 20) ? n : ((size_t)1 << 20));
     void *stage[2] = {NULL, NULL};
     cudaEvent_t ev[2] = {NULL, NULL};
@@ -1336,8 +1340,23 @@ out:
         if (ev[k]) (void)cudaEventDestroy(ev[k]);
         if (stage[k]) (void)cudaFreeHost(stage[k]);
     }
-    if (b) gpu_g1_bases_free(b);
+    if (b) {
+        bases_free(b, name);
+        delete b;
+    }
     return st;
+}
+}  // namespace
+
+extern "C" cuzk_status gpu_g1_bases_upload_fill(gpu_ctx *ctx, gpu_g1_bases **out, size_t n, size_t chunk_points,
+                                                gpu_bases_fill_fn fill, void *fill_ctx, gpu_upload_stats *stats,
+                                                cuzk_error *err) {
+    return bases_upload_fill<api_g1>(ctx, out, n, chunk_points, fill, fill_ctx, stats, "gpu_g1_bases_upload_fill", err);
+}
+extern "C" cuzk_status gpu_g2_bases_upload_fill(gpu_ctx *ctx, gpu_g2_bases **out, size_t n, size_t chunk_points,
+                                                gpu_bases_fill_fn fill, void *fill_ctx, gpu_upload_stats *stats,
+                                                cuzk_error *err) {
+    return bases_upload_fill<api_g2>(ctx, out, n, chunk_points, fill, fill_ctx, stats, "gpu_g2_bases_upload_fill", err);
 }
 
 extern "C" size_t gpu_g1_bases_count(const gpu_g1_bases *b) { return b ? b->n : 0; }

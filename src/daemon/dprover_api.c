@@ -300,7 +300,7 @@ cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint6
     lo.r1cs_path = c->zkey ? c->r1cs : NULL;
     /* on the GPU the G1 queries of a .params go from the file to the device at preload, never whole
      * into host memory (srs.keep_host_g1 keeps the host copy: decoded at load) */
-    lo.defer_g1 = c->params && !e->keep_host_g1 && strcmp(dp_engine_backend(e), "gpu") == 0;
+    lo.defer_queries = c->params && !e->keep_host_g1 && strcmp(dp_engine_backend(e), "gpu") == 0;
     cuzk_pk *pk = NULL;
     cuzk_status st = c->zkey           ? cuzk_pk_load_zkey(&pk, c->zkey, &lo, err)
                      : c->post_circuit ? cuzk_post_pk_load(&pk, c->post_circuit, c->sectors, c->params, &lo, err)
@@ -335,7 +335,7 @@ cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint6
         memset(&rerr, 0, sizeof rerr);
         if (cuzk_engine_release_host_g1(k->eng, k->circ, &freed, &rerr) == CUZK_OK) {
             k->host_released = freed;
-            if (freed || !lo.defer_g1)
+            if (freed || !lo.defer_queries)
                 dlog(DLOG_INFO, "circuit %s: released the host copies of its G1 queries (%zu bytes; "
                                 "srs.keep_host_g1 = true keeps them)", c->id, freed);
             else

@@ -244,16 +244,17 @@ static cuzk_status r_vk(groth16_vk *vk, byte_cursor *c, const char *what, bool s
     return CUZK_OK;
 }
 
-static void g1_source_close(struct bellperson_g1_source *src);
+static void src_close(struct bellperson_query_source *src);
 
 void bellperson_params_free(bellperson_params *p) {
     if (!p) return;
     groth16_vk_free(&p->vk);
-    if (p->g1_src) {
+    if (p->q_src) {
         /* the G1 arrays are the source's (materialized) or absent: never the block's */
-        g1_source_close(p->g1_src);
-        p->g1_src = NULL;
+        src_close(p->q_src);
+        p->q_src = NULL;
         p->h = p->l = p->a = p->b_g1 = NULL;
+        p->b_g2 = NULL;
     }
     if (p->block || p->g2_block) {
         if (p->block) {
@@ -274,23 +275,23 @@ void bellperson_params_free(bellperson_params *p) {
     memset(p, 0, sizeof *p);
 }
 
-static size_t g1_source_bytes(const struct bellperson_g1_source *src);
+static size_t src_bytes(const struct bellperson_query_source *src);
 
 size_t bellperson_params_host_bytes(const bellperson_params *p) {
     if (!p) return 0;
     size_t ic = p->vk.ic ? ((size_t)p->vk.n_public + 1) * sizeof(g1_affine) : 0;
-    if (p->g1_src) return p->block_bytes + p->g2_block_bytes + ic + g1_source_bytes(p->g1_src);
+    if (p->q_src) return p->block_bytes + p->g2_block_bytes + ic + src_bytes(p->q_src);
     if (p->block || p->g2_block) return p->block_bytes + p->g2_block_bytes + ic;
     return ic + ((size_t)p->n_h + p->n_l + p->n_a + p->n_b_g1) * sizeof(g1_affine) + (size_t)p->n_b_g2 * sizeof(g2_affine);
 }
 
-static size_t g1_source_take(bellperson_params *p, bellperson_params *g1);
+static size_t src_take_g1(bellperson_params *p, bellperson_params *g1);
 
 size_t bellperson_params_take_g1(bellperson_params *p, bellperson_params *g1) {
     if (g1) memset(g1, 0, sizeof *g1);
     if (!p || !g1) return 0;
     if (__atomic_load_n(&p->g1_stream_borrows, __ATOMIC_ACQUIRE)) return 0; /* a GPU prover streams them */
-    if (p->g1_src) return g1_source_take(p, g1); /* what was materialized; the file stays */
+    if (p->q_src) return src_take_g1(p, g1); /* what was materialized; the file stays */
     if (!p->block || !p->g2_block) return 0;
     g1->h = p->h;
     g1->l = p->l;
@@ -710,46 +711,50 @@ static uint32_t drop_infinity_g2(g2_affine *v, uint32_t n) {
     return k;
 }
 
-/* ---- deferred G1 queries (bellperson_load_opts.defer_g1) --------------------------------- */
+/* ---- deferred queries (bellperson_load_opts.defer_queries) -------------------------------- */
 
-/* The file sections of the G1 queries, in BELLPERSON_G1_* order (A, B_G1, L, H). */
-static const int G1_SEC[BELLPERSON_G1_NQ] = {S_A, S_B_G1, S_L, S_H};
+/* The file sections of the queries, in BELLPERSON_Q_* order (A, B_G1, L, H, B_G2). */
+static const int Q_SEC[BELLPERSON_NQ] = {S_A, S_B_G1, S_L, S_H, S_B_G2};
+static size_t q_point_bytes(int q) { return q == BELLPERSON_Q_B2 ? sizeof(g2_affine) : sizeof(g1_affine); }
+static size_t q_file_bytes(int q) { return q == BELLPERSON_Q_B2 ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES; }
 
-struct bellperson_g1_source {
-    int fd;                                /* the .params, open for pread (its own descriptor) */
-    cuzk_check_level level;                /* the load's check level */
-    uint64_t off[BELLPERSON_G1_NQ];        /* file offset of each query's first point */
-    uint32_t count[BELLPERSON_G1_NQ];
-    char what[1100];                       /* "bellperson params PATH", for messages */
-    pthread_mutex_t mu;                    /* serializes materialize */
-    void *own[BELLPERSON_G1_NQ];           /* arrays materialized into host memory */
-    size_t own_bytes[BELLPERSON_G1_NQ];
+struct bellperson_query_source {
+    int fd;                             /* the .params, open for pread (its own descriptor) */
+    cuzk_check_level level;             /* the load's check level */
+    uint64_t off[BELLPERSON_NQ];        /* file offset of each query's first point */
+    uint32_t count[BELLPERSON_NQ];
+    char what[1100];                    /* "bellperson params PATH", for messages */
+    pthread_mutex_t mu;                 /* serializes materialize and take */
+    void *own[BELLPERSON_NQ];           /* arrays materialized into host memory */
+    size_t own_bytes[BELLPERSON_NQ];
 };
 
-static g1_affine **g1_slot(bellperson_params *p, int q) {
+/* The array of query q in p (a G1 query's, or b_g2 as void **). */
+static void **q_slot(bellperson_params *p, int q) {
     switch (q) {
-    case BELLPERSON_G1_A: return &p->a;
-    case BELLPERSON_G1_B: return &p->b_g1;
-    case BELLPERSON_G1_L: return &p->l;
-    default: return &p->h;
+    case BELLPERSON_Q_A: return (void **)&p->a;
+    case BELLPERSON_Q_B1: return (void **)&p->b_g1;
+    case BELLPERSON_Q_L: return (void **)&p->l;
+    case BELLPERSON_Q_H: return (void **)&p->h;
+    default: return (void **)&p->b_g2;
     }
 }
 
-static cuzk_status g1_source_open(struct bellperson_g1_source **out, int fd, const bp_sections *sec,
-                                  cuzk_check_level level, const char *what, cuzk_error *err) {
-    struct bellperson_g1_source *src = calloc(1, sizeof *src);
-    if (!src) return ERR(err, CUZK_ERR_NOMEM, "%s: cannot allocate the G1 source", what);
+static cuzk_status src_open(struct bellperson_query_source **out, int fd, const bp_sections *sec,
+                            cuzk_check_level level, const char *what, cuzk_error *err) {
+    struct bellperson_query_source *src = calloc(1, sizeof *src);
+    if (!src) return ERR(err, CUZK_ERR_NOMEM, "%s: cannot allocate the query source", what);
     src->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
     if (src->fd < 0) {
         int en = errno;
         free(src);
         errno = en;
-        return ERR(err, CUZK_ERR_IO, "%s: cannot keep the file open for its G1 queries: %s", what, strerror(en));
+        return ERR(err, CUZK_ERR_IO, "%s: cannot keep the file open for its queries: %s", what, strerror(en));
     }
     src->level = level;
-    for (int q = 0; q < BELLPERSON_G1_NQ; q++) {
-        src->off[q] = sec->off[G1_SEC[q]];
-        src->count[q] = sec->count[G1_SEC[q]];
+    for (int q = 0; q < BELLPERSON_NQ; q++) {
+        src->off[q] = sec->off[Q_SEC[q]];
+        src->count[q] = sec->count[Q_SEC[q]];
     }
     snprintf(src->what, sizeof src->what, "%s", what);
     pthread_mutex_init(&src->mu, NULL);
@@ -757,38 +762,39 @@ static cuzk_status g1_source_open(struct bellperson_g1_source **out, int fd, con
     return CUZK_OK;
 }
 
-static void g1_source_close(struct bellperson_g1_source *src) {
+static void src_close(struct bellperson_query_source *src) {
     if (!src) return;
-    for (int q = 0; q < BELLPERSON_G1_NQ; q++) bellperson_block_free(NULL, src->own[q], src->own_bytes[q]);
+    for (int q = 0; q < BELLPERSON_NQ; q++) bellperson_block_free(NULL, src->own[q], src->own_bytes[q]);
     if (src->fd >= 0) close(src->fd);
     pthread_mutex_destroy(&src->mu);
     free(src);
 }
 
-static size_t g1_source_bytes(const struct bellperson_g1_source *src) {
+static size_t src_bytes(const struct bellperson_query_source *src) {
     size_t b = 0;
-    for (int q = 0; q < BELLPERSON_G1_NQ; q++) b += __atomic_load_n(&src->own_bytes[q], __ATOMIC_ACQUIRE);
+    for (int q = 0; q < BELLPERSON_NQ; q++) b += __atomic_load_n(&src->own_bytes[q], __ATOMIC_ACQUIRE);
     return b;
 }
 
-bool bellperson_params_g1_in_file(const bellperson_params *p, int q) {
-    if (!p || !p->g1_src || q < 0 || q >= BELLPERSON_G1_NQ) return false;
-    return p->g1_src->count[q] && !__atomic_load_n(g1_slot((bellperson_params *)p, q), __ATOMIC_ACQUIRE);
+bool bellperson_params_in_file(const bellperson_params *p, int q) {
+    if (!p || !p->q_src || q < 0 || q >= BELLPERSON_NQ) return false;
+    return p->q_src->count[q] && !__atomic_load_n(q_slot((bellperson_params *)p, q), __ATOMIC_ACQUIRE);
 }
 
-cuzk_status bellperson_params_g1_read(const bellperson_params *p, int q, size_t first, size_t n, g1_affine *dst,
-                                      int nthreads, cuzk_error *err) {
-    if (!p || !p->g1_src) return ERR(err, CUZK_ERR_ARG, "bellperson_params_g1_read: the G1 queries were not deferred");
-    const struct bellperson_g1_source *src = p->g1_src;
-    if (q < 0 || q >= BELLPERSON_G1_NQ || first > src->count[q] || n > src->count[q] - first || (n && !dst))
-        return ERR(err, CUZK_ERR_ARG, "bellperson_params_g1_read: query %d, points [%zu, %zu) (of %u)", q, first,
-                   first + n, q >= 0 && q < BELLPERSON_G1_NQ ? src->count[q] : 0);
+cuzk_status bellperson_params_read(const bellperson_params *p, int q, size_t first, size_t n, void *dst, int nthreads,
+                                   cuzk_error *err) {
+    if (!p || !p->q_src) return ERR(err, CUZK_ERR_ARG, "bellperson_params_read: the queries were not deferred");
+    const struct bellperson_query_source *src = p->q_src;
+    if (q < 0 || q >= BELLPERSON_NQ || first > src->count[q] || n > src->count[q] - first || (n && !dst))
+        return ERR(err, CUZK_ERR_ARG, "bellperson_params_read: query %d, points [%zu, %zu) (of %u)", q, first, first + n,
+                   q >= 0 && q < BELLPERSON_NQ ? src->count[q] : 0);
     if (!n) return CUZK_OK;
     bp_scan *c = calloc(1, sizeof *c);
     if (!c) return ERR(err, CUZK_ERR_NOMEM, "%s: cannot allocate the loader state", src->what);
     /* one section holds the range: the scan's chunks, ordinals and error index are relative to it */
-    const int s0 = G1_SEC[q];
-    c->sec.off[s0] = src->off[q] + (uint64_t)first * G1_UNCOMPRESSED_BYTES;
+    const int s0 = Q_SEC[q];
+    const size_t elt = q_file_bytes(q);
+    c->sec.off[s0] = src->off[q] + (uint64_t)first * elt;
     c->sec.count[s0] = (uint32_t)n;
     c->out[s0] = dst;
     for (int s = 0; s < S_COUNT; s++) {
@@ -813,33 +819,34 @@ cuzk_status bellperson_params_g1_read(const bellperson_params *p, int q, size_t 
         st = ERR(err, rerr == ENOMEM ? CUZK_ERR_NOMEM : CUZK_ERR_IO, "%s: reading the %s points failed: %s", src->what,
                  SEC_NAME[s0], strerror(rerr));
     } else if (bad != UINT64_MAX) {
-        uint8_t pt[G1_UNCOMPRESSED_BYTES];
+        uint8_t pt[G2_UNCOMPRESSED_BYTES];
         uint64_t i = first + bad;
-        if (!pread_all(src->fd, pt, sizeof pt, src->off[q] + i * G1_UNCOMPRESSED_BYTES)) {
+        if (!pread_all(src->fd, pt, elt, src->off[q] + i * elt)) {
             int en = errno ? errno : EIO;
             st = ERR(err, CUZK_ERR_IO, "%s: reading %s point %llu failed: %s", src->what, SEC_NAME[s0],
                      (unsigned long long)i, strerror(en));
         } else {
+            pt_fault f = q == BELLPERSON_Q_B2 ? g2_decode(NULL, pt, src->level) : g1_decode(NULL, pt, src->level);
             st = ERR(err, CUZK_ERR_POINT, "%s: %s point %llu: %s", src->what, SEC_NAME[s0], (unsigned long long)i,
-                     pt_fault_str(g1_decode(NULL, pt, src->level)));
+                     pt_fault_str(f));
         }
     }
     free(c);
     return st;
 }
 
-/* bellperson_params_take_g1 of a deferred load: the materialized arrays move into g1 as separate
- * arrays (bellperson_params_free releases them with free(), as bellperson_block_alloc's memory);
- * the queries are in the file again. */
-static size_t g1_source_take(bellperson_params *p, bellperson_params *g1) {
-    struct bellperson_g1_source *src = p->g1_src;
+/* bellperson_params_take_g1 of a deferred load: the G1 arrays materialized move into g1 as
+ * separate arrays (bellperson_params_free releases them with free(), as bellperson_block_alloc's
+ * memory); those queries are in the file again. B_G2 stays. */
+static size_t src_take_g1(bellperson_params *p, bellperson_params *g1) {
+    struct bellperson_query_source *src = p->q_src;
     size_t moved = 0;
     pthread_mutex_lock(&src->mu);
-    for (int q = 0; q < BELLPERSON_G1_NQ; q++) {
-        if (!src->own[q]) continue;
-        *g1_slot(g1, q) = src->own[q];
+    for (int q = 0; q < BELLPERSON_NQ; q++) {
+        if (q == BELLPERSON_Q_B2 || !src->own[q]) continue;
+        *q_slot(g1, q) = src->own[q];
         moved += src->own_bytes[q];
-        __atomic_store_n(g1_slot(p, q), NULL, __ATOMIC_RELEASE);
+        __atomic_store_n(q_slot(p, q), NULL, __ATOMIC_RELEASE);
         __atomic_store_n(&src->own_bytes[q], 0, __ATOMIC_RELEASE);
         src->own[q] = NULL;
     }
@@ -847,31 +854,31 @@ static size_t g1_source_take(bellperson_params *p, bellperson_params *g1) {
     return moved;
 }
 
-cuzk_status bellperson_params_g1_materialize(bellperson_params *p, unsigned mask, int nthreads, cuzk_error *err) {
-    if (!p) return ERR(err, CUZK_ERR_ARG, "bellperson_params_g1_materialize: NULL argument");
-    struct bellperson_g1_source *src = p->g1_src;
+cuzk_status bellperson_params_materialize(bellperson_params *p, unsigned mask, int nthreads, cuzk_error *err) {
+    if (!p) return ERR(err, CUZK_ERR_ARG, "bellperson_params_materialize: NULL argument");
+    struct bellperson_query_source *src = p->q_src;
     if (!src) return CUZK_OK;
     cuzk_status st = CUZK_OK;
     pthread_mutex_lock(&src->mu);
-    for (int q = 0; q < BELLPERSON_G1_NQ && st == CUZK_OK; q++) {
-        if (!(mask & (1u << q)) || !bellperson_params_g1_in_file(p, q)) continue;
-        size_t bytes = (size_t)src->count[q] * sizeof(g1_affine);
-        g1_affine *v = bellperson_block_alloc(NULL, bytes);
+    for (int q = 0; q < BELLPERSON_NQ && st == CUZK_OK; q++) {
+        if (!(mask & (1u << q)) || !bellperson_params_in_file(p, q)) continue;
+        size_t bytes = (size_t)src->count[q] * q_point_bytes(q);
+        void *v = bellperson_block_alloc(NULL, bytes);
         if (!v) {
             st = ERR(err, CUZK_ERR_NOMEM, "%s: cannot allocate %zu bytes for the %s query", src->what, bytes,
-                     SEC_NAME[G1_SEC[q]]);
+                     SEC_NAME[Q_SEC[q]]);
             break;
         }
         double t0 = now_ms();
-        if ((st = bellperson_params_g1_read(p, q, 0, src->count[q], v, nthreads, err)) != CUZK_OK) {
+        if ((st = bellperson_params_read(p, q, 0, src->count[q], v, nthreads, err)) != CUZK_OK) {
             bellperson_block_free(NULL, v, bytes);
             break;
         }
         cuzk_log(CUZK_LOG_DEBUG, "%s: the %s query (%u points, %.2f GiB) decoded into host memory in %.0f ms", src->what,
-                 SEC_NAME[G1_SEC[q]], src->count[q], (double)bytes / 1073741824.0, now_ms() - t0);
+                 SEC_NAME[Q_SEC[q]], src->count[q], (double)bytes / 1073741824.0, now_ms() - t0);
         src->own[q] = v;
         __atomic_store_n(&src->own_bytes[q], bytes, __ATOMIC_RELEASE);
-        __atomic_store_n(g1_slot(p, q), v, __ATOMIC_RELEASE);
+        __atomic_store_n(q_slot(p, q), v, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&src->mu);
     return st;
@@ -931,14 +938,14 @@ cuzk_status bellperson_params_decode_fd(bellperson_params *p, const uint8_t *dat
     atomic_init(&c->read_errno, 0);
     if (lay.origin == BELLPERSON_ORIGIN_MPC_SNARKJS)
         c->inf_ok[S_L] = c->inf_ok[S_A] = c->inf_ok[S_B_G1] = c->inf_ok[S_B_G2] = true;
-    /* deferred G1 queries (bellperson_load_opts.defer_g1): not scanned now, read from the file
-     * later (bellperson_params_g1_read) */
-    const int defer = p && o->defer_g1 && fd >= 0 && lay.origin != BELLPERSON_ORIGIN_MPC_SNARKJS;
+    /* deferred queries (bellperson_load_opts.defer_queries): h, l, a, b_g1 and b_g2 are not
+     * scanned now, but read from the file later (bellperson_params_read) */
+    const int defer = p && o->defer_queries && fd >= 0 && lay.origin != BELLPERSON_ORIGIN_MPC_SNARKJS;
     const bp_sections all = c->sec;
     uint64_t deferred_bytes = 0;
     if (defer)
-        for (int s = S_H; s <= S_B_G1; s++) {
-            deferred_bytes += (uint64_t)c->sec.count[s] * G1_UNCOMPRESSED_BYTES;
+        for (int s = S_H; s <= S_B_G2; s++) {
+            deferred_bytes += (uint64_t)c->sec.count[s] * (sec_is_g2(s) ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES);
             c->sec.count[s] = 0;
         }
     c->total_bytes = size - deferred_bytes;
@@ -957,13 +964,7 @@ cuzk_status bellperson_params_decode_fd(bellperson_params *p, const uint8_t *dat
         atomic_store(&c->done_bytes, c->total_bytes - point_bytes);
     }
     if (p && defer) {
-        /* only b_g2 is decoded into memory (its own block); the G1 arrays stay NULL */
-        g2_bytes = lay.block_bytes - lay.g1_bytes;
-        if (lay.n_b_g2 && !(g2_block = bellperson_block_alloc(o, g2_bytes))) {
-            st = ERR(err, CUZK_ERR_NOMEM, "%s: cannot allocate %zu bytes for the b_g2 points", what, g2_bytes);
-            goto out;
-        }
-        if (!lay.n_b_g2) g2_bytes = 0;
+        /* only the vk and ic are decoded into memory; the query arrays stay NULL */
         ic = malloc((size_t)lay.n_ic * sizeof *ic);
         if (!ic) {
             st = ERR(err, CUZK_ERR_NOMEM, "%s: cannot allocate %u ic points", what, lay.n_ic);
@@ -974,7 +975,6 @@ cuzk_status bellperson_params_decode_fd(bellperson_params *p, const uint8_t *dat
         p->n_a = lay.n_a;
         p->n_b_g1 = lay.n_b_g1;
         p->n_b_g2 = lay.n_b_g2;
-        p->b_g2 = g2_block;
         c->out[S_ALPHA1] = &p->vk.alpha1;
         c->out[S_BETA1] = &p->vk.beta1;
         c->out[S_BETA2] = &p->vk.beta2;
@@ -982,7 +982,6 @@ cuzk_status bellperson_params_decode_fd(bellperson_params *p, const uint8_t *dat
         c->out[S_DELTA1] = &p->vk.delta1;
         c->out[S_DELTA2] = &p->vk.delta2;
         c->out[S_IC] = ic;
-        c->out[S_B_G2] = p->b_g2;
     } else if (p) {
         /* g2_apart: the G1 queries in `block`, b_g2 in g2_block */
         const int apart = o->g2_apart && lay.n_b_g2 && lay.g1_bytes;
@@ -1050,7 +1049,7 @@ cuzk_status bellperson_params_decode_fd(bellperson_params *p, const uint8_t *dat
         goto out;
     }
     if (c->progress) c->progress(c->progress_user, SEC_NAME[S_B_G2], c->total_bytes, c->total_bytes);
-    if (defer && (st = g1_source_open(&p->g1_src, fd, &all, c->level, what, err)) != CUZK_OK) goto out;
+    if (defer && (st = src_open(&p->q_src, fd, &all, c->level, what, err)) != CUZK_OK) goto out;
     if (p) {
         p->vk.ic = ic;
         p->vk.n_public = lay.n_ic - 1;
@@ -1074,9 +1073,9 @@ cuzk_status bellperson_params_decode_fd(bellperson_params *p, const uint8_t *dat
         g2_block = NULL;
     }
 out:
-    if (st && p && p->g1_src) {
-        g1_source_close(p->g1_src);
-        p->g1_src = NULL;
+    if (st && p && p->q_src) {
+        src_close(p->q_src);
+        p->q_src = NULL;
     }
     /* what was decoded is in this process's memory now: the input's last pages (the ends of the
      * chunks) go too */

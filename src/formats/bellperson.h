@@ -96,11 +96,11 @@ typedef struct bellperson_params {
      * nonzero the G1 queries must not be freed (cuzk_engine_release_host_g1 and
      * benchkit_drop_host_g1 keep them). Updated with atomics by the GPU prover only. */
     uint32_t g1_stream_borrows;
-    /* Deferred G1 queries (bellperson_load_opts.defer_g1): the file stays open here and h, l, a,
-     * b_g1 are NULL with their counts set until read (bellperson_params_g1_read: straight into a
-     * device's staging buffers) or brought into host memory (bellperson_params_g1_materialize).
+    /* Deferred queries (bellperson_load_opts.defer_queries): the file stays open here and h, l, a,
+     * b_g1, b_g2 are NULL with their counts set until read (bellperson_params_read: straight into a
+     * device's staging buffers) or brought into host memory (bellperson_params_materialize).
      * Owned: bellperson_params_free closes it and frees what it materialized. NULL: none. */
-    struct bellperson_g1_source *g1_src;
+    struct bellperson_query_source *q_src;
 } bellperson_params;
 
 /* What the counts of a .params file say, checked against its size. */
@@ -167,15 +167,15 @@ typedef struct bellperson_load_opts {
      * cache_path: NULL for the file's path + SRS_CACHE_SUFFIX. */
     int no_cache;
     const char *cache_path;
-    /* bellperson_params_load_ex only (p not NULL): 1 decodes and checks the vk, ic and b_g2 only
-     * and leaves the G1 queries h, l, a, b_g1 in the file (bellperson_params.g1_src; their
-     * points are checked, at `check`, when they are read): a GPU prover decodes them chunk by
-     * chunk straight into its device copy (groth16_gpu_prover_create), so the host never holds
-     * the ~41 GB of G1 points of a 32 GiB PoRep file, and the file is read once. Not deferred
-     * (decoded whole, as with 0): a valid pre-decoded cache (read whole: faster than a decode),
-     * snarkjs-exported MPC files (their points at infinity are dropped at load), loads without
-     * a file descriptor (use_mmap, bellperson_params_decode of memory). */
-    int defer_g1;
+    /* bellperson_params_load_ex only (p not NULL): 1 decodes and checks the vk and ic only and
+     * leaves the queries h, l, a, b_g1 and b_g2 in the file (bellperson_params.q_src; their points
+     * are checked, at `check`, when they are read): a GPU prover decodes them chunk by chunk
+     * straight into its device copy (groth16_gpu_prover_create), so the host never holds the ~45
+     * GB of points of a 32 GiB PoRep file, and the file is read once. Not deferred (decoded whole,
+     * as with 0): a valid pre-decoded cache (read whole: faster than a decode), snarkjs-exported
+     * MPC files (their points at infinity are dropped at load), loads without a file descriptor
+     * (use_mmap, bellperson_params_decode of memory). */
+    int defer_queries;
 } bellperson_load_opts;
 
 /* The decoded block's memory as bellperson_params_decode takes it: o->alloc when set, else
@@ -220,38 +220,40 @@ void bellperson_params_free(bellperson_params *p);
 /* Moves the G1 queries of p (loaded with g2_apart: its `block`) into *g1 (zeroed first; its
  * h, l, a, b_g1, block and allocator are set, counts and vk are not), for the caller to free with
  * bellperson_params_free(g1) when it likes (e.g. on a reaper). p keeps its counts, vk and b_g2,
- * with h, l, a, b_g1 NULL. A deferred load (g1_src): the arrays materialized from the file move
+ * with h, l, a, b_g1 NULL. A deferred load (q_src): the G1 arrays materialized from the file move
  * (as separate arrays); the queries can be read from the file again. Returns the bytes moved; 0
  * (and nothing moved) when p has no separate G1 block (not loaded with g2_apart, or already
  * taken) or a GPU prover streams them (g1_stream_borrows). */
 size_t bellperson_params_take_g1(bellperson_params *p, bellperson_params *g1);
-/* Host bytes *p holds (block or arrays, plus ic, plus G1 queries materialized from g1_src). */
+/* Host bytes *p holds (block or arrays, plus ic, plus queries materialized from q_src). */
 size_t bellperson_params_host_bytes(const bellperson_params *p);
 
-/* The G1 queries in the order of groth16_query and src/groth16/memplan.h (A, B_G1, L, H). */
-enum { BELLPERSON_G1_A = 0, BELLPERSON_G1_B = 1, BELLPERSON_G1_L = 2, BELLPERSON_G1_H = 3, BELLPERSON_G1_NQ = 4 };
+/* The queries in the order of groth16_query and src/groth16/memplan.h (A, B_G1, L, H, B_G2). */
+enum { BELLPERSON_Q_A = 0, BELLPERSON_Q_B1 = 1, BELLPERSON_Q_L = 2, BELLPERSON_Q_H = 3, BELLPERSON_Q_B2 = 4, BELLPERSON_NQ = 5 };
 
-/* True when p's G1 queries were deferred at load (p->g1_src) and query q (BELLPERSON_G1_*) is not
- * in host memory: read it with bellperson_params_g1_read. Reads the array pointer atomically. */
-bool bellperson_params_g1_in_file(const bellperson_params *p, int q);
+/* True when p's queries were deferred at load (p->q_src) and query q (BELLPERSON_Q_*) has points
+ * but is not in host memory: read it with bellperson_params_read. Reads the array atomically. */
+bool bellperson_params_in_file(const bellperson_params *p, int q);
 
-/* Decodes points [first, first + n) of G1 query q (BELLPERSON_G1_*) of a deferred load from the
- * file into dst (n affine points, Montgomery: the layout of the decoded arrays), checking them at
- * the load's check level, on nthreads threads (0: all CPUs). Reads the file with pread(2) (no
- * mapping, nothing kept). Errors: CUZK_ERR_ARG (p has no g1_src, q or the range out of bounds,
- * NULL dst with n > 0), CUZK_ERR_IO (a read failed: the file changed or went away since the load),
- * CUZK_ERR_POINT ("bellperson params PATH: h point I: not on the curve": the lowest bad point of
- * the range, I its index in the query), CUZK_ERR_NOMEM. Thread-safe (several ranges at once). */
-cuzk_status bellperson_params_g1_read(const bellperson_params *p, int q, size_t first, size_t n, g1_affine *dst,
-                                      int nthreads, cuzk_error *err);
+/* Decodes points [first, first + n) of query q (BELLPERSON_Q_*) of a deferred load from the file
+ * into dst (n affine points, Montgomery: g1_affine, or g2_affine for BELLPERSON_Q_B2: the layout of
+ * the decoded arrays), checking them at the load's check level, on nthreads threads (0: all CPUs).
+ * Reads the file with pread(2) (no mapping, nothing kept). Errors: CUZK_ERR_ARG (p has no q_src,
+ * q or the range out of bounds, NULL dst with n > 0), CUZK_ERR_IO (a read failed: the file changed
+ * or went away since the load), CUZK_ERR_POINT ("bellperson params PATH: h point I: not on the
+ * curve": the lowest bad point of the range, I its index in the query), CUZK_ERR_NOMEM.
+ * Thread-safe (several ranges at once). */
+cuzk_status bellperson_params_read(const bellperson_params *p, int q, size_t first, size_t n, void *dst, int nthreads,
+                                   cuzk_error *err);
 
-/* Brings the deferred G1 queries whose bit (1 << BELLPERSON_G1_*) is in mask into host memory
- * (plain memory, huge pages asked for; owned by p->g1_src, freed by bellperson_params_free), for
- * a CPU prover or a GPU plan that streams a query from the host. Queries already there are
- * skipped; no g1_src: CUZK_OK (nothing deferred). Each array is published with an atomic store
- * once whole, so readers that saw NULL read the file instead. Errors as bellperson_params_g1_read
- * (nothing of the failed query is kept). Thread-safe (one caller decodes, the others wait). */
-cuzk_status bellperson_params_g1_materialize(bellperson_params *p, unsigned mask, int nthreads, cuzk_error *err);
+/* Brings the deferred queries whose bit (1 << BELLPERSON_Q_*) is in mask into host memory (plain
+ * memory, huge pages asked for; owned by p->q_src, freed by bellperson_params_free), for a CPU
+ * prover, a GPU plan that streams a query from the host or runs B_G2 on CPU threads. Queries
+ * already there are skipped; no q_src: CUZK_OK (nothing deferred). Each array is published with an
+ * atomic store once whole, so readers that saw NULL read the file instead. Errors as
+ * bellperson_params_read (nothing of the failed query is kept). Thread-safe (one caller decodes,
+ * the others wait). */
+cuzk_status bellperson_params_materialize(bellperson_params *p, unsigned mask, int nthreads, cuzk_error *err);
 
 /* Writes a plain .params (no MPC trailer). CUZK_ERR_UNSUPPORTED for parameters on snarkjs's roots
  * (domain SNARKJS: a .params cannot say so, and would be proved on the wrong roots). */

@@ -260,21 +260,38 @@ _Static_assert((int)GPU_MSM_ACCUM_DEFAULT == (int)CUZK_GPU_MSM_ACCUM_DEFAULT &&
 _Static_assert(MEMPLAN_A == (int)GROTH16_Q_A && MEMPLAN_B1 == (int)GROTH16_Q_B1 && MEMPLAN_L == (int)GROTH16_Q_L &&
                    MEMPLAN_H == (int)GROTH16_Q_H,
                "the plan's queries are numbered as groth16_query");
-_Static_assert(MEMPLAN_A == BELLPERSON_G1_A && MEMPLAN_B1 == BELLPERSON_G1_B && MEMPLAN_L == BELLPERSON_G1_L &&
-                   MEMPLAN_H == BELLPERSON_G1_H,
-               "the plan's queries are numbered as a deferred .params' (bellperson_params_g1_read)");
+_Static_assert(MEMPLAN_A == (int)BELLPERSON_Q_A && MEMPLAN_B1 == (int)BELLPERSON_Q_B1 && MEMPLAN_L == (int)BELLPERSON_Q_L &&
+                   MEMPLAN_H == (int)BELLPERSON_Q_H && MEMPLAN_B2 == (int)BELLPERSON_Q_B2,
+               "the plan's queries are numbered as a deferred .params' (bellperson_params_read)");
 
 static const char *const q_long[4] = {"A", "B_G1", "L", "H"};
 
-/* gpu_g1_bases_upload_fill's source for a deferred .params query (bellperson_params_g1_read on all
- * threads); the prover's query order is bellperson's BELLPERSON_G1_* order. */
-typedef struct g1_file_fill {
+/* gpu_g1/g2_bases_upload_fill's source for a deferred .params query (bellperson_params_read on all
+ * threads); the prover's query order is bellperson's BELLPERSON_Q_* order. */
+typedef struct q_file_fill {
     const bellperson_params *p;
     int q;
-} g1_file_fill;
-static cuzk_status g1_file_fill_fn(void *ctx, size_t first, size_t count, void *dst, cuzk_error *err) {
-    const g1_file_fill *f = ctx;
-    return bellperson_params_g1_read(f->p, f->q, first, count, dst, 0, err);
+} q_file_fill;
+static cuzk_status q_file_fill_fn(void *ctx, size_t first, size_t count, void *dst, cuzk_error *err) {
+    const q_file_fill *f = ctx;
+    return bellperson_params_read(f->p, f->q, first, count, dst, 0, err);
+}
+static void log_file_upload(int device, const char *what, const gpu_upload_stats *us) {
+    cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: %s query from the file: %.2f GiB in %.0f ms (%.2f GB/s; decode "
+             "%.0f ms)", device, what, (double)us->bytes / 1073741824.0, us->wall_ms,
+             us->wall_ms > 0 ? (double)us->bytes / us->wall_ms / 1e6 : 0.0, us->fill_ms);
+}
+/* The B_G2 query of p onto the prover's device: from its host array, or from the file of a
+ * deferred load (chunks of stream_points points, 0: 2^20). */
+static cuzk_status upload_b_g2(groth16_gpu_prover *gp, const bellperson_params *p, size_t stream_points, cuzk_error *err) {
+    if (bellperson_params_in_file(p, BELLPERSON_Q_B2)) {
+        q_file_fill ff = {p, BELLPERSON_Q_B2};
+        gpu_upload_stats us;
+        cuzk_status st = gpu_g2_bases_upload_fill(gp->ctx, &gp->b_g2, gp->n_b, stream_points, q_file_fill_fn, &ff, &us, err);
+        if (st == CUZK_OK) log_file_upload(gpu_ctx_device(gp->ctx), "B_G2", &us);
+        return st;
+    }
+    return gpu_g2_bases_upload(gp->ctx, &gp->b_g2, __atomic_load_n(&p->b_g2, __ATOMIC_ACQUIRE), gp->n_b, err);
 }
 
 /* the plan's scratch callback: the device code's bounds for the prover's tuning */
@@ -608,7 +625,8 @@ cuzk_status groth16_gpu_prover_create_planned(groth16_gpu_prover **out, groth16_
         in->park_ok = o->lean_h >= 0; /* the lean H: gpu_bp_upload / gpu_bp_abc / gpu_bp_h below */
         in->park_always = o->lean_h > 0;
         in->b2_want = o->msm.b_g2_on_gpu;
-        if (in->b2_want == 0 && !gp->srs->b_g2 && gp->n_b && !p->b_g2) in->b2_want = -1; /* nothing to upload */
+        if (in->b2_want == 0 && !gp->srs->b_g2 && gp->n_b && !p->b_g2 && !bellperson_params_in_file(p, BELLPERSON_Q_B2))
+            in->b2_want = -1; /* nothing to upload */
         in->window_bits = gp->msm.window_bits;
         in->chunk_points = gp->msm.chunk_points;
         in->stream_points = o->stream_points;
@@ -651,13 +669,13 @@ cuzk_status groth16_gpu_prover_create_planned(groth16_gpu_prover **out, groth16_
     {
         gpu_g1_bases *sq[4] = {gp->srs->a, gp->srs->b_g1, gp->srs->l, gp->srs->h};
         const size_t pn[4] = {p->n_a, p->n_b_g1, p->n_l, p->n_h};
-        /* a deferred load (bellperson_load_opts.defer_g1): the queries the plan streams come into
+        /* a deferred load (bellperson_load_opts.defer_queries): the queries the plan streams come into
          * host memory now (once per key); the resident ones go from the file to the device */
         unsigned stream_mask = 0;
         for (int q = 0; q < 4; q++)
-            if (!sq[q] && gp->plan.place[q] != MEMPLAN_RESIDENT && bellperson_params_g1_in_file(p, q)) stream_mask |= 1u << q;
+            if (!sq[q] && gp->plan.place[q] != MEMPLAN_RESIDENT && bellperson_params_in_file(p, q)) stream_mask |= 1u << q;
         if (stream_mask &&
-            (st = bellperson_params_g1_materialize((bellperson_params *)p, stream_mask, 0, err)) != CUZK_OK)
+            (st = bellperson_params_materialize((bellperson_params *)p, stream_mask, 0, err)) != CUZK_OK)
             goto out;
         const CN(g1_affine) *hq[4] = {__atomic_load_n(&p->a, __ATOMIC_ACQUIRE), __atomic_load_n(&p->b_g1, __ATOMIC_ACQUIRE),
                                       __atomic_load_n(&p->l, __ATOMIC_ACQUIRE), __atomic_load_n(&p->h, __ATOMIC_ACQUIRE)};
@@ -665,18 +683,15 @@ cuzk_status groth16_gpu_prover_create_planned(groth16_gpu_prover **out, groth16_
             if (sq[q]) {
                 gp->q[q] = sq[q];
             } else if (gp->plan.place[q] == MEMPLAN_RESIDENT) {
-                if (pn[q] && !hq[q] && bellperson_params_g1_in_file(p, q)) {
+                if (pn[q] && !hq[q] && bellperson_params_in_file(p, q)) {
                     /* decoded and checked chunk by chunk into page-locked staging, copied up while
                      * the next chunk is decoded: the host never holds the query */
-                    g1_file_fill ff = {p, q};
+                    q_file_fill ff = {p, q};
                     gpu_upload_stats us;
-                    if ((st = gpu_g1_bases_upload_fill(gp->ctx, &gp->own_q[q], pn[q], o->stream_points, g1_file_fill_fn,
-                                                       &ff, &us, err)) !=
-                        CUZK_OK)
+                    if ((st = gpu_g1_bases_upload_fill(gp->ctx, &gp->own_q[q], pn[q], o->stream_points, q_file_fill_fn,
+                                                       &ff, &us, err)) != CUZK_OK)
                         goto out;
-                    cuzk_log(CUZK_LOG_INFO, "GPU prover on device %d: %s query from the file: %.2f GiB in %.0f ms "
-                             "(%.2f GB/s; decode %.0f ms)", device, q_long[q], (double)us.bytes / 1073741824.0,
-                             us.wall_ms, us.wall_ms > 0 ? (double)us.bytes / us.wall_ms / 1e6 : 0.0, us.fill_ms);
+                    log_file_upload(device, q_long[q], &us);
                 } else {
                     if (pn[q] && !hq[q]) {
                         st = ERR(err, CUZK_ERR_ARG, "the parameters' %s query is not in host memory", q_long[q]);
@@ -701,6 +716,11 @@ cuzk_status groth16_gpu_prover_create_planned(groth16_gpu_prover **out, groth16_
             }
         }
     }
+    /* B_G2 on CPU threads or streamed from the host: a deferred query comes into host memory */
+    if (!gp->srs->b_g2 && gp->plan.place[MEMPLAN_B2] != MEMPLAN_RESIDENT &&
+        bellperson_params_in_file(p, BELLPERSON_Q_B2) &&
+        (st = bellperson_params_materialize((bellperson_params *)p, 1u << BELLPERSON_Q_B2, 0, err)) != CUZK_OK)
+        goto out;
     if (gp->plan.place[MEMPLAN_B2] != MEMPLAN_HOST_THREADS) {
         if (p->n_b_g2 != gp->n_b) {
             st = ERR(err, CUZK_ERR_MISMATCH, "B_G2 query has %u points but the circuit selects %zu", p->n_b_g2, gp->n_b);
@@ -713,11 +733,11 @@ cuzk_status groth16_gpu_prover_create_planned(groth16_gpu_prover **out, groth16_
                 goto out;
             }
             gp->b_g2 = gp->srs->b_g2;
-        } else if (gp->n_b && !p->b_g2) {
+        } else if (gp->n_b && !p->b_g2 && !bellperson_params_in_file(p, BELLPERSON_Q_B2)) {
             st = ERR(err, CUZK_ERR_ARG, "the parameters' B_G2 query is not in host memory");
             goto out;
         } else if (gp->plan.place[MEMPLAN_B2] == MEMPLAN_RESIDENT) {
-            if ((st = gpu_g2_bases_upload(gp->ctx, &gp->b_g2, p->b_g2, gp->n_b, err)) != CUZK_OK) goto out;
+            if ((st = upload_b_g2(gp, p, o->stream_points, err)) != CUZK_OK) goto out;
             gp->own_b_g2 = 1;
             gp->resident_bytes += gpu_g2_bases_bytes(gp->b_g2);
         } else {
@@ -808,6 +828,11 @@ cuzk_status groth16_gpu_prover_create(groth16_gpu_prover **out, const bellperson
 cuzk_status groth16_gpu_prover_set_b_g2(groth16_gpu_prover *gp, bool on_device, cuzk_error *err) {
     if (!gp) return ERR(err, CUZK_ERR_ARG, "groth16_gpu_prover_set_b_g2: NULL prover");
     if (!on_device) {
+        /* CPU threads read the host query: a deferred one comes into host memory first */
+        if (bellperson_params_in_file(gp->p, BELLPERSON_Q_B2)) {
+            cuzk_status sm = bellperson_params_materialize((bellperson_params *)gp->p, 1u << BELLPERSON_Q_B2, 0, err);
+            if (sm != CUZK_OK) return sm;
+        }
         prover_drop_own_b_g2(gp);
         gp->b_g2_device = 0;
         gp->plan.place[MEMPLAN_B2] = MEMPLAN_HOST_THREADS;
@@ -828,16 +853,19 @@ cuzk_status groth16_gpu_prover_set_b_g2(groth16_gpu_prover *gp, bool on_device, 
         gp->b_g2 = gp->srs->b_g2;
         gp->plan.place[MEMPLAN_B2] = MEMPLAN_RESIDENT;
     } else {
-        if (gp->n_b && !gp->p->b_g2)
+        if (gp->n_b && !gp->p->b_g2 && !bellperson_params_in_file(gp->p, BELLPERSON_Q_B2))
             return ERR(err, CUZK_ERR_ARG, "groth16_gpu_prover_set_b_g2: the parameters' B_G2 query is not in host memory");
         /* resident when the device takes it (and the grown arena) within the budget, else streamed */
         gp->plan.place[MEMPLAN_B2] = MEMPLAN_RESIDENT;
         memplan_eval(&gp->plan, &gp->plan_in);
         cuzk_error e2 = {0};
-        if (gp->plan.fits && (st = gpu_g2_bases_upload(gp->ctx, &gp->b_g2, gp->p->b_g2, gp->n_b, &e2)) == CUZK_OK) {
+        if (gp->plan.fits && (st = upload_b_g2(gp, gp->p, gp->plan_in.stream_points, &e2)) == CUZK_OK) {
             gp->own_b_g2 = 1;
             gp->resident_bytes += gpu_g2_bases_bytes(gp->b_g2);
-        } else if (st == CUZK_ERR_DEVICE) {
+        } else if (st == CUZK_ERR_DEVICE || st == CUZK_ERR_POINT || st == CUZK_ERR_IO ||
+                   (st = bellperson_params_materialize((bellperson_params *)gp->p, 1u << BELLPERSON_Q_B2, 0, &e2)) !=
+                       CUZK_OK) {
+            /* a device fault, or the file's (a bad point, a failed read): said, nothing changed */
             gp->plan = before;
             if (err) *err = e2;
             return st;

@@ -184,7 +184,7 @@ static cuzk_status load_params_any(cuzk_pk **out, const char *params_path, const
     lo.check = o->check;
     lo.nthreads = o->nthreads;
     lo.g2_apart = 1; /* the G1 queries alone can be given back once on a GPU (cuzk_engine_release_host_g1) */
-    lo.defer_g1 = params_path && o->defer_g1; /* or never decoded into host memory: read at preload */
+    lo.defer_queries = params_path && o->defer_queries; /* or never decoded into host memory: read at preload */
     lo.progress = o->progress;
     lo.progress_user = o->progress_user;
     st = params_path ? bellperson_params_load_ex(&pk->p, params_path, &lo, err)

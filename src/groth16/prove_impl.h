@@ -125,13 +125,13 @@ cuzk_status CN(groth16_prover_create)(CN(groth16_prover) **out, const CN(groth16
          * view) binds only to a device backend that borrows a resident copy of them */
         const bellperson_params *p = k->p;
         bool borrowed = cfg && cfg->gpu_srs && (ops->info.caps & GROTH16_CAP_SHARED_SRS);
-        if (p->g1_src && !(ops->info.caps & GROTH16_CAP_DEVICE)) {
-            /* G1 queries left in the file at load (defer_g1): a GPU prover reads them from there;
+        if (p->q_src && !(ops->info.caps & GROTH16_CAP_DEVICE)) {
+            /* G1 queries left in the file at load (defer_queries): a GPU prover reads them from there;
              * the CPU's MSMs need them in host memory */
-            cuzk_status st = bellperson_params_g1_materialize((bellperson_params *)p, 0xfu, 0, err);
+            cuzk_status st = bellperson_params_materialize((bellperson_params *)p, (1u << BELLPERSON_NQ) - 1, 0, err);
             if (st != CUZK_OK) return st;
         }
-        if (p->g1_src && (ops->info.caps & GROTH16_CAP_DEVICE)) borrowed = true; /* read from the file */
+        if (p->q_src && (ops->info.caps & GROTH16_CAP_DEVICE)) borrowed = true; /* read from the file */
         if (((p->n_a && !p->a) || (p->n_b_g1 && !p->b_g1) || (p->n_l && !p->l) || (p->n_h && !p->h)) && !borrowed)
             return ERR(err, CUZK_ERR_ARG,
                        "the key's host G1 queries were released (after a GPU upload): only the GPU provers made "
@@ -259,6 +259,10 @@ static void CN(zkey_rows)(CN(fr) *a, CN(fr) *b, const CN(zkey) *z, const CN(fr) 
 }
 
 /* ---- the sequences: one per convention, over a backend's stages (prove.h) ----------------------- */
+#ifndef B2_NOT_ON_HOST
+#define B2_NOT_ON_HOST "the parameters' B_G2 query is not in host memory (left in the .params: only a GPU prover that " \
+                       "keeps it on the device proves this key)"
+#endif
 /* A snarkjs start's pending: the key's points, r and s, and B_G2's inputs for finish (ws: the
  * witness scalars, NULL when B_G2 is done; the pending owns them). */
 static void CN(zkey_pending_fill)(CN(groth16_pending) *pend, const CN(zkey) *z, const CN(fr) *r, const CN(fr) *s,
@@ -484,7 +488,8 @@ cuzk_status groth16_bellperson_start(CN(groth16_pending) **out, const bellperson
         pend->b_scalars = malloc((n_b ? n_b : 1) * sizeof(scalar256));
         if (!pend->b_scalars) { st = ERR(err, CUZK_ERR_NOMEM, "B scalars (%zu)", n_b); goto out; }
         if ((st = stg->b_scalars(run, pend->b_scalars, nthreads, err)) != CUZK_OK) goto out;
-        pend->b_g2 = p->b_g2;
+        pend->b_g2 = __atomic_load_n(&p->b_g2, __ATOMIC_ACQUIRE);
+        if (n_b && !pend->b_g2) { st = ERR(err, CUZK_ERR_ARG, "%s", B2_NOT_ON_HOST); goto out; }
         if ((st = CN(groth16_pending_start_b2)(pend, nthreads, err)) != CUZK_OK) goto out;
     }
     if (stg->h_wait && (st = stg->h_wait(run, err)) != CUZK_OK) goto out;
@@ -509,7 +514,8 @@ cuzk_status groth16_bellperson_start(CN(groth16_pending) **out, const bellperson
             pend->b_scalars = malloc((n_b ? n_b : 1) * sizeof(scalar256));
             if (!pend->b_scalars) { st = ERR(err, CUZK_ERR_NOMEM, "B scalars (%zu)", n_b); goto out; }
             if ((st = stg->b_scalars(run, pend->b_scalars, nthreads, err)) != CUZK_OK) goto out;
-            pend->b_g2 = p->b_g2;
+            pend->b_g2 = __atomic_load_n(&p->b_g2, __ATOMIC_ACQUIRE);
+            if (n_b && !pend->b_g2) { st = ERR(err, CUZK_ERR_ARG, "%s", B2_NOT_ON_HOST); goto out; }
         }
         if ((st = stg->g1_msm(run, res[q], (groth16_query)q, pend->b_scalars, nthreads, err)) != CUZK_OK) goto out;
         t1 = now_ms(); *ms[q] = t1 - t0; t0 = t1;
