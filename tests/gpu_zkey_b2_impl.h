@@ -61,6 +61,7 @@ static void CN(zkey_b2_check)(const char *zkey_path, const char *wtns_path) {
         memset(&cfg, 0, sizeof cfg);
         cfg.msm.b_g2_on_gpu = modes[k];
         cfg.zkey_rows_resident = !rh;
+        cfg.msm.zkey_rows_on_gpu = rh ? -1 : 0; /* the host stages need the public switch off */
         CN(groth16_prover) *pv = NULL;
         st = CN(groth16_prover_create)(&pv, &key, &CN(groth16_backend_gpu_ops), &cfg, &e);
         CHECK_MSG(st == CUZK_OK, "%s: GPU prover (b_g2_on_gpu %d): %s", zkey_path, modes[k], e.msg);

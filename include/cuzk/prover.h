@@ -254,14 +254,13 @@ typedef struct cuzk_msm_opts {
                              16 ms there against 2.7-5.3 s on 16 CPU threads */
     cuzk_gpu_msm_accum accumulation; /* the G1 MSMs' bucket accumulation (above): 0 DEFAULT,
                              1 TASKS, 2 RUNS */
-    int zkey_rows_on_gpu; /* the GPU backend, snarkjs .zkey keys: 1 also puts the zkey's A and B
-                             coefficient rows on the device when they fit (counted like the
-                             queries) and runs a proof's start there whole: the witness goes up
-                             once, a/b by SpMV, H and every MSM read it there, only points come
-                             back; 0 (default): a/b summed on CPU threads, then H and the MSMs on
-                             the device. Experimental: byte-identical to the CPU on an H100 (every
-                             fixture, random circuits to 2^20), its speed not yet measured
-                             (bench/GPU_RESULTS.md, session 18) */
+    int zkey_rows_on_gpu; /* the GPU backend, snarkjs .zkey keys: 0 (default) or 1 also puts the
+                             zkey's A and B coefficient rows on the device when they fit (counted
+                             like the queries; else a/b stay on CPU threads) and runs a proof's
+                             start there whole: the witness goes up once, a/b by SpMV, H and every
+                             MSM read it there, only points come back (H100: a 2^20 proof's prover
+                             time 181 -> 12 ms, bench/GPU_RESULTS.md session 20); -1: a/b summed on
+                             CPU threads, then H and the MSMs on the device. Same proofs */
 } cuzk_msm_opts;
 
 typedef struct cuzk_prover_opts {

@@ -79,7 +79,10 @@ int cli_msm_from_env(cuzk_msm_opts *o, const char *prog) {
     if (!env_long("CUZK_MSM_WINDOW", prog, 2, 22, &w) || !env_long("CUZK_MSM_CHUNK", prog, 64, 2147483647L, &c) ||
         !env_long("CUZK_GPU_B2", prog, 0, 1, &b2) || !env_long("CUZK_GPU_ZKEY_ROWS", prog, 0, 1, &rows))
         return 0;
-    o->zkey_rows_on_gpu = (int)rows; /* $CUZK_GPU_ZKEY_ROWS=1: a zkey's whole start on the device */
+    /* $CUZK_GPU_ZKEY_ROWS: 0 keeps a .zkey's a/b on CPU threads; 1 or unset: its whole start on the
+     * device when the rows fit (the default) */
+    const char *rs = getenv("CUZK_GPU_ZKEY_ROWS");
+    o->zkey_rows_on_gpu = rs && *rs && !rows ? -1 : (int)rows;
     o->window_bits = (int)w;
     o->chunk_points = (size_t)c;
     /* $CUZK_GPU_B2: 1 the GPU, 0 CPU threads, unset: automatic (the GPU when its query fits) */

@@ -59,8 +59,8 @@ static void print_main_help(FILE *f) {
         "their B_G2 MSM (bellperson keys and zkeys) runs on the GPU when its query fits there, else on\n"
         "CPU threads; when the GPU backend proves, CUZK_GPU_B2=1 requires the GPU for it and\n"
         "CUZK_GPU_B2=0 keeps it on CPU threads; CUZK_GPU_MSM_ACCUM=tasks|runs|default picks the bucket\n"
-        "accumulation of the GPU's G1 MSMs (default: tasks); CUZK_GPU_ZKEY_ROWS=1 runs a .zkey proof's\n"
-        "start whole on the GPU, its A and B rows resident too (experimental, default 0);\n"
+        "accumulation of the GPU's G1 MSMs (default: tasks); CUZK_GPU_ZKEY_ROWS=0 keeps a .zkey's a/b\n"
+        "on CPU threads (default 1: the proof's start whole on the GPU, its A and B rows resident);\n"
         "CUZK_SRS_CACHE=off ignores pre-decoded SRS caches (cuzk srs-cache);\n"
         "CUZK_VERBOSE=1 prints the library's notices.\n",
         cuzk_version_string());
@@ -111,8 +111,8 @@ static void print_prove_help(FILE *f) {
         "(default automatic); the B_G2 MSM (either form) runs on the GPU when its query fits there,\n"
         "else on CPU threads: CUZK_GPU_B2=0 keeps it on CPU threads, CUZK_GPU_B2=1 makes a GPU prove\n"
         "fail rather than fall back; CUZK_GPU_MSM_ACCUM=tasks|runs|default picks the G1 MSMs' bucket\n"
-        "accumulation; CUZK_GPU_ZKEY_ROWS=1 puts a .zkey's A and B rows on the GPU too, the whole\n"
-        "start there (experimental: not yet measured on a GPU; default 0: a/b on CPU threads);\n"
+        "accumulation; CUZK_GPU_ZKEY_ROWS=0 keeps a .zkey's a/b on CPU threads (default 1: its A and\n"
+        "B rows on the GPU too when they fit, the whole start there);\n"
         "CUZK_THREADS=<n> caps the CPU threads.\n");
 }
 

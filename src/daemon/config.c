@@ -344,7 +344,7 @@ int dcfg_load(dcfg *c, const char *path, char *err, size_t cap) {
                 fail(err, cap, "%s: engine.zkey_rows_on_gpu: %s: expected true or false", path, given(zr, g, sizeof g));
                 goto out;
             }
-            c->zkey_rows_on_gpu = json_is_true(zr);
+            c->zkey_rows_on_gpu = json_is_true(zr) ? 1 : -1; /* absent: 0, the library's default (on) */
         }
         json_t *ma = json_object_get(t, "msm_accumulation");
         if (ma) {

@@ -55,7 +55,8 @@ typedef struct dcfg {
     int devices[16];             /* CUDA ordinals of engine.devices */
     int n_devices;               /* 0: device 0 */
     int zkey_rows_on_gpu;        /* engine.zkey_rows_on_gpu: snarkjs keys' A and B rows on the device
-                                    too, a proof's start there whole (cuzk_msm_opts.zkey_rows_on_gpu) */
+                                    too, a proof's start there whole (cuzk_msm_opts.zkey_rows_on_gpu:
+                                    true 1, false -1, absent 0 = the library's default, on) */
     int msm_accumulation;        /* engine.msm_accumulation: the GPU G1 MSMs' bucket accumulation, a
                                     cuzk_gpu_msm_accum value (0 default, 1 tasks, 2 runs) */
     uint64_t result_retention_ms;/* finished jobs are kept this long (default 10 min) */

@@ -1267,7 +1267,7 @@ static cuzk_status zkey_bind_b2(gpu_backend_state *g, const CN(zkey) *z, const g
  * Counted in g->zkey_bytes. Errors: those of a failed device (CUZK_ERR_DEVICE). */
 static cuzk_status zkey_bind_rows(gpu_backend_state *g, const CN(zkey) *z, const groth16_backend_cfg *cfg, cuzk_error *err) {
     const int dev = gpu_ctx_device(g->ctx);
-    if (z->log_domain < 1 || (!cfg->zkey_rows_resident && cfg->msm.zkey_rows_on_gpu <= 0))
+    if (z->log_domain < 1 || (!cfg->zkey_rows_resident && cfg->msm.zkey_rows_on_gpu < 0))
         return CUZK_OK; /* one point: the host's H; or not asked */
     uint32_t rows = 0;
     uint64_t nnz[2] = {0, 0};

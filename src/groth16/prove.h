@@ -60,11 +60,10 @@ typedef struct groth16_backend_cfg {
                                           query on the device would not fit it */
     int zkey_rows_resident;            /* GPU backend, snarkjs keys: 1 puts the zkey's A and B rows
                                           on the device when they fit, and a proof's start runs there
-                                          whole (zkey_bind_rows), as msm.zkey_rows_on_gpu = 1 does
-                                          (the public switch); 0: as msm says (default: a/b on CPU
-                                          threads, the host stages, until the resident start's
-                                          speed is measured; tests/gpu_zkey_b2_impl.h checks both
-                                          against the CPU on a GPU) */
+                                          whole (zkey_bind_rows), whatever msm.zkey_rows_on_gpu (the
+                                          public switch) says; 0: as msm says (default: resident;
+                                          -1 there keeps a/b on CPU threads, the host stages;
+                                          tests/gpu_zkey_b2_impl.h checks both against the CPU) */
 } groth16_backend_cfg;
 /* CUZK_ERR_ARG naming `who` when the MSM options hold a value no backend takes (an accumulation
  * outside cuzk_gpu_msm_accum: 0 default, 1 tasks, 2 runs); the other fields are clamped by the
