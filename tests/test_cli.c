@@ -555,6 +555,20 @@ TEST(cli, bench_pipeline_params_and_trace) {
              "--partitions 1 --proofs 1 --trace '%s' > /dev/null; r=\\$?; wait; exit \\$r\"", fifo, got, CLI, fifo);
     CHECK_MSG(test_run(g_log, sizeof g_log, "%s", args) == 0, "%s", g_log);
     CHECK(stat(got, &st1) == 0 && st1.st_size > 100);
+    /* --params a FIFO without a writer: refused at once (exit 3), not waited on, in both load paths */
+    {
+        char pf[1100], a2[2400];
+        snprintf(pf, sizeof pf, "%s/params.fifo", test_tmpdir());
+        unlink(pf);
+        REQUIRE(mkfifo(pf, 0600) == 0);
+        for (int ff = 0; ff < 2; ff++) {
+            snprintf(a2, sizeof a2, "timeout 30 '%s' bench pipeline --backend cpu --constraints 600 --public 3 --partitions 1 "
+                     "--proofs 1 --params '%s'%s", CLI, pf, ff ? " --from-file" : "");
+            CHECK_EQ_INT(test_run(g_log, sizeof g_log, "%s", a2), 3);
+            CHECK_MSG(strstr(g_log, "not a regular file") != NULL, "%s", g_log);
+        }
+        unlink(pf);
+    }
     /* options without their value */
     CHECK_EQ_INT(cli("bench pipeline --params --constraints 600"), 2);
     CHECK(strstr(g_log, "--params needs a value") != NULL);

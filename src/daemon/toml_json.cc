@@ -3,6 +3,7 @@
 
 #include <toml++/toml.h>
 
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 #include <string>
@@ -14,7 +15,14 @@ struct nul_in_string {
     toml::source_region where;
 };
 
-// throws nul_in_string at the first string or key with a NUL (before any JSON is built)
+// a float that is nan or inf: JSON has no such number (jansson's json_real refuses it, and the key
+// would vanish), and no setting takes one, so the file is refused
+struct non_finite {
+    toml::source_region where;
+};
+
+// throws nul_in_string at the first string or key with a NUL, non_finite at the first nan/inf
+// (before any JSON is built)
 void check_nul(const toml::node &n) {
     if (auto t = n.as_table()) {
         for (auto &&[k, v] : *t) {
@@ -25,6 +33,8 @@ void check_nul(const toml::node &n) {
         for (auto &&v : *a) check_nul(v);
     } else if (auto s = n.as_string()) {
         if (s->get().find('\0') != std::string::npos) throw nul_in_string{n.source()};
+    } else if (auto f = n.as_floating_point()) {
+        if (!std::isfinite(f->get())) throw non_finite{n.source()};
     }
 }
 
@@ -72,6 +82,9 @@ extern "C" json_t *toml_json_load_file(const char *path, char *err, size_t err_c
         const auto &src = e.source();
         std::snprintf(err, err_cap, "%s:%u:%u: %s", path, (unsigned)src.begin.line, (unsigned)src.begin.column,
                       std::string(e.description()).c_str());
+    } catch (const non_finite &e) {
+        std::snprintf(err, err_cap, "%s:%u:%u: nan and inf are not allowed (no setting takes them)", path,
+                      (unsigned)e.where.begin.line, (unsigned)e.where.begin.column);
     } catch (const nul_in_string &e) {
         std::snprintf(err, err_cap, "%s:%u:%u: a NUL character (\\u0000) in a string or key is not allowed", path,
                       (unsigned)e.where.begin.line, (unsigned)e.where.begin.column);

@@ -103,7 +103,7 @@ static void input_free(input *in) {
 
 static cuzk_status input_open(input *in, const char *path, bool text, cuzk_error *err) {
     memset(in, 0, sizeof *in);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO: refused below, not waited on */
     if (fd < 0) return ERR(err, CUZK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     struct stat st;
     if (fstat(fd, &st) != 0) {

@@ -14,7 +14,7 @@ cuzk_status mapped_file_open(mapped_file *f, const char *path, cuzk_error *err) 
     memset(f, 0, sizeof *f);
     if (!path) return ERR(err, CUZK_ERR_ARG, "mapped_file_open: NULL path");
     snprintf(f->path, sizeof f->path, "%s", path);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO without a writer must not block: refused below */
     if (fd < 0) return ERR(err, CUZK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     struct stat st;
     if (fstat(fd, &st) != 0) {

@@ -159,11 +159,12 @@ static cuzk_status digest_fd(int fd, uint64_t size, uint64_t *digest, const char
 
 cuzk_status srs_cache_params_digest(const char *path, uint64_t *digest, uint64_t *size, cuzk_error *err) {
     if (!path || !digest) return ERR(err, CUZK_ERR_ARG, "srs_cache_params_digest: NULL argument");
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO: refused below, not waited on */
     if (fd < 0) return ERR(err, CUZK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     struct stat sb;
     cuzk_status st;
     if (fstat(fd, &sb) != 0) st = ERR(err, CUZK_ERR_IO, "%s: cannot stat: %s", path, strerror(errno));
+    else if (!S_ISREG(sb.st_mode)) st = ERR(err, CUZK_ERR_IO, "%s: not a regular file", path);
     else st = digest_fd(fd, (uint64_t)sb.st_size, digest, path, err);
     if (st == CUZK_OK && size) *size = (uint64_t)sb.st_size;
     close(fd);
@@ -505,7 +506,7 @@ static cuzk_status header_vs_params(const disk_header *h, const char *cache_path
 static cuzk_status probe_open(const char *cache_path, const char *params_path, cuzk_check_level check, disk_header *h,
                               int *fd_out, cuzk_error *err) {
     *fd_out = -1;
-    int fd = open(cache_path, O_RDONLY | O_CLOEXEC);
+    int fd = open(cache_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO is not waited on */
     if (fd < 0) {
         int e = errno;
         cuzk_status st = ERR(err, CUZK_ERR_IO, "SRS cache %s: cannot open: %s", cache_path, strerror(e));
@@ -517,6 +518,10 @@ static cuzk_status probe_open(const char *cache_path, const char *params_path, c
     cuzk_status st;
     if (fstat(fd, &cs) != 0) {
         st = ERR(err, CUZK_ERR_IO, "SRS cache %s: cannot stat: %s", cache_path, strerror(errno));
+        goto fail;
+    }
+    if (!S_ISREG(cs.st_mode)) {
+        st = ERR(err, CUZK_ERR_IO, "SRS cache %s: not a regular file", cache_path);
         goto fail;
     }
     if ((st = header_read(fd, cache_path, h, (uint64_t)cs.st_size, err))) goto fail;
@@ -755,12 +760,13 @@ out:
 cuzk_status srs_cache_read_info(const char *cache_path, srs_cache_info *info, cuzk_error *err) {
     if (!cache_path || !info) return ERR(err, CUZK_ERR_ARG, "srs_cache_read_info: NULL argument");
     memset(info, 0, sizeof *info);
-    int fd = open(cache_path, O_RDONLY | O_CLOEXEC);
+    int fd = open(cache_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO is not waited on */
     if (fd < 0) return ERR(err, CUZK_ERR_IO, "SRS cache %s: cannot open: %s", cache_path, strerror(errno));
     struct stat cs;
     disk_header h;
     cuzk_status st;
     if (fstat(fd, &cs) != 0) st = ERR(err, CUZK_ERR_IO, "SRS cache %s: cannot stat: %s", cache_path, strerror(errno));
+    else if (!S_ISREG(cs.st_mode)) st = ERR(err, CUZK_ERR_IO, "SRS cache %s: not a regular file", cache_path);
     else st = header_read(fd, cache_path, &h, (uint64_t)cs.st_size, err);
     close(fd);
     if (st == CUZK_OK) info_of(info, &h);

@@ -239,7 +239,7 @@ static void test_synthetic(const char *tmp) {
     CHECK_ST(cuzk_setup(NULL, params, vkp, &o, NULL, &e), CUZK_OK);
     cuzk_pk *pkf = NULL;
     benchkit_params_load_report rep;
-    benchkit_params_load_opts lo = {CUZK_CHECK_FULL, 0, -1, 0, 0, 0};
+    benchkit_params_load_opts lo = {CUZK_CHECK_FULL, 0, -1, 0, 0, 0, 0};
     CHECK_ST(benchkit_synthetic_load_params(&pkf, s, params, &lo, &rep, &e), CUZK_OK);
     if (pkf) {
         CHECK(rep.file_bytes > 0 && rep.host_bytes > 0 && rep.device_bytes == 0 && !rep.pinned);
