@@ -433,13 +433,22 @@ int dcfg_load(dcfg *c, const char *path, char *err, size_t cap) {
         c->grace_ms = v * 1000;
     }
     if ((t = json_object_get(root, "srs"))) {
-        static const char *const k[] = {"idle_evict_s", "keep_host_g1", NULL};
+        static const char *const k[] = {"idle_evict_s", "keep_host_g1", "from_file", NULL};
         if (!json_is_object(t)) { fail(err, cap, "%s: srs: expected a table", path); goto out; }
         if (check_keys(t, "srs", k, path, err, cap)) goto out;
         json_t *kh = json_object_get(t, "keep_host_g1");
         if (kh) {
             if (!json_is_boolean(kh)) { fail(err, cap, "%s: srs.keep_host_g1: expected true or false", path); goto out; }
             c->keep_host_g1 = json_is_true(kh);
+        }
+        json_t *ff = json_object_get(t, "from_file");
+        if (ff) {
+            if (!json_is_boolean(ff)) {
+                char g[64];
+                fail(err, cap, "%s: srs.from_file: %s: expected true or false", path, given(ff, g, sizeof g));
+                goto out;
+            }
+            c->srs_from_file = json_is_true(ff);
         }
         uint64_t v = c->srs_idle_evict_ms / 1000;
         if (get_uint(t, "idle_evict_s", 86400 * 365, &v, "srs", path, err, cap)) goto out;

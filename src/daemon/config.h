@@ -65,6 +65,10 @@ typedef struct dcfg {
     uint32_t max_waiting_calls;  /* concurrent Prove/AwaitProof calls (default 4096) */
     uint64_t grace_ms;           /* SIGTERM: in-flight jobs may finish for this long (default 30 s) */
     uint64_t srs_idle_evict_ms;  /* a key unused this long is released (0: never; default 5 min) */
+    int srs_from_file;           /* srs.from_file: 1 leaves a .params key's SRS queries in the file at load and
+                                    decodes them straight into the device at preload (GPU backend;
+                                    cuzk_pk_load_opts.defer_queries); 0 (default until it has run on a
+                                    GPU): decoded whole at load */
     int keep_host_g1;            /* srs.keep_host_g1: 1 keeps the host copy of a .params key's G1 queries
                                     once they are resident on the GPU (default 0: released) */
     uint64_t debug_prove_delay_ms; /* testing only: every proof takes at least this long */

@@ -22,6 +22,7 @@ struct dp_engine {
     char no_gpu[512];        /* why eng is NULL */
     int fallback_cpu;        /* engine.gpu_fallback = "cpu" */
     int keep_host_g1;        /* srs.keep_host_g1 */
+    int srs_from_file;       /* srs.from_file */
     cuzk_engine_opts cpu_opts; /* the fallback engine's options */
     pthread_mutex_t mu;      /* guards cpu */
     cuzk_engine *cpu;        /* the fallback CPU engine, made for the first circuit that needs it */
@@ -87,6 +88,7 @@ cuzk_status dp_engine_create(dp_engine **out, const dcfg *cfg, cuzk_error *err) 
     if (o.backend == CUZK_BACKEND_CPU) o.gpu_workers_per_device = cfg->workers < 4 ? cfg->workers : 4;
     e->fallback_cpu = cfg->gpu_fallback_cpu;
     e->keep_host_g1 = cfg->keep_host_g1;
+    e->srs_from_file = cfg->srs_from_file;
     e->cpu_opts = o;
     e->cpu_opts.backend = CUZK_BACKEND_CPU;
     e->cpu_opts.n_gpu_devices = 0;
@@ -298,9 +300,9 @@ cuzk_status dp_key_load(dp_engine *e, const dcfg_circuit *c, dp_key **out, uint6
     cuzk_pk_load_opts lo;
     memset(&lo, 0, sizeof lo);
     lo.r1cs_path = c->zkey ? c->r1cs : NULL;
-    /* on the GPU the G1 queries of a .params go from the file to the device at preload, never whole
-     * into host memory (srs.keep_host_g1 keeps the host copy: decoded at load) */
-    lo.defer_queries = c->params && !e->keep_host_g1 && strcmp(dp_engine_backend(e), "gpu") == 0;
+    /* srs.from_file on the GPU: the queries of a .params go from the file to the device at preload,
+     * never whole into host memory (srs.keep_host_g1 keeps a host copy: decoded at load) */
+    lo.defer_queries = c->params && e->srs_from_file && !e->keep_host_g1 && strcmp(dp_engine_backend(e), "gpu") == 0;
     cuzk_pk *pk = NULL;
     cuzk_status st = c->zkey           ? cuzk_pk_load_zkey(&pk, c->zkey, &lo, err)
                      : c->post_circuit ? cuzk_post_pk_load(&pk, c->post_circuit, c->sectors, c->params, &lo, err)

@@ -654,6 +654,7 @@ echo "SnapDeals section: $(( $(date +%s) - t_snap )) s"
 # unless keep_host_g1 = true; the CPU backend proves from it and always keeps it. The key: INSECURE
 # test parameters of the multiplier from `cuzk setup`, with a .zkey of the same setup for snarkjs.
 cfg_case "keep_host_g1 not a boolean" 2 "srs.keep_host_g1: expected true or false" $'[srs]\nkeep_host_g1 = "no"'
+cfg_case "from_file not a boolean" 2 "srs.from_file: an integer: expected true or false" $'[srs]\nfrom_file = 1'
 cfg_case "zkey_rows_on_gpu nan" 2 "nan and inf are not allowed" $'[engine]\nzkey_rows_on_gpu = nan'
 cfg_case "an unknown key given inf" 2 "nan and inf are not allowed" $'[server]\nbogus = -inf'
 CUZK=$(dirname "$CUZKD")/cuzk
