@@ -965,23 +965,11 @@ cuzk_status bellperson_params_decode_fd(bellperson_params *p, const uint8_t *dat
     }
     if (p && defer) {
         /* only the vk and ic are decoded into memory; the query arrays stay NULL */
-        ic = malloc((size_t)lay.n_ic * sizeof *ic);
-        if (!ic) {
-            st = ERR(err, CUZK_ERR_NOMEM, "%s: cannot allocate %u ic points", what, lay.n_ic);
-            goto out;
-        }
         p->n_h = lay.n_h;
         p->n_l = lay.n_l;
         p->n_a = lay.n_a;
         p->n_b_g1 = lay.n_b_g1;
         p->n_b_g2 = lay.n_b_g2;
-        c->out[S_ALPHA1] = &p->vk.alpha1;
-        c->out[S_BETA1] = &p->vk.beta1;
-        c->out[S_BETA2] = &p->vk.beta2;
-        c->out[S_GAMMA2] = &p->vk.gamma2;
-        c->out[S_DELTA1] = &p->vk.delta1;
-        c->out[S_DELTA2] = &p->vk.delta2;
-        c->out[S_IC] = ic;
     } else if (p) {
         /* g2_apart: the G1 queries in `block`, b_g2 in g2_block */
         const int apart = o->g2_apart && lay.n_b_g2 && lay.g1_bytes;
@@ -1003,12 +991,14 @@ cuzk_status bellperson_params_decode_fd(bellperson_params *p, const uint8_t *dat
             if (k) g2_block = b;
             else block = b;
         }
+        bellperson_params_bind_block(p, block, g2_block, lay.n_h, lay.n_l, lay.n_a, lay.n_b_g1, lay.n_b_g2);
+    }
+    if (p) {
         ic = malloc((size_t)lay.n_ic * sizeof *ic);
         if (!ic) {
             st = ERR(err, CUZK_ERR_NOMEM, "%s: cannot allocate %u ic points", what, lay.n_ic);
             goto out;
         }
-        bellperson_params_bind_block(p, block, g2_block, lay.n_h, lay.n_l, lay.n_a, lay.n_b_g1, lay.n_b_g2);
         c->out[S_ALPHA1] = &p->vk.alpha1;
         c->out[S_BETA1] = &p->vk.beta1;
         c->out[S_BETA2] = &p->vk.beta2;
@@ -1016,6 +1006,8 @@ cuzk_status bellperson_params_decode_fd(bellperson_params *p, const uint8_t *dat
         c->out[S_DELTA1] = &p->vk.delta1;
         c->out[S_DELTA2] = &p->vk.delta2;
         c->out[S_IC] = ic;
+    }
+    if (p && !defer) {
         c->out[S_H] = p->h;
         c->out[S_L] = p->l;
         c->out[S_A] = p->a;
