@@ -295,7 +295,8 @@ int bench_pipeline_main(int argc, char **argv) {
         return 2;
     }
     if (direct_srs && keep_host_srs) {
-        fprintf(stderr, "cuzk bench pipeline: --from-file never holds the host copy --keep-host-srs would keep: give one\n"
+        fprintf(stderr, "cuzk bench pipeline: --from-file and --keep-host-srs exclude each other (--from-file never makes "
+                "the host copy that --keep-host-srs keeps): give one of them\n"
                 "  (cuzk bench pipeline --help lists the options)\n");
         return 2;
     }

@@ -60,7 +60,7 @@ static void print_main_help(FILE *f) {
         "CPU threads; when the GPU backend proves, CUZK_GPU_B2=1 requires the GPU for it and\n"
         "CUZK_GPU_B2=0 keeps it on CPU threads; CUZK_GPU_MSM_ACCUM=tasks|runs|default picks the bucket\n"
         "accumulation of the GPU's G1 MSMs (default: tasks); CUZK_GPU_ZKEY_ROWS=0 keeps a .zkey's a/b\n"
-        "on CPU threads (default 1: the proof's start whole on the GPU, its A and B rows resident);\n"
+        "on CPU threads (default 1: its A and B rows on the GPU when they fit, the start whole there);\n"
         "CUZK_SRS_CACHE=off ignores pre-decoded SRS caches (cuzk srs-cache);\n"
         "CUZK_VERBOSE=1 prints the library's notices.\n",
         cuzk_version_string());
