@@ -252,7 +252,7 @@ cuzk_status gpu_g1_bases_upload(gpu_ctx *ctx, gpu_g1_bases **out, const struct g
  * (page-locked staging of chunk_points points; 0: 2^20 = 96 MiB) and returns CUZK_OK, or an error
  * that ends the upload with that status and message (nothing is kept). Two staging buffers: chunk
  * i + 1 is filled while chunk i is copied, so a fill slower than the bus (a .params decode:
- * bellperson_params_g1_read) hides the copy. The host never holds more than two chunks. fill runs
+ * bellperson_params_read) hides the copy. The host never holds more than two chunks. fill runs
  * on the calling thread, in order of `first`. stats (NULL: none): bytes uploaded, the fill's
  * time and the wall time. Errors as gpu_g1_bases_upload, plus fill's. */
 typedef cuzk_status (*gpu_bases_fill_fn)(void *fill_ctx, size_t first, size_t count, void *dst, cuzk_error *err);

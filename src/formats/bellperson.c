@@ -250,7 +250,7 @@ void bellperson_params_free(bellperson_params *p) {
     if (!p) return;
     groth16_vk_free(&p->vk);
     if (p->q_src) {
-        /* the G1 arrays are the source's (materialized) or absent: never the block's */
+        /* the query arrays are the source's (materialized) or absent: never a block's */
         src_close(p->q_src);
         p->q_src = NULL;
         p->h = p->l = p->a = p->b_g1 = NULL;
